@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: GPL-2.0
+# wakeprobe - wakeup latency analyzer.
+#
+#   make            build ./wakeprobe and the workloads (installs build deps first)
+#   make run        build, then trace the eventfd workload and print the report
+#   make test       build and run the Criterion suite (root-only tests skip elsewhere)
+#   make bench      tracing overhead on the eventfd workload
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make vmlinux    regenerate vmlinux/$(ARCH)/vmlinux.h from this kernel's BTF
+#   make V=1        show full commands; SANITIZE=1 builds with ASan + UBSan
+
+VERSION := 0.1.0
+
+ifeq ($(V),1)
+	Q =
+	msg =
+else
+	Q = @
+	msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+SANITIZE ?=
+OUTPUT ?= $(if $(SANITIZE),build-san,build)
+OBJ := $(abspath $(OUTPUT))
+
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
+PREFIX ?= /usr/local
+DESTDIR ?=
+LIBEXECDIR := $(PREFIX)/libexec/wakeprobe
+
+ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+VMLINUX := vmlinux/$(ARCH)/vmlinux.h
+
+CFLAGS ?= -O2 -g
+WARNINGS := -Wall -Wextra -Werror
+comma := ,
+SAN_FLAGS := $(if $(SANITIZE),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+USER_CFLAGS := -std=gnu11 $(CFLAGS) $(WARNINGS) $(SAN_FLAGS) -MMD -MP \
+	-Iuser -Iworkloads -Ibpf -I$(OBJ) \
+	-DWAKEPROBE_VERSION='"$(VERSION)"' -DWAKEPROBE_LIBEXECDIR='"$(LIBEXECDIR)"'
+USER_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(dir $(VMLINUX)) -Ibpf
+
+# Modules shared by wakeprobe, its tests and (the first three) the workloads.
+COMMON_SRCS := user/clock.c user/histogram.c user/parse.c
+CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/merge.c user/aggregate.c \
+	user/report.c user/sample_reader.c user/runner.c user/collect.c user/session.c
+WORKLOADS := eventfd
+TEST_SRCS := $(wildcard tests/test_*.c)
+
+CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
+COMMON_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(COMMON_SRCS))
+WORKLOAD_BINS := $(patsubst %,$(OBJ)/workloads/%,$(WORKLOADS))
+TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(TEST_SRCS))
+SKEL := $(OBJ)/wakeprobe.skel.h
+DEPS_STAMP := $(OBJ)/.deps-ok
+
+.PHONY: all run test bench install uninstall vmlinux clean deps
+.SECONDARY:
+.DEFAULT_GOAL := all
+
+all: wakeprobe $(WORKLOAD_BINS)
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): scripts/setup-deps.sh
+	$(call msg,DEPS,setup-deps.sh)
+	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh && touch $@
+
+$(OBJ)/wakeprobe.bpf.o: bpf/wakeprobe.bpf.c bpf/wakeprobe.h $(VMLINUX) | $(DEPS_STAMP)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(SKEL): $(OBJ)/wakeprobe.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name wakeprobe_bpf > $@.tmp && mv $@.tmp $@
+
+# collect.c is the one user of the skeleton
+$(OBJ)/user/collect.o: $(SKEL)
+
+$(OBJ)/%.o: %.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(OBJ)/wakeprobe: $(CORE_OBJS) $(OBJ)/user/main.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz -lm
+
+wakeprobe: $(OBJ)/wakeprobe
+	$(Q)cp $< $@
+
+$(OBJ)/workloads/%: $(OBJ)/workloads/%.o $(OBJ)/workloads/common.o $(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lpthread -lm
+
+$(OBJ)/tests/wakeprobe-tests: $(TEST_OBJS) $(CORE_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lcriterion -lbpf -lelf -lz -lm
+
+# Workloads are found next to the binary in a build tree, so tests and
+# `make run` use the freshly built ones.
+run: all
+	$(Q)scripts/as-root.sh ./wakeprobe --workload eventfd
+
+test: all $(OBJ)/tests/wakeprobe-tests
+	$(Q)WAKEPROBE=$(abspath wakeprobe) WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads \
+		scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
+
+bench: all
+	$(Q)scripts/as-root.sh scripts/bench.sh ./wakeprobe
+
+install: all
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXECDIR)
+	$(Q)install -m 0755 $(OBJ)/wakeprobe $(DESTDIR)$(PREFIX)/bin/wakeprobe
+	$(Q)install -m 0755 $(WORKLOAD_BINS) $(DESTDIR)$(LIBEXECDIR)/
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(PREFIX)/bin/wakeprobe
+	$(Q)rm -rf $(DESTDIR)$(LIBEXECDIR)
+
+vmlinux: | $(DEPS_STAMP)
+	$(call msg,GEN,$(VMLINUX))
+	$(Q)mkdir -p $(dir $(VMLINUX))
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $(VMLINUX).tmp && mv $(VMLINUX).tmp $(VMLINUX)
+
+clean:
+	$(call msg,CLEAN,build build-san)
+	$(Q)rm -rf build build-san wakeprobe
+
+-include $(wildcard $(OBJ)/user/*.d $(OBJ)/workloads/*.d $(OBJ)/tests/*.d)

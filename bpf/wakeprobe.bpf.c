@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wakeprobe.bpf.c - kernel side of wakeprobe.
+ *
+ * Emits compact records for the scheduler and syscall events of the tracked
+ * processes, plus the idle exits of CPUs that a tracked task is being woken
+ * onto. Everything is filtered here so that untracked tasks pay one hash
+ * lookup and nothing else.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "wakeprobe.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* power:cpu_idle reports an exit as state PWR_EVENT_EXIT, i.e. (u32)-1 */
+#define PWR_EVENT_EXIT ((__u32)-1)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20);	/* resized by wakeprobe before load */
+} events SEC(".maps");
+
+/* tgids to trace; filled by wakeprobe, grown here when a tracked task forks */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, WP_MAX_TRACKED);
+	__type(key, __u32);
+	__type(value, __u8);
+} tracked_tgids SEC(".maps");
+
+/*
+ * Per-CPU idle state, indexed by CPU number. Read remotely by the waking CPU,
+ * so it is a plain array rather than a per-CPU one; the races are benign (a
+ * stale idle_since only shows up as a wrong "was idle" flag on one record).
+ */
+struct cpu_state {
+	__u64 idle_since_ns;	/* 0 while the CPU is not idle */
+	__u64 watched;		/* a tracked task is being woken onto this CPU */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, WP_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, struct cpu_state);
+} cpu_states SEC(".maps");
+
+/* size of the events ring buffer, set with it before load */
+const volatile __u64 ringbuf_bytes = 8 << 20;
+
+/* syscalls that bound a phase for the running workload; set by wakeprobe */
+__u8 syscall_wanted[WP_MAX_SYSCALLS];
+
+struct wp_counters counters;
+__u64 drops_total;
+
+/*
+ * task_cpu(): the CPU field moved from task_struct into thread_info in v5.16
+ * ("sched: move CPU field back into thread_info if THREAD_INFO_IN_TASK").
+ */
+struct task_struct___pre516 {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 task_cpu(struct task_struct *p)
+{
+	struct task_struct___pre516 *old = (void *)p;
+
+	if (bpf_core_field_exists(old->cpu))
+		return BPF_CORE_READ(old, cpu);
+	return BPF_CORE_READ(p, thread_info.cpu);
+}
+
+static __always_inline bool tgid_tracked(__u32 tgid)
+{
+	return bpf_map_lookup_elem(&tracked_tgids, &tgid) != NULL;
+}
+
+static __always_inline bool current_tracked(void)
+{
+	return tgid_tracked(bpf_get_current_pid_tgid() >> 32);
+}
+
+/*
+ * event_reserve - reserve a record and fill its common header.
+ *
+ * A failed reserve is counted per type and in drops_total; the next record
+ * that does get through carries the new drops_total, which is how user space
+ * learns where in the stream the gap is.
+ */
+static __always_inline struct wp_event *event_reserve(__u32 type)
+{
+	struct wp_event *e;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&drops_total, 1);
+		if (type < WP_EV_TYPE_MAX)
+			__sync_fetch_and_add(&counters.dropped[type], 1);
+		return NULL;
+	}
+	e->ts_ns = bpf_ktime_get_ns();
+	e->type = type;
+	e->cpu = bpf_get_smp_processor_id();
+	e->tid = (__u32)bpf_get_current_pid_tgid();
+	e->drops = (__u32)drops_total;
+	return e;
+}
+
+/*
+ * event_submit - commit a record without waking the reader, unless the ring
+ * is half full. wakeprobe shares the CPUs with the workload it measures; a
+ * wakeup per record would put it on a CPU for every event, so it polls on a
+ * timer instead and is only woken early when the ring needs emptying.
+ */
+static __always_inline void event_submit(struct wp_event *e)
+{
+	__u64 flags = BPF_RB_NO_WAKEUP;
+
+	if (e->type < WP_EV_TYPE_MAX)
+		__sync_fetch_and_add(&counters.emitted[e->type], 1);
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > ringbuf_bytes / 2)
+		flags = BPF_RB_FORCE_WAKEUP;
+	bpf_ringbuf_submit(e, flags);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	struct wp_event *e;
+
+	if (!tgid_tracked(prev->tgid) && !tgid_tracked(next->tgid))
+		return 0;
+	e = event_reserve(WP_EV_SWITCH);
+	if (!e)
+		return 0;
+	e->sw.prev_tid = prev->pid;
+	e->sw.next_tid = next->pid;
+	e->sw.prev_state = prev_state;
+	e->sw.prev_prio = prev->prio;
+	e->sw.next_prio = next->prio;
+	e->sw.preempt = preempt;
+	event_submit(e);
+	return 0;
+}
+
+static __always_inline void emit_wake(__u32 type, struct task_struct *p, bool arm_watch)
+{
+	struct cpu_state *cs;
+	struct wp_event *e;
+	__u32 cpu;
+
+	if (!tgid_tracked(p->tgid))
+		return;
+	cpu = task_cpu(p);
+	cs = bpf_map_lookup_elem(&cpu_states, &cpu);
+	e = event_reserve(type);
+	if (!e)
+		return;
+	e->wake.pid = p->pid;
+	e->wake.target_cpu = cpu;
+	e->wake.target_idle_since_ns = cs ? cs->idle_since_ns : 0;
+	/* only the idle exit that follows a tracked wakeup is worth a record */
+	if (cs && arm_watch && cs->idle_since_ns)
+		cs->watched = 1;
+	event_submit(e);
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(handle_sched_waking, struct task_struct *p)
+{
+	emit_wake(WP_EV_WAKING, p, true);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(handle_sched_wakeup, struct task_struct *p)
+{
+	emit_wake(WP_EV_WAKEUP, p, false);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(handle_sched_wakeup_new, struct task_struct *p)
+{
+	emit_wake(WP_EV_WAKEUP, p, false);
+	return 0;
+}
+
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(handle_cpu_idle, unsigned int state, unsigned int cpu_id)
+{
+	struct cpu_state *cs;
+	struct wp_event *e;
+	__u32 cpu = cpu_id;
+
+	cs = bpf_map_lookup_elem(&cpu_states, &cpu);
+	if (!cs)
+		return 0;
+	if (state != PWR_EVENT_EXIT) {
+		cs->idle_since_ns = bpf_ktime_get_ns();
+		return 0;
+	}
+	if (cs->watched) {
+		cs->watched = 0;
+		e = event_reserve(WP_EV_IDLE_EXIT);
+		if (e) {
+			e->idle.idle_since_ns = cs->idle_since_ns;
+			event_submit(e);
+		}
+	}
+	cs->idle_since_ns = 0;
+	return 0;
+}
+
+static __always_inline bool syscall_is_wanted(long nr)
+{
+	if (nr < 0 || nr >= WP_MAX_SYSCALLS)
+		return false;
+	return syscall_wanted[nr];
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
+{
+	struct wp_event *e;
+
+	if (!syscall_is_wanted(id) || !current_tracked())
+		return 0;
+	e = event_reserve(WP_EV_SYS_ENTER);
+	if (!e)
+		return 0;
+	e->sys.nr = id;
+	e->sys.arg = PT_REGS_PARM1_CORE_SYSCALL(regs);
+	event_submit(e);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
+{
+	struct wp_event *e;
+	long id;
+
+	id = BPF_CORE_READ(regs, orig_ax);
+	if (!syscall_is_wanted(id) || !current_tracked())
+		return 0;
+	e = event_reserve(WP_EV_SYS_EXIT);
+	if (!e)
+		return 0;
+	e->sys.nr = id;
+	e->sys.arg = ret;
+	event_submit(e);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(handle_sched_process_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 child_tgid = child->tgid;
+	struct wp_event *e;
+	__u8 one = 1;
+
+	/* a new thread shares its tgid, already tracked; only processes matter */
+	if (!tgid_tracked(parent->tgid) || child_tgid == parent->tgid)
+		return 0;
+	if (bpf_map_update_elem(&tracked_tgids, &child_tgid, &one, BPF_ANY)) {
+		__sync_fetch_and_add(&counters.tracked_full, 1);
+		return 0;
+	}
+	e = event_reserve(WP_EV_FORK);
+	if (!e)
+		return 0;
+	e->fork.parent_tgid = parent->tgid;
+	e->fork.child_tgid = child_tgid;
+	event_submit(e);
+	return 0;
+}

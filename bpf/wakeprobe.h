@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wakeprobe.h - every record that crosses the BPF <-> user boundary.
+ *
+ * Fixed-width types only and no includes: the BPF side gets __u32 and friends
+ * from vmlinux.h, the user side from <linux/types.h>.
+ */
+#ifndef WAKEPROBE_BPF_H
+#define WAKEPROBE_BPF_H
+
+#define WP_MAX_CPUS		1024
+#define WP_MAX_TRACKED		4096
+#define WP_MAX_SYSCALLS		512
+#define WP_TASK_COMM_LEN	16
+
+enum wp_event_type {
+	WP_EV_SWITCH = 1,	/* sched_switch with a tracked prev or next */
+	WP_EV_WAKING,		/* sched_waking of a tracked task */
+	WP_EV_WAKEUP,		/* sched_wakeup / sched_wakeup_new of a tracked task */
+	WP_EV_SYS_ENTER,	/* wanted syscall entered by a tracked task */
+	WP_EV_SYS_EXIT,		/* wanted syscall returned in a tracked task */
+	WP_EV_IDLE_EXIT,	/* a watched CPU left idle (power:cpu_idle exit) */
+	WP_EV_FORK,		/* a tracked process forked: the child is tracked too */
+	WP_EV_TYPE_MAX,
+};
+
+/* sched_switch: prev_state as the kernel reports it; 0 means still runnable */
+struct wp_switch {
+	__u32 prev_tid;
+	__u32 next_tid;
+	__u32 prev_state;
+	__u16 prev_prio;
+	__u16 next_prio;
+	__u32 preempt;		/* prev was preempted, not blocking */
+	__u32 __pad;
+};
+
+/*
+ * sched_waking and sched_wakeup. target_cpu is task_cpu(p): at sched_waking
+ * the CPU the task last ran on, at sched_wakeup the CPU it was queued on.
+ * target_idle_since_ns is when that CPU entered idle, 0 if it was not idle.
+ */
+struct wp_wake {
+	__u32 pid;
+	__u32 target_cpu;
+	__u64 target_idle_since_ns;
+	__u64 __pad;
+};
+
+/* syscall entry: nr and first argument; syscall exit: nr and return value */
+struct wp_sys {
+	__s64 nr;
+	__u64 arg;
+	__u64 __pad;
+};
+
+/* a watched CPU left idle; cpu is the event's own cpu field */
+struct wp_idle {
+	__u64 idle_since_ns;
+	__u64 __pad[2];
+};
+
+struct wp_fork {
+	__u32 parent_tgid;
+	__u32 child_tgid;
+	__u64 __pad[2];
+};
+
+struct wp_event {
+	__u64 ts_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 type;		/* enum wp_event_type */
+	__u32 cpu;		/* CPU that ran the tracepoint */
+	__u32 tid;		/* current task on that CPU */
+	/*
+	 * Ring buffer reserve failures counted so far. When two consecutive
+	 * records differ here, events were lost between them, and the samples
+	 * overlapping that gap are marked instead of being attributed.
+	 */
+	__u32 drops;
+	union {
+		struct wp_switch sw;
+		struct wp_wake wake;
+		struct wp_sys sys;
+		struct wp_idle idle;
+		struct wp_fork fork;
+	};
+};
+
+/* counters kept in BPF .bss and read by wakeprobe at exit */
+struct wp_counters {
+	__u64 emitted[WP_EV_TYPE_MAX];
+	__u64 dropped[WP_EV_TYPE_MAX];	/* failed bpf_ringbuf_reserve, by event type */
+	__u64 tracked_full;		/* a fork that could not be tracked: map full */
+};
+
+#endif /* WAKEPROBE_BPF_H */

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# setup-deps.sh - install the Debian packages wakeprobe builds, tests and runs with.
+#
+# Checks each package with dpkg-query first, so on a prepared machine it costs
+# a fraction of a second and needs no network. Missing packages are installed
+# with apt-get, which needs root; without root it names what to install.
+set -euo pipefail
+
+packages=(
+	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev
+	pkg-config make gcc libc6-dev
+)
+# extra groups, asked for by name: "test" for the test runner's helpers
+for group in "$@"; do
+	case "$group" in
+	test) packages+=(procps) ;;
+	*) echo "setup-deps.sh: unknown group '$group'" >&2; exit 2 ;;
+	esac
+done
+
+missing=()
+for pkg in "${packages[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+	[[ "$status" == "install ok installed" ]] || missing+=("$pkg")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -ne 0 ]]; then
+	if command -v sudo >/dev/null 2>&1; then
+		SUDO=sudo
+	else
+		echo "setup-deps.sh: missing packages: ${missing[*]}; install them as root: apt-get install ${missing[*]}" >&2
+		exit 1
+	fi
+else
+	SUDO=
+fi
+
+echo "setup-deps.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

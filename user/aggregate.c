@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include "aggregate.h"
+
+void aggregate__init(struct aggregate *a)
+{
+	int k;
+
+	memset(a, 0, sizeof(*a));
+	histogram__init(&a->all_total);
+	histogram__init(&a->total);
+	histogram__init(&a->idle_exit);
+	for (k = 0; k < NR_PHASES; k++)
+		histogram__init(&a->phase[k]);
+}
+
+void aggregate__add_untraced(struct aggregate *a, uint64_t t_notify_ns, uint64_t t_woken_ns)
+{
+	if (!a->samples || t_notify_ns < a->first_notify_ns)
+		a->first_notify_ns = t_notify_ns;
+	if (t_woken_ns > a->last_woken_ns)
+		a->last_woken_ns = t_woken_ns;
+	a->samples++;
+	/* a woken stamp before the notify can only be clock error; count it as 0 */
+	histogram__add(&a->all_total, t_woken_ns > t_notify_ns ? t_woken_ns - t_notify_ns : 0);
+}
+
+void aggregate__add(struct aggregate *a, const struct sample_result *r)
+{
+	int64_t sum = 0;
+	int k;
+
+	aggregate__add_untraced(a, r->t_notify_ns, r->t_woken_ns);
+	a->by_label[r->label]++;
+	if (r->label == LABEL_MISSING_EVENT)
+		a->missing_by_mark[r->missing]++;
+	if (r->label != LABEL_COMPLETE)
+		return;
+
+	for (k = 0; k < NR_PHASES; k++) {
+		histogram__add(&a->phase[k], (uint64_t)r->phase_ns[k]);
+		sum += r->phase_ns[k];
+	}
+	if (sum != r->total_ns)
+		a->phase_sum_mismatch++;
+	histogram__add(&a->total, (uint64_t)r->total_ns);
+	if (r->target_was_idle) {
+		a->target_idle++;
+		if (r->idle_exit_seen)
+			histogram__add(&a->idle_exit, (uint64_t)r->idle_exit_ns);
+	}
+	if (r->wakeup_cpu != r->waking_cpu)
+		a->remote_wakeups++;
+	if (r->waker_preempted)
+		a->waker_preempted++;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * catalog.h - the wakeup paths wakeprobe knows: which workload binary runs
+ * each, and which syscalls bound its kernel phases.
+ */
+#ifndef WAKEPROBE_CATALOG_H
+#define WAKEPROBE_CATALOG_H
+
+#include <stddef.h>
+
+#define CATALOG_MAX_SYSCALLS 4
+
+struct workload_desc {
+	const char *name;
+	const char *summary;
+	/* the waker's notify syscall(s), ended by -1: their entry starts notify_kernel */
+	int notify_syscalls[CATALOG_MAX_SYSCALLS];
+	/* the wakee's wait syscall(s), ended by -1: their exit ends resume_kernel */
+	int wait_syscalls[CATALOG_MAX_SYSCALLS];
+	/* the notify and wait syscalls take the path's fd as first argument */
+	int match_fd;
+};
+
+const struct workload_desc *catalog__find(const char *name);
+const struct workload_desc *catalog__at(size_t index);
+size_t catalog__count(void);
+
+#endif /* WAKEPROBE_CATALOG_H */

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
+#include "collect.h"
+#include "wakeprobe.skel.h"
+
+#define BTF_PATH "/sys/kernel/btf/vmlinux"
+
+struct collector {
+	struct wakeprobe_bpf *skel;
+	struct ring_buffer *rb;
+	collector_event_fn fn;
+	void *ctx;
+};
+
+static bool libbpf_verbose;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	/* wakeprobe words its own errors; libbpf's detail is there with -v */
+	(void)level;
+	if (!libbpf_verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+/* has_capability - is @cap in this process's effective set? */
+static bool has_capability(int cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
+int collector__check_access(char *msg, size_t len)
+{
+	/* CAP_BPF and CAP_PERFMON split out of CAP_SYS_ADMIN in v5.8 */
+	bool bpf = has_capability(CAP_SYS_ADMIN) || has_capability(39 /* CAP_BPF */);
+	bool perfmon = has_capability(CAP_SYS_ADMIN) || has_capability(38 /* CAP_PERFMON */);
+
+	if (!bpf || !perfmon) {
+		snprintf(msg, len, "tracing needs root (CAP_BPF and CAP_PERFMON): run it with sudo, "
+			 "or add --no-trace to time the workload alone");
+		return -EPERM;
+	}
+	if (access(BTF_PATH, R_OK)) {
+		snprintf(msg, len, "this kernel has no BTF at %s: use a kernel built with "
+			 "CONFIG_DEBUG_INFO_BTF=y", BTF_PATH);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int handle_record(void *ctx, void *data, size_t size)
+{
+	struct collector *c = ctx;
+
+	if (size < sizeof(struct wp_event))
+		return 0;
+	return c->fn(data, c->ctx);
+}
+
+int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len)
+{
+	struct collector *c;
+	int err, i, nr_cpus;
+
+	*out = NULL;
+	libbpf_verbose = opts->verbose;
+	libbpf_set_print(libbpf_print);
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->fn = opts->fn;
+	c->ctx = opts->ctx;
+
+	c->skel = wakeprobe_bpf__open();
+	if (!c->skel) {
+		err = -errno;
+		snprintf(msg, len, "cannot open the BPF object: %s", strerror(-err));
+		goto err_out;
+	}
+	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
+	c->skel->rodata->ringbuf_bytes = opts->ringbuf_bytes;
+	nr_cpus = libbpf_num_possible_cpus();
+	if (!err && nr_cpus > WP_MAX_CPUS)
+		err = -E2BIG;
+	if (err) {
+		snprintf(msg, len, "cannot size the BPF maps: %s", strerror(-err));
+		goto err_out;
+	}
+	err = wakeprobe_bpf__load(c->skel);
+	if (err) {
+		snprintf(msg, len, "the kernel refused the BPF programs (%s): rerun with -v for "
+			 "the verifier's log", strerror(-err));
+		goto err_out;
+	}
+	for (i = 0; opts->syscalls && opts->syscalls[i] != -2; i++)
+		if (opts->syscalls[i] >= 0 && opts->syscalls[i] < WP_MAX_SYSCALLS)
+			c->skel->bss->syscall_wanted[opts->syscalls[i]] = 1;
+	err = wakeprobe_bpf__attach(c->skel);
+	if (err) {
+		snprintf(msg, len, "cannot attach to the scheduler and syscall tracepoints (%s): "
+			 "rerun with -v for libbpf's messages", strerror(-err));
+		goto err_out;
+	}
+	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_record, c, NULL);
+	if (!c->rb) {
+		err = -errno;
+		snprintf(msg, len, "cannot map the BPF ring buffer: %s", strerror(-err));
+		goto err_out;
+	}
+	*out = c;
+	return 0;
+
+err_out:
+	collector__close(c);
+	return err;
+}
+
+int collector__track(struct collector *c, pid_t tgid)
+{
+	__u32 key = tgid;
+	__u8 one = 1;
+
+	if (bpf_map__update_elem(c->skel->maps.tracked_tgids, &key, sizeof(key), &one, sizeof(one), BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int collector__poll(struct collector *c, int timeout_ms)
+{
+	int n = ring_buffer__poll(c->rb, timeout_ms);
+
+	return n == -EINTR ? 0 : n;
+}
+
+int collector__drain(struct collector *c)
+{
+	return ring_buffer__consume(c->rb);
+}
+
+void collector__detach(struct collector *c)
+{
+	if (c && c->skel)
+		wakeprobe_bpf__detach(c->skel);
+}
+
+void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total)
+{
+	*out = c->skel->bss->counters;
+	*drops_total = c->skel->bss->drops_total;
+}
+
+void collector__close(struct collector *c)
+{
+	if (!c)
+		return;
+	ring_buffer__free(c->rb);
+	wakeprobe_bpf__destroy(c->skel);
+	free(c);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * collect.h - load and attach the BPF programs, track processes, and stream
+ * their ring-buffer records to a callback.
+ */
+#ifndef WAKEPROBE_COLLECT_H
+#define WAKEPROBE_COLLECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/types.h>
+#include "wakeprobe.h"
+
+typedef int (*collector_event_fn)(const struct wp_event *e, void *ctx);
+
+struct collector_opts {
+	bool verbose;			/* pass libbpf's own messages through */
+	uint32_t ringbuf_bytes;		/* a power of two, at least one page */
+	const int *syscalls;		/* syscalls to record, ended by a -2 entry */
+	collector_event_fn fn;
+	void *ctx;
+};
+
+struct collector;
+
+/*
+ * collector__check_access - can this process trace at all? Fills @msg with
+ * one line naming the fix when not; returns 0 or a negative errno.
+ */
+int collector__check_access(char *msg, size_t len);
+
+/* collector__open - load and attach; on failure @msg says why */
+int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len);
+int collector__track(struct collector *c, pid_t tgid);
+/* collector__poll - wait up to @timeout_ms, then deliver what arrived */
+int collector__poll(struct collector *c, int timeout_ms);
+/* collector__drain - deliver everything already in the ring buffer */
+int collector__drain(struct collector *c);
+/* collector__detach - stop producing events; the ring buffer can still be drained */
+void collector__detach(struct collector *c);
+void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
+void collector__close(struct collector *c);
+
+#endif /* WAKEPROBE_COLLECT_H */

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "merge.h"
+
+#define EVENTS_INITIAL		4096
+#define EVENTS_MAX		(1u << 19)	/* 24 MiB of events in flight at most */
+#define PENDING_INITIAL		1024
+#define PENDING_MAX		(1u << 18)
+#define GAPS_MAX		256
+
+struct pending_sample {
+	struct wp_sample sample;
+	uint64_t t_notify_ns;
+	uint64_t t_woken_ns;
+};
+
+/* a stretch of time in which the BPF side failed to emit at least one event */
+struct loss_gap {
+	uint64_t from_ns;
+	uint64_t to_ns;
+};
+
+struct merger {
+	struct merger_config cfg;
+	merger_sample_fn fn;
+	void *ctx;
+	uint64_t window_start_ns;
+	uint64_t window_end_ns;
+
+	/* events sorted by time, as a ring: index i lives at (head + i) & (cap - 1) */
+	struct wp_event *events;
+	size_t ev_cap, ev_head, ev_len;
+	uint64_t last_arrival_ns;	/* ts of the previous event in arrival order */
+	uint32_t last_drops;
+	uint64_t evicted_until_ns;	/* events up to here were pushed out: samples there are lost */
+
+	struct pending_sample *pending;
+	size_t pend_cap, pend_head, pend_len;
+	uint64_t last_seq_added;
+
+	struct loss_gap gaps[GAPS_MAX];
+	size_t nr_gaps;
+
+	uint64_t finished_until_ns;	/* events before this can no longer change a result */
+	uint64_t prev_woken_ns;		/* t_woken of the last finished sample */
+	bool have_prev;
+
+	struct merger_stats stats;
+};
+
+static const char *const phase_names[NR_PHASES] = {
+	[PHASE_NOTIFY_USER] = "notify_user",
+	[PHASE_NOTIFY_KERNEL] = "notify_kernel",
+	[PHASE_WAKE_ENQUEUE] = "wake_enqueue",
+	[PHASE_RUNQ_WAIT] = "runq_wait",
+	[PHASE_RESUME_KERNEL] = "resume_kernel",
+	[PHASE_RESUME_USER] = "resume_user",
+};
+
+static const char *const label_names[NR_LABELS] = {
+	[LABEL_COMPLETE] = "complete",
+	[LABEL_NO_SLEEP] = "no_sleep",
+	[LABEL_LOST_EVENTS] = "lost_events",
+	[LABEL_OUT_OF_WINDOW] = "out_of_window",
+	[LABEL_MISSING_EVENT] = "missing_event",
+	[LABEL_CLOCK_ORDER] = "clock_order",
+	[LABEL_COALESCED] = "coalesced",
+};
+
+static const char *const label_texts[NR_LABELS] = {
+	[LABEL_COMPLETE] = "every bounding event seen, in order",
+	[LABEL_NO_SLEEP] = "wakee had not slept: the notify found it running",
+	[LABEL_LOST_EVENTS] = "kernel events were dropped inside the sample",
+	[LABEL_OUT_OF_WINDOW] = "taken while tracing was not running",
+	[LABEL_MISSING_EVENT] = "a bounding kernel event never arrived",
+	[LABEL_CLOCK_ORDER] = "TSC and kernel timestamps out of order by more than the clock error",
+	[LABEL_COALESCED] = "one wait consumed several notifies",
+};
+
+static const char *const mark_names[NR_MARKS] = {
+	[MARK_NOTIFY_ENTER] = "waker notify syscall entry",
+	[MARK_WAKING] = "sched_waking of the wakee",
+	[MARK_WAKEUP] = "sched_wakeup of the wakee",
+	[MARK_SWITCH_IN] = "sched_switch to the wakee",
+	[MARK_WAIT_EXIT] = "wakee wait syscall exit",
+};
+
+const char *phase__name(enum phase p)
+{
+	return p < NR_PHASES ? phase_names[p] : "?";
+}
+
+const char *label__name(enum sample_label l)
+{
+	return l < NR_LABELS ? label_names[l] : "?";
+}
+
+const char *label__describe(enum sample_label l)
+{
+	return l < NR_LABELS ? label_texts[l] : "?";
+}
+
+const char *mark__name(enum mark k)
+{
+	return k < NR_MARKS ? mark_names[k] : "?";
+}
+
+struct merger *merger__new(const struct merger_config *cfg, merger_sample_fn fn, void *ctx)
+{
+	struct merger *m;
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->cfg = *cfg;
+	m->fn = fn;
+	m->ctx = ctx;
+	m->window_end_ns = UINT64_MAX;
+	m->ev_cap = EVENTS_INITIAL;
+	m->events = calloc(m->ev_cap, sizeof(*m->events));
+	m->pend_cap = PENDING_INITIAL;
+	m->pending = calloc(m->pend_cap, sizeof(*m->pending));
+	if (!m->events || !m->pending) {
+		merger__free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void merger__free(struct merger *m)
+{
+	if (!m)
+		return;
+	free(m->events);
+	free(m->pending);
+	free(m);
+}
+
+void merger__set_window(struct merger *m, uint64_t start_ns, uint64_t end_ns)
+{
+	m->window_start_ns = start_ns;
+	m->window_end_ns = end_ns;
+}
+
+void merger__set_fds(struct merger *m, int notify_fd, int wait_fd)
+{
+	m->cfg.notify_fd = notify_fd;
+	m->cfg.wait_fd = wait_fd;
+}
+
+const struct merger_stats *merger__stats(const struct merger *m)
+{
+	return &m->stats;
+}
+
+static struct wp_event *event_at(const struct merger *m, size_t i)
+{
+	return &m->events[(m->ev_head + i) & (m->ev_cap - 1)];
+}
+
+/* ring_grow - double a ring's capacity, unrolling it to start at index 0 */
+static int ring_grow(void **buf, size_t *cap, size_t *head, size_t len, size_t elem)
+{
+	size_t new_cap = *cap * 2, first;
+	char *nb;
+
+	nb = malloc(new_cap * elem);
+	if (!nb)
+		return -ENOMEM;
+	first = *cap - *head < len ? *cap - *head : len;
+	memcpy(nb, (char *)*buf + *head * elem, first * elem);
+	memcpy(nb + first * elem, *buf, (len - first) * elem);
+	free(*buf);
+	*buf = nb;
+	*cap = new_cap;
+	*head = 0;
+	return 0;
+}
+
+static void events_pop_front(struct merger *m)
+{
+	m->ev_head = (m->ev_head + 1) & (m->ev_cap - 1);
+	m->ev_len--;
+}
+
+static void gap_add(struct merger *m, uint64_t from_ns, uint64_t to_ns)
+{
+	if (from_ns > to_ns) {
+		uint64_t t = from_ns;
+
+		from_ns = to_ns;
+		to_ns = t;
+	}
+	if (m->nr_gaps == GAPS_MAX) {
+		/* fold the oldest two: a wider gap only marks more samples, never fewer */
+		m->gaps[1].from_ns = m->gaps[0].from_ns < m->gaps[1].from_ns ? m->gaps[0].from_ns : m->gaps[1].from_ns;
+		m->gaps[1].to_ns = m->gaps[0].to_ns > m->gaps[1].to_ns ? m->gaps[0].to_ns : m->gaps[1].to_ns;
+		memmove(&m->gaps[0], &m->gaps[1], (GAPS_MAX - 1) * sizeof(m->gaps[0]));
+		m->nr_gaps--;
+	}
+	m->gaps[m->nr_gaps++] = (struct loss_gap){ from_ns, to_ns };
+}
+
+static bool window_lost(const struct merger *m, uint64_t from_ns, uint64_t to_ns)
+{
+	size_t i;
+
+	if (m->evicted_until_ns && from_ns <= m->evicted_until_ns)
+		return true;
+	for (i = 0; i < m->nr_gaps; i++)
+		if (m->gaps[i].from_ns <= to_ns && m->gaps[i].to_ns >= from_ns)
+			return true;
+	return false;
+}
+
+void merger__add_event(struct merger *m, const struct wp_event *e)
+{
+	size_t i;
+
+	/*
+	 * The ring buffer is filled in reservation order. When the drop counter
+	 * moved since the previous record, something between the two was lost.
+	 */
+	if (e->drops != m->last_drops) {
+		gap_add(m, m->stats.events ? m->last_arrival_ns : 0, e->ts_ns);
+		m->last_drops = e->drops;
+		if (e->drops > m->stats.drops_seen)
+			m->stats.drops_seen = e->drops;
+	}
+	m->last_arrival_ns = e->ts_ns;
+	m->stats.events++;
+	if (e->ts_ns < m->finished_until_ns)
+		m->stats.late_events++;
+
+	if (m->ev_len == m->ev_cap) {
+		if (m->ev_cap < EVENTS_MAX &&
+		    !ring_grow((void **)&m->events, &m->ev_cap, &m->ev_head, m->ev_len, sizeof(*e))) {
+			/* grown */
+		} else {
+			m->evicted_until_ns = event_at(m, 0)->ts_ns;
+			events_pop_front(m);
+			m->stats.evicted_events++;
+		}
+	}
+	/* insertion from the back: records are at most a few microseconds out of order */
+	i = m->ev_len++;
+	while (i > 0 && event_at(m, i - 1)->ts_ns > e->ts_ns) {
+		*event_at(m, i) = *event_at(m, i - 1);
+		i--;
+	}
+	*event_at(m, i) = *e;
+}
+
+/* first_event_at - index of the first event stamped at or after @ts_ns */
+static size_t first_event_at(const struct merger *m, uint64_t ts_ns)
+{
+	size_t lo = 0, hi = m->ev_len;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (event_at(m, mid)->ts_ns < ts_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool syscall_in(const int *list, int64_t nr)
+{
+	int i;
+
+	for (i = 0; i < 4 && list[i] >= 0; i++)
+		if (list[i] == nr)
+			return true;
+	return false;
+}
+
+static bool fd_matches(int want, uint64_t arg)
+{
+	return want < 0 || (uint64_t)(int64_t)want == arg;
+}
+
+/*
+ * wakee_asleep_at - did the wakee block before @ts_ns and stay blocked?
+ *
+ * Looks at the wakee's context switches since the previous sample ended: the
+ * last one before @ts_ns tells whether it was off CPU in a sleep.
+ */
+static bool wakee_asleep_at(const struct merger *m, uint32_t wakee, uint64_t from_ns, uint64_t ts_ns)
+{
+	bool asleep = false;
+	size_t i;
+
+	for (i = first_event_at(m, from_ns); i < m->ev_len; i++) {
+		const struct wp_event *e = event_at(m, i);
+
+		if (e->ts_ns >= ts_ns)
+			break;
+		if (e->type != WP_EV_SWITCH)
+			continue;
+		if (e->sw.prev_tid == wakee)
+			asleep = e->sw.prev_state != 0;
+		else if (e->sw.next_tid == wakee)
+			asleep = false;
+	}
+	return asleep;
+}
+
+/*
+ * merge_sample - find the bounding events of one sample and split it.
+ *
+ * The marks are searched in order, each after the previous one, so kernel
+ * phases cannot be negative. Only the two user phases can, when the TSC
+ * mapping puts t_notify after the syscall entry or t_woken before the
+ * syscall exit by more than the clock error; such samples are labelled.
+ */
+static void merge_sample(struct merger *m, const struct pending_sample *p, struct sample_result *r)
+{
+	const struct merger_config *cfg = &m->cfg;
+	uint32_t waker = p->sample.waker_tid, wakee = p->sample.wakee_tid;
+	uint64_t lo, hi, preempt_start = 0;
+	bool waker_off = false;
+	enum mark want = MARK_NOTIFY_ENTER;
+	size_t i;
+	int k;
+
+	memset(r, 0, sizeof(*r));
+	r->sample = p->sample;
+	r->t_notify_ns = p->t_notify_ns;
+	r->t_woken_ns = p->t_woken_ns;
+	r->total_ns = (int64_t)(p->t_woken_ns - p->t_notify_ns);
+
+	lo = p->t_notify_ns > cfg->clock_slack_ns ? p->t_notify_ns - cfg->clock_slack_ns : 0;
+	/* the previous sample's events end where its wakee took its timestamp */
+	if (m->have_prev && lo < m->prev_woken_ns)
+		lo = m->prev_woken_ns;
+	hi = p->t_woken_ns + cfg->clock_slack_ns;
+
+	if (p->sample.flags & WP_SAMPLE_COALESCED) {
+		r->label = LABEL_COALESCED;
+		return;
+	}
+	if (p->t_notify_ns < m->window_start_ns || p->t_woken_ns > m->window_end_ns) {
+		r->label = LABEL_OUT_OF_WINDOW;
+		return;
+	}
+	if (window_lost(m, m->have_prev ? m->prev_woken_ns : lo, hi)) {
+		r->label = LABEL_LOST_EVENTS;
+		return;
+	}
+
+	for (i = first_event_at(m, lo); i < m->ev_len && want < NR_MARKS; i++) {
+		const struct wp_event *e = event_at(m, i);
+
+		if (e->ts_ns > hi)
+			break;
+
+		/* the waker's own context switches between t_notify and the wake */
+		if (e->type == WP_EV_SWITCH && want <= MARK_WAKING && e->ts_ns >= p->t_notify_ns) {
+			if (e->sw.prev_tid == waker && !waker_off) {
+				waker_off = true;
+				preempt_start = e->ts_ns;
+			} else if (e->sw.next_tid == waker && waker_off) {
+				waker_off = false;
+				r->waker_preempted = true;
+				r->waker_preempted_ns += e->ts_ns - preempt_start;
+			}
+		}
+		/* the target CPU leaving idle after the wake decision */
+		if (e->type == WP_EV_IDLE_EXIT && want > MARK_WAKING && !r->idle_exit_seen &&
+		    r->target_was_idle && e->cpu == r->target_cpu) {
+			r->idle_exit_seen = true;
+			r->idle_exit_ns = (int64_t)(e->ts_ns - r->mark_ns[MARK_WAKING]);
+		}
+
+		switch (want) {
+		case MARK_NOTIFY_ENTER:
+			if (e->type != WP_EV_SYS_ENTER || e->tid != waker ||
+			    !syscall_in(cfg->notify_syscalls, e->sys.nr) ||
+			    !fd_matches(cfg->notify_fd, e->sys.arg))
+				continue;
+			break;
+		case MARK_WAKING:
+			/* the notify returned without waking anyone */
+			if (e->type == WP_EV_SYS_EXIT && e->tid == waker &&
+			    syscall_in(cfg->notify_syscalls, e->sys.nr))
+				goto scanned;
+			if (e->type != WP_EV_WAKING || e->wake.pid != wakee || e->tid != waker)
+				continue;
+			r->waking_cpu = e->cpu;
+			r->target_cpu = e->wake.target_cpu;
+			r->target_was_idle = e->wake.target_idle_since_ns != 0;
+			break;
+		case MARK_WAKEUP:
+			if (e->type != WP_EV_WAKEUP || e->wake.pid != wakee)
+				continue;
+			r->wakeup_cpu = e->cpu;
+			r->target_cpu = e->wake.target_cpu;
+			break;
+		case MARK_SWITCH_IN:
+			if (e->type != WP_EV_SWITCH || e->sw.next_tid != wakee)
+				continue;
+			break;
+		case MARK_WAIT_EXIT:
+			if (e->type != WP_EV_SYS_EXIT || e->tid != wakee ||
+			    !syscall_in(cfg->wait_syscalls, e->sys.nr))
+				continue;
+			break;
+		default:
+			break;
+		}
+		r->mark_ns[want] = e->ts_ns;
+		want++;
+	}
+scanned:
+	if (waker_off && want > MARK_WAKING) {
+		r->waker_preempted = true;
+		r->waker_preempted_ns += r->mark_ns[MARK_WAKING] - preempt_start;
+	}
+
+	/*
+	 * A notify that woke nobody is the expected outcome when the wakee had
+	 * not gone to sleep yet; if it had, the wake event is missing.
+	 */
+	if (want == MARK_WAKING &&
+	    !wakee_asleep_at(m, wakee, m->have_prev ? m->prev_woken_ns : lo, r->mark_ns[MARK_NOTIFY_ENTER])) {
+		r->label = LABEL_NO_SLEEP;
+		return;
+	}
+	if (want < NR_MARKS) {
+		r->label = LABEL_MISSING_EVENT;
+		r->missing = want;
+		return;
+	}
+
+	r->phase_ns[PHASE_NOTIFY_USER] = (int64_t)(r->mark_ns[MARK_NOTIFY_ENTER] - p->t_notify_ns);
+	r->phase_ns[PHASE_NOTIFY_KERNEL] = (int64_t)(r->mark_ns[MARK_WAKING] - r->mark_ns[MARK_NOTIFY_ENTER]);
+	r->phase_ns[PHASE_WAKE_ENQUEUE] = (int64_t)(r->mark_ns[MARK_WAKEUP] - r->mark_ns[MARK_WAKING]);
+	r->phase_ns[PHASE_RUNQ_WAIT] = (int64_t)(r->mark_ns[MARK_SWITCH_IN] - r->mark_ns[MARK_WAKEUP]);
+	r->phase_ns[PHASE_RESUME_KERNEL] = (int64_t)(r->mark_ns[MARK_WAIT_EXIT] - r->mark_ns[MARK_SWITCH_IN]);
+	r->phase_ns[PHASE_RESUME_USER] = (int64_t)(p->t_woken_ns - r->mark_ns[MARK_WAIT_EXIT]);
+	for (k = 0; k < NR_PHASES; k++) {
+		if (r->phase_ns[k] < 0) {
+			r->label = LABEL_CLOCK_ORDER;
+			return;
+		}
+	}
+	r->label = LABEL_COMPLETE;
+}
+
+int merger__add_sample(struct merger *m, const struct wp_sample *s, uint64_t t_notify_ns, uint64_t t_woken_ns)
+{
+	struct pending_sample *p;
+
+	if (s->seq <= m->last_seq_added)
+		return -EINVAL;
+	if (m->pend_len == m->pend_cap) {
+		if (m->pend_cap >= PENDING_MAX)
+			/* the event stream lags far behind: finish the oldest with what is known */
+			merger__advance(m, m->pending[m->pend_head].t_woken_ns + 1);
+		else if (ring_grow((void **)&m->pending, &m->pend_cap, &m->pend_head, m->pend_len,
+				   sizeof(*m->pending)))
+			return -ENOMEM;
+	}
+	p = &m->pending[(m->pend_head + m->pend_len) & (m->pend_cap - 1)];
+	p->sample = *s;
+	p->t_notify_ns = t_notify_ns;
+	p->t_woken_ns = t_woken_ns;
+	m->pend_len++;
+	m->last_seq_added = s->seq;
+	return 0;
+}
+
+/* prune - forget events and gaps that no unfinished sample can reach */
+static void prune(struct merger *m)
+{
+	uint64_t keep_from = m->prev_woken_ns > m->cfg.clock_slack_ns ? m->prev_woken_ns - m->cfg.clock_slack_ns : 0;
+	size_t i, kept = 0;
+
+	if (keep_from > m->finished_until_ns)
+		m->finished_until_ns = keep_from;
+	while (m->ev_len && event_at(m, 0)->ts_ns < keep_from)
+		events_pop_front(m);
+	for (i = 0; i < m->nr_gaps; i++)
+		if (m->gaps[i].to_ns >= keep_from)
+			m->gaps[kept++] = m->gaps[i];
+	m->nr_gaps = kept;
+}
+
+void merger__advance(struct merger *m, uint64_t complete_ns)
+{
+	struct sample_result r;
+
+	while (m->pend_len) {
+		struct pending_sample *p = &m->pending[m->pend_head];
+
+		/* the wait-exit mark may sit up to clock_slack_ns after t_woken */
+		if (p->t_woken_ns + m->cfg.clock_slack_ns >= complete_ns)
+			break;
+		merge_sample(m, p, &r);
+		m->stats.samples++;
+		m->prev_woken_ns = p->t_woken_ns;
+		m->have_prev = true;
+		m->pend_head = (m->pend_head + 1) & (m->pend_cap - 1);
+		m->pend_len--;
+		if (m->fn)
+			m->fn(&r, m->ctx);
+	}
+	prune(m);
+}
+
+void merger__finish(struct merger *m, uint64_t final_drops)
+{
+	/* drops after the last record reached no event we saw: mark what follows */
+	if (final_drops > m->last_drops)
+		gap_add(m, m->last_arrival_ns, UINT64_MAX);
+	if (final_drops > m->stats.drops_seen)
+		m->stats.drops_seen = final_drops;
+	merger__advance(m, UINT64_MAX);
+}

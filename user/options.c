@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <getopt.h>
+#include <string.h>
+#include "catalog.h"
+#include "options.h"
+#include "parse.h"
+
+enum {
+	OPT_NO_TRACE = 256,
+	OPT_LIST_WORKLOADS,
+	OPT_RINGBUF_KB,
+	OPT_VERSION,
+};
+
+void options__usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: wakeprobe --workload NAME [options]\n"
+		"\n"
+		"Runs a small workload that exercises one wakeup path between two threads,\n"
+		"traces the scheduler and syscalls while it runs, and splits each wakeup's\n"
+		"latency into phases: notify_user, notify_kernel, wake_enqueue, runq_wait,\n"
+		"resume_kernel, resume_user (docs/phases.md says what each one holds).\n"
+		"\n"
+		"  -w, --workload NAME     the wakeup path to measure (see --list-workloads)\n"
+		"  -n, --samples N         wakeups to measure (default %d)\n"
+		"  -i, --interval-us U     pause between wakeups in us, 0 for back to back (default %d)\n"
+		"  -c, --cpus A,B          waker on CPU A, wakee on CPU B (default: two allowed CPUs)\n"
+		"      --no-trace          run the same workload without tracing: totals only\n"
+		"      --ringbuf-kb K      BPF ring buffer size in KiB, a power of two (default %d)\n"
+		"      --list-workloads    list the wakeup paths and exit\n"
+		"  -v, --verbose           show libbpf's own messages\n"
+		"  -h, --help              this text\n"
+		"  -V, --version           print the version\n"
+		"\n"
+		"Examples:\n"
+		"  sudo wakeprobe --workload eventfd\n"
+		"  sudo wakeprobe --workload eventfd --samples 20000 --interval-us 200 --cpus 0,1\n"
+		"  sudo wakeprobe --workload eventfd --interval-us 0     # back to back\n"
+		"  wakeprobe --workload eventfd --no-trace               # no root needed\n",
+		OPT_DEFAULT_SAMPLES, OPT_DEFAULT_INTERVAL_US, OPT_DEFAULT_RINGBUF_KB);
+}
+
+enum options_result options__parse(struct wp_options *o, int argc, char **argv, int nr_cpus,
+				   FILE *out, char *err, size_t errlen)
+{
+	static const struct option longopts[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ "interval-us", required_argument, NULL, 'i' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+		{ "ringbuf-kb", required_argument, NULL, OPT_RINGBUF_KB },
+		{ "list-workloads", no_argument, NULL, OPT_LIST_WORKLOADS },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int opt;
+
+	memset(o, 0, sizeof(*o));
+	o->samples = OPT_DEFAULT_SAMPLES;
+	o->interval_us = OPT_DEFAULT_INTERVAL_US;
+	o->ringbuf_kb = OPT_DEFAULT_RINGBUF_KB;
+	o->waker_cpu = -1;
+	o->wakee_cpu = -1;
+
+	optind = 0;	/* GNU: start over, so the parser can run more than once */
+	opterr = 0;	/* the messages below name the option and the fix */
+	while ((opt = getopt_long(argc, argv, ":w:n:i:c:vhV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'w':
+			o->workload = optarg;
+			break;
+		case 'n':
+			if (parse_u64(optarg, 1, OPT_MAX_SAMPLES, &o->samples)) {
+				snprintf(err, errlen, "--samples wants a whole number from 1 to %llu, not '%s'",
+					 OPT_MAX_SAMPLES, optarg);
+				return OPTIONS_BAD;
+			}
+			break;
+		case 'i':
+			if (parse_u64(optarg, 0, OPT_MAX_INTERVAL_US, &o->interval_us)) {
+				snprintf(err, errlen, "--interval-us wants microseconds from 0 to %llu, not '%s'",
+					 OPT_MAX_INTERVAL_US, optarg);
+				return OPTIONS_BAD;
+			}
+			break;
+		case 'c':
+			if (parse_cpu_pair(optarg, nr_cpus, &o->waker_cpu, &o->wakee_cpu)) {
+				snprintf(err, errlen, "--cpus wants two different CPUs from 0 to %d as A,B, not '%s'",
+					 nr_cpus - 1, optarg);
+				return OPTIONS_BAD;
+			}
+			break;
+		case OPT_NO_TRACE:
+			o->no_trace = true;
+			break;
+		case OPT_RINGBUF_KB:
+			if (parse_u64(optarg, 4, 1u << 20, &v) || (v & (v - 1))) {
+				snprintf(err, errlen, "--ringbuf-kb wants a power of two from 4 to 1048576, not '%s'",
+					 optarg);
+				return OPTIONS_BAD;
+			}
+			o->ringbuf_kb = (uint32_t)v;
+			break;
+		case OPT_LIST_WORKLOADS:
+			o->list_workloads = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			options__usage(out);
+			return OPTIONS_DONE;
+		case 'V':
+			fprintf(out, "wakeprobe %s\n", WAKEPROBE_VERSION);
+			return OPTIONS_DONE;
+		case ':':
+			snprintf(err, errlen, "%s needs a value", argv[optind - 1]);
+			return OPTIONS_BAD;
+		default:
+			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			return OPTIONS_BAD;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return OPTIONS_BAD;
+	}
+	if (o->list_workloads)
+		return OPTIONS_RUN;
+	if (!o->workload) {
+		snprintf(err, errlen, "no workload given: add --workload NAME (--list-workloads shows them)");
+		return OPTIONS_BAD;
+	}
+	if (!catalog__find(o->workload)) {
+		snprintf(err, errlen, "unknown workload '%s': --list-workloads shows the known ones", o->workload);
+		return OPTIONS_BAD;
+	}
+	return OPTIONS_RUN;
+}

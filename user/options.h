@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* options.h - wakeprobe's command line */
+#ifndef WAKEPROBE_OPTIONS_H
+#define WAKEPROBE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define OPT_DEFAULT_SAMPLES	1000
+#define OPT_DEFAULT_INTERVAL_US	1000
+#define OPT_DEFAULT_RINGBUF_KB	8192
+#define OPT_MAX_SAMPLES		(1ull << 40)
+#define OPT_MAX_INTERVAL_US	(10ull * 1000 * 1000)
+
+struct wp_options {
+	const char *workload;
+	uint64_t samples;
+	uint64_t interval_us;
+	int waker_cpu;		/* -1: chosen by wakeprobe */
+	int wakee_cpu;
+	uint32_t ringbuf_kb;
+	bool no_trace;
+	bool verbose;
+	bool list_workloads;
+};
+
+enum options_result {
+	OPTIONS_RUN,		/* go on with the run */
+	OPTIONS_DONE,		/* --help or --version was printed: exit 0 */
+	OPTIONS_BAD,		/* @err holds one line: exit 2 */
+};
+
+/*
+ * options__parse - parse argv into @o. Help and version text go to @out.
+ * @nr_cpus bounds --cpus; whether those CPUs may be used is checked later.
+ */
+enum options_result options__parse(struct wp_options *o, int argc, char **argv, int nr_cpus,
+				   FILE *out, char *err, size_t errlen);
+void options__usage(FILE *out);
+
+#endif /* WAKEPROBE_OPTIONS_H */

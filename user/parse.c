@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "parse.h"
+
+int parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	/* strtoull accepts leading blanks and a minus sign: both are typos here */
+	if (!str || !isdigit((unsigned char)str[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(str, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int parse_cpu_pair(const char *str, int nr_cpus, int *cpu_a, int *cpu_b)
+{
+	char buf[64], *comma;
+	uint64_t a, b;
+	int err;
+
+	if (!str || strlen(str) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, str);
+	comma = strchr(buf, ',');
+	if (!comma)
+		return -EINVAL;
+	*comma = '\0';
+	err = parse_u64(buf, 0, INT32_MAX, &a);
+	if (!err)
+		err = parse_u64(comma + 1, 0, INT32_MAX, &b);
+	if (err)
+		return err == -ERANGE ? -EINVAL : err;
+	if (a >= (uint64_t)nr_cpus || b >= (uint64_t)nr_cpus)
+		return -ERANGE;
+	if (a == b)
+		return -EEXIST;
+	*cpu_a = (int)a;
+	*cpu_b = (int)b;
+	return 0;
+}

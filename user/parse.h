@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* parse.h - strict number parsing shared by wakeprobe and the workloads */
+#ifndef WAKEPROBE_PARSE_H
+#define WAKEPROBE_PARSE_H
+
+#include <stdint.h>
+
+/*
+ * parse_u64 - parse all of @str as a decimal unsigned integer in [min, max].
+ * Rejects empty strings, signs, trailing characters and overflow.
+ * Returns 0, -EINVAL for a malformed number or -ERANGE when out of range.
+ */
+int parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out);
+
+/* parse_cpu_pair - "A,B": two distinct CPU numbers below @nr_cpus */
+int parse_cpu_pair(const char *str, int nr_cpus, int *cpu_a, int *cpu_b);
+
+#endif /* WAKEPROBE_PARSE_H */

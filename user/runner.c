@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "runner.h"
+
+static bool is_executable(const char *path)
+{
+	return access(path, X_OK) == 0;
+}
+
+int runner__find_workload(const char *name, char *path, size_t len)
+{
+	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (dir && *dir) {
+		snprintf(path, len, "%s/%s", dir, name);
+		return is_executable(path) ? 0 : -ENOENT;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, len, "%s/build/workloads/%s", self, name);
+			if (is_executable(path))
+				return 0;
+			snprintf(path, len, "%s/workloads/%s", self, name);
+			if (is_executable(path))
+				return 0;
+		}
+	}
+	snprintf(path, len, "%s/%s", WAKEPROBE_LIBEXECDIR, name);
+	return is_executable(path) ? 0 : -ENOENT;
+}
+
+/* runner_child - never returns: becomes the workload or reports why not */
+static void __attribute__((noreturn))
+runner_child(const char *path, char *const argv[], int ring_fd, int go_fd, int err_fd, pid_t parent)
+{
+	char go;
+	int err;
+
+	/* wakeprobe may die without cleaning up; the workload must not outlive it */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+	/* keep the hand-shake pipes clear of the fd number the ring goes to */
+	go_fd = fcntl(go_fd, F_DUPFD_CLOEXEC, RUNNER_RING_FD + 1);
+	err_fd = fcntl(err_fd, F_DUPFD_CLOEXEC, RUNNER_RING_FD + 1);
+	if (go_fd < 0 || err_fd < 0)
+		_exit(127);
+	if (ring_fd == RUNNER_RING_FD) {
+		if (fcntl(ring_fd, F_SETFD, 0))
+			goto fail;
+	} else if (ring_fd >= 0 && dup2(ring_fd, RUNNER_RING_FD) < 0) {
+		goto fail;
+	}
+	/* wait until the parent has put this pid under tracing */
+	if (read(go_fd, &go, 1) != 1)
+		_exit(127);
+	execv(path, argv);
+fail:
+	err = errno;
+	if (write(err_fd, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int runner__start(struct runner *r, const char *path, char *const argv[], int ring_fd,
+		  runner_ready_fn ready, void *ctx)
+{
+	int go[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int err = 0, child_errno;
+	pid_t parent = getpid();
+	ssize_t n;
+	char byte = 1;
+
+	r->pid = -1;
+	r->exited = false;
+	r->status = 0;
+	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+		err = -errno;
+		goto out;
+	}
+	r->pid = fork();
+	if (r->pid < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (r->pid == 0)
+		runner_child(path, argv, ring_fd, go[0], errp[1], parent);
+
+	close(errp[1]);
+	errp[1] = -1;
+	if (ready) {
+		err = ready(r->pid, ctx);
+		if (err) {
+			runner__stop(r, 0);
+			goto out;
+		}
+	}
+	if (write(go[1], &byte, 1) != 1) {
+		err = -errno;
+		runner__stop(r, 0);
+		goto out;
+	}
+	/* the error pipe closes on a successful exec (CLOEXEC) or carries errno */
+	n = read(errp[0], &child_errno, sizeof(child_errno));
+	if (n == sizeof(child_errno)) {
+		err = -child_errno;
+		runner__stop(r, 0);
+	}
+out:
+	if (go[0] >= 0)
+		close(go[0]);
+	if (go[1] >= 0)
+		close(go[1]);
+	if (errp[0] >= 0)
+		close(errp[0]);
+	if (errp[1] >= 0)
+		close(errp[1]);
+	return err;
+}
+
+bool runner__poll(struct runner *r)
+{
+	pid_t p;
+
+	if (r->pid < 0 || r->exited)
+		return true;
+	p = waitpid(r->pid, &r->status, WNOHANG);
+	if (p == r->pid || (p < 0 && errno == ECHILD))
+		r->exited = true;
+	return r->exited;
+}
+
+void runner__stop(struct runner *r, int grace_ms)
+{
+	struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+	int waited = 0;
+
+	if (r->pid < 0 || runner__poll(r))
+		return;
+	kill(r->pid, grace_ms ? SIGTERM : SIGKILL);
+	while (waited < grace_ms && !runner__poll(r)) {
+		nanosleep(&tick, NULL);
+		waited += 10;
+	}
+	if (!r->exited) {
+		kill(r->pid, SIGKILL);
+		while (waitpid(r->pid, &r->status, 0) < 0 && errno == EINTR)
+			;
+		r->exited = true;
+	}
+}
+
+void runner__describe_exit(const struct runner *r, char *buf, size_t len)
+{
+	if (!r->exited)
+		snprintf(buf, len, "still running");
+	else if (WIFEXITED(r->status))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(r->status));
+	else if (WIFSIGNALED(r->status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(r->status), strsignal(WTERMSIG(r->status)));
+	else
+		snprintf(buf, len, "ended with wait status 0x%x", r->status);
+}

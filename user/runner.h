@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * runner.h - start a workload process, let the caller register it for
+ * tracing before it executes a single instruction of its own, and make sure
+ * it is gone when wakeprobe is.
+ */
+#ifndef WAKEPROBE_RUNNER_H
+#define WAKEPROBE_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define RUNNER_RING_FD 3	/* where the workload finds its sample ring */
+
+struct runner {
+	pid_t pid;		/* -1 when no child */
+	bool exited;
+	int status;		/* waitpid() status once exited */
+};
+
+/* called in the parent between fork and exec, with the child's pid */
+typedef int (*runner_ready_fn)(pid_t pid, void *ctx);
+
+/*
+ * runner__find_workload - the workload binary for @name: $WAKEPROBE_WORKLOAD_DIR,
+ * else build/workloads beside the running binary, else the install directory.
+ */
+int runner__find_workload(const char *name, char *path, size_t len);
+
+int runner__start(struct runner *r, const char *path, char *const argv[], int ring_fd,
+		  runner_ready_fn ready, void *ctx);
+/* runner__poll - reap the child if it has exited; true once it has */
+bool runner__poll(struct runner *r);
+/* runner__stop - SIGTERM, then SIGKILL after @grace_ms; always reaps */
+void runner__stop(struct runner *r, int grace_ms);
+/* runner__describe_exit - "exited with status 1", "killed by SIGSEGV" */
+void runner__describe_exit(const struct runner *r, char *buf, size_t len);
+
+#endif /* WAKEPROBE_RUNNER_H */

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/wait.h>
+#include "collect.h"
+#include "runner.h"
+#include "sample_reader.h"
+#include "session.h"
+
+#define POLL_INTERVAL_MS	10
+#define CLOCK_PAIR_EVERY_NS	(50ull * 1000 * 1000)
+/*
+ * A BPF program stamps its record before it reserves and commits it, so a
+ * record can show up slightly after records stamped later. Everything older
+ * than this, relative to the moment the ring buffer was last drained, is in.
+ */
+#define COMMIT_DELAY_NS		(2ull * 1000 * 1000)
+/* how far a TSC-derived time may stray: an order above the measured fit error */
+#define CLOCK_SLACK_NS		1000
+
+volatile sig_atomic_t session_stop_requested;
+
+struct session {
+	const struct session_opts *opts;
+	struct session_result *res;
+	struct collector *collector;
+	struct merger *merger;
+	struct sample_reader reader;
+	struct runner runner;
+	uint64_t last_pair_ns;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int on_event(const struct wp_event *e, void *ctx)
+{
+	struct session *s = ctx;
+
+	merger__add_event(s->merger, e);
+	return 0;
+}
+
+static void on_merged(const struct sample_result *r, void *ctx)
+{
+	struct session *s = ctx;
+
+	aggregate__add(&s->res->agg, r);
+	if (s->opts->on_sample)
+		s->opts->on_sample(r, s->opts->on_sample_ctx);
+}
+
+static void on_sample(const struct wp_sample *smp, void *ctx)
+{
+	struct session *s = ctx;
+	const struct tsc_clock *clk = &s->res->clock;
+	uint64_t t_notify = tsc_clock__to_mono_ns(clk, smp->tsc_notify);
+	uint64_t t_woken = tsc_clock__to_mono_ns(clk, smp->tsc_woken);
+
+	if (!s->res->waker_tid) {
+		const struct wp_ring_header *hdr = &s->reader.ring->hdr;
+
+		s->res->waker_tid = smp->waker_tid;
+		s->res->wakee_tid = smp->wakee_tid;
+		/* the header is complete before the first sample is published */
+		if (s->merger && s->opts->workload->match_fd)
+			merger__set_fds(s->merger, hdr->notify_fd, hdr->wait_fd);
+	}
+	if (s->merger)
+		merger__add_sample(s->merger, smp, t_notify, t_woken);
+	else
+		aggregate__add_untraced(&s->res->agg, t_notify, t_woken);
+}
+
+static void add_clock_pair(struct session *s, uint64_t now)
+{
+	struct tsc_pair pair;
+
+	if (tsc_clock__read_pair(&pair) == 0)
+		tsc_clock__add_pair(&s->res->clock, &pair);
+	s->last_pair_ns = now;
+}
+
+/* keep the TSC fit fresh: samples are converted with the latest one */
+static void maybe_add_clock_pair(struct session *s, uint64_t now)
+{
+	if (now - s->last_pair_ns >= CLOCK_PAIR_EVERY_NS)
+		add_clock_pair(s, now);
+}
+
+/* pump - move whatever arrived into the merger and finish what is complete */
+static void pump(struct session *s, int timeout_ms)
+{
+	uint64_t drained_at;
+
+	if (s->collector) {
+		collector__poll(s->collector, timeout_ms);
+		drained_at = now_ns();
+		collector__drain(s->collector);
+	} else {
+		struct timespec tick = { .tv_nsec = timeout_ms * 1000000L };
+
+		nanosleep(&tick, NULL);
+		drained_at = now_ns();
+	}
+	maybe_add_clock_pair(s, drained_at);
+	sample_reader__drain(&s->reader, on_sample, s);
+	if (s->merger)
+		merger__advance(s->merger, drained_at - COMMIT_DELAY_NS);
+}
+
+static int track_child(pid_t pid, void *ctx)
+{
+	struct session *s = ctx;
+
+	return s->collector ? collector__track(s->collector, pid) : 0;
+}
+
+static int start_workload(struct session *s, char *msg, size_t len)
+{
+	const struct session_opts *o = s->opts;
+	char path[PATH_MAX], samples[32], interval[32], cpus[32], ring_fd[16];
+	char *argv[] = { path, "--ring-fd", ring_fd, "--samples", samples, "--interval-us", interval,
+			 "--cpus", cpus, NULL };
+	int err;
+
+	err = runner__find_workload(o->workload->name, path, sizeof(path));
+	if (err) {
+		snprintf(msg, len, "workload binary '%s' not found: build it with make, or set "
+			 "WAKEPROBE_WORKLOAD_DIR", o->workload->name);
+		return err;
+	}
+	snprintf(ring_fd, sizeof(ring_fd), "%d", RUNNER_RING_FD);
+	snprintf(samples, sizeof(samples), "%llu", (unsigned long long)o->samples);
+	snprintf(interval, sizeof(interval), "%llu", (unsigned long long)o->interval_us);
+	snprintf(cpus, sizeof(cpus), "%d,%d", o->waker_cpu, o->wakee_cpu);
+	err = runner__start(&s->runner, path, argv, s->reader.fd, track_child, s);
+	if (err)
+		snprintf(msg, len, "cannot start %s: %s", path, strerror(-err));
+	return err;
+}
+
+static int open_tracing(struct session *s, char *msg, size_t len)
+{
+	const struct workload_desc *wl = s->opts->workload;
+	struct merger_config cfg = { .clock_slack_ns = CLOCK_SLACK_NS };
+	int syscalls[2 * CATALOG_MAX_SYSCALLS + 1], n = 0, i, err;
+
+	_Static_assert(CATALOG_MAX_SYSCALLS == sizeof(cfg.notify_syscalls) / sizeof(int),
+		       "catalog and merger syscall lists differ in size");
+	memcpy(cfg.notify_syscalls, wl->notify_syscalls, sizeof(cfg.notify_syscalls));
+	memcpy(cfg.wait_syscalls, wl->wait_syscalls, sizeof(cfg.wait_syscalls));
+	for (i = 0; i < CATALOG_MAX_SYSCALLS && wl->notify_syscalls[i] >= 0; i++)
+		syscalls[n++] = wl->notify_syscalls[i];
+	for (i = 0; i < CATALOG_MAX_SYSCALLS && wl->wait_syscalls[i] >= 0; i++)
+		syscalls[n++] = wl->wait_syscalls[i];
+	syscalls[n] = -2;
+	/* the fds are only known once the workload runs: see on_sample() */
+	cfg.notify_fd = -1;
+	cfg.wait_fd = -1;
+
+	s->merger = merger__new(&cfg, on_merged, s);
+	if (!s->merger) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	struct collector_opts copts = {
+		.verbose = s->opts->verbose,
+		.ringbuf_bytes = s->opts->ringbuf_bytes,
+		.syscalls = syscalls,
+		.fn = on_event,
+		.ctx = s,
+	};
+	err = collector__open(&s->collector, &copts, msg, len);
+	return err;
+}
+
+int session__run(const struct session_opts *o, struct session_result *res, char *msg, size_t len)
+{
+	struct session s = { .opts = o, .res = res, .runner = { .pid = -1 } };
+	struct wp_ring_header *hdr;
+	uint32_t state = WP_RING_STARTING;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	aggregate__init(&res->agg);
+	tsc_clock__init(&res->clock);
+	res->traced = o->trace;
+	s.reader.fd = -1;
+
+	err = sample_reader__create(&s.reader, WP_RING_DEFAULT_SLOTS);
+	if (err) {
+		snprintf(msg, len, "cannot create the sample ring: %s", strerror(-err));
+		goto out;
+	}
+	hdr = &s.reader.ring->hdr;
+	if (o->trace) {
+		err = open_tracing(&s, msg, len);
+		if (err)
+			goto out;
+	}
+	err = tsc_clock__calibrate(&res->clock, 5, 1000);
+	if (err) {
+		snprintf(msg, len, "TSC calibration failed: %s", strerror(-err));
+		goto out;
+	}
+	s.last_pair_ns = now_ns();
+	res->trace_start_ns = now_ns();
+	if (s.merger)
+		merger__set_window(s.merger, res->trace_start_ns, UINT64_MAX);
+
+	err = start_workload(&s, msg, len);
+	if (err)
+		goto out;
+
+	while (!session_stop_requested) {
+		pump(&s, POLL_INTERVAL_MS);
+		state = sample_reader__state(&s.reader);
+		if (runner__poll(&s.runner) || state == WP_RING_FAILED)
+			break;
+	}
+	if (session_stop_requested)
+		res->interrupted = true;
+	runner__stop(&s.runner, 500);
+
+	/* stop producing events, then take in everything that is left */
+	res->trace_end_ns = now_ns();
+	if (s.collector) {
+		collector__detach(s.collector);
+		collector__drain(s.collector);
+	}
+	add_clock_pair(&s, now_ns());
+	sample_reader__drain(&s.reader, on_sample, &s);
+	if (s.merger) {
+		collector__counters(s.collector, &res->counters, &res->drops_total);
+		merger__set_window(s.merger, res->trace_start_ns, res->trace_end_ns);
+		merger__finish(s.merger, res->drops_total);
+		res->merge = *merger__stats(s.merger);
+	}
+
+	state = sample_reader__state(&s.reader);
+	res->samples_sent = hdr->head;
+	res->seq_errors = s.reader.seq_errors;
+	runner__describe_exit(&s.runner, res->workload_exit, sizeof(res->workload_exit));
+	if (state == WP_RING_FAILED) {
+		res->workload_failed = true;
+		snprintf(res->workload_error, sizeof(res->workload_error), "%.*s",
+			 (int)sizeof(hdr->error), hdr->error);
+	} else if (!res->interrupted && (state != WP_RING_DONE || !WIFEXITED(s.runner.status) ||
+					 WEXITSTATUS(s.runner.status))) {
+		res->workload_failed = true;
+		snprintf(res->workload_error, sizeof(res->workload_error), "the workload %s before it finished",
+			 res->workload_exit);
+	}
+	err = 0;
+out:
+	runner__stop(&s.runner, 0);
+	collector__close(s.collector);
+	merger__free(s.merger);
+	sample_reader__destroy(&s.reader);
+	return err;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * session.h - one measured run: a workload under tracing (or not), its
+ * samples merged with the kernel events as they stream in.
+ */
+#ifndef WAKEPROBE_SESSION_H
+#define WAKEPROBE_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "aggregate.h"
+#include "catalog.h"
+#include "clock.h"
+#include "merge.h"
+
+struct session_opts {
+	const struct workload_desc *workload;
+	uint64_t samples;
+	uint64_t interval_us;
+	int waker_cpu;
+	int wakee_cpu;
+	bool trace;
+	bool verbose;
+	uint32_t ringbuf_bytes;
+	/* optional: sees every merged sample (tests check each one) */
+	merger_sample_fn on_sample;
+	void *on_sample_ctx;
+};
+
+struct session_result {
+	struct aggregate agg;
+	struct tsc_clock clock;
+	struct wp_counters counters;
+	uint64_t drops_total;
+	struct merger_stats merge;
+	uint64_t samples_sent;		/* published by the workload */
+	uint64_t seq_errors;
+	uint64_t trace_start_ns;
+	uint64_t trace_end_ns;
+	uint32_t waker_tid;
+	uint32_t wakee_tid;
+	bool traced;
+	bool interrupted;		/* stopped by SIGINT/SIGTERM before the end */
+	bool workload_failed;
+	char workload_exit[96];
+	char workload_error[128];
+};
+
+/* set from a signal handler: end the run early and report what was seen */
+extern volatile sig_atomic_t session_stop_requested;
+
+/*
+ * session__run - run one workload to the end. Returns 0 when there is a
+ * result to report (possibly partial, see interrupted/workload_failed), or a
+ * negative errno with a one-line reason in @msg.
+ */
+int session__run(const struct session_opts *o, struct session_result *res, char *msg, size_t len);
+
+#endif /* WAKEPROBE_SESSION_H */

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * common.h - the harness every workload shares: options, CPU pinning, pacing,
+ * the waker/wakee hand-shake and the sample sink (wakeprobe's shared-memory
+ * ring, or in-process statistics when a workload runs by itself).
+ *
+ * One sample is one notify and the wait it ends. The waker does not start
+ * sample n+1 before the wakee has stored its timestamp for sample n, so every
+ * notify has exactly one wait: nothing coalesces, nothing is counted twice.
+ */
+#ifndef WAKEPROBE_WORKLOAD_COMMON_H
+#define WAKEPROBE_WORKLOAD_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sample_ring.h"
+#include "tsc.h"
+#include "clock.h"
+#include "histogram.h"
+
+struct wl_options {
+	uint64_t samples;
+	uint64_t interval_us;	/* 0: back to back */
+	int waker_cpu;
+	int wakee_cpu;
+	int ring_fd;		/* -1: run by itself and print statistics */
+};
+
+struct wl_run {
+	const char *name;
+	struct wl_options opt;
+	struct wp_ring *ring;	/* NULL when standalone */
+	uint64_t ring_bytes;
+
+	/* the sample in flight; its fields are written by one side each */
+	struct wp_sample pending;
+	_Alignas(64) volatile uint64_t acked;	/* last seq whose wakee half is stored */
+	_Alignas(64) uint64_t next_deadline_ns;
+	uint64_t published;
+
+	/* standalone statistics, in TSC cycles until the end-of-run calibration */
+	struct histogram total_cycles;
+	struct tsc_clock clock;
+};
+
+/*
+ * wl_init - parse the common options, pin nothing yet, attach to the ring.
+ * Exits with status 2 and a one-line message on bad usage.
+ */
+int wl_init(struct wl_run *run, const char *name, const char *summary, int argc, char **argv);
+
+/* wl_pin_self - pin the calling thread to @cpu */
+int wl_pin_self(int cpu);
+
+/* wl_set_roles - record who waits and who notifies, and through which fds */
+void wl_set_roles(struct wl_run *run, uint32_t waker_tid, uint32_t wakee_tid, int notify_fd, int wait_fd);
+
+/* wl_start - tell the reader that the run has begun */
+void wl_start(struct wl_run *run);
+
+/*
+ * wl_before_notify - everything the waker does outside the measured window
+ * before notify @seq: publish sample seq-1, wait for ring space, sleep until
+ * the next pacing deadline.
+ */
+void wl_before_notify(struct wl_run *run, uint64_t seq);
+
+/* wl_notified - waker half of sample @seq, taken right before the notify */
+static inline void wl_notified(struct wl_run *run, uint64_t seq, uint64_t tsc, uint32_t cpu)
+{
+	run->pending.seq = seq;
+	run->pending.tsc_notify = tsc;
+	run->pending.waker_cpu = (uint16_t)cpu;
+}
+
+/* wl_woken - wakee half of sample @seq; releases the waker for the next one */
+static inline void wl_woken(struct wl_run *run, uint64_t seq, uint64_t tsc, uint32_t cpu, uint64_t value)
+{
+	run->pending.tsc_woken = tsc;
+	run->pending.wakee_cpu = (uint16_t)cpu;
+	run->pending.value = value;
+	if (value != 1)
+		run->pending.flags |= WP_SAMPLE_COALESCED;
+	__atomic_store_n(&run->acked, seq, __ATOMIC_RELEASE);
+}
+
+/* wl_finish - publish the last sample, close the ring or print statistics */
+int wl_finish(struct wl_run *run);
+
+/* wl_fail - report a fatal error to stderr and to the reader; returns 1 */
+int wl_fail(struct wl_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif /* WAKEPROBE_WORKLOAD_COMMON_H */
