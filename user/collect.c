@@ -165,6 +165,23 @@ void collector__counters(const struct collector *c, struct wp_counters *out, uin
 	*drops_total = c->skel->bss->drops_total;
 }
 
+uint64_t collector__missed_runs(const struct collector *c)
+{
+	struct bpf_program *prog;
+	uint64_t missed = 0;
+
+	bpf_object__for_each_program(prog, c->skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		missed += info.recursion_misses;
+	}
+	return missed;
+}
+
 void collector__close(struct collector *c)
 {
 	if (!c)

@@ -41,6 +41,12 @@ int collector__drain(struct collector *c);
 /* collector__detach - stop producing events; the ring buffer can still be drained */
 void collector__detach(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
+/*
+ * collector__missed_runs - times the kernel skipped one of our programs
+ * because another of its invocations was already running on that CPU
+ * (bpf_prog_info.recursion_misses, v5.12+): events that were never made.
+ */
+uint64_t collector__missed_runs(const struct collector *c);
 void collector__close(struct collector *c);
 
 #endif /* WAKEPROBE_COLLECT_H */

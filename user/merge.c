@@ -71,11 +71,11 @@ static const char *const label_names[NR_LABELS] = {
 
 static const char *const label_texts[NR_LABELS] = {
 	[LABEL_COMPLETE] = "every bounding event seen, in order",
-	[LABEL_NO_SLEEP] = "wakee had not slept: the notify found it running",
+	[LABEL_NO_SLEEP] = "wakee had not slept: the notify found it still on its CPU",
 	[LABEL_LOST_EVENTS] = "kernel events were dropped inside the sample",
 	[LABEL_OUT_OF_WINDOW] = "taken while tracing was not running",
 	[LABEL_MISSING_EVENT] = "a bounding kernel event never arrived",
-	[LABEL_CLOCK_ORDER] = "TSC and kernel timestamps out of order by more than the clock error",
+	[LABEL_CLOCK_ORDER] = "a TSC stamp fell just across a kernel one, within the clock error budget",
 	[LABEL_COALESCED] = "one wait consumed several notifies",
 };
 
@@ -316,7 +316,9 @@ static bool wakee_asleep_at(const struct merger *m, uint32_t wakee, uint64_t fro
  * The marks are searched in order, each after the previous one, so kernel
  * phases cannot be negative. Only the two user phases can, when the TSC
  * mapping puts t_notify after the syscall entry or t_woken before the
- * syscall exit by more than the clock error; such samples are labelled.
+ * syscall exit. Within clock_slack_ns that is clock error and the sample is
+ * labelled clock_order; beyond it the event is outside the search window
+ * and the sample is labelled missing_event.
  */
 static void merge_sample(struct merger *m, const struct pending_sample *p, struct sample_result *r)
 {
@@ -424,10 +426,14 @@ scanned:
 
 	/*
 	 * A notify that woke nobody is the expected outcome when the wakee had
-	 * not gone to sleep yet; if it had, the wake event is missing.
+	 * not gone to sleep yet. So is a wake with no switch-in: try_to_wake_up()
+	 * caught the wakee after it set its sleeping state but before it left
+	 * the CPU, and it simply carried on. Either way, had the wakee really
+	 * been off CPU by then, the event is missing.
 	 */
-	if (want == MARK_WAKING &&
-	    !wakee_asleep_at(m, wakee, m->have_prev ? m->prev_woken_ns : lo, r->mark_ns[MARK_NOTIFY_ENTER])) {
+	if ((want == MARK_WAKING || want == MARK_SWITCH_IN) &&
+	    !wakee_asleep_at(m, wakee, m->have_prev ? m->prev_woken_ns : 0,
+			     r->mark_ns[want == MARK_WAKING ? MARK_NOTIFY_ENTER : MARK_WAKING])) {
 		r->label = LABEL_NO_SLEEP;
 		return;
 	}
@@ -461,10 +467,12 @@ int merger__add_sample(struct merger *m, const struct wp_sample *s, uint64_t t_n
 	if (m->pend_len == m->pend_cap) {
 		if (m->pend_cap >= PENDING_MAX)
 			/* the event stream lags far behind: finish the oldest with what is known */
-			merger__advance(m, m->pending[m->pend_head].t_woken_ns + 1);
+			merger__advance(m, m->pending[m->pend_head].t_woken_ns + m->cfg.clock_slack_ns + 1);
 		else if (ring_grow((void **)&m->pending, &m->pend_cap, &m->pend_head, m->pend_len,
 				   sizeof(*m->pending)))
 			return -ENOMEM;
+		if (m->pend_len == m->pend_cap)
+			return -ENOSPC;
 	}
 	p = &m->pending[(m->pend_head + m->pend_len) & (m->pend_cap - 1)];
 	p->sample = *s;

@@ -47,8 +47,8 @@ static void print_summary(FILE *out, const struct session_opts *o, const struct 
 		clk->max_prediction_error_ns);
 
 	if (r->traced) {
-		fprintf(out, "  events     %" PRIu64 " recorded, %" PRIu64 " dropped (BPF ring buffer full)",
-			r->merge.events, r->drops_total);
+		fprintf(out, "  events     %" PRIu64 " recorded, %" PRIu64 " dropped (BPF ring buffer full), %" PRIu64
+			" lost to skipped BPF runs", r->merge.events, r->drops_total, r->missed_runs);
 		if (r->merge.late_events || r->merge.evicted_events)
 			fprintf(out, ", %" PRIu64 " late, %" PRIu64 " evicted", r->merge.late_events,
 				r->merge.evicted_events);

@@ -243,6 +243,7 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 	sample_reader__drain(&s.reader, on_sample, &s);
 	if (s.merger) {
 		collector__counters(s.collector, &res->counters, &res->drops_total);
+		res->missed_runs = collector__missed_runs(s.collector);
 		merger__set_window(s.merger, res->trace_start_ns, res->trace_end_ns);
 		merger__finish(s.merger, res->drops_total);
 		res->merge = *merger__stats(s.merger);

@@ -33,6 +33,7 @@ struct session_result {
 	struct tsc_clock clock;
 	struct wp_counters counters;
 	uint64_t drops_total;
+	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
 	struct merger_stats merge;
 	uint64_t samples_sent;		/* published by the workload */
 	uint64_t seq_errors;

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The wakeprobe binary as a person meets it: exit codes and one-line errors. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct outcome {
+	int status;
+	char out[8192];
+	char err[4096];
+};
+
+static const char *wakeprobe_path(void)
+{
+	const char *p = getenv("WAKEPROBE");
+
+	if (!p)
+		cr_skip_test("set WAKEPROBE to the binary (make test does)");
+	return p;
+}
+
+static void slurp(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += r;
+	buf[n] = '\0';
+}
+
+/* run_as - run wakeprobe with @args; @uid >= 0 drops root first */
+static void run_as(struct outcome *o, int uid, char *const args[])
+{
+	int out[2], err[2];
+	pid_t pid;
+
+	cr_assert_eq(pipe(out), 0);
+	cr_assert_eq(pipe(err), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		if (uid >= 0 && (setgid(uid) || setuid(uid)))
+			_exit(99);
+		execv(args[0], args);
+		_exit(98);
+	}
+	close(out[1]);
+	close(err[1]);
+	slurp(err[0], o->err, sizeof(o->err));
+	slurp(out[0], o->out, sizeof(o->out));
+	close(out[0]);
+	close(err[0]);
+	cr_assert_eq(waitpid(pid, &o->status, 0), pid);
+}
+
+static int exit_code(const struct outcome *o)
+{
+	cr_assert(WIFEXITED(o->status), "wakeprobe did not exit normally: 0x%x", o->status);
+	return WEXITSTATUS(o->status);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+Test(cli, an_unknown_workload_is_one_line_and_exit_2)
+{
+	struct outcome o;
+	char *args[] = { (char *)wakeprobe_path(), "--workload", "nosuch", NULL };
+
+	run_as(&o, -1, args);
+	cr_assert_eq(exit_code(&o), 2);
+	cr_assert_eq(count_lines(o.err), 1, "stderr: %s", o.err);
+	cr_assert(strstr(o.err, "unknown workload 'nosuch'"));
+	cr_assert_str_empty(o.out);
+}
+
+Test(cli, a_bad_number_is_one_line_and_exit_2)
+{
+	struct outcome o;
+	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--samples", "ten", NULL };
+
+	run_as(&o, -1, args);
+	cr_assert_eq(exit_code(&o), 2);
+	cr_assert_eq(count_lines(o.err), 1, "stderr: %s", o.err);
+	cr_assert(strstr(o.err, "--samples"));
+}
+
+Test(cli, help_shows_examples_and_exits_0)
+{
+	struct outcome o;
+	char *args[] = { (char *)wakeprobe_path(), "--help", NULL };
+
+	run_as(&o, -1, args);
+	cr_assert_eq(exit_code(&o), 0);
+	cr_assert(strstr(o.out, "Examples:"));
+	cr_assert(strstr(o.out, "--no-trace"));
+}
+
+Test(cli, list_workloads_names_eventfd)
+{
+	struct outcome o;
+	char *args[] = { (char *)wakeprobe_path(), "--list-workloads", NULL };
+
+	run_as(&o, -1, args);
+	cr_assert_eq(exit_code(&o), 0);
+	cr_assert(strstr(o.out, "eventfd "));
+}
+
+Test(cli, tracing_without_privileges_names_the_fix_and_exits_1)
+{
+	struct outcome o;
+	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--samples", "10", NULL };
+	struct passwd *nobody = getpwnam("nobody");
+
+	if (geteuid() == 0 && !nobody)
+		cr_skip_test("no 'nobody' user to drop root to");
+	run_as(&o, geteuid() == 0 ? (int)nobody->pw_uid : -1, args);
+	cr_assert_eq(exit_code(&o), 1, "stderr: %s", o.err);
+	cr_assert_eq(count_lines(o.err), 1, "stderr: %s", o.err);
+	cr_assert(strstr(o.err, "run it with sudo"), "stderr: %s", o.err);
+	cr_assert_str_empty(o.out);
+}

@@ -1,0 +1,1022 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* test_merge.c - Criterion tests for the merger: samples joined with kernel events, split into phases */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "merge.h"
+
+/*
+ * The synthetic eventfd path: the waker (WAKER on WAKER_CPU) writes EFD, the
+ * wakee (WAKEE, last ran on WAKEE_CPU) is blocked in read(EFD). OTHER is an
+ * unrelated task that shows up in the same trace.
+ */
+#define WAKER		1001u
+#define WAKEE		1002u
+#define OTHER		1003u
+#define IDLE_TID	0u
+#define WAKER_CPU	0u
+#define WAKEE_CPU	1u
+#define SPARE_CPU	2u
+#define EFD		5
+#define OTHER_FD	7
+#define NR_READ		0
+#define NR_WRITE	1
+#define NR_EPOLL_WAIT	232
+#define TASK_INTERRUPTIBLE 1u
+#define SLACK_NS	200u
+
+#define T0		1000000000ull	/* 1 s of uptime: nothing sits near zero */
+#define SAMPLE_GAP	100000ull	/* 100 us between consecutive notifies */
+
+/* offsets from t_notify of every stamp on the standard path */
+#define OFF_ENTER	300
+#define OFF_WAKING	1100
+#define OFF_WAKER_EXIT	1500
+#define OFF_WAKEUP	1900
+#define OFF_SWITCH_IN	5900
+#define OFF_WAIT_EXIT	6600
+#define OFF_WOKEN	6850
+
+/* after taking t_woken the wakee reads again and blocks: read entry, then the switch-out */
+#define OFF_REARM_ENTER	300
+#define BLOCK_AFTER_ENTER 600
+
+/* ---------------------------------------------------------------- events */
+
+static struct wp_event ev(uint64_t ts, enum wp_event_type type, uint32_t cpu, uint32_t tid)
+{
+	struct wp_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts_ns = ts;
+	e.type = type;
+	e.cpu = cpu;
+	e.tid = tid;
+	return e;
+}
+
+static struct wp_event ev_sys_enter(uint64_t ts, uint32_t cpu, uint32_t tid, int64_t nr, uint64_t fd)
+{
+	struct wp_event e = ev(ts, WP_EV_SYS_ENTER, cpu, tid);
+
+	e.sys.nr = nr;
+	e.sys.arg = fd;
+	return e;
+}
+
+static struct wp_event ev_sys_exit(uint64_t ts, uint32_t cpu, uint32_t tid, int64_t nr, int64_t ret)
+{
+	struct wp_event e = ev(ts, WP_EV_SYS_EXIT, cpu, tid);
+
+	e.sys.nr = nr;
+	e.sys.arg = (uint64_t)ret;
+	return e;
+}
+
+/* sched_waking runs in the waker's context, on the waker's CPU */
+static struct wp_event ev_waking(uint64_t ts, uint32_t cpu, uint32_t waker, uint32_t wakee, uint32_t target_cpu,
+				 uint64_t target_idle_since)
+{
+	struct wp_event e = ev(ts, WP_EV_WAKING, cpu, waker);
+
+	e.wake.pid = wakee;
+	e.wake.target_cpu = target_cpu;
+	e.wake.target_idle_since_ns = target_idle_since;
+	return e;
+}
+
+/* sched_wakeup runs wherever the task is enqueued: for a queued remote wakeup, the target itself */
+static struct wp_event ev_wakeup(uint64_t ts, uint32_t cpu, uint32_t current, uint32_t wakee, uint32_t target_cpu)
+{
+	struct wp_event e = ev(ts, WP_EV_WAKEUP, cpu, current);
+
+	e.wake.pid = wakee;
+	e.wake.target_cpu = target_cpu;
+	return e;
+}
+
+static struct wp_event ev_switch(uint64_t ts, uint32_t cpu, uint32_t prev, uint32_t next, uint32_t prev_state,
+				 uint32_t preempt)
+{
+	struct wp_event e = ev(ts, WP_EV_SWITCH, cpu, prev);
+
+	e.sw.prev_tid = prev;
+	e.sw.next_tid = next;
+	e.sw.prev_state = prev_state;
+	e.sw.prev_prio = 120;
+	e.sw.next_prio = 120;
+	e.sw.preempt = preempt;
+	return e;
+}
+
+static struct wp_event ev_idle_exit(uint64_t ts, uint32_t cpu, uint64_t idle_since)
+{
+	struct wp_event e = ev(ts, WP_EV_IDLE_EXIT, cpu, IDLE_TID);
+
+	e.idle.idle_since_ns = idle_since;
+	return e;
+}
+
+static struct wp_event with_drops(struct wp_event e, uint32_t drops)
+{
+	e.drops = drops;
+	return e;
+}
+
+/* ---------------------------------------------------------------- fixture */
+
+#define KEPT_MAX	64
+
+/* what the callback saw: the first KEPT_MAX results in full, counters over all of them */
+struct collected {
+	struct sample_result r[KEPT_MAX];
+	size_t n;
+	size_t by_label[NR_LABELS];
+	uint64_t last_seq;
+	size_t out_of_order;		/* seq not above the previous one: reordered or repeated */
+	size_t not_next;		/* seq not exactly previous + 1 */
+	size_t sum_mismatch;		/* complete, but phases do not add up to total */
+	uint64_t last_lost_seq;
+	uint64_t first_complete_seq;
+	bool expect_standard;		/* every complete result should have the standard phases */
+	size_t standard_mismatch;
+};
+
+static const int64_t standard_phases[NR_PHASES] = {
+	[PHASE_NOTIFY_USER] = OFF_ENTER,
+	[PHASE_NOTIFY_KERNEL] = OFF_WAKING - OFF_ENTER,
+	[PHASE_WAKE_ENQUEUE] = OFF_WAKEUP - OFF_WAKING,
+	[PHASE_RUNQ_WAIT] = OFF_SWITCH_IN - OFF_WAKEUP,
+	[PHASE_RESUME_KERNEL] = OFF_WAIT_EXIT - OFF_SWITCH_IN,
+	[PHASE_RESUME_USER] = OFF_WOKEN - OFF_WAIT_EXIT,
+};
+
+static void collect(const struct sample_result *r, void *ctx)
+{
+	struct collected *c = ctx;
+	int64_t sum = 0;
+	int k;
+
+	if (c->n < KEPT_MAX)
+		c->r[c->n] = *r;
+	c->n++;
+	if (r->label < NR_LABELS)
+		c->by_label[r->label]++;
+	if (r->sample.seq <= c->last_seq)
+		c->out_of_order++;
+	if (r->sample.seq != c->last_seq + 1)
+		c->not_next++;
+	c->last_seq = r->sample.seq;
+	if (r->label == LABEL_LOST_EVENTS)
+		c->last_lost_seq = r->sample.seq;
+	if (r->label != LABEL_COMPLETE)
+		return;
+	if (!c->first_complete_seq)
+		c->first_complete_seq = r->sample.seq;
+	for (k = 0; k < NR_PHASES; k++)
+		sum += r->phase_ns[k];
+	if (sum != r->total_ns)
+		c->sum_mismatch++;
+	if (c->expect_standard && memcmp(r->phase_ns, standard_phases, sizeof(standard_phases)))
+		c->standard_mismatch++;
+}
+
+static const struct merger_config eventfd_cfg = {
+	.notify_syscalls = { NR_WRITE, -1, -1, -1 },
+	.wait_syscalls = { NR_READ, -1, -1, -1 },
+	.notify_fd = EFD,
+	.wait_fd = EFD,
+	.clock_slack_ns = SLACK_NS,
+};
+
+/* Each Criterion test runs in its own process: one static merger, rebuilt by the fixture. */
+static struct merger *m;
+static struct collected got;
+
+static void setup(void)
+{
+	memset(&got, 0, sizeof(got));
+	m = merger__new(&eventfd_cfg, collect, &got);
+	cr_assert_not_null(m, "merger__new failed");
+}
+
+static void teardown(void)
+{
+	merger__free(m);
+	m = NULL;
+}
+
+TestSuite(merge, .init = setup, .fini = teardown);
+
+/* ---------------------------------------------------------------- builders */
+
+static void add(struct wp_event e)
+{
+	merger__add_event(m, &e);
+}
+
+/* the stamps of one wakeup; a zero stamp means that event never arrives */
+struct path {
+	uint64_t notify;
+	uint64_t enter;		/* waker: write(EFD) entry */
+	uint64_t waking;
+	uint64_t waker_exit;	/* waker: write returns */
+	uint64_t wakeup;
+	uint64_t switch_in;
+	uint64_t wait_exit;	/* wakee: read returns */
+	uint64_t woken;
+	uint32_t target_cpu;
+	uint64_t target_idle_since;
+};
+
+static struct path standard_path(uint64_t t_notify)
+{
+	return (struct path){
+		.notify = t_notify,
+		.enter = t_notify + OFF_ENTER,
+		.waking = t_notify + OFF_WAKING,
+		.waker_exit = t_notify + OFF_WAKER_EXIT,
+		.wakeup = t_notify + OFF_WAKEUP,
+		.switch_in = t_notify + OFF_SWITCH_IN,
+		.wait_exit = t_notify + OFF_WAIT_EXIT,
+		.woken = t_notify + OFF_WOKEN,
+		.target_cpu = WAKEE_CPU,
+	};
+}
+
+#define PATH_EVENTS	6
+
+static size_t path_events(const struct path *p, uint32_t drops, struct wp_event *out)
+{
+	size_t n = 0, i;
+
+	if (p->enter)
+		out[n++] = ev_sys_enter(p->enter, WAKER_CPU, WAKER, NR_WRITE, EFD);
+	if (p->waking)
+		out[n++] = ev_waking(p->waking, WAKER_CPU, WAKER, WAKEE, p->target_cpu, p->target_idle_since);
+	if (p->waker_exit)
+		out[n++] = ev_sys_exit(p->waker_exit, WAKER_CPU, WAKER, NR_WRITE, 8);
+	if (p->wakeup)
+		out[n++] = ev_wakeup(p->wakeup, p->target_cpu, IDLE_TID, WAKEE, p->target_cpu);
+	if (p->switch_in)
+		out[n++] = ev_switch(p->switch_in, p->target_cpu, IDLE_TID, WAKEE, 0, 0);
+	if (p->wait_exit)
+		out[n++] = ev_sys_exit(p->wait_exit, p->target_cpu, WAKEE, NR_READ, 8);
+	for (i = 0; i < n; i++)
+		out[i].drops = drops;
+	return n;
+}
+
+/* emit_path_with - add a path's events and @extra ones, all in time order */
+static void emit_path_with(const struct path *p, uint32_t drops, const struct wp_event *extra, size_t nr_extra)
+{
+	struct wp_event evs[PATH_EVENTS + 16];
+	size_t n, i, j;
+
+	cr_assert_leq(nr_extra, 16);
+	n = path_events(p, drops, evs);
+	for (i = 0; i < nr_extra; i++) {
+		evs[n] = extra[i];
+		evs[n++].drops = drops;
+	}
+	/* stable insertion sort: equal stamps keep the order given */
+	for (i = 1; i < n; i++) {
+		struct wp_event e = evs[i];
+
+		for (j = i; j > 0 && evs[j - 1].ts_ns > e.ts_ns; j--)
+			evs[j] = evs[j - 1];
+		evs[j] = e;
+	}
+	for (i = 0; i < n; i++)
+		add(evs[i]);
+}
+
+static void emit_path(const struct path *p, uint32_t drops)
+{
+	emit_path_with(p, drops, NULL, 0);
+}
+
+/* the wakee enters read(EFD) at @ts and blocks in it */
+static void emit_block(uint64_t ts, uint32_t drops)
+{
+	add(with_drops(ev_sys_enter(ts, WAKEE_CPU, WAKEE, NR_READ, EFD), drops));
+	add(with_drops(ev_switch(ts + BLOCK_AFTER_ENTER, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0), drops));
+}
+
+/* after a wakeup, the wakee goes back to read and sleeps until the next notify */
+static void emit_rearm(const struct path *p, uint32_t drops)
+{
+	emit_block(p->woken + OFF_REARM_ENTER, drops);
+}
+
+static struct wp_sample make_sample(uint64_t seq, uint32_t flags)
+{
+	struct wp_sample s;
+
+	memset(&s, 0, sizeof(s));
+	s.seq = seq;
+	s.tsc_notify = 3000 * seq;	/* unused by the merger: the ns stamps are passed alongside */
+	s.tsc_woken = 3000 * seq + 1000;
+	s.waker_tid = WAKER;
+	s.wakee_tid = WAKEE;
+	s.waker_cpu = WAKER_CPU;
+	s.wakee_cpu = WAKEE_CPU;
+	s.flags = flags;
+	s.value = 1;
+	return s;
+}
+
+static void add_sample_at(uint64_t seq, uint64_t t_notify, uint64_t t_woken, uint32_t flags)
+{
+	struct wp_sample s = make_sample(seq, flags);
+	int err = merger__add_sample(m, &s, t_notify, t_woken);
+
+	cr_assert_eq(err, 0, "merger__add_sample(seq %" PRIu64 ") = %d", seq, err);
+}
+
+static void add_sample(uint64_t seq, const struct path *p)
+{
+	add_sample_at(seq, p->notify, p->woken, 0);
+}
+
+/* ---------------------------------------------------------------- checks */
+
+#define assert_ns(got_, want_, what)                                                                      \
+	cr_assert_eq((int64_t)(got_), (int64_t)(want_), "%s: got %" PRId64 ", want %" PRId64, (what),      \
+		     (int64_t)(got_), (int64_t)(want_))
+
+static void assert_label(const struct sample_result *r, enum sample_label want)
+{
+	cr_assert_eq(r->label, want, "seq %" PRIu64 ": label %s, want %s", r->sample.seq, label__name(r->label),
+		     label__name(want));
+}
+
+static void assert_phases_add_up(const struct sample_result *r)
+{
+	int64_t sum = 0;
+	int k;
+
+	for (k = 0; k < NR_PHASES; k++) {
+		cr_assert_geq(r->phase_ns[k], 0, "%s is negative", phase__name(k));
+		sum += r->phase_ns[k];
+	}
+	assert_ns(sum, r->total_ns, "sum of phases");
+	assert_ns(r->total_ns, (int64_t)(r->t_woken_ns - r->t_notify_ns), "total");
+}
+
+/* assert_complete_along - complete, every mark on its event, phases the differences between them */
+static void assert_complete_along(const struct sample_result *r, const struct path *p)
+{
+	assert_label(r, LABEL_COMPLETE);
+	assert_ns(r->t_notify_ns, p->notify, "t_notify");
+	assert_ns(r->t_woken_ns, p->woken, "t_woken");
+	assert_ns(r->mark_ns[MARK_NOTIFY_ENTER], p->enter, "notify entry mark");
+	assert_ns(r->mark_ns[MARK_WAKING], p->waking, "waking mark");
+	assert_ns(r->mark_ns[MARK_WAKEUP], p->wakeup, "wakeup mark");
+	assert_ns(r->mark_ns[MARK_SWITCH_IN], p->switch_in, "switch-in mark");
+	assert_ns(r->mark_ns[MARK_WAIT_EXIT], p->wait_exit, "wait exit mark");
+	assert_ns(r->phase_ns[PHASE_NOTIFY_USER], p->enter - p->notify, "notify_user");
+	assert_ns(r->phase_ns[PHASE_NOTIFY_KERNEL], p->waking - p->enter, "notify_kernel");
+	assert_ns(r->phase_ns[PHASE_WAKE_ENQUEUE], p->wakeup - p->waking, "wake_enqueue");
+	assert_ns(r->phase_ns[PHASE_RUNQ_WAIT], p->switch_in - p->wakeup, "runq_wait");
+	assert_ns(r->phase_ns[PHASE_RESUME_KERNEL], p->wait_exit - p->switch_in, "resume_kernel");
+	assert_ns(r->phase_ns[PHASE_RESUME_USER], p->woken - p->wait_exit, "resume_user");
+	assert_phases_add_up(r);
+}
+
+/* ---------------------------------------------------------------- 1. the normal case */
+
+Test(merge, a_complete_wakeup_splits_into_six_phases_that_add_up_to_the_total)
+{
+	struct path p = standard_path(T0);
+	const struct merger_stats *st;
+	const struct sample_result *r;
+	int k;
+
+	emit_block(T0 - 20000, 0);
+	emit_path(&p, 0);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_label(r, LABEL_COMPLETE);
+	cr_assert_eq(r->sample.seq, 1);
+	cr_assert_eq(r->sample.waker_tid, WAKER);
+	cr_assert_eq(r->sample.wakee_tid, WAKEE);
+	assert_ns(r->t_notify_ns, T0, "t_notify");
+	assert_ns(r->t_woken_ns, T0 + 6850, "t_woken");
+	assert_ns(r->total_ns, 6850, "total");
+
+	assert_ns(r->phase_ns[PHASE_NOTIFY_USER], 300, "notify_user");
+	assert_ns(r->phase_ns[PHASE_NOTIFY_KERNEL], 800, "notify_kernel");
+	assert_ns(r->phase_ns[PHASE_WAKE_ENQUEUE], 800, "wake_enqueue");
+	assert_ns(r->phase_ns[PHASE_RUNQ_WAIT], 4000, "runq_wait");
+	assert_ns(r->phase_ns[PHASE_RESUME_KERNEL], 700, "resume_kernel");
+	assert_ns(r->phase_ns[PHASE_RESUME_USER], 250, "resume_user");
+	assert_phases_add_up(r);
+
+	for (k = 0; k < NR_MARKS; k++)
+		cr_assert_neq(r->mark_ns[k], 0, "%s not set", mark__name(k));
+	assert_complete_along(r, &p);
+
+	cr_assert_eq(r->waking_cpu, WAKER_CPU);
+	cr_assert_eq(r->wakeup_cpu, WAKEE_CPU);
+	cr_assert_eq(r->target_cpu, WAKEE_CPU);
+	cr_assert_not(r->target_was_idle);
+	cr_assert_not(r->idle_exit_seen);
+	cr_assert_not(r->waker_preempted);
+	assert_ns(r->waker_preempted_ns, 0, "waker_preempted_ns");
+
+	st = merger__stats(m);
+	cr_assert_eq(st->events, 8);
+	cr_assert_eq(st->samples, 1);
+	cr_assert_eq(st->late_events, 0);
+	cr_assert_eq(st->evicted_events, 0);
+	cr_assert_eq(st->drops_seen, 0);
+}
+
+/* ---------------------------------------------------------------- 2. no sleep vs. a missing wake */
+
+Test(merge, a_notify_that_finds_the_wakee_running_is_labelled_no_sleep)
+{
+	uint64_t n1 = T0, n3 = T0 + 2 * SAMPLE_GAP;
+	struct path p2 = standard_path(T0 + SAMPLE_GAP);
+
+	/* long before: the wakee slept, then ran again; it is still running at the first notify */
+	emit_block(T0 - 40000, 0);
+	add(ev_switch(T0 - 10000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+
+	/* 1: the write finds nobody waiting and returns; the wakee's read finds the count at once */
+	add(ev_sys_enter(n1 + 300, WAKER_CPU, WAKER, NR_WRITE, EFD));
+	add(ev_sys_exit(n1 + 700, WAKER_CPU, WAKER, NR_WRITE, 8));
+	add(ev_sys_enter(n1 + 1000, WAKEE_CPU, WAKEE, NR_READ, EFD));
+	add(ev_sys_exit(n1 + 1300, WAKEE_CPU, WAKEE, NR_READ, 8));
+	add_sample_at(1, n1, n1 + 1500, 0);
+
+	/* 2: the wakee blocks again, and this time is woken */
+	emit_block(n1 + 1500 + OFF_REARM_ENTER, 0);
+	emit_path(&p2, 0);
+	add_sample(2, &p2);
+
+	/* 3: the wakee is preempted, not blocked (prev_state 0): still runnable when the notify comes */
+	add(ev_switch(p2.woken + 500, WAKEE_CPU, WAKEE, OTHER, 0, 1));
+	add(ev_sys_enter(n3 + 300, WAKER_CPU, WAKER, NR_WRITE, EFD));
+	add(ev_sys_exit(n3 + 700, WAKER_CPU, WAKER, NR_WRITE, 8));
+	add(ev_switch(n3 + 2000, WAKEE_CPU, OTHER, WAKEE, TASK_INTERRUPTIBLE, 0));
+	add(ev_sys_enter(n3 + 2500, WAKEE_CPU, WAKEE, NR_READ, EFD));
+	add(ev_sys_exit(n3 + 2800, WAKEE_CPU, WAKEE, NR_READ, 8));
+	add_sample_at(3, n3, n3 + 3000, 0);
+
+	merger__finish(m, 0);
+	cr_assert_eq(got.n, 3);
+
+	assert_label(&got.r[0], LABEL_NO_SLEEP);
+	assert_ns(got.r[0].mark_ns[MARK_NOTIFY_ENTER], n1 + 300, "notify entry mark");
+	assert_ns(got.r[0].total_ns, 1500, "total");
+
+	assert_complete_along(&got.r[1], &p2);
+
+	assert_label(&got.r[2], LABEL_NO_SLEEP);
+	assert_ns(got.r[2].mark_ns[MARK_NOTIFY_ENTER], n3 + 300, "notify entry mark");
+}
+
+Test(merge, a_missing_wake_after_the_wakee_blocked_is_labelled_missing_event)
+{
+	struct path p1 = standard_path(T0);
+	struct path p2 = standard_path(T0 + SAMPLE_GAP);
+	const struct sample_result *r;
+
+	emit_block(T0 - 20000, 0);
+	emit_path(&p1, 0);
+	add_sample(1, &p1);
+	emit_rearm(&p1, 0);	/* SWITCH prev=WAKEE prev_state=1 before the second notify */
+
+	p2.waking = 0;		/* sched_waking vanished without a drop being counted */
+	emit_path(&p2, 0);
+	add_sample(2, &p2);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 2);
+	assert_complete_along(&got.r[0], &p1);
+	r = &got.r[1];
+	assert_label(r, LABEL_MISSING_EVENT);
+	cr_assert_eq(r->missing, MARK_WAKING, "missing %s, want %s", mark__name(r->missing), mark__name(MARK_WAKING));
+	assert_ns(r->mark_ns[MARK_NOTIFY_ENTER], p2.enter, "notify entry mark");
+	assert_ns(r->mark_ns[MARK_WAKING], 0, "waking mark");
+}
+
+Test(merge, a_missing_wake_in_the_first_sample_after_the_wakee_blocked_is_labelled_missing_event)
+{
+	struct path p = standard_path(T0);
+	const struct sample_result *r;
+
+	/* the wakee went to sleep in read 20 us before the first notify: far more than the slack */
+	emit_block(T0 - 20000, 0);
+	p.waking = 0;
+	emit_path(&p, 0);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_label(r, LABEL_MISSING_EVENT);
+	cr_assert_eq(r->missing, MARK_WAKING, "missing %s, want %s", mark__name(r->missing), mark__name(MARK_WAKING));
+	assert_ns(r->mark_ns[MARK_NOTIFY_ENTER], p.enter, "notify entry mark");
+}
+
+/* ---------------------------------------------------------------- 3. lost events */
+
+Test(merge, a_drop_inside_a_sample_marks_it_lost_and_spares_samples_after_the_gap)
+{
+	struct path p[4];
+	struct wp_event evs[PATH_EVENTS];
+	size_t n, i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = standard_path(T0 + i * SAMPLE_GAP);
+
+	emit_block(T0 - 20000, 0);
+	/* 1: the counter moves between sched_waking and the waker's syscall exit */
+	n = path_events(&p[0], 0, evs);
+	for (i = 0; i < n; i++)
+		add(with_drops(evs[i], evs[i].ts_ns > p[0].waking ? 1 : 0));
+	add_sample(1, &p[0]);
+	emit_rearm(&p[0], 1);
+
+	/* 2: entirely after that gap */
+	emit_path(&p[1], 1);
+	add_sample(2, &p[1]);
+	emit_rearm(&p[1], 1);
+
+	/* 3: the counter moves at its first event: something between sample 2's end and it was lost */
+	emit_path(&p[2], 2);
+	add_sample(3, &p[2]);
+	emit_rearm(&p[2], 2);
+
+	/* 4: after both gaps */
+	emit_path(&p[3], 2);
+	add_sample(4, &p[3]);
+
+	merger__finish(m, 2);	/* nothing lost after the last event */
+
+	cr_assert_eq(got.n, 4);
+	assert_label(&got.r[0], LABEL_LOST_EVENTS);
+	assert_complete_along(&got.r[1], &p[1]);
+	assert_label(&got.r[2], LABEL_LOST_EVENTS);
+	assert_complete_along(&got.r[3], &p[3]);
+	cr_assert_eq(merger__stats(m)->drops_seen, 2);
+}
+
+Test(merge, drops_counted_after_the_last_event_mark_the_samples_still_open_as_lost)
+{
+	struct path p1 = standard_path(T0);
+	struct path p2 = standard_path(T0 + SAMPLE_GAP);
+
+	emit_block(T0 - 20000, 0);
+	emit_path(&p1, 0);
+	emit_rearm(&p1, 0);
+	emit_path(&p2, 0);
+	add_sample(1, &p1);
+	add_sample(2, &p2);
+
+	merger__advance(m, p1.woken + SLACK_NS + 1);
+	cr_assert_eq(got.n, 1);
+	assert_complete_along(&got.r[0], &p1);
+
+	/* every event of sample 2 arrived, but the BPF side counted 3 drops after the last one */
+	merger__finish(m, 3);
+	cr_assert_eq(got.n, 2);
+	assert_label(&got.r[1], LABEL_LOST_EVENTS);
+	cr_assert_eq(got.r[1].sample.seq, 2);
+	cr_assert_eq(merger__stats(m)->drops_seen, 3);
+}
+
+Test(merge, a_final_drop_count_equal_to_the_last_seen_leaves_open_samples_complete)
+{
+	struct path p1 = standard_path(T0);
+
+	emit_block(T0 - 20000, 1);
+	emit_path(&p1, 1);
+	add_sample(1, &p1);
+	merger__finish(m, 1);
+
+	cr_assert_eq(got.n, 1);
+	assert_complete_along(&got.r[0], &p1);
+	cr_assert_eq(merger__stats(m)->drops_seen, 1);
+}
+
+/* ---------------------------------------------------------------- 4. idle target */
+
+Test(merge, an_idle_target_cpu_reports_when_it_left_idle_after_the_wake)
+{
+	struct path p = standard_path(T0);
+	const struct wp_event extra[] = {
+		ev_idle_exit(T0 + 1400, SPARE_CPU, T0 - 90000),	/* another CPU: not the target */
+		ev_idle_exit(T0 + 1700, WAKEE_CPU, T0 - 400000),	/* the target, kicked by the wake */
+	};
+	const struct sample_result *r;
+
+	p.target_idle_since = T0 - 400000;
+	emit_block(T0 - 400600, 0);
+	emit_path_with(&p, 0, extra, 2);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_complete_along(r, &p);
+	cr_assert(r->target_was_idle);
+	cr_assert(r->idle_exit_seen);
+	assert_ns(r->idle_exit_ns, 1700 - 1100, "idle_exit_ns (idle exit - waking)");
+	cr_assert_eq(r->target_cpu, WAKEE_CPU);
+	cr_assert_eq(r->wakeup_cpu, WAKEE_CPU);
+	cr_assert_eq(r->waking_cpu, WAKER_CPU);
+}
+
+Test(merge, a_busy_target_cpu_is_not_reported_idle)
+{
+	struct path p = standard_path(T0);
+	const struct wp_event extra[] = {
+		ev_idle_exit(T0 + 1700, WAKEE_CPU, T0 + 1200),	/* unrelated: the CPU was busy at the wake */
+	};
+	const struct sample_result *r;
+
+	p.target_idle_since = 0;
+	emit_block(T0 - 20000, 0);
+	emit_path_with(&p, 0, extra, 1);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_complete_along(r, &p);
+	cr_assert_not(r->target_was_idle);
+	cr_assert_not(r->idle_exit_seen);
+	assert_ns(r->idle_exit_ns, 0, "idle_exit_ns");
+}
+
+/* ---------------------------------------------------------------- 5. preempted waker */
+
+Test(merge, a_waker_preempted_inside_the_notify_reports_its_time_off_cpu)
+{
+	struct path p1 = {
+		.notify = T0,
+		.enter = T0 + 300,
+		.waking = T0 + 3900,
+		.waker_exit = T0 + 4300,
+		.wakeup = T0 + 4700,
+		.switch_in = T0 + 8700,
+		.wait_exit = T0 + 9400,
+		.woken = T0 + 9650,
+		.target_cpu = WAKEE_CPU,
+	};
+	const struct wp_event preempted[] = {
+		ev_switch(T0 + 500, WAKER_CPU, WAKER, OTHER, 0, 1),
+		ev_switch(T0 + 3500, WAKER_CPU, OTHER, WAKER, TASK_INTERRUPTIBLE, 0),
+	};
+	struct path p2 = standard_path(T0 + SAMPLE_GAP);
+	/* after sched_waking the wake is decided: being preempted then does not delay it */
+	const struct wp_event preempted_after_wake[] = {
+		ev_switch(p2.waking + 100, WAKER_CPU, WAKER, OTHER, 0, 1),
+		ev_switch(p2.waking + 350, WAKER_CPU, OTHER, WAKER, TASK_INTERRUPTIBLE, 0),
+	};
+	const struct sample_result *r;
+
+	emit_block(T0 - 20000, 0);
+	emit_path_with(&p1, 0, preempted, 2);
+	add_sample(1, &p1);
+	emit_rearm(&p1, 0);
+	emit_path_with(&p2, 0, preempted_after_wake, 2);
+	add_sample(2, &p2);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 2);
+	r = &got.r[0];
+	assert_complete_along(r, &p1);
+	cr_assert(r->waker_preempted);
+	assert_ns(r->waker_preempted_ns, 3000, "waker_preempted_ns");
+	assert_ns(r->phase_ns[PHASE_NOTIFY_KERNEL], 3600, "notify_kernel (includes the 3000 ns off CPU)");
+
+	r = &got.r[1];
+	assert_complete_along(r, &p2);
+	cr_assert_not(r->waker_preempted);
+	assert_ns(r->waker_preempted_ns, 0, "waker_preempted_ns");
+}
+
+/* ---------------------------------------------------------------- 6. a stream */
+
+Test(merge, pending_samples_finish_in_order_only_once_the_watermark_passes_their_end_plus_slack)
+{
+	struct path p[4];
+	struct wp_event evs[PATH_EVENTS];
+	size_t n, i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = standard_path(T0 + i * SAMPLE_GAP);
+	got.expect_standard = true;
+
+	emit_block(T0 - 20000, 0);
+	for (i = 0; i < 4; i++) {
+		if (i == 2) {
+			/* sample 3 reaches the ring buffer back to front, spread over 6.3 us */
+			n = path_events(&p[i], 0, evs);
+			while (n--)
+				add(evs[n]);
+		} else {
+			emit_path(&p[i], 0);
+		}
+		emit_rearm(&p[i], 0);
+		add_sample(i + 1, &p[i]);
+	}
+
+	merger__advance(m, p[0].woken + SLACK_NS);
+	cr_assert_eq(got.n, 0, "t_woken + slack is not below the watermark yet");
+	merger__advance(m, p[0].woken + SLACK_NS + 1);
+	cr_assert_eq(got.n, 1);
+	merger__advance(m, p[2].woken + SLACK_NS);
+	cr_assert_eq(got.n, 2);
+	merger__advance(m, p[2].woken + SLACK_NS + 1);
+	cr_assert_eq(got.n, 3);
+
+	/* a straggler stamped before what is finished: counted, and it changes nothing */
+	add(ev_switch(p[2].woken - 1000, SPARE_CPU, OTHER, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	cr_assert_eq(merger__stats(m)->late_events, 1);
+
+	merger__finish(m, 0);
+	cr_assert_eq(got.n, 4);
+	for (i = 0; i < 4; i++) {
+		cr_assert_eq(got.r[i].sample.seq, i + 1);
+		assert_complete_along(&got.r[i], &p[i]);
+	}
+	cr_assert_eq(got.out_of_order, 0);
+	cr_assert_eq(got.not_next, 0);
+	cr_assert_eq(got.standard_mismatch, 0);
+	cr_assert_eq(merger__stats(m)->samples, 4);
+}
+
+/* ---------------------------------------------------------------- 7-9. labels without phases */
+
+Test(merge, samples_outside_the_tracing_window_are_labelled_out_of_window)
+{
+	struct path p[3];
+	size_t i;
+
+	emit_block(T0 - 20000, 0);
+	for (i = 0; i < 3; i++) {
+		p[i] = standard_path(T0 + i * SAMPLE_GAP);
+		emit_path(&p[i], 0);
+		emit_rearm(&p[i], 0);
+		add_sample(i + 1, &p[i]);
+	}
+	/* tracing covered exactly [t_notify, t_woken] of the second sample, both ends included */
+	merger__set_window(m, p[1].notify, p[1].woken);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 3);
+	assert_label(&got.r[0], LABEL_OUT_OF_WINDOW);
+	assert_complete_along(&got.r[1], &p[1]);
+	assert_label(&got.r[2], LABEL_OUT_OF_WINDOW);
+}
+
+Test(merge, a_notify_entry_stamped_before_t_notify_within_the_slack_is_labelled_clock_order)
+{
+	struct path p = standard_path(T0);
+	const struct sample_result *r;
+
+	p.enter = T0 - 100;
+	emit_block(T0 - 20000, 0);
+	emit_path(&p, 0);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_label(r, LABEL_CLOCK_ORDER);
+	assert_ns(r->mark_ns[MARK_NOTIFY_ENTER], T0 - 100, "notify entry mark");
+	assert_ns(r->mark_ns[MARK_WAIT_EXIT], p.wait_exit, "wait exit mark");
+}
+
+Test(merge, a_wait_exit_stamped_after_t_woken_within_the_slack_is_labelled_clock_order)
+{
+	struct path p = standard_path(T0);
+	const struct sample_result *r;
+
+	p.wait_exit = p.woken + 100;
+	emit_block(T0 - 20000, 0);
+	emit_path(&p, 0);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_label(r, LABEL_CLOCK_ORDER);
+	assert_ns(r->mark_ns[MARK_WAIT_EXIT], p.woken + 100, "wait exit mark");
+}
+
+Test(merge, a_wait_that_consumed_several_notifies_is_labelled_coalesced)
+{
+	struct path p = standard_path(T0);
+
+	emit_block(T0 - 20000, 0);
+	emit_path(&p, 0);
+	add_sample_at(1, p.notify, p.woken, WP_SAMPLE_COALESCED);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	assert_label(&got.r[0], LABEL_COALESCED);
+	cr_assert_eq(got.r[0].sample.flags, WP_SAMPLE_COALESCED);
+	assert_ns(got.r[0].total_ns, OFF_WOKEN, "total");
+}
+
+/* ---------------------------------------------------------------- 10. other tasks and fds */
+
+Test(merge, events_of_other_tasks_and_other_fds_do_not_bound_the_phases)
+{
+	struct path p = standard_path(T0);
+	const struct wp_event noise[] = {
+		ev_sys_enter(T0 + 100, SPARE_CPU, OTHER, NR_WRITE, EFD),	/* another task writes the eventfd */
+		ev_sys_enter(T0 + 150, WAKER_CPU, WAKER, NR_WRITE, OTHER_FD),	/* the waker writes another fd */
+		ev_sys_exit(T0 + 250, WAKER_CPU, WAKER, NR_WRITE, 1),
+		ev_waking(T0 + 900, WAKER_CPU, WAKER, OTHER, SPARE_CPU, 0),	/* the waker wakes someone else */
+		ev_wakeup(T0 + 1700, SPARE_CPU, IDLE_TID, OTHER, SPARE_CPU),
+		ev_switch(T0 + 3000, SPARE_CPU, IDLE_TID, OTHER, 0, 0),
+		ev_sys_exit(T0 + 6200, SPARE_CPU, OTHER, NR_READ, 8),	/* another reader returns */
+		ev_sys_exit(T0 + 6300, SPARE_CPU, OTHER, NR_EPOLL_WAIT, 1),
+	};
+
+	emit_block(T0 - 20000, 0);
+	emit_path_with(&p, 0, noise, sizeof(noise) / sizeof(noise[0]));
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	assert_complete_along(&got.r[0], &p);
+	cr_assert_eq(got.r[0].waking_cpu, WAKER_CPU);
+	cr_assert_eq(got.r[0].target_cpu, WAKEE_CPU);
+	cr_assert_eq(merger__stats(m)->events, 2 + PATH_EVENTS + sizeof(noise) / sizeof(noise[0]));
+}
+
+/* ---------------------------------------------------------------- 11. bounded memory */
+
+#define STREAM_SAMPLES	200000u
+#define STREAM_GAP	20000ull	/* 20 us apart: the rearm block ends 7.75 us after t_notify */
+#define STREAM_BATCH	1500u		/* samples pending between two advances */
+#define STREAM_EVENTS_PER_SAMPLE (PATH_EVENTS + 2)
+
+Test(merge, a_long_stream_through_advance_evicts_nothing_and_completes_every_sample, .timeout = 60)
+{
+	const struct merger_stats *st = merger__stats(m);
+	uint64_t i;
+
+	got.expect_standard = true;
+	emit_block(T0 - 20000, 0);
+	for (i = 1; i <= STREAM_SAMPLES; i++) {
+		struct path p = standard_path(T0 + (i - 1) * STREAM_GAP);
+
+		emit_path(&p, 0);
+		emit_rearm(&p, 0);
+		add_sample(i, &p);
+		if (i % STREAM_BATCH == 0) {
+			merger__advance(m, p.woken + SLACK_NS + 1);
+			cr_assert_eq(got.n, i);
+			cr_assert_eq(st->events, 2 + i * STREAM_EVENTS_PER_SAMPLE);
+		}
+	}
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, STREAM_SAMPLES);
+	cr_assert_eq(got.by_label[LABEL_COMPLETE], STREAM_SAMPLES, "%zu of %u complete",
+		     got.by_label[LABEL_COMPLETE], STREAM_SAMPLES);
+	cr_assert_eq(got.out_of_order, 0);
+	cr_assert_eq(got.not_next, 0);
+	cr_assert_eq(got.sum_mismatch, 0);
+	cr_assert_eq(got.standard_mismatch, 0);
+	cr_assert_eq(st->events, 2 + (uint64_t)STREAM_SAMPLES * STREAM_EVENTS_PER_SAMPLE);
+	cr_assert_eq(st->evicted_events, 0);
+	cr_assert_eq(st->late_events, 0);
+	cr_assert_eq(st->samples, STREAM_SAMPLES);
+}
+
+#define LAG_SAMPLES	300000u
+
+Test(merge, samples_are_delivered_once_each_in_order_however_far_the_events_lag, .timeout = 60)
+{
+	uint64_t i;
+
+	/* no event and no advance: the pending queue must finish its oldest rather than grow without end */
+	for (i = 1; i <= LAG_SAMPLES; i++) {
+		struct path p = standard_path(T0 + (i - 1) * STREAM_GAP);
+
+		add_sample(i, &p);
+	}
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, LAG_SAMPLES);
+	cr_assert_eq(got.out_of_order, 0, "%zu results out of order or repeated", got.out_of_order);
+	cr_assert_eq(got.not_next, 0, "%zu results skipped a sequence number", got.not_next);
+	cr_assert_eq(got.last_seq, LAG_SAMPLES);
+	cr_assert_eq(got.by_label[LABEL_MISSING_EVENT], LAG_SAMPLES);
+	cr_assert_eq(got.r[0].missing, MARK_NOTIFY_ENTER);
+}
+
+#define FLOOD_SAMPLES	80000u
+
+Test(merge, events_pushed_out_of_a_full_queue_mark_their_samples_lost, .timeout = 60)
+{
+	const struct merger_stats *st = merger__stats(m);
+	uint64_t k, must_lose = 0, must_complete = 0;
+	int64_t last_evicted;
+
+	/* no advance: every event stays in flight until the queue bound pushes the oldest out */
+	emit_block(T0 - 20000, 0);
+	for (k = 1; k <= FLOOD_SAMPLES; k++) {
+		struct path p = standard_path(T0 + (k - 1) * STREAM_GAP);
+
+		emit_path(&p, 0);
+		emit_rearm(&p, 0);
+		add_sample(k, &p);
+	}
+	cr_assert_eq(st->events, 2 + (uint64_t)FLOOD_SAMPLES * STREAM_EVENTS_PER_SAMPLE);
+	cr_assert_gt(st->evicted_events, 0, "640k events in flight should not all be kept");
+	cr_assert_lt(st->evicted_events, st->events);
+
+	/*
+	 * Events arrived in time order, two block events first and then eight
+	 * per sample (six on the path, two for the rearm), so the evicted ones
+	 * are the first evicted_events of that layout.
+	 */
+	last_evicted = (int64_t)st->evicted_events - 1;
+	for (k = 1; k <= FLOOD_SAMPLES; k++) {
+		int64_t first = 2 + (int64_t)(k - 1) * STREAM_EVENTS_PER_SAMPLE;
+
+		if (first <= last_evicted)
+			must_lose++;		/* one of its own events is gone */
+		else if (first - 2 > last_evicted)
+			must_complete++;	/* everything from the previous t_woken on was kept */
+	}
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, FLOOD_SAMPLES);
+	cr_assert_eq(got.out_of_order, 0);
+	cr_assert_eq(got.by_label[LABEL_LOST_EVENTS] + got.by_label[LABEL_COMPLETE], FLOOD_SAMPLES);
+	cr_assert_geq(got.by_label[LABEL_LOST_EVENTS], must_lose, "%zu lost, %" PRIu64 " had an evicted event",
+		      got.by_label[LABEL_LOST_EVENTS], must_lose);
+	cr_assert_geq(got.by_label[LABEL_COMPLETE], must_complete, "%zu complete, %" PRIu64 " had all events kept",
+		      got.by_label[LABEL_COMPLETE], must_complete);
+	cr_assert_lt(got.last_lost_seq, got.first_complete_seq, "the lost samples are the oldest ones");
+	assert_label(&got.r[0], LABEL_LOST_EVENTS);
+}
+
+/* ---------------------------------------------------------------- 12. sequence numbers */
+
+Test(merge, add_sample_rejects_a_repeated_or_decreasing_sequence_number)
+{
+	struct wp_sample s;
+
+	s = make_sample(0, 0);
+	cr_assert_eq(merger__add_sample(m, &s, T0, T0 + 1000), -EINVAL, "sequence numbers start at 1");
+	s = make_sample(1, 0);
+	cr_assert_eq(merger__add_sample(m, &s, T0, T0 + 1000), 0);
+	cr_assert_eq(merger__add_sample(m, &s, T0, T0 + 1000), -EINVAL, "repeated");
+	s = make_sample(3, 0);
+	cr_assert_eq(merger__add_sample(m, &s, T0 + SAMPLE_GAP, T0 + SAMPLE_GAP + 1000), 0);
+	s = make_sample(2, 0);
+	cr_assert_eq(merger__add_sample(m, &s, T0 + 2 * SAMPLE_GAP, T0 + 2 * SAMPLE_GAP + 1000), -EINVAL,
+		     "decreasing");
+
+	merger__finish(m, 0);
+	cr_assert_eq(got.n, 2, "rejected samples must not be queued");
+	cr_assert_eq(got.r[0].sample.seq, 1);
+	cr_assert_eq(got.r[1].sample.seq, 3);
+	cr_assert_eq(merger__stats(m)->samples, 2);
+}
+
+/* ---------------------------------------------------------------- names */
+
+Test(merge, every_phase_label_and_mark_has_a_name_and_out_of_range_values_read_as_a_question_mark)
+{
+	int i;
+
+	cr_assert_str_eq(phase__name(PHASE_NOTIFY_USER), "notify_user");
+	cr_assert_str_eq(phase__name(PHASE_RUNQ_WAIT), "runq_wait");
+	cr_assert_str_eq(phase__name(PHASE_RESUME_USER), "resume_user");
+	cr_assert_str_eq(label__name(LABEL_COMPLETE), "complete");
+	cr_assert_str_eq(label__name(LABEL_NO_SLEEP), "no_sleep");
+	for (i = 0; i < NR_PHASES; i++)
+		cr_assert(phase__name(i) && *phase__name(i) && strcmp(phase__name(i), "?"));
+	for (i = 0; i < NR_LABELS; i++) {
+		cr_assert(label__name(i) && *label__name(i) && strcmp(label__name(i), "?"));
+		cr_assert(label__describe(i) && *label__describe(i) && strcmp(label__describe(i), "?"));
+	}
+	for (i = 0; i < NR_MARKS; i++)
+		cr_assert(mark__name(i) && *mark__name(i) && strcmp(mark__name(i), "?"));
+	cr_assert_str_eq(phase__name(NR_PHASES), "?");
+	cr_assert_str_eq(label__name(NR_LABELS), "?");
+	cr_assert_str_eq(label__describe(NR_LABELS), "?");
+	cr_assert_str_eq(mark__name(NR_MARKS), "?");
+}

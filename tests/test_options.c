@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <string.h>
+#include "options.h"
+#include "parse.h"
+
+#define NR_CPUS 4
+
+static struct wp_options opts;
+static char err[256];
+static char *outbuf;
+static size_t outlen;
+static FILE *out;
+
+static void setup(void)
+{
+	out = open_memstream(&outbuf, &outlen);
+	err[0] = '\0';
+}
+
+static void teardown(void)
+{
+	fclose(out);
+	free(outbuf);
+}
+
+TestSuite(options, .init = setup, .fini = teardown);
+
+#define PARSE(...)                                                                             \
+	({                                                                                     \
+		char *argv_[] = { "wakeprobe", __VA_ARGS__, NULL };                            \
+		options__parse(&opts, sizeof(argv_) / sizeof(argv_[0]) - 1, argv_, NR_CPUS, out, \
+			       err, sizeof(err));                                              \
+	})
+
+Test(options, defaults_apply_when_only_the_workload_is_given)
+{
+	cr_assert_eq(PARSE("--workload", "eventfd"), OPTIONS_RUN);
+	cr_assert_str_eq(opts.workload, "eventfd");
+	cr_assert_eq(opts.samples, OPT_DEFAULT_SAMPLES);
+	cr_assert_eq(opts.interval_us, OPT_DEFAULT_INTERVAL_US);
+	cr_assert_eq(opts.waker_cpu, -1);
+	cr_assert_eq(opts.wakee_cpu, -1);
+	cr_assert_eq(opts.ringbuf_kb, OPT_DEFAULT_RINGBUF_KB);
+	cr_assert_not(opts.no_trace);
+	cr_assert_not(opts.verbose);
+}
+
+Test(options, every_option_is_taken_in_long_and_short_form)
+{
+	cr_assert_eq(PARSE("-w", "eventfd", "-n", "500", "-i", "0", "-c", "3,1", "-v", "--no-trace",
+			   "--ringbuf-kb", "64"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(opts.samples, 500);
+	cr_assert_eq(opts.interval_us, 0);
+	cr_assert_eq(opts.waker_cpu, 3);
+	cr_assert_eq(opts.wakee_cpu, 1);
+	cr_assert(opts.verbose);
+	cr_assert(opts.no_trace);
+	cr_assert_eq(opts.ringbuf_kb, 64);
+}
+
+Test(options, the_parser_can_run_twice_in_one_process)
+{
+	cr_assert_eq(PARSE("--workload", "eventfd", "--samples", "7"), OPTIONS_RUN);
+	cr_assert_eq(PARSE("--workload", "eventfd"), OPTIONS_RUN);
+	cr_assert_eq(opts.samples, OPT_DEFAULT_SAMPLES);
+}
+
+Test(options, help_and_version_print_and_stop)
+{
+	cr_assert_eq(PARSE("--help"), OPTIONS_DONE);
+	fflush(out);
+	cr_assert(strstr(outbuf, "Usage: wakeprobe --workload NAME"));
+	cr_assert(strstr(outbuf, "Examples:"));
+	cr_assert_eq(PARSE("--version"), OPTIONS_DONE);
+	fflush(out);
+	cr_assert(strstr(outbuf, "wakeprobe " WAKEPROBE_VERSION "\n"));
+}
+
+Test(options, listing_workloads_needs_no_workload)
+{
+	cr_assert_eq(PARSE("--list-workloads"), OPTIONS_RUN);
+	cr_assert(opts.list_workloads);
+}
+
+/* arrays, not pointers: Criterion copies parameters into each test's process */
+struct bad_case {
+	char args[4][32];
+	char message[48];	/* a piece of the one-line error */
+};
+
+static struct bad_case bad_cases[] = {
+	{ { "--samples", "10" }, "no workload given" },
+	{ { "--workload", "nosuch" }, "unknown workload 'nosuch'" },
+	{ { "--workload", "eventfd", "--samples", "0" }, "--samples wants a whole number" },
+	{ { "--workload", "eventfd", "--samples", "-5" }, "not '-5'" },
+	{ { "--workload", "eventfd", "--samples", "12x" }, "not '12x'" },
+	{ { "--workload", "eventfd", "--samples", "99999999999999999999999" }, "--samples" },
+	{ { "--workload", "eventfd", "--interval-us", "10000001" }, "--interval-us wants microseconds" },
+	{ { "--workload", "eventfd", "--cpus", "1,1" }, "two different CPUs" },
+	{ { "--workload", "eventfd", "--cpus", "0,4" }, "from 0 to 3" },
+	{ { "--workload", "eventfd", "--cpus", "0" }, "--cpus" },
+	{ { "--workload", "eventfd", "--ringbuf-kb", "100" }, "power of two" },
+	{ { "--workload", "eventfd", "--bogus" }, "unknown option '--bogus'" },
+	{ { "--workload", "eventfd", "extra" }, "unexpected argument 'extra'" },
+	{ { "--workload" }, "--workload needs a value" },
+};
+
+ParameterizedTestParameters(options, bad_input_gets_one_line_naming_the_problem)
+{
+	return cr_make_param_array(struct bad_case, bad_cases, sizeof(bad_cases) / sizeof(bad_cases[0]));
+}
+
+ParameterizedTest(struct bad_case *c, options, bad_input_gets_one_line_naming_the_problem)
+{
+	char *argv[6] = { "wakeprobe" };
+	int argc = 1;
+
+	while (argc < 5 && c->args[argc - 1][0])
+		argv[argc] = c->args[argc - 1], argc++;
+	cr_assert_eq(options__parse(&opts, argc, argv, NR_CPUS, out, err, sizeof(err)), OPTIONS_BAD);
+	cr_assert(strstr(err, c->message), "error '%s' lacks '%s'", err, c->message);
+	cr_assert_null(strchr(err, '\n'), "error must be one line: '%s'", err);
+}
+
+Test(parse, numbers_are_parsed_whole_and_in_range)
+{
+	uint64_t v = 0;
+
+	cr_assert_eq(parse_u64("42", 0, 100, &v), 0);
+	cr_assert_eq(v, 42);
+	cr_assert_eq(parse_u64("18446744073709551615", 0, UINT64_MAX, &v), 0);
+	cr_assert_eq(v, UINT64_MAX);
+	cr_assert_eq(parse_u64("18446744073709551616", 0, UINT64_MAX, &v), -ERANGE);
+	cr_assert_eq(parse_u64("101", 0, 100, &v), -ERANGE);
+	cr_assert_eq(parse_u64(" 1", 0, 100, &v), -EINVAL);
+	cr_assert_eq(parse_u64("+1", 0, 100, &v), -EINVAL);
+	cr_assert_eq(parse_u64("1 ", 0, 100, &v), -EINVAL);
+	cr_assert_eq(parse_u64("", 0, 100, &v), -EINVAL);
+	cr_assert_eq(parse_u64(NULL, 0, 100, &v), -EINVAL);
+}
+
+Test(parse, cpu_pairs_must_be_two_distinct_cpus_in_range)
+{
+	int a = -1, b = -1;
+
+	cr_assert_eq(parse_cpu_pair("0,1", 2, &a, &b), 0);
+	cr_assert_eq(a, 0);
+	cr_assert_eq(b, 1);
+	cr_assert_eq(parse_cpu_pair("1,0", 2, &a, &b), 0);
+	cr_assert_eq(a, 1);
+	cr_assert_eq(parse_cpu_pair("1,1", 2, &a, &b), -EEXIST);
+	cr_assert_eq(parse_cpu_pair("0,2", 2, &a, &b), -ERANGE);
+	cr_assert_eq(parse_cpu_pair("0;1", 2, &a, &b), -EINVAL);
+	cr_assert_eq(parse_cpu_pair("0,1,2", 4, &a, &b), -EINVAL);
+	cr_assert_eq(parse_cpu_pair(",1", 2, &a, &b), -EINVAL);
+}
