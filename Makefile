@@ -107,8 +107,13 @@ test: all $(OBJ)/tests/wakeprobe-tests
 	$(Q)WAKEPROBE=$(abspath wakeprobe) WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads \
 		scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
 
-bench: all
-	$(Q)scripts/as-root.sh scripts/bench.sh ./wakeprobe
+$(OBJ)/tests/bench-overhead: $(OBJ)/tests/bench_overhead.o $(CORE_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz -lm
+
+# BENCH_ARGS: rounds, paced samples, flood samples (default 5 3000 200000)
+bench: all $(OBJ)/tests/bench-overhead
+	$(Q)WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads scripts/as-root.sh $(OBJ)/tests/bench-overhead $(BENCH_ARGS)
 
 install: all
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))

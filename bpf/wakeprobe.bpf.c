@@ -51,7 +51,11 @@ struct {
 /* size of the events ring buffer, set with it before load */
 const volatile __u64 ringbuf_bytes = 8 << 20;
 
-/* syscalls that bound a phase for the running workload; set by wakeprobe */
+/*
+ * Syscalls that bound a phase for the running workload, WP_SYSCALL_* bits;
+ * set by wakeprobe. Only the end that bounds a phase is recorded: the
+ * notify's entry and the wait's exit.
+ */
 __u8 syscall_wanted[WP_MAX_SYSCALLS];
 
 struct wp_counters counters;
@@ -217,11 +221,11 @@ int BPF_PROG(handle_cpu_idle, unsigned int state, unsigned int cpu_id)
 	return 0;
 }
 
-static __always_inline bool syscall_is_wanted(long nr)
+static __always_inline bool syscall_is_wanted(long nr, __u8 end)
 {
 	if (nr < 0 || nr >= WP_MAX_SYSCALLS)
 		return false;
-	return syscall_wanted[nr];
+	return syscall_wanted[nr] & end;
 }
 
 SEC("tp_btf/sys_enter")
@@ -229,7 +233,7 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 {
 	struct wp_event *e;
 
-	if (!syscall_is_wanted(id) || !current_tracked())
+	if (!syscall_is_wanted(id, WP_SYSCALL_ENTER) || !current_tracked())
 		return 0;
 	e = event_reserve(WP_EV_SYS_ENTER);
 	if (!e)
@@ -247,7 +251,7 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	long id;
 
 	id = BPF_CORE_READ(regs, orig_ax);
-	if (!syscall_is_wanted(id) || !current_tracked())
+	if (!syscall_is_wanted(id, WP_SYSCALL_EXIT) || !current_tracked())
 		return 0;
 	e = event_reserve(WP_EV_SYS_EXIT);
 	if (!e)

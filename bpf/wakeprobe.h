@@ -86,6 +86,10 @@ struct wp_event {
 	};
 };
 
+/* syscall_wanted[] bits: which end of a syscall bounds a phase */
+#define WP_SYSCALL_ENTER	(1 << 0)
+#define WP_SYSCALL_EXIT		(1 << 1)
+
 /* counters kept in BPF .bss and read by wakeprobe at exit */
 struct wp_counters {
 	__u64 emitted[WP_EV_TYPE_MAX];

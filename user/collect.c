@@ -108,9 +108,12 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 			 "the verifier's log", strerror(-err));
 		goto err_out;
 	}
-	for (i = 0; opts->syscalls && opts->syscalls[i] != -2; i++)
-		if (opts->syscalls[i] >= 0 && opts->syscalls[i] < WP_MAX_SYSCALLS)
-			c->skel->bss->syscall_wanted[opts->syscalls[i]] = 1;
+	for (i = 0; opts->enter_syscalls && opts->enter_syscalls[i] >= 0; i++)
+		if (opts->enter_syscalls[i] < WP_MAX_SYSCALLS)
+			c->skel->bss->syscall_wanted[opts->enter_syscalls[i]] |= WP_SYSCALL_ENTER;
+	for (i = 0; opts->exit_syscalls && opts->exit_syscalls[i] >= 0; i++)
+		if (opts->exit_syscalls[i] < WP_MAX_SYSCALLS)
+			c->skel->bss->syscall_wanted[opts->exit_syscalls[i]] |= WP_SYSCALL_EXIT;
 	err = wakeprobe_bpf__attach(c->skel);
 	if (err) {
 		snprintf(msg, len, "cannot attach to the scheduler and syscall tracepoints (%s): "

@@ -18,7 +18,8 @@ typedef int (*collector_event_fn)(const struct wp_event *e, void *ctx);
 struct collector_opts {
 	bool verbose;			/* pass libbpf's own messages through */
 	uint32_t ringbuf_bytes;		/* a power of two, at least one page */
-	const int *syscalls;		/* syscalls to record, ended by a -2 entry */
+	const int *enter_syscalls;	/* syscalls whose entry to record, ended by -1 */
+	const int *exit_syscalls;	/* syscalls whose exit to record, ended by -1 */
 	collector_event_fn fn;
 	void *ctx;
 };

@@ -360,6 +360,13 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 
 		if (e->ts_ns > hi)
 			break;
+		/*
+		 * Only the wait's exit may sit past t_woken (by clock error); any
+		 * earlier mark found there belongs to the next sample, whose
+		 * notify can follow within the slack when running back to back.
+		 */
+		if (want < MARK_WAIT_EXIT && e->ts_ns > p->t_woken_ns)
+			break;
 
 		/* the waker's own context switches between t_notify and the wake */
 		if (e->type == WP_EV_SWITCH && want <= MARK_WAKING && e->ts_ns >= p->t_notify_ns) {

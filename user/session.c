@@ -154,17 +154,12 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 {
 	const struct workload_desc *wl = s->opts->workload;
 	struct merger_config cfg = { .clock_slack_ns = CLOCK_SLACK_NS };
-	int syscalls[2 * CATALOG_MAX_SYSCALLS + 1], n = 0, i, err;
+	int err;
 
 	_Static_assert(CATALOG_MAX_SYSCALLS == sizeof(cfg.notify_syscalls) / sizeof(int),
 		       "catalog and merger syscall lists differ in size");
 	memcpy(cfg.notify_syscalls, wl->notify_syscalls, sizeof(cfg.notify_syscalls));
 	memcpy(cfg.wait_syscalls, wl->wait_syscalls, sizeof(cfg.wait_syscalls));
-	for (i = 0; i < CATALOG_MAX_SYSCALLS && wl->notify_syscalls[i] >= 0; i++)
-		syscalls[n++] = wl->notify_syscalls[i];
-	for (i = 0; i < CATALOG_MAX_SYSCALLS && wl->wait_syscalls[i] >= 0; i++)
-		syscalls[n++] = wl->wait_syscalls[i];
-	syscalls[n] = -2;
 	/* the fds are only known once the workload runs: see on_sample() */
 	cfg.notify_fd = -1;
 	cfg.wait_fd = -1;
@@ -177,7 +172,8 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 	struct collector_opts copts = {
 		.verbose = s->opts->verbose,
 		.ringbuf_bytes = s->opts->ringbuf_bytes,
-		.syscalls = syscalls,
+		.enter_syscalls = wl->notify_syscalls,
+		.exit_syscalls = wl->wait_syscalls,
 		.fn = on_event,
 		.ctx = s,
 	};
