@@ -61,7 +61,8 @@ DEPS_STAMP := $(OBJ)/.deps-ok
 .SECONDARY:
 .DEFAULT_GOAL := all
 
-all: wakeprobe $(WORKLOAD_BINS)
+# ./wakeprobe is the normal build's; SANITIZE=1 leaves it alone
+all: $(if $(SANITIZE),$(OBJ)/wakeprobe,wakeprobe) $(WORKLOAD_BINS)
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/setup-deps.sh
@@ -103,15 +104,16 @@ $(OBJ)/tests/wakeprobe-tests: $(TEST_OBJS) $(CORE_OBJS)
 run: all
 	$(Q)scripts/as-root.sh ./wakeprobe --workload eventfd
 
+# the tests run the binaries of this build (build-san/ with SANITIZE=1), not ./wakeprobe
 test: all $(OBJ)/tests/wakeprobe-tests
-	$(Q)WAKEPROBE=$(abspath wakeprobe) WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads \
+	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads \
 		scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
 
 $(OBJ)/tests/bench-overhead: $(OBJ)/tests/bench_overhead.o $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz -lm
 
-# BENCH_ARGS: rounds, paced samples, flood samples (default 5 3000 200000)
+# BENCH_ARGS: paced rounds, flood rounds, paced samples, flood samples (default 5 21 3000 30000)
 bench: all $(OBJ)/tests/bench-overhead
 	$(Q)WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads scripts/as-root.sh $(OBJ)/tests/bench-overhead $(BENCH_ARGS)
 

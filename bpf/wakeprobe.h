@@ -92,7 +92,6 @@ struct wp_event {
 
 /* counters kept in BPF .bss and read by wakeprobe at exit */
 struct wp_counters {
-	__u64 emitted[WP_EV_TYPE_MAX];
 	__u64 dropped[WP_EV_TYPE_MAX];	/* failed bpf_ringbuf_reserve, by event type */
 	__u64 tracked_full;		/* a fork that could not be tracked: map full */
 };

@@ -3,9 +3,13 @@
  * bench_overhead - what tracing costs the workload it measures.
  *
  * Runs the eventfd workload paced and back to back, with and without
- * tracing, alternating the two in several rounds so that slow drifts of a
- * shared machine hit both sides alike, and reports the median of the rounds
- * and the traced/untraced ratio of each figure.
+ * tracing. Each round runs both sides next to each other, in alternating
+ * order, so that the drifts of a shared machine hit both alike; a flood
+ * round's traced/untraced ratio is taken within the round, and the verdict
+ * rests on the median of those ratios. The host's steal time during each
+ * run is shown, since on a shared VM it moves throughput more than anything
+ * wakeprobe does. A last traced flood with the kernel's BPF run-time
+ * statistics on says what the programs themselves cost per wakeup.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -18,12 +22,14 @@
 #include "parse.h"
 #include "session.h"
 
-#define MAX_ROUNDS 15
+#define MAX_ROUNDS 51
 
-struct figures {
-	double paced_p50_us[MAX_ROUNDS];
-	double paced_p99_us[MAX_ROUNDS];
-	double flood_per_s[MAX_ROUNDS];
+enum { UNTRACED, TRACED };
+
+struct run_figures {
+	double value;		/* p50 us for paced runs, wakeups/s for floods */
+	double p99_us;
+	double steal_pct;	/* share of CPU time the host took away during the run */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -33,16 +39,42 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double median(const double *v, int n)
+/* quantile - of @n values, linear between order statistics */
+static double quantile(const double *v, int n, double q)
 {
-	double sorted[MAX_ROUNDS];
+	double sorted[MAX_ROUNDS], pos;
+	int lo;
 
 	memcpy(sorted, v, n * sizeof(*v));
 	qsort(sorted, n, sizeof(*v), cmp_double);
-	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	pos = q * (n - 1);
+	lo = (int)pos;
+	if (lo + 1 >= n)
+		return sorted[n - 1];
+	return sorted[lo] + (pos - lo) * (sorted[lo + 1] - sorted[lo]);
 }
 
-static int run(bool trace, uint64_t samples, uint64_t interval_us, struct session_result *r)
+/* cpu_ticks - all CPU time and the stolen part, from /proc/stat */
+static void cpu_ticks(unsigned long long *total, unsigned long long *steal)
+{
+	unsigned long long v[8] = {};
+	FILE *f = fopen("/proc/stat", "r");
+	int i;
+
+	*total = *steal = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+		   &v[5], &v[6], &v[7]) == 8) {
+		for (i = 0; i < 8; i++)
+			*total += v[i];
+		*steal = v[7];
+	}
+	fclose(f);
+}
+
+static int run(bool trace, bool stats, uint64_t samples, uint64_t interval_us, struct session_result *r,
+	       struct run_figures *fig)
 {
 	struct session_opts o = {
 		.workload = catalog__find("eventfd"),
@@ -51,14 +83,18 @@ static int run(bool trace, uint64_t samples, uint64_t interval_us, struct sessio
 		.waker_cpu = 0,
 		.wakee_cpu = 1,
 		.trace = trace,
+		.bpf_run_stats = stats,
 		.ringbuf_bytes = 8 << 20,
 	};
+	unsigned long long total0, steal0, total1, steal1;
 	char msg[256];
 
+	cpu_ticks(&total0, &steal0);
 	if (session__run(&o, r, msg, sizeof(msg))) {
 		fprintf(stderr, "bench: %s\n", msg);
 		return -1;
 	}
+	cpu_ticks(&total1, &steal1);
 	if (r->workload_failed || r->agg.samples != samples) {
 		fprintf(stderr, "bench: run incomplete: %s\n", r->workload_error);
 		return -1;
@@ -68,22 +104,46 @@ static int run(bool trace, uint64_t samples, uint64_t interval_us, struct sessio
 			r->missed_runs);
 		return -1;
 	}
+	if (interval_us)
+		fig->value = histogram__percentile(&r->agg.all_total, 50) / 1000.0;
+	else
+		fig->value = samples / ((r->agg.last_woken_ns - r->agg.first_notify_ns) / 1e9);
+	fig->p99_us = histogram__percentile(&r->agg.all_total, 99) / 1000.0;
+	fig->steal_pct = total1 > total0 ? 100.0 * (steal1 - steal0) / (total1 - total0) : 0;
+	return 0;
+}
+
+/* run_pair - both sides of one round, untraced first in even rounds */
+static int run_pair(int round, uint64_t samples, uint64_t interval_us, struct session_result *r,
+		    struct run_figures fig[2])
+{
+	int k, side;
+
+	for (k = 0; k < 2; k++) {
+		side = round % 2 ? !k : k;
+		if (run(side == TRACED, false, samples, interval_us, r, &fig[side]))
+			return -1;
+	}
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	uint64_t rounds = 5, paced_samples = 3000, flood_samples = 200000;
-	struct figures fig[2] = {};	/* [0] untraced, [1] traced */
+	uint64_t paced_rounds = 5, flood_rounds = 21, paced_samples = 3000, flood_samples = 30000;
+	double p50[2][MAX_ROUNDS], p99[2][MAX_ROUNDS], flood[2][MAX_ROUNDS], ratio[MAX_ROUNDS];
+	struct run_figures fig[2];
 	struct session_result *r;
+	double p50_delta, ratio_med;
 	struct utsname u;
 	char why[256];
 	int i, t;
 
-	if ((argc > 1 && parse_u64(argv[1], 1, MAX_ROUNDS, &rounds)) ||
-	    (argc > 2 && parse_u64(argv[2], 100, 1000000, &paced_samples)) ||
-	    (argc > 3 && parse_u64(argv[3], 1000, 100000000, &flood_samples))) {
-		fprintf(stderr, "usage: %s [ROUNDS (1-%d)] [PACED_SAMPLES] [FLOOD_SAMPLES]\n", argv[0], MAX_ROUNDS);
+	if ((argc > 1 && parse_u64(argv[1], 1, MAX_ROUNDS, &paced_rounds)) ||
+	    (argc > 2 && parse_u64(argv[2], 1, MAX_ROUNDS, &flood_rounds)) ||
+	    (argc > 3 && parse_u64(argv[3], 100, 1000000, &paced_samples)) ||
+	    (argc > 4 && parse_u64(argv[4], 1000, 100000000, &flood_samples)) || argc > 5) {
+		fprintf(stderr, "usage: %s [PACED_ROUNDS] [FLOOD_ROUNDS] [PACED_SAMPLES] [FLOOD_SAMPLES]\n"
+			"  rounds 1-%d; defaults 5 21 3000 30000\n", argv[0], MAX_ROUNDS);
 		return 2;
 	}
 	if (collector__check_access(why, sizeof(why))) {
@@ -96,41 +156,62 @@ int main(int argc, char **argv)
 	uname(&u);
 	printf("wakeprobe %s overhead benchmark, eventfd, waker CPU 0 -> wakee CPU 1\n", WAKEPROBE_VERSION);
 	printf("machine: %s %s, %ld CPUs online\n", u.machine, u.release, sysconf(_SC_NPROCESSORS_ONLN));
-	printf("%" PRIu64 " rounds, alternating untraced and traced; each round: %" PRIu64
-	       " wakeups paced at 1000 us, %" PRIu64 " back to back\n\n", rounds, paced_samples, flood_samples);
+	printf("paced: %" PRIu64 " rounds of %" PRIu64 " wakeups at 1000 us; flood: %" PRIu64
+	       " rounds of %" PRIu64 " back to back;\neach round runs untraced and traced side by side, "
+	       "in alternating order; steal = host's share of CPU time\n\n",
+	       paced_rounds, paced_samples, flood_rounds, flood_samples);
 
-	for (i = 0; i < (int)rounds; i++) {
+	for (i = 0; i < (int)paced_rounds; i++) {
+		if (run_pair(i, paced_samples, 1000, r, fig))
+			goto fail;
 		for (t = 0; t < 2; t++) {
-			double span_s;
-
-			if (run(t, paced_samples, 1000, r))
-				goto fail;
-			fig[t].paced_p50_us[i] = histogram__percentile(&r->agg.all_total, 50) / 1000.0;
-			fig[t].paced_p99_us[i] = histogram__percentile(&r->agg.all_total, 99) / 1000.0;
-			if (run(t, flood_samples, 0, r))
-				goto fail;
-			span_s = (r->agg.last_woken_ns - r->agg.first_notify_ns) / 1e9;
-			fig[t].flood_per_s[i] = flood_samples / span_s;
+			p50[t][i] = fig[t].value;
+			p99[t][i] = fig[t].p99_us;
 		}
-		printf("round %d: paced p50 %.2f / %.2f us, p99 %.1f / %.1f us, flood %.0f / %.0f wakeups/s "
-		       "(untraced / traced)\n", i + 1, fig[0].paced_p50_us[i], fig[1].paced_p50_us[i],
-		       fig[0].paced_p99_us[i], fig[1].paced_p99_us[i], fig[0].flood_per_s[i], fig[1].flood_per_s[i]);
+		printf("paced %2d: p50 %7.2f / %7.2f us   p99 %8.1f / %8.1f us   steal %4.1f / %4.1f %%"
+		       "   (untraced / traced)\n", i + 1, p50[0][i], p50[1][i], p99[0][i], p99[1][i],
+		       fig[0].steal_pct, fig[1].steal_pct);
+		fflush(stdout);
+	}
+	for (i = 0; i < (int)flood_rounds; i++) {
+		if (run_pair(i, flood_samples, 0, r, fig))
+			goto fail;
+		for (t = 0; t < 2; t++)
+			flood[t][i] = fig[t].value;
+		ratio[i] = flood[1][i] / flood[0][i];
+		printf("flood %2d: %7.0f / %7.0f wakeups/s   ratio %.3f   steal %4.1f / %4.1f %%"
+		       "   (untraced / traced)\n", i + 1, flood[0][i], flood[1][i], ratio[i],
+		       fig[0].steal_pct, fig[1].steal_pct);
 		fflush(stdout);
 	}
 
-	double p50[2], p99[2], flood[2];
+	printf("\n%-24s %11s %11s %17s %17s\n", "median of the rounds", "untraced", "traced", "traced/untraced",
+	       "traced-untraced");
+	double m50[2], m99[2], mfl[2];
 	for (t = 0; t < 2; t++) {
-		p50[t] = median(fig[t].paced_p50_us, rounds);
-		p99[t] = median(fig[t].paced_p99_us, rounds);
-		flood[t] = median(fig[t].flood_per_s, rounds);
+		m50[t] = quantile(p50[t], paced_rounds, 0.5);
+		m99[t] = quantile(p99[t], paced_rounds, 0.5);
+		mfl[t] = quantile(flood[t], flood_rounds, 0.5);
 	}
-	printf("\nmedian of %" PRIu64 " rounds     untraced      traced   traced/untraced   traced-untraced\n", rounds);
-	printf("paced p50 (us)       %11.2f %11.2f %17.3f %17.2f\n", p50[0], p50[1], p50[1] / p50[0], p50[1] - p50[0]);
-	printf("paced p99 (us)       %11.1f %11.1f %17.3f %17.1f\n", p99[0], p99[1], p99[1] / p99[0], p99[1] - p99[0]);
-	printf("flood (wakeups/s)    %11.0f %11.0f %17.3f\n", flood[0], flood[1], flood[1] / flood[0]);
-	printf("\ntargets: paced p50 +%.2f us (aim <= 1 us): %s; flood throughput %.1f%% lower (aim <= 30%%): %s\n",
-	       p50[1] - p50[0], p50[1] - p50[0] <= 1.0 ? "met" : "NOT met", 100.0 * (1 - flood[1] / flood[0]),
-	       flood[1] / flood[0] >= 0.7 ? "met" : "NOT met");
+	p50_delta = m50[1] - m50[0];
+	ratio_med = quantile(ratio, flood_rounds, 0.5);
+	printf("%-24s %11.2f %11.2f %17.3f %17.2f\n", "paced p50 (us)", m50[0], m50[1], m50[1] / m50[0], p50_delta);
+	printf("%-24s %11.1f %11.1f %17.3f %17.1f\n", "paced p99 (us)", m99[0], m99[1], m99[1] / m99[0],
+	       m99[1] - m99[0]);
+	printf("%-24s %11.0f %11.0f %17.3f\n", "flood (wakeups/s)", mfl[0], mfl[1], mfl[1] / mfl[0]);
+	printf("%-24s %11s %11s %17.3f   (quartiles %.3f - %.3f)\n", "flood, ratio per round", "", "",
+	       ratio_med, quantile(ratio, flood_rounds, 0.25), quantile(ratio, flood_rounds, 0.75));
+
+	if (run(true, true, flood_samples, 0, r, &fig[1]))
+		goto fail;
+	printf("\nBPF programs in a traced flood (kernel run-time statistics on): %.2f runs and %.0f ns "
+	       "per wakeup,\n%.0f ns per run, %.2f records per wakeup\n",
+	       (double)r->bpf_runs / flood_samples, (double)r->bpf_run_ns / flood_samples,
+	       r->bpf_runs ? (double)r->bpf_run_ns / r->bpf_runs : 0.0, (double)r->merge.events / flood_samples);
+
+	printf("\ntargets: paced p50 %+.2f us (aim <= 1 us): %s; flood throughput %.1f%% lower, median of "
+	       "per-round ratios (aim <= 30%%): %s\n", p50_delta, p50_delta <= 1.0 ? "met" : "NOT met",
+	       100.0 * (1 - ratio_med), ratio_med >= 0.7 ? "met" : "NOT met");
 	free(r);
 	return 0;
 fail:

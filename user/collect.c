@@ -20,6 +20,7 @@ struct collector {
 	struct ring_buffer *rb;
 	collector_event_fn fn;
 	void *ctx;
+	int stats_fd;		/* run-time stats stay on while this is open */
 };
 
 static bool libbpf_verbose;
@@ -72,10 +73,20 @@ static int handle_record(void *ctx, void *data, size_t size)
 	return c->fn(data, c->ctx);
 }
 
+/* want_syscalls - record @end of each listed syscall; the list ends at -1 or its size */
+static void want_syscalls(struct collector *c, const int nr[COLLECT_MAX_SYSCALLS], __u8 end)
+{
+	int i;
+
+	for (i = 0; i < COLLECT_MAX_SYSCALLS && nr[i] >= 0; i++)
+		if (nr[i] < WP_MAX_SYSCALLS)
+			c->skel->bss->syscall_wanted[nr[i]] |= end;
+}
+
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len)
 {
 	struct collector *c;
-	int err, i, nr_cpus;
+	int err, nr_cpus;
 
 	*out = NULL;
 	libbpf_verbose = opts->verbose;
@@ -86,6 +97,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		return -ENOMEM;
 	c->fn = opts->fn;
 	c->ctx = opts->ctx;
+	c->stats_fd = -1;
 
 	c->skel = wakeprobe_bpf__open();
 	if (!c->skel) {
@@ -94,7 +106,6 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		goto err_out;
 	}
 	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
-	c->skel->rodata->ringbuf_bytes = opts->ringbuf_bytes;
 	nr_cpus = libbpf_num_possible_cpus();
 	if (!err && nr_cpus > WP_MAX_CPUS)
 		err = -E2BIG;
@@ -108,17 +119,21 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 			 "the verifier's log", strerror(-err));
 		goto err_out;
 	}
-	for (i = 0; opts->enter_syscalls && opts->enter_syscalls[i] >= 0; i++)
-		if (opts->enter_syscalls[i] < WP_MAX_SYSCALLS)
-			c->skel->bss->syscall_wanted[opts->enter_syscalls[i]] |= WP_SYSCALL_ENTER;
-	for (i = 0; opts->exit_syscalls && opts->exit_syscalls[i] >= 0; i++)
-		if (opts->exit_syscalls[i] < WP_MAX_SYSCALLS)
-			c->skel->bss->syscall_wanted[opts->exit_syscalls[i]] |= WP_SYSCALL_EXIT;
+	want_syscalls(c, opts->enter_syscalls, WP_SYSCALL_ENTER);
+	want_syscalls(c, opts->exit_syscalls, WP_SYSCALL_EXIT);
 	err = wakeprobe_bpf__attach(c->skel);
 	if (err) {
 		snprintf(msg, len, "cannot attach to the scheduler and syscall tracepoints (%s): "
 			 "rerun with -v for libbpf's messages", strerror(-err));
 		goto err_out;
+	}
+	if (opts->run_stats) {
+		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (c->stats_fd < 0) {
+			err = c->stats_fd;
+			snprintf(msg, len, "cannot turn on BPF run-time statistics: %s", strerror(-err));
+			goto err_out;
+		}
 	}
 	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_record, c, NULL);
 	if (!c->rb) {
@@ -168,11 +183,11 @@ void collector__counters(const struct collector *c, struct wp_counters *out, uin
 	*drops_total = c->skel->bss->drops_total;
 }
 
-uint64_t collector__missed_runs(const struct collector *c)
+void collector__prog_totals(const struct collector *c, struct collector_prog_totals *t)
 {
 	struct bpf_program *prog;
-	uint64_t missed = 0;
 
+	memset(t, 0, sizeof(*t));
 	bpf_object__for_each_program(prog, c->skel->obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
@@ -180,9 +195,10 @@ uint64_t collector__missed_runs(const struct collector *c)
 
 		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
 			continue;
-		missed += info.recursion_misses;
+		t->missed_runs += info.recursion_misses;
+		t->runs += info.run_cnt;
+		t->run_ns += info.run_time_ns;
 	}
-	return missed;
 }
 
 void collector__close(struct collector *c)
@@ -191,5 +207,7 @@ void collector__close(struct collector *c)
 		return;
 	ring_buffer__free(c->rb);
 	wakeprobe_bpf__destroy(c->skel);
+	if (c->stats_fd >= 0)
+		close(c->stats_fd);
 	free(c);
 }

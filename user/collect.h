@@ -13,13 +13,17 @@
 #include <linux/types.h>
 #include "wakeprobe.h"
 
+#define COLLECT_MAX_SYSCALLS 4
+
 typedef int (*collector_event_fn)(const struct wp_event *e, void *ctx);
 
 struct collector_opts {
 	bool verbose;			/* pass libbpf's own messages through */
 	uint32_t ringbuf_bytes;		/* a power of two, at least one page */
-	const int *enter_syscalls;	/* syscalls whose entry to record, ended by -1 */
-	const int *exit_syscalls;	/* syscalls whose exit to record, ended by -1 */
+	/* syscalls whose entry / exit to record, ended by -1 if shorter */
+	int enter_syscalls[COLLECT_MAX_SYSCALLS];
+	int exit_syscalls[COLLECT_MAX_SYSCALLS];
+	bool run_stats;			/* have the kernel time every program run (costs a little) */
 	collector_event_fn fn;
 	void *ctx;
 };
@@ -42,12 +46,20 @@ int collector__drain(struct collector *c);
 /* collector__detach - stop producing events; the ring buffer can still be drained */
 void collector__detach(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
-/*
- * collector__missed_runs - times the kernel skipped one of our programs
- * because another of its invocations was already running on that CPU
- * (bpf_prog_info.recursion_misses, v5.12+): events that were never made.
- */
-uint64_t collector__missed_runs(const struct collector *c);
+struct collector_prog_totals {
+	/*
+	 * Times the kernel skipped one of our programs because another of its
+	 * invocations was already running on that CPU (recursion_misses,
+	 * v5.12+): events that were never made.
+	 */
+	uint64_t missed_runs;
+	/* with run_stats: how often the programs ran and for how long in all */
+	uint64_t runs;
+	uint64_t run_ns;
+};
+
+/* collector__prog_totals - bpf_prog_info summed over every program */
+void collector__prog_totals(const struct collector *c, struct collector_prog_totals *t);
 void collector__close(struct collector *c);
 
 #endif /* WAKEPROBE_COLLECT_H */

@@ -273,7 +273,7 @@ static bool syscall_in(const int *list, int64_t nr)
 {
 	int i;
 
-	for (i = 0; i < 4 && list[i] >= 0; i++)
+	for (i = 0; i < MERGE_MAX_SYSCALLS && list[i] >= 0; i++)
 		if (list[i] == nr)
 			return true;
 	return false;
@@ -394,10 +394,6 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 				continue;
 			break;
 		case MARK_WAKING:
-			/* the notify returned without waking anyone */
-			if (e->type == WP_EV_SYS_EXIT && e->tid == waker &&
-			    syscall_in(cfg->notify_syscalls, e->sys.nr))
-				goto scanned;
 			if (e->type != WP_EV_WAKING || e->wake.pid != wakee || e->tid != waker)
 				continue;
 			r->waking_cpu = e->cpu;
@@ -425,7 +421,6 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 		r->mark_ns[want] = e->ts_ns;
 		want++;
 	}
-scanned:
 	if (waker_off && want > MARK_WAKING) {
 		r->waker_preempted = true;
 		r->waker_preempted_ns += r->mark_ns[MARK_WAKING] - preempt_start;

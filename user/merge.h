@@ -71,9 +71,11 @@ struct sample_result {
 	int64_t waker_preempted_ns;	/* how long it was off CPU there */
 };
 
+#define MERGE_MAX_SYSCALLS 4
+
 struct merger_config {
-	int notify_syscalls[4];		/* a -1 entry ends the list */
-	int wait_syscalls[4];
+	int notify_syscalls[MERGE_MAX_SYSCALLS];	/* a -1 entry ends a shorter list */
+	int wait_syscalls[MERGE_MAX_SYSCALLS];
 	int notify_fd;			/* match the notify syscall's first argument; -1: any */
 	int wait_fd;
 	/* how far a user timestamp may stray across a kernel one: the clock error budget */

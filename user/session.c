@@ -156,7 +156,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 	struct merger_config cfg = { .clock_slack_ns = CLOCK_SLACK_NS };
 	int err;
 
-	_Static_assert(CATALOG_MAX_SYSCALLS == sizeof(cfg.notify_syscalls) / sizeof(int),
+	_Static_assert(CATALOG_MAX_SYSCALLS == MERGE_MAX_SYSCALLS,
 		       "catalog and merger syscall lists differ in size");
 	memcpy(cfg.notify_syscalls, wl->notify_syscalls, sizeof(cfg.notify_syscalls));
 	memcpy(cfg.wait_syscalls, wl->wait_syscalls, sizeof(cfg.wait_syscalls));
@@ -172,11 +172,14 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 	struct collector_opts copts = {
 		.verbose = s->opts->verbose,
 		.ringbuf_bytes = s->opts->ringbuf_bytes,
-		.enter_syscalls = wl->notify_syscalls,
-		.exit_syscalls = wl->wait_syscalls,
+		.run_stats = s->opts->bpf_run_stats,
 		.fn = on_event,
 		.ctx = s,
 	};
+	_Static_assert(CATALOG_MAX_SYSCALLS == COLLECT_MAX_SYSCALLS,
+		       "catalog and collector syscall lists differ in size");
+	memcpy(copts.enter_syscalls, wl->notify_syscalls, sizeof(copts.enter_syscalls));
+	memcpy(copts.exit_syscalls, wl->wait_syscalls, sizeof(copts.exit_syscalls));
 	err = collector__open(&s->collector, &copts, msg, len);
 	return err;
 }
@@ -238,8 +241,13 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 	add_clock_pair(&s, now_ns());
 	sample_reader__drain(&s.reader, on_sample, &s);
 	if (s.merger) {
+		struct collector_prog_totals totals;
+
 		collector__counters(s.collector, &res->counters, &res->drops_total);
-		res->missed_runs = collector__missed_runs(s.collector);
+		collector__prog_totals(s.collector, &totals);
+		res->missed_runs = totals.missed_runs;
+		res->bpf_runs = totals.runs;
+		res->bpf_run_ns = totals.run_ns;
 		merger__set_window(s.merger, res->trace_start_ns, res->trace_end_ns);
 		merger__finish(s.merger, res->drops_total);
 		res->merge = *merger__stats(s.merger);

@@ -23,6 +23,7 @@ struct session_opts {
 	bool trace;
 	bool verbose;
 	uint32_t ringbuf_bytes;
+	bool bpf_run_stats;		/* time the BPF programs (bench only: it slows them) */
 	/* optional: sees every merged sample (tests check each one) */
 	merger_sample_fn on_sample;
 	void *on_sample_ctx;
@@ -34,6 +35,8 @@ struct session_result {
 	struct wp_counters counters;
 	uint64_t drops_total;
 	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
+	uint64_t bpf_runs;		/* with bpf_run_stats: program runs and their total time */
+	uint64_t bpf_run_ns;
 	struct merger_stats merge;
 	uint64_t samples_sent;		/* published by the workload */
 	uint64_t seq_errors;
