@@ -234,6 +234,7 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	e->sys.nr = id;
 	e->sys.arg = PT_REGS_PARM1_SYSCALL(regs);
+	e->sys.arg2 = PT_REGS_PARM2_SYSCALL(regs);
 	event_submit(e);
 	return 0;
 }
@@ -252,6 +253,26 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	e->sys.nr = id;
 	e->sys.arg = ret;
+	e->sys.arg2 = 0;
+	event_submit(e);
+	return 0;
+}
+
+/*
+ * The signal paths end their wait in a handler: signal_deliver fires on the
+ * way back to user space, after the interrupted syscall's sys_exit.
+ */
+SEC("tp_btf/signal_deliver")
+int BPF_PROG(handle_signal_deliver, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
+{
+	struct wp_event *e;
+
+	if (!current_tracked())
+		return 0;
+	e = event_reserve(WP_EV_SIGNAL_DELIVER);
+	if (!e)
+		return 0;
+	e->signal.sig = sig;
 	event_submit(e);
 	return 0;
 }

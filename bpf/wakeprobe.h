@@ -21,6 +21,7 @@ enum wp_event_type {
 	WP_EV_SYS_EXIT,		/* wanted syscall returned in a tracked task */
 	WP_EV_IDLE_EXIT,	/* a watched CPU left idle (power:cpu_idle exit) */
 	WP_EV_FORK,		/* a tracked process forked: the child is tracked too */
+	WP_EV_SIGNAL_DELIVER,	/* a tracked task is about to run a signal handler */
 	WP_EV_TYPE_MAX,
 };
 
@@ -47,17 +48,27 @@ struct wp_wake {
 	__u64 __pad;
 };
 
-/* syscall entry: nr and first argument; syscall exit: nr and return value */
+/*
+ * syscall entry: nr and the first two arguments (an fd, or a futex address
+ * and its op); syscall exit: nr and the return value in arg
+ */
 struct wp_sys {
 	__s64 nr;
 	__u64 arg;
-	__u64 __pad;
+	__u64 arg2;
 };
 
 /* a watched CPU left idle; cpu is the event's own cpu field */
 struct wp_idle {
 	__u64 idle_since_ns;
 	__u64 __pad[2];
+};
+
+/* signal:signal_deliver: the signal whose handler the task enters */
+struct wp_signal {
+	__s32 sig;
+	__u32 __pad;
+	__u64 __pad2[2];
 };
 
 struct wp_fork {
@@ -83,6 +94,7 @@ struct wp_event {
 		struct wp_sys sys;
 		struct wp_idle idle;
 		struct wp_fork fork;
+		struct wp_signal signal;
 	};
 };
 

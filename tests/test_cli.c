@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,14 +111,55 @@ Test(cli, help_shows_examples_and_exits_0)
 	cr_assert(strstr(o.out, "--no-trace"));
 }
 
-Test(cli, list_workloads_names_eventfd)
+static const char *const every_path[] = {
+	"cond", "sem", "eventfd", "pipe", "signal-handler", "sigwait", "spin", "shmsem", "futex",
+};
+
+/* has_row - a line of @out starts with @name and a blank */
+static bool has_row(const char *out, const char *name)
+{
+	size_t len = strlen(name);
+	const char *line;
+
+	for (line = out; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		if (!strncmp(line, name, len) && line[len] == ' ')
+			return true;
+	return false;
+}
+
+Test(cli, list_workloads_names_every_path)
 {
 	struct outcome o;
 	char *args[] = { (char *)wakeprobe_path(), "--list-workloads", NULL };
+	size_t i;
 
 	run_as(&o, -1, args);
 	cr_assert_eq(exit_code(&o), 0);
-	cr_assert(strstr(o.out, "eventfd "));
+	for (i = 0; i < sizeof(every_path) / sizeof(every_path[0]); i++)
+		cr_assert(has_row(o.out, every_path[i]), "no '%s' in:\n%s", every_path[i], o.out);
+	cr_assert_eq(count_lines(o.out), (int)(sizeof(every_path) / sizeof(every_path[0])));
+}
+
+Test(cli, workload_all_runs_every_path_and_prints_a_row_for_each_in_both_tables, .timeout = 120)
+{
+	struct outcome o;
+	char *args[] = { (char *)wakeprobe_path(), "--workload", "all", "--samples", "40", "--interval-us", "300",
+			 NULL };
+	char totals[sizeof(o.out)];
+	const char *phases;
+	size_t i;
+
+	if (geteuid() != 0)
+		cr_skip_test("tracing needs root");
+	run_as(&o, -1, args);
+	cr_assert_eq(exit_code(&o), 0, "stderr: %s", o.err);
+	phases = strstr(o.out, "Median of each phase");
+	cr_assert_not_null(phases, "no phase table in:\n%s", o.out);
+	snprintf(totals, sizeof(totals), "%.*s", (int)(phases - o.out), o.out);
+	for (i = 0; i < sizeof(every_path) / sizeof(every_path[0]); i++) {
+		cr_assert(has_row(totals, every_path[i]), "no total row for %s:\n%s", every_path[i], o.out);
+		cr_assert(has_row(phases, every_path[i]), "no phase row for %s:\n%s", every_path[i], o.out);
+	}
 }
 
 Test(cli, tracing_without_privileges_names_the_fix_and_exits_1)

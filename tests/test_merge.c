@@ -333,7 +333,7 @@ static struct wp_sample make_sample(uint64_t seq, uint32_t flags)
 static void add_sample_at(uint64_t seq, uint64_t t_notify, uint64_t t_woken, uint32_t flags)
 {
 	struct wp_sample s = make_sample(seq, flags);
-	int err = merger__add_sample(m, &s, t_notify, t_woken);
+	int err = merger__add_sample(m, &s, t_notify, t_woken, 0);
 
 	cr_assert_eq(err, 0, "merger__add_sample(seq %" PRIu64 ") = %d", seq, err);
 }
@@ -979,14 +979,14 @@ Test(merge, add_sample_rejects_a_repeated_or_decreasing_sequence_number)
 	struct wp_sample s;
 
 	s = make_sample(0, 0);
-	cr_assert_eq(merger__add_sample(m, &s, T0, T0 + 1000), -EINVAL, "sequence numbers start at 1");
+	cr_assert_eq(merger__add_sample(m, &s, T0, T0 + 1000, 0), -EINVAL, "sequence numbers start at 1");
 	s = make_sample(1, 0);
-	cr_assert_eq(merger__add_sample(m, &s, T0, T0 + 1000), 0);
-	cr_assert_eq(merger__add_sample(m, &s, T0, T0 + 1000), -EINVAL, "repeated");
+	cr_assert_eq(merger__add_sample(m, &s, T0, T0 + 1000, 0), 0);
+	cr_assert_eq(merger__add_sample(m, &s, T0, T0 + 1000, 0), -EINVAL, "repeated");
 	s = make_sample(3, 0);
-	cr_assert_eq(merger__add_sample(m, &s, T0 + SAMPLE_GAP, T0 + SAMPLE_GAP + 1000), 0);
+	cr_assert_eq(merger__add_sample(m, &s, T0 + SAMPLE_GAP, T0 + SAMPLE_GAP + 1000, 0), 0);
 	s = make_sample(2, 0);
-	cr_assert_eq(merger__add_sample(m, &s, T0 + 2 * SAMPLE_GAP, T0 + 2 * SAMPLE_GAP + 1000), -EINVAL,
+	cr_assert_eq(merger__add_sample(m, &s, T0 + 2 * SAMPLE_GAP, T0 + 2 * SAMPLE_GAP + 1000, 0), -EINVAL,
 		     "decreasing");
 
 	merger__finish(m, 0);
@@ -1019,4 +1019,334 @@ Test(merge, every_phase_label_and_mark_has_a_name_and_out_of_range_values_read_a
 	cr_assert_str_eq(label__name(NR_LABELS), "?");
 	cr_assert_str_eq(label__describe(NR_LABELS), "?");
 	cr_assert_str_eq(mark__name(NR_MARKS), "?");
+}
+
+/* ---------------------------------------------------------------- other paths */
+
+#define NR_FUTEX	202
+#define NR_TGKILL	234
+#define NR_RT_SIGTIMEDWAIT 128
+#define NR_RT_SIGSUSPEND 130
+#define NR_FUTEX_WAITV	449
+#define FUTEX_ADDR	0x7f0000001000ull
+#define MUTEX_ADDR	0x7f0000002000ull
+/* futex(2) ops as glibc issues them: private, bitset variants */
+#define OP_WAIT_PRIVATE		(0 | 128)
+#define OP_WAKE_PRIVATE		(1 | 128)
+#define OP_WAIT_BITSET_PRIVATE	(9 | 128)
+#define OP_WAKE_BITSET_SHARED_RT (10 | 256)
+
+static const struct merger_config futex_cfg = {
+	.notify_syscalls = { NR_FUTEX, -1, -1, -1 },
+	.wait_syscalls = { NR_FUTEX, NR_FUTEX_WAITV, -1, -1 },
+	.notify_fd = -1,
+	.wait_fd = -1,
+	.notify_optional = true,
+	.clock_slack_ns = SLACK_NS,
+};
+
+static void use_config(const struct merger_config *cfg)
+{
+	merger__free(m);
+	memset(&got, 0, sizeof(got));
+	m = merger__new(cfg, collect, &got);
+	cr_assert_not_null(m, "merger__new failed");
+}
+
+static struct wp_event ev_futex_enter(uint64_t ts, uint32_t cpu, uint32_t tid, uint64_t addr, uint64_t op)
+{
+	struct wp_event e = ev_sys_enter(ts, cpu, tid, NR_FUTEX, addr);
+
+	e.sys.arg2 = op;
+	return e;
+}
+
+/* the wakee waits on the futex at @ts, the kernel switches it out */
+static void emit_futex_block(uint64_t ts, uint64_t op)
+{
+	add(ev_futex_enter(ts, WAKEE_CPU, WAKEE, FUTEX_ADDR, op));
+	add(ev_switch(ts + BLOCK_AFTER_ENTER, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+}
+
+/* a futex wakeup on the standard offsets, @wait_nr returning */
+static void emit_futex_path(const struct path *p, uint64_t wake_op, int64_t wait_nr)
+{
+	add(ev_futex_enter(p->enter, WAKER_CPU, WAKER, FUTEX_ADDR, wake_op));
+	add(ev_waking(p->waking, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
+	add(ev_sys_exit(p->waker_exit, WAKER_CPU, WAKER, NR_FUTEX, 1));
+	add(ev_wakeup(p->wakeup, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
+	add(ev_switch(p->switch_in, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_sys_exit(p->wait_exit, WAKEE_CPU, WAKEE, wait_nr, 0));
+}
+
+Test(merge, a_futex_wake_op_starts_notify_kernel_and_a_waiting_op_by_the_waker_does_not)
+{
+	struct path p = standard_path(T0);
+
+	use_config(&futex_cfg);
+	emit_futex_block(T0 - 20000, OP_WAIT_BITSET_PRIVATE);
+	/* the waker first blocks on a mutex: a futex entry, but not a waking op */
+	add(ev_futex_enter(T0 + 100, WAKER_CPU, WAKER, MUTEX_ADDR, OP_WAIT_PRIVATE));
+	emit_futex_path(&p, OP_WAKE_PRIVATE, NR_FUTEX);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	assert_complete_along(&got.r[0], &p);
+	cr_assert(got.r[0].phased);
+	cr_assert_not(got.r[0].rewait_seen, "no second wait here");
+}
+
+Test(merge, every_waking_futex_op_counts_with_its_private_and_clock_flags)
+{
+	static const uint64_t wake_ops[] = { 1, 3, 4, 5, 7, 10, 12, 1 | 128, 10 | 128 | 256 };
+	size_t i;
+
+	for (i = 0; i < sizeof(wake_ops) / sizeof(wake_ops[0]); i++) {
+		struct path p = standard_path(T0);
+
+		use_config(&futex_cfg);
+		emit_futex_block(T0 - 20000, OP_WAIT_BITSET_PRIVATE);
+		emit_futex_path(&p, wake_ops[i], NR_FUTEX);
+		add_sample(1, &p);
+		merger__finish(m, 0);
+		cr_assert_eq(got.n, 1);
+		cr_assert_eq(got.r[0].label, LABEL_COMPLETE, "op %#" PRIx64 ": %s", wake_ops[i],
+			     label__name(got.r[0].label));
+	}
+}
+
+Test(merge, a_futex_waitv_exit_ends_the_wait)
+{
+	struct path p = standard_path(T0);
+
+	use_config(&futex_cfg);
+	emit_futex_block(T0 - 20000, OP_WAIT_BITSET_PRIVATE);
+	emit_futex_path(&p, OP_WAKE_BITSET_SHARED_RT, NR_FUTEX_WAITV);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+	assert_complete_along(&got.r[0], &p);
+}
+
+Test(merge, an_optional_notify_that_skipped_the_kernel_is_no_sleep_only_if_the_wakee_was_awake)
+{
+	use_config(&futex_cfg);
+	/* 1: the wakee ran all along: sem_post found no waiter and made no syscall */
+	add(ev_switch(T0 - 10000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add_sample_at(1, T0, T0 + 900, 0);
+	/* 2: the wakee was asleep, yet no futex wake came: that event is missing */
+	emit_futex_block(T0 + SAMPLE_GAP - 20000, OP_WAIT_BITSET_PRIVATE);
+	add_sample_at(2, T0 + SAMPLE_GAP, T0 + SAMPLE_GAP + 9000, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 2);
+	assert_label(&got.r[0], LABEL_NO_SLEEP);
+	assert_label(&got.r[1], LABEL_MISSING_EVENT);
+	cr_assert_eq(got.r[1].missing, MARK_NOTIFY_ENTER);
+}
+
+Test(merge, a_wait_already_woken_by_the_previous_notify_is_labelled_woken_early)
+{
+	uint64_t n1 = T0, n2 = T0 + 12000;
+
+	use_config(&futex_cfg);
+	emit_futex_block(T0 - 20000, OP_WAIT_BITSET_PRIVATE);
+	/* 1: sem_post's FUTEX_WAKE races the wakee: its futex wait returns EAGAIN */
+	add(ev_futex_enter(n1 + 300, WAKER_CPU, WAKER, FUTEX_ADDR, OP_WAKE_PRIVATE));
+	add(ev_waking(n1 + 900, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
+	add(ev_wakeup(n1 + 1500, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
+	add(ev_switch(n1 + 4000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_sys_exit(n1 + 4500, WAKEE_CPU, WAKEE, NR_FUTEX, 0));
+	add_sample_at(1, n1, n1 + 4800, 0);
+	/* the wakee's next sem_wait sleeps, and a wake still in flight from post 1 reaches it */
+	add(ev_futex_enter(n1 + 6000, WAKEE_CPU, WAKEE, FUTEX_ADDR, OP_WAIT_BITSET_PRIVATE));
+	add(ev_switch(n1 + 6500, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_waking(n1 + 7000, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
+	/* 2: post 2 finds nobody queued: no waking follows its FUTEX_WAKE */
+	add(ev_futex_enter(n2 + 300, WAKER_CPU, WAKER, FUTEX_ADDR, OP_WAKE_PRIVATE));
+	add(ev_wakeup(n2 + 5000, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
+	add(ev_switch(n2 + 6000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_sys_exit(n2 + 6500, WAKEE_CPU, WAKEE, NR_FUTEX, 0));
+	add_sample_at(2, n2, n2 + 6800, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 2);
+	assert_label(&got.r[0], LABEL_COMPLETE);
+	assert_label(&got.r[1], LABEL_WOKEN_EARLY);
+}
+
+Test(merge, a_wake_that_caught_the_wakee_leaving_its_cpu_counts_as_woken_early)
+{
+	uint64_t n2 = T0 + 12000;
+
+	use_config(&futex_cfg);
+	emit_futex_block(T0 - 20000, OP_WAIT_BITSET_PRIVATE);
+	add(ev_futex_enter(T0 + 300, WAKER_CPU, WAKER, FUTEX_ADDR, OP_WAKE_PRIVATE));
+	add(ev_waking(T0 + 900, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
+	add(ev_wakeup(T0 + 1500, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
+	add(ev_switch(T0 + 4000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_sys_exit(T0 + 4500, WAKEE_CPU, WAKEE, NR_FUTEX, 0));
+	add_sample_at(1, T0, T0 + 4800, 0);
+	/*
+	 * The next wait: post 1's wake, still in flight, catches the wakee off
+	 * its run queue but still in __schedule(): sched_waking is stamped
+	 * before the switch-out, sched_wakeup (from the wake list) after it.
+	 */
+	add(ev_futex_enter(T0 + 6000, WAKEE_CPU, WAKEE, FUTEX_ADDR, OP_WAIT_BITSET_PRIVATE));
+	add(ev_waking(T0 + 6200, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
+	add(ev_switch(T0 + 6500, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_futex_enter(n2 + 300, WAKER_CPU, WAKER, FUTEX_ADDR, OP_WAKE_PRIVATE));
+	add(ev_wakeup(n2 + 5000, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
+	add(ev_switch(n2 + 6000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_sys_exit(n2 + 6500, WAKEE_CPU, WAKEE, NR_FUTEX, 0));
+	add_sample_at(2, n2, n2 + 6800, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 2);
+	assert_label(&got.r[1], LABEL_WOKEN_EARLY);
+}
+
+Test(merge, the_same_race_with_the_wakeup_done_before_the_next_notify_is_woken_early_too)
+{
+	uint64_t n2 = T0 + 12000;
+
+	use_config(&futex_cfg);
+	emit_futex_block(T0 - 20000, OP_WAIT_BITSET_PRIVATE);
+	emit_futex_path(&(struct path){ .enter = T0 + 300, .waking = T0 + 900, .waker_exit = T0 + 1000,
+					.wakeup = T0 + 1500, .switch_in = T0 + 4000, .wait_exit = T0 + 4500 },
+			OP_WAKE_PRIVATE, NR_FUTEX);
+	add_sample_at(1, T0, T0 + 4800, 0);
+	add(ev_futex_enter(T0 + 6000, WAKEE_CPU, WAKEE, FUTEX_ADDR, OP_WAIT_PRIVATE));
+	add(ev_waking(T0 + 6200, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
+	add(ev_switch(T0 + 6500, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_wakeup(n2 - 200, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
+	add(ev_futex_enter(n2 + 300, WAKER_CPU, WAKER, FUTEX_ADDR, OP_WAKE_PRIVATE));
+	add(ev_switch(n2 + 1000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_sys_exit(n2 + 1500, WAKEE_CPU, WAKEE, NR_FUTEX, 0));
+	add_sample_at(2, n2, n2 + 1800, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 2);
+	assert_label(&got.r[0], LABEL_COMPLETE);
+	assert_label(&got.r[1], LABEL_WOKEN_EARLY);
+}
+
+Test(merge, a_wait_on_the_mutex_after_the_condvar_wait_is_the_reacquire_sub_phase)
+{
+	struct path p = standard_path(T0);
+	uint64_t lock_enter = p.wait_exit + 100, lock_exit = p.wait_exit + 2100;
+
+	p.woken = lock_exit + 150;
+	use_config(&futex_cfg);
+	emit_futex_block(T0 - 20000, OP_WAIT_BITSET_PRIVATE);
+	emit_futex_path(&p, OP_WAKE_PRIVATE, NR_FUTEX);
+	/* the waker still holds the mutex: the wakee blocks on it, then gets it */
+	add(ev_futex_enter(lock_enter, WAKEE_CPU, WAKEE, MUTEX_ADDR, OP_WAIT_PRIVATE));
+	add(ev_switch(lock_enter + 300, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_futex_enter(lock_enter + 900, WAKER_CPU, WAKER, MUTEX_ADDR, OP_WAKE_PRIVATE));
+	add(ev_switch(lock_exit - 200, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_sys_exit(lock_exit, WAKEE_CPU, WAKEE, NR_FUTEX, 0));
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	assert_complete_along(&got.r[0], &p);
+	cr_assert(got.r[0].rewait_seen);
+	assert_ns(got.r[0].rewait_ns, lock_exit - lock_enter, "mutex reacquire");
+	cr_assert_leq(got.r[0].rewait_ns, got.r[0].phase_ns[PHASE_RESUME_USER], "a part of resume_user");
+}
+
+Test(merge, a_signal_handler_wait_ends_at_signal_deliver_not_at_the_syscall_exit)
+{
+	static const struct merger_config cfg = {
+		.notify_syscalls = { NR_TGKILL, -1, -1, -1 },
+		.wait_syscalls = { -1, -1, -1, -1 },
+		.wait_end = WAIT_END_SIGNAL_DELIVER,
+		.notify_fd = -1,
+		.wait_fd = -1,
+		.clock_slack_ns = SLACK_NS,
+	};
+	struct path p = standard_path(T0);
+	struct wp_event deliver = ev(p.wait_exit, WP_EV_SIGNAL_DELIVER, WAKEE_CPU, WAKEE);
+
+	deliver.signal.sig = 10;
+	use_config(&cfg);
+	add(ev_sys_enter(T0 - 20000, WAKEE_CPU, WAKEE, NR_RT_SIGSUSPEND, 0));
+	add(ev_switch(T0 - 19000, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_sys_enter(p.enter, WAKER_CPU, WAKER, NR_TGKILL, 4242));
+	add(ev_waking(p.waking, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
+	add(ev_wakeup(p.wakeup, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
+	add(ev_switch(p.switch_in, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	/* sigsuspend returns -EINTR first; the handler is entered after */
+	add(ev_sys_exit(p.switch_in + 200, WAKEE_CPU, WAKEE, NR_RT_SIGSUSPEND, -4));
+	add(deliver);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	assert_complete_along(&got.r[0], &p);
+}
+
+Test(merge, a_sigwait_wait_ends_at_the_rt_sigtimedwait_exit)
+{
+	static const struct merger_config cfg = {
+		.notify_syscalls = { NR_TGKILL, -1, -1, -1 },
+		.wait_syscalls = { NR_RT_SIGTIMEDWAIT, -1, -1, -1 },
+		.notify_fd = -1,
+		.wait_fd = -1,
+		.clock_slack_ns = SLACK_NS,
+	};
+	struct path p = standard_path(T0);
+
+	use_config(&cfg);
+	add(ev_sys_enter(T0 - 20000, WAKEE_CPU, WAKEE, NR_RT_SIGTIMEDWAIT, 0));
+	add(ev_switch(T0 - 19000, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_sys_enter(p.enter, WAKER_CPU, WAKER, NR_TGKILL, 4242));
+	add(ev_waking(p.waking, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
+	add(ev_wakeup(p.wakeup, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
+	add(ev_switch(p.switch_in, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_sys_exit(p.wait_exit, WAKEE_CPU, WAKEE, NR_RT_SIGTIMEDWAIT, 10));
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	assert_complete_along(&got.r[0], &p);
+}
+
+Test(merge, a_spinning_waiter_has_a_total_and_no_phases_and_is_labelled_when_switched_out)
+{
+	static const struct merger_config cfg = {
+		.notify_syscalls = { -1, -1, -1, -1 },
+		.wait_syscalls = { -1, -1, -1, -1 },
+		.user_only = true,
+		.notify_fd = -1,
+		.wait_fd = -1,
+		.clock_slack_ns = SLACK_NS,
+	};
+	struct wp_sample s1 = make_sample(1, 0), s2 = make_sample(2, 0), s3 = make_sample(3, 0);
+	uint64_t n2 = T0 + SAMPLE_GAP, n3 = T0 + 2 * SAMPLE_GAP;
+
+	use_config(&cfg);
+	/* 1: spins from T0 - 5000; preempted before it began to wait: does not count */
+	add(ev_switch(T0 - 8000, WAKEE_CPU, WAKEE, OTHER, 0, 1));
+	add(ev_switch(T0 - 7000, WAKEE_CPU, OTHER, WAKEE, 0, 1));
+	cr_assert_eq(merger__add_sample(m, &s1, T0, T0 + 400, T0 - 5000), 0);
+	/* 2: a timer tick's kworker takes the spinner's CPU inside its wait */
+	add(ev_switch(n2 - 2000, WAKEE_CPU, WAKEE, OTHER, 0, 1));
+	add(ev_switch(n2 - 1000, WAKEE_CPU, OTHER, WAKEE, 0, 1));
+	cr_assert_eq(merger__add_sample(m, &s2, n2, n2 + 1400, n2 - 5000), 0);
+	/* a syscall by the spinner inside sample 2's wait is counted */
+	add(ev_sys_enter(n2 - 500, WAKEE_CPU, WAKEE, NR_READ, 3));
+	/* 3: no wait start taken: the window opens at the notify */
+	add(ev_switch(n3 - 2000, WAKEE_CPU, WAKEE, OTHER, 0, 1));
+	add(ev_switch(n3 - 1000, WAKEE_CPU, OTHER, WAKEE, 0, 1));
+	cr_assert_eq(merger__add_sample(m, &s3, n3, n3 + 300, 0), 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 3);
+	assert_label(&got.r[0], LABEL_COMPLETE);
+	cr_assert_not(got.r[0].phased, "no kernel in the path: no phases");
+	assert_ns(got.r[0].total_ns, 400, "total");
+	assert_ns(got.r[0].t_wait_start_ns, T0 - 5000, "wait start");
+	cr_assert_eq(got.r[0].waiter_syscalls, 0);
+	assert_label(&got.r[1], LABEL_PREEMPTED);
+	cr_assert_eq(got.r[1].waiter_syscalls, 1, "the spinner's read() inside its wait");
+	assert_label(&got.r[2], LABEL_COMPLETE);
 }

@@ -8,85 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "collect.h"
-#include "session.h"
-
-struct checks {
-	uint64_t seen;
-	uint64_t complete;
-	uint64_t negative_phase;
-	uint64_t sum_off;		/* complete samples whose phases miss the total by > 50 ns */
-	uint64_t seq_out_of_order;
-	uint64_t last_seq;
-	int64_t worst_sum_error;
-	struct sample_result first_missing;
-};
-
-static void check_sample(const struct sample_result *r, void *ctx)
-{
-	struct checks *c = ctx;
-	int64_t sum = 0, diff;
-	int k;
-
-	c->seen++;
-	if (r->sample.seq != c->last_seq + 1)
-		c->seq_out_of_order++;
-	c->last_seq = r->sample.seq;
-	if (r->label == LABEL_MISSING_EVENT && !c->first_missing.sample.seq)
-		c->first_missing = *r;
-	if (r->label != LABEL_COMPLETE)
-		return;
-	c->complete++;
-	for (k = 0; k < NR_PHASES; k++) {
-		if (r->phase_ns[k] < 0)
-			c->negative_phase++;
-		sum += r->phase_ns[k];
-	}
-	diff = llabs(sum - r->total_ns);
-	if (diff > c->worst_sum_error)
-		c->worst_sum_error = diff;
-	if (diff > 50)
-		c->sum_off++;
-}
-
-static const char *describe_missing(uint64_t n, const struct sample_result *r)
-{
-	static char buf[512];
-	int k, len;
-
-	len = snprintf(buf, sizeof(buf), "%lu samples miss a bounding event; first: seq %lu lacks '%s', "
-		       "t_notify %lu t_woken %lu, marks:", n, r->sample.seq, mark__name(r->missing),
-		       r->t_notify_ns, r->t_woken_ns);
-	for (k = 0; k < (int)r->missing && len < (int)sizeof(buf); k++)
-		len += snprintf(buf + len, sizeof(buf) - len, " %lu", r->mark_ns[k]);
-	return buf;
-}
-
-static void skip_unless_traceable(void)
-{
-	char why[256];
-
-	if (collector__check_access(why, sizeof(why)))
-		cr_skip_test("needs root and BTF: %s", why);
-}
+#include "helpers.h"
 
 static struct session_result result;
 
 static int run_eventfd(bool trace, uint64_t samples, uint64_t interval_us, struct checks *c, char *msg)
 {
-	struct session_opts o = {
-		.workload = catalog__find("eventfd"),
-		.samples = samples,
-		.interval_us = interval_us,
-		.waker_cpu = 0,
-		.wakee_cpu = 1,
-		.trace = trace,
-		.ringbuf_bytes = 8 << 20,
-		.on_sample = check_sample,
-		.on_sample_ctx = c,
-	};
-
-	return session__run(&o, &result, msg, 256);
+	return run_workload("eventfd", trace, samples, interval_us, c, &result, msg);
 }
 
 TestSuite(trace, .timeout = 120);
@@ -95,9 +23,7 @@ Test(trace, every_traced_eventfd_sample_is_accounted_for_and_adds_up)
 {
 	struct checks c = {};
 	const struct aggregate *a = &result.agg;
-	uint64_t labelled = 0;
 	char msg[256] = "";
-	int l;
 
 	skip_unless_traceable();
 	cr_assert_eq(run_eventfd(true, 500, 1000, &c, msg), 0, "session failed: %s", msg);
@@ -106,11 +32,8 @@ Test(trace, every_traced_eventfd_sample_is_accounted_for_and_adds_up)
 	cr_assert_eq(result.samples_sent, 500);
 	cr_assert_eq(c.seen, 500, "merged %lu of 500 samples", c.seen);
 	cr_assert_eq(c.seq_out_of_order, 0);
-	for (l = 0; l < NR_LABELS; l++)
-		if (l != LABEL_COMPLETE)
-			labelled += a->by_label[l];
-	cr_assert_eq(a->by_label[LABEL_COMPLETE] + labelled, result.samples_sent,
-		     "complete %lu + labelled %lu != sent %lu", a->by_label[LABEL_COMPLETE], labelled,
+	cr_assert_eq(a->by_label[LABEL_COMPLETE] + labelled(a), result.samples_sent,
+		     "complete %lu + labelled %lu != sent %lu", a->by_label[LABEL_COMPLETE], labelled(a),
 		     result.samples_sent);
 
 	cr_assert_eq(result.drops_total, 0, "%lu events dropped", result.drops_total);

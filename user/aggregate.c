@@ -10,11 +10,14 @@ void aggregate__init(struct aggregate *a)
 	histogram__init(&a->all_total);
 	histogram__init(&a->total);
 	histogram__init(&a->idle_exit);
+	histogram__init(&a->rewait);
+	histogram__init(&a->wait_cpu);
 	for (k = 0; k < NR_PHASES; k++)
 		histogram__init(&a->phase[k]);
 }
 
-void aggregate__add_untraced(struct aggregate *a, uint64_t t_notify_ns, uint64_t t_woken_ns)
+void aggregate__add_untraced(struct aggregate *a, uint64_t t_notify_ns, uint64_t t_woken_ns,
+			     uint64_t t_wait_start_ns)
 {
 	if (!a->samples || t_notify_ns < a->first_notify_ns)
 		a->first_notify_ns = t_notify_ns;
@@ -23,6 +26,9 @@ void aggregate__add_untraced(struct aggregate *a, uint64_t t_notify_ns, uint64_t
 	a->samples++;
 	/* a woken stamp before the notify can only be clock error; count it as 0 */
 	histogram__add(&a->all_total, t_woken_ns > t_notify_ns ? t_woken_ns - t_notify_ns : 0);
+	/* a waiter that spins burns its CPU from the start of its wait to its wakeup */
+	if (t_wait_start_ns && t_woken_ns > t_wait_start_ns)
+		histogram__add(&a->wait_cpu, t_woken_ns - t_wait_start_ns);
 }
 
 void aggregate__add(struct aggregate *a, const struct sample_result *r)
@@ -30,11 +36,15 @@ void aggregate__add(struct aggregate *a, const struct sample_result *r)
 	int64_t sum = 0;
 	int k;
 
-	aggregate__add_untraced(a, r->t_notify_ns, r->t_woken_ns);
+	aggregate__add_untraced(a, r->t_notify_ns, r->t_woken_ns, r->t_wait_start_ns);
 	a->by_label[r->label]++;
 	if (r->label == LABEL_MISSING_EVENT)
 		a->missing_by_mark[r->missing]++;
+	a->waiter_syscalls += r->waiter_syscalls;
 	if (r->label != LABEL_COMPLETE)
+		return;
+	histogram__add(&a->total, (uint64_t)r->total_ns);
+	if (!r->phased)
 		return;
 
 	for (k = 0; k < NR_PHASES; k++) {
@@ -43,7 +53,8 @@ void aggregate__add(struct aggregate *a, const struct sample_result *r)
 	}
 	if (sum != r->total_ns)
 		a->phase_sum_mismatch++;
-	histogram__add(&a->total, (uint64_t)r->total_ns);
+	if (r->rewait_seen)
+		histogram__add(&a->rewait, (uint64_t)r->rewait_ns);
 	if (r->target_was_idle) {
 		a->target_idle++;
 		if (r->idle_exit_seen)

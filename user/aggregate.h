@@ -17,9 +17,12 @@ struct aggregate {
 	struct histogram total;			/* complete samples only */
 	struct histogram phase[NR_PHASES];	/* complete samples only */
 	struct histogram idle_exit;		/* complete samples whose target CPU was idle */
+	struct histogram rewait;		/* complete samples whose wakee blocked again */
+	struct histogram wait_cpu;		/* waiters that spin: wait start -> woken */
 	uint64_t target_idle;
 	uint64_t remote_wakeups;		/* sched_wakeup ran on another CPU than sched_waking */
 	uint64_t waker_preempted;
+	uint64_t waiter_syscalls;		/* user_only paths: syscalls inside the waits */
 	uint64_t phase_sum_mismatch;		/* complete samples whose phases do not add up */
 	uint64_t first_notify_ns;
 	uint64_t last_woken_ns;
@@ -28,6 +31,7 @@ struct aggregate {
 void aggregate__init(struct aggregate *a);
 void aggregate__add(struct aggregate *a, const struct sample_result *r);
 /* a sample measured without tracing: only its total is known */
-void aggregate__add_untraced(struct aggregate *a, uint64_t t_notify_ns, uint64_t t_woken_ns);
+void aggregate__add_untraced(struct aggregate *a, uint64_t t_notify_ns, uint64_t t_woken_ns,
+			     uint64_t t_wait_start_ns);
 
 #endif /* WAKEPROBE_AGGREGATE_H */

@@ -1,9 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * catalog.c - one entry per wakeup path. The syscall lists say which events
+ * bound the kernel phases (docs/phases.md has the same map in prose):
+ * the notify syscall's entry by the waker, the wait syscall's exit by the
+ * wakee. The futex paths list every futex syscall glibc or a program may
+ * use: futex(2) with any of its wake and wait ops, private or shared, and the
+ * v5.16+ futex_waitv and v6.7+ futex_wake / futex_wait / futex_requeue.
+ */
 #include <string.h>
 #include <sys/syscall.h>
 #include "catalog.h"
 
+/* x86-64 numbers of the newer futex syscalls, for older libc headers */
+#ifndef SYS_futex_waitv
+#define SYS_futex_waitv		449
+#endif
+#ifndef SYS_futex_wake
+#define SYS_futex_wake		454
+#endif
+#ifndef SYS_futex_wait
+#define SYS_futex_wait		455
+#endif
+#ifndef SYS_futex_requeue
+#define SYS_futex_requeue	456
+#endif
+
+#define FUTEX_NOTIFY	{ SYS_futex, SYS_futex_wake, SYS_futex_requeue, -1 }
+#define FUTEX_WAIT	{ SYS_futex, SYS_futex_waitv, SYS_futex_wait, -1 }
+
 static const struct workload_desc workloads[] = {
+	{
+		.name = "cond",
+		.summary = "pthread_cond_signal() wakes a thread in pthread_cond_wait() (futex)",
+		.notify_syscalls = FUTEX_NOTIFY,
+		.wait_syscalls = FUTEX_WAIT,
+		.notify_optional = true,
+	},
+	{
+		.name = "sem",
+		.summary = "sem_post() wakes a thread blocked in sem_wait() (futex)",
+		.notify_syscalls = FUTEX_NOTIFY,
+		.wait_syscalls = FUTEX_WAIT,
+		.notify_optional = true,
+	},
 	{
 		.name = "eventfd",
 		.summary = "write() to an eventfd wakes a thread blocked in read()",
@@ -11,7 +50,52 @@ static const struct workload_desc workloads[] = {
 		.wait_syscalls = { SYS_read, -1 },
 		.match_fd = 1,
 	},
+	{
+		.name = "pipe",
+		.summary = "a one-byte write() to a pipe wakes a thread blocked in read()",
+		.notify_syscalls = { SYS_write, -1 },
+		.wait_syscalls = { SYS_read, -1 },
+		.match_fd = 1,
+	},
+	{
+		.name = "signal-handler",
+		.summary = "tgkill() runs the handler of a thread waiting in sigsuspend()",
+		.notify_syscalls = { SYS_tgkill, -1 },
+		.wait_syscalls = { -1 },
+		.wait_end = WAIT_END_SIGNAL_DELIVER,
+	},
+	{
+		.name = "sigwait",
+		.summary = "tgkill() wakes a thread blocked in sigwaitinfo() on that signal",
+		.notify_syscalls = { SYS_tgkill, -1 },
+		.wait_syscalls = { SYS_rt_sigtimedwait, -1 },
+	},
+	{
+		.name = "spin",
+		.summary = "a store to a shared cache line ends a thread's busy-wait (no kernel)",
+		.notify_syscalls = { -1 },
+		.wait_syscalls = { -1 },
+		.user_only = true,
+	},
+	{
+		.name = "shmsem",
+		.summary = "sem_post() on a process-shared semaphore in mmap'd memory wakes another process",
+		.notify_syscalls = FUTEX_NOTIFY,
+		.wait_syscalls = FUTEX_WAIT,
+		.two_processes = true,
+		.notify_optional = true,
+	},
+	{
+		.name = "futex",
+		.summary = "raw FUTEX_WAKE_PRIVATE wakes a thread in FUTEX_WAIT_PRIVATE",
+		.notify_syscalls = FUTEX_NOTIFY,
+		.wait_syscalls = FUTEX_WAIT,
+		.notify_optional = true,
+	},
 };
+
+_Static_assert(sizeof(workloads) / sizeof(workloads[0]) <= CATALOG_MAX_WORKLOADS,
+	       "raise CATALOG_MAX_WORKLOADS");
 
 const struct workload_desc *catalog__find(const char *name)
 {

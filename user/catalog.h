@@ -6,9 +6,12 @@
 #ifndef WAKEPROBE_CATALOG_H
 #define WAKEPROBE_CATALOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include "merge.h"
 
 #define CATALOG_MAX_SYSCALLS 4
+#define CATALOG_MAX_WORKLOADS 16
 
 struct workload_desc {
 	const char *name;
@@ -19,6 +22,16 @@ struct workload_desc {
 	int wait_syscalls[CATALOG_MAX_SYSCALLS];
 	/* the notify and wait syscalls take the path's fd as first argument */
 	int match_fd;
+	enum wait_end wait_end;
+	/*
+	 * No kernel in the path: kernel events only explain interference. Every
+	 * syscall of the workload is traced, to show that the wait makes none.
+	 */
+	bool user_only;
+	/* the notify is decided in user space: see merger_config */
+	bool notify_optional;
+	/* the waker and the wakee are two processes */
+	bool two_processes;
 };
 
 const struct workload_desc *catalog__find(const char *name);

@@ -121,6 +121,9 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	}
 	want_syscalls(c, opts->enter_syscalls, WP_SYSCALL_ENTER);
 	want_syscalls(c, opts->exit_syscalls, WP_SYSCALL_EXIT);
+	if (opts->all_syscalls)
+		memset(c->skel->bss->syscall_wanted, WP_SYSCALL_ENTER | WP_SYSCALL_EXIT,
+		       sizeof(c->skel->bss->syscall_wanted));
 	err = wakeprobe_bpf__attach(c->skel);
 	if (err) {
 		snprintf(msg, len, "cannot attach to the scheduler and syscall tracepoints (%s): "

@@ -23,6 +23,7 @@ struct collector_opts {
 	/* syscalls whose entry / exit to record, ended by -1 if shorter */
 	int enter_syscalls[COLLECT_MAX_SYSCALLS];
 	int exit_syscalls[COLLECT_MAX_SYSCALLS];
+	bool all_syscalls;		/* record both ends of every syscall instead */
 	bool run_stats;			/* have the kernel time every program run (costs a little) */
 	collector_event_fn fn;
 	void *ctx;

@@ -83,14 +83,85 @@ static int pick_cpus(struct wp_options *o, char *err, size_t len)
 	return 0;
 }
 
+static void announce(const struct session_opts *so)
+{
+	fprintf(stderr, "wakeprobe: %s%s: %llu wakeups, waker on CPU %d, wakee on CPU %d ...\n",
+		so->trace ? "tracing " : "timing ", so->workload->name, (unsigned long long)so->samples,
+		so->waker_cpu, so->wakee_cpu);
+}
+
+static int run_one(const struct session_opts *so)
+{
+	struct session_result *result;
+	char msg[256];
+	int err;
+
+	result = malloc(sizeof(*result));
+	if (!result) {
+		fprintf(stderr, "wakeprobe: out of memory\n");
+		return 1;
+	}
+	announce(so);
+	err = session__run(so, result, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		free(result);
+		return 1;
+	}
+	report__print_text(stdout, so, result);
+	err = result->workload_failed ? 1 : 0;
+	free(result);
+	return err;
+}
+
+/*
+ * run_all - every path in turn with the same settings, then one table. A
+ * path that cannot run at all stops the whole run (the same cause would stop
+ * the others); one whose workload fails keeps its row, marked FAILED.
+ */
+static int run_all(struct session_opts *so)
+{
+	const struct workload_desc *wl[CATALOG_MAX_WORKLOADS];
+	struct session_result *res[CATALOG_MAX_WORKLOADS];
+	size_t done = 0, n = catalog__count(), i;
+	char msg[256];
+	int err = 0;
+
+	while (done < n && !session_stop_requested) {
+		wl[done] = catalog__at(done);
+		res[done] = malloc(sizeof(*res[done]));
+		if (!res[done]) {
+			fprintf(stderr, "wakeprobe: out of memory\n");
+			err = 1;
+			break;
+		}
+		so->workload = wl[done];
+		announce(so);
+		if (session__run(so, res[done], msg, sizeof(msg))) {
+			fprintf(stderr, "wakeprobe: %s: %s\n", wl[done]->name, msg);
+			free(res[done]);
+			err = 1;
+			break;
+		}
+		if (res[done]->workload_failed)
+			err = 1;
+		done++;
+	}
+	if (done) {
+		fprintf(stdout, "\n");
+		report__print_comparison(stdout, so, wl, (const struct session_result *const *)res, done);
+	}
+	for (i = 0; i < done; i++)
+		free(res[i]);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
-	struct session_result *result = NULL;
 	struct session_opts so = {};
 	struct wp_options o;
 	char msg[256];
 	int nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	int err;
 
 	switch (options__parse(&o, argc, argv, nr_cpus, stdout, msg, sizeof(msg))) {
 	case OPTIONS_DONE:
@@ -114,7 +185,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	so.workload = catalog__find(o.workload);
 	so.samples = o.samples;
 	so.interval_us = o.interval_us;
 	so.waker_cpu = o.waker_cpu;
@@ -123,23 +193,9 @@ int main(int argc, char **argv)
 	so.verbose = o.verbose;
 	so.ringbuf_bytes = o.ringbuf_kb * 1024;
 
-	result = malloc(sizeof(*result));
-	if (!result) {
-		fprintf(stderr, "wakeprobe: out of memory\n");
-		return 1;
-	}
 	install_signal_handlers();
-	fprintf(stderr, "wakeprobe: %s%s: %llu wakeups, waker on CPU %d, wakee on CPU %d ...\n",
-		so.trace ? "tracing " : "timing ", so.workload->name, (unsigned long long)so.samples,
-		so.waker_cpu, so.wakee_cpu);
-	err = session__run(&so, result, msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "wakeprobe: %s\n", msg);
-		free(result);
-		return 1;
-	}
-	report__print_text(stdout, &so, result);
-	err = result->workload_failed ? 1 : 0;
-	free(result);
-	return err;
+	if (!strcmp(o.workload, "all"))
+		return run_all(&so);
+	so.workload = catalog__find(o.workload);
+	return run_one(&so);
 }

@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
 #include "merge.h"
 
 #define EVENTS_INITIAL		4096
@@ -14,6 +16,7 @@ struct pending_sample {
 	struct wp_sample sample;
 	uint64_t t_notify_ns;
 	uint64_t t_woken_ns;
+	uint64_t t_wait_start_ns;
 };
 
 /* a stretch of time in which the BPF side failed to emit at least one event */
@@ -67,6 +70,8 @@ static const char *const label_names[NR_LABELS] = {
 	[LABEL_MISSING_EVENT] = "missing_event",
 	[LABEL_CLOCK_ORDER] = "clock_order",
 	[LABEL_COALESCED] = "coalesced",
+	[LABEL_PREEMPTED] = "preempted",
+	[LABEL_WOKEN_EARLY] = "woken_early",
 };
 
 static const char *const label_texts[NR_LABELS] = {
@@ -77,6 +82,8 @@ static const char *const label_texts[NR_LABELS] = {
 	[LABEL_MISSING_EVENT] = "a bounding kernel event never arrived",
 	[LABEL_CLOCK_ORDER] = "a TSC stamp fell just across a kernel one, within the clock error budget",
 	[LABEL_COALESCED] = "one wait consumed several notifies",
+	[LABEL_PREEMPTED] = "the waiter was switched out while it spun",
+	[LABEL_WOKEN_EARLY] = "an earlier notify's wake had already woken this wait",
 };
 
 static const char *const mark_names[NR_MARKS] = {
@@ -84,7 +91,7 @@ static const char *const mark_names[NR_MARKS] = {
 	[MARK_WAKING] = "sched_waking of the wakee",
 	[MARK_WAKEUP] = "sched_wakeup of the wakee",
 	[MARK_SWITCH_IN] = "sched_switch to the wakee",
-	[MARK_WAIT_EXIT] = "wakee wait syscall exit",
+	[MARK_WAIT_EXIT] = "wakee wait syscall exit or signal delivery",
 };
 
 const char *phase__name(enum phase p)
@@ -284,15 +291,90 @@ static bool fd_matches(int want, uint64_t arg)
 	return want < 0 || (uint64_t)(int64_t)want == arg;
 }
 
-/*
- * wakee_asleep_at - did the wakee block before @ts_ns and stay blocked?
- *
- * Looks at the wakee's context switches since the previous sample ended: the
- * last one before @ts_ns tells whether it was off CPU in a sleep.
- */
-static bool wakee_asleep_at(const struct merger *m, uint32_t wakee, uint64_t from_ns, uint64_t ts_ns)
+/* futex_cmd - a futex(2) op without its PRIVATE and CLOCK_REALTIME flags */
+static unsigned int futex_cmd(uint64_t op)
 {
-	bool asleep = false;
+	return (unsigned int)op & FUTEX_CMD_MASK;
+}
+
+/* futex_op_wakes - can this futex(2) op wake a waiter? */
+static bool futex_op_wakes(uint64_t op)
+{
+	switch (futex_cmd(op)) {
+	case FUTEX_WAKE:
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+	case FUTEX_WAKE_OP:
+	case FUTEX_UNLOCK_PI:
+	case FUTEX_WAKE_BITSET:
+	case FUTEX_CMP_REQUEUE_PI:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* futex_op_waits - does this futex(2) op block the caller? */
+static bool futex_op_waits(uint64_t op)
+{
+	switch (futex_cmd(op)) {
+	case FUTEX_WAIT:
+	case FUTEX_LOCK_PI:
+	case FUTEX_WAIT_BITSET:
+	case FUTEX_WAIT_REQUEUE_PI:
+	case FUTEX_LOCK_PI2:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* is_notify_entry - the waker entering the path's notify syscall */
+static bool is_notify_entry(const struct merger_config *cfg, const struct wp_event *e, uint32_t waker)
+{
+	if (e->type != WP_EV_SYS_ENTER || e->tid != waker || !syscall_in(cfg->notify_syscalls, e->sys.nr))
+		return false;
+	if (e->sys.nr == SYS_futex)
+		return futex_op_wakes(e->sys.arg2);
+	return fd_matches(cfg->notify_fd, e->sys.arg);
+}
+
+/* is_wait_end - the wakee leaving its wait: the syscall's exit, or a signal's delivery */
+static bool is_wait_end(const struct merger_config *cfg, const struct wp_event *e, uint32_t wakee)
+{
+	if (e->tid != wakee)
+		return false;
+	if (cfg->wait_end == WAIT_END_SIGNAL_DELIVER)
+		return e->type == WP_EV_SIGNAL_DELIVER;
+	return e->type == WP_EV_SYS_EXIT && syscall_in(cfg->wait_syscalls, e->sys.nr);
+}
+
+enum wakee_state {
+	WAKEE_AWAKE,	/* on CPU, or preempted but runnable */
+	WAKEE_ASLEEP,	/* switched out to sleep, not woken since */
+	WAKEE_WOKEN,	/* switched out to sleep, then woken: runnable, waiting for a CPU */
+};
+
+/*
+ * wakee_state_at - where was the wakee at @ts_ns?
+ *
+ * Replays the wakee's context switches and wakings since the previous
+ * sample ended: a switch-out with a sleeping state puts it to sleep, a
+ * sched_waking of it wakes it, a switch-in makes it run.
+ *
+ * One race needs a look past @ts_ns, up to @until_ns: try_to_wake_up() can
+ * catch a wakee that is already off its run queue but still on its CPU
+ * inside __schedule(). Its sched_waking is then stamped before the
+ * sched_switch that shows it leaving, and the wake is finished later by
+ * the target CPU (the wake list), whose sched_wakeup follows the switch.
+ * A waking while the wakee ran, then a sleeping switch-out, then a
+ * sched_wakeup, is that wake.
+ */
+static enum wakee_state wakee_state_at(const struct merger *m, uint32_t wakee, uint64_t from_ns, uint64_t ts_ns,
+				       uint64_t until_ns)
+{
+	enum wakee_state state = WAKEE_AWAKE;
+	bool waking_while_running = false, woken_as_it_left = false;
 	size_t i;
 
 	for (i = first_event_at(m, from_ns); i < m->ev_len; i++) {
@@ -300,14 +382,106 @@ static bool wakee_asleep_at(const struct merger *m, uint32_t wakee, uint64_t fro
 
 		if (e->ts_ns >= ts_ns)
 			break;
-		if (e->type != WP_EV_SWITCH)
-			continue;
-		if (e->sw.prev_tid == wakee)
-			asleep = e->sw.prev_state != 0;
-		else if (e->sw.next_tid == wakee)
-			asleep = false;
+		if (e->type == WP_EV_SWITCH && e->sw.prev_tid == wakee) {
+			state = e->sw.prev_state ? WAKEE_ASLEEP : WAKEE_AWAKE;
+			woken_as_it_left = state == WAKEE_ASLEEP && waking_while_running;
+			waking_while_running = false;
+		} else if (e->type == WP_EV_SWITCH && e->sw.next_tid == wakee) {
+			state = WAKEE_AWAKE;
+			waking_while_running = woken_as_it_left = false;
+		} else if (e->type == WP_EV_WAKING && e->wake.pid == wakee) {
+			if (state == WAKEE_ASLEEP)
+				state = WAKEE_WOKEN;
+			else if (state == WAKEE_AWAKE)
+				waking_while_running = true;
+		} else if (e->type == WP_EV_WAKEUP && e->wake.pid == wakee && woken_as_it_left) {
+			state = WAKEE_WOKEN;
+		}
 	}
-	return asleep;
+	if (state != WAKEE_ASLEEP || !woken_as_it_left)
+		return state;
+	for (; i < m->ev_len; i++) {
+		const struct wp_event *e = event_at(m, i);
+
+		if (e->ts_ns > until_ns || (e->type == WP_EV_SWITCH && e->sw.next_tid == wakee))
+			break;
+		if (e->type == WP_EV_WAKEUP && e->wake.pid == wakee)
+			return WAKEE_WOKEN;
+	}
+	return state;
+}
+
+/*
+ * label_unwoken - a sample whose wake was not found: why, from the wakee's
+ * state at @ts_ns (up to @until_ns for the race above)
+ */
+static bool label_unwoken(const struct merger *m, uint32_t wakee, uint64_t ts_ns, uint64_t until_ns,
+			  struct sample_result *r)
+{
+	switch (wakee_state_at(m, wakee, m->have_prev ? m->prev_woken_ns : 0, ts_ns, until_ns)) {
+	case WAKEE_AWAKE:
+		r->label = LABEL_NO_SLEEP;
+		return true;
+	case WAKEE_WOKEN:
+		r->label = LABEL_WOKEN_EARLY;
+		return true;
+	default:
+		return false;	/* asleep: the wake is missing */
+	}
+}
+
+/*
+ * merge_user_only - a path with no kernel in it (spin): the sample keeps its
+ * total, and is labelled preempted when the waiter lost its CPU between the
+ * start of its wait (or the notify, if that was not taken) and t_woken. Every
+ * syscall of the waiter there is counted: the path promises there are none.
+ */
+static void merge_user_only(const struct merger *m, const struct pending_sample *p, struct sample_result *r)
+{
+	uint32_t wakee = p->sample.wakee_tid;
+	uint64_t from = p->t_wait_start_ns ? p->t_wait_start_ns : p->t_notify_ns;
+	size_t i;
+
+	r->label = LABEL_COMPLETE;
+	for (i = first_event_at(m, from); i < m->ev_len; i++) {
+		const struct wp_event *e = event_at(m, i);
+
+		if (e->ts_ns > p->t_woken_ns)
+			break;
+		if (e->type == WP_EV_SWITCH && e->sw.prev_tid == wakee)
+			r->label = LABEL_PREEMPTED;
+		if ((e->type == WP_EV_SYS_ENTER || e->type == WP_EV_SYS_EXIT) && e->tid == wakee)
+			r->waiter_syscalls++;
+	}
+}
+
+/*
+ * scan_rewait - after its wait ended, did the wakee block again before
+ * t_woken? cond's wakee takes the mutex back inside pthread_cond_wait(), and
+ * waits on it when the waker still holds it. Sums every such futex wait.
+ */
+static void scan_rewait(const struct merger *m, const struct pending_sample *p, struct sample_result *r)
+{
+	uint32_t wakee = p->sample.wakee_tid;
+	uint64_t entered = 0;
+	size_t i;
+
+	for (i = first_event_at(m, r->mark_ns[MARK_WAIT_EXIT] + 1); i < m->ev_len; i++) {
+		const struct wp_event *e = event_at(m, i);
+
+		if (e->ts_ns > p->t_woken_ns)
+			break;
+		if (e->tid != wakee || (e->type != WP_EV_SYS_ENTER && e->type != WP_EV_SYS_EXIT) ||
+		    e->sys.nr != SYS_futex)
+			continue;
+		if (e->type == WP_EV_SYS_ENTER && futex_op_waits(e->sys.arg2)) {
+			entered = e->ts_ns;
+		} else if (e->type == WP_EV_SYS_EXIT && entered) {
+			r->rewait_seen = true;
+			r->rewait_ns += (int64_t)(e->ts_ns - entered);
+			entered = 0;
+		}
+	}
 }
 
 /*
@@ -334,6 +508,7 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 	r->sample = p->sample;
 	r->t_notify_ns = p->t_notify_ns;
 	r->t_woken_ns = p->t_woken_ns;
+	r->t_wait_start_ns = p->t_wait_start_ns;
 	r->total_ns = (int64_t)(p->t_woken_ns - p->t_notify_ns);
 
 	lo = p->t_notify_ns > cfg->clock_slack_ns ? p->t_notify_ns - cfg->clock_slack_ns : 0;
@@ -352,6 +527,10 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 	}
 	if (window_lost(m, m->have_prev ? m->prev_woken_ns : lo, hi)) {
 		r->label = LABEL_LOST_EVENTS;
+		return;
+	}
+	if (cfg->user_only) {
+		merge_user_only(m, p, r);
 		return;
 	}
 
@@ -388,10 +567,11 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 
 		switch (want) {
 		case MARK_NOTIFY_ENTER:
-			if (e->type != WP_EV_SYS_ENTER || e->tid != waker ||
-			    !syscall_in(cfg->notify_syscalls, e->sys.nr) ||
-			    !fd_matches(cfg->notify_fd, e->sys.arg))
+			if (!is_notify_entry(cfg, e, waker))
 				continue;
+			r->notify_nr = e->sys.nr;
+			r->notify_arg = e->sys.arg;
+			r->notify_arg2 = e->sys.arg2;
 			break;
 		case MARK_WAKING:
 			if (e->type != WP_EV_WAKING || e->wake.pid != wakee || e->tid != waker)
@@ -411,9 +591,10 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 				continue;
 			break;
 		case MARK_WAIT_EXIT:
-			if (e->type != WP_EV_SYS_EXIT || e->tid != wakee ||
-			    !syscall_in(cfg->wait_syscalls, e->sys.nr))
+			if (!is_wait_end(cfg, e, wakee))
 				continue;
+			r->wait_end_type = e->type;
+			r->wait_end_nr = e->type == WP_EV_SIGNAL_DELIVER ? e->signal.sig : e->sys.nr;
 			break;
 		default:
 			break;
@@ -430,12 +611,18 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 	 * A notify that woke nobody is the expected outcome when the wakee had
 	 * not gone to sleep yet. So is a wake with no switch-in: try_to_wake_up()
 	 * caught the wakee after it set its sleeping state but before it left
-	 * the CPU, and it simply carried on. Either way, had the wakee really
-	 * been off CPU by then, the event is missing.
+	 * the CPU, and it simply carried on. A notify also finds nobody when an
+	 * earlier one's wake already reached this wait (glibc's sem_post()
+	 * back to back: the previous post's FUTEX_WAKE finds the next sem_wait
+	 * queued). Had the wakee been asleep and unwoken, the event is missing.
 	 */
-	if ((want == MARK_WAKING || want == MARK_SWITCH_IN) &&
-	    !wakee_asleep_at(m, wakee, m->have_prev ? m->prev_woken_ns : 0,
-			     r->mark_ns[want == MARK_WAKING ? MARK_NOTIFY_ENTER : MARK_WAKING])) {
+	if (want == MARK_NOTIFY_ENTER && cfg->notify_optional && label_unwoken(m, wakee, p->t_notify_ns, hi, r))
+		return;
+	if (want == MARK_WAKING && label_unwoken(m, wakee, r->mark_ns[MARK_NOTIFY_ENTER], hi, r))
+		return;
+	if (want == MARK_SWITCH_IN &&
+	    wakee_state_at(m, wakee, m->have_prev ? m->prev_woken_ns : 0, r->mark_ns[MARK_WAKING], hi) ==
+		    WAKEE_AWAKE) {
 		r->label = LABEL_NO_SLEEP;
 		return;
 	}
@@ -457,10 +644,13 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 			return;
 		}
 	}
+	scan_rewait(m, p, r);
 	r->label = LABEL_COMPLETE;
+	r->phased = true;
 }
 
-int merger__add_sample(struct merger *m, const struct wp_sample *s, uint64_t t_notify_ns, uint64_t t_woken_ns)
+int merger__add_sample(struct merger *m, const struct wp_sample *s, uint64_t t_notify_ns, uint64_t t_woken_ns,
+		       uint64_t t_wait_start_ns)
 {
 	struct pending_sample *p;
 
@@ -480,6 +670,7 @@ int merger__add_sample(struct merger *m, const struct wp_sample *s, uint64_t t_n
 	p->sample = *s;
 	p->t_notify_ns = t_notify_ns;
 	p->t_woken_ns = t_woken_ns;
+	p->t_wait_start_ns = t_wait_start_ns;
 	m->pend_len++;
 	m->last_seq_added = s->seq;
 	return 0;

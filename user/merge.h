@@ -37,6 +37,8 @@ enum sample_label {
 	LABEL_MISSING_EVENT,	/* a bounding event never arrived, with no drop to explain it */
 	LABEL_CLOCK_ORDER,	/* a user timestamp fell on the wrong side of a kernel one */
 	LABEL_COALESCED,	/* the wait reported more than one notify */
+	LABEL_PREEMPTED,	/* user_only paths: the waiter lost its CPU while it waited */
+	LABEL_WOKEN_EARLY,	/* the wakee was already woken, by an earlier notify, at this one */
 	NR_LABELS,
 };
 
@@ -46,7 +48,7 @@ enum mark {
 	MARK_WAKING,
 	MARK_WAKEUP,
 	MARK_SWITCH_IN,
-	MARK_WAIT_EXIT,
+	MARK_WAIT_EXIT,		/* or the signal_deliver that ends the wait */
 	NR_MARKS,
 };
 
@@ -54,11 +56,21 @@ struct sample_result {
 	struct wp_sample sample;
 	uint64_t t_notify_ns;		/* CLOCK_MONOTONIC */
 	uint64_t t_woken_ns;
+	uint64_t t_wait_start_ns;	/* when the wakee began to wait; 0 if not taken */
 	int64_t total_ns;
 	enum sample_label label;
+	bool phased;			/* complete, with phases (not on a user_only path) */
 	enum mark missing;		/* for LABEL_MISSING_EVENT: the first absent mark */
 
 	uint64_t mark_ns[NR_MARKS];	/* valid up to the first missing mark */
+	/* the syscall that notified, and the event that ended the wait */
+	int64_t notify_nr;
+	uint64_t notify_arg;		/* its fd, or futex address */
+	uint64_t notify_arg2;		/* the futex op, the tgkill tid */
+	uint32_t wait_end_type;		/* WP_EV_SYS_EXIT or WP_EV_SIGNAL_DELIVER */
+	int64_t wait_end_nr;		/* the syscall, or the signal */
+	/* user_only paths: syscalls the waiter made between its wait start and t_woken */
+	uint32_t waiter_syscalls;
 	int64_t phase_ns[NR_PHASES];	/* valid for LABEL_COMPLETE */
 
 	uint32_t waking_cpu;		/* where sched_waking ran (the waker's CPU) */
@@ -69,13 +81,44 @@ struct sample_result {
 	int64_t idle_exit_ns;		/* sched_waking -> target CPU's cpu_idle exit */
 	bool waker_preempted;		/* the waker was switched out inside the notify */
 	int64_t waker_preempted_ns;	/* how long it was off CPU there */
+	/*
+	 * The wakee blocked again between its wait exit and t_woken (a futex
+	 * wait: cond's mutex, taken back inside pthread_cond_wait()). Part of
+	 * resume_user, shown on its own.
+	 */
+	bool rewait_seen;
+	int64_t rewait_ns;
 };
 
 #define MERGE_MAX_SYSCALLS 4
 
+/* what ends the wakee's wait in the kernel: the resume_kernel phase's end */
+enum wait_end {
+	WAIT_END_SYSCALL_EXIT,		/* the wait syscall returns */
+	WAIT_END_SIGNAL_DELIVER,	/* signal:signal_deliver, on the way to a handler */
+};
+
 struct merger_config {
-	int notify_syscalls[MERGE_MAX_SYSCALLS];	/* a -1 entry ends a shorter list */
+	/*
+	 * Syscalls whose entry by the waker starts notify_kernel, a -1 entry
+	 * ends a shorter list. SYS_futex counts only with a waking op.
+	 */
+	int notify_syscalls[MERGE_MAX_SYSCALLS];
 	int wait_syscalls[MERGE_MAX_SYSCALLS];
+	enum wait_end wait_end;
+	/*
+	 * The path never enters the kernel (spin): a sample has a total and no
+	 * phases, and kernel events only say whether the waiter was preempted.
+	 */
+	bool user_only;
+	/*
+	 * The notify is decided in user space: glibc's sem_post() and
+	 * pthread_cond_signal() enter the kernel only when somebody waits, and
+	 * a waiter on a raw futex can see the store before the FUTEX_WAKE that
+	 * follows it. No notify syscall before t_woken while the wakee was
+	 * awake means no_sleep, not a missing event.
+	 */
+	bool notify_optional;
 	int notify_fd;			/* match the notify syscall's first argument; -1: any */
 	int wait_fd;
 	/* how far a user timestamp may stray across a kernel one: the clock error budget */
@@ -103,7 +146,7 @@ void merger__set_window(struct merger *m, uint64_t start_ns, uint64_t end_ns);
 void merger__add_event(struct merger *m, const struct wp_event *e);
 /* samples must come in sequence order */
 int merger__add_sample(struct merger *m, const struct wp_sample *s, uint64_t t_notify_ns,
-		       uint64_t t_woken_ns);
+		       uint64_t t_woken_ns, uint64_t t_wait_start_ns);
 /* the fds the path's syscalls use, known once the workload runs; -1: any */
 void merger__set_fds(struct merger *m, int notify_fd, int wait_fd);
 /* every event stamped before @complete_ns has been added: finish what ended before it */

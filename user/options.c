@@ -22,7 +22,8 @@ void options__usage(FILE *out)
 		"latency into phases: notify_user, notify_kernel, wake_enqueue, runq_wait,\n"
 		"resume_kernel, resume_user (docs/phases.md says what each one holds).\n"
 		"\n"
-		"  -w, --workload NAME     the wakeup path to measure (see --list-workloads)\n"
+		"  -w, --workload NAME     the wakeup path to measure (see --list-workloads), or\n"
+		"                          'all': every path in turn, then one comparison table\n"
 		"  -n, --samples N         wakeups to measure (default %d)\n"
 		"  -i, --interval-us U     pause between wakeups in us, 0 for back to back (default %d)\n"
 		"  -c, --cpus A,B          waker on CPU A, wakee on CPU B (default: two allowed CPUs)\n"
@@ -37,6 +38,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload eventfd\n"
 		"  sudo wakeprobe --workload eventfd --samples 20000 --interval-us 200 --cpus 0,1\n"
 		"  sudo wakeprobe --workload eventfd --interval-us 0     # back to back\n"
+		"  sudo wakeprobe --workload all --samples 2000          # compare every path\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n",
 		OPT_DEFAULT_SAMPLES, OPT_DEFAULT_INTERVAL_US, OPT_DEFAULT_RINGBUF_KB);
 }
@@ -136,7 +138,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		snprintf(err, errlen, "no workload given: add --workload NAME (--list-workloads shows them)");
 		return OPTIONS_BAD;
 	}
-	if (!catalog__find(o->workload)) {
+	if (strcmp(o->workload, "all") && !catalog__find(o->workload)) {
 		snprintf(err, errlen, "unknown workload '%s': --list-workloads shows the known ones", o->workload);
 		return OPTIONS_BAD;
 	}

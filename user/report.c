@@ -83,6 +83,33 @@ static void print_summary(FILE *out, const struct session_opts *o, const struct 
 		fprintf(out, "  WARNING    workload failed: %s\n", r->workload_error);
 }
 
+static void print_sub_phases(FILE *out, const struct aggregate *a)
+{
+	fprintf(out, "Target CPU idle at the wake: %" PRIu64 " of %" PRIu64 " wakeups; ", a->target_idle,
+		a->by_label[LABEL_COMPLETE]);
+	fprintf(out, "queued from another CPU: %" PRIu64 "; waker preempted in notify: %" PRIu64 "\n",
+		a->remote_wakeups, a->waker_preempted);
+	print_stats_header(out);
+	print_stats_row(out, "idle_exit", &a->idle_exit);
+	if (a->rewait.count)
+		print_stats_row(out, "mutex_reacquire", &a->rewait);
+	fprintf(out, "  idle_exit: sched_waking -> the idle target CPU's power:cpu_idle exit; it overlaps\n"
+		"  wake_enqueue and runq_wait (docs/phases.md), so it is not added to the total.\n");
+	if (a->rewait.count)
+		fprintf(out, "  mutex_reacquire: the wakee blocked again on a futex after its wait ended (cond:\n"
+			"  taking the mutex back); %" PRIu64 " of %" PRIu64 " wakeups, part of resume_user.\n",
+			a->rewait.count, a->by_label[LABEL_COMPLETE]);
+}
+
+static void print_wait_cpu(FILE *out, const struct aggregate *a)
+{
+	if (!a->wait_cpu.count)
+		return;
+	print_stats_row(out, "waiter CPU", &a->wait_cpu);
+	fprintf(out, "  waiter CPU: the waiter spins from the start of its wait to its wakeup, so this is\n"
+		"  the CPU time each wakeup cost it; a blocking waiter spends next to none.\n");
+}
+
 void report__print_text(FILE *out, const struct session_opts *o, const struct session_result *r)
 {
 	const struct aggregate *a = &r->agg;
@@ -94,35 +121,135 @@ void report__print_text(FILE *out, const struct session_opts *o, const struct se
 	if (!r->traced) {
 		print_stats_header(out);
 		print_stats_row(out, "total", &a->all_total);
+		print_wait_cpu(out, a);
 		fprintf(out, "\ntotal latency, notify -> woken\n");
 		histogram__print_log2(&a->all_total, out, "nsecs");
 		return;
 	}
 
-	fprintf(out, "Phases of the %" PRIu64 " complete wakeups (they add up to the total of each one):\n",
-		a->by_label[LABEL_COMPLETE]);
-	print_stats_header(out);
-	for (k = 0; k < NR_PHASES; k++)
-		print_stats_row(out, phase__name(k), &a->phase[k]);
-	print_stats_row(out, "total", &a->total);
-	fprintf(out, "\n");
-	fprintf(out, "Target CPU idle at the wake: %" PRIu64 " of %" PRIu64 " wakeups; ", a->target_idle,
-		a->by_label[LABEL_COMPLETE]);
-	fprintf(out, "queued from another CPU: %" PRIu64 "; waker preempted in notify: %" PRIu64 "\n",
-		a->remote_wakeups, a->waker_preempted);
-	print_stats_header(out);
-	print_stats_row(out, "idle_exit", &a->idle_exit);
-	fprintf(out, "  idle_exit: sched_waking -> the idle target CPU's power:cpu_idle exit; it overlaps\n"
-		"  wake_enqueue and runq_wait (docs/phases.md), so it is not added to the total.\n");
+	if (o->workload->user_only) {
+		fprintf(out, "No kernel in this path: a wakeup has a total and no phases; kernel events only\n"
+			"say whether the waiter lost its CPU (those samples are labelled preempted).\n"
+			"Syscalls made by the waiter inside its waits: %" PRIu64 "\n", a->waiter_syscalls);
+		print_stats_header(out);
+		print_stats_row(out, "total", &a->total);
+	} else {
+		fprintf(out, "Phases of the %" PRIu64 " complete wakeups (they add up to the total of each one):\n",
+			a->by_label[LABEL_COMPLETE]);
+		print_stats_header(out);
+		for (k = 0; k < NR_PHASES; k++)
+			print_stats_row(out, phase__name(k), &a->phase[k]);
+		print_stats_row(out, "total", &a->total);
+		fprintf(out, "\n");
+		print_sub_phases(out, a);
+	}
 	if (a->samples > a->by_label[LABEL_COMPLETE]) {
 		fprintf(out, "\n");
 		print_stats_row(out, "total, all samples", &a->all_total);
 	}
+	print_wait_cpu(out, a);
 
 	fprintf(out, "\ntotal, notify -> woken\n");
 	histogram__print_log2(&a->total, out, "nsecs");
+	if (o->workload->user_only)
+		return;
 	for (k = 0; k < NR_PHASES; k++) {
 		fprintf(out, "\n%s\n", phase__name(k));
 		histogram__print_log2(&a->phase[k], out, "nsecs");
 	}
+}
+
+/* the label that kept most samples out of the table, for the comparison */
+static enum sample_label top_label(const struct aggregate *a)
+{
+	enum sample_label top = LABEL_COMPLETE;
+	int l;
+
+	for (l = 1; l < NR_LABELS; l++)
+		if (a->by_label[l] > (top == LABEL_COMPLETE ? 0 : a->by_label[top]))
+			top = l;
+	return top;
+}
+
+static void print_median(FILE *out, const struct histogram *h)
+{
+	if (h->count)
+		fprintf(out, " %9.2f", us(histogram__percentile(h, 50)));
+	else
+		fprintf(out, " %9s", "-");
+}
+
+void report__print_comparison(FILE *out, const struct session_opts *o, const struct workload_desc *const *wl,
+			      const struct session_result *const *res, size_t n)
+{
+	size_t i;
+	int k;
+
+	fprintf(out, "wakeprobe %s: every path, %" PRIu64 " wakeups each, ", WAKEPROBE_VERSION, o->samples);
+	if (o->interval_us)
+		fprintf(out, "one every %" PRIu64 " us", o->interval_us);
+	else
+		fprintf(out, "back to back");
+	fprintf(out, ", waker CPU %d -> wakee CPU %d%s\n\n", o->waker_cpu, o->wakee_cpu,
+		o->trace ? "" : ", untraced");
+
+	fprintf(out, "Total latency, notify -> woken, every sample (us)\n");
+	fprintf(out, "%-15s %8s %9s %9s %9s %10s %8s  %s\n", "path", "samples", "p50", "p99", "p99.9", "max",
+		"dropped", "not in the phase table");
+	for (i = 0; i < n; i++) {
+		const struct aggregate *a = &res[i]->agg;
+		uint64_t out_of_table = a->samples - a->by_label[LABEL_COMPLETE];
+
+		fprintf(out, "%-15s %8" PRIu64, wl[i]->name, a->samples);
+		if (a->all_total.count)
+			fprintf(out, " %9.2f %9.2f %9.2f %10.2f", us(histogram__percentile(&a->all_total, 50)),
+				us(histogram__percentile(&a->all_total, 99)),
+				us(histogram__percentile(&a->all_total, 99.9)), us(a->all_total.max));
+		else
+			fprintf(out, " %9s %9s %9s %10s", "-", "-", "-", "-");
+		if (o->trace)
+			fprintf(out, " %8" PRIu64, res[i]->drops_total + res[i]->missed_runs);
+		else
+			fprintf(out, " %8s", "-");
+		if (!o->trace)
+			fprintf(out, "  (untraced)");
+		else if (out_of_table)
+			fprintf(out, "  %" PRIu64 " (most: %s)", out_of_table, label__name(top_label(a)));
+		else
+			fprintf(out, "  0");
+		if (res[i]->workload_failed)
+			fprintf(out, "  FAILED: %s", res[i]->workload_error);
+		fprintf(out, "\n");
+	}
+	if (!o->trace)
+		return;
+
+	fprintf(out, "\nMedian of each phase over the complete wakeups (us)\n");
+	fprintf(out, "%-15s %8s %9s %9s %9s %9s %9s %9s\n", "", "", "notify", "notify", "wake", "runq",
+		"resume", "resume");
+	fprintf(out, "%-15s %8s %9s %9s %9s %9s %9s %9s\n", "path", "complete", "user", "kernel", "enqueue",
+		"wait", "kernel", "user");
+	for (i = 0; i < n; i++) {
+		const struct aggregate *a = &res[i]->agg;
+
+		fprintf(out, "%-15s %8" PRIu64, wl[i]->name, a->by_label[LABEL_COMPLETE]);
+		if (wl[i]->user_only) {
+			fprintf(out, "  no kernel in the path; waiter CPU p50 %.2f us\n",
+				us(histogram__percentile(&a->wait_cpu, 50)));
+			continue;
+		}
+		for (k = 0; k < NR_PHASES; k++)
+			print_median(out, &a->phase[k]);
+		fprintf(out, "\n");
+	}
+	for (i = 0; i < n; i++) {
+		const struct histogram *h = &res[i]->agg.rewait;
+
+		if (h->count)
+			fprintf(out, "%s: %" PRIu64 " of %" PRIu64 " wakeups blocked again on the mutex (median %.2f us),"
+				" inside resume_user\n", wl[i]->name, h->count, res[i]->agg.by_label[LABEL_COMPLETE],
+				us(histogram__percentile(h, 50)));
+	}
+	fprintf(out, "\ndropped: events the BPF side could not record, plus program runs the kernel skipped.\n"
+		"The phases are docs/phases.md's; `wakeprobe --workload NAME` shows one path in full.\n");
 }

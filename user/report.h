@@ -7,5 +7,8 @@
 #include "session.h"
 
 void report__print_text(FILE *out, const struct session_opts *o, const struct session_result *r);
+/* report__print_comparison - `--workload all`: a row per path, @n of them */
+void report__print_comparison(FILE *out, const struct session_opts *o, const struct workload_desc *const *wl,
+			      const struct session_result *const *res, size_t n);
 
 #endif /* WAKEPROBE_REPORT_H */

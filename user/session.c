@@ -66,6 +66,7 @@ static void on_sample(const struct wp_sample *smp, void *ctx)
 	const struct tsc_clock *clk = &s->res->clock;
 	uint64_t t_notify = tsc_clock__to_mono_ns(clk, smp->tsc_notify);
 	uint64_t t_woken = tsc_clock__to_mono_ns(clk, smp->tsc_woken);
+	uint64_t t_wait = smp->tsc_wait_start ? tsc_clock__to_mono_ns(clk, smp->tsc_wait_start) : 0;
 
 	if (!s->res->waker_tid) {
 		const struct wp_ring_header *hdr = &s->reader.ring->hdr;
@@ -77,9 +78,9 @@ static void on_sample(const struct wp_sample *smp, void *ctx)
 			merger__set_fds(s->merger, hdr->notify_fd, hdr->wait_fd);
 	}
 	if (s->merger)
-		merger__add_sample(s->merger, smp, t_notify, t_woken);
+		merger__add_sample(s->merger, smp, t_notify, t_woken, t_wait);
 	else
-		aggregate__add_untraced(&s->res->agg, t_notify, t_woken);
+		aggregate__add_untraced(&s->res->agg, t_notify, t_woken, t_wait);
 }
 
 static void add_clock_pair(struct session *s, uint64_t now)
@@ -153,7 +154,12 @@ static int start_workload(struct session *s, char *msg, size_t len)
 static int open_tracing(struct session *s, char *msg, size_t len)
 {
 	const struct workload_desc *wl = s->opts->workload;
-	struct merger_config cfg = { .clock_slack_ns = CLOCK_SLACK_NS };
+	struct merger_config cfg = {
+		.wait_end = wl->wait_end,
+		.user_only = wl->user_only,
+		.notify_optional = wl->notify_optional,
+		.clock_slack_ns = CLOCK_SLACK_NS,
+	};
 	int err;
 
 	_Static_assert(CATALOG_MAX_SYSCALLS == MERGE_MAX_SYSCALLS,
@@ -173,6 +179,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.verbose = s->opts->verbose,
 		.ringbuf_bytes = s->opts->ringbuf_bytes,
 		.run_stats = s->opts->bpf_run_stats,
+		.all_syscalls = wl->user_only,
 		.fn = on_event,
 		.ctx = s,
 	};

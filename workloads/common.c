@@ -121,7 +121,8 @@ int wl_init(struct wl_run *run, const char *name, const char *summary, int argc,
 	histogram__init(&run->total_cycles);
 	tsc_clock__init(&run->clock);
 
-	while ((opt = getopt_long(argc, argv, "n:i:c:h", longopts, NULL)) != -1) {
+	opterr = 0;	/* one line per mistake: ours, naming the option */
+	while ((opt = getopt_long(argc, argv, ":n:i:c:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			if (parse_u64(optarg, 1, WL_MAX_SAMPLES, &run->opt.samples))
@@ -148,8 +149,10 @@ int wl_init(struct wl_run *run, const char *name, const char *summary, int argc,
 		case 'h':
 			wl_usage(stdout, name, summary);
 			exit(0);
+		case ':':
+			wl_usage_error(name, "%s needs a value", argv[optind - 1]);
 		default:
-			wl_usage_error(name, "unknown option");
+			wl_usage_error(name, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

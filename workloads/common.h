@@ -73,15 +73,28 @@ static inline void wl_notified(struct wl_run *run, uint64_t seq, uint64_t tsc, u
 	run->pending.waker_cpu = (uint16_t)cpu;
 }
 
-/* wl_woken - wakee half of sample @seq; releases the waker for the next one */
-static inline void wl_woken(struct wl_run *run, uint64_t seq, uint64_t tsc, uint32_t cpu, uint64_t value)
+/*
+ * wl_woken_waited - wakee half of sample @seq; releases the waker for the
+ * next one. @tsc_wait_start is when the wakee began to wait, for paths whose
+ * waiter burns CPU while it waits (spin); 0 if not taken. The wakee keeps it
+ * until now because the waker has not published sample seq-1 before this.
+ */
+static inline void wl_woken_waited(struct wl_run *run, uint64_t seq, uint64_t tsc_wait_start, uint64_t tsc,
+				   uint32_t cpu, uint64_t value)
 {
+	run->pending.tsc_wait_start = tsc_wait_start;
 	run->pending.tsc_woken = tsc;
 	run->pending.wakee_cpu = (uint16_t)cpu;
 	run->pending.value = value;
 	if (value != 1)
 		run->pending.flags |= WP_SAMPLE_COALESCED;
 	__atomic_store_n(&run->acked, seq, __ATOMIC_RELEASE);
+}
+
+/* wl_woken - wakee half of sample @seq, for paths that block */
+static inline void wl_woken(struct wl_run *run, uint64_t seq, uint64_t tsc, uint32_t cpu, uint64_t value)
+{
+	wl_woken_waited(run, seq, 0, tsc, cpu, value);
 }
 
 /* wl_finish - publish the last sample, close the ring or print statistics */

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #define WP_RING_MAGIC		0x47525057u	/* "WPRG" */
-#define WP_RING_VERSION		1u
+#define WP_RING_VERSION		2u
 #define WP_RING_DEFAULT_SLOTS	(1u << 16)
 
 /* wp_sample.flags */
@@ -30,7 +30,8 @@ struct wp_sample {
 	uint16_t wakee_cpu;
 	uint32_t flags;
 	uint64_t value;		/* what the wait returned, e.g. the eventfd count */
-	uint64_t __pad[2];
+	uint64_t tsc_wait_start; /* wakee, when it began to wait; 0 if not taken */
+	uint64_t __pad;
 };
 
 enum wp_ring_state {

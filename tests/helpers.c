@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "collect.h"
+#include "helpers.h"
+
+static void check_sample(const struct sample_result *r, void *ctx)
+{
+	struct checks *c = ctx;
+	int64_t sum = 0, diff;
+	int k;
+
+	c->seen++;
+	if (r->sample.seq != c->last_seq + 1)
+		c->seq_out_of_order++;
+	c->last_seq = r->sample.seq;
+	c->waiter_syscalls += r->waiter_syscalls;
+	if (r->label == LABEL_MISSING_EVENT && !c->first_missing.sample.seq)
+		c->first_missing = *r;
+	if (r->label != LABEL_COMPLETE)
+		return;
+	c->complete++;
+	if (!r->phased)
+		return;
+	if (!c->phased++)
+		c->first_phased = *r;
+	c->last_phased = *r;
+	for (k = 0; k < NR_PHASES; k++) {
+		if (r->phase_ns[k] < 0)
+			c->negative_phase++;
+		sum += r->phase_ns[k];
+	}
+	diff = llabs(sum - r->total_ns);
+	if (diff > c->worst_sum_error)
+		c->worst_sum_error = diff;
+	if (diff > 50)
+		c->sum_off++;
+}
+
+void skip_unless_traceable(void)
+{
+	char why[256];
+
+	if (collector__check_access(why, sizeof(why)))
+		cr_skip_test("needs root and BTF: %s", why);
+}
+
+int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interval_us, struct checks *c,
+		 struct session_result *res, char msg[256])
+{
+	struct session_opts o = {
+		.workload = catalog__find(name),
+		.samples = samples,
+		.interval_us = interval_us,
+		.waker_cpu = 0,
+		.wakee_cpu = 1,
+		.trace = trace,
+		.ringbuf_bytes = 8 << 20,
+		.on_sample = check_sample,
+		.on_sample_ctx = c,
+	};
+
+	cr_assert_not_null(o.workload, "no workload '%s' in the catalog", name);
+	return session__run(&o, res, msg, 256);
+}
+
+uint64_t labelled(const struct aggregate *a)
+{
+	uint64_t n = 0;
+	int l;
+
+	for (l = 0; l < NR_LABELS; l++)
+		if (l != LABEL_COMPLETE)
+			n += a->by_label[l];
+	return n;
+}
+
+const char *describe_missing(uint64_t n, const struct sample_result *r)
+{
+	static char buf[512];
+	int k, len;
+
+	len = snprintf(buf, sizeof(buf), "%lu samples miss a bounding event; first: seq %lu lacks '%s', "
+		       "t_notify %lu t_woken %lu, marks:", n, r->sample.seq, mark__name(r->missing),
+		       r->t_notify_ns, r->t_woken_ns);
+	for (k = 0; k < (int)r->missing && len < (int)sizeof(buf); k++)
+		len += snprintf(buf + len, sizeof(buf) - len, " %lu", r->mark_ns[k]);
+	return buf;
+}

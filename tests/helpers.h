@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * helpers.h - what the end-to-end tests share: run one workload through a
+ * session and check every merged sample on the way.
+ */
+#ifndef WAKEPROBE_TEST_HELPERS_H
+#define WAKEPROBE_TEST_HELPERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "session.h"
+
+struct checks {
+	uint64_t seen;
+	uint64_t complete;
+	uint64_t phased;		/* complete with phases */
+	uint64_t negative_phase;
+	uint64_t sum_off;		/* phased samples whose phases miss the total by > 50 ns */
+	int64_t worst_sum_error;
+	uint64_t seq_out_of_order;
+	uint64_t last_seq;
+	uint64_t waiter_syscalls;
+	struct sample_result first_missing;
+	struct sample_result first_phased;
+	struct sample_result last_phased;
+};
+
+/* skip_unless_traceable - skip the calling test, saying why, without root and BTF */
+void skip_unless_traceable(void);
+
+/*
+ * run_workload - @name for @samples wakeups, every merged sample checked into
+ * @c; the result lands in @res. Returns session__run()'s value, @msg its reason.
+ */
+int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interval_us, struct checks *c,
+		 struct session_result *res, char msg[256]);
+
+/* labelled - samples kept out of the phase table, whatever the reason */
+uint64_t labelled(const struct aggregate *a);
+
+/* describe_missing - one line on the first sample that missed a bounding event */
+const char *describe_missing(uint64_t n, const struct sample_result *r);
+
+#endif /* WAKEPROBE_TEST_HELPERS_H */

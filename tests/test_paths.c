@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * End-to-end, every wakeup path under tracing: every sample accounted for,
+ * the phases of each complete one adding up, and the bounding events the
+ * path promises (docs/phases.md) actually the ones found. Needs root and
+ * BTF; elsewhere these tests skip and say why.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
+#include "helpers.h"
+
+/* what a path's complete samples must have been bounded by */
+struct path_case {
+	char name[16];
+	long notify_nr;		/* -1: no notify syscall (spin) */
+	long wait_nr;		/* the wait's syscall, or the signal for a handler */
+	unsigned int wait_end_type;
+	int futex_private;	/* futex paths: 1 private ops, 0 shared, -1 n/a */
+};
+
+static struct path_case cases[] = {
+	{ "eventfd", SYS_write, SYS_read, WP_EV_SYS_EXIT, -1 },
+	{ "pipe", SYS_write, SYS_read, WP_EV_SYS_EXIT, -1 },
+	{ "futex", SYS_futex, SYS_futex, WP_EV_SYS_EXIT, 1 },
+	{ "sem", SYS_futex, SYS_futex, WP_EV_SYS_EXIT, 1 },
+	{ "cond", SYS_futex, SYS_futex, WP_EV_SYS_EXIT, 1 },
+	{ "shmsem", SYS_futex, SYS_futex, WP_EV_SYS_EXIT, 0 },
+	{ "sigwait", SYS_tgkill, SYS_rt_sigtimedwait, WP_EV_SYS_EXIT, -1 },
+	{ "signal-handler", SYS_tgkill, SIGUSR1, WP_EV_SIGNAL_DELIVER, -1 },
+	{ "spin", -1, -1, 0, -1 },
+};
+
+ParameterizedTestParameters(paths, paced)
+{
+	return cr_make_param_array(struct path_case, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTestParameters(paths, back_to_back)
+{
+	return cr_make_param_array(struct path_case, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+static struct session_result result;
+
+static void assert_bounded_as_promised(const struct path_case *pc, const struct sample_result *r)
+{
+	unsigned int cmd = (unsigned int)r->notify_arg2 & FUTEX_CMD_MASK;
+
+	cr_assert_eq(r->notify_nr, pc->notify_nr, "%s seq %lu: notified by syscall %ld, want %ld", pc->name,
+		     r->sample.seq, r->notify_nr, pc->notify_nr);
+	cr_assert_eq(r->wait_end_type, pc->wait_end_type, "%s: wait ended by event type %u, want %u", pc->name,
+		     r->wait_end_type, pc->wait_end_type);
+	cr_assert_eq(r->wait_end_nr, pc->wait_nr, "%s: wait ended by %ld, want %ld", pc->name, r->wait_end_nr,
+		     pc->wait_nr);
+	if (pc->futex_private < 0)
+		return;
+	cr_assert(cmd == FUTEX_WAKE || cmd == FUTEX_WAKE_BITSET, "%s: notify op %#lx does not wake", pc->name,
+		  r->notify_arg2);
+	cr_assert_eq(!!(r->notify_arg2 & FUTEX_PRIVATE_FLAG), pc->futex_private, "%s: op %#lx, want %s",
+		     pc->name, r->notify_arg2, pc->futex_private ? "private" : "shared");
+}
+
+/* assert_accounted - the checks both tests make on a traced run of @n samples */
+static void assert_accounted(const struct path_case *pc, const struct checks *c, uint64_t n)
+{
+	const struct aggregate *a = &result.agg;
+
+	cr_assert_not(result.workload_failed, "%s: workload failed: %s", pc->name, result.workload_error);
+	cr_assert_eq(result.samples_sent, n, "%s: %lu of %lu samples sent", pc->name, result.samples_sent, n);
+	cr_assert_eq(c->seen, n, "%s: merged %lu of %lu samples", pc->name, c->seen, n);
+	cr_assert_eq(c->seq_out_of_order, 0);
+	cr_assert_eq(a->by_label[LABEL_COMPLETE] + labelled(a), n, "%s: complete + labelled != sent", pc->name);
+	cr_assert_eq(result.drops_total, 0, "%s: %lu events dropped", pc->name, result.drops_total);
+	cr_assert_eq(result.missed_runs, 0, "%s: %lu BPF runs skipped", pc->name, result.missed_runs);
+	cr_assert_eq(a->by_label[LABEL_LOST_EVENTS], 0);
+	cr_assert_eq(a->by_label[LABEL_OUT_OF_WINDOW], 0);
+	cr_assert_eq(a->by_label[LABEL_COALESCED], 0);
+	/*
+	 * The one gap this kernel shows without a drop (docs/phases.md): rare,
+	 * but it comes in bursts when the host is busy.
+	 */
+	cr_assert_eq(a->by_label[LABEL_MISSING_EVENT], a->missing_by_mark[MARK_SWITCH_IN], "%s: %s", pc->name,
+		     describe_missing(a->by_label[LABEL_MISSING_EVENT], &c->first_missing));
+	cr_assert_leq(a->by_label[LABEL_MISSING_EVENT], n / 20 + 3, "%s: %s", pc->name,
+		      describe_missing(a->by_label[LABEL_MISSING_EVENT], &c->first_missing));
+	cr_assert_eq(c->negative_phase, 0);
+	cr_assert_eq(c->sum_off, 0, "%s: worst phase-sum error %ld ns", pc->name, c->worst_sum_error);
+	if (pc->notify_nr < 0) {
+		cr_assert_eq(c->phased, 0, "spin has no kernel phases");
+		cr_assert_eq(c->waiter_syscalls, 0, "%s: the spinner made %lu syscalls inside its waits", pc->name,
+			     c->waiter_syscalls);
+		cr_assert_eq(a->wait_cpu.count, n, "every spin sample has its waiter CPU time");
+		cr_assert_eq(a->by_label[LABEL_NO_SLEEP], 0, "a spinner never sleeps, so never no_sleep");
+	} else {
+		cr_assert_eq(c->phased, c->complete, "%s: a complete sample has phases", pc->name);
+		cr_assert_eq(a->by_label[LABEL_PREEMPTED], 0, "preempted is for spinning waiters");
+	}
+}
+
+ParameterizedTest(struct path_case *pc, paths, paced, .timeout = 120)
+{
+	const uint64_t n = 300;
+	struct checks c = {};
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	cr_assert_eq(run_workload(pc->name, true, n, 500, &c, &result, msg), 0, "%s: %s", pc->name, msg);
+	assert_accounted(pc, &c, n);
+	/* paced, the wakee is asleep at nearly every notify */
+	cr_assert_geq(c.complete, n * 8 / 10, "%s: only %lu of %lu complete", pc->name, c.complete, n);
+	if (pc->notify_nr >= 0) {
+		assert_bounded_as_promised(pc, &c.first_phased);
+		assert_bounded_as_promised(pc, &c.last_phased);
+	}
+}
+
+ParameterizedTest(struct path_case *pc, paths, back_to_back, .timeout = 120)
+{
+	const uint64_t n = 2000;
+	struct checks c = {};
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	cr_assert_eq(run_workload(pc->name, true, n, 0, &c, &result, msg), 0, "%s: %s", pc->name, msg);
+	/* back to back the wakee often has not slept yet: labelled, never forced into the table */
+	assert_accounted(pc, &c, n);
+}
