@@ -4,8 +4,10 @@
  *
  * Emits compact records for the scheduler and syscall events of the tracked
  * processes, plus the idle exits of CPUs that a tracked task is being woken
- * onto. Everything is filtered here so that untracked tasks pay one hash
- * lookup and nothing else.
+ * onto, and, on a CPU a tracked task is waiting for or notifying from,
+ * everything else that runs there: other tasks, interrupts, idle. Everything
+ * is filtered here so that untracked tasks pay a lookup or two and nothing
+ * else.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -17,6 +19,17 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* power:cpu_idle reports an exit as state PWR_EVENT_EXIT, i.e. (u32)-1 */
 #define PWR_EVENT_EXIT ((__u32)-1)
+
+/* futex(2) ops, from uapi linux/futex.h (vmlinux.h has no #defines) */
+#define SYS_FUTEX		202	/* x86-64 */
+#define FUTEX_WAKE		1
+#define FUTEX_REQUEUE		3
+#define FUTEX_CMP_REQUEUE	4
+#define FUTEX_WAKE_OP		5
+#define FUTEX_UNLOCK_PI		7
+#define FUTEX_WAKE_BITSET	10
+#define FUTEX_CMP_REQUEUE_PI	12
+#define FUTEX_CMD_MASK		(~(128 | 256))	/* without PRIVATE and CLOCK_REALTIME */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -38,7 +51,21 @@ struct {
  */
 struct cpu_state {
 	__u64 idle_since_ns;	/* 0 while the CPU is not idle */
-	__u64 watched;		/* a tracked task is being woken onto this CPU */
+	__u32 idle_exit_wanted;	/* a tracked task is being woken onto this idle CPU */
+	/*
+	 * The CPU is watched while either is set: everything that runs on it
+	 * then is evidence for a slow wakeup (wp_irq in wakeprobe.h).
+	 */
+	__u32 runnable_tid;	/* a tracked task waits to run here: woken or preempted */
+	__u32 notify_tid;	/* a tracked task is inside its notify syscall here */
+	/*
+	 * The task running here, kept by sched_switch: a waking record names
+	 * what its wakee may have to wait for. (The run queue's own curr is a
+	 * per-CPU variable, which needs data symbols in kallsyms to reach.)
+	 */
+	__u32 curr_pid;
+	__u32 curr_prio;
+	char curr_comm[WP_TASK_COMM_LEN];
 } __attribute__((aligned(64)));	/* one line per CPU: no false sharing */
 
 struct {
@@ -74,6 +101,21 @@ static __always_inline __u32 task_cpu(struct task_struct *p)
 	if (bpf_core_field_exists(old->cpu))
 		return old->cpu;
 	return p->thread_info.cpu;
+}
+
+static __always_inline struct cpu_state *cpu_state_of(__u32 cpu)
+{
+	return bpf_map_lookup_elem(&cpu_states, &cpu);
+}
+
+static __always_inline struct cpu_state *this_cpu_state(void)
+{
+	return cpu_state_of(bpf_get_smp_processor_id());
+}
+
+static __always_inline bool watched(const struct cpu_state *cs)
+{
+	return cs && (cs->runnable_tid || cs->notify_tid);
 }
 
 static __always_inline bool tgid_tracked(__u32 tgid)
@@ -129,10 +171,25 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
+	struct cpu_state *cs = this_cpu_state();
+	bool prev_tracked;
 	struct wp_event *e;
 
-	if (!tgid_tracked(prev->tgid) && !tgid_tracked(next->tgid))
+	if (cs) {
+		cs->curr_pid = next->pid;
+		cs->curr_prio = next->prio;
+		__builtin_memcpy(cs->curr_comm, next->comm, sizeof(cs->curr_comm));
+	}
+	prev_tracked = tgid_tracked(prev->tgid);
+	if (!prev_tracked && !tgid_tracked(next->tgid) && !watched(cs))
 		return 0;
+	if (cs) {
+		/* a tracked task preempted here waits for this CPU: watch it */
+		if (prev_tracked && (preempt || !prev_state))
+			cs->runnable_tid = prev->pid;
+		else if (cs->runnable_tid == next->pid)
+			cs->runnable_tid = 0;
+	}
 	e = event_reserve(WP_EV_SWITCH);
 	if (!e)
 		return 0;
@@ -142,11 +199,13 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	e->sw.prev_prio = prev->prio;
 	e->sw.next_prio = next->prio;
 	e->sw.preempt = preempt;
+	e->sw.next_tgid = next->tgid;
+	__builtin_memcpy(e->sw.next_comm, next->comm, sizeof(e->sw.next_comm));
 	event_submit(e);
 	return 0;
 }
 
-static __always_inline void emit_wake(__u32 type, struct task_struct *p, bool arm_watch)
+static __always_inline void emit_wake(__u32 type, struct task_struct *p, bool waking)
 {
 	struct cpu_state *cs;
 	struct wp_event *e;
@@ -155,16 +214,27 @@ static __always_inline void emit_wake(__u32 type, struct task_struct *p, bool ar
 	if (!tgid_tracked(p->tgid))
 		return;
 	cpu = task_cpu(p);
-	cs = bpf_map_lookup_elem(&cpu_states, &cpu);
+	cs = cpu_state_of(cpu);
+	if (cs) {
+		/* from the wake decision to its switch-in, the task waits for this CPU */
+		cs->runnable_tid = p->pid;
+		/* only the idle exit that follows a tracked wakeup is worth a record */
+		if (waking && cs->idle_since_ns)
+			cs->idle_exit_wanted = 1;
+	}
 	e = event_reserve(type);
 	if (!e)
 		return;
 	e->wake.pid = p->pid;
 	e->wake.target_cpu = cpu;
 	e->wake.target_idle_since_ns = cs ? cs->idle_since_ns : 0;
-	/* only the idle exit that follows a tracked wakeup is worth a record */
-	if (cs && arm_watch && cs->idle_since_ns)
-		cs->watched = 1;
+	/* another CPU's state, read without its lock: right but for a switch in flight */
+	e->wake.target_curr_pid = cs ? cs->curr_pid : 0;
+	e->wake.target_curr_prio = cs ? cs->curr_prio : 0;
+	if (cs)
+		__builtin_memcpy(e->wake.target_curr_comm, cs->curr_comm, sizeof(e->wake.target_curr_comm));
+	else
+		e->wake.target_curr_comm[0] = 0;
 	event_submit(e);
 }
 
@@ -192,19 +262,22 @@ int BPF_PROG(handle_sched_wakeup_new, struct task_struct *p)
 SEC("tp_btf/cpu_idle")
 int BPF_PROG(handle_cpu_idle, unsigned int state, unsigned int cpu_id)
 {
-	struct cpu_state *cs;
+	struct cpu_state *cs = cpu_state_of(cpu_id);
 	struct wp_event *e;
-	__u32 cpu = cpu_id;
 
-	cs = bpf_map_lookup_elem(&cpu_states, &cpu);
 	if (!cs)
 		return 0;
 	if (state != PWR_EVENT_EXIT) {
 		cs->idle_since_ns = bpf_ktime_get_ns();
+		if (watched(cs) && (e = event_reserve(WP_EV_IDLE_ENTER))) {
+			e->idle.idle_since_ns = cs->idle_since_ns;
+			e->idle.state = state;
+			event_submit(e);
+		}
 		return 0;
 	}
-	if (cs->watched) {
-		cs->watched = 0;
+	if (cs->idle_exit_wanted || watched(cs)) {
+		cs->idle_exit_wanted = 0;
 		e = event_reserve(WP_EV_IDLE_EXIT);
 		if (e) {
 			e->idle.idle_since_ns = cs->idle_since_ns;
@@ -215,6 +288,142 @@ int BPF_PROG(handle_cpu_idle, unsigned int state, unsigned int cpu_id)
 	return 0;
 }
 
+/* emit_irq - interrupt work on a watched CPU; @name only for hard irqs */
+static __always_inline void emit_irq(__u32 kind, int nr, __u32 exit, const char *name)
+{
+	struct wp_event *e;
+
+	if (!watched(this_cpu_state()))
+		return;
+	e = event_reserve(WP_EV_IRQ);
+	if (!e)
+		return;
+	e->irq.kind = kind;
+	e->irq.nr = nr;
+	e->irq.exit = exit;
+	e->irq.name[0] = 0;
+	if (name)
+		bpf_probe_read_kernel_str(e->irq.name, sizeof(e->irq.name), name);
+	event_submit(e);
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(handle_irq_entry, int irq, struct irqaction *action)
+{
+	emit_irq(WP_IRQ_HARD, irq, 0, action->name);
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(handle_irq_exit, int irq, struct irqaction *action, int ret)
+{
+	emit_irq(WP_IRQ_HARD, irq, 1, NULL);
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(handle_softirq_entry, unsigned int vec)
+{
+	emit_irq(WP_IRQ_SOFT, vec, 0, NULL);
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(handle_softirq_exit, unsigned int vec)
+{
+	emit_irq(WP_IRQ_SOFT, vec, 1, NULL);
+	return 0;
+}
+
+/*
+ * x86's system vectors do not pass through irq_handler_entry: the APIC
+ * timer, the reschedule IPI, and the function-call IPIs that carry a
+ * queued remote wakeup (the wake list) have tracepoints of their own.
+ */
+SEC("tp_btf/local_timer_entry")
+int BPF_PROG(handle_timer_entry, int vector)
+{
+	emit_irq(WP_IRQ_TIMER, vector, 0, NULL);
+	return 0;
+}
+
+SEC("tp_btf/local_timer_exit")
+int BPF_PROG(handle_timer_exit, int vector)
+{
+	emit_irq(WP_IRQ_TIMER, vector, 1, NULL);
+	return 0;
+}
+
+SEC("tp_btf/reschedule_entry")
+int BPF_PROG(handle_resched_entry, int vector)
+{
+	emit_irq(WP_IRQ_RESCHED, vector, 0, NULL);
+	return 0;
+}
+
+SEC("tp_btf/reschedule_exit")
+int BPF_PROG(handle_resched_exit, int vector)
+{
+	emit_irq(WP_IRQ_RESCHED, vector, 1, NULL);
+	return 0;
+}
+
+SEC("tp_btf/call_function_single_entry")
+int BPF_PROG(handle_call_func_single_entry, int vector)
+{
+	emit_irq(WP_IRQ_CALL_FUNC, vector, 0, NULL);
+	return 0;
+}
+
+SEC("tp_btf/call_function_single_exit")
+int BPF_PROG(handle_call_func_single_exit, int vector)
+{
+	emit_irq(WP_IRQ_CALL_FUNC, vector, 1, NULL);
+	return 0;
+}
+
+SEC("tp_btf/call_function_entry")
+int BPF_PROG(handle_call_func_entry, int vector)
+{
+	emit_irq(WP_IRQ_CALL_FUNC, vector, 0, NULL);
+	return 0;
+}
+
+SEC("tp_btf/call_function_exit")
+int BPF_PROG(handle_call_func_exit, int vector)
+{
+	emit_irq(WP_IRQ_CALL_FUNC, vector, 1, NULL);
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(handle_sched_migrate_task, struct task_struct *p, int dest_cpu)
+{
+	struct cpu_state *from, *to;
+	struct wp_event *e;
+	__u32 orig;
+
+	if (!tgid_tracked(p->tgid))
+		return 0;
+	orig = task_cpu(p);
+	/* a task waiting for a CPU now waits for another */
+	from = cpu_state_of(orig);
+	to = cpu_state_of(dest_cpu);
+	if (from && from->runnable_tid == p->pid) {
+		from->runnable_tid = 0;
+		if (to)
+			to->runnable_tid = p->pid;
+	}
+	e = event_reserve(WP_EV_MIGRATE);
+	if (!e)
+		return 0;
+	e->migrate.pid = p->pid;
+	e->migrate.orig_cpu = orig;
+	e->migrate.dest_cpu = dest_cpu;
+	event_submit(e);
+	return 0;
+}
+
 static __always_inline bool syscall_is_wanted(long nr, __u8 end)
 {
 	if (nr < 0 || nr >= WP_MAX_SYSCALLS)
@@ -222,19 +431,46 @@ static __always_inline bool syscall_is_wanted(long nr, __u8 end)
 	return syscall_wanted[nr] & end;
 }
 
+/*
+ * futex_op_wakes - can this futex(2) op wake a waiter? Mirrors the user
+ * side's list (user/merge.c); only a waking call makes its CPU watched.
+ */
+static __always_inline bool futex_op_wakes(__u64 op)
+{
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_WAKE:
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+	case FUTEX_WAKE_OP:
+	case FUTEX_UNLOCK_PI:
+	case FUTEX_WAKE_BITSET:
+	case FUTEX_CMP_REQUEUE_PI:
+		return true;
+	default:
+		return false;
+	}
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 {
+	struct cpu_state *cs;
 	struct wp_event *e;
+	__u64 arg2;
 
 	if (!syscall_is_wanted(id, WP_SYSCALL_ENTER) || !current_tracked())
 		return 0;
+	arg2 = PT_REGS_PARM2_SYSCALL(regs);
+	/* a notify in progress: watch the waker's CPU until the syscall returns */
+	if ((syscall_wanted[id] & WP_SYSCALL_NOTIFY) && (id != SYS_FUTEX || futex_op_wakes(arg2)) &&
+	    (cs = this_cpu_state()))
+		cs->notify_tid = (__u32)bpf_get_current_pid_tgid();
 	e = event_reserve(WP_EV_SYS_ENTER);
 	if (!e)
 		return 0;
 	e->sys.nr = id;
 	e->sys.arg = PT_REGS_PARM1_SYSCALL(regs);
-	e->sys.arg2 = PT_REGS_PARM2_SYSCALL(regs);
+	e->sys.arg2 = arg2;
 	event_submit(e);
 	return 0;
 }
@@ -242,9 +478,12 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 {
+	struct cpu_state *cs = this_cpu_state();
 	struct wp_event *e;
 	long id;
 
+	if (cs && cs->notify_tid && cs->notify_tid == (__u32)bpf_get_current_pid_tgid())
+		cs->notify_tid = 0;
 	id = regs->orig_ax;	/* x86: the number survives in orig_ax */
 	if (!syscall_is_wanted(id, WP_SYSCALL_EXIT) || !current_tracked())
 		return 0;

@@ -22,10 +22,16 @@ enum wp_event_type {
 	WP_EV_IDLE_EXIT,	/* a watched CPU left idle (power:cpu_idle exit) */
 	WP_EV_FORK,		/* a tracked process forked: the child is tracked too */
 	WP_EV_SIGNAL_DELIVER,	/* a tracked task is about to run a signal handler */
+	WP_EV_IRQ,		/* an interrupt handler entered or left on a watched CPU */
+	WP_EV_IDLE_ENTER,	/* a watched CPU went idle (power:cpu_idle) */
+	WP_EV_MIGRATE,		/* sched_migrate_task of a tracked task */
 	WP_EV_TYPE_MAX,
 };
 
-/* sched_switch: prev_state as the kernel reports it; 0 means still runnable */
+/*
+ * sched_switch, recorded when prev or next is tracked, or on a watched CPU
+ * (see wp_irq). prev_state as the kernel reports it; 0 means still runnable.
+ */
 struct wp_switch {
 	__u32 prev_tid;
 	__u32 next_tid;
@@ -33,19 +39,25 @@ struct wp_switch {
 	__u16 prev_prio;
 	__u16 next_prio;
 	__u32 preempt;		/* prev was preempted, not blocking */
-	__u32 __pad;
+	__u32 next_tgid;
+	char next_comm[WP_TASK_COMM_LEN];
 };
 
 /*
  * sched_waking and sched_wakeup. target_cpu is task_cpu(p): at sched_waking
  * the CPU the task last ran on, at sched_wakeup the CPU it was queued on.
- * target_idle_since_ns is when that CPU entered idle, 0 if it was not idle.
+ * target_idle_since_ns is when that CPU entered idle, 0 if it was not idle;
+ * target_curr_* name the task running there at that moment (0: the idle
+ * task), the one a slow runq_wait may have to wait for.
  */
 struct wp_wake {
 	__u32 pid;
 	__u32 target_cpu;
 	__u64 target_idle_since_ns;
-	__u64 __pad;
+	__u32 target_curr_pid;
+	__u16 target_curr_prio;
+	__u16 __pad;
+	char target_curr_comm[WP_TASK_COMM_LEN];
 };
 
 /*
@@ -58,10 +70,43 @@ struct wp_sys {
 	__u64 arg2;
 };
 
-/* a watched CPU left idle; cpu is the event's own cpu field */
+/* a watched CPU left idle (cpu is the event's own cpu field), or entered it */
 struct wp_idle {
-	__u64 idle_since_ns;
-	__u64 __pad[2];
+	__u64 idle_since_ns;	/* exit: since when it was idle */
+	__u32 state;		/* enter: the cpuidle state index */
+	__u32 __pad[7];
+};
+
+/* what kind of interrupt work a WP_EV_IRQ record is about */
+enum wp_irq_kind {
+	WP_IRQ_HARD = 1,	/* irq_handler_entry/exit: nr is the irq */
+	WP_IRQ_SOFT,		/* softirq_entry/exit: nr is the vector */
+	WP_IRQ_TIMER,		/* x86 local APIC timer */
+	WP_IRQ_RESCHED,		/* x86 reschedule IPI */
+	WP_IRQ_CALL_FUNC,	/* x86 function-call IPIs, single and many (the wake list) */
+};
+
+/*
+ * Interrupt work on a watched CPU: one that a tracked task is runnable on
+ * but not running (from its wakeup to its switch-in, or preempted), or that
+ * a tracked waker is inside its notify on. Only watched CPUs emit, so the
+ * cost is one array lookup per interrupt when nothing waits.
+ */
+struct wp_irq {
+	__u32 kind;		/* enum wp_irq_kind */
+	__s32 nr;
+	__u32 exit;		/* 0 entry, 1 exit */
+	__u32 __pad;
+	char name[WP_TASK_COMM_LEN];	/* the handler's name, hard irqs only */
+	__u64 __pad2;
+};
+
+/* sched_migrate_task of a tracked task */
+struct wp_migrate {
+	__u32 pid;
+	__u32 orig_cpu;
+	__u32 dest_cpu;
+	__u32 __pad[7];
 };
 
 /* signal:signal_deliver: the signal whose handler the task enters */
@@ -95,12 +140,15 @@ struct wp_event {
 		struct wp_idle idle;
 		struct wp_fork fork;
 		struct wp_signal signal;
+		struct wp_irq irq;
+		struct wp_migrate migrate;
 	};
 };
 
 /* syscall_wanted[] bits: which end of a syscall bounds a phase */
 #define WP_SYSCALL_ENTER	(1 << 0)
 #define WP_SYSCALL_EXIT		(1 << 1)
+#define WP_SYSCALL_NOTIFY	(1 << 2)	/* a notify: watch the CPU while it runs */
 
 /* counters kept in BPF .bss and read by wakeprobe at exit */
 struct wp_counters {

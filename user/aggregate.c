@@ -16,6 +16,28 @@ void aggregate__init(struct aggregate *a)
 		histogram__init(&a->phase[k]);
 }
 
+void aggregate__want_outliers(struct aggregate *a, uint32_t k, uint64_t threshold_ns)
+{
+	a->outliers_wanted = k < AGG_MAX_OUTLIERS ? k : AGG_MAX_OUTLIERS;
+	a->outlier_threshold_ns = threshold_ns;
+}
+
+/* keep_if_outlier - insert @r among the slowest kept, slowest first */
+static void keep_if_outlier(struct aggregate *a, const struct sample_result *r)
+{
+	uint32_t i;
+
+	if (!a->outliers_wanted || (uint64_t)r->total_ns < a->outlier_threshold_ns)
+		return;
+	a->outlier_candidates++;
+	if (a->nr_outliers == a->outliers_wanted && r->total_ns <= a->outliers[a->nr_outliers - 1].total_ns)
+		return;
+	i = a->nr_outliers < a->outliers_wanted ? a->nr_outliers++ : a->nr_outliers - 1;
+	for (; i > 0 && a->outliers[i - 1].total_ns < r->total_ns; i--)
+		a->outliers[i] = a->outliers[i - 1];
+	a->outliers[i] = *r;
+}
+
 void aggregate__add_untraced(struct aggregate *a, uint64_t t_notify_ns, uint64_t t_woken_ns,
 			     uint64_t t_wait_start_ns)
 {
@@ -55,6 +77,11 @@ void aggregate__add(struct aggregate *a, const struct sample_result *r)
 		a->phase_sum_mismatch++;
 	if (r->rewait_seen)
 		histogram__add(&a->rewait, (uint64_t)r->rewait_ns);
+	for (k = 0; k < NR_CAUSES; k++)
+		a->cause_ns[k] += r->why.by_cause[k];
+	a->explained_total_ns += r->total_ns;
+	a->migrations += r->why.migrations;
+	keep_if_outlier(a, r);
 	if (r->target_was_idle) {
 		a->target_idle++;
 		if (r->idle_exit_seen)

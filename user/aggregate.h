@@ -9,6 +9,8 @@
 #include "histogram.h"
 #include "merge.h"
 
+#define AGG_MAX_OUTLIERS 100
+
 struct aggregate {
 	uint64_t samples;			/* every sample seen */
 	uint64_t by_label[NR_LABELS];
@@ -26,9 +28,23 @@ struct aggregate {
 	uint64_t phase_sum_mismatch;		/* complete samples whose phases do not add up */
 	uint64_t first_notify_ns;
 	uint64_t last_woken_ns;
+
+	/* phased complete samples: their total time by cause, and the sum of their totals */
+	int64_t cause_ns[NR_CAUSES];
+	int64_t explained_total_ns;
+	uint64_t migrations;			/* of the wakee, inside a sample */
+
+	/* the slowest phased complete samples at or over the threshold, slowest first */
+	uint32_t outliers_wanted;
+	uint64_t outlier_threshold_ns;
+	uint32_t nr_outliers;
+	uint64_t outlier_candidates;		/* samples at or over the threshold */
+	struct sample_result outliers[AGG_MAX_OUTLIERS];
 };
 
 void aggregate__init(struct aggregate *a);
+/* keep the @k slowest samples whose total is at least @threshold_ns (k <= AGG_MAX_OUTLIERS) */
+void aggregate__want_outliers(struct aggregate *a, uint32_t k, uint64_t threshold_ns);
 void aggregate__add(struct aggregate *a, const struct sample_result *r);
 /* a sample measured without tracing: only its total is known */
 void aggregate__add_untraced(struct aggregate *a, uint64_t t_notify_ns, uint64_t t_woken_ns,

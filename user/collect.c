@@ -64,6 +64,8 @@ int collector__check_access(char *msg, size_t len)
 	return 0;
 }
 
+_Static_assert(sizeof(struct wp_event) == 64, "a record is one cache line; keep it so");
+
 static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct collector *c = ctx;
@@ -86,7 +88,7 @@ static void want_syscalls(struct collector *c, const int nr[COLLECT_MAX_SYSCALLS
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len)
 {
 	struct collector *c;
-	int err, nr_cpus;
+	int err, nr_cpus, i;
 
 	*out = NULL;
 	libbpf_verbose = opts->verbose;
@@ -119,11 +121,11 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 			 "the verifier's log", strerror(-err));
 		goto err_out;
 	}
-	want_syscalls(c, opts->enter_syscalls, WP_SYSCALL_ENTER);
+	want_syscalls(c, opts->enter_syscalls, WP_SYSCALL_ENTER | WP_SYSCALL_NOTIFY);
 	want_syscalls(c, opts->exit_syscalls, WP_SYSCALL_EXIT);
 	if (opts->all_syscalls)
-		memset(c->skel->bss->syscall_wanted, WP_SYSCALL_ENTER | WP_SYSCALL_EXIT,
-		       sizeof(c->skel->bss->syscall_wanted));
+		for (i = 0; i < WP_MAX_SYSCALLS; i++)
+			c->skel->bss->syscall_wanted[i] |= WP_SYSCALL_ENTER | WP_SYSCALL_EXIT;
 	err = wakeprobe_bpf__attach(c->skel);
 	if (err) {
 		snprintf(msg, len, "cannot attach to the scheduler and syscall tracepoints (%s): "

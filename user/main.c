@@ -192,6 +192,8 @@ int main(int argc, char **argv)
 	so.trace = !o.no_trace;
 	so.verbose = o.verbose;
 	so.ringbuf_bytes = o.ringbuf_kb * 1024;
+	so.outliers = o.outliers;
+	so.outlier_threshold_ns = o.threshold_us * 1000;
 
 	install_signal_handlers();
 	if (!strcmp(o.workload, "all"))

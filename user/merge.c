@@ -46,6 +46,10 @@ struct merger {
 	struct loss_gap gaps[GAPS_MAX];
 	size_t nr_gaps;
 
+	/* one sample's events, contiguous, for explain__sample() */
+	struct wp_event *scratch;
+	size_t scratch_cap;
+
 	uint64_t finished_until_ns;	/* events before this can no longer change a result */
 	uint64_t prev_woken_ns;		/* t_woken of the last finished sample */
 	bool have_prev;
@@ -142,6 +146,7 @@ void merger__free(struct merger *m)
 		return;
 	free(m->events);
 	free(m->pending);
+	free(m->scratch);
 	free(m);
 }
 
@@ -485,6 +490,37 @@ static void scan_rewait(const struct merger *m, const struct pending_sample *p, 
 }
 
 /*
+ * explain - hand the events of [@lo, @hi] to explain__sample() in one piece.
+ * Should they not fit in memory, the sample keeps an empty explanation whose
+ * time is all unexplained, which is what it then is.
+ */
+static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r)
+{
+	size_t first = first_event_at(m, lo), n = 0, i;
+
+	for (i = first; i < m->ev_len && event_at(m, i)->ts_ns <= hi; i++)
+		n++;
+	if (n > m->scratch_cap) {
+		size_t cap = m->scratch_cap ? m->scratch_cap : 256;
+		struct wp_event *p;
+
+		while (cap < n)
+			cap *= 2;
+		p = realloc(m->scratch, cap * sizeof(*p));
+		if (!p) {
+			memset(&r->why, 0, sizeof(r->why));
+			r->why.by_cause[CAUSE_UNEXPLAINED] = r->total_ns;
+			return;
+		}
+		m->scratch = p;
+		m->scratch_cap = cap;
+	}
+	for (i = 0; i < n; i++)
+		m->scratch[i] = *event_at(m, first + i);
+	explain__sample(&r->why, r, m->scratch, n);
+}
+
+/*
  * merge_sample - find the bounding events of one sample and split it.
  *
  * The marks are searched in order, each after the previous one, so kernel
@@ -647,6 +683,7 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 	scan_rewait(m, p, r);
 	r->label = LABEL_COMPLETE;
 	r->phased = true;
+	explain(m, lo, hi, r);
 }
 
 int merger__add_sample(struct merger *m, const struct wp_sample *s, uint64_t t_notify_ns, uint64_t t_woken_ns,

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "wakeprobe.h"
+#include "explain.h"
 #include "sample_ring.h"
 
 enum phase {
@@ -88,6 +89,9 @@ struct sample_result {
 	 */
 	bool rewait_seen;
 	int64_t rewait_ns;
+
+	/* phased samples: each phase's time by cause (explain.h) */
+	struct explanation why;
 };
 
 #define MERGE_MAX_SYSCALLS 4

@@ -10,6 +10,8 @@ enum {
 	OPT_LIST_WORKLOADS,
 	OPT_RINGBUF_KB,
 	OPT_VERSION,
+	OPT_OUTLIERS,
+	OPT_THRESHOLD_US,
 };
 
 void options__usage(FILE *out)
@@ -27,6 +29,8 @@ void options__usage(FILE *out)
 		"  -n, --samples N         wakeups to measure (default %d)\n"
 		"  -i, --interval-us U     pause between wakeups in us, 0 for back to back (default %d)\n"
 		"  -c, --cpus A,B          waker on CPU A, wakee on CPU B (default: two allowed CPUs)\n"
+		"      --outliers K        explain the K slowest wakeups, cause by cause (default %d, 0: none)\n"
+		"      --threshold-us T    ... among those at least T us slow (default 0)\n"
 		"      --no-trace          run the same workload without tracing: totals only\n"
 		"      --ringbuf-kb K      BPF ring buffer size in KiB, a power of two (default %d)\n"
 		"      --list-workloads    list the wakeup paths and exit\n"
@@ -39,8 +43,9 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload eventfd --samples 20000 --interval-us 200 --cpus 0,1\n"
 		"  sudo wakeprobe --workload eventfd --interval-us 0     # back to back\n"
 		"  sudo wakeprobe --workload all --samples 2000          # compare every path\n"
+		"  sudo wakeprobe --workload cond --outliers 10 --threshold-us 200\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n",
-		OPT_DEFAULT_SAMPLES, OPT_DEFAULT_INTERVAL_US, OPT_DEFAULT_RINGBUF_KB);
+		OPT_DEFAULT_SAMPLES, OPT_DEFAULT_INTERVAL_US, OPT_DEFAULT_OUTLIERS, OPT_DEFAULT_RINGBUF_KB);
 }
 
 enum options_result options__parse(struct wp_options *o, int argc, char **argv, int nr_cpus,
@@ -53,6 +58,8 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 		{ "ringbuf-kb", required_argument, NULL, OPT_RINGBUF_KB },
+		{ "outliers", required_argument, NULL, OPT_OUTLIERS },
+		{ "threshold-us", required_argument, NULL, OPT_THRESHOLD_US },
 		{ "list-workloads", no_argument, NULL, OPT_LIST_WORKLOADS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -66,6 +73,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	o->samples = OPT_DEFAULT_SAMPLES;
 	o->interval_us = OPT_DEFAULT_INTERVAL_US;
 	o->ringbuf_kb = OPT_DEFAULT_RINGBUF_KB;
+	o->outliers = OPT_DEFAULT_OUTLIERS;
 	o->waker_cpu = -1;
 	o->wakee_cpu = -1;
 
@@ -107,6 +115,21 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 				return OPTIONS_BAD;
 			}
 			o->ringbuf_kb = (uint32_t)v;
+			break;
+		case OPT_OUTLIERS:
+			if (parse_u64(optarg, 0, OPT_MAX_OUTLIERS, &v)) {
+				snprintf(err, errlen, "--outliers wants a whole number from 0 to %d, not '%s'",
+					 OPT_MAX_OUTLIERS, optarg);
+				return OPTIONS_BAD;
+			}
+			o->outliers = (uint32_t)v;
+			break;
+		case OPT_THRESHOLD_US:
+			if (parse_u64(optarg, 0, OPT_MAX_THRESHOLD_US, &o->threshold_us)) {
+				snprintf(err, errlen, "--threshold-us wants microseconds from 0 to %llu, not '%s'",
+					 OPT_MAX_THRESHOLD_US, optarg);
+				return OPTIONS_BAD;
+			}
 			break;
 		case OPT_LIST_WORKLOADS:
 			o->list_workloads = true;

@@ -12,6 +12,9 @@
 #define OPT_DEFAULT_RINGBUF_KB	8192
 #define OPT_MAX_SAMPLES		(1ull << 40)
 #define OPT_MAX_INTERVAL_US	(10ull * 1000 * 1000)
+#define OPT_DEFAULT_OUTLIERS	5
+#define OPT_MAX_OUTLIERS	100	/* AGG_MAX_OUTLIERS */
+#define OPT_MAX_THRESHOLD_US	(10ull * 1000 * 1000)
 
 struct wp_options {
 	const char *workload;
@@ -20,6 +23,8 @@ struct wp_options {
 	int waker_cpu;		/* -1: chosen by wakeprobe */
 	int wakee_cpu;
 	uint32_t ringbuf_kb;
+	uint32_t outliers;	/* slow wakeups to explain one by one */
+	uint64_t threshold_us;	/* only wakeups at least this slow */
 	bool no_trace;
 	bool verbose;
 	bool list_workloads;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <string.h>
 #include "report.h"
 
 static double us(uint64_t ns)
@@ -83,6 +84,182 @@ static void print_summary(FILE *out, const struct session_opts *o, const struct 
 		fprintf(out, "  WARNING    workload failed: %s\n", r->workload_error);
 }
 
+
+/* describe_interval - one cause, named from its events, into @buf */
+static void describe_interval(const struct interval *iv, char *buf, size_t len)
+{
+	switch (iv->cause) {
+	case CAUSE_IDLE:
+		snprintf(buf, len, "CPU %u idle", iv->cpu);
+		break;
+	case CAUSE_IPI:
+		snprintf(buf, len, "IPI in flight to CPU %u", iv->cpu);
+		break;
+	case CAUSE_OTHER_TASK:
+		snprintf(buf, len, "'%.16s' pid %u prio %u ran on CPU %u (%s)", iv->name, iv->pid, iv->prio, iv->cpu,
+			 iv->preempted ? "then preempted" : "until it slept");
+		break;
+	case CAUSE_IRQ:
+		if (iv->irq_kind == WP_IRQ_HARD)
+			snprintf(buf, len, "irq %d '%.16s' on CPU %u", iv->nr, iv->name, iv->cpu);
+		else
+			snprintf(buf, len, "%s on CPU %u", irq_kind__name(iv->irq_kind), iv->cpu);
+		break;
+	case CAUSE_SOFTIRQ:
+		snprintf(buf, len, "softirq %s on CPU %u", softirq__name(iv->nr), iv->cpu);
+		break;
+	case CAUSE_WAKER_PREEMPTED:
+		snprintf(buf, len, "waker off CPU %u, '%.16s' pid %u ran", iv->cpu, iv->name, iv->pid);
+		break;
+	case CAUSE_WAKEE_PREEMPTED:
+		snprintf(buf, len, "wakee preempted on CPU %u, '%.16s' pid %u ran", iv->cpu, iv->name, iv->pid);
+		break;
+	case CAUSE_REACQUIRE:
+		snprintf(buf, len, "wakee blocked again (the mutex)");
+		break;
+	default:
+		snprintf(buf, len, "%s", cause__name(iv->cause));
+	}
+}
+
+struct cause_part {
+	struct interval key;	/* dur_ns summed over the intervals like it */
+};
+
+/* parts_of_phase - the intervals of phase @k, alike ones summed, longest first */
+static size_t parts_of_phase(const struct explanation *x, int k, struct cause_part *parts, size_t max)
+{
+	size_t n = 0, i, j;
+
+	for (i = 0; i < x->nr_iv; i++) {
+		const struct interval *iv = &x->iv[i];
+
+		if (iv->phase != k)
+			continue;
+		for (j = 0; j < n; j++) {
+			const struct interval *p = &parts[j].key;
+
+			if (p->cause == iv->cause && p->pid == iv->pid && p->irq_kind == iv->irq_kind &&
+			    p->nr == iv->nr && p->cpu == iv->cpu) {
+				parts[j].key.dur_ns += iv->dur_ns;
+				parts[j].key.preempted = iv->preempted;
+				break;
+			}
+		}
+		if (j == n && n < max)
+			parts[n++].key = *iv;
+	}
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && parts[j - 1].key.dur_ns < parts[j].key.dur_ns; j--) {
+			struct cause_part t = parts[j];
+
+			parts[j] = parts[j - 1];
+			parts[j - 1] = t;
+		}
+	return n;
+}
+
+#define LINE_WIDTH 100
+
+/* print_parts - "name 1.23; name 4.56; unexplained 0.12", wrapped under column @indent */
+static void print_parts(FILE *out, const struct explanation *x, int k, int indent)
+{
+	struct cause_part parts[EXPLAIN_MAX_INTERVALS];
+	size_t n = parts_of_phase(x, k, parts, EXPLAIN_MAX_INTERVALS), i;
+	int col = indent;
+	char item[160], name[128];
+
+	for (i = 0; i <= n; i++) {
+		int len;
+
+		if (i < n) {
+			describe_interval(&parts[i].key, name, sizeof(name));
+			len = snprintf(item, sizeof(item), "%s %.2f", name, us(parts[i].key.dur_ns));
+		} else {
+			if (!x->by_phase_cause[k][CAUSE_UNEXPLAINED] && n)
+				break;
+			len = snprintf(item, sizeof(item), "unexplained %.2f",
+				       us((uint64_t)x->by_phase_cause[k][CAUSE_UNEXPLAINED]));
+		}
+		if (col > indent && col + 2 + len > LINE_WIDTH) {
+			fprintf(out, ";\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fprintf(out, "; ");
+			col += 2;
+		}
+		fprintf(out, "%s", item);
+		col += len;
+	}
+	fprintf(out, "\n");
+}
+
+static void print_causes(FILE *out, const struct aggregate *a)
+{
+	int c;
+
+	if (!a->explained_total_ns)
+		return;
+	fprintf(out, "\nWhere the time of the %" PRIu64 " complete wakeups went (share of their summed totals):\n",
+		a->by_label[LABEL_COMPLETE]);
+	fprintf(out, "%-16s %7s %13s  %s\n", "cause", "share", "per wakeup us", "meaning");
+	for (c = 0; c < NR_CAUSES; c++) {
+		if (!a->cause_ns[c])
+			continue;
+		fprintf(out, "%-16s %6.1f%% %13.2f  %s\n", cause__name(c),
+			100.0 * (double)a->cause_ns[c] / (double)a->explained_total_ns,
+			(double)a->cause_ns[c] / 1000.0 / (double)a->by_label[LABEL_COMPLETE], cause__describe(c));
+	}
+	if (a->migrations)
+		fprintf(out, "the wakee migrated %" PRIu64 " times inside a wakeup (sched_migrate_task)\n",
+			a->migrations);
+}
+
+static void print_outliers(FILE *out, const struct aggregate *a)
+{
+	uint64_t median_total = histogram__percentile(&a->total, 50);
+	uint32_t i;
+	int k;
+
+	if (!a->outliers_wanted)
+		return;
+	fprintf(out, "\nThe %u slowest of %" PRIu64 " complete wakeups", a->nr_outliers, a->by_label[LABEL_COMPLETE]);
+	if (a->outlier_threshold_ns)
+		fprintf(out, " (%" PRIu64 " at or over %.0f us)", a->outlier_candidates,
+			us(a->outlier_threshold_ns));
+	fprintf(out, ", each phase split by cause (us):\n");
+	for (i = 0; i < a->nr_outliers; i++) {
+		const struct sample_result *r = &a->outliers[i];
+		int64_t grew = INT64_MIN;
+		int worst = 0;
+
+		for (k = 0; k < NR_PHASES; k++) {
+			int64_t d = r->phase_ns[k] - (int64_t)histogram__percentile(&a->phase[k], 50);
+
+			if (d > grew) {
+				grew = d;
+				worst = k;
+			}
+		}
+		fprintf(out, "\n#%u seq %" PRIu64 ": %.2f us, %.1fx the median %.2f us; %s grew most, %.2f us "
+			"(median %.2f)\n", i + 1, r->sample.seq, us((uint64_t)r->total_ns),
+			median_total ? (double)r->total_ns / (double)median_total : 0.0, us(median_total),
+			phase__name(worst), us((uint64_t)r->phase_ns[worst]),
+			us(histogram__percentile(&a->phase[worst], 50)));
+		for (k = 0; k < NR_PHASES; k++) {
+			fprintf(out, "  %-14s %9.2f  ", phase__name(k), us((uint64_t)r->phase_ns[k]));
+			print_parts(out, &r->why, k, 29);
+		}
+		if (r->why.more_iv)
+			fprintf(out, "  (%u more intervals are in the sums but not listed)\n", r->why.more_iv);
+		if (r->why.migrations)
+			fprintf(out, "  the wakee migrated from CPU %u to CPU %u inside this wakeup\n",
+				r->why.migrated_from, r->why.migrated_to);
+		if (r->rewait_seen)
+			fprintf(out, "  mutex_reacquire %.2f us of resume_user\n", us((uint64_t)r->rewait_ns));
+	}
+}
+
 static void print_sub_phases(FILE *out, const struct aggregate *a)
 {
 	fprintf(out, "Target CPU idle at the wake: %" PRIu64 " of %" PRIu64 " wakeups; ", a->target_idle,
@@ -157,6 +334,8 @@ void report__print_text(FILE *out, const struct session_opts *o, const struct se
 		fprintf(out, "\n%s\n", phase__name(k));
 		histogram__print_log2(&a->phase[k], out, "nsecs");
 	}
+	print_causes(out, a);
+	print_outliers(out, a);
 }
 
 /* the label that kept most samples out of the table, for the comparison */

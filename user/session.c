@@ -200,6 +200,7 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 
 	memset(res, 0, sizeof(*res));
 	aggregate__init(&res->agg);
+	aggregate__want_outliers(&res->agg, o->outliers, o->outlier_threshold_ns);
 	tsc_clock__init(&res->clock);
 	res->traced = o->trace;
 	s.reader.fd = -1;

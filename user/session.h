@@ -24,6 +24,8 @@ struct session_opts {
 	bool verbose;
 	uint32_t ringbuf_bytes;
 	bool bpf_run_stats;		/* time the BPF programs (bench only: it slows them) */
+	uint32_t outliers;		/* slowest samples to keep with their explanation */
+	uint64_t outlier_threshold_ns;
 	/* optional: sees every merged sample (tests check each one) */
 	merger_sample_fn on_sample;
 	void *on_sample_ctx;

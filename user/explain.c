@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include "explain.h"
+#include "merge.h"
+
+_Static_assert(EXPLAIN_NR_PHASES == NR_PHASES, "explain.h and merge.h disagree on the phases");
+
+static const char *const cause_names[NR_CAUSES] = {
+	[CAUSE_IDLE] = "idle",
+	[CAUSE_IPI] = "ipi_in_flight",
+	[CAUSE_OTHER_TASK] = "other_task",
+	[CAUSE_IRQ] = "irq",
+	[CAUSE_SOFTIRQ] = "softirq",
+	[CAUSE_WAKER_PREEMPTED] = "waker_preempted",
+	[CAUSE_WAKEE_PREEMPTED] = "wakee_preempted",
+	[CAUSE_REACQUIRE] = "reacquire",
+	[CAUSE_UNEXPLAINED] = "unexplained",
+};
+
+static const char *const cause_texts[NR_CAUSES] = {
+	[CAUSE_IDLE] = "the target CPU was idle (a halted vCPU waits for the host to run it)",
+	[CAUSE_IPI] = "the wake was queued for the target CPU and its IPI had not run yet",
+	[CAUSE_OTHER_TASK] = "another task held the CPU the wakee was woken onto",
+	[CAUSE_IRQ] = "interrupt handlers: devices, the timer, IPIs",
+	[CAUSE_SOFTIRQ] = "softirq processing",
+	[CAUSE_WAKER_PREEMPTED] = "the waker was off its CPU inside its notify",
+	[CAUSE_WAKEE_PREEMPTED] = "the wakee lost its CPU before it took its timestamp",
+	[CAUSE_REACQUIRE] = "the wakee blocked again before its timestamp (cond: the mutex)",
+	[CAUSE_UNEXPLAINED] = "no event: the path's own kernel and user work, or something unseen",
+};
+
+const char *cause__name(enum cause c)
+{
+	return c < NR_CAUSES ? cause_names[c] : "?";
+}
+
+const char *cause__describe(enum cause c)
+{
+	return c < NR_CAUSES ? cause_texts[c] : "?";
+}
+
+const char *irq_kind__name(unsigned int kind)
+{
+	switch (kind) {
+	case WP_IRQ_HARD:
+		return "irq";
+	case WP_IRQ_SOFT:
+		return "softirq";
+	case WP_IRQ_TIMER:
+		return "timer";
+	case WP_IRQ_RESCHED:
+		return "resched IPI";
+	case WP_IRQ_CALL_FUNC:
+		return "call-func IPI";
+	default:
+		return "?";
+	}
+}
+
+const char *softirq__name(int vec)
+{
+	/* include/linux/interrupt.h, in vector order */
+	static const char *const names[] = {
+		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
+	};
+
+	return vec >= 0 && vec < (int)(sizeof(names) / sizeof(names[0])) ? names[vec] : "?";
+}
+
+/* what one CPU is doing, as far as its events tell */
+struct cpu_view {
+	int cpu;		/* -1: not in use */
+	bool known;		/* the running task is known (set at the start, or by a switch) */
+	uint32_t running;	/* tid on the CPU, 0 for the idle task */
+	uint16_t prio;
+	char comm[WP_TASK_COMM_LEN];
+	bool idle;		/* between power:cpu_idle entry and exit */
+	int irq_depth;
+	uint8_t irq_kind;
+	int32_t irq_nr;
+	char irq_name[WP_TASK_COMM_LEN];
+	int32_t softirq;	/* the vector being run, -1 when none */
+	bool ipi_ran;		/* a wake-list or reschedule IPI ran since the wake */
+};
+
+struct attribution {
+	struct explanation *x;
+	const struct sample_result *r;
+	uint64_t bound[NR_PHASES + 1];	/* phase k runs from bound[k] to bound[k + 1] */
+	struct cpu_view waker_cpu, target_cpu;
+	bool wakee_blocked;		/* off CPU in a sleep, not preempted */
+};
+
+static void view_init(struct cpu_view *v, int cpu)
+{
+	memset(v, 0, sizeof(*v));
+	v->cpu = cpu;
+	v->softirq = -1;
+}
+
+/* the CPU phase @k is bound to */
+static struct cpu_view *view_for_phase(struct attribution *a, int k)
+{
+	return k <= PHASE_NOTIFY_KERNEL ? &a->waker_cpu : &a->target_cpu;
+}
+
+/* cause_now - what holds @v during phase @k; fills the naming fields of @iv */
+static enum cause cause_now(const struct attribution *a, int k, const struct cpu_view *v, struct interval *iv)
+{
+	const struct sample_result *r = a->r;
+	uint32_t waker = r->sample.waker_tid, wakee = r->sample.wakee_tid;
+
+	if (v->irq_depth > 0) {
+		iv->irq_kind = v->irq_kind;
+		iv->nr = v->irq_nr;
+		memcpy(iv->name, v->irq_name, sizeof(iv->name));
+		return CAUSE_IRQ;
+	}
+	if (v->softirq >= 0) {
+		iv->irq_kind = WP_IRQ_SOFT;
+		iv->nr = v->softirq;
+		return CAUSE_SOFTIRQ;
+	}
+	if (v->known && v->running != waker && v->running != wakee && v->running != 0) {
+		iv->pid = v->running;
+		iv->prio = v->prio;
+		memcpy(iv->name, v->comm, sizeof(iv->name));
+	}
+	switch (k) {
+	case PHASE_NOTIFY_USER:
+	case PHASE_NOTIFY_KERNEL:
+		if (v->known && v->running != waker)
+			return CAUSE_WAKER_PREEMPTED;
+		return CAUSE_UNEXPLAINED;
+	case PHASE_WAKE_ENQUEUE:
+	case PHASE_RUNQ_WAIT:
+		if (v->known && v->running != 0 && v->running != wakee)
+			return CAUSE_OTHER_TASK;
+		if (v->idle)
+			return CAUSE_IDLE;
+		if (k == PHASE_WAKE_ENQUEUE && r->waking_cpu != r->target_cpu && !v->ipi_ran)
+			return CAUSE_IPI;
+		return CAUSE_UNEXPLAINED;
+	default:
+		if (v->known && v->running != wakee)
+			return a->wakee_blocked ? CAUSE_REACQUIRE : CAUSE_WAKEE_PREEMPTED;
+		return CAUSE_UNEXPLAINED;
+	}
+}
+
+static bool same_interval(const struct interval *a, const struct interval *b)
+{
+	return a->cause == b->cause && a->phase == b->phase && a->cpu == b->cpu && a->pid == b->pid &&
+	       a->irq_kind == b->irq_kind && a->nr == b->nr && a->start_ns + a->dur_ns == b->start_ns;
+}
+
+static void add_interval(struct explanation *x, const struct interval *iv)
+{
+	struct interval *last = x->nr_iv ? &x->iv[x->nr_iv - 1] : NULL;
+
+	x->by_cause[iv->cause] += (int64_t)iv->dur_ns;
+	x->by_phase_cause[iv->phase][iv->cause] += (int64_t)iv->dur_ns;
+	if (iv->cause == CAUSE_UNEXPLAINED)
+		return;
+	if (last && same_interval(last, iv)) {
+		last->dur_ns += iv->dur_ns;
+		return;
+	}
+	if (x->nr_iv == EXPLAIN_MAX_INTERVALS) {
+		x->more_iv++;
+		return;
+	}
+	x->iv[x->nr_iv++] = *iv;
+}
+
+/* attribute - give [from, to) to the causes holding each phase's CPU */
+static void attribute(struct attribution *a, uint64_t from, uint64_t to)
+{
+	int k;
+
+	for (k = 0; k < NR_PHASES; k++) {
+		uint64_t lo = from > a->bound[k] ? from : a->bound[k];
+		uint64_t hi = to < a->bound[k + 1] ? to : a->bound[k + 1];
+		struct interval iv = {};
+
+		if (lo >= hi)
+			continue;
+		iv.start_ns = lo;
+		iv.dur_ns = hi - lo;
+		iv.phase = (uint8_t)k;
+		iv.cpu = (uint16_t)view_for_phase(a, k)->cpu;
+		iv.cause = (uint8_t)cause_now(a, k, view_for_phase(a, k), &iv);
+		add_interval(a->x, &iv);
+	}
+}
+
+/*
+ * mark_how_it_left - a task that held the CPU in the intervals just before
+ * this switch left it: preempted (still runnable) or to sleep
+ */
+static void mark_how_it_left(struct explanation *x, const struct wp_event *e)
+{
+	uint32_t i;
+
+	for (i = x->nr_iv; i-- > 0;) {
+		struct interval *iv = &x->iv[i];
+
+		if (iv->start_ns + iv->dur_ns < e->ts_ns || iv->cpu != e->cpu)
+			break;
+		if (iv->pid == e->sw.prev_tid)
+			iv->preempted = e->sw.preempt || !e->sw.prev_state;
+	}
+}
+
+static void apply(struct attribution *a, struct cpu_view *v, const struct wp_event *e)
+{
+	uint32_t wakee = a->r->sample.wakee_tid;
+
+	switch (e->type) {
+	case WP_EV_SWITCH:
+		mark_how_it_left(a->x, e);
+		if (e->sw.prev_tid == wakee && e->ts_ns >= a->bound[PHASE_RESUME_KERNEL])
+			a->wakee_blocked = e->sw.prev_state && !e->sw.preempt;
+		v->known = true;
+		v->running = e->sw.next_tid;
+		v->prio = e->sw.next_prio;
+		memcpy(v->comm, e->sw.next_comm, sizeof(v->comm));
+		break;
+	case WP_EV_IRQ:
+		if (e->irq.kind == WP_IRQ_SOFT) {
+			v->softirq = e->irq.exit ? -1 : e->irq.nr;
+			break;
+		}
+		if (e->irq.exit) {
+			if (v->irq_depth > 0)
+				v->irq_depth--;
+			break;
+		}
+		v->irq_depth++;
+		v->irq_kind = (uint8_t)e->irq.kind;
+		v->irq_nr = e->irq.nr;
+		memcpy(v->irq_name, e->irq.name, sizeof(v->irq_name));
+		if (e->irq.kind == WP_IRQ_CALL_FUNC || e->irq.kind == WP_IRQ_RESCHED)
+			v->ipi_ran = true;
+		break;
+	case WP_EV_IDLE_ENTER:
+		v->idle = true;
+		break;
+	case WP_EV_IDLE_EXIT:
+		v->idle = false;
+		break;
+	default:
+		break;
+	}
+}
+
+void explain__sample(struct explanation *x, const struct sample_result *r, const struct wp_event *evs, size_t n)
+{
+	struct attribution a = { .x = x, .r = r };
+	uint64_t now;
+	size_t i;
+	int k;
+
+	memset(x, 0, sizeof(*x));
+	a.bound[0] = r->t_notify_ns;
+	for (k = 0; k < NR_MARKS; k++)
+		a.bound[k + 1] = r->mark_ns[k];
+	a.bound[NR_PHASES] = r->t_woken_ns;
+
+	/* the waker is on its CPU at t_notify: it just read the TSC there */
+	view_init(&a.waker_cpu, (int)r->waking_cpu);
+	a.waker_cpu.known = true;
+	a.waker_cpu.running = r->sample.waker_tid;
+	/* the target CPU is known from the waking record on; see below */
+	view_init(&a.target_cpu, (int)r->target_cpu);
+
+	now = a.bound[0];
+	for (i = 0; i < n; i++) {
+		const struct wp_event *e = &evs[i];
+
+		if (e->ts_ns < a.bound[0])
+			continue;
+		if (e->ts_ns > a.bound[NR_PHASES])
+			break;
+		attribute(&a, now, e->ts_ns);
+		now = e->ts_ns;
+
+		if (e->type == WP_EV_WAKING && e->ts_ns == r->mark_ns[MARK_WAKING] &&
+		    e->wake.pid == r->sample.wakee_tid) {
+			/*
+			 * What the target CPU was doing when the wake was decided:
+			 * its own switch records win over the waking record's hint
+			 */
+			if (a.target_cpu.cpu == a.waker_cpu.cpu) {
+				a.target_cpu = a.waker_cpu;
+			} else if (!a.target_cpu.known && e->wake.target_cpu == r->target_cpu) {
+				a.target_cpu.known = true;
+				a.target_cpu.running = e->wake.target_curr_pid;
+				a.target_cpu.prio = e->wake.target_curr_prio;
+				memcpy(a.target_cpu.comm, e->wake.target_curr_comm, sizeof(a.target_cpu.comm));
+			}
+			a.target_cpu.idle = e->wake.target_idle_since_ns != 0;
+		}
+		if (e->type == WP_EV_MIGRATE && e->migrate.pid == r->sample.wakee_tid) {
+			x->migrations++;
+			x->migrated_from = e->migrate.orig_cpu;
+			x->migrated_to = e->migrate.dest_cpu;
+		}
+		if ((int)e->cpu == a.waker_cpu.cpu)
+			apply(&a, &a.waker_cpu, e);
+		if ((int)e->cpu == a.target_cpu.cpu)
+			apply(&a, &a.target_cpu, e);
+	}
+	attribute(&a, now, a.bound[NR_PHASES]);
+}
