@@ -13,6 +13,8 @@ static void check_sample(const struct sample_result *r, void *ctx)
 	int k;
 
 	c->seen++;
+	if (c->hook)
+		c->hook(r, c->hook_ctx);
 	if (r->sample.seq != c->last_seq + 1)
 		c->seq_out_of_order++;
 	c->last_seq = r->sample.seq;
@@ -47,8 +49,8 @@ void skip_unless_traceable(void)
 		cr_skip_test("needs root and BTF: %s", why);
 }
 
-int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interval_us, struct checks *c,
-		 struct session_result *res, char msg[256])
+struct session_opts test_session_opts(const char *name, bool trace, uint64_t samples, uint64_t interval_us,
+				      struct checks *c)
 {
 	struct session_opts o = {
 		.workload = catalog__find(name),
@@ -63,6 +65,14 @@ int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interv
 	};
 
 	cr_assert_not_null(o.workload, "no workload '%s' in the catalog", name);
+	return o;
+}
+
+int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interval_us, struct checks *c,
+		 struct session_result *res, char msg[256])
+{
+	struct session_opts o = test_session_opts(name, trace, samples, interval_us, c);
+
 	return session__run(&o, res, msg, 256);
 }
 

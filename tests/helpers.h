@@ -23,10 +23,17 @@ struct checks {
 	struct sample_result first_missing;
 	struct sample_result first_phased;
 	struct sample_result last_phased;
+	/* optional: sees every merged sample too */
+	merger_sample_fn hook;
+	void *hook_ctx;
 };
 
 /* skip_unless_traceable - skip the calling test, saying why, without root and BTF */
 void skip_unless_traceable(void);
+
+/* test_session_opts - the options run_workload() uses: CPUs 0 and 1, every sample into @c */
+struct session_opts test_session_opts(const char *name, bool trace, uint64_t samples, uint64_t interval_us,
+				      struct checks *c);
 
 /*
  * run_workload - @name for @samples wakeups, every merged sample checked into

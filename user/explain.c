@@ -148,23 +148,27 @@ static enum cause cause_now(const struct attribution *a, int k, const struct cpu
 	}
 }
 
-static bool same_interval(const struct interval *a, const struct interval *b)
+/* same_part - one cause from one source in one phase: summed into one entry */
+static bool same_part(const struct interval *a, const struct interval *b)
 {
 	return a->cause == b->cause && a->phase == b->phase && a->cpu == b->cpu && a->pid == b->pid &&
-	       a->irq_kind == b->irq_kind && a->nr == b->nr && a->start_ns + a->dur_ns == b->start_ns;
+	       a->irq_kind == b->irq_kind && a->nr == b->nr;
 }
 
 static void add_interval(struct explanation *x, const struct interval *iv)
 {
-	struct interval *last = x->nr_iv ? &x->iv[x->nr_iv - 1] : NULL;
+	uint32_t i;
 
 	x->by_cause[iv->cause] += (int64_t)iv->dur_ns;
 	x->by_phase_cause[iv->phase][iv->cause] += (int64_t)iv->dur_ns;
 	if (iv->cause == CAUSE_UNEXPLAINED)
 		return;
-	if (last && same_interval(last, iv)) {
-		last->dur_ns += iv->dur_ns;
-		return;
+	/* a task cut in pieces by interrupts is still one task: sum its pieces */
+	for (i = 0; i < x->nr_iv; i++) {
+		if (same_part(&x->iv[i], iv)) {
+			x->iv[i].dur_ns += iv->dur_ns;
+			return;
+		}
 	}
 	if (x->nr_iv == EXPLAIN_MAX_INTERVALS) {
 		x->more_iv++;
@@ -195,20 +199,20 @@ static void attribute(struct attribution *a, uint64_t from, uint64_t to)
 }
 
 /*
- * mark_how_it_left - a task that held the CPU in the intervals just before
- * this switch left it: preempted (still runnable) or to sleep
+ * mark_how_it_left - a task that held the CPU in this sample's intervals
+ * left it: preempted (still runnable) or to sleep
  */
 static void mark_how_it_left(struct explanation *x, const struct wp_event *e)
 {
 	uint32_t i;
 
-	for (i = x->nr_iv; i-- > 0;) {
+	for (i = 0; i < x->nr_iv; i++) {
 		struct interval *iv = &x->iv[i];
 
-		if (iv->start_ns + iv->dur_ns < e->ts_ns || iv->cpu != e->cpu)
-			break;
-		if (iv->pid == e->sw.prev_tid)
-			iv->preempted = e->sw.preempt || !e->sw.prev_state;
+		if (iv->pid != e->sw.prev_tid || iv->cpu != e->cpu || iv->left_known)
+			continue;
+		iv->left_known = true;
+		iv->preempted = e->sw.preempt || !e->sw.prev_state;
 	}
 }
 
@@ -300,6 +304,11 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 				memcpy(a.target_cpu.comm, e->wake.target_curr_comm, sizeof(a.target_cpu.comm));
 			}
 			a.target_cpu.idle = e->wake.target_idle_since_ns != 0;
+			/* an idle CPU runs its idle task, whatever a stale hint says */
+			if (a.target_cpu.idle && a.target_cpu.cpu != a.waker_cpu.cpu) {
+				a.target_cpu.known = true;
+				a.target_cpu.running = 0;
+			}
 		}
 		if (e->type == WP_EV_MIGRATE && e->migrate.pid == r->sample.wakee_tid) {
 			x->migrations++;

@@ -35,16 +35,20 @@ enum cause {
 	NR_CAUSES,
 };
 
-/* one stretch of a phase given to one cause, with what the events name */
+/*
+ * The time one cause from one source (a task, an irq) took in one phase,
+ * with what the events name; the stretches of it are summed.
+ */
 struct interval {
-	uint64_t start_ns;
-	uint64_t dur_ns;
+	uint64_t start_ns;	/* where the first stretch began */
+	uint64_t dur_ns;	/* all stretches */
 	uint8_t cause;		/* enum cause */
 	uint8_t phase;		/* enum phase */
 	uint16_t cpu;
 	uint32_t pid;		/* the task that ran (other task, preemptions) */
 	uint16_t prio;
-	bool preempted;		/* that task was preempted off the CPU, rather than sleeping */
+	bool left_known;	/* the task's switch-out was seen inside the sample */
+	bool preempted;		/* ... and it was preempted off the CPU, rather than sleeping */
 	uint8_t irq_kind;	/* enum wp_irq_kind, for IRQ and SOFTIRQ */
 	int32_t nr;		/* irq number or softirq vector */
 	char name[WP_TASK_COMM_LEN];	/* the task's comm or the irq handler's name */
@@ -58,7 +62,7 @@ struct explanation {
 	int64_t by_phase_cause[EXPLAIN_NR_PHASES][NR_CAUSES];
 	struct interval iv[EXPLAIN_MAX_INTERVALS];
 	uint32_t nr_iv;
-	uint32_t more_iv;	/* intervals that did not fit; their time is in the sums */
+	uint32_t more_iv;	/* stretches of causes that did not fit; their time is in the sums */
 	uint32_t migrations;	/* sched_migrate_task of the wakee inside the sample */
 	uint32_t migrated_from;	/* the last one's CPUs */
 	uint32_t migrated_to;

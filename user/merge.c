@@ -243,6 +243,8 @@ void merger__add_event(struct merger *m, const struct wp_event *e)
 	}
 	m->last_arrival_ns = e->ts_ns;
 	m->stats.events++;
+	if (e->type == WP_EV_MIGRATE)
+		m->stats.migrations++;
 	if (e->ts_ns < m->finished_until_ns)
 		m->stats.late_events++;
 

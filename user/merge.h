@@ -137,6 +137,7 @@ struct merger_stats {
 	uint64_t evicted_events;	/* pushed out of a full queue */
 	uint64_t samples;
 	uint64_t drops_seen;		/* highest drop count carried by an event */
+	uint64_t migrations;		/* sched_migrate_task of a tracked task, anywhere in the run */
 };
 
 struct merger;

@@ -96,8 +96,8 @@ static void describe_interval(const struct interval *iv, char *buf, size_t len)
 		snprintf(buf, len, "IPI in flight to CPU %u", iv->cpu);
 		break;
 	case CAUSE_OTHER_TASK:
-		snprintf(buf, len, "'%.16s' pid %u prio %u ran on CPU %u (%s)", iv->name, iv->pid, iv->prio, iv->cpu,
-			 iv->preempted ? "then preempted" : "until it slept");
+		snprintf(buf, len, "'%.16s' pid %u prio %u ran on CPU %u%s", iv->name, iv->pid, iv->prio, iv->cpu,
+			 !iv->left_known ? "" : iv->preempted ? " (then preempted)" : " (until it slept)");
 		break;
 	case CAUSE_IRQ:
 		if (iv->irq_kind == WP_IRQ_HARD)
@@ -142,7 +142,10 @@ static size_t parts_of_phase(const struct explanation *x, int k, struct cause_pa
 			if (p->cause == iv->cause && p->pid == iv->pid && p->irq_kind == iv->irq_kind &&
 			    p->nr == iv->nr && p->cpu == iv->cpu) {
 				parts[j].key.dur_ns += iv->dur_ns;
-				parts[j].key.preempted = iv->preempted;
+				if (iv->left_known) {
+					parts[j].key.left_known = true;
+					parts[j].key.preempted = iv->preempted;
+				}
 				break;
 			}
 		}
@@ -194,7 +197,7 @@ static void print_parts(FILE *out, const struct explanation *x, int k, int inden
 	fprintf(out, "\n");
 }
 
-static void print_causes(FILE *out, const struct aggregate *a)
+static void print_causes(FILE *out, const struct aggregate *a, const struct merger_stats *ms)
 {
 	int c;
 
@@ -210,9 +213,9 @@ static void print_causes(FILE *out, const struct aggregate *a)
 			100.0 * (double)a->cause_ns[c] / (double)a->explained_total_ns,
 			(double)a->cause_ns[c] / 1000.0 / (double)a->by_label[LABEL_COMPLETE], cause__describe(c));
 	}
-	if (a->migrations)
-		fprintf(out, "the wakee migrated %" PRIu64 " times inside a wakeup (sched_migrate_task)\n",
-			a->migrations);
+	if (ms->migrations)
+		fprintf(out, "the workload's tasks migrated %" PRIu64 " times (sched_migrate_task), %" PRIu64
+			" of them the wakee inside a wakeup\n", ms->migrations, a->migrations);
 }
 
 static void print_outliers(FILE *out, const struct aggregate *a)
@@ -334,7 +337,7 @@ void report__print_text(FILE *out, const struct session_opts *o, const struct se
 		fprintf(out, "\n%s\n", phase__name(k));
 		histogram__print_log2(&a->phase[k], out, "nsecs");
 	}
-	print_causes(out, a);
+	print_causes(out, a, &r->merge);
 	print_outliers(out, a);
 }
 

@@ -47,6 +47,8 @@ static int on_event(const struct wp_event *e, void *ctx)
 {
 	struct session *s = ctx;
 
+	if (s->opts->on_event)
+		s->opts->on_event(e, s->opts->on_event_ctx);
 	merger__add_event(s->merger, e);
 	return 0;
 }

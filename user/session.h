@@ -29,6 +29,9 @@ struct session_opts {
 	/* optional: sees every merged sample (tests check each one) */
 	merger_sample_fn on_sample;
 	void *on_sample_ctx;
+	/* optional: sees every kernel event as it arrives, before the merge */
+	void (*on_event)(const struct wp_event *e, void *ctx);
+	void *on_event_ctx;
 };
 
 struct session_result {

@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* test_explain.c - attribution of a slow wakeup's phases to causes, from synthetic event streams */
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "explain.h"
+#include "merge.h"
+
+#define WAKER		2001u
+#define WAKEE		2002u
+#define HOG		2003u
+#define KWORKER		2004u
+#define WAKER_CPU	0u
+#define WAKEE_CPU	1u
+#define T0		5000000000ull
+
+/* the marks of one wakeup, as offsets from t_notify */
+struct marks {
+	uint64_t enter, waking, wakeup, switch_in, wait_exit, woken;
+};
+
+static const struct marks standard = {
+	.enter = 500, .waking = 1500, .wakeup = 41500, .switch_in = 51500, .wait_exit = 53500, .woken = 55000,
+};
+
+static struct sample_result result_for(const struct marks *mk, uint32_t target_cpu)
+{
+	struct sample_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.sample.seq = 1;
+	r.sample.waker_tid = WAKER;
+	r.sample.wakee_tid = WAKEE;
+	r.t_notify_ns = T0;
+	r.t_woken_ns = T0 + mk->woken;
+	r.total_ns = (int64_t)mk->woken;
+	r.mark_ns[MARK_NOTIFY_ENTER] = T0 + mk->enter;
+	r.mark_ns[MARK_WAKING] = T0 + mk->waking;
+	r.mark_ns[MARK_WAKEUP] = T0 + mk->wakeup;
+	r.mark_ns[MARK_SWITCH_IN] = T0 + mk->switch_in;
+	r.mark_ns[MARK_WAIT_EXIT] = T0 + mk->wait_exit;
+	r.waking_cpu = WAKER_CPU;
+	r.target_cpu = target_cpu;
+	r.wakeup_cpu = target_cpu;
+	r.label = LABEL_COMPLETE;
+	r.phased = true;
+	return r;
+}
+
+/* ---------------------------------------------------------------- events */
+
+static struct wp_event evs[64];
+static size_t nr_evs;
+
+static struct wp_event *ev(uint64_t off, enum wp_event_type type, uint32_t cpu, uint32_t tid)
+{
+	struct wp_event *e = &evs[nr_evs++];
+
+	cr_assert_leq(nr_evs, sizeof(evs) / sizeof(evs[0]));
+	memset(e, 0, sizeof(*e));
+	e->ts_ns = T0 + off;
+	e->type = type;
+	e->cpu = cpu;
+	e->tid = tid;
+	return e;
+}
+
+static void ev_waking(uint64_t off, uint32_t target_cpu, uint64_t idle_since, uint32_t curr, const char *comm)
+{
+	struct wp_event *e = ev(off, WP_EV_WAKING, WAKER_CPU, WAKER);
+
+	e->wake.pid = WAKEE;
+	e->wake.target_cpu = target_cpu;
+	e->wake.target_idle_since_ns = idle_since;
+	e->wake.target_curr_pid = curr;
+	e->wake.target_curr_prio = 120;
+	snprintf(e->wake.target_curr_comm, sizeof(e->wake.target_curr_comm), "%s", comm);
+}
+
+static void ev_switch(uint64_t off, uint32_t cpu, uint32_t prev, uint32_t next, const char *next_comm,
+		      uint32_t prev_state, uint32_t preempt)
+{
+	struct wp_event *e = ev(off, WP_EV_SWITCH, cpu, prev);
+
+	e->sw.prev_tid = prev;
+	e->sw.next_tid = next;
+	e->sw.prev_state = prev_state;
+	e->sw.preempt = preempt;
+	e->sw.prev_prio = 120;
+	e->sw.next_prio = 120;
+	snprintf(e->sw.next_comm, sizeof(e->sw.next_comm), "%s", next_comm);
+}
+
+static void ev_irq(uint64_t off, uint32_t cpu, enum wp_irq_kind kind, int nr, const char *name, int exit)
+{
+	struct wp_event *e = ev(off, WP_EV_IRQ, cpu, 0);
+
+	e->irq.kind = kind;
+	e->irq.nr = nr;
+	e->irq.exit = (uint32_t)exit;
+	if (name)
+		snprintf(e->irq.name, sizeof(e->irq.name), "%s", name);
+}
+
+/* the marks' own events, on the waker's CPU and the target */
+static void ev_marks(const struct marks *mk, uint32_t target_cpu)
+{
+	struct wp_event *e;
+
+	e = ev(mk->enter, WP_EV_SYS_ENTER, WAKER_CPU, WAKER);
+	e->sys.nr = 1;
+	e = ev(mk->wakeup, WP_EV_WAKEUP, target_cpu, 0);
+	e->wake.pid = WAKEE;
+	e->wake.target_cpu = target_cpu;
+	e = ev(mk->wait_exit, WP_EV_SYS_EXIT, target_cpu, WAKEE);
+	e->sys.nr = 0;
+}
+
+static void sort_events(void)
+{
+	size_t i, j;
+
+	for (i = 1; i < nr_evs; i++) {
+		struct wp_event e = evs[i];
+
+		for (j = i; j > 0 && evs[j - 1].ts_ns > e.ts_ns; j--)
+			evs[j] = evs[j - 1];
+		evs[j] = e;
+	}
+}
+
+static void setup(void)
+{
+	nr_evs = 0;
+}
+
+TestSuite(explain, .init = setup);
+
+/* ---------------------------------------------------------------- checks */
+
+static uint64_t us_off(const struct marks *mk, int phase)
+{
+	const uint64_t b[] = { 0, mk->enter, mk->waking, mk->wakeup, mk->switch_in, mk->wait_exit, mk->woken };
+
+	return b[phase + 1] - b[phase];
+}
+
+/* every phase's causes and its unexplained rest add up to the phase */
+static void assert_phases_covered(const struct explanation *x, const struct marks *mk)
+{
+	int64_t all = 0;
+	int k, c;
+
+	for (k = 0; k < NR_PHASES; k++) {
+		int64_t sum = 0;
+
+		for (c = 0; c < NR_CAUSES; c++) {
+			cr_assert_geq(x->by_phase_cause[k][c], 0);
+			sum += x->by_phase_cause[k][c];
+		}
+		cr_assert_eq(sum, (int64_t)us_off(mk, k), "%s: causes sum to %" PRId64 ", phase is %" PRIu64,
+			     phase__name(k), sum, us_off(mk, k));
+		all += sum;
+	}
+	for (c = 0, all = 0; c < NR_CAUSES; c++)
+		all += x->by_cause[c];
+	cr_assert_eq(all, (int64_t)mk->woken, "by_cause sums to the total");
+}
+
+static const struct interval *find(const struct explanation *x, enum cause cause, int phase)
+{
+	uint32_t i;
+
+	for (i = 0; i < x->nr_iv; i++)
+		if (x->iv[i].cause == cause && x->iv[i].phase == phase)
+			return &x->iv[i];
+	return NULL;
+}
+
+#define assert_ns(got_, want_, what)                                                                      \
+	cr_assert_eq((int64_t)(got_), (int64_t)(want_), "%s: got %" PRId64 ", want %" PRId64, (what),      \
+		     (int64_t)(got_), (int64_t)(want_))
+
+/* ---------------------------------------------------------------- causes */
+
+Test(explain, an_idle_target_is_idle_until_its_exit_then_the_ipi_handler_then_unexplained)
+{
+	struct sample_result r = result_for(&standard, WAKEE_CPU);
+	struct explanation *x = &r.why;
+
+	ev_marks(&standard, WAKEE_CPU);
+	ev_waking(standard.waking, WAKEE_CPU, T0 - 900000, 0, "swapper/1");
+	ev(31500, WP_EV_IDLE_EXIT, WAKEE_CPU, 0);
+	ev_irq(32000, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 0);
+	ev_irq(33000, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 1);
+	ev_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &standard);
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IDLE], 30000, "idle: waking -> idle exit");
+	/* out of idle, the interrupt is still on its way in */
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IPI], 500, "idle exit -> IPI entry");
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IRQ], 1000, "the wake-list IPI handler");
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_UNEXPLAINED], 8500, "the rest");
+	cr_assert_eq(find(x, CAUSE_IRQ, PHASE_WAKE_ENQUEUE)->irq_kind, WP_IRQ_CALL_FUNC);
+	assert_ns(x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_UNEXPLAINED], 10000, "nothing seen in runq_wait");
+	assert_ns(x->by_phase_cause[PHASE_NOTIFY_USER][CAUSE_UNEXPLAINED], 500, "the waker's own work");
+}
+
+Test(explain, a_task_holding_the_target_cpu_is_named_with_its_time_and_how_it_left)
+{
+	struct sample_result r = result_for(&standard, WAKEE_CPU);
+	struct explanation *x = &r.why;
+	const struct interval *iv;
+
+	ev_marks(&standard, WAKEE_CPU);
+	ev_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
+	/* the hog is preempted for the wakee at its switch-in */
+	ev_switch(standard.switch_in, WAKEE_CPU, HOG, WAKEE, "eventfd", 0, 1);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &standard);
+	assert_ns(x->by_cause[CAUSE_OTHER_TASK], standard.switch_in - standard.waking, "the hog, waking -> switch-in");
+	iv = find(x, CAUSE_OTHER_TASK, PHASE_RUNQ_WAIT);
+	cr_assert_not_null(iv);
+	cr_assert_eq(iv->pid, HOG);
+	cr_assert_str_eq(iv->name, "wp-hog");
+	cr_assert(iv->left_known && iv->preempted, "it left by preemption");
+	cr_assert(find(x, CAUSE_OTHER_TASK, PHASE_WAKE_ENQUEUE)->preempted, "the same stint, earlier in it");
+	cr_assert_eq(iv->cpu, WAKEE_CPU);
+}
+
+Test(explain, an_interrupt_inside_another_task_takes_its_own_stretch_and_leaves_the_task_the_rest)
+{
+	struct sample_result r = result_for(&standard, WAKEE_CPU);
+	struct explanation *x = &r.why;
+	const struct interval *iv;
+
+	ev_marks(&standard, WAKEE_CPU);
+	ev_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
+	ev_irq(45000, WAKEE_CPU, WP_IRQ_HARD, 11, "virtio0", 0);
+	ev_irq(45000 + 2500, WAKEE_CPU, WP_IRQ_HARD, 11, NULL, 1);
+	/* the softirq the handler raised runs as it returns */
+	ev_irq(47500, WAKEE_CPU, WP_IRQ_SOFT, 3, NULL, 0);
+	ev_irq(47500 + 700, WAKEE_CPU, WP_IRQ_SOFT, 3, NULL, 1);
+	ev_switch(standard.switch_in, WAKEE_CPU, HOG, WAKEE, "eventfd", 0, 1);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &standard);
+	assert_ns(x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_IRQ], 2500, "irq 11");
+	assert_ns(x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_SOFTIRQ], 700, "NET_RX");
+	assert_ns(x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OTHER_TASK], 10000 - 2500 - 700, "the hog, the rest");
+	iv = find(x, CAUSE_IRQ, PHASE_RUNQ_WAIT);
+	cr_assert_eq(iv->nr, 11);
+	cr_assert_str_eq(iv->name, "virtio0");
+	cr_assert_str_eq(softirq__name(find(x, CAUSE_SOFTIRQ, PHASE_RUNQ_WAIT)->nr), "NET_RX");
+}
+
+Test(explain, a_waker_preempted_inside_its_notify_is_named_with_who_ran)
+{
+	struct sample_result r = result_for(&standard, WAKEE_CPU);
+	struct explanation *x = &r.why;
+	const struct interval *iv;
+
+	ev_marks(&standard, WAKEE_CPU);
+	/* inside the syscall, before the wake: a kworker takes the waker's CPU for 700 ns */
+	ev_switch(700, WAKER_CPU, WAKER, KWORKER, "kworker/0:1", 0, 1);
+	ev_switch(1400, WAKER_CPU, KWORKER, WAKER, "eventfd", 1, 0);
+	ev_waking(standard.waking, WAKEE_CPU, 0, 0, "swapper/1");
+	ev_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &standard);
+	assert_ns(x->by_phase_cause[PHASE_NOTIFY_KERNEL][CAUSE_WAKER_PREEMPTED], 700, "off CPU");
+	iv = find(x, CAUSE_WAKER_PREEMPTED, PHASE_NOTIFY_KERNEL);
+	cr_assert_eq(iv->pid, KWORKER);
+	cr_assert_str_eq(iv->name, "kworker/0:1");
+	cr_assert(iv->left_known && !iv->preempted, "the kworker left by sleeping");
+}
+
+Test(explain, a_wakee_preempted_before_its_timestamp_and_a_second_wait_are_told_apart)
+{
+	struct marks mk = standard;
+	struct sample_result r;
+	struct explanation *x;
+
+	mk.woken = 70000;
+	r = result_for(&mk, WAKEE_CPU);
+	x = &r.why;
+	ev_marks(&mk, WAKEE_CPU);
+	ev_waking(mk.waking, WAKEE_CPU, 0, 0, "swapper/1");
+	ev_switch(mk.switch_in, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
+	/* resume_kernel: preempted by the hog for 1000 ns */
+	ev_switch(52000, WAKEE_CPU, WAKEE, HOG, "wp-hog", 0, 1);
+	ev_switch(53000, WAKEE_CPU, HOG, WAKEE, "cond", 0, 1);
+	/* resume_user: blocks on the mutex (a sleep), woken 10 us later */
+	ev_switch(56000, WAKEE_CPU, WAKEE, 0, "swapper/1", 1, 0);
+	ev_switch(66000, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &mk);
+	assert_ns(x->by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_WAKEE_PREEMPTED], 1000, "preempted");
+	cr_assert_eq(find(x, CAUSE_WAKEE_PREEMPTED, PHASE_RESUME_KERNEL)->pid, HOG);
+	assert_ns(x->by_phase_cause[PHASE_RESUME_USER][CAUSE_REACQUIRE], 10000, "the mutex wait");
+	assert_ns(x->by_phase_cause[PHASE_RESUME_USER][CAUSE_WAKEE_PREEMPTED], 0, "not a preemption");
+}
+
+Test(explain, a_remote_wake_before_its_ipi_runs_is_ipi_in_flight)
+{
+	struct sample_result r = result_for(&standard, WAKEE_CPU);
+	struct explanation *x = &r.why;
+
+	ev_marks(&standard, WAKEE_CPU);
+	/* the target runs the hog, not idle; the IPI lands 20 us after the wake */
+	ev_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
+	ev_irq(21500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 0);
+	ev_irq(22500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 1);
+	ev_switch(23000, WAKEE_CPU, HOG, 0, "swapper/1", 1, 0);
+	ev_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &standard);
+	/* while the hog holds the CPU the hog is the cause; the IPI's own handler is an irq */
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_OTHER_TASK], 21500 - 1500 + 500, "the hog");
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IRQ], 1000, "the IPI handler");
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IPI] + x->by_phase_cause[PHASE_WAKE_ENQUEUE]
+		  [CAUSE_UNEXPLAINED], 41500 - 23000, "the idle task, no more events");
+}
+
+Test(explain, a_remote_wake_to_a_target_with_nothing_known_running_waits_as_ipi_in_flight)
+{
+	struct sample_result r = result_for(&standard, WAKEE_CPU);
+	struct explanation *x = &r.why;
+
+	ev_marks(&standard, WAKEE_CPU);
+	ev_waking(standard.waking, WAKEE_CPU, 0, 0, "swapper/1");
+	ev_irq(31500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 0);
+	ev_irq(32500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 1);
+	ev_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &standard);
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IPI], 30000, "waking -> IPI entry");
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_UNEXPLAINED], 41500 - 32500, "after the IPI");
+}
+
+Test(explain, a_migration_of_the_wakee_is_noted_with_its_cpus)
+{
+	struct sample_result r = result_for(&standard, WAKEE_CPU);
+	struct explanation *x = &r.why;
+	struct wp_event *e;
+
+	ev_marks(&standard, WAKEE_CPU);
+	ev_waking(standard.waking, WAKEE_CPU, 0, 0, "swapper/1");
+	e = ev(2000, WP_EV_MIGRATE, WAKER_CPU, WAKER);
+	e->migrate.pid = WAKEE;
+	e->migrate.orig_cpu = 2;
+	e->migrate.dest_cpu = WAKEE_CPU;
+	ev_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &standard);
+	cr_assert_eq(x->migrations, 1);
+	cr_assert_eq(x->migrated_from, 2);
+	cr_assert_eq(x->migrated_to, WAKEE_CPU);
+}
+
+Test(explain, every_cause_has_a_name_and_a_meaning)
+{
+	int c;
+
+	for (c = 0; c < NR_CAUSES; c++) {
+		cr_assert(strcmp(cause__name(c), "?"));
+		cr_assert(strcmp(cause__describe(c), "?"));
+	}
+	cr_assert_str_eq(cause__name(NR_CAUSES), "?");
+	cr_assert_str_eq(irq_kind__name(WP_IRQ_TIMER), "timer");
+	cr_assert_str_eq(softirq__name(9), "RCU");
+	cr_assert_str_eq(softirq__name(10), "?");
+}

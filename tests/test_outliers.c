@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Proof by injection: cause a known delay, then check that the explanation
+ * of the slow wakeup names it, with its time. Needs root and BTF; elsewhere
+ * these tests skip and say why.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "helpers.h"
+
+#define HOG_COMM	"wp-hog"
+
+static struct session_result result;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* what the hog process reports back through shared memory */
+struct hog_times {
+	volatile uint64_t start_ns;
+	volatile uint64_t end_ns;
+	volatile int failed;
+};
+
+/*
+ * start_hog - a process named wp-hog that waits for a byte on @go, then
+ * holds @cpu for @spin_ms as SCHED_FIFO: nothing of normal priority runs
+ * there meanwhile
+ */
+static pid_t start_hog(struct hog_times *t, int go, int cpu, unsigned int spin_ms)
+{
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct sched_param sp = { .sched_priority = 10 };
+		cpu_set_t set;
+		uint64_t end;
+		char byte;
+
+		prctl(PR_SET_NAME, HOG_COMM);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) || sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			t->failed = 1;
+			_exit(1);
+		}
+		if (read(go, &byte, 1) != 1)
+			_exit(1);
+		t->start_ns = now_ns();
+		end = t->start_ns + spin_ms * 1000000ull;
+		while (now_ns() < end)
+			;
+		t->end_ns = now_ns();
+		_exit(0);
+	}
+	return pid;
+}
+
+struct starter {
+	uint64_t at_seq;
+	int go;
+	bool started;
+};
+
+/* once the run is under way (a merged sample past at_seq), let the hog go */
+static void start_when_running(const struct sample_result *r, void *ctx)
+{
+	struct starter *st = ctx;
+
+	if (st->started || r->sample.seq < st->at_seq)
+		return;
+	st->started = write(st->go, "x", 1) == 1;
+}
+
+/* time the explanation gives to task @pid, over the whole sample */
+static int64_t time_of_task(const struct explanation *x, uint32_t pid, char comm[WP_TASK_COMM_LEN])
+{
+	int64_t ns = 0;
+	uint32_t i;
+
+	for (i = 0; i < x->nr_iv; i++) {
+		/* the wakee waits for it woken (other task) or running (preempted by it) */
+		if (x->iv[i].pid != pid ||
+		    (x->iv[i].cause != CAUSE_OTHER_TASK && x->iv[i].cause != CAUSE_WAKEE_PREEMPTED))
+			continue;
+		ns += (int64_t)x->iv[i].dur_ns;
+		memcpy(comm, x->iv[i].name, WP_TASK_COMM_LEN);
+	}
+	return ns;
+}
+
+/* describe_outliers - for a failure message: each kept sample and its longest named cause */
+static const char *describe_outliers(const struct aggregate *a)
+{
+	static char buf[2048];
+	size_t len = 0;
+	uint32_t i, j;
+
+	for (i = 0; i < a->nr_outliers && len < sizeof(buf); i++) {
+		const struct sample_result *r = &a->outliers[i];
+		const struct interval *top = NULL;
+
+		for (j = 0; j < r->why.nr_iv; j++)
+			if (!top || r->why.iv[j].dur_ns > top->dur_ns)
+				top = &r->why.iv[j];
+		len += snprintf(buf + len, sizeof(buf) - len, "[seq %lu %lu..%lu: %s pid %u '%s' %lu ns] ",
+				r->sample.seq, r->t_notify_ns, r->t_woken_ns, top ? cause__name(top->cause) : "-",
+				top ? top->pid : 0, top ? top->name : "", top ? top->dur_ns : 0);
+	}
+	return buf;
+}
+
+/* describe_parts - for a failure message: every named part of one explanation */
+static const char *describe_parts(const struct explanation *x)
+{
+	static char buf[2048];
+	size_t len = 0;
+	uint32_t j;
+
+	for (j = 0; j < x->nr_iv && len < sizeof(buf); j++)
+		len += snprintf(buf + len, sizeof(buf) - len, "[%s %s cpu %u pid %u '%s' kind %u %lu ns from %lu] ",
+				phase__name(x->iv[j].phase), cause__name(x->iv[j].cause), x->iv[j].cpu, x->iv[j].pid,
+				x->iv[j].name, x->iv[j].irq_kind, x->iv[j].dur_ns, x->iv[j].start_ns);
+	return buf;
+}
+
+TestSuite(outliers, .timeout = 120);
+
+Test(outliers, a_realtime_hog_on_the_wakee_cpu_is_named_with_its_time)
+{
+	struct hog_times *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct starter st = { .at_seq = 100 };
+	struct checks c = { .hook = start_when_running, .hook_ctx = &st };
+	struct session_opts o;
+	const struct sample_result *slow;
+	int go[2];
+	char msg[256] = "", comm[WP_TASK_COMM_LEN] = "";
+	int64_t named, expected;
+	uint32_t i;
+	int status;
+	pid_t hog;
+
+	skip_unless_traceable();
+	cr_assert_neq(t, MAP_FAILED);
+	memset((void *)t, 0, sizeof(*t));
+	cr_assert_eq(pipe(go), 0);
+	st.go = go[1];
+	o = test_session_opts("cond", true, 400, 1000, &c);
+	o.outliers = 10;
+	hog = start_hog(t, go[0], 1, 30);
+	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	close(go[1]);
+	close(go[0]);
+	cr_assert(st.started, "the run ended before the hog was let go");
+	cr_assert_eq(waitpid(hog, &status, 0), hog);
+	cr_assert(!t->failed && WIFEXITED(status) && !WEXITSTATUS(status), "the hog could not run as SCHED_FIFO");
+	cr_assert_eq(result.drops_total, 0);
+
+	/* among the slowest wakeups (a host stall may outrank it), the one the hog delayed */
+	for (i = 0, slow = NULL; i < result.agg.nr_outliers && !slow; i++)
+		if (time_of_task(&result.agg.outliers[i].why, (uint32_t)hog, comm) > 0)
+			slow = &result.agg.outliers[i];
+	cr_assert_not_null(slow, "none of the %u slowest wakeups names the hog, pid %d, which ran %lu..%lu; %s",
+			   result.agg.nr_outliers, hog, t->start_ns, t->end_ns, describe_outliers(&result.agg));
+	named = time_of_task(&slow->why, (uint32_t)hog, comm);
+	cr_assert_str_eq(comm, HOG_COMM);
+	/* the wakee waited from its notify (or the hog's start) to the hog's end */
+	expected = (int64_t)t->end_ns - (int64_t)(slow->t_notify_ns > t->start_ns ? slow->t_notify_ns : t->start_ns);
+	cr_assert_gt(expected, 0, "the wakeup naming the hog was not during the hog");
+	cr_assert_leq(llabs(named - expected), expected / 10, "hog named for %ld ns, it held the CPU %ld ns of the wait",
+		      named, expected);
+	munmap((void *)t, sizeof(*t));
+}
+
+Test(outliers, an_idle_target_cpu_is_named_with_its_idle_exit_time)
+{
+	struct checks c = {};
+	struct session_opts o;
+	char msg[256] = "";
+	uint32_t i, seen = 0;
+
+	skip_unless_traceable();
+	o = test_session_opts("eventfd", true, 300, 2000, &c);
+	o.outliers = 10;
+	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_gt(result.agg.cause_ns[CAUSE_IDLE], 0, "paced at 2 ms the target CPU is idle: no idle time named");
+	for (i = 0; i < result.agg.nr_outliers; i++) {
+		const struct sample_result *r = &result.agg.outliers[i];
+		int64_t idle = r->why.by_cause[CAUSE_IDLE];
+
+		if (!r->target_was_idle || !r->idle_exit_seen)
+			continue;
+		seen++;
+		cr_assert_gt(idle, 0, "seq %lu: an idle target, and no idle time named; waking %lu, idle exit +%ld; %s",
+			     r->sample.seq, r->mark_ns[MARK_WAKING], r->idle_exit_ns, describe_parts(&r->why));
+		/*
+		 * From the wake to the CPU's cpu_idle exit the CPU is idle, but for
+		 * the interrupt that woke it (and any other) which are named apart
+		 */
+		cr_assert_leq(idle, r->idle_exit_ns + 1000, "seq %lu: idle named for %ld ns, idle exit took %ld ns",
+			      r->sample.seq, idle, r->idle_exit_ns);
+		cr_assert_geq(idle + r->why.by_cause[CAUSE_IRQ] + r->why.by_cause[CAUSE_SOFTIRQ], r->idle_exit_ns * 9 / 10,
+			      "seq %lu: idle %ld ns + interrupts %ld ns short of the idle exit's %ld ns", r->sample.seq,
+			      idle, r->why.by_cause[CAUSE_IRQ] + r->why.by_cause[CAUSE_SOFTIRQ], r->idle_exit_ns);
+	}
+	cr_assert_gt(seen, 0, "none of the slowest wakeups had an idle target");
+}
+
+struct mover {
+	uint64_t at_seq;
+	bool moved;
+	int err;
+	uint32_t wakee;
+	uint64_t moved_ns;
+	uint64_t migrations_to_0;	/* of the wakee, after it was moved */
+};
+
+static void watch_migrations(const struct wp_event *e, void *ctx)
+{
+	struct mover *mv = ctx;
+
+	if (e->type == WP_EV_MIGRATE && mv->moved && e->migrate.pid == mv->wakee && e->ts_ns >= mv->moved_ns &&
+	    e->migrate.dest_cpu == 0)
+		mv->migrations_to_0++;
+}
+
+static uint32_t last_wakee_cpu;
+
+/* on a sample past at_seq, pin the wakee to CPU 0: its next wake migrates it */
+static void move_wakee(const struct sample_result *r, void *ctx)
+{
+	struct mover *mv = ctx;
+	cpu_set_t set;
+
+	last_wakee_cpu = r->sample.wakee_cpu;
+	if (mv->moved || r->sample.seq < mv->at_seq)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	mv->wakee = r->sample.wakee_tid;
+	mv->moved_ns = now_ns();
+	mv->err = sched_setaffinity((pid_t)r->sample.wakee_tid, sizeof(set), &set);
+	mv->moved = true;
+}
+
+Test(outliers, a_wakee_moved_to_another_cpu_mid_run_shows_the_migration)
+{
+	struct mover mv = { .at_seq = 50 };
+	struct checks c = { .hook = move_wakee, .hook_ctx = &mv };
+	struct session_opts o;
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	o = test_session_opts("eventfd", true, 200, 1000, &c);
+	o.outliers = 200;
+	o.on_event = watch_migrations;
+	o.on_event_ctx = &mv;
+	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert(mv.moved && !mv.err, "could not change the wakee's affinity");
+	/* asleep when moved, it migrates at its next wake; running, the stopper moves it at once */
+	cr_assert_eq(mv.migrations_to_0, 1, "the wakee's move to CPU 0 was seen %lu times", mv.migrations_to_0);
+	cr_assert_geq(result.merge.migrations, 1, "the report counts no migration");
+	cr_assert_leq(result.agg.migrations, result.merge.migrations);
+	/* every sample after it ran on CPU 0 */
+	cr_assert_eq(last_wakee_cpu, 0, "the last wakeup was on CPU %u", last_wakee_cpu);
+}
