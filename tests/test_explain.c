@@ -352,6 +352,33 @@ Test(explain, a_remote_wake_to_a_target_with_nothing_known_running_waits_as_ipi_
 	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_UNEXPLAINED], 41500 - 32500, "after the IPI");
 }
 
+Test(explain, a_wake_the_waker_enqueued_itself_is_bound_to_the_wakers_cpu_not_the_targets)
+{
+	struct sample_result r = result_for(&standard, WAKEE_CPU);
+	struct explanation *x = &r.why;
+	struct wp_event *e;
+
+	r.wakeup_cpu = WAKER_CPU;	/* sched_wakeup ran on the waker's CPU: no wake list */
+	/* the waker's own marks, and a hog on the target that must not take the blame */
+	e = ev(standard.enter, WP_EV_SYS_ENTER, WAKER_CPU, WAKER);
+	e->sys.nr = 1;
+	e = ev(standard.wakeup, WP_EV_WAKEUP, WAKER_CPU, WAKER);
+	e->wake.pid = WAKEE;
+	e->wake.target_cpu = WAKEE_CPU;
+	ev_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
+	/* the waker is preempted between its sched_waking and sched_wakeup */
+	ev_switch(11500, WAKER_CPU, WAKER, KWORKER, "kworker/0:1", 0, 1);
+	ev_switch(31500, WAKER_CPU, KWORKER, WAKER, "cond", 1, 0);
+	ev_switch(standard.switch_in, WAKEE_CPU, HOG, WAKEE, "eventfd", 0, 1);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &standard);
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_WAKER_PREEMPTED], 20000, "the waker, off its CPU");
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_OTHER_TASK], 0, "not the target's hog");
+	assert_ns(x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OTHER_TASK], 10000, "the hog, once the wakee is queued");
+}
+
 Test(explain, a_migration_of_the_wakee_is_noted_with_its_cpus)
 {
 	struct sample_result r = result_for(&standard, WAKEE_CPU);

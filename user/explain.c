@@ -98,10 +98,20 @@ static void view_init(struct cpu_view *v, int cpu)
 	v->softirq = -1;
 }
 
+/*
+ * on_waker_cpu - is phase @k bound to the waker's CPU? The notify phases are,
+ * and so is wake_enqueue when the waker enqueued the wakee itself (its
+ * sched_wakeup ran on the waker's CPU) rather than queueing it for the target
+ */
+static bool on_waker_cpu(const struct attribution *a, int k)
+{
+	return k <= PHASE_NOTIFY_KERNEL || (k == PHASE_WAKE_ENQUEUE && a->r->wakeup_cpu == a->r->waking_cpu);
+}
+
 /* the CPU phase @k is bound to */
 static struct cpu_view *view_for_phase(struct attribution *a, int k)
 {
-	return k <= PHASE_NOTIFY_KERNEL ? &a->waker_cpu : &a->target_cpu;
+	return on_waker_cpu(a, k) ? &a->waker_cpu : &a->target_cpu;
 }
 
 /* cause_now - what holds @v during phase @k; fills the naming fields of @iv */
@@ -126,19 +136,19 @@ static enum cause cause_now(const struct attribution *a, int k, const struct cpu
 		iv->prio = v->prio;
 		memcpy(iv->name, v->comm, sizeof(iv->name));
 	}
-	switch (k) {
-	case PHASE_NOTIFY_USER:
-	case PHASE_NOTIFY_KERNEL:
+	if (on_waker_cpu(a, k)) {
 		if (v->known && v->running != waker)
 			return CAUSE_WAKER_PREEMPTED;
 		return CAUSE_UNEXPLAINED;
+	}
+	switch (k) {
 	case PHASE_WAKE_ENQUEUE:
 	case PHASE_RUNQ_WAIT:
 		if (v->known && v->running != 0 && v->running != wakee)
 			return CAUSE_OTHER_TASK;
 		if (v->idle)
 			return CAUSE_IDLE;
-		if (k == PHASE_WAKE_ENQUEUE && r->waking_cpu != r->target_cpu && !v->ipi_ran)
+		if (k == PHASE_WAKE_ENQUEUE && !v->ipi_ran)
 			return CAUSE_IPI;
 		return CAUSE_UNEXPLAINED;
 	default:

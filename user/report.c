@@ -214,8 +214,8 @@ static void print_causes(FILE *out, const struct aggregate *a, const struct merg
 			(double)a->cause_ns[c] / 1000.0 / (double)a->by_label[LABEL_COMPLETE], cause__describe(c));
 	}
 	if (ms->migrations)
-		fprintf(out, "the workload's tasks migrated %" PRIu64 " times (sched_migrate_task), %" PRIu64
-			" of them the wakee inside a wakeup\n", ms->migrations, a->migrations);
+		fprintf(out, "sched_migrate_task of the workload's tasks: %" PRIu64 ", %" PRIu64
+			" of them the wakee's inside a wakeup\n", ms->migrations, a->migrations);
 }
 
 static void print_outliers(FILE *out, const struct aggregate *a)
@@ -230,7 +230,8 @@ static void print_outliers(FILE *out, const struct aggregate *a)
 	if (a->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", a->outlier_candidates,
 			us(a->outlier_threshold_ns));
-	fprintf(out, ", each phase split by cause (us):\n");
+	fprintf(out, ", each phase split by cause (us;\n"
+		"'grew most': the phase furthest over its median, by how much):\n");
 	for (i = 0; i < a->nr_outliers; i++) {
 		const struct sample_result *r = &a->outliers[i];
 		int64_t grew = INT64_MIN;
@@ -244,11 +245,13 @@ static void print_outliers(FILE *out, const struct aggregate *a)
 				worst = k;
 			}
 		}
-		fprintf(out, "\n#%u seq %" PRIu64 ": %.2f us, %.1fx the median %.2f us; %s grew most, %.2f us "
-			"(median %.2f)\n", i + 1, r->sample.seq, us((uint64_t)r->total_ns),
+		fprintf(out, "\n#%u seq %" PRIu64 ": %.2f us, %.1fx the median %.2f; %s grew most, %+.2f us\n",
+			i + 1, r->sample.seq, us((uint64_t)r->total_ns),
 			median_total ? (double)r->total_ns / (double)median_total : 0.0, us(median_total),
-			phase__name(worst), us((uint64_t)r->phase_ns[worst]),
-			us(histogram__percentile(&a->phase[worst], 50)));
+			phase__name(worst), grew / 1000.0);
+		fprintf(out, "  woken from CPU %u onto CPU %u%s%s\n", r->waking_cpu, r->target_cpu,
+			r->wakeup_cpu != r->waking_cpu ? ", queued there (the wake list: an IPI)" : ", enqueued by the waker",
+			r->target_was_idle ? ", which was idle" : "");
 		for (k = 0; k < NR_PHASES; k++) {
 			fprintf(out, "  %-14s %9.2f  ", phase__name(k), us((uint64_t)r->phase_ns[k]));
 			print_parts(out, &r->why, k, 29);
