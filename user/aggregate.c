@@ -22,6 +22,41 @@ void aggregate__want_outliers(struct aggregate *a, uint32_t k, uint64_t threshol
 	a->outlier_threshold_ns = threshold_ns;
 }
 
+/* add_task_time - the time the task named by @iv held a CPU a wakeup needed */
+static void add_task_time(struct aggregate *a, const struct interval *iv)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->nr_tasks; i++) {
+		if (a->tasks[i].pid == iv->pid) {
+			a->tasks[i].ns += (int64_t)iv->dur_ns;
+			/* the latest name: a task that exec'd or renamed itself goes by its new one */
+			memcpy(a->tasks[i].comm, iv->name, sizeof(a->tasks[i].comm));
+			return;
+		}
+	}
+	if (a->nr_tasks == AGG_MAX_TASKS) {
+		a->untabled_task_ns += (int64_t)iv->dur_ns;
+		return;
+	}
+	a->tasks[a->nr_tasks].pid = iv->pid;
+	memcpy(a->tasks[a->nr_tasks].comm, iv->name, sizeof(a->tasks[0].comm));
+	a->tasks[a->nr_tasks++].ns = (int64_t)iv->dur_ns;
+}
+
+void aggregate__sort_tasks(struct aggregate *a)
+{
+	uint32_t i, j;
+
+	for (i = 1; i < a->nr_tasks; i++)
+		for (j = i; j > 0 && a->tasks[j - 1].ns < a->tasks[j].ns; j--) {
+			struct task_share t = a->tasks[j];
+
+			a->tasks[j] = a->tasks[j - 1];
+			a->tasks[j - 1] = t;
+		}
+}
+
 /* keep_if_outlier - insert @r among the slowest kept, slowest first */
 static void keep_if_outlier(struct aggregate *a, const struct sample_result *r)
 {
@@ -81,6 +116,13 @@ void aggregate__add(struct aggregate *a, const struct sample_result *r)
 		a->cause_ns[k] += r->why.by_cause[k];
 	a->explained_total_ns += r->total_ns;
 	a->migrations += r->why.migrations;
+	for (k = 0; k < (int)r->why.nr_iv; k++) {
+		const struct interval *iv = &r->why.iv[k];
+
+		if (iv->pid && (iv->cause == CAUSE_OTHER_TASK || iv->cause == CAUSE_WAKER_PREEMPTED ||
+				iv->cause == CAUSE_WAKEE_PREEMPTED))
+			add_task_time(a, iv);
+	}
 	keep_if_outlier(a, r);
 	if (r->target_was_idle) {
 		a->target_idle++;

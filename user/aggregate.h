@@ -10,6 +10,14 @@
 #include "merge.h"
 
 #define AGG_MAX_OUTLIERS 100
+#define AGG_MAX_TASKS	16
+
+/* a task that held a CPU a wakeup needed, over all samples */
+struct task_share {
+	uint32_t pid;
+	char comm[WP_TASK_COMM_LEN];
+	int64_t ns;
+};
 
 struct aggregate {
 	uint64_t samples;			/* every sample seen */
@@ -33,6 +41,10 @@ struct aggregate {
 	int64_t cause_ns[NR_CAUSES];
 	int64_t explained_total_ns;
 	uint64_t migrations;			/* of the wakee, inside a sample */
+	/* the tasks named by other_task and the preemptions, the most time first once sorted */
+	struct task_share tasks[AGG_MAX_TASKS];
+	uint32_t nr_tasks;
+	int64_t untabled_task_ns;		/* tasks that came once the table was full */
 
 	/* the slowest phased complete samples at or over the threshold, slowest first */
 	uint32_t outliers_wanted;
@@ -43,6 +55,8 @@ struct aggregate {
 };
 
 void aggregate__init(struct aggregate *a);
+/* aggregate__sort_tasks - order tasks[] by time, the most first (once the run is over) */
+void aggregate__sort_tasks(struct aggregate *a);
 /* keep the @k slowest samples whose total is at least @threshold_ns (k <= AGG_MAX_OUTLIERS) */
 void aggregate__want_outliers(struct aggregate *a, uint32_t k, uint64_t threshold_ns);
 void aggregate__add(struct aggregate *a, const struct sample_result *r);

@@ -213,6 +213,14 @@ static void print_causes(FILE *out, const struct aggregate *a, const struct merg
 			100.0 * (double)a->cause_ns[c] / (double)a->explained_total_ns,
 			(double)a->cause_ns[c] / 1000.0 / (double)a->by_label[LABEL_COMPLETE], cause__describe(c));
 	}
+	for (c = 0; c < (int)a->nr_tasks && c < 5; c++) {
+		const struct task_share *t = &a->tasks[c];
+
+		fprintf(out, "%s '%.16s' pid %u: %.1f%%, %.2f us per wakeup\n",
+			c ? "                                " : "tasks holding a CPU a wakeup needed:", t->comm, t->pid,
+			100.0 * (double)t->ns / (double)a->explained_total_ns,
+			(double)t->ns / 1000.0 / (double)a->by_label[LABEL_COMPLETE]);
+	}
 	if (ms->migrations)
 		fprintf(out, "sched_migrate_task of the workload's tasks: %" PRIu64 ", %" PRIu64
 			" of them the wakee's inside a wakeup\n", ms->migrations, a->migrations);

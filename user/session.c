@@ -261,6 +261,7 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 		merger__set_window(s.merger, res->trace_start_ns, res->trace_end_ns);
 		merger__finish(s.merger, res->drops_total);
 		res->merge = *merger__stats(s.merger);
+		aggregate__sort_tasks(&res->agg);
 	}
 
 	state = sample_reader__state(&s.reader);

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* test_aggregate.c - the slowest samples kept, causes and tasks summed over a run */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "aggregate.h"
+
+static struct aggregate *a;
+
+static void setup(void)
+{
+	a = malloc(sizeof(*a));
+	cr_assert_not_null(a);
+	aggregate__init(a);
+}
+
+static void teardown(void)
+{
+	free(a);
+}
+
+TestSuite(aggregate, .init = setup, .fini = teardown);
+
+/* a complete, phased sample of @total_ns, all of it one task's time when @pid is set */
+static struct sample_result sample(uint64_t seq, int64_t total_ns, uint32_t pid, const char *comm)
+{
+	struct sample_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.sample.seq = seq;
+	r.t_notify_ns = 1000000 * seq;
+	r.t_woken_ns = r.t_notify_ns + (uint64_t)total_ns;
+	r.total_ns = total_ns;
+	r.phase_ns[PHASE_RUNQ_WAIT] = total_ns;
+	r.label = LABEL_COMPLETE;
+	r.phased = true;
+	if (pid) {
+		r.why.nr_iv = 1;
+		r.why.iv[0].cause = CAUSE_OTHER_TASK;
+		r.why.iv[0].phase = PHASE_RUNQ_WAIT;
+		r.why.iv[0].pid = pid;
+		r.why.iv[0].dur_ns = (uint64_t)total_ns;
+		snprintf(r.why.iv[0].name, sizeof(r.why.iv[0].name), "%s", comm);
+		r.why.by_cause[CAUSE_OTHER_TASK] = total_ns;
+	} else {
+		r.why.by_cause[CAUSE_UNEXPLAINED] = total_ns;
+	}
+	return r;
+}
+
+Test(aggregate, keeps_the_k_slowest_at_or_over_the_threshold_slowest_first)
+{
+	static const int64_t totals[] = { 5000, 90000, 12000, 70000, 3000, 88000, 40000, 91000 };
+	size_t i;
+
+	aggregate__want_outliers(a, 3, 10000);
+	for (i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
+		struct sample_result r = sample(i + 1, totals[i], 0, NULL);
+
+		aggregate__add(a, &r);
+	}
+	cr_assert_eq(a->outlier_candidates, 6, "samples at or over 10 us");
+	cr_assert_eq(a->nr_outliers, 3);
+	cr_assert_eq(a->outliers[0].total_ns, 91000);
+	cr_assert_eq(a->outliers[1].total_ns, 90000);
+	cr_assert_eq(a->outliers[2].total_ns, 88000);
+}
+
+Test(aggregate, no_outliers_are_kept_unless_asked)
+{
+	struct sample_result r = sample(1, 50000, 0, NULL);
+
+	aggregate__add(a, &r);
+	cr_assert_eq(a->nr_outliers, 0);
+	cr_assert_eq(a->explained_total_ns, 50000);
+	cr_assert_eq(a->cause_ns[CAUSE_UNEXPLAINED], 50000);
+}
+
+Test(aggregate, tasks_are_summed_by_pid_under_their_latest_name_and_sorted_by_time)
+{
+	struct sample_result r;
+	uint32_t pid;
+
+	r = sample(1, 1000, 42, "bash");
+	aggregate__add(a, &r);
+	r = sample(2, 5000, 7, "kworker/1:0");
+	aggregate__add(a, &r);
+	r = sample(3, 9000, 42, "wp-hog");	/* the same process after exec */
+	aggregate__add(a, &r);
+	aggregate__sort_tasks(a);
+
+	cr_assert_eq(a->nr_tasks, 2);
+	cr_assert_eq(a->tasks[0].pid, 42);
+	cr_assert_eq(a->tasks[0].ns, 10000);
+	cr_assert_str_eq(a->tasks[0].comm, "wp-hog");
+	cr_assert_eq(a->tasks[1].pid, 7);
+	cr_assert_eq(a->cause_ns[CAUSE_OTHER_TASK], 15000);
+
+	/* a full table counts what does not fit, and drops no time */
+	for (pid = 100; pid < 100 + AGG_MAX_TASKS; pid++) {
+		r = sample(pid, 10, pid, "t");
+		aggregate__add(a, &r);
+	}
+	cr_assert_eq(a->nr_tasks, AGG_MAX_TASKS);
+	cr_assert_eq(a->untabled_task_ns, 10 * 2, "the two tasks past the table's %d", AGG_MAX_TASKS);
+}
