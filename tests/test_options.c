@@ -45,6 +45,8 @@ Test(options, defaults_apply_when_only_the_workload_is_given)
 	cr_assert_eq(opts.waker_cpu, -1);
 	cr_assert_eq(opts.wakee_cpu, -1);
 	cr_assert_eq(opts.ringbuf_kb, OPT_DEFAULT_RINGBUF_KB);
+	cr_assert_eq(opts.outliers, OPT_DEFAULT_OUTLIERS);
+	cr_assert_eq(opts.threshold_us, 0);
 	cr_assert_not(opts.no_trace);
 	cr_assert_not(opts.verbose);
 }
@@ -52,7 +54,7 @@ Test(options, defaults_apply_when_only_the_workload_is_given)
 Test(options, every_option_is_taken_in_long_and_short_form)
 {
 	cr_assert_eq(PARSE("-w", "eventfd", "-n", "500", "-i", "0", "-c", "3,1", "-v", "--no-trace",
-			   "--ringbuf-kb", "64"), OPTIONS_RUN, "%s", err);
+			   "--ringbuf-kb", "64", "--outliers", "0", "--threshold-us", "250"), OPTIONS_RUN, "%s", err);
 	cr_assert_eq(opts.samples, 500);
 	cr_assert_eq(opts.interval_us, 0);
 	cr_assert_eq(opts.waker_cpu, 3);
@@ -60,6 +62,8 @@ Test(options, every_option_is_taken_in_long_and_short_form)
 	cr_assert(opts.verbose);
 	cr_assert(opts.no_trace);
 	cr_assert_eq(opts.ringbuf_kb, 64);
+	cr_assert_eq(opts.outliers, 0);
+	cr_assert_eq(opts.threshold_us, 250);
 }
 
 Test(options, the_parser_can_run_twice_in_one_process)
@@ -104,6 +108,8 @@ static struct bad_case bad_cases[] = {
 	{ { "--workload", "eventfd", "--cpus", "0,4" }, "from 0 to 3" },
 	{ { "--workload", "eventfd", "--cpus", "0" }, "--cpus" },
 	{ { "--workload", "eventfd", "--ringbuf-kb", "100" }, "power of two" },
+	{ { "--workload", "eventfd", "--outliers", "101" }, "--outliers wants a whole number from 0 to 100" },
+	{ { "--workload", "eventfd", "--threshold-us", "fast" }, "--threshold-us wants microseconds" },
 	{ { "--workload", "eventfd", "--bogus" }, "unknown option '--bogus'" },
 	{ { "--workload", "eventfd", "extra" }, "unexpected argument 'extra'" },
 	{ { "--workload" }, "--workload needs a value" },
