@@ -20,16 +20,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* power:cpu_idle reports an exit as state PWR_EVENT_EXIT, i.e. (u32)-1 */
 #define PWR_EVENT_EXIT ((__u32)-1)
 
-/* futex(2) ops, from uapi linux/futex.h (vmlinux.h has no #defines) */
 #define SYS_FUTEX		202	/* x86-64 */
-#define FUTEX_WAKE		1
-#define FUTEX_REQUEUE		3
-#define FUTEX_CMP_REQUEUE	4
-#define FUTEX_WAKE_OP		5
-#define FUTEX_UNLOCK_PI		7
-#define FUTEX_WAKE_BITSET	10
-#define FUTEX_CMP_REQUEUE_PI	12
-#define FUTEX_CMD_MASK		(~(128 | 256))	/* without PRIVATE and CLOCK_REALTIME */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -431,26 +422,6 @@ static __always_inline bool syscall_is_wanted(long nr, __u8 end)
 	return syscall_wanted[nr] & end;
 }
 
-/*
- * futex_op_wakes - can this futex(2) op wake a waiter? Mirrors the user
- * side's list (user/merge.c); only a waking call makes its CPU watched.
- */
-static __always_inline bool futex_op_wakes(__u64 op)
-{
-	switch (op & FUTEX_CMD_MASK) {
-	case FUTEX_WAKE:
-	case FUTEX_REQUEUE:
-	case FUTEX_CMP_REQUEUE:
-	case FUTEX_WAKE_OP:
-	case FUTEX_UNLOCK_PI:
-	case FUTEX_WAKE_BITSET:
-	case FUTEX_CMP_REQUEUE_PI:
-		return true;
-	default:
-		return false;
-	}
-}
-
 SEC("tp_btf/sys_enter")
 int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 {
@@ -462,7 +433,7 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	arg2 = PT_REGS_PARM2_SYSCALL(regs);
 	/* a notify in progress: watch the waker's CPU until the syscall returns */
-	if ((syscall_wanted[id] & WP_SYSCALL_NOTIFY) && (id != SYS_FUTEX || futex_op_wakes(arg2)) &&
+	if ((syscall_wanted[id] & WP_SYSCALL_NOTIFY) && (id != SYS_FUTEX || wp_futex_op_wakes(arg2)) &&
 	    (cs = this_cpu_state()))
 		cs->notify_tid = (__u32)bpf_get_current_pid_tgid();
 	e = event_reserve(WP_EV_SYS_ENTER);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * wakeprobe.h - every record that crosses the BPF <-> user boundary.
+ * wakeprobe.h - every record that crosses the BPF <-> user boundary, and the
+ * one rule (which futex ops wake) that both sides must apply alike.
  *
  * Fixed-width types only and no includes: the BPF side gets __u32 and friends
  * from vmlinux.h, the user side from <linux/types.h>.
@@ -144,6 +145,29 @@ struct wp_event {
 		struct wp_migrate migrate;
 	};
 };
+
+/*
+ * wp_futex_op_wakes - can this futex(2) op wake a waiter? The BPF side
+ * watches a waker's CPU only for such a call, and wakeprobe takes only such
+ * a call as a notify: one list for both. The numbers are uapi linux/futex.h
+ * (not includable from BPF); the PRIVATE (128) and CLOCK_REALTIME (256)
+ * flags are masked off.
+ */
+static inline __attribute__((always_inline)) int wp_futex_op_wakes(__u64 op)
+{
+	switch (op & ~(__u64)(128 | 256)) {
+	case 1:		/* FUTEX_WAKE */
+	case 3:		/* FUTEX_REQUEUE */
+	case 4:		/* FUTEX_CMP_REQUEUE */
+	case 5:		/* FUTEX_WAKE_OP */
+	case 7:		/* FUTEX_UNLOCK_PI */
+	case 10:	/* FUTEX_WAKE_BITSET */
+	case 12:	/* FUTEX_CMP_REQUEUE_PI */
+		return 1;
+	default:
+		return 0;
+	}
+}
 
 /* syscall_wanted[] bits: which end of a syscall bounds a phase */
 #define WP_SYSCALL_ENTER	(1 << 0)

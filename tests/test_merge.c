@@ -1145,29 +1145,40 @@ Test(merge, an_optional_notify_that_skipped_the_kernel_is_no_sleep_only_if_the_w
 	cr_assert_eq(got.r[1].missing, MARK_NOTIFY_ENTER);
 }
 
-Test(merge, a_wait_already_woken_by_the_previous_notify_is_labelled_woken_early)
+/* sample 1 at T0: a complete futex wakeup of a wakee that waited since before it */
+static void emit_first_futex_wakeup(void)
 {
-	uint64_t n1 = T0, n2 = T0 + 12000;
-
-	use_config(&futex_cfg);
 	emit_futex_block(T0 - 20000, OP_WAIT_BITSET_PRIVATE);
-	/* 1: sem_post's FUTEX_WAKE races the wakee: its futex wait returns EAGAIN */
-	add(ev_futex_enter(n1 + 300, WAKER_CPU, WAKER, FUTEX_ADDR, OP_WAKE_PRIVATE));
-	add(ev_waking(n1 + 900, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
-	add(ev_wakeup(n1 + 1500, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
-	add(ev_switch(n1 + 4000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
-	add(ev_sys_exit(n1 + 4500, WAKEE_CPU, WAKEE, NR_FUTEX, 0));
-	add_sample_at(1, n1, n1 + 4800, 0);
-	/* the wakee's next sem_wait sleeps, and a wake still in flight from post 1 reaches it */
-	add(ev_futex_enter(n1 + 6000, WAKEE_CPU, WAKEE, FUTEX_ADDR, OP_WAIT_BITSET_PRIVATE));
-	add(ev_switch(n1 + 6500, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
-	add(ev_waking(n1 + 7000, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
-	/* 2: post 2 finds nobody queued: no waking follows its FUTEX_WAKE */
+	emit_futex_path(&(struct path){ .enter = T0 + 300, .waking = T0 + 900, .waker_exit = T0 + 1000,
+					.wakeup = T0 + 1500, .switch_in = T0 + 4000, .wait_exit = T0 + 4500 },
+			OP_WAKE_PRIVATE, NR_FUTEX);
+	add_sample_at(1, T0, T0 + 4800, 0);
+}
+
+/* sample 2 at @n2: its post finds nobody queued, yet the wakee, already woken, runs */
+static void emit_post_finding_nobody(uint64_t n2, uint64_t wakeup)
+{
 	add(ev_futex_enter(n2 + 300, WAKER_CPU, WAKER, FUTEX_ADDR, OP_WAKE_PRIVATE));
-	add(ev_wakeup(n2 + 5000, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
+	if (wakeup > n2)
+		add(ev_wakeup(wakeup, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
 	add(ev_switch(n2 + 6000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
 	add(ev_sys_exit(n2 + 6500, WAKEE_CPU, WAKEE, NR_FUTEX, 0));
 	add_sample_at(2, n2, n2 + 6800, 0);
+}
+
+Test(merge, a_wait_already_woken_by_the_previous_notify_is_labelled_woken_early)
+{
+	uint64_t n2 = T0 + 12000;
+
+	use_config(&futex_cfg);
+	/* 1: sem_post's FUTEX_WAKE wakes the wakee */
+	emit_first_futex_wakeup();
+	/* the wakee's next sem_wait sleeps, and a wake still in flight from post 1 reaches it */
+	add(ev_futex_enter(T0 + 6000, WAKEE_CPU, WAKEE, FUTEX_ADDR, OP_WAIT_BITSET_PRIVATE));
+	add(ev_switch(T0 + 6500, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_waking(T0 + 7000, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
+	/* 2: post 2 finds nobody queued: no waking follows its FUTEX_WAKE */
+	emit_post_finding_nobody(n2, n2 + 5000);
 	merger__finish(m, 0);
 
 	cr_assert_eq(got.n, 2);
@@ -1177,16 +1188,8 @@ Test(merge, a_wait_already_woken_by_the_previous_notify_is_labelled_woken_early)
 
 Test(merge, a_wake_that_caught_the_wakee_leaving_its_cpu_counts_as_woken_early)
 {
-	uint64_t n2 = T0 + 12000;
-
 	use_config(&futex_cfg);
-	emit_futex_block(T0 - 20000, OP_WAIT_BITSET_PRIVATE);
-	add(ev_futex_enter(T0 + 300, WAKER_CPU, WAKER, FUTEX_ADDR, OP_WAKE_PRIVATE));
-	add(ev_waking(T0 + 900, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
-	add(ev_wakeup(T0 + 1500, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
-	add(ev_switch(T0 + 4000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
-	add(ev_sys_exit(T0 + 4500, WAKEE_CPU, WAKEE, NR_FUTEX, 0));
-	add_sample_at(1, T0, T0 + 4800, 0);
+	emit_first_futex_wakeup();
 	/*
 	 * The next wait: post 1's wake, still in flight, catches the wakee off
 	 * its run queue but still in __schedule(): sched_waking is stamped
@@ -1195,14 +1198,11 @@ Test(merge, a_wake_that_caught_the_wakee_leaving_its_cpu_counts_as_woken_early)
 	add(ev_futex_enter(T0 + 6000, WAKEE_CPU, WAKEE, FUTEX_ADDR, OP_WAIT_BITSET_PRIVATE));
 	add(ev_waking(T0 + 6200, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
 	add(ev_switch(T0 + 6500, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
-	add(ev_futex_enter(n2 + 300, WAKER_CPU, WAKER, FUTEX_ADDR, OP_WAKE_PRIVATE));
-	add(ev_wakeup(n2 + 5000, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
-	add(ev_switch(n2 + 6000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
-	add(ev_sys_exit(n2 + 6500, WAKEE_CPU, WAKEE, NR_FUTEX, 0));
-	add_sample_at(2, n2, n2 + 6800, 0);
+	emit_post_finding_nobody(T0 + 12000, T0 + 12000 + 5000);
 	merger__finish(m, 0);
 
 	cr_assert_eq(got.n, 2);
+	assert_label(&got.r[0], LABEL_COMPLETE);
 	assert_label(&got.r[1], LABEL_WOKEN_EARLY);
 }
 
@@ -1211,19 +1211,13 @@ Test(merge, the_same_race_with_the_wakeup_done_before_the_next_notify_is_woken_e
 	uint64_t n2 = T0 + 12000;
 
 	use_config(&futex_cfg);
-	emit_futex_block(T0 - 20000, OP_WAIT_BITSET_PRIVATE);
-	emit_futex_path(&(struct path){ .enter = T0 + 300, .waking = T0 + 900, .waker_exit = T0 + 1000,
-					.wakeup = T0 + 1500, .switch_in = T0 + 4000, .wait_exit = T0 + 4500 },
-			OP_WAKE_PRIVATE, NR_FUTEX);
-	add_sample_at(1, T0, T0 + 4800, 0);
+	emit_first_futex_wakeup();
 	add(ev_futex_enter(T0 + 6000, WAKEE_CPU, WAKEE, FUTEX_ADDR, OP_WAIT_PRIVATE));
 	add(ev_waking(T0 + 6200, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU, 0));
 	add(ev_switch(T0 + 6500, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
 	add(ev_wakeup(n2 - 200, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU));
-	add(ev_futex_enter(n2 + 300, WAKER_CPU, WAKER, FUTEX_ADDR, OP_WAKE_PRIVATE));
-	add(ev_switch(n2 + 1000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
-	add(ev_sys_exit(n2 + 1500, WAKEE_CPU, WAKEE, NR_FUTEX, 0));
-	add_sample_at(2, n2, n2 + 1800, 0);
+	/* the wakeup came before this notify */
+	emit_post_finding_nobody(n2, 0);
 	merger__finish(m, 0);
 
 	cr_assert_eq(got.n, 2);

@@ -82,7 +82,6 @@ static const struct workload_desc workloads[] = {
 		.summary = "sem_post() on a process-shared semaphore in mmap'd memory wakes another process",
 		.notify_syscalls = FUTEX_NOTIFY,
 		.wait_syscalls = FUTEX_WAIT,
-		.two_processes = true,
 		.notify_optional = true,
 	},
 	{

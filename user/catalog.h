@@ -30,8 +30,6 @@ struct workload_desc {
 	bool user_only;
 	/* the notify is decided in user space: see merger_config */
 	bool notify_optional;
-	/* the waker and the wakee are two processes */
-	bool two_processes;
 };
 
 const struct workload_desc *catalog__find(const char *name);

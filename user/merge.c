@@ -304,23 +304,6 @@ static unsigned int futex_cmd(uint64_t op)
 	return (unsigned int)op & FUTEX_CMD_MASK;
 }
 
-/* futex_op_wakes - can this futex(2) op wake a waiter? */
-static bool futex_op_wakes(uint64_t op)
-{
-	switch (futex_cmd(op)) {
-	case FUTEX_WAKE:
-	case FUTEX_REQUEUE:
-	case FUTEX_CMP_REQUEUE:
-	case FUTEX_WAKE_OP:
-	case FUTEX_UNLOCK_PI:
-	case FUTEX_WAKE_BITSET:
-	case FUTEX_CMP_REQUEUE_PI:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* futex_op_waits - does this futex(2) op block the caller? */
 static bool futex_op_waits(uint64_t op)
 {
@@ -342,7 +325,7 @@ static bool is_notify_entry(const struct merger_config *cfg, const struct wp_eve
 	if (e->type != WP_EV_SYS_ENTER || e->tid != waker || !syscall_in(cfg->notify_syscalls, e->sys.nr))
 		return false;
 	if (e->sys.nr == SYS_futex)
-		return futex_op_wakes(e->sys.arg2);
+		return wp_futex_op_wakes(e->sys.arg2);
 	return fd_matches(cfg->notify_fd, e->sys.arg);
 }
 

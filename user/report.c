@@ -122,39 +122,20 @@ static void describe_interval(const struct interval *iv, char *buf, size_t len)
 	}
 }
 
-struct cause_part {
-	struct interval key;	/* dur_ns summed over the intervals like it */
-};
-
-/* parts_of_phase - the intervals of phase @k, alike ones summed, longest first */
-static size_t parts_of_phase(const struct explanation *x, int k, struct cause_part *parts, size_t max)
+/*
+ * parts_of_phase - the named causes of phase @k, longest first. explain.c
+ * already sums a cause from one source into one entry per phase.
+ */
+static size_t parts_of_phase(const struct explanation *x, int k, const struct interval **parts)
 {
 	size_t n = 0, i, j;
 
-	for (i = 0; i < x->nr_iv; i++) {
-		const struct interval *iv = &x->iv[i];
-
-		if (iv->phase != k)
-			continue;
-		for (j = 0; j < n; j++) {
-			const struct interval *p = &parts[j].key;
-
-			if (p->cause == iv->cause && p->pid == iv->pid && p->irq_kind == iv->irq_kind &&
-			    p->nr == iv->nr && p->cpu == iv->cpu) {
-				parts[j].key.dur_ns += iv->dur_ns;
-				if (iv->left_known) {
-					parts[j].key.left_known = true;
-					parts[j].key.preempted = iv->preempted;
-				}
-				break;
-			}
-		}
-		if (j == n && n < max)
-			parts[n++].key = *iv;
-	}
+	for (i = 0; i < x->nr_iv; i++)
+		if (x->iv[i].phase == k)
+			parts[n++] = &x->iv[i];
 	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && parts[j - 1].key.dur_ns < parts[j].key.dur_ns; j--) {
-			struct cause_part t = parts[j];
+		for (j = i; j > 0 && parts[j - 1]->dur_ns < parts[j]->dur_ns; j--) {
+			const struct interval *t = parts[j];
 
 			parts[j] = parts[j - 1];
 			parts[j - 1] = t;
@@ -167,8 +148,8 @@ static size_t parts_of_phase(const struct explanation *x, int k, struct cause_pa
 /* print_parts - "name 1.23; name 4.56; unexplained 0.12", wrapped under column @indent */
 static void print_parts(FILE *out, const struct explanation *x, int k, int indent)
 {
-	struct cause_part parts[EXPLAIN_MAX_INTERVALS];
-	size_t n = parts_of_phase(x, k, parts, EXPLAIN_MAX_INTERVALS), i;
+	const struct interval *parts[EXPLAIN_MAX_INTERVALS];
+	size_t n = parts_of_phase(x, k, parts), i;
 	int col = indent;
 	char item[160], name[128];
 
@@ -176,8 +157,8 @@ static void print_parts(FILE *out, const struct explanation *x, int k, int inden
 		int len;
 
 		if (i < n) {
-			describe_interval(&parts[i].key, name, sizeof(name));
-			len = snprintf(item, sizeof(item), "%s %.2f", name, us(parts[i].key.dur_ns));
+			describe_interval(parts[i], name, sizeof(name));
+			len = snprintf(item, sizeof(item), "%s %.2f", name, us(parts[i]->dur_ns));
 		} else {
 			if (!x->by_phase_cause[k][CAUSE_UNEXPLAINED] && n)
 				break;
