@@ -140,6 +140,31 @@ Test(cli, list_workloads_names_every_path)
 	cr_assert_eq(count_lines(o.out), (int)(sizeof(every_path) / sizeof(every_path[0])));
 }
 
+Test(cli, every_workload_run_by_itself_rejects_bad_options_in_one_line_with_exit_2)
+{
+	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
+	char *const bad[][3] = { { "--cpus", "0,0" }, { "--samples", "x" }, { "--bogus" } };
+	size_t i, j;
+
+	if (!dir)
+		cr_skip_test("set WAKEPROBE_WORKLOAD_DIR to the workloads (make test does)");
+	for (i = 0; i < sizeof(every_path) / sizeof(every_path[0]); i++) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, every_path[i]);
+		for (j = 0; j < sizeof(bad) / sizeof(bad[0]); j++) {
+			char *args[] = { path, bad[j][0], bad[j][1], NULL };
+			struct outcome o;
+
+			run_as(&o, -1, args);
+			cr_assert_eq(exit_code(&o), 2, "%s %s: stderr: %s", every_path[i], bad[j][0], o.err);
+			cr_assert_eq(count_lines(o.err), 1, "%s %s: stderr: %s", every_path[i], bad[j][0], o.err);
+			cr_assert(strstr(o.err, bad[j][0]), "%s: the error names %s: %s", every_path[i], bad[j][0],
+				  o.err);
+		}
+	}
+}
+
 Test(cli, workload_all_runs_every_path_and_prints_a_row_for_each_in_both_tables, .timeout = 120)
 {
 	struct outcome o;
