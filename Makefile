@@ -56,6 +56,7 @@ WORKLOAD_BINS := $(patsubst %,$(OBJ)/workloads/%,$(WORKLOADS))
 TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(TEST_SRCS))
 SKEL := $(OBJ)/wakeprobe.skel.h
 DEPS_STAMP := $(OBJ)/.deps-ok
+TEST_DEPS_STAMP := $(OBJ)/.test-deps-ok
 
 .PHONY: all run test bench install uninstall vmlinux clean deps
 .SECONDARY:
@@ -68,6 +69,11 @@ deps: $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh && touch $@
+
+# what only the tests need: python3 parses the JSON outputs, procps finds leftovers
+$(TEST_DEPS_STAMP): scripts/setup-deps.sh
+	$(call msg,DEPS,setup-deps.sh test)
+	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh test && touch $@
 
 $(OBJ)/wakeprobe.bpf.o: bpf/wakeprobe.bpf.c bpf/wakeprobe.h $(VMLINUX) | $(DEPS_STAMP)
 	$(call msg,BPF,$@)
@@ -105,7 +111,7 @@ run: all
 	$(Q)scripts/as-root.sh ./wakeprobe --workload eventfd
 
 # the tests run the binaries of this build (build-san/ with SANITIZE=1), not ./wakeprobe
-test: all $(OBJ)/tests/wakeprobe-tests
+test: all $(OBJ)/tests/wakeprobe-tests $(TEST_DEPS_STAMP)
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads \
 		scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
 

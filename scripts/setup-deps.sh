@@ -13,7 +13,7 @@ packages=(
 # extra groups, asked for by name: "test" for the test runner's helpers
 for group in "$@"; do
 	case "$group" in
-	test) packages+=(procps) ;;
+	test) packages+=(procps python3) ;;
 	*) echo "setup-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac
 done

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include "collect.h"
 #include "runner.h"
@@ -193,6 +195,22 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 	return err;
 }
 
+static void fill_meta(struct run_meta *m)
+{
+	struct utsname u;
+	struct timespec ts;
+
+	snprintf(m->version, sizeof(m->version), "%s", WAKEPROBE_VERSION);
+	if (uname(&u) == 0) {
+		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
+		snprintf(m->machine, sizeof(m->machine), "%s", u.machine);
+		snprintf(m->hostname, sizeof(m->hostname), "%s", u.nodename);
+	}
+	m->nr_cpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	m->started_unix_ns = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
 int session__run(const struct session_opts *o, struct session_result *res, char *msg, size_t len)
 {
 	struct session s = { .opts = o, .res = res, .runner = { .pid = -1 } };
@@ -201,6 +219,7 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 	int err;
 
 	memset(res, 0, sizeof(*res));
+	fill_meta(&res->meta);
 	aggregate__init(&res->agg);
 	aggregate__want_outliers(&res->agg, o->outliers, o->outlier_threshold_ns);
 	tsc_clock__init(&res->clock);

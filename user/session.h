@@ -34,7 +34,18 @@ struct session_opts {
 	void *on_event_ctx;
 };
 
+/* where and when a run was measured: shown in the report, kept in a recording */
+struct run_meta {
+	char version[16];		/* wakeprobe's, at the time of the run */
+	char kernel[65];		/* uname -r */
+	char machine[65];		/* uname -m */
+	char hostname[65];
+	uint32_t nr_cpus;		/* online */
+	uint64_t started_unix_ns;	/* CLOCK_REALTIME when the run began */
+};
+
 struct session_result {
+	struct run_meta meta;
 	struct aggregate agg;
 	struct tsc_clock clock;
 	struct wp_counters counters;
