@@ -89,5 +89,9 @@ Test(trace, an_untraced_run_measures_every_sample_without_root)
 	cr_assert_eq(result.agg.samples, 300);
 	cr_assert_eq(result.agg.all_total.count, 300);
 	cr_assert_gt(result.agg.all_total.min, 0);
-	cr_assert_eq(c.seen, 0, "no merged samples without tracing");
+	/* each sample is handed over with its totals only */
+	cr_assert_eq(c.seen, 300);
+	cr_assert_eq(c.complete, 300);
+	cr_assert_eq(c.phased, 0, "no phases without tracing");
+	cr_assert_eq(c.seq_out_of_order, 0);
 }

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,14 +18,24 @@
 #include "catalog.h"
 #include "collect.h"
 #include "options.h"
+#include "outputs.h"
+#include "replay.h"
 #include "report.h"
 #include "session.h"
 
+/* a record file holds at most this many runs; --workload all makes CATALOG_MAX_WORKLOADS */
+#define MAX_RUNS 64
+
 static void on_signal(int sig)
 {
-	/* the first signal ends the run and still reports; a second one ends wakeprobe */
-	if (session_stop_requested)
+	/*
+	 * The first signal ends the run, which still reports and writes its
+	 * files whole; a second one ends wakeprobe at once, its files unmade.
+	 */
+	if (session_stop_requested) {
+		outfile__abandon_all_now();
 		_exit(128 + sig);
+	}
 	session_stop_requested = 1;
 }
 
@@ -90,77 +101,156 @@ static void announce(const struct session_opts *so)
 		so->waker_cpu, so->wakee_cpu);
 }
 
-static int run_one(const struct session_opts *so)
+/* finish - print the text report unless an output took stdout, then put the files in place */
+static int finish(struct outputs *out, const struct session_opts *so, const struct workload_desc *const *wl,
+		  const struct session_result *const *res, size_t n, bool compare)
 {
-	struct session_result *result;
-	char msg[256];
-	int err;
+	char msg[PATH_MAX + 128];
 
-	result = malloc(sizeof(*result));
-	if (!result) {
-		fprintf(stderr, "wakeprobe: out of memory\n");
-		return 1;
+	if (out->text && compare) {
+		fprintf(stdout, "\n");
+		report__print_comparison(stdout, so, wl, res, n);
+	} else if (out->text && n) {
+		report__print_text(stdout, so, res[0]);
 	}
-	announce(so);
-	err = session__run(so, result, msg, sizeof(msg));
-	if (err) {
+	if (outputs__finish(out, so, wl, res, n, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
-		free(result);
 		return 1;
 	}
-	report__print_text(stdout, so, result);
-	err = result->workload_failed ? 1 : 0;
-	free(result);
-	return err;
+	return 0;
 }
 
 /*
- * run_all - every path in turn with the same settings, then one table. A
- * path that cannot run at all stops the whole run (the same cause would stop
- * the others); one whose workload fails keeps its row, marked FAILED.
+ * run_workloads - @so's workload, or with @all every path in turn with the
+ * same settings, then one table. A path that cannot run at all stops the
+ * whole run (the same cause would stop the others) and leaves no output;
+ * one whose workload fails keeps its row, marked FAILED.
  */
-static int run_all(struct session_opts *so)
+static int run_workloads(struct session_opts *so, bool all, struct outputs *out)
 {
 	const struct workload_desc *wl[CATALOG_MAX_WORKLOADS];
 	struct session_result *res[CATALOG_MAX_WORKLOADS];
-	size_t done = 0, n = catalog__count(), i;
+	size_t done = 0, n = all ? catalog__count() : 1, i;
+	bool could_not_run = false;
 	char msg[256];
 	int err = 0;
 
 	while (done < n && !session_stop_requested) {
-		wl[done] = catalog__at(done);
+		wl[done] = all ? catalog__at(done) : so->workload;
 		res[done] = malloc(sizeof(*res[done]));
 		if (!res[done]) {
 			fprintf(stderr, "wakeprobe: out of memory\n");
-			err = 1;
+			could_not_run = true;
 			break;
 		}
 		so->workload = wl[done];
 		announce(so);
+		outputs__begin_run(out, so);
 		if (session__run(so, res[done], msg, sizeof(msg))) {
-			fprintf(stderr, "wakeprobe: %s: %s\n", wl[done]->name, msg);
+			fprintf(stderr, "wakeprobe: %s%s%s\n", all ? wl[done]->name : "", all ? ": " : "", msg);
 			free(res[done]);
-			err = 1;
+			could_not_run = true;
 			break;
 		}
+		outputs__end_run(out);
 		if (res[done]->workload_failed)
 			err = 1;
 		done++;
 	}
-	if (done) {
-		fprintf(stdout, "\n");
-		report__print_comparison(stdout, so, wl, (const struct session_result *const *)res, done);
+	if (could_not_run) {
+		/* the files would miss a run: none is made, and the table shows what ran */
+		outputs__abandon(out);
+		if (all && done && out->text) {
+			fprintf(stdout, "\n");
+			report__print_comparison(stdout, so, wl, (const struct session_result *const *)res, done);
+		}
+		err = 1;
+	} else if (finish(out, so, wl, (const struct session_result *const *)res, done, all)) {
+		err = 1;
 	}
 	for (i = 0; i < done; i++)
 		free(res[i]);
 	return err;
 }
 
+struct report_ctx {
+	struct outputs *out;
+	struct replay_run *runs[MAX_RUNS];
+	size_t n;
+};
+
+static void replay_run_begin(const struct replay_run *run, void *ctx)
+{
+	struct report_ctx *rc = ctx;
+
+	outputs__begin_run(rc->out, (struct session_opts *)&run->opts);
+}
+
+static int replay_run_done(struct replay_run *run, void *ctx)
+{
+	struct report_ctx *rc = ctx;
+
+	outputs__end_run(rc->out);
+	if (rc->n == MAX_RUNS) {
+		free(run);
+		return -E2BIG;
+	}
+	rc->runs[rc->n++] = run;
+	return 0;
+}
+
+/* report_recording - analyse a record file again and report it as the run did */
+static int report_recording(const struct wp_options *o, struct outputs *out)
+{
+	const struct workload_desc *wl[MAX_RUNS];
+	const struct session_result *res[MAX_RUNS];
+	struct report_ctx rc = { .out = out };
+	struct replay_opts ro = {
+		.outliers = o->outliers,
+		.outlier_threshold_ns = o->threshold_us * 1000,
+		.run_begin = replay_run_begin,
+		.run_done = replay_run_done,
+		.ctx = &rc,
+	};
+	bool from_stdin = !strcmp(o->report_path, "-");
+	char msg[PATH_MAX + 256];
+	FILE *in;
+	size_t i;
+	int err;
+
+	in = from_stdin ? stdin : fopen(o->report_path, "rb");
+	if (!in) {
+		fprintf(stderr, "wakeprobe: cannot open %s: %s\n", o->report_path, strerror(errno));
+		outputs__abandon(out);
+		return 1;
+	}
+	err = replay__file(in, o->report_path, &ro, msg, sizeof(msg));
+	if (!from_stdin)
+		fclose(in);
+	if (err == -E2BIG)
+		snprintf(msg, sizeof(msg), "%s: more than %d runs in one recording", o->report_path, MAX_RUNS);
+	if (err) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		outputs__abandon(out);
+	} else {
+		for (i = 0; i < rc.n; i++) {
+			wl[i] = &rc.runs[i]->workload;
+			res[i] = &rc.runs[i]->res;
+		}
+		err = finish(out, &rc.runs[0]->opts, wl, res, rc.n, rc.n > 1);
+	}
+	for (i = 0; i < rc.n; i++)
+		free(rc.runs[i]);
+	return err ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	static struct outputs outputs;	/* the signal handler may reach its files */
 	struct session_opts so = {};
 	struct wp_options o;
-	char msg[256];
+	char msg[PATH_MAX + 128];
+	bool all;
 	int nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 
 	switch (options__parse(&o, argc, argv, nr_cpus, stdout, msg, sizeof(msg))) {
@@ -175,6 +265,14 @@ int main(int argc, char **argv)
 	if (o.list_workloads) {
 		list_workloads();
 		return 0;
+	}
+	install_signal_handlers();
+	if (o.command == CMD_REPORT) {
+		if (outputs__open(&outputs, &o, msg, sizeof(msg))) {
+			fprintf(stderr, "wakeprobe: %s\n", msg);
+			return 1;
+		}
+		return report_recording(&o, &outputs);
 	}
 	if (pick_cpus(&o, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
@@ -195,9 +293,11 @@ int main(int argc, char **argv)
 	so.outliers = o.outliers;
 	so.outlier_threshold_ns = o.threshold_us * 1000;
 
-	install_signal_handlers();
-	if (!strcmp(o.workload, "all"))
-		return run_all(&so);
-	so.workload = catalog__find(o.workload);
-	return run_one(&so);
+	all = !strcmp(o.workload, "all");
+	so.workload = all ? NULL : catalog__find(o.workload);
+	if (outputs__open(&outputs, &o, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return 1;
+	}
+	return run_workloads(&so, all, &outputs);
 }

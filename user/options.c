@@ -12,12 +12,20 @@ enum {
 	OPT_VERSION,
 	OPT_OUTLIERS,
 	OPT_THRESHOLD_US,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_PERFETTO,
 };
+
+/* options that say how to run a workload: a recording has them fixed */
+#define RUN_ONLY_OPTIONS "wnic"
 
 void options__usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: wakeprobe --workload NAME [options]\n"
+		"       wakeprobe record -o FILE --workload NAME [options]\n"
+		"       wakeprobe report FILE [--outliers K] [--threshold-us T] [outputs]\n"
 		"\n"
 		"Runs a small workload that exercises one wakeup path between two threads,\n"
 		"traces the scheduler and syscalls while it runs, and splits each wakeup's\n"
@@ -34,6 +42,13 @@ void options__usage(FILE *out)
 		"      --no-trace          run the same workload without tracing: totals only\n"
 		"      --ringbuf-kb K      BPF ring buffer size in KiB, a power of two (default %d)\n"
 		"      --list-workloads    list the wakeup paths and exit\n"
+		"\n"
+		"Outputs (FILE '-' is standard output, which then carries no text report):\n"
+		"      --json FILE         the whole report as JSON (docs/json.md)\n"
+		"      --csv FILE          one row per wakeup: its phases in ns and its label\n"
+		"      --perfetto FILE     a timeline for ui.perfetto.dev or chrome://tracing\n"
+		"  -o, --output FILE       record: where to save the run (docs/recording.md)\n"
+		"\n"
 		"  -v, --verbose           show libbpf's own messages\n"
 		"  -h, --help              this text\n"
 		"  -V, --version           print the version\n"
@@ -44,8 +59,27 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload eventfd --interval-us 0     # back to back\n"
 		"  sudo wakeprobe --workload all --samples 2000          # compare every path\n"
 		"  sudo wakeprobe --workload cond --outliers 10 --threshold-us 200\n"
-		"  wakeprobe --workload eventfd --no-trace               # no root needed\n",
+		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
+		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
+		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n",
 		OPT_DEFAULT_SAMPLES, OPT_DEFAULT_INTERVAL_US, OPT_DEFAULT_OUTLIERS, OPT_DEFAULT_RINGBUF_KB);
+}
+
+/* check_outputs - at most one output on stdout, and no file written twice */
+static enum options_result check_outputs(const struct wp_options *o, char *err, size_t errlen)
+{
+	const char *paths[] = { o->record_path, o->json_path, o->csv_path, o->perfetto_path };
+	const char *names[] = { "-o", "--json", "--csv", "--perfetto" };
+	size_t i, j, n = sizeof(paths) / sizeof(paths[0]);
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (paths[i] && paths[j] && !strcmp(paths[i], paths[j])) {
+				snprintf(err, errlen, "%s and %s both name '%s': give each output its own file",
+					 names[i], names[j], paths[i]);
+				return OPTIONS_BAD;
+			}
+	return OPTIONS_RUN;
 }
 
 enum options_result options__parse(struct wp_options *o, int argc, char **argv, int nr_cpus,
@@ -61,11 +95,16 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		{ "outliers", required_argument, NULL, OPT_OUTLIERS },
 		{ "threshold-us", required_argument, NULL, OPT_THRESHOLD_US },
 		{ "list-workloads", no_argument, NULL, OPT_LIST_WORKLOADS },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "csv", required_argument, NULL, OPT_CSV },
+		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *run_option = NULL;	/* the first option that only a run takes */
 	uint64_t v;
 	int opt;
 
@@ -77,9 +116,22 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	o->waker_cpu = -1;
 	o->wakee_cpu = -1;
 
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		o->command = CMD_RECORD;
+	else if (argc > 1 && !strcmp(argv[1], "report"))
+		o->command = CMD_REPORT;
+	if (o->command != CMD_RUN) {
+		/* the command word is not an option: parse what follows it */
+		argc--;
+		argv++;
+	}
+
 	optind = 0;	/* GNU: start over, so the parser can run more than once */
 	opterr = 0;	/* the messages below name the option and the fix */
-	while ((opt = getopt_long(argc, argv, ":w:n:i:c:vhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":w:n:i:c:o:vhV", longopts, NULL)) != -1) {
+		if (!run_option && (strchr(RUN_ONLY_OPTIONS, opt) || opt == OPT_NO_TRACE || opt == OPT_RINGBUF_KB ||
+				    opt == OPT_LIST_WORKLOADS))
+			run_option = argv[optind - 1];
 		switch (opt) {
 		case 'w':
 			o->workload = optarg;
@@ -134,6 +186,18 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_LIST_WORKLOADS:
 			o->list_workloads = true;
 			break;
+		case OPT_JSON:
+			o->json_path = optarg;
+			break;
+		case OPT_CSV:
+			o->csv_path = optarg;
+			break;
+		case OPT_PERFETTO:
+			o->perfetto_path = optarg;
+			break;
+		case 'o':
+			o->record_path = optarg;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -151,8 +215,35 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			return OPTIONS_BAD;
 		}
 	}
+	if (o->command == CMD_REPORT) {
+		if (optind >= argc) {
+			snprintf(err, errlen, "report needs the recording to read: wakeprobe report FILE");
+			return OPTIONS_BAD;
+		}
+		o->report_path = argv[optind++];
+	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return OPTIONS_BAD;
+	}
+	if (o->command == CMD_REPORT) {
+		if (run_option) {
+			snprintf(err, errlen, "%s is fixed by the recording: report takes --outliers, --threshold-us, "
+				 "--json, --csv and --perfetto", run_option);
+			return OPTIONS_BAD;
+		}
+		if (o->record_path) {
+			snprintf(err, errlen, "-o is for wakeprobe record: report writes --json, --csv or --perfetto");
+			return OPTIONS_BAD;
+		}
+		return check_outputs(o, err, errlen);
+	}
+	if (o->command == CMD_RECORD && !o->record_path) {
+		snprintf(err, errlen, "record needs a file to write: wakeprobe record -o FILE --workload NAME");
+		return OPTIONS_BAD;
+	}
+	if (o->command == CMD_RUN && o->record_path) {
+		snprintf(err, errlen, "-o is for wakeprobe record -o FILE; a run writes --json, --csv or --perfetto");
 		return OPTIONS_BAD;
 	}
 	if (o->list_workloads)
@@ -165,5 +256,5 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		snprintf(err, errlen, "unknown workload '%s': --list-workloads shows the known ones", o->workload);
 		return OPTIONS_BAD;
 	}
-	return OPTIONS_RUN;
+	return check_outputs(o, err, errlen);
 }

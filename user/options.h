@@ -16,7 +16,19 @@
 #define OPT_MAX_OUTLIERS	100	/* AGG_MAX_OUTLIERS */
 #define OPT_MAX_THRESHOLD_US	(10ull * 1000 * 1000)
 
+enum wp_command {
+	CMD_RUN,		/* wakeprobe --workload NAME: measure and report */
+	CMD_RECORD,		/* wakeprobe record -o FILE ...: the same, and save the inputs */
+	CMD_REPORT,		/* wakeprobe report FILE: analyse a recording again, offline */
+};
+
 struct wp_options {
+	enum wp_command command;
+	const char *record_path;	/* record: -o FILE */
+	const char *report_path;	/* report: the recording */
+	const char *json_path;		/* NULL: no such output; "-": standard output */
+	const char *csv_path;
+	const char *perfetto_path;
 	const char *workload;
 	uint64_t samples;
 	uint64_t interval_us;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include "analysis.h"
 #include "collect.h"
 #include "runner.h"
 #include "sample_reader.h"
@@ -22,17 +23,16 @@
  * than this, relative to the moment the ring buffer was last drained, is in.
  */
 #define COMMIT_DELAY_NS		(2ull * 1000 * 1000)
-/* how far a TSC-derived time may stray: an order above the measured fit error */
-#define CLOCK_SLACK_NS		1000
 
 volatile sig_atomic_t session_stop_requested;
 
 struct session {
 	const struct session_opts *opts;
 	struct session_result *res;
+	struct analysis analysis;
 	struct collector *collector;
-	struct merger *merger;
 	struct sample_reader reader;
+	bool fds_known;
 	struct runner runner;
 	uint64_t last_pair_ns;
 };
@@ -49,19 +49,8 @@ static int on_event(const struct wp_event *e, void *ctx)
 {
 	struct session *s = ctx;
 
-	if (s->opts->on_event)
-		s->opts->on_event(e, s->opts->on_event_ctx);
-	merger__add_event(s->merger, e);
+	analysis__event(&s->analysis, e);
 	return 0;
-}
-
-static void on_merged(const struct sample_result *r, void *ctx)
-{
-	struct session *s = ctx;
-
-	aggregate__add(&s->res->agg, r);
-	if (s->opts->on_sample)
-		s->opts->on_sample(r, s->opts->on_sample_ctx);
 }
 
 static void on_sample(const struct wp_sample *smp, void *ctx)
@@ -72,19 +61,15 @@ static void on_sample(const struct wp_sample *smp, void *ctx)
 	uint64_t t_woken = tsc_clock__to_mono_ns(clk, smp->tsc_woken);
 	uint64_t t_wait = smp->tsc_wait_start ? tsc_clock__to_mono_ns(clk, smp->tsc_wait_start) : 0;
 
-	if (!s->res->waker_tid) {
+	if (!s->fds_known) {
 		const struct wp_ring_header *hdr = &s->reader.ring->hdr;
 
-		s->res->waker_tid = smp->waker_tid;
-		s->res->wakee_tid = smp->wakee_tid;
 		/* the header is complete before the first sample is published */
-		if (s->merger && s->opts->workload->match_fd)
-			merger__set_fds(s->merger, hdr->notify_fd, hdr->wait_fd);
+		if (s->opts->workload->match_fd)
+			analysis__fds(&s->analysis, hdr->notify_fd, hdr->wait_fd);
+		s->fds_known = true;
 	}
-	if (s->merger)
-		merger__add_sample(s->merger, smp, t_notify, t_woken, t_wait);
-	else
-		aggregate__add_untraced(&s->res->agg, t_notify, t_woken, t_wait);
+	analysis__sample(&s->analysis, smp, t_notify, t_woken, t_wait);
 }
 
 static void add_clock_pair(struct session *s, uint64_t now)
@@ -92,7 +77,7 @@ static void add_clock_pair(struct session *s, uint64_t now)
 	struct tsc_pair pair;
 
 	if (tsc_clock__read_pair(&pair) == 0)
-		tsc_clock__add_pair(&s->res->clock, &pair);
+		analysis__clock_pair(&s->analysis, &pair);
 	s->last_pair_ns = now;
 }
 
@@ -120,8 +105,8 @@ static void pump(struct session *s, int timeout_ms)
 	}
 	maybe_add_clock_pair(s, drained_at);
 	sample_reader__drain(&s->reader, on_sample, s);
-	if (s->merger)
-		merger__advance(s->merger, drained_at - COMMIT_DELAY_NS);
+	if (s->collector)
+		analysis__advance(&s->analysis, drained_at - COMMIT_DELAY_NS);
 }
 
 static int track_child(pid_t pid, void *ctx)
@@ -158,27 +143,6 @@ static int start_workload(struct session *s, char *msg, size_t len)
 static int open_tracing(struct session *s, char *msg, size_t len)
 {
 	const struct workload_desc *wl = s->opts->workload;
-	struct merger_config cfg = {
-		.wait_end = wl->wait_end,
-		.user_only = wl->user_only,
-		.notify_optional = wl->notify_optional,
-		.clock_slack_ns = CLOCK_SLACK_NS,
-	};
-	int err;
-
-	_Static_assert(CATALOG_MAX_SYSCALLS == MERGE_MAX_SYSCALLS,
-		       "catalog and merger syscall lists differ in size");
-	memcpy(cfg.notify_syscalls, wl->notify_syscalls, sizeof(cfg.notify_syscalls));
-	memcpy(cfg.wait_syscalls, wl->wait_syscalls, sizeof(cfg.wait_syscalls));
-	/* the fds are only known once the workload runs: see on_sample() */
-	cfg.notify_fd = -1;
-	cfg.wait_fd = -1;
-
-	s->merger = merger__new(&cfg, on_merged, s);
-	if (!s->merger) {
-		snprintf(msg, len, "out of memory");
-		return -ENOMEM;
-	}
 	struct collector_opts copts = {
 		.verbose = s->opts->verbose,
 		.ringbuf_bytes = s->opts->ringbuf_bytes,
@@ -187,11 +151,27 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.fn = on_event,
 		.ctx = s,
 	};
+
 	_Static_assert(CATALOG_MAX_SYSCALLS == COLLECT_MAX_SYSCALLS,
 		       "catalog and collector syscall lists differ in size");
 	memcpy(copts.enter_syscalls, wl->notify_syscalls, sizeof(copts.enter_syscalls));
 	memcpy(copts.exit_syscalls, wl->wait_syscalls, sizeof(copts.exit_syscalls));
-	err = collector__open(&s->collector, &copts, msg, len);
+	return collector__open(&s->collector, &copts, msg, len);
+}
+
+/* calibrate - a first clock fit, its pairs taken in as any later one */
+static int calibrate(struct session *s)
+{
+	struct tsc_clock *first = malloc(sizeof(*first));
+	int err;
+
+	if (!first)
+		return -ENOMEM;
+	tsc_clock__init(first);
+	err = tsc_clock__calibrate(first, 5, 1000);
+	for (unsigned int i = 0; !err && i < first->nr_pairs; i++)
+		analysis__clock_pair(&s->analysis, &first->pairs[i]);
+	free(first);
 	return err;
 }
 
@@ -220,10 +200,6 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 
 	memset(res, 0, sizeof(*res));
 	fill_meta(&res->meta);
-	aggregate__init(&res->agg);
-	aggregate__want_outliers(&res->agg, o->outliers, o->outlier_threshold_ns);
-	tsc_clock__init(&res->clock);
-	res->traced = o->trace;
 	s.reader.fd = -1;
 
 	err = sample_reader__create(&s.reader, WP_RING_DEFAULT_SLOTS);
@@ -237,15 +213,18 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 		if (err)
 			goto out;
 	}
-	err = tsc_clock__calibrate(&res->clock, 5, 1000);
+	res->trace_start_ns = now_ns();
+	err = analysis__begin(&s.analysis, o, res, o->recorder);
+	if (err) {
+		snprintf(msg, len, "out of memory");
+		goto out;
+	}
+	err = calibrate(&s);
 	if (err) {
 		snprintf(msg, len, "TSC calibration failed: %s", strerror(-err));
 		goto out;
 	}
 	s.last_pair_ns = now_ns();
-	res->trace_start_ns = now_ns();
-	if (s.merger)
-		merger__set_window(s.merger, res->trace_start_ns, UINT64_MAX);
 
 	err = start_workload(&s, msg, len);
 	if (err)
@@ -269,7 +248,7 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 	}
 	add_clock_pair(&s, now_ns());
 	sample_reader__drain(&s.reader, on_sample, &s);
-	if (s.merger) {
+	if (s.collector) {
 		struct collector_prog_totals totals;
 
 		collector__counters(s.collector, &res->counters, &res->drops_total);
@@ -277,10 +256,6 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 		res->missed_runs = totals.missed_runs;
 		res->bpf_runs = totals.runs;
 		res->bpf_run_ns = totals.run_ns;
-		merger__set_window(s.merger, res->trace_start_ns, res->trace_end_ns);
-		merger__finish(s.merger, res->drops_total);
-		res->merge = *merger__stats(s.merger);
-		aggregate__sort_tasks(&res->agg);
 	}
 
 	state = sample_reader__state(&s.reader);
@@ -297,11 +272,12 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 		snprintf(res->workload_error, sizeof(res->workload_error), "the workload %s before it finished",
 			 res->workload_exit);
 	}
+	analysis__end(&s.analysis);
 	err = 0;
 out:
 	runner__stop(&s.runner, 0);
 	collector__close(s.collector);
-	merger__free(s.merger);
+	analysis__free(&s.analysis);
 	sample_reader__destroy(&s.reader);
 	return err;
 }

@@ -26,12 +26,17 @@ struct session_opts {
 	bool bpf_run_stats;		/* time the BPF programs (bench only: it slows them) */
 	uint32_t outliers;		/* slowest samples to keep with their explanation */
 	uint64_t outlier_threshold_ns;
-	/* optional: sees every merged sample (tests check each one) */
+	/*
+	 * optional: sees every merged sample (tests check each one); an
+	 * untraced run hands each sample over with its totals only
+	 */
 	merger_sample_fn on_sample;
 	void *on_sample_ctx;
 	/* optional: sees every kernel event as it arrives, before the merge */
 	void (*on_event)(const struct wp_event *e, void *ctx);
 	void *on_event_ctx;
+	/* optional: every input of the analysis is written down here (recording.h) */
+	struct recorder *recorder;
 };
 
 /* where and when a run was measured: shown in the report, kept in a recording */

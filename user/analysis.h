@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * analysis.h - what turns a run's inputs into its result: clock pairs,
+ * kernel events, workload samples and the watermarks of the event stream go
+ * in; merged samples, the aggregate and the counters come out.
+ *
+ * A live session feeds it from the BPF ring buffer and the sample ring; a
+ * replay feeds it from a record file. Both go through these calls and
+ * nothing else, so a report of a recording is the live report again. With
+ * a recorder attached, every input is also written down as it goes in.
+ */
+#ifndef WAKEPROBE_ANALYSIS_H
+#define WAKEPROBE_ANALYSIS_H
+
+#include "recording.h"
+#include "session.h"
+
+/*
+ * How far a TSC-derived time may stray across a kernel timestamp before the
+ * sample is labelled clock_order: an order above the measured fit error.
+ */
+#define ANALYSIS_CLOCK_SLACK_NS	1000
+
+struct analysis {
+	const struct session_opts *opts;
+	struct session_result *res;
+	struct merger *merger;		/* NULL for an untraced run */
+	struct recorder *rec;		/* NULL: nothing is written down */
+};
+
+/*
+ * analysis__begin - start a run of @o->workload into @res, whose meta and
+ * trace_start_ns are already set. Returns 0 or a negative errno.
+ */
+int analysis__begin(struct analysis *a, const struct session_opts *o, struct session_result *res,
+		    struct recorder *rec);
+void analysis__clock_pair(struct analysis *a, const struct tsc_pair *p);
+void analysis__event(struct analysis *a, const struct wp_event *e);
+/* a sample, its TSC stamps mapped to CLOCK_MONOTONIC with the fit of the moment */
+void analysis__sample(struct analysis *a, const struct wp_sample *s, uint64_t t_notify_ns, uint64_t t_woken_ns,
+		      uint64_t t_wait_start_ns);
+void analysis__fds(struct analysis *a, int notify_fd, int wait_fd);
+/* every event stamped before @complete_ns is in */
+void analysis__advance(struct analysis *a, uint64_t complete_ns);
+/*
+ * analysis__end - the inputs are over. @res's end-of-run fields (trace_end_ns,
+ * counters, drops, the workload's fate) are set; finish the merge.
+ */
+void analysis__end(struct analysis *a);
+void analysis__free(struct analysis *a);
+
+#endif /* WAKEPROBE_ANALYSIS_H */

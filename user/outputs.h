@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * outputs.h - the files a run or a report writes besides the text report:
+ * the recording, JSON, CSV and the Perfetto timeline. Each appears whole
+ * once everything went well, or not at all (outfile.h).
+ */
+#ifndef WAKEPROBE_OUTPUTS_H
+#define WAKEPROBE_OUTPUTS_H
+
+#include <stdbool.h>
+#include "options.h"
+#include "outfile.h"
+#include "session.h"
+
+struct outputs {
+	struct outfile record, json, csv, perfetto;
+	struct recorder *recorder;
+	bool text;			/* the text report goes to stdout (no output took it) */
+};
+
+/* outputs__open - create every output @o asks for; on failure none is left */
+int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, size_t len);
+/* outputs__begin_run - a run starts: route its samples and events to the outputs through @so's hooks */
+void outputs__begin_run(struct outputs *out, struct session_opts *so);
+void outputs__end_run(struct outputs *out);
+/*
+ * outputs__finish - the runs are over: write what needs all of them, then
+ * put every file in place. @so holds the options the runs shared.
+ */
+int outputs__finish(struct outputs *out, const struct session_opts *so, const struct workload_desc *const *wl,
+		    const struct session_result *const *res, size_t n, char *msg, size_t len);
+/* outputs__abandon - something failed: remove every file begun */
+void outputs__abandon(struct outputs *out);
+
+#endif /* WAKEPROBE_OUTPUTS_H */

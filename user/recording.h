@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * recording.h - the wakeprobe record file: everything the analysis of a run
+ * takes in, in the order it took it in, so that `wakeprobe report` can run
+ * the same merge, attribution and report offline.
+ *
+ * docs/recording.md describes the format. In short: a 16-byte file header
+ * (magic, version, header size), then records of an 8-byte header (type,
+ * flags, payload length) and a payload of a fixed size per type. One file
+ * holds one run or several (--workload all), each from RUN_BEGIN to RUN_END.
+ * Integers are little-endian (x86, arm64): a big-endian reader sees a
+ * version it does not know. The magic's CR LF and ^Z catch a copy that
+ * mangled line ends.
+ */
+#ifndef WAKEPROBE_RECORDING_H
+#define WAKEPROBE_RECORDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "clock.h"
+#include "wakeprobe.h"
+#include "sample_ring.h"
+
+#define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
+#define REC_VERSION		1
+#define REC_FILE_HEADER_SIZE	16
+#define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
+
+enum rec_type {
+	REC_RUN_BEGIN = 1,	/* the workload, its options, the machine */
+	REC_CLOCK_PAIR,		/* a (TSC, CLOCK_MONOTONIC) pair added to the clock fit */
+	REC_EVENT,		/* a kernel event, as the BPF side wrote it */
+	REC_SAMPLE,		/* a workload sample, with its TSC stamps mapped to CLOCK_MONOTONIC */
+	REC_FDS,		/* the fds the path's syscalls use, once the workload told them */
+	REC_ADVANCE,		/* the event stream was complete up to this time */
+	REC_RUN_END,		/* how the run ended, and the BPF side's counters */
+	REC_TYPE_MAX,
+};
+
+struct rec_file_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t header_size;
+};
+
+struct rec_header {
+	uint16_t type;		/* enum rec_type */
+	uint16_t flags;		/* 0: none defined in version 1 */
+	uint32_t length;	/* payload bytes that follow */
+};
+
+#define REC_NAME_LEN		32
+#define REC_SUMMARY_LEN		96
+#define REC_UTS_LEN		65
+#define REC_MAX_SYSCALLS	4
+
+struct rec_run_begin {
+	/* the path, as the catalog that measured it described it */
+	char workload[REC_NAME_LEN];
+	char summary[REC_SUMMARY_LEN];
+	int32_t notify_syscalls[REC_MAX_SYSCALLS];	/* -1 ends a shorter list */
+	int32_t wait_syscalls[REC_MAX_SYSCALLS];
+	uint32_t wait_end;				/* enum wait_end */
+	uint8_t match_fd;
+	uint8_t user_only;
+	uint8_t notify_optional;
+	uint8_t traced;
+	/* the options of the run */
+	uint64_t samples;
+	uint64_t interval_us;
+	int32_t waker_cpu;
+	int32_t wakee_cpu;
+	uint32_t ringbuf_bytes;
+	uint32_t nr_cpus;
+	/* the machine */
+	char version[16];
+	char kernel[REC_UTS_LEN];
+	char machine[REC_UTS_LEN];
+	char hostname[REC_UTS_LEN];
+	char __pad[5];
+	uint64_t started_unix_ns;
+	uint64_t trace_start_ns;			/* CLOCK_MONOTONIC: the window opens */
+};
+
+struct rec_clock_pair {
+	uint64_t tsc;
+	uint64_t mono_ns;
+	uint32_t width;
+	uint32_t __pad;
+};
+
+struct rec_sample {
+	struct wp_sample sample;
+	uint64_t t_notify_ns;
+	uint64_t t_woken_ns;
+	uint64_t t_wait_start_ns;
+};
+
+struct rec_fds {
+	int32_t notify_fd;
+	int32_t wait_fd;
+};
+
+struct rec_advance {
+	uint64_t complete_ns;
+};
+
+#define REC_EXIT_LEN	96
+#define REC_ERROR_LEN	128
+
+struct rec_run_end {
+	uint64_t trace_end_ns;
+	uint64_t drops_total;
+	uint64_t missed_runs;
+	uint64_t bpf_runs;
+	uint64_t bpf_run_ns;
+	uint64_t samples_sent;
+	uint64_t seq_errors;
+	uint64_t dropped[WP_EV_TYPE_MAX];		/* struct wp_counters */
+	uint64_t tracked_full;
+	uint32_t waker_tid;
+	uint32_t wakee_tid;
+	uint8_t interrupted;
+	uint8_t workload_failed;
+	char __pad[6];
+	char workload_exit[REC_EXIT_LEN];
+	char workload_error[REC_ERROR_LEN];
+};
+
+/* one record as read back: its place in the file and its payload */
+struct rec_record {
+	uint64_t offset;		/* of the record header, from the start of the file */
+	enum rec_type type;
+	union {
+		struct rec_run_begin run_begin;
+		struct rec_clock_pair clock_pair;
+		struct wp_event event;
+		struct rec_sample sample;
+		struct rec_fds fds;
+		struct rec_advance advance;
+		struct rec_run_end run_end;
+	};
+};
+
+/*
+ * Writing. The writer only buffers and counts; where the bytes go (a file
+ * made atomically, see outfile.h) is the caller's. A write error is kept
+ * and returned by recorder__finish(), so the per-record calls need no
+ * checks on the hot path.
+ */
+struct recorder;
+
+struct recorder *recorder__new(FILE *out);
+int recorder__write(struct recorder *w, enum rec_type type, const void *payload, uint32_t length);
+uint64_t recorder__bytes(const struct recorder *w);
+/* recorder__finish - flush; 0, or the first write error as a negative errno. Frees @w. */
+int recorder__finish(struct recorder *w);
+
+/*
+ * Reading. Every record is checked against its type's size and every field
+ * that indexes something against its range, so a damaged file is an error
+ * with its byte offset, never undefined behaviour further on.
+ */
+struct rec_reader;
+
+int rec_reader__open(struct rec_reader **out, FILE *in, char *msg, size_t len);
+/* rec_reader__next - 1 with a record, 0 at a clean end of file, or a negative errno and @msg */
+int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, size_t len);
+uint64_t rec_reader__offset(const struct rec_reader *r);
+void rec_reader__free(struct rec_reader *r);
+
+const char *rec_type__name(enum rec_type t);
+
+#endif /* WAKEPROBE_RECORDING_H */
