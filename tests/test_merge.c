@@ -596,6 +596,53 @@ Test(merge, drops_counted_after_the_last_event_mark_the_samples_still_open_as_lo
 	cr_assert_eq(merger__stats(m)->drops_seen, 3);
 }
 
+/*
+ * A ring buffer that stays full between two drains: the records stop, so no
+ * record carries the new count before the watermark passes the samples of
+ * the gap. The counter read at the drain must mark them, not let them
+ * finish as missing_event, and the first record after the gap bounds it.
+ */
+Test(merge, drops_noted_at_a_drain_mark_the_samples_after_the_last_record_until_a_record_bounds_them)
+{
+	struct path p[5];
+	size_t i;
+
+	for (i = 0; i < 5; i++)
+		p[i] = standard_path(T0 + i * SAMPLE_GAP);
+	emit_block(T0 - 20000, 0);
+	emit_path(&p[0], 0);
+	emit_rearm(&p[0], 0);
+	/* samples 2 and 3: every event dropped */
+	for (i = 0; i < 3; i++)
+		add_sample(i + 1, &p[i]);
+
+	merger__note_drops(m, 12);
+	merger__advance(m, p[2].woken + SLACK_NS + 1);
+	cr_assert_eq(got.n, 3);
+	assert_complete_along(&got.r[0], &p[0]);
+	assert_label(&got.r[1], LABEL_LOST_EVENTS);
+	assert_label(&got.r[2], LABEL_LOST_EVENTS);
+
+	/*
+	 * The next drain finds records again; the first carries the count, so
+	 * the gap ends there. Sample 4 still reaches into it (the wakee's block
+	 * before its notify is part of it); sample 5 is clear of it.
+	 */
+	emit_block(p[3].notify - 5000, 12);
+	emit_path(&p[3], 12);
+	emit_rearm(&p[3], 12);
+	emit_path(&p[4], 12);
+	add_sample(4, &p[3]);
+	add_sample(5, &p[4]);
+	merger__note_drops(m, 12);
+	merger__finish(m, 12);
+	cr_assert_eq(got.n, 5);
+	assert_label(&got.r[3], LABEL_LOST_EVENTS);
+	assert_complete_along(&got.r[4], &p[4]);
+	cr_assert_eq(got.by_label[LABEL_MISSING_EVENT], 0);
+	cr_assert_eq(merger__stats(m)->drops_seen, 12);
+}
+
 Test(merge, a_final_drop_count_equal_to_the_last_seen_leaves_open_samples_complete)
 {
 	struct path p1 = standard_path(T0);

@@ -187,15 +187,17 @@ void analysis__fds(struct analysis *a, int notify_fd, int wait_fd)
 		merger__set_fds(a->merger, notify_fd, wait_fd);
 }
 
-void analysis__advance(struct analysis *a, uint64_t complete_ns)
+void analysis__advance(struct analysis *a, uint64_t complete_ns, uint64_t drops)
 {
 	if (a->rec) {
-		struct rec_advance adv = { .complete_ns = complete_ns };
+		struct rec_advance adv = { .complete_ns = complete_ns, .drops = drops };
 
 		recorder__write(a->rec, REC_ADVANCE, &adv, sizeof(adv));
 	}
-	if (a->merger)
-		merger__advance(a->merger, complete_ns);
+	if (!a->merger)
+		return;
+	merger__note_drops(a->merger, drops);
+	merger__advance(a->merger, complete_ns);
 }
 
 void analysis__end(struct analysis *a)

@@ -40,8 +40,8 @@ void analysis__event(struct analysis *a, const struct wp_event *e);
 void analysis__sample(struct analysis *a, const struct wp_sample *s, uint64_t t_notify_ns, uint64_t t_woken_ns,
 		      uint64_t t_wait_start_ns);
 void analysis__fds(struct analysis *a, int notify_fd, int wait_fd);
-/* every event stamped before @complete_ns is in */
-void analysis__advance(struct analysis *a, uint64_t complete_ns);
+/* every event stamped before @complete_ns is in; @drops: the drop counter after that drain */
+void analysis__advance(struct analysis *a, uint64_t complete_ns, uint64_t drops);
 /*
  * analysis__end - the inputs are over. @res's end-of-run fields (trace_end_ns,
  * counters, drops, the workload's fate) are set; finish the merge.

@@ -45,6 +45,14 @@ struct merger {
 
 	struct loss_gap gaps[GAPS_MAX];
 	size_t nr_gaps;
+	/*
+	 * The drop counter, read after a drain, moved past every record seen:
+	 * events were lost after open_gap_from, and until a record carrying
+	 * that count arrives nothing says where the loss ends.
+	 */
+	bool gap_open;
+	uint64_t open_gap_from_ns;
+	uint64_t open_gap_drops;
 
 	/* one sample's events, contiguous, for explain__sample() */
 	struct wp_event *scratch;
@@ -221,6 +229,8 @@ static bool window_lost(const struct merger *m, uint64_t from_ns, uint64_t to_ns
 
 	if (m->evicted_until_ns && from_ns <= m->evicted_until_ns)
 		return true;
+	if (m->gap_open && to_ns >= m->open_gap_from_ns)
+		return true;
 	for (i = 0; i < m->nr_gaps; i++)
 		if (m->gaps[i].from_ns <= to_ns && m->gaps[i].to_ns >= from_ns)
 			return true;
@@ -240,6 +250,11 @@ void merger__add_event(struct merger *m, const struct wp_event *e)
 		m->last_drops = e->drops;
 		if (e->drops > m->stats.drops_seen)
 			m->stats.drops_seen = e->drops;
+	}
+	/* reserved after the drops that opened the gap: the gap above now ends at it */
+	if (m->gap_open && e->drops >= m->open_gap_drops) {
+		gap_add(m, m->open_gap_from_ns, e->ts_ns);
+		m->gap_open = false;
 	}
 	m->last_arrival_ns = e->ts_ns;
 	m->stats.events++;
@@ -734,6 +749,22 @@ void merger__advance(struct merger *m, uint64_t complete_ns)
 			m->fn(&r, m->ctx);
 	}
 	prune(m);
+}
+
+void merger__note_drops(struct merger *m, uint64_t drops)
+{
+	/* the records carry the count in 32 bits: compare as they do */
+	uint32_t now = (uint32_t)drops;
+
+	if (now == m->last_drops)
+		return;
+	if (!m->gap_open) {
+		m->gap_open = true;
+		m->open_gap_from_ns = m->stats.events ? m->last_arrival_ns : 0;
+	}
+	m->open_gap_drops = now;
+	if (drops > m->stats.drops_seen)
+		m->stats.drops_seen = drops;
 }
 
 void merger__finish(struct merger *m, uint64_t final_drops)

@@ -154,6 +154,15 @@ int merger__add_sample(struct merger *m, const struct wp_sample *s, uint64_t t_n
 		       uint64_t t_woken_ns, uint64_t t_wait_start_ns);
 /* the fds the path's syscalls use, known once the workload runs; -1: any */
 void merger__set_fds(struct merger *m, int notify_fd, int wait_fd);
+/*
+ * merger__note_drops - the BPF side's drop counter, read once the ring
+ * buffer was drained. When it is past the count the last record carried,
+ * events were lost after that record, and the samples from there on are
+ * lost_events until a later record bounds the loss. Call it before
+ * merger__advance(): without it, samples that end before the next record
+ * could be finished as if nothing were lost.
+ */
+void merger__note_drops(struct merger *m, uint64_t drops);
 /* every event stamped before @complete_ns has been added: finish what ended before it */
 void merger__advance(struct merger *m, uint64_t complete_ns);
 /*

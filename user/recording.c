@@ -15,7 +15,7 @@ _Static_assert(sizeof(struct rec_clock_pair) == 24, "CLOCK_PAIR layout");
 _Static_assert(sizeof(struct wp_event) == 64, "EVENT layout");
 _Static_assert(sizeof(struct rec_sample) == 88, "SAMPLE layout");
 _Static_assert(sizeof(struct rec_fds) == 8, "FDS layout");
-_Static_assert(sizeof(struct rec_advance) == 8, "ADVANCE layout");
+_Static_assert(sizeof(struct rec_advance) == 16, "ADVANCE layout");
 _Static_assert(WP_EV_TYPE_MAX == 12, "RUN_END carries one drop counter per event type");
 _Static_assert(sizeof(struct rec_run_end) == 400, "RUN_END layout");
 

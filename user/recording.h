@@ -35,7 +35,7 @@ enum rec_type {
 	REC_EVENT,		/* a kernel event, as the BPF side wrote it */
 	REC_SAMPLE,		/* a workload sample, with its TSC stamps mapped to CLOCK_MONOTONIC */
 	REC_FDS,		/* the fds the path's syscalls use, once the workload told them */
-	REC_ADVANCE,		/* the event stream was complete up to this time */
+	REC_ADVANCE,		/* the event stream was complete up to this time, the drop count then */
 	REC_RUN_END,		/* how the run ended, and the BPF side's counters */
 	REC_TYPE_MAX,
 };
@@ -106,6 +106,7 @@ struct rec_fds {
 
 struct rec_advance {
 	uint64_t complete_ns;
+	uint64_t drops;		/* the BPF side's drop counter, read after the drain */
 };
 
 #define REC_EXIT_LEN	96

@@ -146,7 +146,7 @@ int replay__file(FILE *in, const char *name, const struct replay_opts *ro, char 
 			analysis__fds(&rp.analysis, rec->fds.notify_fd, rec->fds.wait_fd);
 			break;
 		case REC_ADVANCE:
-			analysis__advance(&rp.analysis, rec->advance.complete_ns);
+			analysis__advance(&rp.analysis, rec->advance.complete_ns, rec->advance.drops);
 			break;
 		case REC_RUN_END:
 			err = end_run(&rp, &rec->run_end);

@@ -91,12 +91,15 @@ static void maybe_add_clock_pair(struct session *s, uint64_t now)
 /* pump - move whatever arrived into the merger and finish what is complete */
 static void pump(struct session *s, int timeout_ms)
 {
-	uint64_t drained_at;
+	uint64_t drained_at, drops = 0;
 
 	if (s->collector) {
+		struct wp_counters counters;
+
 		collector__poll(s->collector, timeout_ms);
 		drained_at = now_ns();
 		collector__drain(s->collector);
+		collector__counters(s->collector, &counters, &drops);
 	} else {
 		struct timespec tick = { .tv_nsec = timeout_ms * 1000000L };
 
@@ -106,7 +109,7 @@ static void pump(struct session *s, int timeout_ms)
 	maybe_add_clock_pair(s, drained_at);
 	sample_reader__drain(&s->reader, on_sample, s);
 	if (s->collector)
-		analysis__advance(&s->analysis, drained_at - COMMIT_DELAY_NS);
+		analysis__advance(&s->analysis, drained_at - COMMIT_DELAY_NS, drops);
 }
 
 static int track_child(pid_t pid, void *ctx)
