@@ -113,7 +113,7 @@ run: all
 
 # the tests run the binaries of this build (build-san/ with SANITIZE=1), not ./wakeprobe
 test: all $(OBJ)/tests/wakeprobe-tests $(TEST_DEPS_STAMP)
-	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads \
+	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
 		scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
 
 $(OBJ)/tests/bench-overhead: $(OBJ)/tests/bench_overhead.o $(CORE_OBJS)

@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_recording.c - the record file: written and read back, every kind of
+ * damage rejected with its byte offset, the fixtures under tests/fixtures
+ * replayed into their golden reports, and a live run against the report of
+ * its own recording.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "helpers.h"
+#include "recording.h"
+#include "replay.h"
+#include "report.h"
+
+/* ---------------------------------------------------------------- a small synthetic recording */
+
+struct buf {
+	char *data;
+	size_t len;
+};
+
+static struct rec_run_begin run_begin(void)
+{
+	struct rec_run_begin b;
+
+	memset(&b, 0, sizeof(b));
+	strcpy(b.workload, "eventfd");
+	strcpy(b.summary, "a synthetic run");
+	for (int i = 0; i < REC_MAX_SYSCALLS; i++)
+		b.notify_syscalls[i] = b.wait_syscalls[i] = -1;
+	b.notify_syscalls[0] = 1;	/* write */
+	b.wait_syscalls[0] = 0;		/* read */
+	b.match_fd = 1;
+	b.traced = 1;
+	b.samples = 2;
+	b.interval_us = 1000;
+	b.wakee_cpu = 1;
+	b.nr_cpus = 2;
+	strcpy(b.version, "test");
+	strcpy(b.kernel, "6.18.0");
+	strcpy(b.machine, "x86_64");
+	strcpy(b.hostname, "host");
+	b.trace_start_ns = 1000;
+	return b;
+}
+
+static struct wp_event event(uint64_t ts, uint32_t type, uint32_t cpu)
+{
+	struct wp_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts_ns = ts;
+	e.type = type;
+	e.cpu = cpu;
+	e.tid = 42;
+	return e;
+}
+
+/* write_small - one run of each record type into memory; @offsets gets each record's offset */
+static struct buf write_small(uint64_t offsets[16], size_t *nr)
+{
+	struct buf b = { 0 };
+	FILE *f = open_memstream(&b.data, &b.len);
+	struct recorder *w;
+	struct rec_run_begin rb = run_begin();
+	struct rec_clock_pair cp = { .tsc = 123456, .mono_ns = 2000, .width = 40 };
+	struct wp_event e = event(3000, WP_EV_WAKING, 1);
+	struct rec_sample s = { .sample = { .seq = 1, .waker_tid = 42, .wakee_tid = 43 }, .t_notify_ns = 2900,
+				.t_woken_ns = 5000 };
+	struct rec_fds fds = { .notify_fd = 3, .wait_fd = 3 };
+	struct rec_advance adv = { .complete_ns = 4000, .drops = 0 };
+	struct rec_run_end re;
+	size_t n = 0;
+
+	memset(&re, 0, sizeof(re));
+	re.trace_end_ns = 9000;
+	re.samples_sent = 1;
+	strcpy(re.workload_exit, "exited with status 0");
+	cr_assert_not_null(f);
+	w = recorder__new(f);
+	cr_assert_not_null(w);
+#define PUT(type, payload)                                                       \
+	do {                                                                     \
+		offsets[n++] = recorder__bytes(w);                               \
+		cr_assert_eq(recorder__write(w, type, &payload, sizeof(payload)), 0); \
+	} while (0)
+	PUT(REC_RUN_BEGIN, rb);
+	PUT(REC_CLOCK_PAIR, cp);
+	PUT(REC_FDS, fds);
+	PUT(REC_EVENT, e);
+	PUT(REC_SAMPLE, s);
+	PUT(REC_ADVANCE, adv);
+	PUT(REC_RUN_END, re);
+#undef PUT
+	offsets[n] = recorder__bytes(w);
+	*nr = n;
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+	cr_assert_eq(b.len, offsets[n], "the recorder counted %" PRIu64 " bytes, %zu were written", offsets[n],
+		     b.len);
+	return b;
+}
+
+/* read_all - read @len bytes of @data to the end; the first error's return value and message */
+static int read_all(const char *data, size_t len, char *msg, size_t msglen, size_t *records)
+{
+	FILE *f = fmemopen((void *)data, len, "rb");
+	struct rec_reader *r = NULL;
+	struct rec_record rec;
+	int err;
+
+	cr_assert_not_null(f);
+	*records = 0;
+	err = rec_reader__open(&r, f, msg, msglen);
+	while (!err && (err = rec_reader__next(r, &rec, msg, msglen)) > 0) {
+		(*records)++;
+		err = 0;
+	}
+	rec_reader__free(r);
+	fclose(f);
+	return err;
+}
+
+TestSuite(recording);
+
+Test(recording, every_record_reads_back_as_written_with_its_offset)
+{
+	uint64_t offsets[16];
+	size_t n, i = 0;
+	struct buf b = write_small(offsets, &n);
+	FILE *f = fmemopen(b.data, b.len, "rb");
+	struct rec_reader *r;
+	struct rec_record rec;
+	char msg[256];
+	static const enum rec_type want[] = { REC_RUN_BEGIN, REC_CLOCK_PAIR, REC_FDS, REC_EVENT,
+					      REC_SAMPLE, REC_ADVANCE, REC_RUN_END };
+
+	cr_assert_eq(memcmp(b.data, REC_MAGIC, 8), 0, "the file starts with the magic");
+	cr_assert_eq(rec_reader__open(&r, f, msg, sizeof(msg)), 0, "%s", msg);
+	while (rec_reader__next(r, &rec, msg, sizeof(msg)) == 1) {
+		cr_assert_lt(i, n);
+		cr_assert_eq(rec.type, want[i], "record %zu is %s", i, rec_type__name(rec.type));
+		cr_assert_eq(rec.offset, offsets[i]);
+		switch (rec.type) {
+		case REC_RUN_BEGIN:
+			cr_assert_str_eq(rec.run_begin.workload, "eventfd");
+			cr_assert_eq(rec.run_begin.trace_start_ns, 1000);
+			break;
+		case REC_CLOCK_PAIR:
+			cr_assert_eq(rec.clock_pair.tsc, 123456);
+			cr_assert_eq(rec.clock_pair.width, 40);
+			break;
+		case REC_EVENT:
+			cr_assert_eq(rec.event.ts_ns, 3000);
+			cr_assert_eq(rec.event.type, WP_EV_WAKING);
+			break;
+		case REC_SAMPLE:
+			cr_assert_eq(rec.sample.sample.wakee_tid, 43);
+			cr_assert_eq(rec.sample.t_woken_ns, 5000);
+			break;
+		case REC_RUN_END:
+			cr_assert_str_eq(rec.run_end.workload_exit, "exited with status 0");
+			break;
+		default:
+			break;
+		}
+		i++;
+	}
+	cr_assert_eq(i, n, "read %zu of %zu records", i, n);
+	cr_assert_eq(rec_reader__next(r, &rec, msg, sizeof(msg)), 0, "a clean end stays clean");
+	rec_reader__free(r);
+	fclose(f);
+	free(b.data);
+}
+
+Test(recording, a_file_cut_anywhere_is_an_error_naming_a_byte_offset)
+{
+	uint64_t offsets[16];
+	size_t n, len, records;
+	struct buf b = write_small(offsets, &n);
+	char msg[256];
+
+	for (len = 0; len < b.len; len++) {
+		msg[0] = '\0';
+		cr_assert_lt(read_all(b.data, len, msg, sizeof(msg), &records), 0, "cut at %zu bytes: accepted", len);
+		cr_assert(strstr(msg, "byte offset") || strstr(msg, "empty file"), "cut at %zu: '%s'", len, msg);
+		cr_assert_null(strchr(msg, '\n'), "one line");
+	}
+	/* a cut between records names the run left open */
+	read_all(b.data, offsets[n - 1], msg, sizeof(msg), &records);
+	cr_assert(strstr(msg, "has no RUN_END"), "%s", msg);
+	cr_assert_eq(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s", msg);
+	cr_assert_eq(records, n);
+	free(b.data);
+}
+
+/* a copy of the small file with @len bytes at @at replaced (no pointers: the cases cross processes) */
+struct damage_case {
+	char what[40];
+	size_t record;		/* which record to damage (its header is at offsets[record]) */
+	size_t at;		/* bytes into that record's header (8 = the payload's first byte) */
+	uint8_t bytes[4];
+	size_t len;
+	char want[40];		/* in the message */
+};
+
+static struct damage_case damages[] = {
+	{ "unknown record type", 1, 0, { 0x63, 0x00 }, 2, "unknown record type 99" },
+	{ "record flags", 1, 2, { 0x01, 0x00 }, 2, "has flags 0x1" },
+	{ "payload length too short", 1, 4, { 0x08, 0x00, 0x00, 0x00 }, 4, "says 8 bytes; it has 24" },
+	{ "oversize payload length", 3, 4, { 0xff, 0xff, 0xff, 0x7f }, 4, "says 2147483647 bytes" },
+	{ "event CPU out of range", 3, 8 + 12, { 0x00, 0x10, 0x00, 0x00 }, 4, "event CPU out of range" },
+	{ "event type out of range", 3, 8 + 8, { 0x40, 0x00, 0x00, 0x00 }, 4, "event type out of range" },
+	{ "wake target CPU out of range", 3, 8 + 24 + 4, { 0xff, 0xff, 0x00, 0x00 }, 4, "target CPU out of range" },
+	{ "sample sequence 0", 4, 8, { 0, 0, 0, 0 }, 4, "sequence number 0" },
+	{ "RUN_END relabelled RUN_BEGIN", 6, 0, { REC_RUN_BEGIN, 0 }, 2, "says 400 bytes; it has 432" },
+};
+
+ParameterizedTestParameters(recording, damage_anywhere_in_a_record_is_rejected_with_its_offset)
+{
+	return cr_make_param_array(struct damage_case, damages, sizeof(damages) / sizeof(damages[0]));
+}
+
+ParameterizedTest(struct damage_case *d, recording, damage_anywhere_in_a_record_is_rejected_with_its_offset)
+{
+	uint64_t offsets[16];
+	size_t n, records;
+	struct buf b = write_small(offsets, &n);
+	char msg[256] = "", want_offset[64];
+
+	memcpy(b.data + offsets[d->record] + d->at, d->bytes, d->len);
+	cr_assert_lt(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s: accepted", d->what);
+	cr_assert(strstr(msg, d->want), "%s: '%s' lacks '%s'", d->what, msg, d->want);
+	snprintf(want_offset, sizeof(want_offset), "byte offset %" PRIu64, offsets[d->record]);
+	cr_assert(strstr(msg, want_offset), "%s: '%s' lacks '%s'", d->what, msg, want_offset);
+	cr_assert_eq(records, d->record, "%s: the records before it were read", d->what);
+	free(b.data);
+}
+
+Test(recording, the_file_header_is_checked_field_by_field)
+{
+	uint64_t offsets[16];
+	size_t n, records;
+	struct buf b = write_small(offsets, &n);
+	char msg[256];
+	uint32_t v;
+
+	b.data[0] = 'X';
+	read_all(b.data, b.len, msg, sizeof(msg), &records);
+	cr_assert(strstr(msg, "bad magic at byte offset 0"), "%s", msg);
+	b.data[0] = 'W';
+	v = REC_VERSION + 1;
+	memcpy(b.data + 8, &v, 4);
+	read_all(b.data, b.len, msg, sizeof(msg), &records);
+	cr_assert(strstr(msg, "version 2 at byte offset 8"), "%s", msg);
+	v = REC_VERSION;
+	memcpy(b.data + 8, &v, 4);
+	v = 64;
+	memcpy(b.data + 12, &v, 4);
+	read_all(b.data, b.len, msg, sizeof(msg), &records);
+	cr_assert(strstr(msg, "header size 64 at byte offset 12"), "%s", msg);
+	/* a file with a header and nothing else holds no run */
+	v = REC_FILE_HEADER_SIZE;
+	memcpy(b.data + 12, &v, 4);
+	read_all(b.data, REC_FILE_HEADER_SIZE, msg, sizeof(msg), &records);
+	cr_assert(strstr(msg, "no run in the recording"), "%s", msg);
+	free(b.data);
+}
+
+Test(recording, records_outside_a_run_are_rejected)
+{
+	uint64_t offsets[16];
+	size_t n, records;
+	struct buf b = write_small(offsets, &n);
+	char msg[256];
+	/* drop RUN_BEGIN: the file header, then the records from CLOCK_PAIR on */
+	size_t cut = offsets[1] - offsets[0];
+	char *data = malloc(b.len - cut);
+
+	memcpy(data, b.data, offsets[0]);
+	memcpy(data + offsets[0], b.data + offsets[1], b.len - offsets[1]);
+	cr_assert_lt(read_all(data, b.len - cut, msg, sizeof(msg), &records), 0);
+	cr_assert(strstr(msg, "record outside a run"), "%s", msg);
+	cr_assert(strstr(msg, "byte offset 16"), "%s", msg);
+	free(data);
+	free(b.data);
+}
+
+Test(recording, a_run_that_begins_inside_another_is_rejected)
+{
+	struct buf b = { 0 };
+	FILE *f = open_memstream(&b.data, &b.len);
+	struct rec_run_begin rb = run_begin();
+	struct recorder *w = recorder__new(f);
+	uint64_t second;
+	size_t records;
+	char msg[256], want[64];
+
+	recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb));
+	second = recorder__bytes(w);
+	recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb));
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+	cr_assert_lt(read_all(b.data, b.len, msg, sizeof(msg), &records), 0);
+	snprintf(want, sizeof(want), "bad RUN_BEGIN record at byte offset %" PRIu64, second);
+	cr_assert(strstr(msg, want) && strstr(msg, "its RUN_END is missing"), "%s", msg);
+	free(b.data);
+}
+
+/* ---------------------------------------------------------------- fixtures and golden reports */
+
+static const char *fixtures_dir(void)
+{
+	const char *d = getenv("WAKEPROBE_FIXTURES");
+
+	return d ? d : "tests/fixtures";
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data = NULL;
+	size_t cap = 0;
+
+	cr_assert_not_null(f, "cannot open %s: %s (run the tests from the repository, or set WAKEPROBE_FIXTURES)",
+			   path, strerror(errno));
+	*len = 0;
+	for (;;) {
+		if (*len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			data = realloc(data, cap + 1);
+			cr_assert_not_null(data);
+		}
+		size_t got = fread(data + *len, 1, cap - *len, f);
+
+		if (!got)
+			break;
+		*len += got;
+	}
+	fclose(f);
+	data[*len] = '\0';
+	return data;
+}
+
+struct kept_runs {
+	struct replay_run *runs[4];
+	size_t n;
+};
+
+static int keep_run(struct replay_run *run, void *ctx)
+{
+	struct kept_runs *k = ctx;
+
+	cr_assert_lt(k->n, 4);
+	k->runs[k->n++] = run;
+	return 0;
+}
+
+/* report_of - replay @data in process and print its report as `wakeprobe report` would */
+static char *report_of(const char *data, size_t len, uint32_t outliers, uint64_t threshold_ns, char *msg,
+		       size_t msglen, int *err)
+{
+	struct kept_runs k = { .n = 0 };
+	struct replay_opts ro = { .outliers = outliers, .outlier_threshold_ns = threshold_ns, .run_done = keep_run,
+				  .ctx = &k };
+	FILE *in = fmemopen((void *)data, len, "rb");
+	char *text = NULL;
+	size_t text_len = 0;
+	FILE *out = open_memstream(&text, &text_len);
+
+	*err = replay__file(in, "fixture", &ro, msg, msglen);
+	if (!*err && k.n == 1)
+		report__print_text(out, &k.runs[0]->opts, &k.runs[0]->res);
+	fclose(out);
+	fclose(in);
+	for (size_t i = 0; i < k.n; i++)
+		free(k.runs[i]);
+	return text;
+}
+
+struct fixture {
+	char name[16];
+	uint32_t outliers;
+	uint64_t threshold_us;
+	char golden[32];
+};
+
+static struct fixture fixtures[] = {
+	{ "eventfd", 5, 0, "eventfd.txt" },	 { "eventfd", 2, 20, "eventfd.outliers-2.txt" },
+	{ "cond", 5, 0, "cond.txt" },		 { "cond", 2, 20, "cond.outliers-2.txt" },
+	{ "spin", 5, 0, "spin.txt" },		 { "spin", 2, 20, "spin.outliers-2.txt" },
+	{ "untraced", 5, 0, "untraced.txt" },	 { "untraced", 2, 20, "untraced.outliers-2.txt" },
+	{ "lost", 5, 0, "lost.txt" },		 { "lost", 2, 20, "lost.outliers-2.txt" },
+};
+
+ParameterizedTestParameters(recording, the_report_of_each_fixture_equals_its_golden_text)
+{
+	return cr_make_param_array(struct fixture, fixtures, sizeof(fixtures) / sizeof(fixtures[0]));
+}
+
+ParameterizedTest(struct fixture *fx, recording, the_report_of_each_fixture_equals_its_golden_text)
+{
+	char path[512], msg[512] = "";
+	size_t len, golden_len;
+	char *data, *golden, *text;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s.wpr", fixtures_dir(), fx->name);
+	data = read_file(path, &len);
+	snprintf(path, sizeof(path), "%s/%s", fixtures_dir(), fx->golden);
+	golden = read_file(path, &golden_len);
+	text = report_of(data, len, fx->outliers, fx->threshold_us * 1000, msg, sizeof(msg), &err);
+	cr_assert_eq(err, 0, "%s: %s", fx->name, msg);
+	if (strcmp(text, golden)) {
+		size_t i = 0;
+
+		while (text[i] && text[i] == golden[i])
+			i++;
+		cr_assert_fail("%s differs from the report from byte %zu: '%.60s' vs golden '%.60s' "
+			       "(if the report changed on purpose: scripts/update-golden.sh)",
+			       fx->golden, i, text + i, golden + i);
+	}
+	free(text);
+	free(golden);
+	free(data);
+}
+
+/*
+ * A recording damaged in place (bytes overwritten, not cut) may still read
+ * as a recording with other numbers in it; whichever way, the replay ends
+ * with a result or a one-line error, never a crash (the sanitizer build
+ * runs this too).
+ */
+Test(recording, a_damaged_fixture_replays_or_fails_cleanly_never_crashes, .timeout = 120)
+{
+	char path[512], msg[512];
+	size_t len, i, failed = 0;
+	char *data;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/eventfd.wpr", fixtures_dir());
+	data = read_file(path, &len);
+	srandom(1);
+	for (i = 0; i < 300; i++) {
+		char *copy = malloc(len);
+		size_t at = (size_t)random() % len, cut = len;
+		char *text;
+
+		memcpy(copy, data, len);
+		copy[at] ^= (char)(1u << (random() % 8));
+		if (i % 3 == 0)
+			cut = (size_t)random() % len;
+		msg[0] = '\0';
+		text = report_of(copy, cut, 5, 0, msg, sizeof(msg), &err);
+		if (err) {
+			failed++;
+			cr_assert(strstr(msg, "byte offset"), "damage at %zu, cut at %zu: '%s'", at, cut, msg);
+			cr_assert_null(strchr(msg, '\n'));
+		}
+		free(text);
+		free(copy);
+	}
+	cr_assert_geq(failed, 100, "every cut file must fail: %zu of 300 did", failed);
+	free(data);
+}
+
+/* ---------------------------------------------------------------- the binary */
+
+static const char *wakeprobe_path(void)
+{
+	const char *p = getenv("WAKEPROBE");
+
+	if (!p)
+		cr_skip_test("set WAKEPROBE to the binary (make test does)");
+	return p;
+}
+
+/* run - wakeprobe @args, stdout into @out_path (NULL: /dev/null), stderr into @err; the exit code */
+static int run(char *const args[], const char *out_path, char *err, size_t errlen)
+{
+	char err_path[] = "/tmp/wakeprobe-test-err.XXXXXX";
+	int err_fd = mkstemp(err_path), status;
+	size_t n;
+	pid_t pid;
+
+	cr_assert_geq(err_fd, 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		int out = open(out_path ? out_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		dup2(out, 1);
+		dup2(err_fd, 2);
+		execv(args[0], args);
+		_exit(98);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	n = pread(err_fd, err, errlen - 1, 0);
+	err[n > 0 ? n : 0] = '\0';
+	close(err_fd);
+	unlink(err_path);
+	cr_assert(WIFEXITED(status), "wakeprobe did not exit normally: 0x%x", status);
+	return WEXITSTATUS(status);
+}
+
+Test(recording, the_report_command_prints_the_golden_text_and_needs_no_root)
+{
+	char fixture[512], golden_path[512], out_path[] = "/tmp/wakeprobe-test-out.XXXXXX", err[1024];
+	char *const args[] = { (char *)wakeprobe_path(), "report", fixture, "--outliers", "2", "--threshold-us", "20",
+			       NULL };
+	size_t len, golden_len;
+	char *out, *golden;
+
+	close(mkstemp(out_path));
+	snprintf(fixture, sizeof(fixture), "%s/cond.wpr", fixtures_dir());
+	snprintf(golden_path, sizeof(golden_path), "%s/cond.outliers-2.txt", fixtures_dir());
+	cr_assert_eq(run(args, out_path, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_empty(err);
+	out = read_file(out_path, &len);
+	golden = read_file(golden_path, &golden_len);
+	cr_assert_str_eq(out, golden);
+	unlink(out_path);
+	free(out);
+	free(golden);
+}
+
+Test(recording, report_of_a_damaged_file_is_one_line_exit_1)
+{
+	char path[] = "/tmp/wakeprobe-test-bad.XXXXXX", err[1024];
+	char *const args[] = { (char *)wakeprobe_path(), "report", path, NULL };
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "WPREC\r\n\032\001\000\000\000\020\000\000\000\001\000", 18), 18);
+	close(fd);
+	cr_assert_eq(run(args, NULL, err, sizeof(err)), 1);
+	cr_assert(strstr(err, "truncated record header at byte offset 16"), "%s", err);
+	cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+	unlink(path);
+}
+
+Test(recording, an_output_that_cannot_be_made_is_one_line_and_leaves_nothing)
+{
+	char dir[] = "/tmp/wakeprobe-test-dir.XXXXXX", err[1024], fixture[512], missing[600];
+	char *const into_dir[] = { (char *)wakeprobe_path(), "report", fixture, "--json", dir, NULL };
+	char *const no_dir[] = { (char *)wakeprobe_path(), "report", fixture, "--csv", missing, NULL };
+	struct stat st;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(fixture, sizeof(fixture), "%s/untraced.wpr", fixtures_dir());
+	snprintf(missing, sizeof(missing), "%s/no/such/dir/out.csv", dir);
+	cr_assert_eq(run(into_dir, NULL, err, sizeof(err)), 1);
+	cr_assert(strstr(err, "not a regular file"), "%s", err);
+	cr_assert_eq(run(no_dir, NULL, err, sizeof(err)), 1);
+	cr_assert(strstr(err, "cannot create it"), "%s", err);
+	cr_assert_neq(stat(missing, &st), 0);
+	cr_assert_eq(rmdir(dir), 0, "the directory is left empty");
+}
+
+/*
+ * As root: a live run and the report of its recording print the same text,
+ * and the file appears only once complete, not writable by others.
+ */
+Test(recording, a_live_run_and_the_report_of_its_recording_agree, .timeout = 120)
+{
+	char dir[] = "/tmp/wakeprobe-test-rec.XXXXXX", rec[600], live[600], replayed[600], err[2048];
+	char *const record[] = { (char *)wakeprobe_path(), "record", "-o", rec, "--workload", "cond", "--samples", "300",
+				 "--interval-us", "300", "--cpus", "0,1", "--outliers", "3", NULL };
+	char *const report[] = { (char *)wakeprobe_path(), "report", rec, "--outliers", "3", NULL };
+	char *a, *b;
+	size_t alen, blen;
+	struct stat st;
+
+	skip_unless_traceable();
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(rec, sizeof(rec), "%s/run.wpr", dir);
+	snprintf(live, sizeof(live), "%s/live.txt", dir);
+	snprintf(replayed, sizeof(replayed), "%s/replayed.txt", dir);
+	cr_assert_eq(run(record, live, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(stat(rec, &st), 0);
+	cr_assert_eq(st.st_mode & 0002, 0, "the recording is not world-writable");
+	cr_assert_eq(run(report, replayed, err, sizeof(err)), 0, "%s", err);
+	a = read_file(live, &alen);
+	b = read_file(replayed, &blen);
+	cr_assert_gt(alen, 1000);
+	cr_assert(strstr(a, "Phases of the"), "a traced report");
+	cr_assert_str_eq(a, b, "the live report and the report of its recording differ");
+	free(a);
+	free(b);
+	unlink(rec);
+	unlink(live);
+	unlink(replayed);
+	cr_assert_eq(rmdir(dir), 0, "nothing else was left in the directory");
+}
