@@ -59,7 +59,7 @@ SKEL := $(OBJ)/wakeprobe.skel.h
 DEPS_STAMP := $(OBJ)/.deps-ok
 TEST_DEPS_STAMP := $(OBJ)/.test-deps-ok
 
-.PHONY: all run test bench install uninstall vmlinux clean deps
+.PHONY: all run test bench fuzz install uninstall vmlinux clean deps
 .SECONDARY:
 .DEFAULT_GOAL := all
 
@@ -123,6 +123,38 @@ $(OBJ)/tests/bench-overhead: $(OBJ)/tests/bench_overhead.o $(CORE_OBJS)
 # BENCH_ARGS: paced rounds, flood rounds, paced samples, flood samples (default 5 21 3000 30000)
 bench: all $(OBJ)/tests/bench-overhead
 	$(Q)WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads scripts/as-root.sh $(OBJ)/tests/bench-overhead $(BENCH_ARGS)
+
+# libFuzzer harnesses (clang): the record-file reader with the replay behind it, and the options.
+# FUZZ_SECONDS per harness; the corpus grows in $(OBJ)/fuzz/ and starts from tests/fuzz/seeds
+# and the recorded fixtures.
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all -Iuser -Iworkloads -Ibpf -DWAKEPROBE_VERSION='"$(VERSION)"'
+FUZZ_RECORD_SRCS := user/recording.c user/replay.c user/analysis.c user/merge.c user/explain.c \
+	user/aggregate.c user/histogram.c user/clock.c user/report.c
+FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/parse.c
+FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok
+
+$(FUZZ_DEPS_STAMP): scripts/setup-deps.sh
+	$(call msg,DEPS,setup-deps.sh fuzz)
+	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh fuzz && touch $@
+
+$(OBJ)/fuzz/fuzz-record: tests/fuzz/fuzz_record.c $(FUZZ_RECORD_SRCS) $(wildcard user/*.h bpf/*.h) | $(FUZZ_DEPS_STAMP)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lm
+
+$(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildcard user/*.h) | $(FUZZ_DEPS_STAMP)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@
+
+fuzz: $(OBJ)/fuzz/fuzz-record $(OBJ)/fuzz/fuzz-options
+	$(Q)mkdir -p $(OBJ)/fuzz/corpus-record $(OBJ)/fuzz/corpus-options
+	$(Q)cp tests/fixtures/untraced.wpr tests/fixtures/lost.wpr $(OBJ)/fuzz/corpus-record/
+	$(Q)cd $(OBJ)/fuzz && ./fuzz-record -max_total_time=$(FUZZ_SECONDS) -max_len=40000 -timeout=10 \
+		-print_final_stats=1 corpus-record 2>&1 | grep -E '^(Done|stat::number_of_executed_units|==|SUMMARY|INFO: seed)' 
+	$(Q)cd $(OBJ)/fuzz && ./fuzz-options -max_total_time=$(FUZZ_SECONDS) -max_len=512 -timeout=10 \
+		-print_final_stats=1 corpus-options $(CURDIR)/tests/fuzz/seeds/options 2>&1 | \
+		grep -E '^(Done|stat::number_of_executed_units|==|SUMMARY|INFO: seed)'
 
 install: all
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))

@@ -10,10 +10,11 @@ packages=(
 	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev
 	pkg-config make gcc libc6-dev
 )
-# extra groups, asked for by name: "test" for the test runner's helpers
+# extra groups, asked for by name: "test" for the test runner's helpers, "fuzz" for libFuzzer
 for group in "$@"; do
 	case "$group" in
 	test) packages+=(procps python3) ;;
+	fuzz) packages+=(libclang-rt-14-dev) ;;
 	*) echo "setup-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac
 done

@@ -84,6 +84,38 @@ Test(options, help_and_version_print_and_stop)
 	cr_assert(strstr(outbuf, "wakeprobe " WAKEPROBE_VERSION "\n"));
 }
 
+Test(options, record_takes_the_run_options_and_a_file)
+{
+	cr_assert_eq(PARSE("record", "-o", "run.wpr", "--workload", "cond", "--samples", "9", "--json", "-"),
+		     OPTIONS_RUN, "%s", err);
+	cr_assert_eq(opts.command, CMD_RECORD);
+	cr_assert_str_eq(opts.record_path, "run.wpr");
+	cr_assert_str_eq(opts.workload, "cond");
+	cr_assert_eq(opts.samples, 9);
+	cr_assert_str_eq(opts.json_path, "-");
+}
+
+Test(options, report_takes_a_file_and_the_report_options_in_any_order)
+{
+	cr_assert_eq(PARSE("report", "--outliers", "7", "run.wpr", "--threshold-us", "30", "--csv", "s.csv",
+			   "--perfetto", "t.json"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(opts.command, CMD_REPORT);
+	cr_assert_str_eq(opts.report_path, "run.wpr");
+	cr_assert_eq(opts.outliers, 7);
+	cr_assert_eq(opts.threshold_us, 30);
+	cr_assert_str_eq(opts.csv_path, "s.csv");
+	cr_assert_str_eq(opts.perfetto_path, "t.json");
+	cr_assert_null(opts.workload);
+}
+
+Test(options, a_plain_run_is_the_run_command)
+{
+	cr_assert_eq(PARSE("--workload", "eventfd", "--json", "r.json"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(opts.command, CMD_RUN);
+	cr_assert_null(opts.record_path);
+	cr_assert_str_eq(opts.json_path, "r.json");
+}
+
 Test(options, listing_workloads_needs_no_workload)
 {
 	cr_assert_eq(PARSE("--list-workloads"), OPTIONS_RUN);
@@ -92,7 +124,7 @@ Test(options, listing_workloads_needs_no_workload)
 
 /* arrays, not pointers: Criterion copies parameters into each test's process */
 struct bad_case {
-	char args[4][32];
+	char args[6][32];
 	char message[48];	/* a piece of the one-line error */
 };
 
@@ -113,6 +145,15 @@ static struct bad_case bad_cases[] = {
 	{ { "--workload", "eventfd", "--bogus" }, "unknown option '--bogus'" },
 	{ { "--workload", "eventfd", "extra" }, "unexpected argument 'extra'" },
 	{ { "--workload" }, "--workload needs a value" },
+	{ { "--workload", "a\nb" }, "unknown workload 'a\\x0ab'" },
+	{ { "--workload", "eventfd", "--bogus\n" }, "unknown option '--bogus\\x0a'" },
+	{ { "report" }, "report needs the recording to read" },
+	{ { "report", "run.wpr", "--samples", "5" }, "--samples is fixed by the recording" },
+	{ { "report", "run.wpr", "-c", "0,1" }, "-c is fixed by the recording" },
+	{ { "report", "run.wpr", "-o", "x" }, "-o is for wakeprobe record" },
+	{ { "record", "--workload", "eventfd" }, "record needs a file to write" },
+	{ { "-o", "x", "--workload", "eventfd" }, "-o is for wakeprobe record -o FILE" },
+	{ { "--workload", "eventfd", "--json", "out", "--csv", "out" }, "--json and --csv both name 'out'" },
 };
 
 ParameterizedTestParameters(options, bad_input_gets_one_line_naming_the_problem)
@@ -122,10 +163,10 @@ ParameterizedTestParameters(options, bad_input_gets_one_line_naming_the_problem)
 
 ParameterizedTest(struct bad_case *c, options, bad_input_gets_one_line_naming_the_problem)
 {
-	char *argv[6] = { "wakeprobe" };
+	char *argv[8] = { "wakeprobe" };
 	int argc = 1;
 
-	while (argc < 5 && c->args[argc - 1][0])
+	while (argc < 7 && c->args[argc - 1][0])
 		argv[argc] = c->args[argc - 1], argc++;
 	cr_assert_eq(options__parse(&opts, argc, argv, NR_CPUS, out, err, sizeof(err)), OPTIONS_BAD);
 	cr_assert(strstr(err, c->message), "error '%s' lacks '%s'", err, c->message);

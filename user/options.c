@@ -65,6 +65,34 @@ void options__usage(FILE *out)
 		OPT_DEFAULT_SAMPLES, OPT_DEFAULT_INTERVAL_US, OPT_DEFAULT_OUTLIERS, OPT_DEFAULT_RINGBUF_KB);
 }
 
+/*
+ * shown - @arg as a one-line message may quote it: control and non-ASCII
+ * bytes escaped, cut after SHOWN_MAX bytes. Two buffers, so that one
+ * message can quote two arguments.
+ */
+#define SHOWN_MAX 48
+
+static const char *shown(const char *arg)
+{
+	static char bufs[2][SHOWN_MAX * 4 + 4];
+	static unsigned int which;
+	char *out = bufs[which++ & 1];
+	size_t n = 0, i;
+
+	for (i = 0; arg[i] && i < SHOWN_MAX; i++) {
+		unsigned char c = (unsigned char)arg[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			out[n++] = (char)c;
+		else
+			n += (size_t)sprintf(out + n, "\\x%02x", c);
+	}
+	if (arg[i])
+		n += (size_t)sprintf(out + n, "...");
+	out[n] = '\0';
+	return out;
+}
+
 /* check_outputs - at most one output on stdout, and no file written twice */
 static enum options_result check_outputs(const struct wp_options *o, char *err, size_t errlen)
 {
@@ -76,7 +104,7 @@ static enum options_result check_outputs(const struct wp_options *o, char *err, 
 		for (j = i + 1; j < n; j++)
 			if (paths[i] && paths[j] && !strcmp(paths[i], paths[j])) {
 				snprintf(err, errlen, "%s and %s both name '%s': give each output its own file",
-					 names[i], names[j], paths[i]);
+					 names[i], names[j], shown(paths[i]));
 				return OPTIONS_BAD;
 			}
 	return OPTIONS_RUN;
@@ -104,9 +132,9 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *run_option = NULL;	/* the first option that only a run takes */
+	char run_option[32] = "";	/* the first option that only a run takes, as named */
+	int opt, longindex = -1;
 	uint64_t v;
-	int opt;
 
 	memset(o, 0, sizeof(*o));
 	o->samples = OPT_DEFAULT_SAMPLES;
@@ -128,10 +156,15 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 
 	optind = 0;	/* GNU: start over, so the parser can run more than once */
 	opterr = 0;	/* the messages below name the option and the fix */
-	while ((opt = getopt_long(argc, argv, ":w:n:i:c:o:vhV", longopts, NULL)) != -1) {
-		if (!run_option && (strchr(RUN_ONLY_OPTIONS, opt) || opt == OPT_NO_TRACE || opt == OPT_RINGBUF_KB ||
-				    opt == OPT_LIST_WORKLOADS))
-			run_option = argv[optind - 1];
+	while ((opt = getopt_long(argc, argv, ":w:n:i:c:o:vhV", longopts, &longindex)) != -1) {
+		if (!run_option[0] && (strchr(RUN_ONLY_OPTIONS, opt) || opt == OPT_NO_TRACE ||
+				       opt == OPT_RINGBUF_KB || opt == OPT_LIST_WORKLOADS)) {
+			if (longindex >= 0)
+				snprintf(run_option, sizeof(run_option), "--%s", longopts[longindex].name);
+			else
+				snprintf(run_option, sizeof(run_option), "-%c", opt);
+		}
+		longindex = -1;
 		switch (opt) {
 		case 'w':
 			o->workload = optarg;
@@ -139,21 +172,21 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case 'n':
 			if (parse_u64(optarg, 1, OPT_MAX_SAMPLES, &o->samples)) {
 				snprintf(err, errlen, "--samples wants a whole number from 1 to %llu, not '%s'",
-					 OPT_MAX_SAMPLES, optarg);
+					 OPT_MAX_SAMPLES, shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
 		case 'i':
 			if (parse_u64(optarg, 0, OPT_MAX_INTERVAL_US, &o->interval_us)) {
 				snprintf(err, errlen, "--interval-us wants microseconds from 0 to %llu, not '%s'",
-					 OPT_MAX_INTERVAL_US, optarg);
+					 OPT_MAX_INTERVAL_US, shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
 		case 'c':
 			if (parse_cpu_pair(optarg, nr_cpus, &o->waker_cpu, &o->wakee_cpu)) {
 				snprintf(err, errlen, "--cpus wants two different CPUs from 0 to %d as A,B, not '%s'",
-					 nr_cpus - 1, optarg);
+					 nr_cpus - 1, shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
@@ -163,7 +196,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_RINGBUF_KB:
 			if (parse_u64(optarg, 4, 1u << 20, &v) || (v & (v - 1))) {
 				snprintf(err, errlen, "--ringbuf-kb wants a power of two from 4 to 1048576, not '%s'",
-					 optarg);
+					 shown(optarg));
 				return OPTIONS_BAD;
 			}
 			o->ringbuf_kb = (uint32_t)v;
@@ -171,7 +204,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_OUTLIERS:
 			if (parse_u64(optarg, 0, OPT_MAX_OUTLIERS, &v)) {
 				snprintf(err, errlen, "--outliers wants a whole number from 0 to %d, not '%s'",
-					 OPT_MAX_OUTLIERS, optarg);
+					 OPT_MAX_OUTLIERS, shown(optarg));
 				return OPTIONS_BAD;
 			}
 			o->outliers = (uint32_t)v;
@@ -179,7 +212,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_THRESHOLD_US:
 			if (parse_u64(optarg, 0, OPT_MAX_THRESHOLD_US, &o->threshold_us)) {
 				snprintf(err, errlen, "--threshold-us wants microseconds from 0 to %llu, not '%s'",
-					 OPT_MAX_THRESHOLD_US, optarg);
+					 OPT_MAX_THRESHOLD_US, shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
@@ -208,10 +241,10 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			fprintf(out, "wakeprobe %s\n", WAKEPROBE_VERSION);
 			return OPTIONS_DONE;
 		case ':':
-			snprintf(err, errlen, "%s needs a value", argv[optind - 1]);
+			snprintf(err, errlen, "%s needs a value", shown(argv[optind - 1]));
 			return OPTIONS_BAD;
 		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			snprintf(err, errlen, "unknown option '%s'", shown(argv[optind - 1]));
 			return OPTIONS_BAD;
 		}
 	}
@@ -223,11 +256,11 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		o->report_path = argv[optind++];
 	}
 	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		snprintf(err, errlen, "unexpected argument '%s'", shown(argv[optind]));
 		return OPTIONS_BAD;
 	}
 	if (o->command == CMD_REPORT) {
-		if (run_option) {
+		if (run_option[0]) {
 			snprintf(err, errlen, "%s is fixed by the recording: report takes --outliers, --threshold-us, "
 				 "--json, --csv and --perfetto", run_option);
 			return OPTIONS_BAD;
@@ -253,7 +286,8 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		return OPTIONS_BAD;
 	}
 	if (strcmp(o->workload, "all") && !catalog__find(o->workload)) {
-		snprintf(err, errlen, "unknown workload '%s': --list-workloads shows the known ones", o->workload);
+		snprintf(err, errlen, "unknown workload '%s': --list-workloads shows the known ones",
+			 shown(o->workload));
 		return OPTIONS_BAD;
 	}
 	return check_outputs(o, err, errlen);

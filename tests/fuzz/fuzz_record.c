@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_record.c - libFuzzer harness for the record-file reader: any bytes
+ * given to `wakeprobe report` go through the reader, the analysis and the
+ * text report, and must end in a report or a one-line error.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "replay.h"
+#include "report.h"
+
+static FILE *sink;
+
+static int report_run(struct replay_run *run, void *ctx)
+{
+	(void)ctx;
+	report__print_text(sink, &run->opts, &run->res);
+	free(run);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct replay_opts ro = { .outliers = 3, .run_done = report_run };
+	char msg[512];
+	FILE *in;
+
+	if (!sink)
+		sink = fopen("/dev/null", "w");
+	if (!size)
+		return 0;
+	in = fmemopen((void *)data, size, "rb");
+	if (!in)
+		return 0;
+	if (replay__file(in, "fuzz", &ro, msg, sizeof(msg)) && (!strstr(msg, "byte offset") &&
+								!strstr(msg, "empty file") &&
+								!strstr(msg, "out of memory")))
+		abort();	/* every error names where it is */
+	fclose(in);
+	return 0;
+}
