@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -91,6 +92,28 @@ static int pick_cpus(struct wp_options *o, char *err, size_t len)
 		snprintf(err, len, "the waker and the wakee need two CPUs, and this process may use only one");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* resolve_user - --user NAME (or a number) into the ids the workload will run with */
+static int resolve_user(const char *name, struct session_opts *so, char *err, size_t len)
+{
+	struct passwd *pw = getpwnam(name);
+	char *end;
+
+	if (!pw) {
+		unsigned long uid = strtoul(name, &end, 10);
+
+		if (*name && !*end)
+			pw = getpwuid((uid_t)uid);
+	}
+	if (!pw) {
+		snprintf(err, len, "--user: no user '%.64s' on this machine (see getent passwd)", name);
+		return -ENOENT;
+	}
+	so->drop_privileges = true;
+	so->uid = pw->pw_uid;
+	so->gid = pw->pw_gid;
 	return 0;
 }
 
@@ -283,6 +306,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (o.user && resolve_user(o.user, &so, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return 2;
+	}
+	if (o.user && geteuid()) {
+		fprintf(stderr, "wakeprobe: --user needs root to switch users: run wakeprobe with sudo\n");
+		return 1;
+	}
+	so.timeout_ms = o.timeout_s * 1000;
 	so.samples = o.samples;
 	so.interval_us = o.interval_us;
 	so.waker_cpu = o.waker_cpu;

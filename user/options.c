@@ -15,6 +15,8 @@ enum {
 	OPT_JSON,
 	OPT_CSV,
 	OPT_PERFETTO,
+	OPT_TIMEOUT,
+	OPT_USER,
 };
 
 /* options that say how to run a workload: a recording has them fixed */
@@ -40,6 +42,8 @@ void options__usage(FILE *out)
 		"      --outliers K        explain the K slowest wakeups, cause by cause (default %d, 0: none)\n"
 		"      --threshold-us T    ... among those at least T us slow (default 0)\n"
 		"      --no-trace          run the same workload without tracing: totals only\n"
+		"      --timeout S         stop a workload still running after S seconds (default: none)\n"
+		"      --user NAME         run the workload as NAME; wakeprobe keeps root for BPF\n"
 		"      --ringbuf-kb K      BPF ring buffer size in KiB, a power of two (default %d)\n"
 		"      --list-workloads    list the wakeup paths and exit\n"
 		"\n"
@@ -127,6 +131,8 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		{ "csv", required_argument, NULL, OPT_CSV },
 		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
 		{ "output", required_argument, NULL, 'o' },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "user", required_argument, NULL, OPT_USER },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -158,7 +164,8 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	opterr = 0;	/* the messages below name the option and the fix */
 	while ((opt = getopt_long(argc, argv, ":w:n:i:c:o:vhV", longopts, &longindex)) != -1) {
 		if (!run_option[0] && (strchr(RUN_ONLY_OPTIONS, opt) || opt == OPT_NO_TRACE ||
-				       opt == OPT_RINGBUF_KB || opt == OPT_LIST_WORKLOADS)) {
+				       opt == OPT_RINGBUF_KB || opt == OPT_LIST_WORKLOADS || opt == OPT_TIMEOUT ||
+				       opt == OPT_USER)) {
 			if (longindex >= 0)
 				snprintf(run_option, sizeof(run_option), "--%s", longopts[longindex].name);
 			else
@@ -230,6 +237,20 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			break;
 		case 'o':
 			o->record_path = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_u64(optarg, 1, OPT_MAX_TIMEOUT_S, &o->timeout_s)) {
+				snprintf(err, errlen, "--timeout wants seconds from 1 to %llu, not '%s'", OPT_MAX_TIMEOUT_S,
+					 shown(optarg));
+				return OPTIONS_BAD;
+			}
+			break;
+		case OPT_USER:
+			if (!optarg[0]) {
+				snprintf(err, errlen, "--user wants a user name or number");
+				return OPTIONS_BAD;
+			}
+			o->user = optarg;
 			break;
 		case 'v':
 			o->verbose = true;

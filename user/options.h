@@ -15,6 +15,7 @@
 #define OPT_DEFAULT_OUTLIERS	5
 #define OPT_MAX_OUTLIERS	100	/* AGG_MAX_OUTLIERS */
 #define OPT_MAX_THRESHOLD_US	(10ull * 1000 * 1000)
+#define OPT_MAX_TIMEOUT_S	(7ull * 24 * 3600)
 
 enum wp_command {
 	CMD_RUN,		/* wakeprobe --workload NAME: measure and report */
@@ -37,6 +38,8 @@ struct wp_options {
 	uint32_t ringbuf_kb;
 	uint32_t outliers;	/* slow wakeups to explain one by one */
 	uint64_t threshold_us;	/* only wakeups at least this slow */
+	uint64_t timeout_s;	/* 0: no limit */
+	const char *user;	/* run the workload as this user */
 	bool no_trace;
 	bool verbose;
 	bool list_workloads;

@@ -17,7 +17,7 @@ _Static_assert(sizeof(struct rec_sample) == 88, "SAMPLE layout");
 _Static_assert(sizeof(struct rec_fds) == 8, "FDS layout");
 _Static_assert(sizeof(struct rec_advance) == 16, "ADVANCE layout");
 _Static_assert(WP_EV_TYPE_MAX == 12, "RUN_END carries one drop counter per event type");
-_Static_assert(sizeof(struct rec_run_end) == 400, "RUN_END layout");
+_Static_assert(sizeof(struct rec_run_end) == 464, "RUN_END layout");
 
 static const uint32_t payload_size[REC_TYPE_MAX] = {
 	[REC_RUN_BEGIN] = sizeof(struct rec_run_begin),

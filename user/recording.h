@@ -110,7 +110,7 @@ struct rec_advance {
 };
 
 #define REC_EXIT_LEN	96
-#define REC_ERROR_LEN	128
+#define REC_ERROR_LEN	192
 
 struct rec_run_end {
 	uint64_t trace_end_ns;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,14 +47,33 @@ int runner__find_workload(const char *name, char *path, size_t len)
 	return is_executable(path) ? 0 : -ENOENT;
 }
 
+/* drop_to - become @uid:@gid with no supplementary groups, for good */
+static int drop_to(uid_t uid, gid_t gid)
+{
+	if (setgroups(1, &gid) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
+		return -1;
+	/* no way back: a process that could regain root would not be unprivileged */
+	if (setuid(0) == 0 || getuid() != uid || geteuid() != uid) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
 /* runner_child - never returns: becomes the workload or reports why not */
 static void __attribute__((noreturn))
-runner_child(const char *path, char *const argv[], int ring_fd, int go_fd, int err_fd, pid_t parent)
+runner_child(const struct runner *r, const char *path, char *const argv[], int ring_fd, int go_fd, int err_fd,
+	     pid_t parent)
 {
 	char go;
 	int err;
 
-	/* wakeprobe may die without cleaning up; the workload must not outlive it */
+	if (r->drop_privileges && drop_to(r->uid, r->gid))
+		goto fail;
+	/*
+	 * wakeprobe may die without cleaning up; the workload must not outlive
+	 * it. After the drop: a change of credentials clears the death signal.
+	 */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(127);
 	/* keep the hand-shake pipes clear of the fd number the ring goes to */
@@ -100,7 +120,7 @@ int runner__start(struct runner *r, const char *path, char *const argv[], int ri
 		goto out;
 	}
 	if (r->pid == 0)
-		runner_child(path, argv, ring_fd, go[0], errp[1], parent);
+		runner_child(r, path, argv, ring_fd, go[0], errp[1], parent);
 
 	close(errp[1]);
 	errp[1] = -1;

@@ -17,6 +17,10 @@ struct runner {
 	pid_t pid;		/* -1 when no child */
 	bool exited;
 	int status;		/* waitpid() status once exited */
+	/* set before runner__start(): the workload runs as this user, wakeprobe keeps its privileges */
+	bool drop_privileges;
+	uid_t uid;
+	gid_t gid;
 };
 
 /* called in the parent between fork and exec, with the child's pid */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,9 @@ static int start_workload(struct session *s, char *msg, size_t len)
 	snprintf(samples, sizeof(samples), "%llu", (unsigned long long)o->samples);
 	snprintf(interval, sizeof(interval), "%llu", (unsigned long long)o->interval_us);
 	snprintf(cpus, sizeof(cpus), "%d,%d", o->waker_cpu, o->wakee_cpu);
+	s->runner.drop_privileges = o->drop_privileges;
+	s->runner.uid = o->uid;
+	s->runner.gid = o->gid;
 	err = runner__start(&s->runner, path, argv, s->reader.fd, track_child, s);
 	if (err)
 		snprintf(msg, len, "cannot start %s: %s", path, strerror(-err));
@@ -199,6 +203,7 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 	struct session s = { .opts = o, .res = res, .runner = { .pid = -1 } };
 	struct wp_ring_header *hdr;
 	uint32_t state = WP_RING_STARTING;
+	uint64_t started_ns;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -233,11 +238,16 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 	if (err)
 		goto out;
 
+	started_ns = now_ns();
 	while (!session_stop_requested) {
 		pump(&s, POLL_INTERVAL_MS);
 		state = sample_reader__state(&s.reader);
 		if (runner__poll(&s.runner) || state == WP_RING_FAILED)
 			break;
+		if (o->timeout_ms && now_ns() - started_ns >= o->timeout_ms * 1000000ull) {
+			res->timed_out = true;
+			break;
+		}
 	}
 	if (session_stop_requested)
 		res->interrupted = true;
@@ -265,7 +275,12 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 	res->samples_sent = hdr->head;
 	res->seq_errors = s.reader.seq_errors;
 	runner__describe_exit(&s.runner, res->workload_exit, sizeof(res->workload_exit));
-	if (state == WP_RING_FAILED) {
+	if (res->timed_out) {
+		res->workload_failed = true;
+		snprintf(res->workload_error, sizeof(res->workload_error), "timed out after %.1f s (--timeout), "
+			 "%" PRIu64 " of %" PRIu64 " samples taken; the workload was stopped: %s", o->timeout_ms / 1e3,
+			 (uint64_t)hdr->head, o->samples, res->workload_exit);
+	} else if (state == WP_RING_FAILED) {
 		res->workload_failed = true;
 		snprintf(res->workload_error, sizeof(res->workload_error), "%.*s",
 			 (int)sizeof(hdr->error), hdr->error);

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "aggregate.h"
 #include "catalog.h"
 #include "clock.h"
@@ -24,6 +25,10 @@ struct session_opts {
 	bool verbose;
 	uint32_t ringbuf_bytes;
 	bool bpf_run_stats;		/* time the BPF programs (bench only: it slows them) */
+	uint64_t timeout_ms;		/* stop the workload after this long; 0: no limit */
+	bool drop_privileges;		/* run the workload as uid:gid, not as wakeprobe */
+	uid_t uid;
+	gid_t gid;
 	uint32_t outliers;		/* slowest samples to keep with their explanation */
 	uint64_t outlier_threshold_ns;
 	/*
@@ -67,9 +72,10 @@ struct session_result {
 	uint32_t wakee_tid;
 	bool traced;
 	bool interrupted;		/* stopped by SIGINT/SIGTERM before the end */
+	bool timed_out;			/* stopped by timeout_ms before the end */
 	bool workload_failed;
 	char workload_exit[96];
-	char workload_error[128];
+	char workload_error[192];
 };
 
 /* set from a signal handler: end the run early and report what was seen */
