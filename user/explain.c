@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <string.h>
 #include "explain.h"
 #include "merge.h"
@@ -65,6 +66,42 @@ const char *softirq__name(int vec)
 	};
 
 	return vec >= 0 && vec < (int)(sizeof(names) / sizeof(names[0])) ? names[vec] : "?";
+}
+
+void explain__describe_interval(const struct interval *iv, char *buf, size_t len)
+{
+	switch (iv->cause) {
+	case CAUSE_IDLE:
+		snprintf(buf, len, "CPU %u idle", iv->cpu);
+		break;
+	case CAUSE_IPI:
+		snprintf(buf, len, "IPI in flight to CPU %u", iv->cpu);
+		break;
+	case CAUSE_OTHER_TASK:
+		snprintf(buf, len, "'%.16s' pid %u prio %u ran on CPU %u%s", iv->name, iv->pid, iv->prio, iv->cpu,
+			 !iv->left_known ? "" : iv->preempted ? " (then preempted)" : " (until it slept)");
+		break;
+	case CAUSE_IRQ:
+		if (iv->irq_kind == WP_IRQ_HARD)
+			snprintf(buf, len, "irq %d '%.16s' on CPU %u", iv->nr, iv->name, iv->cpu);
+		else
+			snprintf(buf, len, "%s on CPU %u", irq_kind__name(iv->irq_kind), iv->cpu);
+		break;
+	case CAUSE_SOFTIRQ:
+		snprintf(buf, len, "softirq %s on CPU %u", softirq__name(iv->nr), iv->cpu);
+		break;
+	case CAUSE_WAKER_PREEMPTED:
+		snprintf(buf, len, "waker off CPU %u, '%.16s' pid %u ran", iv->cpu, iv->name, iv->pid);
+		break;
+	case CAUSE_WAKEE_PREEMPTED:
+		snprintf(buf, len, "wakee preempted on CPU %u, '%.16s' pid %u ran", iv->cpu, iv->name, iv->pid);
+		break;
+	case CAUSE_REACQUIRE:
+		snprintf(buf, len, "wakee blocked again (the mutex)");
+		break;
+	default:
+		snprintf(buf, len, "%s", cause__name(iv->cause));
+	}
 }
 
 /* what one CPU is doing, as far as its events tell */

@@ -83,5 +83,10 @@ const char *cause__describe(enum cause c);
 const char *irq_kind__name(unsigned int kind);
 /* softirq__name - the kernel's name of a softirq vector: "TIMER", "NET_RX", ... */
 const char *softirq__name(int vec);
+/*
+ * explain__describe_interval - one cause interval as a person reads it, named
+ * from its events, into @buf: "'wp-hog' pid 12 prio 120 ran on CPU 1 (then preempted)"
+ */
+void explain__describe_interval(const struct interval *iv, char *buf, size_t len);
 
 #endif /* WAKEPROBE_EXPLAIN_H */

@@ -7,7 +7,6 @@
 #include "histogram.h"
 
 /* bcc's runqlat geometry; the columns only ever grow from here */
-#define LOG2_ROWS		64
 #define LOG2_VALUE_WIDTH	10
 #define LOG2_COUNT_WIDTH	8
 #define LOG2_BAR_WIDTH		40
@@ -184,14 +183,28 @@ static inline unsigned int log2_row_of(uint64_t value)
 	return value < 2 ? 0 : floor_log2(value);
 }
 
-static inline uint64_t log2_row_low(unsigned int row)
+uint64_t histogram__log2_row_low(unsigned int row)
 {
 	return row ? UINT64_C(1) << row : 0;
 }
 
-static inline uint64_t log2_row_high(unsigned int row)
+uint64_t histogram__log2_row_high(unsigned int row)
 {
-	return row == 63 ? UINT64_MAX : (UINT64_C(2) << row) - 1;
+	return row == HIST_LOG2_ROWS - 1 ? UINT64_MAX : (UINT64_C(2) << row) - 1;
+}
+
+void histogram__log2_rows(const struct histogram *h, uint64_t rows[HIST_LOG2_ROWS])
+{
+	unsigned int i;
+
+	memset(rows, 0, HIST_LOG2_ROWS * sizeof(rows[0]));
+	/*
+	 * A fine bucket never straddles a power of two, so its low bound alone
+	 * decides which log2 row it belongs to.
+	 */
+	for (i = 0; i < HIST_BUCKETS; i++)
+		if (h->buckets[i])
+			rows[log2_row_of(histogram__bucket_low(i))] += h->buckets[i];
 }
 
 static int decimal_digits(uint64_t value)
@@ -221,22 +234,14 @@ void histogram__print_log2(const struct histogram *h, FILE *out, const char *uni
 {
 	static const char stars[LOG2_BAR_WIDTH + 1] =
 		"****************************************";
-	uint64_t rows[LOG2_ROWS] = { 0 };
+	uint64_t rows[HIST_LOG2_ROWS];
 	uint64_t row_max = 0;
 	int first = -1, last = -1;
 	int value_width, count_width, bar_width, unit_width, unit_room;
-	unsigned int i;
 	int k;
 
-	/*
-	 * A fine bucket never straddles a power of two, so its low bound alone
-	 * decides which log2 row it belongs to.
-	 */
-	for (i = 0; i < HIST_BUCKETS; i++)
-		if (h->buckets[i])
-			rows[log2_row_of(histogram__bucket_low(i))] += h->buckets[i];
-
-	for (k = 0; k < LOG2_ROWS; k++) {
+	histogram__log2_rows(h, rows);
+	for (k = 0; k < HIST_LOG2_ROWS; k++) {
 		if (!rows[k])
 			continue;
 		if (first < 0)
@@ -251,7 +256,7 @@ void histogram__print_log2(const struct histogram *h, FILE *out, const char *uni
 		return;
 	}
 
-	value_width = decimal_digits(log2_row_high(last));
+	value_width = decimal_digits(histogram__log2_row_high(last));
 	if (value_width < LOG2_VALUE_WIDTH)
 		value_width = LOG2_VALUE_WIDTH;
 	count_width = decimal_digits(row_max);
@@ -279,7 +284,7 @@ void histogram__print_log2(const struct histogram *h, FILE *out, const char *uni
 		int n = bar_length(rows[k], row_max, bar_width);
 
 		fprintf(out, "%*" PRIu64 " -> %-*" PRIu64 " : %-*" PRIu64 " |%.*s%*s|\n",
-			value_width, log2_row_low(k), value_width, log2_row_high(k),
+			value_width, histogram__log2_row_low(k), value_width, histogram__log2_row_high(k),
 			count_width, rows[k], n, stars, bar_width - n, "");
 	}
 }

@@ -65,6 +65,18 @@ uint64_t histogram__bucket_low(unsigned int index);	/* smallest value in bucket 
 uint64_t histogram__bucket_high(unsigned int index);	/* largest value in bucket */
 
 /*
+ * Power-of-two rows, the coarse view of the text report and the JSON one:
+ * row 0 holds 0 and 1, row k >= 1 holds [2^k, 2^(k+1) - 1]. Every fine
+ * bucket lies inside one row, so the rows count the samples exactly.
+ */
+#define HIST_LOG2_ROWS 64
+
+/* histogram__log2_rows - the samples of @h in each row */
+void histogram__log2_rows(const struct histogram *h, uint64_t rows[HIST_LOG2_ROWS]);
+uint64_t histogram__log2_row_low(unsigned int row);	/* smallest value in row */
+uint64_t histogram__log2_row_high(unsigned int row);	/* largest value in row */
+
+/*
  * histogram__print_log2 - bcc-style (runqlat) power-of-two text histogram.
  *
  * Row k >= 1 covers [2^k, 2^(k+1) - 1], the first row is "0 -> 1". Empty rows

@@ -85,43 +85,6 @@ static void print_summary(FILE *out, const struct session_opts *o, const struct 
 }
 
 
-/* describe_interval - one cause, named from its events, into @buf */
-static void describe_interval(const struct interval *iv, char *buf, size_t len)
-{
-	switch (iv->cause) {
-	case CAUSE_IDLE:
-		snprintf(buf, len, "CPU %u idle", iv->cpu);
-		break;
-	case CAUSE_IPI:
-		snprintf(buf, len, "IPI in flight to CPU %u", iv->cpu);
-		break;
-	case CAUSE_OTHER_TASK:
-		snprintf(buf, len, "'%.16s' pid %u prio %u ran on CPU %u%s", iv->name, iv->pid, iv->prio, iv->cpu,
-			 !iv->left_known ? "" : iv->preempted ? " (then preempted)" : " (until it slept)");
-		break;
-	case CAUSE_IRQ:
-		if (iv->irq_kind == WP_IRQ_HARD)
-			snprintf(buf, len, "irq %d '%.16s' on CPU %u", iv->nr, iv->name, iv->cpu);
-		else
-			snprintf(buf, len, "%s on CPU %u", irq_kind__name(iv->irq_kind), iv->cpu);
-		break;
-	case CAUSE_SOFTIRQ:
-		snprintf(buf, len, "softirq %s on CPU %u", softirq__name(iv->nr), iv->cpu);
-		break;
-	case CAUSE_WAKER_PREEMPTED:
-		snprintf(buf, len, "waker off CPU %u, '%.16s' pid %u ran", iv->cpu, iv->name, iv->pid);
-		break;
-	case CAUSE_WAKEE_PREEMPTED:
-		snprintf(buf, len, "wakee preempted on CPU %u, '%.16s' pid %u ran", iv->cpu, iv->name, iv->pid);
-		break;
-	case CAUSE_REACQUIRE:
-		snprintf(buf, len, "wakee blocked again (the mutex)");
-		break;
-	default:
-		snprintf(buf, len, "%s", cause__name(iv->cause));
-	}
-}
-
 /*
  * parts_of_phase - the named causes of phase @k, longest first. explain.c
  * already sums a cause from one source into one entry per phase.
@@ -157,7 +120,7 @@ static void print_parts(FILE *out, const struct explanation *x, int k, int inden
 		int len;
 
 		if (i < n) {
-			describe_interval(parts[i], name, sizeof(name));
+			explain__describe_interval(parts[i], name, sizeof(name));
 			len = snprintf(item, sizeof(item), "%s %.2f", name, us(parts[i]->dur_ns));
 		} else {
 			if (!x->by_phase_cause[k][CAUSE_UNEXPLAINED] && n)

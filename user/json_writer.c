@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/* json_writer.c - a small streaming JSON emitter over a FILE * */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "json_writer.h"
+
+#define INDENT_WIDTH 2
+
+void json_writer__init(struct json_writer *w, FILE *out)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+}
+
+static void fail(struct json_writer *w, int err)
+{
+	if (!w->err)
+		w->err = err;
+}
+
+static void newline_and_indent(struct json_writer *w, unsigned int depth)
+{
+	fputc('\n', w->out);
+	fprintf(w->out, "%*s", (int)(depth * INDENT_WIDTH), "");
+}
+
+/*
+ * before_value - place the next value: after its key in an object, on a
+ * line of its own in an array. False when nothing may be written.
+ */
+static bool before_value(struct json_writer *w)
+{
+	unsigned int top;
+
+	if (w->err)
+		return false;
+	if (w->done) {
+		/* a second top-level value would not be one document */
+		fail(w, -EINVAL);
+		return false;
+	}
+	if (!w->depth)
+		return true;
+	top = w->depth - 1;
+	if (!w->is_array[top]) {
+		if (!w->has_key) {
+			fail(w, -EINVAL);
+			return false;
+		}
+		w->has_key = false;
+		return true;
+	}
+	if (w->has_items[top])
+		fputc(',', w->out);
+	newline_and_indent(w, w->depth);
+	w->has_items[top] = true;
+	return true;
+}
+
+static void after_value(struct json_writer *w)
+{
+	if (!w->depth)
+		w->done = true;
+}
+
+static void begin(struct json_writer *w, bool array)
+{
+	if (!before_value(w))
+		return;
+	if (w->depth == JSON_WRITER_MAX_DEPTH) {
+		fail(w, -E2BIG);
+		return;
+	}
+	fputc(array ? '[' : '{', w->out);
+	w->is_array[w->depth] = array;
+	w->has_items[w->depth] = false;
+	w->depth++;
+}
+
+static void end(struct json_writer *w, bool array)
+{
+	if (w->err)
+		return;
+	if (!w->depth || w->is_array[w->depth - 1] != array || w->has_key) {
+		fail(w, -EINVAL);
+		return;
+	}
+	w->depth--;
+	/* an empty container stays on one line: {} or [] */
+	if (w->has_items[w->depth])
+		newline_and_indent(w, w->depth);
+	fputc(array ? ']' : '}', w->out);
+	after_value(w);
+}
+
+void json_writer__begin_object(struct json_writer *w)
+{
+	begin(w, false);
+}
+
+void json_writer__end_object(struct json_writer *w)
+{
+	end(w, false);
+}
+
+void json_writer__begin_array(struct json_writer *w)
+{
+	begin(w, true);
+}
+
+void json_writer__end_array(struct json_writer *w)
+{
+	end(w, true);
+}
+
+/*
+ * utf8_sequence_len - the length of the valid UTF-8 sequence that starts
+ * with the byte @s[0] >= 0x80, within @n bytes; 0 if it is not one. Valid
+ * means the shortest form of a scalar value (RFC 3629): no overlong forms,
+ * no surrogates, nothing past U+10FFFF.
+ */
+static size_t utf8_sequence_len(const unsigned char *s, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xbf;	/* the range of the second byte */
+	size_t len, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;	/* overlong below U+0800 */
+	else if (s[0] == 0xed)
+		hi = 0x9f;	/* surrogates U+D800..U+DFFF */
+	else if (s[0] == 0xf0)
+		lo = 0x90;	/* overlong below U+10000 */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;	/* past U+10FFFF */
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+static void write_string(FILE *out, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, len;
+
+	fputc('"', out);
+	while (i < n) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', out);
+			fputc(c, out);
+			i++;
+		} else if (c < 0x20) {
+			fprintf(out, "\\u%04x", c);
+			i++;
+		} else if (c < 0x80) {
+			fputc(c, out);
+			i++;
+		} else if ((len = utf8_sequence_len(s + i, n - i))) {
+			fwrite(s + i, 1, len, out);
+			i += len;
+		} else {
+			/*
+			 * Not UTF-8 (a comm cut inside a character, a name in
+			 * another encoding): written raw it would make the whole
+			 * document invalid. \u00XX keeps the byte's value, read
+			 * back as the character U+00XX, so nothing is lost and the
+			 * document stays valid.
+			 */
+			fprintf(out, "\\u%04x", c);
+			i++;
+		}
+	}
+	fputc('"', out);
+}
+
+void json_writer__key(struct json_writer *w, const char *key)
+{
+	unsigned int top;
+
+	if (w->err)
+		return;
+	if (!w->depth || w->is_array[w->depth - 1] || w->has_key) {
+		fail(w, -EINVAL);
+		return;
+	}
+	top = w->depth - 1;
+	if (w->has_items[top])
+		fputc(',', w->out);
+	newline_and_indent(w, w->depth);
+	write_string(w->out, key, strlen(key));
+	fputs(": ", w->out);
+	w->has_items[top] = true;
+	w->has_key = true;
+}
+
+void json_writer__string_n(struct json_writer *w, const char *s, size_t max)
+{
+	if (!before_value(w))
+		return;
+	write_string(w->out, s, strnlen(s, max));
+	after_value(w);
+}
+
+void json_writer__string(struct json_writer *w, const char *s)
+{
+	if (!before_value(w))
+		return;
+	write_string(w->out, s, strlen(s));
+	after_value(w);
+}
+
+void json_writer__int(struct json_writer *w, int64_t v)
+{
+	if (!before_value(w))
+		return;
+	fprintf(w->out, "%" PRId64, v);
+	after_value(w);
+}
+
+void json_writer__uint(struct json_writer *w, uint64_t v)
+{
+	if (!before_value(w))
+		return;
+	fprintf(w->out, "%" PRIu64, v);
+	after_value(w);
+}
+
+void json_writer__double(struct json_writer *w, double v)
+{
+	char buf[32];
+	int prec;
+
+	if (!isfinite(v)) {
+		/* JSON has no NaN or infinity; null is what a reader can take */
+		json_writer__null(w);
+		return;
+	}
+	if (!before_value(w))
+		return;
+	/*
+	 * The fewest digits that read back as the same double, so 0.1 stays
+	 * 0.1; 17 always do. %g writes an exponent as e+20 or e-07, which JSON
+	 * allows; wakeprobe never sets a locale, so the point is a '.'.
+	 */
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (prec == 17)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	fputs(buf, w->out);
+	after_value(w);
+}
+
+void json_writer__bool(struct json_writer *w, bool v)
+{
+	if (!before_value(w))
+		return;
+	fputs(v ? "true" : "false", w->out);
+	after_value(w);
+}
+
+void json_writer__null(struct json_writer *w)
+{
+	if (!before_value(w))
+		return;
+	fputs("null", w->out);
+	after_value(w);
+}
+
+int json_writer__finish(struct json_writer *w)
+{
+	if (!w->err && w->done)
+		fputc('\n', w->out);
+	/* the last buffer's write error shows only once it is flushed */
+	fflush(w->out);
+	if (ferror(w->out))
+		return -EIO;
+	if (w->err)
+		return w->err;
+	return w->done ? 0 : -EINVAL;
+}

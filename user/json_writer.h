@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * json_writer.h - a small streaming JSON emitter over a FILE *.
+ *
+ * Values go straight to the stream, pretty-printed with two-space indents
+ * the way jq prints them, with the commas between members placed for the
+ * caller. The writer keeps only a bounded stack of open containers, so it
+ * allocates nothing. Write errors are not checked call by call: the stream's
+ * error flag is read once, by json_writer__finish().
+ *
+ * A misuse (a value in an object without its key, a key in an array, an end
+ * that does not match its begin, nesting deeper than JSON_WRITER_MAX_DEPTH)
+ * is remembered, and the writer then writes nothing more: the document is
+ * cut short rather than wrong, and json_writer__finish() says so.
+ */
+#ifndef WAKEPROBE_JSON_WRITER_H
+#define WAKEPROBE_JSON_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSON_WRITER_MAX_DEPTH 32
+
+struct json_writer {
+	FILE *out;
+	unsigned int depth;			/* containers open */
+	bool is_array[JSON_WRITER_MAX_DEPTH];	/* per open container: array, else object */
+	bool has_items[JSON_WRITER_MAX_DEPTH];	/* ... and whether it holds a member yet */
+	bool has_key;				/* a key was written; its value comes next */
+	bool done;				/* the top-level value is complete */
+	int err;				/* the first misuse, a negative errno */
+};
+
+void json_writer__init(struct json_writer *w, FILE *out);
+
+void json_writer__begin_object(struct json_writer *w);
+void json_writer__end_object(struct json_writer *w);
+void json_writer__begin_array(struct json_writer *w);
+void json_writer__end_array(struct json_writer *w);
+/* json_writer__key - the next member's name, inside an object; its value follows */
+void json_writer__key(struct json_writer *w, const char *key);
+
+/*
+ * json_writer__string - a NUL-terminated string. Valid UTF-8 is copied as
+ * it is; see json_writer__string_n for every other byte.
+ */
+void json_writer__string(struct json_writer *w, const char *s);
+/*
+ * json_writer__string_n - at most @max bytes of @s, fewer if a NUL comes
+ * first: for fixed-size arrays that need not be terminated (a task's comm).
+ * Quote and backslash are escaped, control characters become \u00XX, and so
+ * does every byte that is not part of a valid UTF-8 sequence (see the .c).
+ */
+void json_writer__string_n(struct json_writer *w, const char *s, size_t max);
+void json_writer__int(struct json_writer *w, int64_t v);
+void json_writer__uint(struct json_writer *w, uint64_t v);
+/* json_writer__double - a finite number, shortest form that reads back the same; NaN and inf: null */
+void json_writer__double(struct json_writer *w, double v);
+void json_writer__bool(struct json_writer *w, bool v);
+void json_writer__null(struct json_writer *w);
+
+/*
+ * json_writer__finish - end the document with a newline and flush it.
+ * Returns 0; -EIO if the stream had a write error; -EINVAL after a misuse
+ * or with the document unfinished; -E2BIG if it nested too deep.
+ */
+int json_writer__finish(struct json_writer *w);
+
+#endif /* WAKEPROBE_JSON_WRITER_H */

@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_json.c - the report a program reads. Every figure is computed as
+ * report.c computes it for the text report (the same percentiles, shares,
+ * per-wakeup times and "grew most" phase), so the two never disagree; the
+ * key names are the contract docs/json.md describes.
+ *
+ * One rule for what does not apply: every key is always written, and a value
+ * the run could not measure (no tracing, no kernel phases on the path) or an
+ * event that did not happen (an outlier's idle exit, migration, second wait)
+ * is null. Zero, "" and [] always mean measured, and none.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include "json_writer.h"
+#include "report_json.h"
+
+/* what one run can say: its path, its result, and which parts of it apply */
+struct run_view {
+	const struct workload_desc *wl;
+	const struct session_result *r;
+	const struct aggregate *a;
+	bool traced;		/* kernel events were recorded */
+	bool phased;		/* ... and the path has kernel phases, causes and outliers */
+	uint64_t complete;
+};
+
+/* the event types of wakeprobe.h, for the drop counts by type */
+static const char *const event_type_names[WP_EV_TYPE_MAX] = {
+	[WP_EV_SWITCH] = "switch",
+	[WP_EV_WAKING] = "waking",
+	[WP_EV_WAKEUP] = "wakeup",
+	[WP_EV_SYS_ENTER] = "sys_enter",
+	[WP_EV_SYS_EXIT] = "sys_exit",
+	[WP_EV_IDLE_EXIT] = "idle_exit",
+	[WP_EV_FORK] = "fork",
+	[WP_EV_SIGNAL_DELIVER] = "signal_deliver",
+	[WP_EV_IRQ] = "irq",
+	[WP_EV_IDLE_ENTER] = "idle_enter",
+	[WP_EV_MIGRATE] = "migrate",
+};
+
+_Static_assert(WP_EV_TYPE_MAX == WP_EV_MIGRATE + 1, "a new event type needs a name in event_type_names");
+
+/*
+ * Keys for the marks and the kinds of interrupt. mark__name() and
+ * irq_kind__name() are phrases for people; a key must stay put while they
+ * are reworded.
+ */
+static const char *const mark_keys[NR_MARKS] = {
+	[MARK_NOTIFY_ENTER] = "notify_enter",
+	[MARK_WAKING] = "waking",
+	[MARK_WAKEUP] = "wakeup",
+	[MARK_SWITCH_IN] = "switch_in",
+	[MARK_WAIT_EXIT] = "wait_exit",
+};
+
+_Static_assert(NR_MARKS == MARK_WAIT_EXIT + 1, "a new mark needs a key in mark_keys");
+
+static const char *irq_kind_key(unsigned int kind)
+{
+	switch (kind) {
+	case WP_IRQ_HARD:
+		return "irq";
+	case WP_IRQ_SOFT:
+		return "softirq";
+	case WP_IRQ_TIMER:
+		return "timer";
+	case WP_IRQ_RESCHED:
+		return "resched_ipi";
+	case WP_IRQ_CALL_FUNC:
+		return "call_func_ipi";
+	default:
+		return "unknown";
+	}
+}
+
+static void put_uint(struct json_writer *w, const char *key, uint64_t v)
+{
+	json_writer__key(w, key);
+	json_writer__uint(w, v);
+}
+
+static void put_int(struct json_writer *w, const char *key, int64_t v)
+{
+	json_writer__key(w, key);
+	json_writer__int(w, v);
+}
+
+static void put_double(struct json_writer *w, const char *key, double v)
+{
+	json_writer__key(w, key);
+	json_writer__double(w, v);
+}
+
+static void put_bool(struct json_writer *w, const char *key, bool v)
+{
+	json_writer__key(w, key);
+	json_writer__bool(w, v);
+}
+
+static void put_null(struct json_writer *w, const char *key)
+{
+	json_writer__key(w, key);
+	json_writer__null(w);
+}
+
+static void put_str(struct json_writer *w, const char *key, const char *s)
+{
+	json_writer__key(w, key);
+	json_writer__string(w, s);
+}
+
+/* put_strn - at most @max bytes of @s: the fixed-size arrays need not be terminated */
+static void put_strn(struct json_writer *w, const char *key, const char *s, size_t max)
+{
+	json_writer__key(w, key);
+	json_writer__string_n(w, s, max);
+}
+
+/* put_uint_if, put_int_if - @v where it applies, else null */
+static void put_uint_if(struct json_writer *w, const char *key, bool applies, uint64_t v)
+{
+	if (applies)
+		put_uint(w, key, v);
+	else
+		put_null(w, key);
+}
+
+static void put_int_if(struct json_writer *w, const char *key, bool applies, int64_t v)
+{
+	if (applies)
+		put_int(w, key, v);
+	else
+		put_null(w, key);
+}
+
+/* round_ns - a computed time (a mean, a time per wakeup) as whole nanoseconds */
+static int64_t round_ns(double ns)
+{
+	if (ns >= 9.2e18)
+		return INT64_MAX;
+	if (ns <= -9.2e18)
+		return INT64_MIN;
+	return llround(ns);
+}
+
+/* put_share - @part of @whole as a fraction, null when there is no whole */
+static void put_share(struct json_writer *w, int64_t part, int64_t whole)
+{
+	if (whole)
+		put_double(w, "share", (double)part / (double)whole);
+	else
+		put_null(w, "share");
+}
+
+/* put_per_wakeup - @ns spread over the complete wakeups, as the text report does */
+static void put_per_wakeup(struct json_writer *w, int64_t ns, uint64_t complete)
+{
+	put_int_if(w, "per_wakeup_ns", complete, complete ? round_ns((double)ns / (double)complete) : 0);
+}
+
+static void write_workload(struct json_writer *w, const struct workload_desc *wl)
+{
+	json_writer__key(w, "workload");
+	json_writer__begin_object(w);
+	put_str(w, "name", wl->name);
+	put_str(w, "summary", wl->summary);
+	put_bool(w, "user_only", wl->user_only);
+	json_writer__end_object(w);
+}
+
+static void write_options(struct json_writer *w, const struct session_opts *o)
+{
+	json_writer__key(w, "options");
+	json_writer__begin_object(w);
+	put_uint(w, "samples", o->samples);
+	put_uint(w, "interval_us", o->interval_us);
+	put_int(w, "waker_cpu", o->waker_cpu);
+	put_int(w, "wakee_cpu", o->wakee_cpu);
+	put_bool(w, "traced", o->trace);
+	put_uint(w, "ringbuf_bytes", o->ringbuf_bytes);
+	put_uint(w, "outliers", o->outliers);
+	put_uint(w, "outlier_threshold_ns", o->outlier_threshold_ns);
+	json_writer__end_object(w);
+}
+
+static void write_meta(struct json_writer *w, const struct run_meta *m)
+{
+	json_writer__key(w, "meta");
+	json_writer__begin_object(w);
+	put_strn(w, "wakeprobe_version", m->version, sizeof(m->version));
+	put_strn(w, "kernel", m->kernel, sizeof(m->kernel));
+	put_strn(w, "machine", m->machine, sizeof(m->machine));
+	put_strn(w, "hostname", m->hostname, sizeof(m->hostname));
+	put_uint(w, "nr_cpus", m->nr_cpus);
+	put_uint(w, "started_unix_ns", m->started_unix_ns);
+	json_writer__end_object(w);
+}
+
+static void write_threads_and_duration(struct json_writer *w, const struct run_view *v)
+{
+	const struct aggregate *a = v->a;
+
+	/* the tids come with the first sample */
+	json_writer__key(w, "threads");
+	json_writer__begin_object(w);
+	put_uint_if(w, "waker_tid", v->r->waker_tid, v->r->waker_tid);
+	put_uint_if(w, "wakee_tid", v->r->wakee_tid, v->r->wakee_tid);
+	json_writer__end_object(w);
+	put_uint_if(w, "duration_ns", a->samples,
+		    a->last_woken_ns > a->first_notify_ns ? a->last_woken_ns - a->first_notify_ns : 0);
+}
+
+static void write_clock(struct json_writer *w, const struct tsc_clock *clk)
+{
+	bool ready = tsc_clock__ready(clk);
+
+	json_writer__key(w, "clock");
+	json_writer__begin_object(w);
+	if (ready)
+		put_double(w, "tsc_mhz", tsc_clock__mhz(clk));
+	else
+		put_null(w, "tsc_mhz");
+	put_uint(w, "pairs", clk->nr_pairs);
+	if (clk->nr_pairs >= 2)
+		put_double(w, "span_s", tsc_clock__span_s(clk));
+	else
+		put_null(w, "span_s");
+	put_int_if(w, "fit_residual_max_ns", ready, round_ns(tsc_clock__max_residual_ns(clk)));
+	put_int_if(w, "conversion_error_max_ns", ready, round_ns(clk->max_prediction_error_ns));
+	json_writer__end_object(w);
+}
+
+static void write_events(struct json_writer *w, const struct run_view *v)
+{
+	const struct session_result *r = v->r;
+	int t;
+
+	json_writer__key(w, "events");
+	json_writer__begin_object(w);
+	put_uint_if(w, "recorded", v->traced, r->merge.events);
+	put_uint_if(w, "dropped", v->traced, r->drops_total);
+	json_writer__key(w, "dropped_by_type");
+	if (v->traced) {
+		json_writer__begin_object(w);
+		for (t = WP_EV_SWITCH; t < WP_EV_TYPE_MAX; t++)
+			put_uint(w, event_type_names[t], r->counters.dropped[t]);
+		json_writer__end_object(w);
+	} else {
+		json_writer__null(w);
+	}
+	put_uint_if(w, "tracked_full", v->traced, r->counters.tracked_full);
+	put_uint_if(w, "missed_runs", v->traced, r->missed_runs);
+	put_uint_if(w, "late", v->traced, r->merge.late_events);
+	put_uint_if(w, "evicted", v->traced, r->merge.evicted_events);
+	json_writer__end_object(w);
+}
+
+static void write_samples(struct json_writer *w, const struct run_view *v)
+{
+	const struct aggregate *a = v->a;
+	int l, k;
+
+	json_writer__key(w, "samples");
+	json_writer__begin_object(w);
+	put_uint(w, "sent", v->r->samples_sent);
+	put_uint(w, "seen", a->samples);
+	put_uint(w, "out_of_sequence", v->r->seq_errors);
+	/* without tracing a sample has no label: it is only measured */
+	put_uint_if(w, "complete", v->traced, v->complete);
+	put_uint_if(w, "not_in_table", v->traced, a->samples - v->complete);
+	json_writer__key(w, "by_label");
+	if (v->traced) {
+		json_writer__begin_object(w);
+		for (l = 0; l < NR_LABELS; l++)
+			put_uint(w, label__name(l), a->by_label[l]);
+		json_writer__end_object(w);
+	} else {
+		json_writer__null(w);
+	}
+	json_writer__key(w, "missing_by_mark");
+	if (v->traced) {
+		json_writer__begin_object(w);
+		for (k = 0; k < NR_MARKS; k++)
+			put_uint(w, mark_keys[k], a->missing_by_mark[k]);
+		json_writer__end_object(w);
+	} else {
+		json_writer__null(w);
+	}
+	json_writer__end_object(w);
+}
+
+static void put_warning(struct json_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put_warning(struct json_writer *w, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_writer__string(w, buf);
+}
+
+/* write_warnings - the WARNING and NOTE lines of the text report, on the same conditions */
+static void write_warnings(struct json_writer *w, const struct run_view *v)
+{
+	const struct session_result *r = v->r;
+	const struct aggregate *a = v->a;
+
+	json_writer__key(w, "warnings");
+	json_writer__begin_array(w);
+	if (r->samples_sent != a->samples)
+		put_warning(w, "WARNING: %" PRIu64 " samples were sent but %" PRIu64 " were read", r->samples_sent,
+			    a->samples);
+	if (r->seq_errors)
+		put_warning(w, "WARNING: %" PRIu64 " samples arrived out of sequence", r->seq_errors);
+	if (a->phase_sum_mismatch)
+		put_warning(w, "WARNING: %" PRIu64 " complete samples whose phases do not add up",
+			    a->phase_sum_mismatch);
+	if (r->interrupted)
+		put_warning(w, "NOTE: interrupted: the figures cover the samples taken until then");
+	if (r->workload_failed)
+		put_warning(w, "WARNING: workload failed: %.*s", (int)sizeof(r->workload_error), r->workload_error);
+	json_writer__end_array(w);
+}
+
+static void write_outcome(struct json_writer *w, const struct session_result *r)
+{
+	put_bool(w, "interrupted", r->interrupted);
+	put_bool(w, "workload_failed", r->workload_failed);
+	if (r->workload_failed)
+		put_strn(w, "workload_error", r->workload_error, sizeof(r->workload_error));
+	else
+		put_null(w, "workload_error");
+	/* how the workload process ended, as the runner saw it */
+	if (r->workload_exit[0])
+		put_strn(w, "workload_exit", r->workload_exit, sizeof(r->workload_exit));
+	else
+		put_null(w, "workload_exit");
+}
+
+/*
+ * write_log2_histogram - the text report's power-of-two rows, from the first
+ * populated one to the last, the empty ones in between included
+ */
+static void write_log2_histogram(struct json_writer *w, const struct histogram *h)
+{
+	uint64_t rows[HIST_LOG2_ROWS];
+	int first = -1, last = -1, k;
+
+	histogram__log2_rows(h, rows);
+	for (k = 0; k < HIST_LOG2_ROWS; k++) {
+		if (!rows[k])
+			continue;
+		if (first < 0)
+			first = k;
+		last = k;
+	}
+	json_writer__key(w, "histogram");
+	json_writer__begin_array(w);
+	for (k = first; first >= 0 && k <= last; k++) {
+		json_writer__begin_object(w);
+		put_uint(w, "low_ns", histogram__log2_row_low(k));
+		put_uint(w, "high_ns", histogram__log2_row_high(k));
+		put_uint(w, "count", rows[k]);
+		json_writer__end_object(w);
+	}
+	json_writer__end_array(w);
+}
+
+/* write_distribution - a histogram's figures as the text report's stats rows give them */
+static void write_distribution(struct json_writer *w, const char *name, const struct histogram *h, bool applies)
+{
+	static const struct {
+		const char *key;
+		double pct;
+	} pcts[] = { { "p50_ns", 50 }, { "p90_ns", 90 }, { "p99_ns", 99 }, { "p999_ns", 99.9 } };
+	size_t i;
+
+	json_writer__key(w, name);
+	if (!applies) {
+		json_writer__null(w);
+		return;
+	}
+	json_writer__begin_object(w);
+	put_uint(w, "count", h->count);
+	put_uint_if(w, "min_ns", h->count, h->min);
+	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++)
+		put_uint_if(w, pcts[i].key, h->count, histogram__percentile(h, pcts[i].pct));
+	put_uint_if(w, "max_ns", h->count, h->max);
+	put_int_if(w, "mean_ns", h->count, round_ns(histogram__mean(h)));
+	write_log2_histogram(w, h);
+	json_writer__end_object(w);
+}
+
+static void write_stats(struct json_writer *w, const struct run_view *v)
+{
+	const struct aggregate *a = v->a;
+	int k;
+
+	json_writer__key(w, "stats");
+	json_writer__begin_object(w);
+	for (k = 0; k < NR_PHASES; k++)
+		write_distribution(w, phase__name(k), &a->phase[k], v->phased);
+	/* complete samples need labels, which need tracing */
+	write_distribution(w, "total", &a->total, v->traced);
+	write_distribution(w, "all_samples_total", &a->all_total, true);
+	write_distribution(w, "idle_exit", &a->idle_exit, v->phased);
+	write_distribution(w, "mutex_reacquire", &a->rewait, v->phased);
+	write_distribution(w, "waiter_cpu", &a->wait_cpu, true);
+	json_writer__end_object(w);
+}
+
+static void write_sub_phases(struct json_writer *w, const struct run_view *v)
+{
+	const struct aggregate *a = v->a;
+
+	json_writer__key(w, "sub_phases");
+	json_writer__begin_object(w);
+	put_uint_if(w, "target_idle", v->phased, a->target_idle);
+	put_uint_if(w, "remote_wakeups", v->phased, a->remote_wakeups);
+	put_uint_if(w, "waker_preempted", v->phased, a->waker_preempted);
+	/* only a path without a kernel in its wait counts the syscalls made there */
+	put_uint_if(w, "waiter_syscalls", v->traced && v->wl->user_only, a->waiter_syscalls);
+	put_uint_if(w, "phase_sum_mismatch", v->phased, a->phase_sum_mismatch);
+	json_writer__end_object(w);
+}
+
+static void write_causes(struct json_writer *w, const struct run_view *v)
+{
+	const struct aggregate *a = v->a;
+	int c;
+
+	json_writer__key(w, "causes");
+	if (!v->phased) {
+		json_writer__null(w);
+	} else {
+		json_writer__begin_array(w);
+		for (c = 0; c < NR_CAUSES; c++) {
+			if (!a->cause_ns[c])
+				continue;
+			json_writer__begin_object(w);
+			put_str(w, "cause", cause__name(c));
+			put_str(w, "meaning", cause__describe(c));
+			put_int(w, "ns", a->cause_ns[c]);
+			put_share(w, a->cause_ns[c], a->explained_total_ns);
+			put_per_wakeup(w, a->cause_ns[c], v->complete);
+			json_writer__end_object(w);
+		}
+		json_writer__end_array(w);
+	}
+	put_int_if(w, "explained_total_ns", v->phased, a->explained_total_ns);
+}
+
+static void write_tasks(struct json_writer *w, const struct run_view *v)
+{
+	const struct aggregate *a = v->a;
+	uint32_t i;
+
+	json_writer__key(w, "tasks");
+	if (!v->phased) {
+		json_writer__null(w);
+	} else {
+		json_writer__begin_array(w);
+		for (i = 0; i < a->nr_tasks; i++) {
+			const struct task_share *t = &a->tasks[i];
+
+			json_writer__begin_object(w);
+			put_uint(w, "pid", t->pid);
+			put_strn(w, "comm", t->comm, sizeof(t->comm));
+			put_int(w, "ns", t->ns);
+			put_share(w, t->ns, a->explained_total_ns);
+			put_per_wakeup(w, t->ns, v->complete);
+			json_writer__end_object(w);
+		}
+		json_writer__end_array(w);
+	}
+	put_int_if(w, "untabled_task_ns", v->phased, a->untabled_task_ns);
+}
+
+static void write_migrations(struct json_writer *w, const struct run_view *v)
+{
+	json_writer__key(w, "migrations");
+	json_writer__begin_object(w);
+	put_uint_if(w, "all", v->traced, v->r->merge.migrations);
+	put_uint_if(w, "inside_wakeups", v->phased, v->a->migrations);
+	json_writer__end_object(w);
+}
+
+/* sort_parts - the named causes of phase @k, longest first, as the text report lists them */
+static size_t sort_parts(const struct explanation *x, int k, const struct interval **parts)
+{
+	size_t n = 0, i, j;
+
+	for (i = 0; i < x->nr_iv; i++)
+		if (x->iv[i].phase == k)
+			parts[n++] = &x->iv[i];
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && parts[j - 1]->dur_ns < parts[j]->dur_ns; j--) {
+			const struct interval *t = parts[j];
+
+			parts[j] = parts[j - 1];
+			parts[j - 1] = t;
+		}
+	return n;
+}
+
+/* write_part - one cause interval, with what its events name; null where they name nothing */
+static void write_part(struct json_writer *w, const struct interval *iv)
+{
+	bool task = iv->pid != 0;
+	bool irq = iv->cause == CAUSE_IRQ || iv->cause == CAUSE_SOFTIRQ;
+	char desc[128];
+
+	explain__describe_interval(iv, desc, sizeof(desc));
+	json_writer__begin_object(w);
+	put_str(w, "cause", cause__name(iv->cause));
+	put_str(w, "description", desc);
+	put_uint(w, "ns", iv->dur_ns);
+	put_uint(w, "cpu", iv->cpu);
+	put_uint_if(w, "pid", task, iv->pid);
+	/* a task's comm, or a hard irq's handler */
+	if (task || (iv->cause == CAUSE_IRQ && iv->irq_kind == WP_IRQ_HARD))
+		put_strn(w, "name", iv->name, sizeof(iv->name));
+	else
+		put_null(w, "name");
+	put_uint_if(w, "prio", task, iv->prio);
+	if (irq)
+		put_str(w, "irq_kind", irq_kind_key(iv->irq_kind));
+	else
+		put_null(w, "irq_kind");
+	put_int_if(w, "nr", irq, iv->nr);
+	/* how the task left the CPU, once its switch-out was seen */
+	if (task)
+		put_bool(w, "left_known", iv->left_known);
+	else
+		put_null(w, "left_known");
+	if (task && iv->left_known)
+		put_bool(w, "preempted", iv->preempted);
+	else
+		put_null(w, "preempted");
+	json_writer__end_object(w);
+}
+
+static void write_outlier_phases(struct json_writer *w, const struct sample_result *r)
+{
+	const struct interval *parts[EXPLAIN_MAX_INTERVALS];
+	size_t n, i;
+	int k;
+
+	json_writer__key(w, "phases");
+	json_writer__begin_array(w);
+	for (k = 0; k < NR_PHASES; k++) {
+		json_writer__begin_object(w);
+		put_str(w, "phase", phase__name(k));
+		put_int(w, "ns", r->phase_ns[k]);
+		json_writer__key(w, "parts");
+		json_writer__begin_array(w);
+		n = sort_parts(&r->why, k, parts);
+		for (i = 0; i < n; i++)
+			write_part(w, parts[i]);
+		json_writer__end_array(w);
+		put_int(w, "unexplained_ns", r->why.by_phase_cause[k][CAUSE_UNEXPLAINED]);
+		json_writer__end_object(w);
+	}
+	json_writer__end_array(w);
+}
+
+static void write_outlier(struct json_writer *w, const struct aggregate *a, const struct sample_result *r,
+			  uint32_t rank)
+{
+	uint64_t median_total = histogram__percentile(&a->total, 50);
+	int64_t grew = INT64_MIN;
+	int worst = 0, k;
+
+	/* the phase furthest over its own median, the first of equals: report.c's rule */
+	for (k = 0; k < NR_PHASES; k++) {
+		int64_t d = r->phase_ns[k] - (int64_t)histogram__percentile(&a->phase[k], 50);
+
+		if (d > grew) {
+			grew = d;
+			worst = k;
+		}
+	}
+	json_writer__begin_object(w);
+	put_uint(w, "rank", rank);
+	put_uint(w, "seq", r->sample.seq);
+	put_int(w, "total_ns", r->total_ns);
+	put_uint(w, "median_total_ns", median_total);
+	if (median_total)
+		put_double(w, "ratio_to_median", (double)r->total_ns / (double)median_total);
+	else
+		put_null(w, "ratio_to_median");
+	json_writer__key(w, "grew_most");
+	json_writer__begin_object(w);
+	put_str(w, "phase", phase__name(worst));
+	put_int(w, "over_median_ns", grew);
+	json_writer__end_object(w);
+	put_uint(w, "waking_cpu", r->waking_cpu);
+	put_uint(w, "wakeup_cpu", r->wakeup_cpu);
+	put_uint(w, "target_cpu", r->target_cpu);
+	put_bool(w, "queued_remotely", r->wakeup_cpu != r->waking_cpu);
+	put_bool(w, "target_was_idle", r->target_was_idle);
+	put_int_if(w, "idle_exit_ns", r->idle_exit_seen, r->idle_exit_ns);
+	write_outlier_phases(w, r);
+	put_uint(w, "more_intervals", r->why.more_iv);
+	json_writer__key(w, "migration");
+	if (r->why.migrations) {
+		json_writer__begin_object(w);
+		put_uint(w, "from", r->why.migrated_from);
+		put_uint(w, "to", r->why.migrated_to);
+		put_uint(w, "count", r->why.migrations);
+		json_writer__end_object(w);
+	} else {
+		json_writer__null(w);
+	}
+	put_int_if(w, "mutex_reacquire_ns", r->rewait_seen, r->rewait_ns);
+	json_writer__end_object(w);
+}
+
+static void write_outliers(struct json_writer *w, const struct run_view *v)
+{
+	const struct aggregate *a = v->a;
+	uint32_t i;
+
+	json_writer__key(w, "outliers");
+	json_writer__begin_object(w);
+	put_uint(w, "wanted", a->outliers_wanted);
+	put_uint(w, "threshold_ns", a->outlier_threshold_ns);
+	/* only phased samples are candidates: they alone have causes to show */
+	put_uint_if(w, "candidates", v->phased, a->outlier_candidates);
+	json_writer__key(w, "samples");
+	if (v->phased) {
+		json_writer__begin_array(w);
+		for (i = 0; i < a->nr_outliers; i++)
+			write_outlier(w, a, &a->outliers[i], i + 1);
+		json_writer__end_array(w);
+	} else {
+		json_writer__null(w);
+	}
+	json_writer__end_object(w);
+}
+
+static void write_run(struct json_writer *w, const struct session_opts *o, const struct workload_desc *wl,
+		      const struct session_result *r)
+{
+	struct run_view v = {
+		.wl = wl,
+		.r = r,
+		.a = &r->agg,
+		.traced = r->traced,
+		.phased = r->traced && !wl->user_only,
+		.complete = r->agg.by_label[LABEL_COMPLETE],
+	};
+
+	json_writer__begin_object(w);
+	write_workload(w, wl);
+	write_options(w, o);
+	write_meta(w, &r->meta);
+	write_threads_and_duration(w, &v);
+	write_clock(w, &r->clock);
+	write_events(w, &v);
+	write_samples(w, &v);
+	write_warnings(w, &v);
+	write_outcome(w, r);
+	write_stats(w, &v);
+	write_sub_phases(w, &v);
+	write_causes(w, &v);
+	write_tasks(w, &v);
+	write_migrations(w, &v);
+	write_outliers(w, &v);
+	json_writer__end_object(w);
+}
+
+int report__print_json(FILE *out, const struct session_opts *o, const struct workload_desc *const *wl,
+		       const struct session_result *const *res, size_t n)
+{
+	struct json_writer w;
+	size_t i;
+
+	json_writer__init(&w, out);
+	json_writer__begin_object(&w);
+	put_str(&w, "schema", REPORT_JSON_SCHEMA);
+	put_uint(&w, "schema_version", REPORT_JSON_SCHEMA_VERSION);
+	json_writer__key(&w, "runs");
+	json_writer__begin_array(&w);
+	for (i = 0; i < n; i++)
+		write_run(&w, o, wl[i], res[i]);
+	json_writer__end_array(&w);
+	json_writer__end_object(&w);
+	/* the calls above are balanced, so a write error is the one failure left */
+	return json_writer__finish(&w);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report_json.h - the report a program reads: the text report's facts, and a
+ * few more, as one JSON document (docs/json.md is its schema).
+ */
+#ifndef WAKEPROBE_REPORT_JSON_H
+#define WAKEPROBE_REPORT_JSON_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "catalog.h"
+#include "session.h"
+
+#define REPORT_JSON_SCHEMA		"wakeprobe-report"
+/* adding keys keeps it; renaming or removing one, or changing what it means, bumps it */
+#define REPORT_JSON_SCHEMA_VERSION	1
+
+/*
+ * report__print_json - one document for @n runs made with the options @o:
+ * run i measured the path @wl[i] into @res[i] (with `--workload all`,
+ * o->workload is not meaningful: @wl names each run's path). Returns 0, or
+ * -EIO if the stream had a write error.
+ */
+int report__print_json(FILE *out, const struct session_opts *o, const struct workload_desc *const *wl,
+		       const struct session_result *const *res, size_t n);
+
+#endif /* WAKEPROBE_REPORT_JSON_H */
