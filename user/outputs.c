@@ -4,6 +4,7 @@
 #include <string.h>
 #include "outputs.h"
 #include "recording.h"
+#include "report_json.h"
 
 static int open_one(struct outfile *f, const char *what, const char *path, char *msg, size_t len)
 {
@@ -64,10 +65,11 @@ int outputs__finish(struct outputs *out, const struct session_opts *so, const st
 {
 	int err = 0;
 
-	(void)so;
-	(void)wl;
-	(void)res;
-	(void)n;
+	if (out->json.f && report__print_json(out->json.f, so, wl, res, n)) {
+		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
+		outputs__abandon(out);
+		return -EIO;
+	}
 	if (out->recorder) {
 		err = recorder__finish(out->recorder);
 		out->recorder = NULL;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <stdarg.h>
 #include <string.h>
 #include "report.h"
 
@@ -26,6 +27,47 @@ static void print_stats_row(FILE *out, const char *name, const struct histogram 
 		histogram__mean(h) / 1000.0);
 }
 
+static void warn(report_warning_fn fn, void *ctx, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void warn(report_warning_fn fn, void *ctx, const char *kind, const char *fmt, ...)
+{
+	char text[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fn(kind, text, ctx);
+}
+
+void report__warnings(const struct session_result *r, report_warning_fn fn, void *ctx)
+{
+	const struct aggregate *a = &r->agg;
+
+	if (r->traced && (r->drops_total || r->missed_runs))
+		warn(fn, ctx, "WARNING", "%" PRIu64 " events lost, %" PRIu64 " samples marked lost_events (not "
+		     "attributed)%s", r->drops_total + r->missed_runs, a->by_label[LABEL_LOST_EVENTS],
+		     r->drops_total ? "; raise --ringbuf-kb" : "");
+	if (r->samples_sent != a->samples)
+		warn(fn, ctx, "WARNING", "%" PRIu64 " samples were sent but %" PRIu64 " were read", r->samples_sent,
+		     a->samples);
+	if (r->seq_errors)
+		warn(fn, ctx, "WARNING", "%" PRIu64 " samples arrived out of sequence", r->seq_errors);
+	if (a->phase_sum_mismatch)
+		warn(fn, ctx, "WARNING", "%" PRIu64 " complete samples whose phases do not add up",
+		     a->phase_sum_mismatch);
+	if (r->interrupted)
+		warn(fn, ctx, "NOTE", "interrupted: the figures cover the samples taken until then");
+	if (r->workload_failed)
+		warn(fn, ctx, "WARNING", "workload failed: %.*s", (int)sizeof(r->workload_error), r->workload_error);
+}
+
+static void print_warning(const char *kind, const char *text, void *ctx)
+{
+	fprintf(ctx, "  %-10s %s\n", kind, text);
+}
+
 static void print_summary(FILE *out, const struct session_opts *o, const struct session_result *r)
 {
 	const struct aggregate *a = &r->agg;
@@ -35,6 +77,8 @@ static void print_summary(FILE *out, const struct session_opts *o, const struct 
 	int l;
 
 	fprintf(out, "wakeprobe %s: %s, %s\n", WAKEPROBE_VERSION, o->workload->name, o->workload->summary);
+	/* what a reader must know before trusting a figure comes first */
+	report__warnings(r, print_warning, out);
 	fprintf(out, "  threads    waker tid %u on CPU %d -> wakee tid %u on CPU %d, ", r->waker_tid, o->waker_cpu,
 		r->wakee_tid, o->wakee_cpu);
 	if (o->interval_us)
@@ -70,20 +114,7 @@ static void print_summary(FILE *out, const struct session_opts *o, const struct 
 		fprintf(out, "  tracing    off (--no-trace): totals only\n");
 		fprintf(out, "  samples    %" PRIu64 " sent, %" PRIu64 " measured\n", r->samples_sent, a->samples);
 	}
-	if (r->samples_sent != a->samples)
-		fprintf(out, "  WARNING    %" PRIu64 " samples were sent but %" PRIu64 " were read\n",
-			r->samples_sent, a->samples);
-	if (r->seq_errors)
-		fprintf(out, "  WARNING    %" PRIu64 " samples arrived out of sequence\n", r->seq_errors);
-	if (a->phase_sum_mismatch)
-		fprintf(out, "  WARNING    %" PRIu64 " complete samples whose phases do not add up\n",
-			a->phase_sum_mismatch);
-	if (r->interrupted)
-		fprintf(out, "  NOTE       interrupted: the figures cover the samples taken until then\n");
-	if (r->workload_failed)
-		fprintf(out, "  WARNING    workload failed: %s\n", r->workload_error);
 }
-
 
 /*
  * parts_of_phase - the named causes of phase @k, longest first. explain.c

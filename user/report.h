@@ -6,6 +6,13 @@
 #include <stdio.h>
 #include "session.h"
 
+/*
+ * report__warnings - each WARNING or NOTE a run deserves, in the order the
+ * text report prints them: @kind is "WARNING" or "NOTE", @text one line.
+ */
+typedef void (*report_warning_fn)(const char *kind, const char *text, void *ctx);
+void report__warnings(const struct session_result *r, report_warning_fn fn, void *ctx);
+
 void report__print_text(FILE *out, const struct session_opts *o, const struct session_result *r);
 /* report__print_comparison - `--workload all`: a row per path, @n of them */
 void report__print_comparison(FILE *out, const struct session_opts *o, const struct workload_desc *const *wl,

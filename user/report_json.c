@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include "json_writer.h"
 #include "report_json.h"
+#include "report.h"
 
 /* what one run can say: its path, its result, and which parts of it apply */
 struct run_view {
@@ -292,39 +293,20 @@ static void write_samples(struct json_writer *w, const struct run_view *v)
 	json_writer__end_object(w);
 }
 
-static void put_warning(struct json_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put_warning(struct json_writer *w, const char *fmt, ...)
+static void put_warning(const char *kind, const char *text, void *ctx)
 {
-	char buf[256];
-	va_list ap;
+	char buf[400];
 
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	json_writer__string(w, buf);
+	snprintf(buf, sizeof(buf), "%s: %s", kind, text);
+	json_writer__string(ctx, buf);
 }
 
-/* write_warnings - the WARNING and NOTE lines of the text report, on the same conditions */
+/* write_warnings - the WARNING and NOTE lines of the text report */
 static void write_warnings(struct json_writer *w, const struct run_view *v)
 {
-	const struct session_result *r = v->r;
-	const struct aggregate *a = v->a;
-
 	json_writer__key(w, "warnings");
 	json_writer__begin_array(w);
-	if (r->samples_sent != a->samples)
-		put_warning(w, "WARNING: %" PRIu64 " samples were sent but %" PRIu64 " were read", r->samples_sent,
-			    a->samples);
-	if (r->seq_errors)
-		put_warning(w, "WARNING: %" PRIu64 " samples arrived out of sequence", r->seq_errors);
-	if (a->phase_sum_mismatch)
-		put_warning(w, "WARNING: %" PRIu64 " complete samples whose phases do not add up",
-			    a->phase_sum_mismatch);
-	if (r->interrupted)
-		put_warning(w, "NOTE: interrupted: the figures cover the samples taken until then");
-	if (r->workload_failed)
-		put_warning(w, "WARNING: workload failed: %.*s", (int)sizeof(r->workload_error), r->workload_error);
+	report__warnings(v->r, put_warning, w);
 	json_writer__end_array(w);
 }
 
