@@ -5,12 +5,18 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <bpf/bpf.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "helpers.h"
 
@@ -93,4 +99,218 @@ Test(hardening, a_workload_past_its_timeout_is_stopped_reaped_and_reported, .tim
 	cr_assert_eq(c.seen, result.samples_sent, "every sample taken is accounted for");
 	cr_assert_eq(kill((pid_t)result.waker_tid, 0), -1, "the workload is gone");
 	cr_assert_eq(errno, ESRCH);
+}
+
+/* ---------------------------------------------------------------- signals, through the binary */
+
+static const char *wakeprobe_path(void)
+{
+	const char *p = getenv("WAKEPROBE");
+
+	if (!p)
+		cr_skip_test("set WAKEPROBE to the binary (make test does)");
+	return p;
+}
+
+/* workloads_running - processes whose executable lies in the workload directory */
+static int workloads_running(void)
+{
+	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
+	char real_dir[PATH_MAX], path[300], exe[PATH_MAX];
+	struct dirent *d;
+	DIR *proc;
+	int n = 0;
+
+	cr_assert_not_null(dir, "set WAKEPROBE_WORKLOAD_DIR (make test does)");
+	cr_assert_not_null(realpath(dir, real_dir));
+	proc = opendir("/proc");
+	cr_assert_not_null(proc);
+	while ((d = readdir(proc))) {
+		ssize_t len;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/exe", d->d_name);
+		len = readlink(path, exe, sizeof(exe) - 1);
+		if (len <= 0)
+			continue;
+		exe[len] = '\0';
+		if (!strncmp(exe, real_dir, strlen(real_dir)))
+			n++;
+	}
+	closedir(proc);
+	return n;
+}
+
+/* bpf_links - how many BPF links the kernel holds, whoever made them */
+static int bpf_links(void)
+{
+	__u32 id = 0;
+	int n = 0;
+
+	while (!bpf_link_get_next_id(id, &id))
+		n++;
+	return n;
+}
+
+/* dir_entries - files in @dir other than . and .. */
+static int dir_entries(const char *dir)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int n = 0;
+
+	cr_assert_not_null(dp);
+	while ((d = readdir(dp)))
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
+			n++;
+	closedir(dp);
+	return n;
+}
+
+struct interrupted_run {
+	int status;
+	char out[1 << 20];
+	char err[4096];
+};
+
+/* slurp - read @fd to its end, or until @buf is full */
+static void slurp(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * interrupt - run wakeprobe with @args, send SIGINT after each of @after_ms
+ * (relative to the start, -1 ends the list), and collect what it printed.
+ * With @stall_stdout nobody reads its stdout until it has exited, so a
+ * report larger than the pipe blocks it while it prints.
+ */
+static void interrupt(struct interrupted_run *ir, char *const args[], const long after_ms[], bool stall_stdout)
+{
+	int out[2], err[2];
+	long slept = 0;
+	pid_t pid;
+
+	cr_assert_eq(pipe(out), 0);
+	cr_assert_eq(pipe(err), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		execv(args[0], args);
+		_exit(98);
+	}
+	close(out[1]);
+	close(err[1]);
+	for (int i = 0; after_ms[i] >= 0; i++) {
+		sleep_ms(after_ms[i] - slept);
+		slept = after_ms[i];
+		kill(pid, SIGINT);
+	}
+	if (stall_stdout) {
+		for (int i = 0; i < 500 && waitpid(pid, &ir->status, WNOHANG) == 0; i++)
+			sleep_ms(10);
+		cr_assert_eq(waitpid(pid, &ir->status, WNOHANG), -1, "wakeprobe still runs 5 s after the signals");
+	}
+	/* stderr carries a line or two: it cannot fill its pipe while stdout is read */
+	slurp(out[0], ir->out, sizeof(ir->out));
+	slurp(err[0], ir->err, sizeof(ir->err));
+	if (!stall_stdout)
+		cr_assert_eq(waitpid(pid, &ir->status, 0), pid);
+	close(out[0]);
+	close(err[0]);
+}
+
+struct sigint_case {
+	char what[48];
+	long after_ms[3];	/* -1 ends */
+	bool stall_stdout;
+	int exit_code;
+	bool report;		/* a partial report is printed */
+	bool recording;		/* the record file exists afterwards, and replays */
+	/*
+	 * So early that the signal may also come before the run began: then
+	 * wakeprobe ends at once, exit 130, and makes nothing.
+	 */
+	bool maybe_before_the_run;
+};
+
+static struct sigint_case sigint_cases[] = {
+	/* the BPF programs load for about 100 ms: the signal lands before tracing starts */
+	{ "before attach", { 5, -1 }, false, 0, true, true, true },
+	{ "mid-run", { 700, -1 }, false, 0, true, true, false },
+	/* the second one follows before the first has ended the run */
+	{ "twice mid-run", { 700, 702, -1 }, false, 128 + SIGINT, false, false, false },
+	/*
+	 * The JSON report (100 outliers) does not fit the pipe that nobody
+	 * reads: it blocks while printing. The first signal lets it go on, the
+	 * second ends it.
+	 */
+	{ "during the report", { 2500, 2600, -1 }, true, 128 + SIGINT, false, false, false },
+};
+
+ParameterizedTestParameters(hardening, sigint_leaves_no_process_no_bpf_link_no_file_behind)
+{
+	return cr_make_param_array(struct sigint_case, sigint_cases, sizeof(sigint_cases) / sizeof(sigint_cases[0]));
+}
+
+ParameterizedTest(struct sigint_case *c, hardening, sigint_leaves_no_process_no_bpf_link_no_file_behind,
+		  .timeout = 60)
+{
+	char dir[] = "/tmp/wakeprobe-test-sig.XXXXXX", rec[600];
+	char *const args[] = { (char *)wakeprobe_path(), "record", "-o", rec, "--workload", "eventfd",
+			       "--samples", c->stall_stdout ? "2000" : "1000000", "--interval-us",
+			       c->stall_stdout ? "100" : "1000", "--cpus", "0,1", "--outliers", "100",
+			       c->stall_stdout ? "--json" : NULL, "-", NULL };
+	static struct interrupted_run ir;
+	int links_before;
+
+	skip_unless_traceable();
+	cr_assert_eq(workloads_running(), 0, "a workload was running before the test");
+	links_before = bpf_links();
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(rec, sizeof(rec), "%s/run.wpr", dir);
+
+	interrupt(&ir, args, c->after_ms, c->stall_stdout);
+	cr_assert(WIFEXITED(ir.status), "%s: wakeprobe ended with wait status 0x%x", c->what, ir.status);
+	if (c->maybe_before_the_run && WEXITSTATUS(ir.status) == 128 + SIGINT) {
+		cr_assert(strstr(ir.err, "interrupted before the run began"), "%s: %s", c->what, ir.err);
+		c->report = c->recording = false;
+		c->exit_code = 128 + SIGINT;
+	}
+	cr_assert_eq(WEXITSTATUS(ir.status), c->exit_code, "%s: exit %d; stderr: %s", c->what,
+		     WEXITSTATUS(ir.status), ir.err);
+	cr_assert_eq(workloads_running(), 0, "%s: a workload outlived wakeprobe", c->what);
+	cr_assert_eq(bpf_links(), links_before, "%s: BPF links left behind", c->what);
+	if (c->report)
+		cr_assert(strstr(ir.out, "NOTE       interrupted"), "%s: no partial report: %s", c->what, ir.out);
+	if (c->recording) {
+		char *const report[] = { (char *)wakeprobe_path(), "report", rec, "--outliers", "100", NULL };
+		static struct interrupted_run replay;
+		const long none[] = { -1 };
+
+		cr_assert_eq(dir_entries(dir), 1, "%s: the recording and nothing else", c->what);
+		interrupt(&replay, report, none, false);
+		cr_assert_eq(WEXITSTATUS(replay.status), 0, "%s: the recording does not replay: %s", c->what,
+			     replay.err);
+		cr_assert_str_eq(replay.out, ir.out, "%s: the recording says otherwise than the run", c->what);
+		unlink(rec);
+	} else {
+		cr_assert_eq(dir_entries(dir), 0, "%s: a file was left behind", c->what);
+	}
+	cr_assert_eq(rmdir(dir), 0);
 }

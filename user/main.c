@@ -42,7 +42,12 @@ static void on_signal(int sig)
 
 static void install_signal_handlers(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	/*
+	 * SA_RESTART: a first signal while the report is written must not cut
+	 * it short (the run is over, there is nothing left to stop); the
+	 * session's waits time out every few ms and see the flag anyway.
+	 */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -179,6 +184,11 @@ static int run_workloads(struct session_opts *so, bool all, struct outputs *out)
 		if (res[done]->workload_failed)
 			err = 1;
 		done++;
+	}
+	if (!done && !could_not_run && session_stop_requested) {
+		fprintf(stderr, "wakeprobe: interrupted before the run began: nothing measured, nothing written\n");
+		outputs__abandon(out);
+		return 128 + SIGINT;
 	}
 	if (could_not_run) {
 		/* the files would miss a run: none is made, and the table shows what ran */

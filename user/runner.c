@@ -188,7 +188,9 @@ void runner__stop(struct runner *r, int grace_ms)
 
 void runner__describe_exit(const struct runner *r, char *buf, size_t len)
 {
-	if (!r->exited)
+	if (r->pid < 0 && !r->exited)
+		snprintf(buf, len, "not started");
+	else if (!r->exited)
 		snprintf(buf, len, "still running");
 	else if (WIFEXITED(r->status))
 		snprintf(buf, len, "exited with status %d", WEXITSTATUS(r->status));

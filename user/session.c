@@ -234,9 +234,12 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 	}
 	s.last_pair_ns = now_ns();
 
-	err = start_workload(&s, msg, len);
-	if (err)
-		goto out;
+	/* a Ctrl-C while the BPF side loaded: end before there is a workload to stop */
+	if (!session_stop_requested) {
+		err = start_workload(&s, msg, len);
+		if (err)
+			goto out;
+	}
 
 	started_ns = now_ns();
 	while (!session_stop_requested) {
