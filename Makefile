@@ -71,7 +71,7 @@ $(DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh && touch $@
 
-# what only the tests need: python3 parses the JSON outputs, procps finds leftovers
+# what only the tests need: python3 parses the JSON outputs, procps finds leftovers, valgrind checks report
 $(TEST_DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh test)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh test && touch $@
@@ -114,7 +114,7 @@ run: all
 # the tests run the binaries of this build (build-san/ with SANITIZE=1), not ./wakeprobe
 test: all $(OBJ)/tests/wakeprobe-tests $(TEST_DEPS_STAMP)
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
-		scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
+		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
 
 $(OBJ)/tests/bench-overhead: $(OBJ)/tests/bench_overhead.o $(CORE_OBJS)
 	$(call msg,LINK,$@)

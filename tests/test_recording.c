@@ -476,6 +476,8 @@ Test(recording, a_damaged_fixture_replays_or_fails_cleanly_never_crashes, .timeo
 
 /* ---------------------------------------------------------------- the binary */
 
+static int run(char *const args[], const char *out_path, char *err, size_t errlen);
+
 static const char *wakeprobe_path(void)
 {
 	const char *p = getenv("WAKEPROBE");
@@ -601,4 +603,38 @@ Test(recording, a_live_run_and_the_report_of_its_recording_agree, .timeout = 120
 	unlink(live);
 	unlink(replayed);
 	cr_assert_eq(rmdir(dir), 0, "nothing else was left in the directory");
+}
+
+/* valgrind memcheck over `wakeprobe report` of each fixture, with every output it can write */
+struct memcheck_case {
+	char fixture[16];
+};
+
+static struct memcheck_case memcheck_cases[] = { { "eventfd" }, { "cond" }, { "spin" }, { "untraced" }, { "lost" } };
+
+ParameterizedTestParameters(recording, valgrind_finds_no_error_and_no_leak_in_the_report_of_a_fixture)
+{
+	return cr_make_param_array(struct memcheck_case, memcheck_cases,
+				   sizeof(memcheck_cases) / sizeof(memcheck_cases[0]));
+}
+
+ParameterizedTest(struct memcheck_case *c, recording, valgrind_finds_no_error_and_no_leak_in_the_report_of_a_fixture,
+		  .timeout = 120)
+{
+	char dir[] = "/tmp/wakeprobe-test-vg.XXXXXX", fixture[512], json[600], err[8192];
+	char *const args[] = { "/usr/bin/valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
+			       "--errors-for-leak-kinds=definite,indirect", (char *)wakeprobe_path(), "report", fixture,
+			       "--outliers", "20", "--json", json, NULL };
+	const char *sanitized = getenv("WAKEPROBE_SANITIZED");
+
+	if (sanitized && sanitized[0])
+		cr_skip_test("an ASan build cannot run under valgrind; the plain make test runs this");
+	cr_assert_eq(access(args[0], X_OK), 0, "valgrind is missing: scripts/setup-deps.sh test installs it");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(fixture, sizeof(fixture), "%s/%s.wpr", fixtures_dir(), c->fixture);
+	snprintf(json, sizeof(json), "%s/report.json", dir);
+	cr_assert_eq(run(args, NULL, err, sizeof(err)), 0, "%s: valgrind: %s", c->fixture, err);
+	cr_assert_str_empty(err, "%s: valgrind said: %s", c->fixture, err);
+	cr_assert_eq(unlink(json), 0, "the JSON report was written");
+	cr_assert_eq(rmdir(dir), 0);
 }
