@@ -14,6 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <stddef.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -142,7 +149,11 @@ static int workloads_running(void)
 	return n;
 }
 
-/* bpf_links - how many BPF links the kernel holds, whoever made them */
+/*
+ * bpf_links - how many BPF links the kernel holds, whoever made them. The
+ * tests compare the count before and after a run: another tracer starting
+ * or stopping meanwhile would disturb it (there is none on CI).
+ */
 static int bpf_links(void)
 {
 	__u32 id = 0;
@@ -151,6 +162,20 @@ static int bpf_links(void)
 	while (!bpf_link_get_next_id(id, &id))
 		n++;
 	return n;
+}
+
+/* links_back_to - wait a little for the count to return to @n: the kernel may free links after exit */
+static int links_back_to(int n)
+{
+	int now = bpf_links();
+
+	for (int i = 0; i < 100 && now != n; i++) {
+		struct timespec ts = { .tv_nsec = 10 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		now = bpf_links();
+	}
+	return now;
 }
 
 /* dir_entries - files in @dir other than . and .. */
@@ -295,7 +320,7 @@ ParameterizedTest(struct sigint_case *c, hardening, sigint_leaves_no_process_no_
 	cr_assert_eq(WEXITSTATUS(ir.status), c->exit_code, "%s: exit %d; stderr: %s", c->what,
 		     WEXITSTATUS(ir.status), ir.err);
 	cr_assert_eq(workloads_running(), 0, "%s: a workload outlived wakeprobe", c->what);
-	cr_assert_eq(bpf_links(), links_before, "%s: BPF links left behind", c->what);
+	cr_assert_eq(links_back_to(links_before), links_before, "%s: BPF links left behind", c->what);
 	if (c->report)
 		cr_assert(strstr(ir.out, "NOTE       interrupted"), "%s: no partial report: %s", c->what, ir.out);
 	if (c->recording) {
@@ -312,5 +337,96 @@ ParameterizedTest(struct sigint_case *c, hardening, sigint_leaves_no_process_no_
 	} else {
 		cr_assert_eq(dir_entries(dir), 0, "%s: a file was left behind", c->what);
 	}
+	cr_assert_eq(rmdir(dir), 0);
+}
+
+/* ---------------------------------------------------------------- an environment that refuses */
+
+enum refusal {
+	REFUSE_BPF_SYSCALL,	/* a seccomp filter answers bpf() with EPERM, as container runtimes do */
+	REFUSE_BTF,		/* /sys/kernel/btf hidden under an empty tmpfs, in a mount namespace of its own */
+};
+
+static void refuse(enum refusal how)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_bpf, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(filter) / sizeof(filter[0]), .filter = filter };
+
+	switch (how) {
+	case REFUSE_BPF_SYSCALL:
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+			_exit(97);
+		break;
+	case REFUSE_BTF:
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("none", "/sys/kernel/btf", "tmpfs", 0, NULL))
+			_exit(97);
+		break;
+	}
+}
+
+struct refusal_case {
+	enum refusal how;
+	char message[64];	/* in the one line */
+};
+
+static struct refusal_case refusal_cases[] = {
+	{ REFUSE_BPF_SYSCALL, "the bpf() syscall was refused (Operation not permitted)" },
+	{ REFUSE_BTF, "this kernel has no BTF at /sys/kernel/btf/vmlinux" },
+};
+
+ParameterizedTestParameters(hardening, a_refused_bpf_or_missing_btf_is_one_line_exit_1_and_nothing_left)
+{
+	return cr_make_param_array(struct refusal_case, refusal_cases,
+				   sizeof(refusal_cases) / sizeof(refusal_cases[0]));
+}
+
+ParameterizedTest(struct refusal_case *c, hardening, a_refused_bpf_or_missing_btf_is_one_line_exit_1_and_nothing_left,
+		  .timeout = 30)
+{
+	char dir[] = "/tmp/wakeprobe-test-refuse.XXXXXX", rec[600], err[4096];
+	char *const args[] = { (char *)wakeprobe_path(), "record", "-o", rec, "--workload", "eventfd", "--samples",
+			       "50", NULL };
+	int errp[2], status, links_before;
+	char *last;
+	pid_t pid;
+
+	skip_unless_traceable();
+	links_before = bpf_links();
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(rec, sizeof(rec), "%s/run.wpr", dir);
+	cr_assert_eq(pipe(errp), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		dup2(errp[1], 2);
+		refuse(c->how);
+		execv(args[0], args);
+		_exit(98);
+	}
+	close(errp[1]);
+	slurp(errp[0], err, sizeof(err));
+	close(errp[0]);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status));
+	cr_assert_neq(WEXITSTATUS(status), 97, "the refusal could not be set up");
+	cr_assert_eq(WEXITSTATUS(status), 1, "exit %d: %s", WEXITSTATUS(status), err);
+	/* the error is one line, after at most the line that announced the run */
+	last = strrchr(err, '\n');
+	cr_assert(last && !last[1], "ends with its line: %s", err);
+	*last = '\0';
+	last = strrchr(err, '\n');
+	last = last ? last + 1 : err;
+	cr_assert(strstr(last, c->message), "'%s' lacks '%s'", last, c->message);
+	cr_assert(last == err || !strchr(err, '\n') || strstr(err, "wakeprobe: tracing eventfd") == err,
+		  "only the announcement may come first: %s", err);
+	cr_assert_eq(workloads_running(), 0, "no workload was left");
+	cr_assert_eq(links_back_to(links_before), links_before, "no BPF link was left");
+	cr_assert_eq(dir_entries(dir), 0, "no file was left");
 	cr_assert_eq(rmdir(dir), 0);
 }

@@ -25,10 +25,20 @@ struct collector {
 
 static bool libbpf_verbose;
 
+/* libbpf's last warning, the first line of it: the detail an error message names */
+static char libbpf_last_warning[160];
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
+	va_list copy;
+
+	if (level == LIBBPF_WARN) {
+		va_copy(copy, args);
+		vsnprintf(libbpf_last_warning, sizeof(libbpf_last_warning), fmt, copy);
+		va_end(copy);
+		libbpf_last_warning[strcspn(libbpf_last_warning, "\n")] = '\0';
+	}
 	/* wakeprobe words its own errors; libbpf's detail is there with -v */
-	(void)level;
 	if (!libbpf_verbose)
 		return 0;
 	return vfprintf(stderr, fmt, args);
@@ -115,10 +125,17 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		snprintf(msg, len, "cannot size the BPF maps: %s", strerror(-err));
 		goto err_out;
 	}
+	libbpf_last_warning[0] = '\0';
 	err = wakeprobe_bpf__load(c->skel);
+	if (err == -EPERM || err == -EACCES) {
+		snprintf(msg, len, "the bpf() syscall was refused (%s): a seccomp policy, container or security "
+			 "module blocks it; run wakeprobe as root on the host", strerror(-err));
+		goto err_out;
+	}
 	if (err) {
-		snprintf(msg, len, "the kernel refused the BPF programs (%s): rerun with -v for "
-			 "the verifier's log", strerror(-err));
+		snprintf(msg, len, "the kernel refused the BPF programs (%s; libbpf: %.100s): it may lack a "
+			 "tracepoint wakeprobe needs (Linux 5.11+); -v shows libbpf's log", strerror(-err),
+			 libbpf_last_warning[0] ? libbpf_last_warning : "no detail");
 		goto err_out;
 	}
 	want_syscalls(c, opts->enter_syscalls, WP_SYSCALL_ENTER | WP_SYSCALL_NOTIFY);
@@ -128,8 +145,9 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 			c->skel->bss->syscall_wanted[i] |= WP_SYSCALL_ENTER | WP_SYSCALL_EXIT;
 	err = wakeprobe_bpf__attach(c->skel);
 	if (err) {
-		snprintf(msg, len, "cannot attach to the scheduler and syscall tracepoints (%s): "
-			 "rerun with -v for libbpf's messages", strerror(-err));
+		snprintf(msg, len, "cannot attach to the scheduler and syscall tracepoints (%s; libbpf: %.100s): "
+			 "-v shows libbpf's log", strerror(-err),
+			 libbpf_last_warning[0] ? libbpf_last_warning : "no detail");
 		goto err_out;
 	}
 	if (opts->run_stats) {
