@@ -28,6 +28,7 @@
 #define T0		1000000000123ull	/* odd nanoseconds: none may be lost */
 
 static char path[64];
+static char csv_path[64];	/* the root test's CSV, if it made one */
 static FILE *file;
 static struct timeline *tl;
 
@@ -47,6 +48,8 @@ static void setup(void)
 static void teardown(void)
 {
 	unlink(path);
+	if (csv_path[0])
+		unlink(csv_path);
 }
 
 TestSuite(timeline, .init = setup, .fini = teardown, .timeout = 120);
@@ -656,7 +659,7 @@ Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every
 		"complete = sum(r['label'] == 'complete' and r['runq_wait_ns'] != '' for r in rows)\n"
 		"if (len(rows), complete) != (int(sys.argv[2]), int(sys.argv[3])):\n"
 		"    sys.exit(f'{len(rows)} rows, {complete} phased, want {sys.argv[2]} and {sys.argv[3]}')\n";
-	char csv_path[64] = "/tmp/wakeprobe-csv-XXXXXX", seen[24], phased[24], msg[256] = "";
+	char seen[24], phased[24], msg[256] = "";
 	struct checks c = {};
 	static struct session_result res;
 	struct session_opts o;
@@ -665,6 +668,7 @@ Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every
 	int fd;
 
 	skip_unless_traceable();
+	snprintf(csv_path, sizeof(csv_path), "/tmp/wakeprobe-csv-XXXXXX");
 	fd = mkstemp(csv_path);
 	cr_assert_geq(fd, 0);
 	csv_file = fdopen(fd, "w");
@@ -689,7 +693,6 @@ Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every
 	snprintf(seen, sizeof(seen), "%lu", c.seen);
 	snprintf(phased, sizeof(phased), "%lu", c.phased);
 	cr_assert_eq(run_python(count_rows, (const char *const[]){ csv_path, seen, phased, NULL }), 0);
-	unlink(csv_path);
 
 	expect_timeline(
 		"seen, phased = %lu, %lu\n"
