@@ -1,0 +1,711 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_timeline.c - the trace-event timeline, read back with python's json
+ * module and tests/check_timeline.py: phases that tile each wakeup, arrows
+ * that bind, CPU tracks built from synthetic event streams, slices that
+ * nest whatever the stream, memory that does not grow; and, as root, a real
+ * eventfd run written to both outputs.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <malloc.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "helpers.h"
+#include "sample_csv.h"
+#include "timeline.h"
+
+#define WAKER		1001u
+#define WAKEE		1002u
+#define HOG		42u
+#define OTHER		77u
+#define T0		1000000000123ull	/* odd nanoseconds: none may be lost */
+
+static char path[64];
+static char csv_path[64];	/* the root test's CSV, if it made one */
+static FILE *file;
+static struct timeline *tl;
+
+static void setup(void)
+{
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/wakeprobe-timeline-XXXXXX");
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	file = fdopen(fd, "w");
+	cr_assert_not_null(file);
+	tl = timeline__open(file);
+	cr_assert_not_null(tl);
+}
+
+static void teardown(void)
+{
+	unlink(path);
+	if (csv_path[0])
+		unlink(csv_path);
+}
+
+TestSuite(timeline, .init = setup, .fini = teardown, .timeout = 120);
+
+/*
+ * What every check script starts with: the file passes check_timeline.py,
+ * then the test's own lines look at its content. want() fails the test
+ * with what was not so; spans() lists slices as (name, start, end) in ns.
+ */
+static const char prologue[] =
+	"import sys\n"
+	"sys.dont_write_bytecode = True\n"
+	"sys.path.insert(0, sys.argv[1])\n"
+	"import check_timeline as ct\n"
+	"tl = ct.load(sys.argv[2])\n"
+	"problems, summary = ct.check(tl)\n"
+	"if problems:\n"
+	"    sys.exit('\\n'.join(problems[:10]))\n"
+	"def want(ok, what):\n"
+	"    if not ok:\n"
+	"        sys.exit(f'not so: {what}')\n"
+	"def spans(xs, base=0):\n"
+	"    return [(s.name, s.start - base, s.end - base) for s in sorted(xs, key=lambda s: (s.start, -s.end))]\n"
+	"def pid_of(name):\n"
+	"    found = [p for p, n in tl.process_names.items() if n == name]\n"
+	"    want(len(found) == 1, f'one process named {name}: {tl.process_names}')\n"
+	"    return found[0]\n"
+	"runs = {r['run']: r for r in tl.other['runs']}\n"
+	"T0 = 1000000000123\n";
+
+/* check_file - run the prologue and @fmt (printf-style) on the timeline at @file_path */
+static void check_file(const char *file_path, const char *fmt, ...)
+{
+	char checker[PATH_MAX], dir[PATH_MAX], *body, *script;
+	va_list ap;
+	int err;
+
+	tests_file("check_timeline.py", checker, sizeof(checker));
+	snprintf(dir, sizeof(dir), "%s", checker);
+	va_start(ap, fmt);
+	err = vasprintf(&body, fmt, ap);
+	va_end(ap);
+	cr_assert_geq(err, 0);
+	cr_assert_geq(asprintf(&script, "%s%s", prologue, body), 0);
+	err = run_python(script, (const char *const[]){ dirname(dir), file_path, NULL });
+	free(script);
+	free(body);
+	cr_assert_eq(err, 0, "the timeline is not what it should be (see above)");
+}
+
+/* close the timeline and its file, then check them */
+#define expect_timeline(...)							\
+	do {									\
+		cr_assert_eq(timeline__close(tl), 0);				\
+		cr_assert_eq(fclose(file), 0);					\
+		check_file(path, __VA_ARGS__);					\
+	} while (0)
+
+/* ---------------------------------------------------------------- samples */
+
+/* a complete eventfd wakeup: phases 300, 800, 800, 4000, 700, 250 from T0 + seq * 100 us */
+static struct sample_result complete(uint64_t seq)
+{
+	static const int64_t phases[NR_PHASES] = { 300, 800, 800, 4000, 700, 250 };
+	struct sample_result r;
+	uint64_t at;
+	int k;
+
+	memset(&r, 0, sizeof(r));
+	r.sample.seq = seq;
+	r.sample.waker_tid = WAKER;
+	r.sample.wakee_tid = WAKEE;
+	r.sample.waker_cpu = 0;
+	r.sample.wakee_cpu = 1;
+	r.t_notify_ns = T0 + seq * 100000;
+	at = r.t_notify_ns;
+	for (k = 0; k < NR_PHASES; k++) {
+		r.phase_ns[k] = phases[k];
+		at += (uint64_t)phases[k];
+		if (k < NR_MARKS)
+			r.mark_ns[k] = at;
+		r.total_ns += phases[k];
+	}
+	r.t_woken_ns = at;
+	r.waking_cpu = 0;
+	r.wakeup_cpu = 1;
+	r.target_cpu = 1;
+	r.label = LABEL_COMPLETE;
+	r.phased = true;
+	r.why.by_cause[CAUSE_UNEXPLAINED] = r.total_ns;
+	for (k = 0; k < NR_PHASES; k++)
+		r.why.by_phase_cause[k][CAUSE_UNEXPLAINED] = r.phase_ns[k];
+	return r;
+}
+
+/* set_phase - phase @k of @r lasts @ns: the marks after it move, the total follows */
+static void set_phase(struct sample_result *r, int k, int64_t ns)
+{
+	int64_t delta = ns - r->phase_ns[k];
+	int m;
+
+	r->phase_ns[k] = ns;
+	r->why.by_phase_cause[k][CAUSE_UNEXPLAINED] = ns;
+	for (m = k; m < NR_MARKS; m++)
+		r->mark_ns[m] += (uint64_t)delta;
+	r->t_woken_ns += (uint64_t)delta;
+	r->total_ns += delta;
+}
+
+/* add_cause - @ns of phase @k was @cause, taken from its unexplained time */
+static struct interval *add_cause(struct sample_result *r, int k, enum cause cause, int64_t ns)
+{
+	struct interval *iv = &r->why.iv[r->why.nr_iv++];
+
+	r->why.by_phase_cause[k][cause] += ns;
+	r->why.by_phase_cause[k][CAUSE_UNEXPLAINED] -= ns;
+	r->why.by_cause[cause] += ns;
+	r->why.by_cause[CAUSE_UNEXPLAINED] -= ns;
+	memset(iv, 0, sizeof(*iv));
+	iv->cause = (uint8_t)cause;
+	iv->phase = (uint8_t)k;
+	iv->dur_ns = (uint64_t)ns;
+	iv->cpu = 1;
+	return iv;
+}
+
+static struct sample_result not_complete(uint64_t seq, enum sample_label label)
+{
+	struct sample_result r = complete(seq);
+
+	r.label = label;
+	r.phased = false;
+	return r;
+}
+
+Test(timeline, phases_tile_each_wakeup_and_an_arrow_goes_from_the_notify_to_the_wake)
+{
+	struct sample_result r;
+	struct interval *iv;
+	uint64_t seq;
+
+	timeline__begin_run(tl, "eventfd", true);
+	for (seq = 1; seq <= 3; seq++) {
+		r = complete(seq);
+		if (seq == 2) {
+			iv = add_cause(&r, PHASE_RUNQ_WAIT, CAUSE_OTHER_TASK, 3000);
+			iv->pid = HOG;
+			iv->prio = 120;
+			iv->left_known = iv->preempted = true;
+			snprintf(iv->name, sizeof(iv->name), "wp-hog");
+			iv = add_cause(&r, PHASE_WAKE_ENQUEUE, CAUSE_IRQ, 100);
+			iv->irq_kind = WP_IRQ_CALL_FUNC;
+			add_cause(&r, PHASE_WAKE_ENQUEUE, CAUSE_IDLE, 650);
+			r.target_was_idle = true;
+			r.idle_exit_seen = true;
+			r.idle_exit_ns = 900;
+		}
+		timeline__sample(tl, &r);
+	}
+	timeline__end_run(tl);
+	expect_timeline(
+		"pid = pid_of('wakeprobe: eventfd')\n"
+		"want(tl.thread('waker', pid)[1] == 1001 and tl.thread('wakee', pid)[1] == 1002, tl.thread_names)\n"
+		"w = tl.find(name='wakeup #2', pid=pid)\n"
+		"want(len(w) == 1, w)\n"
+		"w = w[0]\n"
+		"want((w.tid, w.start, w.end) == (1002, T0 + 200000, T0 + 200000 + 6850), w)\n"
+		"want(w.event['ts'] == ct.decimal.Decimal('1000000200.123'), w.event['ts'])\n"
+		"want(w.args['total_ns'] == 6850 and w.args['label'] == 'complete', w.args)\n"
+		"want(w.args['target_was_idle'] is True and w.args['idle_exit_ns'] == 900, w.args)\n"
+		"mine = [s for s in tl.find(cat='phase', pid=pid) if s.args['seq'] == 2]\n"
+		"want(spans(mine, T0 + 200000) == [('notify_user', 0, 300), ('notify_kernel', 300, 1100),\n"
+		"     ('wake_enqueue', 1100, 1900), ('runq_wait', 1900, 5900), ('resume_kernel', 5900, 6600),\n"
+		"     ('resume_user', 6600, 6850)], spans(mine, T0 + 200000))\n"
+		"want([s.tid for s in mine] == [1001, 1001] + [1002] * 4, [s.tid for s in mine])\n"
+		"rq = [s for s in mine if s.name == 'runq_wait'][0]\n"
+		"want(rq.args['ns'] == 4000, rq.args)\n"
+		"want(rq.args['causes'] == {'other_task': 3000, 'unexplained': 1000}, rq.args)\n"
+		"want(rq.args['intervals'] == ['wp-hog pid 42 prio 120 held CPU 1, then was preempted: 3000 ns'],\n"
+		"     rq.args)\n"
+		"we = [s for s in mine if s.name == 'wake_enqueue'][0]\n"
+		"want(we.args['causes'] == {'idle': 650, 'irq': 100, 'unexplained': 50}, we.args)\n"
+		"want(we.args['intervals'] == ['call-func IPI on CPU 1: 100 ns', 'CPU 1 idle: 650 ns'], we.args)\n"
+		"pairs, _ = tl.flows()\n"
+		"want(len(pairs) == 3, pairs)\n"
+		"for p, c in pairs.values():\n"
+		"    want((p.name, p.tid, c.name, c.tid) == ('notify_kernel', 1001, 'wake_enqueue', 1002), (p, c))\n"
+		"    want(p.end == c.start, (p, c))\n"
+		"want((runs[1]['workload'], runs[1]['traced'], runs[1]['samples']) == ('eventfd', True, 3), runs)\n"
+		"want(runs[1]['pid'] == pid and tl.other['runs_not_listed'] == 0, runs)\n");
+}
+
+Test(timeline, an_empty_notify_phase_moves_the_arrow_to_slices_that_keep_it_in_time_order)
+{
+	struct sample_result a = complete(1), b = complete(2);
+
+	/* notify_kernel empty: the arrow leaves notify_user */
+	set_phase(&a, PHASE_NOTIFY_KERNEL, 0);
+	/* both notify phases empty: wake_enqueue starts at t_notify too, so the arrow lands on runq_wait */
+	set_phase(&b, PHASE_NOTIFY_USER, 0);
+	set_phase(&b, PHASE_NOTIFY_KERNEL, 0);
+	timeline__begin_run(tl, "eventfd", true);
+	timeline__sample(tl, &a);
+	timeline__sample(tl, &b);
+	expect_timeline(
+		"got = sorted((p.args['seq'], p.name, c.name) for p, c in tl.flows()[0].values())\n"
+		"want(got == [(1, 'notify_user', 'wake_enqueue'), (2, 'notify_user', 'runq_wait')], got)\n"
+		"want(summary.endswith('2 samples tiled'), summary)\n");
+}
+
+Test(timeline, samples_without_phases_are_one_slice_named_by_label_in_runs_that_follow_each_other)
+{
+	struct sample_result missing = not_complete(1, LABEL_MISSING_EVENT), no_sleep = not_complete(2, LABEL_NO_SLEEP);
+	struct sample_result spin = not_complete(3, LABEL_COMPLETE), plain = complete(1);
+
+	missing.missing = MARK_SWITCH_IN;
+	timeline__begin_run(tl, "eventfd", true);
+	timeline__sample(tl, &missing);
+	timeline__sample(tl, &no_sleep);
+	timeline__sample(tl, &spin);
+	/* a second run, untraced: what it hands over is a sample and two stamps */
+	memset(&plain.why, 0, sizeof(plain.why));
+	memset(plain.mark_ns, 0, sizeof(plain.mark_ns));
+	memset(plain.phase_ns, 0, sizeof(plain.phase_ns));
+	plain.phased = false;
+	timeline__begin_run(tl, "cond", false);
+	timeline__sample(tl, &plain);
+	expect_timeline(
+		"one, two = pid_of('wakeprobe: eventfd'), pid_of('wakeprobe: cond')\n"
+		"want(one != two and runs[1]['pid'] == one and runs[2]['pid'] == two, (one, two, runs))\n"
+		"want((runs[1]['traced'], runs[2]['traced'], runs[2]['workload']) == (True, False, 'cond'), runs)\n"
+		"want(tl.find(cat='phase') == [], 'no phases')\n"
+		"got = spans(tl.find(cat='wakeup', pid=one), T0)\n"
+		"want(got == [('missing_event #1', 100000, 106850), ('notify #1', 100000, 100000),\n"
+		"             ('woken #1', 106850, 106850), ('no_sleep #2', 200000, 206850),\n"
+		"             ('notify #2', 200000, 200000), ('woken #2', 206850, 206850),\n"
+		"             ('wakeup #3', 300000, 306850), ('notify #3', 300000, 300000),\n"
+		"             ('woken #3', 306850, 306850)], got)\n"
+		"m = tl.find(name='missing_event #1')[0]\n"
+		"want((m.args['label'], m.args['missing']) == ('missing_event', 'sched_switch to the wakee'), m.args)\n"
+		"want(m.tid == 1002 and tl.find(name='notify #1')[0].tid == 1001, m)\n"
+		"u = tl.find(pid=two, prefix='wakeup #')\n"
+		"want(len(u) == 1 and u[0].args['label'] == 'untraced' and u[0].args['total_ns'] == 6850, u)\n"
+		"want('target_cpu' not in u[0].args, u[0].args)\n"
+		"pairs = tl.flows()[0]\n"
+		"want(len(pairs) == 4, pairs)\n"
+		"for p, c in pairs.values():\n"
+		"    want(p.name.startswith('notify #') and c.name.startswith('woken #') and p.pid == c.pid, (p, c))\n"
+		"want(tl.thread('wakee', two)[1] == 1002 and tl.thread('wakee', one)[1] == 1002, tl.thread_names)\n");
+}
+
+/* ---------------------------------------------------------------- CPU events */
+
+static void feed(struct wp_event *e, uint64_t off, enum wp_event_type type, uint32_t cpu)
+{
+	e->ts_ns = T0 + off;
+	e->type = type;
+	e->cpu = cpu;
+	timeline__event(tl, e);
+}
+
+static void sw(uint64_t off, uint32_t cpu, uint32_t prev, uint32_t next, const char *comm, uint32_t prev_state)
+{
+	struct wp_event e = { .tid = prev };
+
+	e.sw.prev_tid = prev;
+	e.sw.next_tid = next;
+	e.sw.next_tgid = next;
+	e.sw.prev_state = prev_state;
+	e.sw.prev_prio = 120;
+	e.sw.next_prio = 120;
+	e.sw.preempt = !prev_state;
+	snprintf(e.sw.next_comm, sizeof(e.sw.next_comm), "%s", comm);
+	feed(&e, off, WP_EV_SWITCH, cpu);
+}
+
+static void irq(uint64_t off, uint32_t cpu, enum wp_irq_kind kind, int nr, bool exit, const char *name)
+{
+	struct wp_event e = {};
+
+	e.irq.kind = kind;
+	e.irq.nr = nr;
+	e.irq.exit = exit;
+	snprintf(e.irq.name, sizeof(e.irq.name), "%s", name);
+	feed(&e, off, WP_EV_IRQ, cpu);
+}
+
+static void idle_enter(uint64_t off, uint32_t cpu, uint32_t state)
+{
+	struct wp_event e = {};
+
+	e.idle.idle_since_ns = T0 + off;
+	e.idle.state = state;
+	feed(&e, off, WP_EV_IDLE_ENTER, cpu);
+}
+
+static void idle_exit(uint64_t off, uint32_t cpu, uint64_t since_off)
+{
+	struct wp_event e = {};
+
+	e.idle.idle_since_ns = T0 + since_off;
+	feed(&e, off, WP_EV_IDLE_EXIT, cpu);
+}
+
+static void wake(uint64_t off, enum wp_event_type type, uint32_t cpu, uint32_t target, uint64_t idle_since_off)
+{
+	struct wp_event e = { .tid = WAKER };
+
+	e.wake.pid = WAKEE;
+	e.wake.target_cpu = target;
+	e.wake.target_idle_since_ns = idle_since_off ? T0 + idle_since_off : 0;
+	feed(&e, off, type, cpu);
+}
+
+static void migrate(uint64_t off, uint32_t cpu, uint32_t from, uint32_t to)
+{
+	struct wp_event e = {};
+
+	e.migrate.pid = WAKEE;
+	e.migrate.orig_cpu = from;
+	e.migrate.dest_cpu = to;
+	feed(&e, off, WP_EV_MIGRATE, cpu);
+}
+
+Test(timeline, a_cpu_track_shows_tasks_interrupts_and_idle_between_the_events_that_bound_them)
+{
+	timeline__begin_run(tl, "eventfd", true);
+	/* the wakee sleeps on CPU 1; the CPU goes unwatched */
+	sw(100, 1, WAKEE, 0, "swapper/1", 1);
+	/* the wake finds CPU 1 idle since 150: its idle opens there, the IPI nests inside */
+	wake(1000, WP_EV_WAKING, 0, 1, 150);
+	irq(1200, 1, WP_IRQ_CALL_FUNC, 251, false, "");
+	wake(1250, WP_EV_WAKEUP, 1, 1, 150);
+	irq(1300, 1, WP_IRQ_CALL_FUNC, 251, true, "");
+	idle_exit(1500, 1, 150);
+	sw(1600, 1, 0, WAKEE, "eventfd", 0);
+	/* a device interrupt, then a softirq with the timer inside it */
+	irq(2000, 1, WP_IRQ_HARD, 24, false, "virtio0-input");
+	irq(2100, 1, WP_IRQ_HARD, 24, true, "");
+	irq(2200, 1, WP_IRQ_SOFT, 3, false, "");
+	irq(2250, 1, WP_IRQ_TIMER, 236, false, "");
+	irq(2260, 1, WP_IRQ_TIMER, 236, true, "");
+	irq(2300, 1, WP_IRQ_SOFT, 3, true, "");
+	/* the wakee is preempted by the hog; the next switch seen is from another task: a gap */
+	sw(3000, 1, WAKEE, HOG, "wp-hog", 0);
+	sw(4000, 1, OTHER, WAKEE, "eventfd", 0);
+	/* exits with no entry: a softirq, and an idle exit older than what the CPU has shown */
+	irq(4100, 1, WP_IRQ_SOFT, 1, true, "");
+	idle_exit(4200, 1, 50);
+	migrate(4300, 1, 1, 0);
+	sw(5000, 1, WAKEE, 0, "swapper/1", 1);
+	/* CPU 3 is seen only leaving idle: its exit says since when */
+	idle_exit(800, 3, 300);
+	expect_timeline(
+		"cpus = pid_of('CPUs (run 1)')\n"
+		"want(cpus == runs[1]['cpus_pid'], (cpus, runs))\n"
+		"c0, c1, c3 = (tl.thread(f'CPU {n}', cpus) for n in (0, 1, 3))\n"
+		"want(c1[1] - c0[1] == 1 and c3[1] - c0[1] == 3, (c0, c1, c3))\n"
+		"got = spans(tl.find(pid=cpus, tid=c1[1]), T0)\n"
+		"want(got == [('idle', 100, 1600), ('cpu_idle', 150, 1500), ('call-func IPI', 1200, 1300),\n"
+		"             ('eventfd 1002', 1600, 3000), ('irq 24 virtio0-input', 2000, 2100),\n"
+		"             ('softirq NET_RX', 2200, 2300), ('timer', 2250, 2260),\n"
+		"             ('eventfd 1002', 4000, 5000)], got)\n"
+		"want(spans(tl.find(pid=cpus, tid=c3[1]), T0) == [('cpu_idle', 300, 800)], 'CPU 3 idle')\n"
+		"want(tl.find(prefix='wp-hog') == [], 'the hog was not seen leaving: no slice')\n"
+		"left = [s.args.get('left') for s in tl.find(name='eventfd 1002')]\n"
+		"want(left == ['preempted', 'slept'], left)\n"
+		"inst = sorted((e['tid'] - c0[1], e['name'], ct.to_ns(e['ts'], 'ts') - T0) for e in tl.instants)\n"
+		"want(inst == [(0, 'sched_waking 1002', 1000), (1, 'migrate 1002', 4300),\n"
+		"              (1, 'sched_wakeup 1002', 1250)], inst)\n"
+		"waking = [e for e in tl.instants if e['name'].startswith('sched_waking')][0]\n"
+		"want(waking['args'] == {'pid': 1002, 'target_cpu': 1, 'target_idle_for_ns': 850}, waking['args'])\n"
+		"r = runs[1]\n"
+		"want((r['cpu_slices'], r['cpu_slices_dropped_unwatched'], r['exits_without_entry'],\n"
+		"      r['entries_without_exit'], r['late_events']) == (9, 1, 2, 0, 0), r)\n");
+}
+
+Test(timeline, slices_that_would_overlap_are_dropped_so_every_thread_nests)
+{
+	struct sample_result first = complete(1), overlapping = complete(2), next = complete(3);
+	struct sample_result unordered = complete(4);
+	int k;
+
+	timeline__begin_run(tl, "eventfd", true);
+	sw(100, 2, OTHER, HOG, "wp-hog", 0);
+	/* irq 25's exit is lost: closing irq 24 drops it, and its late exit finds nothing */
+	irq(200, 2, WP_IRQ_HARD, 24, false, "eth0");
+	irq(250, 2, WP_IRQ_HARD, 25, false, "eth1");
+	irq(300, 2, WP_IRQ_HARD, 24, true, "");
+	irq(350, 2, WP_IRQ_HARD, 25, true, "");
+	/* a softirq open when the task leaves never ended as far as we know */
+	irq(400, 2, WP_IRQ_SOFT, 1, false, "");
+	sw(500, 2, HOG, OTHER, "other", 1);
+	/* older than what CPU 2 has shown: skipped */
+	irq(450, 2, WP_IRQ_HARD, 24, false, "eth0");
+	/* an idle entry whose exit was lost, then one that ends */
+	idle_enter(600, 2, 1);
+	idle_enter(700, 2, 2);
+	idle_exit(800, 2, 700);
+	sw(900, 2, OTHER, 0, "swapper/2", 1);
+
+	/* sample 2 starts before sample 1 ended: it cannot nest with it */
+	overlapping.t_notify_ns = first.t_woken_ns - 100;
+	overlapping.t_woken_ns = overlapping.t_notify_ns + 6850;
+	for (k = 0; k < NR_MARKS; k++)
+		overlapping.mark_ns[k] = first.mark_ns[k] + 6750;
+	/* marks out of order cannot be phases: the sample is drawn whole */
+	unordered.mark_ns[MARK_WAKEUP] = unordered.mark_ns[MARK_WAKING] - 1;
+	timeline__sample(tl, &first);
+	timeline__sample(tl, &overlapping);
+	timeline__sample(tl, &next);
+	timeline__sample(tl, &unordered);
+	expect_timeline(
+		"cpus = pid_of('CPUs (run 1)')\n"
+		"c2 = tl.thread('CPU 2', cpus)\n"
+		"got = spans(tl.find(pid=cpus, tid=c2[1]), T0)\n"
+		"want(got == [('wp-hog 42', 100, 500), ('irq 24 eth0', 200, 300), ('other 77', 500, 900),\n"
+		"             ('cpu_idle', 700, 800)], got)\n"
+		"want(tl.find(name='cpu_idle')[0].args == {'state': 2}, tl.find(name='cpu_idle')[0].args)\n"
+		"r = runs[1]\n"
+		"want((r['entries_without_exit'], r['exits_without_entry'], r['late_events']) == (3, 1, 1), r)\n"
+		"names = sorted(s.name for s in tl.find(cat='wakeup', prefix='wakeup #'))\n"
+		"want(names == ['wakeup #1', 'wakeup #3', 'wakeup #4'], names)\n"
+		"want(r['samples'] == 4 and r['samples_not_drawn'] == 1, r)\n"
+		"want(sorted({s.args['seq'] for s in tl.find(cat='phase')}) == [1, 3], 'sample 4 has no phases')\n"
+		"want(len(tl.flows()[0]) == 3, tl.flows())\n");
+}
+
+Test(timeline, names_are_escaped_into_valid_json_whatever_a_comm_holds)
+{
+	static const char comm[] = { 'a', '"', 'b', '\\', 'c', 0x01, (char)0xff, 0 };
+
+	timeline__begin_run(tl, "say \"hi\"\\", true);
+	sw(100, 0, OTHER, HOG, comm, 0);
+	sw(200, 0, HOG, OTHER, "other", 0);
+	expect_timeline(
+		"want(pid_of('wakeprobe: say \"hi\"\\\\') == runs[1]['pid'], tl.process_names)\n"
+		"got = [s.name for s in tl.find(prefix='a')]\n"
+		"want(got == ['a\"b\\\\c\\x01\\xff 42'], got)\n");
+}
+
+Test(timeline, a_failed_stream_is_reported_and_the_stream_is_left_to_its_owner)
+{
+	struct sample_result r = complete(1);
+	FILE *full = fopen("/dev/full", "w");
+	struct timeline *t;
+	uint64_t seq;
+
+	cr_assert_not_null(full);
+	t = timeline__open(full);
+	cr_assert_not_null(t);
+	timeline__begin_run(t, "eventfd", true);
+	for (seq = 1; seq <= 1000; seq++) {
+		r = complete(seq);
+		timeline__sample(t, &r);
+	}
+	cr_assert_eq(timeline__close(t), -EIO);
+	fclose(full);	/* still open: fails only for the bytes /dev/full refuses */
+
+	timeline__begin_run(tl, "eventfd", true);
+	timeline__sample(tl, &r);
+	cr_assert_eq(timeline__close(tl), 0);
+	/* still ours: whitespace after the document keeps it valid JSON */
+	cr_assert_geq(fputs("\n", file), 0);
+	cr_assert_eq(fclose(file), 0);
+	check_file(path, "want(len(tl.find(prefix='wakeup #')) == 1, tl.slices)\n");
+}
+
+/*
+ * The state a timeline keeps is sized at open: a CPU holds at most
+ * TL_DEPTH (6) open slices, a run TL_THREADS (8) sample threads. What goes
+ * past them is counted, not stored.
+ */
+Test(timeline, a_long_run_keeps_memory_flat_and_what_does_not_fit_the_fixed_state_is_counted)
+{
+	FILE *sink = fopen("/dev/null", "w");
+	struct sample_result r;
+	struct mallinfo2 before, after;
+	struct timeline *t;
+	uint64_t i, seq;
+	struct wp_event e = {};
+
+	cr_assert_not_null(sink);
+	t = timeline__open(sink);
+	cr_assert_not_null(t);
+	timeline__begin_run(t, "eventfd", true);
+	r = complete(1);
+	timeline__sample(t, &r);
+	before = mallinfo2();
+	for (i = 0; i < 1000000; i++) {
+		/* every kind of record on every CPU, with entries that never exit */
+		e.ts_ns = T0 + i;
+		e.cpu = (uint32_t)(i % WP_MAX_CPUS);
+		e.type = WP_EV_SWITCH + (uint32_t)(i % (WP_EV_TYPE_MAX - 1));
+		e.sw.prev_tid = (uint32_t)(i / WP_MAX_CPUS);
+		e.sw.next_tid = (uint32_t)(i / WP_MAX_CPUS + 1);
+		e.irq.kind = WP_IRQ_HARD;
+		timeline__event(t, &e);
+	}
+	for (seq = 2; seq < 200000; seq++) {
+		r = complete(seq);
+		timeline__sample(t, &r);
+	}
+	after = mallinfo2();
+	cr_assert_eq(after.uordblks + after.hblkhd, before.uordblks + before.hblkhd,
+		     "the heap grew by %zd bytes over a long run",
+		     (ssize_t)(after.uordblks + after.hblkhd) - (ssize_t)(before.uordblks + before.hblkhd));
+	cr_assert_eq(timeline__close(t), 0);
+	fclose(sink);
+
+	/* past the fixed state: 20 nested interrupts, 10 thread pairs, a CPU number out of range */
+	timeline__begin_run(tl, "eventfd", true);
+	sw(10, 0, OTHER, HOG, "wp-hog", 0);
+	for (i = 0; i < 20; i++)
+		irq(20 + i, 0, WP_IRQ_HARD, (int)i, false, "");
+	for (i = 20; i-- > 0;)
+		irq(100 - i, 0, WP_IRQ_HARD, (int)i, true, "");
+	for (seq = 1; seq <= 10; seq++) {
+		r = complete(seq);
+		r.sample.waker_tid = 2000 + 2 * (uint32_t)seq;
+		r.sample.wakee_tid = 2001 + 2 * (uint32_t)seq;
+		timeline__sample(tl, &r);
+	}
+	e = (struct wp_event){ .cpu = WP_MAX_CPUS };
+	feed(&e, 200, WP_EV_SWITCH, WP_MAX_CPUS);
+	expect_timeline(
+		"r = runs[1]\n"
+		"want((r['entries_too_deep'], r['samples_not_drawn'], r['events_bad_cpu']) == (15, 6, 1), r)\n"
+		"got = spans(tl.find(cat='irq'), T0)\n"
+		"want(got == [(f'irq {n}', 20 + n, 100 - n) for n in range(5)], got)\n"
+		"want(len(tl.find(prefix='wakeup #')) == 4 and len(tl.thread_names) == 8 + 1, tl.thread_names)\n");
+}
+
+Test(timeline, the_checker_finds_what_breaks_the_rules)
+{
+	/* each broken file must fail the check, and the one that keeps the rules must pass */
+	static const char body[] =
+		"import json, os, re, tempfile\n"
+		"def verdict(events, raw=None):\n"
+		"    doc = raw or json.dumps({'traceEvents': events, 'displayTimeUnit': 'ns', 'otherData': {}})\n"
+		"    # times are given as strings to keep their decimals: written as numbers\n"
+		"    doc = re.sub(r'\"(ts|dur)\": \"([0-9.]+)\"', r'\"\\1\": \\2', doc)\n"
+		"    fd, name = tempfile.mkstemp()\n"
+		"    os.write(fd, doc.encode())\n"
+		"    os.close(fd)\n"
+		"    try:\n"
+		"        return ct.check(ct.load(name))[0]\n"
+		"    except ct.Problem as err:\n"
+		"        return [str(err)]\n"
+		"    finally:\n"
+		"        os.unlink(name)\n"
+		"names = [{'name': 'process_name', 'ph': 'M', 'pid': 9, 'tid': 9, 'args': {'name': 'p'}},\n"
+		"         {'name': 'thread_name', 'ph': 'M', 'pid': 9, 'tid': 5, 'args': {'name': 't'}}]\n"
+		"def x(name, ts, dur, **more):\n"
+		"    e = {'name': name, 'ph': 'X', 'ts': ts, 'dur': dur, 'pid': 9, 'tid': 5, 'cat': 'c'}\n"
+		"    return dict(e, **more)\n"
+		"nested = [x('a', '1.000', '2.000'), x('b', '1.500', '0.500')]\n"
+		"want(verdict(names + nested) == [], 'a nested pair passes')\n"
+		"want(verdict(names + [x('a', '1.000', '2.000'), x('b', '2.000', '2.000')]), 'partial overlap')\n"
+		"w = x('wakeup #1', '1.000', '6.000', cat='wakeup', args={'seq': 1, 'total_ns': 6000})\n"
+		"ph = [x(n, f'{1 + i}.000', '1.000', cat='phase', args={'seq': 1, 'ns': 1000})\n"
+		"      for i, n in enumerate(ct.PHASES)]\n"
+		"want(verdict(names + [w] + ph) == [], 'tiling phases pass')\n"
+		"gap = x('resume_user', '6.500', '0.500', cat='phase', args={'seq': 1, 'ns': 500})\n"
+		"want(verdict(names + [w] + ph[:5] + [gap]), 'a gap between phases')\n"
+		"out = x('a', '1.000', '1.000', bind_id=1, flow_out=True)\n"
+		"into = x('b', '1.000', '1.000', bind_id=1, flow_in=True)\n"
+		"want(verdict(names + [out]), 'a flow that never ends')\n"
+		"want(verdict(names + [out, into]), 'a flow that ends where it starts')\n"
+		"want(verdict(names + [x('a', '1.000', '1.000', tid=6)]), 'a thread without a name')\n"
+		"want(verdict(names + [x('a', '1.5', '1.000')]), 'ts with one decimal')\n"
+		"no_dur = {'name': 'a', 'ph': 'X', 'ts': '1.000', 'pid': 9, 'tid': 5}\n"
+		"want(verdict(names + [no_dur]), 'X without dur')\n";
+
+	cr_assert_eq(timeline__close(tl), 0);
+	cr_assert_eq(fclose(file), 0);
+	check_file(path, "%s", body);
+}
+
+/* ---------------------------------------------------------------- as root */
+
+struct both {
+	struct timeline *tl;
+	struct sample_csv *csv;
+};
+
+static void to_both(const struct sample_result *r, void *ctx)
+{
+	struct both *b = ctx;
+
+	timeline__sample(b->tl, r);
+	sample_csv__add(b->csv, r);
+}
+
+static void to_timeline(const struct wp_event *e, void *ctx)
+{
+	struct both *b = ctx;
+
+	timeline__event(b->tl, e);
+}
+
+Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every_sample)
+{
+	static const char count_rows[] =
+		"import csv, sys\n"
+		"rows = list(csv.DictReader(open(sys.argv[1], newline='')))\n"
+		"complete = sum(r['label'] == 'complete' and r['runq_wait_ns'] != '' for r in rows)\n"
+		"if (len(rows), complete) != (int(sys.argv[2]), int(sys.argv[3])):\n"
+		"    sys.exit(f'{len(rows)} rows, {complete} phased, want {sys.argv[2]} and {sys.argv[3]}')\n";
+	char seen[24], phased[24], msg[256] = "";
+	struct checks c = {};
+	static struct session_result res;
+	struct session_opts o;
+	struct both b = { .tl = tl };
+	FILE *csv_file;
+	int fd;
+
+	skip_unless_traceable();
+	snprintf(csv_path, sizeof(csv_path), "/tmp/wakeprobe-csv-XXXXXX");
+	fd = mkstemp(csv_path);
+	cr_assert_geq(fd, 0);
+	csv_file = fdopen(fd, "w");
+	cr_assert_not_null(csv_file);
+	b.csv = sample_csv__open(csv_file);
+	cr_assert_not_null(b.csv);
+
+	o = test_session_opts("eventfd", true, 300, 1000, &c);
+	c.hook = to_both;
+	c.hook_ctx = &b;
+	o.on_event = to_timeline;
+	o.on_event_ctx = &b;
+	sample_csv__begin_run(b.csv, "eventfd", true);
+	timeline__begin_run(tl, "eventfd", true);
+	cr_assert_eq(session__run(&o, &res, msg, sizeof(msg)), 0, "session failed: %s", msg);
+	timeline__end_run(tl);
+	cr_assert_eq(c.seen, 300, "merged %lu of 300 samples", c.seen);
+	cr_assert_gt(c.phased, 200, "only %lu of 300 phased", c.phased);
+
+	cr_assert_eq(sample_csv__close(b.csv), 0);
+	cr_assert_eq(fclose(csv_file), 0);
+	snprintf(seen, sizeof(seen), "%lu", c.seen);
+	snprintf(phased, sizeof(phased), "%lu", c.phased);
+	cr_assert_eq(run_python(count_rows, (const char *const[]){ csv_path, seen, phased, NULL }), 0);
+
+	expect_timeline(
+		"seen, phased = %lu, %lu\n"
+		"pid = pid_of('wakeprobe: eventfd')\n"
+		"marks = ('notify #', 'woken #')\n"
+		"wakeups = [s for s in tl.find(cat='wakeup', pid=pid) if not s.name.startswith(marks)]\n"
+		"want(len(wakeups) == seen and sorted(s.args['seq'] for s in wakeups) == list(range(1, seen + 1)),\n"
+		"     len(wakeups))\n"
+		"want(summary.endswith(f'{phased} samples tiled'), (summary, phased))\n"
+		"want(len(tl.flows()[0]) == seen, summary)\n"
+		"want(runs[1]['samples_not_drawn'] == 0 and runs[1]['events'] > 0, runs)\n"
+		"cpus = pid_of('CPUs (run 1)')\n"
+		"want(len(tl.find(pid=cpus)) > 0, 'the CPU tracks have slices')\n"
+		"want(any(e['name'].startswith('sched_waking') for e in tl.instants), 'wakes are shown')\n",
+		c.seen, c.phased);
+}

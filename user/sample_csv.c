@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sample_csv.c - one RFC 4180 row per merged sample, streamed */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sample_csv.h"
+
+/* longer workload names are cut: the catalog's are a few characters */
+#define CSV_WORKLOAD_MAX	64
+
+struct sample_csv {
+	FILE *out;
+	bool traced;
+	char workload[CSV_WORKLOAD_MAX];
+};
+
+/* RFC 4180 ends records with CRLF; readers that want LF accept it too */
+#define CSV_EOL "\r\n"
+
+/* put_str - one cell, quoted only when it holds a comma, a quote or a line break */
+static void put_str(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* cells after the first start with the separator; an empty cell is a value that does not apply */
+static void put_u64(FILE *out, bool applies, uint64_t v)
+{
+	if (applies)
+		fprintf(out, ",%" PRIu64, v);
+	else
+		fputc(',', out);
+}
+
+static void put_i64(FILE *out, bool applies, int64_t v)
+{
+	if (applies)
+		fprintf(out, ",%" PRId64, v);
+	else
+		fputc(',', out);
+}
+
+struct sample_csv *sample_csv__open(FILE *out)
+{
+	struct sample_csv *c = calloc(1, sizeof(*c));
+	int k;
+
+	if (!c)
+		return NULL;
+	c->out = out;
+	c->traced = true;
+	fputs("workload,seq,waker_tid,wakee_tid,waker_cpu,wakee_cpu,waking_cpu,target_cpu,t_notify_ns,total_ns", out);
+	for (k = 0; k < NR_PHASES; k++)
+		fprintf(out, ",%s_ns", phase__name(k));
+	fputs(",label,missing_mark,target_was_idle,idle_exit_ns,mutex_reacquire_ns,waker_preempted_ns" CSV_EOL, out);
+	return c;
+}
+
+void sample_csv__begin_run(struct sample_csv *c, const char *workload, bool traced)
+{
+	snprintf(c->workload, sizeof(c->workload), "%s", workload ? workload : "");
+	c->traced = traced;
+}
+
+/*
+ * waking_seen - the sample's sched_waking was found: from there on the
+ * merger knows the CPUs of the wake and whether the waker lost its CPU
+ */
+static bool waking_seen(const struct sample_result *r)
+{
+	if (r->label == LABEL_MISSING_EVENT && r->missing <= MARK_WAKING)
+		return false;
+	return r->mark_ns[MARK_WAKING] != 0;
+}
+
+void sample_csv__add(struct sample_csv *c, const struct sample_result *r)
+{
+	bool traced = c->traced;
+	bool phased = traced && r->label == LABEL_COMPLETE && r->phased;
+	bool waking = traced && waking_seen(r);
+	FILE *out = c->out;
+	int k;
+
+	put_str(out, c->workload);
+	fprintf(out, ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%u,%u", r->sample.seq, r->sample.waker_tid,
+		r->sample.wakee_tid, r->sample.waker_cpu, r->sample.wakee_cpu);
+	put_u64(out, waking, r->waking_cpu);
+	put_u64(out, waking, r->target_cpu);
+	put_u64(out, true, r->t_notify_ns);
+	put_i64(out, true, r->total_ns);
+	for (k = 0; k < NR_PHASES; k++)
+		put_i64(out, phased, r->phase_ns[k]);
+	fputc(',', out);
+	put_str(out, traced ? label__name(r->label) : "untraced");
+	fputc(',', out);
+	if (traced && r->label == LABEL_MISSING_EVENT)
+		put_str(out, mark__name(r->missing));
+	put_u64(out, waking, r->target_was_idle);
+	put_i64(out, traced && r->idle_exit_seen, r->idle_exit_ns);
+	/* measured on every phased sample: 0 when the wakee did not block again */
+	put_i64(out, phased, r->rewait_seen ? r->rewait_ns : 0);
+	put_i64(out, waking, r->waker_preempted ? r->waker_preempted_ns : 0);
+	fputs(CSV_EOL, out);
+}
+
+int sample_csv__close(struct sample_csv *c)
+{
+	int err;
+
+	if (!c)
+		return 0;
+	err = fflush(c->out) || ferror(c->out) ? -EIO : 0;
+	free(c);
+	return err;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * timeline.h - samples and kernel events as a timeline in the Chrome
+ * trace-event JSON format (its "JSON Object Format"), which ui.perfetto.dev
+ * and chrome://tracing open.
+ *
+ * Per run, one process holds the waker and wakee threads: each wakeup as a
+ * slice split into its phases, with an arrow from the notify to the wakee.
+ * A second process has a thread per CPU that the events touched: the tasks,
+ * interrupts and idle periods of the CPUs wakeprobe watched, and the wakes
+ * and migrations of the tracked tasks. docs/outputs.md describes the tracks.
+ *
+ * Written as it comes: only per-CPU and per-thread state is kept, in one
+ * block allocated at open, so memory does not grow with the run.
+ */
+#ifndef WAKEPROBE_TIMELINE_H
+#define WAKEPROBE_TIMELINE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "merge.h"
+#include "wakeprobe.h"
+
+struct timeline;
+
+/* timeline__open - start the JSON document on @out; NULL on ENOMEM */
+struct timeline *timeline__open(FILE *out);
+/* timeline__begin_run - runs follow one another in one file (--workload all); ends a run still open */
+void timeline__begin_run(struct timeline *t, const char *workload, bool traced);
+/* timeline__event - one kernel event, in ring-buffer order */
+void timeline__event(struct timeline *t, const struct wp_event *e);
+/* timeline__sample - one merged sample, in sequence order, after the events around it */
+void timeline__sample(struct timeline *t, const struct sample_result *r);
+void timeline__end_run(struct timeline *t);
+/* timeline__close - end the JSON document, flush and free; 0, or -EIO if the stream failed. Never fcloses @out. */
+int timeline__close(struct timeline *t);
+
+#endif /* WAKEPROBE_TIMELINE_H */
