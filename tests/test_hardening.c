@@ -430,3 +430,31 @@ ParameterizedTest(struct refusal_case *c, hardening, a_refused_bpf_or_missing_bt
 	cr_assert_eq(dir_entries(dir), 0, "no file was left");
 	cr_assert_eq(rmdir(dir), 0);
 }
+
+/* ---------------------------------------------------------------- a workload that dies */
+
+static void kill_at_sample_50(const struct sample_result *r, void *ctx)
+{
+	(void)ctx;
+	/* a signal to any thread of the process kills all of it */
+	if (r->sample.seq == 50)
+		kill((pid_t)r->sample.wakee_tid, SIGKILL);
+}
+
+Test(hardening, a_workload_killed_mid_run_is_reported_with_its_signal_and_reaped, .timeout = 60)
+{
+	struct checks c = { .hook = kill_at_sample_50 };
+	struct session_opts o;
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	o = test_session_opts("eventfd", true, 100000, 1000, &c);
+	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert(result.workload_failed);
+	cr_assert(strstr(result.workload_exit, "killed by signal 9"), "%s", result.workload_exit);
+	cr_assert(strstr(result.workload_error, "killed by signal 9"), "%s", result.workload_error);
+	cr_assert_geq(result.samples_sent, 50);
+	cr_assert_lt(result.samples_sent, 100000);
+	cr_assert_eq(c.seen, result.samples_sent, "every sample taken is accounted for");
+	cr_assert_eq(workloads_running(), 0, "nothing of the workload is left");
+}

@@ -212,11 +212,11 @@ struct report_ctx {
 	size_t n;
 };
 
-static void replay_run_begin(const struct replay_run *run, void *ctx)
+static void replay_run_begin(struct replay_run *run, void *ctx)
 {
 	struct report_ctx *rc = ctx;
 
-	outputs__begin_run(rc->out, (struct session_opts *)&run->opts);
+	outputs__begin_run(rc->out, &run->opts);
 }
 
 static int replay_run_done(struct replay_run *run, void *ctx)

@@ -5,6 +5,8 @@
 #include "outputs.h"
 #include "recording.h"
 #include "report_json.h"
+#include "sample_csv.h"
+#include "timeline.h"
 
 static int open_one(struct outfile *f, const char *what, const char *path, char *msg, size_t len)
 {
@@ -25,13 +27,14 @@ int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, si
 		err = open_one(&out->csv, "--csv", o->csv_path, msg, len);
 	if (!err)
 		err = open_one(&out->perfetto, "--perfetto", o->perfetto_path, msg, len);
-	if (!err && out->record.f) {
-		out->recorder = recorder__new(out->record.f);
-		if (!out->recorder) {
-			snprintf(msg, len, "out of memory");
-			err = -ENOMEM;
-		}
-	}
+	if (!err && out->record.f && !(out->recorder = recorder__new(out->record.f)))
+		err = -ENOMEM;
+	if (!err && out->csv.f && !(out->csv_writer = sample_csv__open(out->csv.f)))
+		err = -ENOMEM;
+	if (!err && out->perfetto.f && !(out->timeline = timeline__open(out->perfetto.f)))
+		err = -ENOMEM;
+	if (err == -ENOMEM)
+		snprintf(msg, len, "out of memory");
 	if (err) {
 		outputs__abandon(out);
 		return err;
@@ -41,14 +44,44 @@ int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, si
 	return 0;
 }
 
+static void on_sample(const struct sample_result *r, void *ctx)
+{
+	struct outputs *out = ctx;
+
+	if (out->csv_writer)
+		sample_csv__add(out->csv_writer, r);
+	if (out->timeline)
+		timeline__sample(out->timeline, r);
+}
+
+static void on_event(const struct wp_event *e, void *ctx)
+{
+	struct outputs *out = ctx;
+
+	timeline__event(out->timeline, e);
+}
+
 void outputs__begin_run(struct outputs *out, struct session_opts *so)
 {
 	so->recorder = out->recorder;
+	if (out->csv_writer || out->timeline) {
+		so->on_sample = on_sample;
+		so->on_sample_ctx = out;
+	}
+	if (out->timeline) {
+		so->on_event = on_event;
+		so->on_event_ctx = out;
+	}
+	if (out->csv_writer)
+		sample_csv__begin_run(out->csv_writer, so->workload->name, so->trace);
+	if (out->timeline)
+		timeline__begin_run(out->timeline, so->workload->name, so->trace);
 }
 
 void outputs__end_run(struct outputs *out)
 {
-	(void)out;
+	if (out->timeline)
+		timeline__end_run(out->timeline);
 }
 
 static int commit_one(struct outfile *f, int err, char *msg, size_t len)
@@ -79,8 +112,20 @@ int outputs__finish(struct outputs *out, const struct session_opts *so, const st
 	err = commit_one(&out->record, err, msg, len);
 	if (!err)
 		err = commit_one(&out->json, err, msg, len);
+	if (!err && out->csv_writer) {
+		err = sample_csv__close(out->csv_writer);
+		out->csv_writer = NULL;
+		if (err)
+			snprintf(msg, len, "--csv %s: writing it failed: %s", out->csv.path, strerror(-err));
+	}
 	if (!err)
 		err = commit_one(&out->csv, err, msg, len);
+	if (!err && out->timeline) {
+		err = timeline__close(out->timeline);
+		out->timeline = NULL;
+		if (err)
+			snprintf(msg, len, "--perfetto %s: writing it failed: %s", out->perfetto.path, strerror(-err));
+	}
 	if (!err)
 		err = commit_one(&out->perfetto, err, msg, len);
 	if (err)
@@ -92,6 +137,12 @@ void outputs__abandon(struct outputs *out)
 {
 	recorder__finish(out->recorder);
 	out->recorder = NULL;
+	if (out->csv_writer)
+		sample_csv__close(out->csv_writer);
+	out->csv_writer = NULL;
+	if (out->timeline)
+		timeline__close(out->timeline);
+	out->timeline = NULL;
 	outfile__abandon(&out->record);
 	outfile__abandon(&out->json);
 	outfile__abandon(&out->csv);

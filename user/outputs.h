@@ -15,6 +15,8 @@
 struct outputs {
 	struct outfile record, json, csv, perfetto;
 	struct recorder *recorder;
+	struct sample_csv *csv_writer;
+	struct timeline *timeline;
 	bool text;			/* the text report goes to stdout (no output took it) */
 };
 

@@ -29,8 +29,11 @@ struct replay_opts {
 	void *on_sample_ctx;
 	void (*on_event)(const struct wp_event *e, void *ctx);
 	void *on_event_ctx;
-	/* optional: a run begins; its opts and workload are set, its result is not yet */
-	void (*run_begin)(const struct replay_run *run, void *ctx);
+	/*
+	 * optional: a run begins; its opts and workload are set, its result is
+	 * not yet. It may set the hooks of run->opts, which the analysis uses.
+	 */
+	void (*run_begin)(struct replay_run *run, void *ctx);
 	/* each run once its RUN_END is in; the callee owns @run (free()) and may stop with nonzero */
 	int (*run_done)(struct replay_run *run, void *ctx);
 	void *ctx;
