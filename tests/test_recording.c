@@ -575,33 +575,60 @@ Test(recording, an_output_that_cannot_be_made_is_one_line_and_leaves_nothing)
  */
 Test(recording, a_live_run_and_the_report_of_its_recording_agree, .timeout = 120)
 {
-	char dir[] = "/tmp/wakeprobe-test-rec.XXXXXX", rec[600], live[600], replayed[600], err[2048];
+	static const char *const outputs[] = { "text", "json", "csv", "timeline" };
+	char dir[] = "/tmp/wakeprobe-test-rec.XXXXXX", rec[600], err[2048];
+	char live[4][600], replayed[4][600];
 	char *const record[] = { (char *)wakeprobe_path(), "record", "-o", rec, "--workload", "cond", "--samples", "300",
-				 "--interval-us", "300", "--cpus", "0,1", "--outliers", "3", NULL };
-	char *const report[] = { (char *)wakeprobe_path(), "report", rec, "--outliers", "3", NULL };
-	char *a, *b;
-	size_t alen, blen;
+				 "--interval-us", "300", "--cpus", "0,1", "--outliers", "3", "--json", live[1], "--csv",
+				 live[2], "--perfetto", live[3], NULL };
+	char *const report[] = { (char *)wakeprobe_path(), "report", rec, "--outliers", "3", "--json", replayed[1],
+				 "--csv", replayed[2], "--perfetto", replayed[3], NULL };
+	char checker[512];
 	struct stat st;
+	size_t i;
 
 	skip_unless_traceable();
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(rec, sizeof(rec), "%s/run.wpr", dir);
-	snprintf(live, sizeof(live), "%s/live.txt", dir);
-	snprintf(replayed, sizeof(replayed), "%s/replayed.txt", dir);
-	cr_assert_eq(run(record, live, err, sizeof(err)), 0, "%s", err);
+	for (i = 0; i < 4; i++) {
+		snprintf(live[i], sizeof(live[i]), "%s/live.%s", dir, outputs[i]);
+		snprintf(replayed[i], sizeof(replayed[i]), "%s/replayed.%s", dir, outputs[i]);
+	}
+	cr_assert_eq(run(record, live[0], err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(stat(rec, &st), 0);
 	cr_assert_eq(st.st_mode & 0002, 0, "the recording is not world-writable");
-	cr_assert_eq(run(report, replayed, err, sizeof(err)), 0, "%s", err);
-	a = read_file(live, &alen);
-	b = read_file(replayed, &blen);
-	cr_assert_gt(alen, 1000);
-	cr_assert(strstr(a, "Phases of the"), "a traced report");
-	cr_assert_str_eq(a, b, "the live report and the report of its recording differ");
-	free(a);
-	free(b);
+	cr_assert_eq(run(report, replayed[0], err, sizeof(err)), 0, "%s", err);
+	for (i = 0; i < 4; i++) {
+		size_t alen, blen;
+		char *a = read_file(live[i], &alen), *b = read_file(replayed[i], &blen);
+
+		cr_assert_gt(alen, 1000, "%s: the live run wrote it", outputs[i]);
+		cr_assert(alen == blen && !memcmp(a, b, alen), "%s: the live run and the report of its recording differ",
+			  outputs[i]);
+		free(a);
+		free(b);
+	}
+	/* and each is what it claims to be */
+	{
+		const char *const json_args[] = { live[1], NULL };
+		const char *const timeline_args[] = { tests_file("check_timeline.py", checker, sizeof(checker)),
+						      live[3], NULL };
+		size_t len;
+		char *text = read_file(live[0], &len);
+
+		cr_assert(strstr(text, "Phases of the"), "a traced report");
+		free(text);
+		cr_assert_eq(run_python("import json, sys; r = json.load(open(sys.argv[1]))['runs'][0]; "
+					"assert r['workload']['name'] == 'cond' and r['samples']['seen'] == 300, r['samples']",
+					json_args), 0);
+		cr_assert_eq(run_python("import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], "
+					"run_name='__main__')", timeline_args), 0, "the timeline fails its checker");
+	}
+	for (i = 0; i < 4; i++) {
+		unlink(live[i]);
+		unlink(replayed[i]);
+	}
 	unlink(rec);
-	unlink(live);
-	unlink(replayed);
 	cr_assert_eq(rmdir(dir), 0, "nothing else was left in the directory");
 }
 
