@@ -311,6 +311,11 @@ ParameterizedTest(struct sigint_case *c, hardening, sigint_leaves_no_process_no_
 	snprintf(rec, sizeof(rec), "%s/run.wpr", dir);
 
 	interrupt(&ir, args, c->after_ms, c->stall_stdout);
+	/* so early that wakeprobe had no handler yet (a slow start, as under ASan): it died of it, having made nothing */
+	if (c->maybe_before_the_run && WIFSIGNALED(ir.status) && WTERMSIG(ir.status) == SIGINT) {
+		c->report = c->recording = false;
+		goto check_leftovers;
+	}
 	cr_assert(WIFEXITED(ir.status), "%s: wakeprobe ended with wait status 0x%x", c->what, ir.status);
 	if (c->maybe_before_the_run && WEXITSTATUS(ir.status) == 128 + SIGINT) {
 		cr_assert(strstr(ir.err, "interrupted before the run began"), "%s: %s", c->what, ir.err);
@@ -319,6 +324,7 @@ ParameterizedTest(struct sigint_case *c, hardening, sigint_leaves_no_process_no_
 	}
 	cr_assert_eq(WEXITSTATUS(ir.status), c->exit_code, "%s: exit %d; stderr: %s", c->what,
 		     WEXITSTATUS(ir.status), ir.err);
+check_leftovers:
 	cr_assert_eq(workloads_running(), 0, "%s: a workload outlived wakeprobe", c->what);
 	cr_assert_eq(links_back_to(links_before), links_before, "%s: BPF links left behind", c->what);
 	if (c->report)

@@ -286,6 +286,8 @@ int main(int argc, char **argv)
 	bool all;
 	int nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 
+	/* first of all: from here on a Ctrl-C is wakeprobe's to handle, and it cleans up */
+	install_signal_handlers();
 	switch (options__parse(&o, argc, argv, nr_cpus, stdout, msg, sizeof(msg))) {
 	case OPTIONS_DONE:
 		return 0;
@@ -299,7 +301,6 @@ int main(int argc, char **argv)
 		list_workloads();
 		return 0;
 	}
-	install_signal_handlers();
 	if (o.command == CMD_REPORT) {
 		if (outputs__open(&outputs, &o, msg, sizeof(msg))) {
 			fprintf(stderr, "wakeprobe: %s\n", msg);
