@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <pwd.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +36,16 @@ static void slurp(int fd, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* run_on - run wakeprobe with @args on the CPUs of @cpus only (NULL: any); @uid >= 0 drops root first */
+static void run_on(struct outcome *o, int uid, const cpu_set_t *cpus, char *const args[]);
+
 /* run_as - run wakeprobe with @args; @uid >= 0 drops root first */
 static void run_as(struct outcome *o, int uid, char *const args[])
+{
+	run_on(o, uid, NULL, args);
+}
+
+static void run_on(struct outcome *o, int uid, const cpu_set_t *cpus, char *const args[])
 {
 	int out[2], err[2];
 	pid_t pid;
@@ -49,6 +58,8 @@ static void run_as(struct outcome *o, int uid, char *const args[])
 		dup2(out[1], 1);
 		dup2(err[1], 2);
 		if (uid >= 0 && (setgid(uid) || setuid(uid)))
+			_exit(99);
+		if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus))
 			_exit(99);
 		execv(args[0], args);
 		_exit(98);
@@ -200,4 +211,37 @@ Test(cli, tracing_without_privileges_names_the_fix_and_exits_1)
 	cr_assert_eq(count_lines(o.err), 1, "stderr: %s", o.err);
 	cr_assert(strstr(o.err, "run it with sudo"), "stderr: %s", o.err);
 	cr_assert_str_empty(o.out);
+}
+
+/* a machine, or a cpuset, with one CPU: the waker and the wakee need two */
+Test(cli, one_cpu_to_run_on_is_one_line_and_exit_2)
+{
+	struct outcome o;
+	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--no-trace", "--samples", "10", NULL };
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	run_on(&o, -1, &one, args);
+	cr_assert_eq(exit_code(&o), 2, "stderr: %s", o.err);
+	cr_assert_eq(count_lines(o.err), 1, "stderr: %s", o.err);
+	cr_assert(strstr(o.err, "need two CPUs"), "stderr: %s", o.err);
+}
+
+/* a CPU that exists but that this process may not use, as an offline one or one outside its cpuset */
+Test(cli, a_cpu_not_allowed_is_one_line_and_exit_2)
+{
+	struct outcome o;
+	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--no-trace", "--samples", "10", "--cpus",
+			 "0,1", NULL };
+	cpu_set_t one;
+
+	if (sysconf(_SC_NPROCESSORS_CONF) < 2)
+		cr_skip_test("needs a machine with two CPUs");
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	run_on(&o, -1, &one, args);
+	cr_assert_eq(exit_code(&o), 2, "stderr: %s", o.err);
+	cr_assert_eq(count_lines(o.err), 1, "stderr: %s", o.err);
+	cr_assert(strstr(o.err, "CPU 1 is offline or not allowed"), "stderr: %s", o.err);
 }
