@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "helpers.h"
+#include "report.h"
 
 static struct session_result result;
 
@@ -463,4 +464,81 @@ Test(hardening, a_workload_killed_mid_run_is_reported_with_its_signal_and_reaped
 	cr_assert_lt(result.samples_sent, 100000);
 	cr_assert_eq(c.seen, result.samples_sent, "every sample taken is accounted for");
 	cr_assert_eq(workloads_running(), 0, "nothing of the workload is left");
+}
+
+/* ---------------------------------------------------------------- lost events */
+
+#define MAX_LOSSES 4096
+
+/* where the records themselves say events were lost: between two whose drop counts differ */
+struct loss_oracle {
+	uint64_t last_ts;
+	uint32_t last_drops;
+	bool any;
+	size_t n;
+	uint64_t from[MAX_LOSSES], to[MAX_LOSSES];
+	uint64_t complete_overlapping;
+	uint64_t complete;
+};
+
+static void note_event(const struct wp_event *e, void *ctx)
+{
+	struct loss_oracle *lo = ctx;
+
+	if (lo->any && e->drops != lo->last_drops && lo->n < MAX_LOSSES) {
+		lo->from[lo->n] = lo->last_ts < e->ts_ns ? lo->last_ts : e->ts_ns;
+		lo->to[lo->n++] = lo->last_ts < e->ts_ns ? e->ts_ns : lo->last_ts;
+	}
+	lo->any = true;
+	lo->last_ts = e->ts_ns;
+	lo->last_drops = e->drops;
+}
+
+static void check_complete(const struct sample_result *r, void *ctx)
+{
+	struct loss_oracle *lo = ctx;
+
+	if (r->label != LABEL_COMPLETE)
+		return;
+	lo->complete++;
+	for (size_t i = 0; i < lo->n; i++)
+		if (lo->from[i] <= r->t_woken_ns && lo->to[i] >= r->t_notify_ns)
+			lo->complete_overlapping++;
+}
+
+/*
+ * A ring buffer far too small for a back-to-back run: the drops are
+ * counted, the samples they touch are lost_events, the report says so
+ * first, and no sample whose window the records show a loss in is
+ * counted complete (an oracle built from the records themselves).
+ */
+Test(hardening, a_tiny_ring_buffer_drops_are_counted_and_no_touched_sample_is_attributed, .timeout = 60)
+{
+	static struct loss_oracle lo;
+	struct checks c = { .hook = check_complete, .hook_ctx = &lo };
+	struct session_opts o;
+	char msg[256] = "", *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	skip_unless_traceable();
+	o = test_session_opts("eventfd", true, 3000, 0, &c);
+	o.ringbuf_bytes = 4096;
+	o.on_event = note_event;
+	o.on_event_ctx = &lo;
+	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_gt(result.drops_total, 100, "a 4 KiB ring must overflow: %lu drops", result.drops_total);
+	cr_assert_gt(result.agg.by_label[LABEL_LOST_EVENTS], 100);
+	cr_assert_eq(c.seen, 3000, "every sample is accounted for");
+	cr_assert_gt(lo.n, 0, "the records show where events were lost");
+	cr_assert_eq(lo.complete_overlapping, 0, "%lu complete samples overlap a loss the records show",
+		     lo.complete_overlapping);
+	cr_assert_eq(lo.complete, result.agg.by_label[LABEL_COMPLETE]);
+
+	out = open_memstream(&text, &len);
+	report__print_text(out, &o, &result);
+	fclose(out);
+	cr_assert(strstr(text, "\n  WARNING    ") && strstr(text, "events lost") < strstr(text, "  threads "),
+		  "the report opens with the loss: %.400s", text);
+	free(text);
 }
