@@ -108,6 +108,13 @@ Test(options, report_takes_a_file_and_the_report_options_in_any_order)
 	cr_assert_null(opts.workload);
 }
 
+Test(options, a_recording_from_stdin_may_go_with_an_output_to_stdout)
+{
+	cr_assert_eq(PARSE("report", "-", "--json", "-"), OPTIONS_RUN, "%s", err);
+	cr_assert_str_eq(opts.report_path, "-");
+	cr_assert_str_eq(opts.json_path, "-");
+}
+
 Test(options, a_plain_run_is_the_run_command)
 {
 	cr_assert_eq(PARSE("--workload", "eventfd", "--json", "r.json"), OPTIONS_RUN, "%s", err);
@@ -158,6 +165,8 @@ static struct bad_case bad_cases[] = {
 	{ { "record", "--workload", "eventfd" }, "record needs a file to write" },
 	{ { "-o", "x", "--workload", "eventfd" }, "-o is for wakeprobe record -o FILE" },
 	{ { "--workload", "eventfd", "--json", "out", "--csv", "out" }, "--json and --csv both name 'out'" },
+	{ { "report", "run.wpr", "--json", "run.wpr" }, "the recording and --json both name 'run.wpr'" },
+	{ { "--workload", "eventfd", "--json", "-", "--csv", "-" }, "--json and --csv both name '-'" },
 };
 
 ParameterizedTestParameters(options, bad_input_gets_one_line_naming_the_problem)

@@ -97,16 +97,17 @@ static const char *shown(const char *arg)
 	return out;
 }
 
-/* check_outputs - at most one output on stdout, and no file written twice */
+/* check_outputs - at most one output on stdout, no file written twice, none over the recording read */
 static enum options_result check_outputs(const struct wp_options *o, char *err, size_t errlen)
 {
-	const char *paths[] = { o->record_path, o->json_path, o->csv_path, o->perfetto_path };
-	const char *names[] = { "-o", "--json", "--csv", "--perfetto" };
+	const char *paths[] = { o->report_path, o->record_path, o->json_path, o->csv_path, o->perfetto_path };
+	const char *names[] = { "the recording", "-o", "--json", "--csv", "--perfetto" };
 	size_t i, j, n = sizeof(paths) / sizeof(paths[0]);
 
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
-			if (paths[i] && paths[j] && !strcmp(paths[i], paths[j])) {
+			/* "-" is stdin for the recording, stdout for an output: only two outputs clash there */
+			if (paths[i] && paths[j] && !strcmp(paths[i], paths[j]) && (i || strcmp(paths[i], "-"))) {
 				snprintf(err, errlen, "%s and %s both name '%s': give each output its own file",
 					 names[i], names[j], shown(paths[i]));
 				return OPTIONS_BAD;
