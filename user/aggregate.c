@@ -134,3 +134,20 @@ void aggregate__add(struct aggregate *a, const struct sample_result *r)
 	if (r->waker_preempted)
 		a->waker_preempted++;
 }
+
+int64_t aggregate__grew_most(const struct aggregate *a, const struct sample_result *r, enum phase *phase)
+{
+	int64_t grew = INT64_MIN;
+	int k;
+
+	*phase = PHASE_NOTIFY_USER;
+	for (k = 0; k < NR_PHASES; k++) {
+		int64_t d = r->phase_ns[k] - (int64_t)histogram__percentile(&a->phase[k], 50);
+
+		if (d > grew) {
+			grew = d;
+			*phase = k;
+		}
+	}
+	return grew;
+}

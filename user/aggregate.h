@@ -60,6 +60,12 @@ void aggregate__sort_tasks(struct aggregate *a);
 /* keep the @k slowest samples whose total is at least @threshold_ns (k <= AGG_MAX_OUTLIERS) */
 void aggregate__want_outliers(struct aggregate *a, uint32_t k, uint64_t threshold_ns);
 void aggregate__add(struct aggregate *a, const struct sample_result *r);
+/*
+ * aggregate__grew_most - the phase of @r furthest over its median in @a (the
+ * first of equals) into @phase, and by how much in ns: what an outlier is
+ * introduced with.
+ */
+int64_t aggregate__grew_most(const struct aggregate *a, const struct sample_result *r, enum phase *phase);
 /* a sample measured without tracing: only its total is known */
 void aggregate__add_untraced(struct aggregate *a, uint64_t t_notify_ns, uint64_t t_woken_ns,
 			     uint64_t t_wait_start_ns);

@@ -68,6 +68,24 @@ const char *softirq__name(int vec)
 	return vec >= 0 && vec < (int)(sizeof(names) / sizeof(names[0])) ? names[vec] : "?";
 }
 
+size_t explain__phase_parts(const struct explanation *x, int k, const struct interval **parts)
+{
+	size_t n = 0, i, j;
+
+	for (i = 0; i < x->nr_iv; i++)
+		if (x->iv[i].phase == k)
+			parts[n++] = &x->iv[i];
+	/* insertion sort: at most EXPLAIN_MAX_INTERVALS, and equals keep their order */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && parts[j - 1]->dur_ns < parts[j]->dur_ns; j--) {
+			const struct interval *t = parts[j];
+
+			parts[j] = parts[j - 1];
+			parts[j - 1] = t;
+		}
+	return n;
+}
+
 void explain__describe_interval(const struct interval *iv, char *buf, size_t len)
 {
 	switch (iv->cause) {

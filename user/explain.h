@@ -88,5 +88,11 @@ const char *softirq__name(int vec);
  * from its events, into @buf: "'wp-hog' pid 12 prio 120 ran on CPU 1 (then preempted)"
  */
 void explain__describe_interval(const struct interval *iv, char *buf, size_t len);
+/*
+ * explain__phase_parts - the named causes of phase @k into @parts (room for
+ * EXPLAIN_MAX_INTERVALS), longest first, as the reports list them; how many.
+ * explain__sample() already summed a cause from one source into one entry.
+ */
+size_t explain__phase_parts(const struct explanation *x, int k, const struct interval **parts);
 
 #endif /* WAKEPROBE_EXPLAIN_H */

@@ -116,34 +116,13 @@ static void print_summary(FILE *out, const struct session_opts *o, const struct 
 	}
 }
 
-/*
- * parts_of_phase - the named causes of phase @k, longest first. explain.c
- * already sums a cause from one source into one entry per phase.
- */
-static size_t parts_of_phase(const struct explanation *x, int k, const struct interval **parts)
-{
-	size_t n = 0, i, j;
-
-	for (i = 0; i < x->nr_iv; i++)
-		if (x->iv[i].phase == k)
-			parts[n++] = &x->iv[i];
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && parts[j - 1]->dur_ns < parts[j]->dur_ns; j--) {
-			const struct interval *t = parts[j];
-
-			parts[j] = parts[j - 1];
-			parts[j - 1] = t;
-		}
-	return n;
-}
-
 #define LINE_WIDTH 100
 
 /* print_parts - "name 1.23; name 4.56; unexplained 0.12", wrapped under column @indent */
 static void print_parts(FILE *out, const struct explanation *x, int k, int indent)
 {
 	const struct interval *parts[EXPLAIN_MAX_INTERVALS];
-	size_t n = parts_of_phase(x, k, parts), i;
+	size_t n = explain__phase_parts(x, k, parts), i;
 	int col = indent;
 	char item[160], name[128];
 
@@ -217,17 +196,9 @@ static void print_outliers(FILE *out, const struct aggregate *a)
 		"'grew most': the phase furthest over its median, by how much):\n");
 	for (i = 0; i < a->nr_outliers; i++) {
 		const struct sample_result *r = &a->outliers[i];
-		int64_t grew = INT64_MIN;
-		int worst = 0;
+		enum phase worst;
+		int64_t grew = aggregate__grew_most(a, r, &worst);
 
-		for (k = 0; k < NR_PHASES; k++) {
-			int64_t d = r->phase_ns[k] - (int64_t)histogram__percentile(&a->phase[k], 50);
-
-			if (d > grew) {
-				grew = d;
-				worst = k;
-			}
-		}
 		fprintf(out, "\n#%u seq %" PRIu64 ": %.2f us, %.1fx the median %.2f; %s grew most, %+.2f us\n",
 			i + 1, r->sample.seq, us((uint64_t)r->total_ns),
 			median_total ? (double)r->total_ns / (double)median_total : 0.0, us(median_total),

@@ -473,24 +473,6 @@ static void write_migrations(struct json_writer *w, const struct run_view *v)
 	json_writer__end_object(w);
 }
 
-/* sort_parts - the named causes of phase @k, longest first, as the text report lists them */
-static size_t sort_parts(const struct explanation *x, int k, const struct interval **parts)
-{
-	size_t n = 0, i, j;
-
-	for (i = 0; i < x->nr_iv; i++)
-		if (x->iv[i].phase == k)
-			parts[n++] = &x->iv[i];
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && parts[j - 1]->dur_ns < parts[j]->dur_ns; j--) {
-			const struct interval *t = parts[j];
-
-			parts[j] = parts[j - 1];
-			parts[j - 1] = t;
-		}
-	return n;
-}
-
 /* write_part - one cause interval, with what its events name; null where they name nothing */
 static void write_part(struct json_writer *w, const struct interval *iv)
 {
@@ -542,7 +524,7 @@ static void write_outlier_phases(struct json_writer *w, const struct sample_resu
 		put_int(w, "ns", r->phase_ns[k]);
 		json_writer__key(w, "parts");
 		json_writer__begin_array(w);
-		n = sort_parts(&r->why, k, parts);
+		n = explain__phase_parts(&r->why, k, parts);
 		for (i = 0; i < n; i++)
 			write_part(w, parts[i]);
 		json_writer__end_array(w);
@@ -556,18 +538,8 @@ static void write_outlier(struct json_writer *w, const struct aggregate *a, cons
 			  uint32_t rank)
 {
 	uint64_t median_total = histogram__percentile(&a->total, 50);
-	int64_t grew = INT64_MIN;
-	int worst = 0, k;
-
-	/* the phase furthest over its own median, the first of equals: report.c's rule */
-	for (k = 0; k < NR_PHASES; k++) {
-		int64_t d = r->phase_ns[k] - (int64_t)histogram__percentile(&a->phase[k], 50);
-
-		if (d > grew) {
-			grew = d;
-			worst = k;
-		}
-	}
+	enum phase worst;
+	int64_t grew = aggregate__grew_most(a, r, &worst);
 	json_writer__begin_object(w);
 	put_uint(w, "rank", rank);
 	put_uint(w, "seq", r->sample.seq);
