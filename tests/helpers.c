@@ -80,6 +80,25 @@ int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interv
 	return session__run(&o, res, msg, 256);
 }
 
+const char *wakeprobe_path(void)
+{
+	const char *p = getenv("WAKEPROBE");
+
+	if (!p)
+		cr_skip_test("set WAKEPROBE to the binary (make test does)");
+	return p;
+}
+
+void read_to_end(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+}
+
 uint64_t labelled(const struct aggregate *a)
 {
 	uint64_t n = 0;

@@ -42,6 +42,12 @@ struct session_opts test_session_opts(const char *name, bool trace, uint64_t sam
 int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interval_us, struct checks *c,
 		 struct session_result *res, char msg[256]);
 
+/* wakeprobe_path - the binary under test ($WAKEPROBE); skips the calling test when unset */
+const char *wakeprobe_path(void);
+
+/* read_to_end - read @fd to its end, or until @buf is full; always terminated */
+void read_to_end(int fd, char *buf, size_t len);
+
 /* labelled - samples kept out of the phase table, whatever the reason */
 uint64_t labelled(const struct aggregate *a);
 

@@ -10,31 +10,13 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "helpers.h"
 
 struct outcome {
 	int status;
 	char out[8192];
 	char err[4096];
 };
-
-static const char *wakeprobe_path(void)
-{
-	const char *p = getenv("WAKEPROBE");
-
-	if (!p)
-		cr_skip_test("set WAKEPROBE to the binary (make test does)");
-	return p;
-}
-
-static void slurp(int fd, char *buf, size_t len)
-{
-	size_t n = 0;
-	ssize_t r;
-
-	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
-		n += r;
-	buf[n] = '\0';
-}
 
 /* run_on - run wakeprobe with @args on the CPUs of @cpus only (NULL: any); @uid >= 0 drops root first */
 static void run_on(struct outcome *o, int uid, const cpu_set_t *cpus, char *const args[]);
@@ -66,8 +48,8 @@ static void run_on(struct outcome *o, int uid, const cpu_set_t *cpus, char *cons
 	}
 	close(out[1]);
 	close(err[1]);
-	slurp(err[0], o->err, sizeof(o->err));
-	slurp(out[0], o->out, sizeof(o->out));
+	read_to_end(err[0], o->err, sizeof(o->err));
+	read_to_end(out[0], o->out, sizeof(o->out));
 	close(out[0]);
 	close(err[0]);
 	cr_assert_eq(waitpid(pid, &o->status, 0), pid);

@@ -111,15 +111,6 @@ Test(hardening, a_workload_past_its_timeout_is_stopped_reaped_and_reported, .tim
 
 /* ---------------------------------------------------------------- signals, through the binary */
 
-static const char *wakeprobe_path(void)
-{
-	const char *p = getenv("WAKEPROBE");
-
-	if (!p)
-		cr_skip_test("set WAKEPROBE to the binary (make test does)");
-	return p;
-}
-
 /* workloads_running - processes whose executable lies in the workload directory */
 static int workloads_running(void)
 {
@@ -200,17 +191,6 @@ struct interrupted_run {
 	char err[4096];
 };
 
-/* slurp - read @fd to its end, or until @buf is full */
-static void slurp(int fd, char *buf, size_t len)
-{
-	size_t n = 0;
-	ssize_t r;
-
-	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
-		n += (size_t)r;
-	buf[n] = '\0';
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
@@ -253,8 +233,8 @@ static void interrupt(struct interrupted_run *ir, char *const args[], const long
 		cr_assert_eq(waitpid(pid, &ir->status, WNOHANG), -1, "wakeprobe still runs 5 s after the signals");
 	}
 	/* stderr carries a line or two: it cannot fill its pipe while stdout is read */
-	slurp(out[0], ir->out, sizeof(ir->out));
-	slurp(err[0], ir->err, sizeof(ir->err));
+	read_to_end(out[0], ir->out, sizeof(ir->out));
+	read_to_end(err[0], ir->err, sizeof(ir->err));
 	if (!stall_stdout)
 		cr_assert_eq(waitpid(pid, &ir->status, 0), pid);
 	close(out[0]);
@@ -417,7 +397,7 @@ ParameterizedTest(struct refusal_case *c, hardening, a_refused_bpf_or_missing_bt
 		_exit(98);
 	}
 	close(errp[1]);
-	slurp(errp[0], err, sizeof(err));
+	read_to_end(errp[0], err, sizeof(err));
 	close(errp[0]);
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status));

@@ -478,15 +478,6 @@ Test(recording, a_damaged_fixture_replays_or_fails_cleanly_never_crashes, .timeo
 
 static int run(char *const args[], const char *out_path, char *err, size_t errlen);
 
-static const char *wakeprobe_path(void)
-{
-	const char *p = getenv("WAKEPROBE");
-
-	if (!p)
-		cr_skip_test("set WAKEPROBE to the binary (make test does)");
-	return p;
-}
-
 /* run - wakeprobe @args, stdout into @out_path (NULL: /dev/null), stderr into @err; the exit code */
 static int run(char *const args[], const char *out_path, char *err, size_t errlen)
 {
