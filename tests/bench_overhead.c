@@ -2,34 +2,58 @@
 /*
  * bench_overhead - what tracing costs the workload it measures.
  *
- * Runs the eventfd workload paced and back to back, with and without
- * tracing. Each round runs both sides next to each other, in alternating
- * order, so that the drifts of a shared machine hit both alike; a flood
- * round's traced/untraced ratio is taken within the round, and the verdict
- * rests on the median of those ratios. The host's steal time during each
- * run is shown, since on a shared VM it moves throughput more than anything
- * wakeprobe does. A last traced flood with the kernel's BPF run-time
+ * Runs the eventfd workload paced and back to back, each round on four
+ * sides next to each other, so that the drifts of a shared machine hit them
+ * alike:
+ *
+ *   untraced  no BPF at all (--no-trace);
+ *   again     the same once more: what the measure gives when nothing
+ *             changes, i.e. how small a difference this machine can show;
+ *   nop       a program that does nothing on every tracepoint wakeprobe
+ *             uses: what the kernel's dispatch alone costs here;
+ *   traced    wakeprobe.
+ *
+ * The order of the sides rotates from round to round. Each side is compared
+ * with the untraced run of its own round, and the verdicts rest on the
+ * medians of those per-round comparisons. The host's steal time during each
+ * round is shown, since on a shared VM it moves the figures more than
+ * anything wakeprobe does. A last traced flood with the kernel's BPF run-time
  * statistics on says what the programs themselves cost per wakeup.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <bpf/libbpf.h>
 #include "collect.h"
 #include "parse.h"
 #include "session.h"
+#include "nop.skel.h"
+#include "wakeprobe.skel.h"
 
-#define MAX_ROUNDS 51
+#define MAX_ROUNDS	51
+#define MAX_NOPS	64
+#define PACED_US	1000
 
-enum { UNTRACED, TRACED };
+enum side { UNTRACED, AGAIN, NOP, TRACED, SIDES };
 
-struct run_figures {
-	double value;		/* p50 us for paced runs, wakeups/s for floods */
-	double p99_us;
-	double steal_pct;	/* share of CPU time the host took away during the run */
+static const char *const side_name[SIDES] = { "untraced", "again", "nop", "traced" };
+
+/* what one round measured, per side */
+struct round {
+	double value[SIDES];	/* p50 us for paced runs, wakeups/s for floods */
+	double p99_us[SIDES];
+	double steal_pct;	/* share of CPU time the host took away during the round */
+};
+
+/* the do-nothing programs of the nop side, one per tracepoint of wakeprobe's */
+struct nop_set {
+	struct nop_bpf *skel[MAX_NOPS];
+	int n;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -73,8 +97,59 @@ static void cpu_ticks(unsigned long long *total, unsigned long long *steal)
 	fclose(f);
 }
 
-static int run(bool trace, bool stats, uint64_t samples, uint64_t interval_us, struct session_result *r,
-	       struct run_figures *fig)
+static void nops_detach(struct nop_set *set)
+{
+	while (set->n > 0)
+		nop_bpf__destroy(set->skel[--set->n]);
+}
+
+/*
+ * nops_attach - a do-nothing program on each tracepoint that wakeprobe's own
+ * object attaches to, read from that object so that the two lists cannot
+ * part.
+ */
+static int nops_attach(struct nop_set *set)
+{
+	struct wakeprobe_bpf *wp = wakeprobe_bpf__open();
+	struct bpf_program *prog;
+	const char *sec;
+	struct nop_bpf *s;
+	int err = 0;
+
+	if (!wp)
+		return -errno;
+	bpf_object__for_each_program(prog, wp->obj) {
+		sec = bpf_program__section_name(prog);
+		if (strncmp(sec, "tp_btf/", 7) || set->n == MAX_NOPS) {
+			fprintf(stderr, "bench: no nop for %s\n", sec);
+			err = -EINVAL;
+			break;
+		}
+		s = nop_bpf__open();
+		if (!s) {
+			err = -errno;
+			break;
+		}
+		set->skel[set->n++] = s;
+		err = bpf_program__set_attach_target(s->progs.nop, 0, sec + 7);
+		if (!err)
+			err = nop_bpf__load(s);
+		if (!err)
+			err = nop_bpf__attach(s);
+		if (err) {
+			fprintf(stderr, "bench: cannot attach a nop to %s: %s\n", sec + 7, strerror(-err));
+			break;
+		}
+	}
+	wakeprobe_bpf__destroy(wp);
+	if (err)
+		nops_detach(set);
+	return err;
+}
+
+/* run - one run of @side; its figure and p99 into @value and @p99_us */
+static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_us, struct session_result *r,
+	       double *value, double *p99_us)
 {
 	struct session_opts o = {
 		.workload = catalog__find("eventfd"),
@@ -82,68 +157,130 @@ static int run(bool trace, bool stats, uint64_t samples, uint64_t interval_us, s
 		.interval_us = interval_us,
 		.waker_cpu = 0,
 		.wakee_cpu = 1,
-		.trace = trace,
+		.trace = side == TRACED,
 		.bpf_run_stats = stats,
 		.ringbuf_bytes = 8 << 20,
 	};
-	unsigned long long total0, steal0, total1, steal1;
+	struct nop_set nops = { .n = 0 };
 	char msg[256];
+	int err;
 
-	cpu_ticks(&total0, &steal0);
-	if (session__run(&o, r, msg, sizeof(msg))) {
+	if (side == NOP && nops_attach(&nops))
+		return -1;
+	err = session__run(&o, r, msg, sizeof(msg));
+	nops_detach(&nops);
+	if (err) {
 		fprintf(stderr, "bench: %s\n", msg);
 		return -1;
 	}
-	cpu_ticks(&total1, &steal1);
 	if (r->workload_failed || r->agg.samples != samples) {
 		fprintf(stderr, "bench: run incomplete: %s\n", r->workload_error);
 		return -1;
 	}
-	if (trace && (r->drops_total || r->missed_runs)) {
+	if (side == TRACED && (r->drops_total || r->missed_runs)) {
 		fprintf(stderr, "bench: %" PRIu64 " events dropped, %" PRIu64 " runs skipped\n", r->drops_total,
 			r->missed_runs);
 		return -1;
 	}
 	if (interval_us)
-		fig->value = histogram__percentile(&r->agg.all_total, 50) / 1000.0;
+		*value = histogram__percentile(&r->agg.all_total, 50) / 1000.0;
 	else
-		fig->value = samples / ((r->agg.last_woken_ns - r->agg.first_notify_ns) / 1e9);
-	fig->p99_us = histogram__percentile(&r->agg.all_total, 99) / 1000.0;
-	fig->steal_pct = total1 > total0 ? 100.0 * (steal1 - steal0) / (total1 - total0) : 0;
+		*value = samples / ((r->agg.last_woken_ns - r->agg.first_notify_ns) / 1e9);
+	*p99_us = histogram__percentile(&r->agg.all_total, 99) / 1000.0;
 	return 0;
 }
 
-/* run_pair - both sides of one round, untraced first in even rounds */
-static int run_pair(int round, uint64_t samples, uint64_t interval_us, struct session_result *r,
-		    struct run_figures fig[2])
+/* run_round - the four sides, starting one further along each round */
+static int run_round(int i, uint64_t samples, uint64_t interval_us, struct session_result *r, struct round *rd)
 {
-	int k, side;
+	unsigned long long total0, steal0, total1, steal1;
+	enum side side;
+	int k;
 
-	for (k = 0; k < 2; k++) {
-		side = round % 2 ? !k : k;
-		if (run(side == TRACED, false, samples, interval_us, r, &fig[side]))
+	cpu_ticks(&total0, &steal0);
+	for (k = 0; k < SIDES; k++) {
+		side = (i + k) % SIDES;
+		if (run(side, false, samples, interval_us, r, &rd->value[side], &rd->p99_us[side]))
 			return -1;
 	}
+	cpu_ticks(&total1, &steal1);
+	rd->steal_pct = total1 > total0 ? 100.0 * (steal1 - steal0) / (total1 - total0) : 0;
 	return 0;
+}
+
+/* change - side @s against the untraced run of each round: a difference, or a ratio */
+static void change(const struct round *rd, int n, enum side s, bool ratio, double out[MAX_ROUNDS])
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		out[i] = ratio ? rd[i].value[s] / rd[i].value[UNTRACED] : rd[i].value[s] - rd[i].value[UNTRACED];
+}
+
+/* print_changes - median and quartiles of each side's per-round change; returns traced's median */
+static double print_changes(const char *what, const struct round *rd, int n, bool ratio)
+{
+	const char *fmt = ratio ? "   %s %.3f (%.3f .. %.3f)" : "   %s %+.2f (%+.2f .. %+.2f)";
+	double v[MAX_ROUNDS];
+	enum side s;
+
+	printf("%-15s", what);
+	for (s = AGAIN; s < SIDES; s++) {
+		change(rd, n, s, ratio, v);
+		printf(fmt, side_name[s], quantile(v, n, 0.5), quantile(v, n, 0.25), quantile(v, n, 0.75));
+	}
+	printf("\n");
+	change(rd, n, TRACED, ratio, v);
+	return quantile(v, n, 0.5);
+}
+
+/* lower - a throughput ratio in words: "12.3% lower" or "4.5% higher" (static buffer, two in turn) */
+static const char *lower(double ratio)
+{
+	static char buf[2][24];
+	static int k;
+
+	k = !k;
+	snprintf(buf[k], sizeof(buf[k]), "%.1f%% %s", 100.0 * (ratio <= 1 ? 1 - ratio : ratio - 1),
+		 ratio <= 1 ? "lower" : "higher");
+	return buf[k];
+}
+
+static double side_median(const struct round *rd, int n, enum side s, bool p99)
+{
+	double v[MAX_ROUNDS];
+	int i;
+
+	for (i = 0; i < n; i++)
+		v[i] = p99 ? rd[i].p99_us[s] : rd[i].value[s];
+	return quantile(v, n, 0.5);
+}
+
+static double side_change(const struct round *rd, int n, enum side s, bool ratio)
+{
+	double v[MAX_ROUNDS];
+
+	change(rd, n, s, ratio, v);
+	return quantile(v, n, 0.5);
 }
 
 int main(int argc, char **argv)
 {
-	uint64_t paced_rounds = 5, flood_rounds = 21, paced_samples = 3000, flood_samples = 30000;
-	double p50[2][MAX_ROUNDS], p99[2][MAX_ROUNDS], flood[2][MAX_ROUNDS], ratio[MAX_ROUNDS];
-	struct run_figures fig[2];
+	uint64_t paced_rounds = 7, flood_rounds = 21, paced_samples = 2000, flood_samples = 30000;
+	static struct round paced[MAX_ROUNDS], flood[MAX_ROUNDS];
+	double p50_delta, ratio_med, value, p99;
 	struct session_result *r;
-	double p50_delta, ratio_med;
 	struct utsname u;
 	char why[256];
-	int i, t;
+	enum side s;
+	int i;
 
 	if ((argc > 1 && parse_u64(argv[1], 1, MAX_ROUNDS, &paced_rounds)) ||
 	    (argc > 2 && parse_u64(argv[2], 1, MAX_ROUNDS, &flood_rounds)) ||
 	    (argc > 3 && parse_u64(argv[3], 100, 1000000, &paced_samples)) ||
 	    (argc > 4 && parse_u64(argv[4], 1000, 100000000, &flood_samples)) || argc > 5) {
 		fprintf(stderr, "usage: %s [PACED_ROUNDS] [FLOOD_ROUNDS] [PACED_SAMPLES] [FLOOD_SAMPLES]\n"
-			"  rounds 1-%d; defaults 5 21 3000 30000\n", argv[0], MAX_ROUNDS);
+			"  rounds 1-%d; defaults 7 21 2000 30000\n", argv[0], MAX_ROUNDS);
 		return 2;
 	}
 	if (collector__check_access(why, sizeof(why))) {
@@ -156,62 +293,62 @@ int main(int argc, char **argv)
 	uname(&u);
 	printf("wakeprobe %s overhead benchmark, eventfd, waker CPU 0 -> wakee CPU 1\n", WAKEPROBE_VERSION);
 	printf("machine: %s %s, %ld CPUs online\n", u.machine, u.release, sysconf(_SC_NPROCESSORS_ONLN));
-	printf("paced: %" PRIu64 " rounds of %" PRIu64 " wakeups at 1000 us; flood: %" PRIu64
-	       " rounds of %" PRIu64 " back to back;\neach round runs untraced and traced side by side, "
-	       "in alternating order; steal = host's share of CPU time\n\n",
-	       paced_rounds, paced_samples, flood_rounds, flood_samples);
+	printf("paced: %" PRIu64 " rounds of %" PRIu64 " wakeups at %d us; flood: %" PRIu64 " rounds of %" PRIu64
+	       " back to back\n", paced_rounds, paced_samples, PACED_US, flood_rounds, flood_samples);
+	printf("each round runs four sides in turn, the order rotating: untraced (no BPF), again (the same),\n"
+	       "nop (a do-nothing BPF program on each of wakeprobe's tracepoints), traced (wakeprobe);\n"
+	       "steal = the host's share of CPU time during the round\n\n");
 
 	for (i = 0; i < (int)paced_rounds; i++) {
-		if (run_pair(i, paced_samples, 1000, r, fig))
+		if (run_round(i, paced_samples, PACED_US, r, &paced[i]))
 			goto fail;
-		for (t = 0; t < 2; t++) {
-			p50[t][i] = fig[t].value;
-			p99[t][i] = fig[t].p99_us;
-		}
-		printf("paced %2d: p50 %7.2f / %7.2f us   p99 %8.1f / %8.1f us   steal %4.1f / %4.1f %%"
-		       "   (untraced / traced)\n", i + 1, p50[0][i], p50[1][i], p99[0][i], p99[1][i],
-		       fig[0].steal_pct, fig[1].steal_pct);
+		printf("paced %2d: p50 us", i + 1);
+		for (s = UNTRACED; s < SIDES; s++)
+			printf("  %s %7.2f", side_name[s], paced[i].value[s]);
+		printf("   steal %4.1f %%\n", paced[i].steal_pct);
 		fflush(stdout);
 	}
 	for (i = 0; i < (int)flood_rounds; i++) {
-		if (run_pair(i, flood_samples, 0, r, fig))
+		if (run_round(i, flood_samples, 0, r, &flood[i]))
 			goto fail;
-		for (t = 0; t < 2; t++)
-			flood[t][i] = fig[t].value;
-		ratio[i] = flood[1][i] / flood[0][i];
-		printf("flood %2d: %7.0f / %7.0f wakeups/s   ratio %.3f   steal %4.1f / %4.1f %%"
-		       "   (untraced / traced)\n", i + 1, flood[0][i], flood[1][i], ratio[i],
-		       fig[0].steal_pct, fig[1].steal_pct);
+		printf("flood %2d: wakeups/s", i + 1);
+		for (s = UNTRACED; s < SIDES; s++)
+			printf("  %s %6.0f", side_name[s], flood[i].value[s]);
+		printf("   steal %4.1f %%\n", flood[i].steal_pct);
 		fflush(stdout);
 	}
 
-	printf("\n%-24s %11s %11s %17s %17s\n", "median of the rounds", "untraced", "traced", "traced/untraced",
-	       "traced-untraced");
-	double m50[2], m99[2], mfl[2];
-	for (t = 0; t < 2; t++) {
-		m50[t] = quantile(p50[t], paced_rounds, 0.5);
-		m99[t] = quantile(p99[t], paced_rounds, 0.5);
-		mfl[t] = quantile(flood[t], flood_rounds, 0.5);
-	}
-	p50_delta = m50[1] - m50[0];
-	ratio_med = quantile(ratio, flood_rounds, 0.5);
-	printf("%-24s %11.2f %11.2f %17.3f %17.2f\n", "paced p50 (us)", m50[0], m50[1], m50[1] / m50[0], p50_delta);
-	printf("%-24s %11.1f %11.1f %17.3f %17.1f\n", "paced p99 (us)", m99[0], m99[1], m99[1] / m99[0],
-	       m99[1] - m99[0]);
-	printf("%-24s %11.0f %11.0f %17.3f\n", "flood (wakeups/s)", mfl[0], mfl[1], mfl[1] / mfl[0]);
-	printf("%-24s %11s %11s %17.3f   (quartiles %.3f - %.3f)\n", "flood, ratio per round", "", "",
-	       ratio_med, quantile(ratio, flood_rounds, 0.25), quantile(ratio, flood_rounds, 0.75));
+	printf("\n%-24s", "median of the rounds");
+	for (s = UNTRACED; s < SIDES; s++)
+		printf(" %10s", side_name[s]);
+	printf("\n%-24s", "paced p50 (us)");
+	for (s = UNTRACED; s < SIDES; s++)
+		printf(" %10.2f", side_median(paced, paced_rounds, s, false));
+	printf("\n%-24s", "paced p99 (us)");
+	for (s = UNTRACED; s < SIDES; s++)
+		printf(" %10.1f", side_median(paced, paced_rounds, s, true));
+	printf("\n%-24s", "flood (wakeups/s)");
+	for (s = UNTRACED; s < SIDES; s++)
+		printf(" %10.0f", side_median(flood, flood_rounds, s, false));
+	printf("\n\nagainst the untraced run of the same round: median (quartiles) of the rounds\n");
+	p50_delta = print_changes("paced p50, us", paced, paced_rounds, false);
+	ratio_med = print_changes("flood, ratio", flood, flood_rounds, true);
 
-	if (run(true, true, flood_samples, 0, r, &fig[1]))
+	if (run(TRACED, true, flood_samples, 0, r, &value, &p99))
 		goto fail;
 	printf("\nBPF programs in a traced flood (kernel run-time statistics on): %.2f runs and %.0f ns "
 	       "per wakeup,\n%.0f ns per run, %.2f records per wakeup\n",
 	       (double)r->bpf_runs / flood_samples, (double)r->bpf_run_ns / flood_samples,
 	       r->bpf_runs ? (double)r->bpf_run_ns / r->bpf_runs : 0.0, (double)r->merge.events / flood_samples);
 
-	printf("\ntargets: paced p50 %+.2f us (aim <= 1 us): %s; flood throughput %.1f%% lower, median of "
-	       "per-round ratios (aim <= 30%%): %s\n", p50_delta, p50_delta <= 1.0 ? "met" : "NOT met",
-	       100.0 * (1 - ratio_med), ratio_med >= 0.7 ? "met" : "NOT met");
+	printf("\ntargets (medians of the per-round comparisons):\n");
+	printf("  paced p50: traced %+.2f us (aim <= 1 us): %s\n", p50_delta, p50_delta <= 1.0 ? "met" : "NOT met");
+	printf("             untraced against itself %+.2f us, do-nothing programs %+.2f us\n",
+	       side_change(paced, paced_rounds, AGAIN, false), side_change(paced, paced_rounds, NOP, false));
+	printf("  flood throughput: traced %s (aim: at most 30%% lower): %s\n", lower(ratio_med),
+	       ratio_med >= 0.7 ? "met" : "NOT met");
+	printf("             untraced against itself %s, do-nothing programs %s\n",
+	       lower(side_change(flood, flood_rounds, AGAIN, true)), lower(side_change(flood, flood_rounds, NOP, true)));
 	free(r);
 	return 0;
 fail:
