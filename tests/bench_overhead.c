@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,11 +265,28 @@ static double side_change(const struct round *rd, int n, enum side s, bool ratio
 	return quantile(v, n, 0.5);
 }
 
+/*
+ * bpf_cost - what the programs cost per wakeup, by the kernel's own count.
+ * Every program run of the run is counted, also those off the wake's path
+ * (the paced waker's own sleeps, say): an upper bound of what lies on it.
+ */
+static int bpf_cost(const char *what, uint64_t samples, uint64_t interval_us, struct session_result *r)
+{
+	double value, p99;
+
+	if (run(TRACED, true, samples, interval_us, r, &value, &p99))
+		return -1;
+	printf("  %s: %.2f runs and %.0f ns per wakeup, %.0f ns per run, %.2f records per wakeup\n", what,
+	       (double)r->bpf_runs / samples, (double)r->bpf_run_ns / samples,
+	       r->bpf_runs ? (double)r->bpf_run_ns / r->bpf_runs : 0.0, (double)r->merge.events / samples);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	uint64_t paced_rounds = 7, flood_rounds = 21, paced_samples = 2000, flood_samples = 30000;
+	uint64_t paced_rounds = 15, flood_rounds = 21, paced_samples = 1000, flood_samples = 30000;
 	static struct round paced[MAX_ROUNDS], flood[MAX_ROUNDS];
-	double p50_delta, ratio_med, value, p99;
+	double p50_delta, ratio_med, again;
 	struct session_result *r;
 	struct utsname u;
 	char why[256];
@@ -280,7 +298,7 @@ int main(int argc, char **argv)
 	    (argc > 3 && parse_u64(argv[3], 100, 1000000, &paced_samples)) ||
 	    (argc > 4 && parse_u64(argv[4], 1000, 100000000, &flood_samples)) || argc > 5) {
 		fprintf(stderr, "usage: %s [PACED_ROUNDS] [FLOOD_ROUNDS] [PACED_SAMPLES] [FLOOD_SAMPLES]\n"
-			"  rounds 1-%d; defaults 7 21 2000 30000\n", argv[0], MAX_ROUNDS);
+			"  rounds 1-%d; defaults 15 21 1000 30000\n", argv[0], MAX_ROUNDS);
 		return 2;
 	}
 	if (collector__check_access(why, sizeof(why))) {
@@ -334,17 +352,16 @@ int main(int argc, char **argv)
 	p50_delta = print_changes("paced p50, us", paced, paced_rounds, false);
 	ratio_med = print_changes("flood, ratio", flood, flood_rounds, true);
 
-	if (run(TRACED, true, flood_samples, 0, r, &value, &p99))
+	printf("\nBPF programs, traced runs with the kernel's run-time statistics on (which add ~30 ns a run):\n");
+	if (bpf_cost("paced", paced_samples, PACED_US, r) || bpf_cost("flood", flood_samples, 0, r))
 		goto fail;
-	printf("\nBPF programs in a traced flood (kernel run-time statistics on): %.2f runs and %.0f ns "
-	       "per wakeup,\n%.0f ns per run, %.2f records per wakeup\n",
-	       (double)r->bpf_runs / flood_samples, (double)r->bpf_run_ns / flood_samples,
-	       r->bpf_runs ? (double)r->bpf_run_ns / r->bpf_runs : 0.0, (double)r->merge.events / flood_samples);
 
 	printf("\ntargets (medians of the per-round comparisons):\n");
-	printf("  paced p50: traced %+.2f us (aim <= 1 us): %s\n", p50_delta, p50_delta <= 1.0 ? "met" : "NOT met");
-	printf("             untraced against itself %+.2f us, do-nothing programs %+.2f us\n",
-	       side_change(paced, paced_rounds, AGAIN, false), side_change(paced, paced_rounds, NOP, false));
+	again = side_change(paced, paced_rounds, AGAIN, false);
+	printf("  paced p50: traced %+.2f us (aim <= 1 us): %s%s\n", p50_delta, p50_delta <= 1.0 ? "met" : "NOT met",
+	       fabs(again) > 1.0 ? ", but this run cannot resolve 1 us" : "");
+	printf("             untraced against itself %+.2f us, do-nothing programs %+.2f us\n", again,
+	       side_change(paced, paced_rounds, NOP, false));
 	printf("  flood throughput: traced %s (aim: at most 30%% lower): %s\n", lower(ratio_med),
 	       ratio_med >= 0.7 ? "met" : "NOT met");
 	printf("             untraced against itself %s, do-nothing programs %s\n",
