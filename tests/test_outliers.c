@@ -66,6 +66,13 @@ static pid_t start_hog(struct hog_times *t, int go, int cpu, unsigned int spin_m
 		end = t->start_ns + spin_ms * 1000000ull;
 		while (now_ns() < end)
 			;
+		/*
+		 * Let go of the CPU before stamping the end: the exit that follows
+		 * (an address space to tear down, a large one under ASan) would
+		 * otherwise still run as SCHED_FIFO, unstamped.
+		 */
+		sp.sched_priority = 0;
+		sched_setscheduler(0, SCHED_OTHER, &sp);
 		t->end_ns = now_ns();
 		_exit(0);
 	}
