@@ -132,7 +132,7 @@ $(OBJ)/tests/bench-overhead: $(OBJ)/tests/bench_overhead.o $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz -lm
 
-# BENCH_ARGS: paced rounds, flood rounds, paced samples, flood samples (default 5 21 3000 30000)
+# BENCH_ARGS: paced rounds, flood rounds, paced samples, flood samples (default 15 21 1000 30000)
 bench: all $(OBJ)/tests/bench-overhead
 	$(Q)WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads scripts/as-root.sh $(OBJ)/tests/bench-overhead $(BENCH_ARGS)
 
