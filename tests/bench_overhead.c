@@ -98,18 +98,18 @@ static void cpu_ticks(unsigned long long *total, unsigned long long *steal)
 	fclose(f);
 }
 
-static void nops_detach(struct nop_set *set)
+static void nops_unload(struct nop_set *set)
 {
 	while (set->n > 0)
 		nop_bpf__destroy(set->skel[--set->n]);
 }
 
 /*
- * nops_attach - a do-nothing program on each tracepoint that wakeprobe's own
+ * nops_load - a do-nothing program for each tracepoint that wakeprobe's own
  * object attaches to, read from that object so that the two lists cannot
- * part.
+ * part. Loaded once; each nop run only attaches and detaches them.
  */
-static int nops_attach(struct nop_set *set)
+static int nops_load(struct nop_set *set)
 {
 	struct wakeprobe_bpf *wp = wakeprobe_bpf__open();
 	struct bpf_program *prog;
@@ -135,18 +135,41 @@ static int nops_attach(struct nop_set *set)
 		err = bpf_program__set_attach_target(s->progs.nop, 0, sec + 7);
 		if (!err)
 			err = nop_bpf__load(s);
-		if (!err)
-			err = nop_bpf__attach(s);
 		if (err) {
-			fprintf(stderr, "bench: cannot attach a nop to %s: %s\n", sec + 7, strerror(-err));
+			fprintf(stderr, "bench: cannot load a nop for %s: %s\n", sec + 7, strerror(-err));
 			break;
 		}
 	}
 	wakeprobe_bpf__destroy(wp);
 	if (err)
-		nops_detach(set);
+		nops_unload(set);
 	return err;
 }
+
+static void nops_detach(struct nop_set *set)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++)
+		nop_bpf__detach(set->skel[i]);
+}
+
+static int nops_attach(struct nop_set *set)
+{
+	int i, err;
+
+	for (i = 0; i < set->n; i++) {
+		err = nop_bpf__attach(set->skel[i]);
+		if (err) {
+			fprintf(stderr, "bench: cannot attach a nop: %s\n", strerror(-err));
+			nops_detach(set);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static struct nop_set nops;
 
 /* run - one run of @side; its figure and p99 into @value and @p99_us */
 static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_us, struct session_result *r,
@@ -162,14 +185,14 @@ static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_u
 		.bpf_run_stats = stats,
 		.ringbuf_bytes = 8 << 20,
 	};
-	struct nop_set nops = { .n = 0 };
 	char msg[256];
 	int err;
 
 	if (side == NOP && nops_attach(&nops))
 		return -1;
 	err = session__run(&o, r, msg, sizeof(msg));
-	nops_detach(&nops);
+	if (side == NOP)
+		nops_detach(&nops);
 	if (err) {
 		fprintf(stderr, "bench: %s\n", msg);
 		return -1;
@@ -209,6 +232,27 @@ static int run_round(int i, uint64_t samples, uint64_t interval_us, struct sessi
 	return 0;
 }
 
+/* run_rounds - @n rounds, a line each: @unit, then each side's figure in @fmt */
+static int run_rounds(const char *what, const char *unit, const char *fmt, int n, uint64_t samples,
+		      uint64_t interval_us, struct session_result *r, struct round rd[])
+{
+	enum side s;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (run_round(i, samples, interval_us, r, &rd[i]))
+			return -1;
+		printf("%s %2d: %s", what, i + 1, unit);
+		for (s = UNTRACED; s < SIDES; s++) {
+			printf("  %s ", side_name[s]);
+			printf(fmt, rd[i].value[s]);
+		}
+		printf("   steal %4.1f %%\n", rd[i].steal_pct);
+		fflush(stdout);
+	}
+	return 0;
+}
+
 /* change - side @s against the untraced run of each round: a difference, or a ratio */
 static void change(const struct round *rd, int n, enum side s, bool ratio, double out[MAX_ROUNDS])
 {
@@ -218,8 +262,8 @@ static void change(const struct round *rd, int n, enum side s, bool ratio, doubl
 		out[i] = ratio ? rd[i].value[s] / rd[i].value[UNTRACED] : rd[i].value[s] - rd[i].value[UNTRACED];
 }
 
-/* print_changes - median and quartiles of each side's per-round change; returns traced's median */
-static double print_changes(const char *what, const struct round *rd, int n, bool ratio)
+/* print_changes - median and quartiles of each side's per-round change */
+static void print_changes(const char *what, const struct round *rd, int n, bool ratio)
 {
 	const char *fmt = ratio ? "   %s %.3f (%.3f .. %.3f)" : "   %s %+.2f (%+.2f .. %+.2f)";
 	double v[MAX_ROUNDS];
@@ -231,8 +275,6 @@ static double print_changes(const char *what, const struct round *rd, int n, boo
 		printf(fmt, side_name[s], quantile(v, n, 0.5), quantile(v, n, 0.25), quantile(v, n, 0.75));
 	}
 	printf("\n");
-	change(rd, n, TRACED, ratio, v);
-	return quantile(v, n, 0.5);
 }
 
 /* lower - a throughput ratio in words: "12.3% lower" or "4.5% higher" (static buffer, two in turn) */
@@ -255,6 +297,16 @@ static double side_median(const struct round *rd, int n, enum side s, bool p99)
 	for (i = 0; i < n; i++)
 		v[i] = p99 ? rd[i].p99_us[s] : rd[i].value[s];
 	return quantile(v, n, 0.5);
+}
+
+/* print_medians - a row of the table of medians: each side's in @fmt */
+static void print_medians(const char *what, const char *fmt, const struct round *rd, int n, bool p99)
+{
+	enum side s;
+
+	printf("\n%-24s", what);
+	for (s = UNTRACED; s < SIDES; s++)
+		printf(fmt, side_median(rd, n, s, p99));
 }
 
 static double side_change(const struct round *rd, int n, enum side s, bool ratio)
@@ -291,7 +343,6 @@ int main(int argc, char **argv)
 	struct utsname u;
 	char why[256];
 	enum side s;
-	int i;
 
 	if ((argc > 1 && parse_u64(argv[1], 1, MAX_ROUNDS, &paced_rounds)) ||
 	    (argc > 2 && parse_u64(argv[2], 1, MAX_ROUNDS, &flood_rounds)) ||
@@ -317,46 +368,27 @@ int main(int argc, char **argv)
 	       "nop (a do-nothing BPF program on each of wakeprobe's tracepoints), traced (wakeprobe);\n"
 	       "steal = the host's share of CPU time during the round\n\n");
 
-	for (i = 0; i < (int)paced_rounds; i++) {
-		if (run_round(i, paced_samples, PACED_US, r, &paced[i]))
-			goto fail;
-		printf("paced %2d: p50 us", i + 1);
-		for (s = UNTRACED; s < SIDES; s++)
-			printf("  %s %7.2f", side_name[s], paced[i].value[s]);
-		printf("   steal %4.1f %%\n", paced[i].steal_pct);
-		fflush(stdout);
-	}
-	for (i = 0; i < (int)flood_rounds; i++) {
-		if (run_round(i, flood_samples, 0, r, &flood[i]))
-			goto fail;
-		printf("flood %2d: wakeups/s", i + 1);
-		for (s = UNTRACED; s < SIDES; s++)
-			printf("  %s %6.0f", side_name[s], flood[i].value[s]);
-		printf("   steal %4.1f %%\n", flood[i].steal_pct);
-		fflush(stdout);
-	}
+	if (nops_load(&nops) || run_rounds("paced", "p50 us", "%7.2f", paced_rounds, paced_samples, PACED_US, r, paced) ||
+	    run_rounds("flood", "wakeups/s", "%6.0f", flood_rounds, flood_samples, 0, r, flood))
+		goto fail;
 
 	printf("\n%-24s", "median of the rounds");
 	for (s = UNTRACED; s < SIDES; s++)
 		printf(" %10s", side_name[s]);
-	printf("\n%-24s", "paced p50 (us)");
-	for (s = UNTRACED; s < SIDES; s++)
-		printf(" %10.2f", side_median(paced, paced_rounds, s, false));
-	printf("\n%-24s", "paced p99 (us)");
-	for (s = UNTRACED; s < SIDES; s++)
-		printf(" %10.1f", side_median(paced, paced_rounds, s, true));
-	printf("\n%-24s", "flood (wakeups/s)");
-	for (s = UNTRACED; s < SIDES; s++)
-		printf(" %10.0f", side_median(flood, flood_rounds, s, false));
+	print_medians("paced p50 (us)", " %10.2f", paced, paced_rounds, false);
+	print_medians("paced p99 (us)", " %10.1f", paced, paced_rounds, true);
+	print_medians("flood (wakeups/s)", " %10.0f", flood, flood_rounds, false);
 	printf("\n\nagainst the untraced run of the same round: median (quartiles) of the rounds\n");
-	p50_delta = print_changes("paced p50, us", paced, paced_rounds, false);
-	ratio_med = print_changes("flood, ratio", flood, flood_rounds, true);
+	print_changes("paced p50, us", paced, paced_rounds, false);
+	print_changes("flood, ratio", flood, flood_rounds, true);
 
 	printf("\nBPF programs, traced runs with the kernel's run-time statistics on (which add ~30 ns a run):\n");
 	if (bpf_cost("paced", paced_samples, PACED_US, r) || bpf_cost("flood", flood_samples, 0, r))
 		goto fail;
 
 	printf("\ntargets (medians of the per-round comparisons):\n");
+	p50_delta = side_change(paced, paced_rounds, TRACED, false);
+	ratio_med = side_change(flood, flood_rounds, TRACED, true);
 	again = side_change(paced, paced_rounds, AGAIN, false);
 	printf("  paced p50: traced %+.2f us (aim <= 1 us): %s%s\n", p50_delta, p50_delta <= 1.0 ? "met" : "NOT met",
 	       fabs(again) > 1.0 ? ", but this run cannot resolve 1 us" : "");
@@ -366,9 +398,11 @@ int main(int argc, char **argv)
 	       ratio_med >= 0.7 ? "met" : "NOT met");
 	printf("             untraced against itself %s, do-nothing programs %s\n",
 	       lower(side_change(flood, flood_rounds, AGAIN, true)), lower(side_change(flood, flood_rounds, NOP, true)));
+	nops_unload(&nops);
 	free(r);
 	return 0;
 fail:
+	nops_unload(&nops);
 	free(r);
 	return 1;
 }
