@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include "collect.h"
@@ -161,4 +163,17 @@ const char *tests_file(const char *name, char *buf, size_t len)
 		snprintf(buf, len, "%s/../../tests/%s", dirname(exe), name);
 	}
 	return buf;
+}
+
+FILE *temp_output(const char *stem, char path[64])
+{
+	FILE *f;
+	int fd;
+
+	snprintf(path, 64, "/tmp/wakeprobe-%s-XXXXXX", stem);
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0, "mkstemp %s: %s", path, strerror(errno));
+	f = fdopen(fd, "w");
+	cr_assert_not_null(f);
+	return f;
 }

@@ -7,6 +7,7 @@
 #define WAKEPROBE_TEST_HELPERS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "session.h"
 
@@ -60,6 +61,9 @@ const char *describe_missing(uint64_t n, const struct sample_result *r);
  * parse what they wrote with python's own csv and json modules.
  */
 int run_python(const char *script, const char *const args[]);
+
+/* temp_output - a new /tmp/wakeprobe-@stem-XXXXXX open for writing; its name in @path */
+FILE *temp_output(const char *stem, char path[64]);
 
 /* tests_file - where @name of the tests/ directory is: from the working directory or the test binary */
 const char *tests_file(const char *name, char *buf, size_t len);

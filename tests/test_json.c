@@ -57,13 +57,7 @@ static FILE *out;
 
 static void open_tmp(void)
 {
-	int fd;
-
-	snprintf(path, sizeof(path), "/tmp/wakeprobe-json-XXXXXX");
-	fd = mkstemp(path);
-	cr_assert_geq(fd, 0, "mkstemp: %s", strerror(errno));
-	out = fdopen(fd, "w");
-	cr_assert_not_null(out);
+	out = temp_output("json", path);
 }
 
 static void remove_tmp(void)

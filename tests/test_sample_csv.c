@@ -58,13 +58,7 @@ static struct sample_csv *csv;
 
 static void setup(void)
 {
-	int fd;
-
-	snprintf(path, sizeof(path), "/tmp/wakeprobe-csv-XXXXXX");
-	fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	file = fdopen(fd, "w");
-	cr_assert_not_null(file);
+	file = temp_output("csv", path);
 	csv = sample_csv__open(file);
 	cr_assert_not_null(csv);
 }

@@ -34,13 +34,7 @@ static struct timeline *tl;
 
 static void setup(void)
 {
-	int fd;
-
-	snprintf(path, sizeof(path), "/tmp/wakeprobe-timeline-XXXXXX");
-	fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	file = fdopen(fd, "w");
-	cr_assert_not_null(file);
+	file = temp_output("timeline", path);
 	tl = timeline__open(file);
 	cr_assert_not_null(tl);
 }
