@@ -193,18 +193,27 @@ uint64_t histogram__log2_row_high(unsigned int row)
 	return row == HIST_LOG2_ROWS - 1 ? UINT64_MAX : (UINT64_C(2) << row) - 1;
 }
 
-void histogram__log2_rows(const struct histogram *h, uint64_t rows[HIST_LOG2_ROWS])
+int histogram__log2_rows(const struct histogram *h, uint64_t rows[HIST_LOG2_ROWS], int *last)
 {
 	unsigned int i;
+	int first = -1, row;
 
 	memset(rows, 0, HIST_LOG2_ROWS * sizeof(rows[0]));
+	*last = -1;
 	/*
 	 * A fine bucket never straddles a power of two, so its low bound alone
-	 * decides which log2 row it belongs to.
+	 * decides which log2 row it belongs to; buckets rise, and so do rows.
 	 */
-	for (i = 0; i < HIST_BUCKETS; i++)
-		if (h->buckets[i])
-			rows[log2_row_of(histogram__bucket_low(i))] += h->buckets[i];
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		row = (int)log2_row_of(histogram__bucket_low(i));
+		rows[row] += h->buckets[i];
+		if (first < 0)
+			first = row;
+		*last = row;
+	}
+	return first;
 }
 
 static int decimal_digits(uint64_t value)
@@ -236,20 +245,14 @@ void histogram__print_log2(const struct histogram *h, FILE *out, const char *uni
 		"****************************************";
 	uint64_t rows[HIST_LOG2_ROWS];
 	uint64_t row_max = 0;
-	int first = -1, last = -1;
+	int first, last;
 	int value_width, count_width, bar_width, unit_width, unit_room;
 	int k;
 
-	histogram__log2_rows(h, rows);
-	for (k = 0; k < HIST_LOG2_ROWS; k++) {
-		if (!rows[k])
-			continue;
-		if (first < 0)
-			first = k;
-		last = k;
+	first = histogram__log2_rows(h, rows, &last);
+	for (k = first; first >= 0 && k <= last; k++)
 		if (rows[k] > row_max)
 			row_max = rows[k];
-	}
 
 	if (first < 0) {
 		fprintf(out, "%*s(no samples)\n", LOG2_INDENT, "");

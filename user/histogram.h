@@ -71,8 +71,12 @@ uint64_t histogram__bucket_high(unsigned int index);	/* largest value in bucket 
  */
 #define HIST_LOG2_ROWS 64
 
-/* histogram__log2_rows - the samples of @h in each row */
-void histogram__log2_rows(const struct histogram *h, uint64_t rows[HIST_LOG2_ROWS]);
+/*
+ * histogram__log2_rows - the samples of @h in each row. Returns the first
+ * row that holds any, with the last in @last; -1 (and @last -1) when @h is
+ * empty.
+ */
+int histogram__log2_rows(const struct histogram *h, uint64_t rows[HIST_LOG2_ROWS], int *last);
 uint64_t histogram__log2_row_low(unsigned int row);	/* smallest value in row */
 uint64_t histogram__log2_row_high(unsigned int row);	/* largest value in row */
 

@@ -332,16 +332,9 @@ static void write_outcome(struct json_writer *w, const struct session_result *r)
 static void write_log2_histogram(struct json_writer *w, const struct histogram *h)
 {
 	uint64_t rows[HIST_LOG2_ROWS];
-	int first = -1, last = -1, k;
+	int first, last, k;
 
-	histogram__log2_rows(h, rows);
-	for (k = 0; k < HIST_LOG2_ROWS; k++) {
-		if (!rows[k])
-			continue;
-		if (first < 0)
-			first = k;
-		last = k;
-	}
+	first = histogram__log2_rows(h, rows, &last);
 	json_writer__key(w, "histogram");
 	json_writer__begin_array(w);
 	for (k = first; first >= 0 && k <= last; k++) {
