@@ -382,7 +382,7 @@ int main(int argc, char **argv)
 	print_changes("paced p50, us", paced, paced_rounds, false);
 	print_changes("flood, ratio", flood, flood_rounds, true);
 
-	printf("\nBPF programs, traced runs with the kernel's run-time statistics on (which add ~30 ns a run):\n");
+	printf("\nBPF programs, traced runs with the kernel's run-time statistics on (their own clock reads are counted in):\n");
 	if (bpf_cost("paced", paced_samples, PACED_US, r) || bpf_cost("flood", flood_samples, 0, r))
 		goto fail;
 
