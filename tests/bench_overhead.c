@@ -339,6 +339,7 @@ int main(int argc, char **argv)
 	uint64_t paced_rounds = 15, flood_rounds = 21, paced_samples = 1000, flood_samples = 30000;
 	static struct round paced[MAX_ROUNDS], flood[MAX_ROUNDS];
 	double p50_delta, ratio_med, again;
+	int err;
 	struct session_result *r;
 	struct utsname u;
 	char why[256];
@@ -352,7 +353,14 @@ int main(int argc, char **argv)
 			"  rounds 1-%d; defaults 15 21 1000 30000\n", argv[0], MAX_ROUNDS);
 		return 2;
 	}
-	if (collector__check_access(why, sizeof(why))) {
+	err = collector__check_access(why, sizeof(why));
+	if (err == -EPERM) {
+		/* not wakeprobe's hint of --no-trace: the benchmark needs the BPF side */
+		fprintf(stderr, "bench: loading BPF needs root (CAP_BPF and CAP_PERFMON): run it as root; "
+			"make bench goes through sudo\n");
+		return 1;
+	}
+	if (err) {
 		fprintf(stderr, "bench: %s\n", why);
 		return 1;
 	}
