@@ -311,6 +311,69 @@ Test(explain, a_wakee_preempted_before_its_timestamp_and_a_second_wait_are_told_
 	assert_ns(x->by_phase_cause[PHASE_RESUME_USER][CAUSE_WAKEE_PREEMPTED], 0, "not a preemption");
 }
 
+/*
+ * The wakee blocks again on the mutex and is woken again. Its CPU is not
+ * watched while it sleeps, so a task that took the CPU meanwhile shows only
+ * in the second waking record; from that wake on it is that task's time.
+ */
+Test(explain, a_wakee_woken_again_waits_for_the_task_the_second_waking_names)
+{
+	struct marks mk = standard;
+	struct sample_result r;
+	struct explanation *x;
+	const struct interval *iv;
+
+	mk.woken = 70000;
+	r = result_for(&mk, WAKEE_CPU);
+	x = &r.why;
+	ev_marks(&mk, WAKEE_CPU);
+	ev_waking(mk.waking, WAKEE_CPU, 0, 0, "swapper/1");
+	ev_switch(mk.switch_in, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
+	/* resume_user: blocks on the mutex; the hog's switch-in goes unrecorded */
+	ev_switch(56000, WAKEE_CPU, WAKEE, 0, "swapper/1", 1, 0);
+	ev_waking(60000, WAKEE_CPU, 0, HOG, "wp-hog");
+	ev_switch(66000, WAKEE_CPU, HOG, WAKEE, "cond", 0, 1);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &mk);
+	assert_ns(x->by_phase_cause[PHASE_RESUME_USER][CAUSE_REACQUIRE], 4000, "asleep on the mutex");
+	assert_ns(x->by_phase_cause[PHASE_RESUME_USER][CAUSE_OTHER_TASK], 6000, "woken, behind the hog");
+	iv = find(x, CAUSE_OTHER_TASK, PHASE_RESUME_USER);
+	cr_assert_eq(iv->pid, HOG);
+	cr_assert_str_eq(iv->name, "wp-hog");
+	cr_assert(iv->left_known && iv->preempted, "the hog was preempted by the wakee");
+}
+
+Test(explain, a_wakee_woken_again_onto_an_idle_cpu_waits_for_its_idle_exit)
+{
+	struct marks mk = standard;
+	struct sample_result r;
+	struct explanation *x;
+
+	mk.woken = 70000;
+	r = result_for(&mk, WAKEE_CPU);
+	x = &r.why;
+	ev_marks(&mk, WAKEE_CPU);
+	ev_waking(mk.waking, WAKEE_CPU, 0, 0, "swapper/1");
+	ev_switch(mk.switch_in, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
+	ev_switch(56000, WAKEE_CPU, WAKEE, 0, "swapper/1", 1, 0);
+	ev_waking(60000, WAKEE_CPU, T0 + 57000, 0, "swapper/1");
+	ev(63000, WP_EV_IDLE_EXIT, WAKEE_CPU, 0);
+	ev_switch(64000, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
+	/* back on its CPU: a preemption after this is the wakee's, not a wait */
+	ev_switch(65000, WAKEE_CPU, WAKEE, HOG, "wp-hog", 0, 1);
+	ev_switch(67000, WAKEE_CPU, HOG, WAKEE, "cond", 0, 1);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &mk);
+	assert_ns(x->by_phase_cause[PHASE_RESUME_USER][CAUSE_REACQUIRE], 4000, "asleep on the mutex");
+	assert_ns(x->by_phase_cause[PHASE_RESUME_USER][CAUSE_IDLE], 3000, "the idle exit");
+	assert_ns(x->by_phase_cause[PHASE_RESUME_USER][CAUSE_WAKEE_PREEMPTED], 2000, "preempted after");
+	assert_ns(x->by_phase_cause[PHASE_RESUME_USER][CAUSE_OTHER_TASK], 0, "no wait behind a task");
+}
+
 Test(explain, a_remote_wake_before_its_ipi_runs_is_ipi_in_flight)
 {
 	struct sample_result r = result_for(&standard, WAKEE_CPU);

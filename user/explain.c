@@ -144,6 +144,7 @@ struct attribution {
 	uint64_t bound[NR_PHASES + 1];	/* phase k runs from bound[k] to bound[k + 1] */
 	struct cpu_view waker_cpu, target_cpu;
 	bool wakee_blocked;		/* off CPU in a sleep, not preempted */
+	bool wakee_rewoken;		/* woken from that sleep, not yet back on its CPU */
 };
 
 static void view_init(struct cpu_view *v, int cpu)
@@ -167,6 +168,19 @@ static bool on_waker_cpu(const struct attribution *a, int k)
 static struct cpu_view *view_for_phase(struct attribution *a, int k)
 {
 	return on_waker_cpu(a, k) ? &a->waker_cpu : &a->target_cpu;
+}
+
+/*
+ * waiting_cause - what keeps a woken wakee from its CPU @v: another task on
+ * it, or the CPU's idle exit; CAUSE_UNEXPLAINED when neither
+ */
+static enum cause waiting_cause(const struct cpu_view *v, uint32_t wakee)
+{
+	if (v->known && v->running != 0 && v->running != wakee)
+		return CAUSE_OTHER_TASK;
+	if (v->idle)
+		return CAUSE_IDLE;
+	return CAUSE_UNEXPLAINED;
 }
 
 /* cause_now - what holds @v during phase @k; fills the naming fields of @iv */
@@ -199,17 +213,18 @@ static enum cause cause_now(const struct attribution *a, int k, const struct cpu
 	switch (k) {
 	case PHASE_WAKE_ENQUEUE:
 	case PHASE_RUNQ_WAIT:
-		if (v->known && v->running != 0 && v->running != wakee)
-			return CAUSE_OTHER_TASK;
-		if (v->idle)
-			return CAUSE_IDLE;
-		if (k == PHASE_WAKE_ENQUEUE && !v->ipi_ran)
+		if (k == PHASE_WAKE_ENQUEUE && waiting_cause(v, wakee) == CAUSE_UNEXPLAINED && !v->ipi_ran)
 			return CAUSE_IPI;
-		return CAUSE_UNEXPLAINED;
+		return waiting_cause(v, wakee);
 	default:
-		if (v->known && v->running != wakee)
-			return a->wakee_blocked ? CAUSE_REACQUIRE : CAUSE_WAKEE_PREEMPTED;
-		return CAUSE_UNEXPLAINED;
+		if (!v->known || v->running == wakee)
+			return CAUSE_UNEXPLAINED;
+		if (a->wakee_blocked)
+			return CAUSE_REACQUIRE;
+		/* woken again after that: it waits for its CPU as after the first wake */
+		if (a->wakee_rewoken)
+			return waiting_cause(v, wakee);
+		return CAUSE_WAKEE_PREEMPTED;
 	}
 }
 
@@ -290,6 +305,8 @@ static void apply(struct attribution *a, struct cpu_view *v, const struct wp_eve
 		mark_how_it_left(a->x, e);
 		if (e->sw.prev_tid == wakee && e->ts_ns >= a->bound[PHASE_RESUME_KERNEL])
 			a->wakee_blocked = e->sw.prev_state && !e->sw.preempt;
+		if (e->sw.next_tid == wakee)
+			a->wakee_rewoken = false;
 		v->known = true;
 		v->running = e->sw.next_tid;
 		v->prio = e->sw.next_prio;
@@ -321,6 +338,22 @@ static void apply(struct attribution *a, struct cpu_view *v, const struct wp_eve
 	default:
 		break;
 	}
+}
+
+/*
+ * view_from_hint - what a waking record @e says its target CPU ran at the
+ * wake: the task that last switched in there, or the idle task when the CPU
+ * was idle
+ */
+static void view_from_hint(struct cpu_view *v, const struct wp_event *e)
+{
+	v->known = true;
+	v->running = e->wake.target_curr_pid;
+	v->prio = e->wake.target_curr_prio;
+	memcpy(v->comm, e->wake.target_curr_comm, sizeof(v->comm));
+	v->idle = e->wake.target_idle_since_ns != 0;
+	if (v->idle)
+		v->running = 0;
 }
 
 void explain__sample(struct explanation *x, const struct sample_result *r, const struct wp_event *evs, size_t n)
@@ -363,10 +396,7 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 			if (a.target_cpu.cpu == a.waker_cpu.cpu) {
 				a.target_cpu = a.waker_cpu;
 			} else if (!a.target_cpu.known && e->wake.target_cpu == r->target_cpu) {
-				a.target_cpu.known = true;
-				a.target_cpu.running = e->wake.target_curr_pid;
-				a.target_cpu.prio = e->wake.target_curr_prio;
-				memcpy(a.target_cpu.comm, e->wake.target_curr_comm, sizeof(a.target_cpu.comm));
+				view_from_hint(&a.target_cpu, e);
 			}
 			a.target_cpu.idle = e->wake.target_idle_since_ns != 0;
 			/* an idle CPU runs its idle task, whatever a stale hint says */
@@ -374,6 +404,18 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 				a.target_cpu.known = true;
 				a.target_cpu.running = 0;
 			}
+		}
+		if (e->type == WP_EV_WAKING && e->wake.pid == r->sample.wakee_tid && a.wakee_blocked &&
+		    e->ts_ns > r->mark_ns[MARK_WAKING]) {
+			/*
+			 * Woken again from the sleep it went back to. Its CPU was not
+			 * watched while it slept, so the switches there went unrecorded:
+			 * the waking record's hint is the freshest word on that CPU.
+			 */
+			a.wakee_blocked = false;
+			a.wakee_rewoken = true;
+			if (e->wake.target_cpu == (uint32_t)a.target_cpu.cpu && a.target_cpu.cpu != a.waker_cpu.cpu)
+				view_from_hint(&a.target_cpu, e);
 		}
 		if (e->type == WP_EV_MIGRATE && e->migrate.pid == r->sample.wakee_tid) {
 			x->migrations++;
