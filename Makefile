@@ -126,7 +126,8 @@ run: all
 # the tests run the binaries of this build (build-san/ with SANITIZE=1), not ./wakeprobe
 test: all $(OBJ)/tests/wakeprobe-tests $(TEST_DEPS_STAMP)
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
-		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
+		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/run-tests.sh $(OBJ)/tests/last-run.log \
+		scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
 
 $(OBJ)/tests/bench-overhead: $(OBJ)/tests/bench_overhead.o $(CORE_OBJS)
 	$(call msg,LINK,$@)
