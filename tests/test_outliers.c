@@ -36,12 +36,22 @@ struct hog_times {
 	volatile int failed;
 };
 
+static uint64_t cpu_time_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
 /*
- * start_hog - a process named wp-hog that waits for a byte on @go, then
- * holds @cpu for @spin_ms as SCHED_FIFO: nothing of normal priority runs
- * there meanwhile
+ * start_hog - a process named wp-hog that waits for a byte on the pipe @go,
+ * then holds @cpu as SCHED_FIFO for @spin_ms of its own run time (a host
+ * that stalls the vCPU stretches the hold, it does not end it), then sleeps
+ * until the pipe's write end is closed, and exits: the exit, slow under
+ * ASan, falls outside the hold.
  */
-static pid_t start_hog(struct hog_times *t, int go, int cpu, unsigned int spin_ms)
+static pid_t start_hog(struct hog_times *t, const int go[2], int cpu, unsigned int spin_ms)
 {
 	pid_t pid = fork();
 
@@ -52,6 +62,7 @@ static pid_t start_hog(struct hog_times *t, int go, int cpu, unsigned int spin_m
 		uint64_t end;
 		char byte;
 
+		close(go[1]);
 		prctl(PR_SET_NAME, HOG_COMM);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		CPU_ZERO(&set);
@@ -60,39 +71,19 @@ static pid_t start_hog(struct hog_times *t, int go, int cpu, unsigned int spin_m
 			t->failed = 1;
 			_exit(1);
 		}
-		if (read(go, &byte, 1) != 1)
+		if (read(go[0], &byte, 1) != 1)
 			_exit(1);
 		t->start_ns = now_ns();
-		end = t->start_ns + spin_ms * 1000000ull;
-		while (now_ns() < end)
+		end = cpu_time_ns() + spin_ms * 1000000ull;
+		while (cpu_time_ns() < end)
 			;
-		/*
-		 * Let go of the CPU before stamping the end: the exit that follows
-		 * (an address space to tear down, a large one under ASan) would
-		 * otherwise still run as SCHED_FIFO, unstamped.
-		 */
-		sp.sched_priority = 0;
-		sched_setscheduler(0, SCHED_OTHER, &sp);
 		t->end_ns = now_ns();
+		/* off the CPU right after the stamp */
+		while (read(go[0], &byte, 1) > 0)
+			;
 		_exit(0);
 	}
 	return pid;
-}
-
-struct starter {
-	uint64_t at_seq;
-	int go;
-	bool started;
-};
-
-/* once the run is under way (a merged sample past at_seq), let the hog go */
-static void start_when_running(const struct sample_result *r, void *ctx)
-{
-	struct starter *st = ctx;
-
-	if (st->started || r->sample.seq < st->at_seq)
-		return;
-	st->started = write(st->go, "x", 1) == 1;
 }
 
 /* time the explanation gives to task @pid, over the whole sample */
@@ -112,23 +103,71 @@ static int64_t time_of_task(const struct explanation *x, uint32_t pid, char comm
 	return ns;
 }
 
-/* describe_outliers - for a failure message: each kept sample and its longest named cause */
-static const char *describe_outliers(const struct aggregate *a)
+struct starter {
+	uint64_t at_seq;
+	int go;
+	bool started;
+	pid_t hog;
+	const struct hog_times *times;
+	/* the complete wakeups during the hog, and the one that names it most */
+	uint32_t complete_during;
+	struct sample_result most;
+	int64_t most_ns;
+	/* every merged sample, for a failure message */
+	struct seen_sample {
+		uint64_t seq, t_notify_ns, t_woken_ns;
+		int64_t hog_ns;
+		enum sample_label label;
+		enum mark missing;
+	} seen[512];
+	uint32_t nr_seen;
+};
+
+/*
+ * watch_the_hog - once the run is under way (a merged sample past at_seq),
+ * let the hog go; keep the wakeup that names it most
+ */
+static void watch_the_hog(const struct sample_result *r, void *ctx)
 {
-	static char buf[2048];
+	struct starter *st = ctx;
+	const struct hog_times *t = st->times;
+	char comm[WP_TASK_COMM_LEN];
+	bool during;
+	int64_t ns;
+
+	ns = r->label == LABEL_COMPLETE ? time_of_task(&r->why, (uint32_t)st->hog, comm) : 0;
+	if (st->nr_seen < sizeof(st->seen) / sizeof(st->seen[0]))
+		st->seen[st->nr_seen++] =
+			(struct seen_sample){ r->sample.seq, r->t_notify_ns, r->t_woken_ns, ns, r->label, r->missing };
+	during = t->start_ns && r->t_woken_ns >= t->start_ns && (!t->end_ns || r->t_notify_ns <= t->end_ns);
+	if (during && r->label == LABEL_COMPLETE)
+		st->complete_during++;
+	if (during && ns > st->most_ns) {
+		st->most = *r;
+		st->most_ns = ns;
+	}
+	if (st->started || r->sample.seq < st->at_seq)
+		return;
+	st->started = write(st->go, "x", 1) == 1;
+}
+
+/* describe_overlapping - for a failure message: the samples that overlapped [from, to] */
+static const char *describe_overlapping(const struct starter *st, uint64_t from, uint64_t to)
+{
+	static char buf[1024];
 	size_t len = 0;
-	uint32_t i, j;
+	uint32_t i;
 
-	for (i = 0; i < a->nr_outliers && len < sizeof(buf); i++) {
-		const struct sample_result *r = &a->outliers[i];
-		const struct interval *top = NULL;
+	buf[0] = 0;
+	for (i = 0; i < st->nr_seen && len < sizeof(buf); i++) {
+		const struct seen_sample *s = &st->seen[i];
 
-		for (j = 0; j < r->why.nr_iv; j++)
-			if (!top || r->why.iv[j].dur_ns > top->dur_ns)
-				top = &r->why.iv[j];
-		len += snprintf(buf + len, sizeof(buf) - len, "[seq %lu %lu..%lu: %s pid %u '%s' %lu ns] ",
-				r->sample.seq, r->t_notify_ns, r->t_woken_ns, top ? cause__name(top->cause) : "-",
-				top ? top->pid : 0, top ? top->name : "", top ? top->dur_ns : 0);
+		if (s->t_woken_ns < from || s->t_notify_ns > to)
+			continue;
+		len += snprintf(buf + len, sizeof(buf) - len, "[seq %lu %lu..%lu %s%s%s, hog %ld ns] ", s->seq,
+				s->t_notify_ns, s->t_woken_ns, label__name(s->label),
+				s->label == LABEL_MISSING_EVENT ? " " : "",
+				s->label == LABEL_MISSING_EVENT ? mark__name(s->missing) : "", s->hog_ns);
 	}
 	return buf;
 }
@@ -149,49 +188,77 @@ static const char *describe_parts(const struct explanation *x)
 
 TestSuite(outliers, .timeout = 120);
 
+/*
+ * hog_run - a cond run in which the hog takes the wakee's CPU for 30 ms once
+ * sample 100 is merged; what became of the wakeups lands in @st
+ */
+static void hog_run(struct starter *st, struct hog_times *t)
+{
+	struct checks c = { .hook = watch_the_hog, .hook_ctx = st };
+	struct session_opts o;
+	char msg[256] = "";
+	int go[2], status;
+
+	memset((void *)t, 0, sizeof(*t));
+	memset(st, 0, sizeof(*st));
+	st->at_seq = 100;
+	st->times = t;
+	cr_assert_eq(pipe(go), 0);
+	st->go = go[1];
+	o = test_session_opts("cond", true, 400, 1000, &c);
+	st->hog = start_hog(t, go, 1, 30);
+	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	/* the hog exits on the pipe's end */
+	close(go[1]);
+	close(go[0]);
+	cr_assert(st->started, "the run ended before the hog was let go");
+	cr_assert_eq(waitpid(st->hog, &status, 0), st->hog);
+	cr_assert(!t->failed && WIFEXITED(status) && !WEXITSTATUS(status), "the hog could not run as SCHED_FIFO");
+	cr_assert_eq(result.drops_total, 0);
+}
+
+/*
+ * The wakeup the hog delayed is found by the hog's pid in every complete
+ * wakeup's explanation, not among the slowest: on a busy host, stalls of a
+ * hundred milliseconds and more can outrank the hog's 30 ms.
+ *
+ * A run can miss the case it is there for: when the hog takes the CPU
+ * between a wakeup and the wakee's switch-in, or while the wakee still runs,
+ * the wakeup it delays is labelled, not complete (about 1 run in 40 here).
+ * Such a run is repeated, up to three runs in all.
+ */
 Test(outliers, a_realtime_hog_on_the_wakee_cpu_is_named_with_its_time)
 {
+	static struct starter st;
 	struct hog_times *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	struct starter st = { .at_seq = 100 };
-	struct checks c = { .hook = start_when_running, .hook_ctx = &st };
-	struct session_opts o;
-	const struct sample_result *slow;
-	int go[2];
-	char msg[256] = "", comm[WP_TASK_COMM_LEN] = "";
+	const struct sample_result *slow = &st.most;
+	char comm[WP_TASK_COMM_LEN] = "";
 	int64_t named, expected;
-	uint32_t i;
-	int status;
-	pid_t hog;
+	int runs;
 
 	skip_unless_traceable();
 	cr_assert_neq(t, MAP_FAILED);
-	memset((void *)t, 0, sizeof(*t));
-	cr_assert_eq(pipe(go), 0);
-	st.go = go[1];
-	o = test_session_opts("cond", true, 400, 1000, &c);
-	o.outliers = 10;
-	hog = start_hog(t, go[0], 1, 30);
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
-	close(go[1]);
-	close(go[0]);
-	cr_assert(st.started, "the run ended before the hog was let go");
-	cr_assert_eq(waitpid(hog, &status, 0), hog);
-	cr_assert(!t->failed && WIFEXITED(status) && !WEXITSTATUS(status), "the hog could not run as SCHED_FIFO");
-	cr_assert_eq(result.drops_total, 0);
-
-	/* among the slowest wakeups (a host stall may outrank it), the one the hog delayed */
-	for (i = 0, slow = NULL; i < result.agg.nr_outliers && !slow; i++)
-		if (time_of_task(&result.agg.outliers[i].why, (uint32_t)hog, comm) > 0)
-			slow = &result.agg.outliers[i];
-	cr_assert_not_null(slow, "none of the %u slowest wakeups names the hog, pid %d, which ran %lu..%lu; %s",
-			   result.agg.nr_outliers, hog, t->start_ns, t->end_ns, describe_outliers(&result.agg));
-	named = time_of_task(&slow->why, (uint32_t)hog, comm);
+	for (runs = 1; runs <= 3; runs++) {
+		hog_run(&st, t);
+		if (st.complete_during)
+			break;
+		cr_log_warn("run %d: no complete wakeup during the hog (%lu..%lu): %s", runs, t->start_ns, t->end_ns,
+			    describe_overlapping(&st, t->start_ns - 3000000, t->end_ns + 3000000));
+	}
+	cr_assert_gt(st.complete_during, 0, "in %d runs, no complete wakeup during the hog", runs - 1);
+	cr_assert_gt(st.most_ns, 0, "no complete wakeup during the hog names it, pid %d, which ran %lu..%lu; the "
+		     "samples then: %s", st.hog, t->start_ns, t->end_ns,
+		     describe_overlapping(&st, t->start_ns, t->end_ns));
+	named = time_of_task(&slow->why, (uint32_t)st.hog, comm);
 	cr_assert_str_eq(comm, HOG_COMM);
 	/* the wakee waited from its notify (or the hog's start) to the hog's end */
 	expected = (int64_t)t->end_ns - (int64_t)(slow->t_notify_ns > t->start_ns ? slow->t_notify_ns : t->start_ns);
-	cr_assert_gt(expected, 0, "the wakeup naming the hog was not during the hog");
-	cr_assert_leq(llabs(named - expected), expected / 10, "hog named for %ld ns, it held the CPU %ld ns of the wait",
-		      named, expected);
+	cr_assert_gt(expected, 0, "seq %lu, %lu..%lu, names the hog, which ran %lu..%lu", slow->sample.seq,
+		     slow->t_notify_ns, slow->t_woken_ns, t->start_ns, t->end_ns);
+	cr_assert_leq(llabs(named - expected), expected / 10,
+		      "seq %lu: hog named for %ld ns, it held the CPU %ld ns of the wait, from %lu; the samples then: %s; "
+		      "its parts: %s", slow->sample.seq, named, expected, t->start_ns,
+		      describe_overlapping(&st, t->start_ns, t->end_ns), describe_parts(&slow->why));
 	munmap((void *)t, sizeof(*t));
 }
 
