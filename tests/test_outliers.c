@@ -222,10 +222,11 @@ static void hog_run(struct starter *st, struct hog_times *t)
  * wakeup's explanation, not among the slowest: on a busy host, stalls of a
  * hundred milliseconds and more can outrank the hog's 30 ms.
  *
- * A run can miss the case it is there for: when the hog takes the CPU
- * between a wakeup and the wakee's switch-in, or while the wakee still runs,
- * the wakeup it delays is labelled, not complete (about 1 run in 40 here).
- * Such a run is repeated, up to three runs in all.
+ * A run can miss the case it is there for: no complete wakeup overlaps the
+ * hog when the one it delays is labelled (seen once in about 40 runs here,
+ * missing_event, with the hog let go while the wakee was being woken) or
+ * when the waker is held up as long as the hog runs. Such a run is
+ * repeated, up to three runs in all.
  */
 Test(outliers, a_realtime_hog_on_the_wakee_cpu_is_named_with_its_time)
 {
