@@ -117,6 +117,23 @@ static void ev_marks(const struct marks *mk, uint32_t target_cpu)
 	e->sys.nr = 0;
 }
 
+/*
+ * resumed_cond - a cond wakeup of 70 us: the standard marks, the wake onto
+ * the idle WAKEE_CPU and the switch-in there; a test adds what follows
+ */
+static struct sample_result resumed_cond(struct marks *mk)
+{
+	struct sample_result r;
+
+	*mk = standard;
+	mk->woken = 70000;
+	r = result_for(mk, WAKEE_CPU);
+	ev_marks(mk, WAKEE_CPU);
+	ev_waking(mk->waking, WAKEE_CPU, 0, 0, "swapper/1");
+	ev_switch(mk->switch_in, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
+	return r;
+}
+
 static void sort_events(void)
 {
 	size_t i, j;
@@ -285,16 +302,10 @@ Test(explain, a_waker_preempted_inside_its_notify_is_named_with_who_ran)
 
 Test(explain, a_wakee_preempted_before_its_timestamp_and_a_second_wait_are_told_apart)
 {
-	struct marks mk = standard;
-	struct sample_result r;
-	struct explanation *x;
+	struct marks mk;
+	struct sample_result r = resumed_cond(&mk);
+	struct explanation *x = &r.why;
 
-	mk.woken = 70000;
-	r = result_for(&mk, WAKEE_CPU);
-	x = &r.why;
-	ev_marks(&mk, WAKEE_CPU);
-	ev_waking(mk.waking, WAKEE_CPU, 0, 0, "swapper/1");
-	ev_switch(mk.switch_in, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
 	/* resume_kernel: preempted by the hog for 1000 ns */
 	ev_switch(52000, WAKEE_CPU, WAKEE, HOG, "wp-hog", 0, 1);
 	ev_switch(53000, WAKEE_CPU, HOG, WAKEE, "cond", 0, 1);
@@ -318,17 +329,11 @@ Test(explain, a_wakee_preempted_before_its_timestamp_and_a_second_wait_are_told_
  */
 Test(explain, a_wakee_woken_again_waits_for_the_task_the_second_waking_names)
 {
-	struct marks mk = standard;
-	struct sample_result r;
-	struct explanation *x;
+	struct marks mk;
+	struct sample_result r = resumed_cond(&mk);
+	struct explanation *x = &r.why;
 	const struct interval *iv;
 
-	mk.woken = 70000;
-	r = result_for(&mk, WAKEE_CPU);
-	x = &r.why;
-	ev_marks(&mk, WAKEE_CPU);
-	ev_waking(mk.waking, WAKEE_CPU, 0, 0, "swapper/1");
-	ev_switch(mk.switch_in, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
 	/* resume_user: blocks on the mutex; the hog's switch-in goes unrecorded */
 	ev_switch(56000, WAKEE_CPU, WAKEE, 0, "swapper/1", 1, 0);
 	ev_waking(60000, WAKEE_CPU, 0, HOG, "wp-hog");
@@ -347,16 +352,10 @@ Test(explain, a_wakee_woken_again_waits_for_the_task_the_second_waking_names)
 
 Test(explain, a_wakee_woken_again_onto_an_idle_cpu_waits_for_its_idle_exit)
 {
-	struct marks mk = standard;
-	struct sample_result r;
-	struct explanation *x;
+	struct marks mk;
+	struct sample_result r = resumed_cond(&mk);
+	struct explanation *x = &r.why;
 
-	mk.woken = 70000;
-	r = result_for(&mk, WAKEE_CPU);
-	x = &r.why;
-	ev_marks(&mk, WAKEE_CPU);
-	ev_waking(mk.waking, WAKEE_CPU, 0, 0, "swapper/1");
-	ev_switch(mk.switch_in, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
 	ev_switch(56000, WAKEE_CPU, WAKEE, 0, "swapper/1", 1, 0);
 	ev_waking(60000, WAKEE_CPU, T0 + 57000, 0, "swapper/1");
 	ev(63000, WP_EV_IDLE_EXIT, WAKEE_CPU, 0);
