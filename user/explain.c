@@ -138,13 +138,19 @@ struct cpu_view {
 	bool ipi_ran;		/* a wake-list or reschedule IPI ran since the wake */
 };
 
+/* the wakee after its switch-in, for the time it is off its CPU again */
+enum wakee_state {
+	WAKEE_RUNNABLE,		/* on its CPU, or preempted: off it is wakee_preempted */
+	WAKEE_ASLEEP,		/* blocked again (cond: the mutex): reacquire */
+	WAKEE_REWOKEN,		/* woken from that sleep: it waits for its CPU again */
+};
+
 struct attribution {
 	struct explanation *x;
 	const struct sample_result *r;
 	uint64_t bound[NR_PHASES + 1];	/* phase k runs from bound[k] to bound[k + 1] */
 	struct cpu_view waker_cpu, target_cpu;
-	bool wakee_blocked;		/* off CPU in a sleep, not preempted */
-	bool wakee_rewoken;		/* woken from that sleep, not yet back on its CPU */
+	enum wakee_state wakee;		/* once it has resumed: what a stretch off its CPU is */
 };
 
 static void view_init(struct cpu_view *v, int cpu)
@@ -212,19 +218,25 @@ static enum cause cause_now(const struct attribution *a, int k, const struct cpu
 	}
 	switch (k) {
 	case PHASE_WAKE_ENQUEUE:
-	case PHASE_RUNQ_WAIT:
-		if (k == PHASE_WAKE_ENQUEUE && waiting_cause(v, wakee) == CAUSE_UNEXPLAINED && !v->ipi_ran)
+	case PHASE_RUNQ_WAIT: {
+		enum cause c = waiting_cause(v, wakee);
+
+		if (c == CAUSE_UNEXPLAINED && k == PHASE_WAKE_ENQUEUE && !v->ipi_ran)
 			return CAUSE_IPI;
-		return waiting_cause(v, wakee);
+		return c;
+	}
 	default:
 		if (!v->known || v->running == wakee)
 			return CAUSE_UNEXPLAINED;
-		if (a->wakee_blocked)
+		switch (a->wakee) {
+		case WAKEE_ASLEEP:
 			return CAUSE_REACQUIRE;
-		/* woken again after that: it waits for its CPU as after the first wake */
-		if (a->wakee_rewoken)
+		case WAKEE_REWOKEN:
+			/* it waits for its CPU as after the first wake */
 			return waiting_cause(v, wakee);
-		return CAUSE_WAKEE_PREEMPTED;
+		default:
+			return CAUSE_WAKEE_PREEMPTED;
+		}
 	}
 }
 
@@ -304,9 +316,9 @@ static void apply(struct attribution *a, struct cpu_view *v, const struct wp_eve
 	case WP_EV_SWITCH:
 		mark_how_it_left(a->x, e);
 		if (e->sw.prev_tid == wakee && e->ts_ns >= a->bound[PHASE_RESUME_KERNEL])
-			a->wakee_blocked = e->sw.prev_state && !e->sw.preempt;
+			a->wakee = e->sw.prev_state && !e->sw.preempt ? WAKEE_ASLEEP : WAKEE_RUNNABLE;
 		if (e->sw.next_tid == wakee)
-			a->wakee_rewoken = false;
+			a->wakee = WAKEE_RUNNABLE;
 		v->known = true;
 		v->running = e->sw.next_tid;
 		v->prio = e->sw.next_prio;
@@ -340,10 +352,20 @@ static void apply(struct attribution *a, struct cpu_view *v, const struct wp_eve
 	}
 }
 
+/* idle_from_hint - a waking record @e says whether its target CPU @v was idle */
+static void idle_from_hint(struct cpu_view *v, const struct wp_event *e)
+{
+	v->idle = e->wake.target_idle_since_ns != 0;
+	/* an idle CPU runs its idle task, whatever a stale hint or switch says */
+	if (v->idle) {
+		v->known = true;
+		v->running = 0;
+	}
+}
+
 /*
- * view_from_hint - what a waking record @e says its target CPU ran at the
- * wake: the task that last switched in there, or the idle task when the CPU
- * was idle
+ * view_from_hint - what a waking record @e says its target CPU @v ran at the
+ * wake: the task that last switched in there, or the idle task
  */
 static void view_from_hint(struct cpu_view *v, const struct wp_event *e)
 {
@@ -351,9 +373,7 @@ static void view_from_hint(struct cpu_view *v, const struct wp_event *e)
 	v->running = e->wake.target_curr_pid;
 	v->prio = e->wake.target_curr_prio;
 	memcpy(v->comm, e->wake.target_curr_comm, sizeof(v->comm));
-	v->idle = e->wake.target_idle_since_ns != 0;
-	if (v->idle)
-		v->running = 0;
+	idle_from_hint(v, e);
 }
 
 void explain__sample(struct explanation *x, const struct sample_result *r, const struct wp_event *evs, size_t n)
@@ -394,26 +414,23 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 			 * its own switch records win over the waking record's hint
 			 */
 			if (a.target_cpu.cpu == a.waker_cpu.cpu) {
+				/* the waker runs there: only the idle flag is news */
 				a.target_cpu = a.waker_cpu;
+				a.target_cpu.idle = e->wake.target_idle_since_ns != 0;
 			} else if (!a.target_cpu.known && e->wake.target_cpu == r->target_cpu) {
 				view_from_hint(&a.target_cpu, e);
-			}
-			a.target_cpu.idle = e->wake.target_idle_since_ns != 0;
-			/* an idle CPU runs its idle task, whatever a stale hint says */
-			if (a.target_cpu.idle && a.target_cpu.cpu != a.waker_cpu.cpu) {
-				a.target_cpu.known = true;
-				a.target_cpu.running = 0;
+			} else {
+				idle_from_hint(&a.target_cpu, e);
 			}
 		}
-		if (e->type == WP_EV_WAKING && e->wake.pid == r->sample.wakee_tid && a.wakee_blocked &&
+		if (e->type == WP_EV_WAKING && e->wake.pid == r->sample.wakee_tid && a.wakee == WAKEE_ASLEEP &&
 		    e->ts_ns > r->mark_ns[MARK_WAKING]) {
 			/*
 			 * Woken again from the sleep it went back to. Its CPU was not
 			 * watched while it slept, so the switches there went unrecorded:
 			 * the waking record's hint is the freshest word on that CPU.
 			 */
-			a.wakee_blocked = false;
-			a.wakee_rewoken = true;
+			a.wakee = WAKEE_REWOKEN;
 			if (e->wake.target_cpu == (uint32_t)a.target_cpu.cpu && a.target_cpu.cpu != a.waker_cpu.cpu)
 				view_from_hint(&a.target_cpu, e);
 		}
