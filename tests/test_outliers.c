@@ -154,6 +154,79 @@ static void watch_the_hog(const struct sample_result *r, void *ctx)
 	st->started = write(st->go, "x", 1) == 1;
 }
 
+/*
+ * The kernel's word on when each tracked task was runnable but not running:
+ * from its waking, or from a switch-out that left it runnable (preempted),
+ * to its next switch-in. The hog delays the wakee only then: while the wakee
+ * sleeps (cond's wakee sleeps again on the mutex) the hog holds an idle CPU.
+ */
+static struct runnable_log {
+	struct runnable_edge {
+		uint64_t ts_ns;
+		uint32_t tid;
+		bool runnable;	/* false: switched in */
+	} edge[32768];
+	uint32_t nr;
+	bool full;
+} runnable;
+
+static void log_edge(uint64_t ts_ns, uint32_t tid, bool becomes_runnable)
+{
+	if (runnable.nr == sizeof(runnable.edge) / sizeof(runnable.edge[0])) {
+		runnable.full = true;
+		return;
+	}
+	runnable.edge[runnable.nr++] = (struct runnable_edge){ ts_ns, tid, becomes_runnable };
+}
+
+static void log_runnable(const struct wp_event *e, void *ctx)
+{
+	(void)ctx;
+	if (e->type == WP_EV_WAKING) {
+		log_edge(e->ts_ns, e->wake.pid, true);
+	} else if (e->type == WP_EV_SWITCH) {
+		if (!e->sw.prev_state)
+			log_edge(e->ts_ns, e->sw.prev_tid, true);
+		log_edge(e->ts_ns, e->sw.next_tid, false);
+	}
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct runnable_edge *x = a, *y = b;
+
+	return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
+}
+
+/* runnable_within - how long @tid was runnable but not running within [from, to] */
+static int64_t runnable_within(uint32_t tid, uint64_t from, uint64_t to)
+{
+	uint64_t since = 0;
+	int64_t ns = 0;
+	uint32_t i;
+
+	/* the ring hands records over in reserve order, not quite time order */
+	qsort(runnable.edge, runnable.nr, sizeof(runnable.edge[0]), by_time);
+	for (i = 0; i <= runnable.nr; i++) {
+		const struct runnable_edge *r = i < runnable.nr ? &runnable.edge[i] : NULL;
+		uint64_t lo, hi;
+
+		if (r && r->tid != tid)
+			continue;
+		if (r && r->runnable) {
+			since = since ? since : r->ts_ns;
+			continue;
+		}
+		/* switched in, or the log's end */
+		lo = since > from ? since : from;
+		hi = !r || r->ts_ns > to ? to : r->ts_ns;
+		if (since && hi > lo)
+			ns += (int64_t)(hi - lo);
+		since = 0;
+	}
+	return ns;
+}
+
 /* describe_overlapping - for a failure message: the samples that overlapped [from, to] */
 static const char *describe_overlapping(const struct starter *st, uint64_t from, uint64_t to)
 {
@@ -215,11 +288,14 @@ static void hog_run(struct starter *st, struct hog_times *t)
 
 	memset((void *)t, 0, sizeof(*t));
 	memset(st, 0, sizeof(*st));
+	runnable.nr = 0;
+	runnable.full = false;
 	st->at_seq = 100;
 	st->times = t;
 	cr_assert_eq(pipe(go), 0);
 	st->go = go[1];
 	o = test_session_opts("cond", true, 400, 1000, &c);
+	o.on_event = log_runnable;
 	st->hog = start_hog(t, go, 1, 30);
 	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
 	/* the hog exits on the pipe's end */
@@ -229,6 +305,7 @@ static void hog_run(struct starter *st, struct hog_times *t)
 	cr_assert_eq(waitpid(st->hog, &status, 0), st->hog);
 	cr_assert(!t->failed && WIFEXITED(status) && !WEXITSTATUS(status), "the hog could not run as SCHED_FIFO");
 	cr_assert_eq(result.drops_total, 0);
+	cr_assert(!runnable.full, "more switches and wakings than the test's log holds");
 }
 
 /*
@@ -241,6 +318,11 @@ static void hog_run(struct starter *st, struct hog_times *t)
  * missing_event, with the hog let go while the wakee was being woken) or
  * when the waker is held up as long as the hog runs. Such a run is
  * repeated, up to three runs in all.
+ *
+ * The time to name is not the whole hold: on a host that stalls, cond's
+ * wakee can still sleep on the mutex when the hog starts (seen in CI: 10 ms
+ * of reacquire, then 23.3 ms of a 30.4 ms hold named, rightly). It is the
+ * time the kernel's own events show the wakee runnable during the hold.
  */
 Test(outliers, a_realtime_hog_on_the_wakee_cpu_is_named_with_its_time)
 {
@@ -268,13 +350,19 @@ Test(outliers, a_realtime_hog_on_the_wakee_cpu_is_named_with_its_time)
 		     describe_overlapping(&st, t->start_ns, t->end_ns));
 	named = time_of_task(&slow->why, (uint32_t)st.hog, comm);
 	cr_assert_str_eq(comm, HOG_COMM);
-	/* the wakee waited from its notify (or the hog's start) to the hog's end */
-	expected = (int64_t)t->end_ns - (int64_t)(slow->t_notify_ns > t->start_ns ? slow->t_notify_ns : t->start_ns);
-	cr_assert_gt(expected, 0, "seq %lu, %lu..%lu, names the hog, which ran %lu..%lu", slow->sample.seq,
-		     slow->t_notify_ns, slow->t_woken_ns, t->start_ns, t->end_ns);
+	/*
+	 * The wakee waited for the hog while it was runnable during the hog's
+	 * hold, within its wait; the interrupts on the CPU then are named apart
+	 */
+	expected = runnable_within(slow->sample.wakee_tid,
+				   slow->t_notify_ns > t->start_ns ? slow->t_notify_ns : t->start_ns,
+				   slow->t_woken_ns < t->end_ns ? slow->t_woken_ns : t->end_ns);
+	cr_assert_gt(expected, 0, "seq %lu, %lu..%lu, names the hog, which ran %lu..%lu, for %ld ns while the "
+		     "wakee was never runnable then; its parts: %s", slow->sample.seq, slow->t_notify_ns,
+		     slow->t_woken_ns, t->start_ns, t->end_ns, named, describe_parts(&slow->why));
 	cr_assert_leq(llabs(named - expected), expected / 10,
-		      "seq %lu: hog named for %ld ns, it held the CPU %ld ns of the wait, from %lu; the samples then: %s; "
-		      "its parts: %s", slow->sample.seq, named, expected, t->start_ns,
+		      "seq %lu: hog named for %ld ns, the wakee was runnable %ld ns of its hold (%lu..%lu); the "
+		      "samples then: %s; its parts: %s", slow->sample.seq, named, expected, t->start_ns, t->end_ns,
 		      describe_overlapping(&st, t->start_ns, t->end_ns), describe_parts(&slow->why));
 	munmap((void *)t, sizeof(*t));
 }
