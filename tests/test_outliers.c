@@ -367,38 +367,58 @@ Test(outliers, a_realtime_hog_on_the_wakee_cpu_is_named_with_its_time)
 	munmap((void *)t, sizeof(*t));
 }
 
+/* the complete wakeups woken onto an idle CPU, and the one whose idle exit took longest */
+struct idle_pick {
+	uint32_t seen;
+	struct sample_result longest;
+};
+
+static void pick_longest_idle_exit(const struct sample_result *r, void *ctx)
+{
+	struct idle_pick *ip = ctx;
+
+	if (r->label != LABEL_COMPLETE || !r->target_was_idle || !r->idle_exit_seen)
+		return;
+	if (!ip->seen++ || r->idle_exit_ns > ip->longest.idle_exit_ns)
+		ip->longest = *r;
+}
+
+/*
+ * The wakeup whose target CPU took longest to leave idle is picked from all
+ * of them, not among the slowest: on a busy host those are other stalls.
+ */
 Test(outliers, an_idle_target_cpu_is_named_with_its_idle_exit_time)
 {
-	struct checks c = {};
+	static struct idle_pick ip;
+	struct checks c = { .hook = pick_longest_idle_exit, .hook_ctx = &ip };
+	const struct sample_result *r = &ip.longest;
+	int64_t idle, irqs, waited, on_waker_cpu;
 	struct session_opts o;
 	char msg[256] = "";
-	uint32_t i, seen = 0;
 
 	skip_unless_traceable();
+	memset(&ip, 0, sizeof(ip));
 	o = test_session_opts("eventfd", true, 300, 2000, &c);
-	o.outliers = 10;
 	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_gt(result.agg.cause_ns[CAUSE_IDLE], 0, "paced at 2 ms the target CPU is idle: no idle time named");
-	for (i = 0; i < result.agg.nr_outliers; i++) {
-		const struct sample_result *r = &result.agg.outliers[i];
-		int64_t idle = r->why.by_cause[CAUSE_IDLE];
-
-		if (!r->target_was_idle || !r->idle_exit_seen)
-			continue;
-		seen++;
-		cr_assert_gt(idle, 0, "seq %lu: an idle target, and no idle time named; waking %lu, idle exit +%ld; %s",
-			     r->sample.seq, r->mark_ns[MARK_WAKING], r->idle_exit_ns, describe_parts(&r->why));
-		/*
-		 * From the wake to the CPU's cpu_idle exit the CPU is idle, but for
-		 * the interrupt that woke it (and any other) which are named apart
-		 */
-		cr_assert_leq(idle, r->idle_exit_ns + 1000, "seq %lu: idle named for %ld ns, idle exit took %ld ns",
-			      r->sample.seq, idle, r->idle_exit_ns);
-		cr_assert_geq(idle + r->why.by_cause[CAUSE_IRQ] + r->why.by_cause[CAUSE_SOFTIRQ], r->idle_exit_ns * 9 / 10,
-			      "seq %lu: idle %ld ns + interrupts %ld ns short of the idle exit's %ld ns", r->sample.seq,
-			      idle, r->why.by_cause[CAUSE_IRQ] + r->why.by_cause[CAUSE_SOFTIRQ], r->idle_exit_ns);
-	}
-	cr_assert_gt(seen, 0, "none of the slowest wakeups had an idle target");
+	cr_assert_gt(ip.seen, 0, "none of the %lu complete wakeups had an idle target with its idle exit seen",
+		     c.phased);
+	idle = r->why.by_cause[CAUSE_IDLE];
+	irqs = r->why.by_cause[CAUSE_IRQ] + r->why.by_cause[CAUSE_SOFTIRQ];
+	waited = r->phase_ns[PHASE_WAKE_ENQUEUE] + r->phase_ns[PHASE_RUNQ_WAIT];
+	/* the CPU may go idle again after an interrupt: idle is bound by the wait, not by the first exit */
+	cr_assert(idle > 0 && idle <= waited, "seq %lu: idle named for %ld ns, the wakee waited %ld ns for its CPU; %s",
+		  r->sample.seq, idle, waited, describe_parts(&r->why));
+	/*
+	 * From the wake to the cpu_idle exit the CPU is idle, but for the
+	 * interrupt that woke it (and any other), which are named apart, and
+	 * for wake_enqueue when the waker's CPU ran it (told on that CPU)
+	 */
+	on_waker_cpu = r->wakeup_cpu == r->waking_cpu ? r->phase_ns[PHASE_WAKE_ENQUEUE] : 0;
+	cr_assert_geq(idle + irqs + on_waker_cpu, r->idle_exit_ns * 9 / 10,
+		      "seq %lu: idle %ld ns + interrupts %ld ns + wake_enqueue on the waker's CPU %ld ns short of the "
+		      "idle exit's %ld ns; %s", r->sample.seq, idle, irqs, on_waker_cpu, r->idle_exit_ns,
+		      describe_parts(&r->why));
 }
 
 struct mover {
