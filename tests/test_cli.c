@@ -2,6 +2,7 @@
 /* The wakeprobe binary as a person meets it: exit codes and one-line errors. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -32,8 +33,8 @@ static void run_on(struct outcome *o, int uid, const cpu_set_t *cpus, char *cons
 	int out[2], err[2];
 	pid_t pid;
 
-	cr_assert_eq(pipe(out), 0);
-	cr_assert_eq(pipe(err), 0);
+	cr_assert_eq(pipe2(out, O_CLOEXEC), 0);
+	cr_assert_eq(pipe2(err, O_CLOEXEC), 0);
 	pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <criterion/parameterized.h>
 #include <bpf/bpf.h>
 #include <dirent.h>
@@ -211,8 +212,8 @@ static void interrupt(struct interrupted_run *ir, char *const args[], const long
 	long slept = 0;
 	pid_t pid;
 
-	cr_assert_eq(pipe(out), 0);
-	cr_assert_eq(pipe(err), 0);
+	cr_assert_eq(pipe2(out, O_CLOEXEC), 0);
+	cr_assert_eq(pipe2(err, O_CLOEXEC), 0);
 	pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
@@ -388,7 +389,7 @@ ParameterizedTest(struct refusal_case *c, hardening, a_refused_bpf_or_missing_bt
 	links_before = bpf_links();
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(rec, sizeof(rec), "%s/run.wpr", dir);
-	cr_assert_eq(pipe(errp), 0);
+	cr_assert_eq(pipe2(errp, O_CLOEXEC), 0);
 	pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {

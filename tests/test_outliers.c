@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -292,7 +293,7 @@ static void hog_run(struct starter *st, struct hog_times *t)
 	runnable.full = false;
 	st->at_seq = 100;
 	st->times = t;
-	cr_assert_eq(pipe(go), 0);
+	cr_assert_eq(pipe2(go, O_CLOEXEC), 0);
 	st->go = go[1];
 	o = test_session_opts("cond", true, 400, 1000, &c);
 	o.on_event = log_runnable;
