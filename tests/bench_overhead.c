@@ -17,8 +17,10 @@
  * with the untraced run of its own round, and the verdicts rest on the
  * medians of those per-round comparisons. The host's steal time during each
  * round is shown, since on a shared VM it moves the figures more than
- * anything wakeprobe does. A last traced flood with the kernel's BPF run-time
- * statistics on says what the programs themselves cost per wakeup.
+ * anything wakeprobe does. Then one traced run each, paced and back to back,
+ * whose programs go off and on every 200 ms compares stretches of a single
+ * run (interleave() below). A last traced flood with the kernel's BPF
+ * run-time statistics on says what the programs themselves cost per wakeup.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -318,6 +320,238 @@ static double side_change(const struct round *rd, int n, enum side s, bool ratio
 }
 
 /*
+ * Interleaved: one traced run whose programs are taken off their
+ * tracepoints and put back every TOGGLE_MS, so that traced and untraced
+ * stretches alternate within one process, one pair of threads and a few
+ * hundred milliseconds: the drifts that separate two runs (a second apart,
+ * with new threads and a new sample ring) fall away. Each traced stretch is
+ * compared with the mean of the untraced stretches on either side of it;
+ * each untraced stretch with the untraced ones two stretches away gives
+ * what the measure shows when nothing changes.
+ */
+#define TOGGLE_MS	200
+#define SETTLE_NS	(5ull * 1000000)	/* samples this close to a switch are left out */
+#define MIN_STRETCH	20			/* fewer samples: the stretch is left out */
+#define MAX_STRETCHES	(2 * SESSION_MAX_TOGGLES + 1)
+
+struct kept_samples {
+	uint64_t (*t)[2];	/* notify, woken */
+	uint64_t n, cap;
+	bool no_memory;
+};
+
+static void keep_sample(const struct sample_result *r, void *ctx)
+{
+	struct kept_samples *k = ctx;
+
+	if (k->n == k->cap) {
+		uint64_t cap = k->cap ? 2 * k->cap : 65536;
+		void *t = realloc(k->t, cap * sizeof(*k->t));
+
+		if (!t) {
+			k->no_memory = true;
+			return;
+		}
+		k->t = t;
+		k->cap = cap;
+	}
+	k->t[k->n][0] = r->t_notify_ns;
+	k->t[k->n][1] = r->t_woken_ns;
+	k->n++;
+}
+
+struct stretch {
+	uint64_t from_ns, to_ns;
+	bool traced;
+	bool valid;		/* held MIN_STRETCH samples */
+	double value;		/* p50 us when paced, wakeups/s when back to back */
+};
+
+/* stretches - the traced and untraced stretches of @r, in time order, each inside its settle margins */
+static int stretches(const struct session_result *r, struct stretch out[MAX_STRETCHES])
+{
+	uint64_t on = r->trace_start_ns;
+	uint32_t i;
+	int n = 0;
+
+	for (i = 0; i < r->nr_toggles; i++) {
+		const struct trace_toggle *t = &r->toggles[i];
+
+		out[n++] = (struct stretch){ .from_ns = on, .to_ns = t->detach_ns, .traced = true };
+		out[n++] = (struct stretch){ .from_ns = t->off_ns, .to_ns = t->on_ns ? t->attach_ns : r->trace_end_ns };
+		on = t->on_ns;
+		if (!on)
+			break;
+	}
+	if (on)
+		out[n++] = (struct stretch){ .from_ns = on, .to_ns = r->trace_end_ns, .traced = true };
+	for (i = 0; i < (uint32_t)n; i++) {
+		out[i].from_ns += SETTLE_NS;
+		out[i].to_ns = out[i].to_ns > out[i].from_ns + SETTLE_NS ? out[i].to_ns - SETTLE_NS : out[i].from_ns;
+	}
+	return n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* stretch_value - the p50 (paced) or the throughput (back to back) of the samples inside @st */
+static void stretch_value(struct stretch *st, const struct kept_samples *k, bool paced)
+{
+	static uint64_t *lat;
+	static uint64_t lat_cap;
+	uint64_t i, n = 0, first = 0, last = 0;
+
+	for (i = 0; i < k->n; i++) {
+		if (k->t[i][0] < st->from_ns || k->t[i][1] > st->to_ns)
+			continue;
+		if (!n)
+			first = k->t[i][0];
+		last = k->t[i][1];
+		if (n == lat_cap) {
+			uint64_t *l = realloc(lat, (lat_cap = lat_cap ? 2 * lat_cap : 4096) * sizeof(*lat));
+
+			if (!l)
+				return;
+			lat = l;
+		}
+		lat[n++] = k->t[i][1] - k->t[i][0];
+	}
+	if (n < MIN_STRETCH || last <= first)
+		return;
+	st->valid = true;
+	if (paced) {
+		qsort(lat, n, sizeof(*lat), cmp_u64);
+		st->value = (n % 2 ? lat[n / 2] : (lat[n / 2 - 1] + lat[n / 2]) / 2.0) / 1000.0;
+	} else {
+		st->value = n / ((last - first) / 1e9);
+	}
+}
+
+/*
+ * against_neighbours - each stretch of kind @traced against the mean of
+ * the untraced stretches @gap away on both sides: a difference, or a ratio
+ */
+static int against_neighbours(const struct stretch *st, int n, bool traced, int gap, bool ratio,
+			      double out[MAX_STRETCHES])
+{
+	int i, m = 0;
+
+	for (i = gap; i + gap < n; i++) {
+		const struct stretch *a = &st[i - gap], *b = &st[i + gap];
+		double base;
+
+		if (st[i].traced != traced || !st[i].valid || a->traced || b->traced || !a->valid || !b->valid)
+			continue;
+		base = (a->value + b->value) / 2;
+		out[m++] = ratio ? st[i].value / base : st[i].value - base;
+	}
+	return m;
+}
+
+struct interleaved {
+	double traced, traced_lo, traced_hi;	/* median and quartiles */
+	double again, again_lo, again_hi;
+	int pairs, again_pairs;
+};
+
+/* quantiles - median and quartiles of @n values (n >= 1) */
+static void quantiles(double *v, int n, double *med, double *lo, double *hi)
+{
+	double sorted[MAX_STRETCHES], pos, q[3] = { 0.5, 0.25, 0.75 };
+	double *out[3] = { med, lo, hi };
+	int j, k;
+
+	memcpy(sorted, v, n * sizeof(*v));
+	qsort(sorted, n, sizeof(*v), cmp_double);
+	for (j = 0; j < 3; j++) {
+		pos = q[j] * (n - 1);
+		k = (int)pos;
+		*out[j] = k + 1 >= n ? sorted[n - 1] : sorted[k] + (pos - k) * (sorted[k + 1] - sorted[k]);
+	}
+}
+
+/* interleave - one toggling run of @samples wakeups; its comparisons into @iv */
+static int interleave(uint64_t samples, uint64_t interval_us, struct session_result *r, struct interleaved *iv)
+{
+	static struct stretch st[MAX_STRETCHES];
+	static double v[MAX_STRETCHES];
+	struct kept_samples k = {};
+	struct session_opts o = {
+		.workload = catalog__find("eventfd"),
+		.samples = samples,
+		.interval_us = interval_us,
+		.waker_cpu = 0,
+		.wakee_cpu = 1,
+		.trace = true,
+		.ringbuf_bytes = 8 << 20,
+		.toggle_trace_ms = TOGGLE_MS,
+		.on_sample = keep_sample,
+		.on_sample_ctx = &k,
+	};
+	bool ratio = !interval_us;
+	char msg[256];
+	int i, n, err = -1;
+
+	if (session__run(&o, r, msg, sizeof(msg))) {
+		fprintf(stderr, "bench: %s\n", msg);
+		goto out;
+	}
+	if (r->workload_failed || k.no_memory || k.n != samples) {
+		fprintf(stderr, "bench: interleaved run incomplete: %s\n",
+			k.no_memory ? "out of memory" : r->workload_error);
+		goto out;
+	}
+	if (r->drops_total || r->missed_runs) {
+		fprintf(stderr, "bench: %" PRIu64 " events dropped, %" PRIu64 " runs skipped\n", r->drops_total,
+			r->missed_runs);
+		goto out;
+	}
+	n = stretches(r, st);
+	for (i = 0; i < n; i++)
+		stretch_value(&st[i], &k, !ratio);
+	iv->pairs = against_neighbours(st, n, true, 1, ratio, v);
+	if (iv->pairs)
+		quantiles(v, iv->pairs, &iv->traced, &iv->traced_lo, &iv->traced_hi);
+	iv->again_pairs = against_neighbours(st, n, false, 2, ratio, v);
+	if (iv->again_pairs)
+		quantiles(v, iv->again_pairs, &iv->again, &iv->again_lo, &iv->again_hi);
+	if (!iv->pairs || !iv->again_pairs) {
+		fprintf(stderr, "bench: the interleaved run is too short: %d stretches\n", n);
+		goto out;
+	}
+	err = 0;
+out:
+	free(k.t);
+	return err;
+}
+
+/*
+ * notch - half the width of a 95% interval for the median of the traced
+ * comparisons: 1.58 IQR / sqrt(n), the rule of a box plot's notches
+ * (McGill, Tukey and Larsen, 1978)
+ */
+static double notch(const struct interleaved *iv)
+{
+	return 1.58 * (iv->traced_hi - iv->traced_lo) / sqrt(iv->pairs);
+}
+
+static void print_interleaved(const char *what, const struct interleaved *iv, bool ratio)
+{
+	const char *fmt = ratio ? "%s %.3f (%.3f .. %.3f), %d stretches" : "%s %+.2f (%+.2f .. %+.2f), %d stretches";
+
+	printf("%-15s   ", what);
+	printf(fmt, "traced", iv->traced, iv->traced_lo, iv->traced_hi, iv->pairs);
+	printf("   ");
+	printf(fmt, "untraced", iv->again, iv->again_lo, iv->again_hi, iv->again_pairs);
+	printf("\n");
+}
+
+/*
  * bpf_cost - what the programs cost per wakeup, by the kernel's own count.
  * Every program run of the run is counted, also those off the wake's path
  * (the paced waker's own sleeps, say): an upper bound of what lies on it.
@@ -338,7 +572,8 @@ int main(int argc, char **argv)
 {
 	uint64_t paced_rounds = 15, flood_rounds = 21, paced_samples = 1000, flood_samples = 30000;
 	static struct round paced[MAX_ROUNDS], flood[MAX_ROUNDS];
-	double p50_delta, ratio_med, again;
+	struct interleaved paced_iv, flood_iv;
+	double p50_delta, ratio_med, again, lo, hi;
 	int err;
 	struct session_result *r;
 	struct utsname u;
@@ -390,6 +625,16 @@ int main(int argc, char **argv)
 	print_changes("paced p50, us", paced, paced_rounds, false);
 	print_changes("flood, ratio", flood, flood_rounds, true);
 
+	printf("\ninterleaved: one traced run each (%" PRIu64 " wakeups paced, %" PRIu64 " back to back), its programs\n"
+	       "taken off their tracepoints and put back every %d ms; each stretch against the mean of the untraced\n"
+	       "stretches beside it (untraced: against those two stretches away); median (quartiles)\n",
+	       paced_rounds * paced_samples, flood_rounds * flood_samples, TOGGLE_MS);
+	if (interleave(paced_rounds * paced_samples, PACED_US, r, &paced_iv) ||
+	    interleave(flood_rounds * flood_samples, 0, r, &flood_iv))
+		goto fail;
+	print_interleaved("paced p50, us", &paced_iv, false);
+	print_interleaved("flood, ratio", &flood_iv, true);
+
 	printf("\nBPF programs, traced runs with the kernel's run-time statistics on (their own clock reads are counted in):\n");
 	if (bpf_cost("paced", paced_samples, PACED_US, r) || bpf_cost("flood", flood_samples, 0, r))
 		goto fail;
@@ -406,6 +651,16 @@ int main(int argc, char **argv)
 	       ratio_med >= 0.7 ? "met" : "NOT met");
 	printf("             untraced against itself %s, do-nothing programs %s\n",
 	       lower(side_change(flood, flood_rounds, AGAIN, true)), lower(side_change(flood, flood_rounds, NOP, true)));
+	lo = paced_iv.traced - notch(&paced_iv);
+	hi = paced_iv.traced + notch(&paced_iv);
+	printf("  interleaved: paced p50 traced %+.2f us, 95%% interval %+.2f .. %+.2f (aim <= 1 us): %s\n",
+	       paced_iv.traced, lo, hi, hi <= 1.0 ? "met" : lo > 1.0 ? "NOT met" : "cannot tell");
+	printf("               untraced against itself %+.2f us\n", paced_iv.again);
+	lo = flood_iv.traced - notch(&flood_iv);
+	hi = flood_iv.traced + notch(&flood_iv);
+	printf("               flood traced %.3f, 95%% interval %.3f .. %.3f (aim >= 0.700): %s\n", flood_iv.traced,
+	       lo, hi, lo >= 0.7 ? "met" : hi < 0.7 ? "NOT met" : "cannot tell");
+	printf("               untraced against itself %.3f\n", flood_iv.again);
 	nops_unload(&nops);
 	free(r);
 	return 0;

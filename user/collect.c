@@ -200,6 +200,11 @@ void collector__detach(struct collector *c)
 		wakeprobe_bpf__detach(c->skel);
 }
 
+int collector__attach(struct collector *c)
+{
+	return wakeprobe_bpf__attach(c->skel);
+}
+
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total)
 {
 	*out = c->skel->bss->counters;

@@ -46,6 +46,8 @@ int collector__poll(struct collector *c, int timeout_ms);
 int collector__drain(struct collector *c);
 /* collector__detach - stop producing events; the ring buffer can still be drained */
 void collector__detach(struct collector *c);
+/* collector__attach - after collector__detach, produce events again */
+int collector__attach(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
 struct collector_prog_totals {
 	/*

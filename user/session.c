@@ -89,6 +89,34 @@ static void maybe_add_clock_pair(struct session *s, uint64_t now)
 		add_clock_pair(s, now);
 }
 
+/*
+ * maybe_toggle - for the bench: every toggle_trace_ms take the programs off
+ * their tracepoints, or put them back, and note when. Only the links go: the
+ * programs, their maps and what is in the ring stay.
+ */
+static void maybe_toggle(struct session *s, struct session_result *res, uint64_t now)
+{
+	struct trace_toggle *t = res->nr_toggles ? &res->toggles[res->nr_toggles - 1] : NULL;
+	bool off = t && !t->on_ns;
+	uint64_t since = !t ? res->trace_start_ns : off ? t->off_ns : t->on_ns;
+
+	if (now - since < s->opts->toggle_trace_ms * 1000000ull)
+		return;
+	if (off) {
+		t->attach_ns = now_ns();
+		/* a link that cannot be made again leaves the stretch open: the run goes on untraced */
+		if (!collector__attach(s->collector))
+			t->on_ns = now_ns();
+		return;
+	}
+	if (res->nr_toggles == SESSION_MAX_TOGGLES)
+		return;
+	t = &res->toggles[res->nr_toggles++];
+	t->detach_ns = now_ns();
+	collector__detach(s->collector);
+	t->off_ns = now_ns();
+}
+
 /* pump - move whatever arrived into the merger and finish what is complete */
 static void pump(struct session *s, int timeout_ms)
 {
@@ -244,6 +272,8 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 	started_ns = now_ns();
 	while (!session_stop_requested) {
 		pump(&s, POLL_INTERVAL_MS);
+		if (o->toggle_trace_ms && s.collector)
+			maybe_toggle(&s, res, now_ns());
 		state = sample_reader__state(&s.reader);
 		if (runner__poll(&s.runner) || state == WP_RING_FAILED)
 			break;

@@ -25,6 +25,12 @@ struct session_opts {
 	bool verbose;
 	uint32_t ringbuf_bytes;
 	bool bpf_run_stats;		/* time the BPF programs (bench only: it slows them) */
+	/*
+	 * bench only: take the BPF programs off their tracepoints and put them
+	 * back every this many ms, so that traced and untraced stretches of one
+	 * run alternate (session_result.toggles says when); 0: never
+	 */
+	uint32_t toggle_trace_ms;
 	uint64_t timeout_ms;		/* stop the workload after this long; 0: no limit */
 	bool drop_privileges;		/* run the workload as uid:gid, not as wakeprobe */
 	uid_t uid;
@@ -54,6 +60,16 @@ struct run_meta {
 	uint64_t started_unix_ns;	/* CLOCK_REALTIME when the run began */
 };
 
+#define SESSION_MAX_TOGGLES	512
+
+/* one untraced stretch of a run with toggle_trace_ms: the programs were off from off_ns to on_ns */
+struct trace_toggle {
+	uint64_t detach_ns;	/* before the programs were taken off */
+	uint64_t off_ns;	/* after */
+	uint64_t attach_ns;	/* before they were put back */
+	uint64_t on_ns;		/* after; 0: the run ended with them off */
+};
+
 struct session_result {
 	struct run_meta meta;
 	struct aggregate agg;
@@ -68,6 +84,8 @@ struct session_result {
 	uint64_t seq_errors;
 	uint64_t trace_start_ns;
 	uint64_t trace_end_ns;
+	struct trace_toggle toggles[SESSION_MAX_TOGGLES];	/* with toggle_trace_ms */
+	uint32_t nr_toggles;
 	uint32_t waker_tid;
 	uint32_t wakee_tid;
 	bool traced;
