@@ -41,6 +41,7 @@
 #define MAX_ROUNDS	51
 #define MAX_NOPS	64
 #define PACED_US	1000
+#define MAX_VALUES	1100	/* rounds, or the stretches of an interleaved run */
 
 enum side { UNTRACED, AGAIN, NOP, TRACED, SIDES };
 
@@ -66,10 +67,11 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* quantile - of @n values, linear between order statistics */
+/* quantile - of @n values (at most MAX_VALUES), linear between order statistics */
 static double quantile(const double *v, int n, double q)
 {
-	double sorted[MAX_ROUNDS], pos;
+	static double sorted[MAX_VALUES];
+	double pos;
 	int lo;
 
 	memcpy(sorted, v, n * sizeof(*v));
@@ -173,23 +175,29 @@ static int nops_attach(struct nop_set *set)
 
 static struct nop_set nops;
 
-/* run - one run of @side; its figure and p99 into @value and @p99_us */
-static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_us, struct session_result *r,
-	       double *value, double *p99_us)
+/* eventfd_opts - every run here: eventfd, waker on CPU 0, wakee on CPU 1 */
+static struct session_opts eventfd_opts(uint64_t samples, uint64_t interval_us, bool trace)
 {
-	struct session_opts o = {
+	return (struct session_opts){
 		.workload = catalog__find("eventfd"),
 		.samples = samples,
 		.interval_us = interval_us,
 		.waker_cpu = 0,
 		.wakee_cpu = 1,
-		.trace = side == TRACED,
-		.bpf_run_stats = stats,
+		.trace = trace,
 		.ringbuf_bytes = 8 << 20,
 	};
+}
+
+/* run - one run of @side; its figure and p99 into @value and @p99_us */
+static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_us, struct session_result *r,
+	       double *value, double *p99_us)
+{
+	struct session_opts o = eventfd_opts(samples, interval_us, side == TRACED);
 	char msg[256];
 	int err;
 
+	o.bpf_run_stats = stats;
 	if (side == NOP && nops_attach(&nops))
 		return -1;
 	err = session__run(&o, r, msg, sizeof(msg));
@@ -333,6 +341,7 @@ static double side_change(const struct round *rd, int n, enum side s, bool ratio
 #define SETTLE_NS	(5ull * 1000000)	/* samples this close to a switch are left out */
 #define MIN_STRETCH	20			/* fewer samples: the stretch is left out */
 #define MAX_STRETCHES	(2 * SESSION_MAX_TOGGLES + 1)
+_Static_assert(MAX_STRETCHES <= MAX_VALUES, "quantile() sorts at most MAX_VALUES");
 
 struct kept_samples {
 	uint64_t (*t)[2];	/* notify, woken */
@@ -460,19 +469,11 @@ struct interleaved {
 };
 
 /* quantiles - median and quartiles of @n values (n >= 1) */
-static void quantiles(double *v, int n, double *med, double *lo, double *hi)
+static void quantiles(const double *v, int n, double *med, double *lo, double *hi)
 {
-	double sorted[MAX_STRETCHES], pos, q[3] = { 0.5, 0.25, 0.75 };
-	double *out[3] = { med, lo, hi };
-	int j, k;
-
-	memcpy(sorted, v, n * sizeof(*v));
-	qsort(sorted, n, sizeof(*v), cmp_double);
-	for (j = 0; j < 3; j++) {
-		pos = q[j] * (n - 1);
-		k = (int)pos;
-		*out[j] = k + 1 >= n ? sorted[n - 1] : sorted[k] + (pos - k) * (sorted[k + 1] - sorted[k]);
-	}
+	*med = quantile(v, n, 0.5);
+	*lo = quantile(v, n, 0.25);
+	*hi = quantile(v, n, 0.75);
 }
 
 /* interleave - one toggling run of @samples wakeups; its comparisons into @iv */
@@ -480,22 +481,15 @@ static int interleave(uint64_t samples, uint64_t interval_us, struct session_res
 {
 	static struct stretch st[MAX_STRETCHES];
 	static double v[MAX_STRETCHES];
+	struct session_opts o = eventfd_opts(samples, interval_us, true);
 	struct kept_samples k = {};
-	struct session_opts o = {
-		.workload = catalog__find("eventfd"),
-		.samples = samples,
-		.interval_us = interval_us,
-		.waker_cpu = 0,
-		.wakee_cpu = 1,
-		.trace = true,
-		.ringbuf_bytes = 8 << 20,
-		.toggle_trace_ms = TOGGLE_MS,
-		.on_sample = keep_sample,
-		.on_sample_ctx = &k,
-	};
 	bool ratio = !interval_us;
 	char msg[256];
 	int i, n, err = -1;
+
+	o.toggle_trace_ms = TOGGLE_MS;
+	o.on_sample = keep_sample;
+	o.on_sample_ctx = &k;
 
 	if (session__run(&o, r, msg, sizeof(msg))) {
 		fprintf(stderr, "bench: %s\n", msg);
@@ -521,7 +515,8 @@ static int interleave(uint64_t samples, uint64_t interval_us, struct session_res
 	if (iv->again_pairs)
 		quantiles(v, iv->again_pairs, &iv->again, &iv->again_lo, &iv->again_hi);
 	if (!iv->pairs || !iv->again_pairs) {
-		fprintf(stderr, "bench: the interleaved run is too short: %d stretches\n", n);
+		fprintf(stderr, "bench: the interleaved %s run is too short to compare: %d stretches of %d ms; "
+			"give it more rounds or samples (BENCH_ARGS)\n", ratio ? "back-to-back" : "paced", n, TOGGLE_MS);
 		goto out;
 	}
 	err = 0;
