@@ -408,26 +408,27 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* stretch_value - the p50 (paced) or the throughput (back to back) of the samples inside @st */
-static void stretch_value(struct stretch *st, const struct kept_samples *k, bool paced)
+/*
+ * stretch_value - the p50 (paced) or the throughput (back to back) of the
+ * samples inside @st; @lat has room for all of them. The samples are in
+ * sequence order, so in notify order: the stretch's first is searched for.
+ */
+static void stretch_value(struct stretch *st, const struct kept_samples *k, uint64_t *lat, bool paced)
 {
-	static uint64_t *lat;
-	static uint64_t lat_cap;
-	uint64_t i, n = 0, first = 0, last = 0;
+	uint64_t i, lo = 0, hi = k->n, n = 0, first = 0, last = 0;
 
-	for (i = 0; i < k->n; i++) {
-		if (k->t[i][0] < st->from_ns || k->t[i][1] > st->to_ns)
-			continue;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (k->t[mid][0] < st->from_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < k->n && k->t[i][1] <= st->to_ns; i++) {
 		if (!n)
 			first = k->t[i][0];
 		last = k->t[i][1];
-		if (n == lat_cap) {
-			uint64_t *l = realloc(lat, (lat_cap = lat_cap ? 2 * lat_cap : 4096) * sizeof(*lat));
-
-			if (!l)
-				return;
-			lat = l;
-		}
 		lat[n++] = k->t[i][1] - k->t[i][0];
 	}
 	if (n < MIN_STRETCH || last <= first)
@@ -483,6 +484,7 @@ static int interleave(uint64_t samples, uint64_t interval_us, struct session_res
 	static double v[MAX_STRETCHES];
 	struct session_opts o = eventfd_opts(samples, interval_us, true);
 	struct kept_samples k = {};
+	uint64_t *lat = NULL;
 	bool ratio = !interval_us;
 	char msg[256];
 	int i, n, err = -1;
@@ -505,9 +507,14 @@ static int interleave(uint64_t samples, uint64_t interval_us, struct session_res
 			r->missed_runs);
 		goto out;
 	}
+	lat = malloc(k.n * sizeof(*lat));
+	if (!lat) {
+		fprintf(stderr, "bench: out of memory\n");
+		goto out;
+	}
 	n = stretches(r, st);
 	for (i = 0; i < n; i++)
-		stretch_value(&st[i], &k, !ratio);
+		stretch_value(&st[i], &k, lat, !ratio);
 	iv->pairs = against_neighbours(st, n, true, 1, ratio, v);
 	if (iv->pairs)
 		quantiles(v, iv->pairs, &iv->traced, &iv->traced_lo, &iv->traced_hi);
@@ -521,6 +528,7 @@ static int interleave(uint64_t samples, uint64_t interval_us, struct session_res
 	}
 	err = 0;
 out:
+	free(lat);
 	free(k.t);
 	return err;
 }

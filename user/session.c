@@ -104,9 +104,10 @@ static void maybe_toggle(struct session *s, struct session_result *res, uint64_t
 		return;
 	if (off) {
 		t->attach_ns = now_ns();
-		/* a link that cannot be made again leaves the stretch open: the run goes on untraced */
 		if (!collector__attach(s->collector))
 			t->on_ns = now_ns();
+		else	/* none half attached: the stretch stays open, the run goes on untraced */
+			collector__detach(s->collector);
 		return;
 	}
 	if (res->nr_toggles == SESSION_MAX_TOGGLES)
