@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -123,6 +124,32 @@ const char *describe_missing(uint64_t n, const struct sample_result *r)
 	for (k = 0; k < (int)r->missing && len < (int)sizeof(buf); k++)
 		len += snprintf(buf + len, sizeof(buf) - len, " %lu", r->mark_ns[k]);
 	return buf;
+}
+
+pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out, int *err)
+{
+	int o[2], e[2];
+	pid_t pid;
+
+	cr_assert_eq(pipe2(o, O_CLOEXEC), 0);
+	cr_assert_eq(pipe2(e, O_CLOEXEC), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		if (setup && setup->uid >= 0 && (setgid(setup->uid) || setuid(setup->uid)))
+			_exit(99);
+		if (setup && setup->cpus && sched_setaffinity(0, sizeof(*setup->cpus), setup->cpus))
+			_exit(99);
+		execv(args[0], args);
+		_exit(98);
+	}
+	close(o[1]);
+	close(e[1]);
+	*out = o[0];
+	*err = e[0];
+	return pid;
 }
 
 int run_python(const char *script, const char *const args[])

@@ -6,9 +6,11 @@
 #ifndef WAKEPROBE_TEST_HELPERS_H
 #define WAKEPROBE_TEST_HELPERS_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "session.h"
 
 struct checks {
@@ -48,6 +50,19 @@ const char *wakeprobe_path(void);
 
 /* read_to_end - read @fd to its end, or until @buf is full; always terminated */
 void read_to_end(int fd, char *buf, size_t len);
+
+/* what a spawned child does before it runs its program */
+struct child_setup {
+	int uid;			/* >= 0: become this uid (and gid) */
+	const cpu_set_t *cpus;		/* run only there */
+};
+
+/*
+ * spawn_piped - start @args[0] with its stdout and stderr on pipes, their
+ * read ends into @out and @err; @setup may be NULL. The pipes are
+ * close-on-exec: the child holds only its own ends, as 1 and 2.
+ */
+pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out, int *err);
 
 /* labelled - samples kept out of the phase table, whatever the reason */
 uint64_t labelled(const struct aggregate *a);

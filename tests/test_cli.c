@@ -2,7 +2,6 @@
 /* The wakeprobe binary as a person meets it: exit codes and one-line errors. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <fcntl.h>
 #include <pwd.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -30,29 +29,15 @@ static void run_as(struct outcome *o, int uid, char *const args[])
 
 static void run_on(struct outcome *o, int uid, const cpu_set_t *cpus, char *const args[])
 {
-	int out[2], err[2];
+	struct child_setup setup = { .uid = uid, .cpus = cpus };
+	int out, err;
 	pid_t pid;
 
-	cr_assert_eq(pipe2(out, O_CLOEXEC), 0);
-	cr_assert_eq(pipe2(err, O_CLOEXEC), 0);
-	pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		dup2(out[1], 1);
-		dup2(err[1], 2);
-		if (uid >= 0 && (setgid(uid) || setuid(uid)))
-			_exit(99);
-		if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus))
-			_exit(99);
-		execv(args[0], args);
-		_exit(98);
-	}
-	close(out[1]);
-	close(err[1]);
-	read_to_end(err[0], o->err, sizeof(o->err));
-	read_to_end(out[0], o->out, sizeof(o->out));
-	close(out[0]);
-	close(err[0]);
+	pid = spawn_piped(args, &setup, &out, &err);
+	read_to_end(err, o->err, sizeof(o->err));
+	read_to_end(out, o->out, sizeof(o->out));
+	close(out);
+	close(err);
 	cr_assert_eq(waitpid(pid, &o->status, 0), pid);
 }
 

@@ -5,11 +5,11 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <fcntl.h>
 #include <criterion/parameterized.h>
 #include <bpf/bpf.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -208,22 +208,11 @@ static void sleep_ms(long ms)
  */
 static void interrupt(struct interrupted_run *ir, char *const args[], const long after_ms[], bool stall_stdout)
 {
-	int out[2], err[2];
 	long slept = 0;
+	int out, err;
 	pid_t pid;
 
-	cr_assert_eq(pipe2(out, O_CLOEXEC), 0);
-	cr_assert_eq(pipe2(err, O_CLOEXEC), 0);
-	pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		dup2(out[1], 1);
-		dup2(err[1], 2);
-		execv(args[0], args);
-		_exit(98);
-	}
-	close(out[1]);
-	close(err[1]);
+	pid = spawn_piped(args, NULL, &out, &err);
 	for (int i = 0; after_ms[i] >= 0; i++) {
 		sleep_ms(after_ms[i] - slept);
 		slept = after_ms[i];
@@ -235,12 +224,12 @@ static void interrupt(struct interrupted_run *ir, char *const args[], const long
 		cr_assert_eq(waitpid(pid, &ir->status, WNOHANG), -1, "wakeprobe still runs 5 s after the signals");
 	}
 	/* stderr carries a line or two: it cannot fill its pipe while stdout is read */
-	read_to_end(out[0], ir->out, sizeof(ir->out));
-	read_to_end(err[0], ir->err, sizeof(ir->err));
+	read_to_end(out, ir->out, sizeof(ir->out));
+	read_to_end(err, ir->err, sizeof(ir->err));
 	if (!stall_stdout)
 		cr_assert_eq(waitpid(pid, &ir->status, 0), pid);
-	close(out[0]);
-	close(err[0]);
+	close(out);
+	close(err);
 }
 
 struct sigint_case {
