@@ -172,6 +172,41 @@ static int links_back_to(int n)
 	return now;
 }
 
+/*
+ * The bench's interleaved measure: a run whose programs go off and on
+ * notes each switch in order, takes every sample, and leaves no link.
+ */
+Test(hardening, a_run_whose_programs_go_off_and_on_notes_each_switch_and_leaves_no_link, .timeout = 60)
+{
+	struct checks c = {};
+	struct session_opts o;
+	char msg[256] = "";
+	int links_before;
+	uint32_t i;
+
+	skip_unless_traceable();
+	links_before = bpf_links();
+	o = test_session_opts("eventfd", true, 600, 1000, &c);
+	o.toggle_trace_ms = 100;
+	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_not(result.workload_failed, "%s", result.workload_error);
+	cr_assert_eq(c.seen, 600, "every sample is accounted for: %lu of 600", c.seen);
+	cr_assert_geq(result.nr_toggles, 2, "a 0.6 s run switched off %u times every 0.1 s", result.nr_toggles);
+	for (i = 0; i < result.nr_toggles; i++) {
+		const struct trace_toggle *t = &result.toggles[i];
+		bool last = i == result.nr_toggles - 1;
+
+		cr_assert(result.trace_start_ns <= t->detach_ns && t->detach_ns <= t->off_ns &&
+			  (t->off_ns <= t->attach_ns || (last && !t->attach_ns)) &&
+			  (t->on_ns ? t->attach_ns <= t->on_ns && t->on_ns <= result.trace_end_ns : last),
+			  "switch %u of %u out of order: %lu %lu %lu %lu, run %lu..%lu", i, result.nr_toggles,
+			  t->detach_ns, t->off_ns, t->attach_ns, t->on_ns, result.trace_start_ns, result.trace_end_ns);
+		if (i)
+			cr_assert_leq(result.toggles[i - 1].on_ns, t->detach_ns, "switches %u and %u overlap", i - 1, i);
+	}
+	cr_assert_eq(links_back_to(links_before), links_before, "BPF links left behind");
+}
+
 /* dir_entries - files in @dir other than . and .. */
 static int dir_entries(const char *dir)
 {

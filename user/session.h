@@ -66,7 +66,7 @@ struct run_meta {
 struct trace_toggle {
 	uint64_t detach_ns;	/* before the programs were taken off */
 	uint64_t off_ns;	/* after */
-	uint64_t attach_ns;	/* before they were put back */
+	uint64_t attach_ns;	/* before they were put back; 0: the run ended first */
 	uint64_t on_ns;		/* after; 0: the run ended with them off */
 };
 
