@@ -17,10 +17,11 @@
  * with the untraced run of its own round, and the verdicts rest on the
  * medians of those per-round comparisons. The host's steal time during each
  * round is shown, since on a shared VM it moves the figures more than
- * anything wakeprobe does. Then one traced run each, paced and back to back,
- * whose programs go off and on every 200 ms compares stretches of a single
- * run (interleave() below). A last traced flood with the kernel's BPF
- * run-time statistics on says what the programs themselves cost per wakeup.
+ * anything wakeprobe does. Then one run each, paced and back to back, whose
+ * programs (wakeprobe's, then the do-nothing ones) go off and on every
+ * 200 ms compares stretches of a single run (interleave() below). A last
+ * traced flood with the kernel's BPF run-time statistics on says what the
+ * programs themselves cost per wakeup.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -328,14 +329,15 @@ static double side_change(const struct round *rd, int n, enum side s, bool ratio
 }
 
 /*
- * Interleaved: one traced run whose programs are taken off their
- * tracepoints and put back every TOGGLE_MS, so that traced and untraced
- * stretches alternate within one process, one pair of threads and a few
- * hundred milliseconds: the drifts that separate two runs (a second apart,
- * with new threads and a new sample ring) fall away. Each traced stretch is
- * compared with the mean of the untraced stretches on either side of it;
- * each untraced stretch with the untraced ones two stretches away gives
- * what the measure shows when nothing changes.
+ * Interleaved: one traced run whose programs (wakeprobe's, or the
+ * do-nothing ones) are taken off their tracepoints and put back every
+ * TOGGLE_MS, so that traced and untraced stretches alternate within one
+ * process, one pair of threads and a few hundred milliseconds: the drifts
+ * that separate two runs (a second apart, with new threads and a new sample
+ * ring) fall away. Each traced stretch is compared with the mean of the
+ * untraced stretches on either side of it; each untraced stretch with the
+ * untraced ones two stretches away gives what the measure shows when
+ * nothing changes.
  */
 #define TOGGLE_MS	200
 #define SETTLE_NS	(5ull * 1000000)	/* samples this close to a switch are left out */
@@ -463,8 +465,9 @@ static int against_neighbours(const struct stretch *st, int n, bool traced, int 
 	return m;
 }
 
+/* an interleaved run's comparisons: its stretches with programs on, and the untraced against themselves */
 struct interleaved {
-	double traced, traced_lo, traced_hi;	/* median and quartiles */
+	double on, on_lo, on_hi;	/* median and quartiles */
 	double again, again_lo, again_hi;
 	int pairs, again_pairs;
 };
@@ -477,12 +480,28 @@ static void quantiles(const double *v, int n, double *med, double *lo, double *h
 	*hi = quantile(v, n, 0.75);
 }
 
-/* interleave - one toggling run of @samples wakeups; its comparisons into @iv */
-static int interleave(uint64_t samples, uint64_t interval_us, struct session_result *r, struct interleaved *iv)
+/* nops_toggle - what an interleaved nop run switches: the do-nothing programs */
+static int nops_toggle(bool on, void *ctx)
+{
+	struct nop_set *set = ctx;
+
+	if (on)
+		return nops_attach(set);
+	nops_detach(set);
+	return 0;
+}
+
+/*
+ * interleave - one toggling run of @samples wakeups; its comparisons into
+ * @iv. @side TRACED switches wakeprobe's programs, NOP the do-nothing ones
+ * in an otherwise untraced run.
+ */
+static int interleave(enum side side, uint64_t samples, uint64_t interval_us, struct session_result *r,
+		      struct interleaved *iv)
 {
 	static struct stretch st[MAX_STRETCHES];
 	static double v[MAX_STRETCHES];
-	struct session_opts o = eventfd_opts(samples, interval_us, true);
+	struct session_opts o = eventfd_opts(samples, interval_us, side == TRACED);
 	struct kept_samples k = {};
 	uint64_t *lat = NULL;
 	bool ratio = !interval_us;
@@ -492,11 +511,21 @@ static int interleave(uint64_t samples, uint64_t interval_us, struct session_res
 	o.toggle_trace_ms = TOGGLE_MS;
 	o.on_sample = keep_sample;
 	o.on_sample_ctx = &k;
-
-	if (session__run(&o, r, msg, sizeof(msg))) {
+	if (side == NOP) {
+		o.toggle = nops_toggle;
+		o.toggle_ctx = &nops;
+		if (nops_attach(&nops))
+			goto out;
+	}
+	err = session__run(&o, r, msg, sizeof(msg));
+	if (side == NOP)
+		nops_detach(&nops);
+	if (err) {
+		err = -1;
 		fprintf(stderr, "bench: %s\n", msg);
 		goto out;
 	}
+	err = -1;
 	if (r->workload_failed || k.no_memory || k.n != samples) {
 		fprintf(stderr, "bench: interleaved run incomplete: %s\n",
 			k.no_memory ? "out of memory" : r->workload_error);
@@ -517,7 +546,7 @@ static int interleave(uint64_t samples, uint64_t interval_us, struct session_res
 		stretch_value(&st[i], &k, lat, !ratio);
 	iv->pairs = against_neighbours(st, n, true, 1, ratio, v);
 	if (iv->pairs)
-		quantiles(v, iv->pairs, &iv->traced, &iv->traced_lo, &iv->traced_hi);
+		quantiles(v, iv->pairs, &iv->on, &iv->on_lo, &iv->on_hi);
 	iv->again_pairs = against_neighbours(st, n, false, 2, ratio, v);
 	if (iv->again_pairs)
 		quantiles(v, iv->again_pairs, &iv->again, &iv->again_lo, &iv->again_hi);
@@ -540,15 +569,15 @@ out:
  */
 static double notch(const struct interleaved *iv)
 {
-	return 1.58 * (iv->traced_hi - iv->traced_lo) / sqrt(iv->pairs);
+	return 1.58 * (iv->on_hi - iv->on_lo) / sqrt(iv->pairs);
 }
 
-static void print_interleaved(const char *what, const struct interleaved *iv, bool ratio)
+static void print_interleaved(const char *what, enum side side, const struct interleaved *iv, bool ratio)
 {
 	const char *fmt = ratio ? "%s %.3f (%.3f .. %.3f), %d stretches" : "%s %+.2f (%+.2f .. %+.2f), %d stretches";
 
 	printf("%-15s   ", what);
-	printf(fmt, "traced", iv->traced, iv->traced_lo, iv->traced_hi, iv->pairs);
+	printf(fmt, side_name[side], iv->on, iv->on_lo, iv->on_hi, iv->pairs);
 	printf("   ");
 	printf(fmt, "untraced", iv->again, iv->again_lo, iv->again_hi, iv->again_pairs);
 	printf("\n");
@@ -575,7 +604,7 @@ int main(int argc, char **argv)
 {
 	uint64_t paced_rounds = 15, flood_rounds = 21, paced_samples = 1000, flood_samples = 30000;
 	static struct round paced[MAX_ROUNDS], flood[MAX_ROUNDS];
-	struct interleaved paced_iv, flood_iv;
+	struct interleaved paced_iv, flood_iv, paced_nop_iv, flood_nop_iv;
 	double p50_delta, ratio_med, again, lo, hi;
 	int err;
 	struct session_result *r;
@@ -628,15 +657,20 @@ int main(int argc, char **argv)
 	print_changes("paced p50, us", paced, paced_rounds, false);
 	print_changes("flood, ratio", flood, flood_rounds, true);
 
-	printf("\ninterleaved: one traced run each (%" PRIu64 " wakeups paced, %" PRIu64 " back to back), its programs\n"
-	       "taken off their tracepoints and put back every %d ms; each stretch against the mean of the untraced\n"
-	       "stretches beside it (untraced: against those two stretches away); median (quartiles)\n",
+	printf("\ninterleaved: one run each (%" PRIu64 " wakeups paced, %" PRIu64 " back to back), traced by wakeprobe\n"
+	       "or by the do-nothing programs, taken off their tracepoints and put back every %d ms; each stretch\n"
+	       "against the mean of the untraced stretches beside it (untraced: against those two stretches away);\n"
+	       "median (quartiles)\n",
 	       paced_rounds * paced_samples, flood_rounds * flood_samples, TOGGLE_MS);
-	if (interleave(paced_rounds * paced_samples, PACED_US, r, &paced_iv) ||
-	    interleave(flood_rounds * flood_samples, 0, r, &flood_iv))
+	if (interleave(TRACED, paced_rounds * paced_samples, PACED_US, r, &paced_iv) ||
+	    interleave(NOP, paced_rounds * paced_samples, PACED_US, r, &paced_nop_iv) ||
+	    interleave(TRACED, flood_rounds * flood_samples, 0, r, &flood_iv) ||
+	    interleave(NOP, flood_rounds * flood_samples, 0, r, &flood_nop_iv))
 		goto fail;
-	print_interleaved("paced p50, us", &paced_iv, false);
-	print_interleaved("flood, ratio", &flood_iv, true);
+	print_interleaved("paced p50, us", TRACED, &paced_iv, false);
+	print_interleaved("", NOP, &paced_nop_iv, false);
+	print_interleaved("flood, ratio", TRACED, &flood_iv, true);
+	print_interleaved("", NOP, &flood_nop_iv, true);
 
 	printf("\nBPF programs, traced runs with the kernel's run-time statistics on (their own clock reads are counted in):\n");
 	if (bpf_cost("paced", paced_samples, PACED_US, r) || bpf_cost("flood", flood_samples, 0, r))
@@ -654,16 +688,20 @@ int main(int argc, char **argv)
 	       ratio_med >= 0.7 ? "met" : "NOT met");
 	printf("             untraced against itself %s, do-nothing programs %s\n",
 	       lower(side_change(flood, flood_rounds, AGAIN, true)), lower(side_change(flood, flood_rounds, NOP, true)));
-	lo = paced_iv.traced - notch(&paced_iv);
-	hi = paced_iv.traced + notch(&paced_iv);
+	lo = paced_iv.on - notch(&paced_iv);
+	hi = paced_iv.on + notch(&paced_iv);
 	printf("  interleaved: paced p50 traced %+.2f us, 95%% interval %+.2f .. %+.2f (aim <= 1 us): %s\n",
-	       paced_iv.traced, lo, hi, hi <= 1.0 ? "met" : lo > 1.0 ? "NOT met" : "cannot tell");
-	printf("               untraced against itself %+.2f us\n", paced_iv.again);
-	lo = flood_iv.traced - notch(&flood_iv);
-	hi = flood_iv.traced + notch(&flood_iv);
-	printf("               flood traced %.3f, 95%% interval %.3f .. %.3f (aim >= 0.700): %s\n", flood_iv.traced,
+	       paced_iv.on, lo, hi, hi <= 1.0 ? "met" : lo > 1.0 ? "NOT met" : "cannot tell");
+	printf("               untraced against itself %+.2f us, do-nothing programs %+.2f us (%+.2f .. %+.2f)\n",
+	       paced_iv.again, paced_nop_iv.on, paced_nop_iv.on - notch(&paced_nop_iv),
+	       paced_nop_iv.on + notch(&paced_nop_iv));
+	lo = flood_iv.on - notch(&flood_iv);
+	hi = flood_iv.on + notch(&flood_iv);
+	printf("               flood traced %.3f, 95%% interval %.3f .. %.3f (aim >= 0.700): %s\n", flood_iv.on,
 	       lo, hi, lo >= 0.7 ? "met" : hi < 0.7 ? "NOT met" : "cannot tell");
-	printf("               untraced against itself %.3f\n", flood_iv.again);
+	printf("               untraced against itself %.3f, do-nothing programs %.3f (%.3f .. %.3f)\n",
+	       flood_iv.again, flood_nop_iv.on, flood_nop_iv.on - notch(&flood_nop_iv),
+	       flood_nop_iv.on + notch(&flood_nop_iv));
 	nops_unload(&nops);
 	free(r);
 	return 0;

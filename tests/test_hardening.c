@@ -207,6 +207,58 @@ Test(hardening, a_run_whose_programs_go_off_and_on_notes_each_switch_and_leaves_
 	cr_assert_eq(links_back_to(links_before), links_before, "BPF links left behind");
 }
 
+/* what a run's own toggle switched, and when; the second "on" fails */
+struct switches {
+	bool on[8];
+	uint64_t at_ns[8];
+	int n, calls;
+};
+
+static int note_switch(bool on, void *ctx)
+{
+	struct switches *sw = ctx;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (sw->calls++ < 8) {
+		sw->on[sw->n] = on;
+		sw->at_ns[sw->n++] = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	}
+	return on && sw->calls == 4 ? -1 : 0;
+}
+
+/* the benchmark's do-nothing programs go off and on in an untraced run through a toggle of its own */
+Test(hardening, an_untraced_run_switches_its_own_toggle_on_schedule_and_retries_a_refused_switch, .timeout = 60)
+{
+	struct switches sw = {};
+	struct checks c = {};
+	struct session_opts o;
+	char msg[256] = "";
+	int i;
+
+	o = test_session_opts("eventfd", false, 700, 1000, &c);
+	o.toggle_trace_ms = 100;
+	o.toggle = note_switch;
+	o.toggle_ctx = &sw;
+	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_not(result.workload_failed, "%s", result.workload_error);
+	cr_assert_eq(c.seen, 700, "every sample is accounted for: %lu of 700", c.seen);
+	/* off, on, off, on (refused), on: the second stretch off lasts until a switch on succeeds */
+	cr_assert_geq(sw.calls, 5, "a 0.7 s run switched %d times every 0.1 s", sw.calls);
+	cr_assert(!sw.on[0] && sw.on[1] && !sw.on[2] && sw.on[3] && sw.on[4], "off, on, off, on, on again");
+	cr_assert_geq(result.nr_toggles, 2, "two stretches off: %u", result.nr_toggles);
+	cr_assert(result.toggles[0].detach_ns <= sw.at_ns[0] && sw.at_ns[0] <= result.toggles[0].off_ns &&
+		  result.toggles[0].attach_ns <= sw.at_ns[1] && sw.at_ns[1] <= result.toggles[0].on_ns,
+		  "the first stretch off is bounded by its switches");
+	cr_assert(result.toggles[1].detach_ns <= sw.at_ns[2] && sw.at_ns[2] <= result.toggles[1].off_ns,
+		  "the second stretch off begins at its switch");
+	cr_assert(sw.at_ns[3] < result.toggles[1].attach_ns && result.toggles[1].attach_ns <= sw.at_ns[4] &&
+		  sw.at_ns[4] <= result.toggles[1].on_ns,
+		  "the second stretch off ends at the switch that succeeded, not at the refused one");
+	for (i = 5; i < sw.n; i++)
+		cr_assert_eq(sw.on[i], i % 2 == 0, "after the retry the switches alternate again: %d", i);
+}
+
 /* dir_entries - files in @dir other than . and .. */
 static int dir_entries(const char *dir)
 {

@@ -89,6 +89,22 @@ static void maybe_add_clock_pair(struct session *s, uint64_t now)
 		add_clock_pair(s, now);
 }
 
+/* switch_trace - put the programs that toggle_trace_ms switches on or off; 0 when done */
+static int switch_trace(struct session *s, bool on)
+{
+	if (s->opts->toggle)
+		return s->opts->toggle(on, s->opts->toggle_ctx);
+	if (!on) {
+		collector__detach(s->collector);
+		return 0;
+	}
+	if (!collector__attach(s->collector))
+		return 0;
+	/* none half attached: the stretch stays open, the run goes on untraced */
+	collector__detach(s->collector);
+	return -1;
+}
+
 /*
  * maybe_toggle - for the bench: every toggle_trace_ms take the programs off
  * their tracepoints, or put them back, and note when. Only the links go: the
@@ -104,17 +120,15 @@ static void maybe_toggle(struct session *s, struct session_result *res, uint64_t
 		return;
 	if (off) {
 		t->attach_ns = now_ns();
-		if (!collector__attach(s->collector))
+		if (!switch_trace(s, true))
 			t->on_ns = now_ns();
-		else	/* none half attached: the stretch stays open, the run goes on untraced */
-			collector__detach(s->collector);
 		return;
 	}
 	if (res->nr_toggles == SESSION_MAX_TOGGLES)
 		return;
 	t = &res->toggles[res->nr_toggles++];
 	t->detach_ns = now_ns();
-	collector__detach(s->collector);
+	switch_trace(s, false);
 	t->off_ns = now_ns();
 }
 
@@ -273,7 +287,7 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 	started_ns = now_ns();
 	while (!session_stop_requested) {
 		pump(&s, POLL_INTERVAL_MS);
-		if (o->toggle_trace_ms && s.collector)
+		if (o->toggle_trace_ms && (s.collector || o->toggle))
 			maybe_toggle(&s, res, now_ns());
 		state = sample_reader__state(&s.reader);
 		if (runner__poll(&s.runner) || state == WP_RING_FAILED)

@@ -31,6 +31,12 @@ struct session_opts {
 	 * run alternate (session_result.toggles says when); 0: never
 	 */
 	uint32_t toggle_trace_ms;
+	/*
+	 * bench only: what toggle_trace_ms switches, instead of the run's own
+	 * programs (which an untraced run does not have); 0 when it switched
+	 */
+	int (*toggle)(bool on, void *ctx);
+	void *toggle_ctx;
 	uint64_t timeout_ms;		/* stop the workload after this long; 0: no limit */
 	bool drop_privileges;		/* run the workload as uid:gid, not as wakeprobe */
 	uid_t uid;
