@@ -504,7 +504,7 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 	struct session_opts o = eventfd_opts(samples, interval_us, side == TRACED);
 	struct kept_samples k = {};
 	uint64_t *lat = NULL;
-	bool ratio = !interval_us;
+	bool ratio = !interval_us, run_failed;
 	char msg[256];
 	int i, n, err = -1;
 
@@ -517,15 +517,13 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 		if (nops_attach(&nops))
 			goto out;
 	}
-	err = session__run(&o, r, msg, sizeof(msg));
+	run_failed = session__run(&o, r, msg, sizeof(msg)) != 0;
 	if (side == NOP)
 		nops_detach(&nops);
-	if (err) {
-		err = -1;
+	if (run_failed) {
 		fprintf(stderr, "bench: %s\n", msg);
 		goto out;
 	}
-	err = -1;
 	if (r->workload_failed || k.no_memory || k.n != samples) {
 		fprintf(stderr, "bench: interleaved run incomplete: %s\n",
 			k.no_memory ? "out of memory" : r->workload_error);
