@@ -259,6 +259,47 @@ Test(hardening, an_untraced_run_switches_its_own_toggle_on_schedule_and_retries_
 		cr_assert_eq(sw.on[i], i % 2 == 0, "after the retry the switches alternate again: %d", i);
 }
 
+/* what on_start was told, and what it answers */
+struct started {
+	pid_t pid;
+	int calls;
+	int answer;
+};
+
+static int note_start(pid_t pid, void *ctx)
+{
+	struct started *st = ctx;
+
+	st->pid = pid;
+	st->calls++;
+	return st->answer;
+}
+
+/* the benchmark's floor tracer follows the workload through on_start */
+Test(hardening, on_start_is_told_the_workload_pid_once_and_a_refusal_stops_the_run_with_no_child_left,
+     .timeout = 60)
+{
+	struct started st = {};
+	struct checks c = {};
+	struct session_opts o;
+	char msg[256] = "";
+
+	o = test_session_opts("eventfd", false, 50, 100, &c);
+	o.on_start = note_start;
+	o.on_start_ctx = &st;
+	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_not(result.workload_failed, "%s", result.workload_error);
+	cr_assert_eq(st.calls, 1, "told %d times", st.calls);
+	/* eventfd's waker is the workload's main thread: its tid is the process's pid */
+	cr_assert_eq((uint32_t)st.pid, result.waker_tid, "told pid %d, the waker was %u", st.pid, result.waker_tid);
+
+	st = (struct started){ .answer = -EPERM };
+	cr_assert_neq(session__run(&o, &result, msg, sizeof(msg)), 0, "a refused start fails the run");
+	cr_assert(strstr(msg, "cannot start") && strstr(msg, strerror(EPERM)), "the reason is given: %s", msg);
+	cr_assert_eq(st.calls, 1);
+	cr_assert(kill(st.pid, 0) == -1 && errno == ESRCH, "the refused workload %d is gone, reaped", st.pid);
+}
+
 /* dir_entries - files in @dir other than . and .. */
 static int dir_entries(const char *dir)
 {

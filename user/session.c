@@ -159,8 +159,11 @@ static void pump(struct session *s, int timeout_ms)
 static int track_child(pid_t pid, void *ctx)
 {
 	struct session *s = ctx;
+	int err = s->collector ? collector__track(s->collector, pid) : 0;
 
-	return s->collector ? collector__track(s->collector, pid) : 0;
+	if (!err && s->opts->on_start)
+		err = s->opts->on_start(pid, s->opts->on_start_ctx);
+	return err;
 }
 
 static int start_workload(struct session *s, char *msg, size_t len)

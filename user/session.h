@@ -37,6 +37,12 @@ struct session_opts {
 	 */
 	int (*toggle)(bool on, void *ctx);
 	void *toggle_ctx;
+	/*
+	 * bench only: told the workload's pid between fork and exec, as the BPF
+	 * side is (the benchmark's own tracer follows it); nonzero fails the run
+	 */
+	int (*on_start)(pid_t pid, void *ctx);
+	void *on_start_ctx;
 	uint64_t timeout_ms;		/* stop the workload after this long; 0: no limit */
 	bool drop_privileges;		/* run the workload as uid:gid, not as wakeprobe */
 	uid_t uid;
