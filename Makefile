@@ -88,16 +88,17 @@ $(SKEL): $(OBJ)/wakeprobe.bpf.o
 # collect.c is the one user of the skeleton
 $(OBJ)/user/collect.o: $(SKEL)
 
-# the benchmark's do-nothing program (bpf/nop.bpf.c), for what any program costs there
-$(OBJ)/nop.bpf.o: bpf/nop.bpf.c $(VMLINUX) | $(DEPS_STAMP)
+# the benchmark's own programs: one that does nothing (bpf/nop.bpf.c), for what any program
+# costs there, and the least a tracer of this design does (bpf/floor.bpf.c)
+$(OBJ)/nop.bpf.o $(OBJ)/floor.bpf.o: $(OBJ)/%.bpf.o: bpf/%.bpf.c bpf/wakeprobe.h $(VMLINUX) | $(DEPS_STAMP)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(OBJ)/nop.skel.h: $(OBJ)/nop.bpf.o
+$(OBJ)/nop.skel.h $(OBJ)/floor.skel.h: $(OBJ)/%.skel.h: $(OBJ)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name nop_bpf > $@.tmp && mv $@.tmp $@
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-$(OBJ)/tests/bench_overhead.o: $(SKEL) $(OBJ)/nop.skel.h
+$(OBJ)/tests/bench_overhead.o: $(SKEL) $(OBJ)/nop.skel.h $(OBJ)/floor.skel.h
 
 $(OBJ)/%.o: %.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)

@@ -36,6 +36,7 @@
 #include "collect.h"
 #include "parse.h"
 #include "session.h"
+#include "floor.skel.h"
 #include "nop.skel.h"
 #include "wakeprobe.skel.h"
 
@@ -44,9 +45,10 @@
 #define PACED_US	1000
 #define MAX_VALUES	1100	/* rounds, or the stretches of an interleaved run */
 
-enum side { UNTRACED, AGAIN, NOP, TRACED, SIDES };
+/* the sides of a round; FLOOR only runs interleaved */
+enum side { UNTRACED, AGAIN, NOP, TRACED, SIDES, FLOOR = SIDES };
 
-static const char *const side_name[SIDES] = { "untraced", "again", "nop", "traced" };
+static const char *const side_name[] = { "untraced", "again", "nop", "traced", "floor" };
 
 /* what one round measured, per side */
 struct round {
@@ -175,6 +177,83 @@ static int nops_attach(struct nop_set *set)
 }
 
 static struct nop_set nops;
+
+/*
+ * The floor side: bpf/floor.bpf.c, the least a tracer of wakeprobe's design
+ * does, following the workload's tgid as wakeprobe does. Its ring is
+ * drained (and its records counted) at every switch of an interleaved run.
+ */
+struct floor {
+	struct floor_bpf *skel;
+	struct ring_buffer *rb;
+	uint64_t records;
+	__u32 tgid;		/* the workload it follows, 0: none yet */
+};
+
+static struct floor floor_side;
+
+static int floor_record(void *ctx, void *data, size_t len)
+{
+	(void)data;
+	(void)len;
+	((struct floor *)ctx)->records++;
+	return 0;
+}
+
+static void floor_unload(struct floor *f)
+{
+	ring_buffer__free(f->rb);
+	floor_bpf__destroy(f->skel);
+	*f = (struct floor){};
+}
+
+/* floor_load - the floor's programs, filtering the syscalls that bound @wl's phases */
+static int floor_load(struct floor *f, const struct workload_desc *wl)
+{
+	int i, err;
+
+	f->skel = floor_bpf__open_and_load();
+	if (!f->skel) {
+		err = -errno;
+		fprintf(stderr, "bench: cannot load bpf/floor.bpf.c: %s\n", strerror(-err));
+		return err;
+	}
+	for (i = 0; i < CATALOG_MAX_SYSCALLS; i++) {
+		if (wl->notify_syscalls[i] >= 0 && wl->notify_syscalls[i] < WP_MAX_SYSCALLS)
+			f->skel->bss->floor_syscalls[wl->notify_syscalls[i]] |= WP_SYSCALL_ENTER;
+		if (wl->wait_syscalls[i] >= 0 && wl->wait_syscalls[i] < WP_MAX_SYSCALLS)
+			f->skel->bss->floor_syscalls[wl->wait_syscalls[i]] |= WP_SYSCALL_EXIT;
+	}
+	f->rb = ring_buffer__new(bpf_map__fd(f->skel->maps.floor_events), floor_record, f, NULL);
+	if (!f->rb) {
+		err = -errno;
+		fprintf(stderr, "bench: cannot map the floor's ring buffer: %s\n", strerror(-err));
+		floor_unload(f);
+		return err;
+	}
+	return 0;
+}
+
+static int floor_toggle(bool on, void *ctx)
+{
+	struct floor *f = ctx;
+
+	ring_buffer__consume(f->rb);
+	if (on)
+		return floor_bpf__attach(f->skel);
+	floor_bpf__detach(f->skel);
+	return 0;
+}
+
+static int floor_track(pid_t pid, void *ctx)
+{
+	struct floor *f = ctx;
+	__u8 one = 1;
+
+	f->tgid = pid;
+	return bpf_map__update_elem(f->skel->maps.floor_tgids, &f->tgid, sizeof(f->tgid), &one, sizeof(one),
+				    BPF_ANY);
+}
 
 /* eventfd_opts - every run here: eventfd, waker on CPU 0, wakee on CPU 1 */
 static struct session_opts eventfd_opts(uint64_t samples, uint64_t interval_us, bool trace)
@@ -465,11 +544,17 @@ static int against_neighbours(const struct stretch *st, int n, bool traced, int 
 	return m;
 }
 
+/* the interleaved runs, in order: wakeprobe, then what it is measured against */
+enum { IV_TRACED, IV_NOP, IV_FLOOR, IV_SIDES };
+static const enum side iv_side[IV_SIDES] = { TRACED, NOP, FLOOR };
+static const char *const iv_what[IV_SIDES] = { "traced", "do-nothing programs", "floor tracer" };
+
 /* an interleaved run's comparisons: its stretches with programs on, and the untraced against themselves */
 struct interleaved {
 	double on, on_lo, on_hi;	/* median and quartiles */
 	double again, again_lo, again_hi;
 	int pairs, again_pairs;
+	double records_per_wakeup;	/* the floor's, per wakeup notified while it was on */
 };
 
 /* quantiles - median and quartiles of @n values (n >= 1) */
@@ -478,6 +563,24 @@ static void quantiles(const double *v, int n, double *med, double *lo, double *h
 	*med = quantile(v, n, 0.5);
 	*lo = quantile(v, n, 0.25);
 	*hi = quantile(v, n, 0.75);
+}
+
+/* traced_samples - how many of @k's samples were notified while the programs were on */
+static uint64_t traced_samples(const struct session_result *r, const struct kept_samples *k)
+{
+	uint64_t i, n = 0;
+	uint32_t t = 0;
+
+	for (i = 0; i < k->n; i++) {
+		uint64_t ts = k->t[i][0];
+
+		/* pass the stretches off that ended before it */
+		while (t < r->nr_toggles && r->toggles[t].on_ns && r->toggles[t].on_ns <= ts)
+			t++;
+		if (t == r->nr_toggles || ts < r->toggles[t].detach_ns)
+			n++;
+	}
+	return n;
 }
 
 /* nops_toggle - what an interleaved nop run switches: the do-nothing programs */
@@ -516,12 +619,37 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 		o.toggle_ctx = &nops;
 		if (nops_attach(&nops))
 			goto out;
+	} else if (side == FLOOR) {
+		o.toggle = floor_toggle;
+		o.toggle_ctx = &floor_side;
+		o.on_start = floor_track;
+		o.on_start_ctx = &floor_side;
+		floor_side.records = 0;
+		floor_side.skel->bss->floor_drops = 0;
+		if (floor_bpf__attach(floor_side.skel)) {
+			fprintf(stderr, "bench: cannot attach bpf/floor.bpf.c\n");
+			goto out;
+		}
 	}
 	run_failed = session__run(&o, r, msg, sizeof(msg)) != 0;
 	if (side == NOP)
 		nops_detach(&nops);
+	if (side == FLOOR) {
+		floor_bpf__detach(floor_side.skel);
+		ring_buffer__consume(floor_side.rb);
+		if (floor_side.tgid)
+			bpf_map__delete_elem(floor_side.skel->maps.floor_tgids, &floor_side.tgid,
+					     sizeof(floor_side.tgid), 0);
+		floor_side.tgid = 0;
+	}
 	if (run_failed) {
 		fprintf(stderr, "bench: %s\n", msg);
+		goto out;
+	}
+	if (side == FLOOR && (floor_side.skel->bss->floor_drops || !floor_side.records)) {
+		fprintf(stderr, "bench: the floor tracer %s\n", floor_side.records ?
+			"dropped records: its ring (bpf/floor.bpf.c) is too small for this run" :
+			"recorded nothing: it did not follow the workload");
 		goto out;
 	}
 	if (r->workload_failed || k.no_memory || k.n != samples) {
@@ -533,6 +661,11 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 		fprintf(stderr, "bench: %" PRIu64 " events dropped, %" PRIu64 " runs skipped\n", r->drops_total,
 			r->missed_runs);
 		goto out;
+	}
+	if (side == FLOOR) {
+		uint64_t on = traced_samples(r, &k);
+
+		iv->records_per_wakeup = on ? (double)floor_side.records / on : 0;
 	}
 	lat = malloc(k.n * sizeof(*lat));
 	if (!lat) {
@@ -570,6 +703,19 @@ static double notch(const struct interleaved *iv)
 	return 1.58 * (iv->on_hi - iv->on_lo) / sqrt(iv->pairs);
 }
 
+/*
+ * verdict - on an aim, from a 95% interval: met when all of it meets the
+ * aim, not met when none of it does. An interval wholly on the side where
+ * tracing would have made the workload faster says the machine moved under
+ * the measure (a host's burst of steal, say), not that tracing helped.
+ */
+static const char *verdict(bool faster, bool met, bool not_met)
+{
+	if (faster)
+		return "cannot tell: the traced stretches came out faster, the machine moved under the measure";
+	return met ? "met" : not_met ? "NOT met" : "cannot tell";
+}
+
 static void print_interleaved(const char *what, enum side side, const struct interleaved *iv, bool ratio)
 {
 	const char *fmt = ratio ? "%s %.3f (%.3f .. %.3f), %d stretches" : "%s %+.2f (%+.2f .. %+.2f), %d stretches";
@@ -602,9 +748,9 @@ int main(int argc, char **argv)
 {
 	uint64_t paced_rounds = 15, flood_rounds = 21, paced_samples = 1000, flood_samples = 30000;
 	static struct round paced[MAX_ROUNDS], flood[MAX_ROUNDS];
-	struct interleaved paced_iv, flood_iv, paced_nop_iv, flood_nop_iv;
+	struct interleaved paced_iv[IV_SIDES], flood_iv[IV_SIDES];
 	double p50_delta, ratio_med, again, lo, hi;
-	int err;
+	int err, i;
 	struct session_result *r;
 	struct utsname u;
 	char why[256];
@@ -641,7 +787,8 @@ int main(int argc, char **argv)
 	       "nop (a do-nothing BPF program on each of wakeprobe's tracepoints), traced (wakeprobe);\n"
 	       "steal = the host's share of CPU time during the round\n\n");
 
-	if (nops_load(&nops) || run_rounds("paced", "p50 us", "%7.2f", paced_rounds, paced_samples, PACED_US, r, paced) ||
+	if (nops_load(&nops) || floor_load(&floor_side, catalog__find("eventfd")) ||
+	    run_rounds("paced", "p50 us", "%7.2f", paced_rounds, paced_samples, PACED_US, r, paced) ||
 	    run_rounds("flood", "wakeups/s", "%6.0f", flood_rounds, flood_samples, 0, r, flood))
 		goto fail;
 
@@ -655,20 +802,23 @@ int main(int argc, char **argv)
 	print_changes("paced p50, us", paced, paced_rounds, false);
 	print_changes("flood, ratio", flood, flood_rounds, true);
 
-	printf("\ninterleaved: one run each (%" PRIu64 " wakeups paced, %" PRIu64 " back to back), traced by wakeprobe\n"
-	       "or by the do-nothing programs, taken off their tracepoints and put back every %d ms; each stretch\n"
-	       "against the mean of the untraced stretches beside it (untraced: against those two stretches away);\n"
-	       "median (quartiles)\n",
+	printf("\ninterleaved: one run each (%" PRIu64 " wakeups paced, %" PRIu64 " back to back) traced by wakeprobe,\n"
+	       "by the do-nothing programs, and by the least tracer of wakeprobe's design (floor: bpf/floor.bpf.c),\n"
+	       "its programs taken off their tracepoints and put back every %d ms; each stretch against the mean\n"
+	       "of the untraced stretches beside it (untraced: against those two stretches away); median (quartiles)\n",
 	       paced_rounds * paced_samples, flood_rounds * flood_samples, TOGGLE_MS);
-	if (interleave(TRACED, paced_rounds * paced_samples, PACED_US, r, &paced_iv) ||
-	    interleave(NOP, paced_rounds * paced_samples, PACED_US, r, &paced_nop_iv) ||
-	    interleave(TRACED, flood_rounds * flood_samples, 0, r, &flood_iv) ||
-	    interleave(NOP, flood_rounds * flood_samples, 0, r, &flood_nop_iv))
-		goto fail;
-	print_interleaved("paced p50, us", TRACED, &paced_iv, false);
-	print_interleaved("", NOP, &paced_nop_iv, false);
-	print_interleaved("flood, ratio", TRACED, &flood_iv, true);
-	print_interleaved("", NOP, &flood_nop_iv, true);
+	for (i = 0; i < IV_SIDES; i++)
+		if (interleave(iv_side[i], paced_rounds * paced_samples, PACED_US, r, &paced_iv[i]))
+			goto fail;
+	for (i = 0; i < IV_SIDES; i++)
+		if (interleave(iv_side[i], flood_rounds * flood_samples, 0, r, &flood_iv[i]))
+			goto fail;
+	for (i = 0; i < IV_SIDES; i++)
+		print_interleaved(i ? "" : "paced p50, us", iv_side[i], &paced_iv[i], false);
+	for (i = 0; i < IV_SIDES; i++)
+		print_interleaved(i ? "" : "flood, ratio", iv_side[i], &flood_iv[i], true);
+	printf("floor: %.2f records per traced wakeup paced, %.2f back to back\n", paced_iv[IV_FLOOR].records_per_wakeup,
+	       flood_iv[IV_FLOOR].records_per_wakeup);
 
 	printf("\nBPF programs, traced runs with the kernel's run-time statistics on (their own clock reads are counted in):\n");
 	if (bpf_cost("paced", paced_samples, PACED_US, r) || bpf_cost("flood", flood_samples, 0, r))
@@ -686,25 +836,29 @@ int main(int argc, char **argv)
 	       ratio_med >= 0.7 ? "met" : "NOT met");
 	printf("             untraced against itself %s, do-nothing programs %s\n",
 	       lower(side_change(flood, flood_rounds, AGAIN, true)), lower(side_change(flood, flood_rounds, NOP, true)));
-	lo = paced_iv.on - notch(&paced_iv);
-	hi = paced_iv.on + notch(&paced_iv);
+	lo = paced_iv[IV_TRACED].on - notch(&paced_iv[IV_TRACED]);
+	hi = paced_iv[IV_TRACED].on + notch(&paced_iv[IV_TRACED]);
 	printf("  interleaved: paced p50 traced %+.2f us, 95%% interval %+.2f .. %+.2f (aim <= 1 us): %s\n",
-	       paced_iv.on, lo, hi, hi <= 1.0 ? "met" : lo > 1.0 ? "NOT met" : "cannot tell");
-	printf("               untraced against itself %+.2f us, do-nothing programs %+.2f us (%+.2f .. %+.2f)\n",
-	       paced_iv.again, paced_nop_iv.on, paced_nop_iv.on - notch(&paced_nop_iv),
-	       paced_nop_iv.on + notch(&paced_nop_iv));
-	lo = flood_iv.on - notch(&flood_iv);
-	hi = flood_iv.on + notch(&flood_iv);
-	printf("               flood traced %.3f, 95%% interval %.3f .. %.3f (aim >= 0.700): %s\n", flood_iv.on,
-	       lo, hi, lo >= 0.7 ? "met" : hi < 0.7 ? "NOT met" : "cannot tell");
-	printf("               untraced against itself %.3f, do-nothing programs %.3f (%.3f .. %.3f)\n",
-	       flood_iv.again, flood_nop_iv.on, flood_nop_iv.on - notch(&flood_nop_iv),
-	       flood_nop_iv.on + notch(&flood_nop_iv));
+	       paced_iv[IV_TRACED].on, lo, hi, verdict(hi < 0, hi <= 1.0, lo > 1.0));
+	printf("               untraced against itself %+.2f us\n", paced_iv[IV_TRACED].again);
+	for (i = IV_TRACED + 1; i < IV_SIDES; i++)
+		printf("               %-18s %+.2f us, 95%% interval %+.2f .. %+.2f\n", iv_what[i], paced_iv[i].on,
+		       paced_iv[i].on - notch(&paced_iv[i]), paced_iv[i].on + notch(&paced_iv[i]));
+	lo = flood_iv[IV_TRACED].on - notch(&flood_iv[IV_TRACED]);
+	hi = flood_iv[IV_TRACED].on + notch(&flood_iv[IV_TRACED]);
+	printf("               flood traced %.3f, 95%% interval %.3f .. %.3f (aim >= 0.700): %s\n",
+	       flood_iv[IV_TRACED].on, lo, hi, verdict(lo > 1.0, lo >= 0.7, hi < 0.7));
+	printf("               untraced against itself %.3f\n", flood_iv[IV_TRACED].again);
+	for (i = IV_TRACED + 1; i < IV_SIDES; i++)
+		printf("               %-18s %.3f, 95%% interval %.3f .. %.3f\n", iv_what[i], flood_iv[i].on,
+		       flood_iv[i].on - notch(&flood_iv[i]), flood_iv[i].on + notch(&flood_iv[i]));
 	nops_unload(&nops);
+	floor_unload(&floor_side);
 	free(r);
 	return 0;
 fail:
 	nops_unload(&nops);
+	floor_unload(&floor_side);
 	free(r);
 	return 1;
 }
