@@ -716,6 +716,36 @@ static const char *verdict(bool faster, bool met, bool not_met)
 	return met ? "met" : not_met ? "NOT met" : "cannot tell";
 }
 
+#define MIN_PAIRS	8	/* fewer comparisons give no interval: quartiles of a handful say little */
+
+/*
+ * print_target - @iv's median against the untraced stretches with its 95%
+ * interval (or why there is none), and with @aim the verdict on the aim:
+ * a paced difference of at most 1 us, or a flood ratio of at least 0.7
+ */
+static void print_target(const char *what, const struct interleaved *iv, bool ratio, bool aim)
+{
+	double lo = iv->on - notch(iv), hi = iv->on + notch(iv);
+	bool enough = iv->pairs >= MIN_PAIRS;
+
+	printf("               %-18s ", what);
+	printf(ratio ? "%.3f" : "%+.2f us", iv->on);
+	if (enough)
+		printf(ratio ? ", 95%% interval %.3f .. %.3f" : ", 95%% interval %+.2f .. %+.2f", lo, hi);
+	else
+		printf(", %d comparisons: too few for an interval", iv->pairs);
+	if (aim) {
+		printf(ratio ? " (aim >= 0.700): " : " (aim <= 1 us): ");
+		if (!enough)
+			printf("cannot tell");
+		else if (ratio)
+			printf("%s", verdict(lo > 1.0, lo >= 0.7, hi < 0.7));
+		else
+			printf("%s", verdict(hi < 0, hi <= 1.0, lo > 1.0));
+	}
+	printf("\n");
+}
+
 static void print_interleaved(const char *what, enum side side, const struct interleaved *iv, bool ratio)
 {
 	const char *fmt = ratio ? "%s %.3f (%.3f .. %.3f), %d stretches" : "%s %+.2f (%+.2f .. %+.2f), %d stretches";
@@ -749,7 +779,7 @@ int main(int argc, char **argv)
 	uint64_t paced_rounds = 15, flood_rounds = 21, paced_samples = 1000, flood_samples = 30000;
 	static struct round paced[MAX_ROUNDS], flood[MAX_ROUNDS];
 	struct interleaved paced_iv[IV_SIDES], flood_iv[IV_SIDES];
-	double p50_delta, ratio_med, again, lo, hi;
+	double p50_delta, ratio_med, again;
 	int err, i;
 	struct session_result *r;
 	struct utsname u;
@@ -836,22 +866,16 @@ int main(int argc, char **argv)
 	       ratio_med >= 0.7 ? "met" : "NOT met");
 	printf("             untraced against itself %s, do-nothing programs %s\n",
 	       lower(side_change(flood, flood_rounds, AGAIN, true)), lower(side_change(flood, flood_rounds, NOP, true)));
-	lo = paced_iv[IV_TRACED].on - notch(&paced_iv[IV_TRACED]);
-	hi = paced_iv[IV_TRACED].on + notch(&paced_iv[IV_TRACED]);
-	printf("  interleaved: paced p50 traced %+.2f us, 95%% interval %+.2f .. %+.2f (aim <= 1 us): %s\n",
-	       paced_iv[IV_TRACED].on, lo, hi, verdict(hi < 0, hi <= 1.0, lo > 1.0));
-	printf("               untraced against itself %+.2f us\n", paced_iv[IV_TRACED].again);
+	printf("  interleaved, paced p50:\n");
+	print_target("traced", &paced_iv[IV_TRACED], false, true);
+	printf("               %-18s %+.2f us\n", "untraced vs itself", paced_iv[IV_TRACED].again);
 	for (i = IV_TRACED + 1; i < IV_SIDES; i++)
-		printf("               %-18s %+.2f us, 95%% interval %+.2f .. %+.2f\n", iv_what[i], paced_iv[i].on,
-		       paced_iv[i].on - notch(&paced_iv[i]), paced_iv[i].on + notch(&paced_iv[i]));
-	lo = flood_iv[IV_TRACED].on - notch(&flood_iv[IV_TRACED]);
-	hi = flood_iv[IV_TRACED].on + notch(&flood_iv[IV_TRACED]);
-	printf("               flood traced %.3f, 95%% interval %.3f .. %.3f (aim >= 0.700): %s\n",
-	       flood_iv[IV_TRACED].on, lo, hi, verdict(lo > 1.0, lo >= 0.7, hi < 0.7));
-	printf("               untraced against itself %.3f\n", flood_iv[IV_TRACED].again);
+		print_target(iv_what[i], &paced_iv[i], false, false);
+	printf("  interleaved, flood throughput ratio:\n");
+	print_target("traced", &flood_iv[IV_TRACED], true, true);
+	printf("               %-18s %.3f\n", "untraced vs itself", flood_iv[IV_TRACED].again);
 	for (i = IV_TRACED + 1; i < IV_SIDES; i++)
-		printf("               %-18s %.3f, 95%% interval %.3f .. %.3f\n", iv_what[i], flood_iv[i].on,
-		       flood_iv[i].on - notch(&flood_iv[i]), flood_iv[i].on + notch(&flood_iv[i]));
+		print_target(iv_what[i], &flood_iv[i], true, false);
 	nops_unload(&nops);
 	floor_unload(&floor_side);
 	free(r);
