@@ -207,16 +207,6 @@ static void floor_unload(struct floor *f)
 	*f = (struct floor){};
 }
 
-/* want_ends - record @end of each syscall in @nr, a catalog list that ends at -1 or its size */
-static void want_ends(struct floor *f, const int nr[CATALOG_MAX_SYSCALLS], __u8 end)
-{
-	int i;
-
-	for (i = 0; i < CATALOG_MAX_SYSCALLS && nr[i] >= 0; i++)
-		if (nr[i] < WP_MAX_SYSCALLS)
-			f->skel->bss->floor_syscalls[nr[i]] |= end;
-}
-
 /* floor_load - the floor's programs, filtering the syscalls that bound @wl's phases */
 static int floor_load(struct floor *f, const struct workload_desc *wl)
 {
@@ -228,8 +218,9 @@ static int floor_load(struct floor *f, const struct workload_desc *wl)
 		fprintf(stderr, "bench: cannot load bpf/floor.bpf.c: %s\n", strerror(-err));
 		return err;
 	}
-	want_ends(f, wl->notify_syscalls, WP_SYSCALL_ENTER);
-	want_ends(f, wl->wait_syscalls, WP_SYSCALL_EXIT);
+	/* the catalog's lists are the collector's (session.c asserts the sizes match) */
+	collector__want_syscalls(f->skel->bss->floor_syscalls, wl->notify_syscalls, WP_SYSCALL_ENTER);
+	collector__want_syscalls(f->skel->bss->floor_syscalls, wl->wait_syscalls, WP_SYSCALL_EXIT);
 	f->rb = ring_buffer__new(bpf_map__fd(f->skel->maps.floor_events), floor_record, f, NULL);
 	if (!f->rb) {
 		err = -errno;

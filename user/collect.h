@@ -32,6 +32,13 @@ struct collector_opts {
 struct collector;
 
 /*
+ * collector__want_syscalls - set @end (WP_SYSCALL_*) in @wanted, a BPF side's
+ * table by syscall number, for each syscall of @nr: a list that ends at -1
+ * or its size, as in collector_opts
+ */
+void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const int nr[COLLECT_MAX_SYSCALLS], __u8 end);
+
+/*
  * collector__check_access - can this process trace at all? Fills @msg with
  * one line naming the fix when not; returns 0 or a negative errno.
  */
