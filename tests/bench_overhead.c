@@ -242,6 +242,29 @@ static int floor_toggle(bool on, void *ctx)
 	return 0;
 }
 
+/* floor_begin - a run of the floor: counts from zero, programs on */
+static int floor_begin(struct floor *f)
+{
+	int err;
+
+	f->records = 0;
+	f->skel->bss->floor_drops = 0;
+	err = floor_bpf__attach(f->skel);
+	if (err)
+		fprintf(stderr, "bench: cannot attach bpf/floor.bpf.c: %s\n", strerror(-err));
+	return err;
+}
+
+/* floor_end - programs off, every record counted, the workload no longer followed */
+static void floor_end(struct floor *f)
+{
+	floor_bpf__detach(f->skel);
+	ring_buffer__consume(f->rb);
+	if (f->tgid)
+		bpf_map__delete_elem(f->skel->maps.floor_tgids, &f->tgid, sizeof(f->tgid), 0);
+	f->tgid = 0;
+}
+
 static int floor_track(pid_t pid, void *ctx)
 {
 	struct floor *f = ctx;
@@ -621,24 +644,14 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 		o.toggle_ctx = &floor_side;
 		o.on_start = floor_track;
 		o.on_start_ctx = &floor_side;
-		floor_side.records = 0;
-		floor_side.skel->bss->floor_drops = 0;
-		if (floor_bpf__attach(floor_side.skel)) {
-			fprintf(stderr, "bench: cannot attach bpf/floor.bpf.c\n");
+		if (floor_begin(&floor_side))
 			goto out;
-		}
 	}
 	run_failed = session__run(&o, r, msg, sizeof(msg)) != 0;
 	if (side == NOP)
 		nops_detach(&nops);
-	if (side == FLOOR) {
-		floor_bpf__detach(floor_side.skel);
-		ring_buffer__consume(floor_side.rb);
-		if (floor_side.tgid)
-			bpf_map__delete_elem(floor_side.skel->maps.floor_tgids, &floor_side.tgid,
-					     sizeof(floor_side.tgid), 0);
-		floor_side.tgid = 0;
-	}
+	if (side == FLOOR)
+		floor_end(&floor_side);
 	if (run_failed) {
 		fprintf(stderr, "bench: %s\n", msg);
 		goto out;
