@@ -529,6 +529,77 @@ Test(merge, a_missing_wake_in_the_first_sample_after_the_wakee_blocked_is_labell
 	assert_ns(r->mark_ns[MARK_NOTIFY_ENTER], p.enter, "notify entry mark");
 }
 
+/*
+ * The wake that catches the wakee inside __schedule(): dequeued, not yet
+ * switched out. sched_waking is stamped before the switch-out, sched_wakeup
+ * after it, and the wakee has to be switched in again to run: a switch-in
+ * that never arrives is a missing event, not a wakee that never slept.
+ */
+Test(merge, a_wakee_that_left_its_cpu_after_the_waking_and_has_no_switch_in_is_missing_event)
+{
+	struct path p = standard_path(T0);
+	struct wp_event leaving = ev_switch(T0 + OFF_WAKING + 100, WAKEE_CPU, WAKEE, OTHER, TASK_INTERRUPTIBLE, 0);
+	const struct sample_result *r;
+
+	/* the wakee ran since it last slept, and enters read just before the notify */
+	emit_block(T0 - 40000, 0);
+	add(ev_switch(T0 - 10000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_sys_enter(T0 + OFF_ENTER - 100, WAKEE_CPU, WAKEE, NR_READ, EFD));
+	p.switch_in = 0;	/* the kernel traced no switch to the wakee */
+	emit_path_with(&p, 0, &leaving, 1);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_label(r, LABEL_MISSING_EVENT);
+	cr_assert_eq(r->missing, MARK_SWITCH_IN, "missing %s, want %s", mark__name(r->missing),
+		     mark__name(MARK_SWITCH_IN));
+	assert_ns(r->mark_ns[MARK_WAKEUP], p.wakeup, "wakeup mark");
+}
+
+/* the same wake with no switch-out after it: the wakee carried on, it never slept */
+Test(merge, a_wakee_woken_before_it_left_its_cpu_that_carried_on_is_no_sleep)
+{
+	struct path p = standard_path(T0);
+
+	emit_block(T0 - 40000, 0);
+	add(ev_switch(T0 - 10000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_sys_enter(T0 + OFF_ENTER - 100, WAKEE_CPU, WAKEE, NR_READ, EFD));
+	p.switch_in = 0;
+	emit_path(&p, 0);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	assert_label(&got.r[0], LABEL_NO_SLEEP);
+}
+
+/*
+ * A task preempted between setting its sleeping state and calling schedule()
+ * is switched out with that state (the raw prev_state of tp_btf) and the
+ * preempt flag: it stays runnable, so it has not slept.
+ */
+Test(merge, a_wakee_preempted_with_its_sleeping_state_set_has_not_slept)
+{
+	uint64_t n = T0;
+
+	emit_block(T0 - 40000, 0);
+	add(ev_switch(T0 - 10000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_sys_enter(n - 2000, WAKEE_CPU, WAKEE, NR_READ, EFD));
+	add(ev_switch(n - 1500, WAKEE_CPU, WAKEE, OTHER, TASK_INTERRUPTIBLE, 1));
+	/* the write finds the reader runnable, not waiting: no sched_waking */
+	add(ev_sys_enter(n + 300, WAKER_CPU, WAKER, NR_WRITE, EFD));
+	add(ev_sys_exit(n + 700, WAKER_CPU, WAKER, NR_WRITE, 8));
+	add(ev_switch(n + 2000, WAKEE_CPU, OTHER, WAKEE, 0, 1));
+	add(ev_sys_exit(n + 2500, WAKEE_CPU, WAKEE, NR_READ, 8));
+	add_sample_at(1, n, n + 3000, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	assert_label(&got.r[0], LABEL_NO_SLEEP);
+}
+
 /* ---------------------------------------------------------------- 3. lost events */
 
 Test(merge, a_drop_inside_a_sample_marks_it_lost_and_spares_samples_after_the_gap)

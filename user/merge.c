@@ -365,7 +365,9 @@ enum wakee_state {
  *
  * Replays the wakee's context switches and wakings since the previous
  * sample ended: a switch-out with a sleeping state puts it to sleep, a
- * sched_waking of it wakes it, a switch-in makes it run.
+ * sched_waking of it wakes it, a switch-in makes it run. A preempted task
+ * is switched out with whatever state it had set (tp_btf passes the raw
+ * state): preempted, it stays runnable, so it has not slept.
  *
  * One race needs a look past @ts_ns, up to @until_ns: try_to_wake_up() can
  * catch a wakee that is already off its run queue but still on its CPU
@@ -388,7 +390,7 @@ static enum wakee_state wakee_state_at(const struct merger *m, uint32_t wakee, u
 		if (e->ts_ns >= ts_ns)
 			break;
 		if (e->type == WP_EV_SWITCH && e->sw.prev_tid == wakee) {
-			state = e->sw.prev_state ? WAKEE_ASLEEP : WAKEE_AWAKE;
+			state = e->sw.prev_state && !e->sw.preempt ? WAKEE_ASLEEP : WAKEE_AWAKE;
 			woken_as_it_left = state == WAKEE_ASLEEP && waking_while_running;
 			waking_while_running = false;
 		} else if (e->type == WP_EV_SWITCH && e->sw.next_tid == wakee) {
@@ -656,8 +658,13 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 		return;
 	if (want == MARK_WAKING && label_unwoken(m, wakee, r->mark_ns[MARK_NOTIFY_ENTER], hi, r))
 		return;
+	/*
+	 * Whether the wakee carried on is decided at sched_wakeup, not at
+	 * sched_waking: a wake that caught it inside __schedule() is stamped
+	 * before its switch-out to sleep, and that wakee needs a switch-in.
+	 */
 	if (want == MARK_SWITCH_IN &&
-	    wakee_state_at(m, wakee, m->have_prev ? m->prev_woken_ns : 0, r->mark_ns[MARK_WAKING], hi) ==
+	    wakee_state_at(m, wakee, m->have_prev ? m->prev_woken_ns : 0, r->mark_ns[MARK_WAKEUP], hi) ==
 		    WAKEE_AWAKE) {
 		r->label = LABEL_NO_SLEEP;
 		return;
