@@ -176,7 +176,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		return 0;
 	if (cs) {
 		/* a tracked task preempted here waits for this CPU: watch it */
-		if (prev_tracked && (preempt || !prev_state))
+		if (prev_tracked && !wp_switch_slept(prev_state, preempt))
 			cs->runnable_tid = prev->pid;
 		else if (cs->runnable_tid == next->pid)
 			cs->runnable_tid = 0;

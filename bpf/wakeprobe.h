@@ -147,6 +147,17 @@ struct wp_event {
 };
 
 /*
+ * wp_switch_slept - did the task that a sched_switch took off its CPU go to
+ * sleep? tp_btf passes the raw prev_state, which a task preempted between
+ * setting its sleeping state and calling schedule() still carries: preempted,
+ * it stays runnable. One rule for the BPF side and the analysis.
+ */
+static inline __attribute__((always_inline)) int wp_switch_slept(__u32 prev_state, __u32 preempt)
+{
+	return prev_state && !preempt;
+}
+
+/*
  * wp_futex_op_wakes - can this futex(2) op wake a waiter? The BPF side
  * watches a waker's CPU only for such a call, and wakeprobe takes only such
  * a call as a notify: one list for both. The numbers are uapi linux/futex.h

@@ -304,7 +304,7 @@ static void mark_how_it_left(struct explanation *x, const struct wp_event *e)
 		if (iv->pid != e->sw.prev_tid || iv->cpu != e->cpu || iv->left_known)
 			continue;
 		iv->left_known = true;
-		iv->preempted = e->sw.preempt || !e->sw.prev_state;
+		iv->preempted = !wp_switch_slept(e->sw.prev_state, e->sw.preempt);
 	}
 }
 
@@ -316,7 +316,7 @@ static void apply(struct attribution *a, struct cpu_view *v, const struct wp_eve
 	case WP_EV_SWITCH:
 		mark_how_it_left(a->x, e);
 		if (e->sw.prev_tid == wakee && e->ts_ns >= a->bound[PHASE_RESUME_KERNEL])
-			a->wakee = e->sw.prev_state && !e->sw.preempt ? WAKEE_ASLEEP : WAKEE_RUNNABLE;
+			a->wakee = wp_switch_slept(e->sw.prev_state, e->sw.preempt) ? WAKEE_ASLEEP : WAKEE_RUNNABLE;
 		if (e->sw.next_tid == wakee)
 			a->wakee = WAKEE_RUNNABLE;
 		v->known = true;

@@ -365,9 +365,8 @@ enum wakee_state {
  *
  * Replays the wakee's context switches and wakings since the previous
  * sample ended: a switch-out with a sleeping state puts it to sleep, a
- * sched_waking of it wakes it, a switch-in makes it run. A preempted task
- * is switched out with whatever state it had set (tp_btf passes the raw
- * state): preempted, it stays runnable, so it has not slept.
+ * sched_waking of it wakes it, a switch-in makes it run (wp_switch_slept():
+ * a preempted task has not slept, whatever state it had set).
  *
  * One race needs a look past @ts_ns, up to @until_ns: try_to_wake_up() can
  * catch a wakee that is already off its run queue but still on its CPU
@@ -390,7 +389,7 @@ static enum wakee_state wakee_state_at(const struct merger *m, uint32_t wakee, u
 		if (e->ts_ns >= ts_ns)
 			break;
 		if (e->type == WP_EV_SWITCH && e->sw.prev_tid == wakee) {
-			state = e->sw.prev_state && !e->sw.preempt ? WAKEE_ASLEEP : WAKEE_AWAKE;
+			state = wp_switch_slept(e->sw.prev_state, e->sw.preempt) ? WAKEE_ASLEEP : WAKEE_AWAKE;
 			woken_as_it_left = state == WAKEE_ASLEEP && waking_while_running;
 			waking_while_running = false;
 		} else if (e->type == WP_EV_SWITCH && e->sw.next_tid == wakee) {

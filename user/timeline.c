@@ -703,7 +703,7 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		arg_u64(&a, "prio", o->prio);
 		if (o->tid && closing) {
 			/* a task still runnable when switched out was preempted */
-			arg_str(&a, "left", closing->sw.preempt || !closing->sw.prev_state ? "preempted" : "slept",
+			arg_str(&a, "left", wp_switch_slept(closing->sw.prev_state, closing->sw.preempt) ? "slept" : "preempted",
 				SIZE_MAX);
 			arg_u64(&a, "prev_state", closing->sw.prev_state);
 		}
