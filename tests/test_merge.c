@@ -307,6 +307,13 @@ static void emit_block(uint64_t ts, uint32_t drops)
 	add(with_drops(ev_switch(ts + BLOCK_AFTER_ENTER, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0), drops));
 }
 
+/* long before T0 the wakee slept in read, then ran again: it is running at T0 */
+static void emit_awake_wakee(void)
+{
+	emit_block(T0 - 40000, 0);
+	add(ev_switch(T0 - 10000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+}
+
 /* after a wakeup, the wakee goes back to read and sleeps until the next notify */
 static void emit_rearm(const struct path *p, uint32_t drops)
 {
@@ -447,9 +454,7 @@ Test(merge, a_notify_that_finds_the_wakee_running_is_labelled_no_sleep)
 	uint64_t n1 = T0, n3 = T0 + 2 * SAMPLE_GAP;
 	struct path p2 = standard_path(T0 + SAMPLE_GAP);
 
-	/* long before: the wakee slept, then ran again; it is still running at the first notify */
-	emit_block(T0 - 40000, 0);
-	add(ev_switch(T0 - 10000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	emit_awake_wakee();
 
 	/* 1: the write finds nobody waiting and returns; the wakee's read finds the count at once */
 	add(ev_sys_enter(n1 + 300, WAKER_CPU, WAKER, NR_WRITE, EFD));
@@ -541,9 +546,8 @@ Test(merge, a_wakee_that_left_its_cpu_after_the_waking_and_has_no_switch_in_is_m
 	struct wp_event leaving = ev_switch(T0 + OFF_WAKING + 100, WAKEE_CPU, WAKEE, OTHER, TASK_INTERRUPTIBLE, 0);
 	const struct sample_result *r;
 
-	/* the wakee ran since it last slept, and enters read just before the notify */
-	emit_block(T0 - 40000, 0);
-	add(ev_switch(T0 - 10000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	emit_awake_wakee();
+	/* it enters read just before the notify */
 	add(ev_sys_enter(T0 + OFF_ENTER - 100, WAKEE_CPU, WAKEE, NR_READ, EFD));
 	p.switch_in = 0;	/* the kernel traced no switch to the wakee */
 	emit_path_with(&p, 0, &leaving, 1);
@@ -563,8 +567,7 @@ Test(merge, a_wakee_woken_before_it_left_its_cpu_that_carried_on_is_no_sleep)
 {
 	struct path p = standard_path(T0);
 
-	emit_block(T0 - 40000, 0);
-	add(ev_switch(T0 - 10000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	emit_awake_wakee();
 	add(ev_sys_enter(T0 + OFF_ENTER - 100, WAKEE_CPU, WAKEE, NR_READ, EFD));
 	p.switch_in = 0;
 	emit_path(&p, 0);
@@ -584,8 +587,7 @@ Test(merge, a_wakee_preempted_with_its_sleeping_state_set_has_not_slept)
 {
 	uint64_t n = T0;
 
-	emit_block(T0 - 40000, 0);
-	add(ev_switch(T0 - 10000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	emit_awake_wakee();
 	add(ev_sys_enter(n - 2000, WAKEE_CPU, WAKEE, NR_READ, EFD));
 	add(ev_switch(n - 1500, WAKEE_CPU, WAKEE, OTHER, TASK_INTERRUPTIBLE, 1));
 	/* the write finds the reader runnable, not waiting: no sched_waking */
