@@ -9,7 +9,6 @@ enum {
 	OPT_NO_TRACE = 256,
 	OPT_LIST_WORKLOADS,
 	OPT_RINGBUF_KB,
-	OPT_VERSION,
 	OPT_OUTLIERS,
 	OPT_THRESHOLD_US,
 	OPT_JSON,
@@ -19,8 +18,105 @@ enum {
 	OPT_USER,
 };
 
-/* options that say how to run a workload: a recording has them fixed */
-#define RUN_ONLY_OPTIONS "wnic"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* where --help lists an option */
+enum opt_group {
+	GROUP_RUN,		/* what to measure and how */
+	GROUP_OUTPUT,		/* files the run or the report writes */
+	GROUP_GENERAL,
+};
+
+/*
+ * Every option, once: getopt_long's table, the short-option string, --help
+ * and the check of what `report` takes are all made from this.
+ */
+struct option_spec {
+	const char *name;
+	int key;		/* the short option's letter, or an OPT_* above 255 */
+	const char *arg;	/* the argument's name in --help; NULL: takes none */
+	enum opt_group group;
+	/* says how to run a workload, so a recording has it fixed: `report` refuses it */
+	bool run_only;
+	const char *help;	/* a '\n' starts a continuation line */
+};
+
+static const struct option_spec specs[] = {
+	{ "workload", 'w', "NAME", GROUP_RUN, true,
+	  "the wakeup path to measure (see --list-workloads), or\n"
+	  "'all': every path in turn, then one comparison table" },
+	{ "samples", 'n', "N", GROUP_RUN, true, "wakeups to measure (default " STR(OPT_DEFAULT_SAMPLES) ")" },
+	{ "interval-us", 'i', "U", GROUP_RUN, true,
+	  "pause between wakeups in us, 0 for back to back (default " STR(OPT_DEFAULT_INTERVAL_US) ")" },
+	{ "cpus", 'c', "A,B", GROUP_RUN, true, "waker on CPU A, wakee on CPU B (default: two allowed CPUs)" },
+	{ "outliers", OPT_OUTLIERS, "K", GROUP_RUN, false,
+	  "explain the K slowest wakeups, cause by cause (default " STR(OPT_DEFAULT_OUTLIERS) ", 0: none)" },
+	{ "threshold-us", OPT_THRESHOLD_US, "T", GROUP_RUN, false, "... among those at least T us slow (default 0)" },
+	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, "run the same workload without tracing: totals only" },
+	{ "timeout", OPT_TIMEOUT, "S", GROUP_RUN, true,
+	  "stop a workload still running after S seconds (default: none)" },
+	{ "user", OPT_USER, "NAME", GROUP_RUN, true, "run the workload as NAME; wakeprobe keeps root for BPF" },
+	{ "ringbuf-kb", OPT_RINGBUF_KB, "K", GROUP_RUN, true,
+	  "BPF ring buffer size in KiB, a power of two (default " STR(OPT_DEFAULT_RINGBUF_KB) ")" },
+	{ "list-workloads", OPT_LIST_WORKLOADS, NULL, GROUP_RUN, true, "list the wakeup paths and exit" },
+	{ "json", OPT_JSON, "FILE", GROUP_OUTPUT, false, "the whole report as JSON (docs/json.md)" },
+	{ "csv", OPT_CSV, "FILE", GROUP_OUTPUT, false, "one row per wakeup: its phases in ns and its label" },
+	{ "perfetto", OPT_PERFETTO, "FILE", GROUP_OUTPUT, false,
+	  "a timeline for ui.perfetto.dev or chrome://tracing" },
+	/* not run_only: report refuses it with a message of its own */
+	{ "output", 'o', "FILE", GROUP_OUTPUT, false, "record: where to save the run (docs/recording.md)" },
+	{ "verbose", 'v', NULL, GROUP_GENERAL, false, "show libbpf's own messages" },
+	{ "help", 'h', NULL, GROUP_GENERAL, false, "this text" },
+	{ "version", 'V', NULL, GROUP_GENERAL, false, "print the version" },
+};
+
+#define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
+
+static const struct option_spec *spec_of(int key)
+{
+	for (size_t i = 0; i < NR_SPECS; i++)
+		if (specs[i].key == key)
+			return &specs[i];
+	return NULL;
+}
+
+/* print_group - the options of @group as --help lists them: flags in 26 columns, then the text */
+static void print_group(FILE *out, enum opt_group group)
+{
+	for (size_t i = 0; i < NR_SPECS; i++) {
+		const struct option_spec *s = &specs[i];
+		char flags[40], shortname[8] = "";
+		const char *line = s->help, *nl;
+
+		if (s->group != group)
+			continue;
+		if (s->key < 256)
+			snprintf(shortname, sizeof(shortname), "-%c,", s->key);
+		snprintf(flags, sizeof(flags), "--%s%s%s", s->name, s->arg ? " " : "", s->arg ? s->arg : "");
+		fprintf(out, "  %-4s%-20s", shortname, flags);
+		while ((nl = strchr(line, '\n'))) {
+			fprintf(out, "%.*s\n%26s", (int)(nl - line), line, "");
+			line = nl + 1;
+		}
+		fprintf(out, "%s\n", line);
+	}
+}
+
+/* report_takes - "--outliers, --threshold-us, ... and --perfetto": what report accepts besides -o and the general ones */
+static void report_takes(char *buf, size_t len)
+{
+	const struct option_spec *taken[NR_SPECS];
+	size_t n = 0, used = 0;
+
+	for (size_t i = 0; i < NR_SPECS; i++)
+		if (!specs[i].run_only && specs[i].group != GROUP_GENERAL && specs[i].key != 'o')
+			taken[n++] = &specs[i];
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s--%s", !i ? "" : i + 1 < n ? ", " : " and ",
+					 taken[i]->name);
+}
 
 void options__usage(FILE *out)
 {
@@ -33,29 +129,13 @@ void options__usage(FILE *out)
 		"traces the scheduler and syscalls while it runs, and splits each wakeup's\n"
 		"latency into phases: notify_user, notify_kernel, wake_enqueue, runq_wait,\n"
 		"resume_kernel, resume_user (docs/phases.md says what each one holds).\n"
-		"\n"
-		"  -w, --workload NAME     the wakeup path to measure (see --list-workloads), or\n"
-		"                          'all': every path in turn, then one comparison table\n"
-		"  -n, --samples N         wakeups to measure (default %d)\n"
-		"  -i, --interval-us U     pause between wakeups in us, 0 for back to back (default %d)\n"
-		"  -c, --cpus A,B          waker on CPU A, wakee on CPU B (default: two allowed CPUs)\n"
-		"      --outliers K        explain the K slowest wakeups, cause by cause (default %d, 0: none)\n"
-		"      --threshold-us T    ... among those at least T us slow (default 0)\n"
-		"      --no-trace          run the same workload without tracing: totals only\n"
-		"      --timeout S         stop a workload still running after S seconds (default: none)\n"
-		"      --user NAME         run the workload as NAME; wakeprobe keeps root for BPF\n"
-		"      --ringbuf-kb K      BPF ring buffer size in KiB, a power of two (default %d)\n"
-		"      --list-workloads    list the wakeup paths and exit\n"
-		"\n"
-		"Outputs (FILE '-' is standard output, which then carries no text report):\n"
-		"      --json FILE         the whole report as JSON (docs/json.md)\n"
-		"      --csv FILE          one row per wakeup: its phases in ns and its label\n"
-		"      --perfetto FILE     a timeline for ui.perfetto.dev or chrome://tracing\n"
-		"  -o, --output FILE       record: where to save the run (docs/recording.md)\n"
-		"\n"
-		"  -v, --verbose           show libbpf's own messages\n"
-		"  -h, --help              this text\n"
-		"  -V, --version           print the version\n"
+		"\n");
+	print_group(out, GROUP_RUN);
+	fprintf(out, "\nOutputs (FILE '-' is standard output, which then carries no text report):\n");
+	print_group(out, GROUP_OUTPUT);
+	fprintf(out, "\n");
+	print_group(out, GROUP_GENERAL);
+	fprintf(out,
 		"\n"
 		"Examples:\n"
 		"  sudo wakeprobe --workload eventfd\n"
@@ -65,8 +145,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload cond --outliers 10 --threshold-us 200\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
-		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n",
-		OPT_DEFAULT_SAMPLES, OPT_DEFAULT_INTERVAL_US, OPT_DEFAULT_OUTLIERS, OPT_DEFAULT_RINGBUF_KB);
+		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n");
 }
 
 /*
@@ -118,27 +197,9 @@ static enum options_result check_outputs(const struct wp_options *o, char *err, 
 enum options_result options__parse(struct wp_options *o, int argc, char **argv, int nr_cpus,
 				   FILE *out, char *err, size_t errlen)
 {
-	static const struct option longopts[] = {
-		{ "workload", required_argument, NULL, 'w' },
-		{ "samples", required_argument, NULL, 'n' },
-		{ "interval-us", required_argument, NULL, 'i' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
-		{ "ringbuf-kb", required_argument, NULL, OPT_RINGBUF_KB },
-		{ "outliers", required_argument, NULL, OPT_OUTLIERS },
-		{ "threshold-us", required_argument, NULL, OPT_THRESHOLD_US },
-		{ "list-workloads", no_argument, NULL, OPT_LIST_WORKLOADS },
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "csv", required_argument, NULL, OPT_CSV },
-		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
-		{ "output", required_argument, NULL, 'o' },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "user", required_argument, NULL, OPT_USER },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option longopts[NR_SPECS + 1];
+	char optstring[2 * NR_SPECS + 2] = ":";
+	size_t n = 1;
 	char run_option[32] = "";	/* the first option that only a run takes, as named */
 	int opt, longindex = -1;
 	uint64_t v;
@@ -161,12 +222,24 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		argv++;
 	}
 
+	for (size_t i = 0; i < NR_SPECS; i++) {
+		longopts[i] = (struct option){ specs[i].name, specs[i].arg ? required_argument : no_argument, NULL,
+					       specs[i].key };
+		if (specs[i].key < 256) {
+			optstring[n++] = (char)specs[i].key;
+			if (specs[i].arg)
+				optstring[n++] = ':';
+		}
+	}
+	longopts[NR_SPECS] = (struct option){ NULL, 0, NULL, 0 };
+	optstring[n] = '\0';
+
 	optind = 0;	/* GNU: start over, so the parser can run more than once */
 	opterr = 0;	/* the messages below name the option and the fix */
-	while ((opt = getopt_long(argc, argv, ":w:n:i:c:o:vhV", longopts, &longindex)) != -1) {
-		if (!run_option[0] && (strchr(RUN_ONLY_OPTIONS, opt) || opt == OPT_NO_TRACE ||
-				       opt == OPT_RINGBUF_KB || opt == OPT_LIST_WORKLOADS || opt == OPT_TIMEOUT ||
-				       opt == OPT_USER)) {
+	while ((opt = getopt_long(argc, argv, optstring, longopts, &longindex)) != -1) {
+		const struct option_spec *spec = spec_of(opt);
+
+		if (!run_option[0] && spec && spec->run_only) {
 			if (longindex >= 0)
 				snprintf(run_option, sizeof(run_option), "--%s", longopts[longindex].name);
 			else
@@ -283,8 +356,10 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	}
 	if (o->command == CMD_REPORT) {
 		if (run_option[0]) {
-			snprintf(err, errlen, "%s is fixed by the recording: report takes --outliers, --threshold-us, "
-				 "--json, --csv and --perfetto", run_option);
+			char takes[160];
+
+			report_takes(takes, sizeof(takes));
+			snprintf(err, errlen, "%s is fixed by the recording: report takes %s", run_option, takes);
 			return OPTIONS_BAD;
 		}
 		if (o->record_path) {
