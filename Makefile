@@ -30,7 +30,14 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 LIBEXECDIR := $(PREFIX)/libexec/wakeprobe
 
-ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+# x86-64 is the one supported architecture: the workloads stamp time with
+# rdtscp, and the BPF side reads x86's syscall numbers, orig_ax and the APIC
+# vectors' tracepoints (bpf/wakeprobe.h stops any other target too).
+HOST_ARCH ?= $(shell uname -m)
+ifeq ($(filter x86_64,$(HOST_ARCH))$(filter clean,$(MAKECMDGOALS)),)
+$(error wakeprobe runs on x86-64 only, and this machine is $(HOST_ARCH): build and run it on an x86-64 machine)
+endif
+ARCH := x86
 VMLINUX := vmlinux/$(ARCH)/vmlinux.h
 
 CFLAGS ?= -O2 -g

@@ -9,6 +9,15 @@
 #ifndef WAKEPROBE_BPF_H
 #define WAKEPROBE_BPF_H
 
+/*
+ * x86-64 only, on both sides: the workloads stamp time with rdtscp, and the
+ * BPF side reads the x86-64 syscall numbers, the number a syscall exit finds
+ * in orig_ax, and the tracepoints of the APIC's own vectors.
+ */
+#if defined(__bpf__) ? !defined(__TARGET_ARCH_x86) : !defined(__x86_64__)
+#error "wakeprobe supports x86-64 only: build it for and on an x86-64 machine"
+#endif
+
 #define WP_MAX_CPUS		1024
 #define WP_MAX_TRACKED		4096
 #define WP_MAX_SYSCALLS		512
