@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "explain.h"
-#include "merge.h"
 
 #define WAKER		2001u
 #define WAKEE		2002u

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "explain.h"
 #include "helpers.h"
 #include "json_writer.h"
 #include "report_json.h"

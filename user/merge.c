@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
+#include "explain.h"
 #include "merge.h"
 
 #define EVENTS_INITIAL		4096
@@ -64,67 +65,6 @@ struct merger {
 
 	struct merger_stats stats;
 };
-
-static const char *const phase_names[NR_PHASES] = {
-	[PHASE_NOTIFY_USER] = "notify_user",
-	[PHASE_NOTIFY_KERNEL] = "notify_kernel",
-	[PHASE_WAKE_ENQUEUE] = "wake_enqueue",
-	[PHASE_RUNQ_WAIT] = "runq_wait",
-	[PHASE_RESUME_KERNEL] = "resume_kernel",
-	[PHASE_RESUME_USER] = "resume_user",
-};
-
-static const char *const label_names[NR_LABELS] = {
-	[LABEL_COMPLETE] = "complete",
-	[LABEL_NO_SLEEP] = "no_sleep",
-	[LABEL_LOST_EVENTS] = "lost_events",
-	[LABEL_OUT_OF_WINDOW] = "out_of_window",
-	[LABEL_MISSING_EVENT] = "missing_event",
-	[LABEL_CLOCK_ORDER] = "clock_order",
-	[LABEL_COALESCED] = "coalesced",
-	[LABEL_PREEMPTED] = "preempted",
-	[LABEL_WOKEN_EARLY] = "woken_early",
-};
-
-static const char *const label_texts[NR_LABELS] = {
-	[LABEL_COMPLETE] = "every bounding event seen, in order",
-	[LABEL_NO_SLEEP] = "wakee had not slept: the notify found it still on its CPU",
-	[LABEL_LOST_EVENTS] = "kernel events were dropped inside the sample",
-	[LABEL_OUT_OF_WINDOW] = "taken while tracing was not running",
-	[LABEL_MISSING_EVENT] = "a bounding kernel event never arrived",
-	[LABEL_CLOCK_ORDER] = "a TSC stamp fell just across a kernel one, within the clock error budget",
-	[LABEL_COALESCED] = "one wait consumed several notifies",
-	[LABEL_PREEMPTED] = "the waiter was switched out while it spun",
-	[LABEL_WOKEN_EARLY] = "an earlier notify's wake had already woken this wait",
-};
-
-static const char *const mark_names[NR_MARKS] = {
-	[MARK_NOTIFY_ENTER] = "waker notify syscall entry",
-	[MARK_WAKING] = "sched_waking of the wakee",
-	[MARK_WAKEUP] = "sched_wakeup of the wakee",
-	[MARK_SWITCH_IN] = "sched_switch to the wakee",
-	[MARK_WAIT_EXIT] = "wakee wait syscall exit or signal delivery",
-};
-
-const char *phase__name(enum phase p)
-{
-	return p < NR_PHASES ? phase_names[p] : "?";
-}
-
-const char *label__name(enum sample_label l)
-{
-	return l < NR_LABELS ? label_names[l] : "?";
-}
-
-const char *label__describe(enum sample_label l)
-{
-	return l < NR_LABELS ? label_texts[l] : "?";
-}
-
-const char *mark__name(enum mark k)
-{
-	return k < NR_MARKS ? mark_names[k] : "?";
-}
 
 struct merger *merger__new(const struct merger_config *cfg, merger_sample_fn fn, void *ctx)
 {

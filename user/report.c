@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
+#include "explain.h"
 #include "report.h"
 
 static double us(uint64_t ns)

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include "explain.h"
 #include "json_writer.h"
 #include "report_json.h"
 #include "report.h"

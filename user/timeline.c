@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "explain.h"
 #include "timeline.h"
 
 /*
