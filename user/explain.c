@@ -38,10 +38,10 @@ void explain__describe_interval(const struct interval *iv, char *buf, size_t len
 		if (iv->irq_kind == WP_IRQ_HARD)
 			snprintf(buf, len, "irq %d '%.16s' on CPU %u", iv->nr, iv->name, iv->cpu);
 		else
-			snprintf(buf, len, "%s on CPU %u", irq_kind__name(iv->irq_kind), iv->cpu);
+			snprintf(buf, len, "%s on CPU %u", wakeup__irq_kind_name(iv->irq_kind), iv->cpu);
 		break;
 	case CAUSE_SOFTIRQ:
-		snprintf(buf, len, "softirq %s on CPU %u", softirq__name(iv->nr), iv->cpu);
+		snprintf(buf, len, "softirq %s on CPU %u", wakeup__softirq_name(iv->nr), iv->cpu);
 		break;
 	case CAUSE_WAKER_PREEMPTED:
 		snprintf(buf, len, "waker off CPU %u, '%.16s' pid %u ran", iv->cpu, iv->name, iv->pid);
@@ -53,7 +53,7 @@ void explain__describe_interval(const struct interval *iv, char *buf, size_t len
 		snprintf(buf, len, "wakee blocked again (the mutex)");
 		break;
 	default:
-		snprintf(buf, len, "%s", cause__name(iv->cause));
+		snprintf(buf, len, "%s", wakeup__cause_name(iv->cause));
 	}
 }
 

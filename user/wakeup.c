@@ -42,22 +42,22 @@ static const char *const mark_names[NR_MARKS] = {
 	[MARK_WAIT_EXIT] = "wakee wait syscall exit or signal delivery",
 };
 
-const char *phase__name(enum phase p)
+const char *wakeup__phase_name(enum phase p)
 {
 	return p < NR_PHASES ? phase_names[p] : "?";
 }
 
-const char *label__name(enum sample_label l)
+const char *wakeup__label_name(enum sample_label l)
 {
 	return l < NR_LABELS ? label_names[l] : "?";
 }
 
-const char *label__describe(enum sample_label l)
+const char *wakeup__label_describe(enum sample_label l)
 {
 	return l < NR_LABELS ? label_texts[l] : "?";
 }
 
-const char *mark__name(enum mark k)
+const char *wakeup__mark_name(enum mark k)
 {
 	return k < NR_MARKS ? mark_names[k] : "?";
 }
@@ -86,17 +86,17 @@ static const char *const cause_texts[NR_CAUSES] = {
 	[CAUSE_UNEXPLAINED] = "no event: the path's own kernel and user work, or something unseen",
 };
 
-const char *cause__name(enum cause c)
+const char *wakeup__cause_name(enum cause c)
 {
 	return c < NR_CAUSES ? cause_names[c] : "?";
 }
 
-const char *cause__describe(enum cause c)
+const char *wakeup__cause_describe(enum cause c)
 {
 	return c < NR_CAUSES ? cause_texts[c] : "?";
 }
 
-const char *irq_kind__name(unsigned int kind)
+const char *wakeup__irq_kind_name(unsigned int kind)
 {
 	switch (kind) {
 	case WP_IRQ_HARD:
@@ -114,7 +114,7 @@ const char *irq_kind__name(unsigned int kind)
 	}
 }
 
-const char *softirq__name(int vec)
+const char *wakeup__softirq_name(int vec)
 {
 	/* include/linux/interrupt.h, in vector order */
 	static const char *const names[] = {

@@ -143,15 +143,15 @@ struct sample_result {
 	struct explanation why;
 };
 
-const char *phase__name(enum phase p);
-const char *label__name(enum sample_label l);
-const char *label__describe(enum sample_label l);
-const char *mark__name(enum mark k);
-const char *cause__name(enum cause c);
-const char *cause__describe(enum cause c);
-/* irq_kind__name - "irq", "softirq", "timer", "resched IPI", "call-func IPI" */
-const char *irq_kind__name(unsigned int kind);
-/* softirq__name - the kernel's name of a softirq vector: "TIMER", "NET_RX", ... */
-const char *softirq__name(int vec);
+const char *wakeup__phase_name(enum phase p);
+const char *wakeup__label_name(enum sample_label l);
+const char *wakeup__label_describe(enum sample_label l);
+const char *wakeup__mark_name(enum mark k);
+const char *wakeup__cause_name(enum cause c);
+const char *wakeup__cause_describe(enum cause c);
+/* wakeup__irq_kind_name - "irq", "softirq", "timer", "resched IPI", "call-func IPI" */
+const char *wakeup__irq_kind_name(unsigned int kind);
+/* wakeup__softirq_name - the kernel's name of a softirq vector: "TIMER", "NET_RX", ... */
+const char *wakeup__softirq_name(int vec);
 
 #endif /* WAKEPROBE_WAKEUP_H */

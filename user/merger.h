@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * merge.h - joins the workload's samples with the kernel events around them
+ * merger.h - joins the workload's samples with the kernel events around them
  * and splits each wakeup into phases.
  *
  * Pure code: no BPF, no clocks. Samples arrive with their TSC stamps already
@@ -9,8 +9,8 @@
  * time the event stream is known to be complete, and finishes every sample
  * that ended before it; memory stays bounded by what lies in between.
  */
-#ifndef WAKEPROBE_MERGE_H
-#define WAKEPROBE_MERGE_H
+#ifndef WAKEPROBE_MERGER_H
+#define WAKEPROBE_MERGER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -97,4 +97,4 @@ void merger__finish(struct merger *m, uint64_t final_drops);
 
 const struct merger_stats *merger__stats(const struct merger *m);
 
-#endif /* WAKEPROBE_MERGE_H */
+#endif /* WAKEPROBE_MERGER_H */

@@ -5,7 +5,7 @@
 #include <sys/syscall.h>
 #include <linux/futex.h>
 #include "explain.h"
-#include "merge.h"
+#include "merger.h"
 
 #define EVENTS_INITIAL		4096
 #define EVENTS_MAX		(1u << 19)	/* 24 MiB of events in flight at most */
