@@ -8,6 +8,7 @@
  * nearly but not exactly time order. merger__advance() is told up to which
  * time the event stream is known to be complete, and finishes every sample
  * that ended before it; memory stays bounded by what lies in between.
+ * The events wait in an event window (event_window.h) until then.
  */
 #ifndef WAKEPROBE_MERGER_H
 #define WAKEPROBE_MERGER_H
