@@ -119,7 +119,7 @@ const char *describe_missing(uint64_t n, const struct sample_result *r)
 	int k, len;
 
 	len = snprintf(buf, sizeof(buf), "%lu samples miss a bounding event; first: seq %lu lacks '%s', "
-		       "t_notify %lu t_woken %lu, marks:", n, r->sample.seq, mark__name(r->missing),
+		       "t_notify %lu t_woken %lu, marks:", n, r->sample.seq, wakeup__mark_name(r->missing),
 		       r->t_notify_ns, r->t_woken_ns);
 	for (k = 0; k < (int)r->missing && len < (int)sizeof(buf); k++)
 		len += snprintf(buf + len, sizeof(buf) - len, " %lu", r->mark_ns[k]);

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "explain.h"
-#include "merge.h"
 
 #define WAKER		2001u
 #define WAKEE		2002u
@@ -177,7 +176,7 @@ static void assert_phases_covered(const struct explanation *x, const struct mark
 			sum += x->by_phase_cause[k][c];
 		}
 		cr_assert_eq(sum, (int64_t)us_off(mk, k), "%s: causes sum to %" PRId64 ", phase is %" PRIu64,
-			     phase__name(k), sum, us_off(mk, k));
+			     wakeup__phase_name(k), sum, us_off(mk, k));
 		all += sum;
 	}
 	for (c = 0, all = 0; c < NR_CAUSES; c++)
@@ -274,7 +273,7 @@ Test(explain, an_interrupt_inside_another_task_takes_its_own_stretch_and_leaves_
 	iv = find(x, CAUSE_IRQ, PHASE_RUNQ_WAIT);
 	cr_assert_eq(iv->nr, 11);
 	cr_assert_str_eq(iv->name, "virtio0");
-	cr_assert_str_eq(softirq__name(find(x, CAUSE_SOFTIRQ, PHASE_RUNQ_WAIT)->nr), "NET_RX");
+	cr_assert_str_eq(wakeup__softirq_name(find(x, CAUSE_SOFTIRQ, PHASE_RUNQ_WAIT)->nr), "NET_RX");
 }
 
 Test(explain, a_waker_preempted_inside_its_notify_is_named_with_who_ran)
@@ -468,11 +467,11 @@ Test(explain, every_cause_has_a_name_and_a_meaning)
 	int c;
 
 	for (c = 0; c < NR_CAUSES; c++) {
-		cr_assert(strcmp(cause__name(c), "?"));
-		cr_assert(strcmp(cause__describe(c), "?"));
+		cr_assert(strcmp(wakeup__cause_name(c), "?"));
+		cr_assert(strcmp(wakeup__cause_describe(c), "?"));
 	}
-	cr_assert_str_eq(cause__name(NR_CAUSES), "?");
-	cr_assert_str_eq(irq_kind__name(WP_IRQ_TIMER), "timer");
-	cr_assert_str_eq(softirq__name(9), "RCU");
-	cr_assert_str_eq(softirq__name(10), "?");
+	cr_assert_str_eq(wakeup__cause_name(NR_CAUSES), "?");
+	cr_assert_str_eq(wakeup__irq_kind_name(WP_IRQ_TIMER), "timer");
+	cr_assert_str_eq(wakeup__softirq_name(9), "RCU");
+	cr_assert_str_eq(wakeup__softirq_name(10), "?");
 }

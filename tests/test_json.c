@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "explain.h"
 #include "helpers.h"
 #include "json_writer.h"
 #include "report_json.h"
@@ -673,7 +674,7 @@ Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_rep
 	cr_assert(py_check("%s", py_keys));
 	cr_assert_eq(a->by_label[LABEL_COMPLETE], SLOW_SEQ);
 	for (l = 0; l < NR_LABELS; l++)
-		p += sprintf(p, "'%s': %lu, ", label__name(l), a->by_label[l]);
+		p += sprintf(p, "'%s': %lu, ", wakeup__label_name(l), a->by_label[l]);
 	cr_assert(py_check("run = d['runs'][0]\n"
 			   "s = run['samples']\n"
 			   "assert s['by_label'] == {%s}, s['by_label']\n"

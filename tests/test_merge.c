@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "merge.h"
+#include "merger.h"
 
 /*
  * The synthetic eventfd path: the waker (WAKER on WAKER_CPU) writes EFD, the
@@ -358,8 +358,8 @@ static void add_sample(uint64_t seq, const struct path *p)
 
 static void assert_label(const struct sample_result *r, enum sample_label want)
 {
-	cr_assert_eq(r->label, want, "seq %" PRIu64 ": label %s, want %s", r->sample.seq, label__name(r->label),
-		     label__name(want));
+	cr_assert_eq(r->label, want, "seq %" PRIu64 ": label %s, want %s", r->sample.seq, wakeup__label_name(r->label),
+		     wakeup__label_name(want));
 }
 
 static void assert_phases_add_up(const struct sample_result *r)
@@ -368,7 +368,7 @@ static void assert_phases_add_up(const struct sample_result *r)
 	int k;
 
 	for (k = 0; k < NR_PHASES; k++) {
-		cr_assert_geq(r->phase_ns[k], 0, "%s is negative", phase__name(k));
+		cr_assert_geq(r->phase_ns[k], 0, "%s is negative", wakeup__phase_name(k));
 		sum += r->phase_ns[k];
 	}
 	assert_ns(sum, r->total_ns, "sum of phases");
@@ -428,7 +428,7 @@ Test(merge, a_complete_wakeup_splits_into_six_phases_that_add_up_to_the_total)
 	assert_phases_add_up(r);
 
 	for (k = 0; k < NR_MARKS; k++)
-		cr_assert_neq(r->mark_ns[k], 0, "%s not set", mark__name(k));
+		cr_assert_neq(r->mark_ns[k], 0, "%s not set", wakeup__mark_name(k));
 	assert_complete_along(r, &p);
 
 	cr_assert_eq(r->waking_cpu, WAKER_CPU);
@@ -510,7 +510,8 @@ Test(merge, a_missing_wake_after_the_wakee_blocked_is_labelled_missing_event)
 	assert_complete_along(&got.r[0], &p1);
 	r = &got.r[1];
 	assert_label(r, LABEL_MISSING_EVENT);
-	cr_assert_eq(r->missing, MARK_WAKING, "missing %s, want %s", mark__name(r->missing), mark__name(MARK_WAKING));
+	cr_assert_eq(r->missing, MARK_WAKING, "missing %s, want %s", wakeup__mark_name(r->missing),
+		     wakeup__mark_name(MARK_WAKING));
 	assert_ns(r->mark_ns[MARK_NOTIFY_ENTER], p2.enter, "notify entry mark");
 	assert_ns(r->mark_ns[MARK_WAKING], 0, "waking mark");
 }
@@ -530,7 +531,8 @@ Test(merge, a_missing_wake_in_the_first_sample_after_the_wakee_blocked_is_labell
 	cr_assert_eq(got.n, 1);
 	r = &got.r[0];
 	assert_label(r, LABEL_MISSING_EVENT);
-	cr_assert_eq(r->missing, MARK_WAKING, "missing %s, want %s", mark__name(r->missing), mark__name(MARK_WAKING));
+	cr_assert_eq(r->missing, MARK_WAKING, "missing %s, want %s", wakeup__mark_name(r->missing),
+		     wakeup__mark_name(MARK_WAKING));
 	assert_ns(r->mark_ns[MARK_NOTIFY_ENTER], p.enter, "notify entry mark");
 }
 
@@ -557,8 +559,8 @@ Test(merge, a_wakee_that_left_its_cpu_after_the_waking_and_has_no_switch_in_is_m
 	cr_assert_eq(got.n, 1);
 	r = &got.r[0];
 	assert_label(r, LABEL_MISSING_EVENT);
-	cr_assert_eq(r->missing, MARK_SWITCH_IN, "missing %s, want %s", mark__name(r->missing),
-		     mark__name(MARK_SWITCH_IN));
+	cr_assert_eq(r->missing, MARK_SWITCH_IN, "missing %s, want %s", wakeup__mark_name(r->missing),
+		     wakeup__mark_name(MARK_SWITCH_IN));
 	assert_ns(r->mark_ns[MARK_WAKEUP], p.wakeup, "wakeup mark");
 }
 
@@ -1122,23 +1124,24 @@ Test(merge, every_phase_label_and_mark_has_a_name_and_out_of_range_values_read_a
 {
 	int i;
 
-	cr_assert_str_eq(phase__name(PHASE_NOTIFY_USER), "notify_user");
-	cr_assert_str_eq(phase__name(PHASE_RUNQ_WAIT), "runq_wait");
-	cr_assert_str_eq(phase__name(PHASE_RESUME_USER), "resume_user");
-	cr_assert_str_eq(label__name(LABEL_COMPLETE), "complete");
-	cr_assert_str_eq(label__name(LABEL_NO_SLEEP), "no_sleep");
+	cr_assert_str_eq(wakeup__phase_name(PHASE_NOTIFY_USER), "notify_user");
+	cr_assert_str_eq(wakeup__phase_name(PHASE_RUNQ_WAIT), "runq_wait");
+	cr_assert_str_eq(wakeup__phase_name(PHASE_RESUME_USER), "resume_user");
+	cr_assert_str_eq(wakeup__label_name(LABEL_COMPLETE), "complete");
+	cr_assert_str_eq(wakeup__label_name(LABEL_NO_SLEEP), "no_sleep");
 	for (i = 0; i < NR_PHASES; i++)
-		cr_assert(phase__name(i) && *phase__name(i) && strcmp(phase__name(i), "?"));
+		cr_assert(wakeup__phase_name(i) && *wakeup__phase_name(i) && strcmp(wakeup__phase_name(i), "?"));
 	for (i = 0; i < NR_LABELS; i++) {
-		cr_assert(label__name(i) && *label__name(i) && strcmp(label__name(i), "?"));
-		cr_assert(label__describe(i) && *label__describe(i) && strcmp(label__describe(i), "?"));
+		cr_assert(wakeup__label_name(i) && *wakeup__label_name(i) && strcmp(wakeup__label_name(i), "?"));
+		cr_assert(wakeup__label_describe(i) && *wakeup__label_describe(i) &&
+			  strcmp(wakeup__label_describe(i), "?"));
 	}
 	for (i = 0; i < NR_MARKS; i++)
-		cr_assert(mark__name(i) && *mark__name(i) && strcmp(mark__name(i), "?"));
-	cr_assert_str_eq(phase__name(NR_PHASES), "?");
-	cr_assert_str_eq(label__name(NR_LABELS), "?");
-	cr_assert_str_eq(label__describe(NR_LABELS), "?");
-	cr_assert_str_eq(mark__name(NR_MARKS), "?");
+		cr_assert(wakeup__mark_name(i) && *wakeup__mark_name(i) && strcmp(wakeup__mark_name(i), "?"));
+	cr_assert_str_eq(wakeup__phase_name(NR_PHASES), "?");
+	cr_assert_str_eq(wakeup__label_name(NR_LABELS), "?");
+	cr_assert_str_eq(wakeup__label_describe(NR_LABELS), "?");
+	cr_assert_str_eq(wakeup__mark_name(NR_MARKS), "?");
 }
 
 /* ---------------------------------------------------------------- other paths */
@@ -1232,7 +1235,7 @@ Test(merge, every_waking_futex_op_counts_with_its_private_and_clock_flags)
 		merger__finish(m, 0);
 		cr_assert_eq(got.n, 1);
 		cr_assert_eq(got.r[0].label, LABEL_COMPLETE, "op %#" PRIx64 ": %s", wake_ops[i],
-			     label__name(got.r[0].label));
+			     wakeup__label_name(got.r[0].label));
 	}
 }
 

@@ -242,9 +242,9 @@ static const char *describe_overlapping(const struct starter *st, uint64_t from,
 		if (!overlaps(s->t_notify_ns, s->t_woken_ns, from, to))
 			continue;
 		len += snprintf(buf + len, sizeof(buf) - len, "[seq %lu %lu..%lu %s%s%s, hog %ld ns] ", s->seq,
-				s->t_notify_ns, s->t_woken_ns, label__name(s->label),
+				s->t_notify_ns, s->t_woken_ns, wakeup__label_name(s->label),
 				s->label == LABEL_MISSING_EVENT ? " " : "",
-				s->label == LABEL_MISSING_EVENT ? mark__name(s->missing) : "", s->hog_ns);
+				s->label == LABEL_MISSING_EVENT ? wakeup__mark_name(s->missing) : "", s->hog_ns);
 	}
 	return buf;
 }
@@ -269,8 +269,8 @@ static const char *describe_parts(const struct explanation *x)
 
 	for (j = 0; j < x->nr_iv && len < sizeof(buf); j++)
 		len += snprintf(buf + len, sizeof(buf) - len, "[%s %s cpu %u pid %u '%s' kind %u %lu ns from %lu] ",
-				phase__name(x->iv[j].phase), cause__name(x->iv[j].cause), x->iv[j].cpu, x->iv[j].pid,
-				x->iv[j].name, x->iv[j].irq_kind, x->iv[j].dur_ns, x->iv[j].start_ns);
+				wakeup__phase_name(x->iv[j].phase), wakeup__cause_name(x->iv[j].cause), x->iv[j].cpu,
+				x->iv[j].pid, x->iv[j].name, x->iv[j].irq_kind, x->iv[j].dur_ns, x->iv[j].start_ns);
 	return buf;
 }
 

@@ -7,7 +7,7 @@
 #define WAKEPROBE_AGGREGATE_H
 
 #include "histogram.h"
-#include "merge.h"
+#include "wakeup.h"
 
 #define AGG_MAX_OUTLIERS 100
 #define AGG_MAX_TASKS	16

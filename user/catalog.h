@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "merge.h"
+#include "merger.h"
 
 #define CATALOG_MAX_SYSCALLS 4
 #define CATALOG_MAX_WORKLOADS 16

@@ -2,71 +2,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "explain.h"
-#include "merge.h"
-
-_Static_assert(EXPLAIN_NR_PHASES == NR_PHASES, "explain.h and merge.h disagree on the phases");
-
-static const char *const cause_names[NR_CAUSES] = {
-	[CAUSE_IDLE] = "idle",
-	[CAUSE_IPI] = "ipi_in_flight",
-	[CAUSE_OTHER_TASK] = "other_task",
-	[CAUSE_IRQ] = "irq",
-	[CAUSE_SOFTIRQ] = "softirq",
-	[CAUSE_WAKER_PREEMPTED] = "waker_preempted",
-	[CAUSE_WAKEE_PREEMPTED] = "wakee_preempted",
-	[CAUSE_REACQUIRE] = "reacquire",
-	[CAUSE_UNEXPLAINED] = "unexplained",
-};
-
-static const char *const cause_texts[NR_CAUSES] = {
-	[CAUSE_IDLE] = "the target CPU was idle (a halted vCPU waits for the host to run it)",
-	[CAUSE_IPI] = "the wake was queued for the target CPU and its IPI had not run yet",
-	[CAUSE_OTHER_TASK] = "another task held the CPU the wakee was woken onto",
-	[CAUSE_IRQ] = "interrupt handlers: devices, the timer, IPIs",
-	[CAUSE_SOFTIRQ] = "softirq processing",
-	[CAUSE_WAKER_PREEMPTED] = "the waker was off its CPU inside its notify",
-	[CAUSE_WAKEE_PREEMPTED] = "the wakee lost its CPU before it took its timestamp",
-	[CAUSE_REACQUIRE] = "the wakee blocked again before its timestamp (cond: the mutex)",
-	[CAUSE_UNEXPLAINED] = "no event: the path's own kernel and user work, or something unseen",
-};
-
-const char *cause__name(enum cause c)
-{
-	return c < NR_CAUSES ? cause_names[c] : "?";
-}
-
-const char *cause__describe(enum cause c)
-{
-	return c < NR_CAUSES ? cause_texts[c] : "?";
-}
-
-const char *irq_kind__name(unsigned int kind)
-{
-	switch (kind) {
-	case WP_IRQ_HARD:
-		return "irq";
-	case WP_IRQ_SOFT:
-		return "softirq";
-	case WP_IRQ_TIMER:
-		return "timer";
-	case WP_IRQ_RESCHED:
-		return "resched IPI";
-	case WP_IRQ_CALL_FUNC:
-		return "call-func IPI";
-	default:
-		return "?";
-	}
-}
-
-const char *softirq__name(int vec)
-{
-	/* include/linux/interrupt.h, in vector order */
-	static const char *const names[] = {
-		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
-	};
-
-	return vec >= 0 && vec < (int)(sizeof(names) / sizeof(names[0])) ? names[vec] : "?";
-}
 
 size_t explain__phase_parts(const struct explanation *x, int k, const struct interval **parts)
 {
@@ -103,10 +38,10 @@ void explain__describe_interval(const struct interval *iv, char *buf, size_t len
 		if (iv->irq_kind == WP_IRQ_HARD)
 			snprintf(buf, len, "irq %d '%.16s' on CPU %u", iv->nr, iv->name, iv->cpu);
 		else
-			snprintf(buf, len, "%s on CPU %u", irq_kind__name(iv->irq_kind), iv->cpu);
+			snprintf(buf, len, "%s on CPU %u", wakeup__irq_kind_name(iv->irq_kind), iv->cpu);
 		break;
 	case CAUSE_SOFTIRQ:
-		snprintf(buf, len, "softirq %s on CPU %u", softirq__name(iv->nr), iv->cpu);
+		snprintf(buf, len, "softirq %s on CPU %u", wakeup__softirq_name(iv->nr), iv->cpu);
 		break;
 	case CAUSE_WAKER_PREEMPTED:
 		snprintf(buf, len, "waker off CPU %u, '%.16s' pid %u ran", iv->cpu, iv->name, iv->pid);
@@ -118,7 +53,7 @@ void explain__describe_interval(const struct interval *iv, char *buf, size_t len
 		snprintf(buf, len, "wakee blocked again (the mutex)");
 		break;
 	default:
-		snprintf(buf, len, "%s", cause__name(iv->cause));
+		snprintf(buf, len, "%s", wakeup__cause_name(iv->cause));
 	}
 }
 

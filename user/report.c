@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
+#include "explain.h"
 #include "report.h"
 
 static double us(uint64_t ns)
@@ -103,12 +104,13 @@ static void print_summary(FILE *out, const struct session_opts *o, const struct 
 		for (l = 0; l < NR_LABELS; l++) {
 			if (l == LABEL_COMPLETE || !a->by_label[l])
 				continue;
-			fprintf(out, "  %10" PRIu64 " %-14s %s\n", a->by_label[l], label__name(l), label__describe(l));
+			fprintf(out, "  %10" PRIu64 " %-14s %s\n", a->by_label[l], wakeup__label_name(l),
+				wakeup__label_describe(l));
 			if (l == LABEL_MISSING_EVENT)
 				for (int k = 0; k < NR_MARKS; k++)
 					if (a->missing_by_mark[k])
 						fprintf(out, "  %10" PRIu64 "   no %s\n", a->missing_by_mark[k],
-							mark__name(k));
+							wakeup__mark_name(k));
 		}
 	} else {
 		fprintf(out, "  tracing    off (--no-trace): totals only\n");
@@ -163,9 +165,10 @@ static void print_causes(FILE *out, const struct aggregate *a, const struct merg
 	for (c = 0; c < NR_CAUSES; c++) {
 		if (!a->cause_ns[c])
 			continue;
-		fprintf(out, "%-16s %6.1f%% %13.2f  %s\n", cause__name(c),
+		fprintf(out, "%-16s %6.1f%% %13.2f  %s\n", wakeup__cause_name(c),
 			100.0 * (double)a->cause_ns[c] / (double)a->explained_total_ns,
-			(double)a->cause_ns[c] / 1000.0 / (double)a->by_label[LABEL_COMPLETE], cause__describe(c));
+			(double)a->cause_ns[c] / 1000.0 / (double)a->by_label[LABEL_COMPLETE],
+			wakeup__cause_describe(c));
 	}
 	for (c = 0; c < (int)a->nr_tasks && c < 5; c++) {
 		const struct task_share *t = &a->tasks[c];
@@ -202,12 +205,12 @@ static void print_outliers(FILE *out, const struct aggregate *a)
 		fprintf(out, "\n#%u seq %" PRIu64 ": %.2f us, %.1fx the median %.2f; %s grew most, %+.2f us\n",
 			i + 1, r->sample.seq, us((uint64_t)r->total_ns),
 			median_total ? (double)r->total_ns / (double)median_total : 0.0, us(median_total),
-			phase__name(worst), grew / 1000.0);
+			wakeup__phase_name(worst), grew / 1000.0);
 		fprintf(out, "  woken from CPU %u onto CPU %u%s%s\n", r->waking_cpu, r->target_cpu,
 			r->wakeup_cpu != r->waking_cpu ? ", queued there (the wake list: an IPI)" : ", enqueued by the waker",
 			r->target_was_idle ? ", which was idle" : "");
 		for (k = 0; k < NR_PHASES; k++) {
-			fprintf(out, "  %-14s %9.2f  ", phase__name(k), us((uint64_t)r->phase_ns[k]));
+			fprintf(out, "  %-14s %9.2f  ", wakeup__phase_name(k), us((uint64_t)r->phase_ns[k]));
 			print_parts(out, &r->why, k, 29);
 		}
 		if (r->why.more_iv)
@@ -275,7 +278,7 @@ void report__print_text(FILE *out, const struct session_opts *o, const struct se
 			a->by_label[LABEL_COMPLETE]);
 		print_stats_header(out);
 		for (k = 0; k < NR_PHASES; k++)
-			print_stats_row(out, phase__name(k), &a->phase[k]);
+			print_stats_row(out, wakeup__phase_name(k), &a->phase[k]);
 		print_stats_row(out, "total", &a->total);
 		fprintf(out, "\n");
 		print_sub_phases(out, a);
@@ -291,7 +294,7 @@ void report__print_text(FILE *out, const struct session_opts *o, const struct se
 	if (o->workload->user_only)
 		return;
 	for (k = 0; k < NR_PHASES; k++) {
-		fprintf(out, "\n%s\n", phase__name(k));
+		fprintf(out, "\n%s\n", wakeup__phase_name(k));
 		histogram__print_log2(&a->phase[k], out, "nsecs");
 	}
 	print_causes(out, a, &r->merge);
@@ -353,7 +356,7 @@ void report__print_comparison(FILE *out, const struct session_opts *o, const str
 		if (!o->trace)
 			fprintf(out, "  (untraced)");
 		else if (out_of_table)
-			fprintf(out, "  %" PRIu64 " (most: %s)", out_of_table, label__name(top_label(a)));
+			fprintf(out, "  %" PRIu64 " (most: %s)", out_of_table, wakeup__label_name(top_label(a)));
 		else
 			fprintf(out, "  0");
 		if (res[i]->workload_failed)

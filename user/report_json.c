@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include "explain.h"
 #include "json_writer.h"
 #include "report_json.h"
 #include "report.h"
@@ -45,8 +46,8 @@ static const char *const event_type_names[WP_EV_TYPE_MAX] = {
 _Static_assert(WP_EV_TYPE_MAX == WP_EV_MIGRATE + 1, "a new event type needs a name in event_type_names");
 
 /*
- * Keys for the marks and the kinds of interrupt. mark__name() and
- * irq_kind__name() are phrases for people; a key must stay put while they
+ * Keys for the marks and the kinds of interrupt. wakeup__mark_name() and
+ * wakeup__irq_kind_name() are phrases for people; a key must stay put while they
  * are reworded.
  */
 static const char *const mark_keys[NR_MARKS] = {
@@ -276,7 +277,7 @@ static void write_samples(struct json_writer *w, const struct run_view *v)
 	if (v->traced) {
 		json_writer__begin_object(w);
 		for (l = 0; l < NR_LABELS; l++)
-			put_uint(w, label__name(l), a->by_label[l]);
+			put_uint(w, wakeup__label_name(l), a->by_label[l]);
 		json_writer__end_object(w);
 	} else {
 		json_writer__null(w);
@@ -380,7 +381,7 @@ static void write_stats(struct json_writer *w, const struct run_view *v)
 	json_writer__key(w, "stats");
 	json_writer__begin_object(w);
 	for (k = 0; k < NR_PHASES; k++)
-		write_distribution(w, phase__name(k), &a->phase[k], v->phased);
+		write_distribution(w, wakeup__phase_name(k), &a->phase[k], v->phased);
 	/* complete samples need labels, which need tracing */
 	write_distribution(w, "total", &a->total, v->traced);
 	write_distribution(w, "all_samples_total", &a->all_total, true);
@@ -419,8 +420,8 @@ static void write_causes(struct json_writer *w, const struct run_view *v)
 			if (!a->cause_ns[c])
 				continue;
 			json_writer__begin_object(w);
-			put_str(w, "cause", cause__name(c));
-			put_str(w, "meaning", cause__describe(c));
+			put_str(w, "cause", wakeup__cause_name(c));
+			put_str(w, "meaning", wakeup__cause_describe(c));
 			put_int(w, "ns", a->cause_ns[c]);
 			put_share(w, a->cause_ns[c], a->explained_total_ns);
 			put_per_wakeup(w, a->cause_ns[c], v->complete);
@@ -475,7 +476,7 @@ static void write_part(struct json_writer *w, const struct interval *iv)
 
 	explain__describe_interval(iv, desc, sizeof(desc));
 	json_writer__begin_object(w);
-	put_str(w, "cause", cause__name(iv->cause));
+	put_str(w, "cause", wakeup__cause_name(iv->cause));
 	put_str(w, "description", desc);
 	put_uint(w, "ns", iv->dur_ns);
 	put_uint(w, "cpu", iv->cpu);
@@ -513,7 +514,7 @@ static void write_outlier_phases(struct json_writer *w, const struct sample_resu
 	json_writer__begin_array(w);
 	for (k = 0; k < NR_PHASES; k++) {
 		json_writer__begin_object(w);
-		put_str(w, "phase", phase__name(k));
+		put_str(w, "phase", wakeup__phase_name(k));
 		put_int(w, "ns", r->phase_ns[k]);
 		json_writer__key(w, "parts");
 		json_writer__begin_array(w);
@@ -544,7 +545,7 @@ static void write_outlier(struct json_writer *w, const struct aggregate *a, cons
 		put_null(w, "ratio_to_median");
 	json_writer__key(w, "grew_most");
 	json_writer__begin_object(w);
-	put_str(w, "phase", phase__name(worst));
+	put_str(w, "phase", wakeup__phase_name(worst));
 	put_int(w, "over_median_ns", grew);
 	json_writer__end_object(w);
 	put_uint(w, "waking_cpu", r->waking_cpu);

@@ -62,7 +62,7 @@ struct sample_csv *sample_csv__open(FILE *out)
 	c->traced = true;
 	fputs("workload,seq,waker_tid,wakee_tid,waker_cpu,wakee_cpu,waking_cpu,target_cpu,t_notify_ns,total_ns", out);
 	for (k = 0; k < NR_PHASES; k++)
-		fprintf(out, ",%s_ns", phase__name(k));
+		fprintf(out, ",%s_ns", wakeup__phase_name(k));
 	fputs(",label,missing_mark,target_was_idle,idle_exit_ns,mutex_reacquire_ns,waker_preempted_ns" CSV_EOL, out);
 	return c;
 }
@@ -102,10 +102,10 @@ void sample_csv__add(struct sample_csv *c, const struct sample_result *r)
 	for (k = 0; k < NR_PHASES; k++)
 		put_i64(out, phased, r->phase_ns[k]);
 	fputc(',', out);
-	put_str(out, traced ? label__name(r->label) : "untraced");
+	put_str(out, traced ? wakeup__label_name(r->label) : "untraced");
 	fputc(',', out);
 	if (traced && r->label == LABEL_MISSING_EVENT)
-		put_str(out, mark__name(r->missing));
+		put_str(out, wakeup__mark_name(r->missing));
 	put_u64(out, waking, r->target_was_idle);
 	put_i64(out, traced && r->idle_exit_seen, r->idle_exit_ns);
 	/* measured on every phased sample: 0 when the wakee did not block again */

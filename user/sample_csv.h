@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "merge.h"
+#include "wakeup.h"
 
 struct sample_csv;
 

@@ -13,7 +13,7 @@
 #include "aggregate.h"
 #include "catalog.h"
 #include "clock.h"
-#include "merge.h"
+#include "merger.h"
 
 struct session_opts {
 	const struct workload_desc *workload;

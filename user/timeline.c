@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "explain.h"
 #include "timeline.h"
 
 /*
@@ -413,13 +412,13 @@ static void wakeup_args(struct tl_args *a, const struct sample_result *r, bool t
 {
 	arg_u64(a, "seq", r->sample.seq);
 	arg_i64(a, "total_ns", r->total_ns);
-	arg_str(a, "label", traced ? label__name(r->label) : "untraced", SIZE_MAX);
+	arg_str(a, "label", traced ? wakeup__label_name(r->label) : "untraced", SIZE_MAX);
 	arg_u64(a, "waker_cpu", r->sample.waker_cpu);
 	arg_u64(a, "wakee_cpu", r->sample.wakee_cpu);
 	if (!traced)
 		return;
 	if (r->label == LABEL_MISSING_EVENT)
-		arg_str(a, "missing", mark__name(r->missing), SIZE_MAX);
+		arg_str(a, "missing", wakeup__mark_name(r->missing), SIZE_MAX);
 	if (waking_seen(r)) {
 		arg_u64(a, "waking_cpu", r->waking_cpu);
 		arg_u64(a, "target_cpu", r->target_cpu);
@@ -463,10 +462,10 @@ static void describe(const struct interval *iv, char *buf, size_t len)
 			n = snprintf(buf, len, "irq %d%s%.16s on CPU %u", iv->nr, iv->name[0] ? " " : "", iv->name,
 				     iv->cpu);
 		else
-			n = snprintf(buf, len, "%s on CPU %u", irq_kind__name(iv->irq_kind), iv->cpu);
+			n = snprintf(buf, len, "%s on CPU %u", wakeup__irq_kind_name(iv->irq_kind), iv->cpu);
 		break;
 	case CAUSE_SOFTIRQ:
-		n = snprintf(buf, len, "softirq %s on CPU %u", softirq__name(iv->nr), iv->cpu);
+		n = snprintf(buf, len, "softirq %s on CPU %u", wakeup__softirq_name(iv->nr), iv->cpu);
 		break;
 	case CAUSE_WAKER_PREEMPTED:
 		n = snprintf(buf, len, "waker off CPU %u, %.16s pid %u ran", iv->cpu, iv->name, iv->pid);
@@ -475,7 +474,7 @@ static void describe(const struct interval *iv, char *buf, size_t len)
 		n = snprintf(buf, len, "wakee off CPU %u, %.16s pid %u ran", iv->cpu, iv->name, iv->pid);
 		break;
 	default:
-		n = snprintf(buf, len, "%s", cause__name(iv->cause));
+		n = snprintf(buf, len, "%s", wakeup__cause_name(iv->cause));
 		break;
 	}
 	if (n >= 0 && (size_t)n < len)
@@ -498,7 +497,7 @@ static void phase_args(struct tl_args *a, const struct sample_result *r, int k)
 	for (c = 0; c < NR_CAUSES; c++) {
 		if (!x->by_phase_cause[k][c])
 			continue;
-		fprintf(a->out, "%s\"%s\":%" PRId64, first ? "" : ",", cause__name(c), x->by_phase_cause[k][c]);
+		fprintf(a->out, "%s\"%s\":%" PRId64, first ? "" : ",", wakeup__cause_name(c), x->by_phase_cause[k][c]);
 		first = false;
 	}
 	fputc('}', a->out);
@@ -565,7 +564,7 @@ static void draw_phased(struct timeline *t, const struct sample_result *r, const
 	for (k = 0; k < NR_PHASES; k++) {
 		s = (struct tl_slice){
 			.cat = "phase",
-			.name = phase__name(k),
+			.name = wakeup__phase_name(k),
 			.pid = run_pid(t),
 			.tid = k <= PHASE_NOTIFY_KERNEL ? waker->tid : wakee->tid,
 			.start_ns = b[k],
@@ -600,7 +599,7 @@ static void draw_whole(struct timeline *t, const struct sample_result *r, struct
 	char name[40];
 
 	snprintf(name, sizeof(name), "%s #%" PRIu64,
-		 !traced || r->label == LABEL_COMPLETE ? "wakeup" : label__name(r->label), r->sample.seq);
+		 !traced || r->label == LABEL_COMPLETE ? "wakeup" : wakeup__label_name(r->label), r->sample.seq);
 	s.name = name;
 	s.start_ns = r->t_notify_ns;
 	s.end_ns = end;
@@ -721,12 +720,12 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		else if (o->irq_kind == WP_IRQ_HARD)
 			snprintf(name, sizeof(name), "irq %d", o->nr);
 		else if (o->irq_kind == WP_IRQ_SOFT)
-			snprintf(name, sizeof(name), "softirq %s", softirq__name(o->nr));
+			snprintf(name, sizeof(name), "softirq %s", wakeup__softirq_name(o->nr));
 		else
-			snprintf(name, sizeof(name), "%s", irq_kind__name(o->irq_kind));
+			snprintf(name, sizeof(name), "%s", wakeup__irq_kind_name(o->irq_kind));
 		s.cat = "irq";
 		a = slice_start(t, &s);
-		arg_str(&a, "kind", irq_kind__name(o->irq_kind), SIZE_MAX);
+		arg_str(&a, "kind", wakeup__irq_kind_name(o->irq_kind), SIZE_MAX);
 		arg_i64(&a, "nr", o->nr);
 		break;
 	}

@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "merge.h"
+#include "wakeup.h"
 #include "wakeprobe.h"
 
 struct timeline;

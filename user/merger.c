@@ -4,13 +4,13 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
-#include "merge.h"
+#include "event_window.h"
+#include "explain.h"
+#include "merger.h"
+#include "ring.h"
 
-#define EVENTS_INITIAL		4096
-#define EVENTS_MAX		(1u << 19)	/* 24 MiB of events in flight at most */
 #define PENDING_INITIAL		1024
 #define PENDING_MAX		(1u << 18)
-#define GAPS_MAX		256
 
 struct pending_sample {
 	struct wp_sample sample;
@@ -19,112 +19,26 @@ struct pending_sample {
 	uint64_t t_wait_start_ns;
 };
 
-/* a stretch of time in which the BPF side failed to emit at least one event */
-struct loss_gap {
-	uint64_t from_ns;
-	uint64_t to_ns;
-};
-
 struct merger {
 	struct merger_config cfg;
 	merger_sample_fn fn;
 	void *ctx;
-	uint64_t window_start_ns;
-	uint64_t window_end_ns;
+	uint64_t trace_start_ns;	/* tracing covers [trace_start_ns, trace_end_ns] */
+	uint64_t trace_end_ns;
 
-	/* events sorted by time, as a ring: index i lives at (head + i) & (cap - 1) */
-	struct wp_event *events;
-	size_t ev_cap, ev_head, ev_len;
-	uint64_t last_arrival_ns;	/* ts of the previous event in arrival order */
-	uint32_t last_drops;
-	uint64_t evicted_until_ns;	/* events up to here were pushed out: samples there are lost */
+	/* the kernel events the unfinished samples may need, and where some were lost */
+	struct event_window *events;
 
+	/* samples not finished yet, in sequence order, as a ring (ring.h) */
 	struct pending_sample *pending;
 	size_t pend_cap, pend_head, pend_len;
 	uint64_t last_seq_added;
 
-	struct loss_gap gaps[GAPS_MAX];
-	size_t nr_gaps;
-	/*
-	 * The drop counter, read after a drain, moved past every record seen:
-	 * events were lost after open_gap_from, and until a record carrying
-	 * that count arrives nothing says where the loss ends.
-	 */
-	bool gap_open;
-	uint64_t open_gap_from_ns;
-	uint64_t open_gap_drops;
-
-	/* one sample's events, contiguous, for explain__sample() */
-	struct wp_event *scratch;
-	size_t scratch_cap;
-
-	uint64_t finished_until_ns;	/* events before this can no longer change a result */
 	uint64_t prev_woken_ns;		/* t_woken of the last finished sample */
 	bool have_prev;
 
 	struct merger_stats stats;
 };
-
-static const char *const phase_names[NR_PHASES] = {
-	[PHASE_NOTIFY_USER] = "notify_user",
-	[PHASE_NOTIFY_KERNEL] = "notify_kernel",
-	[PHASE_WAKE_ENQUEUE] = "wake_enqueue",
-	[PHASE_RUNQ_WAIT] = "runq_wait",
-	[PHASE_RESUME_KERNEL] = "resume_kernel",
-	[PHASE_RESUME_USER] = "resume_user",
-};
-
-static const char *const label_names[NR_LABELS] = {
-	[LABEL_COMPLETE] = "complete",
-	[LABEL_NO_SLEEP] = "no_sleep",
-	[LABEL_LOST_EVENTS] = "lost_events",
-	[LABEL_OUT_OF_WINDOW] = "out_of_window",
-	[LABEL_MISSING_EVENT] = "missing_event",
-	[LABEL_CLOCK_ORDER] = "clock_order",
-	[LABEL_COALESCED] = "coalesced",
-	[LABEL_PREEMPTED] = "preempted",
-	[LABEL_WOKEN_EARLY] = "woken_early",
-};
-
-static const char *const label_texts[NR_LABELS] = {
-	[LABEL_COMPLETE] = "every bounding event seen, in order",
-	[LABEL_NO_SLEEP] = "wakee had not slept: the notify found it still on its CPU",
-	[LABEL_LOST_EVENTS] = "kernel events were dropped inside the sample",
-	[LABEL_OUT_OF_WINDOW] = "taken while tracing was not running",
-	[LABEL_MISSING_EVENT] = "a bounding kernel event never arrived",
-	[LABEL_CLOCK_ORDER] = "a TSC stamp fell just across a kernel one, within the clock error budget",
-	[LABEL_COALESCED] = "one wait consumed several notifies",
-	[LABEL_PREEMPTED] = "the waiter was switched out while it spun",
-	[LABEL_WOKEN_EARLY] = "an earlier notify's wake had already woken this wait",
-};
-
-static const char *const mark_names[NR_MARKS] = {
-	[MARK_NOTIFY_ENTER] = "waker notify syscall entry",
-	[MARK_WAKING] = "sched_waking of the wakee",
-	[MARK_WAKEUP] = "sched_wakeup of the wakee",
-	[MARK_SWITCH_IN] = "sched_switch to the wakee",
-	[MARK_WAIT_EXIT] = "wakee wait syscall exit or signal delivery",
-};
-
-const char *phase__name(enum phase p)
-{
-	return p < NR_PHASES ? phase_names[p] : "?";
-}
-
-const char *label__name(enum sample_label l)
-{
-	return l < NR_LABELS ? label_names[l] : "?";
-}
-
-const char *label__describe(enum sample_label l)
-{
-	return l < NR_LABELS ? label_texts[l] : "?";
-}
-
-const char *mark__name(enum mark k)
-{
-	return k < NR_MARKS ? mark_names[k] : "?";
-}
 
 struct merger *merger__new(const struct merger_config *cfg, merger_sample_fn fn, void *ctx)
 {
@@ -136,9 +50,8 @@ struct merger *merger__new(const struct merger_config *cfg, merger_sample_fn fn,
 	m->cfg = *cfg;
 	m->fn = fn;
 	m->ctx = ctx;
-	m->window_end_ns = UINT64_MAX;
-	m->ev_cap = EVENTS_INITIAL;
-	m->events = calloc(m->ev_cap, sizeof(*m->events));
+	m->trace_end_ns = UINT64_MAX;
+	m->events = event_window__new();
 	m->pend_cap = PENDING_INITIAL;
 	m->pending = calloc(m->pend_cap, sizeof(*m->pending));
 	if (!m->events || !m->pending) {
@@ -152,16 +65,15 @@ void merger__free(struct merger *m)
 {
 	if (!m)
 		return;
-	free(m->events);
+	event_window__free(m->events);
 	free(m->pending);
-	free(m->scratch);
 	free(m);
 }
 
 void merger__set_window(struct merger *m, uint64_t start_ns, uint64_t end_ns)
 {
-	m->window_start_ns = start_ns;
-	m->window_end_ns = end_ns;
+	m->trace_start_ns = start_ns;
+	m->trace_end_ns = end_ns;
 }
 
 void merger__set_fds(struct merger *m, int notify_fd, int wait_fd)
@@ -173,129 +85,6 @@ void merger__set_fds(struct merger *m, int notify_fd, int wait_fd)
 const struct merger_stats *merger__stats(const struct merger *m)
 {
 	return &m->stats;
-}
-
-static struct wp_event *event_at(const struct merger *m, size_t i)
-{
-	return &m->events[(m->ev_head + i) & (m->ev_cap - 1)];
-}
-
-/* ring_grow - double a ring's capacity, unrolling it to start at index 0 */
-static int ring_grow(void **buf, size_t *cap, size_t *head, size_t len, size_t elem)
-{
-	size_t new_cap = *cap * 2, first;
-	char *nb;
-
-	nb = malloc(new_cap * elem);
-	if (!nb)
-		return -ENOMEM;
-	first = *cap - *head < len ? *cap - *head : len;
-	memcpy(nb, (char *)*buf + *head * elem, first * elem);
-	memcpy(nb + first * elem, *buf, (len - first) * elem);
-	free(*buf);
-	*buf = nb;
-	*cap = new_cap;
-	*head = 0;
-	return 0;
-}
-
-static void events_pop_front(struct merger *m)
-{
-	m->ev_head = (m->ev_head + 1) & (m->ev_cap - 1);
-	m->ev_len--;
-}
-
-static void gap_add(struct merger *m, uint64_t from_ns, uint64_t to_ns)
-{
-	if (from_ns > to_ns) {
-		uint64_t t = from_ns;
-
-		from_ns = to_ns;
-		to_ns = t;
-	}
-	if (m->nr_gaps == GAPS_MAX) {
-		/* fold the oldest two: a wider gap only marks more samples, never fewer */
-		m->gaps[1].from_ns = m->gaps[0].from_ns < m->gaps[1].from_ns ? m->gaps[0].from_ns : m->gaps[1].from_ns;
-		m->gaps[1].to_ns = m->gaps[0].to_ns > m->gaps[1].to_ns ? m->gaps[0].to_ns : m->gaps[1].to_ns;
-		memmove(&m->gaps[0], &m->gaps[1], (GAPS_MAX - 1) * sizeof(m->gaps[0]));
-		m->nr_gaps--;
-	}
-	m->gaps[m->nr_gaps++] = (struct loss_gap){ from_ns, to_ns };
-}
-
-static bool window_lost(const struct merger *m, uint64_t from_ns, uint64_t to_ns)
-{
-	size_t i;
-
-	if (m->evicted_until_ns && from_ns <= m->evicted_until_ns)
-		return true;
-	if (m->gap_open && to_ns >= m->open_gap_from_ns)
-		return true;
-	for (i = 0; i < m->nr_gaps; i++)
-		if (m->gaps[i].from_ns <= to_ns && m->gaps[i].to_ns >= from_ns)
-			return true;
-	return false;
-}
-
-void merger__add_event(struct merger *m, const struct wp_event *e)
-{
-	size_t i;
-
-	/*
-	 * The ring buffer is filled in reservation order. When the drop counter
-	 * moved since the previous record, something between the two was lost.
-	 */
-	if (e->drops != m->last_drops) {
-		gap_add(m, m->stats.events ? m->last_arrival_ns : 0, e->ts_ns);
-		m->last_drops = e->drops;
-		if (e->drops > m->stats.drops_seen)
-			m->stats.drops_seen = e->drops;
-	}
-	/* reserved after the drops that opened the gap: the gap above now ends at it */
-	if (m->gap_open && e->drops >= m->open_gap_drops) {
-		gap_add(m, m->open_gap_from_ns, e->ts_ns);
-		m->gap_open = false;
-	}
-	m->last_arrival_ns = e->ts_ns;
-	m->stats.events++;
-	if (e->type == WP_EV_MIGRATE)
-		m->stats.migrations++;
-	if (e->ts_ns < m->finished_until_ns)
-		m->stats.late_events++;
-
-	if (m->ev_len == m->ev_cap) {
-		if (m->ev_cap < EVENTS_MAX &&
-		    !ring_grow((void **)&m->events, &m->ev_cap, &m->ev_head, m->ev_len, sizeof(*e))) {
-			/* grown */
-		} else {
-			m->evicted_until_ns = event_at(m, 0)->ts_ns;
-			events_pop_front(m);
-			m->stats.evicted_events++;
-		}
-	}
-	/* insertion from the back: records are at most a few microseconds out of order */
-	i = m->ev_len++;
-	while (i > 0 && event_at(m, i - 1)->ts_ns > e->ts_ns) {
-		*event_at(m, i) = *event_at(m, i - 1);
-		i--;
-	}
-	*event_at(m, i) = *e;
-}
-
-/* first_event_at - index of the first event stamped at or after @ts_ns */
-static size_t first_event_at(const struct merger *m, uint64_t ts_ns)
-{
-	size_t lo = 0, hi = m->ev_len;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (event_at(m, mid)->ts_ns < ts_ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 static bool syscall_in(const int *list, int64_t nr)
@@ -381,11 +170,10 @@ static enum wakee_state wakee_state_at(const struct merger *m, uint32_t wakee, u
 {
 	enum wakee_state state = WAKEE_AWAKE;
 	bool waking_while_running = false, woken_as_it_left = false;
+	const struct wp_event *e;
 	size_t i;
 
-	for (i = first_event_at(m, from_ns); i < m->ev_len; i++) {
-		const struct wp_event *e = event_at(m, i);
-
+	for (i = event_window__first_at(m->events, from_ns); (e = event_window__at(m->events, i)); i++) {
 		if (e->ts_ns >= ts_ns)
 			break;
 		if (e->type == WP_EV_SWITCH && e->sw.prev_tid == wakee) {
@@ -406,9 +194,7 @@ static enum wakee_state wakee_state_at(const struct merger *m, uint32_t wakee, u
 	}
 	if (state != WAKEE_ASLEEP || !woken_as_it_left)
 		return state;
-	for (; i < m->ev_len; i++) {
-		const struct wp_event *e = event_at(m, i);
-
+	for (; (e = event_window__at(m->events, i)); i++) {
 		if (e->ts_ns > until_ns || (e->type == WP_EV_SWITCH && e->sw.next_tid == wakee))
 			break;
 		if (e->type == WP_EV_WAKEUP && e->wake.pid == wakee)
@@ -446,12 +232,11 @@ static void merge_user_only(const struct merger *m, const struct pending_sample 
 {
 	uint32_t wakee = p->sample.wakee_tid;
 	uint64_t from = p->t_wait_start_ns ? p->t_wait_start_ns : p->t_notify_ns;
+	const struct wp_event *e;
 	size_t i;
 
 	r->label = LABEL_COMPLETE;
-	for (i = first_event_at(m, from); i < m->ev_len; i++) {
-		const struct wp_event *e = event_at(m, i);
-
+	for (i = event_window__first_at(m->events, from); (e = event_window__at(m->events, i)); i++) {
 		if (e->ts_ns > p->t_woken_ns)
 			break;
 		if (e->type == WP_EV_SWITCH && e->sw.prev_tid == wakee)
@@ -470,11 +255,11 @@ static void scan_rewait(const struct merger *m, const struct pending_sample *p, 
 {
 	uint32_t wakee = p->sample.wakee_tid;
 	uint64_t entered = 0;
+	const struct wp_event *e;
 	size_t i;
 
-	for (i = first_event_at(m, r->mark_ns[MARK_WAIT_EXIT] + 1); i < m->ev_len; i++) {
-		const struct wp_event *e = event_at(m, i);
-
+	for (i = event_window__first_at(m->events, r->mark_ns[MARK_WAIT_EXIT] + 1);
+	     (e = event_window__at(m->events, i)); i++) {
 		if (e->ts_ns > p->t_woken_ns)
 			break;
 		if (e->tid != wakee || (e->type != WP_EV_SYS_ENTER && e->type != WP_EV_SYS_EXIT) ||
@@ -497,28 +282,15 @@ static void scan_rewait(const struct merger *m, const struct pending_sample *p, 
  */
 static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r)
 {
-	size_t first = first_event_at(m, lo), n = 0, i;
+	const struct wp_event *evs;
+	size_t n;
 
-	for (i = first; i < m->ev_len && event_at(m, i)->ts_ns <= hi; i++)
-		n++;
-	if (n > m->scratch_cap) {
-		size_t cap = m->scratch_cap ? m->scratch_cap : 256;
-		struct wp_event *p;
-
-		while (cap < n)
-			cap *= 2;
-		p = realloc(m->scratch, cap * sizeof(*p));
-		if (!p) {
-			memset(&r->why, 0, sizeof(r->why));
-			r->why.by_cause[CAUSE_UNEXPLAINED] = r->total_ns;
-			return;
-		}
-		m->scratch = p;
-		m->scratch_cap = cap;
+	if (event_window__span(m->events, lo, hi, &evs, &n)) {
+		memset(&r->why, 0, sizeof(r->why));
+		r->why.by_cause[CAUSE_UNEXPLAINED] = r->total_ns;
+		return;
 	}
-	for (i = 0; i < n; i++)
-		m->scratch[i] = *event_at(m, first + i);
-	explain__sample(&r->why, r, m->scratch, n);
+	explain__sample(&r->why, r, evs, n);
 }
 
 /*
@@ -538,6 +310,7 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 	uint64_t lo, hi, preempt_start = 0;
 	bool waker_off = false;
 	enum mark want = MARK_NOTIFY_ENTER;
+	const struct wp_event *e;
 	size_t i;
 	int k;
 
@@ -558,11 +331,11 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 		r->label = LABEL_COALESCED;
 		return;
 	}
-	if (p->t_notify_ns < m->window_start_ns || p->t_woken_ns > m->window_end_ns) {
+	if (p->t_notify_ns < m->trace_start_ns || p->t_woken_ns > m->trace_end_ns) {
 		r->label = LABEL_OUT_OF_WINDOW;
 		return;
 	}
-	if (window_lost(m, m->have_prev ? m->prev_woken_ns : lo, hi)) {
+	if (event_window__lost(m->events, m->have_prev ? m->prev_woken_ns : lo, hi)) {
 		r->label = LABEL_LOST_EVENTS;
 		return;
 	}
@@ -571,9 +344,8 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 		return;
 	}
 
-	for (i = first_event_at(m, lo); i < m->ev_len && want < NR_MARKS; i++) {
-		const struct wp_event *e = event_at(m, i);
-
+	i = event_window__first_at(m->events, lo);
+	for (; want < NR_MARKS && (e = event_window__at(m->events, i)); i++) {
 		if (e->ts_ns > hi)
 			break;
 		/*
@@ -692,6 +464,21 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 	explain(m, lo, hi, r);
 }
 
+void merger__add_event(struct merger *m, const struct wp_event *e)
+{
+	unsigned int what = event_window__add(m->events, e);
+
+	m->stats.events++;
+	if (e->drops > m->stats.drops_seen)
+		m->stats.drops_seen = e->drops;
+	if (e->type == WP_EV_MIGRATE)
+		m->stats.migrations++;
+	if (what & EVENT_WINDOW_LATE)
+		m->stats.late_events++;
+	if (what & EVENT_WINDOW_EVICTED)
+		m->stats.evicted_events++;
+}
+
 int merger__add_sample(struct merger *m, const struct wp_sample *s, uint64_t t_notify_ns, uint64_t t_woken_ns,
 		       uint64_t t_wait_start_ns)
 {
@@ -703,7 +490,7 @@ int merger__add_sample(struct merger *m, const struct wp_sample *s, uint64_t t_n
 		if (m->pend_cap >= PENDING_MAX)
 			/* the event stream lags far behind: finish the oldest with what is known */
 			merger__advance(m, m->pending[m->pend_head].t_woken_ns + m->cfg.clock_slack_ns + 1);
-		else if (ring_grow((void **)&m->pending, &m->pend_cap, &m->pend_head, m->pend_len,
+		else if (ring__grow((void **)&m->pending, &m->pend_cap, &m->pend_head, m->pend_len,
 				   sizeof(*m->pending)))
 			return -ENOMEM;
 		if (m->pend_len == m->pend_cap)
@@ -719,20 +506,12 @@ int merger__add_sample(struct merger *m, const struct wp_sample *s, uint64_t t_n
 	return 0;
 }
 
-/* prune - forget events and gaps that no unfinished sample can reach */
+/* prune - forget the events and gaps that no unfinished sample can reach */
 static void prune(struct merger *m)
 {
 	uint64_t keep_from = m->prev_woken_ns > m->cfg.clock_slack_ns ? m->prev_woken_ns - m->cfg.clock_slack_ns : 0;
-	size_t i, kept = 0;
 
-	if (keep_from > m->finished_until_ns)
-		m->finished_until_ns = keep_from;
-	while (m->ev_len && event_at(m, 0)->ts_ns < keep_from)
-		events_pop_front(m);
-	for (i = 0; i < m->nr_gaps; i++)
-		if (m->gaps[i].to_ns >= keep_from)
-			m->gaps[kept++] = m->gaps[i];
-	m->nr_gaps = kept;
+	event_window__prune(m->events, keep_from);
 }
 
 void merger__advance(struct merger *m, uint64_t complete_ns)
@@ -759,25 +538,13 @@ void merger__advance(struct merger *m, uint64_t complete_ns)
 
 void merger__note_drops(struct merger *m, uint64_t drops)
 {
-	/* the records carry the count in 32 bits: compare as they do */
-	uint32_t now = (uint32_t)drops;
-
-	if (now == m->last_drops)
-		return;
-	if (!m->gap_open) {
-		m->gap_open = true;
-		m->open_gap_from_ns = m->stats.events ? m->last_arrival_ns : 0;
-	}
-	m->open_gap_drops = now;
-	if (drops > m->stats.drops_seen)
+	if (event_window__note_drops(m->events, drops) && drops > m->stats.drops_seen)
 		m->stats.drops_seen = drops;
 }
 
 void merger__finish(struct merger *m, uint64_t final_drops)
 {
-	/* drops after the last record reached no event we saw: mark what follows */
-	if (final_drops > m->last_drops)
-		gap_add(m, m->last_arrival_ns, UINT64_MAX);
+	event_window__note_final_drops(m->events, final_drops);
 	if (final_drops > m->stats.drops_seen)
 		m->stats.drops_seen = final_drops;
 	merger__advance(m, UINT64_MAX);
