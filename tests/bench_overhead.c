@@ -218,9 +218,8 @@ static int floor_load(struct floor *f, const struct workload_desc *wl)
 		fprintf(stderr, "bench: cannot load bpf/floor.bpf.c: %s\n", strerror(-err));
 		return err;
 	}
-	/* the catalog's lists are the collector's (session.c asserts the sizes match) */
-	collector__want_syscalls(f->skel->bss->floor_syscalls, wl->notify_syscalls, WP_SYSCALL_ENTER);
-	collector__want_syscalls(f->skel->bss->floor_syscalls, wl->wait_syscalls, WP_SYSCALL_EXIT);
+	collector__want_syscalls(f->skel->bss->floor_syscalls, &wl->notify_syscalls, WP_SYSCALL_ENTER);
+	collector__want_syscalls(f->skel->bss->floor_syscalls, &wl->wait_syscalls, WP_SYSCALL_EXIT);
 	f->rb = ring_buffer__new(bpf_map__fd(f->skel->maps.floor_events), floor_record, f, NULL);
 	if (!f->rb) {
 		err = -errno;

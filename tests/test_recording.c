@@ -36,10 +36,10 @@ static struct rec_run_begin run_begin(void)
 	memset(&b, 0, sizeof(b));
 	strcpy(b.workload, "eventfd");
 	strcpy(b.summary, "a synthetic run");
-	for (int i = 0; i < REC_MAX_SYSCALLS; i++)
-		b.notify_syscalls[i] = b.wait_syscalls[i] = -1;
-	b.notify_syscalls[0] = 1;	/* write */
-	b.wait_syscalls[0] = 0;		/* read */
+	for (int i = 0; i < SYSCALL_LIST_MAX; i++)
+		b.notify_syscalls.nr[i] = b.wait_syscalls.nr[i] = -1;
+	b.notify_syscalls.nr[0] = 1;	/* write */
+	b.wait_syscalls.nr[0] = 0;	/* read */
 	b.match_fd = 1;
 	b.traced = 1;
 	b.samples = 2;

@@ -28,11 +28,8 @@ static void write_run_begin(struct analysis *a)
 	memset(&b, 0, sizeof(b));
 	copy_string(b.workload, sizeof(b.workload), wl->name);
 	copy_string(b.summary, sizeof(b.summary), wl->summary);
-	_Static_assert(REC_MAX_SYSCALLS == CATALOG_MAX_SYSCALLS, "syscall lists differ in size");
-	for (int i = 0; i < REC_MAX_SYSCALLS; i++) {
-		b.notify_syscalls[i] = wl->notify_syscalls[i];
-		b.wait_syscalls[i] = wl->wait_syscalls[i];
-	}
+	b.notify_syscalls = wl->notify_syscalls;
+	b.wait_syscalls = wl->wait_syscalls;
 	b.wait_end = wl->wait_end;
 	b.match_fd = !!wl->match_fd;
 	b.user_only = wl->user_only;
@@ -103,10 +100,8 @@ int analysis__begin(struct analysis *a, const struct session_opts *o, struct ses
 	tsc_clock__init(&res->clock);
 	res->traced = o->trace;
 	if (o->trace) {
-		_Static_assert(CATALOG_MAX_SYSCALLS == MERGE_MAX_SYSCALLS,
-			       "catalog and merger syscall lists differ in size");
-		memcpy(cfg.notify_syscalls, wl->notify_syscalls, sizeof(cfg.notify_syscalls));
-		memcpy(cfg.wait_syscalls, wl->wait_syscalls, sizeof(cfg.wait_syscalls));
+		cfg.notify_syscalls = wl->notify_syscalls;
+		cfg.wait_syscalls = wl->wait_syscalls;
 		a->merger = merger__new(&cfg, on_merged, a);
 		if (!a->merger)
 			return -ENOMEM;

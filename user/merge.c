@@ -298,16 +298,6 @@ static size_t first_event_at(const struct merger *m, uint64_t ts_ns)
 	return lo;
 }
 
-static bool syscall_in(const int *list, int64_t nr)
-{
-	int i;
-
-	for (i = 0; i < MERGE_MAX_SYSCALLS && list[i] >= 0; i++)
-		if (list[i] == nr)
-			return true;
-	return false;
-}
-
 static bool fd_matches(int want, uint64_t arg)
 {
 	return want < 0 || (uint64_t)(int64_t)want == arg;
@@ -337,7 +327,7 @@ static bool futex_op_waits(uint64_t op)
 /* is_notify_entry - the waker entering the path's notify syscall */
 static bool is_notify_entry(const struct merger_config *cfg, const struct wp_event *e, uint32_t waker)
 {
-	if (e->type != WP_EV_SYS_ENTER || e->tid != waker || !syscall_in(cfg->notify_syscalls, e->sys.nr))
+	if (e->type != WP_EV_SYS_ENTER || e->tid != waker || !syscall_list__has(&cfg->notify_syscalls, e->sys.nr))
 		return false;
 	if (e->sys.nr == SYS_futex)
 		return wp_futex_op_wakes(e->sys.arg2);
@@ -351,7 +341,7 @@ static bool is_wait_end(const struct merger_config *cfg, const struct wp_event *
 		return false;
 	if (cfg->wait_end == WAIT_END_SIGNAL_DELIVER)
 		return e->type == WP_EV_SIGNAL_DELIVER;
-	return e->type == WP_EV_SYS_EXIT && syscall_in(cfg->wait_syscalls, e->sys.nr);
+	return e->type == WP_EV_SYS_EXIT && syscall_list__has(&cfg->wait_syscalls, e->sys.nr);
 }
 
 enum wakee_state {

@@ -18,6 +18,7 @@
 #include "wakeprobe.h"
 #include "explain.h"
 #include "sample_ring.h"
+#include "syscall_list.h"
 
 enum phase {
 	PHASE_NOTIFY_USER,	/* t_notify -> waker's notify syscall entry */
@@ -94,8 +95,6 @@ struct sample_result {
 	struct explanation why;
 };
 
-#define MERGE_MAX_SYSCALLS 4
-
 /* what ends the wakee's wait in the kernel: the resume_kernel phase's end */
 enum wait_end {
 	WAIT_END_SYSCALL_EXIT,		/* the wait syscall returns */
@@ -107,8 +106,8 @@ struct merger_config {
 	 * Syscalls whose entry by the waker starts notify_kernel, a -1 entry
 	 * ends a shorter list. SYS_futex counts only with a waking op.
 	 */
-	int notify_syscalls[MERGE_MAX_SYSCALLS];
-	int wait_syscalls[MERGE_MAX_SYSCALLS];
+	struct syscall_list notify_syscalls;
+	struct syscall_list wait_syscalls;
 	enum wait_end wait_end;
 	/*
 	 * The path never enters the kernel (spin): a sample has a total and no

@@ -30,10 +30,8 @@ static int begin_run(struct replay *rp, const struct rec_run_begin *b)
 	copy_string(run->summary, sizeof(run->summary), b->summary);
 	run->workload.name = run->name;
 	run->workload.summary = run->summary;
-	for (int i = 0; i < REC_MAX_SYSCALLS; i++) {
-		run->workload.notify_syscalls[i] = b->notify_syscalls[i];
-		run->workload.wait_syscalls[i] = b->wait_syscalls[i];
-	}
+	run->workload.notify_syscalls = b->notify_syscalls;
+	run->workload.wait_syscalls = b->wait_syscalls;
 	run->workload.match_fd = b->match_fd;
 	run->workload.wait_end = b->wait_end;
 	run->workload.user_only = b->user_only;

@@ -200,15 +200,13 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.verbose = s->opts->verbose,
 		.ringbuf_bytes = s->opts->ringbuf_bytes,
 		.run_stats = s->opts->bpf_run_stats,
+		.enter_syscalls = wl->notify_syscalls,
+		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
 		.fn = on_event,
 		.ctx = s,
 	};
 
-	_Static_assert(CATALOG_MAX_SYSCALLS == COLLECT_MAX_SYSCALLS,
-		       "catalog and collector syscall lists differ in size");
-	memcpy(copts.enter_syscalls, wl->notify_syscalls, sizeof(copts.enter_syscalls));
-	memcpy(copts.exit_syscalls, wl->wait_syscalls, sizeof(copts.exit_syscalls));
 	return collector__open(&s->collector, &copts, msg, len);
 }
 
