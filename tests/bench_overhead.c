@@ -274,16 +274,16 @@ static int floor_track(pid_t pid, void *ctx)
 				    BPF_ANY);
 }
 
-/* eventfd_opts - every run here: eventfd, waker on CPU 0, wakee on CPU 1 */
-static struct session_opts eventfd_opts(uint64_t samples, uint64_t interval_us, bool trace)
+/* eventfd_run - every run here: eventfd, waker on CPU 0, wakee on CPU 1 */
+static struct run_config eventfd_run(uint64_t samples, uint64_t interval_us, bool trace)
 {
-	return (struct session_opts){
+	return (struct run_config){
 		.workload = catalog__find("eventfd"),
 		.samples = samples,
 		.interval_us = interval_us,
 		.waker_cpu = 0,
 		.wakee_cpu = 1,
-		.trace = trace,
+		.traced = trace,
 		.ringbuf_bytes = 8 << 20,
 	};
 }
@@ -292,14 +292,14 @@ static struct session_opts eventfd_opts(uint64_t samples, uint64_t interval_us, 
 static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_us, struct session_result *r,
 	       double *value, double *p99_us)
 {
-	struct session_opts o = eventfd_opts(samples, interval_us, side == TRACED);
+	struct run_config cfg = eventfd_run(samples, interval_us, side == TRACED);
+	struct session_opts o = { .bpf_run_stats = stats };
 	char msg[256];
 	int err;
 
-	o.bpf_run_stats = stats;
 	if (side == NOP && nops_attach(&nops))
 		return -1;
-	err = session__run(&o, r, msg, sizeof(msg));
+	err = session__run(&cfg, &o, r, msg, sizeof(msg));
 	if (side == NOP)
 		nops_detach(&nops);
 	if (err) {
@@ -623,7 +623,8 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 {
 	static struct stretch st[MAX_STRETCHES];
 	static double v[MAX_STRETCHES];
-	struct session_opts o = eventfd_opts(samples, interval_us, side == TRACED);
+	struct run_config cfg = eventfd_run(samples, interval_us, side == TRACED);
+	struct session_opts o = {};
 	struct kept_samples k = {};
 	uint64_t *lat = NULL;
 	bool ratio = !interval_us, run_failed;
@@ -646,7 +647,7 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 		if (floor_begin(&floor_side))
 			goto out;
 	}
-	run_failed = session__run(&o, r, msg, sizeof(msg)) != 0;
+	run_failed = session__run(&cfg, &o, r, msg, sizeof(msg)) != 0;
 	if (side == NOP)
 		nops_detach(&nops);
 	if (side == FLOOR)

@@ -71,15 +71,15 @@ Test(hardening, a_workload_run_as_another_user_is_traced_as_usual, .timeout = 60
 {
 	struct uid_probe probe = { .waker_uid = -2, .wakee_uid = -2 };
 	struct checks c = { .hook = probe_uids, .hook_ctx = &probe };
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 
 	skip_unless_traceable();
-	o = test_session_opts("eventfd", true, 200, 300, &c);
-	o.drop_privileges = true;
-	o.uid = 65534;
-	o.gid = 65534;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 200, 300, &c);
+	sess.opts.drop_privileges = true;
+	sess.opts.uid = 65534;
+	sess.opts.gid = 65534;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not(result.workload_failed, "%s", result.workload_error);
 	cr_assert_eq(probe.waker_uid, 65534, "the waker runs as uid %ld", probe.waker_uid);
 	cr_assert_eq(probe.wakee_uid, 65534, "the wakee runs as uid %ld", probe.wakee_uid);
@@ -92,13 +92,13 @@ Test(hardening, a_workload_run_as_another_user_is_traced_as_usual, .timeout = 60
 Test(hardening, a_workload_past_its_timeout_is_stopped_reaped_and_reported, .timeout = 60)
 {
 	struct checks c = {};
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 
 	skip_unless_traceable();
-	o = test_session_opts("eventfd", true, 1000000, 1000, &c);
-	o.timeout_ms = 400;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 1000000, 1000, &c);
+	sess.opts.timeout_ms = 400;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert(result.timed_out);
 	cr_assert(result.workload_failed);
 	cr_assert(strstr(result.workload_error, "timed out after 0.4 s (--timeout)"), "%s", result.workload_error);
@@ -179,16 +179,16 @@ static int links_back_to(int n)
 Test(hardening, a_run_whose_programs_go_off_and_on_notes_each_switch_and_leaves_no_link, .timeout = 60)
 {
 	struct checks c = {};
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 	int links_before;
 	uint32_t i;
 
 	skip_unless_traceable();
 	links_before = bpf_links();
-	o = test_session_opts("eventfd", true, 600, 1000, &c);
-	o.toggle_trace_ms = 100;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 600, 1000, &c);
+	sess.opts.toggle_trace_ms = 100;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not(result.workload_failed, "%s", result.workload_error);
 	cr_assert_eq(c.seen, 600, "every sample is accounted for: %lu of 600", c.seen);
 	cr_assert_geq(result.nr_toggles, 2, "a 0.6 s run switched off %u times every 0.1 s", result.nr_toggles);
@@ -232,15 +232,15 @@ Test(hardening, an_untraced_run_switches_its_own_toggle_on_schedule_and_retries_
 {
 	struct switches sw = {};
 	struct checks c = {};
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 	int i;
 
-	o = test_session_opts("eventfd", false, 700, 1000, &c);
-	o.toggle_trace_ms = 100;
-	o.toggle = note_switch;
-	o.toggle_ctx = &sw;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", false, 700, 1000, &c);
+	sess.opts.toggle_trace_ms = 100;
+	sess.opts.toggle = note_switch;
+	sess.opts.toggle_ctx = &sw;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not(result.workload_failed, "%s", result.workload_error);
 	cr_assert_eq(c.seen, 700, "every sample is accounted for: %lu of 700", c.seen);
 	/* off, on, off, on (refused), on: the second stretch off lasts until a switch on succeeds */
@@ -281,20 +281,21 @@ Test(hardening, on_start_is_told_the_workload_pid_once_and_a_refusal_stops_the_r
 {
 	struct started st = {};
 	struct checks c = {};
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 
-	o = test_session_opts("eventfd", false, 50, 100, &c);
-	o.on_start = note_start;
-	o.on_start_ctx = &st;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", false, 50, 100, &c);
+	sess.opts.on_start = note_start;
+	sess.opts.on_start_ctx = &st;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not(result.workload_failed, "%s", result.workload_error);
 	cr_assert_eq(st.calls, 1, "told %d times", st.calls);
 	/* eventfd's waker is the workload's main thread: its tid is the process's pid */
 	cr_assert_eq((uint32_t)st.pid, result.waker_tid, "told pid %d, the waker was %u", st.pid, result.waker_tid);
 
 	st = (struct started){ .answer = -EPERM };
-	cr_assert_neq(session__run(&o, &result, msg, sizeof(msg)), 0, "a refused start fails the run");
+	cr_assert_neq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0,
+		      "a refused start fails the run");
 	cr_assert(strstr(msg, "cannot start") && strstr(msg, strerror(EPERM)), "the reason is given: %s", msg);
 	cr_assert_eq(st.calls, 1);
 	cr_assert(kill(st.pid, 0) == -1 && errno == ESRCH, "the refused workload %d is gone, reaped", st.pid);
@@ -583,12 +584,12 @@ static void kill_at_sample_50(const struct sample_result *r, void *ctx)
 Test(hardening, a_workload_killed_mid_run_is_reported_with_its_signal_and_reaped, .timeout = 60)
 {
 	struct checks c = { .hook = kill_at_sample_50 };
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 
 	skip_unless_traceable();
-	o = test_session_opts("eventfd", true, 100000, 1000, &c);
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 100000, 1000, &c);
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert(result.workload_failed);
 	cr_assert(strstr(result.workload_exit, "killed by signal 9"), "%s", result.workload_exit);
 	cr_assert(strstr(result.workload_error, "killed by signal 9"), "%s", result.workload_error);
@@ -648,17 +649,17 @@ Test(hardening, a_tiny_ring_buffer_drops_are_counted_and_no_touched_sample_is_at
 {
 	static struct loss_oracle lo;
 	struct checks c = { .hook = check_complete, .hook_ctx = &lo };
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "", *text = NULL;
 	size_t len = 0;
 	FILE *out;
 
 	skip_unless_traceable();
-	o = test_session_opts("eventfd", true, 3000, 0, &c);
-	o.ringbuf_bytes = 4096;
-	o.on_event = note_event;
-	o.on_event_ctx = &lo;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 3000, 0, &c);
+	sess.cfg.ringbuf_bytes = 4096;
+	sess.opts.on_event = note_event;
+	sess.opts.on_event_ctx = &lo;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_gt(result.drops_total, 100, "a 4 KiB ring must overflow: %lu drops", result.drops_total);
 	cr_assert_gt(result.agg.by_label[LABEL_LOST_EVENTS], 100);
 	cr_assert_eq(c.seen, 3000, "every sample is accounted for");
@@ -668,7 +669,7 @@ Test(hardening, a_tiny_ring_buffer_drops_are_counted_and_no_touched_sample_is_at
 	cr_assert_eq(lo.complete, result.agg.by_label[LABEL_COMPLETE]);
 
 	out = open_memstream(&text, &len);
-	report__print_text(out, &o, &result);
+	report__print_text(out, &sess.cfg, &result);
 	fclose(out);
 	cr_assert(strstr(text, "\n  WARNING    ") && strstr(text, "events lost") < strstr(text, "  threads "),
 		  "the report opens with the loss: %.400s", text);

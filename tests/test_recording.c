@@ -380,7 +380,7 @@ static char *report_of(const char *data, size_t len, uint32_t outliers, uint64_t
 
 	*err = replay__file(in, "fixture", &ro, msg, msglen);
 	if (!*err && k.n == 1)
-		report__print_text(out, &k.runs[0]->opts, &k.runs[0]->res);
+		report__print_text(out, &k.runs[0]->cfg, &k.runs[0]->res);
 	fclose(out);
 	fclose(in);
 	for (size_t i = 0; i < k.n; i++)

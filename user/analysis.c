@@ -18,35 +18,11 @@ static void copy_string(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src ? src : "");
 }
 
-static void write_run_begin(struct analysis *a)
+static void write_run_begin(struct analysis *a, const struct run_config *cfg)
 {
-	const struct session_opts *o = a->opts;
-	const struct workload_desc *wl = o->workload;
-	const struct run_meta *m = &a->res->meta;
 	struct rec_run_begin b;
 
-	memset(&b, 0, sizeof(b));
-	copy_string(b.workload, sizeof(b.workload), wl->name);
-	copy_string(b.summary, sizeof(b.summary), wl->summary);
-	b.notify_syscalls = wl->notify_syscalls;
-	b.wait_syscalls = wl->wait_syscalls;
-	b.wait_end = wl->wait_end;
-	b.match_fd = !!wl->match_fd;
-	b.user_only = wl->user_only;
-	b.notify_optional = wl->notify_optional;
-	b.traced = o->trace;
-	b.samples = o->samples;
-	b.interval_us = o->interval_us;
-	b.waker_cpu = o->waker_cpu;
-	b.wakee_cpu = o->wakee_cpu;
-	b.ringbuf_bytes = o->ringbuf_bytes;
-	b.nr_cpus = m->nr_cpus;
-	copy_string(b.version, sizeof(b.version), m->version);
-	copy_string(b.kernel, sizeof(b.kernel), m->kernel);
-	copy_string(b.machine, sizeof(b.machine), m->machine);
-	copy_string(b.hostname, sizeof(b.hostname), m->hostname);
-	b.started_unix_ns = m->started_unix_ns;
-	b.trace_start_ns = a->res->trace_start_ns;
+	run_config__encode(cfg, &a->res->meta, a->res->trace_start_ns, &b);
 	recorder__write(a->rec, REC_RUN_BEGIN, &b, sizeof(b));
 }
 
@@ -77,11 +53,13 @@ static void write_run_end(struct analysis *a)
 	recorder__write(a->rec, REC_RUN_END, &e, sizeof(e));
 }
 
-int analysis__begin(struct analysis *a, const struct session_opts *o, struct session_result *res,
-		    struct recorder *rec)
+int analysis__begin(struct analysis *a, const struct run_config *cfg, const struct session_opts *o,
+		    struct session_result *res, struct recorder *rec)
 {
-	const struct workload_desc *wl = o->workload;
-	struct merger_config cfg = {
+	const struct workload_desc *wl = cfg->workload;
+	struct merger_config mcfg = {
+		.notify_syscalls = wl->notify_syscalls,
+		.wait_syscalls = wl->wait_syscalls,
 		.wait_end = wl->wait_end,
 		.user_only = wl->user_only,
 		.notify_optional = wl->notify_optional,
@@ -98,17 +76,15 @@ int analysis__begin(struct analysis *a, const struct session_opts *o, struct ses
 	aggregate__init(&res->agg);
 	aggregate__want_outliers(&res->agg, o->outliers, o->outlier_threshold_ns);
 	tsc_clock__init(&res->clock);
-	res->traced = o->trace;
-	if (o->trace) {
-		cfg.notify_syscalls = wl->notify_syscalls;
-		cfg.wait_syscalls = wl->wait_syscalls;
-		a->merger = merger__new(&cfg, on_merged, a);
+	res->traced = cfg->traced;
+	if (cfg->traced) {
+		a->merger = merger__new(&mcfg, on_merged, a);
 		if (!a->merger)
 			return -ENOMEM;
 		merger__set_window(a->merger, res->trace_start_ns, UINT64_MAX);
 	}
 	if (a->rec)
-		write_run_begin(a);
+		write_run_begin(a, cfg);
 	return 0;
 }
 

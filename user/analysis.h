@@ -29,11 +29,11 @@ struct analysis {
 };
 
 /*
- * analysis__begin - start a run of @o->workload into @res, whose meta and
+ * analysis__begin - start the run @cfg into @res, whose meta and
  * trace_start_ns are already set. Returns 0 or a negative errno.
  */
-int analysis__begin(struct analysis *a, const struct session_opts *o, struct session_result *res,
-		    struct recorder *rec);
+int analysis__begin(struct analysis *a, const struct run_config *cfg, const struct session_opts *o,
+		    struct session_result *res, struct recorder *rec);
 void analysis__clock_pair(struct analysis *a, const struct tsc_pair *p);
 void analysis__event(struct analysis *a, const struct wp_event *e);
 /* a sample, its TSC stamps mapped to CLOCK_MONOTONIC with the fit of the moment */

@@ -21,30 +21,12 @@ static int begin_run(struct replay *rp, const struct rec_run_begin *b)
 {
 	const struct replay_opts *ro = rp->ro;
 	struct replay_run *run = calloc(1, sizeof(*run));
-	struct run_meta *m;
 	int err;
 
 	if (!run)
 		return -ENOMEM;
-	copy_string(run->name, sizeof(run->name), b->workload);
-	copy_string(run->summary, sizeof(run->summary), b->summary);
-	run->workload.name = run->name;
-	run->workload.summary = run->summary;
-	run->workload.notify_syscalls = b->notify_syscalls;
-	run->workload.wait_syscalls = b->wait_syscalls;
-	run->workload.match_fd = b->match_fd;
-	run->workload.wait_end = b->wait_end;
-	run->workload.user_only = b->user_only;
-	run->workload.notify_optional = b->notify_optional;
-
+	run_config__decode(b, &run->cfg, &run->workload, &run->res.meta, &run->res.trace_start_ns);
 	run->opts = (struct session_opts){
-		.workload = &run->workload,
-		.samples = b->samples,
-		.interval_us = b->interval_us,
-		.waker_cpu = b->waker_cpu,
-		.wakee_cpu = b->wakee_cpu,
-		.trace = b->traced,
-		.ringbuf_bytes = b->ringbuf_bytes,
 		.outliers = ro->outliers,
 		.outlier_threshold_ns = ro->outlier_threshold_ns,
 		.on_sample = ro->on_sample,
@@ -52,16 +34,7 @@ static int begin_run(struct replay *rp, const struct rec_run_begin *b)
 		.on_event = ro->on_event,
 		.on_event_ctx = ro->on_event_ctx,
 	};
-	m = &run->res.meta;
-	copy_string(m->version, sizeof(m->version), b->version);
-	copy_string(m->kernel, sizeof(m->kernel), b->kernel);
-	copy_string(m->machine, sizeof(m->machine), b->machine);
-	copy_string(m->hostname, sizeof(m->hostname), b->hostname);
-	m->nr_cpus = b->nr_cpus;
-	m->started_unix_ns = b->started_unix_ns;
-	run->res.trace_start_ns = b->trace_start_ns;
-
-	err = analysis__begin(&rp->analysis, &run->opts, &run->res, NULL);
+	err = analysis__begin(&rp->analysis, &run->cfg, &run->opts, &run->res, NULL);
 	if (err) {
 		analysis__free(&rp->analysis);
 		free(run);

@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include "catalog.h"
 #include "recording.h"
+#include "run_config.h"
 #include "session.h"
 
 /* one run of the file, as it was measured and as the analysis now sees it */
 struct replay_run {
-	struct workload_desc workload;		/* from RUN_BEGIN; its strings point below */
-	char name[REC_NAME_LEN];
-	char summary[REC_SUMMARY_LEN];
+	struct recorded_workload workload;	/* from RUN_BEGIN */
+	struct run_config cfg;			/* from RUN_BEGIN, its workload the one above */
 	struct session_opts opts;
 	struct session_result res;
 };

@@ -4,6 +4,7 @@
 #define WAKEPROBE_REPORT_H
 
 #include <stdio.h>
+#include "run_config.h"
 #include "session.h"
 
 /*
@@ -13,9 +14,12 @@
 typedef void (*report_warning_fn)(const char *kind, const char *text, void *ctx);
 void report__warnings(const struct session_result *r, report_warning_fn fn, void *ctx);
 
-void report__print_text(FILE *out, const struct session_opts *o, const struct session_result *r);
-/* report__print_comparison - `--workload all`: a row per path, @n of them */
-void report__print_comparison(FILE *out, const struct session_opts *o, const struct workload_desc *const *wl,
+void report__print_text(FILE *out, const struct run_config *cfg, const struct session_result *r);
+/*
+ * report__print_comparison - `--workload all`: a row per path, @n of them,
+ * run i of @wl[i] with the settings @cfg shared (its workload is not used)
+ */
+void report__print_comparison(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
 			      const struct session_result *const *res, size_t n);
 
 #endif /* WAKEPROBE_REPORT_H */

@@ -28,6 +28,7 @@
 volatile sig_atomic_t session_stop_requested;
 
 struct session {
+	const struct run_config *cfg;
 	const struct session_opts *opts;
 	struct session_result *res;
 	struct analysis analysis;
@@ -66,7 +67,7 @@ static void on_sample(const struct wp_sample *smp, void *ctx)
 		const struct wp_ring_header *hdr = &s->reader.ring->hdr;
 
 		/* the header is complete before the first sample is published */
-		if (s->opts->workload->match_fd)
+		if (s->cfg->workload->match_fd)
 			analysis__fds(&s->analysis, hdr->notify_fd, hdr->wait_fd);
 		s->fds_known = true;
 	}
@@ -168,22 +169,23 @@ static int track_child(pid_t pid, void *ctx)
 
 static int start_workload(struct session *s, char *msg, size_t len)
 {
+	const struct run_config *cfg = s->cfg;
 	const struct session_opts *o = s->opts;
 	char path[PATH_MAX], samples[32], interval[32], cpus[32], ring_fd[16];
 	char *argv[] = { path, "--ring-fd", ring_fd, "--samples", samples, "--interval-us", interval,
 			 "--cpus", cpus, NULL };
 	int err;
 
-	err = runner__find_workload(o->workload->name, path, sizeof(path));
+	err = runner__find_workload(cfg->workload->name, path, sizeof(path));
 	if (err) {
 		snprintf(msg, len, "workload binary '%s' not found: build it with make, or set "
-			 "WAKEPROBE_WORKLOAD_DIR", o->workload->name);
+			 "WAKEPROBE_WORKLOAD_DIR", cfg->workload->name);
 		return err;
 	}
 	snprintf(ring_fd, sizeof(ring_fd), "%d", RUNNER_RING_FD);
-	snprintf(samples, sizeof(samples), "%llu", (unsigned long long)o->samples);
-	snprintf(interval, sizeof(interval), "%llu", (unsigned long long)o->interval_us);
-	snprintf(cpus, sizeof(cpus), "%d,%d", o->waker_cpu, o->wakee_cpu);
+	snprintf(samples, sizeof(samples), "%llu", (unsigned long long)cfg->samples);
+	snprintf(interval, sizeof(interval), "%llu", (unsigned long long)cfg->interval_us);
+	snprintf(cpus, sizeof(cpus), "%d,%d", cfg->waker_cpu, cfg->wakee_cpu);
 	s->runner.drop_privileges = o->drop_privileges;
 	s->runner.uid = o->uid;
 	s->runner.gid = o->gid;
@@ -195,10 +197,10 @@ static int start_workload(struct session *s, char *msg, size_t len)
 
 static int open_tracing(struct session *s, char *msg, size_t len)
 {
-	const struct workload_desc *wl = s->opts->workload;
+	const struct workload_desc *wl = s->cfg->workload;
 	struct collector_opts copts = {
 		.verbose = s->opts->verbose,
-		.ringbuf_bytes = s->opts->ringbuf_bytes,
+		.ringbuf_bytes = s->cfg->ringbuf_bytes,
 		.run_stats = s->opts->bpf_run_stats,
 		.enter_syscalls = wl->notify_syscalls,
 		.exit_syscalls = wl->wait_syscalls,
@@ -242,9 +244,10 @@ static void fill_meta(struct run_meta *m)
 	m->started_unix_ns = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-int session__run(const struct session_opts *o, struct session_result *res, char *msg, size_t len)
+int session__run(const struct run_config *cfg, const struct session_opts *o, struct session_result *res,
+		 char *msg, size_t len)
 {
-	struct session s = { .opts = o, .res = res, .runner = { .pid = -1 } };
+	struct session s = { .cfg = cfg, .opts = o, .res = res, .runner = { .pid = -1 } };
 	struct wp_ring_header *hdr;
 	uint32_t state = WP_RING_STARTING;
 	uint64_t started_ns;
@@ -260,13 +263,13 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 		goto out;
 	}
 	hdr = &s.reader.ring->hdr;
-	if (o->trace) {
+	if (cfg->traced) {
 		err = open_tracing(&s, msg, len);
 		if (err)
 			goto out;
 	}
 	res->trace_start_ns = now_ns();
-	err = analysis__begin(&s.analysis, o, res, o->recorder);
+	err = analysis__begin(&s.analysis, cfg, o, res, o->recorder);
 	if (err) {
 		snprintf(msg, len, "out of memory");
 		goto out;
@@ -328,7 +331,7 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 		res->workload_failed = true;
 		snprintf(res->workload_error, sizeof(res->workload_error), "timed out after %.1f s (--timeout), "
 			 "%" PRIu64 " of %" PRIu64 " samples taken; the workload was stopped: %s", o->timeout_ms / 1e3,
-			 (uint64_t)hdr->head, o->samples, res->workload_exit);
+			 (uint64_t)hdr->head, cfg->samples, res->workload_exit);
 	} else if (state == WP_RING_FAILED) {
 		res->workload_failed = true;
 		snprintf(res->workload_error, sizeof(res->workload_error), "%.*s",

@@ -14,16 +14,11 @@
 #include "catalog.h"
 #include "clock.h"
 #include "merge.h"
+#include "run_config.h"
 
+/* how a session carries out a run (struct run_config says what the run is) */
 struct session_opts {
-	const struct workload_desc *workload;
-	uint64_t samples;
-	uint64_t interval_us;
-	int waker_cpu;
-	int wakee_cpu;
-	bool trace;
 	bool verbose;
-	uint32_t ringbuf_bytes;
 	bool bpf_run_stats;		/* time the BPF programs (bench only: it slows them) */
 	/*
 	 * bench only: take the BPF programs off their tracepoints and put them
@@ -60,16 +55,6 @@ struct session_opts {
 	void *on_event_ctx;
 	/* optional: every input of the analysis is written down here (recording.h) */
 	struct recorder *recorder;
-};
-
-/* where and when a run was measured: shown in the report, kept in a recording */
-struct run_meta {
-	char version[16];		/* wakeprobe's, at the time of the run */
-	char kernel[65];		/* uname -r */
-	char machine[65];		/* uname -m */
-	char hostname[65];
-	uint32_t nr_cpus;		/* online */
-	uint64_t started_unix_ns;	/* CLOCK_REALTIME when the run began */
 };
 
 #define SESSION_MAX_TOGGLES	512
@@ -112,10 +97,11 @@ struct session_result {
 extern volatile sig_atomic_t session_stop_requested;
 
 /*
- * session__run - run one workload to the end. Returns 0 when there is a
+ * session__run - run @cfg's workload to the end. Returns 0 when there is a
  * result to report (possibly partial, see interrupted/workload_failed), or a
  * negative errno with a one-line reason in @msg.
  */
-int session__run(const struct session_opts *o, struct session_result *res, char *msg, size_t len);
+int session__run(const struct run_config *cfg, const struct session_opts *o, struct session_result *res,
+		 char *msg, size_t len);
 
 #endif /* WAKEPROBE_SESSION_H */

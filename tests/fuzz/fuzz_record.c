@@ -17,7 +17,7 @@ static FILE *sink;
 static int report_run(struct replay_run *run, void *ctx)
 {
 	(void)ctx;
-	report__print_text(sink, &run->opts, &run->res);
+	report__print_text(sink, &run->cfg, &run->res);
 	free(run);
 	return 0;
 }
