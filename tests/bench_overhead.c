@@ -293,7 +293,8 @@ static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_u
 	       double *value, double *p99_us)
 {
 	struct run_config cfg = eventfd_run(samples, interval_us, side == TRACED);
-	struct session_opts o = { .bpf_run_stats = stats };
+	struct session_bench bench = { .bpf_run_stats = stats };
+	struct session_opts o = { .bench = &bench };
 	char msg[256];
 	int err;
 
@@ -476,15 +477,19 @@ struct stretch {
 	double value;		/* p50 us when paced, wakeups/s when back to back */
 };
 
-/* stretches - the traced and untraced stretches of @r, in time order, each inside its settle margins */
-static int stretches(const struct session_result *r, struct stretch out[MAX_STRETCHES])
+/*
+ * stretches - the traced and untraced stretches of @r, switched as @b says,
+ * in time order, each inside its settle margins
+ */
+static int stretches(const struct session_result *r, const struct session_bench *b,
+		     struct stretch out[MAX_STRETCHES])
 {
 	uint64_t on = r->trace_start_ns;
 	uint32_t i;
 	int n = 0;
 
-	for (i = 0; i < r->nr_toggles; i++) {
-		const struct trace_toggle *t = &r->toggles[i];
+	for (i = 0; i < b->nr_toggles; i++) {
+		const struct trace_toggle *t = &b->toggles[i];
 
 		out[n++] = (struct stretch){ .from_ns = on, .to_ns = t->detach_ns, .traced = true };
 		out[n++] = (struct stretch){ .from_ns = t->off_ns, .to_ns = t->on_ns ? t->attach_ns : r->trace_end_ns };
@@ -584,8 +589,8 @@ static void quantiles(const double *v, int n, double *med, double *lo, double *h
 	*hi = quantile(v, n, 0.75);
 }
 
-/* traced_samples - how many of @k's samples were notified while the programs were on */
-static uint64_t traced_samples(const struct session_result *r, const struct kept_samples *k)
+/* traced_samples - how many of @k's samples were notified while the programs were on, as @b switched them */
+static uint64_t traced_samples(const struct session_bench *b, const struct kept_samples *k)
 {
 	uint64_t i, n = 0;
 	uint32_t t = 0;
@@ -594,9 +599,9 @@ static uint64_t traced_samples(const struct session_result *r, const struct kept
 		uint64_t ts = k->t[i][0];
 
 		/* pass the stretches off that ended before it */
-		while (t < r->nr_toggles && r->toggles[t].on_ns && r->toggles[t].on_ns <= ts)
+		while (t < b->nr_toggles && b->toggles[t].on_ns && b->toggles[t].on_ns <= ts)
 			t++;
-		if (t == r->nr_toggles || ts < r->toggles[t].detach_ns)
+		if (t == b->nr_toggles || ts < b->toggles[t].detach_ns)
 			n++;
 	}
 	return n;
@@ -623,27 +628,28 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 {
 	static struct stretch st[MAX_STRETCHES];
 	static double v[MAX_STRETCHES];
+	static struct session_bench bench;
 	struct run_config cfg = eventfd_run(samples, interval_us, side == TRACED);
-	struct session_opts o = {};
+	struct session_opts o = { .bench = &bench };
 	struct kept_samples k = {};
 	uint64_t *lat = NULL;
 	bool ratio = !interval_us, run_failed;
 	char msg[256];
 	int i, n, err = -1;
 
-	o.toggle_trace_ms = TOGGLE_MS;
+	bench = (struct session_bench){ .toggle_trace_ms = TOGGLE_MS };
 	o.on_sample = keep_sample;
 	o.on_sample_ctx = &k;
 	if (side == NOP) {
-		o.toggle = nops_toggle;
-		o.toggle_ctx = &nops;
+		bench.toggle = nops_toggle;
+		bench.toggle_ctx = &nops;
 		if (nops_attach(&nops))
 			goto out;
 	} else if (side == FLOOR) {
-		o.toggle = floor_toggle;
-		o.toggle_ctx = &floor_side;
-		o.on_start = floor_track;
-		o.on_start_ctx = &floor_side;
+		bench.toggle = floor_toggle;
+		bench.toggle_ctx = &floor_side;
+		bench.on_start = floor_track;
+		bench.on_start_ctx = &floor_side;
 		if (floor_begin(&floor_side))
 			goto out;
 	}
@@ -673,7 +679,7 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 		goto out;
 	}
 	if (side == FLOOR) {
-		uint64_t on = traced_samples(r, &k);
+		uint64_t on = traced_samples(&bench, &k);
 
 		iv->records_per_wakeup = on ? (double)floor_side.records / on : 0;
 	}
@@ -682,7 +688,7 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 		fprintf(stderr, "bench: out of memory\n");
 		goto out;
 	}
-	n = stretches(r, st);
+	n = stretches(r, &bench, st);
 	for (i = 0; i < n; i++)
 		stretch_value(&st[i], &k, lat, !ratio);
 	iv->pairs = against_neighbours(st, n, true, 1, ratio, v);

@@ -178,6 +178,7 @@ static int links_back_to(int n)
  */
 Test(hardening, a_run_whose_programs_go_off_and_on_notes_each_switch_and_leaves_no_link, .timeout = 60)
 {
+	static struct session_bench bench;
 	struct checks c = {};
 	struct test_session sess;
 	char msg[256] = "";
@@ -187,22 +188,23 @@ Test(hardening, a_run_whose_programs_go_off_and_on_notes_each_switch_and_leaves_
 	skip_unless_traceable();
 	links_before = bpf_links();
 	sess = test_session("eventfd", true, 600, 1000, &c);
-	sess.opts.toggle_trace_ms = 100;
+	bench = (struct session_bench){ .toggle_trace_ms = 100 };
+	sess.opts.bench = &bench;
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not(result.workload_failed, "%s", result.workload_error);
 	cr_assert_eq(c.seen, 600, "every sample is accounted for: %lu of 600", c.seen);
-	cr_assert_geq(result.nr_toggles, 2, "a 0.6 s run switched off %u times every 0.1 s", result.nr_toggles);
-	for (i = 0; i < result.nr_toggles; i++) {
-		const struct trace_toggle *t = &result.toggles[i];
-		bool last = i == result.nr_toggles - 1;
+	cr_assert_geq(bench.nr_toggles, 2, "a 0.6 s run switched off %u times every 0.1 s", bench.nr_toggles);
+	for (i = 0; i < bench.nr_toggles; i++) {
+		const struct trace_toggle *t = &bench.toggles[i];
+		bool last = i == bench.nr_toggles - 1;
 
 		cr_assert(result.trace_start_ns <= t->detach_ns && t->detach_ns <= t->off_ns &&
 			  (t->off_ns <= t->attach_ns || (last && !t->attach_ns)) &&
 			  (t->on_ns ? t->attach_ns <= t->on_ns && t->on_ns <= result.trace_end_ns : last),
-			  "switch %u of %u out of order: %lu %lu %lu %lu, run %lu..%lu", i, result.nr_toggles,
+			  "switch %u of %u out of order: %lu %lu %lu %lu, run %lu..%lu", i, bench.nr_toggles,
 			  t->detach_ns, t->off_ns, t->attach_ns, t->on_ns, result.trace_start_ns, result.trace_end_ns);
 		if (i)
-			cr_assert_leq(result.toggles[i - 1].on_ns, t->detach_ns, "switches %u and %u overlap", i - 1, i);
+			cr_assert_leq(bench.toggles[i - 1].on_ns, t->detach_ns, "switches %u and %u overlap", i - 1, i);
 	}
 	cr_assert_eq(links_back_to(links_before), links_before, "BPF links left behind");
 }
@@ -230,6 +232,7 @@ static int note_switch(bool on, void *ctx)
 /* the benchmark's do-nothing programs go off and on in an untraced run through a toggle of its own */
 Test(hardening, an_untraced_run_switches_its_own_toggle_on_schedule_and_retries_a_refused_switch, .timeout = 60)
 {
+	static struct session_bench bench;
 	struct switches sw = {};
 	struct checks c = {};
 	struct test_session sess;
@@ -237,23 +240,22 @@ Test(hardening, an_untraced_run_switches_its_own_toggle_on_schedule_and_retries_
 	int i;
 
 	sess = test_session("eventfd", false, 700, 1000, &c);
-	sess.opts.toggle_trace_ms = 100;
-	sess.opts.toggle = note_switch;
-	sess.opts.toggle_ctx = &sw;
+	bench = (struct session_bench){ .toggle_trace_ms = 100, .toggle = note_switch, .toggle_ctx = &sw };
+	sess.opts.bench = &bench;
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not(result.workload_failed, "%s", result.workload_error);
 	cr_assert_eq(c.seen, 700, "every sample is accounted for: %lu of 700", c.seen);
 	/* off, on, off, on (refused), on: the second stretch off lasts until a switch on succeeds */
 	cr_assert_geq(sw.calls, 5, "a 0.7 s run switched %d times every 0.1 s", sw.calls);
 	cr_assert(!sw.on[0] && sw.on[1] && !sw.on[2] && sw.on[3] && sw.on[4], "off, on, off, on, on again");
-	cr_assert_geq(result.nr_toggles, 2, "two stretches off: %u", result.nr_toggles);
-	cr_assert(result.toggles[0].detach_ns <= sw.at_ns[0] && sw.at_ns[0] <= result.toggles[0].off_ns &&
-		  result.toggles[0].attach_ns <= sw.at_ns[1] && sw.at_ns[1] <= result.toggles[0].on_ns,
+	cr_assert_geq(bench.nr_toggles, 2, "two stretches off: %u", bench.nr_toggles);
+	cr_assert(bench.toggles[0].detach_ns <= sw.at_ns[0] && sw.at_ns[0] <= bench.toggles[0].off_ns &&
+		  bench.toggles[0].attach_ns <= sw.at_ns[1] && sw.at_ns[1] <= bench.toggles[0].on_ns,
 		  "the first stretch off is bounded by its switches");
-	cr_assert(result.toggles[1].detach_ns <= sw.at_ns[2] && sw.at_ns[2] <= result.toggles[1].off_ns,
+	cr_assert(bench.toggles[1].detach_ns <= sw.at_ns[2] && sw.at_ns[2] <= bench.toggles[1].off_ns,
 		  "the second stretch off begins at its switch");
-	cr_assert(sw.at_ns[3] < result.toggles[1].attach_ns && result.toggles[1].attach_ns <= sw.at_ns[4] &&
-		  sw.at_ns[4] <= result.toggles[1].on_ns,
+	cr_assert(sw.at_ns[3] < bench.toggles[1].attach_ns && bench.toggles[1].attach_ns <= sw.at_ns[4] &&
+		  sw.at_ns[4] <= bench.toggles[1].on_ns,
 		  "the second stretch off ends at the switch that succeeded, not at the refused one");
 	for (i = 5; i < sw.n; i++)
 		cr_assert_eq(sw.on[i], i % 2 == 0, "after the retry the switches alternate again: %d", i);
@@ -280,13 +282,14 @@ Test(hardening, on_start_is_told_the_workload_pid_once_and_a_refusal_stops_the_r
      .timeout = 60)
 {
 	struct started st = {};
+	static struct session_bench bench;
 	struct checks c = {};
 	struct test_session sess;
 	char msg[256] = "";
 
 	sess = test_session("eventfd", false, 50, 100, &c);
-	sess.opts.on_start = note_start;
-	sess.opts.on_start_ctx = &st;
+	bench = (struct session_bench){ .on_start = note_start, .on_start_ctx = &st };
+	sess.opts.bench = &bench;
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not(result.workload_failed, "%s", result.workload_error);
 	cr_assert_eq(st.calls, 1, "told %d times", st.calls);

@@ -93,8 +93,10 @@ static void maybe_add_clock_pair(struct session *s, uint64_t now)
 /* switch_trace - put the programs that toggle_trace_ms switches on or off; 0 when done */
 static int switch_trace(struct session *s, bool on)
 {
-	if (s->opts->toggle)
-		return s->opts->toggle(on, s->opts->toggle_ctx);
+	const struct session_bench *b = s->opts->bench;
+
+	if (b->toggle)
+		return b->toggle(on, b->toggle_ctx);
 	if (!on) {
 		collector__detach(s->collector);
 		return 0;
@@ -111,13 +113,13 @@ static int switch_trace(struct session *s, bool on)
  * their tracepoints, or put them back, and note when. Only the links go: the
  * programs, their maps and what is in the ring stay.
  */
-static void maybe_toggle(struct session *s, struct session_result *res, uint64_t now)
+static void maybe_toggle(struct session *s, struct session_bench *b, uint64_t now)
 {
-	struct trace_toggle *t = res->nr_toggles ? &res->toggles[res->nr_toggles - 1] : NULL;
+	struct trace_toggle *t = b->nr_toggles ? &b->toggles[b->nr_toggles - 1] : NULL;
 	bool off = t && !t->on_ns;
-	uint64_t since = !t ? res->trace_start_ns : off ? t->off_ns : t->on_ns;
+	uint64_t since = !t ? s->res->trace_start_ns : off ? t->off_ns : t->on_ns;
 
-	if (now - since < s->opts->toggle_trace_ms * 1000000ull)
+	if (now - since < b->toggle_trace_ms * 1000000ull)
 		return;
 	if (off) {
 		t->attach_ns = now_ns();
@@ -125,9 +127,9 @@ static void maybe_toggle(struct session *s, struct session_result *res, uint64_t
 			t->on_ns = now_ns();
 		return;
 	}
-	if (res->nr_toggles == SESSION_MAX_TOGGLES)
+	if (b->nr_toggles == SESSION_MAX_TOGGLES)
 		return;
-	t = &res->toggles[res->nr_toggles++];
+	t = &b->toggles[b->nr_toggles++];
 	t->detach_ns = now_ns();
 	switch_trace(s, false);
 	t->off_ns = now_ns();
@@ -162,8 +164,8 @@ static int track_child(pid_t pid, void *ctx)
 	struct session *s = ctx;
 	int err = s->collector ? collector__track(s->collector, pid) : 0;
 
-	if (!err && s->opts->on_start)
-		err = s->opts->on_start(pid, s->opts->on_start_ctx);
+	if (!err && s->opts->bench && s->opts->bench->on_start)
+		err = s->opts->bench->on_start(pid, s->opts->bench->on_start_ctx);
 	return err;
 }
 
@@ -201,7 +203,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 	struct collector_opts copts = {
 		.verbose = s->opts->verbose,
 		.ringbuf_bytes = s->cfg->ringbuf_bytes,
-		.run_stats = s->opts->bpf_run_stats,
+		.run_stats = s->opts->bench && s->opts->bench->bpf_run_stats,
 		.enter_syscalls = wl->notify_syscalls,
 		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
@@ -248,12 +250,17 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		 char *msg, size_t len)
 {
 	struct session s = { .cfg = cfg, .opts = o, .res = res, .runner = { .pid = -1 } };
+	struct session_bench *bench = o->bench;
 	struct wp_ring_header *hdr;
 	uint32_t state = WP_RING_STARTING;
 	uint64_t started_ns;
 	int err;
 
 	memset(res, 0, sizeof(*res));
+	if (bench) {
+		memset(bench->toggles, 0, sizeof(bench->toggles));
+		bench->nr_toggles = 0;
+	}
 	fill_meta(&res->meta);
 	s.reader.fd = -1;
 
@@ -291,8 +298,8 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	started_ns = now_ns();
 	while (!session_stop_requested) {
 		pump(&s, POLL_INTERVAL_MS);
-		if (o->toggle_trace_ms && (s.collector || o->toggle))
-			maybe_toggle(&s, res, now_ns());
+		if (bench && bench->toggle_trace_ms && (s.collector || bench->toggle))
+			maybe_toggle(&s, bench, now_ns());
 		state = sample_reader__state(&s.reader);
 		if (runner__poll(&s.runner) || state == WP_RING_FAILED)
 			break;

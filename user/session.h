@@ -16,28 +16,48 @@
 #include "merge.h"
 #include "run_config.h"
 
-/* how a session carries out a run (struct run_config says what the run is) */
-struct session_opts {
-	bool verbose;
-	bool bpf_run_stats;		/* time the BPF programs (bench only: it slows them) */
+#define SESSION_MAX_TOGGLES	512
+
+/* one untraced stretch of a run with toggle_trace_ms: the programs were off from off_ns to on_ns */
+struct trace_toggle {
+	uint64_t detach_ns;	/* before the programs were taken off */
+	uint64_t off_ns;	/* after */
+	uint64_t attach_ns;	/* before they were put back; 0: the run ended first */
+	uint64_t on_ns;		/* after; 0: the run ended with them off */
+};
+
+/*
+ * What only the overhead benchmark (tests/bench_overhead.c, docs/bench.md)
+ * asks of a session, and what it gets back; wakeprobe itself passes none.
+ */
+struct session_bench {
+	bool bpf_run_stats;		/* time the BPF programs: it slows them */
 	/*
-	 * bench only: take the BPF programs off their tracepoints and put them
-	 * back every this many ms, so that traced and untraced stretches of one
-	 * run alternate (session_result.toggles says when); 0: never
+	 * Take the BPF programs off their tracepoints and put them back every
+	 * this many ms, so that traced and untraced stretches of one run
+	 * alternate (toggles says when); 0: never
 	 */
 	uint32_t toggle_trace_ms;
 	/*
-	 * bench only: what toggle_trace_ms switches, instead of the run's own
-	 * programs (which an untraced run does not have); 0 when it switched
+	 * What toggle_trace_ms switches, instead of the run's own programs
+	 * (which an untraced run does not have); 0 when it switched
 	 */
 	int (*toggle)(bool on, void *ctx);
 	void *toggle_ctx;
 	/*
-	 * bench only: told the workload's pid between fork and exec, as the BPF
-	 * side is (the benchmark's own tracer follows it); nonzero fails the run
+	 * Told the workload's pid between fork and exec, as the BPF side is
+	 * (the benchmark's own tracer follows it); nonzero fails the run
 	 */
 	int (*on_start)(pid_t pid, void *ctx);
 	void *on_start_ctx;
+	/* back from the run: its untraced stretches, with toggle_trace_ms */
+	struct trace_toggle toggles[SESSION_MAX_TOGGLES];
+	uint32_t nr_toggles;
+};
+
+/* how a session carries out a run (struct run_config says what the run is) */
+struct session_opts {
+	bool verbose;
 	uint64_t timeout_ms;		/* stop the workload after this long; 0: no limit */
 	bool drop_privileges;		/* run the workload as uid:gid, not as wakeprobe */
 	uid_t uid;
@@ -55,16 +75,7 @@ struct session_opts {
 	void *on_event_ctx;
 	/* optional: every input of the analysis is written down here (recording.h) */
 	struct recorder *recorder;
-};
-
-#define SESSION_MAX_TOGGLES	512
-
-/* one untraced stretch of a run with toggle_trace_ms: the programs were off from off_ns to on_ns */
-struct trace_toggle {
-	uint64_t detach_ns;	/* before the programs were taken off */
-	uint64_t off_ns;	/* after */
-	uint64_t attach_ns;	/* before they were put back; 0: the run ended first */
-	uint64_t on_ns;		/* after; 0: the run ended with them off */
+	struct session_bench *bench;	/* NULL but in the benchmark */
 };
 
 struct session_result {
@@ -74,15 +85,13 @@ struct session_result {
 	struct wp_counters counters;
 	uint64_t drops_total;
 	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
-	uint64_t bpf_runs;		/* with bpf_run_stats: program runs and their total time */
+	uint64_t bpf_runs;		/* with session_bench.bpf_run_stats: program runs and their total time */
 	uint64_t bpf_run_ns;
 	struct merger_stats merge;
 	uint64_t samples_sent;		/* published by the workload */
 	uint64_t seq_errors;
 	uint64_t trace_start_ns;
 	uint64_t trace_end_ns;
-	struct trace_toggle toggles[SESSION_MAX_TOGGLES];	/* with toggle_trace_ms */
-	uint32_t nr_toggles;
 	uint32_t waker_tid;
 	uint32_t wakee_tid;
 	bool traced;
