@@ -289,7 +289,7 @@ static struct run_config eventfd_run(uint64_t samples, uint64_t interval_us, boo
 }
 
 /* run - one run of @side; its figure and p99 into @value and @p99_us */
-static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_us, struct session_result *r,
+static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_us, struct run_result *r,
 	       double *value, double *p99_us)
 {
 	struct run_config cfg = eventfd_run(samples, interval_us, side == TRACED);
@@ -325,7 +325,7 @@ static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_u
 }
 
 /* run_round - the four sides, starting one further along each round */
-static int run_round(int i, uint64_t samples, uint64_t interval_us, struct session_result *r, struct round *rd)
+static int run_round(int i, uint64_t samples, uint64_t interval_us, struct run_result *r, struct round *rd)
 {
 	unsigned long long total0, steal0, total1, steal1;
 	enum side side;
@@ -344,7 +344,7 @@ static int run_round(int i, uint64_t samples, uint64_t interval_us, struct sessi
 
 /* run_rounds - @n rounds, a line each: @unit, then each side's figure in @fmt */
 static int run_rounds(const char *what, const char *unit, const char *fmt, int n, uint64_t samples,
-		      uint64_t interval_us, struct session_result *r, struct round rd[])
+		      uint64_t interval_us, struct run_result *r, struct round rd[])
 {
 	enum side s;
 	int i;
@@ -481,7 +481,7 @@ struct stretch {
  * stretches - the traced and untraced stretches of @r, switched as @b says,
  * in time order, each inside its settle margins
  */
-static int stretches(const struct session_result *r, const struct session_bench *b,
+static int stretches(const struct run_result *r, const struct session_bench *b,
 		     struct stretch out[MAX_STRETCHES])
 {
 	uint64_t on = r->trace_start_ns;
@@ -623,7 +623,7 @@ static int nops_toggle(bool on, void *ctx)
  * @iv. @side TRACED switches wakeprobe's programs, NOP the do-nothing ones
  * in an otherwise untraced run.
  */
-static int interleave(enum side side, uint64_t samples, uint64_t interval_us, struct session_result *r,
+static int interleave(enum side side, uint64_t samples, uint64_t interval_us, struct run_result *r,
 		      struct interleaved *iv)
 {
 	static struct stretch st[MAX_STRETCHES];
@@ -778,7 +778,7 @@ static void print_interleaved(const char *what, enum side side, const struct int
  * Every program run of the run is counted, also those off the wake's path
  * (the paced waker's own sleeps, say): an upper bound of what lies on it.
  */
-static int bpf_cost(const char *what, uint64_t samples, uint64_t interval_us, struct session_result *r)
+static int bpf_cost(const char *what, uint64_t samples, uint64_t interval_us, struct run_result *r)
 {
 	double value, p99;
 
@@ -797,7 +797,7 @@ int main(int argc, char **argv)
 	struct interleaved paced_iv[IV_SIDES], flood_iv[IV_SIDES];
 	double p50_delta, ratio_med, again;
 	int err, i;
-	struct session_result *r;
+	struct run_result *r;
 	struct utsname u;
 	char why[256];
 	enum side s;

@@ -80,7 +80,7 @@ struct test_session test_session(const char *name, bool trace, uint64_t samples,
 }
 
 int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interval_us, struct checks *c,
-		 struct session_result *res, char msg[256])
+		 struct run_result *res, char msg[256])
 {
 	struct test_session s = test_session(name, trace, samples, interval_us, c);
 

@@ -49,7 +49,7 @@ struct test_session test_session(const char *name, bool trace, uint64_t samples,
  * @c; the result lands in @res. Returns session__run()'s value, @msg its reason.
  */
 int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interval_us, struct checks *c,
-		 struct session_result *res, char msg[256]);
+		 struct run_result *res, char msg[256]);
 
 /* wakeprobe_path - the binary under test ($WAKEPROBE); skips the calling test when unset */
 const char *wakeprobe_path(void);

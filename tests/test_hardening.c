@@ -29,7 +29,7 @@
 #include "helpers.h"
 #include "report.h"
 
-static struct session_result result;
+static struct run_result result;
 
 TestSuite(hardening);
 

@@ -380,7 +380,7 @@ Test(json_writer, a_write_error_is_reported_at_the_end)
 #define HOG_COMM	"wp-hog\xff-abcdefgh"
 #define HOG_COMM_PY	"wp-hog\\xff-abcdefgh"
 
-static struct session_result *res[2];
+static struct run_result *res[2];
 
 static void report_setup(void)
 {
@@ -475,7 +475,7 @@ static struct sample_result slow_sample(void)
 	return s;
 }
 
-static void fill_meta(struct session_result *r)
+static void fill_meta(struct run_result *r)
 {
 	snprintf(r->meta.version, sizeof(r->meta.version), "0.1.0");
 	snprintf(r->meta.kernel, sizeof(r->meta.kernel), "6.1.0-test");
@@ -507,7 +507,7 @@ static void fill_clock(struct tsc_clock *clk)
  * out of the table; one sample sent was never read, and the run was
  * interrupted
  */
-static void traced_eventfd(struct session_result *r)
+static void traced_eventfd(struct run_result *r)
 {
 	struct sample_result s;
 	uint64_t seq;
@@ -566,7 +566,7 @@ static struct run_config report_config(const char *workload, bool trace)
 
 static void print_json(const struct run_config *cfg, const struct workload_desc *const *wl, size_t n)
 {
-	cr_assert_eq(report__print_json(out, cfg, wl, (const struct session_result *const *)res, n), 0);
+	cr_assert_eq(report__print_json(out, cfg, wl, (const struct run_result *const *)res, n), 0);
 	close_tmp();
 }
 
@@ -808,7 +808,7 @@ Test(json_report, an_untraced_run_has_totals_and_null_wherever_tracing_was_neede
 {
 	struct run_config cfg = report_config("eventfd", false);
 	const struct workload_desc *wl[] = { cfg.workload };
-	struct session_result *r = res[0];
+	struct run_result *r = res[0];
 	char *stats;
 	uint64_t i;
 
@@ -857,7 +857,7 @@ Test(json_report, two_runs_one_with_no_kernel_in_its_path_make_one_document)
 {
 	struct run_config cfg = report_config("eventfd", true);
 	const struct workload_desc *wl[] = { catalog__find("eventfd"), catalog__find("spin") };
-	struct session_result *r = res[1];
+	struct run_result *r = res[1];
 	struct sample_result s;
 	char summary[512];
 	uint64_t seq;
@@ -916,7 +916,7 @@ Test(json_report, a_write_error_is_reported_as_eio)
 	if (!full)
 		cr_skip_test("no /dev/full here");
 	traced_eventfd(res[0]);
-	cr_assert_eq(report__print_json(full, &cfg, wl, (const struct session_result *const *)res, 1), -EIO);
+	cr_assert_eq(report__print_json(full, &cfg, wl, (const struct run_result *const *)res, 1), -EIO);
 	fclose(full);
 }
 

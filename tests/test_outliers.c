@@ -20,7 +20,7 @@
 
 #define HOG_COMM	"wp-hog"
 
-static struct session_result result;
+static struct run_result result;
 
 static uint64_t now_ns(void)
 {

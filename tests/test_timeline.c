@@ -655,7 +655,7 @@ Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every
 		"    sys.exit(f'{len(rows)} rows, {complete} phased, want {sys.argv[2]} and {sys.argv[3]}')\n";
 	char seen[24], phased[24], msg[256] = "";
 	struct checks c = {};
-	static struct session_result res;
+	static struct run_result res;
 	struct test_session sess;
 	struct both b = { .tl = tl };
 	FILE *csv_file;

@@ -12,7 +12,7 @@
 #include "collect.h"
 #include "helpers.h"
 
-static struct session_result result;
+static struct run_result result;
 
 static int run_eventfd(bool trace, uint64_t samples, uint64_t interval_us, struct checks *c, char *msg)
 {

@@ -13,11 +13,6 @@ static void on_merged(const struct sample_result *r, void *ctx)
 		a->opts->on_sample(r, a->opts->on_sample_ctx);
 }
 
-static void copy_string(char *dst, size_t size, const char *src)
-{
-	snprintf(dst, size, "%s", src ? src : "");
-}
-
 static void write_run_begin(struct analysis *a, const struct run_config *cfg)
 {
 	struct rec_run_begin b;
@@ -28,33 +23,14 @@ static void write_run_begin(struct analysis *a, const struct run_config *cfg)
 
 static void write_run_end(struct analysis *a)
 {
-	const struct session_result *res = a->res;
 	struct rec_run_end e;
 
-	memset(&e, 0, sizeof(e));
-	e.trace_end_ns = res->trace_end_ns;
-	e.drops_total = res->drops_total;
-	e.missed_runs = res->missed_runs;
-	e.bpf_runs = res->bpf_runs;
-	e.bpf_run_ns = res->bpf_run_ns;
-	e.samples_sent = res->samples_sent;
-	e.seq_errors = res->seq_errors;
-	_Static_assert(sizeof(e.dropped) == sizeof(res->counters.dropped), "drop counters differ");
-	memcpy(e.dropped, res->counters.dropped, sizeof(e.dropped));
-	e.tracked_full = res->counters.tracked_full;
-	e.waker_tid = res->waker_tid;
-	e.wakee_tid = res->wakee_tid;
-	e.interrupted = res->interrupted;
-	e.workload_failed = res->workload_failed;
-	_Static_assert(sizeof(e.workload_exit) >= sizeof(res->workload_exit), "exit text");
-	_Static_assert(sizeof(e.workload_error) >= sizeof(res->workload_error), "error text");
-	copy_string(e.workload_exit, sizeof(e.workload_exit), res->workload_exit);
-	copy_string(e.workload_error, sizeof(e.workload_error), res->workload_error);
+	run_result__encode_end(a->res, &e);
 	recorder__write(a->rec, REC_RUN_END, &e, sizeof(e));
 }
 
 int analysis__begin(struct analysis *a, const struct run_config *cfg, const struct session_opts *o,
-		    struct session_result *res, struct recorder *rec)
+		    struct run_result *res, struct recorder *rec)
 {
 	const struct workload_desc *wl = cfg->workload;
 	struct merger_config mcfg = {
@@ -173,7 +149,7 @@ void analysis__advance(struct analysis *a, uint64_t complete_ns, uint64_t drops)
 
 void analysis__end(struct analysis *a)
 {
-	struct session_result *res = a->res;
+	struct run_result *res = a->res;
 
 	if (a->rec)
 		write_run_end(a);

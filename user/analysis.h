@@ -13,6 +13,8 @@
 #define WAKEPROBE_ANALYSIS_H
 
 #include "recording.h"
+#include "run_config.h"
+#include "run_result.h"
 #include "session.h"
 
 /*
@@ -23,7 +25,7 @@
 
 struct analysis {
 	const struct session_opts *opts;
-	struct session_result *res;
+	struct run_result *res;
 	struct merger *merger;		/* NULL for an untraced run */
 	struct recorder *rec;		/* NULL: nothing is written down */
 };
@@ -33,7 +35,7 @@ struct analysis {
  * trace_start_ns are already set. Returns 0 or a negative errno.
  */
 int analysis__begin(struct analysis *a, const struct run_config *cfg, const struct session_opts *o,
-		    struct session_result *res, struct recorder *rec);
+		    struct run_result *res, struct recorder *rec);
 void analysis__clock_pair(struct analysis *a, const struct tsc_pair *p);
 void analysis__event(struct analysis *a, const struct wp_event *e);
 /* a sample, its TSC stamps mapped to CLOCK_MONOTONIC with the fit of the moment */

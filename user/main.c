@@ -131,7 +131,7 @@ static void announce(const struct run_config *cfg)
 
 /* finish - print the text report unless an output took stdout, then put the files in place */
 static int finish(struct outputs *out, const struct run_config *cfg, const struct workload_desc *const *wl,
-		  const struct session_result *const *res, size_t n, bool compare)
+		  const struct run_result *const *res, size_t n, bool compare)
 {
 	char msg[PATH_MAX + 128];
 
@@ -157,7 +157,7 @@ static int finish(struct outputs *out, const struct run_config *cfg, const struc
 static int run_workloads(struct run_config *cfg, struct session_opts *so, bool all, struct outputs *out)
 {
 	const struct workload_desc *wl[CATALOG_MAX_WORKLOADS];
-	struct session_result *res[CATALOG_MAX_WORKLOADS];
+	struct run_result *res[CATALOG_MAX_WORKLOADS];
 	size_t done = 0, n = all ? catalog__count() : 1, i;
 	bool could_not_run = false;
 	char msg[256];
@@ -195,10 +195,10 @@ static int run_workloads(struct run_config *cfg, struct session_opts *so, bool a
 		outputs__abandon(out);
 		if (all && done && out->text) {
 			fprintf(stdout, "\n");
-			report__print_comparison(stdout, cfg, wl, (const struct session_result *const *)res, done);
+			report__print_comparison(stdout, cfg, wl, (const struct run_result *const *)res, done);
 		}
 		err = 1;
-	} else if (finish(out, cfg, wl, (const struct session_result *const *)res, done, all)) {
+	} else if (finish(out, cfg, wl, (const struct run_result *const *)res, done, all)) {
 		err = 1;
 	}
 	for (i = 0; i < done; i++)
@@ -236,7 +236,7 @@ static int replay_run_done(struct replay_run *run, void *ctx)
 static int report_recording(const struct wp_options *o, struct outputs *out)
 {
 	const struct workload_desc *wl[MAX_RUNS];
-	const struct session_result *res[MAX_RUNS];
+	const struct run_result *res[MAX_RUNS];
 	struct report_ctx rc = { .out = out };
 	struct replay_opts ro = {
 		.outliers = o->outliers,

@@ -94,7 +94,7 @@ static int commit_one(struct outfile *f, int err, char *msg, size_t len)
 }
 
 int outputs__finish(struct outputs *out, const struct run_config *cfg, const struct workload_desc *const *wl,
-		    const struct session_result *const *res, size_t n, char *msg, size_t len)
+		    const struct run_result *const *res, size_t n, char *msg, size_t len)
 {
 	int err = 0;
 

@@ -30,7 +30,7 @@ void outputs__end_run(struct outputs *out);
  * put every file in place. @cfg holds the settings the runs shared.
  */
 int outputs__finish(struct outputs *out, const struct run_config *cfg, const struct workload_desc *const *wl,
-		    const struct session_result *const *res, size_t n, char *msg, size_t len);
+		    const struct run_result *const *res, size_t n, char *msg, size_t len);
 /* outputs__abandon - something failed: remove every file begun */
 void outputs__abandon(struct outputs *out);
 

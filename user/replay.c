@@ -12,11 +12,6 @@ struct replay {
 	struct analysis analysis;
 };
 
-static void copy_string(char *dst, size_t size, const char *src)
-{
-	snprintf(dst, size, "%s", src);
-}
-
 static int begin_run(struct replay *rp, const struct rec_run_begin *b)
 {
 	const struct replay_opts *ro = rp->ro;
@@ -49,27 +44,9 @@ static int begin_run(struct replay *rp, const struct rec_run_begin *b)
 static int end_run(struct replay *rp, const struct rec_run_end *e)
 {
 	struct replay_run *run = rp->run;
-	struct session_result *res = &run->res;
 
-	res->trace_end_ns = e->trace_end_ns;
-	res->drops_total = e->drops_total;
-	res->missed_runs = e->missed_runs;
-	res->bpf_runs = e->bpf_runs;
-	res->bpf_run_ns = e->bpf_run_ns;
-	res->samples_sent = e->samples_sent;
-	res->seq_errors = e->seq_errors;
-	memcpy(res->counters.dropped, e->dropped, sizeof(res->counters.dropped));
-	res->counters.tracked_full = e->tracked_full;
-	res->interrupted = e->interrupted;
-	res->workload_failed = e->workload_failed;
-	copy_string(res->workload_exit, sizeof(res->workload_exit), e->workload_exit);
-	copy_string(res->workload_error, sizeof(res->workload_error), e->workload_error);
+	run_result__decode_end(e, &run->res);
 	analysis__end(&rp->analysis);
-	/* the tids the samples carried; RUN_END's say the same unless no sample came */
-	if (!res->waker_tid) {
-		res->waker_tid = e->waker_tid;
-		res->wakee_tid = e->wakee_tid;
-	}
 	analysis__free(&rp->analysis);
 	rp->run = NULL;
 	if (!rp->ro->run_done) {

@@ -18,7 +18,7 @@ struct replay_run {
 	struct recorded_workload workload;	/* from RUN_BEGIN */
 	struct run_config cfg;			/* from RUN_BEGIN, its workload the one above */
 	struct session_opts opts;
-	struct session_result res;
+	struct run_result res;
 };
 
 struct replay_opts {

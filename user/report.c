@@ -41,7 +41,7 @@ static void warn(report_warning_fn fn, void *ctx, const char *kind, const char *
 	fn(kind, text, ctx);
 }
 
-void report__warnings(const struct session_result *r, report_warning_fn fn, void *ctx)
+void report__warnings(const struct run_result *r, report_warning_fn fn, void *ctx)
 {
 	const struct aggregate *a = &r->agg;
 
@@ -68,7 +68,7 @@ static void print_warning(const char *kind, const char *text, void *ctx)
 	fprintf(ctx, "  %-10s %s\n", kind, text);
 }
 
-static void print_summary(FILE *out, const struct run_config *cfg, const struct session_result *r)
+static void print_summary(FILE *out, const struct run_config *cfg, const struct run_result *r)
 {
 	const struct aggregate *a = &r->agg;
 	const struct tsc_clock *clk = &r->clock;
@@ -247,7 +247,7 @@ static void print_wait_cpu(FILE *out, const struct aggregate *a)
 		"  the CPU time each wakeup cost it; a blocking waiter spends next to none.\n");
 }
 
-void report__print_text(FILE *out, const struct run_config *cfg, const struct session_result *r)
+void report__print_text(FILE *out, const struct run_config *cfg, const struct run_result *r)
 {
 	const struct aggregate *a = &r->agg;
 	int k;
@@ -319,7 +319,7 @@ static void print_median(FILE *out, const struct histogram *h)
 }
 
 void report__print_comparison(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
-			      const struct session_result *const *res, size_t n)
+			      const struct run_result *const *res, size_t n)
 {
 	size_t i;
 	int k;

@@ -5,21 +5,21 @@
 
 #include <stdio.h>
 #include "run_config.h"
-#include "session.h"
+#include "run_result.h"
 
 /*
  * report__warnings - each WARNING or NOTE a run deserves, in the order the
  * text report prints them: @kind is "WARNING" or "NOTE", @text one line.
  */
 typedef void (*report_warning_fn)(const char *kind, const char *text, void *ctx);
-void report__warnings(const struct session_result *r, report_warning_fn fn, void *ctx);
+void report__warnings(const struct run_result *r, report_warning_fn fn, void *ctx);
 
-void report__print_text(FILE *out, const struct run_config *cfg, const struct session_result *r);
+void report__print_text(FILE *out, const struct run_config *cfg, const struct run_result *r);
 /*
  * report__print_comparison - `--workload all`: a row per path, @n of them,
  * run i of @wl[i] with the settings @cfg shared (its workload is not used)
  */
 void report__print_comparison(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
-			      const struct session_result *const *res, size_t n);
+			      const struct run_result *const *res, size_t n);
 
 #endif /* WAKEPROBE_REPORT_H */

@@ -20,7 +20,7 @@
 /* what one run can say: its path, its result, and which parts of it apply */
 struct run_view {
 	const struct workload_desc *wl;
-	const struct session_result *r;
+	const struct run_result *r;
 	const struct aggregate *a;
 	bool traced;		/* kernel events were recorded */
 	bool phased;		/* ... and the path has kernel phases, causes and outliers */
@@ -237,7 +237,7 @@ static void write_clock(struct json_writer *w, const struct tsc_clock *clk)
 
 static void write_events(struct json_writer *w, const struct run_view *v)
 {
-	const struct session_result *r = v->r;
+	const struct run_result *r = v->r;
 	int t;
 
 	json_writer__key(w, "events");
@@ -311,7 +311,7 @@ static void write_warnings(struct json_writer *w, const struct run_view *v)
 	json_writer__end_array(w);
 }
 
-static void write_outcome(struct json_writer *w, const struct session_result *r)
+static void write_outcome(struct json_writer *w, const struct run_result *r)
 {
 	put_bool(w, "interrupted", r->interrupted);
 	put_bool(w, "workload_failed", r->workload_failed);
@@ -594,7 +594,7 @@ static void write_outliers(struct json_writer *w, const struct run_view *v)
 }
 
 static void write_run(struct json_writer *w, const struct run_config *cfg, const struct workload_desc *wl,
-		      const struct session_result *r)
+		      const struct run_result *r)
 {
 	struct run_view v = {
 		.wl = wl,
@@ -625,7 +625,7 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 }
 
 int report__print_json(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
-		       const struct session_result *const *res, size_t n)
+		       const struct run_result *const *res, size_t n)
 {
 	struct json_writer w;
 	size_t i;

@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "catalog.h"
-#include "session.h"
+#include "run_config.h"
+#include "run_result.h"
 
 #define REPORT_JSON_SCHEMA		"wakeprobe-report"
 /* adding keys keeps it; renaming or removing one, or changing what it means, bumps it */
@@ -22,6 +23,6 @@
  * -EIO if the stream had a write error.
  */
 int report__print_json(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
-		       const struct session_result *const *res, size_t n);
+		       const struct run_result *const *res, size_t n);
 
 #endif /* WAKEPROBE_REPORT_JSON_H */

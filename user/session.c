@@ -30,7 +30,7 @@ volatile sig_atomic_t session_stop_requested;
 struct session {
 	const struct run_config *cfg;
 	const struct session_opts *opts;
-	struct session_result *res;
+	struct run_result *res;
 	struct analysis analysis;
 	struct collector *collector;
 	struct sample_reader reader;
@@ -246,7 +246,7 @@ static void fill_meta(struct run_meta *m)
 	m->started_unix_ns = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-int session__run(const struct run_config *cfg, const struct session_opts *o, struct session_result *res,
+int session__run(const struct run_config *cfg, const struct session_opts *o, struct run_result *res,
 		 char *msg, size_t len)
 {
 	struct session s = { .cfg = cfg, .opts = o, .res = res, .runner = { .pid = -1 } };

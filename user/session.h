@@ -10,11 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "aggregate.h"
-#include "catalog.h"
-#include "clock.h"
 #include "merge.h"
 #include "run_config.h"
+#include "run_result.h"
 
 #define SESSION_MAX_TOGGLES	512
 
@@ -78,30 +76,6 @@ struct session_opts {
 	struct session_bench *bench;	/* NULL but in the benchmark */
 };
 
-struct session_result {
-	struct run_meta meta;
-	struct aggregate agg;
-	struct tsc_clock clock;
-	struct wp_counters counters;
-	uint64_t drops_total;
-	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
-	uint64_t bpf_runs;		/* with session_bench.bpf_run_stats: program runs and their total time */
-	uint64_t bpf_run_ns;
-	struct merger_stats merge;
-	uint64_t samples_sent;		/* published by the workload */
-	uint64_t seq_errors;
-	uint64_t trace_start_ns;
-	uint64_t trace_end_ns;
-	uint32_t waker_tid;
-	uint32_t wakee_tid;
-	bool traced;
-	bool interrupted;		/* stopped by SIGINT/SIGTERM before the end */
-	bool timed_out;			/* stopped by timeout_ms before the end */
-	bool workload_failed;
-	char workload_exit[96];
-	char workload_error[192];
-};
-
 /* set from a signal handler: end the run early and report what was seen */
 extern volatile sig_atomic_t session_stop_requested;
 
@@ -110,7 +84,7 @@ extern volatile sig_atomic_t session_stop_requested;
  * result to report (possibly partial, see interrupted/workload_failed), or a
  * negative errno with a one-line reason in @msg.
  */
-int session__run(const struct run_config *cfg, const struct session_opts *o, struct session_result *res,
+int session__run(const struct run_config *cfg, const struct session_opts *o, struct run_result *res,
 		 char *msg, size_t len);
 
 #endif /* WAKEPROBE_SESSION_H */
