@@ -638,8 +638,8 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 	int i, n, err = -1;
 
 	bench = (struct session_bench){ .toggle_trace_ms = TOGGLE_MS };
-	o.on_sample = keep_sample;
-	o.on_sample_ctx = &k;
+	o.analysis.on_sample = keep_sample;
+	o.analysis.on_sample_ctx = &k;
 	if (side == NOP) {
 		bench.toggle = nops_toggle;
 		bench.toggle_ctx = &nops;

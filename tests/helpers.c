@@ -69,7 +69,7 @@ struct test_session test_session(const char *name, bool trace, uint64_t samples,
 			.traced = trace,
 			.ringbuf_bytes = 8 << 20,
 		},
-		.opts = {
+		.opts.analysis = {
 			.on_sample = check_sample,
 			.on_sample_ctx = c,
 		},

@@ -660,8 +660,8 @@ Test(hardening, a_tiny_ring_buffer_drops_are_counted_and_no_touched_sample_is_at
 	skip_unless_traceable();
 	sess = test_session("eventfd", true, 3000, 0, &c);
 	sess.cfg.ringbuf_bytes = 4096;
-	sess.opts.on_event = note_event;
-	sess.opts.on_event_ctx = &lo;
+	sess.opts.analysis.on_event = note_event;
+	sess.opts.analysis.on_event_ctx = &lo;
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_gt(result.drops_total, 100, "a 4 KiB ring must overflow: %lu drops", result.drops_total);
 	cr_assert_gt(result.agg.by_label[LABEL_LOST_EVENTS], 100);

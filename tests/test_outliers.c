@@ -296,7 +296,7 @@ static void hog_run(struct starter *st, struct hog_times *t)
 	cr_assert_eq(pipe2(go, O_CLOEXEC), 0);
 	st->go = go[1];
 	sess = test_session("cond", true, 400, 1000, &c);
-	sess.opts.on_event = log_runnable;
+	sess.opts.analysis.on_event = log_runnable;
 	st->hog = start_hog(t, go, 1, 30);
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	/* the hog exits on the pipe's end */
@@ -468,9 +468,9 @@ Test(outliers, a_wakee_moved_to_another_cpu_mid_run_shows_the_migration)
 
 	skip_unless_traceable();
 	sess = test_session("eventfd", true, 200, 1000, &c);
-	sess.opts.outliers = 200;
-	sess.opts.on_event = watch_migrations;
-	sess.opts.on_event_ctx = &mv;
+	sess.opts.analysis.outliers = 200;
+	sess.opts.analysis.on_event = watch_migrations;
+	sess.opts.analysis.on_event_ctx = &mv;
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert(mv.moved && !mv.err, "could not change the wakee's affinity");
 	/* asleep when moved, it migrates at its next wake; running, the stopper moves it at once */

@@ -371,8 +371,8 @@ static char *report_of(const char *data, size_t len, uint32_t outliers, uint64_t
 		       size_t msglen, int *err)
 {
 	struct kept_runs k = { .n = 0 };
-	struct replay_opts ro = { .outliers = outliers, .outlier_threshold_ns = threshold_ns, .run_done = keep_run,
-				  .ctx = &k };
+	struct replay_opts ro = { .analysis = { .outliers = outliers, .outlier_threshold_ns = threshold_ns },
+				  .run_done = keep_run, .ctx = &k };
 	FILE *in = fmemopen((void *)data, len, "rb");
 	char *text = NULL;
 	size_t text_len = 0;

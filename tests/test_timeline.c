@@ -673,8 +673,8 @@ Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every
 	sess = test_session("eventfd", true, 300, 1000, &c);
 	c.hook = to_both;
 	c.hook_ctx = &b;
-	sess.opts.on_event = to_timeline;
-	sess.opts.on_event_ctx = &b;
+	sess.opts.analysis.on_event = to_timeline;
+	sess.opts.analysis.on_event_ctx = &b;
 	sample_csv__begin_run(b.csv, "eventfd", true);
 	timeline__begin_run(tl, "eventfd", true);
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &res, msg, sizeof(msg)), 0, "session failed: %s", msg);

@@ -9,8 +9,8 @@ static void on_merged(const struct sample_result *r, void *ctx)
 	struct analysis *a = ctx;
 
 	aggregate__add(&a->res->agg, r);
-	if (a->opts->on_sample)
-		a->opts->on_sample(r, a->opts->on_sample_ctx);
+	if (a->opts.on_sample)
+		a->opts.on_sample(r, a->opts.on_sample_ctx);
 }
 
 static void write_run_begin(struct analysis *a, const struct run_config *cfg)
@@ -18,7 +18,7 @@ static void write_run_begin(struct analysis *a, const struct run_config *cfg)
 	struct rec_run_begin b;
 
 	run_config__encode(cfg, &a->res->meta, a->res->trace_start_ns, &b);
-	recorder__write(a->rec, REC_RUN_BEGIN, &b, sizeof(b));
+	recorder__write(a->opts.recorder, REC_RUN_BEGIN, &b, sizeof(b));
 }
 
 static void write_run_end(struct analysis *a)
@@ -26,11 +26,11 @@ static void write_run_end(struct analysis *a)
 	struct rec_run_end e;
 
 	run_result__encode_end(a->res, &e);
-	recorder__write(a->rec, REC_RUN_END, &e, sizeof(e));
+	recorder__write(a->opts.recorder, REC_RUN_END, &e, sizeof(e));
 }
 
-int analysis__begin(struct analysis *a, const struct run_config *cfg, const struct session_opts *o,
-		    struct run_result *res, struct recorder *rec)
+int analysis__begin(struct analysis *a, const struct run_config *cfg, const struct analysis_opts *o,
+		    struct run_result *res)
 {
 	const struct workload_desc *wl = cfg->workload;
 	struct merger_config mcfg = {
@@ -46,9 +46,8 @@ int analysis__begin(struct analysis *a, const struct run_config *cfg, const stru
 	};
 
 	memset(a, 0, sizeof(*a));
-	a->opts = o;
+	a->opts = *o;
 	a->res = res;
-	a->rec = rec;
 	aggregate__init(&res->agg);
 	aggregate__want_outliers(&res->agg, o->outliers, o->outlier_threshold_ns);
 	tsc_clock__init(&res->clock);
@@ -59,27 +58,27 @@ int analysis__begin(struct analysis *a, const struct run_config *cfg, const stru
 			return -ENOMEM;
 		merger__set_window(a->merger, res->trace_start_ns, UINT64_MAX);
 	}
-	if (a->rec)
+	if (a->opts.recorder)
 		write_run_begin(a, cfg);
 	return 0;
 }
 
 void analysis__clock_pair(struct analysis *a, const struct tsc_pair *p)
 {
-	if (a->rec) {
+	if (a->opts.recorder) {
 		struct rec_clock_pair cp = { .tsc = p->tsc, .mono_ns = p->mono_ns, .width = p->width };
 
-		recorder__write(a->rec, REC_CLOCK_PAIR, &cp, sizeof(cp));
+		recorder__write(a->opts.recorder, REC_CLOCK_PAIR, &cp, sizeof(cp));
 	}
 	tsc_clock__add_pair(&a->res->clock, p);
 }
 
 void analysis__event(struct analysis *a, const struct wp_event *e)
 {
-	if (a->rec)
-		recorder__write(a->rec, REC_EVENT, e, sizeof(*e));
-	if (a->opts->on_event)
-		a->opts->on_event(e, a->opts->on_event_ctx);
+	if (a->opts.recorder)
+		recorder__write(a->opts.recorder, REC_EVENT, e, sizeof(*e));
+	if (a->opts.on_event)
+		a->opts.on_event(e, a->opts.on_event_ctx);
 	if (a->merger)
 		merger__add_event(a->merger, e);
 }
@@ -100,11 +99,11 @@ static void untraced_result(struct sample_result *r, const struct wp_sample *s, 
 void analysis__sample(struct analysis *a, const struct wp_sample *s, uint64_t t_notify_ns, uint64_t t_woken_ns,
 		      uint64_t t_wait_start_ns)
 {
-	if (a->rec) {
+	if (a->opts.recorder) {
 		struct rec_sample rs = { .sample = *s, .t_notify_ns = t_notify_ns, .t_woken_ns = t_woken_ns,
 					 .t_wait_start_ns = t_wait_start_ns };
 
-		recorder__write(a->rec, REC_SAMPLE, &rs, sizeof(rs));
+		recorder__write(a->opts.recorder, REC_SAMPLE, &rs, sizeof(rs));
 	}
 	if (!a->res->waker_tid) {
 		a->res->waker_tid = s->waker_tid;
@@ -115,20 +114,20 @@ void analysis__sample(struct analysis *a, const struct wp_sample *s, uint64_t t_
 		return;
 	}
 	aggregate__add_untraced(&a->res->agg, t_notify_ns, t_woken_ns, t_wait_start_ns);
-	if (a->opts->on_sample) {
+	if (a->opts.on_sample) {
 		struct sample_result r;
 
 		untraced_result(&r, s, t_notify_ns, t_woken_ns, t_wait_start_ns);
-		a->opts->on_sample(&r, a->opts->on_sample_ctx);
+		a->opts.on_sample(&r, a->opts.on_sample_ctx);
 	}
 }
 
 void analysis__fds(struct analysis *a, int notify_fd, int wait_fd)
 {
-	if (a->rec) {
+	if (a->opts.recorder) {
 		struct rec_fds f = { .notify_fd = notify_fd, .wait_fd = wait_fd };
 
-		recorder__write(a->rec, REC_FDS, &f, sizeof(f));
+		recorder__write(a->opts.recorder, REC_FDS, &f, sizeof(f));
 	}
 	if (a->merger)
 		merger__set_fds(a->merger, notify_fd, wait_fd);
@@ -136,10 +135,10 @@ void analysis__fds(struct analysis *a, int notify_fd, int wait_fd)
 
 void analysis__advance(struct analysis *a, uint64_t complete_ns, uint64_t drops)
 {
-	if (a->rec) {
+	if (a->opts.recorder) {
 		struct rec_advance adv = { .complete_ns = complete_ns, .drops = drops };
 
-		recorder__write(a->rec, REC_ADVANCE, &adv, sizeof(adv));
+		recorder__write(a->opts.recorder, REC_ADVANCE, &adv, sizeof(adv));
 	}
 	if (!a->merger)
 		return;
@@ -151,7 +150,7 @@ void analysis__end(struct analysis *a)
 {
 	struct run_result *res = a->res;
 
-	if (a->rec)
+	if (a->opts.recorder)
 		write_run_end(a);
 	if (!a->merger)
 		return;

@@ -173,7 +173,7 @@ static int run_workloads(struct run_config *cfg, struct session_opts *so, bool a
 		}
 		cfg->workload = wl[done];
 		announce(cfg);
-		outputs__begin_run(out, cfg, so);
+		outputs__begin_run(out, cfg, &so->analysis);
 		if (session__run(cfg, so, res[done], msg, sizeof(msg))) {
 			fprintf(stderr, "wakeprobe: %s%s%s\n", all ? wl[done]->name : "", all ? ": " : "", msg);
 			free(res[done]);
@@ -212,11 +212,11 @@ struct report_ctx {
 	size_t n;
 };
 
-static void replay_run_begin(struct replay_run *run, void *ctx)
+static void replay_run_begin(const struct replay_run *run, struct analysis_opts *ao, void *ctx)
 {
 	struct report_ctx *rc = ctx;
 
-	outputs__begin_run(rc->out, &run->cfg, &run->opts);
+	outputs__begin_run(rc->out, &run->cfg, ao);
 }
 
 static int replay_run_done(struct replay_run *run, void *ctx)
@@ -239,8 +239,10 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 	const struct run_result *res[MAX_RUNS];
 	struct report_ctx rc = { .out = out };
 	struct replay_opts ro = {
-		.outliers = o->outliers,
-		.outlier_threshold_ns = o->threshold_us * 1000,
+		.analysis = {
+			.outliers = o->outliers,
+			.outlier_threshold_ns = o->threshold_us * 1000,
+		},
 		.run_begin = replay_run_begin,
 		.run_done = replay_run_done,
 		.ctx = &rc,
@@ -336,8 +338,8 @@ int main(int argc, char **argv)
 	cfg.ringbuf_bytes = o.ringbuf_kb * 1024;
 	so.timeout_ms = o.timeout_s * 1000;
 	so.verbose = o.verbose;
-	so.outliers = o.outliers;
-	so.outlier_threshold_ns = o.threshold_us * 1000;
+	so.analysis.outliers = o.outliers;
+	so.analysis.outlier_threshold_ns = o.threshold_us * 1000;
 
 	if (outputs__open(&outputs, &o, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);

@@ -61,16 +61,16 @@ static void on_event(const struct wp_event *e, void *ctx)
 	timeline__event(out->timeline, e);
 }
 
-void outputs__begin_run(struct outputs *out, const struct run_config *cfg, struct session_opts *so)
+void outputs__begin_run(struct outputs *out, const struct run_config *cfg, struct analysis_opts *ao)
 {
-	so->recorder = out->recorder;
+	ao->recorder = out->recorder;
 	if (out->csv_writer || out->timeline) {
-		so->on_sample = on_sample;
-		so->on_sample_ctx = out;
+		ao->on_sample = on_sample;
+		ao->on_sample_ctx = out;
 	}
 	if (out->timeline) {
-		so->on_event = on_event;
-		so->on_event_ctx = out;
+		ao->on_event = on_event;
+		ao->on_event_ctx = out;
 	}
 	if (out->csv_writer)
 		sample_csv__begin_run(out->csv_writer, cfg->workload->name, cfg->traced);

@@ -16,28 +16,21 @@ static int begin_run(struct replay *rp, const struct rec_run_begin *b)
 {
 	const struct replay_opts *ro = rp->ro;
 	struct replay_run *run = calloc(1, sizeof(*run));
+	struct analysis_opts ao = ro->analysis;
 	int err;
 
 	if (!run)
 		return -ENOMEM;
 	run_config__decode(b, &run->cfg, &run->workload, &run->res.meta, &run->res.trace_start_ns);
-	run->opts = (struct session_opts){
-		.outliers = ro->outliers,
-		.outlier_threshold_ns = ro->outlier_threshold_ns,
-		.on_sample = ro->on_sample,
-		.on_sample_ctx = ro->on_sample_ctx,
-		.on_event = ro->on_event,
-		.on_event_ctx = ro->on_event_ctx,
-	};
-	err = analysis__begin(&rp->analysis, &run->cfg, &run->opts, &run->res, NULL);
+	if (ro->run_begin)
+		ro->run_begin(run, &ao, ro->ctx);
+	err = analysis__begin(&rp->analysis, &run->cfg, &ao, &run->res);
 	if (err) {
 		analysis__free(&rp->analysis);
 		free(run);
 		return err;
 	}
 	rp->run = run;
-	if (ro->run_begin)
-		ro->run_begin(run, ro->ctx);
 	return 0;
 }
 

@@ -6,8 +6,9 @@
  * reports print it.
  *
  * The outliers to explain and their threshold are not part of it: they are
- * the analysis's choice, which `wakeprobe report` makes anew for a
- * recording, and the reports read them from the aggregate that kept them.
+ * the analysis's choice (struct analysis_opts), which `wakeprobe report`
+ * makes anew for a recording, and the reports read them from the aggregate
+ * that kept them.
  */
 #ifndef WAKEPROBE_RUN_CONFIG_H
 #define WAKEPROBE_RUN_CONFIG_H

@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include "analysis.h"
 #include "collect.h"
 #include "runner.h"
 #include "sample_reader.h"
@@ -276,7 +275,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 			goto out;
 	}
 	res->trace_start_ns = now_ns();
-	err = analysis__begin(&s.analysis, cfg, o, res, o->recorder);
+	err = analysis__begin(&s.analysis, cfg, &o->analysis, res);
 	if (err) {
 		snprintf(msg, len, "out of memory");
 		goto out;

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "merge.h"
+#include "analysis.h"
 #include "run_config.h"
 #include "run_result.h"
 
@@ -55,24 +55,12 @@ struct session_bench {
 
 /* how a session carries out a run (struct run_config says what the run is) */
 struct session_opts {
-	bool verbose;
+	struct analysis_opts analysis;	/* the outliers, and where samples, events and inputs go */
+	bool verbose;			/* pass libbpf's own messages through */
 	uint64_t timeout_ms;		/* stop the workload after this long; 0: no limit */
 	bool drop_privileges;		/* run the workload as uid:gid, not as wakeprobe */
 	uid_t uid;
 	gid_t gid;
-	uint32_t outliers;		/* slowest samples to keep with their explanation */
-	uint64_t outlier_threshold_ns;
-	/*
-	 * optional: sees every merged sample (tests check each one); an
-	 * untraced run hands each sample over with its totals only
-	 */
-	merger_sample_fn on_sample;
-	void *on_sample_ctx;
-	/* optional: sees every kernel event as it arrives, before the merge */
-	void (*on_event)(const struct wp_event *e, void *ctx);
-	void *on_event_ctx;
-	/* optional: every input of the analysis is written down here (recording.h) */
-	struct recorder *recorder;
 	struct session_bench *bench;	/* NULL but in the benchmark */
 };
 

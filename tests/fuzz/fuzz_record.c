@@ -24,7 +24,7 @@ static int report_run(struct replay_run *run, void *ctx)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct replay_opts ro = { .outliers = 3, .run_done = report_run };
+	struct replay_opts ro = { .analysis = { .outliers = 3 }, .run_done = report_run };
 	char msg[512];
 	FILE *in;
 
