@@ -55,8 +55,8 @@ COMMON_SRCS := user/clock.c user/histogram.c user/parse.c
 CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/merger.c user/explain.c user/aggregate.c \
 	user/event_window.c user/ring.c \
 	user/report.c user/json_writer.c user/report_json.c user/sample_csv.c user/timeline.c \
-	user/sample_reader.c user/runner.c user/collect.c user/analysis.c user/recording.c user/session.c \
-	user/replay.c user/outfile.c user/outputs.c
+	user/sample_reader.c user/runner.c user/collect.c user/analysis.c user/recording.c user/run_config.c \
+	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem
 TEST_SRCS := $(wildcard tests/test_*.c) tests/helpers.c
 
@@ -152,8 +152,9 @@ bench: all $(OBJ)/tests/bench-overhead
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all -Iuser -Iworkloads -Ibpf -DWAKEPROBE_VERSION='"$(VERSION)"'
-FUZZ_RECORD_SRCS := user/recording.c user/replay.c user/analysis.c user/wakeup.c user/merger.c user/explain.c \
-	user/aggregate.c user/histogram.c user/clock.c user/report.c user/event_window.c user/ring.c
+FUZZ_RECORD_SRCS := user/recording.c user/run_config.c user/run_result.c user/replay.c user/analysis.c \
+	user/wakeup.c user/merger.c user/explain.c user/aggregate.c user/histogram.c user/clock.c user/report.c \
+	user/event_window.c user/ring.c
 FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/parse.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok
 

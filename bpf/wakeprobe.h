@@ -20,7 +20,7 @@
 
 #define WP_MAX_CPUS		1024
 #define WP_MAX_TRACKED		4096
-#define WP_MAX_SYSCALLS		512
+#define WP_MAX_SYSCALLS		512	/* the BPF tables by syscall number: only lower ones are traced */
 #define WP_TASK_COMM_LEN	16
 
 enum wp_event_type {

@@ -218,9 +218,8 @@ static int floor_load(struct floor *f, const struct workload_desc *wl)
 		fprintf(stderr, "bench: cannot load bpf/floor.bpf.c: %s\n", strerror(-err));
 		return err;
 	}
-	/* the catalog's lists are the collector's (session.c asserts the sizes match) */
-	collector__want_syscalls(f->skel->bss->floor_syscalls, wl->notify_syscalls, WP_SYSCALL_ENTER);
-	collector__want_syscalls(f->skel->bss->floor_syscalls, wl->wait_syscalls, WP_SYSCALL_EXIT);
+	collector__want_syscalls(f->skel->bss->floor_syscalls, &wl->notify_syscalls, WP_SYSCALL_ENTER);
+	collector__want_syscalls(f->skel->bss->floor_syscalls, &wl->wait_syscalls, WP_SYSCALL_EXIT);
 	f->rb = ring_buffer__new(bpf_map__fd(f->skel->maps.floor_events), floor_record, f, NULL);
 	if (!f->rb) {
 		err = -errno;
@@ -275,32 +274,33 @@ static int floor_track(pid_t pid, void *ctx)
 				    BPF_ANY);
 }
 
-/* eventfd_opts - every run here: eventfd, waker on CPU 0, wakee on CPU 1 */
-static struct session_opts eventfd_opts(uint64_t samples, uint64_t interval_us, bool trace)
+/* eventfd_run - every run here: eventfd, waker on CPU 0, wakee on CPU 1 */
+static struct run_config eventfd_run(uint64_t samples, uint64_t interval_us, bool trace)
 {
-	return (struct session_opts){
+	return (struct run_config){
 		.workload = catalog__find("eventfd"),
 		.samples = samples,
 		.interval_us = interval_us,
 		.waker_cpu = 0,
 		.wakee_cpu = 1,
-		.trace = trace,
+		.traced = trace,
 		.ringbuf_bytes = 8 << 20,
 	};
 }
 
 /* run - one run of @side; its figure and p99 into @value and @p99_us */
-static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_us, struct session_result *r,
+static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_us, struct run_result *r,
 	       double *value, double *p99_us)
 {
-	struct session_opts o = eventfd_opts(samples, interval_us, side == TRACED);
+	struct run_config cfg = eventfd_run(samples, interval_us, side == TRACED);
+	struct session_bench bench = { .bpf_run_stats = stats };
+	struct session_opts o = { .bench = &bench };
 	char msg[256];
 	int err;
 
-	o.bpf_run_stats = stats;
 	if (side == NOP && nops_attach(&nops))
 		return -1;
-	err = session__run(&o, r, msg, sizeof(msg));
+	err = session__run(&cfg, &o, r, msg, sizeof(msg));
 	if (side == NOP)
 		nops_detach(&nops);
 	if (err) {
@@ -325,7 +325,7 @@ static int run(enum side side, bool stats, uint64_t samples, uint64_t interval_u
 }
 
 /* run_round - the four sides, starting one further along each round */
-static int run_round(int i, uint64_t samples, uint64_t interval_us, struct session_result *r, struct round *rd)
+static int run_round(int i, uint64_t samples, uint64_t interval_us, struct run_result *r, struct round *rd)
 {
 	unsigned long long total0, steal0, total1, steal1;
 	enum side side;
@@ -344,7 +344,7 @@ static int run_round(int i, uint64_t samples, uint64_t interval_us, struct sessi
 
 /* run_rounds - @n rounds, a line each: @unit, then each side's figure in @fmt */
 static int run_rounds(const char *what, const char *unit, const char *fmt, int n, uint64_t samples,
-		      uint64_t interval_us, struct session_result *r, struct round rd[])
+		      uint64_t interval_us, struct run_result *r, struct round rd[])
 {
 	enum side s;
 	int i;
@@ -477,15 +477,19 @@ struct stretch {
 	double value;		/* p50 us when paced, wakeups/s when back to back */
 };
 
-/* stretches - the traced and untraced stretches of @r, in time order, each inside its settle margins */
-static int stretches(const struct session_result *r, struct stretch out[MAX_STRETCHES])
+/*
+ * stretches - the traced and untraced stretches of @r, switched as @b says,
+ * in time order, each inside its settle margins
+ */
+static int stretches(const struct run_result *r, const struct session_bench *b,
+		     struct stretch out[MAX_STRETCHES])
 {
 	uint64_t on = r->trace_start_ns;
 	uint32_t i;
 	int n = 0;
 
-	for (i = 0; i < r->nr_toggles; i++) {
-		const struct trace_toggle *t = &r->toggles[i];
+	for (i = 0; i < b->nr_toggles; i++) {
+		const struct trace_toggle *t = &b->toggles[i];
 
 		out[n++] = (struct stretch){ .from_ns = on, .to_ns = t->detach_ns, .traced = true };
 		out[n++] = (struct stretch){ .from_ns = t->off_ns, .to_ns = t->on_ns ? t->attach_ns : r->trace_end_ns };
@@ -585,8 +589,8 @@ static void quantiles(const double *v, int n, double *med, double *lo, double *h
 	*hi = quantile(v, n, 0.75);
 }
 
-/* traced_samples - how many of @k's samples were notified while the programs were on */
-static uint64_t traced_samples(const struct session_result *r, const struct kept_samples *k)
+/* traced_samples - how many of @k's samples were notified while the programs were on, as @b switched them */
+static uint64_t traced_samples(const struct session_bench *b, const struct kept_samples *k)
 {
 	uint64_t i, n = 0;
 	uint32_t t = 0;
@@ -595,9 +599,9 @@ static uint64_t traced_samples(const struct session_result *r, const struct kept
 		uint64_t ts = k->t[i][0];
 
 		/* pass the stretches off that ended before it */
-		while (t < r->nr_toggles && r->toggles[t].on_ns && r->toggles[t].on_ns <= ts)
+		while (t < b->nr_toggles && b->toggles[t].on_ns && b->toggles[t].on_ns <= ts)
 			t++;
-		if (t == r->nr_toggles || ts < r->toggles[t].detach_ns)
+		if (t == b->nr_toggles || ts < b->toggles[t].detach_ns)
 			n++;
 	}
 	return n;
@@ -619,35 +623,37 @@ static int nops_toggle(bool on, void *ctx)
  * @iv. @side TRACED switches wakeprobe's programs, NOP the do-nothing ones
  * in an otherwise untraced run.
  */
-static int interleave(enum side side, uint64_t samples, uint64_t interval_us, struct session_result *r,
+static int interleave(enum side side, uint64_t samples, uint64_t interval_us, struct run_result *r,
 		      struct interleaved *iv)
 {
 	static struct stretch st[MAX_STRETCHES];
 	static double v[MAX_STRETCHES];
-	struct session_opts o = eventfd_opts(samples, interval_us, side == TRACED);
+	static struct session_bench bench;
+	struct run_config cfg = eventfd_run(samples, interval_us, side == TRACED);
+	struct session_opts o = { .bench = &bench };
 	struct kept_samples k = {};
 	uint64_t *lat = NULL;
 	bool ratio = !interval_us, run_failed;
 	char msg[256];
 	int i, n, err = -1;
 
-	o.toggle_trace_ms = TOGGLE_MS;
-	o.on_sample = keep_sample;
-	o.on_sample_ctx = &k;
+	bench = (struct session_bench){ .toggle_trace_ms = TOGGLE_MS };
+	o.analysis.on_sample = keep_sample;
+	o.analysis.on_sample_ctx = &k;
 	if (side == NOP) {
-		o.toggle = nops_toggle;
-		o.toggle_ctx = &nops;
+		bench.toggle = nops_toggle;
+		bench.toggle_ctx = &nops;
 		if (nops_attach(&nops))
 			goto out;
 	} else if (side == FLOOR) {
-		o.toggle = floor_toggle;
-		o.toggle_ctx = &floor_side;
-		o.on_start = floor_track;
-		o.on_start_ctx = &floor_side;
+		bench.toggle = floor_toggle;
+		bench.toggle_ctx = &floor_side;
+		bench.on_start = floor_track;
+		bench.on_start_ctx = &floor_side;
 		if (floor_begin(&floor_side))
 			goto out;
 	}
-	run_failed = session__run(&o, r, msg, sizeof(msg)) != 0;
+	run_failed = session__run(&cfg, &o, r, msg, sizeof(msg)) != 0;
 	if (side == NOP)
 		nops_detach(&nops);
 	if (side == FLOOR)
@@ -673,7 +679,7 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 		goto out;
 	}
 	if (side == FLOOR) {
-		uint64_t on = traced_samples(r, &k);
+		uint64_t on = traced_samples(&bench, &k);
 
 		iv->records_per_wakeup = on ? (double)floor_side.records / on : 0;
 	}
@@ -682,7 +688,7 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 		fprintf(stderr, "bench: out of memory\n");
 		goto out;
 	}
-	n = stretches(r, st);
+	n = stretches(r, &bench, st);
 	for (i = 0; i < n; i++)
 		stretch_value(&st[i], &k, lat, !ratio);
 	iv->pairs = against_neighbours(st, n, true, 1, ratio, v);
@@ -772,7 +778,7 @@ static void print_interleaved(const char *what, enum side side, const struct int
  * Every program run of the run is counted, also those off the wake's path
  * (the paced waker's own sleeps, say): an upper bound of what lies on it.
  */
-static int bpf_cost(const char *what, uint64_t samples, uint64_t interval_us, struct session_result *r)
+static int bpf_cost(const char *what, uint64_t samples, uint64_t interval_us, struct run_result *r)
 {
 	double value, p99;
 
@@ -791,7 +797,7 @@ int main(int argc, char **argv)
 	struct interleaved paced_iv[IV_SIDES], flood_iv[IV_SIDES];
 	double p50_delta, ratio_med, again;
 	int err, i;
-	struct session_result *r;
+	struct run_result *r;
 	struct utsname u;
 	char why[256];
 	enum side s;

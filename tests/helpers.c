@@ -56,31 +56,35 @@ void skip_unless_traceable(void)
 		cr_skip_test("needs root and BTF: %s", why);
 }
 
-struct session_opts test_session_opts(const char *name, bool trace, uint64_t samples, uint64_t interval_us,
-				      struct checks *c)
+struct test_session test_session(const char *name, bool trace, uint64_t samples, uint64_t interval_us,
+				 struct checks *c)
 {
-	struct session_opts o = {
-		.workload = catalog__find(name),
-		.samples = samples,
-		.interval_us = interval_us,
-		.waker_cpu = 0,
-		.wakee_cpu = 1,
-		.trace = trace,
-		.ringbuf_bytes = 8 << 20,
-		.on_sample = check_sample,
-		.on_sample_ctx = c,
+	struct test_session s = {
+		.cfg = {
+			.workload = catalog__find(name),
+			.samples = samples,
+			.interval_us = interval_us,
+			.waker_cpu = 0,
+			.wakee_cpu = 1,
+			.traced = trace,
+			.ringbuf_bytes = 8 << 20,
+		},
+		.opts.analysis = {
+			.on_sample = check_sample,
+			.on_sample_ctx = c,
+		},
 	};
 
-	cr_assert_not_null(o.workload, "no workload '%s' in the catalog", name);
-	return o;
+	cr_assert_not_null(s.cfg.workload, "no workload '%s' in the catalog", name);
+	return s;
 }
 
 int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interval_us, struct checks *c,
-		 struct session_result *res, char msg[256])
+		 struct run_result *res, char msg[256])
 {
-	struct session_opts o = test_session_opts(name, trace, samples, interval_us, c);
+	struct test_session s = test_session(name, trace, samples, interval_us, c);
 
-	return session__run(&o, res, msg, 256);
+	return session__run(&s.cfg, &s.opts, res, msg, 256);
 }
 
 const char *wakeprobe_path(void)

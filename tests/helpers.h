@@ -34,16 +34,22 @@ struct checks {
 /* skip_unless_traceable - skip the calling test, saying why, without root and BTF */
 void skip_unless_traceable(void);
 
-/* test_session_opts - the options run_workload() uses: CPUs 0 and 1, every sample into @c */
-struct session_opts test_session_opts(const char *name, bool trace, uint64_t samples, uint64_t interval_us,
-				      struct checks *c);
+/* a run and how the session carries it out, for session__run() */
+struct test_session {
+	struct run_config cfg;
+	struct session_opts opts;
+};
+
+/* test_session - the session run_workload() runs: CPUs 0 and 1, every sample into @c */
+struct test_session test_session(const char *name, bool trace, uint64_t samples, uint64_t interval_us,
+				 struct checks *c);
 
 /*
  * run_workload - @name for @samples wakeups, every merged sample checked into
  * @c; the result lands in @res. Returns session__run()'s value, @msg its reason.
  */
 int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interval_us, struct checks *c,
-		 struct session_result *res, char msg[256]);
+		 struct run_result *res, char msg[256]);
 
 /* wakeprobe_path - the binary under test ($WAKEPROBE); skips the calling test when unset */
 const char *wakeprobe_path(void);

@@ -29,7 +29,7 @@
 #include "helpers.h"
 #include "report.h"
 
-static struct session_result result;
+static struct run_result result;
 
 TestSuite(hardening);
 
@@ -71,15 +71,15 @@ Test(hardening, a_workload_run_as_another_user_is_traced_as_usual, .timeout = 60
 {
 	struct uid_probe probe = { .waker_uid = -2, .wakee_uid = -2 };
 	struct checks c = { .hook = probe_uids, .hook_ctx = &probe };
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 
 	skip_unless_traceable();
-	o = test_session_opts("eventfd", true, 200, 300, &c);
-	o.drop_privileges = true;
-	o.uid = 65534;
-	o.gid = 65534;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 200, 300, &c);
+	sess.opts.drop_privileges = true;
+	sess.opts.uid = 65534;
+	sess.opts.gid = 65534;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not(result.workload_failed, "%s", result.workload_error);
 	cr_assert_eq(probe.waker_uid, 65534, "the waker runs as uid %ld", probe.waker_uid);
 	cr_assert_eq(probe.wakee_uid, 65534, "the wakee runs as uid %ld", probe.wakee_uid);
@@ -92,13 +92,13 @@ Test(hardening, a_workload_run_as_another_user_is_traced_as_usual, .timeout = 60
 Test(hardening, a_workload_past_its_timeout_is_stopped_reaped_and_reported, .timeout = 60)
 {
 	struct checks c = {};
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 
 	skip_unless_traceable();
-	o = test_session_opts("eventfd", true, 1000000, 1000, &c);
-	o.timeout_ms = 400;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 1000000, 1000, &c);
+	sess.opts.timeout_ms = 400;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert(result.timed_out);
 	cr_assert(result.workload_failed);
 	cr_assert(strstr(result.workload_error, "timed out after 0.4 s (--timeout)"), "%s", result.workload_error);
@@ -178,31 +178,33 @@ static int links_back_to(int n)
  */
 Test(hardening, a_run_whose_programs_go_off_and_on_notes_each_switch_and_leaves_no_link, .timeout = 60)
 {
+	static struct session_bench bench;
 	struct checks c = {};
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 	int links_before;
 	uint32_t i;
 
 	skip_unless_traceable();
 	links_before = bpf_links();
-	o = test_session_opts("eventfd", true, 600, 1000, &c);
-	o.toggle_trace_ms = 100;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 600, 1000, &c);
+	bench = (struct session_bench){ .toggle_trace_ms = 100 };
+	sess.opts.bench = &bench;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not(result.workload_failed, "%s", result.workload_error);
 	cr_assert_eq(c.seen, 600, "every sample is accounted for: %lu of 600", c.seen);
-	cr_assert_geq(result.nr_toggles, 2, "a 0.6 s run switched off %u times every 0.1 s", result.nr_toggles);
-	for (i = 0; i < result.nr_toggles; i++) {
-		const struct trace_toggle *t = &result.toggles[i];
-		bool last = i == result.nr_toggles - 1;
+	cr_assert_geq(bench.nr_toggles, 2, "a 0.6 s run switched off %u times every 0.1 s", bench.nr_toggles);
+	for (i = 0; i < bench.nr_toggles; i++) {
+		const struct trace_toggle *t = &bench.toggles[i];
+		bool last = i == bench.nr_toggles - 1;
 
 		cr_assert(result.trace_start_ns <= t->detach_ns && t->detach_ns <= t->off_ns &&
 			  (t->off_ns <= t->attach_ns || (last && !t->attach_ns)) &&
 			  (t->on_ns ? t->attach_ns <= t->on_ns && t->on_ns <= result.trace_end_ns : last),
-			  "switch %u of %u out of order: %lu %lu %lu %lu, run %lu..%lu", i, result.nr_toggles,
+			  "switch %u of %u out of order: %lu %lu %lu %lu, run %lu..%lu", i, bench.nr_toggles,
 			  t->detach_ns, t->off_ns, t->attach_ns, t->on_ns, result.trace_start_ns, result.trace_end_ns);
 		if (i)
-			cr_assert_leq(result.toggles[i - 1].on_ns, t->detach_ns, "switches %u and %u overlap", i - 1, i);
+			cr_assert_leq(bench.toggles[i - 1].on_ns, t->detach_ns, "switches %u and %u overlap", i - 1, i);
 	}
 	cr_assert_eq(links_back_to(links_before), links_before, "BPF links left behind");
 }
@@ -230,30 +232,30 @@ static int note_switch(bool on, void *ctx)
 /* the benchmark's do-nothing programs go off and on in an untraced run through a toggle of its own */
 Test(hardening, an_untraced_run_switches_its_own_toggle_on_schedule_and_retries_a_refused_switch, .timeout = 60)
 {
+	static struct session_bench bench;
 	struct switches sw = {};
 	struct checks c = {};
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 	int i;
 
-	o = test_session_opts("eventfd", false, 700, 1000, &c);
-	o.toggle_trace_ms = 100;
-	o.toggle = note_switch;
-	o.toggle_ctx = &sw;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", false, 700, 1000, &c);
+	bench = (struct session_bench){ .toggle_trace_ms = 100, .toggle = note_switch, .toggle_ctx = &sw };
+	sess.opts.bench = &bench;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not(result.workload_failed, "%s", result.workload_error);
 	cr_assert_eq(c.seen, 700, "every sample is accounted for: %lu of 700", c.seen);
 	/* off, on, off, on (refused), on: the second stretch off lasts until a switch on succeeds */
 	cr_assert_geq(sw.calls, 5, "a 0.7 s run switched %d times every 0.1 s", sw.calls);
 	cr_assert(!sw.on[0] && sw.on[1] && !sw.on[2] && sw.on[3] && sw.on[4], "off, on, off, on, on again");
-	cr_assert_geq(result.nr_toggles, 2, "two stretches off: %u", result.nr_toggles);
-	cr_assert(result.toggles[0].detach_ns <= sw.at_ns[0] && sw.at_ns[0] <= result.toggles[0].off_ns &&
-		  result.toggles[0].attach_ns <= sw.at_ns[1] && sw.at_ns[1] <= result.toggles[0].on_ns,
+	cr_assert_geq(bench.nr_toggles, 2, "two stretches off: %u", bench.nr_toggles);
+	cr_assert(bench.toggles[0].detach_ns <= sw.at_ns[0] && sw.at_ns[0] <= bench.toggles[0].off_ns &&
+		  bench.toggles[0].attach_ns <= sw.at_ns[1] && sw.at_ns[1] <= bench.toggles[0].on_ns,
 		  "the first stretch off is bounded by its switches");
-	cr_assert(result.toggles[1].detach_ns <= sw.at_ns[2] && sw.at_ns[2] <= result.toggles[1].off_ns,
+	cr_assert(bench.toggles[1].detach_ns <= sw.at_ns[2] && sw.at_ns[2] <= bench.toggles[1].off_ns,
 		  "the second stretch off begins at its switch");
-	cr_assert(sw.at_ns[3] < result.toggles[1].attach_ns && result.toggles[1].attach_ns <= sw.at_ns[4] &&
-		  sw.at_ns[4] <= result.toggles[1].on_ns,
+	cr_assert(sw.at_ns[3] < bench.toggles[1].attach_ns && bench.toggles[1].attach_ns <= sw.at_ns[4] &&
+		  sw.at_ns[4] <= bench.toggles[1].on_ns,
 		  "the second stretch off ends at the switch that succeeded, not at the refused one");
 	for (i = 5; i < sw.n; i++)
 		cr_assert_eq(sw.on[i], i % 2 == 0, "after the retry the switches alternate again: %d", i);
@@ -280,21 +282,23 @@ Test(hardening, on_start_is_told_the_workload_pid_once_and_a_refusal_stops_the_r
      .timeout = 60)
 {
 	struct started st = {};
+	static struct session_bench bench;
 	struct checks c = {};
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 
-	o = test_session_opts("eventfd", false, 50, 100, &c);
-	o.on_start = note_start;
-	o.on_start_ctx = &st;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", false, 50, 100, &c);
+	bench = (struct session_bench){ .on_start = note_start, .on_start_ctx = &st };
+	sess.opts.bench = &bench;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not(result.workload_failed, "%s", result.workload_error);
 	cr_assert_eq(st.calls, 1, "told %d times", st.calls);
 	/* eventfd's waker is the workload's main thread: its tid is the process's pid */
 	cr_assert_eq((uint32_t)st.pid, result.waker_tid, "told pid %d, the waker was %u", st.pid, result.waker_tid);
 
 	st = (struct started){ .answer = -EPERM };
-	cr_assert_neq(session__run(&o, &result, msg, sizeof(msg)), 0, "a refused start fails the run");
+	cr_assert_neq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0,
+		      "a refused start fails the run");
 	cr_assert(strstr(msg, "cannot start") && strstr(msg, strerror(EPERM)), "the reason is given: %s", msg);
 	cr_assert_eq(st.calls, 1);
 	cr_assert(kill(st.pid, 0) == -1 && errno == ESRCH, "the refused workload %d is gone, reaped", st.pid);
@@ -583,12 +587,12 @@ static void kill_at_sample_50(const struct sample_result *r, void *ctx)
 Test(hardening, a_workload_killed_mid_run_is_reported_with_its_signal_and_reaped, .timeout = 60)
 {
 	struct checks c = { .hook = kill_at_sample_50 };
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 
 	skip_unless_traceable();
-	o = test_session_opts("eventfd", true, 100000, 1000, &c);
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 100000, 1000, &c);
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert(result.workload_failed);
 	cr_assert(strstr(result.workload_exit, "killed by signal 9"), "%s", result.workload_exit);
 	cr_assert(strstr(result.workload_error, "killed by signal 9"), "%s", result.workload_error);
@@ -648,17 +652,17 @@ Test(hardening, a_tiny_ring_buffer_drops_are_counted_and_no_touched_sample_is_at
 {
 	static struct loss_oracle lo;
 	struct checks c = { .hook = check_complete, .hook_ctx = &lo };
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "", *text = NULL;
 	size_t len = 0;
 	FILE *out;
 
 	skip_unless_traceable();
-	o = test_session_opts("eventfd", true, 3000, 0, &c);
-	o.ringbuf_bytes = 4096;
-	o.on_event = note_event;
-	o.on_event_ctx = &lo;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 3000, 0, &c);
+	sess.cfg.ringbuf_bytes = 4096;
+	sess.opts.analysis.on_event = note_event;
+	sess.opts.analysis.on_event_ctx = &lo;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_gt(result.drops_total, 100, "a 4 KiB ring must overflow: %lu drops", result.drops_total);
 	cr_assert_gt(result.agg.by_label[LABEL_LOST_EVENTS], 100);
 	cr_assert_eq(c.seen, 3000, "every sample is accounted for");
@@ -668,7 +672,7 @@ Test(hardening, a_tiny_ring_buffer_drops_are_counted_and_no_touched_sample_is_at
 	cr_assert_eq(lo.complete, result.agg.by_label[LABEL_COMPLETE]);
 
 	out = open_memstream(&text, &len);
-	report__print_text(out, &o, &result);
+	report__print_text(out, &sess.cfg, &result);
 	fclose(out);
 	cr_assert(strstr(text, "\n  WARNING    ") && strstr(text, "events lost") < strstr(text, "  threads "),
 		  "the report opens with the loss: %.400s", text);

@@ -381,7 +381,7 @@ Test(json_writer, a_write_error_is_reported_at_the_end)
 #define HOG_COMM	"wp-hog\xff-abcdefgh"
 #define HOG_COMM_PY	"wp-hog\\xff-abcdefgh"
 
-static struct session_result *res[2];
+static struct run_result *res[2];
 
 static void report_setup(void)
 {
@@ -476,7 +476,7 @@ static struct sample_result slow_sample(void)
 	return s;
 }
 
-static void fill_meta(struct session_result *r)
+static void fill_meta(struct run_result *r)
 {
 	snprintf(r->meta.version, sizeof(r->meta.version), "0.1.0");
 	snprintf(r->meta.kernel, sizeof(r->meta.kernel), "6.1.0-test");
@@ -508,7 +508,7 @@ static void fill_clock(struct tsc_clock *clk)
  * out of the table; one sample sent was never read, and the run was
  * interrupted
  */
-static void traced_eventfd(struct session_result *r)
+static void traced_eventfd(struct run_result *r)
 {
 	struct sample_result s;
 	uint64_t seq;
@@ -548,26 +548,26 @@ static void traced_eventfd(struct session_result *r)
 	r->merge.migrations = 2;
 }
 
-static struct session_opts report_opts(const char *workload, bool trace)
+/* report_config - the settings of the runs made up here; they keep 3 outliers (aggregate__want_outliers) */
+static struct run_config report_config(const char *workload, bool trace)
 {
-	struct session_opts o = {
+	struct run_config cfg = {
 		.workload = catalog__find(workload),
 		.samples = 25,
 		.interval_us = 500,
 		.waker_cpu = 0,
 		.wakee_cpu = 1,
-		.trace = trace,
+		.traced = trace,
 		.ringbuf_bytes = 8 << 20,
-		.outliers = 3,
 	};
 
-	cr_assert_not_null(o.workload);
-	return o;
+	cr_assert_not_null(cfg.workload);
+	return cfg;
 }
 
-static void print_json(const struct session_opts *o, const struct workload_desc *const *wl, size_t n)
+static void print_json(const struct run_config *cfg, const struct workload_desc *const *wl, size_t n)
 {
-	cr_assert_eq(report__print_json(out, o, wl, (const struct session_result *const *)res, n), 0);
+	cr_assert_eq(report__print_json(out, cfg, wl, (const struct run_result *const *)res, n), 0);
 	close_tmp();
 }
 
@@ -662,14 +662,14 @@ static const char py_keys[] =
 
 Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_report)
 {
-	struct session_opts o = report_opts("eventfd", true);
-	const struct workload_desc *wl[] = { o.workload };
+	struct run_config cfg = report_config("eventfd", true);
+	const struct workload_desc *wl[] = { cfg.workload };
 	const struct aggregate *a = &res[0]->agg;
 	char *stats, labels[512], *p = labels, summary[512];
 	int l;
 
 	traced_eventfd(res[0]);
-	print_json(&o, wl, 1);
+	print_json(&cfg, wl, 1);
 
 	cr_assert(py_check("%s", py_keys));
 	cr_assert_eq(a->by_label[LABEL_COMPLETE], SLOW_SEQ);
@@ -710,7 +710,7 @@ Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_rep
 			   "assert run['migrations'] == {'all': 2, 'inside_wakeups': 1}, run['migrations']\n"
 			   "assert run['sub_phases'] == {'target_idle': 1, 'remote_wakeups': 21, 'waker_preempted': 0, "
 			   "'waiter_syscalls': None, 'phase_sum_mismatch': 0}, run['sub_phases']\n",
-			   labels, py_literal(summary, sizeof(summary), o.workload->summary),
+			   labels, py_literal(summary, sizeof(summary), cfg.workload->summary),
 			   a->last_woken_ns - a->first_notify_ns));
 
 	stats = expect_stats(a, true);
@@ -734,14 +734,14 @@ Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_rep
 
 Test(json_report, causes_tasks_and_outliers_are_computed_as_the_text_report_does)
 {
-	struct session_opts o = report_opts("eventfd", true);
-	const struct workload_desc *wl[] = { o.workload };
+	struct run_config cfg = report_config("eventfd", true);
+	const struct workload_desc *wl[] = { cfg.workload };
 	const struct aggregate *a;
 	char desc[128];
 
 	traced_eventfd(res[0]);
 	a = &res[0]->agg;
-	print_json(&o, wl, 1);
+	print_json(&cfg, wl, 1);
 	explain__describe_interval(&a->outliers[0].why.iv[1], desc, sizeof(desc));
 	cr_assert_eq(a->outliers[0].why.iv[1].cause, CAUSE_OTHER_TASK);
 
@@ -807,9 +807,9 @@ Test(json_report, causes_tasks_and_outliers_are_computed_as_the_text_report_does
 
 Test(json_report, an_untraced_run_has_totals_and_null_wherever_tracing_was_needed)
 {
-	struct session_opts o = report_opts("eventfd", false);
-	const struct workload_desc *wl[] = { o.workload };
-	struct session_result *r = res[0];
+	struct run_config cfg = report_config("eventfd", false);
+	const struct workload_desc *wl[] = { cfg.workload };
+	struct run_result *r = res[0];
 	char *stats;
 	uint64_t i;
 
@@ -820,7 +820,7 @@ Test(json_report, an_untraced_run_has_totals_and_null_wherever_tracing_was_neede
 	for (i = 1; i <= 10; i++)
 		aggregate__add_untraced(&r->agg, 1000000 * i, 1000000 * i + 20000 + 1000 * i, 0);
 	r->samples_sent = 10;
-	print_json(&o, wl, 1);
+	print_json(&cfg, wl, 1);
 
 	cr_assert(py_check("%s", py_keys));
 	stats = expect_stats(&r->agg, false);
@@ -856,9 +856,9 @@ Test(json_report, an_untraced_run_has_totals_and_null_wherever_tracing_was_neede
 
 Test(json_report, two_runs_one_with_no_kernel_in_its_path_make_one_document)
 {
-	struct session_opts o = report_opts("eventfd", true);
+	struct run_config cfg = report_config("eventfd", true);
 	const struct workload_desc *wl[] = { catalog__find("eventfd"), catalog__find("spin") };
-	struct session_result *r = res[1];
+	struct run_result *r = res[1];
 	struct sample_result s;
 	char summary[512];
 	uint64_t seq;
@@ -880,7 +880,7 @@ Test(json_report, two_runs_one_with_no_kernel_in_its_path_make_one_document)
 	r->samples_sent = 8;
 	r->workload_failed = true;
 	snprintf(r->workload_error, sizeof(r->workload_error), "the workload was killed by SIGKILL before it finished");
-	print_json(&o, wl, 2);
+	print_json(&cfg, wl, 2);
 
 	cr_assert(py_check("%s", py_keys));
 	cr_assert(py_check("assert len(d['runs']) == 2, len(d['runs'])\n"
@@ -910,14 +910,14 @@ Test(json_report, two_runs_one_with_no_kernel_in_its_path_make_one_document)
 
 Test(json_report, a_write_error_is_reported_as_eio)
 {
-	struct session_opts o = report_opts("eventfd", true);
-	const struct workload_desc *wl[] = { o.workload };
+	struct run_config cfg = report_config("eventfd", true);
+	const struct workload_desc *wl[] = { cfg.workload };
 	FILE *full = fopen("/dev/full", "w");
 
 	if (!full)
 		cr_skip_test("no /dev/full here");
 	traced_eventfd(res[0]);
-	cr_assert_eq(report__print_json(full, &o, wl, (const struct session_result *const *)res, 1), -EIO);
+	cr_assert_eq(report__print_json(full, &cfg, wl, (const struct run_result *const *)res, 1), -EIO);
 	fclose(full);
 }
 
@@ -928,8 +928,8 @@ TestSuite(json_trace, .init = report_setup, .fini = report_teardown, .timeout = 
 Test(json_trace, a_traced_eventfd_run_reads_back_with_the_aggregates_figures)
 {
 	struct checks c = {};
-	struct session_opts o = test_session_opts("eventfd", true, 300, 500, &c);
-	const struct workload_desc *wl[] = { o.workload };
+	struct test_session sess = test_session("eventfd", true, 300, 500, &c);
+	const struct workload_desc *wl[] = { sess.cfg.workload };
 	const struct aggregate *a = &res[0]->agg;
 	char msg[256] = "";
 
@@ -937,7 +937,7 @@ Test(json_trace, a_traced_eventfd_run_reads_back_with_the_aggregates_figures)
 	cr_assert_eq(run_workload("eventfd", true, 300, 500, &c, res[0], msg), 0, "session failed: %s", msg);
 	cr_assert_not(res[0]->workload_failed, "workload failed: %s", res[0]->workload_error);
 	cr_assert_gt(a->by_label[LABEL_COMPLETE], 0);
-	print_json(&o, wl, 1);
+	print_json(&sess.cfg, wl, 1);
 
 	cr_assert(py_check("%s", py_keys));
 	cr_assert(py_check("run = d['runs'][0]\n"

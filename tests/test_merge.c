@@ -186,8 +186,8 @@ static void collect(const struct sample_result *r, void *ctx)
 }
 
 static const struct merger_config eventfd_cfg = {
-	.notify_syscalls = { NR_WRITE, -1, -1, -1 },
-	.wait_syscalls = { NR_READ, -1, -1, -1 },
+	.notify_syscalls = { { NR_WRITE, -1, -1, -1 } },
+	.wait_syscalls = { { NR_READ, -1, -1, -1 } },
 	.notify_fd = EFD,
 	.wait_fd = EFD,
 	.clock_slack_ns = SLACK_NS,
@@ -1160,8 +1160,8 @@ Test(merge, every_phase_label_and_mark_has_a_name_and_out_of_range_values_read_a
 #define OP_WAKE_BITSET_SHARED_RT (10 | 256)
 
 static const struct merger_config futex_cfg = {
-	.notify_syscalls = { NR_FUTEX, -1, -1, -1 },
-	.wait_syscalls = { NR_FUTEX, NR_FUTEX_WAITV, -1, -1 },
+	.notify_syscalls = { { NR_FUTEX, -1, -1, -1 } },
+	.wait_syscalls = { { NR_FUTEX, NR_FUTEX_WAITV, -1, -1 } },
 	.notify_fd = -1,
 	.wait_fd = -1,
 	.notify_optional = true,
@@ -1375,8 +1375,8 @@ Test(merge, a_wait_on_the_mutex_after_the_condvar_wait_is_the_reacquire_sub_phas
 Test(merge, a_signal_handler_wait_ends_at_signal_deliver_not_at_the_syscall_exit)
 {
 	static const struct merger_config cfg = {
-		.notify_syscalls = { NR_TGKILL, -1, -1, -1 },
-		.wait_syscalls = { -1, -1, -1, -1 },
+		.notify_syscalls = { { NR_TGKILL, -1, -1, -1 } },
+		.wait_syscalls = { { -1, -1, -1, -1 } },
 		.wait_end = WAIT_END_SIGNAL_DELIVER,
 		.notify_fd = -1,
 		.wait_fd = -1,
@@ -1405,8 +1405,8 @@ Test(merge, a_signal_handler_wait_ends_at_signal_deliver_not_at_the_syscall_exit
 Test(merge, a_sigwait_wait_ends_at_the_rt_sigtimedwait_exit)
 {
 	static const struct merger_config cfg = {
-		.notify_syscalls = { NR_TGKILL, -1, -1, -1 },
-		.wait_syscalls = { NR_RT_SIGTIMEDWAIT, -1, -1, -1 },
+		.notify_syscalls = { { NR_TGKILL, -1, -1, -1 } },
+		.wait_syscalls = { { NR_RT_SIGTIMEDWAIT, -1, -1, -1 } },
 		.notify_fd = -1,
 		.wait_fd = -1,
 		.clock_slack_ns = SLACK_NS,
@@ -1430,8 +1430,8 @@ Test(merge, a_sigwait_wait_ends_at_the_rt_sigtimedwait_exit)
 Test(merge, a_spinning_waiter_has_a_total_and_no_phases_and_is_labelled_when_switched_out)
 {
 	static const struct merger_config cfg = {
-		.notify_syscalls = { -1, -1, -1, -1 },
-		.wait_syscalls = { -1, -1, -1, -1 },
+		.notify_syscalls = { { -1, -1, -1, -1 } },
+		.wait_syscalls = { { -1, -1, -1, -1 } },
 		.user_only = true,
 		.notify_fd = -1,
 		.wait_fd = -1,

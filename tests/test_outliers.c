@@ -20,7 +20,7 @@
 
 #define HOG_COMM	"wp-hog"
 
-static struct session_result result;
+static struct run_result result;
 
 static uint64_t now_ns(void)
 {
@@ -283,7 +283,7 @@ TestSuite(outliers, .timeout = 120);
 static void hog_run(struct starter *st, struct hog_times *t)
 {
 	struct checks c = { .hook = watch_the_hog, .hook_ctx = st };
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 	int go[2], status;
 
@@ -295,10 +295,10 @@ static void hog_run(struct starter *st, struct hog_times *t)
 	st->times = t;
 	cr_assert_eq(pipe2(go, O_CLOEXEC), 0);
 	st->go = go[1];
-	o = test_session_opts("cond", true, 400, 1000, &c);
-	o.on_event = log_runnable;
+	sess = test_session("cond", true, 400, 1000, &c);
+	sess.opts.analysis.on_event = log_runnable;
 	st->hog = start_hog(t, go, 1, 30);
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	/* the hog exits on the pipe's end */
 	close(go[1]);
 	close(go[0]);
@@ -394,13 +394,13 @@ Test(outliers, an_idle_target_cpu_is_named_with_its_idle_exit_time)
 	struct checks c = { .hook = pick_longest_idle_exit, .hook_ctx = &ip };
 	const struct sample_result *r = &ip.longest;
 	int64_t idle, irqs, waited, on_waker_cpu;
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 
 	skip_unless_traceable();
 	memset(&ip, 0, sizeof(ip));
-	o = test_session_opts("eventfd", true, 300, 2000, &c);
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 300, 2000, &c);
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_gt(result.agg.cause_ns[CAUSE_IDLE], 0, "paced at 2 ms the target CPU is idle: no idle time named");
 	cr_assert_gt(ip.seen, 0, "none of the %lu complete wakeups had an idle target with its idle exit seen",
 		     c.phased);
@@ -463,15 +463,15 @@ Test(outliers, a_wakee_moved_to_another_cpu_mid_run_shows_the_migration)
 {
 	struct mover mv = { .at_seq = 50 };
 	struct checks c = { .hook = move_wakee, .hook_ctx = &mv };
-	struct session_opts o;
+	struct test_session sess;
 	char msg[256] = "";
 
 	skip_unless_traceable();
-	o = test_session_opts("eventfd", true, 200, 1000, &c);
-	o.outliers = 200;
-	o.on_event = watch_migrations;
-	o.on_event_ctx = &mv;
-	cr_assert_eq(session__run(&o, &result, msg, sizeof(msg)), 0, "%s", msg);
+	sess = test_session("eventfd", true, 200, 1000, &c);
+	sess.opts.analysis.outliers = 200;
+	sess.opts.analysis.on_event = watch_migrations;
+	sess.opts.analysis.on_event_ctx = &mv;
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert(mv.moved && !mv.err, "could not change the wakee's affinity");
 	/* asleep when moved, it migrates at its next wake; running, the stopper moves it at once */
 	cr_assert_eq(mv.migrations_to_0, 1, "the wakee's move to CPU 0 was seen %lu times", mv.migrations_to_0);

@@ -45,7 +45,7 @@ ParameterizedTestParameters(paths, back_to_back)
 	return cr_make_param_array(struct path_case, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
-static struct session_result result;
+static struct run_result result;
 
 static void assert_bounded_as_promised(const struct path_case *pc, const struct sample_result *r)
 {

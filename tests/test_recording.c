@@ -36,10 +36,10 @@ static struct rec_run_begin run_begin(void)
 	memset(&b, 0, sizeof(b));
 	strcpy(b.workload, "eventfd");
 	strcpy(b.summary, "a synthetic run");
-	for (int i = 0; i < REC_MAX_SYSCALLS; i++)
-		b.notify_syscalls[i] = b.wait_syscalls[i] = -1;
-	b.notify_syscalls[0] = 1;	/* write */
-	b.wait_syscalls[0] = 0;		/* read */
+	for (int i = 0; i < SYSCALL_LIST_MAX; i++)
+		b.notify_syscalls.nr[i] = b.wait_syscalls.nr[i] = -1;
+	b.notify_syscalls.nr[0] = 1;	/* write */
+	b.wait_syscalls.nr[0] = 0;	/* read */
 	b.match_fd = 1;
 	b.traced = 1;
 	b.samples = 2;
@@ -371,8 +371,8 @@ static char *report_of(const char *data, size_t len, uint32_t outliers, uint64_t
 		       size_t msglen, int *err)
 {
 	struct kept_runs k = { .n = 0 };
-	struct replay_opts ro = { .outliers = outliers, .outlier_threshold_ns = threshold_ns, .run_done = keep_run,
-				  .ctx = &k };
+	struct replay_opts ro = { .analysis = { .outliers = outliers, .outlier_threshold_ns = threshold_ns },
+				  .run_done = keep_run, .ctx = &k };
 	FILE *in = fmemopen((void *)data, len, "rb");
 	char *text = NULL;
 	size_t text_len = 0;
@@ -380,7 +380,7 @@ static char *report_of(const char *data, size_t len, uint32_t outliers, uint64_t
 
 	*err = replay__file(in, "fixture", &ro, msg, msglen);
 	if (!*err && k.n == 1)
-		report__print_text(out, &k.runs[0]->opts, &k.runs[0]->res);
+		report__print_text(out, &k.runs[0]->cfg, &k.runs[0]->res);
 	fclose(out);
 	fclose(in);
 	for (size_t i = 0; i < k.n; i++)

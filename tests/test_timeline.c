@@ -655,8 +655,8 @@ Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every
 		"    sys.exit(f'{len(rows)} rows, {complete} phased, want {sys.argv[2]} and {sys.argv[3]}')\n";
 	char seen[24], phased[24], msg[256] = "";
 	struct checks c = {};
-	static struct session_result res;
-	struct session_opts o;
+	static struct run_result res;
+	struct test_session sess;
 	struct both b = { .tl = tl };
 	FILE *csv_file;
 	int fd;
@@ -670,14 +670,14 @@ Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every
 	b.csv = sample_csv__open(csv_file);
 	cr_assert_not_null(b.csv);
 
-	o = test_session_opts("eventfd", true, 300, 1000, &c);
+	sess = test_session("eventfd", true, 300, 1000, &c);
 	c.hook = to_both;
 	c.hook_ctx = &b;
-	o.on_event = to_timeline;
-	o.on_event_ctx = &b;
+	sess.opts.analysis.on_event = to_timeline;
+	sess.opts.analysis.on_event_ctx = &b;
 	sample_csv__begin_run(b.csv, "eventfd", true);
 	timeline__begin_run(tl, "eventfd", true);
-	cr_assert_eq(session__run(&o, &res, msg, sizeof(msg)), 0, "session failed: %s", msg);
+	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &res, msg, sizeof(msg)), 0, "session failed: %s", msg);
 	timeline__end_run(tl);
 	cr_assert_eq(c.seen, 300, "merged %lu of 300 samples", c.seen);
 	cr_assert_gt(c.phased, 200, "only %lu of 300 phased", c.phased);

@@ -9,82 +9,33 @@ static void on_merged(const struct sample_result *r, void *ctx)
 	struct analysis *a = ctx;
 
 	aggregate__add(&a->res->agg, r);
-	if (a->opts->on_sample)
-		a->opts->on_sample(r, a->opts->on_sample_ctx);
+	if (a->opts.on_sample)
+		a->opts.on_sample(r, a->opts.on_sample_ctx);
 }
 
-static void copy_string(char *dst, size_t size, const char *src)
+static void write_run_begin(struct analysis *a, const struct run_config *cfg)
 {
-	snprintf(dst, size, "%s", src ? src : "");
-}
-
-static void write_run_begin(struct analysis *a)
-{
-	const struct session_opts *o = a->opts;
-	const struct workload_desc *wl = o->workload;
-	const struct run_meta *m = &a->res->meta;
 	struct rec_run_begin b;
 
-	memset(&b, 0, sizeof(b));
-	copy_string(b.workload, sizeof(b.workload), wl->name);
-	copy_string(b.summary, sizeof(b.summary), wl->summary);
-	_Static_assert(REC_MAX_SYSCALLS == CATALOG_MAX_SYSCALLS, "syscall lists differ in size");
-	for (int i = 0; i < REC_MAX_SYSCALLS; i++) {
-		b.notify_syscalls[i] = wl->notify_syscalls[i];
-		b.wait_syscalls[i] = wl->wait_syscalls[i];
-	}
-	b.wait_end = wl->wait_end;
-	b.match_fd = !!wl->match_fd;
-	b.user_only = wl->user_only;
-	b.notify_optional = wl->notify_optional;
-	b.traced = o->trace;
-	b.samples = o->samples;
-	b.interval_us = o->interval_us;
-	b.waker_cpu = o->waker_cpu;
-	b.wakee_cpu = o->wakee_cpu;
-	b.ringbuf_bytes = o->ringbuf_bytes;
-	b.nr_cpus = m->nr_cpus;
-	copy_string(b.version, sizeof(b.version), m->version);
-	copy_string(b.kernel, sizeof(b.kernel), m->kernel);
-	copy_string(b.machine, sizeof(b.machine), m->machine);
-	copy_string(b.hostname, sizeof(b.hostname), m->hostname);
-	b.started_unix_ns = m->started_unix_ns;
-	b.trace_start_ns = a->res->trace_start_ns;
-	recorder__write(a->rec, REC_RUN_BEGIN, &b, sizeof(b));
+	run_config__encode(cfg, &a->res->meta, a->res->trace_start_ns, &b);
+	recorder__write(a->opts.recorder, REC_RUN_BEGIN, &b, sizeof(b));
 }
 
 static void write_run_end(struct analysis *a)
 {
-	const struct session_result *res = a->res;
 	struct rec_run_end e;
 
-	memset(&e, 0, sizeof(e));
-	e.trace_end_ns = res->trace_end_ns;
-	e.drops_total = res->drops_total;
-	e.missed_runs = res->missed_runs;
-	e.bpf_runs = res->bpf_runs;
-	e.bpf_run_ns = res->bpf_run_ns;
-	e.samples_sent = res->samples_sent;
-	e.seq_errors = res->seq_errors;
-	_Static_assert(sizeof(e.dropped) == sizeof(res->counters.dropped), "drop counters differ");
-	memcpy(e.dropped, res->counters.dropped, sizeof(e.dropped));
-	e.tracked_full = res->counters.tracked_full;
-	e.waker_tid = res->waker_tid;
-	e.wakee_tid = res->wakee_tid;
-	e.interrupted = res->interrupted;
-	e.workload_failed = res->workload_failed;
-	_Static_assert(sizeof(e.workload_exit) >= sizeof(res->workload_exit), "exit text");
-	_Static_assert(sizeof(e.workload_error) >= sizeof(res->workload_error), "error text");
-	copy_string(e.workload_exit, sizeof(e.workload_exit), res->workload_exit);
-	copy_string(e.workload_error, sizeof(e.workload_error), res->workload_error);
-	recorder__write(a->rec, REC_RUN_END, &e, sizeof(e));
+	run_result__encode_end(a->res, &e);
+	recorder__write(a->opts.recorder, REC_RUN_END, &e, sizeof(e));
 }
 
-int analysis__begin(struct analysis *a, const struct session_opts *o, struct session_result *res,
-		    struct recorder *rec)
+int analysis__begin(struct analysis *a, const struct run_config *cfg, const struct analysis_opts *o,
+		    struct run_result *res)
 {
-	const struct workload_desc *wl = o->workload;
-	struct merger_config cfg = {
+	const struct workload_desc *wl = cfg->workload;
+	struct merger_config mcfg = {
+		.notify_syscalls = wl->notify_syscalls,
+		.wait_syscalls = wl->wait_syscalls,
 		.wait_end = wl->wait_end,
 		.user_only = wl->user_only,
 		.notify_optional = wl->notify_optional,
@@ -95,44 +46,39 @@ int analysis__begin(struct analysis *a, const struct session_opts *o, struct ses
 	};
 
 	memset(a, 0, sizeof(*a));
-	a->opts = o;
+	a->opts = *o;
 	a->res = res;
-	a->rec = rec;
 	aggregate__init(&res->agg);
 	aggregate__want_outliers(&res->agg, o->outliers, o->outlier_threshold_ns);
 	tsc_clock__init(&res->clock);
-	res->traced = o->trace;
-	if (o->trace) {
-		_Static_assert(CATALOG_MAX_SYSCALLS == MERGE_MAX_SYSCALLS,
-			       "catalog and merger syscall lists differ in size");
-		memcpy(cfg.notify_syscalls, wl->notify_syscalls, sizeof(cfg.notify_syscalls));
-		memcpy(cfg.wait_syscalls, wl->wait_syscalls, sizeof(cfg.wait_syscalls));
-		a->merger = merger__new(&cfg, on_merged, a);
+	res->traced = cfg->traced;
+	if (cfg->traced) {
+		a->merger = merger__new(&mcfg, on_merged, a);
 		if (!a->merger)
 			return -ENOMEM;
 		merger__set_window(a->merger, res->trace_start_ns, UINT64_MAX);
 	}
-	if (a->rec)
-		write_run_begin(a);
+	if (a->opts.recorder)
+		write_run_begin(a, cfg);
 	return 0;
 }
 
 void analysis__clock_pair(struct analysis *a, const struct tsc_pair *p)
 {
-	if (a->rec) {
+	if (a->opts.recorder) {
 		struct rec_clock_pair cp = { .tsc = p->tsc, .mono_ns = p->mono_ns, .width = p->width };
 
-		recorder__write(a->rec, REC_CLOCK_PAIR, &cp, sizeof(cp));
+		recorder__write(a->opts.recorder, REC_CLOCK_PAIR, &cp, sizeof(cp));
 	}
 	tsc_clock__add_pair(&a->res->clock, p);
 }
 
 void analysis__event(struct analysis *a, const struct wp_event *e)
 {
-	if (a->rec)
-		recorder__write(a->rec, REC_EVENT, e, sizeof(*e));
-	if (a->opts->on_event)
-		a->opts->on_event(e, a->opts->on_event_ctx);
+	if (a->opts.recorder)
+		recorder__write(a->opts.recorder, REC_EVENT, e, sizeof(*e));
+	if (a->opts.on_event)
+		a->opts.on_event(e, a->opts.on_event_ctx);
 	if (a->merger)
 		merger__add_event(a->merger, e);
 }
@@ -153,11 +99,11 @@ static void untraced_result(struct sample_result *r, const struct wp_sample *s, 
 void analysis__sample(struct analysis *a, const struct wp_sample *s, uint64_t t_notify_ns, uint64_t t_woken_ns,
 		      uint64_t t_wait_start_ns)
 {
-	if (a->rec) {
+	if (a->opts.recorder) {
 		struct rec_sample rs = { .sample = *s, .t_notify_ns = t_notify_ns, .t_woken_ns = t_woken_ns,
 					 .t_wait_start_ns = t_wait_start_ns };
 
-		recorder__write(a->rec, REC_SAMPLE, &rs, sizeof(rs));
+		recorder__write(a->opts.recorder, REC_SAMPLE, &rs, sizeof(rs));
 	}
 	if (!a->res->waker_tid) {
 		a->res->waker_tid = s->waker_tid;
@@ -168,20 +114,20 @@ void analysis__sample(struct analysis *a, const struct wp_sample *s, uint64_t t_
 		return;
 	}
 	aggregate__add_untraced(&a->res->agg, t_notify_ns, t_woken_ns, t_wait_start_ns);
-	if (a->opts->on_sample) {
+	if (a->opts.on_sample) {
 		struct sample_result r;
 
 		untraced_result(&r, s, t_notify_ns, t_woken_ns, t_wait_start_ns);
-		a->opts->on_sample(&r, a->opts->on_sample_ctx);
+		a->opts.on_sample(&r, a->opts.on_sample_ctx);
 	}
 }
 
 void analysis__fds(struct analysis *a, int notify_fd, int wait_fd)
 {
-	if (a->rec) {
+	if (a->opts.recorder) {
 		struct rec_fds f = { .notify_fd = notify_fd, .wait_fd = wait_fd };
 
-		recorder__write(a->rec, REC_FDS, &f, sizeof(f));
+		recorder__write(a->opts.recorder, REC_FDS, &f, sizeof(f));
 	}
 	if (a->merger)
 		merger__set_fds(a->merger, notify_fd, wait_fd);
@@ -189,10 +135,10 @@ void analysis__fds(struct analysis *a, int notify_fd, int wait_fd)
 
 void analysis__advance(struct analysis *a, uint64_t complete_ns, uint64_t drops)
 {
-	if (a->rec) {
+	if (a->opts.recorder) {
 		struct rec_advance adv = { .complete_ns = complete_ns, .drops = drops };
 
-		recorder__write(a->rec, REC_ADVANCE, &adv, sizeof(adv));
+		recorder__write(a->opts.recorder, REC_ADVANCE, &adv, sizeof(adv));
 	}
 	if (!a->merger)
 		return;
@@ -202,9 +148,9 @@ void analysis__advance(struct analysis *a, uint64_t complete_ns, uint64_t drops)
 
 void analysis__end(struct analysis *a)
 {
-	struct session_result *res = a->res;
+	struct run_result *res = a->res;
 
-	if (a->rec)
+	if (a->opts.recorder)
 		write_run_end(a);
 	if (!a->merger)
 		return;

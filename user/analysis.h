@@ -12,8 +12,11 @@
 #ifndef WAKEPROBE_ANALYSIS_H
 #define WAKEPROBE_ANALYSIS_H
 
+#include <stdint.h>
+#include "merger.h"
 #include "recording.h"
-#include "session.h"
+#include "run_config.h"
+#include "run_result.h"
 
 /*
  * How far a TSC-derived time may stray across a kernel timestamp before the
@@ -21,19 +24,39 @@
  */
 #define ANALYSIS_CLOCK_SLACK_NS	1000
 
+/*
+ * What the analysis of a run is asked besides the run itself, and so what a
+ * report of a recording chooses anew: the outliers to keep, and where what
+ * the analysis sees goes besides the result. Every output is optional.
+ */
+struct analysis_opts {
+	uint32_t outliers;		/* slowest samples to keep with their explanation */
+	uint64_t outlier_threshold_ns;
+	/*
+	 * sees every merged sample (tests check each one); an untraced run
+	 * hands each sample over with its totals only
+	 */
+	merger_sample_fn on_sample;
+	void *on_sample_ctx;
+	/* sees every kernel event as it arrives, before the merge */
+	void (*on_event)(const struct wp_event *e, void *ctx);
+	void *on_event_ctx;
+	/* every input of the analysis is written down here (recording.h) */
+	struct recorder *recorder;
+};
+
 struct analysis {
-	const struct session_opts *opts;
-	struct session_result *res;
+	struct analysis_opts opts;
+	struct run_result *res;
 	struct merger *merger;		/* NULL for an untraced run */
-	struct recorder *rec;		/* NULL: nothing is written down */
 };
 
 /*
- * analysis__begin - start a run of @o->workload into @res, whose meta and
- * trace_start_ns are already set. Returns 0 or a negative errno.
+ * analysis__begin - start the run @cfg into @res, whose meta and
+ * trace_start_ns are already set, as @o asks. Returns 0 or a negative errno.
  */
-int analysis__begin(struct analysis *a, const struct session_opts *o, struct session_result *res,
-		    struct recorder *rec);
+int analysis__begin(struct analysis *a, const struct run_config *cfg, const struct analysis_opts *o,
+		    struct run_result *res);
 void analysis__clock_pair(struct analysis *a, const struct tsc_pair *p);
 void analysis__event(struct analysis *a, const struct wp_event *e);
 /* a sample, its TSC stamps mapped to CLOCK_MONOTONIC with the fit of the moment */

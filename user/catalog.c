@@ -25,8 +25,8 @@
 #define SYS_futex_requeue	456
 #endif
 
-#define FUTEX_NOTIFY	{ SYS_futex, SYS_futex_wake, SYS_futex_requeue, -1 }
-#define FUTEX_WAIT	{ SYS_futex, SYS_futex_waitv, SYS_futex_wait, -1 }
+#define FUTEX_NOTIFY	{ { SYS_futex, SYS_futex_wake, SYS_futex_requeue, -1 } }
+#define FUTEX_WAIT	{ { SYS_futex, SYS_futex_waitv, SYS_futex_wait, -1 } }
 
 static const struct workload_desc workloads[] = {
 	{
@@ -46,35 +46,35 @@ static const struct workload_desc workloads[] = {
 	{
 		.name = "eventfd",
 		.summary = "write() to an eventfd wakes a thread blocked in read()",
-		.notify_syscalls = { SYS_write, -1 },
-		.wait_syscalls = { SYS_read, -1 },
+		.notify_syscalls = { { SYS_write, -1 } },
+		.wait_syscalls = { { SYS_read, -1 } },
 		.match_fd = 1,
 	},
 	{
 		.name = "pipe",
 		.summary = "a one-byte write() to a pipe wakes a thread blocked in read()",
-		.notify_syscalls = { SYS_write, -1 },
-		.wait_syscalls = { SYS_read, -1 },
+		.notify_syscalls = { { SYS_write, -1 } },
+		.wait_syscalls = { { SYS_read, -1 } },
 		.match_fd = 1,
 	},
 	{
 		.name = "signal-handler",
 		.summary = "tgkill() runs the handler of a thread waiting in sigsuspend()",
-		.notify_syscalls = { SYS_tgkill, -1 },
-		.wait_syscalls = { -1 },
+		.notify_syscalls = { { SYS_tgkill, -1 } },
+		.wait_syscalls = { { -1 } },
 		.wait_end = WAIT_END_SIGNAL_DELIVER,
 	},
 	{
 		.name = "sigwait",
 		.summary = "tgkill() wakes a thread blocked in sigwaitinfo() on that signal",
-		.notify_syscalls = { SYS_tgkill, -1 },
-		.wait_syscalls = { SYS_rt_sigtimedwait, -1 },
+		.notify_syscalls = { { SYS_tgkill, -1 } },
+		.wait_syscalls = { { SYS_rt_sigtimedwait, -1 } },
 	},
 	{
 		.name = "spin",
 		.summary = "a store to a shared cache line ends a thread's busy-wait (no kernel)",
-		.notify_syscalls = { -1 },
-		.wait_syscalls = { -1 },
+		.notify_syscalls = { { -1 } },
+		.wait_syscalls = { { -1 } },
 		.user_only = true,
 	},
 	{

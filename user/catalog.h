@@ -9,17 +9,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "merger.h"
+#include "syscall_list.h"
 
-#define CATALOG_MAX_SYSCALLS 4
 #define CATALOG_MAX_WORKLOADS 16
 
 struct workload_desc {
 	const char *name;
 	const char *summary;
 	/* the waker's notify syscall(s), ended by -1: their entry starts notify_kernel */
-	int notify_syscalls[CATALOG_MAX_SYSCALLS];
+	struct syscall_list notify_syscalls;
 	/* the wakee's wait syscall(s), ended by -1: their exit ends resume_kernel */
-	int wait_syscalls[CATALOG_MAX_SYSCALLS];
+	struct syscall_list wait_syscalls;
 	/* the notify and wait syscalls take the path's fd as first argument */
 	int match_fd;
 	enum wait_end wait_end;

@@ -85,13 +85,13 @@ static int handle_record(void *ctx, void *data, size_t size)
 	return c->fn(data, c->ctx);
 }
 
-void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const int nr[COLLECT_MAX_SYSCALLS], __u8 end)
+void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall_list *list, __u8 end)
 {
 	int i;
 
-	for (i = 0; i < COLLECT_MAX_SYSCALLS && nr[i] >= 0; i++)
-		if (nr[i] < WP_MAX_SYSCALLS)
-			wanted[nr[i]] |= end;
+	for (i = 0; i < syscall_list__len(list); i++)
+		if (list->nr[i] < WP_MAX_SYSCALLS)
+			wanted[list->nr[i]] |= end;
 }
 
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len)
@@ -137,9 +137,9 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 			 libbpf_last_warning[0] ? libbpf_last_warning : "no detail");
 		goto err_out;
 	}
-	collector__want_syscalls(c->skel->bss->syscall_wanted, opts->enter_syscalls,
+	collector__want_syscalls(c->skel->bss->syscall_wanted, &opts->enter_syscalls,
 				 WP_SYSCALL_ENTER | WP_SYSCALL_NOTIFY);
-	collector__want_syscalls(c->skel->bss->syscall_wanted, opts->exit_syscalls, WP_SYSCALL_EXIT);
+	collector__want_syscalls(c->skel->bss->syscall_wanted, &opts->exit_syscalls, WP_SYSCALL_EXIT);
 	if (opts->all_syscalls)
 		for (i = 0; i < WP_MAX_SYSCALLS; i++)
 			c->skel->bss->syscall_wanted[i] |= WP_SYSCALL_ENTER | WP_SYSCALL_EXIT;

@@ -12,8 +12,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 #include "wakeprobe.h"
-
-#define COLLECT_MAX_SYSCALLS 4
+#include "syscall_list.h"
 
 typedef int (*collector_event_fn)(const struct wp_event *e, void *ctx);
 
@@ -21,8 +20,8 @@ struct collector_opts {
 	bool verbose;			/* pass libbpf's own messages through */
 	uint32_t ringbuf_bytes;		/* a power of two, at least one page */
 	/* syscalls whose entry / exit to record, ended by -1 if shorter */
-	int enter_syscalls[COLLECT_MAX_SYSCALLS];
-	int exit_syscalls[COLLECT_MAX_SYSCALLS];
+	struct syscall_list enter_syscalls;
+	struct syscall_list exit_syscalls;
 	bool all_syscalls;		/* record both ends of every syscall instead */
 	bool run_stats;			/* have the kernel time every program run (costs a little) */
 	collector_event_fn fn;
@@ -33,10 +32,9 @@ struct collector;
 
 /*
  * collector__want_syscalls - set @end (WP_SYSCALL_*) in @wanted, a BPF side's
- * table by syscall number, for each syscall of @nr: a list that ends at -1
- * or its size, as in collector_opts
+ * table by syscall number, for each syscall of @list
  */
-void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const int nr[COLLECT_MAX_SYSCALLS], __u8 end);
+void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall_list *list, __u8 end);
 
 /*
  * collector__check_access - can this process trace at all? Fills @msg with

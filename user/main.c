@@ -122,26 +122,26 @@ static int resolve_user(const char *name, struct session_opts *so, char *err, si
 	return 0;
 }
 
-static void announce(const struct session_opts *so)
+static void announce(const struct run_config *cfg)
 {
 	fprintf(stderr, "wakeprobe: %s%s: %llu wakeups, waker on CPU %d, wakee on CPU %d ...\n",
-		so->trace ? "tracing " : "timing ", so->workload->name, (unsigned long long)so->samples,
-		so->waker_cpu, so->wakee_cpu);
+		cfg->traced ? "tracing " : "timing ", cfg->workload->name, (unsigned long long)cfg->samples,
+		cfg->waker_cpu, cfg->wakee_cpu);
 }
 
 /* finish - print the text report unless an output took stdout, then put the files in place */
-static int finish(struct outputs *out, const struct session_opts *so, const struct workload_desc *const *wl,
-		  const struct session_result *const *res, size_t n, bool compare)
+static int finish(struct outputs *out, const struct run_config *cfg, const struct workload_desc *const *wl,
+		  const struct run_result *const *res, size_t n, bool compare)
 {
 	char msg[PATH_MAX + 128];
 
 	if (out->text && compare) {
 		fprintf(stdout, "\n");
-		report__print_comparison(stdout, so, wl, res, n);
+		report__print_comparison(stdout, cfg, wl, res, n);
 	} else if (out->text && n) {
-		report__print_text(stdout, so, res[0]);
+		report__print_text(stdout, cfg, res[0]);
 	}
-	if (outputs__finish(out, so, wl, res, n, msg, sizeof(msg))) {
+	if (outputs__finish(out, cfg, wl, res, n, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
@@ -149,32 +149,32 @@ static int finish(struct outputs *out, const struct session_opts *so, const stru
 }
 
 /*
- * run_workloads - @so's workload, or with @all every path in turn with the
+ * run_workloads - @cfg's workload, or with @all every path in turn with the
  * same settings, then one table. A path that cannot run at all stops the
  * whole run (the same cause would stop the others) and leaves no output;
  * one whose workload fails keeps its row, marked FAILED.
  */
-static int run_workloads(struct session_opts *so, bool all, struct outputs *out)
+static int run_workloads(struct run_config *cfg, struct session_opts *so, bool all, struct outputs *out)
 {
 	const struct workload_desc *wl[CATALOG_MAX_WORKLOADS];
-	struct session_result *res[CATALOG_MAX_WORKLOADS];
+	struct run_result *res[CATALOG_MAX_WORKLOADS];
 	size_t done = 0, n = all ? catalog__count() : 1, i;
 	bool could_not_run = false;
 	char msg[256];
 	int err = 0;
 
 	while (done < n && !session_stop_requested) {
-		wl[done] = all ? catalog__at(done) : so->workload;
+		wl[done] = all ? catalog__at(done) : cfg->workload;
 		res[done] = malloc(sizeof(*res[done]));
 		if (!res[done]) {
 			fprintf(stderr, "wakeprobe: out of memory\n");
 			could_not_run = true;
 			break;
 		}
-		so->workload = wl[done];
-		announce(so);
-		outputs__begin_run(out, so);
-		if (session__run(so, res[done], msg, sizeof(msg))) {
+		cfg->workload = wl[done];
+		announce(cfg);
+		outputs__begin_run(out, cfg, &so->analysis);
+		if (session__run(cfg, so, res[done], msg, sizeof(msg))) {
 			fprintf(stderr, "wakeprobe: %s%s%s\n", all ? wl[done]->name : "", all ? ": " : "", msg);
 			free(res[done]);
 			could_not_run = true;
@@ -195,10 +195,10 @@ static int run_workloads(struct session_opts *so, bool all, struct outputs *out)
 		outputs__abandon(out);
 		if (all && done && out->text) {
 			fprintf(stdout, "\n");
-			report__print_comparison(stdout, so, wl, (const struct session_result *const *)res, done);
+			report__print_comparison(stdout, cfg, wl, (const struct run_result *const *)res, done);
 		}
 		err = 1;
-	} else if (finish(out, so, wl, (const struct session_result *const *)res, done, all)) {
+	} else if (finish(out, cfg, wl, (const struct run_result *const *)res, done, all)) {
 		err = 1;
 	}
 	for (i = 0; i < done; i++)
@@ -212,11 +212,11 @@ struct report_ctx {
 	size_t n;
 };
 
-static void replay_run_begin(struct replay_run *run, void *ctx)
+static void replay_run_begin(const struct replay_run *run, struct analysis_opts *ao, void *ctx)
 {
 	struct report_ctx *rc = ctx;
 
-	outputs__begin_run(rc->out, &run->opts);
+	outputs__begin_run(rc->out, &run->cfg, ao);
 }
 
 static int replay_run_done(struct replay_run *run, void *ctx)
@@ -236,11 +236,13 @@ static int replay_run_done(struct replay_run *run, void *ctx)
 static int report_recording(const struct wp_options *o, struct outputs *out)
 {
 	const struct workload_desc *wl[MAX_RUNS];
-	const struct session_result *res[MAX_RUNS];
+	const struct run_result *res[MAX_RUNS];
 	struct report_ctx rc = { .out = out };
 	struct replay_opts ro = {
-		.outliers = o->outliers,
-		.outlier_threshold_ns = o->threshold_us * 1000,
+		.analysis = {
+			.outliers = o->outliers,
+			.outlier_threshold_ns = o->threshold_us * 1000,
+		},
 		.run_begin = replay_run_begin,
 		.run_done = replay_run_done,
 		.ctx = &rc,
@@ -267,10 +269,10 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 		outputs__abandon(out);
 	} else {
 		for (i = 0; i < rc.n; i++) {
-			wl[i] = &rc.runs[i]->workload;
+			wl[i] = rc.runs[i]->cfg.workload;
 			res[i] = &rc.runs[i]->res;
 		}
-		err = finish(out, &rc.runs[0]->opts, wl, res, rc.n, rc.n > 1);
+		err = finish(out, &rc.runs[0]->cfg, wl, res, rc.n, rc.n > 1);
 	}
 	for (i = 0; i < rc.n; i++)
 		free(rc.runs[i]);
@@ -280,6 +282,7 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 int main(int argc, char **argv)
 {
 	static struct outputs outputs;	/* the signal handler may reach its files */
+	struct run_config cfg = {};
 	struct session_opts so = {};
 	struct wp_options o;
 	char msg[PATH_MAX + 128];
@@ -325,22 +328,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wakeprobe: --user needs root to switch users: run wakeprobe with sudo\n");
 		return 1;
 	}
-	so.timeout_ms = o.timeout_s * 1000;
-	so.samples = o.samples;
-	so.interval_us = o.interval_us;
-	so.waker_cpu = o.waker_cpu;
-	so.wakee_cpu = o.wakee_cpu;
-	so.trace = !o.no_trace;
-	so.verbose = o.verbose;
-	so.ringbuf_bytes = o.ringbuf_kb * 1024;
-	so.outliers = o.outliers;
-	so.outlier_threshold_ns = o.threshold_us * 1000;
-
 	all = !strcmp(o.workload, "all");
-	so.workload = all ? NULL : catalog__find(o.workload);
+	cfg.workload = all ? NULL : catalog__find(o.workload);
+	cfg.samples = o.samples;
+	cfg.interval_us = o.interval_us;
+	cfg.waker_cpu = o.waker_cpu;
+	cfg.wakee_cpu = o.wakee_cpu;
+	cfg.traced = !o.no_trace;
+	cfg.ringbuf_bytes = o.ringbuf_kb * 1024;
+	so.timeout_ms = o.timeout_s * 1000;
+	so.verbose = o.verbose;
+	so.analysis.outliers = o.outliers;
+	so.analysis.outlier_threshold_ns = o.threshold_us * 1000;
+
 	if (outputs__open(&outputs, &o, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
-	return run_workloads(&so, all, &outputs);
+	return run_workloads(&cfg, &so, all, &outputs);
 }

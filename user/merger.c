@@ -87,16 +87,6 @@ const struct merger_stats *merger__stats(const struct merger *m)
 	return &m->stats;
 }
 
-static bool syscall_in(const int *list, int64_t nr)
-{
-	int i;
-
-	for (i = 0; i < MERGE_MAX_SYSCALLS && list[i] >= 0; i++)
-		if (list[i] == nr)
-			return true;
-	return false;
-}
-
 static bool fd_matches(int want, uint64_t arg)
 {
 	return want < 0 || (uint64_t)(int64_t)want == arg;
@@ -126,7 +116,7 @@ static bool futex_op_waits(uint64_t op)
 /* is_notify_entry - the waker entering the path's notify syscall */
 static bool is_notify_entry(const struct merger_config *cfg, const struct wp_event *e, uint32_t waker)
 {
-	if (e->type != WP_EV_SYS_ENTER || e->tid != waker || !syscall_in(cfg->notify_syscalls, e->sys.nr))
+	if (e->type != WP_EV_SYS_ENTER || e->tid != waker || !syscall_list__has(&cfg->notify_syscalls, e->sys.nr))
 		return false;
 	if (e->sys.nr == SYS_futex)
 		return wp_futex_op_wakes(e->sys.arg2);
@@ -140,7 +130,7 @@ static bool is_wait_end(const struct merger_config *cfg, const struct wp_event *
 		return false;
 	if (cfg->wait_end == WAIT_END_SIGNAL_DELIVER)
 		return e->type == WP_EV_SIGNAL_DELIVER;
-	return e->type == WP_EV_SYS_EXIT && syscall_in(cfg->wait_syscalls, e->sys.nr);
+	return e->type == WP_EV_SYS_EXIT && syscall_list__has(&cfg->wait_syscalls, e->sys.nr);
 }
 
 enum wakee_state {

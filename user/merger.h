@@ -18,8 +18,7 @@
 #include <linux/types.h>
 #include "wakeprobe.h"
 #include "wakeup.h"
-
-#define MERGE_MAX_SYSCALLS 4
+#include "syscall_list.h"
 
 /* what ends the wakee's wait in the kernel: the resume_kernel phase's end */
 enum wait_end {
@@ -32,8 +31,8 @@ struct merger_config {
 	 * Syscalls whose entry by the waker starts notify_kernel, a -1 entry
 	 * ends a shorter list. SYS_futex counts only with a waking op.
 	 */
-	int notify_syscalls[MERGE_MAX_SYSCALLS];
-	int wait_syscalls[MERGE_MAX_SYSCALLS];
+	struct syscall_list notify_syscalls;
+	struct syscall_list wait_syscalls;
 	enum wait_end wait_end;
 	/*
 	 * The path never enters the kernel (spin): a sample has a total and no

@@ -61,21 +61,21 @@ static void on_event(const struct wp_event *e, void *ctx)
 	timeline__event(out->timeline, e);
 }
 
-void outputs__begin_run(struct outputs *out, struct session_opts *so)
+void outputs__begin_run(struct outputs *out, const struct run_config *cfg, struct analysis_opts *ao)
 {
-	so->recorder = out->recorder;
+	ao->recorder = out->recorder;
 	if (out->csv_writer || out->timeline) {
-		so->on_sample = on_sample;
-		so->on_sample_ctx = out;
+		ao->on_sample = on_sample;
+		ao->on_sample_ctx = out;
 	}
 	if (out->timeline) {
-		so->on_event = on_event;
-		so->on_event_ctx = out;
+		ao->on_event = on_event;
+		ao->on_event_ctx = out;
 	}
 	if (out->csv_writer)
-		sample_csv__begin_run(out->csv_writer, so->workload->name, so->trace);
+		sample_csv__begin_run(out->csv_writer, cfg->workload->name, cfg->traced);
 	if (out->timeline)
-		timeline__begin_run(out->timeline, so->workload->name, so->trace);
+		timeline__begin_run(out->timeline, cfg->workload->name, cfg->traced);
 }
 
 void outputs__end_run(struct outputs *out)
@@ -93,12 +93,12 @@ static int commit_one(struct outfile *f, int err, char *msg, size_t len)
 	return outfile__commit(f, msg, len);
 }
 
-int outputs__finish(struct outputs *out, const struct session_opts *so, const struct workload_desc *const *wl,
-		    const struct session_result *const *res, size_t n, char *msg, size_t len)
+int outputs__finish(struct outputs *out, const struct run_config *cfg, const struct workload_desc *const *wl,
+		    const struct run_result *const *res, size_t n, char *msg, size_t len)
 {
 	int err = 0;
 
-	if (out->json.f && report__print_json(out->json.f, so, wl, res, n)) {
+	if (out->json.f && report__print_json(out->json.f, cfg, wl, res, n)) {
 		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
 		outputs__abandon(out);
 		return -EIO;

@@ -8,9 +8,11 @@
 #define WAKEPROBE_OUTPUTS_H
 
 #include <stdbool.h>
+#include "analysis.h"
 #include "options.h"
 #include "outfile.h"
-#include "session.h"
+#include "run_config.h"
+#include "run_result.h"
 
 struct outputs {
 	struct outfile record, json, csv, perfetto;
@@ -22,15 +24,15 @@ struct outputs {
 
 /* outputs__open - create every output @o asks for; on failure none is left */
 int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, size_t len);
-/* outputs__begin_run - a run starts: route its samples and events to the outputs through @so's hooks */
-void outputs__begin_run(struct outputs *out, struct session_opts *so);
+/* outputs__begin_run - the run @cfg starts: route its samples, events and inputs to the outputs through @ao */
+void outputs__begin_run(struct outputs *out, const struct run_config *cfg, struct analysis_opts *ao);
 void outputs__end_run(struct outputs *out);
 /*
  * outputs__finish - the runs are over: write what needs all of them, then
- * put every file in place. @so holds the options the runs shared.
+ * put every file in place. @cfg holds the settings the runs shared.
  */
-int outputs__finish(struct outputs *out, const struct session_opts *so, const struct workload_desc *const *wl,
-		    const struct session_result *const *res, size_t n, char *msg, size_t len);
+int outputs__finish(struct outputs *out, const struct run_config *cfg, const struct workload_desc *const *wl,
+		    const struct run_result *const *res, size_t n, char *msg, size_t len);
 /* outputs__abandon - something failed: remove every file begun */
 void outputs__abandon(struct outputs *out);
 

@@ -169,10 +169,11 @@ static bool is_bool(uint8_t v)
 	return v <= 1;
 }
 
-static bool syscall_list_ok(const int32_t *list)
+/* every entry, also those past the end: the list is stored whole */
+static bool syscall_list_ok(const struct syscall_list *list)
 {
-	for (int i = 0; i < REC_MAX_SYSCALLS; i++)
-		if (list[i] < -1 || list[i] >= WP_MAX_SYSCALLS)
+	for (int i = 0; i < SYSCALL_LIST_MAX; i++)
+		if (list->nr[i] < -1 || list->nr[i] >= WP_MAX_SYSCALLS)
 			return false;
 	return true;
 }
@@ -221,7 +222,7 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 		    !terminated(b->kernel, sizeof(b->kernel)) || !terminated(b->machine, sizeof(b->machine)) ||
 		    !terminated(b->hostname, sizeof(b->hostname)))
 			return "unterminated name";
-		if (!syscall_list_ok(b->notify_syscalls) || !syscall_list_ok(b->wait_syscalls))
+		if (!syscall_list_ok(&b->notify_syscalls) || !syscall_list_ok(&b->wait_syscalls))
 			return "syscall number out of range";
 		if (b->wait_end > 1 || !is_bool(b->match_fd) || !is_bool(b->user_only) ||
 		    !is_bool(b->notify_optional) || !is_bool(b->traced))

@@ -23,6 +23,7 @@
 #include "clock.h"
 #include "wakeprobe.h"
 #include "sample_ring.h"
+#include "syscall_list.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
 #define REC_VERSION		1
@@ -55,14 +56,13 @@ struct rec_header {
 #define REC_NAME_LEN		32
 #define REC_SUMMARY_LEN		96
 #define REC_UTS_LEN		65
-#define REC_MAX_SYSCALLS	4
 
 struct rec_run_begin {
 	/* the path, as the catalog that measured it described it */
 	char workload[REC_NAME_LEN];
 	char summary[REC_SUMMARY_LEN];
-	int32_t notify_syscalls[REC_MAX_SYSCALLS];	/* -1 ends a shorter list */
-	int32_t wait_syscalls[REC_MAX_SYSCALLS];
+	struct syscall_list notify_syscalls;		/* -1 ends a shorter list */
+	struct syscall_list wait_syscalls;
 	uint32_t wait_end;				/* enum wait_end */
 	uint8_t match_fd;
 	uint8_t user_only;

@@ -12,93 +12,34 @@ struct replay {
 	struct analysis analysis;
 };
 
-static void copy_string(char *dst, size_t size, const char *src)
-{
-	snprintf(dst, size, "%s", src);
-}
-
 static int begin_run(struct replay *rp, const struct rec_run_begin *b)
 {
 	const struct replay_opts *ro = rp->ro;
 	struct replay_run *run = calloc(1, sizeof(*run));
-	struct run_meta *m;
+	struct analysis_opts ao = ro->analysis;
 	int err;
 
 	if (!run)
 		return -ENOMEM;
-	copy_string(run->name, sizeof(run->name), b->workload);
-	copy_string(run->summary, sizeof(run->summary), b->summary);
-	run->workload.name = run->name;
-	run->workload.summary = run->summary;
-	for (int i = 0; i < REC_MAX_SYSCALLS; i++) {
-		run->workload.notify_syscalls[i] = b->notify_syscalls[i];
-		run->workload.wait_syscalls[i] = b->wait_syscalls[i];
-	}
-	run->workload.match_fd = b->match_fd;
-	run->workload.wait_end = b->wait_end;
-	run->workload.user_only = b->user_only;
-	run->workload.notify_optional = b->notify_optional;
-
-	run->opts = (struct session_opts){
-		.workload = &run->workload,
-		.samples = b->samples,
-		.interval_us = b->interval_us,
-		.waker_cpu = b->waker_cpu,
-		.wakee_cpu = b->wakee_cpu,
-		.trace = b->traced,
-		.ringbuf_bytes = b->ringbuf_bytes,
-		.outliers = ro->outliers,
-		.outlier_threshold_ns = ro->outlier_threshold_ns,
-		.on_sample = ro->on_sample,
-		.on_sample_ctx = ro->on_sample_ctx,
-		.on_event = ro->on_event,
-		.on_event_ctx = ro->on_event_ctx,
-	};
-	m = &run->res.meta;
-	copy_string(m->version, sizeof(m->version), b->version);
-	copy_string(m->kernel, sizeof(m->kernel), b->kernel);
-	copy_string(m->machine, sizeof(m->machine), b->machine);
-	copy_string(m->hostname, sizeof(m->hostname), b->hostname);
-	m->nr_cpus = b->nr_cpus;
-	m->started_unix_ns = b->started_unix_ns;
-	run->res.trace_start_ns = b->trace_start_ns;
-
-	err = analysis__begin(&rp->analysis, &run->opts, &run->res, NULL);
+	run_config__decode(b, &run->cfg, &run->workload, &run->res.meta, &run->res.trace_start_ns);
+	if (ro->run_begin)
+		ro->run_begin(run, &ao, ro->ctx);
+	err = analysis__begin(&rp->analysis, &run->cfg, &ao, &run->res);
 	if (err) {
 		analysis__free(&rp->analysis);
 		free(run);
 		return err;
 	}
 	rp->run = run;
-	if (ro->run_begin)
-		ro->run_begin(run, ro->ctx);
 	return 0;
 }
 
 static int end_run(struct replay *rp, const struct rec_run_end *e)
 {
 	struct replay_run *run = rp->run;
-	struct session_result *res = &run->res;
 
-	res->trace_end_ns = e->trace_end_ns;
-	res->drops_total = e->drops_total;
-	res->missed_runs = e->missed_runs;
-	res->bpf_runs = e->bpf_runs;
-	res->bpf_run_ns = e->bpf_run_ns;
-	res->samples_sent = e->samples_sent;
-	res->seq_errors = e->seq_errors;
-	memcpy(res->counters.dropped, e->dropped, sizeof(res->counters.dropped));
-	res->counters.tracked_full = e->tracked_full;
-	res->interrupted = e->interrupted;
-	res->workload_failed = e->workload_failed;
-	copy_string(res->workload_exit, sizeof(res->workload_exit), e->workload_exit);
-	copy_string(res->workload_error, sizeof(res->workload_error), e->workload_error);
+	run_result__decode_end(e, &run->res);
 	analysis__end(&rp->analysis);
-	/* the tids the samples carried; RUN_END's say the same unless no sample came */
-	if (!res->waker_tid) {
-		res->waker_tid = e->waker_tid;
-		res->wakee_tid = e->wakee_tid;
-	}
 	analysis__free(&rp->analysis);
 	rp->run = NULL;
 	if (!rp->ro->run_done) {

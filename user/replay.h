@@ -8,32 +8,25 @@
 #define WAKEPROBE_REPLAY_H
 
 #include <stdio.h>
-#include "catalog.h"
+#include "analysis.h"
 #include "recording.h"
-#include "session.h"
+#include "run_config.h"
+#include "run_result.h"
 
 /* one run of the file, as it was measured and as the analysis now sees it */
 struct replay_run {
-	struct workload_desc workload;		/* from RUN_BEGIN; its strings point below */
-	char name[REC_NAME_LEN];
-	char summary[REC_SUMMARY_LEN];
-	struct session_opts opts;
-	struct session_result res;
+	struct recorded_workload workload;	/* from RUN_BEGIN */
+	struct run_config cfg;			/* from RUN_BEGIN, its workload the one above */
+	struct run_result res;
 };
 
 struct replay_opts {
-	uint32_t outliers;
-	uint64_t outlier_threshold_ns;
-	/* optional, as in session_opts */
-	merger_sample_fn on_sample;
-	void *on_sample_ctx;
-	void (*on_event)(const struct wp_event *e, void *ctx);
-	void *on_event_ctx;
+	struct analysis_opts analysis;		/* for every run: the outliers, where samples go */
 	/*
-	 * optional: a run begins; its opts and workload are set, its result is
-	 * not yet. It may set the hooks of run->opts, which the analysis uses.
+	 * optional: a run begins; its cfg is set, its result is not yet. It
+	 * may add outputs to @ao, the analysis options of this run alone.
 	 */
-	void (*run_begin)(struct replay_run *run, void *ctx);
+	void (*run_begin)(const struct replay_run *run, struct analysis_opts *ao, void *ctx);
 	/* each run once its RUN_END is in; the callee owns @run (free()) and may stop with nonzero */
 	int (*run_done)(struct replay_run *run, void *ctx);
 	void *ctx;

@@ -42,7 +42,7 @@ static void warn(report_warning_fn fn, void *ctx, const char *kind, const char *
 	fn(kind, text, ctx);
 }
 
-void report__warnings(const struct session_result *r, report_warning_fn fn, void *ctx)
+void report__warnings(const struct run_result *r, report_warning_fn fn, void *ctx)
 {
 	const struct aggregate *a = &r->agg;
 
@@ -69,7 +69,7 @@ static void print_warning(const char *kind, const char *text, void *ctx)
 	fprintf(ctx, "  %-10s %s\n", kind, text);
 }
 
-static void print_summary(FILE *out, const struct session_opts *o, const struct session_result *r)
+static void print_summary(FILE *out, const struct run_config *cfg, const struct run_result *r)
 {
 	const struct aggregate *a = &r->agg;
 	const struct tsc_clock *clk = &r->clock;
@@ -77,13 +77,13 @@ static void print_summary(FILE *out, const struct session_opts *o, const struct 
 	uint64_t span = a->last_woken_ns > a->first_notify_ns ? a->last_woken_ns - a->first_notify_ns : 0;
 	int l;
 
-	fprintf(out, "wakeprobe %s: %s, %s\n", WAKEPROBE_VERSION, o->workload->name, o->workload->summary);
+	fprintf(out, "wakeprobe %s: %s, %s\n", WAKEPROBE_VERSION, cfg->workload->name, cfg->workload->summary);
 	/* what a reader must know before trusting a figure comes first */
 	report__warnings(r, print_warning, out);
-	fprintf(out, "  threads    waker tid %u on CPU %d -> wakee tid %u on CPU %d, ", r->waker_tid, o->waker_cpu,
-		r->wakee_tid, o->wakee_cpu);
-	if (o->interval_us)
-		fprintf(out, "one wakeup every %" PRIu64 " us\n", o->interval_us);
+	fprintf(out, "  threads    waker tid %u on CPU %d -> wakee tid %u on CPU %d, ", r->waker_tid, cfg->waker_cpu,
+		r->wakee_tid, cfg->wakee_cpu);
+	if (cfg->interval_us)
+		fprintf(out, "one wakeup every %" PRIu64 " us\n", cfg->interval_us);
 	else
 		fprintf(out, "back to back\n");
 	fprintf(out, "  duration   %.3f s from first notify to last wakeup\n", span / 1e9);
@@ -250,12 +250,12 @@ static void print_wait_cpu(FILE *out, const struct aggregate *a)
 		"  the CPU time each wakeup cost it; a blocking waiter spends next to none.\n");
 }
 
-void report__print_text(FILE *out, const struct session_opts *o, const struct session_result *r)
+void report__print_text(FILE *out, const struct run_config *cfg, const struct run_result *r)
 {
 	const struct aggregate *a = &r->agg;
 	int k;
 
-	print_summary(out, o, r);
+	print_summary(out, cfg, r);
 	fprintf(out, "\n");
 
 	if (!r->traced) {
@@ -267,7 +267,7 @@ void report__print_text(FILE *out, const struct session_opts *o, const struct se
 		return;
 	}
 
-	if (o->workload->user_only) {
+	if (cfg->workload->user_only) {
 		fprintf(out, "No kernel in this path: a wakeup has a total and no phases; kernel events only\n"
 			"say whether the waiter lost its CPU (those samples are labelled preempted).\n"
 			"Syscalls made by the waiter inside its waits: %" PRIu64 "\n", a->waiter_syscalls);
@@ -291,7 +291,7 @@ void report__print_text(FILE *out, const struct session_opts *o, const struct se
 
 	fprintf(out, "\ntotal, notify -> woken\n");
 	histogram__print_log2(&a->total, out, "nsecs");
-	if (o->workload->user_only)
+	if (cfg->workload->user_only)
 		return;
 	for (k = 0; k < NR_PHASES; k++) {
 		fprintf(out, "\n%s\n", wakeup__phase_name(k));
@@ -321,19 +321,19 @@ static void print_median(FILE *out, const struct histogram *h)
 		fprintf(out, " %9s", "-");
 }
 
-void report__print_comparison(FILE *out, const struct session_opts *o, const struct workload_desc *const *wl,
-			      const struct session_result *const *res, size_t n)
+void report__print_comparison(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
+			      const struct run_result *const *res, size_t n)
 {
 	size_t i;
 	int k;
 
-	fprintf(out, "wakeprobe %s: every path, %" PRIu64 " wakeups each, ", WAKEPROBE_VERSION, o->samples);
-	if (o->interval_us)
-		fprintf(out, "one every %" PRIu64 " us", o->interval_us);
+	fprintf(out, "wakeprobe %s: every path, %" PRIu64 " wakeups each, ", WAKEPROBE_VERSION, cfg->samples);
+	if (cfg->interval_us)
+		fprintf(out, "one every %" PRIu64 " us", cfg->interval_us);
 	else
 		fprintf(out, "back to back");
-	fprintf(out, ", waker CPU %d -> wakee CPU %d%s\n\n", o->waker_cpu, o->wakee_cpu,
-		o->trace ? "" : ", untraced");
+	fprintf(out, ", waker CPU %d -> wakee CPU %d%s\n\n", cfg->waker_cpu, cfg->wakee_cpu,
+		cfg->traced ? "" : ", untraced");
 
 	fprintf(out, "Total latency, notify -> woken, every sample (us)\n");
 	fprintf(out, "%-15s %8s %9s %9s %9s %10s %8s  %s\n", "path", "samples", "p50", "p99", "p99.9", "max",
@@ -349,11 +349,11 @@ void report__print_comparison(FILE *out, const struct session_opts *o, const str
 				us(histogram__percentile(&a->all_total, 99.9)), us(a->all_total.max));
 		else
 			fprintf(out, " %9s %9s %9s %10s", "-", "-", "-", "-");
-		if (o->trace)
+		if (cfg->traced)
 			fprintf(out, " %8" PRIu64, res[i]->drops_total + res[i]->missed_runs);
 		else
 			fprintf(out, " %8s", "-");
-		if (!o->trace)
+		if (!cfg->traced)
 			fprintf(out, "  (untraced)");
 		else if (out_of_table)
 			fprintf(out, "  %" PRIu64 " (most: %s)", out_of_table, wakeup__label_name(top_label(a)));
@@ -363,7 +363,7 @@ void report__print_comparison(FILE *out, const struct session_opts *o, const str
 			fprintf(out, "  FAILED: %s", res[i]->workload_error);
 		fprintf(out, "\n");
 	}
-	if (!o->trace)
+	if (!cfg->traced)
 		return;
 
 	fprintf(out, "\nMedian of each phase over the complete wakeups (us)\n");

@@ -4,18 +4,22 @@
 #define WAKEPROBE_REPORT_H
 
 #include <stdio.h>
-#include "session.h"
+#include "run_config.h"
+#include "run_result.h"
 
 /*
  * report__warnings - each WARNING or NOTE a run deserves, in the order the
  * text report prints them: @kind is "WARNING" or "NOTE", @text one line.
  */
 typedef void (*report_warning_fn)(const char *kind, const char *text, void *ctx);
-void report__warnings(const struct session_result *r, report_warning_fn fn, void *ctx);
+void report__warnings(const struct run_result *r, report_warning_fn fn, void *ctx);
 
-void report__print_text(FILE *out, const struct session_opts *o, const struct session_result *r);
-/* report__print_comparison - `--workload all`: a row per path, @n of them */
-void report__print_comparison(FILE *out, const struct session_opts *o, const struct workload_desc *const *wl,
-			      const struct session_result *const *res, size_t n);
+void report__print_text(FILE *out, const struct run_config *cfg, const struct run_result *r);
+/*
+ * report__print_comparison - `--workload all`: a row per path, @n of them,
+ * run i of @wl[i] with the settings @cfg shared (its workload is not used)
+ */
+void report__print_comparison(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
+			      const struct run_result *const *res, size_t n);
 
 #endif /* WAKEPROBE_REPORT_H */

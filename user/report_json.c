@@ -21,7 +21,7 @@
 /* what one run can say: its path, its result, and which parts of it apply */
 struct run_view {
 	const struct workload_desc *wl;
-	const struct session_result *r;
+	const struct run_result *r;
 	const struct aggregate *a;
 	bool traced;		/* kernel events were recorded */
 	bool phased;		/* ... and the path has kernel phases, causes and outliers */
@@ -173,18 +173,19 @@ static void write_workload(struct json_writer *w, const struct workload_desc *wl
 	json_writer__end_object(w);
 }
 
-static void write_options(struct json_writer *w, const struct session_opts *o)
+/* write_options - the run's settings, and the analysis's: the outliers it was asked to keep */
+static void write_options(struct json_writer *w, const struct run_config *cfg, const struct aggregate *a)
 {
 	json_writer__key(w, "options");
 	json_writer__begin_object(w);
-	put_uint(w, "samples", o->samples);
-	put_uint(w, "interval_us", o->interval_us);
-	put_int(w, "waker_cpu", o->waker_cpu);
-	put_int(w, "wakee_cpu", o->wakee_cpu);
-	put_bool(w, "traced", o->trace);
-	put_uint(w, "ringbuf_bytes", o->ringbuf_bytes);
-	put_uint(w, "outliers", o->outliers);
-	put_uint(w, "outlier_threshold_ns", o->outlier_threshold_ns);
+	put_uint(w, "samples", cfg->samples);
+	put_uint(w, "interval_us", cfg->interval_us);
+	put_int(w, "waker_cpu", cfg->waker_cpu);
+	put_int(w, "wakee_cpu", cfg->wakee_cpu);
+	put_bool(w, "traced", cfg->traced);
+	put_uint(w, "ringbuf_bytes", cfg->ringbuf_bytes);
+	put_uint(w, "outliers", a->outliers_wanted);
+	put_uint(w, "outlier_threshold_ns", a->outlier_threshold_ns);
 	json_writer__end_object(w);
 }
 
@@ -237,7 +238,7 @@ static void write_clock(struct json_writer *w, const struct tsc_clock *clk)
 
 static void write_events(struct json_writer *w, const struct run_view *v)
 {
-	const struct session_result *r = v->r;
+	const struct run_result *r = v->r;
 	int t;
 
 	json_writer__key(w, "events");
@@ -311,7 +312,7 @@ static void write_warnings(struct json_writer *w, const struct run_view *v)
 	json_writer__end_array(w);
 }
 
-static void write_outcome(struct json_writer *w, const struct session_result *r)
+static void write_outcome(struct json_writer *w, const struct run_result *r)
 {
 	put_bool(w, "interrupted", r->interrupted);
 	put_bool(w, "workload_failed", r->workload_failed);
@@ -593,8 +594,8 @@ static void write_outliers(struct json_writer *w, const struct run_view *v)
 	json_writer__end_object(w);
 }
 
-static void write_run(struct json_writer *w, const struct session_opts *o, const struct workload_desc *wl,
-		      const struct session_result *r)
+static void write_run(struct json_writer *w, const struct run_config *cfg, const struct workload_desc *wl,
+		      const struct run_result *r)
 {
 	struct run_view v = {
 		.wl = wl,
@@ -607,7 +608,7 @@ static void write_run(struct json_writer *w, const struct session_opts *o, const
 
 	json_writer__begin_object(w);
 	write_workload(w, wl);
-	write_options(w, o);
+	write_options(w, cfg, &r->agg);
 	write_meta(w, &r->meta);
 	write_threads_and_duration(w, &v);
 	write_clock(w, &r->clock);
@@ -624,8 +625,8 @@ static void write_run(struct json_writer *w, const struct session_opts *o, const
 	json_writer__end_object(w);
 }
 
-int report__print_json(FILE *out, const struct session_opts *o, const struct workload_desc *const *wl,
-		       const struct session_result *const *res, size_t n)
+int report__print_json(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
+		       const struct run_result *const *res, size_t n)
 {
 	struct json_writer w;
 	size_t i;
@@ -637,7 +638,7 @@ int report__print_json(FILE *out, const struct session_opts *o, const struct wor
 	json_writer__key(&w, "runs");
 	json_writer__begin_array(&w);
 	for (i = 0; i < n; i++)
-		write_run(&w, o, wl[i], res[i]);
+		write_run(&w, cfg, wl[i], res[i]);
 	json_writer__end_array(&w);
 	json_writer__end_object(&w);
 	/* the calls above are balanced, so a write error is the one failure left */

@@ -9,19 +9,20 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "catalog.h"
-#include "session.h"
+#include "run_config.h"
+#include "run_result.h"
 
 #define REPORT_JSON_SCHEMA		"wakeprobe-report"
 /* adding keys keeps it; renaming or removing one, or changing what it means, bumps it */
 #define REPORT_JSON_SCHEMA_VERSION	1
 
 /*
- * report__print_json - one document for @n runs made with the options @o:
+ * report__print_json - one document for @n runs made with the settings @cfg:
  * run i measured the path @wl[i] into @res[i] (with `--workload all`,
- * o->workload is not meaningful: @wl names each run's path). Returns 0, or
+ * cfg->workload is not meaningful: @wl names each run's path). Returns 0, or
  * -EIO if the stream had a write error.
  */
-int report__print_json(FILE *out, const struct session_opts *o, const struct workload_desc *const *wl,
-		       const struct session_result *const *res, size_t n);
+int report__print_json(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
+		       const struct run_result *const *res, size_t n);
 
 #endif /* WAKEPROBE_REPORT_JSON_H */

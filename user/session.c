@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include "analysis.h"
 #include "collect.h"
 #include "runner.h"
 #include "sample_reader.h"
@@ -28,8 +27,9 @@
 volatile sig_atomic_t session_stop_requested;
 
 struct session {
+	const struct run_config *cfg;
 	const struct session_opts *opts;
-	struct session_result *res;
+	struct run_result *res;
 	struct analysis analysis;
 	struct collector *collector;
 	struct sample_reader reader;
@@ -66,7 +66,7 @@ static void on_sample(const struct wp_sample *smp, void *ctx)
 		const struct wp_ring_header *hdr = &s->reader.ring->hdr;
 
 		/* the header is complete before the first sample is published */
-		if (s->opts->workload->match_fd)
+		if (s->cfg->workload->match_fd)
 			analysis__fds(&s->analysis, hdr->notify_fd, hdr->wait_fd);
 		s->fds_known = true;
 	}
@@ -92,8 +92,10 @@ static void maybe_add_clock_pair(struct session *s, uint64_t now)
 /* switch_trace - put the programs that toggle_trace_ms switches on or off; 0 when done */
 static int switch_trace(struct session *s, bool on)
 {
-	if (s->opts->toggle)
-		return s->opts->toggle(on, s->opts->toggle_ctx);
+	const struct session_bench *b = s->opts->bench;
+
+	if (b->toggle)
+		return b->toggle(on, b->toggle_ctx);
 	if (!on) {
 		collector__detach(s->collector);
 		return 0;
@@ -110,13 +112,13 @@ static int switch_trace(struct session *s, bool on)
  * their tracepoints, or put them back, and note when. Only the links go: the
  * programs, their maps and what is in the ring stay.
  */
-static void maybe_toggle(struct session *s, struct session_result *res, uint64_t now)
+static void maybe_toggle(struct session *s, struct session_bench *b, uint64_t now)
 {
-	struct trace_toggle *t = res->nr_toggles ? &res->toggles[res->nr_toggles - 1] : NULL;
+	struct trace_toggle *t = b->nr_toggles ? &b->toggles[b->nr_toggles - 1] : NULL;
 	bool off = t && !t->on_ns;
-	uint64_t since = !t ? res->trace_start_ns : off ? t->off_ns : t->on_ns;
+	uint64_t since = !t ? s->res->trace_start_ns : off ? t->off_ns : t->on_ns;
 
-	if (now - since < s->opts->toggle_trace_ms * 1000000ull)
+	if (now - since < b->toggle_trace_ms * 1000000ull)
 		return;
 	if (off) {
 		t->attach_ns = now_ns();
@@ -124,9 +126,9 @@ static void maybe_toggle(struct session *s, struct session_result *res, uint64_t
 			t->on_ns = now_ns();
 		return;
 	}
-	if (res->nr_toggles == SESSION_MAX_TOGGLES)
+	if (b->nr_toggles == SESSION_MAX_TOGGLES)
 		return;
-	t = &res->toggles[res->nr_toggles++];
+	t = &b->toggles[b->nr_toggles++];
 	t->detach_ns = now_ns();
 	switch_trace(s, false);
 	t->off_ns = now_ns();
@@ -161,29 +163,30 @@ static int track_child(pid_t pid, void *ctx)
 	struct session *s = ctx;
 	int err = s->collector ? collector__track(s->collector, pid) : 0;
 
-	if (!err && s->opts->on_start)
-		err = s->opts->on_start(pid, s->opts->on_start_ctx);
+	if (!err && s->opts->bench && s->opts->bench->on_start)
+		err = s->opts->bench->on_start(pid, s->opts->bench->on_start_ctx);
 	return err;
 }
 
 static int start_workload(struct session *s, char *msg, size_t len)
 {
+	const struct run_config *cfg = s->cfg;
 	const struct session_opts *o = s->opts;
 	char path[PATH_MAX], samples[32], interval[32], cpus[32], ring_fd[16];
 	char *argv[] = { path, "--ring-fd", ring_fd, "--samples", samples, "--interval-us", interval,
 			 "--cpus", cpus, NULL };
 	int err;
 
-	err = runner__find_workload(o->workload->name, path, sizeof(path));
+	err = runner__find_workload(cfg->workload->name, path, sizeof(path));
 	if (err) {
 		snprintf(msg, len, "workload binary '%s' not found: build it with make, or set "
-			 "WAKEPROBE_WORKLOAD_DIR", o->workload->name);
+			 "WAKEPROBE_WORKLOAD_DIR", cfg->workload->name);
 		return err;
 	}
 	snprintf(ring_fd, sizeof(ring_fd), "%d", RUNNER_RING_FD);
-	snprintf(samples, sizeof(samples), "%llu", (unsigned long long)o->samples);
-	snprintf(interval, sizeof(interval), "%llu", (unsigned long long)o->interval_us);
-	snprintf(cpus, sizeof(cpus), "%d,%d", o->waker_cpu, o->wakee_cpu);
+	snprintf(samples, sizeof(samples), "%llu", (unsigned long long)cfg->samples);
+	snprintf(interval, sizeof(interval), "%llu", (unsigned long long)cfg->interval_us);
+	snprintf(cpus, sizeof(cpus), "%d,%d", cfg->waker_cpu, cfg->wakee_cpu);
 	s->runner.drop_privileges = o->drop_privileges;
 	s->runner.uid = o->uid;
 	s->runner.gid = o->gid;
@@ -195,20 +198,18 @@ static int start_workload(struct session *s, char *msg, size_t len)
 
 static int open_tracing(struct session *s, char *msg, size_t len)
 {
-	const struct workload_desc *wl = s->opts->workload;
+	const struct workload_desc *wl = s->cfg->workload;
 	struct collector_opts copts = {
 		.verbose = s->opts->verbose,
-		.ringbuf_bytes = s->opts->ringbuf_bytes,
-		.run_stats = s->opts->bpf_run_stats,
+		.ringbuf_bytes = s->cfg->ringbuf_bytes,
+		.run_stats = s->opts->bench && s->opts->bench->bpf_run_stats,
+		.enter_syscalls = wl->notify_syscalls,
+		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
 		.fn = on_event,
 		.ctx = s,
 	};
 
-	_Static_assert(CATALOG_MAX_SYSCALLS == COLLECT_MAX_SYSCALLS,
-		       "catalog and collector syscall lists differ in size");
-	memcpy(copts.enter_syscalls, wl->notify_syscalls, sizeof(copts.enter_syscalls));
-	memcpy(copts.exit_syscalls, wl->wait_syscalls, sizeof(copts.exit_syscalls));
 	return collector__open(&s->collector, &copts, msg, len);
 }
 
@@ -244,15 +245,21 @@ static void fill_meta(struct run_meta *m)
 	m->started_unix_ns = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-int session__run(const struct session_opts *o, struct session_result *res, char *msg, size_t len)
+int session__run(const struct run_config *cfg, const struct session_opts *o, struct run_result *res,
+		 char *msg, size_t len)
 {
-	struct session s = { .opts = o, .res = res, .runner = { .pid = -1 } };
+	struct session s = { .cfg = cfg, .opts = o, .res = res, .runner = { .pid = -1 } };
+	struct session_bench *bench = o->bench;
 	struct wp_ring_header *hdr;
 	uint32_t state = WP_RING_STARTING;
 	uint64_t started_ns;
 	int err;
 
 	memset(res, 0, sizeof(*res));
+	if (bench) {
+		memset(bench->toggles, 0, sizeof(bench->toggles));
+		bench->nr_toggles = 0;
+	}
 	fill_meta(&res->meta);
 	s.reader.fd = -1;
 
@@ -262,13 +269,13 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 		goto out;
 	}
 	hdr = &s.reader.ring->hdr;
-	if (o->trace) {
+	if (cfg->traced) {
 		err = open_tracing(&s, msg, len);
 		if (err)
 			goto out;
 	}
 	res->trace_start_ns = now_ns();
-	err = analysis__begin(&s.analysis, o, res, o->recorder);
+	err = analysis__begin(&s.analysis, cfg, &o->analysis, res);
 	if (err) {
 		snprintf(msg, len, "out of memory");
 		goto out;
@@ -290,8 +297,8 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 	started_ns = now_ns();
 	while (!session_stop_requested) {
 		pump(&s, POLL_INTERVAL_MS);
-		if (o->toggle_trace_ms && (s.collector || o->toggle))
-			maybe_toggle(&s, res, now_ns());
+		if (bench && bench->toggle_trace_ms && (s.collector || bench->toggle))
+			maybe_toggle(&s, bench, now_ns());
 		state = sample_reader__state(&s.reader);
 		if (runner__poll(&s.runner) || state == WP_RING_FAILED)
 			break;
@@ -330,7 +337,7 @@ int session__run(const struct session_opts *o, struct session_result *res, char 
 		res->workload_failed = true;
 		snprintf(res->workload_error, sizeof(res->workload_error), "timed out after %.1f s (--timeout), "
 			 "%" PRIu64 " of %" PRIu64 " samples taken; the workload was stopped: %s", o->timeout_ms / 1e3,
-			 (uint64_t)hdr->head, o->samples, res->workload_exit);
+			 (uint64_t)hdr->head, cfg->samples, res->workload_exit);
 	} else if (state == WP_RING_FAILED) {
 		res->workload_failed = true;
 		snprintf(res->workload_error, sizeof(res->workload_error), "%.*s",

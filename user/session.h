@@ -10,67 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "aggregate.h"
-#include "catalog.h"
-#include "clock.h"
-#include "merger.h"
-
-struct session_opts {
-	const struct workload_desc *workload;
-	uint64_t samples;
-	uint64_t interval_us;
-	int waker_cpu;
-	int wakee_cpu;
-	bool trace;
-	bool verbose;
-	uint32_t ringbuf_bytes;
-	bool bpf_run_stats;		/* time the BPF programs (bench only: it slows them) */
-	/*
-	 * bench only: take the BPF programs off their tracepoints and put them
-	 * back every this many ms, so that traced and untraced stretches of one
-	 * run alternate (session_result.toggles says when); 0: never
-	 */
-	uint32_t toggle_trace_ms;
-	/*
-	 * bench only: what toggle_trace_ms switches, instead of the run's own
-	 * programs (which an untraced run does not have); 0 when it switched
-	 */
-	int (*toggle)(bool on, void *ctx);
-	void *toggle_ctx;
-	/*
-	 * bench only: told the workload's pid between fork and exec, as the BPF
-	 * side is (the benchmark's own tracer follows it); nonzero fails the run
-	 */
-	int (*on_start)(pid_t pid, void *ctx);
-	void *on_start_ctx;
-	uint64_t timeout_ms;		/* stop the workload after this long; 0: no limit */
-	bool drop_privileges;		/* run the workload as uid:gid, not as wakeprobe */
-	uid_t uid;
-	gid_t gid;
-	uint32_t outliers;		/* slowest samples to keep with their explanation */
-	uint64_t outlier_threshold_ns;
-	/*
-	 * optional: sees every merged sample (tests check each one); an
-	 * untraced run hands each sample over with its totals only
-	 */
-	merger_sample_fn on_sample;
-	void *on_sample_ctx;
-	/* optional: sees every kernel event as it arrives, before the merge */
-	void (*on_event)(const struct wp_event *e, void *ctx);
-	void *on_event_ctx;
-	/* optional: every input of the analysis is written down here (recording.h) */
-	struct recorder *recorder;
-};
-
-/* where and when a run was measured: shown in the report, kept in a recording */
-struct run_meta {
-	char version[16];		/* wakeprobe's, at the time of the run */
-	char kernel[65];		/* uname -r */
-	char machine[65];		/* uname -m */
-	char hostname[65];
-	uint32_t nr_cpus;		/* online */
-	uint64_t started_unix_ns;	/* CLOCK_REALTIME when the run began */
-};
+#include "analysis.h"
+#include "run_config.h"
+#include "run_result.h"
 
 #define SESSION_MAX_TOGGLES	512
 
@@ -82,40 +24,55 @@ struct trace_toggle {
 	uint64_t on_ns;		/* after; 0: the run ended with them off */
 };
 
-struct session_result {
-	struct run_meta meta;
-	struct aggregate agg;
-	struct tsc_clock clock;
-	struct wp_counters counters;
-	uint64_t drops_total;
-	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
-	uint64_t bpf_runs;		/* with bpf_run_stats: program runs and their total time */
-	uint64_t bpf_run_ns;
-	struct merger_stats merge;
-	uint64_t samples_sent;		/* published by the workload */
-	uint64_t seq_errors;
-	uint64_t trace_start_ns;
-	uint64_t trace_end_ns;
-	struct trace_toggle toggles[SESSION_MAX_TOGGLES];	/* with toggle_trace_ms */
+/*
+ * What only the overhead benchmark (tests/bench_overhead.c, docs/bench.md)
+ * asks of a session, and what it gets back; wakeprobe itself passes none.
+ */
+struct session_bench {
+	bool bpf_run_stats;		/* time the BPF programs: it slows them */
+	/*
+	 * Take the BPF programs off their tracepoints and put them back every
+	 * this many ms, so that traced and untraced stretches of one run
+	 * alternate (toggles says when); 0: never
+	 */
+	uint32_t toggle_trace_ms;
+	/*
+	 * What toggle_trace_ms switches, instead of the run's own programs
+	 * (which an untraced run does not have); 0 when it switched
+	 */
+	int (*toggle)(bool on, void *ctx);
+	void *toggle_ctx;
+	/*
+	 * Told the workload's pid between fork and exec, as the BPF side is
+	 * (the benchmark's own tracer follows it); nonzero fails the run
+	 */
+	int (*on_start)(pid_t pid, void *ctx);
+	void *on_start_ctx;
+	/* back from the run: its untraced stretches, with toggle_trace_ms */
+	struct trace_toggle toggles[SESSION_MAX_TOGGLES];
 	uint32_t nr_toggles;
-	uint32_t waker_tid;
-	uint32_t wakee_tid;
-	bool traced;
-	bool interrupted;		/* stopped by SIGINT/SIGTERM before the end */
-	bool timed_out;			/* stopped by timeout_ms before the end */
-	bool workload_failed;
-	char workload_exit[96];
-	char workload_error[192];
+};
+
+/* how a session carries out a run (struct run_config says what the run is) */
+struct session_opts {
+	struct analysis_opts analysis;	/* the outliers, and where samples, events and inputs go */
+	bool verbose;			/* pass libbpf's own messages through */
+	uint64_t timeout_ms;		/* stop the workload after this long; 0: no limit */
+	bool drop_privileges;		/* run the workload as uid:gid, not as wakeprobe */
+	uid_t uid;
+	gid_t gid;
+	struct session_bench *bench;	/* NULL but in the benchmark */
 };
 
 /* set from a signal handler: end the run early and report what was seen */
 extern volatile sig_atomic_t session_stop_requested;
 
 /*
- * session__run - run one workload to the end. Returns 0 when there is a
+ * session__run - run @cfg's workload to the end. Returns 0 when there is a
  * result to report (possibly partial, see interrupted/workload_failed), or a
  * negative errno with a one-line reason in @msg.
  */
-int session__run(const struct session_opts *o, struct session_result *res, char *msg, size_t len);
+int session__run(const struct run_config *cfg, const struct session_opts *o, struct run_result *res,
+		 char *msg, size_t len);
 
 #endif /* WAKEPROBE_SESSION_H */

@@ -17,14 +17,14 @@ static FILE *sink;
 static int report_run(struct replay_run *run, void *ctx)
 {
 	(void)ctx;
-	report__print_text(sink, &run->opts, &run->res);
+	report__print_text(sink, &run->cfg, &run->res);
 	free(run);
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct replay_opts ro = { .outliers = 3, .run_done = report_run };
+	struct replay_opts ro = { .analysis = { .outliers = 3 }, .run_done = report_run };
 	char msg[512];
 	FILE *in;
 

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run_result.h - what came of a run: the aggregate of its merged samples,
+ * the clock fit, the BPF side's counters, and how the workload ended. A
+ * live session and a replay of a recording fill the same struct through the
+ * analysis (analysis.h), and the reports read it.
+ */
+#ifndef WAKEPROBE_RUN_RESULT_H
+#define WAKEPROBE_RUN_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "aggregate.h"
+#include "clock.h"
+#include "merger.h"
+#include "recording.h"
+#include "run_config.h"
+#include "wakeprobe.h"
+
+struct run_result {
+	struct run_meta meta;
+	struct aggregate agg;
+	struct tsc_clock clock;
+	struct wp_counters counters;
+	uint64_t drops_total;
+	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
+	uint64_t bpf_runs;		/* with bpf_run_stats (session.h): program runs and their total time */
+	uint64_t bpf_run_ns;
+	struct merger_stats merge;
+	uint64_t samples_sent;		/* published by the workload */
+	uint64_t seq_errors;
+	uint64_t trace_start_ns;
+	uint64_t trace_end_ns;
+	uint32_t waker_tid;
+	uint32_t wakee_tid;
+	bool traced;
+	bool interrupted;		/* stopped by SIGINT/SIGTERM before the end */
+	bool timed_out;			/* stopped by its timeout before the end (not recorded) */
+	bool workload_failed;
+	char workload_exit[96];
+	char workload_error[192];
+};
+
+/* run_result__encode_end - how @res's run ended, and the BPF side's counters, as RUN_END */
+void run_result__encode_end(const struct run_result *res, struct rec_run_end *e);
+/*
+ * run_result__decode_end - RUN_END, as the record reader checked it, into
+ * @res; its tids only where no sample brought them
+ */
+void run_result__decode_end(const struct rec_run_end *e, struct run_result *res);
+
+#endif /* WAKEPROBE_RUN_RESULT_H */
