@@ -472,17 +472,40 @@ Test(timeline, slices_that_would_overlap_are_dropped_so_every_thread_nests)
 		"want(len(tl.flows()[0]) == 3, tl.flows())\n");
 }
 
-Test(timeline, names_are_escaped_into_valid_json_whatever_a_comm_holds)
+/*
+ * Names are written as json_writer writes every string, the JSON report's
+ * too: valid UTF-8 as it is, quote and backslash escaped, and a control or
+ * a byte that is not part of valid UTF-8 as \u00XX.
+ */
+Test(timeline, names_keep_their_valid_utf8_and_escape_every_other_byte_as_the_json_report_does)
 {
-	static const char comm[] = { 'a', '"', 'b', '\\', 'c', 0x01, (char)0xff, 0 };
+	/* quote, backslash, a control, a byte that is never UTF-8, DEL */
+	static const char comm[] = { 'a', '"', 'b', '\\', 'c', 0x01, (char)0xff, 0x7f, 0 };
+	/* 16 bytes and no NUL, as the kernel may leave a comm: an é, a €, and an é cut after its first byte */
+	static const char full[WP_TASK_COMM_LEN] = "caf\xc3\xa9 \xe2\x82\xac abcde\xc3";
+	struct wp_event e = { .tid = WAKER };
 
-	timeline__begin_run(tl, "say \"hi\"\\", true);
+	timeline__begin_run(tl, "say \"hi\"\\ caf\xc3\xa9", true);
 	sw(100, 0, OTHER, HOG, comm, 0);
-	sw(200, 0, HOG, OTHER, "other", 0);
+	sw(200, 0, HOG, OTHER, "caf\xc3\xa9 \xe2\x82\xac abcd\xc3", 0);
+	sw(300, 0, OTHER, HOG, "other", 0);
+	e.wake.pid = WAKEE;
+	e.wake.target_cpu = 1;
+	e.wake.target_curr_pid = HOG;
+	memcpy(e.wake.target_curr_comm, full, sizeof(full));
+	feed(&e, 400, WP_EV_WAKING, 0);
 	expect_timeline(
-		"want(pid_of('wakeprobe: say \"hi\"\\\\') == runs[1]['pid'], tl.process_names)\n"
+		"want(pid_of('wakeprobe: say \"hi\"\\\\ caf\\u00e9') == runs[1]['pid'], tl.process_names)\n"
 		"got = [s.name for s in tl.find(prefix='a')]\n"
-		"want(got == ['a\"b\\\\c\\x01\\xff 42'], got)\n");
+		"want(got == ['a\"b\\\\c\\x01\\xff\\x7f 42'], got)\n"
+		"got = [s.name for s in tl.find(prefix='caf')]\n"
+		"want(got == ['caf\\u00e9 \\u20ac abcd\\xc3 77'], got)\n"
+		"got = [i['args'].get('target_running') for i in tl.instants]\n"
+		"want(got == ['caf\\u00e9 \\u20ac abcde\\xc3'], got)\n"
+		"raw = open(sys.argv[2], 'rb').read()\n"
+		"want(b'\"caf\\xc3\\xa9 \\xe2\\x82\\xac abcd\\\\u00c3 77\"' in raw, 'UTF-8 kept, a cut byte not')\n"
+		"want(b'\"caf\\xc3\\xa9 \\xe2\\x82\\xac abcde\\\\u00c3\"' in raw, 'a comm ends at 16 bytes')\n"
+		"want(b'\"a\\\\\"b\\\\\\\\c\\\\u0001\\\\u00ff\\x7f 42\"' in raw, 'stray bytes as \\\\u00XX')\n");
 }
 
 Test(timeline, a_failed_stream_is_reported_and_the_stream_is_left_to_its_owner)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explain.h"
+#include "json_writer.h"
 #include "timeline.h"
 
 /*
@@ -90,8 +91,7 @@ struct tl_run {
 };
 
 struct timeline {
-	FILE *out;
-	bool any_event;		/* a separator goes before the next trace event */
+	struct json_writer w;	/* compact, one trace event a line */
 	bool in_run;
 	uint32_t nr_runs;
 	uint64_t last_flow;
@@ -107,96 +107,93 @@ struct timeline {
 
 /* ---------------------------------------------------------------- JSON */
 
-/*
- * put_str - a JSON string of at most @max bytes of @s. Bytes outside
- * printable ASCII are written as \u00XX: a comm may hold anything, and the
- * file must stay valid JSON.
- */
-static void put_str(FILE *out, const char *s, size_t max)
-{
-	size_t i;
-
-	fputc('"', out);
-	for (i = 0; i < max && s[i]; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
-
 /* put_us - @ns as microseconds with three decimals, in integers: no float rounds a nanosecond away */
-static void put_us(FILE *out, uint64_t ns)
+static void put_us(struct json_writer *w, const char *key, uint64_t ns)
 {
-	fprintf(out, "%" PRIu64 ".%03u", ns / 1000, (unsigned int)(ns % 1000));
+	json_writer__key(w, key);
+	json_writer__fixed_point(w, ns, 3);
 }
 
-static FILE *event_start(struct timeline *t)
+/* event_begin - a trace event on a line of its own, its object open */
+static struct json_writer *event_begin(struct timeline *t)
 {
-	fputs(t->any_event ? ",\n" : "\n", t->out);
-	t->any_event = true;
-	return t->out;
+	json_writer__line_break(&t->w);
+	json_writer__begin_object(&t->w);
+	return &t->w;
+}
+
+static void meta_begin(struct json_writer *w, const char *what, uint32_t pid, uint32_t tid)
+{
+	json_writer__key(w, "name");
+	json_writer__string(w, what);
+	json_writer__key(w, "ph");
+	json_writer__string(w, "M");
+	json_writer__key(w, "pid");
+	json_writer__uint(w, pid);
+	json_writer__key(w, "tid");
+	json_writer__uint(w, tid);
+	json_writer__key(w, "args");
+	json_writer__begin_object(w);
 }
 
 static void meta_name(struct timeline *t, const char *what, uint32_t pid, uint32_t tid, const char *name)
 {
-	FILE *out = event_start(t);
+	struct json_writer *w = event_begin(t);
 
-	fprintf(out, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":", what, pid, tid);
-	put_str(out, name, SIZE_MAX);
-	fputs("}}", out);
+	meta_begin(w, what, pid, tid);
+	json_writer__key(w, "name");
+	json_writer__string(w, name);
+	json_writer__end_object(w);
+	json_writer__end_object(w);
 }
 
 static void meta_sort(struct timeline *t, const char *what, uint32_t pid, uint32_t tid, uint32_t index)
 {
-	fprintf(event_start(t), "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
-		what, pid, tid, index);
+	struct json_writer *w = event_begin(t);
+
+	meta_begin(w, what, pid, tid);
+	json_writer__key(w, "sort_index");
+	json_writer__uint(w, index);
+	json_writer__end_object(w);
+	json_writer__end_object(w);
 }
 
-/* the args object of an event being written */
-struct tl_args {
-	FILE *out;
-	bool any;
-};
-
-static void arg_key(struct tl_args *a, const char *key)
+static void arg_u64(struct json_writer *w, const char *key, uint64_t v)
 {
-	fprintf(a->out, "%s\"%s\":", a->any ? "," : "", key);
-	a->any = true;
+	json_writer__key(w, key);
+	json_writer__uint(w, v);
 }
 
-static void arg_u64(struct tl_args *a, const char *key, uint64_t v)
+static void arg_i64(struct json_writer *w, const char *key, int64_t v)
 {
-	arg_key(a, key);
-	fprintf(a->out, "%" PRIu64, v);
+	json_writer__key(w, key);
+	json_writer__int(w, v);
 }
 
-static void arg_i64(struct tl_args *a, const char *key, int64_t v)
+static void arg_bool(struct json_writer *w, const char *key, bool v)
 {
-	arg_key(a, key);
-	fprintf(a->out, "%" PRId64, v);
+	json_writer__key(w, key);
+	json_writer__bool(w, v);
 }
 
-static void arg_bool(struct tl_args *a, const char *key, bool v)
+static void arg_str(struct json_writer *w, const char *key, const char *s)
 {
-	arg_key(a, key);
-	fputs(v ? "true" : "false", a->out);
+	json_writer__key(w, key);
+	json_writer__string(w, s);
 }
 
-static void arg_str(struct tl_args *a, const char *key, const char *s, size_t max)
+/* arg_strn - at most @max bytes of @s: a comm need not end in a NUL */
+static void arg_strn(struct json_writer *w, const char *key, const char *s, size_t max)
 {
-	arg_key(a, key);
-	put_str(a->out, s, max);
+	json_writer__key(w, key);
+	json_writer__string_n(w, s, max);
 }
 
-static void args_end(struct tl_args *a)
+/* args_end - close the args of an event and the event */
+static void args_end(struct json_writer *w)
 {
-	fputs("}}", a->out);
+	json_writer__end_object(w);
+	json_writer__end_object(w);
 }
 
 /*
@@ -223,35 +220,42 @@ struct tl_slice {
 };
 
 /* slice_start - a complete ("X") event up to its args, which the caller fills and ends */
-static struct tl_args slice_start(struct timeline *t, const struct tl_slice *s)
+static struct json_writer *slice_start(struct timeline *t, const struct tl_slice *s)
 {
-	FILE *out = event_start(t);
+	struct json_writer *w = event_begin(t);
 
-	fputs("{\"name\":", out);
-	put_str(out, s->name, SIZE_MAX);
-	fprintf(out, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":", s->cat);
-	put_us(out, s->start_ns);
-	fputs(",\"dur\":", out);
-	put_us(out, s->end_ns - s->start_ns);
-	fprintf(out, ",\"pid\":%u,\"tid\":%u", s->pid, s->tid);
-	if (s->flow != TL_FLOW_NONE)
-		fprintf(out, ",\"bind_id\":%" PRIu64 ",\"%s\":true", s->flow_id,
-			s->flow == TL_FLOW_OUT ? "flow_out" : "flow_in");
-	fputs(",\"args\":{", out);
-	return (struct tl_args){ .out = out };
+	arg_str(w, "name", s->name);
+	arg_str(w, "cat", s->cat);
+	arg_str(w, "ph", "X");
+	put_us(w, "ts", s->start_ns);
+	put_us(w, "dur", s->end_ns - s->start_ns);
+	arg_u64(w, "pid", s->pid);
+	arg_u64(w, "tid", s->tid);
+	if (s->flow != TL_FLOW_NONE) {
+		arg_u64(w, "bind_id", s->flow_id);
+		arg_bool(w, s->flow == TL_FLOW_OUT ? "flow_out" : "flow_in", true);
+	}
+	json_writer__key(w, "args");
+	json_writer__begin_object(w);
+	return w;
 }
 
 /* instant_start - a thread-scoped instant event up to its args */
-static struct tl_args instant_start(struct timeline *t, const char *name, uint32_t pid, uint32_t tid, uint64_t ts)
+static struct json_writer *instant_start(struct timeline *t, const char *name, uint32_t pid, uint32_t tid,
+					 uint64_t ts)
 {
-	FILE *out = event_start(t);
+	struct json_writer *w = event_begin(t);
 
-	fputs("{\"name\":", out);
-	put_str(out, name, SIZE_MAX);
-	fputs(",\"cat\":\"sched\",\"ph\":\"i\",\"s\":\"t\",\"ts\":", out);
-	put_us(out, ts);
-	fprintf(out, ",\"pid\":%u,\"tid\":%u,\"args\":{", pid, tid);
-	return (struct tl_args){ .out = out };
+	arg_str(w, "name", name);
+	arg_str(w, "cat", "sched");
+	arg_str(w, "ph", "i");
+	arg_str(w, "s", "t");
+	put_us(w, "ts", ts);
+	arg_u64(w, "pid", pid);
+	arg_u64(w, "tid", tid);
+	json_writer__key(w, "args");
+	json_writer__begin_object(w);
+	return w;
 }
 
 /* ---------------------------------------------------------------- runs */
@@ -272,8 +276,10 @@ struct timeline *timeline__open(FILE *out)
 
 	if (!t)
 		return NULL;
-	t->out = out;
-	fputs("{\"traceEvents\":[", out);
+	json_writer__init_compact(&t->w, out);
+	json_writer__begin_object(&t->w);
+	json_writer__key(&t->w, "traceEvents");
+	json_writer__begin_array(&t->w);
 	return t;
 }
 
@@ -317,31 +323,29 @@ void timeline__end_run(struct timeline *t)
 	t->in_run = false;
 }
 
-static void put_run(FILE *out, const struct tl_run *r)
+static void put_run(struct json_writer *w, const struct tl_run *r)
 {
-	struct tl_args a = { .out = out };
-
-	fputc('{', out);
-	arg_u64(&a, "run", r->id);
-	arg_str(&a, "workload", r->workload, SIZE_MAX);
-	arg_bool(&a, "traced", r->traced);
+	json_writer__begin_object(w);
+	arg_u64(w, "run", r->id);
+	arg_str(w, "workload", r->workload);
+	arg_bool(w, "traced", r->traced);
 	if (r->id <= TL_MAX_RUNS) {
-		arg_u64(&a, "pid", TL_ID_BASE + r->id * TL_RUN_STRIDE);
-		arg_u64(&a, "cpus_pid", TL_ID_BASE + r->id * TL_RUN_STRIDE + TL_CPUS_OFFSET);
+		arg_u64(w, "pid", TL_ID_BASE + r->id * TL_RUN_STRIDE);
+		arg_u64(w, "cpus_pid", TL_ID_BASE + r->id * TL_RUN_STRIDE + TL_CPUS_OFFSET);
 	} else {
-		arg_str(&a, "not_drawn", "past the runs one file can number", SIZE_MAX);
+		arg_str(w, "not_drawn", "past the runs one file can number");
 	}
-	arg_u64(&a, "samples", r->samples);
-	arg_u64(&a, "samples_not_drawn", r->samples_not_drawn);
-	arg_u64(&a, "events", r->events);
-	arg_u64(&a, "cpu_slices", r->cpu_slices);
-	arg_u64(&a, "cpu_slices_dropped_unwatched", r->unwatched);
-	arg_u64(&a, "exits_without_entry", r->unmatched);
-	arg_u64(&a, "entries_without_exit", r->unclosed);
-	arg_u64(&a, "late_events", r->late);
-	arg_u64(&a, "entries_too_deep", r->too_deep);
-	arg_u64(&a, "events_bad_cpu", r->bad_cpu);
-	fputc('}', out);
+	arg_u64(w, "samples", r->samples);
+	arg_u64(w, "samples_not_drawn", r->samples_not_drawn);
+	arg_u64(w, "events", r->events);
+	arg_u64(w, "cpu_slices", r->cpu_slices);
+	arg_u64(w, "cpu_slices_dropped_unwatched", r->unwatched);
+	arg_u64(w, "exits_without_entry", r->unmatched);
+	arg_u64(w, "entries_without_exit", r->unclosed);
+	arg_u64(w, "late_events", r->late);
+	arg_u64(w, "entries_too_deep", r->too_deep);
+	arg_u64(w, "events_bad_cpu", r->bad_cpu);
+	json_writer__end_object(w);
 }
 
 int timeline__close(struct timeline *t)
@@ -355,26 +359,33 @@ int timeline__close(struct timeline *t)
 		"IPIs and cpu_idle, with instants for the wakes and migrations of the tracked tasks. CPUs are "
 		"recorded only while a tracked task waits to run there or a waker is in its notify there: a gap "
 		"on a CPU track is time wakeprobe did not see. docs/outputs.md describes every track.";
-	FILE *out;
+	struct json_writer *w;
 	uint32_t i;
 	int err;
 
 	if (!t)
 		return 0;
-	out = t->out;
+	w = &t->w;
 	timeline__end_run(t);
-	fputs("\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"tool\":", out);
-	put_str(out, "wakeprobe " WAKEPROBE_VERSION, SIZE_MAX);
-	fputs(",\"clock\":\"CLOCK_MONOTONIC; ts and dur in microseconds, exact to the nanosecond\",\"tracks\":", out);
-	put_str(out, tracks, SIZE_MAX);
-	fputs(",\"runs\":[", out);
-	for (i = 0; i < t->nr_listed; i++) {
-		if (i)
-			fputc(',', out);
-		put_run(out, &t->listed[i]);
-	}
-	fprintf(out, "],\"runs_not_listed\":%u}}\n", t->nr_runs - t->nr_listed);
-	err = fflush(out) || ferror(out) ? -EIO : 0;
+	json_writer__line_break(w);
+	json_writer__end_array(w);
+	json_writer__line_break(w);
+	arg_str(w, "displayTimeUnit", "ns");
+	json_writer__line_break(w);
+	json_writer__key(w, "otherData");
+	json_writer__begin_object(w);
+	arg_str(w, "tool", "wakeprobe " WAKEPROBE_VERSION);
+	arg_str(w, "clock", "CLOCK_MONOTONIC; ts and dur in microseconds, exact to the nanosecond");
+	arg_str(w, "tracks", tracks);
+	json_writer__key(w, "runs");
+	json_writer__begin_array(w);
+	for (i = 0; i < t->nr_listed; i++)
+		put_run(w, &t->listed[i]);
+	json_writer__end_array(w);
+	arg_u64(w, "runs_not_listed", t->nr_runs - t->nr_listed);
+	json_writer__end_object(w);
+	json_writer__end_object(w);
+	err = json_writer__finish(w);
 	free(t);
 	return err;
 }
@@ -409,37 +420,37 @@ static bool waking_seen(const struct sample_result *r)
 }
 
 /* what the whole wakeup slice says: its total and label, and what the merger found on the way */
-static void wakeup_args(struct tl_args *a, const struct sample_result *r, bool traced)
+static void wakeup_args(struct json_writer *w, const struct sample_result *r, bool traced)
 {
-	arg_u64(a, "seq", r->sample.seq);
-	arg_i64(a, "total_ns", r->total_ns);
-	arg_str(a, "label", traced ? label__name(r->label) : "untraced", SIZE_MAX);
-	arg_u64(a, "waker_cpu", r->sample.waker_cpu);
-	arg_u64(a, "wakee_cpu", r->sample.wakee_cpu);
+	arg_u64(w, "seq", r->sample.seq);
+	arg_i64(w, "total_ns", r->total_ns);
+	arg_str(w, "label", traced ? label__name(r->label) : "untraced");
+	arg_u64(w, "waker_cpu", r->sample.waker_cpu);
+	arg_u64(w, "wakee_cpu", r->sample.wakee_cpu);
 	if (!traced)
 		return;
 	if (r->label == LABEL_MISSING_EVENT)
-		arg_str(a, "missing", mark__name(r->missing), SIZE_MAX);
+		arg_str(w, "missing", mark__name(r->missing));
 	if (waking_seen(r)) {
-		arg_u64(a, "waking_cpu", r->waking_cpu);
-		arg_u64(a, "target_cpu", r->target_cpu);
-		arg_bool(a, "target_was_idle", r->target_was_idle);
+		arg_u64(w, "waking_cpu", r->waking_cpu);
+		arg_u64(w, "target_cpu", r->target_cpu);
+		arg_bool(w, "target_was_idle", r->target_was_idle);
 		if (r->waker_preempted)
-			arg_i64(a, "waker_preempted_ns", r->waker_preempted_ns);
+			arg_i64(w, "waker_preempted_ns", r->waker_preempted_ns);
 	}
 	if (r->idle_exit_seen)
-		arg_i64(a, "idle_exit_ns", r->idle_exit_ns);
+		arg_i64(w, "idle_exit_ns", r->idle_exit_ns);
 	if (r->label != LABEL_COMPLETE || !r->phased)
 		return;
 	if (r->rewait_seen)
-		arg_i64(a, "mutex_reacquire_ns", r->rewait_ns);
+		arg_i64(w, "mutex_reacquire_ns", r->rewait_ns);
 	if (r->why.migrations) {
-		arg_u64(a, "migrations", r->why.migrations);
-		arg_u64(a, "migrated_from_cpu", r->why.migrated_from);
-		arg_u64(a, "migrated_to_cpu", r->why.migrated_to);
+		arg_u64(w, "migrations", r->why.migrations);
+		arg_u64(w, "migrated_from_cpu", r->why.migrated_from);
+		arg_u64(w, "migrated_to_cpu", r->why.migrated_to);
 	}
 	if (r->why.more_iv)
-		arg_u64(a, "intervals_not_listed", r->why.more_iv);
+		arg_u64(w, "intervals_not_listed", r->why.more_iv);
 }
 
 /* describe - one interval of a phase, named from the events that show it */
@@ -483,38 +494,30 @@ static void describe(const struct interval *iv, char *buf, size_t len)
 }
 
 /* a phase slice's args: its time by cause, and each named interval of it */
-static void phase_args(struct tl_args *a, const struct sample_result *r, int k)
+static void phase_args(struct json_writer *w, const struct sample_result *r, int k)
 {
 	const struct explanation *x = &r->why;
 	char desc[160];
-	bool first = true;
 	uint32_t i;
 	int c;
 
-	arg_u64(a, "seq", r->sample.seq);
-	arg_i64(a, "ns", r->phase_ns[k]);
-	arg_key(a, "causes");
-	fputc('{', a->out);
-	for (c = 0; c < NR_CAUSES; c++) {
-		if (!x->by_phase_cause[k][c])
-			continue;
-		fprintf(a->out, "%s\"%s\":%" PRId64, first ? "" : ",", cause__name(c), x->by_phase_cause[k][c]);
-		first = false;
-	}
-	fputc('}', a->out);
-	arg_key(a, "intervals");
-	fputc('[', a->out);
-	first = true;
+	arg_u64(w, "seq", r->sample.seq);
+	arg_i64(w, "ns", r->phase_ns[k]);
+	json_writer__key(w, "causes");
+	json_writer__begin_object(w);
+	for (c = 0; c < NR_CAUSES; c++)
+		if (x->by_phase_cause[k][c])
+			arg_i64(w, cause__name(c), x->by_phase_cause[k][c]);
+	json_writer__end_object(w);
+	json_writer__key(w, "intervals");
+	json_writer__begin_array(w);
 	for (i = 0; i < x->nr_iv && i < EXPLAIN_MAX_INTERVALS; i++) {
 		if (x->iv[i].phase != k)
 			continue;
 		describe(&x->iv[i], desc, sizeof(desc));
-		if (!first)
-			fputc(',', a->out);
-		put_str(a->out, desc, sizeof(desc));
-		first = false;
+		json_writer__string(w, desc);
 	}
-	fputc(']', a->out);
+	json_writer__end_array(w);
 }
 
 /* phase_bounds - t_notify, the marks and t_woken; false unless they run in time order */
@@ -545,7 +548,7 @@ static void draw_phased(struct timeline *t, const struct sample_result *r, const
 	int producer = b[PHASE_NOTIFY_KERNEL] < b[PHASE_WAKE_ENQUEUE] ? PHASE_NOTIFY_KERNEL : PHASE_NOTIFY_USER;
 	int consumer = PHASE_WAKE_ENQUEUE, k;
 	struct tl_slice s = { .cat = "wakeup", .pid = run_pid(t), .tid = wakee->tid };
-	struct tl_args a;
+	struct json_writer *w;
 	uint64_t flow = 0;
 	char name[40];
 
@@ -558,9 +561,9 @@ static void draw_phased(struct timeline *t, const struct sample_result *r, const
 	s.name = name;
 	s.start_ns = b[0];
 	s.end_ns = b[NR_PHASES];
-	a = slice_start(t, &s);
-	wakeup_args(&a, r, true);
-	args_end(&a);
+	w = slice_start(t, &s);
+	wakeup_args(w, r, true);
+	args_end(w);
 
 	for (k = 0; k < NR_PHASES; k++) {
 		s = (struct tl_slice){
@@ -576,9 +579,9 @@ static void draw_phased(struct timeline *t, const struct sample_result *r, const
 			s.flow = TL_FLOW_OUT;
 		else if (flow && k == consumer)
 			s.flow = TL_FLOW_IN;
-		a = slice_start(t, &s);
-		phase_args(&a, r, k);
-		args_end(&a);
+		w = slice_start(t, &s);
+		phase_args(w, r, k);
+		args_end(w);
 	}
 	waker->busy_until_ns = b[PHASE_WAKE_ENQUEUE];
 	wakee->busy_until_ns = b[NR_PHASES];
@@ -596,7 +599,7 @@ static void draw_whole(struct timeline *t, const struct sample_result *r, struct
 	bool traced = t->run.traced;
 	uint64_t end = r->t_woken_ns > r->t_notify_ns ? r->t_woken_ns : r->t_notify_ns;
 	struct tl_slice s = { .cat = "wakeup", .pid = run_pid(t), .tid = wakee->tid };
-	struct tl_args a;
+	struct json_writer *w;
 	char name[40];
 
 	snprintf(name, sizeof(name), "%s #%" PRIu64,
@@ -604,9 +607,9 @@ static void draw_whole(struct timeline *t, const struct sample_result *r, struct
 	s.name = name;
 	s.start_ns = r->t_notify_ns;
 	s.end_ns = end;
-	a = slice_start(t, &s);
-	wakeup_args(&a, r, traced);
-	args_end(&a);
+	w = slice_start(t, &s);
+	wakeup_args(w, r, traced);
+	args_end(w);
 	waker->busy_until_ns = r->t_notify_ns;
 	wakee->busy_until_ns = end;
 	if (end == r->t_notify_ns)
@@ -617,18 +620,18 @@ static void draw_whole(struct timeline *t, const struct sample_result *r, struct
 	s.tid = waker->tid;
 	s.end_ns = s.start_ns;
 	s.flow = TL_FLOW_OUT;
-	a = slice_start(t, &s);
-	arg_u64(&a, "seq", r->sample.seq);
-	args_end(&a);
+	w = slice_start(t, &s);
+	arg_u64(w, "seq", r->sample.seq);
+	args_end(w);
 
 	snprintf(name, sizeof(name), "woken #%" PRIu64, r->sample.seq);
 	s.tid = wakee->tid;
 	s.start_ns = end;
 	s.end_ns = end;
 	s.flow = TL_FLOW_IN;
-	a = slice_start(t, &s);
-	arg_u64(&a, "seq", r->sample.seq);
-	args_end(&a);
+	w = slice_start(t, &s);
+	arg_u64(w, "seq", r->sample.seq);
+	args_end(w);
 }
 
 void timeline__sample(struct timeline *t, const struct sample_result *r)
@@ -686,7 +689,7 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		 const struct wp_event *closing)
 {
 	struct tl_slice s = { .pid = cpus_pid(t), .tid = cpu_thread(t, cpu), .start_ns = o->start_ns, .end_ns = end };
-	struct tl_args a;
+	struct json_writer *w;
 	char name[48];
 
 	s.name = name;
@@ -697,23 +700,23 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		else
 			snprintf(name, sizeof(name), "idle");
 		s.cat = "sched";
-		a = slice_start(t, &s);
-		arg_u64(&a, "tid", o->tid);
-		arg_u64(&a, "tgid", o->tgid);
-		arg_u64(&a, "prio", o->prio);
+		w = slice_start(t, &s);
+		arg_u64(w, "tid", o->tid);
+		arg_u64(w, "tgid", o->tgid);
+		arg_u64(w, "prio", o->prio);
 		if (o->tid && closing) {
 			/* a task still runnable when switched out was preempted */
-			arg_str(&a, "left", wp_switch_slept(closing->sw.prev_state, closing->sw.preempt) ? "slept" : "preempted",
-				SIZE_MAX);
-			arg_u64(&a, "prev_state", closing->sw.prev_state);
+			arg_str(w, "left",
+				wp_switch_slept(closing->sw.prev_state, closing->sw.preempt) ? "slept" : "preempted");
+			arg_u64(w, "prev_state", closing->sw.prev_state);
 		}
 		break;
 	case TL_IDLE:
 		snprintf(name, sizeof(name), "cpu_idle");
 		s.cat = "idle";
-		a = slice_start(t, &s);
+		w = slice_start(t, &s);
 		if (o->nr >= 0)
-			arg_i64(&a, "state", o->nr);
+			arg_i64(w, "state", o->nr);
 		break;
 	default:
 		if (o->irq_kind == WP_IRQ_HARD && o->name[0])
@@ -725,12 +728,12 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		else
 			snprintf(name, sizeof(name), "%s", irq_kind__name(o->irq_kind));
 		s.cat = "irq";
-		a = slice_start(t, &s);
-		arg_str(&a, "kind", irq_kind__name(o->irq_kind), SIZE_MAX);
-		arg_i64(&a, "nr", o->nr);
+		w = slice_start(t, &s);
+		arg_str(w, "kind", irq_kind__name(o->irq_kind));
+		arg_i64(w, "nr", o->nr);
 		break;
 	}
-	args_end(&a);
+	args_end(w);
 	t->run.cpu_slices++;
 }
 
@@ -896,20 +899,20 @@ static void on_waking(struct timeline *t, uint32_t cpu, const struct wp_event *e
 {
 	uint64_t since = e->wake.target_idle_since_ns;
 	uint32_t target = e->wake.target_cpu;
-	struct tl_args a;
+	struct json_writer *w;
 	struct tl_cpu *c;
 	struct tl_open *o;
 	char name[32];
 
 	snprintf(name, sizeof(name), "sched_waking %u", e->wake.pid);
-	a = instant_start(t, name, cpus_pid(t), cpu_thread(t, cpu), e->ts_ns);
-	arg_u64(&a, "pid", e->wake.pid);
-	arg_u64(&a, "target_cpu", target);
+	w = instant_start(t, name, cpus_pid(t), cpu_thread(t, cpu), e->ts_ns);
+	arg_u64(w, "pid", e->wake.pid);
+	arg_u64(w, "target_cpu", target);
 	if (since && since <= e->ts_ns)
-		arg_u64(&a, "target_idle_for_ns", e->ts_ns - since);
+		arg_u64(w, "target_idle_for_ns", e->ts_ns - since);
 	else if (e->wake.target_curr_pid)
-		arg_str(&a, "target_running", e->wake.target_curr_comm, sizeof(e->wake.target_curr_comm));
-	args_end(&a);
+		arg_strn(w, "target_running", e->wake.target_curr_comm, sizeof(e->wake.target_curr_comm));
+	args_end(w);
 
 	if (!since || since > e->ts_ns || target >= WP_MAX_CPUS || target == cpu)
 		return;
@@ -925,27 +928,27 @@ static void on_waking(struct timeline *t, uint32_t cpu, const struct wp_event *e
 
 static void on_wakeup(struct timeline *t, uint32_t cpu, const struct wp_event *e)
 {
-	struct tl_args a;
+	struct json_writer *w;
 	char name[32];
 
 	snprintf(name, sizeof(name), "sched_wakeup %u", e->wake.pid);
-	a = instant_start(t, name, cpus_pid(t), cpu_thread(t, cpu), e->ts_ns);
-	arg_u64(&a, "pid", e->wake.pid);
-	arg_u64(&a, "target_cpu", e->wake.target_cpu);
-	args_end(&a);
+	w = instant_start(t, name, cpus_pid(t), cpu_thread(t, cpu), e->ts_ns);
+	arg_u64(w, "pid", e->wake.pid);
+	arg_u64(w, "target_cpu", e->wake.target_cpu);
+	args_end(w);
 }
 
 static void on_migrate(struct timeline *t, uint32_t cpu, const struct wp_event *e)
 {
-	struct tl_args a;
+	struct json_writer *w;
 	char name[32];
 
 	snprintf(name, sizeof(name), "migrate %u", e->migrate.pid);
-	a = instant_start(t, name, cpus_pid(t), cpu_thread(t, cpu), e->ts_ns);
-	arg_u64(&a, "pid", e->migrate.pid);
-	arg_u64(&a, "from_cpu", e->migrate.orig_cpu);
-	arg_u64(&a, "to_cpu", e->migrate.dest_cpu);
-	args_end(&a);
+	w = instant_start(t, name, cpus_pid(t), cpu_thread(t, cpu), e->ts_ns);
+	arg_u64(w, "pid", e->migrate.pid);
+	arg_u64(w, "from_cpu", e->migrate.orig_cpu);
+	arg_u64(w, "to_cpu", e->migrate.dest_cpu);
+	args_end(w);
 }
 
 void timeline__event(struct timeline *t, const struct wp_event *e)

@@ -32,7 +32,11 @@ void timeline__event(struct timeline *t, const struct wp_event *e);
 /* timeline__sample - one merged sample, in sequence order, after the events around it */
 void timeline__sample(struct timeline *t, const struct sample_result *r);
 void timeline__end_run(struct timeline *t);
-/* timeline__close - end the JSON document, flush and free; 0, or -EIO if the stream failed. Never fcloses @out. */
+/*
+ * timeline__close - end the JSON document, flush and free; 0, -EIO if the
+ * stream failed, or json_writer__finish()'s error for a document it cut
+ * short. Never fcloses @out.
+ */
 int timeline__close(struct timeline *t);
 
 #endif /* WAKEPROBE_TIMELINE_H */
