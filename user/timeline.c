@@ -453,44 +453,17 @@ static void wakeup_args(struct json_writer *w, const struct sample_result *r, bo
 		arg_u64(w, "intervals_not_listed", r->why.more_iv);
 }
 
-/* describe - one interval of a phase, named from the events that show it */
-static void describe(const struct interval *iv, char *buf, size_t len)
+/*
+ * interval_text - one interval of a phase, worded as the text and JSON
+ * reports word it, and its time: "CPU 1 idle: 650 ns"
+ */
+static void interval_text(const struct interval *iv, char *buf, size_t len)
 {
-	int n;
+	size_t n;
 
-	switch (iv->cause) {
-	case CAUSE_IDLE:
-		n = snprintf(buf, len, "CPU %u idle", iv->cpu);
-		break;
-	case CAUSE_IPI:
-		n = snprintf(buf, len, "wake queued for CPU %u, its IPI not run yet", iv->cpu);
-		break;
-	case CAUSE_OTHER_TASK:
-		n = snprintf(buf, len, "%.16s pid %u prio %u held CPU %u%s", iv->name, iv->pid, iv->prio, iv->cpu,
-			     !iv->left_known ? "" : iv->preempted ? ", then was preempted" : ", then slept");
-		break;
-	case CAUSE_IRQ:
-		if (iv->irq_kind == WP_IRQ_HARD)
-			n = snprintf(buf, len, "irq %d%s%.16s on CPU %u", iv->nr, iv->name[0] ? " " : "", iv->name,
-				     iv->cpu);
-		else
-			n = snprintf(buf, len, "%s on CPU %u", irq_kind__name(iv->irq_kind), iv->cpu);
-		break;
-	case CAUSE_SOFTIRQ:
-		n = snprintf(buf, len, "softirq %s on CPU %u", softirq__name(iv->nr), iv->cpu);
-		break;
-	case CAUSE_WAKER_PREEMPTED:
-		n = snprintf(buf, len, "waker off CPU %u, %.16s pid %u ran", iv->cpu, iv->name, iv->pid);
-		break;
-	case CAUSE_WAKEE_PREEMPTED:
-		n = snprintf(buf, len, "wakee off CPU %u, %.16s pid %u ran", iv->cpu, iv->name, iv->pid);
-		break;
-	default:
-		n = snprintf(buf, len, "%s", cause__name(iv->cause));
-		break;
-	}
-	if (n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, ": %" PRIu64 " ns", iv->dur_ns);
+	explain__describe_interval(iv, buf, len);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, ": %" PRIu64 " ns", iv->dur_ns);
 }
 
 /* a phase slice's args: its time by cause, and each named interval of it */
@@ -514,7 +487,7 @@ static void phase_args(struct json_writer *w, const struct sample_result *r, int
 	for (i = 0; i < x->nr_iv && i < EXPLAIN_MAX_INTERVALS; i++) {
 		if (x->iv[i].phase != k)
 			continue;
-		describe(&x->iv[i], desc, sizeof(desc));
+		interval_text(&x->iv[i], desc, sizeof(desc));
 		json_writer__string(w, desc);
 	}
 	json_writer__end_array(w);
