@@ -12,6 +12,8 @@
  *
  * Written as it comes: only per-CPU and per-thread state is kept, in one
  * block allocated at open, so memory does not grow with the run.
+ * timeline.c writes the document, timeline_samples.c the first process's
+ * tracks, timeline_cpus.c the second's.
  */
 #ifndef WAKEPROBE_TIMELINE_H
 #define WAKEPROBE_TIMELINE_H
