@@ -55,6 +55,7 @@ COMMON_SRCS := user/clock.c user/histogram.c user/parse.c
 CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/merger.c user/explain.c user/aggregate.c \
 	user/event_window.c user/ring.c \
 	user/report.c user/json_writer.c user/report_json.c user/sample_csv.c user/timeline.c \
+	user/timeline_samples.c user/timeline_cpus.c \
 	user/sample_reader.c user/runner.c user/collect.c user/analysis.c user/recording.c user/run_config.c \
 	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem

@@ -250,6 +250,162 @@ Test(json_writer, nesting_places_commas_and_pretty_prints_like_jq)
 	free(text);
 }
 
+Test(json_writer, compact_has_no_whitespace_but_the_line_breaks_asked_for)
+{
+	static const char expected[] =
+		"{\"a\":[1,[],{},[-2,true]],\"b\":{\"c\":{\"d\":null}},\"e\":false}\n"
+		"{\"events\":[\n"
+		"{\"n\":1,\"s\":\"x y\"},\n"
+		"{\"n\":2}\n"
+		"],\n"
+		"\"none\":[\n"
+		"],\n"
+		"\"other\":{\"k\":[3,4]}}\n";
+	struct json_writer w;
+	char *text;
+
+	json_writer__init_compact(&w, out);
+	json_writer__begin_object(&w);
+	json_writer__key(&w, "a");
+	json_writer__begin_array(&w);
+	json_writer__uint(&w, 1);
+	json_writer__begin_array(&w);
+	json_writer__end_array(&w);
+	json_writer__begin_object(&w);
+	json_writer__end_object(&w);
+	json_writer__begin_array(&w);
+	json_writer__int(&w, -2);
+	json_writer__bool(&w, true);
+	json_writer__end_array(&w);
+	json_writer__end_array(&w);
+	json_writer__key(&w, "b");
+	json_writer__begin_object(&w);
+	json_writer__key(&w, "c");
+	json_writer__begin_object(&w);
+	json_writer__key(&w, "d");
+	json_writer__null(&w);
+	json_writer__end_object(&w);
+	json_writer__end_object(&w);
+	json_writer__key(&w, "e");
+	json_writer__bool(&w, false);
+	json_writer__end_object(&w);
+	cr_assert_eq(json_writer__finish(&w), 0);
+
+	/* a trace's shape: one event a line, the closing bracket on its own, an empty list too */
+	json_writer__init_compact(&w, out);
+	json_writer__begin_object(&w);
+	json_writer__key(&w, "events");
+	json_writer__begin_array(&w);
+	json_writer__line_break(&w);
+	json_writer__begin_object(&w);
+	json_writer__key(&w, "n");
+	json_writer__uint(&w, 1);
+	json_writer__key(&w, "s");
+	json_writer__string(&w, "x y");
+	json_writer__end_object(&w);
+	json_writer__line_break(&w);
+	json_writer__begin_object(&w);
+	json_writer__key(&w, "n");
+	json_writer__uint(&w, 2);
+	json_writer__end_object(&w);
+	json_writer__line_break(&w);
+	json_writer__end_array(&w);
+	json_writer__line_break(&w);
+	json_writer__key(&w, "none");
+	json_writer__begin_array(&w);
+	json_writer__line_break(&w);
+	json_writer__end_array(&w);
+	json_writer__line_break(&w);
+	json_writer__key(&w, "other");
+	json_writer__begin_object(&w);
+	json_writer__key(&w, "k");
+	json_writer__begin_array(&w);
+	json_writer__uint(&w, 3);
+	json_writer__uint(&w, 4);
+	json_writer__end_array(&w);
+	json_writer__end_object(&w);
+	json_writer__end_object(&w);
+	cr_assert_eq(json_writer__finish(&w), 0);
+	close_tmp();
+
+	text = slurp();
+	cr_assert_str_eq(text, expected);
+	free(text);
+}
+
+Test(json_writer, a_pretty_document_places_its_own_lines_and_ignores_line_breaks)
+{
+	static const char expected[] =
+		"{\n"
+		"  \"a\": [\n"
+		"    1,\n"
+		"    []\n"
+		"  ]\n"
+		"}\n";
+	struct json_writer w;
+	char *text;
+
+	json_writer__init(&w, out);
+	json_writer__begin_object(&w);
+	json_writer__line_break(&w);
+	json_writer__key(&w, "a");
+	json_writer__begin_array(&w);
+	json_writer__line_break(&w);
+	json_writer__uint(&w, 1);
+	json_writer__begin_array(&w);
+	json_writer__line_break(&w);
+	json_writer__end_array(&w);
+	json_writer__end_array(&w);
+	json_writer__line_break(&w);
+	json_writer__end_object(&w);
+	cr_assert_eq(json_writer__finish(&w), 0);
+	close_tmp();
+
+	text = slurp();
+	cr_assert_str_eq(text, expected);
+	free(text);
+}
+
+Test(json_writer, fixed_point_numbers_keep_every_digit_and_read_back_exactly)
+{
+	static const char expected[] =
+		"[0.000,1000000200.123,18446744073709551.615,5,1.8446744073709551615,0.0000000000000000007]\n";
+	struct json_writer w;
+	FILE *sink;
+	char *text;
+
+	json_writer__init_compact(&w, out);
+	json_writer__begin_array(&w);
+	json_writer__fixed_point(&w, 0, 3);
+	json_writer__fixed_point(&w, 1000000200123ull, 3);
+	json_writer__fixed_point(&w, UINT64_MAX, 3);
+	json_writer__fixed_point(&w, 5, 0);
+	json_writer__fixed_point(&w, UINT64_MAX, 19);
+	json_writer__fixed_point(&w, 7, 19);
+	json_writer__end_array(&w);
+	cr_assert_eq(json_writer__finish(&w), 0);
+	close_tmp();
+
+	text = slurp();
+	cr_assert_str_eq(text, expected);
+	free(text);
+	cr_assert(py_check("import decimal\n"
+			   "D = decimal.Decimal\n"
+			   "x = json.load(open(sys.argv[1]), parse_float=D)\n"
+			   "assert x == [D('0'), D('1000000200.123'), D('18446744073709551.615'), 5,\n"
+			   "             D('1.8446744073709551615'), D('7e-19')], x"));
+
+	/* 10^20 does not fit: a misuse */
+	sink = fopen("/dev/null", "w");
+	cr_assert_not_null(sink);
+	json_writer__init(&w, sink);
+	json_writer__begin_array(&w);
+	json_writer__fixed_point(&w, 1, 20);
+	json_writer__end_array(&w);
+	cr_assert_eq(json_writer__finish(&w), -EINVAL);
+	fclose(sink);
+}
+
 Test(json_writer, integers_are_exact_to_the_last_digit)
 {
 	struct json_writer w;

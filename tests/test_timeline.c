@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <malloc.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "explain.h"
 #include "helpers.h"
 #include "sample_csv.h"
 #include "timeline.h"
@@ -222,7 +224,7 @@ Test(timeline, phases_tile_each_wakeup_and_an_arrow_goes_from_the_notify_to_the_
 		"rq = [s for s in mine if s.name == 'runq_wait'][0]\n"
 		"want(rq.args['ns'] == 4000, rq.args)\n"
 		"want(rq.args['causes'] == {'other_task': 3000, 'unexplained': 1000}, rq.args)\n"
-		"want(rq.args['intervals'] == ['wp-hog pid 42 prio 120 held CPU 1, then was preempted: 3000 ns'],\n"
+		"want(rq.args['intervals'] == [\"'wp-hog' pid 42 prio 120 ran on CPU 1 (then preempted): 3000 ns\"],\n"
 		"     rq.args)\n"
 		"we = [s for s in mine if s.name == 'wake_enqueue'][0]\n"
 		"want(we.args['causes'] == {'idle': 650, 'irq': 100, 'unexplained': 50}, we.args)\n"
@@ -234,6 +236,66 @@ Test(timeline, phases_tile_each_wakeup_and_an_arrow_goes_from_the_notify_to_the_
 		"    want(p.end == c.start, (p, c))\n"
 		"want((runs[1]['workload'], runs[1]['traced'], runs[1]['samples']) == ('eventfd', True, 3), runs)\n"
 		"want(runs[1]['pid'] == pid and tl.other['runs_not_listed'] == 0, runs)\n");
+}
+
+/*
+ * One function words an interval for the text report, the JSON report and
+ * the timeline: each interval of every cause reads as
+ * explain__describe_interval() has it, then its time.
+ */
+Test(timeline, every_interval_is_worded_as_the_reports_word_it)
+{
+	static const struct {
+		enum cause cause;
+		int phase;
+		uint8_t irq_kind;
+		int32_t nr;
+		uint32_t pid;
+		bool left_known, preempted;
+		const char *name;
+	} parts[] = {
+		{ .cause = CAUSE_IDLE, .phase = PHASE_WAKE_ENQUEUE },
+		{ .cause = CAUSE_IPI, .phase = PHASE_WAKE_ENQUEUE },
+		{ .cause = CAUSE_OTHER_TASK, .phase = PHASE_RUNQ_WAIT, .pid = HOG, .name = "wp-hog" },
+		{ .cause = CAUSE_OTHER_TASK, .phase = PHASE_RUNQ_WAIT, .pid = OTHER, .left_known = true,
+		  .name = "other" },
+		{ .cause = CAUSE_OTHER_TASK, .phase = PHASE_RUNQ_WAIT, .pid = 78, .left_known = true, .preempted = true,
+		  .name = "third" },
+		{ .cause = CAUSE_IRQ, .phase = PHASE_RUNQ_WAIT, .irq_kind = WP_IRQ_HARD, .nr = 24, .name = "eth0" },
+		{ .cause = CAUSE_IRQ, .phase = PHASE_RUNQ_WAIT, .irq_kind = WP_IRQ_TIMER },
+		{ .cause = CAUSE_SOFTIRQ, .phase = PHASE_RUNQ_WAIT, .irq_kind = WP_IRQ_SOFT, .nr = 3 },
+		{ .cause = CAUSE_WAKER_PREEMPTED, .phase = PHASE_NOTIFY_KERNEL, .pid = HOG, .name = "wp-hog" },
+		{ .cause = CAUSE_WAKEE_PREEMPTED, .phase = PHASE_RESUME_KERNEL, .pid = HOG, .name = "wp-hog" },
+		{ .cause = CAUSE_REACQUIRE, .phase = PHASE_RESUME_USER },
+	};
+	struct sample_result r = complete(1);
+	char want[2048], desc[128];
+	size_t n = 0, i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		struct interval *iv = add_cause(&r, parts[i].phase, parts[i].cause, 10 + (int64_t)i);
+
+		iv->irq_kind = parts[i].irq_kind;
+		iv->nr = parts[i].nr;
+		iv->pid = parts[i].pid;
+		iv->prio = parts[i].pid ? 120 : 0;
+		iv->left_known = parts[i].left_known;
+		iv->preempted = parts[i].preempted;
+		snprintf(iv->name, sizeof(iv->name), "%s", parts[i].name ? parts[i].name : "");
+		explain__describe_interval(iv, desc, sizeof(desc));
+		/* the descriptions quote comms with ' and hold no " or backslash: a python literal as they are */
+		cr_assert_null(strpbrk(desc, "\"\\"), "%s", desc);
+		n += (size_t)snprintf(want + n, sizeof(want) - n, "\"%s: %" PRIu64 " ns\", ", desc, iv->dur_ns);
+		cr_assert_lt(n, sizeof(want));
+	}
+	timeline__begin_run(tl, "cond", true);
+	timeline__sample(tl, &r);
+	expect_timeline(
+		"want_all = [%s]\n"
+		"got = [d for s in sorted(tl.find(cat='phase'), key=lambda s: s.start) for d in s.args['intervals']]\n"
+		"want(sorted(got) == sorted(want_all) and len(got) == %zu, (got, want_all))\n"
+		"want(\"'wp-hog' pid 42 prio 120 ran on CPU 1: 12 ns\" in got, got)\n",
+		want, sizeof(parts) / sizeof(parts[0]));
 }
 
 Test(timeline, an_empty_notify_phase_moves_the_arrow_to_slices_that_keep_it_in_time_order)
@@ -472,17 +534,40 @@ Test(timeline, slices_that_would_overlap_are_dropped_so_every_thread_nests)
 		"want(len(tl.flows()[0]) == 3, tl.flows())\n");
 }
 
-Test(timeline, names_are_escaped_into_valid_json_whatever_a_comm_holds)
+/*
+ * Names are written as json_writer writes every string, the JSON report's
+ * too: valid UTF-8 as it is, quote and backslash escaped, and a control or
+ * a byte that is not part of valid UTF-8 as \u00XX.
+ */
+Test(timeline, names_keep_their_valid_utf8_and_escape_every_other_byte_as_the_json_report_does)
 {
-	static const char comm[] = { 'a', '"', 'b', '\\', 'c', 0x01, (char)0xff, 0 };
+	/* quote, backslash, a control, a byte that is never UTF-8, DEL */
+	static const char comm[] = { 'a', '"', 'b', '\\', 'c', 0x01, (char)0xff, 0x7f, 0 };
+	/* 16 bytes and no NUL, as the kernel may leave a comm: an é, a €, and an é cut after its first byte */
+	static const char full[WP_TASK_COMM_LEN] = "caf\xc3\xa9 \xe2\x82\xac abcde\xc3";
+	struct wp_event e = { .tid = WAKER };
 
-	timeline__begin_run(tl, "say \"hi\"\\", true);
+	timeline__begin_run(tl, "say \"hi\"\\ caf\xc3\xa9", true);
 	sw(100, 0, OTHER, HOG, comm, 0);
-	sw(200, 0, HOG, OTHER, "other", 0);
+	sw(200, 0, HOG, OTHER, "caf\xc3\xa9 \xe2\x82\xac abcd\xc3", 0);
+	sw(300, 0, OTHER, HOG, "other", 0);
+	e.wake.pid = WAKEE;
+	e.wake.target_cpu = 1;
+	e.wake.target_curr_pid = HOG;
+	memcpy(e.wake.target_curr_comm, full, sizeof(full));
+	feed(&e, 400, WP_EV_WAKING, 0);
 	expect_timeline(
-		"want(pid_of('wakeprobe: say \"hi\"\\\\') == runs[1]['pid'], tl.process_names)\n"
+		"want(pid_of('wakeprobe: say \"hi\"\\\\ caf\\u00e9') == runs[1]['pid'], tl.process_names)\n"
 		"got = [s.name for s in tl.find(prefix='a')]\n"
-		"want(got == ['a\"b\\\\c\\x01\\xff 42'], got)\n");
+		"want(got == ['a\"b\\\\c\\x01\\xff\\x7f 42'], got)\n"
+		"got = [s.name for s in tl.find(prefix='caf')]\n"
+		"want(got == ['caf\\u00e9 \\u20ac abcd\\xc3 77'], got)\n"
+		"got = [i['args'].get('target_running') for i in tl.instants]\n"
+		"want(got == ['caf\\u00e9 \\u20ac abcde\\xc3'], got)\n"
+		"raw = open(sys.argv[2], 'rb').read()\n"
+		"want(b'\"caf\\xc3\\xa9 \\xe2\\x82\\xac abcd\\\\u00c3 77\"' in raw, 'UTF-8 kept, a cut byte not')\n"
+		"want(b'\"caf\\xc3\\xa9 \\xe2\\x82\\xac abcde\\\\u00c3\"' in raw, 'a comm ends at 16 bytes')\n"
+		"want(b'\"a\\\\\"b\\\\\\\\c\\\\u0001\\\\u00ff\\x7f 42\"' in raw, 'stray bytes as \\\\u00XX')\n");
 }
 
 Test(timeline, a_failed_stream_is_reported_and_the_stream_is_left_to_its_owner)

@@ -9,10 +9,19 @@
 
 #define INDENT_WIDTH 2
 
+/* the most digits after the point: 10^19 is the largest power of ten a uint64_t holds */
+#define MAX_DECIMALS 19
+
 void json_writer__init(struct json_writer *w, FILE *out)
 {
 	memset(w, 0, sizeof(*w));
 	w->out = out;
+}
+
+void json_writer__init_compact(struct json_writer *w, FILE *out)
+{
+	json_writer__init(w, out);
+	w->compact = true;
 }
 
 static void fail(struct json_writer *w, int err)
@@ -21,10 +30,31 @@ static void fail(struct json_writer *w, int err)
 		w->err = err;
 }
 
-static void newline_and_indent(struct json_writer *w, unsigned int depth)
+/*
+ * new_line - where a member or a closing bracket at @depth starts: an
+ * indented line of its own when pretty; when compact, a new line only if
+ * one was asked for
+ */
+static void new_line(struct json_writer *w, unsigned int depth)
 {
-	fputc('\n', w->out);
-	fprintf(w->out, "%*s", (int)(depth * INDENT_WIDTH), "");
+	if (!w->compact) {
+		fputc('\n', w->out);
+		fprintf(w->out, "%*s", (int)(depth * INDENT_WIDTH), "");
+	} else if (w->line_break) {
+		fputc('\n', w->out);
+		w->line_break = false;
+	}
+}
+
+/* start_member - the comma after the innermost container's previous member, then the new one's line */
+static void start_member(struct json_writer *w)
+{
+	unsigned int top = w->depth - 1;
+
+	if (w->has_items[top])
+		fputc(',', w->out);
+	w->has_items[top] = true;
+	new_line(w, w->depth);
 }
 
 /*
@@ -53,10 +83,7 @@ static bool before_value(struct json_writer *w)
 		w->has_key = false;
 		return true;
 	}
-	if (w->has_items[top])
-		fputc(',', w->out);
-	newline_and_indent(w, w->depth);
-	w->has_items[top] = true;
+	start_member(w);
 	return true;
 }
 
@@ -89,9 +116,9 @@ static void end(struct json_writer *w, bool array)
 		return;
 	}
 	w->depth--;
-	/* an empty container stays on one line: {} or [] */
-	if (w->has_items[w->depth])
-		newline_and_indent(w, w->depth);
+	/* pretty, an empty container stays on one line: {} or []; compact, only a break asked for ends a line */
+	if (w->compact || w->has_items[w->depth])
+		new_line(w, w->depth);
 	fputc(array ? ']' : '}', w->out);
 	after_value(w);
 }
@@ -190,22 +217,22 @@ static void write_string(FILE *out, const char *str, size_t n)
 
 void json_writer__key(struct json_writer *w, const char *key)
 {
-	unsigned int top;
-
 	if (w->err)
 		return;
 	if (!w->depth || w->is_array[w->depth - 1] || w->has_key) {
 		fail(w, -EINVAL);
 		return;
 	}
-	top = w->depth - 1;
-	if (w->has_items[top])
-		fputc(',', w->out);
-	newline_and_indent(w, w->depth);
+	start_member(w);
 	write_string(w->out, key, strlen(key));
-	fputs(": ", w->out);
-	w->has_items[top] = true;
+	fputs(w->compact ? ":" : ": ", w->out);
 	w->has_key = true;
+}
+
+void json_writer__line_break(struct json_writer *w)
+{
+	if (w->compact)
+		w->line_break = true;
 }
 
 void json_writer__string_n(struct json_writer *w, const char *s, size_t max)
@@ -237,6 +264,26 @@ void json_writer__uint(struct json_writer *w, uint64_t v)
 	if (!before_value(w))
 		return;
 	fprintf(w->out, "%" PRIu64, v);
+	after_value(w);
+}
+
+void json_writer__fixed_point(struct json_writer *w, uint64_t v, unsigned int decimals)
+{
+	uint64_t scale = 1;
+	unsigned int i;
+
+	if (decimals > MAX_DECIMALS) {
+		fail(w, -EINVAL);
+		return;
+	}
+	if (!before_value(w))
+		return;
+	for (i = 0; i < decimals; i++)
+		scale *= 10;
+	if (decimals)
+		fprintf(w->out, "%" PRIu64 ".%0*" PRIu64, v / scale, (int)decimals, v % scale);
+	else
+		fprintf(w->out, "%" PRIu64, v);
 	after_value(w);
 }
 

@@ -2,11 +2,13 @@
 /*
  * json_writer.h - a small streaming JSON emitter over a FILE *.
  *
- * Values go straight to the stream, pretty-printed with two-space indents
- * the way jq prints them, with the commas between members placed for the
- * caller. The writer keeps only a bounded stack of open containers, so it
- * allocates nothing. Write errors are not checked call by call: the stream's
- * error flag is read once, by json_writer__finish().
+ * Values go straight to the stream, with the commas between members placed
+ * for the caller: pretty-printed with two-space indents the way jq prints
+ * them, or compact, with no whitespace but the line breaks the caller asks
+ * for (a trace of a million events would be half indentation). The writer
+ * keeps only a bounded stack of open containers, so it allocates nothing.
+ * Write errors are not checked call by call: the stream's error flag is
+ * read once, by json_writer__finish().
  *
  * A misuse (a value in an object without its key, a key in an array, an end
  * that does not match its begin, nesting deeper than JSON_WRITER_MAX_DEPTH)
@@ -29,11 +31,16 @@ struct json_writer {
 	bool is_array[JSON_WRITER_MAX_DEPTH];	/* per open container: array, else object */
 	bool has_items[JSON_WRITER_MAX_DEPTH];	/* ... and whether it holds a member yet */
 	bool has_key;				/* a key was written; its value comes next */
+	bool compact;				/* no whitespace but the breaks asked for */
+	bool line_break;			/* compact: a break was asked for and not written yet */
 	bool done;				/* the top-level value is complete */
 	int err;				/* the first misuse, a negative errno */
 };
 
+/* json_writer__init - a pretty-printed document on @out */
 void json_writer__init(struct json_writer *w, FILE *out);
+/* json_writer__init_compact - a compact document on @out: see json_writer__line_break() */
+void json_writer__init_compact(struct json_writer *w, FILE *out);
 
 void json_writer__begin_object(struct json_writer *w);
 void json_writer__end_object(struct json_writer *w);
@@ -41,6 +48,13 @@ void json_writer__begin_array(struct json_writer *w);
 void json_writer__end_array(struct json_writer *w);
 /* json_writer__key - the next member's name, inside an object; its value follows */
 void json_writer__key(struct json_writer *w, const char *key);
+/*
+ * json_writer__line_break - in a compact document, the next member or
+ * closing bracket written starts a new line (after the comma that goes
+ * before it): one line per event of a trace, say. A pretty-printed
+ * document places its own lines and ignores it.
+ */
+void json_writer__line_break(struct json_writer *w);
 
 /*
  * json_writer__string - a NUL-terminated string. Valid UTF-8 is copied as
@@ -56,6 +70,13 @@ void json_writer__string(struct json_writer *w, const char *s);
 void json_writer__string_n(struct json_writer *w, const char *s, size_t max);
 void json_writer__int(struct json_writer *w, int64_t v);
 void json_writer__uint(struct json_writer *w, uint64_t v);
+/*
+ * json_writer__fixed_point - @v / 10^@decimals with exactly @decimals digits
+ * after the point, (1500123, 3) as 1500.123: a value counted in a finer unit
+ * than the one the reader expects, none of it rounded away on the way
+ * through a double. @decimals up to 19; more is a misuse.
+ */
+void json_writer__fixed_point(struct json_writer *w, uint64_t v, unsigned int decimals);
 /* json_writer__double - a finite number, shortest form that reads back the same; NaN and inf: null */
 void json_writer__double(struct json_writer *w, double v);
 void json_writer__bool(struct json_writer *w, bool v);

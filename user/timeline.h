@@ -12,6 +12,8 @@
  *
  * Written as it comes: only per-CPU and per-thread state is kept, in one
  * block allocated at open, so memory does not grow with the run.
+ * timeline.c writes the document, timeline_samples.c the first process's
+ * tracks, timeline_cpus.c the second's.
  */
 #ifndef WAKEPROBE_TIMELINE_H
 #define WAKEPROBE_TIMELINE_H
@@ -32,7 +34,11 @@ void timeline__event(struct timeline *t, const struct wp_event *e);
 /* timeline__sample - one merged sample, in sequence order, after the events around it */
 void timeline__sample(struct timeline *t, const struct sample_result *r);
 void timeline__end_run(struct timeline *t);
-/* timeline__close - end the JSON document, flush and free; 0, or -EIO if the stream failed. Never fcloses @out. */
+/*
+ * timeline__close - end the JSON document, flush and free; 0, -EIO if the
+ * stream failed, or json_writer__finish()'s error for a document it cut
+ * short. Never fcloses @out.
+ */
 int timeline__close(struct timeline *t);
 
 #endif /* WAKEPROBE_TIMELINE_H */
