@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """module-cycles.py - the include cycles between the modules of a directory.
 
-A module is a file stem: foo.c and foo.h are module foo. Module A depends on
-module B when foo.c or foo.h of A includes "B.h" of the same directory. Prints
+A module is a file stem: foo.c and foo.h are module foo, and so is foo's
+private header foo_internal.h. Module A depends on module B when a file of A
+includes a header of B in the same directory. Prints
 each group of modules that depend on each other through others, one line a
 group, and exits 1 if there is any; prints "no cycles" and exits 0 otherwise.
 
@@ -15,16 +16,20 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)\.h"', re.M)
 
 
+def module_of(stem):
+    return stem[: -len("_internal")] if stem.endswith("_internal") else stem
+
+
 def module_graph(directory):
     files = [f for f in os.listdir(directory) if f.endswith((".c", ".h"))]
-    modules = {os.path.splitext(f)[0] for f in files}
-    graph = {m: set() for m in modules}
+    stems = {os.path.splitext(f)[0] for f in files}
+    graph = {module_of(s): set() for s in stems}
     for f in files:
+        mod = module_of(os.path.splitext(f)[0])
         with open(os.path.join(directory, f), encoding="utf-8") as src:
             for dep in INCLUDE.findall(src.read()):
-                mod = os.path.splitext(f)[0]
-                if dep in modules and dep != mod:
-                    graph[mod].add(dep)
+                if dep in stems and module_of(dep) != mod:
+                    graph[mod].add(module_of(dep))
     return graph
 
 
