@@ -50,7 +50,7 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/merge.c user/expl
 	user/sample_reader.c user/runner.c user/collect.c user/analysis.c user/recording.c user/session.c \
 	user/replay.c user/outfile.c user/outputs.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem
-TEST_SRCS := $(wildcard tests/test_*.c) tests/helpers.c
+TEST_SRCS := $(wildcard tests/unit/test_*.c tests/system/test_*.c) tests/system/helpers.c
 
 CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
 COMMON_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(COMMON_SRCS))
@@ -88,21 +88,32 @@ $(SKEL): $(OBJ)/wakeprobe.bpf.o
 # collect.c is the one user of the skeleton
 $(OBJ)/user/collect.o: $(SKEL)
 
-# the benchmark's own programs: one that does nothing (bpf/nop.bpf.c), for what any program
-# costs there, and the least a tracer of this design does (bpf/floor.bpf.c)
-$(OBJ)/nop.bpf.o $(OBJ)/floor.bpf.o: $(OBJ)/%.bpf.o: bpf/%.bpf.c bpf/wakeprobe.h $(VMLINUX) | $(DEPS_STAMP)
+# the benchmark's own programs: one that does nothing (bench/nop.bpf.c), for what any program
+# costs there, and the least a tracer of this design does (bench/floor.bpf.c)
+$(OBJ)/bench/nop.bpf.o $(OBJ)/bench/floor.bpf.o: $(OBJ)/bench/%.bpf.o: bench/%.bpf.c bpf/wakeprobe.h $(VMLINUX) \
+		| $(DEPS_STAMP)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(OBJ)/nop.skel.h $(OBJ)/floor.skel.h: $(OBJ)/%.skel.h: $(OBJ)/%.bpf.o
+$(OBJ)/bench/nop.skel.h $(OBJ)/bench/floor.skel.h: $(OBJ)/bench/%.skel.h: $(OBJ)/bench/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-$(OBJ)/tests/bench_overhead.o: $(SKEL) $(OBJ)/nop.skel.h $(OBJ)/floor.skel.h
+$(OBJ)/bench/bench_overhead.o: $(SKEL) $(OBJ)/bench/nop.skel.h $(OBJ)/bench/floor.skel.h
 
 $(OBJ)/%.o: %.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -c $< -o $@
+
+# the tests find their helpers in tests/system/
+$(OBJ)/tests/%.o: tests/%.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -Itests/system -c $< -o $@
+
+# the benchmark finds the skeletons of its own programs next to its object
+$(OBJ)/bench/%.o: bench/%.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -I$(OBJ)/bench -c $< -o $@
 
 $(OBJ)/wakeprobe: $(CORE_OBJS) $(OBJ)/user/main.o
 	$(call msg,LINK,$@)
@@ -130,13 +141,13 @@ test: all $(OBJ)/tests/wakeprobe-tests $(TEST_DEPS_STAMP)
 		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/run-tests.sh $(OBJ)/tests/last-run.log \
 		scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
 
-$(OBJ)/tests/bench-overhead: $(OBJ)/tests/bench_overhead.o $(CORE_OBJS)
+$(OBJ)/bench/bench-overhead: $(OBJ)/bench/bench_overhead.o $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz -lm
 
 # BENCH_ARGS: paced rounds, flood rounds, paced samples, flood samples (default 15 21 1000 30000)
-bench: all $(OBJ)/tests/bench-overhead
-	$(Q)WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads scripts/as-root.sh $(OBJ)/tests/bench-overhead $(BENCH_ARGS)
+bench: all $(OBJ)/bench/bench-overhead
+	$(Q)WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads scripts/as-root.sh $(OBJ)/bench/bench-overhead $(BENCH_ARGS)
 
 # libFuzzer harnesses (clang): the record-file reader with the replay behind it, and the options.
 # FUZZ_SECONDS per harness; the corpus grows in $(OBJ)/fuzz/ and starts from tests/fuzz/seeds
@@ -189,4 +200,5 @@ clean:
 	$(call msg,CLEAN,build build-san)
 	$(Q)rm -rf build build-san wakeprobe
 
--include $(wildcard $(OBJ)/user/*.d $(OBJ)/workloads/*.d $(OBJ)/tests/*.d)
+-include $(wildcard $(OBJ)/user/*.d $(OBJ)/workloads/*.d $(OBJ)/tests/*.d $(OBJ)/tests/unit/*.d \
+	$(OBJ)/tests/system/*.d $(OBJ)/bench/*.d)
