@@ -50,7 +50,7 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/merge.c user/expl
 	user/sample_reader.c user/runner.c user/collect.c user/analysis.c user/recording.c user/session.c \
 	user/replay.c user/outfile.c user/outputs.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem
-TEST_SRCS := $(wildcard tests/unit/test_*.c tests/system/test_*.c) tests/system/helpers.c
+TEST_SRCS := $(wildcard tests/unit/test_*.c tests/system/test_*.c) tests/system/helpers.c tests/readback.c
 
 CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
 COMMON_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(COMMON_SRCS))
@@ -105,10 +105,10 @@ $(OBJ)/%.o: %.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -c $< -o $@
 
-# the tests find their helpers in tests/system/
+# the tests find readback.h in tests/, the helpers of the system tests in tests/system/
 $(OBJ)/tests/%.o: tests/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -Itests/system -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -Itests -Itests/system -c $< -o $@
 
 # the benchmark finds the skeletons of its own programs next to its object
 $(OBJ)/bench/%.o: bench/%.c | $(DEPS_STAMP)

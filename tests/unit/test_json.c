@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "helpers.h"
+#include "readback.h"
 #include "json_writer.h"
 #include "report_json.h"
 

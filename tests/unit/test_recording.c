@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "helpers.h"
+#include "readback.h"
 #include "recording.h"
 #include "replay.h"
 #include "report.h"

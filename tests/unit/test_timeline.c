@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "helpers.h"
+#include "readback.h"
 #include "sample_csv.h"
 #include "timeline.h"
 

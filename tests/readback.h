@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * readback.h - what the unit and the system tests share: a file to write an
+ * output into, the files of the tests/ directory, and python3 to read back
+ * what a test wrote.
+ */
+#ifndef WAKEPROBE_TEST_READBACK_H
+#define WAKEPROBE_TEST_READBACK_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * run_python - python3 -c @script, with the NULL-terminated @args as
+ * sys.argv[1:]: its exit status, -1 if it could not run. The output tests
+ * parse what they wrote with python's own csv and json modules.
+ */
+int run_python(const char *script, const char *const args[]);
+
+/* temp_output - a new /tmp/wakeprobe-@stem-XXXXXX open for writing; its name in @path */
+FILE *temp_output(const char *stem, char path[64]);
+
+/* tests_file - where @name of the tests/ directory is: from the working directory or the test binary */
+const char *tests_file(const char *name, char *buf, size_t len);
+
+#endif /* WAKEPROBE_TEST_READBACK_H */
