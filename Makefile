@@ -3,7 +3,7 @@
 #
 #   make            build ./wakeprobe and the workloads (installs build deps first)
 #   make run        build, then trace the eventfd workload and print the report
-#   make test       build and run the Criterion suite (root-only tests skip elsewhere)
+#   make test       build and run the unit tests, then the system tests (root-only ones skip elsewhere)
 #   make bench      tracing overhead on the eventfd workload
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make vmlinux    regenerate vmlinux/$(ARCH)/vmlinux.h from this kernel's BTF
@@ -50,12 +50,17 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/merge.c user/expl
 	user/sample_reader.c user/runner.c user/collect.c user/analysis.c user/recording.c user/session.c \
 	user/replay.c user/outfile.c user/outputs.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem
-TEST_SRCS := $(wildcard tests/unit/test_*.c tests/system/test_*.c) tests/system/helpers.c tests/readback.c
+# unit tests: pure logic, no root; system tests: they run wakeprobe, the workloads or BPF
+UNIT_TEST_SRCS := $(wildcard tests/unit/test_*.c) tests/readback.c tests/system/helpers.c
+SYSTEM_TEST_SRCS := $(wildcard tests/system/test_*.c) tests/system/helpers.c tests/readback.c
 
 CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
 COMMON_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(COMMON_SRCS))
 WORKLOAD_BINS := $(patsubst %,$(OBJ)/workloads/%,$(WORKLOADS))
-TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(TEST_SRCS))
+UNIT_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(UNIT_TEST_SRCS))
+SYSTEM_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYSTEM_TEST_SRCS))
+UNIT_TESTS := $(OBJ)/tests/unit-tests
+SYSTEM_TESTS := $(OBJ)/tests/system-tests
 SKEL := $(OBJ)/wakeprobe.skel.h
 DEPS_STAMP := $(OBJ)/.deps-ok
 TEST_DEPS_STAMP := $(OBJ)/.test-deps-ok
@@ -126,7 +131,9 @@ $(OBJ)/workloads/%: $(OBJ)/workloads/%.o $(OBJ)/workloads/common.o $(COMMON_OBJS
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lpthread -lm
 
-$(OBJ)/tests/wakeprobe-tests: $(TEST_OBJS) $(CORE_OBJS)
+$(UNIT_TESTS): $(UNIT_TEST_OBJS) $(CORE_OBJS)
+$(SYSTEM_TESTS): $(SYSTEM_TEST_OBJS) $(CORE_OBJS)
+$(UNIT_TESTS) $(SYSTEM_TESTS):
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lcriterion -lbpf -lelf -lz -lm
 
@@ -135,11 +142,13 @@ $(OBJ)/tests/wakeprobe-tests: $(TEST_OBJS) $(CORE_OBJS)
 run: all
 	$(Q)scripts/as-root.sh ./wakeprobe --workload eventfd
 
-# the tests run the binaries of this build (build-san/ with SANITIZE=1), not ./wakeprobe
-test: all $(OBJ)/tests/wakeprobe-tests $(TEST_DEPS_STAMP)
+# the tests run the binaries of this build (build-san/ with SANITIZE=1), not ./wakeprobe: the
+# unit tests as the caller, then the system tests as root, both whatever the first did; the
+# target fails if either fails, with what failed repeated at the end of the output
+test: all $(UNIT_TESTS) $(SYSTEM_TESTS) $(TEST_DEPS_STAMP)
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
 		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/run-tests.sh $(OBJ)/tests/last-run.log \
-		scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
+		$(UNIT_TESTS) --verbose=0 -j1 :: scripts/as-root.sh $(SYSTEM_TESTS) --verbose=0 -j1
 
 $(OBJ)/bench/bench-overhead: $(OBJ)/bench/bench_overhead.o $(CORE_OBJS)
 	$(call msg,LINK,$@)

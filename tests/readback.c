@@ -42,7 +42,7 @@ const char *tests_file(const char *name, char *buf, size_t len)
 	snprintf(buf, len, "tests/%s", name);
 	if (access(buf, R_OK) == 0)
 		return buf;
-	/* the binary is build/tests/wakeprobe-tests (or build-san/...): tests/ is two levels up */
+	/* the binary is build/tests/unit-tests or system-tests (or build-san/...): tests/ is two levels up */
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = 0;
