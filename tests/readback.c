@@ -63,3 +63,36 @@ FILE *temp_output(const char *stem, char path[64])
 	cr_assert_not_null(f);
 	return f;
 }
+
+const char *fixtures_dir(void)
+{
+	const char *d = getenv("WAKEPROBE_FIXTURES");
+
+	return d ? d : "tests/fixtures";
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data = NULL;
+	size_t cap = 0;
+
+	cr_assert_not_null(f, "cannot open %s: %s (run the tests from the repository, or set WAKEPROBE_FIXTURES)",
+			   path, strerror(errno));
+	*len = 0;
+	for (;;) {
+		if (*len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			data = realloc(data, cap + 1);
+			cr_assert_not_null(data);
+		}
+		size_t got = fread(data + *len, 1, cap - *len, f);
+
+		if (!got)
+			break;
+		*len += got;
+	}
+	fclose(f);
+	data[*len] = '\0';
+	return data;
+}

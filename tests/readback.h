@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * readback.h - what the unit and the system tests share: a file to write an
- * output into, the files of the tests/ directory, and python3 to read back
- * what a test wrote.
+ * output into, the files of the tests/ directory and the recorded fixtures,
+ * and python3 to read back what a test wrote.
  */
 #ifndef WAKEPROBE_TEST_READBACK_H
 #define WAKEPROBE_TEST_READBACK_H
@@ -22,5 +22,11 @@ FILE *temp_output(const char *stem, char path[64]);
 
 /* tests_file - where @name of the tests/ directory is: from the working directory or the test binary */
 const char *tests_file(const char *name, char *buf, size_t len);
+
+/* fixtures_dir - where the recorded fixtures are: $WAKEPROBE_FIXTURES, else tests/fixtures */
+const char *fixtures_dir(void);
+
+/* read_file - all of @path, NUL-terminated, its length in @len; fails the test if it cannot be read */
+char *read_file(const char *path, size_t *len);
 
 #endif /* WAKEPROBE_TEST_READBACK_H */
