@@ -2,11 +2,13 @@
 /*
  * readback.h - what the unit and the system tests share: a file to write an
  * output into, the files of the tests/ directory and the recorded fixtures,
- * and python3 to read back what a test wrote.
+ * and python3 to read back what a test wrote (the JSON report strictly).
  */
 #ifndef WAKEPROBE_TEST_READBACK_H
 #define WAKEPROBE_TEST_READBACK_H
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -28,5 +30,17 @@ const char *fixtures_dir(void);
 
 /* read_file - all of @path, NUL-terminated, its length in @len; fails the test if it cannot be read */
 char *read_file(const char *path, size_t *len);
+
+/*
+ * json_vcheck - python3 loads the JSON document at @path into d, strictly
+ * (no NaN, no duplicate keys, UTF-8 only), then runs the python @fmt with
+ * @ap: true when all its asserts hold. has(o, keys) asserts that object o
+ * has each of the space-separated keys; hist_ok(name, s) that the
+ * histogram rows of distribution s add up and follow each other.
+ */
+bool json_vcheck(const char *path, const char *fmt, va_list ap);
+
+/* json_report_keys - python for json_vcheck(): every key docs/json.md promises at the top and in each run */
+extern const char json_report_keys[];
 
 #endif /* WAKEPROBE_TEST_READBACK_H */
