@@ -51,7 +51,7 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/merge.c user/expl
 	user/replay.c user/outfile.c user/outputs.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem
 # unit tests: pure logic, no root; system tests: they run wakeprobe, the workloads or BPF
-UNIT_TEST_SRCS := $(wildcard tests/unit/test_*.c) tests/readback.c tests/system/helpers.c
+UNIT_TEST_SRCS := $(wildcard tests/unit/test_*.c) tests/readback.c
 SYSTEM_TEST_SRCS := $(wildcard tests/system/test_*.c) tests/system/helpers.c tests/readback.c
 
 CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
@@ -110,10 +110,10 @@ $(OBJ)/%.o: %.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -c $< -o $@
 
-# the tests find readback.h in tests/, the helpers of the system tests in tests/system/
+# the tests find readback.h in tests/
 $(OBJ)/tests/%.o: tests/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -Itests -Itests/system -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -Itests -c $< -o $@
 
 # the benchmark finds the skeletons of its own programs next to its object
 $(OBJ)/bench/%.o: bench/%.c | $(DEPS_STAMP)

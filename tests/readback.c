@@ -194,3 +194,48 @@ const char json_report_keys[] =
 	"                has(part, 'cause description ns cpu pid name prio irq_kind nr left_known preempted')\n"
 	"            if o['more_intervals'] == 0:\n"
 	"                assert sum(x['ns'] for x in p['parts']) + p['unexplained_ns'] == p['ns'], p\n";
+
+/*
+ * What every check script starts with: the file passes check_timeline.py,
+ * then the test's own lines look at its content. want() fails the test
+ * with what was not so; spans() lists slices as (name, start, end) in ns.
+ */
+static const char timeline_prologue[] =
+	"import sys\n"
+	"sys.dont_write_bytecode = True\n"
+	"sys.path.insert(0, sys.argv[1])\n"
+	"import check_timeline as ct\n"
+	"tl = ct.load(sys.argv[2])\n"
+	"problems, summary = ct.check(tl)\n"
+	"if problems:\n"
+	"    sys.exit('\\n'.join(problems[:10]))\n"
+	"def want(ok, what):\n"
+	"    if not ok:\n"
+	"        sys.exit(f'not so: {what}')\n"
+	"def spans(xs, base=0):\n"
+	"    return [(s.name, s.start - base, s.end - base) for s in sorted(xs, key=lambda s: (s.start, -s.end))]\n"
+	"def pid_of(name):\n"
+	"    found = [p for p, n in tl.process_names.items() if n == name]\n"
+	"    want(len(found) == 1, f'one process named {name}: {tl.process_names}')\n"
+	"    return found[0]\n"
+	"runs = {r['run']: r for r in tl.other['runs']}\n"
+	"T0 = 1000000000123\n";
+
+void check_timeline(const char *file_path, const char *fmt, ...)
+{
+	char checker[PATH_MAX], dir[PATH_MAX], *body, *script;
+	va_list ap;
+	int err;
+
+	tests_file("check_timeline.py", checker, sizeof(checker));
+	snprintf(dir, sizeof(dir), "%s", checker);
+	va_start(ap, fmt);
+	err = vasprintf(&body, fmt, ap);
+	va_end(ap);
+	cr_assert_geq(err, 0);
+	cr_assert_geq(asprintf(&script, "%s%s", timeline_prologue, body), 0);
+	err = run_python(script, (const char *const[]){ dirname(dir), file_path, NULL });
+	free(script);
+	free(body);
+	cr_assert_eq(err, 0, "the timeline is not what it should be (see above)");
+}

@@ -2,7 +2,8 @@
 /*
  * readback.h - what the unit and the system tests share: a file to write an
  * output into, the files of the tests/ directory and the recorded fixtures,
- * and python3 to read back what a test wrote (the JSON report strictly).
+ * and python3 to read back what a test wrote: the JSON report strictly, the
+ * timeline through tests/check_timeline.py.
  */
 #ifndef WAKEPROBE_TEST_READBACK_H
 #define WAKEPROBE_TEST_READBACK_H
@@ -42,5 +43,16 @@ bool json_vcheck(const char *path, const char *fmt, va_list ap);
 
 /* json_report_keys - python for json_vcheck(): every key docs/json.md promises at the top and in each run */
 extern const char json_report_keys[];
+
+/*
+ * check_timeline - fail the test unless the trace-event timeline at
+ * @file_path passes tests/check_timeline.py and then the python @fmt...:
+ * there ct is that module, tl the loaded timeline, summary what its check
+ * counted; want(ok, what) fails with what was not so, spans(xs, base)
+ * lists slices as (name, start, end) in ns from base, pid_of(name) is the
+ * one process of that name, runs[n] the timeline's run n, and T0 the
+ * origin of the synthetic streams in unit/test_timeline.c.
+ */
+void check_timeline(const char *file_path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* WAKEPROBE_TEST_READBACK_H */

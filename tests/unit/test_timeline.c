@@ -3,23 +3,18 @@
  * test_timeline.c - the trace-event timeline, read back with python's json
  * module and tests/check_timeline.py: phases that tile each wakeup, arrows
  * that bind, CPU tracks built from synthetic event streams, slices that
- * nest whatever the stream, memory that does not grow; and, as root, a real
- * eventfd run written to both outputs.
+ * nest whatever the stream, memory that does not grow. A real eventfd run
+ * written to both outputs is in system/test_timeline.c.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
-#include <libgen.h>
-#include <limits.h>
 #include <malloc.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "helpers.h"
 #include "readback.h"
-#include "sample_csv.h"
 #include "timeline.h"
 
 #define WAKER		1001u
@@ -29,7 +24,6 @@
 #define T0		1000000000123ull	/* odd nanoseconds: none may be lost */
 
 static char path[64];
-static char csv_path[64];	/* the root test's CSV, if it made one */
 static FILE *file;
 static struct timeline *tl;
 
@@ -43,64 +37,16 @@ static void setup(void)
 static void teardown(void)
 {
 	unlink(path);
-	if (csv_path[0])
-		unlink(csv_path);
 }
 
 TestSuite(timeline, .init = setup, .fini = teardown, .timeout = 120);
-
-/*
- * What every check script starts with: the file passes check_timeline.py,
- * then the test's own lines look at its content. want() fails the test
- * with what was not so; spans() lists slices as (name, start, end) in ns.
- */
-static const char prologue[] =
-	"import sys\n"
-	"sys.dont_write_bytecode = True\n"
-	"sys.path.insert(0, sys.argv[1])\n"
-	"import check_timeline as ct\n"
-	"tl = ct.load(sys.argv[2])\n"
-	"problems, summary = ct.check(tl)\n"
-	"if problems:\n"
-	"    sys.exit('\\n'.join(problems[:10]))\n"
-	"def want(ok, what):\n"
-	"    if not ok:\n"
-	"        sys.exit(f'not so: {what}')\n"
-	"def spans(xs, base=0):\n"
-	"    return [(s.name, s.start - base, s.end - base) for s in sorted(xs, key=lambda s: (s.start, -s.end))]\n"
-	"def pid_of(name):\n"
-	"    found = [p for p, n in tl.process_names.items() if n == name]\n"
-	"    want(len(found) == 1, f'one process named {name}: {tl.process_names}')\n"
-	"    return found[0]\n"
-	"runs = {r['run']: r for r in tl.other['runs']}\n"
-	"T0 = 1000000000123\n";
-
-/* check_file - run the prologue and @fmt (printf-style) on the timeline at @file_path */
-static void check_file(const char *file_path, const char *fmt, ...)
-{
-	char checker[PATH_MAX], dir[PATH_MAX], *body, *script;
-	va_list ap;
-	int err;
-
-	tests_file("check_timeline.py", checker, sizeof(checker));
-	snprintf(dir, sizeof(dir), "%s", checker);
-	va_start(ap, fmt);
-	err = vasprintf(&body, fmt, ap);
-	va_end(ap);
-	cr_assert_geq(err, 0);
-	cr_assert_geq(asprintf(&script, "%s%s", prologue, body), 0);
-	err = run_python(script, (const char *const[]){ dirname(dir), file_path, NULL });
-	free(script);
-	free(body);
-	cr_assert_eq(err, 0, "the timeline is not what it should be (see above)");
-}
 
 /* close the timeline and its file, then check them */
 #define expect_timeline(...)							\
 	do {									\
 		cr_assert_eq(timeline__close(tl), 0);				\
 		cr_assert_eq(fclose(file), 0);					\
-		check_file(path, __VA_ARGS__);					\
+		check_timeline(path, __VA_ARGS__);				\
 	} while (0)
 
 /* ---------------------------------------------------------------- samples */
@@ -510,7 +456,7 @@ Test(timeline, a_failed_stream_is_reported_and_the_stream_is_left_to_its_owner)
 	/* still ours: whitespace after the document keeps it valid JSON */
 	cr_assert_geq(fputs("\n", file), 0);
 	cr_assert_eq(fclose(file), 0);
-	check_file(path, "want(len(tl.find(prefix='wakeup #')) == 1, tl.slices)\n");
+	check_timeline(path, "want(len(tl.find(prefix='wakeup #')) == 1, tl.slices)\n");
 }
 
 /*
@@ -621,86 +567,5 @@ Test(timeline, the_checker_finds_what_breaks_the_rules)
 
 	cr_assert_eq(timeline__close(tl), 0);
 	cr_assert_eq(fclose(file), 0);
-	check_file(path, "%s", body);
-}
-
-/* ---------------------------------------------------------------- as root */
-
-struct both {
-	struct timeline *tl;
-	struct sample_csv *csv;
-};
-
-static void to_both(const struct sample_result *r, void *ctx)
-{
-	struct both *b = ctx;
-
-	timeline__sample(b->tl, r);
-	sample_csv__add(b->csv, r);
-}
-
-static void to_timeline(const struct wp_event *e, void *ctx)
-{
-	struct both *b = ctx;
-
-	timeline__event(b->tl, e);
-}
-
-Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every_sample)
-{
-	static const char count_rows[] =
-		"import csv, sys\n"
-		"rows = list(csv.DictReader(open(sys.argv[1], newline='')))\n"
-		"complete = sum(r['label'] == 'complete' and r['runq_wait_ns'] != '' for r in rows)\n"
-		"if (len(rows), complete) != (int(sys.argv[2]), int(sys.argv[3])):\n"
-		"    sys.exit(f'{len(rows)} rows, {complete} phased, want {sys.argv[2]} and {sys.argv[3]}')\n";
-	char seen[24], phased[24], msg[256] = "";
-	struct checks c = {};
-	static struct session_result res;
-	struct session_opts o;
-	struct both b = { .tl = tl };
-	FILE *csv_file;
-	int fd;
-
-	skip_unless_traceable();
-	snprintf(csv_path, sizeof(csv_path), "/tmp/wakeprobe-csv-XXXXXX");
-	fd = mkstemp(csv_path);
-	cr_assert_geq(fd, 0);
-	csv_file = fdopen(fd, "w");
-	cr_assert_not_null(csv_file);
-	b.csv = sample_csv__open(csv_file);
-	cr_assert_not_null(b.csv);
-
-	o = test_session_opts("eventfd", true, 300, 1000, &c);
-	c.hook = to_both;
-	c.hook_ctx = &b;
-	o.on_event = to_timeline;
-	o.on_event_ctx = &b;
-	sample_csv__begin_run(b.csv, "eventfd", true);
-	timeline__begin_run(tl, "eventfd", true);
-	cr_assert_eq(session__run(&o, &res, msg, sizeof(msg)), 0, "session failed: %s", msg);
-	timeline__end_run(tl);
-	cr_assert_eq(c.seen, 300, "merged %lu of 300 samples", c.seen);
-	cr_assert_gt(c.phased, 200, "only %lu of 300 phased", c.phased);
-
-	cr_assert_eq(sample_csv__close(b.csv), 0);
-	cr_assert_eq(fclose(csv_file), 0);
-	snprintf(seen, sizeof(seen), "%lu", c.seen);
-	snprintf(phased, sizeof(phased), "%lu", c.phased);
-	cr_assert_eq(run_python(count_rows, (const char *const[]){ csv_path, seen, phased, NULL }), 0);
-
-	expect_timeline(
-		"seen, phased = %lu, %lu\n"
-		"pid = pid_of('wakeprobe: eventfd')\n"
-		"marks = ('notify #', 'woken #')\n"
-		"wakeups = [s for s in tl.find(cat='wakeup', pid=pid) if not s.name.startswith(marks)]\n"
-		"want(len(wakeups) == seen and sorted(s.args['seq'] for s in wakeups) == list(range(1, seen + 1)),\n"
-		"     len(wakeups))\n"
-		"want(summary.endswith(f'{phased} samples tiled'), (summary, phased))\n"
-		"want(len(tl.flows()[0]) == seen, summary)\n"
-		"want(runs[1]['samples_not_drawn'] == 0 and runs[1]['events'] > 0, runs)\n"
-		"cpus = pid_of('CPUs (run 1)')\n"
-		"want(len(tl.find(pid=cpus)) > 0, 'the CPU tracks have slices')\n"
-		"want(any(e['name'].startswith('sched_waking') for e in tl.instants), 'wakes are shown')\n",
-		c.seen, c.phased);
+	check_timeline(path, "%s", body);
 }
