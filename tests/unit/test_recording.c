@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "events.h"
 #include "readback.h"
 #include "recording.h"
 #include "replay.h"
@@ -49,18 +50,6 @@ static struct rec_run_begin run_begin(void)
 	return b;
 }
 
-static struct wp_event event(uint64_t ts, uint32_t type, uint32_t cpu)
-{
-	struct wp_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.ts_ns = ts;
-	e.type = type;
-	e.cpu = cpu;
-	e.tid = 42;
-	return e;
-}
-
 /* write_small - one run of each record type into memory; @offsets gets each record's offset */
 static struct buf write_small(uint64_t offsets[16], size_t *nr)
 {
@@ -69,7 +58,7 @@ static struct buf write_small(uint64_t offsets[16], size_t *nr)
 	struct recorder *w;
 	struct rec_run_begin rb = run_begin();
 	struct rec_clock_pair cp = { .tsc = 123456, .mono_ns = 2000, .width = 40 };
-	struct wp_event e = event(3000, WP_EV_WAKING, 1);
+	struct wp_event e = ev(3000, WP_EV_WAKING, 1, 42);
 	struct rec_sample s = { .sample = { .seq = 1, .waker_tid = 42, .wakee_tid = 43 }, .t_notify_ns = 2900,
 				.t_woken_ns = 5000 };
 	struct rec_fds fds = { .notify_fd = 3, .wait_fd = 3 };

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "events.h"
 #include "readback.h"
 #include "timeline.h"
 
@@ -244,75 +245,43 @@ Test(timeline, samples_without_phases_are_one_slice_named_by_label_in_runs_that_
 
 /* ---------------------------------------------------------------- CPU events */
 
-static void feed(struct wp_event *e, uint64_t off, enum wp_event_type type, uint32_t cpu)
+/* the test's shorthands: times are offsets from T0, each event goes straight into the timeline */
+static void put(struct wp_event e)
 {
-	e->ts_ns = T0 + off;
-	e->type = type;
-	e->cpu = cpu;
-	timeline__event(tl, e);
+	timeline__event(tl, &e);
 }
 
 static void sw(uint64_t off, uint32_t cpu, uint32_t prev, uint32_t next, const char *comm, uint32_t prev_state)
 {
-	struct wp_event e = { .tid = prev };
+	struct wp_event e = with_next_comm(ev_switch(T0 + off, cpu, prev, next, prev_state, !prev_state), comm);
 
-	e.sw.prev_tid = prev;
-	e.sw.next_tid = next;
 	e.sw.next_tgid = next;
-	e.sw.prev_state = prev_state;
-	e.sw.prev_prio = 120;
-	e.sw.next_prio = 120;
-	e.sw.preempt = !prev_state;
-	snprintf(e.sw.next_comm, sizeof(e.sw.next_comm), "%s", comm);
-	feed(&e, off, WP_EV_SWITCH, cpu);
+	put(e);
 }
 
 static void irq(uint64_t off, uint32_t cpu, enum wp_irq_kind kind, int nr, bool exit, const char *name)
 {
-	struct wp_event e = {};
-
-	e.irq.kind = kind;
-	e.irq.nr = nr;
-	e.irq.exit = exit;
-	snprintf(e.irq.name, sizeof(e.irq.name), "%s", name);
-	feed(&e, off, WP_EV_IRQ, cpu);
+	put(ev_irq(T0 + off, cpu, kind, nr, exit, name));
 }
 
 static void idle_enter(uint64_t off, uint32_t cpu, uint32_t state)
 {
-	struct wp_event e = {};
-
-	e.idle.idle_since_ns = T0 + off;
-	e.idle.state = state;
-	feed(&e, off, WP_EV_IDLE_ENTER, cpu);
+	put(ev_idle_enter(T0 + off, cpu, state));
 }
 
 static void idle_exit(uint64_t off, uint32_t cpu, uint64_t since_off)
 {
-	struct wp_event e = {};
-
-	e.idle.idle_since_ns = T0 + since_off;
-	feed(&e, off, WP_EV_IDLE_EXIT, cpu);
+	put(ev_idle_exit(T0 + off, cpu, T0 + since_off));
 }
 
 static void wake(uint64_t off, enum wp_event_type type, uint32_t cpu, uint32_t target, uint64_t idle_since_off)
 {
-	struct wp_event e = { .tid = WAKER };
-
-	e.wake.pid = WAKEE;
-	e.wake.target_cpu = target;
-	e.wake.target_idle_since_ns = idle_since_off ? T0 + idle_since_off : 0;
-	feed(&e, off, type, cpu);
+	put(ev_wake(T0 + off, type, cpu, WAKER, WAKEE, target, idle_since_off ? T0 + idle_since_off : 0));
 }
 
 static void migrate(uint64_t off, uint32_t cpu, uint32_t from, uint32_t to)
 {
-	struct wp_event e = {};
-
-	e.migrate.pid = WAKEE;
-	e.migrate.orig_cpu = from;
-	e.migrate.dest_cpu = to;
-	feed(&e, off, WP_EV_MIGRATE, cpu);
+	put(ev_migrate(T0 + off, cpu, 0, WAKEE, from, to));
 }
 
 Test(timeline, a_cpu_track_shows_tasks_interrupts_and_idle_between_the_events_that_bound_them)
@@ -514,8 +483,7 @@ Test(timeline, a_long_run_keeps_memory_flat_and_what_does_not_fit_the_fixed_stat
 		r.sample.wakee_tid = 2001 + 2 * (uint32_t)seq;
 		timeline__sample(tl, &r);
 	}
-	e = (struct wp_event){ .cpu = WP_MAX_CPUS };
-	feed(&e, 200, WP_EV_SWITCH, WP_MAX_CPUS);
+	put(ev(T0 + 200, WP_EV_SWITCH, WP_MAX_CPUS, 0));
 	expect_timeline(
 		"r = runs[1]\n"
 		"want((r['entries_too_deep'], r['samples_not_drawn'], r['events_bad_cpu']) == (15, 6, 1), r)\n"
