@@ -3,7 +3,7 @@
 #
 #   make            build ./wakeprobe and the workloads (installs build deps first)
 #   make run        build, then trace the eventfd workload and print the report
-#   make test       build and run the Criterion suite (root-only tests skip elsewhere)
+#   make test       build and run the unit tests, then the system tests (root-only ones skip elsewhere)
 #   make bench      tracing overhead on the eventfd workload
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make vmlinux    regenerate vmlinux/$(ARCH)/vmlinux.h from this kernel's BTF
@@ -59,12 +59,17 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/mer
 	user/sample_reader.c user/runner.c user/collect.c user/analysis.c user/recording.c user/run_config.c \
 	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem
-TEST_SRCS := $(wildcard tests/test_*.c) tests/helpers.c
+# unit tests: pure logic, no root; system tests: they run wakeprobe, the workloads or BPF
+UNIT_TEST_SRCS := $(wildcard tests/unit/test_*.c) tests/readback.c
+SYSTEM_TEST_SRCS := $(wildcard tests/system/test_*.c) tests/system/helpers.c tests/readback.c
 
 CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
 COMMON_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(COMMON_SRCS))
 WORKLOAD_BINS := $(patsubst %,$(OBJ)/workloads/%,$(WORKLOADS))
-TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(TEST_SRCS))
+UNIT_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(UNIT_TEST_SRCS))
+SYSTEM_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYSTEM_TEST_SRCS))
+UNIT_TESTS := $(OBJ)/tests/unit-tests
+SYSTEM_TESTS := $(OBJ)/tests/system-tests
 SKEL := $(OBJ)/wakeprobe.skel.h
 DEPS_STAMP := $(OBJ)/.deps-ok
 TEST_DEPS_STAMP := $(OBJ)/.test-deps-ok
@@ -97,21 +102,32 @@ $(SKEL): $(OBJ)/wakeprobe.bpf.o
 # collect.c is the one user of the skeleton
 $(OBJ)/user/collect.o: $(SKEL)
 
-# the benchmark's own programs: one that does nothing (bpf/nop.bpf.c), for what any program
-# costs there, and the least a tracer of this design does (bpf/floor.bpf.c)
-$(OBJ)/nop.bpf.o $(OBJ)/floor.bpf.o: $(OBJ)/%.bpf.o: bpf/%.bpf.c bpf/wakeprobe.h $(VMLINUX) | $(DEPS_STAMP)
+# the benchmark's own programs: one that does nothing (bench/nop.bpf.c), for what any program
+# costs there, and the least a tracer of this design does (bench/floor.bpf.c)
+$(OBJ)/bench/nop.bpf.o $(OBJ)/bench/floor.bpf.o: $(OBJ)/bench/%.bpf.o: bench/%.bpf.c bpf/wakeprobe.h $(VMLINUX) \
+		| $(DEPS_STAMP)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(OBJ)/nop.skel.h $(OBJ)/floor.skel.h: $(OBJ)/%.skel.h: $(OBJ)/%.bpf.o
+$(OBJ)/bench/nop.skel.h $(OBJ)/bench/floor.skel.h: $(OBJ)/bench/%.skel.h: $(OBJ)/bench/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-$(OBJ)/tests/bench_overhead.o: $(SKEL) $(OBJ)/nop.skel.h $(OBJ)/floor.skel.h
+$(OBJ)/bench/bench_overhead.o: $(SKEL) $(OBJ)/bench/nop.skel.h $(OBJ)/bench/floor.skel.h
 
 $(OBJ)/%.o: %.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -c $< -o $@
+
+# the tests find readback.h in tests/
+$(OBJ)/tests/%.o: tests/%.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -Itests -c $< -o $@
+
+# the benchmark finds the skeletons of its own programs next to its object
+$(OBJ)/bench/%.o: bench/%.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -I$(OBJ)/bench -c $< -o $@
 
 $(OBJ)/wakeprobe: $(CORE_OBJS) $(OBJ)/user/main.o
 	$(call msg,LINK,$@)
@@ -124,7 +140,9 @@ $(OBJ)/workloads/%: $(OBJ)/workloads/%.o $(OBJ)/workloads/common.o $(COMMON_OBJS
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lpthread -lm
 
-$(OBJ)/tests/wakeprobe-tests: $(TEST_OBJS) $(CORE_OBJS)
+$(UNIT_TESTS): $(UNIT_TEST_OBJS) $(CORE_OBJS)
+$(SYSTEM_TESTS): $(SYSTEM_TEST_OBJS) $(CORE_OBJS)
+$(UNIT_TESTS) $(SYSTEM_TESTS):
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lcriterion -lbpf -lelf -lz -lm
 
@@ -133,19 +151,21 @@ $(OBJ)/tests/wakeprobe-tests: $(TEST_OBJS) $(CORE_OBJS)
 run: all
 	$(Q)scripts/as-root.sh ./wakeprobe --workload eventfd
 
-# the tests run the binaries of this build (build-san/ with SANITIZE=1), not ./wakeprobe
-test: all $(OBJ)/tests/wakeprobe-tests $(TEST_DEPS_STAMP)
+# the tests run the binaries of this build (build-san/ with SANITIZE=1), not ./wakeprobe: the
+# unit tests as the caller, then the system tests as root, both whatever the first did; the
+# target fails if either fails, with what failed repeated at the end of the output
+test: all $(UNIT_TESTS) $(SYSTEM_TESTS) $(TEST_DEPS_STAMP)
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
 		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/run-tests.sh $(OBJ)/tests/last-run.log \
-		scripts/as-root.sh $(OBJ)/tests/wakeprobe-tests --verbose=0 -j1
+		$(UNIT_TESTS) --verbose=0 -j1 :: scripts/as-root.sh $(SYSTEM_TESTS) --verbose=0 -j1
 
-$(OBJ)/tests/bench-overhead: $(OBJ)/tests/bench_overhead.o $(CORE_OBJS)
+$(OBJ)/bench/bench-overhead: $(OBJ)/bench/bench_overhead.o $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz -lm
 
 # BENCH_ARGS: paced rounds, flood rounds, paced samples, flood samples (default 15 21 1000 30000)
-bench: all $(OBJ)/tests/bench-overhead
-	$(Q)WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads scripts/as-root.sh $(OBJ)/tests/bench-overhead $(BENCH_ARGS)
+bench: all $(OBJ)/bench/bench-overhead
+	$(Q)WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads scripts/as-root.sh $(OBJ)/bench/bench-overhead $(BENCH_ARGS)
 
 # libFuzzer harnesses (clang): the record-file reader with the replay behind it, and the options.
 # FUZZ_SECONDS per harness; the corpus grows in $(OBJ)/fuzz/ and starts from tests/fuzz/seeds
@@ -199,4 +219,5 @@ clean:
 	$(call msg,CLEAN,build build-san)
 	$(Q)rm -rf build build-san wakeprobe
 
--include $(wildcard $(OBJ)/user/*.d $(OBJ)/workloads/*.d $(OBJ)/tests/*.d)
+-include $(wildcard $(OBJ)/user/*.d $(OBJ)/workloads/*.d $(OBJ)/tests/*.d $(OBJ)/tests/unit/*.d \
+	$(OBJ)/tests/system/*.d $(OBJ)/bench/*.d)

@@ -25,7 +25,7 @@ struct trace_toggle {
 };
 
 /*
- * What only the overhead benchmark (tests/bench_overhead.c, docs/bench.md)
+ * What only the overhead benchmark (bench/bench_overhead.c, docs/bench.md)
  * asks of a session, and what it gets back; wakeprobe itself passes none.
  */
 struct session_bench {

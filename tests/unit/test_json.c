@@ -8,50 +8,15 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "explain.h"
-#include "helpers.h"
+#include "readback.h"
 #include "json_writer.h"
 #include "report_json.h"
-
-extern char **environ;
-
-/*
- * Loads argv[1] into d, refusing what Python would let through but JSON does
- * not allow, then runs argv[2]: its asserts are the test's checks. has()
- * names the keys an object lacks.
- */
-static const char py_prelude[] =
-	"import json, sys\n"
-	"def no_constant(name):\n"
-	"    raise ValueError('not JSON: ' + name)\n"
-	"def no_duplicates(pairs):\n"
-	"    keys = [k for k, _ in pairs]\n"
-	"    dup = sorted({k for k in keys if keys.count(k) > 1})\n"
-	"    if dup:\n"
-	"        raise ValueError('duplicate keys %s' % dup)\n"
-	"    return dict(pairs)\n"
-	"with open(sys.argv[1], encoding='utf-8') as f:\n"
-	"    d = json.load(f, parse_constant=no_constant, object_pairs_hook=no_duplicates)\n"
-	"def has(o, keys):\n"
-	"    missing = [k for k in keys.split() if k not in o]\n"
-	"    assert not missing, 'missing keys %s in %s' % (missing, sorted(o))\n"
-	"def hist_ok(name, s):\n"
-	"    h = s['histogram']\n"
-	"    assert sum(b['count'] for b in h) == s['count'], (name, 'rows do not add up', h)\n"
-	"    for a, b in zip(h, h[1:]):\n"
-	"        assert b['low_ns'] == a['high_ns'] + 1, (name, 'rows not contiguous', a, b)\n"
-	"    for b in h:\n"
-	"        assert b['low_ns'] in (0, 2) or b['low_ns'] & (b['low_ns'] - 1) == 0, (name, b)\n"
-	"    if h:\n"
-	"        assert h[0]['count'] and h[-1]['count'], (name, 'empty end row', h)\n"
-	"exec(sys.argv[2])\n";
 
 static char path[64];
 static FILE *out;
@@ -78,30 +43,18 @@ static void close_tmp(void)
 	out = NULL;
 }
 
-/* py_check - run the python @fmt... over the document at path; true when all its asserts hold */
+/* py_check - json_vcheck() of the document at path: true when all the asserts of @fmt... hold */
 static bool py_check(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static bool py_check(const char *fmt, ...)
 {
-	char *code, *argv[6];
 	va_list ap;
-	pid_t pid;
-	int status, err;
+	bool ok;
 
 	va_start(ap, fmt);
-	cr_assert_geq(vasprintf(&code, fmt, ap), 0);
+	ok = json_vcheck(path, fmt, ap);
 	va_end(ap);
-	argv[0] = "python3";
-	argv[1] = "-c";
-	argv[2] = (char *)py_prelude;
-	argv[3] = path;
-	argv[4] = code;
-	argv[5] = NULL;
-	err = posix_spawnp(&pid, "python3", NULL, NULL, argv, environ);
-	cr_assert_eq(err, 0, "cannot run python3: %s", strerror(err));
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
-	free(code);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return ok;
 }
 
 /* py_literal - @s as a python string literal, every byte but letters, digits and spaces escaped */
@@ -773,49 +726,6 @@ static char *expect_stats(const struct aggregate *a, bool phased)
 	return buf;
 }
 
-/* every key docs/json.md promises at the top and in each run, in every run */
-static const char py_keys[] =
-	"has(d, 'schema schema_version runs')\n"
-	"assert d['schema'] == 'wakeprobe-report' and d['schema_version'] == 1, d['schema']\n"
-	"for run in d['runs']:\n"
-	"    has(run, 'workload options meta threads duration_ns clock events samples warnings interrupted '\n"
-	"        'workload_failed workload_error workload_exit stats sub_phases causes explained_total_ns tasks '\n"
-	"        'untabled_task_ns migrations outliers')\n"
-	"    has(run['workload'], 'name summary user_only')\n"
-	"    has(run['options'], 'samples interval_us waker_cpu wakee_cpu traced ringbuf_bytes outliers '\n"
-	"        'outlier_threshold_ns')\n"
-	"    has(run['meta'], 'wakeprobe_version kernel machine hostname nr_cpus started_unix_ns')\n"
-	"    has(run['threads'], 'waker_tid wakee_tid')\n"
-	"    has(run['clock'], 'tsc_mhz pairs span_s fit_residual_max_ns conversion_error_max_ns')\n"
-	"    has(run['events'], 'recorded dropped dropped_by_type tracked_full missed_runs late evicted')\n"
-	"    has(run['samples'], 'sent seen out_of_sequence complete not_in_table by_label missing_by_mark')\n"
-	"    has(run['stats'], 'notify_user notify_kernel wake_enqueue runq_wait resume_kernel resume_user '\n"
-	"        'total all_samples_total idle_exit mutex_reacquire waiter_cpu')\n"
-	"    for name, s in run['stats'].items():\n"
-	"        if s is not None:\n"
-	"            has(s, 'count min_ns p50_ns p90_ns p99_ns p999_ns max_ns mean_ns histogram')\n"
-	"            hist_ok(name, s)\n"
-	"    has(run['sub_phases'], 'target_idle remote_wakeups waker_preempted waiter_syscalls phase_sum_mismatch')\n"
-	"    has(run['migrations'], 'all inside_wakeups')\n"
-	"    has(run['outliers'], 'wanted threshold_ns candidates samples')\n"
-	"    for c in run['causes'] or []:\n"
-	"        has(c, 'cause meaning ns share per_wakeup_ns')\n"
-	"    for t in run['tasks'] or []:\n"
-	"        has(t, 'pid comm ns share per_wakeup_ns')\n"
-	"    for o in run['outliers']['samples'] or []:\n"
-	"        has(o, 'rank seq total_ns median_total_ns ratio_to_median grew_most waking_cpu wakeup_cpu '\n"
-	"            'target_cpu queued_remotely target_was_idle idle_exit_ns phases more_intervals migration '\n"
-	"            'mutex_reacquire_ns')\n"
-	"        has(o['grew_most'], 'phase over_median_ns')\n"
-	"        assert [p['phase'] for p in o['phases']] == ['notify_user', 'notify_kernel', 'wake_enqueue', "
-	"'runq_wait', 'resume_kernel', 'resume_user'], o['phases']\n"
-	"        for p in o['phases']:\n"
-	"            has(p, 'phase ns parts unexplained_ns')\n"
-	"            for part in p['parts']:\n"
-	"                has(part, 'cause description ns cpu pid name prio irq_kind nr left_known preempted')\n"
-	"            if o['more_intervals'] == 0:\n"
-	"                assert sum(x['ns'] for x in p['parts']) + p['unexplained_ns'] == p['ns'], p\n";
-
 Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_report)
 {
 	struct run_config cfg = report_config("eventfd", true);
@@ -827,7 +737,7 @@ Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_rep
 	traced_eventfd(res[0]);
 	print_json(&cfg, wl, 1);
 
-	cr_assert(py_check("%s", py_keys));
+	cr_assert(py_check("%s", json_report_keys));
 	cr_assert_eq(a->by_label[LABEL_COMPLETE], SLOW_SEQ);
 	for (l = 0; l < NR_LABELS; l++)
 		p += sprintf(p, "'%s': %lu, ", wakeup__label_name(l), a->by_label[l]);
@@ -978,7 +888,7 @@ Test(json_report, an_untraced_run_has_totals_and_null_wherever_tracing_was_neede
 	r->samples_sent = 10;
 	print_json(&cfg, wl, 1);
 
-	cr_assert(py_check("%s", py_keys));
+	cr_assert(py_check("%s", json_report_keys));
 	stats = expect_stats(&r->agg, false);
 	cr_assert(py_check("run = d['runs'][0]\n"
 			   "assert run['options']['traced'] is False\n"
@@ -1038,7 +948,7 @@ Test(json_report, two_runs_one_with_no_kernel_in_its_path_make_one_document)
 	snprintf(r->workload_error, sizeof(r->workload_error), "the workload was killed by SIGKILL before it finished");
 	print_json(&cfg, wl, 2);
 
-	cr_assert(py_check("%s", py_keys));
+	cr_assert(py_check("%s", json_report_keys));
 	cr_assert(py_check("assert len(d['runs']) == 2, len(d['runs'])\n"
 			   "a, b = d['runs']\n"
 			   "assert a['workload']['name'] == 'eventfd' and a['samples']['complete'] == 21, "
@@ -1075,38 +985,4 @@ Test(json_report, a_write_error_is_reported_as_eio)
 	traced_eventfd(res[0]);
 	cr_assert_eq(report__print_json(full, &cfg, wl, (const struct run_result *const *)res, 1), -EIO);
 	fclose(full);
-}
-
-/* ---- a real run ---- */
-
-TestSuite(json_trace, .init = report_setup, .fini = report_teardown, .timeout = 120);
-
-Test(json_trace, a_traced_eventfd_run_reads_back_with_the_aggregates_figures)
-{
-	struct checks c = {};
-	struct test_session sess = test_session("eventfd", true, 300, 500, &c);
-	const struct workload_desc *wl[] = { sess.cfg.workload };
-	const struct aggregate *a = &res[0]->agg;
-	char msg[256] = "";
-
-	skip_unless_traceable();
-	cr_assert_eq(run_workload("eventfd", true, 300, 500, &c, res[0], msg), 0, "session failed: %s", msg);
-	cr_assert_not(res[0]->workload_failed, "workload failed: %s", res[0]->workload_error);
-	cr_assert_gt(a->by_label[LABEL_COMPLETE], 0);
-	print_json(&sess.cfg, wl, 1);
-
-	cr_assert(py_check("%s", py_keys));
-	cr_assert(py_check("run = d['runs'][0]\n"
-			   "assert run['workload']['name'] == 'eventfd' and run['options']['traced'] is True\n"
-			   "assert run['samples']['sent'] == 300 and run['samples']['seen'] == %lu, run['samples']\n"
-			   "assert run['samples']['complete'] == %lu, run['samples']\n"
-			   "assert sum(run['samples']['by_label'].values()) == run['samples']['seen']\n"
-			   "st = run['stats']\n"
-			   "assert st['total']['count'] == %lu and st['total']['p50_ns'] == %lu, st['total']\n"
-			   "assert st['runq_wait']['count'] == st['total']['count'], st['runq_wait']\n"
-			   "assert run['events']['recorded'] == %lu and run['events']['recorded'] > 0, run['events']\n"
-			   "assert run['threads']['wakee_tid'] == %u, run['threads']\n"
-			   "assert run['meta']['nr_cpus'] >= 2 and run['meta']['kernel'], run['meta']\n",
-			   a->samples, a->by_label[LABEL_COMPLETE], a->total.count,
-			   histogram__percentile(&a->total, 50), res[0]->merge.events, res[0]->wakee_tid));
 }

@@ -2,22 +2,18 @@
 /*
  * test_recording.c - the record file: written and read back, every kind of
  * damage rejected with its byte offset, the fixtures under tests/fixtures
- * replayed into their golden reports, and a live run against the report of
- * its own recording.
+ * replayed in process into their golden reports. What the binary makes of
+ * them is in system/test_recording.c.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include "helpers.h"
+#include "events.h"
+#include "readback.h"
 #include "recording.h"
 #include "replay.h"
 #include "report.h"
@@ -54,18 +50,6 @@ static struct rec_run_begin run_begin(void)
 	return b;
 }
 
-static struct wp_event event(uint64_t ts, uint32_t type, uint32_t cpu)
-{
-	struct wp_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.ts_ns = ts;
-	e.type = type;
-	e.cpu = cpu;
-	e.tid = 42;
-	return e;
-}
-
 /* write_small - one run of each record type into memory; @offsets gets each record's offset */
 static struct buf write_small(uint64_t offsets[16], size_t *nr)
 {
@@ -74,7 +58,7 @@ static struct buf write_small(uint64_t offsets[16], size_t *nr)
 	struct recorder *w;
 	struct rec_run_begin rb = run_begin();
 	struct rec_clock_pair cp = { .tsc = 123456, .mono_ns = 2000, .width = 40 };
-	struct wp_event e = event(3000, WP_EV_WAKING, 1);
+	struct wp_event e = ev(3000, WP_EV_WAKING, 1, 42);
 	struct rec_sample s = { .sample = { .seq = 1, .waker_tid = 42, .wakee_tid = 43 }, .t_notify_ns = 2900,
 				.t_woken_ns = 5000 };
 	struct rec_fds fds = { .notify_fd = 3, .wait_fd = 3 };
@@ -319,39 +303,6 @@ Test(recording, a_run_that_begins_inside_another_is_rejected)
 
 /* ---------------------------------------------------------------- fixtures and golden reports */
 
-static const char *fixtures_dir(void)
-{
-	const char *d = getenv("WAKEPROBE_FIXTURES");
-
-	return d ? d : "tests/fixtures";
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *data = NULL;
-	size_t cap = 0;
-
-	cr_assert_not_null(f, "cannot open %s: %s (run the tests from the repository, or set WAKEPROBE_FIXTURES)",
-			   path, strerror(errno));
-	*len = 0;
-	for (;;) {
-		if (*len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			data = realloc(data, cap + 1);
-			cr_assert_not_null(data);
-		}
-		size_t got = fread(data + *len, 1, cap - *len, f);
-
-		if (!got)
-			break;
-		*len += got;
-	}
-	fclose(f);
-	data[*len] = '\0';
-	return data;
-}
-
 struct kept_runs {
 	struct replay_run *runs[4];
 	size_t n;
@@ -472,187 +423,4 @@ Test(recording, a_damaged_fixture_replays_or_fails_cleanly_never_crashes, .timeo
 	}
 	cr_assert_geq(failed, 100, "every cut file must fail: %zu of 300 did", failed);
 	free(data);
-}
-
-/* ---------------------------------------------------------------- the binary */
-
-static int run(char *const args[], const char *out_path, char *err, size_t errlen);
-
-/* run - wakeprobe @args, stdout into @out_path (NULL: /dev/null), stderr into @err; the exit code */
-static int run(char *const args[], const char *out_path, char *err, size_t errlen)
-{
-	char err_path[] = "/tmp/wakeprobe-test-err.XXXXXX";
-	int err_fd = mkstemp(err_path), status;
-	size_t n;
-	pid_t pid;
-
-	cr_assert_geq(err_fd, 0);
-	pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		int out = open(out_path ? out_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-		dup2(out, 1);
-		dup2(err_fd, 2);
-		execv(args[0], args);
-		_exit(98);
-	}
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
-	n = pread(err_fd, err, errlen - 1, 0);
-	err[n > 0 ? n : 0] = '\0';
-	close(err_fd);
-	unlink(err_path);
-	cr_assert(WIFEXITED(status), "wakeprobe did not exit normally: 0x%x", status);
-	return WEXITSTATUS(status);
-}
-
-Test(recording, the_report_command_prints_the_golden_text_and_needs_no_root)
-{
-	char fixture[512], golden_path[512], out_path[] = "/tmp/wakeprobe-test-out.XXXXXX", err[1024];
-	char *const args[] = { (char *)wakeprobe_path(), "report", fixture, "--outliers", "2", "--threshold-us", "20",
-			       NULL };
-	size_t len, golden_len;
-	char *out, *golden;
-
-	close(mkstemp(out_path));
-	snprintf(fixture, sizeof(fixture), "%s/cond.wpr", fixtures_dir());
-	snprintf(golden_path, sizeof(golden_path), "%s/cond.outliers-2.txt", fixtures_dir());
-	cr_assert_eq(run(args, out_path, err, sizeof(err)), 0, "%s", err);
-	cr_assert_str_empty(err);
-	out = read_file(out_path, &len);
-	golden = read_file(golden_path, &golden_len);
-	cr_assert_str_eq(out, golden);
-	unlink(out_path);
-	free(out);
-	free(golden);
-}
-
-Test(recording, report_of_a_damaged_file_is_one_line_exit_1)
-{
-	char path[] = "/tmp/wakeprobe-test-bad.XXXXXX", err[1024];
-	char *const args[] = { (char *)wakeprobe_path(), "report", path, NULL };
-	int fd = mkstemp(path);
-
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, "WPREC\r\n\032\001\000\000\000\020\000\000\000\001\000", 18), 18);
-	close(fd);
-	cr_assert_eq(run(args, NULL, err, sizeof(err)), 1);
-	cr_assert(strstr(err, "truncated record header at byte offset 16"), "%s", err);
-	cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
-	unlink(path);
-}
-
-Test(recording, an_output_that_cannot_be_made_is_one_line_and_leaves_nothing)
-{
-	char dir[] = "/tmp/wakeprobe-test-dir.XXXXXX", err[1024], fixture[512], missing[600];
-	char *const into_dir[] = { (char *)wakeprobe_path(), "report", fixture, "--json", dir, NULL };
-	char *const no_dir[] = { (char *)wakeprobe_path(), "report", fixture, "--csv", missing, NULL };
-	struct stat st;
-
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(fixture, sizeof(fixture), "%s/untraced.wpr", fixtures_dir());
-	snprintf(missing, sizeof(missing), "%s/no/such/dir/out.csv", dir);
-	cr_assert_eq(run(into_dir, NULL, err, sizeof(err)), 1);
-	cr_assert(strstr(err, "not a regular file"), "%s", err);
-	cr_assert_eq(run(no_dir, NULL, err, sizeof(err)), 1);
-	cr_assert(strstr(err, "cannot create it"), "%s", err);
-	cr_assert_neq(stat(missing, &st), 0);
-	cr_assert_eq(rmdir(dir), 0, "the directory is left empty");
-}
-
-/*
- * As root: a live run and the report of its recording print the same text,
- * and the file appears only once complete, not writable by others.
- */
-Test(recording, a_live_run_and_the_report_of_its_recording_agree, .timeout = 120)
-{
-	static const char *const outputs[] = { "text", "json", "csv", "timeline" };
-	char dir[] = "/tmp/wakeprobe-test-rec.XXXXXX", rec[600], err[2048];
-	char live[4][600], replayed[4][600];
-	char *const record[] = { (char *)wakeprobe_path(), "record", "-o", rec, "--workload", "cond", "--samples", "300",
-				 "--interval-us", "300", "--cpus", "0,1", "--outliers", "3", "--json", live[1], "--csv",
-				 live[2], "--perfetto", live[3], NULL };
-	char *const report[] = { (char *)wakeprobe_path(), "report", rec, "--outliers", "3", "--json", replayed[1],
-				 "--csv", replayed[2], "--perfetto", replayed[3], NULL };
-	char checker[512];
-	struct stat st;
-	size_t i;
-
-	skip_unless_traceable();
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(rec, sizeof(rec), "%s/run.wpr", dir);
-	for (i = 0; i < 4; i++) {
-		snprintf(live[i], sizeof(live[i]), "%s/live.%s", dir, outputs[i]);
-		snprintf(replayed[i], sizeof(replayed[i]), "%s/replayed.%s", dir, outputs[i]);
-	}
-	cr_assert_eq(run(record, live[0], err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(stat(rec, &st), 0);
-	cr_assert_eq(st.st_mode & 0002, 0, "the recording is not world-writable");
-	cr_assert_eq(run(report, replayed[0], err, sizeof(err)), 0, "%s", err);
-	for (i = 0; i < 4; i++) {
-		size_t alen, blen;
-		char *a = read_file(live[i], &alen), *b = read_file(replayed[i], &blen);
-
-		cr_assert_gt(alen, 1000, "%s: the live run wrote it", outputs[i]);
-		cr_assert(alen == blen && !memcmp(a, b, alen), "%s: the live run and the report of its recording differ",
-			  outputs[i]);
-		free(a);
-		free(b);
-	}
-	/* and each is what it claims to be */
-	{
-		const char *const json_args[] = { live[1], NULL };
-		const char *const timeline_args[] = { tests_file("check_timeline.py", checker, sizeof(checker)),
-						      live[3], NULL };
-		size_t len;
-		char *text = read_file(live[0], &len);
-
-		cr_assert(strstr(text, "Phases of the"), "a traced report");
-		free(text);
-		cr_assert_eq(run_python("import json, sys; r = json.load(open(sys.argv[1]))['runs'][0]; "
-					"assert r['workload']['name'] == 'cond' and r['samples']['seen'] == 300, r['samples']",
-					json_args), 0);
-		cr_assert_eq(run_python("import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], "
-					"run_name='__main__')", timeline_args), 0, "the timeline fails its checker");
-	}
-	for (i = 0; i < 4; i++) {
-		unlink(live[i]);
-		unlink(replayed[i]);
-	}
-	unlink(rec);
-	cr_assert_eq(rmdir(dir), 0, "nothing else was left in the directory");
-}
-
-/* valgrind memcheck over `wakeprobe report` of each fixture, with every output it can write */
-struct memcheck_case {
-	char fixture[16];
-};
-
-static struct memcheck_case memcheck_cases[] = { { "eventfd" }, { "cond" }, { "spin" }, { "untraced" }, { "lost" } };
-
-ParameterizedTestParameters(recording, valgrind_finds_no_error_and_no_leak_in_the_report_of_a_fixture)
-{
-	return cr_make_param_array(struct memcheck_case, memcheck_cases,
-				   sizeof(memcheck_cases) / sizeof(memcheck_cases[0]));
-}
-
-ParameterizedTest(struct memcheck_case *c, recording, valgrind_finds_no_error_and_no_leak_in_the_report_of_a_fixture,
-		  .timeout = 120)
-{
-	char dir[] = "/tmp/wakeprobe-test-vg.XXXXXX", fixture[512], json[600], err[8192];
-	char *const args[] = { "/usr/bin/valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
-			       "--errors-for-leak-kinds=definite,indirect", (char *)wakeprobe_path(), "report", fixture,
-			       "--outliers", "20", "--json", json, NULL };
-	const char *sanitized = getenv("WAKEPROBE_SANITIZED");
-
-	if (sanitized && sanitized[0])
-		cr_skip_test("an ASan build cannot run under valgrind; the plain make test runs this");
-	cr_assert_eq(access(args[0], X_OK), 0, "valgrind is missing: scripts/setup-deps.sh test installs it");
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(fixture, sizeof(fixture), "%s/%s.wpr", fixtures_dir(), c->fixture);
-	snprintf(json, sizeof(json), "%s/report.json", dir);
-	cr_assert_eq(run(args, NULL, err, sizeof(err)), 0, "%s: valgrind: %s", c->fixture, err);
-	cr_assert_str_empty(err, "%s: valgrind said: %s", c->fixture, err);
-	cr_assert_eq(unlink(json), 0, "the JSON report was written");
-	cr_assert_eq(rmdir(dir), 0);
 }

@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include "collect.h"
 #include "helpers.h"
 
@@ -154,57 +149,4 @@ pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out,
 	*out = o[0];
 	*err = e[0];
 	return pid;
-}
-
-int run_python(const char *script, const char *const args[])
-{
-	const char *argv[16] = { "python3", "-c", script };
-	size_t n = 3;
-	int status;
-	pid_t pid;
-
-	while (*args && n < sizeof(argv) / sizeof(argv[0]) - 1)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execvp("python3", (char *const *)argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
-const char *tests_file(const char *name, char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	snprintf(buf, len, "tests/%s", name);
-	if (access(buf, R_OK) == 0)
-		return buf;
-	/* the binary is build/tests/wakeprobe-tests (or build-san/...): tests/ is two levels up */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		snprintf(buf, len, "%s/../../tests/%s", dirname(exe), name);
-	}
-	return buf;
-}
-
-FILE *temp_output(const char *stem, char path[64])
-{
-	FILE *f;
-	int fd;
-
-	snprintf(path, 64, "/tmp/wakeprobe-%s-XXXXXX", stem);
-	fd = mkstemp(path);
-	cr_assert_geq(fd, 0, "mkstemp %s: %s", path, strerror(errno));
-	f = fdopen(fd, "w");
-	cr_assert_not_null(f);
-	return f;
 }

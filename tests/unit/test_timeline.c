@@ -3,24 +3,21 @@
  * test_timeline.c - the trace-event timeline, read back with python's json
  * module and tests/check_timeline.py: phases that tile each wakeup, arrows
  * that bind, CPU tracks built from synthetic event streams, slices that
- * nest whatever the stream, memory that does not grow; and, as root, a real
- * eventfd run written to both outputs.
+ * nest whatever the stream, memory that does not grow. A real eventfd run
+ * written to both outputs is in system/test_timeline.c.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <libgen.h>
-#include <limits.h>
 #include <malloc.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "events.h"
 #include "explain.h"
-#include "helpers.h"
-#include "sample_csv.h"
+#include "readback.h"
 #include "timeline.h"
 
 #define WAKER		1001u
@@ -30,7 +27,6 @@
 #define T0		1000000000123ull	/* odd nanoseconds: none may be lost */
 
 static char path[64];
-static char csv_path[64];	/* the root test's CSV, if it made one */
 static FILE *file;
 static struct timeline *tl;
 
@@ -44,64 +40,16 @@ static void setup(void)
 static void teardown(void)
 {
 	unlink(path);
-	if (csv_path[0])
-		unlink(csv_path);
 }
 
 TestSuite(timeline, .init = setup, .fini = teardown, .timeout = 120);
-
-/*
- * What every check script starts with: the file passes check_timeline.py,
- * then the test's own lines look at its content. want() fails the test
- * with what was not so; spans() lists slices as (name, start, end) in ns.
- */
-static const char prologue[] =
-	"import sys\n"
-	"sys.dont_write_bytecode = True\n"
-	"sys.path.insert(0, sys.argv[1])\n"
-	"import check_timeline as ct\n"
-	"tl = ct.load(sys.argv[2])\n"
-	"problems, summary = ct.check(tl)\n"
-	"if problems:\n"
-	"    sys.exit('\\n'.join(problems[:10]))\n"
-	"def want(ok, what):\n"
-	"    if not ok:\n"
-	"        sys.exit(f'not so: {what}')\n"
-	"def spans(xs, base=0):\n"
-	"    return [(s.name, s.start - base, s.end - base) for s in sorted(xs, key=lambda s: (s.start, -s.end))]\n"
-	"def pid_of(name):\n"
-	"    found = [p for p, n in tl.process_names.items() if n == name]\n"
-	"    want(len(found) == 1, f'one process named {name}: {tl.process_names}')\n"
-	"    return found[0]\n"
-	"runs = {r['run']: r for r in tl.other['runs']}\n"
-	"T0 = 1000000000123\n";
-
-/* check_file - run the prologue and @fmt (printf-style) on the timeline at @file_path */
-static void check_file(const char *file_path, const char *fmt, ...)
-{
-	char checker[PATH_MAX], dir[PATH_MAX], *body, *script;
-	va_list ap;
-	int err;
-
-	tests_file("check_timeline.py", checker, sizeof(checker));
-	snprintf(dir, sizeof(dir), "%s", checker);
-	va_start(ap, fmt);
-	err = vasprintf(&body, fmt, ap);
-	va_end(ap);
-	cr_assert_geq(err, 0);
-	cr_assert_geq(asprintf(&script, "%s%s", prologue, body), 0);
-	err = run_python(script, (const char *const[]){ dirname(dir), file_path, NULL });
-	free(script);
-	free(body);
-	cr_assert_eq(err, 0, "the timeline is not what it should be (see above)");
-}
 
 /* close the timeline and its file, then check them */
 #define expect_timeline(...)							\
 	do {									\
 		cr_assert_eq(timeline__close(tl), 0);				\
 		cr_assert_eq(fclose(file), 0);					\
-		check_file(path, __VA_ARGS__);					\
+		check_timeline(path, __VA_ARGS__);				\
 	} while (0)
 
 /* ---------------------------------------------------------------- samples */
@@ -359,75 +307,43 @@ Test(timeline, samples_without_phases_are_one_slice_named_by_label_in_runs_that_
 
 /* ---------------------------------------------------------------- CPU events */
 
-static void feed(struct wp_event *e, uint64_t off, enum wp_event_type type, uint32_t cpu)
+/* the test's shorthands: times are offsets from T0, each event goes straight into the timeline */
+static void put(struct wp_event e)
 {
-	e->ts_ns = T0 + off;
-	e->type = type;
-	e->cpu = cpu;
-	timeline__event(tl, e);
+	timeline__event(tl, &e);
 }
 
 static void sw(uint64_t off, uint32_t cpu, uint32_t prev, uint32_t next, const char *comm, uint32_t prev_state)
 {
-	struct wp_event e = { .tid = prev };
+	struct wp_event e = with_next_comm(ev_switch(T0 + off, cpu, prev, next, prev_state, !prev_state), comm);
 
-	e.sw.prev_tid = prev;
-	e.sw.next_tid = next;
 	e.sw.next_tgid = next;
-	e.sw.prev_state = prev_state;
-	e.sw.prev_prio = 120;
-	e.sw.next_prio = 120;
-	e.sw.preempt = !prev_state;
-	snprintf(e.sw.next_comm, sizeof(e.sw.next_comm), "%s", comm);
-	feed(&e, off, WP_EV_SWITCH, cpu);
+	put(e);
 }
 
 static void irq(uint64_t off, uint32_t cpu, enum wp_irq_kind kind, int nr, bool exit, const char *name)
 {
-	struct wp_event e = {};
-
-	e.irq.kind = kind;
-	e.irq.nr = nr;
-	e.irq.exit = exit;
-	snprintf(e.irq.name, sizeof(e.irq.name), "%s", name);
-	feed(&e, off, WP_EV_IRQ, cpu);
+	put(ev_irq(T0 + off, cpu, kind, nr, exit, name));
 }
 
 static void idle_enter(uint64_t off, uint32_t cpu, uint32_t state)
 {
-	struct wp_event e = {};
-
-	e.idle.idle_since_ns = T0 + off;
-	e.idle.state = state;
-	feed(&e, off, WP_EV_IDLE_ENTER, cpu);
+	put(ev_idle_enter(T0 + off, cpu, state));
 }
 
 static void idle_exit(uint64_t off, uint32_t cpu, uint64_t since_off)
 {
-	struct wp_event e = {};
-
-	e.idle.idle_since_ns = T0 + since_off;
-	feed(&e, off, WP_EV_IDLE_EXIT, cpu);
+	put(ev_idle_exit(T0 + off, cpu, T0 + since_off));
 }
 
 static void wake(uint64_t off, enum wp_event_type type, uint32_t cpu, uint32_t target, uint64_t idle_since_off)
 {
-	struct wp_event e = { .tid = WAKER };
-
-	e.wake.pid = WAKEE;
-	e.wake.target_cpu = target;
-	e.wake.target_idle_since_ns = idle_since_off ? T0 + idle_since_off : 0;
-	feed(&e, off, type, cpu);
+	put(ev_wake(T0 + off, type, cpu, WAKER, WAKEE, target, idle_since_off ? T0 + idle_since_off : 0));
 }
 
 static void migrate(uint64_t off, uint32_t cpu, uint32_t from, uint32_t to)
 {
-	struct wp_event e = {};
-
-	e.migrate.pid = WAKEE;
-	e.migrate.orig_cpu = from;
-	e.migrate.dest_cpu = to;
-	feed(&e, off, WP_EV_MIGRATE, cpu);
+	put(ev_migrate(T0 + off, cpu, 0, WAKEE, from, to));
 }
 
 Test(timeline, a_cpu_track_shows_tasks_interrupts_and_idle_between_the_events_that_bound_them)
@@ -545,17 +461,15 @@ Test(timeline, names_keep_their_valid_utf8_and_escape_every_other_byte_as_the_js
 	static const char comm[] = { 'a', '"', 'b', '\\', 'c', 0x01, (char)0xff, 0x7f, 0 };
 	/* 16 bytes and no NUL, as the kernel may leave a comm: an é, a €, and an é cut after its first byte */
 	static const char full[WP_TASK_COMM_LEN] = "caf\xc3\xa9 \xe2\x82\xac abcde\xc3";
-	struct wp_event e = { .tid = WAKER };
+	struct wp_event e = ev_wake(T0 + 400, WP_EV_WAKING, 0, WAKER, WAKEE, 1, 0);
 
 	timeline__begin_run(tl, "say \"hi\"\\ caf\xc3\xa9", true);
 	sw(100, 0, OTHER, HOG, comm, 0);
 	sw(200, 0, HOG, OTHER, "caf\xc3\xa9 \xe2\x82\xac abcd\xc3", 0);
 	sw(300, 0, OTHER, HOG, "other", 0);
-	e.wake.pid = WAKEE;
-	e.wake.target_cpu = 1;
 	e.wake.target_curr_pid = HOG;
 	memcpy(e.wake.target_curr_comm, full, sizeof(full));
-	feed(&e, 400, WP_EV_WAKING, 0);
+	put(e);
 	expect_timeline(
 		"want(pid_of('wakeprobe: say \"hi\"\\\\ caf\\u00e9') == runs[1]['pid'], tl.process_names)\n"
 		"got = [s.name for s in tl.find(prefix='a')]\n"
@@ -594,7 +508,7 @@ Test(timeline, a_failed_stream_is_reported_and_the_stream_is_left_to_its_owner)
 	/* still ours: whitespace after the document keeps it valid JSON */
 	cr_assert_geq(fputs("\n", file), 0);
 	cr_assert_eq(fclose(file), 0);
-	check_file(path, "want(len(tl.find(prefix='wakeup #')) == 1, tl.slices)\n");
+	check_timeline(path, "want(len(tl.find(prefix='wakeup #')) == 1, tl.slices)\n");
 }
 
 /*
@@ -652,8 +566,7 @@ Test(timeline, a_long_run_keeps_memory_flat_and_what_does_not_fit_the_fixed_stat
 		r.sample.wakee_tid = 2001 + 2 * (uint32_t)seq;
 		timeline__sample(tl, &r);
 	}
-	e = (struct wp_event){ .cpu = WP_MAX_CPUS };
-	feed(&e, 200, WP_EV_SWITCH, WP_MAX_CPUS);
+	put(ev(T0 + 200, WP_EV_SWITCH, WP_MAX_CPUS, 0));
 	expect_timeline(
 		"r = runs[1]\n"
 		"want((r['entries_too_deep'], r['samples_not_drawn'], r['events_bad_cpu']) == (15, 6, 1), r)\n"
@@ -705,86 +618,5 @@ Test(timeline, the_checker_finds_what_breaks_the_rules)
 
 	cr_assert_eq(timeline__close(tl), 0);
 	cr_assert_eq(fclose(file), 0);
-	check_file(path, "%s", body);
-}
-
-/* ---------------------------------------------------------------- as root */
-
-struct both {
-	struct timeline *tl;
-	struct sample_csv *csv;
-};
-
-static void to_both(const struct sample_result *r, void *ctx)
-{
-	struct both *b = ctx;
-
-	timeline__sample(b->tl, r);
-	sample_csv__add(b->csv, r);
-}
-
-static void to_timeline(const struct wp_event *e, void *ctx)
-{
-	struct both *b = ctx;
-
-	timeline__event(b->tl, e);
-}
-
-Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every_sample)
-{
-	static const char count_rows[] =
-		"import csv, sys\n"
-		"rows = list(csv.DictReader(open(sys.argv[1], newline='')))\n"
-		"complete = sum(r['label'] == 'complete' and r['runq_wait_ns'] != '' for r in rows)\n"
-		"if (len(rows), complete) != (int(sys.argv[2]), int(sys.argv[3])):\n"
-		"    sys.exit(f'{len(rows)} rows, {complete} phased, want {sys.argv[2]} and {sys.argv[3]}')\n";
-	char seen[24], phased[24], msg[256] = "";
-	struct checks c = {};
-	static struct run_result res;
-	struct test_session sess;
-	struct both b = { .tl = tl };
-	FILE *csv_file;
-	int fd;
-
-	skip_unless_traceable();
-	snprintf(csv_path, sizeof(csv_path), "/tmp/wakeprobe-csv-XXXXXX");
-	fd = mkstemp(csv_path);
-	cr_assert_geq(fd, 0);
-	csv_file = fdopen(fd, "w");
-	cr_assert_not_null(csv_file);
-	b.csv = sample_csv__open(csv_file);
-	cr_assert_not_null(b.csv);
-
-	sess = test_session("eventfd", true, 300, 1000, &c);
-	c.hook = to_both;
-	c.hook_ctx = &b;
-	sess.opts.analysis.on_event = to_timeline;
-	sess.opts.analysis.on_event_ctx = &b;
-	sample_csv__begin_run(b.csv, "eventfd", true);
-	timeline__begin_run(tl, "eventfd", true);
-	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &res, msg, sizeof(msg)), 0, "session failed: %s", msg);
-	timeline__end_run(tl);
-	cr_assert_eq(c.seen, 300, "merged %lu of 300 samples", c.seen);
-	cr_assert_gt(c.phased, 200, "only %lu of 300 phased", c.phased);
-
-	cr_assert_eq(sample_csv__close(b.csv), 0);
-	cr_assert_eq(fclose(csv_file), 0);
-	snprintf(seen, sizeof(seen), "%lu", c.seen);
-	snprintf(phased, sizeof(phased), "%lu", c.phased);
-	cr_assert_eq(run_python(count_rows, (const char *const[]){ csv_path, seen, phased, NULL }), 0);
-
-	expect_timeline(
-		"seen, phased = %lu, %lu\n"
-		"pid = pid_of('wakeprobe: eventfd')\n"
-		"marks = ('notify #', 'woken #')\n"
-		"wakeups = [s for s in tl.find(cat='wakeup', pid=pid) if not s.name.startswith(marks)]\n"
-		"want(len(wakeups) == seen and sorted(s.args['seq'] for s in wakeups) == list(range(1, seen + 1)),\n"
-		"     len(wakeups))\n"
-		"want(summary.endswith(f'{phased} samples tiled'), (summary, phased))\n"
-		"want(len(tl.flows()[0]) == seen, summary)\n"
-		"want(runs[1]['samples_not_drawn'] == 0 and runs[1]['events'] > 0, runs)\n"
-		"cpus = pid_of('CPUs (run 1)')\n"
-		"want(len(tl.find(pid=cpus)) > 0, 'the CPU tracks have slices')\n"
-		"want(any(e['name'].startswith('sched_waking') for e in tl.instants), 'wakes are shown')\n",
-		c.seen, c.phased);
+	check_timeline(path, "%s", body);
 }

@@ -2,7 +2,7 @@
 /*
  * floor.bpf.c - the least that a tracer of wakeprobe's design does.
  *
- * The overhead benchmark (tests/bench_overhead.c) runs it in place of
+ * The overhead benchmark (bench/bench_overhead.c) runs it in place of
  * wakeprobe: tp_btf programs on the five tracepoints that bound the phases
  * (sched_waking, sched_wakeup, sched_switch, sys_enter, sys_exit), each
  * filtering to the tracked tgids, and for syscalls to the wanted ends, and

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "events.h"
 #include "explain.h"
 
 #define WAKER		2001u
@@ -52,68 +53,41 @@ static struct sample_result result_for(const struct marks *mk, uint32_t target_c
 static struct wp_event evs[64];
 static size_t nr_evs;
 
-static struct wp_event *ev(uint64_t off, enum wp_event_type type, uint32_t cpu, uint32_t tid)
+/* add - @e into the stream explain__sample() reads */
+static void add(struct wp_event e)
 {
-	struct wp_event *e = &evs[nr_evs++];
+	struct wp_event *at = &evs[nr_evs++];
 
 	cr_assert_leq(nr_evs, sizeof(evs) / sizeof(evs[0]));
-	memset(e, 0, sizeof(*e));
-	e->ts_ns = T0 + off;
-	e->type = type;
-	e->cpu = cpu;
-	e->tid = tid;
-	return e;
+	*at = e;
 }
 
-static void ev_waking(uint64_t off, uint32_t target_cpu, uint64_t idle_since, uint32_t curr, const char *comm)
+/*
+ * The test's shorthands: times are offsets from T0, the waker is WAKER on
+ * WAKER_CPU, every switch names the task it runs.
+ */
+static void add_waking(uint64_t off, uint32_t target_cpu, uint64_t idle_since, uint32_t curr, const char *comm)
 {
-	struct wp_event *e = ev(off, WP_EV_WAKING, WAKER_CPU, WAKER);
-
-	e->wake.pid = WAKEE;
-	e->wake.target_cpu = target_cpu;
-	e->wake.target_idle_since_ns = idle_since;
-	e->wake.target_curr_pid = curr;
-	e->wake.target_curr_prio = 120;
-	snprintf(e->wake.target_curr_comm, sizeof(e->wake.target_curr_comm), "%s", comm);
+	add(with_target_curr(ev_waking(T0 + off, WAKER_CPU, WAKER, WAKEE, target_cpu, idle_since), curr, comm));
 }
 
-static void ev_switch(uint64_t off, uint32_t cpu, uint32_t prev, uint32_t next, const char *next_comm,
-		      uint32_t prev_state, uint32_t preempt)
+static void add_switch(uint64_t off, uint32_t cpu, uint32_t prev, uint32_t next, const char *next_comm,
+		       uint32_t prev_state, uint32_t preempt)
 {
-	struct wp_event *e = ev(off, WP_EV_SWITCH, cpu, prev);
-
-	e->sw.prev_tid = prev;
-	e->sw.next_tid = next;
-	e->sw.prev_state = prev_state;
-	e->sw.preempt = preempt;
-	e->sw.prev_prio = 120;
-	e->sw.next_prio = 120;
-	snprintf(e->sw.next_comm, sizeof(e->sw.next_comm), "%s", next_comm);
+	add(with_next_comm(ev_switch(T0 + off, cpu, prev, next, prev_state, preempt), next_comm));
 }
 
-static void ev_irq(uint64_t off, uint32_t cpu, enum wp_irq_kind kind, int nr, const char *name, int exit)
+static void add_irq(uint64_t off, uint32_t cpu, enum wp_irq_kind kind, int nr, const char *name, int exit)
 {
-	struct wp_event *e = ev(off, WP_EV_IRQ, cpu, 0);
-
-	e->irq.kind = kind;
-	e->irq.nr = nr;
-	e->irq.exit = (uint32_t)exit;
-	if (name)
-		snprintf(e->irq.name, sizeof(e->irq.name), "%s", name);
+	add(ev_irq(T0 + off, cpu, kind, nr, exit, name));
 }
 
 /* the marks' own events, on the waker's CPU and the target */
-static void ev_marks(const struct marks *mk, uint32_t target_cpu)
+static void add_marks(const struct marks *mk, uint32_t target_cpu)
 {
-	struct wp_event *e;
-
-	e = ev(mk->enter, WP_EV_SYS_ENTER, WAKER_CPU, WAKER);
-	e->sys.nr = 1;
-	e = ev(mk->wakeup, WP_EV_WAKEUP, target_cpu, 0);
-	e->wake.pid = WAKEE;
-	e->wake.target_cpu = target_cpu;
-	e = ev(mk->wait_exit, WP_EV_SYS_EXIT, target_cpu, WAKEE);
-	e->sys.nr = 0;
+	add(ev_sys_enter(T0 + mk->enter, WAKER_CPU, WAKER, 1, 0));
+	add(ev_wakeup(T0 + mk->wakeup, target_cpu, 0, WAKEE, target_cpu));
+	add(ev_sys_exit(T0 + mk->wait_exit, target_cpu, WAKEE, 0, 0));
 }
 
 /*
@@ -127,9 +101,9 @@ static struct sample_result resumed_cond(struct marks *mk)
 	*mk = standard;
 	mk->woken = 70000;
 	r = result_for(mk, WAKEE_CPU);
-	ev_marks(mk, WAKEE_CPU);
-	ev_waking(mk->waking, WAKEE_CPU, 0, 0, "swapper/1");
-	ev_switch(mk->switch_in, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
+	add_marks(mk, WAKEE_CPU);
+	add_waking(mk->waking, WAKEE_CPU, 0, 0, "swapper/1");
+	add_switch(mk->switch_in, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
 	return r;
 }
 
@@ -205,12 +179,12 @@ Test(explain, an_idle_target_is_idle_until_its_exit_then_the_ipi_handler_then_un
 	struct sample_result r = result_for(&standard, WAKEE_CPU);
 	struct explanation *x = &r.why;
 
-	ev_marks(&standard, WAKEE_CPU);
-	ev_waking(standard.waking, WAKEE_CPU, T0 - 900000, 0, "swapper/1");
-	ev(31500, WP_EV_IDLE_EXIT, WAKEE_CPU, 0);
-	ev_irq(32000, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 0);
-	ev_irq(33000, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 1);
-	ev_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
+	add_marks(&standard, WAKEE_CPU);
+	add_waking(standard.waking, WAKEE_CPU, T0 - 900000, 0, "swapper/1");
+	add(ev_idle_exit(T0 + 31500, WAKEE_CPU, 0));
+	add_irq(32000, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 0);
+	add_irq(33000, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 1);
+	add_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
 	sort_events();
 	explain__sample(x, &r, evs, nr_evs);
 
@@ -231,10 +205,10 @@ Test(explain, a_task_holding_the_target_cpu_is_named_with_its_time_and_how_it_le
 	struct explanation *x = &r.why;
 	const struct interval *iv;
 
-	ev_marks(&standard, WAKEE_CPU);
-	ev_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
+	add_marks(&standard, WAKEE_CPU);
+	add_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
 	/* the hog is preempted for the wakee at its switch-in */
-	ev_switch(standard.switch_in, WAKEE_CPU, HOG, WAKEE, "eventfd", 0, 1);
+	add_switch(standard.switch_in, WAKEE_CPU, HOG, WAKEE, "eventfd", 0, 1);
 	sort_events();
 	explain__sample(x, &r, evs, nr_evs);
 
@@ -255,14 +229,14 @@ Test(explain, an_interrupt_inside_another_task_takes_its_own_stretch_and_leaves_
 	struct explanation *x = &r.why;
 	const struct interval *iv;
 
-	ev_marks(&standard, WAKEE_CPU);
-	ev_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
-	ev_irq(45000, WAKEE_CPU, WP_IRQ_HARD, 11, "virtio0", 0);
-	ev_irq(45000 + 2500, WAKEE_CPU, WP_IRQ_HARD, 11, NULL, 1);
+	add_marks(&standard, WAKEE_CPU);
+	add_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
+	add_irq(45000, WAKEE_CPU, WP_IRQ_HARD, 11, "virtio0", 0);
+	add_irq(45000 + 2500, WAKEE_CPU, WP_IRQ_HARD, 11, NULL, 1);
 	/* the softirq the handler raised runs as it returns */
-	ev_irq(47500, WAKEE_CPU, WP_IRQ_SOFT, 3, NULL, 0);
-	ev_irq(47500 + 700, WAKEE_CPU, WP_IRQ_SOFT, 3, NULL, 1);
-	ev_switch(standard.switch_in, WAKEE_CPU, HOG, WAKEE, "eventfd", 0, 1);
+	add_irq(47500, WAKEE_CPU, WP_IRQ_SOFT, 3, NULL, 0);
+	add_irq(47500 + 700, WAKEE_CPU, WP_IRQ_SOFT, 3, NULL, 1);
+	add_switch(standard.switch_in, WAKEE_CPU, HOG, WAKEE, "eventfd", 0, 1);
 	sort_events();
 	explain__sample(x, &r, evs, nr_evs);
 
@@ -282,12 +256,12 @@ Test(explain, a_waker_preempted_inside_its_notify_is_named_with_who_ran)
 	struct explanation *x = &r.why;
 	const struct interval *iv;
 
-	ev_marks(&standard, WAKEE_CPU);
+	add_marks(&standard, WAKEE_CPU);
 	/* inside the syscall, before the wake: a kworker takes the waker's CPU for 700 ns */
-	ev_switch(700, WAKER_CPU, WAKER, KWORKER, "kworker/0:1", 0, 1);
-	ev_switch(1400, WAKER_CPU, KWORKER, WAKER, "eventfd", 1, 0);
-	ev_waking(standard.waking, WAKEE_CPU, 0, 0, "swapper/1");
-	ev_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
+	add_switch(700, WAKER_CPU, WAKER, KWORKER, "kworker/0:1", 0, 1);
+	add_switch(1400, WAKER_CPU, KWORKER, WAKER, "eventfd", 1, 0);
+	add_waking(standard.waking, WAKEE_CPU, 0, 0, "swapper/1");
+	add_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
 	sort_events();
 	explain__sample(x, &r, evs, nr_evs);
 
@@ -306,11 +280,11 @@ Test(explain, a_wakee_preempted_before_its_timestamp_and_a_second_wait_are_told_
 	struct explanation *x = &r.why;
 
 	/* resume_kernel: preempted by the hog for 1000 ns */
-	ev_switch(52000, WAKEE_CPU, WAKEE, HOG, "wp-hog", 0, 1);
-	ev_switch(53000, WAKEE_CPU, HOG, WAKEE, "cond", 0, 1);
+	add_switch(52000, WAKEE_CPU, WAKEE, HOG, "wp-hog", 0, 1);
+	add_switch(53000, WAKEE_CPU, HOG, WAKEE, "cond", 0, 1);
 	/* resume_user: blocks on the mutex (a sleep), woken 10 us later */
-	ev_switch(56000, WAKEE_CPU, WAKEE, 0, "swapper/1", 1, 0);
-	ev_switch(66000, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
+	add_switch(56000, WAKEE_CPU, WAKEE, 0, "swapper/1", 1, 0);
+	add_switch(66000, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
 	sort_events();
 	explain__sample(x, &r, evs, nr_evs);
 
@@ -334,9 +308,9 @@ Test(explain, a_wakee_woken_again_waits_for_the_task_the_second_waking_names)
 	const struct interval *iv;
 
 	/* resume_user: blocks on the mutex; the hog's switch-in goes unrecorded */
-	ev_switch(56000, WAKEE_CPU, WAKEE, 0, "swapper/1", 1, 0);
-	ev_waking(60000, WAKEE_CPU, 0, HOG, "wp-hog");
-	ev_switch(66000, WAKEE_CPU, HOG, WAKEE, "cond", 0, 1);
+	add_switch(56000, WAKEE_CPU, WAKEE, 0, "swapper/1", 1, 0);
+	add_waking(60000, WAKEE_CPU, 0, HOG, "wp-hog");
+	add_switch(66000, WAKEE_CPU, HOG, WAKEE, "cond", 0, 1);
 	sort_events();
 	explain__sample(x, &r, evs, nr_evs);
 
@@ -355,13 +329,13 @@ Test(explain, a_wakee_woken_again_onto_an_idle_cpu_waits_for_its_idle_exit)
 	struct sample_result r = resumed_cond(&mk);
 	struct explanation *x = &r.why;
 
-	ev_switch(56000, WAKEE_CPU, WAKEE, 0, "swapper/1", 1, 0);
-	ev_waking(60000, WAKEE_CPU, T0 + 57000, 0, "swapper/1");
-	ev(63000, WP_EV_IDLE_EXIT, WAKEE_CPU, 0);
-	ev_switch(64000, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
+	add_switch(56000, WAKEE_CPU, WAKEE, 0, "swapper/1", 1, 0);
+	add_waking(60000, WAKEE_CPU, T0 + 57000, 0, "swapper/1");
+	add(ev_idle_exit(T0 + 63000, WAKEE_CPU, 0));
+	add_switch(64000, WAKEE_CPU, 0, WAKEE, "cond", 0, 0);
 	/* back on its CPU: a preemption after this is the wakee's, not a wait */
-	ev_switch(65000, WAKEE_CPU, WAKEE, HOG, "wp-hog", 0, 1);
-	ev_switch(67000, WAKEE_CPU, HOG, WAKEE, "cond", 0, 1);
+	add_switch(65000, WAKEE_CPU, WAKEE, HOG, "wp-hog", 0, 1);
+	add_switch(67000, WAKEE_CPU, HOG, WAKEE, "cond", 0, 1);
 	sort_events();
 	explain__sample(x, &r, evs, nr_evs);
 
@@ -377,13 +351,13 @@ Test(explain, a_remote_wake_before_its_ipi_runs_is_ipi_in_flight)
 	struct sample_result r = result_for(&standard, WAKEE_CPU);
 	struct explanation *x = &r.why;
 
-	ev_marks(&standard, WAKEE_CPU);
+	add_marks(&standard, WAKEE_CPU);
 	/* the target runs the hog, not idle; the IPI lands 20 us after the wake */
-	ev_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
-	ev_irq(21500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 0);
-	ev_irq(22500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 1);
-	ev_switch(23000, WAKEE_CPU, HOG, 0, "swapper/1", 1, 0);
-	ev_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
+	add_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
+	add_irq(21500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 0);
+	add_irq(22500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 1);
+	add_switch(23000, WAKEE_CPU, HOG, 0, "swapper/1", 1, 0);
+	add_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
 	sort_events();
 	explain__sample(x, &r, evs, nr_evs);
 
@@ -400,11 +374,11 @@ Test(explain, a_remote_wake_to_a_target_with_nothing_known_running_waits_as_ipi_
 	struct sample_result r = result_for(&standard, WAKEE_CPU);
 	struct explanation *x = &r.why;
 
-	ev_marks(&standard, WAKEE_CPU);
-	ev_waking(standard.waking, WAKEE_CPU, 0, 0, "swapper/1");
-	ev_irq(31500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 0);
-	ev_irq(32500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 1);
-	ev_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
+	add_marks(&standard, WAKEE_CPU);
+	add_waking(standard.waking, WAKEE_CPU, 0, 0, "swapper/1");
+	add_irq(31500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 0);
+	add_irq(32500, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, NULL, 1);
+	add_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
 	sort_events();
 	explain__sample(x, &r, evs, nr_evs);
 
@@ -417,20 +391,16 @@ Test(explain, a_wake_the_waker_enqueued_itself_is_bound_to_the_wakers_cpu_not_th
 {
 	struct sample_result r = result_for(&standard, WAKEE_CPU);
 	struct explanation *x = &r.why;
-	struct wp_event *e;
 
 	r.wakeup_cpu = WAKER_CPU;	/* sched_wakeup ran on the waker's CPU: no wake list */
 	/* the waker's own marks, and a hog on the target that must not take the blame */
-	e = ev(standard.enter, WP_EV_SYS_ENTER, WAKER_CPU, WAKER);
-	e->sys.nr = 1;
-	e = ev(standard.wakeup, WP_EV_WAKEUP, WAKER_CPU, WAKER);
-	e->wake.pid = WAKEE;
-	e->wake.target_cpu = WAKEE_CPU;
-	ev_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
+	add(ev_sys_enter(T0 + standard.enter, WAKER_CPU, WAKER, 1, 0));
+	add(ev_wakeup(T0 + standard.wakeup, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU));
+	add_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
 	/* the waker is preempted between its sched_waking and sched_wakeup */
-	ev_switch(11500, WAKER_CPU, WAKER, KWORKER, "kworker/0:1", 0, 1);
-	ev_switch(31500, WAKER_CPU, KWORKER, WAKER, "cond", 1, 0);
-	ev_switch(standard.switch_in, WAKEE_CPU, HOG, WAKEE, "eventfd", 0, 1);
+	add_switch(11500, WAKER_CPU, WAKER, KWORKER, "kworker/0:1", 0, 1);
+	add_switch(31500, WAKER_CPU, KWORKER, WAKER, "cond", 1, 0);
+	add_switch(standard.switch_in, WAKEE_CPU, HOG, WAKEE, "eventfd", 0, 1);
 	sort_events();
 	explain__sample(x, &r, evs, nr_evs);
 
@@ -444,15 +414,11 @@ Test(explain, a_migration_of_the_wakee_is_noted_with_its_cpus)
 {
 	struct sample_result r = result_for(&standard, WAKEE_CPU);
 	struct explanation *x = &r.why;
-	struct wp_event *e;
 
-	ev_marks(&standard, WAKEE_CPU);
-	ev_waking(standard.waking, WAKEE_CPU, 0, 0, "swapper/1");
-	e = ev(2000, WP_EV_MIGRATE, WAKER_CPU, WAKER);
-	e->migrate.pid = WAKEE;
-	e->migrate.orig_cpu = 2;
-	e->migrate.dest_cpu = WAKEE_CPU;
-	ev_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
+	add_marks(&standard, WAKEE_CPU);
+	add_waking(standard.waking, WAKEE_CPU, 0, 0, "swapper/1");
+	add(ev_migrate(T0 + 2000, WAKER_CPU, WAKER, WAKEE, 2, WAKEE_CPU));
+	add_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
 	sort_events();
 	explain__sample(x, &r, evs, nr_evs);
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "helpers.h"
+#include "readback.h"
 #include "sample_csv.h"
 
 #define WAKER		1001u

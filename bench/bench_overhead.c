@@ -179,7 +179,7 @@ static int nops_attach(struct nop_set *set)
 static struct nop_set nops;
 
 /*
- * The floor side: bpf/floor.bpf.c, the least a tracer of wakeprobe's design
+ * The floor side: bench/floor.bpf.c, the least a tracer of wakeprobe's design
  * does, following the workload's tgid as wakeprobe does. Its ring is
  * drained (and its records counted) at every switch of an interleaved run.
  */
@@ -215,7 +215,7 @@ static int floor_load(struct floor *f, const struct workload_desc *wl)
 	f->skel = floor_bpf__open_and_load();
 	if (!f->skel) {
 		err = -errno;
-		fprintf(stderr, "bench: cannot load bpf/floor.bpf.c: %s\n", strerror(-err));
+		fprintf(stderr, "bench: cannot load bench/floor.bpf.c: %s\n", strerror(-err));
 		return err;
 	}
 	collector__want_syscalls(f->skel->bss->floor_syscalls, &wl->notify_syscalls, WP_SYSCALL_ENTER);
@@ -250,7 +250,7 @@ static int floor_begin(struct floor *f)
 	f->skel->bss->floor_drops = 0;
 	err = floor_bpf__attach(f->skel);
 	if (err)
-		fprintf(stderr, "bench: cannot attach bpf/floor.bpf.c: %s\n", strerror(-err));
+		fprintf(stderr, "bench: cannot attach bench/floor.bpf.c: %s\n", strerror(-err));
 	return err;
 }
 
@@ -664,7 +664,7 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 	}
 	if (side == FLOOR && (floor_side.skel->bss->floor_drops || !floor_side.records)) {
 		fprintf(stderr, "bench: the floor tracer %s\n", floor_side.records ?
-			"dropped records: its ring (bpf/floor.bpf.c) is too small for this run" :
+			"dropped records: its ring (bench/floor.bpf.c) is too small for this run" :
 			"recorded nothing: it did not follow the workload");
 		goto out;
 	}
@@ -849,7 +849,7 @@ int main(int argc, char **argv)
 	print_changes("flood, ratio", flood, flood_rounds, true);
 
 	printf("\ninterleaved: one run each (%" PRIu64 " wakeups paced, %" PRIu64 " back to back) traced by wakeprobe,\n"
-	       "by the do-nothing programs, and by the least tracer of wakeprobe's design (floor: bpf/floor.bpf.c),\n"
+	       "by the do-nothing programs, and by the least tracer of wakeprobe's design (floor: bench/floor.bpf.c),\n"
 	       "its programs taken off their tracepoints and put back every %d ms; each stretch against the mean\n"
 	       "of the untraced stretches beside it (untraced: against those two stretches away); median (quartiles)\n",
 	       paced_rounds * paced_samples, flood_rounds * flood_samples, TOGGLE_MS);

@@ -76,17 +76,4 @@ uint64_t labelled(const struct aggregate *a);
 /* describe_missing - one line on the first sample that missed a bounding event */
 const char *describe_missing(uint64_t n, const struct sample_result *r);
 
-/*
- * run_python - python3 -c @script, with the NULL-terminated @args as
- * sys.argv[1:]: its exit status, -1 if it could not run. The output tests
- * parse what they wrote with python's own csv and json modules.
- */
-int run_python(const char *script, const char *const args[]);
-
-/* temp_output - a new /tmp/wakeprobe-@stem-XXXXXX open for writing; its name in @path */
-FILE *temp_output(const char *stem, char path[64]);
-
-/* tests_file - where @name of the tests/ directory is: from the working directory or the test binary */
-const char *tests_file(const char *name, char *buf, size_t len);
-
 #endif /* WAKEPROBE_TEST_HELPERS_H */

@@ -2,7 +2,7 @@
 /*
  * nop.bpf.c - a program that does nothing.
  *
- * The overhead benchmark (tests/bench_overhead.c) attaches a copy of it to
+ * The overhead benchmark (bench/bench_overhead.c) attaches a copy of it to
  * every tracepoint that wakeprobe attaches to. What the workload loses then
  * is what merely having a BPF program at those places costs on the machine
  * (the kernel's dispatch into it), before any work of wakeprobe's own.

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "events.h"
 #include "merger.h"
 
 /*
@@ -44,88 +45,6 @@
 /* after taking t_woken the wakee reads again and blocks: read entry, then the switch-out */
 #define OFF_REARM_ENTER	300
 #define BLOCK_AFTER_ENTER 600
-
-/* ---------------------------------------------------------------- events */
-
-static struct wp_event ev(uint64_t ts, enum wp_event_type type, uint32_t cpu, uint32_t tid)
-{
-	struct wp_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.ts_ns = ts;
-	e.type = type;
-	e.cpu = cpu;
-	e.tid = tid;
-	return e;
-}
-
-static struct wp_event ev_sys_enter(uint64_t ts, uint32_t cpu, uint32_t tid, int64_t nr, uint64_t fd)
-{
-	struct wp_event e = ev(ts, WP_EV_SYS_ENTER, cpu, tid);
-
-	e.sys.nr = nr;
-	e.sys.arg = fd;
-	return e;
-}
-
-static struct wp_event ev_sys_exit(uint64_t ts, uint32_t cpu, uint32_t tid, int64_t nr, int64_t ret)
-{
-	struct wp_event e = ev(ts, WP_EV_SYS_EXIT, cpu, tid);
-
-	e.sys.nr = nr;
-	e.sys.arg = (uint64_t)ret;
-	return e;
-}
-
-/* sched_waking runs in the waker's context, on the waker's CPU */
-static struct wp_event ev_waking(uint64_t ts, uint32_t cpu, uint32_t waker, uint32_t wakee, uint32_t target_cpu,
-				 uint64_t target_idle_since)
-{
-	struct wp_event e = ev(ts, WP_EV_WAKING, cpu, waker);
-
-	e.wake.pid = wakee;
-	e.wake.target_cpu = target_cpu;
-	e.wake.target_idle_since_ns = target_idle_since;
-	return e;
-}
-
-/* sched_wakeup runs wherever the task is enqueued: for a queued remote wakeup, the target itself */
-static struct wp_event ev_wakeup(uint64_t ts, uint32_t cpu, uint32_t current, uint32_t wakee, uint32_t target_cpu)
-{
-	struct wp_event e = ev(ts, WP_EV_WAKEUP, cpu, current);
-
-	e.wake.pid = wakee;
-	e.wake.target_cpu = target_cpu;
-	return e;
-}
-
-static struct wp_event ev_switch(uint64_t ts, uint32_t cpu, uint32_t prev, uint32_t next, uint32_t prev_state,
-				 uint32_t preempt)
-{
-	struct wp_event e = ev(ts, WP_EV_SWITCH, cpu, prev);
-
-	e.sw.prev_tid = prev;
-	e.sw.next_tid = next;
-	e.sw.prev_state = prev_state;
-	e.sw.prev_prio = 120;
-	e.sw.next_prio = 120;
-	e.sw.preempt = preempt;
-	return e;
-}
-
-static struct wp_event ev_idle_exit(uint64_t ts, uint32_t cpu, uint64_t idle_since)
-{
-	struct wp_event e = ev(ts, WP_EV_IDLE_EXIT, cpu, IDLE_TID);
-
-	e.idle.idle_since_ns = idle_since;
-	return e;
-}
-
-static struct wp_event with_drops(struct wp_event e, uint32_t drops)
-{
-	e.drops = drops;
-	return e;
-}
 
 /* ---------------------------------------------------------------- fixture */
 

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * events.h - synthetic kernel events for the unit tests: one builder per
+ * record the BPF side writes, each a struct wp_event with every field it
+ * does not name zero, as the merger, the explainer, the timeline and the
+ * recorder get them from the ring. Times are absolute; a test that counts
+ * from its own T0 adds it. Every task here runs at the default prio, 120.
+ */
+#ifndef WAKEPROBE_TEST_EVENTS_H
+#define WAKEPROBE_TEST_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/types.h>
+#include "wakeprobe.h"
+
+#define EV_PRIO		120
+
+/* ev - an event of @type at @ts on @cpu, in task @tid; its payload zero */
+static inline struct wp_event ev(uint64_t ts, enum wp_event_type type, uint32_t cpu, uint32_t tid)
+{
+	struct wp_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts_ns = ts;
+	e.type = type;
+	e.cpu = cpu;
+	e.tid = tid;
+	return e;
+}
+
+/* ev_sys_enter - @tid enters syscall @nr with @arg (an fd, or a futex address) as its first argument */
+static inline struct wp_event ev_sys_enter(uint64_t ts, uint32_t cpu, uint32_t tid, int64_t nr, uint64_t arg)
+{
+	struct wp_event e = ev(ts, WP_EV_SYS_ENTER, cpu, tid);
+
+	e.sys.nr = nr;
+	e.sys.arg = arg;
+	return e;
+}
+
+/* ev_sys_exit - syscall @nr of @tid returns @ret */
+static inline struct wp_event ev_sys_exit(uint64_t ts, uint32_t cpu, uint32_t tid, int64_t nr, int64_t ret)
+{
+	struct wp_event e = ev(ts, WP_EV_SYS_EXIT, cpu, tid);
+
+	e.sys.nr = nr;
+	e.sys.arg = (uint64_t)ret;
+	return e;
+}
+
+/*
+ * ev_wake - a sched_waking or sched_wakeup (@type) of @wakee, run by
+ * @current on @cpu; @target_cpu is the wakee's CPU, idle since
+ * @target_idle_since (0: it was not idle)
+ */
+static inline struct wp_event ev_wake(uint64_t ts, enum wp_event_type type, uint32_t cpu, uint32_t current,
+				      uint32_t wakee, uint32_t target_cpu, uint64_t target_idle_since)
+{
+	struct wp_event e = ev(ts, type, cpu, current);
+
+	e.wake.pid = wakee;
+	e.wake.target_cpu = target_cpu;
+	e.wake.target_idle_since_ns = target_idle_since;
+	return e;
+}
+
+/* ev_waking - sched_waking runs in the waker's context, on the waker's CPU */
+static inline struct wp_event ev_waking(uint64_t ts, uint32_t cpu, uint32_t waker, uint32_t wakee,
+					uint32_t target_cpu, uint64_t target_idle_since)
+{
+	return ev_wake(ts, WP_EV_WAKING, cpu, waker, wakee, target_cpu, target_idle_since);
+}
+
+/* ev_wakeup - sched_wakeup runs wherever the task is enqueued: for a queued remote wakeup, the target itself */
+static inline struct wp_event ev_wakeup(uint64_t ts, uint32_t cpu, uint32_t current, uint32_t wakee,
+					uint32_t target_cpu)
+{
+	return ev_wake(ts, WP_EV_WAKEUP, cpu, current, wakee, target_cpu, 0);
+}
+
+/* with_target_curr - @e, a waking, found task @pid named @comm running on the target CPU */
+static inline struct wp_event with_target_curr(struct wp_event e, uint32_t pid, const char *comm)
+{
+	e.wake.target_curr_pid = pid;
+	e.wake.target_curr_prio = EV_PRIO;
+	snprintf(e.wake.target_curr_comm, sizeof(e.wake.target_curr_comm), "%s", comm);
+	return e;
+}
+
+/*
+ * ev_switch - @cpu switches from @prev to @next; @prev_state is the state
+ * prev leaves in (0: runnable), @preempt whether it was preempted
+ */
+static inline struct wp_event ev_switch(uint64_t ts, uint32_t cpu, uint32_t prev, uint32_t next,
+					uint32_t prev_state, uint32_t preempt)
+{
+	struct wp_event e = ev(ts, WP_EV_SWITCH, cpu, prev);
+
+	e.sw.prev_tid = prev;
+	e.sw.next_tid = next;
+	e.sw.prev_state = prev_state;
+	e.sw.prev_prio = EV_PRIO;
+	e.sw.next_prio = EV_PRIO;
+	e.sw.preempt = preempt;
+	return e;
+}
+
+/* with_next_comm - @e, a switch, to a task named @comm */
+static inline struct wp_event with_next_comm(struct wp_event e, const char *comm)
+{
+	snprintf(e.sw.next_comm, sizeof(e.sw.next_comm), "%s", comm);
+	return e;
+}
+
+/* ev_idle_enter - @cpu goes idle into cpuidle state @state */
+static inline struct wp_event ev_idle_enter(uint64_t ts, uint32_t cpu, uint32_t state)
+{
+	struct wp_event e = ev(ts, WP_EV_IDLE_ENTER, cpu, 0);
+
+	e.idle.idle_since_ns = ts;
+	e.idle.state = state;
+	return e;
+}
+
+/* ev_idle_exit - @cpu leaves the idle it entered at @idle_since */
+static inline struct wp_event ev_idle_exit(uint64_t ts, uint32_t cpu, uint64_t idle_since)
+{
+	struct wp_event e = ev(ts, WP_EV_IDLE_EXIT, cpu, 0);
+
+	e.idle.idle_since_ns = idle_since;
+	return e;
+}
+
+/* ev_irq - interrupt work @nr of @kind enters (or, @exit, leaves) on @cpu; @name, if any, is its handler's */
+static inline struct wp_event ev_irq(uint64_t ts, uint32_t cpu, enum wp_irq_kind kind, int nr, bool exit,
+				     const char *name)
+{
+	struct wp_event e = ev(ts, WP_EV_IRQ, cpu, 0);
+
+	e.irq.kind = kind;
+	e.irq.nr = nr;
+	e.irq.exit = exit;
+	if (name)
+		snprintf(e.irq.name, sizeof(e.irq.name), "%s", name);
+	return e;
+}
+
+/* ev_migrate - task @pid moves from CPU @from to @to, seen on @cpu while @current runs there */
+static inline struct wp_event ev_migrate(uint64_t ts, uint32_t cpu, uint32_t current, uint32_t pid,
+					 uint32_t from, uint32_t to)
+{
+	struct wp_event e = ev(ts, WP_EV_MIGRATE, cpu, current);
+
+	e.migrate.pid = pid;
+	e.migrate.orig_cpu = from;
+	e.migrate.dest_cpu = to;
+	return e;
+}
+
+/* with_drops - @e, written when the ring had failed @drops reservations */
+static inline struct wp_event with_drops(struct wp_event e, uint32_t drops)
+{
+	e.drops = drops;
+	return e;
+}
+
+#endif /* WAKEPROBE_TEST_EVENTS_H */
