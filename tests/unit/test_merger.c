@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* test_merge.c - Criterion tests for the merger: samples joined with kernel events, split into phases */
+/* test_merger.c - Criterion tests for the merger: samples joined with kernel events, split into phases */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <inttypes.h>
