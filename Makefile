@@ -43,8 +43,8 @@ USER_CFLAGS := -std=gnu11 $(CFLAGS) $(WARNINGS) $(SAN_FLAGS) -MMD -MP \
 USER_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(dir $(VMLINUX)) -Ibpf
 
-# Modules shared by wakeprobe, its tests and (the first three) the workloads.
-COMMON_SRCS := user/clock.c user/histogram.c user/parse.c
+# Modules shared by wakeprobe, its tests and the workloads.
+COMMON_SRCS := user/clock.c user/histogram.c user/parse.c user/cpus.c
 CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/merge.c user/explain.c user/aggregate.c \
 	user/report.c user/json_writer.c user/report_json.c user/sample_csv.c user/timeline.c \
 	user/sample_reader.c user/runner.c user/collect.c user/analysis.c user/recording.c user/session.c \

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "common.h"
+#include "cpus.h"
 #include "parse.h"
 
 #define WL_DEFAULT_SAMPLES	1000
@@ -55,20 +56,11 @@ wl_usage_error(const char *name, const char *fmt, ...)
 /* wl_default_cpus - the first two CPUs this process may run on */
 static int wl_default_cpus(int *waker_cpu, int *wakee_cpu)
 {
-	cpu_set_t set;
-	int cpu, found = 0;
+	cpu_set_t allowed;
 
-	if (sched_getaffinity(0, sizeof(set), &set))
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return -errno;
-	for (cpu = 0; cpu < CPU_SETSIZE && found < 2; cpu++) {
-		if (!CPU_ISSET(cpu, &set))
-			continue;
-		if (found++ == 0)
-			*waker_cpu = cpu;
-		else
-			*wakee_cpu = cpu;
-	}
-	return found == 2 ? 0 : -ENODEV;
+	return cpus__first_two(&allowed, waker_cpu, wakee_cpu);
 }
 
 static int wl_map_ring(struct wl_run *run)
