@@ -157,7 +157,8 @@ $(OBJ)/fuzz/fuzz-record: tests/fuzz/fuzz_record.c $(FUZZ_RECORD_SRCS) $(wildcard
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lm
 
-$(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildcard user/*.h) | $(FUZZ_DEPS_STAMP)
+$(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildcard user/*.h) workloads/summaries.h \
+		| $(FUZZ_DEPS_STAMP)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@
 

@@ -26,7 +26,7 @@ static void wl_usage(FILE *out, const char *name, const char *summary)
 	fprintf(out,
 		"Usage: %s [--samples N] [--interval-us U] [--cpus A,B]\n"
 		"\n"
-		"%s\n"
+		"%s - %s\n"
 		"Run by itself it prints the latency from right before the notify to right after\n"
 		"the wait returns; under wakeprobe it hands its samples to the tracer instead.\n"
 		"\n"
@@ -37,7 +37,7 @@ static void wl_usage(FILE *out, const char *name, const char *summary)
 		"  -h, --help             this text\n"
 		"\n"
 		"Example: %s --samples 10000 --interval-us 500 --cpus 0,1\n",
-		name, summary, WL_DEFAULT_SAMPLES, WL_DEFAULT_INTERVAL_US, name);
+		name, name, summary, WL_DEFAULT_SAMPLES, WL_DEFAULT_INTERVAL_US, name);
 }
 
 static void __attribute__((noreturn, format(printf, 2, 3)))

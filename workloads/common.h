@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sample_ring.h"
+#include "summaries.h"
 #include "tsc.h"
 #include "clock.h"
 #include "histogram.h"
@@ -45,6 +46,7 @@ struct wl_run {
 
 /*
  * wl_init - parse the common options, pin nothing yet, attach to the ring.
+ * @summary is the path's line of summaries.h, which --help prints.
  * Exits with status 2 and a one-line message on bad usage.
  */
 int wl_init(struct wl_run *run, const char *name, const char *summary, int argc, char **argv);

@@ -97,8 +97,7 @@ int main(int argc, char **argv)
 	uint32_t cpu;
 	int err;
 
-	wl_init(run, "cond", "Wakes a thread blocked in pthread_cond_wait() with pthread_cond_signal().",
-		argc, argv);
+	wl_init(run, "cond", WP_SUMMARY_COND, argc, argv);
 
 	err = pthread_mutex_init(&cv.lock, NULL);
 	if (err)

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	uint32_t cpu;
 	int err;
 
-	wl_init(run, "eventfd", "Wakes a thread blocked in read() on an eventfd with write().", argc, argv);
+	wl_init(run, "eventfd", WP_SUMMARY_EVENTFD, argc, argv);
 
 	ev.efd = eventfd(0, EFD_CLOEXEC);
 	if (ev.efd < 0)

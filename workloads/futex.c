@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 	uint32_t cpu;
 	int err;
 
-	wl_init(run, "futex", "Wakes a thread blocked in FUTEX_WAIT with a store and FUTEX_WAKE.", argc, argv);
+	wl_init(run, "futex", WP_SUMMARY_FUTEX, argc, argv);
 
 	err = wl_pin_self(run->opt.waker_cpu);
 	if (err)

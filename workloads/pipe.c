@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 	uint32_t cpu;
 	int err;
 
-	wl_init(run, "pipe", "Wakes a thread blocked in read() on a pipe with a one-byte write().", argc, argv);
+	wl_init(run, "pipe", WP_SUMMARY_PIPE, argc, argv);
 
 	if (pipe2(pr.fds, O_CLOEXEC))
 		return wl_fail(run, "pipe2: %s", strerror(errno));

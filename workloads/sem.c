@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	uint32_t cpu;
 	int err;
 
-	wl_init(run, "sem", "Wakes a thread blocked in sem_wait() with sem_post().", argc, argv);
+	wl_init(run, "sem", WP_SUMMARY_SEM, argc, argv);
 
 	if (sem_init(&sr.sem, 0, 0))
 		return wl_fail(run, "sem_init: %s", strerror(errno));

@@ -228,9 +228,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	run = &sh->run;
-	wl_init(run, "shmsem",
-		"Wakes a child process blocked in sem_wait() on a process-shared semaphore in an\n"
-		"anonymous shared mapping with sem_post() from the parent.", argc, argv);
+	wl_init(run, "shmsem", WP_SUMMARY_SHMSEM, argc, argv);
 
 	if (sem_init(&sh->sem, 1, 0))
 		return wl_fail(run, "sem_init: %s", strerror(errno));

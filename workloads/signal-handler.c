@@ -108,9 +108,7 @@ int main(int argc, char **argv)
 	pid_t pid;
 	int err;
 
-	wl_init(run, "signal-handler",
-		"Wakes a thread in sigsuspend() with tgkill(SIGUSR1); the handler takes the timestamp.",
-		argc, argv);
+	wl_init(run, "signal-handler", WP_SUMMARY_SIGNAL_HANDLER, argc, argv);
 
 	/* blocked before the wakee exists: it only ever arrives inside sigsuspend() */
 	sigemptyset(&sh.set);

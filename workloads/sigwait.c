@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 	pid_t pid;
 	int err;
 
-	wl_init(run, "sigwait", "Wakes a thread blocked in sigwaitinfo() with tgkill(SIGUSR1).", argc, argv);
+	wl_init(run, "sigwait", WP_SUMMARY_SIGWAIT, argc, argv);
 
 	/* blocked before the wakee exists, so no thread ever runs a handler for it */
 	sigemptyset(&sw.set);

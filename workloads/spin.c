@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	uint32_t cpu;
 	int err;
 
-	wl_init(run, "spin", "Wakes a thread busy-waiting on a shared word with a release store.", argc, argv);
+	wl_init(run, "spin", WP_SUMMARY_SPIN, argc, argv);
 
 	err = wl_pin_self(run->opt.waker_cpu);
 	if (err)
