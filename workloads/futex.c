@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 		return wl_fail(run, "cannot pin the wakee to CPU %d: %s", run->opt.wakee_cpu,
 			       strerror(-fx.wakee_err));
 
-	wl_set_roles(run, gettid(), fx.wakee_tid, -1, -1);
+	wl_set_roles(run, gettid(), fx.wakee_tid);
 	wl_start(run);
 	for (seq = 1; seq <= run->opt.samples; seq++) {
 		wl_before_notify(run, seq);

@@ -82,7 +82,9 @@ int main(int argc, char **argv)
 		return wl_fail(run, "cannot pin the wakee to CPU %d: %s", run->opt.wakee_cpu,
 			       strerror(-pr.wakee_err));
 
-	wl_set_roles(run, gettid(), pr.wakee_tid, pr.fds[1], pr.fds[0]);
+	run->notify_fd = pr.fds[1];
+	run->wait_fd = pr.fds[0];
+	wl_set_roles(run, gettid(), pr.wakee_tid);
 	wl_start(run);
 	for (seq = 1; seq <= run->opt.samples; seq++) {
 		wl_before_notify(run, seq);

@@ -252,7 +252,7 @@ int main(int argc, char **argv)
 	if (wait_ready(sh, &child))
 		return 1;
 
-	wl_set_roles(run, gettid(), sh->child_tid, -1, -1);
+	wl_set_roles(run, gettid(), sh->child_tid);
 	wl_start(run);
 	for (seq = 1; seq <= run->opt.samples; seq++) {
 		if (seq > 1 && wait_acked(sh, &child, seq - 1))

@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 			       strerror(-sh.wakee_err));
 
 	pid = getpid();
-	wl_set_roles(run, gettid(), sh.wakee_tid, -1, -1);
+	wl_set_roles(run, gettid(), sh.wakee_tid);
 	wl_start(run);
 	for (seq = 1; seq <= run->opt.samples; seq++) {
 		wl_before_notify(run, seq);

@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 		return wl_fail(run, "cannot pin the wakee to CPU %d: %s", run->opt.wakee_cpu,
 			       strerror(-sp.wakee_err));
 
-	wl_set_roles(run, gettid(), sp.wakee_tid, -1, -1);
+	wl_set_roles(run, gettid(), sp.wakee_tid);
 	wl_start(run);
 	for (seq = 1; seq <= run->opt.samples; seq++) {
 		wl_before_notify(run, seq);
