@@ -149,7 +149,7 @@ struct wl_path {
 	 * left waiting; the last error is reported once the run is over.
 	 */
 	int (*wait)(struct wl_run *run, void *state, uint64_t seq);
-	const char *wait_error;	/* what failed when wait does: "read from eventfd" */
+	const char *wait_error;	/* what failed when wait does: "read from eventfd"; NULL if it cannot */
 	/* after a whole run, the wakee joined: undo setup. Optional. */
 	void (*teardown)(void *state);
 };
