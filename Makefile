@@ -50,8 +50,8 @@ USER_CFLAGS := -std=gnu11 $(CFLAGS) $(WARNINGS) $(SAN_FLAGS) -MMD -MP \
 USER_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(dir $(VMLINUX)) -Ibpf
 
-# Modules shared by wakeprobe, its tests and (the first three) the workloads.
-COMMON_SRCS := user/clock.c user/histogram.c user/parse.c
+# Modules shared by wakeprobe, its tests and the workloads.
+COMMON_SRCS := user/clock.c user/histogram.c user/parse.c user/cpus.c
 CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/merger.c user/explain.c user/aggregate.c \
 	user/event_window.c user/ring.c \
 	user/report.c user/json_writer.c user/report_json.c user/sample_csv.c user/timeline.c \
@@ -187,7 +187,8 @@ $(OBJ)/fuzz/fuzz-record: tests/fuzz/fuzz_record.c $(FUZZ_RECORD_SRCS) $(wildcard
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lm
 
-$(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildcard user/*.h) | $(FUZZ_DEPS_STAMP)
+$(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildcard user/*.h) workloads/summaries.h \
+		| $(FUZZ_DEPS_STAMP)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include "catalog.h"
+#include "summaries.h"
 
 /* x86-64 numbers of the newer futex syscalls, for older libc headers */
 #ifndef SYS_futex_waitv
@@ -31,62 +32,62 @@
 static const struct workload_desc workloads[] = {
 	{
 		.name = "cond",
-		.summary = "pthread_cond_signal() wakes a thread in pthread_cond_wait() (futex)",
+		.summary = WP_SUMMARY_COND,
 		.notify_syscalls = FUTEX_NOTIFY,
 		.wait_syscalls = FUTEX_WAIT,
 		.notify_optional = true,
 	},
 	{
 		.name = "sem",
-		.summary = "sem_post() wakes a thread blocked in sem_wait() (futex)",
+		.summary = WP_SUMMARY_SEM,
 		.notify_syscalls = FUTEX_NOTIFY,
 		.wait_syscalls = FUTEX_WAIT,
 		.notify_optional = true,
 	},
 	{
 		.name = "eventfd",
-		.summary = "write() to an eventfd wakes a thread blocked in read()",
+		.summary = WP_SUMMARY_EVENTFD,
 		.notify_syscalls = { { SYS_write, -1 } },
 		.wait_syscalls = { { SYS_read, -1 } },
 		.match_fd = 1,
 	},
 	{
 		.name = "pipe",
-		.summary = "a one-byte write() to a pipe wakes a thread blocked in read()",
+		.summary = WP_SUMMARY_PIPE,
 		.notify_syscalls = { { SYS_write, -1 } },
 		.wait_syscalls = { { SYS_read, -1 } },
 		.match_fd = 1,
 	},
 	{
 		.name = "signal-handler",
-		.summary = "tgkill() runs the handler of a thread waiting in sigsuspend()",
+		.summary = WP_SUMMARY_SIGNAL_HANDLER,
 		.notify_syscalls = { { SYS_tgkill, -1 } },
 		.wait_syscalls = { { -1 } },
 		.wait_end = WAIT_END_SIGNAL_DELIVER,
 	},
 	{
 		.name = "sigwait",
-		.summary = "tgkill() wakes a thread blocked in sigwaitinfo() on that signal",
+		.summary = WP_SUMMARY_SIGWAIT,
 		.notify_syscalls = { { SYS_tgkill, -1 } },
 		.wait_syscalls = { { SYS_rt_sigtimedwait, -1 } },
 	},
 	{
 		.name = "spin",
-		.summary = "a store to a shared cache line ends a thread's busy-wait (no kernel)",
+		.summary = WP_SUMMARY_SPIN,
 		.notify_syscalls = { { -1 } },
 		.wait_syscalls = { { -1 } },
 		.user_only = true,
 	},
 	{
 		.name = "shmsem",
-		.summary = "sem_post() on a process-shared semaphore in mmap'd memory wakes another process",
+		.summary = WP_SUMMARY_SHMSEM,
 		.notify_syscalls = FUTEX_NOTIFY,
 		.wait_syscalls = FUTEX_WAIT,
 		.notify_optional = true,
 	},
 	{
 		.name = "futex",
-		.summary = "raw FUTEX_WAKE_PRIVATE wakes a thread in FUTEX_WAIT_PRIVATE",
+		.summary = WP_SUMMARY_FUTEX,
 		.notify_syscalls = FUTEX_NOTIFY,
 		.wait_syscalls = FUTEX_WAIT,
 		.notify_optional = true,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "catalog.h"
 #include "collect.h"
+#include "cpus.h"
 #include "options.h"
 #include "outputs.h"
 #include "replay.h"
@@ -67,15 +68,15 @@ static void list_workloads(void)
 static int pick_cpus(struct wp_options *o, char *err, size_t len)
 {
 	cpu_set_t allowed;
-	int cpu, found = 0;
+	int i;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
 		snprintf(err, len, "cannot read this process's CPU affinity: %s", strerror(errno));
 		return -errno;
 	}
 	if (o->waker_cpu >= 0) {
-		for (cpu = 0; cpu < 2; cpu++) {
-			int c = cpu ? o->wakee_cpu : o->waker_cpu;
+		for (i = 0; i < 2; i++) {
+			int c = i ? o->wakee_cpu : o->waker_cpu;
 
 			if (c >= CPU_SETSIZE || !CPU_ISSET(c, &allowed)) {
 				snprintf(err, len, "CPU %d is offline or not allowed for this process: "
@@ -85,15 +86,7 @@ static int pick_cpus(struct wp_options *o, char *err, size_t len)
 		}
 		return 0;
 	}
-	for (cpu = 0; cpu < CPU_SETSIZE && found < 2; cpu++) {
-		if (!CPU_ISSET(cpu, &allowed))
-			continue;
-		if (found++ == 0)
-			o->waker_cpu = cpu;
-		else
-			o->wakee_cpu = cpu;
-	}
-	if (found < 2) {
+	if (cpus__first_two(&allowed, &o->waker_cpu, &o->wakee_cpu)) {
 		snprintf(err, len, "the waker and the wakee need two CPUs, and this process may use only one");
 		return -EINVAL;
 	}

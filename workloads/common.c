@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "common.h"
+#include "cpus.h"
 #include "parse.h"
 
 #define WL_DEFAULT_SAMPLES	1000
@@ -25,7 +26,7 @@ static void wl_usage(FILE *out, const char *name, const char *summary)
 	fprintf(out,
 		"Usage: %s [--samples N] [--interval-us U] [--cpus A,B]\n"
 		"\n"
-		"%s\n"
+		"%s - %s\n"
 		"Run by itself it prints the latency from right before the notify to right after\n"
 		"the wait returns; under wakeprobe it hands its samples to the tracer instead.\n"
 		"\n"
@@ -36,7 +37,7 @@ static void wl_usage(FILE *out, const char *name, const char *summary)
 		"  -h, --help             this text\n"
 		"\n"
 		"Example: %s --samples 10000 --interval-us 500 --cpus 0,1\n",
-		name, summary, WL_DEFAULT_SAMPLES, WL_DEFAULT_INTERVAL_US, name);
+		name, name, summary, WL_DEFAULT_SAMPLES, WL_DEFAULT_INTERVAL_US, name);
 }
 
 static void __attribute__((noreturn, format(printf, 2, 3)))
@@ -55,20 +56,11 @@ wl_usage_error(const char *name, const char *fmt, ...)
 /* wl_default_cpus - the first two CPUs this process may run on */
 static int wl_default_cpus(int *waker_cpu, int *wakee_cpu)
 {
-	cpu_set_t set;
-	int cpu, found = 0;
+	cpu_set_t allowed;
 
-	if (sched_getaffinity(0, sizeof(set), &set))
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return -errno;
-	for (cpu = 0; cpu < CPU_SETSIZE && found < 2; cpu++) {
-		if (!CPU_ISSET(cpu, &set))
-			continue;
-		if (found++ == 0)
-			*waker_cpu = cpu;
-		else
-			*wakee_cpu = cpu;
-	}
-	return found == 2 ? 0 : -ENODEV;
+	return cpus__first_two(&allowed, waker_cpu, wakee_cpu);
 }
 
 static int wl_map_ring(struct wl_run *run)
@@ -118,6 +110,8 @@ int wl_init(struct wl_run *run, const char *name, const char *summary, int argc,
 	run->opt.samples = WL_DEFAULT_SAMPLES;
 	run->opt.interval_us = WL_DEFAULT_INTERVAL_US;
 	run->opt.ring_fd = -1;
+	run->notify_fd = -1;
+	run->wait_fd = -1;
 	histogram__init(&run->total_cycles);
 	tsc_clock__init(&run->clock);
 
@@ -186,7 +180,7 @@ int wl_pin_self(int cpu)
 	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-void wl_set_roles(struct wl_run *run, uint32_t waker_tid, uint32_t wakee_tid, int notify_fd, int wait_fd)
+void wl_set_roles(struct wl_run *run, uint32_t waker_tid, uint32_t wakee_tid)
 {
 	struct wp_ring_header *hdr;
 
@@ -200,8 +194,8 @@ void wl_set_roles(struct wl_run *run, uint32_t waker_tid, uint32_t wakee_tid, in
 	hdr->wakee_tid = wakee_tid;
 	hdr->waker_cpu = run->opt.waker_cpu;
 	hdr->wakee_cpu = run->opt.wakee_cpu;
-	hdr->notify_fd = notify_fd;
-	hdr->wait_fd = wait_fd;
+	hdr->notify_fd = run->notify_fd;
+	hdr->wait_fd = run->wait_fd;
 	hdr->interval_ns = run->opt.interval_us * 1000;
 	hdr->samples_planned = run->opt.samples;
 }
@@ -316,4 +310,86 @@ int wl_fail(struct wl_run *run, const char *fmt, ...)
 		__atomic_store_n(&run->ring->hdr.state, WP_RING_FAILED, __ATOMIC_RELEASE);
 	}
 	return 1;
+}
+
+/* the wakee thread of wl_main() and what it shares with the waker */
+struct wl_wakee {
+	const struct wl_path *path;
+	struct wl_run *run;
+	pthread_barrier_t ready;
+	uint32_t tid;
+	int err;		/* -errno: set up before the barrier, or the last failed wait */
+};
+
+static void *wl_wakee_main(void *arg)
+{
+	struct wl_wakee *wakee = arg;
+	const struct wl_path *path = wakee->path;
+	struct wl_run *run = wakee->run;
+	uint64_t seq;
+	int err;
+
+	wakee->err = wl_pin_self(run->opt.wakee_cpu);
+	if (!wakee->err && path->wakee_setup)
+		wakee->err = path->wakee_setup(run, path->state);
+	wakee->tid = gettid();
+	pthread_barrier_wait(&wakee->ready);
+	if (wakee->err)
+		return NULL;
+
+	for (seq = 1; seq <= run->opt.samples; seq++) {
+		err = path->wait(run, path->state, seq);
+		if (err)
+			wakee->err = err;
+	}
+	return NULL;
+}
+
+int wl_main(const struct wl_path *path, int argc, char **argv)
+{
+	/* static: a failure returns with the wakee still running on both, until exit() */
+	static struct wl_run run;
+	static struct wl_wakee wakee;
+	pthread_t thread;
+	uint64_t seq;
+	int err;
+
+	wl_init(&run, path->name, path->summary, argc, argv);
+	wakee.path = path;
+	wakee.run = &run;
+
+	err = path->setup ? path->setup(&run, path->state) : 0;
+	if (err)
+		return err;
+	err = wl_pin_self(run.opt.waker_cpu);
+	if (err)
+		return wl_fail(&run, "cannot pin the waker to CPU %d: %s", run.opt.waker_cpu, strerror(-err));
+	pthread_barrier_init(&wakee.ready, NULL, 2);
+	err = pthread_create(&thread, NULL, wl_wakee_main, &wakee);
+	if (err)
+		return wl_fail(&run, "pthread_create: %s", strerror(err));
+	pthread_barrier_wait(&wakee.ready);
+	if (wakee.err && path->wakee_setup)
+		return wl_fail(&run, "cannot set up the wakee on CPU %d: %s", run.opt.wakee_cpu,
+			       strerror(-wakee.err));
+	if (wakee.err)
+		return wl_fail(&run, "cannot pin the wakee to CPU %d: %s", run.opt.wakee_cpu,
+			       strerror(-wakee.err));
+
+	wl_set_roles(&run, gettid(), wakee.tid);
+	wl_start(&run);
+	for (seq = 1; seq <= run.opt.samples; seq++) {
+		wl_before_notify(&run, seq);
+		err = path->notify(&run, path->state, seq);
+		if (err)
+			return err;
+	}
+	err = wl_finish(&run);
+	pthread_join(thread, NULL);
+	if (wakee.err)
+		return wl_fail(&run, "%s: %s", path->wait_error, strerror(-wakee.err));
+	pthread_barrier_destroy(&wakee.ready);
+	if (path->teardown)
+		path->teardown(path->state);
+	return err;
 }

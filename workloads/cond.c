@@ -26,119 +26,106 @@
  * returns and the predicate check, which is when it learns of the notify.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include "common.h"
 
-struct cond_run {
-	struct wl_run run;
+struct cond_state {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	uint64_t posted;	/* last seq the waker posted; under lock */
-	pthread_barrier_t ready;
-	uint32_t wakee_tid;
-	int wakee_err;
 };
 
-static void *wakee_main(void *arg)
+static int cond_setup(struct wl_run *run, void *state)
 {
-	struct cond_run *cv = arg;
-	struct wl_run *run = &cv->run;
-	uint64_t seq, value, tsc;
-	uint32_t cpu;
-	int ret;
+	struct cond_state *cv = state;
+	int err;
 
-	cv->wakee_err = wl_pin_self(run->opt.wakee_cpu);
-	cv->wakee_tid = gettid();
-	pthread_barrier_wait(&cv->ready);
-	if (cv->wakee_err)
-		return NULL;
-
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		value = 1;
-		ret = pthread_mutex_lock(&cv->lock);
-		if (ret) {
-			/* cannot happen with a default mutex; keep the hand-shake going */
-			cv->wakee_err = -ret;
-			tsc = tsc_read(&cpu);
-			wl_woken(run, seq, tsc, cpu, 0);
-			continue;
-		}
-		if (cv->posted >= seq) {
-			/* notified before we got here: nothing to wait for */
-			tsc = tsc_read(&cpu);
-		} else {
-			do {
-				ret = pthread_cond_wait(&cv->cond, &cv->lock);
-				tsc = tsc_read(&cpu);
-				if (ret) {
-					cv->wakee_err = -ret;
-					value = 0;
-					break;
-				}
-				/* a spurious wakeup waits again; the last return counts */
-			} while (cv->posted < seq);
-		}
-		pthread_mutex_unlock(&cv->lock);
-		wl_woken(run, seq, tsc, cpu, value);
-	}
-	return NULL;
+	err = pthread_mutex_init(&cv->lock, NULL);
+	if (err)
+		return wl_fail(run, "pthread_mutex_init: %s", strerror(err));
+	err = pthread_cond_init(&cv->cond, NULL);
+	if (err)
+		return wl_fail(run, "pthread_cond_init: %s", strerror(err));
+	return 0;
 }
 
-int main(int argc, char **argv)
+static int cond_notify(struct wl_run *run, void *state, uint64_t seq)
 {
-	static struct cond_run cv;
-	struct wl_run *run = &cv.run;
-	pthread_t wakee;
-	uint64_t seq, tsc;
+	struct cond_state *cv = state;
+	uint64_t tsc;
 	uint32_t cpu;
 	int err;
 
-	wl_init(run, "cond", "Wakes a thread blocked in pthread_cond_wait() with pthread_cond_signal().",
-		argc, argv);
+	tsc = tsc_read(&cpu);
+	err = pthread_mutex_lock(&cv->lock);
+	if (err)
+		return wl_fail(run, "pthread_mutex_lock: %s", strerror(err));
+	cv->posted = seq;
+	err = pthread_cond_signal(&cv->cond);
+	pthread_mutex_unlock(&cv->lock);
+	if (err)
+		return wl_fail(run, "pthread_cond_signal: %s", strerror(err));
+	wl_notified(run, seq, tsc, cpu);
+	return 0;
+}
 
-	err = pthread_mutex_init(&cv.lock, NULL);
-	if (err)
-		return wl_fail(run, "pthread_mutex_init: %s", strerror(err));
-	err = pthread_cond_init(&cv.cond, NULL);
-	if (err)
-		return wl_fail(run, "pthread_cond_init: %s", strerror(err));
-	err = wl_pin_self(run->opt.waker_cpu);
-	if (err)
-		return wl_fail(run, "cannot pin the waker to CPU %d: %s", run->opt.waker_cpu, strerror(-err));
-	pthread_barrier_init(&cv.ready, NULL, 2);
-	err = pthread_create(&wakee, NULL, wakee_main, &cv);
-	if (err)
-		return wl_fail(run, "pthread_create: %s", strerror(err));
-	pthread_barrier_wait(&cv.ready);
-	if (cv.wakee_err)
-		return wl_fail(run, "cannot pin the wakee to CPU %d: %s", run->opt.wakee_cpu,
-			       strerror(-cv.wakee_err));
+static int cond_wait(struct wl_run *run, void *state, uint64_t seq)
+{
+	struct cond_state *cv = state;
+	uint64_t value = 1, tsc;
+	uint32_t cpu;
+	int ret, err = 0;
 
-	wl_set_roles(run, gettid(), cv.wakee_tid, -1, -1);
-	wl_start(run);
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		wl_before_notify(run, seq);
+	ret = pthread_mutex_lock(&cv->lock);
+	if (ret) {
+		/* cannot happen with a default mutex; keep the hand-shake going */
 		tsc = tsc_read(&cpu);
-		err = pthread_mutex_lock(&cv.lock);
-		if (err)
-			return wl_fail(run, "pthread_mutex_lock: %s", strerror(err));
-		cv.posted = seq;
-		err = pthread_cond_signal(&cv.cond);
-		pthread_mutex_unlock(&cv.lock);
-		if (err)
-			return wl_fail(run, "pthread_cond_signal: %s", strerror(err));
-		wl_notified(run, seq, tsc, cpu);
+		wl_woken(run, seq, tsc, cpu, 0);
+		return -ret;
 	}
-	err = wl_finish(run);
-	pthread_join(wakee, NULL);
-	if (cv.wakee_err)
-		return wl_fail(run, "pthread_cond_wait: %s", strerror(-cv.wakee_err));
-	pthread_barrier_destroy(&cv.ready);
-	pthread_cond_destroy(&cv.cond);
-	pthread_mutex_destroy(&cv.lock);
+	if (cv->posted >= seq) {
+		/* notified before we got here: nothing to wait for */
+		tsc = tsc_read(&cpu);
+	} else {
+		do {
+			ret = pthread_cond_wait(&cv->cond, &cv->lock);
+			tsc = tsc_read(&cpu);
+			if (ret) {
+				err = -ret;
+				value = 0;
+				break;
+			}
+			/* a spurious wakeup waits again; the last return counts */
+		} while (cv->posted < seq);
+	}
+	pthread_mutex_unlock(&cv->lock);
+	wl_woken(run, seq, tsc, cpu, value);
 	return err;
+}
+
+static void cond_teardown(void *state)
+{
+	struct cond_state *cv = state;
+
+	pthread_cond_destroy(&cv->cond);
+	pthread_mutex_destroy(&cv->lock);
+}
+
+static struct cond_state cond_state;
+
+static const struct wl_path cond_path = {
+	.name = "cond",
+	.summary = WP_SUMMARY_COND,
+	.state = &cond_state,
+	.setup = cond_setup,
+	.notify = cond_notify,
+	.wait = cond_wait,
+	.wait_error = "pthread_cond_wait",
+	.teardown = cond_teardown,
+};
+
+int main(int argc, char **argv)
+{
+	return wl_main(&cond_path, argc, argv);
 }

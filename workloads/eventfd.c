@@ -10,89 +10,84 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include "common.h"
 
-struct eventfd_run {
-	struct wl_run run;
+struct eventfd_state {
 	int efd;
-	pthread_barrier_t ready;
-	uint32_t wakee_tid;
-	int wakee_err;
 };
 
-static void *wakee_main(void *arg)
+/* in .rodata: the notify stores nothing between its stamp and write() */
+static const uint64_t one = 1;
+
+static int eventfd_setup(struct wl_run *run, void *state)
 {
-	struct eventfd_run *ev = arg;
-	struct wl_run *run = &ev->run;
-	uint64_t seq, value, tsc;
+	struct eventfd_state *ev = state;
+
+	ev->efd = eventfd(0, EFD_CLOEXEC);
+	if (ev->efd < 0)
+		return wl_fail(run, "eventfd: %s", strerror(errno));
+	run->notify_fd = ev->efd;
+	run->wait_fd = ev->efd;
+	return 0;
+}
+
+static int eventfd_notify(struct wl_run *run, void *state, uint64_t seq)
+{
+	struct eventfd_state *ev = state;
+	uint64_t tsc;
+	uint32_t cpu;
+
+	tsc = tsc_read(&cpu);
+	if (write(ev->efd, &one, sizeof(one)) != sizeof(one))
+		return wl_fail(run, "write to eventfd: %s", strerror(errno));
+	wl_notified(run, seq, tsc, cpu);
+	return 0;
+}
+
+static int eventfd_wait(struct wl_run *run, void *state, uint64_t seq)
+{
+	struct eventfd_state *ev = state;
+	uint64_t value, tsc;
 	uint32_t cpu;
 	ssize_t n;
+	int err = 0;
 
-	ev->wakee_err = wl_pin_self(run->opt.wakee_cpu);
-	ev->wakee_tid = gettid();
-	pthread_barrier_wait(&ev->ready);
-	if (ev->wakee_err)
-		return NULL;
-
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		do {
-			n = read(ev->efd, &value, sizeof(value));
-		} while (n < 0 && errno == EINTR);
-		tsc = tsc_read(&cpu);
-		if (n != sizeof(value)) {
-			ev->wakee_err = n < 0 ? -errno : -EIO;
-			value = 0;
-		}
-		wl_woken(run, seq, tsc, cpu, value);
+	do {
+		n = read(ev->efd, &value, sizeof(value));
+	} while (n < 0 && errno == EINTR);
+	tsc = tsc_read(&cpu);
+	if (n != sizeof(value)) {
+		err = n < 0 ? -errno : -EIO;
+		value = 0;
 	}
-	return NULL;
+	wl_woken(run, seq, tsc, cpu, value);
+	return err;
 }
+
+static void eventfd_teardown(void *state)
+{
+	struct eventfd_state *ev = state;
+
+	close(ev->efd);
+}
+
+static struct eventfd_state eventfd_state = { .efd = -1 };
+
+static const struct wl_path eventfd_path = {
+	.name = "eventfd",
+	.summary = WP_SUMMARY_EVENTFD,
+	.state = &eventfd_state,
+	.setup = eventfd_setup,
+	.notify = eventfd_notify,
+	.wait = eventfd_wait,
+	.wait_error = "read from eventfd",
+	.teardown = eventfd_teardown,
+};
 
 int main(int argc, char **argv)
 {
-	static struct eventfd_run ev;
-	struct wl_run *run = &ev.run;
-	const uint64_t one = 1;
-	pthread_t wakee;
-	uint64_t seq, tsc;
-	uint32_t cpu;
-	int err;
-
-	wl_init(run, "eventfd", "Wakes a thread blocked in read() on an eventfd with write().", argc, argv);
-
-	ev.efd = eventfd(0, EFD_CLOEXEC);
-	if (ev.efd < 0)
-		return wl_fail(run, "eventfd: %s", strerror(errno));
-	err = wl_pin_self(run->opt.waker_cpu);
-	if (err)
-		return wl_fail(run, "cannot pin the waker to CPU %d: %s", run->opt.waker_cpu, strerror(-err));
-	pthread_barrier_init(&ev.ready, NULL, 2);
-	err = pthread_create(&wakee, NULL, wakee_main, &ev);
-	if (err)
-		return wl_fail(run, "pthread_create: %s", strerror(err));
-	pthread_barrier_wait(&ev.ready);
-	if (ev.wakee_err)
-		return wl_fail(run, "cannot pin the wakee to CPU %d: %s", run->opt.wakee_cpu,
-			       strerror(-ev.wakee_err));
-
-	wl_set_roles(run, gettid(), ev.wakee_tid, ev.efd, ev.efd);
-	wl_start(run);
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		wl_before_notify(run, seq);
-		tsc = tsc_read(&cpu);
-		if (write(ev.efd, &one, sizeof(one)) != sizeof(one))
-			return wl_fail(run, "write to eventfd: %s", strerror(errno));
-		wl_notified(run, seq, tsc, cpu);
-	}
-	err = wl_finish(run);
-	pthread_join(wakee, NULL);
-	if (ev.wakee_err)
-		return wl_fail(run, "read from eventfd: %s", strerror(-ev.wakee_err));
-	close(ev.efd);
-	return err;
+	return wl_main(&eventfd_path, argc, argv);
 }

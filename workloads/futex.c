@@ -18,19 +18,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "common.h"
 
-struct futex_run {
-	struct wl_run run;
+struct futex_state {
 	_Alignas(64) uint32_t word;	/* 1: notified, 0: the wakee consumed it */
-	pthread_barrier_t ready;
-	uint32_t wakee_tid;
-	int wakee_err;
 };
 
 static long futex_op(uint32_t *uaddr, int op, uint32_t val)
@@ -38,75 +32,55 @@ static long futex_op(uint32_t *uaddr, int op, uint32_t val)
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
 }
 
-static void *wakee_main(void *arg)
+static int futex_notify(struct wl_run *run, void *state, uint64_t seq)
 {
-	struct futex_run *fx = arg;
-	struct wl_run *run = &fx->run;
-	uint64_t seq, value, tsc;
+	struct futex_state *fx = state;
+	uint64_t tsc;
 	uint32_t cpu;
 
-	fx->wakee_err = wl_pin_self(run->opt.wakee_cpu);
-	fx->wakee_tid = gettid();
-	pthread_barrier_wait(&fx->ready);
-	if (fx->wakee_err)
-		return NULL;
-
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		value = 1;
-		while (__atomic_load_n(&fx->word, __ATOMIC_ACQUIRE) == 0) {
-			if (futex_op(&fx->word, FUTEX_WAIT_PRIVATE, 0) == 0)
-				continue;
-			/* EAGAIN: the word changed before we slept; EINTR: a signal */
-			if (errno != EAGAIN && errno != EINTR) {
-				/* keep polling so the waker is not left hanging, but flag it */
-				fx->wakee_err = -errno;
-				value = 0;
-			}
-		}
-		tsc = tsc_read(&cpu);
-		__atomic_store_n(&fx->word, 0, __ATOMIC_RELAXED);
-		wl_woken(run, seq, tsc, cpu, value);
-	}
-	return NULL;
+	tsc = tsc_read(&cpu);
+	__atomic_store_n(&fx->word, 1, __ATOMIC_RELEASE);
+	if (futex_op(&fx->word, FUTEX_WAKE_PRIVATE, 1) < 0)
+		return wl_fail(run, "FUTEX_WAKE: %s", strerror(errno));
+	wl_notified(run, seq, tsc, cpu);
+	return 0;
 }
+
+static int futex_wait(struct wl_run *run, void *state, uint64_t seq)
+{
+	struct futex_state *fx = state;
+	uint64_t value = 1, tsc;
+	uint32_t cpu;
+	int err = 0;
+
+	while (__atomic_load_n(&fx->word, __ATOMIC_ACQUIRE) == 0) {
+		if (futex_op(&fx->word, FUTEX_WAIT_PRIVATE, 0) == 0)
+			continue;
+		/* EAGAIN: the word changed before we slept; EINTR: a signal */
+		if (errno != EAGAIN && errno != EINTR) {
+			/* keep polling so the waker is not left hanging, but flag it */
+			err = -errno;
+			value = 0;
+		}
+	}
+	tsc = tsc_read(&cpu);
+	__atomic_store_n(&fx->word, 0, __ATOMIC_RELAXED);
+	wl_woken(run, seq, tsc, cpu, value);
+	return err;
+}
+
+static struct futex_state futex_state;
+
+static const struct wl_path futex_path = {
+	.name = "futex",
+	.summary = WP_SUMMARY_FUTEX,
+	.state = &futex_state,
+	.notify = futex_notify,
+	.wait = futex_wait,
+	.wait_error = "FUTEX_WAIT",
+};
 
 int main(int argc, char **argv)
 {
-	static struct futex_run fx;
-	struct wl_run *run = &fx.run;
-	pthread_t wakee;
-	uint64_t seq, tsc;
-	uint32_t cpu;
-	int err;
-
-	wl_init(run, "futex", "Wakes a thread blocked in FUTEX_WAIT with a store and FUTEX_WAKE.", argc, argv);
-
-	err = wl_pin_self(run->opt.waker_cpu);
-	if (err)
-		return wl_fail(run, "cannot pin the waker to CPU %d: %s", run->opt.waker_cpu, strerror(-err));
-	pthread_barrier_init(&fx.ready, NULL, 2);
-	err = pthread_create(&wakee, NULL, wakee_main, &fx);
-	if (err)
-		return wl_fail(run, "pthread_create: %s", strerror(err));
-	pthread_barrier_wait(&fx.ready);
-	if (fx.wakee_err)
-		return wl_fail(run, "cannot pin the wakee to CPU %d: %s", run->opt.wakee_cpu,
-			       strerror(-fx.wakee_err));
-
-	wl_set_roles(run, gettid(), fx.wakee_tid, -1, -1);
-	wl_start(run);
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		wl_before_notify(run, seq);
-		tsc = tsc_read(&cpu);
-		__atomic_store_n(&fx.word, 1, __ATOMIC_RELEASE);
-		if (futex_op(&fx.word, FUTEX_WAKE_PRIVATE, 1) < 0)
-			return wl_fail(run, "FUTEX_WAKE: %s", strerror(errno));
-		wl_notified(run, seq, tsc, cpu);
-	}
-	err = wl_finish(run);
-	pthread_join(wakee, NULL);
-	if (fx.wakee_err)
-		return wl_fail(run, "FUTEX_WAIT: %s", strerror(-fx.wakee_err));
-	pthread_barrier_destroy(&fx.ready);
-	return err;
+	return wl_main(&futex_path, argc, argv);
 }

@@ -14,89 +14,77 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <pthread.h>
 #include <semaphore.h>
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include "common.h"
 
-struct sem_run {
-	struct wl_run run;
+struct semaphore_state {
 	sem_t sem;
-	pthread_barrier_t ready;
-	uint32_t wakee_tid;
-	int wakee_err;
 };
 
-static void *wakee_main(void *arg)
+static int semaphore_setup(struct wl_run *run, void *state)
 {
-	struct sem_run *sr = arg;
-	struct wl_run *run = &sr->run;
-	uint64_t seq, value, tsc;
-	uint32_t cpu;
-	int ret;
+	struct semaphore_state *sr = state;
 
-	sr->wakee_err = wl_pin_self(run->opt.wakee_cpu);
-	sr->wakee_tid = gettid();
-	pthread_barrier_wait(&sr->ready);
-	if (sr->wakee_err)
-		return NULL;
-
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		do {
-			ret = sem_wait(&sr->sem);
-		} while (ret < 0 && errno == EINTR);
-		tsc = tsc_read(&cpu);
-		value = 1;
-		if (ret < 0) {
-			sr->wakee_err = -errno;
-			value = 0;
-		}
-		wl_woken(run, seq, tsc, cpu, value);
-	}
-	return NULL;
+	if (sem_init(&sr->sem, 0, 0))
+		return wl_fail(run, "sem_init: %s", strerror(errno));
+	return 0;
 }
+
+static int semaphore_notify(struct wl_run *run, void *state, uint64_t seq)
+{
+	struct semaphore_state *sr = state;
+	uint64_t tsc;
+	uint32_t cpu;
+
+	tsc = tsc_read(&cpu);
+	if (sem_post(&sr->sem))
+		return wl_fail(run, "sem_post: %s", strerror(errno));
+	wl_notified(run, seq, tsc, cpu);
+	return 0;
+}
+
+static int semaphore_wait(struct wl_run *run, void *state, uint64_t seq)
+{
+	struct semaphore_state *sr = state;
+	uint64_t value, tsc;
+	uint32_t cpu;
+	int ret, err = 0;
+
+	do {
+		ret = sem_wait(&sr->sem);
+	} while (ret < 0 && errno == EINTR);
+	tsc = tsc_read(&cpu);
+	value = 1;
+	if (ret < 0) {
+		err = -errno;
+		value = 0;
+	}
+	wl_woken(run, seq, tsc, cpu, value);
+	return err;
+}
+
+static void semaphore_teardown(void *state)
+{
+	struct semaphore_state *sr = state;
+
+	sem_destroy(&sr->sem);
+}
+
+static struct semaphore_state semaphore_state;
+
+static const struct wl_path semaphore_path = {
+	.name = "sem",
+	.summary = WP_SUMMARY_SEM,
+	.state = &semaphore_state,
+	.setup = semaphore_setup,
+	.notify = semaphore_notify,
+	.wait = semaphore_wait,
+	.wait_error = "sem_wait",
+	.teardown = semaphore_teardown,
+};
 
 int main(int argc, char **argv)
 {
-	static struct sem_run sr;
-	struct wl_run *run = &sr.run;
-	pthread_t wakee;
-	uint64_t seq, tsc;
-	uint32_t cpu;
-	int err;
-
-	wl_init(run, "sem", "Wakes a thread blocked in sem_wait() with sem_post().", argc, argv);
-
-	if (sem_init(&sr.sem, 0, 0))
-		return wl_fail(run, "sem_init: %s", strerror(errno));
-	err = wl_pin_self(run->opt.waker_cpu);
-	if (err)
-		return wl_fail(run, "cannot pin the waker to CPU %d: %s", run->opt.waker_cpu, strerror(-err));
-	pthread_barrier_init(&sr.ready, NULL, 2);
-	err = pthread_create(&wakee, NULL, wakee_main, &sr);
-	if (err)
-		return wl_fail(run, "pthread_create: %s", strerror(err));
-	pthread_barrier_wait(&sr.ready);
-	if (sr.wakee_err)
-		return wl_fail(run, "cannot pin the wakee to CPU %d: %s", run->opt.wakee_cpu,
-			       strerror(-sr.wakee_err));
-
-	wl_set_roles(run, gettid(), sr.wakee_tid, -1, -1);
-	wl_start(run);
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		wl_before_notify(run, seq);
-		tsc = tsc_read(&cpu);
-		if (sem_post(&sr.sem))
-			return wl_fail(run, "sem_post: %s", strerror(errno));
-		wl_notified(run, seq, tsc, cpu);
-	}
-	err = wl_finish(run);
-	pthread_join(wakee, NULL);
-	if (sr.wakee_err)
-		return wl_fail(run, "sem_wait: %s", strerror(-sr.wakee_err));
-	pthread_barrier_destroy(&sr.ready);
-	sem_destroy(&sr.sem);
-	return err;
+	return wl_main(&semaphore_path, argc, argv);
 }

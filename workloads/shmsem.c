@@ -228,9 +228,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	run = &sh->run;
-	wl_init(run, "shmsem",
-		"Wakes a child process blocked in sem_wait() on a process-shared semaphore in an\n"
-		"anonymous shared mapping with sem_post() from the parent.", argc, argv);
+	wl_init(run, "shmsem", WP_SUMMARY_SHMSEM, argc, argv);
 
 	if (sem_init(&sh->sem, 1, 0))
 		return wl_fail(run, "sem_init: %s", strerror(errno));
@@ -254,7 +252,7 @@ int main(int argc, char **argv)
 	if (wait_ready(sh, &child))
 		return 1;
 
-	wl_set_roles(run, gettid(), sh->child_tid, -1, -1);
+	wl_set_roles(run, gettid(), sh->child_tid);
 	wl_start(run);
 	for (seq = 1; seq <= run->opt.samples; seq++) {
 		if (seq > 1 && wait_acked(sh, &child, seq - 1))

@@ -22,18 +22,15 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "common.h"
 
-struct sighandler_run {
-	struct wl_run run;
+struct handler_state {
 	sigset_t set;		/* { SIGUSR1 } */
-	pthread_barrier_t ready;
-	uint32_t wakee_tid;
-	int wakee_err;
+	sigset_t waitmask;	/* the wakee's mask without SIGUSR1, for sigsuspend() */
+	pid_t pid;
 };
 
 /* written by the handler in the wakee thread, read by the same thread */
@@ -55,95 +52,86 @@ static void on_sigusr1(int sig)
 			 __ATOMIC_RELEASE);
 }
 
-static void *wakee_main(void *arg)
+static int handler_setup(struct wl_run *run, void *state)
 {
-	struct sighandler_run *sh = arg;
-	struct wl_run *run = &sh->run;
+	struct handler_state *sh = state;
+	int err;
+
+	/* blocked before the wakee exists: it only ever arrives inside sigsuspend() */
+	sigemptyset(&sh->set);
+	sigaddset(&sh->set, SIGUSR1);
+	err = pthread_sigmask(SIG_BLOCK, &sh->set, NULL);
+	if (err)
+		return wl_fail(run, "pthread_sigmask: %s", strerror(err));
+	sh->pid = getpid();
+	return 0;
+}
+
+static int handler_wakee_setup(struct wl_run *run, void *state)
+{
+	struct handler_state *sh = state;
 	struct sigaction sa = { .sa_handler = on_sigusr1 };
-	uint64_t seq, value, tsc;
-	sigset_t waitmask;
+	int err;
+
+	(void)run;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL))
+		return -errno;
+	/* SIGUSR1 is blocked here (inherited from main); sigsuspend() lifts it */
+	err = -pthread_sigmask(SIG_BLOCK, NULL, &sh->waitmask);
+	sigdelset(&sh->waitmask, SIGUSR1);
+	return err;
+}
+
+static int handler_notify(struct wl_run *run, void *state, uint64_t seq)
+{
+	struct handler_state *sh = state;
+	uint64_t tsc;
 	uint32_t cpu;
 
-	sh->wakee_err = wl_pin_self(run->opt.wakee_cpu);
-	if (!sh->wakee_err) {
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(SIGUSR1, &sa, NULL))
-			sh->wakee_err = -errno;
-	}
-	/* SIGUSR1 is blocked here (inherited from main); sigsuspend() lifts it */
-	if (!sh->wakee_err) {
-		sh->wakee_err = -pthread_sigmask(SIG_BLOCK, NULL, &waitmask);
-		sigdelset(&waitmask, SIGUSR1);
-	}
-	sh->wakee_tid = gettid();
-	pthread_barrier_wait(&sh->ready);
-	if (sh->wakee_err)
-		return NULL;
-
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		value = 1;
-		while (__atomic_load_n(&handled.count, __ATOMIC_ACQUIRE) < seq) {
-			/* always -1; EINTR once a handler ran */
-			sigsuspend(&waitmask);
-			if (errno != EINTR) {
-				sh->wakee_err = -errno;
-				value = 0;
-				break;
-			}
-		}
-		tsc = __atomic_load_n(&handled.tsc, __ATOMIC_RELAXED);
-		cpu = __atomic_load_n(&handled.cpu, __ATOMIC_RELAXED);
-		wl_woken(run, seq, tsc, cpu, value);
-	}
-	return NULL;
+	tsc = tsc_read(&cpu);
+	if (syscall(SYS_tgkill, sh->pid, run->pending.wakee_tid, SIGUSR1))
+		return wl_fail(run, "tgkill: %s", strerror(errno));
+	wl_notified(run, seq, tsc, cpu);
+	return 0;
 }
+
+static int handler_wait(struct wl_run *run, void *state, uint64_t seq)
+{
+	struct handler_state *sh = state;
+	uint64_t value = 1, tsc;
+	uint32_t cpu;
+	int err = 0;
+
+	while (__atomic_load_n(&handled.count, __ATOMIC_ACQUIRE) < seq) {
+		/* always -1; EINTR once a handler ran */
+		sigsuspend(&sh->waitmask);
+		if (errno != EINTR) {
+			err = -errno;
+			value = 0;
+			break;
+		}
+	}
+	tsc = __atomic_load_n(&handled.tsc, __ATOMIC_RELAXED);
+	cpu = __atomic_load_n(&handled.cpu, __ATOMIC_RELAXED);
+	wl_woken(run, seq, tsc, cpu, value);
+	return err;
+}
+
+static struct handler_state handler_state;
+
+static const struct wl_path handler_path = {
+	.name = "signal-handler",
+	.summary = WP_SUMMARY_SIGNAL_HANDLER,
+	.state = &handler_state,
+	.setup = handler_setup,
+	.wakee_setup = handler_wakee_setup,
+	.notify = handler_notify,
+	.wait = handler_wait,
+	.wait_error = "sigsuspend",
+};
 
 int main(int argc, char **argv)
 {
-	static struct sighandler_run sh;
-	struct wl_run *run = &sh.run;
-	pthread_t wakee;
-	uint64_t seq, tsc;
-	uint32_t cpu;
-	pid_t pid;
-	int err;
-
-	wl_init(run, "signal-handler",
-		"Wakes a thread in sigsuspend() with tgkill(SIGUSR1); the handler takes the timestamp.",
-		argc, argv);
-
-	/* blocked before the wakee exists: it only ever arrives inside sigsuspend() */
-	sigemptyset(&sh.set);
-	sigaddset(&sh.set, SIGUSR1);
-	err = pthread_sigmask(SIG_BLOCK, &sh.set, NULL);
-	if (err)
-		return wl_fail(run, "pthread_sigmask: %s", strerror(err));
-	err = wl_pin_self(run->opt.waker_cpu);
-	if (err)
-		return wl_fail(run, "cannot pin the waker to CPU %d: %s", run->opt.waker_cpu, strerror(-err));
-	pthread_barrier_init(&sh.ready, NULL, 2);
-	err = pthread_create(&wakee, NULL, wakee_main, &sh);
-	if (err)
-		return wl_fail(run, "pthread_create: %s", strerror(err));
-	pthread_barrier_wait(&sh.ready);
-	if (sh.wakee_err)
-		return wl_fail(run, "cannot set up the wakee on CPU %d: %s", run->opt.wakee_cpu,
-			       strerror(-sh.wakee_err));
-
-	pid = getpid();
-	wl_set_roles(run, gettid(), sh.wakee_tid, -1, -1);
-	wl_start(run);
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		wl_before_notify(run, seq);
-		tsc = tsc_read(&cpu);
-		if (syscall(SYS_tgkill, pid, sh.wakee_tid, SIGUSR1))
-			return wl_fail(run, "tgkill: %s", strerror(errno));
-		wl_notified(run, seq, tsc, cpu);
-	}
-	err = wl_finish(run);
-	pthread_join(wakee, NULL);
-	if (sh.wakee_err)
-		return wl_fail(run, "sigsuspend: %s", strerror(-sh.wakee_err));
-	pthread_barrier_destroy(&sh.ready);
-	return err;
+	return wl_main(&handler_path, argc, argv);
 }

@@ -16,94 +16,78 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "common.h"
 
-struct sigwait_run {
-	struct wl_run run;
+struct sigwait_state {
 	sigset_t set;		/* { SIGUSR1 } */
-	pthread_barrier_t ready;
-	uint32_t wakee_tid;
-	int wakee_err;
+	pid_t pid;
 };
 
-static void *wakee_main(void *arg)
+static int sigwait_setup(struct wl_run *run, void *state)
 {
-	struct sigwait_run *sw = arg;
-	struct wl_run *run = &sw->run;
-	uint64_t seq, value, tsc;
+	struct sigwait_state *sw = state;
+	int err;
+
+	/* blocked before the wakee exists, so no thread ever runs a handler for it */
+	sigemptyset(&sw->set);
+	sigaddset(&sw->set, SIGUSR1);
+	err = pthread_sigmask(SIG_BLOCK, &sw->set, NULL);
+	if (err)
+		return wl_fail(run, "pthread_sigmask: %s", strerror(err));
+	sw->pid = getpid();
+	return 0;
+}
+
+static int sigwait_notify(struct wl_run *run, void *state, uint64_t seq)
+{
+	struct sigwait_state *sw = state;
+	uint64_t tsc;
+	uint32_t cpu;
+
+	tsc = tsc_read(&cpu);
+	if (syscall(SYS_tgkill, sw->pid, run->pending.wakee_tid, SIGUSR1))
+		return wl_fail(run, "tgkill: %s", strerror(errno));
+	wl_notified(run, seq, tsc, cpu);
+	return 0;
+}
+
+static int sigwait_wait(struct wl_run *run, void *state, uint64_t seq)
+{
+	struct sigwait_state *sw = state;
+	uint64_t value, tsc;
 	siginfo_t info;
 	uint32_t cpu;
-	int sig;
+	int sig, err = 0;
 
-	sw->wakee_err = wl_pin_self(run->opt.wakee_cpu);
-	sw->wakee_tid = gettid();
-	pthread_barrier_wait(&sw->ready);
-	if (sw->wakee_err)
-		return NULL;
-
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		do {
-			sig = sigwaitinfo(&sw->set, &info);
-		} while (sig < 0 && errno == EINTR);
-		tsc = tsc_read(&cpu);
-		value = 1;
-		if (sig != SIGUSR1) {
-			sw->wakee_err = sig < 0 ? -errno : -EINVAL;
-			value = 0;
-		}
-		wl_woken(run, seq, tsc, cpu, value);
+	do {
+		sig = sigwaitinfo(&sw->set, &info);
+	} while (sig < 0 && errno == EINTR);
+	tsc = tsc_read(&cpu);
+	value = 1;
+	if (sig != SIGUSR1) {
+		err = sig < 0 ? -errno : -EINVAL;
+		value = 0;
 	}
-	return NULL;
+	wl_woken(run, seq, tsc, cpu, value);
+	return err;
 }
+
+static struct sigwait_state sigwait_state;
+
+static const struct wl_path sigwait_path = {
+	.name = "sigwait",
+	.summary = WP_SUMMARY_SIGWAIT,
+	.state = &sigwait_state,
+	.setup = sigwait_setup,
+	.notify = sigwait_notify,
+	.wait = sigwait_wait,
+	.wait_error = "sigwaitinfo",
+};
 
 int main(int argc, char **argv)
 {
-	static struct sigwait_run sw;
-	struct wl_run *run = &sw.run;
-	pthread_t wakee;
-	uint64_t seq, tsc;
-	uint32_t cpu;
-	pid_t pid;
-	int err;
-
-	wl_init(run, "sigwait", "Wakes a thread blocked in sigwaitinfo() with tgkill(SIGUSR1).", argc, argv);
-
-	/* blocked before the wakee exists, so no thread ever runs a handler for it */
-	sigemptyset(&sw.set);
-	sigaddset(&sw.set, SIGUSR1);
-	err = pthread_sigmask(SIG_BLOCK, &sw.set, NULL);
-	if (err)
-		return wl_fail(run, "pthread_sigmask: %s", strerror(err));
-	err = wl_pin_self(run->opt.waker_cpu);
-	if (err)
-		return wl_fail(run, "cannot pin the waker to CPU %d: %s", run->opt.waker_cpu, strerror(-err));
-	pthread_barrier_init(&sw.ready, NULL, 2);
-	err = pthread_create(&wakee, NULL, wakee_main, &sw);
-	if (err)
-		return wl_fail(run, "pthread_create: %s", strerror(err));
-	pthread_barrier_wait(&sw.ready);
-	if (sw.wakee_err)
-		return wl_fail(run, "cannot pin the wakee to CPU %d: %s", run->opt.wakee_cpu,
-			       strerror(-sw.wakee_err));
-
-	pid = getpid();
-	wl_set_roles(run, gettid(), sw.wakee_tid, -1, -1);
-	wl_start(run);
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		wl_before_notify(run, seq);
-		tsc = tsc_read(&cpu);
-		if (syscall(SYS_tgkill, pid, sw.wakee_tid, SIGUSR1))
-			return wl_fail(run, "tgkill: %s", strerror(errno));
-		wl_notified(run, seq, tsc, cpu);
-	}
-	err = wl_finish(run);
-	pthread_join(wakee, NULL);
-	if (sw.wakee_err)
-		return wl_fail(run, "sigwaitinfo: %s", strerror(-sw.wakee_err));
-	pthread_barrier_destroy(&sw.ready);
-	return err;
+	return wl_main(&sigwait_path, argc, argv);
 }

@@ -17,77 +17,50 @@
  * (wl_woken_waited), so wakeprobe can report that CPU time.
  */
 #define _GNU_SOURCE
-#include <pthread.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 #include "common.h"
 
-struct spin_run {
-	struct wl_run run;
-	_Alignas(64) uint64_t flag;	/* last seq the waker posted */
-	_Alignas(64) pthread_barrier_t ready;
-	uint32_t wakee_tid;
-	int wakee_err;
+struct spin_state {
+	_Alignas(64) uint64_t flag;	/* last seq the waker posted; alone on its line */
 };
 
-static void *wakee_main(void *arg)
+static int spin_notify(struct wl_run *run, void *state, uint64_t seq)
 {
-	struct spin_run *sp = arg;
-	struct wl_run *run = &sp->run;
-	uint64_t seq, seen, wait_start, tsc;
+	struct spin_state *sp = state;
+	uint64_t tsc;
+	uint32_t cpu;
+
+	tsc = tsc_read(&cpu);
+	__atomic_store_n(&sp->flag, seq, __ATOMIC_RELEASE);
+	wl_notified(run, seq, tsc, cpu);
+	return 0;
+}
+
+static int spin_wait(struct wl_run *run, void *state, uint64_t seq)
+{
+	struct spin_state *sp = state;
+	uint64_t seen, wait_start, tsc;
 	uint32_t cpu, c;
 
-	sp->wakee_err = wl_pin_self(run->opt.wakee_cpu);
-	sp->wakee_tid = gettid();
-	pthread_barrier_wait(&sp->ready);
-	if (sp->wakee_err)
-		return NULL;
-
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		wait_start = tsc_read(&c);
-		while ((seen = __atomic_load_n(&sp->flag, __ATOMIC_ACQUIRE)) < seq)
-			cpu_relax();
-		tsc = tsc_read(&cpu);
-		/* more than one posted since the last sample would be a coalesced wakeup */
-		wl_woken_waited(run, seq, wait_start, tsc, cpu, seen - seq + 1);
-	}
-	return NULL;
+	wait_start = tsc_read(&c);
+	while ((seen = __atomic_load_n(&sp->flag, __ATOMIC_ACQUIRE)) < seq)
+		cpu_relax();
+	tsc = tsc_read(&cpu);
+	/* more than one posted since the last sample would be a coalesced wakeup */
+	wl_woken_waited(run, seq, wait_start, tsc, cpu, seen - seq + 1);
+	return 0;
 }
+
+static struct spin_state spin_state;
+
+static const struct wl_path spin_path = {
+	.name = "spin",
+	.summary = WP_SUMMARY_SPIN,
+	.state = &spin_state,
+	.notify = spin_notify,
+	.wait = spin_wait,
+};
 
 int main(int argc, char **argv)
 {
-	static struct spin_run sp;
-	struct wl_run *run = &sp.run;
-	pthread_t wakee;
-	uint64_t seq, tsc;
-	uint32_t cpu;
-	int err;
-
-	wl_init(run, "spin", "Wakes a thread busy-waiting on a shared word with a release store.", argc, argv);
-
-	err = wl_pin_self(run->opt.waker_cpu);
-	if (err)
-		return wl_fail(run, "cannot pin the waker to CPU %d: %s", run->opt.waker_cpu, strerror(-err));
-	pthread_barrier_init(&sp.ready, NULL, 2);
-	err = pthread_create(&wakee, NULL, wakee_main, &sp);
-	if (err)
-		return wl_fail(run, "pthread_create: %s", strerror(err));
-	pthread_barrier_wait(&sp.ready);
-	if (sp.wakee_err)
-		return wl_fail(run, "cannot pin the wakee to CPU %d: %s", run->opt.wakee_cpu,
-			       strerror(-sp.wakee_err));
-
-	wl_set_roles(run, gettid(), sp.wakee_tid, -1, -1);
-	wl_start(run);
-	for (seq = 1; seq <= run->opt.samples; seq++) {
-		wl_before_notify(run, seq);
-		tsc = tsc_read(&cpu);
-		__atomic_store_n(&sp.flag, seq, __ATOMIC_RELEASE);
-		wl_notified(run, seq, tsc, cpu);
-	}
-	err = wl_finish(run);
-	pthread_join(wakee, NULL);
-	pthread_barrier_destroy(&sp.ready);
-	return err;
+	return wl_main(&spin_path, argc, argv);
 }
