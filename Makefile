@@ -153,8 +153,11 @@ run: all
 
 # the tests run the binaries of this build (build-san/ with SANITIZE=1), not ./wakeprobe: the
 # unit tests as the caller, then the system tests as root, both whatever the first did; the
-# target fails if either fails, with what failed repeated at the end of the output
+# target fails if either fails, with what failed repeated at the end of the output. First, no
+# module of user/ may depend on itself through others (scripts/module-cycles.py).
 test: all $(UNIT_TESTS) $(SYSTEM_TESTS) $(TEST_DEPS_STAMP)
+	$(call msg,CHECK,module cycles in user/)
+	$(Q)scripts/module-cycles.py user
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
 		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/run-tests.sh $(OBJ)/tests/last-run.log \
 		$(UNIT_TESTS) --verbose=0 -j1 :: scripts/as-root.sh $(SYSTEM_TESTS) --verbose=0 -j1
