@@ -802,10 +802,10 @@ int main(int argc, char **argv)
 	char why[256];
 	enum side s;
 
-	if ((argc > 1 && parse_u64(argv[1], 1, MAX_ROUNDS, &paced_rounds)) ||
-	    (argc > 2 && parse_u64(argv[2], 1, MAX_ROUNDS, &flood_rounds)) ||
-	    (argc > 3 && parse_u64(argv[3], 100, 1000000, &paced_samples)) ||
-	    (argc > 4 && parse_u64(argv[4], 1000, 100000000, &flood_samples)) || argc > 5) {
+	if ((argc > 1 && parse__u64(argv[1], 1, MAX_ROUNDS, &paced_rounds)) ||
+	    (argc > 2 && parse__u64(argv[2], 1, MAX_ROUNDS, &flood_rounds)) ||
+	    (argc > 3 && parse__u64(argv[3], 100, 1000000, &paced_samples)) ||
+	    (argc > 4 && parse__u64(argv[4], 1000, 100000000, &flood_samples)) || argc > 5) {
 		fprintf(stderr, "usage: %s [PACED_ROUNDS] [FLOOD_ROUNDS] [PACED_SAMPLES] [FLOOD_SAMPLES]\n"
 			"  rounds 1-%d; defaults 15 21 1000 30000\n", argv[0], MAX_ROUNDS);
 		return 2;

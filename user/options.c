@@ -251,21 +251,21 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			o->workload = optarg;
 			break;
 		case 'n':
-			if (parse_u64(optarg, 1, OPT_MAX_SAMPLES, &o->samples)) {
+			if (parse__u64(optarg, 1, OPT_MAX_SAMPLES, &o->samples)) {
 				snprintf(err, errlen, "--samples wants a whole number from 1 to %llu, not '%s'",
 					 OPT_MAX_SAMPLES, shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
 		case 'i':
-			if (parse_u64(optarg, 0, OPT_MAX_INTERVAL_US, &o->interval_us)) {
+			if (parse__u64(optarg, 0, OPT_MAX_INTERVAL_US, &o->interval_us)) {
 				snprintf(err, errlen, "--interval-us wants microseconds from 0 to %llu, not '%s'",
 					 OPT_MAX_INTERVAL_US, shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
 		case 'c':
-			if (parse_cpu_pair(optarg, nr_cpus, &o->waker_cpu, &o->wakee_cpu)) {
+			if (parse__cpu_pair(optarg, nr_cpus, &o->waker_cpu, &o->wakee_cpu)) {
 				snprintf(err, errlen, "--cpus wants two different CPUs from 0 to %d as A,B, not '%s'",
 					 nr_cpus - 1, shown(optarg));
 				return OPTIONS_BAD;
@@ -275,7 +275,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			o->no_trace = true;
 			break;
 		case OPT_RINGBUF_KB:
-			if (parse_u64(optarg, 4, 1u << 20, &v) || (v & (v - 1))) {
+			if (parse__u64(optarg, 4, 1u << 20, &v) || (v & (v - 1))) {
 				snprintf(err, errlen, "--ringbuf-kb wants a power of two from 4 to 1048576, not '%s'",
 					 shown(optarg));
 				return OPTIONS_BAD;
@@ -283,7 +283,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			o->ringbuf_kb = (uint32_t)v;
 			break;
 		case OPT_OUTLIERS:
-			if (parse_u64(optarg, 0, OPT_MAX_OUTLIERS, &v)) {
+			if (parse__u64(optarg, 0, OPT_MAX_OUTLIERS, &v)) {
 				snprintf(err, errlen, "--outliers wants a whole number from 0 to %d, not '%s'",
 					 OPT_MAX_OUTLIERS, shown(optarg));
 				return OPTIONS_BAD;
@@ -291,7 +291,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			o->outliers = (uint32_t)v;
 			break;
 		case OPT_THRESHOLD_US:
-			if (parse_u64(optarg, 0, OPT_MAX_THRESHOLD_US, &o->threshold_us)) {
+			if (parse__u64(optarg, 0, OPT_MAX_THRESHOLD_US, &o->threshold_us)) {
 				snprintf(err, errlen, "--threshold-us wants microseconds from 0 to %llu, not '%s'",
 					 OPT_MAX_THRESHOLD_US, shown(optarg));
 				return OPTIONS_BAD;
@@ -313,7 +313,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			o->record_path = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_u64(optarg, 1, OPT_MAX_TIMEOUT_S, &o->timeout_s)) {
+			if (parse__u64(optarg, 1, OPT_MAX_TIMEOUT_S, &o->timeout_s)) {
 				snprintf(err, errlen, "--timeout wants seconds from 1 to %llu, not '%s'", OPT_MAX_TIMEOUT_S,
 					 shown(optarg));
 				return OPTIONS_BAD;

@@ -98,7 +98,7 @@ int outputs__finish(struct outputs *out, const struct run_config *cfg, const str
 {
 	int err = 0;
 
-	if (out->json.f && report__print_json(out->json.f, cfg, wl, res, n)) {
+	if (out->json.f && report_json__print(out->json.f, cfg, wl, res, n)) {
 		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
 		outputs__abandon(out);
 		return -EIO;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "parse.h"
 
-int parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out)
+int parse__u64(const char *str, uint64_t min, uint64_t max, uint64_t *out)
 {
 	unsigned long long v;
 	char *end;
@@ -23,7 +23,7 @@ int parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int parse_cpu_pair(const char *str, int nr_cpus, int *cpu_a, int *cpu_b)
+int parse__cpu_pair(const char *str, int nr_cpus, int *cpu_a, int *cpu_b)
 {
 	char buf[64], *comma;
 	uint64_t a, b;
@@ -36,9 +36,9 @@ int parse_cpu_pair(const char *str, int nr_cpus, int *cpu_a, int *cpu_b)
 	if (!comma)
 		return -EINVAL;
 	*comma = '\0';
-	err = parse_u64(buf, 0, INT32_MAX, &a);
+	err = parse__u64(buf, 0, INT32_MAX, &a);
 	if (!err)
-		err = parse_u64(comma + 1, 0, INT32_MAX, &b);
+		err = parse__u64(comma + 1, 0, INT32_MAX, &b);
 	if (err)
 		return err == -ERANGE ? -EINVAL : err;
 	if (a >= (uint64_t)nr_cpus || b >= (uint64_t)nr_cpus)

@@ -6,13 +6,13 @@
 #include <stdint.h>
 
 /*
- * parse_u64 - parse all of @str as a decimal unsigned integer in [min, max].
+ * parse__u64 - parse all of @str as a decimal unsigned integer in [min, max].
  * Rejects empty strings, signs, trailing characters and overflow.
  * Returns 0, -EINVAL for a malformed number or -ERANGE when out of range.
  */
-int parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out);
+int parse__u64(const char *str, uint64_t min, uint64_t max, uint64_t *out);
 
-/* parse_cpu_pair - "A,B": two distinct CPU numbers below @nr_cpus */
-int parse_cpu_pair(const char *str, int nr_cpus, int *cpu_a, int *cpu_b);
+/* parse__cpu_pair - "A,B": two distinct CPU numbers below @nr_cpus */
+int parse__cpu_pair(const char *str, int nr_cpus, int *cpu_a, int *cpu_b);
 
 #endif /* WAKEPROBE_PARSE_H */

@@ -625,7 +625,7 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 	json_writer__end_object(w);
 }
 
-int report__print_json(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
+int report_json__print(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
 		       const struct run_result *const *res, size_t n)
 {
 	struct json_writer w;

@@ -17,12 +17,12 @@
 #define REPORT_JSON_SCHEMA_VERSION	1
 
 /*
- * report__print_json - one document for @n runs made with the settings @cfg:
+ * report_json__print - one document for @n runs made with the settings @cfg:
  * run i measured the path @wl[i] into @res[i] (with `--workload all`,
  * cfg->workload is not meaningful: @wl names each run's path). Returns 0, or
  * -EIO if the stream had a write error.
  */
-int report__print_json(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
+int report_json__print(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
 		       const struct run_result *const *res, size_t n);
 
 #endif /* WAKEPROBE_REPORT_JSON_H */

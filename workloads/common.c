@@ -119,24 +119,24 @@ int wl_init(struct wl_run *run, const char *name, const char *summary, int argc,
 	while ((opt = getopt_long(argc, argv, ":n:i:c:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			if (parse_u64(optarg, 1, WL_MAX_SAMPLES, &run->opt.samples))
+			if (parse__u64(optarg, 1, WL_MAX_SAMPLES, &run->opt.samples))
 				wl_usage_error(name, "--samples wants a whole number from 1 to %llu, not '%s'",
 					       WL_MAX_SAMPLES, optarg);
 			break;
 		case 'i':
-			if (parse_u64(optarg, 0, WL_MAX_INTERVAL_US, &run->opt.interval_us))
+			if (parse__u64(optarg, 0, WL_MAX_INTERVAL_US, &run->opt.interval_us))
 				wl_usage_error(name, "--interval-us wants microseconds from 0 to %llu, not '%s'",
 					       WL_MAX_INTERVAL_US, optarg);
 			break;
 		case 'c':
-			err = parse_cpu_pair(optarg, nr_cpus, &run->opt.waker_cpu, &run->opt.wakee_cpu);
+			err = parse__cpu_pair(optarg, nr_cpus, &run->opt.waker_cpu, &run->opt.wakee_cpu);
 			if (err)
 				wl_usage_error(name, "--cpus wants two different CPUs below %d as A,B, not '%s'",
 					       nr_cpus, optarg);
 			cpus_given = true;
 			break;
 		case 'r':
-			if (parse_u64(optarg, 0, INT32_MAX, &v))
+			if (parse__u64(optarg, 0, INT32_MAX, &v))
 				wl_usage_error(name, "--ring-fd wants a file descriptor, not '%s'", optarg);
 			run->opt.ring_fd = (int)v;
 			break;

@@ -51,7 +51,7 @@ static bool py_check(const char *fmt, ...)
 /* print_json - the report of @n runs into the document, which is then complete */
 static void print_json(const struct run_config *cfg, const struct workload_desc *const *wl, size_t n)
 {
-	cr_assert_eq(report__print_json(out, cfg, wl, (const struct run_result *const *)res, n), 0);
+	cr_assert_eq(report_json__print(out, cfg, wl, (const struct run_result *const *)res, n), 0);
 	cr_assert_eq(fclose(out), 0);
 	out = NULL;
 }

@@ -676,7 +676,7 @@ static struct run_config report_config(const char *workload, bool trace)
 
 static void print_json(const struct run_config *cfg, const struct workload_desc *const *wl, size_t n)
 {
-	cr_assert_eq(report__print_json(out, cfg, wl, (const struct run_result *const *)res, n), 0);
+	cr_assert_eq(report_json__print(out, cfg, wl, (const struct run_result *const *)res, n), 0);
 	close_tmp();
 }
 
@@ -983,6 +983,6 @@ Test(json_report, a_write_error_is_reported_as_eio)
 	if (!full)
 		cr_skip_test("no /dev/full here");
 	traced_eventfd(res[0]);
-	cr_assert_eq(report__print_json(full, &cfg, wl, (const struct run_result *const *)res, 1), -EIO);
+	cr_assert_eq(report_json__print(full, &cfg, wl, (const struct run_result *const *)res, 1), -EIO);
 	fclose(full);
 }

@@ -190,31 +190,31 @@ Test(parse, numbers_are_parsed_whole_and_in_range)
 {
 	uint64_t v = 0;
 
-	cr_assert_eq(parse_u64("42", 0, 100, &v), 0);
+	cr_assert_eq(parse__u64("42", 0, 100, &v), 0);
 	cr_assert_eq(v, 42);
-	cr_assert_eq(parse_u64("18446744073709551615", 0, UINT64_MAX, &v), 0);
+	cr_assert_eq(parse__u64("18446744073709551615", 0, UINT64_MAX, &v), 0);
 	cr_assert_eq(v, UINT64_MAX);
-	cr_assert_eq(parse_u64("18446744073709551616", 0, UINT64_MAX, &v), -ERANGE);
-	cr_assert_eq(parse_u64("101", 0, 100, &v), -ERANGE);
-	cr_assert_eq(parse_u64(" 1", 0, 100, &v), -EINVAL);
-	cr_assert_eq(parse_u64("+1", 0, 100, &v), -EINVAL);
-	cr_assert_eq(parse_u64("1 ", 0, 100, &v), -EINVAL);
-	cr_assert_eq(parse_u64("", 0, 100, &v), -EINVAL);
-	cr_assert_eq(parse_u64(NULL, 0, 100, &v), -EINVAL);
+	cr_assert_eq(parse__u64("18446744073709551616", 0, UINT64_MAX, &v), -ERANGE);
+	cr_assert_eq(parse__u64("101", 0, 100, &v), -ERANGE);
+	cr_assert_eq(parse__u64(" 1", 0, 100, &v), -EINVAL);
+	cr_assert_eq(parse__u64("+1", 0, 100, &v), -EINVAL);
+	cr_assert_eq(parse__u64("1 ", 0, 100, &v), -EINVAL);
+	cr_assert_eq(parse__u64("", 0, 100, &v), -EINVAL);
+	cr_assert_eq(parse__u64(NULL, 0, 100, &v), -EINVAL);
 }
 
 Test(parse, cpu_pairs_must_be_two_distinct_cpus_in_range)
 {
 	int a = -1, b = -1;
 
-	cr_assert_eq(parse_cpu_pair("0,1", 2, &a, &b), 0);
+	cr_assert_eq(parse__cpu_pair("0,1", 2, &a, &b), 0);
 	cr_assert_eq(a, 0);
 	cr_assert_eq(b, 1);
-	cr_assert_eq(parse_cpu_pair("1,0", 2, &a, &b), 0);
+	cr_assert_eq(parse__cpu_pair("1,0", 2, &a, &b), 0);
 	cr_assert_eq(a, 1);
-	cr_assert_eq(parse_cpu_pair("1,1", 2, &a, &b), -EEXIST);
-	cr_assert_eq(parse_cpu_pair("0,2", 2, &a, &b), -ERANGE);
-	cr_assert_eq(parse_cpu_pair("0;1", 2, &a, &b), -EINVAL);
-	cr_assert_eq(parse_cpu_pair("0,1,2", 4, &a, &b), -EINVAL);
-	cr_assert_eq(parse_cpu_pair(",1", 2, &a, &b), -EINVAL);
+	cr_assert_eq(parse__cpu_pair("1,1", 2, &a, &b), -EEXIST);
+	cr_assert_eq(parse__cpu_pair("0,2", 2, &a, &b), -ERANGE);
+	cr_assert_eq(parse__cpu_pair("0;1", 2, &a, &b), -EINVAL);
+	cr_assert_eq(parse__cpu_pair("0,1,2", 4, &a, &b), -EINVAL);
+	cr_assert_eq(parse__cpu_pair(",1", 2, &a, &b), -EINVAL);
 }
