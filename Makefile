@@ -51,12 +51,12 @@ USER_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(dir $(VMLINUX)) -Ibpf
 
 # Modules shared by wakeprobe, its tests and the workloads.
-COMMON_SRCS := user/clock.c user/histogram.c user/parse.c user/cpus.c
+COMMON_SRCS := user/tsc_clock.c user/histogram.c user/parse.c user/cpus.c
 CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/merger.c user/explain.c user/aggregate.c \
 	user/event_window.c user/ring.c \
 	user/report.c user/json_writer.c user/report_json.c user/sample_csv.c user/timeline.c \
 	user/timeline_samples.c user/timeline_cpus.c \
-	user/sample_reader.c user/runner.c user/collect.c user/analysis.c user/recording.c user/run_config.c \
+	user/sample_reader.c user/runner.c user/collector.c user/analysis.c user/recording.c user/run_config.c \
 	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem
 # unit tests: pure logic, no root; system tests: they run wakeprobe, the workloads or BPF
@@ -99,8 +99,8 @@ $(SKEL): $(OBJ)/wakeprobe.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name wakeprobe_bpf > $@.tmp && mv $@.tmp $@
 
-# collect.c is the one user of the skeleton
-$(OBJ)/user/collect.o: $(SKEL)
+# collector.c is the one user of the skeleton
+$(OBJ)/user/collector.o: $(SKEL)
 
 # the benchmark's own programs: one that does nothing (bench/nop.bpf.c), for what any program
 # costs there, and the least a tracer of this design does (bench/floor.bpf.c)
@@ -177,7 +177,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all -Iuser -Iworkloads -Ibpf -DWAKEPROBE_VERSION='"$(VERSION)"'
 FUZZ_RECORD_SRCS := user/recording.c user/run_config.c user/run_result.c user/replay.c user/analysis.c \
-	user/wakeup.c user/merger.c user/explain.c user/aggregate.c user/histogram.c user/clock.c user/report.c \
+	user/wakeup.c user/merger.c user/explain.c user/aggregate.c user/histogram.c user/tsc_clock.c user/report.c \
 	user/event_window.c user/ring.c
 FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/parse.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok

@@ -33,7 +33,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
-#include "collect.h"
+#include "collector.h"
 #include "parse.h"
 #include "session.h"
 #include "floor.skel.h"

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "catalog.h"
-#include "collect.h"
+#include "collector.h"
 #include "cpus.h"
 #include "options.h"
 #include "outputs.h"

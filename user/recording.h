@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <linux/types.h>
-#include "clock.h"
+#include "tsc_clock.h"
 #include "wakeprobe.h"
 #include "sample_ring.h"
 #include "syscall_list.h"

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "aggregate.h"
-#include "clock.h"
+#include "tsc_clock.h"
 #include "merger.h"
 #include "recording.h"
 #include "run_config.h"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include "collect.h"
+#include "collector.h"
 #include "runner.h"
 #include "sample_reader.h"
 #include "session.h"

@@ -20,7 +20,7 @@
 #include "sample_ring.h"
 #include "summaries.h"
 #include "tsc.h"
-#include "clock.h"
+#include "tsc_clock.h"
 #include "histogram.h"
 
 struct wl_options {

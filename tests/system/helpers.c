@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "collect.h"
+#include "collector.h"
 #include "helpers.h"
 
 static void check_sample(const struct sample_result *r, void *ctx)

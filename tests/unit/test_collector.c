@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_collect.c - what the collector asks of the BPF side, worked out
+ * test_collector.c - what the collector asks of the BPF side, worked out
  * without loading it
  */
 #include <criterion/criterion.h>
 #include "catalog.h"
-#include "collect.h"
+#include "collector.h"
 
-TestSuite(collect);
+TestSuite(collector);
 
 /*
  * A catalog list ends at -1, and what follows it is zeros: syscall 0 is
  * read(), so a walk past the end would trace eventfd's wait at its entry too.
  */
-Test(collect, a_syscall_list_is_read_up_to_its_end_and_no_further)
+Test(collector, a_syscall_list_is_read_up_to_its_end_and_no_further)
 {
 	const struct workload_desc *wl = catalog__find("eventfd");
 	__u8 wanted[WP_MAX_SYSCALLS] = {};

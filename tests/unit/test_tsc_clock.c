@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* test_clock.c - TSC -> CLOCK_MONOTONIC mapping tests */
+/* test_tsc_clock.c - TSC -> CLOCK_MONOTONIC mapping tests */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "tsc.h"
-#include "clock.h"
+#include "tsc_clock.h"
 
 /*
  * Synthetic line: 2.8 GHz, mono = 1e12 + tsc / 2.8 = 1e12 + tsc * 5 / 14.

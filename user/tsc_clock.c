@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* clock.c - least-squares TSC -> CLOCK_MONOTONIC mapping, refined while the run goes on */
+/* tsc_clock.c - least-squares TSC -> CLOCK_MONOTONIC mapping, refined while the run goes on */
 #include <errno.h>
 #include <math.h>
 #include <time.h>
 
 #include "tsc.h"
-#include "clock.h"
+#include "tsc_clock.h"
 
 #define TSC_CLOCK_READ_TRIES	7
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* clock.h - online mapping of TSC values to CLOCK_MONOTONIC nanoseconds */
-#ifndef WAKEPROBE_CLOCK_H
-#define WAKEPROBE_CLOCK_H
+/* tsc_clock.h - online mapping of TSC values to CLOCK_MONOTONIC nanoseconds */
+#ifndef WAKEPROBE_TSC_CLOCK_H
+#define WAKEPROBE_TSC_CLOCK_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,4 +67,4 @@ double tsc_clock__max_residual_ns(const struct tsc_clock *clk);
 double tsc_clock__span_s(const struct tsc_clock *clk);
 int tsc_clock__calibrate(struct tsc_clock *clk, unsigned int nr_pairs, unsigned int spacing_us);
 
-#endif /* WAKEPROBE_CLOCK_H */
+#endif /* WAKEPROBE_TSC_CLOCK_H */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * collect.h - load and attach the BPF programs, track processes, and stream
+ * collector.h - load and attach the BPF programs, track processes, and stream
  * their ring-buffer records to a callback.
  */
-#ifndef WAKEPROBE_COLLECT_H
-#define WAKEPROBE_COLLECT_H
+#ifndef WAKEPROBE_COLLECTOR_H
+#define WAKEPROBE_COLLECTOR_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -70,4 +70,4 @@ struct collector_prog_totals {
 void collector__prog_totals(const struct collector *c, struct collector_prog_totals *t);
 void collector__close(struct collector *c);
 
-#endif /* WAKEPROBE_COLLECT_H */
+#endif /* WAKEPROBE_COLLECTOR_H */

@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
-#include "collect.h"
+#include "collector.h"
 #include "wakeprobe.skel.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
