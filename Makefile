@@ -56,7 +56,8 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/mer
 	user/event_window.c user/ring.c \
 	user/report.c user/json_writer.c user/report_json.c user/sample_csv.c user/timeline.c \
 	user/timeline_samples.c user/timeline_cpus.c \
-	user/sample_reader.c user/runner.c user/collector.c user/analysis.c user/recording.c user/run_config.c \
+	user/sample_reader.c user/runner.c user/collector.c user/analysis.c user/recording.c user/recorder.c \
+	user/rec_reader.c user/run_config.c \
 	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem
 # unit tests: pure logic, no root; system tests: they run wakeprobe, the workloads or BPF
@@ -176,7 +177,8 @@ bench: all $(OBJ)/bench/bench-overhead
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all -Iuser -Iworkloads -Ibpf -DWAKEPROBE_VERSION='"$(VERSION)"'
-FUZZ_RECORD_SRCS := user/recording.c user/run_config.c user/run_result.c user/replay.c user/analysis.c \
+FUZZ_RECORD_SRCS := user/recording.c user/recorder.c user/rec_reader.c user/run_config.c user/run_result.c \
+	user/replay.c user/analysis.c \
 	user/wakeup.c user/merger.c user/explain.c user/aggregate.c user/histogram.c user/tsc_clock.c user/report.c \
 	user/event_window.c user/ring.c
 FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/parse.c

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 #include "merger.h"
-#include "recording.h"
+#include "recorder.h"
 #include "run_config.h"
 #include "run_result.h"
 

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include "outputs.h"
-#include "recording.h"
+#include "recorder.h"
 #include "report_json.h"
 #include "sample_csv.h"
 #include "timeline.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * recording.h - the wakeprobe record file: everything the analysis of a run
+ * recording.h - the wakeprobe record file, its format: everything the analysis of a run
  * takes in, in the order it took it in, so that `wakeprobe report` can run
  * the same merge, attribution and report offline.
  *
@@ -146,33 +146,9 @@ struct rec_record {
 	};
 };
 
-/*
- * Writing. The writer only buffers and counts; where the bytes go (a file
- * made atomically, see outfile.h) is the caller's. A write error is kept
- * and returned by recorder__finish(), so the per-record calls need no
- * checks on the hot path.
- */
-struct recorder;
-
-struct recorder *recorder__new(FILE *out);
-int recorder__write(struct recorder *w, enum rec_type type, const void *payload, uint32_t length);
-uint64_t recorder__bytes(const struct recorder *w);
-/* recorder__finish - flush; 0, or the first write error as a negative errno. Frees @w. */
-int recorder__finish(struct recorder *w);
-
-/*
- * Reading. Every record is checked against its type's size and every field
- * that indexes something against its range, so a damaged file is an error
- * with its byte offset, never undefined behaviour further on.
- */
-struct rec_reader;
-
-int rec_reader__open(struct rec_reader **out, FILE *in, char *msg, size_t len);
-/* rec_reader__next - 1 with a record, 0 at a clean end of file, or a negative errno and @msg */
-int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, size_t len);
-uint64_t rec_reader__offset(const struct rec_reader *r);
-void rec_reader__free(struct rec_reader *r);
-
-const char *rec_type__name(enum rec_type t);
+/* recording__type_name - "RUN_BEGIN", ...: a record type as messages name it */
+const char *recording__type_name(enum rec_type t);
+/* recording__payload_size - the one payload size a record of type @t has; 0 for no such type */
+uint32_t recording__payload_size(enum rec_type t);
 
 #endif /* WAKEPROBE_RECORDING_H */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
+#include "rec_reader.h"
 #include "replay.h"
 
 struct replay {

@@ -14,6 +14,8 @@
 #include <string.h>
 #include "events.h"
 #include "readback.h"
+#include "rec_reader.h"
+#include "recorder.h"
 #include "recording.h"
 #include "replay.h"
 #include "report.h"
@@ -133,7 +135,7 @@ Test(recording, every_record_reads_back_as_written_with_its_offset)
 	cr_assert_eq(rec_reader__open(&r, f, msg, sizeof(msg)), 0, "%s", msg);
 	while (rec_reader__next(r, &rec, msg, sizeof(msg)) == 1) {
 		cr_assert_lt(i, n);
-		cr_assert_eq(rec.type, want[i], "record %zu is %s", i, rec_type__name(rec.type));
+		cr_assert_eq(rec.type, want[i], "record %zu is %s", i, recording__type_name(rec.type));
 		cr_assert_eq(rec.offset, offsets[i]);
 		switch (rec.type) {
 		case REC_RUN_BEGIN:

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rec_reader.c - read a record file back, every record checked against the format */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rec_reader.h"
+
+struct rec_reader {
+	FILE *in;
+	uint64_t offset;		/* of the next byte to read */
+	uint64_t run_begin_offset;
+	bool in_run;
+	unsigned int runs;
+};
+
+/* read_fully - @n bytes, or how many there were before the end of the file */
+static size_t read_fully(struct rec_reader *r, void *p, size_t n)
+{
+	size_t got = fread(p, 1, n, r->in);
+
+	r->offset += got;
+	return got;
+}
+
+int rec_reader__open(struct rec_reader **out, FILE *in, char *msg, size_t len)
+{
+	struct rec_file_header fh;
+	struct rec_reader *r;
+	size_t got;
+
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	r->in = in;
+	got = read_fully(r, &fh, sizeof(fh));
+	if (!got) {
+		snprintf(msg, len, "empty file: a recording starts with a %d-byte header at byte offset 0",
+			 REC_FILE_HEADER_SIZE);
+		goto bad;
+	}
+	if (got < sizeof(fh.magic) || memcmp(fh.magic, REC_MAGIC, sizeof(fh.magic))) {
+		snprintf(msg, len, "not a wakeprobe recording: bad magic at byte offset 0 "
+			 "(make one with `wakeprobe record -o FILE`)");
+		goto bad;
+	}
+	if (got < sizeof(fh)) {
+		snprintf(msg, len, "truncated file header at byte offset %zu: %zu of %zu bytes", got, got, sizeof(fh));
+		goto bad;
+	}
+	if (fh.version != REC_VERSION) {
+		snprintf(msg, len, "recording format version %" PRIu32 " at byte offset 8: this wakeprobe reads "
+			 "version %d only", fh.version, REC_VERSION);
+		goto bad;
+	}
+	if (fh.header_size != REC_FILE_HEADER_SIZE) {
+		snprintf(msg, len, "file header size %" PRIu32 " at byte offset 12: version %d's is %d",
+			 fh.header_size, REC_VERSION, REC_FILE_HEADER_SIZE);
+		goto bad;
+	}
+	*out = r;
+	return 0;
+bad:
+	free(r);
+	return -EINVAL;
+}
+
+static bool terminated(const char *s, size_t size)
+{
+	return memchr(s, '\0', size) != NULL;
+}
+
+static bool is_bool(uint8_t v)
+{
+	return v <= 1;
+}
+
+/* every entry, also those past the end: the list is stored whole */
+static bool syscall_list_ok(const struct syscall_list *list)
+{
+	for (int i = 0; i < SYSCALL_LIST_MAX; i++)
+		if (list->nr[i] < -1 || list->nr[i] >= WP_MAX_SYSCALLS)
+			return false;
+	return true;
+}
+
+/*
+ * check_event - the fields later code indexes with or switches on. What
+ * the fields mean is the merger's business; what they may index is ours.
+ */
+static const char *check_event(const struct wp_event *e)
+{
+	if (e->type < WP_EV_SWITCH || e->type >= WP_EV_TYPE_MAX)
+		return "event type out of range";
+	if (e->cpu >= WP_MAX_CPUS)
+		return "event CPU out of range";
+	switch (e->type) {
+	case WP_EV_WAKING:
+	case WP_EV_WAKEUP:
+		if (e->wake.target_cpu >= WP_MAX_CPUS)
+			return "wakeup target CPU out of range";
+		break;
+	case WP_EV_MIGRATE:
+		if (e->migrate.orig_cpu >= WP_MAX_CPUS || e->migrate.dest_cpu >= WP_MAX_CPUS)
+			return "migration CPU out of range";
+		break;
+	case WP_EV_IRQ:
+		if (e->irq.kind < WP_IRQ_HARD || e->irq.kind > WP_IRQ_CALL_FUNC || e->irq.exit > 1)
+			return "interrupt kind out of range";
+		break;
+	default:
+		break;
+	}
+	return NULL;
+}
+
+/* check_payload - NULL if the record is sound, else what is wrong with it */
+static const char *check_payload(struct rec_reader *r, const struct rec_record *rec)
+{
+	switch (rec->type) {
+	case REC_RUN_BEGIN: {
+		const struct rec_run_begin *b = &rec->run_begin;
+
+		if (r->in_run)
+			return "a run begins inside another (its RUN_END is missing)";
+		if (!terminated(b->workload, sizeof(b->workload)) || !b->workload[0] ||
+		    !terminated(b->summary, sizeof(b->summary)) || !terminated(b->version, sizeof(b->version)) ||
+		    !terminated(b->kernel, sizeof(b->kernel)) || !terminated(b->machine, sizeof(b->machine)) ||
+		    !terminated(b->hostname, sizeof(b->hostname)))
+			return "unterminated name";
+		if (!syscall_list_ok(&b->notify_syscalls) || !syscall_list_ok(&b->wait_syscalls))
+			return "syscall number out of range";
+		if (b->wait_end > 1 || !is_bool(b->match_fd) || !is_bool(b->user_only) ||
+		    !is_bool(b->notify_optional) || !is_bool(b->traced))
+			return "flag out of range";
+		if (!b->samples || b->waker_cpu < 0 || b->waker_cpu >= WP_MAX_CPUS || b->wakee_cpu < 0 ||
+		    b->wakee_cpu >= WP_MAX_CPUS)
+			return "run options out of range";
+		return NULL;
+	}
+	case REC_RUN_END: {
+		const struct rec_run_end *e = &rec->run_end;
+
+		if (!terminated(e->workload_exit, sizeof(e->workload_exit)) ||
+		    !terminated(e->workload_error, sizeof(e->workload_error)))
+			return "unterminated text";
+		if (!is_bool(e->interrupted) || !is_bool(e->workload_failed))
+			return "flag out of range";
+		break;
+	}
+	case REC_EVENT:
+		return check_event(&rec->event);
+	case REC_SAMPLE:
+		if (!rec->sample.sample.seq)
+			return "sample sequence number 0";
+		break;
+	case REC_FDS:
+		if (rec->fds.notify_fd < -1 || rec->fds.wait_fd < -1)
+			return "fd out of range";
+		break;
+	default:
+		break;
+	}
+	return r->in_run ? NULL : "record outside a run (before its RUN_BEGIN)";
+}
+
+int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, size_t len)
+{
+	struct rec_header h;
+	uint64_t at = r->offset;
+	const char *why;
+	size_t got;
+
+	got = read_fully(r, &h, sizeof(h));
+	if (!got && feof(r->in)) {
+		if (r->in_run) {
+			snprintf(msg, len, "truncated at byte offset %" PRIu64 ": the run that begins at byte offset %"
+				 PRIu64 " has no RUN_END", at, r->run_begin_offset);
+			return -EINVAL;
+		}
+		if (!r->runs) {
+			snprintf(msg, len, "no run in the recording (it ends at byte offset %" PRIu64 ")", at);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (ferror(r->in)) {
+		snprintf(msg, len, "read error at byte offset %" PRIu64 ": %s", r->offset, strerror(errno));
+		return -EIO;
+	}
+	if (got < sizeof(h)) {
+		snprintf(msg, len, "truncated record header at byte offset %" PRIu64 ": %zu of %zu bytes", at, got,
+			 sizeof(h));
+		return -EINVAL;
+	}
+	if (!h.type || h.type >= REC_TYPE_MAX) {
+		snprintf(msg, len, "unknown record type %u at byte offset %" PRIu64, h.type, at);
+		return -EINVAL;
+	}
+	if (h.length > REC_MAX_PAYLOAD || h.length != recording__payload_size(h.type)) {
+		snprintf(msg, len, "%s record at byte offset %" PRIu64 " says %" PRIu32 " bytes; it has %" PRIu32,
+			 recording__type_name(h.type), at, h.length, recording__payload_size(h.type));
+		return -EINVAL;
+	}
+	if (h.flags) {
+		snprintf(msg, len, "%s record at byte offset %" PRIu64 " has flags 0x%x, which version %d does not "
+			 "define", recording__type_name(h.type), at, h.flags, REC_VERSION);
+		return -EINVAL;
+	}
+	memset(rec, 0, sizeof(*rec));
+	rec->offset = at;
+	rec->type = h.type;
+	got = read_fully(r, &rec->run_begin, h.length);
+	if (got < h.length) {
+		if (ferror(r->in)) {
+			snprintf(msg, len, "read error at byte offset %" PRIu64 ": %s", r->offset, strerror(errno));
+			return -EIO;
+		}
+		snprintf(msg, len, "truncated %s record at byte offset %" PRIu64 ": %zu of %" PRIu32 " bytes",
+			 recording__type_name(h.type), at, got, h.length);
+		return -EINVAL;
+	}
+	why = check_payload(r, rec);
+	if (why) {
+		snprintf(msg, len, "bad %s record at byte offset %" PRIu64 ": %s", recording__type_name(h.type), at, why);
+		return -EINVAL;
+	}
+	if (rec->type == REC_RUN_BEGIN) {
+		r->in_run = true;
+		r->run_begin_offset = at;
+	} else if (rec->type == REC_RUN_END) {
+		r->in_run = false;
+		r->runs++;
+	}
+	return 1;
+}
+
+uint64_t rec_reader__offset(const struct rec_reader *r)
+{
+	return r->offset;
+}
+
+void rec_reader__free(struct rec_reader *r)
+{
+	free(r);
+}
