@@ -35,8 +35,13 @@ enum wp_event_type {
 	WP_EV_IRQ,		/* an interrupt handler entered or left on a watched CPU */
 	WP_EV_IDLE_ENTER,	/* a watched CPU went idle (power:cpu_idle) */
 	WP_EV_MIGRATE,		/* sched_migrate_task of a tracked task */
+	WP_EV_WAKER,		/* attach mode: who woke a tracked task, just before its WAKING */
+	WP_EV_BLOCK,		/* attach mode: a tracked task went to sleep, and in which syscall */
 	WP_EV_TYPE_MAX,
 };
+
+/* room for event types in the counters a recording keeps: more types are a new format version */
+#define WP_EV_TYPE_ROOM		16
 
 /*
  * sched_switch, recorded when prev or next is tracked, or on a watched CPU
@@ -132,6 +137,61 @@ struct wp_fork {
 	__u64 __pad[2];
 };
 
+/*
+ * Who ran the waking of a tracked task (attach mode), as sched_waking finds
+ * it. In interrupt context the current task only happens to be there: the
+ * waker is the innermost interrupt, softirq or timer the BPF side saw enter
+ * on that CPU and not yet leave.
+ */
+enum wp_waker_class {
+	WP_WAKER_SYSCALL = 1,	/* a thread of a tracked process, inside a syscall */
+	WP_WAKER_TRACKED,	/* a thread of a tracked process, outside any syscall */
+	WP_WAKER_PROCESS,	/* a user thread of a process that is not tracked */
+	WP_WAKER_KTHREAD,	/* a kernel thread */
+	WP_WAKER_IRQ,		/* a hard interrupt or a system vector (irq_kind says which) */
+	WP_WAKER_SOFTIRQ,	/* a softirq, in interrupt context or in ksoftirqd */
+	WP_WAKER_TIMER,		/* an hrtimer's expiry: a sleep or a timeout ended */
+	WP_WAKER_CLASS_MAX,
+};
+
+/*
+ * WP_EV_WAKER: the event's tid is current on the waking CPU (the waker, or
+ * the task an interrupt came in on); the record precedes the WAKING record
+ * of the same wakeup on the same CPU.
+ */
+struct wp_waker {
+	__u32 wakee_pid;
+	__u8 waker_class;	/* enum wp_waker_class */
+	__u8 irq_kind;		/* IRQ, SOFTIRQ, TIMER: enum wp_irq_kind of that context */
+	__u16 __pad;
+	__s32 nr;		/* SYSCALL: the syscall; IRQ: the irq or vector; SOFTIRQ: the vector; else -1 */
+	__u32 waker_tgid;	/* current's tgid */
+	__u64 since_ns;		/* SYSCALL: its entry; IRQ, SOFTIRQ, TIMER: when that context began; else 0 */
+	union {
+		/* SYSCALL: its first two arguments (an fd; a futex address and op; tgkill's tgid and tid) */
+		struct {
+			__u64 arg;
+			__u64 arg2;
+		};
+		/* TIMER: the expiring hrtimer's function, a kernel text address */
+		__u64 timer_fn;
+		/* PROCESS, KTHREAD, TRACKED: current's comm; IRQ: the handler's name, if it has one */
+		char comm[WP_TASK_COMM_LEN];
+	};
+};
+
+/*
+ * WP_EV_BLOCK, emitted with the sched_switch that takes a tracked task off
+ * its CPU asleep (the event's tid): the syscall it sleeps in, from its entry.
+ */
+struct wp_block {
+	__s64 nr;		/* -1: it slept outside a syscall (a page fault, a lock in the kernel) */
+	__u64 arg;
+	__u64 arg2;
+	__u64 since_ns;		/* the syscall's entry; 0 with nr -1 */
+	__u64 __pad;
+};
+
 struct wp_event {
 	__u64 ts_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u32 type;		/* enum wp_event_type */
@@ -152,6 +212,8 @@ struct wp_event {
 		struct wp_signal signal;
 		struct wp_irq irq;
 		struct wp_migrate migrate;
+		struct wp_waker waker;
+		struct wp_block block;
 	};
 };
 

@@ -8,6 +8,7 @@
 
 struct rec_reader {
 	FILE *in;
+	uint32_t version;		/* the file's format */
 	uint64_t offset;		/* of the next byte to read */
 	uint64_t run_begin_offset;
 	bool in_run;
@@ -51,16 +52,17 @@ int rec_reader__open(struct rec_reader **out, FILE *in, char *msg, size_t len)
 		snprintf(msg, len, "truncated file header at byte offset %zu: %zu of %zu bytes", got, got, sizeof(fh));
 		goto bad;
 	}
-	if (fh.version != REC_VERSION) {
+	if (fh.version < REC_OLDEST_VERSION || fh.version > REC_VERSION) {
 		snprintf(msg, len, "recording format version %" PRIu32 " at byte offset 8: this wakeprobe reads "
-			 "version %d only", fh.version, REC_VERSION);
+			 "versions %d to %d", fh.version, REC_OLDEST_VERSION, REC_VERSION);
 		goto bad;
 	}
 	if (fh.header_size != REC_FILE_HEADER_SIZE) {
-		snprintf(msg, len, "file header size %" PRIu32 " at byte offset 12: version %d's is %d",
-			 fh.header_size, REC_VERSION, REC_FILE_HEADER_SIZE);
+		snprintf(msg, len, "file header size %" PRIu32 " at byte offset 12: version %" PRIu32 "'s is %d",
+			 fh.header_size, fh.version, REC_FILE_HEADER_SIZE);
 		goto bad;
 	}
+	r->version = fh.version;
 	*out = r;
 	return 0;
 bad:
@@ -91,9 +93,10 @@ static bool syscall_list_ok(const struct syscall_list *list)
  * check_event - the fields later code indexes with or switches on. What
  * the fields mean is the merger's business; what they may index is ours.
  */
-static const char *check_event(const struct wp_event *e)
+static const char *check_event(const struct rec_reader *r, const struct wp_event *e)
 {
-	if (e->type < WP_EV_SWITCH || e->type >= WP_EV_TYPE_MAX)
+	/* version 1 knew the types up to WP_EV_MIGRATE */
+	if (e->type < WP_EV_SWITCH || e->type >= (r->version == 1 ? WP_EV_WAKER : WP_EV_TYPE_MAX))
 		return "event type out of range";
 	if (e->cpu >= WP_MAX_CPUS)
 		return "event CPU out of range";
@@ -111,10 +114,30 @@ static const char *check_event(const struct wp_event *e)
 		if (e->irq.kind < WP_IRQ_HARD || e->irq.kind > WP_IRQ_CALL_FUNC || e->irq.exit > 1)
 			return "interrupt kind out of range";
 		break;
+	case WP_EV_WAKER:
+		if (e->waker.waker_class < WP_WAKER_SYSCALL || e->waker.waker_class >= WP_WAKER_CLASS_MAX ||
+		    e->waker.irq_kind > WP_IRQ_CALL_FUNC)
+			return "waker class out of range";
+		break;
 	default:
 		break;
 	}
 	return NULL;
+}
+
+/*
+ * widen_v1_run_end - a version 1 RUN_END, read into the start of @e, laid out
+ * as version 2's: it had 12 drop counters where there is room for
+ * WP_EV_TYPE_ROOM now, so what follows them moves up and the new ones are 0.
+ */
+static void widen_v1_run_end(struct rec_run_end *e)
+{
+	const size_t v1_counters = 12, room = WP_EV_TYPE_ROOM - v1_counters;
+	char *tail = (char *)&e->dropped[v1_counters];
+	size_t tail_len = sizeof(*e) - offsetof(struct rec_run_end, tracked_full);
+
+	memmove(tail + room * sizeof(e->dropped[0]), tail, tail_len);
+	memset(tail, 0, room * sizeof(e->dropped[0]));
 }
 
 /* check_payload - NULL if the record is sound, else what is wrong with it */
@@ -152,7 +175,7 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 		break;
 	}
 	case REC_EVENT:
-		return check_event(&rec->event);
+		return check_event(r, &rec->event);
 	case REC_SAMPLE:
 		if (!rec->sample.sample.seq)
 			return "sample sequence number 0";
@@ -200,14 +223,14 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 		snprintf(msg, len, "unknown record type %u at byte offset %" PRIu64, h.type, at);
 		return -EINVAL;
 	}
-	if (h.length > REC_MAX_PAYLOAD || h.length != recording__payload_size(h.type)) {
+	if (h.length > REC_MAX_PAYLOAD || h.length != recording__payload_size(r->version, h.type)) {
 		snprintf(msg, len, "%s record at byte offset %" PRIu64 " says %" PRIu32 " bytes; it has %" PRIu32,
-			 recording__type_name(h.type), at, h.length, recording__payload_size(h.type));
+			 recording__type_name(h.type), at, h.length, recording__payload_size(r->version, h.type));
 		return -EINVAL;
 	}
 	if (h.flags) {
-		snprintf(msg, len, "%s record at byte offset %" PRIu64 " has flags 0x%x, which version %d does not "
-			 "define", recording__type_name(h.type), at, h.flags, REC_VERSION);
+		snprintf(msg, len, "%s record at byte offset %" PRIu64 " has flags 0x%x, which version %" PRIu32
+			 " does not define", recording__type_name(h.type), at, h.flags, r->version);
 		return -EINVAL;
 	}
 	memset(rec, 0, sizeof(*rec));
@@ -223,6 +246,8 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 			 recording__type_name(h.type), at, got, h.length);
 		return -EINVAL;
 	}
+	if (r->version == 1 && rec->type == REC_RUN_END)
+		widen_v1_run_end(&rec->run_end);
 	why = check_payload(r, rec);
 	if (why) {
 		snprintf(msg, len, "bad %s record at byte offset %" PRIu64 ": %s", recording__type_name(h.type), at, why);

@@ -16,8 +16,12 @@ _Static_assert(sizeof(struct wp_event) == 64, "EVENT layout");
 _Static_assert(sizeof(struct rec_sample) == 88, "SAMPLE layout");
 _Static_assert(sizeof(struct rec_fds) == 8, "FDS layout");
 _Static_assert(sizeof(struct rec_advance) == 16, "ADVANCE layout");
-_Static_assert(WP_EV_TYPE_MAX == 12, "RUN_END carries one drop counter per event type");
-_Static_assert(sizeof(struct rec_run_end) == 464, "RUN_END layout");
+_Static_assert(WP_EV_TYPE_MAX <= WP_EV_TYPE_ROOM, "RUN_END carries one drop counter per event type");
+_Static_assert(sizeof(struct rec_run_end) == 496, "RUN_END layout");
+_Static_assert(REC_VERSION == 2, "a new version needs its layouts here and in rec_reader.c");
+
+/* version 1's RUN_END: the same, with 12 drop counters */
+#define REC_V1_RUN_END_SIZE	(sizeof(struct rec_run_end) - (WP_EV_TYPE_ROOM - 12) * sizeof(uint64_t))
 
 static const uint32_t payload_size[REC_TYPE_MAX] = {
 	[REC_RUN_BEGIN] = sizeof(struct rec_run_begin),
@@ -40,7 +44,9 @@ const char *recording__type_name(enum rec_type t)
 	return t > 0 && t < REC_TYPE_MAX ? names[t] : "unknown";
 }
 
-uint32_t recording__payload_size(enum rec_type t)
+uint32_t recording__payload_size(uint32_t version, enum rec_type t)
 {
+	if (version == 1 && t == REC_RUN_END)
+		return REC_V1_RUN_END_SIZE;
 	return t > 0 && t < REC_TYPE_MAX ? payload_size[t] : 0;
 }

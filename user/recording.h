@@ -26,7 +26,8 @@
 #include "syscall_list.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
-#define REC_VERSION		1
+#define REC_VERSION		2		/* what this wakeprobe writes */
+#define REC_OLDEST_VERSION	1		/* the oldest it still reads */
 #define REC_FILE_HEADER_SIZE	16
 #define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
 
@@ -120,7 +121,12 @@ struct rec_run_end {
 	uint64_t bpf_run_ns;
 	uint64_t samples_sent;
 	uint64_t seq_errors;
-	uint64_t dropped[WP_EV_TYPE_MAX];		/* struct wp_counters */
+	/*
+	 * struct wp_counters, by event type, with room for types to come.
+	 * Version 1 had WP_EV_TYPE_MAX (then 12) counters; the reader widens
+	 * its RUN_END to this layout.
+	 */
+	uint64_t dropped[WP_EV_TYPE_ROOM];
 	uint64_t tracked_full;
 	uint32_t waker_tid;
 	uint32_t wakee_tid;
@@ -148,7 +154,10 @@ struct rec_record {
 
 /* recording__type_name - "RUN_BEGIN", ...: a record type as messages name it */
 const char *recording__type_name(enum rec_type t);
-/* recording__payload_size - the one payload size a record of type @t has; 0 for no such type */
-uint32_t recording__payload_size(enum rec_type t);
+/*
+ * recording__payload_size - the one payload size a record of type @t has in
+ * a file of format @version; 0 for no such type
+ */
+uint32_t recording__payload_size(uint32_t version, enum rec_type t);
 
 #endif /* WAKEPROBE_RECORDING_H */

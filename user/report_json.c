@@ -41,9 +41,11 @@ static const char *const event_type_names[WP_EV_TYPE_MAX] = {
 	[WP_EV_IRQ] = "irq",
 	[WP_EV_IDLE_ENTER] = "idle_enter",
 	[WP_EV_MIGRATE] = "migrate",
+	[WP_EV_WAKER] = "waker",
+	[WP_EV_BLOCK] = "block",
 };
 
-_Static_assert(WP_EV_TYPE_MAX == WP_EV_MIGRATE + 1, "a new event type needs a name in event_type_names");
+_Static_assert(WP_EV_TYPE_MAX == WP_EV_BLOCK + 1, "a new event type needs a name in event_type_names");
 
 /*
  * Keys for the marks and the kinds of interrupt. wakeup__mark_name() and

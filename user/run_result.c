@@ -4,7 +4,7 @@
 #include <string.h>
 #include "run_result.h"
 
-_Static_assert(sizeof(((struct rec_run_end *)0)->dropped) == sizeof(((struct wp_counters *)0)->dropped),
+_Static_assert(sizeof(((struct rec_run_end *)0)->dropped) >= sizeof(((struct wp_counters *)0)->dropped),
 	       "RUN_END carries struct wp_counters' drop counters");
 _Static_assert(sizeof(((struct rec_run_end *)0)->workload_exit) >= sizeof(((struct run_result *)0)->workload_exit),
 	       "RUN_END holds the exit text");
@@ -27,7 +27,7 @@ void run_result__encode_end(const struct run_result *res, struct rec_run_end *e)
 	e->bpf_run_ns = res->bpf_run_ns;
 	e->samples_sent = res->samples_sent;
 	e->seq_errors = res->seq_errors;
-	memcpy(e->dropped, res->counters.dropped, sizeof(e->dropped));
+	memcpy(e->dropped, res->counters.dropped, sizeof(res->counters.dropped));
 	e->tracked_full = res->counters.tracked_full;
 	e->waker_tid = res->waker_tid;
 	e->wakee_tid = res->wakee_tid;

@@ -8,7 +8,9 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +211,7 @@ static struct damage_case damages[] = {
 	{ "event type out of range", 3, 8 + 8, { 0x40, 0x00, 0x00, 0x00 }, 4, "event type out of range" },
 	{ "wake target CPU out of range", 3, 8 + 24 + 4, { 0xff, 0xff, 0x00, 0x00 }, 4, "target CPU out of range" },
 	{ "sample sequence 0", 4, 8, { 0, 0, 0, 0 }, 4, "sequence number 0" },
-	{ "RUN_END relabelled RUN_BEGIN", 6, 0, { REC_RUN_BEGIN, 0 }, 2, "says 464 bytes; it has 432" },
+	{ "RUN_END relabelled RUN_BEGIN", 6, 0, { REC_RUN_BEGIN, 0 }, 2, "says 496 bytes; it has 432" },
 };
 
 ParameterizedTestParameters(recording, damage_anywhere_in_a_record_is_rejected_with_its_offset)
@@ -248,7 +250,11 @@ Test(recording, the_file_header_is_checked_field_by_field)
 	v = REC_VERSION + 1;
 	memcpy(b.data + 8, &v, 4);
 	read_all(b.data, b.len, msg, sizeof(msg), &records);
-	cr_assert(strstr(msg, "version 2 at byte offset 8"), "%s", msg);
+	cr_assert(strstr(msg, "version 3 at byte offset 8: this wakeprobe reads versions 1 to 2"), "%s", msg);
+	v = 0;
+	memcpy(b.data + 8, &v, 4);
+	read_all(b.data, b.len, msg, sizeof(msg), &records);
+	cr_assert(strstr(msg, "version 0 at byte offset 8"), "%s", msg);
 	v = REC_VERSION;
 	memcpy(b.data + 8, &v, 4);
 	v = 64;
@@ -425,4 +431,50 @@ Test(recording, a_damaged_fixture_replays_or_fails_cleanly_never_crashes, .timeo
 	}
 	cr_assert_geq(failed, 100, "every cut file must fail: %zu of 300 did", failed);
 	free(data);
+}
+
+/*
+ * The fixtures are version 1 files, from before RUN_END had room for more
+ * event types: their RUN_END reads into today's layout with every field
+ * where it belongs, the new counters 0.
+ */
+Test(recording, a_version_1_run_end_reads_into_the_wider_layout)
+{
+	char path[PATH_MAX], msg[256] = "";
+	struct rec_reader *r = NULL;
+	struct rec_record *rec = malloc(sizeof(*rec));
+	uint64_t by_type = 0;
+	bool seen_end = false;
+	FILE *in;
+	int t;
+
+	cr_assert_not_null(rec);
+	snprintf(path, sizeof(path), "%s/lost.wpr", fixtures_dir());
+	in = fopen(path, "rb");
+	cr_assert_not_null(in, "%s: %s", path, strerror(errno));
+	cr_assert_eq(rec_reader__open(&r, in, msg, sizeof(msg)), 0, "%s", msg);
+	while (rec_reader__next(r, rec, msg, sizeof(msg)) > 0) {
+		const struct rec_run_end *e = &rec->run_end;
+
+		if (rec->type != REC_RUN_END)
+			continue;
+		seen_end = true;
+		for (t = 0; t < WP_EV_TYPE_ROOM; t++)
+			by_type += e->dropped[t];
+		for (t = WP_EV_WAKER; t < WP_EV_TYPE_ROOM; t++)
+			cr_assert_eq(e->dropped[t], 0, "type %d did not exist in version 1", t);
+		/* lost.wpr was made with a ring buffer too small for its run */
+		cr_assert_gt(e->drops_total, 0);
+		cr_assert_eq(by_type, e->drops_total, "the drops by type add up to the total");
+		cr_assert_neq(e->waker_tid, 0);
+		cr_assert_neq(e->wakee_tid, 0);
+		cr_assert_not(e->workload_failed);
+		cr_assert(strstr(e->workload_exit, "exit"), "the exit text moved with the rest: '%s'",
+			  e->workload_exit);
+	}
+	cr_assert_str_eq(msg, "", "%s", msg);
+	cr_assert(seen_end);
+	rec_reader__free(r);
+	fclose(in);
+	free(rec);
 }
