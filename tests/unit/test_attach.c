@@ -10,6 +10,7 @@
 #include <linux/futex.h>
 
 #include "attach.h"
+#include "attach_aggregate.h"
 #include "events.h"
 
 /*
@@ -62,6 +63,7 @@ struct collected {
 	struct attach_result r[KEPT_MAX];
 	size_t n;
 	size_t by_label[NR_LABELS];
+	struct attach_aggregate *agg;	/* fed too, when set */
 };
 
 static struct attach *a;
@@ -77,6 +79,8 @@ static void collect(const struct attach_result *r, void *ctx)
 	c->n++;
 	if (r->sr.label < NR_LABELS)
 		c->by_label[r->sr.label]++;
+	if (c->agg)
+		attach_aggregate__add(c->agg, r);
 }
 
 /* PROC's fds; nothing else is known */
@@ -116,6 +120,8 @@ static void teardown(void)
 {
 	attach__free(a);
 	a = NULL;
+	attach_aggregate__free(got.agg);
+	got.agg = NULL;
 }
 
 TestSuite(attach, .init = setup, .fini = teardown);
@@ -1007,4 +1013,59 @@ Test(attach, the_thread_table_is_bounded_and_forgets_the_thread_seen_least_recen
 	cr_assert_eq(got.n, 1);
 	cr_assert_eq(got.r[0].sr.label, LABEL_OUT_OF_WINDOW);
 	cr_assert_eq(c->threads, ATTACH_MAX_THREADS, "still bounded");
+}
+
+/* ---------------------------------------------------------------- into the aggregate */
+
+Test(attach, the_wakeups_feed_the_pairs_and_the_futex_table)
+{
+	const struct attach_pair *pairs[4];
+	const struct attach_futex *futexes[4];
+	uint64_t t;
+	size_t n;
+	int i;
+
+	got.agg = attach_aggregate__new();
+	cr_assert_not_null(got.agg);
+	/* three futex hand-offs, WAKER to WAKEE, waits of 15.2 us each */
+	for (i = 0, t = T0; i < 3; i++, t += 100000) {
+		struct path p = with_wait(standard_path(t), SYS_futex, FUTEX_ADDR, FUTEX_WAIT_BITSET_PRIVATE);
+
+		p.waker = ev_waker_syscall(p.waking, WAKER_CPU, WAKER, PROC, WAKEE, SYS_futex, FUTEX_ADDR,
+					   FUTEX_WAKE_PRIVATE, t + OFF_NOTIFY);
+		emit_path(&p);
+	}
+	/* and one eventfd hand-off */
+	{
+		struct path p = standard_path(t);
+
+		emit_path(&p);
+	}
+	attach__advance(a, t + PATH_SPAN);
+
+	cr_assert_eq(got.n, 4);
+	cr_assert_eq(got.agg->complete, 4);
+	n = attach_aggregate__pairs(got.agg, ATTACH_ORDER_COUNT, pairs, 4);
+	cr_assert_eq(n, 2);
+	cr_assert_str_eq(pairs[0]->mechanism, "futex 0x7f12a0 wake -> wait_bitset");
+	cr_assert_eq(pairs[0]->count, 3);
+	cr_assert_eq(pairs[0]->wakee_tid, WAKEE);
+	cr_assert_eq(pairs[0]->waker_id, WAKER);
+	cr_assert_eq(histogram__percentile(&pairs[0]->wake_to_run, 50), OFF_SWITCH_IN - OFF_WAKING);
+	cr_assert_eq(pairs[0]->notify_to_return.max, OFF_WAIT_EXIT - OFF_NOTIFY);
+	cr_assert_str_eq(pairs[1]->mechanism, "eventfd write -> read");
+	cr_assert_eq(pairs[1]->count, 1);
+
+	n = attach_aggregate__futexes(got.agg, ATTACH_ORDER_COUNT, futexes, 4);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(futexes[0]->tgid, PROC);
+	cr_assert_eq(futexes[0]->addr, FUTEX_ADDR);
+	cr_assert_eq(futexes[0]->waits, 3);
+	cr_assert_eq(futexes[0]->wakes, 3);
+	cr_assert_eq(futexes[0]->waits_timed, 3);
+	cr_assert_eq(futexes[0]->wait_total_ns, 3 * (OFF_WAIT_EXIT + OFF_SINCE));
+	cr_assert_eq(futexes[0]->wait_max_ns, OFF_WAIT_EXIT + OFF_SINCE);
+	cr_assert_eq(futexes[0]->nr_tids, 2);
+	cr_assert_eq(futexes[0]->tids[0], WAKEE, "the waiter, counted first");
+	cr_assert_eq(futexes[0]->tids[1], WAKER);
 }
