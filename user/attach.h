@@ -38,7 +38,10 @@
 #include "wakeup.h"
 #include "mechanism.h"
 
-/* threads whose state is kept at once: about 400 bytes each, allocated as they come */
+/*
+ * threads whose state is kept at once: about 500 bytes each, in a table kept
+ * at most half full that grows as they come (15 MiB at the bound)
+ */
 #define ATTACH_MAX_THREADS	16384
 
 /* why a phase of a wakeup has no time; ATTACH_PRESENT when it has */
