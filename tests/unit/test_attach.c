@@ -1015,6 +1015,36 @@ Test(attach, the_thread_table_is_bounded_and_forgets_the_thread_seen_least_recen
 	cr_assert_eq(c->threads, ATTACH_MAX_THREADS, "still bounded");
 }
 
+Test(attach, a_long_busy_run_hands_over_every_wakeup_in_the_same_memory)
+{
+	const struct attach_counters *c = attach__counters(a);
+	uint64_t t = T0;
+	uint32_t i;
+
+	for (i = 0; i < 50000; i++, t += PATH_SPAN + 10000) {
+		struct path p = standard_path(t);
+
+		emit_path(&p);
+		if (i % 1000 == 999) {
+			/* the wakee exits, and a new thread takes its tid */
+			add(ev_switch(t + PATH_SPAN, WAKEE_CPU, WAKEE, IDLE_TID, TASK_DEAD, 0));
+			add(ev_wakeup(t + PATH_SPAN + 1000, WAKER_CPU, WAKER, WAKEE, WAKEE_CPU));
+			add(with_next_tgid(ev_switch(t + PATH_SPAN + 2000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0), PROC));
+		}
+		if (i % 100 == 99)
+			attach__advance(a, t + PATH_SPAN + 5000);
+	}
+	attach__finish(a, 0);
+
+	cr_assert_eq(c->results, 50000);
+	cr_assert_eq(got.by_label[LABEL_COMPLETE], 50000);
+	cr_assert_eq(c->exited_threads, 50);
+	cr_assert_eq(c->new_threads, 50);
+	cr_assert_eq(c->threads_peak, 2, "the waker and the wakee, whatever the length");
+	cr_assert_eq(c->evicted_events, 0);
+	cr_assert_eq(c->late_events, 0);
+}
+
 /* ---------------------------------------------------------------- into the aggregate */
 
 Test(attach, the_wakeups_feed_the_pairs_and_the_futex_table)
