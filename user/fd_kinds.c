@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/* fd_kinds.c - what a traced process's fd is, from /proc */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/xattr.h>
+#include "fd_kinds.h"
+
+const char *fd_kinds__name(enum fd_kind k)
+{
+	static const char *const names[NR_FD_KINDS] = {
+		[FD_UNKNOWN] = "unknown", [FD_EVENTFD] = "eventfd", [FD_PIPE] = "pipe",
+		[FD_UNIX_SOCKET] = "unix socket", [FD_TCP_SOCKET] = "tcp socket", [FD_UDP_SOCKET] = "udp socket",
+		[FD_SOCKET] = "socket", [FD_EPOLL] = "epoll", [FD_TIMERFD] = "timerfd", [FD_SIGNALFD] = "signalfd",
+		[FD_FILE] = "file", [FD_OTHER] = "other",
+	};
+
+	return (unsigned int)k < NR_FD_KINDS ? names[k] : "unknown";
+}
+
+enum fd_kind fd_kinds__classify(const char *link)
+{
+	static const struct {
+		const char *link;
+		enum fd_kind kind;
+	} anon[] = {
+		{ "anon_inode:[eventfd]", FD_EVENTFD },
+		{ "anon_inode:[eventpoll]", FD_EPOLL },
+		{ "anon_inode:[timerfd]", FD_TIMERFD },
+		{ "anon_inode:[signalfd]", FD_SIGNALFD },
+	};
+	if (!strncmp(link, "pipe:[", 6))
+		return FD_PIPE;
+	if (!strncmp(link, "socket:[", 8))
+		return FD_SOCKET;
+	for (size_t i = 0; i < sizeof(anon) / sizeof(anon[0]); i++)
+		if (!strcmp(link, anon[i].link))
+			return anon[i].kind;
+	if (!strncmp(link, "anon_inode:", 11))
+		return FD_OTHER;
+	if (link[0] == '/')
+		return FD_FILE;
+	return FD_UNKNOWN;
+}
+
+enum fd_kind fd_kinds__socket_kind(const char *protoname)
+{
+	if (!strncmp(protoname, "UNIX", 4))
+		return FD_UNIX_SOCKET;
+	if (!strncmp(protoname, "TCP", 3) || !strcmp(protoname, "MPTCP"))
+		return FD_TCP_SOCKET;
+	if (!strncmp(protoname, "UDP", 3))
+		return FD_UDP_SOCKET;
+	return FD_SOCKET;
+}
+
+enum fd_kind fd_kinds__of(pid_t tgid, int fd)
+{
+	char path[64], link[256], proto[32];
+	enum fd_kind kind;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)tgid, fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return FD_UNKNOWN;
+	link[n] = '\0';
+	kind = fd_kinds__classify(link);
+	if (kind != FD_SOCKET)
+		return kind;
+	/* the socket's own name for its protocol; an unbound socket has one too */
+	n = getxattr(path, "system.sockprotoname", proto, sizeof(proto) - 1);
+	if (n <= 0)
+		return FD_SOCKET;
+	proto[n] = '\0';
+	return fd_kinds__socket_kind(proto);
+}

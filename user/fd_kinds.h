@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fd_kinds.h - what a file descriptor of a traced process is (an eventfd, a
+ * pipe, a unix socket, ...), so that a wakeup through read() or write() can
+ * be named by what it went through. Read from the /proc/PID/fd link, and
+ * for a socket from its protocol's name (the system.sockprotoname
+ * attribute of the same link).
+ */
+#ifndef WAKEPROBE_FD_KINDS_H
+#define WAKEPROBE_FD_KINDS_H
+
+#include <sys/types.h>
+
+enum fd_kind {
+	FD_UNKNOWN,		/* closed, or the process is gone */
+	FD_EVENTFD,
+	FD_PIPE,		/* a pipe or a FIFO */
+	FD_UNIX_SOCKET,
+	FD_TCP_SOCKET,
+	FD_UDP_SOCKET,
+	FD_SOCKET,		/* another family: netlink, packet, ... */
+	FD_EPOLL,
+	FD_TIMERFD,
+	FD_SIGNALFD,
+	FD_FILE,		/* a file or a device */
+	FD_OTHER,		/* another anonymous inode (io_uring, pidfd, ...) */
+	NR_FD_KINDS,
+};
+
+/* fd_kinds__name - "eventfd", "pipe", "unix socket", ... */
+const char *fd_kinds__name(enum fd_kind k);
+
+/*
+ * fd_kinds__classify - the kind of an fd from its /proc/PID/fd link text
+ * ("anon_inode:[eventfd]", "pipe:[123]", "socket:[456]", "/dev/null"); a
+ * socket's family is not in the link, so a socket is FD_SOCKET here
+ */
+enum fd_kind fd_kinds__classify(const char *link);
+
+/* fd_kinds__socket_kind - a socket's kind from its protocol's name: "UNIX-STREAM", "TCPv6", "UDP", ... */
+enum fd_kind fd_kinds__socket_kind(const char *protoname);
+
+/* fd_kinds__of - the kind of fd @fd of process @tgid, now */
+enum fd_kind fd_kinds__of(pid_t tgid, int fd);
+
+#endif /* WAKEPROBE_FD_KINDS_H */
