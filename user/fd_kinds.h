@@ -12,18 +12,18 @@
 #include <sys/types.h>
 
 enum fd_kind {
-	FD_UNKNOWN,		/* closed, or the process is gone */
-	FD_EVENTFD,
-	FD_PIPE,		/* a pipe or a FIFO */
-	FD_UNIX_SOCKET,
-	FD_TCP_SOCKET,
-	FD_UDP_SOCKET,
-	FD_SOCKET,		/* another family: netlink, packet, ... */
-	FD_EPOLL,
-	FD_TIMERFD,
-	FD_SIGNALFD,
-	FD_FILE,		/* a file or a device */
-	FD_OTHER,		/* another anonymous inode (io_uring, pidfd, ...) */
+	FD_KIND_UNKNOWN,		/* closed, or the process is gone */
+	FD_KIND_EVENTFD,
+	FD_KIND_PIPE,		/* a pipe or a FIFO */
+	FD_KIND_UNIX_SOCKET,
+	FD_KIND_TCP_SOCKET,
+	FD_KIND_UDP_SOCKET,
+	FD_KIND_SOCKET,		/* another family: netlink, packet, ... */
+	FD_KIND_EPOLL,
+	FD_KIND_TIMERFD,
+	FD_KIND_SIGNALFD,
+	FD_KIND_FILE,		/* a file or a device */
+	FD_KIND_OTHER,		/* another anonymous inode (io_uring, pidfd, ...) */
 	NR_FD_KINDS,
 };
 
@@ -33,7 +33,7 @@ const char *fd_kinds__name(enum fd_kind k);
 /*
  * fd_kinds__classify - the kind of an fd from its /proc/PID/fd link text
  * ("anon_inode:[eventfd]", "pipe:[123]", "socket:[456]", "/dev/null"); a
- * socket's family is not in the link, so a socket is FD_SOCKET here
+ * socket's family is not in the link, so a socket is FD_KIND_SOCKET here
  */
 enum fd_kind fd_kinds__classify(const char *link);
 

@@ -17,27 +17,27 @@ TestSuite(fd_kinds);
 
 Test(fd_kinds, a_link_names_the_kind)
 {
-	cr_assert_eq(fd_kinds__classify("anon_inode:[eventfd]"), FD_EVENTFD);
-	cr_assert_eq(fd_kinds__classify("pipe:[816243]"), FD_PIPE);
-	cr_assert_eq(fd_kinds__classify("socket:[815340]"), FD_SOCKET);
-	cr_assert_eq(fd_kinds__classify("anon_inode:[eventpoll]"), FD_EPOLL);
-	cr_assert_eq(fd_kinds__classify("anon_inode:[timerfd]"), FD_TIMERFD);
-	cr_assert_eq(fd_kinds__classify("anon_inode:[signalfd]"), FD_SIGNALFD);
-	cr_assert_eq(fd_kinds__classify("anon_inode:[io_uring]"), FD_OTHER);
-	cr_assert_eq(fd_kinds__classify("/dev/null"), FD_FILE);
-	cr_assert_eq(fd_kinds__classify("net:[4026531840]"), FD_UNKNOWN);
-	cr_assert_str_eq(fd_kinds__name(FD_UNIX_SOCKET), "unix socket");
+	cr_assert_eq(fd_kinds__classify("anon_inode:[eventfd]"), FD_KIND_EVENTFD);
+	cr_assert_eq(fd_kinds__classify("pipe:[816243]"), FD_KIND_PIPE);
+	cr_assert_eq(fd_kinds__classify("socket:[815340]"), FD_KIND_SOCKET);
+	cr_assert_eq(fd_kinds__classify("anon_inode:[eventpoll]"), FD_KIND_EPOLL);
+	cr_assert_eq(fd_kinds__classify("anon_inode:[timerfd]"), FD_KIND_TIMERFD);
+	cr_assert_eq(fd_kinds__classify("anon_inode:[signalfd]"), FD_KIND_SIGNALFD);
+	cr_assert_eq(fd_kinds__classify("anon_inode:[io_uring]"), FD_KIND_OTHER);
+	cr_assert_eq(fd_kinds__classify("/dev/null"), FD_KIND_FILE);
+	cr_assert_eq(fd_kinds__classify("net:[4026531840]"), FD_KIND_UNKNOWN);
+	cr_assert_str_eq(fd_kinds__name(FD_KIND_UNIX_SOCKET), "unix socket");
 	cr_assert_str_eq(fd_kinds__name(NR_FD_KINDS), "unknown");
 }
 
 Test(fd_kinds, a_socket_is_named_by_its_protocol)
 {
-	cr_assert_eq(fd_kinds__socket_kind("UNIX-STREAM"), FD_UNIX_SOCKET);
-	cr_assert_eq(fd_kinds__socket_kind("UNIX"), FD_UNIX_SOCKET);
-	cr_assert_eq(fd_kinds__socket_kind("TCP"), FD_TCP_SOCKET);
-	cr_assert_eq(fd_kinds__socket_kind("TCPv6"), FD_TCP_SOCKET);
-	cr_assert_eq(fd_kinds__socket_kind("UDPv6"), FD_UDP_SOCKET);
-	cr_assert_eq(fd_kinds__socket_kind("NETLINK"), FD_SOCKET);
+	cr_assert_eq(fd_kinds__socket_kind("UNIX-STREAM"), FD_KIND_UNIX_SOCKET);
+	cr_assert_eq(fd_kinds__socket_kind("UNIX"), FD_KIND_UNIX_SOCKET);
+	cr_assert_eq(fd_kinds__socket_kind("TCP"), FD_KIND_TCP_SOCKET);
+	cr_assert_eq(fd_kinds__socket_kind("TCPv6"), FD_KIND_TCP_SOCKET);
+	cr_assert_eq(fd_kinds__socket_kind("UDPv6"), FD_KIND_UDP_SOCKET);
+	cr_assert_eq(fd_kinds__socket_kind("NETLINK"), FD_KIND_SOCKET);
 }
 
 Test(fd_kinds, this_processs_own_fds_are_told_apart)
@@ -58,19 +58,19 @@ Test(fd_kinds, this_processs_own_fds_are_told_apart)
 	sfd = signalfd(-1, &mask, 0);
 	cr_assert(efd >= 0 && ep >= 0 && tfd >= 0 && tcp >= 0 && udp >= 0 && nul >= 0 && sfd >= 0);
 
-	cr_assert_eq(fd_kinds__of(getpid(), pipefd[0]), FD_PIPE);
-	cr_assert_eq(fd_kinds__of(getpid(), pair[1]), FD_UNIX_SOCKET);
-	cr_assert_eq(fd_kinds__of(getpid(), efd), FD_EVENTFD);
-	cr_assert_eq(fd_kinds__of(getpid(), ep), FD_EPOLL);
-	cr_assert_eq(fd_kinds__of(getpid(), tfd), FD_TIMERFD);
-	cr_assert_eq(fd_kinds__of(getpid(), sfd), FD_SIGNALFD);
+	cr_assert_eq(fd_kinds__of(getpid(), pipefd[0]), FD_KIND_PIPE);
+	cr_assert_eq(fd_kinds__of(getpid(), pair[1]), FD_KIND_UNIX_SOCKET);
+	cr_assert_eq(fd_kinds__of(getpid(), efd), FD_KIND_EVENTFD);
+	cr_assert_eq(fd_kinds__of(getpid(), ep), FD_KIND_EPOLL);
+	cr_assert_eq(fd_kinds__of(getpid(), tfd), FD_KIND_TIMERFD);
+	cr_assert_eq(fd_kinds__of(getpid(), sfd), FD_KIND_SIGNALFD);
 	/* an unbound socket is in its family's table too */
-	cr_assert_eq(fd_kinds__of(getpid(), tcp), FD_TCP_SOCKET);
-	cr_assert_eq(fd_kinds__of(getpid(), udp), FD_UDP_SOCKET);
-	cr_assert_eq(fd_kinds__of(getpid(), nul), FD_FILE);
+	cr_assert_eq(fd_kinds__of(getpid(), tcp), FD_KIND_TCP_SOCKET);
+	cr_assert_eq(fd_kinds__of(getpid(), udp), FD_KIND_UDP_SOCKET);
+	cr_assert_eq(fd_kinds__of(getpid(), nul), FD_KIND_FILE);
 	close(nul);
-	cr_assert_eq(fd_kinds__of(getpid(), nul), FD_UNKNOWN, "a closed fd");
-	cr_assert_eq(fd_kinds__of(0x7ffffff, 0), FD_UNKNOWN, "no such process");
+	cr_assert_eq(fd_kinds__of(getpid(), nul), FD_KIND_UNKNOWN, "a closed fd");
+	cr_assert_eq(fd_kinds__of(0x7ffffff, 0), FD_KIND_UNKNOWN, "no such process");
 	close(pipefd[0]);
 	close(pipefd[1]);
 	close(pair[0]);
