@@ -113,8 +113,9 @@ static void nops_unload(struct nop_set *set)
 
 /*
  * nops_load - a do-nothing program for each tracepoint that wakeprobe's own
- * object attaches to, read from that object so that the two lists cannot
- * part. Loaded once; each nop run only attaches and detaches them.
+ * object attaches to in workload mode, read from that object so that the
+ * two lists cannot part. Loaded once; each nop run only attaches and
+ * detaches them.
  */
 static int nops_load(struct nop_set *set)
 {
@@ -126,7 +127,10 @@ static int nops_load(struct nop_set *set)
 
 	if (!wp)
 		return -errno;
+	collector__set_mode(wp, false);
 	bpf_object__for_each_program(prog, wp->obj) {
+		if (!bpf_program__autoload(prog))
+			continue;
 		sec = bpf_program__section_name(prog);
 		if (strncmp(sec, "tp_btf/", 7) || set->n == MAX_NOPS) {
 			fprintf(stderr, "bench: no nop for %s\n", sec);

@@ -8,6 +8,38 @@
  * everything else that runs there: other tasks, interrupts, idle. Everything
  * is filtered here so that untracked tasks pay a lookup or two and nothing
  * else.
+ *
+ * Attach mode (attach_mode, set by wakeprobe before load) traces a program
+ * wakeprobe did not start, which takes no timestamps of its own, so the
+ * kernel events must bound and explain each wakeup alone. On top of the
+ * records above it emits:
+ *
+ * - WP_EV_WAKER right before every WAKING record, on the same CPU: who runs
+ *   the waking. Each CPU keeps the interrupt context it is in (hard irq or
+ *   APIC vector, softirq, expiring hrtimer; irq_context below) from the
+ *   interrupt tracepoints, and the innermost open context is the waker:
+ *   TIMER (with the hrtimer's function), IRQ or SOFTIRQ. Outside them the
+ *   waker is current: a kernel thread, a thread of a tracked process inside
+ *   a syscall (its number, first two arguments and entry time) or outside
+ *   one, or another process.
+ *   What this cannot see: interrupt work that has no tracepoint wakeprobe
+ *   follows leaves the interrupted task as the apparent waker. That is x86's
+ *   irq_work vector (its tracepoints exist but wp_irq_kind has no kind for
+ *   it), posted interrupts and the other system vectors, and NMIs. Work the
+ *   tick runs in its hrtimer (irq_work run from the tick, for one) shows as
+ *   TIMER with the tick's function; timer_list timers run in the TIMER
+ *   softirq and show as SOFTIRQ 1.
+ * - WP_EV_BLOCK right before the SWITCH record that takes a tracked task off
+ *   its CPU asleep: the syscall it sleeps in, from its entry.
+ * - WP_EV_SYS_EXIT of every syscall in which a tracked task slept (a BLOCK
+ *   since its entry), whatever its number: the wait's return.
+ *
+ * For that, every syscall entry of a tracked task stores its number,
+ * arguments and time in the task's own storage (task_syscalls), and the
+ * hrtimer_expire_entry/exit programs are loaded. In workload mode the
+ * verifier prunes every attach-mode branch and those programs stay unloaded.
+ * A task that entered its syscall before tracking began has no state yet:
+ * a sleep in it shows as a BLOCK outside any syscall, with no SYS_EXIT.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -22,6 +54,14 @@ char LICENSE[] SEC("license") = "GPL";
 
 #define SYS_FUTEX		202	/* x86-64 */
 
+#define PF_KTHREAD		0x00200000	/* include/linux/sched.h: I am a kernel thread */
+
+/*
+ * Attach mode: see the top of this file. Set by wakeprobe before load; in
+ * rodata, so that with it false the verifier removes every attach-only path.
+ */
+const volatile bool attach_mode = false;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20);	/* resized by wakeprobe before load */
@@ -34,6 +74,35 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } tracked_tgids SEC(".maps");
+
+/* the slots of irq_context's expiring hrtimers: which context runs them */
+enum {
+	TIMER_HARD,		/* in hard interrupt context, the usual one */
+	TIMER_SOFT,		/* in the HRTIMER softirq (hrtimer.is_soft) */
+	NR_TIMER_SLOTS,
+};
+
+/*
+ * irq_context - attach mode: the interrupt work this CPU is inside now, kept
+ * by the interrupt tracepoints of its own CPU (and read only there, at
+ * sched_waking). A *_since_ns of 0 means not inside. Softirqs run in irq
+ * exit or in ksoftirqd, and hard interrupts can come in on top of them, so
+ * each kind has its slot; the one begun last is the innermost.
+ */
+struct irq_context {
+	__u64 hard_since_ns;		/* a hard irq or an APIC vector */
+	__u64 soft_since_ns;
+	__u64 timer_since_ns[NR_TIMER_SLOTS];
+	__u64 timer_fn[NR_TIMER_SLOTS];	/* the expiring hrtimer's function */
+	/* the timer itself, only ever compared: at its expiry's end it may be gone */
+	__u64 timer[NR_TIMER_SLOTS];
+	__s32 hard_nr;			/* the irq, or the vector */
+	__u32 soft_vec;
+	__u8 hard_kind;			/* enum wp_irq_kind */
+	__u8 timer_irq_kind[NR_TIMER_SLOTS];	/* the context the hrtimer expires in */
+	__u8 __pad[5];
+	char hard_name[WP_TASK_COMM_LEN];	/* the handler's, hard irqs only */
+};
 
 /*
  * Per-CPU idle state, indexed by CPU number. Read remotely by the waking CPU,
@@ -57,7 +126,12 @@ struct cpu_state {
 	__u32 curr_pid;
 	__u32 curr_prio;
 	char curr_comm[WP_TASK_COMM_LEN];
-} __attribute__((aligned(64)));	/* one line per CPU: no false sharing */
+	/*
+	 * Attach mode. A line of its own: every interrupt writes it, and only
+	 * this CPU reads it, while the line above is read from other CPUs.
+	 */
+	struct irq_context irq __attribute__((aligned(64)));
+} __attribute__((aligned(64)));	/* whole lines per CPU: no false sharing */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -65,6 +139,27 @@ struct {
 	__type(key, __u32);
 	__type(value, struct cpu_state);
 } cpu_states SEC(".maps");
+
+/*
+ * task_syscall - attach mode: the syscall a tracked thread is in, kept in
+ * the task's own storage (no tid reuse, no map to fill). Only the thread
+ * itself writes it: at its syscall entry and exit and when it blocks.
+ */
+struct task_syscall {
+	__s64 nr;		/* -1: not in a syscall */
+	__u64 arg;
+	__u64 arg2;
+	__u64 since_ns;		/* the entry */
+	__u32 slept;		/* it blocked since the entry: its exit ends a wait */
+	__u32 __pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_syscall);
+} task_syscalls SEC(".maps");
 
 /*
  * Syscalls that bound a phase for the running workload, WP_SYSCALL_* bits;
@@ -158,6 +253,167 @@ static __always_inline void event_submit(struct wp_event *e)
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
 
+/*
+ * PREEMPT_RT runs softirqs in preemptible threads; it is the one config
+ * with task_struct.softirq_disable_cnt ("softirq: Make softirq control and
+ * processing RT aware", v5.12).
+ */
+struct task_struct___rt {
+	int softirq_disable_cnt;
+} __attribute__((preserve_access_index));
+
+/*
+ * irq_context_end_stale - attach mode, at a task switch: no hard interrupt
+ * can be open across one, nor a softirq but on PREEMPT_RT, so a context
+ * still marked open here lost its exit (the programs were attached between
+ * an entry and its exit, or a run was skipped). Forget it, or it would
+ * take the blame for wakeups until the next interrupt of its kind.
+ */
+static __always_inline void irq_context_end_stale(struct irq_context *ic, struct task_struct *next)
+{
+	struct task_struct___rt *rt = (void *)next;
+
+	if (ic->hard_since_ns || ic->timer_since_ns[TIMER_HARD]) {
+		ic->hard_since_ns = 0;
+		ic->timer_since_ns[TIMER_HARD] = 0;
+	}
+	if (bpf_core_field_exists(rt->softirq_disable_cnt))
+		return;
+	if (ic->soft_since_ns || ic->timer_since_ns[TIMER_SOFT]) {
+		ic->soft_since_ns = 0;
+		ic->timer_since_ns[TIMER_SOFT] = 0;
+	}
+}
+
+/* irq_context_kind - the interrupt context begun last, WP_IRQ_*, or 0 outside any */
+static __always_inline __u8 irq_context_kind(const struct irq_context *ic)
+{
+	if (ic->hard_since_ns && ic->hard_since_ns >= ic->soft_since_ns)
+		return ic->hard_kind;
+	return ic->soft_since_ns ? WP_IRQ_SOFT : 0;
+}
+
+/*
+ * emit_block - attach mode: tracked @prev leaves its CPU asleep; current is
+ * still @prev. Its syscall state is not created here (it is made at a
+ * syscall entry): a task without one made no syscall since it was tracked.
+ */
+static __always_inline void emit_block(struct task_struct *prev)
+{
+	struct task_syscall *ts = bpf_task_storage_get(&task_syscalls, prev, 0, 0);
+	struct wp_event *e;
+
+	/* its syscall's exit, if it is in one, is now the end of a wait */
+	if (ts)
+		ts->slept = 1;
+	e = event_reserve(WP_EV_BLOCK);
+	if (!e)
+		return;
+	if (ts && ts->nr >= 0) {
+		e->block.nr = ts->nr;
+		e->block.arg = ts->arg;
+		e->block.arg2 = ts->arg2;
+		e->block.since_ns = ts->since_ns;
+	} else {
+		e->block.nr = -1;
+		e->block.arg = 0;
+		e->block.arg2 = 0;
+		e->block.since_ns = 0;
+	}
+	e->block.__pad = 0;
+	event_submit(e);
+}
+
+/*
+ * emit_waker - attach mode: who runs this waking of tracked @p. Inside
+ * interrupt work, the innermost context, the one begun last (an hrtimer
+ * expires inside its interrupt, a hard irq can come in on top of a
+ * softirq); the interrupted task only happens to be there. Outside, current.
+ */
+static __always_inline void emit_waker(struct task_struct *p)
+{
+	struct cpu_state *cs = this_cpu_state();
+	__u64 id = bpf_get_current_pid_tgid(), since = 0;
+	struct task_struct *curr;
+	struct task_syscall *ts;
+	struct wp_waker *w;
+	struct wp_event *e;
+	__u8 class = 0;
+	int slot = 0;
+
+	e = event_reserve(WP_EV_WAKER);
+	if (!e)
+		return;
+	w = &e->waker;
+	w->wakee_pid = p->pid;
+	w->irq_kind = 0;
+	w->__pad = 0;
+	w->nr = -1;
+	w->waker_tgid = id >> 32;
+	w->since_ns = 0;
+	w->arg = 0;
+	w->arg2 = 0;
+	if (cs) {
+		struct irq_context *ic = &cs->irq;
+
+		if (ic->soft_since_ns) {
+			since = ic->soft_since_ns;
+			class = WP_WAKER_SOFTIRQ;
+		}
+		if (ic->hard_since_ns > since) {
+			since = ic->hard_since_ns;
+			class = WP_WAKER_IRQ;
+		}
+		if (ic->timer_since_ns[TIMER_SOFT] > since) {
+			since = ic->timer_since_ns[TIMER_SOFT];
+			class = WP_WAKER_TIMER;
+			slot = TIMER_SOFT;
+		}
+		if (ic->timer_since_ns[TIMER_HARD] > since) {
+			since = ic->timer_since_ns[TIMER_HARD];
+			class = WP_WAKER_TIMER;
+			slot = TIMER_HARD;
+		}
+		w->since_ns = since;
+		switch (class) {
+		case WP_WAKER_SOFTIRQ:
+			w->irq_kind = WP_IRQ_SOFT;
+			w->nr = ic->soft_vec;
+			break;
+		case WP_WAKER_IRQ:
+			w->irq_kind = ic->hard_kind;
+			w->nr = ic->hard_nr;
+			__builtin_memcpy(w->comm, ic->hard_name, sizeof(w->comm));
+			break;
+		case WP_WAKER_TIMER:
+			w->irq_kind = ic->timer_irq_kind[slot];
+			w->timer_fn = ic->timer_fn[slot];
+			break;
+		}
+	}
+	if (!class) {
+		curr = bpf_get_current_task_btf();
+		if (curr->flags & PF_KTHREAD) {
+			class = WP_WAKER_KTHREAD;
+		} else if (!tgid_tracked(id >> 32)) {
+			class = WP_WAKER_PROCESS;
+		} else {
+			ts = bpf_task_storage_get(&task_syscalls, curr, 0, 0);
+			class = ts && ts->nr >= 0 ? WP_WAKER_SYSCALL : WP_WAKER_TRACKED;
+			if (class == WP_WAKER_SYSCALL) {
+				w->nr = ts->nr;
+				w->since_ns = ts->since_ns;
+				w->arg = ts->arg;
+				w->arg2 = ts->arg2;
+			}
+		}
+		if (class != WP_WAKER_SYSCALL)
+			bpf_get_current_comm(w->comm, sizeof(w->comm));
+	}
+	w->waker_class = class;
+	event_submit(e);
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
@@ -170,6 +426,8 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		cs->curr_pid = next->pid;
 		cs->curr_prio = next->prio;
 		__builtin_memcpy(cs->curr_comm, next->comm, sizeof(cs->curr_comm));
+		if (attach_mode)
+			irq_context_end_stale(&cs->irq, next);
 	}
 	prev_tracked = tgid_tracked(prev->tgid);
 	if (!prev_tracked && !tgid_tracked(next->tgid) && !watched(cs))
@@ -181,6 +439,8 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		else if (cs->runnable_tid == next->pid)
 			cs->runnable_tid = 0;
 	}
+	if (attach_mode && prev_tracked && wp_switch_slept(prev_state, preempt))
+		emit_block(prev);
 	e = event_reserve(WP_EV_SWITCH);
 	if (!e)
 		return 0;
@@ -196,14 +456,13 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	return 0;
 }
 
+/* emit_wake - the waking or wakeup of @p, a tracked task */
 static __always_inline void emit_wake(__u32 type, struct task_struct *p, bool waking)
 {
 	struct cpu_state *cs;
 	struct wp_event *e;
 	__u32 cpu;
 
-	if (!tgid_tracked(p->tgid))
-		return;
 	cpu = task_cpu(p);
 	cs = cpu_state_of(cpu);
 	if (cs) {
@@ -232,6 +491,11 @@ static __always_inline void emit_wake(__u32 type, struct task_struct *p, bool wa
 SEC("tp_btf/sched_waking")
 int BPF_PROG(handle_sched_waking, struct task_struct *p)
 {
+	if (!tgid_tracked(p->tgid))
+		return 0;
+	/* the waker first: sched_waking runs on the waker's CPU, unlike sched_wakeup */
+	if (attach_mode)
+		emit_waker(p);
 	emit_wake(WP_EV_WAKING, p, true);
 	return 0;
 }
@@ -239,14 +503,16 @@ int BPF_PROG(handle_sched_waking, struct task_struct *p)
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(handle_sched_wakeup, struct task_struct *p)
 {
-	emit_wake(WP_EV_WAKEUP, p, false);
+	if (tgid_tracked(p->tgid))
+		emit_wake(WP_EV_WAKEUP, p, false);
 	return 0;
 }
 
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(handle_sched_wakeup_new, struct task_struct *p)
 {
-	emit_wake(WP_EV_WAKEUP, p, false);
+	if (tgid_tracked(p->tgid))
+		emit_wake(WP_EV_WAKEUP, p, false);
 	return 0;
 }
 
@@ -279,12 +545,44 @@ int BPF_PROG(handle_cpu_idle, unsigned int state, unsigned int cpu_id)
 	return 0;
 }
 
-/* emit_irq - interrupt work on a watched CPU; @name only for hard irqs */
+/*
+ * irq_context_note - attach mode: this CPU enters or leaves interrupt work.
+ * Hard irqs and the APIC vectors do not nest in one another (they run with
+ * interrupts off), so they share a slot; softirqs have theirs.
+ */
+static __always_inline void irq_context_note(struct irq_context *ic, __u32 kind, int nr, __u32 exit,
+					     const char *name)
+{
+	if (kind == WP_IRQ_SOFT) {
+		ic->soft_since_ns = exit ? 0 : bpf_ktime_get_ns();
+		ic->soft_vec = nr;
+		return;
+	}
+	if (exit) {
+		ic->hard_since_ns = 0;
+		return;
+	}
+	ic->hard_since_ns = bpf_ktime_get_ns();
+	ic->hard_kind = kind;
+	ic->hard_nr = nr;
+	if (name)
+		bpf_probe_read_kernel_str(ic->hard_name, sizeof(ic->hard_name), name);
+	else
+		ic->hard_name[0] = 0;
+}
+
+/*
+ * emit_irq - interrupt work on a watched CPU; @name only for hard irqs. In
+ * attach mode every CPU also keeps the context it is in.
+ */
 static __always_inline void emit_irq(__u32 kind, int nr, __u32 exit, const char *name)
 {
+	struct cpu_state *cs = this_cpu_state();
 	struct wp_event *e;
 
-	if (!watched(this_cpu_state()))
+	if (attach_mode && cs)
+		irq_context_note(&cs->irq, kind, nr, exit, name);
+	if (!watched(cs))
 		return;
 	e = event_reserve(WP_EV_IRQ);
 	if (!e)
@@ -387,6 +685,45 @@ int BPF_PROG(handle_call_func_exit, int vector)
 	return 0;
 }
 
+/*
+ * Attach mode only (wakeprobe loads these two then): an hrtimer's expiry,
+ * in the hard interrupt that runs the expired timers or in the HRTIMER
+ * softirq. A sleep or a timed wait ends in hrtimer_wakeup.
+ */
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(handle_hrtimer_expire_entry, struct hrtimer *hrtimer, ktime_t *now)
+{
+	struct cpu_state *cs = this_cpu_state();
+	struct irq_context *ic;
+	int slot;
+
+	if (!cs)
+		return 0;
+	ic = &cs->irq;
+	slot = hrtimer->is_soft ? TIMER_SOFT : TIMER_HARD;
+	ic->timer_since_ns[slot] = bpf_ktime_get_ns();
+	ic->timer_fn[slot] = (__u64)hrtimer->function;
+	ic->timer[slot] = (__u64)hrtimer;
+	ic->timer_irq_kind[slot] = irq_context_kind(ic);
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(handle_hrtimer_expire_exit, struct hrtimer *hrtimer)
+{
+	struct cpu_state *cs = this_cpu_state();
+	__u64 timer = (__u64)hrtimer;
+
+	/* compared, not read: the expiry may have ended the timer's life (a sleeper's is on its stack) */
+	if (!cs)
+		return 0;
+	if (cs->irq.timer[TIMER_HARD] == timer)
+		cs->irq.timer_since_ns[TIMER_HARD] = 0;
+	else if (cs->irq.timer[TIMER_SOFT] == timer)
+		cs->irq.timer_since_ns[TIMER_SOFT] = 0;
+	return 0;
+}
+
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(handle_sched_migrate_task, struct task_struct *p, int dest_cpu)
 {
@@ -422,6 +759,44 @@ static __always_inline bool syscall_is_wanted(long nr, __u8 end)
 	return syscall_wanted[nr] & end;
 }
 
+/*
+ * syscall_state_enter - attach mode: current, tracked, enters syscall @id.
+ * Every one is kept, not only the wanted ones: any of them may block, and
+ * any may wake a tracked task.
+ */
+static __always_inline void syscall_state_enter(struct pt_regs *regs, long id)
+{
+	struct task_syscall *ts;
+
+	ts = bpf_task_storage_get(&task_syscalls, bpf_get_current_task_btf(), 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!ts)
+		return;
+	ts->nr = id;
+	ts->arg = PT_REGS_PARM1_SYSCALL(regs);
+	ts->arg2 = PT_REGS_PARM2_SYSCALL(regs);
+	ts->since_ns = bpf_ktime_get_ns();
+	ts->slept = 0;
+}
+
+/*
+ * syscall_state_exit - attach mode: current, tracked, leaves its syscall.
+ * Returns whether it slept in it: then its exit ends a wait.
+ */
+static __always_inline bool syscall_state_exit(void)
+{
+	struct task_syscall *ts;
+	bool slept;
+
+	ts = bpf_task_storage_get(&task_syscalls, bpf_get_current_task_btf(), 0, 0);
+	if (!ts)
+		return false;
+	slept = ts->slept;
+	ts->nr = -1;
+	ts->slept = 0;
+	return slept;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 {
@@ -429,8 +804,15 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	struct wp_event *e;
 	__u64 arg2;
 
-	if (!syscall_is_wanted(id, WP_SYSCALL_ENTER) || !current_tracked())
+	if (attach_mode) {
+		if (!current_tracked())
+			return 0;
+		syscall_state_enter(regs, id);
+		if (!syscall_is_wanted(id, WP_SYSCALL_ENTER))
+			return 0;
+	} else if (!syscall_is_wanted(id, WP_SYSCALL_ENTER) || !current_tracked()) {
 		return 0;
+	}
 	arg2 = PT_REGS_PARM2_SYSCALL(regs);
 	/* a notify in progress: watch the waker's CPU until the syscall returns */
 	if ((syscall_wanted[id] & WP_SYSCALL_NOTIFY) && (id != SYS_FUTEX || wp_futex_op_wakes(arg2)) &&
@@ -456,8 +838,15 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	if (cs && cs->notify_tid && cs->notify_tid == (__u32)bpf_get_current_pid_tgid())
 		cs->notify_tid = 0;
 	id = regs->orig_ax;	/* x86: the number survives in orig_ax */
-	if (!syscall_is_wanted(id, WP_SYSCALL_EXIT) || !current_tracked())
+	if (attach_mode) {
+		if (!current_tracked())
+			return 0;
+		/* in attach mode the exit of every syscall that slept: the wait's return */
+		if (!syscall_state_exit() && !syscall_is_wanted(id, WP_SYSCALL_EXIT))
+			return 0;
+	} else if (!syscall_is_wanted(id, WP_SYSCALL_EXIT) || !current_tracked()) {
 		return 0;
+	}
 	e = event_reserve(WP_EV_SYS_EXIT);
 	if (!e)
 		return 0;

@@ -94,6 +94,14 @@ void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall
 			wanted[list->nr[i]] |= end;
 }
 
+void collector__set_mode(struct wakeprobe_bpf *skel, bool attach)
+{
+	/* fixed at load: the verifier prunes every branch the mode never takes */
+	skel->rodata->attach_mode = attach;
+	bpf_program__set_autoload(skel->progs.handle_hrtimer_expire_entry, attach);
+	bpf_program__set_autoload(skel->progs.handle_hrtimer_expire_exit, attach);
+}
+
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len)
 {
 	struct collector *c;
@@ -116,6 +124,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		snprintf(msg, len, "cannot open the BPF object: %s", strerror(-err));
 		goto err_out;
 	}
+	collector__set_mode(c->skel, opts->attach);
 	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
 	nr_cpus = libbpf_num_possible_cpus();
 	if (!err && nr_cpus > WP_MAX_CPUS)

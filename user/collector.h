@@ -24,11 +24,27 @@ struct collector_opts {
 	struct syscall_list exit_syscalls;
 	bool all_syscalls;		/* record both ends of every syscall instead */
 	bool run_stats;			/* have the kernel time every program run (costs a little) */
+	/*
+	 * Attach mode: trace programs wakeprobe did not start. Adds the
+	 * WP_EV_WAKER and WP_EV_BLOCK records and the SYS_EXIT of every
+	 * syscall a tracked task slept in (bpf/wakeprobe.bpf.c says what each
+	 * holds); false keeps the BPF side exactly as the workloads need it.
+	 */
+	bool attach;
 	collector_event_fn fn;
 	void *ctx;
 };
 
 struct collector;
+struct wakeprobe_bpf;
+
+/*
+ * collector__set_mode - before @skel is loaded: attach mode or not, in its
+ * rodata, and so which programs load (attach mode's own, the hrtimer
+ * expiry, only with @attach). The benchmark mirrors the workload mode's
+ * programs through it.
+ */
+void collector__set_mode(struct wakeprobe_bpf *skel, bool attach);
 
 /*
  * collector__want_syscalls - set @end (WP_SYSCALL_*) in @wanted, a BPF side's
