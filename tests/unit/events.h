@@ -160,6 +160,122 @@ static inline struct wp_event ev_migrate(uint64_t ts, uint32_t cpu, uint32_t cur
 	return e;
 }
 
+/* with_next_tgid - @e, a switch, to a task of process @tgid */
+static inline struct wp_event with_next_tgid(struct wp_event e, uint32_t tgid)
+{
+	e.sw.next_tgid = tgid;
+	return e;
+}
+
+/* ev_signal_deliver - @tid is about to run the handler of signal @sig */
+static inline struct wp_event ev_signal_deliver(uint64_t ts, uint32_t cpu, uint32_t tid, int sig)
+{
+	struct wp_event e = ev(ts, WP_EV_SIGNAL_DELIVER, cpu, tid);
+
+	e.signal.sig = sig;
+	return e;
+}
+
+/* ev_fork - @parent (of process @parent_tgid) forked process @child_tgid */
+static inline struct wp_event ev_fork(uint64_t ts, uint32_t cpu, uint32_t parent, uint32_t parent_tgid,
+				      uint32_t child_tgid)
+{
+	struct wp_event e = ev(ts, WP_EV_FORK, cpu, parent);
+
+	e.fork.parent_tgid = parent_tgid;
+	e.fork.child_tgid = child_tgid;
+	return e;
+}
+
+/*
+ * ev_block - @tid goes to sleep in syscall @nr (-1: outside a syscall) with
+ * arguments @arg and @arg2, entered at @since (0 with nr -1); the BPF side
+ * writes it with the sleeping switch-out
+ */
+static inline struct wp_event ev_block(uint64_t ts, uint32_t cpu, uint32_t tid, int64_t nr, uint64_t arg,
+				       uint64_t arg2, uint64_t since)
+{
+	struct wp_event e = ev(ts, WP_EV_BLOCK, cpu, tid);
+
+	e.block.nr = nr;
+	e.block.arg = arg;
+	e.block.arg2 = arg2;
+	e.block.since_ns = since;
+	return e;
+}
+
+/*
+ * ev_waker - who wakes @wakee, of class @cls (enum wp_waker_class), as
+ * sched_waking finds it on @cpu with @current there; the WAKING record of the
+ * same wakeup follows on the same CPU. Class fields zero: see the with_*.
+ */
+static inline struct wp_event ev_waker(uint64_t ts, uint32_t cpu, uint32_t current, uint32_t wakee,
+				       enum wp_waker_class cls, uint32_t waker_tgid)
+{
+	struct wp_event e = ev(ts, WP_EV_WAKER, cpu, current);
+
+	e.waker.wakee_pid = wakee;
+	e.waker.waker_class = (uint8_t)cls;
+	e.waker.nr = -1;
+	e.waker.waker_tgid = waker_tgid;
+	return e;
+}
+
+/* ev_waker_syscall - @waker (of @tgid) wakes @wakee inside syscall @nr (@arg, @arg2), entered at @since */
+static inline struct wp_event ev_waker_syscall(uint64_t ts, uint32_t cpu, uint32_t waker, uint32_t tgid,
+					       uint32_t wakee, int32_t nr, uint64_t arg, uint64_t arg2,
+					       uint64_t since)
+{
+	struct wp_event e = ev_waker(ts, cpu, waker, wakee, WP_WAKER_SYSCALL, tgid);
+
+	e.waker.nr = nr;
+	e.waker.arg = arg;
+	e.waker.arg2 = arg2;
+	e.waker.since_ns = since;
+	return e;
+}
+
+/* ev_waker_named - a tracked thread outside a syscall, another process or a kernel thread, named @comm */
+static inline struct wp_event ev_waker_named(uint64_t ts, uint32_t cpu, uint32_t current, uint32_t tgid,
+					     uint32_t wakee, enum wp_waker_class cls, const char *comm)
+{
+	struct wp_event e = ev_waker(ts, cpu, current, wakee, cls, tgid);
+
+	snprintf(e.waker.comm, sizeof(e.waker.comm), "%s", comm);
+	return e;
+}
+
+/*
+ * ev_waker_irq - an interrupt (IRQ: @kind, @nr and its handler @name) or a
+ * softirq (SOFTIRQ, vector @nr) that began at @since wakes @wakee, in on
+ * @current
+ */
+static inline struct wp_event ev_waker_irq(uint64_t ts, uint32_t cpu, uint32_t current, uint32_t wakee,
+					   enum wp_waker_class cls, enum wp_irq_kind kind, int32_t nr,
+					   uint64_t since, const char *name)
+{
+	struct wp_event e = ev_waker(ts, cpu, current, wakee, cls, 0);
+
+	e.waker.irq_kind = (uint8_t)kind;
+	e.waker.nr = nr;
+	e.waker.since_ns = since;
+	if (name)
+		snprintf(e.waker.comm, sizeof(e.waker.comm), "%s", name);
+	return e;
+}
+
+/* ev_waker_timer - the hrtimer @fn, expiring since @since, wakes @wakee, in on @current */
+static inline struct wp_event ev_waker_timer(uint64_t ts, uint32_t cpu, uint32_t current, uint32_t wakee,
+					     uint64_t since, uint64_t fn)
+{
+	struct wp_event e = ev_waker(ts, cpu, current, wakee, WP_WAKER_TIMER, 0);
+
+	e.waker.irq_kind = WP_IRQ_TIMER;
+	e.waker.since_ns = since;
+	e.waker.timer_fn = fn;
+	return e;
+}
+
 /* with_drops - @e, written when the ring had failed @drops reservations */
 static inline struct wp_event with_drops(struct wp_event e, uint32_t drops)
 {

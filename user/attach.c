@@ -1,0 +1,1155 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include "attach.h"
+#include "event_window.h"
+
+/*
+ * include/linux/sched.h: the state do_task_dead() leaves a task's CPU in,
+ * for good. tp_btf's sched_switch passes prev->__state as it is (v5.18+),
+ * and no other state has this bit.
+ */
+#define TASK_DEAD_STATE		0x80
+
+#define THREADS_INITIAL		256	/* slots, a power of two; the table is kept at most half full */
+#define THREAD_SLOTS_MAX	(2 * ATTACH_MAX_THREADS)
+#define IDLE_WAITERS		8	/* wakeups waiting at once for one idle CPU's exit */
+#define NAMES			1024	/* the names switch-ins gave: a cache, direct-mapped by tid */
+
+enum run_state {
+	RUN_UNKNOWN,	/* nothing seen of it yet but the record that named it */
+	RUN_ON_CPU,
+	RUN_PREEMPTED,	/* switched out, still runnable */
+	RUN_ASLEEP,	/* its sleep began (a sleeping switch-out or its BLOCK), not run since */
+	RUN_NEW,	/* a task that sched_wakeup_new woke, not run yet */
+};
+
+/* how far a wakeup has got: the mark it waits for next */
+enum stage {
+	STAGE_NONE,
+	STAGE_WOKEN,	/* sched_waking seen: sched_wakeup next */
+	STAGE_QUEUED,	/* sched_wakeup seen: the switch-in next */
+	STAGE_RESUMING,	/* switched in: the wait syscall's exit next */
+};
+
+/* how a wakeup ended, before its label is decided (finish_build()) */
+enum outcome {
+	OUT_COMPLETE,	/* every mark it should have, seen */
+	OUT_NO_SLEEP,	/* woken while it ran: it never slept */
+	OUT_MISSING,	/* a mark did not come */
+	OUT_WINDOW,	/* it began before anything was seen of the thread, or tracing stopped first */
+	OUT_FORGOTTEN,	/* the thread table was full: its state was given up */
+};
+
+/*
+ * A stretch of time in which every record must have arrived for a wakeup
+ * to be trusted: checked piece by piece, at each attach__advance() and when
+ * the wakeup ends, so that the loss gaps the window forgets at pruning have
+ * been looked at first.
+ */
+struct loss_window {
+	uint64_t from_ns;	/* checked up to here */
+	bool open;
+	bool lost;
+};
+
+/* one wakeup being put together */
+struct build {
+	enum stage stage;
+	bool sleep_unseen;	/* woken before anything else was seen of the thread */
+	struct waker_info waker;
+	uint64_t mark_ns[NR_MARKS];
+	bool seen[NR_MARKS];
+	uint32_t waking_cpu;
+	uint32_t wakeup_cpu;
+	uint32_t target_cpu;
+	bool target_was_idle;
+	bool idle_exit_seen;
+	uint64_t idle_exit_at_ns;
+	uint16_t prio;
+	uint32_t migrations;
+	uint32_t wait_end_type;
+	int64_t wait_end_nr;
+	struct loss_window loss;
+};
+
+/*
+ * One tracked thread. Its sleep has two halves, the sleeping switch-out and
+ * the BLOCK record, which the BPF side writes together in either order; the
+ * first to come begins the sleep, the second completes it.
+ *
+ * How a tid that comes back does not inherit an old thread's state:
+ * - a switch-out in TASK_DEAD ends the thread: its state is dropped;
+ * - a sched_wakeup with no sched_waking before it is sched_wakeup_new, a
+ *   task that begins (a FORK's child, or a new thread: no record announces
+ *   those), so any state under its tid belonged to another thread and is
+ *   dropped; a FORK drops any state under the child's tid too;
+ * - a switch-in naming another tgid than the one known is another thread;
+ * - a BLOCK begins a new wait: the wait is replaced whole, never merged.
+ * There is no timeout on silence: a thread asleep for an hour is still in
+ * the same wait. Should an exit and a new thread's start both be lost, the
+ * loss window of the old sleep (from its start) covers the gap, and the
+ * wakeup is labelled lost_events.
+ */
+struct thread {
+	uint32_t tid;		/* 0: a free slot */
+	uint32_t tgid;		/* 0 until a switch-in names it */
+	char comm[WP_TASK_COMM_LEN];
+	enum run_state run;
+	bool sleep_switch_seen;
+	bool sleep_block_seen;
+	uint64_t sleep_ns;
+	struct wait_info wait;		/* the current (or last) sleep's */
+	struct loss_window sleep_loss;	/* from the sleep's start until a waking takes it over */
+	struct build cur;		/* the wakeup that ends the current sleep */
+	/*
+	 * A waking that found the thread not asleep: a wake of a task that had
+	 * set its sleeping state but not left its CPU (its sched_wakeup follows
+	 * while it runs: no_sleep), or one that caught it inside __schedule(),
+	 * stamped before its switch-out (the sleep that follows is the one it
+	 * ends: it becomes cur).
+	 */
+	struct build early;
+	uint64_t last_ns;		/* the last record about it: the one forgotten first when the table is full */
+};
+
+/* what the engine keeps per CPU */
+struct cpu_slot {
+	/* a WAKER record waiting for the WAKING that follows it on this CPU */
+	bool waker_valid;
+	uint32_t waker_tid;
+	struct wp_waker waker;
+	/* wakeups onto this idle CPU that wait for its idle exit */
+	uint32_t idle_waiters[IDLE_WAITERS];
+	uint32_t nr_idle_waiters;
+	/* a thread that just died here: the BLOCK written with its last switch-out is not a new sleep */
+	uint32_t dead_tid;
+};
+
+/* what the last switch-in of a task named it (any task: a watched CPU records them all) */
+struct name {
+	uint32_t tid;
+	char comm[WP_TASK_COMM_LEN];
+};
+
+struct attach {
+	struct attach_config cfg;
+	attach_result_fn fn;
+	void *ctx;
+
+	struct event_window *events;
+	uint64_t done_ns;		/* records stamped before it were replayed */
+	uint64_t last_ns;		/* the last replayed record's stamp */
+
+	/* open addressing, linear probing, keyed by tid */
+	struct thread *threads;
+	size_t slots;
+	unsigned int slot_bits;
+
+	struct cpu_slot *cpus;		/* WP_MAX_CPUS */
+	/*
+	 * A waker record in a syscall has no room for the waker's comm, and the
+	 * waker may have become known after its last switch-in: names are kept
+	 * for every task switched in, the latest per cache line.
+	 */
+	struct name names[NAMES];
+	uint64_t seq;
+	struct attach_result result;	/* the one being handed over: too big for the stack of every path */
+	struct attach_counters counters;
+};
+
+static const char *const absence_names[NR_ATTACH_ABSENCES] = {
+	[ATTACH_PRESENT] = "present",
+	[ATTACH_ABSENT_NO_USER_STAMP] = "no_user_stamp",
+	[ATTACH_ABSENT_WAKER_NO_SYSCALL] = "waker_no_syscall",
+	[ATTACH_ABSENT_WAKER_UNTRACKED] = "waker_untracked",
+	[ATTACH_ABSENT_WAKER_INTERRUPT] = "waker_interrupt",
+	[ATTACH_ABSENT_ENTRY_UNSEEN] = "entry_unseen",
+	[ATTACH_ABSENT_NO_WAIT_SYSCALL] = "no_wait_syscall",
+	[ATTACH_ABSENT_SLEPT_AGAIN] = "slept_again",
+	[ATTACH_ABSENT_LABELLED] = "labelled",
+};
+
+static const char *const absence_texts[NR_ATTACH_ABSENCES] = {
+	[ATTACH_PRESENT] = "measured",
+	[ATTACH_ABSENT_NO_USER_STAMP] = "attach mode has no timestamps inside the program",
+	[ATTACH_ABSENT_WAKER_NO_SYSCALL] = "the waker is a tracked thread outside any syscall",
+	[ATTACH_ABSENT_WAKER_UNTRACKED] = "the waker is another process or a kernel thread, whose syscalls are not traced",
+	[ATTACH_ABSENT_WAKER_INTERRUPT] = "an interrupt, a softirq or a timer woke it: no syscall",
+	[ATTACH_ABSENT_ENTRY_UNSEEN] = "the waker's syscall began before its entry could be seen",
+	[ATTACH_ABSENT_NO_WAIT_SYSCALL] = "the wakee slept outside a syscall: nothing returns",
+	[ATTACH_ABSENT_SLEPT_AGAIN] = "the wakee slept again in its wait syscall before it returned",
+	[ATTACH_ABSENT_LABELLED] = "the wakeup is not complete (see its label)",
+};
+
+const char *attach__absence_name(enum attach_absence why)
+{
+	return why < NR_ATTACH_ABSENCES ? absence_names[why] : "?";
+}
+
+const char *attach__absence_describe(enum attach_absence why)
+{
+	return why < NR_ATTACH_ABSENCES ? absence_texts[why] : "?";
+}
+
+/* ------------------------------------------------------------ loss windows */
+
+static void loss_open(struct loss_window *w, uint64_t from_ns)
+{
+	w->open = true;
+	w->lost = false;
+	w->from_ns = from_ns;
+}
+
+/* loss_check - were records lost between where @w was checked up to and @to_ns? */
+static void loss_check(const struct attach *a, struct loss_window *w, uint64_t to_ns)
+{
+	if (!w->open)
+		return;
+	if (!w->lost && to_ns >= w->from_ns && event_window__lost(a->events, w->from_ns, to_ns))
+		w->lost = true;
+	if (to_ns > w->from_ns)
+		w->from_ns = to_ns;
+}
+
+/* --------------------------------------------------------------- threads */
+
+static size_t home_slot(const struct attach *a, uint32_t tid)
+{
+	/* Fibonacci hashing: the top bits of the product */
+	return (size_t)(((uint64_t)tid * 0x9E3779B97F4A7C15ull) >> (64 - a->slot_bits));
+}
+
+static struct thread *find(const struct attach *a, uint32_t tid)
+{
+	size_t mask = a->slots - 1, i;
+
+	if (!tid)
+		return NULL;
+	for (i = home_slot(a, tid); a->threads[i].tid; i = (i + 1) & mask)
+		if (a->threads[i].tid == tid)
+			return &a->threads[i];
+	return NULL;
+}
+
+/* place - put @t in the table (its tid absent), without a check of room */
+static struct thread *place(struct attach *a, const struct thread *t)
+{
+	size_t mask = a->slots - 1, i;
+
+	for (i = home_slot(a, t->tid); a->threads[i].tid; i = (i + 1) & mask)
+		;
+	a->threads[i] = *t;
+	return &a->threads[i];
+}
+
+/* delete - free @t's slot, moving back the entries after it that probed past it (no tombstones) */
+static void delete(struct attach *a, struct thread *t)
+{
+	size_t mask = a->slots - 1, hole = (size_t)(t - a->threads), j = hole;
+
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!a->threads[j].tid)
+			break;
+		home = home_slot(a, a->threads[j].tid);
+		/* the entry at j may fill the hole unless its home lies cyclically in (hole, j] */
+		if (hole <= j ? (home <= hole || home > j) : (home <= hole && home > j)) {
+			a->threads[hole] = a->threads[j];
+			hole = j;
+		}
+	}
+	memset(&a->threads[hole], 0, sizeof(a->threads[hole]));
+	a->counters.threads--;
+}
+
+static int grow(struct attach *a)
+{
+	struct thread *old = a->threads;
+	size_t old_slots = a->slots, i;
+
+	a->threads = calloc(old_slots * 2, sizeof(*a->threads));
+	if (!a->threads) {
+		a->threads = old;
+		return -1;
+	}
+	a->slots = old_slots * 2;
+	a->slot_bits++;
+	for (i = 0; i < old_slots; i++)
+		if (old[i].tid)
+			place(a, &old[i]);
+	free(old);
+	return 0;
+}
+
+static void finish_build(struct attach *a, struct thread *t, struct build *b, enum outcome how, enum mark missing,
+			 enum attach_absence resume, uint64_t decided_ns);
+
+/* end_thread - the thread is gone (or its tid is another's now): hand over what it had open, drop it */
+static void end_thread(struct attach *a, struct thread *t, enum outcome how, uint64_t ts)
+{
+	static const enum mark next_mark[] = {
+		[STAGE_WOKEN] = MARK_WAKEUP,
+		[STAGE_QUEUED] = MARK_SWITCH_IN,
+		[STAGE_RESUMING] = MARK_WAIT_EXIT,
+	};
+
+	if (t->early.stage != STAGE_NONE)
+		finish_build(a, t, &t->early, how, next_mark[t->early.stage], ATTACH_PRESENT, ts);
+	if (t->cur.stage != STAGE_NONE)
+		finish_build(a, t, &t->cur, how, next_mark[t->cur.stage], ATTACH_PRESENT, ts);
+	delete(a, t);
+}
+
+/* forget_one - the table is full: give up the thread seen least recently */
+static void forget_one(struct attach *a, uint64_t ts)
+{
+	struct thread *oldest = NULL;
+	size_t i;
+
+	for (i = 0; i < a->slots; i++)
+		if (a->threads[i].tid && (!oldest || a->threads[i].last_ns < oldest->last_ns))
+			oldest = &a->threads[i];
+	if (!oldest)
+		return;
+	a->counters.forgotten_threads++;
+	end_thread(a, oldest, OUT_FORGOTTEN, ts);
+}
+
+/* get - the thread @tid, a new one in state RUN_UNKNOWN if it was not known; NULL for tid 0 */
+static struct thread *get(struct attach *a, uint32_t tid, uint64_t ts)
+{
+	struct thread fresh, *t;
+
+	if (!tid)
+		return NULL;
+	t = find(a, tid);
+	if (t) {
+		t->last_ns = ts;
+		return t;
+	}
+	if (a->counters.threads >= ATTACH_MAX_THREADS)
+		forget_one(a, ts);
+	else if ((a->counters.threads + 1) * 2 > a->slots && (a->slots >= THREAD_SLOTS_MAX || grow(a)))
+		forget_one(a, ts);	/* out of memory: the same as full */
+	memset(&fresh, 0, sizeof(fresh));
+	fresh.tid = tid;
+	fresh.run = RUN_UNKNOWN;
+	fresh.wait.nr = -1;
+	fresh.last_ns = ts;
+	t = place(a, &fresh);
+	if (++a->counters.threads > a->counters.threads_peak)
+		a->counters.threads_peak = a->counters.threads;
+	return t;
+}
+
+static struct cpu_slot *cpu_slot(struct attach *a, uint32_t cpu)
+{
+	if (cpu >= WP_MAX_CPUS) {
+		a->counters.cpu_out_of_range++;
+		return NULL;
+	}
+	return &a->cpus[cpu];
+}
+
+/* ---------------------------------------------------------------- results */
+
+static enum attach_absence notify_absence(const struct waker_info *w)
+{
+	switch (w->cls) {
+	case WP_WAKER_SYSCALL:
+		return w->since_ns ? ATTACH_PRESENT : ATTACH_ABSENT_ENTRY_UNSEEN;
+	case WP_WAKER_TRACKED:
+		return ATTACH_ABSENT_WAKER_NO_SYSCALL;
+	case WP_WAKER_PROCESS:
+	case WP_WAKER_KTHREAD:
+		return ATTACH_ABSENT_WAKER_UNTRACKED;
+	default:
+		return ATTACH_ABSENT_WAKER_INTERRUPT;
+	}
+}
+
+/* decide_label - what a wakeup that ended @how is labelled; *@missing for missing_event */
+static enum sample_label decide_label(const struct thread *t, const struct build *b, enum outcome how,
+				      enum mark *missing, bool with_wait)
+{
+	if (b->loss.lost || how == OUT_FORGOTTEN)
+		return LABEL_LOST_EVENTS;
+	switch (how) {
+	case OUT_NO_SLEEP:
+		return LABEL_NO_SLEEP;
+	case OUT_MISSING:
+		return LABEL_MISSING_EVENT;
+	case OUT_WINDOW:
+		return LABEL_OUT_OF_WINDOW;
+	default:
+		break;
+	}
+	if (b->sleep_unseen)
+		return LABEL_OUT_OF_WINDOW;
+	/* the waker record is the notify's end of the wakeup: without it, which phases exist is unknown */
+	if (!b->waker.cls) {
+		*missing = MARK_NOTIFY_ENTER;
+		return LABEL_MISSING_EVENT;
+	}
+	/* a sleep whose BLOCK never came: the wait and its end are unknown */
+	if (!with_wait || !t->wait.known) {
+		*missing = MARK_WAIT_EXIT;
+		return LABEL_MISSING_EVENT;
+	}
+	if (b->seen[MARK_NOTIFY_ENTER] && b->mark_ns[MARK_NOTIFY_ENTER] > b->mark_ns[MARK_WAKING])
+		return LABEL_CLOCK_ORDER;
+	return LABEL_COMPLETE;
+}
+
+/* fill_phases - a complete wakeup's phases; absent ones are zero wide (attach.h) */
+static void fill_phases(struct attach_result *r, const struct build *b, enum attach_absence resume)
+{
+	struct sample_result *sr = &r->sr;
+	uint64_t *m = sr->mark_ns;
+	int k;
+
+	r->absent[PHASE_NOTIFY_USER] = ATTACH_ABSENT_NO_USER_STAMP;
+	r->absent[PHASE_NOTIFY_KERNEL] = notify_absence(&r->waker);
+	r->absent[PHASE_WAKE_ENQUEUE] = ATTACH_PRESENT;
+	r->absent[PHASE_RUNQ_WAIT] = ATTACH_PRESENT;
+	r->absent[PHASE_RESUME_KERNEL] = resume;
+	r->absent[PHASE_RESUME_USER] = ATTACH_ABSENT_NO_USER_STAMP;
+
+	m[MARK_WAKING] = b->mark_ns[MARK_WAKING];
+	m[MARK_WAKEUP] = b->mark_ns[MARK_WAKEUP];
+	m[MARK_SWITCH_IN] = b->mark_ns[MARK_SWITCH_IN];
+	m[MARK_NOTIFY_ENTER] = r->absent[PHASE_NOTIFY_KERNEL] == ATTACH_PRESENT ? b->mark_ns[MARK_NOTIFY_ENTER] :
+										  m[MARK_WAKING];
+	m[MARK_WAIT_EXIT] = resume == ATTACH_PRESENT ? b->mark_ns[MARK_WAIT_EXIT] : m[MARK_SWITCH_IN];
+	sr->t_notify_ns = m[MARK_NOTIFY_ENTER];
+	sr->t_woken_ns = m[MARK_WAIT_EXIT];
+	sr->total_ns = (int64_t)(sr->t_woken_ns - sr->t_notify_ns);
+	sr->phase_ns[PHASE_NOTIFY_KERNEL] = (int64_t)(m[MARK_WAKING] - m[MARK_NOTIFY_ENTER]);
+	sr->phase_ns[PHASE_WAKE_ENQUEUE] = (int64_t)(m[MARK_WAKEUP] - m[MARK_WAKING]);
+	sr->phase_ns[PHASE_RUNQ_WAIT] = (int64_t)(m[MARK_SWITCH_IN] - m[MARK_WAKEUP]);
+	sr->phase_ns[PHASE_RESUME_KERNEL] = (int64_t)(m[MARK_WAIT_EXIT] - m[MARK_SWITCH_IN]);
+	sr->phased = true;
+
+	r->wake_to_run_ns = (int64_t)(m[MARK_SWITCH_IN] - m[MARK_WAKING]);
+	if (resume == ATTACH_PRESENT && r->absent[PHASE_NOTIFY_KERNEL] == ATTACH_PRESENT)
+		r->notify_to_return_ns = (int64_t)(m[MARK_WAIT_EXIT] - m[MARK_NOTIFY_ENTER]);
+	if (resume == ATTACH_PRESENT && r->wait.since_ns && r->wait.since_ns <= m[MARK_WAIT_EXIT])
+		r->waited_ns = (int64_t)(m[MARK_WAIT_EXIT] - r->wait.since_ns);
+	for (k = 0; k < NR_PHASES; k++)
+		if (sr->phase_ns[k] < 0)
+			sr->phase_ns[k] = 0;	/* cannot happen: marks are taken in time order */
+}
+
+/* fill_marks - a wakeup that is not complete: the marks seen, and no phase */
+static void fill_marks(struct attach_result *r, const struct build *b, uint64_t decided_ns)
+{
+	struct sample_result *sr = &r->sr;
+	bool any = false;
+	int k;
+
+	for (k = 0; k < NR_PHASES; k++)
+		r->absent[k] = ATTACH_ABSENT_LABELLED;
+	r->absent[PHASE_NOTIFY_USER] = ATTACH_ABSENT_NO_USER_STAMP;
+	r->absent[PHASE_RESUME_USER] = ATTACH_ABSENT_NO_USER_STAMP;
+	for (k = 0; k < NR_MARKS; k++) {
+		if (!b->seen[k])
+			continue;
+		sr->mark_ns[k] = b->mark_ns[k];
+		if (!any || b->mark_ns[k] < sr->t_notify_ns)
+			sr->t_notify_ns = b->mark_ns[k];
+		if (!any || b->mark_ns[k] > sr->t_woken_ns)
+			sr->t_woken_ns = b->mark_ns[k];
+		any = true;
+	}
+	if (!any)
+		sr->t_notify_ns = sr->t_woken_ns = decided_ns;
+	sr->total_ns = (int64_t)(sr->t_woken_ns - sr->t_notify_ns);
+}
+
+static void fill_fd_kinds(struct attach *a, struct attach_result *r)
+{
+	if (!a->cfg.fd_kind)
+		return;
+	if (r->waker.cls == WP_WAKER_SYSCALL && mechanism__syscall_takes_fd(r->waker.nr))
+		r->waker.fd_kind = (uint8_t)a->cfg.fd_kind(r->waker.tgid, (int)r->waker.arg, a->cfg.fd_kind_ctx);
+	if (r->wait.known && r->wait.nr >= 0 && mechanism__syscall_takes_fd(r->wait.nr))
+		r->wait.fd_kind = (uint8_t)a->cfg.fd_kind(r->wakee_tgid, (int)r->wait.arg, a->cfg.fd_kind_ctx);
+}
+
+/*
+ * finish_build - the wakeup @b of @t ended (@how, decided at @decided_ns):
+ * label it, fill its result and hand it over; @b is free again after.
+ * @missing names the absent mark of OUT_MISSING, @resume what became of
+ * resume_kernel in OUT_COMPLETE.
+ */
+static void finish_build(struct attach *a, struct thread *t, struct build *b, enum outcome how, enum mark missing,
+			 enum attach_absence resume, uint64_t decided_ns)
+{
+	struct attach_result *r = &a->result;
+	struct sample_result *sr = &r->sr;
+	/* the wait is the one this wakeup ended: not for a thread that never slept, nor for a sleep not seen */
+	bool with_wait = b == &t->cur && !b->sleep_unseen && how != OUT_NO_SLEEP;
+	int k;
+
+	loss_check(a, &b->loss, decided_ns);
+	memset(r, 0, sizeof(*r));
+	r->waker = b->waker;
+	if (with_wait)
+		r->wait = t->wait;
+	else
+		r->wait.nr = -1;
+	r->wakee_tgid = t->tgid;
+	memcpy(r->wakee_comm, t->comm, sizeof(r->wakee_comm));
+	r->wakee_prio = b->prio;
+	r->migrations = b->migrations;
+	r->wake_to_run_ns = -1;
+	r->notify_to_return_ns = -1;
+	r->waited_ns = -1;
+	for (k = 0; k < NR_MARKS; k++)
+		r->mark_seen[k] = b->seen[k];
+
+	sr->sample.seq = ++a->seq;
+	sr->sample.waker_tid = b->waker.tid;
+	sr->sample.wakee_tid = t->tid;
+	sr->sample.waker_cpu = (uint16_t)b->waking_cpu;
+	sr->sample.wakee_cpu = (uint16_t)b->target_cpu;
+	sr->label = decide_label(t, b, how, &missing, with_wait);
+	if (sr->label == LABEL_MISSING_EVENT)
+		sr->missing = missing;
+	sr->notify_nr = b->waker.cls == WP_WAKER_SYSCALL ? b->waker.nr : -1;
+	sr->notify_arg = b->waker.cls == WP_WAKER_SYSCALL ? b->waker.arg : 0;
+	sr->notify_arg2 = b->waker.cls == WP_WAKER_SYSCALL ? b->waker.arg2 : 0;
+	sr->wait_end_type = b->seen[MARK_WAIT_EXIT] ? b->wait_end_type : 0;
+	sr->wait_end_nr = b->seen[MARK_WAIT_EXIT] ? b->wait_end_nr : -1;
+	sr->waking_cpu = b->waking_cpu;
+	sr->wakeup_cpu = b->wakeup_cpu;
+	sr->target_cpu = b->target_cpu;
+	sr->target_was_idle = b->target_was_idle;
+	sr->idle_exit_seen = b->idle_exit_seen;
+	if (b->idle_exit_seen)
+		sr->idle_exit_ns = (int64_t)(b->idle_exit_at_ns - b->mark_ns[MARK_WAKING]);
+
+	if (sr->label == LABEL_COMPLETE)
+		fill_phases(r, b, resume);
+	else
+		fill_marks(r, b, decided_ns < a->last_ns ? decided_ns : a->last_ns);
+
+	fill_fd_kinds(a, r);
+	mechanism__name(&r->waker, &r->wait, r->mechanism, sizeof(r->mechanism));
+	r->family = (uint8_t)mechanism__family(&r->waker, &r->wait);
+
+	memset(b, 0, sizeof(*b));
+	a->counters.results++;
+	if (a->fn)
+		a->fn(r, a->ctx);
+}
+
+/* -------------------------------------------------------------- the replay */
+
+static void want_idle_exit(struct attach *a, uint32_t cpu, uint32_t tid)
+{
+	struct cpu_slot *c = cpu_slot(a, cpu);
+	uint32_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nr_idle_waiters; i++)
+		if (c->idle_waiters[i] == tid)
+			return;
+	/* more wakeups onto one idle CPU at once than this: the last ones go without their idle exit */
+	if (c->nr_idle_waiters < IDLE_WAITERS)
+		c->idle_waiters[c->nr_idle_waiters++] = tid;
+}
+
+static void idle_exit_to(struct build *b, uint32_t cpu, uint64_t ts)
+{
+	if ((b->stage == STAGE_WOKEN || b->stage == STAGE_QUEUED) && b->target_was_idle && !b->idle_exit_seen &&
+	    b->target_cpu == cpu) {
+		b->idle_exit_seen = true;
+		b->idle_exit_at_ns = ts;
+	}
+}
+
+static void on_idle_exit(struct attach *a, const struct wp_event *e)
+{
+	struct cpu_slot *c = cpu_slot(a, e->cpu);
+	uint32_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nr_idle_waiters; i++) {
+		struct thread *t = find(a, c->idle_waiters[i]);
+
+		if (!t)
+			continue;
+		idle_exit_to(&t->cur, e->cpu, e->ts_ns);
+		idle_exit_to(&t->early, e->cpu, e->ts_ns);
+	}
+	c->nr_idle_waiters = 0;
+}
+
+/*
+ * running - @t is on a CPU at @ts (a record of its own, or one that names it
+ * current). What waited for it to run ends here: a wake from an unknown state
+ * that never switched it in found it running (no_sleep); a wakeup still
+ * waiting for its sched_wakeup or its switch-in lost that mark; a sleep that
+ * nothing woke lost its waking.
+ */
+static void running(struct attach *a, struct thread *t, uint64_t ts)
+{
+	t->last_ns = ts;
+	if (t->early.stage == STAGE_QUEUED)
+		finish_build(a, t, &t->early, OUT_NO_SLEEP, MARK_NOTIFY_ENTER, ATTACH_PRESENT, ts);
+	switch (t->cur.stage) {
+	case STAGE_NONE:
+		if (t->run == RUN_ASLEEP) {
+			t->cur.loss = t->sleep_loss;
+			t->sleep_loss.open = false;
+			finish_build(a, t, &t->cur, OUT_MISSING, MARK_WAKING, ATTACH_PRESENT, ts);
+		}
+		break;
+	case STAGE_WOKEN:
+		finish_build(a, t, &t->cur, OUT_MISSING, MARK_WAKEUP, ATTACH_PRESENT, ts);
+		break;
+	case STAGE_QUEUED:
+		finish_build(a, t, &t->cur, OUT_MISSING, MARK_SWITCH_IN, ATTACH_PRESENT, ts);
+		break;
+	default:
+		break;
+	}
+	t->run = RUN_ON_CPU;
+}
+
+/* sleep_half - one half of a sleep of @t: its BLOCK (@blk), or its sleeping switch-out (@blk NULL) */
+static void sleep_half(struct attach *a, struct thread *t, uint64_t ts, const struct wp_block *blk)
+{
+	bool other_half_seen = blk ? t->sleep_switch_seen && !t->sleep_block_seen :
+				     t->sleep_block_seen && !t->sleep_switch_seen;
+
+	if (t->run == RUN_ASLEEP && other_half_seen) {
+		if (blk) {
+			t->wait = (struct wait_info){ .known = true, .nr = blk->nr, .arg = blk->arg,
+						      .arg2 = blk->arg2, .since_ns = blk->since_ns };
+			t->sleep_block_seen = true;
+		} else {
+			t->sleep_switch_seen = true;
+		}
+		t->last_ns = ts;
+		return;
+	}
+	/* a new sleep: what the thread was doing on its CPU ends here */
+	running(a, t, ts);
+	/* switched in after a wake, and asleep again before its wait syscall returned: still in it */
+	if (t->cur.stage == STAGE_RESUMING)
+		finish_build(a, t, &t->cur, OUT_COMPLETE, MARK_WAIT_EXIT, ATTACH_ABSENT_SLEPT_AGAIN, ts);
+	t->run = RUN_ASLEEP;
+	t->sleep_ns = ts;
+	t->sleep_switch_seen = !blk;
+	t->sleep_block_seen = blk != NULL;
+	memset(&t->wait, 0, sizeof(t->wait));
+	t->wait.nr = -1;
+	if (blk)
+		t->wait = (struct wait_info){ .known = true, .nr = blk->nr, .arg = blk->arg, .arg2 = blk->arg2,
+					      .since_ns = blk->since_ns };
+	loss_open(&t->sleep_loss, ts);
+	if (t->early.stage == STAGE_WOKEN) {
+		/* the waking caught it inside __schedule(), before this switch-out: it ends this sleep */
+		t->cur = t->early;
+		t->cur.sleep_unseen = false;
+		memset(&t->early, 0, sizeof(t->early));
+		t->sleep_loss.open = false;
+	}
+}
+
+/* take_waker - the WAKER record that went before this WAKING on its CPU, into @w */
+static bool take_waker(struct attach *a, const struct wp_event *e, struct waker_info *w)
+{
+	struct cpu_slot *c = cpu_slot(a, e->cpu);
+	const struct wp_waker *k;
+	const struct thread *waker;
+
+	memset(w, 0, sizeof(*w));
+	w->nr = -1;
+	w->tid = e->tid;
+	if (!c || !c->waker_valid)
+		return false;
+	c->waker_valid = false;
+	if (c->waker.wakee_pid != e->wake.pid || c->waker_tid != e->tid) {
+		a->counters.unpaired_wakers++;
+		return false;
+	}
+	k = &c->waker;
+	w->cls = k->waker_class;
+	w->irq_kind = k->irq_kind;
+	w->nr = k->nr;
+	w->tgid = k->waker_tgid;
+	w->since_ns = k->since_ns;
+	switch (k->waker_class) {
+	case WP_WAKER_SYSCALL:
+		w->arg = k->arg;
+		w->arg2 = k->arg2;
+		/* the record has no room for its comm: its last switch-in told it, if it was seen */
+		waker = find(a, e->tid);
+		if (waker && waker->comm[0])
+			memcpy(w->comm, waker->comm, sizeof(w->comm));
+		else if (a->names[e->tid % NAMES].tid == e->tid)
+			memcpy(w->comm, a->names[e->tid % NAMES].comm, sizeof(w->comm));
+		break;
+	case WP_WAKER_TIMER:
+		w->timer_fn = k->timer_fn;
+		break;
+	case WP_WAKER_SOFTIRQ:
+		break;
+	default:
+		memcpy(w->comm, k->comm, sizeof(w->comm));
+		break;
+	}
+	return true;
+}
+
+static void on_waker(struct attach *a, const struct wp_event *e)
+{
+	struct cpu_slot *c = cpu_slot(a, e->cpu);
+	struct thread *t;
+
+	if (!c)
+		return;
+	if (c->waker_valid)
+		a->counters.unpaired_wakers++;
+	c->waker_valid = true;
+	c->waker_tid = e->tid;
+	c->waker = e->waker;
+	if (e->waker.waker_class == WP_WAKER_TRACKED && (t = find(a, e->tid)))
+		memcpy(t->comm, e->waker.comm, sizeof(t->comm));
+}
+
+static void on_waking(struct attach *a, const struct wp_event *e)
+{
+	struct waker_info w;
+	struct thread *t;
+	struct build *b;
+
+	take_waker(a, e, &w);
+	t = get(a, e->wake.pid, e->ts_ns);
+	if (!t)
+		return;
+	if (t->run == RUN_ASLEEP) {
+		/* a second waking of one sleep: the first one's sched_wakeup never came */
+		if (t->cur.stage == STAGE_WOKEN)
+			finish_build(a, t, &t->cur, OUT_MISSING, MARK_WAKEUP, ATTACH_PRESENT, e->ts_ns);
+		else if (t->cur.stage == STAGE_QUEUED)
+			finish_build(a, t, &t->cur, OUT_MISSING, MARK_SWITCH_IN, ATTACH_PRESENT, e->ts_ns);
+		b = &t->cur;
+		memset(b, 0, sizeof(*b));
+		b->loss = t->sleep_loss;
+		t->sleep_loss.open = false;
+	} else {
+		/*
+		 * A waking before this one: one whose sched_wakeup never came, or
+		 * one that queued a thread of unknown state that was never switched
+		 * in, so it ran all along, and set its sleeping state again
+		 */
+		if (t->early.stage == STAGE_WOKEN)
+			finish_build(a, t, &t->early, OUT_MISSING, MARK_WAKEUP, ATTACH_PRESENT, e->ts_ns);
+		else if (t->early.stage == STAGE_QUEUED)
+			finish_build(a, t, &t->early, OUT_NO_SLEEP, MARK_NOTIFY_ENTER, ATTACH_PRESENT, e->ts_ns);
+		b = &t->early;
+		memset(b, 0, sizeof(*b));
+		loss_open(&b->loss, e->ts_ns);
+		b->sleep_unseen = t->run == RUN_UNKNOWN;
+	}
+	b->stage = STAGE_WOKEN;
+	b->waker = w;
+	if (w.cls == WP_WAKER_SYSCALL && w.since_ns) {
+		b->seen[MARK_NOTIFY_ENTER] = true;
+		b->mark_ns[MARK_NOTIFY_ENTER] = w.since_ns;
+	}
+	b->seen[MARK_WAKING] = true;
+	b->mark_ns[MARK_WAKING] = e->ts_ns;
+	b->waking_cpu = e->cpu;
+	b->target_cpu = e->wake.target_cpu;
+	b->target_was_idle = e->wake.target_idle_since_ns != 0;
+	if (b->target_was_idle)
+		want_idle_exit(a, b->target_cpu, t->tid);
+	t->last_ns = e->ts_ns;
+}
+
+static void mark_wakeup(struct attach *a, struct thread *t, struct build *b, const struct wp_event *e)
+{
+	b->seen[MARK_WAKEUP] = true;
+	b->mark_ns[MARK_WAKEUP] = e->ts_ns;
+	b->wakeup_cpu = e->cpu;
+	if (e->wake.target_cpu != b->target_cpu && b->target_was_idle && !b->idle_exit_seen)
+		want_idle_exit(a, e->wake.target_cpu, t->tid);
+	b->target_cpu = e->wake.target_cpu;
+	b->stage = STAGE_QUEUED;
+}
+
+/* sleep_lost - were records lost since @t went to sleep? */
+static bool sleep_lost(const struct attach *a, struct thread *t, uint64_t ts)
+{
+	loss_check(a, &t->sleep_loss, ts);
+	return t->sleep_loss.open && t->sleep_loss.lost;
+}
+
+static void on_wakeup(struct attach *a, const struct wp_event *e)
+{
+	struct thread *t = find(a, e->wake.pid);
+
+	if (t && t->cur.stage == STAGE_WOKEN) {
+		mark_wakeup(a, t, &t->cur, e);
+	} else if (t && t->early.stage == STAGE_WOKEN) {
+		mark_wakeup(a, t, &t->early, e);
+		/* known to be running or runnable: the wake found it before it left its CPU */
+		if (t->run != RUN_UNKNOWN)
+			finish_build(a, t, &t->early, OUT_NO_SLEEP, MARK_NOTIFY_ENTER, ATTACH_PRESENT, e->ts_ns);
+	} else if (t && (t->cur.stage == STAGE_QUEUED || t->early.stage == STAGE_QUEUED)) {
+		a->counters.stray_wakeups++;
+	} else if (t && t->run == RUN_ASLEEP && sleep_lost(a, t, e->ts_ns)) {
+		/* asleep, and records were lost since: its waking was among them */
+		memset(&t->cur, 0, sizeof(t->cur));
+		t->cur.loss = t->sleep_loss;
+		t->sleep_loss.open = false;
+		t->cur.target_cpu = e->wake.target_cpu;
+		mark_wakeup(a, t, &t->cur, e);
+	} else {
+		/* sched_wakeup_new: a task begins, and anything known under its tid was another's */
+		if (t)
+			end_thread(a, t, OUT_MISSING, e->ts_ns);
+		t = get(a, e->wake.pid, e->ts_ns);
+		if (!t)
+			return;
+		t->run = RUN_NEW;
+		a->counters.new_threads++;
+	}
+	if (t)
+		t->last_ns = e->ts_ns;
+}
+
+static void on_switch_in(struct attach *a, const struct wp_event *e)
+{
+	struct name *n = &a->names[e->sw.next_tid % NAMES];
+	struct thread *t;
+
+	n->tid = e->sw.next_tid;
+	memcpy(n->comm, e->sw.next_comm, sizeof(n->comm));
+	t = find(a, e->sw.next_tid);
+	if (!t)
+		return;
+	if (t->tgid && e->sw.next_tgid && t->tgid != e->sw.next_tgid) {
+		/* another process's thread under a tid that was reused */
+		end_thread(a, t, OUT_MISSING, e->ts_ns);
+		t = get(a, e->sw.next_tid, e->ts_ns);
+		if (!t)
+			return;
+		a->counters.new_threads++;
+	}
+	t->tgid = e->sw.next_tgid;
+	memcpy(t->comm, e->sw.next_comm, sizeof(t->comm));
+	t->last_ns = e->ts_ns;
+
+	if (t->run == RUN_UNKNOWN && t->early.stage == STAGE_QUEUED) {
+		/* woken before anything else was seen of it: asleep since before tracing, in a wait not seen */
+		t->early.seen[MARK_SWITCH_IN] = true;
+		t->early.mark_ns[MARK_SWITCH_IN] = e->ts_ns;
+		t->early.prio = e->sw.next_prio;
+		finish_build(a, t, &t->early, OUT_WINDOW, MARK_WAIT_EXIT, ATTACH_PRESENT, e->ts_ns);
+	} else if (t->run == RUN_UNKNOWN && t->early.stage == STAGE_WOKEN) {
+		finish_build(a, t, &t->early, OUT_MISSING, MARK_WAKEUP, ATTACH_PRESENT, e->ts_ns);
+	}
+	switch (t->cur.stage) {
+	case STAGE_QUEUED:
+		t->cur.seen[MARK_SWITCH_IN] = true;
+		t->cur.mark_ns[MARK_SWITCH_IN] = e->ts_ns;
+		t->cur.prio = e->sw.next_prio;
+		if (t->wait.known && t->wait.nr < 0)
+			finish_build(a, t, &t->cur, OUT_COMPLETE, MARK_WAIT_EXIT, ATTACH_ABSENT_NO_WAIT_SYSCALL,
+				     e->ts_ns);
+		else
+			t->cur.stage = STAGE_RESUMING;
+		t->run = RUN_ON_CPU;
+		break;
+	case STAGE_RESUMING:
+		/* back from a preemption on the way out of its wait */
+		t->run = RUN_ON_CPU;
+		break;
+	default:
+		running(a, t, e->ts_ns);
+		break;
+	}
+}
+
+static void on_switch(struct attach *a, const struct wp_event *e)
+{
+	struct thread *t = find(a, e->sw.prev_tid);
+	struct cpu_slot *c;
+
+	if (t) {
+		if (e->sw.prev_state & TASK_DEAD_STATE) {
+			a->counters.exited_threads++;
+			end_thread(a, t, OUT_MISSING, e->ts_ns);
+			c = cpu_slot(a, e->cpu);
+			if (c)
+				c->dead_tid = e->sw.prev_tid;
+		} else if (wp_switch_slept(e->sw.prev_state, e->sw.preempt)) {
+			sleep_half(a, t, e->ts_ns, NULL);
+		} else {
+			running(a, t, e->ts_ns);
+			t->run = RUN_PREEMPTED;
+		}
+	}
+	if (e->sw.next_tid)
+		on_switch_in(a, e);
+}
+
+static void on_block(struct attach *a, const struct wp_event *e)
+{
+	struct cpu_slot *c = cpu_slot(a, e->cpu);
+	struct thread *t;
+
+	/* written with the switch-out that ended the thread, after it */
+	if (c && c->dead_tid && c->dead_tid == e->tid)
+		return;
+	t = get(a, e->tid, e->ts_ns);
+	if (t)
+		sleep_half(a, t, e->ts_ns, &e->block);
+}
+
+/* wait_ended - @t left its wait syscall (or went to a signal handler): the wakeup that resumed it is complete */
+static void wait_ended(struct attach *a, struct thread *t, const struct wp_event *e, int64_t nr)
+{
+	struct build *b = &t->cur;
+
+	if (b->stage != STAGE_RESUMING)
+		return;
+	if (e->type == WP_EV_SYS_EXIT && t->wait.known && t->wait.nr != nr) {
+		/* the exit of another syscall: the wait's own never came */
+		finish_build(a, t, b, OUT_MISSING, MARK_WAIT_EXIT, ATTACH_PRESENT, e->ts_ns);
+		return;
+	}
+	b->seen[MARK_WAIT_EXIT] = true;
+	b->mark_ns[MARK_WAIT_EXIT] = e->ts_ns;
+	b->wait_end_type = e->type;
+	b->wait_end_nr = nr;
+	finish_build(a, t, b, OUT_COMPLETE, MARK_WAIT_EXIT, ATTACH_PRESENT, e->ts_ns);
+}
+
+static void on_migrate(struct attach *a, const struct wp_event *e)
+{
+	struct thread *t = find(a, e->migrate.pid);
+
+	a->counters.migrations++;
+	if (!t)
+		return;
+	if (t->cur.stage != STAGE_NONE)
+		t->cur.migrations++;
+	if (t->early.stage != STAGE_NONE)
+		t->early.migrations++;
+}
+
+/*
+ * note_current - the record's task (e->tid) is current on its CPU at the
+ * record's time: it runs. The switch-out and the BLOCK are a task leaving
+ * its CPU, dealt with by their handlers. Records only a tracked task
+ * writes make its thread known; the others name only known ones (a watched
+ * CPU records what any task does there).
+ */
+static void note_current(struct attach *a, const struct wp_event *e)
+{
+	struct thread *t;
+
+	if (!e->tid)
+		return;
+	switch (e->type) {
+	case WP_EV_SWITCH:
+	case WP_EV_BLOCK:
+		return;
+	case WP_EV_SYS_ENTER:
+	case WP_EV_SYS_EXIT:
+	case WP_EV_SIGNAL_DELIVER:
+		t = get(a, e->tid, e->ts_ns);
+		break;
+	case WP_EV_WAKER:
+		if (e->waker.waker_class == WP_WAKER_SYSCALL || e->waker.waker_class == WP_WAKER_TRACKED)
+			t = get(a, e->tid, e->ts_ns);
+		else
+			t = find(a, e->tid);
+		break;
+	default:
+		t = find(a, e->tid);
+		break;
+	}
+	if (t)
+		running(a, t, e->ts_ns);
+}
+
+static void replay(struct attach *a, const struct wp_event *e)
+{
+	struct cpu_slot *c = e->cpu < WP_MAX_CPUS ? &a->cpus[e->cpu] : NULL;
+	struct thread *t;
+
+	a->last_ns = e->ts_ns;
+	note_current(a, e);
+	/* the dead thread's BLOCK comes right after its last switch-out on its CPU, or not at all */
+	if (e->type == WP_EV_SWITCH) {
+		if (c)
+			c->dead_tid = 0;
+		on_switch(a, e);
+		return;
+	}
+	switch (e->type) {
+	case WP_EV_WAKER:
+		on_waker(a, e);
+		break;
+	case WP_EV_WAKING:
+		on_waking(a, e);
+		break;
+	case WP_EV_WAKEUP:
+		on_wakeup(a, e);
+		break;
+	case WP_EV_BLOCK:
+		on_block(a, e);
+		break;
+	case WP_EV_SYS_EXIT:
+		if ((t = find(a, e->tid)))
+			wait_ended(a, t, e, e->sys.nr);
+		break;
+	case WP_EV_SIGNAL_DELIVER:
+		if ((t = find(a, e->tid)))
+			wait_ended(a, t, e, e->signal.sig);
+		break;
+	case WP_EV_MIGRATE:
+		on_migrate(a, e);
+		break;
+	case WP_EV_FORK:
+		/* the child's main thread has the child's tgid as its tid: whatever was known under it is gone */
+		if ((t = find(a, e->fork.child_tgid)))
+			end_thread(a, t, OUT_MISSING, e->ts_ns);
+		break;
+	case WP_EV_IDLE_EXIT:
+		on_idle_exit(a, e);
+		break;
+	default:
+		break;
+	}
+	if (c)
+		c->dead_tid = 0;
+}
+
+/* ---------------------------------------------------------------- the API */
+
+struct attach *attach__new(const struct attach_config *cfg, attach_result_fn fn, void *ctx)
+{
+	struct attach *a;
+
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	if (cfg)
+		a->cfg = *cfg;
+	a->fn = fn;
+	a->ctx = ctx;
+	a->slots = THREADS_INITIAL;
+	a->slot_bits = 8;
+	a->events = event_window__new();
+	a->threads = calloc(a->slots, sizeof(*a->threads));
+	a->cpus = calloc(WP_MAX_CPUS, sizeof(*a->cpus));
+	if (!a->events || !a->threads || !a->cpus) {
+		attach__free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void attach__free(struct attach *a)
+{
+	if (!a)
+		return;
+	event_window__free(a->events);
+	free(a->threads);
+	free(a->cpus);
+	free(a);
+}
+
+void attach__add_event(struct attach *a, const struct wp_event *e)
+{
+	unsigned int what = event_window__add(a->events, e);
+
+	a->counters.events++;
+	if (e->drops > a->counters.drops_seen)
+		a->counters.drops_seen = e->drops;
+	if (what & EVENT_WINDOW_LATE)
+		a->counters.late_events++;
+	if (what & EVENT_WINDOW_EVICTED)
+		a->counters.evicted_events++;
+}
+
+void attach__note_drops(struct attach *a, uint64_t drops)
+{
+	if (event_window__note_drops(a->events, drops) && drops > a->counters.drops_seen)
+		a->counters.drops_seen = drops;
+}
+
+/* check_losses - every open loss window, up to @to_ns, before pruning forgets the gaps there */
+static void check_losses(struct attach *a, uint64_t to_ns)
+{
+	size_t i;
+
+	for (i = 0; i < a->slots; i++) {
+		struct thread *t = &a->threads[i];
+
+		if (!t->tid)
+			continue;
+		loss_check(a, &t->sleep_loss, to_ns);
+		if (t->cur.stage != STAGE_NONE)
+			loss_check(a, &t->cur.loss, to_ns);
+		if (t->early.stage != STAGE_NONE)
+			loss_check(a, &t->early.loss, to_ns);
+	}
+}
+
+void attach__advance(struct attach *a, uint64_t complete_ns)
+{
+	const struct wp_event *e;
+	size_t i;
+
+	if (complete_ns <= a->done_ns)
+		return;
+	for (i = event_window__first_at(a->events, a->done_ns); (e = event_window__at(a->events, i)); i++) {
+		if (e->ts_ns >= complete_ns)
+			break;
+		replay(a, e);
+	}
+	check_losses(a, complete_ns);
+	a->done_ns = complete_ns;
+	event_window__prune(a->events, complete_ns);
+}
+
+void attach__finish(struct attach *a, uint64_t final_drops)
+{
+	size_t i;
+
+	event_window__note_final_drops(a->events, final_drops);
+	if (final_drops > a->counters.drops_seen)
+		a->counters.drops_seen = final_drops;
+	attach__advance(a, UINT64_MAX);
+	/* what is still open was cut off by the end of tracing, or by the drops at its end */
+	for (i = 0; i < a->slots; i++) {
+		struct thread *t = &a->threads[i];
+
+		if (!t->tid)
+			continue;
+		if (t->early.stage != STAGE_NONE)
+			finish_build(a, t, &t->early, OUT_WINDOW, MARK_WAIT_EXIT, ATTACH_PRESENT, UINT64_MAX);
+		if (t->cur.stage != STAGE_NONE)
+			finish_build(a, t, &t->cur, OUT_WINDOW, MARK_WAIT_EXIT, ATTACH_PRESENT, UINT64_MAX);
+	}
+}
+
+const struct attach_counters *attach__counters(const struct attach *a)
+{
+	return &a->counters;
+}

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/futex.h>
+#include "mechanism.h"
+#include "wakeup.h"
+
+/* the words of one end of a mechanism: what it acts on, and what it does */
+#define END_WORD_LEN	48
+
+struct end {
+	char object[END_WORD_LEN];	/* "futex 0x7f12a0", "pipe", "fd 5", "signal", or empty */
+	char verb[END_WORD_LEN];	/* "wake", "write", "recv", "nanosleep" */
+};
+
+static const char *const fd_kind_names[NR_FD_KINDS] = {
+	[FD_KIND_UNKNOWN] = "fd",
+	[FD_KIND_EVENTFD] = "eventfd",
+	[FD_KIND_PIPE] = "pipe",
+	[FD_KIND_UNIX_SOCKET] = "unix socket",
+	[FD_KIND_TCP_SOCKET] = "tcp socket",
+	[FD_KIND_UDP_SOCKET] = "udp socket",
+	[FD_KIND_SOCKET] = "socket",
+	[FD_KIND_EPOLL] = "epoll",
+	[FD_KIND_TIMERFD] = "timerfd",
+	[FD_KIND_SIGNALFD] = "signalfd",
+	[FD_KIND_FILE] = "file",
+};
+
+static const char *const family_names[NR_MECH_FAMILIES] = {
+	[MECH_UNKNOWN] = "unknown",
+	[MECH_FUTEX] = "futex",
+	[MECH_EVENTFD] = "eventfd",
+	[MECH_PIPE] = "pipe",
+	[MECH_UNIX_SOCKET] = "unix socket",
+	[MECH_SOCKET] = "socket",
+	[MECH_EPOLL] = "epoll",
+	[MECH_TIMER] = "timer",
+	[MECH_SIGNAL] = "signal",
+	[MECH_IRQ] = "irq",
+	[MECH_SOFTIRQ] = "softirq",
+	[MECH_KTHREAD] = "kernel thread",
+	[MECH_PROCESS] = "process",
+	[MECH_OTHER] = "other",
+};
+
+const char *mechanism__fd_kind_name(enum fd_kind k)
+{
+	return k < NR_FD_KINDS ? fd_kind_names[k] : "fd";
+}
+
+const char *mechanism__family_name(enum mech_family f)
+{
+	return f < NR_MECH_FAMILIES ? family_names[f] : "?";
+}
+
+/*
+ * The syscalls a wakeup can begin or end in that wakeprobe names. verb is
+ * what the syscall does to its object at either end of a mechanism; fd says
+ * that its first argument is an fd.
+ */
+struct syscall_word {
+	int nr;
+	const char *name;
+	const char *verb;
+	bool fd;
+};
+
+static const struct syscall_word syscall_words[] = {
+	{ SYS_read, "read", "read", true },
+	{ SYS_readv, "readv", "read", true },
+	{ SYS_pread64, "pread64", "read", true },
+	{ SYS_preadv, "preadv", "read", true },
+	{ SYS_preadv2, "preadv2", "read", true },
+	{ SYS_write, "write", "write", true },
+	{ SYS_writev, "writev", "write", true },
+	{ SYS_pwrite64, "pwrite64", "write", true },
+	{ SYS_pwritev, "pwritev", "write", true },
+	{ SYS_pwritev2, "pwritev2", "write", true },
+	{ SYS_recvfrom, "recvfrom", "recv", true },
+	{ SYS_recvmsg, "recvmsg", "recv", true },
+	{ SYS_recvmmsg, "recvmmsg", "recv", true },
+	{ SYS_sendto, "sendto", "send", true },
+	{ SYS_sendmsg, "sendmsg", "send", true },
+	{ SYS_sendmmsg, "sendmmsg", "send", true },
+	{ SYS_accept, "accept", "accept", true },
+	{ SYS_accept4, "accept4", "accept", true },
+	{ SYS_connect, "connect", "connect", true },
+	{ SYS_close, "close", "close", true },
+	{ SYS_shutdown, "shutdown", "shutdown", true },
+	{ SYS_splice, "splice", "splice", true },
+	{ SYS_epoll_ctl, "epoll_ctl", "epoll_ctl", true },
+	/* the multiplexers wait on their own object: epoll's fd, or none */
+	{ SYS_epoll_wait, "epoll_wait", "wait", true },
+	{ SYS_epoll_pwait, "epoll_pwait", "wait", true },
+	{ SYS_epoll_pwait2, "epoll_pwait2", "wait", true },
+	{ SYS_poll, "poll", "poll", false },
+	{ SYS_ppoll, "ppoll", "poll", false },
+	{ SYS_select, "select", "select", false },
+	{ SYS_pselect6, "pselect6", "select", false },
+	{ SYS_nanosleep, "nanosleep", "nanosleep", false },
+	{ SYS_clock_nanosleep, "clock_nanosleep", "clock_nanosleep", false },
+	{ SYS_kill, "kill", "kill", false },
+	{ SYS_tgkill, "tgkill", "tgkill", false },
+	{ SYS_tkill, "tkill", "tkill", false },
+	{ SYS_rt_sigqueueinfo, "rt_sigqueueinfo", "sigqueue", false },
+	{ SYS_rt_tgsigqueueinfo, "rt_tgsigqueueinfo", "sigqueue", false },
+	{ SYS_rt_sigtimedwait, "rt_sigtimedwait", "sigtimedwait", false },
+	{ SYS_rt_sigsuspend, "rt_sigsuspend", "sigsuspend", false },
+	{ SYS_pause, "pause", "pause", false },
+	{ SYS_wait4, "wait4", "wait4", false },
+	{ SYS_waitid, "waitid", "waitid", false },
+	{ SYS_futex, "futex", "futex", false },
+	{ SYS_futex_waitv, "futex_waitv", "waitv", false },
+	{ SYS_futex_wake, "futex_wake", "wake", false },
+	{ SYS_futex_wait, "futex_wait", "wait", false },
+	{ SYS_futex_requeue, "futex_requeue", "requeue", false },
+	{ SYS_exit, "exit", "exit", false },
+	{ SYS_exit_group, "exit_group", "exit_group", false },
+	{ SYS_restart_syscall, "restart_syscall", "restart_syscall", false },
+};
+
+static const struct syscall_word *syscall_word(int64_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(syscall_words) / sizeof(syscall_words[0]); i++)
+		if (syscall_words[i].nr == nr)
+			return &syscall_words[i];
+	return NULL;
+}
+
+const char *mechanism__syscall_name(int64_t nr)
+{
+	const struct syscall_word *s = syscall_word(nr);
+
+	return s ? s->name : NULL;
+}
+
+bool mechanism__syscall_takes_fd(int64_t nr)
+{
+	const struct syscall_word *s = syscall_word(nr);
+
+	return s && s->fd;
+}
+
+/* futex(2) ops by command (uapi linux/futex.h), without the PRIVATE and CLOCK_REALTIME flags */
+static const char *const futex_cmd_names[] = {
+	[FUTEX_WAIT] = "wait",
+	[FUTEX_WAKE] = "wake",
+	[FUTEX_FD] = "fd",
+	[FUTEX_REQUEUE] = "requeue",
+	[FUTEX_CMP_REQUEUE] = "cmp_requeue",
+	[FUTEX_WAKE_OP] = "wake_op",
+	[FUTEX_LOCK_PI] = "lock_pi",
+	[FUTEX_UNLOCK_PI] = "unlock_pi",
+	[FUTEX_TRYLOCK_PI] = "trylock_pi",
+	[FUTEX_WAIT_BITSET] = "wait_bitset",
+	[FUTEX_WAKE_BITSET] = "wake_bitset",
+	[FUTEX_WAIT_REQUEUE_PI] = "wait_requeue_pi",
+	[FUTEX_CMP_REQUEUE_PI] = "cmp_requeue_pi",
+	[FUTEX_LOCK_PI2] = "lock_pi2",
+};
+
+static unsigned int futex_cmd(uint64_t op)
+{
+	return (unsigned int)op & FUTEX_CMD_MASK;
+}
+
+static const char *futex_op_name(uint64_t op)
+{
+	unsigned int cmd = futex_cmd(op);
+
+	return cmd < sizeof(futex_cmd_names) / sizeof(futex_cmd_names[0]) ? futex_cmd_names[cmd] : "op?";
+}
+
+/* futex_op_waits - does this futex(2) op put its caller to sleep on its first address? */
+static bool futex_op_waits(uint64_t op)
+{
+	switch (futex_cmd(op)) {
+	case FUTEX_WAIT:
+	case FUTEX_LOCK_PI:
+	case FUTEX_WAIT_BITSET:
+	case FUTEX_WAIT_REQUEUE_PI:
+	case FUTEX_LOCK_PI2:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool mechanism__futex_wake_addr(const struct waker_info *w, uint64_t *addr)
+{
+	if (w->cls != WP_WAKER_SYSCALL)
+		return false;
+	if ((w->nr == SYS_futex && wp_futex_op_wakes(w->arg2)) || w->nr == SYS_futex_wake) {
+		*addr = w->arg;
+		return true;
+	}
+	return false;
+}
+
+bool mechanism__futex_wait_addr(const struct wait_info *wait, uint64_t *addr)
+{
+	if (!wait->known)
+		return false;
+	if ((wait->nr == SYS_futex && futex_op_waits(wait->arg2)) || wait->nr == SYS_futex_wait) {
+		*addr = wait->arg;
+		return true;
+	}
+	return false;
+}
+
+uint32_t mechanism__waker_id(const struct waker_info *w)
+{
+	switch (w->cls) {
+	case WP_WAKER_SYSCALL:
+	case WP_WAKER_TRACKED:
+	case WP_WAKER_KTHREAD:
+		return w->tid;
+	case WP_WAKER_PROCESS:
+		return w->tgid;
+	case WP_WAKER_IRQ:
+		/* a hard irq by number, a system vector by its kind: their numbers overlap */
+		return w->irq_kind == WP_IRQ_HARD ? (uint32_t)w->nr : 0x80000000u | w->irq_kind;
+	case WP_WAKER_SOFTIRQ:
+		return (uint32_t)w->nr;
+	default:
+		return 0;
+	}
+}
+
+/* fd_object - what an fd of @kind is called at one end: its kind, or its number when that is unknown */
+static void fd_object(uint8_t kind, uint64_t fd, char *buf, size_t len)
+{
+	if (kind != FD_KIND_UNKNOWN && kind < NR_FD_KINDS)
+		snprintf(buf, len, "%s", fd_kind_names[kind]);
+	else
+		snprintf(buf, len, "fd %d", (int)fd);
+}
+
+/* syscall_verb - a syscall as the verb of an end: its word, or "syscall N" */
+static void syscall_verb(int64_t nr, char *buf, size_t len)
+{
+	const struct syscall_word *s = syscall_word(nr);
+
+	if (s)
+		snprintf(buf, len, "%s", s->verb);
+	else
+		snprintf(buf, len, "syscall %" PRId64, nr);
+}
+
+/* waker_end - the waker's end of a mechanism, for a waker in a syscall */
+static void waker_end(const struct waker_info *w, struct end *end)
+{
+	memset(end, 0, sizeof(*end));
+	switch (w->nr) {
+	case SYS_futex:
+		snprintf(end->object, sizeof(end->object), "futex 0x%" PRIx64, w->arg);
+		snprintf(end->verb, sizeof(end->verb), "%s", futex_op_name(w->arg2));
+		return;
+	case SYS_futex_wake:
+		snprintf(end->object, sizeof(end->object), "futex 0x%" PRIx64, w->arg);
+		snprintf(end->verb, sizeof(end->verb), "wake");
+		return;
+	case SYS_futex_requeue:
+		/* its first argument is an array of futexes */
+		snprintf(end->object, sizeof(end->object), "futex");
+		snprintf(end->verb, sizeof(end->verb), "requeue");
+		return;
+	case SYS_kill:
+	case SYS_tgkill:
+	case SYS_tkill:
+	case SYS_rt_sigqueueinfo:
+	case SYS_rt_tgsigqueueinfo:
+		snprintf(end->object, sizeof(end->object), "signal");
+		break;
+	default:
+		if (mechanism__syscall_takes_fd(w->nr))
+			fd_object(w->fd_kind, w->arg, end->object, sizeof(end->object));
+		break;
+	}
+	syscall_verb(w->nr, end->verb, sizeof(end->verb));
+}
+
+/* wait_end - the wakee's end of a mechanism: the syscall it slept in */
+static void wait_end(const struct wait_info *wait, struct end *end)
+{
+	memset(end, 0, sizeof(*end));
+	if (wait->nr < 0) {
+		snprintf(end->verb, sizeof(end->verb), "sleep outside a syscall");
+		return;
+	}
+	switch (wait->nr) {
+	case SYS_futex:
+		snprintf(end->object, sizeof(end->object), "futex 0x%" PRIx64, wait->arg);
+		snprintf(end->verb, sizeof(end->verb), "%s", futex_op_name(wait->arg2));
+		return;
+	case SYS_futex_wait:
+		snprintf(end->object, sizeof(end->object), "futex 0x%" PRIx64, wait->arg);
+		snprintf(end->verb, sizeof(end->verb), "wait");
+		return;
+	case SYS_futex_waitv:
+		/* its first argument is an array of futexes */
+		snprintf(end->object, sizeof(end->object), "futex");
+		snprintf(end->verb, sizeof(end->verb), "waitv");
+		return;
+	case SYS_epoll_wait:
+	case SYS_epoll_pwait:
+	case SYS_epoll_pwait2:
+		snprintf(end->object, sizeof(end->object), "epoll");
+		break;
+	default:
+		if (mechanism__syscall_takes_fd(wait->nr))
+			fd_object(wait->fd_kind, wait->arg, end->object, sizeof(end->object));
+		break;
+	}
+	syscall_verb(wait->nr, end->verb, sizeof(end->verb));
+}
+
+/* end_name - "object verb", or the verb alone */
+static void end_name(const struct end *end, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", end->object, end->object[0] ? " " : "", end->verb);
+}
+
+void mechanism__wait_name(const struct wait_info *wait, char *buf, size_t len)
+{
+	struct end end;
+
+	if (!wait->known) {
+		snprintf(buf, len, "unknown wait");
+		return;
+	}
+	wait_end(wait, &end);
+	end_name(&end, buf, len);
+}
+
+/* thread_name - "thread worker 1234", or "thread 1234" before its name is known */
+static void thread_name(const char *what, const char *comm, uint32_t id, char *buf, size_t len)
+{
+	if (comm[0])
+		snprintf(buf, len, "%s %.*s %u", what, WP_TASK_COMM_LEN, comm, id);
+	else
+		snprintf(buf, len, "%s %u", what, id);
+}
+
+static void irq_name(const struct waker_info *w, char *buf, size_t len)
+{
+	switch (w->irq_kind) {
+	case WP_IRQ_HARD:
+		if (w->comm[0])
+			snprintf(buf, len, "irq %d %.*s", w->nr, WP_TASK_COMM_LEN, w->comm);
+		else
+			snprintf(buf, len, "irq %d", w->nr);
+		break;
+	case WP_IRQ_TIMER:
+		/* the local APIC timer's own vector, not an hrtimer's expiry (class TIMER) */
+		snprintf(buf, len, "timer interrupt");
+		break;
+	case WP_IRQ_RESCHED:
+	case WP_IRQ_CALL_FUNC:
+		snprintf(buf, len, "%s", wakeup__irq_kind_name(w->irq_kind));
+		break;
+	default:
+		snprintf(buf, len, "irq %d", w->nr);
+		break;
+	}
+}
+
+void mechanism__waker_name(const struct waker_info *w, char *buf, size_t len)
+{
+	switch (w->cls) {
+	case WP_WAKER_SYSCALL:
+	case WP_WAKER_TRACKED:
+		thread_name("thread", w->comm, w->tid, buf, len);
+		break;
+	case WP_WAKER_PROCESS:
+		thread_name("process", w->comm, w->tgid, buf, len);
+		break;
+	case WP_WAKER_KTHREAD:
+		if (w->comm[0])
+			snprintf(buf, len, "kernel thread %.*s", WP_TASK_COMM_LEN, w->comm);
+		else
+			snprintf(buf, len, "kernel thread %u", w->tid);
+		break;
+	case WP_WAKER_IRQ:
+		irq_name(w, buf, len);
+		break;
+	case WP_WAKER_SOFTIRQ:
+		snprintf(buf, len, "softirq %s", wakeup__softirq_name(w->nr));
+		break;
+	case WP_WAKER_TIMER:
+		snprintf(buf, len, "timer");
+		break;
+	default:
+		snprintf(buf, len, "unknown waker");
+		break;
+	}
+}
+
+static bool is_sleep(int64_t nr)
+{
+	return nr == SYS_nanosleep || nr == SYS_clock_nanosleep;
+}
+
+void mechanism__name(const struct waker_info *w, const struct wait_info *wait, char *buf, size_t len)
+{
+	char waker[MECHANISM_NAME_LEN], waited[MECHANISM_NAME_LEN];
+	bool have_wait = wait && wait->known;
+	struct end wk, wt;
+
+	if (have_wait) {
+		wait_end(wait, &wt);
+		end_name(&wt, waited, sizeof(waited));
+	}
+	if (w->cls == WP_WAKER_SYSCALL) {
+		waker_end(w, &wk);
+		/* one object at both ends (the same futex, two ends of a pipe): named once */
+		if (have_wait && wk.object[0] && !strcmp(wk.object, wt.object))
+			snprintf(buf, len, "%s %s -> %s", wk.object, wk.verb, wt.verb);
+		else if (have_wait)
+			snprintf(buf, len, "%s%s%s -> %s", wk.object, wk.object[0] ? " " : "", wk.verb, waited);
+		else
+			end_name(&wk, buf, len);
+		return;
+	}
+	if (w->cls == WP_WAKER_TIMER && have_wait && is_sleep(wait->nr)) {
+		snprintf(buf, len, "timer (sleep ended)");
+		return;
+	}
+	mechanism__waker_name(w, waker, sizeof(waker));
+	if (have_wait)
+		snprintf(buf, len, "%s -> %s", waker, waited);
+	else
+		snprintf(buf, len, "%s", waker);
+}
+
+static enum mech_family fd_family(uint8_t kind)
+{
+	switch (kind) {
+	case FD_KIND_EVENTFD:
+		return MECH_EVENTFD;
+	case FD_KIND_PIPE:
+		return MECH_PIPE;
+	case FD_KIND_UNIX_SOCKET:
+		return MECH_UNIX_SOCKET;
+	case FD_KIND_TCP_SOCKET:
+	case FD_KIND_UDP_SOCKET:
+	case FD_KIND_SOCKET:
+		return MECH_SOCKET;
+	case FD_KIND_EPOLL:
+		return MECH_EPOLL;
+	case FD_KIND_TIMERFD:
+		return MECH_TIMER;
+	case FD_KIND_SIGNALFD:
+		return MECH_SIGNAL;
+	case FD_KIND_FILE:
+		return MECH_OTHER;
+	default:
+		return MECH_UNKNOWN;
+	}
+}
+
+static bool is_multiplexer(int64_t nr)
+{
+	return nr == SYS_epoll_wait || nr == SYS_epoll_pwait || nr == SYS_epoll_pwait2 || nr == SYS_poll ||
+	       nr == SYS_ppoll || nr == SYS_select || nr == SYS_pselect6;
+}
+
+static bool is_signal_send(int64_t nr)
+{
+	return nr == SYS_kill || nr == SYS_tgkill || nr == SYS_tkill || nr == SYS_rt_sigqueueinfo ||
+	       nr == SYS_rt_tgsigqueueinfo;
+}
+
+static bool is_signal_wait(int64_t nr)
+{
+	return nr == SYS_rt_sigtimedwait || nr == SYS_rt_sigsuspend || nr == SYS_pause;
+}
+
+/* waker_family - what a waker's syscall says of the mechanism, MECH_UNKNOWN if nothing */
+static enum mech_family waker_family(const struct waker_info *w)
+{
+	uint64_t addr;
+
+	if (mechanism__futex_wake_addr(w, &addr) || w->nr == SYS_futex || w->nr == SYS_futex_requeue)
+		return MECH_FUTEX;
+	if (is_signal_send(w->nr))
+		return MECH_SIGNAL;
+	if (mechanism__syscall_takes_fd(w->nr))
+		return fd_family(w->fd_kind);
+	return MECH_UNKNOWN;
+}
+
+/* wait_family - what the wait says of the mechanism, MECH_UNKNOWN if nothing */
+static enum mech_family wait_family(const struct wait_info *wait)
+{
+	if (wait->nr == SYS_futex || wait->nr == SYS_futex_wait || wait->nr == SYS_futex_waitv)
+		return MECH_FUTEX;
+	if (is_signal_wait(wait->nr))
+		return MECH_SIGNAL;
+	if (is_sleep(wait->nr))
+		return MECH_TIMER;
+	if (mechanism__syscall_takes_fd(wait->nr))
+		return fd_family(wait->fd_kind);
+	return MECH_UNKNOWN;
+}
+
+enum mech_family mechanism__family(const struct waker_info *w, const struct wait_info *wait)
+{
+	bool have_wait = wait && wait->known;
+	enum mech_family f = MECH_UNKNOWN;
+
+	switch (w->cls) {
+	case WP_WAKER_IRQ:
+		return MECH_IRQ;
+	case WP_WAKER_SOFTIRQ:
+		return MECH_SOFTIRQ;
+	case WP_WAKER_KTHREAD:
+		return MECH_KTHREAD;
+	case WP_WAKER_PROCESS:
+		return MECH_PROCESS;
+	case WP_WAKER_TIMER:
+		return MECH_TIMER;
+	default:
+		break;
+	}
+	/* a wakee in a multiplexer waited for whatever fd became ready: that it waited there is the news */
+	if (have_wait && is_multiplexer(wait->nr))
+		return MECH_EPOLL;
+	if (w->cls == WP_WAKER_SYSCALL)
+		f = waker_family(w);
+	if (f == MECH_UNKNOWN && have_wait)
+		f = wait_family(wait);
+	if (f == MECH_UNKNOWN && (w->cls || have_wait))
+		f = MECH_OTHER;
+	return f;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mechanism.h - what woke a thread, what it waited in, and the name of the
+ * mechanism that joins the two, from both ends.
+ *
+ * The waker is what sched_waking found (struct wp_waker): a thread of a
+ * tracked process inside a syscall, with the syscall's number and first two
+ * arguments, or outside one, another process, a kernel thread, an interrupt,
+ * a softirq, a timer. The wait is the syscall the wakee went to sleep in
+ * (struct wp_block). What an fd is (an eventfd, a pipe, a socket) neither
+ * record says: whoever knows tells it here, as an enum fd_kind. From these,
+ * "futex 0x7f12a0 wake -> wait", "eventfd write -> read", "signal tgkill ->
+ * sigtimedwait", "softirq NET_RX -> tcp socket recv", "timer (sleep ended)".
+ *
+ * Pure code: x86-64 syscall numbers (<sys/syscall.h>) and strings.
+ */
+#ifndef WAKEPROBE_MECHANISM_H
+#define WAKEPROBE_MECHANISM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <linux/types.h>
+#include "wakeprobe.h"
+
+/* the v5.16 and v6.7 futex calls, which glibc 2.36's headers do not name yet */
+#ifndef SYS_futex_waitv
+#define SYS_futex_waitv		449
+#endif
+#ifndef SYS_futex_wake
+#define SYS_futex_wake		454
+#endif
+#ifndef SYS_futex_wait
+#define SYS_futex_wait		455
+#endif
+#ifndef SYS_futex_requeue
+#define SYS_futex_requeue	456
+#endif
+
+/* longest mechanism or waker name, with its NUL: two 64-bit addresses and the longest words fit */
+#define MECHANISM_NAME_LEN	96
+
+/* what an fd refers to, as the caller found out (the live session: /proc/PID/fd) */
+enum fd_kind {
+	FD_KIND_UNKNOWN,
+	FD_KIND_EVENTFD,
+	FD_KIND_PIPE,		/* or a FIFO */
+	FD_KIND_UNIX_SOCKET,
+	FD_KIND_TCP_SOCKET,
+	FD_KIND_UDP_SOCKET,
+	FD_KIND_SOCKET,		/* another family, or a socket whose protocol is not known */
+	FD_KIND_EPOLL,
+	FD_KIND_TIMERFD,
+	FD_KIND_SIGNALFD,
+	FD_KIND_FILE,		/* a regular file, a device */
+	NR_FD_KINDS,
+};
+
+/* the family a mechanism belongs to: what a summary groups by */
+enum mech_family {
+	MECH_UNKNOWN,		/* no waker record and no wait: nothing to name */
+	MECH_FUTEX,
+	MECH_EVENTFD,
+	MECH_PIPE,
+	MECH_UNIX_SOCKET,
+	MECH_SOCKET,		/* tcp, udp, other sockets */
+	MECH_EPOLL,		/* the wakee waited in epoll_wait, poll or select */
+	MECH_TIMER,		/* a sleep or a timeout ended, or a timerfd fired */
+	MECH_SIGNAL,
+	MECH_IRQ,
+	MECH_SOFTIRQ,
+	MECH_KTHREAD,
+	MECH_PROCESS,		/* a process that is not tracked */
+	MECH_OTHER,		/* a syscall of none of the above */
+	NR_MECH_FAMILIES,
+};
+
+/*
+ * The waker, from a WP_EV_WAKER record. cls 0 means no record came with the
+ * waking: nothing is known of the waker. tid is the task that was current on
+ * the waking CPU: the waker itself, or for an interrupt, softirq or timer
+ * the task it came in on.
+ */
+struct waker_info {
+	uint8_t cls;			/* enum wp_waker_class, 0: unknown */
+	uint8_t irq_kind;		/* IRQ, SOFTIRQ, TIMER: enum wp_irq_kind */
+	uint8_t fd_kind;		/* SYSCALL on an fd: enum fd_kind of arg */
+	int32_t nr;			/* SYSCALL: the syscall; IRQ: irq or vector; SOFTIRQ: vector; else -1 */
+	uint32_t tid;
+	uint32_t tgid;
+	uint64_t since_ns;		/* SYSCALL: its entry, 0 if unknown; IRQ, SOFTIRQ, TIMER: the context's start */
+	uint64_t arg;			/* SYSCALL: its first two arguments */
+	uint64_t arg2;
+	uint64_t timer_fn;		/* TIMER: the hrtimer's function, a kernel text address */
+	char comm[WP_TASK_COMM_LEN];	/* PROCESS, KTHREAD, TRACKED: current's; IRQ: the handler's; SYSCALL: the
+					   thread's, when its switch-in was seen */
+};
+
+/* The wait, from the WP_EV_BLOCK record of the wakee's sleep. */
+struct wait_info {
+	bool known;			/* a BLOCK record told it */
+	uint8_t fd_kind;		/* a wait on an fd: enum fd_kind of arg */
+	int64_t nr;			/* -1: the wakee slept outside a syscall */
+	uint64_t arg;
+	uint64_t arg2;
+	uint64_t since_ns;		/* the syscall's entry, 0 if unknown */
+};
+
+/* mechanism__fd_kind_name - "eventfd", "pipe", "unix socket", ...; "fd" for an unknown kind */
+const char *mechanism__fd_kind_name(enum fd_kind k);
+/* mechanism__family_name - "futex", "eventfd", ..., "other" */
+const char *mechanism__family_name(enum mech_family f);
+/* mechanism__syscall_name - the x86-64 name of a syscall wakeprobe knows by name, NULL otherwise */
+const char *mechanism__syscall_name(int64_t nr);
+/* mechanism__syscall_takes_fd - is the syscall's first argument an fd? */
+bool mechanism__syscall_takes_fd(int64_t nr);
+
+/* mechanism__futex_wake_addr - does @w wake through a futex? Its address into @addr */
+bool mechanism__futex_wake_addr(const struct waker_info *w, uint64_t *addr);
+/* mechanism__futex_wait_addr - is @wait a futex wait? Its address into @addr */
+bool mechanism__futex_wait_addr(const struct wait_info *wait, uint64_t *addr);
+
+/*
+ * mechanism__waker_id - who the waker is, within its class: the thread
+ * (SYSCALL, TRACKED, KTHREAD), the process (PROCESS), the irq or vector
+ * (IRQ, SOFTIRQ); 0 for a timer and an unknown waker
+ */
+uint32_t mechanism__waker_id(const struct waker_info *w);
+/*
+ * mechanism__waker_name - the waker as a person reads it: "thread worker 1234",
+ * "process bash 1234", "kernel thread kworker/1:2", "irq 24 eth0",
+ * "softirq NET_RX", "timer", "unknown waker"
+ */
+void mechanism__waker_name(const struct waker_info *w, char *buf, size_t len);
+/* mechanism__wait_name - the wait: "futex 0x7f12a0 wait", "pipe read", "epoll wait", "nanosleep" */
+void mechanism__wait_name(const struct wait_info *wait, char *buf, size_t len);
+/*
+ * mechanism__name - the mechanism, from both ends; @wait NULL or not known:
+ * the waker's end alone. docs/attach.md gives the rules.
+ */
+void mechanism__name(const struct waker_info *w, const struct wait_info *wait, char *buf, size_t len);
+enum mech_family mechanism__family(const struct waker_info *w, const struct wait_info *wait);
+
+#endif /* WAKEPROBE_MECHANISM_H */
