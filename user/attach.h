@@ -113,7 +113,7 @@ struct attach_counters {
 	uint64_t threads;		/* threads known now */
 	uint64_t threads_peak;
 	uint64_t new_threads;		/* sched_wakeup_new and fork: a thread began (or a tid was reused) */
-	uint64_t exited_threads;	/* a switch-out in TASK_DEAD, or a BLOCK in exit/exit_group */
+	uint64_t exited_threads;	/* a switch-out in TASK_DEAD (a BLOCK in exit_group may be any sleep there) */
 	uint64_t forgotten_threads;	/* the table was full: the thread seen least recently was dropped */
 	uint64_t unpaired_wakers;	/* a WAKER record whose WAKING did not follow on its CPU */
 	uint64_t stray_wakeups;		/* a second sched_wakeup for one waking: ignored */
