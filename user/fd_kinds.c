@@ -9,13 +9,13 @@
 const char *fd_kinds__name(enum fd_kind k)
 {
 	static const char *const names[NR_FD_KINDS] = {
-		[FD_KIND_UNKNOWN] = "unknown", [FD_KIND_EVENTFD] = "eventfd", [FD_KIND_PIPE] = "pipe",
+		[FD_KIND_UNKNOWN] = "fd", [FD_KIND_EVENTFD] = "eventfd", [FD_KIND_PIPE] = "pipe",
 		[FD_KIND_UNIX_SOCKET] = "unix socket", [FD_KIND_TCP_SOCKET] = "tcp socket", [FD_KIND_UDP_SOCKET] = "udp socket",
 		[FD_KIND_SOCKET] = "socket", [FD_KIND_EPOLL] = "epoll", [FD_KIND_TIMERFD] = "timerfd", [FD_KIND_SIGNALFD] = "signalfd",
 		[FD_KIND_FILE] = "file", [FD_KIND_OTHER] = "other",
 	};
 
-	return (unsigned int)k < NR_FD_KINDS ? names[k] : "unknown";
+	return (unsigned int)k < NR_FD_KINDS ? names[k] : "fd";
 }
 
 enum fd_kind fd_kinds__classify(const char *link)

@@ -27,7 +27,7 @@ enum fd_kind {
 	NR_FD_KINDS,
 };
 
-/* fd_kinds__name - "eventfd", "pipe", "unix socket", ... */
+/* fd_kinds__name - "eventfd", "pipe", "unix socket", ...; "fd" for an unknown kind */
 const char *fd_kinds__name(enum fd_kind k);
 
 /*

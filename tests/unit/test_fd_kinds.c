@@ -27,7 +27,8 @@ Test(fd_kinds, a_link_names_the_kind)
 	cr_assert_eq(fd_kinds__classify("/dev/null"), FD_KIND_FILE);
 	cr_assert_eq(fd_kinds__classify("net:[4026531840]"), FD_KIND_UNKNOWN);
 	cr_assert_str_eq(fd_kinds__name(FD_KIND_UNIX_SOCKET), "unix socket");
-	cr_assert_str_eq(fd_kinds__name(NR_FD_KINDS), "unknown");
+	cr_assert_str_eq(fd_kinds__name(NR_FD_KINDS), "fd");
+	cr_assert_str_eq(fd_kinds__name(FD_KIND_UNKNOWN), "fd");
 }
 
 Test(fd_kinds, a_socket_is_named_by_its_protocol)
