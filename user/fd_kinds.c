@@ -75,3 +75,17 @@ enum fd_kind fd_kinds__of(pid_t tgid, int fd)
 	proto[n] = '\0';
 	return fd_kinds__socket_kind(proto);
 }
+
+enum fd_kind fd_kinds__cached(struct fd_kinds_cache *c, pid_t tgid, int fd, uint64_t now_ns)
+{
+	uint32_t h = ((uint32_t)tgid * 2654435761u) ^ ((uint32_t)fd * 40503u);
+	__typeof__(c->slot[0]) *s = &c->slot[h % FD_KINDS_CACHE_SLOTS];
+
+	if (s->tgid == tgid && s->fd == fd && now_ns - s->when_ns < FD_KINDS_CACHE_NS)
+		return s->kind;
+	s->tgid = tgid;
+	s->fd = fd;
+	s->when_ns = now_ns;
+	s->kind = fd_kinds__of(tgid, fd);
+	return s->kind;
+}

@@ -9,6 +9,7 @@
 #ifndef WAKEPROBE_FD_KINDS_H
 #define WAKEPROBE_FD_KINDS_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 enum fd_kind {
@@ -42,5 +43,25 @@ enum fd_kind fd_kinds__socket_kind(const char *protoname);
 
 /* fd_kinds__of - the kind of fd @fd of process @tgid, now */
 enum fd_kind fd_kinds__of(pid_t tgid, int fd);
+
+/*
+ * A cache of fd_kinds__of() for a busy program, whose every wakeup would
+ * otherwise cost a readlink(): an answer is reused for FD_KINDS_CACHE_NS,
+ * so an fd closed and opened as something else is named anew after that.
+ */
+#define FD_KINDS_CACHE_SLOTS	1024
+#define FD_KINDS_CACHE_NS	(1000ull * 1000 * 1000)
+
+struct fd_kinds_cache {
+	struct {
+		int32_t tgid;		/* 0: empty */
+		int32_t fd;
+		uint64_t when_ns;
+		enum fd_kind kind;
+	} slot[FD_KINDS_CACHE_SLOTS];
+};
+
+/* fd_kinds__cached - fd_kinds__of(), from @c when it asked less than FD_KINDS_CACHE_NS before @now_ns */
+enum fd_kind fd_kinds__cached(struct fd_kinds_cache *c, pid_t tgid, int fd, uint64_t now_ns);
 
 #endif /* WAKEPROBE_FD_KINDS_H */

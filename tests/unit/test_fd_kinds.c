@@ -83,3 +83,21 @@ Test(fd_kinds, this_processs_own_fds_are_told_apart)
 	close(udp);
 	close(sfd);
 }
+
+Test(fd_kinds, a_cached_answer_is_reused_for_a_second_then_asked_again)
+{
+	static struct fd_kinds_cache cache;
+	int pipefd[2], efd;
+
+	cr_assert_eq(pipe(pipefd), 0);
+	cr_assert_eq(fd_kinds__cached(&cache, getpid(), pipefd[0], 1000), FD_KIND_PIPE);
+	/* the fd becomes an eventfd: within the second the cache still says pipe, after it eventfd */
+	close(pipefd[0]);
+	efd = eventfd(0, 0);
+	cr_assert_eq(dup2(efd, pipefd[0]), pipefd[0]);
+	cr_assert_eq(fd_kinds__cached(&cache, getpid(), pipefd[0], 1000 + FD_KINDS_CACHE_NS - 1), FD_KIND_PIPE);
+	cr_assert_eq(fd_kinds__cached(&cache, getpid(), pipefd[0], 1000 + FD_KINDS_CACHE_NS), FD_KIND_EVENTFD);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	close(efd);
+}
