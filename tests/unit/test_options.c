@@ -219,9 +219,13 @@ Test(options, attach_mode_takes_processes_threads_and_a_duration)
 	cr_assert_null(opts.target_argv);
 }
 
+/* the command's argv is kept by reference, as main's argv lives as long as the run: these do too */
+static char *command_args[] = { "wakeprobe", "--outliers", "3", "--", "sleep", "--help", "-n", "1", NULL };
+static char *record_args[] = { "wakeprobe", "record", "-o", "x.wpr", "--", "true", NULL };
+
 Test(options, everything_after_two_dashes_is_the_command_with_its_own_options)
 {
-	cr_assert_eq(PARSE("--outliers", "3", "--", "sleep", "--help", "-n", "1"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(options__parse(&opts, 8, command_args, NR_CPUS, out, err, sizeof(err)), OPTIONS_RUN, "%s", err);
 	cr_assert(options__attach(&opts));
 	cr_assert_eq(opts.nr_pids, 0);
 	cr_assert_eq(opts.outliers, 3);
@@ -233,7 +237,7 @@ Test(options, everything_after_two_dashes_is_the_command_with_its_own_options)
 	cr_assert_null(opts.target_argv[4]);
 	cr_assert_eq(opts.pairs, OPT_DEFAULT_PAIRS);
 	cr_assert_eq(opts.duration_s, 0);
-	cr_assert_eq(PARSE("record", "-o", "x.wpr", "--", "true"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(options__parse(&opts, 6, record_args, NR_CPUS, out, err, sizeof(err)), OPTIONS_RUN, "%s", err);
 	cr_assert_eq(opts.command, CMD_RECORD);
 	cr_assert_str_eq(opts.target_argv[0], "true");
 }
