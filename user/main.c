@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pwd.h>
 #include <sched.h>
@@ -15,7 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
+#include "attach.h"
+#include "attach_aggregate.h"
+#include "attach_report.h"
+#include "attach_session.h"
 #include "catalog.h"
 #include "collector.h"
 #include "cpus.h"
@@ -24,6 +31,7 @@
 #include "replay.h"
 #include "report.h"
 #include "session.h"
+#include "targets.h"
 
 /* a record file holds at most this many runs; --workload all makes CATALOG_MAX_WORKLOADS */
 #define MAX_RUNS 64
@@ -93,8 +101,8 @@ static int pick_cpus(struct wp_options *o, char *err, size_t len)
 	return 0;
 }
 
-/* resolve_user - --user NAME (or a number) into the ids the workload will run with */
-static int resolve_user(const char *name, struct session_opts *so, char *err, size_t len)
+/* resolve_user - --user NAME (or a number) into the ids the workload or command will run with */
+static int resolve_user(const char *name, uid_t *uid, gid_t *gid, char *err, size_t len)
 {
 	struct passwd *pw = getpwnam(name);
 	char *end;
@@ -109,9 +117,8 @@ static int resolve_user(const char *name, struct session_opts *so, char *err, si
 		snprintf(err, len, "--user: no user '%.64s' on this machine (see getent passwd)", name);
 		return -ENOENT;
 	}
-	so->drop_privileges = true;
-	so->uid = pw->pw_uid;
-	so->gid = pw->pw_gid;
+	*uid = pw->pw_uid;
+	*gid = pw->pw_gid;
 	return 0;
 }
 
@@ -272,6 +279,211 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 	return err ? 1 : 0;
 }
 
+/* attach mode: what the engine, the aggregate and the session share */
+struct attach_run {
+	const struct wp_options *o;
+	struct attach *engine;
+	struct attach_aggregate *agg;
+	struct fd_kinds_cache fds;
+	/* a thread's process, from the records that name both: a BLOCK names only the thread */
+	uint32_t tgid_of[4096][2];
+	uint64_t tids_left_out;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static enum fd_kind attach_fd_kind(uint32_t tgid, int fd, void *ctx)
+{
+	struct attach_run *ar = ctx;
+
+	return fd_kinds__cached(&ar->fds, (pid_t)tgid, fd, now_ns());
+}
+
+static void attach_result(const struct attach_result *r, void *ctx)
+{
+	struct attach_run *ar = ctx;
+	const struct wp_options *o = ar->o;
+	uint32_t i;
+
+	for (i = 0; i < o->nr_tids && (uint32_t)o->tids[i] != r->sr.sample.wakee_tid; i++)
+		;
+	if (o->nr_tids && i == o->nr_tids) {
+		ar->tids_left_out++;
+		return;
+	}
+	attach_aggregate__add(ar->agg, r);
+}
+
+static void note_tgid(struct attach_run *ar, uint32_t tid, uint32_t tgid)
+{
+	uint32_t *slot = ar->tgid_of[tid % 4096];
+
+	slot[0] = tid;
+	slot[1] = tgid;
+}
+
+static uint32_t tgid_of(const struct attach_run *ar, uint32_t tid)
+{
+	const uint32_t *slot = ar->tgid_of[tid % 4096];
+
+	return slot[0] == tid ? slot[1] : 0;
+}
+
+/*
+ * look_up_fd_early - what an fd is, looked up as its record arrives: the
+ * engine asks when it pairs the wakeup, a little later, and by then a
+ * process that has just exited has no /proc to ask. The cache answers it.
+ */
+static void look_up_fd_early(struct attach_run *ar, uint32_t tgid, int64_t nr, uint64_t fd)
+{
+	if (tgid && mechanism__syscall_takes_fd(nr))
+		fd_kinds__cached(&ar->fds, (pid_t)tgid, (int)fd, now_ns());
+}
+
+static void attach_event(const struct wp_event *e, void *ctx)
+{
+	struct attach_run *ar = ctx;
+
+	switch (e->type) {
+	case WP_EV_SWITCH:
+		if (e->sw.next_tgid)
+			note_tgid(ar, e->sw.next_tid, e->sw.next_tgid);
+		break;
+	case WP_EV_WAKER:
+		note_tgid(ar, e->tid, e->waker.waker_tgid);
+		if (e->waker.waker_class == WP_WAKER_SYSCALL)
+			look_up_fd_early(ar, e->waker.waker_tgid, e->waker.nr, e->waker.arg);
+		break;
+	case WP_EV_BLOCK:
+		look_up_fd_early(ar, tgid_of(ar, e->tid), e->block.nr, e->block.arg);
+		break;
+	default:
+		break;
+	}
+	attach__add_event(ar->engine, e);
+}
+
+static void attach_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
+{
+	struct attach_run *ar = ctx;
+
+	attach__note_drops(ar->engine, drops);
+	attach__advance(ar->engine, complete_ns);
+}
+
+/* attach_exit_status - wakeprobe's own: the command's, or 0 when there was none */
+static int attach_exit_status(const struct attach_session_result *res)
+{
+	if (!res->command_pid)
+		return 0;
+	if (WIFEXITED(res->command_status))
+		return WEXITSTATUS(res->command_status);
+	if (WIFSIGNALED(res->command_status))
+		return 128 + WTERMSIG(res->command_status);
+	return 1;
+}
+
+/*
+ * run_attach - trace the --pid processes or the command, and report every
+ * wakeup their threads took. What is wrong with the targets is found before
+ * anything is loaded: one line, exit 2.
+ */
+static int run_attach(const struct wp_options *o)
+{
+	static struct attach_run ar;	/* its fd cache is large */
+	struct attach_session_opts so = {
+		.pids = o->pids,
+		.nr_pids = o->nr_pids,
+		.argv = o->target_argv,
+		.duration_ms = o->duration_s * 1000,
+		.timeout_ms = o->timeout_s * 1000,
+		.ringbuf_bytes = o->ringbuf_kb * 1024,
+		.verbose = o->verbose,
+		.on_event = attach_event,
+		.on_advance = attach_advance,
+		.ctx = &ar,
+	};
+	struct attach_config acfg = { .fd_kind = attach_fd_kind, .fd_kind_ctx = &ar };
+	struct attach_session_result res;
+	struct attach_report report;
+	char msg[PATH_MAX + 128], path[PATH_MAX];
+	const char *unsupported = o->json_path ? "--json" : o->csv_path ? "--csv" : o->perfetto_path ? "--perfetto" :
+				  o->command == CMD_RECORD ? "record" : NULL;
+	int err;
+
+	if (unsupported) {
+		fprintf(stderr, "wakeprobe: %s is not made in attach mode yet: it prints its text report "
+			"(docs/attach.md)\n", unsupported);
+		return 2;
+	}
+	if (o->user && !o->target_argv) {
+		fprintf(stderr, "wakeprobe: --user is for the command wakeprobe starts; --pid starts nothing\n");
+		return 2;
+	}
+	for (uint32_t i = 0; i < o->nr_pids; i++) {
+		if (targets__check_pid(o->pids[i], msg, sizeof(msg))) {
+			fprintf(stderr, "wakeprobe: %s\n", msg);
+			return 2;
+		}
+	}
+	if (o->target_argv && (err = targets__find_command(o->target_argv[0], path, sizeof(path)))) {
+		fprintf(stderr, "wakeprobe: cannot run '%.64s': %s\n", o->target_argv[0],
+			err == -EACCES ? "not an executable file" : "no such command (check the name and $PATH)");
+		return 2;
+	}
+	if (o->user && resolve_user(o->user, &so.uid, &so.gid, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return 2;
+	}
+	so.drop_privileges = o->user != NULL;
+	if (collector__check_access(msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return 1;
+	}
+	ar.o = o;
+	ar.agg = attach_aggregate__new();
+	ar.engine = attach__new(&acfg, attach_result, &ar);
+	if (!ar.agg || !ar.engine) {
+		fprintf(stderr, "wakeprobe: out of memory\n");
+		err = 1;
+		goto out;
+	}
+	if (o->target_argv)
+		fprintf(stderr, "wakeprobe: tracing %s and what it starts, until it ends ...\n", o->target_argv[0]);
+	else
+		fprintf(stderr, "wakeprobe: tracing %" PRIu32 " process%s, until %s ...\n", o->nr_pids,
+			o->nr_pids > 1 ? "es" : "", o->duration_s ? "--duration runs out" : "Ctrl-C or their exit");
+	err = attach_session__run(&so, &res, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		err = 1;
+		goto out;
+	}
+	attach__finish(ar.engine, res.drops_total);
+	report = (struct attach_report){
+		.targets = &so,
+		.run = &res,
+		.counters = attach__counters(ar.engine),
+		.agg = ar.agg,
+		.tids = o->tids,
+		.nr_tids = o->nr_tids,
+		.tids_left_out = ar.tids_left_out,
+		.pairs = o->pairs,
+	};
+	attach_report__print_text(stdout, &report);
+	err = attach_exit_status(&res);
+out:
+	attach__free(ar.engine);
+	attach_aggregate__free(ar.agg);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	static struct outputs outputs;	/* the signal handler may reach its files */
@@ -304,6 +516,8 @@ int main(int argc, char **argv)
 		}
 		return report_recording(&o, &outputs);
 	}
+	if (options__attach(&o))
+		return run_attach(&o);
 	if (pick_cpus(&o, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;
@@ -313,10 +527,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (o.user && resolve_user(o.user, &so, msg, sizeof(msg))) {
+	if (o.user && resolve_user(o.user, &so.uid, &so.gid, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;
 	}
+	so.drop_privileges = o.user != NULL;
 	if (o.user && geteuid()) {
 		fprintf(stderr, "wakeprobe: --user needs root to switch users: run wakeprobe with sudo\n");
 		return 1;

@@ -14,20 +14,6 @@ struct end {
 	char verb[END_WORD_LEN];	/* "wake", "write", "recv", "nanosleep" */
 };
 
-static const char *const fd_kind_names[NR_FD_KINDS] = {
-	[FD_KIND_UNKNOWN] = "fd",
-	[FD_KIND_EVENTFD] = "eventfd",
-	[FD_KIND_PIPE] = "pipe",
-	[FD_KIND_UNIX_SOCKET] = "unix socket",
-	[FD_KIND_TCP_SOCKET] = "tcp socket",
-	[FD_KIND_UDP_SOCKET] = "udp socket",
-	[FD_KIND_SOCKET] = "socket",
-	[FD_KIND_EPOLL] = "epoll",
-	[FD_KIND_TIMERFD] = "timerfd",
-	[FD_KIND_SIGNALFD] = "signalfd",
-	[FD_KIND_FILE] = "file",
-};
-
 static const char *const family_names[NR_MECH_FAMILIES] = {
 	[MECH_UNKNOWN] = "unknown",
 	[MECH_FUTEX] = "futex",
@@ -44,11 +30,6 @@ static const char *const family_names[NR_MECH_FAMILIES] = {
 	[MECH_PROCESS] = "process",
 	[MECH_OTHER] = "other",
 };
-
-const char *mechanism__fd_kind_name(enum fd_kind k)
-{
-	return k < NR_FD_KINDS ? fd_kind_names[k] : "fd";
-}
 
 const char *mechanism__family_name(enum mech_family f)
 {
@@ -235,7 +216,7 @@ uint32_t mechanism__waker_id(const struct waker_info *w)
 static void fd_object(uint8_t kind, uint64_t fd, char *buf, size_t len)
 {
 	if (kind != FD_KIND_UNKNOWN && kind < NR_FD_KINDS)
-		snprintf(buf, len, "%s", fd_kind_names[kind]);
+		snprintf(buf, len, "%s", fd_kinds__name(kind));
 	else
 		snprintf(buf, len, "fd %d", (int)fd);
 }
@@ -457,6 +438,7 @@ static enum mech_family fd_family(uint8_t kind)
 	case FD_KIND_SIGNALFD:
 		return MECH_SIGNAL;
 	case FD_KIND_FILE:
+	case FD_KIND_OTHER:
 		return MECH_OTHER;
 	default:
 		return MECH_UNKNOWN;

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <linux/types.h>
+#include "fd_kinds.h"
 #include "wakeprobe.h"
 
 /* the v5.16 and v6.7 futex calls, which glibc 2.36's headers do not name yet */
@@ -41,21 +42,6 @@
 /* longest mechanism or waker name, with its NUL: two 64-bit addresses and the longest words fit */
 #define MECHANISM_NAME_LEN	96
 
-/* what an fd refers to, as the caller found out (the live session: /proc/PID/fd) */
-enum fd_kind {
-	FD_KIND_UNKNOWN,
-	FD_KIND_EVENTFD,
-	FD_KIND_PIPE,		/* or a FIFO */
-	FD_KIND_UNIX_SOCKET,
-	FD_KIND_TCP_SOCKET,
-	FD_KIND_UDP_SOCKET,
-	FD_KIND_SOCKET,		/* another family, or a socket whose protocol is not known */
-	FD_KIND_EPOLL,
-	FD_KIND_TIMERFD,
-	FD_KIND_SIGNALFD,
-	FD_KIND_FILE,		/* a regular file, a device */
-	NR_FD_KINDS,
-};
 
 /* the family a mechanism belongs to: what a summary groups by */
 enum mech_family {
@@ -107,8 +93,6 @@ struct wait_info {
 	uint64_t since_ns;		/* the syscall's entry, 0 if unknown */
 };
 
-/* mechanism__fd_kind_name - "eventfd", "pipe", "unix socket", ...; "fd" for an unknown kind */
-const char *mechanism__fd_kind_name(enum fd_kind k);
 /* mechanism__family_name - "futex", "eventfd", ..., "other" */
 const char *mechanism__family_name(enum mech_family f);
 /* mechanism__syscall_name - the x86-64 name of a syscall wakeprobe knows by name, NULL otherwise */

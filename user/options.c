@@ -16,6 +16,10 @@ enum {
 	OPT_PERFETTO,
 	OPT_TIMEOUT,
 	OPT_USER,
+	OPT_PID,
+	OPT_TID,
+	OPT_DURATION,
+	OPT_PAIRS,
 };
 
 #define STR_(x) #x
@@ -24,8 +28,16 @@ enum {
 /* where --help lists an option */
 enum opt_group {
 	GROUP_RUN,		/* what to measure and how */
+	GROUP_ATTACH,		/* which program to trace, instead of a workload */
 	GROUP_OUTPUT,		/* files the run or the report writes */
 	GROUP_GENERAL,
+};
+
+/* which kind of live run an option belongs to */
+enum opt_mode {
+	MODE_ANY,
+	MODE_WORKLOAD,		/* wakeprobe's own workload (--workload) */
+	MODE_ATTACH,		/* another program (--pid, -- COMMAND) */
 };
 
 /*
@@ -39,36 +51,45 @@ struct option_spec {
 	enum opt_group group;
 	/* says how to run a workload, so a recording has it fixed: `report` refuses it */
 	bool run_only;
+	enum opt_mode mode;	/* a live run: what it goes with */
 	const char *help;	/* a '\n' starts a continuation line */
 };
 
 static const struct option_spec specs[] = {
-	{ "workload", 'w', "NAME", GROUP_RUN, true,
+	{ "workload", 'w', "NAME", GROUP_RUN, true, MODE_WORKLOAD,
 	  "the wakeup path to measure (see --list-workloads), or\n"
 	  "'all': every path in turn, then one comparison table" },
-	{ "samples", 'n', "N", GROUP_RUN, true, "wakeups to measure (default " STR(OPT_DEFAULT_SAMPLES) ")" },
-	{ "interval-us", 'i', "U", GROUP_RUN, true,
+	{ "samples", 'n', "N", GROUP_RUN, true, MODE_WORKLOAD, "wakeups to measure (default " STR(OPT_DEFAULT_SAMPLES) ")" },
+	{ "interval-us", 'i', "U", GROUP_RUN, true, MODE_WORKLOAD,
 	  "pause between wakeups in us, 0 for back to back (default " STR(OPT_DEFAULT_INTERVAL_US) ")" },
-	{ "cpus", 'c', "A,B", GROUP_RUN, true, "waker on CPU A, wakee on CPU B (default: two allowed CPUs)" },
-	{ "outliers", OPT_OUTLIERS, "K", GROUP_RUN, false,
+	{ "cpus", 'c', "A,B", GROUP_RUN, true, MODE_WORKLOAD, "waker on CPU A, wakee on CPU B (default: two allowed CPUs)" },
+	{ "outliers", OPT_OUTLIERS, "K", GROUP_RUN, false, MODE_ANY,
 	  "explain the K slowest wakeups, cause by cause (default " STR(OPT_DEFAULT_OUTLIERS) ", 0: none)" },
-	{ "threshold-us", OPT_THRESHOLD_US, "T", GROUP_RUN, false, "... among those at least T us slow (default 0)" },
-	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, "run the same workload without tracing: totals only" },
-	{ "timeout", OPT_TIMEOUT, "S", GROUP_RUN, true,
+	{ "threshold-us", OPT_THRESHOLD_US, "T", GROUP_RUN, false, MODE_ANY, "... among those at least T us slow (default 0)" },
+	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, MODE_WORKLOAD, "run the same workload without tracing: totals only" },
+	{ "timeout", OPT_TIMEOUT, "S", GROUP_RUN, true, MODE_ANY,
 	  "stop a workload still running after S seconds (default: none)" },
-	{ "user", OPT_USER, "NAME", GROUP_RUN, true, "run the workload as NAME; wakeprobe keeps root for BPF" },
-	{ "ringbuf-kb", OPT_RINGBUF_KB, "K", GROUP_RUN, true,
+	{ "user", OPT_USER, "NAME", GROUP_RUN, true, MODE_ANY, "run the workload as NAME; wakeprobe keeps root for BPF" },
+	{ "ringbuf-kb", OPT_RINGBUF_KB, "K", GROUP_RUN, true, MODE_ANY,
 	  "BPF ring buffer size in KiB, a power of two (default " STR(OPT_DEFAULT_RINGBUF_KB) ")" },
-	{ "list-workloads", OPT_LIST_WORKLOADS, NULL, GROUP_RUN, true, "list the wakeup paths and exit" },
-	{ "json", OPT_JSON, "FILE", GROUP_OUTPUT, false, "the whole report as JSON (docs/json.md)" },
-	{ "csv", OPT_CSV, "FILE", GROUP_OUTPUT, false, "one row per wakeup: its phases in ns and its label" },
-	{ "perfetto", OPT_PERFETTO, "FILE", GROUP_OUTPUT, false,
+	{ "list-workloads", OPT_LIST_WORKLOADS, NULL, GROUP_RUN, true, MODE_ANY, "list the wakeup paths and exit" },
+	{ "pid", OPT_PID, "PID[,PID...]", GROUP_ATTACH, true, MODE_ATTACH,
+	  "trace these processes, every thread, new ones too" },
+	{ "tid", OPT_TID, "TID[,TID...]", GROUP_ATTACH, true, MODE_ATTACH, "... only the wakeups of these threads" },
+	{ "duration", OPT_DURATION, "S", GROUP_ATTACH, true, MODE_ATTACH,
+	  "stop after S seconds (default: when the command ends;\n"
+	  "with --pid, at Ctrl-C or when every target has exited)" },
+	{ "pairs", OPT_PAIRS, "K", GROUP_ATTACH, false, MODE_ATTACH,
+	  "show the K busiest waker -> wakee pairs (default " STR(OPT_DEFAULT_PAIRS) ")" },
+	{ "json", OPT_JSON, "FILE", GROUP_OUTPUT, false, MODE_ANY, "the whole report as JSON (docs/json.md)" },
+	{ "csv", OPT_CSV, "FILE", GROUP_OUTPUT, false, MODE_ANY, "one row per wakeup: its phases in ns and its label" },
+	{ "perfetto", OPT_PERFETTO, "FILE", GROUP_OUTPUT, false, MODE_ANY,
 	  "a timeline for ui.perfetto.dev or chrome://tracing" },
 	/* not run_only: report refuses it with a message of its own */
-	{ "output", 'o', "FILE", GROUP_OUTPUT, false, "record: where to save the run (docs/recording.md)" },
-	{ "verbose", 'v', NULL, GROUP_GENERAL, false, "show libbpf's own messages" },
-	{ "help", 'h', NULL, GROUP_GENERAL, false, "this text" },
-	{ "version", 'V', NULL, GROUP_GENERAL, false, "print the version" },
+	{ "output", 'o', "FILE", GROUP_OUTPUT, false, MODE_ANY, "record: where to save the run (docs/recording.md)" },
+	{ "verbose", 'v', NULL, GROUP_GENERAL, false, MODE_ANY, "show libbpf's own messages" },
+	{ "help", 'h', NULL, GROUP_GENERAL, false, MODE_ANY, "this text" },
+	{ "version", 'V', NULL, GROUP_GENERAL, false, MODE_ANY, "print the version" },
 };
 
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
@@ -122,15 +143,21 @@ void options__usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: wakeprobe --workload NAME [options]\n"
-		"       wakeprobe record -o FILE --workload NAME [options]\n"
+		"       wakeprobe --pid PID[,PID...] [options]\n"
+		"       wakeprobe [options] -- COMMAND [ARGS...]\n"
+		"       wakeprobe record -o FILE (--workload NAME | --pid PID | -- COMMAND) [options]\n"
 		"       wakeprobe report FILE [--outliers K] [--threshold-us T] [outputs]\n"
 		"\n"
 		"Runs a small workload that exercises one wakeup path between two threads,\n"
 		"traces the scheduler and syscalls while it runs, and splits each wakeup's\n"
 		"latency into phases: notify_user, notify_kernel, wake_enqueue, runq_wait,\n"
 		"resume_kernel, resume_user (docs/phases.md says what each one holds).\n"
+		"Or traces a program of yours and explains every wakeup its threads take:\n"
+		"who woke them, through what, and where the time went (docs/attach.md).\n"
 		"\n");
 	print_group(out, GROUP_RUN);
+	fprintf(out, "\nAttach to a program instead of running a workload:\n");
+	print_group(out, GROUP_ATTACH);
 	fprintf(out, "\nOutputs (FILE '-' is standard output, which then carries no text report):\n");
 	print_group(out, GROUP_OUTPUT);
 	fprintf(out, "\n");
@@ -139,6 +166,8 @@ void options__usage(FILE *out)
 		"\n"
 		"Examples:\n"
 		"  sudo wakeprobe --workload eventfd\n"
+		"  sudo wakeprobe --pid 1234 --duration 10              # a running program, 10 s\n"
+		"  sudo wakeprobe -- ./myserver --port 8080             # a command, until it ends\n"
 		"  sudo wakeprobe --workload eventfd --samples 20000 --interval-us 200 --cpus 0,1\n"
 		"  sudo wakeprobe --workload eventfd --interval-us 0     # back to back\n"
 		"  sudo wakeprobe --workload all --samples 2000          # compare every path\n"
@@ -201,7 +230,10 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	char optstring[2 * NR_SPECS + 2] = ":";
 	size_t n = 1;
 	char run_option[32] = "";	/* the first option that only a run takes, as named */
+	char workload_option[32] = "";	/* ... that only a workload run takes */
+	char attach_option[32] = "";	/* ... that only attach mode takes */
 	int opt, longindex = -1;
+	size_t count;
 	uint64_t v;
 
 	memset(o, 0, sizeof(*o));
@@ -209,6 +241,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	o->interval_us = OPT_DEFAULT_INTERVAL_US;
 	o->ringbuf_kb = OPT_DEFAULT_RINGBUF_KB;
 	o->outliers = OPT_DEFAULT_OUTLIERS;
+	o->pairs = OPT_DEFAULT_PAIRS;
 	o->waker_cpu = -1;
 	o->wakee_cpu = -1;
 
@@ -238,13 +271,18 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	opterr = 0;	/* the messages below name the option and the fix */
 	while ((opt = getopt_long(argc, argv, optstring, longopts, &longindex)) != -1) {
 		const struct option_spec *spec = spec_of(opt);
+		char as_given[32] = "";
 
-		if (!run_option[0] && spec && spec->run_only) {
-			if (longindex >= 0)
-				snprintf(run_option, sizeof(run_option), "--%s", longopts[longindex].name);
-			else
-				snprintf(run_option, sizeof(run_option), "-%c", opt);
-		}
+		if (spec && longindex >= 0)
+			snprintf(as_given, sizeof(as_given), "--%s", longopts[longindex].name);
+		else if (spec)
+			snprintf(as_given, sizeof(as_given), "-%c", opt);
+		if (!run_option[0] && spec && spec->run_only)
+			strcpy(run_option, as_given);
+		if (!workload_option[0] && spec && spec->mode == MODE_WORKLOAD)
+			strcpy(workload_option, as_given);
+		if (!attach_option[0] && spec && spec->mode == MODE_ATTACH)
+			strcpy(attach_option, as_given);
 		longindex = -1;
 		switch (opt) {
 		case 'w':
@@ -326,6 +364,34 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			}
 			o->user = optarg;
 			break;
+		case OPT_PID:
+		case OPT_TID:
+			if (parse__id_list(optarg, OPT_MAX_ID, opt == OPT_PID ? o->pids : o->tids, OPT_MAX_TARGETS,
+					   &count)) {
+				snprintf(err, errlen, "%s wants up to %d different ids from 1 to %d, as A,B,..., not '%s'",
+					 opt == OPT_PID ? "--pid" : "--tid", OPT_MAX_TARGETS, OPT_MAX_ID, shown(optarg));
+				return OPTIONS_BAD;
+			}
+			if (opt == OPT_PID)
+				o->nr_pids = (uint32_t)count;
+			else
+				o->nr_tids = (uint32_t)count;
+			break;
+		case OPT_DURATION:
+			if (parse__u64(optarg, 1, OPT_MAX_DURATION_S, &o->duration_s)) {
+				snprintf(err, errlen, "--duration wants seconds from 1 to %llu, not '%s'",
+					 OPT_MAX_DURATION_S, shown(optarg));
+				return OPTIONS_BAD;
+			}
+			break;
+		case OPT_PAIRS:
+			if (parse__u64(optarg, 1, OPT_MAX_PAIRS, &v)) {
+				snprintf(err, errlen, "--pairs wants a whole number from 1 to %d, not '%s'", OPT_MAX_PAIRS,
+					 shown(optarg));
+				return OPTIONS_BAD;
+			}
+			o->pairs = (uint32_t)v;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -350,6 +416,15 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		}
 		o->report_path = argv[optind++];
 	}
+	/* getopt stops at "--" and leaves it just before optind: what follows is the command to trace */
+	if (o->command != CMD_REPORT && optind > 0 && !strcmp(argv[optind - 1], "--")) {
+		if (optind == argc) {
+			snprintf(err, errlen, "-- needs a command to trace after it: wakeprobe [options] -- COMMAND [ARGS...]");
+			return OPTIONS_BAD;
+		}
+		o->target_argv = &argv[optind];
+		optind = argc;
+	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", shown(argv[optind]));
 		return OPTIONS_BAD;
@@ -369,7 +444,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		return check_outputs(o, err, errlen);
 	}
 	if (o->command == CMD_RECORD && !o->record_path) {
-		snprintf(err, errlen, "record needs a file to write: wakeprobe record -o FILE --workload NAME");
+		snprintf(err, errlen, "record needs a file to write: wakeprobe record -o FILE --workload NAME (or --pid, or -- COMMAND)");
 		return OPTIONS_BAD;
 	}
 	if (o->command == CMD_RUN && o->record_path) {
@@ -378,8 +453,24 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	}
 	if (o->list_workloads)
 		return OPTIONS_RUN;
+	if (o->nr_pids && o->target_argv) {
+		snprintf(err, errlen, "--pid and -- COMMAND both name what to trace: give one of them");
+		return OPTIONS_BAD;
+	}
+	if (options__attach(o) && workload_option[0]) {
+		snprintf(err, errlen, "%s is for wakeprobe's own workloads: with %s, wakeprobe traces your program",
+			 workload_option, o->nr_pids ? "--pid" : "-- COMMAND");
+		return OPTIONS_BAD;
+	}
+	if (!options__attach(o) && attach_option[0]) {
+		snprintf(err, errlen, "%s is for attach mode: add --pid PID or -- COMMAND", attach_option);
+		return OPTIONS_BAD;
+	}
+	if (options__attach(o))
+		return check_outputs(o, err, errlen);
 	if (!o->workload) {
-		snprintf(err, errlen, "no workload given: add --workload NAME (--list-workloads shows them)");
+		snprintf(err, errlen, "no workload given: add --workload NAME (--list-workloads shows them), "
+			 "--pid PID or -- COMMAND");
 		return OPTIONS_BAD;
 	}
 	if (strcmp(o->workload, "all") && !catalog__find(o->workload)) {

@@ -16,9 +16,14 @@
 #define OPT_MAX_OUTLIERS	100	/* AGG_MAX_OUTLIERS */
 #define OPT_MAX_THRESHOLD_US	(10ull * 1000 * 1000)
 #define OPT_MAX_TIMEOUT_S	(7ull * 24 * 3600)
+#define OPT_MAX_TARGETS		64	/* --pid and --tid list at most this many */
+#define OPT_MAX_ID		4194304	/* PID_MAX_LIMIT on 64-bit */
+#define OPT_MAX_DURATION_S	(7ull * 24 * 3600)
+#define OPT_DEFAULT_PAIRS	10
+#define OPT_MAX_PAIRS		1000
 
 enum wp_command {
-	CMD_RUN,		/* wakeprobe --workload NAME: measure and report */
+	CMD_RUN,		/* wakeprobe --workload NAME, --pid PID or -- CMD: measure and report */
 	CMD_RECORD,		/* wakeprobe record -o FILE ...: the same, and save the inputs */
 	CMD_REPORT,		/* wakeprobe report FILE: analyse a recording again, offline */
 };
@@ -40,10 +45,24 @@ struct wp_options {
 	uint64_t threshold_us;	/* only wakeups at least this slow */
 	uint64_t timeout_s;	/* 0: no limit */
 	const char *user;	/* run the workload as this user */
+	/* attach mode: trace these processes, or the command, instead of a workload */
+	int32_t pids[OPT_MAX_TARGETS];
+	uint32_t nr_pids;
+	int32_t tids[OPT_MAX_TARGETS];	/* only these threads of the targets; none: all */
+	uint32_t nr_tids;
+	char **target_argv;	/* after --: the command to trace and its arguments, NULL-terminated */
+	uint64_t duration_s;	/* 0: until the target ends or Ctrl-C */
+	uint32_t pairs;		/* waker -> wakee pairs to show */
 	bool no_trace;
 	bool verbose;
 	bool list_workloads;
 };
+
+/* options__attach - does @o trace another program (--pid, -- CMD) rather than a workload? */
+static inline bool options__attach(const struct wp_options *o)
+{
+	return o->nr_pids || o->target_argv;
+}
 
 enum options_result {
 	OPTIONS_RUN,		/* go on with the run */

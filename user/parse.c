@@ -49,3 +49,37 @@ int parse__cpu_pair(const char *str, int nr_cpus, int *cpu_a, int *cpu_b)
 	*cpu_b = (int)b;
 	return 0;
 }
+
+int parse__id_list(const char *str, uint64_t max_id, int32_t *ids, size_t room, size_t *n)
+{
+	const char *p = str;
+	size_t count = 0;
+
+	if (!str || !*str)
+		return -EINVAL;
+	for (;;) {
+		char buf[24];
+		size_t len = strcspn(p, ",");
+		uint64_t v;
+		int err;
+
+		if (!len || len >= sizeof(buf))
+			return -EINVAL;
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		err = parse__u64(buf, 1, max_id, &v);
+		if (err)
+			return err;
+		for (size_t i = 0; i < count; i++)
+			if (ids[i] == (int32_t)v)
+				return -EEXIST;
+		if (count == room)
+			return -E2BIG;
+		ids[count++] = (int32_t)v;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*n = count;
+	return 0;
+}

@@ -3,6 +3,7 @@
 #ifndef WAKEPROBE_PARSE_H
 #define WAKEPROBE_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -14,5 +15,13 @@ int parse__u64(const char *str, uint64_t min, uint64_t max, uint64_t *out);
 
 /* parse__cpu_pair - "A,B": two distinct CPU numbers below @nr_cpus */
 int parse__cpu_pair(const char *str, int nr_cpus, int *cpu_a, int *cpu_b);
+
+/*
+ * parse__id_list - "A[,B...]": distinct ids from 1 to @max_id, at most
+ * @room of them, into @ids and their count into @n. -EINVAL for a
+ * malformed list, -ERANGE for an id out of range, -EEXIST for one given
+ * twice, -E2BIG for more than @room.
+ */
+int parse__id_list(const char *str, uint64_t max_id, int32_t *ids, size_t room, size_t *n);
 
 #endif /* WAKEPROBE_PARSE_H */

@@ -10,13 +10,13 @@ static double us(uint64_t ns)
 	return ns / 1000.0;
 }
 
-static void print_stats_header(FILE *out)
+void report__stats_header(FILE *out)
 {
 	fprintf(out, "%-18s %8s %9s %9s %9s %9s %9s %9s %9s\n", "phase (us)", "count", "min", "p50", "p90",
 		"p99", "p99.9", "max", "mean");
 }
 
-static void print_stats_row(FILE *out, const char *name, const struct histogram *h)
+void report__stats_row(FILE *out, const char *name, const struct histogram *h)
 {
 	if (!h->count) {
 		fprintf(out, "%-18s %8d %9s\n", name, 0, "-");
@@ -229,10 +229,10 @@ static void print_sub_phases(FILE *out, const struct aggregate *a)
 		a->by_label[LABEL_COMPLETE]);
 	fprintf(out, "queued from another CPU: %" PRIu64 "; waker preempted in notify: %" PRIu64 "\n",
 		a->remote_wakeups, a->waker_preempted);
-	print_stats_header(out);
-	print_stats_row(out, "idle_exit", &a->idle_exit);
+	report__stats_header(out);
+	report__stats_row(out, "idle_exit", &a->idle_exit);
 	if (a->rewait.count)
-		print_stats_row(out, "mutex_reacquire", &a->rewait);
+		report__stats_row(out, "mutex_reacquire", &a->rewait);
 	fprintf(out, "  idle_exit: sched_waking -> the idle target CPU's power:cpu_idle exit; it overlaps\n"
 		"  wake_enqueue and runq_wait (docs/phases.md), so it is not added to the total.\n");
 	if (a->rewait.count)
@@ -245,7 +245,7 @@ static void print_wait_cpu(FILE *out, const struct aggregate *a)
 {
 	if (!a->wait_cpu.count)
 		return;
-	print_stats_row(out, "waiter CPU", &a->wait_cpu);
+	report__stats_row(out, "waiter CPU", &a->wait_cpu);
 	fprintf(out, "  waiter CPU: the waiter spins from the start of its wait to its wakeup, so this is\n"
 		"  the CPU time each wakeup cost it; a blocking waiter spends next to none.\n");
 }
@@ -259,8 +259,8 @@ void report__print_text(FILE *out, const struct run_config *cfg, const struct ru
 	fprintf(out, "\n");
 
 	if (!r->traced) {
-		print_stats_header(out);
-		print_stats_row(out, "total", &a->all_total);
+		report__stats_header(out);
+		report__stats_row(out, "total", &a->all_total);
 		print_wait_cpu(out, a);
 		fprintf(out, "\ntotal latency, notify -> woken\n");
 		histogram__print_log2(&a->all_total, out, "nsecs");
@@ -271,21 +271,21 @@ void report__print_text(FILE *out, const struct run_config *cfg, const struct ru
 		fprintf(out, "No kernel in this path: a wakeup has a total and no phases; kernel events only\n"
 			"say whether the waiter lost its CPU (those samples are labelled preempted).\n"
 			"Syscalls made by the waiter inside its waits: %" PRIu64 "\n", a->waiter_syscalls);
-		print_stats_header(out);
-		print_stats_row(out, "total", &a->total);
+		report__stats_header(out);
+		report__stats_row(out, "total", &a->total);
 	} else {
 		fprintf(out, "Phases of the %" PRIu64 " complete wakeups (they add up to the total of each one):\n",
 			a->by_label[LABEL_COMPLETE]);
-		print_stats_header(out);
+		report__stats_header(out);
 		for (k = 0; k < NR_PHASES; k++)
-			print_stats_row(out, wakeup__phase_name(k), &a->phase[k]);
-		print_stats_row(out, "total", &a->total);
+			report__stats_row(out, wakeup__phase_name(k), &a->phase[k]);
+		report__stats_row(out, "total", &a->total);
 		fprintf(out, "\n");
 		print_sub_phases(out, a);
 	}
 	if (a->samples > a->by_label[LABEL_COMPLETE]) {
 		fprintf(out, "\n");
-		print_stats_row(out, "total, all samples", &a->all_total);
+		report__stats_row(out, "total, all samples", &a->all_total);
 	}
 	print_wait_cpu(out, a);
 

@@ -12,6 +12,11 @@
  * text report prints them: @kind is "WARNING" or "NOTE", @text one line.
  */
 typedef void (*report_warning_fn)(const char *kind, const char *text, void *ctx);
+/* report__stats_header - the header of a table of distributions: count, min, percentiles, max, mean in us */
+void report__stats_header(FILE *out);
+/* report__stats_row - one distribution as a row under report__stats_header() */
+void report__stats_row(FILE *out, const char *name, const struct histogram *h);
+
 void report__warnings(const struct run_result *r, report_warning_fn fn, void *ctx);
 
 void report__print_text(FILE *out, const struct run_config *cfg, const struct run_result *r);

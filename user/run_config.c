@@ -2,6 +2,9 @@
 /* run_config.c - a run's description to and from the record file's RUN_BEGIN */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
 #include "run_config.h"
 
 static void copy_string(char *dst, size_t size, const char *src)
@@ -72,4 +75,20 @@ void run_config__decode(const struct rec_run_begin *b, struct run_config *cfg, s
 	meta->nr_cpus = b->nr_cpus;
 	meta->started_unix_ns = b->started_unix_ns;
 	*trace_start_ns = b->trace_start_ns;
+}
+
+void run_config__meta_now(struct run_meta *m)
+{
+	struct utsname u;
+	struct timespec ts;
+
+	snprintf(m->version, sizeof(m->version), "%s", WAKEPROBE_VERSION);
+	if (uname(&u) == 0) {
+		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
+		snprintf(m->machine, sizeof(m->machine), "%s", u.machine);
+		snprintf(m->hostname, sizeof(m->hostname), "%s", u.nodename);
+	}
+	m->nr_cpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	m->started_unix_ns = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }

@@ -46,6 +46,9 @@ struct recorded_workload {
 	char summary[REC_SUMMARY_LEN];
 };
 
+/* run_config__meta_now - this machine and this moment, for a run that begins now */
+void run_config__meta_now(struct run_meta *m);
+
 /* run_config__encode - @cfg, @meta and where the tracing window opened, as RUN_BEGIN */
 void run_config__encode(const struct run_config *cfg, const struct run_meta *meta, uint64_t trace_start_ns,
 			struct rec_run_begin *b);

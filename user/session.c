@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include "collector.h"
 #include "runner.h"
@@ -229,22 +228,6 @@ static int calibrate(struct session *s)
 	return err;
 }
 
-static void fill_meta(struct run_meta *m)
-{
-	struct utsname u;
-	struct timespec ts;
-
-	snprintf(m->version, sizeof(m->version), "%s", WAKEPROBE_VERSION);
-	if (uname(&u) == 0) {
-		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
-		snprintf(m->machine, sizeof(m->machine), "%s", u.machine);
-		snprintf(m->hostname, sizeof(m->hostname), "%s", u.nodename);
-	}
-	m->nr_cpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
-	clock_gettime(CLOCK_REALTIME, &ts);
-	m->started_unix_ns = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 int session__run(const struct run_config *cfg, const struct session_opts *o, struct run_result *res,
 		 char *msg, size_t len)
 {
@@ -260,7 +243,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		memset(bench->toggles, 0, sizeof(bench->toggles));
 		bench->nr_toggles = 0;
 	}
-	fill_meta(&res->meta);
+	run_config__meta_now(&res->meta);
 	s.reader.fd = -1;
 
 	err = sample_reader__create(&s.reader, WP_RING_DEFAULT_SLOTS);

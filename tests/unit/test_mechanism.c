@@ -263,8 +263,8 @@ Test(mechanism, the_names_of_syscalls_and_fd_kinds)
 	cr_assert_null(mechanism__syscall_name(SYS_getpid));
 	cr_assert(mechanism__syscall_takes_fd(SYS_recvmsg));
 	cr_assert_not(mechanism__syscall_takes_fd(SYS_futex));
-	cr_assert_str_eq(mechanism__fd_kind_name(FD_KIND_UNIX_SOCKET), "unix socket");
-	cr_assert_str_eq(mechanism__fd_kind_name(NR_FD_KINDS), "fd");
+	cr_assert_str_eq(fd_kinds__name(FD_KIND_UNIX_SOCKET), "unix socket");
+	cr_assert_str_eq(fd_kinds__name(NR_FD_KINDS), "fd");
 	cr_assert_str_eq(mechanism__family_name(MECH_EPOLL), "epoll");
 
 	/* a syscall wakeprobe has no word for goes by its number */

@@ -167,6 +167,22 @@ static struct bad_case bad_cases[] = {
 	{ { "--workload", "eventfd", "--json", "out", "--csv", "out" }, "--json and --csv both name 'out'" },
 	{ { "report", "run.wpr", "--json", "run.wpr" }, "the recording and --json both name 'run.wpr'" },
 	{ { "--workload", "eventfd", "--json", "-", "--csv", "-" }, "--json and --csv both name '-'" },
+	{ { "--pid", "12", "--", "sleep", "1" }, "--pid and -- COMMAND both name" },
+	{ { "--workload", "eventfd", "--pid", "12" }, "--workload is for wakeprobe's own workloads" },
+	{ { "--pid", "12", "--samples", "5" }, "--samples is for wakeprobe's own workloads" },
+	{ { "-c", "0,1", "--", "true" }, "-c is for wakeprobe's own workloads: with --" },
+	{ { "--workload", "eventfd", "--duration", "5" }, "--duration is for attach mode" },
+	{ { "--workload", "eventfd", "--tid", "7" }, "--tid is for attach mode" },
+	{ { "--pid", "0" }, "--pid wants up to 64 different ids from 1" },
+	{ { "--pid", "12,12" }, "not '12,12'" },
+	{ { "--pid", "12,,13" }, "not '12,,13'" },
+	{ { "--pid", "4194305" }, "--pid wants" },
+	{ { "--pid", "12", "--tid", "x" }, "--tid wants" },
+	{ { "--pid", "12", "--duration", "0" }, "--duration wants seconds from 1" },
+	{ { "--pid", "12", "--pairs", "0" }, "--pairs wants a whole number from 1 to 1000" },
+	{ { "--workload", "eventfd", "--" }, "-- needs a command to trace after it" },
+	{ { "report", "run.wpr", "--pid", "12" }, "--pid is fixed by the recording" },
+	{ { "report", "run.wpr", "--", "ls" }, "unexpected argument 'ls'" },
 };
 
 ParameterizedTestParameters(options, bad_input_gets_one_line_naming_the_problem)
@@ -184,6 +200,74 @@ ParameterizedTest(struct bad_case *c, options, bad_input_gets_one_line_naming_th
 	cr_assert_eq(options__parse(&opts, argc, argv, NR_CPUS, out, err, sizeof(err)), OPTIONS_BAD);
 	cr_assert(strstr(err, c->message), "error '%s' lacks '%s'", err, c->message);
 	cr_assert_null(strchr(err, '\n'), "error must be one line: '%s'", err);
+}
+
+Test(options, attach_mode_takes_processes_threads_and_a_duration)
+{
+	cr_assert_eq(PARSE("--pid", "12,4194304", "--tid", "13", "--duration", "30", "--pairs", "3", "--outliers",
+			   "2"), OPTIONS_RUN, "%s", err);
+	cr_assert(options__attach(&opts));
+	cr_assert_eq(opts.nr_pids, 2);
+	cr_assert_eq(opts.pids[0], 12);
+	cr_assert_eq(opts.pids[1], 4194304);
+	cr_assert_eq(opts.nr_tids, 1);
+	cr_assert_eq(opts.tids[0], 13);
+	cr_assert_eq(opts.duration_s, 30);
+	cr_assert_eq(opts.pairs, 3);
+	cr_assert_eq(opts.outliers, 2);
+	cr_assert_null(opts.workload);
+	cr_assert_null(opts.target_argv);
+}
+
+/* the command's argv is kept by reference, as main's argv lives as long as the run: these do too */
+static char *command_args[] = { "wakeprobe", "--outliers", "3", "--", "sleep", "--help", "-n", "1", NULL };
+static char *record_args[] = { "wakeprobe", "record", "-o", "x.wpr", "--", "true", NULL };
+
+Test(options, everything_after_two_dashes_is_the_command_with_its_own_options)
+{
+	cr_assert_eq(options__parse(&opts, 8, command_args, NR_CPUS, out, err, sizeof(err)), OPTIONS_RUN, "%s", err);
+	cr_assert(options__attach(&opts));
+	cr_assert_eq(opts.nr_pids, 0);
+	cr_assert_eq(opts.outliers, 3);
+	cr_assert_not_null(opts.target_argv);
+	cr_assert_str_eq(opts.target_argv[0], "sleep");
+	cr_assert_str_eq(opts.target_argv[1], "--help");
+	cr_assert_str_eq(opts.target_argv[2], "-n");
+	cr_assert_str_eq(opts.target_argv[3], "1");
+	cr_assert_null(opts.target_argv[4]);
+	cr_assert_eq(opts.pairs, OPT_DEFAULT_PAIRS);
+	cr_assert_eq(opts.duration_s, 0);
+	cr_assert_eq(options__parse(&opts, 6, record_args, NR_CPUS, out, err, sizeof(err)), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(opts.command, CMD_RECORD);
+	cr_assert_str_eq(opts.target_argv[0], "true");
+}
+
+Test(options, a_workload_run_is_not_in_attach_mode)
+{
+	cr_assert_eq(PARSE("--workload", "eventfd"), OPTIONS_RUN, "%s", err);
+	cr_assert_not(options__attach(&opts));
+}
+
+Test(parse, id_lists_are_distinct_ids_in_range)
+{
+	int32_t ids[3];
+	size_t n = 0;
+
+	cr_assert_eq(parse__id_list("5", 100, ids, 3, &n), 0);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(ids[0], 5);
+	cr_assert_eq(parse__id_list("1,100,7", 100, ids, 3, &n), 0);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(ids[1], 100);
+	cr_assert_eq(ids[2], 7);
+	cr_assert_eq(parse__id_list("1,2,3,4", 100, ids, 3, &n), -E2BIG);
+	cr_assert_eq(parse__id_list("1,1", 100, ids, 3, &n), -EEXIST);
+	cr_assert_eq(parse__id_list("101", 100, ids, 3, &n), -ERANGE);
+	cr_assert_eq(parse__id_list("0", 100, ids, 3, &n), -ERANGE);
+	cr_assert_eq(parse__id_list("1,", 100, ids, 3, &n), -EINVAL);
+	cr_assert_eq(parse__id_list(",1", 100, ids, 3, &n), -EINVAL);
+	cr_assert_eq(parse__id_list("", 100, ids, 3, &n), -EINVAL);
+	cr_assert_eq(parse__id_list("1 2", 100, ids, 3, &n), -EINVAL);
 }
 
 Test(parse, numbers_are_parsed_whole_and_in_range)

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/* attach_session.c - a live run of attach mode: the targets, the BPF side, the loop, the end */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "attach_session.h"
+#include "collector.h"
+#include "runner.h"
+#include "session.h"
+#include "targets.h"
+
+#define POLL_INTERVAL_MS	10
+/* a record can arrive after records stamped up to this much later (session.c says why) */
+#define COMMIT_DELAY_NS		(2ull * 1000 * 1000)
+/* how long a command gets to end after SIGTERM before SIGKILL */
+#define COMMAND_GRACE_MS	500
+
+struct attach_session {
+	const struct attach_session_opts *opts;
+	struct attach_session_result *res;
+	struct collector *collector;
+	struct runner runner;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int on_record(const struct wp_event *e, void *ctx)
+{
+	struct attach_session *s = ctx;
+
+	s->opts->on_event(e, s->opts->ctx);
+	return 0;
+}
+
+/* pump - hand over what arrived, and say up to when the stream is complete */
+static void pump(struct attach_session *s, int timeout_ms)
+{
+	struct wp_counters counters;
+	uint64_t drained_at, drops = 0;
+
+	collector__poll(s->collector, timeout_ms);
+	drained_at = now_ns();
+	collector__drain(s->collector);
+	collector__counters(s->collector, &counters, &drops);
+	if (s->opts->on_advance)
+		s->opts->on_advance(drained_at - COMMIT_DELAY_NS, drops, s->opts->ctx);
+}
+
+static int track_command(pid_t pid, void *ctx)
+{
+	struct attach_session *s = ctx;
+
+	return collector__track(s->collector, pid);
+}
+
+static int start_command(struct attach_session *s, char *msg, size_t len)
+{
+	const struct attach_session_opts *o = s->opts;
+	char path[PATH_MAX];
+	int err;
+
+	err = targets__find_command(o->argv[0], path, sizeof(path));
+	if (err) {
+		snprintf(msg, len, "cannot run '%.64s': %s", o->argv[0],
+			 err == -EACCES ? "not an executable file" : "no such command (check the name and $PATH)");
+		return err;
+	}
+	s->runner.drop_privileges = o->drop_privileges;
+	s->runner.uid = o->uid;
+	s->runner.gid = o->gid;
+	err = runner__start(&s->runner, path, o->argv, -1, track_command, s);
+	if (err)
+		snprintf(msg, len, "cannot start %.64s: %s", path, strerror(-err));
+	else
+		s->res->command_pid = s->runner.pid;
+	return err;
+}
+
+/* targets_all_gone - every --pid target has exited; counts them into the result */
+static bool targets_all_gone(struct attach_session *s)
+{
+	uint32_t gone = 0;
+
+	for (uint32_t i = 0; i < s->opts->nr_pids; i++)
+		gone += !targets__alive(s->opts->pids[i]);
+	s->res->targets_exited = gone;
+	return s->opts->nr_pids && gone == s->opts->nr_pids;
+}
+
+int attach_session__run(const struct attach_session_opts *o, struct attach_session_result *res, char *msg,
+			size_t len)
+{
+	struct attach_session s = { .opts = o, .res = res, .runner = { .pid = -1 } };
+	struct collector_opts copts = {
+		.verbose = o->verbose,
+		.ringbuf_bytes = o->ringbuf_bytes,
+		.attach = true,
+		.fn = on_record,
+		.ctx = &s,
+	};
+	uint64_t started_ns;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	run_config__meta_now(&res->meta);
+	for (uint32_t i = 0; i < o->nr_pids; i++) {
+		err = targets__check_pid(o->pids[i], msg, len);
+		if (err)
+			return err;
+	}
+	err = targets__check_pid_namespace(msg, len);
+	if (err)
+		return err;
+	err = collector__open(&s.collector, &copts, msg, len);
+	if (err)
+		goto out;
+	for (uint32_t i = 0; i < o->nr_pids; i++) {
+		err = collector__track(s.collector, o->pids[i]);
+		if (err) {
+			snprintf(msg, len, "cannot track pid %d: %s", (int)o->pids[i], strerror(-err));
+			goto out;
+		}
+	}
+	res->trace_start_ns = now_ns();
+	/* a Ctrl-C while the BPF side loaded: end before there is a command to stop */
+	if (o->argv && !session_stop_requested) {
+		err = start_command(&s, msg, len);
+		if (err)
+			goto out;
+	}
+
+	started_ns = now_ns();
+	while (!session_stop_requested) {
+		uint64_t ran_ms;
+
+		pump(&s, POLL_INTERVAL_MS);
+		if (o->argv && runner__poll(&s.runner)) {
+			res->command_exited = true;
+			break;
+		}
+		if (targets_all_gone(&s))
+			break;
+		ran_ms = (now_ns() - started_ns) / 1000000;
+		if (o->duration_ms && ran_ms >= o->duration_ms) {
+			res->duration_reached = true;
+			break;
+		}
+		if (o->timeout_ms && ran_ms >= o->timeout_ms) {
+			res->timed_out = true;
+			break;
+		}
+	}
+	if (session_stop_requested)
+		res->interrupted = true;
+	/* what wakeprobe started it also ends: nothing is left running */
+	runner__stop(&s.runner, COMMAND_GRACE_MS);
+	res->trace_end_ns = now_ns();
+	collector__detach(s.collector);
+	collector__drain(s.collector);
+	{
+		struct collector_prog_totals totals;
+
+		collector__counters(s.collector, &res->counters, &res->drops_total);
+		collector__prog_totals(s.collector, &totals);
+		res->missed_runs = totals.missed_runs;
+	}
+	if (o->on_advance)
+		o->on_advance(res->trace_end_ns, res->drops_total, o->ctx);
+	targets_all_gone(&s);
+	if (o->argv) {
+		res->command_status = s.runner.status;
+		runner__describe_exit(&s.runner, res->command_exit, sizeof(res->command_exit));
+	}
+	err = 0;
+out:
+	runner__stop(&s.runner, 0);
+	collector__close(s.collector);
+	return err;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * attach_session.h - one live run of attach mode: trace processes that are
+ * already running (--pid) or a command wakeprobe starts (-- COMMAND), until
+ * the command ends, every target has exited, --duration or --timeout runs
+ * out, or Ctrl-C; every kernel record goes to the caller as it arrives.
+ */
+#ifndef WAKEPROBE_ATTACH_SESSION_H
+#define WAKEPROBE_ATTACH_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "run_config.h"
+#include "wakeprobe.h"
+
+struct attach_session_opts {
+	const int32_t *pids;		/* --pid: processes already running */
+	uint32_t nr_pids;
+	char *const *argv;		/* -- COMMAND: started here, traced from its first instruction */
+	uint64_t duration_ms;		/* end after this long; 0: when the targets do */
+	uint64_t timeout_ms;		/* as for workloads: end, and stop the command; 0: none */
+	uint32_t ringbuf_bytes;
+	bool verbose;
+	bool drop_privileges;		/* run the command as uid:gid */
+	uid_t uid;
+	gid_t gid;
+	/* every record, in ring-buffer order */
+	void (*on_event)(const struct wp_event *e, void *ctx);
+	/* every record stamped before @complete_ns has been handed over; @drops: the drop counter then */
+	void (*on_advance)(uint64_t complete_ns, uint64_t drops, void *ctx);
+	void *ctx;
+};
+
+struct attach_session_result {
+	struct run_meta meta;
+	uint64_t trace_start_ns;	/* CLOCK_MONOTONIC */
+	uint64_t trace_end_ns;
+	struct wp_counters counters;
+	uint64_t drops_total;
+	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
+	uint32_t targets_exited;	/* --pid targets gone before the end */
+	pid_t command_pid;		/* -- COMMAND: its pid; 0 without one */
+	bool command_exited;		/* on its own, before the run ended */
+	int command_status;		/* waitpid() status */
+	char command_exit[96];		/* "exited with status 0", "killed by SIGTERM" */
+	bool interrupted;		/* Ctrl-C */
+	bool timed_out;			/* --timeout */
+	bool duration_reached;		/* --duration */
+};
+
+/*
+ * attach_session__run - trace @o's targets to the end. Returns 0 when there
+ * is a result to report (@res says how the run ended), or a negative errno
+ * with a one-line reason in @msg (nothing was traced, nothing is left
+ * running).
+ */
+int attach_session__run(const struct attach_session_opts *o, struct attach_session_result *res, char *msg,
+			size_t len);
+
+#endif /* WAKEPROBE_ATTACH_SESSION_H */
