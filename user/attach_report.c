@@ -93,7 +93,7 @@ static void print_summary(FILE *out, const struct attach_report *r)
 	fprintf(out, "  wakeups    %" PRIu64 " of traced threads", g->wakeups);
 	if (r->nr_tids)
 		fprintf(out, " (--tid: %" PRIu64 " of other threads left out)", r->tids_left_out);
-	fprintf(out, "; woken by:\n");
+	fprintf(out, g->wakeups ? "; woken by:\n" : "\n");
 	for (cls = 1; cls < WP_WAKER_CLASS_MAX; cls++)
 		if (g->by_class[cls])
 			fprintf(out, "             %10" PRIu64 "  %s\n", g->by_class[cls], class_names[cls]);
