@@ -12,20 +12,6 @@
 #include "catalog.h"
 #include "summaries.h"
 
-/* x86-64 numbers of the newer futex syscalls, for older libc headers */
-#ifndef SYS_futex_waitv
-#define SYS_futex_waitv		449
-#endif
-#ifndef SYS_futex_wake
-#define SYS_futex_wake		454
-#endif
-#ifndef SYS_futex_wait
-#define SYS_futex_wait		455
-#endif
-#ifndef SYS_futex_requeue
-#define SYS_futex_requeue	456
-#endif
-
 #define FUTEX_NOTIFY	{ { SYS_futex, SYS_futex_wake, SYS_futex_requeue, -1 } }
 #define FUTEX_WAIT	{ { SYS_futex, SYS_futex_waitv, SYS_futex_wait, -1 } }
 

@@ -23,21 +23,8 @@
 #include <sys/syscall.h>
 #include <linux/types.h>
 #include "fd_kinds.h"
+#include "syscall_list.h"
 #include "wakeprobe.h"
-
-/* the v5.16 and v6.7 futex calls, which glibc 2.36's headers do not name yet */
-#ifndef SYS_futex_waitv
-#define SYS_futex_waitv		449
-#endif
-#ifndef SYS_futex_wake
-#define SYS_futex_wake		454
-#endif
-#ifndef SYS_futex_wait
-#define SYS_futex_wait		455
-#endif
-#ifndef SYS_futex_requeue
-#define SYS_futex_requeue	456
-#endif
 
 /* longest mechanism or waker name, with its NUL: two 64-bit addresses and the longest words fit */
 #define MECHANISM_NAME_LEN	96

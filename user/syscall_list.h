@@ -10,6 +10,25 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/syscall.h>
+
+/*
+ * The x86-64 numbers of the v5.16 and v6.7 futex calls (futex_waitv,
+ * futex_wake, futex_wait, futex_requeue), which older libc headers do not
+ * name yet: the futex paths' lists and attach mode's names take them.
+ */
+#ifndef SYS_futex_waitv
+#define SYS_futex_waitv		449
+#endif
+#ifndef SYS_futex_wake
+#define SYS_futex_wake		454
+#endif
+#ifndef SYS_futex_wait
+#define SYS_futex_wait		455
+#endif
+#ifndef SYS_futex_requeue
+#define SYS_futex_requeue	456
+#endif
 
 /*
  * The futex paths need three (futex, and the v5.16+ / v6.7+ calls that do
