@@ -2,7 +2,6 @@
 /* attach_session.c - a live run of attach mode: the targets, the BPF side, the loop, the end */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -12,9 +11,6 @@
 #include "session.h"
 #include "targets.h"
 
-#define POLL_INTERVAL_MS	10
-/* a record can arrive after records stamped up to this much later (session.c says why) */
-#define COMMIT_DELAY_NS		(2ull * 1000 * 1000)
 /* how long a command gets to end after SIGTERM before SIGKILL */
 #define COMMAND_GRACE_MS	500
 
@@ -24,14 +20,6 @@ struct attach_session {
 	struct collector *collector;
 	struct runner runner;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 static int on_record(const struct wp_event *e, void *ctx)
 {
@@ -44,15 +32,10 @@ static int on_record(const struct wp_event *e, void *ctx)
 /* pump - hand over what arrived, and say up to when the stream is complete */
 static void pump(struct attach_session *s, int timeout_ms)
 {
-	struct wp_counters counters;
-	uint64_t drained_at, drops = 0;
+	uint64_t drops = 0, complete_ns = collector__take(s->collector, timeout_ms, &drops);
 
-	collector__poll(s->collector, timeout_ms);
-	drained_at = now_ns();
-	collector__drain(s->collector);
-	collector__counters(s->collector, &counters, &drops);
 	if (s->opts->on_advance)
-		s->opts->on_advance(drained_at - COMMIT_DELAY_NS, drops, s->opts->ctx);
+		s->opts->on_advance(complete_ns, drops, s->opts->ctx);
 }
 
 static int track_command(pid_t pid, void *ctx)
@@ -62,18 +45,33 @@ static int track_command(pid_t pid, void *ctx)
 	return collector__track(s->collector, pid);
 }
 
+int attach_session__check(const struct attach_session_opts *o, char *path, size_t pathlen, char *msg,
+			  size_t len)
+{
+	int err;
+
+	for (uint32_t i = 0; i < o->nr_pids; i++) {
+		err = targets__check_pid(o->pids[i], msg, len);
+		if (err)
+			return err;
+	}
+	if (o->argv) {
+		err = targets__find_command(o->argv[0], path, pathlen);
+		if (err) {
+			snprintf(msg, len, "cannot run '%.64s': %s", o->argv[0], err == -EACCES ?
+				 "not an executable file" : "no such command (check the name and $PATH)");
+			return err;
+		}
+	}
+	return targets__check_pid_namespace(msg, len);
+}
+
 static int start_command(struct attach_session *s, char *msg, size_t len)
 {
 	const struct attach_session_opts *o = s->opts;
-	char path[PATH_MAX];
+	const char *path = o->command_path;
 	int err;
 
-	err = targets__find_command(o->argv[0], path, sizeof(path));
-	if (err) {
-		snprintf(msg, len, "cannot run '%.64s': %s", o->argv[0],
-			 err == -EACCES ? "not an executable file" : "no such command (check the name and $PATH)");
-		return err;
-	}
 	s->runner.drop_privileges = o->drop_privileges;
 	s->runner.uid = o->uid;
 	s->runner.gid = o->gid;
@@ -112,14 +110,6 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 
 	memset(res, 0, sizeof(*res));
 	run_config__meta_now(&res->meta);
-	for (uint32_t i = 0; i < o->nr_pids; i++) {
-		err = targets__check_pid(o->pids[i], msg, len);
-		if (err)
-			return err;
-	}
-	err = targets__check_pid_namespace(msg, len);
-	if (err)
-		return err;
 	err = collector__open(&s.collector, &copts, msg, len);
 	if (err)
 		goto out;
@@ -130,7 +120,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 			goto out;
 		}
 	}
-	res->trace_start_ns = now_ns();
+	res->trace_start_ns = collector__now_ns();
 	/* a Ctrl-C while the BPF side loaded: end before there is a command to stop */
 	if (o->argv && !session_stop_requested) {
 		err = start_command(&s, msg, len);
@@ -138,18 +128,18 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 			goto out;
 	}
 
-	started_ns = now_ns();
+	started_ns = collector__now_ns();
 	while (!session_stop_requested) {
 		uint64_t ran_ms;
 
-		pump(&s, POLL_INTERVAL_MS);
+		pump(&s, COLLECTOR_DRAIN_EVERY_MS);
 		if (o->argv && runner__poll(&s.runner)) {
 			res->command_exited = true;
 			break;
 		}
 		if (targets_all_gone(&s))
 			break;
-		ran_ms = (now_ns() - started_ns) / 1000000;
+		ran_ms = (collector__now_ns() - started_ns) / 1000000;
 		if (o->duration_ms && ran_ms >= o->duration_ms) {
 			res->duration_reached = true;
 			break;
@@ -163,7 +153,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		res->interrupted = true;
 	/* what wakeprobe started it also ends: nothing is left running */
 	runner__stop(&s.runner, COMMAND_GRACE_MS);
-	res->trace_end_ns = now_ns();
+	res->trace_end_ns = collector__now_ns();
 	collector__detach(s.collector);
 	collector__drain(s.collector);
 	{

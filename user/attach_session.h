@@ -19,6 +19,7 @@ struct attach_session_opts {
 	const int32_t *pids;		/* --pid: processes already running */
 	uint32_t nr_pids;
 	char *const *argv;		/* -- COMMAND: started here, traced from its first instruction */
+	const char *command_path;	/* ... the executable, as attach_session__check() found it */
 	uint64_t duration_ms;		/* end after this long; 0: when the targets do */
 	uint64_t timeout_ms;		/* as for workloads: end, and stop the command; 0: none */
 	uint32_t ringbuf_bytes;
@@ -51,10 +52,19 @@ struct attach_session_result {
 };
 
 /*
- * attach_session__run - trace @o's targets to the end. Returns 0 when there
- * is a result to report (@res says how the run ended), or a negative errno
- * with a one-line reason in @msg (nothing was traced, nothing is left
- * running).
+ * attach_session__check - what can be found wrong with @o's targets before
+ * anything is loaded: a --pid that is not a live process wakeprobe may
+ * trace, a command that cannot be run (its executable goes into @path), a
+ * wakeprobe in a pid namespace of its own. 0, or a negative errno and @msg.
+ */
+int attach_session__check(const struct attach_session_opts *o, char *path, size_t pathlen, char *msg,
+			  size_t len);
+
+/*
+ * attach_session__run - trace @o's targets, which attach_session__check()
+ * passed, to the end. Returns 0 when there is a result to report (@res says
+ * how the run ended), or a negative errno with a one-line reason in @msg
+ * (nothing was traced, nothing is left running).
  */
 int attach_session__run(const struct attach_session_opts *o, struct attach_session_result *res, char *msg,
 			size_t len);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
@@ -189,6 +190,26 @@ int collector__track(struct collector *c, pid_t tgid)
 	if (bpf_map__update_elem(c->skel->maps.tracked_tgids, &key, sizeof(key), &one, sizeof(one), BPF_ANY))
 		return -errno;
 	return 0;
+}
+
+uint64_t collector__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops)
+{
+	struct wp_counters counters;
+	uint64_t drained_at;
+
+	collector__poll(c, timeout_ms);
+	drained_at = collector__now_ns();
+	collector__drain(c);
+	collector__counters(c, &counters, drops);
+	return drained_at - COLLECTOR_COMMIT_DELAY_NS;
 }
 
 int collector__poll(struct collector *c, int timeout_ms)

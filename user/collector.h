@@ -61,6 +61,28 @@ int collector__check_access(char *msg, size_t len);
 /* collector__open - load and attach; on failure @msg says why */
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len);
 int collector__track(struct collector *c, pid_t tgid);
+/*
+ * How often a live run drains the ring buffer: the BPF side commits records
+ * without waking the reader (wakeprobe.bpf.c, event_submit()).
+ */
+#define COLLECTOR_DRAIN_EVERY_MS	10
+/*
+ * A BPF program stamps its record before it reserves and commits it, so a
+ * record can show up slightly after records stamped later. Everything older
+ * than this, relative to the moment the ring buffer was last drained, is in.
+ */
+#define COLLECTOR_COMMIT_DELAY_NS	(2ull * 1000 * 1000)
+
+/* collector__now_ns - CLOCK_MONOTONIC, the clock the BPF side stamps its records with */
+uint64_t collector__now_ns(void);
+
+/*
+ * collector__take - wait up to @timeout_ms for records, deliver every one
+ * in the ring buffer, and return the time up to which the stream is now
+ * complete; the drop counter read after the drain goes into @drops.
+ */
+uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops);
+
 /* collector__poll - wait up to @timeout_ms, then deliver what arrived */
 int collector__poll(struct collector *c, int timeout_ms);
 /* collector__drain - deliver everything already in the ring buffer */

@@ -31,7 +31,6 @@
 #include "replay.h"
 #include "report.h"
 #include "session.h"
-#include "targets.h"
 
 /* a record file holds at most this many runs; --workload all makes CATALOG_MAX_WORKLOADS */
 #define MAX_RUNS 64
@@ -290,19 +289,11 @@ struct attach_run {
 	uint64_t tids_left_out;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static enum fd_kind attach_fd_kind(uint32_t tgid, int fd, void *ctx)
 {
 	struct attach_run *ar = ctx;
 
-	return fd_kinds__cached(&ar->fds, (pid_t)tgid, fd, now_ns());
+	return fd_kinds__cached(&ar->fds, (pid_t)tgid, fd, collector__now_ns());
 }
 
 static void attach_result(const struct attach_result *r, void *ctx)
@@ -343,7 +334,7 @@ static uint32_t tgid_of(const struct attach_run *ar, uint32_t tid)
 static void look_up_fd_early(struct attach_run *ar, uint32_t tgid, int64_t nr, uint64_t fd)
 {
 	if (tgid && mechanism__syscall_takes_fd(nr))
-		fd_kinds__cached(&ar->fds, (pid_t)tgid, (int)fd, now_ns());
+		fd_kinds__cached(&ar->fds, (pid_t)tgid, (int)fd, collector__now_ns());
 }
 
 static void attach_event(const struct wp_event *e, void *ctx)
@@ -426,17 +417,11 @@ static int run_attach(const struct wp_options *o)
 		fprintf(stderr, "wakeprobe: --user is for the command wakeprobe starts; --pid starts nothing\n");
 		return 2;
 	}
-	for (uint32_t i = 0; i < o->nr_pids; i++) {
-		if (targets__check_pid(o->pids[i], msg, sizeof(msg))) {
-			fprintf(stderr, "wakeprobe: %s\n", msg);
-			return 2;
-		}
-	}
-	if (o->target_argv && (err = targets__find_command(o->target_argv[0], path, sizeof(path)))) {
-		fprintf(stderr, "wakeprobe: cannot run '%.64s': %s\n", o->target_argv[0],
-			err == -EACCES ? "not an executable file" : "no such command (check the name and $PATH)");
+	if (attach_session__check(&so, path, sizeof(path), msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;
 	}
+	so.command_path = path;
 	if (o->user && resolve_user(o->user, &so.uid, &so.gid, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;

@@ -14,14 +14,7 @@
 #include "sample_reader.h"
 #include "session.h"
 
-#define POLL_INTERVAL_MS	10
 #define CLOCK_PAIR_EVERY_NS	(50ull * 1000 * 1000)
-/*
- * A BPF program stamps its record before it reserves and commits it, so a
- * record can show up slightly after records stamped later. Everything older
- * than this, relative to the moment the ring buffer was last drained, is in.
- */
-#define COMMIT_DELAY_NS		(2ull * 1000 * 1000)
 
 volatile sig_atomic_t session_stop_requested;
 
@@ -36,14 +29,6 @@ struct session {
 	struct runner runner;
 	uint64_t last_pair_ns;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 static int on_event(const struct wp_event *e, void *ctx)
 {
@@ -120,41 +105,35 @@ static void maybe_toggle(struct session *s, struct session_bench *b, uint64_t no
 	if (now - since < b->toggle_trace_ms * 1000000ull)
 		return;
 	if (off) {
-		t->attach_ns = now_ns();
+		t->attach_ns = collector__now_ns();
 		if (!switch_trace(s, true))
-			t->on_ns = now_ns();
+			t->on_ns = collector__now_ns();
 		return;
 	}
 	if (b->nr_toggles == SESSION_MAX_TOGGLES)
 		return;
 	t = &b->toggles[b->nr_toggles++];
-	t->detach_ns = now_ns();
+	t->detach_ns = collector__now_ns();
 	switch_trace(s, false);
-	t->off_ns = now_ns();
+	t->off_ns = collector__now_ns();
 }
 
 /* pump - move whatever arrived into the merger and finish what is complete */
 static void pump(struct session *s, int timeout_ms)
 {
-	uint64_t drained_at, drops = 0;
+	uint64_t complete_ns = 0, drops = 0;
 
 	if (s->collector) {
-		struct wp_counters counters;
-
-		collector__poll(s->collector, timeout_ms);
-		drained_at = now_ns();
-		collector__drain(s->collector);
-		collector__counters(s->collector, &counters, &drops);
+		complete_ns = collector__take(s->collector, timeout_ms, &drops);
 	} else {
 		struct timespec tick = { .tv_nsec = timeout_ms * 1000000L };
 
 		nanosleep(&tick, NULL);
-		drained_at = now_ns();
 	}
-	maybe_add_clock_pair(s, drained_at);
+	maybe_add_clock_pair(s, collector__now_ns());
 	sample_reader__drain(&s->reader, on_sample, s);
 	if (s->collector)
-		analysis__advance(&s->analysis, drained_at - COMMIT_DELAY_NS, drops);
+		analysis__advance(&s->analysis, complete_ns, drops);
 }
 
 static int track_child(pid_t pid, void *ctx)
@@ -257,7 +236,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		if (err)
 			goto out;
 	}
-	res->trace_start_ns = now_ns();
+	res->trace_start_ns = collector__now_ns();
 	err = analysis__begin(&s.analysis, cfg, &o->analysis, res);
 	if (err) {
 		snprintf(msg, len, "out of memory");
@@ -268,7 +247,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		snprintf(msg, len, "TSC calibration failed: %s", strerror(-err));
 		goto out;
 	}
-	s.last_pair_ns = now_ns();
+	s.last_pair_ns = collector__now_ns();
 
 	/* a Ctrl-C while the BPF side loaded: end before there is a workload to stop */
 	if (!session_stop_requested) {
@@ -277,15 +256,15 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 			goto out;
 	}
 
-	started_ns = now_ns();
+	started_ns = collector__now_ns();
 	while (!session_stop_requested) {
-		pump(&s, POLL_INTERVAL_MS);
+		pump(&s, COLLECTOR_DRAIN_EVERY_MS);
 		if (bench && bench->toggle_trace_ms && (s.collector || bench->toggle))
-			maybe_toggle(&s, bench, now_ns());
+			maybe_toggle(&s, bench, collector__now_ns());
 		state = sample_reader__state(&s.reader);
 		if (runner__poll(&s.runner) || state == WP_RING_FAILED)
 			break;
-		if (o->timeout_ms && now_ns() - started_ns >= o->timeout_ms * 1000000ull) {
+		if (o->timeout_ms && collector__now_ns() - started_ns >= o->timeout_ms * 1000000ull) {
 			res->timed_out = true;
 			break;
 		}
@@ -295,12 +274,12 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	runner__stop(&s.runner, 500);
 
 	/* stop producing events, then take in everything that is left */
-	res->trace_end_ns = now_ns();
+	res->trace_end_ns = collector__now_ns();
 	if (s.collector) {
 		collector__detach(s.collector);
 		collector__drain(s.collector);
 	}
-	add_clock_pair(&s, now_ns());
+	add_clock_pair(&s, collector__now_ns());
 	sample_reader__drain(&s.reader, on_sample, &s);
 	if (s.collector) {
 		struct collector_prog_totals totals;
