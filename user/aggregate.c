@@ -23,7 +23,7 @@ void aggregate__want_outliers(struct aggregate *a, uint32_t k, uint64_t threshol
 }
 
 /* add_task_time - the time the task named by @iv held a CPU a wakeup needed */
-static void add_task_time(struct aggregate *a, const struct interval *iv)
+static void add_task_time(struct cause_totals *a, const struct interval *iv)
 {
 	uint32_t i;
 
@@ -44,7 +44,7 @@ static void add_task_time(struct aggregate *a, const struct interval *iv)
 	a->tasks[a->nr_tasks++].ns = (int64_t)iv->dur_ns;
 }
 
-void aggregate__sort_tasks(struct aggregate *a)
+void aggregate__sort_tasks(struct cause_totals *a)
 {
 	uint32_t i, j;
 
@@ -88,6 +88,23 @@ void aggregate__add_untraced(struct aggregate *a, uint64_t t_notify_ns, uint64_t
 		histogram__add(&a->wait_cpu, t_woken_ns - t_wait_start_ns);
 }
 
+void aggregate__add_causes(struct cause_totals *c, const struct sample_result *r)
+{
+	int k;
+
+	for (k = 0; k < NR_CAUSES; k++)
+		c->cause_ns[k] += r->why.by_cause[k];
+	c->explained_total_ns += r->total_ns;
+	c->migrations += r->why.migrations;
+	for (k = 0; k < (int)r->why.nr_iv; k++) {
+		const struct interval *iv = &r->why.iv[k];
+
+		if (iv->pid && (iv->cause == CAUSE_OTHER_TASK || iv->cause == CAUSE_WAKER_PREEMPTED ||
+				iv->cause == CAUSE_WAKEE_PREEMPTED))
+			add_task_time(c, iv);
+	}
+}
+
 void aggregate__add(struct aggregate *a, const struct sample_result *r)
 {
 	int64_t sum = 0;
@@ -112,17 +129,7 @@ void aggregate__add(struct aggregate *a, const struct sample_result *r)
 		a->phase_sum_mismatch++;
 	if (r->rewait_seen)
 		histogram__add(&a->rewait, (uint64_t)r->rewait_ns);
-	for (k = 0; k < NR_CAUSES; k++)
-		a->cause_ns[k] += r->why.by_cause[k];
-	a->explained_total_ns += r->total_ns;
-	a->migrations += r->why.migrations;
-	for (k = 0; k < (int)r->why.nr_iv; k++) {
-		const struct interval *iv = &r->why.iv[k];
-
-		if (iv->pid && (iv->cause == CAUSE_OTHER_TASK || iv->cause == CAUSE_WAKER_PREEMPTED ||
-				iv->cause == CAUSE_WAKEE_PREEMPTED))
-			add_task_time(a, iv);
-	}
+	aggregate__add_causes(&a->causes, r);
 	keep_if_outlier(a, r);
 	if (r->target_was_idle) {
 		a->target_idle++;
@@ -137,12 +144,17 @@ void aggregate__add(struct aggregate *a, const struct sample_result *r)
 
 int64_t aggregate__grew_most(const struct aggregate *a, const struct sample_result *r, enum phase *phase)
 {
+	return aggregate__grew_most_in(a->phase, r, phase);
+}
+
+int64_t aggregate__grew_most_in(const struct histogram *hist, const struct sample_result *r, enum phase *phase)
+{
 	int64_t grew = INT64_MIN;
 	int k;
 
 	*phase = PHASE_NOTIFY_USER;
 	for (k = 0; k < NR_PHASES; k++) {
-		int64_t d = r->phase_ns[k] - (int64_t)histogram__percentile(&a->phase[k], 50);
+		int64_t d = r->phase_ns[k] - (int64_t)histogram__percentile(&hist[k], 50);
 
 		if (d > grew) {
 			grew = d;

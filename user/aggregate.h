@@ -19,6 +19,25 @@ struct task_share {
 	int64_t ns;
 };
 
+/*
+ * The time of explained wakeups (explain.h) by cause, and the tasks that
+ * held a CPU they needed: what both the workload and attach aggregates sum.
+ */
+struct cause_totals {
+	int64_t cause_ns[NR_CAUSES];
+	int64_t explained_total_ns;		/* the sum of their totals */
+	uint64_t migrations;			/* of the wakee, inside a wakeup */
+	/* the tasks named by other_task and the preemptions, the most time first once sorted */
+	struct task_share tasks[AGG_MAX_TASKS];
+	uint32_t nr_tasks;
+	int64_t untabled_task_ns;		/* tasks that came once the table was full */
+};
+
+/* cause_totals__add - the explanation of the complete, phased wakeup @r */
+void aggregate__add_causes(struct cause_totals *c, const struct sample_result *r);
+/* aggregate__sort_tasks - order tasks[] by time, the most first (once the run is over) */
+void aggregate__sort_tasks(struct cause_totals *c);
+
 struct aggregate {
 	uint64_t samples;			/* every sample seen */
 	uint64_t by_label[NR_LABELS];
@@ -37,14 +56,7 @@ struct aggregate {
 	uint64_t first_notify_ns;
 	uint64_t last_woken_ns;
 
-	/* phased complete samples: their total time by cause, and the sum of their totals */
-	int64_t cause_ns[NR_CAUSES];
-	int64_t explained_total_ns;
-	uint64_t migrations;			/* of the wakee, inside a sample */
-	/* the tasks named by other_task and the preemptions, the most time first once sorted */
-	struct task_share tasks[AGG_MAX_TASKS];
-	uint32_t nr_tasks;
-	int64_t untabled_task_ns;		/* tasks that came once the table was full */
+	struct cause_totals causes;		/* phased complete samples */
 
 	/* the slowest phased complete samples at or over the threshold, slowest first */
 	uint32_t outliers_wanted;
@@ -55,8 +67,6 @@ struct aggregate {
 };
 
 void aggregate__init(struct aggregate *a);
-/* aggregate__sort_tasks - order tasks[] by time, the most first (once the run is over) */
-void aggregate__sort_tasks(struct aggregate *a);
 /* keep the @k slowest samples whose total is at least @threshold_ns (k <= AGG_MAX_OUTLIERS) */
 void aggregate__want_outliers(struct aggregate *a, uint32_t k, uint64_t threshold_ns);
 void aggregate__add(struct aggregate *a, const struct sample_result *r);
@@ -66,6 +76,8 @@ void aggregate__add(struct aggregate *a, const struct sample_result *r);
  * introduced with.
  */
 int64_t aggregate__grew_most(const struct aggregate *a, const struct sample_result *r, enum phase *phase);
+/* aggregate__grew_most_in - the same against the phase histograms @phase[NR_PHASES] */
+int64_t aggregate__grew_most_in(const struct histogram *phase, const struct sample_result *r, enum phase *worst);
 /* a sample measured without tracing: only its total is known */
 void aggregate__add_untraced(struct aggregate *a, uint64_t t_notify_ns, uint64_t t_woken_ns,
 			     uint64_t t_wait_start_ns);

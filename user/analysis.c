@@ -157,7 +157,7 @@ void analysis__end(struct analysis *a)
 	merger__set_window(a->merger, res->trace_start_ns, res->trace_end_ns);
 	merger__finish(a->merger, res->drops_total);
 	res->merge = *merger__stats(a->merger);
-	aggregate__sort_tasks(&res->agg);
+	aggregate__sort_tasks(&res->agg.causes);
 }
 
 void analysis__free(struct analysis *a)

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "attach.h"
 #include "event_window.h"
+#include "explain.h"
 
 /*
  * include/linux/sched.h: the state do_task_dead() leaves a task's CPU in,
@@ -15,6 +16,7 @@
 #define THREAD_SLOTS_MAX	(2 * ATTACH_MAX_THREADS)
 #define IDLE_WAITERS		8	/* wakeups waiting at once for one idle CPU's exit */
 #define NAMES			1024	/* the names switch-ins gave: a cache, direct-mapped by tid */
+
 
 enum run_state {
 	RUN_UNKNOWN,	/* nothing seen of it yet but the record that named it */
@@ -139,6 +141,7 @@ struct attach {
 
 	struct event_window *events;
 	uint64_t done_ns;		/* records stamped before it were replayed */
+	uint64_t kept_from_ns;		/* the window was pruned up to here */
 	uint64_t last_ns;		/* the last replayed record's stamp */
 
 	/* open addressing, linear probing, keyed by tid */
@@ -469,6 +472,28 @@ static void fill_marks(struct attach_result *r, const struct build *b, uint64_t 
 	sr->total_ns = (int64_t)(sr->t_woken_ns - sr->t_notify_ns);
 }
 
+/*
+ * explain_result - split a complete wakeup's time by cause, from the records
+ * of its span the window still holds; what they do not cover stays
+ * unexplained, which is what it then is.
+ */
+static void explain_result(struct attach *a, struct attach_result *r)
+{
+	struct sample_result *sr = &r->sr;
+	const struct wp_event *evs;
+	size_t n;
+
+	if (sr->t_notify_ns < a->kept_from_ns)
+		a->counters.explained_cut++;
+	if (event_window__span(a->events, sr->t_notify_ns, sr->t_woken_ns, &evs, &n)) {
+		memset(&sr->why, 0, sizeof(sr->why));
+		sr->why.by_cause[CAUSE_UNEXPLAINED] = sr->total_ns;
+		sr->why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_UNEXPLAINED] = sr->total_ns;
+		return;
+	}
+	explain__sample(&sr->why, sr, evs, n);
+}
+
 static void fill_fd_kinds(struct attach *a, struct attach_result *r)
 {
 	if (!a->cfg.fd_kind)
@@ -512,7 +537,8 @@ static void finish_build(struct attach *a, struct thread *t, struct build *b, en
 		r->mark_seen[k] = b->seen[k];
 
 	sr->sample.seq = ++a->seq;
-	sr->sample.waker_tid = b->waker.tid;
+	/* an interrupt's waker.tid is the task it interrupted: no thread woke the wakee */
+	sr->sample.waker_tid = mechanism__waker_is_thread(&b->waker) ? b->waker.tid : 0;
 	sr->sample.wakee_tid = t->tid;
 	sr->sample.waker_cpu = (uint16_t)b->waking_cpu;
 	sr->sample.wakee_cpu = (uint16_t)b->target_cpu;
@@ -532,9 +558,10 @@ static void finish_build(struct attach *a, struct thread *t, struct build *b, en
 	if (b->idle_exit_seen)
 		sr->idle_exit_ns = (int64_t)(b->idle_exit_at_ns - b->mark_ns[MARK_WAKING]);
 
-	if (sr->label == LABEL_COMPLETE)
+	if (sr->label == LABEL_COMPLETE) {
 		fill_phases(r, b, resume);
-	else
+		explain_result(a, r);
+	} else
 		fill_marks(r, b, decided_ns < a->last_ns ? decided_ns : a->last_ns);
 
 	fill_fd_kinds(a, r);
@@ -1081,7 +1108,8 @@ void attach__add_event(struct attach *a, const struct wp_event *e)
 	a->counters.events++;
 	if (e->drops > a->counters.drops_seen)
 		a->counters.drops_seen = e->drops;
-	if (what & EVENT_WINDOW_LATE)
+	/* the window is kept further back than the replay (ATTACH_EXPLAIN_KEEP_NS): late is before done_ns */
+	if ((what & EVENT_WINDOW_LATE) || e->ts_ns < a->done_ns)
 		a->counters.late_events++;
 	if (what & EVENT_WINDOW_EVICTED)
 		a->counters.evicted_events++;
@@ -1093,9 +1121,24 @@ void attach__note_drops(struct attach *a, uint64_t drops)
 		a->counters.drops_seen = drops;
 }
 
-/* check_losses - every open loss window, up to @to_ns, before pruning forgets the gaps there */
-static void check_losses(struct attach *a, uint64_t to_ns)
+/* build_start_ns - the first mark an open wakeup has seen */
+static uint64_t build_start_ns(const struct build *b)
 {
+	int k;
+
+	for (k = 0; k < NR_MARKS; k++)
+		if (b->seen[k])
+			return b->mark_ns[k];
+	return UINT64_MAX;
+}
+
+/*
+ * check_losses - every open loss window, up to @to_ns, before pruning
+ * forgets the gaps there; returns the first mark of the oldest open wakeup
+ */
+static uint64_t check_losses(struct attach *a, uint64_t to_ns)
+{
+	uint64_t oldest = UINT64_MAX, start;
 	size_t i;
 
 	for (i = 0; i < a->slots; i++) {
@@ -1104,16 +1147,24 @@ static void check_losses(struct attach *a, uint64_t to_ns)
 		if (!t->tid)
 			continue;
 		loss_check(a, &t->sleep_loss, to_ns);
-		if (t->cur.stage != STAGE_NONE)
+		if (t->cur.stage != STAGE_NONE) {
 			loss_check(a, &t->cur.loss, to_ns);
-		if (t->early.stage != STAGE_NONE)
+			start = build_start_ns(&t->cur);
+			oldest = start < oldest ? start : oldest;
+		}
+		if (t->early.stage != STAGE_NONE) {
 			loss_check(a, &t->early.loss, to_ns);
+			start = build_start_ns(&t->early);
+			oldest = start < oldest ? start : oldest;
+		}
 	}
+	return oldest;
 }
 
 void attach__advance(struct attach *a, uint64_t complete_ns)
 {
 	const struct wp_event *e;
+	uint64_t oldest, keep_from;
 	size_t i;
 
 	if (complete_ns <= a->done_ns)
@@ -1123,9 +1174,16 @@ void attach__advance(struct attach *a, uint64_t complete_ns)
 			break;
 		replay(a, e);
 	}
-	check_losses(a, complete_ns);
+	oldest = check_losses(a, complete_ns);
 	a->done_ns = complete_ns;
-	event_window__prune(a->events, complete_ns);
+	/* what an open wakeup's explanation will need is kept, up to ATTACH_EXPLAIN_KEEP_NS back */
+	keep_from = oldest < complete_ns ? oldest : complete_ns;
+	if (complete_ns > ATTACH_EXPLAIN_KEEP_NS && keep_from < complete_ns - ATTACH_EXPLAIN_KEEP_NS)
+		keep_from = complete_ns - ATTACH_EXPLAIN_KEEP_NS;
+	if (keep_from > a->kept_from_ns) {
+		event_window__prune(a->events, keep_from);
+		a->kept_from_ns = keep_from;
+	}
 }
 
 void attach__finish(struct attach *a, uint64_t final_drops)

@@ -44,6 +44,13 @@
  */
 #define ATTACH_MAX_THREADS	16384
 
+/*
+ * How far back the event window keeps the records of a wakeup still open,
+ * for its explanation: a wakeup longer than this has the part before it
+ * unexplained (counted in explained_cut).
+ */
+#define ATTACH_EXPLAIN_KEEP_NS	(250ull * 1000 * 1000)
+
 /* why a phase of a wakeup has no time; ATTACH_PRESENT when it has */
 enum attach_absence {
 	ATTACH_PRESENT,
@@ -64,7 +71,9 @@ enum attach_absence {
  * sr is the wakeup in the words of the workload paths (wakeup.h), so that
  * the stages that take a struct sample_result (explain__sample(),
  * aggregate__add()) can take it too: sample.seq numbers the results from 1,
- * sample.waker_tid is waker.tid and sample.wakee_tid the wakee; label,
+ * sample.waker_tid is waker.tid when a thread woke it (0 for an interrupt,
+ * a softirq or a timer, whose waker.tid is the task they interrupted) and
+ * sample.wakee_tid the wakee; label,
  * missing, phase_ns, the CPUs, the idle exit, notify_nr/arg/arg2 (the
  * waker's syscall) and wait_end_type/nr mean what they mean there. With no
  * stamps in the program, t_notify_ns is the first mark (the waker's syscall
@@ -119,6 +128,7 @@ struct attach_counters {
 	uint64_t stray_wakeups;		/* a second sched_wakeup for one waking: ignored */
 	uint64_t cpu_out_of_range;	/* records from a CPU >= WP_MAX_CPUS: not paired, no idle exit */
 	uint64_t migrations;		/* sched_migrate_task of a tracked task, anywhere in the run */
+	uint64_t explained_cut;		/* complete wakeups older than the records kept: their start unexplained */
 };
 
 struct attach;

@@ -19,6 +19,7 @@ struct attach_aggregate *attach_aggregate__new(void)
 	histogram__init(&g->wake_to_run);
 	histogram__init(&g->notify_to_return);
 	histogram__init(&g->idle_exit);
+	histogram__init(&g->total);
 	return g;
 }
 
@@ -175,6 +176,34 @@ static void add_futexes(struct attach_aggregate *g, const struct attach_result *
 	}
 }
 
+void attach_aggregate__want_outliers(struct attach_aggregate *g, uint32_t k, uint64_t threshold_ns)
+{
+	g->outliers_wanted = k < AGG_MAX_OUTLIERS ? k : AGG_MAX_OUTLIERS;
+	g->outlier_threshold_ns = threshold_ns;
+}
+
+/* keep_if_outlier - insert @r among the slowest kept, slowest first */
+static void keep_if_outlier(struct attach_aggregate *g, const struct attach_result *r)
+{
+	int64_t total = r->sr.total_ns;
+	uint32_t i;
+
+	if (!g->outliers_wanted || (uint64_t)total < g->outlier_threshold_ns)
+		return;
+	g->outlier_candidates++;
+	if (g->nr_outliers == g->outliers_wanted && total <= g->outliers[g->nr_outliers - 1].sr.total_ns)
+		return;
+	i = g->nr_outliers < g->outliers_wanted ? g->nr_outliers++ : g->nr_outliers - 1;
+	for (; i > 0 && g->outliers[i - 1].sr.total_ns < total; i--)
+		g->outliers[i] = g->outliers[i - 1];
+	g->outliers[i] = *r;
+}
+
+void attach_aggregate__end(struct attach_aggregate *g)
+{
+	aggregate__sort_tasks(&g->causes);
+}
+
 void attach_aggregate__add(struct attach_aggregate *g, const struct attach_result *r)
 {
 	const struct sample_result *sr = &r->sr;
@@ -198,6 +227,7 @@ void attach_aggregate__add(struct attach_aggregate *g, const struct attach_resul
 		if (r->absent[k] == ATTACH_PRESENT)
 			histogram__add(&g->phase[k], (uint64_t)sr->phase_ns[k]);
 	}
+	histogram__add(&g->total, (uint64_t)sr->total_ns);
 	histogram__add(&g->wake_to_run, (uint64_t)r->wake_to_run_ns);
 	if (r->notify_to_return_ns >= 0)
 		histogram__add(&g->notify_to_return, (uint64_t)r->notify_to_return_ns);
@@ -208,6 +238,8 @@ void attach_aggregate__add(struct attach_aggregate *g, const struct attach_resul
 	}
 	if (sr->wakeup_cpu != sr->waking_cpu)
 		g->remote_wakeups++;
+	aggregate__add_causes(&g->causes, sr);
+	keep_if_outlier(g, r);
 	add_pair(g, r);
 	add_futexes(g, r);
 }

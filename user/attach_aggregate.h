@@ -9,6 +9,9 @@
  * Only complete wakeups go into the histograms and the tables; the others
  * are counted by label and nowhere else, as in the workload reports.
  *
+ * The complete wakeups' time is summed by cause, and the slowest are kept
+ * whole with their explanation (--outliers, --threshold-us).
+ *
  * Bounded whatever the run's length: at most ATTACH_AGG_MAX_PAIRS pairs,
  * each with two histograms (about 117 KiB a pair, allocated when the pair
  * first comes: 15 MiB at most), and ATTACH_AGG_MAX_FUTEXES futex rows of a
@@ -20,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "aggregate.h"
 #include "attach.h"
 #include "histogram.h"
 #include "mechanism.h"
@@ -84,8 +88,17 @@ struct attach_aggregate {
 	struct histogram wake_to_run;
 	struct histogram notify_to_return;
 	struct histogram idle_exit;		/* target CPU idle at the waking, its exit seen */
+	struct histogram total;			/* first mark -> last mark: the span explained */
 	uint64_t target_idle;
 	uint64_t remote_wakeups;		/* sched_wakeup ran on another CPU than sched_waking */
+	struct cause_totals causes;		/* their time by cause (explain.h) */
+
+	/* the slowest by total at or over the threshold, slowest first, with their explanation */
+	uint32_t outliers_wanted;
+	uint64_t outlier_threshold_ns;
+	uint32_t nr_outliers;
+	uint64_t outlier_candidates;		/* complete wakeups at or over the threshold */
+	struct attach_result outliers[AGG_MAX_OUTLIERS];
 
 	struct attach_pair *pairs[ATTACH_AGG_MAX_PAIRS];
 	uint32_t nr_pairs;
@@ -100,7 +113,11 @@ struct attach_aggregate {
 
 struct attach_aggregate *attach_aggregate__new(void);
 void attach_aggregate__free(struct attach_aggregate *g);
+/* keep the @k slowest complete wakeups whose total is at least @threshold_ns (k <= AGG_MAX_OUTLIERS) */
+void attach_aggregate__want_outliers(struct attach_aggregate *g, uint32_t k, uint64_t threshold_ns);
 void attach_aggregate__add(struct attach_aggregate *g, const struct attach_result *r);
+/* attach_aggregate__end - the run is over: order what is ordered once */
+void attach_aggregate__end(struct attach_aggregate *g);
 /*
  * attach_aggregate__pairs - up to @max pairs into @out in @order (ties: the
  * other measure, then the key: waker class and id, wakee, mechanism); how many

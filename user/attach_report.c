@@ -214,6 +214,44 @@ static void print_futexes(FILE *out, const struct attach_report *r)
 			g->futexes_untabled, ATTACH_AGG_MAX_FUTEXES);
 }
 
+/* print_outliers - the slowest complete wakeups, each phase split by what held its CPU */
+static void print_outliers(FILE *out, const struct attach_report *r)
+{
+	const struct attach_aggregate *g = r->agg;
+	uint64_t median = histogram__percentile(&g->total, 50);
+
+	if (!g->outliers_wanted)
+		return;
+	fprintf(out, "\nThe %" PRIu32 " slowest of %" PRIu64 " complete wakeups", g->nr_outliers, g->complete);
+	if (g->outlier_threshold_ns)
+		fprintf(out, " (%" PRIu64 " at or over %.0f us)", g->outlier_candidates, us(g->outlier_threshold_ns));
+	fprintf(out, " by their first mark to their last, each phase split by cause (us;\n"
+		"'grew most': the phase furthest over its median, by how much):\n");
+	for (uint32_t i = 0; i < g->nr_outliers; i++) {
+		const struct attach_result *o = &g->outliers[i];
+		const struct sample_result *sr = &o->sr;
+		enum phase worst;
+		int64_t grew = aggregate__grew_most_in(g->phase, sr, &worst);
+		char waker[MECHANISM_NAME_LEN];
+		bool show[NR_PHASES];
+
+		mechanism__waker_name(&o->waker, waker, sizeof(waker));
+		fprintf(out, "\n#%" PRIu32 " wakeup %" PRIu64 " at %.6f s: %.2f us, %.1fx the median %.2f; %s grew most, "
+			"%+.2f us\n", i + 1, sr->sample.seq, (sr->t_notify_ns - r->run->trace_start_ns) / 1e9,
+			us((uint64_t)sr->total_ns), median ? (double)sr->total_ns / (double)median : 0.0, us(median),
+			wakeup__phase_name(worst), grew / 1000.0);
+		fprintf(out, "  %s -> %.16s %" PRIu32 " via %s\n", waker, o->wakee_comm[0] ? o->wakee_comm : "?",
+			sr->sample.wakee_tid, o->mechanism);
+		for (int k = 0; k < NR_PHASES; k++)
+			show[k] = o->absent[k] == ATTACH_PRESENT;
+		report__print_outlier_body(out, sr, show);
+		for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++)
+			if (!show[k])
+				fprintf(out, "  %-14s %9s  absent: %s\n", wakeup__phase_name(k), "-",
+					attach__absence_describe(o->absent[k]));
+	}
+}
+
 void attach_report__print_text(FILE *out, const struct attach_report *r)
 {
 	const struct attach_aggregate *g = r->agg;
@@ -222,6 +260,12 @@ void attach_report__print_text(FILE *out, const struct attach_report *r)
 	print_pairs(out, r);
 	print_phases(out, r);
 	print_futexes(out, r);
+	report__print_causes(out, &g->causes, g->complete, r->counters->migrations, "the targets'");
+	if (r->counters->explained_cut)
+		fprintf(out, "complete wakeups that began before the records kept for explanations (%llu ms back): "
+			"%" PRIu64 "; their first part is unexplained\n", ATTACH_EXPLAIN_KEEP_NS / 1000000,
+			r->counters->explained_cut);
+	print_outliers(out, r);
 	fprintf(out, "\nwake -> run (sched_waking -> switch-in of the wakee)\n");
 	histogram__print_log2(&g->wake_to_run, out, "nsecs");
 	for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++) {

@@ -324,9 +324,13 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 		a.bound[k + 1] = r->mark_ns[k];
 	a.bound[NR_PHASES] = r->t_woken_ns;
 
-	/* the waker is on its CPU at t_notify: it just read the TSC there */
+	/*
+	 * The waker is on its CPU at t_notify: it just read the TSC there. An
+	 * interrupt, a softirq or a timer has no thread (waker_tid 0): what it
+	 * interrupted is known from the waking record's hint on.
+	 */
 	view_init(&a.waker_cpu, (int)r->waking_cpu);
-	a.waker_cpu.known = true;
+	a.waker_cpu.known = r->sample.waker_tid != 0;
 	a.waker_cpu.running = r->sample.waker_tid;
 	/* the target CPU is known from the waking record on; see below */
 	view_init(&a.target_cpu, (int)r->target_cpu);
@@ -348,7 +352,7 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 			 * What the target CPU was doing when the wake was decided:
 			 * its own switch records win over the waking record's hint
 			 */
-			if (a.target_cpu.cpu == a.waker_cpu.cpu) {
+			if (a.target_cpu.cpu == a.waker_cpu.cpu && r->sample.waker_tid) {
 				/* the waker runs there: only the idle flag is news */
 				a.target_cpu = a.waker_cpu;
 				a.target_cpu.idle = e->wake.target_idle_since_ns != 0;

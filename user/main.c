@@ -439,6 +439,7 @@ static int run_attach(const struct wp_options *o)
 		err = 1;
 		goto out;
 	}
+	attach_aggregate__want_outliers(ar.agg, o->outliers, o->threshold_us * 1000);
 	if (o->target_argv)
 		fprintf(stderr, "wakeprobe: tracing %s and what it starts, until it ends ...\n", o->target_argv[0]);
 	else
@@ -451,6 +452,7 @@ static int run_attach(const struct wp_options *o)
 		goto out;
 	}
 	attach__finish(ar.engine, res.drops_total);
+	attach_aggregate__end(ar.agg);
 	report = (struct attach_report){
 		.targets = &so,
 		.run = &res,

@@ -520,3 +520,9 @@ enum mech_family mechanism__family(const struct waker_info *w, const struct wait
 		f = MECH_OTHER;
 	return f;
 }
+
+bool mechanism__waker_is_thread(const struct waker_info *w)
+{
+	return w->cls == WP_WAKER_SYSCALL || w->cls == WP_WAKER_TRACKED || w->cls == WP_WAKER_PROCESS ||
+	       w->cls == WP_WAKER_KTHREAD;
+}

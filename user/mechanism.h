@@ -70,6 +70,9 @@ struct waker_info {
 					   thread's, when its switch-in was seen */
 };
 
+/* mechanism__waker_is_thread - did a thread wake it (not an irq, softirq or timer, nor unknown)? */
+bool mechanism__waker_is_thread(const struct waker_info *w);
+
 /* The wait, from the WP_EV_BLOCK record of the wakee's sleep. */
 struct wait_info {
 	bool known;			/* a BLOCK record told it */

@@ -153,41 +153,62 @@ static void print_parts(FILE *out, const struct explanation *x, int k, int inden
 	fprintf(out, "\n");
 }
 
-static void print_causes(FILE *out, const struct aggregate *a, const struct merger_stats *ms)
+void report__print_causes(FILE *out, const struct cause_totals *ct, uint64_t complete, uint64_t migrations,
+			  const char *whose)
 {
 	int c;
 
-	if (!a->explained_total_ns)
+	if (!ct->explained_total_ns)
 		return;
 	fprintf(out, "\nWhere the time of the %" PRIu64 " complete wakeups went (share of their summed totals):\n",
-		a->by_label[LABEL_COMPLETE]);
+		complete);
 	fprintf(out, "%-16s %7s %13s  %s\n", "cause", "share", "per wakeup us", "meaning");
 	for (c = 0; c < NR_CAUSES; c++) {
-		if (!a->cause_ns[c])
+		if (!ct->cause_ns[c])
 			continue;
 		fprintf(out, "%-16s %6.1f%% %13.2f  %s\n", wakeup__cause_name(c),
-			100.0 * (double)a->cause_ns[c] / (double)a->explained_total_ns,
-			(double)a->cause_ns[c] / 1000.0 / (double)a->by_label[LABEL_COMPLETE],
-			wakeup__cause_describe(c));
+			100.0 * (double)ct->cause_ns[c] / (double)ct->explained_total_ns,
+			(double)ct->cause_ns[c] / 1000.0 / (double)complete, wakeup__cause_describe(c));
 	}
-	for (c = 0; c < (int)a->nr_tasks && c < 5; c++) {
-		const struct task_share *t = &a->tasks[c];
+	for (c = 0; c < (int)ct->nr_tasks && c < 5; c++) {
+		const struct task_share *t = &ct->tasks[c];
 
 		fprintf(out, "%s '%.16s' pid %u: %.1f%%, %.2f us per wakeup\n",
 			c ? "                                " : "tasks holding a CPU a wakeup needed:", t->comm, t->pid,
-			100.0 * (double)t->ns / (double)a->explained_total_ns,
-			(double)t->ns / 1000.0 / (double)a->by_label[LABEL_COMPLETE]);
+			100.0 * (double)t->ns / (double)ct->explained_total_ns,
+			(double)t->ns / 1000.0 / (double)complete);
 	}
-	if (ms->migrations)
-		fprintf(out, "sched_migrate_task of the workload's tasks: %" PRIu64 ", %" PRIu64
-			" of them the wakee's inside a wakeup\n", ms->migrations, a->migrations);
+	if (migrations)
+		fprintf(out, "sched_migrate_task of %s tasks: %" PRIu64 ", %" PRIu64
+			" of them the wakee's inside a wakeup\n", whose, migrations, ct->migrations);
+}
+
+void report__print_outlier_body(FILE *out, const struct sample_result *r, const bool *show)
+{
+	int k;
+
+	fprintf(out, "  woken from CPU %u onto CPU %u%s%s\n", r->waking_cpu, r->target_cpu,
+		r->wakeup_cpu != r->waking_cpu ? ", queued there (the wake list: an IPI)" : ", enqueued by the waker",
+		r->target_was_idle ? ", which was idle" : "");
+	for (k = 0; k < NR_PHASES; k++) {
+		if (show && !show[k])
+			continue;
+		fprintf(out, "  %-14s %9.2f  ", wakeup__phase_name(k), us((uint64_t)r->phase_ns[k]));
+		print_parts(out, &r->why, k, 29);
+	}
+	if (r->why.more_iv)
+		fprintf(out, "  (%u more intervals are in the sums but not listed)\n", r->why.more_iv);
+	if (r->why.migrations)
+		fprintf(out, "  the wakee migrated from CPU %u to CPU %u inside this wakeup\n",
+			r->why.migrated_from, r->why.migrated_to);
+	if (r->rewait_seen)
+		fprintf(out, "  mutex_reacquire %.2f us of resume_user\n", us((uint64_t)r->rewait_ns));
 }
 
 static void print_outliers(FILE *out, const struct aggregate *a)
 {
 	uint64_t median_total = histogram__percentile(&a->total, 50);
 	uint32_t i;
-	int k;
 
 	if (!a->outliers_wanted)
 		return;
@@ -206,20 +227,7 @@ static void print_outliers(FILE *out, const struct aggregate *a)
 			i + 1, r->sample.seq, us((uint64_t)r->total_ns),
 			median_total ? (double)r->total_ns / (double)median_total : 0.0, us(median_total),
 			wakeup__phase_name(worst), grew / 1000.0);
-		fprintf(out, "  woken from CPU %u onto CPU %u%s%s\n", r->waking_cpu, r->target_cpu,
-			r->wakeup_cpu != r->waking_cpu ? ", queued there (the wake list: an IPI)" : ", enqueued by the waker",
-			r->target_was_idle ? ", which was idle" : "");
-		for (k = 0; k < NR_PHASES; k++) {
-			fprintf(out, "  %-14s %9.2f  ", wakeup__phase_name(k), us((uint64_t)r->phase_ns[k]));
-			print_parts(out, &r->why, k, 29);
-		}
-		if (r->why.more_iv)
-			fprintf(out, "  (%u more intervals are in the sums but not listed)\n", r->why.more_iv);
-		if (r->why.migrations)
-			fprintf(out, "  the wakee migrated from CPU %u to CPU %u inside this wakeup\n",
-				r->why.migrated_from, r->why.migrated_to);
-		if (r->rewait_seen)
-			fprintf(out, "  mutex_reacquire %.2f us of resume_user\n", us((uint64_t)r->rewait_ns));
+		report__print_outlier_body(out, r, NULL);
 	}
 }
 
@@ -297,7 +305,7 @@ void report__print_text(FILE *out, const struct run_config *cfg, const struct ru
 		fprintf(out, "\n%s\n", wakeup__phase_name(k));
 		histogram__print_log2(&a->phase[k], out, "nsecs");
 	}
-	print_causes(out, a, &r->merge);
+	report__print_causes(out, &a->causes, a->by_label[LABEL_COMPLETE], r->merge.migrations, "the workload's");
 	print_outliers(out, a);
 }
 

@@ -3,7 +3,9 @@
 #ifndef WAKEPROBE_REPORT_H
 #define WAKEPROBE_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include "aggregate.h"
 #include "run_config.h"
 #include "run_result.h"
 
@@ -16,6 +18,19 @@ typedef void (*report_warning_fn)(const char *kind, const char *text, void *ctx)
 void report__stats_header(FILE *out);
 /* report__stats_row - one distribution as a row under report__stats_header() */
 void report__stats_row(FILE *out, const char *name, const struct histogram *h);
+
+/*
+ * report__print_causes - where the time of @complete explained wakeups went,
+ * by cause, and the tasks that held a CPU they needed; @migrations: every
+ * sched_migrate_task of the traced tasks in the run, @whose ("the workload's")
+ */
+void report__print_causes(FILE *out, const struct cause_totals *ct, uint64_t complete, uint64_t migrations,
+			  const char *whose);
+/*
+ * report__print_outlier_body - one slow wakeup's CPUs and each phase split
+ * by cause, under its heading; only the phases @show[] says (NULL: all)
+ */
+void report__print_outlier_body(FILE *out, const struct sample_result *r, const bool *show);
 
 void report__warnings(const struct run_result *r, report_warning_fn fn, void *ctx);
 

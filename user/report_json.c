@@ -420,19 +420,19 @@ static void write_causes(struct json_writer *w, const struct run_view *v)
 	} else {
 		json_writer__begin_array(w);
 		for (c = 0; c < NR_CAUSES; c++) {
-			if (!a->cause_ns[c])
+			if (!a->causes.cause_ns[c])
 				continue;
 			json_writer__begin_object(w);
 			put_str(w, "cause", wakeup__cause_name(c));
 			put_str(w, "meaning", wakeup__cause_describe(c));
-			put_int(w, "ns", a->cause_ns[c]);
-			put_share(w, a->cause_ns[c], a->explained_total_ns);
-			put_per_wakeup(w, a->cause_ns[c], v->complete);
+			put_int(w, "ns", a->causes.cause_ns[c]);
+			put_share(w, a->causes.cause_ns[c], a->causes.explained_total_ns);
+			put_per_wakeup(w, a->causes.cause_ns[c], v->complete);
 			json_writer__end_object(w);
 		}
 		json_writer__end_array(w);
 	}
-	put_int_if(w, "explained_total_ns", v->phased, a->explained_total_ns);
+	put_int_if(w, "explained_total_ns", v->phased, a->causes.explained_total_ns);
 }
 
 static void write_tasks(struct json_writer *w, const struct run_view *v)
@@ -445,20 +445,20 @@ static void write_tasks(struct json_writer *w, const struct run_view *v)
 		json_writer__null(w);
 	} else {
 		json_writer__begin_array(w);
-		for (i = 0; i < a->nr_tasks; i++) {
-			const struct task_share *t = &a->tasks[i];
+		for (i = 0; i < a->causes.nr_tasks; i++) {
+			const struct task_share *t = &a->causes.tasks[i];
 
 			json_writer__begin_object(w);
 			put_uint(w, "pid", t->pid);
 			put_strn(w, "comm", t->comm, sizeof(t->comm));
 			put_int(w, "ns", t->ns);
-			put_share(w, t->ns, a->explained_total_ns);
+			put_share(w, t->ns, a->causes.explained_total_ns);
 			put_per_wakeup(w, t->ns, v->complete);
 			json_writer__end_object(w);
 		}
 		json_writer__end_array(w);
 	}
-	put_int_if(w, "untabled_task_ns", v->phased, a->untabled_task_ns);
+	put_int_if(w, "untabled_task_ns", v->phased, a->causes.untabled_task_ns);
 }
 
 static void write_migrations(struct json_writer *w, const struct run_view *v)
@@ -466,7 +466,7 @@ static void write_migrations(struct json_writer *w, const struct run_view *v)
 	json_writer__key(w, "migrations");
 	json_writer__begin_object(w);
 	put_uint_if(w, "all", v->traced, v->r->merge.migrations);
-	put_uint_if(w, "inside_wakeups", v->phased, v->a->migrations);
+	put_uint_if(w, "inside_wakeups", v->phased, v->a->causes.migrations);
 	json_writer__end_object(w);
 }
 

@@ -401,7 +401,7 @@ Test(outliers, an_idle_target_cpu_is_named_with_its_idle_exit_time)
 	memset(&ip, 0, sizeof(ip));
 	sess = test_session("eventfd", true, 300, 2000, &c);
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
-	cr_assert_gt(result.agg.cause_ns[CAUSE_IDLE], 0, "paced at 2 ms the target CPU is idle: no idle time named");
+	cr_assert_gt(result.agg.causes.cause_ns[CAUSE_IDLE], 0, "paced at 2 ms the target CPU is idle: no idle time named");
 	cr_assert_gt(ip.seen, 0, "none of the %lu complete wakeups had an idle target with its idle exit seen",
 		     c.phased);
 	idle = r->why.by_cause[CAUSE_IDLE];
@@ -476,7 +476,7 @@ Test(outliers, a_wakee_moved_to_another_cpu_mid_run_shows_the_migration)
 	/* asleep when moved, it migrates at its next wake; running, the stopper moves it at once */
 	cr_assert_eq(mv.migrations_to_0, 1, "the wakee's move to CPU 0 was seen %lu times", mv.migrations_to_0);
 	cr_assert_geq(result.merge.migrations, 1, "the report counts no migration");
-	cr_assert_leq(result.agg.migrations, result.merge.migrations);
+	cr_assert_leq(result.agg.causes.migrations, result.merge.migrations);
 	/* every sample after it ran on CPU 0 */
 	cr_assert_eq(last_wakee_cpu, 0, "the last wakeup was on CPU %u", last_wakee_cpu);
 }

@@ -73,8 +73,8 @@ Test(aggregate, no_outliers_are_kept_unless_asked)
 
 	aggregate__add(a, &r);
 	cr_assert_eq(a->nr_outliers, 0);
-	cr_assert_eq(a->explained_total_ns, 50000);
-	cr_assert_eq(a->cause_ns[CAUSE_UNEXPLAINED], 50000);
+	cr_assert_eq(a->causes.explained_total_ns, 50000);
+	cr_assert_eq(a->causes.cause_ns[CAUSE_UNEXPLAINED], 50000);
 }
 
 Test(aggregate, tasks_are_summed_by_pid_under_their_latest_name_and_sorted_by_time)
@@ -88,20 +88,20 @@ Test(aggregate, tasks_are_summed_by_pid_under_their_latest_name_and_sorted_by_ti
 	aggregate__add(a, &r);
 	r = sample(3, 9000, 42, "wp-hog");	/* the same process after exec */
 	aggregate__add(a, &r);
-	aggregate__sort_tasks(a);
+	aggregate__sort_tasks(&a->causes);
 
-	cr_assert_eq(a->nr_tasks, 2);
-	cr_assert_eq(a->tasks[0].pid, 42);
-	cr_assert_eq(a->tasks[0].ns, 10000);
-	cr_assert_str_eq(a->tasks[0].comm, "wp-hog");
-	cr_assert_eq(a->tasks[1].pid, 7);
-	cr_assert_eq(a->cause_ns[CAUSE_OTHER_TASK], 15000);
+	cr_assert_eq(a->causes.nr_tasks, 2);
+	cr_assert_eq(a->causes.tasks[0].pid, 42);
+	cr_assert_eq(a->causes.tasks[0].ns, 10000);
+	cr_assert_str_eq(a->causes.tasks[0].comm, "wp-hog");
+	cr_assert_eq(a->causes.tasks[1].pid, 7);
+	cr_assert_eq(a->causes.cause_ns[CAUSE_OTHER_TASK], 15000);
 
 	/* a full table counts what does not fit, and drops no time */
 	for (pid = 100; pid < 100 + AGG_MAX_TASKS; pid++) {
 		r = sample(pid, 10, pid, "t");
 		aggregate__add(a, &r);
 	}
-	cr_assert_eq(a->nr_tasks, AGG_MAX_TASKS);
-	cr_assert_eq(a->untabled_task_ns, 10 * 2, "the two tasks past the table's %d", AGG_MAX_TASKS);
+	cr_assert_eq(a->causes.nr_tasks, AGG_MAX_TASKS);
+	cr_assert_eq(a->causes.untabled_task_ns, 10 * 2, "the two tasks past the table's %d", AGG_MAX_TASKS);
 }

@@ -142,6 +142,8 @@ struct path {
 	uint32_t waking_tid;		/* current at sched_waking */
 	uint64_t waking;
 	uint64_t target_idle_since;
+	uint32_t target_curr;		/* the waking's hint: the task on the wakee's CPU then (0: idle) */
+	const char *target_curr_comm;
 	uint64_t wakeup;
 	uint64_t idle_exit;
 	uint64_t switch_in;
@@ -204,8 +206,14 @@ static size_t path_events(const struct path *p, struct wp_event *out)
 		out[n++] = p->blk;
 	if (p->waker.type)
 		out[n++] = p->waker;
-	if (p->waking)
-		out[n++] = ev_waking(p->waking, WAKER_CPU, p->waking_tid, WAKEE, WAKEE_CPU, p->target_idle_since);
+	if (p->waking) {
+		out[n] = ev_waking(p->waking, WAKER_CPU, p->waking_tid, WAKEE, WAKEE_CPU, p->target_idle_since);
+		out[n].wake.target_curr_pid = p->target_curr;
+		if (p->target_curr_comm)
+			snprintf(out[n].wake.target_curr_comm, sizeof(out[n].wake.target_curr_comm), "%s",
+				 p->target_curr_comm);
+		n++;
+	}
 	if (p->wakeup)
 		out[n++] = ev_wakeup(p->wakeup, WAKEE_CPU, IDLE_TID, WAKEE, WAKEE_CPU);
 	if (p->idle_exit)
@@ -1098,4 +1106,140 @@ Test(attach, the_wakeups_feed_the_pairs_and_the_futex_table)
 	cr_assert_eq(futexes[0]->nr_tids, 2);
 	cr_assert_eq(futexes[0]->tids[0], WAKEE, "the waiter, counted first");
 	cr_assert_eq(futexes[0]->tids[1], WAKER);
+}
+
+/* ---------------------------------------------------------------- explanations */
+
+#define HOG_IN		5000	/* offset at which OUTSIDER takes the wakee's CPU, busy, not idle */
+
+/* busy_path - the standard wakeup onto a CPU that OUTSIDER ('hog') holds from before the waking */
+static struct path busy_path(uint64_t t)
+{
+	struct path p = standard_path(t);
+
+	p.target_idle_since = 0;
+	p.idle_exit = 0;
+	p.target_curr = OUTSIDER;
+	p.target_curr_comm = "hog";
+	return p;
+}
+
+static void hog_takes_the_wakees_cpu(uint64_t t)
+{
+	add(with_next_tgid(with_next_comm(ev_switch(t + HOG_IN, WAKEE_CPU, IDLE_TID, OUTSIDER, 0, 0), "hog"),
+			   OUTSIDER_PROC));
+}
+
+static void assert_hog_held_runq_wait(const struct attach_result *r)
+{
+	const struct explanation *x = &r->sr.why;
+	uint32_t i;
+
+	cr_assert_eq(r->sr.label, LABEL_COMPLETE);
+	cr_assert_eq(x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OTHER_TASK], OFF_SWITCH_IN - OFF_WAKEUP,
+		     "runq_wait by other_task: %ld", (long)x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OTHER_TASK]);
+	for (i = 0; i < x->nr_iv; i++)
+		if (x->iv[i].phase == PHASE_RUNQ_WAIT && x->iv[i].cause == CAUSE_OTHER_TASK)
+			break;
+	cr_assert_lt(i, x->nr_iv, "no interval names the task");
+	cr_assert_eq(x->iv[i].pid, OUTSIDER);
+	cr_assert_str_eq(x->iv[i].name, "hog");
+	cr_assert_eq(x->iv[i].cpu, WAKEE_CPU);
+}
+
+Test(attach, a_task_holding_the_wakees_cpu_is_named_as_what_its_runq_wait_waited_for)
+{
+	struct path p = busy_path(T0);
+	int64_t sum = 0;
+
+	hog_takes_the_wakees_cpu(T0);
+	emit_path(&p);
+	attach__advance(a, T0 + PATH_SPAN);
+
+	cr_assert_eq(got.n, 1);
+	assert_hog_held_runq_wait(&got.r[0]);
+	for (int c = 0; c < NR_CAUSES; c++)
+		sum += got.r[0].sr.why.by_cause[c];
+	cr_assert_eq(sum, got.r[0].sr.total_ns, "the causes and the unexplained rest add up to the total");
+}
+
+Test(attach, the_records_of_a_wakeup_that_spans_several_drains_are_kept_for_its_explanation)
+{
+	struct path p = busy_path(T0);
+	struct wp_event evs[PATH_EVENTS];
+	size_t n = path_events(&p, evs), i;
+
+	/* the stream is complete up to just after the waking, then to the end: pruning must keep the hog */
+	hog_takes_the_wakees_cpu(T0);
+	for (i = 0; i < n && evs[i].ts_ns <= T0 + OFF_WAKEUP; i++)
+		add(evs[i]);
+	attach__advance(a, T0 + OFF_WAKEUP + 100);
+	cr_assert_eq(got.n, 0);
+	for (; i < n; i++)
+		add(evs[i]);
+	attach__advance(a, T0 + PATH_SPAN);
+
+	cr_assert_eq(got.n, 1);
+	assert_hog_held_runq_wait(&got.r[0]);
+	cr_assert_eq(attach__counters(a)->explained_cut, 0);
+}
+
+Test(attach, a_timer_is_no_thread_and_the_task_it_interrupted_is_named_for_holding_the_cpu)
+{
+	/* the timer fires on the wakee's CPU, in on the hog, which keeps the CPU until the switch-in */
+	struct path p = with_waker(busy_path(T0), ev_waker_timer(0, WAKEE_CPU, OUTSIDER, WAKEE, T0 + 9000,
+								  0xffffffff81234560ull));
+	struct wp_event evs[PATH_EVENTS];
+	size_t n = path_events(&p, evs), i;
+
+	hog_takes_the_wakees_cpu(T0);
+	for (i = 0; i < n; i++) {
+		/* the waking ran on the wakee's CPU: it enqueued the wakee itself */
+		if (evs[i].type == WP_EV_WAKING || evs[i].type == WP_EV_WAKER)
+			evs[i].cpu = WAKEE_CPU;
+		add(evs[i]);
+	}
+	attach__advance(a, T0 + PATH_SPAN);
+
+	cr_assert_eq(got.n, 1);
+	cr_assert_eq(got.r[0].waker.cls, WP_WAKER_TIMER);
+	cr_assert_eq(got.r[0].waker.tid, OUTSIDER, "the record keeps whom the timer interrupted");
+	cr_assert_eq(got.r[0].sr.sample.waker_tid, 0, "but no thread woke the wakee");
+	assert_hog_held_runq_wait(&got.r[0]);
+}
+
+Test(attach, the_slowest_complete_wakeups_are_kept_with_their_explanation)
+{
+	static const uint64_t extra[] = { 0, 40000, 10000, 70000, 20000 };	/* added to runq_wait */
+	uint64_t t = T0;
+	size_t i;
+
+	got.agg = attach_aggregate__new();
+	cr_assert_not_null(got.agg);
+	attach_aggregate__want_outliers(got.agg, 2, 15000 + 25000);
+	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		struct path p = busy_path(t);
+
+		p.switch_in += extra[i];
+		p.wait_exit += extra[i];
+		hog_takes_the_wakees_cpu(t);
+		emit_path(&p);
+		t += PATH_SPAN + 100000;
+	}
+	attach__advance(a, t);
+	attach_aggregate__end(got.agg);
+
+	cr_assert_eq(got.agg->complete, 5);
+	cr_assert_eq(got.agg->outlier_candidates, 2, "those at or over the threshold: +40 us and +70 us");
+	cr_assert_eq(got.agg->nr_outliers, 2);
+	cr_assert_eq(got.agg->outliers[0].sr.phase_ns[PHASE_RUNQ_WAIT], OFF_SWITCH_IN - OFF_WAKEUP + 70000);
+	cr_assert_eq(got.agg->outliers[1].sr.phase_ns[PHASE_RUNQ_WAIT], OFF_SWITCH_IN - OFF_WAKEUP + 40000);
+	cr_assert_eq(got.agg->outliers[0].sr.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OTHER_TASK],
+		     OFF_SWITCH_IN - OFF_WAKEUP + 70000);
+	cr_assert_str_eq(got.agg->outliers[0].mechanism, "eventfd write -> read");
+	/* every complete wakeup's time is summed by cause, and the hog named */
+	cr_assert_eq(got.agg->causes.cause_ns[CAUSE_OTHER_TASK],
+		     5 * (OFF_SWITCH_IN - OFF_WAKING) + 40000 + 10000 + 70000 + 20000);
+	cr_assert_eq(got.agg->causes.nr_tasks, 1);
+	cr_assert_eq(got.agg->causes.tasks[0].pid, OUTSIDER);
 }

@@ -643,7 +643,7 @@ static void traced_eventfd(struct run_result *r)
 	aggregate__add(&r->agg, &s);
 	s = labelled_sample(SLOW_SEQ + 4, LABEL_LOST_EVENTS, 15000);
 	aggregate__add(&r->agg, &s);
-	aggregate__sort_tasks(&r->agg);
+	aggregate__sort_tasks(&r->agg.causes);
 
 	r->traced = true;
 	r->samples_sent = r->agg.samples + 1;
@@ -826,7 +826,7 @@ Test(json_report, causes_tasks_and_outliers_are_computed_as_the_text_report_does
 			   "assert run['tasks'] == [{'pid': %d, 'comm': '" HOG_COMM_PY "', 'ns': 30000, "
 			   "'share': 30000 / total, 'per_wakeup_ns': 1429}], run['tasks']\n"
 			   "assert run['untabled_task_ns'] == 0\n",
-			   a->explained_total_ns, HOG_PID));
+			   a->causes.explained_total_ns, HOG_PID));
 
 	cr_assert(py_check("o = d['runs'][0]['outliers']\n"
 			   "assert (o['wanted'], o['threshold_ns'], o['candidates']) == (3, 0, 21), o\n"
