@@ -220,7 +220,7 @@ static void print_outliers(FILE *out, const struct attach_report *r)
 	const struct attach_aggregate *g = r->agg;
 	uint64_t median = histogram__percentile(&g->total, 50);
 
-	if (!g->outliers_wanted)
+	if (!g->outliers_wanted || !g->complete)
 		return;
 	fprintf(out, "\nThe %" PRIu32 " slowest of %" PRIu64 " complete wakeups", g->nr_outliers, g->complete);
 	if (g->outlier_threshold_ns)

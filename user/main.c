@@ -19,8 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "attach.h"
-#include "attach_aggregate.h"
+#include "attach_analysis.h"
 #include "attach_report.h"
 #include "attach_session.h"
 #include "catalog.h"
@@ -278,94 +277,14 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 	return err ? 1 : 0;
 }
 
-/* attach mode: what the engine, the aggregate and the session share */
-struct attach_run {
-	const struct wp_options *o;
-	struct attach *engine;
-	struct attach_aggregate *agg;
-	struct fd_kinds_cache fds;
-	/* a thread's process, from the records that name both: a BLOCK names only the thread */
-	uint32_t tgid_of[4096][2];
-	uint64_t tids_left_out;
-};
-
-static enum fd_kind attach_fd_kind(uint32_t tgid, int fd, void *ctx)
-{
-	struct attach_run *ar = ctx;
-
-	return fd_kinds__cached(&ar->fds, (pid_t)tgid, fd, collector__now_ns());
-}
-
-static void attach_result(const struct attach_result *r, void *ctx)
-{
-	struct attach_run *ar = ctx;
-	const struct wp_options *o = ar->o;
-	uint32_t i;
-
-	for (i = 0; i < o->nr_tids && (uint32_t)o->tids[i] != r->sr.sample.wakee_tid; i++)
-		;
-	if (o->nr_tids && i == o->nr_tids) {
-		ar->tids_left_out++;
-		return;
-	}
-	attach_aggregate__add(ar->agg, r);
-}
-
-static void note_tgid(struct attach_run *ar, uint32_t tid, uint32_t tgid)
-{
-	uint32_t *slot = ar->tgid_of[tid % 4096];
-
-	slot[0] = tid;
-	slot[1] = tgid;
-}
-
-static uint32_t tgid_of(const struct attach_run *ar, uint32_t tid)
-{
-	const uint32_t *slot = ar->tgid_of[tid % 4096];
-
-	return slot[0] == tid ? slot[1] : 0;
-}
-
-/*
- * look_up_fd_early - what an fd is, looked up as its record arrives: the
- * engine asks when it pairs the wakeup, a little later, and by then a
- * process that has just exited has no /proc to ask. The cache answers it.
- */
-static void look_up_fd_early(struct attach_run *ar, uint32_t tgid, int64_t nr, uint64_t fd)
-{
-	if (tgid && mechanism__syscall_takes_fd(nr))
-		fd_kinds__cached(&ar->fds, (pid_t)tgid, (int)fd, collector__now_ns());
-}
-
 static void attach_event(const struct wp_event *e, void *ctx)
 {
-	struct attach_run *ar = ctx;
-
-	switch (e->type) {
-	case WP_EV_SWITCH:
-		if (e->sw.next_tgid)
-			note_tgid(ar, e->sw.next_tid, e->sw.next_tgid);
-		break;
-	case WP_EV_WAKER:
-		note_tgid(ar, e->tid, e->waker.waker_tgid);
-		if (e->waker.waker_class == WP_WAKER_SYSCALL)
-			look_up_fd_early(ar, e->waker.waker_tgid, e->waker.nr, e->waker.arg);
-		break;
-	case WP_EV_BLOCK:
-		look_up_fd_early(ar, tgid_of(ar, e->tid), e->block.nr, e->block.arg);
-		break;
-	default:
-		break;
-	}
-	attach__add_event(ar->engine, e);
+	attach_analysis__event(ctx, e);
 }
 
 static void attach_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 {
-	struct attach_run *ar = ctx;
-
-	attach__note_drops(ar->engine, drops);
-	attach__advance(ar->engine, complete_ns);
+	attach_analysis__advance(ctx, complete_ns, drops);
 }
 
 /* attach_exit_status - wakeprobe's own: the command's, or 0 when there was none */
@@ -387,7 +306,13 @@ static int attach_exit_status(const struct attach_session_result *res)
  */
 static int run_attach(const struct wp_options *o)
 {
-	static struct attach_run ar;	/* its fd cache is large */
+	struct attach_analysis_opts ao = {
+		.outliers = o->outliers,
+		.outlier_threshold_ns = o->threshold_us * 1000,
+		.tids = o->tids,
+		.nr_tids = o->nr_tids,
+	};
+	struct attach_analysis *an = NULL;
 	struct attach_session_opts so = {
 		.pids = o->pids,
 		.nr_pids = o->nr_pids,
@@ -398,9 +323,7 @@ static int run_attach(const struct wp_options *o)
 		.verbose = o->verbose,
 		.on_event = attach_event,
 		.on_advance = attach_advance,
-		.ctx = &ar,
 	};
-	struct attach_config acfg = { .fd_kind = attach_fd_kind, .fd_kind_ctx = &ar };
 	struct attach_session_result res;
 	struct attach_report report;
 	char msg[PATH_MAX + 128], path[PATH_MAX];
@@ -431,15 +354,12 @@ static int run_attach(const struct wp_options *o)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
-	ar.o = o;
-	ar.agg = attach_aggregate__new();
-	ar.engine = attach__new(&acfg, attach_result, &ar);
-	if (!ar.agg || !ar.engine) {
+	an = attach_analysis__new(&ao);
+	if (!an) {
 		fprintf(stderr, "wakeprobe: out of memory\n");
-		err = 1;
-		goto out;
+		return 1;
 	}
-	attach_aggregate__want_outliers(ar.agg, o->outliers, o->threshold_us * 1000);
+	so.ctx = an;
 	if (o->target_argv)
 		fprintf(stderr, "wakeprobe: tracing %s and what it starts, until it ends ...\n", o->target_argv[0]);
 	else
@@ -451,23 +371,21 @@ static int run_attach(const struct wp_options *o)
 		err = 1;
 		goto out;
 	}
-	attach__finish(ar.engine, res.drops_total);
-	attach_aggregate__end(ar.agg);
+	attach_analysis__end(an, res.drops_total);
 	report = (struct attach_report){
 		.targets = &so,
 		.run = &res,
-		.counters = attach__counters(ar.engine),
-		.agg = ar.agg,
+		.counters = attach__counters(an->engine),
+		.agg = an->agg,
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,
-		.tids_left_out = ar.tids_left_out,
+		.tids_left_out = an->tids_left_out,
 		.pairs = o->pairs,
 	};
 	attach_report__print_text(stdout, &report);
 	err = attach_exit_status(&res);
 out:
-	attach__free(ar.engine);
-	attach_aggregate__free(ar.agg);
+	attach_analysis__free(an);
 	return err;
 }
 

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/* attach_analysis.c - attach mode's records in, its wakeups and tables out */
+#include <stdlib.h>
+#include <time.h>
+#include "attach_analysis.h"
+#include "mechanism.h"
+
+#define TGIDS	4096	/* rows of tgid_of[]: direct-mapped by tid */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static enum fd_kind fd_kind(struct attach_analysis *a, uint32_t tgid, int fd)
+{
+	if (a->opts.fd_kind)
+		return a->opts.fd_kind(tgid, fd, a->opts.fd_kind_ctx);
+	return fd_kinds__cached(&a->fds, (pid_t)tgid, fd, now_ns());
+}
+
+static enum fd_kind engine_fd_kind(uint32_t tgid, int fd, void *ctx)
+{
+	return fd_kind(ctx, tgid, fd);
+}
+
+static void on_result(const struct attach_result *r, void *ctx)
+{
+	struct attach_analysis *a = ctx;
+	const struct attach_analysis_opts *o = &a->opts;
+	uint32_t i;
+
+	for (i = 0; i < o->nr_tids && (uint32_t)o->tids[i] != r->sr.sample.wakee_tid; i++)
+		;
+	if (o->nr_tids && i == o->nr_tids) {
+		a->tids_left_out++;
+		return;
+	}
+	attach_aggregate__add(a->agg, r);
+	if (o->on_result)
+		o->on_result(r, o->on_result_ctx);
+}
+
+struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *o)
+{
+	struct attach_analysis *a = calloc(1, sizeof(*a));
+	struct attach_config cfg = { .fd_kind = engine_fd_kind };
+
+	if (!a)
+		return NULL;
+	a->opts = *o;
+	cfg.fd_kind_ctx = a;
+	a->agg = attach_aggregate__new();
+	a->engine = attach__new(&cfg, on_result, a);
+	if (!a->agg || !a->engine) {
+		attach_analysis__free(a);
+		return NULL;
+	}
+	attach_aggregate__want_outliers(a->agg, o->outliers, o->outlier_threshold_ns);
+	return a;
+}
+
+void attach_analysis__free(struct attach_analysis *a)
+{
+	if (!a)
+		return;
+	attach__free(a->engine);
+	attach_aggregate__free(a->agg);
+	free(a);
+}
+
+static void note_tgid(struct attach_analysis *a, uint32_t tid, uint32_t tgid)
+{
+	uint32_t *slot = a->tgid_of[tid % TGIDS];
+
+	slot[0] = tid;
+	slot[1] = tgid;
+}
+
+static uint32_t tgid_of(const struct attach_analysis *a, uint32_t tid)
+{
+	const uint32_t *slot = a->tgid_of[tid % TGIDS];
+
+	return slot[0] == tid ? slot[1] : 0;
+}
+
+/*
+ * look_up_fd_early - what an fd is, asked as its record arrives: the engine
+ * asks when it pairs the wakeup, a little later, and by then a process that
+ * has just exited has no /proc to ask. The cache answers it then.
+ */
+static void look_up_fd_early(struct attach_analysis *a, uint32_t tgid, int64_t nr, uint64_t fd)
+{
+	if (tgid && mechanism__syscall_takes_fd(nr))
+		fd_kind(a, tgid, (int)fd);
+}
+
+void attach_analysis__event(struct attach_analysis *a, const struct wp_event *e)
+{
+	if (a->opts.on_event)
+		a->opts.on_event(e, a->opts.on_event_ctx);
+	switch (e->type) {
+	case WP_EV_SWITCH:
+		if (e->sw.next_tgid)
+			note_tgid(a, e->sw.next_tid, e->sw.next_tgid);
+		break;
+	case WP_EV_WAKER:
+		note_tgid(a, e->tid, e->waker.waker_tgid);
+		if (e->waker.waker_class == WP_WAKER_SYSCALL)
+			look_up_fd_early(a, e->waker.waker_tgid, e->waker.nr, e->waker.arg);
+		break;
+	case WP_EV_BLOCK:
+		look_up_fd_early(a, tgid_of(a, e->tid), e->block.nr, e->block.arg);
+		break;
+	default:
+		break;
+	}
+	attach__add_event(a->engine, e);
+}
+
+void attach_analysis__advance(struct attach_analysis *a, uint64_t complete_ns, uint64_t drops)
+{
+	attach__note_drops(a->engine, drops);
+	attach__advance(a->engine, complete_ns);
+}
+
+void attach_analysis__end(struct attach_analysis *a, uint64_t final_drops)
+{
+	attach__finish(a->engine, final_drops);
+	attach_aggregate__end(a->agg);
+}
