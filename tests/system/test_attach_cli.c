@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sched.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include "helpers.h"
 
@@ -160,6 +162,62 @@ Test(attach_cli, the_commands_status_is_wakeprobes_and_nothing_is_left_running)
 	cr_assert(kill(sleeper, 0) && errno == ESRCH, "the command %d is still there", sleeper);
 	/* the sleep is woken by its timer, or ended by wakeprobe's SIGTERM: a process waker */
 	cr_assert(strstr(r.out, "woken by:"), "%s", r.out);
+}
+
+/* start_hog - a process named @comm that spins on @cpu until it is killed */
+static pid_t start_hog(const char *comm, int cpu)
+{
+	cpu_set_t set;
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+	if (pid)
+		return pid;
+	prctl(PR_SET_NAME, comm);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		_exit(1);
+	for (;;)
+		;
+}
+
+/*
+ * A task that spins on the wakee's CPU holds it whenever the wakee is
+ * woken: the explanation names it, in the cause table and in the slowest
+ * wakeups, by its comm and pid. The machine's own tasks (kdamond, kworkers)
+ * can make the very slowest few: of 20, some are the hog's.
+ */
+Test(attach_cli, a_task_holding_the_wakees_cpu_is_named_in_the_causes_and_the_slowest_wakeups)
+{
+	char path[PATH_MAX], named[64], first[128];
+	char *args[] = { "--outliers", "20", "--", (char *)workload("eventfd", path, sizeof(path)), "--samples", "300",
+			 "--interval-us", "1000", "--cpus", "0,1", NULL };
+	static struct ran r;
+	const char *causes, *slowest;
+	pid_t hog;
+	int status;
+
+	skip_unless_traceable();
+	hog = start_hog("wp-attach-hog", 1);
+	run(&r, args);
+	kill(hog, SIGKILL);
+	cr_assert_eq(waitpid(hog, &status, 0), hog);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+
+	snprintf(named, sizeof(named), "'wp-attach-hog' pid %d", (int)hog);
+	causes = strstr(r.out, "\nWhere the time of the ");
+	slowest = strstr(r.out, "\nThe 20 slowest of ");
+	cr_assert_not_null(causes, "no cause table:\n%s", r.out);
+	cr_assert_not_null(slowest, "no slowest wakeups:\n%s", r.out);
+	cr_assert(strstr(causes, "\nother_task "), "the hog's time is not other_task:\n%s", causes);
+	/* the hog holds the CPU at nearly every wakeup: no other task comes near it */
+	snprintf(first, sizeof(first), "tasks holding a CPU a wakeup needed: %s:", named);
+	cr_assert(strstr(causes, first) && strstr(causes, first) < slowest, "the cause table does not name %s first:\n%s",
+		  named, r.out);
+	cr_assert(strstr(slowest, "#20 wakeup"), "fewer than 20 slowest listed:\n%s", slowest);
+	cr_assert(strstr(slowest, named), "no slow wakeup names %s:\n%s", named, slowest);
 }
 
 struct bad_target {
