@@ -100,6 +100,20 @@ static const struct syscall_word syscall_words[] = {
 	{ SYS_exit, "exit", "exit", false },
 	{ SYS_exit_group, "exit_group", "exit_group", false },
 	{ SYS_restart_syscall, "restart_syscall", "restart_syscall", false },
+	/* a process's start and its CPU: they wake a parent in vfork(), or a migration thread */
+	{ SYS_execve, "execve", "execve", false },
+	{ SYS_execveat, "execveat", "execveat", false },
+	{ SYS_vfork, "vfork", "vfork", false },
+	{ SYS_clone, "clone", "clone", false },
+	{ SYS_clone3, "clone3", "clone3", false },
+	{ SYS_sched_setaffinity, "sched_setaffinity", "sched_setaffinity", false },
+	{ SYS_sched_yield, "sched_yield", "sched_yield", false },
+	{ SYS_mmap, "mmap", "mmap", false },
+	{ SYS_munmap, "munmap", "munmap", false },
+	{ SYS_mprotect, "mprotect", "mprotect", false },
+	{ SYS_madvise, "madvise", "madvise", false },
+	{ SYS_ioctl, "ioctl", "ioctl", true },
+	{ SYS_io_uring_enter, "io_uring_enter", "io_uring_enter", true },
 };
 
 static const struct syscall_word *syscall_word(int64_t nr)

@@ -270,3 +270,11 @@ Test(mechanism, the_names_of_syscalls_and_fd_kinds)
 	/* a syscall wakeprobe has no word for goes by its number */
 	assert_named(&w, NULL, "syscall 39", MECH_OTHER);
 }
+
+Test(mechanism, a_child_that_execs_wakes_its_parent_out_of_vfork)
+{
+	struct waker_info w = syscall_waker(SYS_execve, 0, 0, FD_KIND_UNKNOWN);
+	struct wait_info t = wait_in(SYS_vfork, 0, 0, FD_KIND_UNKNOWN);
+
+	assert_named(&w, &t, "execve -> vfork", MECH_OTHER);
+}
