@@ -208,10 +208,25 @@ static void write_events(struct json_writer *w, const struct run_view *v)
 	json_writer__end_object(w);
 }
 
+void report_json__write_labels(struct json_writer *w, const uint64_t *by_label, const uint64_t *missing_by_mark)
+{
+	int l, k;
+
+	json_writer__key(w, "by_label");
+	json_writer__begin_object(w);
+	for (l = 0; l < NR_LABELS; l++)
+		json_writer__put_uint(w, wakeup__label_name(l), by_label[l]);
+	json_writer__end_object(w);
+	json_writer__key(w, "missing_by_mark");
+	json_writer__begin_object(w);
+	for (k = 0; k < NR_MARKS; k++)
+		json_writer__put_uint(w, mark_keys[k], missing_by_mark[k]);
+	json_writer__end_object(w);
+}
+
 static void write_samples(struct json_writer *w, const struct run_view *v)
 {
 	const struct aggregate *a = v->a;
-	int l, k;
 
 	json_writer__key(w, "samples");
 	json_writer__begin_object(w);
@@ -221,23 +236,11 @@ static void write_samples(struct json_writer *w, const struct run_view *v)
 	/* without tracing a sample has no label: it is only measured */
 	json_writer__put_uint_if(w, "complete", v->traced, v->complete);
 	json_writer__put_uint_if(w, "not_in_table", v->traced, a->samples - v->complete);
-	json_writer__key(w, "by_label");
 	if (v->traced) {
-		json_writer__begin_object(w);
-		for (l = 0; l < NR_LABELS; l++)
-			json_writer__put_uint(w, wakeup__label_name(l), a->by_label[l]);
-		json_writer__end_object(w);
+		report_json__write_labels(w, a->by_label, a->missing_by_mark);
 	} else {
-		json_writer__null(w);
-	}
-	json_writer__key(w, "missing_by_mark");
-	if (v->traced) {
-		json_writer__begin_object(w);
-		for (k = 0; k < NR_MARKS; k++)
-			json_writer__put_uint(w, mark_keys[k], a->missing_by_mark[k]);
-		json_writer__end_object(w);
-	} else {
-		json_writer__null(w);
+		json_writer__put_null(w, "by_label");
+		json_writer__put_null(w, "missing_by_mark");
 	}
 	json_writer__end_object(w);
 }

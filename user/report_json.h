@@ -40,6 +40,12 @@ void report_json__write_meta(struct json_writer *w, const struct run_meta *m);
 /* report_json__write_dropped_by_type - "dropped_by_type": the BPF side's drops, by event type */
 void report_json__write_dropped_by_type(struct json_writer *w, const struct wp_counters *c);
 /*
+ * report_json__write_labels - "by_label" and "missing_by_mark": wakeups by
+ * label (@by_label[NR_LABELS]), and the missing_event ones by the first
+ * mark that never came (@missing_by_mark[NR_MARKS])
+ */
+void report_json__write_labels(struct json_writer *w, const uint64_t *by_label, const uint64_t *missing_by_mark);
+/*
  * report_json__write_distribution - "@name": count, min, percentiles, max,
  * mean and the log2 rows of @h; null unless it @applies
  */

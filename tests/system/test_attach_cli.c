@@ -171,7 +171,8 @@ static struct bad_target bad_targets[] = {
 	{ { "--pid", "4194304" }, "--pid 4194304: no such process" },
 	{ { "--", "wakeprobe-no-such-command" }, "cannot run 'wakeprobe-no-such-command': no such command" },
 	{ { "--", "/etc/passwd" }, "cannot run '/etc/passwd': not an executable file" },
-	{ { "--pid", "1", "--json", "x.json" }, "--json is not made in attach mode yet" },
+	{ { "--pid", "1", "--perfetto", "x.json" }, "--perfetto is not made in attach mode yet" },
+	{ { "--pid", "4194304", "--json", "x.json" }, "--pid 4194304: no such process" },
 	{ { "--pid", "1", "--user", "nobody" }, "--user is for the command wakeprobe starts" },
 	{ { "--pid", "1", "--workload", "eventfd" }, "--workload is for wakeprobe's own workloads" },
 };
