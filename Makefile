@@ -53,9 +53,10 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(dir $
 # Modules shared by wakeprobe, its tests and the workloads.
 COMMON_SRCS := user/tsc_clock.c user/histogram.c user/parse.c user/cpus.c
 CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/merger.c user/explain.c user/aggregate.c \
-	user/attach.c user/attach_analysis.c user/attach_aggregate.c user/attach_report.c user/mechanism.c \
+	user/attach.c user/attach_analysis.c user/attach_aggregate.c user/attach_report.c user/attach_json.c \
+	user/attach_csv.c user/mechanism.c \
 	user/event_window.c user/ring.c \
-	user/report.c user/json_writer.c user/report_json.c user/sample_csv.c user/timeline.c \
+	user/report.c user/json_writer.c user/report_json.c user/csv.c user/sample_csv.c user/timeline.c \
 	user/timeline_samples.c user/timeline_cpus.c \
 	user/sample_reader.c user/runner.c user/targets.c user/fd_kinds.c user/attach_session.c user/collector.c \
 	user/analysis.c user/recording.c user/recorder.c \

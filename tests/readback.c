@@ -18,7 +18,7 @@ extern char **environ;
 
 int run_python(const char *script, const char *const args[])
 {
-	const char *argv[16] = { "python3", "-c", script };
+	const char *argv[64] = { "python3", "-c", script };
 	size_t n = 3;
 	int status;
 	pid_t pid;
@@ -37,6 +37,48 @@ int run_python(const char *script, const char *const args[])
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+/*
+ * Parses the file strictly and checks each expectation given after it:
+ * "rows=N", "header=a,b,...", or "ROW:column=value" (ROW counts from 0 after
+ * the header, an empty value is an empty cell). Every record must end in
+ * CRLF and have as many cells as the header.
+ */
+static const char check_csv[] =
+	"import csv, sys\n"
+	"path, *want = sys.argv[1:]\n"
+	"text = open(path, newline='').read()\n"
+	"rows = list(csv.reader(text.splitlines(keepends=True), strict=True))\n"
+	"bad = []\n"
+	"if text.count('\\r\\n') != len(rows) or text.replace('\\r\\n', '').count('\\n'):\n"
+	"    bad.append('records do not all end in CRLF')\n"
+	"head, body = rows[0], rows[1:]\n"
+	"bad += [f'row {i}: {len(r)} cells for {len(head)} columns'\n"
+	"        for i, r in enumerate(body) if len(r) != len(head)]\n"
+	"for w in want:\n"
+	"    key, _, value = w.partition('=')\n"
+	"    if key == 'rows':\n"
+	"        got = str(len(body))\n"
+	"    elif key == 'header':\n"
+	"        got = ','.join(head)\n"
+	"    else:\n"
+	"        row, _, col = key.partition(':')\n"
+	"        got = body[int(row)][head.index(col)] if int(row) < len(body) else '<no row>'\n"
+	"    if got != value:\n"
+	"        bad.append(f'{key}: {got!r}, want {value!r}')\n"
+	"sys.exit('\\n'.join(bad) or None)\n";
+
+bool csv_check(const char *path, const char *const want[])
+{
+	const char *args[60] = { path };
+	size_t n = 1;
+
+	while (*want && n < sizeof(args) / sizeof(args[0]) - 1)
+		args[n++] = *want++;
+	cr_assert_null(*want, "more than %zu expectations for one CSV", sizeof(args) / sizeof(args[0]) - 2);
+	args[n] = NULL;
+	return run_python(check_csv, args) == 0;
 }
 
 const char *tests_file(const char *name, char *buf, size_t len)

@@ -20,6 +20,15 @@
  */
 int run_python(const char *script, const char *const args[]);
 
+/*
+ * csv_check - python's csv module reads the CSV file at @path strictly and
+ * holds it to each of the NULL-terminated @want: "rows=N", "header=a,b,...",
+ * or "ROW:column=value" (ROW from 0 after the header; an empty value is an
+ * empty cell). Every record must end in CRLF and have as many cells as the
+ * header. True when all hold; what did not is printed.
+ */
+bool csv_check(const char *path, const char *const want[]);
+
 /* temp_output - a new /tmp/wakeprobe-@stem-XXXXXX open for writing; its name in @path */
 FILE *temp_output(const char *stem, char path[64]);
 

@@ -331,6 +331,64 @@ void json_writer__null(struct json_writer *w)
 	after_value(w);
 }
 
+void json_writer__put_uint(struct json_writer *w, const char *key, uint64_t v)
+{
+	json_writer__key(w, key);
+	json_writer__uint(w, v);
+}
+
+void json_writer__put_int(struct json_writer *w, const char *key, int64_t v)
+{
+	json_writer__key(w, key);
+	json_writer__int(w, v);
+}
+
+void json_writer__put_double(struct json_writer *w, const char *key, double v)
+{
+	json_writer__key(w, key);
+	json_writer__double(w, v);
+}
+
+void json_writer__put_bool(struct json_writer *w, const char *key, bool v)
+{
+	json_writer__key(w, key);
+	json_writer__bool(w, v);
+}
+
+void json_writer__put_null(struct json_writer *w, const char *key)
+{
+	json_writer__key(w, key);
+	json_writer__null(w);
+}
+
+void json_writer__put_str(struct json_writer *w, const char *key, const char *s)
+{
+	json_writer__key(w, key);
+	json_writer__string(w, s);
+}
+
+void json_writer__put_strn(struct json_writer *w, const char *key, const char *s, size_t max)
+{
+	json_writer__key(w, key);
+	json_writer__string_n(w, s, max);
+}
+
+void json_writer__put_uint_if(struct json_writer *w, const char *key, bool applies, uint64_t v)
+{
+	if (applies)
+		json_writer__put_uint(w, key, v);
+	else
+		json_writer__put_null(w, key);
+}
+
+void json_writer__put_int_if(struct json_writer *w, const char *key, bool applies, int64_t v)
+{
+	if (applies)
+		json_writer__put_int(w, key, v);
+	else
+		json_writer__put_null(w, key);
+}
+
 int json_writer__finish(struct json_writer *w)
 {
 	if (!w->err && w->done)

@@ -83,6 +83,22 @@ void json_writer__bool(struct json_writer *w, bool v);
 void json_writer__null(struct json_writer *w);
 
 /*
+ * json_writer__put_* - one member of an object: its key, then its value.
+ * The _if forms write null where the value does not apply, as the reports'
+ * "null, never absent" rule has it (docs/json.md).
+ */
+void json_writer__put_uint(struct json_writer *w, const char *key, uint64_t v);
+void json_writer__put_int(struct json_writer *w, const char *key, int64_t v);
+void json_writer__put_double(struct json_writer *w, const char *key, double v);
+void json_writer__put_bool(struct json_writer *w, const char *key, bool v);
+void json_writer__put_null(struct json_writer *w, const char *key);
+void json_writer__put_str(struct json_writer *w, const char *key, const char *s);
+/* json_writer__put_strn - at most @max bytes of @s: the fixed-size arrays need not be terminated */
+void json_writer__put_strn(struct json_writer *w, const char *key, const char *s, size_t max);
+void json_writer__put_uint_if(struct json_writer *w, const char *key, bool applies, uint64_t v);
+void json_writer__put_int_if(struct json_writer *w, const char *key, bool applies, int64_t v);
+
+/*
  * json_writer__finish - end the document with a newline and flush it.
  * Returns 0; -EIO if the stream had a write error; -EINVAL after a misuse
  * or with the document unfinished; -E2BIG if it nested too deep.

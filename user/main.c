@@ -304,7 +304,7 @@ static int attach_exit_status(const struct attach_session_result *res)
  * wakeup their threads took. What is wrong with the targets is found before
  * anything is loaded: one line, exit 2.
  */
-static int run_attach(const struct wp_options *o)
+static int run_attach(const struct wp_options *o, struct outputs *out)
 {
 	struct attach_analysis_opts ao = {
 		.outliers = o->outliers,
@@ -327,8 +327,7 @@ static int run_attach(const struct wp_options *o)
 	struct attach_session_result res;
 	struct attach_report report;
 	char msg[PATH_MAX + 128], path[PATH_MAX];
-	const char *unsupported = o->json_path ? "--json" : o->csv_path ? "--csv" : o->perfetto_path ? "--perfetto" :
-				  o->command == CMD_RECORD ? "record" : NULL;
+	const char *unsupported = o->perfetto_path ? "--perfetto" : o->command == CMD_RECORD ? "record" : NULL;
 	int err;
 
 	if (unsupported) {
@@ -354,9 +353,15 @@ static int run_attach(const struct wp_options *o)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
+	if (outputs__open_attach(out, o, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return 1;
+	}
+	outputs__begin_attach(out, &ao);
 	an = attach_analysis__new(&ao);
 	if (!an) {
 		fprintf(stderr, "wakeprobe: out of memory\n");
+		outputs__abandon(out);
 		return 1;
 	}
 	so.ctx = an;
@@ -368,6 +373,7 @@ static int run_attach(const struct wp_options *o)
 	err = attach_session__run(&so, &res, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
+		outputs__abandon(out);
 		err = 1;
 		goto out;
 	}
@@ -382,8 +388,13 @@ static int run_attach(const struct wp_options *o)
 		.tids_left_out = an->tids_left_out,
 		.pairs = o->pairs,
 	};
-	attach_report__print_text(stdout, &report);
 	err = attach_exit_status(&res);
+	if (out->text)
+		attach_report__print_text(stdout, &report);
+	if (outputs__finish_attach(out, &report, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		err = 1;
+	}
 out:
 	attach_analysis__free(an);
 	return err;
@@ -422,7 +433,7 @@ int main(int argc, char **argv)
 		return report_recording(&o, &outputs);
 	}
 	if (options__attach(&o))
-		return run_attach(&o);
+		return run_attach(&o, &outputs);
 	if (pick_cpus(&o, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;

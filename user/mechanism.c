@@ -36,6 +36,25 @@ const char *mechanism__family_name(enum mech_family f)
 	return f < NR_MECH_FAMILIES ? family_names[f] : "?";
 }
 
+/* the keys of the waker classes: fixed identifiers, the words docs/attach.md uses */
+static const char *const waker_class_names[WP_WAKER_CLASS_MAX] = {
+	[0] = "none",
+	[WP_WAKER_SYSCALL] = "syscall",
+	[WP_WAKER_TRACKED] = "tracked",
+	[WP_WAKER_PROCESS] = "process",
+	[WP_WAKER_KTHREAD] = "kthread",
+	[WP_WAKER_IRQ] = "irq",
+	[WP_WAKER_SOFTIRQ] = "softirq",
+	[WP_WAKER_TIMER] = "timer",
+};
+
+_Static_assert(WP_WAKER_CLASS_MAX == WP_WAKER_TIMER + 1, "a new waker class needs a name in waker_class_names");
+
+const char *mechanism__waker_class_name(unsigned int cls)
+{
+	return cls < WP_WAKER_CLASS_MAX ? waker_class_names[cls] : "?";
+}
+
 /*
  * The syscalls a wakeup can begin or end in that wakeprobe names. verb is
  * what the syscall does to its object at either end of a mechanism; fd says

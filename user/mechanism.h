@@ -85,6 +85,8 @@ struct wait_info {
 
 /* mechanism__family_name - "futex", "eventfd", ..., "other" */
 const char *mechanism__family_name(enum mech_family f);
+/* mechanism__waker_class_name - enum wp_waker_class as a key: "syscall", "irq", ...; 0 is "none" (no record) */
+const char *mechanism__waker_class_name(unsigned int cls);
 /* mechanism__syscall_name - the x86-64 name of a syscall wakeprobe knows by name, NULL otherwise */
 const char *mechanism__syscall_name(int64_t nr);
 /* mechanism__syscall_takes_fd - is the syscall's first argument an fd? */

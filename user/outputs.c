@@ -2,6 +2,8 @@
 /* outputs.c - the files besides the text report, written whole or not at all */
 #include <errno.h>
 #include <string.h>
+#include "attach_csv.h"
+#include "attach_json.h"
 #include "outputs.h"
 #include "recorder.h"
 #include "report_json.h"
@@ -15,7 +17,8 @@ static int open_one(struct outfile *f, const char *what, const char *path, char 
 	return outfile__open(f, what, path, msg, len);
 }
 
-int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, size_t len)
+/* open_files - create every file @o names, no writer yet; on failure none is left */
+static int open_files(struct outputs *out, const struct wp_options *o, char *msg, size_t len)
 {
 	int err;
 
@@ -27,14 +30,6 @@ int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, si
 		err = open_one(&out->csv, "--csv", o->csv_path, msg, len);
 	if (!err)
 		err = open_one(&out->perfetto, "--perfetto", o->perfetto_path, msg, len);
-	if (!err && out->record.f && !(out->recorder = recorder__new(out->record.f)))
-		err = -ENOMEM;
-	if (!err && out->csv.f && !(out->csv_writer = sample_csv__open(out->csv.f)))
-		err = -ENOMEM;
-	if (!err && out->perfetto.f && !(out->timeline = timeline__open(out->perfetto.f)))
-		err = -ENOMEM;
-	if (err == -ENOMEM)
-		snprintf(msg, len, "out of memory");
 	if (err) {
 		outputs__abandon(out);
 		return err;
@@ -42,6 +37,25 @@ int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, si
 	out->text = !outfile__is_stdout(&out->record) && !outfile__is_stdout(&out->json) &&
 		    !outfile__is_stdout(&out->csv) && !outfile__is_stdout(&out->perfetto);
 	return 0;
+}
+
+int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, size_t len)
+{
+	int err = open_files(out, o, msg, len);
+
+	if (err)
+		return err;
+	if (out->record.f && !(out->recorder = recorder__new(out->record.f)))
+		err = -ENOMEM;
+	if (!err && out->csv.f && !(out->csv_writer = sample_csv__open(out->csv.f)))
+		err = -ENOMEM;
+	if (!err && out->perfetto.f && !(out->timeline = timeline__open(out->perfetto.f)))
+		err = -ENOMEM;
+	if (err) {
+		snprintf(msg, len, "out of memory");
+		outputs__abandon(out);
+	}
+	return err;
 }
 
 static void on_sample(const struct sample_result *r, void *ctx)
@@ -133,6 +147,58 @@ int outputs__finish(struct outputs *out, const struct run_config *cfg, const str
 	return err;
 }
 
+int outputs__open_attach(struct outputs *out, const struct wp_options *o, char *msg, size_t len)
+{
+	int err = open_files(out, o, msg, len);
+
+	if (err)
+		return err;
+	if (out->csv.f && !(out->attach_csv = attach_csv__open(out->csv.f))) {
+		snprintf(msg, len, "out of memory");
+		outputs__abandon(out);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void on_attach_result(const struct attach_result *r, void *ctx)
+{
+	struct outputs *out = ctx;
+
+	attach_csv__add(out->attach_csv, r);
+}
+
+void outputs__begin_attach(struct outputs *out, struct attach_analysis_opts *ao)
+{
+	if (out->attach_csv) {
+		ao->on_result = on_attach_result;
+		ao->on_result_ctx = out;
+	}
+}
+
+int outputs__finish_attach(struct outputs *out, const struct attach_report *r, char *msg, size_t len)
+{
+	int err = 0;
+
+	if (out->json.f && attach_json__print(out->json.f, r)) {
+		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
+		err = -EIO;
+	}
+	if (!err && out->attach_csv) {
+		err = attach_csv__close(out->attach_csv);
+		out->attach_csv = NULL;
+		if (err)
+			snprintf(msg, len, "--csv %s: writing it failed: %s", out->csv.path, strerror(-err));
+	}
+	if (!err)
+		err = commit_one(&out->json, err, msg, len);
+	if (!err)
+		err = commit_one(&out->csv, err, msg, len);
+	if (err)
+		outputs__abandon(out);
+	return err;
+}
+
 void outputs__abandon(struct outputs *out)
 {
 	recorder__finish(out->recorder);
@@ -143,6 +209,8 @@ void outputs__abandon(struct outputs *out)
 	if (out->timeline)
 		timeline__close(out->timeline);
 	out->timeline = NULL;
+	attach_csv__close(out->attach_csv);
+	out->attach_csv = NULL;
 	outfile__abandon(&out->record);
 	outfile__abandon(&out->json);
 	outfile__abandon(&out->csv);

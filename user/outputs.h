@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include "analysis.h"
+#include "attach_analysis.h"
+#include "attach_report.h"
 #include "options.h"
 #include "outfile.h"
 #include "run_config.h"
@@ -19,6 +21,7 @@ struct outputs {
 	struct recorder *recorder;
 	struct sample_csv *csv_writer;
 	struct timeline *timeline;
+	struct attach_csv *attach_csv;	/* attach mode's --csv */
 	bool text;			/* the text report goes to stdout (no output took it) */
 };
 
@@ -33,6 +36,16 @@ void outputs__end_run(struct outputs *out);
  */
 int outputs__finish(struct outputs *out, const struct run_config *cfg, const struct workload_desc *const *wl,
 		    const struct run_result *const *res, size_t n, char *msg, size_t len);
+/*
+ * Attach mode (--pid, -- COMMAND): the same files, written by attach mode's
+ * writers. outputs__open_attach - create every output @o asks for; on
+ * failure none is left.
+ */
+int outputs__open_attach(struct outputs *out, const struct wp_options *o, char *msg, size_t len);
+/* outputs__begin_attach - route the wakeups the analysis @ao makes to the outputs that take them one by one */
+void outputs__begin_attach(struct outputs *out, struct attach_analysis_opts *ao);
+/* outputs__finish_attach - the run is over and @r is its report: write what needs all of it, put the files in place */
+int outputs__finish_attach(struct outputs *out, const struct attach_report *r, char *msg, size_t len);
 /* outputs__abandon - something failed: remove every file begun */
 void outputs__abandon(struct outputs *out);
 

@@ -80,66 +80,6 @@ static const char *irq_kind_key(unsigned int kind)
 	}
 }
 
-static void put_uint(struct json_writer *w, const char *key, uint64_t v)
-{
-	json_writer__key(w, key);
-	json_writer__uint(w, v);
-}
-
-static void put_int(struct json_writer *w, const char *key, int64_t v)
-{
-	json_writer__key(w, key);
-	json_writer__int(w, v);
-}
-
-static void put_double(struct json_writer *w, const char *key, double v)
-{
-	json_writer__key(w, key);
-	json_writer__double(w, v);
-}
-
-static void put_bool(struct json_writer *w, const char *key, bool v)
-{
-	json_writer__key(w, key);
-	json_writer__bool(w, v);
-}
-
-static void put_null(struct json_writer *w, const char *key)
-{
-	json_writer__key(w, key);
-	json_writer__null(w);
-}
-
-static void put_str(struct json_writer *w, const char *key, const char *s)
-{
-	json_writer__key(w, key);
-	json_writer__string(w, s);
-}
-
-/* put_strn - at most @max bytes of @s: the fixed-size arrays need not be terminated */
-static void put_strn(struct json_writer *w, const char *key, const char *s, size_t max)
-{
-	json_writer__key(w, key);
-	json_writer__string_n(w, s, max);
-}
-
-/* put_uint_if, put_int_if - @v where it applies, else null */
-static void put_uint_if(struct json_writer *w, const char *key, bool applies, uint64_t v)
-{
-	if (applies)
-		put_uint(w, key, v);
-	else
-		put_null(w, key);
-}
-
-static void put_int_if(struct json_writer *w, const char *key, bool applies, int64_t v)
-{
-	if (applies)
-		put_int(w, key, v);
-	else
-		put_null(w, key);
-}
-
 /* round_ns - a computed time (a mean, a time per wakeup) as whole nanoseconds */
 static int64_t round_ns(double ns)
 {
@@ -154,24 +94,24 @@ static int64_t round_ns(double ns)
 static void put_share(struct json_writer *w, int64_t part, int64_t whole)
 {
 	if (whole)
-		put_double(w, "share", (double)part / (double)whole);
+		json_writer__put_double(w, "share", (double)part / (double)whole);
 	else
-		put_null(w, "share");
+		json_writer__put_null(w, "share");
 }
 
 /* put_per_wakeup - @ns spread over the complete wakeups, as the text report does */
 static void put_per_wakeup(struct json_writer *w, int64_t ns, uint64_t complete)
 {
-	put_int_if(w, "per_wakeup_ns", complete, complete ? round_ns((double)ns / (double)complete) : 0);
+	json_writer__put_int_if(w, "per_wakeup_ns", complete, complete ? round_ns((double)ns / (double)complete) : 0);
 }
 
 static void write_workload(struct json_writer *w, const struct workload_desc *wl)
 {
 	json_writer__key(w, "workload");
 	json_writer__begin_object(w);
-	put_str(w, "name", wl->name);
-	put_str(w, "summary", wl->summary);
-	put_bool(w, "user_only", wl->user_only);
+	json_writer__put_str(w, "name", wl->name);
+	json_writer__put_str(w, "summary", wl->summary);
+	json_writer__put_bool(w, "user_only", wl->user_only);
 	json_writer__end_object(w);
 }
 
@@ -180,27 +120,27 @@ static void write_options(struct json_writer *w, const struct run_config *cfg, c
 {
 	json_writer__key(w, "options");
 	json_writer__begin_object(w);
-	put_uint(w, "samples", cfg->samples);
-	put_uint(w, "interval_us", cfg->interval_us);
-	put_int(w, "waker_cpu", cfg->waker_cpu);
-	put_int(w, "wakee_cpu", cfg->wakee_cpu);
-	put_bool(w, "traced", cfg->traced);
-	put_uint(w, "ringbuf_bytes", cfg->ringbuf_bytes);
-	put_uint(w, "outliers", a->outliers_wanted);
-	put_uint(w, "outlier_threshold_ns", a->outlier_threshold_ns);
+	json_writer__put_uint(w, "samples", cfg->samples);
+	json_writer__put_uint(w, "interval_us", cfg->interval_us);
+	json_writer__put_int(w, "waker_cpu", cfg->waker_cpu);
+	json_writer__put_int(w, "wakee_cpu", cfg->wakee_cpu);
+	json_writer__put_bool(w, "traced", cfg->traced);
+	json_writer__put_uint(w, "ringbuf_bytes", cfg->ringbuf_bytes);
+	json_writer__put_uint(w, "outliers", a->outliers_wanted);
+	json_writer__put_uint(w, "outlier_threshold_ns", a->outlier_threshold_ns);
 	json_writer__end_object(w);
 }
 
-static void write_meta(struct json_writer *w, const struct run_meta *m)
+void report_json__write_meta(struct json_writer *w, const struct run_meta *m)
 {
 	json_writer__key(w, "meta");
 	json_writer__begin_object(w);
-	put_strn(w, "wakeprobe_version", m->version, sizeof(m->version));
-	put_strn(w, "kernel", m->kernel, sizeof(m->kernel));
-	put_strn(w, "machine", m->machine, sizeof(m->machine));
-	put_strn(w, "hostname", m->hostname, sizeof(m->hostname));
-	put_uint(w, "nr_cpus", m->nr_cpus);
-	put_uint(w, "started_unix_ns", m->started_unix_ns);
+	json_writer__put_strn(w, "wakeprobe_version", m->version, sizeof(m->version));
+	json_writer__put_strn(w, "kernel", m->kernel, sizeof(m->kernel));
+	json_writer__put_strn(w, "machine", m->machine, sizeof(m->machine));
+	json_writer__put_strn(w, "hostname", m->hostname, sizeof(m->hostname));
+	json_writer__put_uint(w, "nr_cpus", m->nr_cpus);
+	json_writer__put_uint(w, "started_unix_ns", m->started_unix_ns);
 	json_writer__end_object(w);
 }
 
@@ -211,11 +151,11 @@ static void write_threads_and_duration(struct json_writer *w, const struct run_v
 	/* the tids come with the first sample */
 	json_writer__key(w, "threads");
 	json_writer__begin_object(w);
-	put_uint_if(w, "waker_tid", v->r->waker_tid, v->r->waker_tid);
-	put_uint_if(w, "wakee_tid", v->r->wakee_tid, v->r->wakee_tid);
+	json_writer__put_uint_if(w, "waker_tid", v->r->waker_tid, v->r->waker_tid);
+	json_writer__put_uint_if(w, "wakee_tid", v->r->wakee_tid, v->r->wakee_tid);
 	json_writer__end_object(w);
-	put_uint_if(w, "duration_ns", a->samples,
-		    a->last_woken_ns > a->first_notify_ns ? a->last_woken_ns - a->first_notify_ns : 0);
+	json_writer__put_uint_if(w, "duration_ns", a->samples,
+				 a->last_woken_ns > a->first_notify_ns ? a->last_woken_ns - a->first_notify_ns : 0);
 }
 
 static void write_clock(struct json_writer *w, const struct tsc_clock *clk)
@@ -225,74 +165,82 @@ static void write_clock(struct json_writer *w, const struct tsc_clock *clk)
 	json_writer__key(w, "clock");
 	json_writer__begin_object(w);
 	if (ready)
-		put_double(w, "tsc_mhz", tsc_clock__mhz(clk));
+		json_writer__put_double(w, "tsc_mhz", tsc_clock__mhz(clk));
 	else
-		put_null(w, "tsc_mhz");
-	put_uint(w, "pairs", clk->nr_pairs);
+		json_writer__put_null(w, "tsc_mhz");
+	json_writer__put_uint(w, "pairs", clk->nr_pairs);
 	if (clk->nr_pairs >= 2)
-		put_double(w, "span_s", tsc_clock__span_s(clk));
+		json_writer__put_double(w, "span_s", tsc_clock__span_s(clk));
 	else
-		put_null(w, "span_s");
-	put_int_if(w, "fit_residual_max_ns", ready, round_ns(tsc_clock__max_residual_ns(clk)));
-	put_int_if(w, "conversion_error_max_ns", ready, round_ns(clk->max_prediction_error_ns));
+		json_writer__put_null(w, "span_s");
+	json_writer__put_int_if(w, "fit_residual_max_ns", ready, round_ns(tsc_clock__max_residual_ns(clk)));
+	json_writer__put_int_if(w, "conversion_error_max_ns", ready, round_ns(clk->max_prediction_error_ns));
+	json_writer__end_object(w);
+}
+
+void report_json__write_dropped_by_type(struct json_writer *w, const struct wp_counters *c)
+{
+	int t;
+
+	json_writer__key(w, "dropped_by_type");
+	json_writer__begin_object(w);
+	for (t = WP_EV_SWITCH; t < WP_EV_TYPE_MAX; t++)
+		json_writer__put_uint(w, event_type_names[t], c->dropped[t]);
 	json_writer__end_object(w);
 }
 
 static void write_events(struct json_writer *w, const struct run_view *v)
 {
 	const struct run_result *r = v->r;
-	int t;
 
 	json_writer__key(w, "events");
 	json_writer__begin_object(w);
-	put_uint_if(w, "recorded", v->traced, r->merge.events);
-	put_uint_if(w, "dropped", v->traced, r->drops_total);
-	json_writer__key(w, "dropped_by_type");
-	if (v->traced) {
-		json_writer__begin_object(w);
-		for (t = WP_EV_SWITCH; t < WP_EV_TYPE_MAX; t++)
-			put_uint(w, event_type_names[t], r->counters.dropped[t]);
-		json_writer__end_object(w);
-	} else {
-		json_writer__null(w);
-	}
-	put_uint_if(w, "tracked_full", v->traced, r->counters.tracked_full);
-	put_uint_if(w, "missed_runs", v->traced, r->missed_runs);
-	put_uint_if(w, "late", v->traced, r->merge.late_events);
-	put_uint_if(w, "evicted", v->traced, r->merge.evicted_events);
+	json_writer__put_uint_if(w, "recorded", v->traced, r->merge.events);
+	json_writer__put_uint_if(w, "dropped", v->traced, r->drops_total);
+	if (v->traced)
+		report_json__write_dropped_by_type(w, &r->counters);
+	else
+		json_writer__put_null(w, "dropped_by_type");
+	json_writer__put_uint_if(w, "tracked_full", v->traced, r->counters.tracked_full);
+	json_writer__put_uint_if(w, "missed_runs", v->traced, r->missed_runs);
+	json_writer__put_uint_if(w, "late", v->traced, r->merge.late_events);
+	json_writer__put_uint_if(w, "evicted", v->traced, r->merge.evicted_events);
+	json_writer__end_object(w);
+}
+
+void report_json__write_labels(struct json_writer *w, const uint64_t *by_label, const uint64_t *missing_by_mark)
+{
+	int l, k;
+
+	json_writer__key(w, "by_label");
+	json_writer__begin_object(w);
+	for (l = 0; l < NR_LABELS; l++)
+		json_writer__put_uint(w, wakeup__label_name(l), by_label[l]);
+	json_writer__end_object(w);
+	json_writer__key(w, "missing_by_mark");
+	json_writer__begin_object(w);
+	for (k = 0; k < NR_MARKS; k++)
+		json_writer__put_uint(w, mark_keys[k], missing_by_mark[k]);
 	json_writer__end_object(w);
 }
 
 static void write_samples(struct json_writer *w, const struct run_view *v)
 {
 	const struct aggregate *a = v->a;
-	int l, k;
 
 	json_writer__key(w, "samples");
 	json_writer__begin_object(w);
-	put_uint(w, "sent", v->r->samples_sent);
-	put_uint(w, "seen", a->samples);
-	put_uint(w, "out_of_sequence", v->r->seq_errors);
+	json_writer__put_uint(w, "sent", v->r->samples_sent);
+	json_writer__put_uint(w, "seen", a->samples);
+	json_writer__put_uint(w, "out_of_sequence", v->r->seq_errors);
 	/* without tracing a sample has no label: it is only measured */
-	put_uint_if(w, "complete", v->traced, v->complete);
-	put_uint_if(w, "not_in_table", v->traced, a->samples - v->complete);
-	json_writer__key(w, "by_label");
+	json_writer__put_uint_if(w, "complete", v->traced, v->complete);
+	json_writer__put_uint_if(w, "not_in_table", v->traced, a->samples - v->complete);
 	if (v->traced) {
-		json_writer__begin_object(w);
-		for (l = 0; l < NR_LABELS; l++)
-			put_uint(w, wakeup__label_name(l), a->by_label[l]);
-		json_writer__end_object(w);
+		report_json__write_labels(w, a->by_label, a->missing_by_mark);
 	} else {
-		json_writer__null(w);
-	}
-	json_writer__key(w, "missing_by_mark");
-	if (v->traced) {
-		json_writer__begin_object(w);
-		for (k = 0; k < NR_MARKS; k++)
-			put_uint(w, mark_keys[k], a->missing_by_mark[k]);
-		json_writer__end_object(w);
-	} else {
-		json_writer__null(w);
+		json_writer__put_null(w, "by_label");
+		json_writer__put_null(w, "missing_by_mark");
 	}
 	json_writer__end_object(w);
 }
@@ -316,17 +264,17 @@ static void write_warnings(struct json_writer *w, const struct run_view *v)
 
 static void write_outcome(struct json_writer *w, const struct run_result *r)
 {
-	put_bool(w, "interrupted", r->interrupted);
-	put_bool(w, "workload_failed", r->workload_failed);
+	json_writer__put_bool(w, "interrupted", r->interrupted);
+	json_writer__put_bool(w, "workload_failed", r->workload_failed);
 	if (r->workload_failed)
-		put_strn(w, "workload_error", r->workload_error, sizeof(r->workload_error));
+		json_writer__put_strn(w, "workload_error", r->workload_error, sizeof(r->workload_error));
 	else
-		put_null(w, "workload_error");
+		json_writer__put_null(w, "workload_error");
 	/* how the workload process ended, as the runner saw it */
 	if (r->workload_exit[0])
-		put_strn(w, "workload_exit", r->workload_exit, sizeof(r->workload_exit));
+		json_writer__put_strn(w, "workload_exit", r->workload_exit, sizeof(r->workload_exit));
 	else
-		put_null(w, "workload_exit");
+		json_writer__put_null(w, "workload_exit");
 }
 
 /*
@@ -343,16 +291,15 @@ static void write_log2_histogram(struct json_writer *w, const struct histogram *
 	json_writer__begin_array(w);
 	for (k = first; first >= 0 && k <= last; k++) {
 		json_writer__begin_object(w);
-		put_uint(w, "low_ns", histogram__log2_row_low(k));
-		put_uint(w, "high_ns", histogram__log2_row_high(k));
-		put_uint(w, "count", rows[k]);
+		json_writer__put_uint(w, "low_ns", histogram__log2_row_low(k));
+		json_writer__put_uint(w, "high_ns", histogram__log2_row_high(k));
+		json_writer__put_uint(w, "count", rows[k]);
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);
 }
 
-/* write_distribution - a histogram's figures as the text report's stats rows give them */
-static void write_distribution(struct json_writer *w, const char *name, const struct histogram *h, bool applies)
+void report_json__write_distribution(struct json_writer *w, const char *name, const struct histogram *h, bool applies)
 {
 	static const struct {
 		const char *key;
@@ -366,12 +313,12 @@ static void write_distribution(struct json_writer *w, const char *name, const st
 		return;
 	}
 	json_writer__begin_object(w);
-	put_uint(w, "count", h->count);
-	put_uint_if(w, "min_ns", h->count, h->min);
+	json_writer__put_uint(w, "count", h->count);
+	json_writer__put_uint_if(w, "min_ns", h->count, h->min);
 	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++)
-		put_uint_if(w, pcts[i].key, h->count, histogram__percentile(h, pcts[i].pct));
-	put_uint_if(w, "max_ns", h->count, h->max);
-	put_int_if(w, "mean_ns", h->count, round_ns(histogram__mean(h)));
+		json_writer__put_uint_if(w, pcts[i].key, h->count, histogram__percentile(h, pcts[i].pct));
+	json_writer__put_uint_if(w, "max_ns", h->count, h->max);
+	json_writer__put_int_if(w, "mean_ns", h->count, round_ns(histogram__mean(h)));
 	write_log2_histogram(w, h);
 	json_writer__end_object(w);
 }
@@ -384,13 +331,13 @@ static void write_stats(struct json_writer *w, const struct run_view *v)
 	json_writer__key(w, "stats");
 	json_writer__begin_object(w);
 	for (k = 0; k < NR_PHASES; k++)
-		write_distribution(w, wakeup__phase_name(k), &a->phase[k], v->phased);
+		report_json__write_distribution(w, wakeup__phase_name(k), &a->phase[k], v->phased);
 	/* complete samples need labels, which need tracing */
-	write_distribution(w, "total", &a->total, v->traced);
-	write_distribution(w, "all_samples_total", &a->all_total, true);
-	write_distribution(w, "idle_exit", &a->idle_exit, v->phased);
-	write_distribution(w, "mutex_reacquire", &a->rewait, v->phased);
-	write_distribution(w, "waiter_cpu", &a->wait_cpu, true);
+	report_json__write_distribution(w, "total", &a->total, v->traced);
+	report_json__write_distribution(w, "all_samples_total", &a->all_total, true);
+	report_json__write_distribution(w, "idle_exit", &a->idle_exit, v->phased);
+	report_json__write_distribution(w, "mutex_reacquire", &a->rewait, v->phased);
+	report_json__write_distribution(w, "waiter_cpu", &a->wait_cpu, true);
 	json_writer__end_object(w);
 }
 
@@ -400,73 +347,72 @@ static void write_sub_phases(struct json_writer *w, const struct run_view *v)
 
 	json_writer__key(w, "sub_phases");
 	json_writer__begin_object(w);
-	put_uint_if(w, "target_idle", v->phased, a->target_idle);
-	put_uint_if(w, "remote_wakeups", v->phased, a->remote_wakeups);
-	put_uint_if(w, "waker_preempted", v->phased, a->waker_preempted);
+	json_writer__put_uint_if(w, "target_idle", v->phased, a->target_idle);
+	json_writer__put_uint_if(w, "remote_wakeups", v->phased, a->remote_wakeups);
+	json_writer__put_uint_if(w, "waker_preempted", v->phased, a->waker_preempted);
 	/* only a path without a kernel in its wait counts the syscalls made there */
-	put_uint_if(w, "waiter_syscalls", v->traced && v->wl->user_only, a->waiter_syscalls);
-	put_uint_if(w, "phase_sum_mismatch", v->phased, a->phase_sum_mismatch);
+	json_writer__put_uint_if(w, "waiter_syscalls", v->traced && v->wl->user_only, a->waiter_syscalls);
+	json_writer__put_uint_if(w, "phase_sum_mismatch", v->phased, a->phase_sum_mismatch);
 	json_writer__end_object(w);
 }
 
-static void write_causes(struct json_writer *w, const struct run_view *v)
+void report_json__write_causes(struct json_writer *w, const struct cause_totals *ct, uint64_t complete,
+			       bool applies)
 {
-	const struct aggregate *a = v->a;
 	int c;
 
 	json_writer__key(w, "causes");
-	if (!v->phased) {
+	if (!applies) {
 		json_writer__null(w);
 	} else {
 		json_writer__begin_array(w);
 		for (c = 0; c < NR_CAUSES; c++) {
-			if (!a->causes.cause_ns[c])
+			if (!ct->cause_ns[c])
 				continue;
 			json_writer__begin_object(w);
-			put_str(w, "cause", wakeup__cause_name(c));
-			put_str(w, "meaning", wakeup__cause_describe(c));
-			put_int(w, "ns", a->causes.cause_ns[c]);
-			put_share(w, a->causes.cause_ns[c], a->causes.explained_total_ns);
-			put_per_wakeup(w, a->causes.cause_ns[c], v->complete);
+			json_writer__put_str(w, "cause", wakeup__cause_name(c));
+			json_writer__put_str(w, "meaning", wakeup__cause_describe(c));
+			json_writer__put_int(w, "ns", ct->cause_ns[c]);
+			put_share(w, ct->cause_ns[c], ct->explained_total_ns);
+			put_per_wakeup(w, ct->cause_ns[c], complete);
 			json_writer__end_object(w);
 		}
 		json_writer__end_array(w);
 	}
-	put_int_if(w, "explained_total_ns", v->phased, a->causes.explained_total_ns);
+	json_writer__put_int_if(w, "explained_total_ns", applies, ct->explained_total_ns);
 }
 
-static void write_tasks(struct json_writer *w, const struct run_view *v)
+void report_json__write_tasks(struct json_writer *w, const struct cause_totals *ct, uint64_t complete, bool applies)
 {
-	const struct aggregate *a = v->a;
 	uint32_t i;
 
 	json_writer__key(w, "tasks");
-	if (!v->phased) {
+	if (!applies) {
 		json_writer__null(w);
 	} else {
 		json_writer__begin_array(w);
-		for (i = 0; i < a->causes.nr_tasks; i++) {
-			const struct task_share *t = &a->causes.tasks[i];
+		for (i = 0; i < ct->nr_tasks; i++) {
+			const struct task_share *t = &ct->tasks[i];
 
 			json_writer__begin_object(w);
-			put_uint(w, "pid", t->pid);
-			put_strn(w, "comm", t->comm, sizeof(t->comm));
-			put_int(w, "ns", t->ns);
-			put_share(w, t->ns, a->causes.explained_total_ns);
-			put_per_wakeup(w, t->ns, v->complete);
+			json_writer__put_uint(w, "pid", t->pid);
+			json_writer__put_strn(w, "comm", t->comm, sizeof(t->comm));
+			json_writer__put_int(w, "ns", t->ns);
+			put_share(w, t->ns, ct->explained_total_ns);
+			put_per_wakeup(w, t->ns, complete);
 			json_writer__end_object(w);
 		}
 		json_writer__end_array(w);
 	}
-	put_int_if(w, "untabled_task_ns", v->phased, a->causes.untabled_task_ns);
+	json_writer__put_int_if(w, "untabled_task_ns", applies, ct->untabled_task_ns);
 }
 
 static void write_migrations(struct json_writer *w, const struct run_view *v)
 {
 	json_writer__key(w, "migrations");
 	json_writer__begin_object(w);
-	put_uint_if(w, "all", v->traced, v->r->merge.migrations);
-	put_uint_if(w, "inside_wakeups", v->phased, v->a->causes.migrations);
+	json_writer__put_uint_if(w, "all", v->traced, v->r->merge.migrations);
+	json_writer__put_uint_if(w, "inside_wakeups", v->phased, v->a->causes.migrations);
 	json_writer__end_object(w);
 }
 
@@ -479,31 +425,31 @@ static void write_part(struct json_writer *w, const struct interval *iv)
 
 	explain__describe_interval(iv, desc, sizeof(desc));
 	json_writer__begin_object(w);
-	put_str(w, "cause", wakeup__cause_name(iv->cause));
-	put_str(w, "description", desc);
-	put_uint(w, "ns", iv->dur_ns);
-	put_uint(w, "cpu", iv->cpu);
-	put_uint_if(w, "pid", task, iv->pid);
+	json_writer__put_str(w, "cause", wakeup__cause_name(iv->cause));
+	json_writer__put_str(w, "description", desc);
+	json_writer__put_uint(w, "ns", iv->dur_ns);
+	json_writer__put_uint(w, "cpu", iv->cpu);
+	json_writer__put_uint_if(w, "pid", task, iv->pid);
 	/* a task's comm, or a hard irq's handler */
 	if (task || (iv->cause == CAUSE_IRQ && iv->irq_kind == WP_IRQ_HARD))
-		put_strn(w, "name", iv->name, sizeof(iv->name));
+		json_writer__put_strn(w, "name", iv->name, sizeof(iv->name));
 	else
-		put_null(w, "name");
-	put_uint_if(w, "prio", task, iv->prio);
+		json_writer__put_null(w, "name");
+	json_writer__put_uint_if(w, "prio", task, iv->prio);
 	if (irq)
-		put_str(w, "irq_kind", irq_kind_key(iv->irq_kind));
+		json_writer__put_str(w, "irq_kind", irq_kind_key(iv->irq_kind));
 	else
-		put_null(w, "irq_kind");
-	put_int_if(w, "nr", irq, iv->nr);
+		json_writer__put_null(w, "irq_kind");
+	json_writer__put_int_if(w, "nr", irq, iv->nr);
 	/* how the task left the CPU, once its switch-out was seen */
 	if (task)
-		put_bool(w, "left_known", iv->left_known);
+		json_writer__put_bool(w, "left_known", iv->left_known);
 	else
-		put_null(w, "left_known");
+		json_writer__put_null(w, "left_known");
 	if (task && iv->left_known)
-		put_bool(w, "preempted", iv->preempted);
+		json_writer__put_bool(w, "preempted", iv->preempted);
 	else
-		put_null(w, "preempted");
+		json_writer__put_null(w, "preempted");
 	json_writer__end_object(w);
 }
 
@@ -517,59 +463,66 @@ static void write_outlier_phases(struct json_writer *w, const struct sample_resu
 	json_writer__begin_array(w);
 	for (k = 0; k < NR_PHASES; k++) {
 		json_writer__begin_object(w);
-		put_str(w, "phase", wakeup__phase_name(k));
-		put_int(w, "ns", r->phase_ns[k]);
+		json_writer__put_str(w, "phase", wakeup__phase_name(k));
+		json_writer__put_int(w, "ns", r->phase_ns[k]);
 		json_writer__key(w, "parts");
 		json_writer__begin_array(w);
 		n = explain__phase_parts(&r->why, k, parts);
 		for (i = 0; i < n; i++)
 			write_part(w, parts[i]);
 		json_writer__end_array(w);
-		put_int(w, "unexplained_ns", r->why.by_phase_cause[k][CAUSE_UNEXPLAINED]);
+		json_writer__put_int(w, "unexplained_ns", r->why.by_phase_cause[k][CAUSE_UNEXPLAINED]);
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);
 }
 
-static void write_outlier(struct json_writer *w, const struct aggregate *a, const struct sample_result *r,
-			  uint32_t rank)
+void report_json__write_outlier_members(struct json_writer *w, const struct histogram *phase,
+					const struct histogram *total, const struct sample_result *r, uint32_t rank)
 {
-	uint64_t median_total = histogram__percentile(&a->total, 50);
+	uint64_t median_total = histogram__percentile(total, 50);
 	enum phase worst;
-	int64_t grew = aggregate__grew_most(a, r, &worst);
-	json_writer__begin_object(w);
-	put_uint(w, "rank", rank);
-	put_uint(w, "seq", r->sample.seq);
-	put_int(w, "total_ns", r->total_ns);
-	put_uint(w, "median_total_ns", median_total);
+	int64_t grew = aggregate__grew_most_in(phase, r, &worst);
+
+	json_writer__put_uint(w, "rank", rank);
+	json_writer__put_uint(w, "seq", r->sample.seq);
+	json_writer__put_int(w, "total_ns", r->total_ns);
+	json_writer__put_uint(w, "median_total_ns", median_total);
 	if (median_total)
-		put_double(w, "ratio_to_median", (double)r->total_ns / (double)median_total);
+		json_writer__put_double(w, "ratio_to_median", (double)r->total_ns / (double)median_total);
 	else
-		put_null(w, "ratio_to_median");
+		json_writer__put_null(w, "ratio_to_median");
 	json_writer__key(w, "grew_most");
 	json_writer__begin_object(w);
-	put_str(w, "phase", wakeup__phase_name(worst));
-	put_int(w, "over_median_ns", grew);
+	json_writer__put_str(w, "phase", wakeup__phase_name(worst));
+	json_writer__put_int(w, "over_median_ns", grew);
 	json_writer__end_object(w);
-	put_uint(w, "waking_cpu", r->waking_cpu);
-	put_uint(w, "wakeup_cpu", r->wakeup_cpu);
-	put_uint(w, "target_cpu", r->target_cpu);
-	put_bool(w, "queued_remotely", r->wakeup_cpu != r->waking_cpu);
-	put_bool(w, "target_was_idle", r->target_was_idle);
-	put_int_if(w, "idle_exit_ns", r->idle_exit_seen, r->idle_exit_ns);
+	json_writer__put_uint(w, "waking_cpu", r->waking_cpu);
+	json_writer__put_uint(w, "wakeup_cpu", r->wakeup_cpu);
+	json_writer__put_uint(w, "target_cpu", r->target_cpu);
+	json_writer__put_bool(w, "queued_remotely", r->wakeup_cpu != r->waking_cpu);
+	json_writer__put_bool(w, "target_was_idle", r->target_was_idle);
+	json_writer__put_int_if(w, "idle_exit_ns", r->idle_exit_seen, r->idle_exit_ns);
 	write_outlier_phases(w, r);
-	put_uint(w, "more_intervals", r->why.more_iv);
+	json_writer__put_uint(w, "more_intervals", r->why.more_iv);
 	json_writer__key(w, "migration");
 	if (r->why.migrations) {
 		json_writer__begin_object(w);
-		put_uint(w, "from", r->why.migrated_from);
-		put_uint(w, "to", r->why.migrated_to);
-		put_uint(w, "count", r->why.migrations);
+		json_writer__put_uint(w, "from", r->why.migrated_from);
+		json_writer__put_uint(w, "to", r->why.migrated_to);
+		json_writer__put_uint(w, "count", r->why.migrations);
 		json_writer__end_object(w);
 	} else {
 		json_writer__null(w);
 	}
-	put_int_if(w, "mutex_reacquire_ns", r->rewait_seen, r->rewait_ns);
+	json_writer__put_int_if(w, "mutex_reacquire_ns", r->rewait_seen, r->rewait_ns);
+}
+
+static void write_outlier(struct json_writer *w, const struct aggregate *a, const struct sample_result *r,
+			  uint32_t rank)
+{
+	json_writer__begin_object(w);
+	report_json__write_outlier_members(w, a->phase, &a->total, r, rank);
 	json_writer__end_object(w);
 }
 
@@ -580,10 +533,10 @@ static void write_outliers(struct json_writer *w, const struct run_view *v)
 
 	json_writer__key(w, "outliers");
 	json_writer__begin_object(w);
-	put_uint(w, "wanted", a->outliers_wanted);
-	put_uint(w, "threshold_ns", a->outlier_threshold_ns);
+	json_writer__put_uint(w, "wanted", a->outliers_wanted);
+	json_writer__put_uint(w, "threshold_ns", a->outlier_threshold_ns);
 	/* only phased samples are candidates: they alone have causes to show */
-	put_uint_if(w, "candidates", v->phased, a->outlier_candidates);
+	json_writer__put_uint_if(w, "candidates", v->phased, a->outlier_candidates);
 	json_writer__key(w, "samples");
 	if (v->phased) {
 		json_writer__begin_array(w);
@@ -611,7 +564,7 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 	json_writer__begin_object(w);
 	write_workload(w, wl);
 	write_options(w, cfg, &r->agg);
-	write_meta(w, &r->meta);
+	report_json__write_meta(w, &r->meta);
 	write_threads_and_duration(w, &v);
 	write_clock(w, &r->clock);
 	write_events(w, &v);
@@ -620,8 +573,8 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 	write_outcome(w, r);
 	write_stats(w, &v);
 	write_sub_phases(w, &v);
-	write_causes(w, &v);
-	write_tasks(w, &v);
+	report_json__write_causes(w, &r->agg.causes, v.complete, v.phased);
+	report_json__write_tasks(w, &r->agg.causes, v.complete, v.phased);
 	write_migrations(w, &v);
 	write_outliers(w, &v);
 	json_writer__end_object(w);
@@ -635,8 +588,8 @@ int report_json__print(FILE *out, const struct run_config *cfg, const struct wor
 
 	json_writer__init(&w, out);
 	json_writer__begin_object(&w);
-	put_str(&w, "schema", REPORT_JSON_SCHEMA);
-	put_uint(&w, "schema_version", REPORT_JSON_SCHEMA_VERSION);
+	json_writer__put_str(&w, "schema", REPORT_JSON_SCHEMA);
+	json_writer__put_uint(&w, "schema_version", REPORT_JSON_SCHEMA_VERSION);
 	json_writer__key(&w, "runs");
 	json_writer__begin_array(&w);
 	for (i = 0; i < n; i++)

@@ -6,9 +6,14 @@
 #ifndef WAKEPROBE_REPORT_JSON_H
 #define WAKEPROBE_REPORT_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include "aggregate.h"
 #include "catalog.h"
+#include "histogram.h"
+#include "json_writer.h"
 #include "run_config.h"
 #include "run_result.h"
 
@@ -24,5 +29,42 @@
  */
 int report_json__print(FILE *out, const struct run_config *cfg, const struct workload_desc *const *wl,
 		       const struct run_result *const *res, size_t n);
+
+/*
+ * The parts of a run that attach mode's document (attach_json.h) shares,
+ * written the same way so that a reader parses them with the same code.
+ * Each writes its key(s) and value(s) into the object open in @w.
+ */
+/* report_json__write_meta - "meta": the version, the host, when the run began */
+void report_json__write_meta(struct json_writer *w, const struct run_meta *m);
+/* report_json__write_dropped_by_type - "dropped_by_type": the BPF side's drops, by event type */
+void report_json__write_dropped_by_type(struct json_writer *w, const struct wp_counters *c);
+/*
+ * report_json__write_labels - "by_label" and "missing_by_mark": wakeups by
+ * label (@by_label[NR_LABELS]), and the missing_event ones by the first
+ * mark that never came (@missing_by_mark[NR_MARKS])
+ */
+void report_json__write_labels(struct json_writer *w, const uint64_t *by_label, const uint64_t *missing_by_mark);
+/*
+ * report_json__write_distribution - "@name": count, min, percentiles, max,
+ * mean and the log2 rows of @h; null unless it @applies
+ */
+void report_json__write_distribution(struct json_writer *w, const char *name, const struct histogram *h,
+				     bool applies);
+/*
+ * report_json__write_causes - "causes" and "explained_total_ns": the time of
+ * @complete explained wakeups by cause; null unless it @applies
+ */
+void report_json__write_causes(struct json_writer *w, const struct cause_totals *ct, uint64_t complete,
+			       bool applies);
+/* report_json__write_tasks - "tasks" and "untabled_task_ns": the tasks that held a CPU a wakeup needed */
+void report_json__write_tasks(struct json_writer *w, const struct cause_totals *ct, uint64_t complete, bool applies);
+/*
+ * report_json__write_outlier_members - the members of outlier @rank, @r:
+ * its figures against the medians of @phase[NR_PHASES] and @total, and its
+ * phases split into their parts
+ */
+void report_json__write_outlier_members(struct json_writer *w, const struct histogram *phase,
+					const struct histogram *total, const struct sample_result *r, uint32_t rank);
 
 #endif /* WAKEPROBE_REPORT_JSON_H */

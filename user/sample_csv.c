@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
+#include "csv.h"
 #include "sample_csv.h"
 
 /* longer workload names are cut: the catalog's are a few characters */
@@ -14,42 +14,6 @@ struct sample_csv {
 	bool traced;
 	char workload[CSV_WORKLOAD_MAX];
 };
-
-/* RFC 4180 ends records with CRLF; readers that want LF accept it too */
-#define CSV_EOL "\r\n"
-
-/* put_str - one cell, quoted only when it holds a comma, a quote or a line break */
-static void put_str(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-/* cells after the first start with the separator; an empty cell is a value that does not apply */
-static void put_u64(FILE *out, bool applies, uint64_t v)
-{
-	if (applies)
-		fprintf(out, ",%" PRIu64, v);
-	else
-		fputc(',', out);
-}
-
-static void put_i64(FILE *out, bool applies, int64_t v)
-{
-	if (applies)
-		fprintf(out, ",%" PRId64, v);
-	else
-		fputc(',', out);
-}
 
 struct sample_csv *sample_csv__open(FILE *out)
 {
@@ -92,25 +56,25 @@ void sample_csv__add(struct sample_csv *c, const struct sample_result *r)
 	FILE *out = c->out;
 	int k;
 
-	put_str(out, c->workload);
+	csv__put_str(out, c->workload);
 	fprintf(out, ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%u,%u", r->sample.seq, r->sample.waker_tid,
 		r->sample.wakee_tid, r->sample.waker_cpu, r->sample.wakee_cpu);
-	put_u64(out, waking, r->waking_cpu);
-	put_u64(out, waking, r->target_cpu);
-	put_u64(out, true, r->t_notify_ns);
-	put_i64(out, true, r->total_ns);
+	csv__put_u64(out, waking, r->waking_cpu);
+	csv__put_u64(out, waking, r->target_cpu);
+	csv__put_u64(out, true, r->t_notify_ns);
+	csv__put_i64(out, true, r->total_ns);
 	for (k = 0; k < NR_PHASES; k++)
-		put_i64(out, phased, r->phase_ns[k]);
+		csv__put_i64(out, phased, r->phase_ns[k]);
 	fputc(',', out);
-	put_str(out, traced ? wakeup__label_name(r->label) : "untraced");
+	csv__put_str(out, traced ? wakeup__label_name(r->label) : "untraced");
 	fputc(',', out);
 	if (traced && r->label == LABEL_MISSING_EVENT)
-		put_str(out, wakeup__mark_name(r->missing));
-	put_u64(out, waking, r->target_was_idle);
-	put_i64(out, traced && r->idle_exit_seen, r->idle_exit_ns);
+		csv__put_str(out, wakeup__mark_name(r->missing));
+	csv__put_u64(out, waking, r->target_was_idle);
+	csv__put_i64(out, traced && r->idle_exit_seen, r->idle_exit_ns);
 	/* measured on every phased sample: 0 when the wakee did not block again */
-	put_i64(out, phased, r->rewait_seen ? r->rewait_ns : 0);
-	put_i64(out, waking, r->waker_preempted ? r->waker_preempted_ns : 0);
+	csv__put_i64(out, phased, r->rewait_seen ? r->rewait_ns : 0);
+	csv__put_i64(out, waking, r->waker_preempted ? r->waker_preempted_ns : 0);
 	fputs(CSV_EOL, out);
 }
 

@@ -13,6 +13,8 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include "helpers.h"
+#include "readback.h"
 
 TestSuite(attach_cli, .timeout = 120);
 
@@ -229,7 +232,8 @@ static struct bad_target bad_targets[] = {
 	{ { "--pid", "4194304" }, "--pid 4194304: no such process" },
 	{ { "--", "wakeprobe-no-such-command" }, "cannot run 'wakeprobe-no-such-command': no such command" },
 	{ { "--", "/etc/passwd" }, "cannot run '/etc/passwd': not an executable file" },
-	{ { "--pid", "1", "--json", "x.json" }, "--json is not made in attach mode yet" },
+	{ { "--pid", "1", "--perfetto", "x.json" }, "--perfetto is not made in attach mode yet" },
+	{ { "--pid", "4194304", "--json", "x.json" }, "--pid 4194304: no such process" },
 	{ { "--pid", "1", "--user", "nobody" }, "--user is for the command wakeprobe starts" },
 	{ { "--pid", "1", "--workload", "eventfd" }, "--workload is for wakeprobe's own workloads" },
 };
@@ -251,4 +255,108 @@ ParameterizedTest(struct bad_target *b, attach_cli, a_bad_target_is_one_line_and
 	cr_assert(strstr(r.err, b->message), "stderr '%s' lacks '%s'", r.err, b->message);
 	cr_assert_eq(strchr(r.err, '\n'), strrchr(r.err, '\n'), "one line: '%s'", r.err);
 	cr_assert_str_eq(r.out, "");
+}
+
+/* ---------------------------------------------------------------- --json and --csv */
+
+/* out_dir - a new empty directory for a test's outputs, in @buf */
+static const char *out_dir(char *buf, size_t len)
+{
+	snprintf(buf, len, "/tmp/wakeprobe-attach-cli-XXXXXX");
+	cr_assert_not_null(mkdtemp(buf), "mkdtemp: %s", strerror(errno));
+	return buf;
+}
+
+/* holds - python's checks @fmt... of the JSON document at @path, loaded as d, all pass */
+static bool holds(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool holds(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	bool ok;
+
+	va_start(ap, fmt);
+	ok = json_vcheck(path, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
+/* The eventfd hand-offs are in the JSON's pairs, and the CSV has a row for every wakeup the JSON counts. */
+Test(attach_cli, the_json_counts_the_eventfd_wakeups_and_the_csv_has_a_row_for_each_wakeup)
+{
+	char wl[PATH_MAX], dir[64], json[96], csv[96];
+	char *args[] = { "--json", json, "--csv", csv, "--", (char *)workload("eventfd", wl, sizeof(wl)), "--samples",
+			 "300", NULL };
+	static struct ran r;
+
+	skip_unless_traceable();
+	out_dir(dir, sizeof(dir));
+	snprintf(json, sizeof(json), "%s/run.json", dir);
+	snprintf(csv, sizeof(csv), "%s/run.csv", dir);
+	run(&r, args);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	cr_assert(strstr(r.out, "Waker -> wakee pairs"), "the text report is still printed: %s", r.out);
+	/*
+	 * 300 notifies; as with the text report, a write that finds the reader
+	 * awake wakes nobody and a rare waking goes untraced: 290 or more
+	 */
+	cr_assert(holds(json,
+			"import csv, os\n"
+			"assert d['kind'] == 'attach', d['kind']\n"
+			"assert d['targets']['command']['argv'][1:] == ['--samples', '300'], d['targets']\n"
+			"assert d['targets']['command']['exit_code'] == 0 and d['ended']['command_exited'], d['ended']\n"
+			"efd = [p for p in d['pairs'] if p['mechanism'] == 'eventfd write -> read']\n"
+			"assert len(efd) == 1, [p['mechanism'] for p in d['pairs']]\n"
+			"n = efd[0]['count']\n"
+			"assert 290 <= n <= 300, n\n"
+			"assert efd[0]['wake_to_run']['count'] == n and efd[0]['notify_to_return']['count'] == n\n"
+			"rows = list(csv.DictReader(open('%s', newline='')))\n"
+			"assert len(rows) == d['wakeups']['total'], (len(rows), d['wakeups']['total'])\n"
+			"assert [int(r['seq']) for r in rows] == list(range(1, len(rows) + 1))\n"
+			"got = [r for r in rows if r['mechanism'] == 'eventfd write -> read' and r['label'] == 'complete']\n"
+			"assert len(got) == n, (len(got), n)\n"
+			"assert sorted(os.listdir('%s')) == ['run.csv', 'run.json'], os.listdir('%s')\n",
+			csv, dir, dir),
+		  "the JSON and the CSV (see above); the report:\n%s", r.out);
+	unlink(json);
+	unlink(csv);
+	rmdir(dir);
+}
+
+/* --json - takes stdout: the document alone goes there, and no text report */
+Test(attach_cli, json_to_stdout_is_the_document_alone)
+{
+	char wl[PATH_MAX], script[PATH_MAX + 64], doc[64];
+	char *args[] = { "--json", "-", "--", "/bin/sh", "-c", script, NULL };
+	static struct ran r;
+	FILE *f;
+
+	skip_unless_traceable();
+	/* the workload prints a summary of its own: out of the way of the document */
+	snprintf(script, sizeof(script), "exec %s --samples 100 >/dev/null", workload("eventfd", wl, sizeof(wl)));
+	run(&r, args);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	cr_assert_null(strstr(r.out, "Waker -> wakee pairs"), "%s", r.out);
+	f = temp_output("attach-stdout", doc);
+	cr_assert_eq(fputs(r.out, f) >= 0 && fclose(f) == 0, true);
+	cr_assert(holds(doc,
+			"assert d['kind'] == 'attach' and d['targets']['command']['argv'][0] == '/bin/sh'\n"
+			"assert any(p['mechanism'] == 'eventfd write -> read' for p in d['pairs']), d['pairs']\n"),
+		  "stdout: %.2000s", r.out);
+	unlink(doc);
+}
+
+/* a target that cannot run makes nothing: no output file, not even begun */
+Test(attach_cli, a_command_that_cannot_run_leaves_no_output_behind)
+{
+	char dir[64], json[96], csv[96];
+	char *args[] = { "--json", json, "--csv", csv, "--", "wakeprobe-no-such-command", NULL };
+	static struct ran r;
+
+	out_dir(dir, sizeof(dir));
+	snprintf(json, sizeof(json), "%s/run.json", dir);
+	snprintf(csv, sizeof(csv), "%s/run.csv", dir);
+	run(&r, args);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "status 0x%x; %s", r.status, r.err);
+	cr_assert_eq(rmdir(dir), 0, "%s is not empty: %s", dir, strerror(errno));
 }

@@ -22,36 +22,6 @@
 	"total_ns,notify_user_ns,notify_kernel_ns,wake_enqueue_ns,runq_wait_ns,resume_kernel_ns,resume_user_ns," \
 	"label,missing_mark,target_was_idle,idle_exit_ns,mutex_reacquire_ns,waker_preempted_ns"
 
-/*
- * Parses the file strictly and checks each expectation given after it:
- * "rows=N", "header=a,b,...", or "ROW:column=value" (ROW counts from 0 after
- * the header, an empty value is an empty cell). Every record must end in
- * CRLF and have as many cells as the header.
- */
-static const char check_csv[] =
-	"import csv, sys\n"
-	"path, *want = sys.argv[1:]\n"
-	"text = open(path, newline='').read()\n"
-	"rows = list(csv.reader(text.splitlines(keepends=True), strict=True))\n"
-	"bad = []\n"
-	"if text.count('\\r\\n') != len(rows) or text.replace('\\r\\n', '').count('\\n'):\n"
-	"    bad.append('records do not all end in CRLF')\n"
-	"head, body = rows[0], rows[1:]\n"
-	"bad += [f'row {i}: {len(r)} cells for {len(head)} columns'\n"
-	"        for i, r in enumerate(body) if len(r) != len(head)]\n"
-	"for w in want:\n"
-	"    key, _, value = w.partition('=')\n"
-	"    if key == 'rows':\n"
-	"        got = str(len(body))\n"
-	"    elif key == 'header':\n"
-	"        got = ','.join(head)\n"
-	"    else:\n"
-	"        row, _, col = key.partition(':')\n"
-	"        got = body[int(row)][head.index(col)] if int(row) < len(body) else '<no row>'\n"
-	"    if got != value:\n"
-	"        bad.append(f'{key}: {got!r}, want {value!r}')\n"
-	"sys.exit('\\n'.join(bad) or None)\n";
-
 static char path[64];
 static FILE *file;
 static struct sample_csv *csv;
@@ -73,15 +43,9 @@ TestSuite(csv, .init = setup, .fini = teardown);
 /* close the writer and the file, then hold the file to @want */
 static void expect_csv(const char *const want[])
 {
-	const char *args[32] = { path };
-	size_t n = 1;
-
 	cr_assert_eq(sample_csv__close(csv), 0);
 	cr_assert_eq(fclose(file), 0);
-	while (*want && n < sizeof(args) / sizeof(args[0]) - 1)
-		args[n++] = *want++;
-	args[n] = NULL;
-	cr_assert_eq(run_python(check_csv, args), 0, "the CSV does not read back as written (see above)");
+	cr_assert(csv_check(path, want), "the CSV does not read back as written (see above)");
 }
 
 /* a complete eventfd wakeup: phases 300, 800, 800, 4000, 700, 250 */

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/* csv.c - RFC 4180 cells */
+#include <inttypes.h>
+#include <string.h>
+#include "csv.h"
+
+void csv__put_str(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void csv__put_u64(FILE *out, bool applies, uint64_t v)
+{
+	if (applies)
+		fprintf(out, ",%" PRIu64, v);
+	else
+		fputc(',', out);
+}
+
+void csv__put_i64(FILE *out, bool applies, int64_t v)
+{
+	if (applies)
+		fprintf(out, ",%" PRId64, v);
+	else
+		fputc(',', out);
+}
