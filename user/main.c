@@ -299,12 +299,38 @@ static int attach_exit_status(const struct attach_session_result *res)
 	return 1;
 }
 
+/* attach_target - what an attach run traces, as its outputs name it: "pid 1234,1250", "./server --port 80" */
+static void attach_target(const struct wp_options *o, char *buf, size_t len)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; o->target_argv && o->target_argv[i] && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", o->target_argv[i]);
+	for (i = 0; !o->target_argv && i < o->nr_pids && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%" PRId32, i ? "," : "pid ", o->pids[i]);
+}
+
+/* open_attach_outputs - the files attach mode writes, @out routed through @ao; one line and false if not */
+static bool open_attach_outputs(const struct wp_options *o, struct outputs *out, struct attach_analysis_opts *ao)
+{
+	char msg[PATH_MAX + 128], target[256];
+
+	attach_target(o, target, sizeof(target));
+	if (outputs__open(out, o, msg, sizeof(msg)) || outputs__begin_attach(out, target, ao, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return false;
+	}
+	return true;
+}
+
 /*
  * run_attach - trace the --pid processes or the command, and report every
  * wakeup their threads took. What is wrong with the targets is found before
  * anything is loaded: one line, exit 2.
  */
-static int run_attach(const struct wp_options *o)
+static int run_attach(const struct wp_options *o, struct outputs *out)
 {
 	struct attach_analysis_opts ao = {
 		.outliers = o->outliers,
@@ -327,7 +353,7 @@ static int run_attach(const struct wp_options *o)
 	struct attach_session_result res;
 	struct attach_report report;
 	char msg[PATH_MAX + 128], path[PATH_MAX];
-	const char *unsupported = o->json_path ? "--json" : o->csv_path ? "--csv" : o->perfetto_path ? "--perfetto" :
+	const char *unsupported = o->json_path ? "--json" : o->csv_path ? "--csv" :
 				  o->command == CMD_RECORD ? "record" : NULL;
 	int err;
 
@@ -354,9 +380,12 @@ static int run_attach(const struct wp_options *o)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
+	if (!open_attach_outputs(o, out, &ao))
+		return 1;
 	an = attach_analysis__new(&ao);
 	if (!an) {
 		fprintf(stderr, "wakeprobe: out of memory\n");
+		outputs__abandon(out);
 		return 1;
 	}
 	so.ctx = an;
@@ -368,6 +397,7 @@ static int run_attach(const struct wp_options *o)
 	err = attach_session__run(&so, &res, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
+		outputs__abandon(out);
 		err = 1;
 		goto out;
 	}
@@ -382,8 +412,13 @@ static int run_attach(const struct wp_options *o)
 		.tids_left_out = an->tids_left_out,
 		.pairs = o->pairs,
 	};
-	attach_report__print_text(stdout, &report);
+	if (out->text)
+		attach_report__print_text(stdout, &report);
 	err = attach_exit_status(&res);
+	if (outputs__finish_attach(out, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		err = err ? err : 1;
+	}
 out:
 	attach_analysis__free(an);
 	return err;
@@ -422,7 +457,7 @@ int main(int argc, char **argv)
 		return report_recording(&o, &outputs);
 	}
 	if (options__attach(&o))
-		return run_attach(&o);
+		return run_attach(&o, &outputs);
 	if (pick_cpus(&o, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;

@@ -2,6 +2,7 @@
 /* outputs.c - the files besides the text report, written whole or not at all */
 #include <errno.h>
 #include <string.h>
+#include "attach_analysis.h"
 #include "outputs.h"
 #include "recorder.h"
 #include "report_json.h"
@@ -128,6 +129,56 @@ int outputs__finish(struct outputs *out, const struct run_config *cfg, const str
 	}
 	if (!err)
 		err = commit_one(&out->perfetto, err, msg, len);
+	if (err)
+		outputs__abandon(out);
+	return err;
+}
+
+/* ---------------------------------------------------------------- attach mode */
+
+static void attach_on_event(const struct wp_event *e, void *ctx)
+{
+	struct outputs *out = ctx;
+
+	timeline__attach_event(out->timeline, e);
+}
+
+static void attach_on_result(const struct attach_result *r, void *ctx)
+{
+	struct outputs *out = ctx;
+
+	timeline__attach_result(out->timeline, r);
+}
+
+int outputs__begin_attach(struct outputs *out, const char *target, struct attach_analysis_opts *ao, char *msg,
+			  size_t len)
+{
+	if (!out->timeline)
+		return 0;
+	if (timeline__begin_attach(out->timeline, target)) {
+		snprintf(msg, len, "out of memory");
+		outputs__abandon(out);
+		return -ENOMEM;
+	}
+	ao->on_event = attach_on_event;
+	ao->on_event_ctx = out;
+	ao->on_result = attach_on_result;
+	ao->on_result_ctx = out;
+	return 0;
+}
+
+int outputs__finish_attach(struct outputs *out, char *msg, size_t len)
+{
+	int err = 0;
+
+	if (out->timeline) {
+		timeline__end_run(out->timeline);
+		err = timeline__close(out->timeline);
+		out->timeline = NULL;
+		if (err)
+			snprintf(msg, len, "--perfetto %s: writing it failed: %s", out->perfetto.path, strerror(-err));
+	}
+	err = commit_one(&out->perfetto, err, msg, len);
 	if (err)
 		outputs__abandon(out);
 	return err;

@@ -33,6 +33,15 @@ void outputs__end_run(struct outputs *out);
  */
 int outputs__finish(struct outputs *out, const struct run_config *cfg, const struct workload_desc *const *wl,
 		    const struct run_result *const *res, size_t n, char *msg, size_t len);
+struct attach_analysis_opts;
+/*
+ * outputs__begin_attach - an attach run of @target starts: route its
+ * records and wakeups to the outputs through @ao; @msg says why not
+ */
+int outputs__begin_attach(struct outputs *out, const char *target, struct attach_analysis_opts *ao, char *msg,
+			  size_t len);
+/* outputs__finish_attach - the attach run is over: put its files in place; on failure none is left */
+int outputs__finish_attach(struct outputs *out, char *msg, size_t len);
 /* outputs__abandon - something failed: remove every file begun */
 void outputs__abandon(struct outputs *out);
 
