@@ -13,9 +13,9 @@
  * thread, on a track of that process; a thread whose comm changes (exec,
  * prctl, a tid reused in its process) has its track named again.
  *
- * Bounds (state of fixed size, allocated at the first attach run, about
- * 800 KiB; nothing else is kept between wakeups, whose slices are written
- * as they come):
+ * Bounds (state of fixed size, 832 KiB allocated at the first attach run;
+ * nothing else is kept between wakeups, whose slices are written as they
+ * come):
  *  - TLA_TRACKS (16384) thread tracks at once, as many as the engine keeps
  *    threads (ATTACH_MAX_THREADS), in sets of TLA_WAYS; past that the one
  *    of its set used least recently is forgotten (counted), and a track made
