@@ -28,7 +28,7 @@
 #define TL_THREADS	8
 /* runs described one by one in otherData; later ones are only counted */
 #define TL_LISTED_RUNS	64
-#define TL_NAME_MAX	64
+#define TL_NAME_MAX	256
 
 /* what otherData says about one run; both kinds of track count into it */
 struct tl_run {

@@ -101,9 +101,19 @@ Test(timeline_attach, a_traced_command_gets_a_timeline_with_every_eventfd_wakeup
 	run(&r, args);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
 	n = pair_count(r.out, "eventfd write -> read");
-	/* 200 notifies; one that finds the reader awake wakes nobody, and a rare waking goes untraced */
-	cr_assert(n >= 190 && n <= 200, "%ld eventfd wakeups of 200:\n%s", n, r.out);
+	/*
+	 * 200 notifies; one that finds the reader awake wakes nobody, and a
+	 * waking the kernel leaves untraced makes its wakeup missing_event,
+	 * more often on a loaded machine. What this test is about is that the
+	 * timeline holds exactly the complete ones the report counts.
+	 */
+	cr_assert(n >= 180 && n <= 200, "%ld eventfd wakeups of 200:\n%s", n, r.out);
 	cr_assert_eq(entries(dir), 1, "only the timeline, no temporary file");
+	/*
+	 * Every eventfd wakeup is drawn. Others may not be: a thread woken twice
+	 * from inside one syscall of its waker (at the command's exit) has its
+	 * second wakeup start before the first ended; it is counted, not drawn.
+	 */
 	check_timeline(file,
 		"n = %ld\n"
 		"ev = [s for s in tl.find(cat='wakeup', prefix='wakeup #') if s.args['mechanism'] == 'eventfd write -> read']\n"
@@ -120,7 +130,9 @@ Test(timeline_attach, a_traced_command_gets_a_timeline_with_every_eventfd_wakeup
 		"want(tl.thread_names[(ev[0].pid, wakee)] == f'eventfd {wakee}', tl.thread_names)\n"
 		"r = runs[1]\n"
 		"want(r['mode'] == 'attach' and r['target'].endswith('eventfd --samples 200'), r)\n"
-		"want(r['wakeups_not_drawn'] == 0 and r['wakeups_without_process'] == 0, r)\n"
+		"drawn = len(tl.find(cat='wakeup'))\n"
+		"want(drawn == r['wakeups'] - r['wakeups_not_drawn'] - r['wakeups_without_process'], (drawn, r))\n"
+		"want(r['wakeups'] >= n and r['wakeups_without_process'] == 0, r)\n"
 		"cpus = pid_of('CPUs (run 1)')\n"
 		"want(len(tl.find(pid=cpus)) > 0 and r['cpu_slices'] > 0, 'the CPU tracks have slices')\n"
 		"want(summary.count('attach wakeups tiled') == 1, summary)\n",
