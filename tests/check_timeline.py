@@ -12,8 +12,12 @@ microseconds with three decimals; that the phase slices of each sample tile its 
 t_notify to t_woken exactly; that every flow start has its end, on slices of
 the same sample, the end strictly later (both viewers bind flows in time
 order); that the X slices of each thread nest; and that every process and
-thread drawn on has a name. Prints a one-line summary and exits 0, or prints
-each problem and exits 1.
+thread drawn on has a name. In an attach run (user/timeline_attach.c): that
+the kernel phases drawn of each wakeup tile its wakeup slice on the wakee's
+thread, in order, and with the ones its args call absent make the four
+kernel phases; that each arrow leaves a zero-length waker slice of the same
+wakeup and lands on a kernel phase of the wakee it names. Prints a one-line
+summary and exits 0, or prints each problem and exits 1.
 
 The tests import it to look at the content: load() returns a Timeline.
 """
@@ -24,6 +28,8 @@ import sys
 
 PHASES = ["notify_user", "notify_kernel", "wake_enqueue", "runq_wait", "resume_kernel", "resume_user"]
 WAKER_PHASES = 2
+# attach mode has no stamps in the program: the phases it can draw
+KERNEL_PHASES = PHASES[1:5]
 METADATA = {"process_name", "thread_name", "process_sort_index", "thread_sort_index"}
 
 
@@ -149,7 +155,12 @@ class Timeline:
                 continue
             if c.start <= p.start:
                 problems.append(f"flow {fid}: {c} does not start after {p}")
-            if c.pid != p.pid or c.args.get("seq") != p.args.get("seq"):
+            if p.cat == "waker" or c.cat == "kernel_phase":
+                # attach mode: from the waker's thread or CPU, in any process, to the wakee it names
+                if (p.cat, c.cat) != ("waker", "kernel_phase") or c.args.get("seq") != p.args.get("seq") \
+                        or p.args.get("wakee_tid") != c.tid or p.dur != 0:
+                    problems.append(f"flow {fid}: {p} and {c} are not a waker and the wakeup it made")
+            elif c.pid != p.pid or c.args.get("seq") != p.args.get("seq"):
                 problems.append(f"flow {fid}: {p} and {c} are not of one sample")
             pairs[fid] = (p, c)
         for fid, c in into.items():
@@ -210,6 +221,42 @@ def tiling_problems(tl):
     return problems, len(groups)
 
 
+def attach_tiling_problems(tl):
+    """each attach wakeup's kernel phases tile it; returns (problems, wakeups tiled)"""
+    problems = []
+    wakeups = {}
+    for s in tl.find(cat="wakeup", prefix="wakeup #"):
+        if "absent" in s.args:
+            wakeups[(s.pid, s.args.get("seq"))] = s
+    groups = {}
+    for s in tl.find(cat="kernel_phase"):
+        groups.setdefault((s.pid, s.args.get("seq")), []).append(s)
+    for key in wakeups.keys() - groups.keys():
+        problems.append(f"wakeup {key}: no kernel phase drawn")
+    for key, phases in groups.items():
+        phases.sort(key=lambda s: (KERNEL_PHASES.index(s.name) if s.name in KERNEL_PHASES else -1, s.start))
+        names = [s.name for s in phases]
+        w = wakeups.get(key)
+        if w is None:
+            problems.append(f"wakeup {key}: kernel phases without a wakeup slice")
+            continue
+        absent = w.args["absent"]
+        both = names + list(absent) if isinstance(absent, dict) else ["?"]
+        if not set(both) <= set(KERNEL_PHASES) or sorted(both, key=KERNEL_PHASES.index) != KERNEL_PHASES:
+            problems.append(f"wakeup {key}: phases {names} and absent {absent} are not the kernel phases")
+            continue
+        if phases[0].start != w.start or phases[-1].end != w.end:
+            problems.append(f"wakeup {key}: phases span [{phases[0].start}, {phases[-1].end}], wakeup {w}")
+        for a, b in zip(phases, phases[1:]):
+            if a.end != b.start:
+                problems.append(f"wakeup {key}: {a} and {b} do not meet")
+        if any(s.tid != w.tid for s in phases):
+            problems.append(f"wakeup {key}: phases off the wakeup slice's thread")
+        if sum(s.args.get("ns", -1) for s in phases) != w.args.get("total_ns"):
+            problems.append(f"wakeup {key}: phase ns do not add up to total_ns {w.args.get('total_ns')}")
+    return problems, len(groups)
+
+
 def naming_problems(tl):
     problems = []
     for s in tl.slices:
@@ -242,9 +289,11 @@ def check(tl):
     pairs, problems = tl.flows()
     problems += nesting_problems(tl)
     tiling, tiled = tiling_problems(tl)
-    problems += tiling + naming_problems(tl)
+    attach_tiling, attach_tiled = attach_tiling_problems(tl)
+    problems += tiling + attach_tiling + naming_problems(tl)
     summary = (f"{len(tl.events)} events, {len(tl.slices)} slices, {len(tl.instants)} instants, "
-               f"{len(pairs)} flows, {tiled} samples tiled")
+               f"{len(pairs)} flows, " + (f"{attach_tiled} attach wakeups tiled, " if attach_tiled else "")
+               + f"{tiled} samples tiled")
     return problems, summary
 
 

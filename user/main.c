@@ -299,6 +299,32 @@ static int attach_exit_status(const struct attach_session_result *res)
 	return 1;
 }
 
+/* attach_target - what an attach run traces, as its outputs name it: "pid 1234,1250", "./server --port 80" */
+static void attach_target(const struct wp_options *o, char *buf, size_t len)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; o->target_argv && o->target_argv[i] && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", o->target_argv[i]);
+	for (i = 0; !o->target_argv && i < o->nr_pids && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%" PRId32, i ? "," : "pid ", o->pids[i]);
+}
+
+/* open_attach_outputs - the files attach mode writes, @out routed through @ao; one line and false if not */
+static bool open_attach_outputs(const struct wp_options *o, struct outputs *out, struct attach_analysis_opts *ao)
+{
+	char msg[PATH_MAX + 128], target[256];
+
+	attach_target(o, target, sizeof(target));
+	if (outputs__open_attach(out, o, msg, sizeof(msg)) || outputs__begin_attach(out, target, ao, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return false;
+	}
+	return true;
+}
+
 /*
  * run_attach - trace the --pid processes or the command, and report every
  * wakeup their threads took. What is wrong with the targets is found before
@@ -327,7 +353,7 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 	struct attach_session_result res;
 	struct attach_report report;
 	char msg[PATH_MAX + 128], path[PATH_MAX];
-	const char *unsupported = o->perfetto_path ? "--perfetto" : o->command == CMD_RECORD ? "record" : NULL;
+	const char *unsupported = o->command == CMD_RECORD ? "record" : NULL;
 	int err;
 
 	if (unsupported) {
@@ -353,11 +379,8 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
-	if (outputs__open_attach(out, o, msg, sizeof(msg))) {
-		fprintf(stderr, "wakeprobe: %s\n", msg);
+	if (!open_attach_outputs(o, out, &ao))
 		return 1;
-	}
-	outputs__begin_attach(out, &ao);
 	an = attach_analysis__new(&ao);
 	if (!an) {
 		fprintf(stderr, "wakeprobe: out of memory\n");

@@ -2,6 +2,7 @@
 /* outputs.c - the files besides the text report, written whole or not at all */
 #include <errno.h>
 #include <string.h>
+#include "attach_analysis.h"
 #include "attach_csv.h"
 #include "attach_json.h"
 #include "outputs.h"
@@ -147,33 +148,59 @@ int outputs__finish(struct outputs *out, const struct run_config *cfg, const str
 	return err;
 }
 
+/* ---------------------------------------------------------------- attach mode */
+
 int outputs__open_attach(struct outputs *out, const struct wp_options *o, char *msg, size_t len)
 {
 	int err = open_files(out, o, msg, len);
 
 	if (err)
 		return err;
-	if (out->csv.f && !(out->attach_csv = attach_csv__open(out->csv.f))) {
+	if (out->csv.f && !(out->attach_csv = attach_csv__open(out->csv.f)))
+		err = -ENOMEM;
+	if (!err && out->perfetto.f && !(out->timeline = timeline__open(out->perfetto.f)))
+		err = -ENOMEM;
+	if (err) {
+		snprintf(msg, len, "out of memory");
+		outputs__abandon(out);
+	}
+	return err;
+}
+
+static void attach_on_event(const struct wp_event *e, void *ctx)
+{
+	struct outputs *out = ctx;
+
+	timeline__attach_event(out->timeline, e);
+}
+
+static void attach_on_result(const struct attach_result *r, void *ctx)
+{
+	struct outputs *out = ctx;
+
+	if (out->attach_csv)
+		attach_csv__add(out->attach_csv, r);
+	if (out->timeline)
+		timeline__attach_result(out->timeline, r);
+}
+
+int outputs__begin_attach(struct outputs *out, const char *target, struct attach_analysis_opts *ao, char *msg,
+			  size_t len)
+{
+	if (out->timeline && timeline__begin_attach(out->timeline, target)) {
 		snprintf(msg, len, "out of memory");
 		outputs__abandon(out);
 		return -ENOMEM;
 	}
-	return 0;
-}
-
-static void on_attach_result(const struct attach_result *r, void *ctx)
-{
-	struct outputs *out = ctx;
-
-	attach_csv__add(out->attach_csv, r);
-}
-
-void outputs__begin_attach(struct outputs *out, struct attach_analysis_opts *ao)
-{
-	if (out->attach_csv) {
-		ao->on_result = on_attach_result;
+	if (out->timeline) {
+		ao->on_event = attach_on_event;
+		ao->on_event_ctx = out;
+	}
+	if (out->attach_csv || out->timeline) {
+		ao->on_result = attach_on_result;
 		ao->on_result_ctx = out;
 	}
+	return 0;
 }
 
 int outputs__finish_attach(struct outputs *out, const struct attach_report *r, char *msg, size_t len)
@@ -190,10 +217,19 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 		if (err)
 			snprintf(msg, len, "--csv %s: writing it failed: %s", out->csv.path, strerror(-err));
 	}
+	if (!err && out->timeline) {
+		timeline__end_run(out->timeline);
+		err = timeline__close(out->timeline);
+		out->timeline = NULL;
+		if (err)
+			snprintf(msg, len, "--perfetto %s: writing it failed: %s", out->perfetto.path, strerror(-err));
+	}
 	if (!err)
 		err = commit_one(&out->json, err, msg, len);
 	if (!err)
 		err = commit_one(&out->csv, err, msg, len);
+	if (!err)
+		err = commit_one(&out->perfetto, err, msg, len);
 	if (err)
 		outputs__abandon(out);
 	return err;

@@ -42,9 +42,17 @@ int outputs__finish(struct outputs *out, const struct run_config *cfg, const str
  * failure none is left.
  */
 int outputs__open_attach(struct outputs *out, const struct wp_options *o, char *msg, size_t len);
-/* outputs__begin_attach - route the wakeups the analysis @ao makes to the outputs that take them one by one */
-void outputs__begin_attach(struct outputs *out, struct attach_analysis_opts *ao);
-/* outputs__finish_attach - the run is over and @r is its report: write what needs all of it, put the files in place */
+/*
+ * outputs__begin_attach - an attach run of @target starts: route the records
+ * and wakeups the analysis @ao makes to the outputs that take them one by
+ * one; @msg says why not (none is left then)
+ */
+int outputs__begin_attach(struct outputs *out, const char *target, struct attach_analysis_opts *ao, char *msg,
+			  size_t len);
+/*
+ * outputs__finish_attach - the run is over and @r is its report (NULL when
+ * no --json was asked): write what needs all of it, put the files in place
+ */
 int outputs__finish_attach(struct outputs *out, const struct attach_report *r, char *msg, size_t len);
 /* outputs__abandon - something failed: remove every file begun */
 void outputs__abandon(struct outputs *out);

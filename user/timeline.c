@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * timeline.c - the trace-event JSON document: its runs, each a pair of
- * processes, otherData, and the trace events that both kinds of track are
- * made of. What goes on the tracks is drawn by timeline_samples.c (the
- * waker and wakee threads) and timeline_cpus.c (a thread per CPU).
+ * processes (an attach run: the traced processes and one of CPUs),
+ * otherData, and the trace events that every kind of track is made of.
+ * What goes on the tracks is drawn by timeline_samples.c (the waker and
+ * wakee threads), timeline_cpus.c (a thread per CPU) and timeline_attach.c
+ * (the traced threads of an attach run).
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,6 +212,46 @@ static bool drawn_run(struct timeline *t)
 	return t->run.id <= TL_MAX_RUNS;
 }
 
+int timeline__begin_attach(struct timeline *t, const char *target)
+{
+	if (t->in_run)
+		timeline__end_run(t);
+	if (!t->attach && !(t->attach = timeline_attach__new()))
+		return -ENOMEM;
+	memset(&t->run, 0, sizeof(t->run));
+	t->run.id = ++t->nr_runs;
+	t->run.traced = true;
+	t->run.attach = true;
+	snprintf(t->run.workload, sizeof(t->run.workload), "%s", target ? target : "");
+	timeline_cpus__begin_run(&t->cpus);
+	timeline_attach__begin_run(t->attach);
+	t->nr_attach_runs++;
+	t->in_run = true;
+	return 0;
+}
+
+/* attach_run - the current attach run, begun here if the caller did not; false when none can be drawn */
+static bool attach_run(struct timeline *t)
+{
+	if ((!t->in_run || !t->run.attach) && timeline__begin_attach(t, ""))
+		return false;
+	return t->run.id <= TL_MAX_RUNS;
+}
+
+void timeline__attach_event(struct timeline *t, const struct wp_event *e)
+{
+	if (!attach_run(t))
+		return;
+	timeline_attach__note(t, e);
+	timeline_cpus__event(t, e);
+}
+
+void timeline__attach_result(struct timeline *t, const struct attach_result *r)
+{
+	if (attach_run(t))
+		timeline_attach__draw(t, r);
+}
+
 void timeline__event(struct timeline *t, const struct wp_event *e)
 {
 	if (drawn_run(t))
@@ -231,8 +274,49 @@ void timeline__end_run(struct timeline *t)
 	t->in_run = false;
 }
 
+/* put_cpu_counts - what the CPU tracks of run @r drew and left out */
+static void put_cpu_counts(struct json_writer *w, const struct tl_run *r)
+{
+	timeline__arg_u64(w, "events", r->events);
+	timeline__arg_u64(w, "cpu_slices", r->cpu_slices);
+	timeline__arg_u64(w, "cpu_slices_dropped_unwatched", r->unwatched);
+	timeline__arg_u64(w, "exits_without_entry", r->unmatched);
+	timeline__arg_u64(w, "entries_without_exit", r->unclosed);
+	timeline__arg_u64(w, "late_events", r->late);
+	timeline__arg_u64(w, "entries_too_deep", r->too_deep);
+	timeline__arg_u64(w, "events_bad_cpu", r->bad_cpu);
+}
+
+/* put_attach_run - an attach run: its traced processes have their own pids, only its CPUs are synthetic */
+static void put_attach_run(struct json_writer *w, const struct tl_run *r)
+{
+	json_writer__begin_object(w);
+	timeline__arg_u64(w, "run", r->id);
+	timeline__arg_str(w, "mode", "attach");
+	timeline__arg_str(w, "target", r->workload);
+	if (r->id <= TL_MAX_RUNS)
+		timeline__arg_u64(w, "cpus_pid", run_pid_of(r->id) + TL_CPUS_OFFSET);
+	else
+		timeline__arg_str(w, "not_drawn", "past the runs one file can number");
+	timeline__arg_u64(w, "wakeups", r->samples);
+	timeline__arg_u64(w, "wakeups_labelled", r->labelled);
+	timeline__arg_u64(w, "wakeups_not_drawn", r->samples_not_drawn);
+	timeline__arg_u64(w, "wakeups_without_process", r->no_process);
+	timeline__arg_u64(w, "flows", r->flows);
+	timeline__arg_u64(w, "flows_from_cpus", r->flows_from_cpus);
+	timeline__arg_u64(w, "thread_tracks", r->thread_tracks);
+	timeline__arg_u64(w, "threads_renamed", r->threads_renamed);
+	timeline__arg_u64(w, "thread_tracks_forgotten", r->tracks_forgotten);
+	put_cpu_counts(w, r);
+	json_writer__end_object(w);
+}
+
 static void put_run(struct json_writer *w, const struct tl_run *r)
 {
+	if (r->attach) {
+		put_attach_run(w, r);
+		return;
+	}
 	json_writer__begin_object(w);
 	timeline__arg_u64(w, "run", r->id);
 	timeline__arg_str(w, "workload", r->workload);
@@ -245,14 +329,7 @@ static void put_run(struct json_writer *w, const struct tl_run *r)
 	}
 	timeline__arg_u64(w, "samples", r->samples);
 	timeline__arg_u64(w, "samples_not_drawn", r->samples_not_drawn);
-	timeline__arg_u64(w, "events", r->events);
-	timeline__arg_u64(w, "cpu_slices", r->cpu_slices);
-	timeline__arg_u64(w, "cpu_slices_dropped_unwatched", r->unwatched);
-	timeline__arg_u64(w, "exits_without_entry", r->unmatched);
-	timeline__arg_u64(w, "entries_without_exit", r->unclosed);
-	timeline__arg_u64(w, "late_events", r->late);
-	timeline__arg_u64(w, "entries_too_deep", r->too_deep);
-	timeline__arg_u64(w, "events_bad_cpu", r->bad_cpu);
+	put_cpu_counts(w, r);
 	json_writer__end_object(w);
 }
 
@@ -267,6 +344,15 @@ int timeline__close(struct timeline *t)
 		"IPIs and cpu_idle, with instants for the wakes and migrations of the tracked tasks. CPUs are "
 		"recorded only while a tracked task waits to run there or a waker is in its notify there: a gap "
 		"on a CPU track is time wakeprobe did not see. docs/outputs.md describes every track.";
+	static const char attach_tracks[] =
+		"Attach mode: each traced process is a process of its own pid, each traced thread a thread named "
+		"by its comm and tid. Each complete wakeup is a 'wakeup #<seq>' slice on the wakee from its first "
+		"kernel mark to its last, split into the kernel phases it has (notify_kernel, wake_enqueue, "
+		"runq_wait, resume_kernel; an absent one is not drawn, its reason in the wakeup's args), with an "
+		"arrow from a zero-length '... wakes <comm> <tid>' slice at sched_waking: on the waker's thread "
+		"when a traced thread woke it, else on the waking CPU's track. A wakeup that is not complete is "
+		"one slice named by its label. Process 'CPUs (run N)' has a thread per CPU, as in workload mode: "
+		"a gap on a CPU track is time wakeprobe did not see. docs/outputs.md describes every track.";
 	struct json_writer *w;
 	uint32_t i;
 	int err;
@@ -284,7 +370,7 @@ int timeline__close(struct timeline *t)
 	json_writer__begin_object(w);
 	timeline__arg_str(w, "tool", "wakeprobe " WAKEPROBE_VERSION);
 	timeline__arg_str(w, "clock", "CLOCK_MONOTONIC; ts and dur in microseconds, exact to the nanosecond");
-	timeline__arg_str(w, "tracks", tracks);
+	timeline__arg_str(w, "tracks", t->nr_attach_runs ? attach_tracks : tracks);
 	json_writer__key(w, "runs");
 	json_writer__begin_array(w);
 	for (i = 0; i < t->nr_listed; i++)
@@ -294,6 +380,7 @@ int timeline__close(struct timeline *t)
 	json_writer__end_object(w);
 	json_writer__end_object(w);
 	err = json_writer__finish(w);
+	timeline_attach__free(t->attach);
 	free(t);
 	return err;
 }

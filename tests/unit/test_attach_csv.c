@@ -177,7 +177,7 @@ static void open_outputs(void)
 
 	cr_assert_eq(outputs__open_attach(&out, &o, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert(out.text, "no output took stdout: the text report is printed too");
-	outputs__begin_attach(&out, &ao);
+	cr_assert_eq(outputs__begin_attach(&out, "pid 2000", &ao, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not_null(ao.on_result, "the CSV takes every wakeup");
 	run.also = ao.on_result;
 	run.also_ctx = ao.on_result_ctx;

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_timeline_attach.c - wakeprobe --perfetto FILE in attach mode, on
+ * wakeprobe's own eventfd workload run as a command: the file passes
+ * tests/check_timeline.py and holds a tiled wakeup for every eventfd
+ * wakeup the text report counts; a file that cannot be made leaves
+ * nothing. Tracing needs root and BTF; elsewhere the tests skip and say
+ * why. Synthetic streams are in unit/test_timeline_attach.c.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "helpers.h"
+#include "readback.h"
+
+TestSuite(timeline_attach, .timeout = 120);
+
+struct ran {
+	int status;
+	char out[64 * 1024];
+	char err[8 * 1024];
+};
+
+/* run - wakeprobe with @args (after argv[0]) to its end */
+static void run(struct ran *r, char *const args[])
+{
+	char *argv[32] = { (char *)wakeprobe_path() };
+	int out, err, i;
+	pid_t pid;
+
+	for (i = 0; args[i] && i < 30; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	pid = spawn_piped(argv, NULL, &out, &err);
+	read_to_end(out, r->out, sizeof(r->out));
+	read_to_end(err, r->err, sizeof(r->err));
+	close(out);
+	close(err);
+	cr_assert_eq(waitpid(pid, &r->status, 0), pid);
+}
+
+static const char *workload(const char *name, char *buf, size_t len)
+{
+	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
+
+	cr_assert_not_null(dir, "set WAKEPROBE_WORKLOAD_DIR (make test does)");
+	snprintf(buf, len, "%s/%s", dir, name);
+	return buf;
+}
+
+/* pair_count - the count of the first row of the pairs table through @mechanism; -1 when none is */
+static long pair_count(const char *report, const char *mechanism)
+{
+	char via[128];
+	const char *at, *line;
+	long count;
+
+	snprintf(via, sizeof(via), "via %s\n", mechanism);
+	at = strstr(report, via);
+	if (!at)
+		return -1;
+	for (line = at; line > report && line[-1] != '\n'; line--)
+		;
+	for (line--; line > report && line[-1] != '\n'; line--)
+		;
+	cr_assert_eq(sscanf(line, "%*s %*s %*s %*s %*s %ld", &count), 1, "row: %.120s", line);
+	return count;
+}
+
+/* entries - the number of entries of directory @dir besides . and .. */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	cr_assert_not_null(d);
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+Test(timeline_attach, a_traced_command_gets_a_timeline_with_every_eventfd_wakeup_tiled_and_its_arrow)
+{
+	char dir[] = "/tmp/wakeprobe-attach-XXXXXX", file[128], path[PATH_MAX];
+	char *args[] = { "--perfetto", file, "--", (char *)workload("eventfd", path, sizeof(path)), "--samples",
+			 "200", NULL };
+	static struct ran r;
+	long n;
+
+	skip_unless_traceable();
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/eventfd.trace.json", dir);
+	run(&r, args);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	n = pair_count(r.out, "eventfd write -> read");
+	/*
+	 * 200 notifies; one that finds the reader awake wakes nobody, and a
+	 * waking the kernel leaves untraced makes its wakeup missing_event,
+	 * more often on a loaded machine. What this test is about is that the
+	 * timeline holds exactly the complete ones the report counts.
+	 */
+	cr_assert(n >= 180 && n <= 200, "%ld eventfd wakeups of 200:\n%s", n, r.out);
+	cr_assert_eq(entries(dir), 1, "only the timeline, no temporary file");
+	/*
+	 * Every eventfd wakeup is drawn. Others may not be: a thread woken twice
+	 * from inside one syscall of its waker (at the command's exit) has its
+	 * second wakeup start before the first ended; it is counted, not drawn.
+	 */
+	check_timeline(file,
+		"n = %ld\n"
+		"ev = [s for s in tl.find(cat='wakeup', prefix='wakeup #') if s.args['mechanism'] == 'eventfd write -> read']\n"
+		"want(len(ev) == n, (len(ev), n))\n"
+		"want(all(s.args['absent'] == {} and s.args['wake_to_run_ns'] > 0 for s in ev), ev[:3])\n"
+		"mine = {s.args['seq'] for s in ev}\n"
+		"phases = [s for s in tl.find(cat='kernel_phase') if s.args['seq'] in mine]\n"
+		"want(len(phases) == 4 * n, len(phases))\n"
+		"arrows = [(p, c) for p, c in tl.flows()[0].values() if c.args['seq'] in mine]\n"
+		"want(len(arrows) == n, len(arrows))\n"
+		"want(all(p.cat == 'waker' and p.pid == c.pid and p.tid != c.tid for p, c in arrows), arrows[:3])\n"
+		"wakee = ev[0].tid\n"
+		"want(all(s.tid == wakee for s in ev), 'one reader thread')\n"
+		"want(tl.thread_names[(ev[0].pid, wakee)] == f'eventfd {wakee}', tl.thread_names)\n"
+		"r = runs[1]\n"
+		"want(r['mode'] == 'attach' and r['target'].endswith('eventfd --samples 200'), r)\n"
+		"drawn = len(tl.find(cat='wakeup'))\n"
+		"want(drawn == r['wakeups'] - r['wakeups_not_drawn'] - r['wakeups_without_process'], (drawn, r))\n"
+		"want(r['wakeups'] >= n and r['wakeups_without_process'] == 0, r)\n"
+		"cpus = pid_of('CPUs (run 1)')\n"
+		"want(len(tl.find(pid=cpus)) > 0 and r['cpu_slices'] > 0, 'the CPU tracks have slices')\n"
+		"want(summary.count('attach wakeups tiled') == 1, summary)\n",
+		n);
+	unlink(file);
+	rmdir(dir);
+}
+
+Test(timeline_attach, a_timeline_that_cannot_be_made_stops_the_run_and_leaves_nothing)
+{
+	char dir[] = "/tmp/wakeprobe-attach-XXXXXX", file[128];
+	char *args[] = { "--perfetto", file, "--", "/bin/true", NULL };
+	static struct ran r;
+
+	skip_unless_traceable();
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/no/such/dir/t.json", dir);
+	run(&r, args);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 1, "status 0x%x; stderr: %s", r.status, r.err);
+	cr_assert(strstr(r.err, "--perfetto") && strstr(r.err, "cannot create it"), "%s", r.err);
+	cr_assert(!strstr(r.err, "tracing"), "nothing is traced: %s", r.err);
+	cr_assert_eq(entries(dir), 0);
+	rmdir(dir);
+}
