@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_throughput.c - the throughput workloads' harness (workloads/throughput.c):
+ * statistics over repeats, the number lists, counters, and the JSON document
+ * read back by python3.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "readback.h"
+#include "throughput.h"
+
+#define EPS 1e-9
+
+Test(throughput_stats, odd_count_gives_the_middle_value_and_the_sample_sd)
+{
+	double v[] = { 9, 1, 5, 3, 7 };
+	struct tp_stats s;
+
+	tp_stats__of(v, 5, &s);
+	cr_assert_eq(s.n, 5);
+	cr_assert_float_eq(s.mean, 5.0, EPS);
+	cr_assert_float_eq(s.median, 5.0, EPS);
+	cr_assert_float_eq(s.min, 1.0, EPS);
+	cr_assert_float_eq(s.max, 9.0, EPS);
+	/* deviations -4 -2 0 2 4: squares sum to 40, over n - 1 = 4 */
+	cr_assert_float_eq(s.sd, sqrt(10.0), EPS);
+	/* sorted in place, as the header says */
+	cr_assert_float_eq(v[0], 1.0, EPS);
+	cr_assert_float_eq(v[4], 9.0, EPS);
+}
+
+Test(throughput_stats, even_count_gives_the_mean_of_the_middle_two)
+{
+	double v[] = { 40, 10, 30, 20 };
+	struct tp_stats s;
+
+	tp_stats__of(v, 4, &s);
+	cr_assert_float_eq(s.median, 25.0, EPS);
+	cr_assert_float_eq(s.mean, 25.0, EPS);
+	cr_assert_float_eq(s.sd, sqrt(500.0 / 3), EPS);
+}
+
+Test(throughput_stats, one_value_has_no_spread_and_none_gives_zeros)
+{
+	double one = 42, none = 7;
+	struct tp_stats s;
+
+	tp_stats__of(&one, 1, &s);
+	cr_assert_eq(s.n, 1);
+	cr_assert_float_eq(s.sd, 0.0, EPS);
+	cr_assert_float_eq(s.min, 42.0, EPS);
+	cr_assert_float_eq(s.median, 42.0, EPS);
+	cr_assert_float_eq(s.max, 42.0, EPS);
+	tp_stats__of(&none, 0, &s);
+	cr_assert_eq(s.n, 0);
+	cr_assert_float_eq(s.mean, 0.0, EPS);
+	cr_assert_float_eq(s.max, 0.0, EPS);
+}
+
+Test(throughput_stats, large_equal_values_keep_a_zero_sd)
+{
+	/* sum(x^2) - n mean^2 would cancel to noise here; the two-pass form does not */
+	double v[] = { 1e12 + 1, 1e12 + 1, 1e12 + 1 };
+	struct tp_stats s;
+
+	tp_stats__of(v, 3, &s);
+	cr_assert_eq(s.sd, 0.0, "sd %g", s.sd);
+}
+
+Test(throughput_stats, scaling_scales_every_figure_but_the_count)
+{
+	double v[] = { 1000, 3000 };
+	struct tp_stats s, per;
+
+	tp_stats__of(v, 2, &s);
+	per = tp_stats__scaled(&s, 0.001);
+	cr_assert_eq(per.n, 2);
+	cr_assert_float_eq(per.mean, 2.0, EPS);
+	cr_assert_float_eq(per.min, 1.0, EPS);
+	cr_assert_float_eq(per.median, 2.0, EPS);
+	cr_assert_float_eq(per.max, 3.0, EPS);
+	cr_assert_float_eq(per.sd, s.sd * 0.001, EPS);
+}
+
+Test(throughput_lists, a_list_is_read_whole_and_in_range)
+{
+	uint64_t v[4];
+	size_t n = 0;
+
+	cr_assert_eq(tp_parse_u64_list("10,100,1000", 1, 100000, v, 4, &n), 0);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(v[0], 10);
+	cr_assert_eq(v[2], 1000);
+	cr_assert_eq(tp_parse_u64_list("7", 1, 10, v, 4, &n), 0);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(v[0], 7);
+}
+
+Test(throughput_lists, empty_items_junk_range_and_overflow_are_refused)
+{
+	uint64_t v[2];
+	size_t n = 99;
+
+	cr_assert_eq(tp_parse_u64_list("", 1, 10, v, 2, &n), -EINVAL);
+	cr_assert_eq(tp_parse_u64_list("1,,2", 1, 10, v, 2, &n), -EINVAL);
+	cr_assert_eq(tp_parse_u64_list("1,", 1, 10, v, 2, &n), -EINVAL);
+	cr_assert_eq(tp_parse_u64_list("1x", 1, 10, v, 2, &n), -EINVAL);
+	cr_assert_eq(tp_parse_u64_list("0", 1, 10, v, 2, &n), -ERANGE);
+	cr_assert_eq(tp_parse_u64_list("1,2,3", 1, 10, v, 2, &n), -E2BIG);
+	cr_assert_eq(n, 99, "a refused list must not set the count");
+}
+
+Test(throughput_result, counters_add_up_by_name_and_a_full_table_says_so)
+{
+	struct tp_result r = { 0 };
+	static const char *const names[TP_MAX_COUNTERS] = { "a", "b", "c", "d", "e", "f",
+							    "g", "h", "i", "j", "k", "l" };
+	size_t i;
+
+	cr_assert_eq(tp_result__count(&r, "sent", 10), 0);
+	cr_assert_eq(tp_result__count(&r, "sent", 5), 0);
+	cr_assert_eq(tp_result__counter(&r, "sent"), 15);
+	cr_assert_eq(tp_result__counter(&r, "missing"), 0);
+	for (i = 1; i < TP_MAX_COUNTERS; i++)
+		cr_assert_eq(tp_result__count(&r, names[i], i), 0);
+	cr_assert_eq(tp_result__count(&r, "one-too-many", 1), -E2BIG);
+	cr_assert_eq(r.nr_counters, TP_MAX_COUNTERS);
+	cr_assert_eq(tp_result__counter(&r, "l"), 11);
+}
+
+static bool py_check(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool py_check(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	bool ok;
+
+	va_start(ap, fmt);
+	ok = json_vcheck(path, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
+Test(throughput_json, the_document_holds_options_results_and_the_workloads_own_keys)
+{
+	double v[] = { 2000, 4000, 3000 };
+	struct tp_options o;
+	struct tp_result r[2] = { { 0 } };
+	struct json_writer w;
+	char path[64];
+	FILE *f = temp_output("tp-json", path);
+
+	tp_options__init(&o, "demo");
+	o.repeat = 3;
+	o.cpu[0] = 0;
+	o.cpu[1] = 1;
+	r[0].mode = "fast";
+	r[0].units = 10;
+	r[0].start = "seed";
+	tp_stats__of(v, 3, &r[0].ns);
+	tp_result__count(&r[0], "sent", 30);
+	r[1] = r[0];
+	r[1].start = "ready";
+
+	json_writer__init(&w, f);
+	tp_json__begin(&w, &o, "producer", "consumer");
+	json_writer__key(&w, "extra");
+	json_writer__uint(&w, 7);
+	tp_json__results(&w, r, 2, "tasks", "task");
+	json_writer__key(&w, "tail");
+	json_writer__bool(&w, true);
+	json_writer__end_object(&w);
+	cr_assert_eq(json_writer__finish(&w), 0);
+	cr_assert_eq(fclose(f), 0);
+
+	cr_assert(py_check(path,
+			   "has(d, 'schema schema_version workload clock machine options results tail')\n"
+			   "assert d['schema'] == 'wakeprobe-throughput' and d['workload'] == 'demo'\n"
+			   "has(d['machine'], 'kernel machine nr_cpus')\n"
+			   "assert d['options'] == {'repeat': 3, 'cpus': {'producer': 0, 'consumer': 1}, 'extra': 7}\n"
+			   "assert [r['start'] for r in d['results']] == ['seed', 'ready']\n"
+			   "r = d['results'][0]\n"
+			   "assert r['mode'] == 'fast' and r['tasks'] == 10 and r['runs'] == 3, r\n"
+			   "def near(got, want):\n"
+			   "    assert set(got) == set(want), got\n"
+			   "    assert all(abs(got[k] - want[k]) <= 1e-9 * abs(want[k]) for k in want), (got, want)\n"
+			   "near(r['seconds'], {'mean': 3e-6, 'sd': 1e-6, 'min': 2e-6, 'median': 3e-6, 'max': 4e-6})\n"
+			   "near(r['ns_per_task'], {'mean': 300, 'sd': 100, 'min': 200, 'median': 300, 'max': 400})\n"
+			   "assert r['counts'] == {'sent': 30}, r['counts']\n"
+			   "assert d['tail'] is True\n"));
+	unlink(path);
+}
+
+Test(throughput_table, a_row_gives_seconds_and_ns_per_unit)
+{
+	double v[] = { 2000, 4000, 3000 };
+	struct tp_result r = { .mode = "fast", .units = 10, .start = "ready" };
+	char path[64], *text;
+	FILE *f = temp_output("tp-table", path);
+	size_t len;
+
+	tp_stats__of(v, 3, &r.ns);
+	tp_table__header(f, "N", "task");
+	tp_table__row(f, &r, "3 reads");
+	cr_assert_eq(fclose(f), 0);
+	text = read_file(path, &len);
+	cr_assert(strstr(text, "mode                   N start        mean s    ns/task        sd        min     "
+			       "median        max  per run\n"), "%s", text);
+	cr_assert(strstr(text, "fast                  10 ready      0.000003      300.0     100.0      200.0      "
+			       "300.0      400.0  3 reads\n"), "%s", text);
+	free(text);
+	unlink(path);
+}

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "cpus.h"
+#include "parse.h"
+#include "throughput.h"
+
+void tp_options__init(struct tp_options *o, const char *name)
+{
+	memset(o, 0, sizeof(*o));
+	o->name = name;
+	o->repeat = TP_DEFAULT_REPEAT;
+	o->cpu[0] = -1;
+	o->cpu[1] = -1;
+}
+
+void tp_usage_error(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see --help)\n");
+	exit(2);
+}
+
+bool tp_options__parse(struct tp_options *o, int opt, const char *arg, int argc, char **argv)
+{
+	int nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	/* getopt leaves optind past the word it complained about; clamp it for a last option */
+	const char *word = optind > 0 && optind - 1 < argc ? argv[optind - 1] : "?";
+
+	switch (opt) {
+	case 'r':
+		if (parse__u64(arg, 1, TP_MAX_REPEAT, &o->repeat))
+			tp_usage_error(o->name, "--repeat wants a whole number from 1 to %d, not '%s'",
+				       TP_MAX_REPEAT, arg);
+		return true;
+	case 'c':
+		if (parse__cpu_pair(arg, nr_cpus, &o->cpu[0], &o->cpu[1]))
+			tp_usage_error(o->name, "--cpus wants two different CPUs below %d as A,B, not '%s'",
+				       nr_cpus, arg);
+		o->cpus_given = true;
+		return true;
+	case 'j':
+		o->json = true;
+		return true;
+	case 'h':
+		o->help = true;
+		return true;
+	case ':':
+		tp_usage_error(o->name, "%s needs a value", word);
+	case '?':
+		tp_usage_error(o->name, "unknown option '%s'", word);
+	default:
+		return false;
+	}
+}
+
+void tp_options__finish(struct tp_options *o, int argc, char **argv)
+{
+	cpu_set_t allowed;
+
+	if (optind < argc)
+		tp_usage_error(o->name, "unexpected argument '%s'", argv[optind]);
+	if (o->cpus_given)
+		return;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) ||
+	    cpus__first_two(&allowed, &o->cpu[0], &o->cpu[1]))
+		tp_usage_error(o->name, "needs two CPUs it may run on; this process may use fewer");
+}
+
+int tp_parse_u64_list(const char *str, uint64_t min, uint64_t max, uint64_t *vals, size_t room, size_t *n)
+{
+	const char *p = str;
+	size_t count = 0;
+	char item[32];
+	int err;
+
+	if (!str || !*str)
+		return -EINVAL;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (!len || len >= sizeof(item))
+			return -EINVAL;
+		if (count == room)
+			return -E2BIG;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		err = parse__u64(item, min, max, &vals[count]);
+		if (err)
+			return err;
+		count++;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*n = count;
+	return 0;
+}
+
+int tp_pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+int tp_attr_pin(pthread_attr_t *attr, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return -pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
+static int tp_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct tp_stats *tp_stats__of(double *vals, size_t n, struct tp_stats *s)
+{
+	double sum = 0, sq = 0;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	if (!n)
+		return s;
+	qsort(vals, n, sizeof(*vals), tp_cmp_double);
+	for (i = 0; i < n; i++)
+		sum += vals[i];
+	s->n = n;
+	s->mean = sum / n;
+	/* two passes: the squares of the deviations, not sum(x^2) - n mean^2, which cancels */
+	for (i = 0; i < n; i++)
+		sq += (vals[i] - s->mean) * (vals[i] - s->mean);
+	s->sd = n > 1 ? sqrt(sq / (n - 1)) : 0;
+	s->min = vals[0];
+	s->max = vals[n - 1];
+	s->median = n % 2 ? vals[n / 2] : (vals[n / 2 - 1] + vals[n / 2]) / 2;
+	return s;
+}
+
+struct tp_stats tp_stats__scaled(const struct tp_stats *s, double factor)
+{
+	struct tp_stats r = *s;
+
+	r.mean *= factor;
+	r.sd *= factor;
+	r.min *= factor;
+	r.median *= factor;
+	r.max *= factor;
+	return r;
+}
+
+int tp_result__count(struct tp_result *r, const char *name, uint64_t value)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_counters; i++) {
+		if (!strcmp(r->counters[i].name, name)) {
+			r->counters[i].value += value;
+			return 0;
+		}
+	}
+	if (r->nr_counters == TP_MAX_COUNTERS)
+		return -E2BIG;
+	r->counters[r->nr_counters].name = name;
+	r->counters[r->nr_counters].value = value;
+	r->nr_counters++;
+	return 0;
+}
+
+uint64_t tp_result__counter(const struct tp_result *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_counters; i++)
+		if (!strcmp(r->counters[i].name, name))
+			return r->counters[i].value;
+	return 0;
+}
+
+void tp_table__header(FILE *out, const char *size_name, const char *unit)
+{
+	char per_unit[32];
+
+	snprintf(per_unit, sizeof(per_unit), "ns/%s", unit);
+	fprintf(out, "%-16s %7s %-6s %12s %10s %9s %10s %10s %10s  %s\n", "mode", size_name, "start",
+		"mean s", per_unit, "sd", "min", "median", "max", "per run");
+}
+
+void tp_table__row(FILE *out, const struct tp_result *r, const char *note)
+{
+	struct tp_stats per = tp_stats__scaled(&r->ns, r->units ? 1.0 / r->units : 0);
+
+	fprintf(out, "%-16s %7llu %-6s %12.6f %10.1f %9.1f %10.1f %10.1f %10.1f  %s\n", r->mode,
+		(unsigned long long)r->units, r->start, r->ns.mean / 1e9, per.mean, per.sd, per.min, per.median,
+		per.max, note ? note : "");
+}
+
+void tp_json__begin(struct json_writer *w, const struct tp_options *o, const char *role0, const char *role1)
+{
+	struct utsname uts;
+	bool have_uts = !uname(&uts);
+
+	json_writer__begin_object(w);
+	json_writer__key(w, "schema");
+	json_writer__string(w, "wakeprobe-throughput");
+	json_writer__key(w, "schema_version");
+	json_writer__uint(w, 1);
+	json_writer__key(w, "workload");
+	json_writer__string(w, o->name);
+	json_writer__key(w, "clock");
+	json_writer__string(w, "CLOCK_MONOTONIC");
+	json_writer__key(w, "machine");
+	json_writer__begin_object(w);
+	json_writer__key(w, "kernel");
+	if (have_uts)
+		json_writer__string(w, uts.release);
+	else
+		json_writer__null(w);
+	json_writer__key(w, "machine");
+	if (have_uts)
+		json_writer__string(w, uts.machine);
+	else
+		json_writer__null(w);
+	json_writer__key(w, "nr_cpus");
+	json_writer__int(w, sysconf(_SC_NPROCESSORS_ONLN));
+	json_writer__end_object(w);
+	json_writer__key(w, "options");
+	json_writer__begin_object(w);
+	json_writer__key(w, "repeat");
+	json_writer__uint(w, o->repeat);
+	json_writer__key(w, "cpus");
+	json_writer__begin_object(w);
+	json_writer__key(w, role0);
+	json_writer__int(w, o->cpu[0]);
+	json_writer__key(w, role1);
+	json_writer__int(w, o->cpu[1]);
+	json_writer__end_object(w);
+}
+
+void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stats *s)
+{
+	json_writer__key(w, key);
+	json_writer__begin_object(w);
+	json_writer__key(w, "mean");
+	json_writer__double(w, s->mean);
+	json_writer__key(w, "sd");
+	json_writer__double(w, s->sd);
+	json_writer__key(w, "min");
+	json_writer__double(w, s->min);
+	json_writer__key(w, "median");
+	json_writer__double(w, s->median);
+	json_writer__key(w, "max");
+	json_writer__double(w, s->max);
+	json_writer__end_object(w);
+}
+
+void tp_json__results(struct json_writer *w, const struct tp_result *results, size_t n, const char *size_name,
+		      const char *unit)
+{
+	char per_unit[48];
+	size_t i, j;
+
+	snprintf(per_unit, sizeof(per_unit), "ns_per_%s", unit);
+	json_writer__end_object(w);	/* the options */
+	json_writer__key(w, "results");
+	json_writer__begin_array(w);
+	for (i = 0; i < n; i++) {
+		const struct tp_result *r = &results[i];
+		struct tp_stats seconds = tp_stats__scaled(&r->ns, 1e-9);
+		struct tp_stats per = tp_stats__scaled(&r->ns, r->units ? 1.0 / r->units : 0);
+
+		json_writer__begin_object(w);
+		json_writer__key(w, "mode");
+		json_writer__string(w, r->mode);
+		json_writer__key(w, size_name);
+		json_writer__uint(w, r->units);
+		json_writer__key(w, "start");
+		json_writer__string(w, r->start);
+		json_writer__key(w, "runs");
+		json_writer__uint(w, r->ns.n);
+		tp_json__stats(w, "seconds", &seconds);
+		tp_json__stats(w, per_unit, &per);
+		json_writer__key(w, "counts");
+		json_writer__begin_object(w);
+		for (j = 0; j < r->nr_counters; j++) {
+			json_writer__key(w, r->counters[j].name);
+			json_writer__uint(w, r->counters[j].value);
+		}
+		json_writer__end_object(w);
+		json_writer__end_object(w);
+	}
+	json_writer__end_array(w);
+}

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * throughput.h - the harness of the throughput workloads (burst-queue, and
+ * after it spawn, executor, ipc-stream): whole designs for handing work
+ * between threads or processes, timed over repeated runs.
+ *
+ * The paced workloads (common.h) measure one wakeup at a time and hand each
+ * sample to wakeprobe; these measure how long a whole batch takes, many
+ * times over, and print what the repeats add up to. What they share:
+ *
+ * - options: --repeat R, --cpus A,B (the two roles' CPUs, pinned), --json
+ *   and --help, parsed by tp_options__parse() inside the workload's own
+ *   getopt_long() loop (TP_SHORTOPTS and TP_LONGOPTS go into its tables);
+ *   every mistake is one line on stderr naming the fix, and exit status 2;
+ * - pinning a thread, or a thread about to be created, to one CPU;
+ * - a nanosecond clock, tp_now_ns() (CLOCK_MONOTONIC, read through the vDSO);
+ * - statistics over the repeats: mean, sd, min, median, max;
+ * - one result per (mode, size, start point) as a table a person reads and
+ *   as one JSON document (schema "wakeprobe-throughput", see tp_json__begin).
+ *
+ * Nothing here allocates inside a timed window, and nothing here is timed.
+ */
+#ifndef WAKEPROBE_WORKLOAD_THROUGHPUT_H
+#define WAKEPROBE_WORKLOAD_THROUGHPUT_H
+
+/* pthread_attr_setaffinity_np: the includer defines _GNU_SOURCE before its first libc header */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include "json_writer.h"
+
+#define TP_DEFAULT_REPEAT	100
+#define TP_MAX_REPEAT		1000000
+#define TP_MAX_COUNTERS		12
+
+/* the common options' short letters and long names, for the workload's getopt_long() tables */
+#define TP_SHORTOPTS "r:c:jh"
+#define TP_LONGOPTS							\
+	{ "repeat", required_argument, NULL, 'r' },			\
+	{ "cpus", required_argument, NULL, 'c' },			\
+	{ "json", no_argument, NULL, 'j' },				\
+	{ "help", no_argument, NULL, 'h' }
+
+struct tp_options {
+	const char *name;	/* the program, first word of every message */
+	uint64_t repeat;
+	int cpu[2];		/* the two roles' CPUs: producer and consumer, say */
+	bool cpus_given;
+	bool json;
+	bool help;		/* --help was given: the workload prints its usage and exits 0 */
+};
+
+/* tp_options__init - defaults: --repeat TP_DEFAULT_REPEAT, text output, CPUs chosen later */
+void tp_options__init(struct tp_options *o, const char *name);
+
+/*
+ * tp_options__parse - one option returned by getopt_long(): true if it is a
+ * common one (now stored), false if the workload must handle it. A common
+ * option with a bad value, and getopt's ':' (value missing) or '?'
+ * (unknown option), end the program through tp_usage_error().
+ */
+bool tp_options__parse(struct tp_options *o, int opt, const char *arg, int argc, char **argv);
+
+/*
+ * tp_options__finish - after the loop: no stray arguments, and the CPUs
+ * default to the first two this process may use. Exits 2 when it has fewer.
+ */
+void tp_options__finish(struct tp_options *o, int argc, char **argv);
+
+/* tp_usage_error - "NAME: MESSAGE (see --help)" on stderr, exit status 2 */
+void tp_usage_error(const char *name, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+
+/*
+ * tp_parse_u64_list - "A[,B...]": at most @room whole numbers in [@min, @max]
+ * into @vals, their count into @n. -EINVAL for a malformed list or an empty
+ * item, -ERANGE for a number out of range, -E2BIG for more than @room.
+ */
+int tp_parse_u64_list(const char *str, uint64_t min, uint64_t max, uint64_t *vals, size_t room, size_t *n);
+
+/* tp_pin_self - pin the calling thread to @cpu: 0 or -errno */
+int tp_pin_self(int cpu);
+
+/*
+ * tp_attr_pin - make @attr create threads that start on @cpu: pinned
+ * before their first instruction rather than after, so a thread's start-up
+ * never runs elsewhere. 0 or -errno.
+ */
+int tp_attr_pin(pthread_attr_t *attr, int cpu);
+
+/* tp_now_ns - CLOCK_MONOTONIC in ns: one vDSO read, no syscall, comparable across CPUs */
+static inline uint64_t tp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* what a set of repeats adds up to, in the unit of its values */
+struct tp_stats {
+	uint64_t n;
+	double mean;
+	double sd;		/* sample standard deviation (n - 1); 0 for one value */
+	double min;
+	double median;		/* the middle value, or the mean of the middle two */
+	double max;
+};
+
+/*
+ * tp_stats__of - the statistics of @n values; sorts @vals in place. @n == 0
+ * gives all zeros. Returns @s.
+ */
+struct tp_stats *tp_stats__of(double *vals, size_t n, struct tp_stats *s);
+
+/* tp_stats__scaled - every figure of @s times @factor (sd scales too), n kept */
+struct tp_stats tp_stats__scaled(const struct tp_stats *s, double factor);
+
+/* a named count a result carries: tasks sent, reads, writes that found the pipe full... */
+struct tp_counter {
+	const char *name;	/* a JSON key: lower case and underscores */
+	uint64_t value;		/* the total over all the runs */
+};
+
+/*
+ * struct tp_result - one (mode, size, start point): its runs' times and
+ * counts. @units is what one run hands over (N tasks), so ns per unit is
+ * the time over @units.
+ */
+struct tp_result {
+	const char *mode;
+	uint64_t units;
+	const char *start;	/* where the clock starts: "seed", "ready", ... */
+	struct tp_stats ns;	/* one run's time, in ns */
+	struct tp_counter counters[TP_MAX_COUNTERS];
+	size_t nr_counters;
+};
+
+/* tp_result__count - add @value to the counter @name, creating it; -E2BIG when full */
+int tp_result__count(struct tp_result *r, const char *name, uint64_t value);
+
+/* tp_result__counter - the counter @name's total, 0 if it has none */
+uint64_t tp_result__counter(const struct tp_result *r, const char *name);
+
+/*
+ * tp_table__header / tp_table__row - the table a person reads: mode, size,
+ * start point, mean seconds, then ns per @unit as mean, sd, min, median and
+ * max, then a free note (counts per run, say; NULL for none).
+ */
+void tp_table__header(FILE *out, const char *size_name, const char *unit);
+void tp_table__row(FILE *out, const struct tp_result *r, const char *note);
+
+/*
+ * tp_json__begin - open the document: {"schema": "wakeprobe-throughput",
+ * "schema_version": 1, "workload": NAME, "clock": "CLOCK_MONOTONIC",
+ * "machine": {kernel, machine, nr_cpus}, "options": {"repeat", "cpus":
+ * {ROLE0: cpu, ROLE1: cpu}, ...}: the options object is left open for the
+ * workload's own keys; tp_json__results() closes it.
+ */
+void tp_json__begin(struct json_writer *w, const struct tp_options *o, const char *role0, const char *role1);
+
+/* tp_json__stats - @s as {"mean", "sd", "min", "median", "max"} after key @key */
+void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stats *s);
+
+/*
+ * tp_json__results - close the options, then "results": one object per
+ * result: {"mode", SIZE_NAME: units, "start", "runs", "seconds": stats,
+ * "ns_per_UNIT": stats, "counts": {every counter}}. The document stays open
+ * for the workload's last keys; json_writer__end_object() and
+ * json_writer__finish() end it.
+ */
+void tp_json__results(struct json_writer *w, const struct tp_result *results, size_t n, const char *size_name,
+		      const char *unit);
+
+#endif /* WAKEPROBE_WORKLOAD_THROUGHPUT_H */
