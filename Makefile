@@ -54,6 +54,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(dir $
 COMMON_SRCS := user/tsc_clock.c user/histogram.c user/parse.c user/cpus.c
 CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/merger.c user/explain.c user/aggregate.c \
 	user/attach.c user/attach_analysis.c user/attach_aggregate.c user/attach_report.c user/mechanism.c \
+	user/attach_recording.c user/attach_recorder.c user/attach_replay.c \
 	user/event_window.c user/ring.c \
 	user/report.c user/json_writer.c user/report_json.c user/sample_csv.c user/timeline.c \
 	user/timeline_samples.c user/timeline_cpus.c \
@@ -182,7 +183,9 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-f
 FUZZ_RECORD_SRCS := user/recording.c user/recorder.c user/rec_reader.c user/run_config.c user/run_result.c \
 	user/replay.c user/analysis.c \
 	user/wakeup.c user/merger.c user/explain.c user/aggregate.c user/histogram.c user/tsc_clock.c user/report.c \
-	user/event_window.c user/ring.c
+	user/event_window.c user/ring.c \
+	user/attach_recording.c user/attach_replay.c user/attach_analysis.c user/attach.c user/attach_aggregate.c \
+	user/attach_report.c user/mechanism.c user/fd_kinds.c
 FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/parse.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok
 
