@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "attach_analysis.h"
+#include "attach_recorder.h"
+#include "attach_replay.h"
 #include "attach_report.h"
 #include "attach_session.h"
 #include "catalog.h"
@@ -208,6 +210,7 @@ struct report_ctx {
 	struct outputs *out;
 	struct replay_run *runs[MAX_RUNS];
 	size_t n;
+	struct attach_replay_run *attach_run;	/* an attach recording's one run */
 };
 
 static void replay_run_begin(const struct replay_run *run, struct analysis_opts *ao, void *ctx)
@@ -230,12 +233,61 @@ static int replay_run_done(struct replay_run *run, void *ctx)
 	return 0;
 }
 
+static int replay_attach_done(struct attach_replay_run *run, void *ctx)
+{
+	struct report_ctx *rc = ctx;
+
+	/* the reader lets an attach recording hold one run and nothing else */
+	attach_replay_run__free(rc->attach_run);
+	rc->attach_run = run;
+	return 0;
+}
+
+/*
+ * report_attach_run - the text report of an attach recording's run, as the
+ * live run printed it. The other outputs are not made from one yet.
+ */
+static int report_attach_run(const struct wp_options *o, struct outputs *out, const struct attach_replay_run *run)
+{
+	const char *unsupported = o->json_path ? "--json" : o->csv_path ? "--csv" : o->perfetto_path ? "--perfetto" :
+				  NULL;
+	struct attach_report report = {
+		.targets = &run->targets.opts,
+		.run = &run->res,
+		.counters = attach__counters(run->analysis->engine),
+		.agg = run->analysis->agg,
+		.tids = o->tids,
+		.nr_tids = o->nr_tids,
+		.tids_left_out = run->analysis->tids_left_out,
+		.pairs = o->pairs,
+	};
+
+	outputs__abandon(out);
+	if (unsupported) {
+		fprintf(stderr, "wakeprobe: %s is not made from an attach recording yet: report prints its text "
+			"report (docs/attach.md)\n", unsupported);
+		return 2;
+	}
+	attach_report__print_text(stdout, &report);
+	return 0;
+}
+
 /* report_recording - analyse a record file again and report it as the run did */
 static int report_recording(const struct wp_options *o, struct outputs *out)
 {
 	const struct workload_desc *wl[MAX_RUNS];
 	const struct run_result *res[MAX_RUNS];
 	struct report_ctx rc = { .out = out };
+	struct attach_replay_opts aro = {
+		.analysis = {
+			.outliers = o->outliers,
+			.outlier_threshold_ns = o->threshold_us * 1000,
+			.tids = o->tids,
+			.nr_tids = o->nr_tids,
+		},
+		.run_done = replay_attach_done,
+		.ctx = &rc,
+	};
 	struct replay_opts ro = {
 		.analysis = {
 			.outliers = o->outliers,
@@ -244,6 +296,7 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 		.run_begin = replay_run_begin,
 		.run_done = replay_run_done,
 		.ctx = &rc,
+		.attach = &aro,
 	};
 	bool from_stdin = !strcmp(o->report_path, "-");
 	char msg[PATH_MAX + 256];
@@ -265,6 +318,15 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 	if (err) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		outputs__abandon(out);
+	} else if (rc.attach_run) {
+		err = report_attach_run(o, out, rc.attach_run);
+		attach_replay_run__free(rc.attach_run);
+		return err;
+	} else if (o->attach_option) {
+		fprintf(stderr, "wakeprobe: --%s is for an attach recording; %s holds wakeprobe's own workload\n",
+			o->attach_option, o->report_path);
+		outputs__abandon(out);
+		err = 2;
 	} else {
 		for (i = 0; i < rc.n; i++) {
 			wl[i] = rc.runs[i]->cfg.workload;
@@ -274,17 +336,23 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 	}
 	for (i = 0; i < rc.n; i++)
 		free(rc.runs[i]);
-	return err ? 1 : 0;
+	attach_replay_run__free(rc.attach_run);
+	return err == 2 ? 2 : err ? 1 : 0;
+}
+
+static void attach_begin(const struct attach_session_result *res, void *ctx)
+{
+	attach_recorder__begin(ctx, res);
 }
 
 static void attach_event(const struct wp_event *e, void *ctx)
 {
-	attach_analysis__event(ctx, e);
+	attach_recorder__event(ctx, e);
 }
 
 static void attach_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 {
-	attach_analysis__advance(ctx, complete_ns, drops);
+	attach_recorder__advance(ctx, complete_ns, drops);
 }
 
 /* attach_exit_status - wakeprobe's own: the command's, or 0 when there was none */
@@ -299,12 +367,27 @@ static int attach_exit_status(const struct attach_session_result *res)
 	return 1;
 }
 
+/* attach_record_finish - record: put the recording in place once the report is out; 0 or 1 */
+static int attach_record_finish(struct outputs *out)
+{
+	char msg[PATH_MAX + 128];
+
+	if (!out->recorder)
+		return 0;
+	if (outputs__finish(out, NULL, NULL, NULL, 0, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * run_attach - trace the --pid processes or the command, and report every
- * wakeup their threads took. What is wrong with the targets is found before
- * anything is loaded: one line, exit 2.
+ * wakeup their threads took; for record, write every input of the analysis
+ * to @out's recording as well. What is wrong with the targets is found
+ * before anything is loaded: one line, exit 2.
  */
-static int run_attach(const struct wp_options *o)
+static int run_attach(const struct wp_options *o, struct outputs *out)
 {
 	struct attach_analysis_opts ao = {
 		.outliers = o->outliers,
@@ -312,7 +395,6 @@ static int run_attach(const struct wp_options *o)
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,
 	};
-	struct attach_analysis *an = NULL;
 	struct attach_session_opts so = {
 		.pids = o->pids,
 		.nr_pids = o->nr_pids,
@@ -321,14 +403,16 @@ static int run_attach(const struct wp_options *o)
 		.timeout_ms = o->timeout_s * 1000,
 		.ringbuf_bytes = o->ringbuf_kb * 1024,
 		.verbose = o->verbose,
+		.on_begin = attach_begin,
 		.on_event = attach_event,
 		.on_advance = attach_advance,
 	};
+	static struct attach_recorder w;	/* its fd cache is large for a stack */
 	struct attach_session_result res;
 	struct attach_report report;
 	char msg[PATH_MAX + 128], path[PATH_MAX];
 	const char *unsupported = o->json_path ? "--json" : o->csv_path ? "--csv" : o->perfetto_path ? "--perfetto" :
-				  o->command == CMD_RECORD ? "record" : NULL;
+				  NULL;
 	int err;
 
 	if (unsupported) {
@@ -354,12 +438,18 @@ static int run_attach(const struct wp_options *o)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
-	an = attach_analysis__new(&ao);
-	if (!an) {
-		fprintf(stderr, "wakeprobe: out of memory\n");
+	if (outputs__open(out, o, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
-	so.ctx = an;
+	attach_recorder__init(&w, out->recorder, &so, &ao);
+	w.analysis = attach_analysis__new(&ao);
+	if (!w.analysis) {
+		fprintf(stderr, "wakeprobe: out of memory\n");
+		outputs__abandon(out);
+		return 1;
+	}
+	so.ctx = &w;
 	if (o->target_argv)
 		fprintf(stderr, "wakeprobe: tracing %s and what it starts, until it ends ...\n", o->target_argv[0]);
 	else
@@ -368,24 +458,27 @@ static int run_attach(const struct wp_options *o)
 	err = attach_session__run(&so, &res, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
+		outputs__abandon(out);
 		err = 1;
 		goto out;
 	}
-	attach_analysis__end(an, res.drops_total);
+	attach_recorder__end(&w, &res);
 	report = (struct attach_report){
 		.targets = &so,
 		.run = &res,
-		.counters = attach__counters(an->engine),
-		.agg = an->agg,
+		.counters = attach__counters(w.analysis->engine),
+		.agg = w.analysis->agg,
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,
-		.tids_left_out = an->tids_left_out,
+		.tids_left_out = w.analysis->tids_left_out,
 		.pairs = o->pairs,
 	};
-	attach_report__print_text(stdout, &report);
-	err = attach_exit_status(&res);
+	if (out->text)
+		attach_report__print_text(stdout, &report);
+	err = attach_record_finish(out) ? 1 : attach_exit_status(&res);
 out:
-	attach_analysis__free(an);
+	attach_analysis__free(w.analysis);
+	w.analysis = NULL;
 	return err;
 }
 
@@ -422,7 +515,7 @@ int main(int argc, char **argv)
 		return report_recording(&o, &outputs);
 	}
 	if (options__attach(&o))
-		return run_attach(&o);
+		return run_attach(&o, &outputs);
 	if (pick_cpus(&o, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;
