@@ -204,7 +204,7 @@ $(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildc
 
 fuzz: $(OBJ)/fuzz/fuzz-record $(OBJ)/fuzz/fuzz-options
 	$(Q)mkdir -p $(OBJ)/fuzz/corpus-record $(OBJ)/fuzz/corpus-options
-	$(Q)cp tests/fixtures/untraced.wpr tests/fixtures/lost.wpr $(OBJ)/fuzz/corpus-record/
+	$(Q)cp tests/fixtures/untraced.wpr tests/fixtures/lost.wpr tests/fuzz/seeds/record/*.wpr $(OBJ)/fuzz/corpus-record/
 	$(Q)cd $(OBJ)/fuzz && ./fuzz-record -max_total_time=$(FUZZ_SECONDS) -max_len=40000 -timeout=10 \
 		-print_final_stats=1 corpus-record 2>&1 | grep -E '^(Done|stat::number_of_executed_units|==|SUMMARY|INFO: seed)' 
 	$(Q)cd $(OBJ)/fuzz && ./fuzz-options -max_total_time=$(FUZZ_SECONDS) -max_len=512 -timeout=10 \
