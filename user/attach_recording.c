@@ -26,7 +26,8 @@ void attach_recording__encode_begin(const struct attach_session_opts *o, const s
 	/* every byte is written: padding and the ends of the strings too */
 	memset(b, 0, sizeof(*b));
 	b->nr_pids = o->nr_pids < REC_MAX_PIDS ? o->nr_pids : REC_MAX_PIDS;
-	memcpy(b->pids, o->pids, b->nr_pids * sizeof(b->pids[0]));
+	if (b->nr_pids)
+		memcpy(b->pids, o->pids, b->nr_pids * sizeof(b->pids[0]));
 	for (; o->argv && o->argv[b->nr_args]; b->nr_args++) {
 		const char *arg = o->argv[b->nr_args];
 		size_t n = strlen(arg);
