@@ -424,6 +424,11 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		fprintf(stderr, "wakeprobe: --user is for the command wakeprobe starts; --pid starts nothing\n");
 		return 2;
 	}
+	/* the command inherits wakeprobe's stdout: its output would go into the recording */
+	if (o->command == CMD_RECORD && o->target_argv && !strcmp(o->record_path, "-")) {
+		fprintf(stderr, "wakeprobe: record -o - shares standard output with the command: give -o a file\n");
+		return 2;
+	}
 	if (attach_session__check(&so, path, sizeof(path), msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;

@@ -258,3 +258,16 @@ Test(attach_record, a_workload_recording_refuses_the_attach_report_options)
 	cr_assert_eq(exit_code(&r), 2, "%s", r.err);
 	cr_assert(strstr(r.err, "--pairs is for an attach recording"), "%s", r.err);
 }
+
+/* a command writes to wakeprobe's standard output: a recording there would hold its output too */
+Test(attach_record, a_command_recorded_to_standard_output_is_refused_in_one_line)
+{
+	char *args[] = { "record", "-o", "-", "--", "/bin/echo", "into the recording", NULL };
+	static struct ran r;
+
+	run_as(&r, -1, args);
+	cr_assert_eq(exit_code(&r), 2, "%s", r.err);
+	cr_assert(strstr(r.err, "record -o - shares standard output with the command"), "%s", r.err);
+	cr_assert_eq(strchr(r.err, '\n'), strrchr(r.err, '\n'), "one line: %s", r.err);
+	cr_assert_str_empty(r.out, "nothing ran");
+}
