@@ -54,7 +54,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(dir $
 COMMON_SRCS := user/tsc_clock.c user/histogram.c user/parse.c user/cpus.c
 CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/merger.c user/explain.c user/aggregate.c \
 	user/attach.c user/attach_analysis.c user/attach_aggregate.c user/attach_report.c user/attach_json.c \
-	user/attach_csv.c user/mechanism.c \
+	user/attach_csv.c user/mechanism.c user/attach_recording.c user/attach_recorder.c user/attach_replay.c \
 	user/event_window.c user/ring.c \
 	user/report.c user/json_writer.c user/report_json.c user/csv.c user/sample_csv.c user/timeline.c \
 	user/timeline_samples.c user/timeline_cpus.c user/timeline_attach.c \
@@ -193,7 +193,9 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-f
 FUZZ_RECORD_SRCS := user/recording.c user/recorder.c user/rec_reader.c user/run_config.c user/run_result.c \
 	user/replay.c user/analysis.c \
 	user/wakeup.c user/merger.c user/explain.c user/aggregate.c user/histogram.c user/tsc_clock.c user/report.c \
-	user/event_window.c user/ring.c
+	user/event_window.c user/ring.c \
+	user/attach_recording.c user/attach_replay.c user/attach_analysis.c user/attach.c user/attach_aggregate.c \
+	user/attach_report.c user/mechanism.c user/fd_kinds.c
 FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/parse.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok
 
@@ -212,7 +214,7 @@ $(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildc
 
 fuzz: $(OBJ)/fuzz/fuzz-record $(OBJ)/fuzz/fuzz-options
 	$(Q)mkdir -p $(OBJ)/fuzz/corpus-record $(OBJ)/fuzz/corpus-options
-	$(Q)cp tests/fixtures/untraced.wpr tests/fixtures/lost.wpr $(OBJ)/fuzz/corpus-record/
+	$(Q)cp tests/fixtures/untraced.wpr tests/fixtures/lost.wpr tests/fuzz/seeds/record/*.wpr $(OBJ)/fuzz/corpus-record/
 	$(Q)cd $(OBJ)/fuzz && ./fuzz-record -max_total_time=$(FUZZ_SECONDS) -max_len=40000 -timeout=10 \
 		-print_final_stats=1 corpus-record 2>&1 | grep -E '^(Done|stat::number_of_executed_units|==|SUMMARY|INFO: seed)' 
 	$(Q)cd $(OBJ)/fuzz && ./fuzz-options -max_total_time=$(FUZZ_SECONDS) -max_len=512 -timeout=10 \

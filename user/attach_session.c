@@ -121,6 +121,8 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		}
 	}
 	res->trace_start_ns = collector__now_ns();
+	if (o->on_begin)
+		o->on_begin(res, o->ctx);
 	/* a Ctrl-C while the BPF side loaded: end before there is a command to stop */
 	if (o->argv && !session_stop_requested) {
 		err = start_command(&s, msg, len);

@@ -15,6 +15,8 @@
 #include "run_config.h"
 #include "wakeprobe.h"
 
+struct attach_session_result;
+
 struct attach_session_opts {
 	const int32_t *pids;		/* --pid: processes already running */
 	uint32_t nr_pids;
@@ -27,6 +29,8 @@ struct attach_session_opts {
 	bool drop_privileges;		/* run the command as uid:gid */
 	uid_t uid;
 	gid_t gid;
+	/* optional: tracing has begun (@res holds the machine and trace_start_ns), no record is in yet */
+	void (*on_begin)(const struct attach_session_result *res, void *ctx);
 	/* every record, in ring-buffer order */
 	void (*on_event)(const struct wp_event *e, void *ctx);
 	/* every record stamped before @complete_ns has been handed over; @drops: the drop counter then */

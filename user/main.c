@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "attach_analysis.h"
+#include "attach_recorder.h"
+#include "attach_replay.h"
 #include "attach_report.h"
 #include "attach_session.h"
 #include "catalog.h"
@@ -204,10 +206,39 @@ static int run_workloads(struct run_config *cfg, struct session_opts *so, bool a
 	return err;
 }
 
+/* attach_target - what an attach run traces, as its outputs name it: "pid 1234,1250", "./server --port 80" */
+static void attach_target(const struct attach_session_opts *t, char *buf, size_t len)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; t->argv && t->argv[i] && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", t->argv[i]);
+	for (i = 0; !t->argv && i < t->nr_pids && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%" PRId32, i ? "," : "pid ", t->pids[i]);
+}
+
+/*
+ * open_attach_outputs - the files an attach run of @t writes, @out routed
+ * through @ao; false with one line in @msg if not (none is left then)
+ */
+static bool open_attach_outputs(const struct wp_options *o, const struct attach_session_opts *t, struct outputs *out,
+				struct attach_analysis_opts *ao, char *msg, size_t len)
+{
+	char target[256];
+
+	attach_target(t, target, sizeof(target));
+	return !outputs__open_attach(out, o, msg, len) && !outputs__begin_attach(out, target, ao, msg, len);
+}
+
 struct report_ctx {
+	const struct wp_options *o;
 	struct outputs *out;
+	char outputs_failed[PATH_MAX + 128];	/* why an attach run's outputs could not be made */
 	struct replay_run *runs[MAX_RUNS];
 	size_t n;
+	struct attach_replay_run *attach_run;	/* an attach recording's one run */
 };
 
 static void replay_run_begin(const struct replay_run *run, struct analysis_opts *ao, void *ctx)
@@ -230,12 +261,72 @@ static int replay_run_done(struct replay_run *run, void *ctx)
 	return 0;
 }
 
+/*
+ * replay_attach_begin - an attach recording's run begins: the files the
+ * options ask for are made by attach mode's writers, not the workload's
+ * that main() opened before the recording said what it holds
+ */
+static void replay_attach_begin(const struct attach_replay_run *run, struct attach_analysis_opts *ao, void *ctx)
+{
+	struct report_ctx *rc = ctx;
+
+	outputs__abandon(rc->out);
+	if (!open_attach_outputs(rc->o, &run->targets.opts, rc->out, ao, rc->outputs_failed,
+				 sizeof(rc->outputs_failed)) && !rc->outputs_failed[0])
+		snprintf(rc->outputs_failed, sizeof(rc->outputs_failed), "the outputs could not be made");
+}
+
+static int replay_attach_done(struct attach_replay_run *run, void *ctx)
+{
+	struct report_ctx *rc = ctx;
+
+	/* the reader lets an attach recording hold one run and nothing else */
+	attach_replay_run__free(rc->attach_run);
+	rc->attach_run = run;
+	return 0;
+}
+
+/* report_attach_run - the reports of an attach recording's run, as the live run made them */
+static int report_attach_run(const struct wp_options *o, struct outputs *out, const struct attach_replay_run *run)
+{
+	char msg[PATH_MAX + 128];
+	struct attach_report report = {
+		.targets = &run->targets.opts,
+		.run = &run->res,
+		.counters = attach__counters(run->analysis->engine),
+		.agg = run->analysis->agg,
+		.tids = o->tids,
+		.nr_tids = o->nr_tids,
+		.tids_left_out = run->analysis->tids_left_out,
+		.pairs = o->pairs,
+	};
+
+	if (out->text)
+		attach_report__print_text(stdout, &report);
+	if (outputs__finish_attach(out, &report, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return 1;
+	}
+	return 0;
+}
+
 /* report_recording - analyse a record file again and report it as the run did */
 static int report_recording(const struct wp_options *o, struct outputs *out)
 {
 	const struct workload_desc *wl[MAX_RUNS];
 	const struct run_result *res[MAX_RUNS];
-	struct report_ctx rc = { .out = out };
+	struct report_ctx rc = { .o = o, .out = out };
+	struct attach_replay_opts aro = {
+		.analysis = {
+			.outliers = o->outliers,
+			.outlier_threshold_ns = o->threshold_us * 1000,
+			.tids = o->tids,
+			.nr_tids = o->nr_tids,
+		},
+		.run_begin = replay_attach_begin,
+		.run_done = replay_attach_done,
+		.ctx = &rc,
+	};
 	struct replay_opts ro = {
 		.analysis = {
 			.outliers = o->outliers,
@@ -244,6 +335,7 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 		.run_begin = replay_run_begin,
 		.run_done = replay_run_done,
 		.ctx = &rc,
+		.attach = &aro,
 	};
 	bool from_stdin = !strcmp(o->report_path, "-");
 	char msg[PATH_MAX + 256];
@@ -265,6 +357,19 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 	if (err) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		outputs__abandon(out);
+	} else if (rc.outputs_failed[0]) {
+		fprintf(stderr, "wakeprobe: %s\n", rc.outputs_failed);
+		outputs__abandon(out);
+		err = 1;
+	} else if (rc.attach_run) {
+		err = report_attach_run(o, out, rc.attach_run);
+		attach_replay_run__free(rc.attach_run);
+		return err;
+	} else if (o->attach_option) {
+		fprintf(stderr, "wakeprobe: --%s is for an attach recording; %s holds wakeprobe's own workload\n",
+			o->attach_option, o->report_path);
+		outputs__abandon(out);
+		err = 2;
 	} else {
 		for (i = 0; i < rc.n; i++) {
 			wl[i] = rc.runs[i]->cfg.workload;
@@ -274,17 +379,23 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 	}
 	for (i = 0; i < rc.n; i++)
 		free(rc.runs[i]);
-	return err ? 1 : 0;
+	attach_replay_run__free(rc.attach_run);
+	return err == 2 ? 2 : err ? 1 : 0;
+}
+
+static void attach_begin(const struct attach_session_result *res, void *ctx)
+{
+	attach_recorder__begin(ctx, res);
 }
 
 static void attach_event(const struct wp_event *e, void *ctx)
 {
-	attach_analysis__event(ctx, e);
+	attach_recorder__event(ctx, e);
 }
 
 static void attach_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 {
-	attach_analysis__advance(ctx, complete_ns, drops);
+	attach_recorder__advance(ctx, complete_ns, drops);
 }
 
 /* attach_exit_status - wakeprobe's own: the command's, or 0 when there was none */
@@ -299,36 +410,11 @@ static int attach_exit_status(const struct attach_session_result *res)
 	return 1;
 }
 
-/* attach_target - what an attach run traces, as its outputs name it: "pid 1234,1250", "./server --port 80" */
-static void attach_target(const struct wp_options *o, char *buf, size_t len)
-{
-	size_t n = 0;
-	uint32_t i;
-
-	buf[0] = '\0';
-	for (i = 0; o->target_argv && o->target_argv[i] && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", o->target_argv[i]);
-	for (i = 0; !o->target_argv && i < o->nr_pids && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%" PRId32, i ? "," : "pid ", o->pids[i]);
-}
-
-/* open_attach_outputs - the files attach mode writes, @out routed through @ao; one line and false if not */
-static bool open_attach_outputs(const struct wp_options *o, struct outputs *out, struct attach_analysis_opts *ao)
-{
-	char msg[PATH_MAX + 128], target[256];
-
-	attach_target(o, target, sizeof(target));
-	if (outputs__open_attach(out, o, msg, sizeof(msg)) || outputs__begin_attach(out, target, ao, msg, sizeof(msg))) {
-		fprintf(stderr, "wakeprobe: %s\n", msg);
-		return false;
-	}
-	return true;
-}
-
 /*
  * run_attach - trace the --pid processes or the command, and report every
- * wakeup their threads took. What is wrong with the targets is found before
- * anything is loaded: one line, exit 2.
+ * wakeup their threads took; for record, write every input of the analysis
+ * to @out's recording as well. What is wrong with the targets is found
+ * before anything is loaded: one line, exit 2.
  */
 static int run_attach(const struct wp_options *o, struct outputs *out)
 {
@@ -338,7 +424,6 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,
 	};
-	struct attach_analysis *an = NULL;
 	struct attach_session_opts so = {
 		.pids = o->pids,
 		.nr_pids = o->nr_pids,
@@ -347,22 +432,23 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		.timeout_ms = o->timeout_s * 1000,
 		.ringbuf_bytes = o->ringbuf_kb * 1024,
 		.verbose = o->verbose,
+		.on_begin = attach_begin,
 		.on_event = attach_event,
 		.on_advance = attach_advance,
 	};
+	static struct attach_recorder w;	/* its fd cache is large for a stack */
 	struct attach_session_result res;
 	struct attach_report report;
 	char msg[PATH_MAX + 128], path[PATH_MAX];
-	const char *unsupported = o->command == CMD_RECORD ? "record" : NULL;
 	int err;
 
-	if (unsupported) {
-		fprintf(stderr, "wakeprobe: %s is not made in attach mode yet: it prints its text report "
-			"(docs/attach.md)\n", unsupported);
-		return 2;
-	}
 	if (o->user && !o->target_argv) {
 		fprintf(stderr, "wakeprobe: --user is for the command wakeprobe starts; --pid starts nothing\n");
+		return 2;
+	}
+	/* the command inherits wakeprobe's stdout: its output would go into the recording */
+	if (o->command == CMD_RECORD && o->target_argv && !strcmp(o->record_path, "-")) {
+		fprintf(stderr, "wakeprobe: record -o - shares standard output with the command: give -o a file\n");
 		return 2;
 	}
 	if (attach_session__check(&so, path, sizeof(path), msg, sizeof(msg))) {
@@ -379,15 +465,18 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
-	if (!open_attach_outputs(o, out, &ao))
+	if (!open_attach_outputs(o, &so, out, &ao, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
-	an = attach_analysis__new(&ao);
-	if (!an) {
+	}
+	attach_recorder__init(&w, out->recorder, &so, &ao);
+	w.analysis = attach_analysis__new(&ao);
+	if (!w.analysis) {
 		fprintf(stderr, "wakeprobe: out of memory\n");
 		outputs__abandon(out);
 		return 1;
 	}
-	so.ctx = an;
+	so.ctx = &w;
 	if (o->target_argv)
 		fprintf(stderr, "wakeprobe: tracing %s and what it starts, until it ends ...\n", o->target_argv[0]);
 	else
@@ -400,15 +489,15 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		err = 1;
 		goto out;
 	}
-	attach_analysis__end(an, res.drops_total);
+	attach_recorder__end(&w, &res);
 	report = (struct attach_report){
 		.targets = &so,
 		.run = &res,
-		.counters = attach__counters(an->engine),
-		.agg = an->agg,
+		.counters = attach__counters(w.analysis->engine),
+		.agg = w.analysis->agg,
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,
-		.tids_left_out = an->tids_left_out,
+		.tids_left_out = w.analysis->tids_left_out,
 		.pairs = o->pairs,
 	};
 	err = attach_exit_status(&res);
@@ -419,7 +508,8 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		err = 1;
 	}
 out:
-	attach_analysis__free(an);
+	attach_analysis__free(w.analysis);
+	w.analysis = NULL;
 	return err;
 }
 

@@ -75,7 +75,7 @@ static const struct option_spec specs[] = {
 	{ "list-workloads", OPT_LIST_WORKLOADS, NULL, GROUP_RUN, true, MODE_ANY, "list the wakeup paths and exit" },
 	{ "pid", OPT_PID, "PID[,PID...]", GROUP_ATTACH, true, MODE_ATTACH,
 	  "trace these processes, every thread, new ones too" },
-	{ "tid", OPT_TID, "TID[,TID...]", GROUP_ATTACH, true, MODE_ATTACH, "... only the wakeups of these threads" },
+	{ "tid", OPT_TID, "TID[,TID...]", GROUP_ATTACH, false, MODE_ATTACH, "... only the wakeups of these threads" },
 	{ "duration", OPT_DURATION, "S", GROUP_ATTACH, true, MODE_ATTACH,
 	  "stop after S seconds (default: when the command ends;\n"
 	  "with --pid, at Ctrl-C or when every target has exited)" },
@@ -146,7 +146,7 @@ void options__usage(FILE *out)
 		"       wakeprobe --pid PID[,PID...] [options]\n"
 		"       wakeprobe [options] -- COMMAND [ARGS...]\n"
 		"       wakeprobe record -o FILE (--workload NAME | --pid PID | -- COMMAND) [options]\n"
-		"       wakeprobe report FILE [--outliers K] [--threshold-us T] [outputs]\n"
+		"       wakeprobe report FILE [--outliers K] [--threshold-us T] [--tid TID,..] [--pairs K] [outputs]\n"
 		"\n"
 		"Runs a small workload that exercises one wakeup path between two threads,\n"
 		"traces the scheduler and syscalls while it runs, and splits each wakeup's\n"
@@ -281,8 +281,10 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			strcpy(run_option, as_given);
 		if (!workload_option[0] && spec && spec->mode == MODE_WORKLOAD)
 			strcpy(workload_option, as_given);
-		if (!attach_option[0] && spec && spec->mode == MODE_ATTACH)
+		if (!attach_option[0] && spec && spec->mode == MODE_ATTACH) {
 			strcpy(attach_option, as_given);
+			o->attach_option = spec->name;
+		}
 		longindex = -1;
 		switch (opt) {
 		case 'w':

@@ -156,7 +156,9 @@ int outputs__open_attach(struct outputs *out, const struct wp_options *o, char *
 
 	if (err)
 		return err;
-	if (out->csv.f && !(out->attach_csv = attach_csv__open(out->csv.f)))
+	if (out->record.f && !(out->recorder = recorder__new(out->record.f)))
+		err = -ENOMEM;
+	if (!err && out->csv.f && !(out->attach_csv = attach_csv__open(out->csv.f)))
 		err = -ENOMEM;
 	if (!err && out->perfetto.f && !(out->timeline = timeline__open(out->perfetto.f)))
 		err = -ENOMEM;
@@ -217,6 +219,12 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 		if (err)
 			snprintf(msg, len, "--csv %s: writing it failed: %s", out->csv.path, strerror(-err));
 	}
+	if (!err && out->recorder) {
+		err = recorder__finish(out->recorder);
+		out->recorder = NULL;
+		if (err)
+			snprintf(msg, len, "record -o %s: writing it failed: %s", out->record.path, strerror(-err));
+	}
 	if (!err && out->timeline) {
 		timeline__end_run(out->timeline);
 		err = timeline__close(out->timeline);
@@ -224,6 +232,8 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 		if (err)
 			snprintf(msg, len, "--perfetto %s: writing it failed: %s", out->perfetto.path, strerror(-err));
 	}
+	if (!err)
+		err = commit_one(&out->record, err, msg, len);
 	if (!err)
 		err = commit_one(&out->json, err, msg, len);
 	if (!err)

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fd_kinds.h"
 #include "rec_reader.h"
 
 struct rec_reader {
@@ -12,6 +13,8 @@ struct rec_reader {
 	uint64_t offset;		/* of the next byte to read */
 	uint64_t run_begin_offset;
 	bool in_run;
+	bool in_attach;			/* the run is attach mode's: ATTACH_BEGIN to ATTACH_END */
+	bool attach_file;		/* an attach run began: the file holds it and nothing else */
 	unsigned int runs;
 };
 
@@ -140,6 +143,64 @@ static void widen_v1_run_end(struct rec_run_end *e)
 	memset(tail, 0, room * sizeof(e->dropped[0]));
 }
 
+/* nul_strings - how many NUL-terminated strings @s holds from its start up to its last NUL */
+static uint32_t nul_strings(const char *s, size_t size)
+{
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < size; i++)
+		n += !s[i];
+	return n;
+}
+
+static const char *check_attach_begin(const struct rec_reader *r, const struct rec_attach_begin *b)
+{
+	if (r->in_run)
+		return r->in_attach ? "a run begins inside another (its ATTACH_END is missing)" :
+				      "a run begins inside another (its RUN_END is missing)";
+	if (r->runs)
+		return "an attach run after another run: an attach recording holds one run";
+	if (!terminated(b->version, sizeof(b->version)) || !terminated(b->kernel, sizeof(b->kernel)) ||
+	    !terminated(b->machine, sizeof(b->machine)) || !terminated(b->hostname, sizeof(b->hostname)))
+		return "unterminated name";
+	if (b->nr_pids > REC_MAX_PIDS)
+		return "more pids than a run traces";
+	for (uint32_t i = 0; i < b->nr_pids; i++)
+		if (b->pids[i] <= 0)
+			return "pid out of range";
+	/* one or the other: the report names the processes, or the command */
+	if (!b->nr_pids == !b->nr_args)
+		return "neither pids nor a command, or both";
+	/* the command's name at least; the strings kept are whole, terminated in args[] */
+	if (b->nr_args_kept > b->nr_args || (b->nr_args && !b->nr_args_kept) ||
+	    nul_strings(b->args, sizeof(b->args)) < b->nr_args_kept)
+		return "command arguments out of range";
+	return NULL;
+}
+
+static const char *check_attach_end(const struct rec_attach_end *e)
+{
+	if (!terminated(e->command_exit, sizeof(e->command_exit)))
+		return "unterminated text";
+	if (!is_bool(e->command_exited) || !is_bool(e->interrupted) || !is_bool(e->timed_out) ||
+	    !is_bool(e->duration_reached))
+		return "flag out of range";
+	if (e->command_pid < 0)
+		return "command pid out of range";
+	return NULL;
+}
+
+/* the records a workload run holds and an attach run does not, and back */
+static bool workload_only(enum rec_type t)
+{
+	return t == REC_CLOCK_PAIR || t == REC_SAMPLE || t == REC_FDS || t == REC_RUN_END;
+}
+
+static bool attach_only(enum rec_type t)
+{
+	return t == REC_FD_KIND || t == REC_ATTACH_END;
+}
+
 /* check_payload - NULL if the record is sound, else what is wrong with it */
 static const char *check_payload(struct rec_reader *r, const struct rec_record *rec)
 {
@@ -148,7 +209,10 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 		const struct rec_run_begin *b = &rec->run_begin;
 
 		if (r->in_run)
-			return "a run begins inside another (its RUN_END is missing)";
+			return r->in_attach ? "a run begins inside another (its ATTACH_END is missing)" :
+					      "a run begins inside another (its RUN_END is missing)";
+		if (r->attach_file)
+			return "a workload run in an attach recording, which holds one run";
 		if (!terminated(b->workload, sizeof(b->workload)) || !b->workload[0] ||
 		    !terminated(b->summary, sizeof(b->summary)) || !terminated(b->version, sizeof(b->version)) ||
 		    !terminated(b->kernel, sizeof(b->kernel)) || !terminated(b->machine, sizeof(b->machine)) ||
@@ -184,10 +248,29 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 		if (rec->fds.notify_fd < -1 || rec->fds.wait_fd < -1)
 			return "fd out of range";
 		break;
+	case REC_ATTACH_BEGIN:
+		return check_attach_begin(r, &rec->attach_begin);
+	case REC_ATTACH_END: {
+		const char *why = check_attach_end(&rec->attach_end);
+
+		if (why)
+			return why;
+		break;
+	}
+	case REC_FD_KIND:
+		if (rec->fd_kind.kind >= NR_FD_KINDS)
+			return "fd kind out of range";
+		break;
 	default:
 		break;
 	}
-	return r->in_run ? NULL : "record outside a run (before its RUN_BEGIN)";
+	if (!r->in_run)
+		return "record outside a run (before its RUN_BEGIN)";
+	if (r->in_attach && workload_only(rec->type))
+		return "a workload run's record inside an attach run";
+	if (!r->in_attach && attach_only(rec->type))
+		return "an attach run's record inside a workload run";
+	return NULL;
 }
 
 int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, size_t len)
@@ -201,7 +284,7 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 	if (!got && feof(r->in)) {
 		if (r->in_run) {
 			snprintf(msg, len, "truncated at byte offset %" PRIu64 ": the run that begins at byte offset %"
-				 PRIu64 " has no RUN_END", at, r->run_begin_offset);
+				 PRIu64 " has no %s", at, r->run_begin_offset, r->in_attach ? "ATTACH_END" : "RUN_END");
 			return -EINVAL;
 		}
 		if (!r->runs) {
@@ -221,6 +304,11 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 	}
 	if (!h.type || h.type >= REC_TYPE_MAX) {
 		snprintf(msg, len, "unknown record type %u at byte offset %" PRIu64, h.type, at);
+		return -EINVAL;
+	}
+	if (!recording__payload_size(r->version, h.type)) {
+		snprintf(msg, len, "unknown record type %u at byte offset %" PRIu64 ": %s records came after version %"
+			 PRIu32, h.type, at, recording__type_name(h.type), r->version);
 		return -EINVAL;
 	}
 	if (h.length > REC_MAX_PAYLOAD || h.length != recording__payload_size(r->version, h.type)) {
@@ -253,11 +341,14 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 		snprintf(msg, len, "bad %s record at byte offset %" PRIu64 ": %s", recording__type_name(h.type), at, why);
 		return -EINVAL;
 	}
-	if (rec->type == REC_RUN_BEGIN) {
+	if (rec->type == REC_RUN_BEGIN || rec->type == REC_ATTACH_BEGIN) {
 		r->in_run = true;
+		r->in_attach = rec->type == REC_ATTACH_BEGIN;
+		r->attach_file |= r->in_attach;
 		r->run_begin_offset = at;
-	} else if (rec->type == REC_RUN_END) {
+	} else if (rec->type == REC_RUN_END || rec->type == REC_ATTACH_END) {
 		r->in_run = false;
+		r->in_attach = false;
 		r->runs++;
 	}
 	return 1;

@@ -18,7 +18,11 @@ _Static_assert(sizeof(struct rec_fds) == 8, "FDS layout");
 _Static_assert(sizeof(struct rec_advance) == 16, "ADVANCE layout");
 _Static_assert(WP_EV_TYPE_MAX <= WP_EV_TYPE_ROOM, "RUN_END carries one drop counter per event type");
 _Static_assert(sizeof(struct rec_run_end) == 496, "RUN_END layout");
-_Static_assert(REC_VERSION == 2, "a new version needs its layouts here and in rec_reader.c");
+_Static_assert(sizeof(struct rec_attach_begin) == 3592, "ATTACH_BEGIN layout");
+_Static_assert(sizeof(struct rec_fd_kind) == 12, "FD_KIND layout");
+_Static_assert(sizeof(struct rec_attach_end) == 272, "ATTACH_END layout");
+_Static_assert(sizeof(struct rec_attach_begin) <= REC_MAX_PAYLOAD, "ATTACH_BEGIN fits the reader's bound");
+_Static_assert(REC_VERSION == 3, "a new version needs its layouts here and in rec_reader.c");
 
 /* version 1's RUN_END: the same, with 12 drop counters */
 #define REC_V1_RUN_END_SIZE	(sizeof(struct rec_run_end) - (WP_EV_TYPE_ROOM - 12) * sizeof(uint64_t))
@@ -31,6 +35,9 @@ static const uint32_t payload_size[REC_TYPE_MAX] = {
 	[REC_FDS] = sizeof(struct rec_fds),
 	[REC_ADVANCE] = sizeof(struct rec_advance),
 	[REC_RUN_END] = sizeof(struct rec_run_end),
+	[REC_ATTACH_BEGIN] = sizeof(struct rec_attach_begin),
+	[REC_FD_KIND] = sizeof(struct rec_fd_kind),
+	[REC_ATTACH_END] = sizeof(struct rec_attach_end),
 };
 
 const char *recording__type_name(enum rec_type t)
@@ -38,7 +45,8 @@ const char *recording__type_name(enum rec_type t)
 	static const char *const names[REC_TYPE_MAX] = {
 		[REC_RUN_BEGIN] = "RUN_BEGIN",	 [REC_CLOCK_PAIR] = "CLOCK_PAIR", [REC_EVENT] = "EVENT",
 		[REC_SAMPLE] = "SAMPLE",	 [REC_FDS] = "FDS",		  [REC_ADVANCE] = "ADVANCE",
-		[REC_RUN_END] = "RUN_END",
+		[REC_RUN_END] = "RUN_END",	 [REC_ATTACH_BEGIN] = "ATTACH_BEGIN", [REC_FD_KIND] = "FD_KIND",
+		[REC_ATTACH_END] = "ATTACH_END",
 	};
 
 	return t > 0 && t < REC_TYPE_MAX ? names[t] : "unknown";
@@ -48,5 +56,8 @@ uint32_t recording__payload_size(uint32_t version, enum rec_type t)
 {
 	if (version == 1 && t == REC_RUN_END)
 		return REC_V1_RUN_END_SIZE;
+	/* attach mode's records came with version 3 */
+	if (version < 3 && t >= REC_ATTACH_BEGIN)
+		return 0;
 	return t > 0 && t < REC_TYPE_MAX ? payload_size[t] : 0;
 }

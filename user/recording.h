@@ -7,7 +7,8 @@
  * docs/recording.md describes the format. In short: a 16-byte file header
  * (magic, version, header size), then records of an 8-byte header (type,
  * flags, payload length) and a payload of a fixed size per type. One file
- * holds one run or several (--workload all), each from RUN_BEGIN to RUN_END.
+ * holds one run or several (--workload all), each from RUN_BEGIN to RUN_END,
+ * or (version 3) one run of attach mode, from ATTACH_BEGIN to ATTACH_END.
  * Integers are little-endian (x86, arm64): a big-endian reader sees a
  * version it does not know. The magic's CR LF and ^Z catch a copy that
  * mangled line ends.
@@ -26,7 +27,7 @@
 #include "syscall_list.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
-#define REC_VERSION		2		/* what this wakeprobe writes */
+#define REC_VERSION		3		/* what this wakeprobe writes */
 #define REC_OLDEST_VERSION	1		/* the oldest it still reads */
 #define REC_FILE_HEADER_SIZE	16
 #define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
@@ -39,6 +40,10 @@ enum rec_type {
 	REC_FDS,		/* the fds the path's syscalls use, once the workload told them */
 	REC_ADVANCE,		/* the event stream was complete up to this time, the drop count then */
 	REC_RUN_END,		/* how the run ended, and the BPF side's counters */
+	/* version 3: attach mode */
+	REC_ATTACH_BEGIN,	/* what was traced (--pid or -- COMMAND), the machine */
+	REC_FD_KIND,		/* what an fd was, as the live lookup answered */
+	REC_ATTACH_END,		/* how the attach run ended, and the BPF side's counters */
 	REC_TYPE_MAX,
 };
 
@@ -137,6 +142,59 @@ struct rec_run_end {
 	char workload_error[REC_ERROR_LEN];
 };
 
+/* --pid names at most this many processes (OPT_MAX_TARGETS) */
+#define REC_MAX_PIDS		64
+#define REC_ARGS_LEN		3072
+
+struct rec_attach_begin {
+	/* what was traced: the --pid processes, or the command */
+	uint32_t nr_pids;
+	int32_t pids[REC_MAX_PIDS];
+	uint32_t nr_args;		/* the command's argument count, its name too; 0 with --pid */
+	uint32_t nr_args_kept;		/* ... of them in args[], whole and in order */
+	/* the options of the run */
+	uint32_t ringbuf_bytes;
+	uint64_t duration_ms;		/* 0: none */
+	uint64_t timeout_ms;
+	/* the machine */
+	uint64_t started_unix_ns;
+	uint64_t trace_start_ns;	/* CLOCK_MONOTONIC: the BPF side is attached */
+	uint32_t nr_cpus;
+	char version[16];
+	char kernel[REC_UTS_LEN];
+	char machine[REC_UTS_LEN];
+	char hostname[REC_UTS_LEN];
+	char __pad[1];
+	char args[REC_ARGS_LEN];	/* nr_args_kept strings, each NUL-terminated; zeros after */
+};
+
+/*
+ * What the fd lookup answered, written when it was asked: before the
+ * EVENT, ADVANCE or ATTACH_END whose analysis asked it, which is written
+ * once the analysis took it in.
+ */
+struct rec_fd_kind {
+	uint32_t tgid;
+	int32_t fd;
+	uint32_t kind;			/* enum fd_kind */
+};
+
+struct rec_attach_end {
+	uint64_t trace_end_ns;
+	uint64_t drops_total;
+	uint64_t missed_runs;
+	uint64_t dropped[WP_EV_TYPE_ROOM];	/* struct wp_counters, as in RUN_END */
+	uint64_t tracked_full;
+	int32_t command_pid;		/* 0: --pid, no command */
+	int32_t command_status;		/* its waitpid() status */
+	uint32_t targets_exited;	/* --pid targets gone by the end */
+	uint8_t command_exited;		/* on its own, before the run ended */
+	uint8_t interrupted;		/* Ctrl-C */
+	uint8_t timed_out;		/* --timeout */
+	uint8_t duration_reached;	/* --duration */
+	char command_exit[REC_EXIT_LEN];	/* "exited with status 0", "killed by SIGTERM" */
+};
+
 /* one record as read back: its place in the file and its payload */
 struct rec_record {
 	uint64_t offset;		/* of the record header, from the start of the file */
@@ -149,6 +207,9 @@ struct rec_record {
 		struct rec_fds fds;
 		struct rec_advance advance;
 		struct rec_run_end run_end;
+		struct rec_attach_begin attach_begin;
+		struct rec_fd_kind fd_kind;
+		struct rec_attach_end attach_end;
 	};
 };
 
@@ -156,7 +217,7 @@ struct rec_record {
 const char *recording__type_name(enum rec_type t);
 /*
  * recording__payload_size - the one payload size a record of type @t has in
- * a file of format @version; 0 for no such type
+ * a file of format @version; 0 for no such type, in that version or at all
  */
 uint32_t recording__payload_size(uint32_t version, enum rec_type t);
 

@@ -11,6 +11,7 @@ struct replay {
 	const struct replay_opts *ro;
 	struct replay_run *run;		/* the run being read, NULL between runs */
 	struct analysis analysis;
+	struct attach_replay *attach;	/* an attach run being read, NULL outside one */
 };
 
 static int begin_run(struct replay *rp, const struct rec_run_begin *b)
@@ -50,6 +51,37 @@ static int end_run(struct replay *rp, const struct rec_run_end *e)
 	return rp->ro->run_done(run, rp->ro->ctx);
 }
 
+/*
+ * attach_record - a record of an attach run, ATTACH_BEGIN to ATTACH_END: the
+ * reader lets only FD_KIND, EVENT and ADVANCE between them. Any error
+ * leaves one line in @why.
+ */
+static int attach_record(struct replay *rp, const struct rec_record *rec, char *why, size_t len)
+{
+	int err;
+
+	if (rec->type == REC_ATTACH_BEGIN) {
+		if (!rp->ro->attach) {
+			snprintf(why, len, "an attach run at byte offset %llu, which this reader does not replay",
+				 (unsigned long long)rec->offset);
+			return -ENOTSUP;
+		}
+		err = attach_replay__begin(&rp->attach, rp->ro->attach, &rec->attach_begin);
+		if (err)
+			snprintf(why, len, "out of memory");
+		return err;
+	}
+	err = attach_replay__record(rp->attach, rec, why, len);
+	if (rec->type == REC_ATTACH_END) {
+		attach_replay__free(rp->attach);
+		rp->attach = NULL;
+		if (err > 0 || (err < 0 && err != -ENOMEM))
+			snprintf(why, len, "stopped after the run that ends at byte offset %llu",
+				 (unsigned long long)rec->offset);
+	}
+	return err;
+}
+
 int replay__file(FILE *in, const char *name, const struct replay_opts *ro, char *msg, size_t len)
 {
 	struct replay rp = { .ro = ro };
@@ -66,6 +98,10 @@ int replay__file(FILE *in, const char *name, const struct replay_opts *ro, char 
 	err = rec_reader__open(&reader, in, why, sizeof(why));
 	while (!err && (err = rec_reader__next(reader, rec, why, sizeof(why))) > 0) {
 		err = 0;
+		if (rec->type == REC_ATTACH_BEGIN || rp.attach) {
+			err = attach_record(&rp, rec, why, sizeof(why));
+			continue;
+		}
 		switch (rec->type) {
 		case REC_RUN_BEGIN:
 			err = begin_run(&rp, &rec->run_begin);
@@ -108,6 +144,7 @@ int replay__file(FILE *in, const char *name, const struct replay_opts *ro, char 
 		analysis__free(&rp.analysis);
 		free(rp.run);
 	}
+	attach_replay__free(rp.attach);
 	rec_reader__free(reader);
 	free(rec);
 	return err;

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include "analysis.h"
+#include "attach_replay.h"
 #include "recording.h"
 #include "run_config.h"
 #include "run_result.h"
@@ -30,6 +31,8 @@ struct replay_opts {
 	/* each run once its RUN_END is in; the callee owns @run (free()) and may stop with nonzero */
 	int (*run_done)(struct replay_run *run, void *ctx);
 	void *ctx;
+	/* an attach recording's run goes there; NULL: such a file is refused */
+	const struct attach_replay_opts *attach;
 };
 
 /*

@@ -2,13 +2,15 @@
 /*
  * fuzz_record.c - libFuzzer harness for the record-file reader: any bytes
  * given to `wakeprobe report` go through the reader, the analysis and the
- * text report, and must end in a report or a one-line error.
+ * text report (of a workload's runs or of an attach run), and must end in
+ * a report or a one-line error.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "attach_report.h"
 #include "replay.h"
 #include "report.h"
 
@@ -22,9 +24,27 @@ static int report_run(struct replay_run *run, void *ctx)
 	return 0;
 }
 
+static int report_attach_run(struct attach_replay_run *run, void *ctx)
+{
+	struct attach_report r = {
+		.targets = &run->targets.opts,
+		.run = &run->res,
+		.counters = attach__counters(run->analysis->engine),
+		.agg = run->analysis->agg,
+		.tids_left_out = run->analysis->tids_left_out,
+		.pairs = 10,
+	};
+
+	(void)ctx;
+	attach_report__print_text(sink, &r);
+	attach_replay_run__free(run);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct replay_opts ro = { .analysis = { .outliers = 3 }, .run_done = report_run };
+	static const struct attach_replay_opts aro = { .analysis = { .outliers = 3 }, .run_done = report_attach_run };
+	struct replay_opts ro = { .analysis = { .outliers = 3 }, .run_done = report_run, .attach = &aro };
 	char msg[512];
 	FILE *in;
 

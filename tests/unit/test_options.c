@@ -108,6 +108,20 @@ Test(options, report_takes_a_file_and_the_report_options_in_any_order)
 	cr_assert_null(opts.workload);
 }
 
+/* an attach recording's report narrows it anew: --tid and --pairs are report options */
+Test(options, report_takes_the_threads_and_pairs_of_an_attach_recording)
+{
+	cr_assert_eq(PARSE("report", "run.wpr", "--tid", "13,14", "--pairs", "3"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(opts.command, CMD_REPORT);
+	cr_assert_not(options__attach(&opts), "a report traces nothing");
+	cr_assert_eq(opts.nr_tids, 2);
+	cr_assert_eq(opts.tids[1], 14);
+	cr_assert_eq(opts.pairs, 3);
+	cr_assert_str_eq(opts.attach_option, "tid", "the first attach option, for a workload recording to refuse");
+	cr_assert_eq(PARSE("report", "run.wpr", "--outliers", "2"), OPTIONS_RUN, "%s", err);
+	cr_assert_null(opts.attach_option);
+}
+
 Test(options, a_recording_from_stdin_may_go_with_an_output_to_stdout)
 {
 	cr_assert_eq(PARSE("report", "-", "--json", "-"), OPTIONS_RUN, "%s", err);
@@ -182,6 +196,8 @@ static struct bad_case bad_cases[] = {
 	{ { "--pid", "12", "--pairs", "0" }, "--pairs wants a whole number from 1 to 1000" },
 	{ { "--workload", "eventfd", "--" }, "-- needs a command to trace after it" },
 	{ { "report", "run.wpr", "--pid", "12" }, "--pid is fixed by the recording" },
+	{ { "report", "run.wpr", "--duration", "5" }, "--duration is fixed by the recording" },
+	{ { "report", "run.wpr", "--timeout", "5" }, "takes --outliers, --threshold-us, --tid, --pairs" },
 	{ { "report", "run.wpr", "--", "ls" }, "unexpected argument 'ls'" },
 };
 

@@ -1,0 +1,758 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_attach_recording.c - an attach run in a record file: a run fed
+ * through attach_recorder reports, once replayed, exactly as it did live;
+ * the fd answers come from the file, not from /proc; ATTACH_BEGIN and
+ * ATTACH_END carry the targets and the end whole; every kind of damage to
+ * the new records is rejected with its byte offset; version 2 files read
+ * as before. What the binary makes of it is in system/test_attach_record.c.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include "attach_recorder.h"
+#include "attach_recording.h"
+#include "attach_replay.h"
+#include "attach_report.h"
+#include "events.h"
+#include "rec_reader.h"
+#include "recorder.h"
+#include "replay.h"
+
+#define WAKER		900001u
+#define WAKEE		900002u		/* woken through the eventfd */
+#define READER		900003u		/* woken through the pipe */
+#define WAKER_CPU	0u
+#define WAKEE_CPU	1u
+#define T0		1000000000ull
+#define SPAN		20000ull	/* one wakeup's records lie within this */
+#define WAKEUPS		40
+
+struct buf {
+	char *data;
+	size_t len;
+};
+
+TestSuite(attach_recording);
+
+/* ---------------------------------------------------------------- a live run, recorded */
+
+/* the test process stands for the traced one: its fds are real, and /proc answers for them */
+struct live {
+	uint32_t tgid;
+	int efd;
+	int pipe_fds[2];
+	char *argv[4];
+	struct attach_session_opts targets;
+	struct attach_session_result res;
+};
+
+static void live_init(struct live *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->tgid = (uint32_t)getpid();
+	l->efd = eventfd(0, EFD_CLOEXEC);
+	cr_assert_geq(l->efd, 0);
+	cr_assert_eq(pipe(l->pipe_fds), 0);
+	l->argv[0] = "consumer";
+	l->argv[1] = "--fast";
+	l->argv[2] = "";
+	l->argv[3] = NULL;
+	l->targets = (struct attach_session_opts){ .argv = l->argv, .ringbuf_bytes = 1u << 20, .timeout_ms = 60000 };
+	snprintf(l->res.meta.version, sizeof(l->res.meta.version), "test");
+	snprintf(l->res.meta.kernel, sizeof(l->res.meta.kernel), "6.18.0");
+	snprintf(l->res.meta.machine, sizeof(l->res.meta.machine), "x86_64");
+	snprintf(l->res.meta.hostname, sizeof(l->res.meta.hostname), "host");
+	l->res.meta.nr_cpus = 2;
+	l->res.meta.started_unix_ns = 1700000000000000000ull;
+	l->res.trace_start_ns = T0 - 5000;
+}
+
+/* one wakeup: @wakee sleeps in read(@fd) at @t, WAKER's write(@fd) wakes it, it runs and returns */
+static void wakeup(struct attach_recorder *w, const struct live *l, uint64_t t, uint32_t wakee, int fd)
+{
+	struct wp_event evs[] = {
+		ev_switch(t, WAKEE_CPU, wakee, 0, 1, 0),
+		ev_block(t, WAKEE_CPU, wakee, SYS_read, (uint64_t)fd, 0, t - 500),
+		ev_waker_syscall(t + 10000, WAKER_CPU, WAKER, l->tgid, wakee, SYS_write, (uint64_t)fd, 0, t + 9700),
+		ev_waking(t + 10000, WAKER_CPU, WAKER, wakee, WAKEE_CPU, t + 100),
+		ev_wakeup(t + 10800, WAKEE_CPU, 0, wakee, WAKEE_CPU),
+		with_next_tgid(with_next_comm(ev_switch(t + 14000, WAKEE_CPU, 0, wakee, 0, 0), "consumer"), l->tgid),
+		ev_sys_exit(t + 14700 + (t / SPAN % 7) * 300, WAKEE_CPU, wakee, SYS_read, 8),
+	};
+
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
+		attach_recorder__event(w, &evs[i]);
+}
+
+/* record_run - a run of WAKEUPS wakeups, each through the eventfd or the pipe, into @file; its live report */
+static char *record_run(struct live *l, struct buf *file)
+{
+	static struct attach_recorder w;
+	struct attach_analysis_opts ao = { .outliers = 2 };
+	FILE *f = open_memstream(&file->data, &file->len);
+	struct recorder *rec;
+	char *text = NULL;
+	size_t text_len = 0;
+	FILE *out = open_memstream(&text, &text_len);
+	struct attach_report report;
+	struct wp_event name_waker = with_next_tgid(with_next_comm(ev_switch(T0 - 2000, WAKER_CPU, 0, WAKER, 0, 0),
+								   "producer"), l->tgid);
+
+	cr_assert(f && out);
+	rec = recorder__new(f);
+	cr_assert_not_null(rec);
+	attach_recorder__init(&w, rec, &l->targets, &ao);
+	cr_assert_not_null(ao.fd_kind, "with a recorder, the lookups are the recorder's");
+	w.analysis = attach_analysis__new(&ao);
+	cr_assert_not_null(w.analysis);
+	attach_recorder__begin(&w, &l->res);
+	attach_recorder__event(&w, &name_waker);
+	for (uint64_t i = 0; i < WAKEUPS; i++) {
+		uint64_t t = T0 + i * SPAN;
+
+		if (i % 4 == 3)
+			wakeup(&w, l, t, READER, l->pipe_fds[0]);
+		else
+			wakeup(&w, l, t, WAKEE, l->efd);
+		if (i % 5 == 4)
+			attach_recorder__advance(&w, t + SPAN, 0);
+	}
+	l->res.trace_end_ns = T0 + WAKEUPS * SPAN;
+	attach_recorder__advance(&w, l->res.trace_end_ns, 0);
+	l->res.command_pid = 4242;
+	l->res.command_exited = true;
+	snprintf(l->res.command_exit, sizeof(l->res.command_exit), "exited with status 0");
+	attach_recorder__end(&w, &l->res);
+	report = (struct attach_report){
+		.targets = &l->targets,
+		.run = &l->res,
+		.counters = attach__counters(w.analysis->engine),
+		.agg = w.analysis->agg,
+		.tids_left_out = w.analysis->tids_left_out,
+		.pairs = 10,
+	};
+	attach_report__print_text(out, &report);
+	cr_assert_eq(recorder__finish(rec), 0);
+	fclose(f);
+	fclose(out);
+	attach_analysis__free(w.analysis);
+	return text;
+}
+
+/* ---------------------------------------------------------------- its replay */
+
+struct replayed {
+	struct attach_replay_run *run;
+	const int32_t *tids;
+	uint32_t nr_tids;
+};
+
+static int keep_run(struct attach_replay_run *run, void *ctx)
+{
+	struct replayed *r = ctx;
+
+	cr_assert_null(r->run, "one run");
+	r->run = run;
+	return 0;
+}
+
+/* replay_report - @data replayed as `wakeprobe report` does, with --tid @tids; its text, or NULL and @msg */
+static char *replay_report(const char *data, size_t len, const int32_t *tids, uint32_t nr_tids, uint64_t *unanswered,
+			   char *msg, size_t msglen)
+{
+	struct replayed r = { .tids = tids, .nr_tids = nr_tids };
+	struct attach_replay_opts aro = {
+		.analysis = { .outliers = 2, .tids = tids, .nr_tids = nr_tids },
+		.run_done = keep_run,
+		.ctx = &r,
+	};
+	struct replay_opts ro = { .attach = &aro };
+	FILE *in = fmemopen((void *)data, len, "rb");
+	char *text = NULL;
+	size_t text_len = 0;
+	FILE *out;
+	int err;
+
+	cr_assert_not_null(in);
+	err = replay__file(in, "test.wpr", &ro, msg, msglen);
+	fclose(in);
+	if (err) {
+		attach_replay_run__free(r.run);
+		return NULL;
+	}
+	cr_assert_not_null(r.run, "the run was handed over");
+	out = open_memstream(&text, &text_len);
+	attach_report__print_text(out, &(struct attach_report){
+		.targets = &r.run->targets.opts,
+		.run = &r.run->res,
+		.counters = attach__counters(r.run->analysis->engine),
+		.agg = r.run->analysis->agg,
+		.tids = tids,
+		.nr_tids = nr_tids,
+		.tids_left_out = r.run->analysis->tids_left_out,
+		.pairs = 10,
+	});
+	fclose(out);
+	if (unanswered)
+		*unanswered = r.run->fd_unanswered;
+	attach_replay_run__free(r.run);
+	return text;
+}
+
+/* first_difference - where @a and @b part, for a message */
+static size_t first_difference(const char *a, const char *b)
+{
+	size_t i = 0;
+
+	while (a[i] && a[i] == b[i])
+		i++;
+	return i;
+}
+
+Test(attach_recording, a_recorded_run_replays_into_the_live_report_byte_for_byte)
+{
+	struct live l;
+	struct buf file = { 0 };
+	char msg[512] = "", *live, *replayed;
+	uint64_t unanswered = 99;
+	size_t at;
+
+	live_init(&l);
+	live = record_run(&l, &file);
+	cr_assert(strstr(live, "via eventfd write -> read"), "the live lookups named the eventfd:\n%s", live);
+	cr_assert(strstr(live, "via pipe write -> read"), "... and the pipe:\n%s", live);
+	cr_assert(strstr(live, "attached to command 'consumer --fast ' (pid 4242, exited with status 0)"), "%s", live);
+	/* what the fds were is the recording's to say now: /proc no longer knows them */
+	close(l.efd);
+	close(l.pipe_fds[0]);
+	close(l.pipe_fds[1]);
+	replayed = replay_report(file.data, file.len, NULL, 0, &unanswered, msg, sizeof(msg));
+	cr_assert_not_null(replayed, "%s", msg);
+	at = first_difference(live, replayed);
+	cr_assert_str_eq(replayed, live, "the replay differs from byte %zu: '%.80s' vs live '%.80s'", at, replayed + at,
+			 live + at);
+	cr_assert_eq(unanswered, 0, "every lookup of the replay found the live answer");
+	free(live);
+	free(replayed);
+	free(file.data);
+}
+
+/* drop_records - @file without its records of type @type; how many there were */
+static size_t drop_records(struct buf *file, enum rec_type type)
+{
+	size_t in = REC_FILE_HEADER_SIZE, out = REC_FILE_HEADER_SIZE, dropped = 0;
+
+	while (in < file->len) {
+		struct rec_header h;
+		size_t n;
+
+		memcpy(&h, file->data + in, sizeof(h));
+		n = sizeof(h) + h.length;
+		if (h.type == type)
+			dropped++;
+		else
+			memmove(file->data + out, file->data + in, n), out += n;
+		in += n;
+	}
+	file->len = out;
+	return dropped;
+}
+
+/* Without its FD_KIND records the same file names no fd: the replay used the recorded answers, nothing else. */
+Test(attach_recording, the_replay_answers_the_fd_lookups_from_the_recording)
+{
+	struct live l;
+	struct buf file = { 0 };
+	char msg[512] = "", *live, *replayed;
+	uint64_t unanswered = 0;
+
+	live_init(&l);
+	live = record_run(&l, &file);
+	cr_assert_geq(drop_records(&file, REC_FD_KIND), WAKEUPS, "a lookup or more per wakeup was written");
+	replayed = replay_report(file.data, file.len, NULL, 0, &unanswered, msg, sizeof(msg));
+	cr_assert_not_null(replayed, "%s", msg);
+	cr_assert_gt(unanswered, 0);
+	cr_assert_null(strstr(replayed, "via eventfd"), "%s", replayed);
+	cr_assert_null(strstr(replayed, "via pipe"), "%s", replayed);
+	cr_assert_str_neq(replayed, live);
+	free(live);
+	free(replayed);
+	free(file.data);
+}
+
+Test(attach_recording, a_replay_with_tid_keeps_that_threads_wakeups_alone)
+{
+	struct live l;
+	struct buf file = { 0 };
+	char msg[512] = "", *live, *narrowed;
+	const int32_t tids[] = { READER };
+
+	live_init(&l);
+	live = record_run(&l, &file);
+	narrowed = replay_report(file.data, file.len, tids, 1, NULL, msg, sizeof(msg));
+	cr_assert_not_null(narrowed, "%s", msg);
+	cr_assert(strstr(narrowed, ", threads 900003\n"), "%s", narrowed);
+	cr_assert(strstr(narrowed, "wakeups    10 of traced threads (--tid: 30 of other threads left out)"), "%s",
+		  narrowed);
+	cr_assert(strstr(narrowed, "via pipe write -> read"), "%s", narrowed);
+	cr_assert_null(strstr(narrowed, "via eventfd"), "%s", narrowed);
+	free(live);
+	free(narrowed);
+	free(file.data);
+}
+
+/* ---------------------------------------------------------------- ATTACH_BEGIN and ATTACH_END */
+
+/* through_file - @payload of @type written and read back by the reader, inside an attach run */
+static void read_back(const struct buf *file, enum rec_type type, struct rec_record *got)
+{
+	FILE *in = fmemopen(file->data, file->len, "rb");
+	struct rec_reader *r = NULL;
+	struct rec_record rec;
+	char msg[256] = "";
+	bool found = false;
+	int err;
+
+	cr_assert_eq(rec_reader__open(&r, in, msg, sizeof(msg)), 0, "%s", msg);
+	while ((err = rec_reader__next(r, &rec, msg, sizeof(msg))) > 0)
+		if (rec.type == type && !found) {
+			*got = rec;
+			found = true;
+		}
+	cr_assert_eq(err, 0, "%s", msg);
+	cr_assert(found);
+	rec_reader__free(r);
+	fclose(in);
+}
+
+/* write_run - ATTACH_BEGIN from @o and @res, then ATTACH_END from @res */
+static struct buf write_run(const struct attach_session_opts *o, const struct attach_session_result *res)
+{
+	struct buf b = { 0 };
+	FILE *f = open_memstream(&b.data, &b.len);
+	struct recorder *w = recorder__new(f);
+	struct rec_attach_begin begin;
+	struct rec_attach_end end;
+
+	attach_recording__encode_begin(o, res, &begin);
+	attach_recording__encode_end(res, &end);
+	recorder__write(w, REC_ATTACH_BEGIN, &begin, sizeof(begin));
+	recorder__write(w, REC_ATTACH_END, &end, sizeof(end));
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+	return b;
+}
+
+Test(attach_recording, the_pids_the_machine_and_the_end_read_back_as_written)
+{
+	static const int32_t pids[] = { 12, 4194304, 77 };
+	struct attach_session_opts o = { .pids = pids, .nr_pids = 3, .duration_ms = 10000, .ringbuf_bytes = 4096 };
+	struct attach_session_result res = { .trace_start_ns = 111, .trace_end_ns = 999, .drops_total = 7,
+					     .missed_runs = 3, .targets_exited = 2, .duration_reached = true };
+	static struct attach_targets t;
+	struct attach_session_result back;
+	struct rec_record rec;
+	struct buf b;
+
+	snprintf(res.meta.hostname, sizeof(res.meta.hostname), "%s", "a-host-name-of-64-characters-is-the-most-uname-gives-0123456789");
+	snprintf(res.meta.kernel, sizeof(res.meta.kernel), "6.18.0-rc1");
+	snprintf(res.meta.machine, sizeof(res.meta.machine), "x86_64");
+	snprintf(res.meta.version, sizeof(res.meta.version), "0.1.0");
+	res.meta.nr_cpus = 96;
+	res.meta.started_unix_ns = 1234567890123456789ull;
+	res.counters.dropped[WP_EV_BLOCK] = 5;
+	res.counters.dropped[WP_EV_SWITCH] = 2;
+	res.counters.tracked_full = 1;
+	b = write_run(&o, &res);
+
+	memset(&back, 0xa5, sizeof(back));
+	read_back(&b, REC_ATTACH_BEGIN, &rec);
+	attach_recording__decode_begin(&rec.attach_begin, &t, &back);
+	cr_assert_eq(t.opts.nr_pids, 3);
+	cr_assert_eq(t.opts.pids[1], 4194304);
+	cr_assert_eq(t.opts.pids[2], 77);
+	cr_assert_null(t.opts.argv, "a --pid run has no command");
+	cr_assert_eq(t.opts.duration_ms, 10000);
+	cr_assert_eq(t.opts.ringbuf_bytes, 4096);
+	cr_assert_str_eq(back.meta.hostname, res.meta.hostname);
+	cr_assert_str_eq(back.meta.kernel, "6.18.0-rc1");
+	cr_assert_str_eq(back.meta.version, "0.1.0");
+	cr_assert_eq(back.meta.nr_cpus, 96);
+	cr_assert_eq(back.meta.started_unix_ns, res.meta.started_unix_ns);
+	cr_assert_eq(back.trace_start_ns, 111);
+
+	read_back(&b, REC_ATTACH_END, &rec);
+	attach_recording__decode_end(&rec.attach_end, &back);
+	cr_assert_eq(back.trace_end_ns, 999);
+	cr_assert_eq(back.drops_total, 7);
+	cr_assert_eq(back.missed_runs, 3);
+	cr_assert_eq(back.counters.dropped[WP_EV_BLOCK], 5);
+	cr_assert_eq(back.counters.dropped[WP_EV_SWITCH], 2);
+	cr_assert_eq(back.counters.tracked_full, 1);
+	cr_assert_eq(back.targets_exited, 2);
+	cr_assert(back.duration_reached);
+	cr_assert_not(back.interrupted || back.timed_out || back.command_exited);
+	cr_assert_eq(back.command_pid, 0);
+	cr_assert_str_eq(back.command_exit, "");
+	free(b.data);
+}
+
+Test(attach_recording, a_command_line_keeps_its_arguments_whole_and_in_order_as_many_as_fit)
+{
+	static char long_arg[100][101], huge_name[5000];
+	static char *argv[102];
+	struct attach_session_opts o = { .argv = argv };
+	struct attach_session_result res = { .command_pid = 31, .command_status = 3 << 8, .command_exited = true };
+	static struct attach_targets t;
+	struct attach_session_result back;
+	struct rec_record rec;
+	struct buf b;
+	int i;
+
+	snprintf(res.command_exit, sizeof(res.command_exit), "exited with status 3");
+	for (i = 0; i < 100; i++) {
+		memset(long_arg[i], 'a' + i % 26, 100);
+		argv[i] = long_arg[i];
+	}
+	argv[100] = NULL;
+	b = write_run(&o, &res);
+	read_back(&b, REC_ATTACH_BEGIN, &rec);
+	cr_assert_eq(rec.attach_begin.nr_args, 100);
+	/* 101 bytes each with the NUL: 30 fit in REC_ARGS_LEN */
+	cr_assert_eq(rec.attach_begin.nr_args_kept, REC_ARGS_LEN / 101);
+	attach_recording__decode_begin(&rec.attach_begin, &t, &back);
+	cr_assert_eq(t.nr_args, 100);
+	for (i = 0; i < REC_ARGS_LEN / 101; i++)
+		cr_assert_str_eq(t.opts.argv[i], long_arg[i], "argument %d", i);
+	cr_assert_null(t.opts.argv[i], "the list ends after the last one kept");
+	cr_assert_eq(t.opts.nr_pids, 0);
+	read_back(&b, REC_ATTACH_END, &rec);
+	attach_recording__decode_end(&rec.attach_end, &back);
+	cr_assert_eq(back.command_pid, 31);
+	cr_assert_eq(back.command_status, 3 << 8);
+	cr_assert(back.command_exited);
+	cr_assert_str_eq(back.command_exit, "exited with status 3");
+	free(b.data);
+
+	/* a name longer than the room is cut: a run always names its command */
+	memset(huge_name, 'x', sizeof(huge_name) - 1);
+	argv[0] = huge_name;
+	argv[1] = "next";
+	argv[2] = NULL;
+	b = write_run(&o, &res);
+	read_back(&b, REC_ATTACH_BEGIN, &rec);
+	cr_assert_eq(rec.attach_begin.nr_args, 2);
+	cr_assert_eq(rec.attach_begin.nr_args_kept, 1);
+	attach_recording__decode_begin(&rec.attach_begin, &t, &back);
+	cr_assert_eq(strlen(t.opts.argv[0]), REC_ARGS_LEN - 1);
+	cr_assert_null(t.opts.argv[1]);
+	free(b.data);
+}
+
+/* ---------------------------------------------------------------- damage */
+
+/* a small attach recording: ATTACH_BEGIN, FD_KIND, EVENT, ADVANCE, ATTACH_END */
+static struct buf write_small(uint64_t offsets[8], uint32_t version)
+{
+	static char *argv[] = { "consumer", "--fast", NULL };
+	struct attach_session_opts o = { .argv = argv };
+	struct attach_session_result res = { .trace_start_ns = 1000, .trace_end_ns = 9000, .command_pid = 5 };
+	struct rec_attach_begin begin;
+	struct rec_fd_kind kind = { .tgid = 5, .fd = 3, .kind = FD_KIND_EVENTFD };
+	struct wp_event e = ev(3000, WP_EV_WAKING, 1, 42);
+	struct rec_advance adv = { .complete_ns = 4000 };
+	struct rec_attach_end end;
+	struct buf b = { 0 };
+	FILE *f = open_memstream(&b.data, &b.len);
+	struct recorder *w = recorder__new(f);
+	size_t n = 0;
+
+	snprintf(res.meta.hostname, sizeof(res.meta.hostname), "host");
+	snprintf(res.command_exit, sizeof(res.command_exit), "exited with status 0");
+	attach_recording__encode_begin(&o, &res, &begin);
+	attach_recording__encode_end(&res, &end);
+#define PUT(type, payload)                                                 \
+	do {                                                               \
+		offsets[n++] = recorder__bytes(w);                         \
+		recorder__write(w, type, &payload, sizeof(payload));       \
+	} while (0)
+	PUT(REC_ATTACH_BEGIN, begin);
+	PUT(REC_FD_KIND, kind);
+	PUT(REC_EVENT, e);
+	PUT(REC_ADVANCE, adv);
+	PUT(REC_ATTACH_END, end);
+#undef PUT
+	offsets[n] = recorder__bytes(w);
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+	memcpy(b.data + 8, &version, sizeof(version));
+	return b;
+}
+
+/* read_all - read @len bytes of @data to the end; the first error's value, @msg, and the records read */
+static int read_all(const char *data, size_t len, char *msg, size_t msglen, size_t *records)
+{
+	FILE *f = fmemopen((void *)data, len, "rb");
+	struct rec_reader *r = NULL;
+	struct rec_record rec;
+	int err;
+
+	cr_assert_not_null(f);
+	*records = 0;
+	err = rec_reader__open(&r, f, msg, msglen);
+	while (!err && (err = rec_reader__next(r, &rec, msg, msglen)) > 0) {
+		(*records)++;
+		err = 0;
+	}
+	rec_reader__free(r);
+	fclose(f);
+	return err;
+}
+
+Test(attach_recording, the_small_file_reads_whole_and_every_cut_of_it_names_a_byte_offset)
+{
+	uint64_t offsets[8];
+	struct buf b = write_small(offsets, REC_VERSION);
+	size_t records, len;
+	char msg[256] = "";
+
+	cr_assert_eq(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s", msg);
+	cr_assert_eq(records, 5);
+	for (len = 0; len < b.len; len++) {
+		msg[0] = '\0';
+		cr_assert_lt(read_all(b.data, len, msg, sizeof(msg), &records), 0, "cut at %zu: accepted", len);
+		cr_assert(strstr(msg, "byte offset") || strstr(msg, "empty file"), "cut at %zu: '%s'", len, msg);
+	}
+	read_all(b.data, offsets[4], msg, sizeof(msg), &records);
+	cr_assert(strstr(msg, "the run that begins at byte offset 16 has no ATTACH_END"), "%s", msg);
+	free(b.data);
+}
+
+struct damage_case {
+	char what[48];
+	size_t record;		/* which record (its header at offsets[record]) */
+	size_t at;		/* bytes into it: 8 is the payload's first */
+	uint8_t bytes[8];
+	size_t len;		/* of bytes[]; with fill, this many bytes of fill */
+	char fill;
+	char want[64];
+};
+
+static struct damage_case damages[] = {
+	{ "fd kind out of range", 1, 8 + 8, { NR_FD_KINDS, 0, 0, 0 }, 4, 0, "fd kind out of range" },
+	{ "a pid and a command", 0, 8 + 0, { 1, 0, 0, 0, 9, 0, 0, 0 }, 8, 0, "neither pids nor a command, or both" },
+	{ "more pids than a run traces", 0, 8 + 0, { 65, 0, 0, 0 }, 4, 0, "more pids than a run traces" },
+	{ "more arguments kept than given", 0, 8 + 264, { 3, 0, 0, 0 }, 4, 0, "command arguments out of range" },
+	{ "arguments not terminated", 0, 8 + 520, { 0 }, REC_ARGS_LEN, 'x', "command arguments out of range" },
+	{ "host name not terminated", 0, 8 + 454, { 0 }, 65, 'x', "unterminated name" },
+	{ "ATTACH_END flag", 4, 8 + 172, { 2 }, 1, 0, "flag out of range" },
+	{ "command pid negative", 4, 8 + 160, { 0xff, 0xff, 0xff, 0xff }, 4, 0, "command pid out of range" },
+	{ "exit text not terminated", 4, 8 + 176, { 0 }, REC_EXIT_LEN, 'x', "unterminated text" },
+	{ "FD_KIND flags", 1, 2, { 1, 0 }, 2, 0, "has flags 0x1" },
+	{ "FD_KIND length", 1, 4, { 16, 0, 0, 0 }, 4, 0, "FD_KIND record at byte offset" },
+	{ "FD_KIND relabelled CLOCK_PAIR", 1, 0, { REC_CLOCK_PAIR, 0 }, 2, 0, "says 12 bytes; it has 24" },
+	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 272 bytes; it has 496" },
+};
+
+ParameterizedTestParameters(attach_recording, damage_to_an_attach_record_is_rejected_with_its_offset)
+{
+	return cr_make_param_array(struct damage_case, damages, sizeof(damages) / sizeof(damages[0]));
+}
+
+ParameterizedTest(struct damage_case *d, attach_recording, damage_to_an_attach_record_is_rejected_with_its_offset)
+{
+	uint64_t offsets[8];
+	struct buf b = write_small(offsets, REC_VERSION);
+	char msg[256] = "", want_offset[64];
+	size_t records;
+
+	if (d->fill)
+		memset(b.data + offsets[d->record] + d->at, d->fill, d->len);
+	else
+		memcpy(b.data + offsets[d->record] + d->at, d->bytes, d->len);
+	cr_assert_lt(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s: accepted", d->what);
+	cr_assert(strstr(msg, d->want), "%s: '%s' lacks '%s'", d->what, msg, d->want);
+	snprintf(want_offset, sizeof(want_offset), "byte offset %" PRIu64, offsets[d->record]);
+	cr_assert(strstr(msg, want_offset), "%s: '%s' lacks '%s'", d->what, msg, want_offset);
+	cr_assert_eq(records, d->record, "%s: the records before it were read", d->what);
+	cr_assert_null(strchr(msg, '\n'));
+	free(b.data);
+}
+
+/* a file of records of the given types, in order, each with a sound payload */
+static struct buf write_types(const enum rec_type *types, size_t n, uint64_t *offsets)
+{
+	static char *argv[] = { "consumer", NULL };
+	struct attach_session_opts o = { .argv = argv };
+	struct attach_session_result res = { .command_pid = 5 };
+	struct rec_record rec;
+	struct buf b = { 0 };
+	FILE *f = open_memstream(&b.data, &b.len);
+	struct recorder *w = recorder__new(f);
+
+	for (size_t i = 0; i < n; i++) {
+		memset(&rec, 0, sizeof(rec));
+		switch (types[i]) {
+		case REC_ATTACH_BEGIN:
+			attach_recording__encode_begin(&o, &res, &rec.attach_begin);
+			break;
+		case REC_ATTACH_END:
+			attach_recording__encode_end(&res, &rec.attach_end);
+			break;
+		case REC_RUN_BEGIN:
+			strcpy(rec.run_begin.workload, "eventfd");
+			for (int k = 0; k < SYSCALL_LIST_MAX; k++)
+				rec.run_begin.notify_syscalls.nr[k] = rec.run_begin.wait_syscalls.nr[k] = -1;
+			rec.run_begin.samples = 1;
+			break;
+		case REC_SAMPLE:
+			rec.sample.sample.seq = 1;
+			break;
+		case REC_EVENT:
+			rec.event = ev(3000, WP_EV_WAKING, 1, 42);
+			break;
+		default:
+			break;
+		}
+		offsets[i] = recorder__bytes(w);
+		recorder__write(w, types[i], &rec.run_begin, recording__payload_size(REC_VERSION, types[i]));
+	}
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+	return b;
+}
+
+struct order_case {
+	char what[48];
+	enum rec_type types[6];
+	size_t n;
+	size_t bad;		/* the record the reader stops at */
+	char want[80];
+};
+
+static struct order_case orders[] = {
+	{ "a sample in an attach run", { REC_ATTACH_BEGIN, REC_EVENT, REC_SAMPLE, REC_ATTACH_END }, 4, 2,
+	  "a workload run's record inside an attach run" },
+	{ "a clock pair in an attach run", { REC_ATTACH_BEGIN, REC_CLOCK_PAIR, REC_ATTACH_END }, 3, 1,
+	  "a workload run's record inside an attach run" },
+	{ "an attach run ended by RUN_END", { REC_ATTACH_BEGIN, REC_RUN_END }, 2, 1,
+	  "a workload run's record inside an attach run" },
+	{ "an fd kind in a workload run", { REC_RUN_BEGIN, REC_FD_KIND, REC_RUN_END }, 3, 1,
+	  "an attach run's record inside a workload run" },
+	{ "a workload run ended by ATTACH_END", { REC_RUN_BEGIN, REC_ATTACH_END }, 2, 1,
+	  "an attach run's record inside a workload run" },
+	{ "an fd kind before the run", { REC_FD_KIND, REC_ATTACH_BEGIN, REC_ATTACH_END }, 3, 0,
+	  "record outside a run" },
+	{ "an attach run inside another", { REC_ATTACH_BEGIN, REC_ATTACH_BEGIN }, 2, 1,
+	  "a run begins inside another (its ATTACH_END is missing)" },
+	{ "two attach runs", { REC_ATTACH_BEGIN, REC_ATTACH_END, REC_ATTACH_BEGIN, REC_ATTACH_END }, 4, 2,
+	  "an attach recording holds one run" },
+	{ "an attach run after a workload run", { REC_RUN_BEGIN, REC_RUN_END, REC_ATTACH_BEGIN, REC_ATTACH_END }, 4, 2,
+	  "an attach run after another run" },
+	{ "a workload run after an attach run", { REC_ATTACH_BEGIN, REC_ATTACH_END, REC_RUN_BEGIN, REC_RUN_END }, 4, 2,
+	  "a workload run in an attach recording" },
+};
+
+ParameterizedTestParameters(attach_recording, records_of_the_other_kind_of_run_are_rejected)
+{
+	return cr_make_param_array(struct order_case, orders, sizeof(orders) / sizeof(orders[0]));
+}
+
+ParameterizedTest(struct order_case *c, attach_recording, records_of_the_other_kind_of_run_are_rejected)
+{
+	uint64_t offsets[6];
+	struct buf b = write_types(c->types, c->n, offsets);
+	char msg[256] = "", want_offset[64];
+	size_t records;
+
+	cr_assert_lt(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s: accepted", c->what);
+	cr_assert(strstr(msg, c->want), "%s: '%s' lacks '%s'", c->what, msg, c->want);
+	snprintf(want_offset, sizeof(want_offset), "byte offset %" PRIu64, offsets[c->bad]);
+	cr_assert(strstr(msg, want_offset), "%s: '%s' lacks '%s'", c->what, msg, want_offset);
+	cr_assert_eq(records, c->bad);
+	free(b.data);
+}
+
+/* ---------------------------------------------------------------- older versions */
+
+Test(attach_recording, a_version_2_file_reads_as_before_and_may_not_hold_the_new_records)
+{
+	static const enum rec_type workload[] = { REC_RUN_BEGIN, REC_EVENT, REC_SAMPLE, REC_RUN_END };
+	uint64_t offsets[8];
+	struct buf b = write_types(workload, 4, offsets);
+	uint32_t v2 = 2;
+	char msg[256] = "";
+	size_t records;
+
+	memcpy(b.data + 8, &v2, sizeof(v2));
+	cr_assert_eq(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s", msg);
+	cr_assert_eq(records, 4);
+	free(b.data);
+
+	b = write_small(offsets, 2);
+	cr_assert_lt(read_all(b.data, b.len, msg, sizeof(msg), &records), 0);
+	cr_assert(strstr(msg, "unknown record type 8 at byte offset 16: ATTACH_BEGIN records came after version 2"),
+		  "%s", msg);
+	free(b.data);
+	cr_assert_eq(recording__payload_size(2, REC_FD_KIND), 0);
+	cr_assert_eq(recording__payload_size(1, REC_ATTACH_END), 0);
+	cr_assert_eq(recording__payload_size(2, REC_EVENT), recording__payload_size(REC_VERSION, REC_EVENT));
+	cr_assert_eq(recording__payload_size(1, REC_RUN_END) + 4 * sizeof(uint64_t),
+		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 1's RUN_END stays 12 counters");
+}
+
+/* a replay that takes only workload runs says so, at the attach run's offset */
+Test(attach_recording, a_reader_of_workload_runs_only_refuses_an_attach_run_in_one_line)
+{
+	uint64_t offsets[8];
+	struct buf b = write_small(offsets, REC_VERSION);
+	struct replay_opts ro = { .analysis = { .outliers = 1 } };
+	FILE *in = fmemopen(b.data, b.len, "rb");
+	char msg[256] = "";
+
+	cr_assert_lt(replay__file(in, "x.wpr", &ro, msg, sizeof(msg)), 0);
+	cr_assert(strstr(msg, "x.wpr: an attach run at byte offset 16"), "%s", msg);
+	fclose(in);
+	free(b.data);
+}
+
+/* damaged anywhere, an attach recording replays or fails with one line: never a crash (ASan runs this too) */
+Test(attach_recording, a_damaged_attach_recording_replays_or_fails_cleanly, .timeout = 120)
+{
+	struct live l;
+	struct buf file = { 0 };
+	char msg[512], *live;
+	size_t failed = 0;
+
+	live_init(&l);
+	live = record_run(&l, &file);
+	srandom(7);
+	for (int i = 0; i < 200; i++) {
+		char *copy = malloc(file.len), *text;
+		size_t at = (size_t)random() % file.len, cut = i % 3 ? file.len : (size_t)random() % file.len;
+
+		memcpy(copy, file.data, file.len);
+		copy[at] ^= (char)(1u << (random() % 8));
+		msg[0] = '\0';
+		text = replay_report(copy, cut, NULL, 0, NULL, msg, sizeof(msg));
+		if (!text) {
+			failed++;
+			cr_assert(strstr(msg, "byte offset") || strstr(msg, "empty file"), "damage at %zu, cut at %zu: '%s'",
+				  at, cut, msg);
+			cr_assert_null(strchr(msg, '\n'));
+		}
+		free(text);
+		free(copy);
+	}
+	cr_assert_geq(failed, 66, "every cut file fails: %zu of 200 did", failed);
+	free(live);
+	free(file.data);
+}
