@@ -72,6 +72,7 @@ static void write_options(struct json_writer *w, const struct attach_report *r)
 	json_writer__put_uint_if(w, "timeout_ns", t->timeout_ms, t->timeout_ms * 1000000);
 	json_writer__put_uint(w, "ringbuf_bytes", t->ringbuf_bytes);
 	json_writer__put_uint(w, "pairs", r->pairs);
+	json_writer__put_str(w, "order", r->order == ATTACH_ORDER_COST ? "cost" : "count");
 	json_writer__put_uint(w, "outliers", r->agg->outliers_wanted);
 	json_writer__put_uint(w, "outlier_threshold_ns", r->agg->outlier_threshold_ns);
 	json_writer__end_object(w);
@@ -223,10 +224,10 @@ static void write_wakee(struct json_writer *w, uint32_t tid, uint32_t tgid, cons
 	json_writer__end_object(w);
 }
 
-static void write_pairs(struct json_writer *w, const struct attach_aggregate *g)
+static void write_pairs(struct json_writer *w, const struct attach_aggregate *g, enum attach_order order)
 {
 	const struct attach_pair *rows[ATTACH_AGG_MAX_PAIRS];
-	size_t n = attach_aggregate__pairs(g, ATTACH_ORDER_COUNT, rows, ATTACH_AGG_MAX_PAIRS), i;
+	size_t n = attach_aggregate__pairs(g, order, rows, ATTACH_AGG_MAX_PAIRS), i;
 
 	json_writer__key(w, "pairs");
 	json_writer__begin_array(w);
@@ -247,10 +248,10 @@ static void write_pairs(struct json_writer *w, const struct attach_aggregate *g)
 	json_writer__put_uint(w, "pairs_untabled", g->pairs_untabled);
 }
 
-static void write_futexes(struct json_writer *w, const struct attach_aggregate *g)
+static void write_futexes(struct json_writer *w, const struct attach_aggregate *g, enum attach_order order)
 {
 	const struct attach_futex *rows[ATTACH_AGG_MAX_FUTEXES];
-	size_t n = attach_aggregate__futexes(g, ATTACH_ORDER_COUNT, rows, ATTACH_AGG_MAX_FUTEXES), i;
+	size_t n = attach_aggregate__futexes(g, order, rows, ATTACH_AGG_MAX_FUTEXES), i;
 	uint32_t t;
 
 	json_writer__key(w, "futexes");
@@ -335,8 +336,8 @@ int attach_json__print(FILE *out, const struct attach_report *r)
 	write_counters(&w, r);
 	write_wakeups(&w, r);
 	write_phases(&w, g);
-	write_pairs(&w, g);
-	write_futexes(&w, g);
+	write_pairs(&w, g, r->order);
+	write_futexes(&w, g, r->order);
 	report_json__write_causes(&w, &g->causes, g->complete, true);
 	report_json__write_tasks(&w, &g->causes, g->complete, true);
 	write_outliers(&w, g);

@@ -127,11 +127,11 @@ static void print_pairs(FILE *out, const struct attach_report *r)
 {
 	const struct attach_aggregate *g = r->agg;
 	const struct attach_pair *rows[ATTACH_AGG_MAX_PAIRS];
-	size_t n = attach_aggregate__pairs(g, ATTACH_ORDER_COUNT, rows, r->pairs < ATTACH_AGG_MAX_PAIRS ?
+	size_t n = attach_aggregate__pairs(g, r->order, rows, r->pairs < ATTACH_AGG_MAX_PAIRS ?
 					   r->pairs : ATTACH_AGG_MAX_PAIRS);
 
-	fprintf(out, "\nWaker -> wakee pairs, the %zu with the most complete wakeups (of %" PRIu32 "); times in us:\n",
-		n, g->nr_pairs);
+	fprintf(out, "\nWaker -> wakee pairs, the %zu with the %s (of %" PRIu32 "); times in us:\n", n,
+		r->order == ATTACH_ORDER_COST ? "most wake -> run time summed" : "most complete wakeups", g->nr_pairs);
 	if (!n) {
 		fprintf(out, "  (none)\n");
 		return;
@@ -191,11 +191,12 @@ static void print_futexes(FILE *out, const struct attach_report *r)
 {
 	const struct attach_aggregate *g = r->agg;
 	const struct attach_futex *rows[FUTEX_ROWS];
-	size_t n = attach_aggregate__futexes(g, ATTACH_ORDER_COUNT, rows, FUTEX_ROWS);
+	size_t n = attach_aggregate__futexes(g, r->order, rows, FUTEX_ROWS);
 
 	if (!g->nr_futexes)
 		return;
-	fprintf(out, "\nFutex words, the %zu with the most waits and wakes (of %" PRIu32 "):\n", n, g->nr_futexes);
+	fprintf(out, "\nFutex words, the %zu with the %s (of %" PRIu32 "):\n", n,
+		r->order == ATTACH_ORDER_COST ? "most time waited" : "most waits and wakes", g->nr_futexes);
 	fprintf(out, "%8s %18s %8s %8s %12s %12s  %s\n", "pid", "address", "waits", "wakes", "waited (us)",
 		"max (us)", "threads");
 	for (size_t i = 0; i < n; i++) {

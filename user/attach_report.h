@@ -21,6 +21,7 @@ struct attach_report {
 	uint32_t nr_tids;
 	uint64_t tids_left_out;			/* wakeups of other threads */
 	uint32_t pairs;				/* --pairs: rows of the pairs table */
+	enum attach_order order;		/* --order: of the pairs and the futex words */
 };
 
 void attach_report__print_text(FILE *out, const struct attach_report *r);

@@ -299,6 +299,7 @@ static int report_attach_run(const struct wp_options *o, struct outputs *out, co
 		.nr_tids = o->nr_tids,
 		.tids_left_out = run->analysis->tids_left_out,
 		.pairs = o->pairs,
+		.order = o->order_by_cost ? ATTACH_ORDER_COST : ATTACH_ORDER_COUNT,
 	};
 
 	if (out->text)
@@ -499,6 +500,7 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		.nr_tids = o->nr_tids,
 		.tids_left_out = w.analysis->tids_left_out,
 		.pairs = o->pairs,
+		.order = o->order_by_cost ? ATTACH_ORDER_COST : ATTACH_ORDER_COUNT,
 	};
 	err = attach_exit_status(&res);
 	if (out->text)

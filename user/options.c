@@ -20,6 +20,7 @@ enum {
 	OPT_TID,
 	OPT_DURATION,
 	OPT_PAIRS,
+	OPT_ORDER,
 };
 
 #define STR_(x) #x
@@ -81,6 +82,9 @@ static const struct option_spec specs[] = {
 	  "with --pid, at Ctrl-C or when every target has exited)" },
 	{ "pairs", OPT_PAIRS, "K", GROUP_ATTACH, false, MODE_ATTACH,
 	  "show the K busiest waker -> wakee pairs (default " STR(OPT_DEFAULT_PAIRS) ")" },
+	{ "order", OPT_ORDER, "count|cost", GROUP_ATTACH, false, MODE_ATTACH,
+	  "pairs and futex words with the most wakeups first (count,\n"
+	  "the default), or the most time (cost: wake-to-run, waited)" },
 	{ "json", OPT_JSON, "FILE", GROUP_OUTPUT, false, MODE_ANY, "the whole report as JSON (docs/json.md)" },
 	{ "csv", OPT_CSV, "FILE", GROUP_OUTPUT, false, MODE_ANY, "one row per wakeup: its phases in ns and its label" },
 	{ "perfetto", OPT_PERFETTO, "FILE", GROUP_OUTPUT, false, MODE_ANY,
@@ -393,6 +397,13 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 				return OPTIONS_BAD;
 			}
 			o->pairs = (uint32_t)v;
+			break;
+		case OPT_ORDER:
+			if (strcmp(optarg, "count") && strcmp(optarg, "cost")) {
+				snprintf(err, errlen, "--order wants 'count' or 'cost', not '%s'", shown(optarg));
+				return OPTIONS_BAD;
+			}
+			o->order_by_cost = !strcmp(optarg, "cost");
 			break;
 		case 'v':
 			o->verbose = true;

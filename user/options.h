@@ -53,6 +53,7 @@ struct wp_options {
 	char **target_argv;	/* after --: the command to trace and its arguments, NULL-terminated */
 	uint64_t duration_s;	/* 0: until the target ends or Ctrl-C */
 	uint32_t pairs;		/* waker -> wakee pairs to show */
+	bool order_by_cost;	/* --order cost: the tables by time, not by count */
 	const char *attach_option;	/* the first option given that only attach mode takes ("tid"); NULL: none */
 	bool no_trace;
 	bool verbose;

@@ -118,7 +118,7 @@ Test(attach_json, the_run_its_targets_and_the_engines_counters_are_written_as_nu
 			"'hostname': 'testhost', 'nr_cpus': 2, 'started_unix_ns': 1700000000123456789}, d['meta']\n"
 			"assert d['targets'] == {'pids': [%u], 'command': None, 'tids': []}, d['targets']\n"
 			"assert d['options'] == {'duration_ns': 2000000000, 'timeout_ns': None, 'ringbuf_bytes': 1048576, "
-			"'pairs': 10, 'outliers': %d, 'outlier_threshold_ns': 0}, d['options']\n"
+			"'pairs': 10, 'order': 'count', 'outliers': %d, 'outlier_threshold_ns': 0}, d['options']\n"
 			"assert d['trace'] == {'start_ns': %llu, 'end_ns': %llu, 'duration_ns': %llu}, d['trace']\n"
 			"assert d['ended'] == {'interrupted': False, 'timed_out': False, 'duration_reached': True, "
 			"'command_exited': False, 'targets_exited': 0}, d['ended']\n"
@@ -192,6 +192,15 @@ Test(attach_json, every_pair_comes_in_count_order_with_who_woke_whom_and_its_two
 			"assert tmr['notify_to_return']['histogram'] == []\n",
 			RUN_WAKER, RUN_WAKER, RUN_WAKER, RUN_PROC, RUN_WAKEE, RUN_PROC,
 			(unsigned long long)histogram__percentile(&p[0]->wake_to_run, 50)));
+}
+
+Test(attach_json, with_order_cost_the_pairs_come_by_their_summed_wake_to_run)
+{
+	run.report.order = ATTACH_ORDER_COST;
+	write_document();
+	cr_assert(holds("assert d['options']['order'] == 'cost', d['options']\n"
+			"cost = [p['wake_to_run']['mean_ns'] * p['wake_to_run']['count'] for p in d['pairs']]\n"
+			"assert len(cost) == 3 and cost == sorted(cost, reverse=True), cost\n"));
 }
 
 Test(attach_json, each_phase_has_its_distribution_and_why_it_was_absent_where_it_was)

@@ -194,6 +194,8 @@ static struct bad_case bad_cases[] = {
 	{ { "--pid", "12", "--tid", "x" }, "--tid wants" },
 	{ { "--pid", "12", "--duration", "0" }, "--duration wants seconds from 1" },
 	{ { "--pid", "12", "--pairs", "0" }, "--pairs wants a whole number from 1 to 1000" },
+	{ { "--pid", "12", "--order", "time" }, "--order wants 'count' or 'cost', not 'time'" },
+	{ { "--workload", "eventfd", "--order", "cost" }, "--order is for attach mode" },
 	{ { "--workload", "eventfd", "--" }, "-- needs a command to trace after it" },
 	{ { "report", "run.wpr", "--pid", "12" }, "--pid is fixed by the recording" },
 	{ { "report", "run.wpr", "--duration", "5" }, "--duration is fixed by the recording" },
@@ -221,7 +223,8 @@ ParameterizedTest(struct bad_case *c, options, bad_input_gets_one_line_naming_th
 Test(options, attach_mode_takes_processes_threads_and_a_duration)
 {
 	cr_assert_eq(PARSE("--pid", "12,4194304", "--tid", "13", "--duration", "30", "--pairs", "3", "--outliers",
-			   "2"), OPTIONS_RUN, "%s", err);
+			   "2", "--order", "cost"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.order_by_cost);
 	cr_assert(options__attach(&opts));
 	cr_assert_eq(opts.nr_pids, 2);
 	cr_assert_eq(opts.pids[0], 12);
@@ -252,6 +255,7 @@ Test(options, everything_after_two_dashes_is_the_command_with_its_own_options)
 	cr_assert_str_eq(opts.target_argv[3], "1");
 	cr_assert_null(opts.target_argv[4]);
 	cr_assert_eq(opts.pairs, OPT_DEFAULT_PAIRS);
+	cr_assert_not(opts.order_by_cost, "pairs by count unless asked");
 	cr_assert_eq(opts.duration_s, 0);
 	cr_assert_eq(options__parse(&opts, 6, record_args, NR_CPUS, out, err, sizeof(err)), OPTIONS_RUN, "%s", err);
 	cr_assert_eq(opts.command, CMD_RECORD);
