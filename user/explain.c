@@ -141,10 +141,17 @@ static enum cause cause_now(const struct attribution *a, int k, const struct cpu
 		iv->nr = v->softirq;
 		return CAUSE_SOFTIRQ;
 	}
-	if (v->known && v->running != waker && v->running != wakee && v->running != 0) {
+	/*
+	 * Name what runs, but the waker on its own CPU's phases, where it is
+	 * expected. On the wakee's CPU (both on one CPU in attach mode) a waker
+	 * that goes on running is what the wakee waits for, and is named.
+	 */
+	if (v->known && v->running != wakee && v->running != 0 && (v->running != waker || !on_waker_cpu(a, k))) {
 		iv->pid = v->running;
 		iv->prio = v->prio;
 		memcpy(iv->name, v->comm, sizeof(iv->name));
+		if (!iv->name[0] && v->running == waker)
+			snprintf(iv->name, sizeof(iv->name), "the waker");
 	}
 	if (on_waker_cpu(a, k)) {
 		if (v->known && v->running != waker)
@@ -353,7 +360,11 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 			 * its own switch records win over the waking record's hint
 			 */
 			if (a.target_cpu.cpu == a.waker_cpu.cpu && r->sample.waker_tid) {
-				/* the waker runs there: only the idle flag is news */
+				/* the waker runs there: only the idle flag is news, and its name if unknown */
+				if (!a.waker_cpu.comm[0] && e->wake.target_curr_pid == a.waker_cpu.running) {
+					a.waker_cpu.prio = e->wake.target_curr_prio;
+					memcpy(a.waker_cpu.comm, e->wake.target_curr_comm, sizeof(a.waker_cpu.comm));
+				}
 				a.target_cpu = a.waker_cpu;
 				a.target_cpu.idle = e->wake.target_idle_since_ns != 0;
 			} else if (!a.target_cpu.known && e->wake.target_cpu == r->target_cpu) {

@@ -1243,3 +1243,35 @@ Test(attach, the_slowest_complete_wakeups_are_kept_with_their_explanation)
 	cr_assert_eq(got.agg->causes.nr_tasks, 1);
 	cr_assert_eq(got.agg->causes.tasks[0].pid, OUTSIDER);
 }
+
+Test(attach, a_waker_that_goes_on_running_on_the_wakees_cpu_is_named_for_holding_it)
+{
+	struct path p = busy_path(T0);
+	struct wp_event evs[PATH_EVENTS];
+	size_t n, i;
+	uint32_t k;
+
+	/* WAKER runs on the wakee's CPU, wakes WAKEE there and keeps the CPU until the switch-in */
+	p.target_curr = WAKER;
+	p.target_curr_comm = "producer";
+	n = path_events(&p, evs);
+	add(with_next_tgid(with_next_comm(ev_switch(T0 + HOG_IN, WAKEE_CPU, IDLE_TID, WAKER, 0, 0), "producer"),
+			   PROC));
+	for (i = 0; i < n; i++) {
+		if (evs[i].type == WP_EV_WAKING || evs[i].type == WP_EV_WAKER)
+			evs[i].cpu = WAKEE_CPU;
+		add(evs[i]);
+	}
+	attach__advance(a, T0 + PATH_SPAN);
+
+	cr_assert_eq(got.n, 1);
+	cr_assert_eq(got.r[0].sr.sample.waker_tid, WAKER);
+	cr_assert_eq(got.r[0].sr.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OTHER_TASK], OFF_SWITCH_IN - OFF_WAKEUP);
+	for (k = 0; k < got.r[0].sr.why.nr_iv; k++)
+		if (got.r[0].sr.why.iv[k].phase == PHASE_RUNQ_WAIT)
+			break;
+	cr_assert_lt(k, got.r[0].sr.why.nr_iv);
+	cr_assert_eq(got.r[0].sr.why.iv[k].pid, WAKER, "the waker holding the CPU is named, not pid %u",
+		     got.r[0].sr.why.iv[k].pid);
+	cr_assert_str_eq(got.r[0].sr.why.iv[k].name, "producer");
+}
