@@ -109,6 +109,90 @@ int tp_parse_u64_list(const char *str, uint64_t min, uint64_t max, uint64_t *val
 	return 0;
 }
 
+/* tp_parse_range - "FIRST-LAST[/STEP]" (@len bytes at @p) into its three numbers: 0 or -errno */
+static int tp_parse_range(const char *p, size_t len, uint64_t min, uint64_t max, uint64_t *first, uint64_t *last,
+			  uint64_t *step)
+{
+	char item[64], *dash, *slash;
+	int err;
+
+	if (len >= sizeof(item))
+		return -EINVAL;
+	memcpy(item, p, len);
+	item[len] = '\0';
+	dash = strchr(item, '-');
+	if (!dash)
+		return -EINVAL;
+	*dash = '\0';
+	slash = strchr(dash + 1, '/');
+	if (slash)
+		*slash = '\0';
+	err = parse__u64(item, min, max, first);
+	if (!err)
+		err = parse__u64(dash + 1, min, max, last);
+	if (!err && slash)
+		err = parse__u64(slash + 1, 1, UINT64_MAX, step);
+	else if (!err)
+		*step = 1;
+	if (!err && *last < *first)
+		err = -EINVAL;
+	return err;
+}
+
+int tp_parse_u64_steps(const char *str, uint64_t min, uint64_t max, uint64_t *vals, size_t room, size_t *n)
+{
+	const char *p = str;
+	uint64_t first, last, step, v;
+	size_t count = 0;
+	int err;
+
+	if (!str || !*str)
+		return -EINVAL;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (!len)
+			return -EINVAL;
+		if (memchr(p, '-', len)) {
+			err = tp_parse_range(p, len, min, max, &first, &last, &step);
+			if (err)
+				return err;
+			for (v = first;; v += step) {
+				if (count == room)
+					return -E2BIG;
+				vals[count++] = v;
+				if (v == last)
+					break;
+				/* the last step may jump past LAST: end on LAST itself, without overflow */
+				if (last - v <= step) {
+					if (count == room)
+						return -E2BIG;
+					vals[count++] = last;
+					break;
+				}
+			}
+		} else {
+			char item[32];
+
+			if (len >= sizeof(item))
+				return -EINVAL;
+			if (count == room)
+				return -E2BIG;
+			memcpy(item, p, len);
+			item[len] = '\0';
+			err = parse__u64(item, min, max, &vals[count]);
+			if (err)
+				return err;
+			count++;
+		}
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*n = count;
+	return 0;
+}
+
 int tp_pin_self(int cpu)
 {
 	cpu_set_t set;
@@ -155,6 +239,21 @@ struct tp_stats *tp_stats__of(double *vals, size_t n, struct tp_stats *s)
 	s->max = vals[n - 1];
 	s->median = n % 2 ? vals[n / 2] : (vals[n / 2 - 1] + vals[n / 2]) / 2;
 	return s;
+}
+
+double tp_percentile(const double *sorted, size_t n, double q)
+{
+	size_t rank;
+
+	if (!n)
+		return 0;
+	/* nearest rank: ceil(q n), from 1; the small slack keeps 0.99 * 100 from becoming 100 */
+	rank = (size_t)ceil(q * n - 1e-9);
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return sorted[rank - 1];
 }
 
 struct tp_stats tp_stats__scaled(const struct tp_stats *s, double factor)
@@ -277,10 +376,15 @@ void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stat
 void tp_json__results(struct json_writer *w, const struct tp_result *results, size_t n, const char *size_name,
 		      const char *unit)
 {
+	tp_json__results_with(w, results, n, size_name, unit, NULL, NULL);
+}
+
+void tp_json__results_with(struct json_writer *w, const struct tp_result *results, size_t n,
+			   const char *size_name, const char *unit, tp_json_extra_fn extra, void *ctx)
+{
 	char per_unit[48];
 	size_t i, j;
 
-	snprintf(per_unit, sizeof(per_unit), "ns_per_%s", unit);
 	json_writer__end_object(w);	/* the options */
 	json_writer__key(w, "results");
 	json_writer__begin_array(w);
@@ -289,10 +393,11 @@ void tp_json__results(struct json_writer *w, const struct tp_result *results, si
 		struct tp_stats seconds = tp_stats__scaled(&r->ns, 1e-9);
 		struct tp_stats per = tp_stats__scaled(&r->ns, r->units ? 1.0 / r->units : 0);
 
+		snprintf(per_unit, sizeof(per_unit), "ns_per_%s", r->unit ? r->unit : unit);
 		json_writer__begin_object(w);
 		json_writer__key(w, "mode");
 		json_writer__string(w, r->mode);
-		json_writer__key(w, size_name);
+		json_writer__key(w, r->size_name ? r->size_name : size_name);
 		json_writer__uint(w, r->units);
 		json_writer__key(w, "start");
 		json_writer__string(w, r->start);
@@ -307,6 +412,8 @@ void tp_json__results(struct json_writer *w, const struct tp_result *results, si
 			json_writer__uint(w, r->counters[j].value);
 		}
 		json_writer__end_object(w);
+		if (extra)
+			extra(w, r, ctx);
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);

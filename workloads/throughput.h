@@ -81,6 +81,15 @@ void tp_usage_error(const char *name, const char *fmt, ...)
  */
 int tp_parse_u64_list(const char *str, uint64_t min, uint64_t max, uint64_t *vals, size_t room, size_t *n);
 
+/*
+ * tp_parse_u64_steps - tp_parse_u64_list() where an item may also be a
+ * range FIRST-LAST/STEP (STEP 1 if left out): FIRST, FIRST + STEP, ... up
+ * to LAST, and LAST itself even when the steps jump past it. "1-1000/100"
+ * is 1, 101, ..., 901, 1000. The same errors, and -EINVAL for LAST below
+ * FIRST or a STEP of 0.
+ */
+int tp_parse_u64_steps(const char *str, uint64_t min, uint64_t max, uint64_t *vals, size_t room, size_t *n);
+
 /* tp_pin_self - pin the calling thread to @cpu: 0 or -errno */
 int tp_pin_self(int cpu);
 
@@ -119,6 +128,13 @@ struct tp_stats *tp_stats__of(double *vals, size_t n, struct tp_stats *s);
 /* tp_stats__scaled - every figure of @s times @factor (sd scales too), n kept */
 struct tp_stats tp_stats__scaled(const struct tp_stats *s, double factor);
 
+/*
+ * tp_percentile - the nearest-rank @q quantile (0 < @q <= 1) of @n values
+ * sorted ascending (as tp_stats__of leaves them): the smallest value that
+ * at least @q of them do not exceed. 0 for @n == 0.
+ */
+double tp_percentile(const double *sorted, size_t n, double q);
+
 /* a named count a result carries: tasks sent, reads, writes that found the pipe full... */
 struct tp_counter {
 	const char *name;	/* a JSON key: lower case and underscores */
@@ -134,6 +150,9 @@ struct tp_result {
 	const char *mode;
 	uint64_t units;
 	const char *start;	/* where the clock starts: "seed", "ready", ... */
+	/* this result's own SIZE_NAME and UNIT in JSON, NULL: the document's (tp_json__results) */
+	const char *size_name;
+	const char *unit;
 	struct tp_stats ns;	/* one run's time, in ns */
 	struct tp_counter counters[TP_MAX_COUNTERS];
 	size_t nr_counters;
@@ -174,5 +193,16 @@ void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stat
  */
 void tp_json__results(struct json_writer *w, const struct tp_result *results, size_t n, const char *size_name,
 		      const char *unit);
+
+/* what a workload adds to one result's object, after its counts: keys and values on @w */
+typedef void (*tp_json_extra_fn)(struct json_writer *w, const struct tp_result *r, void *ctx);
+
+/*
+ * tp_json__results_with - tp_json__results(), and @extra (if not NULL)
+ * called with @ctx inside each result's object, after "counts", for the
+ * figures only that workload has.
+ */
+void tp_json__results_with(struct json_writer *w, const struct tp_result *results, size_t n,
+			   const char *size_name, const char *unit, tp_json_extra_fn extra, void *ctx);
 
 #endif /* WAKEPROBE_WORKLOAD_THROUGHPUT_H */

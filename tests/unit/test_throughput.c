@@ -197,6 +197,13 @@ Test(throughput_json, the_document_holds_options_results_and_the_workloads_own_k
 	unlink(path);
 }
 
+static void demo_extra(struct json_writer *w, const struct tp_result *r, void *ctx)
+{
+	(*(int *)ctx)++;
+	json_writer__key(w, "extra");
+	json_writer__string(w, r->mode);
+}
+
 Test(throughput_table, a_row_gives_seconds_and_ns_per_unit)
 {
 	double v[] = { 2000, 4000, 3000 };
@@ -215,5 +222,110 @@ Test(throughput_table, a_row_gives_seconds_and_ns_per_unit)
 	cr_assert(strstr(text, "fast                  10 ready      0.000003      300.0     100.0      200.0      "
 			       "300.0      400.0  3 reads\n"), "%s", text);
 	free(text);
+	unlink(path);
+}
+
+Test(throughput_stats, percentiles_are_nearest_rank_values_of_the_sorted_set)
+{
+	double v[100];
+	size_t i;
+
+	for (i = 0; i < 100; i++)
+		v[i] = (double)(i + 1);
+	cr_assert_float_eq(tp_percentile(v, 100, 0.5), 50.0, EPS);
+	/* 0.99 * 100 is 98.999... or 99.000...01 in binary: either way the 99th value */
+	cr_assert_float_eq(tp_percentile(v, 100, 0.99), 99.0, EPS);
+	cr_assert_float_eq(tp_percentile(v, 100, 1.0), 100.0, EPS);
+	cr_assert_float_eq(tp_percentile(v, 100, 0.001), 1.0, EPS);
+	/* three values: p50 is the second, p99 the largest */
+	cr_assert_float_eq(tp_percentile(v, 3, 0.5), 2.0, EPS);
+	cr_assert_float_eq(tp_percentile(v, 3, 0.99), 3.0, EPS);
+	cr_assert_float_eq(tp_percentile(v, 1, 0.99), 1.0, EPS);
+	cr_assert_float_eq(tp_percentile(v, 0, 0.5), 0.0, EPS);
+}
+
+Test(throughput_lists, a_range_gives_its_steps_and_ends_on_its_last_value)
+{
+	static const uint64_t want[] = { 1, 251, 501, 751, 1000, 5, 2000, 3, 4, 5 };
+	uint64_t v[16];
+	size_t n = 0, i;
+
+	/* 751 + 250 jumps past 1000: the range still ends on 1000; no STEP is a step of 1 */
+	cr_assert_eq(tp_parse_u64_steps("1-1000/250,5,2000,3-5", 1, 100000, v, 16, &n), 0);
+	cr_assert_eq(n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < n; i++)
+		cr_assert_eq(v[i], want[i], "item %zu: %llu, not %llu", i, (unsigned long long)v[i],
+			     (unsigned long long)want[i]);
+	cr_assert_eq(tp_parse_u64_steps("7-7/3", 1, 10, v, 16, &n), 0);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(v[0], 7);
+	/* a step landing on LAST exactly does not repeat it */
+	cr_assert_eq(tp_parse_u64_steps("0-10/5", 0, 10, v, 16, &n), 0);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(v[2], 10);
+}
+
+Test(throughput_lists, a_bad_range_is_refused_and_a_long_one_does_not_overrun)
+{
+	uint64_t v[4];
+	size_t n = 99;
+
+	cr_assert_eq(tp_parse_u64_steps("10-1", 1, 100, v, 4, &n), -EINVAL);
+	cr_assert_eq(tp_parse_u64_steps("1-10/0", 1, 100, v, 4, &n), -ERANGE);
+	cr_assert_eq(tp_parse_u64_steps("1-", 1, 100, v, 4, &n), -EINVAL);
+	cr_assert_eq(tp_parse_u64_steps("-5", 1, 100, v, 4, &n), -EINVAL);
+	cr_assert_eq(tp_parse_u64_steps("1-5/x", 1, 100, v, 4, &n), -EINVAL);
+	cr_assert_eq(tp_parse_u64_steps("1-500", 1, 100, v, 4, &n), -ERANGE);
+	cr_assert_eq(tp_parse_u64_steps("1-5", 1, 100, v, 4, &n), -E2BIG);
+	cr_assert_eq(tp_parse_u64_steps("1,2,3-4,9", 1, 100, v, 4, &n), -E2BIG);
+	cr_assert_eq(tp_parse_u64_steps("1,,2", 1, 100, v, 4, &n), -EINVAL);
+	cr_assert_eq(tp_parse_u64_steps("", 1, 100, v, 4, &n), -EINVAL);
+	cr_assert_eq(n, 99, "a refused list must not set the count");
+	cr_assert_eq(tp_parse_u64_steps("18446744073709551614-18446744073709551615/7", 1, UINT64_MAX, v, 4, &n),
+		     0, "a step past the largest number must not wrap around");
+	cr_assert_eq(n, 2);
+	cr_assert_eq(v[1], UINT64_MAX);
+}
+
+Test(throughput_json, a_result_may_name_its_own_unit_and_carry_the_workloads_keys)
+{
+	double v[] = { 1000, 1000 };
+	struct tp_options o;
+	struct tp_result r[2] = { { 0 } };
+	struct json_writer w;
+	char path[64];
+	FILE *f = temp_output("tp-json-with", path);
+	int calls = 0;
+
+	tp_options__init(&o, "demo");
+	o.repeat = 2;
+	o.cpu[0] = 0;
+	o.cpu[1] = 1;
+	r[0].mode = "make";
+	r[0].units = 10;
+	r[0].start = "seed";
+	tp_stats__of(v, 2, &r[0].ns);
+	r[1] = r[0];
+	r[1].mode = "switch";
+	r[1].units = 100;
+	r[1].size_name = "switches";
+	r[1].unit = "switch";
+
+	json_writer__init(&w, f);
+	tp_json__begin(&w, &o, "a", "b");
+	tp_json__results_with(&w, r, 2, "count", "creation", demo_extra, &calls);
+	json_writer__end_object(&w);
+	cr_assert_eq(json_writer__finish(&w), 0);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(calls, 2);
+
+	cr_assert(py_check(path,
+			   "a, b = d['results']\n"
+			   "assert a['count'] == 10 and 'switches' not in a, a\n"
+			   "assert abs(a['ns_per_creation']['median'] - 100) < 1e-9, a\n"
+			   "assert b['switches'] == 100 and 'count' not in b, b\n"
+			   "assert abs(b['ns_per_switch']['median'] - 10) < 1e-9, b\n"
+			   "assert a['extra'] == 'make' and b['extra'] == 'switch', (a, b)\n"
+			   "assert list(a)[-1] == 'extra', list(a)\n"));
 	unlink(path);
 }
