@@ -124,13 +124,34 @@ static void temp_dir(char *dir)
 	cr_assert_eq(chmod(dir, 0755), 0);
 }
 
-/* The command's run, recorded: report of the file is the live text, and --tid narrows it to one thread. */
+/* assert_same_file - the files @a and @b hold the same bytes */
+static void assert_same_file(const char *a, const char *b)
+{
+	static char da[8 << 20], db[8 << 20];
+	size_t na, nb;
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+
+	cr_assert(fa && fb, "%s or %s is missing", a, b);
+	na = fread(da, 1, sizeof(da), fa);
+	nb = fread(db, 1, sizeof(db), fb);
+	fclose(fa);
+	fclose(fb);
+	cr_assert(na > 0 && na < sizeof(da), "%s: %zu bytes", a, na);
+	cr_assert(na == nb && !memcmp(da, db, na), "%s (%zu bytes) and %s (%zu bytes) differ", a, na, b, nb);
+}
+
+/*
+ * The command's run, recorded: report of the file is the live text, its
+ * CSV and timeline are the live run's, and --tid narrows it to one thread.
+ */
 Test(attach_record, a_recorded_command_reports_again_as_it_ran_and_tid_narrows_it)
 {
 	char dir[] = "/tmp/wakeprobe-test-arec.XXXXXX", rec[600], path[PATH_MAX], tid_arg[16], want[64];
-	char *record[] = { "record", "-o", rec, "--outliers", "3", "--",
+	char csv[600], tl[600], csv2[600], tl2[600];
+	char *record[] = { "record", "-o", rec, "--outliers", "3", "--csv", csv, "--perfetto", tl, "--",
 			   (char *)workload("eventfd", path, sizeof(path)), "--samples", "300", NULL };
 	char *report[] = { "report", rec, "--outliers", "3", NULL };
+	char *files[] = { "report", rec, "--outliers", "3", "--csv", csv2, "--perfetto", tl2, NULL };
 	char *narrowed[] = { "report", rec, "--outliers", "3", "--tid", tid_arg, NULL };
 	static struct ran live, again, narrow;
 	uint64_t all, kept, left_out;
@@ -140,6 +161,10 @@ Test(attach_record, a_recorded_command_reports_again_as_it_ran_and_tid_narrows_i
 	skip_unless_traceable();
 	temp_dir(dir);
 	snprintf(rec, sizeof(rec), "%s/run.wpr", dir);
+	snprintf(csv, sizeof(csv), "%s/live.csv", dir);
+	snprintf(tl, sizeof(tl), "%s/live.trace.json", dir);
+	snprintf(csv2, sizeof(csv2), "%s/again.csv", dir);
+	snprintf(tl2, sizeof(tl2), "%s/again.trace.json", dir);
 	run_as(&live, -1, record);
 	cr_assert_eq(exit_code(&live), 0, "%s", live.err);
 	cr_assert_eq(stat(rec, &st), 0, "the recording is in place");
@@ -150,10 +175,22 @@ Test(attach_record, a_recorded_command_reports_again_as_it_ran_and_tid_narrows_i
 	cr_assert_eq(exit_code(&again), 0, "%s", again.err);
 	cr_assert_str_empty(again.err);
 	assert_same(report_of(live.out), again.out, "report --outliers 3");
+	run_as(&again, -1, files);
+	cr_assert_eq(exit_code(&again), 0, "%s", again.err);
+	assert_same_file(csv, csv2);
+	assert_same_file(tl, tl2);
+	unlink(csv);
+	unlink(tl);
+	unlink(csv2);
+	unlink(tl2);
 
 	wakee = wakee_via(again.out, "eventfd write -> read", &count);
 	cr_assert_gt(wakee, 0, "no eventfd pair in:\n%s", again.out);
-	cr_assert(count >= 290 && count <= 300, "%ld eventfd wakeups of 300", count);
+	/*
+	 * what is checked here is the replay; the count only says the pair is the
+	 * workload's: on a loaded machine a write may find the reader not yet asleep
+	 */
+	cr_assert(count >= 200 && count <= 300, "%ld eventfd wakeups of 300", count);
 	snprintf(tid_arg, sizeof(tid_arg), "%ld", wakee);
 	run_as(&narrow, -1, narrowed);
 	cr_assert_eq(exit_code(&narrow), 0, "%s", narrow.err);
