@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "parse.h"
 #include "throughput.h"
@@ -136,6 +137,7 @@ struct ex_worker {
 	uint64_t broadcasts;	/* stops: everyone woken */
 	uint64_t locks;		/* acquisitions of the service's mutex */
 	uint64_t contended;	/* of them, the ones a trylock could not take at once */
+	uint64_t cpu_ns;	/* the thread's CPU time from its release to its return */
 };
 
 /* the start line: threads announce themselves, then sleep until released together */
@@ -208,7 +210,8 @@ static void ex_usage(FILE *out)
 		"  -j, --json           one JSON document on stdout instead of the table\n"
 		"  -h, --help           this text\n"
 		"\n"
-		"First one handler's cost is measured: called directly, no queue, on the first CPU. Then\n"
+		"First one handler's cost is measured: called directly, no queue, on the first CPU, in\n"
+		"the thread's CPU time (what it costs when it runs, however busy the machine). Then\n"
 		"each run posts the handlers, creates its threads asleep at a gate, and times from their\n"
 		"release to the last handler done. Every handler must have run once, every queue end\n"
 		"empty and every thread be joined, or the program stops with exit status 1.\n"
@@ -400,11 +403,21 @@ static void ex_service__run(struct ex_service *s, struct ex_worker *w)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* ex_thread_cpu_ns - the calling thread's CPU time: what it got of a CPU the machine shares */
+static uint64_t ex_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void *ex_worker_main(void *arg)
 {
 	struct ex_worker *w = arg;
 	struct ex_run *run = w->run;
 	struct ex_gate *g = &run->gate;
+	uint64_t cpu0;
 	char name[16];
 
 	snprintf(name, sizeof(name), ex_thread_names[run->mode], w->index);
@@ -415,7 +428,9 @@ static void *ex_worker_main(void *arg)
 	while (!g->released)
 		pthread_cond_wait(&g->go, &g->lock);
 	pthread_mutex_unlock(&g->lock);
+	cpu0 = ex_thread_cpu_ns();
 	ex_service__run(w->service, w);
+	w->cpu_ns = ex_thread_cpu_ns() - cpu0;
 	return NULL;
 }
 
@@ -615,7 +630,7 @@ static int ex_run__check(const struct ex_run *run, char *msg, size_t len)
 /* ex_result__add - one checked run's counts into @r */
 static void ex_result__add(struct tp_result *r, const struct ex_run *run)
 {
-	uint64_t sum[7] = { 0 };
+	uint64_t sum[8] = { 0 };
 	unsigned int k;
 
 	for (k = 0; k < run->nr_threads; k++) {
@@ -628,6 +643,7 @@ static void ex_result__add(struct tp_result *r, const struct ex_run *run)
 		sum[4] += w->broadcasts;
 		sum[5] += w->locks;
 		sum[6] += w->contended;
+		sum[7] += w->cpu_ns;
 	}
 	tp_result__count(r, "posted", run->handlers);
 	tp_result__count(r, "run", sum[0]);
@@ -639,6 +655,7 @@ static void ex_result__add(struct tp_result *r, const struct ex_run *run)
 	tp_result__count(r, "broadcasts", sum[4]);
 	tp_result__count(r, "locks", sum[5]);
 	tp_result__count(r, "locks_contended", sum[6]);
+	tp_result__count(r, "cpu_ns", sum[7]);
 }
 
 static int ex_cmp_double(const void *a, const void *b)
@@ -651,8 +668,10 @@ static int ex_cmp_double(const void *a, const void *b)
 /*
  * ex_calibrate - one handler of @loops iterations, called directly through
  * its pointer on this (pinned) thread, no queue and no lock: rounds of
- * calls doubled until one lasts EX_CAL_ROUND_NS, then EX_CAL_ROUNDS of
- * them, the median ns per call. The handlers cycle through @nr records,
+ * calls doubled until one takes EX_CAL_ROUND_NS, then EX_CAL_ROUNDS of
+ * them, the median ns per call. Timed by the thread's CPU time: on a
+ * machine others share, what the handler costs when it runs, not how long
+ * the thread waited for a CPU. The handlers cycle through @nr records,
  * warm in the cache, where a drain's come cold from memory.
  */
 static void ex_calibrate(struct ex_handler *cal, size_t nr, uint64_t loops, struct ex_cost *cost)
@@ -667,19 +686,19 @@ static void ex_calibrate(struct ex_handler *cal, size_t nr, uint64_t loops, stru
 		cal[i].loops = loops;
 	}
 	for (;;) {
-		t0 = tp_now_ns();
+		t0 = ex_thread_cpu_ns();
 		for (i = 0; i < calls; i++, j = j + 1 < nr ? j + 1 : 0)
 			cal[j].fn(&cal[j]);
-		ns = tp_now_ns() - t0;
+		ns = ex_thread_cpu_ns() - t0;
 		if (ns >= EX_CAL_ROUND_NS || calls >= (1ull << 32))
 			break;
 		calls *= 2;
 	}
 	for (round = 0; round < EX_CAL_ROUNDS; round++) {
-		t0 = tp_now_ns();
+		t0 = ex_thread_cpu_ns();
 		for (i = 0; i < calls; i++, j = j + 1 < nr ? j + 1 : 0)
 			cal[j].fn(&cal[j]);
-		per[round] = (double)(tp_now_ns() - t0) / (double)calls;
+		per[round] = (double)(ex_thread_cpu_ns() - t0) / (double)calls;
 	}
 	qsort(per, EX_CAL_ROUNDS, sizeof(per[0]), ex_cmp_double);
 	cost->loops = loops;
@@ -740,12 +759,13 @@ static void ex_print_table(const struct ex_options *opt, const struct ex_config 
 		printf("%s%d", i ? "," : " ", opt->tp.cpu_list[i]);
 	printf(" (%zu of %ld online), CLOCK_MONOTONIC\n", opt->tp.nr_cpu_list, sysconf(_SC_NPROCESSORS_ONLN));
 	for (i = 0; i < opt->nr_loops; i++)
-		printf("one handler of %llu loops: %.1f ns (%.3f ns per loop), called directly %d x %llu times on "
-		       "CPU %d\n", (unsigned long long)costs[i].loops, costs[i].ns_per_handler,
+		printf("one handler of %llu loops: %.1f ns of CPU (%.3f ns per loop), called directly %d x %llu times "
+		       "on CPU %d\n", (unsigned long long)costs[i].loops, costs[i].ns_per_handler,
 		       costs[i].loops ? costs[i].ns_per_handler / costs[i].loops : 0.0, EX_CAL_ROUNDS,
 		       (unsigned long long)costs[i].calls, opt->tp.cpu_list[0]);
-	printf("time from the threads' release to the last handler done; per run: handlers per second (median),"
-	       " ratio to single\n\n");
+	printf("time from the threads' release to the last handler done; per run: handlers per second and ratio "
+	       "to single (medians),\nthe CPUs the threads got (their CPU time over the drain), waits on an empty "
+	       "queue, contended locks\n\n");
 	tp_table__header_params(stdout, "H", params, 2, "handler");
 	for (i = 0; i < n; i++) {
 		const struct tp_result *r = configs[i].result;
@@ -756,8 +776,9 @@ static void ex_print_table(const struct ex_options *opt, const struct ex_config 
 			snprintf(ratio, sizeof(ratio), "x%.2f", single->ns.median / r->ns.median);
 		else
 			snprintf(ratio, sizeof(ratio), "x-");
-		snprintf(note, sizeof(note), "%.3f M/s %s, %.1f empty waits, %.1f contended",
-			 ex_rate(r->units, r->ns.median) / 1e6, ratio, tp_result__counter(r, "empty_waits") / runs,
+		snprintf(note, sizeof(note), "%.3f M/s %s, %.2f CPUs, %.1f empty waits, %.1f contended",
+			 ex_rate(r->units, r->ns.median) / 1e6, ratio,
+			 r->ns.mean > 0 ? tp_result__counter(r, "cpu_ns") / (r->ns.mean * runs) : 0, tp_result__counter(r, "empty_waits") / runs,
 			 tp_result__counter(r, "locks_contended") / runs);
 		tp_table__row(stdout, r, note);
 	}

@@ -119,6 +119,7 @@ static const char ex_common_checks[] =
 	"    assert c['broadcasts'] == queues * R, c\n"
 	"    assert c['cond_wakeups'] == c['empty_waits'] <= (N - 1) * R, c\n"
 	"    assert 0 <= c['locks_contended'] <= c['locks'], c\n"
+	"    assert 0 < c['cpu_ns'], c\n"
 	"    if M != 'pool':\n"
 	"        assert c['empty_waits'] == c['signals'] == c['locks_contended'] == 0, c\n"
 	"    for key in ('seconds', 'ns_per_handler'):\n"
@@ -236,9 +237,10 @@ Test(executor, the_table_has_one_row_per_mode_threads_and_loops)
 		  o.out);
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		cr_assert(strstr(o.out, rows[i]), "no row '%s' in:\n%s", rows[i], o.out);
-	cr_assert(strstr(o.out, " x1.00, 0.0 empty waits, 0.0 contended\n"), "%s", o.out);
-	/* a heading line, one per L, one more, a blank one, the column names, then the rows */
-	cr_assert_eq(count_lines(o.out), 6 + (int)(sizeof(rows) / sizeof(rows[0])), "%s", o.out);
+	cr_assert(strstr(o.out, " x1.00, "), "%s", o.out);
+	cr_assert(strstr(o.out, " CPUs, 0.0 empty waits, 0.0 contended\n"), "%s", o.out);
+	/* a heading line, one per L, two more, a blank one, the column names, then the rows */
+	cr_assert_eq(count_lines(o.out), 7 + (int)(sizeof(rows) / sizeof(rows[0])), "%s", o.out);
 }
 
 Test(executor, the_default_threads_reach_four_times_the_cpus)
