@@ -738,6 +738,22 @@ static const struct tp_result *ex_single_of(const struct ex_config *configs, siz
 	return NULL;
 }
 
+/* ex_cpus - the CPUs @r's threads had on average: their CPU time over the drains' */
+static double ex_cpus(const struct tp_result *r)
+{
+	double drains = r->ns.mean * (double)r->ns.n;
+
+	return drains > 0 ? (double)tp_result__counter(r, "cpu_ns") / drains : 0;
+}
+
+/* ex_cpu_per_handler - the threads' CPU time per handler run: the handler plus its dispatch, wherever it waited */
+static double ex_cpu_per_handler(const struct tp_result *r)
+{
+	uint64_t run = tp_result__counter(r, "run");
+
+	return run ? (double)tp_result__counter(r, "cpu_ns") / (double)run : 0;
+}
+
 /* ex_rate - handlers per second of a run that took @ns */
 static double ex_rate(uint64_t handlers, double ns)
 {
@@ -749,7 +765,7 @@ static void ex_print_table(const struct ex_options *opt, const struct ex_config 
 {
 	static const char *const params[] = { "threads", "loops" };
 	const struct tp_result *single;
-	char note[128], ratio[32];
+	char note[160], ratio[32];
 	double runs;
 	size_t i;
 
@@ -764,8 +780,8 @@ static void ex_print_table(const struct ex_options *opt, const struct ex_config 
 		       costs[i].loops ? costs[i].ns_per_handler / costs[i].loops : 0.0, EX_CAL_ROUNDS,
 		       (unsigned long long)costs[i].calls, opt->tp.cpu_list[0]);
 	printf("time from the threads' release to the last handler done; per run: handlers per second and ratio "
-	       "to single (medians),\nthe CPUs the threads got (their CPU time over the drain), waits on an empty "
-	       "queue, contended locks\n\n");
+	       "to single (medians),\nthe CPUs the threads got (their CPU time over the drain), their CPU time per "
+	       "handler, waits on an empty queue, contended locks\n\n");
 	tp_table__header_params(stdout, "H", params, 2, "handler");
 	for (i = 0; i < n; i++) {
 		const struct tp_result *r = configs[i].result;
@@ -776,9 +792,8 @@ static void ex_print_table(const struct ex_options *opt, const struct ex_config 
 			snprintf(ratio, sizeof(ratio), "x%.2f", single->ns.median / r->ns.median);
 		else
 			snprintf(ratio, sizeof(ratio), "x-");
-		snprintf(note, sizeof(note), "%.3f M/s %s, %.2f CPUs, %.1f empty waits, %.1f contended",
-			 ex_rate(r->units, r->ns.median) / 1e6, ratio,
-			 r->ns.mean > 0 ? tp_result__counter(r, "cpu_ns") / (r->ns.mean * runs) : 0, tp_result__counter(r, "empty_waits") / runs,
+		snprintf(note, sizeof(note), "%.3f M/s %s, %.2f CPUs, %.1f CPU ns/h, %.1f empty waits, %.1f contended",
+			 ex_rate(r->units, r->ns.median) / 1e6, ratio, ex_cpus(r), ex_cpu_per_handler(r), tp_result__counter(r, "empty_waits") / runs,
 			 tp_result__counter(r, "locks_contended") / runs);
 		tp_table__row(stdout, r, note);
 	}
@@ -832,7 +847,10 @@ static int ex_print_json(const struct ex_options *opt, const struct ex_config *c
 	}
 	json_writer__end_array(&w);
 
-	/* the results' order: each result's rate from its median, min and max runs, and against single */
+	/*
+	 * In the results' order: each result's rate from its median, min and
+	 * max runs, against single, and what CPU it had and spent
+	 */
 	json_writer__key(&w, "rates");
 	json_writer__begin_array(&w);
 	for (i = 0; i < n; i++) {
@@ -854,6 +872,8 @@ static int ex_print_json(const struct ex_options *opt, const struct ex_config *c
 			json_writer__double(&w, single->ns.median / r->ns.median);
 		else
 			json_writer__null(&w);
+		json_writer__put_double(&w, "cpus", ex_cpus(r));
+		json_writer__put_double(&w, "cpu_ns_per_handler", ex_cpu_per_handler(r));
 		json_writer__end_object(&w);
 	}
 	json_writer__end_array(&w);

@@ -132,10 +132,13 @@ static const char ex_common_checks[] =
 	"    assert abs(ratio - 1) < 1e-9, ratio\n"
 	"assert len(d['rates']) == len(d['results']), d['rates']\n"
 	"for r, q in zip(d['results'], d['rates']):\n"
+	"    c = r['counts']\n"
 	"    assert (q['mode'], q['threads'], q['loops']) == (M, r['threads'], r['loops']), q\n"
 	"    h = q['handlers_per_second']\n"
 	"    assert 0 < h['min'] <= h['median'] <= h['max'], h\n"
 	"    assert abs(h['median'] * r['seconds']['median'] / H - 1) < 1e-9, (h, r['seconds'])\n"
+	"    assert abs(q['cpus'] * r['seconds']['mean'] * 1e9 * R - c['cpu_ns']) < 1e-6 * c['cpu_ns'], q\n"
+	"    assert abs(q['cpu_ns_per_handler'] * H * R - c['cpu_ns']) < 1e-6 * c['cpu_ns'], q\n"
 	"    if M == 'single':\n"
 	"        assert q['ratio_to_single'] == 1.0, q\n"
 	"    else:\n"
@@ -238,7 +241,7 @@ Test(executor, the_table_has_one_row_per_mode_threads_and_loops)
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		cr_assert(strstr(o.out, rows[i]), "no row '%s' in:\n%s", rows[i], o.out);
 	cr_assert(strstr(o.out, " x1.00, "), "%s", o.out);
-	cr_assert(strstr(o.out, " CPUs, 0.0 empty waits, 0.0 contended\n"), "%s", o.out);
+	cr_assert(strstr(o.out, " CPU ns/h, 0.0 empty waits, 0.0 contended\n"), "%s", o.out);
 	/* a heading line, one per L, two more, a blank one, the column names, then the rows */
 	cr_assert_eq(count_lines(o.out), 7 + (int)(sizeof(rows) / sizeof(rows[0])), "%s", o.out);
 }
