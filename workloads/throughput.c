@@ -46,6 +46,13 @@ bool tp_options__parse(struct tp_options *o, int opt, const char *arg, int argc,
 				       TP_MAX_REPEAT, arg);
 		return true;
 	case 'c':
+		if (o->list_cpus) {
+			if (tp_parse_cpu_list(arg, nr_cpus, o->cpu_list, TP_MAX_CPUS, &o->nr_cpu_list))
+				tp_usage_error(o->name, "--cpus wants up to %d different CPUs below %d as A[,B...], "
+					       "not '%s'", TP_MAX_CPUS, nr_cpus, arg);
+			o->cpus_given = true;
+			return true;
+		}
 		if (parse__cpu_pair(arg, nr_cpus, &o->cpu[0], &o->cpu[1]))
 			tp_usage_error(o->name, "--cpus wants two different CPUs below %d as A,B, not '%s'",
 				       nr_cpus, arg);
@@ -74,6 +81,18 @@ void tp_options__finish(struct tp_options *o, int argc, char **argv)
 		tp_usage_error(o->name, "unexpected argument '%s'", argv[optind]);
 	if (o->cpus_given)
 		return;
+	if (o->list_cpus) {
+		int cpu;
+
+		if (sched_getaffinity(0, sizeof(allowed), &allowed))
+			tp_usage_error(o->name, "cannot tell which CPUs this process may use: give them with --cpus");
+		for (cpu = 0; cpu < CPU_SETSIZE && o->nr_cpu_list < TP_MAX_CPUS; cpu++)
+			if (CPU_ISSET(cpu, &allowed))
+				o->cpu_list[o->nr_cpu_list++] = cpu;
+		if (!o->nr_cpu_list)
+			tp_usage_error(o->name, "this process may use no CPU: give them with --cpus");
+		return;
+	}
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) ||
 	    cpus__first_two(&allowed, &o->cpu[0], &o->cpu[1]))
 		tp_usage_error(o->name, "needs two CPUs it may run on; this process may use fewer");
@@ -193,6 +212,28 @@ int tp_parse_u64_steps(const char *str, uint64_t min, uint64_t max, uint64_t *va
 	return 0;
 }
 
+int tp_parse_cpu_list(const char *str, int nr_cpus, int *cpus, size_t room, size_t *n)
+{
+	uint64_t vals[TP_MAX_CPUS];
+	size_t count = 0, i, j;
+	int err;
+
+	if (nr_cpus < 1)
+		return -ERANGE;
+	err = tp_parse_u64_list(str, 0, (uint64_t)nr_cpus - 1, vals, room < TP_MAX_CPUS ? room : TP_MAX_CPUS,
+				&count);
+	if (err)
+		return err;
+	for (i = 0; i < count; i++)
+		for (j = 0; j < i; j++)
+			if (vals[i] == vals[j])
+				return -EEXIST;
+	for (i = 0; i < count; i++)
+		cpus[i] = (int)vals[i];
+	*n = count;
+	return 0;
+}
+
 int tp_pin_self(int cpu)
 {
 	cpu_set_t set;
@@ -286,6 +327,24 @@ int tp_result__count(struct tp_result *r, const char *name, uint64_t value)
 	return 0;
 }
 
+int tp_result__param(struct tp_result *r, const char *name, uint64_t value)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_params; i++) {
+		if (!strcmp(r->params[i].name, name)) {
+			r->params[i].value = value;
+			return 0;
+		}
+	}
+	if (r->nr_params == TP_MAX_PARAMS)
+		return -E2BIG;
+	r->params[r->nr_params].name = name;
+	r->params[r->nr_params].value = value;
+	r->nr_params++;
+	return 0;
+}
+
 uint64_t tp_result__counter(const struct tp_result *r, const char *name)
 {
 	size_t i;
@@ -298,20 +357,33 @@ uint64_t tp_result__counter(const struct tp_result *r, const char *name)
 
 void tp_table__header(FILE *out, const char *size_name, const char *unit)
 {
+	tp_table__header_params(out, size_name, NULL, 0, unit);
+}
+
+void tp_table__header_params(FILE *out, const char *size_name, const char *const *params, size_t nr,
+			     const char *unit)
+{
 	char per_unit[32];
+	size_t i;
 
 	snprintf(per_unit, sizeof(per_unit), "ns/%s", unit);
-	fprintf(out, "%-16s %7s %-6s %12s %10s %9s %10s %10s %10s  %s\n", "mode", size_name, "start",
-		"mean s", per_unit, "sd", "min", "median", "max", "per run");
+	fprintf(out, "%-16s %7s", "mode", size_name);
+	for (i = 0; i < nr; i++)
+		fprintf(out, " %7s", params[i]);
+	fprintf(out, " %-6s %12s %10s %9s %10s %10s %10s  %s\n", "start", "mean s", per_unit, "sd", "min",
+		"median", "max", "per run");
 }
 
 void tp_table__row(FILE *out, const struct tp_result *r, const char *note)
 {
 	struct tp_stats per = tp_stats__scaled(&r->ns, r->units ? 1.0 / r->units : 0);
+	size_t i;
 
-	fprintf(out, "%-16s %7llu %-6s %12.6f %10.1f %9.1f %10.1f %10.1f %10.1f  %s\n", r->mode,
-		(unsigned long long)r->units, r->start, r->ns.mean / 1e9, per.mean, per.sd, per.min, per.median,
-		per.max, note ? note : "");
+	fprintf(out, "%-16s %7llu", r->mode, (unsigned long long)r->units);
+	for (i = 0; i < r->nr_params; i++)
+		fprintf(out, " %7llu", (unsigned long long)r->params[i].value);
+	fprintf(out, " %-6s %12.6f %10.1f %9.1f %10.1f %10.1f %10.1f  %s\n", r->start, r->ns.mean / 1e9, per.mean,
+		per.sd, per.min, per.median, per.max, note ? note : "");
 }
 
 void tp_json__begin(struct json_writer *w, const struct tp_options *o, const char *role0, const char *role1)
@@ -348,6 +420,15 @@ void tp_json__begin(struct json_writer *w, const struct tp_options *o, const cha
 	json_writer__key(w, "repeat");
 	json_writer__uint(w, o->repeat);
 	json_writer__key(w, "cpus");
+	if (o->list_cpus) {
+		size_t i;
+
+		json_writer__begin_array(w);
+		for (i = 0; i < o->nr_cpu_list; i++)
+			json_writer__int(w, o->cpu_list[i]);
+		json_writer__end_array(w);
+		return;
+	}
 	json_writer__begin_object(w);
 	json_writer__key(w, role0);
 	json_writer__int(w, o->cpu[0]);
@@ -399,6 +480,10 @@ void tp_json__results_with(struct json_writer *w, const struct tp_result *result
 		json_writer__string(w, r->mode);
 		json_writer__key(w, r->size_name ? r->size_name : size_name);
 		json_writer__uint(w, r->units);
+		for (j = 0; j < r->nr_params; j++) {
+			json_writer__key(w, r->params[j].name);
+			json_writer__uint(w, r->params[j].value);
+		}
 		json_writer__key(w, "start");
 		json_writer__string(w, r->start);
 		json_writer__key(w, "runs");

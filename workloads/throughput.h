@@ -8,15 +8,17 @@
  * sample to wakeprobe; these measure how long a whole batch takes, many
  * times over, and print what the repeats add up to. What they share:
  *
- * - options: --repeat R, --cpus A,B (the two roles' CPUs, pinned), --json
- *   and --help, parsed by tp_options__parse() inside the workload's own
+ * - options: --repeat R, --cpus A,B (the two roles' CPUs, pinned; or, for a
+ *   workload that sets list_cpus, a list of CPUs its threads take in turn),
+ *   --json and --help, parsed by tp_options__parse() inside the workload's own
  *   getopt_long() loop (TP_SHORTOPTS and TP_LONGOPTS go into its tables);
  *   every mistake is one line on stderr naming the fix, and exit status 2;
  * - pinning a thread, or a thread about to be created, to one CPU;
  * - a nanosecond clock, tp_now_ns() (CLOCK_MONOTONIC, read through the vDSO);
  * - statistics over the repeats: mean, sd, min, median, max;
- * - one result per (mode, size, start point) as a table a person reads and
- *   as one JSON document (schema "wakeprobe-throughput", see tp_json__begin).
+ * - one result per (mode, size, start point, and the workload's own
+ *   parameters if it has any) as a table a person reads and as one JSON
+ *   document (schema "wakeprobe-throughput", see tp_json__begin).
  *
  * Nothing here allocates inside a timed window, and nothing here is timed.
  */
@@ -35,6 +37,8 @@
 #define TP_DEFAULT_REPEAT	100
 #define TP_MAX_REPEAT		1000000
 #define TP_MAX_COUNTERS		12
+#define TP_MAX_PARAMS		4
+#define TP_MAX_CPUS		256
 
 /* the common options' short letters and long names, for the workload's getopt_long() tables */
 #define TP_SHORTOPTS "r:c:jh"
@@ -49,6 +53,14 @@ struct tp_options {
 	uint64_t repeat;
 	int cpu[2];		/* the two roles' CPUs: producer and consumer, say */
 	bool cpus_given;
+	/*
+	 * Set by the workload after tp_options__init: --cpus takes a list of
+	 * one or more different CPUs (default: every CPU this process may
+	 * use, in order) into cpu_list, and cpu[] stays unused.
+	 */
+	bool list_cpus;
+	int cpu_list[TP_MAX_CPUS];
+	size_t nr_cpu_list;
 	bool json;
 	bool help;		/* --help was given: the workload prints its usage and exits 0 */
 };
@@ -66,7 +78,8 @@ bool tp_options__parse(struct tp_options *o, int opt, const char *arg, int argc,
 
 /*
  * tp_options__finish - after the loop: no stray arguments, and the CPUs
- * default to the first two this process may use. Exits 2 when it has fewer.
+ * default to the first two this process may use (exits 2 when it has
+ * fewer), or with list_cpus to all of them.
  */
 void tp_options__finish(struct tp_options *o, int argc, char **argv);
 
@@ -89,6 +102,13 @@ int tp_parse_u64_list(const char *str, uint64_t min, uint64_t max, uint64_t *val
  * FIRST or a STEP of 0.
  */
 int tp_parse_u64_steps(const char *str, uint64_t min, uint64_t max, uint64_t *vals, size_t room, size_t *n);
+
+/*
+ * tp_parse_cpu_list - "A[,B...]": at most @room different CPUs below
+ * @nr_cpus into @cpus, their count into @n. The errors of
+ * tp_parse_u64_list(), and -EEXIST for a CPU given twice.
+ */
+int tp_parse_cpu_list(const char *str, int nr_cpus, int *cpus, size_t room, size_t *n);
 
 /* tp_pin_self - pin the calling thread to @cpu: 0 or -errno */
 int tp_pin_self(int cpu);
@@ -141,10 +161,18 @@ struct tp_counter {
 	uint64_t value;		/* the total over all the runs */
 };
 
+/* a setting a result was measured with besides mode and size: threads, loops per handler... */
+struct tp_param {
+	const char *name;	/* a JSON key, and the table's column heading: at most 7 characters */
+	uint64_t value;
+};
+
 /*
- * struct tp_result - one (mode, size, start point): its runs' times and
- * counts. @units is what one run hands over (N tasks), so ns per unit is
- * the time over @units.
+ * struct tp_result - one (mode, size, start point, parameters): its runs'
+ * times and counts. @units is what one run hands over (N tasks), so ns
+ * per unit is the time over @units. A workload whose results differ by
+ * more than mode and size names the rest as parameters, the same ones,
+ * in the same order, in each of its results.
  */
 struct tp_result {
 	const char *mode;
@@ -153,10 +181,15 @@ struct tp_result {
 	/* this result's own SIZE_NAME and UNIT in JSON, NULL: the document's (tp_json__results) */
 	const char *size_name;
 	const char *unit;
+	struct tp_param params[TP_MAX_PARAMS];
+	size_t nr_params;
 	struct tp_stats ns;	/* one run's time, in ns */
 	struct tp_counter counters[TP_MAX_COUNTERS];
 	size_t nr_counters;
 };
+
+/* tp_result__param - set the parameter @name to @value, adding it; -E2BIG when full */
+int tp_result__param(struct tp_result *r, const char *name, uint64_t value);
 
 /* tp_result__count - add @value to the counter @name, creating it; -E2BIG when full */
 int tp_result__count(struct tp_result *r, const char *name, uint64_t value);
@@ -166,10 +199,15 @@ uint64_t tp_result__counter(const struct tp_result *r, const char *name);
 
 /*
  * tp_table__header / tp_table__row - the table a person reads: mode, size,
- * start point, mean seconds, then ns per @unit as mean, sd, min, median and
- * max, then a free note (counts per run, say; NULL for none).
+ * the parameters if any (one 7-wide column each), start point, mean
+ * seconds, then ns per @unit as mean, sd, min, median and max, then a free
+ * note (counts per run, say; NULL for none). tp_table__header_params()
+ * heads the parameters' columns with their @nr names; tp_table__header()
+ * is the same with none.
  */
 void tp_table__header(FILE *out, const char *size_name, const char *unit);
+void tp_table__header_params(FILE *out, const char *size_name, const char *const *params, size_t nr,
+			     const char *unit);
 void tp_table__row(FILE *out, const struct tp_result *r, const char *note);
 
 /*
@@ -177,7 +215,8 @@ void tp_table__row(FILE *out, const struct tp_result *r, const char *note);
  * "schema_version": 1, "workload": NAME, "clock": "CLOCK_MONOTONIC",
  * "machine": {kernel, machine, nr_cpus}, "options": {"repeat", "cpus":
  * {ROLE0: cpu, ROLE1: cpu}, ...}: the options object is left open for the
- * workload's own keys; tp_json__results() closes it.
+ * workload's own keys; tp_json__results() closes it. With list_cpus,
+ * "cpus" is the list instead, and the roles are not used (NULL).
  */
 void tp_json__begin(struct json_writer *w, const struct tp_options *o, const char *role0, const char *role1);
 
@@ -186,10 +225,10 @@ void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stat
 
 /*
  * tp_json__results - close the options, then "results": one object per
- * result: {"mode", SIZE_NAME: units, "start", "runs", "seconds": stats,
- * "ns_per_UNIT": stats, "counts": {every counter}}. The document stays open
- * for the workload's last keys; json_writer__end_object() and
- * json_writer__finish() end it.
+ * result: {"mode", SIZE_NAME: units, each parameter as NAME: value,
+ * "start", "runs", "seconds": stats, "ns_per_UNIT": stats, "counts":
+ * {every counter}}. The document stays open for the workload's last keys;
+ * json_writer__end_object() and json_writer__finish() end it.
  */
 void tp_json__results(struct json_writer *w, const struct tp_result *results, size_t n, const char *size_name,
 		      const char *unit);

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_throughput.c - the throughput workloads' harness (workloads/throughput.c):
- * statistics over repeats, the number lists, counters, and the JSON document
- * read back by python3.
+ * statistics over repeats, the number and CPU lists, counters, parameters,
+ * the table, and the JSON document read back by python3.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -327,5 +328,136 @@ Test(throughput_json, a_result_may_name_its_own_unit_and_carry_the_workloads_key
 			   "assert abs(b['ns_per_switch']['median'] - 10) < 1e-9, b\n"
 			   "assert a['extra'] == 'make' and b['extra'] == 'switch', (a, b)\n"
 			   "assert list(a)[-1] == 'extra', list(a)\n"));
+	unlink(path);
+}
+
+Test(throughput_lists, a_cpu_list_holds_different_cpus_below_the_count)
+{
+	int cpus[4] = { -1, -1, -1, -1 };
+	size_t n = 99;
+
+	cr_assert_eq(tp_parse_cpu_list("3,0,2", 4, cpus, 4, &n), 0);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(cpus[0], 3);
+	cr_assert_eq(cpus[1], 0);
+	cr_assert_eq(cpus[2], 2);
+	cr_assert_eq(tp_parse_cpu_list("0", 1, cpus, 4, &n), 0);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(cpus[0], 0);
+}
+
+Test(throughput_lists, a_cpu_list_refuses_repeats_range_junk_and_excess)
+{
+	int cpus[2] = { -1, -1 };
+	size_t n = 99;
+
+	cr_assert_eq(tp_parse_cpu_list("1,1", 4, cpus, 2, &n), -EEXIST);
+	cr_assert_eq(tp_parse_cpu_list("4", 4, cpus, 2, &n), -ERANGE);
+	cr_assert_eq(tp_parse_cpu_list("0,", 4, cpus, 2, &n), -EINVAL);
+	cr_assert_eq(tp_parse_cpu_list("-1", 4, cpus, 2, &n), -EINVAL);
+	cr_assert_eq(tp_parse_cpu_list("0,1,2", 4, cpus, 2, &n), -E2BIG);
+	cr_assert_eq(n, 99, "a refused list must not set the count");
+	cr_assert_eq(cpus[0], -1, "a refused list must not set a CPU");
+}
+
+Test(throughput_options, a_cpu_list_is_parsed_and_defaults_to_every_allowed_cpu)
+{
+	char *argv[] = { "demo", NULL };
+	cpu_set_t allowed;
+	struct tp_options o;
+	size_t i = 0;
+	int cpu;
+
+	tp_options__init(&o, "demo");
+	o.list_cpus = true;
+	cr_assert(tp_options__parse(&o, 'c', "0", 1, argv));
+	cr_assert(o.cpus_given);
+	cr_assert_eq(o.nr_cpu_list, 1);
+	cr_assert_eq(o.cpu_list[0], 0);
+
+	tp_options__init(&o, "demo");
+	o.list_cpus = true;
+	optind = 1;
+	tp_options__finish(&o, 1, argv);
+	cr_assert_eq(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+	cr_assert_eq(o.nr_cpu_list, (size_t)CPU_COUNT(&allowed));
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &allowed))
+			cr_assert_eq(o.cpu_list[i++], cpu, "CPU %zu of the list", i);
+	cr_assert_eq(o.cpu[0], -1, "a list leaves the pair unset");
+}
+
+Test(throughput_result, parameters_are_set_by_name_in_order_and_a_full_set_says_so)
+{
+	struct tp_result r = { 0 };
+
+	cr_assert_eq(tp_result__param(&r, "threads", 4), 0);
+	cr_assert_eq(tp_result__param(&r, "loops", 1000), 0);
+	cr_assert_eq(tp_result__param(&r, "threads", 8), 0);
+	cr_assert_eq(r.nr_params, 2);
+	cr_assert_str_eq(r.params[0].name, "threads");
+	cr_assert_eq(r.params[0].value, 8, "setting it again replaces the value");
+	cr_assert_eq(r.params[1].value, 1000);
+	cr_assert_eq(tp_result__param(&r, "c", 1), 0);
+	cr_assert_eq(tp_result__param(&r, "d", 1), 0);
+	cr_assert_eq(tp_result__param(&r, "e", 1), -E2BIG);
+	cr_assert_eq(r.nr_params, TP_MAX_PARAMS);
+}
+
+Test(throughput_table, parameters_get_a_column_each_between_size_and_start)
+{
+	static const char *const names[] = { "threads", "loops" };
+	double v[] = { 2000, 4000, 3000 };
+	struct tp_result r = { .mode = "pool", .units = 10, .start = "go" };
+	char path[64], *text;
+	FILE *f = temp_output("tp-table", path);
+	size_t len;
+
+	tp_stats__of(v, 3, &r.ns);
+	tp_result__param(&r, "threads", 4);
+	tp_result__param(&r, "loops", 1000);
+	tp_table__header_params(f, "H", names, 2, "handler");
+	tp_table__row(f, &r, NULL);
+	cr_assert_eq(fclose(f), 0);
+	text = read_file(path, &len);
+	cr_assert(strstr(text, "mode                   H threads   loops start        mean s ns/handler        sd"
+			       "        min     median        max  per run\n"), "%s", text);
+	cr_assert(strstr(text, "pool                  10       4    1000 go         0.000003      300.0     100.0"
+			       "      200.0      300.0      400.0  \n"), "%s", text);
+	free(text);
+	unlink(path);
+}
+
+Test(throughput_json, a_cpu_list_and_parameters_appear_as_keys)
+{
+	double v[] = { 1000 };
+	struct tp_options o;
+	struct tp_result r = { .mode = "pool", .units = 5, .start = "go" };
+	struct json_writer w;
+	char path[64];
+	FILE *f = temp_output("tp-json", path);
+
+	tp_options__init(&o, "demo");
+	o.list_cpus = true;
+	o.cpu_list[0] = 1;
+	o.cpu_list[1] = 0;
+	o.nr_cpu_list = 2;
+	tp_stats__of(v, 1, &r.ns);
+	tp_result__param(&r, "threads", 3);
+	tp_result__param(&r, "loops", 0);
+
+	json_writer__init(&w, f);
+	tp_json__begin(&w, &o, NULL, NULL);
+	tp_json__results(&w, &r, 1, "handlers", "handler");
+	json_writer__end_object(&w);
+	cr_assert_eq(json_writer__finish(&w), 0);
+	cr_assert_eq(fclose(f), 0);
+
+	cr_assert(py_check(path,
+			   "assert d['options'] == {'repeat': 100, 'cpus': [1, 0]}, d['options']\n"
+			   "r = d['results'][0]\n"
+			   "assert list(r)[:5] == ['mode', 'handlers', 'threads', 'loops', 'start'], list(r)\n"
+			   "assert r['threads'] == 3 and r['loops'] == 0 and r['handlers'] == 5, r\n"
+			   "assert r['ns_per_handler']['median'] == 200, r\n"));
 	unlink(path);
 }
