@@ -277,7 +277,7 @@ void tp_table__rates_row(FILE *out, const char *label, const struct tp_result *r
 
 	fprintf(out, "%-*s %10.4f", TP_LABEL_WIDTH, label, r->ns.median / 1e9);
 	for (i = 0; i < r->nr_rates; i++)
-		fprintf(out, " %10.4g", r->rates[i].per_s.median);
+		fprintf(out, " %10.1f", r->rates[i].per_s.median);
 	fprintf(out, " %10.1f %9.1f %10.1f %10.1f %10.1f  %s\n", per.mean, per.sd, per.min, per.median, per.max,
 		note ? note : "");
 }

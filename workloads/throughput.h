@@ -197,7 +197,7 @@ void tp_table__row(FILE *out, const struct tp_result *r, const char *note);
  * same rates), then ns per @unit as mean, sd, min, median and max, and the
  * note. Medians first: on a shared machine the mean carries the neighbours.
  */
-#define TP_LABEL_WIDTH 30
+#define TP_LABEL_WIDTH 32
 void tp_table__rates_header(FILE *out, const char *label_title, const struct tp_result *r, const char *unit);
 void tp_table__rates_row(FILE *out, const char *label, const struct tp_result *r, const char *note);
 

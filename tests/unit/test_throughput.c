@@ -325,9 +325,9 @@ Test(throughput_table, a_rates_row_gives_the_median_seconds_and_each_rates_media
 	tp_table__rates_row(f, "shm busy end-to-end", &r, "2 batches");
 	cr_assert_eq(fclose(f), 0);
 	text = read_file(path, &len);
-	cr_assert(strstr(text, "mode                             median s        u/s      MiB/s     ns/msg        sd"
+	cr_assert(strstr(text, "mode                               median s        u/s      MiB/s     ns/msg        sd"
 			       "        min     median        max  per run\n"), "%s", text);
-	cr_assert(strstr(text, "shm busy end-to-end                2.0000         50        1.5 23333333.3 "
+	cr_assert(strstr(text, "shm busy end-to-end                  2.0000       50.0        1.5 23333333.3 "
 			       "15275252.3 10000000.0 20000000.0 40000000.0  2 batches\n"), "%s", text);
 	free(text);
 	unlink(path);
