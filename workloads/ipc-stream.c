@@ -98,6 +98,7 @@
 #define IS_WRAP			0xffffffffu	/* a length that says: go back to offset 0 */
 #define IS_POLL_NS		(100ull * 1000000ull)	/* how often a waiting producer looks at its child */
 #define IS_READY_NS		(10ull * 1000000000ull)
+#define IS_GRACE_NS		(1000ull * 1000000ull)	/* a consumer whose socket closed: time to die */
 #define IS_SLEEP_NS		1000
 
 enum is_mode {
@@ -196,6 +197,7 @@ struct is_trial {
 
 	pid_t child;
 	bool reaped;
+	bool killed;		/* by us, after a failure of our own: its status says nothing new */
 	int status;
 	struct rusage child_ru;
 
@@ -598,13 +600,13 @@ static void __attribute__((noreturn)) is_consumer_main(struct is_trial *t, pid_t
 	struct is_shared *sh = t->sh;
 	int err;
 
+	prctl(PR_SET_NAME, "is-consumer", 0, 0, 0);
 	/* the signal comes when the forking thread (is-producer) ends, whatever ends it */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
 		is_child_fail(sh, "prctl(PR_SET_PDEATHSIG): %s", strerror(errno));
 	/* the parent died before we asked: nobody would ever feed or reap us */
 	if (getppid() != parent)
 		_exit(1);
-	prctl(PR_SET_NAME, "is-consumer", 0, 0, 0);
 	err = tp_pin_self(t->cpu);
 	if (err)
 		is_child_fail(sh, "cannot pin the consumer to CPU %d: %s", t->cpu, strerror(-err));
@@ -654,12 +656,25 @@ static void is_child_reap(struct is_trial *t)
 		t->status = -1;
 }
 
-static void is_child_kill(struct is_trial *t)
+/*
+ * is_child_kill - end the child and reap it. @grace_ns: how long to let it
+ * exit by itself first, when the failure says it is on its way out (its
+ * socket closed as it died, before it became a zombie), so that its own
+ * cause of death is reported, not our SIGKILL.
+ */
+static void is_child_kill(struct is_trial *t, uint64_t grace_ns)
 {
+	struct timespec nap = { 0, 1000000 };
+	uint64_t until = tp_now_ns() + grace_ns;
+
 	if (t->child <= 0 || t->reaped)
 		return;
-	if (!is_child_exited(t))
+	while (grace_ns && !is_child_exited(t) && tp_now_ns() < until)
+		nanosleep(&nap, NULL);
+	if (!is_child_exited(t)) {
 		kill(t->child, SIGKILL);
+		t->killed = true;
+	}
 	is_child_reap(t);
 }
 
@@ -920,7 +935,7 @@ static uint64_t is_thread_cpu_ns(void)
 
 static void is_trial__free(struct is_trial *t)
 {
-	is_child_kill(t);
+	is_child_kill(t, 0);
 	if (t->sh) {
 		sem_destroy(&t->sh->lock);
 		sem_destroy(&t->sh->data);
@@ -1018,7 +1033,7 @@ static void is_trial__run(struct is_trial *t)
 	if (err) {
 		is_fail(t, err == -ECHILD ? "the consumer's start" : "waiting for the consumer to sleep",
 			err == -ECHILD ? 0 : -err);
-		is_child_kill(t);
+		is_child_kill(t, 0);
 		return;
 	}
 	getrusage(RUSAGE_THREAD, &before);
@@ -1033,7 +1048,9 @@ static void is_trial__run(struct is_trial *t)
 	t->switches = (uint64_t)(after.ru_nvcsw - before.ru_nvcsw);
 	t->preempted = (uint64_t)(after.ru_nivcsw - before.ru_nivcsw);
 	if (t->failed) {
-		is_child_kill(t);
+		bool peer_gone = t->failed_err == EPIPE || t->failed_err == ECONNRESET;
+
+		is_child_kill(t, peer_gone ? IS_GRACE_NS : 0);
 		return;
 	}
 	is_child_reap(t);
@@ -1054,16 +1071,18 @@ static int is_trial__check(const struct is_trial *t, char *msg, size_t len)
 		snprintf(msg, len, "%s", sh->error);
 		return -EPROTO;
 	}
+	/* a consumer that died by itself explains the producer's failure better than the failure does */
+	if (t->reaped && !t->killed && (t->status < 0 || !WIFEXITED(t->status) || WEXITSTATUS(t->status))) {
+		if (t->status >= 0 && WIFSIGNALED(t->status))
+			snprintf(msg, len, "the consumer was killed by signal %d (%s)", WTERMSIG(t->status),
+				 strsignal(WTERMSIG(t->status)));
+		else
+			snprintf(msg, len, "the consumer ended with status 0x%x", (unsigned int)t->status);
+		return -EIO;
+	}
 	if (t->failed) {
 		snprintf(msg, len, "%s failed%s%s", t->failed, t->failed_err ? ": " : "",
 			 t->failed_err ? strerror(t->failed_err) : "");
-		return -EIO;
-	}
-	if (t->status < 0 || !WIFEXITED(t->status) || WEXITSTATUS(t->status)) {
-		if (t->status >= 0 && WIFSIGNALED(t->status))
-			snprintf(msg, len, "the consumer was killed by signal %d", WTERMSIG(t->status));
-		else
-			snprintf(msg, len, "the consumer ended with status 0x%x", t->status);
 		return -EIO;
 	}
 	if (t->sent != t->messages || t->bytes_sent != t->bytes) {
