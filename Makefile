@@ -65,7 +65,7 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/mer
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem
 # the throughput family (workloads/throughput.h): whole hand-off designs timed over repeated
 # runs; built and installed, but not in wakeprobe's catalog (user/catalog.c) yet
-THROUGHPUT_WORKLOADS := burst-queue spawn executor
+THROUGHPUT_WORKLOADS := burst-queue spawn executor ipc-stream
 # unit tests: pure logic, no root; system tests: they run wakeprobe, the workloads or BPF
 UNIT_TEST_SRCS := $(wildcard tests/unit/test_*.c) tests/readback.c
 SYSTEM_TEST_SRCS := $(wildcard tests/system/test_*.c) tests/system/helpers.c tests/readback.c

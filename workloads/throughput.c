@@ -309,21 +309,64 @@ struct tp_stats tp_stats__scaled(const struct tp_stats *s, double factor)
 	return r;
 }
 
-int tp_result__count(struct tp_result *r, const char *name, uint64_t value)
+/* tp_result__slot - the counter @name, created at 0 if it is new; NULL when the result is full */
+static struct tp_counter *tp_result__slot(struct tp_result *r, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_counters; i++) {
-		if (!strcmp(r->counters[i].name, name)) {
-			r->counters[i].value += value;
-			return 0;
-		}
-	}
+	for (i = 0; i < r->nr_counters; i++)
+		if (!strcmp(r->counters[i].name, name))
+			return &r->counters[i];
 	if (r->nr_counters == TP_MAX_COUNTERS)
-		return -E2BIG;
+		return NULL;
 	r->counters[r->nr_counters].name = name;
-	r->counters[r->nr_counters].value = value;
-	r->nr_counters++;
+	r->counters[r->nr_counters].value = 0;
+	return &r->counters[r->nr_counters++];
+}
+
+int tp_result__count(struct tp_result *r, const char *name, uint64_t value)
+{
+	struct tp_counter *c = tp_result__slot(r, name);
+
+	if (!c)
+		return -E2BIG;
+	c->value += value;
+	return 0;
+}
+
+int tp_result__count_max(struct tp_result *r, const char *name, uint64_t value)
+{
+	struct tp_counter *c = tp_result__slot(r, name);
+
+	if (!c)
+		return -E2BIG;
+	if (value > c->value)
+		c->value = value;
+	return 0;
+}
+
+int tp_result__rate(struct tp_result *r, const char *key, const char *title, double amount, const double *ns,
+		    size_t n)
+{
+	struct tp_rate *rate;
+	double *per_s;
+	size_t i;
+
+	if (r->nr_rates == TP_MAX_RATES)
+		return -E2BIG;
+	for (i = 0; i < n; i++)
+		if (!(ns[i] > 0))
+			return -EINVAL;
+	per_s = calloc(n ? n : 1, sizeof(*per_s));
+	if (!per_s)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		per_s[i] = amount / (ns[i] * 1e-9);
+	rate = &r->rates[r->nr_rates++];
+	rate->key = key;
+	rate->title = title;
+	tp_stats__of(per_s, n, &rate->per_s);
+	free(per_s);
 	return 0;
 }
 
@@ -384,6 +427,30 @@ void tp_table__row(FILE *out, const struct tp_result *r, const char *note)
 		fprintf(out, " %7llu", (unsigned long long)r->params[i].value);
 	fprintf(out, " %-6s %12.6f %10.1f %9.1f %10.1f %10.1f %10.1f  %s\n", r->start, r->ns.mean / 1e9, per.mean,
 		per.sd, per.min, per.median, per.max, note ? note : "");
+}
+
+void tp_table__rates_header(FILE *out, const char *label_title, const struct tp_result *r, const char *unit)
+{
+	char per_unit[32];
+	size_t i;
+
+	snprintf(per_unit, sizeof(per_unit), "ns/%s", unit);
+	fprintf(out, "%-*s %10s", TP_LABEL_WIDTH, label_title, "median s");
+	for (i = 0; i < r->nr_rates; i++)
+		fprintf(out, " %10s", r->rates[i].title);
+	fprintf(out, " %10s %9s %10s %10s %10s  %s\n", per_unit, "sd", "min", "median", "max", "per run");
+}
+
+void tp_table__rates_row(FILE *out, const char *label, const struct tp_result *r, const char *note)
+{
+	struct tp_stats per = tp_stats__scaled(&r->ns, r->units ? 1.0 / r->units : 0);
+	size_t i;
+
+	fprintf(out, "%-*s %10.4f", TP_LABEL_WIDTH, label, r->ns.median / 1e9);
+	for (i = 0; i < r->nr_rates; i++)
+		fprintf(out, " %10.1f", r->rates[i].per_s.median);
+	fprintf(out, " %10.1f %9.1f %10.1f %10.1f %10.1f  %s\n", per.mean, per.sd, per.min, per.median, per.max,
+		note ? note : "");
 }
 
 void tp_json__begin(struct json_writer *w, const struct tp_options *o, const char *role0, const char *role1)
@@ -486,10 +553,20 @@ void tp_json__results_with(struct json_writer *w, const struct tp_result *result
 		}
 		json_writer__key(w, "start");
 		json_writer__string(w, r->start);
+		if (r->variant_key && r->variant) {
+			json_writer__key(w, r->variant_key);
+			json_writer__string(w, r->variant);
+		}
+		if (r->stop) {
+			json_writer__key(w, "stop");
+			json_writer__string(w, r->stop);
+		}
 		json_writer__key(w, "runs");
 		json_writer__uint(w, r->ns.n);
 		tp_json__stats(w, "seconds", &seconds);
 		tp_json__stats(w, per_unit, &per);
+		for (j = 0; j < r->nr_rates; j++)
+			tp_json__stats(w, r->rates[j].key, &r->rates[j].per_s);
 		json_writer__key(w, "counts");
 		json_writer__begin_object(w);
 		for (j = 0; j < r->nr_counters; j++) {

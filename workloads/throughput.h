@@ -36,9 +36,10 @@
 
 #define TP_DEFAULT_REPEAT	100
 #define TP_MAX_REPEAT		1000000
-#define TP_MAX_COUNTERS		12
+#define TP_MAX_COUNTERS		24
 #define TP_MAX_PARAMS		4
 #define TP_MAX_CPUS		256
+#define TP_MAX_RATES		4
 
 /* the common options' short letters and long names, for the workload's getopt_long() tables */
 #define TP_SHORTOPTS "r:c:jh"
@@ -168,11 +169,26 @@ struct tp_param {
 };
 
 /*
+ * struct tp_rate - what a run hands over per second (MiB/s, messages/s),
+ * as statistics over the runs' own rates: the mean of the rates is not the
+ * amount over the mean time, so each run's rate is kept, not derived later.
+ */
+struct tp_rate {
+	const char *key;	/* a JSON key: "mib_per_s" */
+	const char *title;	/* the table's column: "MiB/s" */
+	struct tp_stats per_s;
+};
+
+/*
  * struct tp_result - one (mode, size, start point, parameters): its runs'
  * times and counts. @units is what one run hands over (N tasks), so ns
  * per unit is the time over @units. A workload whose results differ by
  * more than mode and size names the rest as parameters, the same ones,
- * in the same order, in each of its results.
+ * in the same order, in each of its results. The fields after @nr_counters
+ * are optional (NULL, 0): a workload with a second dimension names it
+ * (@variant_key "receiver", @variant "busy"), one that stops the clock at
+ * more than one point names it in @stop, and one that hands over amounts
+ * gives their rates.
  */
 struct tp_result {
 	const char *mode;
@@ -186,6 +202,11 @@ struct tp_result {
 	struct tp_stats ns;	/* one run's time, in ns */
 	struct tp_counter counters[TP_MAX_COUNTERS];
 	size_t nr_counters;
+	const char *variant_key;
+	const char *variant;
+	const char *stop;	/* where the clock stops: "producer", "end-to-end", ... */
+	struct tp_rate rates[TP_MAX_RATES];
+	size_t nr_rates;
 };
 
 /* tp_result__param - set the parameter @name to @value, adding it; -E2BIG when full */
@@ -193,6 +214,22 @@ int tp_result__param(struct tp_result *r, const char *name, uint64_t value);
 
 /* tp_result__count - add @value to the counter @name, creating it; -E2BIG when full */
 int tp_result__count(struct tp_result *r, const char *name, uint64_t value);
+
+/*
+ * tp_result__count_max - the counter @name keeps the largest @value seen
+ * rather than the sum (a peak size over the runs); -E2BIG when full. Its
+ * name should say so: "peak_bytes_max".
+ */
+int tp_result__count_max(struct tp_result *r, const char *name, uint64_t value);
+
+/*
+ * tp_result__rate - a rate @key (@title in the table) from @n runs that took
+ * @ns[i] nanoseconds each to hand over @amount: the statistics of amount /
+ * seconds over the runs. @ns is left as it is. -E2BIG when the result has
+ * TP_MAX_RATES already, -EINVAL if a run took no time.
+ */
+int tp_result__rate(struct tp_result *r, const char *key, const char *title, double amount, const double *ns,
+		    size_t n);
 
 /* tp_result__counter - the counter @name's total, 0 if it has none */
 uint64_t tp_result__counter(const struct tp_result *r, const char *name);
@@ -211,6 +248,18 @@ void tp_table__header_params(FILE *out, const char *size_name, const char *const
 void tp_table__row(FILE *out, const struct tp_result *r, const char *note);
 
 /*
+ * tp_table__rates_header / tp_table__rates_row - the table of a workload
+ * whose results carry rates: a label the workload makes (mode, variant and
+ * stop, say; TP_LABEL_WIDTH wide), median seconds, each rate's median with
+ * its title (the header takes the titles from @r, every row must have the
+ * same rates), then ns per @unit as mean, sd, min, median and max, and the
+ * note. Medians first: on a shared machine the mean carries the neighbours.
+ */
+#define TP_LABEL_WIDTH 32
+void tp_table__rates_header(FILE *out, const char *label_title, const struct tp_result *r, const char *unit);
+void tp_table__rates_row(FILE *out, const char *label, const struct tp_result *r, const char *note);
+
+/*
  * tp_json__begin - open the document: {"schema": "wakeprobe-throughput",
  * "schema_version": 1, "workload": NAME, "clock": "CLOCK_MONOTONIC",
  * "machine": {kernel, machine, nr_cpus}, "options": {"repeat", "cpus":
@@ -227,7 +276,9 @@ void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stat
  * tp_json__results - close the options, then "results": one object per
  * result: {"mode", SIZE_NAME: units, each parameter as NAME: value,
  * "start", "runs", "seconds": stats, "ns_per_UNIT": stats, "counts":
- * {every counter}}. The document stays open for the workload's last keys;
+ * {every counter}}; with the optional fields set, VARIANT_KEY: variant and
+ * "stop" after "start", and each rate's stats under its key after
+ * "ns_per_UNIT". The document stays open for the workload's last keys;
  * json_writer__end_object() and json_writer__finish() end it.
  */
 void tp_json__results(struct json_writer *w, const struct tp_result *results, size_t n, const char *size_name,

@@ -120,19 +120,22 @@ Test(throughput_lists, empty_items_junk_range_and_overflow_are_refused)
 Test(throughput_result, counters_add_up_by_name_and_a_full_table_says_so)
 {
 	struct tp_result r = { 0 };
-	static const char *const names[TP_MAX_COUNTERS] = { "a", "b", "c", "d", "e", "f",
-							    "g", "h", "i", "j", "k", "l" };
+	static char names[TP_MAX_COUNTERS][8];
 	size_t i;
 
 	cr_assert_eq(tp_result__count(&r, "sent", 10), 0);
 	cr_assert_eq(tp_result__count(&r, "sent", 5), 0);
 	cr_assert_eq(tp_result__counter(&r, "sent"), 15);
 	cr_assert_eq(tp_result__counter(&r, "missing"), 0);
-	for (i = 1; i < TP_MAX_COUNTERS; i++)
+	for (i = 1; i < TP_MAX_COUNTERS; i++) {
+		snprintf(names[i], sizeof(names[i]), "c%zu", i);
 		cr_assert_eq(tp_result__count(&r, names[i], i), 0);
+	}
 	cr_assert_eq(tp_result__count(&r, "one-too-many", 1), -E2BIG);
+	cr_assert_eq(tp_result__count_max(&r, "one-too-many", 1), -E2BIG);
 	cr_assert_eq(r.nr_counters, TP_MAX_COUNTERS);
-	cr_assert_eq(tp_result__counter(&r, "l"), 11);
+	cr_assert_eq(tp_result__counter(&r, names[TP_MAX_COUNTERS - 1]), TP_MAX_COUNTERS - 1);
+	cr_assert_eq(tp_result__counter(&r, "sent"), 15);
 }
 
 static bool py_check(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -459,5 +462,117 @@ Test(throughput_json, a_cpu_list_and_parameters_appear_as_keys)
 			   "assert list(r)[:5] == ['mode', 'handlers', 'threads', 'loops', 'start'], list(r)\n"
 			   "assert r['threads'] == 3 and r['loops'] == 0 and r['handlers'] == 5, r\n"
 			   "assert r['ns_per_handler']['median'] == 200, r\n"));
+	unlink(path);
+}
+
+Test(throughput_result, a_max_counter_keeps_the_largest_value_not_the_sum)
+{
+	struct tp_result r = { 0 };
+
+	cr_assert_eq(tp_result__count_max(&r, "peak_bytes_max", 300), 0);
+	cr_assert_eq(tp_result__count_max(&r, "peak_bytes_max", 100), 0);
+	cr_assert_eq(tp_result__counter(&r, "peak_bytes_max"), 300);
+	cr_assert_eq(tp_result__count_max(&r, "peak_bytes_max", 700), 0);
+	cr_assert_eq(tp_result__counter(&r, "peak_bytes_max"), 700);
+	cr_assert_eq(r.nr_counters, 1);
+}
+
+Test(throughput_result, a_rate_is_each_runs_amount_over_its_own_time)
+{
+	/* 100 units in 1 s, 2 s and 4 s: 100, 50 and 25 per second; the mean of those, not 100 / (7/3) */
+	double ns[] = { 2e9, 1e9, 4e9 };
+	struct tp_result r = { 0 };
+	const struct tp_stats *s;
+	size_t i;
+
+	cr_assert_eq(tp_result__rate(&r, "units_per_s", "u/s", 100, ns, 3), 0);
+	cr_assert_eq(r.nr_rates, 1);
+	cr_assert_str_eq(r.rates[0].key, "units_per_s");
+	cr_assert_str_eq(r.rates[0].title, "u/s");
+	s = &r.rates[0].per_s;
+	cr_assert_eq(s->n, 3);
+	cr_assert_float_eq(s->min, 25.0, EPS);
+	cr_assert_float_eq(s->median, 50.0, EPS);
+	cr_assert_float_eq(s->max, 100.0, EPS);
+	cr_assert_float_eq(s->mean, 175.0 / 3, EPS);
+	/* the times are not sorted or changed */
+	cr_assert_float_eq(ns[0], 2e9, EPS);
+	cr_assert_float_eq(ns[1], 1e9, EPS);
+	for (i = 1; i < TP_MAX_RATES; i++)
+		cr_assert_eq(tp_result__rate(&r, "more", "m", 1, ns, 3), 0);
+	cr_assert_eq(tp_result__rate(&r, "one-too-many", "x", 1, ns, 3), -E2BIG);
+}
+
+Test(throughput_result, a_run_that_took_no_time_has_no_rate)
+{
+	double ns[] = { 1e9, 0 };
+	struct tp_result r = { 0 };
+
+	cr_assert_eq(tp_result__rate(&r, "units_per_s", "u/s", 100, ns, 2), -EINVAL);
+	cr_assert_eq(r.nr_rates, 0);
+}
+
+Test(throughput_json, variant_stop_and_rates_appear_only_when_set)
+{
+	double v[] = { 2e9, 1e9, 4e9 };
+	struct tp_options o;
+	struct tp_result r[2] = { { 0 } };
+	struct json_writer w;
+	char path[64];
+	FILE *f = temp_output("tp-json-rates", path);
+
+	tp_options__init(&o, "demo");
+	o.repeat = 3;
+	o.cpu[0] = 0;
+	o.cpu[1] = 1;
+	r[0].mode = "shm";
+	r[0].units = 100;
+	r[0].start = "ready";
+	tp_stats__of(v, 3, &r[0].ns);
+	r[1] = r[0];
+	r[1].variant_key = "receiver";
+	r[1].variant = "busy";
+	r[1].stop = "end-to-end";
+	cr_assert_eq(tp_result__rate(&r[1], "messages_per_s", "msg/s", 100, v, 3), 0);
+
+	json_writer__init(&w, f);
+	tp_json__begin(&w, &o, "producer", "consumer");
+	tp_json__results(&w, r, 2, "messages", "message");
+	json_writer__end_object(&w);
+	cr_assert_eq(json_writer__finish(&w), 0);
+	cr_assert_eq(fclose(f), 0);
+
+	cr_assert(py_check(path,
+			   "a, b = d['results']\n"
+			   "assert list(a) == ['mode', 'messages', 'start', 'runs', 'seconds', 'ns_per_message', "
+			   "'counts'], list(a)\n"
+			   "assert list(b) == ['mode', 'messages', 'start', 'receiver', 'stop', 'runs', 'seconds', "
+			   "'ns_per_message', 'messages_per_s', 'counts'], list(b)\n"
+			   "assert b['receiver'] == 'busy' and b['stop'] == 'end-to-end', b\n"
+			   "m = b['messages_per_s']\n"
+			   "assert abs(m['min'] - 25) < 1e-9 and abs(m['median'] - 50) < 1e-9 and abs(m['max'] - 100) < 1e-9, m\n"));
+	unlink(path);
+}
+
+Test(throughput_table, a_rates_row_gives_the_median_seconds_and_each_rates_median)
+{
+	double v[] = { 2e9, 1e9, 4e9 };
+	struct tp_result r = { .mode = "shm", .units = 100, .start = "ready" };
+	char path[64], *text;
+	FILE *f = temp_output("tp-rates-table", path);
+	size_t len;
+
+	tp_stats__of(v, 3, &r.ns);
+	cr_assert_eq(tp_result__rate(&r, "units_per_s", "u/s", 100, v, 3), 0);
+	cr_assert_eq(tp_result__rate(&r, "mib_per_s", "MiB/s", 3.0, v, 3), 0);
+	tp_table__rates_header(f, "mode", &r, "msg");
+	tp_table__rates_row(f, "shm busy end-to-end", &r, "2 batches");
+	cr_assert_eq(fclose(f), 0);
+	text = read_file(path, &len);
+	cr_assert(strstr(text, "mode                               median s        u/s      MiB/s     ns/msg        sd"
+			       "        min     median        max  per run\n"), "%s", text);
+	cr_assert(strstr(text, "shm busy end-to-end                  2.0000       50.0        1.5 23333333.3 "
+			       "15275252.3 10000000.0 20000000.0 40000000.0  2 batches\n"), "%s", text);
+	free(text);
 	unlink(path);
 }
