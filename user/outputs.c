@@ -40,7 +40,8 @@ static int open_files(struct outputs *out, const struct wp_options *o, char *msg
 	return 0;
 }
 
-int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, size_t len)
+/* open_all - the files @o asks for and their writers: attach mode's when @attach, the workload's if not */
+static int open_all(struct outputs *out, const struct wp_options *o, bool attach, char *msg, size_t len)
 {
 	int err = open_files(out, o, msg, len);
 
@@ -48,7 +49,9 @@ int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, si
 		return err;
 	if (out->record.f && !(out->recorder = recorder__new(out->record.f)))
 		err = -ENOMEM;
-	if (!err && out->csv.f && !(out->csv_writer = sample_csv__open(out->csv.f)))
+	if (!err && out->csv.f && !attach && !(out->csv_writer = sample_csv__open(out->csv.f)))
+		err = -ENOMEM;
+	if (!err && out->csv.f && attach && !(out->attach_csv = attach_csv__open(out->csv.f)))
 		err = -ENOMEM;
 	if (!err && out->perfetto.f && !(out->timeline = timeline__open(out->perfetto.f)))
 		err = -ENOMEM;
@@ -57,6 +60,11 @@ int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, si
 		outputs__abandon(out);
 	}
 	return err;
+}
+
+int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, size_t len)
+{
+	return open_all(out, o, false, msg, len);
 }
 
 static void on_sample(const struct sample_result *r, void *ctx)
@@ -108,39 +116,43 @@ static int commit_one(struct outfile *f, int err, char *msg, size_t len)
 	return outfile__commit(f, msg, len);
 }
 
-int outputs__finish(struct outputs *out, const struct run_config *cfg, const struct workload_desc *const *wl,
-		    const struct run_result *const *res, size_t n, char *msg, size_t len)
+/* writer_failed - @what's writer for @path failed with @err: say so in @msg */
+static int writer_failed(int err, const char *what, const char *path, char *msg, size_t len)
 {
-	int err = 0;
+	if (err)
+		snprintf(msg, len, "%s %s: writing it failed: %s", what, path, strerror(-err));
+	return err;
+}
 
-	if (out->json.f && report_json__print(out->json.f, cfg, wl, res, n)) {
-		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
-		outputs__abandon(out);
-		return -EIO;
-	}
-	if (out->recorder) {
-		err = recorder__finish(out->recorder);
+/*
+ * finish_files - the JSON is written, or @err says why not: end every
+ * writer, then put every file in place; on any failure none is left
+ */
+static int finish_files(struct outputs *out, int err, char *msg, size_t len)
+{
+	/* a writer that was ended is gone, however it went: outputs__abandon() must not end it again */
+	if (!err && out->recorder) {
+		err = writer_failed(recorder__finish(out->recorder), "record -o", out->record.path, msg, len);
 		out->recorder = NULL;
-		if (err)
-			snprintf(msg, len, "record -o %s: writing it failed: %s", out->record.path, strerror(-err));
 	}
-	err = commit_one(&out->record, err, msg, len);
+	if (!err && out->csv_writer) {
+		err = writer_failed(sample_csv__close(out->csv_writer), "--csv", out->csv.path, msg, len);
+		out->csv_writer = NULL;
+	}
+	if (!err && out->attach_csv) {
+		err = writer_failed(attach_csv__close(out->attach_csv), "--csv", out->csv.path, msg, len);
+		out->attach_csv = NULL;
+	}
+	if (!err && out->timeline) {
+		err = writer_failed(timeline__close(out->timeline), "--perfetto", out->perfetto.path, msg, len);
+		out->timeline = NULL;
+	}
+	if (!err)
+		err = commit_one(&out->record, err, msg, len);
 	if (!err)
 		err = commit_one(&out->json, err, msg, len);
-	if (!err && out->csv_writer) {
-		err = sample_csv__close(out->csv_writer);
-		out->csv_writer = NULL;
-		if (err)
-			snprintf(msg, len, "--csv %s: writing it failed: %s", out->csv.path, strerror(-err));
-	}
 	if (!err)
 		err = commit_one(&out->csv, err, msg, len);
-	if (!err && out->timeline) {
-		err = timeline__close(out->timeline);
-		out->timeline = NULL;
-		if (err)
-			snprintf(msg, len, "--perfetto %s: writing it failed: %s", out->perfetto.path, strerror(-err));
-	}
 	if (!err)
 		err = commit_one(&out->perfetto, err, msg, len);
 	if (err)
@@ -148,25 +160,23 @@ int outputs__finish(struct outputs *out, const struct run_config *cfg, const str
 	return err;
 }
 
+int outputs__finish(struct outputs *out, const struct run_config *cfg, const struct workload_desc *const *wl,
+		    const struct run_result *const *res, size_t n, char *msg, size_t len)
+{
+	int err = 0;
+
+	if (out->json.f && report_json__print(out->json.f, cfg, wl, res, n)) {
+		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
+		err = -EIO;
+	}
+	return finish_files(out, err, msg, len);
+}
+
 /* ---------------------------------------------------------------- attach mode */
 
 int outputs__open_attach(struct outputs *out, const struct wp_options *o, char *msg, size_t len)
 {
-	int err = open_files(out, o, msg, len);
-
-	if (err)
-		return err;
-	if (out->record.f && !(out->recorder = recorder__new(out->record.f)))
-		err = -ENOMEM;
-	if (!err && out->csv.f && !(out->attach_csv = attach_csv__open(out->csv.f)))
-		err = -ENOMEM;
-	if (!err && out->perfetto.f && !(out->timeline = timeline__open(out->perfetto.f)))
-		err = -ENOMEM;
-	if (err) {
-		snprintf(msg, len, "out of memory");
-		outputs__abandon(out);
-	}
-	return err;
+	return open_all(out, o, true, msg, len);
 }
 
 static void attach_on_event(const struct wp_event *e, void *ctx)
@@ -213,36 +223,9 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
 		err = -EIO;
 	}
-	if (!err && out->attach_csv) {
-		err = attach_csv__close(out->attach_csv);
-		out->attach_csv = NULL;
-		if (err)
-			snprintf(msg, len, "--csv %s: writing it failed: %s", out->csv.path, strerror(-err));
-	}
-	if (!err && out->recorder) {
-		err = recorder__finish(out->recorder);
-		out->recorder = NULL;
-		if (err)
-			snprintf(msg, len, "record -o %s: writing it failed: %s", out->record.path, strerror(-err));
-	}
-	if (!err && out->timeline) {
+	if (out->timeline)
 		timeline__end_run(out->timeline);
-		err = timeline__close(out->timeline);
-		out->timeline = NULL;
-		if (err)
-			snprintf(msg, len, "--perfetto %s: writing it failed: %s", out->perfetto.path, strerror(-err));
-	}
-	if (!err)
-		err = commit_one(&out->record, err, msg, len);
-	if (!err)
-		err = commit_one(&out->json, err, msg, len);
-	if (!err)
-		err = commit_one(&out->csv, err, msg, len);
-	if (!err)
-		err = commit_one(&out->perfetto, err, msg, len);
-	if (err)
-		outputs__abandon(out);
-	return err;
+	return finish_files(out, err, msg, len);
 }
 
 void outputs__abandon(struct outputs *out)
