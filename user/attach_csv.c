@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* attach_csv.c - one RFC 4180 row per attach-mode wakeup, streamed */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include "attach_csv.h"
@@ -97,7 +96,7 @@ int attach_csv__close(struct attach_csv *c)
 
 	if (!c)
 		return 0;
-	err = fflush(c->out) || ferror(c->out) ? -EIO : 0;
+	err = csv__flush(c->out);
 	free(c);
 	return err;
 }

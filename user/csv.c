@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* csv.c - RFC 4180 cells */
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 #include "csv.h"
@@ -33,4 +34,9 @@ void csv__put_i64(FILE *out, bool applies, int64_t v)
 		fprintf(out, ",%" PRId64, v);
 	else
 		fputc(',', out);
+}
+
+int csv__flush(FILE *out)
+{
+	return fflush(out) || ferror(out) ? -EIO : 0;
 }

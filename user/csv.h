@@ -21,4 +21,7 @@ void csv__put_str(FILE *out, const char *s);
 void csv__put_u64(FILE *out, bool applies, uint64_t v);
 void csv__put_i64(FILE *out, bool applies, int64_t v);
 
+/* csv__flush - everything written reached @out: 0, or -EIO */
+int csv__flush(FILE *out);
+
 #endif /* WAKEPROBE_CSV_H */

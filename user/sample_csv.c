@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sample_csv.c - one RFC 4180 row per merged sample, streamed */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include "csv.h"
@@ -84,7 +83,7 @@ int sample_csv__close(struct sample_csv *c)
 
 	if (!c)
 		return 0;
-	err = fflush(c->out) || ferror(c->out) ? -EIO : 0;
+	err = csv__flush(c->out);
 	free(c);
 	return err;
 }
