@@ -156,6 +156,7 @@ static void print_parts(FILE *out, const struct explanation *x, int k, int inden
 void report__print_causes(FILE *out, const struct cause_totals *ct, uint64_t complete, uint64_t migrations,
 			  const char *whose)
 {
+	int64_t rest_ns;
 	int c;
 
 	if (!ct->explained_total_ns)
@@ -178,6 +179,13 @@ void report__print_causes(FILE *out, const struct cause_totals *ct, uint64_t com
 			100.0 * (double)t->ns / (double)ct->explained_total_ns,
 			(double)t->ns / 1000.0 / (double)complete);
 	}
+	/* what the list leaves out, so that it adds up: the tasks past its five and past the table's */
+	for (c = 5, rest_ns = ct->untabled_task_ns; c < (int)ct->nr_tasks; c++)
+		rest_ns += ct->tasks[c].ns;
+	if (rest_ns)
+		fprintf(out, "%s every other task: %.1f%%, %.2f us per wakeup\n",
+			ct->nr_tasks ? "                                " : "tasks holding a CPU a wakeup needed:",
+			100.0 * (double)rest_ns / (double)ct->explained_total_ns, (double)rest_ns / 1000.0 / (double)complete);
 	if (migrations)
 		fprintf(out, "sched_migrate_task of %s tasks: %" PRIu64 ", %" PRIu64
 			" of them the wakee's inside a wakeup\n", whose, migrations, ct->migrations);

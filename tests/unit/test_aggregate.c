@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "aggregate.h"
+#include "report.h"
 
 static struct aggregate *a;
 
@@ -104,4 +105,34 @@ Test(aggregate, tasks_are_summed_by_pid_under_their_latest_name_and_sorted_by_ti
 	}
 	cr_assert_eq(a->causes.nr_tasks, AGG_MAX_TASKS);
 	cr_assert_eq(a->causes.untabled_task_ns, 10 * 2, "the two tasks past the table's %d", AGG_MAX_TASKS);
+}
+
+/* the cause table lists five tasks, and what the others held in one line, so that the list adds up */
+Test(aggregate, the_tasks_past_the_five_listed_and_past_the_table_are_summed_in_one_line)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+	uint32_t pid;
+	struct sample_result r;
+
+	/* 20 tasks, 1 us each but the first, 10 us: 15 past the five listed, 4 of them past the table */
+	r = sample(1, 10000, 100, "big");
+	aggregate__add(a, &r);
+	for (pid = 101; pid < 120; pid++) {
+		r = sample(pid, 1000, pid, "small");
+		aggregate__add(a, &r);
+	}
+	aggregate__sort_tasks(&a->causes);
+	cr_assert_eq(a->causes.nr_tasks, AGG_MAX_TASKS);
+	cr_assert_eq(a->causes.untabled_task_ns, 4 * 1000);
+
+	out = open_memstream(&text, &len);
+	cr_assert_not_null(out);
+	report__print_causes(out, &a->causes, 20, 0, "the workload's");
+	cr_assert_eq(fclose(out), 0);
+	cr_assert(strstr(text, "tasks holding a CPU a wakeup needed: 'big' pid 100: 34.5%"), "%s", text);
+	/* 15 of 29 us */
+	cr_assert(strstr(text, "every other task: 51.7%, 0.75 us per wakeup\n"), "%s", text);
+	free(text);
 }
