@@ -186,37 +186,6 @@ static void bq_usage(FILE *out)
 		BQ_NAME, BQ_NAME, BQ_NOTIFY_READ, BQ_BATCH_READ, TP_DEFAULT_REPEAT, BQ_NAME, BQ_NAME, BQ_NAME);
 }
 
-static int bq_parse_modes(const char *arg, bool modes[BQ_NR_MODES])
-{
-	char buf[256], *save = NULL, *word;
-	bool any = false;
-	int m;
-
-	if (strlen(arg) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, arg);
-	memset(modes, 0, sizeof(bool) * BQ_NR_MODES);
-	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(word, "all")) {
-			for (m = 0; m < BQ_NR_MODES; m++)
-				modes[m] = true;
-			any = true;
-			continue;
-		}
-		for (m = 0; m < BQ_NR_MODES; m++)
-			if (!strcmp(word, bq_mode_names[m]))
-				break;
-		if (m == BQ_NR_MODES)
-			return -EINVAL;
-		modes[m] = true;
-		any = true;
-	}
-	/* strtok_r skips empty items: ",," or a trailing comma is a typo, not "nothing" */
-	if (!any || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-		return -EINVAL;
-	return 0;
-}
-
 /* bq_probe_pipe - the capacity a pipe of this run has, after --pipe-size: bytes or -errno */
 static int bq_probe_pipe(uint64_t pipe_size)
 {
@@ -258,7 +227,7 @@ static void bq_parse_options(struct bq_options *opt, int argc, char **argv)
 			continue;
 		switch (o) {
 		case 'm':
-			if (bq_parse_modes(optarg, opt->modes))
+			if (tp_parse_names(optarg, bq_mode_names, BQ_NR_MODES, NULL, NULL, opt->modes))
 				tp_usage_error(BQ_NAME, "--mode wants cond, pipe-notify, pipe-record, pipe-batch, "
 					       "thread-per-event or all, comma-separated, not '%s'", optarg);
 			break;

@@ -227,37 +227,6 @@ static void ex_usage(FILE *out)
 		EX_NAME, EX_NAME, EX_MAX_HANDLERS, EX_DEFAULT_HANDLERS, EX_DEFAULT_REPEAT, EX_NAME, EX_NAME, EX_NAME);
 }
 
-static int ex_parse_modes(const char *arg, bool modes[EX_NR_MODES])
-{
-	char buf[128], *save = NULL, *word;
-	bool any = false;
-	int m;
-
-	if (strlen(arg) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, arg);
-	memset(modes, 0, sizeof(bool) * EX_NR_MODES);
-	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(word, "all")) {
-			for (m = 0; m < EX_NR_MODES; m++)
-				modes[m] = true;
-			any = true;
-			continue;
-		}
-		for (m = 0; m < EX_NR_MODES; m++)
-			if (!strcmp(word, ex_mode_names[m]))
-				break;
-		if (m == EX_NR_MODES)
-			return -EINVAL;
-		modes[m] = true;
-		any = true;
-	}
-	/* strtok_r skips empty items: ",," or a trailing comma is a typo, not "nothing" */
-	if (!any || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-		return -EINVAL;
-	return 0;
-}
-
 /* ex_default_threads - powers of two from 1 to 4 times the CPUs used: below, at and beyond their count */
 static void ex_default_threads(struct ex_options *opt)
 {
@@ -298,7 +267,7 @@ static void ex_parse_options(struct ex_options *opt, int argc, char **argv)
 			continue;
 		switch (o) {
 		case 'm':
-			if (ex_parse_modes(optarg, opt->modes))
+			if (tp_parse_names(optarg, ex_mode_names, EX_NR_MODES, NULL, NULL, opt->modes))
 				tp_usage_error(EX_NAME, "--mode wants single, pool, per-thread or all, "
 					       "comma-separated, not '%s'", optarg);
 			break;

@@ -282,42 +282,6 @@ static void is_usage(FILE *out)
 		IS_DEFAULT_RING, IS_DEFAULT_REPEAT, IS_NAME, IS_NAME, IS_NAME);
 }
 
-/*
- * is_parse_names - a comma-separated list of @names (or "all", or @alias
- * for the entries @alias_set marks) into @set: 0, or -EINVAL for an
- * unknown word or an empty item.
- */
-static int is_parse_names(const char *arg, const char *const *names, int nr, const char *alias,
-			  const bool *alias_set, bool *set)
-{
-	char buf[256], *save = NULL, *word;
-	bool any = false;
-	int i;
-
-	if (!*arg || strlen(arg) >= sizeof(buf))
-		return -EINVAL;
-	/* strtok_r skips empty items: ",," or a trailing comma is a typo, not "nothing" */
-	if (arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-		return -EINVAL;
-	strcpy(buf, arg);
-	memset(set, 0, sizeof(bool) * nr);
-	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
-		any = true;
-		if (!strcmp(word, "all") || (alias && !strcmp(word, alias))) {
-			for (i = 0; i < nr; i++)
-				set[i] |= !strcmp(word, "all") || alias_set[i];
-			continue;
-		}
-		for (i = 0; i < nr; i++)
-			if (!strcmp(word, names[i]))
-				break;
-		if (i == nr)
-			return -EINVAL;
-		set[i] = true;
-	}
-	return any ? 0 : -EINVAL;
-}
-
 /* is_probe - what a socketpair of this run holds, and the timer slack the consumer inherits */
 static int is_probe(struct is_options *opt)
 {
@@ -365,12 +329,12 @@ static void is_parse_options(struct is_options *opt, int argc, char **argv)
 			continue;
 		switch (o) {
 		case 'm':
-			if (is_parse_names(optarg, is_mode_names, IS_NR_MODES, "shm", shm_modes, opt->modes))
+			if (tp_parse_names(optarg, is_mode_names, IS_NR_MODES, "shm", shm_modes, opt->modes))
 				tp_usage_error(IS_NAME, "--mode wants unix, shm-bounded, shm-growable, shm or all, "
 					       "comma-separated, not '%s'", optarg);
 			break;
 		case 'R':
-			if (is_parse_names(optarg, is_receiver_names, IS_NR_RECEIVERS, NULL, NULL, opt->receivers))
+			if (tp_parse_names(optarg, is_receiver_names, IS_NR_RECEIVERS, NULL, NULL, opt->receivers))
 				tp_usage_error(IS_NAME, "--receiver wants busy, sleep or all, comma-separated, "
 					       "not '%s'", optarg);
 			break;

@@ -229,37 +229,6 @@ static void sp_usage(FILE *out)
 		SP_NAME, SP_NAME, SP_DEFAULT_SWITCHES, SP_DEFAULT_REPEAT, SP_NAME, SP_NAME, SP_NAME, SP_NAME);
 }
 
-static int sp_parse_modes(const char *arg, bool modes[SP_NR_MODES])
-{
-	char buf[256], *save = NULL, *word;
-	bool any = false;
-	int m;
-
-	if (!*arg || strlen(arg) >= sizeof(buf))
-		return -EINVAL;
-	/* strtok_r skips empty items: ",," or a comma at either end is a typo, not "nothing" */
-	if (arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-		return -EINVAL;
-	strcpy(buf, arg);
-	memset(modes, 0, sizeof(bool) * SP_NR_MODES);
-	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(word, "all")) {
-			for (m = 0; m < SP_NR_MODES; m++)
-				modes[m] = true;
-			any = true;
-			continue;
-		}
-		for (m = 0; m < SP_NR_MODES; m++)
-			if (!strcmp(word, sp_mode_names[m]))
-				break;
-		if (m == SP_NR_MODES)
-			return -EINVAL;
-		modes[m] = true;
-		any = true;
-	}
-	return any ? 0 : -EINVAL;
-}
-
 static bool sp_is_thread_mode(int m)
 {
 	return m == SP_THREAD_32K || m == SP_THREAD_DEFAULT;
@@ -299,7 +268,7 @@ static void sp_parse_options(struct sp_options *opt, int argc, char **argv)
 			continue;
 		switch (o) {
 		case 'm':
-			if (sp_parse_modes(optarg, opt->modes))
+			if (tp_parse_names(optarg, sp_mode_names, SP_NR_MODES, NULL, NULL, opt->modes))
 				tp_usage_error(SP_NAME, "--mode wants thread-32k, thread-default, coroutine, "
 					       "switch-coroutine, switch-thread, switch-cross-cpu or all, "
 					       "comma-separated, not '%s'", optarg);

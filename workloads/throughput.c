@@ -212,6 +212,41 @@ int tp_parse_u64_steps(const char *str, uint64_t min, uint64_t max, uint64_t *va
 	return 0;
 }
 
+int tp_parse_names(const char *str, const char *const *names, size_t nr, const char *alias, const bool *alias_set,
+		   bool *set)
+{
+	char buf[TP_MAX_NAMES_ARG + 1], *save = NULL, *word;
+	bool chosen[TP_MAX_NAMES] = { false };
+	size_t len, i;
+
+	if (!str || nr > TP_MAX_NAMES)
+		return -EINVAL;
+	len = strlen(str);
+	if (!len || len > TP_MAX_NAMES_ARG)
+		return -EINVAL;
+	/* strtok_r skips empty items: refuse them before it can */
+	if (str[0] == ',' || str[len - 1] == ',' || strstr(str, ",,"))
+		return -EINVAL;
+	memcpy(buf, str, len + 1);
+	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
+		bool all = !strcmp(word, "all");
+
+		if (all || (alias && !strcmp(word, alias))) {
+			for (i = 0; i < nr; i++)
+				chosen[i] |= all || alias_set[i];
+			continue;
+		}
+		for (i = 0; i < nr; i++)
+			if (!strcmp(word, names[i]))
+				break;
+		if (i == nr)
+			return -EINVAL;
+		chosen[i] = true;
+	}
+	memcpy(set, chosen, nr * sizeof(*set));
+	return 0;
+}
+
 int tp_parse_cpu_list(const char *str, int nr_cpus, int *cpus, size_t room, size_t *n)
 {
 	uint64_t vals[TP_MAX_CPUS];

@@ -104,6 +104,21 @@ int tp_parse_u64_list(const char *str, uint64_t min, uint64_t max, uint64_t *val
  */
 int tp_parse_u64_steps(const char *str, uint64_t min, uint64_t max, uint64_t *vals, size_t room, size_t *n);
 
+#define TP_MAX_NAMES		32
+#define TP_MAX_NAMES_ARG	255	/* the longest list tp_parse_names() reads */
+
+/*
+ * tp_parse_names - "A[,B...]", each word one of the @nr @names, "all" for
+ * every one, or @alias (NULL for none) for those @alias_set marks ("shm":
+ * both shm modes), into @set: @set[i] is whether names[i] was chosen. 0;
+ * -EINVAL for an unknown word, an empty item (",,", a comma at either
+ * end: a typo, not "nothing"), an empty list, one longer than
+ * TP_MAX_NAMES_ARG, or more than TP_MAX_NAMES @names. @set is left as it
+ * was on an error.
+ */
+int tp_parse_names(const char *str, const char *const *names, size_t nr, const char *alias, const bool *alias_set,
+		   bool *set);
+
 /*
  * tp_parse_cpu_list - "A[,B...]": at most @room different CPUs below
  * @nr_cpus into @cpus, their count into @n. The errors of

@@ -117,6 +117,53 @@ Test(throughput_lists, empty_items_junk_range_and_overflow_are_refused)
 	cr_assert_eq(n, 99, "a refused list must not set the count");
 }
 
+static const char *const demo_names[] = { "cond", "pipe", "shm-a", "shm-b" };
+#define NR_DEMO (sizeof(demo_names) / sizeof(demo_names[0]))
+
+Test(throughput_lists, names_are_chosen_by_name_by_all_and_by_an_alias)
+{
+	static const bool shm[NR_DEMO] = { false, false, true, true };
+	bool set[NR_DEMO] = { true, true, true, true };
+
+	cr_assert_eq(tp_parse_names("pipe", demo_names, NR_DEMO, NULL, NULL, set), 0);
+	cr_assert(!set[0] && set[1] && !set[2] && !set[3], "one name clears the others");
+	cr_assert_eq(tp_parse_names("shm-b,cond,shm-b", demo_names, NR_DEMO, NULL, NULL, set), 0);
+	cr_assert(set[0] && !set[1] && !set[2] && set[3]);
+	cr_assert_eq(tp_parse_names("all", demo_names, NR_DEMO, NULL, NULL, set), 0);
+	cr_assert(set[0] && set[1] && set[2] && set[3]);
+	cr_assert_eq(tp_parse_names("shm", demo_names, NR_DEMO, "shm", shm, set), 0);
+	cr_assert(!set[0] && !set[1] && set[2] && set[3]);
+	cr_assert_eq(tp_parse_names("pipe,shm", demo_names, NR_DEMO, "shm", shm, set), 0);
+	cr_assert(!set[0] && set[1] && set[2] && set[3]);
+	cr_assert_eq(tp_parse_names("shm", demo_names, NR_DEMO, NULL, NULL, set), -EINVAL,
+		     "without the alias, shm is no name");
+}
+
+Test(throughput_lists, empty_items_unknown_names_and_an_overlong_list_are_refused)
+{
+	static const char *const bad[] = { "", ",", "cond,", ",cond", "cond,,pipe", "pipes", "Cond", "cond pipe" };
+	bool set[NR_DEMO] = { false, true, false, true };
+	char list[TP_MAX_NAMES_ARG + 2];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_assert_eq(tp_parse_names(bad[i], demo_names, NR_DEMO, NULL, NULL, set), -EINVAL, "'%s'", bad[i]);
+	cr_assert(!set[0] && set[1] && !set[2] && set[3], "a refused list leaves the set as it was");
+
+	/* valid names, TP_MAX_NAMES_ARG characters (4 + 6 + 49 x 5), then one more (4 + 2 x 6 + 48 x 5) */
+	strcpy(list, "cond,shm-a");
+	for (i = 0; i < 49; i++)
+		strcat(list, ",cond");
+	cr_assert_eq(strlen(list), TP_MAX_NAMES_ARG);
+	cr_assert_eq(tp_parse_names(list, demo_names, NR_DEMO, NULL, NULL, set), 0);
+	cr_assert(set[0] && !set[1] && set[2] && !set[3]);
+	strcpy(list, "cond,shm-a,shm-a");
+	for (i = 0; i < 48; i++)
+		strcat(list, ",cond");
+	cr_assert_eq(strlen(list), TP_MAX_NAMES_ARG + 1);
+	cr_assert_eq(tp_parse_names(list, demo_names, NR_DEMO, NULL, NULL, set), -EINVAL);
+}
+
 Test(throughput_result, counters_add_up_by_name_and_a_full_table_says_so)
 {
 	struct tp_result r = { 0 };
