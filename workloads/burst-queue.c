@@ -243,11 +243,7 @@ static void bq_parse_options(struct bq_options *opt, int argc, char **argv)
 			break;
 		}
 	}
-	if (opt->tp.help) {
-		bq_usage(stdout);
-		exit(0);
-	}
-	tp_options__finish(&opt->tp, argc, argv);
+	tp_options__finish(&opt->tp, argc, argv, bq_usage);
 	err = bq_probe_pipe(opt->pipe_size);
 	if (err < 0 && opt->pipe_size && (err == -EPERM || err == -EBUSY))
 		tp_usage_error(BQ_NAME, "--pipe-size %llu is above what this user may set "

@@ -290,11 +290,7 @@ static void ex_parse_options(struct ex_options *opt, int argc, char **argv)
 			break;
 		}
 	}
-	if (opt->tp.help) {
-		ex_usage(stdout);
-		exit(0);
-	}
-	tp_options__finish(&opt->tp, argc, argv);
+	tp_options__finish(&opt->tp, argc, argv, ex_usage);
 	if (!threads_given)
 		ex_default_threads(opt);
 	for (i = 0; opt->modes[EX_PER_THREAD] && i < opt->nr_threads; i++)

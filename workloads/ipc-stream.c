@@ -351,11 +351,7 @@ static void is_parse_options(struct is_options *opt, int argc, char **argv)
 			break;
 		}
 	}
-	if (opt->tp.help) {
-		is_usage(stdout);
-		exit(0);
-	}
-	tp_options__finish(&opt->tp, argc, argv);
+	tp_options__finish(&opt->tp, argc, argv, is_usage);
 	err = is_probe(opt);
 	if (err) {
 		fprintf(stderr, "%s: cannot make a socketpair: %s\n", IS_NAME, strerror(-err));

@@ -294,11 +294,7 @@ static void sp_parse_options(struct sp_options *opt, int argc, char **argv)
 			break;
 		}
 	}
-	if (opt->tp.help) {
-		sp_usage(stdout);
-		exit(0);
-	}
-	tp_options__finish(&opt->tp, argc, argv);
+	tp_options__finish(&opt->tp, argc, argv, sp_usage);
 	for (i = 0; i < opt->nr_counts; i++)
 		if (opt->counts[i] > opt->max_count)
 			opt->max_count = opt->counts[i];

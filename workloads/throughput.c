@@ -73,10 +73,14 @@ bool tp_options__parse(struct tp_options *o, int opt, const char *arg, int argc,
 	}
 }
 
-void tp_options__finish(struct tp_options *o, int argc, char **argv)
+void tp_options__finish(struct tp_options *o, int argc, char **argv, void (*usage)(FILE *out))
 {
 	cpu_set_t allowed;
 
+	if (o->help) {
+		usage(stdout);
+		exit(0);
+	}
 	if (optind < argc)
 		tp_usage_error(o->name, "unexpected argument '%s'", argv[optind]);
 	if (o->cpus_given)

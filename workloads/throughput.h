@@ -63,7 +63,7 @@ struct tp_options {
 	int cpu_list[TP_MAX_CPUS];
 	size_t nr_cpu_list;
 	bool json;
-	bool help;		/* --help was given: the workload prints its usage and exits 0 */
+	bool help;		/* --help was given: tp_options__finish() prints the usage, exits 0 */
 };
 
 /* tp_options__init - defaults: --repeat TP_DEFAULT_REPEAT, text output, CPUs chosen later */
@@ -78,11 +78,12 @@ void tp_options__init(struct tp_options *o, const char *name);
 bool tp_options__parse(struct tp_options *o, int opt, const char *arg, int argc, char **argv);
 
 /*
- * tp_options__finish - after the loop: no stray arguments, and the CPUs
- * default to the first two this process may use (exits 2 when it has
- * fewer), or with list_cpus to all of them.
+ * tp_options__finish - after the loop: with --help, @usage(stdout) and
+ * exit status 0, whatever else the line holds; then no stray arguments,
+ * and the CPUs default to the first two this process may use (exits 2
+ * when it has fewer), or with list_cpus to all of them.
  */
-void tp_options__finish(struct tp_options *o, int argc, char **argv);
+void tp_options__finish(struct tp_options *o, int argc, char **argv, void (*usage)(FILE *out));
 
 /* tp_usage_error - "NAME: MESSAGE (see --help)" on stderr, exit status 2 */
 void tp_usage_error(const char *name, const char *fmt, ...)

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "readback.h"
 #include "throughput.h"
@@ -410,6 +411,88 @@ Test(throughput_lists, a_cpu_list_refuses_repeats_range_junk_and_excess)
 	cr_assert_eq(cpus[0], -1, "a refused list must not set a CPU");
 }
 
+static void demo_usage(FILE *out)
+{
+	fprintf(out, "Usage: demo [--json]\n");
+}
+
+/* read_all - @fd to its end into @buf: an error line comes in three writes to the unbuffered stderr */
+static void read_all(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got + 1 < len && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+}
+
+/*
+ * in_child - @body(@ctx) in a child with its stdout and stderr into @out
+ * and @err (@len bytes each): the child's exit status. The body is to end
+ * the child; a sanitized build may add its own lines on stderr then.
+ */
+static int in_child(void (*body)(void *ctx), void *ctx, char *out, char *err, size_t len)
+{
+	int o[2], e[2], status;
+	pid_t pid;
+
+	cr_assert_eq(pipe(o), 0);
+	cr_assert_eq(pipe(e), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		body(ctx);
+		_exit(77);
+	}
+	close(o[1]);
+	close(e[1]);
+	read_all(o[0], out, len);
+	read_all(e[0], err, len);
+	close(o[0]);
+	close(e[0]);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status), "0x%x", status);
+	return WEXITSTATUS(status);
+}
+
+/* has_line - @line (with its newline) is one of the lines of @text */
+static bool has_line(const char *text, const char *line)
+{
+	const char *at;
+
+	for (at = strstr(text, line); at; at = strstr(at + 1, line))
+		if (at == text || at[-1] == '\n')
+			return true;
+	return false;
+}
+
+static void finish_demo(void *ctx)
+{
+	char *argv[] = { "demo", "stray", NULL };
+
+	optind = 1;
+	tp_options__finish(ctx, 2, argv, demo_usage);
+}
+
+Test(throughput_options, help_prints_the_usage_and_exits_0_before_a_stray_argument_is_refused)
+{
+	struct tp_options o;
+	char out[256], err[256];
+
+	tp_options__init(&o, "demo");
+	o.help = true;
+	cr_assert_eq(in_child(finish_demo, &o, out, err, sizeof(out)), 0, "%s", err);
+	cr_assert_str_eq(out, "Usage: demo [--json]\n");
+
+	tp_options__init(&o, "demo");
+	cr_assert_eq(in_child(finish_demo, &o, out, err, sizeof(out)), 2, "%s", err);
+	cr_assert_str_empty(out);
+	cr_assert(has_line(err, "demo: unexpected argument 'stray' (see --help)\n"), "%s", err);
+}
+
 Test(throughput_options, a_cpu_list_is_parsed_and_defaults_to_every_allowed_cpu)
 {
 	char *argv[] = { "demo", NULL };
@@ -428,7 +511,7 @@ Test(throughput_options, a_cpu_list_is_parsed_and_defaults_to_every_allowed_cpu)
 	tp_options__init(&o, "demo");
 	o.list_cpus = true;
 	optind = 1;
-	tp_options__finish(&o, 1, argv);
+	tp_options__finish(&o, 1, argv, demo_usage);
 	cr_assert_eq(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
 	cr_assert_eq(o.nr_cpu_list, (size_t)CPU_COUNT(&allowed));
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
