@@ -958,17 +958,8 @@ static int bq_print_json(const struct bq_options *opt, const struct bq_run *run)
 
 	json_writer__init(&w, stdout);
 	tp_json__begin(&w, &opt->tp, "producer", "consumer");
-	json_writer__key(&w, "modes");
-	json_writer__begin_array(&w);
-	for (m = 0; m < BQ_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__string(&w, bq_mode_names[m]);
-	json_writer__end_array(&w);
-	json_writer__key(&w, "tasks");
-	json_writer__begin_array(&w);
-	for (i = 0; i < opt->nr_sizes; i++)
-		json_writer__uint(&w, opt->sizes[i]);
-	json_writer__end_array(&w);
+	tp_json__names(&w, "modes", bq_mode_names, opt->modes, BQ_NR_MODES);
+	tp_json__u64s(&w, "tasks", opt->sizes, opt->nr_sizes);
 	json_writer__key(&w, "pipe_size");
 	json_writer__uint(&w, opt->pipe_size);
 	json_writer__key(&w, "pipe_capacity");
@@ -980,15 +971,7 @@ static int bq_print_json(const struct bq_options *opt, const struct bq_run *run)
 		for (m = 0; m < BQ_NR_MODES; m++)
 			if (!strcmp(run->results[i].mode, bq_mode_names[m]))
 				handed[m] += tp_result__counter(&run->results[i], "received");
-	json_writer__key(&w, "handed_over");
-	json_writer__begin_object(&w);
-	for (m = 0; m < BQ_NR_MODES; m++) {
-		if (!opt->modes[m])
-			continue;
-		json_writer__key(&w, bq_mode_names[m]);
-		json_writer__uint(&w, handed[m]);
-	}
-	json_writer__end_object(&w);
+	tp_json__per_name(&w, "handed_over", bq_mode_names, opt->modes, handed, BQ_NR_MODES);
 	json_writer__key(&w, "threads");
 	json_writer__begin_object(&w);
 	json_writer__key(&w, "producer");

@@ -772,27 +772,13 @@ static int ex_print_json(const struct ex_options *opt, const struct ex_config *c
 	const struct tp_result *single;
 	struct json_writer w;
 	size_t i;
-	int m;
 
 	json_writer__init(&w, stdout);
 	tp_json__begin(&w, &opt->tp, NULL, NULL);
-	json_writer__key(&w, "modes");
-	json_writer__begin_array(&w);
-	for (m = 0; m < EX_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__string(&w, ex_mode_names[m]);
-	json_writer__end_array(&w);
+	tp_json__names(&w, "modes", ex_mode_names, opt->modes, EX_NR_MODES);
 	json_writer__put_uint(&w, "handlers", opt->handlers);
-	json_writer__key(&w, "loops");
-	json_writer__begin_array(&w);
-	for (i = 0; i < opt->nr_loops; i++)
-		json_writer__uint(&w, opt->loops[i]);
-	json_writer__end_array(&w);
-	json_writer__key(&w, "threads");
-	json_writer__begin_array(&w);
-	for (i = 0; i < opt->nr_threads; i++)
-		json_writer__uint(&w, opt->threads[i]);
-	json_writer__end_array(&w);
+	tp_json__u64s(&w, "loops", opt->loops, opt->nr_loops);
+	tp_json__u64s(&w, "threads", opt->threads, opt->nr_threads);
 	tp_json__results(&w, results, n, "handlers", "handler");
 
 	json_writer__key(&w, "handler_cost");
@@ -847,12 +833,7 @@ static int ex_print_json(const struct ex_options *opt, const struct ex_config *c
 	/* what a tracer divides by: every handler each mode ran, over all N, L and runs */
 	for (i = 0; i < n; i++)
 		run_by[configs[i].mode] += tp_result__counter(&results[i], "run");
-	json_writer__key(&w, "handlers_run");
-	json_writer__begin_object(&w);
-	for (m = 0; m < EX_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__put_uint(&w, ex_mode_names[m], run_by[m]);
-	json_writer__end_object(&w);
+	tp_json__per_name(&w, "handlers_run", ex_mode_names, opt->modes, run_by, EX_NR_MODES);
 	json_writer__key(&w, "thread_names");
 	json_writer__begin_object(&w);
 	json_writer__put_str(&w, "single", "ex-single");

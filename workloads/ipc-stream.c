@@ -1278,18 +1278,8 @@ static int is_print_json(const struct is_options *opt, const struct is_run *run)
 	}
 	json_writer__init(&w, stdout);
 	tp_json__begin(&w, &opt->tp, "producer", "consumer");
-	json_writer__key(&w, "modes");
-	json_writer__begin_array(&w);
-	for (m = 0; m < IS_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__string(&w, is_mode_names[m]);
-	json_writer__end_array(&w);
-	json_writer__key(&w, "receivers");
-	json_writer__begin_array(&w);
-	for (v = 0; v < IS_NR_RECEIVERS; v++)
-		if (opt->receivers[v])
-			json_writer__string(&w, is_receiver_names[v]);
-	json_writer__end_array(&w);
+	tp_json__names(&w, "modes", is_mode_names, opt->modes, IS_NR_MODES);
+	tp_json__names(&w, "receivers", is_receiver_names, opt->receivers, IS_NR_RECEIVERS);
 	json_writer__put_uint(&w, "rounds", opt->rounds);
 	json_writer__put_uint(&w, "messages_per_run", opt->rounds * IS_PER_ROUND);
 	json_writer__put_uint(&w, "bytes_per_run", opt->rounds * IS_ROUND_BYTES);
@@ -1305,18 +1295,8 @@ static int is_print_json(const struct is_options *opt, const struct is_run *run)
 	tp_json__results(&w, flat, n, "messages", "message");
 
 	/* what a tracer divides by: every message and byte handed over, per mode, all runs */
-	json_writer__key(&w, "handed_over");
-	json_writer__begin_object(&w);
-	for (m = 0; m < IS_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__put_uint(&w, is_mode_names[m], messages[m]);
-	json_writer__end_object(&w);
-	json_writer__key(&w, "handed_over_bytes");
-	json_writer__begin_object(&w);
-	for (m = 0; m < IS_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__put_uint(&w, is_mode_names[m], bytes[m]);
-	json_writer__end_object(&w);
+	tp_json__per_name(&w, "handed_over", is_mode_names, opt->modes, messages, IS_NR_MODES);
+	tp_json__per_name(&w, "handed_over_bytes", is_mode_names, opt->modes, bytes, IS_NR_MODES);
 	json_writer__key(&w, "threads");
 	json_writer__begin_object(&w);
 	json_writer__key(&w, "producer");

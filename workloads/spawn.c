@@ -976,22 +976,12 @@ static int sp_print_json(const struct sp_options *opt, struct sp_run *run)
 {
 	const char *tunables = getenv("GLIBC_TUNABLES");
 	struct json_writer w;
-	size_t i;
 	int m;
 
 	json_writer__init(&w, stdout);
 	tp_json__begin(&w, &opt->tp, "creator", "other");
-	json_writer__key(&w, "modes");
-	json_writer__begin_array(&w);
-	for (m = 0; m < SP_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__string(&w, sp_mode_names[m]);
-	json_writer__end_array(&w);
-	json_writer__key(&w, "counts");
-	json_writer__begin_array(&w);
-	for (i = 0; i < opt->nr_counts; i++)
-		json_writer__uint(&w, opt->counts[i]);
-	json_writer__end_array(&w);
+	tp_json__names(&w, "modes", sp_mode_names, opt->modes, SP_NR_MODES);
+	tp_json__u64s(&w, "counts", opt->counts, opt->nr_counts);
 	json_writer__put_uint(&w, "switches", opt->switches);
 	json_writer__put_str(&w, "placement", sp_placement_names[opt->placement]);
 	json_writer__key(&w, "glibc_tunables");

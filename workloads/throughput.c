@@ -560,6 +560,42 @@ void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stat
 	json_writer__end_object(w);
 }
 
+void tp_json__names(struct json_writer *w, const char *key, const char *const *names, const bool *set, size_t nr)
+{
+	size_t i;
+
+	json_writer__key(w, key);
+	json_writer__begin_array(w);
+	for (i = 0; i < nr; i++)
+		if (set[i])
+			json_writer__string(w, names[i]);
+	json_writer__end_array(w);
+}
+
+void tp_json__u64s(struct json_writer *w, const char *key, const uint64_t *vals, size_t n)
+{
+	size_t i;
+
+	json_writer__key(w, key);
+	json_writer__begin_array(w);
+	for (i = 0; i < n; i++)
+		json_writer__uint(w, vals[i]);
+	json_writer__end_array(w);
+}
+
+void tp_json__per_name(struct json_writer *w, const char *key, const char *const *names, const bool *set,
+		       const uint64_t *vals, size_t nr)
+{
+	size_t i;
+
+	json_writer__key(w, key);
+	json_writer__begin_object(w);
+	for (i = 0; i < nr; i++)
+		if (set[i])
+			json_writer__put_uint(w, names[i], vals[i]);
+	json_writer__end_object(w);
+}
+
 void tp_json__results(struct json_writer *w, const struct tp_result *results, size_t n, const char *size_name,
 		      const char *unit)
 {

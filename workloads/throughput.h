@@ -288,6 +288,19 @@ void tp_json__begin(struct json_writer *w, const struct tp_options *o, const cha
 /* tp_json__stats - @s as {"mean", "sd", "min", "median", "max"} after key @key */
 void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stats *s);
 
+/* tp_json__names - @key, then the list of those of the @nr @names that @set marks, in their order */
+void tp_json__names(struct json_writer *w, const char *key, const char *const *names, const bool *set, size_t nr);
+
+/* tp_json__u64s - @key, then the list of the @n @vals */
+void tp_json__u64s(struct json_writer *w, const char *key, const uint64_t *vals, size_t n);
+
+/*
+ * tp_json__per_name - @key, then an object: for each of the @nr @names
+ * that @set marks, its name and @vals[i] (what a mode handed over, say)
+ */
+void tp_json__per_name(struct json_writer *w, const char *key, const char *const *names, const bool *set,
+		       const uint64_t *vals, size_t nr);
+
 /*
  * tp_json__results - close the options, then "results": one object per
  * result: {"mode", SIZE_NAME: units, each parameter as NAME: value,

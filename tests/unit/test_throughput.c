@@ -249,6 +249,36 @@ Test(throughput_json, the_document_holds_options_results_and_the_workloads_own_k
 	unlink(path);
 }
 
+Test(throughput_json, chosen_names_lists_and_counts_per_name_keep_their_order)
+{
+	static const bool chosen[NR_DEMO] = { true, false, false, true };
+	static const uint64_t per_name[NR_DEMO] = { 10, 20, 30, 40 };
+	static const uint64_t sizes[] = { 1000, 10, 100 };
+	static const bool none[NR_DEMO];
+	struct json_writer w;
+	char path[64];
+	FILE *f = temp_output("tp-json-lists", path);
+
+	json_writer__init(&w, f);
+	json_writer__begin_object(&w);
+	tp_json__names(&w, "modes", demo_names, chosen, NR_DEMO);
+	tp_json__names(&w, "no_modes", demo_names, none, NR_DEMO);
+	tp_json__u64s(&w, "sizes", sizes, 3);
+	tp_json__u64s(&w, "no_sizes", sizes, 0);
+	tp_json__per_name(&w, "handed_over", demo_names, chosen, per_name, NR_DEMO);
+	tp_json__per_name(&w, "none_handed_over", demo_names, none, per_name, NR_DEMO);
+	json_writer__end_object(&w);
+	cr_assert_eq(json_writer__finish(&w), 0);
+	cr_assert_eq(fclose(f), 0);
+
+	cr_assert(py_check(path,
+			   "assert d == {'modes': ['cond', 'shm-b'], 'no_modes': [], 'sizes': [1000, 10, 100],\n"
+			   "             'no_sizes': [], 'handed_over': {'cond': 10, 'shm-b': 40},\n"
+			   "             'none_handed_over': {}}, d\n"
+			   "assert list(d['handed_over']) == ['cond', 'shm-b']\n"));
+	unlink(path);
+}
+
 static void demo_extra(struct json_writer *w, const struct tp_result *r, void *ctx)
 {
 	(*(int *)ctx)++;
