@@ -473,9 +473,8 @@ static void *bq_consumer_main(void *arg)
 static int bq_wait_asleep(struct bq_trial *t)
 {
 	uint64_t deadline = tp_now_ns() + BQ_SLEEP_WAIT_NS;
-	char path[64], buf[512], *paren;
-	ssize_t n;
-	int fd;
+	char path[64];
+	int asleep;
 
 	while (!__atomic_load_n(&t->ready, __ATOMIC_ACQUIRE)) {
 		if (tp_now_ns() > deadline)
@@ -484,18 +483,9 @@ static int bq_wait_asleep(struct bq_trial *t)
 	}
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)t->consumer_tid);
 	while (tp_now_ns() <= deadline) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n < 0)
-			return -errno;
-		buf[n] = '\0';
-		/* "tid (comm) S ...": the comm may hold spaces and parentheses, the last ')' ends it */
-		paren = strrchr(buf, ')');
-		if (paren && paren[1] == ' ' && (paren[2] == 'S' || paren[2] == 'D'))
-			return 0;
+		asleep = tp_proc_asleep(path);
+		if (asleep)
+			return asleep < 0 ? asleep : 0;
 		sched_yield();
 	}
 	return -ETIMEDOUT;
@@ -989,8 +979,6 @@ int main(int argc, char **argv)
 {
 	struct bq_options opt;
 	struct bq_run run = { 0 };
-	pthread_attr_t attr;
-	pthread_t producer;
 	int err;
 
 	bq_parse_options(&opt, argc, argv);
@@ -1000,16 +988,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", BQ_NAME);
 		return 1;
 	}
-	pthread_attr_init(&attr);
-	err = -tp_attr_pin(&attr, opt.tp.cpu[0]);
-	if (!err)
-		err = pthread_create(&producer, &attr, bq_producer_main, &run);
-	pthread_attr_destroy(&attr);
-	if (!err)
-		err = pthread_join(producer, NULL);
+	err = tp_run_thread(opt.tp.cpu[0], bq_producer_main, &run);
 	if (err) {
 		fprintf(stderr, "%s: cannot run the producer on CPU %d: %s\n", BQ_NAME, opt.tp.cpu[0],
-			strerror(err));
+			strerror(-err));
 		free(run.results);
 		return 1;
 	}

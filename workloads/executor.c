@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "parse.h"
 #include "throughput.h"
@@ -369,15 +368,6 @@ static void ex_service__run(struct ex_service *s, struct ex_worker *w)
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* ex_thread_cpu_ns - the calling thread's CPU time: what it got of a CPU the machine shares */
-static uint64_t ex_thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void *ex_worker_main(void *arg)
 {
 	struct ex_worker *w = arg;
@@ -394,9 +384,9 @@ static void *ex_worker_main(void *arg)
 	while (!g->released)
 		pthread_cond_wait(&g->go, &g->lock);
 	pthread_mutex_unlock(&g->lock);
-	cpu0 = ex_thread_cpu_ns();
+	cpu0 = tp_thread_cpu_ns();
 	ex_service__run(w->service, w);
-	w->cpu_ns = ex_thread_cpu_ns() - cpu0;
+	w->cpu_ns = tp_thread_cpu_ns() - cpu0;
 	return NULL;
 }
 
@@ -624,13 +614,6 @@ static void ex_result__add(struct tp_result *r, const struct ex_run *run)
 	tp_result__count(r, "cpu_ns", sum[7]);
 }
 
-static int ex_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * ex_calibrate - one handler of @loops iterations, called directly through
  * its pointer on this (pinned) thread, no queue and no lock: rounds of
@@ -643,6 +626,7 @@ static int ex_cmp_double(const void *a, const void *b)
 static void ex_calibrate(struct ex_handler *cal, size_t nr, uint64_t loops, struct ex_cost *cost)
 {
 	double per[EX_CAL_ROUNDS];
+	struct tp_stats st;
 	uint64_t calls = 64, i, t0, ns;
 	size_t j = 0;
 	int round;
@@ -652,23 +636,22 @@ static void ex_calibrate(struct ex_handler *cal, size_t nr, uint64_t loops, stru
 		cal[i].loops = loops;
 	}
 	for (;;) {
-		t0 = ex_thread_cpu_ns();
+		t0 = tp_thread_cpu_ns();
 		for (i = 0; i < calls; i++, j = j + 1 < nr ? j + 1 : 0)
 			cal[j].fn(&cal[j]);
-		ns = ex_thread_cpu_ns() - t0;
+		ns = tp_thread_cpu_ns() - t0;
 		if (ns >= EX_CAL_ROUND_NS || calls >= (1ull << 32))
 			break;
 		calls *= 2;
 	}
 	for (round = 0; round < EX_CAL_ROUNDS; round++) {
-		t0 = ex_thread_cpu_ns();
+		t0 = tp_thread_cpu_ns();
 		for (i = 0; i < calls; i++, j = j + 1 < nr ? j + 1 : 0)
 			cal[j].fn(&cal[j]);
-		per[round] = (double)(ex_thread_cpu_ns() - t0) / (double)calls;
+		per[round] = (double)(tp_thread_cpu_ns() - t0) / (double)calls;
 	}
-	qsort(per, EX_CAL_ROUNDS, sizeof(per[0]), ex_cmp_double);
 	cost->loops = loops;
-	cost->ns_per_handler = per[EX_CAL_ROUNDS / 2];
+	cost->ns_per_handler = tp_stats__of(per, EX_CAL_ROUNDS, &st)->median;
 	cost->calls = calls;
 }
 

@@ -63,7 +63,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <pthread.h>
@@ -859,39 +858,21 @@ static void is_produce_unix(struct is_trial *t)
 static int is_wait_asleep(struct is_trial *t)
 {
 	uint64_t deadline = tp_now_ns() + IS_READY_NS;
-	char path[64], buf[512], *paren;
-	ssize_t n;
-	int fd;
+	char path[64];
+	int asleep;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)t->child);
 	while (tp_now_ns() <= deadline) {
 		if (is_child_exited(t))
 			return -ECHILD;
 		if (__atomic_load_n(&t->sh->state, __ATOMIC_ACQUIRE) == IS_CHILD_READY) {
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				return -errno;
-			n = read(fd, buf, sizeof(buf) - 1);
-			close(fd);
-			if (n < 0)
-				return -errno;
-			buf[n] = '\0';
-			/* "pid (comm) S ...": the last ')' ends the comm */
-			paren = strrchr(buf, ')');
-			if (paren && paren[1] == ' ' && (paren[2] == 'S' || paren[2] == 'D'))
-				return 0;
+			asleep = tp_proc_asleep(path);
+			if (asleep)
+				return asleep < 0 ? asleep : 0;
 		}
 		sched_yield();
 	}
 	return -ETIMEDOUT;
-}
-
-static uint64_t is_thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void is_trial__free(struct is_trial *t)
@@ -998,13 +979,13 @@ static void is_trial__run(struct is_trial *t)
 		return;
 	}
 	getrusage(RUSAGE_THREAD, &before);
-	cpu0 = is_thread_cpu_ns();
+	cpu0 = tp_thread_cpu_ns();
 	t->start_ns = tp_now_ns();
 	if (t->mode == IS_UNIX)
 		is_produce_unix(t);
 	else
 		is_produce_shm(t);
-	t->cpu_ns = is_thread_cpu_ns() - cpu0;
+	t->cpu_ns = tp_thread_cpu_ns() - cpu0;
 	getrusage(RUSAGE_THREAD, &after);
 	t->switches = (uint64_t)(after.ru_nvcsw - before.ru_nvcsw);
 	t->preempted = (uint64_t)(after.ru_nivcsw - before.ru_nivcsw);
@@ -1312,8 +1293,6 @@ int main(int argc, char **argv)
 {
 	static struct is_run run;
 	struct is_options opt;
-	pthread_attr_t attr;
-	pthread_t producer;
 	int err, i;
 
 	is_parse_options(&opt, argc, argv);
@@ -1322,15 +1301,9 @@ int main(int argc, char **argv)
 	/* an inherited SIG_IGN would have the kernel reap the consumer and hide its status */
 	signal(SIGCHLD, SIG_DFL);
 	run.opt = &opt;
-	pthread_attr_init(&attr);
-	err = -tp_attr_pin(&attr, opt.tp.cpu[0]);
-	if (!err)
-		err = pthread_create(&producer, &attr, is_producer_main, &run);
-	pthread_attr_destroy(&attr);
-	if (!err)
-		err = pthread_join(producer, NULL);
+	err = tp_run_thread(opt.tp.cpu[0], is_producer_main, &run);
 	if (err) {
-		fprintf(stderr, "%s: cannot run the producer on CPU %d: %s\n", IS_NAME, opt.tp.cpu[0], strerror(err));
+		fprintf(stderr, "%s: cannot run the producer on CPU %d: %s\n", IS_NAME, opt.tp.cpu[0], strerror(-err));
 		return 1;
 	}
 	if (run.status) {

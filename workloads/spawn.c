@@ -1025,7 +1025,6 @@ int main(int argc, char **argv)
 	struct sp_options opt;
 	struct sp_run run = { 0 };
 	size_t room;
-	pthread_t creator;
 	int err;
 
 	sp_parse_options(&opt, argc, argv);
@@ -1038,11 +1037,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* the creator sets its own CPUs per mode; its threads inherit them unless pinned elsewhere */
-	err = pthread_create(&creator, NULL, sp_creator_main, &run);
-	if (!err)
-		err = pthread_join(creator, NULL);
+	err = tp_run_thread(-1, sp_creator_main, &run);
 	if (err) {
-		fprintf(stderr, "%s: cannot run the creator thread: %s\n", SP_NAME, strerror(err));
+		fprintf(stderr, "%s: cannot run the creator thread: %s\n", SP_NAME, strerror(-err));
 		return 1;
 	}
 	if (run.status) {

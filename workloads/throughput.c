@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -289,6 +290,46 @@ int tp_attr_pin(pthread_attr_t *attr, int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return -pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
+int tp_run_thread(int cpu, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	pthread_t thread;
+	int err;
+
+	err = -pthread_attr_init(&attr);
+	if (err)
+		return err;
+	if (cpu >= 0)
+		err = tp_attr_pin(&attr, cpu);
+	if (!err)
+		err = -pthread_create(&thread, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	if (!err)
+		err = -pthread_join(thread, NULL);
+	return err;
+}
+
+int tp_proc_asleep(const char *stat_path)
+{
+	char buf[512], *paren;
+	ssize_t n;
+	int fd;
+
+	fd = open(stat_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the comm may hold spaces and parentheses, the last ')' ends it (proc(5)) */
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && (paren[2] == 'S' || paren[2] == 'D');
 }
 
 static int tp_cmp_double(const void *a, const void *b)

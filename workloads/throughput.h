@@ -146,6 +146,32 @@ static inline uint64_t tp_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* tp_thread_cpu_ns - the calling thread's CPU time in ns: what it got of a CPU the machine shares */
+static inline uint64_t tp_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * tp_run_thread - @fn(@arg) on a thread of its own that starts on @cpu
+ * (wherever the kernel puts it for @cpu < 0), waited for: how a workload
+ * runs its main loop, pinned from its first instruction while the
+ * process's first thread keeps its affinity. 0 or -errno.
+ */
+int tp_run_thread(int cpu, void *(*fn)(void *), void *arg);
+
+/*
+ * tp_proc_asleep - whether the task whose /proc stat file is @stat_path
+ * ("/proc/PID/stat", "/proc/self/task/TID/stat") sleeps, state S or D:
+ * 1 or 0, or -errno if the file cannot be read. A peer that announced it
+ * is about to wait is asleep in that wait once this says so, and a clock
+ * started then does not time its way there.
+ */
+int tp_proc_asleep(const char *stat_path);
+
 /* what a set of repeats adds up to, in the unit of its values */
 struct tp_stats {
 	uint64_t n;

@@ -8,10 +8,12 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "readback.h"
@@ -548,6 +550,102 @@ Test(throughput_options, a_cpu_list_is_parsed_and_defaults_to_every_allowed_cpu)
 		if (CPU_ISSET(cpu, &allowed))
 			cr_assert_eq(o.cpu_list[i++], cpu, "CPU %zu of the list", i);
 	cr_assert_eq(o.cpu[0], -1, "a list leaves the pair unset");
+}
+
+struct where {
+	int cpu;
+	int allowed;		/* CPUs the thread may use */
+};
+
+static void *where_main(void *arg)
+{
+	struct where *at = arg;
+	cpu_set_t set;
+
+	at->cpu = sched_getcpu();
+	at->allowed = pthread_getaffinity_np(pthread_self(), sizeof(set), &set) ? -1 : CPU_COUNT(&set);
+	return NULL;
+}
+
+Test(throughput_threads, a_thread_runs_pinned_to_its_cpu_or_where_this_one_may_and_is_waited_for)
+{
+	struct where at = { -1, -1 };
+	cpu_set_t mine;
+	int cpu;
+
+	cr_assert_eq(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, &mine); cpu--)
+		;
+	cr_assert_eq(tp_run_thread(cpu, where_main, &at), 0);
+	cr_assert_eq(at.cpu, cpu, "the thread ran to its end before the call returned, on CPU %d", cpu);
+	cr_assert_eq(at.allowed, 1);
+
+	at.cpu = at.allowed = -1;
+	cr_assert_eq(tp_run_thread(-1, where_main, &at), 0);
+	cr_assert(at.cpu >= 0 && CPU_ISSET(at.cpu, &mine), "CPU %d", at.cpu);
+	cr_assert_eq(at.allowed, CPU_COUNT(&mine), "unpinned, it inherits this thread's CPUs");
+
+
+	/* past the last CPU this process may use: no thread, and the error */
+	at.cpu = -1;
+	cr_assert_lt(tp_run_thread(cpu + 1, where_main, &at), 0);
+	cr_assert_eq(at.cpu, -1, "nothing ran");
+}
+
+Test(throughput_threads, a_threads_cpu_time_grows_with_its_work_not_with_its_sleep)
+{
+	uint64_t t0 = tp_thread_cpu_ns(), t1, wall = tp_now_ns();
+	volatile uint64_t spin = 0;
+
+	while (tp_now_ns() - wall < 20000000ull)
+		spin++;
+	t1 = tp_thread_cpu_ns();
+	cr_assert_gt(t1, t0);
+	t0 = tp_thread_cpu_ns();
+	usleep(50000);
+	t1 = tp_thread_cpu_ns();
+	cr_assert_lt(t1 - t0, 25000000ull, "%llu ns of CPU over a 50 ms sleep", (unsigned long long)(t1 - t0));
+}
+
+struct sleeper {
+	int fds[2];
+	pid_t tid;
+};
+
+static void *sleeper_main(void *arg)
+{
+	struct sleeper *s = arg;
+	char byte;
+
+	__atomic_store_n(&s->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	return read(s->fds[0], &byte, 1) == 1 ? NULL : s;
+}
+
+Test(throughput_threads, a_task_blocked_in_a_read_is_asleep_and_a_running_one_is_not)
+{
+	struct sleeper s = { .tid = 0 };
+	char path[64];
+	pthread_t th;
+	int i, asleep = 0;
+	void *ret;
+
+	cr_assert_eq(tp_proc_asleep("/proc/self/stat"), 0, "this thread runs while it reads its own state");
+	cr_assert_eq(tp_proc_asleep("/proc/self/task/0/stat"), -ENOENT);
+
+	cr_assert_eq(pipe(s.fds), 0);
+	cr_assert_eq(pthread_create(&th, NULL, sleeper_main, &s), 0);
+	while (!__atomic_load_n(&s.tid, __ATOMIC_ACQUIRE))
+		sched_yield();
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)s.tid);
+	/* it announced itself before its read: give it up to 10 s to get there */
+	for (i = 0; i < 10000 && !(asleep = tp_proc_asleep(path)); i++)
+		usleep(1000);
+	cr_assert_eq(asleep, 1, "the reader never slept: %d", asleep);
+	cr_assert_eq(write(s.fds[1], "x", 1), 1);
+	cr_assert_eq(pthread_join(th, &ret), 0);
+	cr_assert_null(ret);
+	close(s.fds[0]);
+	close(s.fds[1]);
 }
 
 Test(throughput_result, parameters_are_set_by_name_in_order_and_a_full_set_says_so)
