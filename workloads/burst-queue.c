@@ -1005,9 +1005,5 @@ int main(int argc, char **argv)
 	else
 		bq_print_table(&opt, &run);
 	free(run.results);
-	if (err || fflush(stdout)) {
-		fprintf(stderr, "%s: cannot write the results to stdout\n", BQ_NAME);
-		return 1;
-	}
-	return 0;
+	return tp_results_out(BQ_NAME, err);
 }

@@ -920,11 +920,7 @@ int main(int argc, char **argv)
 		err = ex_print_json(&opt, configs, results, n, costs);
 	else
 		ex_print_table(&opt, configs, n, costs);
-	if (err || fflush(stdout)) {
-		fprintf(stderr, "%s: cannot write the results to stdout\n", EX_NAME);
-		goto out;
-	}
-	status = 0;
+	status = tp_results_out(EX_NAME, err);
 out:
 	for (i = 0; configs && results && i < n; i++)
 		free(configs[i].ns);

@@ -1314,9 +1314,5 @@ int main(int argc, char **argv)
 		err = is_print_json(&opt, &run);
 	else
 		is_print_table(&opt, &run);
-	if (err || fflush(stdout)) {
-		fprintf(stderr, "%s: cannot write the results to stdout\n", IS_NAME);
-		return 1;
-	}
-	return 0;
+	return tp_results_out(IS_NAME, err);
 }

@@ -1053,9 +1053,5 @@ int main(int argc, char **argv)
 		sp_print_table(&opt, &run);
 	free(run.results);
 	free(run.first_runs);
-	if (err || fflush(stdout)) {
-		fprintf(stderr, "%s: cannot write the results to stdout\n", SP_NAME);
-		return 1;
-	}
-	return 0;
+	return tp_results_out(SP_NAME, err);
 }

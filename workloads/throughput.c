@@ -584,6 +584,15 @@ void tp_json__begin(struct json_writer *w, const struct tp_options *o, const cha
 	json_writer__end_object(w);
 }
 
+int tp_results_out(const char *name, int err)
+{
+	if (err || fflush(stdout)) {
+		fprintf(stderr, "%s: cannot write the results to stdout\n", name);
+		return 1;
+	}
+	return 0;
+}
+
 void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stats *s)
 {
 	json_writer__key(w, key);

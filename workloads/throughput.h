@@ -311,6 +311,13 @@ void tp_table__rates_row(FILE *out, const char *label, const struct tp_result *r
  */
 void tp_json__begin(struct json_writer *w, const struct tp_options *o, const char *role0, const char *role1);
 
+/*
+ * tp_results_out - the end of a workload's output: @err is what writing
+ * it returned, and stdout is flushed. 0, or 1 (the exit status) after one
+ * line on stderr: results that did not all reach stdout are a failure.
+ */
+int tp_results_out(const char *name, int err);
+
 /* tp_json__stats - @s as {"mean", "sd", "min", "median", "max"} after key @key */
 void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stats *s);
 

@@ -552,6 +552,37 @@ Test(throughput_options, a_cpu_list_is_parsed_and_defaults_to_every_allowed_cpu)
 	cr_assert_eq(o.cpu[0], -1, "a list leaves the pair unset");
 }
 
+struct results_out {
+	const char *stdout_path;
+	int err;
+};
+
+/* results_out_demo - "x" on the stdout @ctx names, then tp_results_out(), its value the exit status */
+static void results_out_demo(void *ctx)
+{
+	const struct results_out *r = ctx;
+
+	if (!freopen(r->stdout_path, "w", stdout))
+		_exit(99);
+	fputs("x", stdout);
+	/* _exit: the flush under test is the only one */
+	_exit(tp_results_out("demo", r->err));
+}
+
+Test(throughput_options, results_that_do_not_reach_stdout_are_one_line_and_exit_1)
+{
+	static const char failed[] = "demo: cannot write the results to stdout\n";
+	struct results_out ok = { "/dev/null", 0 }, full = { "/dev/full", 0 }, bad = { "/dev/null", -EIO };
+	char out[256], err[256];
+
+	cr_assert_eq(in_child(results_out_demo, &ok, out, err, sizeof(out)), 0);
+	cr_assert_str_empty(err);
+	cr_assert_eq(in_child(results_out_demo, &full, out, err, sizeof(out)), 1, "the flush fails: ENOSPC");
+	cr_assert_str_eq(err, failed);
+	cr_assert_eq(in_child(results_out_demo, &bad, out, err, sizeof(out)), 1, "the writer failed before");
+	cr_assert_str_eq(err, failed);
+}
+
 struct where {
 	int cpu;
 	int allowed;		/* CPUs the thread may use */
