@@ -186,37 +186,6 @@ static void bq_usage(FILE *out)
 		BQ_NAME, BQ_NAME, BQ_NOTIFY_READ, BQ_BATCH_READ, TP_DEFAULT_REPEAT, BQ_NAME, BQ_NAME, BQ_NAME);
 }
 
-static int bq_parse_modes(const char *arg, bool modes[BQ_NR_MODES])
-{
-	char buf[256], *save = NULL, *word;
-	bool any = false;
-	int m;
-
-	if (strlen(arg) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, arg);
-	memset(modes, 0, sizeof(bool) * BQ_NR_MODES);
-	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(word, "all")) {
-			for (m = 0; m < BQ_NR_MODES; m++)
-				modes[m] = true;
-			any = true;
-			continue;
-		}
-		for (m = 0; m < BQ_NR_MODES; m++)
-			if (!strcmp(word, bq_mode_names[m]))
-				break;
-		if (m == BQ_NR_MODES)
-			return -EINVAL;
-		modes[m] = true;
-		any = true;
-	}
-	/* strtok_r skips empty items: ",," or a trailing comma is a typo, not "nothing" */
-	if (!any || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-		return -EINVAL;
-	return 0;
-}
-
 /* bq_probe_pipe - the capacity a pipe of this run has, after --pipe-size: bytes or -errno */
 static int bq_probe_pipe(uint64_t pipe_size)
 {
@@ -258,7 +227,7 @@ static void bq_parse_options(struct bq_options *opt, int argc, char **argv)
 			continue;
 		switch (o) {
 		case 'm':
-			if (bq_parse_modes(optarg, opt->modes))
+			if (tp_parse_names(optarg, bq_mode_names, BQ_NR_MODES, NULL, NULL, opt->modes))
 				tp_usage_error(BQ_NAME, "--mode wants cond, pipe-notify, pipe-record, pipe-batch, "
 					       "thread-per-event or all, comma-separated, not '%s'", optarg);
 			break;
@@ -274,11 +243,7 @@ static void bq_parse_options(struct bq_options *opt, int argc, char **argv)
 			break;
 		}
 	}
-	if (opt->tp.help) {
-		bq_usage(stdout);
-		exit(0);
-	}
-	tp_options__finish(&opt->tp, argc, argv);
+	tp_options__finish(&opt->tp, argc, argv, bq_usage);
 	err = bq_probe_pipe(opt->pipe_size);
 	if (err < 0 && opt->pipe_size && (err == -EPERM || err == -EBUSY))
 		tp_usage_error(BQ_NAME, "--pipe-size %llu is above what this user may set "
@@ -508,9 +473,8 @@ static void *bq_consumer_main(void *arg)
 static int bq_wait_asleep(struct bq_trial *t)
 {
 	uint64_t deadline = tp_now_ns() + BQ_SLEEP_WAIT_NS;
-	char path[64], buf[512], *paren;
-	ssize_t n;
-	int fd;
+	char path[64];
+	int asleep;
 
 	while (!__atomic_load_n(&t->ready, __ATOMIC_ACQUIRE)) {
 		if (tp_now_ns() > deadline)
@@ -519,18 +483,9 @@ static int bq_wait_asleep(struct bq_trial *t)
 	}
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)t->consumer_tid);
 	while (tp_now_ns() <= deadline) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n < 0)
-			return -errno;
-		buf[n] = '\0';
-		/* "tid (comm) S ...": the comm may hold spaces and parentheses, the last ')' ends it */
-		paren = strrchr(buf, ')');
-		if (paren && paren[1] == ' ' && (paren[2] == 'S' || paren[2] == 'D'))
-			return 0;
+		asleep = tp_proc_asleep(path);
+		if (asleep)
+			return asleep < 0 ? asleep : 0;
 		sched_yield();
 	}
 	return -ETIMEDOUT;
@@ -993,17 +948,8 @@ static int bq_print_json(const struct bq_options *opt, const struct bq_run *run)
 
 	json_writer__init(&w, stdout);
 	tp_json__begin(&w, &opt->tp, "producer", "consumer");
-	json_writer__key(&w, "modes");
-	json_writer__begin_array(&w);
-	for (m = 0; m < BQ_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__string(&w, bq_mode_names[m]);
-	json_writer__end_array(&w);
-	json_writer__key(&w, "tasks");
-	json_writer__begin_array(&w);
-	for (i = 0; i < opt->nr_sizes; i++)
-		json_writer__uint(&w, opt->sizes[i]);
-	json_writer__end_array(&w);
+	tp_json__names(&w, "modes", bq_mode_names, opt->modes, BQ_NR_MODES);
+	tp_json__u64s(&w, "tasks", opt->sizes, opt->nr_sizes);
 	json_writer__key(&w, "pipe_size");
 	json_writer__uint(&w, opt->pipe_size);
 	json_writer__key(&w, "pipe_capacity");
@@ -1015,15 +961,7 @@ static int bq_print_json(const struct bq_options *opt, const struct bq_run *run)
 		for (m = 0; m < BQ_NR_MODES; m++)
 			if (!strcmp(run->results[i].mode, bq_mode_names[m]))
 				handed[m] += tp_result__counter(&run->results[i], "received");
-	json_writer__key(&w, "handed_over");
-	json_writer__begin_object(&w);
-	for (m = 0; m < BQ_NR_MODES; m++) {
-		if (!opt->modes[m])
-			continue;
-		json_writer__key(&w, bq_mode_names[m]);
-		json_writer__uint(&w, handed[m]);
-	}
-	json_writer__end_object(&w);
+	tp_json__per_name(&w, "handed_over", bq_mode_names, opt->modes, handed, BQ_NR_MODES);
 	json_writer__key(&w, "threads");
 	json_writer__begin_object(&w);
 	json_writer__key(&w, "producer");
@@ -1041,8 +979,6 @@ int main(int argc, char **argv)
 {
 	struct bq_options opt;
 	struct bq_run run = { 0 };
-	pthread_attr_t attr;
-	pthread_t producer;
 	int err;
 
 	bq_parse_options(&opt, argc, argv);
@@ -1052,16 +988,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", BQ_NAME);
 		return 1;
 	}
-	pthread_attr_init(&attr);
-	err = -tp_attr_pin(&attr, opt.tp.cpu[0]);
-	if (!err)
-		err = pthread_create(&producer, &attr, bq_producer_main, &run);
-	pthread_attr_destroy(&attr);
-	if (!err)
-		err = pthread_join(producer, NULL);
+	err = tp_run_thread(opt.tp.cpu[0], bq_producer_main, &run);
 	if (err) {
 		fprintf(stderr, "%s: cannot run the producer on CPU %d: %s\n", BQ_NAME, opt.tp.cpu[0],
-			strerror(err));
+			strerror(-err));
 		free(run.results);
 		return 1;
 	}
@@ -1075,9 +1005,5 @@ int main(int argc, char **argv)
 	else
 		bq_print_table(&opt, &run);
 	free(run.results);
-	if (err || fflush(stdout)) {
-		fprintf(stderr, "%s: cannot write the results to stdout\n", BQ_NAME);
-		return 1;
-	}
-	return 0;
+	return tp_results_out(BQ_NAME, err);
 }

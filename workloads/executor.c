@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "parse.h"
 #include "throughput.h"
@@ -227,37 +226,6 @@ static void ex_usage(FILE *out)
 		EX_NAME, EX_NAME, EX_MAX_HANDLERS, EX_DEFAULT_HANDLERS, EX_DEFAULT_REPEAT, EX_NAME, EX_NAME, EX_NAME);
 }
 
-static int ex_parse_modes(const char *arg, bool modes[EX_NR_MODES])
-{
-	char buf[128], *save = NULL, *word;
-	bool any = false;
-	int m;
-
-	if (strlen(arg) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, arg);
-	memset(modes, 0, sizeof(bool) * EX_NR_MODES);
-	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(word, "all")) {
-			for (m = 0; m < EX_NR_MODES; m++)
-				modes[m] = true;
-			any = true;
-			continue;
-		}
-		for (m = 0; m < EX_NR_MODES; m++)
-			if (!strcmp(word, ex_mode_names[m]))
-				break;
-		if (m == EX_NR_MODES)
-			return -EINVAL;
-		modes[m] = true;
-		any = true;
-	}
-	/* strtok_r skips empty items: ",," or a trailing comma is a typo, not "nothing" */
-	if (!any || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-		return -EINVAL;
-	return 0;
-}
-
 /* ex_default_threads - powers of two from 1 to 4 times the CPUs used: below, at and beyond their count */
 static void ex_default_threads(struct ex_options *opt)
 {
@@ -298,7 +266,7 @@ static void ex_parse_options(struct ex_options *opt, int argc, char **argv)
 			continue;
 		switch (o) {
 		case 'm':
-			if (ex_parse_modes(optarg, opt->modes))
+			if (tp_parse_names(optarg, ex_mode_names, EX_NR_MODES, NULL, NULL, opt->modes))
 				tp_usage_error(EX_NAME, "--mode wants single, pool, per-thread or all, "
 					       "comma-separated, not '%s'", optarg);
 			break;
@@ -321,11 +289,7 @@ static void ex_parse_options(struct ex_options *opt, int argc, char **argv)
 			break;
 		}
 	}
-	if (opt->tp.help) {
-		ex_usage(stdout);
-		exit(0);
-	}
-	tp_options__finish(&opt->tp, argc, argv);
+	tp_options__finish(&opt->tp, argc, argv, ex_usage);
 	if (!threads_given)
 		ex_default_threads(opt);
 	for (i = 0; opt->modes[EX_PER_THREAD] && i < opt->nr_threads; i++)
@@ -404,15 +368,6 @@ static void ex_service__run(struct ex_service *s, struct ex_worker *w)
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* ex_thread_cpu_ns - the calling thread's CPU time: what it got of a CPU the machine shares */
-static uint64_t ex_thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void *ex_worker_main(void *arg)
 {
 	struct ex_worker *w = arg;
@@ -429,9 +384,9 @@ static void *ex_worker_main(void *arg)
 	while (!g->released)
 		pthread_cond_wait(&g->go, &g->lock);
 	pthread_mutex_unlock(&g->lock);
-	cpu0 = ex_thread_cpu_ns();
+	cpu0 = tp_thread_cpu_ns();
 	ex_service__run(w->service, w);
-	w->cpu_ns = ex_thread_cpu_ns() - cpu0;
+	w->cpu_ns = tp_thread_cpu_ns() - cpu0;
 	return NULL;
 }
 
@@ -659,13 +614,6 @@ static void ex_result__add(struct tp_result *r, const struct ex_run *run)
 	tp_result__count(r, "cpu_ns", sum[7]);
 }
 
-static int ex_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * ex_calibrate - one handler of @loops iterations, called directly through
  * its pointer on this (pinned) thread, no queue and no lock: rounds of
@@ -678,6 +626,7 @@ static int ex_cmp_double(const void *a, const void *b)
 static void ex_calibrate(struct ex_handler *cal, size_t nr, uint64_t loops, struct ex_cost *cost)
 {
 	double per[EX_CAL_ROUNDS];
+	struct tp_stats st;
 	uint64_t calls = 64, i, t0, ns;
 	size_t j = 0;
 	int round;
@@ -687,23 +636,22 @@ static void ex_calibrate(struct ex_handler *cal, size_t nr, uint64_t loops, stru
 		cal[i].loops = loops;
 	}
 	for (;;) {
-		t0 = ex_thread_cpu_ns();
+		t0 = tp_thread_cpu_ns();
 		for (i = 0; i < calls; i++, j = j + 1 < nr ? j + 1 : 0)
 			cal[j].fn(&cal[j]);
-		ns = ex_thread_cpu_ns() - t0;
+		ns = tp_thread_cpu_ns() - t0;
 		if (ns >= EX_CAL_ROUND_NS || calls >= (1ull << 32))
 			break;
 		calls *= 2;
 	}
 	for (round = 0; round < EX_CAL_ROUNDS; round++) {
-		t0 = ex_thread_cpu_ns();
+		t0 = tp_thread_cpu_ns();
 		for (i = 0; i < calls; i++, j = j + 1 < nr ? j + 1 : 0)
 			cal[j].fn(&cal[j]);
-		per[round] = (double)(ex_thread_cpu_ns() - t0) / (double)calls;
+		per[round] = (double)(tp_thread_cpu_ns() - t0) / (double)calls;
 	}
-	qsort(per, EX_CAL_ROUNDS, sizeof(per[0]), ex_cmp_double);
 	cost->loops = loops;
-	cost->ns_per_handler = per[EX_CAL_ROUNDS / 2];
+	cost->ns_per_handler = tp_stats__of(per, EX_CAL_ROUNDS, &st)->median;
 	cost->calls = calls;
 }
 
@@ -807,27 +755,13 @@ static int ex_print_json(const struct ex_options *opt, const struct ex_config *c
 	const struct tp_result *single;
 	struct json_writer w;
 	size_t i;
-	int m;
 
 	json_writer__init(&w, stdout);
 	tp_json__begin(&w, &opt->tp, NULL, NULL);
-	json_writer__key(&w, "modes");
-	json_writer__begin_array(&w);
-	for (m = 0; m < EX_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__string(&w, ex_mode_names[m]);
-	json_writer__end_array(&w);
+	tp_json__names(&w, "modes", ex_mode_names, opt->modes, EX_NR_MODES);
 	json_writer__put_uint(&w, "handlers", opt->handlers);
-	json_writer__key(&w, "loops");
-	json_writer__begin_array(&w);
-	for (i = 0; i < opt->nr_loops; i++)
-		json_writer__uint(&w, opt->loops[i]);
-	json_writer__end_array(&w);
-	json_writer__key(&w, "threads");
-	json_writer__begin_array(&w);
-	for (i = 0; i < opt->nr_threads; i++)
-		json_writer__uint(&w, opt->threads[i]);
-	json_writer__end_array(&w);
+	tp_json__u64s(&w, "loops", opt->loops, opt->nr_loops);
+	tp_json__u64s(&w, "threads", opt->threads, opt->nr_threads);
 	tp_json__results(&w, results, n, "handlers", "handler");
 
 	json_writer__key(&w, "handler_cost");
@@ -882,12 +816,7 @@ static int ex_print_json(const struct ex_options *opt, const struct ex_config *c
 	/* what a tracer divides by: every handler each mode ran, over all N, L and runs */
 	for (i = 0; i < n; i++)
 		run_by[configs[i].mode] += tp_result__counter(&results[i], "run");
-	json_writer__key(&w, "handlers_run");
-	json_writer__begin_object(&w);
-	for (m = 0; m < EX_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__put_uint(&w, ex_mode_names[m], run_by[m]);
-	json_writer__end_object(&w);
+	tp_json__per_name(&w, "handlers_run", ex_mode_names, opt->modes, run_by, EX_NR_MODES);
 	json_writer__key(&w, "thread_names");
 	json_writer__begin_object(&w);
 	json_writer__put_str(&w, "single", "ex-single");
@@ -991,11 +920,7 @@ int main(int argc, char **argv)
 		err = ex_print_json(&opt, configs, results, n, costs);
 	else
 		ex_print_table(&opt, configs, n, costs);
-	if (err || fflush(stdout)) {
-		fprintf(stderr, "%s: cannot write the results to stdout\n", EX_NAME);
-		goto out;
-	}
-	status = 0;
+	status = tp_results_out(EX_NAME, err);
 out:
 	for (i = 0; configs && results && i < n; i++)
 		free(configs[i].ns);

@@ -63,7 +63,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <pthread.h>
@@ -282,42 +281,6 @@ static void is_usage(FILE *out)
 		IS_DEFAULT_RING, IS_DEFAULT_REPEAT, IS_NAME, IS_NAME, IS_NAME);
 }
 
-/*
- * is_parse_names - a comma-separated list of @names (or "all", or @alias
- * for the entries @alias_set marks) into @set: 0, or -EINVAL for an
- * unknown word or an empty item.
- */
-static int is_parse_names(const char *arg, const char *const *names, int nr, const char *alias,
-			  const bool *alias_set, bool *set)
-{
-	char buf[256], *save = NULL, *word;
-	bool any = false;
-	int i;
-
-	if (!*arg || strlen(arg) >= sizeof(buf))
-		return -EINVAL;
-	/* strtok_r skips empty items: ",," or a trailing comma is a typo, not "nothing" */
-	if (arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-		return -EINVAL;
-	strcpy(buf, arg);
-	memset(set, 0, sizeof(bool) * nr);
-	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
-		any = true;
-		if (!strcmp(word, "all") || (alias && !strcmp(word, alias))) {
-			for (i = 0; i < nr; i++)
-				set[i] |= !strcmp(word, "all") || alias_set[i];
-			continue;
-		}
-		for (i = 0; i < nr; i++)
-			if (!strcmp(word, names[i]))
-				break;
-		if (i == nr)
-			return -EINVAL;
-		set[i] = true;
-	}
-	return any ? 0 : -EINVAL;
-}
-
 /* is_probe - what a socketpair of this run holds, and the timer slack the consumer inherits */
 static int is_probe(struct is_options *opt)
 {
@@ -365,12 +328,12 @@ static void is_parse_options(struct is_options *opt, int argc, char **argv)
 			continue;
 		switch (o) {
 		case 'm':
-			if (is_parse_names(optarg, is_mode_names, IS_NR_MODES, "shm", shm_modes, opt->modes))
+			if (tp_parse_names(optarg, is_mode_names, IS_NR_MODES, "shm", shm_modes, opt->modes))
 				tp_usage_error(IS_NAME, "--mode wants unix, shm-bounded, shm-growable, shm or all, "
 					       "comma-separated, not '%s'", optarg);
 			break;
 		case 'R':
-			if (is_parse_names(optarg, is_receiver_names, IS_NR_RECEIVERS, NULL, NULL, opt->receivers))
+			if (tp_parse_names(optarg, is_receiver_names, IS_NR_RECEIVERS, NULL, NULL, opt->receivers))
 				tp_usage_error(IS_NAME, "--receiver wants busy, sleep or all, comma-separated, "
 					       "not '%s'", optarg);
 			break;
@@ -387,11 +350,7 @@ static void is_parse_options(struct is_options *opt, int argc, char **argv)
 			break;
 		}
 	}
-	if (opt->tp.help) {
-		is_usage(stdout);
-		exit(0);
-	}
-	tp_options__finish(&opt->tp, argc, argv);
+	tp_options__finish(&opt->tp, argc, argv, is_usage);
 	err = is_probe(opt);
 	if (err) {
 		fprintf(stderr, "%s: cannot make a socketpair: %s\n", IS_NAME, strerror(-err));
@@ -899,39 +858,21 @@ static void is_produce_unix(struct is_trial *t)
 static int is_wait_asleep(struct is_trial *t)
 {
 	uint64_t deadline = tp_now_ns() + IS_READY_NS;
-	char path[64], buf[512], *paren;
-	ssize_t n;
-	int fd;
+	char path[64];
+	int asleep;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)t->child);
 	while (tp_now_ns() <= deadline) {
 		if (is_child_exited(t))
 			return -ECHILD;
 		if (__atomic_load_n(&t->sh->state, __ATOMIC_ACQUIRE) == IS_CHILD_READY) {
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				return -errno;
-			n = read(fd, buf, sizeof(buf) - 1);
-			close(fd);
-			if (n < 0)
-				return -errno;
-			buf[n] = '\0';
-			/* "pid (comm) S ...": the last ')' ends the comm */
-			paren = strrchr(buf, ')');
-			if (paren && paren[1] == ' ' && (paren[2] == 'S' || paren[2] == 'D'))
-				return 0;
+			asleep = tp_proc_asleep(path);
+			if (asleep)
+				return asleep < 0 ? asleep : 0;
 		}
 		sched_yield();
 	}
 	return -ETIMEDOUT;
-}
-
-static uint64_t is_thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void is_trial__free(struct is_trial *t)
@@ -1038,13 +979,13 @@ static void is_trial__run(struct is_trial *t)
 		return;
 	}
 	getrusage(RUSAGE_THREAD, &before);
-	cpu0 = is_thread_cpu_ns();
+	cpu0 = tp_thread_cpu_ns();
 	t->start_ns = tp_now_ns();
 	if (t->mode == IS_UNIX)
 		is_produce_unix(t);
 	else
 		is_produce_shm(t);
-	t->cpu_ns = is_thread_cpu_ns() - cpu0;
+	t->cpu_ns = tp_thread_cpu_ns() - cpu0;
 	getrusage(RUSAGE_THREAD, &after);
 	t->switches = (uint64_t)(after.ru_nvcsw - before.ru_nvcsw);
 	t->preempted = (uint64_t)(after.ru_nivcsw - before.ru_nivcsw);
@@ -1318,18 +1259,8 @@ static int is_print_json(const struct is_options *opt, const struct is_run *run)
 	}
 	json_writer__init(&w, stdout);
 	tp_json__begin(&w, &opt->tp, "producer", "consumer");
-	json_writer__key(&w, "modes");
-	json_writer__begin_array(&w);
-	for (m = 0; m < IS_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__string(&w, is_mode_names[m]);
-	json_writer__end_array(&w);
-	json_writer__key(&w, "receivers");
-	json_writer__begin_array(&w);
-	for (v = 0; v < IS_NR_RECEIVERS; v++)
-		if (opt->receivers[v])
-			json_writer__string(&w, is_receiver_names[v]);
-	json_writer__end_array(&w);
+	tp_json__names(&w, "modes", is_mode_names, opt->modes, IS_NR_MODES);
+	tp_json__names(&w, "receivers", is_receiver_names, opt->receivers, IS_NR_RECEIVERS);
 	json_writer__put_uint(&w, "rounds", opt->rounds);
 	json_writer__put_uint(&w, "messages_per_run", opt->rounds * IS_PER_ROUND);
 	json_writer__put_uint(&w, "bytes_per_run", opt->rounds * IS_ROUND_BYTES);
@@ -1345,18 +1276,8 @@ static int is_print_json(const struct is_options *opt, const struct is_run *run)
 	tp_json__results(&w, flat, n, "messages", "message");
 
 	/* what a tracer divides by: every message and byte handed over, per mode, all runs */
-	json_writer__key(&w, "handed_over");
-	json_writer__begin_object(&w);
-	for (m = 0; m < IS_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__put_uint(&w, is_mode_names[m], messages[m]);
-	json_writer__end_object(&w);
-	json_writer__key(&w, "handed_over_bytes");
-	json_writer__begin_object(&w);
-	for (m = 0; m < IS_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__put_uint(&w, is_mode_names[m], bytes[m]);
-	json_writer__end_object(&w);
+	tp_json__per_name(&w, "handed_over", is_mode_names, opt->modes, messages, IS_NR_MODES);
+	tp_json__per_name(&w, "handed_over_bytes", is_mode_names, opt->modes, bytes, IS_NR_MODES);
 	json_writer__key(&w, "threads");
 	json_writer__begin_object(&w);
 	json_writer__key(&w, "producer");
@@ -1372,8 +1293,6 @@ int main(int argc, char **argv)
 {
 	static struct is_run run;
 	struct is_options opt;
-	pthread_attr_t attr;
-	pthread_t producer;
 	int err, i;
 
 	is_parse_options(&opt, argc, argv);
@@ -1382,15 +1301,9 @@ int main(int argc, char **argv)
 	/* an inherited SIG_IGN would have the kernel reap the consumer and hide its status */
 	signal(SIGCHLD, SIG_DFL);
 	run.opt = &opt;
-	pthread_attr_init(&attr);
-	err = -tp_attr_pin(&attr, opt.tp.cpu[0]);
-	if (!err)
-		err = pthread_create(&producer, &attr, is_producer_main, &run);
-	pthread_attr_destroy(&attr);
-	if (!err)
-		err = pthread_join(producer, NULL);
+	err = tp_run_thread(opt.tp.cpu[0], is_producer_main, &run);
 	if (err) {
-		fprintf(stderr, "%s: cannot run the producer on CPU %d: %s\n", IS_NAME, opt.tp.cpu[0], strerror(err));
+		fprintf(stderr, "%s: cannot run the producer on CPU %d: %s\n", IS_NAME, opt.tp.cpu[0], strerror(-err));
 		return 1;
 	}
 	if (run.status) {
@@ -1401,9 +1314,5 @@ int main(int argc, char **argv)
 		err = is_print_json(&opt, &run);
 	else
 		is_print_table(&opt, &run);
-	if (err || fflush(stdout)) {
-		fprintf(stderr, "%s: cannot write the results to stdout\n", IS_NAME);
-		return 1;
-	}
-	return 0;
+	return tp_results_out(IS_NAME, err);
 }

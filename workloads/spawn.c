@@ -229,37 +229,6 @@ static void sp_usage(FILE *out)
 		SP_NAME, SP_NAME, SP_DEFAULT_SWITCHES, SP_DEFAULT_REPEAT, SP_NAME, SP_NAME, SP_NAME, SP_NAME);
 }
 
-static int sp_parse_modes(const char *arg, bool modes[SP_NR_MODES])
-{
-	char buf[256], *save = NULL, *word;
-	bool any = false;
-	int m;
-
-	if (!*arg || strlen(arg) >= sizeof(buf))
-		return -EINVAL;
-	/* strtok_r skips empty items: ",," or a comma at either end is a typo, not "nothing" */
-	if (arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-		return -EINVAL;
-	strcpy(buf, arg);
-	memset(modes, 0, sizeof(bool) * SP_NR_MODES);
-	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(word, "all")) {
-			for (m = 0; m < SP_NR_MODES; m++)
-				modes[m] = true;
-			any = true;
-			continue;
-		}
-		for (m = 0; m < SP_NR_MODES; m++)
-			if (!strcmp(word, sp_mode_names[m]))
-				break;
-		if (m == SP_NR_MODES)
-			return -EINVAL;
-		modes[m] = true;
-		any = true;
-	}
-	return any ? 0 : -EINVAL;
-}
-
 static bool sp_is_thread_mode(int m)
 {
 	return m == SP_THREAD_32K || m == SP_THREAD_DEFAULT;
@@ -299,7 +268,7 @@ static void sp_parse_options(struct sp_options *opt, int argc, char **argv)
 			continue;
 		switch (o) {
 		case 'm':
-			if (sp_parse_modes(optarg, opt->modes))
+			if (tp_parse_names(optarg, sp_mode_names, SP_NR_MODES, NULL, NULL, opt->modes))
 				tp_usage_error(SP_NAME, "--mode wants thread-32k, thread-default, coroutine, "
 					       "switch-coroutine, switch-thread, switch-cross-cpu or all, "
 					       "comma-separated, not '%s'", optarg);
@@ -325,11 +294,7 @@ static void sp_parse_options(struct sp_options *opt, int argc, char **argv)
 			break;
 		}
 	}
-	if (opt->tp.help) {
-		sp_usage(stdout);
-		exit(0);
-	}
-	tp_options__finish(&opt->tp, argc, argv);
+	tp_options__finish(&opt->tp, argc, argv, sp_usage);
 	for (i = 0; i < opt->nr_counts; i++)
 		if (opt->counts[i] > opt->max_count)
 			opt->max_count = opt->counts[i];
@@ -1011,22 +976,12 @@ static int sp_print_json(const struct sp_options *opt, struct sp_run *run)
 {
 	const char *tunables = getenv("GLIBC_TUNABLES");
 	struct json_writer w;
-	size_t i;
 	int m;
 
 	json_writer__init(&w, stdout);
 	tp_json__begin(&w, &opt->tp, "creator", "other");
-	json_writer__key(&w, "modes");
-	json_writer__begin_array(&w);
-	for (m = 0; m < SP_NR_MODES; m++)
-		if (opt->modes[m])
-			json_writer__string(&w, sp_mode_names[m]);
-	json_writer__end_array(&w);
-	json_writer__key(&w, "counts");
-	json_writer__begin_array(&w);
-	for (i = 0; i < opt->nr_counts; i++)
-		json_writer__uint(&w, opt->counts[i]);
-	json_writer__end_array(&w);
+	tp_json__names(&w, "modes", sp_mode_names, opt->modes, SP_NR_MODES);
+	tp_json__u64s(&w, "counts", opt->counts, opt->nr_counts);
 	json_writer__put_uint(&w, "switches", opt->switches);
 	json_writer__put_str(&w, "placement", sp_placement_names[opt->placement]);
 	json_writer__key(&w, "glibc_tunables");
@@ -1070,7 +1025,6 @@ int main(int argc, char **argv)
 	struct sp_options opt;
 	struct sp_run run = { 0 };
 	size_t room;
-	pthread_t creator;
 	int err;
 
 	sp_parse_options(&opt, argc, argv);
@@ -1083,11 +1037,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* the creator sets its own CPUs per mode; its threads inherit them unless pinned elsewhere */
-	err = pthread_create(&creator, NULL, sp_creator_main, &run);
-	if (!err)
-		err = pthread_join(creator, NULL);
+	err = tp_run_thread(-1, sp_creator_main, &run);
 	if (err) {
-		fprintf(stderr, "%s: cannot run the creator thread: %s\n", SP_NAME, strerror(err));
+		fprintf(stderr, "%s: cannot run the creator thread: %s\n", SP_NAME, strerror(-err));
 		return 1;
 	}
 	if (run.status) {
@@ -1101,9 +1053,5 @@ int main(int argc, char **argv)
 		sp_print_table(&opt, &run);
 	free(run.results);
 	free(run.first_runs);
-	if (err || fflush(stdout)) {
-		fprintf(stderr, "%s: cannot write the results to stdout\n", SP_NAME);
-		return 1;
-	}
-	return 0;
+	return tp_results_out(SP_NAME, err);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -73,10 +74,14 @@ bool tp_options__parse(struct tp_options *o, int opt, const char *arg, int argc,
 	}
 }
 
-void tp_options__finish(struct tp_options *o, int argc, char **argv)
+void tp_options__finish(struct tp_options *o, int argc, char **argv, void (*usage)(FILE *out))
 {
 	cpu_set_t allowed;
 
+	if (o->help) {
+		usage(stdout);
+		exit(0);
+	}
 	if (optind < argc)
 		tp_usage_error(o->name, "unexpected argument '%s'", argv[optind]);
 	if (o->cpus_given)
@@ -212,6 +217,41 @@ int tp_parse_u64_steps(const char *str, uint64_t min, uint64_t max, uint64_t *va
 	return 0;
 }
 
+int tp_parse_names(const char *str, const char *const *names, size_t nr, const char *alias, const bool *alias_set,
+		   bool *set)
+{
+	char buf[TP_MAX_NAMES_ARG + 1], *save = NULL, *word;
+	bool chosen[TP_MAX_NAMES] = { false };
+	size_t len, i;
+
+	if (!str || nr > TP_MAX_NAMES)
+		return -EINVAL;
+	len = strlen(str);
+	if (!len || len > TP_MAX_NAMES_ARG)
+		return -EINVAL;
+	/* strtok_r skips empty items: refuse them before it can */
+	if (str[0] == ',' || str[len - 1] == ',' || strstr(str, ",,"))
+		return -EINVAL;
+	memcpy(buf, str, len + 1);
+	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
+		bool all = !strcmp(word, "all");
+
+		if (all || (alias && !strcmp(word, alias))) {
+			for (i = 0; i < nr; i++)
+				chosen[i] |= all || alias_set[i];
+			continue;
+		}
+		for (i = 0; i < nr; i++)
+			if (!strcmp(word, names[i]))
+				break;
+		if (i == nr)
+			return -EINVAL;
+		chosen[i] = true;
+	}
+	memcpy(set, chosen, nr * sizeof(*set));
+	return 0;
+}
+
 int tp_parse_cpu_list(const char *str, int nr_cpus, int *cpus, size_t room, size_t *n)
 {
 	uint64_t vals[TP_MAX_CPUS];
@@ -250,6 +290,46 @@ int tp_attr_pin(pthread_attr_t *attr, int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return -pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
+int tp_run_thread(int cpu, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	pthread_t thread;
+	int err;
+
+	err = -pthread_attr_init(&attr);
+	if (err)
+		return err;
+	if (cpu >= 0)
+		err = tp_attr_pin(&attr, cpu);
+	if (!err)
+		err = -pthread_create(&thread, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	if (!err)
+		err = -pthread_join(thread, NULL);
+	return err;
+}
+
+int tp_proc_asleep(const char *stat_path)
+{
+	char buf[512], *paren;
+	ssize_t n;
+	int fd;
+
+	fd = open(stat_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the comm may hold spaces and parentheses, the last ')' ends it (proc(5)) */
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && (paren[2] == 'S' || paren[2] == 'D');
 }
 
 static int tp_cmp_double(const void *a, const void *b)
@@ -504,6 +584,15 @@ void tp_json__begin(struct json_writer *w, const struct tp_options *o, const cha
 	json_writer__end_object(w);
 }
 
+int tp_results_out(const char *name, int err)
+{
+	if (err || fflush(stdout)) {
+		fprintf(stderr, "%s: cannot write the results to stdout\n", name);
+		return 1;
+	}
+	return 0;
+}
+
 void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stats *s)
 {
 	json_writer__key(w, key);
@@ -518,6 +607,42 @@ void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stat
 	json_writer__double(w, s->median);
 	json_writer__key(w, "max");
 	json_writer__double(w, s->max);
+	json_writer__end_object(w);
+}
+
+void tp_json__names(struct json_writer *w, const char *key, const char *const *names, const bool *set, size_t nr)
+{
+	size_t i;
+
+	json_writer__key(w, key);
+	json_writer__begin_array(w);
+	for (i = 0; i < nr; i++)
+		if (set[i])
+			json_writer__string(w, names[i]);
+	json_writer__end_array(w);
+}
+
+void tp_json__u64s(struct json_writer *w, const char *key, const uint64_t *vals, size_t n)
+{
+	size_t i;
+
+	json_writer__key(w, key);
+	json_writer__begin_array(w);
+	for (i = 0; i < n; i++)
+		json_writer__uint(w, vals[i]);
+	json_writer__end_array(w);
+}
+
+void tp_json__per_name(struct json_writer *w, const char *key, const char *const *names, const bool *set,
+		       const uint64_t *vals, size_t nr)
+{
+	size_t i;
+
+	json_writer__key(w, key);
+	json_writer__begin_object(w);
+	for (i = 0; i < nr; i++)
+		if (set[i])
+			json_writer__put_uint(w, names[i], vals[i]);
 	json_writer__end_object(w);
 }
 

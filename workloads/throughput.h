@@ -63,7 +63,7 @@ struct tp_options {
 	int cpu_list[TP_MAX_CPUS];
 	size_t nr_cpu_list;
 	bool json;
-	bool help;		/* --help was given: the workload prints its usage and exits 0 */
+	bool help;		/* --help was given: tp_options__finish() prints the usage, exits 0 */
 };
 
 /* tp_options__init - defaults: --repeat TP_DEFAULT_REPEAT, text output, CPUs chosen later */
@@ -78,11 +78,12 @@ void tp_options__init(struct tp_options *o, const char *name);
 bool tp_options__parse(struct tp_options *o, int opt, const char *arg, int argc, char **argv);
 
 /*
- * tp_options__finish - after the loop: no stray arguments, and the CPUs
- * default to the first two this process may use (exits 2 when it has
- * fewer), or with list_cpus to all of them.
+ * tp_options__finish - after the loop: with --help, @usage(stdout) and
+ * exit status 0, whatever else the line holds; then no stray arguments,
+ * and the CPUs default to the first two this process may use (exits 2
+ * when it has fewer), or with list_cpus to all of them.
  */
-void tp_options__finish(struct tp_options *o, int argc, char **argv);
+void tp_options__finish(struct tp_options *o, int argc, char **argv, void (*usage)(FILE *out));
 
 /* tp_usage_error - "NAME: MESSAGE (see --help)" on stderr, exit status 2 */
 void tp_usage_error(const char *name, const char *fmt, ...)
@@ -103,6 +104,21 @@ int tp_parse_u64_list(const char *str, uint64_t min, uint64_t max, uint64_t *val
  * FIRST or a STEP of 0.
  */
 int tp_parse_u64_steps(const char *str, uint64_t min, uint64_t max, uint64_t *vals, size_t room, size_t *n);
+
+#define TP_MAX_NAMES		32
+#define TP_MAX_NAMES_ARG	255	/* the longest list tp_parse_names() reads */
+
+/*
+ * tp_parse_names - "A[,B...]", each word one of the @nr @names, "all" for
+ * every one, or @alias (NULL for none) for those @alias_set marks ("shm":
+ * both shm modes), into @set: @set[i] is whether names[i] was chosen. 0;
+ * -EINVAL for an unknown word, an empty item (",,", a comma at either
+ * end: a typo, not "nothing"), an empty list, one longer than
+ * TP_MAX_NAMES_ARG, or more than TP_MAX_NAMES @names. @set is left as it
+ * was on an error.
+ */
+int tp_parse_names(const char *str, const char *const *names, size_t nr, const char *alias, const bool *alias_set,
+		   bool *set);
 
 /*
  * tp_parse_cpu_list - "A[,B...]": at most @room different CPUs below
@@ -129,6 +145,32 @@ static inline uint64_t tp_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+/* tp_thread_cpu_ns - the calling thread's CPU time in ns: what it got of a CPU the machine shares */
+static inline uint64_t tp_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * tp_run_thread - @fn(@arg) on a thread of its own that starts on @cpu
+ * (wherever the kernel puts it for @cpu < 0), waited for: how a workload
+ * runs its main loop, pinned from its first instruction while the
+ * process's first thread keeps its affinity. 0 or -errno.
+ */
+int tp_run_thread(int cpu, void *(*fn)(void *), void *arg);
+
+/*
+ * tp_proc_asleep - whether the task whose /proc stat file is @stat_path
+ * ("/proc/PID/stat", "/proc/self/task/TID/stat") sleeps, state S or D:
+ * 1 or 0, or -errno if the file cannot be read. A peer that announced it
+ * is about to wait is asleep in that wait once this says so, and a clock
+ * started then does not time its way there.
+ */
+int tp_proc_asleep(const char *stat_path);
 
 /* what a set of repeats adds up to, in the unit of its values */
 struct tp_stats {
@@ -269,8 +311,28 @@ void tp_table__rates_row(FILE *out, const char *label, const struct tp_result *r
  */
 void tp_json__begin(struct json_writer *w, const struct tp_options *o, const char *role0, const char *role1);
 
+/*
+ * tp_results_out - the end of a workload's output: @err is what writing
+ * it returned, and stdout is flushed. 0, or 1 (the exit status) after one
+ * line on stderr: results that did not all reach stdout are a failure.
+ */
+int tp_results_out(const char *name, int err);
+
 /* tp_json__stats - @s as {"mean", "sd", "min", "median", "max"} after key @key */
 void tp_json__stats(struct json_writer *w, const char *key, const struct tp_stats *s);
+
+/* tp_json__names - @key, then the list of those of the @nr @names that @set marks, in their order */
+void tp_json__names(struct json_writer *w, const char *key, const char *const *names, const bool *set, size_t nr);
+
+/* tp_json__u64s - @key, then the list of the @n @vals */
+void tp_json__u64s(struct json_writer *w, const char *key, const uint64_t *vals, size_t n);
+
+/*
+ * tp_json__per_name - @key, then an object: for each of the @nr @names
+ * that @set marks, its name and @vals[i] (what a mode handed over, say)
+ */
+void tp_json__per_name(struct json_writer *w, const char *key, const char *const *names, const bool *set,
+		       const uint64_t *vals, size_t nr);
 
 /*
  * tp_json__results - close the options, then "results": one object per

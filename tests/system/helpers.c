@@ -2,11 +2,14 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "collector.h"
 #include "helpers.h"
+#include "readback.h"
 
 static void check_sample(const struct sample_result *r, void *ctx)
 {
@@ -149,4 +152,75 @@ pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out,
 	*out = o[0];
 	*err = e[0];
 	return pid;
+}
+
+const char *workload_path(const char *name, char *buf, size_t len)
+{
+	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
+
+	if (!dir)
+		cr_skip_test("set WAKEPROBE_WORKLOAD_DIR to the workloads (make test does)");
+	snprintf(buf, len, "%s/%s", dir, name);
+	cr_assert_eq(access(buf, X_OK), 0, "no %s at %s", name, buf);
+	return buf;
+}
+
+pid_t workload_spawn(const char *name, const char *const args[], int *out, int *err)
+{
+	char path[512], *argv[32];
+	int i;
+
+	argv[0] = (char *)workload_path(name, path, sizeof(path));
+	for (i = 0; args[i]; i++) {
+		cr_assert_lt(i, 30);
+		argv[i + 1] = (char *)args[i];
+	}
+	argv[i + 1] = NULL;
+	return spawn_piped(argv, NULL, out, err);
+}
+
+int workload_collect(pid_t pid, int out, int err, struct workload_outcome *o)
+{
+	/* stdout first: the document may be larger than a pipe holds, a one-line error never is */
+	read_to_end(out, o->out, sizeof(o->out));
+	read_to_end(err, o->err, sizeof(o->err));
+	close(out);
+	close(err);
+	cr_assert_eq(waitpid(pid, &o->status, 0), pid);
+	return WIFEXITED(o->status) ? WEXITSTATUS(o->status) : -1;
+}
+
+int workload_run(const char *name, struct workload_outcome *o, const char *const args[])
+{
+	int out, err, status;
+	pid_t pid = workload_spawn(name, args, &out, &err);
+
+	status = workload_collect(pid, out, err, o);
+	cr_assert_neq(status, -1, "%s did not exit normally: 0x%x", name, o->status);
+	return status;
+}
+
+bool workload_json_check(const struct workload_outcome *o, const char *fmt, ...)
+{
+	char path[64];
+	FILE *f = temp_output("workload-json", path);
+	va_list ap;
+	bool ok;
+
+	cr_assert_eq(fputs(o->out, f) < 0, false);
+	cr_assert_eq(fclose(f), 0);
+	va_start(ap, fmt);
+	ok = json_vcheck(path, fmt, ap);
+	va_end(ap);
+	unlink(path);
+	return ok;
+}
+
+int text_count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
 }

@@ -70,6 +70,47 @@ struct child_setup {
  */
 pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out, int *err);
 
+/* what a standalone workload (burst-queue, spawn, ...) run by a test left: how it ended, what it wrote */
+struct workload_outcome {
+	int status;		/* as waitpid() gave it */
+	char out[131072];	/* stdout, terminated: room for a JSON document of a dozen results */
+	char err[4096];		/* stderr, terminated */
+};
+
+/*
+ * workload_path - the standalone workload @name in $WAKEPROBE_WORKLOAD_DIR,
+ * into @buf: skips the calling test when that is unset, fails it when
+ * there is no such program.
+ */
+const char *workload_path(const char *name, char *buf, size_t len);
+
+/*
+ * workload_spawn - start the workload @name with the NULL-terminated @args
+ * after its name, no root, its stdout and stderr on pipes into @out and
+ * @err (spawn_piped); workload_collect() reads them and reaps it.
+ */
+pid_t workload_spawn(const char *name, const char *const args[], int *out, int *err);
+
+/*
+ * workload_collect - all that @pid wrote on @out and @err into @o, both
+ * closed, @pid reaped into @o->status: its exit status, or -1 if a signal
+ * ended it.
+ */
+int workload_collect(pid_t pid, int out, int err, struct workload_outcome *o);
+
+/* workload_run - workload_spawn() then workload_collect(); fails the test unless it exited: its exit status */
+int workload_run(const char *name, struct workload_outcome *o, const char *const args[]);
+
+/*
+ * workload_json_check - @o's stdout as a JSON document, checked by the
+ * python @fmt... (see json_vcheck in readback.h): true when its asserts hold.
+ */
+bool workload_json_check(const struct workload_outcome *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* text_count_lines - how many lines @s holds: its newlines */
+int text_count_lines(const char *s);
+
 /* labelled - samples kept out of the phase table, whatever the reason */
 uint64_t labelled(const struct aggregate *a);
 

@@ -7,84 +7,9 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "helpers.h"
-#include "readback.h"
-
-struct bq_outcome {
-	int status;
-	char out[65536];
-	char err[4096];
-};
-
-/* bq_path - the burst-queue under test, from $WAKEPROBE_WORKLOAD_DIR; skips the test without it */
-static const char *bq_path(char *buf, size_t len)
-{
-	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
-
-	if (!dir)
-		cr_skip_test("set WAKEPROBE_WORKLOAD_DIR to the workloads (make test does)");
-	snprintf(buf, len, "%s/burst-queue", dir);
-	cr_assert_eq(access(buf, X_OK), 0, "no burst-queue at %s", buf);
-	return buf;
-}
-
-/* bq_run - burst-queue with the NULL-terminated @args after its name; its exit status and output in @o */
-static int bq_run(struct bq_outcome *o, const char *const args[])
-{
-	char path[512], *argv[16];
-	int out, err, i;
-	pid_t pid;
-
-	argv[0] = (char *)bq_path(path, sizeof(path));
-	for (i = 0; args[i]; i++) {
-		cr_assert_lt(i, 14);
-		argv[i + 1] = (char *)args[i];
-	}
-	argv[i + 1] = NULL;
-	pid = spawn_piped(argv, NULL, &out, &err);
-	/* stdout first: the document may be larger than a pipe holds, a one-line error never is */
-	read_to_end(out, o->out, sizeof(o->out));
-	read_to_end(err, o->err, sizeof(o->err));
-	close(out);
-	close(err);
-	cr_assert_eq(waitpid(pid, &o->status, 0), pid);
-	cr_assert(WIFEXITED(o->status), "burst-queue did not exit normally: 0x%x", o->status);
-	return WEXITSTATUS(o->status);
-}
-
-static int count_lines(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
-/* json_check - @o's stdout as a JSON document, checked by the python @fmt... (see json_vcheck) */
-static bool json_check(const struct bq_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static bool json_check(const struct bq_outcome *o, const char *fmt, ...)
-{
-	char path[64];
-	FILE *f = temp_output("bq-json", path);
-	va_list ap;
-	bool ok;
-
-	cr_assert_eq(fputs(o->out, f) < 0, false);
-	cr_assert_eq(fclose(f), 0);
-	va_start(ap, fmt);
-	ok = json_vcheck(path, fmt, ap);
-	va_end(ap);
-	unlink(path);
-	return ok;
-}
 
 /*
  * What every result of every mode must hold, with N tasks and R repeats:
@@ -152,11 +77,11 @@ ParameterizedTestParameters(burst_queue, each_mode_hands_over_every_task_and_say
 ParameterizedTest(struct mode_case *c, burst_queue, each_mode_hands_over_every_task_and_says_so_in_json)
 {
 	const char *args[] = { "--mode", c->mode, "--tasks", "50", "--repeat", "3", "--json", NULL };
-	struct bq_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(bq_run(&o, args), 0, "%s: stderr: %s", c->mode, o.err);
+	cr_assert_eq(workload_run("burst-queue", &o, args), 0, "%s: stderr: %s", c->mode, o.err);
 	cr_assert_eq(o.err[0], '\0', "%s: stderr: %s", c->mode, o.err);
-	cr_assert(json_check(&o, "N, R, M = 50, 3, '%s'\n%s%s", c->mode, bq_common_checks, c->checks),
+	cr_assert(workload_json_check(&o, "N, R, M = 50, 3, '%s'\n%s%s", c->mode, bq_common_checks, c->checks),
 		  "%s:\n%s", c->mode, o.out);
 }
 
@@ -164,15 +89,16 @@ Test(burst_queue, a_pipe_smaller_than_the_burst_is_reported_and_still_delivers_e
 {
 	const char *args[] = { "--mode", "pipe-record", "--tasks", "2000", "--repeat", "2", "--pipe-size", "4096",
 			       "--json", NULL };
-	struct bq_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(bq_run(&o, args), 0, "stderr: %s", o.err);
-	cr_assert(json_check(&o, "N, R, M = 2000, 2, 'pipe-record'\n%s"
-			     "assert o['pipe_size'] == 4096 and o['pipe_capacity'] == 4096, o\n"
-			     "for r in d['results']:\n"
-			     "    c = r['counts']\n"
-			     "    assert c['bytes_read'] == 8 * N * R and c['full_writes'] <= c['writes'], c\n",
-			     bq_common_checks), "%s", o.out);
+	cr_assert_eq(workload_run("burst-queue", &o, args), 0, "stderr: %s", o.err);
+	cr_assert(workload_json_check(&o, "N, R, M = 2000, 2, 'pipe-record'\n%s"
+				      "assert o['pipe_size'] == 4096 and o['pipe_capacity'] == 4096, o\n"
+				      "for r in d['results']:\n"
+				      "    c = r['counts']\n"
+				      "    assert c['bytes_read'] == 8 * N * R and "
+				      "c['full_writes'] <= c['writes'], c\n",
+				      bq_common_checks), "%s", o.out);
 }
 
 Test(burst_queue, the_table_has_one_row_per_mode_size_and_start)
@@ -181,16 +107,16 @@ Test(burst_queue, the_table_has_one_row_per_mode_size_and_start)
 	static const char *const rows[] = { "cond                  10 seed ", "cond                  10 ready ",
 					    "cond                  20 seed ", "cond                  20 ready ",
 					    "thread-per-event      10 seed ", "thread-per-event      20 seed " };
-	struct bq_outcome o;
+	struct workload_outcome o;
 	size_t i;
 
-	cr_assert_eq(bq_run(&o, args), 0, "stderr: %s", o.err);
+	cr_assert_eq(workload_run("burst-queue", &o, args), 0, "stderr: %s", o.err);
 	cr_assert(strstr(o.out, "mode                   N start        mean s    ns/task"), "%s", o.out);
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		cr_assert(strstr(o.out, rows[i]), "no row '%s' in:\n%s", rows[i], o.out);
 	cr_assert_null(strstr(o.out, "thread-per-event      10 ready"), "%s", o.out);
 	/* two lines of heading, a blank one, the column names, then the rows */
-	cr_assert_eq(count_lines(o.out), 4 + (int)(sizeof(rows) / sizeof(rows[0])), "%s", o.out);
+	cr_assert_eq(text_count_lines(o.out), 4 + (int)(sizeof(rows) / sizeof(rows[0])), "%s", o.out);
 }
 
 Test(burst_queue, help_names_every_mode_and_shows_examples)
@@ -198,10 +124,10 @@ Test(burst_queue, help_names_every_mode_and_shows_examples)
 	const char *args[] = { "--help", NULL };
 	static const char *const words[] = { "cond", "pipe-notify", "pipe-record", "pipe-batch", "thread-per-event",
 					     "--repeat", "--cpus", "--json", "Examples:" };
-	struct bq_outcome o;
+	struct workload_outcome o;
 	size_t i;
 
-	cr_assert_eq(bq_run(&o, args), 0, "stderr: %s", o.err);
+	cr_assert_eq(workload_run("burst-queue", &o, args), 0, "stderr: %s", o.err);
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		cr_assert(strstr(o.out, words[i]), "no '%s' in --help:\n%s", words[i], o.out);
 }
@@ -235,13 +161,13 @@ ParameterizedTestParameters(burst_queue, a_bad_option_is_one_line_naming_the_fix
 ParameterizedTest(struct bad_case *c, burst_queue, a_bad_option_is_one_line_naming_the_fix_and_exit_2)
 {
 	const char *args[4] = { NULL };
-	struct bq_outcome o;
+	struct workload_outcome o;
 	int i;
 
 	for (i = 0; i < 3 && c->args[i][0]; i++)
 		args[i] = c->args[i];
-	cr_assert_eq(bq_run(&o, args), 2, "%s: stderr: %s", c->args[0], o.err);
-	cr_assert_eq(count_lines(o.err), 1, "%s: stderr: %s", c->args[0], o.err);
+	cr_assert_eq(workload_run("burst-queue", &o, args), 2, "%s: stderr: %s", c->args[0], o.err);
+	cr_assert_eq(text_count_lines(o.err), 1, "%s: stderr: %s", c->args[0], o.err);
 	cr_assert(strstr(o.err, c->message), "%s: '%s' lacks '%s'", c->args[0], o.err, c->message);
 	cr_assert(strstr(o.err, "(see --help)"), "%s: %s", c->args[0], o.err);
 	cr_assert_eq(o.out[0], '\0', "%s: stdout: %s", c->args[0], o.out);

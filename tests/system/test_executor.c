@@ -9,84 +9,9 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "helpers.h"
-#include "readback.h"
-
-struct ex_outcome {
-	int status;
-	char out[65536];
-	char err[4096];
-};
-
-/* ex_path - the executor under test, from $WAKEPROBE_WORKLOAD_DIR; skips the test without it */
-static const char *ex_path(char *buf, size_t len)
-{
-	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
-
-	if (!dir)
-		cr_skip_test("set WAKEPROBE_WORKLOAD_DIR to the workloads (make test does)");
-	snprintf(buf, len, "%s/executor", dir);
-	cr_assert_eq(access(buf, X_OK), 0, "no executor at %s", buf);
-	return buf;
-}
-
-/* ex_run - executor with the NULL-terminated @args after its name; its exit status and output in @o */
-static int ex_run(struct ex_outcome *o, const char *const args[])
-{
-	char path[512], *argv[20];
-	int out, err, i;
-	pid_t pid;
-
-	argv[0] = (char *)ex_path(path, sizeof(path));
-	for (i = 0; args[i]; i++) {
-		cr_assert_lt(i, 18);
-		argv[i + 1] = (char *)args[i];
-	}
-	argv[i + 1] = NULL;
-	pid = spawn_piped(argv, NULL, &out, &err);
-	/* stdout first: the document may be larger than a pipe holds, a one-line error never is */
-	read_to_end(out, o->out, sizeof(o->out));
-	read_to_end(err, o->err, sizeof(o->err));
-	close(out);
-	close(err);
-	cr_assert_eq(waitpid(pid, &o->status, 0), pid);
-	cr_assert(WIFEXITED(o->status), "executor did not exit normally: 0x%x", o->status);
-	return WEXITSTATUS(o->status);
-}
-
-static int count_lines(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
-/* json_check - @o's stdout as a JSON document, checked by the python @fmt... (see json_vcheck) */
-static bool json_check(const struct ex_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static bool json_check(const struct ex_outcome *o, const char *fmt, ...)
-{
-	char path[64];
-	FILE *f = temp_output("ex-json", path);
-	va_list ap;
-	bool ok;
-
-	cr_assert_eq(fputs(o->out, f) < 0, false);
-	cr_assert_eq(fclose(f), 0);
-	va_start(ap, fmt);
-	ok = json_vcheck(path, fmt, ap);
-	va_end(ap);
-	unlink(path);
-	return ok;
-}
 
 /*
  * What every result of every mode must hold, with H handlers, loops LS,
@@ -171,29 +96,30 @@ ParameterizedTest(struct mode_case *c, executor, each_mode_runs_every_handler_on
 	/* 1001 handlers over 3 queues: per-thread's shares differ by one, and still add up */
 	const char *args[] = { "--mode", c->mode, "--handlers", "1001", "--loops", "0,200", "--threads", "1,3",
 			       "--repeat", "3", "--json", NULL };
-	struct ex_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(ex_run(&o, args), 0, "%s: stderr: %s", c->mode, o.err);
+	cr_assert_eq(workload_run("executor", &o, args), 0, "%s: stderr: %s", c->mode, o.err);
 	cr_assert_eq(o.err[0], '\0', "%s: stderr: %s", c->mode, o.err);
-	cr_assert(json_check(&o, "H, LS, NS, R, M = 1001, [0, 200], [1, 3], 3, '%s'\n%s", c->mode,
-			     ex_common_checks), "%s:\n%s", c->mode, o.out);
+	cr_assert(workload_json_check(&o, "H, LS, NS, R, M = 1001, [0, 200], [1, 3], 3, '%s'\n%s", c->mode,
+				      ex_common_checks), "%s:\n%s", c->mode, o.out);
 }
 
 Test(executor, ratios_are_to_single_at_the_same_loops)
 {
 	const char *args[] = { "--mode", "single,per-thread", "--handlers", "500", "--loops", "0,100", "--threads",
 			       "2", "--repeat", "3", "--json", NULL };
-	struct ex_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(ex_run(&o, args), 0, "stderr: %s", o.err);
-	cr_assert(json_check(&o, "single = {r['loops']: r['seconds']['median'] for r in d['results'] "
-				 "if r['mode'] == 'single'}\n"
-				 "assert sorted(single) == [0, 100], single\n"
-				 "assert len(d['rates']) == 4, d['rates']\n"
-				 "for r, q in zip(d['results'], d['rates']):\n"
-				 "    want = single[r['loops']] / r['seconds']['median']\n"
-				 "    assert abs(q['ratio_to_single'] - want) < 1e-9 * want, (q, want)\n"
-				 "assert d['handlers_run'] == {'single': 3000, 'per-thread': 3000}, d['handlers_run']\n"),
+	cr_assert_eq(workload_run("executor", &o, args), 0, "stderr: %s", o.err);
+	cr_assert(workload_json_check(&o, "single = {r['loops']: r['seconds']['median'] for r in d['results'] "
+					  "if r['mode'] == 'single'}\n"
+					  "assert sorted(single) == [0, 100], single\n"
+					  "assert len(d['rates']) == 4, d['rates']\n"
+					  "for r, q in zip(d['results'], d['rates']):\n"
+					  "    want = single[r['loops']] / r['seconds']['median']\n"
+					  "    assert abs(q['ratio_to_single'] - want) < 1e-9 * want, (q, want)\n"
+					  "assert d['handlers_run'] == {'single': 3000, 'per-thread': 3000}, "
+					  "d['handlers_run']\n"),
 		  "%s", o.out);
 }
 
@@ -207,14 +133,15 @@ Test(executor, the_handler_loop_is_kept_its_cost_grows_with_the_loops_and_bounds
 	 */
 	const char *args[] = { "--mode", "single", "--handlers", "2000", "--loops", "1000,5000", "--repeat", "3",
 			       "--json", NULL };
-	struct ex_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(ex_run(&o, args), 0, "stderr: %s", o.err);
-	cr_assert(json_check(&o, "a, b = d['handler_cost']\n"
-				 "assert (a['loops'], b['loops']) == (1000, 5000), (a, b)\n"
-				 "assert b['ns_per_handler'] > 2.5 * a['ns_per_handler'], (a, b)\n"
-				 "for r, x in zip(d['results'], d['handler_cost']):\n"
-				 "    assert r['ns_per_handler']['median'] >= 0.5 * x['ns_per_handler'], (r, x)\n"),
+	cr_assert_eq(workload_run("executor", &o, args), 0, "stderr: %s", o.err);
+	cr_assert(workload_json_check(&o, "a, b = d['handler_cost']\n"
+					  "assert (a['loops'], b['loops']) == (1000, 5000), (a, b)\n"
+					  "assert b['ns_per_handler'] > 2.5 * a['ns_per_handler'], (a, b)\n"
+					  "for r, x in zip(d['results'], d['handler_cost']):\n"
+					  "    assert r['ns_per_handler']['median'] >= 0.5 * x['ns_per_handler'], "
+					  "(r, x)\n"),
 		  "%s", o.out);
 }
 
@@ -229,10 +156,10 @@ Test(executor, the_table_has_one_row_per_mode_threads_and_loops)
 		"pool                 300       1      10 go ", "pool                 300       2      10 go ",
 		"per-thread           300       1      10 go ", "per-thread           300       2      10 go ",
 	};
-	struct ex_outcome o;
+	struct workload_outcome o;
 	size_t i;
 
-	cr_assert_eq(ex_run(&o, args), 0, "stderr: %s", o.err);
+	cr_assert_eq(workload_run("executor", &o, args), 0, "stderr: %s", o.err);
 	cr_assert(strstr(o.out, "pinned in turn to CPU 0 (1 of "), "%s", o.out);
 	cr_assert(strstr(o.out, "one handler of 0 loops: "), "%s", o.out);
 	cr_assert(strstr(o.out, "one handler of 10 loops: "), "%s", o.out);
@@ -243,20 +170,20 @@ Test(executor, the_table_has_one_row_per_mode_threads_and_loops)
 	cr_assert(strstr(o.out, " x1.00, "), "%s", o.out);
 	cr_assert(strstr(o.out, " CPU ns/h, 0.0 empty waits, 0.0 contended\n"), "%s", o.out);
 	/* a heading line, one per L, two more, a blank one, the column names, then the rows */
-	cr_assert_eq(count_lines(o.out), 7 + (int)(sizeof(rows) / sizeof(rows[0])), "%s", o.out);
+	cr_assert_eq(text_count_lines(o.out), 7 + (int)(sizeof(rows) / sizeof(rows[0])), "%s", o.out);
 }
 
 Test(executor, the_default_threads_reach_four_times_the_cpus)
 {
 	const char *args[] = { "--mode", "pool", "--handlers", "64", "--loops", "0", "--repeat", "1", "--json",
 			       NULL };
-	struct ex_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(ex_run(&o, args), 0, "stderr: %s", o.err);
-	cr_assert(json_check(&o, "n = len(d['options']['cpus'])\n"
-				 "want = [1 << i for i in range(12) if 1 << i <= 4 * n]\n"
-				 "assert d['options']['threads'] == want, (n, d['options']['threads'])\n"
-				 "assert [r['threads'] for r in d['results']] == want, d['results']\n"),
+	cr_assert_eq(workload_run("executor", &o, args), 0, "stderr: %s", o.err);
+	cr_assert(workload_json_check(&o, "n = len(d['options']['cpus'])\n"
+					  "want = [1 << i for i in range(12) if 1 << i <= 4 * n]\n"
+					  "assert d['options']['threads'] == want, (n, d['options']['threads'])\n"
+					  "assert [r['threads'] for r in d['results']] == want, d['results']\n"),
 		  "%s", o.out);
 }
 
@@ -265,10 +192,10 @@ Test(executor, help_names_every_mode_and_shows_examples)
 	const char *args[] = { "--help", NULL };
 	static const char *const words[] = { "single", "pool", "per-thread", "--handlers", "--loops", "--threads",
 					     "--repeat", "--cpus", "--json", "Examples:", "The defaults take" };
-	struct ex_outcome o;
+	struct workload_outcome o;
 	size_t i;
 
-	cr_assert_eq(ex_run(&o, args), 0, "stderr: %s", o.err);
+	cr_assert_eq(workload_run("executor", &o, args), 0, "stderr: %s", o.err);
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		cr_assert(strstr(o.out, words[i]), "no '%s' in --help:\n%s", words[i], o.out);
 }
@@ -304,13 +231,13 @@ ParameterizedTestParameters(executor, a_bad_option_is_one_line_naming_the_fix_an
 ParameterizedTest(struct bad_case *c, executor, a_bad_option_is_one_line_naming_the_fix_and_exit_2)
 {
 	const char *args[6] = { NULL };
-	struct ex_outcome o;
+	struct workload_outcome o;
 	int i;
 
 	for (i = 0; i < 5 && c->args[i][0]; i++)
 		args[i] = c->args[i];
-	cr_assert_eq(ex_run(&o, args), 2, "%s: stderr: %s", c->args[0], o.err);
-	cr_assert_eq(count_lines(o.err), 1, "%s: stderr: %s", c->args[0], o.err);
+	cr_assert_eq(workload_run("executor", &o, args), 2, "%s: stderr: %s", c->args[0], o.err);
+	cr_assert_eq(text_count_lines(o.err), 1, "%s: stderr: %s", c->args[0], o.err);
 	cr_assert(strstr(o.err, c->message), "%s: '%s' lacks '%s'", c->args[0], o.err, c->message);
 	cr_assert(strstr(o.err, "(see --help)"), "%s: %s", c->args[0], o.err);
 	cr_assert_eq(o.out[0], '\0', "%s: stdout: %s", c->args[0], o.out);
@@ -325,14 +252,14 @@ Test(executor, a_pool_of_one_thread_never_waits_and_more_threads_than_handlers_s
 	 */
 	const char *args[] = { "--mode", "pool", "--handlers", "2", "--loops", "0", "--threads", "1,6", "--repeat",
 			       "3", "--json", NULL };
-	struct ex_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(ex_run(&o, args), 0, "stderr: %s", o.err);
-	cr_assert(json_check(&o, "one, six = d['results']\n"
-				 "assert one['counts']['empty_waits'] == 0, one['counts']\n"
-				 "c = six['counts']\n"
-				 "assert c['threads_joined'] == 18 and c['run'] == 6, c\n"
-				 "assert c['cond_wakeups'] == c['empty_waits'] <= 15, c\n"
-				 "assert c['broadcasts'] == 3 and c['locks'] == 3 * (2 + 6), c\n"),
+	cr_assert_eq(workload_run("executor", &o, args), 0, "stderr: %s", o.err);
+	cr_assert(workload_json_check(&o, "one, six = d['results']\n"
+					  "assert one['counts']['empty_waits'] == 0, one['counts']\n"
+					  "c = six['counts']\n"
+					  "assert c['threads_joined'] == 18 and c['run'] == 6, c\n"
+					  "assert c['cond_wakeups'] == c['empty_waits'] <= 15, c\n"
+					  "assert c['broadcasts'] == 3 and c['locks'] == 3 * (2 + 6), c\n"),
 		  "%s", o.out);
 }

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,91 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "helpers.h"
-#include "readback.h"
-
-struct is_outcome {
-	int status;
-	char out[131072];
-	char err[4096];
-};
-
-/* is_path - the ipc-stream under test, from $WAKEPROBE_WORKLOAD_DIR; skips the test without it */
-static const char *is_path(char *buf, size_t len)
-{
-	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
-
-	if (!dir)
-		cr_skip_test("set WAKEPROBE_WORKLOAD_DIR to the workloads (make test does)");
-	snprintf(buf, len, "%s/ipc-stream", dir);
-	cr_assert_eq(access(buf, X_OK), 0, "no ipc-stream at %s", buf);
-	return buf;
-}
-
-/* is_spawn - ipc-stream with the NULL-terminated @args after its name, its output on pipes */
-static pid_t is_spawn(const char *const args[], int *out, int *err)
-{
-	static char path[512];
-	char *argv[20];
-	int i;
-
-	argv[0] = (char *)is_path(path, sizeof(path));
-	for (i = 0; args[i]; i++) {
-		cr_assert_lt(i, 18);
-		argv[i + 1] = (char *)args[i];
-	}
-	argv[i + 1] = NULL;
-	return spawn_piped(argv, NULL, out, err);
-}
-
-/* is_collect - read what @pid wrote, reap it: its exit status, or -1 if a signal ended it */
-static int is_collect(pid_t pid, int out, int err, struct is_outcome *o)
-{
-	/* stdout first: the document may be larger than a pipe holds, a one-line error never is */
-	read_to_end(out, o->out, sizeof(o->out));
-	read_to_end(err, o->err, sizeof(o->err));
-	close(out);
-	close(err);
-	cr_assert_eq(waitpid(pid, &o->status, 0), pid);
-	return WIFEXITED(o->status) ? WEXITSTATUS(o->status) : -1;
-}
-
-static int is_run(struct is_outcome *o, const char *const args[])
-{
-	int out, err, status;
-	pid_t pid = is_spawn(args, &out, &err);
-
-	status = is_collect(pid, out, err, o);
-	cr_assert_neq(status, -1, "ipc-stream did not exit normally: 0x%x", o->status);
-	return status;
-}
-
-static int count_lines(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
-/* json_check - @o's stdout as a JSON document, checked by the python @fmt... (see json_vcheck) */
-static bool json_check(const struct is_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static bool json_check(const struct is_outcome *o, const char *fmt, ...)
-{
-	char path[64];
-	FILE *f = temp_output("is-json", path);
-	va_list ap;
-	bool ok;
-
-	cr_assert_eq(fputs(o->out, f) < 0, false);
-	cr_assert_eq(fclose(f), 0);
-	va_start(ap, fmt);
-	ok = json_vcheck(path, fmt, ap);
-	va_end(ap);
-	unlink(path);
-	return ok;
-}
 
 /*
  * What every result must hold, with ROUNDS rounds, R repeats, mode M and
@@ -210,12 +124,12 @@ ParameterizedTest(struct mode_case *c, ipc_stream, each_mode_and_receiver_delive
 {
 	const char *args[] = { "--mode", c->mode, "--receiver", c->receiver, "--rounds", "40", "--repeat", "3",
 			       "--json", NULL };
-	struct is_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(is_run(&o, args), 0, "%s %s: stderr: %s", c->mode, c->receiver, o.err);
+	cr_assert_eq(workload_run("ipc-stream", &o, args), 0, "%s %s: stderr: %s", c->mode, c->receiver, o.err);
 	cr_assert_eq(o.err[0], '\0', "%s %s: stderr: %s", c->mode, c->receiver, o.err);
-	cr_assert(json_check(&o, "ROUNDS, R, M, V = 40, 3, '%s', '%s'\n%s%s", c->mode, c->receiver,
-			     is_common_checks, c->checks),
+	cr_assert(workload_json_check(&o, "ROUNDS, R, M, V = 40, 3, '%s', '%s'\n%s%s", c->mode, c->receiver,
+				      is_common_checks, c->checks),
 		  "%s %s:\n%s", c->mode, c->receiver, o.out);
 }
 
@@ -224,27 +138,27 @@ Test(ipc_stream, a_small_bounded_ring_makes_the_producer_wait_and_never_holds_mo
 	/* a sleeping receiver takes at least 1 us per batch: 4 KiB fill in far less */
 	const char *args[] = { "--mode", "shm-bounded", "--receiver", "sleep", "--ring-size", "4096", "--rounds",
 			       "200", "--repeat", "3", "--json", NULL };
-	struct is_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(is_run(&o, args), 0, "stderr: %s", o.err);
-	cr_assert(json_check(&o, "ROUNDS, R, M, V = 200, 3, 'shm-bounded', 'sleep'\n%s%s"
-			     "assert o['ring_size'] == 4096, o\n"
-			     "assert c['producer_waits'] > 0 and c['peak_used_max'] <= 4096, c\n",
-			     is_common_checks, IS_BOUNDED_CHECKS), "%s", o.out);
+	cr_assert_eq(workload_run("ipc-stream", &o, args), 0, "stderr: %s", o.err);
+	cr_assert(workload_json_check(&o, "ROUNDS, R, M, V = 200, 3, 'shm-bounded', 'sleep'\n%s%s"
+				      "assert o['ring_size'] == 4096, o\n"
+				      "assert c['producer_waits'] > 0 and c['peak_used_max'] <= 4096, c\n",
+				      is_common_checks, IS_BOUNDED_CHECKS), "%s", o.out);
 }
 
 Test(ipc_stream, a_growable_buffer_grows_past_its_first_size_when_the_receiver_sleeps)
 {
 	const char *args[] = { "--mode", "shm-growable", "--receiver", "sleep", "--ring-size", "4096", "--rounds",
 			       "200", "--repeat", "3", "--json", NULL };
-	struct is_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(is_run(&o, args), 0, "stderr: %s", o.err);
-	cr_assert(json_check(&o, "ROUNDS, R, M, V = 200, 3, 'shm-growable', 'sleep'\n%s%s"
-			     "assert c['grows'] > 0 and c['peak_size_max'] > 4096, c\n"
-			     "assert c['peak_size_max'] & (c['peak_size_max'] - 1) == 0 or "
-			     "c['peak_size_max'] == o['growable_reserve'], c\n",
-			     is_common_checks, IS_GROWABLE_CHECKS), "%s", o.out);
+	cr_assert_eq(workload_run("ipc-stream", &o, args), 0, "stderr: %s", o.err);
+	cr_assert(workload_json_check(&o, "ROUNDS, R, M, V = 200, 3, 'shm-growable', 'sleep'\n%s%s"
+				      "assert c['grows'] > 0 and c['peak_size_max'] > 4096, c\n"
+				      "assert c['peak_size_max'] & (c['peak_size_max'] - 1) == 0 or "
+				      "c['peak_size_max'] == o['growable_reserve'], c\n",
+				      is_common_checks, IS_GROWABLE_CHECKS), "%s", o.out);
 }
 
 Test(ipc_stream, the_table_has_both_stop_points_for_each_mode_and_receiver)
@@ -253,10 +167,10 @@ Test(ipc_stream, the_table_has_both_stop_points_for_each_mode_and_receiver)
 	static const char *const rows[] = { "unix         busy     producer ", "unix         busy     end-to-end ",
 					    "shm-bounded  busy     producer ", "shm-bounded  busy     end-to-end ",
 					    "shm-growable busy     producer ", "shm-growable busy     end-to-end " };
-	struct is_outcome o;
+	struct workload_outcome o;
 	size_t i;
 
-	cr_assert_eq(is_run(&o, args), 0, "stderr: %s", o.err);
+	cr_assert_eq(workload_run("ipc-stream", &o, args), 0, "stderr: %s", o.err);
 	cr_assert(strstr(o.out, "1550 messages, 120900 bytes (0.12 MiB)"), "%s", o.out);
 	cr_assert(strstr(o.out, "mode         receiver stop         median s      MiB/s      msg/s     ns/msg"), "%s",
 		  o.out);
@@ -264,7 +178,7 @@ Test(ipc_stream, the_table_has_both_stop_points_for_each_mode_and_receiver)
 		cr_assert(strstr(o.out, rows[i]), "no row '%s' in:\n%s", rows[i], o.out);
 	cr_assert_null(strstr(o.out, " sleep "), "%s", o.out);
 	/* three lines of heading, a blank one, the column names, then the rows */
-	cr_assert_eq(count_lines(o.out), 5 + (int)(sizeof(rows) / sizeof(rows[0])), "%s", o.out);
+	cr_assert_eq(text_count_lines(o.out), 5 + (int)(sizeof(rows) / sizeof(rows[0])), "%s", o.out);
 }
 
 Test(ipc_stream, help_names_every_mode_and_receiver_and_shows_examples)
@@ -273,10 +187,10 @@ Test(ipc_stream, help_names_every_mode_and_receiver_and_shows_examples)
 	static const char *const words[] = { "unix", "shm-bounded", "shm-growable", "busy", "sleep", "--rounds",
 					     "--ring-size", "--repeat", "--cpus", "--json", "115.30 MiB",
 					     "Examples:", "take minutes" };
-	struct is_outcome o;
+	struct workload_outcome o;
 	size_t i;
 
-	cr_assert_eq(is_run(&o, args), 0, "stderr: %s", o.err);
+	cr_assert_eq(workload_run("ipc-stream", &o, args), 0, "stderr: %s", o.err);
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		cr_assert(strstr(o.out, words[i]), "no '%s' in --help:\n%s", words[i], o.out);
 }
@@ -362,16 +276,16 @@ Test(ipc_stream, a_consumer_that_dies_is_one_line_and_exit_1_in_every_mode)
 		/* minutes of work if nothing stopped it */
 		const char *args[] = { "--mode", long_modes[i], "--receiver", "busy", "--rounds", "100000",
 				       "--repeat", "5", NULL };
-		struct is_outcome o;
+		struct workload_outcome o;
 		int out, err;
-		pid_t pid = is_spawn(args, &out, &err), child;
+		pid_t pid = workload_spawn("ipc-stream", args, &out, &err), child;
 
 		child = consumer_of(pid);
 		cr_assert_gt(child, 0, "%s: no consumer named is-consumer appeared", long_modes[i]);
 		cr_assert_eq(kill(child, SIGKILL), 0);
-		cr_assert_eq(is_collect(pid, out, err, &o), 1, "%s: status 0x%x, stderr: %s", long_modes[i],
+		cr_assert_eq(workload_collect(pid, out, err, &o), 1, "%s: status 0x%x, stderr: %s", long_modes[i],
 			     o.status, o.err);
-		cr_assert_eq(count_lines(o.err), 1, "%s: stderr: %s", long_modes[i], o.err);
+		cr_assert_eq(text_count_lines(o.err), 1, "%s: stderr: %s", long_modes[i], o.err);
 		cr_assert(strstr(o.err, "ipc-stream: run 1 of "), "%s: %s", long_modes[i], o.err);
 		cr_assert(strstr(o.err, "the consumer was killed by signal 9"), "%s: %s", long_modes[i], o.err);
 		cr_assert_eq(o.out[0], '\0', "%s: stdout: %s", long_modes[i], o.out);
@@ -387,14 +301,14 @@ Test(ipc_stream, a_producer_that_dies_takes_its_consumer_with_it)
 				       "--repeat", "5", NULL };
 		struct timespec nap = { 0, 10 * 1000 * 1000 };
 		char comm[32] = "", state = 0;
-		struct is_outcome o;
+		struct workload_outcome o;
 		int out, err, tries;
-		pid_t pid = is_spawn(args, &out, &err), child;
+		pid_t pid = workload_spawn("ipc-stream", args, &out, &err), child;
 
 		child = consumer_of(pid);
 		cr_assert_gt(child, 0, "%s: no consumer named is-consumer appeared", long_modes[i]);
 		cr_assert_eq(kill(pid, SIGKILL), 0);
-		cr_assert_eq(is_collect(pid, out, err, &o), -1);
+		cr_assert_eq(workload_collect(pid, out, err, &o), -1);
 		cr_assert(WIFSIGNALED(o.status) && WTERMSIG(o.status) == SIGKILL, "0x%x", o.status);
 		/*
 		 * PR_SET_PDEATHSIG: gone, or a zombie waiting for a reaper that may
@@ -442,13 +356,13 @@ ParameterizedTestParameters(ipc_stream, a_bad_option_is_one_line_naming_the_fix_
 ParameterizedTest(struct bad_case *c, ipc_stream, a_bad_option_is_one_line_naming_the_fix_and_exit_2)
 {
 	const char *args[4] = { NULL };
-	struct is_outcome o;
+	struct workload_outcome o;
 	int i;
 
 	for (i = 0; i < c->nr_args; i++)
 		args[i] = c->args[i];
-	cr_assert_eq(is_run(&o, args), 2, "%s: stderr: %s", c->args[0], o.err);
-	cr_assert_eq(count_lines(o.err), 1, "%s: stderr: %s", c->args[0], o.err);
+	cr_assert_eq(workload_run("ipc-stream", &o, args), 2, "%s: stderr: %s", c->args[0], o.err);
+	cr_assert_eq(text_count_lines(o.err), 1, "%s: stderr: %s", c->args[0], o.err);
 	cr_assert(strstr(o.err, c->message), "%s: '%s' lacks '%s'", c->args[0], o.err, c->message);
 	cr_assert(strstr(o.err, "(see --help)"), "%s: %s", c->args[0], o.err);
 	cr_assert_eq(o.out[0], '\0', "%s: stdout: %s", c->args[0], o.out);

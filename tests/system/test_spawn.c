@@ -9,32 +9,10 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "helpers.h"
-#include "readback.h"
-
-struct sp_outcome {
-	int status;
-	char out[65536];
-	char err[4096];
-};
-
-/* sp_path - the spawn under test, from $WAKEPROBE_WORKLOAD_DIR; skips the test without it */
-static const char *sp_path(char *buf, size_t len)
-{
-	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
-
-	if (!dir)
-		cr_skip_test("set WAKEPROBE_WORKLOAD_DIR to the workloads (make test does)");
-	snprintf(buf, len, "%s/spawn", dir);
-	cr_assert_eq(access(buf, X_OK), 0, "no spawn at %s", buf);
-	return buf;
-}
 
 /*
  * sp_stderr_clean - nothing on stderr but, in a sanitized build, ASan's
@@ -56,58 +34,6 @@ static bool sp_stderr_clean(const char *err)
 			return false;
 	}
 	return true;
-}
-
-/* sp_run - spawn with the NULL-terminated @args after its name; its exit status and output in @o */
-static int sp_run(struct sp_outcome *o, const char *const args[])
-{
-	char path[512], *argv[20];
-	int out, err, i;
-	pid_t pid;
-
-	argv[0] = (char *)sp_path(path, sizeof(path));
-	for (i = 0; args[i]; i++) {
-		cr_assert_lt(i, 18);
-		argv[i + 1] = (char *)args[i];
-	}
-	argv[i + 1] = NULL;
-	pid = spawn_piped(argv, NULL, &out, &err);
-	/* stdout first: the document may be larger than a pipe holds, a one-line error never is */
-	read_to_end(out, o->out, sizeof(o->out));
-	read_to_end(err, o->err, sizeof(o->err));
-	close(out);
-	close(err);
-	cr_assert_eq(waitpid(pid, &o->status, 0), pid);
-	cr_assert(WIFEXITED(o->status), "spawn did not exit normally: 0x%x", o->status);
-	return WEXITSTATUS(o->status);
-}
-
-static int count_lines(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
-/* json_check - @o's stdout as a JSON document, checked by the python @fmt... (see json_vcheck) */
-static bool json_check(const struct sp_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static bool json_check(const struct sp_outcome *o, const char *fmt, ...)
-{
-	char path[64];
-	FILE *f = temp_output("sp-json", path);
-	va_list ap;
-	bool ok;
-
-	cr_assert_eq(fputs(o->out, f) < 0, false);
-	cr_assert_eq(fclose(f), 0);
-	va_start(ap, fmt);
-	ok = json_vcheck(path, fmt, ap);
-	va_end(ap);
-	unlink(path);
-	return ok;
 }
 
 /*
@@ -197,12 +123,12 @@ ParameterizedTest(struct mode_case *c, spawn, each_mode_does_what_it_counts_and_
 {
 	const char *args[] = { "--mode", c->mode, "--count", "1,7,40", "--switches", "200", "--repeat", "3",
 			       "--json", NULL };
-	struct sp_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(sp_run(&o, args), 0, "%s: stderr: %s", c->mode, o.err);
+	cr_assert_eq(workload_run("spawn", &o, args), 0, "%s: stderr: %s", c->mode, o.err);
 	cr_assert(sp_stderr_clean(o.err), "%s: stderr: %s", c->mode, o.err);
-	cr_assert(json_check(&o, "NS, S, R, M = [1, 7, 40], 200, 3, '%s'\n%s%s", c->mode, sp_common_checks,
-			     c->checks), "%s:\n%s", c->mode, o.out);
+	cr_assert(workload_json_check(&o, "NS, S, R, M = [1, 7, 40], 200, 3, '%s'\n%s%s", c->mode, sp_common_checks,
+				      c->checks), "%s:\n%s", c->mode, o.out);
 }
 
 struct placement_case {
@@ -221,25 +147,26 @@ ParameterizedTest(struct placement_case *c, spawn, every_placement_creates_runs_
 {
 	const char *args[] = { "--mode", "thread-32k", "--count", "25", "--repeat", "2", "--placement",
 			       c->placement, "--json", NULL };
-	struct sp_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(sp_run(&o, args), 0, "%s: stderr: %s", c->placement, o.err);
-	cr_assert(json_check(&o, "NS, S, R, M = [25], 20000, 2, 'thread-32k'\n%s"
-			     "assert o['placement'] == '%s', o\n"
-			     "c = d['results'][0]['counts']\n"
-			     "assert c['created'] == c['joined'] == c['first_runs'] == 50, c\n"
-			     "assert d['stack_bytes'] == {M: 32768}, d['stack_bytes']\n",
-			     sp_common_checks, c->placement), "%s:\n%s", c->placement, o.out);
+	cr_assert_eq(workload_run("spawn", &o, args), 0, "%s: stderr: %s", c->placement, o.err);
+	cr_assert(workload_json_check(&o, "NS, S, R, M = [25], 20000, 2, 'thread-32k'\n%s"
+				      "assert o['placement'] == '%s', o\n"
+				      "c = d['results'][0]['counts']\n"
+				      "assert c['created'] == c['joined'] == c['first_runs'] == 50, c\n"
+				      "assert d['stack_bytes'] == {M: 32768}, d['stack_bytes']\n",
+				      sp_common_checks, c->placement), "%s:\n%s", c->placement, o.out);
 }
 
 Test(spawn, a_range_of_counts_gives_one_result_per_step)
 {
 	const char *args[] = { "--mode", "coroutine", "--count", "1-100/40", "--repeat", "2", "--json", NULL };
-	struct sp_outcome o;
+	struct workload_outcome o;
 
-	cr_assert_eq(sp_run(&o, args), 0, "stderr: %s", o.err);
+	cr_assert_eq(workload_run("spawn", &o, args), 0, "stderr: %s", o.err);
 	/* 1, 41, 81, then 100 itself: the last step jumps past it */
-	cr_assert(json_check(&o, "NS, S, R, M = [1, 41, 81, 100], 20000, 2, 'coroutine'\n%s", sp_common_checks),
+	cr_assert(workload_json_check(&o, "NS, S, R, M = [1, 41, 81, 100], 20000, 2, 'coroutine'\n%s",
+				      sp_common_checks),
 		  "%s", o.out);
 }
 
@@ -250,10 +177,10 @@ Test(spawn, the_tables_have_one_row_per_mode_and_n_and_one_per_switch_mode)
 	static const char *const rows[] = { "thread-32k             3 seed ", "thread-32k             9 seed ",
 					    "coroutine              3 seed ", "coroutine              9 seed ",
 					    "switch-coroutine     100 ready " };
-	struct sp_outcome o;
+	struct workload_outcome o;
 	size_t i;
 
-	cr_assert_eq(sp_run(&o, args), 0, "stderr: %s", o.err);
+	cr_assert_eq(workload_run("spawn", &o, args), 0, "stderr: %s", o.err);
 	cr_assert(strstr(o.out, "stacks: thread-32k 32 KiB coroutine 32 KiB switch-coroutine 32 KiB\n"), "%s", o.out);
 	cr_assert(strstr(o.out, "mode                   n start        mean s  ns/create"), "%s", o.out);
 	cr_assert(strstr(o.out, "mode                   S start        mean s  ns/switch"), "%s", o.out);
@@ -261,7 +188,7 @@ Test(spawn, the_tables_have_one_row_per_mode_and_n_and_one_per_switch_mode)
 		cr_assert(strstr(o.out, rows[i]), "no row '%s' in:\n%s", rows[i], o.out);
 	cr_assert(strstr(o.out, "first run "), "%s", o.out);
 	/* two heading lines; per table a blank line, its title, a blank line, the column names; the rows */
-	cr_assert_eq(count_lines(o.out), 2 + 4 + 4 + 4 + 1, "%s", o.out);
+	cr_assert_eq(text_count_lines(o.out), 2 + 4 + 4 + 4 + 1, "%s", o.out);
 }
 
 Test(spawn, help_names_every_mode_and_shows_examples)
@@ -271,10 +198,10 @@ Test(spawn, help_names_every_mode_and_shows_examples)
 					     "switch-thread", "switch-cross-cpu", "--count", "--switches",
 					     "--placement", "--repeat", "--cpus", "--json", "Examples:",
 					     "stack_cache_size" };
-	struct sp_outcome o;
+	struct workload_outcome o;
 	size_t i;
 
-	cr_assert_eq(sp_run(&o, args), 0, "stderr: %s", o.err);
+	cr_assert_eq(workload_run("spawn", &o, args), 0, "stderr: %s", o.err);
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		cr_assert(strstr(o.out, words[i]), "no '%s' in --help:\n%s", words[i], o.out);
 }
@@ -311,13 +238,13 @@ ParameterizedTestParameters(spawn, a_bad_option_is_one_line_naming_the_fix_and_e
 ParameterizedTest(struct bad_case *c, spawn, a_bad_option_is_one_line_naming_the_fix_and_exit_2)
 {
 	const char *args[5] = { NULL };
-	struct sp_outcome o;
+	struct workload_outcome o;
 	int i;
 
 	for (i = 0; i < 4 && c->args[i][0]; i++)
 		args[i] = c->args[i];
-	cr_assert_eq(sp_run(&o, args), 2, "%s: stderr: %s", c->args[0], o.err);
-	cr_assert_eq(count_lines(o.err), 1, "%s: stderr: %s", c->args[0], o.err);
+	cr_assert_eq(workload_run("spawn", &o, args), 2, "%s: stderr: %s", c->args[0], o.err);
+	cr_assert_eq(text_count_lines(o.err), 1, "%s: stderr: %s", c->args[0], o.err);
 	cr_assert(strstr(o.err, c->message), "%s: '%s' lacks '%s'", c->args[0], o.err, c->message);
 	cr_assert(strstr(o.err, "(see --help)"), "%s: %s", c->args[0], o.err);
 	cr_assert_eq(o.out[0], '\0', "%s: stdout: %s", c->args[0], o.out);

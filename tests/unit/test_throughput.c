@@ -8,10 +8,13 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "readback.h"
 #include "throughput.h"
@@ -117,6 +120,53 @@ Test(throughput_lists, empty_items_junk_range_and_overflow_are_refused)
 	cr_assert_eq(n, 99, "a refused list must not set the count");
 }
 
+static const char *const demo_names[] = { "cond", "pipe", "shm-a", "shm-b" };
+#define NR_DEMO (sizeof(demo_names) / sizeof(demo_names[0]))
+
+Test(throughput_lists, names_are_chosen_by_name_by_all_and_by_an_alias)
+{
+	static const bool shm[NR_DEMO] = { false, false, true, true };
+	bool set[NR_DEMO] = { true, true, true, true };
+
+	cr_assert_eq(tp_parse_names("pipe", demo_names, NR_DEMO, NULL, NULL, set), 0);
+	cr_assert(!set[0] && set[1] && !set[2] && !set[3], "one name clears the others");
+	cr_assert_eq(tp_parse_names("shm-b,cond,shm-b", demo_names, NR_DEMO, NULL, NULL, set), 0);
+	cr_assert(set[0] && !set[1] && !set[2] && set[3]);
+	cr_assert_eq(tp_parse_names("all", demo_names, NR_DEMO, NULL, NULL, set), 0);
+	cr_assert(set[0] && set[1] && set[2] && set[3]);
+	cr_assert_eq(tp_parse_names("shm", demo_names, NR_DEMO, "shm", shm, set), 0);
+	cr_assert(!set[0] && !set[1] && set[2] && set[3]);
+	cr_assert_eq(tp_parse_names("pipe,shm", demo_names, NR_DEMO, "shm", shm, set), 0);
+	cr_assert(!set[0] && set[1] && set[2] && set[3]);
+	cr_assert_eq(tp_parse_names("shm", demo_names, NR_DEMO, NULL, NULL, set), -EINVAL,
+		     "without the alias, shm is no name");
+}
+
+Test(throughput_lists, empty_items_unknown_names_and_an_overlong_list_are_refused)
+{
+	static const char *const bad[] = { "", ",", "cond,", ",cond", "cond,,pipe", "pipes", "Cond", "cond pipe" };
+	bool set[NR_DEMO] = { false, true, false, true };
+	char list[TP_MAX_NAMES_ARG + 2];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_assert_eq(tp_parse_names(bad[i], demo_names, NR_DEMO, NULL, NULL, set), -EINVAL, "'%s'", bad[i]);
+	cr_assert(!set[0] && set[1] && !set[2] && set[3], "a refused list leaves the set as it was");
+
+	/* valid names, TP_MAX_NAMES_ARG characters (4 + 6 + 49 x 5), then one more (4 + 2 x 6 + 48 x 5) */
+	strcpy(list, "cond,shm-a");
+	for (i = 0; i < 49; i++)
+		strcat(list, ",cond");
+	cr_assert_eq(strlen(list), TP_MAX_NAMES_ARG);
+	cr_assert_eq(tp_parse_names(list, demo_names, NR_DEMO, NULL, NULL, set), 0);
+	cr_assert(set[0] && !set[1] && set[2] && !set[3]);
+	strcpy(list, "cond,shm-a,shm-a");
+	for (i = 0; i < 48; i++)
+		strcat(list, ",cond");
+	cr_assert_eq(strlen(list), TP_MAX_NAMES_ARG + 1);
+	cr_assert_eq(tp_parse_names(list, demo_names, NR_DEMO, NULL, NULL, set), -EINVAL);
+}
+
 Test(throughput_result, counters_add_up_by_name_and_a_full_table_says_so)
 {
 	struct tp_result r = { 0 };
@@ -198,6 +248,36 @@ Test(throughput_json, the_document_holds_options_results_and_the_workloads_own_k
 			   "near(r['ns_per_task'], {'mean': 300, 'sd': 100, 'min': 200, 'median': 300, 'max': 400})\n"
 			   "assert r['counts'] == {'sent': 30}, r['counts']\n"
 			   "assert d['tail'] is True\n"));
+	unlink(path);
+}
+
+Test(throughput_json, chosen_names_lists_and_counts_per_name_keep_their_order)
+{
+	static const bool chosen[NR_DEMO] = { true, false, false, true };
+	static const uint64_t per_name[NR_DEMO] = { 10, 20, 30, 40 };
+	static const uint64_t sizes[] = { 1000, 10, 100 };
+	static const bool none[NR_DEMO];
+	struct json_writer w;
+	char path[64];
+	FILE *f = temp_output("tp-json-lists", path);
+
+	json_writer__init(&w, f);
+	json_writer__begin_object(&w);
+	tp_json__names(&w, "modes", demo_names, chosen, NR_DEMO);
+	tp_json__names(&w, "no_modes", demo_names, none, NR_DEMO);
+	tp_json__u64s(&w, "sizes", sizes, 3);
+	tp_json__u64s(&w, "no_sizes", sizes, 0);
+	tp_json__per_name(&w, "handed_over", demo_names, chosen, per_name, NR_DEMO);
+	tp_json__per_name(&w, "none_handed_over", demo_names, none, per_name, NR_DEMO);
+	json_writer__end_object(&w);
+	cr_assert_eq(json_writer__finish(&w), 0);
+	cr_assert_eq(fclose(f), 0);
+
+	cr_assert(py_check(path,
+			   "assert d == {'modes': ['cond', 'shm-b'], 'no_modes': [], 'sizes': [1000, 10, 100],\n"
+			   "             'no_sizes': [], 'handed_over': {'cond': 10, 'shm-b': 40},\n"
+			   "             'none_handed_over': {}}, d\n"
+			   "assert list(d['handed_over']) == ['cond', 'shm-b']\n"));
 	unlink(path);
 }
 
@@ -363,6 +443,88 @@ Test(throughput_lists, a_cpu_list_refuses_repeats_range_junk_and_excess)
 	cr_assert_eq(cpus[0], -1, "a refused list must not set a CPU");
 }
 
+static void demo_usage(FILE *out)
+{
+	fprintf(out, "Usage: demo [--json]\n");
+}
+
+/* read_all - @fd to its end into @buf: an error line comes in three writes to the unbuffered stderr */
+static void read_all(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got + 1 < len && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+}
+
+/*
+ * in_child - @body(@ctx) in a child with its stdout and stderr into @out
+ * and @err (@len bytes each): the child's exit status. The body is to end
+ * the child; a sanitized build may add its own lines on stderr then.
+ */
+static int in_child(void (*body)(void *ctx), void *ctx, char *out, char *err, size_t len)
+{
+	int o[2], e[2], status;
+	pid_t pid;
+
+	cr_assert_eq(pipe(o), 0);
+	cr_assert_eq(pipe(e), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		body(ctx);
+		_exit(77);
+	}
+	close(o[1]);
+	close(e[1]);
+	read_all(o[0], out, len);
+	read_all(e[0], err, len);
+	close(o[0]);
+	close(e[0]);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status), "0x%x", status);
+	return WEXITSTATUS(status);
+}
+
+/* has_line - @line (with its newline) is one of the lines of @text */
+static bool has_line(const char *text, const char *line)
+{
+	const char *at;
+
+	for (at = strstr(text, line); at; at = strstr(at + 1, line))
+		if (at == text || at[-1] == '\n')
+			return true;
+	return false;
+}
+
+static void finish_demo(void *ctx)
+{
+	char *argv[] = { "demo", "stray", NULL };
+
+	optind = 1;
+	tp_options__finish(ctx, 2, argv, demo_usage);
+}
+
+Test(throughput_options, help_prints_the_usage_and_exits_0_before_a_stray_argument_is_refused)
+{
+	struct tp_options o;
+	char out[256], err[256];
+
+	tp_options__init(&o, "demo");
+	o.help = true;
+	cr_assert_eq(in_child(finish_demo, &o, out, err, sizeof(out)), 0, "%s", err);
+	cr_assert_str_eq(out, "Usage: demo [--json]\n");
+
+	tp_options__init(&o, "demo");
+	cr_assert_eq(in_child(finish_demo, &o, out, err, sizeof(out)), 2, "%s", err);
+	cr_assert_str_empty(out);
+	cr_assert(has_line(err, "demo: unexpected argument 'stray' (see --help)\n"), "%s", err);
+}
+
 Test(throughput_options, a_cpu_list_is_parsed_and_defaults_to_every_allowed_cpu)
 {
 	char *argv[] = { "demo", NULL };
@@ -381,13 +543,140 @@ Test(throughput_options, a_cpu_list_is_parsed_and_defaults_to_every_allowed_cpu)
 	tp_options__init(&o, "demo");
 	o.list_cpus = true;
 	optind = 1;
-	tp_options__finish(&o, 1, argv);
+	tp_options__finish(&o, 1, argv, demo_usage);
 	cr_assert_eq(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
 	cr_assert_eq(o.nr_cpu_list, (size_t)CPU_COUNT(&allowed));
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, &allowed))
 			cr_assert_eq(o.cpu_list[i++], cpu, "CPU %zu of the list", i);
 	cr_assert_eq(o.cpu[0], -1, "a list leaves the pair unset");
+}
+
+struct results_out {
+	const char *stdout_path;
+	int err;
+};
+
+/* results_out_demo - "x" on the stdout @ctx names, then tp_results_out(), its value the exit status */
+static void results_out_demo(void *ctx)
+{
+	const struct results_out *r = ctx;
+
+	if (!freopen(r->stdout_path, "w", stdout))
+		_exit(99);
+	fputs("x", stdout);
+	/* _exit: the flush under test is the only one */
+	_exit(tp_results_out("demo", r->err));
+}
+
+Test(throughput_options, results_that_do_not_reach_stdout_are_one_line_and_exit_1)
+{
+	static const char failed[] = "demo: cannot write the results to stdout\n";
+	struct results_out ok = { "/dev/null", 0 }, full = { "/dev/full", 0 }, bad = { "/dev/null", -EIO };
+	char out[256], err[256];
+
+	cr_assert_eq(in_child(results_out_demo, &ok, out, err, sizeof(out)), 0);
+	cr_assert_str_empty(err);
+	cr_assert_eq(in_child(results_out_demo, &full, out, err, sizeof(out)), 1, "the flush fails: ENOSPC");
+	cr_assert_str_eq(err, failed);
+	cr_assert_eq(in_child(results_out_demo, &bad, out, err, sizeof(out)), 1, "the writer failed before");
+	cr_assert_str_eq(err, failed);
+}
+
+struct where {
+	int cpu;
+	int allowed;		/* CPUs the thread may use */
+};
+
+static void *where_main(void *arg)
+{
+	struct where *at = arg;
+	cpu_set_t set;
+
+	at->cpu = sched_getcpu();
+	at->allowed = pthread_getaffinity_np(pthread_self(), sizeof(set), &set) ? -1 : CPU_COUNT(&set);
+	return NULL;
+}
+
+Test(throughput_threads, a_thread_runs_pinned_to_its_cpu_or_where_this_one_may_and_is_waited_for)
+{
+	struct where at = { -1, -1 };
+	cpu_set_t mine;
+	int cpu;
+
+	cr_assert_eq(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, &mine); cpu--)
+		;
+	cr_assert_eq(tp_run_thread(cpu, where_main, &at), 0);
+	cr_assert_eq(at.cpu, cpu, "the thread ran to its end before the call returned, on CPU %d", cpu);
+	cr_assert_eq(at.allowed, 1);
+
+	at.cpu = at.allowed = -1;
+	cr_assert_eq(tp_run_thread(-1, where_main, &at), 0);
+	cr_assert(at.cpu >= 0 && CPU_ISSET(at.cpu, &mine), "CPU %d", at.cpu);
+	cr_assert_eq(at.allowed, CPU_COUNT(&mine), "unpinned, it inherits this thread's CPUs");
+
+
+	/* past the last CPU this process may use: no thread, and the error */
+	at.cpu = -1;
+	cr_assert_lt(tp_run_thread(cpu + 1, where_main, &at), 0);
+	cr_assert_eq(at.cpu, -1, "nothing ran");
+}
+
+Test(throughput_threads, a_threads_cpu_time_grows_with_its_work_not_with_its_sleep)
+{
+	uint64_t t0 = tp_thread_cpu_ns(), t1, wall = tp_now_ns();
+	volatile uint64_t spin = 0;
+
+	while (tp_now_ns() - wall < 20000000ull)
+		spin++;
+	t1 = tp_thread_cpu_ns();
+	cr_assert_gt(t1, t0);
+	t0 = tp_thread_cpu_ns();
+	usleep(50000);
+	t1 = tp_thread_cpu_ns();
+	cr_assert_lt(t1 - t0, 25000000ull, "%llu ns of CPU over a 50 ms sleep", (unsigned long long)(t1 - t0));
+}
+
+struct sleeper {
+	int fds[2];
+	pid_t tid;
+};
+
+static void *sleeper_main(void *arg)
+{
+	struct sleeper *s = arg;
+	char byte;
+
+	__atomic_store_n(&s->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	return read(s->fds[0], &byte, 1) == 1 ? NULL : s;
+}
+
+Test(throughput_threads, a_task_blocked_in_a_read_is_asleep_and_a_running_one_is_not)
+{
+	struct sleeper s = { .tid = 0 };
+	char path[64];
+	pthread_t th;
+	int i, asleep = 0;
+	void *ret;
+
+	cr_assert_eq(tp_proc_asleep("/proc/self/stat"), 0, "this thread runs while it reads its own state");
+	cr_assert_eq(tp_proc_asleep("/proc/self/task/0/stat"), -ENOENT);
+
+	cr_assert_eq(pipe(s.fds), 0);
+	cr_assert_eq(pthread_create(&th, NULL, sleeper_main, &s), 0);
+	while (!__atomic_load_n(&s.tid, __ATOMIC_ACQUIRE))
+		sched_yield();
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)s.tid);
+	/* it announced itself before its read: give it up to 10 s to get there */
+	for (i = 0; i < 10000 && !(asleep = tp_proc_asleep(path)); i++)
+		usleep(1000);
+	cr_assert_eq(asleep, 1, "the reader never slept: %d", asleep);
+	cr_assert_eq(write(s.fds[1], "x", 1), 1);
+	cr_assert_eq(pthread_join(th, &ret), 0);
+	cr_assert_null(ret);
+	close(s.fds[0]);
+	close(s.fds[1]);
 }
 
 Test(throughput_result, parameters_are_set_by_name_in_order_and_a_full_set_says_so)
