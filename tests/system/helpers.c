@@ -224,3 +224,39 @@ int text_count_lines(const char *s)
 		n += *s == '\n';
 	return n;
 }
+
+void wakeprobe_run(struct wakeprobe_ran *r, char *const args[])
+{
+	char *argv[32] = { (char *)wakeprobe_path() };
+	int out, err, i;
+	pid_t pid;
+
+	for (i = 0; args[i] && i < 30; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	pid = spawn_piped(argv, NULL, &out, &err);
+	read_to_end(out, r->out, sizeof(r->out));
+	read_to_end(err, r->err, sizeof(r->err));
+	close(out);
+	close(err);
+	cr_assert_eq(waitpid(pid, &r->status, 0), pid);
+}
+
+long report_pair_count(const char *report, const char *mechanism)
+{
+	char via[128];
+	const char *at, *line;
+	long count;
+
+	snprintf(via, sizeof(via), "via %s\n", mechanism);
+	at = strstr(report, via);
+	if (!at)
+		return -1;
+	/* the row is the line before its "via" line: waker, wakee (comm and tid), count */
+	for (line = at; line > report && line[-1] != '\n'; line--)
+		;
+	for (line--; line > report && line[-1] != '\n'; line--)
+		;
+	cr_assert_eq(sscanf(line, "%*s %*s %*s %*s %*s %ld", &count), 1, "row: %.120s", line);
+	return count;
+}

@@ -117,4 +117,20 @@ uint64_t labelled(const struct aggregate *a);
 /* describe_missing - one line on the first sample that missed a bounding event */
 const char *describe_missing(uint64_t n, const struct sample_result *r);
 
+/* what a run of wakeprobe printed, and how it ended */
+struct wakeprobe_ran {
+	int status;		/* waitpid()'s */
+	char out[64 * 1024];
+	char err[8 * 1024];
+};
+
+/* wakeprobe_run - wakeprobe_path() with @args (after argv[0], at most 30) to its end */
+void wakeprobe_run(struct wakeprobe_ran *r, char *const args[]);
+
+/*
+ * report_pair_count - in an attach report, the count of the first row of
+ * the pairs table through @mechanism (the busiest); -1 when none is
+ */
+long report_pair_count(const char *report, const char *mechanism);
+
 #endif /* WAKEPROBE_TEST_HELPERS_H */

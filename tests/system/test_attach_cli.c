@@ -28,77 +28,21 @@
 
 TestSuite(attach_cli, .timeout = 120);
 
-struct ran {
-	int status;
-	char out[64 * 1024];
-	char err[8 * 1024];
-};
-
-/* run - wakeprobe with @args (after argv[0]) to its end */
-static void run(struct ran *r, char *const args[])
-{
-	char *argv[32] = { (char *)wakeprobe_path() };
-	int out, err, i;
-	pid_t pid;
-
-	for (i = 0; args[i] && i < 30; i++)
-		argv[i + 1] = args[i];
-	argv[i + 1] = NULL;
-	pid = spawn_piped(argv, NULL, &out, &err);
-	read_to_end(out, r->out, sizeof(r->out));
-	read_to_end(err, r->err, sizeof(r->err));
-	close(out);
-	close(err);
-	cr_assert_eq(waitpid(pid, &r->status, 0), pid);
-}
-
-static const char *workload(const char *name, char *buf, size_t len)
-{
-	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
-
-	cr_assert_not_null(dir, "set WAKEPROBE_WORKLOAD_DIR (make test does)");
-	snprintf(buf, len, "%s/%s", dir, name);
-	return buf;
-}
-
-/*
- * pair_count - the count of the pairs table's row through @mechanism, the
- * first row (the busiest) that has it; -1 when none does
- */
-static long pair_count(const char *report, const char *mechanism)
-{
-	char via[128];
-	const char *at, *line;
-	long count;
-
-	snprintf(via, sizeof(via), "via %s\n", mechanism);
-	at = strstr(report, via);
-	if (!at)
-		return -1;
-	/* the row is the line before its "via" line: waker, wakee (comm and tid), count */
-	for (line = at; line > report && line[-1] != '\n'; line--)
-		;
-	for (line--; line > report && line[-1] != '\n'; line--)
-		;
-	cr_assert_eq(sscanf(line, "%*s %*s %*s %*s %*s %ld", &count), 1, "row: %.120s", line);
-	return count;
-}
-
 /* The command's wakeups are all seen: it is tracked from before its first instruction. */
 Test(attach_cli, a_command_is_traced_from_its_start_and_its_eventfd_wakeups_counted)
 {
 	char path[PATH_MAX];
-	char *args[] = { "--", (char *)workload("eventfd", path, sizeof(path)), "--samples", "500", "--interval-us",
+	char *args[] = { "--", (char *)workload_path("eventfd", path, sizeof(path)), "--samples", "500", "--interval-us",
 			 "1000", "--cpus", "0,1", NULL };
-	static struct ran r;
+	static struct wakeprobe_ran r;
 	long n;
 
 	skip_unless_traceable();
-	run(&r, args);
+	wakeprobe_run(&r, args);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
 	cr_assert(strstr(r.out, "ended: the command exited"), "%s", r.out);
 	cr_assert(strstr(r.out, "(pid "), "%s", r.out);
-	n = pair_count(r.out, "eventfd write -> read");
+	n = report_pair_count(r.out, "eventfd write -> read");
 	/*
 	 * 500 notifies; a write that finds the reader not yet asleep wakes
 	 * nobody, and the kernel here leaves about one waking in 1000 untraced
@@ -112,10 +56,10 @@ Test(attach_cli, a_command_is_traced_from_its_start_and_its_eventfd_wakeups_coun
 Test(attach_cli, a_running_process_is_traced_until_it_exits)
 {
 	char path[PATH_MAX], pid_arg[16];
-	char *wl[] = { (char *)workload("eventfd", path, sizeof(path)), "--samples", "3000", "--interval-us", "1000",
+	char *wl[] = { (char *)workload_path("eventfd", path, sizeof(path)), "--samples", "3000", "--interval-us", "1000",
 		       "--cpus", "0,1", NULL };
 	char *args[] = { "--pid", pid_arg, NULL };
-	static struct ran r;
+	static struct wakeprobe_ran r;
 	int out, err, status;
 	char wl_out[4096];
 	pid_t pid;
@@ -124,7 +68,7 @@ Test(attach_cli, a_running_process_is_traced_until_it_exits)
 	skip_unless_traceable();
 	pid = spawn_piped(wl, NULL, &out, &err);
 	snprintf(pid_arg, sizeof(pid_arg), "%d", pid);
-	run(&r, args);
+	wakeprobe_run(&r, args);
 	read_to_end(out, wl_out, sizeof(wl_out));
 	close(out);
 	close(err);
@@ -132,7 +76,7 @@ Test(attach_cli, a_running_process_is_traced_until_it_exits)
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the workload: 0x%x", status);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
 	cr_assert(strstr(r.out, "ended: every target exited"), "%s", r.out);
-	n = pair_count(r.out, "eventfd write -> read");
+	n = report_pair_count(r.out, "eventfd write -> read");
 	/* wakeprobe starts within the 3 s the workload runs: it sees most of them, never more than there were */
 	cr_assert(n >= 1000 && n <= 3000, "%ld eventfd wakeups of 3000:\n%s", n, r.out);
 }
@@ -142,18 +86,18 @@ Test(attach_cli, the_commands_status_is_wakeprobes_and_nothing_is_left_running)
 {
 	char *exits[] = { "--", "/bin/sh", "-c", "exit 3", NULL };
 	char *sleeps[] = { "--duration", "1", "--", "/bin/sleep", "30", NULL };
-	static struct ran r;
+	static struct wakeprobe_ran r;
 	struct timespec t0, t1;
 	char *pid_at;
 	pid_t sleeper;
 
 	skip_unless_traceable();
-	run(&r, exits);
+	wakeprobe_run(&r, exits);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 3, "status 0x%x; %s", r.status, r.err);
 	cr_assert(strstr(r.out, "exited with status 3"), "%s", r.out);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	run(&r, sleeps);
+	wakeprobe_run(&r, sleeps);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	cr_assert(t1.tv_sec - t0.tv_sec < 10, "the sleep ran its 30 s");
 	cr_assert(strstr(r.out, "ended: --duration ran out"), "%s", r.out);
@@ -195,16 +139,16 @@ static pid_t start_hog(const char *comm, int cpu)
 Test(attach_cli, a_task_holding_the_wakees_cpu_is_named_in_the_causes_and_the_slowest_wakeups)
 {
 	char path[PATH_MAX], named[64];
-	char *args[] = { "--outliers", "20", "--", (char *)workload("eventfd", path, sizeof(path)), "--samples", "300",
+	char *args[] = { "--outliers", "20", "--", (char *)workload_path("eventfd", path, sizeof(path)), "--samples", "300",
 			 "--interval-us", "1000", "--cpus", "0,1", NULL };
-	static struct ran r;
+	static struct wakeprobe_ran r;
 	const char *causes, *slowest;
 	pid_t hog;
 	int status;
 
 	skip_unless_traceable();
 	hog = start_hog("wp-attach-hog", 1);
-	run(&r, args);
+	wakeprobe_run(&r, args);
 	kill(hog, SIGKILL);
 	cr_assert_eq(waitpid(hog, &status, 0), hog);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
@@ -245,11 +189,11 @@ ParameterizedTestParameters(attach_cli, a_bad_target_is_one_line_and_exit_2)
 ParameterizedTest(struct bad_target *b, attach_cli, a_bad_target_is_one_line_and_exit_2)
 {
 	char *args[6] = { NULL };
-	static struct ran r;
+	static struct wakeprobe_ran r;
 
 	for (int i = 0; i < 5 && b->args[i][0]; i++)
 		args[i] = b->args[i];
-	run(&r, args);
+	wakeprobe_run(&r, args);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "status 0x%x; %s", r.status, r.err);
 	cr_assert(strstr(r.err, b->message), "stderr '%s' lacks '%s'", r.err, b->message);
 	cr_assert_eq(strchr(r.err, '\n'), strrchr(r.err, '\n'), "one line: '%s'", r.err);
@@ -284,15 +228,15 @@ static bool holds(const char *path, const char *fmt, ...)
 Test(attach_cli, the_json_counts_the_eventfd_wakeups_and_the_csv_has_a_row_for_each_wakeup)
 {
 	char wl[PATH_MAX], dir[64], json[96], csv[96];
-	char *args[] = { "--json", json, "--csv", csv, "--", (char *)workload("eventfd", wl, sizeof(wl)), "--samples",
+	char *args[] = { "--json", json, "--csv", csv, "--", (char *)workload_path("eventfd", wl, sizeof(wl)), "--samples",
 			 "300", NULL };
-	static struct ran r;
+	static struct wakeprobe_ran r;
 
 	skip_unless_traceable();
 	out_dir(dir, sizeof(dir));
 	snprintf(json, sizeof(json), "%s/run.json", dir);
 	snprintf(csv, sizeof(csv), "%s/run.csv", dir);
-	run(&r, args);
+	wakeprobe_run(&r, args);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
 	cr_assert(strstr(r.out, "Waker -> wakee pairs"), "the text report is still printed: %s", r.out);
 	/*
@@ -327,13 +271,13 @@ Test(attach_cli, json_to_stdout_is_the_document_alone)
 {
 	char wl[PATH_MAX], script[PATH_MAX + 64], doc[64];
 	char *args[] = { "--json", "-", "--", "/bin/sh", "-c", script, NULL };
-	static struct ran r;
+	static struct wakeprobe_ran r;
 	FILE *f;
 
 	skip_unless_traceable();
 	/* the workload prints a summary of its own: out of the way of the document */
-	snprintf(script, sizeof(script), "exec %s --samples 100 >/dev/null", workload("eventfd", wl, sizeof(wl)));
-	run(&r, args);
+	snprintf(script, sizeof(script), "exec %s --samples 100 >/dev/null", workload_path("eventfd", wl, sizeof(wl)));
+	wakeprobe_run(&r, args);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
 	cr_assert_null(strstr(r.out, "Waker -> wakee pairs"), "%s", r.out);
 	f = temp_output("attach-stdout", doc);
@@ -350,12 +294,12 @@ Test(attach_cli, a_command_that_cannot_run_leaves_no_output_behind)
 {
 	char dir[64], json[96], csv[96];
 	char *args[] = { "--json", json, "--csv", csv, "--", "wakeprobe-no-such-command", NULL };
-	static struct ran r;
+	static struct wakeprobe_ran r;
 
 	out_dir(dir, sizeof(dir));
 	snprintf(json, sizeof(json), "%s/run.json", dir);
 	snprintf(csv, sizeof(csv), "%s/run.csv", dir);
-	run(&r, args);
+	wakeprobe_run(&r, args);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "status 0x%x; %s", r.status, r.err);
 	cr_assert_eq(rmdir(dir), 0, "%s is not empty: %s", dir, strerror(errno));
 }

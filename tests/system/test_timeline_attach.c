@@ -21,58 +21,6 @@
 
 TestSuite(timeline_attach, .timeout = 120);
 
-struct ran {
-	int status;
-	char out[64 * 1024];
-	char err[8 * 1024];
-};
-
-/* run - wakeprobe with @args (after argv[0]) to its end */
-static void run(struct ran *r, char *const args[])
-{
-	char *argv[32] = { (char *)wakeprobe_path() };
-	int out, err, i;
-	pid_t pid;
-
-	for (i = 0; args[i] && i < 30; i++)
-		argv[i + 1] = args[i];
-	argv[i + 1] = NULL;
-	pid = spawn_piped(argv, NULL, &out, &err);
-	read_to_end(out, r->out, sizeof(r->out));
-	read_to_end(err, r->err, sizeof(r->err));
-	close(out);
-	close(err);
-	cr_assert_eq(waitpid(pid, &r->status, 0), pid);
-}
-
-static const char *workload(const char *name, char *buf, size_t len)
-{
-	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
-
-	cr_assert_not_null(dir, "set WAKEPROBE_WORKLOAD_DIR (make test does)");
-	snprintf(buf, len, "%s/%s", dir, name);
-	return buf;
-}
-
-/* pair_count - the count of the first row of the pairs table through @mechanism; -1 when none is */
-static long pair_count(const char *report, const char *mechanism)
-{
-	char via[128];
-	const char *at, *line;
-	long count;
-
-	snprintf(via, sizeof(via), "via %s\n", mechanism);
-	at = strstr(report, via);
-	if (!at)
-		return -1;
-	for (line = at; line > report && line[-1] != '\n'; line--)
-		;
-	for (line--; line > report && line[-1] != '\n'; line--)
-		;
-	cr_assert_eq(sscanf(line, "%*s %*s %*s %*s %*s %ld", &count), 1, "row: %.120s", line);
-	return count;
-}
-
 /* entries - the number of entries of directory @dir besides . and .. */
 static int entries(const char *dir)
 {
@@ -90,17 +38,17 @@ static int entries(const char *dir)
 Test(timeline_attach, a_traced_command_gets_a_timeline_with_every_eventfd_wakeup_tiled_and_its_arrow)
 {
 	char dir[] = "/tmp/wakeprobe-attach-XXXXXX", file[128], path[PATH_MAX];
-	char *args[] = { "--perfetto", file, "--", (char *)workload("eventfd", path, sizeof(path)), "--samples",
+	char *args[] = { "--perfetto", file, "--", (char *)workload_path("eventfd", path, sizeof(path)), "--samples",
 			 "200", NULL };
-	static struct ran r;
+	static struct wakeprobe_ran r;
 	long n;
 
 	skip_unless_traceable();
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(file, sizeof(file), "%s/eventfd.trace.json", dir);
-	run(&r, args);
+	wakeprobe_run(&r, args);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
-	n = pair_count(r.out, "eventfd write -> read");
+	n = report_pair_count(r.out, "eventfd write -> read");
 	/*
 	 * 200 notifies; one that finds the reader awake wakes nobody, and a
 	 * waking the kernel leaves untraced makes its wakeup missing_event,
@@ -145,12 +93,12 @@ Test(timeline_attach, a_timeline_that_cannot_be_made_stops_the_run_and_leaves_no
 {
 	char dir[] = "/tmp/wakeprobe-attach-XXXXXX", file[128];
 	char *args[] = { "--perfetto", file, "--", "/bin/true", NULL };
-	static struct ran r;
+	static struct wakeprobe_ran r;
 
 	skip_unless_traceable();
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(file, sizeof(file), "%s/no/such/dir/t.json", dir);
-	run(&r, args);
+	wakeprobe_run(&r, args);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 1, "status 0x%x; stderr: %s", r.status, r.err);
 	cr_assert(strstr(r.err, "--perfetto") && strstr(r.err, "cannot create it"), "%s", r.err);
 	cr_assert(!strstr(r.err, "tracing"), "nothing is traced: %s", r.err);
