@@ -29,36 +29,6 @@ _Static_assert(TL_CPUS_OFFSET + 1 + WP_MAX_CPUS < TL_RUN_STRIDE, "CPU threads wo
 
 /* ---------------------------------------------------------------- trace events */
 
-void timeline__arg_u64(struct json_writer *w, const char *key, uint64_t v)
-{
-	json_writer__key(w, key);
-	json_writer__uint(w, v);
-}
-
-void timeline__arg_i64(struct json_writer *w, const char *key, int64_t v)
-{
-	json_writer__key(w, key);
-	json_writer__int(w, v);
-}
-
-void timeline__arg_bool(struct json_writer *w, const char *key, bool v)
-{
-	json_writer__key(w, key);
-	json_writer__bool(w, v);
-}
-
-void timeline__arg_str(struct json_writer *w, const char *key, const char *s)
-{
-	json_writer__key(w, key);
-	json_writer__string(w, s);
-}
-
-void timeline__arg_strn(struct json_writer *w, const char *key, const char *s, size_t max)
-{
-	json_writer__key(w, key);
-	json_writer__string_n(w, s, max);
-}
-
 /* put_us - @ns as microseconds with three decimals, in integers: no float rounds a nanosecond away */
 static void put_us(struct json_writer *w, const char *key, uint64_t ns)
 {
@@ -85,10 +55,10 @@ static struct json_writer *metadata(struct timeline *t, const char *what, uint32
 {
 	struct json_writer *w = event_begin(t);
 
-	timeline__arg_str(w, "name", what);
-	timeline__arg_str(w, "ph", "M");
-	timeline__arg_u64(w, "pid", pid);
-	timeline__arg_u64(w, "tid", tid);
+	json_writer__put_str(w, "name", what);
+	json_writer__put_str(w, "ph", "M");
+	json_writer__put_uint(w, "pid", pid);
+	json_writer__put_uint(w, "tid", tid);
 	json_writer__key(w, "args");
 	json_writer__begin_object(w);
 	return w;
@@ -101,10 +71,10 @@ static void name_track(struct timeline *t, const char *name_event, const char *s
 	struct json_writer *w;
 
 	w = metadata(t, name_event, pid, tid);
-	timeline__arg_str(w, "name", name);
+	json_writer__put_str(w, "name", name);
 	timeline__event_end(w);
 	w = metadata(t, sort_event, pid, tid);
-	timeline__arg_u64(w, "sort_index", sort_index);
+	json_writer__put_uint(w, "sort_index", sort_index);
 	timeline__event_end(w);
 }
 
@@ -122,16 +92,16 @@ struct json_writer *timeline__slice_begin(struct timeline *t, const struct tl_sl
 {
 	struct json_writer *w = event_begin(t);
 
-	timeline__arg_str(w, "name", s->name);
-	timeline__arg_str(w, "cat", s->cat);
-	timeline__arg_str(w, "ph", "X");
+	json_writer__put_str(w, "name", s->name);
+	json_writer__put_str(w, "cat", s->cat);
+	json_writer__put_str(w, "ph", "X");
 	put_us(w, "ts", s->start_ns);
 	put_us(w, "dur", s->end_ns - s->start_ns);
-	timeline__arg_u64(w, "pid", s->pid);
-	timeline__arg_u64(w, "tid", s->tid);
+	json_writer__put_uint(w, "pid", s->pid);
+	json_writer__put_uint(w, "tid", s->tid);
 	if (s->flow != TL_FLOW_NONE) {
-		timeline__arg_u64(w, "bind_id", s->flow_id);
-		timeline__arg_bool(w, s->flow == TL_FLOW_OUT ? "flow_out" : "flow_in", true);
+		json_writer__put_uint(w, "bind_id", s->flow_id);
+		json_writer__put_bool(w, s->flow == TL_FLOW_OUT ? "flow_out" : "flow_in", true);
 	}
 	json_writer__key(w, "args");
 	json_writer__begin_object(w);
@@ -143,13 +113,13 @@ struct json_writer *timeline__instant_begin(struct timeline *t, const char *name
 {
 	struct json_writer *w = event_begin(t);
 
-	timeline__arg_str(w, "name", name);
-	timeline__arg_str(w, "cat", "sched");
-	timeline__arg_str(w, "ph", "i");
-	timeline__arg_str(w, "s", "t");
+	json_writer__put_str(w, "name", name);
+	json_writer__put_str(w, "cat", "sched");
+	json_writer__put_str(w, "ph", "i");
+	json_writer__put_str(w, "s", "t");
 	put_us(w, "ts", ts_ns);
-	timeline__arg_u64(w, "pid", pid);
-	timeline__arg_u64(w, "tid", tid);
+	json_writer__put_uint(w, "pid", pid);
+	json_writer__put_uint(w, "tid", tid);
 	json_writer__key(w, "args");
 	json_writer__begin_object(w);
 	return w;
@@ -277,36 +247,36 @@ void timeline__end_run(struct timeline *t)
 /* put_cpu_counts - what the CPU tracks of run @r drew and left out */
 static void put_cpu_counts(struct json_writer *w, const struct tl_run *r)
 {
-	timeline__arg_u64(w, "events", r->events);
-	timeline__arg_u64(w, "cpu_slices", r->cpu_slices);
-	timeline__arg_u64(w, "cpu_slices_dropped_unwatched", r->unwatched);
-	timeline__arg_u64(w, "exits_without_entry", r->unmatched);
-	timeline__arg_u64(w, "entries_without_exit", r->unclosed);
-	timeline__arg_u64(w, "late_events", r->late);
-	timeline__arg_u64(w, "entries_too_deep", r->too_deep);
-	timeline__arg_u64(w, "events_bad_cpu", r->bad_cpu);
+	json_writer__put_uint(w, "events", r->events);
+	json_writer__put_uint(w, "cpu_slices", r->cpu_slices);
+	json_writer__put_uint(w, "cpu_slices_dropped_unwatched", r->unwatched);
+	json_writer__put_uint(w, "exits_without_entry", r->unmatched);
+	json_writer__put_uint(w, "entries_without_exit", r->unclosed);
+	json_writer__put_uint(w, "late_events", r->late);
+	json_writer__put_uint(w, "entries_too_deep", r->too_deep);
+	json_writer__put_uint(w, "events_bad_cpu", r->bad_cpu);
 }
 
 /* put_attach_run - an attach run: its traced processes have their own pids, only its CPUs are synthetic */
 static void put_attach_run(struct json_writer *w, const struct tl_run *r)
 {
 	json_writer__begin_object(w);
-	timeline__arg_u64(w, "run", r->id);
-	timeline__arg_str(w, "mode", "attach");
-	timeline__arg_str(w, "target", r->workload);
+	json_writer__put_uint(w, "run", r->id);
+	json_writer__put_str(w, "mode", "attach");
+	json_writer__put_str(w, "target", r->workload);
 	if (r->id <= TL_MAX_RUNS)
-		timeline__arg_u64(w, "cpus_pid", run_pid_of(r->id) + TL_CPUS_OFFSET);
+		json_writer__put_uint(w, "cpus_pid", run_pid_of(r->id) + TL_CPUS_OFFSET);
 	else
-		timeline__arg_str(w, "not_drawn", "past the runs one file can number");
-	timeline__arg_u64(w, "wakeups", r->samples);
-	timeline__arg_u64(w, "wakeups_labelled", r->labelled);
-	timeline__arg_u64(w, "wakeups_not_drawn", r->samples_not_drawn);
-	timeline__arg_u64(w, "wakeups_without_process", r->no_process);
-	timeline__arg_u64(w, "flows", r->flows);
-	timeline__arg_u64(w, "flows_from_cpus", r->flows_from_cpus);
-	timeline__arg_u64(w, "thread_tracks", r->thread_tracks);
-	timeline__arg_u64(w, "threads_renamed", r->threads_renamed);
-	timeline__arg_u64(w, "thread_tracks_forgotten", r->tracks_forgotten);
+		json_writer__put_str(w, "not_drawn", "past the runs one file can number");
+	json_writer__put_uint(w, "wakeups", r->samples);
+	json_writer__put_uint(w, "wakeups_labelled", r->labelled);
+	json_writer__put_uint(w, "wakeups_not_drawn", r->samples_not_drawn);
+	json_writer__put_uint(w, "wakeups_without_process", r->no_process);
+	json_writer__put_uint(w, "flows", r->flows);
+	json_writer__put_uint(w, "flows_from_cpus", r->flows_from_cpus);
+	json_writer__put_uint(w, "thread_tracks", r->thread_tracks);
+	json_writer__put_uint(w, "threads_renamed", r->threads_renamed);
+	json_writer__put_uint(w, "thread_tracks_forgotten", r->tracks_forgotten);
 	put_cpu_counts(w, r);
 	json_writer__end_object(w);
 }
@@ -318,17 +288,17 @@ static void put_run(struct json_writer *w, const struct tl_run *r)
 		return;
 	}
 	json_writer__begin_object(w);
-	timeline__arg_u64(w, "run", r->id);
-	timeline__arg_str(w, "workload", r->workload);
-	timeline__arg_bool(w, "traced", r->traced);
+	json_writer__put_uint(w, "run", r->id);
+	json_writer__put_str(w, "workload", r->workload);
+	json_writer__put_bool(w, "traced", r->traced);
 	if (r->id <= TL_MAX_RUNS) {
-		timeline__arg_u64(w, "pid", run_pid_of(r->id));
-		timeline__arg_u64(w, "cpus_pid", run_pid_of(r->id) + TL_CPUS_OFFSET);
+		json_writer__put_uint(w, "pid", run_pid_of(r->id));
+		json_writer__put_uint(w, "cpus_pid", run_pid_of(r->id) + TL_CPUS_OFFSET);
 	} else {
-		timeline__arg_str(w, "not_drawn", "past the runs one file can number");
+		json_writer__put_str(w, "not_drawn", "past the runs one file can number");
 	}
-	timeline__arg_u64(w, "samples", r->samples);
-	timeline__arg_u64(w, "samples_not_drawn", r->samples_not_drawn);
+	json_writer__put_uint(w, "samples", r->samples);
+	json_writer__put_uint(w, "samples_not_drawn", r->samples_not_drawn);
 	put_cpu_counts(w, r);
 	json_writer__end_object(w);
 }
@@ -364,19 +334,19 @@ int timeline__close(struct timeline *t)
 	json_writer__line_break(w);
 	json_writer__end_array(w);
 	json_writer__line_break(w);
-	timeline__arg_str(w, "displayTimeUnit", "ns");
+	json_writer__put_str(w, "displayTimeUnit", "ns");
 	json_writer__line_break(w);
 	json_writer__key(w, "otherData");
 	json_writer__begin_object(w);
-	timeline__arg_str(w, "tool", "wakeprobe " WAKEPROBE_VERSION);
-	timeline__arg_str(w, "clock", "CLOCK_MONOTONIC; ts and dur in microseconds, exact to the nanosecond");
-	timeline__arg_str(w, "tracks", t->nr_attach_runs ? attach_tracks : tracks);
+	json_writer__put_str(w, "tool", "wakeprobe " WAKEPROBE_VERSION);
+	json_writer__put_str(w, "clock", "CLOCK_MONOTONIC; ts and dur in microseconds, exact to the nanosecond");
+	json_writer__put_str(w, "tracks", t->nr_attach_runs ? attach_tracks : tracks);
 	json_writer__key(w, "runs");
 	json_writer__begin_array(w);
 	for (i = 0; i < t->nr_listed; i++)
 		put_run(w, &t->listed[i]);
 	json_writer__end_array(w);
-	timeline__arg_u64(w, "runs_not_listed", t->nr_runs - t->nr_listed);
+	json_writer__put_uint(w, "runs_not_listed", t->nr_runs - t->nr_listed);
 	json_writer__end_object(w);
 	json_writer__end_object(w);
 	err = json_writer__finish(w);

@@ -284,20 +284,20 @@ static void identity_args(struct json_writer *w, const struct attach_result *r)
 	const struct sample_result *sr = &r->sr;
 	char buf[MECHANISM_NAME_LEN];
 
-	timeline__arg_u64(w, "seq", sr->sample.seq);
-	timeline__arg_i64(w, "total_ns", sr->total_ns);
-	timeline__arg_str(w, "label", wakeup__label_name(sr->label));
+	json_writer__put_uint(w, "seq", sr->sample.seq);
+	json_writer__put_int(w, "total_ns", sr->total_ns);
+	json_writer__put_str(w, "label", wakeup__label_name(sr->label));
 	if (sr->label == LABEL_MISSING_EVENT)
-		timeline__arg_str(w, "missing", wakeup__mark_name(sr->missing));
+		json_writer__put_str(w, "missing", wakeup__mark_name(sr->missing));
 	mechanism__waker_name(&r->waker, buf, sizeof(buf));
-	timeline__arg_str(w, "waker", buf);
-	timeline__arg_str(w, "mechanism", r->mechanism);
-	timeline__arg_str(w, "family", mechanism__family_name(r->family));
+	json_writer__put_str(w, "waker", buf);
+	json_writer__put_str(w, "mechanism", r->mechanism);
+	json_writer__put_str(w, "family", mechanism__family_name(r->family));
 	if (r->wait.known) {
 		mechanism__wait_name(&r->wait, buf, sizeof(buf));
-		timeline__arg_str(w, "wait", buf);
+		json_writer__put_str(w, "wait", buf);
 	}
-	timeline__arg_strn(w, "wakee_comm", r->wakee_comm, sizeof(r->wakee_comm));
+	json_writer__put_strn(w, "wakee_comm", r->wakee_comm, sizeof(r->wakee_comm));
 }
 
 /* what a complete wakeup's slice says besides: its spans, its CPUs, its absent phases, its causes */
@@ -306,35 +306,35 @@ static void complete_args(struct json_writer *w, const struct attach_result *r)
 	const struct sample_result *sr = &r->sr;
 	int k, c;
 
-	timeline__arg_i64(w, "wake_to_run_ns", r->wake_to_run_ns);
+	json_writer__put_int(w, "wake_to_run_ns", r->wake_to_run_ns);
 	if (r->notify_to_return_ns >= 0)
-		timeline__arg_i64(w, "notify_to_return_ns", r->notify_to_return_ns);
+		json_writer__put_int(w, "notify_to_return_ns", r->notify_to_return_ns);
 	if (r->waited_ns >= 0)
-		timeline__arg_i64(w, "waited_ns", r->waited_ns);
-	timeline__arg_u64(w, "wakee_prio", r->wakee_prio);
-	timeline__arg_u64(w, "waking_cpu", sr->waking_cpu);
-	timeline__arg_u64(w, "target_cpu", sr->target_cpu);
-	timeline__arg_bool(w, "target_was_idle", sr->target_was_idle);
+		json_writer__put_int(w, "waited_ns", r->waited_ns);
+	json_writer__put_uint(w, "wakee_prio", r->wakee_prio);
+	json_writer__put_uint(w, "waking_cpu", sr->waking_cpu);
+	json_writer__put_uint(w, "target_cpu", sr->target_cpu);
+	json_writer__put_bool(w, "target_was_idle", sr->target_was_idle);
 	if (sr->idle_exit_seen)
-		timeline__arg_i64(w, "idle_exit_ns", sr->idle_exit_ns);
+		json_writer__put_int(w, "idle_exit_ns", sr->idle_exit_ns);
 	if (r->migrations)
-		timeline__arg_u64(w, "migrations", r->migrations);
+		json_writer__put_uint(w, "migrations", r->migrations);
 	/* notify_user and resume_user are never measured in attach mode: only the kernel phases are listed */
 	json_writer__key(w, "absent");
 	json_writer__begin_object(w);
 	for (k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++)
 		if (r->absent[k] != ATTACH_PRESENT)
-			timeline__arg_str(w, wakeup__phase_name(k), attach__absence_name(r->absent[k]));
+			json_writer__put_str(w, wakeup__phase_name(k), attach__absence_name(r->absent[k]));
 	json_writer__end_object(w);
 	json_writer__key(w, "causes");
 	json_writer__begin_object(w);
 	for (c = 0; c < NR_CAUSES; c++)
 		if (sr->why.by_cause[c])
-			timeline__arg_i64(w, wakeup__cause_name(c), sr->why.by_cause[c]);
+			json_writer__put_int(w, wakeup__cause_name(c), sr->why.by_cause[c]);
 	json_writer__end_object(w);
 	main_causes(w, &sr->why);
 	if (sr->why.more_iv)
-		timeline__arg_u64(w, "intervals_not_listed", sr->why.more_iv);
+		json_writer__put_uint(w, "intervals_not_listed", sr->why.more_iv);
 }
 
 /* the waker's end of the arrow: a zero-length slice where it ran sched_waking */
@@ -393,11 +393,11 @@ static void draw_producer(struct timeline *t, const struct attach_result *r, con
 			 sr->sample.wakee_tid);
 	s.name = name;
 	w = timeline__slice_begin(t, &s);
-	timeline__arg_u64(w, "seq", sr->sample.seq);
-	timeline__arg_u64(w, "wakee_tid", sr->sample.wakee_tid);
-	timeline__arg_u64(w, "wakee_tgid", r->wakee_tgid);
-	timeline__arg_str(w, "waker", waker);
-	timeline__arg_str(w, "mechanism", r->mechanism);
+	json_writer__put_uint(w, "seq", sr->sample.seq);
+	json_writer__put_uint(w, "wakee_tid", sr->sample.wakee_tid);
+	json_writer__put_uint(w, "wakee_tgid", r->wakee_tgid);
+	json_writer__put_str(w, "waker", waker);
+	json_writer__put_str(w, "mechanism", r->mechanism);
 	timeline__event_end(w);
 	t->run.flows++;
 	if (p->on_cpu)

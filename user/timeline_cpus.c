@@ -53,14 +53,14 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 			snprintf(name, sizeof(name), "idle");
 		s.cat = "sched";
 		w = timeline__slice_begin(t, &s);
-		timeline__arg_u64(w, "tid", o->tid);
-		timeline__arg_u64(w, "tgid", o->tgid);
-		timeline__arg_u64(w, "prio", o->prio);
+		json_writer__put_uint(w, "tid", o->tid);
+		json_writer__put_uint(w, "tgid", o->tgid);
+		json_writer__put_uint(w, "prio", o->prio);
 		if (o->tid && closing) {
 			/* a task still runnable when switched out was preempted */
-			timeline__arg_str(w, "left",
+			json_writer__put_str(w, "left",
 				wp_switch_slept(closing->sw.prev_state, closing->sw.preempt) ? "slept" : "preempted");
-			timeline__arg_u64(w, "prev_state", closing->sw.prev_state);
+			json_writer__put_uint(w, "prev_state", closing->sw.prev_state);
 		}
 		break;
 	case TL_IDLE:
@@ -68,7 +68,7 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		s.cat = "idle";
 		w = timeline__slice_begin(t, &s);
 		if (o->nr >= 0)
-			timeline__arg_i64(w, "state", o->nr);
+			json_writer__put_int(w, "state", o->nr);
 		break;
 	default:
 		if (o->irq_kind == WP_IRQ_HARD && o->name[0])
@@ -81,8 +81,8 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 			snprintf(name, sizeof(name), "%s", wakeup__irq_kind_name(o->irq_kind));
 		s.cat = "irq";
 		w = timeline__slice_begin(t, &s);
-		timeline__arg_str(w, "kind", wakeup__irq_kind_name(o->irq_kind));
-		timeline__arg_i64(w, "nr", o->nr);
+		json_writer__put_str(w, "kind", wakeup__irq_kind_name(o->irq_kind));
+		json_writer__put_int(w, "nr", o->nr);
 		break;
 	}
 	timeline__event_end(w);
@@ -258,12 +258,12 @@ static void on_waking(struct timeline *t, uint32_t cpu, const struct wp_event *e
 
 	snprintf(name, sizeof(name), "sched_waking %u", e->wake.pid);
 	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
-	timeline__arg_u64(w, "pid", e->wake.pid);
-	timeline__arg_u64(w, "target_cpu", target);
+	json_writer__put_uint(w, "pid", e->wake.pid);
+	json_writer__put_uint(w, "target_cpu", target);
 	if (since && since <= e->ts_ns)
-		timeline__arg_u64(w, "target_idle_for_ns", e->ts_ns - since);
+		json_writer__put_uint(w, "target_idle_for_ns", e->ts_ns - since);
 	else if (e->wake.target_curr_pid)
-		timeline__arg_strn(w, "target_running", e->wake.target_curr_comm, sizeof(e->wake.target_curr_comm));
+		json_writer__put_strn(w, "target_running", e->wake.target_curr_comm, sizeof(e->wake.target_curr_comm));
 	timeline__event_end(w);
 
 	if (!since || since > e->ts_ns || target >= WP_MAX_CPUS || target == cpu)
@@ -285,8 +285,8 @@ static void on_wakeup(struct timeline *t, uint32_t cpu, const struct wp_event *e
 
 	snprintf(name, sizeof(name), "sched_wakeup %u", e->wake.pid);
 	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
-	timeline__arg_u64(w, "pid", e->wake.pid);
-	timeline__arg_u64(w, "target_cpu", e->wake.target_cpu);
+	json_writer__put_uint(w, "pid", e->wake.pid);
+	json_writer__put_uint(w, "target_cpu", e->wake.target_cpu);
 	timeline__event_end(w);
 }
 
@@ -297,9 +297,9 @@ static void on_migrate(struct timeline *t, uint32_t cpu, const struct wp_event *
 
 	snprintf(name, sizeof(name), "migrate %u", e->migrate.pid);
 	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
-	timeline__arg_u64(w, "pid", e->migrate.pid);
-	timeline__arg_u64(w, "from_cpu", e->migrate.orig_cpu);
-	timeline__arg_u64(w, "to_cpu", e->migrate.dest_cpu);
+	json_writer__put_uint(w, "pid", e->migrate.pid);
+	json_writer__put_uint(w, "from_cpu", e->migrate.orig_cpu);
+	json_writer__put_uint(w, "to_cpu", e->migrate.dest_cpu);
 	timeline__event_end(w);
 }
 

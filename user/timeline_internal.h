@@ -161,7 +161,7 @@ void timeline__name_process(struct timeline *t, uint32_t pid, const char *name, 
 void timeline__name_thread(struct timeline *t, uint32_t pid, uint32_t tid, const char *name, uint32_t sort_index);
 /*
  * timeline__slice_begin - a complete ("X") event up to its args object,
- * left open: the caller writes the args with timeline__arg_*() and ends
+ * left open: the caller writes the args with json_writer__put_*() and ends
  * the event with timeline__event_end()
  */
 struct json_writer *timeline__slice_begin(struct timeline *t, const struct tl_slice *s);
@@ -170,12 +170,6 @@ struct json_writer *timeline__instant_begin(struct timeline *t, const char *name
 					    uint64_t ts_ns);
 /* timeline__event_end - close an event's args and the event */
 void timeline__event_end(struct json_writer *w);
-void timeline__arg_u64(struct json_writer *w, const char *key, uint64_t v);
-void timeline__arg_i64(struct json_writer *w, const char *key, int64_t v);
-void timeline__arg_bool(struct json_writer *w, const char *key, bool v);
-void timeline__arg_str(struct json_writer *w, const char *key, const char *s);
-/* timeline__arg_strn - at most @max bytes of @s: a comm need not end in a NUL */
-void timeline__arg_strn(struct json_writer *w, const char *key, const char *s, size_t max);
 
 /* timeline_samples.c: the waker and wakee threads, and the phase slices attach mode draws as well */
 

@@ -45,35 +45,35 @@ static bool waking_seen(const struct sample_result *r)
 /* what the whole wakeup slice says: its total and label, and what the merger found on the way */
 static void wakeup_args(struct json_writer *w, const struct sample_result *r, bool traced)
 {
-	timeline__arg_u64(w, "seq", r->sample.seq);
-	timeline__arg_i64(w, "total_ns", r->total_ns);
-	timeline__arg_str(w, "label", traced ? wakeup__label_name(r->label) : "untraced");
-	timeline__arg_u64(w, "waker_cpu", r->sample.waker_cpu);
-	timeline__arg_u64(w, "wakee_cpu", r->sample.wakee_cpu);
+	json_writer__put_uint(w, "seq", r->sample.seq);
+	json_writer__put_int(w, "total_ns", r->total_ns);
+	json_writer__put_str(w, "label", traced ? wakeup__label_name(r->label) : "untraced");
+	json_writer__put_uint(w, "waker_cpu", r->sample.waker_cpu);
+	json_writer__put_uint(w, "wakee_cpu", r->sample.wakee_cpu);
 	if (!traced)
 		return;
 	if (r->label == LABEL_MISSING_EVENT)
-		timeline__arg_str(w, "missing", wakeup__mark_name(r->missing));
+		json_writer__put_str(w, "missing", wakeup__mark_name(r->missing));
 	if (waking_seen(r)) {
-		timeline__arg_u64(w, "waking_cpu", r->waking_cpu);
-		timeline__arg_u64(w, "target_cpu", r->target_cpu);
-		timeline__arg_bool(w, "target_was_idle", r->target_was_idle);
+		json_writer__put_uint(w, "waking_cpu", r->waking_cpu);
+		json_writer__put_uint(w, "target_cpu", r->target_cpu);
+		json_writer__put_bool(w, "target_was_idle", r->target_was_idle);
 		if (r->waker_preempted)
-			timeline__arg_i64(w, "waker_preempted_ns", r->waker_preempted_ns);
+			json_writer__put_int(w, "waker_preempted_ns", r->waker_preempted_ns);
 	}
 	if (r->idle_exit_seen)
-		timeline__arg_i64(w, "idle_exit_ns", r->idle_exit_ns);
+		json_writer__put_int(w, "idle_exit_ns", r->idle_exit_ns);
 	if (r->label != LABEL_COMPLETE || !r->phased)
 		return;
 	if (r->rewait_seen)
-		timeline__arg_i64(w, "mutex_reacquire_ns", r->rewait_ns);
+		json_writer__put_int(w, "mutex_reacquire_ns", r->rewait_ns);
 	if (r->why.migrations) {
-		timeline__arg_u64(w, "migrations", r->why.migrations);
-		timeline__arg_u64(w, "migrated_from_cpu", r->why.migrated_from);
-		timeline__arg_u64(w, "migrated_to_cpu", r->why.migrated_to);
+		json_writer__put_uint(w, "migrations", r->why.migrations);
+		json_writer__put_uint(w, "migrated_from_cpu", r->why.migrated_from);
+		json_writer__put_uint(w, "migrated_to_cpu", r->why.migrated_to);
 	}
 	if (r->why.more_iv)
-		timeline__arg_u64(w, "intervals_not_listed", r->why.more_iv);
+		json_writer__put_uint(w, "intervals_not_listed", r->why.more_iv);
 }
 
 /*
@@ -97,13 +97,13 @@ void timeline_samples__phase_args(struct json_writer *w, const struct sample_res
 	uint32_t i;
 	int c;
 
-	timeline__arg_u64(w, "seq", r->sample.seq);
-	timeline__arg_i64(w, "ns", r->phase_ns[k]);
+	json_writer__put_uint(w, "seq", r->sample.seq);
+	json_writer__put_int(w, "ns", r->phase_ns[k]);
 	json_writer__key(w, "causes");
 	json_writer__begin_object(w);
 	for (c = 0; c < NR_CAUSES; c++)
 		if (x->by_phase_cause[k][c])
-			timeline__arg_i64(w, wakeup__cause_name(c), x->by_phase_cause[k][c]);
+			json_writer__put_int(w, wakeup__cause_name(c), x->by_phase_cause[k][c]);
 	json_writer__end_object(w);
 	json_writer__key(w, "intervals");
 	json_writer__begin_array(w);
@@ -216,7 +216,7 @@ static void draw_whole(struct timeline *t, const struct sample_result *r, struct
 	s.end_ns = s.start_ns;
 	s.flow = TL_FLOW_OUT;
 	w = timeline__slice_begin(t, &s);
-	timeline__arg_u64(w, "seq", r->sample.seq);
+	json_writer__put_uint(w, "seq", r->sample.seq);
 	timeline__event_end(w);
 
 	snprintf(name, sizeof(name), "woken #%" PRIu64, r->sample.seq);
@@ -225,7 +225,7 @@ static void draw_whole(struct timeline *t, const struct sample_result *r, struct
 	s.end_ns = end;
 	s.flow = TL_FLOW_IN;
 	w = timeline__slice_begin(t, &s);
-	timeline__arg_u64(w, "seq", r->sample.seq);
+	json_writer__put_uint(w, "seq", r->sample.seq);
 	timeline__event_end(w);
 }
 
