@@ -1,25 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* attach_analysis.c - attach mode's records in, its wakeups and tables out */
 #include <stdlib.h>
-#include <time.h>
 #include "attach_analysis.h"
 #include "mechanism.h"
 
 #define TGIDS	4096	/* rows of tgid_of[]: direct-mapped by tid */
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static enum fd_kind fd_kind(struct attach_analysis *a, uint32_t tgid, int fd)
 {
 	if (a->opts.fd_kind)
 		return a->opts.fd_kind(tgid, fd, a->opts.fd_kind_ctx);
-	return fd_kinds__cached(&a->fds, (pid_t)tgid, fd, now_ns());
+	return fd_kinds__cached_now(&a->fds, (pid_t)tgid, fd);
 }
 
 static enum fd_kind engine_fd_kind(uint32_t tgid, int fd, void *ctx)

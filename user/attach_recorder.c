@@ -1,23 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* attach_recorder.c - a live attach run into its analysis, and written down as it goes in */
 #include <string.h>
-#include <time.h>
 #include "attach_recorder.h"
 #include "attach_recording.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* recorded_fd_kind - /proc's answer through the cache, as the analysis asks it by default, written down */
 static enum fd_kind recorded_fd_kind(uint32_t tgid, int fd, void *ctx)
 {
 	struct attach_recorder *w = ctx;
-	enum fd_kind kind = fd_kinds__cached(&w->fds, (pid_t)tgid, fd, now_ns());
+	enum fd_kind kind = fd_kinds__cached_now(&w->fds, (pid_t)tgid, fd);
 	struct rec_fd_kind r = { .tgid = tgid, .fd = fd, .kind = kind };
 
 	recorder__write(w->rec, REC_FD_KIND, &r, sizeof(r));

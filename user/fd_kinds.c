@@ -2,6 +2,7 @@
 /* fd_kinds.c - what a traced process's fd is, from /proc */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/xattr.h>
 #include "fd_kinds.h"
@@ -88,4 +89,12 @@ enum fd_kind fd_kinds__cached(struct fd_kinds_cache *c, pid_t tgid, int fd, uint
 	s->when_ns = now_ns;
 	s->kind = fd_kinds__of(tgid, fd);
 	return s->kind;
+}
+
+enum fd_kind fd_kinds__cached_now(struct fd_kinds_cache *c, pid_t tgid, int fd)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return fd_kinds__cached(c, tgid, fd, (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
 }

@@ -63,5 +63,7 @@ struct fd_kinds_cache {
 
 /* fd_kinds__cached - fd_kinds__of(), from @c when it asked less than FD_KINDS_CACHE_NS before @now_ns */
 enum fd_kind fd_kinds__cached(struct fd_kinds_cache *c, pid_t tgid, int fd, uint64_t now_ns);
+/* fd_kinds__cached_now - fd_kinds__cached() asked at this moment (CLOCK_MONOTONIC) */
+enum fd_kind fd_kinds__cached_now(struct fd_kinds_cache *c, pid_t tgid, int fd);
 
 #endif /* WAKEPROBE_FD_KINDS_H */
