@@ -75,12 +75,17 @@ static int start_command(struct attach_session *s, char *msg, size_t len)
 	s->runner.drop_privileges = o->drop_privileges;
 	s->runner.uid = o->uid;
 	s->runner.gid = o->gid;
+	s->runner.capture_stdout = o->capture_stdout;
+	s->runner.stdout_fd = o->stdout_fd;
 	err = runner__start(&s->runner, path, o->argv, -1, track_command, s);
-	if (err)
+	if (err) {
 		snprintf(msg, len, "cannot start %.64s: %s", path, strerror(-err));
-	else
-		s->res->command_pid = s->runner.pid;
-	return err;
+		return err;
+	}
+	s->res->command_pid = s->runner.pid;
+	if (o->on_command)
+		o->on_command(s->runner.pid, o->ctx);
+	return 0;
 }
 
 /* targets_all_gone - every --pid target has exited; counts them into the result */

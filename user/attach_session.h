@@ -29,6 +29,11 @@ struct attach_session_opts {
 	bool drop_privileges;		/* run the command as uid:gid */
 	uid_t uid;
 	gid_t gid;
+	/* the command writes its standard output into @stdout_fd, not wakeprobe's */
+	bool capture_stdout;
+	int stdout_fd;
+	/* optional: the command has started as @pid, under tracing; no record of it is handed over before */
+	void (*on_command)(pid_t pid, void *ctx);
 	/* optional: tracing has begun (@res holds the machine and trace_start_ns), no record is in yet */
 	void (*on_begin)(const struct attach_session_result *res, void *ctx);
 	/* every record, in ring-buffer order */

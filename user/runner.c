@@ -87,6 +87,8 @@ runner_child(const struct runner *r, const char *path, char *const argv[], int r
 	} else if (ring_fd >= 0 && dup2(ring_fd, RUNNER_RING_FD) < 0) {
 		goto fail;
 	}
+	if (r->capture_stdout && dup2(r->stdout_fd, STDOUT_FILENO) < 0)
+		goto fail;
 	/* wait until the parent has put this pid under tracing */
 	if (read(go_fd, &go, 1) != 1)
 		_exit(127);

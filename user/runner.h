@@ -21,6 +21,9 @@ struct runner {
 	bool drop_privileges;
 	uid_t uid;
 	gid_t gid;
+	/* set before runner__start(): the workload writes its standard output into @stdout_fd, not wakeprobe's */
+	bool capture_stdout;
+	int stdout_fd;
 };
 
 /* called in the parent between fork and exec, with the child's pid */
