@@ -11,6 +11,7 @@
 
 struct end {
 	char object[END_WORD_LEN];	/* "futex 0x7f12a0", "pipe", "fd 5", "signal", or empty */
+	char kind[END_WORD_LEN];	/* the object without which one it is: "futex", "pipe", "fd", "signal" */
 	char verb[END_WORD_LEN];	/* "wake", "write", "recv", "nanosleep" */
 };
 
@@ -246,12 +247,29 @@ uint32_t mechanism__waker_id(const struct waker_info *w)
 }
 
 /* fd_object - what an fd of @kind is called at one end: its kind, or its number when that is unknown */
-static void fd_object(uint8_t kind, uint64_t fd, char *buf, size_t len)
+static void fd_object(uint8_t kind, uint64_t fd, struct end *end)
 {
-	if (kind != FD_KIND_UNKNOWN && kind < NR_FD_KINDS)
-		snprintf(buf, len, "%s", fd_kinds__name(kind));
-	else
-		snprintf(buf, len, "fd %d", (int)fd);
+	if (kind != FD_KIND_UNKNOWN && kind < NR_FD_KINDS) {
+		snprintf(end->object, sizeof(end->object), "%s", fd_kinds__name(kind));
+		snprintf(end->kind, sizeof(end->kind), "%s", fd_kinds__name(kind));
+	} else {
+		snprintf(end->object, sizeof(end->object), "fd %d", (int)fd);
+		snprintf(end->kind, sizeof(end->kind), "fd");
+	}
+}
+
+/* futex_object - a futex word as the object of an end */
+static void futex_object(uint64_t addr, struct end *end)
+{
+	snprintf(end->object, sizeof(end->object), "futex 0x%" PRIx64, addr);
+	snprintf(end->kind, sizeof(end->kind), "futex");
+}
+
+/* plain_object - an object that is the same whichever one it is: "signal", "epoll" */
+static void plain_object(const char *what, struct end *end)
+{
+	snprintf(end->object, sizeof(end->object), "%s", what);
+	snprintf(end->kind, sizeof(end->kind), "%s", what);
 }
 
 /* syscall_verb - a syscall as the verb of an end: its word, or "syscall N" */
@@ -271,16 +289,16 @@ static void waker_end(const struct waker_info *w, struct end *end)
 	memset(end, 0, sizeof(*end));
 	switch (w->nr) {
 	case SYS_futex:
-		snprintf(end->object, sizeof(end->object), "futex 0x%" PRIx64, w->arg);
+		futex_object(w->arg, end);
 		snprintf(end->verb, sizeof(end->verb), "%s", futex_op_name(w->arg2));
 		return;
 	case SYS_futex_wake:
-		snprintf(end->object, sizeof(end->object), "futex 0x%" PRIx64, w->arg);
+		futex_object(w->arg, end);
 		snprintf(end->verb, sizeof(end->verb), "wake");
 		return;
 	case SYS_futex_requeue:
 		/* its first argument is an array of futexes */
-		snprintf(end->object, sizeof(end->object), "futex");
+		plain_object("futex", end);
 		snprintf(end->verb, sizeof(end->verb), "requeue");
 		return;
 	case SYS_kill:
@@ -288,11 +306,11 @@ static void waker_end(const struct waker_info *w, struct end *end)
 	case SYS_tkill:
 	case SYS_rt_sigqueueinfo:
 	case SYS_rt_tgsigqueueinfo:
-		snprintf(end->object, sizeof(end->object), "signal");
+		plain_object("signal", end);
 		break;
 	default:
 		if (mechanism__syscall_takes_fd(w->nr))
-			fd_object(w->fd_kind, w->arg, end->object, sizeof(end->object));
+			fd_object(w->fd_kind, w->arg, end);
 		break;
 	}
 	syscall_verb(w->nr, end->verb, sizeof(end->verb));
@@ -308,35 +326,43 @@ static void wait_end(const struct wait_info *wait, struct end *end)
 	}
 	switch (wait->nr) {
 	case SYS_futex:
-		snprintf(end->object, sizeof(end->object), "futex 0x%" PRIx64, wait->arg);
+		futex_object(wait->arg, end);
 		snprintf(end->verb, sizeof(end->verb), "%s", futex_op_name(wait->arg2));
 		return;
 	case SYS_futex_wait:
-		snprintf(end->object, sizeof(end->object), "futex 0x%" PRIx64, wait->arg);
+		futex_object(wait->arg, end);
 		snprintf(end->verb, sizeof(end->verb), "wait");
 		return;
 	case SYS_futex_waitv:
 		/* its first argument is an array of futexes */
-		snprintf(end->object, sizeof(end->object), "futex");
+		plain_object("futex", end);
 		snprintf(end->verb, sizeof(end->verb), "waitv");
 		return;
 	case SYS_epoll_wait:
 	case SYS_epoll_pwait:
 	case SYS_epoll_pwait2:
-		snprintf(end->object, sizeof(end->object), "epoll");
+		plain_object("epoll", end);
 		break;
 	default:
 		if (mechanism__syscall_takes_fd(wait->nr))
-			fd_object(wait->fd_kind, wait->arg, end->object, sizeof(end->object));
+			fd_object(wait->fd_kind, wait->arg, end);
 		break;
 	}
 	syscall_verb(wait->nr, end->verb, sizeof(end->verb));
 }
 
-/* end_name - "object verb", or the verb alone */
-static void end_name(const struct end *end, char *buf, size_t len)
+/* end_object - the object of @end: which one it is, or only its kind */
+static const char *end_object(const struct end *end, bool which)
 {
-	snprintf(buf, len, "%s%s%s", end->object, end->object[0] ? " " : "", end->verb);
+	return which ? end->object : end->kind;
+}
+
+/* end_name - "object verb", or the verb alone */
+static void end_name(const struct end *end, bool which, char *buf, size_t len)
+{
+	const char *object = end_object(end, which);
+
+	snprintf(buf, len, "%s%s%s", object, object[0] ? " " : "", end->verb);
 }
 
 void mechanism__wait_name(const struct wait_info *wait, char *buf, size_t len)
@@ -348,7 +374,7 @@ void mechanism__wait_name(const struct wait_info *wait, char *buf, size_t len)
 		return;
 	}
 	wait_end(wait, &end);
-	end_name(&end, buf, len);
+	end_name(&end, true, buf, len);
 }
 
 /* thread_name - "thread worker 1234", or "thread 1234" before its name is known */
@@ -414,12 +440,30 @@ void mechanism__waker_name(const struct waker_info *w, char *buf, size_t len)
 	}
 }
 
+void mechanism__waker_kind(const struct waker_info *w, char *buf, size_t len)
+{
+	const char *what = w->cls == WP_WAKER_PROCESS ? "process" : "thread";
+
+	if (w->cls != WP_WAKER_SYSCALL && w->cls != WP_WAKER_TRACKED && w->cls != WP_WAKER_PROCESS) {
+		mechanism__waker_name(w, buf, len);
+		return;
+	}
+	if (w->comm[0])
+		snprintf(buf, len, "%s %.*s", what, WP_TASK_COMM_LEN, w->comm);
+	else
+		snprintf(buf, len, "%s", what);
+}
+
 static bool is_sleep(int64_t nr)
 {
 	return nr == SYS_nanosleep || nr == SYS_clock_nanosleep;
 }
 
-void mechanism__name(const struct waker_info *w, const struct wait_info *wait, char *buf, size_t len)
+/*
+ * name - the mechanism from both ends; @which: with the futex word's
+ * address and the fd's number where they are known, else only their kinds
+ */
+static void name(const struct waker_info *w, const struct wait_info *wait, bool which, char *buf, size_t len)
 {
 	char waker[MECHANISM_NAME_LEN], waited[MECHANISM_NAME_LEN];
 	bool have_wait = wait && wait->known;
@@ -427,28 +471,42 @@ void mechanism__name(const struct waker_info *w, const struct wait_info *wait, c
 
 	if (have_wait) {
 		wait_end(wait, &wt);
-		end_name(&wt, waited, sizeof(waited));
+		end_name(&wt, which, waited, sizeof(waited));
 	}
 	if (w->cls == WP_WAKER_SYSCALL) {
 		waker_end(w, &wk);
 		/* one object at both ends (the same futex, two ends of a pipe): named once */
 		if (have_wait && wk.object[0] && !strcmp(wk.object, wt.object))
-			snprintf(buf, len, "%s %s -> %s", wk.object, wk.verb, wt.verb);
+			snprintf(buf, len, "%s %s -> %s", end_object(&wk, which), wk.verb, wt.verb);
 		else if (have_wait)
-			snprintf(buf, len, "%s%s%s -> %s", wk.object, wk.object[0] ? " " : "", wk.verb, waited);
+			snprintf(buf, len, "%s%s%s -> %s", end_object(&wk, which), wk.object[0] ? " " : "", wk.verb,
+				 waited);
 		else
-			end_name(&wk, buf, len);
+			end_name(&wk, which, buf, len);
 		return;
 	}
 	if (w->cls == WP_WAKER_TIMER && have_wait && is_sleep(wait->nr)) {
 		snprintf(buf, len, "timer (sleep ended)");
 		return;
 	}
-	mechanism__waker_name(w, waker, sizeof(waker));
+	if (which)
+		mechanism__waker_name(w, waker, sizeof(waker));
+	else
+		mechanism__waker_kind(w, waker, sizeof(waker));
 	if (have_wait)
 		snprintf(buf, len, "%s -> %s", waker, waited);
 	else
 		snprintf(buf, len, "%s", waker);
+}
+
+void mechanism__name(const struct waker_info *w, const struct wait_info *wait, char *buf, size_t len)
+{
+	name(w, wait, true, buf, len);
+}
+
+void mechanism__kind(const struct waker_info *w, const struct wait_info *wait, char *buf, size_t len)
+{
+	name(w, wait, false, buf, len);
 }
 
 static enum mech_family fd_family(uint8_t kind)

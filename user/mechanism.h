@@ -112,10 +112,23 @@ void mechanism__waker_name(const struct waker_info *w, char *buf, size_t len);
 /* mechanism__wait_name - the wait: "futex 0x7f12a0 wait", "pipe read", "epoll wait", "nanosleep" */
 void mechanism__wait_name(const struct wait_info *wait, char *buf, size_t len);
 /*
+ * mechanism__waker_kind - the waker as mechanism__waker_name() says it, but
+ * without the thread's or process's id: "thread worker", "process bash".
+ * The wakers of many short-lived threads of one name are one kind.
+ */
+void mechanism__waker_kind(const struct waker_info *w, char *buf, size_t len);
+/*
  * mechanism__name - the mechanism, from both ends; @wait NULL or not known:
  * the waker's end alone. docs/attach.md gives the rules.
  */
 void mechanism__name(const struct waker_info *w, const struct wait_info *wait, char *buf, size_t len);
+/*
+ * mechanism__kind - mechanism__name() without which futex word, fd,
+ * thread or process: "futex wake -> wait_bitset", "exit -> futex
+ * wait_bitset", "thread worker -> futex wait". What a design does once per
+ * task, whatever addresses and ids each run gave it, is one kind.
+ */
+void mechanism__kind(const struct waker_info *w, const struct wait_info *wait, char *buf, size_t len);
 enum mech_family mechanism__family(const struct waker_info *w, const struct wait_info *wait);
 
 #endif /* WAKEPROBE_MECHANISM_H */

@@ -278,3 +278,42 @@ Test(mechanism, a_child_that_execs_wakes_its_parent_out_of_vfork)
 
 	assert_named(&w, &t, "execve -> vfork", MECH_OTHER);
 }
+
+static void assert_kind(const struct waker_info *w, const struct wait_info *t, const char *want)
+{
+	char kind[MECHANISM_NAME_LEN];
+
+	mechanism__kind(w, t, kind, sizeof(kind));
+	cr_assert_str_eq(kind, want);
+}
+
+/* a kind leaves out which futex word, fd, thread or process: many runs' hand-offs are one row */
+Test(mechanism, a_kind_names_the_mechanism_without_addresses_fds_or_ids)
+{
+	struct waker_info w = syscall_waker(SYS_futex, FUTEX_ADDR, FUTEX_WAKE_PRIVATE, FD_KIND_UNKNOWN);
+	struct wait_info t = wait_in(SYS_futex, FUTEX_ADDR, FUTEX_WAIT_BITSET_PRIVATE, FD_KIND_UNKNOWN);
+	char name[MECHANISM_NAME_LEN];
+
+	assert_kind(&w, &t, "futex wake -> wait_bitset");
+	/* two words stay two objects: the wake of one ended a wait on another */
+	t = wait_in(SYS_futex, OTHER_ADDR, FUTEX_WAIT_PRIVATE, FD_KIND_UNKNOWN);
+	assert_kind(&w, &t, "futex wake -> futex wait");
+	w = syscall_waker(SYS_write, 7, 0, FD_KIND_UNKNOWN);
+	t = wait_in(SYS_read, 9, 0, FD_KIND_UNKNOWN);
+	assert_kind(&w, &t, "fd write -> fd read");
+	w = syscall_waker(SYS_write, 7, 0, FD_KIND_PIPE);
+	t = wait_in(SYS_read, 9, 0, FD_KIND_PIPE);
+	assert_kind(&w, &t, "pipe write -> read");
+	/* a thread outside a syscall, named by its name alone; the full name keeps its tid */
+	w = other_waker(WP_WAKER_TRACKED, 0, -1, 4242, 4240, "bq-task");
+	t = wait_in(SYS_futex, FUTEX_ADDR, FUTEX_WAIT_PRIVATE, FD_KIND_UNKNOWN);
+	assert_kind(&w, &t, "thread bq-task -> futex wait");
+	mechanism__name(&w, &t, name, sizeof(name));
+	cr_assert_str_eq(name, "thread bq-task 4242 -> futex 0x7f12a0 wait");
+	w = other_waker(WP_WAKER_PROCESS, 0, -1, 77, 70, "");
+	mechanism__waker_kind(&w, name, sizeof(name));
+	cr_assert_str_eq(name, "process");
+	w = other_waker(WP_WAKER_SOFTIRQ, 0, 3, 0, 0, NULL);
+	mechanism__waker_kind(&w, name, sizeof(name));
+	cr_assert_str_eq(name, "softirq NET_RX");
+}
