@@ -218,6 +218,14 @@ struct wp_event {
 };
 
 /*
+ * include/linux/sched.h: the state do_task_dead() leaves a task's CPU in,
+ * for good: a sched_switch whose prev_state has it ends a thread.
+ * tp_btf's sched_switch passes prev->__state as it is (v5.18+), and no
+ * other state has this bit.
+ */
+#define WP_TASK_DEAD		0x80
+
+/*
  * wp_switch_slept - did the task that a sched_switch took off its CPU go to
  * sleep? tp_btf passes the raw prev_state, which a task preempted between
  * setting its sleeping state and calling schedule() still carries: preempted,

@@ -5,13 +5,6 @@
 #include "event_window.h"
 #include "explain.h"
 
-/*
- * include/linux/sched.h: the state do_task_dead() leaves a task's CPU in,
- * for good. tp_btf's sched_switch passes prev->__state as it is (v5.18+),
- * and no other state has this bit.
- */
-#define TASK_DEAD_STATE		0x80
-
 #define THREADS_INITIAL		256	/* slots, a power of two; the table is kept at most half full */
 #define THREAD_SLOTS_MAX	(2 * ATTACH_MAX_THREADS)
 #define IDLE_WAITERS		8	/* wakeups waiting at once for one idle CPU's exit */
@@ -915,7 +908,7 @@ static void on_switch(struct attach *a, const struct wp_event *e)
 	struct cpu_slot *c;
 
 	if (t) {
-		if (e->sw.prev_state & TASK_DEAD_STATE) {
+		if (e->sw.prev_state & WP_TASK_DEAD) {
 			a->counters.exited_threads++;
 			end_thread(a, t, OUT_MISSING, e->ts_ns);
 			c = cpu_slot(a, e->cpu);
