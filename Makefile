@@ -55,7 +55,7 @@ COMMON_SRCS := user/tsc_clock.c user/histogram.c user/parse.c user/cpus.c
 CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/merger.c user/explain.c user/aggregate.c \
 	user/attach.c user/attach_analysis.c user/attach_aggregate.c user/attach_report.c user/attach_json.c \
 	user/attach_csv.c user/mechanism.c user/attach_recording.c user/attach_recorder.c user/attach_replay.c \
-	user/event_window.c user/ring.c \
+	user/event_window.c user/ring.c user/census.c user/designs.c user/design_run.c user/design_report.c \
 	user/report.c user/json_writer.c user/json_reader.c user/report_json.c user/csv.c user/sample_csv.c user/timeline.c \
 	user/timeline_samples.c user/timeline_cpus.c user/timeline_attach.c \
 	user/sample_reader.c user/runner.c user/targets.c user/fd_kinds.c user/attach_session.c user/collector.c \
@@ -196,7 +196,7 @@ FUZZ_RECORD_SRCS := user/recording.c user/recorder.c user/rec_reader.c user/run_
 	user/event_window.c user/ring.c \
 	user/attach_recording.c user/attach_replay.c user/attach_analysis.c user/attach.c user/attach_aggregate.c \
 	user/attach_report.c user/mechanism.c user/fd_kinds.c
-FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/parse.c
+FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/designs.c user/parse.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok
 
 $(FUZZ_DEPS_STAMP): scripts/setup-deps.sh

@@ -27,6 +27,9 @@
 #include "catalog.h"
 #include "collector.h"
 #include "cpus.h"
+#include "design_report.h"
+#include "design_run.h"
+#include "designs.h"
 #include "options.h"
 #include "outputs.h"
 #include "replay.h"
@@ -70,6 +73,15 @@ static void list_workloads(void)
 
 	for (i = 0; i < catalog__count(); i++)
 		printf("%-16s %s\n", catalog__at(i)->name, catalog__at(i)->summary);
+	printf("\nThroughput workloads (whole designs; --mode M, their own options after --):\n");
+	for (i = 0; i < designs__count(); i++) {
+		const struct design_desc *d = designs__at(i);
+
+		printf("%-16s %s\n%-16s modes:", d->name, d->summary, "");
+		for (size_t m = 0; m < DESIGN_MAX_MODES && d->modes[m]; m++)
+			printf(" %s", d->modes[m]);
+		printf("\n");
+	}
 }
 
 /* pick_cpus - check the CPUs asked for, or choose the first two allowed */
@@ -515,6 +527,121 @@ out:
 	return err;
 }
 
+/* design_opts - how a throughput workload runs, as the options ask */
+static void design_opts(const struct wp_options *o, const struct session_opts *so, const struct design_desc *d,
+			struct design_run_opts *ro)
+{
+	*ro = (struct design_run_opts){
+		.design = d,
+		.user_args = o->workload_args,
+		.cpus = { o->waker_cpu, o->wakee_cpu },
+		.traced = !o->no_trace,
+		.timeout_ms = o->timeout_s * 1000,
+		.ringbuf_bytes = o->ringbuf_kb * 1024,
+		.verbose = o->verbose,
+		.drop_privileges = so->drop_privileges,
+		.uid = so->uid,
+		.gid = so->gid,
+	};
+}
+
+/* mode_chosen - is @mode one of the --mode list (all of them without one)? */
+static bool mode_chosen(const char *modes, const char *mode)
+{
+	size_t n = strlen(mode);
+	const char *p = modes;
+
+	if (!modes)
+		return true;
+	for (; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if ((!strncmp(p, mode, n) && (p[n] == ',' || !p[n])) || !strncmp(p, "all", 3))
+			return true;
+	return false;
+}
+
+/*
+ * run_design - a throughput workload: each mode asked for, untraced then
+ * traced, and its report. A mode that fails ends the run with its reason:
+ * the next would most likely fail the same way.
+ */
+static int run_design(const struct wp_options *o, const struct session_opts *so)
+{
+	const struct design_desc *d = designs__find(o->workload);
+	struct design_run_opts ro;
+	struct design_run *r = calloc(1, sizeof(*r));
+	char msg[PATH_MAX + 256];
+	bool first = true;
+	int err = 0;
+
+	if (!r) {
+		fprintf(stderr, "wakeprobe: out of memory\n");
+		return 1;
+	}
+	design_opts(o, so, d, &ro);
+	for (size_t m = 0; m < DESIGN_MAX_MODES && d->modes[m] && !err; m++) {
+		if (!mode_chosen(o->modes, d->modes[m]))
+			continue;
+		ro.mode = d->modes[m];
+		fprintf(stderr, "wakeprobe: %s, mode %s: %s ...\n", d->name, ro.mode,
+			ro.traced ? "untraced, then traced" : "untraced");
+		if (design_run__run(&ro, r, msg, sizeof(msg))) {
+			fprintf(stderr, "wakeprobe: %s\n", msg);
+			err = r->interrupted ? 128 + SIGINT : 1;
+		} else {
+			if (!first)
+				fprintf(stdout, "\n");
+			design_report__print_text(stdout, r);
+			fflush(stdout);
+			first = false;
+		}
+		design_run__free(r);
+	}
+	free(r);
+	return err;
+}
+
+/* run_design_lines - --workload all: one mode of each throughput workload, one line each */
+static int run_design_lines(const struct wp_options *o, const struct session_opts *so)
+{
+	struct design_run *runs[DESIGN_MAX_MODES] = { NULL };
+	char why[DESIGN_MAX_MODES][PATH_MAX + 256];
+	const char *whys[DESIGN_MAX_MODES];
+	size_t n = designs__count() < DESIGN_MAX_MODES ? designs__count() : DESIGN_MAX_MODES;
+	struct design_run_opts ro;
+	int err = 0;
+
+	for (size_t i = 0; i < n && !session_stop_requested; i++) {
+		const struct design_desc *d = designs__at(i);
+		char msg[PATH_MAX + 128];
+
+		design_opts(o, so, d, &ro);
+		ro.user_args = NULL;
+		ro.all = true;
+		ro.mode = d->all_mode;
+		whys[i] = why[i];
+		runs[i] = calloc(1, sizeof(*runs[i]));
+		fprintf(stderr, "wakeprobe: %s, mode %s ...\n", d->name, ro.mode);
+		if (!runs[i]) {
+			snprintf(why[i], sizeof(why[i]), "%-12s out of memory", d->name);
+			err = 1;
+		} else if (design_run__run(&ro, runs[i], msg, sizeof(msg))) {
+			snprintf(why[i], sizeof(why[i]), "%-12s %-17s FAILED: %s", d->name, ro.mode, msg);
+			design_run__free(runs[i]);
+			free(runs[i]);
+			runs[i] = NULL;
+			err = 1;
+		}
+	}
+	if (!session_stop_requested)
+		design_report__print_lines(stdout, (const struct design_run *const *)runs, whys, n);
+	for (size_t i = 0; i < n; i++) {
+		if (runs[i])
+			design_run__free(runs[i]);
+		free(runs[i]);
+	}
+	return session_stop_requested ? 128 + SIGINT : err;
+}
+
 int main(int argc, char **argv)
 {
 	static struct outputs outputs;	/* the signal handler may reach its files */
@@ -522,8 +649,8 @@ int main(int argc, char **argv)
 	struct session_opts so = {};
 	struct wp_options o;
 	char msg[PATH_MAX + 128];
-	bool all;
-	int nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	bool all, cpus_given;
+	int err, nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 
 	/* first of all: from here on a Ctrl-C is wakeprobe's to handle, and it cleans up */
 	install_signal_handlers();
@@ -549,6 +676,7 @@ int main(int argc, char **argv)
 	}
 	if (options__attach(&o))
 		return run_attach(&o, &outputs);
+	cpus_given = o.waker_cpu >= 0;
 	if (pick_cpus(&o, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;
@@ -567,6 +695,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wakeprobe: --user needs root to switch users: run wakeprobe with sudo\n");
 		return 1;
 	}
+	if (o.design) {
+		/* a workload of several threads picks its own CPUs unless told */
+		if (!cpus_given)
+			o.waker_cpu = o.wakee_cpu = -1;
+		return run_design(&o, &so);
+	}
 	all = !strcmp(o.workload, "all");
 	cfg.workload = all ? NULL : catalog__find(o.workload);
 	cfg.samples = o.samples;
@@ -584,5 +718,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
-	return run_workloads(&cfg, &so, all, &outputs);
+	err = run_workloads(&cfg, &so, all, &outputs);
+	/* the throughput workloads' lines go with the text table, not into the files */
+	if (all && outputs.text && !session_stop_requested) {
+		int design_err = run_design_lines(&o, &so);
+
+		err = err ? err : design_err;
+	}
+	return err;
 }

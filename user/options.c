@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <string.h>
 #include "catalog.h"
+#include "designs.h"
 #include "options.h"
 #include "parse.h"
 
@@ -21,6 +22,7 @@ enum {
 	OPT_DURATION,
 	OPT_PAIRS,
 	OPT_ORDER,
+	OPT_MODE,
 };
 
 #define STR_(x) #x
@@ -60,6 +62,9 @@ static const struct option_spec specs[] = {
 	{ "workload", 'w', "NAME", GROUP_RUN, true, MODE_WORKLOAD,
 	  "the wakeup path to measure (see --list-workloads), or\n"
 	  "'all': every path in turn, then one comparison table" },
+	{ "mode", OPT_MODE, "M[,M...]", GROUP_RUN, true, MODE_WORKLOAD,
+	  "a throughput workload's modes (default: each in turn);\n"
+	  "its own options go after --: --workload spawn -- --count 50" },
 	{ "samples", 'n', "N", GROUP_RUN, true, MODE_WORKLOAD, "wakeups to measure (default " STR(OPT_DEFAULT_SAMPLES) ")" },
 	{ "interval-us", 'i', "U", GROUP_RUN, true, MODE_WORKLOAD,
 	  "pause between wakeups in us, 0 for back to back (default " STR(OPT_DEFAULT_INTERVAL_US) ")" },
@@ -229,6 +234,56 @@ static enum options_result check_outputs(const struct wp_options *o, char *err, 
 	return OPTIONS_RUN;
 }
 
+/* check_modes - every word of --mode is a mode of the design; "all" is every one */
+static enum options_result check_modes(const struct wp_options *o, const struct design_desc *d, char *err,
+				       size_t errlen)
+{
+	const char *p = o->modes;
+
+	while (p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		char word[64];
+
+		snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), p);
+		if (n >= sizeof(word) || (!designs__has_mode(d, word) && strcmp(word, "all"))) {
+			char modes[256] = "";
+
+			for (size_t i = 0; i < DESIGN_MAX_MODES && d->modes[i]; i++)
+				snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), "%s%s", i ? ", " : "",
+					 d->modes[i]);
+			snprintf(err, errlen, "--mode: %s has no mode '%s': give %s (comma-separated), or all", d->name,
+				 shown(word), modes);
+			return OPTIONS_BAD;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	return OPTIONS_RUN;
+}
+
+/* check_design - a throughput workload's run: what it cannot take, its modes, its own arguments */
+static enum options_result check_design(const struct wp_options *o, const char *paced_option, char *err,
+					size_t errlen)
+{
+	const struct design_desc *d = designs__find(o->workload);
+
+	if (o->command == CMD_RECORD) {
+		snprintf(err, errlen, "record is for the paced paths and attach mode: a throughput workload is "
+			 "reported as it runs, not recorded");
+		return OPTIONS_BAD;
+	}
+	if (paced_option[0]) {
+		snprintf(err, errlen, "%s is for the paced paths and attach mode: %s takes its own sizes after -- "
+			 "(build/workloads/%s --help lists them)", paced_option, d->name, d->name);
+		return OPTIONS_BAD;
+	}
+	if (o->modes && check_modes(o, d, err, errlen) != OPTIONS_RUN)
+		return OPTIONS_BAD;
+	if (designs__check_args(o->workload_args, err, errlen))
+		return OPTIONS_BAD;
+	return OPTIONS_RUN;
+}
+
 enum options_result options__parse(struct wp_options *o, int argc, char **argv, int nr_cpus,
 				   FILE *out, char *err, size_t errlen)
 {
@@ -238,6 +293,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	char run_option[32] = "";	/* the first option that only a run takes, as named */
 	char workload_option[32] = "";	/* ... that only a workload run takes */
 	char attach_option[32] = "";	/* ... that only attach mode takes */
+	char paced_option[32] = "";	/* ... that a throughput workload does not take */
 	int opt, longindex = -1;
 	size_t count;
 	uint64_t v;
@@ -291,6 +347,9 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			strcpy(attach_option, as_given);
 			o->attach_option = spec->name;
 		}
+		if (!paced_option[0] && (opt == 'n' || opt == 'i' || opt == OPT_OUTLIERS || opt == OPT_THRESHOLD_US ||
+					 opt == OPT_JSON || opt == OPT_CSV || opt == OPT_PERFETTO))
+			strcpy(paced_option, as_given);
 		longindex = -1;
 		switch (opt) {
 		case 'w':
@@ -400,6 +459,9 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			}
 			o->pairs = (uint32_t)v;
 			break;
+		case OPT_MODE:
+			o->modes = optarg;
+			break;
 		case OPT_ORDER:
 			if (strcmp(optarg, "count") && strcmp(optarg, "cost")) {
 				snprintf(err, errlen, "--order wants 'count' or 'cost', not '%s'", shown(optarg));
@@ -443,6 +505,12 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", shown(argv[optind]));
 		return OPTIONS_BAD;
+	}
+	/* with a throughput workload, what follows -- is the workload's own arguments */
+	o->design = o->command != CMD_REPORT && o->workload && designs__find(o->workload);
+	if (o->design && o->target_argv) {
+		o->workload_args = o->target_argv;
+		o->target_argv = NULL;
 	}
 	if (o->command == CMD_REPORT) {
 		if (run_option[0]) {
@@ -488,10 +556,17 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			 "--pid PID or -- COMMAND");
 		return OPTIONS_BAD;
 	}
-	if (strcmp(o->workload, "all") && !catalog__find(o->workload)) {
+	if (strcmp(o->workload, "all") && !catalog__find(o->workload) && !o->design) {
 		snprintf(err, errlen, "unknown workload '%s': --list-workloads shows the known ones",
 			 shown(o->workload));
 		return OPTIONS_BAD;
 	}
+	if (o->modes && !o->design) {
+		snprintf(err, errlen, "--mode is for one throughput workload (burst-queue, spawn, executor, "
+			 "ipc-stream), not '%s'", shown(o->workload));
+		return OPTIONS_BAD;
+	}
+	if (o->design)
+		return check_design(o, paced_option, err, errlen);
 	return check_outputs(o, err, errlen);
 }

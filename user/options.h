@@ -36,6 +36,10 @@ struct wp_options {
 	const char *csv_path;
 	const char *perfetto_path;
 	const char *workload;
+	/* a throughput workload (designs.h): its modes, and the arguments after -- that go to it */
+	bool design;
+	const char *modes;		/* --mode: NULL, all of them */
+	char **workload_args;		/* NULL-terminated; NULL: none */
 	uint64_t samples;
 	uint64_t interval_us;
 	int waker_cpu;		/* -1: chosen by wakeprobe */
