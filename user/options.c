@@ -164,6 +164,9 @@ void options__usage(FILE *out)
 		"resume_kernel, resume_user (docs/phases.md says what each one holds).\n"
 		"Or traces a program of yours and explains every wakeup its threads take:\n"
 		"who woke them, through what, and where the time went (docs/attach.md).\n"
+		"Or runs a whole design for handing work over (the throughput workloads:\n"
+		"burst-queue, spawn, executor, ipc-stream) untraced and traced, and counts\n"
+		"its wakeups and CPU time per task (docs/seeds.md).\n"
 		"\n");
 	print_group(out, GROUP_RUN);
 	fprintf(out, "\nAttach to a program instead of running a workload:\n");
@@ -183,6 +186,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload eventfd --interval-us 0     # back to back\n"
 		"  sudo wakeprobe --workload all --samples 2000          # compare every path\n"
 		"  sudo wakeprobe --workload cond --outliers 10 --threshold-us 200\n"
+		"  sudo wakeprobe --workload burst-queue --mode cond -- --tasks 100000 --repeat 5\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
 		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n");
