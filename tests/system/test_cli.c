@@ -108,14 +108,23 @@ static bool has_row(const char *out, const char *name)
 
 Test(cli, list_workloads_names_every_path)
 {
+	static const char *const designs[] = { "burst-queue", "spawn", "executor", "ipc-stream" };
 	struct outcome o;
 	char *args[] = { (char *)wakeprobe_path(), "--list-workloads", NULL };
+	char *blank;
 	size_t i;
 
 	run_as(&o, -1, args);
 	cr_assert_eq(exit_code(&o), 0);
 	for (i = 0; i < sizeof(every_path) / sizeof(every_path[0]); i++)
 		cr_assert(has_row(o.out, every_path[i]), "no '%s' in:\n%s", every_path[i], o.out);
+	/* the throughput workloads after a blank line, a row each and a line of their modes */
+	for (i = 0; i < sizeof(designs) / sizeof(designs[0]); i++)
+		cr_assert(has_row(o.out, designs[i]), "no '%s' in:\n%s", designs[i], o.out);
+	cr_assert(strstr(o.out, "modes: cond pipe-notify pipe-record pipe-batch thread-per-event\n"), "%s", o.out);
+	blank = strstr(o.out, "\n\n");
+	cr_assert(blank, "%s", o.out);
+	blank[1] = '\0';
 	cr_assert_eq(count_lines(o.out), (int)(sizeof(every_path) / sizeof(every_path[0])));
 }
 
