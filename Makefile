@@ -184,7 +184,8 @@ $(OBJ)/bench/bench-overhead: $(OBJ)/bench/bench_overhead.o $(CORE_OBJS)
 bench: all $(OBJ)/bench/bench-overhead
 	$(Q)WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads scripts/as-root.sh $(OBJ)/bench/bench-overhead $(BENCH_ARGS)
 
-# libFuzzer harnesses (clang): the record-file reader with the replay behind it, and the options.
+# libFuzzer harnesses (clang): the record-file reader with the replay behind it, the options, and the
+# JSON reader (with json_writer, to write what it read and read it again).
 # FUZZ_SECONDS per harness; the corpus grows in $(OBJ)/fuzz/ and starts from tests/fuzz/seeds
 # and the recorded fixtures.
 FUZZ_SECONDS ?= 60
@@ -197,6 +198,7 @@ FUZZ_RECORD_SRCS := user/recording.c user/recorder.c user/rec_reader.c user/run_
 	user/attach_recording.c user/attach_replay.c user/attach_analysis.c user/attach.c user/attach_aggregate.c \
 	user/attach_report.c user/mechanism.c user/fd_kinds.c
 FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/designs.c user/parse.c
+FUZZ_JSON_SRCS := user/json_reader.c user/json_writer.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok
 
 $(FUZZ_DEPS_STAMP): scripts/setup-deps.sh
@@ -212,13 +214,22 @@ $(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildc
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@
 
-fuzz: $(OBJ)/fuzz/fuzz-record $(OBJ)/fuzz/fuzz-options
-	$(Q)mkdir -p $(OBJ)/fuzz/corpus-record $(OBJ)/fuzz/corpus-options
+$(OBJ)/fuzz/fuzz-json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) user/json_reader.h user/json_writer.h \
+		| $(FUZZ_DEPS_STAMP)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lm
+
+fuzz: $(OBJ)/fuzz/fuzz-record $(OBJ)/fuzz/fuzz-options $(OBJ)/fuzz/fuzz-json
+	$(Q)mkdir -p $(OBJ)/fuzz/corpus-record $(OBJ)/fuzz/corpus-options $(OBJ)/fuzz/corpus-json
 	$(Q)cp tests/fixtures/untraced.wpr tests/fixtures/lost.wpr tests/fuzz/seeds/record/*.wpr $(OBJ)/fuzz/corpus-record/
 	$(Q)cd $(OBJ)/fuzz && ./fuzz-record -max_total_time=$(FUZZ_SECONDS) -max_len=40000 -timeout=10 \
 		-print_final_stats=1 corpus-record 2>&1 | grep -E '^(Done|stat::number_of_executed_units|==|SUMMARY|INFO: seed)' 
 	$(Q)cd $(OBJ)/fuzz && ./fuzz-options -max_total_time=$(FUZZ_SECONDS) -max_len=512 -timeout=10 \
 		-print_final_stats=1 corpus-options $(CURDIR)/tests/fuzz/seeds/options 2>&1 | \
+		grep -E '^(Done|stat::number_of_executed_units|==|SUMMARY|INFO: seed)'
+	$(Q)cp tests/fixtures/throughput-burst-queue.json $(OBJ)/fuzz/corpus-json/
+	$(Q)cd $(OBJ)/fuzz && ./fuzz-json -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+		-print_final_stats=1 corpus-json $(CURDIR)/tests/fuzz/seeds/json 2>&1 | \
 		grep -E '^(Done|stat::number_of_executed_units|==|SUMMARY|INFO: seed)'
 
 install: all
