@@ -124,18 +124,13 @@ void census__result(struct census *c, const struct attach_result *r)
 	for (uint32_t i = 0; i < c->nr_kinds && !k; i++)
 		if (same_kind(c->kinds[i], waker, wakee, mechanism))
 			k = c->kinds[i];
-	if (!k && c->nr_kinds < CENSUS_MAX_KINDS) {
-		k = calloc(1, sizeof(*k));
-		if (!k) {
-			c->oom++;
-		} else {
-			snprintf(k->waker, sizeof(k->waker), "%s", waker);
-			memcpy(k->wakee, wakee, sizeof(k->wakee));
-			snprintf(k->mechanism, sizeof(k->mechanism), "%s", mechanism);
-			k->family = r->family;
-			histogram__init(&k->wake_to_run);
-			c->kinds[c->nr_kinds++] = k;
-		}
+	if (!k && c->nr_kinds < CENSUS_MAX_KINDS && (k = calloc(1, sizeof(*k)))) {
+		snprintf(k->waker, sizeof(k->waker), "%s", waker);
+		memcpy(k->wakee, wakee, sizeof(k->wakee));
+		snprintf(k->mechanism, sizeof(k->mechanism), "%s", mechanism);
+		k->family = r->family;
+		histogram__init(&k->wake_to_run);
+		c->kinds[c->nr_kinds++] = k;
 	}
 	if (!k) {
 		c->kinds_untabled++;

@@ -59,7 +59,7 @@ struct census {
 	uint64_t wakeups;			/* every wakeup of a traced thread */
 	struct census_kind *kinds[CENSUS_MAX_KINDS];
 	uint32_t nr_kinds;
-	uint64_t kinds_untabled;		/* wakeups whose kind did not fit */
+	uint64_t kinds_untabled;		/* wakeups whose kind did not fit, or found no memory */
 	struct census_name names[CENSUS_MAX_NAMES];
 	uint32_t nr_names;
 	uint64_t names_untabled_ns;		/* CPU time of threads whose name did not fit */
@@ -72,7 +72,6 @@ struct census {
 	 * the CPU is not counted, and this says how often.
 	 */
 	uint64_t unseen_slices;
-	uint64_t oom;				/* kinds not tabled for want of memory (in kinds_untabled too) */
 	struct census_cpu cpu[WP_MAX_CPUS];
 };
 

@@ -21,14 +21,6 @@
 #define MAX_OUTPUT_BYTES	(64u << 20)
 #define THROUGHPUT_SCHEMA	"wakeprobe-throughput"
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* push - one more word of the workload's command line; false when there is no room */
 static bool push(struct design_run *r, size_t *n, const char *word)
 {
@@ -145,7 +137,7 @@ static int run_untraced(const struct design_run_opts *o, struct design_run *r, i
 		.stdout_fd = fd,
 	};
 	struct design_side *s = &r->untraced;
-	uint64_t start = now_ns();
+	uint64_t start = collector__now_ns();
 	int err;
 
 	err = runner__start(&run, r->path, r->argv, -1, NULL, NULL);
@@ -159,14 +151,14 @@ static int run_untraced(const struct design_run_opts *o, struct design_run *r, i
 			r->interrupted = true;
 			break;
 		}
-		if (o->timeout_ms && now_ns() - start >= o->timeout_ms * 1000000) {
+		if (o->timeout_ms && collector__now_ns() - start >= o->timeout_ms * 1000000) {
 			s->timed_out = true;
 			break;
 		}
 		nanosleep(&tick, NULL);
 	}
 	runner__stop(&run, GRACE_MS);
-	s->wall_ns = now_ns() - start;
+	s->wall_ns = collector__now_ns() - start;
 	s->status = run.status;
 	runner__describe_exit(&run, s->exit, sizeof(s->exit));
 	return 0;
@@ -207,8 +199,6 @@ static int run_traced(const struct design_run_opts *o, struct design_run *r, int
 {
 	struct design_side *s = &r->traced;
 	struct attach_analysis_opts ao = {
-		.outliers = o->outliers,
-		.outlier_threshold_ns = o->outlier_threshold_ns,
 		.on_result = census_result,
 		.on_event = census_event,
 	};
@@ -341,7 +331,8 @@ static int take_figures(struct design_run *r, char *msg, size_t len)
 		const struct json_node *counts = json_reader__get(json_reader__at(t ? t : u, i), "counts");
 
 		for (size_t k = 0; k < json_reader__len(counts); k++)
-			append(f->counts, sizeof(f->counts), json_reader__key_at(counts, k), json_reader__at(counts, k));
+			append(f->counts, sizeof(f->counts), json_reader__key_at(counts, k),
+			       json_reader__at(counts, k));
 
 		f->traced_ns = -1;
 		if (!figure_of(json_reader__at(u, i), f, &f->untraced_ns) ||

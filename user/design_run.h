@@ -39,8 +39,6 @@ struct design_run_opts {
 	bool drop_privileges;
 	uid_t uid;
 	gid_t gid;
-	uint32_t outliers;		/* slowest wakeups the traced run keeps explained */
-	uint64_t outlier_threshold_ns;
 };
 
 /* one run of the workload */

@@ -81,6 +81,54 @@ bool designs__has_mode(const struct design_desc *d, const char *mode)
 	return false;
 }
 
+/* word_is - is the @n bytes at @p the word @word? */
+static bool word_is(const char *p, size_t n, const char *word)
+{
+	return strlen(word) == n && !strncmp(p, word, n);
+}
+
+bool designs__mode_listed(const char *modes, const char *mode)
+{
+	const char *p = modes;
+
+	if (!modes)
+		return true;
+	while (p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (word_is(p, n, mode) || word_is(p, n, "all"))
+			return true;
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
+int designs__check_modes(const struct design_desc *d, const char *modes, char *msg, size_t len)
+{
+	const char *p = modes;
+
+	while (p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		bool known = word_is(p, n, "all");
+		char names[256] = "";
+
+		for (size_t i = 0; i < DESIGN_MAX_MODES && d->modes[i] && !known; i++)
+			known = word_is(p, n, d->modes[i]);
+		if (!known) {
+			for (size_t i = 0; i < DESIGN_MAX_MODES && d->modes[i]; i++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
+					 d->modes[i]);
+			snprintf(msg, len, "--mode: %s has no mode '%.*s': give %s (comma-separated), or all", d->name,
+				 (int)(n < 48 ? n : 48), p, names);
+			return -EINVAL;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
 /* the options wakeprobe gives the workload itself: the user names them to wakeprobe, not after -- */
 static const struct {
 	const char *long_name;

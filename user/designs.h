@@ -49,6 +49,16 @@ size_t designs__count(void);
 bool designs__has_mode(const struct design_desc *d, const char *mode);
 
 /*
+ * designs__mode_listed - does the --mode list @modes ("a,b", "all") name
+ * @mode? NULL (no --mode) names every mode.
+ */
+bool designs__mode_listed(const char *modes, const char *mode);
+/*
+ * designs__check_modes - every word of the --mode list @modes is one of
+ * @d's modes or "all": 0, or -EINVAL with one line in @msg naming them
+ */
+int designs__check_modes(const struct design_desc *d, const char *modes, char *msg, size_t len);
+/*
  * designs__check_args - what the user put after -- for a throughput
  * workload: none of the options wakeprobe sets itself (--mode, --cpus,
  * --json, --help). 0, or -EINVAL with one line in @msg naming the fix.

@@ -545,20 +545,6 @@ static void design_opts(const struct wp_options *o, const struct session_opts *s
 	};
 }
 
-/* mode_chosen - is @mode one of the --mode list (all of them without one)? */
-static bool mode_chosen(const char *modes, const char *mode)
-{
-	size_t n = strlen(mode);
-	const char *p = modes;
-
-	if (!modes)
-		return true;
-	for (; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
-		if ((!strncmp(p, mode, n) && (p[n] == ',' || !p[n])) || !strncmp(p, "all", 3))
-			return true;
-	return false;
-}
-
 /*
  * run_design - a throughput workload: each mode asked for, untraced then
  * traced, and its report. A mode that fails ends the run with its reason:
@@ -579,7 +565,7 @@ static int run_design(const struct wp_options *o, const struct session_opts *so)
 	}
 	design_opts(o, so, d, &ro);
 	for (size_t m = 0; m < DESIGN_MAX_MODES && d->modes[m] && !err; m++) {
-		if (!mode_chosen(o->modes, d->modes[m]))
+		if (!designs__mode_listed(o->modes, d->modes[m]))
 			continue;
 		ro.mode = d->modes[m];
 		fprintf(stderr, "wakeprobe: %s, mode %s: %s ...\n", d->name, ro.mode,

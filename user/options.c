@@ -56,49 +56,60 @@ struct option_spec {
 	bool run_only;
 	enum opt_mode mode;	/* a live run: what it goes with */
 	const char *help;	/* a '\n' starts a continuation line */
+	/* only the paced paths and attach mode take it: a throughput workload (designs.h) refuses it */
+	bool not_for_designs;
 };
 
 static const struct option_spec specs[] = {
 	{ "workload", 'w', "NAME", GROUP_RUN, true, MODE_WORKLOAD,
 	  "the wakeup path to measure (see --list-workloads), or\n"
-	  "'all': every path in turn, then one comparison table" },
+	  "'all': every path in turn, then one comparison table", false },
 	{ "mode", OPT_MODE, "M[,M...]", GROUP_RUN, true, MODE_WORKLOAD,
 	  "a throughput workload's modes (default: each in turn);\n"
-	  "its own options go after --: --workload spawn -- --count 50" },
-	{ "samples", 'n', "N", GROUP_RUN, true, MODE_WORKLOAD, "wakeups to measure (default " STR(OPT_DEFAULT_SAMPLES) ")" },
+	  "its own options go after --: --workload spawn -- --count 50", false },
+	{ "samples", 'n', "N", GROUP_RUN, true, MODE_WORKLOAD,
+	  "wakeups to measure (default " STR(OPT_DEFAULT_SAMPLES) ")", true },
 	{ "interval-us", 'i', "U", GROUP_RUN, true, MODE_WORKLOAD,
-	  "pause between wakeups in us, 0 for back to back (default " STR(OPT_DEFAULT_INTERVAL_US) ")" },
-	{ "cpus", 'c', "A,B", GROUP_RUN, true, MODE_WORKLOAD, "waker on CPU A, wakee on CPU B (default: two allowed CPUs)" },
+	  "pause between wakeups in us, 0 for back to back (default " STR(OPT_DEFAULT_INTERVAL_US) ")", true },
+	{ "cpus", 'c', "A,B", GROUP_RUN, true, MODE_WORKLOAD,
+	  "waker on CPU A, wakee on CPU B (default: two allowed CPUs)", false },
 	{ "outliers", OPT_OUTLIERS, "K", GROUP_RUN, false, MODE_ANY,
-	  "explain the K slowest wakeups, cause by cause (default " STR(OPT_DEFAULT_OUTLIERS) ", 0: none)" },
-	{ "threshold-us", OPT_THRESHOLD_US, "T", GROUP_RUN, false, MODE_ANY, "... among those at least T us slow (default 0)" },
-	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, MODE_WORKLOAD, "run the same workload without tracing: totals only" },
+	  "explain the K slowest wakeups, cause by cause (default " STR(OPT_DEFAULT_OUTLIERS) ", 0: none)", true },
+	{ "threshold-us", OPT_THRESHOLD_US, "T", GROUP_RUN, false, MODE_ANY,
+	  "... among those at least T us slow (default 0)", true },
+	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, MODE_WORKLOAD,
+	  "run the same workload without tracing: totals only", false },
 	{ "timeout", OPT_TIMEOUT, "S", GROUP_RUN, true, MODE_ANY,
-	  "stop a workload still running after S seconds (default: none)" },
-	{ "user", OPT_USER, "NAME", GROUP_RUN, true, MODE_ANY, "run the workload as NAME; wakeprobe keeps root for BPF" },
+	  "stop a workload still running after S seconds (default: none)", false },
+	{ "user", OPT_USER, "NAME", GROUP_RUN, true, MODE_ANY,
+	  "run the workload as NAME; wakeprobe keeps root for BPF", false },
 	{ "ringbuf-kb", OPT_RINGBUF_KB, "K", GROUP_RUN, true, MODE_ANY,
-	  "BPF ring buffer size in KiB, a power of two (default " STR(OPT_DEFAULT_RINGBUF_KB) ")" },
-	{ "list-workloads", OPT_LIST_WORKLOADS, NULL, GROUP_RUN, true, MODE_ANY, "list the wakeup paths and exit" },
+	  "BPF ring buffer size in KiB, a power of two (default " STR(OPT_DEFAULT_RINGBUF_KB) ")", false },
+	{ "list-workloads", OPT_LIST_WORKLOADS, NULL, GROUP_RUN, true, MODE_ANY,
+	  "list the wakeup paths and exit", false },
 	{ "pid", OPT_PID, "PID[,PID...]", GROUP_ATTACH, true, MODE_ATTACH,
-	  "trace these processes, every thread, new ones too" },
-	{ "tid", OPT_TID, "TID[,TID...]", GROUP_ATTACH, false, MODE_ATTACH, "... only the wakeups of these threads" },
+	  "trace these processes, every thread, new ones too", false },
+	{ "tid", OPT_TID, "TID[,TID...]", GROUP_ATTACH, false, MODE_ATTACH,
+	  "... only the wakeups of these threads", false },
 	{ "duration", OPT_DURATION, "S", GROUP_ATTACH, true, MODE_ATTACH,
 	  "stop after S seconds (default: when the command ends;\n"
-	  "with --pid, at Ctrl-C or when every target has exited)" },
+	  "with --pid, at Ctrl-C or when every target has exited)", false },
 	{ "pairs", OPT_PAIRS, "K", GROUP_ATTACH, false, MODE_ATTACH,
-	  "show the K busiest waker -> wakee pairs (default " STR(OPT_DEFAULT_PAIRS) ")" },
+	  "show the K busiest waker -> wakee pairs (default " STR(OPT_DEFAULT_PAIRS) ")", false },
 	{ "order", OPT_ORDER, "count|cost", GROUP_ATTACH, false, MODE_ATTACH,
 	  "pairs and futex words with the most wakeups first (count,\n"
-	  "the default), or the most time (cost: wake-to-run, waited)" },
-	{ "json", OPT_JSON, "FILE", GROUP_OUTPUT, false, MODE_ANY, "the whole report as JSON (docs/json.md)" },
-	{ "csv", OPT_CSV, "FILE", GROUP_OUTPUT, false, MODE_ANY, "one row per wakeup: its phases in ns and its label" },
+	  "the default), or the most time (cost: wake-to-run, waited)", false },
+	{ "json", OPT_JSON, "FILE", GROUP_OUTPUT, false, MODE_ANY, "the whole report as JSON (docs/json.md)", true },
+	{ "csv", OPT_CSV, "FILE", GROUP_OUTPUT, false, MODE_ANY,
+	  "one row per wakeup: its phases in ns and its label", true },
 	{ "perfetto", OPT_PERFETTO, "FILE", GROUP_OUTPUT, false, MODE_ANY,
-	  "a timeline for ui.perfetto.dev or chrome://tracing" },
+	  "a timeline for ui.perfetto.dev or chrome://tracing", true },
 	/* not run_only: report refuses it with a message of its own */
-	{ "output", 'o', "FILE", GROUP_OUTPUT, false, MODE_ANY, "record: where to save the run (docs/recording.md)" },
-	{ "verbose", 'v', NULL, GROUP_GENERAL, false, MODE_ANY, "show libbpf's own messages" },
-	{ "help", 'h', NULL, GROUP_GENERAL, false, MODE_ANY, "this text" },
-	{ "version", 'V', NULL, GROUP_GENERAL, false, MODE_ANY, "print the version" },
+	{ "output", 'o', "FILE", GROUP_OUTPUT, false, MODE_ANY,
+	  "record: where to save the run (docs/recording.md)", false },
+	{ "verbose", 'v', NULL, GROUP_GENERAL, false, MODE_ANY, "show libbpf's own messages", false },
+	{ "help", 'h', NULL, GROUP_GENERAL, false, MODE_ANY, "this text", false },
+	{ "version", 'V', NULL, GROUP_GENERAL, false, MODE_ANY, "print the version", false },
 };
 
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
@@ -238,33 +249,6 @@ static enum options_result check_outputs(const struct wp_options *o, char *err, 
 	return OPTIONS_RUN;
 }
 
-/* check_modes - every word of --mode is a mode of the design; "all" is every one */
-static enum options_result check_modes(const struct wp_options *o, const struct design_desc *d, char *err,
-				       size_t errlen)
-{
-	const char *p = o->modes;
-
-	while (p) {
-		const char *comma = strchr(p, ',');
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
-		char word[64];
-
-		snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), p);
-		if (n >= sizeof(word) || (!designs__has_mode(d, word) && strcmp(word, "all"))) {
-			char modes[256] = "";
-
-			for (size_t i = 0; i < DESIGN_MAX_MODES && d->modes[i]; i++)
-				snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), "%s%s", i ? ", " : "",
-					 d->modes[i]);
-			snprintf(err, errlen, "--mode: %s has no mode '%s': give %s (comma-separated), or all", d->name,
-				 shown(word), modes);
-			return OPTIONS_BAD;
-		}
-		p = comma ? comma + 1 : NULL;
-	}
-	return OPTIONS_RUN;
-}
-
 /* check_design - a throughput workload's run: what it cannot take, its modes, its own arguments */
 static enum options_result check_design(const struct wp_options *o, const char *paced_option, char *err,
 					size_t errlen)
@@ -281,7 +265,7 @@ static enum options_result check_design(const struct wp_options *o, const char *
 			 "(build/workloads/%s --help lists them)", paced_option, d->name, d->name);
 		return OPTIONS_BAD;
 	}
-	if (o->modes && check_modes(o, d, err, errlen) != OPTIONS_RUN)
+	if (o->modes && designs__check_modes(d, o->modes, err, errlen))
 		return OPTIONS_BAD;
 	if (designs__check_args(o->workload_args, err, errlen))
 		return OPTIONS_BAD;
@@ -351,8 +335,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			strcpy(attach_option, as_given);
 			o->attach_option = spec->name;
 		}
-		if (!paced_option[0] && (opt == 'n' || opt == 'i' || opt == OPT_OUTLIERS || opt == OPT_THRESHOLD_US ||
-					 opt == OPT_JSON || opt == OPT_CSV || opt == OPT_PERFETTO))
+		if (!paced_option[0] && spec && spec->not_for_designs)
 			strcpy(paced_option, as_given);
 		longindex = -1;
 		switch (opt) {

@@ -182,3 +182,20 @@ Test(designs, every_design_has_modes_units_and_a_mode_for_all)
 	cr_assert_null(designs__find("eventfd"));
 	cr_assert_null(designs__at(designs__count()));
 }
+
+Test(designs, a_mode_list_names_whole_words_and_all_names_every_mode)
+{
+	const struct design_desc *bq = designs__find("burst-queue");
+	char msg[200];
+
+	cr_assert(designs__mode_listed(NULL, "cond"));
+	cr_assert(designs__mode_listed("pipe-notify,cond", "cond"));
+	cr_assert(designs__mode_listed("all", "pipe-batch"));
+	/* a word that begins another is not it */
+	cr_assert_not(designs__mode_listed("pipe-notify", "pipe"));
+	cr_assert_not(designs__mode_listed("condx", "cond"));
+	cr_assert_eq(designs__check_modes(bq, "cond,all,thread-per-event", msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(designs__check_modes(bq, "cond,pipe", msg, sizeof(msg)), -EINVAL);
+	cr_assert(strstr(msg, "burst-queue has no mode 'pipe': give cond, pipe-notify,"), "%s", msg);
+	cr_assert_eq(designs__check_modes(bq, "cond,", msg, sizeof(msg)), -EINVAL, "an empty word is a typo");
+}
