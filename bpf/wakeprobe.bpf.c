@@ -456,8 +456,11 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	return 0;
 }
 
-/* emit_wake - the waking or wakeup of @p, a tracked task */
-static __always_inline void emit_wake(__u32 type, struct task_struct *p, bool waking)
+/*
+ * emit_wake - the waking or wakeup of @p, a tracked task; @flags WP_WAKE_NEW
+ * for a new task's wakeup, which is its wake decision too
+ */
+static __always_inline void emit_wake(__u32 type, struct task_struct *p, __u16 flags)
 {
 	struct cpu_state *cs;
 	struct wp_event *e;
@@ -469,7 +472,7 @@ static __always_inline void emit_wake(__u32 type, struct task_struct *p, bool wa
 		/* from the wake decision to its switch-in, the task waits for this CPU */
 		cs->runnable_tid = p->pid;
 		/* only the idle exit that follows a tracked wakeup is worth a record */
-		if (waking && cs->idle_since_ns)
+		if (wp_wake_decides(type, flags) && cs->idle_since_ns)
 			cs->idle_exit_wanted = 1;
 	}
 	e = event_reserve(type);
@@ -481,6 +484,7 @@ static __always_inline void emit_wake(__u32 type, struct task_struct *p, bool wa
 	/* another CPU's state, read without its lock: right but for a switch in flight */
 	e->wake.target_curr_pid = cs ? cs->curr_pid : 0;
 	e->wake.target_curr_prio = cs ? cs->curr_prio : 0;
+	e->wake.flags = flags;
 	if (cs)
 		__builtin_memcpy(e->wake.target_curr_comm, cs->curr_comm, sizeof(e->wake.target_curr_comm));
 	else
@@ -496,7 +500,7 @@ int BPF_PROG(handle_sched_waking, struct task_struct *p)
 	/* the waker first: sched_waking runs on the waker's CPU, unlike sched_wakeup */
 	if (attach_mode)
 		emit_waker(p);
-	emit_wake(WP_EV_WAKING, p, true);
+	emit_wake(WP_EV_WAKING, p, 0);
 	return 0;
 }
 
@@ -504,15 +508,32 @@ SEC("tp_btf/sched_wakeup")
 int BPF_PROG(handle_sched_wakeup, struct task_struct *p)
 {
 	if (tgid_tracked(p->tgid))
-		emit_wake(WP_EV_WAKEUP, p, false);
+		emit_wake(WP_EV_WAKEUP, p, 0);
 	return 0;
 }
 
+/*
+ * A task's start is a wakeup of its own: its parent's clone() is the notify,
+ * and its first return to user space, through the exit of that clone() in
+ * the child, ends the "wait". This runs in the parent, inside its clone().
+ */
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(handle_sched_wakeup_new, struct task_struct *p)
 {
-	if (tgid_tracked(p->tgid))
-		emit_wake(WP_EV_WAKEUP, p, false);
+	struct task_syscall *ts;
+
+	if (!tgid_tracked(p->tgid))
+		return 0;
+	if (attach_mode) {
+		emit_waker(p);
+		/* its first sys_exit must be recorded like a wait's: it has slept since its "entry" */
+		ts = bpf_task_storage_get(&task_syscalls, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (ts) {
+			ts->nr = -1;
+			ts->slept = 1;
+		}
+	}
+	emit_wake(WP_EV_WAKEUP, p, WP_WAKE_NEW);
 	return 0;
 }
 

@@ -71,7 +71,7 @@ struct wp_wake {
 	__u64 target_idle_since_ns;
 	__u32 target_curr_pid;
 	__u16 target_curr_prio;
-	__u16 __pad;
+	__u16 flags;		/* WP_WAKE_* */
 	char target_curr_comm[WP_TASK_COMM_LEN];
 };
 
@@ -79,6 +79,23 @@ struct wp_wake {
  * syscall entry: nr and the first two arguments (an fd, or a futex address
  * and its op); syscall exit: nr and the return value in arg
  */
+/*
+ * wp_wake.flags: a WP_EV_WAKEUP from sched_wakeup_new, the first run of a
+ * task that clone() just made. It has no sched_waking: wake_up_new_task()
+ * picks the CPU and queues the task in one step, in the parent's context,
+ * so the event's tid is the thread that called clone().
+ */
+#define WP_WAKE_NEW		(1 << 0)
+
+/*
+ * wp_wake_decides - is this the record of a wake decision: a sched_waking,
+ * or a new task's sched_wakeup_new, which is its waking and its wakeup in one?
+ */
+static inline __attribute__((always_inline)) int wp_wake_decides(__u32 type, __u16 flags)
+{
+	return type == WP_EV_WAKING || (type == WP_EV_WAKEUP && (flags & WP_WAKE_NEW));
+}
+
 struct wp_sys {
 	__s64 nr;
 	__u64 arg;

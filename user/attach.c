@@ -815,6 +815,36 @@ static bool sleep_lost(const struct attach *a, struct thread *t, uint64_t ts)
 	return t->sleep_loss.open && t->sleep_loss.lost;
 }
 
+/*
+ * begin_start - @t's sched_wakeup_new @e: a task's start, as a wakeup. Its
+ * parent's clone() is the notify (the WAKER record before this one), the
+ * record is the waking and the wakeup at once, and the "wait" ends where the
+ * task leaves that clone() itself, at its first return to user space.
+ */
+static void begin_start(struct attach *a, struct thread *t, const struct wp_event *e)
+{
+	struct build *b = &t->cur;
+
+	memset(b, 0, sizeof(*b));
+	take_waker(a, e, &b->waker);
+	loss_open(&b->loss, e->ts_ns);
+	if (b->waker.cls == WP_WAKER_SYSCALL && b->waker.since_ns) {
+		b->seen[MARK_NOTIFY_ENTER] = true;
+		b->mark_ns[MARK_NOTIFY_ENTER] = b->waker.since_ns;
+	}
+	b->seen[MARK_WAKING] = true;
+	b->mark_ns[MARK_WAKING] = e->ts_ns;
+	b->waking_cpu = e->cpu;
+	b->target_cpu = e->wake.target_cpu;
+	b->target_was_idle = e->wake.target_idle_since_ns != 0;
+	if (b->target_was_idle)
+		want_idle_exit(a, b->target_cpu, t->tid);
+	mark_wakeup(a, t, b, e);
+	/* the syscall it leaves is its parent's; without the waker's record it is unknown */
+	t->wait = (struct wait_info){ .known = b->waker.cls == WP_WAKER_SYSCALL, .start = true,
+				      .nr = b->waker.cls == WP_WAKER_SYSCALL ? b->waker.nr : -1 };
+}
+
 static void on_wakeup(struct attach *a, const struct wp_event *e)
 {
 	struct thread *t = find(a, e->wake.pid);
@@ -844,6 +874,9 @@ static void on_wakeup(struct attach *a, const struct wp_event *e)
 			return;
 		t->run = RUN_NEW;
 		a->counters.new_threads++;
+		/* flagged (before recording format 4 it was not): its start is a wakeup of its own */
+		if (e->wake.flags & WP_WAKE_NEW)
+			begin_start(a, t, e);
 	}
 	if (t)
 		t->last_ns = e->ts_ns;

@@ -353,7 +353,7 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 		attribute(&a, now, e->ts_ns);
 		now = e->ts_ns;
 
-		if (e->type == WP_EV_WAKING && e->ts_ns == r->mark_ns[MARK_WAKING] &&
+		if (wp_wake_decides(e->type, e->wake.flags) && e->ts_ns == r->mark_ns[MARK_WAKING] &&
 		    e->wake.pid == r->sample.wakee_tid) {
 			/*
 			 * What the target CPU was doing when the wake was decided:

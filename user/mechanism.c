@@ -30,6 +30,7 @@ static const char *const family_names[NR_MECH_FAMILIES] = {
 	[MECH_KTHREAD] = "kernel thread",
 	[MECH_PROCESS] = "process",
 	[MECH_OTHER] = "other",
+	[MECH_START] = "start",
 };
 
 const char *mechanism__family_name(enum mech_family f)
@@ -320,6 +321,10 @@ static void waker_end(const struct waker_info *w, struct end *end)
 static void wait_end(const struct wait_info *wait, struct end *end)
 {
 	memset(end, 0, sizeof(*end));
+	if (wait->start) {
+		snprintf(end->verb, sizeof(end->verb), "first run");
+		return;
+	}
 	if (wait->nr < 0) {
 		snprintf(end->verb, sizeof(end->verb), "sleep outside a syscall");
 		return;
@@ -600,6 +605,8 @@ enum mech_family mechanism__family(const struct waker_info *w, const struct wait
 	default:
 		break;
 	}
+	if (have_wait && wait->start)
+		return MECH_START;
 	/* a wakee in a multiplexer waited for whatever fd became ready: that it waited there is the news */
 	if (have_wait && is_multiplexer(wait->nr))
 		return MECH_EPOLL;

@@ -46,6 +46,7 @@ enum mech_family {
 	MECH_KTHREAD,
 	MECH_PROCESS,		/* a process that is not tracked */
 	MECH_OTHER,		/* a syscall of none of the above */
+	MECH_START,		/* a new thread or process runs for the first time */
 	NR_MECH_FAMILIES,
 };
 
@@ -75,7 +76,12 @@ bool mechanism__waker_is_thread(const struct waker_info *w);
 
 /* The wait, from the WP_EV_BLOCK record of the wakee's sleep. */
 struct wait_info {
-	bool known;			/* a BLOCK record told it */
+	bool known;			/* a BLOCK record told it, or the task is new (start) */
+	/*
+	 * Not a sleep: a new task's start, from its parent's clone() (nr) to
+	 * the task's own exit of that syscall, its first return to user space
+	 */
+	bool start;
 	uint8_t fd_kind;		/* a wait on an fd: enum fd_kind of arg */
 	int64_t nr;			/* -1: the wakee slept outside a syscall */
 	uint64_t arg;

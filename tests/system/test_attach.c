@@ -161,9 +161,10 @@ static bool one_of(uint32_t tid, const uint32_t *tids, int nr_tids)
 
 /*
  * assert_order - the contract's order: each WAKER is followed on its CPU by
- * the WAKING of the same wakeup, and so each WAKING of the threads @tids
- * has its WAKER; each BLOCK is followed by the SWITCH that takes its task
- * off asleep, and each such SWITCH of @tids has its BLOCK.
+ * the record that decides the same wakeup (its WAKING, or a new task's
+ * flagged sched_wakeup_new), and so each WAKING of the threads @tids has its
+ * WAKER; each BLOCK is followed by the SWITCH that takes its task off asleep,
+ * and each such SWITCH of @tids has its BLOCK.
  */
 static void assert_order(const struct event_log *log, const uint32_t *tids, int nr_tids)
 {
@@ -173,7 +174,8 @@ static void assert_order(const struct event_log *log, const uint32_t *tids, int 
 		const struct wp_event *e = &log->ev[i], *next = next_on_cpu(log, i);
 
 		if (e->type == WP_EV_WAKER) {
-			cr_assert(next && next->type == WP_EV_WAKING && next->wake.pid == e->waker.wakee_pid,
+			cr_assert(next && wp_wake_decides(next->type, next->wake.flags) &&
+					  next->wake.pid == e->waker.wakee_pid,
 				  "WAKER %zu of %u is not followed by its WAKING on CPU %u", i, e->waker.wakee_pid,
 				  e->cpu);
 			wakers += one_of(e->waker.wakee_pid, tids, nr_tids);
@@ -184,7 +186,7 @@ static void assert_order(const struct event_log *log, const uint32_t *tids, int 
 				  "BLOCK %zu of %u is not followed by its switch-out on CPU %u", i, e->tid, e->cpu);
 			blocks += one_of(e->tid, tids, nr_tids);
 		}
-		if (e->type == WP_EV_WAKING)
+		if (wp_wake_decides(e->type, e->wake.flags))
 			wakings += one_of(e->wake.pid, tids, nr_tids);
 		if (e->type == WP_EV_SWITCH && wp_switch_slept(e->sw.prev_state, e->sw.preempt))
 			sleeps += one_of(e->sw.prev_tid, tids, nr_tids);
@@ -195,7 +197,9 @@ static void assert_order(const struct event_log *log, const uint32_t *tids, int 
 
 /*
  * assert_exits_follow_sleeps - a SYS_EXIT of @tid only for a syscall it
- * slept in: a BLOCK of it since its previous SYS_EXIT. Returns how many.
+ * slept in: a BLOCK of it since its previous SYS_EXIT, or its start (its
+ * flagged sched_wakeup_new: the first return of a new task ends its start).
+ * Returns how many.
  */
 static uint64_t assert_exits_follow_sleeps(const struct event_log *log, uint32_t tid)
 {
@@ -205,6 +209,9 @@ static uint64_t assert_exits_follow_sleeps(const struct event_log *log, uint32_t
 	for (size_t i = 0; i < log->n; i++) {
 		const struct wp_event *e = &log->ev[i];
 
+		/* written by the parent, in its clone() */
+		if (e->type == WP_EV_WAKEUP && (e->wake.flags & WP_WAKE_NEW) && e->wake.pid == tid)
+			slept = true;
 		if (e->tid != tid)
 			continue;
 		if (e->type == WP_EV_BLOCK)

@@ -81,6 +81,19 @@ static inline struct wp_event ev_wakeup(uint64_t ts, uint32_t cpu, uint32_t curr
 	return ev_wake(ts, WP_EV_WAKEUP, cpu, current, wakee, target_cpu, 0);
 }
 
+/*
+ * ev_wakeup_new - sched_wakeup_new of the task @child that @parent's clone()
+ * just made, on @parent's CPU: the waking and the wakeup in one record
+ */
+static inline struct wp_event ev_wakeup_new(uint64_t ts, uint32_t cpu, uint32_t parent, uint32_t child,
+					    uint32_t target_cpu, uint64_t target_idle_since)
+{
+	struct wp_event e = ev_wake(ts, WP_EV_WAKEUP, cpu, parent, child, target_cpu, target_idle_since);
+
+	e.wake.flags = WP_WAKE_NEW;
+	return e;
+}
+
 /* with_target_curr - @e, a waking, found task @pid named @comm running on the target CPU */
 static inline struct wp_event with_target_curr(struct wp_event e, uint32_t pid, const char *comm)
 {

@@ -964,6 +964,60 @@ Test(attach, a_tid_that_comes_back_as_a_new_thread_without_its_exit_seen_does_no
 	cr_assert_str_eq(got.r[0].mechanism, "timer (sleep ended)");
 }
 
+/*
+ * start_thread - WAKER's clone3() (entered at @t) makes @child: the WAKER
+ * record and the flagged sched_wakeup_new at @t + 9000 on WAKER_CPU, the
+ * child queued on WAKEE_CPU, switched in at + 15000, out of clone3 at + 15600
+ */
+static void start_thread(uint64_t t, uint32_t child, bool flagged, bool with_waker_record)
+{
+	struct wp_event wn = ev_wakeup_new(t + 9000, WAKER_CPU, WAKER, child, WAKEE_CPU, t - 1000);
+
+	if (!flagged)
+		wn.wake.flags = 0;
+	if (with_waker_record)
+		add(ev_waker_syscall(t + 9000, WAKER_CPU, WAKER, PROC, child, SYS_clone3, 0x7ffc2000, 88, t));
+	add(wn);
+	add(ev_sys_exit(t + 9500, WAKER_CPU, WAKER, SYS_clone3, child));
+	add(with_next_tgid(with_next_comm(ev_switch(t + 15000, WAKEE_CPU, IDLE_TID, child, 0, 0), "producer"), PROC));
+	add(ev_sys_exit(t + 15600, WAKEE_CPU, child, SYS_clone3, 0));
+}
+
+Test(attach, a_new_threads_start_is_a_wakeup_from_its_parents_clone_to_its_first_return)
+{
+	name_the_waker(T0 - 5000);
+	start_thread(T0, WORKER, true, true);
+	attach__advance(a, T0 + PATH_SPAN);
+
+	cr_assert_eq(attach__counters(a)->new_threads, 1);
+	cr_assert_eq(got.n, 1);
+	assert_phases(&got.r[0], 9000, 0, 6000, 600);
+	cr_assert_eq(got.r[0].absent[PHASE_NOTIFY_KERNEL], ATTACH_PRESENT);
+	cr_assert_eq(got.r[0].absent[PHASE_RESUME_KERNEL], ATTACH_PRESENT);
+	cr_assert_eq(got.r[0].sr.sample.waker_tid, WAKER);
+	cr_assert_eq(got.r[0].sr.sample.wakee_tid, WORKER);
+	cr_assert(got.r[0].sr.target_was_idle);
+	cr_assert(got.r[0].wait.start);
+	cr_assert_eq(got.r[0].wait.nr, SYS_clone3);
+	cr_assert_eq(got.r[0].waited_ns, -1, "it waited for nothing: it did not exist");
+	cr_assert_str_eq(got.r[0].mechanism, "clone3 -> first run");
+	cr_assert_eq(got.r[0].family, MECH_START);
+	cr_assert_str_eq(mechanism__family_name(got.r[0].family), "start");
+}
+
+Test(attach, a_thread_start_without_its_waker_record_is_missing_its_notify_and_an_unflagged_one_is_no_wakeup)
+{
+	start_thread(T0, WORKER, true, false);
+	start_thread(T0 + 100000, WORKER + 1, false, false);
+	attach__advance(a, T0 + 100000 + PATH_SPAN);
+
+	cr_assert_eq(attach__counters(a)->new_threads, 2);
+	cr_assert_eq(got.n, 1, "a wakeup_new of a recording before format 4 only begins a thread");
+	assert_not_phased(&got.r[0], LABEL_MISSING_EVENT);
+	cr_assert_eq(got.r[0].sr.missing, MARK_NOTIFY_ENTER);
+	cr_assert_eq(got.r[0].sr.sample.wakee_tid, WORKER);
+}
+
 Test(attach, a_switch_in_naming_another_process_is_another_thread)
 {
 	uint64_t t = T0 + 100000;
