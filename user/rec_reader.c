@@ -221,7 +221,7 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 		if (!syscall_list_ok(&b->notify_syscalls) || !syscall_list_ok(&b->wait_syscalls))
 			return "syscall number out of range";
 		if (b->wait_end > 1 || !is_bool(b->match_fd) || !is_bool(b->user_only) ||
-		    !is_bool(b->notify_optional) || !is_bool(b->traced))
+		    !is_bool(b->notify_optional) || !is_bool(b->traced) || !is_bool(b->new_task))
 			return "flag out of range";
 		if (!b->samples || b->waker_cpu < 0 || b->waker_cpu >= WP_MAX_CPUS || b->wakee_cpu < 0 ||
 		    b->wakee_cpu >= WP_MAX_CPUS)
@@ -336,6 +336,12 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 	}
 	if (r->version == 1 && rec->type == REC_RUN_END)
 		widen_v1_run_end(&rec->run_end);
+	/* before version 4 these bytes were padding, and an event's were never written */
+	if (r->version < 4 && rec->type == REC_EVENT &&
+	    (rec->event.type == WP_EV_WAKING || rec->event.type == WP_EV_WAKEUP))
+		rec->event.wake.flags = 0;
+	if (r->version < 4 && rec->type == REC_RUN_BEGIN)
+		rec->run_begin.new_task = 0;
 	why = check_payload(r, rec);
 	if (why) {
 		snprintf(msg, len, "bad %s record at byte offset %" PRIu64 ": %s", recording__type_name(h.type), at, why);

@@ -22,7 +22,7 @@ _Static_assert(sizeof(struct rec_attach_begin) == 3592, "ATTACH_BEGIN layout");
 _Static_assert(sizeof(struct rec_fd_kind) == 12, "FD_KIND layout");
 _Static_assert(sizeof(struct rec_attach_end) == 272, "ATTACH_END layout");
 _Static_assert(sizeof(struct rec_attach_begin) <= REC_MAX_PAYLOAD, "ATTACH_BEGIN fits the reader's bound");
-_Static_assert(REC_VERSION == 3, "a new version needs its layouts here and in rec_reader.c");
+_Static_assert(REC_VERSION == 4, "a new version needs its layouts here and in rec_reader.c");
 
 /* version 1's RUN_END: the same, with 12 drop counters */
 #define REC_V1_RUN_END_SIZE	(sizeof(struct rec_run_end) - (WP_EV_TYPE_ROOM - 12) * sizeof(uint64_t))

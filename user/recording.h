@@ -9,6 +9,9 @@
  * flags, payload length) and a payload of a fixed size per type. One file
  * holds one run or several (--workload all), each from RUN_BEGIN to RUN_END,
  * or (version 3) one run of attach mode, from ATTACH_BEGIN to ATTACH_END.
+ * Version 4 gave meaning to two bytes that were padding: wp_wake.flags
+ * (WP_WAKE_NEW) in an EVENT and new_task in RUN_BEGIN; the reader clears
+ * the first in older files, where the BPF side left it unset.
  * Integers are little-endian (x86, arm64): a big-endian reader sees a
  * version it does not know. The magic's CR LF and ^Z catch a copy that
  * mangled line ends.
@@ -27,7 +30,7 @@
 #include "syscall_list.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
-#define REC_VERSION		3		/* what this wakeprobe writes */
+#define REC_VERSION		4		/* what this wakeprobe writes */
 #define REC_OLDEST_VERSION	1		/* the oldest it still reads */
 #define REC_FILE_HEADER_SIZE	16
 #define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
@@ -86,7 +89,8 @@ struct rec_run_begin {
 	char kernel[REC_UTS_LEN];
 	char machine[REC_UTS_LEN];
 	char hostname[REC_UTS_LEN];
-	char __pad[5];
+	uint8_t new_task;				/* version 4: the notify makes the wakee */
+	char __pad[4];
 	uint64_t started_unix_ns;
 	uint64_t trace_start_ns;			/* CLOCK_MONOTONIC: the window opens */
 };

@@ -480,3 +480,56 @@ Test(recording, a_version_1_run_end_reads_into_the_wider_layout)
 	fclose(in);
 	free(rec);
 }
+
+/* first_of - the first record of @type in @data, read back; false if there is none */
+static bool first_of(const char *data, size_t len, enum rec_type type, struct rec_record *out)
+{
+	FILE *f = fmemopen((void *)data, len, "rb");
+	struct rec_reader *r = NULL;
+	char msg[256] = "";
+	bool found = false;
+
+	cr_assert_not_null(f);
+	cr_assert_eq(rec_reader__open(&r, f, msg, sizeof(msg)), 0, "%s", msg);
+	while (!found && rec_reader__next(r, out, msg, sizeof(msg)) > 0)
+		found = out->type == type;
+	cr_assert_str_eq(msg, "", "%s", msg);
+	rec_reader__free(r);
+	fclose(f);
+	return found;
+}
+
+Test(recording, a_new_tasks_wakeup_flag_is_kept_from_version_4_and_cleared_before_it)
+{
+	struct buf b = { 0 };
+	FILE *f = open_memstream(&b.data, &b.len);
+	struct rec_run_begin rb = run_begin();
+	struct wp_event e = ev(3000, WP_EV_WAKEUP, 1, 42);
+	struct recorder *w;
+	struct rec_record rec;
+	uint32_t v3 = 3;
+
+	rb.new_task = 1;
+	e.wake.pid = 43;
+	e.wake.flags = WP_WAKE_NEW;
+	cr_assert_not_null(f);
+	w = recorder__new(f);
+	cr_assert_not_null(w);
+	cr_assert_eq(recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb)), 0);
+	cr_assert_eq(recorder__write(w, REC_EVENT, &e, sizeof(e)), 0);
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+
+	cr_assert(first_of(b.data, b.len, REC_RUN_BEGIN, &rec));
+	cr_assert_eq(rec.run_begin.new_task, 1);
+	cr_assert(first_of(b.data, b.len, REC_EVENT, &rec));
+	cr_assert_eq(rec.event.wake.flags, WP_WAKE_NEW);
+	/* the same bytes in a version 3 file were padding, which the BPF side never wrote */
+	memcpy(b.data + 8, &v3, sizeof(v3));
+	cr_assert(first_of(b.data, b.len, REC_RUN_BEGIN, &rec));
+	cr_assert_eq(rec.run_begin.new_task, 0);
+	cr_assert(first_of(b.data, b.len, REC_EVENT, &rec));
+	cr_assert_eq(rec.event.wake.flags, 0);
+	cr_assert_eq(rec.event.wake.pid, 43);
+	free(b.data);
+}
