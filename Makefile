@@ -62,9 +62,9 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/mer
 	user/analysis.c user/recording.c user/recorder.c \
 	user/rec_reader.c user/run_config.c \
 	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c
-WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem
+WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem thread-start
 # the throughput family (workloads/throughput.h): whole hand-off designs timed over repeated
-# runs; built and installed, but not in wakeprobe's catalog (user/catalog.c) yet
+# runs; wakeprobe runs them as user/designs.c lists them, not as paced paths
 THROUGHPUT_WORKLOADS := burst-queue spawn executor ipc-stream
 # unit tests: pure logic, no root; system tests: they run wakeprobe, the workloads or BPF
 UNIT_TEST_SRCS := $(wildcard tests/unit/test_*.c) tests/readback.c

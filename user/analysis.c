@@ -39,6 +39,7 @@ int analysis__begin(struct analysis *a, const struct run_config *cfg, const stru
 		.wait_end = wl->wait_end,
 		.user_only = wl->user_only,
 		.notify_optional = wl->notify_optional,
+		.new_task = wl->new_task,
 		.clock_slack_ns = ANALYSIS_CLOCK_SLACK_NS,
 		/* the fds are only known once the workload runs: analysis__fds() */
 		.notify_fd = -1,

@@ -78,6 +78,14 @@ static const struct workload_desc workloads[] = {
 		.wait_syscalls = FUTEX_WAIT,
 		.notify_optional = true,
 	},
+	{
+		/* the creator's clone() is the notify; the new thread leaves it, returning 0, to run */
+		.name = "thread-start",
+		.summary = WP_SUMMARY_THREAD_START,
+		.notify_syscalls = { { SYS_clone, SYS_clone3, -1 } },
+		.wait_syscalls = { { SYS_clone, SYS_clone3, -1 } },
+		.new_task = true,
+	},
 };
 
 _Static_assert(sizeof(workloads) / sizeof(workloads[0]) <= CATALOG_MAX_WORKLOADS,

@@ -30,6 +30,8 @@ struct workload_desc {
 	bool user_only;
 	/* the notify is decided in user space: see merger_config */
 	bool notify_optional;
+	/* the notify makes the wakee, a new thread each time: see merger_config */
+	bool new_task;
 };
 
 const struct workload_desc *catalog__find(const char *name);

@@ -373,11 +373,18 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 			r->notify_arg2 = e->sys.arg2;
 			break;
 		case MARK_WAKING:
-			if (e->type != WP_EV_WAKING || e->wake.pid != wakee || e->tid != waker)
+			/* a new thread's wake is decided by its sched_wakeup_new, any other by a sched_waking */
+			if (!wp_wake_decides(e->type, e->wake.flags) || (e->type == WP_EV_WAKEUP) != cfg->new_task ||
+			    e->wake.pid != wakee || e->tid != waker)
 				continue;
 			r->waking_cpu = e->cpu;
 			r->target_cpu = e->wake.target_cpu;
 			r->target_was_idle = e->wake.target_idle_since_ns != 0;
+			if (cfg->new_task) {
+				/* the same record is the wakeup mark: the task was queued as it was made */
+				r->wakeup_cpu = e->cpu;
+				r->mark_ns[want++] = e->ts_ns;
+			}
 			break;
 		case MARK_WAKEUP:
 			if (e->type != WP_EV_WAKEUP || e->wake.pid != wakee)
@@ -417,14 +424,15 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 	 */
 	if (want == MARK_NOTIFY_ENTER && cfg->notify_optional && label_unwoken(m, wakee, p->t_notify_ns, hi, r))
 		return;
-	if (want == MARK_WAKING && label_unwoken(m, wakee, r->mark_ns[MARK_NOTIFY_ENTER], hi, r))
+	/* a thread that is being made has no earlier state: only a missing event explains these */
+	if (want == MARK_WAKING && !cfg->new_task && label_unwoken(m, wakee, r->mark_ns[MARK_NOTIFY_ENTER], hi, r))
 		return;
 	/*
 	 * Whether the wakee carried on is decided at sched_wakeup, not at
 	 * sched_waking: a wake that caught it inside __schedule() is stamped
 	 * before its switch-out to sleep, and that wakee needs a switch-in.
 	 */
-	if (want == MARK_SWITCH_IN &&
+	if (want == MARK_SWITCH_IN && !cfg->new_task &&
 	    wakee_state_at(m, wakee, m->have_prev ? m->prev_woken_ns : 0, r->mark_ns[MARK_WAKEUP], hi) ==
 		    WAKEE_AWAKE) {
 		r->label = LABEL_NO_SLEEP;

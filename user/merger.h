@@ -47,6 +47,13 @@ struct merger_config {
 	 * awake means no_sleep, not a missing event.
 	 */
 	bool notify_optional;
+	/*
+	 * The notify makes the wakee: a thread's start, from the clone() that
+	 * creates it to its first return to user space. Its sched_wakeup_new
+	 * (WP_WAKE_NEW) is its waking and its wakeup at once, so wake_enqueue
+	 * is 0, and there is no sleep before it to replay.
+	 */
+	bool new_task;
 	int notify_fd;			/* match the notify syscall's first argument; -1: any */
 	int wait_fd;
 	/* how far a user timestamp may stray across a kernel one: the clock error budget */

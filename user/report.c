@@ -80,8 +80,12 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 	fprintf(out, "wakeprobe %s: %s, %s\n", WAKEPROBE_VERSION, cfg->workload->name, cfg->workload->summary);
 	/* what a reader must know before trusting a figure comes first */
 	report__warnings(r, print_warning, out);
-	fprintf(out, "  threads    waker tid %u on CPU %d -> wakee tid %u on CPU %d, ", r->waker_tid, cfg->waker_cpu,
-		r->wakee_tid, cfg->wakee_cpu);
+	if (cfg->workload->new_task)
+		fprintf(out, "  threads    waker tid %u on CPU %d -> a new thread each time, on CPU %d or %d as the "
+			"kernel places it, ", r->waker_tid, cfg->waker_cpu, cfg->waker_cpu, cfg->wakee_cpu);
+	else
+		fprintf(out, "  threads    waker tid %u on CPU %d -> wakee tid %u on CPU %d, ", r->waker_tid,
+			cfg->waker_cpu, r->wakee_tid, cfg->wakee_cpu);
 	if (cfg->interval_us)
 		fprintf(out, "one wakeup every %" PRIu64 " us\n", cfg->interval_us);
 	else

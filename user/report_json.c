@@ -152,7 +152,11 @@ static void write_threads_and_duration(struct json_writer *w, const struct run_v
 	json_writer__key(w, "threads");
 	json_writer__begin_object(w);
 	json_writer__put_uint_if(w, "waker_tid", v->r->waker_tid, v->r->waker_tid);
-	json_writer__put_uint_if(w, "wakee_tid", v->r->wakee_tid, v->r->wakee_tid);
+	/* a path that starts a new wakee each time has no one wakee */
+	if (v->wl->new_task)
+		json_writer__put_bool(w, "wakee_new_each_time", true);
+	else
+		json_writer__put_uint_if(w, "wakee_tid", v->r->wakee_tid, v->r->wakee_tid);
 	json_writer__end_object(w);
 	json_writer__put_uint_if(w, "duration_ns", a->samples,
 				 a->last_woken_ns > a->first_notify_ns ? a->last_woken_ns - a->first_notify_ns : 0);

@@ -27,6 +27,7 @@ void run_config__encode(const struct run_config *cfg, const struct run_meta *met
 	b->match_fd = !!wl->match_fd;
 	b->user_only = wl->user_only;
 	b->notify_optional = wl->notify_optional;
+	b->new_task = wl->new_task;
 	b->traced = cfg->traced;
 	b->samples = cfg->samples;
 	b->interval_us = cfg->interval_us;
@@ -56,6 +57,7 @@ void run_config__decode(const struct rec_run_begin *b, struct run_config *cfg, s
 	wl->desc.wait_end = b->wait_end;
 	wl->desc.user_only = b->user_only;
 	wl->desc.notify_optional = b->notify_optional;
+	wl->desc.new_task = b->new_task;
 
 	*cfg = (struct run_config){
 		.workload = &wl->desc,

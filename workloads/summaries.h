@@ -20,5 +20,6 @@
 #define WP_SUMMARY_SPIN			"a store to a shared cache line ends a thread's busy-wait (no kernel)"
 #define WP_SUMMARY_SHMSEM		"sem_post() on a process-shared semaphore in mmap'd memory wakes another process"
 #define WP_SUMMARY_FUTEX		"raw FUTEX_WAKE_PRIVATE wakes a thread in FUTEX_WAIT_PRIVATE"
+#define WP_SUMMARY_THREAD_START		"pthread_create() starts a thread: clone(), then its first run (sched_wakeup_new)"
 
 #endif /* WAKEPROBE_SUMMARIES_H */

@@ -91,7 +91,7 @@ Test(cli, help_shows_examples_and_exits_0)
 }
 
 static const char *const every_path[] = {
-	"cond", "sem", "eventfd", "pipe", "signal-handler", "sigwait", "spin", "shmsem", "futex",
+	"cond", "sem", "eventfd", "pipe", "signal-handler", "sigwait", "spin", "shmsem", "futex", "thread-start",
 };
 
 /* has_row - a line of @out starts with @name and a blank */

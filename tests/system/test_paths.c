@@ -33,6 +33,8 @@ static struct path_case cases[] = {
 	{ "sigwait", SYS_tgkill, SYS_rt_sigtimedwait, WP_EV_SYS_EXIT, -1 },
 	{ "signal-handler", SYS_tgkill, SIGUSR1, WP_EV_SIGNAL_DELIVER, -1 },
 	{ "spin", -1, -1, 0, -1 },
+	/* the new thread's own exit of its creator's clone3 ends its "wait" */
+	{ "thread-start", SYS_clone3, SYS_clone3, WP_EV_SYS_EXIT, -1 },
 };
 
 ParameterizedTestParameters(paths, paced)
@@ -129,4 +131,42 @@ ParameterizedTest(struct path_case *pc, paths, back_to_back, .timeout = 120)
 	cr_assert_eq(run_workload(pc->name, true, n, 0, &c, &result, msg), 0, "%s: %s", pc->name, msg);
 	/* back to back the wakee often has not slept yet: labelled, never forced into the table */
 	assert_accounted(pc, &c, n);
+}
+
+/* new_wakees - a hook: each thread-start sample's wakee is another thread than the one before */
+struct new_wakees {
+	uint32_t last;
+	uint64_t repeated;
+	uint64_t cpus[2];	/* where the complete ones were placed: the creator's CPU 0, or CPU 1 */
+};
+
+static void count_new_wakees(const struct sample_result *r, void *ctx)
+{
+	struct new_wakees *w = ctx;
+
+	w->repeated += r->sample.wakee_tid == w->last;
+	w->last = r->sample.wakee_tid;
+	if (r->label == LABEL_COMPLETE && r->target_cpu < 2)
+		w->cpus[r->target_cpu]++;
+}
+
+Test(paths, a_threads_start_has_one_record_for_waking_and_wakeup_and_is_never_no_sleep, .timeout = 120)
+{
+	const uint64_t n = 300;
+	struct new_wakees w = {};
+	struct checks c = { .hook = count_new_wakees, .hook_ctx = &w };
+	const struct aggregate *a = &result.agg;
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	cr_assert_eq(run_workload("thread-start", true, n, 500, &c, &result, msg), 0, "%s", msg);
+	cr_assert_eq(w.repeated, 0, "a new thread each time");
+	cr_assert_eq(a->by_label[LABEL_NO_SLEEP] + a->by_label[LABEL_WOKEN_EARLY], 0,
+		     "a thread being made cannot have been awake already");
+	cr_assert_geq(c.complete, n * 9 / 10, "only %lu of %lu complete", c.complete, n);
+	cr_assert_eq(a->phase[PHASE_WAKE_ENQUEUE].max, 0, "sched_wakeup_new is the waking and the wakeup");
+	cr_assert_gt(a->phase[PHASE_NOTIFY_KERNEL].min, 0, "clone3 does work before it queues the thread");
+	cr_assert_eq(w.cpus[0] + w.cpus[1], c.complete, "placed on one of the two CPUs it may use");
+	cr_log_info("%lu complete; the kernel placed %lu on the creator's CPU and %lu on the other", c.complete,
+		    w.cpus[0], w.cpus[1]);
 }

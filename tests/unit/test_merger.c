@@ -1386,3 +1386,92 @@ Test(merge, a_spinning_waiter_has_a_total_and_no_phases_and_is_labelled_when_swi
 	cr_assert_eq(got.r[1].waiter_syscalls, 1, "the spinner's read() inside its wait");
 	assert_label(&got.r[2], LABEL_COMPLETE);
 }
+
+/* ---------------------------------------------------------------- a thread's start */
+
+#define NR_CLONE3	435
+#define CHILD		1100u
+
+static const struct merger_config thread_start_cfg = {
+	.notify_syscalls = { { NR_CLONE3, -1, -1, -1 } },
+	.wait_syscalls = { { NR_CLONE3, -1, -1, -1 } },
+	.new_task = true,
+	.notify_fd = -1,
+	.wait_fd = -1,
+	.clock_slack_ns = SLACK_NS,
+};
+
+/* add_start_sample - the waker's pthread_create() at @t_notify, the new thread @child's first stamp at @t_woken */
+static void add_start_sample(uint64_t seq, uint32_t child, uint64_t t_notify, uint64_t t_woken)
+{
+	struct wp_sample s = make_sample(seq, 0);
+
+	s.wakee_tid = child;
+	cr_assert_eq(merger__add_sample(m, &s, t_notify, t_woken, 0), 0);
+}
+
+Test(merge, a_thread_start_is_a_wakeup_whose_wakeup_new_is_both_its_waking_and_its_wakeup)
+{
+	use_config(&thread_start_cfg);
+	add(ev_sys_enter(T0 + 2000, WAKER_CPU, WAKER, NR_CLONE3, 0x7ffc0000));
+	add(ev_wakeup_new(T0 + 14000, WAKER_CPU, WAKER, CHILD, WAKEE_CPU, T0 - 50000));
+	add(ev_sys_exit(T0 + 15000, WAKER_CPU, WAKER, NR_CLONE3, CHILD));
+	add(ev_switch(T0 + 19000, WAKEE_CPU, IDLE_TID, CHILD, 0, 0));
+	add(ev_sys_exit(T0 + 19800, WAKEE_CPU, CHILD, NR_CLONE3, 0));
+	add_start_sample(1, CHILD, T0, T0 + 21600);
+	/* the next thread: another tid, and its sample must not reach back into the first one's events */
+	add(ev_sys_enter(T0 + SAMPLE_GAP + 1500, WAKER_CPU, WAKER, NR_CLONE3, 0x7ffc0000));
+	add(ev_wakeup_new(T0 + SAMPLE_GAP + 11000, WAKER_CPU, WAKER, CHILD + 1, WAKER_CPU, 0));
+	add(ev_sys_exit(T0 + SAMPLE_GAP + 12000, WAKER_CPU, WAKER, NR_CLONE3, CHILD + 1));
+	add(ev_switch(T0 + SAMPLE_GAP + 20000, WAKER_CPU, WAKER, CHILD + 1, TASK_INTERRUPTIBLE, 0));
+	add(ev_sys_exit(T0 + SAMPLE_GAP + 21000, WAKER_CPU, CHILD + 1, NR_CLONE3, 0));
+	add_start_sample(2, CHILD + 1, T0 + SAMPLE_GAP, T0 + SAMPLE_GAP + 23000);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 2);
+	assert_label(&got.r[0], LABEL_COMPLETE);
+	assert_ns(got.r[0].phase_ns[PHASE_NOTIFY_USER], 2000, "notify_user: pthread_create() up to clone3");
+	assert_ns(got.r[0].phase_ns[PHASE_NOTIFY_KERNEL], 12000, "notify_kernel: clone3 up to sched_wakeup_new");
+	assert_ns(got.r[0].phase_ns[PHASE_WAKE_ENQUEUE], 0, "wake_enqueue: no sched_waking, one record");
+	assert_ns(got.r[0].phase_ns[PHASE_RUNQ_WAIT], 5000, "runq_wait");
+	assert_ns(got.r[0].phase_ns[PHASE_RESUME_KERNEL], 800, "resume_kernel: the child's own clone3 exit");
+	assert_ns(got.r[0].phase_ns[PHASE_RESUME_USER], 1800, "resume_user");
+	assert_phases_add_up(&got.r[0]);
+	cr_assert(got.r[0].target_was_idle, "the wakee's CPU was idle at its wakeup_new");
+	cr_assert_eq(got.r[0].target_cpu, WAKEE_CPU);
+	/* the waker's own clone3 exit (returning the child's tid) is not the wait's end */
+	assert_ns(got.r[1].mark_ns[MARK_WAIT_EXIT], T0 + SAMPLE_GAP + 21000, "wait exit: the child's");
+	assert_label(&got.r[1], LABEL_COMPLETE);
+	assert_ns(got.r[1].phase_ns[PHASE_RUNQ_WAIT], 9000, "runq_wait: the creator held its CPU until it slept");
+	assert_phases_add_up(&got.r[1]);
+}
+
+Test(merge, a_thread_start_without_its_flagged_wakeup_new_is_missing_its_waking_never_no_sleep)
+{
+	struct wp_event plain;
+
+	use_config(&thread_start_cfg);
+	/* a wakeup_new as a wakeprobe before recording format 4 saw it: no flag */
+	plain = ev_wakeup_new(T0 + 14000, WAKER_CPU, WAKER, CHILD, WAKEE_CPU, 0);
+	plain.wake.flags = 0;
+	add(ev_sys_enter(T0 + 2000, WAKER_CPU, WAKER, NR_CLONE3, 0));
+	add(plain);
+	add(ev_switch(T0 + 19000, WAKEE_CPU, IDLE_TID, CHILD, 0, 0));
+	add(ev_sys_exit(T0 + 19800, WAKEE_CPU, CHILD, NR_CLONE3, 0));
+	add_start_sample(1, CHILD, T0, T0 + 21600);
+	/* a waking of the new thread on an ordinary path is not its start either */
+	add(ev_sys_enter(T0 + SAMPLE_GAP + 2000, WAKER_CPU, WAKER, NR_CLONE3, 0));
+	add(ev_waking(T0 + SAMPLE_GAP + 3000, WAKER_CPU, WAKER, CHILD + 1, WAKEE_CPU, 0));
+	add(ev_wakeup(T0 + SAMPLE_GAP + 4000, WAKER_CPU, WAKER, CHILD + 1, WAKEE_CPU));
+	add(ev_switch(T0 + SAMPLE_GAP + 5000, WAKEE_CPU, IDLE_TID, CHILD + 1, 0, 0));
+	add(ev_sys_exit(T0 + SAMPLE_GAP + 6000, WAKEE_CPU, CHILD + 1, NR_CLONE3, 0));
+	add_start_sample(2, CHILD + 1, T0 + SAMPLE_GAP, T0 + SAMPLE_GAP + 7000);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_label(&got.r[i], LABEL_MISSING_EVENT);
+		cr_assert_eq(got.r[i].missing, MARK_WAKING, "sample %zu: missing %s", i + 1,
+			     wakeup__mark_name(got.r[i].missing));
+	}
+}
