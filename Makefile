@@ -56,6 +56,7 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/mer
 	user/attach.c user/attach_analysis.c user/attach_aggregate.c user/attach_report.c user/attach_json.c \
 	user/attach_csv.c user/mechanism.c user/attach_recording.c user/attach_recorder.c user/attach_replay.c \
 	user/event_window.c user/ring.c user/census.c user/designs.c user/design_run.c user/design_report.c \
+	user/design_json.c \
 	user/report.c user/json_writer.c user/json_reader.c user/report_json.c user/csv.c user/sample_csv.c user/timeline.c \
 	user/timeline_samples.c user/timeline_cpus.c user/timeline_attach.c \
 	user/sample_reader.c user/runner.c user/targets.c user/fd_kinds.c user/attach_session.c user/collector.c \

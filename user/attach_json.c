@@ -319,9 +319,23 @@ static void write_outliers(struct json_writer *w, const struct attach_aggregate 
 	json_writer__end_object(w);
 }
 
-int attach_json__print(FILE *out, const struct attach_report *r)
+void attach_json__write_analysis(struct json_writer *w, const struct attach_report *r)
 {
 	const struct attach_aggregate *g = r->agg;
+
+	write_run(w, r);
+	write_counters(w, r);
+	write_wakeups(w, r);
+	write_phases(w, g);
+	write_pairs(w, g, r->order);
+	write_futexes(w, g, r->order);
+	report_json__write_causes(w, &g->causes, g->complete, true);
+	report_json__write_tasks(w, &g->causes, g->complete, true);
+	write_outliers(w, g);
+}
+
+int attach_json__print(FILE *out, const struct attach_report *r)
+{
 	struct json_writer w;
 
 	json_writer__init(&w, out);
@@ -332,15 +346,7 @@ int attach_json__print(FILE *out, const struct attach_report *r)
 	report_json__write_meta(&w, &r->run->meta);
 	write_targets(&w, r);
 	write_options(&w, r);
-	write_run(&w, r);
-	write_counters(&w, r);
-	write_wakeups(&w, r);
-	write_phases(&w, g);
-	write_pairs(&w, g, r->order);
-	write_futexes(&w, g, r->order);
-	report_json__write_causes(&w, &g->causes, g->complete, true);
-	report_json__write_tasks(&w, &g->causes, g->complete, true);
-	write_outliers(&w, g);
+	attach_json__write_analysis(&w, r);
 	json_writer__end_object(&w);
 	/* the calls above are balanced, so a write error is the one failure left */
 	return json_writer__finish(&w);

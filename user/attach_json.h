@@ -18,7 +18,17 @@
 /* adding keys keeps it; renaming or removing one, or changing what it means, bumps it */
 #define ATTACH_JSON_SCHEMA_VERSION	1
 
+struct json_writer;
+
 /* attach_json__print - the document of @r on @out; 0, or -EIO if the stream had a write error */
 int attach_json__print(FILE *out, const struct attach_report *r);
+/*
+ * attach_json__write_analysis - the members of the document that the run
+ * and its analysis make (trace, ended, events, threads, migrations,
+ * wakeups, stats, the pairs and futex words, causes, tasks, outliers),
+ * into the object open in @w: the design document (design_json.h) holds
+ * a traced run's as its "attach" object, read with the same code
+ */
+void attach_json__write_analysis(struct json_writer *w, const struct attach_report *r);
 
 #endif /* WAKEPROBE_ATTACH_JSON_H */

@@ -377,6 +377,7 @@ int design_run__run(const struct design_run_opts *o, struct design_run *r, char 
 	memset(r, 0, sizeof(*r));
 	r->design_name = o->design->name;
 	r->mode = o->mode;
+	run_config__meta_now(&r->meta);
 	err = build_argv(o, r, msg, len);
 	if (err)
 		return err;

@@ -65,6 +65,7 @@ struct design_figure {
 struct design_run {
 	const char *design_name;
 	const char *mode;
+	struct run_meta meta;		/* this machine, and when the untraced run began */
 	char command[512];		/* the untraced run's command line, to repeat it by hand */
 	char *argv[DESIGN_MAX_ARGV];	/* its words, the first the workload's path */
 	char path[4096];

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json_reader.h"
+#include "json_writer.h"
 
 /* arena chunks start small, for the common small document, and double up to this */
 #define CHUNK_MIN	4096
@@ -930,4 +931,45 @@ bool json_reader__get_double(const struct json_node *n, const char *key, double 
 const char *json_reader__get_string(const struct json_node *n, const char *key)
 {
 	return json_reader__string(json_reader__get(n, key));
+}
+
+void json_reader__write(struct json_writer *w, const struct json_node *n)
+{
+	uint64_t u;
+	double d;
+	size_t i;
+
+	switch (json_reader__type(n)) {
+	case JSON_NULL:
+		json_writer__null(w);
+		break;
+	case JSON_FALSE:
+	case JSON_TRUE:
+		json_writer__bool(w, json_reader__type(n) == JSON_TRUE);
+		break;
+	case JSON_NUMBER:
+		/* a count stays exact past 2^53; the reader keeps a whole number's digits */
+		if (json_reader__u64(n, &u))
+			json_writer__uint(w, u);
+		else if (json_reader__double(n, &d))
+			json_writer__double(w, d);
+		break;
+	case JSON_STRING:
+		json_writer__string(w, json_reader__string(n));
+		break;
+	case JSON_ARRAY:
+		json_writer__begin_array(w);
+		for (i = 0; i < json_reader__len(n); i++)
+			json_reader__write(w, json_reader__at(n, i));
+		json_writer__end_array(w);
+		break;
+	case JSON_OBJECT:
+		json_writer__begin_object(w);
+		for (i = 0; i < json_reader__len(n); i++) {
+			json_writer__key(w, json_reader__key_at(n, i));
+			json_reader__write(w, json_reader__at(n, i));
+		}
+		json_writer__end_object(w);
+		break;
+	}
 }

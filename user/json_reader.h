@@ -47,6 +47,7 @@
 enum json_type { JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
 struct json_node;	/* opaque outside json_reader.c */
 struct json_doc;	/* owns every node and string */
+struct json_writer;	/* json_writer.h */
 
 /*
  * json_reader__parse - parse @len bytes of @text (need not be
@@ -107,5 +108,14 @@ bool json_reader__u64(const struct json_node *n, uint64_t *out);
 bool json_reader__get_u64(const struct json_node *n, const char *key, uint64_t *out);
 bool json_reader__get_double(const struct json_node *n, const char *key, double *out);
 const char *json_reader__get_string(const struct json_node *n, const char *key);
+
+/*
+ * json_reader__write - @n written again on @w (json_writer.h): objects keep
+ * their members in the order read, strings their characters, a whole
+ * number its digits; any other number is written as the double it was
+ * read as, in its shortest form. Nesting past JSON_WRITER_MAX_DEPTH is the
+ * writer's misuse, as for any value it is given.
+ */
+void json_reader__write(struct json_writer *w, const struct json_node *n);
 
 #endif /* WAKEPROBE_JSON_READER_H */

@@ -545,44 +545,78 @@ static void design_opts(const struct wp_options *o, const struct session_opts *s
 	};
 }
 
+/* free_design_runs - the @n runs kept for the document */
+static void free_design_runs(struct design_run **runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (runs[i])
+			design_run__free(runs[i]);
+		free(runs[i]);
+		runs[i] = NULL;
+	}
+}
+
 /*
  * run_design - a throughput workload: each mode asked for, untraced then
  * traced, and its report. A mode that fails ends the run with its reason:
- * the next would most likely fail the same way.
+ * the next would most likely fail the same way. The runs are kept for
+ * --json, whose document is written once every mode has run, or not at
+ * all: a mode missing would leave it short, as for the paced paths.
  */
-static int run_design(const struct wp_options *o, const struct session_opts *so)
+static int run_design(const struct wp_options *o, const struct session_opts *so, struct outputs *out)
 {
 	const struct design_desc *d = designs__find(o->workload);
+	struct design_run *runs[DESIGN_MAX_MODES] = { NULL };
 	struct design_run_opts ro;
-	struct design_run *r = calloc(1, sizeof(*r));
 	char msg[PATH_MAX + 256];
-	bool first = true;
+	size_t kept = 0, shown = 0;
 	int err = 0;
 
-	if (!r) {
-		fprintf(stderr, "wakeprobe: out of memory\n");
+	if (outputs__open(out, o, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
 	design_opts(o, so, d, &ro);
 	for (size_t m = 0; m < DESIGN_MAX_MODES && d->modes[m] && !err; m++) {
+		struct design_run *r;
+
 		if (!designs__mode_listed(o->modes, d->modes[m]))
 			continue;
+		r = runs[kept] = calloc(1, sizeof(*r));
+		if (!r) {
+			fprintf(stderr, "wakeprobe: out of memory\n");
+			err = 1;
+			break;
+		}
 		ro.mode = d->modes[m];
 		fprintf(stderr, "wakeprobe: %s, mode %s: %s ...\n", d->name, ro.mode,
 			ro.traced ? "untraced, then traced" : "untraced");
 		if (design_run__run(&ro, r, msg, sizeof(msg))) {
 			fprintf(stderr, "wakeprobe: %s\n", msg);
 			err = r->interrupted ? 128 + SIGINT : 1;
-		} else {
-			if (!first)
+			free_design_runs(&runs[kept], 1);
+			break;
+		}
+		if (out->text) {
+			if (shown++)
 				fprintf(stdout, "\n");
 			design_report__print_text(stdout, r);
 			fflush(stdout);
-			first = false;
 		}
-		design_run__free(r);
+		/* without a document to write, a mode's run is done with once it is shown */
+		if (out->json.f)
+			kept++;
+		else
+			free_design_runs(&runs[kept], 1);
 	}
-	free(r);
+	if (err) {
+		outputs__abandon(out);
+	} else if (outputs__finish_design(out, d->name, (const struct design_run *const *)runs, kept, msg,
+					  sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		err = 1;
+	}
+	free_design_runs(runs, kept);
 	return err;
 }
 
@@ -685,7 +719,7 @@ int main(int argc, char **argv)
 		/* a workload of several threads picks its own CPUs unless told */
 		if (!cpus_given)
 			o.waker_cpu = o.wakee_cpu = -1;
-		return run_design(&o, &so);
+		return run_design(&o, &so, &outputs);
 	}
 	all = !strcmp(o.workload, "all");
 	cfg.workload = all ? NULL : catalog__find(o.workload);

@@ -99,7 +99,7 @@ static const struct option_spec specs[] = {
 	{ "order", OPT_ORDER, "count|cost", GROUP_ATTACH, false, MODE_ATTACH,
 	  "pairs and futex words with the most wakeups first (count,\n"
 	  "the default), or the most time (cost: wake-to-run, waited)", false },
-	{ "json", OPT_JSON, "FILE", GROUP_OUTPUT, false, MODE_ANY, "the whole report as JSON (docs/json.md)", true },
+	{ "json", OPT_JSON, "FILE", GROUP_OUTPUT, false, MODE_ANY, "the whole report as JSON (docs/json.md)", false },
 	{ "csv", OPT_CSV, "FILE", GROUP_OUTPUT, false, MODE_ANY,
 	  "one row per wakeup: its phases in ns and its label", true },
 	{ "perfetto", OPT_PERFETTO, "FILE", GROUP_OUTPUT, false, MODE_ANY,

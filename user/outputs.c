@@ -5,6 +5,7 @@
 #include "attach_analysis.h"
 #include "attach_csv.h"
 #include "attach_json.h"
+#include "design_json.h"
 #include "outputs.h"
 #include "recorder.h"
 #include "report_json.h"
@@ -225,6 +226,19 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 	}
 	if (out->timeline)
 		timeline__end_run(out->timeline);
+	return finish_files(out, err, msg, len);
+}
+
+/* ---------------------------------------------------------------- throughput workloads */
+
+int outputs__finish_design(struct outputs *out, const char *workload, const struct design_run *const *runs,
+			   size_t n, char *msg, size_t len)
+{
+	int err = 0;
+
+	if (out->json.f)
+		err = writer_failed(design_json__print(out->json.f, workload, runs, n), "--json", out->json.path, msg,
+				    len);
 	return finish_files(out, err, msg, len);
 }
 

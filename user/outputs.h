@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "attach_analysis.h"
 #include "attach_report.h"
+#include "design_run.h"
 #include "options.h"
 #include "outfile.h"
 #include "run_config.h"
@@ -54,6 +55,14 @@ int outputs__begin_attach(struct outputs *out, const char *target, struct attach
  * no --json was asked): write what needs all of it, put the files in place
  */
 int outputs__finish_attach(struct outputs *out, const struct attach_report *r, char *msg, size_t len);
+/*
+ * outputs__finish_design - a throughput workload's @n mode runs of
+ * @workload are over, every one that was asked for: write their document,
+ * put the files in place. outputs__open() made the files; a design takes
+ * --json alone.
+ */
+int outputs__finish_design(struct outputs *out, const char *workload, const struct design_run *const *runs,
+			   size_t n, char *msg, size_t len);
 /* outputs__abandon - something failed: remove every file begun */
 void outputs__abandon(struct outputs *out);
 

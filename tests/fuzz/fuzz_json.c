@@ -3,8 +3,8 @@
  * fuzz_json.c - libFuzzer harness for the JSON reader: any bytes end in a
  * document or in one line that says where ("line L, column C: ...") or
  * "out of memory". A document read is walked whole through every
- * accessor, written again with json_writer and read back: it must be the
- * same tree. The same bytes read again under a memory bound taken from
+ * accessor, written again with json_reader__write() and read back: it must
+ * be the same tree. The same bytes read again under a memory bound taken from
  * them must give the same answer or "out of memory", and nothing leaks.
  */
 #define _GNU_SOURCE
@@ -22,54 +22,6 @@ static void check_error(const char *err)
 {
 	if (strchr(err, '\n') || (strncmp(err, "line ", 5) && strcmp(err, "out of memory")))
 		abort();
-}
-
-/* write_node - @n on @w, as json_writer writes it; the container depth was checked by the reader */
-static void write_node(struct json_writer *w, const struct json_node *n)
-{
-	uint64_t u;
-	double d;
-	size_t i;
-
-	switch (json_reader__type(n)) {
-	case JSON_NULL:
-		json_writer__null(w);
-		break;
-	case JSON_FALSE:
-	case JSON_TRUE:
-		json_writer__bool(w, json_reader__type(n) == JSON_TRUE);
-		break;
-	case JSON_NUMBER:
-		if (json_reader__u64(n, &u))
-			json_writer__uint(w, u);
-		else if (json_reader__double(n, &d))
-			json_writer__double(w, d);
-		else
-			abort();
-		break;
-	case JSON_STRING:
-		json_writer__string(w, json_reader__string(n));
-		break;
-	case JSON_ARRAY:
-		json_writer__begin_array(w);
-		for (i = 0; i < json_reader__len(n); i++)
-			write_node(w, json_reader__at(n, i));
-		json_writer__end_array(w);
-		break;
-	case JSON_OBJECT:
-		json_writer__begin_object(w);
-		for (i = 0; i < json_reader__len(n); i++) {
-			const char *key = json_reader__key_at(n, i);
-
-			/* the member found by its key is the one at its place: keys are unique */
-			if (!key || json_reader__get(n, key) != json_reader__at(n, i))
-				abort();
-			json_writer__key(w, key);
-			write_node(w, json_reader__at(n, i));
-		}
-		json_writer__end_object(w);
-		break;
-	}
 }
 
 /* same - @b, read back from what @a wrote, holds the same values */
@@ -100,6 +52,9 @@ static bool same(const struct json_node *a, const struct json_node *b)
 
 			if ((ka || kb) && (!ka || !kb || strcmp(ka, kb)))
 				return false;
+			/* the member found by its key is the one at its place: keys are unique */
+			if (ka && json_reader__get(a, ka) != json_reader__at(a, i))
+				abort();
 			if (!same(json_reader__at(a, i), json_reader__at(b, i)))
 				return false;
 		}
@@ -121,7 +76,7 @@ static void round_trip(const struct json_node *root)
 	if (!f)
 		return;
 	json_writer__init_compact(&w, f);
-	write_node(&w, root);
+	json_reader__write(&w, root);
 	ret = json_writer__finish(&w);
 	fclose(f);
 	/* the writer nests less deep than the reader: such a document is not written, and that is all */

@@ -14,7 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "helpers.h"
+#include "json_reader.h"
+#include "readback.h"
 
 TestSuite(designs, .timeout = 180);
 
@@ -185,6 +188,8 @@ Test(designs, bad_options_are_one_line_and_exit_2)
 	char *mode_after[] = { "--workload", "spawn", "--", "-mcoroutine", NULL };
 	char *samples[] = { "--workload", "executor", "--samples", "10", NULL };
 	char *csv[] = { "--workload", "ipc-stream", "--csv", "/tmp/x.csv", NULL };
+	char *perfetto[] = { "--workload", "spawn", "--perfetto", "/tmp/x.trace.json", NULL };
+	char *json_nowhere[] = { "--workload", "burst-queue", "--no-trace", "--json", "/nonexistent-dir/x.json", NULL };
 	char *record[] = { "record", "-o", "/tmp/x.wpr", "--workload", "ipc-stream", NULL };
 
 	bad(unknown_mode, "burst-queue has no mode 'nope'");
@@ -193,7 +198,16 @@ Test(designs, bad_options_are_one_line_and_exit_2)
 	bad(mode_after, "--mode after -- is set by wakeprobe");
 	bad(samples, "--samples is for the paced paths");
 	bad(csv, "--csv is for the paced paths");
+	bad(perfetto, "--perfetto is for the paced paths");
 	bad(record, "record is for the paced paths");
+
+	/* --json is taken now: a file it cannot make is the one line, exit 1, nothing run */
+	wakeprobe_run(&ran, json_nowhere);
+	cr_assert(WIFEXITED(ran.status) && WEXITSTATUS(ran.status) == 1, "status 0x%x; stderr: %s", ran.status,
+		  ran.err);
+	cr_assert_eq(text_count_lines(ran.err), 1, "%s", ran.err);
+	cr_assert(strstr(ran.err, "--json /nonexistent-dir/x.json: cannot create it"), "%s", ran.err);
+	cr_assert_str_empty(ran.out);
 }
 
 /* the workload's own refusal reaches the user, and wakeprobe says which run failed */
@@ -222,4 +236,88 @@ Test(designs, workload_all_adds_a_line_per_design)
 	cr_assert(strstr(ran.out, "\nexecutor     pool "), "%s", ran.out);
 	cr_assert(strstr(ran.out, "\nipc-stream   shm-bounded "), "%s", ran.out);
 	cr_assert(!strstr(ran.out, "FAILED"), "%s", ran.out);
+}
+
+/* census_wakeups_of - N of the text's "Wakeups of the traced run: N of its threads" */
+static long long census_wakeups_of(const char *text)
+{
+	const char *p = strstr(text, "Wakeups of the traced run: ");
+	long long n = -1;
+
+	cr_assert(p, "no census in:\n%s", text);
+	cr_assert_eq(sscanf(p, "Wakeups of the traced run: %lld of its threads", &n), 1, "%s", text);
+	return n;
+}
+
+/* --json: the document appears whole, the text report still goes to stdout, and the two agree */
+Test(designs, json_document_holds_the_counts_the_text_shows)
+{
+	char path[64], err[160];
+	FILE *f = temp_output("design-json", path);
+	char *args[] = { "--workload", "burst-queue", "--mode", "cond", "--json", path, "--", "--tasks", "100",
+			 "--repeat", "2", NULL };
+	const struct json_node *root, *run, *fig, *counts;
+	struct json_doc *doc;
+	uint64_t sent, received, wakeups, units;
+	size_t len;
+	char *text;
+
+	cr_assert_eq(fclose(f), 0);
+	skip_unless_traceable();
+	run_ok(args);
+	cr_assert(strstr(ran.out, "burst-queue, mode cond\n"), "the text report is still printed:\n%s", ran.out);
+	text = read_file(path, &len);
+	unlink(path);
+	doc = json_reader__parse(text, len, err, sizeof(err));
+	cr_assert_not_null(doc, "%s in:\n%s", err, text);
+	root = json_reader__root(doc);
+	cr_assert_str_eq(json_reader__get_string(root, "schema"), "wakeprobe-design-report");
+	cr_assert_str_eq(json_reader__get_string(root, "workload"), "burst-queue");
+	cr_assert_eq(json_reader__len(json_reader__get(root, "runs")), 1);
+	run = json_reader__at(json_reader__get(root, "runs"), 0);
+	cr_assert_str_eq(json_reader__get_string(run, "mode"), "cond");
+
+	/* the seed start point's counts: sent = received, and the numbers the text shows */
+	fig = json_reader__at(json_reader__get(run, "figures"), 0);
+	cr_assert_str_eq(json_reader__get_string(fig, "label"), "tasks=100 start=seed");
+	counts = json_reader__get(fig, "counts");
+	cr_assert(json_reader__get_u64(counts, "sent", &sent) && json_reader__get_u64(counts, "received", &received));
+	cr_assert_eq(sent, received);
+	cr_assert_eq((long long)sent, count_of(ran.out, "tasks=100 start=seed", "sent"), "%s", ran.out);
+	cr_assert_eq((long long)received, count_of(ran.out, "tasks=100 start=seed", "received"), "%s", ran.out);
+	/* ... as the workload's own traced document has them */
+	cr_assert(json_reader__get_u64(json_reader__get(json_reader__at(json_reader__get(json_reader__get(
+		json_reader__get(run, "documents"), "traced"), "results"), 0), "counts"), "sent", &sent));
+	cr_assert_eq(sent, received);
+
+	/* the census's wakeups and units are the text's line */
+	cr_assert(json_reader__get_u64(json_reader__get(run, "census"), "wakeups", &wakeups));
+	cr_assert_eq((long long)wakeups, census_wakeups_of(ran.out), "%s", ran.out);
+	cr_assert(json_reader__get_u64(json_reader__get(run, "handed_over"), "count", &units));
+	cr_assert_eq((long long)units, units_of(ran.out, "task"), "%s", ran.out);
+	cr_assert(json_reader__get_u64(json_reader__get(json_reader__get(run, "attach"), "wakeups"), "total",
+				       &wakeups));
+	cr_assert_eq((long long)wakeups, census_wakeups_of(ran.out), "%s", ran.out);
+	cr_assert(json_reader__get_u64(json_reader__get(json_reader__get(run, "attach"), "events"), "dropped",
+				       &wakeups));
+	cr_assert_eq(wakeups, 0);
+	json_reader__free(doc);
+	free(text);
+}
+
+/* a mode that fails leaves no document: the file appears whole or not at all (no root needed) */
+Test(designs, json_is_not_made_when_a_mode_fails)
+{
+	char path[64];
+	FILE *f = temp_output("design-json", path);
+	char *args[] = { "--workload", "burst-queue", "--mode", "cond", "--no-trace", "--json", path, "--", "--tasks",
+			 "0", NULL };
+
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(unlink(path), 0);
+	wakeprobe_run(&ran, args);
+	cr_assert(WIFEXITED(ran.status) && WEXITSTATUS(ran.status) == 1, "status 0x%x; stderr: %s", ran.status,
+		  ran.err);
+	cr_assert(strstr(ran.err, "wakeprobe: the untraced run exited with status 2"), "%s", ran.err);
+	cr_assert_neq(access(path, F_OK), 0, "%s was left behind", path);
 }

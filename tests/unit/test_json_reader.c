@@ -10,7 +10,9 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -792,4 +794,57 @@ Test(json_reader, a_throughput_workload_document_gives_its_figures)
 	cr_assert_eq(v, 30);
 	cr_assert_str_eq(json_reader__get_string(json_reader__at(results, 1), "start"), "ready");
 	free(text);
+}
+
+/* a document read and written again through json_reader__write() is the same text: nothing lost, nothing moved */
+Test(json_reader, a_workload_document_written_again_is_the_same_text)
+{
+	char path[PATH_MAX], *text, *again = NULL;
+	struct json_writer w;
+	size_t len, again_len = 0;
+	const struct json_node *root;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/throughput-burst-queue.json", fixtures_dir());
+	text = read_file(path, &len);
+	root = parse_n(text, len);
+	cr_assert_not_null(root, "%s: %s", path, err);
+	f = open_memstream(&again, &again_len);
+	cr_assert_not_null(f);
+	json_writer__init(&w, f);
+	json_reader__write(&w, root);
+	cr_assert_eq(json_writer__finish(&w), 0);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_str_eq(again, text);
+	free(again);
+	free(text);
+}
+
+/* a number that is not a whole count comes back as the same double; one nested too deep is refused, not cut */
+Test(json_reader, numbers_keep_their_value_and_depth_stays_bounded)
+{
+	static const char text[] = "[-1,-0.5,1e3,18446744073709551615,2.5e-300]";
+	char *deep, *out = NULL;
+	struct json_writer w;
+	size_t out_len = 0;
+	FILE *f = open_memstream(&out, &out_len);
+
+	cr_assert_not_null(f);
+	json_writer__init_compact(&w, f);
+	json_reader__write(&w, parse(text));
+	cr_assert_eq(json_writer__finish(&w), 0);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_str_eq(out, "[-1,-0.5,1000,18446744073709551615,2.5e-300]\n");
+	free(out);
+
+	deep = nest(JSON_WRITER_MAX_DEPTH + 1, false);
+	out = NULL;
+	f = open_memstream(&out, &out_len);
+	cr_assert_not_null(f);
+	json_writer__init_compact(&w, f);
+	json_reader__write(&w, parse(deep));
+	cr_assert_eq(json_writer__finish(&w), -E2BIG);
+	cr_assert_eq(fclose(f), 0);
+	free(out);
+	free(deep);
 }

@@ -137,6 +137,18 @@ Test(options, a_plain_run_is_the_run_command)
 	cr_assert_str_eq(opts.json_path, "r.json");
 }
 
+/* a throughput workload takes --json, and still refuses the outputs made of paced samples */
+Test(options, a_throughput_workload_takes_json_but_not_csv)
+{
+	cr_assert_eq(PARSE("--workload", "burst-queue", "--mode", "cond", "--json", "bq.json", "--", "--tasks", "10"),
+		     OPTIONS_RUN, "%s", err);
+	cr_assert(opts.design);
+	cr_assert_str_eq(opts.json_path, "bq.json");
+	/* workload_args points into PARSE's own argv, gone by now: design and json_path say enough */
+	cr_assert_eq(PARSE("--workload", "burst-queue", "--csv", "bq.csv"), OPTIONS_BAD);
+	cr_assert(strstr(err, "--csv is for the paced paths"), "%s", err);
+}
+
 Test(options, listing_workloads_needs_no_workload)
 {
 	cr_assert_eq(PARSE("--list-workloads"), OPTIONS_RUN);
