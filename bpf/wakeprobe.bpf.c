@@ -62,6 +62,21 @@ char LICENSE[] SEC("license") = "GPL";
  */
 const volatile bool attach_mode = false;
 
+/*
+ * The host's steal clock (WP_EV_STEAL in wakeprobe.h): KVM's per-CPU struct
+ * kvm_steal_time, whose steal field the host advances before it runs the
+ * vCPU again, by the time the vCPU was runnable and not run. Per-CPU
+ * variables lie at fixed distances from each other, so the CPU's own struct
+ * rq (its current task's se.cfs_rq->rq) plus steal_offset is its
+ * kvm_steal_time.steal; wakeprobe reads the distances from the kernel's BTF
+ * (the .data..percpu section) and sets them before load, 0 for off. Each CPU
+ * checks them once against its own number (the per-CPU cpu_number) before
+ * it trusts them. Read only on its own CPU: the host writes it only while
+ * that vCPU is not running, so a local read is never torn nor stale.
+ */
+const volatile __s64 steal_offset = 0;
+const volatile __s64 cpu_number_offset = 0;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20);	/* resized by wakeprobe before load */
@@ -104,6 +119,20 @@ struct irq_context {
 	char hard_name[WP_TASK_COMM_LEN];	/* the handler's, hard irqs only */
 };
 
+enum steal_state {
+	STEAL_UNCHECKED,
+	STEAL_GOOD,
+	STEAL_BAD,		/* the distances did not check out here, or the CPU's rq was not found */
+};
+
+/* steal_clock - the steal clock of one CPU, as that CPU last read it */
+struct steal_clock {
+	__u64 rq;		/* the CPU's struct rq */
+	__u64 steal_ns;
+	__u64 seen_ns;		/* when it was read: the CPU's last record */
+	__u32 state;		/* enum steal_state */
+};
+
 /*
  * Per-CPU idle state, indexed by CPU number. Read remotely by the waking CPU,
  * so it is a plain array rather than a per-CPU one; the races are benign (a
@@ -131,6 +160,8 @@ struct cpu_state {
 	 * this CPU reads it, while the line above is read from other CPUs.
 	 */
 	struct irq_context irq __attribute__((aligned(64)));
+	/* read and written by this CPU only */
+	struct steal_clock steal __attribute__((aligned(64)));
 } __attribute__((aligned(64)));	/* whole lines per CPU: no false sharing */
 
 struct {
@@ -215,13 +246,13 @@ static __always_inline bool current_tracked(void)
 }
 
 /*
- * event_reserve - reserve a record and fill its common header.
+ * ring_reserve - reserve a record and fill its common header.
  *
  * A failed reserve is counted per type and in drops_total; the next record
  * that does get through carries the new drops_total, which is how user space
  * learns where in the stream the gap is.
  */
-static __always_inline struct wp_event *event_reserve(__u32 type)
+static __always_inline struct wp_event *ring_reserve(__u32 type)
 {
 	struct wp_event *e;
 
@@ -238,6 +269,68 @@ static __always_inline struct wp_event *event_reserve(__u32 type)
 	e->tid = (__u32)bpf_get_current_pid_tgid();
 	e->drops = (__u32)drops_total;
 	return e;
+}
+
+/* steal_check - find this CPU's rq, and check the distances from it against its number */
+static __always_inline void steal_check(struct steal_clock *sc, __u32 cpu)
+{
+	struct task_struct *curr = bpf_get_current_task_btf();
+	struct cfs_rq *cfs;
+	__s32 number = -1;
+	__u64 rq = 0;
+
+	sc->state = STEAL_BAD;
+	/* cfs_rq.rq exists with FAIR_GROUP_SCHED, which every distribution kernel has */
+	if (!bpf_core_field_exists(struct cfs_rq, rq))
+		return;
+	cfs = BPF_CORE_READ(curr, se.cfs_rq);
+	if (!cfs || bpf_core_read(&rq, sizeof(rq), &cfs->rq) || !rq)
+		return;
+	if (bpf_probe_read_kernel(&number, sizeof(number), (void *)(rq + cpu_number_offset)) || number != (__s32)cpu) {
+		__sync_fetch_and_add(&counters.steal_bad_cpus, 1);
+		return;
+	}
+	sc->rq = rq;
+	sc->state = STEAL_GOOD;
+}
+
+/*
+ * steal_look - before a record of this CPU: has its steal clock moved since
+ * its previous record? Then a WP_EV_STEAL record goes first. Every record is
+ * a look, so a stolen stretch inside a wakeup is found at the next record of
+ * the CPU that lost it; records lost to a full ring only widen the silence.
+ */
+static __always_inline void steal_look(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct cpu_state *cs = cpu_state_of(cpu);
+	struct steal_clock *sc;
+	struct wp_event *e;
+	__u64 steal, now;
+
+	if (!steal_offset || !cs)
+		return;
+	sc = &cs->steal;
+	if (sc->state == STEAL_UNCHECKED)
+		steal_check(sc, cpu);
+	if (sc->state != STEAL_GOOD || bpf_probe_read_kernel(&steal, sizeof(steal), (void *)(sc->rq + steal_offset)))
+		return;
+	now = bpf_ktime_get_ns();
+	if (steal != sc->steal_ns && sc->seen_ns && (e = ring_reserve(WP_EV_STEAL))) {
+		e->steal.steal_ns = steal;
+		e->steal.delta_ns = steal - sc->steal_ns;
+		e->steal.since_ns = sc->seen_ns;
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	}
+	sc->steal_ns = steal;
+	sc->seen_ns = now;
+}
+
+/* event_reserve - ring_reserve(), after a look at this CPU's steal clock */
+static __always_inline struct wp_event *event_reserve(__u32 type)
+{
+	steal_look();
+	return ring_reserve(type);
 }
 
 /*

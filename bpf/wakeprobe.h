@@ -37,6 +37,7 @@ enum wp_event_type {
 	WP_EV_MIGRATE,		/* sched_migrate_task of a tracked task */
 	WP_EV_WAKER,		/* attach mode: who woke a tracked task, just before its WAKING */
 	WP_EV_BLOCK,		/* attach mode: a tracked task went to sleep, and in which syscall */
+	WP_EV_STEAL,		/* the hypervisor's steal clock of this CPU moved since its last record */
 	WP_EV_TYPE_MAX,
 };
 
@@ -209,6 +210,21 @@ struct wp_block {
 	__u64 __pad;
 };
 
+/*
+ * WP_EV_STEAL, written on a CPU right before the first record after its
+ * steal clock (KVM's paravirtual kvm_steal_time.steal, read on the CPU
+ * itself) moved: the host held this vCPU, runnable, for delta_ns since
+ * since_ns, the CPU's previous record. No record of the CPU can fall inside
+ * a stolen stretch (the vCPU ran nothing), so it lies in the silence between
+ * since_ns and this record; user space places it at the silence's end.
+ */
+struct wp_steal {
+	__u64 steal_ns;		/* the clock now: the host's total for this vCPU */
+	__u64 delta_ns;		/* its advance since since_ns */
+	__u64 since_ns;		/* the CPU's previous record, when the clock was last read */
+	__u64 __pad[2];
+};
+
 struct wp_event {
 	__u64 ts_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u32 type;		/* enum wp_event_type */
@@ -231,6 +247,7 @@ struct wp_event {
 		struct wp_migrate migrate;
 		struct wp_waker waker;
 		struct wp_block block;
+		struct wp_steal steal;
 	};
 };
 
@@ -285,6 +302,7 @@ static inline __attribute__((always_inline)) int wp_futex_op_wakes(__u64 op)
 struct wp_counters {
 	__u64 dropped[WP_EV_TYPE_MAX];	/* failed bpf_ringbuf_reserve, by event type */
 	__u64 tracked_full;		/* a fork that could not be tracked: map full */
+	__u64 steal_bad_cpus;		/* CPUs whose steal clock failed the check: not read there */
 };
 
 #endif /* WAKEPROBE_BPF_H */

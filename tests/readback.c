@@ -231,11 +231,11 @@ const char json_report_keys[] =
 	"        assert [p['phase'] for p in o['phases']] == ['notify_user', 'notify_kernel', 'wake_enqueue', "
 	"'runq_wait', 'resume_kernel', 'resume_user'], o['phases']\n"
 	"        for p in o['phases']:\n"
-	"            has(p, 'phase ns parts unexplained_ns')\n"
+	"            has(p, 'phase ns parts own_work_ns unexplained_ns')\n"
 	"            for part in p['parts']:\n"
 	"                has(part, 'cause description ns cpu pid name prio irq_kind nr left_known preempted')\n"
 	"            if o['more_intervals'] == 0:\n"
-	"                assert sum(x['ns'] for x in p['parts']) + p['unexplained_ns'] == p['ns'], p\n";
+	"                assert sum(x['ns'] for x in p['parts']) + p['own_work_ns'] + p['unexplained_ns'] == p['ns'], p\n";
 
 /*
  * What every check script starts with: the file passes check_timeline.py,

@@ -96,6 +96,8 @@ void aggregate__add_causes(struct cause_totals *c, const struct sample_result *r
 		c->cause_ns[k] += r->why.by_cause[k];
 	c->explained_total_ns += r->total_ns;
 	c->migrations += r->why.migrations;
+	for (k = 0; k < NR_PHASES; k++)
+		histogram__add(&c->own_work[k], (uint64_t)r->why.by_phase_cause[k][CAUSE_OWN_WORK]);
 	for (k = 0; k < (int)r->why.nr_iv; k++) {
 		const struct interval *iv = &r->why.iv[k];
 

@@ -31,6 +31,8 @@ struct cause_totals {
 	struct task_share tasks[AGG_MAX_TASKS];
 	uint32_t nr_tasks;
 	int64_t untabled_task_ns;		/* tasks that came once the table was full */
+	/* each wakeup's own work per phase: what is usual, for a stretch far over it to be flagged */
+	struct histogram own_work[NR_PHASES];
 };
 
 /* cause_totals__add - the explanation of the complete, phased wakeup @r */

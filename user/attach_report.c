@@ -245,7 +245,7 @@ static void print_outliers(FILE *out, const struct attach_report *r)
 			sr->sample.wakee_tid, o->mechanism);
 		for (int k = 0; k < NR_PHASES; k++)
 			show[k] = o->absent[k] == ATTACH_PRESENT;
-		report__print_outlier_body(out, sr, show);
+		report__print_outlier_body(out, sr, show, &g->causes);
 		for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++)
 			if (!show[k])
 				fprintf(out, "  %-14s %9s  absent: %s\n", wakeup__phase_name(k), "-",

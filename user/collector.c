@@ -12,12 +12,14 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include "collector.h"
+#include "steal_clock.h"
 #include "wakeprobe.skel.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 
 struct collector {
 	struct wakeprobe_bpf *skel;
+	struct steal_layout steal;	/* where the BPF side reads each CPU's steal clock, or why not */
 	struct ring_buffer *rb;
 	collector_event_fn fn;
 	void *ctx;
@@ -126,6 +128,11 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		goto err_out;
 	}
 	collector__set_mode(c->skel, opts->attach);
+	steal_clock__layout(&c->steal);
+	if (c->steal.on) {
+		c->skel->rodata->steal_offset = c->steal.steal_offset;
+		c->skel->rodata->cpu_number_offset = c->steal.cpu_number_offset;
+	}
 	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
 	nr_cpus = libbpf_num_possible_cpus();
 	if (!err && nr_cpus > WP_MAX_CPUS)
@@ -233,6 +240,11 @@ void collector__detach(struct collector *c)
 int collector__attach(struct collector *c)
 {
 	return wakeprobe_bpf__attach(c->skel);
+}
+
+const struct steal_layout *collector__steal(const struct collector *c)
+{
+	return &c->steal;
 }
 
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total)

@@ -92,6 +92,13 @@ void collector__detach(struct collector *c);
 /* collector__attach - after collector__detach, produce events again */
 int collector__attach(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
+struct steal_layout;
+/*
+ * collector__steal - whether the BPF side reads the host's steal clock
+ * (WP_EV_STEAL records), or the one line saying why not. A CPU whose
+ * layout check failed is counted in wp_counters.steal_bad_cpus.
+ */
+const struct steal_layout *collector__steal(const struct collector *c);
 struct collector_prog_totals {
 	/*
 	 * Times the kernel skipped one of our programs because another of its

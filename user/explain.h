@@ -37,5 +37,7 @@ void explain__describe_interval(const struct interval *iv, char *buf, size_t len
  * explain__sample() already summed a cause from one source into one entry.
  */
 size_t explain__phase_parts(const struct explanation *x, int k, const struct interval **parts);
+/* explain__phase_cpu - the CPU phase @k of @r is bound to: the waker's for the notify, else the target */
+uint32_t explain__phase_cpu(const struct sample_result *r, int k);
 
 #endif /* WAKEPROBE_EXPLAIN_H */

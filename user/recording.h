@@ -11,7 +11,8 @@
  * or (version 3) one run of attach mode, from ATTACH_BEGIN to ATTACH_END.
  * Version 4 gave meaning to two bytes that were padding: wp_wake.flags
  * (WP_WAKE_NEW) in an EVENT and new_task in RUN_BEGIN; the reader clears
- * the first in older files, where the BPF side left it unset.
+ * the first in older files, where the BPF side left it unset. It also
+ * brought the WP_EV_STEAL event.
  * Integers are little-endian (x86, arm64): a big-endian reader sees a
  * version it does not know. The magic's CR LF and ^Z catch a copy that
  * mangled line ends.

@@ -124,25 +124,32 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 
 #define LINE_WIDTH 100
 
-/* print_parts - "name 1.23; name 4.56; unexplained 0.12", wrapped under column @indent */
+/*
+ * print_parts - "name 1.23; name 4.56; own work 0.40; unexplained 0.12",
+ * wrapped under column @indent; a phase with nothing in it says unexplained 0
+ */
 static void print_parts(FILE *out, const struct explanation *x, int k, int indent)
 {
 	const struct interval *parts[EXPLAIN_MAX_INTERVALS];
 	size_t n = explain__phase_parts(x, k, parts), i;
+	int64_t own = x->by_phase_cause[k][CAUSE_OWN_WORK], rest = x->by_phase_cause[k][CAUSE_UNEXPLAINED];
 	int col = indent;
 	char item[160], name[128];
 
-	for (i = 0; i <= n; i++) {
+	for (i = 0; i <= n + 1; i++) {
 		int len;
 
 		if (i < n) {
 			explain__describe_interval(parts[i], name, sizeof(name));
 			len = snprintf(item, sizeof(item), "%s %.2f", name, us(parts[i]->dur_ns));
+		} else if (i == n) {
+			if (!own)
+				continue;
+			len = snprintf(item, sizeof(item), "own work %.2f", us((uint64_t)own));
 		} else {
-			if (!x->by_phase_cause[k][CAUSE_UNEXPLAINED] && n)
+			if (!rest && (n || own))
 				break;
-			len = snprintf(item, sizeof(item), "unexplained %.2f",
-				       us((uint64_t)x->by_phase_cause[k][CAUSE_UNEXPLAINED]));
+			len = snprintf(item, sizeof(item), "unexplained %.2f", us((uint64_t)rest));
 		}
 		if (col > indent && col + 2 + len > LINE_WIDTH) {
 			fprintf(out, ";\n%*s", indent, "");
@@ -169,7 +176,8 @@ void report__print_causes(FILE *out, const struct cause_totals *ct, uint64_t com
 		complete);
 	fprintf(out, "%-16s %7s %13s  %s\n", "cause", "share", "per wakeup us", "meaning");
 	for (c = 0; c < NR_CAUSES; c++) {
-		if (!ct->cause_ns[c])
+		/* what nothing explains is always said, even when it is nothing */
+		if (!ct->cause_ns[c] && c != CAUSE_UNEXPLAINED)
 			continue;
 		fprintf(out, "%-16s %6.1f%% %13.2f  %s\n", wakeup__cause_name(c),
 			100.0 * (double)ct->cause_ns[c] / (double)ct->explained_total_ns,
@@ -195,7 +203,29 @@ void report__print_causes(FILE *out, const struct cause_totals *ct, uint64_t com
 			" of them the wakee's inside a wakeup\n", whose, migrations, ct->migrations);
 }
 
-void report__print_outlier_body(FILE *out, const struct sample_result *r, const bool *show)
+/*
+ * A phase's own work this many times its median, and this much over it, is
+ * not the path's code taking its usual path: on a VM the guest cannot tell
+ * it from the host holding the vCPU's thread outside the guest (an exit it
+ * handles slowly, a fault on guest memory), which steal does not count.
+ */
+#define OWN_WORK_FLAG_FACTOR	10
+#define OWN_WORK_FLAG_OVER_NS	20000
+
+static void flag_own_work(FILE *out, const struct sample_result *r, int k, const struct cause_totals *ct)
+{
+	uint64_t own = (uint64_t)r->why.by_phase_cause[k][CAUSE_OWN_WORK];
+	uint64_t median = histogram__percentile(&ct->own_work[k], 50);
+
+	if (own < OWN_WORK_FLAG_OVER_NS + median || own < OWN_WORK_FLAG_FACTOR * median)
+		return;
+	fprintf(out, "  %s: own work %.2f us, %s its median %.2f, with nothing else seen on CPU %u:\n"
+		"    the path's code on a slow path, or the host holding the vCPU outside the guest (not steal)\n",
+		wakeup__phase_name(k), us(own), median ? "far over" : "where", us(median), explain__phase_cpu(r, k));
+}
+
+void report__print_outlier_body(FILE *out, const struct sample_result *r, const bool *show,
+				const struct cause_totals *ct)
 {
 	int k;
 
@@ -215,6 +245,9 @@ void report__print_outlier_body(FILE *out, const struct sample_result *r, const 
 			r->why.migrated_from, r->why.migrated_to);
 	if (r->rewait_seen)
 		fprintf(out, "  mutex_reacquire %.2f us of resume_user\n", us((uint64_t)r->rewait_ns));
+	for (k = 0; k < NR_PHASES && ct; k++)
+		if (!show || show[k])
+			flag_own_work(out, r, k, ct);
 }
 
 static void print_outliers(FILE *out, const struct aggregate *a)
@@ -239,7 +272,7 @@ static void print_outliers(FILE *out, const struct aggregate *a)
 			i + 1, r->sample.seq, us((uint64_t)r->total_ns),
 			median_total ? (double)r->total_ns / (double)median_total : 0.0, us(median_total),
 			wakeup__phase_name(worst), grew / 1000.0);
-		report__print_outlier_body(out, r, NULL);
+		report__print_outlier_body(out, r, NULL, &a->causes);
 	}
 }
 

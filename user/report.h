@@ -28,9 +28,11 @@ void report__print_causes(FILE *out, const struct cause_totals *ct, uint64_t com
 			  const char *whose);
 /*
  * report__print_outlier_body - one slow wakeup's CPUs and each phase split
- * by cause, under its heading; only the phases @show[] says (NULL: all)
+ * by cause, under its heading; only the phases @show[] says (NULL: all).
+ * A phase whose own work is far over the run's usual (@ct's) is flagged.
  */
-void report__print_outlier_body(FILE *out, const struct sample_result *r, const bool *show);
+void report__print_outlier_body(FILE *out, const struct sample_result *r, const bool *show,
+				const struct cause_totals *ct);
 
 void report__warnings(const struct run_result *r, report_warning_fn fn, void *ctx);
 

@@ -43,9 +43,10 @@ static const char *const event_type_names[WP_EV_TYPE_MAX] = {
 	[WP_EV_MIGRATE] = "migrate",
 	[WP_EV_WAKER] = "waker",
 	[WP_EV_BLOCK] = "block",
+	[WP_EV_STEAL] = "steal",
 };
 
-_Static_assert(WP_EV_TYPE_MAX == WP_EV_BLOCK + 1, "a new event type needs a name in event_type_names");
+_Static_assert(WP_EV_TYPE_MAX == WP_EV_STEAL + 1, "a new event type needs a name in event_type_names");
 
 /*
  * Keys for the marks and the kinds of interrupt. wakeup__mark_name() and
@@ -475,6 +476,7 @@ static void write_outlier_phases(struct json_writer *w, const struct sample_resu
 		for (i = 0; i < n; i++)
 			write_part(w, parts[i]);
 		json_writer__end_array(w);
+		json_writer__put_int(w, "own_work_ns", r->why.by_phase_cause[k][CAUSE_OWN_WORK]);
 		json_writer__put_int(w, "unexplained_ns", r->why.by_phase_cause[k][CAUSE_UNEXPLAINED]);
 		json_writer__end_object(w);
 	}

@@ -71,6 +71,8 @@ static const char *const cause_names[NR_CAUSES] = {
 	[CAUSE_WAKER_PREEMPTED] = "waker_preempted",
 	[CAUSE_WAKEE_PREEMPTED] = "wakee_preempted",
 	[CAUSE_REACQUIRE] = "reacquire",
+	[CAUSE_HOST] = "host",
+	[CAUSE_OWN_WORK] = "own_work",
 	[CAUSE_UNEXPLAINED] = "unexplained",
 };
 
@@ -83,7 +85,9 @@ static const char *const cause_texts[NR_CAUSES] = {
 	[CAUSE_WAKER_PREEMPTED] = "the waker was off its CPU inside its notify",
 	[CAUSE_WAKEE_PREEMPTED] = "the wakee lost its CPU before it took its timestamp",
 	[CAUSE_REACQUIRE] = "the wakee blocked again before its timestamp (cond: the mutex)",
-	[CAUSE_UNEXPLAINED] = "no event: the path's own kernel and user work, or something unseen",
+	[CAUSE_HOST] = "host: the hypervisor ran something else on the vCPU the phase needed (steal)",
+	[CAUSE_OWN_WORK] = "the path's own work: its task (syscall, library) or the scheduler switching to it",
+	[CAUSE_UNEXPLAINED] = "nothing seen accounts for it: no task, interrupt, idle, host or own work",
 };
 
 const char *wakeup__cause_name(enum cause c)

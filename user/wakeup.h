@@ -65,7 +65,9 @@ enum cause {
 	CAUSE_WAKER_PREEMPTED,	/* the waker was off its CPU inside its notify */
 	CAUSE_WAKEE_PREEMPTED,	/* the wakee lost its CPU before it took its timestamp */
 	CAUSE_REACQUIRE,	/* the wakee blocked again before its timestamp (cond: the mutex) */
-	CAUSE_UNEXPLAINED,	/* no event on the CPU: the path's own work, or something unseen */
+	CAUSE_HOST,		/* the host held the phase's vCPU: its steal clock moved (WP_EV_STEAL) */
+	CAUSE_OWN_WORK,		/* the path's own task ran on the phase's CPU, or the scheduler switched to it */
+	CAUSE_UNEXPLAINED,	/* nothing seen accounts for it */
 	NR_CAUSES,
 };
 

@@ -147,6 +147,20 @@ static inline struct wp_event ev_idle_exit(uint64_t ts, uint32_t cpu, uint64_t i
 	return e;
 }
 
+/*
+ * ev_steal - @cpu's steal clock moved by @delta since its previous record at
+ * @since: written on @cpu right before its first record after the vCPU ran again
+ */
+static inline struct wp_event ev_steal(uint64_t ts, uint32_t cpu, uint32_t current, uint64_t delta, uint64_t since)
+{
+	struct wp_event e = ev(ts, WP_EV_STEAL, cpu, current);
+
+	e.steal.delta_ns = delta;
+	e.steal.steal_ns = 1000000 + delta;
+	e.steal.since_ns = since;
+	return e;
+}
+
 /* ev_irq - interrupt work @nr of @kind enters (or, @exit, leaves) on @cpu; @name, if any, is its handler's */
 static inline struct wp_event ev_irq(uint64_t ts, uint32_t cpu, enum wp_irq_kind kind, int nr, bool exit,
 				     const char *name)

@@ -25,7 +25,8 @@
 	"wake_enqueue_ns,wake_enqueue_absent,runq_wait_ns,runq_wait_absent,resume_kernel_ns,resume_kernel_absent," \
 	"wake_to_run_ns,notify_to_return_ns,waited_ns,waking_cpu,wakeup_cpu,target_cpu,target_was_idle," \
 	"idle_exit_ns,migrations,cause_idle_ns,cause_ipi_in_flight_ns,cause_other_task_ns,cause_irq_ns," \
-	"cause_softirq_ns,cause_waker_preempted_ns,cause_wakee_preempted_ns,cause_reacquire_ns,cause_unexplained_ns"
+	"cause_softirq_ns,cause_waker_preempted_ns,cause_wakee_preempted_ns,cause_reacquire_ns,cause_host_ns,cause_own_work_ns," \
+	"cause_unexplained_ns"
 
 /* a number as an expectation's value: "ROW:column=N" */
 #define WANT_NUM(buf, row, col, v) (snprintf(buf, sizeof(buf), "%d:%s=%llu", row, col, (unsigned long long)(v)), buf)

@@ -174,7 +174,7 @@ static const struct interval *find(const struct explanation *x, enum cause cause
 
 /* ---------------------------------------------------------------- causes */
 
-Test(explain, an_idle_target_is_idle_until_its_exit_then_the_ipi_handler_then_unexplained)
+Test(explain, an_idle_target_is_idle_until_its_exit_then_the_ipi_handler_then_its_own_work)
 {
 	struct sample_result r = result_for(&standard, WAKEE_CPU);
 	struct explanation *x = &r.why;
@@ -193,10 +193,14 @@ Test(explain, an_idle_target_is_idle_until_its_exit_then_the_ipi_handler_then_un
 	/* out of idle, the interrupt is still on its way in */
 	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IPI], 500, "idle exit -> IPI entry");
 	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IRQ], 1000, "the wake-list IPI handler");
-	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_UNEXPLAINED], 8500, "the rest");
+	/* out of idle, the idle task runs the scheduler's path to the wakee */
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_OWN_WORK], 8500, "the rest");
 	cr_assert_eq(find(x, CAUSE_IRQ, PHASE_WAKE_ENQUEUE)->irq_kind, WP_IRQ_CALL_FUNC);
-	assert_ns(x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_UNEXPLAINED], 10000, "nothing seen in runq_wait");
-	assert_ns(x->by_phase_cause[PHASE_NOTIFY_USER][CAUSE_UNEXPLAINED], 500, "the waker's own work");
+	assert_ns(x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OWN_WORK], 10000, "the switch to the wakee");
+	assert_ns(x->by_phase_cause[PHASE_NOTIFY_USER][CAUSE_OWN_WORK], 500, "the waker's own work");
+	cr_assert_null(find(x, CAUSE_OWN_WORK, PHASE_NOTIFY_USER), "own work is a sum: nothing to name in it");
+	for (int k = 0; k < NR_PHASES; k++)
+		assert_ns(x->by_phase_cause[k][CAUSE_UNEXPLAINED], 0, wakeup__phase_name(k));
 }
 
 Test(explain, a_task_holding_the_target_cpu_is_named_with_its_time_and_how_it_left)
@@ -346,6 +350,82 @@ Test(explain, a_wakee_woken_again_onto_an_idle_cpu_waits_for_its_idle_exit)
 	assert_ns(x->by_phase_cause[PHASE_RESUME_USER][CAUSE_OTHER_TASK], 0, "no wait behind a task");
 }
 
+/* ---------------------------------------------------------------- the host */
+
+Test(explain, the_host_holding_the_targets_vcpu_is_host_placed_at_the_end_of_its_silence)
+{
+	struct sample_result r = result_for(&standard, WAKEE_CPU);
+	struct explanation *x = &r.why;
+	const struct interval *iv;
+
+	add_marks(&standard, WAKEE_CPU);
+	add_waking(standard.waking, WAKEE_CPU, T0 - 900000, 0, "swapper/1");
+	/* halted since long before; kicked at the wake, it waited 20 us for the host before it ran */
+	add(ev_steal(T0 + 31500, WAKEE_CPU, 0, 20000, T0 - 900000));
+	add(ev_idle_exit(T0 + 31500, WAKEE_CPU, 0));
+	add_switch(standard.switch_in, WAKEE_CPU, 0, WAKEE, "eventfd", 0, 0);
+	/* the host's stretches on a CPU the sample does not use are not its business */
+	add(ev_steal(T0 + 20000, 7, 0, 15000, T0));
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &standard);
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_HOST], 20000, "the host, up to the idle exit");
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IDLE], 10000, "halted before the host's stretch");
+	assert_ns(x->by_cause[CAUSE_HOST], 20000, "nowhere else");
+	iv = find(x, CAUSE_HOST, PHASE_WAKE_ENQUEUE);
+	cr_assert_not_null(iv);
+	cr_assert_eq(iv->cpu, WAKEE_CPU);
+	assert_ns(iv->start_ns, T0 + 11500, "placed at the end of the silence");
+}
+
+Test(explain, a_host_stretch_goes_to_the_phase_of_its_cpu_and_one_longer_than_its_silence_is_cut_to_it)
+{
+	struct sample_result r = result_for(&standard, WAKEE_CPU);
+	struct explanation *x = &r.why;
+
+	add_marks(&standard, WAKEE_CPU);
+	add_waking(standard.waking, WAKEE_CPU, 0, HOG, "wp-hog");
+	add_switch(standard.switch_in - 8000, WAKEE_CPU, HOG, 0, "swapper/1", 0, 0);
+	/* the waker's CPU lost 1 us inside notify_kernel, seen at the waking; its record before was the entry */
+	add(ev_steal(T0 + standard.waking, WAKER_CPU, WAKER, 1000, T0 + standard.enter));
+	/* the target lost 5 us after the hog left, seen at the switch-in */
+	add(ev_steal(T0 + standard.switch_in, WAKEE_CPU, 0, 5000, T0 + standard.switch_in - 8000));
+	/*
+	 * Seen after t_woken, at the wakee's next record: a clock that moved by
+	 * more than its silence (from the wait's exit) lasted gives the host only
+	 * the silence, and of that the sample only what lies inside it
+	 */
+	add(ev_steal(T0 + standard.woken + 500, WAKEE_CPU, WAKEE, 9000, T0 + standard.wait_exit));
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &standard);
+	assert_ns(x->by_phase_cause[PHASE_NOTIFY_KERNEL][CAUSE_HOST], 1000, "the waker's vCPU");
+	assert_ns(x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_HOST], 5000, "the target's, before the switch-in");
+	assert_ns(x->by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_HOST], 0, "a record there: the vCPU ran");
+	assert_ns(x->by_phase_cause[PHASE_RESUME_USER][CAUSE_HOST], standard.woken - standard.wait_exit,
+		  "cut to its silence");
+	assert_ns(x->by_cause[CAUSE_HOST], 1000 + 5000 + standard.woken - standard.wait_exit, "the three stretches");
+}
+
+Test(explain, a_target_cpu_nothing_is_known_about_stays_unexplained)
+{
+	struct sample_result r = result_for(&standard, WAKEE_CPU);
+	struct explanation *x = &r.why;
+
+	/* no waking record with its hint, no switch on the target until the wakee's */
+	add_marks(&standard, WAKEE_CPU);
+	add_switch(standard.switch_in, WAKEE_CPU, HOG, WAKEE, "eventfd", 1, 0);
+	sort_events();
+	explain__sample(x, &r, evs, nr_evs);
+
+	assert_phases_covered(x, &standard);
+	assert_ns(x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_UNEXPLAINED], 10000, "runq_wait: unknown");
+	assert_ns(x->by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OWN_WORK], 0, "nothing says the path ran there");
+	assert_ns(x->by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_OWN_WORK], 2000, "the wakee, once switched in");
+}
+
 Test(explain, a_remote_wake_before_its_ipi_runs_is_ipi_in_flight)
 {
 	struct sample_result r = result_for(&standard, WAKEE_CPU);
@@ -365,8 +445,8 @@ Test(explain, a_remote_wake_before_its_ipi_runs_is_ipi_in_flight)
 	/* while the hog holds the CPU the hog is the cause; the IPI's own handler is an irq */
 	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_OTHER_TASK], 21500 - 1500 + 500, "the hog");
 	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IRQ], 1000, "the IPI handler");
-	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IPI] + x->by_phase_cause[PHASE_WAKE_ENQUEUE]
-		  [CAUSE_UNEXPLAINED], 41500 - 23000, "the idle task, no more events");
+	/* the hog gone and the IPI run, the idle task runs the rest of the wake: the path's own work */
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_OWN_WORK], 41500 - 23000, "the idle task, no more events");
 }
 
 Test(explain, a_remote_wake_to_a_target_with_nothing_known_running_waits_as_ipi_in_flight)
@@ -384,7 +464,7 @@ Test(explain, a_remote_wake_to_a_target_with_nothing_known_running_waits_as_ipi_
 
 	assert_phases_covered(x, &standard);
 	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IPI], 30000, "waking -> IPI entry");
-	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_UNEXPLAINED], 41500 - 32500, "after the IPI");
+	assert_ns(x->by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_OWN_WORK], 41500 - 32500, "after the IPI");
 }
 
 Test(explain, a_wake_the_waker_enqueued_itself_is_bound_to_the_wakers_cpu_not_the_targets)

@@ -772,7 +772,7 @@ Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_rep
 			   "assert (e['recorded'], e['dropped'], e['missed_runs'], e['late'], e['evicted']) == "
 			   "(12345, 5, 2, 3, 0), e\n"
 			   "assert e['dropped_by_type']['switch'] == 4 and e['dropped_by_type']['irq'] == 1, e\n"
-			   "assert sum(e['dropped_by_type'].values()) == 5 and len(e['dropped_by_type']) == 13, e\n"
+			   "assert sum(e['dropped_by_type'].values()) == 5 and len(e['dropped_by_type']) == 14, e\n"
 			   "assert run['migrations'] == {'all': 2, 'inside_wakeups': 1}, run['migrations']\n"
 			   "assert run['sub_phases'] == {'target_idle': 1, 'remote_wakeups': 21, 'waker_preempted': 0, "
 			   "'waiter_syscalls': None, 'phase_sum_mismatch': 0}, run['sub_phases']\n",

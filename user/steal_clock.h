@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * steal_clock.h - where the BPF side finds the host's steal clock of a CPU
+ * (WP_EV_STEAL in wakeprobe.h), or why it cannot.
+ *
+ * A KVM guest with the steal-time feature gets, per CPU, a struct
+ * kvm_steal_time that the host updates: its steal field is the time the
+ * vCPU was runnable and the host ran something else. The BPF side can reach
+ * a CPU's struct rq (from a task, se.cfs_rq->rq) but no per-CPU variable by
+ * name: kallsyms has no data symbols on many kernels. Per-CPU variables keep
+ * their distances from one another on every CPU, and the kernel's BTF says
+ * where each lies in the .data..percpu section, so the distance from
+ * runqueues to steal_time.steal is the offset to add. cpu_number's distance
+ * comes along, for each CPU to check the layout against its own number.
+ */
+#ifndef WAKEPROBE_STEAL_CLOCK_H
+#define WAKEPROBE_STEAL_CLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct steal_layout {
+	bool on;
+	int64_t steal_offset;		/* from a CPU's struct rq to its kvm_steal_time.steal */
+	int64_t cpu_number_offset;	/* from a CPU's struct rq to its cpu_number */
+	char why_off[160];		/* one line, when not on */
+};
+
+/*
+ * steal_clock__layout - the offsets, from the running kernel's BTF, when the
+ * machine is a KVM guest offered steal time; else @l->on false and why.
+ */
+void steal_clock__layout(struct steal_layout *l);
+
+/* the pieces, for the tests: the hypervisor's say, and a BTF's */
+enum steal_hypervisor {
+	STEAL_HV_NONE,			/* no hypervisor: bare metal */
+	STEAL_HV_OTHER,			/* one that is not KVM, or KVM without steal time */
+	STEAL_HV_KVM_STEAL,		/* KVM, with the steal-time feature */
+};
+
+struct btf;
+
+/* steal_clock__layout_from_btf - the offsets from @btf; false and @why when it lacks a piece */
+bool steal_clock__layout_from_btf(const struct btf *btf, struct steal_layout *l);
+
+#endif /* WAKEPROBE_STEAL_CLOCK_H */
