@@ -53,6 +53,7 @@ int analysis__begin(struct analysis *a, const struct run_config *cfg, const stru
 	aggregate__want_outliers(&res->agg, o->outliers, o->outlier_threshold_ns);
 	tsc_clock__init(&res->clock);
 	res->traced = cfg->traced;
+	host_steal__init(&res->steal, cfg->waker_cpu, cfg->wakee_cpu);
 	if (cfg->traced) {
 		a->merger = merger__new(&mcfg, on_merged, a);
 		if (!a->merger)
@@ -80,6 +81,7 @@ void analysis__event(struct analysis *a, const struct wp_event *e)
 		recorder__write(a->opts.recorder, REC_EVENT, e, sizeof(*e));
 	if (a->opts.on_event)
 		a->opts.on_event(e, a->opts.on_event_ctx);
+	host_steal__add_event(&a->res->steal, e);
 	if (a->merger)
 		merger__add_event(a->merger, e);
 }

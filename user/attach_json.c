@@ -325,6 +325,7 @@ void attach_json__write_analysis(struct json_writer *w, const struct attach_repo
 
 	write_run(w, r);
 	write_counters(w, r);
+	report_json__write_host(w, &r->run->steal, g->causes.cause_ns[CAUSE_HOST], true);
 	write_wakeups(w, r);
 	write_phases(w, g);
 	write_pairs(w, g, r->order);

@@ -89,6 +89,7 @@ void attach_recording__decode_begin(const struct rec_attach_begin *b, struct att
 	m->nr_cpus = b->nr_cpus;
 	m->started_unix_ns = b->started_unix_ns;
 	res->trace_start_ns = b->trace_start_ns;
+	host_steal__init(&res->steal, HOST_STEAL_ALL_CPUS, HOST_STEAL_ALL_CPUS);
 }
 
 void attach_recording__encode_end(const struct attach_session_result *res, struct rec_attach_end *e)
@@ -107,6 +108,7 @@ void attach_recording__encode_end(const struct attach_session_result *res, struc
 	e->timed_out = res->timed_out;
 	e->duration_reached = res->duration_reached;
 	copy_string(e->command_exit, sizeof(e->command_exit), res->command_exit);
+	host_steal__encode(&res->steal, &e->steal);
 }
 
 void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_session_result *res)
@@ -123,5 +125,6 @@ void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_
 	res->interrupted = e->interrupted;
 	res->timed_out = e->timed_out;
 	res->duration_reached = e->duration_reached;
+	host_steal__decode(&e->steal, &res->steal);
 	copy_string(res->command_exit, sizeof(res->command_exit), e->command_exit);
 }

@@ -131,6 +131,7 @@ int attach_replay__record(struct attach_replay *rp, const struct rec_record *rec
 	case REC_FD_KIND:
 		return add_answer(rp, &rec->fd_kind, rec->offset, msg, len);
 	case REC_EVENT:
+		host_steal__add_event(&run->res.steal, &rec->event);
 		attach_analysis__event(run->analysis, &rec->event);
 		break;
 	case REC_ADVANCE:

@@ -90,6 +90,10 @@ static void print_summary(FILE *out, const struct attach_report *r)
 		fprintf(out, "             %" PRIu64 " arrived too late to be ordered, %" PRIu64
 			" pushed out of a full window: wakeups they bound are labelled\n", c->late_events,
 			c->evicted_events);
+	report__host(out, &run->steal, g->causes.cause_ns[CAUSE_HOST]);
+	if (report__host_excess(&run->steal, g->causes.cause_ns[CAUSE_HOST]))
+		fprintf(out, "WARNING    the host's steal given to wakeups is more than /proc/stat allows: the per-CPU "
+			"layout read from the BTF is wrong\n");
 	fprintf(out, "  wakeups    %" PRIu64 " of traced threads", g->wakeups);
 	if (r->nr_tids)
 		fprintf(out, " (--tid: %" PRIu64 " of other threads left out)", r->tids_left_out);

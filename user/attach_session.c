@@ -25,6 +25,7 @@ static int on_record(const struct wp_event *e, void *ctx)
 {
 	struct attach_session *s = ctx;
 
+	host_steal__add_event(&s->res->steal, e);
 	s->opts->on_event(e, s->opts->ctx);
 	return 0;
 }
@@ -115,6 +116,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 
 	memset(res, 0, sizeof(*res));
 	run_config__meta_now(&res->meta);
+	host_steal__init(&res->steal, HOST_STEAL_ALL_CPUS, HOST_STEAL_ALL_CPUS);
 	err = collector__open(&s.collector, &copts, msg, len);
 	if (err)
 		goto out;
@@ -126,6 +128,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		}
 	}
 	res->trace_start_ns = collector__now_ns();
+	host_steal__start(&res->steal, collector__steal(s.collector));
 	if (o->on_begin)
 		o->on_begin(res, o->ctx);
 	/* a Ctrl-C while the BPF side loaded: end before there is a command to stop */
@@ -167,6 +170,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		struct collector_prog_totals totals;
 
 		collector__counters(s.collector, &res->counters, &res->drops_total);
+		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
 		collector__prog_totals(s.collector, &totals);
 		res->missed_runs = totals.missed_runs;
 	}

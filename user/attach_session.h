@@ -8,6 +8,7 @@
 #ifndef WAKEPROBE_ATTACH_SESSION_H
 #define WAKEPROBE_ATTACH_SESSION_H
 
+#include "host_steal.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,7 @@ struct attach_session_result {
 	bool interrupted;		/* Ctrl-C */
 	bool timed_out;			/* --timeout */
 	bool duration_reached;		/* --duration */
+	struct host_steal steal;	/* the host's steal on every CPU over the run */
 };
 
 /*

@@ -138,7 +138,7 @@ static void widen_v1_run_end(struct rec_run_end *e)
 {
 	const size_t v1_counters = 12, room = WP_EV_TYPE_ROOM - v1_counters;
 	char *tail = (char *)&e->dropped[v1_counters];
-	size_t tail_len = sizeof(*e) - offsetof(struct rec_run_end, tracked_full);
+	size_t tail_len = offsetof(struct rec_run_end, steal) - offsetof(struct rec_run_end, tracked_full);
 
 	memmove(tail + room * sizeof(e->dropped[0]), tail, tail_len);
 	memset(tail, 0, room * sizeof(e->dropped[0]));
@@ -202,9 +202,21 @@ static bool attach_only(enum rec_type t)
 	return t == REC_FD_KIND || t == REC_ATTACH_END;
 }
 
+/* check_steal - the steal of a RUN_END or ATTACH_END */
+static const char *check_steal(const struct rec_steal *s)
+{
+	if (!terminated(s->why_off, sizeof(s->why_off)))
+		return "unterminated text";
+	if (!is_bool(s->measured) || !is_bool(s->known) || (s->measured && !s->known))
+		return "steal flag out of range";
+	return NULL;
+}
+
 /* check_payload - NULL if the record is sound, else what is wrong with it */
 static const char *check_payload(struct rec_reader *r, const struct rec_record *rec)
 {
+	const char *why;
+
 	switch (rec->type) {
 	case REC_RUN_BEGIN: {
 		const struct rec_run_begin *b = &rec->run_begin;
@@ -237,6 +249,8 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 			return "unterminated text";
 		if (!is_bool(e->interrupted) || !is_bool(e->workload_failed))
 			return "flag out of range";
+		if ((why = check_steal(&e->steal)))
+			return why;
 		break;
 	}
 	case REC_EVENT:
@@ -251,13 +265,10 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 		break;
 	case REC_ATTACH_BEGIN:
 		return check_attach_begin(r, &rec->attach_begin);
-	case REC_ATTACH_END: {
-		const char *why = check_attach_end(&rec->attach_end);
-
-		if (why)
+	case REC_ATTACH_END:
+		if ((why = check_attach_end(&rec->attach_end)) || (why = check_steal(&rec->attach_end.steal)))
 			return why;
 		break;
-	}
 	case REC_FD_KIND:
 		if (rec->fd_kind.kind >= NR_FD_KINDS)
 			return "fd kind out of range";
@@ -337,6 +348,11 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 	}
 	if (r->version == 1 && rec->type == REC_RUN_END)
 		widen_v1_run_end(&rec->run_end);
+	/* before version 4 the steal was not there: known 0 says so */
+	if (r->version < 4 && rec->type == REC_RUN_END)
+		memset(&rec->run_end.steal, 0, sizeof(rec->run_end.steal));
+	if (r->version < 4 && rec->type == REC_ATTACH_END)
+		memset(&rec->attach_end.steal, 0, sizeof(rec->attach_end.steal));
 	/* before version 4 these bytes were padding, and an event's were never written */
 	if (r->version < 4 && rec->type == REC_EVENT &&
 	    (rec->event.type == WP_EV_WAKING || rec->event.type == WP_EV_WAKEUP))

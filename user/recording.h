@@ -123,6 +123,23 @@ struct rec_advance {
 #define REC_EXIT_LEN	96
 #define REC_ERROR_LEN	192
 
+/*
+ * Version 4: the host's steal over a run (host_steal.h), at the end of
+ * RUN_END and ATTACH_END; zero in older files, which the reader says.
+ */
+#define REC_STEAL_WHY_LEN	128
+
+struct rec_steal {
+	uint64_t proc_ticks;		/* /proc/stat's steal on the run's CPUs over the run */
+	uint32_t clk_tck;		/* its unit, USER_HZ; 0: not read */
+	uint8_t measured;		/* the steal clock was read */
+	uint8_t known;			/* 0: recorded before wakeprobe looked at steal */
+	char __pad[2];
+	uint32_t nr_cpus;		/* how many CPUs proc_ticks sums */
+	uint32_t __pad2;
+	char why_off[REC_STEAL_WHY_LEN];
+};
+
 struct rec_run_end {
 	uint64_t trace_end_ns;
 	uint64_t drops_total;
@@ -145,6 +162,7 @@ struct rec_run_end {
 	char __pad[6];
 	char workload_exit[REC_EXIT_LEN];
 	char workload_error[REC_ERROR_LEN];
+	struct rec_steal steal;				/* version 4 */
 };
 
 /* --pid names at most this many processes (OPT_MAX_TARGETS) */
@@ -198,6 +216,7 @@ struct rec_attach_end {
 	uint8_t timed_out;		/* --timeout */
 	uint8_t duration_reached;	/* --duration */
 	char command_exit[REC_EXIT_LEN];	/* "exited with status 0", "killed by SIGTERM" */
+	struct rec_steal steal;			/* version 4 */
 };
 
 /* one record as read back: its place in the file and its payload */

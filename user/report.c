@@ -42,9 +42,33 @@ static void warn(report_warning_fn fn, void *ctx, const char *kind, const char *
 	fn(kind, text, ctx);
 }
 
+uint64_t report__host_excess(const struct host_steal *h, int64_t in_wakeups_ns)
+{
+	uint64_t bound = host_steal__proc_bound_ns(h);
+
+	return h->measured && bound && (uint64_t)in_wakeups_ns > bound ? (uint64_t)in_wakeups_ns - bound : 0;
+}
+
+void report__host(FILE *out, const struct host_steal *h, int64_t in_wakeups_ns)
+{
+	char cpus[32];
+
+	if (!h->measured) {
+		fprintf(out, "  steal      not measured: %s\n", h->why_off);
+		return;
+	}
+	host_steal__cpus(h, cpus, sizeof(cpus));
+	fprintf(out, "  steal      %.3f ms of %s taken by the host over the run (steal clocks), %.3f ms of it "
+		"inside complete wakeups\n", h->seen_ns / 1e6, cpus, in_wakeups_ns / 1e6);
+	if (h->clk_tck)
+		fprintf(out, "             the kernel's account (/proc/stat): +%" PRIu64 " ticks of %.0f ms on those CPUs, "
+			"at most %.0f ms\n", h->proc_ticks, 1000.0 / h->clk_tck, host_steal__proc_bound_ns(h) / 1e6);
+}
+
 void report__warnings(const struct run_result *r, report_warning_fn fn, void *ctx)
 {
 	const struct aggregate *a = &r->agg;
+	uint64_t excess = report__host_excess(&r->steal, a->causes.cause_ns[CAUSE_HOST]);
 
 	if (r->traced && (r->drops_total || r->missed_runs))
 		warn(fn, ctx, "WARNING", "%" PRIu64 " events lost, %" PRIu64 " samples marked lost_events (not "
@@ -62,6 +86,9 @@ void report__warnings(const struct run_result *r, report_warning_fn fn, void *ct
 		warn(fn, ctx, "NOTE", "interrupted: the figures cover the samples taken until then");
 	if (r->workload_failed)
 		warn(fn, ctx, "WARNING", "workload failed: %.*s", (int)sizeof(r->workload_error), r->workload_error);
+	if (excess)
+		warn(fn, ctx, "WARNING", "the host's steal given to wakeups is %.3f ms more than /proc/stat allows: "
+		     "the per-CPU layout read from the BTF is wrong", excess / 1e6);
 }
 
 static void print_warning(const char *kind, const char *text, void *ctx)
@@ -103,6 +130,7 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 			fprintf(out, ", %" PRIu64 " late, %" PRIu64 " evicted", r->merge.late_events,
 				r->merge.evicted_events);
 		fprintf(out, "\n");
+		report__host(out, &r->steal, a->causes.cause_ns[CAUSE_HOST]);
 		fprintf(out, "  samples    %" PRIu64 " sent, %" PRIu64 " complete, %" PRIu64 " not in the phase table\n",
 			r->samples_sent, a->by_label[LABEL_COMPLETE], incomplete);
 		for (l = 0; l < NR_LABELS; l++) {

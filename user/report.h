@@ -35,6 +35,14 @@ void report__print_outlier_body(FILE *out, const struct sample_result *r, const 
 				const struct cause_totals *ct);
 
 void report__warnings(const struct run_result *r, report_warning_fn fn, void *ctx);
+/*
+ * report__host - the run summary's host line: the steal its records add up
+ * to and the part @in_wakeups_ns of it inside complete wakeups, against
+ * /proc/stat; or why steal was not measured
+ */
+void report__host(FILE *out, const struct host_steal *h, int64_t in_wakeups_ns);
+/* report__host_excess - the steal given to wakeups over what /proc/stat allows: 0 when it is within */
+uint64_t report__host_excess(const struct host_steal *h, int64_t in_wakeups_ns);
 
 void report__print_text(FILE *out, const struct run_config *cfg, const struct run_result *r);
 /*

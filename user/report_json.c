@@ -229,6 +229,41 @@ void report_json__write_labels(struct json_writer *w, const uint64_t *by_label, 
 	json_writer__end_object(w);
 }
 
+void report_json__write_host(struct json_writer *w, const struct host_steal *h, int64_t in_wakeups_ns,
+			     bool applies)
+{
+	uint64_t bound = host_steal__proc_bound_ns(h);
+
+	json_writer__key(w, "host_steal");
+	if (!applies) {
+		json_writer__null(w);
+		return;
+	}
+	json_writer__begin_object(w);
+	json_writer__put_bool(w, "measured", h->measured);
+	if (h->measured)
+		json_writer__put_null(w, "why_not");
+	else
+		json_writer__put_str(w, "why_not", h->why_off);
+	/* null: every CPU (attach mode) */
+	json_writer__key(w, "cpus");
+	if (h->cpus[0] == HOST_STEAL_ALL_CPUS) {
+		json_writer__null(w);
+	} else {
+		json_writer__begin_array(w);
+		json_writer__int(w, h->cpus[0]);
+		if (h->cpus[1] != h->cpus[0])
+			json_writer__int(w, h->cpus[1]);
+		json_writer__end_array(w);
+	}
+	json_writer__put_uint_if(w, "stolen_ns", h->measured, h->seen_ns);
+	json_writer__put_uint_if(w, "in_wakeups_ns", h->measured, (uint64_t)in_wakeups_ns);
+	json_writer__put_uint_if(w, "proc_stat_ticks", h->clk_tck, h->proc_ticks);
+	json_writer__put_uint_if(w, "proc_stat_tick_ns", h->clk_tck, h->clk_tck ? 1000000000ull / h->clk_tck : 0);
+	json_writer__put_uint_if(w, "proc_stat_bound_ns", bound, bound);
+	json_writer__end_object(w);
+}
+
 static void write_samples(struct json_writer *w, const struct run_view *v)
 {
 	const struct aggregate *a = v->a;
@@ -574,6 +609,7 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 	write_threads_and_duration(w, &v);
 	write_clock(w, &r->clock);
 	write_events(w, &v);
+	report_json__write_host(w, &r->steal, r->agg.causes.cause_ns[CAUSE_HOST], v.traced);
 	write_samples(w, &v);
 	write_warnings(w, &v);
 	write_outcome(w, r);

@@ -37,6 +37,13 @@ int report_json__print(FILE *out, const struct run_config *cfg, const struct wor
  */
 /* report_json__write_meta - "meta": the version, the host, when the run began */
 void report_json__write_meta(struct json_writer *w, const struct run_meta *m);
+/*
+ * report_json__write_host - "host_steal": the host's steal over the run, the
+ * part of it inside complete wakeups, and /proc/stat's account; null
+ * untraced (!@applies)
+ */
+void report_json__write_host(struct json_writer *w, const struct host_steal *h, int64_t in_wakeups_ns,
+			     bool applies);
 /* report_json__write_dropped_by_type - "dropped_by_type": the BPF side's drops, by event type */
 void report_json__write_dropped_by_type(struct json_writer *w, const struct wp_counters *c);
 /*

@@ -35,6 +35,7 @@ void run_result__encode_end(const struct run_result *res, struct rec_run_end *e)
 	e->workload_failed = res->workload_failed;
 	copy_string(e->workload_exit, sizeof(e->workload_exit), res->workload_exit);
 	copy_string(e->workload_error, sizeof(e->workload_error), res->workload_error);
+	host_steal__encode(&res->steal, &e->steal);
 }
 
 void run_result__decode_end(const struct rec_run_end *e, struct run_result *res)
@@ -52,6 +53,7 @@ void run_result__decode_end(const struct rec_run_end *e, struct run_result *res)
 	res->workload_failed = e->workload_failed;
 	copy_string(res->workload_exit, sizeof(res->workload_exit), e->workload_exit);
 	copy_string(res->workload_error, sizeof(res->workload_error), e->workload_error);
+	host_steal__decode(&e->steal, &res->steal);
 	/* the tids the samples carried; RUN_END's say the same unless no sample came */
 	if (!res->waker_tid) {
 		res->waker_tid = e->waker_tid;

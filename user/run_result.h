@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "aggregate.h"
+#include "host_steal.h"
 #include "tsc_clock.h"
 #include "merger.h"
 #include "recording.h"
@@ -40,6 +41,7 @@ struct run_result {
 	bool workload_failed;
 	char workload_exit[96];
 	char workload_error[192];
+	struct host_steal steal;	/* the host's steal on the two CPUs over the run */
 };
 
 /* run_result__encode_end - how @res's run ended, and the BPF side's counters, as RUN_END */

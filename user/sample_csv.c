@@ -26,7 +26,10 @@ struct sample_csv *sample_csv__open(FILE *out)
 	fputs("workload,seq,waker_tid,wakee_tid,waker_cpu,wakee_cpu,waking_cpu,target_cpu,t_notify_ns,total_ns", out);
 	for (k = 0; k < NR_PHASES; k++)
 		fprintf(out, ",%s_ns", wakeup__phase_name(k));
-	fputs(",label,missing_mark,target_was_idle,idle_exit_ns,mutex_reacquire_ns,waker_preempted_ns" CSV_EOL, out);
+	fputs(",label,missing_mark,target_was_idle,idle_exit_ns,mutex_reacquire_ns,waker_preempted_ns", out);
+	for (k = 0; k < NR_CAUSES; k++)
+		fprintf(out, ",cause_%s_ns", wakeup__cause_name(k));
+	fputs(CSV_EOL, out);
 	return c;
 }
 
@@ -74,6 +77,9 @@ void sample_csv__add(struct sample_csv *c, const struct sample_result *r)
 	/* measured on every phased sample: 0 when the wakee did not block again */
 	csv__put_i64(out, phased, r->rewait_seen ? r->rewait_ns : 0);
 	csv__put_i64(out, waking, r->waker_preempted ? r->waker_preempted_ns : 0);
+	/* where its time went (explain.h), on the phased samples */
+	for (k = 0; k < NR_CAUSES; k++)
+		csv__put_i64(out, phased, r->why.by_cause[k]);
 	fputs(CSV_EOL, out);
 }
 

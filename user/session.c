@@ -242,6 +242,8 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		snprintf(msg, len, "out of memory");
 		goto out;
 	}
+	if (s.collector)
+		host_steal__start(&res->steal, collector__steal(s.collector));
 	err = calibrate(&s);
 	if (err) {
 		snprintf(msg, len, "TSC calibration failed: %s", strerror(-err));
@@ -285,6 +287,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		struct collector_prog_totals totals;
 
 		collector__counters(s.collector, &res->counters, &res->drops_total);
+		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
 		collector__prog_totals(s.collector, &totals);
 		res->missed_runs = totals.missed_runs;
 		res->bpf_runs = totals.runs;

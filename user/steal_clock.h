@@ -23,7 +23,7 @@ struct steal_layout {
 	bool on;
 	int64_t steal_offset;		/* from a CPU's struct rq to its kvm_steal_time.steal */
 	int64_t cpu_number_offset;	/* from a CPU's struct rq to its cpu_number */
-	char why_off[160];		/* one line, when not on */
+	char why_off[128];		/* one line, when not on */
 };
 
 /*

@@ -96,3 +96,61 @@ Test(trace, an_untraced_run_measures_every_sample_without_root)
 	cr_assert_eq(c.phased, 0, "no phases without tracing");
 	cr_assert_eq(c.seq_out_of_order, 0);
 }
+
+/* causes_cover - a hook: every phased sample's causes cover each phase exactly and add up to its total */
+struct coverage {
+	uint64_t phased;
+	uint64_t phase_off;		/* phases whose causes do not add up to them */
+	uint64_t total_off;
+	int64_t host_ns;		/* the host's time, summed over the samples */
+};
+
+static void causes_cover(const struct sample_result *r, void *ctx)
+{
+	struct coverage *cv = ctx;
+	int64_t all = 0;
+
+	if (r->label != LABEL_COMPLETE || !r->phased)
+		return;
+	cv->phased++;
+	for (int k = 0; k < NR_PHASES; k++) {
+		int64_t sum = 0;
+
+		for (int c = 0; c < NR_CAUSES; c++)
+			sum += r->why.by_phase_cause[k][c];
+		cv->phase_off += sum != r->phase_ns[k];
+	}
+	for (int c = 0; c < NR_CAUSES; c++)
+		all += r->why.by_cause[c];
+	cv->total_off += all != r->total_ns;
+	cv->host_ns += r->why.by_cause[CAUSE_HOST];
+}
+
+Test(trace, the_hosts_steal_in_wakeups_is_within_what_its_clocks_and_the_kernel_accounted)
+{
+	struct coverage cv = {};
+	struct checks c = { .hook = causes_cover, .hook_ctx = &cv };
+	const struct host_steal *h = &result.steal;
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	cr_assert_eq(run_eventfd(true, 500, 1000, &c, msg), 0, "session failed: %s", msg);
+	cr_assert_gt(cv.phased, 400);
+	cr_assert_eq(cv.phase_off, 0, "phases whose causes (host and own work among them) miss their length");
+	cr_assert_eq(cv.total_off, 0, "samples whose causes miss their total");
+	cr_assert_eq(cv.host_ns, result.agg.causes.cause_ns[CAUSE_HOST]);
+	cr_assert_gt(h->clk_tck, 0, "/proc/stat was read at both ends");
+	cr_assert_eq(h->nr_cpus, 2, "the waker's and the wakee's CPUs");
+	if (!h->measured) {
+		/* not a KVM guest with steal time, or a kernel without the pieces: said, and nothing named */
+		cr_assert(h->why_off[0]);
+		cr_assert_eq(cv.host_ns, 0);
+		cr_log_info("steal not measured here: %s", h->why_off);
+		return;
+	}
+	cr_assert_leq((uint64_t)cv.host_ns, h->seen_ns, "more given to wakeups than the steal clocks moved");
+	cr_assert_leq((uint64_t)cv.host_ns, host_steal__proc_bound_ns(h),
+		      "%ld ns given to wakeups, /proc/stat allows %lu", cv.host_ns, host_steal__proc_bound_ns(h));
+	cr_log_info("steal: %lu ns seen on CPUs 0 and 1, %ld ns in wakeups, /proc/stat +%lu ticks", h->seen_ns,
+		    cv.host_ns, h->proc_ticks);
+}

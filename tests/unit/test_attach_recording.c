@@ -559,7 +559,7 @@ static struct damage_case damages[] = {
 	{ "FD_KIND flags", 1, 2, { 1, 0 }, 2, 0, "has flags 0x1" },
 	{ "FD_KIND length", 1, 4, { 16, 0, 0, 0 }, 4, 0, "FD_KIND record at byte offset" },
 	{ "FD_KIND relabelled CLOCK_PAIR", 1, 0, { REC_CLOCK_PAIR, 0 }, 2, 0, "says 12 bytes; it has 24" },
-	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 272 bytes; it has 496" },
+	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 424 bytes; it has 648" },
 };
 
 ParameterizedTestParameters(attach_recording, damage_to_an_attach_record_is_rejected_with_its_offset)
@@ -588,7 +588,7 @@ ParameterizedTest(struct damage_case *d, attach_recording, damage_to_an_attach_r
 }
 
 /* a file of records of the given types, in order, each with a sound payload */
-static struct buf write_types(const enum rec_type *types, size_t n, uint64_t *offsets)
+static struct buf write_types(const enum rec_type *types, size_t n, uint64_t *offsets, uint32_t version)
 {
 	static char *argv[] = { "consumer", NULL };
 	struct attach_session_opts o = { .argv = argv };
@@ -623,7 +623,7 @@ static struct buf write_types(const enum rec_type *types, size_t n, uint64_t *of
 			break;
 		}
 		offsets[i] = recorder__bytes(w);
-		recorder__write(w, types[i], &rec.run_begin, recording__payload_size(REC_VERSION, types[i]));
+		recorder__write(w, types[i], &rec.run_begin, recording__payload_size(version, types[i]));
 	}
 	cr_assert_eq(recorder__finish(w), 0);
 	fclose(f);
@@ -669,7 +669,7 @@ ParameterizedTestParameters(attach_recording, records_of_the_other_kind_of_run_a
 ParameterizedTest(struct order_case *c, attach_recording, records_of_the_other_kind_of_run_are_rejected)
 {
 	uint64_t offsets[6];
-	struct buf b = write_types(c->types, c->n, offsets);
+	struct buf b = write_types(c->types, c->n, offsets, REC_VERSION);
 	char msg[256] = "", want_offset[64];
 	size_t records;
 
@@ -687,7 +687,8 @@ Test(attach_recording, a_version_2_file_reads_as_before_and_may_not_hold_the_new
 {
 	static const enum rec_type workload[] = { REC_RUN_BEGIN, REC_EVENT, REC_SAMPLE, REC_RUN_END };
 	uint64_t offsets[8];
-	struct buf b = write_types(workload, 4, offsets);
+	/* written as version 2 laid its records out */
+	struct buf b = write_types(workload, 4, offsets, 2);
 	uint32_t v2 = 2;
 	char msg[256] = "";
 	size_t records;
@@ -706,7 +707,11 @@ Test(attach_recording, a_version_2_file_reads_as_before_and_may_not_hold_the_new
 	cr_assert_eq(recording__payload_size(1, REC_ATTACH_END), 0);
 	cr_assert_eq(recording__payload_size(2, REC_EVENT), recording__payload_size(REC_VERSION, REC_EVENT));
 	cr_assert_eq(recording__payload_size(1, REC_RUN_END) + 4 * sizeof(uint64_t),
-		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 1's RUN_END stays 12 counters");
+		     recording__payload_size(3, REC_RUN_END), "version 1's RUN_END stays 12 counters");
+	cr_assert_eq(recording__payload_size(3, REC_RUN_END) + sizeof(struct rec_steal),
+		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 4 ends RUN_END with the steal");
+	cr_assert_eq(recording__payload_size(3, REC_ATTACH_END) + sizeof(struct rec_steal),
+		     recording__payload_size(REC_VERSION, REC_ATTACH_END), "and ATTACH_END");
 }
 
 /* a replay that takes only workload runs says so, at the attach run's offset */

@@ -20,7 +20,9 @@
 
 #define HEADER "header=workload,seq,waker_tid,wakee_tid,waker_cpu,wakee_cpu,waking_cpu,target_cpu,t_notify_ns," \
 	"total_ns,notify_user_ns,notify_kernel_ns,wake_enqueue_ns,runq_wait_ns,resume_kernel_ns,resume_user_ns," \
-	"label,missing_mark,target_was_idle,idle_exit_ns,mutex_reacquire_ns,waker_preempted_ns"
+	"label,missing_mark,target_was_idle,idle_exit_ns,mutex_reacquire_ns,waker_preempted_ns,cause_idle_ns," \
+	"cause_ipi_in_flight_ns,cause_other_task_ns,cause_irq_ns,cause_softirq_ns,cause_waker_preempted_ns," \
+	"cause_wakee_preempted_ns,cause_reacquire_ns,cause_host_ns,cause_own_work_ns,cause_unexplained_ns"
 
 static char path[64];
 static FILE *file;
