@@ -197,7 +197,7 @@ bool json_vcheck(const char *path, const char *fmt, va_list ap)
 
 const char json_report_keys[] =
 	"has(d, 'schema schema_version runs')\n"
-	"assert d['schema'] == 'wakeprobe-report' and d['schema_version'] == 1, d['schema']\n"
+	"assert d['schema'] == 'wakeprobe-report' and d['schema_version'] == 2, d['schema']\n"
 	"for run in d['runs']:\n"
 	"    has(run, 'workload options meta threads duration_ns clock events samples warnings interrupted '\n"
 	"        'workload_failed workload_error workload_exit stats sub_phases causes explained_total_ns tasks '\n"

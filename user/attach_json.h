@@ -16,7 +16,7 @@
 
 #define ATTACH_JSON_SCHEMA		"wakeprobe-attach-report"
 /* adding keys keeps it; renaming or removing one, or changing what it means, bumps it */
-#define ATTACH_JSON_SCHEMA_VERSION	1
+#define ATTACH_JSON_SCHEMA_VERSION	2
 
 struct json_writer;
 

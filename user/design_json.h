@@ -15,7 +15,7 @@
 
 #define DESIGN_JSON_SCHEMA		"wakeprobe-design-report"
 /* adding keys keeps it; renaming or removing one, or changing what it means, bumps it */
-#define DESIGN_JSON_SCHEMA_VERSION	1
+#define DESIGN_JSON_SCHEMA_VERSION	2
 
 /*
  * design_json__print - the document of @n mode runs of the workload

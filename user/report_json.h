@@ -19,7 +19,7 @@
 
 #define REPORT_JSON_SCHEMA		"wakeprobe-report"
 /* adding keys keeps it; renaming or removing one, or changing what it means, bumps it */
-#define REPORT_JSON_SCHEMA_VERSION	1
+#define REPORT_JSON_SCHEMA_VERSION	2
 
 /*
  * report_json__print - one document for @n runs made with the settings @cfg:

@@ -69,7 +69,7 @@ Test(attach_json, the_document_says_it_is_attach_mode_and_has_every_key_docs_jso
 	cr_assert(holds("has(d, 'schema schema_version kind meta targets options trace ended events threads migrations "
 			"explained_cut wakeups stats absent sub_phases pairs pairs_untabled futexes futexes_untabled "
 			"causes explained_total_ns tasks untabled_task_ns outliers')\n"
-			"assert (d['schema'], d['schema_version'], d['kind']) == ('wakeprobe-attach-report', 1, 'attach')\n"
+			"assert (d['schema'], d['schema_version'], d['kind']) == ('wakeprobe-attach-report', 2, 'attach')\n"
 			"has(d['meta'], 'wakeprobe_version kernel machine hostname nr_cpus started_unix_ns')\n"
 			"has(d['targets'], 'pids command tids')\n"
 			"has(d['options'], 'duration_ns timeout_ns ringbuf_bytes pairs outliers outlier_threshold_ns')\n"
