@@ -59,7 +59,7 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/mer
 	user/design_json.c \
 	user/report.c user/json_writer.c user/json_reader.c user/report_json.c user/csv.c user/sample_csv.c user/timeline.c \
 	user/timeline_samples.c user/timeline_cpus.c user/timeline_attach.c \
-	user/sample_reader.c user/runner.c user/targets.c user/fd_kinds.c user/attach_session.c user/collector.c user/steal_clock.c user/host_steal.c \
+	user/sample_reader.c user/runner.c user/targets.c user/fd_kinds.c user/attach_session.c user/collector.c user/steal_clock.c user/host_steal.c user/trace_cost.c \
 	user/analysis.c user/recording.c user/recorder.c \
 	user/rec_reader.c user/run_config.c \
 	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c
@@ -193,7 +193,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all -Iuser -Iworkloads -Ibpf -DWAKEPROBE_VERSION='"$(VERSION)"'
 FUZZ_RECORD_SRCS := user/recording.c user/recorder.c user/rec_reader.c user/run_config.c user/run_result.c \
-	user/host_steal.c \
+	user/host_steal.c user/trace_cost.c \
 	user/replay.c user/analysis.c \
 	user/wakeup.c user/merger.c user/explain.c user/aggregate.c user/histogram.c user/tsc_clock.c user/report.c \
 	user/event_window.c user/ring.c \

@@ -789,8 +789,9 @@ static int bpf_cost(const char *what, uint64_t samples, uint64_t interval_us, st
 	if (run(TRACED, true, samples, interval_us, r, &value, &p99))
 		return -1;
 	printf("  %s: %.2f runs and %.0f ns per wakeup, %.0f ns per run, %.2f records per wakeup\n", what,
-	       (double)r->bpf_runs / samples, (double)r->bpf_run_ns / samples,
-	       r->bpf_runs ? (double)r->bpf_run_ns / r->bpf_runs : 0.0, (double)r->merge.events / samples);
+	       (double)r->cost.bpf_runs / samples, (double)r->cost.bpf_run_ns / samples,
+	       r->cost.bpf_runs ? (double)r->cost.bpf_run_ns / r->cost.bpf_runs : 0.0,
+	       (double)r->merge.events / samples);
 	return 0;
 }
 

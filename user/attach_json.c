@@ -326,6 +326,9 @@ void attach_json__write_analysis(struct json_writer *w, const struct attach_repo
 	write_run(w, r);
 	write_counters(w, r);
 	report_json__write_host(w, &r->run->steal, g->causes.cause_ns[CAUSE_HOST], true);
+	report_json__write_cost(w, &r->run->cost, r->counters->events, r->run->drops_total, g->wakeups,
+				r->run->trace_end_ns > r->run->trace_start_ns ? r->run->trace_end_ns - r->run->trace_start_ns : 0,
+				true);
 	write_wakeups(w, r);
 	write_phases(w, g);
 	write_pairs(w, g, r->order);

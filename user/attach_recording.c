@@ -109,6 +109,7 @@ void attach_recording__encode_end(const struct attach_session_result *res, struc
 	e->duration_reached = res->duration_reached;
 	copy_string(e->command_exit, sizeof(e->command_exit), res->command_exit);
 	host_steal__encode(&res->steal, &e->steal);
+	trace_cost__encode(&res->cost, &e->cost);
 }
 
 void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_session_result *res)
@@ -126,5 +127,6 @@ void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_
 	res->timed_out = e->timed_out;
 	res->duration_reached = e->duration_reached;
 	host_steal__decode(&e->steal, &res->steal);
+	trace_cost__decode(&e->cost, &res->cost);
 	copy_string(res->command_exit, sizeof(res->command_exit), e->command_exit);
 }

@@ -91,6 +91,8 @@ static void print_summary(FILE *out, const struct attach_report *r)
 			" pushed out of a full window: wakeups they bound are labelled\n", c->late_events,
 			c->evicted_events);
 	report__host(out, &run->steal, g->causes.cause_ns[CAUSE_HOST]);
+	report__cost(out, &run->cost, c->events, run->drops_total, g->wakeups,
+		     run->trace_end_ns > run->trace_start_ns ? run->trace_end_ns - run->trace_start_ns : 0);
 	if (report__host_excess(&run->steal, g->causes.cause_ns[CAUSE_HOST]))
 		fprintf(out, "WARNING    the host's steal given to wakeups is more than /proc/stat allows: the per-CPU "
 			"layout read from the BTF is wrong\n");

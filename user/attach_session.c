@@ -108,6 +108,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		.verbose = o->verbose,
 		.ringbuf_bytes = o->ringbuf_bytes,
 		.attach = true,
+		.run_stats = true,
 		.fn = on_record,
 		.ctx = &s,
 	};
@@ -129,6 +130,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 	}
 	res->trace_start_ns = collector__now_ns();
 	host_steal__start(&res->steal, collector__steal(s.collector));
+	trace_cost__start(&res->cost, collector__run_stats(s.collector));
 	if (o->on_begin)
 		o->on_begin(res, o->ctx);
 	/* a Ctrl-C while the BPF side loaded: end before there is a command to stop */
@@ -173,6 +175,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
 		collector__prog_totals(s.collector, &totals);
 		res->missed_runs = totals.missed_runs;
+		trace_cost__stop(&res->cost, totals.runs, totals.run_ns);
 	}
 	if (o->on_advance)
 		o->on_advance(res->trace_end_ns, res->drops_total, o->ctx);

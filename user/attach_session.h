@@ -9,6 +9,7 @@
 #define WAKEPROBE_ATTACH_SESSION_H
 
 #include "host_steal.h"
+#include "trace_cost.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -60,6 +61,7 @@ struct attach_session_result {
 	bool timed_out;			/* --timeout */
 	bool duration_reached;		/* --duration */
 	struct host_steal steal;	/* the host's steal on every CPU over the run */
+	struct trace_cost cost;		/* what tracing cost */
 };
 
 /*

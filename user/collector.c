@@ -24,6 +24,7 @@ struct collector {
 	collector_event_fn fn;
 	void *ctx;
 	int stats_fd;		/* run-time stats stay on while this is open */
+	int stats_err;		/* why they could not be turned on, a negative errno; 0 */
 };
 
 static bool libbpf_verbose;
@@ -167,13 +168,14 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 			 libbpf_last_warning[0] ? libbpf_last_warning : "no detail");
 		goto err_out;
 	}
+	/*
+	 * On while the fd is open, and back to what it was when it closes
+	 * (other holders and the sysctl keep theirs). A kernel that refuses
+	 * only takes the cost figures away: the run goes on and says so.
+	 */
 	if (opts->run_stats) {
 		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		if (c->stats_fd < 0) {
-			err = c->stats_fd;
-			snprintf(msg, len, "cannot turn on BPF run-time statistics: %s", strerror(-err));
-			goto err_out;
-		}
+		c->stats_err = c->stats_fd < 0 ? c->stats_fd : 0;
 	}
 	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_record, c, NULL);
 	if (!c->rb) {
@@ -240,6 +242,11 @@ void collector__detach(struct collector *c)
 int collector__attach(struct collector *c)
 {
 	return wakeprobe_bpf__attach(c->skel);
+}
+
+int collector__run_stats(const struct collector *c)
+{
+	return c->stats_fd >= 0 ? 0 : c->stats_err ? c->stats_err : -ENODATA;
 }
 
 const struct steal_layout *collector__steal(const struct collector *c)

@@ -23,7 +23,8 @@ struct collector_opts {
 	struct syscall_list enter_syscalls;
 	struct syscall_list exit_syscalls;
 	bool all_syscalls;		/* record both ends of every syscall instead */
-	bool run_stats;			/* have the kernel time every program run (costs a little) */
+	/* have the kernel time every program run (costs a little); a refusal is not an error */
+	bool run_stats;
 	/*
 	 * Attach mode: trace programs wakeprobe did not start. Adds the
 	 * WP_EV_WAKER and WP_EV_BLOCK records and the SYS_EXIT of every
@@ -92,6 +93,8 @@ void collector__detach(struct collector *c);
 /* collector__attach - after collector__detach, produce events again */
 int collector__attach(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
+/* collector__run_stats - 0 when the kernel times the programs' runs, else why not (a negative errno) */
+int collector__run_stats(const struct collector *c);
 struct steal_layout;
 /*
  * collector__steal - whether the BPF side reads the host's steal clock

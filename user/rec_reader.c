@@ -212,6 +212,16 @@ static const char *check_steal(const struct rec_steal *s)
 	return NULL;
 }
 
+/* check_cost - the cost of a RUN_END or ATTACH_END */
+static const char *check_cost(const struct rec_cost *c)
+{
+	if (!terminated(c->bpf_stats_why_off, sizeof(c->bpf_stats_why_off)))
+		return "unterminated text";
+	if (!is_bool(c->known) || !is_bool(c->bpf_stats_on))
+		return "cost flag out of range";
+	return NULL;
+}
+
 /* check_payload - NULL if the record is sound, else what is wrong with it */
 static const char *check_payload(struct rec_reader *r, const struct rec_record *rec)
 {
@@ -249,7 +259,7 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 			return "unterminated text";
 		if (!is_bool(e->interrupted) || !is_bool(e->workload_failed))
 			return "flag out of range";
-		if ((why = check_steal(&e->steal)))
+		if ((why = check_steal(&e->steal)) || (why = check_cost(&e->cost)))
 			return why;
 		break;
 	}
@@ -266,7 +276,8 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 	case REC_ATTACH_BEGIN:
 		return check_attach_begin(r, &rec->attach_begin);
 	case REC_ATTACH_END:
-		if ((why = check_attach_end(&rec->attach_end)) || (why = check_steal(&rec->attach_end.steal)))
+		if ((why = check_attach_end(&rec->attach_end)) || (why = check_steal(&rec->attach_end.steal)) ||
+		    (why = check_cost(&rec->attach_end.cost)))
 			return why;
 		break;
 	case REC_FD_KIND:
@@ -348,11 +359,15 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 	}
 	if (r->version == 1 && rec->type == REC_RUN_END)
 		widen_v1_run_end(&rec->run_end);
-	/* before version 4 the steal was not there: known 0 says so */
-	if (r->version < 4 && rec->type == REC_RUN_END)
+	/* before version 4 the steal and the cost were not there: known 0 says so */
+	if (r->version < 4 && rec->type == REC_RUN_END) {
 		memset(&rec->run_end.steal, 0, sizeof(rec->run_end.steal));
-	if (r->version < 4 && rec->type == REC_ATTACH_END)
+		memset(&rec->run_end.cost, 0, sizeof(rec->run_end.cost));
+	}
+	if (r->version < 4 && rec->type == REC_ATTACH_END) {
 		memset(&rec->attach_end.steal, 0, sizeof(rec->attach_end.steal));
+		memset(&rec->attach_end.cost, 0, sizeof(rec->attach_end.cost));
+	}
 	/* before version 4 these bytes were padding, and an event's were never written */
 	if (r->version < 4 && rec->type == REC_EVENT &&
 	    (rec->event.type == WP_EV_WAKING || rec->event.type == WP_EV_WAKEUP))

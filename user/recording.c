@@ -18,16 +18,18 @@ _Static_assert(sizeof(struct rec_fds) == 8, "FDS layout");
 _Static_assert(sizeof(struct rec_advance) == 16, "ADVANCE layout");
 _Static_assert(WP_EV_TYPE_MAX <= WP_EV_TYPE_ROOM, "RUN_END carries one drop counter per event type");
 _Static_assert(sizeof(struct rec_steal) == 152, "the steal's layout in RUN_END and ATTACH_END");
-_Static_assert(sizeof(struct rec_run_end) == 648, "RUN_END layout");
+_Static_assert(sizeof(struct rec_cost) == 128, "the cost's layout in RUN_END and ATTACH_END");
+_Static_assert(sizeof(struct rec_run_end) == 776, "RUN_END layout");
 _Static_assert(sizeof(struct rec_attach_begin) == 3592, "ATTACH_BEGIN layout");
 _Static_assert(sizeof(struct rec_fd_kind) == 12, "FD_KIND layout");
-_Static_assert(sizeof(struct rec_attach_end) == 424, "ATTACH_END layout");
+_Static_assert(sizeof(struct rec_attach_end) == 552, "ATTACH_END layout");
 _Static_assert(sizeof(struct rec_attach_begin) <= REC_MAX_PAYLOAD, "ATTACH_BEGIN fits the reader's bound");
 _Static_assert(REC_VERSION == 4, "a new version needs its layouts here and in rec_reader.c");
 
 /* versions 2 and 3 ended RUN_END and ATTACH_END before the steal; version 1's RUN_END had 12 drop counters */
-#define REC_V3_RUN_END_SIZE	(sizeof(struct rec_run_end) - sizeof(struct rec_steal))
-#define REC_V3_ATTACH_END_SIZE	(sizeof(struct rec_attach_end) - sizeof(struct rec_steal))
+#define REC_V4_TAIL		(sizeof(struct rec_steal) + sizeof(struct rec_cost))
+#define REC_V3_RUN_END_SIZE	(sizeof(struct rec_run_end) - REC_V4_TAIL)
+#define REC_V3_ATTACH_END_SIZE	(sizeof(struct rec_attach_end) - REC_V4_TAIL)
 #define REC_V1_RUN_END_SIZE	(REC_V3_RUN_END_SIZE - (WP_EV_TYPE_ROOM - 12) * sizeof(uint64_t))
 
 static const uint32_t payload_size[REC_TYPE_MAX] = {

@@ -140,6 +140,17 @@ struct rec_steal {
 	char why_off[REC_STEAL_WHY_LEN];
 };
 
+/* Version 4: what tracing cost (trace_cost.h), likewise at the end of RUN_END and ATTACH_END */
+struct rec_cost {
+	uint64_t bpf_runs;		/* the kernel's count, with bpf_stats_on */
+	uint64_t bpf_run_ns;
+	uint64_t self_cpu_ns;		/* wakeprobe's own CPU time over the run */
+	uint8_t known;			/* 0: recorded before wakeprobe kept it */
+	uint8_t bpf_stats_on;
+	char __pad[6];
+	char bpf_stats_why_off[96];
+};
+
 struct rec_run_end {
 	uint64_t trace_end_ns;
 	uint64_t drops_total;
@@ -162,7 +173,9 @@ struct rec_run_end {
 	char __pad[6];
 	char workload_exit[REC_EXIT_LEN];
 	char workload_error[REC_ERROR_LEN];
-	struct rec_steal steal;				/* version 4 */
+	/* version 4; its cost repeats bpf_runs and bpf_run_ns above, where versions 1-3 kept them */
+	struct rec_steal steal;
+	struct rec_cost cost;
 };
 
 /* --pid names at most this many processes (OPT_MAX_TARGETS) */
@@ -217,6 +230,7 @@ struct rec_attach_end {
 	uint8_t duration_reached;	/* --duration */
 	char command_exit[REC_EXIT_LEN];	/* "exited with status 0", "killed by SIGTERM" */
 	struct rec_steal steal;			/* version 4 */
+	struct rec_cost cost;			/* version 4 */
 };
 
 /* one record as read back: its place in the file and its payload */

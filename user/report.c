@@ -42,6 +42,25 @@ static void warn(report_warning_fn fn, void *ctx, const char *kind, const char *
 	fn(kind, text, ctx);
 }
 
+void report__cost(FILE *out, const struct trace_cost *c, uint64_t records, uint64_t dropped, uint64_t wakeups,
+		  uint64_t wall_ns)
+{
+	double per = wakeups ? 1.0 / (double)wakeups : 0.0;
+
+	if (!c->known) {
+		fprintf(out, "  cost       not kept: recorded by a wakeprobe that did not keep it\n");
+		return;
+	}
+	if (c->bpf_stats_on)
+		fprintf(out, "  cost       BPF %.1f program runs, %.2f us per wakeup (%.0f ns a run)", c->bpf_runs * per,
+			c->bpf_run_ns * per / 1000.0, c->bpf_runs ? (double)c->bpf_run_ns / (double)c->bpf_runs : 0.0);
+	else
+		fprintf(out, "  cost       BPF time not measured (%s)", c->bpf_stats_why_off);
+	fprintf(out, "; %.1f records per wakeup, %" PRIu64 " dropped\n", records * per, dropped);
+	fprintf(out, "             wakeprobe's own CPU %.1f ms, %.1f%% of the %.2f s traced\n", c->self_cpu_ns / 1e6,
+		wall_ns ? 100.0 * (double)c->self_cpu_ns / (double)wall_ns : 0.0, wall_ns / 1e9);
+}
+
 uint64_t report__host_excess(const struct host_steal *h, int64_t in_wakeups_ns)
 {
 	uint64_t bound = host_steal__proc_bound_ns(h);
@@ -131,6 +150,8 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 				r->merge.evicted_events);
 		fprintf(out, "\n");
 		report__host(out, &r->steal, a->causes.cause_ns[CAUSE_HOST]);
+		report__cost(out, &r->cost, r->merge.events, r->drops_total, r->samples_sent,
+			     r->trace_end_ns > r->trace_start_ns ? r->trace_end_ns - r->trace_start_ns : 0);
 		fprintf(out, "  samples    %" PRIu64 " sent, %" PRIu64 " complete, %" PRIu64 " not in the phase table\n",
 			r->samples_sent, a->by_label[LABEL_COMPLETE], incomplete);
 		for (l = 0; l < NR_LABELS; l++) {

@@ -41,6 +41,13 @@ void report__warnings(const struct run_result *r, report_warning_fn fn, void *ct
  * /proc/stat; or why steal was not measured
  */
 void report__host(FILE *out, const struct host_steal *h, int64_t in_wakeups_ns);
+/*
+ * report__cost - the run summary's cost line: what the BPF programs cost per
+ * wakeup by the kernel's count, the @records (and @dropped) per wakeup, and
+ * wakeprobe's own CPU time against the @wall_ns the tracing lasted
+ */
+void report__cost(FILE *out, const struct trace_cost *c, uint64_t records, uint64_t dropped, uint64_t wakeups,
+		  uint64_t wall_ns);
 /* report__host_excess - the steal given to wakeups over what /proc/stat allows: 0 when it is within */
 uint64_t report__host_excess(const struct host_steal *h, int64_t in_wakeups_ns);
 

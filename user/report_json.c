@@ -264,6 +264,33 @@ void report_json__write_host(struct json_writer *w, const struct host_steal *h, 
 	json_writer__end_object(w);
 }
 
+void report_json__write_cost(struct json_writer *w, const struct trace_cost *c, uint64_t records, uint64_t dropped,
+			     uint64_t wakeups, uint64_t wall_ns, bool applies)
+{
+	bool bpf = c->known && c->bpf_stats_on;
+
+	json_writer__key(w, "tracing_cost");
+	if (!applies || !c->known) {
+		json_writer__null(w);
+		return;
+	}
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "wakeups", wakeups);
+	json_writer__put_bool(w, "bpf_stats_on", c->bpf_stats_on);
+	if (bpf)
+		json_writer__put_null(w, "bpf_stats_why_not");
+	else
+		json_writer__put_str(w, "bpf_stats_why_not", c->bpf_stats_why_off);
+	json_writer__put_uint_if(w, "bpf_runs", bpf, c->bpf_runs);
+	json_writer__put_uint_if(w, "bpf_run_ns", bpf, c->bpf_run_ns);
+	json_writer__put_uint_if(w, "bpf_run_ns_per_wakeup", bpf && wakeups, wakeups ? c->bpf_run_ns / wakeups : 0);
+	json_writer__put_uint(w, "records", records);
+	json_writer__put_uint(w, "dropped", dropped);
+	json_writer__put_uint(w, "self_cpu_ns", c->self_cpu_ns);
+	json_writer__put_uint(w, "traced_ns", wall_ns);
+	json_writer__end_object(w);
+}
+
 static void write_samples(struct json_writer *w, const struct run_view *v)
 {
 	const struct aggregate *a = v->a;
@@ -610,6 +637,8 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 	write_clock(w, &r->clock);
 	write_events(w, &v);
 	report_json__write_host(w, &r->steal, r->agg.causes.cause_ns[CAUSE_HOST], v.traced);
+	report_json__write_cost(w, &r->cost, r->merge.events, r->drops_total, r->samples_sent,
+				r->trace_end_ns > r->trace_start_ns ? r->trace_end_ns - r->trace_start_ns : 0, v.traced);
 	write_samples(w, &v);
 	write_warnings(w, &v);
 	write_outcome(w, r);

@@ -44,6 +44,12 @@ void report_json__write_meta(struct json_writer *w, const struct run_meta *m);
  */
 void report_json__write_host(struct json_writer *w, const struct host_steal *h, int64_t in_wakeups_ns,
 			     bool applies);
+/*
+ * report_json__write_cost - "tracing_cost": what tracing cost in all and per
+ * wakeup (of @wakeups); null untraced (!@applies)
+ */
+void report_json__write_cost(struct json_writer *w, const struct trace_cost *c, uint64_t records, uint64_t dropped,
+			     uint64_t wakeups, uint64_t wall_ns, bool applies);
 /* report_json__write_dropped_by_type - "dropped_by_type": the BPF side's drops, by event type */
 void report_json__write_dropped_by_type(struct json_writer *w, const struct wp_counters *c);
 /*

@@ -23,8 +23,8 @@ void run_result__encode_end(const struct run_result *res, struct rec_run_end *e)
 	e->trace_end_ns = res->trace_end_ns;
 	e->drops_total = res->drops_total;
 	e->missed_runs = res->missed_runs;
-	e->bpf_runs = res->bpf_runs;
-	e->bpf_run_ns = res->bpf_run_ns;
+	e->bpf_runs = res->cost.bpf_runs;
+	e->bpf_run_ns = res->cost.bpf_run_ns;
 	e->samples_sent = res->samples_sent;
 	e->seq_errors = res->seq_errors;
 	memcpy(e->dropped, res->counters.dropped, sizeof(res->counters.dropped));
@@ -36,6 +36,7 @@ void run_result__encode_end(const struct run_result *res, struct rec_run_end *e)
 	copy_string(e->workload_exit, sizeof(e->workload_exit), res->workload_exit);
 	copy_string(e->workload_error, sizeof(e->workload_error), res->workload_error);
 	host_steal__encode(&res->steal, &e->steal);
+	trace_cost__encode(&res->cost, &e->cost);
 }
 
 void run_result__decode_end(const struct rec_run_end *e, struct run_result *res)
@@ -43,8 +44,6 @@ void run_result__decode_end(const struct rec_run_end *e, struct run_result *res)
 	res->trace_end_ns = e->trace_end_ns;
 	res->drops_total = e->drops_total;
 	res->missed_runs = e->missed_runs;
-	res->bpf_runs = e->bpf_runs;
-	res->bpf_run_ns = e->bpf_run_ns;
 	res->samples_sent = e->samples_sent;
 	res->seq_errors = e->seq_errors;
 	memcpy(res->counters.dropped, e->dropped, sizeof(res->counters.dropped));
@@ -54,6 +53,13 @@ void run_result__decode_end(const struct rec_run_end *e, struct run_result *res)
 	copy_string(res->workload_exit, sizeof(res->workload_exit), e->workload_exit);
 	copy_string(res->workload_error, sizeof(res->workload_error), e->workload_error);
 	host_steal__decode(&e->steal, &res->steal);
+	trace_cost__decode(&e->cost, &res->cost);
+	/* versions 1-3 kept the programs' figures (the benchmark's) only up there */
+	if (!res->cost.known) {
+		res->cost.bpf_runs = e->bpf_runs;
+		res->cost.bpf_run_ns = e->bpf_run_ns;
+		res->cost.bpf_stats_on = e->bpf_runs != 0;
+	}
 	/* the tids the samples carried; RUN_END's say the same unless no sample came */
 	if (!res->waker_tid) {
 		res->waker_tid = e->waker_tid;

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include "aggregate.h"
 #include "host_steal.h"
+#include "trace_cost.h"
 #include "tsc_clock.h"
 #include "merger.h"
 #include "recording.h"
@@ -26,8 +27,6 @@ struct run_result {
 	struct wp_counters counters;
 	uint64_t drops_total;
 	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
-	uint64_t bpf_runs;		/* with bpf_run_stats (session.h): program runs and their total time */
-	uint64_t bpf_run_ns;
 	struct merger_stats merge;
 	uint64_t samples_sent;		/* published by the workload */
 	uint64_t seq_errors;
@@ -42,6 +41,7 @@ struct run_result {
 	char workload_exit[96];
 	char workload_error[192];
 	struct host_steal steal;	/* the host's steal on the two CPUs over the run */
+	struct trace_cost cost;		/* what tracing cost: the programs' runs, wakeprobe's CPU */
 };
 
 /* run_result__encode_end - how @res's run ended, and the BPF side's counters, as RUN_END */

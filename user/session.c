@@ -180,7 +180,8 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 	struct collector_opts copts = {
 		.verbose = s->opts->verbose,
 		.ringbuf_bytes = s->cfg->ringbuf_bytes,
-		.run_stats = s->opts->bench && s->opts->bench->bpf_run_stats,
+		/* every run states its cost; the benchmark times its sides without the statistics' own */
+		.run_stats = !s->opts->bench || s->opts->bench->bpf_run_stats,
 		.enter_syscalls = wl->notify_syscalls,
 		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
@@ -242,8 +243,10 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		snprintf(msg, len, "out of memory");
 		goto out;
 	}
-	if (s.collector)
+	if (s.collector) {
 		host_steal__start(&res->steal, collector__steal(s.collector));
+		trace_cost__start(&res->cost, collector__run_stats(s.collector));
+	}
 	err = calibrate(&s);
 	if (err) {
 		snprintf(msg, len, "TSC calibration failed: %s", strerror(-err));
@@ -290,8 +293,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
 		collector__prog_totals(s.collector, &totals);
 		res->missed_runs = totals.missed_runs;
-		res->bpf_runs = totals.runs;
-		res->bpf_run_ns = totals.run_ns;
+		trace_cost__stop(&res->cost, totals.runs, totals.run_ns);
 	}
 
 	state = sample_reader__state(&s.reader);

@@ -154,3 +154,41 @@ Test(trace, the_hosts_steal_in_wakeups_is_within_what_its_clocks_and_the_kernel_
 	cr_log_info("steal: %lu ns seen on CPUs 0 and 1, %ld ns in wakeups, /proc/stat +%lu ticks", h->seen_ns,
 		    cv.host_ns, h->proc_ticks);
 }
+
+/* bpf_stats_enabled - the sysctl that BPF_ENABLE_STATS holders raise while they hold it */
+static int bpf_stats_enabled(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+Test(trace, a_run_states_its_cost_and_leaves_the_kernels_statistics_as_they_were)
+{
+	struct checks c = {};
+	const struct trace_cost *cost = &result.cost;
+	int before = bpf_stats_enabled();
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	cr_assert_geq(before, 0, "cannot read kernel.bpf_stats_enabled");
+	cr_assert_eq(run_eventfd(true, 300, 1000, &c, msg), 0, "session failed: %s", msg);
+	cr_assert_eq(bpf_stats_enabled(), before, "the run left kernel.bpf_stats_enabled changed");
+	cr_assert(cost->known);
+	cr_assert(cost->bpf_stats_on, "%s", cost->bpf_stats_why_off);
+	/* each wakeup runs the programs on its waking, wakeup, switches and syscalls at least */
+	cr_assert_geq(cost->bpf_runs, 4 * result.samples_sent, "%lu runs for %lu wakeups", cost->bpf_runs,
+		      result.samples_sent);
+	cr_assert_gt(cost->bpf_run_ns, cost->bpf_runs, "under a nanosecond a run");
+	cr_assert_gt(cost->self_cpu_ns, 0);
+	cr_assert_lt(cost->self_cpu_ns, result.trace_end_ns - result.trace_start_ns,
+		     "wakeprobe, one thread, spent more CPU than the run lasted");
+	cr_log_info("cost: %.1f runs, %.0f ns per wakeup; wakeprobe %.1f ms of CPU",
+		    (double)cost->bpf_runs / 300, (double)cost->bpf_run_ns / 300, cost->self_cpu_ns / 1e6);
+}

@@ -559,7 +559,7 @@ static struct damage_case damages[] = {
 	{ "FD_KIND flags", 1, 2, { 1, 0 }, 2, 0, "has flags 0x1" },
 	{ "FD_KIND length", 1, 4, { 16, 0, 0, 0 }, 4, 0, "FD_KIND record at byte offset" },
 	{ "FD_KIND relabelled CLOCK_PAIR", 1, 0, { REC_CLOCK_PAIR, 0 }, 2, 0, "says 12 bytes; it has 24" },
-	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 424 bytes; it has 648" },
+	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 552 bytes; it has 776" },
 };
 
 ParameterizedTestParameters(attach_recording, damage_to_an_attach_record_is_rejected_with_its_offset)
@@ -708,9 +708,9 @@ Test(attach_recording, a_version_2_file_reads_as_before_and_may_not_hold_the_new
 	cr_assert_eq(recording__payload_size(2, REC_EVENT), recording__payload_size(REC_VERSION, REC_EVENT));
 	cr_assert_eq(recording__payload_size(1, REC_RUN_END) + 4 * sizeof(uint64_t),
 		     recording__payload_size(3, REC_RUN_END), "version 1's RUN_END stays 12 counters");
-	cr_assert_eq(recording__payload_size(3, REC_RUN_END) + sizeof(struct rec_steal),
-		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 4 ends RUN_END with the steal");
-	cr_assert_eq(recording__payload_size(3, REC_ATTACH_END) + sizeof(struct rec_steal),
+	cr_assert_eq(recording__payload_size(3, REC_RUN_END) + sizeof(struct rec_steal) + sizeof(struct rec_cost),
+		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 4 ends RUN_END with the steal and cost");
+	cr_assert_eq(recording__payload_size(3, REC_ATTACH_END) + sizeof(struct rec_steal) + sizeof(struct rec_cost),
 		     recording__payload_size(REC_VERSION, REC_ATTACH_END), "and ATTACH_END");
 }
 

@@ -297,7 +297,7 @@ Test(design_json, the_traced_kernel_side_is_the_attach_documents)
 	const struct json_node *r = json_reader__at(json_reader__get(document(runs, 1), "runs"), 0);
 	const struct json_node *a = json_reader__get(r, "attach"), *w;
 	static const char *const keys[] = { "trace", "ended", "events", "threads", "migrations", "explained_cut",
-					    "host_steal",
+					    "host_steal", "tracing_cost",
 					    "wakeups", "stats", "absent", "sub_phases", "pairs", "pairs_untabled",
 					    "futexes", "futexes_untabled", "causes", "explained_total_ns", "tasks",
 					    "untabled_task_ns", "outliers" };

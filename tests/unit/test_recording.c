@@ -211,7 +211,7 @@ static struct damage_case damages[] = {
 	{ "event type out of range", 3, 8 + 8, { 0x40, 0x00, 0x00, 0x00 }, 4, "event type out of range" },
 	{ "wake target CPU out of range", 3, 8 + 24 + 4, { 0xff, 0xff, 0x00, 0x00 }, 4, "target CPU out of range" },
 	{ "sample sequence 0", 4, 8, { 0, 0, 0, 0 }, 4, "sequence number 0" },
-	{ "RUN_END relabelled RUN_BEGIN", 6, 0, { REC_RUN_BEGIN, 0 }, 2, "says 648 bytes; it has 432" },
+	{ "RUN_END relabelled RUN_BEGIN", 6, 0, { REC_RUN_BEGIN, 0 }, 2, "says 776 bytes; it has 432" },
 };
 
 ParameterizedTestParameters(recording, damage_anywhere_in_a_record_is_rejected_with_its_offset)

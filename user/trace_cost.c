@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/* trace_cost.c - a traced run's cost: BPF program time, wakeprobe's own CPU */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "recording.h"
+#include "trace_cost.h"
+
+_Static_assert(sizeof(((struct rec_cost *)0)->bpf_stats_why_off) >= TRACE_COST_WHY_LEN, "the record holds the reason");
+
+static uint64_t self_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void trace_cost__start(struct trace_cost *c, int stats_err)
+{
+	memset(c, 0, sizeof(*c));
+	c->known = true;
+	c->bpf_stats_on = !stats_err;
+	if (stats_err)
+		snprintf(c->bpf_stats_why_off, sizeof(c->bpf_stats_why_off),
+			 "the kernel would not time the BPF programs (BPF_ENABLE_STATS: %s)", strerror(-stats_err));
+	c->self_cpu_start_ns = self_cpu_ns();
+}
+
+void trace_cost__stop(struct trace_cost *c, uint64_t bpf_runs, uint64_t bpf_run_ns)
+{
+	uint64_t now = self_cpu_ns();
+
+	c->self_cpu_ns = now > c->self_cpu_start_ns ? now - c->self_cpu_start_ns : 0;
+	if (c->bpf_stats_on) {
+		c->bpf_runs = bpf_runs;
+		c->bpf_run_ns = bpf_run_ns;
+	}
+}
+
+void trace_cost__encode(const struct trace_cost *c, struct rec_cost *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->known = c->known;
+	r->bpf_stats_on = c->bpf_stats_on;
+	r->bpf_runs = c->bpf_runs;
+	r->bpf_run_ns = c->bpf_run_ns;
+	r->self_cpu_ns = c->self_cpu_ns;
+	snprintf(r->bpf_stats_why_off, sizeof(r->bpf_stats_why_off), "%s", c->bpf_stats_why_off);
+}
+
+void trace_cost__decode(const struct rec_cost *r, struct trace_cost *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->known = r->known;
+	c->bpf_stats_on = r->bpf_stats_on;
+	c->bpf_runs = r->bpf_runs;
+	c->bpf_run_ns = r->bpf_run_ns;
+	c->self_cpu_ns = r->self_cpu_ns;
+	snprintf(c->bpf_stats_why_off, sizeof(c->bpf_stats_why_off), "%s", r->bpf_stats_why_off);
+}
