@@ -746,6 +746,23 @@ static void on_waker(struct attach *a, const struct wp_event *e)
 		memcpy(t->comm, e->waker.comm, sizeof(t->comm));
 }
 
+/* mark_waking - @e decided the wake of @t that @b, its waker already taken, is about */
+static void mark_waking(struct attach *a, struct thread *t, struct build *b, const struct wp_event *e)
+{
+	b->stage = STAGE_WOKEN;
+	if (b->waker.cls == WP_WAKER_SYSCALL && b->waker.since_ns) {
+		b->seen[MARK_NOTIFY_ENTER] = true;
+		b->mark_ns[MARK_NOTIFY_ENTER] = b->waker.since_ns;
+	}
+	b->seen[MARK_WAKING] = true;
+	b->mark_ns[MARK_WAKING] = e->ts_ns;
+	b->waking_cpu = e->cpu;
+	b->target_cpu = e->wake.target_cpu;
+	b->target_was_idle = e->wake.target_idle_since_ns != 0;
+	if (b->target_was_idle)
+		want_idle_exit(a, b->target_cpu, t->tid);
+}
+
 static void on_waking(struct attach *a, const struct wp_event *e)
 {
 	struct waker_info w;
@@ -781,19 +798,8 @@ static void on_waking(struct attach *a, const struct wp_event *e)
 		loss_open(&b->loss, e->ts_ns);
 		b->sleep_unseen = t->run == RUN_UNKNOWN;
 	}
-	b->stage = STAGE_WOKEN;
 	b->waker = w;
-	if (w.cls == WP_WAKER_SYSCALL && w.since_ns) {
-		b->seen[MARK_NOTIFY_ENTER] = true;
-		b->mark_ns[MARK_NOTIFY_ENTER] = w.since_ns;
-	}
-	b->seen[MARK_WAKING] = true;
-	b->mark_ns[MARK_WAKING] = e->ts_ns;
-	b->waking_cpu = e->cpu;
-	b->target_cpu = e->wake.target_cpu;
-	b->target_was_idle = e->wake.target_idle_since_ns != 0;
-	if (b->target_was_idle)
-		want_idle_exit(a, b->target_cpu, t->tid);
+	mark_waking(a, t, b, e);
 	t->last_ns = e->ts_ns;
 }
 
@@ -828,17 +834,7 @@ static void begin_start(struct attach *a, struct thread *t, const struct wp_even
 	memset(b, 0, sizeof(*b));
 	take_waker(a, e, &b->waker);
 	loss_open(&b->loss, e->ts_ns);
-	if (b->waker.cls == WP_WAKER_SYSCALL && b->waker.since_ns) {
-		b->seen[MARK_NOTIFY_ENTER] = true;
-		b->mark_ns[MARK_NOTIFY_ENTER] = b->waker.since_ns;
-	}
-	b->seen[MARK_WAKING] = true;
-	b->mark_ns[MARK_WAKING] = e->ts_ns;
-	b->waking_cpu = e->cpu;
-	b->target_cpu = e->wake.target_cpu;
-	b->target_was_idle = e->wake.target_idle_since_ns != 0;
-	if (b->target_was_idle)
-		want_idle_exit(a, b->target_cpu, t->tid);
+	mark_waking(a, t, b, e);
 	mark_wakeup(a, t, b, e);
 	/* the syscall it leaves is its parent's; without the waker's record it is unknown */
 	t->wait = (struct wait_info){ .known = b->waker.cls == WP_WAKER_SYSCALL, .start = true,
