@@ -288,6 +288,38 @@ void help_long_options(struct names *n)
 	}
 }
 
+void listed_workloads(struct names *n, const char *modes_of)
+{
+	static struct wakeprobe_ran r;
+	const char *line, *name = "";
+	size_t name_len = 0;
+
+	wakeprobe_run(&r, (char *[]){ "--list-workloads", NULL });
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "--list-workloads: status 0x%x, %s", r.status,
+		  r.err);
+	n->n = 0;
+	for (line = r.out; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		const char *modes = strstr(line, "modes:"), *end = line + strcspn(line, "\n");
+
+		/* a workload starts its line in lower case; its modes, if any, are on the next line */
+		if (*line >= 'a' && *line <= 'z') {
+			name = line;
+			name_len = strcspn(line, " ");
+			if (!modes_of)
+				names_add(n, name, name_len);
+		} else if (*line == ' ' && modes && modes < end && modes_of && strlen(modes_of) == name_len &&
+			   !strncmp(name, modes_of, name_len)) {
+			for (const char *m = modes + strlen("modes:"); m < end; m += strspn(m, " ")) {
+				size_t len = strcspn(m, " \n");
+
+				if (len)
+					names_add(n, m, len);
+				m += len;
+			}
+		}
+	}
+}
+
 long report_pair_count(const char *report, const char *mechanism)
 {
 	char via[128];

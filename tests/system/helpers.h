@@ -146,6 +146,12 @@ bool names_has(const struct names *n, const char *word);
 void help_long_options(struct names *n);
 
 /*
+ * listed_workloads - the names `wakeprobe --list-workloads` prints, paths and
+ * throughput workloads; with @modes_of, the modes of that throughput workload instead
+ */
+void listed_workloads(struct names *n, const char *modes_of);
+
+/*
  * report_pair_count - in an attach report, the count of the first row of
  * the pairs table through @mechanism (the busiest); -1 when none is
  */
