@@ -29,6 +29,8 @@ BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
 PREFIX ?= /usr/local
 DESTDIR ?=
 LIBEXECDIR := $(PREFIX)/libexec/wakeprobe
+MAN8DIR := $(PREFIX)/share/man/man8
+COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
 
 # x86-64 is the one supported architecture: the workloads stamp time with
 # rdtscp, and the BPF side reads x86's syscall numbers, orig_ax and the APIC
@@ -96,7 +98,8 @@ $(DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh && touch $@
 
-# what only the tests need: python3 parses the JSON outputs, procps finds leftovers, valgrind checks report
+# what only the tests need: python3 parses the JSON outputs, procps finds leftovers, valgrind checks report,
+# man-db and groff-base check the man page
 $(TEST_DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh test)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh test && touch $@
@@ -234,15 +237,21 @@ fuzz: $(OBJ)/fuzz/fuzz-record $(OBJ)/fuzz/fuzz-options $(OBJ)/fuzz/fuzz-json
 		-print_final_stats=1 corpus-json $(CURDIR)/tests/fuzz/seeds/json 2>&1 | \
 		grep -E '^(Done|stat::number_of_executed_units|==|SUMMARY|INFO: seed)'
 
+# the man page goes in as it is kept, uncompressed: man reads it so, and a package compresses its own
 install: all
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
-	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXECDIR)
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MAN8DIR) $(DESTDIR)$(COMPLETIONDIR)
 	$(Q)install -m 0755 $(OBJ)/wakeprobe $(DESTDIR)$(PREFIX)/bin/wakeprobe
 	$(Q)install -m 0755 $(WORKLOAD_BINS) $(THROUGHPUT_BINS) $(DESTDIR)$(LIBEXECDIR)/
+	$(Q)install -m 0644 docs/wakeprobe.8 $(DESTDIR)$(MAN8DIR)/wakeprobe.8
+	$(Q)install -m 0644 completions/wakeprobe $(DESTDIR)$(COMPLETIONDIR)/wakeprobe
 
+# exactly what install put: the shared directories stay, and wakeprobe's own goes once empty
 uninstall:
-	$(Q)rm -f $(DESTDIR)$(PREFIX)/bin/wakeprobe
-	$(Q)rm -rf $(DESTDIR)$(LIBEXECDIR)
+	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)rm -f $(DESTDIR)$(PREFIX)/bin/wakeprobe $(DESTDIR)$(MAN8DIR)/wakeprobe.8 $(DESTDIR)$(COMPLETIONDIR)/wakeprobe \
+		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(WORKLOADS) $(THROUGHPUT_WORKLOADS))
+	$(Q)if [ -d $(DESTDIR)$(LIBEXECDIR) ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(LIBEXECDIR); fi
 
 vmlinux: | $(DEPS_STAMP)
 	$(call msg,GEN,$(VMLINUX))

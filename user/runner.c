@@ -41,6 +41,14 @@ int runner__find_workload(const char *name, char *path, size_t len)
 			snprintf(path, len, "%s/workloads/%s", self, name);
 			if (is_executable(path))
 				return 0;
+			/*
+			 * PREFIX/bin/wakeprobe finds PREFIX/libexec/wakeprobe: a tree
+			 * staged under DESTDIR, or installed with another PREFIX than
+			 * the objects were compiled with, works as it lies.
+			 */
+			snprintf(path, len, "%s/../libexec/wakeprobe/%s", self, name);
+			if (is_executable(path))
+				return 0;
 		}
 	}
 	snprintf(path, len, "%s/%s", WAKEPROBE_LIBEXECDIR, name);

@@ -31,7 +31,9 @@ typedef int (*runner_ready_fn)(pid_t pid, void *ctx);
 
 /*
  * runner__find_workload - the workload binary for @name: $WAKEPROBE_WORKLOAD_DIR,
- * else build/workloads beside the running binary, else the install directory.
+ * else build/workloads beside the running binary, else ../libexec/wakeprobe
+ * beside it (an installed tree, wherever it was put), else the install
+ * directory it was built for.
  */
 int runner__find_workload(const char *name, char *path, size_t len);
 

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "collector.h"
@@ -228,18 +229,95 @@ int text_count_lines(const char *s)
 void wakeprobe_run(struct wakeprobe_ran *r, char *const args[])
 {
 	char *argv[32] = { (char *)wakeprobe_path() };
-	int out, err, i;
-	pid_t pid;
+	int i;
 
 	for (i = 0; args[i] && i < 30; i++)
 		argv[i + 1] = args[i];
 	argv[i + 1] = NULL;
+	program_run(r, argv);
+}
+
+void program_run(struct wakeprobe_ran *r, char *const argv[])
+{
+	int out, err;
+	pid_t pid;
+
 	pid = spawn_piped(argv, NULL, &out, &err);
 	read_to_end(out, r->out, sizeof(r->out));
 	read_to_end(err, r->err, sizeof(r->err));
 	close(out);
 	close(err);
 	cr_assert_eq(waitpid(pid, &r->status, 0), pid);
+}
+
+void names_add(struct names *n, const char *word, size_t len)
+{
+	cr_assert_lt(n->n, sizeof(n->name) / sizeof(n->name[0]), "more than %zu names", n->n);
+	cr_assert_lt(len, sizeof(n->name[0]), "a name of %zu bytes: %.*s", len, (int)len, word);
+	memcpy(n->name[n->n], word, len);
+	n->name[n->n++][len] = '\0';
+}
+
+bool names_has(const struct names *n, const char *word)
+{
+	for (size_t i = 0; i < n->n; i++)
+		if (!strcmp(n->name[i], word))
+			return true;
+	return false;
+}
+
+void help_long_options(struct names *n)
+{
+	static struct wakeprobe_ran r;
+	const char *line;
+
+	wakeprobe_run(&r, (char *[]){ "--help", NULL });
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "--help: status 0x%x, %s", r.status, r.err);
+	n->n = 0;
+	for (line = r.out; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		const char *opt;
+
+		/* an option's line: "  -w, --workload NAME ..." or "      --mode M ..." */
+		if (!strncmp(line, "  -", 3) && !strncmp(line + 4, ", --", 4))
+			opt = line + 6;
+		else if (!strncmp(line, "      --", 8))
+			opt = line + 6;
+		else
+			continue;
+		names_add(n, opt, strcspn(opt, " \n"));
+	}
+}
+
+void listed_workloads(struct names *n, const char *modes_of)
+{
+	static struct wakeprobe_ran r;
+	const char *line, *name = "";
+	size_t name_len = 0;
+
+	wakeprobe_run(&r, (char *[]){ "--list-workloads", NULL });
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "--list-workloads: status 0x%x, %s", r.status,
+		  r.err);
+	n->n = 0;
+	for (line = r.out; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		const char *modes = strstr(line, "modes:"), *end = line + strcspn(line, "\n");
+
+		/* a workload starts its line in lower case; its modes, if any, are on the next line */
+		if (*line >= 'a' && *line <= 'z') {
+			name = line;
+			name_len = strcspn(line, " ");
+			if (!modes_of)
+				names_add(n, name, name_len);
+		} else if (*line == ' ' && modes && modes < end && modes_of && strlen(modes_of) == name_len &&
+			   !strncmp(name, modes_of, name_len)) {
+			for (const char *m = modes + strlen("modes:"); m < end; m += strspn(m, " ")) {
+				size_t len = strcspn(m, " \n");
+
+				if (len)
+					names_add(n, m, len);
+				m += len;
+			}
+		}
+	}
 }
 
 long report_pair_count(const char *report, const char *mechanism)

@@ -127,6 +127,30 @@ struct wakeprobe_ran {
 /* wakeprobe_run - wakeprobe_path() with @args (after argv[0], at most 30) to its end */
 void wakeprobe_run(struct wakeprobe_ran *r, char *const args[]);
 
+/* program_run - the program at the path @argv[0] with its arguments, run as wakeprobe_run() runs wakeprobe */
+void program_run(struct wakeprobe_ran *r, char *const argv[]);
+
+/* a list of short words: options, workloads, modes, completions */
+struct names {
+	size_t n;
+	char name[128][48];
+};
+
+/* names_add - append @len bytes of @word to @n; fails the test when it is full or the word too long */
+void names_add(struct names *n, const char *word, size_t len);
+
+/* names_has - is @word in @n? */
+bool names_has(const struct names *n, const char *word);
+
+/* help_long_options - the long options `wakeprobe --help` lists, "--workload" and so on, in its order */
+void help_long_options(struct names *n);
+
+/*
+ * listed_workloads - the names `wakeprobe --list-workloads` prints, paths and
+ * throughput workloads; with @modes_of, the modes of that throughput workload instead
+ */
+void listed_workloads(struct names *n, const char *modes_of);
+
 /*
  * report_pair_count - in an attach report, the count of the first row of
  * the pairs table through @mechanism (the busiest); -1 when none is
