@@ -63,7 +63,7 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/mer
 	user/analysis.c user/recording.c user/recorder.c \
 	user/rec_reader.c user/run_config.c \
 	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c \
-	user/prom.c
+	user/prom.c user/prom_metrics.c user/prom_live.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem thread-start
 # the throughput family (workloads/throughput.h): whole hand-off designs timed over repeated
 # runs; wakeprobe runs them as user/designs.c lists them, not as paced paths

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prom.h"
+#include "prom_text.h"
 
 static char *text;
 static size_t text_len;
@@ -134,23 +135,6 @@ Test(prom, labels_past_the_limit_are_ignored_not_overrun)
 	cr_expect_eq(ls.n, PROM_MAX_LABELS);
 }
 
-/* value_of - the number on the line that starts with @sample (name and labels), as a string */
-static const char *value_of(const char *doc, const char *sample, char *buf, size_t len)
-{
-	size_t n = strlen(sample);
-
-	for (const char *line = doc; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		if (!strncmp(line, sample, n) && line[n] == ' ') {
-			const char *v = line + n + 1, *end = strchr(v, '\n');
-
-			snprintf(buf, len, "%.*s", (int)(end ? end - v : (long)strlen(v)), v);
-			return buf;
-		}
-	}
-	cr_assert(false, "no sample %s in:\n%s", sample, doc);
-	return NULL;
-}
-
 Test(prom, histogram_buckets_are_cumulative_counts_of_the_samples_up_to_le)
 {
 	/* below the first le, on an le, just past one, in the middle, past the last le */
@@ -180,7 +164,7 @@ Test(prom, histogram_buckets_are_cumulative_counts_of_the_samples_up_to_le)
 			upto += values[i] <= le_ns;
 		prom__seconds_text(le_ns, buf, sizeof(buf));
 		snprintf(sample, sizeof(sample), "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"%s\"}", buf);
-		got = strtoull(value_of(doc, sample, buf, sizeof(buf)), NULL, 10);
+		got = strtoull(prom_value_of(doc, sample, buf, sizeof(buf)), NULL, 10);
 		cr_expect_eq(got, upto, "le %" PRIu64 " ns: %" PRIu64 ", want %" PRIu64, le_ns, got, upto);
 		cr_expect_geq(got, prev, "buckets must not fall");
 		prev = got;
@@ -188,16 +172,16 @@ Test(prom, histogram_buckets_are_cumulative_counts_of_the_samples_up_to_le)
 	}
 	cr_expect_eq(lines, PROM_LAST_ROW - PROM_FIRST_ROW + 1);
 	/* the first le is 127 ns, the last 2^35 - 1 ns: the 40 s sample is in +Inf alone */
-	cr_expect_str_eq(value_of(doc, "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"0.000000127\"}", buf,
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"0.000000127\"}", buf,
 				  sizeof(buf)), "3");
-	cr_expect_str_eq(value_of(doc, "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"34.359738367\"}", buf,
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"34.359738367\"}", buf,
 				  sizeof(buf)), "9");
-	cr_expect_str_eq(value_of(doc, "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"+Inf\"}", buf,
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"+Inf\"}", buf,
 				  sizeof(buf)), "10");
 	prom__seconds_text(sum, want, sizeof(want));
-	cr_expect_str_eq(value_of(doc, "wakeprobe_phase_seconds_sum{phase=\"runq_wait\"}", buf, sizeof(buf)), want);
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_sum{phase=\"runq_wait\"}", buf, sizeof(buf)), want);
 	cr_expect_str_eq(want, "40.005004376");
-	cr_expect_str_eq(value_of(doc, "wakeprobe_phase_seconds_count{phase=\"runq_wait\"}", buf, sizeof(buf)), "10");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_count{phase=\"runq_wait\"}", buf, sizeof(buf)), "10");
 	free(h);
 }
 
