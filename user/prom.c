@@ -45,29 +45,22 @@ void prom__family(FILE *out, const char *name, const char *type, const char *hel
 void prom__label_value(FILE *out, const char *v)
 {
 	const unsigned char *s = (const unsigned char *)v;
-	size_t n = strlen(v), i = 0, len;
+	size_t n = strlen(v), len;
 
-	while (i < n) {
+	for (size_t i = 0; i < n; i += len) {
 		unsigned char c = s[i];
 
+		len = c < 0x80 ? 1 : json_writer__utf8_len(s + i, n - i);
 		if (c == '\\' || c == '"') {
-			fputc('\\', out);
-			fputc(c, out);
-			i++;
+			fprintf(out, "\\%c", c);
 		} else if (c == '\n') {
 			fputs("\\n", out);
-			i++;
-		} else if (c < 0x80) {
-			fputc(c, out);
-			i++;
-		} else if ((len = json_writer__utf8_len(s + i, n - i))) {
+		} else if (len) {
 			fwrite(s + i, 1, len, out);
-			i += len;
 		} else {
 			/* a comm cut inside a character: the byte's value as a character keeps the file valid */
-			fputc(0xc0 | (c >> 6), out);
-			fputc(0x80 | (c & 0x3f), out);
-			i++;
+			fprintf(out, "%c%c", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+			len = 1;
 		}
 	}
 }

@@ -74,6 +74,13 @@ static void begin(FILE *out, enum family f)
 	prom__family(out, families[f].name, families[f].type, families[f].help);
 }
 
+/* only_uint - the family @f, of one sample: @v */
+static void only_uint(FILE *out, enum family f, const struct prom_labels *ls, uint64_t v)
+{
+	begin(out, f);
+	prom__uint(out, families[f].name, ls, v);
+}
+
 /* a time summed over wakeups: a counter, which cannot go below 0 */
 static uint64_t counted_ns(int64_t ns)
 {
@@ -295,22 +302,17 @@ void prom_metrics__print_attach(FILE *out, const struct prom_attach *a)
 
 		prom__uint(out, families[F_WAKER_CLASS].name, &l, g->by_class[c]);
 	}
-	begin(out, F_PAIRS_UNTABLED);
-	prom__uint(out, families[F_PAIRS_UNTABLED].name, &ls, g->pairs_untabled);
+	only_uint(out, F_PAIRS_UNTABLED, &ls, g->pairs_untabled);
 	begin(out, F_CAUSE);
 	print_causes(out, &ls, &g->causes);
 
-	begin(out, F_DROPPED);
-	prom__uint(out, families[F_DROPPED].name, &ls, a->drops);
-	begin(out, F_RECORDS);
-	prom__uint(out, families[F_RECORDS].name, &ls, a->counters->events);
+	only_uint(out, F_DROPPED, &ls, a->drops);
+	only_uint(out, F_RECORDS, &ls, a->counters->events);
 	if (g->wakeups) {
 		begin(out, F_RECORDS_PER_WAKEUP);
 		prom__double(out, families[F_RECORDS_PER_WAKEUP].name, &ls,
 			     (double)a->counters->events / (double)g->wakeups);
 	}
-	if (a->missed_runs_known) {
-		begin(out, F_MISSED_RUNS);
-		prom__uint(out, families[F_MISSED_RUNS].name, &ls, a->missed_runs);
-	}
+	if (a->missed_runs_known)
+		only_uint(out, F_MISSED_RUNS, &ls, a->missed_runs);
 }
