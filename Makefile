@@ -64,7 +64,8 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/mer
 	user/sample_reader.c user/runner.c user/targets.c user/fd_kinds.c user/attach_session.c user/collector.c user/steal_clock.c user/host_steal.c user/trace_cost.c \
 	user/analysis.c user/recording.c user/recorder.c \
 	user/rec_reader.c user/run_config.c \
-	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c
+	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c \
+	user/prom.c user/prom_metrics.c user/prom_live.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem thread-start
 # the throughput family (workloads/throughput.h): whole hand-off designs timed over repeated
 # runs; wakeprobe runs them as user/designs.c lists them, not as paced paths
@@ -99,7 +100,7 @@ $(DEPS_STAMP): scripts/setup-deps.sh
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh && touch $@
 
 # what only the tests need: python3 parses the JSON outputs, procps finds leftovers, valgrind checks report,
-# man-db and groff-base check the man page
+# man-db and groff-base check the man page, prometheus brings promtool, which checks the --prometheus files
 $(TEST_DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh test)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh test && touch $@

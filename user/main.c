@@ -32,6 +32,7 @@
 #include "designs.h"
 #include "options.h"
 #include "outputs.h"
+#include "prom_live.h"
 #include "replay.h"
 #include "report.h"
 #include "session.h"
@@ -396,19 +397,33 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 	return err == 2 ? 2 : err ? 1 : 0;
 }
 
+/* what a live attach run feeds: the analysis (and the recording), the metrics --prometheus-every rewrites */
+struct attach_live {
+	struct attach_recorder w;
+	struct prom_live prom;
+};
+
 static void attach_begin(const struct attach_session_result *res, void *ctx)
 {
-	attach_recorder__begin(ctx, res);
+	struct attach_live *live = ctx;
+
+	attach_recorder__begin(&live->w, res);
+	prom_live__begin(&live->prom, res);
 }
 
 static void attach_event(const struct wp_event *e, void *ctx)
 {
-	attach_recorder__event(ctx, e);
+	struct attach_live *live = ctx;
+
+	attach_recorder__event(&live->w, e);
 }
 
 static void attach_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 {
-	attach_recorder__advance(ctx, complete_ns, drops);
+	struct attach_live *live = ctx;
+
+	attach_recorder__advance(&live->w, complete_ns, drops);
+	prom_live__advance(&live->prom, live->w.analysis, drops);
 }
 
 /* attach_exit_status - wakeprobe's own: the command's, or 0 when there was none */
@@ -449,7 +464,8 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		.on_event = attach_event,
 		.on_advance = attach_advance,
 	};
-	static struct attach_recorder w;	/* its fd cache is large for a stack */
+	static struct attach_live live;	/* the recorder's fd cache is large for a stack */
+	struct attach_recorder *w = &live.w;
 	struct attach_session_result res;
 	struct attach_report report;
 	char msg[PATH_MAX + 128], path[PATH_MAX];
@@ -482,14 +498,15 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
-	attach_recorder__init(&w, out->recorder, &so, &ao);
-	w.analysis = attach_analysis__new(&ao);
-	if (!w.analysis) {
+	attach_recorder__init(w, out->recorder, &so, &ao);
+	prom_live__init(&live.prom, o->prometheus_path, o->prometheus_every_s, out->target);
+	w->analysis = attach_analysis__new(&ao);
+	if (!w->analysis) {
 		fprintf(stderr, "wakeprobe: out of memory\n");
 		outputs__abandon(out);
 		return 1;
 	}
-	so.ctx = &w;
+	so.ctx = &live;
 	if (o->target_argv)
 		fprintf(stderr, "wakeprobe: tracing %s and what it starts, until it ends ...\n", o->target_argv[0]);
 	else
@@ -502,15 +519,15 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		err = 1;
 		goto out;
 	}
-	attach_recorder__end(&w, &res);
+	attach_recorder__end(w, &res);
 	report = (struct attach_report){
 		.targets = &so,
 		.run = &res,
-		.counters = attach__counters(w.analysis->engine),
-		.agg = w.analysis->agg,
+		.counters = attach__counters(w->analysis->engine),
+		.agg = w->analysis->agg,
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,
-		.tids_left_out = w.analysis->tids_left_out,
+		.tids_left_out = w->analysis->tids_left_out,
 		.pairs = o->pairs,
 		.order = o->order_by_cost ? ATTACH_ORDER_COST : ATTACH_ORDER_COUNT,
 	};
@@ -522,8 +539,8 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		err = 1;
 	}
 out:
-	attach_analysis__free(w.analysis);
-	w.analysis = NULL;
+	attach_analysis__free(w->analysis);
+	w->analysis = NULL;
 	return err;
 }
 

@@ -23,6 +23,8 @@ enum {
 	OPT_PAIRS,
 	OPT_ORDER,
 	OPT_MODE,
+	OPT_PROMETHEUS,
+	OPT_PROMETHEUS_EVERY,
 };
 
 #define STR_(x) #x
@@ -104,6 +106,11 @@ static const struct option_spec specs[] = {
 	  "one row per wakeup: its phases in ns and its label", true },
 	{ "perfetto", OPT_PERFETTO, "FILE", GROUP_OUTPUT, false, MODE_ANY,
 	  "a timeline for ui.perfetto.dev or chrome://tracing", true },
+	{ "prometheus", OPT_PROMETHEUS, "FILE", GROUP_OUTPUT, false, MODE_ANY,
+	  "metrics for Prometheus, for node_exporter's textfile\n"
+	  "collector (docs/fleet.md)", true },
+	{ "prometheus-every", OPT_PROMETHEUS_EVERY, "S", GROUP_OUTPUT, true, MODE_ATTACH,
+	  "attach mode: rewrite --prometheus every S seconds", false },
 	/* not run_only: report refuses it with a message of its own */
 	{ "output", 'o', "FILE", GROUP_OUTPUT, false, MODE_ANY,
 	  "record: where to save the run (docs/recording.md)", false },
@@ -136,6 +143,9 @@ static void print_group(FILE *out, enum opt_group group)
 			snprintf(shortname, sizeof(shortname), "-%c,", s->key);
 		snprintf(flags, sizeof(flags), "--%s%s%s", s->name, s->arg ? " " : "", s->arg ? s->arg : "");
 		fprintf(out, "  %-4s%-20s", shortname, flags);
+		/* flags that fill their column: the text starts on the next line, in its column */
+		if (strlen(flags) >= 20)
+			fprintf(out, "\n%26s", "");
 		while ((nl = strchr(line, '\n'))) {
 			fprintf(out, "%.*s\n%26s", (int)(nl - line), line, "");
 			line = nl + 1;
@@ -200,7 +210,9 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload burst-queue --mode cond -- --tasks 100000 --repeat 5\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
-		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n");
+		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n"
+		"  sudo wakeprobe --pid 1234 --prometheus /var/lib/node_exporter/wakeprobe.prom \\\n"
+		"       --prometheus-every 15                            # metrics for a fleet\n");
 }
 
 /*
@@ -234,8 +246,9 @@ static const char *shown(const char *arg)
 /* check_outputs - at most one output on stdout, no file written twice, none over the recording read */
 static enum options_result check_outputs(const struct wp_options *o, char *err, size_t errlen)
 {
-	const char *paths[] = { o->report_path, o->record_path, o->json_path, o->csv_path, o->perfetto_path };
-	const char *names[] = { "the recording", "-o", "--json", "--csv", "--perfetto" };
+	const char *paths[] = { o->report_path, o->record_path, o->json_path, o->csv_path, o->perfetto_path,
+				o->prometheus_path };
+	const char *names[] = { "the recording", "-o", "--json", "--csv", "--perfetto", "--prometheus" };
 	size_t i, j, n = sizeof(paths) / sizeof(paths[0]);
 
 	for (i = 0; i < n; i++)
@@ -246,6 +259,10 @@ static enum options_result check_outputs(const struct wp_options *o, char *err, 
 					 names[i], names[j], shown(paths[i]));
 				return OPTIONS_BAD;
 			}
+	if (o->prometheus_every_s && (!o->prometheus_path || !strcmp(o->prometheus_path, "-"))) {
+		snprintf(err, errlen, "--prometheus-every rewrites the --prometheus file: add --prometheus FILE");
+		return OPTIONS_BAD;
+	}
 	return OPTIONS_RUN;
 }
 
@@ -404,6 +421,16 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case 'o':
 			o->record_path = optarg;
 			break;
+		case OPT_PROMETHEUS:
+			o->prometheus_path = optarg;
+			break;
+		case OPT_PROMETHEUS_EVERY:
+			if (parse__u64(optarg, 1, OPT_MAX_PROMETHEUS_EVERY_S, &o->prometheus_every_s)) {
+				snprintf(err, errlen, "--prometheus-every wants seconds from 1 to %d, not '%s'",
+					 OPT_MAX_PROMETHEUS_EVERY_S, shown(optarg));
+				return OPTIONS_BAD;
+			}
+			break;
 		case OPT_TIMEOUT:
 			if (parse__u64(optarg, 1, OPT_MAX_TIMEOUT_S, &o->timeout_s)) {
 				snprintf(err, errlen, "--timeout wants seconds from 1 to %llu, not '%s'", OPT_MAX_TIMEOUT_S,
@@ -500,6 +527,10 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		o->target_argv = NULL;
 	}
 	if (o->command == CMD_REPORT) {
+		if (o->prometheus_every_s) {
+			snprintf(err, errlen, "--prometheus-every is for a live attach run: report writes --prometheus once");
+			return OPTIONS_BAD;
+		}
 		if (run_option[0]) {
 			char takes[160];
 
@@ -508,7 +539,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			return OPTIONS_BAD;
 		}
 		if (o->record_path) {
-			snprintf(err, errlen, "-o is for wakeprobe record: report writes --json, --csv or --perfetto");
+			snprintf(err, errlen, "-o is for wakeprobe record: report writes --json, --csv, --perfetto or --prometheus");
 			return OPTIONS_BAD;
 		}
 		return check_outputs(o, err, errlen);
@@ -518,7 +549,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		return OPTIONS_BAD;
 	}
 	if (o->command == CMD_RUN && o->record_path) {
-		snprintf(err, errlen, "-o is for wakeprobe record -o FILE; a run writes --json, --csv or --perfetto");
+		snprintf(err, errlen, "-o is for wakeprobe record -o FILE; a run writes --json, --csv, --perfetto or --prometheus");
 		return OPTIONS_BAD;
 	}
 	if (o->list_workloads)

@@ -21,6 +21,7 @@
 #define OPT_MAX_DURATION_S	(7ull * 24 * 3600)
 #define OPT_DEFAULT_PAIRS	10
 #define OPT_MAX_PAIRS		1000
+#define OPT_MAX_PROMETHEUS_EVERY_S	86400
 
 enum wp_command {
 	CMD_RUN,		/* wakeprobe --workload NAME, --pid PID or -- CMD: measure and report */
@@ -35,6 +36,8 @@ struct wp_options {
 	const char *json_path;		/* NULL: no such output; "-": standard output */
 	const char *csv_path;
 	const char *perfetto_path;
+	const char *prometheus_path;
+	uint64_t prometheus_every_s;	/* attach mode: rewrite prometheus_path this often; 0: at the end only */
 	const char *workload;
 	/* a throughput workload (designs.h): its modes, and the arguments after -- that go to it */
 	bool design;

@@ -7,6 +7,7 @@
 #include "attach_json.h"
 #include "design_json.h"
 #include "outputs.h"
+#include "prom_metrics.h"
 #include "recorder.h"
 #include "report_json.h"
 #include "sample_csv.h"
@@ -32,12 +33,15 @@ static int open_files(struct outputs *out, const struct wp_options *o, char *msg
 		err = open_one(&out->csv, "--csv", o->csv_path, msg, len);
 	if (!err)
 		err = open_one(&out->perfetto, "--perfetto", o->perfetto_path, msg, len);
+	if (!err)
+		err = open_one(&out->prometheus, "--prometheus", o->prometheus_path, msg, len);
 	if (err) {
 		outputs__abandon(out);
 		return err;
 	}
 	out->text = !outfile__is_stdout(&out->record) && !outfile__is_stdout(&out->json) &&
-		    !outfile__is_stdout(&out->csv) && !outfile__is_stdout(&out->perfetto);
+		    !outfile__is_stdout(&out->csv) && !outfile__is_stdout(&out->perfetto) &&
+		    !outfile__is_stdout(&out->prometheus);
 	return 0;
 }
 
@@ -156,6 +160,8 @@ static int finish_files(struct outputs *out, int err, char *msg, size_t len)
 		err = commit_one(&out->csv, err, msg, len);
 	if (!err)
 		err = commit_one(&out->perfetto, err, msg, len);
+	if (!err)
+		err = commit_one(&out->prometheus, err, msg, len);
 	if (err)
 		outputs__abandon(out);
 	return err;
@@ -170,6 +176,9 @@ int outputs__finish(struct outputs *out, const struct run_config *cfg, const str
 		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
 		err = -EIO;
 	}
+	if (!err && out->prometheus.f)
+		err = writer_failed(prom_metrics__print_runs(out->prometheus.f, wl, res, n), "--prometheus",
+				    out->prometheus.path, msg, len);
 	return finish_files(out, err, msg, len);
 }
 
@@ -205,6 +214,7 @@ int outputs__begin_attach(struct outputs *out, const char *target, struct attach
 		outputs__abandon(out);
 		return -ENOMEM;
 	}
+	snprintf(out->target, sizeof(out->target), "%s", target);
 	if (out->timeline) {
 		ao->on_event = attach_on_event;
 		ao->on_event_ctx = out;
@@ -226,6 +236,24 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 	}
 	if (out->timeline)
 		timeline__end_run(out->timeline);
+	if (out->prometheus.f && r) {
+		const struct attach_session_result *run = r->run;
+		char host[sizeof(run->meta.hostname) + 1];
+		struct prom_attach pa = {
+			.host = host,
+			.target = out->target,
+			.started_unix_ns = run->meta.started_unix_ns,
+			.traced_ns = run->trace_end_ns > run->trace_start_ns ? run->trace_end_ns - run->trace_start_ns : 0,
+			.agg = r->agg,
+			.counters = r->counters,
+			.drops = run->drops_total,
+			.missed_runs_known = true,
+			.missed_runs = run->missed_runs,
+		};
+
+		snprintf(host, sizeof(host), "%.*s", (int)sizeof(run->meta.hostname), run->meta.hostname);
+		prom_metrics__print_attach(out->prometheus.f, &pa);
+	}
 	return finish_files(out, err, msg, len);
 }
 
@@ -258,4 +286,5 @@ void outputs__abandon(struct outputs *out)
 	outfile__abandon(&out->json);
 	outfile__abandon(&out->csv);
 	outfile__abandon(&out->perfetto);
+	outfile__abandon(&out->prometheus);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * outputs.h - the files a run or a report writes besides the text report:
- * the recording, JSON, CSV and the Perfetto timeline. Each appears whole
+ * the recording, JSON, CSV, the Perfetto timeline and Prometheus metrics. Each appears whole
  * once everything went well, or not at all (outfile.h).
  */
 #ifndef WAKEPROBE_OUTPUTS_H
@@ -18,12 +18,13 @@
 #include "run_result.h"
 
 struct outputs {
-	struct outfile record, json, csv, perfetto;
+	struct outfile record, json, csv, perfetto, prometheus;
 	struct recorder *recorder;
 	struct sample_csv *csv_writer;
 	struct timeline *timeline;
 	struct attach_csv *attach_csv;	/* attach mode's --csv */
 	bool text;			/* the text report goes to stdout (no output took it) */
+	char target[256];		/* attach mode: what the run traces, as --prometheus labels it */
 };
 
 /* outputs__open - create every output @o asks for; on failure none is left */

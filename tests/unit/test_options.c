@@ -129,6 +129,20 @@ Test(options, a_recording_from_stdin_may_go_with_an_output_to_stdout)
 	cr_assert_str_eq(opts.json_path, "-");
 }
 
+Test(options, prometheus_metrics_are_an_output_of_runs_and_reports_rewritten_only_by_attach_runs)
+{
+	cr_assert_eq(PARSE("--workload", "eventfd", "--prometheus", "m.prom"), OPTIONS_RUN, "%s", err);
+	cr_assert_str_eq(opts.prometheus_path, "m.prom");
+	cr_assert_eq(opts.prometheus_every_s, 0);
+	cr_assert_eq(PARSE("report", "run.wpr", "--prometheus", "-"), OPTIONS_RUN, "%s", err);
+	cr_assert_str_eq(opts.prometheus_path, "-");
+	cr_assert_eq(PARSE("--pid", "12", "--prometheus", "m.prom", "--prometheus-every", "15"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(opts.prometheus_every_s, 15);
+	cr_assert_eq(PARSE("--prometheus", "m.prom", "--prometheus-every", "86400", "--", "true"), OPTIONS_RUN, "%s",
+		     err);
+	cr_assert_eq(opts.prometheus_every_s, 86400);
+}
+
 Test(options, a_plain_run_is_the_run_command)
 {
 	cr_assert_eq(PARSE("--workload", "eventfd", "--json", "r.json"), OPTIONS_RUN, "%s", err);
@@ -213,6 +227,13 @@ static struct bad_case bad_cases[] = {
 	{ { "report", "run.wpr", "--duration", "5" }, "--duration is fixed by the recording" },
 	{ { "report", "run.wpr", "--timeout", "5" }, "takes --outliers, --threshold-us, --tid, --pairs" },
 	{ { "report", "run.wpr", "--", "ls" }, "unexpected argument 'ls'" },
+	{ { "--pid", "12", "--prometheus-every", "5" }, "--prometheus-every rewrites the --prometheus" },
+	{ { "--pid", "12", "--prometheus", "-", "--prometheus-every", "5" }, "add --prometheus FILE" },
+	{ { "--pid", "12", "--prometheus", "m", "--prometheus-every", "0" }, "--prometheus-every wants seconds" },
+	{ { "--workload", "eventfd", "--prometheus-every", "5" }, "--prometheus-every is for attach mode" },
+	{ { "report", "run.wpr", "--prometheus", "m", "--prometheus-every", "5" }, "for a live attach run" },
+	{ { "--workload", "eventfd", "--json", "m", "--prometheus", "m" }, "--json and --prometheus both name 'm'" },
+	{ { "--workload", "spawn", "--prometheus", "m" }, "--prometheus is for the paced paths" },
 };
 
 ParameterizedTestParameters(options, bad_input_gets_one_line_naming_the_problem)

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_prom_metrics.c - a run's numbers as wakeprobe_* metrics: synthetic
+ * runs of the paced paths, and the small attach run of attach_run.h, each
+ * figure held to what went in; every family whole in one place, once.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "attach_run.h"
+#include "prom.h"
+#include "prom_metrics.h"
+#include "prom_text.h"
+
+static char *text;
+static size_t text_len;
+static FILE *out;
+static struct run_result *runs[2];
+
+static void setup(void)
+{
+	text = NULL;
+	out = open_memstream(&text, &text_len);
+	cr_assert_not_null(out);
+	for (int i = 0; i < 2; i++) {
+		runs[i] = calloc(1, sizeof(*runs[i]));
+		cr_assert_not_null(runs[i]);
+		aggregate__init(&runs[i]->agg);
+	}
+}
+
+static void teardown(void)
+{
+	if (out)
+		fclose(out);
+	free(text);
+	for (int i = 0; i < 2; i++)
+		free(runs[i]);
+}
+
+TestSuite(prom_metrics, .init = setup, .fini = teardown);
+
+static const char *written(void)
+{
+	cr_assert_eq(fflush(out), 0);
+	return text;
+}
+
+static const struct workload_desc eventfd_wl = { .name = "eventfd" };
+static const struct workload_desc spin_wl = { .name = "spin", .user_only = true };
+
+/*
+ * traced_run - @r as a traced run on host h"1 of three complete wakeups
+ * and one no_sleep: runq_wait 1000, 2000 and 40000 ns, idle 1500 ns and
+ * other_task 500 ns in all, 45 records, 2 dropped
+ */
+static void traced_run(struct run_result *r)
+{
+	static const uint64_t runq[] = { 1000, 2000, 40000 };
+
+	snprintf(r->meta.hostname, sizeof(r->meta.hostname), "h\"1");
+	r->meta.started_unix_ns = 1700000000500000000ull;
+	r->traced = true;
+	r->trace_start_ns = 1000;
+	r->trace_end_ns = 3000001000ull;
+	for (int i = 0; i < 3; i++) {
+		for (int p = 0; p < NR_PHASES; p++)
+			histogram__add(&r->agg.phase[p], p == PHASE_RUNQ_WAIT ? runq[i] : 100);
+		histogram__add(&r->agg.total, runq[i] + 500);
+		histogram__add(&r->agg.all_total, runq[i] + 500);
+	}
+	histogram__add(&r->agg.all_total, 300);
+	r->agg.samples = 4;
+	r->agg.by_label[LABEL_COMPLETE] = 3;
+	r->agg.by_label[LABEL_NO_SLEEP] = 1;
+	r->agg.causes.cause_ns[CAUSE_IDLE] = 1500;
+	r->agg.causes.cause_ns[CAUSE_OTHER_TASK] = 500;
+	r->merge.events = 45;
+	r->drops_total = 2;
+	r->missed_runs = 1;
+}
+
+/* untraced_run - @r as a run without tracing of two samples, 700 and 900 ns */
+static void untraced_run(struct run_result *r)
+{
+	snprintf(r->meta.hostname, sizeof(r->meta.hostname), "h\"1");
+	histogram__add(&r->agg.all_total, 700);
+	histogram__add(&r->agg.all_total, 900);
+	r->agg.samples = 2;
+}
+
+/*
+ * check_families - every sample of @doc comes after its family's HELP and
+ * TYPE, which come once each, and a family's samples come together; a
+ * histogram's _bucket, _sum and _count are its samples; at least @min families
+ */
+static void check_families(const char *doc, int min)
+{
+	char families[64][96];
+	int n = 0;
+	char current[96] = "";
+
+	for (const char *line = doc; line; line = prom_line_after(line)) {
+		char name[96];
+
+		if (!strncmp(line, "# HELP ", 7))
+			continue;
+		if (!strncmp(line, "# TYPE ", 7)) {
+			cr_assert_eq(sscanf(line + 7, "%95s", current), 1);
+			for (int i = 0; i < n; i++)
+				cr_expect_str_neq(families[i], current, "%s opened twice", current);
+			cr_assert_lt(n, 64);
+			snprintf(families[n++], sizeof(families[0]), "%s", current);
+			continue;
+		}
+		cr_assert_eq(sscanf(line, "%95[a-z_]", name), 1, "a line that is no sample: %.40s", line);
+		cr_expect(!strncmp(name, current, strlen(current)) &&
+				  (!name[strlen(current)] || !strcmp(name + strlen(current), "_bucket") ||
+				   !strcmp(name + strlen(current), "_sum") || !strcmp(name + strlen(current), "_count")),
+			  "%s outside its family (in %s)", name, current);
+		cr_expect(!strncmp(name, "wakeprobe_", 10));
+	}
+	cr_expect_geq(n, min);
+}
+
+#define WL_LABELS "host=\"h\\\"1\",workload=\"eventfd\""
+
+Test(prom_metrics, a_traced_run_gives_its_phases_labels_causes_and_cost)
+{
+	const struct workload_desc *wl[] = { &eventfd_wl };
+	char buf[64];
+	const char *doc;
+
+	traced_run(runs[0]);
+	cr_assert_eq(prom_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 1), 0);
+	doc = written();
+	check_families(doc, 10);
+
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{" WL_LABELS ",phase=\"runq_wait\",le=\"0.000001023\"}",
+				       buf, sizeof(buf)), "1");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{" WL_LABELS ",phase=\"runq_wait\",le=\"0.000002047\"}",
+				       buf, sizeof(buf)), "2");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_sum{" WL_LABELS ",phase=\"runq_wait\"}", buf,
+				       sizeof(buf)), "0.000043");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_count{" WL_LABELS ",phase=\"resume_user\"}", buf,
+				       sizeof(buf)), "3");
+	/* traced: the whole wakeup of the complete ones, not of every sample */
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeup_seconds_count{" WL_LABELS "}", buf, sizeof(buf)), "3");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeup_seconds_sum{" WL_LABELS "}", buf, sizeof(buf)),
+			 "0.0000445");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeups_total{" WL_LABELS ",label=\"complete\"}", buf,
+				       sizeof(buf)), "3");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeups_total{" WL_LABELS ",label=\"no_sleep\"}", buf,
+				       sizeof(buf)), "1");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeups_total{" WL_LABELS ",label=\"woken_early\"}", buf,
+				       sizeof(buf)), "0");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_cause_seconds_total{" WL_LABELS ",cause=\"idle\"}", buf,
+				       sizeof(buf)), "0.0000015");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_cause_seconds_total{" WL_LABELS ",cause=\"other_task\"}", buf,
+				       sizeof(buf)), "0.0000005");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_cause_seconds_total{" WL_LABELS ",cause=\"unexplained\"}", buf,
+				       sizeof(buf)), "0");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_dropped_events_total{" WL_LABELS "}", buf, sizeof(buf)), "2");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_trace_records_total{" WL_LABELS "}", buf, sizeof(buf)), "45");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_trace_records_per_wakeup{" WL_LABELS "}", buf, sizeof(buf)),
+			 "11.25");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_bpf_missed_runs_total{" WL_LABELS "}", buf, sizeof(buf)), "1");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_traced_seconds_total{" WL_LABELS "}", buf, sizeof(buf)), "3");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_run_start_timestamp_seconds{" WL_LABELS "}", buf, sizeof(buf)),
+			 "1700000000.5");
+	/* the BPF programs' own time is there only where the run timed them */
+	cr_expect_not(prom_has_sample(doc, "wakeprobe_bpf_program_runs_total"));
+	cr_expect_not(strstr(doc, "bpf_program_run_seconds_total"));
+}
+
+Test(prom_metrics, the_bpf_programs_time_is_written_where_the_run_timed_them)
+{
+	const struct workload_desc *wl[] = { &eventfd_wl };
+	char buf[64];
+	const char *doc;
+
+	traced_run(runs[0]);
+	runs[0]->bpf_runs = 9000;
+	runs[0]->bpf_run_ns = 1234567;
+	cr_assert_eq(prom_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 1), 0);
+	doc = written();
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_bpf_program_runs_total{" WL_LABELS "}", buf, sizeof(buf)), "9000");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_bpf_program_run_seconds_total{" WL_LABELS "}", buf, sizeof(buf)),
+			 "0.001234567");
+}
+
+Test(prom_metrics, runs_of_several_workloads_share_each_family)
+{
+	const struct workload_desc *wl[] = { &eventfd_wl, &spin_wl };
+	char buf[64];
+	const char *doc;
+
+	traced_run(runs[0]);
+	traced_run(runs[1]);
+	cr_assert_eq(prom_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 2), 0);
+	doc = written();
+	check_families(doc, 10);
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeups_total{host=\"h\\\"1\",workload=\"spin\",label=\"complete\"}",
+				       buf, sizeof(buf)), "3");
+	/* spin has no kernel in its path: no phases, no causes, the whole wakeup all the same */
+	cr_expect_not(prom_has_sample(doc, "wakeprobe_phase_seconds_count{host=\"h\\\"1\",workload=\"spin\""));
+	cr_expect_not(prom_has_sample(doc, "wakeprobe_cause_seconds_total{host=\"h\\\"1\",workload=\"spin\""));
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeup_seconds_count{host=\"h\\\"1\",workload=\"spin\"}", buf,
+				       sizeof(buf)), "3");
+	cr_expect(prom_has_sample(doc, "wakeprobe_phase_seconds_count{" WL_LABELS));
+}
+
+Test(prom_metrics, an_untraced_run_gives_its_totals_and_nothing_tracing_would_have)
+{
+	const struct workload_desc *wl[] = { &eventfd_wl };
+	char buf[64];
+	const char *doc;
+
+	untraced_run(runs[0]);
+	cr_assert_eq(prom_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 1), 0);
+	doc = written();
+	check_families(doc, 2);
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeups_total{" WL_LABELS ",label=\"untraced\"}", buf,
+				       sizeof(buf)), "2");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeup_seconds_sum{" WL_LABELS "}", buf, sizeof(buf)),
+			 "0.0000016");
+	cr_expect_not(strstr(doc, "label=\"complete\""));
+	cr_expect_not(strstr(doc, "wakeprobe_phase_seconds"));
+	cr_expect_not(strstr(doc, "wakeprobe_cause_seconds_total"));
+	cr_expect_not(strstr(doc, "wakeprobe_dropped_events_total"));
+	cr_expect_not(strstr(doc, "wakeprobe_trace_records"));
+	cr_expect_not(strstr(doc, "wakeprobe_run_start_timestamp_seconds"));
+}
+
+/* ---------------------------------------------------------------- attach mode */
+
+#define AT_LABELS "host=\"test\\\\host\",target=\"pid 5000\""
+#define PAIR_LABELS AT_LABELS ",waker_class=\"syscall\",waker=\"thread producer 5001\",wakee=\"con,\\\"sumer 5002\""
+
+static void print_attach_run(bool at_end)
+{
+	static struct attach_run run;
+	struct prom_attach pa;
+
+	memset(&run, 0, sizeof(run));
+	attach_run__make(&run);
+	pa = (struct prom_attach){
+		.host = "test\\host",
+		.target = "pid 5000",
+		.started_unix_ns = run.run.meta.started_unix_ns,
+		.traced_ns = 705000,
+		.agg = run.agg,
+		.counters = attach__counters(run.engine),
+		.drops = 4,
+		.missed_runs_known = at_end,
+		.missed_runs = run.run.missed_runs,
+	};
+	prom_metrics__print_attach(out, &pa);
+	attach_run__free(&run);
+}
+
+Test(prom_metrics, an_attach_run_gives_its_kernel_phases_pairs_and_wakers)
+{
+	char buf[64], sample[256];
+	const char *doc;
+
+	print_attach_run(true);
+	doc = written();
+	check_families(doc, 10);
+	/* six complete wakeups: runq_wait 3000, 5000, 33000, 3000, 3000, 3000 ns */
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_count{" AT_LABELS ",phase=\"runq_wait\"}", buf,
+				       sizeof(buf)), "6");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_sum{" AT_LABELS ",phase=\"runq_wait\"}", buf,
+				       sizeof(buf)), "0.00005");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{" AT_LABELS ",phase=\"runq_wait\",le=\"0.000004095\"}",
+				       buf, sizeof(buf)), "4");
+	/* the timer's wakeup has no notify_kernel */
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_count{" AT_LABELS ",phase=\"notify_kernel\"}", buf,
+				       sizeof(buf)), "5");
+	/* attach mode has no stamps inside the program: no user phases at all */
+	cr_expect_not(strstr(doc, "phase=\"notify_user\""));
+	cr_expect_not(strstr(doc, "phase=\"resume_user\""));
+
+	/* the eventfd pair: its wakee's comma and quote kept, the quote escaped */
+	snprintf(sample, sizeof(sample), "wakeprobe_pair_wake_to_run_seconds_count{%s,mechanism=\"eventfd write -> read\"}",
+		 PAIR_LABELS);
+	cr_expect_str_eq(prom_value_of(doc, sample, buf, sizeof(buf)), "3");
+	/* sched_waking +2000 to the switch-in +6000 + extra: 4000, 6000, 34000 */
+	snprintf(sample, sizeof(sample), "wakeprobe_pair_wake_to_run_seconds_sum{%s,mechanism=\"eventfd write -> read\"}",
+		 PAIR_LABELS);
+	cr_expect_str_eq(prom_value_of(doc, sample, buf, sizeof(buf)), "0.000044");
+	snprintf(sample, sizeof(sample), "wakeprobe_pair_notify_to_return_seconds_count{%s,mechanism=\"eventfd write -> read\"}",
+		 PAIR_LABELS);
+	cr_expect_str_eq(prom_value_of(doc, sample, buf, sizeof(buf)), "3");
+
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeups_total{" AT_LABELS ",label=\"complete\"}", buf,
+				       sizeof(buf)), "6");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeups_total{" AT_LABELS ",label=\"missing_event\"}", buf,
+				       sizeof(buf)), "1");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeups_by_waker_class_total{" AT_LABELS ",waker_class=\"timer\"}",
+				       buf, sizeof(buf)), "1");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeups_by_waker_class_total{" AT_LABELS ",waker_class=\"none\"}",
+				       buf, sizeof(buf)), "1");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_pairs_untabled_wakeups_total{" AT_LABELS "}", buf, sizeof(buf)),
+			 "0");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_dropped_events_total{" AT_LABELS "}", buf, sizeof(buf)), "4");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_traced_seconds_total{" AT_LABELS "}", buf, sizeof(buf)),
+			 "0.000705");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_bpf_missed_runs_total{" AT_LABELS "}", buf, sizeof(buf)), "3");
+}
+
+Test(prom_metrics, an_attach_run_adds_up_by_cause_and_by_record)
+{
+	static struct attach_run run;
+	char buf[64], want[64], sample[160];
+	const char *doc;
+	int64_t explained = 0;
+
+	print_attach_run(true);
+	doc = written();
+	memset(&run, 0, sizeof(run));
+	attach_run__make(&run);
+	/* the same figures the aggregate holds, cause by cause */
+	for (int c = 0; c < NR_CAUSES; c++) {
+		snprintf(sample, sizeof(sample), "wakeprobe_cause_seconds_total{" AT_LABELS ",cause=\"%s\"}",
+			 wakeup__cause_name(c));
+		prom__seconds_text((uint64_t)run.agg->causes.cause_ns[c], want, sizeof(want));
+		cr_expect_str_eq(prom_value_of(doc, sample, buf, sizeof(buf)), want, "%s", sample);
+		explained += run.agg->causes.cause_ns[c];
+	}
+	cr_expect_gt(explained, 0);
+	snprintf(want, sizeof(want), "%" PRIu64, attach__counters(run.engine)->events);
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_trace_records_total{" AT_LABELS "}", buf, sizeof(buf)), want);
+	snprintf(want, sizeof(want), "%.6g", (double)attach__counters(run.engine)->events / RUN_WAKEUPS);
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_trace_records_per_wakeup{" AT_LABELS "}", buf, sizeof(buf)), want);
+	attach_run__free(&run);
+}
+
+Test(prom_metrics, a_rewrite_during_the_run_leaves_out_what_only_the_end_knows)
+{
+	const char *doc;
+
+	print_attach_run(false);
+	doc = written();
+	check_families(doc, 10);
+	cr_expect_not(strstr(doc, "wakeprobe_bpf_missed_runs_total"));
+	cr_expect(prom_has_sample(doc, "wakeprobe_dropped_events_total{"));
+}

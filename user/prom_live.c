@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/* prom_live.c - --prometheus-every: the metrics file rewritten during an attach run */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "outfile.h"
+#include "prom_live.h"
+#include "prom_metrics.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void prom_live__init(struct prom_live *l, const char *path, uint64_t every_s, const char *target)
+{
+	memset(l, 0, sizeof(*l));
+	l->path = every_s ? path : NULL;
+	l->every_ns = every_s * 1000000000ull;
+	snprintf(l->target, sizeof(l->target), "%s", target);
+}
+
+void prom_live__begin(struct prom_live *l, const struct attach_session_result *res)
+{
+	l->trace_start_ns = res->trace_start_ns;
+	l->started_unix_ns = res->meta.started_unix_ns;
+	snprintf(l->host, sizeof(l->host), "%.*s", (int)sizeof(res->meta.hostname), res->meta.hostname);
+	l->next_ns = now_ns() + l->every_ns;
+}
+
+void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, uint64_t drops)
+{
+	uint64_t now = now_ns();
+	struct outfile f;
+	char msg[PATH_MAX + 128];
+	struct prom_attach pa = {
+		.host = l->host,
+		.target = l->target,
+		.started_unix_ns = l->started_unix_ns,
+		.traced_ns = now > l->trace_start_ns ? now - l->trace_start_ns : 0,
+		.agg = a->agg,
+		.counters = attach__counters(a->engine),
+		.drops = drops,
+	};
+	int err;
+
+	if (!l->path || !l->next_ns || now < l->next_ns)
+		return;
+	/* the next one a period after this one: a slow rewrite does not make them come back to back */
+	l->next_ns = now + l->every_ns;
+	err = outfile__open(&f, "--prometheus", l->path, msg, sizeof(msg));
+	if (!err) {
+		prom_metrics__print_attach(f.f, &pa);
+		err = outfile__commit(&f, msg, sizeof(msg));
+	}
+	if (!err) {
+		l->writes++;
+		l->warned = false;
+	} else if (!l->warned) {
+		fprintf(stderr, "wakeprobe: %s (the run goes on; tried again in %llu s)\n", msg,
+			(unsigned long long)(l->every_ns / 1000000000ull));
+		l->warned = true;
+	}
+}

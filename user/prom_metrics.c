@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/* prom_metrics.c - a run's numbers as wakeprobe_* Prometheus metrics */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mechanism.h"
+#include "prom.h"
+#include "prom_metrics.h"
+
+enum family {
+	F_START,
+	F_TRACED,
+	F_PHASE,
+	F_WAKEUP,
+	F_PAIR_WAKE_TO_RUN,
+	F_PAIR_NOTIFY_TO_RETURN,
+	F_WAKEUPS,
+	F_WAKER_CLASS,
+	F_PAIRS_UNTABLED,
+	F_CAUSE,
+	F_DROPPED,
+	F_RECORDS,
+	F_RECORDS_PER_WAKEUP,
+	F_MISSED_RUNS,
+	F_BPF_RUNS,
+	F_BPF_RUN_SECONDS,
+	NR_FAMILIES,
+};
+
+/* one table, so that a family has the same name, type and HELP in every file */
+static const struct {
+	const char *name;
+	const char *type;
+	const char *help;
+} families[NR_FAMILIES] = {
+	[F_START] = { "wakeprobe_run_start_timestamp_seconds", "gauge",
+		      "When the run began, Unix time: a new value means the counters started over." },
+	[F_TRACED] = { "wakeprobe_traced_seconds_total", "counter", "How long the run has traced." },
+	[F_PHASE] = { "wakeprobe_phase_seconds", "histogram",
+		      "Each phase of the complete wakeups (docs/phases.md; attach mode: the kernel phases)." },
+	[F_WAKEUP] = { "wakeprobe_wakeup_seconds", "histogram",
+		       "The whole wakeup: complete ones when traced, every sample when not." },
+	[F_PAIR_WAKE_TO_RUN] = { "wakeprobe_pair_wake_to_run_seconds", "histogram",
+				 "Attach mode: sched_waking to the wakee's switch-in, per waker -> wakee pair and "
+				 "mechanism." },
+	[F_PAIR_NOTIFY_TO_RETURN] = { "wakeprobe_pair_notify_to_return_seconds", "histogram",
+				      "Attach mode: the waker's syscall entry to the wait's exit, per pair, where "
+				      "both are known." },
+	[F_WAKEUPS] = { "wakeprobe_wakeups_total", "counter",
+			"Wakeups seen, by label: complete, or why not in the tables (untraced: not traced)." },
+	[F_WAKER_CLASS] = { "wakeprobe_wakeups_by_waker_class_total", "counter",
+			    "Attach mode: wakeups by what woke them (syscall, process, irq, timer, ...; none: no "
+			    "waker record)." },
+	[F_PAIRS_UNTABLED] = { "wakeprobe_pairs_untabled_wakeups_total", "counter",
+			       "Attach mode: complete wakeups whose pair came once the pair table was full." },
+	[F_CAUSE] = { "wakeprobe_cause_seconds_total", "counter",
+		      "The complete wakeups' time by what held the CPU (docs/outliers.md)." },
+	[F_DROPPED] = { "wakeprobe_dropped_events_total", "counter",
+			"Kernel events the BPF side could not hand over (ring buffer full)." },
+	[F_RECORDS] = { "wakeprobe_trace_records_total", "counter", "Kernel records taken in." },
+	[F_RECORDS_PER_WAKEUP] = { "wakeprobe_trace_records_per_wakeup", "gauge",
+				   "Kernel records taken in per wakeup seen: what tracing a wakeup costs." },
+	[F_MISSED_RUNS] = { "wakeprobe_bpf_missed_runs_total", "counter",
+			    "BPF program runs the kernel skipped (recursion, or another program on the CPU)." },
+	[F_BPF_RUNS] = { "wakeprobe_bpf_program_runs_total", "counter",
+			 "BPF program runs, where the run timed them (make bench)." },
+	[F_BPF_RUN_SECONDS] = { "wakeprobe_bpf_program_run_seconds_total", "counter",
+				"Time in the BPF programs, where the run timed them (make bench)." },
+};
+
+/* begin - the HELP and TYPE lines of @f, before its first sample */
+static void begin(FILE *out, enum family f)
+{
+	prom__family(out, families[f].name, families[f].type, families[f].help);
+}
+
+/* only_uint - the family @f, of one sample: @v */
+static void only_uint(FILE *out, enum family f, const struct prom_labels *ls, uint64_t v)
+{
+	begin(out, f);
+	prom__uint(out, families[f].name, ls, v);
+}
+
+/* a time summed over wakeups: a counter, which cannot go below 0 */
+static uint64_t counted_ns(int64_t ns)
+{
+	return ns > 0 ? (uint64_t)ns : 0;
+}
+
+static void print_causes(FILE *out, const struct prom_labels *ls, const struct cause_totals *ct)
+{
+	for (int c = 0; c < NR_CAUSES; c++) {
+		struct prom_labels l = prom__with(ls, "cause", wakeup__cause_name(c));
+
+		prom__seconds(out, families[F_CAUSE].name, &l, counted_ns(ct->cause_ns[c]));
+	}
+}
+
+static void print_labels(FILE *out, const struct prom_labels *ls, const uint64_t by_label[NR_LABELS])
+{
+	for (int k = 0; k < NR_LABELS; k++) {
+		struct prom_labels l = prom__with(ls, "label", wakeup__label_name(k));
+
+		prom__uint(out, families[F_WAKEUPS].name, &l, by_label[k]);
+	}
+}
+
+/* ---------------------------------------------------------------- wakeprobe's workloads */
+
+/* a run of a workload, with what its metrics need to know of it */
+struct run_view {
+	const struct workload_desc *wl;
+	const struct run_result *r;
+	struct prom_labels ls;
+	char host[sizeof(((struct run_meta *)0)->hostname) + 1];
+	bool phased;
+};
+
+/* run_applies - does the family @f have a sample for @v? */
+static bool run_applies(enum family f, const struct run_view *v)
+{
+	switch (f) {
+	case F_START:
+		return v->r->meta.started_unix_ns;
+	case F_PHASE:
+	case F_CAUSE:
+		return v->phased;
+	case F_WAKEUP:
+	case F_WAKEUPS:
+		return true;
+	case F_TRACED:
+	case F_DROPPED:
+	case F_RECORDS:
+	case F_MISSED_RUNS:
+		return v->r->traced;
+	case F_RECORDS_PER_WAKEUP:
+		return v->r->traced && v->r->agg.samples;
+	case F_BPF_RUNS:
+	case F_BPF_RUN_SECONDS:
+		return v->r->bpf_runs;
+	default:
+		return false;	/* attach mode's own */
+	}
+}
+
+static void print_run(FILE *out, enum family f, const struct run_view *v)
+{
+	const struct run_result *r = v->r;
+	const char *name = families[f].name;
+	const struct prom_labels *ls = &v->ls;
+
+	switch (f) {
+	case F_START:
+		prom__seconds(out, name, ls, r->meta.started_unix_ns);
+		break;
+	case F_TRACED:
+		prom__seconds(out, name, ls, r->trace_end_ns > r->trace_start_ns ? r->trace_end_ns - r->trace_start_ns : 0);
+		break;
+	case F_PHASE:
+		for (int p = 0; p < NR_PHASES; p++) {
+			struct prom_labels l = prom__with(ls, "phase", wakeup__phase_name(p));
+
+			prom__histogram(out, name, &l, &r->agg.phase[p]);
+		}
+		break;
+	case F_WAKEUP:
+		prom__histogram(out, name, ls, r->traced ? &r->agg.total : &r->agg.all_total);
+		break;
+	case F_WAKEUPS:
+		if (r->traced) {
+			print_labels(out, ls, r->agg.by_label);
+		} else {
+			struct prom_labels l = prom__with(ls, "label", "untraced");
+
+			prom__uint(out, name, &l, r->agg.samples);
+		}
+		break;
+	case F_CAUSE:
+		print_causes(out, ls, &r->agg.causes);
+		break;
+	case F_DROPPED:
+		prom__uint(out, name, ls, r->drops_total);
+		break;
+	case F_RECORDS:
+		prom__uint(out, name, ls, r->merge.events);
+		break;
+	case F_RECORDS_PER_WAKEUP:
+		prom__double(out, name, ls, (double)r->merge.events / (double)r->agg.samples);
+		break;
+	case F_MISSED_RUNS:
+		prom__uint(out, name, ls, r->missed_runs);
+		break;
+	case F_BPF_RUNS:
+		prom__uint(out, name, ls, r->bpf_runs);
+		break;
+	case F_BPF_RUN_SECONDS:
+		prom__seconds(out, name, ls, r->bpf_run_ns);
+		break;
+	default:
+		break;
+	}
+}
+
+int prom_metrics__print_runs(FILE *out, const struct workload_desc *const *wl, const struct run_result *const *res,
+			     size_t n)
+{
+	struct run_view *views = calloc(n ? n : 1, sizeof(*views));
+
+	if (!views)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct run_view *v = &views[i];
+
+		v->wl = wl[i];
+		v->r = res[i];
+		v->phased = res[i]->traced && !wl[i]->user_only;
+		snprintf(v->host, sizeof(v->host), "%.*s", (int)sizeof(res[i]->meta.hostname),
+			 res[i]->meta.hostname);
+		prom__label(&v->ls, "host", v->host);
+		prom__label(&v->ls, "workload", wl[i]->name);
+	}
+	/* a family's samples go together, run after run */
+	for (int f = 0; f < NR_FAMILIES; f++) {
+		bool begun = false;
+
+		for (size_t i = 0; i < n; i++) {
+			if (!run_applies(f, &views[i]))
+				continue;
+			if (!begun)
+				begin(out, f);
+			begun = true;
+			print_run(out, f, &views[i]);
+		}
+	}
+	free(views);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- attach mode */
+
+/* the attach run's kernel phases: attach mode has no stamps inside the program for the two user ones */
+static bool attach_phase(int p)
+{
+	return p != PHASE_NOTIFY_USER && p != PHASE_RESUME_USER;
+}
+
+static void print_pairs(FILE *out, const struct prom_labels *ls, const struct attach_aggregate *g, bool notify)
+{
+	enum family f = notify ? F_PAIR_NOTIFY_TO_RETURN : F_PAIR_WAKE_TO_RUN;
+
+	if (!g->nr_pairs)
+		return;
+	begin(out, f);
+	/* in the order the pairs came, which a rewrite during the run keeps */
+	for (uint32_t i = 0; i < g->nr_pairs; i++) {
+		const struct attach_pair *p = g->pairs[i];
+		struct prom_labels l = *ls;
+		char wakee[WP_TASK_COMM_LEN + 16];
+
+		snprintf(wakee, sizeof(wakee), "%.*s %u", (int)strnlen(p->wakee_comm, sizeof(p->wakee_comm)),
+			 p->wakee_comm, p->wakee_tid);
+		/* the class too: two keys of one pair table never make one series */
+		prom__label(&l, "waker_class", mechanism__waker_class_name(p->waker_class));
+		prom__label(&l, "waker", p->waker);
+		prom__label(&l, "wakee", wakee);
+		prom__label(&l, "mechanism", p->mechanism);
+		prom__histogram(out, families[f].name, &l, notify ? &p->notify_to_return : &p->wake_to_run);
+	}
+}
+
+void prom_metrics__print_attach(FILE *out, const struct prom_attach *a)
+{
+	const struct attach_aggregate *g = a->agg;
+	struct prom_labels ls = { .n = 0 };
+
+	prom__label(&ls, "host", a->host);
+	prom__label(&ls, "target", a->target);
+	if (a->started_unix_ns) {
+		begin(out, F_START);
+		prom__seconds(out, families[F_START].name, &ls, a->started_unix_ns);
+	}
+	begin(out, F_TRACED);
+	prom__seconds(out, families[F_TRACED].name, &ls, a->traced_ns);
+
+	begin(out, F_PHASE);
+	for (int p = 0; p < NR_PHASES; p++) {
+		struct prom_labels l = prom__with(&ls, "phase", wakeup__phase_name(p));
+
+		if (attach_phase(p))
+			prom__histogram(out, families[F_PHASE].name, &l, &g->phase[p]);
+	}
+	begin(out, F_WAKEUP);
+	prom__histogram(out, families[F_WAKEUP].name, &ls, &g->total);
+	print_pairs(out, &ls, g, false);
+	print_pairs(out, &ls, g, true);
+
+	begin(out, F_WAKEUPS);
+	print_labels(out, &ls, g->by_label);
+	begin(out, F_WAKER_CLASS);
+	for (unsigned int c = 0; c < WP_WAKER_CLASS_MAX; c++) {
+		struct prom_labels l = prom__with(&ls, "waker_class", mechanism__waker_class_name(c));
+
+		prom__uint(out, families[F_WAKER_CLASS].name, &l, g->by_class[c]);
+	}
+	only_uint(out, F_PAIRS_UNTABLED, &ls, g->pairs_untabled);
+	begin(out, F_CAUSE);
+	print_causes(out, &ls, &g->causes);
+
+	only_uint(out, F_DROPPED, &ls, a->drops);
+	only_uint(out, F_RECORDS, &ls, a->counters->events);
+	if (g->wakeups) {
+		begin(out, F_RECORDS_PER_WAKEUP);
+		prom__double(out, families[F_RECORDS_PER_WAKEUP].name, &ls,
+			     (double)a->counters->events / (double)g->wakeups);
+	}
+	if (a->missed_runs_known)
+		only_uint(out, F_MISSED_RUNS, &ls, a->missed_runs);
+}

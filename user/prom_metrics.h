@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * prom_metrics.h - a run's numbers as Prometheus metrics (docs/fleet.md):
+ * the phases as histograms in seconds, the wakeups by label, the time by
+ * cause, the drops and what tracing cost, labelled with the host and the
+ * workload (paced paths) or the target (attach mode), and for attach mode
+ * each waker -> wakee pair through its mechanism. Every name starts with
+ * wakeprobe_; each family has the same HELP whatever the run, as
+ * node_exporter wants of a metric that several files carry.
+ *
+ * The numbers are those of the text and JSON reports, read from the same
+ * aggregates. The counters only grow while an attach run goes on, so a
+ * file rewritten during it (--prometheus-every) is one Prometheus can take
+ * rate() of.
+ */
+#ifndef WAKEPROBE_PROM_METRICS_H
+#define WAKEPROBE_PROM_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "attach.h"
+#include "attach_aggregate.h"
+#include "catalog.h"
+#include "run_result.h"
+
+/* prom_metrics__print_runs - the @n runs of wakeprobe's workloads @wl, one set of labels each; -ENOMEM */
+int prom_metrics__print_runs(FILE *out, const struct workload_desc *const *wl, const struct run_result *const *res,
+			     size_t n);
+
+/* an attach run, so far or whole */
+struct prom_attach {
+	const char *host;
+	const char *target;			/* "pid 1234", "./server --port 80" */
+	uint64_t started_unix_ns;		/* 0: not known */
+	uint64_t traced_ns;			/* how long it has traced */
+	const struct attach_aggregate *agg;
+	const struct attach_counters *counters;
+	uint64_t drops;
+	bool missed_runs_known;			/* the BPF side is read at the end only */
+	uint64_t missed_runs;
+};
+
+/* prom_metrics__print_attach - the attach run @a */
+void prom_metrics__print_attach(FILE *out, const struct prom_attach *a);
+
+#endif /* WAKEPROBE_PROM_METRICS_H */
