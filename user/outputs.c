@@ -249,6 +249,7 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 			.drops = run->drops_total,
 			.missed_runs_known = true,
 			.missed_runs = run->missed_runs,
+			.cost = &run->cost,
 		};
 
 		snprintf(host, sizeof(host), "%.*s", (int)sizeof(run->meta.hostname), run->meta.hostname);

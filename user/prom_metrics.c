@@ -24,6 +24,7 @@ enum family {
 	F_MISSED_RUNS,
 	F_BPF_RUNS,
 	F_BPF_RUN_SECONDS,
+	F_SELF_CPU,
 	NR_FAMILIES,
 };
 
@@ -63,9 +64,11 @@ static const struct {
 	[F_MISSED_RUNS] = { "wakeprobe_bpf_missed_runs_total", "counter",
 			    "BPF program runs the kernel skipped (recursion, or another program on the CPU)." },
 	[F_BPF_RUNS] = { "wakeprobe_bpf_program_runs_total", "counter",
-			 "BPF program runs, where the run timed them (make bench)." },
+			 "BPF program runs, by the kernel's count where it timed them (the run's tracing cost)." },
 	[F_BPF_RUN_SECONDS] = { "wakeprobe_bpf_program_run_seconds_total", "counter",
-				"Time in the BPF programs, where the run timed them (make bench)." },
+				"Time in the BPF programs, by the kernel's count where it timed them." },
+	[F_SELF_CPU] = { "wakeprobe_self_cpu_seconds_total", "counter",
+			 "wakeprobe's own CPU time, user and system, over the run (not the traced program's)." },
 };
 
 /* begin - the HELP and TYPE lines of @f, before its first sample */
@@ -137,7 +140,9 @@ static bool run_applies(enum family f, const struct run_view *v)
 		return v->r->traced && v->r->agg.samples;
 	case F_BPF_RUNS:
 	case F_BPF_RUN_SECONDS:
-		return v->r->bpf_runs;
+		return v->r->traced && v->r->cost.bpf_stats_on;
+	case F_SELF_CPU:
+		return v->r->traced && v->r->cost.known;
 	default:
 		return false;	/* attach mode's own */
 	}
@@ -191,10 +196,13 @@ static void print_run(FILE *out, enum family f, const struct run_view *v)
 		prom__uint(out, name, ls, r->missed_runs);
 		break;
 	case F_BPF_RUNS:
-		prom__uint(out, name, ls, r->bpf_runs);
+		prom__uint(out, name, ls, r->cost.bpf_runs);
 		break;
 	case F_BPF_RUN_SECONDS:
-		prom__seconds(out, name, ls, r->bpf_run_ns);
+		prom__seconds(out, name, ls, r->cost.bpf_run_ns);
+		break;
+	case F_SELF_CPU:
+		prom__seconds(out, name, ls, r->cost.self_cpu_ns);
 		break;
 	default:
 		break;
@@ -315,4 +323,14 @@ void prom_metrics__print_attach(FILE *out, const struct prom_attach *a)
 	}
 	if (a->missed_runs_known)
 		only_uint(out, F_MISSED_RUNS, &ls, a->missed_runs);
+	/* the end's figures: a rewrite during the run has none yet */
+	if (a->cost && a->cost->known && a->cost->bpf_stats_on) {
+		only_uint(out, F_BPF_RUNS, &ls, a->cost->bpf_runs);
+		begin(out, F_BPF_RUN_SECONDS);
+		prom__seconds(out, families[F_BPF_RUN_SECONDS].name, &ls, a->cost->bpf_run_ns);
+	}
+	if (a->cost && a->cost->known) {
+		begin(out, F_SELF_CPU);
+		prom__seconds(out, families[F_SELF_CPU].name, &ls, a->cost->self_cpu_ns);
+	}
 }

@@ -40,6 +40,7 @@ struct prom_attach {
 	uint64_t drops;
 	bool missed_runs_known;			/* the BPF side is read at the end only */
 	uint64_t missed_runs;
+	const struct trace_cost *cost;		/* at the end only; NULL during the run */
 };
 
 /* prom_metrics__print_attach - the attach run @a */

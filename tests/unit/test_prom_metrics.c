@@ -183,13 +183,18 @@ Test(prom_metrics, the_bpf_programs_time_is_written_where_the_run_timed_them)
 	const char *doc;
 
 	traced_run(runs[0]);
-	runs[0]->bpf_runs = 9000;
-	runs[0]->bpf_run_ns = 1234567;
+	runs[0]->cost.known = true;
+	runs[0]->cost.bpf_stats_on = true;
+	runs[0]->cost.bpf_runs = 9000;
+	runs[0]->cost.bpf_run_ns = 1234567;
+	runs[0]->cost.self_cpu_ns = 2500000;
 	cr_assert_eq(prom_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 1), 0);
 	doc = written();
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_bpf_program_runs_total{" WL_LABELS "}", buf, sizeof(buf)), "9000");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_bpf_program_run_seconds_total{" WL_LABELS "}", buf, sizeof(buf)),
 			 "0.001234567");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_self_cpu_seconds_total{" WL_LABELS "}", buf, sizeof(buf)),
+			 "0.0025");
 }
 
 Test(prom_metrics, runs_of_several_workloads_share_each_family)
