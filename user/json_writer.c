@@ -143,13 +143,7 @@ void json_writer__end_array(struct json_writer *w)
 	end(w, true);
 }
 
-/*
- * utf8_sequence_len - the length of the valid UTF-8 sequence that starts
- * with the byte @s[0] >= 0x80, within @n bytes; 0 if it is not one. Valid
- * means the shortest form of a scalar value (RFC 3629): no overlong forms,
- * no surrogates, nothing past U+10FFFF.
- */
-static size_t utf8_sequence_len(const unsigned char *s, size_t n)
+size_t json_writer__utf8_len(const unsigned char *s, size_t n)
 {
 	unsigned char lo = 0x80, hi = 0xbf;	/* the range of the second byte */
 	size_t len, i;
@@ -197,7 +191,7 @@ static void write_string(FILE *out, const char *str, size_t n)
 		} else if (c < 0x80) {
 			fputc(c, out);
 			i++;
-		} else if ((len = utf8_sequence_len(s + i, n - i))) {
+		} else if ((len = json_writer__utf8_len(s + i, n - i))) {
 			fwrite(s + i, 1, len, out);
 			i += len;
 		} else {

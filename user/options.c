@@ -15,6 +15,7 @@ enum {
 	OPT_JSON,
 	OPT_CSV,
 	OPT_PERFETTO,
+	OPT_PLOT,
 	OPT_TIMEOUT,
 	OPT_USER,
 	OPT_PID,
@@ -104,6 +105,9 @@ static const struct option_spec specs[] = {
 	  "one row per wakeup: its phases in ns and its label", true },
 	{ "perfetto", OPT_PERFETTO, "FILE", GROUP_OUTPUT, false, MODE_ANY,
 	  "a timeline for ui.perfetto.dev or chrome://tracing", true },
+	{ "plot", OPT_PLOT, "FILE", GROUP_OUTPUT, false, MODE_ANY,
+	  "an SVG picture: each phase's latency and its tail, the\n"
+	  "paths side by side, or attach mode's busiest pairs", true },
 	/* not run_only: report refuses it with a message of its own */
 	{ "output", 'o', "FILE", GROUP_OUTPUT, false, MODE_ANY,
 	  "record: where to save the run (docs/recording.md)", false },
@@ -200,7 +204,8 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload burst-queue --mode cond -- --tasks 100000 --repeat 5\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
-		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n");
+		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n"
+		"  wakeprobe report cond.wpr --plot cond.svg            # its phases, as a picture\n");
 }
 
 /*
@@ -234,8 +239,9 @@ static const char *shown(const char *arg)
 /* check_outputs - at most one output on stdout, no file written twice, none over the recording read */
 static enum options_result check_outputs(const struct wp_options *o, char *err, size_t errlen)
 {
-	const char *paths[] = { o->report_path, o->record_path, o->json_path, o->csv_path, o->perfetto_path };
-	const char *names[] = { "the recording", "-o", "--json", "--csv", "--perfetto" };
+	const char *paths[] = { o->report_path, o->record_path, o->json_path, o->csv_path, o->perfetto_path,
+				o->plot_path };
+	const char *names[] = { "the recording", "-o", "--json", "--csv", "--perfetto", "--plot" };
 	size_t i, j, n = sizeof(paths) / sizeof(paths[0]);
 
 	for (i = 0; i < n; i++)
@@ -401,6 +407,9 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_PERFETTO:
 			o->perfetto_path = optarg;
 			break;
+		case OPT_PLOT:
+			o->plot_path = optarg;
+			break;
 		case 'o':
 			o->record_path = optarg;
 			break;
@@ -508,7 +517,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			return OPTIONS_BAD;
 		}
 		if (o->record_path) {
-			snprintf(err, errlen, "-o is for wakeprobe record: report writes --json, --csv or --perfetto");
+			snprintf(err, errlen, "-o is for wakeprobe record: report writes --json, --csv, --perfetto or --plot");
 			return OPTIONS_BAD;
 		}
 		return check_outputs(o, err, errlen);
@@ -518,7 +527,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		return OPTIONS_BAD;
 	}
 	if (o->command == CMD_RUN && o->record_path) {
-		snprintf(err, errlen, "-o is for wakeprobe record -o FILE; a run writes --json, --csv or --perfetto");
+		snprintf(err, errlen, "-o is for wakeprobe record -o FILE; a run writes --json, --csv, --perfetto or --plot");
 		return OPTIONS_BAD;
 	}
 	if (o->list_workloads)

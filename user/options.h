@@ -35,6 +35,7 @@ struct wp_options {
 	const char *json_path;		/* NULL: no such output; "-": standard output */
 	const char *csv_path;
 	const char *perfetto_path;
+	const char *plot_path;		/* --plot: an SVG picture of the run (plot.h) */
 	const char *workload;
 	/* a throughput workload (designs.h): its modes, and the arguments after -- that go to it */
 	bool design;

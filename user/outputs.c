@@ -7,6 +7,8 @@
 #include "attach_json.h"
 #include "design_json.h"
 #include "outputs.h"
+#include "plot.h"
+#include "plot_attach.h"
 #include "recorder.h"
 #include "report_json.h"
 #include "sample_csv.h"
@@ -32,12 +34,15 @@ static int open_files(struct outputs *out, const struct wp_options *o, char *msg
 		err = open_one(&out->csv, "--csv", o->csv_path, msg, len);
 	if (!err)
 		err = open_one(&out->perfetto, "--perfetto", o->perfetto_path, msg, len);
+	if (!err)
+		err = open_one(&out->plot, "--plot", o->plot_path, msg, len);
 	if (err) {
 		outputs__abandon(out);
 		return err;
 	}
 	out->text = !outfile__is_stdout(&out->record) && !outfile__is_stdout(&out->json) &&
-		    !outfile__is_stdout(&out->csv) && !outfile__is_stdout(&out->perfetto);
+		    !outfile__is_stdout(&out->csv) && !outfile__is_stdout(&out->perfetto) &&
+		    !outfile__is_stdout(&out->plot);
 	return 0;
 }
 
@@ -156,6 +161,8 @@ static int finish_files(struct outputs *out, int err, char *msg, size_t len)
 		err = commit_one(&out->csv, err, msg, len);
 	if (!err)
 		err = commit_one(&out->perfetto, err, msg, len);
+	if (!err)
+		err = commit_one(&out->plot, err, msg, len);
 	if (err)
 		outputs__abandon(out);
 	return err;
@@ -170,6 +177,8 @@ int outputs__finish(struct outputs *out, const struct run_config *cfg, const str
 		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
 		err = -EIO;
 	}
+	if (!err && out->plot.f)
+		err = writer_failed(plot__runs(out->plot.f, cfg, wl, res, n), "--plot", out->plot.path, msg, len);
 	return finish_files(out, err, msg, len);
 }
 
@@ -226,6 +235,8 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 	}
 	if (out->timeline)
 		timeline__end_run(out->timeline);
+	if (!err && out->plot.f && r)
+		err = writer_failed(plot_attach__print(out->plot.f, r), "--plot", out->plot.path, msg, len);
 	return finish_files(out, err, msg, len);
 }
 
@@ -258,4 +269,5 @@ void outputs__abandon(struct outputs *out)
 	outfile__abandon(&out->json);
 	outfile__abandon(&out->csv);
 	outfile__abandon(&out->perfetto);
+	outfile__abandon(&out->plot);
 }
