@@ -9,6 +9,7 @@
 
 #define PAIR_H		36.0	/* a pair: its names over its bar */
 #define PAIR_BAR_H	14.0
+#define PAIR_LABEL_MAX	96	/* bytes of its names: about the width of the bars */
 /* the kernel phases attach mode measures, and the two spans over them: what its text report tabulates */
 #define NR_SPANS	(PHASE_RESUME_KERNEL - PHASE_NOTIFY_KERNEL + 1 + 2)
 
@@ -39,6 +40,22 @@ static double pair_value(const struct attach_pair *p, enum attach_order order)
 	return order == ATTACH_ORDER_COST ? p->wake_to_run.sum / 1000.0 : (double)p->count;
 }
 
+/*
+ * cut - @buf shortened to @max bytes and "..." when longer, at a character's
+ * start: the label of a pair stays clear of its numbers
+ */
+static void cut(char *buf, size_t max)
+{
+	size_t n = strlen(buf);
+
+	if (n <= max)
+		return;
+	n = max - 3;
+	while (n && ((unsigned char)buf[n] & 0xc0) == 0x80)
+		n--;
+	strcpy(buf + n, "...");
+}
+
 /* pair - one pair at @y: its rank, who woke whom through what, a bar of @ax, its numbers */
 static void pair(struct svg *s, const struct plot_lin_axis *ax, const struct attach_pair *p, size_t rank,
 		 enum attach_order order, double y)
@@ -58,6 +75,7 @@ static void pair(struct svg *s, const struct plot_lin_axis *ax, const struct att
 	plot_draw__text(s, PLOT_AREA_X0 - 10, y + 11, NULL, "end", buf);
 	snprintf(buf, sizeof(buf), "%s -> %.16s %" PRIu32 ", via %s", p->waker, p->wakee_comm[0] ? p->wakee_comm : "?",
 		 p->wakee_tid, p->mechanism);
+	cut(buf, PAIR_LABEL_MAX);
 	plot_draw__text(s, PLOT_AREA_X0, y + 11, NULL, NULL, buf);
 	plot_draw__rect(s, PLOT_AREA_X0, y + 15, x1 - PLOT_AREA_X0, PAIR_BAR_H, "bar",
 			plot_draw__phase_color(PLOT_TOTAL));

@@ -155,23 +155,17 @@ double plot_draw__labels_note(struct svg *s, const char *what, const uint64_t *b
 void plot_draw__log_fit(struct plot_log_axis *ax, const struct histogram *const *h, size_t n)
 {
 	uint64_t rows[HIST_LOG2_ROWS];
-	double low = 0, high = 0;
+	double low = INFINITY, high = 0;
 	int first, last;
 
 	for (size_t i = 0; i < n; i++) {
-		double lo, hi;
-
 		first = histogram__log2_rows(h[i], rows, &last);
 		if (first < 0)
 			continue;
-		lo = (double)histogram__log2_row_low((unsigned int)first);
-		hi = (double)histogram__log2_row_high((unsigned int)last) + 1;
-		if (!low || lo < low)
-			low = lo;
-		if (hi > high)
-			high = hi;
+		low = fmin(low, (double)histogram__log2_row_low((unsigned int)first));
+		high = fmax(high, (double)histogram__log2_row_high((unsigned int)last) + 1);
 	}
-	if (low < 1)
+	if (!isfinite(low) || low < 1)
 		low = 1;
 	if (high <= low)
 		high = low * 10;
