@@ -97,7 +97,8 @@ $(DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh && touch $@
 
-# what only the tests need: python3 parses the JSON outputs, procps finds leftovers, valgrind checks report
+# what only the tests need: python3 parses the JSON outputs, procps finds leftovers, valgrind checks report,
+# chromium renders the SVG plot headless
 $(TEST_DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh test)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh test && touch $@
