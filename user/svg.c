@@ -64,6 +64,8 @@ static void end_start_tag(struct svg *s)
 
 void svg__begin(struct svg *s, FILE *out, double width, double height)
 {
+	char box[64];
+
 	memset(s, 0, sizeof(*s));
 	s->out = out;
 	if (out)
@@ -72,7 +74,8 @@ void svg__begin(struct svg *s, FILE *out, double width, double height)
 	svg__attr(s, "xmlns", "http://www.w3.org/2000/svg");
 	svg__attr_num(s, "width", width);
 	svg__attr_num(s, "height", height);
-	svg__attrf(s, "viewBox", "0 0 %.0f %.0f", width, height);
+	snprintf(box, sizeof(box), "0 0 %.0f %.0f", width, height);
+	svg__attr(s, "viewBox", box);
 }
 
 void svg__open(struct svg *s, const char *name)
@@ -103,17 +106,6 @@ void svg__attr(struct svg *s, const char *name, const char *value)
 	fputc('"', s->out);
 }
 
-void svg__attrf(struct svg *s, const char *name, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	svg__attr(s, name, buf);
-}
-
 void svg__attr_num(struct svg *s, const char *name, double v)
 {
 	char buf[48];
@@ -135,7 +127,10 @@ void svg__attr_num(struct svg *s, const char *name, double v)
 
 void svg__attr_u64(struct svg *s, const char *name, uint64_t v)
 {
-	svg__attrf(s, name, "%" PRIu64, v);
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	svg__attr(s, name, buf);
 }
 
 void svg__text(struct svg *s, const char *text)
@@ -148,17 +143,6 @@ void svg__text(struct svg *s, const char *text)
 	}
 	end_start_tag(s);
 	write_escaped(s->out, text);
-}
-
-void svg__textf(struct svg *s, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	svg__text(s, buf);
 }
 
 void svg__close(struct svg *s)

@@ -42,13 +42,11 @@ void svg__begin(struct svg *s, FILE *out, double width, double height);
 /* svg__open - start element @name (a literal: the writer keeps the pointer); attributes may follow */
 void svg__open(struct svg *s, const char *name);
 void svg__attr(struct svg *s, const char *name, const char *value);
-void svg__attrf(struct svg *s, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* svg__attr_num - a length or coordinate: two decimals at most, no trailing zeros */
 void svg__attr_num(struct svg *s, const char *name, double v);
 void svg__attr_u64(struct svg *s, const char *name, uint64_t v);
 /* svg__text - character data inside the innermost element */
 void svg__text(struct svg *s, const char *text);
-void svg__textf(struct svg *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* svg__close - end the innermost element */
 void svg__close(struct svg *s);
 /* svg__title - a <title> child of the innermost element: what a browser shows on hovering it */
