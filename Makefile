@@ -60,7 +60,8 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/mer
 	user/event_window.c user/ring.c user/census.c user/designs.c user/design_run.c user/design_report.c \
 	user/design_json.c \
 	user/report.c user/json_writer.c user/json_reader.c user/report_json.c user/csv.c user/sample_csv.c user/timeline.c \
-	user/timeline_samples.c user/timeline_cpus.c user/timeline_attach.c \
+	user/timeline_samples.c user/timeline_cpus.c user/timeline_attach.c user/svg.c user/plot_draw.c user/plot.c \
+	user/plot_attach.c \
 	user/sample_reader.c user/runner.c user/targets.c user/fd_kinds.c user/attach_session.c user/collector.c user/steal_clock.c user/host_steal.c user/trace_cost.c \
 	user/analysis.c user/recording.c user/recorder.c \
 	user/rec_reader.c user/run_config.c \
@@ -100,7 +101,8 @@ $(DEPS_STAMP): scripts/setup-deps.sh
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh && touch $@
 
 # what only the tests need: python3 parses the JSON outputs, procps finds leftovers, valgrind checks report,
-# man-db and groff-base check the man page, prometheus brings promtool, which checks the --prometheus files
+# man-db and groff-base check the man page, prometheus brings promtool, which checks the --prometheus
+# files, chromium renders the SVG plot headless
 $(TEST_DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh test)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh test && touch $@

@@ -13,7 +13,7 @@ packages=(
 # extra groups, asked for by name: "test" for the test runner's helpers, "fuzz" for libFuzzer
 for group in "$@"; do
 	case "$group" in
-	test) packages+=(procps python3 valgrind man-db groff-base prometheus) ;;
+	test) packages+=(procps python3 valgrind man-db groff-base prometheus chromium) ;;
 	fuzz) packages+=(libclang-rt-14-dev) ;;
 	*) echo "setup-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac

@@ -263,21 +263,62 @@ static const char timeline_prologue[] =
 	"runs = {r['run']: r for r in tl.other['runs']}\n"
 	"T0 = 1000000000123\n";
 
-void check_timeline(const char *file_path, const char *fmt, ...)
+/*
+ * check_with - run @prologue, then the test's python @fmt with @ap, with
+ * sys.argv[1] the tests/ directory (where @checker is) and sys.argv[2]
+ * @file_path; fail the test with @what unless it exits 0
+ */
+static void check_with(const char *checker, const char *prologue, const char *file_path, const char *what,
+		       const char *fmt, va_list ap)
 {
-	char checker[PATH_MAX], dir[PATH_MAX], *body, *script;
-	va_list ap;
+	char path[PATH_MAX], *body, *script;
 	int err;
 
-	tests_file("check_timeline.py", checker, sizeof(checker));
-	snprintf(dir, sizeof(dir), "%s", checker);
-	va_start(ap, fmt);
+	tests_file(checker, path, sizeof(path));
 	err = vasprintf(&body, fmt, ap);
-	va_end(ap);
 	cr_assert_geq(err, 0);
-	cr_assert_geq(asprintf(&script, "%s%s", timeline_prologue, body), 0);
-	err = run_python(script, (const char *const[]){ dirname(dir), file_path, NULL });
+	cr_assert_geq(asprintf(&script, "%s%s", prologue, body), 0);
+	err = run_python(script, (const char *const[]){ dirname(path), file_path, NULL });
 	free(script);
 	free(body);
-	cr_assert_eq(err, 0, "the timeline is not what it should be (see above)");
+	cr_assert_eq(err, 0, "%s (see above)", what);
+}
+
+void check_timeline(const char *file_path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	check_with("check_timeline.py", timeline_prologue, file_path, "the timeline is not what it should be", fmt, ap);
+	va_end(ap);
+}
+
+/* What every check of a plot starts with: the file passes check_svg.py, then the test's own lines */
+static const char svg_prologue[] =
+	"import sys\n"
+	"sys.dont_write_bytecode = True\n"
+	"sys.path.insert(0, sys.argv[1])\n"
+	"import check_svg as cs\n"
+	"root = cs.load(sys.argv[2])\n"
+	"problems, summary = cs.check(root)\n"
+	"if problems:\n"
+	"    sys.exit('\\n'.join(problems[:10]))\n"
+	"def want(ok, what):\n"
+	"    if not ok:\n"
+	"        sys.exit(f'not so: {what}')\n"
+	"by_class, num, text_of = cs.by_class, cs.num, cs.text_of\n"
+	"texts = [text_of(e) for e in root.iter(cs.SVG + 'text')]\n"
+	"def panel(name, run=None):\n"
+	"    found = [p for p in by_class(root, 'panel', 'g') if p.get('data-name') == name and\n"
+	"             (run is None or p.get('data-run') == run)]\n"
+	"    want(len(found) == 1, f'one panel {name} of run {run}: {len(found)}')\n"
+	"    return found[0]\n";
+
+void check_svg(const char *file_path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	check_with("check_svg.py", svg_prologue, file_path, "the plot is not what it should be", fmt, ap);
+	va_end(ap);
 }

@@ -3,7 +3,8 @@
  * readback.h - what the unit and the system tests share: a file to write an
  * output into, the files of the tests/ directory and the recorded fixtures,
  * and python3 to read back what a test wrote: the JSON report strictly, the
- * timeline through tests/check_timeline.py.
+ * timeline through tests/check_timeline.py, the plot through
+ * tests/check_svg.py.
  */
 #ifndef WAKEPROBE_TEST_READBACK_H
 #define WAKEPROBE_TEST_READBACK_H
@@ -63,5 +64,15 @@ extern const char json_report_keys[];
  * origin of the synthetic streams in unit/test_timeline.c.
  */
 void check_timeline(const char *file_path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * check_svg - fail the test unless the plot at @file_path passes
+ * tests/check_svg.py and then the python @fmt...: there cs is that module,
+ * root the SVG's root element, want(ok, what) fails with what was not so,
+ * by_class(root, cls, tag), num(e, attr) and text_of(e) are cs's, texts
+ * every text drawn, and panel(name, run) the one distribution panel of
+ * that name (and run).
+ */
+void check_svg(const char *file_path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* WAKEPROBE_TEST_READBACK_H */

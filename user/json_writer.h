@@ -37,6 +37,15 @@ struct json_writer {
 	int err;				/* the first misuse, a negative errno */
 };
 
+/*
+ * json_writer__utf8_len - the length of the valid UTF-8 sequence that starts
+ * with the byte @s[0] >= 0x80, within @n bytes; 0 if it is not one. Valid
+ * means the shortest form of a scalar value (RFC 3629): no overlong forms,
+ * no surrogates, nothing past U+10FFFF. The SVG plots check their text with
+ * it too.
+ */
+size_t json_writer__utf8_len(const unsigned char *s, size_t n);
+
 /* json_writer__init - a pretty-printed document on @out */
 void json_writer__init(struct json_writer *w, FILE *out);
 /* json_writer__init_compact - a compact document on @out: see json_writer__line_break() */

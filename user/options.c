@@ -15,6 +15,7 @@ enum {
 	OPT_JSON,
 	OPT_CSV,
 	OPT_PERFETTO,
+	OPT_PLOT,
 	OPT_TIMEOUT,
 	OPT_USER,
 	OPT_PID,
@@ -106,6 +107,9 @@ static const struct option_spec specs[] = {
 	  "one row per wakeup: its phases in ns and its label", true },
 	{ "perfetto", OPT_PERFETTO, "FILE", GROUP_OUTPUT, false, MODE_ANY,
 	  "a timeline for ui.perfetto.dev or chrome://tracing", true },
+	{ "plot", OPT_PLOT, "FILE", GROUP_OUTPUT, false, MODE_ANY,
+	  "an SVG picture: each phase's latency and its tail, the\n"
+	  "paths side by side, or attach mode's busiest pairs", true },
 	{ "prometheus", OPT_PROMETHEUS, "FILE", GROUP_OUTPUT, false, MODE_ANY,
 	  "metrics for Prometheus, for node_exporter's textfile\n"
 	  "collector (docs/fleet.md)", true },
@@ -211,6 +215,7 @@ void options__usage(FILE *out)
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
 		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n"
+		"  wakeprobe report cond.wpr --plot cond.svg            # its phases, as a picture\n"
 		"  sudo wakeprobe --pid 1234 --prometheus /var/lib/node_exporter/wakeprobe.prom \\\n"
 		"       --prometheus-every 15                            # metrics for a fleet\n");
 }
@@ -247,8 +252,8 @@ static const char *shown(const char *arg)
 static enum options_result check_outputs(const struct wp_options *o, char *err, size_t errlen)
 {
 	const char *paths[] = { o->report_path, o->record_path, o->json_path, o->csv_path, o->perfetto_path,
-				o->prometheus_path };
-	const char *names[] = { "the recording", "-o", "--json", "--csv", "--perfetto", "--prometheus" };
+				o->prometheus_path, o->plot_path };
+	const char *names[] = { "the recording", "-o", "--json", "--csv", "--perfetto", "--prometheus", "--plot" };
 	size_t i, j, n = sizeof(paths) / sizeof(paths[0]);
 
 	for (i = 0; i < n; i++)
@@ -418,6 +423,9 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_PERFETTO:
 			o->perfetto_path = optarg;
 			break;
+		case OPT_PLOT:
+			o->plot_path = optarg;
+			break;
 		case 'o':
 			o->record_path = optarg;
 			break;
@@ -539,7 +547,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			return OPTIONS_BAD;
 		}
 		if (o->record_path) {
-			snprintf(err, errlen, "-o is for wakeprobe record: report writes --json, --csv, --perfetto or --prometheus");
+			snprintf(err, errlen, "-o is for wakeprobe record: report writes --json, --csv, --perfetto, --prometheus or --plot");
 			return OPTIONS_BAD;
 		}
 		return check_outputs(o, err, errlen);
@@ -549,7 +557,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		return OPTIONS_BAD;
 	}
 	if (o->command == CMD_RUN && o->record_path) {
-		snprintf(err, errlen, "-o is for wakeprobe record -o FILE; a run writes --json, --csv, --perfetto or --prometheus");
+		snprintf(err, errlen, "-o is for wakeprobe record -o FILE; a run writes --json, --csv, --perfetto, --prometheus or --plot");
 		return OPTIONS_BAD;
 	}
 	if (o->list_workloads)

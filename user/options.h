@@ -38,6 +38,7 @@ struct wp_options {
 	const char *perfetto_path;
 	const char *prometheus_path;
 	uint64_t prometheus_every_s;	/* attach mode: rewrite prometheus_path this often; 0: at the end only */
+	const char *plot_path;		/* --plot: an SVG picture of the run (plot.h) */
 	const char *workload;
 	/* a throughput workload (designs.h): its modes, and the arguments after -- that go to it */
 	bool design;

@@ -8,6 +8,8 @@
 #include "design_json.h"
 #include "outputs.h"
 #include "prom_metrics.h"
+#include "plot.h"
+#include "plot_attach.h"
 #include "recorder.h"
 #include "report_json.h"
 #include "sample_csv.h"
@@ -35,13 +37,15 @@ static int open_files(struct outputs *out, const struct wp_options *o, char *msg
 		err = open_one(&out->perfetto, "--perfetto", o->perfetto_path, msg, len);
 	if (!err)
 		err = open_one(&out->prometheus, "--prometheus", o->prometheus_path, msg, len);
+	if (!err)
+		err = open_one(&out->plot, "--plot", o->plot_path, msg, len);
 	if (err) {
 		outputs__abandon(out);
 		return err;
 	}
 	out->text = !outfile__is_stdout(&out->record) && !outfile__is_stdout(&out->json) &&
 		    !outfile__is_stdout(&out->csv) && !outfile__is_stdout(&out->perfetto) &&
-		    !outfile__is_stdout(&out->prometheus);
+		    !outfile__is_stdout(&out->prometheus) && !outfile__is_stdout(&out->plot);
 	return 0;
 }
 
@@ -162,6 +166,8 @@ static int finish_files(struct outputs *out, int err, char *msg, size_t len)
 		err = commit_one(&out->perfetto, err, msg, len);
 	if (!err)
 		err = commit_one(&out->prometheus, err, msg, len);
+	if (!err)
+		err = commit_one(&out->plot, err, msg, len);
 	if (err)
 		outputs__abandon(out);
 	return err;
@@ -179,6 +185,8 @@ int outputs__finish(struct outputs *out, const struct run_config *cfg, const str
 	if (!err && out->prometheus.f)
 		err = writer_failed(prom_metrics__print_runs(out->prometheus.f, wl, res, n), "--prometheus",
 				    out->prometheus.path, msg, len);
+	if (!err && out->plot.f)
+		err = writer_failed(plot__runs(out->plot.f, cfg, wl, res, n), "--plot", out->plot.path, msg, len);
 	return finish_files(out, err, msg, len);
 }
 
@@ -255,6 +263,8 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 		snprintf(host, sizeof(host), "%.*s", (int)sizeof(run->meta.hostname), run->meta.hostname);
 		prom_metrics__print_attach(out->prometheus.f, &pa);
 	}
+	if (!err && out->plot.f && r)
+		err = writer_failed(plot_attach__print(out->plot.f, r), "--plot", out->plot.path, msg, len);
 	return finish_files(out, err, msg, len);
 }
 
@@ -288,4 +298,5 @@ void outputs__abandon(struct outputs *out)
 	outfile__abandon(&out->csv);
 	outfile__abandon(&out->perfetto);
 	outfile__abandon(&out->prometheus);
+	outfile__abandon(&out->plot);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * outputs.h - the files a run or a report writes besides the text report:
- * the recording, JSON, CSV, the Perfetto timeline and Prometheus metrics. Each appears whole
- * once everything went well, or not at all (outfile.h).
+ * the recording, JSON, CSV, the Perfetto timeline, Prometheus metrics and the SVG plot. Each
+ * appears whole once everything went well, or not at all (outfile.h).
  */
 #ifndef WAKEPROBE_OUTPUTS_H
 #define WAKEPROBE_OUTPUTS_H
@@ -18,7 +18,7 @@
 #include "run_result.h"
 
 struct outputs {
-	struct outfile record, json, csv, perfetto, prometheus;
+	struct outfile record, json, csv, perfetto, prometheus, plot;
 	struct recorder *recorder;
 	struct sample_csv *csv_writer;
 	struct timeline *timeline;
