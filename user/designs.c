@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "designs.h"
+#include "parse.h"
 
 static const struct design_desc designs[] = {
 	{
@@ -112,7 +113,7 @@ int designs__check_modes(const struct design_desc *d, const char *modes, char *m
 		const char *comma = strchr(p, ',');
 		size_t n = comma ? (size_t)(comma - p) : strlen(p);
 		bool known = word_is(p, n, "all");
-		char names[256] = "";
+		char names[256] = "", word[PARSE_QUOTE_LEN];
 
 		for (size_t i = 0; i < DESIGN_MAX_MODES && d->modes[i] && !known; i++)
 			known = word_is(p, n, d->modes[i]);
@@ -120,8 +121,10 @@ int designs__check_modes(const struct design_desc *d, const char *modes, char *m
 			for (size_t i = 0; i < DESIGN_MAX_MODES && d->modes[i]; i++)
 				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
 					 d->modes[i]);
-			snprintf(msg, len, "--mode: %s has no mode '%.*s': give %s (comma-separated), or all", d->name,
-				 (int)(n < 48 ? n : 48), p, names);
+			/* what the user typed: quoted, so that the message stays one line */
+			parse__quote(p, n, word);
+			snprintf(msg, len, "--mode: %s has no mode '%s': give %s (comma-separated), or all", d->name, word,
+				 names);
 			return -EINVAL;
 		}
 		p = comma ? comma + 1 : NULL;

@@ -221,30 +221,16 @@ void options__usage(FILE *out)
 }
 
 /*
- * shown - @arg as a one-line message may quote it: control and non-ASCII
- * bytes escaped, cut after SHOWN_MAX bytes. Two buffers, so that one
- * message can quote two arguments.
+ * shown - @arg as a one-line message may quote it (parse__quote()). Two
+ * buffers, so that one message can quote two arguments.
  */
-#define SHOWN_MAX 48
-
 static const char *shown(const char *arg)
 {
-	static char bufs[2][SHOWN_MAX * 4 + 4];
+	static char bufs[2][PARSE_QUOTE_LEN];
 	static unsigned int which;
 	char *out = bufs[which++ & 1];
-	size_t n = 0, i;
 
-	for (i = 0; arg[i] && i < SHOWN_MAX; i++) {
-		unsigned char c = (unsigned char)arg[i];
-
-		if (c >= 0x20 && c < 0x7f)
-			out[n++] = (char)c;
-		else
-			n += (size_t)sprintf(out + n, "\\x%02x", c);
-	}
-	if (arg[i])
-		n += (size_t)sprintf(out + n, "...");
-	out[n] = '\0';
+	parse__quote(arg, SIZE_MAX, out);
 	return out;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "parse.h"
@@ -82,4 +83,21 @@ int parse__id_list(const char *str, uint64_t max_id, int32_t *ids, size_t room, 
 	}
 	*n = count;
 	return 0;
+}
+
+void parse__quote(const char *s, size_t n, char out[PARSE_QUOTE_LEN])
+{
+	size_t o = 0, i;
+
+	for (i = 0; i < n && s[i] && i < PARSE_QUOTE_MAX; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			out[o++] = (char)c;
+		else
+			o += (size_t)snprintf(out + o, PARSE_QUOTE_LEN - o, "\\x%02x", c);
+	}
+	if (i < n && s[i])
+		o += (size_t)snprintf(out + o, PARSE_QUOTE_LEN - o, "...");
+	out[o] = '\0';
 }

@@ -24,4 +24,16 @@ int parse__cpu_pair(const char *str, int nr_cpus, int *cpu_a, int *cpu_b);
  */
 int parse__id_list(const char *str, uint64_t max_id, int32_t *ids, size_t room, size_t *n);
 
+/* the most bytes parse__quote() takes from its argument, and the room its output needs */
+#define PARSE_QUOTE_MAX		48
+#define PARSE_QUOTE_LEN		(PARSE_QUOTE_MAX * 4 + 4)
+
+/*
+ * parse__quote - the first @n bytes of @s (up to a NUL) as a one-line
+ * message may quote what a user typed: control and non-ASCII bytes written
+ * \xNN, cut after PARSE_QUOTE_MAX bytes with "..."; into @out, of
+ * PARSE_QUOTE_LEN bytes
+ */
+void parse__quote(const char *s, size_t n, char out[PARSE_QUOTE_LEN]);
+
 #endif /* WAKEPROBE_PARSE_H */

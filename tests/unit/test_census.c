@@ -198,4 +198,8 @@ Test(designs, a_mode_list_names_whole_words_and_all_names_every_mode)
 	cr_assert_eq(designs__check_modes(bq, "cond,pipe", msg, sizeof(msg)), -EINVAL);
 	cr_assert(strstr(msg, "burst-queue has no mode 'pipe': give cond, pipe-notify,"), "%s", msg);
 	cr_assert_eq(designs__check_modes(bq, "cond,", msg, sizeof(msg)), -EINVAL, "an empty word is a typo");
+	/* what the user typed is quoted: the message stays one line (found by the options fuzzer) */
+	cr_assert_eq(designs__check_modes(bq, "co\nnd\xe9,cond", msg, sizeof(msg)), -EINVAL);
+	cr_assert_null(strchr(msg, '\n'), "%s", msg);
+	cr_assert(strstr(msg, "no mode 'co\\x0and\\xe9'"), "%s", msg);
 }
