@@ -176,6 +176,10 @@ void design_report__print_text(FILE *out, const struct design_run *r)
 		fprintf(out, "  events     %" PRIu64 " recorded, %" PRIu64 " dropped (BPF ring buffer full), %" PRIu64
 			" BPF program runs skipped by the kernel\n", ac->events, r->session.drops_total,
 			r->session.missed_runs);
+		report__host(out, &r->session.steal, r->analysis->agg->causes.cause_ns[CAUSE_HOST]);
+		report__cost(out, &r->session.cost, ac->events, r->session.drops_total, r->analysis->agg->wakeups,
+			     r->session.trace_end_ns > r->session.trace_start_ns ?
+				     r->session.trace_end_ns - r->session.trace_start_ns : 0);
 		if (r->session.drops_total)
 			fprintf(out, "WARNING    %" PRIu64 " events were dropped: the counts below miss what they "
 				"held; a larger --ringbuf-kb or smaller sizes keep them\n", r->session.drops_total);

@@ -98,6 +98,8 @@ Test(designs, burst_queue_hands_every_task_over_and_counts_them_per_task)
 	run_ok(args);
 	cr_assert(strstr(ran.out, "burst-queue, mode cond\n") && strstr(ran.out, "burst-queue, mode pipe-record\n"),
 		  "%s", ran.out);
+	/* a traced run states the host's steal and what tracing cost, as every traced run does */
+	cr_assert(strstr(ran.out, "\n  steal      ") && strstr(ran.out, "\n  cost       BPF "), "%s", ran.out);
 	/* seed and ready start points, 2 runs of 100 tasks each */
 	cr_assert_eq(units_of(ran.out, "task"), 400, "%s", ran.out);
 	cr_assert_eq(count_of(ran.out, "tasks=100 start=seed", "sent"), 200, "%s", ran.out);
