@@ -103,11 +103,29 @@ void tp_options__finish(struct tp_options *o, int argc, char **argv, void (*usag
 		tp_usage_error(o->name, "needs two CPUs it may run on; this process may use fewer");
 }
 
+/* tp_parse_item - one number of a list (@len bytes at @p), in [@min, @max], appended to @vals: 0 or -errno */
+static int tp_parse_item(const char *p, size_t len, uint64_t min, uint64_t max, uint64_t *vals, size_t room,
+			 size_t *count)
+{
+	char item[32];
+	int err;
+
+	if (!len || len >= sizeof(item))
+		return -EINVAL;
+	if (*count == room)
+		return -E2BIG;
+	memcpy(item, p, len);
+	item[len] = '\0';
+	err = parse__u64(item, min, max, &vals[*count]);
+	if (!err)
+		(*count)++;
+	return err;
+}
+
 int tp_parse_u64_list(const char *str, uint64_t min, uint64_t max, uint64_t *vals, size_t room, size_t *n)
 {
 	const char *p = str;
 	size_t count = 0;
-	char item[32];
 	int err;
 
 	if (!str || !*str)
@@ -115,16 +133,9 @@ int tp_parse_u64_list(const char *str, uint64_t min, uint64_t max, uint64_t *val
 	for (;;) {
 		size_t len = strcspn(p, ",");
 
-		if (!len || len >= sizeof(item))
-			return -EINVAL;
-		if (count == room)
-			return -E2BIG;
-		memcpy(item, p, len);
-		item[len] = '\0';
-		err = parse__u64(item, min, max, &vals[count]);
+		err = tp_parse_item(p, len, min, max, vals, room, &count);
 		if (err)
 			return err;
-		count++;
 		if (!p[len])
 			break;
 		p += len + 1;
@@ -196,18 +207,9 @@ int tp_parse_u64_steps(const char *str, uint64_t min, uint64_t max, uint64_t *va
 				}
 			}
 		} else {
-			char item[32];
-
-			if (len >= sizeof(item))
-				return -EINVAL;
-			if (count == room)
-				return -E2BIG;
-			memcpy(item, p, len);
-			item[len] = '\0';
-			err = parse__u64(item, min, max, &vals[count]);
+			err = tp_parse_item(p, len, min, max, vals, room, &count);
 			if (err)
 				return err;
-			count++;
 		}
 		if (!p[len])
 			break;
