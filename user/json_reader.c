@@ -229,41 +229,6 @@ static bool is_digit(const struct parser *p, size_t i)
 	return i < p->len && p->text[i] >= '0' && p->text[i] <= '9';
 }
 
-/*
- * utf8_length - the length of the valid UTF-8 sequence that starts with
- * the byte @s[0] >= 0x80, within @n bytes; 0 if it is not one. Valid is
- * the shortest form of a scalar value (RFC 3629): no overlong forms, no
- * surrogates, nothing past U+10FFFF.
- */
-static size_t utf8_length(const unsigned char *s, size_t n)
-{
-	unsigned char second_min = 0x80, second_max = 0xbf;
-	size_t len, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;	/* a continuation byte, an overlong lead (0xc0, 0xc1) or past U+10FFFF */
-	if (s[0] == 0xe0)
-		second_min = 0xa0;	/* below U+0800 is overlong */
-	else if (s[0] == 0xed)
-		second_max = 0x9f;	/* U+D800..U+DFFF are surrogates */
-	else if (s[0] == 0xf0)
-		second_min = 0x90;	/* below U+10000 is overlong */
-	else if (s[0] == 0xf4)
-		second_max = 0x8f;	/* past U+10FFFF */
-	if (n < len || s[1] < second_min || s[1] > second_max)
-		return 0;
-	for (i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
 static size_t utf8_encode(char *out, uint32_t cp)
 {
 	if (cp < 0x80) {
@@ -381,7 +346,7 @@ static int parse_string(struct parser *p, const char **out, size_t *out_len)
 			continue;
 		}
 		if (c >= 0x80) {
-			n = utf8_length(t + i, p->len - i);
+			n = json_writer__utf8_len(t + i, p->len - i);
 			if (!n)
 				return fail(p, i, "invalid UTF-8 byte 0x%02x in a string", c);
 			memcpy(buf + o, t + i, n);

@@ -41,8 +41,8 @@ struct json_writer {
  * json_writer__utf8_len - the length of the valid UTF-8 sequence that starts
  * with the byte @s[0] >= 0x80, within @n bytes; 0 if it is not one. Valid
  * means the shortest form of a scalar value (RFC 3629): no overlong forms,
- * no surrogates, nothing past U+10FFFF. The SVG plots check their text with
- * it too.
+ * no surrogates, nothing past U+10FFFF. The reader judges what it reads by
+ * it, and the other text formats (the SVG plots, prom.h) what they write.
  */
 size_t json_writer__utf8_len(const unsigned char *s, size_t n);
 
@@ -77,14 +77,6 @@ void json_writer__string(struct json_writer *w, const char *s);
  * does every byte that is not part of a valid UTF-8 sequence (see the .c).
  */
 void json_writer__string_n(struct json_writer *w, const char *s, size_t max);
-/*
- * json_writer__utf8_len - the length of the valid UTF-8 sequence that
- * starts with the byte @s[0] >= 0x80, within @n bytes; 0 if it is not one.
- * Valid means the shortest form of a scalar value (RFC 3629): no overlong
- * forms, no surrogates, nothing past U+10FFFF. The other text formats
- * (prom.h) judge bytes by it too.
- */
-size_t json_writer__utf8_len(const unsigned char *s, size_t n);
 void json_writer__int(struct json_writer *w, int64_t v);
 void json_writer__uint(struct json_writer *w, uint64_t v);
 /*
