@@ -112,7 +112,8 @@ bool steal_clock__layout_from_btf(const struct btf *btf, struct steal_layout *l)
 	return l->on;
 }
 
-void steal_clock__layout(struct steal_layout *l)
+/* find_layout - what steal_clock__layout() says, looked up anew */
+static void find_layout(struct steal_layout *l)
 {
 	char vendor[13];
 	struct btf *btf;
@@ -138,4 +139,17 @@ void steal_clock__layout(struct steal_layout *l)
 	}
 	steal_clock__layout_from_btf(btf, l);
 	btf__free(btf);
+}
+
+void steal_clock__layout(struct steal_layout *l)
+{
+	/* the kernel's BTF takes 12-14 ms to parse here, and --workload all opens a collector per path */
+	static struct steal_layout found;
+	static bool looked;
+
+	if (!looked) {
+		find_layout(&found);
+		looked = true;
+	}
+	*l = found;
 }

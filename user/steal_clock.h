@@ -29,6 +29,7 @@ struct steal_layout {
 /*
  * steal_clock__layout - the offsets, from the running kernel's BTF, when the
  * machine is a KVM guest offered steal time; else @l->on false and why.
+ * Looked up once a process.
  */
 void steal_clock__layout(struct steal_layout *l);
 
