@@ -356,6 +356,18 @@ static __always_inline struct wp_event *event_reserve(__u32 type)
 }
 
 /*
+ * event_reserve_second - the second record of a pair that one program
+ * writes back to back, which must follow the first on its CPU with nothing
+ * between (a WAKER and its WAKING, a BLOCK and its SWITCH): no look, so no
+ * STEAL record, in between. What the host took in that instant is seen at
+ * the CPU's next record.
+ */
+static __always_inline struct wp_event *event_reserve_second(__u32 type)
+{
+	return ring_reserve(type, bpf_ktime_get_ns());
+}
+
+/*
  * event_submit - commit a record without waking the reader. wakeprobe
  * shares the CPUs with the workload it measures; a wakeup per record would
  * put it on a CPU for every event, so it drains the ring on a 10 ms timer.
@@ -534,7 +546,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	struct cpu_state *cs = this_cpu_state();
-	bool prev_tracked;
+	bool prev_tracked, blocked;
 	struct wp_event *e;
 
 	if (cs) {
@@ -554,9 +566,10 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		else if (cs->runnable_tid == next->pid)
 			cs->runnable_tid = 0;
 	}
-	if (attach_mode && prev_tracked && wp_switch_slept(prev_state, preempt))
+	blocked = attach_mode && prev_tracked && wp_switch_slept(prev_state, preempt);
+	if (blocked)
 		emit_block(prev);
-	e = event_reserve(WP_EV_SWITCH);
+	e = blocked ? event_reserve_second(WP_EV_SWITCH) : event_reserve(WP_EV_SWITCH);
 	if (!e)
 		return 0;
 	e->sw.prev_tid = prev->pid;
@@ -579,18 +592,21 @@ static __always_inline void emit_wake(__u32 type, struct task_struct *p, __u16 f
 {
 	struct cpu_state *cs;
 	struct wp_event *e;
+	bool decides;
 	__u32 cpu;
 
 	cpu = task_cpu(p);
 	cs = cpu_state_of(cpu);
+	decides = wp_wake_decides(type, flags);
 	if (cs) {
 		/* from the wake decision to its switch-in, the task waits for this CPU */
 		cs->runnable_tid = p->pid;
 		/* only the idle exit that follows a tracked wakeup is worth a record */
-		if (wp_wake_decides(type, flags) && cs->idle_since_ns)
+		if (decides && cs->idle_since_ns)
 			cs->idle_exit_wanted = 1;
 	}
-	e = event_reserve(type);
+	/* in attach mode a wake decision comes right after its WAKER */
+	e = attach_mode && decides ? event_reserve_second(type) : event_reserve(type);
 	if (!e)
 		return;
 	e->wake.pid = p->pid;
