@@ -423,7 +423,7 @@ static void attach_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 	struct attach_live *live = ctx;
 
 	attach_recorder__advance(&live->w, complete_ns, drops);
-	prom_live__advance(&live->prom, live->w.analysis, drops);
+	prom_live__advance(&live->prom, live->w.analysis, complete_ns, drops);
 }
 
 /* attach_exit_status - wakeprobe's own: the command's, or 0 when there was none */

@@ -32,7 +32,8 @@ void prom_live__begin(struct prom_live *l, const struct attach_session_result *r
 	l->next_ns = now_ns() + l->every_ns;
 }
 
-void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, uint64_t drops)
+void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns,
+			uint64_t drops)
 {
 	uint64_t now = now_ns();
 	struct outfile f;
@@ -41,7 +42,7 @@ void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, ui
 		.host = l->host,
 		.target = l->target,
 		.started_unix_ns = l->started_unix_ns,
-		.traced_ns = now > l->trace_start_ns ? now - l->trace_start_ns : 0,
+		.traced_ns = complete_ns > l->trace_start_ns ? complete_ns - l->trace_start_ns : 0,
 		.agg = a->agg,
 		.counters = attach__counters(a->engine),
 		.drops = drops,

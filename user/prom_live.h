@@ -32,10 +32,13 @@ void prom_live__init(struct prom_live *l, const char *path, uint64_t every_s, co
 /* prom_live__begin - tracing began as @res says: the host, and when */
 void prom_live__begin(struct prom_live *l, const struct attach_session_result *res);
 /*
- * prom_live__advance - the analysis @a has taken in every record so far,
- * with @drops dropped: rewrite the file if it is due. A failure is said
- * once on stderr, and the run goes on.
+ * prom_live__advance - the analysis @a has taken in every record stamped
+ * before @complete_ns, with @drops dropped: rewrite the file if it is due.
+ * The traced time is up to @complete_ns, which the last call of a run gives
+ * as the end of tracing, as the final file does: the counter never falls.
+ * A failure is said once on stderr, and the run goes on.
  */
-void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, uint64_t drops);
+void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns,
+			uint64_t drops);
 
 #endif /* WAKEPROBE_PROM_LIVE_H */
