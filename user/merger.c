@@ -393,6 +393,13 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 			r->target_cpu = e->wake.target_cpu;
 			break;
 		case MARK_SWITCH_IN:
+			/*
+			 * The wakee left its wait, so it ran: a switch-in found
+			 * after this is a later one (back from a preemption), and
+			 * the one that resumed it went untraced.
+			 */
+			if (is_wait_end(cfg, e, wakee))
+				goto searched;
 			if (e->type != WP_EV_SWITCH || e->sw.next_tid != wakee)
 				continue;
 			break;
@@ -408,6 +415,7 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 		r->mark_ns[want] = e->ts_ns;
 		want++;
 	}
+searched:
 	if (waker_off && want > MARK_WAKING) {
 		r->waker_preempted = true;
 		r->waker_preempted_ns += r->mark_ns[MARK_WAKING] - preempt_start;

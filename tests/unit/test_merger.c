@@ -483,6 +483,33 @@ Test(merge, a_wakee_that_left_its_cpu_after_the_waking_and_has_no_switch_in_is_m
 	assert_ns(r->mark_ns[MARK_WAKEUP], p.wakeup, "wakeup mark");
 }
 
+/*
+ * The switch-in that resumed the wakee went untraced, it left its read, and
+ * was preempted and switched in again before its timestamp: that later
+ * switch-in is not the wakeup's, and the wait's exit before it says so.
+ */
+Test(merge, a_wait_exit_before_any_switch_in_means_the_switch_in_is_missing_not_the_exit)
+{
+	struct path p = standard_path(T0);
+	struct wp_event later[] = {
+		ev_switch(T0 + OFF_WAIT_EXIT + 50, WAKEE_CPU, WAKEE, OTHER, 0, 1),
+		ev_switch(T0 + OFF_WOKEN - 100, WAKEE_CPU, OTHER, WAKEE, 0, 0),
+	};
+	const struct sample_result *r;
+
+	emit_block(T0 - 20000, 0);
+	p.switch_in = 0;
+	emit_path_with(&p, 0, later, 2);
+	add_sample(1, &p);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_label(r, LABEL_MISSING_EVENT);
+	cr_assert_eq(r->missing, MARK_SWITCH_IN, "missing %s, want %s", wakeup__mark_name(r->missing),
+		     wakeup__mark_name(MARK_SWITCH_IN));
+}
+
 /* the same wake with no switch-out after it: the wakee carried on, it never slept */
 Test(merge, a_wakee_woken_before_it_left_its_cpu_that_carried_on_is_no_sleep)
 {
