@@ -127,7 +127,7 @@ static int nops_load(struct nop_set *set)
 
 	if (!wp)
 		return -errno;
-	collector__set_mode(wp, false);
+	collector__set_mode(wp, false, false);
 	bpf_object__for_each_program(prog, wp->obj) {
 		if (!bpf_program__autoload(prog))
 			continue;

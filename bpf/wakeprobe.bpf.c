@@ -1050,3 +1050,178 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent, struct task_
 	event_submit(e);
 	return 0;
 }
+
+/*
+ * Lean mode (--lean): the four scheduler tracepoints a wakeup's kernel
+ * phases need, and the fork tracker, and nothing else loads. The stamps of
+ * one wakeup are paired here, in the wakee's own storage, and leave as one
+ * WP_EV_LEAN record when it is switched in: no syscall is traced, so the
+ * workload's notify (t_notify -> sched_waking) and resume (switch-in ->
+ * t_woken) are not split into their user and kernel parts, and there is no
+ * evidence to explain a phase with.
+ *
+ * A wake that finds its task not asleep writes nothing; lean_counters
+ * counts it. Whether the task sleeps is known from its own switches: the
+ * wakeup of a task last switched out to sleep will switch it in, any other
+ * (on its CPU, or preempted with its sleeping state set) will not. A task
+ * woken inside __schedule(), dequeued but not yet switched out, has its
+ * sched_waking before that switch-out and its sched_wakeup after it (the
+ * waker waits for it to leave its CPU, or queues the wake on that CPU), so
+ * the decision is taken at sched_wakeup.
+ */
+enum lean_state {
+	LEAN_UNKNOWN,		/* not seen to switch yet */
+	LEAN_RUNNING,		/* switched in, and not out since */
+	LEAN_PREEMPTED,		/* switched out runnable */
+	LEAN_ASLEEP,		/* switched out to sleep */
+};
+
+enum lean_pending {
+	LEAN_NONE,
+	LEAN_WOKEN,		/* sched_waking seen: sched_wakeup next */
+	LEAN_QUEUED,		/* sched_wakeup seen on a sleeping task: its switch-in next */
+};
+
+/* lean_task - one tracked task's state and the wakeup it is in, written under its pi_lock or on its CPU */
+struct lean_task {
+	__u64 waking_ns;
+	__u64 wakeup_ns;
+	__u64 slept_ns;
+	__u32 waker_tid;
+	__u16 waking_cpu;
+	__u16 wakeup_cpu;
+	__u16 target_cpu;
+	__u8 state;		/* enum lean_state */
+	__u8 pending;		/* enum lean_pending */
+	__u16 flags;		/* WP_LEAN_* so far */
+	__u16 __pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct lean_task);
+} lean_tasks SEC(".maps");
+
+struct wp_lean_counters lean_counters;
+
+/* lean_task_of - @p's lean state, made for a task of a tracked process; NULL for any other */
+static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
+{
+	struct lean_task *lt = bpf_task_storage_get(&lean_tasks, p, 0, 0);
+
+	if (lt || !tgid_tracked(p->tgid))
+		return lt;
+	lt = bpf_task_storage_get(&lean_tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!lt)
+		__sync_fetch_and_add(&lean_counters.no_storage, 1);
+	return lt;
+}
+
+/* lean_emit - the record of @p's wakeup in @lt, ended now (flags added: @more) */
+static __always_inline void lean_emit(struct task_struct *p, struct lean_task *lt, __u16 more)
+{
+	struct wp_event *e = ring_reserve(WP_EV_LEAN, bpf_ktime_get_ns());
+
+	lt->pending = LEAN_NONE;
+	if (!e)
+		return;
+	e->lean.waking_ns = lt->waking_ns;
+	e->lean.wakeup_ns = lt->wakeup_ns;
+	e->lean.slept_ns = lt->slept_ns;
+	e->lean.pid = p->pid;
+	e->lean.waker_tid = lt->waker_tid;
+	e->lean.waking_cpu = lt->waking_cpu;
+	e->lean.wakeup_cpu = lt->wakeup_cpu;
+	e->lean.target_cpu = lt->target_cpu;
+	e->lean.flags = lt->flags | more;
+	event_submit(e);
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(lean_sched_waking, struct task_struct *p)
+{
+	struct lean_task *lt = lean_task_of(p);
+
+	if (!lt)
+		return 0;
+	lt->waking_ns = bpf_ktime_get_ns();
+	lt->waker_tid = (__u32)bpf_get_current_pid_tgid();
+	lt->waking_cpu = bpf_get_smp_processor_id();
+	lt->pending = LEAN_WOKEN;
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(lean_sched_wakeup, struct task_struct *p)
+{
+	struct lean_task *lt = bpf_task_storage_get(&lean_tasks, p, 0, 0);
+
+	if (!lt)
+		return 0;
+	if (lt->pending != LEAN_WOKEN) {
+		__sync_fetch_and_add(&lean_counters.wakeup_unpaired, 1);
+		return 0;
+	}
+	/* a task not seen to switch yet is asleep when it is off its CPU */
+	if (lt->state == LEAN_ASLEEP || (lt->state == LEAN_UNKNOWN && !p->on_cpu)) {
+		lt->wakeup_ns = bpf_ktime_get_ns();
+		lt->wakeup_cpu = bpf_get_smp_processor_id();
+		lt->target_cpu = task_cpu(p);
+		lt->flags = lt->state == LEAN_UNKNOWN ? WP_LEAN_STATE_UNKNOWN : 0;
+		lt->pending = LEAN_QUEUED;
+	} else {
+		lt->pending = LEAN_NONE;
+		__sync_fetch_and_add(&lean_counters.woke_running, 1);
+	}
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
+{
+	struct lean_task *lt = lean_task_of(p);
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!lt)
+		return 0;
+	lt->waking_ns = now;
+	lt->wakeup_ns = now;
+	lt->slept_ns = 0;
+	lt->waker_tid = (__u32)bpf_get_current_pid_tgid();
+	lt->waking_cpu = bpf_get_smp_processor_id();
+	lt->wakeup_cpu = lt->waking_cpu;
+	lt->target_cpu = task_cpu(p);
+	lt->flags = WP_LEAN_NEW;
+	lt->state = LEAN_ASLEEP;
+	lt->pending = LEAN_QUEUED;
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	struct lean_task *lt;
+
+	lt = lean_task_of(prev);
+	if (lt) {
+		/* woken while asleep, and leaving a CPU it was never seen to get */
+		if (lt->pending == LEAN_QUEUED)
+			lean_emit(prev, lt, WP_LEAN_NO_SWITCH_IN);
+		if (wp_switch_slept(prev_state, preempt)) {
+			lt->state = LEAN_ASLEEP;
+			lt->slept_ns = bpf_ktime_get_ns();
+		} else {
+			lt->state = LEAN_PREEMPTED;
+		}
+	}
+	lt = lean_task_of(next);
+	if (lt) {
+		if (lt->pending == LEAN_QUEUED)
+			lean_emit(next, lt, 0);
+		lt->state = LEAN_RUNNING;
+	}
+	return 0;
+}

@@ -38,6 +38,7 @@ enum wp_event_type {
 	WP_EV_WAKER,		/* attach mode: who woke a tracked task, just before its WAKING */
 	WP_EV_BLOCK,		/* attach mode: a tracked task went to sleep, and in which syscall */
 	WP_EV_STEAL,		/* the hypervisor's steal clock of this CPU moved since its last record */
+	WP_EV_LEAN,		/* lean mode: one wakeup of a tracked task, paired in the kernel */
 	WP_EV_TYPE_MAX,
 };
 
@@ -225,6 +226,27 @@ struct wp_steal {
 	__u64 __pad[2];
 };
 
+/*
+ * wp_lean - lean mode's one record per wakeup, written when the wakeup ends:
+ * at the wakee's switch-in (the record's ts_ns, its cpu), or, when the
+ * switch-in went untraced, at its next switch-out (WP_LEAN_NO_SWITCH_IN).
+ */
+struct wp_lean {
+	__u64 waking_ns;	/* sched_waking; a new task's sched_wakeup_new */
+	__u64 wakeup_ns;	/* sched_wakeup; the same for a new task */
+	__u64 slept_ns;		/* its switch-out to sleep before the wake; 0 for a new task or not seen */
+	__u32 pid;		/* the wakee */
+	__u32 waker_tid;	/* current at sched_waking: the waker, or the task an interrupt came in on */
+	__u16 waking_cpu;
+	__u16 wakeup_cpu;	/* where sched_wakeup ran: the target's own for a queued wake */
+	__u16 target_cpu;	/* where sched_wakeup placed it */
+	__u16 flags;		/* WP_LEAN_* */
+};
+
+#define WP_LEAN_NEW		(1 << 0)	/* a new task's first run: sched_wakeup_new */
+#define WP_LEAN_NO_SWITCH_IN	(1 << 1)	/* it ran, but its switch-in was not traced */
+#define WP_LEAN_STATE_UNKNOWN	(1 << 2)	/* not seen to go to sleep: asleep since before tracking */
+
 struct wp_event {
 	__u64 ts_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u32 type;		/* enum wp_event_type */
@@ -248,6 +270,7 @@ struct wp_event {
 		struct wp_waker waker;
 		struct wp_block block;
 		struct wp_steal steal;
+		struct wp_lean lean;
 	};
 };
 
@@ -303,6 +326,13 @@ struct wp_counters {
 	__u64 dropped[WP_EV_TYPE_MAX];	/* failed bpf_ringbuf_reserve, by event type */
 	__u64 tracked_full;		/* a fork that could not be tracked: map full */
 	__u64 steal_bad_cpus;		/* CPUs whose steal clock failed the check: not read there */
+};
+
+/* lean mode's count of the wakes that end in no record */
+struct wp_lean_counters {
+	__u64 woke_running;	/* sched_wakeup found the task on its CPU or preempted: it never slept */
+	__u64 wakeup_unpaired;	/* a sched_wakeup with no sched_waking before it since the last switch */
+	__u64 no_storage;	/* task storage could not be had: the task's wakes go unrecorded */
 };
 
 #endif /* WAKEPROBE_BPF_H */

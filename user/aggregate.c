@@ -124,11 +124,20 @@ void aggregate__add(struct aggregate *a, const struct sample_result *r)
 		return;
 
 	for (k = 0; k < NR_PHASES; k++) {
-		histogram__add(&a->phase[k], (uint64_t)r->phase_ns[k]);
+		/* a lean sample's user phases are not measured: no histogram of zeros */
+		if (wakeup__phase_name_in(k, r->lean))
+			histogram__add(&a->phase[k], (uint64_t)r->phase_ns[k]);
 		sum += r->phase_ns[k];
 	}
 	if (sum != r->total_ns)
 		a->phase_sum_mismatch++;
+	if (r->lean) {
+		/* nothing to explain it with; the wake's CPUs are known */
+		keep_if_outlier(a, r);
+		if (r->wakeup_cpu != r->waking_cpu)
+			a->remote_wakeups++;
+		return;
+	}
 	if (r->rewait_seen)
 		histogram__add(&a->rewait, (uint64_t)r->rewait_ns);
 	aggregate__add_causes(&a->causes, r);
@@ -154,10 +163,12 @@ int64_t aggregate__grew_most_in(const struct histogram *hist, const struct sampl
 	int64_t grew = INT64_MIN;
 	int k;
 
-	*phase = PHASE_NOTIFY_USER;
+	*phase = r->lean ? PHASE_NOTIFY_KERNEL : PHASE_NOTIFY_USER;
 	for (k = 0; k < NR_PHASES; k++) {
 		int64_t d = r->phase_ns[k] - (int64_t)histogram__percentile(&hist[k], 50);
 
+		if (!wakeup__phase_name_in(k, r->lean))
+			continue;
 		if (d > grew) {
 			grew = d;
 			*phase = k;

@@ -41,6 +41,7 @@ void aggregate__add_causes(struct cause_totals *c, const struct sample_result *r
 void aggregate__sort_tasks(struct cause_totals *c);
 
 struct aggregate {
+	bool lean;				/* measured lean: four phases, no causes (wakeup.h) */
 	uint64_t samples;			/* every sample seen */
 	uint64_t by_label[NR_LABELS];
 	uint64_t missing_by_mark[NR_MARKS];

@@ -40,6 +40,7 @@ int analysis__begin(struct analysis *a, const struct run_config *cfg, const stru
 		.user_only = wl->user_only,
 		.notify_optional = wl->notify_optional,
 		.new_task = wl->new_task,
+		.lean = cfg->lean,
 		.clock_slack_ns = ANALYSIS_CLOCK_SLACK_NS,
 		/* the fds are only known once the workload runs: analysis__fds() */
 		.notify_fd = -1,
@@ -53,6 +54,7 @@ int analysis__begin(struct analysis *a, const struct run_config *cfg, const stru
 	aggregate__want_outliers(&res->agg, o->outliers, o->outlier_threshold_ns);
 	tsc_clock__init(&res->clock);
 	res->traced = cfg->traced;
+	res->agg.lean = cfg->traced && cfg->lean;
 	host_steal__init(&res->steal, cfg->waker_cpu, cfg->wakee_cpu);
 	if (cfg->traced) {
 		a->merger = merger__new(&mcfg, on_merged, a);

@@ -98,10 +98,22 @@ void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall
 			wanted[list->nr[i]] |= end;
 }
 
-void collector__set_mode(struct wakeprobe_bpf *skel, bool attach)
+void collector__set_mode(struct wakeprobe_bpf *skel, bool attach, bool lean)
 {
+	struct bpf_program *prog;
+
 	/* fixed at load: the verifier prunes every branch the mode never takes */
 	skel->rodata->attach_mode = attach;
+	/* lean mode loads its own programs and the fork tracker; the full mode all but those */
+	bpf_object__for_each_program(prog, skel->obj) {
+		bool is_lean = !strncmp(bpf_program__name(prog), "lean_", 5);
+
+		bpf_program__set_autoload(prog, lean ? is_lean : !is_lean);
+	}
+	if (lean) {
+		bpf_program__set_autoload(skel->progs.handle_sched_process_fork, true);
+		return;
+	}
 	bpf_program__set_autoload(skel->progs.handle_hrtimer_expire_entry, attach);
 	bpf_program__set_autoload(skel->progs.handle_hrtimer_expire_exit, attach);
 }
@@ -128,8 +140,13 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		snprintf(msg, len, "cannot open the BPF object: %s", strerror(-err));
 		goto err_out;
 	}
-	collector__set_mode(c->skel, opts->attach);
+	collector__set_mode(c->skel, opts->attach, opts->lean);
 	steal_clock__layout(&c->steal);
+	if (opts->lean && c->steal.on) {
+		/* a look at the clock per record is evidence lean mode goes without */
+		c->steal.on = false;
+		snprintf(c->steal.why_off, sizeof(c->steal.why_off), "lean mode does not read the steal clocks");
+	}
 	if (c->steal.on) {
 		c->skel->rodata->steal_offset = c->steal.steal_offset;
 		c->skel->rodata->cpu_number_offset = c->steal.cpu_number_offset;
@@ -258,6 +275,11 @@ void collector__counters(const struct collector *c, struct wp_counters *out, uin
 {
 	*out = c->skel->bss->counters;
 	*drops_total = c->skel->bss->drops_total;
+}
+
+void collector__lean_counters(const struct collector *c, struct wp_lean_counters *out)
+{
+	*out = c->skel->bss->lean_counters;
 }
 
 void collector__prog_totals(const struct collector *c, struct collector_prog_totals *t)

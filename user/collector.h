@@ -32,6 +32,11 @@ struct collector_opts {
 	 * holds); false keeps the BPF side exactly as the workloads need it.
 	 */
 	bool attach;
+	/*
+	 * Lean mode: only the scheduler's wake and switch tracepoints, one
+	 * WP_EV_LEAN record per wakeup (bpf/wakeprobe.bpf.c, at its end).
+	 */
+	bool lean;
 	collector_event_fn fn;
 	void *ctx;
 };
@@ -42,10 +47,11 @@ struct wakeprobe_bpf;
 /*
  * collector__set_mode - before @skel is loaded: attach mode or not, in its
  * rodata, and so which programs load (attach mode's own, the hrtimer
- * expiry, only with @attach). The benchmark mirrors the workload mode's
- * programs through it.
+ * expiry, only with @attach; with @lean, the lean programs and the fork
+ * tracker alone). The benchmark mirrors the workload mode's programs
+ * through it.
  */
-void collector__set_mode(struct wakeprobe_bpf *skel, bool attach);
+void collector__set_mode(struct wakeprobe_bpf *skel, bool attach, bool lean);
 
 /*
  * collector__want_syscalls - set @end (WP_SYSCALL_*) in @wanted, a BPF side's
@@ -93,6 +99,8 @@ void collector__detach(struct collector *c);
 /* collector__attach - after collector__detach, produce events again */
 int collector__attach(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
+/* collector__lean_counters - lean mode's count of the wakes that wrote no record */
+void collector__lean_counters(const struct collector *c, struct wp_lean_counters *out);
 /* collector__run_stats - 0 when the kernel times the programs' runs, else why not (a negative errno) */
 int collector__run_stats(const struct collector *c);
 struct steal_layout;

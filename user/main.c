@@ -745,6 +745,7 @@ int main(int argc, char **argv)
 	cfg.waker_cpu = o.waker_cpu;
 	cfg.wakee_cpu = o.wakee_cpu;
 	cfg.traced = !o.no_trace;
+	cfg.lean = o.lean;
 	cfg.ringbuf_bytes = o.ringbuf_kb * 1024;
 	so.timeout_ms = o.timeout_s * 1000;
 	so.verbose = o.verbose;

@@ -11,6 +11,8 @@
 
 #define PENDING_INITIAL		1024
 #define PENDING_MAX		(1u << 18)
+/* lean mode: how long after t_woken a sample waits for the record of its wake */
+#define MERGER_LEAN_SETTLE_NS	(20ull * 1000 * 1000)
 
 struct pending_sample {
 	struct wp_sample sample;
@@ -237,6 +239,75 @@ static void merge_user_only(const struct merger *m, const struct pending_sample 
 }
 
 /*
+ * merge_lean - lean mode: the wakee's WP_EV_LEAN record whose wake falls in
+ * the sample gives the waking, wakeup and switch-in marks. The notify's
+ * entry and the wait's exit were not traced, so notify_kernel and
+ * resume_kernel hold the whole notify and resume (wakeup.h). A wake whose
+ * switch-in went untraced has its record at the wakee's next switch-out,
+ * which can come well after t_woken: merger__advance() waits for it.
+ */
+static void merge_lean(const struct merger *m, const struct pending_sample *p, struct sample_result *r,
+		       uint64_t lo)
+{
+	const struct merger_config *cfg = &m->cfg;
+	uint32_t wakee = p->sample.wakee_tid;
+	const struct wp_event *e;
+	const struct wp_lean *l;
+	size_t i;
+	int k;
+
+	r->lean = true;
+	for (i = event_window__first_at(m->events, lo); (e = event_window__at(m->events, i)); i++) {
+		if (e->type != WP_EV_LEAN || e->lean.pid != wakee || !(e->lean.flags & WP_LEAN_NEW) != !cfg->new_task)
+			continue;
+		l = &e->lean;
+		/* a later wake of the wakee: this sample's is not coming */
+		if (l->waking_ns > p->t_woken_ns)
+			break;
+		if (l->waking_ns + cfg->clock_slack_ns >= p->t_notify_ns)
+			goto found;
+		/* an earlier wake: the end of the previous sample's, or one that woke this wait before its notify */
+		if (!(l->flags & WP_LEAN_NO_SWITCH_IN) && e->ts_ns > p->t_notify_ns) {
+			r->label = LABEL_WOKEN_EARLY;
+			return;
+		}
+	}
+	/* nothing woke it: the notify found the wakee awake. A thread being made has no such excuse. */
+	if (cfg->new_task) {
+		r->label = LABEL_MISSING_EVENT;
+		r->missing = MARK_WAKING;
+	} else {
+		r->label = LABEL_NO_SLEEP;
+	}
+	return;
+
+found:
+	r->waking_cpu = l->waking_cpu;
+	r->wakeup_cpu = l->wakeup_cpu;
+	r->target_cpu = l->target_cpu;
+	r->mark_ns[MARK_WAKING] = l->waking_ns;
+	r->mark_ns[MARK_WAKEUP] = l->wakeup_ns;
+	if (l->flags & WP_LEAN_NO_SWITCH_IN) {
+		r->label = LABEL_MISSING_EVENT;
+		r->missing = MARK_SWITCH_IN;
+		return;
+	}
+	r->mark_ns[MARK_SWITCH_IN] = e->ts_ns;
+	r->phase_ns[PHASE_NOTIFY_KERNEL] = (int64_t)(l->waking_ns - p->t_notify_ns);
+	r->phase_ns[PHASE_WAKE_ENQUEUE] = (int64_t)(l->wakeup_ns - l->waking_ns);
+	r->phase_ns[PHASE_RUNQ_WAIT] = (int64_t)(e->ts_ns - l->wakeup_ns);
+	r->phase_ns[PHASE_RESUME_KERNEL] = (int64_t)(p->t_woken_ns - e->ts_ns);
+	for (k = 0; k < NR_PHASES; k++) {
+		if (r->phase_ns[k] < 0) {
+			r->label = LABEL_CLOCK_ORDER;
+			return;
+		}
+	}
+	r->label = LABEL_COMPLETE;
+	r->phased = true;
+}
+
+/*
  * scan_rewait - after its wait ended, did the wakee block again before
  * t_woken? cond's wakee takes the mutex back inside pthread_cond_wait(), and
  * waits on it when the waker still holds it. Sums every such futex wait.
@@ -331,6 +402,10 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 	}
 	if (cfg->user_only) {
 		merge_user_only(m, p, r);
+		return;
+	}
+	if (cfg->lean) {
+		merge_lean(m, p, r, lo);
 		return;
 	}
 
@@ -522,13 +597,17 @@ static void prune(struct merger *m)
 
 void merger__advance(struct merger *m, uint64_t complete_ns)
 {
+	/*
+	 * The wait-exit mark may sit up to clock_slack_ns after t_woken; a lean
+	 * record of a lost switch-in comes at the wakee's next switch-out.
+	 */
+	uint64_t settle_ns = m->cfg.lean ? MERGER_LEAN_SETTLE_NS : m->cfg.clock_slack_ns;
 	struct sample_result r;
 
 	while (m->pend_len) {
 		struct pending_sample *p = &m->pending[m->pend_head];
 
-		/* the wait-exit mark may sit up to clock_slack_ns after t_woken */
-		if (p->t_woken_ns + m->cfg.clock_slack_ns >= complete_ns)
+		if (p->t_woken_ns + settle_ns >= complete_ns)
 			break;
 		merge_sample(m, p, &r);
 		m->stats.samples++;

@@ -54,6 +54,12 @@ struct merger_config {
 	 * is 0, and there is no sleep before it to replay.
 	 */
 	bool new_task;
+	/*
+	 * Lean mode: the stream holds one WP_EV_LEAN record per wakeup and
+	 * little else (bpf/wakeprobe.bpf.c, at its end); a sample is bounded
+	 * by its waking, wakeup and switch-in, and nothing explains it.
+	 */
+	bool lean;
 	int notify_fd;			/* match the notify syscall's first argument; -1: any */
 	int wait_fd;
 	/* how far a user timestamp may stray across a kernel one: the clock error budget */

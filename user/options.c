@@ -26,6 +26,7 @@ enum {
 	OPT_MODE,
 	OPT_PROMETHEUS,
 	OPT_PROMETHEUS_EVERY,
+	OPT_LEAN,
 };
 
 #define STR_(x) #x
@@ -80,6 +81,9 @@ static const struct option_spec specs[] = {
 	  "explain the K slowest wakeups, cause by cause (default " STR(OPT_DEFAULT_OUTLIERS) ", 0: none)", true },
 	{ "threshold-us", OPT_THRESHOLD_US, "T", GROUP_RUN, false, MODE_ANY,
 	  "... among those at least T us slow (default 0)", true },
+	{ "lean", OPT_LEAN, NULL, GROUP_RUN, true, MODE_WORKLOAD,
+	  "trace the least the phases need: one record per wakeup;\n"
+	  "notify and resume stay whole, causes are not traced", true },
 	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, MODE_WORKLOAD,
 	  "run the same workload without tracing: totals only", false },
 	{ "timeout", OPT_TIMEOUT, "S", GROUP_RUN, true, MODE_ANY,
@@ -212,6 +216,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload all --samples 2000          # compare every path\n"
 		"  sudo wakeprobe --workload cond --outliers 10 --threshold-us 200\n"
 		"  sudo wakeprobe --workload burst-queue --mode cond -- --tasks 100000 --repeat 5\n"
+		"  sudo wakeprobe --workload eventfd --interval-us 0 --lean   # the least observer effect\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
 		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n"
@@ -255,6 +260,20 @@ static enum options_result check_outputs(const struct wp_options *o, char *err, 
 		return OPTIONS_BAD;
 	}
 	return OPTIONS_RUN;
+}
+
+/* check_lean - what a lean run cannot give: returns nonzero with @err filled */
+static int check_lean(const struct wp_options *o, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	if (o->no_trace)
+		snprintf(err, errlen, "--lean is a way of tracing and --no-trace traces nothing: give one of them");
+	else if (o->command == CMD_RECORD)
+		snprintf(err, errlen, "a recording keeps every event, which --lean does not trace: drop --lean to record");
+	else if (o->perfetto_path)
+		snprintf(err, errlen, "--perfetto draws the events around each wakeup, which --lean does not trace: "
+			 "drop --lean for a timeline");
+	return err[0] != '\0';
 }
 
 /* check_design - a throughput workload's run: what it cannot take, its modes, its own arguments */
@@ -373,6 +392,9 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			break;
 		case OPT_NO_TRACE:
 			o->no_trace = true;
+			break;
+		case OPT_LEAN:
+			o->lean = true;
 			break;
 		case OPT_RINGBUF_KB:
 			if (parse__u64(optarg, 4, 1u << 20, &v) || (v & (v - 1))) {
@@ -580,5 +602,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	}
 	if (o->design)
 		return check_design(o, paced_option, err, errlen);
+	if (o->lean && check_lean(o, err, errlen))
+		return OPTIONS_BAD;
 	return check_outputs(o, err, errlen);
 }

@@ -64,6 +64,7 @@ struct wp_options {
 	bool order_by_cost;	/* --order cost: the tables by time, not by count */
 	const char *attach_option;	/* the first option given that only attach mode takes ("tid"); NULL: none */
 	bool no_trace;
+	bool lean;		/* --lean: one record per wakeup, paired in the kernel */
 	bool verbose;
 	bool list_workloads;
 };

@@ -98,9 +98,12 @@ static bool syscall_list_ok(const struct syscall_list *list)
  */
 static const char *check_event(const struct rec_reader *r, const struct wp_event *e)
 {
-	/* version 1 knew the types up to WP_EV_MIGRATE, versions 2 and 3 up to WP_EV_BLOCK */
+	/*
+	 * Version 1 knew the types up to WP_EV_MIGRATE, versions 2 and 3 up to
+	 * WP_EV_BLOCK, 4 up to WP_EV_STEAL: lean runs are not recorded.
+	 */
 	if (e->type < WP_EV_SWITCH ||
-	    e->type >= (r->version == 1 ? WP_EV_WAKER : r->version < 4 ? WP_EV_STEAL : WP_EV_TYPE_MAX))
+	    e->type >= (r->version == 1 ? WP_EV_WAKER : r->version < 4 ? WP_EV_STEAL : WP_EV_LEAN))
 		return "event type out of range";
 	if (e->cpu >= WP_MAX_CPUS)
 		return "event CPU out of range";

@@ -149,6 +149,12 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 			fprintf(out, ", %" PRIu64 " late, %" PRIu64 " evicted", r->merge.late_events,
 				r->merge.evicted_events);
 		fprintf(out, "\n");
+		if (a->lean)
+			fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
+				"             record per wakeup; notify and resume are not split into user and kernel,\n"
+				"             and nothing explains a phase (without --lean each is split by cause)\n"
+				"             wakes that found the wakee on its CPU or preempted, not recorded: %" PRIu64
+				"\n", (uint64_t)r->lean.woke_running);
 		report__host(out, &r->steal, a->causes.cause_ns[CAUSE_HOST]);
 		report__cost(out, &r->cost, r->merge.events, r->drops_total, r->samples_sent,
 			     r->trace_end_ns > r->trace_start_ns ? r->trace_end_ns - r->trace_start_ns : 0);
@@ -282,10 +288,13 @@ void report__print_outlier_body(FILE *out, const struct sample_result *r, const 
 		r->wakeup_cpu != r->waking_cpu ? ", queued there (the wake list: an IPI)" : ", enqueued by the waker",
 		r->target_was_idle ? ", which was idle" : "");
 	for (k = 0; k < NR_PHASES; k++) {
-		if (show && !show[k])
+		if ((show && !show[k]) || !wakeup__phase_name_in(k, r->lean))
 			continue;
-		fprintf(out, "  %-14s %9.2f  ", wakeup__phase_name(k), us((uint64_t)r->phase_ns[k]));
-		print_parts(out, &r->why, k, 29);
+		fprintf(out, "  %-14s %9.2f  ", wakeup__phase_name_in(k, r->lean), us((uint64_t)r->phase_ns[k]));
+		if (r->lean)
+			fprintf(out, "(causes not traced: --lean)\n");
+		else
+			print_parts(out, &r->why, k, 29);
 	}
 	if (r->why.more_iv)
 		fprintf(out, "  (%u more intervals are in the sums but not listed)\n", r->why.more_iv);
@@ -294,7 +303,7 @@ void report__print_outlier_body(FILE *out, const struct sample_result *r, const 
 			r->why.migrated_from, r->why.migrated_to);
 	if (r->rewait_seen)
 		fprintf(out, "  mutex_reacquire %.2f us of resume_user\n", us((uint64_t)r->rewait_ns));
-	for (k = 0; k < NR_PHASES && ct; k++)
+	for (k = 0; k < NR_PHASES && ct && !r->lean; k++)
 		if (!show || show[k])
 			flag_own_work(out, r, k, ct);
 }
@@ -310,7 +319,9 @@ static void print_outliers(FILE *out, const struct aggregate *a)
 	if (a->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", a->outlier_candidates,
 			us(a->outlier_threshold_ns));
-	fprintf(out, ", each phase split by cause (us;\n"
+	fprintf(out, a->lean ? ", their phases (us; no causes: --lean;\n"
+		"'grew most': the phase furthest over its median, by how much):\n" :
+		", each phase split by cause (us;\n"
 		"'grew most': the phase furthest over its median, by how much):\n");
 	for (i = 0; i < a->nr_outliers; i++) {
 		const struct sample_result *r = &a->outliers[i];
@@ -320,13 +331,19 @@ static void print_outliers(FILE *out, const struct aggregate *a)
 		fprintf(out, "\n#%u seq %" PRIu64 ": %.2f us, %.1fx the median %.2f; %s grew most, %+.2f us\n",
 			i + 1, r->sample.seq, us((uint64_t)r->total_ns),
 			median_total ? (double)r->total_ns / (double)median_total : 0.0, us(median_total),
-			wakeup__phase_name(worst), grew / 1000.0);
+			wakeup__phase_name_in(worst, a->lean), grew / 1000.0);
 		report__print_outlier_body(out, r, NULL, &a->causes);
 	}
 }
 
 static void print_sub_phases(FILE *out, const struct aggregate *a)
 {
+	if (a->lean) {
+		fprintf(out, "Queued from another CPU: %" PRIu64 " of %" PRIu64 " wakeups (lean mode does not see idle\n"
+			"CPUs, interrupts or preemptions: without --lean the report has them)\n", a->remote_wakeups,
+			a->by_label[LABEL_COMPLETE]);
+		return;
+	}
 	fprintf(out, "Target CPU idle at the wake: %" PRIu64 " of %" PRIu64 " wakeups; ", a->target_idle,
 		a->by_label[LABEL_COMPLETE]);
 	fprintf(out, "queued from another CPU: %" PRIu64 "; waker preempted in notify: %" PRIu64 "\n",
@@ -380,7 +397,8 @@ void report__print_text(FILE *out, const struct run_config *cfg, const struct ru
 			a->by_label[LABEL_COMPLETE]);
 		report__stats_header(out);
 		for (k = 0; k < NR_PHASES; k++)
-			report__stats_row(out, wakeup__phase_name(k), &a->phase[k]);
+			if (wakeup__phase_name_in(k, a->lean))
+				report__stats_row(out, wakeup__phase_name_in(k, a->lean), &a->phase[k]);
 		report__stats_row(out, "total", &a->total);
 		fprintf(out, "\n");
 		print_sub_phases(out, a);
@@ -396,7 +414,9 @@ void report__print_text(FILE *out, const struct run_config *cfg, const struct ru
 	if (cfg->workload->user_only)
 		return;
 	for (k = 0; k < NR_PHASES; k++) {
-		fprintf(out, "\n%s\n", wakeup__phase_name(k));
+		if (!wakeup__phase_name_in(k, a->lean))
+			continue;
+		fprintf(out, "\n%s\n", wakeup__phase_name_in(k, a->lean));
 		histogram__print_log2(&a->phase[k], out, "nsecs");
 	}
 	report__print_causes(out, &a->causes, a->by_label[LABEL_COMPLETE], r->merge.migrations, "the workload's");
@@ -494,6 +514,9 @@ void report__print_comparison(FILE *out, const struct run_config *cfg, const str
 				" inside resume_user\n", wl[i]->name, h->count, res[i]->agg.by_label[LABEL_COMPLETE],
 				us(histogram__percentile(h, 50)));
 	}
+	if (cfg->lean)
+		fprintf(out, "--lean: the syscalls were not traced, so notify kernel and resume kernel hold the whole\n"
+			"notify (t_notify -> sched_waking) and resume (switch-in -> t_woken).\n");
 	fprintf(out, "\ndropped: events the BPF side could not record, plus program runs the kernel skipped.\n"
 		"The phases are docs/phases.md's; `wakeprobe --workload NAME` shows one path in full.\n");
 }

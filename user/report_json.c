@@ -44,9 +44,10 @@ static const char *const event_type_names[WP_EV_TYPE_MAX] = {
 	[WP_EV_WAKER] = "waker",
 	[WP_EV_BLOCK] = "block",
 	[WP_EV_STEAL] = "steal",
+	[WP_EV_LEAN] = "lean",
 };
 
-_Static_assert(WP_EV_TYPE_MAX == WP_EV_STEAL + 1, "a new event type needs a name in event_type_names");
+_Static_assert(WP_EV_TYPE_MAX == WP_EV_LEAN + 1, "a new event type needs a name in event_type_names");
 
 /*
  * Keys for the marks and the kinds of interrupt. wakeup__mark_name() and

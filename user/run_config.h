@@ -26,6 +26,7 @@ struct run_config {
 	int waker_cpu;
 	int wakee_cpu;
 	bool traced;			/* the BPF side ran: phases, not just totals */
+	bool lean;			/* ... lean: one record per wakeup (--lean; never recorded) */
 	uint32_t ringbuf_bytes;		/* the BPF side's ring buffer */
 };
 

@@ -25,6 +25,7 @@ struct run_result {
 	struct aggregate agg;
 	struct tsc_clock clock;
 	struct wp_counters counters;
+	struct wp_lean_counters lean;	/* lean mode: the wakes that wrote no record */
 	uint64_t drops_total;
 	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
 	struct merger_stats merge;

@@ -185,6 +185,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.enter_syscalls = wl->notify_syscalls,
 		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
+		.lean = s->cfg->lean,
 		.fn = on_event,
 		.ctx = s,
 	};
@@ -290,6 +291,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		struct collector_prog_totals totals;
 
 		collector__counters(s.collector, &res->counters, &res->drops_total);
+		collector__lean_counters(s.collector, &res->lean);
 		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
 		collector__prog_totals(s.collector, &totals);
 		res->missed_runs = totals.missed_runs;
