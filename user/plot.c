@@ -22,7 +22,7 @@
 /* phased - the complete wakeups of @a with phases: an untraced run's and spin's have none */
 static uint64_t phased(const struct aggregate *a)
 {
-	return a->phase[PHASE_NOTIFY_USER].count;
+	return a->phase[PHASE_RUNQ_WAIT].count;
 }
 
 /* phases_mean_ns - the phases' means added up: the mean total of the phased wakeups */
@@ -55,13 +55,16 @@ static void stack(struct svg *s, const struct plot_lin_axis *ax, const char *run
 		const struct histogram *h = &a->phase[k];
 		double mean = histogram__mean(h), width = plot_draw__lin_x(ax, mean / 1000) - PLOT_AREA_X0;
 		double share = total > 0 ? 100 * mean / total : 0;
+		const char *phase = wakeup__phase_name_in(k, a->lean);
 
+		if (!phase)
+			continue;
 		plot_draw__rect(s, x, y, width, STACK_H, "segment", plot_draw__phase_color(k));
-		svg__attr(s, "data-phase", wakeup__phase_name(k));
+		svg__attr(s, "data-phase", phase);
 		svg__attr_u64(s, "data-sum-ns", h->sum);
 		svg__attr_u64(s, "data-count", h->count);
 		plot_draw__ns(mean, num, sizeof(num));
-		svg__title(s, "%s: mean %s, %.1f%% of the wakeup", wakeup__phase_name(k), num, share);
+		svg__title(s, "%s: mean %s, %.1f%% of the wakeup", phase, num, share);
 		svg__close(s);
 		if (width >= 34) {
 			snprintf(buf, sizeof(buf), "%.0f%%", share);
@@ -102,29 +105,37 @@ static void bare_total(struct svg *s, const struct plot_lin_axis *ax, const char
 	svg__close(s);
 }
 
-/* legend - a swatch per phase, with its mean and share in @a's run when @a is given; where the next begins */
-static double legend(struct svg *s, const struct aggregate *a, double y)
+/*
+ * legend - a swatch per phase a run measured lean or not, with its mean and
+ * share in @a's run when @a is given; where the next begins
+ */
+static double legend(struct svg *s, const struct aggregate *a, bool lean, double y)
 {
 	double total = a ? phases_mean_ns(a) : 0;
+	int n = 0;
 
 	for (int k = 0; k < NR_PHASES; k++) {
-		double x = PLOT_AREA_X0 + (k % LEGEND_COLUMNS) * LEGEND_WIDTH, row = y + (k / LEGEND_COLUMNS) * LEGEND_H;
+		double x = PLOT_AREA_X0 + (n % LEGEND_COLUMNS) * LEGEND_WIDTH, row = y + (n / LEGEND_COLUMNS) * LEGEND_H;
+		const char *phase = wakeup__phase_name_in(k, lean);
 		char buf[96], num[32];
 
+		if (!phase)
+			continue;
+		n++;
 		plot_draw__rect(s, x, row + 2, 11, 11, "swatch", plot_draw__phase_color(k));
 		svg__close(s);
 		if (a) {
 			double mean = histogram__mean(&a->phase[k]);
 
 			plot_draw__ns(mean, num, sizeof(num));
-			snprintf(buf, sizeof(buf), "%s %s (%.1f%%)", wakeup__phase_name(k), num,
+			snprintf(buf, sizeof(buf), "%s %s (%.1f%%)", phase, num,
 				 total > 0 ? 100 * mean / total : 0);
 		} else {
-			snprintf(buf, sizeof(buf), "%s", wakeup__phase_name(k));
+			snprintf(buf, sizeof(buf), "%s", phase);
 		}
 		plot_draw__text(s, x + 16, row + 12, NULL, NULL, buf);
 	}
-	return y + (NR_PHASES + LEGEND_COLUMNS - 1) / LEGEND_COLUMNS * LEGEND_H + 4;
+	return y + (n + LEGEND_COLUMNS - 1) / LEGEND_COLUMNS * LEGEND_H + 4;
 }
 
 /* pace - "one every 1000 us" or "back to back" */
@@ -165,7 +176,7 @@ static double draw_one(struct svg *s, FILE *out, double height, const struct run
 		bottom = y + STACK_H + 6;
 		y = plot_draw__lin_grid(s, &ax, y, bottom, "time of one wakeup, mean (µs)");
 		stack(s, &ax, wl->name, NULL, a, bottom - STACK_H - 3);
-		y = legend(s, a, y);
+		y = legend(s, a, a->lean, y);
 	}
 	if (cfg->traced) {
 		snprintf(buf, sizeof(buf), "Latency of each phase and of the whole wakeup, notify -> woken, "
@@ -179,9 +190,11 @@ static double draw_one(struct svg *s, FILE *out, double height, const struct run
 	names[n] = "total";
 	colors[n++] = PLOT_TOTAL;
 	for (int k = 0; k < NR_PHASES && phased(a); k++) {
+		if (!wakeup__phase_name_in(k, a->lean))
+			continue;
 		h[n] = &a->phase[k];
 		runs[n] = wl->name;
-		names[n] = wakeup__phase_name(k);
+		names[n] = wakeup__phase_name_in(k, a->lean);
 		colors[n++] = k;
 	}
 	y = plot_draw__heading(s, y, buf);
@@ -270,7 +283,7 @@ static double draw_paths(struct svg *s, FILE *out, double height, const struct r
 					   wl[i]->user_only ? "no kernel in the path: no phases" : "no phases");
 		}
 		y = next;
-		y = legend(s, NULL, y);
+		y = legend(s, NULL, cfg->lean, y);
 	}
 	for (i = 0; i < n; i++) {
 		h[i] = &res[i]->agg.all_total;

@@ -25,6 +25,7 @@ struct run_view {
 	const struct aggregate *a;
 	bool traced;		/* kernel events were recorded */
 	bool phased;		/* ... and the path has kernel phases, causes and outliers */
+	bool explained;		/* ... and not lean: causes, idle CPUs, preemptions */
 	uint64_t complete;
 };
 
@@ -127,6 +128,7 @@ static void write_options(struct json_writer *w, const struct run_config *cfg, c
 	json_writer__put_int(w, "waker_cpu", cfg->waker_cpu);
 	json_writer__put_int(w, "wakee_cpu", cfg->wakee_cpu);
 	json_writer__put_bool(w, "traced", cfg->traced);
+	json_writer__put_bool(w, "lean", cfg->lean);
 	json_writer__put_uint(w, "ringbuf_bytes", cfg->ringbuf_bytes);
 	json_writer__put_uint(w, "outliers", a->outliers_wanted);
 	json_writer__put_uint(w, "outlier_threshold_ns", a->outlier_threshold_ns);
@@ -211,6 +213,8 @@ static void write_events(struct json_writer *w, const struct run_view *v)
 	json_writer__put_uint_if(w, "missed_runs", v->traced, r->missed_runs);
 	json_writer__put_uint_if(w, "late", v->traced, r->merge.late_events);
 	json_writer__put_uint_if(w, "evicted", v->traced, r->merge.evicted_events);
+	/* lean mode: the wakes that wrote no record, because they found the task awake */
+	json_writer__put_uint_if(w, "lean_woke_running", r->agg.lean, r->lean.woke_running);
 	json_writer__end_object(w);
 }
 
@@ -398,13 +402,15 @@ static void write_stats(struct json_writer *w, const struct run_view *v)
 
 	json_writer__key(w, "stats");
 	json_writer__begin_object(w);
+	/* a lean run has notify and resume whole, under those names */
 	for (k = 0; k < NR_PHASES; k++)
-		report_json__write_distribution(w, wakeup__phase_name(k), &a->phase[k], v->phased);
+		if (wakeup__phase_name_in(k, a->lean))
+			report_json__write_distribution(w, wakeup__phase_name_in(k, a->lean), &a->phase[k], v->phased);
 	/* complete samples need labels, which need tracing */
 	report_json__write_distribution(w, "total", &a->total, v->traced);
 	report_json__write_distribution(w, "all_samples_total", &a->all_total, true);
-	report_json__write_distribution(w, "idle_exit", &a->idle_exit, v->phased);
-	report_json__write_distribution(w, "mutex_reacquire", &a->rewait, v->phased);
+	report_json__write_distribution(w, "idle_exit", &a->idle_exit, v->explained);
+	report_json__write_distribution(w, "mutex_reacquire", &a->rewait, v->explained);
 	report_json__write_distribution(w, "waiter_cpu", &a->wait_cpu, true);
 	json_writer__end_object(w);
 }
@@ -415,9 +421,9 @@ static void write_sub_phases(struct json_writer *w, const struct run_view *v)
 
 	json_writer__key(w, "sub_phases");
 	json_writer__begin_object(w);
-	json_writer__put_uint_if(w, "target_idle", v->phased, a->target_idle);
+	json_writer__put_uint_if(w, "target_idle", v->explained, a->target_idle);
 	json_writer__put_uint_if(w, "remote_wakeups", v->phased, a->remote_wakeups);
-	json_writer__put_uint_if(w, "waker_preempted", v->phased, a->waker_preempted);
+	json_writer__put_uint_if(w, "waker_preempted", v->explained, a->waker_preempted);
 	/* only a path without a kernel in its wait counts the syscalls made there */
 	json_writer__put_uint_if(w, "waiter_syscalls", v->traced && v->wl->user_only, a->waiter_syscalls);
 	json_writer__put_uint_if(w, "phase_sum_mismatch", v->phased, a->phase_sum_mismatch);
@@ -530,9 +536,16 @@ static void write_outlier_phases(struct json_writer *w, const struct sample_resu
 	json_writer__key(w, "phases");
 	json_writer__begin_array(w);
 	for (k = 0; k < NR_PHASES; k++) {
+		if (!wakeup__phase_name_in(k, r->lean))
+			continue;
 		json_writer__begin_object(w);
-		json_writer__put_str(w, "phase", wakeup__phase_name(k));
+		json_writer__put_str(w, "phase", wakeup__phase_name_in(k, r->lean));
 		json_writer__put_int(w, "ns", r->phase_ns[k]);
+		if (r->lean) {
+			/* nothing was traced to split it with: no parts, and no claim of what is unexplained */
+			json_writer__end_object(w);
+			continue;
+		}
 		json_writer__key(w, "parts");
 		json_writer__begin_array(w);
 		n = explain__phase_parts(&r->why, k, parts);
@@ -563,14 +576,17 @@ void report_json__write_outlier_members(struct json_writer *w, const struct hist
 		json_writer__put_null(w, "ratio_to_median");
 	json_writer__key(w, "grew_most");
 	json_writer__begin_object(w);
-	json_writer__put_str(w, "phase", wakeup__phase_name(worst));
+	json_writer__put_str(w, "phase", wakeup__phase_name_in(worst, r->lean));
 	json_writer__put_int(w, "over_median_ns", grew);
 	json_writer__end_object(w);
 	json_writer__put_uint(w, "waking_cpu", r->waking_cpu);
 	json_writer__put_uint(w, "wakeup_cpu", r->wakeup_cpu);
 	json_writer__put_uint(w, "target_cpu", r->target_cpu);
 	json_writer__put_bool(w, "queued_remotely", r->wakeup_cpu != r->waking_cpu);
-	json_writer__put_bool(w, "target_was_idle", r->target_was_idle);
+	if (r->lean)
+		json_writer__put_null(w, "target_was_idle");
+	else
+		json_writer__put_bool(w, "target_was_idle", r->target_was_idle);
 	json_writer__put_int_if(w, "idle_exit_ns", r->idle_exit_seen, r->idle_exit_ns);
 	write_outlier_phases(w, r);
 	json_writer__put_uint(w, "more_intervals", r->why.more_iv);
@@ -627,6 +643,7 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 		.a = &r->agg,
 		.traced = r->traced,
 		.phased = r->traced && !wl->user_only,
+		.explained = r->traced && !wl->user_only && !r->agg.lean,
 		.complete = r->agg.by_label[LABEL_COMPLETE],
 	};
 
@@ -645,8 +662,8 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 	write_outcome(w, r);
 	write_stats(w, &v);
 	write_sub_phases(w, &v);
-	report_json__write_causes(w, &r->agg.causes, v.complete, v.phased);
-	report_json__write_tasks(w, &r->agg.causes, v.complete, v.phased);
+	report_json__write_causes(w, &r->agg.causes, v.complete, v.explained);
+	report_json__write_tasks(w, &r->agg.causes, v.complete, v.explained);
 	write_migrations(w, &v);
 	write_outliers(w, &v);
 	json_writer__end_object(w);

@@ -29,6 +29,8 @@ struct sample_csv *sample_csv__open(FILE *out)
 	fputs(",label,missing_mark,target_was_idle,idle_exit_ns,mutex_reacquire_ns,waker_preempted_ns", out);
 	for (k = 0; k < NR_CAUSES; k++)
 		fprintf(out, ",cause_%s_ns", wakeup__cause_name(k));
+	/* the notify and the resume whole: the only split of them a --lean run has */
+	fputs(",notify_ns,resume_ns", out);
 	fputs(CSV_EOL, out);
 	return c;
 }
@@ -65,21 +67,25 @@ void sample_csv__add(struct sample_csv *c, const struct sample_result *r)
 	csv__put_u64(out, waking, r->target_cpu);
 	csv__put_u64(out, true, r->t_notify_ns);
 	csv__put_i64(out, true, r->total_ns);
+	/* lean: notify and resume are not split; their parts stay empty */
 	for (k = 0; k < NR_PHASES; k++)
-		csv__put_i64(out, phased, r->phase_ns[k]);
+		csv__put_i64(out, phased && (!r->lean || k == PHASE_WAKE_ENQUEUE || k == PHASE_RUNQ_WAIT),
+			     r->phase_ns[k]);
 	fputc(',', out);
 	csv__put_str(out, traced ? wakeup__label_name(r->label) : "untraced");
 	fputc(',', out);
 	if (traced && r->label == LABEL_MISSING_EVENT)
 		csv__put_str(out, wakeup__mark_name(r->missing));
-	csv__put_u64(out, waking, r->target_was_idle);
+	csv__put_u64(out, waking && !r->lean, r->target_was_idle);
 	csv__put_i64(out, traced && r->idle_exit_seen, r->idle_exit_ns);
 	/* measured on every phased sample: 0 when the wakee did not block again */
-	csv__put_i64(out, phased, r->rewait_seen ? r->rewait_ns : 0);
-	csv__put_i64(out, waking, r->waker_preempted ? r->waker_preempted_ns : 0);
-	/* where its time went (explain.h), on the phased samples */
+	csv__put_i64(out, phased && !r->lean, r->rewait_seen ? r->rewait_ns : 0);
+	csv__put_i64(out, waking && !r->lean, r->waker_preempted ? r->waker_preempted_ns : 0);
+	/* where its time went (explain.h), on the phased samples; nothing explains a lean one */
 	for (k = 0; k < NR_CAUSES; k++)
-		csv__put_i64(out, phased, r->why.by_cause[k]);
+		csv__put_i64(out, phased && !r->lean, r->why.by_cause[k]);
+	csv__put_i64(out, phased, r->phase_ns[PHASE_NOTIFY_USER] + r->phase_ns[PHASE_NOTIFY_KERNEL]);
+	csv__put_i64(out, phased, r->phase_ns[PHASE_RESUME_KERNEL] + r->phase_ns[PHASE_RESUME_USER]);
 	fputs(CSV_EOL, out);
 }
 

@@ -121,6 +121,27 @@ static inline struct wp_event ev_switch(uint64_t ts, uint32_t cpu, uint32_t prev
 	return e;
 }
 
+/*
+ * ev_lean - lean mode's record of @wakee's wakeup, written at @ts on @cpu
+ * (its switch-in, or with WP_LEAN_NO_SWITCH_IN its next switch-out): woken
+ * by @waker on @waking_cpu at @waking, queued on @cpu at @wakeup
+ */
+static inline struct wp_event ev_lean(uint64_t ts, uint32_t cpu, uint32_t current, uint32_t wakee, uint32_t waker,
+				      uint32_t waking_cpu, uint64_t waking, uint64_t wakeup, uint16_t flags)
+{
+	struct wp_event e = ev(ts, WP_EV_LEAN, cpu, current);
+
+	e.lean.waking_ns = waking;
+	e.lean.wakeup_ns = wakeup;
+	e.lean.pid = wakee;
+	e.lean.waker_tid = waker;
+	e.lean.waking_cpu = waking_cpu;
+	e.lean.wakeup_cpu = waking_cpu;
+	e.lean.target_cpu = cpu;
+	e.lean.flags = flags;
+	return e;
+}
+
 /* with_next_comm - @e, a switch, to a task named @comm */
 static inline struct wp_event with_next_comm(struct wp_event e, const char *comm)
 {

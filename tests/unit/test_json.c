@@ -757,7 +757,7 @@ Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_rep
 			   "assert run['workload_exit'] == 'exited with status 0', run\n"
 			   "assert run['workload'] == {'name': 'eventfd', 'summary': %s, 'user_only': False}\n"
 			   "assert run['options'] == {'samples': 25, 'interval_us': 500, 'waker_cpu': 0, "
-			   "'wakee_cpu': 1, 'traced': True, 'ringbuf_bytes': 8388608, 'outliers': 3, "
+			   "'wakee_cpu': 1, 'traced': True, 'lean': False, 'ringbuf_bytes': 8388608, 'outliers': 3, "
 			   "'outlier_threshold_ns': 0}, run['options']\n"
 			   "assert run['meta'] == {'wakeprobe_version': '0.1.0', 'kernel': '6.1.0-test', "
 			   "'machine': 'x86_64', 'hostname': 'probe-host', 'nr_cpus': 2, "
@@ -772,7 +772,8 @@ Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_rep
 			   "assert (e['recorded'], e['dropped'], e['missed_runs'], e['late'], e['evicted']) == "
 			   "(12345, 5, 2, 3, 0), e\n"
 			   "assert e['dropped_by_type']['switch'] == 4 and e['dropped_by_type']['irq'] == 1, e\n"
-			   "assert sum(e['dropped_by_type'].values()) == 5 and len(e['dropped_by_type']) == 14, e\n"
+			   "assert sum(e['dropped_by_type'].values()) == 5 and len(e['dropped_by_type']) == 15, e\n"
+			   "assert e['lean_woke_running'] is None, e\n"
 			   "assert run['migrations'] == {'all': 2, 'inside_wakeups': 1}, run['migrations']\n"
 			   "assert run['sub_phases'] == {'target_idle': 1, 'remote_wakeups': 21, 'waker_preempted': 0, "
 			   "'waiter_syscalls': None, 'phase_sum_mismatch': 0}, run['sub_phases']\n",

@@ -1502,3 +1502,145 @@ Test(merge, a_thread_start_without_its_flagged_wakeup_new_is_missing_its_waking_
 			     wakeup__mark_name(got.r[i].missing));
 	}
 }
+
+/* ---------------------------------------------------------------- lean mode */
+
+static const struct merger_config lean_cfg = {
+	.notify_syscalls = { { NR_WRITE, -1, -1, -1 } },
+	.wait_syscalls = { { NR_READ, -1, -1, -1 } },
+	.lean = true,
+	.notify_fd = EFD,
+	.wait_fd = EFD,
+	.clock_slack_ns = SLACK_NS,
+};
+
+/* the standard path's lean record: its waking, wakeup and switch-in, nothing else */
+static struct wp_event lean_of(uint64_t t_notify, uint16_t flags)
+{
+	return ev_lean(t_notify + OFF_SWITCH_IN, WAKEE_CPU, IDLE_TID, WAKEE, WAKER, WAKER_CPU, t_notify + OFF_WAKING,
+		       t_notify + OFF_WAKEUP, flags);
+}
+
+Test(merge, a_lean_wakeup_has_notify_and_resume_whole_and_phases_that_add_up)
+{
+	const struct sample_result *r;
+
+	use_config(&lean_cfg);
+	add(lean_of(T0, 0));
+	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_label(r, LABEL_COMPLETE);
+	cr_assert(r->lean && r->phased);
+	assert_ns(r->phase_ns[PHASE_NOTIFY_USER], 0, "notify_user: not measured");
+	assert_ns(r->phase_ns[PHASE_NOTIFY_KERNEL], OFF_WAKING, "notify: t_notify -> sched_waking");
+	assert_ns(r->phase_ns[PHASE_WAKE_ENQUEUE], OFF_WAKEUP - OFF_WAKING, "wake_enqueue");
+	assert_ns(r->phase_ns[PHASE_RUNQ_WAIT], OFF_SWITCH_IN - OFF_WAKEUP, "runq_wait");
+	assert_ns(r->phase_ns[PHASE_RESUME_KERNEL], OFF_WOKEN - OFF_SWITCH_IN, "resume: switch-in -> t_woken");
+	assert_ns(r->phase_ns[PHASE_RESUME_USER], 0, "resume_user: not measured");
+	assert_phases_add_up(r);
+	cr_assert_eq(r->waking_cpu, WAKER_CPU);
+	cr_assert_eq(r->target_cpu, WAKEE_CPU);
+	cr_assert_str_eq(wakeup__phase_name_in(PHASE_NOTIFY_KERNEL, true), "notify");
+	cr_assert_str_eq(wakeup__phase_name_in(PHASE_RESUME_KERNEL, true), "resume");
+	cr_assert_null(wakeup__phase_name_in(PHASE_NOTIFY_USER, true));
+	cr_assert_null(wakeup__phase_name_in(PHASE_RESUME_USER, true));
+	cr_assert_str_eq(wakeup__phase_name_in(PHASE_NOTIFY_USER, false), "notify_user");
+}
+
+/* no record: nothing woke a sleeping wakee, so it was awake; another task's records do not count */
+Test(merge, a_lean_sample_without_a_record_of_its_wakee_is_no_sleep)
+{
+	use_config(&lean_cfg);
+	add(ev_lean(T0 + OFF_SWITCH_IN, WAKEE_CPU, IDLE_TID, OTHER, WAKER, WAKER_CPU, T0 + OFF_WAKING,
+		    T0 + OFF_WAKEUP, 0));
+	add_sample_at(1, T0, T0 + 1500, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	assert_label(&got.r[0], LABEL_NO_SLEEP);
+}
+
+/*
+ * The switch-in went untraced: the record comes at the wakee's next
+ * switch-out, after t_woken and after the next notify. The first sample
+ * waits for it and is missing its switch-in; the second skips it as the
+ * previous sample's.
+ */
+Test(merge, a_lean_record_of_a_lost_switch_in_comes_late_and_names_the_switch_in)
+{
+	struct wp_event late = lean_of(T0, WP_LEAN_NO_SWITCH_IN);
+
+	use_config(&lean_cfg);
+	late.ts_ns = T0 + SAMPLE_GAP + 200;
+	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
+	/* the stream is complete past t_woken + the slack, but not past the lean settle time */
+	merger__advance(m, T0 + OFF_WOKEN + SLACK_NS + 1000);
+	cr_assert_eq(got.n, 0, "a lean sample waits for a record that comes at the next switch-out");
+	add(late);
+	add(lean_of(T0 + SAMPLE_GAP, 0));
+	add_sample_at(2, T0 + SAMPLE_GAP, T0 + SAMPLE_GAP + OFF_WOKEN, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 2);
+	assert_label(&got.r[0], LABEL_MISSING_EVENT);
+	cr_assert_eq(got.r[0].missing, MARK_SWITCH_IN, "missing %s", wakeup__mark_name(got.r[0].missing));
+	assert_ns(got.r[0].mark_ns[MARK_WAKEUP], T0 + OFF_WAKEUP, "wakeup mark");
+	assert_label(&got.r[1], LABEL_COMPLETE);
+	assert_ns(got.r[1].mark_ns[MARK_WAKING], T0 + SAMPLE_GAP + OFF_WAKING, "its own waking");
+}
+
+/* a wake before the notify, switched in after it: an earlier notify already woke this wait */
+Test(merge, a_lean_wake_from_before_the_notify_is_woken_early)
+{
+	struct wp_event early = lean_of(T0, 0);
+
+	use_config(&lean_cfg);
+	early.lean.waking_ns = T0 - 3000;
+	early.lean.wakeup_ns = T0 - 2500;
+	add(early);
+	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	assert_label(&got.r[0], LABEL_WOKEN_EARLY);
+}
+
+Test(merge, a_lean_switch_in_after_t_woken_is_clock_order)
+{
+	struct wp_event e = lean_of(T0, 0);
+
+	use_config(&lean_cfg);
+	e.ts_ns = T0 + OFF_WOKEN + SLACK_NS / 2;
+	add(e);
+	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	assert_label(&got.r[0], LABEL_CLOCK_ORDER);
+}
+
+Test(merge, a_lean_thread_start_needs_its_new_task_record)
+{
+	struct merger_config cfg = thread_start_cfg;
+
+	cfg.lean = true;
+	use_config(&cfg);
+	add(ev_lean(T0 + 19000, WAKEE_CPU, IDLE_TID, CHILD, WAKER, WAKER_CPU, T0 + 14000, T0 + 14000, WP_LEAN_NEW));
+	add_start_sample(1, CHILD, T0, T0 + 21600);
+	/* a later, ordinary wake of the next thread is not its start */
+	add(ev_lean(T0 + SAMPLE_GAP + 5000, WAKEE_CPU, IDLE_TID, CHILD + 1, WAKER, WAKER_CPU,
+		    T0 + SAMPLE_GAP + 3000, T0 + SAMPLE_GAP + 4000, 0));
+	add_start_sample(2, CHILD + 1, T0 + SAMPLE_GAP, T0 + SAMPLE_GAP + 7000);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 2);
+	assert_label(&got.r[0], LABEL_COMPLETE);
+	assert_ns(got.r[0].phase_ns[PHASE_WAKE_ENQUEUE], 0, "wake_enqueue: one stamp");
+	assert_ns(got.r[0].phase_ns[PHASE_NOTIFY_KERNEL], 14000, "notify: up to sched_wakeup_new");
+	assert_phases_add_up(&got.r[0]);
+	assert_label(&got.r[1], LABEL_MISSING_EVENT);
+	cr_assert_eq(got.r[1].missing, MARK_WAKING);
+}

@@ -22,7 +22,7 @@
 	"total_ns,notify_user_ns,notify_kernel_ns,wake_enqueue_ns,runq_wait_ns,resume_kernel_ns,resume_user_ns," \
 	"label,missing_mark,target_was_idle,idle_exit_ns,mutex_reacquire_ns,waker_preempted_ns,cause_idle_ns," \
 	"cause_ipi_in_flight_ns,cause_other_task_ns,cause_irq_ns,cause_softirq_ns,cause_waker_preempted_ns," \
-	"cause_wakee_preempted_ns,cause_reacquire_ns,cause_host_ns,cause_own_work_ns,cause_unexplained_ns"
+	"cause_wakee_preempted_ns,cause_reacquire_ns,cause_host_ns,cause_own_work_ns,cause_unexplained_ns,notify_ns,resume_ns"
 
 static char path[64];
 static FILE *file;
@@ -109,12 +109,34 @@ Test(csv, the_header_names_every_column_and_a_complete_sample_fills_them)
 		"0:total_ns=6850", "0:notify_user_ns=300", "0:notify_kernel_ns=800", "0:wake_enqueue_ns=800",
 		"0:runq_wait_ns=4000", "0:resume_kernel_ns=700", "0:resume_user_ns=250", "0:label=complete",
 		"0:missing_mark=", "0:target_was_idle=1", "0:idle_exit_ns=2500", "0:mutex_reacquire_ns=0",
-		"0:waker_preempted_ns=0", NULL,
+		"0:waker_preempted_ns=0", "0:notify_ns=1100", "0:resume_ns=950", NULL,
 	};
 
 	r.target_was_idle = true;
 	r.idle_exit_seen = true;
 	r.idle_exit_ns = 2500;
+	sample_csv__begin_run(csv, "eventfd", true);
+	sample_csv__add(csv, &r);
+	expect_csv(want);
+}
+
+/* lean: notify and resume whole, their parts, the causes and what lean mode does not see empty */
+Test(csv, a_lean_sample_has_notify_and_resume_whole_and_nothing_it_did_not_trace)
+{
+	struct sample_result r = complete(5);
+	const char *const want[] = {
+		"rows=1", "0:label=complete", "0:notify_user_ns=", "0:notify_kernel_ns=", "0:wake_enqueue_ns=800",
+		"0:runq_wait_ns=4000", "0:resume_kernel_ns=", "0:resume_user_ns=", "0:notify_ns=1100",
+		"0:resume_ns=950", "0:target_was_idle=", "0:mutex_reacquire_ns=", "0:waker_preempted_ns=",
+		"0:cause_unexplained_ns=", "0:cause_idle_ns=", "0:waking_cpu=0", "0:target_cpu=1", NULL,
+	};
+
+	/* as merge_lean() leaves it: the whole notify and resume in the kernel slots */
+	r.lean = true;
+	r.phase_ns[PHASE_NOTIFY_KERNEL] += r.phase_ns[PHASE_NOTIFY_USER];
+	r.phase_ns[PHASE_NOTIFY_USER] = 0;
+	r.phase_ns[PHASE_RESUME_KERNEL] += r.phase_ns[PHASE_RESUME_USER];
+	r.phase_ns[PHASE_RESUME_USER] = 0;
 	sample_csv__begin_run(csv, "eventfd", true);
 	sample_csv__add(csv, &r);
 	expect_csv(want);
