@@ -1061,7 +1061,8 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent, struct task_
  * evidence to explain a phase with.
  *
  * A wake that finds its task not asleep writes nothing; lean_counters
- * counts it. Whether the task sleeps is known from its own switches: the
+ * counts it. A tracked task that loses its CPU runnable gets its SWITCH
+ * record, as in the full mode. Whether the task sleeps is known from its own switches: the
  * wakeup of a task last switched out to sleep will switch it in, any other
  * (on its CPU, or preempted with its sleeping state set) will not. A task
  * woken inside __schedule(), dequeued but not yet switched out, has its
@@ -1136,6 +1137,29 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 	e->lean.wakeup_cpu = lt->wakeup_cpu;
 	e->lean.target_cpu = lt->target_cpu;
 	e->lean.flags = lt->flags | more;
+	event_submit(e);
+}
+
+/*
+ * lean_emit_preempted - tracked @prev lost its CPU runnable: a SWITCH record,
+ * rare on a path that blocks, and all a spinning waiter's wakeup has to say
+ * it was not spent spinning
+ */
+static __always_inline void lean_emit_preempted(struct task_struct *prev, struct task_struct *next,
+						unsigned int prev_state, bool preempt)
+{
+	struct wp_event *e = ring_reserve(WP_EV_SWITCH, bpf_ktime_get_ns());
+
+	if (!e)
+		return;
+	e->sw.prev_tid = prev->pid;
+	e->sw.next_tid = next->pid;
+	e->sw.prev_state = prev_state;
+	e->sw.prev_prio = prev->prio;
+	e->sw.next_prio = next->prio;
+	e->sw.preempt = preempt;
+	e->sw.next_tgid = next->tgid;
+	__builtin_memcpy(e->sw.next_comm, next->comm, sizeof(e->sw.next_comm));
 	event_submit(e);
 }
 
@@ -1215,6 +1239,7 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 			lt->slept_ns = bpf_ktime_get_ns();
 		} else {
 			lt->state = LEAN_PREEMPTED;
+			lean_emit_preempted(prev, next, prev_state, preempt);
 		}
 	}
 	lt = lean_task_of(next);

@@ -228,6 +228,7 @@ static void merge_user_only(const struct merger *m, const struct pending_sample 
 	size_t i;
 
 	r->label = LABEL_COMPLETE;
+	r->lean = m->cfg.lean;
 	for (i = event_window__first_at(m->events, from); (e = event_window__at(m->events, i)); i++) {
 		if (e->ts_ns > p->t_woken_ns)
 			break;

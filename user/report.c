@@ -388,8 +388,11 @@ void report__print_text(FILE *out, const struct run_config *cfg, const struct ru
 
 	if (cfg->workload->user_only) {
 		fprintf(out, "No kernel in this path: a wakeup has a total and no phases; kernel events only\n"
-			"say whether the waiter lost its CPU (those samples are labelled preempted).\n"
-			"Syscalls made by the waiter inside its waits: %" PRIu64 "\n", a->waiter_syscalls);
+			"say whether the waiter lost its CPU (those samples are labelled preempted).\n");
+		if (a->lean)
+			fprintf(out, "Syscalls made by the waiter inside its waits: not traced (--lean)\n");
+		else
+			fprintf(out, "Syscalls made by the waiter inside its waits: %" PRIu64 "\n", a->waiter_syscalls);
 		report__stats_header(out);
 		report__stats_row(out, "total", &a->total);
 	} else {

@@ -425,7 +425,7 @@ static void write_sub_phases(struct json_writer *w, const struct run_view *v)
 	json_writer__put_uint_if(w, "remote_wakeups", v->phased, a->remote_wakeups);
 	json_writer__put_uint_if(w, "waker_preempted", v->explained, a->waker_preempted);
 	/* only a path without a kernel in its wait counts the syscalls made there */
-	json_writer__put_uint_if(w, "waiter_syscalls", v->traced && v->wl->user_only, a->waiter_syscalls);
+	json_writer__put_uint_if(w, "waiter_syscalls", v->traced && v->wl->user_only && !a->lean, a->waiter_syscalls);
 	json_writer__put_uint_if(w, "phase_sum_mismatch", v->phased, a->phase_sum_mismatch);
 	json_writer__end_object(w);
 }

@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
@@ -131,6 +132,136 @@ ParameterizedTest(struct path_case *pc, paths, back_to_back, .timeout = 120)
 	cr_assert_eq(run_workload(pc->name, true, n, 0, &c, &result, msg), 0, "%s: %s", pc->name, msg);
 	/* back to back the wakee often has not slept yet: labelled, never forced into the table */
 	assert_accounted(pc, &c, n);
+}
+
+ParameterizedTestParameters(paths, lean_paced)
+{
+	return cr_make_param_array(struct path_case, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTestParameters(paths, lean_back_to_back)
+{
+	return cr_make_param_array(struct path_case, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* run_lean - @name traced in lean mode (--lean), every sample checked into @c */
+static int run_lean(const char *name, uint64_t n, uint64_t interval_us, struct checks *c, char msg[256])
+{
+	struct test_session s = test_session(name, true, n, interval_us, c);
+
+	s.cfg.lean = true;
+	return session__run(&s.cfg, &s.opts, &result, msg, 256);
+}
+
+/* assert_lean - what a lean run adds to the accounting: one record per wakeup and nothing it does not trace */
+static void assert_lean(const struct path_case *pc, const struct checks *c)
+{
+	const struct aggregate *a = &result.agg;
+
+	cr_assert(a->lean, "%s: the aggregate says lean", pc->name);
+	cr_assert_eq(a->phase[PHASE_NOTIFY_USER].count + a->phase[PHASE_RESUME_USER].count, 0,
+		     "%s: lean mode does not split notify and resume", pc->name);
+	cr_assert_eq(a->causes.explained_total_ns, 0, "%s: nothing is explained in lean mode", pc->name);
+	cr_assert_eq(result.counters.dropped[WP_EV_SYS_ENTER] + result.counters.dropped[WP_EV_SYS_EXIT], 0);
+	cr_assert_eq(result.merge.late_events, 0, "%s: %lu records came after their time", pc->name,
+		     result.merge.late_events);
+	if (pc->notify_nr >= 0) {
+		/*
+		 * The waker's pacing sleeps are wakeups too: at most two records a
+		 * sample and a few forks; a thread start three, with the creator's
+		 * wake from its pthread_join().
+		 */
+		uint64_t per = pc->notify_nr == SYS_clone3 ? 3 : 2;
+
+		cr_assert_leq(result.merge.events, per * c->seen + 8, "%s: %lu records for %lu samples", pc->name,
+			      result.merge.events, c->seen);
+		cr_assert_eq(a->phase[PHASE_NOTIFY_KERNEL].count, c->complete);
+		cr_assert_eq(a->phase[PHASE_RESUME_KERNEL].count, c->complete);
+	}
+}
+
+ParameterizedTest(struct path_case *pc, paths, lean_paced, .timeout = 120)
+{
+	const uint64_t n = 300;
+	struct checks c = {};
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	cr_assert_eq(run_lean(pc->name, n, 500, &c, msg), 0, "%s: %s", pc->name, msg);
+	assert_accounted(pc, &c, n);
+	assert_lean(pc, &c);
+	cr_assert_geq(c.complete, n * 8 / 10, "%s: only %lu of %lu complete", pc->name, c.complete, n);
+}
+
+ParameterizedTest(struct path_case *pc, paths, lean_back_to_back, .timeout = 120)
+{
+	const uint64_t n = 2000;
+	struct checks c = {};
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	cr_assert_eq(run_lean(pc->name, n, 0, &c, msg), 0, "%s: %s", pc->name, msg);
+	assert_accounted(pc, &c, n);
+	assert_lean(pc, &c);
+}
+
+/* the whole notify, two phases, resume whole, of every complete sample of a run: lean's four phases */
+struct four_phases {
+	size_t n;
+	int64_t v[4][1000];
+};
+
+static void collect_four(const struct sample_result *r, void *ctx)
+{
+	struct four_phases *f = ctx;
+
+	if (r->label != LABEL_COMPLETE || f->n == 1000)
+		return;
+	f->v[0][f->n] = r->phase_ns[PHASE_NOTIFY_USER] + r->phase_ns[PHASE_NOTIFY_KERNEL];
+	f->v[1][f->n] = r->phase_ns[PHASE_WAKE_ENQUEUE];
+	f->v[2][f->n] = r->phase_ns[PHASE_RUNQ_WAIT];
+	f->v[3][f->n] = r->phase_ns[PHASE_RESUME_KERNEL] + r->phase_ns[PHASE_RESUME_USER];
+	f->n++;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int64_t median_of(int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_i64);
+	return v[n / 2];
+}
+
+/*
+ * The same kind of run, full and lean: each of lean's phases against the
+ * same stretch in the full mode, by their medians. Tracing itself moves
+ * them a little and the machine moves them more, so only a gross
+ * disagreement fails: a stamp taken at the wrong event is off by a phase.
+ */
+Test(paths, lean_phases_agree_with_the_full_modes_by_their_medians, .timeout = 120)
+{
+	static struct four_phases full, lean;
+	static const char *const names[4] = { "notify", "wake_enqueue", "runq_wait", "resume" };
+	struct checks cf = { .hook = collect_four, .hook_ctx = &full }, cl = { .hook = collect_four, .hook_ctx = &lean };
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	cr_assert_eq(run_workload("eventfd", true, 500, 1000, &cf, &result, msg), 0, "%s", msg);
+	cr_assert_eq(run_lean("eventfd", 500, 1000, &cl, msg), 0, "%s", msg);
+	cr_assert_geq(full.n, 400);
+	cr_assert_geq(lean.n, 400);
+	for (int k = 0; k < 4; k++) {
+		int64_t f = median_of(full.v[k], full.n), l = median_of(lean.v[k], lean.n);
+		int64_t d = f > l ? f - l : l - f, big = f > l ? f : l;
+
+		cr_log_info("%-12s full %8.2f us  lean %8.2f us", names[k], f / 1e3, l / 1e3);
+		cr_assert(d <= 10000 || d <= big / 2, "%s: full median %ld ns, lean %ld ns", names[k], f, l);
+	}
 }
 
 /* new_wakees - a hook: each thread-start sample's wakee is another thread than the one before */

@@ -163,6 +163,17 @@ Test(options, a_throughput_workload_takes_json_but_not_csv)
 	cr_assert(strstr(err, "--csv is for the paced paths"), "%s", err);
 }
 
+Test(options, lean_mode_goes_with_a_workload_and_its_outputs)
+{
+	cr_assert_eq(PARSE("--workload", "eventfd", "--lean", "--json", "r.json", "--csv", "r.csv"), OPTIONS_RUN,
+		     "%s", err);
+	cr_assert(opts.lean);
+	cr_assert_eq(PARSE("--workload", "all", "--lean", "--interval-us", "0"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.lean);
+	cr_assert_eq(PARSE("--workload", "eventfd"), OPTIONS_RUN);
+	cr_assert_not(opts.lean, "the full mode is the default");
+}
+
 Test(options, listing_workloads_needs_no_workload)
 {
 	cr_assert_eq(PARSE("--list-workloads"), OPTIONS_RUN);
@@ -234,6 +245,12 @@ static struct bad_case bad_cases[] = {
 	{ { "report", "run.wpr", "--prometheus", "m", "--prometheus-every", "5" }, "for a live attach run" },
 	{ { "--workload", "eventfd", "--json", "m", "--prometheus", "m" }, "--json and --prometheus both name 'm'" },
 	{ { "--workload", "spawn", "--prometheus", "m" }, "--prometheus is for the paced paths" },
+	{ { "--workload", "eventfd", "--lean", "--no-trace" }, "--lean is a way of tracing" },
+	{ { "record", "-o", "r.wpr", "--workload", "eventfd", "--lean" }, "drop --lean to record" },
+	{ { "--workload", "eventfd", "--lean", "--perfetto", "t.json" }, "drop --lean for a timeline" },
+	{ { "--pid", "12", "--lean" }, "--lean is for wakeprobe's own workloads" },
+	{ { "--workload", "spawn", "--lean" }, "--lean is for the paced paths" },
+	{ { "report", "run.wpr", "--lean" }, "--lean is fixed by the recording" },
 };
 
 ParameterizedTestParameters(options, bad_input_gets_one_line_naming_the_problem)
