@@ -577,7 +577,6 @@ static int against_neighbours(const struct stretch *st, int n, bool traced, int 
 /* the interleaved runs, in order: wakeprobe, then what it is measured against */
 enum { IV_TRACED, IV_LEAN, IV_NOP, IV_FLOOR, IV_SIDES };
 static const enum side iv_side[IV_SIDES] = { TRACED, LEAN, NOP, FLOOR };
-static const char *const iv_what[IV_SIDES] = { "full", "lean", "do-nothing programs", "floor tracer" };
 
 /* an interleaved run's comparisons: its stretches with programs on, and the untraced against themselves */
 struct interleaved {
