@@ -819,6 +819,14 @@ static int bpf_cost(enum side side, const char *what, uint64_t samples, uint64_t
 	       (double)r->cost.bpf_runs / samples, (double)r->cost.bpf_run_ns / samples,
 	       r->cost.bpf_runs ? (double)r->cost.bpf_run_ns / r->cost.bpf_runs : 0.0,
 	       (double)r->merge.events / samples);
+	/* where it goes: each program that ran, named for its tracepoint */
+	for (uint32_t k = 0; k < r->progs.nr_progs; k++) {
+		const struct collector_prog_cost *pc = &r->progs.progs[k];
+
+		if (pc->runs)
+			printf("      %-32s %6.2f runs %6.0f ns per wakeup, %4.0f ns a run\n", pc->name,
+			       (double)pc->runs / samples, (double)pc->run_ns / samples, (double)pc->run_ns / pc->runs);
+	}
 	return 0;
 }
 
@@ -909,8 +917,10 @@ int main(int argc, char **argv)
 	printf("  paced p50: full %+.2f us, lean %+.2f us, do-nothing programs %+.2f us; untraced against itself "
 	       "%+.2f us\n", side_change(paced, paced_rounds, TRACED, false), side_change(paced, paced_rounds, LEAN, false),
 	       side_change(paced, paced_rounds, NOP, false), again);
-	printf("  flood throughput: full %s, lean %s, do-nothing programs %s; untraced against itself %s\n",
-	       lower(side_change(flood, flood_rounds, TRACED, true)), lower(side_change(flood, flood_rounds, LEAN, true)),
+	/* lower() keeps two answers at a time */
+	printf("  flood throughput: full %s, lean %s", lower(side_change(flood, flood_rounds, TRACED, true)),
+	       lower(side_change(flood, flood_rounds, LEAN, true)));
+	printf(", do-nothing programs %s; untraced against itself %s\n",
 	       lower(side_change(flood, flood_rounds, NOP, true)), lower(side_change(flood, flood_rounds, AGAIN, true)));
 
 	/* issue 18's aims, on the interleaved runs: lean against untraced, full against the floor */

@@ -297,6 +297,13 @@ void collector__prog_totals(const struct collector *c, struct collector_prog_tot
 		t->missed_runs += info.recursion_misses;
 		t->runs += info.run_cnt;
 		t->run_ns += info.run_time_ns;
+		if (t->nr_progs < COLLECTOR_MAX_PROGS) {
+			struct collector_prog_cost *pc = &t->progs[t->nr_progs++];
+
+			snprintf(pc->name, sizeof(pc->name), "%s", bpf_program__name(prog));
+			pc->runs = info.run_cnt;
+			pc->run_ns = info.run_time_ns;
+		}
 	}
 }
 

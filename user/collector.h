@@ -110,6 +110,8 @@ struct steal_layout;
  * layout check failed is counted in wp_counters.steal_bad_cpus.
  */
 const struct steal_layout *collector__steal(const struct collector *c);
+#define COLLECTOR_MAX_PROGS	32
+
 struct collector_prog_totals {
 	/*
 	 * Times the kernel skipped one of our programs because another of its
@@ -120,6 +122,13 @@ struct collector_prog_totals {
 	/* with run_stats: how often the programs ran and for how long in all */
 	uint64_t runs;
 	uint64_t run_ns;
+	/* ... and program by program, the loaded ones, in the object's order */
+	struct collector_prog_cost {
+		char name[32];		/* the program's: handle_sched_switch, lean_sched_waking, ... */
+		uint64_t runs;
+		uint64_t run_ns;
+	} progs[COLLECTOR_MAX_PROGS];
+	uint32_t nr_progs;
 };
 
 /* collector__prog_totals - bpf_prog_info summed over every program */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "aggregate.h"
+#include "collector.h"
 #include "host_steal.h"
 #include "trace_cost.h"
 #include "tsc_clock.h"
@@ -43,6 +44,7 @@ struct run_result {
 	char workload_error[192];
 	struct host_steal steal;	/* the host's steal on the two CPUs over the run */
 	struct trace_cost cost;		/* what tracing cost: the programs' runs, wakeprobe's CPU */
+	struct collector_prog_totals progs;	/* ... program by program (live runs only: not recorded) */
 };
 
 /* run_result__encode_end - how @res's run ended, and the BPF side's counters, as RUN_END */

@@ -296,6 +296,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		collector__prog_totals(s.collector, &totals);
 		res->missed_runs = totals.missed_runs;
 		trace_cost__stop(&res->cost, totals.runs, totals.run_ns);
+		res->progs = totals;
 	}
 
 	state = sample_reader__state(&s.reader);
