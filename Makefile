@@ -55,8 +55,8 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(dir $
 # Modules shared by wakeprobe, its tests and the workloads.
 COMMON_SRCS := user/tsc_clock.c user/histogram.c user/parse.c user/cpus.c
 CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/merger.c user/explain.c user/aggregate.c \
-	user/attach.c user/attach_analysis.c user/attach_aggregate.c user/attach_report.c user/attach_json.c \
-	user/attach_csv.c user/mechanism.c user/attach_recording.c user/attach_recorder.c user/attach_replay.c \
+	user/attach.c user/attach_lean.c user/attach_analysis.c user/attach_aggregate.c user/attach_report.c \
+	user/attach_json.c user/attach_csv.c user/mechanism.c user/attach_recording.c user/attach_recorder.c user/attach_replay.c \
 	user/event_window.c user/ring.c user/census.c user/designs.c user/design_run.c user/design_report.c \
 	user/design_json.c \
 	user/report.c user/json_writer.c user/json_reader.c user/report_json.c user/csv.c user/sample_csv.c user/timeline.c \
@@ -203,8 +203,8 @@ FUZZ_RECORD_SRCS := user/recording.c user/recorder.c user/rec_reader.c user/run_
 	user/replay.c user/analysis.c \
 	user/wakeup.c user/merger.c user/explain.c user/aggregate.c user/histogram.c user/tsc_clock.c user/report.c \
 	user/event_window.c user/ring.c \
-	user/attach_recording.c user/attach_replay.c user/attach_analysis.c user/attach.c user/attach_aggregate.c \
-	user/attach_report.c user/mechanism.c user/fd_kinds.c
+	user/attach_recording.c user/attach_replay.c user/attach_analysis.c user/attach.c user/attach_lean.c \
+	user/attach_aggregate.c user/attach_report.c user/mechanism.c user/fd_kinds.c
 FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/designs.c user/parse.c
 FUZZ_JSON_SRCS := user/json_reader.c user/json_writer.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok

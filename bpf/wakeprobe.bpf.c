@@ -76,6 +76,8 @@ const volatile bool attach_mode = false;
  */
 const volatile __s64 steal_offset = 0;
 const volatile __s64 cpu_number_offset = 0;
+/* the same for the CPU's __preempt_count: lean mode's waker context; 0 for off */
+const volatile __s64 preempt_count_offset = 0;
 
 /*
  * v6.2+: a pointer the verifier lets the program load through, each load
@@ -167,6 +169,7 @@ struct cpu_state {
 	__u32 curr_pid;
 	__u32 curr_prio;
 	char curr_comm[WP_TASK_COMM_LEN];
+	__u32 lean_named_pid;	/* lean, attach mode: the last untracked waker this CPU named */
 	/*
 	 * Attach mode. A line of its own: every interrupt writes it, and only
 	 * this CPU reads it, while the line above is read from other CPUs.
@@ -1096,6 +1099,7 @@ struct lean_task {
 	__u8 pending;		/* enum lean_pending */
 	__u16 flags;		/* WP_LEAN_* so far */
 	__u16 __pad;
+	__u64 comm[WP_TASK_COMM_LEN / 8];	/* attach mode: the name last written for it */
 };
 
 struct {
@@ -1106,6 +1110,89 @@ struct {
 } lean_tasks SEC(".maps");
 
 struct wp_lean_counters lean_counters;
+
+/* lean_name - attach mode: a WP_LEAN_NAME record for @p, named @comm */
+static __always_inline void lean_name(struct task_struct *p, const char *comm)
+{
+	struct wp_event *e = ring_reserve(WP_EV_LEAN, bpf_ktime_get_ns());
+
+	if (!e)
+		return;
+	__builtin_memcpy(e->lean.comm, comm, sizeof(e->lean.comm));
+	e->lean.tgid = p->tgid;
+	e->lean.__pad = 0;
+	e->lean.pid = p->pid;
+	e->lean.waker_tid = 0;
+	e->lean.waking_cpu = 0;
+	e->lean.wakeup_cpu = 0;
+	e->lean.target_cpu = 0;
+	e->lean.flags = WP_LEAN_NAME | (tgid_tracked(p->tgid) ? WP_LEAN_TRACKED : 0) |
+			((p->flags & PF_KTHREAD) ? WP_LEAN_KTHREAD : 0);
+	event_submit(e);
+}
+
+/*
+ * lean_name_if_new - attach mode, at @p's switch-in: its name, when it is
+ * not the one last written (a thread names itself after it starts)
+ */
+static __always_inline void lean_name_if_new(struct task_struct *p, struct lean_task *lt)
+{
+	__u64 comm[WP_TASK_COMM_LEN / 8];
+
+	if (!attach_mode)
+		return;
+	__builtin_memcpy(comm, p->comm, sizeof(comm));
+	if (comm[0] == lt->comm[0] && comm[1] == lt->comm[1])
+		return;
+	lt->comm[0] = comm[0];
+	lt->comm[1] = comm[1];
+	lean_name(p, (const char *)comm);
+}
+
+/*
+ * lean_name_waker - attach mode: a task woke a tracked one. A task of a
+ * tracked process is named at its own switch-ins; any other gets a name
+ * record when it is not the last one this CPU named.
+ */
+static __always_inline void lean_name_waker(void)
+{
+	struct task_struct *curr = bpf_get_current_task_btf();
+	struct cpu_state *cs = this_cpu_state();
+	char comm[WP_TASK_COMM_LEN];
+
+	if (!cs || cs->lean_named_pid == (__u32)curr->pid || tgid_tracked(curr->tgid))
+		return;
+	cs->lean_named_pid = curr->pid;
+	__builtin_memcpy(comm, curr->comm, sizeof(comm));
+	lean_name(curr, comm);
+}
+
+/*
+ * lean_waker_context - WP_LEAN_WAKER_* for the context sched_waking runs
+ * in now: a hard interrupt (a timer's expiry too) or a softirq, whose
+ * current is only the task it came in on, or a task; read from this CPU's
+ * preempt count, found from its run queue as the steal clock is.
+ */
+static __always_inline __u16 lean_waker_context(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct cpu_state *cs = cpu_state_of(cpu);
+	__s32 count;
+
+	if (!preempt_count_offset || !cs)
+		return WP_LEAN_WAKER_UNSURE;
+	if (cs->steal.state == STEAL_UNCHECKED)
+		steal_check(&cs->steal, cpu);
+	if (cs->steal.state != STEAL_GOOD ||
+	    bpf_probe_read_kernel(&count, sizeof(count), (void *)(cs->steal.rq + preempt_count_offset)))
+		return WP_LEAN_WAKER_UNSURE;
+	/* include/linux/preempt.h: NMI_MASK | HARDIRQ_MASK, and SOFTIRQ_OFFSET while one is served */
+	if (count & 0x00ff0000)
+		return WP_LEAN_WAKER_IRQ;
+	if (count & 0x00000100)
+		return WP_LEAN_WAKER_SOFTIRQ;
+	return 0;
+}
 
 /* lean_task_of - @p's lean state, made for a task of a tracked process; NULL for any other */
 static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
@@ -1174,6 +1261,12 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 	lt->waker_tid = (__u32)bpf_get_current_pid_tgid();
 	lt->waking_cpu = bpf_get_smp_processor_id();
 	lt->pending = LEAN_WOKEN;
+	lt->flags = 0;
+	if (attach_mode) {
+		lt->flags = lean_waker_context();
+		if (!lt->flags)
+			lean_name_waker();
+	}
 	return 0;
 }
 
@@ -1193,7 +1286,8 @@ int BPF_PROG(lean_sched_wakeup, struct task_struct *p)
 		lt->wakeup_ns = bpf_ktime_get_ns();
 		lt->wakeup_cpu = bpf_get_smp_processor_id();
 		lt->target_cpu = task_cpu(p);
-		lt->flags = lt->state == LEAN_UNKNOWN ? WP_LEAN_STATE_UNKNOWN : 0;
+		if (lt->state == LEAN_UNKNOWN)
+			lt->flags |= WP_LEAN_STATE_UNKNOWN;
 		lt->pending = LEAN_QUEUED;
 	} else {
 		lt->pending = LEAN_NONE;
@@ -1218,6 +1312,8 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 	lt->wakeup_cpu = lt->waking_cpu;
 	lt->target_cpu = task_cpu(p);
 	lt->flags = WP_LEAN_NEW;
+	if (attach_mode)
+		lean_name_waker();
 	lt->state = LEAN_ASLEEP;
 	lt->pending = LEAN_QUEUED;
 	return 0;
@@ -1244,6 +1340,7 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	}
 	lt = lean_task_of(next);
 	if (lt) {
+		lean_name_if_new(next, lt);
 		if (lt->pending == LEAN_QUEUED)
 			lean_emit(next, lt, 0);
 		lt->state = LEAN_RUNNING;

@@ -232,10 +232,20 @@ struct wp_steal {
  * switch-in went untraced, at its next switch-out (WP_LEAN_NO_SWITCH_IN).
  */
 struct wp_lean {
-	__u64 waking_ns;	/* sched_waking; a new task's sched_wakeup_new */
-	__u64 wakeup_ns;	/* sched_wakeup; the same for a new task */
-	__u64 slept_ns;		/* its switch-out to sleep before the wake; 0 for a new task or not seen */
-	__u32 pid;		/* the wakee */
+	union {
+		struct {
+			__u64 waking_ns;	/* sched_waking; a new task's sched_wakeup_new */
+			__u64 wakeup_ns;	/* sched_wakeup; the same for a new task */
+			__u64 slept_ns;		/* its switch-out to sleep before the wake; 0: a new task, or not seen */
+		};
+		/* WP_LEAN_NAME: a task's name, in attach mode, when it is first seen and when it changes */
+		struct {
+			char comm[WP_TASK_COMM_LEN];
+			__u32 tgid;
+			__u32 __pad;
+		};
+	};
+	__u32 pid;		/* the wakee; WP_LEAN_NAME: the task named */
 	__u32 waker_tid;	/* current at sched_waking: the waker, or the task an interrupt came in on */
 	__u16 waking_cpu;
 	__u16 wakeup_cpu;	/* where sched_wakeup ran: the target's own for a queued wake */
@@ -246,6 +256,12 @@ struct wp_lean {
 #define WP_LEAN_NEW		(1 << 0)	/* a new task's first run: sched_wakeup_new */
 #define WP_LEAN_NO_SWITCH_IN	(1 << 1)	/* it ran, but its switch-in was not traced */
 #define WP_LEAN_STATE_UNKNOWN	(1 << 2)	/* not seen to go to sleep: asleep since before tracking */
+#define WP_LEAN_WAKER_IRQ	(1 << 3)	/* sched_waking ran in a hard interrupt (a timer's too) */
+#define WP_LEAN_WAKER_SOFTIRQ	(1 << 4)	/* ... serving a softirq, in irq exit or ksoftirqd */
+#define WP_LEAN_WAKER_UNSURE	(1 << 5)	/* ... its context could not be read: waker_tid may be the interrupted task */
+#define WP_LEAN_NAME		(1 << 8)	/* not a wakeup: the name of task pid (comm, tgid) */
+#define WP_LEAN_TRACKED		(1 << 9)	/* WP_LEAN_NAME: a task of a tracked process */
+#define WP_LEAN_KTHREAD		(1 << 10)	/* WP_LEAN_NAME: a kernel thread */
 
 struct wp_event {
 	__u64 ts_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */

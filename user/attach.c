@@ -164,6 +164,7 @@ static const char *const absence_names[NR_ATTACH_ABSENCES] = {
 	[ATTACH_ABSENT_NO_WAIT_SYSCALL] = "no_wait_syscall",
 	[ATTACH_ABSENT_SLEPT_AGAIN] = "slept_again",
 	[ATTACH_ABSENT_LABELLED] = "labelled",
+	[ATTACH_ABSENT_LEAN] = "lean",
 };
 
 static const char *const absence_texts[NR_ATTACH_ABSENCES] = {
@@ -176,6 +177,7 @@ static const char *const absence_texts[NR_ATTACH_ABSENCES] = {
 	[ATTACH_ABSENT_NO_WAIT_SYSCALL] = "the wakee slept outside a syscall: nothing returns",
 	[ATTACH_ABSENT_SLEPT_AGAIN] = "the wakee slept again in its wait syscall before it returned",
 	[ATTACH_ABSENT_LABELLED] = "the wakeup is not complete (see its label)",
+	[ATTACH_ABSENT_LEAN] = "--lean traces no syscall",
 };
 
 const char *attach__absence_name(enum attach_absence why)

@@ -238,7 +238,9 @@ void attach_aggregate__add(struct attach_aggregate *g, const struct attach_resul
 	}
 	if (sr->wakeup_cpu != sr->waking_cpu)
 		g->remote_wakeups++;
-	aggregate__add_causes(&g->causes, sr);
+	/* lean mode traces nothing to explain a wakeup with */
+	if (!sr->lean)
+		aggregate__add_causes(&g->causes, sr);
 	keep_if_outlier(g, r);
 	add_pair(g, r);
 	add_futexes(g, r);

@@ -45,8 +45,11 @@ struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *
 	a->opts = *o;
 	cfg.fd_kind_ctx = a;
 	a->agg = attach_aggregate__new();
-	a->engine = attach__new(&cfg, on_result, a);
-	if (!a->agg || !a->engine) {
+	if (o->lean)
+		a->lean = attach_lean__new(on_result, a);
+	else
+		a->engine = attach__new(&cfg, on_result, a);
+	if (!a->agg || (!a->engine && !a->lean)) {
 		attach_analysis__free(a);
 		return NULL;
 	}
@@ -59,6 +62,7 @@ void attach_analysis__free(struct attach_analysis *a)
 	if (!a)
 		return;
 	attach__free(a->engine);
+	attach_lean__free(a->lean);
 	attach_aggregate__free(a->agg);
 	free(a);
 }
@@ -93,6 +97,10 @@ void attach_analysis__event(struct attach_analysis *a, const struct wp_event *e)
 {
 	if (a->opts.on_event)
 		a->opts.on_event(e, a->opts.on_event_ctx);
+	if (a->lean) {
+		attach_lean__add_event(a->lean, e);
+		return;
+	}
 	switch (e->type) {
 	case WP_EV_SWITCH:
 		if (e->sw.next_tgid)
@@ -114,12 +122,25 @@ void attach_analysis__event(struct attach_analysis *a, const struct wp_event *e)
 
 void attach_analysis__advance(struct attach_analysis *a, uint64_t complete_ns, uint64_t drops)
 {
+	/* a lean record is a whole wakeup, handed over as it arrives */
+	if (a->lean) {
+		attach_lean__note_drops(a->lean, drops);
+		return;
+	}
 	attach__note_drops(a->engine, drops);
 	attach__advance(a->engine, complete_ns);
 }
 
 void attach_analysis__end(struct attach_analysis *a, uint64_t final_drops)
 {
-	attach__finish(a->engine, final_drops);
+	if (a->lean)
+		attach_lean__note_drops(a->lean, final_drops);
+	else
+		attach__finish(a->engine, final_drops);
 	attach_aggregate__end(a->agg);
+}
+
+const struct attach_counters *attach_analysis__counters(const struct attach_analysis *a)
+{
+	return a->lean ? attach_lean__counters(a->lean) : attach__counters(a->engine);
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "attach.h"
 #include "attach_aggregate.h"
+#include "attach_lean.h"
 #include "fd_kinds.h"
 
 struct attach_analysis_opts {
@@ -31,11 +32,14 @@ struct attach_analysis_opts {
 	/* sees every kernel record as it arrives */
 	void (*on_event)(const struct wp_event *e, void *ctx);
 	void *on_event_ctx;
+	/* the records are lean mode's (attach_lean.h), not the engine's */
+	bool lean;
 };
 
 struct attach_analysis {
 	struct attach_analysis_opts opts;
 	struct attach *engine;
+	struct attach_lean *lean;	/* instead of the engine, with opts.lean */
 	struct attach_aggregate *agg;
 	uint64_t tids_left_out;		/* wakeups of threads --tid did not name */
 	struct fd_kinds_cache fds;
@@ -52,5 +56,7 @@ void attach_analysis__event(struct attach_analysis *a, const struct wp_event *e)
 void attach_analysis__advance(struct attach_analysis *a, uint64_t complete_ns, uint64_t drops);
 /* the stream is over, with @final_drops dropped in all: hand over what is open, order the tables */
 void attach_analysis__end(struct attach_analysis *a, uint64_t final_drops);
+/* attach_analysis__counters - the engine's counters, or lean mode's */
+const struct attach_counters *attach_analysis__counters(const struct attach_analysis *a);
 
 #endif /* WAKEPROBE_ATTACH_ANALYSIS_H */

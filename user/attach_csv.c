@@ -82,11 +82,12 @@ void attach_csv__add(struct attach_csv *c, const struct attach_result *r)
 	csv__put_u64(out, waking, sr->waking_cpu);
 	csv__put_u64(out, r->mark_seen[MARK_WAKEUP], sr->wakeup_cpu);
 	csv__put_u64(out, waking, sr->target_cpu);
-	csv__put_u64(out, waking, sr->target_was_idle);
+	/* lean mode sees neither idle CPUs, nor migrations, nor causes: empty, not 0 */
+	csv__put_u64(out, waking && !sr->lean, sr->target_was_idle);
 	csv__put_i64(out, sr->idle_exit_seen, sr->idle_exit_ns);
-	csv__put_u64(out, true, r->migrations);
+	csv__put_u64(out, !sr->lean, r->migrations);
 	for (k = 0; k < NR_CAUSES; k++)
-		csv__put_i64(out, complete, sr->why.by_cause[k]);
+		csv__put_i64(out, complete && !sr->lean, sr->why.by_cause[k]);
 	fputs(CSV_EOL, out);
 }
 

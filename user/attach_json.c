@@ -73,6 +73,7 @@ static void write_options(struct json_writer *w, const struct attach_report *r)
 	json_writer__put_uint(w, "ringbuf_bytes", t->ringbuf_bytes);
 	json_writer__put_uint(w, "pairs", r->pairs);
 	json_writer__put_str(w, "order", r->order == ATTACH_ORDER_COST ? "cost" : "count");
+	json_writer__put_bool(w, "lean", r->targets->lean);
 	json_writer__put_uint(w, "outliers", r->agg->outliers_wanted);
 	json_writer__put_uint(w, "outlier_threshold_ns", r->agg->outlier_threshold_ns);
 	json_writer__end_object(w);
@@ -333,8 +334,9 @@ void attach_json__write_analysis(struct json_writer *w, const struct attach_repo
 	write_phases(w, g);
 	write_pairs(w, g, r->order);
 	write_futexes(w, g, r->order);
-	report_json__write_causes(w, &g->causes, g->complete, true);
-	report_json__write_tasks(w, &g->causes, g->complete, true);
+	/* a lean run traced nothing to explain a wakeup with */
+	report_json__write_causes(w, &g->causes, g->complete, !r->targets->lean);
+	report_json__write_tasks(w, &g->causes, g->complete, !r->targets->lean);
 	write_outliers(w, g);
 }
 

@@ -78,8 +78,12 @@ static void print_summary(FILE *out, const struct attach_report *r)
 	if (r->targets->nr_pids && run->targets_exited && run->targets_exited < r->targets->nr_pids)
 		fprintf(out, " (%" PRIu32 " of the targets exited before)", run->targets_exited);
 	fprintf(out, "\n");
-	fprintf(out, "  threads    %" PRIu64 " seen at once at most, %" PRIu64 " began and %" PRIu64
-		" ended while traced", c->threads_peak, c->new_threads, c->exited_threads);
+	if (r->targets->lean)
+		fprintf(out, "  threads    %" PRIu64 " named, %" PRIu64 " began while traced (lean mode does not see "
+			"them end)", c->threads_peak, c->new_threads);
+	else
+		fprintf(out, "  threads    %" PRIu64 " seen at once at most, %" PRIu64 " began and %" PRIu64
+			" ended while traced", c->threads_peak, c->new_threads, c->exited_threads);
 	if (c->forgotten_threads)
 		fprintf(out, ", %" PRIu64 " forgotten (more than %d at once)", c->forgotten_threads,
 			ATTACH_MAX_THREADS);
@@ -90,6 +94,10 @@ static void print_summary(FILE *out, const struct attach_report *r)
 		fprintf(out, "             %" PRIu64 " arrived too late to be ordered, %" PRIu64
 			" pushed out of a full window: wakeups they bound are labelled\n", c->late_events,
 			c->evicted_events);
+	if (r->targets->lean)
+		fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
+			"             record per wakeup; no syscall, so no wait, no mechanism but the waker's kind,\n"
+			"             and nothing explains a wakeup (without --lean each is split by cause)\n");
 	report__host(out, &run->steal, g->causes.cause_ns[CAUSE_HOST]);
 	report__cost(out, &run->cost, c->events, run->drops_total, g->wakeups,
 		     run->trace_end_ns > run->trace_start_ns ? run->trace_end_ns - run->trace_start_ns : 0);
@@ -174,8 +182,12 @@ static void print_phases(FILE *out, const struct attach_report *r)
 	report__stats_row(out, "notify -> return", &g->notify_to_return);
 	if (g->idle_exit.count)
 		report__stats_row(out, "idle_exit", &g->idle_exit);
-	fprintf(out, "  the target CPU was idle at %" PRIu64 " wakings, another CPU queued %" PRIu64 " of them\n",
-		g->target_idle, g->remote_wakeups);
+	if (r->targets->lean)
+		fprintf(out, "  another CPU queued %" PRIu64 " of them (lean mode does not see idle CPUs)\n",
+			g->remote_wakeups);
+	else
+		fprintf(out, "  the target CPU was idle at %" PRIu64 " wakings, another CPU queued %" PRIu64
+			" of them\n", g->target_idle, g->remote_wakeups);
 	for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++) {
 		bool any = false;
 
@@ -232,7 +244,9 @@ static void print_outliers(FILE *out, const struct attach_report *r)
 	fprintf(out, "\nThe %" PRIu32 " slowest of %" PRIu64 " complete wakeups", g->nr_outliers, g->complete);
 	if (g->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", g->outlier_candidates, us(g->outlier_threshold_ns));
-	fprintf(out, " by their first mark to their last, each phase split by cause (us;\n"
+	fprintf(out, r->targets->lean ? " by their first mark to their last, their phases (us; no causes: --lean;\n"
+		"'grew most': the phase furthest over its median, by how much):\n" :
+		" by their first mark to their last, each phase split by cause (us;\n"
 		"'grew most': the phase furthest over its median, by how much):\n");
 	for (uint32_t i = 0; i < g->nr_outliers; i++) {
 		const struct attach_result *o = &g->outliers[i];

@@ -108,6 +108,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		.verbose = o->verbose,
 		.ringbuf_bytes = o->ringbuf_bytes,
 		.attach = true,
+		.lean = o->lean,
 		.run_stats = true,
 		.fn = on_record,
 		.ctx = &s,

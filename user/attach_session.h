@@ -27,6 +27,7 @@ struct attach_session_opts {
 	uint64_t duration_ms;		/* end after this long; 0: when the targets do */
 	uint64_t timeout_ms;		/* as for workloads: end, and stop the command; 0: none */
 	uint32_t ringbuf_bytes;
+	bool lean;			/* --lean: one record per wakeup (attach_lean.h) */
 	bool verbose;
 	bool drop_privileges;		/* run the command as uid:gid */
 	uid_t uid;

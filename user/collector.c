@@ -147,10 +147,12 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		c->steal.on = false;
 		snprintf(c->steal.why_off, sizeof(c->steal.why_off), "lean mode does not read the steal clocks");
 	}
-	if (c->steal.on) {
+	/* the layout is checked against cpu_number on each CPU before either offset is used */
+	c->skel->rodata->cpu_number_offset = c->steal.cpu_number_offset;
+	if (c->steal.on)
 		c->skel->rodata->steal_offset = c->steal.steal_offset;
-		c->skel->rodata->cpu_number_offset = c->steal.cpu_number_offset;
-	}
+	if (opts->lean && c->steal.cpu_number_offset)
+		c->skel->rodata->preempt_count_offset = c->steal.preempt_count_offset;
 	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
 	nr_cpus = libbpf_num_possible_cpus();
 	if (!err && nr_cpus > WP_MAX_CPUS)

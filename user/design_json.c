@@ -182,7 +182,7 @@ static void write_attach(struct json_writer *w, const struct design_run *r)
 	struct attach_report report = {
 		.targets = &r->session_opts,
 		.run = &r->session,
-		.counters = attach__counters(r->analysis->engine),
+		.counters = attach_analysis__counters(r->analysis),
 		.agg = r->analysis->agg,
 		.tids_left_out = r->analysis->tids_left_out,
 		.order = ATTACH_ORDER_COUNT,

@@ -171,7 +171,7 @@ void design_report__print_text(FILE *out, const struct design_run *r)
 	fprintf(out, "  command    %s\n", r->command);
 	print_side(out, "untraced", &r->untraced);
 	if (r->traced.ran) {
-		ac = attach__counters(r->analysis->engine);
+		ac = attach_analysis__counters(r->analysis);
 		print_side(out, "traced", &r->traced);
 		fprintf(out, "  events     %" PRIu64 " recorded, %" PRIu64 " dropped (BPF ring buffer full), %" PRIu64
 			" BPF program runs skipped by the kernel\n", ac->events, r->session.drops_total,
@@ -190,7 +190,7 @@ void design_report__print_text(FILE *out, const struct design_run *r)
 	print_kinds(out, r);
 	print_phases(out, r);
 	report__print_causes(out, &r->analysis->agg->causes, r->analysis->agg->complete,
-			     attach__counters(r->analysis->engine)->migrations, "its");
+			     attach_analysis__counters(r->analysis)->migrations, "its");
 	print_futexes(out, r);
 	print_cpu(out, r);
 }

@@ -306,7 +306,7 @@ static int report_attach_run(const struct wp_options *o, struct outputs *out, co
 	struct attach_report report = {
 		.targets = &run->targets.opts,
 		.run = &run->res,
-		.counters = attach__counters(run->analysis->engine),
+		.counters = attach_analysis__counters(run->analysis),
 		.agg = run->analysis->agg,
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,
@@ -451,8 +451,10 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		.outlier_threshold_ns = o->threshold_us * 1000,
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,
+		.lean = o->lean,
 	};
 	struct attach_session_opts so = {
+		.lean = o->lean,
 		.pids = o->pids,
 		.nr_pids = o->nr_pids,
 		.argv = o->target_argv,
@@ -523,7 +525,7 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 	report = (struct attach_report){
 		.targets = &so,
 		.run = &res,
-		.counters = attach__counters(w->analysis->engine),
+		.counters = attach_analysis__counters(w->analysis),
 		.agg = w->analysis->agg,
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,

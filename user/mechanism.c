@@ -409,7 +409,11 @@ static void irq_name(const struct waker_info *w, char *buf, size_t len)
 		snprintf(buf, len, "%s", wakeup__irq_kind_name(w->irq_kind));
 		break;
 	default:
-		snprintf(buf, len, "irq %d", w->nr);
+		/* lean mode knows it was a hard interrupt, not which */
+		if (w->nr < 0)
+			snprintf(buf, len, "interrupt");
+		else
+			snprintf(buf, len, "irq %d", w->nr);
 		break;
 	}
 }
@@ -434,7 +438,10 @@ void mechanism__waker_name(const struct waker_info *w, char *buf, size_t len)
 		irq_name(w, buf, len);
 		break;
 	case WP_WAKER_SOFTIRQ:
-		snprintf(buf, len, "softirq %s", wakeup__softirq_name(w->nr));
+		if (w->nr < 0)
+			snprintf(buf, len, "softirq");
+		else
+			snprintf(buf, len, "softirq %s", wakeup__softirq_name(w->nr));
 		break;
 	case WP_WAKER_TIMER:
 		snprintf(buf, len, "timer");

@@ -259,7 +259,8 @@ static void merge_lean(const struct merger *m, const struct pending_sample *p, s
 
 	r->lean = true;
 	for (i = event_window__first_at(m->events, lo); (e = event_window__at(m->events, i)); i++) {
-		if (e->type != WP_EV_LEAN || e->lean.pid != wakee || !(e->lean.flags & WP_LEAN_NEW) != !cfg->new_task)
+		if (e->type != WP_EV_LEAN || (e->lean.flags & WP_LEAN_NAME) || e->lean.pid != wakee ||
+		    !(e->lean.flags & WP_LEAN_NEW) != !cfg->new_task)
 			continue;
 		l = &e->lean;
 		/* a later wake of the wakee: this sample's is not coming */

@@ -81,7 +81,7 @@ static const struct option_spec specs[] = {
 	  "explain the K slowest wakeups, cause by cause (default " STR(OPT_DEFAULT_OUTLIERS) ", 0: none)", true },
 	{ "threshold-us", OPT_THRESHOLD_US, "T", GROUP_RUN, false, MODE_ANY,
 	  "... among those at least T us slow (default 0)", true },
-	{ "lean", OPT_LEAN, NULL, GROUP_RUN, true, MODE_WORKLOAD,
+	{ "lean", OPT_LEAN, NULL, GROUP_RUN, true, MODE_ANY,
 	  "trace the least the phases need: one record per wakeup;\n"
 	  "notify and resume stay whole, causes are not traced", true },
 	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, MODE_WORKLOAD,
@@ -583,6 +583,8 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		snprintf(err, errlen, "%s is for attach mode: add --pid PID or -- COMMAND", attach_option);
 		return OPTIONS_BAD;
 	}
+	if (o->lean && check_lean(o, err, errlen))
+		return OPTIONS_BAD;
 	if (options__attach(o))
 		return check_outputs(o, err, errlen);
 	if (!o->workload) {
@@ -602,7 +604,5 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	}
 	if (o->design)
 		return check_design(o, paced_option, err, errlen);
-	if (o->lean && check_lean(o, err, errlen))
-		return OPTIONS_BAD;
 	return check_outputs(o, err, errlen);
 }

@@ -44,7 +44,7 @@ void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, ui
 		.started_unix_ns = l->started_unix_ns,
 		.traced_ns = complete_ns > l->trace_start_ns ? complete_ns - l->trace_start_ns : 0,
 		.agg = a->agg,
-		.counters = attach__counters(a->engine),
+		.counters = attach_analysis__counters(a),
 		.drops = drops,
 	};
 	int err;

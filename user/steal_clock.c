@@ -72,7 +72,7 @@ static int64_t member_offset(const struct btf *btf, __u32 type_id, const char *n
 bool steal_clock__layout_from_btf(const struct btf *btf, struct steal_layout *l)
 {
 	const struct btf_type *sec;
-	int64_t rq, steal_time, number, steal;
+	int64_t rq, steal_time, number, steal, preempt;
 	__u32 steal_type = 0;
 	uint32_t size = 0;
 	int id;
@@ -87,6 +87,11 @@ bool steal_clock__layout_from_btf(const struct btf *btf, struct steal_layout *l)
 	rq = percpu_var(btf, sec, "runqueues", NULL);
 	steal_time = percpu_var(btf, sec, "steal_time", &steal_type);
 	number = percpu_var(btf, sec, "cpu_number", NULL);
+	preempt = percpu_var(btf, sec, "__preempt_count", NULL);
+	if (rq >= 0 && number >= 0) {
+		l->cpu_number_offset = number - rq;
+		l->preempt_count_offset = preempt >= 0 ? preempt - rq : 0;
+	}
 	if (steal_time < 0) {
 		snprintf(l->why_off, sizeof(l->why_off), "this kernel has no KVM steal clock (no per-CPU steal_time: "
 			 "not built as a KVM guest)");
@@ -104,7 +109,6 @@ bool steal_clock__layout_from_btf(const struct btf *btf, struct steal_layout *l)
 		return false;
 	}
 	l->steal_offset = steal_time + steal - rq;
-	l->cpu_number_offset = number - rq;
 	/* 0 is the BPF side's "off": a clock at the very start of the rq cannot be */
 	l->on = l->steal_offset != 0;
 	if (!l->on)
@@ -120,25 +124,28 @@ static void find_layout(struct steal_layout *l)
 	int err;
 
 	memset(l, 0, sizeof(*l));
-	switch (hypervisor(vendor)) {
-	case STEAL_HV_NONE:
-		snprintf(l->why_off, sizeof(l->why_off), "no hypervisor (bare metal): no host to take the CPUs");
-		return;
-	case STEAL_HV_OTHER:
-		snprintf(l->why_off, sizeof(l->why_off), "the hypervisor (%s) offers no KVM steal clock",
-			 vendor[0] ? vendor : "unnamed");
-		return;
-	default:
-		break;
-	}
 	btf = btf__load_vmlinux_btf();
 	if (!btf) {
 		err = -errno;
 		snprintf(l->why_off, sizeof(l->why_off), "cannot read the kernel's BTF: %s", strerror(-err));
 		return;
 	}
+	/* the per-CPU distances hold on any machine; the steal clock needs KVM's */
 	steal_clock__layout_from_btf(btf, l);
 	btf__free(btf);
+	switch (hypervisor(vendor)) {
+	case STEAL_HV_NONE:
+		l->on = false;
+		snprintf(l->why_off, sizeof(l->why_off), "no hypervisor (bare metal): no host to take the CPUs");
+		break;
+	case STEAL_HV_OTHER:
+		l->on = false;
+		snprintf(l->why_off, sizeof(l->why_off), "the hypervisor (%s) offers no KVM steal clock",
+			 vendor[0] ? vendor : "unnamed");
+		break;
+	default:
+		break;
+	}
 }
 
 void steal_clock__layout(struct steal_layout *l)

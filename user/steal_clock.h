@@ -22,7 +22,13 @@
 struct steal_layout {
 	bool on;
 	int64_t steal_offset;		/* from a CPU's struct rq to its kvm_steal_time.steal */
-	int64_t cpu_number_offset;	/* from a CPU's struct rq to its cpu_number */
+	int64_t cpu_number_offset;	/* from a CPU's struct rq to its cpu_number; 0: not found */
+	/*
+	 * From a CPU's struct rq to its __preempt_count (x86), found whether
+	 * or not the steal clock is: lean mode tells an interrupt's wake from
+	 * a task's by it. 0: not found (or cpu_number was not).
+	 */
+	int64_t preempt_count_offset;
 	char why_off[128];		/* one line, when not on */
 };
 

@@ -303,3 +303,55 @@ Test(attach_cli, a_command_that_cannot_run_leaves_no_output_behind)
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "status 0x%x; %s", r.status, r.err);
 	cr_assert_eq(rmdir(dir), 0, "%s is not empty: %s", dir, strerror(errno));
 }
+
+static bool json_file_check(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool json_file_check(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	bool ok;
+
+	va_start(ap, fmt);
+	ok = json_vcheck(path, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
+/*
+ * --lean on a command: one record per wakeup, the eventfd's 300 wakeups of
+ * the reader by the main thread found as one pair, nothing claimed that
+ * lean mode does not trace (no syscall, no cause), every record accounted.
+ */
+Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_no_cause)
+{
+	char path[PATH_MAX], json[64];
+	FILE *f = temp_output("lean", json);
+	char *args[] = { "--lean", "--json", json, "--", (char *)workload_path("eventfd", path, sizeof(path)),
+			 "--samples", "300", "--interval-us", "1000", "--cpus", "0,1", NULL };
+	static struct wakeprobe_ran r;
+
+	skip_unless_traceable();
+	fclose(f);
+	wakeprobe_run(&r, args);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	cr_assert(strstr(r.out, "\n  tracing    lean (--lean)"), "no lean line:\n%s", r.out);
+	cr_assert_null(strstr(r.out, "\nWhere the time of the "), "a cause table in a lean run:\n%s", r.out);
+	cr_assert(json_file_check(json,
+				  "assert d['options']['lean'] is True, d['options']\n"
+				  "assert d['causes'] is None and d['tasks'] is None, (d['causes'], d['tasks'])\n"
+				  "assert d['events']['dropped'] == 0 and d['events']['missed_runs'] == 0, d['events']\n"
+				  "pid = d['targets']['command']['pid']\n"
+				  "reads = [p for p in d['pairs'] if p['waker']['tid'] == pid and p['wakee']['tid'] != pid]\n"
+				  "assert len(reads) >= 1, d['pairs']\n"
+				  "p = max(reads, key=lambda p: p['count'])\n"
+				  /* the main thread's 300 writes: the one at its start may be clone's */
+				  "assert 298 <= p['count'] <= 300, p\n"
+				  "assert p['mechanism'] == 'thread -> run', p\n"
+				  "assert p['wake_to_run']['count'] == p['count'], p\n"
+				  "assert d['stats']['notify_kernel']['count'] == 0, d['stats']['notify_kernel']\n"
+				  "assert d['absent']['notify_kernel']['lean'] == d['wakeups']['complete'], d['absent']\n"
+				  /* one record a wakeup and the names: the pacing timer's wakes of the main thread too */
+				  "assert d['events']['recorded'] <= d['wakeups']['total'] + 16, (d['events'], d['wakeups'])\n"),
+		  "the JSON does not hold what the run did:\n%s", r.out);
+	unlink(json);
+}

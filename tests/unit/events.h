@@ -142,6 +142,19 @@ static inline struct wp_event ev_lean(uint64_t ts, uint32_t cpu, uint32_t curren
 	return e;
 }
 
+/* ev_lean_name - lean mode's name of task @tid of process @tgid; @flags WP_LEAN_TRACKED, WP_LEAN_KTHREAD */
+static inline struct wp_event ev_lean_name(uint64_t ts, uint32_t cpu, uint32_t tid, uint32_t tgid, const char *comm,
+					   uint16_t flags)
+{
+	struct wp_event e = ev(ts, WP_EV_LEAN, cpu, tid);
+
+	snprintf(e.lean.comm, sizeof(e.lean.comm), "%s", comm);
+	e.lean.tgid = tgid;
+	e.lean.pid = tid;
+	e.lean.flags = WP_LEAN_NAME | flags;
+	return e;
+}
+
 /* with_next_comm - @e, a switch, to a task named @comm */
 static inline struct wp_event with_next_comm(struct wp_event e, const char *comm)
 {

@@ -172,6 +172,10 @@ Test(options, lean_mode_goes_with_a_workload_and_its_outputs)
 	cr_assert(opts.lean);
 	cr_assert_eq(PARSE("--workload", "eventfd"), OPTIONS_RUN);
 	cr_assert_not(opts.lean, "the full mode is the default");
+	cr_assert_eq(PARSE("--pid", "12", "--lean", "--duration", "5", "--json", "a.json"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.lean);
+	cr_assert_eq(PARSE("--lean", "--", "sleep", "1"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.lean);
 }
 
 Test(options, listing_workloads_needs_no_workload)
@@ -248,8 +252,9 @@ static struct bad_case bad_cases[] = {
 	{ { "--workload", "eventfd", "--lean", "--no-trace" }, "--lean is a way of tracing" },
 	{ { "record", "-o", "r.wpr", "--workload", "eventfd", "--lean" }, "drop --lean to record" },
 	{ { "--workload", "eventfd", "--lean", "--perfetto", "t.json" }, "drop --lean for a timeline" },
-	{ { "--pid", "12", "--lean" }, "--lean is for wakeprobe's own workloads" },
 	{ { "--workload", "spawn", "--lean" }, "--lean is for the paced paths" },
+	{ { "--pid", "12", "--lean", "--perfetto", "t.json" }, "drop --lean for a timeline" },
+	{ { "record", "-o", "r.wpr", "--pid", "12", "--lean" }, "drop --lean to record" },
 	{ { "report", "run.wpr", "--lean" }, "--lean is fixed by the recording" },
 };
 

@@ -6,12 +6,13 @@
 #include "steal_clock.h"
 
 /* where the synthetic per-CPU variables lie in .data..percpu */
+#define OFF_PREEMPT	86064
 #define OFF_CPU_NUMBER	86068
 #define OFF_STEAL_TIME	97280
 #define OFF_RUNQUEUES	178816
 
 struct vars {
-	bool runqueues, steal_time, cpu_number;
+	bool runqueues, steal_time, cpu_number, preempt_count;
 	uint32_t steal_at;	/* the steal member's byte offset in struct kvm_steal_time */
 	uint32_t steal_size;
 };
@@ -20,7 +21,7 @@ struct vars {
 static struct btf *percpu_btf(const struct vars *v)
 {
 	struct btf *btf = btf__new_empty();
-	int u64, u32, st, rq, var[3], sec, n = 0;
+	int u64, u32, st, rq, var[4], sec, n = 0;
 
 	cr_assert_not_null(btf);
 	u64 = btf__add_int(btf, "long long unsigned int", 8, 0);
@@ -30,6 +31,8 @@ static struct btf *percpu_btf(const struct vars *v)
 	cr_assert_eq(btf__add_field(btf, "steal", v->steal_size == 8 ? u64 : u32, v->steal_at * 8, 0), 0);
 	rq = btf__add_struct(btf, "rq", 3584);
 	cr_assert_eq(btf__add_field(btf, "nr_running", u32, 0, 0), 0);
+	if (v->preempt_count)
+		var[n++] = btf__add_var(btf, "__preempt_count", BTF_VAR_GLOBAL_ALLOCATED, u32);
 	if (v->cpu_number)
 		var[n++] = btf__add_var(btf, "cpu_number", BTF_VAR_GLOBAL_ALLOCATED, u32);
 	if (v->steal_time)
@@ -39,6 +42,8 @@ static struct btf *percpu_btf(const struct vars *v)
 	sec = btf__add_datasec(btf, ".data..percpu", OFF_RUNQUEUES + 3584);
 	cr_assert_gt(sec, 0);
 	n = 0;
+	if (v->preempt_count)
+		cr_assert_eq(btf__add_datasec_var_info(btf, var[n++], OFF_PREEMPT, 4), 0);
 	if (v->cpu_number)
 		cr_assert_eq(btf__add_datasec_var_info(btf, var[n++], OFF_CPU_NUMBER, 4), 0);
 	if (v->steal_time)
@@ -50,15 +55,36 @@ static struct btf *percpu_btf(const struct vars *v)
 
 Test(steal_clock, the_offsets_are_the_distances_from_the_run_queue_to_the_steal_field_and_the_cpu_number)
 {
-	struct vars v = { true, true, true, 8, 8 };
+	struct vars v = { true, true, true, true, 8, 8 };
 	struct btf *btf = percpu_btf(&v);
 	struct steal_layout l;
 
 	memset(&l, 0xff, sizeof(l));
+	l.preempt_count_offset = 0;
 	cr_assert(steal_clock__layout_from_btf(btf, &l));
 	cr_assert(l.on);
 	cr_assert_eq(l.steal_offset, (int64_t)OFF_STEAL_TIME + 8 - OFF_RUNQUEUES);
 	cr_assert_eq(l.cpu_number_offset, (int64_t)OFF_CPU_NUMBER - OFF_RUNQUEUES);
+	cr_assert_eq(l.preempt_count_offset, (int64_t)OFF_PREEMPT - OFF_RUNQUEUES);
+	btf__free(btf);
+}
+
+/* a kernel built without KVM guest support still has its run queues, cpu_number and preempt count */
+Test(steal_clock, the_preempt_count_is_found_without_a_steal_clock_and_not_without_cpu_number)
+{
+	struct vars v = { true, false, true, true, 8, 8 };
+	struct btf *btf = percpu_btf(&v);
+	struct steal_layout l = {};
+
+	cr_assert_not(steal_clock__layout_from_btf(btf, &l));
+	cr_assert_eq(l.preempt_count_offset, (int64_t)OFF_PREEMPT - OFF_RUNQUEUES);
+	cr_assert_eq(l.cpu_number_offset, (int64_t)OFF_CPU_NUMBER - OFF_RUNQUEUES);
+	btf__free(btf);
+	v = (struct vars){ true, true, false, true, 8, 8 };
+	btf = percpu_btf(&v);
+	memset(&l, 0, sizeof(l));
+	cr_assert_not(steal_clock__layout_from_btf(btf, &l));
+	cr_assert_eq(l.preempt_count_offset, 0, "nothing to check the layout against: not used");
 	btf__free(btf);
 }
 
@@ -68,10 +94,10 @@ Test(steal_clock, a_kernel_without_a_piece_turns_it_off_and_says_which)
 		struct vars v;
 		const char *why;
 	} cases[] = {
-		{ { true, false, true, 8, 8 }, "no KVM steal clock" },
-		{ { false, true, true, 8, 8 }, "runqueues" },
-		{ { true, true, false, 8, 8 }, "cpu_number" },
-		{ { true, true, true, 8, 4 }, "64-bit steal" },
+		{ { true, false, true, true, 8, 8 }, "no KVM steal clock" },
+		{ { false, true, true, true, 8, 8 }, "runqueues" },
+		{ { true, true, false, true, 8, 8 }, "cpu_number" },
+		{ { true, true, true, true, 8, 4 }, "64-bit steal" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* test_attach_lean.c - Criterion tests for attach mode's lean records: one record, one wakeup */
+#include <criterion/criterion.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "attach_analysis.h"
+#include "attach_lean.h"
+#include "events.h"
+
+#define PROC		2000u
+#define WAKER		2001u
+#define WAKEE		2002u
+#define OUTSIDER	3001u
+#define KWORKER		77u
+#define WAKER_CPU	0u
+#define WAKEE_CPU	1u
+#define T0		5000000000ull
+
+#define KEPT	16
+
+static struct attach_result got[KEPT];
+static size_t nr_got;
+static struct attach_lean *lean;
+
+static void keep(const struct attach_result *r, void *ctx)
+{
+	(void)ctx;
+	if (nr_got < KEPT)
+		got[nr_got] = *r;
+	nr_got++;
+}
+
+static void setup(void)
+{
+	nr_got = 0;
+	lean = attach_lean__new(keep, NULL);
+	cr_assert_not_null(lean);
+}
+
+static void teardown(void)
+{
+	attach_lean__free(lean);
+}
+
+TestSuite(attach_lean, .init = setup, .fini = teardown);
+
+static void add(struct wp_event e)
+{
+	attach_lean__add_event(lean, &e);
+}
+
+/* the names the BPF side writes: the two threads of PROC, a thread of another process, a kernel thread */
+static void add_names(void)
+{
+	add(ev_lean_name(T0 - 900, WAKER_CPU, WAKER, PROC, "producer", WP_LEAN_TRACKED));
+	add(ev_lean_name(T0 - 800, WAKEE_CPU, WAKEE, PROC, "consumer", WP_LEAN_TRACKED));
+	add(ev_lean_name(T0 - 700, WAKER_CPU, OUTSIDER, OUTSIDER - 1, "client", 0));
+	add(ev_lean_name(T0 - 600, WAKER_CPU, KWORKER, 2, "kworker/0:1", WP_LEAN_KTHREAD));
+}
+
+Test(attach_lean, a_record_is_a_complete_wakeup_with_only_what_lean_mode_measures)
+{
+	const struct attach_result *r;
+	const struct attach_counters *c;
+
+	add_names();
+	add(ev_lean(T0 + 9000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, T0, T0 + 2000, 0));
+
+	cr_assert_eq(nr_got, 1);
+	r = &got[0];
+	cr_assert_eq(r->sr.label, LABEL_COMPLETE);
+	cr_assert(r->sr.phased && r->sr.lean);
+	cr_assert_eq(r->sr.phase_ns[PHASE_WAKE_ENQUEUE], 2000);
+	cr_assert_eq(r->sr.phase_ns[PHASE_RUNQ_WAIT], 7000);
+	cr_assert_eq(r->sr.phase_ns[PHASE_NOTIFY_KERNEL] + r->sr.phase_ns[PHASE_RESUME_KERNEL], 0);
+	cr_assert_eq(r->wake_to_run_ns, 9000);
+	cr_assert_eq(r->sr.total_ns, 9000, "first mark to last: the waking to the switch-in");
+	cr_assert_eq(r->absent[PHASE_NOTIFY_KERNEL], ATTACH_ABSENT_LEAN);
+	cr_assert_eq(r->absent[PHASE_RESUME_KERNEL], ATTACH_ABSENT_LEAN);
+	cr_assert_eq(r->absent[PHASE_WAKE_ENQUEUE], ATTACH_PRESENT);
+	cr_assert_eq(r->absent[PHASE_RUNQ_WAIT], ATTACH_PRESENT);
+	cr_assert_eq(r->notify_to_return_ns, -1, "no syscall traced");
+	cr_assert_eq(r->waited_ns, -1);
+	cr_assert_not(r->wait.known);
+	cr_assert_eq(r->waker.cls, WP_WAKER_TRACKED);
+	cr_assert_str_eq(r->waker.comm, "producer");
+	cr_assert_eq(r->waker.tgid, PROC);
+	cr_assert_eq(r->sr.sample.waker_tid, WAKER);
+	cr_assert_eq(r->sr.sample.wakee_tid, WAKEE);
+	cr_assert_str_eq(r->wakee_comm, "consumer");
+	cr_assert_eq(r->wakee_tgid, PROC);
+	cr_assert_eq(r->family, MECH_OTHER);
+	cr_assert_str_eq(r->mechanism, "thread -> run");
+	cr_assert_eq(r->sr.target_cpu, WAKEE_CPU);
+	c = attach_lean__counters(lean);
+	cr_assert_eq(c->events, 5);
+	cr_assert_eq(c->results, 1);
+	cr_assert_eq(c->threads_peak, 4);
+}
+
+/* the context the waking ran in names the waker; an interrupt's current is not it */
+Test(attach_lean, the_wakers_context_and_name_say_who_woke_it)
+{
+	static const struct {
+		uint32_t waker;
+		uint16_t flags;
+		uint8_t cls;
+		enum mech_family family;
+		const char *mechanism;
+	} cases[] = {
+		{ WAKER, WP_LEAN_WAKER_IRQ, WP_WAKER_IRQ, MECH_IRQ, "interrupt -> run" },
+		{ WAKER, WP_LEAN_WAKER_SOFTIRQ, WP_WAKER_SOFTIRQ, MECH_SOFTIRQ, "softirq -> run" },
+		{ OUTSIDER, 0, WP_WAKER_PROCESS, MECH_PROCESS, "another process -> run" },
+		{ KWORKER, 0, WP_WAKER_KTHREAD, MECH_KTHREAD, "kernel thread -> run" },
+		{ 4242, 0, WP_WAKER_PROCESS, MECH_PROCESS, "another process -> run" },
+		{ WAKER, WP_LEAN_WAKER_UNSURE, 0, MECH_UNKNOWN, "unknown -> run" },
+		{ WAKER, WP_LEAN_NEW, WP_WAKER_TRACKED, MECH_START, "clone -> first run" },
+	};
+	size_t n = sizeof(cases) / sizeof(cases[0]);
+
+	add_names();
+	for (size_t i = 0; i < n; i++)
+		add(ev_lean(T0 + i * 100000 + 9000, WAKEE_CPU, 0, WAKEE, cases[i].waker, WAKER_CPU, T0 + i * 100000,
+			    T0 + i * 100000 + 2000, cases[i].flags));
+	cr_assert_eq(nr_got, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct attach_result *r = &got[i];
+		bool thread = cases[i].cls == WP_WAKER_TRACKED || cases[i].cls == WP_WAKER_PROCESS ||
+			      cases[i].cls == WP_WAKER_KTHREAD;
+
+		cr_assert_eq(r->waker.cls, cases[i].cls, "case %zu: class %u", i, r->waker.cls);
+		cr_assert_eq(r->family, cases[i].family, "case %zu", i);
+		cr_assert_str_eq(r->mechanism, cases[i].mechanism, "case %zu", i);
+		cr_assert_eq(r->sr.sample.waker_tid, thread ? cases[i].waker : 0,
+			     "case %zu: a waker thread only when a thread woke it", i);
+		cr_assert_eq(r->sr.sample.seq, i + 1);
+	}
+	cr_assert(got[n - 1].wait.start, "a new thread's first run is its start");
+	cr_assert_eq(attach_lean__counters(lean)->new_threads, 1);
+}
+
+Test(attach_lean, a_record_of_a_lost_switch_in_is_missing_it_and_has_no_phase)
+{
+	const struct attach_result *r;
+
+	add_names();
+	add(ev_lean(T0 + 50000, WAKEE_CPU, WAKEE, WAKEE, WAKER, WAKER_CPU, T0, T0 + 2000, WP_LEAN_NO_SWITCH_IN));
+	cr_assert_eq(nr_got, 1);
+	r = &got[0];
+	cr_assert_eq(r->sr.label, LABEL_MISSING_EVENT);
+	cr_assert_eq(r->sr.missing, MARK_SWITCH_IN);
+	cr_assert_not(r->sr.phased);
+	cr_assert_eq(r->wake_to_run_ns, -1);
+	cr_assert_eq(r->absent[PHASE_RUNQ_WAIT], ATTACH_ABSENT_LABELLED);
+	cr_assert_not(r->mark_seen[MARK_SWITCH_IN]);
+	cr_assert(r->mark_seen[MARK_WAKEUP]);
+}
+
+/* through the analysis: the aggregate takes lean wakeups, and no cause, since none was traced */
+Test(attach_lean, the_analysis_aggregates_lean_wakeups_without_causes)
+{
+	struct attach_analysis_opts o = { .outliers = 2, .lean = true };
+	struct attach_analysis *a = attach_analysis__new(&o);
+	struct wp_event e;
+
+	cr_assert_not_null(a);
+	e = ev_lean_name(T0 - 100, WAKEE_CPU, WAKEE, PROC, "consumer", WP_LEAN_TRACKED);
+	attach_analysis__event(a, &e);
+	for (int i = 0; i < 10; i++) {
+		e = ev_lean(T0 + i * 100000 + 5000 + i * 1000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, T0 + i * 100000,
+			    T0 + i * 100000 + 1500, 0);
+		attach_analysis__event(a, &e);
+	}
+	attach_analysis__advance(a, T0 + 2000000, 0);
+	attach_analysis__end(a, 0);
+	cr_assert_eq(a->agg->complete, 10);
+	cr_assert_eq(a->agg->wake_to_run.count, 10);
+	cr_assert_eq(a->agg->wake_to_run.max, 14000);
+	cr_assert_eq(a->agg->causes.explained_total_ns, 0, "nothing explains a lean wakeup");
+	cr_assert_eq(a->agg->nr_outliers, 2);
+	cr_assert_eq(attach_analysis__counters(a)->results, 10);
+	cr_assert_null(a->engine, "lean records need no engine");
+	attach_analysis__free(a);
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/* attach_lean.c - lean mode's records, each one wakeup, as attach mode's results */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "attach_lean.h"
+
+/* names kept at once, direct-mapped by tid: a thread whose slot was taken is named "?" */
+#define LEAN_NAMES	8192
+
+struct lean_name {
+	uint32_t tid;
+	uint32_t tgid;
+	uint16_t flags;		/* WP_LEAN_TRACKED, WP_LEAN_KTHREAD */
+	char comm[WP_TASK_COMM_LEN];
+};
+
+struct attach_lean {
+	attach_result_fn fn;
+	void *ctx;
+	struct attach_counters counters;
+	uint64_t seq;
+	struct lean_name names[LEAN_NAMES];
+};
+
+struct attach_lean *attach_lean__new(attach_result_fn fn, void *ctx)
+{
+	struct attach_lean *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->fn = fn;
+	l->ctx = ctx;
+	return l;
+}
+
+void attach_lean__free(struct attach_lean *l)
+{
+	free(l);
+}
+
+static const struct lean_name *name_of(const struct attach_lean *l, uint32_t tid)
+{
+	const struct lean_name *n = &l->names[tid % LEAN_NAMES];
+
+	return n->tid == tid ? n : NULL;
+}
+
+static void take_name(struct attach_lean *l, const struct wp_lean *r)
+{
+	struct lean_name *n = &l->names[r->pid % LEAN_NAMES];
+
+	if (n->tid != r->pid && ++l->counters.threads > l->counters.threads_peak)
+		l->counters.threads_peak = l->counters.threads;
+	n->tid = r->pid;
+	n->tgid = r->tgid;
+	n->flags = r->flags;
+	memcpy(n->comm, r->comm, sizeof(n->comm));
+	n->comm[sizeof(n->comm) - 1] = '\0';
+}
+
+/* waker_of - who woke it, as far as lean mode knows: the context, and the task's name */
+static void waker_of(const struct attach_lean *l, const struct wp_lean *r, struct waker_info *w)
+{
+	const struct lean_name *n = name_of(l, r->waker_tid);
+
+	memset(w, 0, sizeof(*w));
+	w->nr = -1;
+	w->tid = r->waker_tid;
+	if (r->flags & WP_LEAN_WAKER_IRQ) {
+		w->cls = WP_WAKER_IRQ;
+		return;
+	}
+	if (r->flags & WP_LEAN_WAKER_SOFTIRQ) {
+		w->cls = WP_WAKER_SOFTIRQ;
+		return;
+	}
+	if (n) {
+		w->tgid = n->tgid;
+		memcpy(w->comm, n->comm, sizeof(w->comm));
+	}
+	/* a context lean mode could not read: current may be the task an interrupt came in on */
+	if (r->flags & WP_LEAN_WAKER_UNSURE)
+		return;
+	if (!n)
+		w->cls = WP_WAKER_PROCESS;
+	else if (n->flags & WP_LEAN_KTHREAD)
+		w->cls = WP_WAKER_KTHREAD;
+	else
+		w->cls = n->flags & WP_LEAN_TRACKED ? WP_WAKER_TRACKED : WP_WAKER_PROCESS;
+}
+
+/* family_of - the one part of a mechanism lean mode knows: what kind of waker, or a start */
+static enum mech_family family_of(const struct wp_lean *r, const struct waker_info *w)
+{
+	if (r->flags & WP_LEAN_NEW)
+		return MECH_START;
+	switch (w->cls) {
+	case WP_WAKER_IRQ:
+		return MECH_IRQ;
+	case WP_WAKER_SOFTIRQ:
+		return MECH_SOFTIRQ;
+	case WP_WAKER_KTHREAD:
+		return MECH_KTHREAD;
+	case WP_WAKER_PROCESS:
+		return MECH_PROCESS;
+	case WP_WAKER_TRACKED:
+		return MECH_OTHER;
+	default:
+		return MECH_UNKNOWN;
+	}
+}
+
+static const char *mechanism_of(enum mech_family f)
+{
+	switch (f) {
+	case MECH_START:
+		return "clone -> first run";
+	case MECH_IRQ:
+		return "interrupt -> run";
+	case MECH_SOFTIRQ:
+		return "softirq -> run";
+	case MECH_KTHREAD:
+		return "kernel thread -> run";
+	case MECH_PROCESS:
+		return "another process -> run";
+	case MECH_OTHER:
+		return "thread -> run";
+	default:
+		return "unknown -> run";
+	}
+}
+
+static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
+{
+	const struct wp_lean *r = &e->lean;
+	const struct lean_name *wakee = name_of(l, r->pid);
+	struct attach_result res;
+	struct sample_result *sr = &res.sr;
+	uint64_t *m = sr->mark_ns;
+	int k;
+
+	memset(&res, 0, sizeof(res));
+	waker_of(l, r, &res.waker);
+	sr->lean = true;
+	sr->sample.seq = ++l->seq;
+	sr->sample.waker_tid = mechanism__waker_is_thread(&res.waker) ? r->waker_tid : 0;
+	sr->sample.wakee_tid = r->pid;
+	sr->sample.waker_cpu = r->waking_cpu;
+	sr->sample.wakee_cpu = r->target_cpu;
+	sr->notify_nr = -1;
+	sr->wait_end_nr = -1;
+	sr->waking_cpu = r->waking_cpu;
+	sr->wakeup_cpu = r->wakeup_cpu;
+	sr->target_cpu = r->target_cpu;
+	if (wakee) {
+		res.wakee_tgid = wakee->tgid;
+		memcpy(res.wakee_comm, wakee->comm, sizeof(res.wakee_comm));
+	}
+	res.wait.nr = -1;
+	if (r->flags & WP_LEAN_NEW) {
+		res.wait.known = true;
+		res.wait.start = true;
+	}
+	res.wake_to_run_ns = -1;
+	res.notify_to_return_ns = -1;
+	res.waited_ns = -1;
+	res.family = family_of(r, &res.waker);
+	snprintf(res.mechanism, sizeof(res.mechanism), "%s", mechanism_of(res.family));
+	res.mark_seen[MARK_WAKING] = res.mark_seen[MARK_WAKEUP] = true;
+	m[MARK_WAKING] = r->waking_ns;
+	m[MARK_WAKEUP] = r->wakeup_ns;
+	for (k = 0; k < NR_PHASES; k++)
+		res.absent[k] = ATTACH_ABSENT_LABELLED;
+	res.absent[PHASE_NOTIFY_USER] = res.absent[PHASE_RESUME_USER] = ATTACH_ABSENT_NO_USER_STAMP;
+	sr->t_notify_ns = r->waking_ns;
+	if (r->flags & WP_LEAN_NO_SWITCH_IN) {
+		/* it ran, but the switch that let it went untraced (docs/phases.md) */
+		sr->label = LABEL_MISSING_EVENT;
+		sr->missing = MARK_SWITCH_IN;
+		sr->t_woken_ns = r->wakeup_ns;
+		sr->total_ns = (int64_t)(r->wakeup_ns - r->waking_ns);
+	} else {
+		res.mark_seen[MARK_SWITCH_IN] = true;
+		/* the absent phases are zero wide, as attach.h has them */
+		m[MARK_NOTIFY_ENTER] = m[MARK_WAKING];
+		m[MARK_SWITCH_IN] = m[MARK_WAIT_EXIT] = e->ts_ns;
+		sr->label = LABEL_COMPLETE;
+		sr->phased = true;
+		sr->t_woken_ns = e->ts_ns;
+		sr->total_ns = (int64_t)(e->ts_ns - r->waking_ns);
+		sr->phase_ns[PHASE_WAKE_ENQUEUE] = (int64_t)(r->wakeup_ns - r->waking_ns);
+		sr->phase_ns[PHASE_RUNQ_WAIT] = (int64_t)(e->ts_ns - r->wakeup_ns);
+		res.absent[PHASE_NOTIFY_KERNEL] = res.absent[PHASE_RESUME_KERNEL] = ATTACH_ABSENT_LEAN;
+		res.absent[PHASE_WAKE_ENQUEUE] = res.absent[PHASE_RUNQ_WAIT] = ATTACH_PRESENT;
+		res.wake_to_run_ns = sr->total_ns;
+	}
+	if (r->flags & WP_LEAN_NEW)
+		l->counters.new_threads++;
+	l->counters.results++;
+	l->fn(&res, l->ctx);
+}
+
+void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e)
+{
+	l->counters.events++;
+	if (e->drops > l->counters.drops_seen)
+		l->counters.drops_seen = e->drops;
+	if (e->type != WP_EV_LEAN)
+		return;
+	if (e->lean.flags & WP_LEAN_NAME)
+		take_name(l, &e->lean);
+	else
+		wakeup_of(l, e);
+}
+
+void attach_lean__note_drops(struct attach_lean *l, uint64_t drops)
+{
+	if (drops > l->counters.drops_seen)
+		l->counters.drops_seen = drops;
+}
+
+const struct attach_counters *attach_lean__counters(const struct attach_lean *l)
+{
+	return &l->counters;
+}

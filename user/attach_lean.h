@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * attach_lean.h - attach mode's wakeups from lean mode's records (--lean).
+ *
+ * The BPF side pairs each wakeup of a tracked thread in the kernel and
+ * writes one WP_EV_LEAN record when the thread is switched in (or, when
+ * that switch-in went untraced, at its next switch-out), and a WP_LEAN_NAME
+ * record for each task it names (bpf/wakeprobe.h). Each record is a whole
+ * wakeup, so there is no state machine and no window: a record becomes one
+ * struct attach_result as it arrives, in the words of the full engine
+ * (attach.h), for the same aggregate and reports. What lean mode does not
+ * trace is said there: no syscall, so notify_kernel and resume_kernel are
+ * absent (ATTACH_ABSENT_LEAN), no wait, no mechanism but the waker's kind,
+ * no explanation. A record lost to a full ring is a wakeup not seen: the
+ * drop counter says how many.
+ */
+#ifndef WAKEPROBE_ATTACH_LEAN_H
+#define WAKEPROBE_ATTACH_LEAN_H
+
+#include "attach.h"
+
+struct attach_lean;
+
+struct attach_lean *attach_lean__new(attach_result_fn fn, void *ctx);
+void attach_lean__free(struct attach_lean *l);
+/* a kernel record, in ring-buffer order */
+void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e);
+/* the BPF side's drop counter, read after a drain */
+void attach_lean__note_drops(struct attach_lean *l, uint64_t drops);
+/* attach mode's counters, as many as lean mode keeps (events, drops, results, threads named) */
+const struct attach_counters *attach_lean__counters(const struct attach_lean *l);
+
+#endif /* WAKEPROBE_ATTACH_LEAN_H */
