@@ -436,7 +436,8 @@ static double side_change(const struct round *rd, int n, enum side s, bool ratio
 /*
  * Interleaved: one traced run whose programs (wakeprobe's, or the
  * do-nothing ones) are taken off their tracepoints and put back every
- * TOGGLE_MS, so that traced and untraced stretches alternate within one
+ * TOGGLE_MS (a flood, which runs a few seconds, every FLOOD_TOGGLE_MS, for
+ * enough stretches to give an interval), so that traced and untraced stretches alternate within one
  * process, one pair of threads and a few hundred milliseconds: the drifts
  * that separate two runs (a second apart, with new threads and a new sample
  * ring) fall away. Each traced stretch is compared with the mean of the
@@ -445,6 +446,7 @@ static double side_change(const struct round *rd, int n, enum side s, bool ratio
  * nothing changes.
  */
 #define TOGGLE_MS	200
+#define FLOOD_TOGGLE_MS	100
 #define SETTLE_NS	(5ull * 1000000)	/* samples this close to a switch are left out */
 #define MIN_STRETCH	20			/* fewer samples: the stretch is left out */
 #define MAX_STRETCHES	(2 * SESSION_MAX_TOGGLES + 1)
@@ -642,7 +644,7 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 	char msg[256];
 	int i, n, err = -1;
 
-	bench = (struct session_bench){ .toggle_trace_ms = TOGGLE_MS };
+	bench = (struct session_bench){ .toggle_trace_ms = interval_us ? TOGGLE_MS : FLOOD_TOGGLE_MS };
 	o.analysis.on_sample = keep_sample;
 	o.analysis.on_sample_ctx = &k;
 	if (side == NOP) {
@@ -704,7 +706,8 @@ static int interleave(enum side side, uint64_t samples, uint64_t interval_us, st
 		quantiles(v, iv->again_pairs, &iv->again, &iv->again_lo, &iv->again_hi);
 	if (!iv->pairs || !iv->again_pairs) {
 		fprintf(stderr, "bench: the interleaved %s run is too short to compare: %d stretches of %d ms; "
-			"give it more rounds or samples (BENCH_ARGS)\n", ratio ? "back-to-back" : "paced", n, TOGGLE_MS);
+			"give it more rounds or samples (BENCH_ARGS)\n", ratio ? "back-to-back" : "paced", n,
+			(int)bench.toggle_trace_ms);
 		goto out;
 	}
 	err = 0;
@@ -891,9 +894,10 @@ int main(int argc, char **argv)
 	printf("\ninterleaved: one run each (%" PRIu64 " wakeups paced, %" PRIu64 " back to back) traced by wakeprobe,\n"
 	       "by wakeprobe --lean, by the do-nothing programs, and by the least tracer of the full mode's design\n"
 	       "(floor: bench/floor.bpf.c),\n"
-	       "its programs taken off their tracepoints and put back every %d ms; each stretch against the mean\n"
-	       "of the untraced stretches beside it (untraced: against those two stretches away); median (quartiles)\n",
-	       paced_rounds * paced_samples, flood_rounds * flood_samples, TOGGLE_MS);
+	       "its programs taken off their tracepoints and put back every %d ms (back to back: %d ms); each stretch\n"
+	       "against the mean of the untraced stretches beside it (untraced: against those two stretches away);\n"
+	       "median (quartiles)\n",
+	       paced_rounds * paced_samples, flood_rounds * flood_samples, TOGGLE_MS, FLOOD_TOGGLE_MS);
 	for (i = 0; i < IV_SIDES; i++)
 		if (interleave(iv_side[i], paced_rounds * paced_samples, PACED_US, r, &paced_iv[i]))
 			goto fail;

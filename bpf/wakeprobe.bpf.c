@@ -1065,9 +1065,11 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent, struct task_
  *
  * A wake that finds its task not asleep writes nothing; lean_counters
  * counts it. A tracked task that loses its CPU runnable gets its SWITCH
- * record, as in the full mode. Whether the task sleeps is known from its own switches: the
- * wakeup of a task last switched out to sleep will switch it in, any other
- * (on its CPU, or preempted with its sleeping state set) will not. A task
+ * record, as in the full mode. Whether the task sleeps is known from its
+ * own switches: the wakeup of a task last switched out to sleep will
+ * switch it in, any other (on its CPU, or preempted with its sleeping
+ * state set) will not. In attach mode the names of the tasks come along
+ * (WP_LEAN_NAME), and each wake says whether an interrupt made it. A task
  * woken inside __schedule(), dequeued but not yet switched out, has its
  * sched_waking before that switch-out and its sched_wakeup after it (the
  * waker waits for it to leave its CPU, or queues the wake on that CPU), so
