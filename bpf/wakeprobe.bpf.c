@@ -255,6 +255,15 @@ static __always_inline bool tgid_tracked(__u32 tgid)
 	return bpf_map_lookup_elem(&tracked_tgids, &tgid) != NULL;
 }
 
+/*
+ * task_tracked - is @p a task of a tracked process? The idle tasks (pid 0,
+ * on half the switches of a paced run) are not, without a map lookup.
+ */
+static __always_inline bool task_tracked(struct task_struct *p)
+{
+	return p->pid && tgid_tracked(p->tgid);
+}
+
 static __always_inline bool current_tracked(void)
 {
 	return tgid_tracked(bpf_get_current_pid_tgid() >> 32);
@@ -559,8 +568,8 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		if (attach_mode)
 			irq_context_end_stale(&cs->irq, next);
 	}
-	prev_tracked = tgid_tracked(prev->tgid);
-	if (!prev_tracked && !tgid_tracked(next->tgid) && !watched(cs))
+	prev_tracked = task_tracked(prev);
+	if (!prev_tracked && !task_tracked(next) && !watched(cs))
 		return 0;
 	if (cs) {
 		/* a tracked task preempted here waits for this CPU: watch it */
@@ -1199,8 +1208,11 @@ static __always_inline __u16 lean_waker_context(void)
 /* lean_task_of - @p's lean state, made for a task of a tracked process; NULL for any other */
 static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 {
-	struct lean_task *lt = bpf_task_storage_get(&lean_tasks, p, 0, 0);
+	struct lean_task *lt;
 
+	if (!p->pid)
+		return NULL;	/* an idle task */
+	lt = bpf_task_storage_get(&lean_tasks, p, 0, 0);
 	if (lt || !tgid_tracked(p->tgid))
 		return lt;
 	lt = bpf_task_storage_get(&lean_tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
