@@ -553,6 +553,21 @@ static __always_inline void emit_waker(struct task_struct *p)
 	event_submit(e);
 }
 
+/* switch_submit - fill @e, a SWITCH record, with the switch from @prev to @next, and commit it */
+static __always_inline void switch_submit(struct wp_event *e, struct task_struct *prev, struct task_struct *next,
+					  unsigned int prev_state, bool preempt)
+{
+	e->sw.prev_tid = prev->pid;
+	e->sw.next_tid = next->pid;
+	e->sw.prev_state = prev_state;
+	e->sw.prev_prio = prev->prio;
+	e->sw.next_prio = next->prio;
+	e->sw.preempt = preempt;
+	e->sw.next_tgid = next->tgid;
+	__builtin_memcpy(e->sw.next_comm, next->comm, sizeof(e->sw.next_comm));
+	event_submit(e);
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
@@ -582,17 +597,8 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	if (blocked)
 		emit_block(prev);
 	e = blocked ? event_reserve_second(WP_EV_SWITCH) : event_reserve(WP_EV_SWITCH);
-	if (!e)
-		return 0;
-	e->sw.prev_tid = prev->pid;
-	e->sw.next_tid = next->pid;
-	e->sw.prev_state = prev_state;
-	e->sw.prev_prio = prev->prio;
-	e->sw.next_prio = next->prio;
-	e->sw.preempt = preempt;
-	e->sw.next_tgid = next->tgid;
-	__builtin_memcpy(e->sw.next_comm, next->comm, sizeof(e->sw.next_comm));
-	event_submit(e);
+	if (e)
+		switch_submit(e, prev, next, prev_state, preempt);
 	return 0;
 }
 
@@ -1251,17 +1257,8 @@ static __always_inline void lean_emit_preempted(struct task_struct *prev, struct
 {
 	struct wp_event *e = ring_reserve(WP_EV_SWITCH, bpf_ktime_get_ns());
 
-	if (!e)
-		return;
-	e->sw.prev_tid = prev->pid;
-	e->sw.next_tid = next->pid;
-	e->sw.prev_state = prev_state;
-	e->sw.prev_prio = prev->prio;
-	e->sw.next_prio = next->prio;
-	e->sw.preempt = preempt;
-	e->sw.next_tgid = next->tgid;
-	__builtin_memcpy(e->sw.next_comm, next->comm, sizeof(e->sw.next_comm));
-	event_submit(e);
+	if (e)
+		switch_submit(e, prev, next, prev_state, preempt);
 }
 
 SEC("tp_btf/sched_waking")

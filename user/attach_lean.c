@@ -90,27 +90,6 @@ static void waker_of(const struct attach_lean *l, const struct wp_lean *r, struc
 		w->cls = n->flags & WP_LEAN_TRACKED ? WP_WAKER_TRACKED : WP_WAKER_PROCESS;
 }
 
-/* family_of - the one part of a mechanism lean mode knows: what kind of waker, or a start */
-static enum mech_family family_of(const struct wp_lean *r, const struct waker_info *w)
-{
-	if (r->flags & WP_LEAN_NEW)
-		return MECH_START;
-	switch (w->cls) {
-	case WP_WAKER_IRQ:
-		return MECH_IRQ;
-	case WP_WAKER_SOFTIRQ:
-		return MECH_SOFTIRQ;
-	case WP_WAKER_KTHREAD:
-		return MECH_KTHREAD;
-	case WP_WAKER_PROCESS:
-		return MECH_PROCESS;
-	case WP_WAKER_TRACKED:
-		return MECH_OTHER;
-	default:
-		return MECH_UNKNOWN;
-	}
-}
-
 static const char *mechanism_of(enum mech_family f)
 {
 	switch (f) {
@@ -165,7 +144,8 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 	res.wake_to_run_ns = -1;
 	res.notify_to_return_ns = -1;
 	res.waited_ns = -1;
-	res.family = family_of(r, &res.waker);
+	/* the one part of a mechanism lean mode knows: the waker's kind, or a start */
+	res.family = r->flags & WP_LEAN_NEW ? MECH_START : mechanism__family(&res.waker, NULL);
 	snprintf(res.mechanism, sizeof(res.mechanism), "%s", mechanism_of(res.family));
 	res.mark_seen[MARK_WAKING] = res.mark_seen[MARK_WAKEUP] = true;
 	m[MARK_WAKING] = r->waking_ns;

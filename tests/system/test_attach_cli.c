@@ -306,19 +306,6 @@ Test(attach_cli, a_command_that_cannot_run_leaves_no_output_behind)
 	cr_assert_eq(rmdir(dir), 0, "%s is not empty: %s", dir, strerror(errno));
 }
 
-static bool json_file_check(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static bool json_file_check(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	bool ok;
-
-	va_start(ap, fmt);
-	ok = json_vcheck(path, fmt, ap);
-	va_end(ap);
-	return ok;
-}
-
 /*
  * --lean on a command: one record per wakeup, the eventfd's 300 wakeups of
  * the reader by the main thread found as one pair, nothing claimed that
@@ -338,7 +325,7 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
 	cr_assert(strstr(r.out, "\n  tracing    lean (--lean)"), "no lean line:\n%s", r.out);
 	cr_assert_null(strstr(r.out, "\nWhere the time of the "), "a cause table in a lean run:\n%s", r.out);
-	cr_assert(json_file_check(json,
+	cr_assert(holds(json,
 				  "assert d['options']['lean'] is True, d['options']\n"
 				  "assert d['causes'] is None and d['tasks'] is None, (d['causes'], d['tasks'])\n"
 				  "assert d['events']['dropped'] == 0 and d['events']['missed_runs'] == 0, d['events']\n"
