@@ -336,9 +336,11 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 				  /*
 				   * the main thread's 300 writes, less those that found the
 				   * reader awake (a late waker on a busy host) or came first
-				   * as clone's
+				   * as clone's; under ASan a few more, from the mmap lock
+				   * both threads' page faults take, which lean mode cannot
+				   * tell from a write (302 seen)
 				   */
-				  "assert 270 <= p['count'] <= 300, p\n"
+				  "assert 270 <= p['count'] <= 310, p\n"
 				  "assert p['mechanism'] == 'thread -> run', p\n"
 				  "assert p['wake_to_run']['count'] == p['count'], p\n"
 				  "assert d['stats']['notify_kernel']['count'] == 0, d['stats']['notify_kernel']\n"

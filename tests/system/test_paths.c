@@ -167,12 +167,13 @@ static void assert_lean(const struct path_case *pc, const struct checks *c)
 		     result.merge.late_events);
 	if (pc->notify_nr >= 0) {
 		/*
-		 * One record a wakeup, and a sample has up to three: its own, the
+		 * One record a wakeup, and a sample has two or three: its own, the
 		 * waker's from its pacing sleep, and a third on some paths (the
 		 * creator's from pthread_join(), cond's wakee waiting on the mutex
-		 * when the machine is slow); the full mode writes 15 (docs/bench.md).
+		 * when the machine is slow), a few more under ASan (910 for 300
+		 * thread starts); the full mode writes 15 (docs/bench.md).
 		 */
-		cr_assert_leq(result.merge.events, 3 * c->seen + 8, "%s: %lu records for %lu samples", pc->name,
+		cr_assert_leq(result.merge.events, 4 * c->seen + 8, "%s: %lu records for %lu samples", pc->name,
 			      result.merge.events, c->seen);
 		cr_assert_eq(a->phase[PHASE_NOTIFY_KERNEL].count, c->complete);
 		cr_assert_eq(a->phase[PHASE_RESUME_KERNEL].count, c->complete);
