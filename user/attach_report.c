@@ -94,10 +94,14 @@ static void print_summary(FILE *out, const struct attach_report *r)
 		fprintf(out, "             %" PRIu64 " arrived too late to be ordered, %" PRIu64
 			" pushed out of a full window: wakeups they bound are labelled\n", c->late_events,
 			c->evicted_events);
-	if (r->targets->lean)
+	if (r->targets->lean) {
 		fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
 			"             record per wakeup; no syscall, so no wait, no mechanism but the waker's kind,\n"
-			"             and nothing explains a wakeup (without --lean each is split by cause)\n");
+			"             and nothing explains a wakeup (without --lean each is split by cause)\n"
+			"             wakes that found the thread on its CPU or preempted, not recorded: %" PRIu64 "\n",
+			(uint64_t)run->lean.woke_running);
+		report__lean_loss(out, &run->lean);
+	}
 	report__host(out, &run->steal, g->causes.cause_ns[CAUSE_HOST]);
 	report__cost(out, &run->cost, c->events, run->drops_total, g->wakeups,
 		     run->trace_end_ns > run->trace_start_ns ? run->trace_end_ns - run->trace_start_ns : 0);

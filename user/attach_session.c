@@ -173,6 +173,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		struct collector_prog_totals totals;
 
 		collector__counters(s.collector, &res->counters, &res->drops_total);
+		collector__lean_counters(s.collector, &res->lean);
 		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
 		collector__prog_totals(s.collector, &totals);
 		res->missed_runs = totals.missed_runs;

@@ -51,6 +51,7 @@ struct attach_session_result {
 	uint64_t trace_start_ns;	/* CLOCK_MONOTONIC */
 	uint64_t trace_end_ns;
 	struct wp_counters counters;
+	struct wp_lean_counters lean;	/* --lean: the wakes that wrote no record */
 	uint64_t drops_total;
 	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
 	uint32_t targets_exited;	/* --pid targets gone before the end */

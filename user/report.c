@@ -68,6 +68,16 @@ uint64_t report__host_excess(const struct host_steal *h, int64_t in_wakeups_ns)
 	return h->measured && bound && (uint64_t)in_wakeups_ns > bound ? (uint64_t)in_wakeups_ns - bound : 0;
 }
 
+void report__lean_loss(FILE *out, const struct wp_lean_counters *c)
+{
+	if (c->no_storage)
+		fprintf(out, "WARNING    lean mode could not keep the state of a task %" PRIu64 " times (task storage "
+			"refused): those wakes went unrecorded\n", (uint64_t)c->no_storage);
+	if (c->wakeup_unpaired)
+		fprintf(out, "NOTE       %" PRIu64 " sched_wakeup with no sched_waking of the task before it: not "
+			"wakeups lean mode records\n", (uint64_t)c->wakeup_unpaired);
+}
+
 void report__host(FILE *out, const struct host_steal *h, int64_t in_wakeups_ns)
 {
 	char cpus[32];
@@ -155,6 +165,8 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 				"             and nothing explains a phase (without --lean each is split by cause)\n"
 				"             wakes that found the wakee on its CPU or preempted, not recorded: %" PRIu64
 				"\n", (uint64_t)r->lean.woke_running);
+		if (a->lean)
+			report__lean_loss(out, &r->lean);
 		report__host(out, &r->steal, a->causes.cause_ns[CAUSE_HOST]);
 		report__cost(out, &r->cost, r->merge.events, r->drops_total, r->samples_sent,
 			     r->trace_end_ns > r->trace_start_ns ? r->trace_end_ns - r->trace_start_ns : 0);

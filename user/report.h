@@ -35,6 +35,9 @@ void report__print_outlier_body(FILE *out, const struct sample_result *r, const 
 				const struct cause_totals *ct);
 
 void report__warnings(const struct run_result *r, report_warning_fn fn, void *ctx);
+/* report__lean_loss - lean mode's wakes that could not be recorded, a WARNING or NOTE line each; none: nothing */
+struct wp_lean_counters;
+void report__lean_loss(FILE *out, const struct wp_lean_counters *c);
 /*
  * report__host - the run summary's host line: the steal its records add up
  * to and the part @in_wakeups_ns of it inside complete wakeups, against

@@ -329,6 +329,8 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 				  "assert d['options']['lean'] is True, d['options']\n"
 				  "assert d['causes'] is None and d['tasks'] is None, (d['causes'], d['tasks'])\n"
 				  "assert d['events']['dropped'] == 0 and d['events']['missed_runs'] == 0, d['events']\n"
+				  "assert d['events']['lean_no_storage'] == 0, d['events']\n"
+				  "assert isinstance(d['events']['lean_woke_running'], int), d['events']\n"
 				  "pid = d['targets']['command']['pid']\n"
 				  "reads = [p for p in d['pairs'] if p['waker']['tid'] == pid and p['wakee']['tid'] != pid]\n"
 				  "assert len(reads) >= 1, d['pairs']\n"

@@ -773,7 +773,7 @@ Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_rep
 			   "(12345, 5, 2, 3, 0), e\n"
 			   "assert e['dropped_by_type']['switch'] == 4 and e['dropped_by_type']['irq'] == 1, e\n"
 			   "assert sum(e['dropped_by_type'].values()) == 5 and len(e['dropped_by_type']) == 15, e\n"
-			   "assert e['lean_woke_running'] is None, e\n"
+			   "assert e['lean_woke_running'] is None and e['lean_no_storage'] is None, e\n"
 			   "assert run['migrations'] == {'all': 2, 'inside_wakeups': 1}, run['migrations']\n"
 			   "assert run['sub_phases'] == {'target_idle': 1, 'remote_wakeups': 21, 'waker_preempted': 0, "
 			   "'waiter_syscalls': None, 'phase_sum_mismatch': 0}, run['sub_phases']\n",
