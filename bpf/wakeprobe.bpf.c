@@ -1128,6 +1128,82 @@ struct {
 
 struct wp_lean_counters lean_counters;
 
+/*
+ * The flight recorder (lean mode with --threshold-us): each CPU keeps its
+ * last LEAN_FLIGHT_LEN switches and idle transitions in a per-CPU ring,
+ * written there and nowhere else, and copies them out only when a wakeup
+ * it switches in took lean_flight_ns or more from its waking: what held
+ * the CPU the wakee waited for is then there to explain it. 0: off.
+ */
+const volatile __u64 lean_flight_ns = 0;
+
+#define LEAN_FLIGHT_LEN	32	/* a power of two */
+
+struct lean_flight {
+	__u32 head;			/* records written; the last LEAN_FLIGHT_LEN are kept */
+	__u32 __pad;
+	__u64 idle_since_ns;
+	struct wp_event ev[LEAN_FLIGHT_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lean_flight);
+} lean_flights SEC(".maps");
+
+static __always_inline struct lean_flight *lean_flight(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&lean_flights, &zero);
+}
+
+/* flight_slot - the next slot of this CPU's ring, its header filled: a record of @type now */
+static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32 type)
+{
+	struct wp_event *e = &f->ev[f->head & (LEAN_FLIGHT_LEN - 1)];
+
+	f->head++;
+	e->ts_ns = bpf_ktime_get_ns();
+	e->type = type;
+	e->cpu = bpf_get_smp_processor_id();
+	e->tid = (__u32)bpf_get_current_pid_tgid();
+	return e;
+}
+
+/*
+ * flight_copy - a slow wakeup is being switched in here: this CPU's flight
+ * records, the whole ring oldest first, into the ring buffer. The merger
+ * replays them from the sample's start; the ones before it only say what
+ * ran then. A subprogram, verified once for its two callers.
+ */
+static __noinline int flight_copy(void)
+{
+	struct lean_flight *f = lean_flight();
+	struct wp_event *e;
+	__u32 i;
+
+	if (!f)
+		return 0;
+	for (i = 0; i < LEAN_FLIGHT_LEN; i++) {
+		const struct wp_event *src = &f->ev[(f->head + i) & (LEAN_FLIGHT_LEN - 1)];
+
+		if (!src->ts_ns)
+			continue;
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (!e) {
+			__sync_fetch_and_add(&drops_total, 1);
+			return 0;
+		}
+		*e = *src;
+		e->drops = (__u32)drops_total;
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	}
+	return 0;
+}
+
 /* lean_name - attach mode: a WP_LEAN_NAME record for @p, named @comm */
 static __always_inline void lean_name(struct task_struct *p, const char *comm)
 {
@@ -1230,7 +1306,8 @@ static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 /* lean_emit - the record of @p's wakeup in @lt, ended now (flags added: @more) */
 static __always_inline void lean_emit(struct task_struct *p, struct lean_task *lt, __u16 more)
 {
-	struct wp_event *e = ring_reserve(WP_EV_LEAN, bpf_ktime_get_ns());
+	__u64 now = bpf_ktime_get_ns();
+	struct wp_event *e = ring_reserve(WP_EV_LEAN, now);
 
 	lt->pending = LEAN_NONE;
 	if (!e)
@@ -1245,6 +1322,9 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 	e->lean.target_cpu = lt->target_cpu;
 	e->lean.flags = lt->flags | more;
 	event_submit(e);
+	/* switched in slow: this CPU's flight records say what it ran meanwhile */
+	if (lean_flight_ns && !more && now - lt->waking_ns >= lean_flight_ns)
+		flight_copy();
 }
 
 /*
@@ -1334,8 +1414,21 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
+	struct lean_flight *f;
 	struct lean_task *lt;
+	struct wp_event *e;
 
+	if (lean_flight_ns && (f = lean_flight())) {
+		e = flight_slot(f, WP_EV_SWITCH);
+		e->sw.prev_tid = prev->pid;
+		e->sw.next_tid = next->pid;
+		e->sw.prev_state = prev_state;
+		e->sw.prev_prio = prev->prio;
+		e->sw.next_prio = next->prio;
+		e->sw.preempt = preempt;
+		e->sw.next_tgid = next->tgid;
+		__builtin_memcpy(e->sw.next_comm, next->comm, sizeof(e->sw.next_comm));
+	}
 	lt = lean_task_of(prev);
 	if (lt) {
 		/* woken while asleep, and leaving a CPU it was never seen to get */
@@ -1356,5 +1449,22 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 			lean_emit(next, lt, 0);
 		lt->state = LEAN_RUNNING;
 	}
+	return 0;
+}
+
+/* the flight recorder's idle transitions: loaded only with it (lean_flight_ns) */
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(lean_cpu_idle, unsigned int state, unsigned int cpu_id)
+{
+	struct lean_flight *f = lean_flight();
+	struct wp_event *e;
+
+	if (!f)
+		return 0;
+	e = flight_slot(f, state == PWR_EVENT_EXIT ? WP_EV_IDLE_EXIT : WP_EV_IDLE_ENTER);
+	if (state != PWR_EVENT_EXIT)
+		f->idle_since_ns = e->ts_ns;
+	e->idle.idle_since_ns = f->idle_since_ns;
+	e->idle.state = state;
 	return 0;
 }

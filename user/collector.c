@@ -141,6 +141,10 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		goto err_out;
 	}
 	collector__set_mode(c->skel, opts->attach, opts->lean);
+	/* the flight recorder's idle program loads with it alone */
+	bpf_program__set_autoload(c->skel->progs.lean_cpu_idle, opts->lean && opts->lean_flight_ns);
+	if (opts->lean)
+		c->skel->rodata->lean_flight_ns = opts->lean_flight_ns;
 	steal_clock__layout(&c->steal);
 	if (opts->lean && c->steal.on) {
 		/* a look at the clock per record is evidence lean mode goes without */

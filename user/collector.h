@@ -37,6 +37,8 @@ struct collector_opts {
 	 * WP_EV_LEAN record per wakeup (bpf/wakeprobe.bpf.c, at its end).
 	 */
 	bool lean;
+	/* lean mode's flight recorder: wakeups this slow or slower bring their CPU's records; 0: off */
+	uint64_t lean_flight_ns;
 	collector_event_fn fn;
 	void *ctx;
 };

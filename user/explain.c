@@ -410,7 +410,22 @@ static void view_from_hint(struct cpu_view *v, const struct wp_event *e)
 	idle_from_hint(v, e);
 }
 
+static void explain_sample(struct explanation *x, const struct sample_result *r, const struct wp_event *evs,
+			   size_t n, bool lean);
+
 void explain__sample(struct explanation *x, const struct sample_result *r, const struct wp_event *evs, size_t n)
+{
+	explain_sample(x, r, evs, n, false);
+}
+
+void explain__sample_lean(struct explanation *x, const struct sample_result *r, const struct wp_event *evs,
+			  size_t n)
+{
+	explain_sample(x, r, evs, n, true);
+}
+
+static void explain_sample(struct explanation *x, const struct sample_result *r, const struct wp_event *evs,
+			   size_t n, bool lean)
 {
 	struct attribution a = { .x = x, .r = r };
 	uint64_t now;
@@ -433,14 +448,20 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 	a.waker_cpu.running = r->sample.waker_tid;
 	/* the target CPU is known from the waking record on; see below */
 	view_init(&a.target_cpu, (int)r->target_cpu);
+	/* lean: no interrupt is traced, so an IPI not seen to run is no evidence of one in flight */
+	a.target_cpu.ipi_ran = lean;
 	find_stolen(&a, evs, n);
 
 	now = a.bound[0];
 	for (i = 0; i < n; i++) {
 		const struct wp_event *e = &evs[i];
 
-		if (e->ts_ns < a.bound[0])
+		if (e->ts_ns < a.bound[0]) {
+			/* lean: the flight records before the sample say what its target CPU was doing */
+			if (lean && (int)e->cpu == a.target_cpu.cpu)
+				apply(&a, &a.target_cpu, e);
 			continue;
+		}
 		if (e->ts_ns > a.bound[NR_PHASES])
 			break;
 		attribute(&a, now, e->ts_ns);

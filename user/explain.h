@@ -27,6 +27,16 @@
 void explain__sample(struct explanation *x, const struct sample_result *r, const struct wp_event *evs, size_t n);
 
 /*
+ * explain__sample_lean - the same from lean mode's flight records (switches
+ * and idle transitions of the CPU that switched the wakee in, the whole
+ * ring, bpf/wakeprobe.bpf.c): the ones before t_notify only set what that
+ * CPU ran and whether it idled; and as no interrupt is traced, none is
+ * assumed (no ipi_in_flight).
+ */
+void explain__sample_lean(struct explanation *x, const struct sample_result *r, const struct wp_event *evs,
+			  size_t n);
+
+/*
  * explain__describe_interval - one cause interval as a person reads it, named
  * from its events, into @buf: "'wp-hog' pid 12 prio 120 ran on CPU 1 (then preempted)"
  */

@@ -11,6 +11,8 @@
 
 #define PENDING_INITIAL		1024
 #define PENDING_MAX		(1u << 18)
+/* lean mode: how far before a sample its flight records are replayed for its CPU's state */
+#define LEAN_FLIGHT_BACK_NS	(10ull * 1000 * 1000)
 /* lean mode: how long after t_woken a sample waits for the record of its wake */
 #define MERGER_LEAN_SETTLE_NS	(20ull * 1000 * 1000)
 
@@ -239,6 +241,55 @@ static void merge_user_only(const struct merger *m, const struct pending_sample 
 	}
 }
 
+/* unexplain_phase - phase @k of @x's sample had no records to split it: all of it unexplained */
+static void unexplain_phase(struct explanation *x, int k)
+{
+	int64_t phase = 0;
+	uint32_t i, n = 0;
+	int c;
+
+	for (c = 0; c < NR_CAUSES; c++) {
+		phase += x->by_phase_cause[k][c];
+		x->by_cause[c] -= x->by_phase_cause[k][c];
+		x->by_phase_cause[k][c] = 0;
+	}
+	x->by_phase_cause[k][CAUSE_UNEXPLAINED] = phase;
+	x->by_cause[CAUSE_UNEXPLAINED] += phase;
+	for (i = 0; i < x->nr_iv; i++)
+		if (x->iv[i].phase != k)
+			x->iv[n++] = x->iv[i];
+	x->nr_iv = n;
+}
+
+/*
+ * explain_lean - a lean sample whose wake brought the flight records of
+ * @cpu, the CPU that switched the wakee in: its wake_enqueue and runq_wait
+ * there are split by cause as in the full mode; the phases of any other
+ * CPU, and the resume, which no record reaches, are unexplained.
+ */
+static void explain_lean(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r, uint32_t cpu)
+{
+	int k;
+
+	/* the user phases are none here: the explainer's bounds are the marks */
+	const struct wp_event *evs;
+	size_t n;
+
+	r->mark_ns[MARK_NOTIFY_ENTER] = r->t_notify_ns;
+	r->mark_ns[MARK_WAIT_EXIT] = r->t_woken_ns;
+	/* the ring's oldest records may reach back before the sample: they set its CPU's state */
+	if (event_window__span(m->events, lo > LEAN_FLIGHT_BACK_NS ? lo - LEAN_FLIGHT_BACK_NS : 0, hi, &evs, &n)) {
+		memset(&r->why, 0, sizeof(r->why));
+		r->why.by_cause[CAUSE_UNEXPLAINED] = r->total_ns;
+	} else {
+		explain__sample_lean(&r->why, r, evs, n);
+	}
+	for (k = 0; k < NR_PHASES; k++)
+		if ((k != PHASE_WAKE_ENQUEUE && k != PHASE_RUNQ_WAIT) || explain__phase_cpu(r, k) != cpu)
+			unexplain_phase(&r->why, k);
+	r->lean_flight = true;
+}
+
 /*
  * merge_lean - lean mode: the wakee's WP_EV_LEAN record whose wake falls in
  * the sample gives the waking, wakeup and switch-in marks. The notify's
@@ -247,7 +298,7 @@ static void merge_user_only(const struct merger *m, const struct pending_sample 
  * switch-in went untraced has its record at the wakee's next switch-out,
  * which can come well after t_woken: merger__advance() waits for it.
  */
-static void merge_lean(const struct merger *m, const struct pending_sample *p, struct sample_result *r,
+static void merge_lean(struct merger *m, const struct pending_sample *p, struct sample_result *r,
 		       uint64_t lo)
 {
 	const struct merger_config *cfg = &m->cfg;
@@ -307,6 +358,8 @@ found:
 	}
 	r->label = LABEL_COMPLETE;
 	r->phased = true;
+	if (cfg->lean_flight_ns && e->ts_ns - l->waking_ns >= cfg->lean_flight_ns)
+		explain_lean(m, lo, p->t_woken_ns + cfg->clock_slack_ns, r, e->cpu);
 }
 
 /*
@@ -556,7 +609,8 @@ void merger__add_event(struct merger *m, const struct wp_event *e)
 		m->stats.drops_seen = e->drops;
 	if (e->type == WP_EV_MIGRATE)
 		m->stats.migrations++;
-	if (what & EVENT_WINDOW_LATE)
+	/* lean mode's flight records come when a slow wakeup ends: old by design, not late */
+	if ((what & EVENT_WINDOW_LATE) && !(m->cfg.lean && e->type != WP_EV_LEAN))
 		m->stats.late_events++;
 	if (what & EVENT_WINDOW_EVICTED)
 		m->stats.evicted_events++;

@@ -303,7 +303,7 @@ void report__print_outlier_body(FILE *out, const struct sample_result *r, const 
 		if ((show && !show[k]) || !wakeup__phase_name_in(k, r->lean))
 			continue;
 		fprintf(out, "  %-14s %9.2f  ", wakeup__phase_name_in(k, r->lean), us((uint64_t)r->phase_ns[k]));
-		if (r->lean)
+		if (r->lean && !r->lean_flight)
 			fprintf(out, "(causes not traced: --lean)\n");
 		else
 			print_parts(out, &r->why, k, 29);
@@ -331,10 +331,19 @@ static void print_outliers(FILE *out, const struct aggregate *a)
 	if (a->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", a->outlier_candidates,
 			us(a->outlier_threshold_ns));
-	fprintf(out, a->lean ? ", their phases (us; no causes: --lean;\n"
-		"'grew most': the phase furthest over its median, by how much):\n" :
-		", each phase split by cause (us;\n"
-		"'grew most': the phase furthest over its median, by how much):\n");
+	if (!a->lean)
+		fprintf(out, ", each phase split by cause (us;\n"
+			"'grew most': the phase furthest over its median, by how much):\n");
+	else if (!a->outlier_threshold_ns)
+		fprintf(out, ", their phases (us; no causes: --lean;\n"
+			"'grew most': the phase furthest over its median, by how much):\n");
+	else
+		fprintf(out, ", their phases (us;\n"
+			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
+			"waking to switch-in took %.0f us or more brought its CPU's last switches and idle\n"
+			"transitions, which split its wake_enqueue and runq_wait; interrupts and the host's steal\n"
+			"are not traced, so their time shows as the task they came in on, or idle:\n",
+			us(a->outlier_threshold_ns));
 	for (i = 0; i < a->nr_outliers; i++) {
 		const struct sample_result *r = &a->outliers[i];
 		enum phase worst;

@@ -186,6 +186,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
 		.lean = s->cfg->lean,
+		.lean_flight_ns = s->cfg->lean ? s->opts->analysis.outlier_threshold_ns : 0,
 		.fn = on_event,
 		.ctx = s,
 	};

@@ -149,6 +149,12 @@ struct sample_result {
 	 * stays empty.
 	 */
 	bool lean;
+	/*
+	 * ... and its wake was slow enough to bring its CPU's flight records
+	 * (--threshold-us): wake_enqueue and runq_wait on that CPU are split
+	 * by cause in why, every other phase is unexplained there.
+	 */
+	bool lean_flight;
 
 	/* phased samples: each phase's time by cause (explain.h) */
 	struct explanation why;

@@ -325,3 +325,62 @@ Test(paths, a_threads_start_has_one_record_for_waking_and_wakeup_and_is_never_no
 	cr_log_info("%lu complete; the kernel placed %lu on the creator's CPU and %lu on the other", c.complete,
 		    w.cpus[0], w.cpus[1]);
 }
+
+/* what the flight recorder explained: the samples it reached, and wake_enqueue + runq_wait by cause */
+struct flight_check {
+	uint64_t complete, explained, sums_off, other_phase_explained;
+	int64_t waiting_ns, waiting_unexplained_ns;
+};
+
+static void check_flight(const struct sample_result *r, void *ctx)
+{
+	struct flight_check *f = ctx;
+
+	if (r->label != LABEL_COMPLETE)
+		return;
+	f->complete++;
+	if (!r->lean_flight)
+		return;
+	f->explained++;
+	for (int k = 0; k < NR_PHASES; k++) {
+		int64_t sum = 0;
+
+		for (int c = 0; c < NR_CAUSES; c++)
+			sum += r->why.by_phase_cause[k][c];
+		f->sums_off += sum != r->phase_ns[k];
+		if (k == PHASE_WAKE_ENQUEUE || k == PHASE_RUNQ_WAIT) {
+			f->waiting_ns += r->phase_ns[k];
+			f->waiting_unexplained_ns += r->why.by_phase_cause[k][CAUSE_UNEXPLAINED];
+		} else {
+			f->other_phase_explained += r->why.by_phase_cause[k][CAUSE_UNEXPLAINED] != r->phase_ns[k];
+		}
+	}
+}
+
+/*
+ * --lean with --threshold-us 1: every wake brings its CPU's flight records,
+ * which split wake_enqueue and runq_wait (an idle target CPU, the idle task
+ * on its way, another task) and nothing else, every phase adding up.
+ */
+Test(paths, lean_flight_records_explain_the_wait_for_the_cpu_and_nothing_else, .timeout = 120)
+{
+	struct flight_check f = {};
+	struct checks c = { .hook = check_flight, .hook_ctx = &f };
+	struct test_session s = test_session("eventfd", true, 300, 1000, &c);
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	s.cfg.lean = true;
+	s.opts.analysis.outliers = 5;
+	s.opts.analysis.outlier_threshold_ns = 1000;
+	cr_assert_eq(session__run(&s.cfg, &s.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(result.drops_total, 0, "%lu records dropped", result.drops_total);
+	cr_assert_geq(f.complete, 250);
+	cr_assert_eq(f.explained, f.complete, "every wake took a microsecond: %lu of %lu explained", f.explained,
+		     f.complete);
+	cr_assert_eq(f.sums_off, 0, "a phase's causes do not add up to it");
+	cr_assert_eq(f.other_phase_explained, 0, "a phase no record reaches was explained");
+	cr_assert_lt(f.waiting_unexplained_ns, f.waiting_ns / 2, "%ld of %ld ns of wake_enqueue and runq_wait "
+		     "unexplained", f.waiting_unexplained_ns, f.waiting_ns);
+	cr_assert_eq(result.merge.late_events, 0);
+}

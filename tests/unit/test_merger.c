@@ -1592,6 +1592,12 @@ Test(merge, a_lean_record_of_a_lost_switch_in_comes_late_and_names_the_switch_in
 	assert_ns(got.r[1].mark_ns[MARK_WAKING], T0 + SAMPLE_GAP + OFF_WAKING, "its own waking");
 }
 
+/* got_late - the merger's count of records that came for a time already finished */
+static uint64_t got_late(void)
+{
+	return merger__stats(m)->late_events;
+}
+
 /* merge_one_lean - the label of the standard path's one sample, merged in lean mode with record @e alone */
 static enum sample_label merge_one_lean(struct wp_event e)
 {
@@ -1642,4 +1648,74 @@ Test(merge, a_lean_thread_start_needs_its_new_task_record)
 	assert_phases_add_up(&got.r[0]);
 	assert_label(&got.r[1], LABEL_MISSING_EVENT);
 	cr_assert_eq(got.r[1].missing, MARK_WAKING);
+}
+
+/*
+ * The flight recorder: a wake slow enough brings the records of the CPU
+ * that switched the wakee in, the oldest from before the sample. They
+ * split wake_enqueue (the CPU idle) and runq_wait (another task, then the
+ * idle task on its way) there; the notify, on the waker's CPU, and the
+ * resume, after the copy, have no record and stay unexplained.
+ */
+Test(merge, a_slow_lean_wake_is_split_on_its_cpu_by_the_flight_records_and_nowhere_else)
+{
+	struct merger_config cfg = lean_cfg;
+	const struct sample_result *r;
+	struct wp_event rec;
+	int64_t sum;
+	int k, c;
+
+	cfg.lean_flight_ns = 3000;
+	use_config(&cfg);
+	/* before the sample: CPU 1 went idle, its idle task running */
+	add(ev_switch(T0 - 5000, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_idle_enter(T0 - 4900, WAKEE_CPU, 1));
+	/* the wake at +1100, queued; the CPU leaves idle at +1900 and runs OTHER until +5000 */
+	add(ev_idle_exit(T0 + OFF_WAKEUP, WAKEE_CPU, T0 - 4900));
+	add(ev_switch(T0 + 2500, WAKEE_CPU, IDLE_TID, OTHER, 0, 0));
+	add(ev_switch(T0 + 5000, WAKEE_CPU, OTHER, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_switch(T0 + OFF_SWITCH_IN, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	/* queued: sched_wakeup ran on the target, whose wake list it is */
+	rec = lean_of(T0, 0);
+	rec.lean.wakeup_cpu = WAKEE_CPU;
+	add(rec);
+	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_label(r, LABEL_COMPLETE);
+	cr_assert(r->lean_flight, "waking to switch-in 4800 ns, over the 3000 asked: explained");
+	for (k = 0; k < NR_PHASES; k++) {
+		for (sum = 0, c = 0; c < NR_CAUSES; c++)
+			sum += r->why.by_phase_cause[k][c];
+		assert_ns(sum, r->phase_ns[k], wakeup__phase_name(k));
+	}
+	/* wake_enqueue, +1100 .. +1900: the target CPU idle */
+	assert_ns(r->why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IDLE], OFF_WAKEUP - OFF_WAKING, "idle");
+	/* runq_wait, +1900 .. +5900: idle task 600, OTHER 2500, idle task 900 */
+	assert_ns(r->why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OTHER_TASK], 2500, "the other task");
+	assert_ns(r->why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OWN_WORK], 600 + 900, "the idle task to the wakee");
+	assert_ns(r->why.by_phase_cause[PHASE_NOTIFY_KERNEL][CAUSE_UNEXPLAINED], OFF_WAKING, "no record on the waker's CPU");
+	assert_ns(r->why.by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_UNEXPLAINED], OFF_WOKEN - OFF_SWITCH_IN,
+		  "no record after the copy");
+	cr_assert_eq(r->why.by_cause[CAUSE_IPI], 0, "no interrupt is traced in lean mode: none is claimed");
+	cr_assert_eq(got_late(), 0, "the flight records are old by design, not late");
+}
+
+/* under the threshold nothing is explained, as without one */
+Test(merge, a_fast_lean_wake_is_not_explained)
+{
+	struct merger_config cfg = lean_cfg;
+
+	cfg.lean_flight_ns = 100000;
+	use_config(&cfg);
+	add(lean_of(T0, 0));
+	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	assert_label(&got.r[0], LABEL_COMPLETE);
+	cr_assert_not(got.r[0].lean_flight);
+	cr_assert_eq(got.r[0].why.by_cause[CAUSE_UNEXPLAINED] + got.r[0].why.by_cause[CAUSE_IDLE], 0);
 }
