@@ -553,9 +553,9 @@ static __always_inline void emit_waker(struct task_struct *p)
 	event_submit(e);
 }
 
-/* switch_submit - fill @e, a SWITCH record, with the switch from @prev to @next, and commit it */
-static __always_inline void switch_submit(struct wp_event *e, struct task_struct *prev, struct task_struct *next,
-					  unsigned int prev_state, bool preempt)
+/* switch_fill - @e, a SWITCH record, holds the switch from @prev to @next */
+static __always_inline void switch_fill(struct wp_event *e, struct task_struct *prev, struct task_struct *next,
+					unsigned int prev_state, bool preempt)
 {
 	e->sw.prev_tid = prev->pid;
 	e->sw.next_tid = next->pid;
@@ -565,6 +565,13 @@ static __always_inline void switch_submit(struct wp_event *e, struct task_struct
 	e->sw.preempt = preempt;
 	e->sw.next_tgid = next->tgid;
 	__builtin_memcpy(e->sw.next_comm, next->comm, sizeof(e->sw.next_comm));
+}
+
+/* switch_submit - switch_fill(), and commit the record */
+static __always_inline void switch_submit(struct wp_event *e, struct task_struct *prev, struct task_struct *next,
+					  unsigned int prev_state, bool preempt)
+{
+	switch_fill(e, prev, next, prev_state, preempt);
 	event_submit(e);
 }
 
@@ -1416,19 +1423,9 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 {
 	struct lean_flight *f;
 	struct lean_task *lt;
-	struct wp_event *e;
 
-	if (lean_flight_ns && (f = lean_flight())) {
-		e = flight_slot(f, WP_EV_SWITCH);
-		e->sw.prev_tid = prev->pid;
-		e->sw.next_tid = next->pid;
-		e->sw.prev_state = prev_state;
-		e->sw.prev_prio = prev->prio;
-		e->sw.next_prio = next->prio;
-		e->sw.preempt = preempt;
-		e->sw.next_tgid = next->tgid;
-		__builtin_memcpy(e->sw.next_comm, next->comm, sizeof(e->sw.next_comm));
-	}
+	if (lean_flight_ns && (f = lean_flight()))
+		switch_fill(flight_slot(f, WP_EV_SWITCH), prev, next, prev_state, preempt);
 	lt = lean_task_of(prev);
 	if (lt) {
 		/* woken while asleep, and leaving a CPU it was never seen to get */
