@@ -270,21 +270,25 @@ static __always_inline bool current_tracked(void)
 }
 
 /*
- * ring_reserve - reserve a record and fill its common header.
- *
- * A failed reserve is counted per type and in drops_total; the next record
- * that does get through carries the new drops_total, which is how user space
- * learns where in the stream the gap is.
+ * count_drop - a record of @type did not fit in the ring: counted per type
+ * and in drops_total. The next record that does get through carries the new
+ * drops_total, which is how user space learns where in the stream the gap is.
  */
+static __always_inline void count_drop(__u32 type)
+{
+	__sync_fetch_and_add(&drops_total, 1);
+	if (type < WP_EV_TYPE_MAX)
+		__sync_fetch_and_add(&counters.dropped[type], 1);
+}
+
+/* ring_reserve - reserve a record and fill its common header; count_drop() when the ring is full */
 static __always_inline struct wp_event *ring_reserve(__u32 type, __u64 now)
 {
 	struct wp_event *e;
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		__sync_fetch_and_add(&drops_total, 1);
-		if (type < WP_EV_TYPE_MAX)
-			__sync_fetch_and_add(&counters.dropped[type], 1);
+		count_drop(type);
 		return NULL;
 	}
 	e->ts_ns = now;
@@ -1201,7 +1205,7 @@ static __noinline int flight_copy(void)
 			continue;
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 		if (!e) {
-			__sync_fetch_and_add(&drops_total, 1);
+			count_drop(src->type);
 			return 0;
 		}
 		*e = *src;
@@ -1211,8 +1215,8 @@ static __noinline int flight_copy(void)
 	return 0;
 }
 
-/* lean_name - attach mode: a WP_LEAN_NAME record for @p, named @comm */
-static __always_inline void lean_name(struct task_struct *p, const char *comm)
+/* lean_name - attach mode: a WP_LEAN_NAME record for @p, named @comm; @tracked: WP_LEAN_TRACKED or 0 */
+static __always_inline void lean_name(struct task_struct *p, const char *comm, __u16 tracked)
 {
 	struct wp_event *e = ring_reserve(WP_EV_LEAN, bpf_ktime_get_ns());
 
@@ -1226,8 +1230,7 @@ static __always_inline void lean_name(struct task_struct *p, const char *comm)
 	e->lean.waking_cpu = 0;
 	e->lean.wakeup_cpu = 0;
 	e->lean.target_cpu = 0;
-	e->lean.flags = WP_LEAN_NAME | (tgid_tracked(p->tgid) ? WP_LEAN_TRACKED : 0) |
-			((p->flags & PF_KTHREAD) ? WP_LEAN_KTHREAD : 0);
+	e->lean.flags = WP_LEAN_NAME | tracked | ((p->flags & PF_KTHREAD) ? WP_LEAN_KTHREAD : 0);
 	event_submit(e);
 }
 
@@ -1246,7 +1249,7 @@ static __always_inline void lean_name_if_new(struct task_struct *p, struct lean_
 		return;
 	lt->comm[0] = comm[0];
 	lt->comm[1] = comm[1];
-	lean_name(p, (const char *)comm);
+	lean_name(p, (const char *)comm, WP_LEAN_TRACKED);
 }
 
 /*
@@ -1264,7 +1267,7 @@ static __always_inline void lean_name_waker(void)
 		return;
 	cs->lean_named_pid = curr->pid;
 	__builtin_memcpy(comm, curr->comm, sizeof(comm));
-	lean_name(curr, comm);
+	lean_name(curr, comm, 0);
 }
 
 /*
@@ -1398,10 +1401,11 @@ SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 {
 	struct lean_task *lt = lean_task_of(p);
-	__u64 now = bpf_ktime_get_ns();
+	__u64 now;
 
 	if (!lt)
 		return 0;
+	now = bpf_ktime_get_ns();
 	lt->waking_ns = now;
 	lt->wakeup_ns = now;
 	lt->slept_ns = 0;
