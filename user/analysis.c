@@ -41,8 +41,7 @@ int analysis__begin(struct analysis *a, const struct run_config *cfg, const stru
 		.notify_optional = wl->notify_optional,
 		.new_task = wl->new_task,
 		.lean = cfg->lean,
-		/* lean mode's flight recorder follows --threshold-us: the wakeups it would explain */
-		.lean_flight_ns = cfg->lean ? o->outlier_threshold_ns : 0,
+		.lean_flight_ns = analysis__lean_flight_ns(cfg, o),
 		.clock_slack_ns = ANALYSIS_CLOCK_SLACK_NS,
 		/* the fds are only known once the workload runs: analysis__fds() */
 		.notify_fd = -1,

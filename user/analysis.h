@@ -45,6 +45,16 @@ struct analysis_opts {
 	struct recorder *recorder;
 };
 
+/*
+ * analysis__lean_flight_ns - the wake-to-run past which a lean run's wakeups
+ * bring their CPU's flight records: the outlier threshold (--threshold-us),
+ * the wakeups it would explain; 0 (off) for a run not lean
+ */
+static inline uint64_t analysis__lean_flight_ns(const struct run_config *cfg, const struct analysis_opts *o)
+{
+	return cfg->traced && cfg->lean ? o->outlier_threshold_ns : 0;
+}
+
 struct analysis {
 	struct analysis_opts opts;
 	struct run_result *res;

@@ -241,6 +241,28 @@ static void merge_user_only(const struct merger *m, const struct pending_sample 
 	}
 }
 
+/*
+ * explain - hand the events of [@lo, @hi] to explain__sample() in one piece,
+ * or in lean mode, where they are flight records, to explain__sample_lean().
+ * Should they not fit in memory, the sample keeps an empty explanation whose
+ * time is all unexplained, which is what it then is.
+ */
+static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r)
+{
+	const struct wp_event *evs;
+	size_t n;
+
+	if (event_window__span(m->events, lo, hi, &evs, &n)) {
+		memset(&r->why, 0, sizeof(r->why));
+		r->why.by_cause[CAUSE_UNEXPLAINED] = r->total_ns;
+		return;
+	}
+	if (m->cfg.lean)
+		explain__sample_lean(&r->why, r, evs, n);
+	else
+		explain__sample(&r->why, r, evs, n);
+}
+
 /* unexplain_phase - phase @k of @x's sample had no records to split it: all of it unexplained */
 static void unexplain_phase(struct explanation *x, int k)
 {
@@ -272,18 +294,10 @@ static void explain_lean(struct merger *m, uint64_t lo, uint64_t hi, struct samp
 	int k;
 
 	/* the user phases are none here: the explainer's bounds are the marks */
-	const struct wp_event *evs;
-	size_t n;
-
 	r->mark_ns[MARK_NOTIFY_ENTER] = r->t_notify_ns;
 	r->mark_ns[MARK_WAIT_EXIT] = r->t_woken_ns;
 	/* the ring's oldest records may reach back before the sample: they set its CPU's state */
-	if (event_window__span(m->events, lo > LEAN_FLIGHT_BACK_NS ? lo - LEAN_FLIGHT_BACK_NS : 0, hi, &evs, &n)) {
-		memset(&r->why, 0, sizeof(r->why));
-		r->why.by_cause[CAUSE_UNEXPLAINED] = r->total_ns;
-	} else {
-		explain__sample_lean(&r->why, r, evs, n);
-	}
+	explain(m, lo > LEAN_FLIGHT_BACK_NS ? lo - LEAN_FLIGHT_BACK_NS : 0, hi, r);
 	for (k = 0; k < NR_PHASES; k++)
 		if ((k != PHASE_WAKE_ENQUEUE && k != PHASE_RUNQ_WAIT) || explain__phase_cpu(r, k) != cpu)
 			unexplain_phase(&r->why, k);
@@ -389,24 +403,6 @@ static void scan_rewait(const struct merger *m, const struct pending_sample *p, 
 			entered = 0;
 		}
 	}
-}
-
-/*
- * explain - hand the events of [@lo, @hi] to explain__sample() in one piece.
- * Should they not fit in memory, the sample keeps an empty explanation whose
- * time is all unexplained, which is what it then is.
- */
-static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r)
-{
-	const struct wp_event *evs;
-	size_t n;
-
-	if (event_window__span(m->events, lo, hi, &evs, &n)) {
-		memset(&r->why, 0, sizeof(r->why));
-		r->why.by_cause[CAUSE_UNEXPLAINED] = r->total_ns;
-		return;
-	}
-	explain__sample(&r->why, r, evs, n);
 }
 
 /*

@@ -159,14 +159,14 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 			fprintf(out, ", %" PRIu64 " late, %" PRIu64 " evicted", r->merge.late_events,
 				r->merge.evicted_events);
 		fprintf(out, "\n");
-		if (a->lean)
+		if (a->lean) {
 			fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
 				"             record per wakeup; notify and resume are not split into user and kernel,\n"
 				"             and nothing explains a phase (without --lean each is split by cause)\n"
 				"             wakes that found the wakee on its CPU or preempted, not recorded: %" PRIu64
 				"\n", (uint64_t)r->lean.woke_running);
-		if (a->lean)
 			report__lean_loss(out, &r->lean);
+		}
 		report__host(out, &r->steal, a->causes.cause_ns[CAUSE_HOST]);
 		report__cost(out, &r->cost, r->merge.events, r->drops_total, r->samples_sent,
 			     r->trace_end_ns > r->trace_start_ns ? r->trace_end_ns - r->trace_start_ns : 0);

@@ -186,7 +186,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
 		.lean = s->cfg->lean,
-		.lean_flight_ns = s->cfg->lean ? s->opts->analysis.outlier_threshold_ns : 0,
+		.lean_flight_ns = analysis__lean_flight_ns(s->cfg, &s->opts->analysis),
 		.fn = on_event,
 		.ctx = s,
 	};
