@@ -1149,6 +1149,7 @@ struct wp_lean_counters lean_counters;
 const volatile __u64 lean_flight_ns = 0;
 
 #define LEAN_FLIGHT_LEN	32	/* a power of two */
+_Static_assert(LEAN_FLIGHT_LEN > WP_LEAN_FLIGHT_MAX, "a flight copy is the ring's newest records");
 
 struct lean_flight {
 	__u32 head;			/* records written; the last LEAN_FLIGHT_LEN are kept */
@@ -1185,20 +1186,22 @@ static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32
 }
 
 /*
- * flight_copy - a slow wakeup is being switched in here: this CPU's flight
- * records, the whole ring oldest first, into the ring buffer. The merger
- * replays them from the sample's start; the ones before it only say what
- * ran then. A subprogram, verified once for its two callers.
+ * flight_copy - a slow wakeup is being switched in here: this CPU's newest
+ * WP_LEAN_FLIGHT_MAX flight records, oldest first, into the ring buffer,
+ * right before the wakeup's own record, which says how many came. The ones
+ * before the wakeup's waking only say what ran then. A subprogram, verified
+ * once for its two callers. Returns the number copied.
  */
 static __noinline int flight_copy(void)
 {
 	struct lean_flight *f = lean_flight();
 	struct wp_event *e;
+	int copied = 0;
 	__u32 i;
 
 	if (!f)
 		return 0;
-	for (i = 0; i < LEAN_FLIGHT_LEN; i++) {
+	for (i = LEAN_FLIGHT_LEN - WP_LEAN_FLIGHT_MAX; i < LEAN_FLIGHT_LEN; i++) {
 		const struct wp_event *src = &f->ev[(f->head + i) & (LEAN_FLIGHT_LEN - 1)];
 
 		if (!src->ts_ns)
@@ -1206,13 +1209,14 @@ static __noinline int flight_copy(void)
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 		if (!e) {
 			count_drop(src->type);
-			return 0;
+			break;
 		}
 		*e = *src;
 		e->drops = (__u32)drops_total;
 		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+		copied++;
 	}
-	return 0;
+	return copied;
 }
 
 /* lean_name - attach mode: a WP_LEAN_NAME record for @p, named @comm; @tracked: WP_LEAN_TRACKED or 0 */
@@ -1317,9 +1321,14 @@ static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 static __always_inline void lean_emit(struct task_struct *p, struct lean_task *lt, __u16 more)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct wp_event *e = ring_reserve(WP_EV_LEAN, now);
+	struct wp_event *e;
+	__u16 flight = 0;
 
 	lt->pending = LEAN_NONE;
+	/* switched in slow: first this CPU's flight records, which say what it ran meanwhile */
+	if (lean_flight_ns && !more && now - lt->waking_ns >= lean_flight_ns)
+		flight = flight_copy();
+	e = ring_reserve(WP_EV_LEAN, now);
 	if (!e)
 		return;
 	e->lean.waking_ns = lt->waking_ns;
@@ -1330,11 +1339,8 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 	e->lean.waking_cpu = lt->waking_cpu;
 	e->lean.wakeup_cpu = lt->wakeup_cpu;
 	e->lean.target_cpu = lt->target_cpu;
-	e->lean.flags = lt->flags | more;
+	e->lean.flags = lt->flags | more | (flight << WP_LEAN_FLIGHT_SHIFT);
 	event_submit(e);
-	/* switched in slow: this CPU's flight records say what it ran meanwhile */
-	if (lean_flight_ns && !more && now - lt->waking_ns >= lean_flight_ns)
-		flight_copy();
 }
 
 /*

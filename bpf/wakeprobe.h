@@ -262,6 +262,14 @@ struct wp_lean {
 #define WP_LEAN_NAME		(1 << 8)	/* not a wakeup: the name of task pid (comm, tgid) */
 #define WP_LEAN_TRACKED		(1 << 9)	/* WP_LEAN_NAME: a task of a tracked process */
 #define WP_LEAN_KTHREAD		(1 << 10)	/* WP_LEAN_NAME: a kernel thread */
+/*
+ * A slow wakeup's flight records (--threshold-us): how many of its CPU's
+ * switches and idle transitions were copied into the ring just before this
+ * record, with no other record of that CPU between; at most WP_LEAN_FLIGHT_MAX.
+ */
+#define WP_LEAN_FLIGHT_SHIFT	11
+#define WP_LEAN_FLIGHT_MAX	31
+#define wp_lean_flight(flags)	(((flags) >> WP_LEAN_FLIGHT_SHIFT) & WP_LEAN_FLIGHT_MAX)
 
 struct wp_event {
 	__u64 ts_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */

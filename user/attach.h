@@ -130,6 +130,9 @@ struct attach_counters {
 	uint64_t cpu_out_of_range;	/* records from a CPU >= WP_MAX_CPUS: not paired, no idle exit */
 	uint64_t migrations;		/* sched_migrate_task of a tracked task, anywhere in the run */
 	uint64_t explained_cut;		/* complete wakeups older than the records kept: their start unexplained */
+	/* --lean --threshold-us: slow wakeups split by cause from their CPU's flight records, and not for want of memory */
+	uint64_t flight_explained;
+	uint64_t flight_lost;
 };
 
 struct attach;

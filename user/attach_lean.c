@@ -4,9 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attach_lean.h"
+#include "explain.h"
 
 /* names kept at once, direct-mapped by tid: a thread whose slot was taken is named "?" */
 #define LEAN_NAMES	8192
+
+/* a CPU's newest flight records as they came, more than a slow wakeup brings (a power of two) */
+#define LEAN_FLIGHTS	32
+_Static_assert(LEAN_FLIGHTS > WP_LEAN_FLIGHT_MAX, "a wakeup's flight records fit");
+
+struct lean_flights {
+	uint64_t head;		/* records taken; the last LEAN_FLIGHTS are kept */
+	struct wp_event ev[LEAN_FLIGHTS];
+};
 
 struct lean_name {
 	uint32_t tid;
@@ -21,6 +31,7 @@ struct attach_lean {
 	struct attach_counters counters;
 	uint64_t seq;
 	struct lean_name names[LEAN_NAMES];
+	struct lean_flights *flights[WP_MAX_CPUS];	/* made at a CPU's first */
 };
 
 struct attach_lean *attach_lean__new(attach_result_fn fn, void *ctx)
@@ -36,7 +47,50 @@ struct attach_lean *attach_lean__new(attach_result_fn fn, void *ctx)
 
 void attach_lean__free(struct attach_lean *l)
 {
+	if (!l)
+		return;
+	for (size_t i = 0; i < WP_MAX_CPUS; i++)
+		free(l->flights[i]);
 	free(l);
+}
+
+/* take_flight - a flight record (--threshold-us): kept with its CPU's until a slow wakeup there says it is its */
+static void take_flight(struct attach_lean *l, const struct wp_event *e)
+{
+	struct lean_flights *f;
+
+	if (e->cpu >= WP_MAX_CPUS)
+		return;
+	f = l->flights[e->cpu];
+	if (!f && !(f = l->flights[e->cpu] = calloc(1, sizeof(*f)))) {
+		/* its wakeup will go unexplained, and say so */
+		l->counters.flight_lost++;
+		return;
+	}
+	f->ev[f->head++ % LEAN_FLIGHTS] = *e;
+}
+
+/*
+ * explain_flight - @sr, a slow wakeup switched in on @cpu, came after the
+ * last @n flight records of that CPU (bpf/wakeprobe.h, WP_LEAN_FLIGHT_*):
+ * its wake_enqueue and runq_wait there split by cause, as in workload mode.
+ * A record the BPF side could not copy is a drop; the wakeup is explained
+ * from the ones that came.
+ */
+static void explain_flight(struct attach_lean *l, struct sample_result *sr, uint32_t cpu, uint32_t n)
+{
+	struct wp_event evs[LEAN_FLIGHTS];
+	const struct lean_flights *f = cpu < WP_MAX_CPUS ? l->flights[cpu] : NULL;
+
+	if (!f || f->head < n) {
+		l->counters.flight_lost++;
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		evs[i] = f->ev[(f->head - n + i) % LEAN_FLIGHTS];
+	explain__sample_lean(&sr->why, sr, evs, n, cpu);
+	sr->lean_flight = true;
+	l->counters.flight_explained++;
 }
 
 static const struct lean_name *name_of(const struct attach_lean *l, uint32_t tid)
@@ -174,6 +228,8 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 		res.absent[PHASE_NOTIFY_KERNEL] = res.absent[PHASE_RESUME_KERNEL] = ATTACH_ABSENT_LEAN;
 		res.absent[PHASE_WAKE_ENQUEUE] = res.absent[PHASE_RUNQ_WAIT] = ATTACH_PRESENT;
 		res.wake_to_run_ns = sr->total_ns;
+		if (wp_lean_flight(r->flags))
+			explain_flight(l, sr, e->cpu, wp_lean_flight(r->flags));
 	}
 	if (r->flags & WP_LEAN_NEW)
 		l->counters.new_threads++;
@@ -186,6 +242,8 @@ void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e)
 	l->counters.events++;
 	if (e->drops > l->counters.drops_seen)
 		l->counters.drops_seen = e->drops;
+	if (e->type == WP_EV_SWITCH || e->type == WP_EV_IDLE_ENTER || e->type == WP_EV_IDLE_EXIT)
+		take_flight(l, e);
 	if (e->type != WP_EV_LEAN)
 		return;
 	if (e->lean.flags & WP_LEAN_NAME)

@@ -11,8 +11,11 @@
  * (attach.h), for the same aggregate and reports. What lean mode does not
  * trace is said there: no syscall, so notify_kernel and resume_kernel are
  * absent (ATTACH_ABSENT_LEAN), no wait, no mechanism but the waker's kind,
- * no explanation. A record lost to a full ring is a wakeup not seen: the
- * drop counter says how many.
+ * and no explanation but for a slow wakeup (--threshold-us): its record
+ * comes right after the flight records of its CPU it brought, and those
+ * split its wake_enqueue and runq_wait there (explain__sample_lean()). A
+ * record lost to a full ring is a wakeup not seen: the drop counter says
+ * how many.
  */
 #ifndef WAKEPROBE_ATTACH_LEAN_H
 #define WAKEPROBE_ATTACH_LEAN_H

@@ -96,10 +96,19 @@ static void print_summary(FILE *out, const struct attach_report *r)
 			c->evicted_events);
 	if (r->targets->lean) {
 		fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
-			"             record per wakeup; no syscall, so no wait, no mechanism but the waker's kind,\n"
-			"             and nothing explains a wakeup (without --lean each is split by cause)\n"
-			"             wakes that found the thread on its CPU or preempted, not recorded: %" PRIu64 "\n",
+			"             record per wakeup; no syscall, so no wait, no mechanism but the waker's kind,\n");
+		if (g->outlier_threshold_ns)
+			fprintf(out, "             and only a wakeup whose wake -> run took %.0f us or more is explained, from\n"
+				"             its CPU's last switches and idle transitions (the flight recorder): %" PRIu64
+				" of them\n", us(g->outlier_threshold_ns), c->flight_explained);
+		else
+			fprintf(out, "             and nothing explains a wakeup (without --lean each is split by cause;\n"
+				"             with --threshold-us the slow ones are)\n");
+		fprintf(out, "             wakes that found the thread on its CPU or preempted, not recorded: %" PRIu64 "\n",
 			(uint64_t)run->lean.woke_running);
+		if (c->flight_lost)
+			fprintf(out, "WARNING    %" PRIu64 " slow wakeups lost their flight records (out of memory): not "
+				"explained\n", c->flight_lost);
 		report__lean_loss(out, &run->lean);
 	}
 	report__host(out, &run->steal, g->causes.cause_ns[CAUSE_HOST]);
@@ -248,10 +257,18 @@ static void print_outliers(FILE *out, const struct attach_report *r)
 	fprintf(out, "\nThe %" PRIu32 " slowest of %" PRIu64 " complete wakeups", g->nr_outliers, g->complete);
 	if (g->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", g->outlier_candidates, us(g->outlier_threshold_ns));
-	fprintf(out, r->targets->lean ? " by their first mark to their last, their phases (us; no causes: --lean;\n"
-		"'grew most': the phase furthest over its median, by how much):\n" :
-		" by their first mark to their last, each phase split by cause (us;\n"
-		"'grew most': the phase furthest over its median, by how much):\n");
+	if (!r->targets->lean)
+		fprintf(out, " by their first mark to their last, each phase split by cause (us;\n"
+			"'grew most': the phase furthest over its median, by how much):\n");
+	else if (!g->outlier_threshold_ns)
+		fprintf(out, " by their first mark to their last, their phases (us; no causes: --lean;\n"
+			"'grew most': the phase furthest over its median, by how much):\n");
+	else
+		fprintf(out, " by their first mark to their last, their phases (us;\n"
+			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
+			"wake -> run took %.0f us or more brought its CPU's last switches and idle transitions,\n"
+			"which split its wake_enqueue and runq_wait; interrupts and the host's steal are not traced,\n"
+			"so their time shows as the task they came in on, or idle:\n", us(g->outlier_threshold_ns));
 	for (uint32_t i = 0; i < g->nr_outliers; i++) {
 		const struct attach_result *o = &g->outliers[i];
 		const struct sample_result *sr = &o->sr;

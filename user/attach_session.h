@@ -28,6 +28,7 @@ struct attach_session_opts {
 	uint64_t timeout_ms;		/* as for workloads: end, and stop the command; 0: none */
 	uint32_t ringbuf_bytes;
 	bool lean;			/* --lean: one record per wakeup (attach_lean.h) */
+	uint64_t lean_flight_ns;	/* ... whose wakeups this slow bring their CPU's flight records; 0: off */
 	bool verbose;
 	bool drop_privileges;		/* run the command as uid:gid */
 	uid_t uid;

@@ -418,10 +418,35 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 	explain_sample(x, r, evs, n, false);
 }
 
-void explain__sample_lean(struct explanation *x, const struct sample_result *r, const struct wp_event *evs,
-			  size_t n)
+/* unexplain_phase - phase @k of @x had no records to split it: all of it unexplained */
+static void unexplain_phase(struct explanation *x, int k)
 {
+	int64_t phase = 0;
+	uint32_t i, n = 0;
+	int c;
+
+	for (c = 0; c < NR_CAUSES; c++) {
+		phase += x->by_phase_cause[k][c];
+		x->by_cause[c] -= x->by_phase_cause[k][c];
+		x->by_phase_cause[k][c] = 0;
+	}
+	x->by_phase_cause[k][CAUSE_UNEXPLAINED] = phase;
+	x->by_cause[CAUSE_UNEXPLAINED] += phase;
+	for (i = 0; i < x->nr_iv; i++)
+		if (x->iv[i].phase != k)
+			x->iv[n++] = x->iv[i];
+	x->nr_iv = n;
+}
+
+void explain__sample_lean(struct explanation *x, const struct sample_result *r, const struct wp_event *evs,
+			  size_t n, uint32_t cpu)
+{
+	int k;
+
 	explain_sample(x, r, evs, n, true);
+	for (k = 0; k < NR_PHASES; k++)
+		if ((k != PHASE_WAKE_ENQUEUE && k != PHASE_RUNQ_WAIT) || explain__phase_cpu(r, k) != cpu)
+			unexplain_phase(x, k);
 }
 
 static void explain_sample(struct explanation *x, const struct sample_result *r, const struct wp_event *evs,

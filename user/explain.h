@@ -27,14 +27,15 @@
 void explain__sample(struct explanation *x, const struct sample_result *r, const struct wp_event *evs, size_t n);
 
 /*
- * explain__sample_lean - the same from lean mode's flight records (switches
- * and idle transitions of the CPU that switched the wakee in, the whole
- * ring, bpf/wakeprobe.bpf.c): the ones before t_notify only set what that
- * CPU ran and whether it idled; and as no interrupt is traced, none is
- * assumed (no ipi_in_flight).
+ * explain__sample_lean - the same from lean mode's flight records of @cpu,
+ * the CPU that switched the wakee in (bpf/wakeprobe.bpf.c): those before
+ * t_notify only set what that CPU ran and whether it idled. As no interrupt
+ * is traced, none is assumed (no ipi_in_flight). Only wake_enqueue and
+ * runq_wait, where bound to @cpu, are split by cause; every other phase,
+ * which no flight record reaches, is all unexplained.
  */
 void explain__sample_lean(struct explanation *x, const struct sample_result *r, const struct wp_event *evs,
-			  size_t n);
+			  size_t n, uint32_t cpu);
 
 /*
  * explain__describe_interval - one cause interval as a person reads it, named

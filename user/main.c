@@ -455,6 +455,8 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 	};
 	struct attach_session_opts so = {
 		.lean = o->lean,
+		/* the outliers a lean run explains: as in workload mode (analysis__lean_flight_ns()) */
+		.lean_flight_ns = o->lean ? o->threshold_us * 1000 : 0,
 		.pids = o->pids,
 		.nr_pids = o->nr_pids,
 		.argv = o->target_argv,

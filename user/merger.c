@@ -243,11 +243,12 @@ static void merge_user_only(const struct merger *m, const struct pending_sample 
 
 /*
  * explain - hand the events of [@lo, @hi] to explain__sample() in one piece,
- * or in lean mode, where they are flight records, to explain__sample_lean().
+ * or in lean mode, where they are the flight records of @lean_cpu, to
+ * explain__sample_lean().
  * Should they not fit in memory, the sample keeps an empty explanation whose
  * time is all unexplained, which is what it then is.
  */
-static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r)
+static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r, uint32_t lean_cpu)
 {
 	const struct wp_event *evs;
 	size_t n;
@@ -258,29 +259,9 @@ static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_re
 		return;
 	}
 	if (m->cfg.lean)
-		explain__sample_lean(&r->why, r, evs, n);
+		explain__sample_lean(&r->why, r, evs, n, lean_cpu);
 	else
 		explain__sample(&r->why, r, evs, n);
-}
-
-/* unexplain_phase - phase @k of @x's sample had no records to split it: all of it unexplained */
-static void unexplain_phase(struct explanation *x, int k)
-{
-	int64_t phase = 0;
-	uint32_t i, n = 0;
-	int c;
-
-	for (c = 0; c < NR_CAUSES; c++) {
-		phase += x->by_phase_cause[k][c];
-		x->by_cause[c] -= x->by_phase_cause[k][c];
-		x->by_phase_cause[k][c] = 0;
-	}
-	x->by_phase_cause[k][CAUSE_UNEXPLAINED] = phase;
-	x->by_cause[CAUSE_UNEXPLAINED] += phase;
-	for (i = 0; i < x->nr_iv; i++)
-		if (x->iv[i].phase != k)
-			x->iv[n++] = x->iv[i];
-	x->nr_iv = n;
 }
 
 /*
@@ -291,16 +272,11 @@ static void unexplain_phase(struct explanation *x, int k)
  */
 static void explain_lean(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r, uint32_t cpu)
 {
-	int k;
-
 	/* the user phases are none here: the explainer's bounds are the marks */
 	r->mark_ns[MARK_NOTIFY_ENTER] = r->t_notify_ns;
 	r->mark_ns[MARK_WAIT_EXIT] = r->t_woken_ns;
 	/* the ring's oldest records may reach back before the sample: they set its CPU's state */
-	explain(m, lo > LEAN_FLIGHT_BACK_NS ? lo - LEAN_FLIGHT_BACK_NS : 0, hi, r);
-	for (k = 0; k < NR_PHASES; k++)
-		if ((k != PHASE_WAKE_ENQUEUE && k != PHASE_RUNQ_WAIT) || explain__phase_cpu(r, k) != cpu)
-			unexplain_phase(&r->why, k);
+	explain(m, lo > LEAN_FLIGHT_BACK_NS ? lo - LEAN_FLIGHT_BACK_NS : 0, hi, r, cpu);
 	r->lean_flight = true;
 }
 
@@ -593,7 +569,7 @@ searched:
 	scan_rewait(m, p, r);
 	r->label = LABEL_COMPLETE;
 	r->phased = true;
-	explain(m, lo, hi, r);
+	explain(m, lo, hi, r, 0);
 }
 
 void merger__add_event(struct merger *m, const struct wp_event *e)

@@ -542,7 +542,7 @@ static void write_outlier_phases(struct json_writer *w, const struct sample_resu
 		json_writer__begin_object(w);
 		json_writer__put_str(w, "phase", wakeup__phase_name_in(k, r->lean));
 		json_writer__put_int(w, "ns", r->phase_ns[k]);
-		if (r->lean) {
+		if (r->lean && !r->lean_flight) {
 			/* nothing was traced to split it with: no parts, and no claim of what is unexplained */
 			json_writer__end_object(w);
 			continue;

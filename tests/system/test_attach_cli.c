@@ -352,3 +352,45 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 		  "the JSON does not hold what the run did:\n%s", r.out);
 	unlink(json);
 }
+
+/*
+ * --lean --threshold-us on a command: every wakeup as slow as that brought
+ * its CPU's flight records (the BPF side and the report judge it by the
+ * same two stamps, so as many as the outlier candidates), and an outlier's
+ * causes add up to its phases, split only where the records reach.
+ */
+Test(attach_cli, a_lean_run_with_a_threshold_explains_its_slow_wakeups_from_their_flight_records)
+{
+	char path[PATH_MAX], json[64];
+	FILE *f = temp_output("lean-flight", json);
+	char *args[] = { "--lean", "--threshold-us", "5", "--outliers", "20", "--json", json, "--",
+			 (char *)workload_path("eventfd", path, sizeof(path)), "--samples", "300", "--interval-us", "1000",
+			 "--cpus", "0,1", NULL };
+	static struct wakeprobe_ran r;
+
+	skip_unless_traceable();
+	fclose(f);
+	wakeprobe_run(&r, args);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	cr_assert(strstr(r.out, "(the flight recorder): "), "no flight line:\n%s", r.out);
+	cr_assert(holds(json,
+				  "e = d['events']\n"
+				  "assert e['dropped'] == 0 and e['lean_flight_lost'] == 0, e\n"
+				  "o = d['outliers']\n"
+				  /* a wake of the paced reader takes well over 5 us here: most are candidates */
+				  "assert o['candidates'] >= 200, o['candidates']\n"
+				  "assert e['lean_flight_explained'] == o['candidates'], (e, o['candidates'])\n"
+				  "assert d['causes'] is None, 'the cause table stays out of a lean run'\n"
+				  "assert len(o['samples']) == 20, len(o['samples'])\n"
+				  "split = 0\n"
+				  "for s in o['samples']:\n"
+				  "    for p in s['phases']:\n"
+				  "        got = sum(x['ns'] for x in p['parts']) + p['own_work_ns'] + p['unexplained_ns']\n"
+				  "        assert got == p['ns'], (s['rank'], p)\n"
+				  "        if p['phase'] in ('notify', 'resume'):\n"
+				  "            assert p['unexplained_ns'] == p['ns'], ('no record reaches it', p)\n"
+				  "        split += p['ns'] - p['unexplained_ns']\n"
+				  "assert split > 0, 'no outlier had any time explained'\n"),
+		  "the JSON does not hold what the run did:\n%s", r.out);
+	unlink(json);
+}

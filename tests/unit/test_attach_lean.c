@@ -184,3 +184,87 @@ Test(attach_lean, the_analysis_aggregates_lean_wakeups_without_causes)
 	cr_assert_null(a->engine, "lean records need no engine");
 	attach_analysis__free(a);
 }
+
+#define OTHER		4001u
+#define STRANGER	4002u
+#define IDLE_TID	0u
+#define TASK_INTERRUPTIBLE	1u
+
+/* lean_flight - a lean record of a wakeup that brought @n flight records of its CPU */
+static struct wp_event lean_flight(struct wp_event e, uint32_t n)
+{
+	e.lean.flags |= (uint16_t)(n << WP_LEAN_FLIGHT_SHIFT);
+	return e;
+}
+
+/*
+ * The flight recorder in attach mode: a slow wakeup's record comes right
+ * after the newest records of its CPU, and says how many. Those split its
+ * wake_enqueue (the CPU idle) and runq_wait (another task, then the idle
+ * task on its way); what came before them on that CPU, and the records of
+ * other CPUs between, are not its.
+ */
+Test(attach_lean, a_slow_wakeup_is_split_by_the_flight_records_it_brought)
+{
+	const struct attach_result *r;
+	struct wp_event e;
+	int64_t sum;
+
+	add_names();
+	/* not this wakeup's: an older copy's record, which would put STRANGER on CPU 1 in the wake */
+	add(ev_switch(T0 + 500, WAKEE_CPU, IDLE_TID, STRANGER, 0, 0));
+	/* the copy: CPU 1 went idle before the wake, left idle at +1500, ran OTHER until +5000 */
+	add(ev_switch(T0 - 5000, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_idle_enter(T0 - 4900, WAKEE_CPU, 1));
+	/* another CPU's record between two of the copy's: the ring is shared */
+	add(ev_switch(T0 + 100, WAKER_CPU, WAKER, OTHER, 0, 1));
+	add(ev_idle_exit(T0 + 1500, WAKEE_CPU, T0 - 4900));
+	add(ev_switch(T0 + 2000, WAKEE_CPU, IDLE_TID, OTHER, 0, 0));
+	add(ev_switch(T0 + 5000, WAKEE_CPU, OTHER, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_switch(T0 + 6000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	e = ev_lean(T0 + 6000, WAKEE_CPU, WAKEE, WAKEE, WAKER, WAKER_CPU, T0, T0 + 1500, 0);
+	e.lean.wakeup_cpu = WAKEE_CPU;	/* queued on the target's wake list */
+	add(lean_flight(e, 6));
+
+	cr_assert_eq(nr_got, 1);
+	r = &got[0];
+	cr_assert_eq(r->sr.label, LABEL_COMPLETE);
+	cr_assert(r->sr.lean_flight);
+	for (int k = 0; k < NR_PHASES; k++) {
+		sum = 0;
+		for (int c = 0; c < NR_CAUSES; c++)
+			sum += r->sr.why.by_phase_cause[k][c];
+		cr_assert_eq(sum, r->sr.phase_ns[k], "%s: causes %lld, phase %lld", wakeup__phase_name(k),
+			     (long long)sum, (long long)r->sr.phase_ns[k]);
+	}
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IDLE], 1500, "CPU 1 idle until the wakeup");
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OTHER_TASK], 3000, "OTHER held CPU 1");
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OWN_WORK], 500 + 1000,
+		     "the idle task on its way to the wakee");
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_OTHER_TASK], 0,
+		     "the older copy's STRANGER is not this wakeup's");
+	cr_assert_eq(r->sr.why.by_cause[CAUSE_IPI], 0, "no interrupt is traced in lean mode: none is claimed");
+	cr_assert_eq(attach_lean__counters(lean)->flight_explained, 1);
+	cr_assert_eq(attach_lean__counters(lean)->flight_lost, 0);
+}
+
+/* a wakeup that brought none is not explained, whatever its CPU's records */
+Test(attach_lean, a_wakeup_without_flight_records_is_not_explained)
+{
+	add(ev_switch(T0 + 2000, WAKEE_CPU, IDLE_TID, OTHER, 0, 0));
+	add(ev_lean(T0 + 6000, WAKEE_CPU, WAKEE, WAKEE, WAKER, WAKER_CPU, T0, T0 + 1500, 0));
+	cr_assert_eq(nr_got, 1);
+	cr_assert_not(got[0].sr.lean_flight);
+	cr_assert_eq(got[0].sr.why.by_cause[CAUSE_OTHER_TASK] + got[0].sr.why.by_cause[CAUSE_UNEXPLAINED], 0);
+	cr_assert_eq(attach_lean__counters(lean)->flight_explained, 0);
+}
+
+/* a record that says more came than did is counted, not explained from the wrong ones */
+Test(attach_lean, flight_records_that_never_came_are_counted_lost)
+{
+	add(ev_switch(T0 + 2000, WAKEE_CPU, IDLE_TID, OTHER, 0, 0));
+	add(lean_flight(ev_lean(T0 + 6000, WAKEE_CPU, WAKEE, WAKEE, WAKER, WAKER_CPU, T0, T0 + 1500, 0), 3));
+	cr_assert_eq(nr_got, 1);
+	cr_assert_not(got[0].sr.lean_flight);
+	cr_assert_eq(attach_lean__counters(lean)->flight_lost, 1);
+}
