@@ -118,7 +118,11 @@ void census__result(struct census *c, const struct attach_result *r)
 
 	c->wakeups++;
 	mechanism__waker_kind(&r->waker, waker, sizeof(waker));
-	mechanism__kind(&r->waker, &r->wait, mechanism, sizeof(mechanism));
+	/* lean mode knows no wait: its mechanism is the waker's kind alone (attach_lean.c) */
+	if (r->sr.lean)
+		snprintf(mechanism, sizeof(mechanism), "%s", r->mechanism);
+	else
+		mechanism__kind(&r->waker, &r->wait, mechanism, sizeof(mechanism));
 	memcpy(wakee, r->wakee_comm, sizeof(wakee));
 	wakee[sizeof(wakee) - 1] = '\0';
 	for (uint32_t i = 0; i < c->nr_kinds && !k; i++)

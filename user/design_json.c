@@ -228,8 +228,14 @@ static void write_run(struct json_writer *w, const struct design_run *r)
 	write_documents(w, r);
 	if (traced) {
 		write_census(w, r);
-		write_futex_waits(w, r);
-		write_cpu(w, r);
+		/* lean mode traces no syscall, and no switch of a thread that blocks */
+		if (r->session_opts.lean) {
+			json_writer__put_null(w, "futex_waits");
+			json_writer__put_null(w, "cpu");
+		} else {
+			write_futex_waits(w, r);
+			write_cpu(w, r);
+		}
 		write_attach(w, r);
 	} else {
 		write_traced_null(w);

@@ -113,6 +113,11 @@ static void print_futexes(FILE *out, const struct design_run *r)
 	size_t n = attach_aggregate__futexes(g, ATTACH_ORDER_COUNT, rows, DESIGN_REPORT_FUTEXES);
 	uint64_t waits = 0, wait_ns = 0;
 
+	if (r->session_opts.lean) {
+		fprintf(out, "\nFutex waits: not traced (--lean traces no syscall)\n");
+		return;
+	}
+
 	for (uint32_t i = 0; i < g->nr_futexes; i++) {
 		waits += g->futexes[i].waits;
 		wait_ns += g->futexes[i].wait_total_ns;
@@ -145,6 +150,11 @@ static void print_cpu(FILE *out, const struct design_run *r)
 	size_t n = census__names(c, rows, CENSUS_MAX_NAMES);
 	uint64_t total = census__cpu_ns(c);
 
+	if (r->session_opts.lean) {
+		fprintf(out, "\nCPU time of its threads by name: not traced (--lean records no switch of a thread "
+			"that blocks)\n");
+		return;
+	}
 	fprintf(out, "\nCPU time of its threads by name, from the scheduler's switches (traced run, %.3f s):\n",
 		r->traced.wall_ns / 1e9);
 	fprintf(out, "  %-16s %8s %12s %12s %12s\n", "thread", "ended", "switched in", "CPU ms", unit_heading(r));
@@ -183,14 +193,24 @@ void design_report__print_text(FILE *out, const struct design_run *r)
 		if (r->session.drops_total)
 			fprintf(out, "WARNING    %" PRIu64 " events were dropped: the counts below miss what they "
 				"held; a larger --ringbuf-kb or smaller sizes keep them\n", r->session.drops_total);
+		if (r->session_opts.lean) {
+			fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
+				"             record per wakeup; no syscall, so no wait, no futex word, no mechanism\n"
+				"             but the waker's kind, no cause and no CPU time by thread\n"
+				"             wakes that found the thread on its CPU or preempted, not recorded: %" PRIu64
+				"\n", (uint64_t)r->session.lean.woke_running);
+			report__lean_loss(out, &r->session.lean);
+		}
 	}
 	print_figures(out, r);
 	if (!r->traced.ran)
 		return;
 	print_kinds(out, r);
 	print_phases(out, r);
-	report__print_causes(out, &r->analysis->agg->causes, r->analysis->agg->complete,
-			     attach_analysis__counters(r->analysis)->migrations, "its");
+	/* lean mode traces nothing to explain a wakeup with */
+	if (!r->session_opts.lean)
+		report__print_causes(out, &r->analysis->agg->causes, r->analysis->agg->complete,
+				     attach_analysis__counters(r->analysis)->migrations, "its");
 	print_futexes(out, r);
 	print_cpu(out, r);
 }
@@ -198,6 +218,8 @@ void design_report__print_text(FILE *out, const struct design_run *r)
 void design_report__print_lines(FILE *out, const struct design_run *const *runs, const char *const *why,
 				size_t n)
 {
+	bool lean = false;
+
 	fprintf(out, "\nThroughput designs, one mode each (wakeprobe --workload NAME for all of its modes and the "
 		"whole census):\n");
 	fprintf(out, "%-12s %-17s %-34s %11s %11s %7s %10s\n", "workload", "mode", "first result", "untraced ns",
@@ -217,5 +239,8 @@ void design_report__print_lines(FILE *out, const struct design_run *const *runs,
 				f->untraced_ns > 0 ? f->traced_ns / f->untraced_ns : 0.0,
 				per_unit(r, (double)r->census->wakeups));
 		fprintf(out, "  per %s\n", f->unit);
+		lean |= r->traced.ran && r->session_opts.lean;
 	}
+	if (lean)
+		fprintf(out, "traced ns: traced in lean mode (--lean), one record per wakeup\n");
 }

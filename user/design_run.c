@@ -198,9 +198,11 @@ static void census_result(const struct attach_result *res, void *ctx)
 static int run_traced(const struct design_run_opts *o, struct design_run *r, int fd, char *msg, size_t len)
 {
 	struct design_side *s = &r->traced;
+	/* lean mode records no switch of a thread that blocks: no CPU time to count from them */
 	struct attach_analysis_opts ao = {
 		.on_result = census_result,
-		.on_event = census_event,
+		.on_event = o->lean ? NULL : census_event,
+		.lean = o->lean,
 	};
 	int err;
 
@@ -219,6 +221,7 @@ static int run_traced(const struct design_run_opts *o, struct design_run *r, int
 	r->session_opts = (struct attach_session_opts){
 		.argv = r->argv,
 		.command_path = r->path,
+		.lean = o->lean,
 		.timeout_ms = o->timeout_ms,
 		.ringbuf_bytes = o->ringbuf_bytes,
 		.verbose = o->verbose,

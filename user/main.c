@@ -557,6 +557,7 @@ static void design_opts(const struct wp_options *o, const struct session_opts *s
 		.user_args = o->workload_args,
 		.cpus = { o->waker_cpu, o->wakee_cpu },
 		.traced = !o->no_trace,
+		.lean = o->lean,
 		.timeout_ms = o->timeout_s * 1000,
 		.ringbuf_bytes = o->ringbuf_kb * 1024,
 		.verbose = o->verbose,
@@ -675,8 +676,6 @@ static int run_design_lines(const struct wp_options *o, const struct session_opt
 	}
 	if (!session_stop_requested) {
 		design_report__print_lines(stdout, (const struct design_run *const *)runs, whys, n);
-		if (o->lean)
-			printf("traced ns: the full mode; the throughput designs have no lean mode yet\n");
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (runs[i])

@@ -84,7 +84,7 @@ static const struct option_spec specs[] = {
 	{ "lean", OPT_LEAN, NULL, GROUP_RUN, true, MODE_ANY,
 	  "trace the least the phases need: one record per wakeup;\n"
 	  "notify and resume stay whole, causes are not traced but\n"
-	  "for wakeups over --threshold-us (their CPU's last switches)", true },
+	  "for wakeups over --threshold-us (their CPU's last switches)", false },
 	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, MODE_WORKLOAD,
 	  "run the same workload without tracing: totals only", false },
 	{ "timeout", OPT_TIMEOUT, "S", GROUP_RUN, true, MODE_ANY,

@@ -307,6 +307,55 @@ Test(designs, json_document_holds_the_counts_the_text_shows)
 	free(text);
 }
 
+/*
+ * --lean on a throughput workload: the same hand-offs, one record each,
+ * named by the waker's kind (no syscall: no futex word, no CPU time by
+ * thread), and the document says what it could not trace with nulls
+ */
+Test(designs, a_lean_run_counts_the_same_hand_offs_and_leaves_out_what_it_did_not_trace)
+{
+	char path[64], err[160];
+	FILE *f = temp_output("design-lean", path);
+	char *args[] = { "--workload", "spawn", "--mode", "switch-thread", "--lean", "--json", path, "--",
+			 "--switches", "200", "--repeat", "2", NULL };
+	const struct json_node *run, *attach;
+	struct json_doc *doc;
+	long long woken, traced;
+	uint64_t dropped;
+	size_t len;
+	char *text;
+
+	cr_assert_eq(fclose(f), 0);
+	skip_unless_traceable();
+	run_ok(args);
+	cr_assert(strstr(ran.out, "\n  tracing    lean (--lean)"), "no lean line:\n%s", ran.out);
+	cr_assert(strstr(ran.out, "\nFutex waits: not traced (--lean"), "%s", ran.out);
+	cr_assert_null(strstr(ran.out, "\nWhere the time of "), "a cause table in a lean run:\n%s", ran.out);
+	woken = count_of(ran.out, "switches=200", "futex_woken");
+	cr_assert(woken > 0, "%s", ran.out);
+	traced = kind_count(ran.out, "thread sp-", "sp-creator", "thread -> run") +
+		 kind_count(ran.out, "thread sp-", "sp-partner", "thread -> run");
+	/* as in the full mode, less the wakes that found the thread still on its CPU, which lean mode leaves out */
+	cr_assert(traced >= woken * 9 / 10 && traced <= woken + 2 * 2, "%lld wakes traced, %lld counted:\n%s",
+		  traced, woken, ran.out);
+
+	text = read_file(path, &len);
+	unlink(path);
+	doc = json_reader__parse(text, len, err, sizeof(err));
+	cr_assert_not_null(doc, "%s in:\n%s", err, text);
+	run = json_reader__at(json_reader__get(json_reader__root(doc), "runs"), 0);
+	attach = json_reader__get(run, "attach");
+	cr_assert(json_reader__get(run, "futex_waits") && json_reader__get(run, "cpu") && json_reader__get(attach, "causes"),
+		  "a member missing, not null");
+	cr_assert_eq(json_reader__type(json_reader__get(run, "futex_waits")), JSON_NULL);
+	cr_assert_eq(json_reader__type(json_reader__get(run, "cpu")), JSON_NULL);
+	cr_assert_eq(json_reader__type(json_reader__get(attach, "causes")), JSON_NULL);
+	cr_assert(json_reader__get_u64(json_reader__get(attach, "events"), "dropped", &dropped));
+	cr_assert_eq(dropped, 0);
+	json_reader__free(doc);
+	free(text);
+}
+
 /* a mode that fails leaves no document: the file appears whole or not at all (no root needed) */
 Test(designs, json_is_not_made_when_a_mode_fails)
 {

@@ -176,6 +176,9 @@ Test(options, lean_mode_goes_with_a_workload_and_its_outputs)
 	cr_assert(opts.lean);
 	cr_assert_eq(PARSE("--lean", "--", "sleep", "1"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean);
+	/* a throughput workload traces its threads as attach mode does, lean too */
+	cr_assert_eq(PARSE("--workload", "spawn", "--lean", "--json", "s.json"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.lean);
 }
 
 Test(options, listing_workloads_needs_no_workload)
@@ -252,7 +255,7 @@ static struct bad_case bad_cases[] = {
 	{ { "--workload", "eventfd", "--lean", "--no-trace" }, "--lean is a way of tracing" },
 	{ { "record", "-o", "r.wpr", "--workload", "eventfd", "--lean" }, "drop --lean to record" },
 	{ { "--workload", "eventfd", "--lean", "--perfetto", "t.json" }, "drop --lean for a timeline" },
-	{ { "--workload", "spawn", "--lean" }, "--lean is for the paced paths" },
+	{ { "--workload", "spawn", "--lean", "--threshold-us", "50" }, "--threshold-us is for the paced paths" },
 	{ { "--pid", "12", "--lean", "--perfetto", "t.json" }, "drop --lean for a timeline" },
 	{ { "record", "-o", "r.wpr", "--pid", "12", "--lean" }, "drop --lean to record" },
 	{ { "report", "run.wpr", "--lean" }, "--lean is fixed by the recording" },
