@@ -62,11 +62,9 @@ static void take_flight(struct attach_lean *l, const struct wp_event *e)
 	if (e->cpu >= WP_MAX_CPUS)
 		return;
 	f = l->flights[e->cpu];
-	if (!f && !(f = l->flights[e->cpu] = calloc(1, sizeof(*f)))) {
-		/* its wakeup will go unexplained, and say so */
-		l->counters.flight_lost++;
+	/* out of memory: the wakeup it was for finds none, and is counted in flight_lost */
+	if (!f && !(f = l->flights[e->cpu] = calloc(1, sizeof(*f))))
 		return;
-	}
 	f->ev[f->head++ % LEAN_FLIGHTS] = *e;
 }
 
