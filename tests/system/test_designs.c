@@ -333,10 +333,16 @@ Test(designs, a_lean_run_counts_the_same_hand_offs_and_leaves_out_what_it_did_no
 	cr_assert_null(strstr(ran.out, "\nWhere the time of "), "a cause table in a lean run:\n%s", ran.out);
 	woken = count_of(ran.out, "switches=200", "futex_woken");
 	cr_assert(woken > 0, "%s", ran.out);
-	traced = kind_count(ran.out, "thread sp-", "sp-creator", "thread -> run") +
-		 kind_count(ran.out, "thread sp-", "sp-partner", "thread -> run");
-	/* as in the full mode, less the wakes that found the thread still on its CPU, which lean mode leaves out */
-	cr_assert(traced >= woken * 9 / 10 && traced <= woken + 2 * 2, "%lld wakes traced, %lld counted:\n%s",
+	/* each thread's wakes of the other: a thread waking itself is its gate or its join */
+	traced = kind_count(ran.out, "thread sp-creator", "sp-partner", "thread -> run") +
+		 kind_count(ran.out, "thread sp-partner", "sp-creator", "thread -> run");
+	/*
+	 * as in the full mode, less the wakes that found the thread still on
+	 * its CPU, which lean mode leaves out; and as it cannot tell a futex
+	 * wake from the other wakes between the two (a gate's per run, an
+	 * exit's), a few more than the workload's futex count (+2 seen)
+	 */
+	cr_assert(traced >= woken * 9 / 10 && traced <= woken + 2 * 4, "%lld wakes traced, %lld counted:\n%s",
 		  traced, woken, ran.out);
 
 	text = read_file(path, &len);
