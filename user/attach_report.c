@@ -257,18 +257,8 @@ static void print_outliers(FILE *out, const struct attach_report *r)
 	fprintf(out, "\nThe %" PRIu32 " slowest of %" PRIu64 " complete wakeups", g->nr_outliers, g->complete);
 	if (g->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", g->outlier_candidates, us(g->outlier_threshold_ns));
-	if (!r->targets->lean)
-		fprintf(out, " by their first mark to their last, each phase split by cause (us;\n"
-			"'grew most': the phase furthest over its median, by how much):\n");
-	else if (!g->outlier_threshold_ns)
-		fprintf(out, " by their first mark to their last, their phases (us; no causes: --lean;\n"
-			"'grew most': the phase furthest over its median, by how much):\n");
-	else
-		fprintf(out, " by their first mark to their last, their phases (us;\n"
-			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
-			"wake -> run took %.0f us or more brought its CPU's last switches and idle transitions,\n"
-			"which split its wake_enqueue and runq_wait; interrupts and the host's steal are not traced,\n"
-			"so their time shows as the task they came in on, or idle:\n", us(g->outlier_threshold_ns));
+	fprintf(out, " by their first mark to their last");
+	report__outliers_legend(out, r->targets->lean, g->outlier_threshold_ns);
 	for (uint32_t i = 0; i < g->nr_outliers; i++) {
 		const struct attach_result *o = &g->outliers[i];
 		const struct sample_result *sr = &o->sr;

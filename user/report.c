@@ -320,6 +320,23 @@ void report__print_outlier_body(FILE *out, const struct sample_result *r, const 
 			flag_own_work(out, r, k, ct);
 }
 
+void report__outliers_legend(FILE *out, bool lean, uint64_t threshold_ns)
+{
+	if (!lean)
+		fprintf(out, ", each phase split by cause (us;\n"
+			"'grew most': the phase furthest over its median, by how much):\n");
+	else if (!threshold_ns)
+		fprintf(out, ", their phases (us; no causes: --lean;\n"
+			"'grew most': the phase furthest over its median, by how much):\n");
+	else
+		fprintf(out, ", their phases (us;\n"
+			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
+			"waking to switch-in took %.0f us or more brought its CPU's last switches and idle\n"
+			"transitions, which split its wake_enqueue and runq_wait; interrupts and the host's steal\n"
+			"are not traced, so their time shows as the task they came in on, or idle:\n",
+			us(threshold_ns));
+}
+
 static void print_outliers(FILE *out, const struct aggregate *a)
 {
 	uint64_t median_total = histogram__percentile(&a->total, 50);
@@ -331,19 +348,7 @@ static void print_outliers(FILE *out, const struct aggregate *a)
 	if (a->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", a->outlier_candidates,
 			us(a->outlier_threshold_ns));
-	if (!a->lean)
-		fprintf(out, ", each phase split by cause (us;\n"
-			"'grew most': the phase furthest over its median, by how much):\n");
-	else if (!a->outlier_threshold_ns)
-		fprintf(out, ", their phases (us; no causes: --lean;\n"
-			"'grew most': the phase furthest over its median, by how much):\n");
-	else
-		fprintf(out, ", their phases (us;\n"
-			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
-			"waking to switch-in took %.0f us or more brought its CPU's last switches and idle\n"
-			"transitions, which split its wake_enqueue and runq_wait; interrupts and the host's steal\n"
-			"are not traced, so their time shows as the task they came in on, or idle:\n",
-			us(a->outlier_threshold_ns));
+	report__outliers_legend(out, a->lean, a->outlier_threshold_ns);
 	for (i = 0; i < a->nr_outliers; i++) {
 		const struct sample_result *r = &a->outliers[i];
 		enum phase worst;

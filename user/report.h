@@ -27,6 +27,13 @@ void report__stats_row(FILE *out, const char *name, const struct histogram *h);
 void report__print_causes(FILE *out, const struct cause_totals *ct, uint64_t complete, uint64_t migrations,
 			  const char *whose);
 /*
+ * report__outliers_legend - the rest of an outlier table's heading line,
+ * ", each phase split by cause ...": what its phases show, for a lean run
+ * (@lean) with or without flight records (@threshold_ns, the outlier
+ * threshold, which is theirs)
+ */
+void report__outliers_legend(FILE *out, bool lean, uint64_t threshold_ns);
+/*
  * report__print_outlier_body - one slow wakeup's CPUs and each phase split
  * by cause, under its heading; only the phases @show[] says (NULL: all).
  * A phase whose own work is far over the run's usual (@ct's) is flagged.
