@@ -41,7 +41,6 @@ int analysis__begin(struct analysis *a, const struct run_config *cfg, const stru
 		.notify_optional = wl->notify_optional,
 		.new_task = wl->new_task,
 		.lean = cfg->lean,
-		.lean_flight_ns = analysis__lean_flight_ns(cfg, o),
 		.clock_slack_ns = ANALYSIS_CLOCK_SLACK_NS,
 		/* the fds are only known once the workload runs: analysis__fds() */
 		.notify_fd = -1,

@@ -348,7 +348,8 @@ found:
 	}
 	r->label = LABEL_COMPLETE;
 	r->phased = true;
-	if (cfg->lean_flight_ns && e->ts_ns - l->waking_ns >= cfg->lean_flight_ns)
+	/* the BPF side judged it slow, and says how many of its CPU's records came with it */
+	if (wp_lean_flight(l->flags))
 		explain_lean(m, lo, p->t_woken_ns + cfg->clock_slack_ns, r, e->cpu);
 }
 

@@ -60,8 +60,6 @@ struct merger_config {
 	 * by its waking, wakeup and switch-in, and nothing explains it.
 	 */
 	bool lean;
-	/* lean: wakeups whose waking to switch-in took this long bring their CPU's flight records; 0: off */
-	uint64_t lean_flight_ns;
 	int notify_fd;			/* match the notify syscall's first argument; -1: any */
 	int wait_fd;
 	/* how far a user timestamp may stray across a kernel one: the clock error budget */

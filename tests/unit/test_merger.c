@@ -1659,14 +1659,12 @@ Test(merge, a_lean_thread_start_needs_its_new_task_record)
  */
 Test(merge, a_slow_lean_wake_is_split_on_its_cpu_by_the_flight_records_and_nowhere_else)
 {
-	struct merger_config cfg = lean_cfg;
 	const struct sample_result *r;
 	struct wp_event rec;
 	int64_t sum;
 	int k, c;
 
-	cfg.lean_flight_ns = 3000;
-	use_config(&cfg);
+	use_config(&lean_cfg);
 	/* before the sample: CPU 1 went idle, its idle task running */
 	add(ev_switch(T0 - 5000, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
 	add(ev_idle_enter(T0 - 4900, WAKEE_CPU, 1));
@@ -1675,8 +1673,8 @@ Test(merge, a_slow_lean_wake_is_split_on_its_cpu_by_the_flight_records_and_nowhe
 	add(ev_switch(T0 + 2500, WAKEE_CPU, IDLE_TID, OTHER, 0, 0));
 	add(ev_switch(T0 + 5000, WAKEE_CPU, OTHER, IDLE_TID, TASK_INTERRUPTIBLE, 0));
 	add(ev_switch(T0 + OFF_SWITCH_IN, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
-	/* queued: sched_wakeup ran on the target, whose wake list it is */
-	rec = lean_of(T0, 0);
+	/* queued: sched_wakeup ran on the target, whose wake list it is; its CPU's six records came with it */
+	rec = lean_of(T0, 6 << WP_LEAN_FLIGHT_SHIFT);
 	rec.lean.wakeup_cpu = WAKEE_CPU;
 	add(rec);
 	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
@@ -1685,7 +1683,7 @@ Test(merge, a_slow_lean_wake_is_split_on_its_cpu_by_the_flight_records_and_nowhe
 	cr_assert_eq(got.n, 1);
 	r = &got.r[0];
 	assert_label(r, LABEL_COMPLETE);
-	cr_assert(r->lean_flight, "waking to switch-in 4800 ns, over the 3000 asked: explained");
+	cr_assert(r->lean_flight, "it brought its CPU's records: explained");
 	for (k = 0; k < NR_PHASES; k++) {
 		for (sum = 0, c = 0; c < NR_CAUSES; c++)
 			sum += r->why.by_phase_cause[k][c];
@@ -1703,13 +1701,10 @@ Test(merge, a_slow_lean_wake_is_split_on_its_cpu_by_the_flight_records_and_nowhe
 	cr_assert_eq(got_late(), 0, "the flight records are old by design, not late");
 }
 
-/* under the threshold nothing is explained, as without one */
+/* a wake that brought no flight records (not slow, or none came) is not explained */
 Test(merge, a_fast_lean_wake_is_not_explained)
 {
-	struct merger_config cfg = lean_cfg;
-
-	cfg.lean_flight_ns = 100000;
-	use_config(&cfg);
+	use_config(&lean_cfg);
 	add(lean_of(T0, 0));
 	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
 	merger__finish(m, 0);
