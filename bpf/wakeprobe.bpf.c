@@ -281,6 +281,15 @@ static __always_inline void count_drop(__u32 type)
 		__sync_fetch_and_add(&counters.dropped[type], 1);
 }
 
+/* header_fill - @e is a record of @type, written now (@now) on this CPU by current */
+static __always_inline void header_fill(struct wp_event *e, __u32 type, __u64 now)
+{
+	e->ts_ns = now;
+	e->type = type;
+	e->cpu = bpf_get_smp_processor_id();
+	e->tid = (__u32)bpf_get_current_pid_tgid();
+}
+
 /* ring_reserve - reserve a record and fill its common header; count_drop() when the ring is full */
 static __always_inline struct wp_event *ring_reserve(__u32 type, __u64 now)
 {
@@ -291,10 +300,7 @@ static __always_inline struct wp_event *ring_reserve(__u32 type, __u64 now)
 		count_drop(type);
 		return NULL;
 	}
-	e->ts_ns = now;
-	e->type = type;
-	e->cpu = bpf_get_smp_processor_id();
-	e->tid = (__u32)bpf_get_current_pid_tgid();
+	header_fill(e, type, now);
 	e->drops = (__u32)drops_total;
 	return e;
 }
@@ -322,6 +328,14 @@ static __always_inline void steal_check(struct steal_clock *sc, __u32 cpu)
 	sc->state = STEAL_GOOD;
 }
 
+/* cpu_rq - this CPU's struct rq, once its per-CPU distances checked out here (steal_check()); 0 if not */
+static __always_inline __u64 cpu_rq(struct cpu_state *cs, __u32 cpu)
+{
+	if (cs->steal.state == STEAL_UNCHECKED)
+		steal_check(&cs->steal, cpu);
+	return cs->steal.state == STEAL_GOOD ? cs->steal.rq : 0;
+}
+
 /*
  * steal_look - before a record of this CPU at @now: has its steal clock
  * moved since its previous record? Then a WP_EV_STEAL record goes first: the
@@ -337,19 +351,15 @@ static __always_inline void steal_look(__u64 now)
 	struct kvm_steal_time *st;
 	struct steal_clock *sc;
 	struct wp_event *e;
-	__u64 steal;
+	__u64 steal, rq;
 
-	if (!steal_offset || !cs)
+	if (!steal_offset || !cs || !(rq = cpu_rq(cs, cpu)))
 		return;
 	sc = &cs->steal;
-	if (sc->state == STEAL_UNCHECKED)
-		steal_check(sc, cpu);
-	if (sc->state != STEAL_GOOD)
-		return;
 	if (bpf_ksym_exists(bpf_rdonly_cast)) {
-		st = bpf_rdonly_cast((void *)(sc->rq + steal_offset), bpf_core_type_id_kernel(struct kvm_steal_time));
+		st = bpf_rdonly_cast((void *)(rq + steal_offset), bpf_core_type_id_kernel(struct kvm_steal_time));
 		steal = st->steal;
-	} else if (bpf_probe_read_kernel(&steal, sizeof(steal), (void *)(sc->rq + steal_offset))) {
+	} else if (bpf_probe_read_kernel(&steal, sizeof(steal), (void *)(rq + steal_offset))) {
 		return;
 	}
 	if (steal != sc->steal_ns && sc->seen_ns && (e = ring_reserve(WP_EV_STEAL, now))) {
@@ -1178,10 +1188,7 @@ static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32
 	struct wp_event *e = &f->ev[f->head & (LEAN_FLIGHT_LEN - 1)];
 
 	f->head++;
-	e->ts_ns = bpf_ktime_get_ns();
-	e->type = type;
-	e->cpu = bpf_get_smp_processor_id();
-	e->tid = (__u32)bpf_get_current_pid_tgid();
+	header_fill(e, type, bpf_ktime_get_ns());
 	return e;
 }
 
@@ -1285,13 +1292,10 @@ static __always_inline __u16 lean_waker_context(void)
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct cpu_state *cs = cpu_state_of(cpu);
 	__s32 count;
+	__u64 rq;
 
-	if (!preempt_count_offset || !cs)
-		return WP_LEAN_WAKER_UNSURE;
-	if (cs->steal.state == STEAL_UNCHECKED)
-		steal_check(&cs->steal, cpu);
-	if (cs->steal.state != STEAL_GOOD ||
-	    bpf_probe_read_kernel(&count, sizeof(count), (void *)(cs->steal.rq + preempt_count_offset)))
+	if (!preempt_count_offset || !cs || !(rq = cpu_rq(cs, cpu)) ||
+	    bpf_probe_read_kernel(&count, sizeof(count), (void *)(rq + preempt_count_offset)))
 		return WP_LEAN_WAKER_UNSURE;
 	/* include/linux/preempt.h: NMI_MASK | HARDIRQ_MASK, and SOFTIRQ_OFFSET while one is served */
 	if (count & 0x00ff0000)
