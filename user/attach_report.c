@@ -95,21 +95,11 @@ static void print_summary(FILE *out, const struct attach_report *r)
 			" pushed out of a full window: wakeups they bound are labelled\n", c->late_events,
 			c->evicted_events);
 	if (r->targets->lean) {
-		fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
-			"             record per wakeup; no syscall, so no wait, no mechanism but the waker's kind,\n");
-		if (g->outlier_threshold_ns)
-			fprintf(out, "             and only a wakeup whose wake -> run took %.0f us or more is explained, from\n"
-				"             its CPU's last switches and idle transitions (the flight recorder): %" PRIu64
-				" of them\n", us(g->outlier_threshold_ns), c->flight_explained);
-		else
-			fprintf(out, "             and nothing explains a wakeup (without --lean each is split by cause;\n"
-				"             with --threshold-us the slow ones are)\n");
-		fprintf(out, "             wakes that found the thread on its CPU or preempted, not recorded: %" PRIu64 "\n",
-			(uint64_t)run->lean.woke_running);
+		report__lean_tracing(out, "no syscall, so no wait, no mechanism but the waker's kind,",
+				     g->outlier_threshold_ns, (int64_t)c->flight_explained, &run->lean);
 		if (c->flight_lost)
 			fprintf(out, "WARNING    %" PRIu64 " slow wakeups lost their flight records (out of memory): not "
 				"explained\n", c->flight_lost);
-		report__lean_loss(out, &run->lean);
 	}
 	report__host(out, &run->steal, g->causes.cause_ns[CAUSE_HOST]);
 	report__cost(out, &run->cost, c->events, run->drops_total, g->wakeups,

@@ -193,14 +193,9 @@ void design_report__print_text(FILE *out, const struct design_run *r)
 		if (r->session.drops_total)
 			fprintf(out, "WARNING    %" PRIu64 " events were dropped: the counts below miss what they "
 				"held; a larger --ringbuf-kb or smaller sizes keep them\n", r->session.drops_total);
-		if (r->session_opts.lean) {
-			fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
-				"             record per wakeup; no syscall, so no wait, no futex word, no mechanism\n"
-				"             but the waker's kind, no cause and no CPU time by thread\n"
-				"             wakes that found the thread on its CPU or preempted, not recorded: %" PRIu64
-				"\n", (uint64_t)r->session.lean.woke_running);
-			report__lean_loss(out, &r->session.lean);
-		}
+		if (r->session_opts.lean)
+			report__lean_tracing(out, "no syscall, so no wait, no futex word, no mechanism\n"
+					     "             but the waker's kind, no CPU time by thread,", 0, -1, &r->session.lean);
 	}
 	print_figures(out, r);
 	if (!r->traced.ran)

@@ -68,7 +68,8 @@ uint64_t report__host_excess(const struct host_steal *h, int64_t in_wakeups_ns)
 	return h->measured && bound && (uint64_t)in_wakeups_ns > bound ? (uint64_t)in_wakeups_ns - bound : 0;
 }
 
-void report__lean_loss(FILE *out, const struct wp_lean_counters *c)
+/* lean_loss - lean mode's wakes that could not be recorded, a WARNING or NOTE line each; none: nothing */
+static void lean_loss(FILE *out, const struct wp_lean_counters *c)
 {
 	if (c->no_storage)
 		fprintf(out, "WARNING    lean mode could not keep the state of a task %" PRIu64 " times (task storage "
@@ -76,6 +77,25 @@ void report__lean_loss(FILE *out, const struct wp_lean_counters *c)
 	if (c->wakeup_unpaired)
 		fprintf(out, "NOTE       %" PRIu64 " sched_wakeup with no sched_waking of the task before it: not "
 			"wakeups lean mode records\n", (uint64_t)c->wakeup_unpaired);
+}
+
+void report__lean_tracing(FILE *out, const char *lacks, uint64_t flight_ns, int64_t flight_explained,
+			  const struct wp_lean_counters *c)
+{
+	fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
+		"             record per wakeup; %s\n", lacks);
+	if (flight_ns) {
+		fprintf(out, "             and only a wakeup whose waking to switch-in took %.0f us or more is explained,\n"
+			"             from its CPU's last switches and idle transitions (the flight recorder)", us(flight_ns));
+		if (flight_explained >= 0)
+			fprintf(out, ": %" PRId64 " of them", flight_explained);
+		fprintf(out, "\n");
+	} else {
+		fprintf(out, "             and nothing explains a wakeup (without --lean each is split by cause)\n");
+	}
+	fprintf(out, "             wakes that found the thread on its CPU or preempted, not recorded: %" PRIu64 "\n",
+		(uint64_t)c->woke_running);
+	lean_loss(out, c);
 }
 
 void report__host(FILE *out, const struct host_steal *h, int64_t in_wakeups_ns)
@@ -159,14 +179,9 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 			fprintf(out, ", %" PRIu64 " late, %" PRIu64 " evicted", r->merge.late_events,
 				r->merge.evicted_events);
 		fprintf(out, "\n");
-		if (a->lean) {
-			fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
-				"             record per wakeup; notify and resume are not split into user and kernel,\n"
-				"             and nothing explains a phase (without --lean each is split by cause)\n"
-				"             wakes that found the wakee on its CPU or preempted, not recorded: %" PRIu64
-				"\n", (uint64_t)r->lean.woke_running);
-			report__lean_loss(out, &r->lean);
-		}
+		if (a->lean)
+			report__lean_tracing(out, "notify and resume are not split into user and kernel,",
+					     a->outlier_threshold_ns, -1, &r->lean);
 		report__host(out, &r->steal, a->causes.cause_ns[CAUSE_HOST]);
 		report__cost(out, &r->cost, r->merge.events, r->drops_total, r->samples_sent,
 			     r->trace_end_ns > r->trace_start_ns ? r->trace_end_ns - r->trace_start_ns : 0);

@@ -34,6 +34,16 @@ void report__print_causes(FILE *out, const struct cause_totals *ct, uint64_t com
  */
 void report__outliers_legend(FILE *out, bool lean, uint64_t threshold_ns);
 /*
+ * report__lean_tracing - a lean run's "tracing" lines: what it traced, what
+ * it goes without (@lacks, ending in a comma; a second line indented to the
+ * column), whether wakeups @flight_ns slow were explained by their flight
+ * records (0: none; @flight_explained how many, or -1 when not counted),
+ * and the wakes it could not record (@c), the lost ones a WARNING or NOTE
+ */
+struct wp_lean_counters;
+void report__lean_tracing(FILE *out, const char *lacks, uint64_t flight_ns, int64_t flight_explained,
+			  const struct wp_lean_counters *c);
+/*
  * report__print_outlier_body - one slow wakeup's CPUs and each phase split
  * by cause, under its heading; only the phases @show[] says (NULL: all).
  * A phase whose own work is far over the run's usual (@ct's) is flagged.
@@ -42,9 +52,6 @@ void report__print_outlier_body(FILE *out, const struct sample_result *r, const 
 				const struct cause_totals *ct);
 
 void report__warnings(const struct run_result *r, report_warning_fn fn, void *ctx);
-/* report__lean_loss - lean mode's wakes that could not be recorded, a WARNING or NOTE line each; none: nothing */
-struct wp_lean_counters;
-void report__lean_loss(FILE *out, const struct wp_lean_counters *c);
 /*
  * report__host - the run summary's host line: the steal its records add up
  * to and the part @in_wakeups_ns of it inside complete wakeups, against
