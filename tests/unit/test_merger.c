@@ -281,6 +281,14 @@ static void assert_label(const struct sample_result *r, enum sample_label want)
 		     wakeup__label_name(want));
 }
 
+/* assert_missing - @r is missing_event, and the mark it lacks is @want */
+static void assert_missing(const struct sample_result *r, enum mark want)
+{
+	assert_label(r, LABEL_MISSING_EVENT);
+	cr_assert_eq(r->missing, want, "seq %" PRIu64 ": missing %s, want %s", r->sample.seq,
+		     wakeup__mark_name(r->missing), wakeup__mark_name(want));
+}
+
 static void assert_phases_add_up(const struct sample_result *r)
 {
 	int64_t sum = 0;
@@ -428,9 +436,7 @@ Test(merge, a_missing_wake_after_the_wakee_blocked_is_labelled_missing_event)
 	cr_assert_eq(got.n, 2);
 	assert_complete_along(&got.r[0], &p1);
 	r = &got.r[1];
-	assert_label(r, LABEL_MISSING_EVENT);
-	cr_assert_eq(r->missing, MARK_WAKING, "missing %s, want %s", wakeup__mark_name(r->missing),
-		     wakeup__mark_name(MARK_WAKING));
+	assert_missing(r, MARK_WAKING);
 	assert_ns(r->mark_ns[MARK_NOTIFY_ENTER], p2.enter, "notify entry mark");
 	assert_ns(r->mark_ns[MARK_WAKING], 0, "waking mark");
 }
@@ -449,9 +455,7 @@ Test(merge, a_missing_wake_in_the_first_sample_after_the_wakee_blocked_is_labell
 
 	cr_assert_eq(got.n, 1);
 	r = &got.r[0];
-	assert_label(r, LABEL_MISSING_EVENT);
-	cr_assert_eq(r->missing, MARK_WAKING, "missing %s, want %s", wakeup__mark_name(r->missing),
-		     wakeup__mark_name(MARK_WAKING));
+	assert_missing(r, MARK_WAKING);
 	assert_ns(r->mark_ns[MARK_NOTIFY_ENTER], p.enter, "notify entry mark");
 }
 
@@ -477,9 +481,7 @@ Test(merge, a_wakee_that_left_its_cpu_after_the_waking_and_has_no_switch_in_is_m
 
 	cr_assert_eq(got.n, 1);
 	r = &got.r[0];
-	assert_label(r, LABEL_MISSING_EVENT);
-	cr_assert_eq(r->missing, MARK_SWITCH_IN, "missing %s, want %s", wakeup__mark_name(r->missing),
-		     wakeup__mark_name(MARK_SWITCH_IN));
+	assert_missing(r, MARK_SWITCH_IN);
 	assert_ns(r->mark_ns[MARK_WAKEUP], p.wakeup, "wakeup mark");
 }
 
@@ -505,9 +507,7 @@ Test(merge, a_wait_exit_before_any_switch_in_means_the_switch_in_is_missing_not_
 
 	cr_assert_eq(got.n, 1);
 	r = &got.r[0];
-	assert_label(r, LABEL_MISSING_EVENT);
-	cr_assert_eq(r->missing, MARK_SWITCH_IN, "missing %s, want %s", wakeup__mark_name(r->missing),
-		     wakeup__mark_name(MARK_SWITCH_IN));
+	assert_missing(r, MARK_SWITCH_IN);
 }
 
 /* the same wake with no switch-out after it: the wakee carried on, it never slept */
