@@ -218,6 +218,29 @@ struct wp_counters counters;
 __u64 drops_total;
 
 /*
+ * Every program's runs, counted by the programs themselves: the kernel
+ * counts them only while its run-time statistics are on, which wakeprobe
+ * keeps to short windows (user/collector.c), for their own clock reads cost
+ * more than the count. Per CPU, so that no two CPUs write one line.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} prog_runs SEC(".maps");
+
+/* count_run - the first thing every program does */
+static __always_inline void count_run(void)
+{
+	__u32 zero = 0;
+	__u64 *runs = bpf_map_lookup_elem(&prog_runs, &zero);
+
+	if (runs)
+		(*runs)++;
+}
+
+/*
  * task_cpu(): the CPU field moved from task_struct into thread_info in v5.16
  * ("sched: move CPU field back into thread_info if THREAD_INFO_IN_TASK").
  */
@@ -597,6 +620,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	bool prev_tracked, blocked;
 	struct wp_event *e;
 
+	count_run();
 	if (cs) {
 		cs->curr_pid = next->pid;
 		cs->curr_prio = next->prio;
@@ -665,6 +689,7 @@ static __always_inline void emit_wake(__u32 type, struct task_struct *p, __u16 f
 SEC("tp_btf/sched_waking")
 int BPF_PROG(handle_sched_waking, struct task_struct *p)
 {
+	count_run();
 	if (!tgid_tracked(p->tgid))
 		return 0;
 	/* the waker first: sched_waking runs on the waker's CPU, unlike sched_wakeup */
@@ -677,6 +702,7 @@ int BPF_PROG(handle_sched_waking, struct task_struct *p)
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(handle_sched_wakeup, struct task_struct *p)
 {
+	count_run();
 	if (tgid_tracked(p->tgid))
 		emit_wake(WP_EV_WAKEUP, p, 0);
 	return 0;
@@ -692,6 +718,7 @@ int BPF_PROG(handle_sched_wakeup_new, struct task_struct *p)
 {
 	struct task_syscall *ts;
 
+	count_run();
 	if (!tgid_tracked(p->tgid))
 		return 0;
 	if (attach_mode) {
@@ -713,6 +740,7 @@ int BPF_PROG(handle_cpu_idle, unsigned int state, unsigned int cpu_id)
 	struct cpu_state *cs = cpu_state_of(cpu_id);
 	struct wp_event *e;
 
+	count_run();
 	if (!cs)
 		return 0;
 	if (state != PWR_EVENT_EXIT) {
@@ -790,6 +818,7 @@ static __always_inline void emit_irq(__u32 kind, int nr, __u32 exit, const char 
 SEC("tp_btf/irq_handler_entry")
 int BPF_PROG(handle_irq_entry, int irq, struct irqaction *action)
 {
+	count_run();
 	emit_irq(WP_IRQ_HARD, irq, 0, action->name);
 	return 0;
 }
@@ -797,6 +826,7 @@ int BPF_PROG(handle_irq_entry, int irq, struct irqaction *action)
 SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(handle_irq_exit, int irq, struct irqaction *action, int ret)
 {
+	count_run();
 	emit_irq(WP_IRQ_HARD, irq, 1, NULL);
 	return 0;
 }
@@ -804,6 +834,7 @@ int BPF_PROG(handle_irq_exit, int irq, struct irqaction *action, int ret)
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(handle_softirq_entry, unsigned int vec)
 {
+	count_run();
 	emit_irq(WP_IRQ_SOFT, vec, 0, NULL);
 	return 0;
 }
@@ -811,6 +842,7 @@ int BPF_PROG(handle_softirq_entry, unsigned int vec)
 SEC("tp_btf/softirq_exit")
 int BPF_PROG(handle_softirq_exit, unsigned int vec)
 {
+	count_run();
 	emit_irq(WP_IRQ_SOFT, vec, 1, NULL);
 	return 0;
 }
@@ -823,6 +855,7 @@ int BPF_PROG(handle_softirq_exit, unsigned int vec)
 SEC("tp_btf/local_timer_entry")
 int BPF_PROG(handle_timer_entry, int vector)
 {
+	count_run();
 	emit_irq(WP_IRQ_TIMER, vector, 0, NULL);
 	return 0;
 }
@@ -830,6 +863,7 @@ int BPF_PROG(handle_timer_entry, int vector)
 SEC("tp_btf/local_timer_exit")
 int BPF_PROG(handle_timer_exit, int vector)
 {
+	count_run();
 	emit_irq(WP_IRQ_TIMER, vector, 1, NULL);
 	return 0;
 }
@@ -837,6 +871,7 @@ int BPF_PROG(handle_timer_exit, int vector)
 SEC("tp_btf/reschedule_entry")
 int BPF_PROG(handle_resched_entry, int vector)
 {
+	count_run();
 	emit_irq(WP_IRQ_RESCHED, vector, 0, NULL);
 	return 0;
 }
@@ -844,6 +879,7 @@ int BPF_PROG(handle_resched_entry, int vector)
 SEC("tp_btf/reschedule_exit")
 int BPF_PROG(handle_resched_exit, int vector)
 {
+	count_run();
 	emit_irq(WP_IRQ_RESCHED, vector, 1, NULL);
 	return 0;
 }
@@ -851,6 +887,7 @@ int BPF_PROG(handle_resched_exit, int vector)
 SEC("tp_btf/call_function_single_entry")
 int BPF_PROG(handle_call_func_single_entry, int vector)
 {
+	count_run();
 	emit_irq(WP_IRQ_CALL_FUNC, vector, 0, NULL);
 	return 0;
 }
@@ -858,6 +895,7 @@ int BPF_PROG(handle_call_func_single_entry, int vector)
 SEC("tp_btf/call_function_single_exit")
 int BPF_PROG(handle_call_func_single_exit, int vector)
 {
+	count_run();
 	emit_irq(WP_IRQ_CALL_FUNC, vector, 1, NULL);
 	return 0;
 }
@@ -865,6 +903,7 @@ int BPF_PROG(handle_call_func_single_exit, int vector)
 SEC("tp_btf/call_function_entry")
 int BPF_PROG(handle_call_func_entry, int vector)
 {
+	count_run();
 	emit_irq(WP_IRQ_CALL_FUNC, vector, 0, NULL);
 	return 0;
 }
@@ -872,6 +911,7 @@ int BPF_PROG(handle_call_func_entry, int vector)
 SEC("tp_btf/call_function_exit")
 int BPF_PROG(handle_call_func_exit, int vector)
 {
+	count_run();
 	emit_irq(WP_IRQ_CALL_FUNC, vector, 1, NULL);
 	return 0;
 }
@@ -888,6 +928,7 @@ int BPF_PROG(handle_hrtimer_expire_entry, struct hrtimer *hrtimer, ktime_t *now)
 	struct irq_context *ic;
 	int slot;
 
+	count_run();
 	if (!cs)
 		return 0;
 	ic = &cs->irq;
@@ -905,6 +946,7 @@ int BPF_PROG(handle_hrtimer_expire_exit, struct hrtimer *hrtimer)
 	struct cpu_state *cs = this_cpu_state();
 	__u64 timer = (__u64)hrtimer;
 
+	count_run();
 	/* compared, not read: the expiry may have ended the timer's life (a sleeper's is on its stack) */
 	if (!cs)
 		return 0;
@@ -922,6 +964,7 @@ int BPF_PROG(handle_sched_migrate_task, struct task_struct *p, int dest_cpu)
 	struct wp_event *e;
 	__u32 orig;
 
+	count_run();
 	if (!tgid_tracked(p->tgid))
 		return 0;
 	orig = task_cpu(p);
@@ -995,6 +1038,7 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	struct wp_event *e;
 	__u64 arg2;
 
+	count_run();
 	if (attach_mode) {
 		if (!current_tracked())
 			return 0;
@@ -1026,6 +1070,7 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	struct wp_event *e;
 	long id;
 
+	count_run();
 	if (cs && cs->notify_tid && cs->notify_tid == (__u32)bpf_get_current_pid_tgid())
 		cs->notify_tid = 0;
 	id = regs->orig_ax;	/* x86: the number survives in orig_ax */
@@ -1057,6 +1102,7 @@ int BPF_PROG(handle_signal_deliver, int sig, struct kernel_siginfo *info, struct
 {
 	struct wp_event *e;
 
+	count_run();
 	if (!current_tracked())
 		return 0;
 	e = event_reserve(WP_EV_SIGNAL_DELIVER);
@@ -1074,6 +1120,7 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent, struct task_
 	struct wp_event *e;
 	__u8 one = 1;
 
+	count_run();
 	/* a new thread shares its tgid, already tracked; only processes matter */
 	if (!tgid_tracked(parent->tgid) || child_tgid == parent->tgid)
 		return 0;
@@ -1366,6 +1413,7 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 {
 	struct lean_task *lt = lean_task_of(p);
 
+	count_run();
 	if (!lt)
 		return 0;
 	lt->waking_ns = bpf_ktime_get_ns();
@@ -1386,6 +1434,7 @@ int BPF_PROG(lean_sched_wakeup, struct task_struct *p)
 {
 	struct lean_task *lt = bpf_task_storage_get(&lean_tasks, p, 0, 0);
 
+	count_run();
 	if (!lt)
 		return 0;
 	if (lt->pending != LEAN_WOKEN) {
@@ -1413,6 +1462,7 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 	struct lean_task *lt = lean_task_of(p);
 	__u64 now;
 
+	count_run();
 	if (!lt)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -1438,6 +1488,7 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	struct lean_flight *f;
 	struct lean_task *lt;
 
+	count_run();
 	if (lean_flight_ns && (f = lean_flight()))
 		switch_fill(flight_slot(f, WP_EV_SWITCH), prev, next, prev_state, preempt);
 	lt = lean_task_of(prev);
@@ -1470,6 +1521,7 @@ int BPF_PROG(lean_cpu_idle, unsigned int state, unsigned int cpu_id)
 	struct lean_flight *f = lean_flight();
 	struct wp_event *e;
 
+	count_run();
 	if (!f)
 		return 0;
 	e = flight_slot(f, state == PWR_EVENT_EXIT ? WP_EV_IDLE_EXIT : WP_EV_IDLE_ENTER);

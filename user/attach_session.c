@@ -178,7 +178,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
 		collector__prog_totals(s.collector, &totals);
 		res->missed_runs = totals.missed_runs;
-		trace_cost__stop(&res->cost, totals.runs, totals.run_ns);
+		trace_cost__stop(&res->cost, totals.counted_runs, totals.runs, totals.run_ns);
 	}
 	if (o->on_advance)
 		o->on_advance(res->trace_end_ns, res->drops_total, o->ctx);

@@ -25,6 +25,8 @@ struct collector {
 	void *ctx;
 	int stats_fd;		/* run-time stats stay on while this is open */
 	int stats_err;		/* why they could not be turned on, a negative errno; 0 */
+	bool time_windows;	/* ... only in windows (collector__time_tick()) */
+	uint64_t windows_from_ns;	/* the start of the first window; 0 before it */
 };
 
 static bool libbpf_verbose;
@@ -184,21 +186,29 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	if (opts->all_syscalls)
 		for (i = 0; i < WP_MAX_SYSCALLS; i++)
 			c->skel->bss->syscall_wanted[i] |= WP_SYSCALL_ENTER | WP_SYSCALL_EXIT;
+	/*
+	 * On while the fd is open, and back to what it was when it closes
+	 * (other holders and the sysctl keep theirs). A kernel that refuses
+	 * only takes the cost figures away: the run goes on and says so.
+	 * Before the attach: timing every run, the kernel counts what the
+	 * programs count.
+	 */
+	if (opts->run_stats) {
+		/* on now, to learn whether they can be; windows begin with the first tick */
+		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		c->stats_err = c->stats_fd < 0 ? c->stats_fd : 0;
+		c->time_windows = !opts->time_every_run;
+		if (c->stats_fd >= 0 && c->time_windows) {
+			close(c->stats_fd);
+			c->stats_fd = -1;
+		}
+	}
 	err = wakeprobe_bpf__attach(c->skel);
 	if (err) {
 		snprintf(msg, len, "cannot attach to the scheduler and syscall tracepoints (%s; libbpf: %.100s): "
 			 "-v shows libbpf's log", strerror(-err),
 			 libbpf_last_warning[0] ? libbpf_last_warning : "no detail");
 		goto err_out;
-	}
-	/*
-	 * On while the fd is open, and back to what it was when it closes
-	 * (other holders and the sysctl keep theirs). A kernel that refuses
-	 * only takes the cost figures away: the run goes on and says so.
-	 */
-	if (opts->run_stats) {
-		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		c->stats_err = c->stats_fd < 0 ? c->stats_fd : 0;
 	}
 	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_record, c, NULL);
 	if (!c->rb) {
@@ -237,6 +247,7 @@ uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops)
 	struct wp_counters counters;
 	uint64_t drained_at;
 
+	collector__time_tick(c, collector__now_ns());
 	collector__poll(c, timeout_ms);
 	drained_at = collector__now_ns();
 	collector__drain(c);
@@ -269,7 +280,42 @@ int collector__attach(struct collector *c)
 
 int collector__run_stats(const struct collector *c)
 {
-	return c->stats_fd >= 0 ? 0 : c->stats_err ? c->stats_err : -ENODATA;
+	if (c->stats_err)
+		return c->stats_err;
+	return c->stats_fd >= 0 || c->time_windows ? 0 : -ENODATA;
+}
+
+void collector__time_tick(struct collector *c, uint64_t now_ns)
+{
+	bool on;
+
+	if (!c->time_windows)
+		return;
+	if (!c->windows_from_ns)
+		c->windows_from_ns = now_ns;
+	on = (now_ns - c->windows_from_ns) % (COLLECTOR_TIMED_EVERY_MS * 1000000ull) < COLLECTOR_TIMED_MS * 1000000ull;
+	if (on && c->stats_fd < 0) {
+		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	} else if (!on && c->stats_fd >= 0) {
+		close(c->stats_fd);
+		c->stats_fd = -1;
+	}
+}
+
+/* counted_runs - the programs' own count of their runs, over every CPU */
+static uint64_t counted_runs(const struct collector *c)
+{
+	int nr = libbpf_num_possible_cpus(), i;
+	uint64_t *per_cpu, sum = 0;
+	__u32 zero = 0;
+
+	if (nr <= 0 || !(per_cpu = calloc(nr, sizeof(*per_cpu))))
+		return 0;
+	if (!bpf_map__lookup_elem(c->skel->maps.prog_runs, &zero, sizeof(zero), per_cpu, nr * sizeof(*per_cpu), 0))
+		for (i = 0; i < nr; i++)
+			sum += per_cpu[i];
+	free(per_cpu);
+	return sum;
 }
 
 const struct steal_layout *collector__steal(const struct collector *c)
@@ -293,6 +339,7 @@ void collector__prog_totals(const struct collector *c, struct collector_prog_tot
 	struct bpf_program *prog;
 
 	memset(t, 0, sizeof(*t));
+	t->counted_runs = counted_runs(c);
 	bpf_object__for_each_program(prog, c->skel->obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);

@@ -23,8 +23,15 @@ struct collector_opts {
 	struct syscall_list enter_syscalls;
 	struct syscall_list exit_syscalls;
 	bool all_syscalls;		/* record both ends of every syscall instead */
-	/* have the kernel time every program run (costs a little); a refusal is not an error */
+	/*
+	 * Have the kernel time the programs' runs (BPF_ENABLE_STATS), in
+	 * windows of COLLECTOR_TIMED_MS of every COLLECTOR_TIMED_EVERY_MS:
+	 * its two clock reads a run cost more than the programs' own work on
+	 * a hypervisor's clock, and timed throughout they change what is
+	 * measured (docs/bench.md). A refusal is not an error.
+	 */
 	bool run_stats;
+	bool time_every_run;		/* ... every run instead: the benchmark's per-program figures */
 	/*
 	 * Attach mode: trace programs wakeprobe did not start. Adds the
 	 * WP_EV_WAKER and WP_EV_BLOCK records and the SYS_EXIT of every
@@ -121,7 +128,9 @@ struct collector_prog_totals {
 	 * v5.12+): events that were never made.
 	 */
 	uint64_t missed_runs;
-	/* with run_stats: how often the programs ran and for how long in all */
+	/* how often the programs ran: their own count (bpf/wakeprobe.bpf.c, prog_runs) */
+	uint64_t counted_runs;
+	/* with run_stats: the runs the kernel timed, and their time in all */
 	uint64_t runs;
 	uint64_t run_ns;
 	/* ... and program by program, the loaded ones, in the object's order */
@@ -133,7 +142,17 @@ struct collector_prog_totals {
 	uint32_t nr_progs;
 };
 
-/* collector__prog_totals - bpf_prog_info summed over every program */
+/* the kernel times the programs in windows this long, one at the start of each period */
+#define COLLECTOR_TIMED_MS		50
+#define COLLECTOR_TIMED_EVERY_MS	1000
+
+/*
+ * collector__time_tick - with run_stats, turn the kernel's timing on or off
+ * as the windows say at @now_ns; the first call starts the first window.
+ * Call it as tracing starts and then every COLLECTOR_DRAIN_EVERY_MS or so.
+ */
+void collector__time_tick(struct collector *c, uint64_t now_ns);
+/* collector__prog_totals - the programs' own count, and bpf_prog_info summed over every program */
 void collector__prog_totals(const struct collector *c, struct collector_prog_totals *t);
 void collector__close(struct collector *c);
 

@@ -64,9 +64,9 @@ static const struct {
 	[F_MISSED_RUNS] = { "wakeprobe_bpf_missed_runs_total", "counter",
 			    "BPF program runs the kernel skipped (recursion, or another program on the CPU)." },
 	[F_BPF_RUNS] = { "wakeprobe_bpf_program_runs_total", "counter",
-			 "BPF program runs, by the kernel's count where it timed them (the run's tracing cost)." },
+			 "BPF program runs, as the programs counted them (the run's tracing cost)." },
 	[F_BPF_RUN_SECONDS] = { "wakeprobe_bpf_program_run_seconds_total", "counter",
-				"Time in the BPF programs, by the kernel's count where it timed them." },
+				"Time in the BPF programs: the kernel's time per run where it timed them, times all runs." },
 	[F_SELF_CPU] = { "wakeprobe_self_cpu_seconds_total", "counter",
 			 "wakeprobe's own CPU time, user and system, over the run (not the traced program's)." },
 };

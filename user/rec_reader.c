@@ -222,6 +222,8 @@ static const char *check_cost(const struct rec_cost *c)
 		return "unterminated text";
 	if (!is_bool(c->known) || !is_bool(c->bpf_stats_on))
 		return "cost flag out of range";
+	if (c->bpf_timed_permille > 1000)
+		return "timed share of the runs over 1000 per mille";
 	return NULL;
 }
 
@@ -377,6 +379,11 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 		rec->event.wake.flags = 0;
 	if (r->version < 4 && rec->type == REC_RUN_BEGIN)
 		rec->run_begin.new_task = 0;
+	/* before version 5 these bytes were padding, and the kernel timed every run */
+	if (r->version < 5 && rec->type == REC_RUN_END)
+		rec->run_end.cost.bpf_timed_permille = 1000;
+	if (r->version < 5 && rec->type == REC_ATTACH_END)
+		rec->attach_end.cost.bpf_timed_permille = 1000;
 	why = check_payload(r, rec);
 	if (why) {
 		snprintf(msg, len, "bad %s record at byte offset %" PRIu64 ": %s", recording__type_name(h.type), at, why);

@@ -31,7 +31,7 @@
 #include "syscall_list.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
-#define REC_VERSION		4		/* what this wakeprobe writes */
+#define REC_VERSION		5		/* what this wakeprobe writes */
 #define REC_OLDEST_VERSION	1		/* the oldest it still reads */
 #define REC_FILE_HEADER_SIZE	16
 #define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
@@ -147,7 +147,8 @@ struct rec_cost {
 	uint64_t self_cpu_ns;		/* wakeprobe's own CPU time over the run */
 	uint8_t known;			/* 0: recorded before wakeprobe kept it */
 	uint8_t bpf_stats_on;
-	char __pad[6];
+	uint16_t bpf_timed_permille;	/* version 5; before it the kernel timed every run: 1000 on reading */
+	char __pad[4];
 	char bpf_stats_why_off[96];
 };
 

@@ -290,6 +290,10 @@ void report_json__write_cost(struct json_writer *w, const struct trace_cost *c, 
 	json_writer__put_uint_if(w, "bpf_runs", bpf, c->bpf_runs);
 	json_writer__put_uint_if(w, "bpf_run_ns", bpf, c->bpf_run_ns);
 	json_writer__put_uint_if(w, "bpf_run_ns_per_wakeup", bpf && wakeups, wakeups ? c->bpf_run_ns / wakeups : 0);
+	if (bpf)
+		json_writer__put_double(w, "bpf_timed_share", c->bpf_timed_permille / 1000.0);
+	else
+		json_writer__put_null(w, "bpf_timed_share");
 	json_writer__put_uint(w, "records", records);
 	json_writer__put_uint(w, "dropped", dropped);
 	json_writer__put_uint(w, "self_cpu_ns", c->self_cpu_ns);

@@ -180,8 +180,9 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 	struct collector_opts copts = {
 		.verbose = s->opts->verbose,
 		.ringbuf_bytes = s->cfg->ringbuf_bytes,
-		/* every run states its cost; the benchmark times its sides without the statistics' own */
-		.run_stats = !s->opts->bench || s->opts->bench->bpf_run_stats,
+		/* every run states its cost, the benchmark's sides too: they are measured as run */
+		.run_stats = true,
+		.time_every_run = s->opts->bench && s->opts->bench->bpf_run_stats,
 		.enter_syscalls = wl->notify_syscalls,
 		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
@@ -296,7 +297,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
 		collector__prog_totals(s.collector, &totals);
 		res->missed_runs = totals.missed_runs;
-		trace_cost__stop(&res->cost, totals.runs, totals.run_ns);
+		trace_cost__stop(&res->cost, totals.counted_runs, totals.runs, totals.run_ns);
 		res->progs = totals;
 	}
 

@@ -29,7 +29,7 @@ struct trace_toggle {
  * asks of a session, and what it gets back; wakeprobe itself passes none.
  */
 struct session_bench {
-	bool bpf_run_stats;		/* time the BPF programs: it slows them */
+	bool bpf_run_stats;		/* time every BPF program run, not in windows only: it slows them */
 	/*
 	 * Take the BPF programs off their tracepoints and put them back every
 	 * this many ms, so that traced and untraced stretches of one run

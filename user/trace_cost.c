@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "collector.h"
 #include "recording.h"
 #include "trace_cost.h"
 
@@ -28,15 +29,26 @@ void trace_cost__start(struct trace_cost *c, int stats_err)
 	c->self_cpu_start_ns = self_cpu_ns();
 }
 
-void trace_cost__stop(struct trace_cost *c, uint64_t bpf_runs, uint64_t bpf_run_ns)
+void trace_cost__stop(struct trace_cost *c, uint64_t counted_runs, uint64_t timed_runs, uint64_t timed_ns)
 {
 	uint64_t now = self_cpu_ns();
 
 	c->self_cpu_ns = now > c->self_cpu_start_ns ? now - c->self_cpu_start_ns : 0;
-	if (c->bpf_stats_on) {
-		c->bpf_runs = bpf_runs;
-		c->bpf_run_ns = bpf_run_ns;
+	if (!c->bpf_stats_on)
+		return;
+	if (!timed_runs || !counted_runs) {
+		c->bpf_stats_on = false;
+		snprintf(c->bpf_stats_why_off, sizeof(c->bpf_stats_why_off),
+			 "no program ran while the kernel timed them, %d ms of every %d ms", COLLECTOR_TIMED_MS,
+			 COLLECTOR_TIMED_EVERY_MS);
+		return;
 	}
+	/* a count read before the kernel's may fall a few runs short of it */
+	if (counted_runs < timed_runs)
+		counted_runs = timed_runs;
+	c->bpf_runs = counted_runs;
+	c->bpf_run_ns = (uint64_t)((double)timed_ns * counted_runs / timed_runs + 0.5);
+	c->bpf_timed_permille = (uint16_t)((timed_runs * 1000 + counted_runs / 2) / counted_runs);
 }
 
 void trace_cost__encode(const struct trace_cost *c, struct rec_cost *r)
@@ -46,6 +58,7 @@ void trace_cost__encode(const struct trace_cost *c, struct rec_cost *r)
 	r->bpf_stats_on = c->bpf_stats_on;
 	r->bpf_runs = c->bpf_runs;
 	r->bpf_run_ns = c->bpf_run_ns;
+	r->bpf_timed_permille = c->bpf_timed_permille;
 	r->self_cpu_ns = c->self_cpu_ns;
 	snprintf(r->bpf_stats_why_off, sizeof(r->bpf_stats_why_off), "%s", c->bpf_stats_why_off);
 }
@@ -57,6 +70,7 @@ void trace_cost__decode(const struct rec_cost *r, struct trace_cost *c)
 	c->bpf_stats_on = r->bpf_stats_on;
 	c->bpf_runs = r->bpf_runs;
 	c->bpf_run_ns = r->bpf_run_ns;
+	c->bpf_timed_permille = r->bpf_timed_permille;
 	c->self_cpu_ns = r->self_cpu_ns;
 	snprintf(c->bpf_stats_why_off, sizeof(c->bpf_stats_why_off), "%s", r->bpf_stats_why_off);
 }

@@ -186,9 +186,34 @@ Test(trace, a_run_states_its_cost_and_leaves_the_kernels_statistics_as_they_were
 	cr_assert_geq(cost->bpf_runs, 4 * result.samples_sent, "%lu runs for %lu wakeups", cost->bpf_runs,
 		      result.samples_sent);
 	cr_assert_gt(cost->bpf_run_ns, cost->bpf_runs, "under a nanosecond a run");
+	/* the kernel timed the runs of its windows only, unless something else kept it timing all */
+	if (before) {
+		cr_assert_eq(cost->bpf_timed_permille, 1000);
+	} else {
+		cr_assert_gt(cost->bpf_timed_permille, 0);
+		cr_assert_lt(cost->bpf_timed_permille, 1000, "the kernel timed every run: its windows were not kept");
+	}
 	cr_assert_gt(cost->self_cpu_ns, 0);
 	cr_assert_lt(cost->self_cpu_ns, result.trace_end_ns - result.trace_start_ns,
 		     "wakeprobe, one thread, spent more CPU than the run lasted");
-	cr_log_info("cost: %.1f runs, %.0f ns per wakeup; wakeprobe %.1f ms of CPU",
-		    (double)cost->bpf_runs / 300, (double)cost->bpf_run_ns / 300, cost->self_cpu_ns / 1e6);
+	cr_log_info("cost: %.1f runs, %.0f ns per wakeup, %u per mille timed; wakeprobe %.1f ms of CPU",
+		    (double)cost->bpf_runs / 300, (double)cost->bpf_run_ns / 300, cost->bpf_timed_permille,
+		    cost->self_cpu_ns / 1e6);
+}
+
+Test(trace, the_programs_count_their_runs_as_the_kernel_does)
+{
+	struct checks c = {};
+	struct test_session s = test_session("eventfd", true, 300, 500, &c);
+	struct session_bench every_run = { .bpf_run_stats = true };
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	s.opts.bench = &every_run;
+	cr_assert_eq(session__run(&s.cfg, &s.opts, &result, msg, sizeof(msg)), 0, "session failed: %s", msg);
+	cr_assert(result.cost.bpf_stats_on, "%s", result.cost.bpf_stats_why_off);
+	cr_assert_geq(result.progs.runs, 4 * result.samples_sent, "%lu runs timed", result.progs.runs);
+	cr_assert_eq(result.progs.counted_runs, result.progs.runs, "the programs counted %lu runs, the kernel %lu",
+		     result.progs.counted_runs, result.progs.runs);
+	cr_assert_eq(result.cost.bpf_timed_permille, 1000);
 }

@@ -27,12 +27,44 @@ Test(trace_cost, wakeprobes_own_cpu_is_what_it_spent_between_start_and_stop)
 
 	trace_cost__start(&c, 0);
 	burn(30);
-	trace_cost__stop(&c, 2400, 870000);
+	trace_cost__stop(&c, 2400, 2400, 870000);
 	cr_assert(c.known && c.bpf_stats_on);
 	cr_assert_geq(c.self_cpu_ns, 30000000ull, "%lu ns", c.self_cpu_ns);
 	cr_assert_lt(c.self_cpu_ns, 2000000000ull, "%lu ns", c.self_cpu_ns);
 	cr_assert_eq(c.bpf_runs, 2400);
 	cr_assert_eq(c.bpf_run_ns, 870000);
+	cr_assert_eq(c.bpf_timed_permille, 1000, "every run timed");
+}
+
+Test(trace_cost, runs_timed_in_windows_give_the_time_of_all_runs_at_their_mean)
+{
+	struct trace_cost c;
+
+	trace_cost__start(&c, 0);
+	/* 120 of 2400 runs timed, 300 ns each: all 2400 at 300 ns */
+	trace_cost__stop(&c, 2400, 120, 36000);
+	cr_assert(c.bpf_stats_on);
+	cr_assert_eq(c.bpf_runs, 2400);
+	cr_assert_eq(c.bpf_run_ns, 720000);
+	cr_assert_eq(c.bpf_timed_permille, 50);
+	/* a count read before the kernel's: never fewer runs than it timed */
+	trace_cost__start(&c, 0);
+	trace_cost__stop(&c, 98, 100, 30000);
+	cr_assert_eq(c.bpf_runs, 100);
+	cr_assert_eq(c.bpf_run_ns, 30000);
+	cr_assert_eq(c.bpf_timed_permille, 1000);
+}
+
+Test(trace_cost, no_run_inside_a_window_leaves_the_time_out_and_says_why)
+{
+	struct trace_cost c;
+
+	trace_cost__start(&c, 0);
+	trace_cost__stop(&c, 2400, 0, 0);
+	cr_assert_not(c.bpf_stats_on);
+	cr_assert_eq(c.bpf_runs, 0);
+	cr_assert(strstr(c.bpf_stats_why_off, "no program ran while the kernel timed them"), "%s",
+		  c.bpf_stats_why_off);
 }
 
 Test(trace_cost, a_kernel_that_would_not_time_the_programs_leaves_their_figures_out_and_says_why)
@@ -40,7 +72,7 @@ Test(trace_cost, a_kernel_that_would_not_time_the_programs_leaves_their_figures_
 	struct trace_cost c;
 
 	trace_cost__start(&c, -EINVAL);
-	trace_cost__stop(&c, 2400, 870000);
+	trace_cost__stop(&c, 2400, 2400, 870000);
 	cr_assert_not(c.bpf_stats_on);
 	cr_assert_eq(c.bpf_runs, 0, "counts the kernel did not keep are not taken");
 	cr_assert(strstr(c.bpf_stats_why_off, "Invalid argument"), "%s", c.bpf_stats_why_off);
@@ -52,7 +84,7 @@ Test(trace_cost, a_recording_keeps_it_and_an_older_one_says_it_did_not)
 	struct rec_cost r;
 
 	trace_cost__start(&c, -EPERM);
-	trace_cost__stop(&c, 0, 0);
+	trace_cost__stop(&c, 0, 0, 0);
 	c.self_cpu_ns = 4242;
 	trace_cost__encode(&c, &r);
 	trace_cost__decode(&r, &back);
@@ -60,6 +92,14 @@ Test(trace_cost, a_recording_keeps_it_and_an_older_one_says_it_did_not)
 	cr_assert_not(back.bpf_stats_on);
 	cr_assert_eq(back.self_cpu_ns, 4242);
 	cr_assert_str_eq(back.bpf_stats_why_off, c.bpf_stats_why_off);
+	trace_cost__start(&c, 0);
+	trace_cost__stop(&c, 2400, 120, 36000);
+	trace_cost__encode(&c, &r);
+	trace_cost__decode(&r, &back);
+	cr_assert(back.bpf_stats_on);
+	cr_assert_eq(back.bpf_runs, 2400);
+	cr_assert_eq(back.bpf_run_ns, 720000);
+	cr_assert_eq(back.bpf_timed_permille, 50, "the timed share is kept");
 	memset(&r, 0, sizeof(r));
 	trace_cost__decode(&r, &back);
 	cr_assert_not(back.known);
