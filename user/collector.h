@@ -143,8 +143,8 @@ struct collector_prog_totals {
 };
 
 /* the kernel times the programs in windows this long, one at the start of each period */
-#define COLLECTOR_TIMED_MS		50
-#define COLLECTOR_TIMED_EVERY_MS	1000
+#define COLLECTOR_TIMED_MS		20
+#define COLLECTOR_TIMED_EVERY_MS	2000
 
 /*
  * collector__time_tick - with run_stats, turn the kernel's timing on or off

@@ -39,8 +39,8 @@ void trace_cost__stop(struct trace_cost *c, uint64_t counted_runs, uint64_t time
 	if (!timed_runs || !counted_runs) {
 		c->bpf_stats_on = false;
 		snprintf(c->bpf_stats_why_off, sizeof(c->bpf_stats_why_off),
-			 "no program ran while the kernel timed them, %d ms of every %d ms", COLLECTOR_TIMED_MS,
-			 COLLECTOR_TIMED_EVERY_MS);
+			 "no program ran while the kernel timed them, %d ms of each %d s", COLLECTOR_TIMED_MS,
+			 COLLECTOR_TIMED_EVERY_MS / 1000);
 		return;
 	}
 	/* a count read before the kernel's may fall a few runs short of it */
