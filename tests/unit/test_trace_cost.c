@@ -36,31 +36,39 @@ Test(trace_cost, wakeprobes_own_cpu_is_what_it_spent_between_start_and_stop)
 	cr_assert_eq(c.bpf_timed_permille, 1000, "every run timed");
 }
 
-Test(trace_cost, runs_timed_in_windows_give_the_time_of_all_runs_at_their_mean)
+/* stopped - a run the kernel could time, which ended with these totals */
+static struct trace_cost stopped(uint64_t counted_runs, uint64_t timed_runs, uint64_t timed_ns)
 {
 	struct trace_cost c;
 
 	trace_cost__start(&c, 0);
+	trace_cost__stop(&c, counted_runs, timed_runs, timed_ns);
+	return c;
+}
+
+static void assert_timed(const struct trace_cost *c, uint64_t runs, uint64_t run_ns, uint16_t permille)
+{
+	cr_assert(c->bpf_stats_on, "%s", c->bpf_stats_why_off);
+	cr_assert_eq(c->bpf_runs, runs);
+	cr_assert_eq(c->bpf_run_ns, run_ns);
+	cr_assert_eq(c->bpf_timed_permille, permille);
+}
+
+Test(trace_cost, runs_timed_in_windows_give_the_time_of_all_runs_at_their_mean)
+{
+	struct trace_cost c = stopped(2400, 120, 36000);
+
 	/* 120 of 2400 runs timed, 300 ns each: all 2400 at 300 ns */
-	trace_cost__stop(&c, 2400, 120, 36000);
-	cr_assert(c.bpf_stats_on);
-	cr_assert_eq(c.bpf_runs, 2400);
-	cr_assert_eq(c.bpf_run_ns, 720000);
-	cr_assert_eq(c.bpf_timed_permille, 50);
+	assert_timed(&c, 2400, 720000, 50);
 	/* a count read before the kernel's: never fewer runs than it timed */
-	trace_cost__start(&c, 0);
-	trace_cost__stop(&c, 98, 100, 30000);
-	cr_assert_eq(c.bpf_runs, 100);
-	cr_assert_eq(c.bpf_run_ns, 30000);
-	cr_assert_eq(c.bpf_timed_permille, 1000);
+	c = stopped(98, 100, 30000);
+	assert_timed(&c, 100, 30000, 1000);
 }
 
 Test(trace_cost, no_run_inside_a_window_leaves_the_time_out_and_says_why)
 {
-	struct trace_cost c;
+	struct trace_cost c = stopped(2400, 0, 0);
 
-	trace_cost__start(&c, 0);
-	trace_cost__stop(&c, 2400, 0, 0);
 	cr_assert_not(c.bpf_stats_on);
 	cr_assert_eq(c.bpf_runs, 0);
 	cr_assert(strstr(c.bpf_stats_why_off, "no program ran while the kernel timed them"), "%s",
