@@ -10,11 +10,22 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "collector.h"
+#include "journal.h"
 #include "runner.h"
 #include "sample_reader.h"
 #include "session.h"
 
 #define CLOCK_PAIR_EVERY_NS	(50ull * 1000 * 1000)
+
+/*
+ * A traced run's analysis waits in the journal (journal.h) while the
+ * workload runs, up to this much memory; past it, the journal is handed
+ * over this much a pump, oldest first, and the run is analysed as it goes
+ * once it has caught up. A back-to-back eventfd run writes about 700 bytes
+ * a wakeup: the budget holds some 380,000 of them.
+ */
+#define JOURNAL_BUDGET_BYTES	(256ull << 20)
+#define JOURNAL_CATCHUP_BYTES	(4ull << 20)
 
 volatile sig_atomic_t session_stop_requested;
 
@@ -28,12 +39,72 @@ struct session {
 	bool fds_known;
 	struct runner runner;
 	uint64_t last_pair_ns;
+	struct journal *journal;	/* NULL: inputs go straight to the analysis */
+	bool over_budget;		/* the journal outgrew its budget: it is being handed over */
 };
+
+static void sink_event(const struct wp_event *e, void *ctx)
+{
+	analysis__event(ctx, e);
+}
+
+static void sink_sample(const struct wp_sample *smp, uint64_t t_notify_ns, uint64_t t_woken_ns,
+			uint64_t t_wait_start_ns, void *ctx)
+{
+	analysis__sample(ctx, smp, t_notify_ns, t_woken_ns, t_wait_start_ns);
+}
+
+static void sink_fds(int notify_fd, int wait_fd, void *ctx)
+{
+	analysis__fds(ctx, notify_fd, wait_fd);
+}
+
+static void sink_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
+{
+	analysis__advance(ctx, complete_ns, drops);
+}
+
+/* journal_hand_over - up to @max_bytes of the journal's oldest inputs into the analysis */
+static void journal_hand_over(struct session *s, uint64_t max_bytes)
+{
+	const struct journal_sink sink = { .event = sink_event, .sample = sink_sample, .fds = sink_fds,
+					   .advance = sink_advance, .ctx = &s->analysis };
+
+	journal__feed(s->journal, &sink, max_bytes);
+}
+
+/* journaling - does the next input go to the journal, behind those waiting there? */
+static bool journaling(const struct session *s)
+{
+	return s->journal && (!s->over_budget || journal__bytes(s->journal));
+}
+
+/*
+ * journal_kept - the journal's answer @err to an input: true when it took
+ * it. Out of memory, it hands everything over and is done with: the input
+ * goes to the analysis, as every one after it.
+ */
+static bool journal_kept(struct session *s, int err)
+{
+	uint64_t budget = s->opts->journal_budget_bytes ? s->opts->journal_budget_bytes : JOURNAL_BUDGET_BYTES;
+
+	if (!err) {
+		if (journal__bytes(s->journal) > budget)
+			s->over_budget = true;
+		return true;
+	}
+	journal_hand_over(s, UINT64_MAX);
+	journal__free(s->journal);
+	s->journal = NULL;
+	return false;
+}
 
 static int on_event(const struct wp_event *e, void *ctx)
 {
 	struct session *s = ctx;
 
+	if (journaling(s) && journal_kept(s, journal__event(s->journal, e)))
+		return 0;
 	analysis__event(&s->analysis, e);
 	return 0;
 }
@@ -50,10 +121,13 @@ static void on_sample(const struct wp_sample *smp, void *ctx)
 		const struct wp_ring_header *hdr = &s->reader.ring->hdr;
 
 		/* the header is complete before the first sample is published */
-		if (s->cfg->workload->match_fd)
+		if (s->cfg->workload->match_fd &&
+		    !(journaling(s) && journal_kept(s, journal__fds(s->journal, hdr->notify_fd, hdr->wait_fd))))
 			analysis__fds(&s->analysis, hdr->notify_fd, hdr->wait_fd);
 		s->fds_known = true;
 	}
+	if (journaling(s) && journal_kept(s, journal__sample(s->journal, smp, t_notify, t_woken, t_wait)))
+		return;
 	analysis__sample(&s->analysis, smp, t_notify, t_woken, t_wait);
 }
 
@@ -132,8 +206,12 @@ static void pump(struct session *s, int timeout_ms)
 	}
 	maybe_add_clock_pair(s, collector__now_ns());
 	sample_reader__drain(&s->reader, on_sample, s);
-	if (s->collector)
+	if (!s->collector)
+		return;
+	if (!(journaling(s) && journal_kept(s, journal__advance(s->journal, complete_ns, drops))))
 		analysis__advance(&s->analysis, complete_ns, drops);
+	if (s->journal && s->over_budget && journal__bytes(s->journal))
+		journal_hand_over(s, JOURNAL_CATCHUP_BYTES);
 }
 
 static int track_child(pid_t pid, void *ctx)
@@ -239,6 +317,9 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		err = open_tracing(&s, msg, len);
 		if (err)
 			goto out;
+		/* without one (no memory), the run is analysed as it goes */
+		if (!o->analyse_live)
+			s.journal = journal__new();
 	}
 	res->trace_start_ns = collector__now_ns();
 	err = analysis__begin(&s.analysis, cfg, &o->analysis, res);
@@ -289,6 +370,9 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	}
 	add_clock_pair(&s, collector__now_ns());
 	sample_reader__drain(&s.reader, on_sample, &s);
+	/* the workload is done: what waited in the journal is analysed now */
+	if (s.journal)
+		journal_hand_over(&s, UINT64_MAX);
 	if (s.collector) {
 		struct collector_prog_totals totals;
 
@@ -325,6 +409,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 out:
 	runner__stop(&s.runner, 0);
 	collector__close(s.collector);
+	journal__free(s.journal);
 	analysis__free(&s.analysis);
 	sample_reader__destroy(&s.reader);
 	return err;

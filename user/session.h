@@ -62,6 +62,13 @@ struct session_opts {
 	uid_t uid;
 	gid_t gid;
 	struct session_bench *bench;	/* NULL but in the benchmark */
+	/*
+	 * Hand each input to the analysis as it comes, for a caller whose
+	 * on_sample acts on the run while it goes; by default a traced run's
+	 * inputs wait in a journal until the workload is done (journal.h).
+	 */
+	bool analyse_live;
+	uint64_t journal_budget_bytes;	/* 0: the default, JOURNAL_BUDGET_BYTES (session.c) */
 };
 
 /* set from a signal handler: end the run early and report what was seen */

@@ -76,6 +76,8 @@ Test(hardening, a_workload_run_as_another_user_is_traced_as_usual, .timeout = 60
 
 	skip_unless_traceable();
 	sess = test_session("eventfd", true, 200, 300, &c);
+	/* its hook acts on the run while it goes */
+	sess.opts.analyse_live = true;
 	sess.opts.drop_privileges = true;
 	sess.opts.uid = 65534;
 	sess.opts.gid = 65534;
@@ -592,6 +594,8 @@ Test(hardening, a_workload_killed_mid_run_is_reported_with_its_signal_and_reaped
 
 	skip_unless_traceable();
 	sess = test_session("eventfd", true, 100000, 1000, &c);
+	/* its hook acts on the run while it goes */
+	sess.opts.analyse_live = true;
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert(result.workload_failed);
 	cr_assert(strstr(result.workload_exit, "killed by signal 9"), "%s", result.workload_exit);

@@ -296,6 +296,8 @@ static void hog_run(struct starter *st, struct hog_times *t)
 	cr_assert_eq(pipe2(go, O_CLOEXEC), 0);
 	st->go = go[1];
 	sess = test_session("cond", true, 400, 1000, &c);
+	/* its hook acts on the run while it goes */
+	sess.opts.analyse_live = true;
 	sess.opts.analysis.on_event = log_runnable;
 	st->hog = start_hog(t, go, 1, 30);
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
@@ -473,6 +475,8 @@ Test(outliers, a_wakee_moved_to_another_cpu_mid_run_shows_the_migration)
 
 	skip_unless_traceable();
 	sess = test_session("eventfd", true, 200, 1000, &c);
+	/* its hook acts on the run while it goes */
+	sess.opts.analyse_live = true;
 	sess.opts.analysis.outliers = 200;
 	sess.opts.analysis.on_event = watch_migrations;
 	sess.opts.analysis.on_event_ctx = &mv;

@@ -217,3 +217,23 @@ Test(trace, the_programs_count_their_runs_as_the_kernel_does)
 		     result.progs.counted_runs, result.progs.runs);
 	cr_assert_eq(result.cost.bpf_timed_permille, 1000);
 }
+
+Test(trace, a_run_past_its_journal_budget_catches_up_and_loses_nothing)
+{
+	struct checks c = {};
+	struct test_session s = test_session("eventfd", true, 20000, 0, &c);
+	const struct aggregate *a = &result.agg;
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	/* some 100 wakeups' inputs: the journal is handed over in slices from early on */
+	s.opts.journal_budget_bytes = 64 << 10;
+	cr_assert_eq(session__run(&s.cfg, &s.opts, &result, msg, sizeof(msg)), 0, "session failed: %s", msg);
+	cr_assert_not(result.workload_failed, "workload failed: %s", result.workload_error);
+	cr_assert_eq(result.samples_sent, 20000);
+	cr_assert_eq(c.seen, 20000, "merged %lu of 20000 samples", c.seen);
+	cr_assert_eq(c.seq_out_of_order, 0);
+	cr_assert_eq(result.drops_total, 0, "%lu events dropped", result.drops_total);
+	cr_assert_eq(a->by_label[LABEL_COMPLETE] + labelled(a), result.samples_sent);
+	cr_assert_geq(a->by_label[LABEL_COMPLETE], 19000, "%lu of 20000 complete", a->by_label[LABEL_COMPLETE]);
+}

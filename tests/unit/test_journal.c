@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* test_journal.c - the analysis inputs kept during a run come out whole and in order */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include "journal.h"
+
+/* what a sink was handed: each input as one line of numbers, in order */
+#define SEEN_MAX	200000
+
+struct seen {
+	uint64_t v[SEEN_MAX][4];
+	size_t n;
+};
+
+static void seen_event(const struct wp_event *e, void *ctx)
+{
+	struct seen *s = ctx;
+
+	s->v[s->n][0] = 1;
+	s->v[s->n][1] = e->ts_ns;
+	s->v[s->n][2] = e->type;
+	s->v[s->n++][3] = e->sw.next_tid;
+}
+
+static void seen_sample(const struct wp_sample *smp, uint64_t t_notify_ns, uint64_t t_woken_ns,
+			uint64_t t_wait_start_ns, void *ctx)
+{
+	struct seen *s = ctx;
+
+	s->v[s->n][0] = 2;
+	s->v[s->n][1] = smp->seq;
+	s->v[s->n][2] = t_notify_ns;
+	s->v[s->n++][3] = t_woken_ns + t_wait_start_ns;
+}
+
+static void seen_fds(int notify_fd, int wait_fd, void *ctx)
+{
+	struct seen *s = ctx;
+
+	s->v[s->n][0] = 3;
+	s->v[s->n][1] = (uint64_t)notify_fd;
+	s->v[s->n][2] = (uint64_t)wait_fd;
+	s->v[s->n++][3] = 0;
+}
+
+static void seen_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
+{
+	struct seen *s = ctx;
+
+	s->v[s->n][0] = 4;
+	s->v[s->n][1] = complete_ns;
+	s->v[s->n][2] = drops;
+	s->v[s->n++][3] = 0;
+}
+
+/* fill - @n inputs of every kind in turn, numbered from @from; the same lines into @want */
+static void fill(struct journal *j, uint64_t from, size_t n, struct seen *want)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = from + i;
+
+		switch (k % 4) {
+		case 0: {
+			struct wp_event e = { .ts_ns = 1000 + k, .type = WP_EV_SWITCH, .sw.next_tid = (uint32_t)k };
+
+			cr_assert_eq(journal__event(j, &e), 0);
+			memcpy(want->v[want->n++], (uint64_t[4]){ 1, 1000 + k, WP_EV_SWITCH, k }, sizeof(want->v[0]));
+			break;
+		}
+		case 1: {
+			struct wp_sample smp = { .seq = k };
+
+			cr_assert_eq(journal__sample(j, &smp, 2 * k, 3 * k, 5), 0);
+			memcpy(want->v[want->n++], (uint64_t[4]){ 2, k, 2 * k, 3 * k + 5 }, sizeof(want->v[0]));
+			break;
+		}
+		case 2:
+			cr_assert_eq(journal__fds(j, (int)k, -1), 0);
+			memcpy(want->v[want->n++], (uint64_t[4]){ 3, k, (uint64_t)-1, 0 }, sizeof(want->v[0]));
+			break;
+		default:
+			cr_assert_eq(journal__advance(j, 7 * k, k / 4), 0);
+			memcpy(want->v[want->n++], (uint64_t[4]){ 4, 7 * k, k / 4, 0 }, sizeof(want->v[0]));
+			break;
+		}
+	}
+}
+
+static struct journal_sink sink_into(struct seen *s)
+{
+	return (struct journal_sink){ .event = seen_event, .sample = seen_sample, .fds = seen_fds,
+				      .advance = seen_advance, .ctx = s };
+}
+
+Test(journal, every_input_comes_out_once_and_in_the_order_it_went_in)
+{
+	struct journal *j = journal__new();
+	struct seen *got = calloc(1, sizeof(*got)), *want = calloc(1, sizeof(*want));
+	struct journal_sink sink = sink_into(got);
+
+	cr_assert(j && got && want);
+	fill(j, 0, 1000, want);
+	cr_assert_gt(journal__bytes(j), 0);
+	journal__feed(j, &sink, UINT64_MAX);
+	cr_assert_eq(got->n, want->n);
+	cr_assert_arr_eq(got->v, want->v, want->n * sizeof(want->v[0]));
+	cr_assert_eq(journal__bytes(j), 0, "nothing is left once all is handed over");
+	journal__free(j);
+	free(got);
+	free(want);
+}
+
+Test(journal, handed_over_in_slices_while_it_grows_the_order_holds_across_chunks)
+{
+	struct journal *j = journal__new();
+	struct seen *got = calloc(1, sizeof(*got)), *want = calloc(1, sizeof(*want));
+	struct journal_sink sink = sink_into(got);
+	uint64_t before, most = 0;
+	size_t k;
+
+	cr_assert(j && got && want);
+	/* 120,000 inputs of 16 to 96 bytes: about 7 MiB, over two of the journal's 4 MiB chunks */
+	for (k = 0; k < 120000; k += 20000) {
+		fill(j, k, 20000, want);
+		before = journal__bytes(j);
+		most = before > most ? before : most;
+		journal__feed(j, &sink, 100000);
+		cr_assert_geq(before - journal__bytes(j), 100000, "a slice is at least what was asked");
+		cr_assert_lt(before - journal__bytes(j), 100000 + 104, "and at most one input over it");
+	}
+	cr_assert_gt(most, 4u << 20, "the inputs outgrew one chunk");
+	journal__feed(j, &sink, UINT64_MAX);
+	cr_assert_eq(got->n, 120000);
+	cr_assert_arr_eq(got->v, want->v, want->n * sizeof(want->v[0]));
+	journal__free(j);
+	free(got);
+	free(want);
+}
+
+Test(journal, a_journal_emptied_takes_new_inputs_and_gives_them_in_order)
+{
+	struct journal *j = journal__new();
+	struct seen *got = calloc(1, sizeof(*got)), *want = calloc(1, sizeof(*want));
+	struct journal_sink sink = sink_into(got);
+
+	cr_assert(j && got && want);
+	fill(j, 0, 10, want);
+	journal__feed(j, &sink, UINT64_MAX);
+	journal__feed(j, &sink, UINT64_MAX);
+	cr_assert_eq(got->n, 10, "an empty journal hands over nothing");
+	fill(j, 10, 10, want);
+	journal__feed(j, &sink, UINT64_MAX);
+	cr_assert_eq(got->n, 20);
+	cr_assert_arr_eq(got->v, want->v, want->n * sizeof(want->v[0]));
+	journal__free(j);
+	free(got);
+	free(want);
+}
