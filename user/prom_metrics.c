@@ -68,7 +68,7 @@ static const struct {
 	[F_BPF_RUN_SECONDS] = { "wakeprobe_bpf_program_run_seconds_total", "counter",
 				"Time in the BPF programs: the kernel's time per run where it timed them, times all runs." },
 	[F_SELF_CPU] = { "wakeprobe_self_cpu_seconds_total", "counter",
-			 "wakeprobe's own CPU time, user and system, over the run (not the traced program's)." },
+			 "wakeprobe's own CPU time, user and system, while it traced (not the traced program's)." },
 };
 
 /* begin - the HELP and TYPE lines of @f, before its first sample */

@@ -144,7 +144,7 @@ struct rec_steal {
 struct rec_cost {
 	uint64_t bpf_runs;		/* the kernel's count, with bpf_stats_on */
 	uint64_t bpf_run_ns;
-	uint64_t self_cpu_ns;		/* wakeprobe's own CPU time over the run */
+	uint64_t self_cpu_ns;		/* wakeprobe's own CPU time while it traced */
 	uint8_t known;			/* 0: recorded before wakeprobe kept it */
 	uint8_t bpf_stats_on;
 	uint16_t bpf_timed_permille;	/* version 5; before it the kernel timed every run: 1000 on reading */

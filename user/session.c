@@ -370,9 +370,6 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	}
 	add_clock_pair(&s, collector__now_ns());
 	sample_reader__drain(&s.reader, on_sample, &s);
-	/* the workload is done: what waited in the journal is analysed now */
-	if (s.journal)
-		journal_hand_over(&s, UINT64_MAX);
 	if (s.collector) {
 		struct collector_prog_totals totals;
 
@@ -384,6 +381,9 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		trace_cost__stop(&res->cost, totals.counted_runs, totals.runs, totals.run_ns);
 		res->progs = totals;
 	}
+	/* the workload is done, and tracing's cost taken: what waited in the journal is analysed now */
+	if (s.journal)
+		journal_hand_over(&s, UINT64_MAX);
 
 	state = sample_reader__state(&s.reader);
 	res->samples_sent = hdr->head;

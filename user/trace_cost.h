@@ -28,7 +28,7 @@ struct trace_cost {
 	 */
 	uint64_t bpf_run_ns;
 	uint16_t bpf_timed_permille;
-	uint64_t self_cpu_ns;		/* wakeprobe's own CPU time, user and system, over the run */
+	uint64_t self_cpu_ns;		/* wakeprobe's own CPU time, user and system, while it traced */
 	uint64_t self_cpu_start_ns;	/* ... at its start, while the run goes on */
 };
 
