@@ -874,7 +874,9 @@ int main(int argc, char **argv)
 	       " back to back\n", paced_rounds, paced_samples, PACED_US, flood_rounds, flood_samples);
 	printf("each round runs five sides in turn, the order rotating: untraced (no BPF), again (the same),\n"
 	       "nop (a do-nothing BPF program on each of wakeprobe's tracepoints), full (wakeprobe),\n"
-	       "lean (wakeprobe --lean); steal = the host's share of CPU time during the round\n\n");
+	       "lean (wakeprobe --lean); steal = the host's share of CPU time during the round;\n"
+	       "full and lean run as a user's run does, the kernel timing their programs %d ms of each %d s\n\n",
+	       COLLECTOR_TIMED_MS, COLLECTOR_TIMED_EVERY_MS / 1000);
 
 	if (nops_load(&nops) || floor_load(&floor_side, catalog__find("eventfd")) ||
 	    run_rounds("paced", "p50 us", "%7.2f", paced_rounds, paced_samples, PACED_US, r, paced) ||
