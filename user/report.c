@@ -3,7 +3,6 @@
 #include <stdarg.h>
 #include <string.h>
 #include "explain.h"
-#include "collector.h"
 #include "report.h"
 
 static double us(uint64_t ns)
@@ -58,9 +57,10 @@ void report__cost(FILE *out, const struct trace_cost *c, uint64_t records, uint6
 	else
 		fprintf(out, "  cost       BPF time not measured (%s)", c->bpf_stats_why_off);
 	fprintf(out, "; %.1f records per wakeup, %" PRIu64 " dropped\n", records * per, dropped);
+	/* the share, not the windows of this build: a recording made with others says the same */
 	if (c->bpf_stats_on && c->bpf_timed_permille < 1000)
-		fprintf(out, "             the kernel timed %.1f%% of those runs (%d ms of each %.0f s), the rest at their "
-			"mean\n", c->bpf_timed_permille / 10.0, COLLECTOR_TIMED_MS, COLLECTOR_TIMED_EVERY_MS / 1000.0);
+		fprintf(out, "             the kernel timed %.1f%% of those runs, the rest at their mean\n",
+			c->bpf_timed_permille / 10.0);
 	fprintf(out, "             wakeprobe's own CPU %.1f ms, %.1f%% of the %.2f s traced\n", c->self_cpu_ns / 1e6,
 		wall_ns ? 100.0 * (double)c->self_cpu_ns / (double)wall_ns : 0.0, wall_ns / 1e9);
 }
