@@ -92,34 +92,51 @@ static struct journal_sink sink_into(struct seen *s)
 				      .advance = seen_advance, .ctx = s };
 }
 
-Test(journal, every_input_comes_out_once_and_in_the_order_it_went_in)
-{
-	struct journal *j = journal__new();
-	struct seen *got = calloc(1, sizeof(*got)), *want = calloc(1, sizeof(*want));
-	struct journal_sink sink = sink_into(got);
+/* each test's journal, what its sink got, and what it should have got */
+static struct journal *j;
+static struct seen *got, *want;
+static struct journal_sink sink;
 
+static void setup(void)
+{
+	j = journal__new();
+	got = calloc(1, sizeof(*got));
+	want = calloc(1, sizeof(*want));
 	cr_assert(j && got && want);
-	fill(j, 0, 1000, want);
-	cr_assert_gt(journal__bytes(j), 0);
-	journal__feed(j, &sink, UINT64_MAX);
-	cr_assert_eq(got->n, want->n);
-	cr_assert_arr_eq(got->v, want->v, want->n * sizeof(want->v[0]));
-	cr_assert_eq(journal__bytes(j), 0, "nothing is left once all is handed over");
+	sink = sink_into(got);
+}
+
+static void teardown(void)
+{
 	journal__free(j);
 	free(got);
 	free(want);
 }
 
+TestSuite(journal, .init = setup, .fini = teardown);
+
+/* the sink got what went in, all of it, in order */
+static void assert_all_in_order(void)
+{
+	cr_assert_eq(got->n, want->n, "%zu inputs handed over of %zu", got->n, want->n);
+	cr_assert_arr_eq(got->v, want->v, want->n * sizeof(want->v[0]));
+}
+
+Test(journal, every_input_comes_out_once_and_in_the_order_it_went_in)
+{
+	fill(j, 0, 1000, want);
+	cr_assert_gt(journal__bytes(j), 0);
+	journal__feed(j, &sink, UINT64_MAX);
+	assert_all_in_order();
+	cr_assert_eq(journal__bytes(j), 0, "nothing is left once all is handed over");
+}
+
 Test(journal, handed_over_in_slices_while_it_grows_the_order_holds_across_chunks)
 {
-	struct journal *j = journal__new();
-	struct seen *got = calloc(1, sizeof(*got)), *want = calloc(1, sizeof(*want));
-	struct journal_sink sink = sink_into(got);
 	uint64_t before, most = 0;
 	size_t k;
 
-	cr_assert(j && got && want);
-	/* 120,000 inputs of 16 to 96 bytes: about 7 MiB, over two of the journal's 4 MiB chunks */
+	/* 120,000 inputs of 16 to 96 bytes, handed over 100,000 bytes at a time: over 4 MiB held at once */
 	for (k = 0; k < 120000; k += 20000) {
 		fill(j, k, 20000, want);
 		before = journal__bytes(j);
@@ -131,19 +148,11 @@ Test(journal, handed_over_in_slices_while_it_grows_the_order_holds_across_chunks
 	cr_assert_gt(most, 4u << 20, "the inputs outgrew one chunk");
 	journal__feed(j, &sink, UINT64_MAX);
 	cr_assert_eq(got->n, 120000);
-	cr_assert_arr_eq(got->v, want->v, want->n * sizeof(want->v[0]));
-	journal__free(j);
-	free(got);
-	free(want);
+	assert_all_in_order();
 }
 
 Test(journal, a_journal_emptied_takes_new_inputs_and_gives_them_in_order)
 {
-	struct journal *j = journal__new();
-	struct seen *got = calloc(1, sizeof(*got)), *want = calloc(1, sizeof(*want));
-	struct journal_sink sink = sink_into(got);
-
-	cr_assert(j && got && want);
 	fill(j, 0, 10, want);
 	journal__feed(j, &sink, UINT64_MAX);
 	journal__feed(j, &sink, UINT64_MAX);
@@ -151,8 +160,5 @@ Test(journal, a_journal_emptied_takes_new_inputs_and_gives_them_in_order)
 	fill(j, 10, 10, want);
 	journal__feed(j, &sink, UINT64_MAX);
 	cr_assert_eq(got->n, 20);
-	cr_assert_arr_eq(got->v, want->v, want->n * sizeof(want->v[0]));
-	journal__free(j);
-	free(got);
-	free(want);
+	assert_all_in_order();
 }
