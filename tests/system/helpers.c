@@ -237,6 +237,13 @@ void wakeprobe_run(struct wakeprobe_ran *r, char *const args[])
 	program_run(r, argv);
 }
 
+void wakeprobe_run_ok(struct wakeprobe_ran *r, char *const args[])
+{
+	wakeprobe_run(r, args);
+	cr_assert(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0, "status 0x%x; stderr: %s\n%s", r->status, r->err,
+		  r->out);
+}
+
 void program_run(struct wakeprobe_ran *r, char *const argv[])
 {
 	int out, err;

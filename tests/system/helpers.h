@@ -126,6 +126,8 @@ struct wakeprobe_ran {
 
 /* wakeprobe_run - wakeprobe_path() with @args (after argv[0], at most 30) to its end */
 void wakeprobe_run(struct wakeprobe_ran *r, char *const args[]);
+/* wakeprobe_run_ok - wakeprobe_run(), which must end with status 0 */
+void wakeprobe_run_ok(struct wakeprobe_ran *r, char *const args[]);
 
 /* program_run - the program at the path @argv[0] with its arguments, run as wakeprobe_run() runs wakeprobe */
 void program_run(struct wakeprobe_ran *r, char *const argv[]);

@@ -38,8 +38,7 @@ Test(attach_cli, a_command_is_traced_from_its_start_and_its_eventfd_wakeups_coun
 	long n;
 
 	skip_unless_traceable();
-	wakeprobe_run(&r, args);
-	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	wakeprobe_run_ok(&r, args);
 	cr_assert(strstr(r.out, "ended: the command exited"), "%s", r.out);
 	cr_assert(strstr(r.out, "(pid "), "%s", r.out);
 	n = report_pair_count(r.out, "eventfd write -> read");
@@ -238,8 +237,7 @@ Test(attach_cli, the_json_counts_the_eventfd_wakeups_and_the_csv_has_a_row_for_e
 	out_dir(dir, sizeof(dir));
 	snprintf(json, sizeof(json), "%s/run.json", dir);
 	snprintf(csv, sizeof(csv), "%s/run.csv", dir);
-	wakeprobe_run(&r, args);
-	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	wakeprobe_run_ok(&r, args);
 	cr_assert(strstr(r.out, "Waker -> wakee pairs"), "the text report is still printed: %s", r.out);
 	/*
 	 * 300 notifies; as with the text report, a write that finds the reader
@@ -279,8 +277,7 @@ Test(attach_cli, json_to_stdout_is_the_document_alone)
 	skip_unless_traceable();
 	/* the workload prints a summary of its own: out of the way of the document */
 	snprintf(script, sizeof(script), "exec %s --samples 100 >/dev/null", workload_path("eventfd", wl, sizeof(wl)));
-	wakeprobe_run(&r, args);
-	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	wakeprobe_run_ok(&r, args);
 	cr_assert_null(strstr(r.out, "Waker -> wakee pairs"), "%s", r.out);
 	f = temp_output("attach-stdout", doc);
 	cr_assert_eq(fputs(r.out, f) >= 0 && fclose(f) == 0, true);
@@ -321,8 +318,7 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 
 	skip_unless_traceable();
 	fclose(f);
-	wakeprobe_run(&r, args);
-	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	wakeprobe_run_ok(&r, args);
 	cr_assert(strstr(r.out, "\n  tracing    lean (--lean)"), "no lean line:\n%s", r.out);
 	cr_assert_null(strstr(r.out, "\nWhere the time of the "), "a cause table in a lean run:\n%s", r.out);
 	cr_assert(holds(json,
@@ -370,8 +366,7 @@ Test(attach_cli, a_lean_run_with_a_threshold_explains_its_slow_wakeups_from_thei
 
 	skip_unless_traceable();
 	fclose(f);
-	wakeprobe_run(&r, args);
-	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	wakeprobe_run_ok(&r, args);
 	cr_assert(strstr(r.out, "(the flight recorder): "), "no flight line:\n%s", r.out);
 	cr_assert(holds(json,
 				  "e = d['events']\n"

@@ -25,9 +25,7 @@ static struct wakeprobe_ran ran;
 
 static void run_ok(char *const args[])
 {
-	wakeprobe_run(&ran, args);
-	cr_assert(WIFEXITED(ran.status) && WEXITSTATUS(ran.status) == 0, "status 0x%x; stderr: %s\n%s", ran.status,
-		  ran.err, ran.out);
+	wakeprobe_run_ok(&ran, args);
 	cr_assert(strstr(ran.out, " 0 dropped"), "records were dropped:\n%s", ran.out);
 }
 
@@ -163,9 +161,7 @@ Test(designs, no_trace_runs_untraced_only_without_root)
 	char *args[] = { "--workload", "burst-queue", "--mode", "pipe-batch", "--no-trace", "--", "--tasks", "50",
 			 "--repeat", "2", NULL };
 
-	wakeprobe_run(&ran, args);
-	cr_assert(WIFEXITED(ran.status) && WEXITSTATUS(ran.status) == 0, "status 0x%x; stderr: %s", ran.status,
-		  ran.err);
+	wakeprobe_run_ok(&ran, args);
 	cr_assert(strstr(ran.out, "(untraced)"), "%s", ran.out);
 	cr_assert(!strstr(ran.out, "Wakeups of the traced run"), "%s", ran.out);
 	cr_assert_eq(count_of(ran.out, "tasks=50 start=seed", "received"), 100, "%s", ran.out);
