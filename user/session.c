@@ -156,12 +156,16 @@ static int switch_trace(struct session *s, bool on)
 		return b->toggle(on, b->toggle_ctx);
 	if (!on) {
 		collector__detach(s->collector);
-		return 0;
+		return b->between ? b->between(true, b->between_ctx) : 0;
 	}
+	if (b->between && b->between(false, b->between_ctx))
+		return -1;
 	if (!collector__attach(s->collector))
 		return 0;
 	/* none half attached: the stretch stays open, the run goes on untraced */
 	collector__detach(s->collector);
+	if (b->between)
+		b->between(true, b->between_ctx);
 	return -1;
 }
 

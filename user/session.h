@@ -43,6 +43,13 @@ struct session_bench {
 	int (*toggle)(bool on, void *ctx);
 	void *toggle_ctx;
 	/*
+	 * What runs in the stretches the run's own programs are off (with
+	 * toggle_trace_ms and no toggle): switched on after they go off and
+	 * off before they come back, so that one run compares them with it
+	 */
+	int (*between)(bool on, void *ctx);
+	void *between_ctx;
+	/*
 	 * Told the workload's pid between fork and exec, as the BPF side is
 	 * (the benchmark's own tracer follows it); nonzero fails the run
 	 */
