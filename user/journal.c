@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "journal.h"
 
-#define CHUNK_BYTES	(4u << 20)
+/* a chunk is one mapping of this size, its header included */
+#define CHUNK_MAP_BYTES	(4u << 20)
 
 enum entry_kind {
 	ENTRY_EVENT = 1,
@@ -37,29 +39,64 @@ struct chunk {
 	struct chunk *next;
 	size_t used;		/* bytes appended */
 	size_t read;		/* bytes handed over */
-	_Alignas(8) unsigned char data[CHUNK_BYTES];
+	_Alignas(8) unsigned char data[];
 };
+
+#define CHUNK_BYTES	(CHUNK_MAP_BYTES - sizeof(struct chunk))
 
 struct journal {
 	struct chunk *head, *tail;
+	struct chunk *ready;	/* mapped and faulted in, not yet appended to */
 	uint64_t bytes;		/* appended, not yet handed over */
 };
 
-struct journal *journal__new(void)
+/*
+ * chunk_map - a new chunk, its pages faulted in now (MAP_POPULATE): one
+ * call where touching them would take a fault a page
+ */
+static struct chunk *chunk_map(void)
 {
-	return calloc(1, sizeof(struct journal));
+	struct chunk *c = mmap(NULL, CHUNK_MAP_BYTES, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	return c == MAP_FAILED ? NULL : c;
+}
+
+static void chunks_unmap(struct chunk *c)
+{
+	struct chunk *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		munmap(c, CHUNK_MAP_BYTES);
+	}
+}
+
+struct journal *journal__new(uint64_t ready_bytes)
+{
+	struct journal *j = calloc(1, sizeof(*j));
+	uint64_t k;
+
+	if (!j)
+		return NULL;
+	/* short of memory the journal starts with fewer ready, and maps the rest as it grows */
+	for (k = 0; k * CHUNK_BYTES < ready_bytes; k++) {
+		struct chunk *c = chunk_map();
+
+		if (!c)
+			break;
+		c->next = j->ready;
+		j->ready = c;
+	}
+	return j;
 }
 
 void journal__free(struct journal *j)
 {
-	struct chunk *c, *next;
-
 	if (!j)
 		return;
-	for (c = j->head; c; c = next) {
-		next = c->next;
-		free(c);
-	}
+	chunks_unmap(j->head);
+	chunks_unmap(j->ready);
 	free(j);
 }
 
@@ -70,8 +107,10 @@ static int append(struct journal *j, enum entry_kind kind, const void *payload, 
 	struct chunk *c = j->tail;
 
 	if (!c || CHUNK_BYTES - c->used < need) {
-		c = malloc(sizeof(*c));
-		if (!c)
+		c = j->ready;
+		if (c)
+			j->ready = c->next;
+		else if (!(c = chunk_map()))
 			return -ENOMEM;
 		c->next = NULL;
 		c->used = c->read = 0;
@@ -162,7 +201,7 @@ void journal__feed(struct journal *j, const struct journal_sink *sink, uint64_t 
 				break;
 			}
 			j->head = c->next;
-			free(c);
+			munmap(c, CHUNK_MAP_BYTES);
 			continue;
 		}
 		h = (const void *)(c->data + c->read);

@@ -33,7 +33,13 @@ struct journal_sink {
 
 struct journal;
 
-struct journal *journal__new(void);
+/*
+ * journal__new - an empty journal, with about @ready_bytes of memory made
+ * ready now: a run's page faults taken before it starts rather than on
+ * the workload's CPUs as the entries come (a flood's journal grows by some
+ * 60 MB a second). NULL when out of memory.
+ */
+struct journal *journal__new(uint64_t ready_bytes);
 void journal__free(struct journal *j);
 
 /* each returns 0, or -ENOMEM with the entry not kept */

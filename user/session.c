@@ -26,6 +26,18 @@
  */
 #define JOURNAL_BUDGET_BYTES	(256ull << 20)
 #define JOURNAL_CATCHUP_BYTES	(4ull << 20)
+/*
+ * The journal's memory is made ready before the workload starts, this
+ * much a wakeup asked for, up to the budget: a little over a flood's, so
+ * that none of its page faults land in the run (paced runs write more a
+ * wakeup, and fault in what they need beyond it as they go)
+ */
+#define JOURNAL_READY_PER_SAMPLE	1024
+
+static uint64_t journal_budget(const struct session_opts *o)
+{
+	return o->journal_budget_bytes ? o->journal_budget_bytes : JOURNAL_BUDGET_BYTES;
+}
 
 volatile sig_atomic_t session_stop_requested;
 
@@ -86,10 +98,8 @@ static bool journaling(const struct session *s)
  */
 static bool journal_kept(struct session *s, int err)
 {
-	uint64_t budget = s->opts->journal_budget_bytes ? s->opts->journal_budget_bytes : JOURNAL_BUDGET_BYTES;
-
 	if (!err) {
-		if (journal__bytes(s->journal) > budget)
+		if (journal__bytes(s->journal) > journal_budget(s->opts))
 			s->over_budget = true;
 		return true;
 	}
@@ -322,8 +332,11 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		if (err)
 			goto out;
 		/* without one (no memory), the run is analysed as it goes */
-		if (!o->analyse_live)
-			s.journal = journal__new();
+		if (!o->analyse_live) {
+			uint64_t ready = cfg->samples * JOURNAL_READY_PER_SAMPLE;
+
+			s.journal = journal__new(ready < journal_budget(o) ? ready : journal_budget(o));
+		}
 	}
 	res->trace_start_ns = collector__now_ns();
 	err = analysis__begin(&s.analysis, cfg, &o->analysis, res);

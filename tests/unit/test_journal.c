@@ -99,7 +99,7 @@ static struct journal_sink sink;
 
 static void setup(void)
 {
-	j = journal__new();
+	j = journal__new(0);
 	got = calloc(1, sizeof(*got));
 	want = calloc(1, sizeof(*want));
 	cr_assert(j && got && want);
@@ -161,4 +161,21 @@ Test(journal, a_journal_emptied_takes_new_inputs_and_gives_them_in_order)
 	journal__feed(j, &sink, UINT64_MAX);
 	cr_assert_eq(got->n, 20);
 	assert_all_in_order();
+}
+
+Test(journal, memory_made_ready_up_front_holds_inputs_in_order_and_more_is_mapped_past_it)
+{
+	struct journal *ready = journal__new(1u << 20);
+	uint64_t k;
+
+	cr_assert_not_null(ready);
+	/* 160,000 inputs: past the one chunk made ready */
+	for (k = 0; k < 160000; k += 40000)
+		fill(ready, k, 40000, want);
+	cr_assert_gt(journal__bytes(ready), 4u << 20, "the inputs outgrew what was made ready");
+	journal__feed(ready, &sink, 1u << 20);
+	journal__feed(ready, &sink, UINT64_MAX);
+	cr_assert_eq(journal__bytes(ready), 0);
+	assert_all_in_order();
+	journal__free(ready);
 }
