@@ -419,10 +419,13 @@ static __always_inline struct wp_event *event_reserve_second(__u32 type)
 /*
  * event_submit - commit a record without waking the reader. wakeprobe
  * shares the CPUs with the workload it measures; a wakeup per record would
- * put it on a CPU for every event, so it drains the ring on a 10 ms timer.
- * The default ring holds over 100 ms of the densest stream measured (a
- * back-to-back flood, about a million records a second), so an early wakeup
- * would buy nothing; a reader that still falls behind shows up as drops.
+ * put it on a CPU for every event. While one of its workloads runs, the
+ * records wait in a ring sized to hold the run and are read once it is
+ * done; in attach mode, and past the ring's mark, it drains the ring on a
+ * 10 ms timer. The default ring holds over 100 ms of the densest stream
+ * measured (a back-to-back flood, about a million records a second), so an
+ * early wakeup would buy nothing; a reader that still falls behind shows
+ * up as drops.
  */
 static __always_inline void event_submit(struct wp_event *e)
 {

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
@@ -27,6 +28,13 @@ struct collector {
 	int stats_err;		/* why they could not be turned on, a negative errno; 0 */
 	bool time_windows;	/* ... only in windows (collector__time_tick()) */
 	uint64_t windows_from_ns;	/* the start of the first window; 0 before it */
+	/* collector__drain_until(): the first record past its bound, taken from the ring and not yet delivered */
+	uint64_t until_ns;	/* the bound while it drains; 0 otherwise */
+	struct wp_event held;
+	bool has_held;
+	/* the ring's two positions, mapped read-only: how much waits in it */
+	const unsigned long *consumer_pos, *producer_pos;
+	uint32_t ring_bytes;
 };
 
 static bool libbpf_verbose;
@@ -82,13 +90,32 @@ int collector__check_access(char *msg, size_t len)
 
 _Static_assert(sizeof(struct wp_event) == 64, "a record is one cache line; keep it so");
 
+/* handle_record's word to the ring that it stopped at collector__drain_until()'s bound */
+#define STOP_AT_BOUND	(-EAGAIN)
+
 static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct collector *c = ctx;
+	const struct wp_event *e = data;
 
 	if (size < sizeof(struct wp_event))
 		return 0;
-	return c->fn(data, c->ctx);
+	/* taken from the ring all the same (libbpf moves past it): kept for the next drain */
+	if (c->until_ns && e->ts_ns > c->until_ns) {
+		c->held = *e;
+		c->has_held = true;
+		return STOP_AT_BOUND;
+	}
+	return c->fn(e, c->ctx);
+}
+
+/* deliver_held - the record a bounded drain stopped at comes before any still in the ring */
+static void deliver_held(struct collector *c)
+{
+	if (!c->has_held)
+		return;
+	c->has_held = false;
+	c->fn(&c->held, c->ctx);
 }
 
 void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall_list *list, __u8 end)
@@ -118,6 +145,27 @@ void collector__set_mode(struct wakeprobe_bpf *skel, bool attach, bool lean)
 	}
 	bpf_program__set_autoload(skel->progs.handle_hrtimer_expire_entry, attach);
 	bpf_program__set_autoload(skel->progs.handle_hrtimer_expire_exit, attach);
+}
+
+/* map_positions - the ring's consumer and producer positions, a page each at its start, read-only */
+static int map_positions(struct collector *c, int fd)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *cons = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	void *prod = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, page);
+
+	if (cons == MAP_FAILED || prod == MAP_FAILED) {
+		int err = -errno;
+
+		if (cons != MAP_FAILED)
+			munmap(cons, page);
+		if (prod != MAP_FAILED)
+			munmap(prod, page);
+		return err;
+	}
+	c->consumer_pos = cons;
+	c->producer_pos = prod;
+	return 0;
 }
 
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len)
@@ -211,11 +259,12 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		goto err_out;
 	}
 	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_record, c, NULL);
-	if (!c->rb) {
-		err = -errno;
+	err = c->rb ? map_positions(c, bpf_map__fd(c->skel->maps.events)) : -errno;
+	if (err) {
 		snprintf(msg, len, "cannot map the BPF ring buffer: %s", strerror(-err));
 		goto err_out;
 	}
+	c->ring_bytes = opts->ringbuf_bytes;
 	*out = c;
 	return 0;
 
@@ -248,6 +297,7 @@ uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops)
 	uint64_t drained_at;
 
 	collector__time_tick(c, collector__now_ns());
+	deliver_held(c);
 	collector__poll(c, timeout_ms);
 	drained_at = collector__now_ns();
 	collector__drain(c);
@@ -264,7 +314,31 @@ int collector__poll(struct collector *c, int timeout_ms)
 
 int collector__drain(struct collector *c)
 {
+	deliver_held(c);
 	return ring_buffer__consume(c->rb);
+}
+
+int collector__drain_until(struct collector *c, uint64_t until_ns)
+{
+	int n;
+
+	if (c->has_held && c->held.ts_ns > until_ns)
+		return 0;
+	deliver_held(c);
+	c->until_ns = until_ns ? until_ns : 1;
+	n = ring_buffer__consume(c->rb);
+	c->until_ns = 0;
+	return n == STOP_AT_BOUND ? 0 : n;
+}
+
+uint64_t collector__backlog(const struct collector *c)
+{
+	return __atomic_load_n(c->producer_pos, __ATOMIC_ACQUIRE) - __atomic_load_n(c->consumer_pos, __ATOMIC_ACQUIRE);
+}
+
+uint32_t collector__ring_bytes(const struct collector *c)
+{
+	return c->ring_bytes;
 }
 
 void collector__detach(struct collector *c)
@@ -364,6 +438,10 @@ void collector__close(struct collector *c)
 {
 	if (!c)
 		return;
+	if (c->consumer_pos)
+		munmap((void *)c->consumer_pos, sysconf(_SC_PAGESIZE));
+	if (c->producer_pos)
+		munmap((void *)c->producer_pos, sysconf(_SC_PAGESIZE));
 	ring_buffer__free(c->rb);
 	wakeprobe_bpf__destroy(c->skel);
 	if (c->stats_fd >= 0)

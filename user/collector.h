@@ -103,6 +103,16 @@ uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops);
 int collector__poll(struct collector *c, int timeout_ms);
 /* collector__drain - deliver everything already in the ring buffer */
 int collector__drain(struct collector *c);
+/*
+ * collector__drain_until - deliver the records in the ring buffer, in its
+ * order, up to the first one stamped after @until_ns: that one waits for
+ * the next drain. Records that waited in the ring while the workload ran
+ * (session.c) come out this way, a stretch at a time.
+ */
+int collector__drain_until(struct collector *c, uint64_t until_ns);
+/* collector__backlog - the bytes of records waiting in the ring buffer, of collector__ring_bytes() */
+uint64_t collector__backlog(const struct collector *c);
+uint32_t collector__ring_bytes(const struct collector *c);
 /* collector__detach - stop producing events; the ring buffer can still be drained */
 void collector__detach(struct collector *c);
 /* collector__attach - after collector__detach, produce events again */

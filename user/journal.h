@@ -11,6 +11,11 @@
  * order alone, comes out the same. A run too long for the memory budget
  * hands its journal over in slices, oldest first, until it has caught up,
  * and is analysed as it goes from then on.
+ *
+ * The kernel's records need not pass through it: a session can leave them
+ * in the ring buffer, and journal each drain as an advance alone, which
+ * takes the records up to that drain from the ring when it is handed over
+ * (session.c, records_wait).
  */
 #ifndef WAKEPROBE_JOURNAL_H
 #define WAKEPROBE_JOURNAL_H

@@ -753,6 +753,7 @@ int main(int argc, char **argv)
 	cfg.traced = !o.no_trace;
 	cfg.lean = o.lean;
 	cfg.ringbuf_bytes = o.ringbuf_kb * 1024;
+	cfg.ringbuf_fixed = o.ringbuf_given;
 	so.timeout_ms = o.timeout_s * 1000;
 	so.verbose = o.verbose;
 	so.analysis.outliers = o.outliers;

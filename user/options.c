@@ -92,7 +92,7 @@ static const struct option_spec specs[] = {
 	{ "user", OPT_USER, "NAME", GROUP_RUN, true, MODE_ANY,
 	  "run the workload as NAME; wakeprobe keeps root for BPF", false },
 	{ "ringbuf-kb", OPT_RINGBUF_KB, "K", GROUP_RUN, true, MODE_ANY,
-	  "BPF ring buffer size in KiB, a power of two (default " STR(OPT_DEFAULT_RINGBUF_KB) ")", false },
+	  "BPF ring in KiB, a power of two (default " STR(OPT_DEFAULT_RINGBUF_KB) ", more for a workload run)", false },
 	{ "list-workloads", OPT_LIST_WORKLOADS, NULL, GROUP_RUN, true, MODE_ANY,
 	  "list the wakeup paths and exit", false },
 	{ "pid", OPT_PID, "PID[,PID...]", GROUP_ATTACH, true, MODE_ATTACH,
@@ -405,6 +405,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 				return OPTIONS_BAD;
 			}
 			o->ringbuf_kb = (uint32_t)v;
+			o->ringbuf_given = true;
 			break;
 		case OPT_OUTLIERS:
 			if (parse__u64(optarg, 0, OPT_MAX_OUTLIERS, &v)) {

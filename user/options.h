@@ -49,6 +49,7 @@ struct wp_options {
 	int waker_cpu;		/* -1: chosen by wakeprobe */
 	int wakee_cpu;
 	uint32_t ringbuf_kb;
+	bool ringbuf_given;	/* --ringbuf-kb: the size stands, wakeprobe does not size the ring to the run */
 	uint32_t outliers;	/* slow wakeups to explain one by one */
 	uint64_t threshold_us;	/* only wakeups at least this slow */
 	uint64_t timeout_s;	/* 0: no limit */

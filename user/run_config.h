@@ -28,6 +28,8 @@ struct run_config {
 	bool traced;			/* the BPF side ran: phases, not just totals */
 	bool lean;			/* ... lean: one record per wakeup (--lean; never recorded) */
 	uint32_t ringbuf_bytes;		/* the BPF side's ring buffer */
+	/* ... as given (--ringbuf-kb): not grown to hold a workload run's records (session.c); never recorded */
+	bool ringbuf_fixed;
 };
 
 /* where and when a run was measured: shown in the report, kept in a recording */

@@ -33,6 +33,40 @@
  * wakeup, and fault in what they need beyond it as they go)
  */
 #define JOURNAL_READY_PER_SAMPLE	1024
+/* ... with the records waiting in the ring, the journal keeps samples and drains alone */
+#define JOURNAL_READY_PER_SAMPLE_WAITING	128
+
+/*
+ * While a traced workload runs, its records wait in the ring buffer (not
+ * copied out by wakeprobe on the workload's CPUs), and come out with the
+ * journal once it is done: the ring is sized to hold the run, this much a
+ * wakeup asked for (a flood writes some 600 bytes), from --ringbuf-kb's
+ * default up to RING_WAITING_MAX of kernel memory. When it fills past
+ * ring_catchup_mark(), the journal is handed over from then on, records
+ * and all, and the run is analysed as it goes.
+ */
+#define RING_WAITING_PER_SAMPLE	1024
+#define RING_WAITING_MAX	(256u << 20)
+
+static uint64_t ring_catchup_mark(uint32_t ring_bytes)
+{
+	uint32_t margin = ring_bytes / 4 < (32u << 20) ? ring_bytes / 4 : (32u << 20);
+
+	return ring_bytes - margin;
+}
+
+/* ring_for_run - the ring buffer a run's records can wait in */
+static uint32_t ring_for_run(const struct run_config *cfg)
+{
+	uint64_t want = cfg->samples * RING_WAITING_PER_SAMPLE;
+	uint32_t bytes = cfg->ringbuf_bytes;
+
+	if (cfg->ringbuf_fixed)
+		return bytes;
+	while (bytes < want && bytes < RING_WAITING_MAX)
+		bytes *= 2;
+	return bytes;
+}
 
 static uint64_t journal_budget(const struct session_opts *o)
 {
@@ -53,34 +87,50 @@ struct session {
 	uint64_t last_pair_ns;
 	struct journal *journal;	/* NULL: inputs go straight to the analysis */
 	bool over_budget;		/* the journal outgrew its budget: it is being handed over */
+	/*
+	 * The kernel's records wait in the ring buffer while the journal
+	 * keeps the rest, and come out with the journal: each advance in it
+	 * first takes the records up to the drain it stands for
+	 */
+	bool records_wait;
 };
 
 static void sink_event(const struct wp_event *e, void *ctx)
 {
-	analysis__event(ctx, e);
+	struct session *s = ctx;
+
+	analysis__event(&s->analysis, e);
 }
 
 static void sink_sample(const struct wp_sample *smp, uint64_t t_notify_ns, uint64_t t_woken_ns,
 			uint64_t t_wait_start_ns, void *ctx)
 {
-	analysis__sample(ctx, smp, t_notify_ns, t_woken_ns, t_wait_start_ns);
+	struct session *s = ctx;
+
+	analysis__sample(&s->analysis, smp, t_notify_ns, t_woken_ns, t_wait_start_ns);
 }
 
 static void sink_fds(int notify_fd, int wait_fd, void *ctx)
 {
-	analysis__fds(ctx, notify_fd, wait_fd);
+	struct session *s = ctx;
+
+	analysis__fds(&s->analysis, notify_fd, wait_fd);
 }
 
 static void sink_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 {
-	analysis__advance(ctx, complete_ns, drops);
+	struct session *s = ctx;
+
+	if (s->records_wait)
+		collector__drain_until(s->collector, complete_ns + COLLECTOR_COMMIT_DELAY_NS);
+	analysis__advance(&s->analysis, complete_ns, drops);
 }
 
 /* journal_hand_over - up to @max_bytes of the journal's oldest inputs into the analysis */
 static void journal_hand_over(struct session *s, uint64_t max_bytes)
 {
 	const struct journal_sink sink = { .event = sink_event, .sample = sink_sample, .fds = sink_fds,
-					   .advance = sink_advance, .ctx = &s->analysis };
+					   .advance = sink_advance, .ctx = s };
 
 	journal__feed(s->journal, &sink, max_bytes);
 }
@@ -113,7 +163,8 @@ static int on_event(const struct wp_event *e, void *ctx)
 {
 	struct session *s = ctx;
 
-	if (journaling(s) && journal_kept(s, journal__event(s->journal, e)))
+	/* records that waited in the ring come out with the journal, in its order */
+	if (!s->records_wait && journaling(s) && journal_kept(s, journal__event(s->journal, e)))
 		return 0;
 	analysis__event(&s->analysis, e);
 	return 0;
@@ -209,9 +260,21 @@ static void maybe_toggle(struct session *s, struct session_bench *b, uint64_t no
 /* pump - move whatever arrived into the merger and finish what is complete */
 static void pump(struct session *s, int timeout_ms)
 {
+	bool wait = s->collector && s->records_wait && journaling(s);
 	uint64_t complete_ns = 0, drops = 0;
 
-	if (s->collector) {
+	if (wait) {
+		/* no drain: the journal's advance stands for one, and takes its records when handed over */
+		struct timespec tick = { .tv_nsec = timeout_ms * 1000000L };
+		struct wp_counters counters;
+		uint64_t now;
+
+		nanosleep(&tick, NULL);
+		now = collector__now_ns();
+		collector__time_tick(s->collector, now);
+		collector__counters(s->collector, &counters, &drops);
+		complete_ns = now - COLLECTOR_COMMIT_DELAY_NS;
+	} else if (s->collector) {
 		complete_ns = collector__take(s->collector, timeout_ms, &drops);
 	} else {
 		struct timespec tick = { .tv_nsec = timeout_ms * 1000000L };
@@ -224,6 +287,8 @@ static void pump(struct session *s, int timeout_ms)
 		return;
 	if (!(journaling(s) && journal_kept(s, journal__advance(s->journal, complete_ns, drops))))
 		analysis__advance(&s->analysis, complete_ns, drops);
+	if (wait && collector__backlog(s->collector) > ring_catchup_mark(collector__ring_bytes(s->collector)))
+		s->over_budget = true;
 	if (s->journal && s->over_budget && journal__bytes(s->journal))
 		journal_hand_over(s, JOURNAL_CATCHUP_BYTES);
 }
@@ -271,7 +336,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 	const struct workload_desc *wl = s->cfg->workload;
 	struct collector_opts copts = {
 		.verbose = s->opts->verbose,
-		.ringbuf_bytes = s->cfg->ringbuf_bytes,
+		.ringbuf_bytes = s->records_wait ? ring_for_run(s->cfg) : s->cfg->ringbuf_bytes,
 		/* every run states its cost, the benchmark's sides too: they are measured as run */
 		.run_stats = true,
 		.time_every_run = s->opts->bench && s->opts->bench->bpf_run_stats,
@@ -283,8 +348,16 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.fn = on_event,
 		.ctx = s,
 	};
+	int err = collector__open(&s->collector, &copts, msg, len);
 
-	return collector__open(&s->collector, &copts, msg, len);
+	/* a ring grown to hold the run that the kernel would not give: the one asked for, drained as it goes */
+	if (err && copts.ringbuf_bytes != s->cfg->ringbuf_bytes) {
+		copts.ringbuf_bytes = s->cfg->ringbuf_bytes;
+		err = collector__open(&s->collector, &copts, msg, len);
+		if (!err)
+			s->records_wait = false;
+	}
+	return err;
 }
 
 /* calibrate - a first clock fit, its pairs taken in as any later one */
@@ -328,12 +401,14 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	}
 	hdr = &s.reader.ring->hdr;
 	if (cfg->traced) {
+		s.records_wait = !o->analyse_live;
 		err = open_tracing(&s, msg, len);
 		if (err)
 			goto out;
 		/* without one (no memory), the run is analysed as it goes */
 		if (!o->analyse_live) {
-			uint64_t ready = cfg->samples * JOURNAL_READY_PER_SAMPLE;
+			uint64_t ready = cfg->samples * (s.records_wait ? JOURNAL_READY_PER_SAMPLE_WAITING :
+							 JOURNAL_READY_PER_SAMPLE);
 
 			s.journal = journal__new(ready < journal_budget(o) ? ready : journal_budget(o));
 		}
@@ -383,7 +458,8 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	res->trace_end_ns = collector__now_ns();
 	if (s.collector) {
 		collector__detach(s.collector);
-		collector__drain(s.collector);
+		if (!s.records_wait)
+			collector__drain(s.collector);
 	}
 	add_clock_pair(&s, collector__now_ns());
 	sample_reader__drain(&s.reader, on_sample, &s);
@@ -401,6 +477,9 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	/* the workload is done, and tracing's cost taken: what waited in the journal is analysed now */
 	if (s.journal)
 		journal_hand_over(&s, UINT64_MAX);
+	/* and the records that waited in the ring past its last advance */
+	if (s.collector && s.records_wait)
+		collector__drain(s.collector);
 
 	state = sample_reader__state(&s.reader);
 	res->samples_sent = hdr->head;

@@ -664,6 +664,7 @@ Test(hardening, a_tiny_ring_buffer_drops_are_counted_and_no_touched_sample_is_at
 	skip_unless_traceable();
 	sess = test_session("eventfd", true, 3000, 0, &c);
 	sess.cfg.ringbuf_bytes = 4096;
+	sess.cfg.ringbuf_fixed = true;		/* --ringbuf-kb 4: not grown to hold the run */
 	sess.opts.analysis.on_event = note_event;
 	sess.opts.analysis.on_event_ctx = &lo;
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
