@@ -219,6 +219,27 @@ Test(trace, the_programs_count_their_runs_as_the_kernel_does)
 }
 
 /*
+ * run_flood_whole - run @s, 20,000 eventfd wakeups back to back: every
+ * sample merged, in order, accounted for, and no record dropped or late
+ */
+static void run_flood_whole(struct test_session *s, const struct checks *c)
+{
+	const struct aggregate *a = &result.agg;
+	char msg[256] = "";
+
+	cr_assert_eq(session__run(&s->cfg, &s->opts, &result, msg, sizeof(msg)), 0, "session failed: %s", msg);
+	cr_assert_not(result.workload_failed, "workload failed: %s", result.workload_error);
+	cr_assert_eq(result.samples_sent, 20000);
+	cr_assert_eq(c->seen, 20000, "merged %lu of 20000 samples", c->seen);
+	cr_assert_eq(c->seq_out_of_order, 0);
+	cr_assert_eq(result.drops_total, 0, "%lu events dropped", result.drops_total);
+	cr_assert_eq(result.merge.late_events, 0, "%lu events came after their time was finished",
+		     result.merge.late_events);
+	cr_assert_eq(a->by_label[LABEL_COMPLETE] + labelled(a), result.samples_sent);
+	cr_assert_geq(a->by_label[LABEL_COMPLETE], 19000, "%lu of 20000 complete", a->by_label[LABEL_COMPLETE]);
+}
+
+/*
  * While the workload runs its records wait in the ring buffer. A ring too
  * small to hold them all (--ringbuf-kb 4096: 20,000 flood wakeups write
  * some 9 MB) is drained from the moment it fills past its mark, and the
@@ -228,40 +249,21 @@ Test(trace, records_that_outgrow_the_ring_they_wait_in_are_taken_out_in_time)
 {
 	struct checks c = {};
 	struct test_session s = test_session("eventfd", true, 20000, 0, &c);
-	const struct aggregate *a = &result.agg;
-	char msg[256] = "";
 
 	skip_unless_traceable();
 	s.cfg.ringbuf_bytes = 4u << 20;
 	s.cfg.ringbuf_fixed = true;
-	cr_assert_eq(session__run(&s.cfg, &s.opts, &result, msg, sizeof(msg)), 0, "session failed: %s", msg);
-	cr_assert_not(result.workload_failed, "workload failed: %s", result.workload_error);
+	run_flood_whole(&s, &c);
 	cr_assert_gt(result.merge.events, 4u << 20 >> 6, "%lu events: more than the ring holds", result.merge.events);
-	cr_assert_eq(result.drops_total, 0, "%lu events dropped", result.drops_total);
-	cr_assert_eq(c.seen, 20000, "merged %lu of 20000 samples", c.seen);
-	cr_assert_eq(c.seq_out_of_order, 0);
-	cr_assert_eq(result.merge.late_events, 0, "%lu events came after their time was finished",
-		     result.merge.late_events);
-	cr_assert_eq(a->by_label[LABEL_COMPLETE] + labelled(a), result.samples_sent);
-	cr_assert_geq(a->by_label[LABEL_COMPLETE], 19000, "%lu of 20000 complete", a->by_label[LABEL_COMPLETE]);
 }
 
 Test(trace, a_run_past_its_journal_budget_catches_up_and_loses_nothing)
 {
 	struct checks c = {};
 	struct test_session s = test_session("eventfd", true, 20000, 0, &c);
-	const struct aggregate *a = &result.agg;
-	char msg[256] = "";
 
 	skip_unless_traceable();
-	/* some 100 wakeups' inputs: the journal is handed over in slices from early on */
+	/* some 600 wakeups' samples: the journal is handed over in slices from early on */
 	s.opts.journal_budget_bytes = 64 << 10;
-	cr_assert_eq(session__run(&s.cfg, &s.opts, &result, msg, sizeof(msg)), 0, "session failed: %s", msg);
-	cr_assert_not(result.workload_failed, "workload failed: %s", result.workload_error);
-	cr_assert_eq(result.samples_sent, 20000);
-	cr_assert_eq(c.seen, 20000, "merged %lu of 20000 samples", c.seen);
-	cr_assert_eq(c.seq_out_of_order, 0);
-	cr_assert_eq(result.drops_total, 0, "%lu events dropped", result.drops_total);
-	cr_assert_eq(a->by_label[LABEL_COMPLETE] + labelled(a), result.samples_sent);
-	cr_assert_geq(a->by_label[LABEL_COMPLETE], 19000, "%lu of 20000 complete", a->by_label[LABEL_COMPLETE]);
+	run_flood_whole(&s, &c);
 }
