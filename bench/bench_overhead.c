@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "collector.h"
 #include "parse.h"
@@ -845,6 +846,84 @@ static int bpf_cost(enum side side, const char *what, uint64_t samples, uint64_t
 	return 0;
 }
 
+/* a program's totals by the kernel's count (bpf_prog_info), to take differences of */
+struct prog_count {
+	__u64 runs, run_ns;
+};
+
+static void floor_counts(const struct floor *f, struct prog_count *out, int max)
+{
+	struct bpf_program *prog;
+	int k = 0;
+
+	bpf_object__for_each_program(prog, f->skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (k == max)
+			break;
+		out[k] = (struct prog_count){};
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			out[k] = (struct prog_count){ info.run_cnt, info.run_time_ns };
+		k++;
+	}
+}
+
+#define FLOOR_PROGS	8
+
+/*
+ * floor_cost - bpf_cost() for the floor: an untraced run that the floor's
+ * programs follow from start to end, the kernel's run-time statistics on
+ * for it, so that the two tracers' programs compare run for run
+ */
+static int floor_cost(const char *what, uint64_t samples, uint64_t interval_us, struct run_result *r)
+{
+	struct prog_count before[FLOOR_PROGS], after[FLOOR_PROGS], all = {};
+	struct run_config cfg = eventfd_run(samples, interval_us, UNTRACED);
+	struct session_bench bench = { .on_start = floor_track, .on_start_ctx = &floor_side };
+	struct session_opts o = { .bench = &bench };
+	struct bpf_program *prog;
+	char msg[256];
+	int stats, k, err;
+
+	stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (stats < 0) {
+		fprintf(stderr, "bench: the kernel would not time BPF programs: %s\n", strerror(-stats));
+		return -1;
+	}
+	floor_counts(&floor_side, before, FLOOR_PROGS);
+	err = floor_begin(&floor_side, false) ? -1 : session__run(&cfg, &o, r, msg, sizeof(msg));
+	floor_end(&floor_side);
+	floor_counts(&floor_side, after, FLOOR_PROGS);
+	close(stats);
+	if (err || r->workload_failed || floor_side.skel->bss->floor_drops) {
+		fprintf(stderr, "bench: the floor's timed run failed: %s\n", err ? msg : r->workload_failed ?
+			r->workload_error : "it dropped records");
+		return -1;
+	}
+	for (k = 0; k < FLOOR_PROGS; k++) {
+		all.runs += after[k].runs - before[k].runs;
+		all.run_ns += after[k].run_ns - before[k].run_ns;
+	}
+	printf("  floor %s: %.2f runs and %.0f ns per wakeup, %.0f ns per run, %.2f records per wakeup\n", what,
+	       (double)all.runs / samples, (double)all.run_ns / samples,
+	       all.runs ? (double)all.run_ns / all.runs : 0.0, (double)floor_side.records / samples);
+	k = 0;
+	bpf_object__for_each_program(prog, floor_side.skel->obj) {
+		__u64 runs, ns;
+
+		if (k == FLOOR_PROGS)
+			break;
+		runs = after[k].runs - before[k].runs;
+		ns = after[k].run_ns - before[k].run_ns;
+		k++;
+		if (runs)
+			printf("      %-32s %6.2f runs %6.0f ns per wakeup, %4.0f ns a run\n", bpf_program__name(prog),
+			       (double)runs / samples, (double)ns / samples, (double)ns / runs);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t paced_rounds = 15, flood_rounds = 21, paced_samples = 1000, flood_samples = 30000;
@@ -928,6 +1007,7 @@ int main(int argc, char **argv)
 
 	printf("\nBPF programs, traced runs with the kernel's run-time statistics on (their own clock reads are counted in):\n");
 	if (bpf_cost(TRACED, "paced", paced_samples, PACED_US, r) || bpf_cost(TRACED, "flood", flood_samples, 0, r) ||
+	    floor_cost("paced", paced_samples, PACED_US, r) || floor_cost("flood", flood_samples, 0, r) ||
 	    bpf_cost(LEAN, "paced", paced_samples, PACED_US, r) || bpf_cost(LEAN, "flood", flood_samples, 0, r))
 		goto fail;
 
