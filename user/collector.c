@@ -29,7 +29,7 @@ struct collector {
 	bool time_windows;	/* ... only in windows (collector__time_tick()) */
 	uint64_t windows_from_ns;	/* the start of the first window; 0 before it */
 	/* collector__drain_until(): the first record past its bound, taken from the ring and not yet delivered */
-	uint64_t until_ns;	/* the bound while it drains; 0 otherwise */
+	uint64_t until_ns;	/* the bound while it drains; UINT64_MAX otherwise */
 	struct wp_event held;
 	bool has_held;
 	/* the ring's two positions, mapped read-only: how much waits in it */
@@ -101,7 +101,7 @@ static int handle_record(void *ctx, void *data, size_t size)
 	if (size < sizeof(struct wp_event))
 		return 0;
 	/* taken from the ring all the same (libbpf moves past it): kept for the next drain */
-	if (c->until_ns && e->ts_ns > c->until_ns) {
+	if (e->ts_ns > c->until_ns) {
 		c->held = *e;
 		c->has_held = true;
 		return STOP_AT_BOUND;
@@ -183,6 +183,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	c->fn = opts->fn;
 	c->ctx = opts->ctx;
 	c->stats_fd = -1;
+	c->until_ns = UINT64_MAX;
 
 	c->skel = wakeprobe_bpf__open();
 	if (!c->skel) {
@@ -291,9 +292,17 @@ uint64_t collector__now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops)
+/* complete_at - for a drain at @at: the drop counter into @drops, and the time the stream is complete to */
+static uint64_t complete_at(const struct collector *c, uint64_t at, uint64_t *drops)
 {
 	struct wp_counters counters;
+
+	collector__counters(c, &counters, drops);
+	return at - COLLECTOR_COMMIT_DELAY_NS;
+}
+
+uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops)
+{
 	uint64_t drained_at;
 
 	collector__time_tick(c, collector__now_ns());
@@ -301,8 +310,18 @@ uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops)
 	collector__poll(c, timeout_ms);
 	drained_at = collector__now_ns();
 	collector__drain(c);
-	collector__counters(c, &counters, drops);
-	return drained_at - COLLECTOR_COMMIT_DELAY_NS;
+	return complete_at(c, drained_at, drops);
+}
+
+uint64_t collector__leave(struct collector *c, int timeout_ms, uint64_t *drops)
+{
+	struct timespec tick = { .tv_sec = timeout_ms / 1000, .tv_nsec = timeout_ms % 1000 * 1000000L };
+	uint64_t now;
+
+	nanosleep(&tick, NULL);
+	now = collector__now_ns();
+	collector__time_tick(c, now);
+	return complete_at(c, now, drops);
 }
 
 int collector__poll(struct collector *c, int timeout_ms)
@@ -325,9 +344,9 @@ int collector__drain_until(struct collector *c, uint64_t until_ns)
 	if (c->has_held && c->held.ts_ns > until_ns)
 		return 0;
 	deliver_held(c);
-	c->until_ns = until_ns ? until_ns : 1;
+	c->until_ns = until_ns;
 	n = ring_buffer__consume(c->rb);
-	c->until_ns = 0;
+	c->until_ns = UINT64_MAX;
 	return n == STOP_AT_BOUND ? 0 : n;
 }
 

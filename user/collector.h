@@ -98,6 +98,13 @@ uint64_t collector__now_ns(void);
  * complete; the drop counter read after the drain goes into @drops.
  */
 uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops);
+/*
+ * collector__leave - collector__take() that leaves the records in the ring
+ * buffer: wait @timeout_ms, and return the time up to which the stream
+ * would be complete had it been drained now (collector__drain_until()
+ * takes them later); the drop counter goes into @drops.
+ */
+uint64_t collector__leave(struct collector *c, int timeout_ms, uint64_t *drops);
 
 /* collector__poll - wait up to @timeout_ms, then deliver what arrived */
 int collector__poll(struct collector *c, int timeout_ms);

@@ -265,15 +265,7 @@ static void pump(struct session *s, int timeout_ms)
 
 	if (wait) {
 		/* no drain: the journal's advance stands for one, and takes its records when handed over */
-		struct timespec tick = { .tv_nsec = timeout_ms * 1000000L };
-		struct wp_counters counters;
-		uint64_t now;
-
-		nanosleep(&tick, NULL);
-		now = collector__now_ns();
-		collector__time_tick(s->collector, now);
-		collector__counters(s->collector, &counters, &drops);
-		complete_ns = now - COLLECTOR_COMMIT_DELAY_NS;
+		complete_ns = collector__leave(s->collector, timeout_ms, &drops);
 	} else if (s->collector) {
 		complete_ns = collector__take(s->collector, timeout_ms, &drops);
 	} else {
