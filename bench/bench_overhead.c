@@ -755,11 +755,14 @@ static const char *verdict(bool faster, bool met, bool not_met)
 #define MIN_PAIRS	8	/* fewer comparisons give no interval: quartiles of a handful say little */
 
 /*
- * print_target - @iv's median against the untraced stretches with its 95%
+ * print_target - @iv's median against the stretches between with its 95%
  * interval (or why there is none), and with @aim (NAN: none) the verdict on
- * it: a flood ratio of at least @aim, or a paced difference of at most @aim us
+ * it: a flood ratio of at least @aim, or a paced difference of at most @aim
+ * us. Against untraced stretches an interval wholly on the faster side says
+ * the machine moved; against another tracer (@two_tracers: the full mode
+ * against the floor, FULL_FLOOR) either side can be the faster one.
  */
-static void print_target(const char *what, const struct interleaved *iv, bool ratio, double aim)
+static void print_target(const char *what, const struct interleaved *iv, bool ratio, double aim, bool two_tracers)
 {
 	double lo = iv->on - notch(iv), hi = iv->on + notch(iv);
 	bool enough = iv->pairs >= MIN_PAIRS;
@@ -775,36 +778,11 @@ static void print_target(const char *what, const struct interleaved *iv, bool ra
 		if (!enough)
 			printf("cannot tell");
 		else if (ratio)
-			printf("%s", verdict(lo > 1.0, lo >= aim, hi < aim));
+			printf("%s", verdict(!two_tracers && lo > 1.0, lo >= aim, hi < aim));
 		else
-			printf("%s", verdict(hi < 0, hi <= aim, lo > aim));
+			printf("%s", verdict(!two_tracers && hi < 0, hi <= aim, lo > aim));
 	}
 	printf("\n");
-}
-
-/*
- * print_against_floor - the full mode against the floor tracer, from the
- * run that alternates the two (FULL_FLOOR): each stretch of the full mode
- * against the floor's on either side of it, so the aim has an interval of
- * its own. A flood ratio of at least 1, a paced difference of at most
- * +1 us; met when all of the interval meets it, not met when none does.
- */
-static void print_against_floor(const struct interleaved *iv, bool ratio)
-{
-	double lo = iv->on - notch(iv), hi = iv->on + notch(iv);
-
-	printf("               %-20s ", "full against floor");
-	printf(ratio ? "%.3f" : "%+.2f us", iv->on);
-	if (iv->pairs < MIN_PAIRS) {
-		printf(", %d comparisons: too few for an interval: cannot tell\n", iv->pairs);
-		return;
-	}
-	printf(ratio ? ", 95%% interval %.3f .. %.3f (one run, the two alternating; aim >= 1.000): " :
-		       ", 95%% interval %+.2f .. %+.2f (one run, the two alternating; aim <= +1.00 us): ", lo, hi);
-	if (ratio)
-		printf("%s\n", lo >= 1.0 ? "met" : hi < 1.0 ? "NOT met" : "cannot tell");
-	else
-		printf("%s\n", hi <= 1.0 ? "met" : lo > 1.0 ? "NOT met" : "cannot tell");
 }
 
 static void print_interleaved(const char *what, enum side side, const struct interleaved *iv, bool ratio)
@@ -819,6 +797,23 @@ static void print_interleaved(const char *what, enum side side, const struct int
 	printf("\n");
 }
 
+/* print_cost - a tracer's programs in a run of @samples wakeups, in all: their runs, time and records */
+static void print_cost(const char *who, const char *what, uint64_t runs, uint64_t run_ns, uint64_t records,
+		       uint64_t samples)
+{
+	printf("  %s %s: %.2f runs and %.0f ns per wakeup, %.0f ns per run, %.2f records per wakeup\n", who, what,
+	       (double)runs / samples, (double)run_ns / samples, runs ? (double)run_ns / runs : 0.0,
+	       (double)records / samples);
+}
+
+/* print_prog_cost - one program of them, named for its tracepoint; nothing if it did not run */
+static void print_prog_cost(const char *name, uint64_t runs, uint64_t run_ns, uint64_t samples)
+{
+	if (runs)
+		printf("      %-32s %6.2f runs %6.0f ns per wakeup, %4.0f ns a run\n", name, (double)runs / samples,
+		       (double)run_ns / samples, (double)run_ns / runs);
+}
+
 /*
  * bpf_cost - what the programs cost per wakeup, by the kernel's own count.
  * Every program run of the run is counted, also those off the wake's path
@@ -830,46 +825,43 @@ static int bpf_cost(enum side side, const char *what, uint64_t samples, uint64_t
 
 	if (run(side, true, samples, interval_us, r, &value, &p99))
 		return -1;
-	printf("  %s %s: %.2f runs and %.0f ns per wakeup, %.0f ns per run, %.2f records per wakeup\n",
-	       side_name[side], what,
-	       (double)r->cost.bpf_runs / samples, (double)r->cost.bpf_run_ns / samples,
-	       r->cost.bpf_runs ? (double)r->cost.bpf_run_ns / r->cost.bpf_runs : 0.0,
-	       (double)r->merge.events / samples);
-	/* where it goes: each program that ran, named for its tracepoint */
-	for (uint32_t k = 0; k < r->progs.nr_progs; k++) {
-		const struct collector_prog_cost *pc = &r->progs.progs[k];
-
-		if (pc->runs)
-			printf("      %-32s %6.2f runs %6.0f ns per wakeup, %4.0f ns a run\n", pc->name,
-			       (double)pc->runs / samples, (double)pc->run_ns / samples, (double)pc->run_ns / pc->runs);
-	}
+	print_cost(side_name[side], what, r->cost.bpf_runs, r->cost.bpf_run_ns, r->merge.events, samples);
+	for (uint32_t k = 0; k < r->progs.nr_progs; k++)
+		print_prog_cost(r->progs.progs[k].name, r->progs.progs[k].runs, r->progs.progs[k].run_ns, samples);
 	return 0;
 }
 
-/* a program's totals by the kernel's count (bpf_prog_info), to take differences of */
-struct prog_count {
-	__u64 runs, run_ns;
+#define FLOOR_PROGS	8
+
+/* the floor's programs by the kernel's count (bpf_prog_info), to take differences of */
+struct floor_counts {
+	struct {
+		const char *name;
+		__u64 runs, run_ns;
+	} prog[FLOOR_PROGS];
+	int n;
 };
 
-static void floor_counts(const struct floor *f, struct prog_count *out, int max)
+static void floor_counts(const struct floor *f, struct floor_counts *out)
 {
 	struct bpf_program *prog;
-	int k = 0;
 
+	out->n = 0;
 	bpf_object__for_each_program(prog, f->skel->obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 
-		if (k == max)
+		if (out->n == FLOOR_PROGS)
 			break;
-		out[k] = (struct prog_count){};
-		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
-			out[k] = (struct prog_count){ info.run_cnt, info.run_time_ns };
-		k++;
+		out->prog[out->n].name = bpf_program__name(prog);
+		out->prog[out->n].runs = out->prog[out->n].run_ns = 0;
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len)) {
+			out->prog[out->n].runs = info.run_cnt;
+			out->prog[out->n].run_ns = info.run_time_ns;
+		}
+		out->n++;
 	}
 }
-
-#define FLOOR_PROGS	8
 
 /*
  * floor_cost - bpf_cost() for the floor: an untraced run that the floor's
@@ -878,11 +870,11 @@ static void floor_counts(const struct floor *f, struct prog_count *out, int max)
  */
 static int floor_cost(const char *what, uint64_t samples, uint64_t interval_us, struct run_result *r)
 {
-	struct prog_count before[FLOOR_PROGS], after[FLOOR_PROGS], all = {};
 	struct run_config cfg = eventfd_run(samples, interval_us, UNTRACED);
 	struct session_bench bench = { .on_start = floor_track, .on_start_ctx = &floor_side };
 	struct session_opts o = { .bench = &bench };
-	struct bpf_program *prog;
+	struct floor_counts before, after;
+	__u64 runs = 0, run_ns = 0;
 	char msg[256];
 	int stats, k, err;
 
@@ -891,36 +883,26 @@ static int floor_cost(const char *what, uint64_t samples, uint64_t interval_us, 
 		fprintf(stderr, "bench: the kernel would not time BPF programs: %s\n", strerror(-stats));
 		return -1;
 	}
-	floor_counts(&floor_side, before, FLOOR_PROGS);
+	floor_counts(&floor_side, &before);
 	err = floor_begin(&floor_side, false) ? -1 : session__run(&cfg, &o, r, msg, sizeof(msg));
 	floor_end(&floor_side);
-	floor_counts(&floor_side, after, FLOOR_PROGS);
+	floor_counts(&floor_side, &after);
 	close(stats);
 	if (err || r->workload_failed || floor_side.skel->bss->floor_drops) {
 		fprintf(stderr, "bench: the floor's timed run failed: %s\n", err ? msg : r->workload_failed ?
 			r->workload_error : "it dropped records");
 		return -1;
 	}
-	for (k = 0; k < FLOOR_PROGS; k++) {
-		all.runs += after[k].runs - before[k].runs;
-		all.run_ns += after[k].run_ns - before[k].run_ns;
+	/* the same programs in the same order: the differences are this run's */
+	for (k = 0; k < after.n; k++) {
+		after.prog[k].runs -= before.prog[k].runs;
+		after.prog[k].run_ns -= before.prog[k].run_ns;
+		runs += after.prog[k].runs;
+		run_ns += after.prog[k].run_ns;
 	}
-	printf("  floor %s: %.2f runs and %.0f ns per wakeup, %.0f ns per run, %.2f records per wakeup\n", what,
-	       (double)all.runs / samples, (double)all.run_ns / samples,
-	       all.runs ? (double)all.run_ns / all.runs : 0.0, (double)floor_side.records / samples);
-	k = 0;
-	bpf_object__for_each_program(prog, floor_side.skel->obj) {
-		__u64 runs, ns;
-
-		if (k == FLOOR_PROGS)
-			break;
-		runs = after[k].runs - before[k].runs;
-		ns = after[k].run_ns - before[k].run_ns;
-		k++;
-		if (runs)
-			printf("      %-32s %6.2f runs %6.0f ns per wakeup, %4.0f ns a run\n", bpf_program__name(prog),
-			       (double)runs / samples, (double)ns / samples, (double)ns / runs);
-	}
+	print_cost("floor", what, runs, run_ns, floor_side.records, samples);
+	for (k = 0; k < after.n; k++)
+		print_prog_cost(after.prog[k].name, after.prog[k].runs, after.prog[k].run_ns, samples);
 	return 0;
 }
 
@@ -1025,19 +1007,19 @@ int main(int argc, char **argv)
 	/* issue 18's aims, on the interleaved runs: lean against untraced, full against the floor */
 	printf("\naims (interleaved; met or not by the 95%% interval):\n");
 	printf("  paced p50:\n");
-	print_target("lean", &paced_iv[IV_LEAN], false, 2.0);
-	print_target("full", &paced_iv[IV_TRACED], false, NAN);
-	print_target("floor tracer", &paced_iv[IV_FLOOR], false, NAN);
-	print_target("do-nothing programs", &paced_iv[IV_NOP], false, NAN);
+	print_target("lean", &paced_iv[IV_LEAN], false, 2.0, false);
+	print_target("full", &paced_iv[IV_TRACED], false, NAN, false);
+	print_target("floor tracer", &paced_iv[IV_FLOOR], false, NAN, false);
+	print_target("do-nothing programs", &paced_iv[IV_NOP], false, NAN, false);
 	printf("               %-20s %+.2f us\n", "untraced vs itself", paced_iv[IV_TRACED].again);
-	print_against_floor(&paced_iv[IV_FULL_FLOOR], false);
+	print_target("full against floor", &paced_iv[IV_FULL_FLOOR], false, 1.0, true);
 	printf("  flood throughput ratio:\n");
-	print_target("lean", &flood_iv[IV_LEAN], true, 0.8);
-	print_target("full", &flood_iv[IV_TRACED], true, NAN);
-	print_target("floor tracer", &flood_iv[IV_FLOOR], true, NAN);
-	print_target("do-nothing programs", &flood_iv[IV_NOP], true, NAN);
+	print_target("lean", &flood_iv[IV_LEAN], true, 0.8, false);
+	print_target("full", &flood_iv[IV_TRACED], true, NAN, false);
+	print_target("floor tracer", &flood_iv[IV_FLOOR], true, NAN, false);
+	print_target("do-nothing programs", &flood_iv[IV_NOP], true, NAN, false);
 	printf("               %-20s %.3f\n", "untraced vs itself", flood_iv[IV_TRACED].again);
-	print_against_floor(&flood_iv[IV_FULL_FLOOR], true);
+	print_target("full against floor", &flood_iv[IV_FULL_FLOOR], true, 1.0, true);
 	nops_unload(&nops);
 	floor_unload(&floor_side);
 	free(r);
