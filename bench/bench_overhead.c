@@ -20,9 +20,9 @@
  * round is shown, since on a shared VM it moves the figures more than
  * anything wakeprobe does. Then one run each, paced and back to back, whose
  * programs (wakeprobe's, then the do-nothing ones) go off and on every
- * 200 ms compares stretches of a single run (interleave() below). A last
- * traced flood with the kernel's BPF run-time statistics on says what the
- * programs themselves cost per wakeup.
+ * 50 ms (a flood's every 100 ms) compares stretches of a single run
+ * (interleave() below). A last traced flood with the kernel's BPF run-time
+ * statistics on says what the programs themselves cost per wakeup.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -443,15 +443,15 @@ static double side_change(const struct round *rd, int n, enum side s, bool ratio
  * Interleaved: one traced run whose programs (wakeprobe's, or the
  * do-nothing ones) are taken off their tracepoints and put back every
  * TOGGLE_MS (a flood, which runs a few seconds, every FLOOD_TOGGLE_MS, for
- * enough stretches to give an interval), so that traced and untraced stretches alternate within one
- * process, one pair of threads and a few hundred milliseconds: the drifts
- * that separate two runs (a second apart, with new threads and a new sample
- * ring) fall away. Each traced stretch is compared with the mean of the
- * untraced stretches on either side of it; each untraced stretch with the
- * untraced ones two stretches away gives what the measure shows when
- * nothing changes.
+ * enough stretches to give an interval), so that traced and untraced
+ * stretches alternate within one process, one pair of threads and a few
+ * tens of milliseconds: the drifts that separate two runs (a second apart,
+ * with new threads and a new sample ring) fall away. Each traced stretch is
+ * compared with the mean of the untraced stretches on either side of it;
+ * each untraced stretch with the untraced ones two stretches away gives
+ * what the measure shows when nothing changes.
  */
-#define TOGGLE_MS	200
+#define TOGGLE_MS	50
 #define FLOOD_TOGGLE_MS	100
 #define SETTLE_NS	(5ull * 1000000)	/* samples this close to a switch are left out */
 #define MIN_STRETCH	20			/* fewer samples: the stretch is left out */
@@ -732,11 +732,15 @@ out:
 /*
  * notch - half the width of a 95% interval for the median of the traced
  * comparisons: 1.58 IQR / sqrt(n), the rule of a box plot's notches
- * (McGill, Tukey and Larsen, 1978)
+ * (McGill, Tukey and Larsen, 1978), widened for what neighbouring
+ * comparisons share. Two traced stretches in a row are each compared with
+ * the untraced stretch between them, which (the stretches alike in spread)
+ * correlates their comparisons by 1/6: n of them are worth 3n/4
+ * independent ones.
  */
 static double notch(const struct interleaved *iv)
 {
-	return 1.58 * (iv->on_hi - iv->on_lo) / sqrt(iv->pairs);
+	return 1.58 * (iv->on_hi - iv->on_lo) / sqrt(0.75 * iv->pairs);
 }
 
 /*
