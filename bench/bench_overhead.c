@@ -835,38 +835,6 @@ static int bpf_cost(enum side side, const char *what, uint64_t samples, uint64_t
 	return 0;
 }
 
-#define FLOOR_PROGS	8
-
-/* the floor's programs by the kernel's count (bpf_prog_info), to take differences of */
-struct floor_counts {
-	struct {
-		const char *name;
-		__u64 runs, run_ns;
-	} prog[FLOOR_PROGS];
-	int n;
-};
-
-static void floor_counts(const struct floor *f, struct floor_counts *out)
-{
-	struct bpf_program *prog;
-
-	out->n = 0;
-	bpf_object__for_each_program(prog, f->skel->obj) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-
-		if (out->n == FLOOR_PROGS)
-			break;
-		out->prog[out->n].name = bpf_program__name(prog);
-		out->prog[out->n].runs = out->prog[out->n].run_ns = 0;
-		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len)) {
-			out->prog[out->n].runs = info.run_cnt;
-			out->prog[out->n].run_ns = info.run_time_ns;
-		}
-		out->n++;
-	}
-}
-
 /*
  * floor_cost - bpf_cost() for the floor: an untraced run that the floor's
  * programs follow from start to end, the kernel's run-time statistics on
@@ -877,36 +845,35 @@ static int floor_cost(const char *what, uint64_t samples, uint64_t interval_us, 
 	struct run_config cfg = eventfd_run(samples, interval_us, UNTRACED);
 	struct session_bench bench = { .on_start = floor_track, .on_start_ctx = &floor_side };
 	struct session_opts o = { .bench = &bench };
-	struct floor_counts before, after;
-	__u64 runs = 0, run_ns = 0;
+	struct collector_prog_totals before, after;
 	char msg[256];
-	int stats, k, err;
+	uint32_t k;
+	int stats, err;
 
 	stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (stats < 0) {
 		fprintf(stderr, "bench: the kernel would not time BPF programs: %s\n", strerror(-stats));
 		return -1;
 	}
-	floor_counts(&floor_side, &before);
+	collector__object_totals(floor_side.skel->obj, &before);
 	err = floor_begin(&floor_side, false) ? -1 : session__run(&cfg, &o, r, msg, sizeof(msg));
 	floor_end(&floor_side);
-	floor_counts(&floor_side, &after);
+	collector__object_totals(floor_side.skel->obj, &after);
 	close(stats);
 	if (err || r->workload_failed || floor_side.skel->bss->floor_drops) {
 		fprintf(stderr, "bench: the floor's timed run failed: %s\n", err ? msg : r->workload_failed ?
 			r->workload_error : "it dropped records");
 		return -1;
 	}
-	/* the same programs in the same order: the differences are this run's */
-	for (k = 0; k < after.n; k++) {
-		after.prog[k].runs -= before.prog[k].runs;
-		after.prog[k].run_ns -= before.prog[k].run_ns;
-		runs += after.prog[k].runs;
-		run_ns += after.prog[k].run_ns;
+	if (before.nr_progs != after.nr_progs) {
+		fprintf(stderr, "bench: the floor's programs could not all be read before and after its timed run\n");
+		return -1;
 	}
-	print_cost("floor", what, runs, run_ns, floor_side.records, samples);
-	for (k = 0; k < after.n; k++)
-		print_prog_cost(after.prog[k].name, after.prog[k].runs, after.prog[k].run_ns, samples);
+	/* the same programs in the same order: the differences are this run's */
+	print_cost("floor", what, after.runs - before.runs, after.run_ns - before.run_ns, floor_side.records, samples);
+	for (k = 0; k < after.nr_progs; k++)
+		print_prog_cost(after.progs[k].name, after.progs[k].runs - before.progs[k].runs,
+				after.progs[k].run_ns - before.progs[k].run_ns, samples);
 	return 0;
 }
 

@@ -427,13 +427,12 @@ void collector__lean_counters(const struct collector *c, struct wp_lean_counters
 	*out = c->skel->bss->lean_counters;
 }
 
-void collector__prog_totals(const struct collector *c, struct collector_prog_totals *t)
+void collector__object_totals(const struct bpf_object *obj, struct collector_prog_totals *t)
 {
 	struct bpf_program *prog;
 
 	memset(t, 0, sizeof(*t));
-	t->counted_runs = counted_runs(c);
-	bpf_object__for_each_program(prog, c->skel->obj) {
+	bpf_object__for_each_program(prog, obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(prog);
@@ -451,6 +450,12 @@ void collector__prog_totals(const struct collector *c, struct collector_prog_tot
 			pc->run_ns = info.run_time_ns;
 		}
 	}
+}
+
+void collector__prog_totals(const struct collector *c, struct collector_prog_totals *t)
+{
+	collector__object_totals(c->skel->obj, t);
+	t->counted_runs = counted_runs(c);
 }
 
 void collector__close(struct collector *c)

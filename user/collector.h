@@ -171,6 +171,12 @@ struct collector_prog_totals {
 void collector__time_tick(struct collector *c, uint64_t now_ns);
 /* collector__prog_totals - the programs' own count, and bpf_prog_info summed over every program */
 void collector__prog_totals(const struct collector *c, struct collector_prog_totals *t);
+/*
+ * collector__object_totals - bpf_prog_info of every loaded program of @obj,
+ * any BPF object's (the benchmark's floor tracer's too); no counted_runs
+ */
+struct bpf_object;
+void collector__object_totals(const struct bpf_object *obj, struct collector_prog_totals *t);
 void collector__close(struct collector *c);
 
 #endif /* WAKEPROBE_COLLECTOR_H */
