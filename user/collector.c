@@ -444,8 +444,12 @@ void collector__object_totals(const struct bpf_object *obj, struct collector_pro
 		t->run_ns += info.run_time_ns;
 		if (t->nr_progs < COLLECTOR_MAX_PROGS) {
 			struct collector_prog_cost *pc = &t->progs[t->nr_progs++];
+			const char *sec = bpf_program__section_name(prog);
+			const char *tp = strrchr(sec, '/');
 
 			snprintf(pc->name, sizeof(pc->name), "%s", bpf_program__name(prog));
+			/* tp_btf/sched_switch: the tracepoint is what follows the program type */
+			snprintf(pc->tracepoint, sizeof(pc->tracepoint), "%s", tp ? tp + 1 : sec);
 			pc->runs = info.run_cnt;
 			pc->run_ns = info.run_time_ns;
 		}

@@ -153,6 +153,7 @@ struct collector_prog_totals {
 	/* ... and program by program, the loaded ones, in the object's order */
 	struct collector_prog_cost {
 		char name[32];		/* the program's: handle_sched_switch, lean_sched_waking, ... */
+		char tracepoint[32];	/* where it is attached: sched_switch, cpu_idle, ... */
 		uint64_t runs;
 		uint64_t run_ns;
 	} progs[COLLECTOR_MAX_PROGS];

@@ -216,6 +216,17 @@ Test(trace, the_programs_count_their_runs_as_the_kernel_does)
 	cr_assert_eq(result.progs.counted_runs, result.progs.runs, "the programs counted %lu runs, the kernel %lu",
 		     result.progs.counted_runs, result.progs.runs);
 	cr_assert_eq(result.cost.bpf_timed_permille, 1000);
+	/* each program named for its tracepoint, as make bench sets them against the floor's */
+	for (uint32_t k = 0; k < result.progs.nr_progs; k++) {
+		const struct collector_prog_cost *pc = &result.progs.progs[k];
+
+		cr_assert(pc->tracepoint[0] && !strchr(pc->tracepoint, '/'), "%s: tracepoint \"%s\"", pc->name,
+			  pc->tracepoint);
+		if (!strcmp(pc->name, "handle_sched_switch"))
+			cr_assert_str_eq(pc->tracepoint, "sched_switch");
+		if (!strcmp(pc->name, "handle_call_func_single_entry"))
+			cr_assert_str_eq(pc->tracepoint, "call_function_single_entry");
+	}
 }
 
 /*
