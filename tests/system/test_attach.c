@@ -392,8 +392,13 @@ Test(attach, an_eventfd_wakeup_names_the_write_that_made_it_and_the_read_it_ende
 				 * the mmap lock its page faults share with the
 				 * waker's: nothing from outside the workload.
 				 */
-				cr_log_info("another wake of the wakee: class %u, nr %d, by %u of %u, comm %.16s",
-					    w->waker_class, w->nr, e->tid, w->waker_tgid, w->comm);
+				/* a syscall's record holds its arguments where the others hold a comm */
+				if (w->waker_class == WP_WAKER_SYSCALL)
+					cr_log_info("another wake of the wakee: syscall %d (%#llx, %#llx), by %u of %u",
+						    w->nr, w->arg, w->arg2, e->tid, w->waker_tgid);
+				else
+					cr_log_info("another wake of the wakee: class %u, nr %d, by %u of %u, comm %.16s",
+						    w->waker_class, w->nr, e->tid, w->waker_tgid, w->comm);
 				cr_assert(w->waker_class == WP_WAKER_KTHREAD || w->waker_tgid == (uint32_t)pid,
 					  "the wakee woken from outside the workload, class %u", w->waker_class);
 				other++;
