@@ -21,8 +21,10 @@
  * anything wakeprobe does. Then one run each, paced and back to back, whose
  * programs (wakeprobe's, then the do-nothing ones) go off and on every
  * 50 ms (a flood's every 100 ms) compares stretches of a single run
- * (interleave() below). A last traced flood with the kernel's BPF run-time
- * statistics on says what the programs themselves cost per wakeup.
+ * (interleave() below). Last, timed runs of the full mode, the floor and
+ * the lean mode in turn, the kernel's BPF run-time statistics on, say what
+ * the programs themselves cost per wakeup, tracepoint by tracepoint, and
+ * where the full mode's time goes beyond the floor's (cost() below).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -801,51 +803,44 @@ static void print_interleaved(const char *what, enum side side, const struct int
 	printf("\n");
 }
 
-/* print_cost - a tracer's programs in a run of @samples wakeups, in all: their runs, time and records */
-static void print_cost(const char *who, const char *what, uint64_t runs, uint64_t run_ns, uint64_t records,
-		       uint64_t samples)
-{
-	printf("  %s %s: %.2f runs and %.0f ns per wakeup, %.0f ns per run, %.2f records per wakeup\n", who, what,
-	       (double)runs / samples, (double)run_ns / samples, runs ? (double)run_ns / runs : 0.0,
-	       (double)records / samples);
-}
+/* the timed runs of each tracer, paced and flood, taken in turn: the figures are their medians */
+#define COST_RUNS	5
 
-/* print_prog_cost - one program of them, named for its tracepoint; nothing if it did not run */
-static void print_prog_cost(const char *name, uint64_t runs, uint64_t run_ns, uint64_t samples)
-{
-	if (runs)
-		printf("      %-32s %6.2f runs %6.0f ns per wakeup, %4.0f ns a run\n", name, (double)runs / samples,
-		       (double)run_ns / samples, (double)run_ns / runs);
-}
+struct cost_runs {
+	struct collector_prog_totals progs[COST_RUNS];	/* the programs' totals in each run */
+	uint64_t records[COST_RUNS];			/* the records each run wrote */
+	int n;
+};
 
 /*
- * bpf_cost - what the programs cost per wakeup, by the kernel's own count.
- * Every program run of the run is counted, also those off the wake's path
- * (the paced waker's own sleeps, say): an upper bound of what lies on it.
+ * timed_run - one run of the full or lean mode, the kernel's run-time
+ * statistics on throughout. Every program run of the run is counted, also
+ * those off the wake's path (the paced waker's own sleeps, say): an upper
+ * bound of what lies on it.
  */
-static int bpf_cost(enum side side, const char *what, uint64_t samples, uint64_t interval_us, struct run_result *r)
+static int timed_run(enum side side, uint64_t samples, uint64_t interval_us, struct run_result *r,
+		     struct cost_runs *c)
 {
 	double value, p99;
 
 	if (run(side, true, samples, interval_us, r, &value, &p99))
 		return -1;
-	print_cost(side_name[side], what, r->cost.bpf_runs, r->cost.bpf_run_ns, r->merge.events, samples);
-	for (uint32_t k = 0; k < r->progs.nr_progs; k++)
-		print_prog_cost(r->progs.progs[k].name, r->progs.progs[k].runs, r->progs.progs[k].run_ns, samples);
+	c->progs[c->n] = r->progs;
+	c->records[c->n++] = r->merge.events;
 	return 0;
 }
 
 /*
- * floor_cost - bpf_cost() for the floor: an untraced run that the floor's
- * programs follow from start to end, the kernel's run-time statistics on
- * for it, so that the two tracers' programs compare run for run
+ * floor_timed_run - timed_run() for the floor: an untraced run that the
+ * floor's programs follow from start to end, the kernel's run-time
+ * statistics on for it, so that the two tracers' programs compare run for run
  */
-static int floor_cost(const char *what, uint64_t samples, uint64_t interval_us, struct run_result *r)
+static int floor_timed_run(uint64_t samples, uint64_t interval_us, struct run_result *r, struct cost_runs *c)
 {
 	struct run_config cfg = eventfd_run(samples, interval_us, UNTRACED);
 	struct session_bench bench = { .on_start = floor_track, .on_start_ctx = &floor_side };
 	struct session_opts o = { .bench = &bench };
-	struct collector_prog_totals before, after;
+	struct collector_prog_totals before, *after = &c->progs[c->n];
 	char msg[256];
 	uint32_t k;
 	int stats, err;
@@ -858,22 +853,170 @@ static int floor_cost(const char *what, uint64_t samples, uint64_t interval_us, 
 	collector__object_totals(floor_side.skel->obj, &before);
 	err = floor_begin(&floor_side, false) ? -1 : session__run(&cfg, &o, r, msg, sizeof(msg));
 	floor_end(&floor_side);
-	collector__object_totals(floor_side.skel->obj, &after);
+	collector__object_totals(floor_side.skel->obj, after);
 	close(stats);
 	if (err || r->workload_failed || floor_side.skel->bss->floor_drops) {
 		fprintf(stderr, "bench: the floor's timed run failed: %s\n", err ? msg : r->workload_failed ?
 			r->workload_error : "it dropped records");
 		return -1;
 	}
-	if (before.nr_progs != after.nr_progs) {
+	if (before.nr_progs != after->nr_progs) {
 		fprintf(stderr, "bench: the floor's programs could not all be read before and after its timed run\n");
 		return -1;
 	}
 	/* the same programs in the same order: the differences are this run's */
-	print_cost("floor", what, after.runs - before.runs, after.run_ns - before.run_ns, floor_side.records, samples);
-	for (k = 0; k < after.nr_progs; k++)
-		print_prog_cost(after.progs[k].name, after.progs[k].runs - before.progs[k].runs,
-				after.progs[k].run_ns - before.progs[k].run_ns, samples);
+	after->runs -= before.runs;
+	after->run_ns -= before.run_ns;
+	for (k = 0; k < after->nr_progs; k++) {
+		after->progs[k].runs -= before.progs[k].runs;
+		after->progs[k].run_ns -= before.progs[k].run_ns;
+	}
+	c->records[c->n++] = floor_side.records;
+	return 0;
+}
+
+/* median_per_wakeup - the median of @n counts, each of a run of @samples wakeups, per wakeup */
+static double median_per_wakeup(const uint64_t *v, int n, uint64_t samples)
+{
+	double d[COST_RUNS];
+
+	for (int i = 0; i < n; i++)
+		d[i] = (double)v[i] / samples;
+	return quantile(d, n, 0.5);
+}
+
+/*
+ * prog_median - the median over @c's runs of program @k's runs (@ns false)
+ * or time (@ns true) per wakeup; the runs load the same object, so a
+ * program has the same place in each
+ */
+static double prog_median(const struct cost_runs *c, uint32_t k, bool ns, uint64_t samples)
+{
+	uint64_t v[COST_RUNS];
+
+	for (int i = 0; i < c->n; i++)
+		v[i] = ns ? c->progs[i].progs[k].run_ns : c->progs[i].progs[k].runs;
+	return median_per_wakeup(v, c->n, samples);
+}
+
+/* print_cost_runs - a tracer's programs, in all and one by one: medians of @c's runs of @samples wakeups */
+static void print_cost_runs(const char *who, const char *what, const struct cost_runs *c, uint64_t samples)
+{
+	uint64_t runs[COST_RUNS], ns[COST_RUNS];
+	double per_run[COST_RUNS];
+
+	for (int i = 0; i < c->n; i++) {
+		runs[i] = c->progs[i].runs;
+		ns[i] = c->progs[i].run_ns;
+		per_run[i] = runs[i] ? (double)ns[i] / runs[i] : 0;
+	}
+	printf("  %s %s: %.2f runs and %.0f ns per wakeup, %.0f ns per run, %.2f records per wakeup\n", who, what,
+	       median_per_wakeup(runs, c->n, samples), median_per_wakeup(ns, c->n, samples),
+	       quantile(per_run, c->n, 0.5), median_per_wakeup(c->records, c->n, samples));
+	for (uint32_t k = 0; k < c->progs[0].nr_progs; k++) {
+		double r = prog_median(c, k, false, samples), t = prog_median(c, k, true, samples);
+
+		if (r > 0)
+			printf("      %-32s %6.2f runs %6.0f ns per wakeup, %4.0f ns a run\n", c->progs[0].progs[k].name,
+			       r, t, t / r);
+	}
+}
+
+static bool floor_traces(const struct collector_prog_totals *floor, const char *tracepoint)
+{
+	for (uint32_t k = 0; k < floor->nr_progs; k++)
+		if (!strcmp(floor->progs[k].tracepoint, tracepoint))
+			return true;
+	return false;
+}
+
+struct prog_share {
+	const char *tracepoint;
+	double ns;	/* per wakeup */
+};
+
+static int cmp_share_desc(const void *a, const void *b)
+{
+	const struct prog_share *x = a, *y = b;
+
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+/*
+ * print_against_floor - where the full mode's program time goes beyond the
+ * floor's: on the tracepoints both trace, and on those only the full mode
+ * does (its evidence for the explanations: idle, interrupts, migrations,
+ * forks). Medians of the runs, each part on its own: the parts of a line
+ * need not add up to its whole.
+ */
+static void print_against_floor(const char *what, const struct cost_runs *full, const struct cost_runs *floor,
+				uint64_t samples)
+{
+	const struct collector_prog_totals *fp = &full->progs[0], *lp = &floor->progs[0];
+	uint64_t full_ns[COST_RUNS], floor_ns[COST_RUNS], shared_ns[COST_RUNS] = {}, others_ns[COST_RUNS] = {};
+	struct prog_share others[COLLECTOR_MAX_PROGS];
+	double a, b, sh;
+	uint32_t k, n = 0;
+	int i;
+
+	for (i = 0; i < full->n; i++) {
+		full_ns[i] = full->progs[i].run_ns;
+		for (k = 0; k < fp->nr_progs; k++) {
+			if (floor_traces(lp, fp->progs[k].tracepoint))
+				shared_ns[i] += full->progs[i].progs[k].run_ns;
+			else
+				others_ns[i] += full->progs[i].progs[k].run_ns;
+		}
+	}
+	for (i = 0; i < floor->n; i++)
+		floor_ns[i] = floor->progs[i].run_ns;
+	for (k = 0; k < fp->nr_progs; k++) {
+		double ns = prog_median(full, k, true, samples);
+
+		if (!floor_traces(lp, fp->progs[k].tracepoint) && ns >= 1)
+			others[n++] = (struct prog_share){ fp->progs[k].tracepoint, ns };
+	}
+	qsort(others, n, sizeof(*others), cmp_share_desc);
+	a = median_per_wakeup(full_ns, full->n, samples);
+	b = median_per_wakeup(floor_ns, floor->n, samples);
+	sh = median_per_wakeup(shared_ns, full->n, samples);
+	printf("  %s: full %.0f, floor %.0f (%+.0f)\n", what, a, b, a - b);
+	printf("      on the floor's %u tracepoints: full %.0f, floor %.0f (%+.0f)\n", lp->nr_progs, sh, b, sh - b);
+	printf("      on the others: %.0f;", median_per_wakeup(others_ns, full->n, samples));
+	for (k = 0; k < n; k++)
+		printf(" %s %.0f", others[k].tracepoint, others[k].ns);
+	printf("\n");
+}
+
+/*
+ * cost - the programs' cost by the kernel's own count: COST_RUNS timed runs
+ * of each tracer, full, floor and lean in turn, paced and then flood
+ */
+static int cost(uint64_t paced_samples, uint64_t flood_samples, struct run_result *r)
+{
+	static struct cost_runs full[2], floor[2], lean[2];
+	const char *what[2] = { "paced", "flood" };
+	uint64_t samples[2] = { paced_samples, flood_samples }, interval_us[2] = { PACED_US, 0 };
+	int m, i;
+
+	for (m = 0; m < 2; m++)
+		for (i = 0; i < COST_RUNS; i++)
+			if (timed_run(TRACED, samples[m], interval_us[m], r, &full[m]) ||
+			    floor_timed_run(samples[m], interval_us[m], r, &floor[m]) ||
+			    timed_run(LEAN, samples[m], interval_us[m], r, &lean[m]))
+				return -1;
+	printf("\nBPF programs, runs with the kernel's run-time statistics on (their own clock reads are counted in);\n"
+	       "medians of %d runs of each, full, floor and lean in turn:\n", COST_RUNS);
+	for (m = 0; m < 2; m++)
+		print_cost_runs("full", what[m], &full[m], samples[m]);
+	for (m = 0; m < 2; m++)
+		print_cost_runs("floor", what[m], &floor[m], samples[m]);
+	for (m = 0; m < 2; m++)
+		print_cost_runs("lean", what[m], &lean[m], samples[m]);
+	printf("\nthe full mode's programs against the floor's, ns per wakeup, by tracepoint (medians of the runs "
+	       "above):\n");
+	for (m = 0; m < 2; m++)
+		print_against_floor(what[m], &full[m], &floor[m], samples[m]);
 	return 0;
 }
 
@@ -958,10 +1101,7 @@ int main(int argc, char **argv)
 	printf("floor: %.2f records per traced wakeup paced, %.2f back to back\n", paced_iv[IV_FLOOR].records_per_wakeup,
 	       flood_iv[IV_FLOOR].records_per_wakeup);
 
-	printf("\nBPF programs, traced runs with the kernel's run-time statistics on (their own clock reads are counted in):\n");
-	if (bpf_cost(TRACED, "paced", paced_samples, PACED_US, r) || bpf_cost(TRACED, "flood", flood_samples, 0, r) ||
-	    floor_cost("paced", paced_samples, PACED_US, r) || floor_cost("flood", flood_samples, 0, r) ||
-	    bpf_cost(LEAN, "paced", paced_samples, PACED_US, r) || bpf_cost(LEAN, "flood", flood_samples, 0, r))
+	if (cost(paced_samples, flood_samples, r))
 		goto fail;
 
 	printf("\nthe rounds (medians of the per-round comparisons):\n");
