@@ -955,14 +955,22 @@ static void print_against_floor(const char *what, const struct cost_runs *full, 
 	const struct collector_prog_totals *fp = &full->progs[0], *lp = &floor->progs[0];
 	uint64_t full_ns[COST_RUNS], floor_ns[COST_RUNS], shared_ns[COST_RUNS] = {}, others_ns[COST_RUNS] = {};
 	struct prog_share others[COLLECTOR_MAX_PROGS];
+	bool shared[COLLECTOR_MAX_PROGS];
 	double a, b, sh;
 	uint32_t k, n = 0;
 	int i;
 
+	for (k = 0; k < fp->nr_progs; k++) {
+		double ns;
+
+		shared[k] = floor_traces(lp, fp->progs[k].tracepoint);
+		if (!shared[k] && (ns = prog_median(full, k, true, samples)) >= 1)
+			others[n++] = (struct prog_share){ fp->progs[k].tracepoint, ns };
+	}
 	for (i = 0; i < full->n; i++) {
 		full_ns[i] = full->progs[i].run_ns;
 		for (k = 0; k < fp->nr_progs; k++) {
-			if (floor_traces(lp, fp->progs[k].tracepoint))
+			if (shared[k])
 				shared_ns[i] += full->progs[i].progs[k].run_ns;
 			else
 				others_ns[i] += full->progs[i].progs[k].run_ns;
@@ -970,12 +978,6 @@ static void print_against_floor(const char *what, const struct cost_runs *full, 
 	}
 	for (i = 0; i < floor->n; i++)
 		floor_ns[i] = floor->progs[i].run_ns;
-	for (k = 0; k < fp->nr_progs; k++) {
-		double ns = prog_median(full, k, true, samples);
-
-		if (!floor_traces(lp, fp->progs[k].tracepoint) && ns >= 1)
-			others[n++] = (struct prog_share){ fp->progs[k].tracepoint, ns };
-	}
 	qsort(others, n, sizeof(*others), cmp_share_desc);
 	a = median_per_wakeup(full_ns, full->n, samples);
 	b = median_per_wakeup(floor_ns, floor->n, samples);
