@@ -53,8 +53,21 @@ static void on_signal(int sig)
 	session_stop_requested = 1;
 }
 
+/*
+ * on_sigpipe - a reader of standard output that went away (| head, | true)
+ * must not cost the files: writes to it fail with EPIPE instead, and
+ * close_stdout() says so. A handler, not SIG_IGN, which the workload and
+ * the traced command would inherit through exec.
+ */
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+}
+
 static void install_signal_handlers(void)
 {
+	struct sigaction pipe_sa = { .sa_handler = on_sigpipe, .sa_flags = SA_RESTART };
+
 	/*
 	 * SA_RESTART: a first signal while the report is written must not cut
 	 * it short (the run is over, there is nothing left to stop); the
@@ -66,6 +79,27 @@ static void install_signal_handlers(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(&pipe_sa.sa_mask);
+	sigaction(SIGPIPE, &pipe_sa, NULL);
+}
+
+/*
+ * close_stdout - what went to standard output (the text report, an output
+ * given as -) must have reached it: a full disk or a reader gone away is
+ * one line and exit 1, whatever the run's status was. The files are in
+ * place by then.
+ */
+static int close_stdout(int status)
+{
+	int err = fflush(stdout) ? -errno : 0;
+
+	err = outfile__stdout_error() ? outfile__stdout_error() : err ? err : ferror(stdout) ? -EIO : 0;
+	if (fclose(stdout) && !err)
+		err = -errno;
+	if (!err)
+		return status;
+	fprintf(stderr, "wakeprobe: writing to standard output failed: %s\n", strerror(-err));
+	return 1;
 }
 
 static void list_workloads(void)
@@ -685,7 +719,7 @@ static int run_design_lines(const struct wp_options *o, const struct session_opt
 	return session_stop_requested ? 128 + SIGINT : err;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	static struct outputs outputs;	/* the signal handler may reach its files */
 	struct run_config cfg = {};
@@ -705,6 +739,10 @@ int main(int argc, char **argv)
 		return 2;
 	case OPTIONS_RUN:
 		break;
+	}
+	if (outputs__check_files(&o, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return 2;
 	}
 	if (o.list_workloads) {
 		list_workloads();
@@ -771,4 +809,11 @@ int main(int argc, char **argv)
 		err = err ? err : design_err;
 	}
 	return err;
+}
+
+int main(int argc, char **argv)
+{
+	/* a stdout that keeps why a write failed: glibc forgets once a later flush has nothing to write */
+	outfile__wrap_stdout();
+	return close_stdout(run(argc, argv));
 }

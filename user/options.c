@@ -241,20 +241,36 @@ static const char *shown(const char *arg)
 	return out;
 }
 
-/* check_outputs - at most one output on stdout, no file written twice, none over the recording read */
+size_t options__files(const struct wp_options *o, struct options_file files[OPTIONS_MAX_FILES])
+{
+	const struct options_file all[OPTIONS_MAX_FILES] = {
+		{ o->report_path, "the recording" }, { o->record_path, "-o" }, { o->json_path, "--json" },
+		{ o->csv_path, "--csv" }, { o->perfetto_path, "--perfetto" }, { o->prometheus_path, "--prometheus" },
+		{ o->plot_path, "--plot" },
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < OPTIONS_MAX_FILES; i++)
+		if (all[i].path)
+			files[n++] = all[i];
+	return n;
+}
+
+/*
+ * check_outputs - at most one output on stdout, no file written twice, none
+ * over the recording read, as typed; main() compares the files they name
+ */
 static enum options_result check_outputs(const struct wp_options *o, char *err, size_t errlen)
 {
-	const char *paths[] = { o->report_path, o->record_path, o->json_path, o->csv_path, o->perfetto_path,
-				o->prometheus_path, o->plot_path };
-	const char *names[] = { "the recording", "-o", "--json", "--csv", "--perfetto", "--prometheus", "--plot" };
-	size_t i, j, n = sizeof(paths) / sizeof(paths[0]);
+	struct options_file f[OPTIONS_MAX_FILES];
+	size_t i, j, n = options__files(o, f);
 
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
-			/* "-" is stdin for the recording, stdout for an output: only two outputs clash there */
-			if (paths[i] && paths[j] && !strcmp(paths[i], paths[j]) && (i || strcmp(paths[i], "-"))) {
+			/* "-" is stdin for the recording (f[0]), stdout for an output: only two outputs clash there */
+			if (!strcmp(f[i].path, f[j].path) && (i || !o->report_path || strcmp(f[i].path, "-"))) {
 				snprintf(err, errlen, "%s and %s both name '%s': give each output its own file",
-					 names[i], names[j], shown(paths[i]));
+					 f[i].name, f[j].name, shown(f[i].path));
 				return OPTIONS_BAD;
 			}
 	if (o->prometheus_every_s && (!o->prometheus_path || !strcmp(o->prometheus_path, "-"))) {

@@ -90,4 +90,15 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 				   FILE *out, char *err, size_t errlen);
 void options__usage(FILE *out);
 
+/* a file a run reads or writes, and the option that names it, for messages */
+struct options_file {
+	const char *path;	/* "-": standard input for the recording, standard output for an output */
+	const char *name;	/* "the recording", "-o", "--json", ... */
+};
+
+#define OPTIONS_MAX_FILES 7
+
+/* options__files - the files @o names, report's recording first (when there is one); how many */
+size_t options__files(const struct wp_options *o, struct options_file files[OPTIONS_MAX_FILES]);
+
 #endif /* WAKEPROBE_OPTIONS_H */

@@ -59,13 +59,72 @@ bool outfile__is_stdout(const struct outfile *o)
 	return o->f == stdout;
 }
 
+int outfile__error(const struct outfile *o, int err)
+{
+	return o->err ? o->err : err;
+}
+
+/* stream_write - the stream's writes: all of @n bytes, or the first error kept in @cookie */
+static ssize_t stream_write(void *cookie, const char *buf, size_t n)
+{
+	struct outfile *o = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(o->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!o->err)
+				o->err = w < 0 ? -errno : -EIO;
+			break;
+		}
+		done += (size_t)w;
+	}
+	/* short: the stream marks itself failed */
+	return (ssize_t)done;
+}
+
+static int stream_close(void *cookie)
+{
+	struct outfile *o = cookie;
+
+	return close(o->fd);
+}
+
+/* standard output, as a stream that keeps its first failed write's errno */
+static struct outfile std_out = { .what = "standard output", .path = "-", .fd = STDOUT_FILENO };
+
+int outfile__wrap_stdout(void)
+{
+	cookie_io_functions_t io = { .write = stream_write, .close = stream_close };
+	FILE *f = fopencookie(&std_out, "w", io);
+
+	if (!f)
+		return -errno;
+	/* as glibc buffers a terminal's output: a line at a time */
+	if (isatty(STDOUT_FILENO))
+		setvbuf(f, NULL, _IOLBF, 0);
+	std_out.f = f;
+	stdout = f;
+	return 0;
+}
+
+int outfile__stdout_error(void)
+{
+	return std_out.err;
+}
+
 int outfile__open(struct outfile *o, const char *what, const char *path, char *msg, size_t len)
 {
+	cookie_io_functions_t io = { .write = stream_write, .close = stream_close };
 	struct stat st;
-	int fd, err;
+	int err;
 
 	memset(o, 0, sizeof(*o));
 	o->what = what;
+	o->fd = -1;
 	if (!strcmp(path, "-")) {
 		snprintf(o->path, sizeof(o->path), "-");
 		o->f = stdout;
@@ -87,17 +146,17 @@ int outfile__open(struct outfile *o, const char *what, const char *path, char *m
 		o->tmp[0] = '\0';
 		return err;
 	}
-	fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (fd < 0) {
+	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (o->fd < 0) {
 		err = -errno;
 		forget(o);
 		snprintf(msg, len, "%s %s: cannot create it: %s", what, path, strerror(-err));
 		return err;
 	}
-	o->f = fdopen(fd, "w");
+	o->f = fopencookie(o, "w", io);
 	if (!o->f) {
 		err = -errno;
-		close(fd);
+		close(o->fd);
 		outfile__abandon(o);
 		snprintf(msg, len, "%s %s: %s", what, path, strerror(-err));
 		return err;
@@ -105,28 +164,47 @@ int outfile__open(struct outfile *o, const char *what, const char *path, char *m
 	return 0;
 }
 
+/*
+ * set_mode - the mode and owner of the file @o replaces, so that replacing
+ * a private file keeps it private; for a new one, as a plain open(0666)
+ * would give with the umask, but never writable by others
+ */
+static int set_mode(const struct outfile *o)
+{
+	struct stat st;
+	mode_t mask;
+
+	if (!lstat(o->path, &st) && S_ISREG(st.st_mode)) {
+		/* another user's file keeps its owner when root replaces it; a user cannot give files away */
+		if ((st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(o->fd, st.st_uid, st.st_gid) &&
+		    errno != EPERM)
+			return -errno;
+		return fchmod(o->fd, st.st_mode & 0777) ? -errno : 0;
+	}
+	mask = umask(0);
+	umask(mask);
+	return fchmod(o->fd, 0644 & ~mask) ? -errno : 0;
+}
+
 int outfile__commit(struct outfile *o, char *msg, size_t len)
 {
-	mode_t mask;
 	int err = 0;
 
 	if (!o->f)
 		return 0;
 	if (outfile__is_stdout(o)) {
+		/* standard output's failure is the process's: wakeprobe checks it once, as it exits */
 		o->f = NULL;
-		if (fflush(stdout) || ferror(stdout)) {
-			snprintf(msg, len, "%s: writing to standard output failed", o->what);
-			return -EIO;
-		}
 		return 0;
 	}
-	/* as a plain open(0666) would, with the umask, but never writable by others */
-	mask = umask(0);
-	umask(mask);
-	if (fflush(o->f) || ferror(o->f) || fchmod(fileno(o->f), 0644 & ~mask) || fsync(fileno(o->f)))
-		err = errno ? -errno : -EIO;
+	if (fflush(o->f) || ferror(o->f))
+		err = outfile__error(o, -EIO);
+	if (!err)
+		err = set_mode(o);
+	if (!err && fsync(o->fd))
+		err = -errno;
 	if (fclose(o->f) && !err)
-		err = errno ? -errno : -EIO;
+		err = outfile__error(o, -EIO);
 	o->f = NULL;
 	if (!err && rename(o->tmp, o->path))
 		err = -errno;
@@ -156,4 +234,47 @@ void outfile__abandon_all_now(void)
 		if (o && o->tmp[0])
 			unlink(o->tmp);
 	}
+}
+
+/* a file's identity: its device and inode where it exists, its resolved directory and name where not */
+struct file_id {
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+	char path[PATH_MAX * 2];
+};
+
+static void file_id(const char *path, struct file_id *id)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], resolved[PATH_MAX];
+	struct stat st;
+
+	memset(id, 0, sizeof(*id));
+	if (!stat(path, &st)) {
+		id->exists = true;
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		return;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (!realpath(dir, resolved))
+		snprintf(resolved, sizeof(resolved), "%s", dir);
+	snprintf(id->path, sizeof(id->path), "%s/%s", resolved, slash ? slash + 1 : path);
+}
+
+bool outfile__same(const char *a, const char *b)
+{
+	struct file_id ia, ib;
+
+	file_id(a, &ia);
+	file_id(b, &ib);
+	if (ia.exists != ib.exists)
+		return false;
+	return ia.exists ? ia.dev == ib.dev && ia.ino == ib.ino : !strcmp(ia.path, ib.path);
 }

@@ -5,7 +5,13 @@
  * Written to a private temporary file (mkostemp, mode 0600) beside the
  * destination and renamed over it once complete, so a failed or killed run
  * leaves no half-written output and nobody can read or swap the file while
- * it is written. "-" means standard output, written as it goes.
+ * it is written. A file it replaces keeps its mode and owner; a new one is
+ * 0666 less the umask, never writable by others. "-" means standard output,
+ * written as it goes.
+ *
+ * The stream keeps the first write error's errno, so that a writer which
+ * only sees ferror() still says why: "No space left on device", not "I/O
+ * error".
  */
 #ifndef WAKEPROBE_OUTFILE_H
 #define WAKEPROBE_OUTFILE_H
@@ -20,15 +26,33 @@ struct outfile {
 	char path[PATH_MAX];		/* the destination; empty until opened */
 	char tmp[PATH_MAX];		/* the file being written; empty for stdout or once done */
 	FILE *f;			/* NULL until opened */
+	int fd;				/* the temporary file's, under f */
+	int err;			/* the first failed write's -errno, 0 if none */
 };
 
 /* outfile__open - start writing @path ("-": stdout) for option @what; @msg says why not */
 int outfile__open(struct outfile *o, const char *what, const char *path, char *msg, size_t len);
 bool outfile__is_stdout(const struct outfile *o);
+/* outfile__error - why writing @o failed: the first failed write's -errno, else @err */
+int outfile__error(const struct outfile *o, int err);
+/*
+ * outfile__same - do @a and @b name the same file? The same device and
+ * inode where both exist, the same resolved directory and name where not.
+ */
+bool outfile__same(const char *a, const char *b);
 /* outfile__commit - flush it to disk and put it in place; on failure it is removed */
 int outfile__commit(struct outfile *o, char *msg, size_t len);
 /* outfile__abandon - remove what was written; nothing happens to a closed or unopened file */
 void outfile__abandon(struct outfile *o);
+/*
+ * outfile__wrap_stdout - make stdout a stream that keeps the first failed
+ * write's errno, for outfile__stdout_error(): glibc drops what a failed
+ * write held, so that a later fflush() may succeed and ferror() alone
+ * cannot say why. Before anything is written to stdout.
+ */
+int outfile__wrap_stdout(void);
+/* outfile__stdout_error - the first failed write to standard output's -errno, 0 if none */
+int outfile__stdout_error(void);
 /*
  * outfile__abandon_all_now - from a signal handler about to _exit(): unlink
  * every temporary file still open. Async-signal-safe.

@@ -7,6 +7,7 @@
 #include "attach_json.h"
 #include "design_json.h"
 #include "outputs.h"
+#include "parse.h"
 #include "prom_metrics.h"
 #include "plot.h"
 #include "plot_attach.h"
@@ -14,6 +15,29 @@
 #include "report_json.h"
 #include "sample_csv.h"
 #include "timeline.h"
+
+int outputs__check_files(const struct wp_options *o, char *msg, size_t len)
+{
+	struct options_file f[OPTIONS_MAX_FILES];
+	char a[PARSE_QUOTE_LEN], b[PARSE_QUOTE_LEN];
+	size_t i, j, n = options__files(o, f);
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			if (!strcmp(f[i].path, "-") || !strcmp(f[j].path, "-") || !outfile__same(f[i].path, f[j].path))
+				continue;
+			parse__quote(f[i].path, SIZE_MAX, a);
+			parse__quote(f[j].path, SIZE_MAX, b);
+			if (!i && o->report_path)
+				snprintf(msg, len, "%s '%s' is the recording '%s' itself: give the output a file of its own",
+					 f[j].name, b, a);
+			else
+				snprintf(msg, len, "%s '%s' and %s '%s' are the same file: give each output its own file",
+					 f[i].name, a, f[j].name, b);
+			return -EINVAL;
+		}
+	return 0;
+}
 
 static int open_one(struct outfile *f, const char *what, const char *path, char *msg, size_t len)
 {
@@ -125,11 +149,20 @@ static int commit_one(struct outfile *f, int err, char *msg, size_t len)
 	return outfile__commit(f, msg, len);
 }
 
-/* writer_failed - @what's writer for @path failed with @err: say so in @msg */
-static int writer_failed(int err, const char *what, const char *path, char *msg, size_t len)
+/*
+ * writer_failed - the writer of @f failed with @err: say so in @msg, with
+ * the errno of the write that failed where the file kept one (a writer
+ * that only sees ferror() says -EIO). Standard output failing is not the
+ * files' failure: wakeprobe says so as it exits, and the files go in place.
+ */
+static int writer_failed(int err, const struct outfile *f, char *msg, size_t len)
 {
-	if (err)
-		snprintf(msg, len, "%s %s: writing it failed: %s", what, path, strerror(-err));
+	if (err && outfile__is_stdout(f) && ferror(stdout))
+		return 0;
+	if (err) {
+		err = outfile__error(f, err);
+		snprintf(msg, len, "%s %s: writing it failed: %s", f->what, f->path, strerror(-err));
+	}
 	return err;
 }
 
@@ -141,19 +174,19 @@ static int finish_files(struct outputs *out, int err, char *msg, size_t len)
 {
 	/* a writer that was ended is gone, however it went: outputs__abandon() must not end it again */
 	if (!err && out->recorder) {
-		err = writer_failed(recorder__finish(out->recorder), "record -o", out->record.path, msg, len);
+		err = writer_failed(recorder__finish(out->recorder), &out->record, msg, len);
 		out->recorder = NULL;
 	}
 	if (!err && out->csv_writer) {
-		err = writer_failed(sample_csv__close(out->csv_writer), "--csv", out->csv.path, msg, len);
+		err = writer_failed(sample_csv__close(out->csv_writer), &out->csv, msg, len);
 		out->csv_writer = NULL;
 	}
 	if (!err && out->attach_csv) {
-		err = writer_failed(attach_csv__close(out->attach_csv), "--csv", out->csv.path, msg, len);
+		err = writer_failed(attach_csv__close(out->attach_csv), &out->csv, msg, len);
 		out->attach_csv = NULL;
 	}
 	if (!err && out->timeline) {
-		err = writer_failed(timeline__close(out->timeline), "--perfetto", out->perfetto.path, msg, len);
+		err = writer_failed(timeline__close(out->timeline), &out->perfetto, msg, len);
 		out->timeline = NULL;
 	}
 	if (!err)
@@ -178,15 +211,13 @@ int outputs__finish(struct outputs *out, const struct run_config *cfg, const str
 {
 	int err = 0;
 
-	if (out->json.f && report_json__print(out->json.f, cfg, wl, res, n)) {
-		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
-		err = -EIO;
-	}
+	if (out->json.f && report_json__print(out->json.f, cfg, wl, res, n))
+		err = writer_failed(-EIO, &out->json, msg, len);
 	if (!err && out->prometheus.f)
-		err = writer_failed(prom_metrics__print_runs(out->prometheus.f, wl, res, n), "--prometheus",
-				    out->prometheus.path, msg, len);
+		err = writer_failed(prom_metrics__print_runs(out->prometheus.f, wl, res, n), &out->prometheus, msg,
+				    len);
 	if (!err && out->plot.f)
-		err = writer_failed(plot__runs(out->plot.f, cfg, wl, res, n), "--plot", out->plot.path, msg, len);
+		err = writer_failed(plot__runs(out->plot.f, cfg, wl, res, n), &out->plot, msg, len);
 	return finish_files(out, err, msg, len);
 }
 
@@ -238,10 +269,8 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 {
 	int err = 0;
 
-	if (out->json.f && attach_json__print(out->json.f, r)) {
-		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
-		err = -EIO;
-	}
+	if (out->json.f && attach_json__print(out->json.f, r))
+		err = writer_failed(-EIO, &out->json, msg, len);
 	if (out->timeline)
 		timeline__end_run(out->timeline);
 	if (out->prometheus.f && r) {
@@ -264,7 +293,7 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 		prom_metrics__print_attach(out->prometheus.f, &pa);
 	}
 	if (!err && out->plot.f && r)
-		err = writer_failed(plot_attach__print(out->plot.f, r), "--plot", out->plot.path, msg, len);
+		err = writer_failed(plot_attach__print(out->plot.f, r), &out->plot, msg, len);
 	return finish_files(out, err, msg, len);
 }
 
@@ -276,8 +305,7 @@ int outputs__finish_design(struct outputs *out, const char *workload, const stru
 	int err = 0;
 
 	if (out->json.f)
-		err = writer_failed(design_json__print(out->json.f, workload, runs, n), "--json", out->json.path, msg,
-				    len);
+		err = writer_failed(design_json__print(out->json.f, workload, runs, n), &out->json, msg, len);
 	return finish_files(out, err, msg, len);
 }
 

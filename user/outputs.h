@@ -27,6 +27,12 @@ struct outputs {
 	char target[256];		/* attach mode: what the run traces, as --prometheus labels it */
 };
 
+/*
+ * outputs__check_files - do two of the files @o names name the same file,
+ * an output the recording read or another output, however they are
+ * spelled? One line in @msg, before anything is made
+ */
+int outputs__check_files(const struct wp_options *o, char *msg, size_t len);
 /* outputs__open - create every output @o asks for; on failure none is left */
 int outputs__open(struct outputs *out, const struct wp_options *o, char *msg, size_t len);
 /* outputs__begin_run - the run @cfg starts: route its samples, events and inputs to the outputs through @ao */

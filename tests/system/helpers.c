@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -139,13 +140,21 @@ pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out,
 	pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
+		int unread[2];
+
 		dup2(o[1], 1);
 		dup2(e[1], 2);
+		if (setup && setup->stdout_to && dup2(open(setup->stdout_to, O_WRONLY), 1) != 1)
+			_exit(99);
+		/* the reader is gone before the program starts: every write to stdout fails */
+		if (setup && setup->stdout_unread && (pipe(unread) || close(unread[0]) || dup2(unread[1], 1) != 1))
+			_exit(99);
 		if (setup && setup->uid >= 0 && (setgid(setup->uid) || setuid(setup->uid)))
 			_exit(99);
 		if (setup && setup->cpus && sched_setaffinity(0, sizeof(*setup->cpus), setup->cpus))
 			_exit(99);
 		execv(args[0], args);
+		dprintf(2, "cannot run %s: %s\n", args[0], strerror(errno));
 		_exit(98);
 	}
 	close(o[1]);
@@ -226,7 +235,21 @@ int text_count_lines(const char *s)
 	return n;
 }
 
-void wakeprobe_run(struct wakeprobe_ran *r, char *const args[])
+/* program_run_setup - program_run() with @setup for the child */
+static void program_run_setup(struct wakeprobe_ran *r, const struct child_setup *setup, char *const argv[])
+{
+	int out, err;
+	pid_t pid;
+
+	pid = spawn_piped(argv, setup, &out, &err);
+	read_to_end(out, r->out, sizeof(r->out));
+	read_to_end(err, r->err, sizeof(r->err));
+	close(out);
+	close(err);
+	cr_assert_eq(waitpid(pid, &r->status, 0), pid);
+}
+
+void wakeprobe_run_setup(struct wakeprobe_ran *r, const struct child_setup *setup, char *const args[])
 {
 	char *argv[32] = { (char *)wakeprobe_path() };
 	int i;
@@ -234,7 +257,12 @@ void wakeprobe_run(struct wakeprobe_ran *r, char *const args[])
 	for (i = 0; args[i] && i < 30; i++)
 		argv[i + 1] = args[i];
 	argv[i + 1] = NULL;
-	program_run(r, argv);
+	program_run_setup(r, setup, argv);
+}
+
+void wakeprobe_run(struct wakeprobe_ran *r, char *const args[])
+{
+	wakeprobe_run_setup(r, NULL, args);
 }
 
 void wakeprobe_run_ok(struct wakeprobe_ran *r, char *const args[])
@@ -246,15 +274,7 @@ void wakeprobe_run_ok(struct wakeprobe_ran *r, char *const args[])
 
 void program_run(struct wakeprobe_ran *r, char *const argv[])
 {
-	int out, err;
-	pid_t pid;
-
-	pid = spawn_piped(argv, NULL, &out, &err);
-	read_to_end(out, r->out, sizeof(r->out));
-	read_to_end(err, r->err, sizeof(r->err));
-	close(out);
-	close(err);
-	cr_assert_eq(waitpid(pid, &r->status, 0), pid);
+	program_run_setup(r, NULL, argv);
 }
 
 void names_add(struct names *n, const char *word, size_t len)

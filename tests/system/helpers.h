@@ -61,6 +61,8 @@ void read_to_end(int fd, char *buf, size_t len);
 struct child_setup {
 	int uid;			/* >= 0: become this uid (and gid) */
 	const cpu_set_t *cpus;		/* run only there */
+	const char *stdout_to;		/* stdout is this file, opened for writing ("/dev/full") */
+	bool stdout_unread;		/* stdout is a pipe nobody reads, as under | true */
 };
 
 /*
@@ -128,6 +130,9 @@ struct wakeprobe_ran {
 void wakeprobe_run(struct wakeprobe_ran *r, char *const args[]);
 /* wakeprobe_run_ok - wakeprobe_run(), which must end with status 0 */
 void wakeprobe_run_ok(struct wakeprobe_ran *r, char *const args[]);
+
+/* wakeprobe_run_setup - wakeprobe_run() with @setup for the child (what is on its stdout, its uid) */
+void wakeprobe_run_setup(struct wakeprobe_ran *r, const struct child_setup *setup, char *const args[]);
 
 /* program_run - the program at the path @argv[0] with its arguments, run as wakeprobe_run() runs wakeprobe */
 void program_run(struct wakeprobe_ran *r, char *const argv[]);
