@@ -62,7 +62,7 @@ CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/mer
 	user/report.c user/json_writer.c user/json_reader.c user/report_json.c user/csv.c user/sample_csv.c user/timeline.c \
 	user/timeline_samples.c user/timeline_cpus.c user/timeline_attach.c user/svg.c user/plot_draw.c user/plot.c \
 	user/plot_attach.c \
-	user/sample_reader.c user/runner.c user/targets.c user/fd_kinds.c user/attach_session.c user/collector.c user/steal_clock.c user/host_steal.c user/trace_cost.c \
+	user/sample_reader.c user/runner.c user/proc_tree.c user/targets.c user/fd_kinds.c user/attach_session.c user/collector.c user/steal_clock.c user/host_steal.c user/trace_cost.c \
 	user/analysis.c user/journal.c user/recording.c user/recorder.c \
 	user/rec_reader.c user/run_config.c \
 	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c \

@@ -39,6 +39,8 @@ static void write_command(struct json_writer *w, const struct attach_report *r)
 		json_writer__put_strn(w, "exit", run->command_exit, sizeof(run->command_exit));
 	else
 		json_writer__put_null(w, "exit");
+	/* what it started and left running, ended by wakeprobe with it */
+	json_writer__put_uint(w, "others_stopped", run->others_stopped);
 	json_writer__end_object(w);
 }
 
@@ -93,7 +95,7 @@ static void write_run(struct json_writer *w, const struct attach_report *r)
 
 	json_writer__key(w, "ended");
 	json_writer__begin_object(w);
-	json_writer__put_bool(w, "interrupted", run->interrupted);
+	report_json__write_interruption(w, run->interrupted, run->stop_signal);
 	json_writer__put_bool(w, "timed_out", run->timed_out);
 	json_writer__put_bool(w, "duration_reached", run->duration_reached);
 	json_writer__put_bool(w, "command_exited", run->command_exited);

@@ -105,6 +105,8 @@ void attach_recording__encode_end(const struct attach_session_result *res, struc
 	e->targets_exited = res->targets_exited;
 	e->command_exited = res->command_exited;
 	e->interrupted = res->interrupted;
+	e->stop_signal = res->interrupted ? (uint8_t)res->stop_signal : 0;
+	e->others_stopped = res->others_stopped;
 	e->timed_out = res->timed_out;
 	e->duration_reached = res->duration_reached;
 	copy_string(e->command_exit, sizeof(e->command_exit), res->command_exit);
@@ -124,6 +126,8 @@ void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_
 	res->targets_exited = e->targets_exited;
 	res->command_exited = e->command_exited;
 	res->interrupted = e->interrupted;
+	res->stop_signal = e->stop_signal;
+	res->others_stopped = e->others_stopped;
 	res->timed_out = e->timed_out;
 	res->duration_reached = e->duration_reached;
 	host_steal__decode(&e->steal, &res->steal);

@@ -34,7 +34,12 @@ static void print_targets(FILE *out, const struct attach_report *r)
 		fprintf(out, "command '");
 		for (int i = 0; t->argv[i]; i++)
 			fprintf(out, "%s%.64s", i ? " " : "", t->argv[i]);
-		fprintf(out, "' (pid %d, %s)", (int)r->run->command_pid, r->run->command_exit);
+		fprintf(out, "' (pid %d, %s", (int)r->run->command_pid, r->run->command_exit);
+		if (r->run->others_stopped)
+			fprintf(out, "; %" PRIu32 " process%s it started still ran, and %s stopped with it",
+				r->run->others_stopped, r->run->others_stopped > 1 ? "es" : "",
+				r->run->others_stopped > 1 ? "were" : "was");
+		fprintf(out, ")");
 	} else {
 		for (uint32_t i = 0; i < t->nr_pids; i++)
 			fprintf(out, "%spid %d", i ? ", " : "", (int)t->pids[i]);
@@ -47,10 +52,11 @@ static void print_targets(FILE *out, const struct attach_report *r)
 	fprintf(out, "\n");
 }
 
-static const char *how_it_ended(const struct attach_session_result *run, const struct attach_session_opts *t)
+static const char *how_it_ended(const struct attach_session_result *run, const struct attach_session_opts *t,
+				char *buf, size_t len)
 {
 	if (run->interrupted)
-		return "interrupted (Ctrl-C)";
+		return wakeup__interruption(run->stop_signal, buf, len);
 	if (run->timed_out)
 		return "--timeout ran out";
 	if (run->duration_reached)
@@ -68,13 +74,14 @@ static void print_summary(FILE *out, const struct attach_report *r)
 	const struct attach_counters *c = r->counters;
 	const struct attach_aggregate *g = r->agg;
 	const struct run_meta *m = &run->meta;
+	char why[48];
 	int cls, l;
 
 	print_targets(out, r);
 	fprintf(out, "  host       %s, kernel %s, %s, %" PRIu32 " CPUs\n", m->hostname, m->kernel, m->machine,
 		m->nr_cpus);
 	fprintf(out, "  traced     %.3f s, ended: %s", (run->trace_end_ns - run->trace_start_ns) / 1e9,
-		how_it_ended(run, r->targets));
+		how_it_ended(run, r->targets, why, sizeof(why)));
 	if (r->targets->nr_pids && run->targets_exited && run->targets_exited < r->targets->nr_pids)
 		fprintf(out, " (%" PRIu32 " of the targets exited before)", run->targets_exited);
 	fprintf(out, "\n");

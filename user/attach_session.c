@@ -115,6 +115,8 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		.ctx = &s,
 	};
 	uint64_t started_ns;
+	bool holding = false;
+	sigset_t saved;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -130,17 +132,23 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 			goto out;
 		}
 	}
+	/* a signal while the BPF side loaded: end before there is a command, with nothing traced */
+	err = session__begin_whole(&saved, msg, len);
+	if (err)
+		goto out;
+	holding = true;
 	res->trace_start_ns = collector__now_ns();
 	host_steal__start(&res->steal, collector__steal(s.collector));
 	trace_cost__start(&res->cost, collector__run_stats(s.collector));
 	if (o->on_begin)
 		o->on_begin(res, o->ctx);
-	/* a Ctrl-C while the BPF side loaded: end before there is a command to stop */
-	if (o->argv && !session_stop_requested) {
+	if (o->argv) {
 		err = start_command(&s, msg, len);
 		if (err)
 			goto out;
 	}
+	session__began(&saved);
+	holding = false;
 
 	started_ns = collector__now_ns();
 	while (!session_stop_requested) {
@@ -163,10 +171,13 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 			break;
 		}
 	}
-	if (session_stop_requested)
+	if (session_stop_requested) {
 		res->interrupted = true;
-	/* what wakeprobe started it also ends: nothing is left running */
+		res->stop_signal = session_stop_requested;
+	}
+	/* what wakeprobe started it also ends, with all the command started: nothing is left running */
 	runner__stop(&s.runner, COMMAND_GRACE_MS);
+	res->others_stopped = s.runner.others_stopped;
 	res->trace_end_ns = collector__now_ns();
 	collector__detach(s.collector);
 	collector__drain(s.collector);
@@ -189,6 +200,8 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 	}
 	err = 0;
 out:
+	if (holding)
+		session__began(&saved);
 	runner__stop(&s.runner, 0);
 	collector__close(s.collector);
 	return err;

@@ -60,7 +60,9 @@ struct attach_session_result {
 	bool command_exited;		/* on its own, before the run ended */
 	int command_status;		/* waitpid() status */
 	char command_exit[96];		/* "exited with status 0", "killed by SIGTERM" */
-	bool interrupted;		/* Ctrl-C */
+	bool interrupted;		/* SIGINT, SIGTERM or SIGHUP */
+	int stop_signal;		/* ... which one; 0 in a recording from before it was kept */
+	uint32_t others_stopped;	/* processes the command started that were still running, and stopped */
 	bool timed_out;			/* --timeout */
 	bool duration_reached;		/* --duration */
 	struct host_steal steal;	/* the host's steal on every CPU over the run */
@@ -80,7 +82,8 @@ int attach_session__check(const struct attach_session_opts *o, char *path, size_
  * attach_session__run - trace @o's targets, which attach_session__check()
  * passed, to the end. Returns 0 when there is a result to report (@res says
  * how the run ended), or a negative errno with a one-line reason in @msg
- * (nothing was traced, nothing is left running).
+ * (nothing was traced, nothing is left running): -EINTR when a signal came
+ * before tracing began.
  */
 int attach_session__run(const struct attach_session_opts *o, struct attach_session_result *res, char *msg,
 			size_t len);

@@ -236,6 +236,8 @@ static int run_traced(const struct design_run_opts *o, struct design_run *r, int
 		.ctx = r,
 	};
 	err = attach_session__run(&r->session_opts, &r->session, msg, len);
+	if (err == -EINTR)
+		r->interrupted = true;
 	if (err)
 		return err;
 	attach_analysis__end(r->analysis, r->session.drops_total);

@@ -35,6 +35,7 @@
 #include "prom_live.h"
 #include "replay.h"
 #include "report.h"
+#include "runner.h"
 #include "session.h"
 
 /* a record file holds at most this many runs; --workload all makes CATALOG_MAX_WORKLOADS */
@@ -48,9 +49,10 @@ static void on_signal(int sig)
 	 */
 	if (session_stop_requested) {
 		outfile__abandon_all_now();
+		runner__kill_all_now();
 		_exit(128 + sig);
 	}
-	session_stop_requested = 1;
+	session_stop_requested = sig;
 }
 
 /*
@@ -208,7 +210,7 @@ static int run_workloads(struct run_config *cfg, struct session_opts *so, bool a
 	size_t done = 0, n = all ? catalog__count() : 1, i;
 	bool could_not_run = false;
 	char msg[256];
-	int err = 0;
+	int err = 0, run_err;
 
 	while (done < n && !session_stop_requested) {
 		wl[done] = all ? catalog__at(done) : cfg->workload;
@@ -221,7 +223,13 @@ static int run_workloads(struct run_config *cfg, struct session_opts *so, bool a
 		cfg->workload = wl[done];
 		announce(cfg);
 		outputs__begin_run(out, cfg, &so->analysis);
-		if (session__run(cfg, so, res[done], msg, sizeof(msg))) {
+		run_err = session__run(cfg, so, res[done], msg, sizeof(msg));
+		/* a signal before this path began: the ones before it are the run, reported as it ended */
+		if (run_err == -EINTR) {
+			free(res[done]);
+			break;
+		}
+		if (run_err) {
 			fprintf(stderr, "wakeprobe: %s%s%s\n", all ? wl[done]->name : "", all ? ": " : "", msg);
 			free(res[done]);
 			could_not_run = true;
@@ -235,7 +243,7 @@ static int run_workloads(struct run_config *cfg, struct session_opts *so, bool a
 	if (!done && !could_not_run && session_stop_requested) {
 		fprintf(stderr, "wakeprobe: interrupted before the run began: nothing measured, nothing written\n");
 		outputs__abandon(out);
-		return 128 + SIGINT;
+		return 128 + session_stop_requested;
 	}
 	if (could_not_run) {
 		/* the files would miss a run: none is made, and the table shows what ran */
@@ -460,10 +468,16 @@ static void attach_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 	prom_live__advance(&live->prom, live->w.analysis, complete_ns, drops);
 }
 
-/* attach_exit_status - wakeprobe's own: the command's, or 0 when there was none */
+/*
+ * attach_exit_status - wakeprobe's own: the command's when it ended by
+ * itself; 1 when --timeout had to end it, as for a workload; 0 when the
+ * run ended as asked (--duration, a first signal) or had no command
+ */
 static int attach_exit_status(const struct attach_session_result *res)
 {
-	if (!res->command_pid)
+	if (res->timed_out)
+		return 1;
+	if (!res->command_pid || res->interrupted || !res->command_exited)
 		return 0;
 	if (WIFEXITED(res->command_status))
 		return WEXITSTATUS(res->command_status);
@@ -518,9 +532,11 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		fprintf(stderr, "wakeprobe: record -o - shares standard output with the command: give -o a file\n");
 		return 2;
 	}
-	if (attach_session__check(&so, path, sizeof(path), msg, sizeof(msg))) {
+	err = attach_session__check(&so, path, sizeof(path), msg, sizeof(msg));
+	if (err) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
-		return 2;
+		/* another user's process wants privileges, as every privilege error does; the rest is usage */
+		return err == -EPERM ? 1 : 2;
 	}
 	so.command_path = path;
 	if (o->user && resolve_user(o->user, &so.uid, &so.gid, msg, sizeof(msg))) {
@@ -551,6 +567,12 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 		fprintf(stderr, "wakeprobe: tracing %" PRIu32 " process%s, until %s ...\n", o->nr_pids,
 			o->nr_pids > 1 ? "es" : "", o->duration_s ? "--duration runs out" : "Ctrl-C or their exit");
 	err = attach_session__run(&so, &res, msg, sizeof(msg));
+	if (err == -EINTR) {
+		fprintf(stderr, "wakeprobe: %s: nothing traced, nothing written\n", msg);
+		outputs__abandon(out);
+		err = 128 + session_stop_requested;
+		goto out;
+	}
 	if (err) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		outputs__abandon(out);
@@ -649,7 +671,7 @@ static int run_design(const struct wp_options *o, const struct session_opts *so,
 			ro.traced ? "untraced, then traced" : "untraced");
 		if (design_run__run(&ro, r, msg, sizeof(msg))) {
 			fprintf(stderr, "wakeprobe: %s\n", msg);
-			err = r->interrupted ? 128 + SIGINT : 1;
+			err = r->interrupted ? 128 + session_stop_requested : 1;
 			free_design_runs(&runs[kept], 1);
 			break;
 		}
@@ -716,7 +738,7 @@ static int run_design_lines(const struct wp_options *o, const struct session_opt
 			design_run__free(runs[i]);
 		free(runs[i]);
 	}
-	return session_stop_requested ? 128 + SIGINT : err;
+	return session_stop_requested ? 128 + session_stop_requested : err;
 }
 
 static int run(int argc, char **argv)

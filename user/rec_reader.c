@@ -182,7 +182,13 @@ static const char *check_attach_begin(const struct rec_reader *r, const struct r
 	return NULL;
 }
 
-static const char *check_attach_end(const struct rec_attach_end *e)
+/* stopped_by_ok - a run's interruption: a signal (version 6 keeps which) exactly when it was interrupted */
+static bool stopped_by_ok(uint8_t interrupted, uint8_t stop_signal)
+{
+	return stop_signal <= 64 && (interrupted == 1) == (stop_signal != 0);
+}
+
+static const char *check_attach_end(const struct rec_reader *r, const struct rec_attach_end *e)
 {
 	if (!terminated(e->command_exit, sizeof(e->command_exit)))
 		return "unterminated text";
@@ -191,6 +197,8 @@ static const char *check_attach_end(const struct rec_attach_end *e)
 		return "flag out of range";
 	if (e->command_pid < 0)
 		return "command pid out of range";
+	if (r->version >= 6 && !stopped_by_ok(e->interrupted, e->stop_signal))
+		return "signal out of range";
 	return NULL;
 }
 
@@ -264,6 +272,8 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 			return "unterminated text";
 		if (!is_bool(e->interrupted) || !is_bool(e->workload_failed))
 			return "flag out of range";
+		if (r->version >= 6 && !stopped_by_ok(e->interrupted, e->stop_signal))
+			return "signal out of range";
 		if ((why = check_steal(&e->steal)) || (why = check_cost(&e->cost)))
 			return why;
 		break;
@@ -281,7 +291,7 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 	case REC_ATTACH_BEGIN:
 		return check_attach_begin(r, &rec->attach_begin);
 	case REC_ATTACH_END:
-		if ((why = check_attach_end(&rec->attach_end)) || (why = check_steal(&rec->attach_end.steal)) ||
+		if ((why = check_attach_end(r, &rec->attach_end)) || (why = check_steal(&rec->attach_end.steal)) ||
 		    (why = check_cost(&rec->attach_end.cost)))
 			return why;
 		break;
@@ -384,6 +394,9 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 		rec->run_end.cost.bpf_timed_permille = 1000;
 	if (r->version < 5 && rec->type == REC_ATTACH_END)
 		rec->attach_end.cost.bpf_timed_permille = 1000;
+	/* before version 6 this byte was padding: which signal interrupted a run was not kept */
+	if (r->version < 6 && rec->type == REC_RUN_END)
+		rec->run_end.stop_signal = 0;
 	why = check_payload(r, rec);
 	if (why) {
 		snprintf(msg, len, "bad %s record at byte offset %" PRIu64 ": %s", recording__type_name(h.type), at, why);

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include "recording.h"
 
 _Static_assert(sizeof(struct rec_file_header) == REC_FILE_HEADER_SIZE, "file header size");
@@ -22,15 +23,24 @@ _Static_assert(sizeof(struct rec_cost) == 128, "the cost's layout in RUN_END and
 _Static_assert(sizeof(struct rec_run_end) == 776, "RUN_END layout");
 _Static_assert(sizeof(struct rec_attach_begin) == 3592, "ATTACH_BEGIN layout");
 _Static_assert(sizeof(struct rec_fd_kind) == 12, "FD_KIND layout");
-_Static_assert(sizeof(struct rec_attach_end) == 552, "ATTACH_END layout");
+_Static_assert(sizeof(struct rec_attach_end) == 560, "ATTACH_END layout");
+_Static_assert(offsetof(struct rec_run_end, stop_signal) == 202 && offsetof(struct rec_attach_end, stop_signal) == 552,
+	       "the stop signal where docs/recording.md says");
 _Static_assert(sizeof(struct rec_attach_begin) <= REC_MAX_PAYLOAD, "ATTACH_BEGIN fits the reader's bound");
-/* version 5 kept the layouts of 4: the cost's timed share took two bytes of its padding */
-_Static_assert(REC_VERSION == 5, "a new version needs its layouts here and in rec_reader.c");
+/*
+ * version 5 kept the layouts of 4: the cost's timed share took two bytes of
+ * its padding; version 6 took a byte of RUN_END's for the signal that
+ * interrupted the run, and ended ATTACH_END with it and the processes
+ * stopped with the command
+ */
+_Static_assert(REC_VERSION == 6, "a new version needs its layouts here and in rec_reader.c");
 
 /* versions 2 and 3 ended RUN_END and ATTACH_END before the steal; version 1's RUN_END had 12 drop counters */
+#define REC_V6_ATTACH_TAIL	8
+#define REC_V5_ATTACH_END_SIZE	(sizeof(struct rec_attach_end) - REC_V6_ATTACH_TAIL)
 #define REC_V4_TAIL		(sizeof(struct rec_steal) + sizeof(struct rec_cost))
 #define REC_V3_RUN_END_SIZE	(sizeof(struct rec_run_end) - REC_V4_TAIL)
-#define REC_V3_ATTACH_END_SIZE	(sizeof(struct rec_attach_end) - REC_V4_TAIL)
+#define REC_V3_ATTACH_END_SIZE	(REC_V5_ATTACH_END_SIZE - REC_V4_TAIL)
 #define REC_V1_RUN_END_SIZE	(REC_V3_RUN_END_SIZE - (WP_EV_TYPE_ROOM - 12) * sizeof(uint64_t))
 
 static const uint32_t payload_size[REC_TYPE_MAX] = {
@@ -69,5 +79,7 @@ uint32_t recording__payload_size(uint32_t version, enum rec_type t)
 		return REC_V3_RUN_END_SIZE;
 	if (version < 4 && t == REC_ATTACH_END)
 		return REC_V3_ATTACH_END_SIZE;
+	if (version < 6 && t == REC_ATTACH_END)
+		return REC_V5_ATTACH_END_SIZE;
 	return t > 0 && t < REC_TYPE_MAX ? payload_size[t] : 0;
 }

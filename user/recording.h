@@ -31,7 +31,7 @@
 #include "syscall_list.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
-#define REC_VERSION		5		/* what this wakeprobe writes */
+#define REC_VERSION		6		/* what this wakeprobe writes */
 #define REC_OLDEST_VERSION	1		/* the oldest it still reads */
 #define REC_FILE_HEADER_SIZE	16
 #define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
@@ -171,7 +171,8 @@ struct rec_run_end {
 	uint32_t wakee_tid;
 	uint8_t interrupted;
 	uint8_t workload_failed;
-	char __pad[6];
+	uint8_t stop_signal;		/* version 6: the signal that interrupted the run; before, 0 */
+	char __pad[5];
 	char workload_exit[REC_EXIT_LEN];
 	char workload_error[REC_ERROR_LEN];
 	/* version 4; its cost repeats bpf_runs and bpf_run_ns above, where versions 1-3 kept them */
@@ -232,6 +233,9 @@ struct rec_attach_end {
 	char command_exit[REC_EXIT_LEN];	/* "exited with status 0", "killed by SIGTERM" */
 	struct rec_steal steal;			/* version 4 */
 	struct rec_cost cost;			/* version 4 */
+	uint8_t stop_signal;			/* version 6: the signal that interrupted the run */
+	uint8_t __pad[3];
+	uint32_t others_stopped;		/* version 6: the command's processes stopped with it */
 };
 
 /* one record as read back: its place in the file and its payload */

@@ -135,8 +135,12 @@ void report__warnings(const struct run_result *r, report_warning_fn fn, void *ct
 	if (a->phase_sum_mismatch)
 		warn(fn, ctx, "WARNING", "%" PRIu64 " complete samples whose phases do not add up",
 		     a->phase_sum_mismatch);
-	if (r->interrupted)
-		warn(fn, ctx, "NOTE", "interrupted: the figures cover the samples taken until then");
+	if (r->interrupted) {
+		char why[48];
+
+		warn(fn, ctx, "NOTE", "%s: the figures cover the samples taken until then",
+		     wakeup__interruption(r->stop_signal, why, sizeof(why)));
+	}
 	if (r->workload_failed)
 		warn(fn, ctx, "WARNING", "workload failed: %.*s", (int)sizeof(r->workload_error), r->workload_error);
 	if (excess)

@@ -339,9 +339,21 @@ static void write_warnings(struct json_writer *w, const struct run_view *v)
 	json_writer__end_array(w);
 }
 
+void report_json__write_interruption(struct json_writer *w, bool interrupted, int sig)
+{
+	char name[24];
+	const char *by = interrupted ? wakeup__signal_name(sig, name, sizeof(name)) : NULL;
+
+	json_writer__put_bool(w, "interrupted", interrupted);
+	if (by)
+		json_writer__put_str(w, "interrupted_by", by);
+	else
+		json_writer__put_null(w, "interrupted_by");
+}
+
 static void write_outcome(struct json_writer *w, const struct run_result *r)
 {
-	json_writer__put_bool(w, "interrupted", r->interrupted);
+	report_json__write_interruption(w, r->interrupted, r->stop_signal);
 	json_writer__put_bool(w, "workload_failed", r->workload_failed);
 	if (r->workload_failed)
 		json_writer__put_strn(w, "workload_error", r->workload_error, sizeof(r->workload_error));

@@ -38,6 +38,12 @@ int report_json__print(FILE *out, const struct run_config *cfg, const struct wor
 /* report_json__write_meta - "meta": the version, the host, when the run began */
 void report_json__write_meta(struct json_writer *w, const struct run_meta *m);
 /*
+ * report_json__write_interruption - "interrupted" and "interrupted_by":
+ * the signal's name, null when the run was not interrupted or the
+ * recording did not keep which signal (@sig 0)
+ */
+void report_json__write_interruption(struct json_writer *w, bool interrupted, int sig);
+/*
  * report_json__write_host - "host_steal": the host's steal over the run, the
  * part of it inside complete wakeups, and /proc/stat's account; null
  * untraced (!@applies)

@@ -32,6 +32,7 @@ void run_result__encode_end(const struct run_result *res, struct rec_run_end *e)
 	e->waker_tid = res->waker_tid;
 	e->wakee_tid = res->wakee_tid;
 	e->interrupted = res->interrupted;
+	e->stop_signal = res->interrupted ? (uint8_t)res->stop_signal : 0;
 	e->workload_failed = res->workload_failed;
 	copy_string(e->workload_exit, sizeof(e->workload_exit), res->workload_exit);
 	copy_string(e->workload_error, sizeof(e->workload_error), res->workload_error);
@@ -49,6 +50,7 @@ void run_result__decode_end(const struct rec_run_end *e, struct run_result *res)
 	memcpy(res->counters.dropped, e->dropped, sizeof(res->counters.dropped));
 	res->counters.tracked_full = e->tracked_full;
 	res->interrupted = e->interrupted;
+	res->stop_signal = e->stop_signal;
 	res->workload_failed = e->workload_failed;
 	copy_string(res->workload_exit, sizeof(res->workload_exit), e->workload_exit);
 	copy_string(res->workload_error, sizeof(res->workload_error), e->workload_error);

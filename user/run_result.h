@@ -37,7 +37,8 @@ struct run_result {
 	uint32_t waker_tid;
 	uint32_t wakee_tid;
 	bool traced;
-	bool interrupted;		/* stopped by SIGINT/SIGTERM before the end */
+	bool interrupted;		/* stopped by SIGINT/SIGTERM/SIGHUP before the end */
+	int stop_signal;		/* ... which one; 0 in a recording from before it was kept */
 	bool timed_out;			/* stopped by its timeout before the end (not recorded) */
 	bool workload_failed;
 	char workload_exit[96];

@@ -14,6 +14,9 @@
 #include <unistd.h>
 #include "runner.h"
 
+/* the runner whose child is running, for runner__kill_all_now() */
+static struct runner *volatile running;
+
 static bool is_executable(const char *path)
 {
 	return access(path, X_OK) == 0;
@@ -73,9 +76,13 @@ static void __attribute__((noreturn))
 runner_child(const struct runner *r, const char *path, char *const argv[], int ring_fd, int go_fd, int err_fd,
 	     pid_t parent)
 {
+	sigset_t none;
 	char go;
 	int err;
 
+	/* a run begins whole (session__begin_whole()): wakeprobe holds its stop signals, the workload must not */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (r->drop_privileges && drop_to(r->uid, r->gid))
 		goto fail;
 	/*
@@ -120,6 +127,13 @@ int runner__start(struct runner *r, const char *path, char *const argv[], int ri
 	r->pid = -1;
 	r->exited = false;
 	r->status = 0;
+	r->others_stopped = 0;
+	r->signalled.n = 0;
+	/* what the child's processes leave running when their parents go comes back here, to be ended */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {
+		err = -errno;
+		goto out;
+	}
 	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
 		err = -errno;
 		goto out;
@@ -132,6 +146,8 @@ int runner__start(struct runner *r, const char *path, char *const argv[], int ri
 	if (r->pid == 0)
 		runner_child(r, path, argv, ring_fd, go[0], errp[1], parent);
 
+	r->start_ticks = proc_tree__start_ticks(r->pid);
+	running = r;
 	close(errp[1]);
 	errp[1] = -1;
 	if (ready) {
@@ -176,24 +192,83 @@ bool runner__poll(struct runner *r)
 	return r->exited;
 }
 
+/* note_signalled - @pid is one runner__stop() signalled: true the first time */
+static bool note_signalled(struct runner *r, pid_t pid)
+{
+	struct proc_tree *s = &r->signalled;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->pids[i] == pid)
+			return false;
+	if (s->n < PROC_TREE_MAX)
+		s->pids[s->n++] = pid;
+	if (pid != r->pid)
+		r->others_stopped++;
+	return true;
+}
+
+/*
+ * signal_tree - @sig to what is left of @r's processes (each one once,
+ * unless @again), reaping the ones that came back here: how many still run
+ */
+static size_t signal_tree(struct runner *r, int sig, bool again)
+{
+	struct proc_tree t;
+	size_t live = 0;
+
+	runner__poll(r);
+	proc_tree__find(&t, r->exited ? 0 : r->pid, r->start_ticks);
+	for (size_t i = 0; i < t.n; i++) {
+		pid_t pid = t.pids[i];
+
+		if (t.zombie[i]) {
+			/* runner__poll() reaps the child, and keeps its status; another's parent may not be here */
+			if (pid != r->pid)
+				waitpid(pid, NULL, WNOHANG);
+			continue;
+		}
+		live++;
+		if (note_signalled(r, pid) || again)
+			kill(pid, sig);
+	}
+	return live;
+}
+
 void runner__stop(struct runner *r, int grace_ms)
 {
 	struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
 	int waited = 0;
 
-	if (r->pid < 0 || runner__poll(r))
+	if (r->pid < 0)
 		return;
-	kill(r->pid, grace_ms ? SIGTERM : SIGKILL);
-	while (waited < grace_ms && !runner__poll(r)) {
+	/* the child, and what it started that still runs, whether the child is gone or not */
+	while (grace_ms && signal_tree(r, SIGTERM, false) && waited < grace_ms) {
 		nanosleep(&tick, NULL);
 		waited += 10;
 	}
+	/* what SIGTERM did not end; a process that forks as fast as it is killed gets a second of this */
+	for (waited = 0; signal_tree(r, SIGKILL, true) && waited < 1000; waited += 10)
+		nanosleep(&tick, NULL);
 	if (!r->exited) {
-		kill(r->pid, SIGKILL);
 		while (waitpid(r->pid, &r->status, 0) < 0 && errno == EINTR)
 			;
 		r->exited = true;
 	}
+	if (running == r)
+		running = NULL;
+}
+
+void runner__kill_all_now(void)
+{
+	struct runner *r = running;
+	struct proc_tree t;
+
+	if (!r)
+		return;
+	proc_tree__find(&t, r->exited ? 0 : r->pid, r->start_ticks);
+	for (size_t i = 0; i < t.n; i++)
+		if (!t.zombie[i])
+			kill(t.pids[i], SIGKILL);
 }
 
 void runner__describe_exit(const struct runner *r, char *buf, size_t len)

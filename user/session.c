@@ -75,6 +75,27 @@ static uint64_t journal_budget(const struct session_opts *o)
 
 volatile sig_atomic_t session_stop_requested;
 
+int session__begin_whole(sigset_t *saved, char *msg, size_t len)
+{
+	sigset_t stop;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, saved);
+	if (!session_stop_requested)
+		return 0;
+	sigprocmask(SIG_SETMASK, saved, NULL);
+	snprintf(msg, len, "interrupted before the run began");
+	return -EINTR;
+}
+
+void session__began(const sigset_t *saved)
+{
+	sigprocmask(SIG_SETMASK, saved, NULL);
+}
+
 struct session {
 	const struct run_config *cfg;
 	const struct session_opts *opts;
@@ -376,6 +397,8 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	struct wp_ring_header *hdr;
 	uint32_t state = WP_RING_STARTING;
 	uint64_t started_ns;
+	bool holding = false;
+	sigset_t saved;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -405,6 +428,11 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 			s.journal = journal__new(ready < journal_budget(o) ? ready : journal_budget(o));
 		}
 	}
+	/* a signal while the BPF side loaded: end before there is a workload, with nothing measured */
+	err = session__begin_whole(&saved, msg, len);
+	if (err)
+		goto out;
+	holding = true;
 	res->trace_start_ns = collector__now_ns();
 	err = analysis__begin(&s.analysis, cfg, &o->analysis, res);
 	if (err) {
@@ -422,12 +450,11 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	}
 	s.last_pair_ns = collector__now_ns();
 
-	/* a Ctrl-C while the BPF side loaded: end before there is a workload to stop */
-	if (!session_stop_requested) {
-		err = start_workload(&s, msg, len);
-		if (err)
-			goto out;
-	}
+	err = start_workload(&s, msg, len);
+	if (err)
+		goto out;
+	session__began(&saved);
+	holding = false;
 
 	started_ns = collector__now_ns();
 	while (!session_stop_requested) {
@@ -442,8 +469,10 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 			break;
 		}
 	}
-	if (session_stop_requested)
+	if (session_stop_requested) {
 		res->interrupted = true;
+		res->stop_signal = session_stop_requested;
+	}
 	runner__stop(&s.runner, 500);
 
 	/* stop producing events, then take in everything that is left */
@@ -495,6 +524,8 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	analysis__end(&s.analysis);
 	err = 0;
 out:
+	if (holding)
+		session__began(&saved);
 	runner__stop(&s.runner, 0);
 	collector__close(s.collector);
 	journal__free(s.journal);

@@ -78,13 +78,25 @@ struct session_opts {
 	uint64_t journal_budget_bytes;	/* 0: the default, JOURNAL_BUDGET_BYTES (session.c) */
 };
 
-/* set from a signal handler: end the run early and report what was seen */
+/* set from a signal handler to the signal's number: end the run early and report what was seen */
 extern volatile sig_atomic_t session_stop_requested;
+
+/*
+ * session__begin_whole - a run is about to begin: -EINTR (and @msg) when a
+ * signal asked for the end already, so that nothing is measured. Else the
+ * stop signals wait from here until session__began() (the run's first
+ * record, its process started): the run either does not begin, or begins
+ * whole and is then interrupted.
+ */
+int session__begin_whole(sigset_t *saved, char *msg, size_t len);
+/* session__began - the stop signals held by session__begin_whole() arrive */
+void session__began(const sigset_t *saved);
 
 /*
  * session__run - run @cfg's workload to the end. Returns 0 when there is a
  * result to report (possibly partial, see interrupted/workload_failed), or a
- * negative errno with a one-line reason in @msg.
+ * negative errno with a one-line reason in @msg: -EINTR when a signal came
+ * before the workload started, so that nothing was measured.
  */
 int session__run(const struct run_config *cfg, const struct session_opts *o, struct run_result *res,
 		 char *msg, size_t len);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include "wakeup.h"
 
 static const char *const phase_names[NR_PHASES] = {
@@ -144,4 +147,28 @@ const char *wakeup__softirq_name(int vec)
 	};
 
 	return vec >= 0 && vec < (int)(sizeof(names) / sizeof(names[0])) ? names[vec] : "?";
+}
+
+const char *wakeup__signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sig > 0 ? sigabbrev_np(sig) : NULL;
+
+	if (sig <= 0)
+		return NULL;
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+const char *wakeup__interruption(int sig, char *buf, size_t len)
+{
+	char name[24];
+
+	if (wakeup__signal_name(sig, name, sizeof(name)))
+		snprintf(buf, len, "interrupted by %s", name);
+	else
+		snprintf(buf, len, "interrupted");
+	return buf;
 }

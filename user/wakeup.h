@@ -174,6 +174,13 @@ const char *wakeup__cause_name(enum cause c);
 const char *wakeup__cause_describe(enum cause c);
 /* wakeup__irq_kind_name - "irq", "softirq", "timer", "resched IPI", "call-func IPI" */
 const char *wakeup__irq_kind_name(unsigned int kind);
+/* wakeup__signal_name - "SIGTERM", "signal 40", into @buf; NULL for @sig 0: not known */
+const char *wakeup__signal_name(int sig, char *buf, size_t len);
+/*
+ * wakeup__interruption - "interrupted by SIGTERM", or "interrupted" for a
+ * recording made before the signal was kept (@sig 0), into @buf
+ */
+const char *wakeup__interruption(int sig, char *buf, size_t len);
 /* wakeup__softirq_name - the kernel's name of a softirq vector: "TIMER", "NET_RX", ... */
 const char *wakeup__softirq_name(int vec);
 

@@ -120,7 +120,7 @@ Test(attach_json, the_run_its_targets_and_the_engines_counters_are_written_as_nu
 			"assert d['options'] == {'duration_ns': 2000000000, 'timeout_ns': None, 'ringbuf_bytes': 1048576, "
 			"'pairs': 10, 'order': 'count', 'lean': False, 'outliers': %d, 'outlier_threshold_ns': 0}, d['options']\n"
 			"assert d['trace'] == {'start_ns': %llu, 'end_ns': %llu, 'duration_ns': %llu}, d['trace']\n"
-			"assert d['ended'] == {'interrupted': False, 'timed_out': False, 'duration_reached': True, "
+			"assert d['ended'] == {'interrupted': False, 'interrupted_by': None, 'timed_out': False, 'duration_reached': True, "
 			"'command_exited': False, 'targets_exited': 0}, d['ended']\n"
 			"e = d['events']\n"
 			"assert (e['recorded'], e['dropped'], e['missed_runs'], e['late'], e['evicted']) == "
@@ -160,7 +160,7 @@ Test(attach_json, a_command_its_exit_and_the_tids_asked_for_are_written)
 	run.report.tids_left_out = 11;
 	write_document();
 	cr_assert(holds("assert d['targets'] == {'pids': [], 'command': {'argv': ['/bin/sh', '-c', 'exit 3'], "
-			"'pid': 4242, 'exit_code': 3, 'signal': None, 'exit': 'exited with status 3'}, "
+			"'pid': 4242, 'exit_code': 3, 'signal': None, 'exit': 'exited with status 3', 'others_stopped': 0}, "
 			"'tids': [%u]}, d['targets']\n"
 			"assert d['ended']['command_exited'] is True\n"
 			"assert d['wakeups']['tids_left_out'] == 11\n",

@@ -11,6 +11,8 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,6 +407,50 @@ Test(attach_recording, the_pids_the_machine_and_the_end_read_back_as_written)
 	free(b.data);
 }
 
+/* what stopped the run, and what the command left, read back; a version 5 file kept neither */
+Test(attach_recording, the_signal_that_ended_a_run_and_the_processes_stopped_read_back)
+{
+	static char *argv[] = { "server", NULL };
+	struct attach_session_opts o = { .argv = argv };
+	struct attach_session_result res = { .trace_start_ns = 1, .trace_end_ns = 2, .command_pid = 9,
+					     .interrupted = true, .stop_signal = SIGTERM, .others_stopped = 3 };
+	struct attach_session_result back = { 0 };
+	struct rec_attach_begin begin;
+	struct rec_attach_end end;
+	struct rec_record rec;
+	struct buf b = write_run(&o, &res);
+	uint32_t v5 = 5;
+	struct recorder *w;
+	FILE *f;
+
+	read_back(&b, REC_ATTACH_END, &rec);
+	attach_recording__decode_end(&rec.attach_end, &back);
+	cr_assert(back.interrupted);
+	cr_assert_eq(back.stop_signal, SIGTERM);
+	cr_assert_eq(back.others_stopped, 3);
+	free(b.data);
+
+	/* version 5's ATTACH_END ended before them: the run reads as interrupted, by a signal not kept */
+	cr_assert_eq(recording__payload_size(5, REC_ATTACH_END), offsetof(struct rec_attach_end, stop_signal));
+	memset(&b, 0, sizeof(b));
+	f = open_memstream(&b.data, &b.len);
+	w = recorder__new(f);
+	attach_recording__encode_begin(&o, &res, &begin);
+	attach_recording__encode_end(&res, &end);
+	recorder__write(w, REC_ATTACH_BEGIN, &begin, sizeof(begin));
+	recorder__write(w, REC_ATTACH_END, &end, recording__payload_size(5, REC_ATTACH_END));
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+	memcpy(b.data + 8, &v5, sizeof(v5));
+	memset(&back, 0, sizeof(back));
+	read_back(&b, REC_ATTACH_END, &rec);
+	attach_recording__decode_end(&rec.attach_end, &back);
+	cr_assert(back.interrupted);
+	cr_assert_eq(back.stop_signal, 0);
+	cr_assert_eq(back.others_stopped, 0);
+	free(b.data);
+}
+
 Test(attach_recording, a_command_line_keeps_its_arguments_whole_and_in_order_as_many_as_fit)
 {
 	static char long_arg[100][101], huge_name[5000];
@@ -559,7 +605,9 @@ static struct damage_case damages[] = {
 	{ "FD_KIND flags", 1, 2, { 1, 0 }, 2, 0, "has flags 0x1" },
 	{ "FD_KIND length", 1, 4, { 16, 0, 0, 0 }, 4, 0, "FD_KIND record at byte offset" },
 	{ "FD_KIND relabelled CLOCK_PAIR", 1, 0, { REC_CLOCK_PAIR, 0 }, 2, 0, "says 12 bytes; it has 24" },
-	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 552 bytes; it has 776" },
+	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 560 bytes; it has 776" },
+	{ "interrupted by no signal", 4, 8 + 173, { 1 }, 1, 0, "signal out of range" },
+	{ "a signal but not interrupted", 4, 8 + 552, { 15 }, 1, 0, "signal out of range" },
 };
 
 ParameterizedTestParameters(attach_recording, damage_to_an_attach_record_is_rejected_with_its_offset)
@@ -711,7 +759,9 @@ Test(attach_recording, a_version_2_file_reads_as_before_and_may_not_hold_the_new
 	cr_assert_eq(recording__payload_size(3, REC_RUN_END) + sizeof(struct rec_steal) + sizeof(struct rec_cost),
 		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 4 ends RUN_END with the steal and cost");
 	cr_assert_eq(recording__payload_size(3, REC_ATTACH_END) + sizeof(struct rec_steal) + sizeof(struct rec_cost),
-		     recording__payload_size(REC_VERSION, REC_ATTACH_END), "and ATTACH_END");
+		     recording__payload_size(5, REC_ATTACH_END), "and ATTACH_END");
+	cr_assert_eq(recording__payload_size(5, REC_ATTACH_END) + 8, recording__payload_size(REC_VERSION, REC_ATTACH_END),
+		     "version 6 ends ATTACH_END with the signal and the processes stopped");
 }
 
 /* a replay that takes only workload runs says so, at the attach run's offset */

@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "recording.h"
 #include "replay.h"
 #include "report.h"
+#include "run_result.h"
 
 /* ---------------------------------------------------------------- a small synthetic recording */
 
@@ -531,5 +534,61 @@ Test(recording, a_new_tasks_wakeup_flag_is_kept_from_version_4_and_cleared_befor
 	cr_assert(first_of(b.data, b.len, REC_EVENT, &rec));
 	cr_assert_eq(rec.event.wake.flags, 0);
 	cr_assert_eq(rec.event.wake.pid, 43);
+	free(b.data);
+}
+
+/* read_one_end - the RUN_END of @data, decoded into @res: 0, or the reader's error with @msg */
+static int read_one_end(const char *data, size_t len, struct run_result *res, char msg[256])
+{
+	FILE *f = fmemopen((void *)data, len, "rb");
+	struct rec_reader *r = NULL;
+	struct rec_record rec;
+	int err;
+
+	cr_assert_not_null(f);
+	msg[0] = '\0';
+	cr_assert_eq(rec_reader__open(&r, f, msg, 256), 0, "%s", msg);
+	while ((err = rec_reader__next(r, &rec, msg, 256)) > 0)
+		if (rec.type == REC_RUN_END)
+			run_result__decode_end(&rec.run_end, res);
+	rec_reader__free(r);
+	fclose(f);
+	return err;
+}
+
+Test(recording, the_signal_that_interrupted_a_run_is_kept_from_version_6)
+{
+	struct run_result res = { .interrupted = true, .stop_signal = SIGHUP }, back;
+	struct rec_run_begin rb = run_begin();
+	struct buf b = { 0 };
+	FILE *f = open_memstream(&b.data, &b.len);
+	struct rec_run_end e;
+	struct recorder *w;
+	uint32_t v5 = 5;
+	char msg[256];
+
+	cr_assert_not_null(f);
+	w = recorder__new(f);
+	run_result__encode_end(&res, &e);
+	cr_assert_eq(recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb)), 0);
+	cr_assert_eq(recorder__write(w, REC_RUN_END, &e, sizeof(e)), 0);
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+
+	memset(&back, 0, sizeof(back));
+	cr_assert_eq(read_one_end(b.data, b.len, &back, msg), 0, "%s", msg);
+	cr_assert(back.interrupted);
+	cr_assert_eq(back.stop_signal, SIGHUP);
+	/* in a version 5 file that byte was padding: interrupted, by a signal not kept */
+	memcpy(b.data + 8, &v5, sizeof(v5));
+	memset(&back, 0, sizeof(back));
+	cr_assert_eq(read_one_end(b.data, b.len, &back, msg), 0, "%s", msg);
+	cr_assert(back.interrupted);
+	cr_assert_eq(back.stop_signal, 0);
+	/* version 6 has a signal exactly when the run was interrupted */
+	memcpy(b.data + 8, &(uint32_t){ REC_VERSION }, sizeof(uint32_t));
+	b.data[b.len - sizeof(e) + offsetof(struct rec_run_end, stop_signal)] = 0;
+	cr_assert_lt(read_one_end(b.data, b.len, &back, msg), 0);
+	cr_assert(strstr(msg, "bad RUN_END record") && strstr(msg, "signal out of range"), "%s", msg);
 	free(b.data);
 }
