@@ -7,6 +7,7 @@
 #include "attach_json.h"
 #include "design_json.h"
 #include "outputs.h"
+#include "parse.h"
 #include "prom_metrics.h"
 #include "plot.h"
 #include "plot_attach.h"
@@ -129,7 +130,7 @@ static int commit_one(struct outfile *f, int err, char *msg, size_t len)
 static int writer_failed(int err, const char *what, const char *path, char *msg, size_t len)
 {
 	if (err)
-		snprintf(msg, len, "%s %s: writing it failed: %s", what, path, strerror(-err));
+		snprintf(msg, len, "%s %s: writing it failed: %s", what, parse__shown(path), strerror(-err));
 	return err;
 }
 
@@ -179,7 +180,7 @@ int outputs__finish(struct outputs *out, const struct run_config *cfg, const str
 	int err = 0;
 
 	if (out->json.f && report_json__print(out->json.f, cfg, wl, res, n)) {
-		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
+		snprintf(msg, len, "--json %s: writing it failed", parse__shown(out->json.path));
 		err = -EIO;
 	}
 	if (!err && out->prometheus.f)
@@ -239,7 +240,7 @@ int outputs__finish_attach(struct outputs *out, const struct attach_report *r, c
 	int err = 0;
 
 	if (out->json.f && attach_json__print(out->json.f, r)) {
-		snprintf(msg, len, "--json %s: writing it failed", out->json.path);
+		snprintf(msg, len, "--json %s: writing it failed", parse__shown(out->json.path));
 		err = -EIO;
 	}
 	if (out->timeline)

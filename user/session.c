@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include "collector.h"
 #include "journal.h"
+#include "parse.h"
 #include "runner.h"
 #include "sample_reader.h"
 #include "session.h"
@@ -319,7 +320,7 @@ static int start_workload(struct session *s, char *msg, size_t len)
 	s->runner.gid = o->gid;
 	err = runner__start(&s->runner, path, argv, s->reader.fd, track_child, s);
 	if (err)
-		snprintf(msg, len, "cannot start %s: %s", path, strerror(-err));
+		snprintf(msg, len, "cannot start %s: %s", parse__shown(path), strerror(-err));
 	return err;
 }
 
