@@ -81,7 +81,7 @@ static int start_command(struct attach_session *s, char *msg, size_t len)
 	s->runner.stdout_fd = o->stdout_fd;
 	err = runner__start(&s->runner, path, o->argv, -1, track_command, s);
 	if (err) {
-		snprintf(msg, len, "cannot start %s: %s", parse__shown(path), strerror(-err));
+		session__describe_start(&s->runner, s->collector, path, err, msg, len);
 		return err;
 	}
 	s->res->command_pid = s->runner.pid;

@@ -143,7 +143,7 @@ static int run_untraced(const struct design_run_opts *o, struct design_run *r, i
 
 	err = runner__start(&run, r->path, r->argv, -1, NULL, NULL);
 	if (err) {
-		snprintf(msg, len, "cannot start %s: %s", parse__shown(r->path), strerror(-err));
+		session__describe_start(&run, NULL, r->path, err, msg, len);
 		return err;
 	}
 	s->ran = true;
