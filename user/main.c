@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "attach_analysis.h"
 #include "attach_recorder.h"
@@ -325,6 +326,26 @@ static int report_attach_run(const struct wp_options *o, struct outputs *out, co
 	return 0;
 }
 
+/* open_recording - the recording at @path to read, or NULL with one line on stderr saying why not */
+static FILE *open_recording(const char *path)
+{
+	FILE *in = fopen(path, "rb");
+	struct stat st;
+
+	if (!in) {
+		fprintf(stderr, "wakeprobe: cannot open %s: %s\n", parse__shown(path), strerror(errno));
+		return NULL;
+	}
+	/* a directory opens, then reads as nothing: it would pass for an empty recording */
+	if (!fstat(fileno(in), &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "wakeprobe: report %s: a directory, not a recording: name a recording file "
+			"(wakeprobe record -o FILE makes one)\n", parse__shown(path));
+		fclose(in);
+		return NULL;
+	}
+	return in;
+}
+
 /* report_recording - analyse a record file again and report it as the run did */
 static int report_recording(const struct wp_options *o, struct outputs *out)
 {
@@ -358,9 +379,8 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 	size_t i;
 	int err;
 
-	in = from_stdin ? stdin : fopen(o->report_path, "rb");
+	in = from_stdin ? stdin : open_recording(o->report_path);
 	if (!in) {
-		fprintf(stderr, "wakeprobe: cannot open %s: %s\n", parse__shown(o->report_path), strerror(errno));
 		outputs__abandon(out);
 		return 1;
 	}
