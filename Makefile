@@ -204,7 +204,7 @@ FUZZ_RECORD_SRCS := user/recording.c user/recorder.c user/rec_reader.c user/run_
 	user/wakeup.c user/merger.c user/explain.c user/aggregate.c user/histogram.c user/tsc_clock.c user/report.c \
 	user/event_window.c user/ring.c \
 	user/attach_recording.c user/attach_replay.c user/attach_analysis.c user/attach.c user/attach_lean.c \
-	user/attach_aggregate.c user/attach_report.c user/mechanism.c user/fd_kinds.c
+	user/attach_aggregate.c user/attach_report.c user/mechanism.c user/fd_kinds.c user/parse.c
 FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/designs.c user/parse.c
 FUZZ_JSON_SRCS := user/json_reader.c user/json_writer.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok

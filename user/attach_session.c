@@ -7,6 +7,7 @@
 #include <time.h>
 #include "attach_session.h"
 #include "collector.h"
+#include "parse.h"
 #include "runner.h"
 #include "session.h"
 #include "targets.h"
@@ -59,7 +60,7 @@ int attach_session__check(const struct attach_session_opts *o, char *path, size_
 	if (o->argv) {
 		err = targets__find_command(o->argv[0], path, pathlen);
 		if (err) {
-			snprintf(msg, len, "cannot run '%.64s': %s", o->argv[0], err == -EACCES ?
+			snprintf(msg, len, "cannot run '%s': %s", parse__shown(o->argv[0]), err == -EACCES ?
 				 "not an executable file" : "no such command (check the name and $PATH)");
 			return err;
 		}
@@ -80,7 +81,7 @@ static int start_command(struct attach_session *s, char *msg, size_t len)
 	s->runner.stdout_fd = o->stdout_fd;
 	err = runner__start(&s->runner, path, o->argv, -1, track_command, s);
 	if (err) {
-		snprintf(msg, len, "cannot start %.64s: %s", path, strerror(-err));
+		session__describe_start(&s->runner, s->collector, path, err, msg, len);
 		return err;
 	}
 	s->res->command_pid = s->runner.pid;

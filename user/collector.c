@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
@@ -147,6 +148,63 @@ void collector__set_mode(struct wakeprobe_bpf *skel, bool attach, bool lean)
 	bpf_program__set_autoload(skel->progs.handle_hrtimer_expire_exit, attach);
 }
 
+/*
+ * The fds a run holds at its peak besides the BPF side's: the three
+ * standard streams, the sample ring's memfd (a throughput workload's
+ * output memfd instead), a runner's two pipes (four fds) and the two the
+ * child moves them to, and up to six output files.
+ */
+#define OTHER_FDS	(3 + 1 + 4 + 2 + 6)
+
+/*
+ * fds_needed - about how many fds a run holds at its peak with @c's BPF
+ * side (NULL: none): an fd for each map the object creates, for each
+ * program loaded and for its link, one each for the object's BTF, the
+ * ring buffer's epoll and the run-time stats; and OTHER_FDS. A full
+ * workload run counts 9 maps and 22 programs: 56 + 16. (libbpf's probes
+ * take a few more at load, for an instant, with no link open yet.)
+ */
+static unsigned int fds_needed(const struct collector *c, unsigned int *bpf_fds)
+{
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	unsigned int n = 0;
+
+	if (c && c->skel) {
+		bpf_object__for_each_map(map, c->skel->obj)
+			n += bpf_map__autocreate(map);
+		bpf_object__for_each_program(prog, c->skel->obj)
+			n += 2 * bpf_program__autoload(prog);
+		n += 3;
+	}
+	if (bpf_fds)
+		*bpf_fds = n;
+	return n + OTHER_FDS;
+}
+
+bool collector__out_of_fds(const struct collector *c, int err, char *msg, size_t len)
+{
+	unsigned int bpf_fds, needed = fds_needed(c, &bpf_fds);
+	struct rlimit lim;
+
+	if (err == -ENFILE) {
+		snprintf(msg, len, "out of file descriptors: the system's table is full (ENFILE); this run needs "
+			 "about %u: end what holds them, or raise fs.file-max", needed);
+		return true;
+	}
+	if (getrlimit(RLIMIT_NOFILE, &lim))
+		return false;
+	/*
+	 * Short of fds, libbpf's feature probes fail first, and its load
+	 * says EINVAL: a limit below what the BPF side alone holds is the cause
+	 */
+	if (err != -EMFILE && lim.rlim_cur >= bpf_fds + 3)
+		return false;
+	snprintf(msg, len, "out of file descriptors: this run needs about %u, and the limit is %llu (ulimit -n): "
+		 "raise it", needed, (unsigned long long)lim.rlim_cur);
+	return true;
+}
+
 /* map_positions - the ring's consumer and producer positions, a page each at its start, read-only */
 static int map_positions(struct collector *c, int fd)
 {
@@ -188,7 +246,8 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	c->skel = wakeprobe_bpf__open();
 	if (!c->skel) {
 		err = -errno;
-		snprintf(msg, len, "cannot open the BPF object: %s", strerror(-err));
+		if (!collector__out_of_fds(c, err, msg, len))
+			snprintf(msg, len, "cannot open the BPF object: %s", strerror(-err));
 		goto err_out;
 	}
 	collector__set_mode(c->skel, opts->attach, opts->lean);
@@ -218,6 +277,8 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	}
 	libbpf_last_warning[0] = '\0';
 	err = wakeprobe_bpf__load(c->skel);
+	if (err && collector__out_of_fds(c, err, msg, len))
+		goto err_out;
 	if (err == -EPERM || err == -EACCES) {
 		snprintf(msg, len, "the bpf() syscall was refused (%s): a seccomp policy, container or security "
 			 "module blocks it; run wakeprobe as root on the host", strerror(-err));
@@ -253,6 +314,8 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		}
 	}
 	err = wakeprobe_bpf__attach(c->skel);
+	if (err && collector__out_of_fds(c, err, msg, len))
+		goto err_out;
 	if (err) {
 		snprintf(msg, len, "cannot attach to the scheduler and syscall tracepoints (%s; libbpf: %.100s): "
 			 "-v shows libbpf's log", strerror(-err),
@@ -261,10 +324,10 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	}
 	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_record, c, NULL);
 	err = c->rb ? map_positions(c, bpf_map__fd(c->skel->maps.events)) : -errno;
-	if (err) {
+	if (err && !collector__out_of_fds(c, err, msg, len))
 		snprintf(msg, len, "cannot map the BPF ring buffer: %s", strerror(-err));
+	if (err)
 		goto err_out;
-	}
 	c->ring_bytes = opts->ringbuf_bytes;
 	*out = c;
 	return 0;

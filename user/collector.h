@@ -78,6 +78,13 @@ int collector__check_access(char *msg, size_t len);
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len);
 int collector__track(struct collector *c, pid_t tgid);
 /*
+ * collector__out_of_fds - is @err (a negative errno) a run out of file
+ * descriptors? Then one line into @msg: about how many a run with @c (NULL:
+ * untraced) needs, the limit and the fix. A limit below what the BPF side
+ * alone holds counts whatever @err says: libbpf words that EINVAL.
+ */
+bool collector__out_of_fds(const struct collector *c, int err, char *msg, size_t len);
+/*
  * How often a live run drains the ring buffer: the BPF side commits records
  * without waking the reader (wakeprobe.bpf.c, event_submit()).
  */

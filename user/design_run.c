@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include "collector.h"
 #include "design_run.h"
+#include "parse.h"
 #include "runner.h"
 #include "session.h"
 
@@ -142,7 +143,7 @@ static int run_untraced(const struct design_run_opts *o, struct design_run *r, i
 
 	err = runner__start(&run, r->path, r->argv, -1, NULL, NULL);
 	if (err) {
-		snprintf(msg, len, "cannot start %.64s: %s", r->path, strerror(-err));
+		session__describe_start(&run, NULL, r->path, err, msg, len);
 		return err;
 	}
 	s->ran = true;
@@ -252,20 +253,34 @@ static int run_traced(const struct design_run_opts *o, struct design_run *r, int
 	return 0;
 }
 
+/* command_shown - @r's command line as a message may quote it: each word as parse__shown() shows it */
+static const char *command_shown(const struct design_run *r, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; r->argv[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", parse__shown(r->argv[i]));
+	return buf;
+}
+
 /* side_failed - did @s not run to a clean end with its document? One line in @msg saying which and why */
 static bool side_failed(const struct design_run *r, const struct design_side *s, const char *which, char *msg,
 			size_t len)
 {
+	char command[sizeof(r->command)];
+
 	if (r->interrupted) {
 		snprintf(msg, len, "interrupted during the %s run", which);
 		return true;
 	}
 	if (s->timed_out) {
-		snprintf(msg, len, "the %s run of %s was stopped by --timeout", which, r->command);
+		snprintf(msg, len, "the %s run of %s was stopped by --timeout", which,
+			 command_shown(r, command, sizeof(command)));
 		return true;
 	}
 	if (!WIFEXITED(s->status) || WEXITSTATUS(s->status)) {
-		snprintf(msg, len, "the %s run %s: %.200s", which, s->exit, r->command);
+		snprintf(msg, len, "the %s run %s: %.200s", which, s->exit, command_shown(r, command, sizeof(command)));
 		return true;
 	}
 	if (!s->doc) {

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "attach_analysis.h"
 #include "attach_recorder.h"
@@ -32,6 +33,7 @@
 #include "designs.h"
 #include "options.h"
 #include "outputs.h"
+#include "parse.h"
 #include "prom_live.h"
 #include "replay.h"
 #include "report.h"
@@ -163,7 +165,7 @@ static int resolve_user(const char *name, uid_t *uid, gid_t *gid, char *err, siz
 			pw = getpwuid((uid_t)uid);
 	}
 	if (!pw) {
-		snprintf(err, len, "--user: no user '%.64s' on this machine (see getent passwd)", name);
+		snprintf(err, len, "--user: no user '%s' on this machine (see getent passwd)", parse__shown(name));
 		return -ENOENT;
 	}
 	*uid = pw->pw_uid;
@@ -366,6 +368,26 @@ static int report_attach_run(const struct wp_options *o, struct outputs *out, co
 	return 0;
 }
 
+/* open_recording - the recording at @path to read, or NULL with one line on stderr saying why not */
+static FILE *open_recording(const char *path)
+{
+	FILE *in = fopen(path, "rb");
+	struct stat st;
+
+	if (!in) {
+		fprintf(stderr, "wakeprobe: cannot open %s: %s\n", parse__shown(path), strerror(errno));
+		return NULL;
+	}
+	/* a directory opens, then reads as nothing: it would pass for an empty recording */
+	if (!fstat(fileno(in), &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "wakeprobe: report %s: a directory, not a recording: name a recording file "
+			"(wakeprobe record -o FILE makes one)\n", parse__shown(path));
+		fclose(in);
+		return NULL;
+	}
+	return in;
+}
+
 /* report_recording - analyse a record file again and report it as the run did */
 static int report_recording(const struct wp_options *o, struct outputs *out)
 {
@@ -399,9 +421,8 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 	size_t i;
 	int err;
 
-	in = from_stdin ? stdin : fopen(o->report_path, "rb");
+	in = from_stdin ? stdin : open_recording(o->report_path);
 	if (!in) {
-		fprintf(stderr, "wakeprobe: cannot open %s: %s\n", o->report_path, strerror(errno));
 		outputs__abandon(out);
 		return 1;
 	}
@@ -409,7 +430,8 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 	if (!from_stdin)
 		fclose(in);
 	if (err == -E2BIG)
-		snprintf(msg, sizeof(msg), "%s: more than %d runs in one recording", o->report_path, MAX_RUNS);
+		snprintf(msg, sizeof(msg), "%s: more than %d runs in one recording", parse__shown(o->report_path),
+			 MAX_RUNS);
 	if (err) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		outputs__abandon(out);
@@ -423,7 +445,7 @@ static int report_recording(const struct wp_options *o, struct outputs *out)
 		return err;
 	} else if (o->attach_option) {
 		fprintf(stderr, "wakeprobe: --%s is for an attach recording; %s holds wakeprobe's own workload\n",
-			o->attach_option, o->report_path);
+			o->attach_option, parse__shown(o->report_path));
 		outputs__abandon(out);
 		err = 2;
 	} else {
@@ -562,7 +584,8 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 	}
 	so.ctx = &live;
 	if (o->target_argv)
-		fprintf(stderr, "wakeprobe: tracing %s and what it starts, until it ends ...\n", o->target_argv[0]);
+		fprintf(stderr, "wakeprobe: tracing %s and what it starts, until it ends ...\n",
+			parse__shown(o->target_argv[0]));
 	else
 		fprintf(stderr, "wakeprobe: tracing %" PRIu32 " process%s, until %s ...\n", o->nr_pids,
 			o->nr_pids > 1 ? "es" : "", o->duration_s ? "--duration runs out" : "Ctrl-C or their exit");

@@ -227,20 +227,6 @@ void options__usage(FILE *out)
 		"       --prometheus-every 15                            # metrics for a fleet\n");
 }
 
-/*
- * shown - @arg as a one-line message may quote it (parse__quote()). Two
- * buffers, so that one message can quote two arguments.
- */
-static const char *shown(const char *arg)
-{
-	static char bufs[2][PARSE_QUOTE_LEN];
-	static unsigned int which;
-	char *out = bufs[which++ & 1];
-
-	parse__quote(arg, SIZE_MAX, out);
-	return out;
-}
-
 size_t options__files(const struct wp_options *o, struct options_file files[OPTIONS_MAX_FILES])
 {
 	const struct options_file all[OPTIONS_MAX_FILES] = {
@@ -270,7 +256,7 @@ static enum options_result check_outputs(const struct wp_options *o, char *err, 
 			/* "-" is stdin for the recording (f[0]), stdout for an output: only two outputs clash there */
 			if (!strcmp(f[i].path, f[j].path) && (i || !o->report_path || strcmp(f[i].path, "-"))) {
 				snprintf(err, errlen, "%s and %s both name '%s': give each output its own file",
-					 f[i].name, f[j].name, shown(f[i].path));
+					 f[i].name, f[j].name, parse__shown(f[i].path));
 				return OPTIONS_BAD;
 			}
 	if (o->prometheus_every_s && (!o->prometheus_path || !strcmp(o->prometheus_path, "-"))) {
@@ -390,21 +376,21 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case 'n':
 			if (parse__u64(optarg, 1, OPT_MAX_SAMPLES, &o->samples)) {
 				snprintf(err, errlen, "--samples wants a whole number from 1 to %llu, not '%s'",
-					 OPT_MAX_SAMPLES, shown(optarg));
+					 OPT_MAX_SAMPLES, parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
 		case 'i':
 			if (parse__u64(optarg, 0, OPT_MAX_INTERVAL_US, &o->interval_us)) {
 				snprintf(err, errlen, "--interval-us wants microseconds from 0 to %llu, not '%s'",
-					 OPT_MAX_INTERVAL_US, shown(optarg));
+					 OPT_MAX_INTERVAL_US, parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
 		case 'c':
 			if (parse__cpu_pair(optarg, nr_cpus, &o->waker_cpu, &o->wakee_cpu)) {
 				snprintf(err, errlen, "--cpus wants two different CPUs from 0 to %d as A,B, not '%s'",
-					 nr_cpus - 1, shown(optarg));
+					 nr_cpus - 1, parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
@@ -417,7 +403,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_RINGBUF_KB:
 			if (parse__u64(optarg, 4, 1u << 20, &v) || (v & (v - 1))) {
 				snprintf(err, errlen, "--ringbuf-kb wants a power of two from 4 to 1048576, not '%s'",
-					 shown(optarg));
+					 parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			o->ringbuf_kb = (uint32_t)v;
@@ -426,7 +412,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_OUTLIERS:
 			if (parse__u64(optarg, 0, OPT_MAX_OUTLIERS, &v)) {
 				snprintf(err, errlen, "--outliers wants a whole number from 0 to %d, not '%s'",
-					 OPT_MAX_OUTLIERS, shown(optarg));
+					 OPT_MAX_OUTLIERS, parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			o->outliers = (uint32_t)v;
@@ -434,7 +420,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_THRESHOLD_US:
 			if (parse__u64(optarg, 0, OPT_MAX_THRESHOLD_US, &o->threshold_us)) {
 				snprintf(err, errlen, "--threshold-us wants microseconds from 0 to %llu, not '%s'",
-					 OPT_MAX_THRESHOLD_US, shown(optarg));
+					 OPT_MAX_THRESHOLD_US, parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
@@ -462,14 +448,14 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_PROMETHEUS_EVERY:
 			if (parse__u64(optarg, 1, OPT_MAX_PROMETHEUS_EVERY_S, &o->prometheus_every_s)) {
 				snprintf(err, errlen, "--prometheus-every wants seconds from 1 to %d, not '%s'",
-					 OPT_MAX_PROMETHEUS_EVERY_S, shown(optarg));
+					 OPT_MAX_PROMETHEUS_EVERY_S, parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
 		case OPT_TIMEOUT:
 			if (parse__u64(optarg, 1, OPT_MAX_TIMEOUT_S, &o->timeout_s)) {
 				snprintf(err, errlen, "--timeout wants seconds from 1 to %llu, not '%s'", OPT_MAX_TIMEOUT_S,
-					 shown(optarg));
+					 parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
@@ -485,7 +471,8 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			if (parse__id_list(optarg, OPT_MAX_ID, opt == OPT_PID ? o->pids : o->tids, OPT_MAX_TARGETS,
 					   &count)) {
 				snprintf(err, errlen, "%s wants up to %d different ids from 1 to %d, as A,B,..., not '%s'",
-					 opt == OPT_PID ? "--pid" : "--tid", OPT_MAX_TARGETS, OPT_MAX_ID, shown(optarg));
+					 opt == OPT_PID ? "--pid" : "--tid", OPT_MAX_TARGETS, OPT_MAX_ID,
+					 parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			if (opt == OPT_PID)
@@ -496,14 +483,14 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_DURATION:
 			if (parse__u64(optarg, 1, OPT_MAX_DURATION_S, &o->duration_s)) {
 				snprintf(err, errlen, "--duration wants seconds from 1 to %llu, not '%s'",
-					 OPT_MAX_DURATION_S, shown(optarg));
+					 OPT_MAX_DURATION_S, parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			break;
 		case OPT_PAIRS:
 			if (parse__u64(optarg, 1, OPT_MAX_PAIRS, &v)) {
 				snprintf(err, errlen, "--pairs wants a whole number from 1 to %d, not '%s'", OPT_MAX_PAIRS,
-					 shown(optarg));
+					 parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			o->pairs = (uint32_t)v;
@@ -513,7 +500,8 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			break;
 		case OPT_ORDER:
 			if (strcmp(optarg, "count") && strcmp(optarg, "cost")) {
-				snprintf(err, errlen, "--order wants 'count' or 'cost', not '%s'", shown(optarg));
+				snprintf(err, errlen, "--order wants 'count' or 'cost', not '%s'",
+					 parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
 			o->order_by_cost = !strcmp(optarg, "cost");
@@ -528,10 +516,10 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			fprintf(out, "wakeprobe %s\n", WAKEPROBE_VERSION);
 			return OPTIONS_DONE;
 		case ':':
-			snprintf(err, errlen, "%s needs a value", shown(argv[optind - 1]));
+			snprintf(err, errlen, "%s needs a value", parse__shown(argv[optind - 1]));
 			return OPTIONS_BAD;
 		default:
-			snprintf(err, errlen, "unknown option '%s'", shown(argv[optind - 1]));
+			snprintf(err, errlen, "unknown option '%s'", parse__shown(argv[optind - 1]));
 			return OPTIONS_BAD;
 		}
 	}
@@ -552,7 +540,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		optind = argc;
 	}
 	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", shown(argv[optind]));
+		snprintf(err, errlen, "unexpected argument '%s'", parse__shown(argv[optind]));
 		return OPTIONS_BAD;
 	}
 	/* with a throughput workload, what follows -- is the workload's own arguments */
@@ -613,12 +601,12 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	}
 	if (strcmp(o->workload, "all") && !catalog__find(o->workload) && !o->design) {
 		snprintf(err, errlen, "unknown workload '%s': --list-workloads shows the known ones",
-			 shown(o->workload));
+			 parse__shown(o->workload));
 		return OPTIONS_BAD;
 	}
 	if (o->modes && !o->design) {
 		snprintf(err, errlen, "--mode is for one throughput workload (burst-queue, spawn, executor, "
-			 "ipc-stream), not '%s'", shown(o->workload));
+			 "ipc-stream), not '%s'", parse__shown(o->workload));
 		return OPTIONS_BAD;
 	}
 	if (o->design)

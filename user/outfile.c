@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "outfile.h"
+#include "parse.h"
 
 /*
  * The files being written, for outfile__abandon_all_now(). A slot holds a
@@ -135,14 +136,15 @@ int outfile__open(struct outfile *o, const char *what, const char *path, char *m
 		return -EINVAL;
 	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(msg, len, "%s %s: not a regular file: name a file to create or replace", what, path);
+		snprintf(msg, len, "%s %s: not a regular file: name a file to create or replace", what,
+			 parse__shown(path));
 		return -EINVAL;
 	}
 	snprintf(o->path, sizeof(o->path), "%s", path);
 	snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", path);
 	err = remember(o);
 	if (err) {
-		snprintf(msg, len, "%s %s: too many output files at once", what, path);
+		snprintf(msg, len, "%s %s: too many output files at once", what, parse__shown(path));
 		o->tmp[0] = '\0';
 		return err;
 	}
@@ -150,7 +152,7 @@ int outfile__open(struct outfile *o, const char *what, const char *path, char *m
 	if (o->fd < 0) {
 		err = -errno;
 		forget(o);
-		snprintf(msg, len, "%s %s: cannot create it: %s", what, path, strerror(-err));
+		snprintf(msg, len, "%s %s: cannot create it: %s", what, parse__shown(path), strerror(-err));
 		return err;
 	}
 	o->f = fopencookie(o, "w", io);
@@ -158,7 +160,7 @@ int outfile__open(struct outfile *o, const char *what, const char *path, char *m
 		err = -errno;
 		close(o->fd);
 		outfile__abandon(o);
-		snprintf(msg, len, "%s %s: %s", what, path, strerror(-err));
+		snprintf(msg, len, "%s %s: %s", what, parse__shown(path), strerror(-err));
 		return err;
 	}
 	return 0;
@@ -209,7 +211,8 @@ int outfile__commit(struct outfile *o, char *msg, size_t len)
 	if (!err && rename(o->tmp, o->path))
 		err = -errno;
 	if (err) {
-		snprintf(msg, len, "%s %s: writing it failed: %s", o->what, o->path, strerror(-err));
+		snprintf(msg, len, "%s %s: writing it failed: %s", o->what, parse__shown(o->path),
+			 strerror(-err));
 		unlink(o->tmp);
 	}
 	forget(o);

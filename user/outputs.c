@@ -19,21 +19,18 @@
 int outputs__check_files(const struct wp_options *o, char *msg, size_t len)
 {
 	struct options_file f[OPTIONS_MAX_FILES];
-	char a[PARSE_QUOTE_LEN], b[PARSE_QUOTE_LEN];
 	size_t i, j, n = options__files(o, f);
 
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++) {
 			if (!strcmp(f[i].path, "-") || !strcmp(f[j].path, "-") || !outfile__same(f[i].path, f[j].path))
 				continue;
-			parse__quote(f[i].path, SIZE_MAX, a);
-			parse__quote(f[j].path, SIZE_MAX, b);
 			if (!i && o->report_path)
 				snprintf(msg, len, "%s '%s' is the recording '%s' itself: give the output a file of its own",
-					 f[j].name, b, a);
+					 f[j].name, parse__shown(f[j].path), parse__shown(f[i].path));
 			else
 				snprintf(msg, len, "%s '%s' and %s '%s' are the same file: give each output its own file",
-					 f[i].name, a, f[j].name, b);
+					 f[i].name, parse__shown(f[i].path), f[j].name, parse__shown(f[j].path));
 			return -EINVAL;
 		}
 	return 0;
@@ -161,7 +158,7 @@ static int writer_failed(int err, const struct outfile *f, char *msg, size_t len
 		return 0;
 	if (err) {
 		err = outfile__error(f, err);
-		snprintf(msg, len, "%s %s: writing it failed: %s", f->what, f->path, strerror(-err));
+		snprintf(msg, len, "%s %s: writing it failed: %s", f->what, parse__shown(f->path), strerror(-err));
 	}
 	return err;
 }

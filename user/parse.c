@@ -101,3 +101,13 @@ void parse__quote(const char *s, size_t n, char out[PARSE_QUOTE_LEN])
 		o += (size_t)snprintf(out + o, PARSE_QUOTE_LEN - o, "...");
 	out[o] = '\0';
 }
+
+const char *parse__shown(const char *s)
+{
+	static char bufs[4][PARSE_QUOTE_LEN];
+	static unsigned int which;
+	char *out = bufs[which++ % 4];
+
+	parse__quote(s, SIZE_MAX, out);
+	return out;
+}

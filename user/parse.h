@@ -36,4 +36,11 @@ int parse__id_list(const char *str, uint64_t max_id, int32_t *ids, size_t room, 
  */
 void parse__quote(const char *s, size_t n, char out[PARSE_QUOTE_LEN]);
 
+/*
+ * parse__shown - all of @s quoted by parse__quote(), for the message being
+ * made: into one of four buffers of its own, taken in turn, so that one
+ * message may quote up to four arguments. Not for threads.
+ */
+const char *parse__shown(const char *s);
+
 #endif /* WAKEPROBE_PARSE_H */

@@ -41,6 +41,11 @@ int rec_reader__open(struct rec_reader **out, FILE *in, char *msg, size_t len)
 	}
 	r->in = in;
 	got = read_fully(r, &fh, sizeof(fh));
+	/* nothing read for a reason (a directory on standard input: EISDIR) is not an empty file */
+	if (!got && ferror(in)) {
+		snprintf(msg, len, "read error at byte offset 0: %s", strerror(errno));
+		goto bad;
+	}
 	if (!got) {
 		snprintf(msg, len, "empty file: a recording starts with a %d-byte header at byte offset 0",
 			 REC_FILE_HEADER_SIZE);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
+#include "parse.h"
 #include "rec_reader.h"
 #include "replay.h"
 
@@ -139,7 +140,7 @@ int replay__file(FILE *in, const char *name, const struct replay_opts *ro, char 
 				 (unsigned long long)rec->offset);
 	}
 	if (err)
-		snprintf(msg, len, "%s: %s", name, why);
+		snprintf(msg, len, "%s: %s", parse__shown(name), why);
 	if (rp.run) {
 		analysis__free(&rp.analysis);
 		free(rp.run);

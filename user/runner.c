@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "parse.h"
 #include "runner.h"
 
 /* the runner whose child is running, for runner__kill_all_now() */
@@ -71,76 +72,129 @@ static int drop_to(uid_t uid, gid_t gid)
 	return 0;
 }
 
+/*
+ * What the child sends up its error pipe when it cannot become the
+ * program: the step that failed and its errno. Eight bytes, written at
+ * once: a pipe passes them whole or not at all.
+ */
+struct child_error {
+	int step;		/* an enum child_step */
+	int err;
+};
+
+enum child_step {
+	STEP_EXEC,
+	STEP_DROP,
+	STEP_DEATH_SIGNAL,
+	STEP_MOVE_PIPES,
+	STEP_RING_FD,
+	STEP_STDOUT,
+};
+
+/* what a failed step did, as "cannot start PATH: ... failed" says it */
+static const char *const step_names[] = {
+	[STEP_EXEC] = NULL,
+	[STEP_DROP] = "becoming the --user in the child",
+	[STEP_DEATH_SIGNAL] = "setting the child's parent-death signal",
+	[STEP_MOVE_PIPES] = "moving the child's pipes clear of fd 3 (F_DUPFD)",
+	[STEP_RING_FD] = "putting the sample ring on the child's fd 3",
+	[STEP_STDOUT] = "pointing the child's standard output at wakeprobe's file",
+};
+
+/* child_failed - tell the parent over @err_fd that @step failed with errno, and end */
+static void __attribute__((noreturn)) child_failed(int err_fd, enum child_step step)
+{
+	struct child_error e = { .step = step, .err = errno };
+
+	/* the parent gone (EPIPE), nobody is left to tell */
+	if (write(err_fd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
 /* runner_child - never returns: becomes the workload or reports why not */
 static void __attribute__((noreturn))
 runner_child(const struct runner *r, const char *path, char *const argv[], int ring_fd, int go_fd, int err_fd,
 	     pid_t parent)
 {
 	sigset_t none;
-	char go;
-	int err;
+	int go, err;
+	char byte;
 
 	/* a run begins whole (session__begin_whole()): wakeprobe holds its stop signals, the workload must not */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (r->drop_privileges && drop_to(r->uid, r->gid))
-		goto fail;
+		child_failed(err_fd, STEP_DROP);
 	/*
 	 * wakeprobe may die without cleaning up; the workload must not outlive
 	 * it. After the drop: a change of credentials clears the death signal.
 	 */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
+		child_failed(err_fd, STEP_DEATH_SIGNAL);
+	if (getppid() != parent)
 		_exit(127);
-	/* keep the hand-shake pipes clear of the fd number the ring goes to */
-	go_fd = fcntl(go_fd, F_DUPFD_CLOEXEC, RUNNER_RING_FD + 1);
-	err_fd = fcntl(err_fd, F_DUPFD_CLOEXEC, RUNNER_RING_FD + 1);
-	if (go_fd < 0 || err_fd < 0)
-		_exit(127);
+	/*
+	 * Keep the hand-shake pipes clear of the fd number the ring goes to.
+	 * Each needs a free fd above it: a process near its fd limit (ulimit
+	 * -n) has none, and says so on the pipe it has.
+	 */
+	go = fcntl(go_fd, F_DUPFD_CLOEXEC, RUNNER_RING_FD + 1);
+	if (go < 0)
+		child_failed(err_fd, STEP_MOVE_PIPES);
+	err = fcntl(err_fd, F_DUPFD_CLOEXEC, RUNNER_RING_FD + 1);
+	if (err < 0)
+		child_failed(err_fd, STEP_MOVE_PIPES);
 	if (ring_fd == RUNNER_RING_FD) {
 		if (fcntl(ring_fd, F_SETFD, 0))
-			goto fail;
+			child_failed(err, STEP_RING_FD);
 	} else if (ring_fd >= 0 && dup2(ring_fd, RUNNER_RING_FD) < 0) {
-		goto fail;
+		child_failed(err, STEP_RING_FD);
 	}
 	if (r->capture_stdout && dup2(r->stdout_fd, STDOUT_FILENO) < 0)
-		goto fail;
-	/* wait until the parent has put this pid under tracing */
-	if (read(go_fd, &go, 1) != 1)
+		child_failed(err, STEP_STDOUT);
+	/* wait until the parent has put this pid under tracing; no byte: it gave up, and ends this one */
+	if (read(go, &byte, 1) != 1)
 		_exit(127);
 	execv(path, argv);
-fail:
-	err = errno;
-	if (write(err_fd, &err, sizeof(err)) < 0)
-		_exit(127);
-	_exit(127);
+	child_failed(err, STEP_EXEC);
+}
+
+/* start_failed - @r did not start: at @step, with @err (a negative errno) */
+static int start_failed(struct runner *r, const char *step, int err)
+{
+	r->failed = step;
+	return err;
 }
 
 int runner__start(struct runner *r, const char *path, char *const argv[], int ring_fd,
 		  runner_ready_fn ready, void *ctx)
 {
 	int go[2] = { -1, -1 }, errp[2] = { -1, -1 };
-	int err = 0, child_errno;
+	struct child_error child;
 	pid_t parent = getpid();
-	ssize_t n;
 	char byte = 1;
+	ssize_t n;
+	int err = 0;
 
 	r->pid = -1;
 	r->exited = false;
 	r->status = 0;
+	r->failed = NULL;
 	r->others_stopped = 0;
 	r->signalled.n = 0;
 	/* what the child's processes leave running when their parents go comes back here, to be ended */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {
-		err = -errno;
+		err = start_failed(r, "becoming the subreaper of its processes", -errno);
 		goto out;
 	}
 	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
-		err = -errno;
+		err = start_failed(r, "making its pipes", -errno);
 		goto out;
 	}
 	r->pid = fork();
 	if (r->pid < 0) {
-		err = -errno;
+		err = start_failed(r, "fork", -errno);
 		goto out;
 	}
 	if (r->pid == 0)
@@ -153,19 +207,21 @@ int runner__start(struct runner *r, const char *path, char *const argv[], int ri
 	if (ready) {
 		err = ready(r->pid, ctx);
 		if (err) {
+			start_failed(r, "putting it under tracing", err);
 			runner__stop(r, 0);
 			goto out;
 		}
 	}
 	if (write(go[1], &byte, 1) != 1) {
-		err = -errno;
+		err = start_failed(r, "letting it go on", -errno);
 		runner__stop(r, 0);
 		goto out;
 	}
-	/* the error pipe closes on a successful exec (CLOEXEC) or carries errno */
-	n = read(errp[0], &child_errno, sizeof(child_errno));
-	if (n == sizeof(child_errno)) {
-		err = -child_errno;
+	/* the error pipe closes on a successful exec (CLOEXEC) or says which step failed, and why */
+	n = read(errp[0], &child, sizeof(child));
+	if (n == sizeof(child)) {
+		err = start_failed(r, child.step >= 0 && child.step <= STEP_STDOUT ? step_names[child.step] :
+				   "an unknown step in the child", -child.err);
 		runner__stop(r, 0);
 	}
 out:
@@ -178,6 +234,14 @@ out:
 	if (errp[1] >= 0)
 		close(errp[1]);
 	return err;
+}
+
+void runner__describe_start(const struct runner *r, const char *path, const char *why, char *buf, size_t len)
+{
+	if (r->failed)
+		snprintf(buf, len, "cannot start %s: %s failed: %s", parse__shown(path), r->failed, why);
+	else
+		snprintf(buf, len, "cannot start %s: %s", parse__shown(path), why);
 }
 
 bool runner__poll(struct runner *r)

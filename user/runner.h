@@ -31,6 +31,8 @@ struct runner {
 	unsigned long long start_ticks;	/* the child's start: what started later and came back is its */
 	uint32_t others_stopped;	/* processes besides the child that it signalled */
 	struct proc_tree signalled;	/* every one it signalled, the child too */
+	/* runner__start() failed: the step that did, "fork", ...; NULL when it was exec, or it started */
+	const char *failed;
 };
 
 /* called in the parent between fork and exec, with the child's pid */
@@ -44,8 +46,20 @@ typedef int (*runner_ready_fn)(pid_t pid, void *ctx);
  */
 int runner__find_workload(const char *name, char *path, size_t len);
 
+/*
+ * runner__start - fork, run @ready with the child's pid, then exec @path
+ * with @argv, its sample ring @ring_fd (-1: none) on RUNNER_RING_FD. 0, or
+ * a negative errno, the child's own when it failed before its exec (which
+ * step in @r->failed), and nothing left running.
+ */
 int runner__start(struct runner *r, const char *path, char *const argv[], int ring_fd,
 		  runner_ready_fn ready, void *ctx);
+/*
+ * runner__describe_start - why runner__start() of @path failed, one line:
+ * "cannot start PATH: STEP failed: WHY", or "cannot start PATH: WHY" when
+ * exec itself did; @why says why (strerror(), or more)
+ */
+void runner__describe_start(const struct runner *r, const char *path, const char *why, char *buf, size_t len);
 /* runner__poll - reap the child if it has exited; true once it has */
 bool runner__poll(struct runner *r);
 /*

@@ -316,6 +316,16 @@ static int track_child(pid_t pid, void *ctx)
 	return err;
 }
 
+void session__describe_start(const struct runner *r, const struct collector *c, const char *path, int err,
+			     char *msg, size_t len)
+{
+	char why[256];
+
+	if (!collector__out_of_fds(c, err, why, sizeof(why)))
+		snprintf(why, sizeof(why), "%s", strerror(-err));
+	runner__describe_start(r, path, why, msg, len);
+}
+
 static int start_workload(struct session *s, char *msg, size_t len)
 {
 	const struct run_config *cfg = s->cfg;
@@ -340,7 +350,7 @@ static int start_workload(struct session *s, char *msg, size_t len)
 	s->runner.gid = o->gid;
 	err = runner__start(&s->runner, path, argv, s->reader.fd, track_child, s);
 	if (err)
-		snprintf(msg, len, "cannot start %s: %s", path, strerror(-err));
+		session__describe_start(&s->runner, s->collector, path, err, msg, len);
 	return err;
 }
 

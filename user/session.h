@@ -101,4 +101,15 @@ void session__began(const sigset_t *saved);
 int session__run(const struct run_config *cfg, const struct session_opts *o, struct run_result *res,
 		 char *msg, size_t len);
 
+struct collector;
+struct runner;
+
+/*
+ * session__describe_start - one line into @msg: why @r did not start @path
+ * with @err, a negative errno; out of file descriptors, how many a run with
+ * @c (its BPF side, NULL: none) needs. For the workloads and the commands.
+ */
+void session__describe_start(const struct runner *r, const struct collector *c, const char *path, int err,
+			     char *msg, size_t len);
+
 #endif /* WAKEPROBE_SESSION_H */

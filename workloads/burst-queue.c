@@ -229,17 +229,19 @@ static void bq_parse_options(struct bq_options *opt, int argc, char **argv)
 		case 'm':
 			if (tp_parse_names(optarg, bq_mode_names, BQ_NR_MODES, NULL, NULL, opt->modes))
 				tp_usage_error(BQ_NAME, "--mode wants cond, pipe-notify, pipe-record, pipe-batch, "
-					       "thread-per-event or all, comma-separated, not '%s'", optarg);
+					       "thread-per-event or all, comma-separated, not '%s'",
+					       parse__shown(optarg));
 			break;
 		case 't':
 			if (tp_parse_u64_list(optarg, 1, BQ_MAX_TASKS, opt->sizes, BQ_MAX_SIZES, &opt->nr_sizes))
 				tp_usage_error(BQ_NAME, "--tasks wants up to %d whole numbers from 1 to %llu, "
-					       "comma-separated, not '%s'", BQ_MAX_SIZES, BQ_MAX_TASKS, optarg);
+					       "comma-separated, not '%s'", BQ_MAX_SIZES, BQ_MAX_TASKS,
+					       parse__shown(optarg));
 			break;
 		case 'p':
 			if (parse__u64(optarg, 1, 1 << 30, &opt->pipe_size))
 				tp_usage_error(BQ_NAME, "--pipe-size wants bytes from 1 to %d, not '%s'", 1 << 30,
-					       optarg);
+					       parse__shown(optarg));
 			break;
 		}
 	}

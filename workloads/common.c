@@ -121,36 +121,37 @@ int wl_init(struct wl_run *run, const char *name, const char *summary, int argc,
 		case 'n':
 			if (parse__u64(optarg, 1, WL_MAX_SAMPLES, &run->opt.samples))
 				wl_usage_error(name, "--samples wants a whole number from 1 to %llu, not '%s'",
-					       WL_MAX_SAMPLES, optarg);
+					       WL_MAX_SAMPLES, parse__shown(optarg));
 			break;
 		case 'i':
 			if (parse__u64(optarg, 0, WL_MAX_INTERVAL_US, &run->opt.interval_us))
 				wl_usage_error(name, "--interval-us wants microseconds from 0 to %llu, not '%s'",
-					       WL_MAX_INTERVAL_US, optarg);
+					       WL_MAX_INTERVAL_US, parse__shown(optarg));
 			break;
 		case 'c':
 			err = parse__cpu_pair(optarg, nr_cpus, &run->opt.waker_cpu, &run->opt.wakee_cpu);
 			if (err)
 				wl_usage_error(name, "--cpus wants two different CPUs below %d as A,B, not '%s'",
-					       nr_cpus, optarg);
+					       nr_cpus, parse__shown(optarg));
 			cpus_given = true;
 			break;
 		case 'r':
 			if (parse__u64(optarg, 0, INT32_MAX, &v))
-				wl_usage_error(name, "--ring-fd wants a file descriptor, not '%s'", optarg);
+				wl_usage_error(name, "--ring-fd wants a file descriptor, not '%s'",
+					       parse__shown(optarg));
 			run->opt.ring_fd = (int)v;
 			break;
 		case 'h':
 			wl_usage(stdout, name, summary);
 			exit(0);
 		case ':':
-			wl_usage_error(name, "%s needs a value", argv[optind - 1]);
+			wl_usage_error(name, "%s needs a value", parse__shown(argv[optind - 1]));
 		default:
-			wl_usage_error(name, "unknown option '%s'", argv[optind - 1]);
+			wl_usage_error(name, "unknown option '%s'", parse__shown(argv[optind - 1]));
 		}
 	}
 	if (optind < argc)
-		wl_usage_error(name, "unexpected argument '%s'", argv[optind]);
+		wl_usage_error(name, "unexpected argument '%s'", parse__shown(argv[optind]));
 	if (!cpus_given && wl_default_cpus(&run->opt.waker_cpu, &run->opt.wakee_cpu))
 		wl_usage_error(name, "needs two CPUs it may run on; this process may use fewer");
 

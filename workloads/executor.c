@@ -268,23 +268,25 @@ static void ex_parse_options(struct ex_options *opt, int argc, char **argv)
 		case 'm':
 			if (tp_parse_names(optarg, ex_mode_names, EX_NR_MODES, NULL, NULL, opt->modes))
 				tp_usage_error(EX_NAME, "--mode wants single, pool, per-thread or all, "
-					       "comma-separated, not '%s'", optarg);
+					       "comma-separated, not '%s'", parse__shown(optarg));
 			break;
 		case 'H':
 			if (parse__u64(optarg, 1, EX_MAX_HANDLERS, &opt->handlers))
 				tp_usage_error(EX_NAME, "--handlers wants a whole number from 1 to %llu, not '%s'",
-					       EX_MAX_HANDLERS, optarg);
+					       EX_MAX_HANDLERS, parse__shown(optarg));
 			break;
 		case 'l':
 			if (tp_parse_u64_list(optarg, 0, EX_MAX_LOOPS, opt->loops, EX_MAX_LIST, &opt->nr_loops))
 				tp_usage_error(EX_NAME, "--loops wants up to %d whole numbers from 0 to %llu, "
-					       "comma-separated, not '%s'", EX_MAX_LIST, EX_MAX_LOOPS, optarg);
+					       "comma-separated, not '%s'", EX_MAX_LIST, EX_MAX_LOOPS,
+					       parse__shown(optarg));
 			break;
 		case 'n':
 			if (tp_parse_u64_list(optarg, 1, EX_MAX_THREADS, opt->threads, EX_MAX_LIST,
 					      &opt->nr_threads))
 				tp_usage_error(EX_NAME, "--threads wants up to %d whole numbers from 1 to %llu, "
-					       "comma-separated, not '%s'", EX_MAX_LIST, EX_MAX_THREADS, optarg);
+					       "comma-separated, not '%s'", EX_MAX_LIST, EX_MAX_THREADS,
+					       parse__shown(optarg));
 			threads_given = true;
 			break;
 		}

@@ -330,23 +330,23 @@ static void is_parse_options(struct is_options *opt, int argc, char **argv)
 		case 'm':
 			if (tp_parse_names(optarg, is_mode_names, IS_NR_MODES, "shm", shm_modes, opt->modes))
 				tp_usage_error(IS_NAME, "--mode wants unix, shm-bounded, shm-growable, shm or all, "
-					       "comma-separated, not '%s'", optarg);
+					       "comma-separated, not '%s'", parse__shown(optarg));
 			break;
 		case 'R':
 			if (tp_parse_names(optarg, is_receiver_names, IS_NR_RECEIVERS, NULL, NULL, opt->receivers))
 				tp_usage_error(IS_NAME, "--receiver wants busy, sleep or all, comma-separated, "
-					       "not '%s'", optarg);
+					       "not '%s'", parse__shown(optarg));
 			break;
 		case 'n':
 			if (parse__u64(optarg, 1, IS_MAX_ROUNDS, &opt->rounds))
 				tp_usage_error(IS_NAME, "--rounds wants a whole number from 1 to %llu, not '%s'",
-					       IS_MAX_ROUNDS, optarg);
+					       IS_MAX_ROUNDS, parse__shown(optarg));
 			break;
 		case 's':
 			if (parse__u64(optarg, IS_MIN_RING, IS_MAX_RING, &opt->ring_size) ||
 			    (opt->ring_size & (opt->ring_size - 1)))
 				tp_usage_error(IS_NAME, "--ring-size wants a power of two from %llu to %llu bytes, "
-					       "not '%s'", IS_MIN_RING, IS_MAX_RING, optarg);
+					       "not '%s'", IS_MIN_RING, IS_MAX_RING, parse__shown(optarg));
 			break;
 		}
 	}

@@ -271,25 +271,27 @@ static void sp_parse_options(struct sp_options *opt, int argc, char **argv)
 			if (tp_parse_names(optarg, sp_mode_names, SP_NR_MODES, NULL, NULL, opt->modes))
 				tp_usage_error(SP_NAME, "--mode wants thread-32k, thread-default, coroutine, "
 					       "switch-coroutine, switch-thread, switch-cross-cpu or all, "
-					       "comma-separated, not '%s'", optarg);
+					       "comma-separated, not '%s'", parse__shown(optarg));
 			break;
 		case 'n':
 			if (tp_parse_u64_steps(optarg, 1, SP_MAX_COUNT, opt->counts, SP_MAX_COUNTS, &opt->nr_counts))
 				tp_usage_error(SP_NAME, "--count wants up to %d whole numbers from 1 to %llu, or "
 					       "ranges A-B/S, comma-separated, not '%s'", SP_MAX_COUNTS, SP_MAX_COUNT,
-					       optarg);
+					       parse__shown(optarg));
 			break;
 		case 's':
 			if (parse__u64(optarg, 2, SP_MAX_SWITCHES, &opt->switches) || opt->switches % 2)
 				tp_usage_error(SP_NAME, "--switches wants an even number from 2 to %llu (each round "
-					       "trip is two switches), not '%s'", SP_MAX_SWITCHES, optarg);
+					       "trip is two switches), not '%s'", SP_MAX_SWITCHES,
+					       parse__shown(optarg));
 			break;
 		case 'p':
 			for (p = 0; p < SP_NR_PLACEMENTS; p++)
 				if (!strcmp(optarg, sp_placement_names[p]))
 					break;
 			if (p == SP_NR_PLACEMENTS)
-				tp_usage_error(SP_NAME, "--placement wants spread, same or other, not '%s'", optarg);
+				tp_usage_error(SP_NAME, "--placement wants spread, same or other, not '%s'",
+					       parse__shown(optarg));
 			opt->placement = p;
 			break;
 		}

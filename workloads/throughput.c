@@ -44,19 +44,19 @@ bool tp_options__parse(struct tp_options *o, int opt, const char *arg, int argc,
 	case 'r':
 		if (parse__u64(arg, 1, TP_MAX_REPEAT, &o->repeat))
 			tp_usage_error(o->name, "--repeat wants a whole number from 1 to %d, not '%s'",
-				       TP_MAX_REPEAT, arg);
+				       TP_MAX_REPEAT, parse__shown(arg));
 		return true;
 	case 'c':
 		if (o->list_cpus) {
 			if (tp_parse_cpu_list(arg, nr_cpus, o->cpu_list, TP_MAX_CPUS, &o->nr_cpu_list))
 				tp_usage_error(o->name, "--cpus wants up to %d different CPUs below %d as A[,B...], "
-					       "not '%s'", TP_MAX_CPUS, nr_cpus, arg);
+					       "not '%s'", TP_MAX_CPUS, nr_cpus, parse__shown(arg));
 			o->cpus_given = true;
 			return true;
 		}
 		if (parse__cpu_pair(arg, nr_cpus, &o->cpu[0], &o->cpu[1]))
 			tp_usage_error(o->name, "--cpus wants two different CPUs below %d as A,B, not '%s'",
-				       nr_cpus, arg);
+				       nr_cpus, parse__shown(arg));
 		o->cpus_given = true;
 		return true;
 	case 'j':
@@ -66,9 +66,9 @@ bool tp_options__parse(struct tp_options *o, int opt, const char *arg, int argc,
 		o->help = true;
 		return true;
 	case ':':
-		tp_usage_error(o->name, "%s needs a value", word);
+		tp_usage_error(o->name, "%s needs a value", parse__shown(word));
 	case '?':
-		tp_usage_error(o->name, "unknown option '%s'", word);
+		tp_usage_error(o->name, "unknown option '%s'", parse__shown(word));
 	default:
 		return false;
 	}
@@ -83,7 +83,7 @@ void tp_options__finish(struct tp_options *o, int argc, char **argv, void (*usag
 		exit(0);
 	}
 	if (optind < argc)
-		tp_usage_error(o->name, "unexpected argument '%s'", argv[optind]);
+		tp_usage_error(o->name, "unexpected argument '%s'", parse__shown(argv[optind]));
 	if (o->cpus_given)
 		return;
 	if (o->list_cpus) {
