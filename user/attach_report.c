@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "attach_report.h"
+#include "parse.h"
 #include "report.h"
 
 #define FUTEX_ROWS	10
@@ -32,8 +33,10 @@ static void print_targets(FILE *out, const struct attach_report *r)
 	fprintf(out, "wakeprobe %s: attached to ", WAKEPROBE_VERSION);
 	if (t->argv) {
 		fprintf(out, "command '");
-		for (int i = 0; t->argv[i]; i++)
-			fprintf(out, "%s%.64s", i ? " " : "", t->argv[i]);
+		for (int i = 0; t->argv[i]; i++) {
+			fputs(i ? " " : "", out);
+			parse__quote_to(out, t->argv[i], 64);
+		}
 		fprintf(out, "' (pid %d, %s", (int)r->run->command_pid, r->run->command_exit);
 		if (r->run->others_stopped)
 			fprintf(out, "; %" PRIu32 " process%s it started still ran, and %s stopped with it",

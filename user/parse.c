@@ -85,21 +85,37 @@ int parse__id_list(const char *str, uint64_t max_id, int32_t *ids, size_t room, 
 	return 0;
 }
 
+/* quote_byte - @c as a quote shows it: itself when printable ASCII, else \xNN; into @buf, its length */
+static size_t quote_byte(unsigned char c, char buf[5])
+{
+	if (c >= 0x20 && c < 0x7f) {
+		buf[0] = (char)c;
+		buf[1] = '\0';
+		return 1;
+	}
+	return (size_t)snprintf(buf, 5, "\\x%02x", c);
+}
+
 void parse__quote(const char *s, size_t n, char out[PARSE_QUOTE_LEN])
 {
 	size_t o = 0, i;
 
-	for (i = 0; i < n && s[i] && i < PARSE_QUOTE_MAX; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c < 0x7f)
-			out[o++] = (char)c;
-		else
-			o += (size_t)snprintf(out + o, PARSE_QUOTE_LEN - o, "\\x%02x", c);
-	}
+	for (i = 0; i < n && s[i] && i < PARSE_QUOTE_MAX; i++)
+		o += quote_byte((unsigned char)s[i], out + o);
 	if (i < n && s[i])
 		o += (size_t)snprintf(out + o, PARSE_QUOTE_LEN - o, "...");
 	out[o] = '\0';
+}
+
+void parse__quote_to(FILE *f, const char *s, size_t max)
+{
+	char buf[5];
+	size_t i;
+
+	for (i = 0; s[i] && i < max; i++) {
+		quote_byte((unsigned char)s[i], buf);
+		fputs(buf, f);
+	}
 }
 
 const char *parse__shown(const char *s)

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * parse__u64 - parse all of @str as a decimal unsigned integer in [min, max].
@@ -35,6 +36,13 @@ int parse__id_list(const char *str, uint64_t max_id, int32_t *ids, size_t room, 
  * PARSE_QUOTE_LEN bytes
  */
 void parse__quote(const char *s, size_t n, char out[PARSE_QUOTE_LEN]);
+
+/*
+ * parse__quote_to - the first @max bytes of @s into @f, control and
+ * non-ASCII bytes written \xNN as parse__quote() writes them: for a
+ * report that shows what was typed, which must not act on a terminal
+ */
+void parse__quote_to(FILE *f, const char *s, size_t max);
 
 /*
  * parse__shown - all of @s quoted by parse__quote(), for the message being

@@ -7,10 +7,12 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "attach_run.h"
 #include "outfile.h"
 #include "rec_reader.h"
 #include "replay.h"
@@ -67,4 +69,57 @@ Test(messages, a_directory_read_as_a_recording_is_a_read_error_not_an_empty_file
 	cr_assert_neq(rec_reader__open(&r, in, msg, sizeof(msg)), 0);
 	fclose(in);
 	cr_assert_str_eq(msg, "read error at byte offset 0: Is a directory");
+}
+
+/* ---------------------------------------------------------------- the attach report's first lines */
+
+static struct attach_run arun;
+
+/* attach_text - the text report of @arun, whole */
+static char *attach_text(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	attach_report__print_text(f, &arun.report);
+	fclose(f);
+	return text;
+}
+
+/* the command as typed is shown escaped, so that it cannot act on the terminal the report is read on */
+Test(messages, the_attach_reports_command_line_is_escaped_and_names_how_the_run_ended)
+{
+	char *argv[] = { "/tmp/x\033[2J", "a\nb", NULL };
+	char *text, *nl;
+
+	memset(&arun, 0, sizeof(arun));
+	attach_run__make(&arun);
+	arun.targets.pids = NULL;
+	arun.targets.nr_pids = 0;
+	arun.targets.argv = argv;
+	arun.run.command_pid = 4242;
+	snprintf(arun.run.command_exit, sizeof(arun.run.command_exit), "killed by signal 15 (Terminated)");
+	arun.run.interrupted = true;
+	arun.run.stop_signal = SIGHUP;
+	arun.run.others_stopped = 2;
+	text = attach_text();
+	nl = strchr(text, '\n');
+	cr_assert_not_null(nl);
+	*nl = '\0';
+	assert_one_clean_line(text);
+	cr_assert(strstr(text, "attached to command '/tmp/x\\x1b[2J a\\x0ab' (pid 4242, killed by signal 15 "
+			       "(Terminated); 2 processes it started still ran, and were stopped with it)"), "%s", text);
+	cr_assert(strstr(nl + 1, "ended: interrupted by SIGHUP\n"), "%s", nl + 1);
+	free(text);
+
+	/* a recording from before the signal was kept */
+	arun.run.stop_signal = 0;
+	arun.run.others_stopped = 1;
+	text = attach_text();
+	cr_assert(strstr(text, "; 1 process it started still ran, and was stopped with it)"), "%s", text);
+	cr_assert(strstr(text, "ended: interrupted\n"), "%s", text);
+	free(text);
+	attach_run__free(&arun);
 }
