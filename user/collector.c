@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
@@ -86,6 +87,28 @@ int collector__check_access(char *msg, size_t len)
 		return -ENOENT;
 	}
 	return 0;
+}
+
+/*
+ * include/linux/proc_ns.h: the inode of the initial pid namespace, fixed
+ * since v3.8; every other namespace gets one from PROC_DYNAMIC_FIRST up
+ */
+#define PROC_PID_INIT_INO	0xEFFFFFFCU
+
+int collector__check_pid_namespace(char *msg, size_t len)
+{
+	struct stat st;
+
+	/*
+	 * The link is the process's own namespace whatever /proc is mounted:
+	 * a container's /proc shows it one pid deep (NSpid has one entry), so
+	 * only the namespace itself tells. No /proc to ask: nothing is known.
+	 */
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino == PROC_PID_INIT_INO)
+		return 0;
+	snprintf(msg, len, "in a pid namespace of its own (a container, unshare -p) the pids wakeprobe traces "
+		 "are not the kernel's: run it in the host's pid namespace (hostPID: true, or without unshare -p)");
+	return -EOPNOTSUPP;
 }
 
 _Static_assert(sizeof(struct wp_event) == 64, "a record is one cache line; keep it so");

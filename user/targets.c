@@ -61,19 +61,6 @@ int targets__check_pid(pid_t pid, char *msg, size_t len)
 	return 0;
 }
 
-int targets__check_pid_namespace(char *msg, size_t len)
-{
-	char nspid[128];
-
-	/* NSpid lists one pid per namespace level, from the one /proc shows down to the task's own */
-	if (status_field(getpid(), "NSpid", nspid, sizeof(nspid)) && strchr(nspid, '\t')) {
-		snprintf(msg, len, "wakeprobe runs in a pid namespace of its own (a container), where the pids it is "
-			 "given are not the kernel's: run it in the host's pid namespace");
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
 static int executable(const char *path)
 {
 	struct stat st;

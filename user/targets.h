@@ -19,13 +19,6 @@
 int targets__check_pid(pid_t pid, char *msg, size_t len);
 
 /*
- * targets__check_pid_namespace - the BPF side sees the pids of the initial
- * pid namespace; a wakeprobe running in another one would track the wrong
- * processes. 0 in the initial namespace, else -EOPNOTSUPP and @msg.
- */
-int targets__check_pid_namespace(char *msg, size_t len);
-
-/*
  * targets__find_command - the executable @name names, as execvp() would
  * find it: @name itself when it holds a '/', else the first match on $PATH.
  * 0 with @path set, -ENOENT when there is none, -EACCES when it is not
