@@ -95,16 +95,32 @@ int collector__check_access(char *msg, size_t len)
  */
 #define PROC_PID_INIT_INO	0xEFFFFFFCU
 
-int collector__check_pid_namespace(char *msg, size_t len)
+/* in_child_pid_namespace - does the namespace link @path name another than the initial one? */
+static bool in_child_pid_namespace(const char *path)
 {
 	struct stat st;
 
+	if (!stat(path, &st))
+		return st.st_ino != PROC_PID_INIT_INO;
 	/*
-	 * The link is the process's own namespace whatever /proc is mounted:
-	 * a container's /proc shows it one pid deep (NSpid has one entry), so
-	 * only the namespace itself tells. No /proc to ask: nothing is known.
+	 * A link that is there and leads nowhere: pid_for_children after
+	 * unshare -p, whose namespace exists from its first child on. No
+	 * link (no /proc, or pid_for_children before v4.12): nothing is known.
 	 */
-	if (stat("/proc/self/ns/pid", &st) || st.st_ino == PROC_PID_INIT_INO)
+	return !lstat(path, &st);
+}
+
+int collector__check_pid_namespace(bool starts, char *msg, size_t len)
+{
+	/*
+	 * The links are the process's own namespaces whatever /proc is
+	 * mounted: a container's /proc shows it one pid deep (NSpid has one
+	 * entry), so only the namespaces themselves tell. After unshare -p
+	 * without a fork wakeprobe keeps the kernel's pids, but what it
+	 * starts would not.
+	 */
+	if (!in_child_pid_namespace("/proc/self/ns/pid") &&
+	    !(starts && in_child_pid_namespace("/proc/self/ns/pid_for_children")))
 		return 0;
 	snprintf(msg, len, "in a pid namespace of its own (a container, unshare -p) the pids wakeprobe traces "
 		 "are not the kernel's: run it in the host's pid namespace (hostPID: true, or without unshare -p)");

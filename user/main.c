@@ -725,7 +725,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* the workload's pids would be the namespace's, the BPF side's the kernel's */
-	if (!o.no_trace && collector__check_pid_namespace(msg, sizeof(msg))) {
+	if (!o.no_trace && collector__check_pid_namespace(true, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;
 	}

@@ -32,17 +32,27 @@ static const char *unshare_path(char *buf, size_t len)
 	return buf;
 }
 
-/* run_in_pid_namespace - @args (a program's path first) in a new pid namespace with its own /proc */
-static void run_in_pid_namespace(struct wakeprobe_ran *r, char *const args[])
+/* run_unshared - @args (a program's path first) run by unshare(1) with @how, its options */
+static void run_unshared(struct wakeprobe_ran *r, char *const how[], char *const args[])
 {
 	char unshare[PATH_MAX];
-	char *argv[32] = { (char *)unshare_path(unshare, sizeof(unshare)), "-fp", "--mount-proc" };
-	int i;
+	char *argv[32] = { (char *)unshare_path(unshare, sizeof(unshare)) };
+	int n = 1;
 
-	for (i = 0; args[i] && i < 28; i++)
-		argv[i + 3] = args[i];
-	argv[i + 3] = NULL;
+	for (int i = 0; how[i] && n < 8; i++)
+		argv[n++] = how[i];
+	for (int i = 0; args[i] && n < 31; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
 	program_run(r, argv);
+}
+
+/* run_in_pid_namespace - @args in a new pid namespace with its own /proc: a container's view */
+static void run_in_pid_namespace(struct wakeprobe_ran *r, char *const args[])
+{
+	char *how[] = { "-fp", "--mount-proc", NULL };
+
+	run_unshared(r, how, args);
 }
 
 /*
@@ -76,6 +86,26 @@ Test(pidns, a_workload_in_a_pid_namespace_is_measured_or_refused)
 	cr_assert_not_null(complete, "%s", r.out);
 	cr_assert_geq(atoi(complete + strlen("100 sent, ")), 90, "the kernel's events were not found:\n%s", r.out);
 	cr_assert(strstr(r.out, "waker tid 2 on CPU"), "not the namespace's tids:\n%s", r.out);
+}
+
+/*
+ * unshare -p without a fork: wakeprobe keeps the kernel's pids, but the
+ * workload it starts is pid 1 of a new namespace
+ */
+Test(pidns, a_workload_started_into_a_pid_namespace_is_measured_or_refused)
+{
+	char *how[] = { "-p", NULL };
+	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--samples", "100", "--cpus", "0,1", NULL };
+	static struct wakeprobe_ran r;
+	char *complete;
+
+	run_unshared(&r, how, args);
+	if (refused(&r))
+		return;
+	cr_assert_eq(WEXITSTATUS(r.status), 0, "status 0x%x; stderr: %s", r.status, r.err);
+	complete = strstr(r.out, "100 sent, ");
+	cr_assert_not_null(complete, "%s", r.out);
+	cr_assert_geq(atoi(complete + strlen("100 sent, ")), 90, "the kernel's events were not found:\n%s", r.out);
 }
 
 /* ... and the command wakeprobe starts pid 2 */

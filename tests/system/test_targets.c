@@ -166,7 +166,7 @@ Test(targets, wakeprobe_here_sees_the_kernels_pids)
 	char msg[256] = "";
 
 	/* the tests run in the machine's own pid namespace, as wakeprobe must */
-	cr_assert_eq(collector__check_pid_namespace(msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(collector__check_pid_namespace(true, msg, sizeof(msg)), 0, "%s", msg);
 }
 
 Test(targets, a_command_is_found_as_execvp_finds_it)
