@@ -52,6 +52,10 @@ int attach_session__check(const struct attach_session_opts *o, char *path, size_
 {
 	int err;
 
+	/* first: in another pid namespace every pid below names another process */
+	err = collector__check_pid_namespace(o->argv != NULL, msg, len);
+	if (err)
+		return err;
 	for (uint32_t i = 0; i < o->nr_pids; i++) {
 		err = targets__check_pid(o->pids[i], msg, len);
 		if (err)
@@ -65,7 +69,7 @@ int attach_session__check(const struct attach_session_opts *o, char *path, size_
 			return err;
 		}
 	}
-	return targets__check_pid_namespace(msg, len);
+	return 0;
 }
 
 static int start_command(struct attach_session *s, char *msg, size_t len)

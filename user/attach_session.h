@@ -71,9 +71,9 @@ struct attach_session_result {
 
 /*
  * attach_session__check - what can be found wrong with @o's targets before
- * anything is loaded: a --pid that is not a live process wakeprobe may
- * trace, a command that cannot be run (its executable goes into @path), a
- * wakeprobe in a pid namespace of its own. 0, or a negative errno and @msg.
+ * anything is loaded: a wakeprobe in a pid namespace of its own, a --pid
+ * that is not a live process wakeprobe may trace, a command that cannot be
+ * run (its executable goes into @path). 0, or a negative errno and @msg.
  */
 int attach_session__check(const struct attach_session_opts *o, char *path, size_t pathlen, char *msg,
 			  size_t len);

@@ -10,6 +10,7 @@
 #include <linux/capability.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
@@ -87,6 +88,44 @@ int collector__check_access(char *msg, size_t len)
 		return -ENOENT;
 	}
 	return 0;
+}
+
+/*
+ * include/linux/proc_ns.h: the inode of the initial pid namespace, fixed
+ * since v3.8; every other namespace gets one from PROC_DYNAMIC_FIRST up
+ */
+#define PROC_PID_INIT_INO	0xEFFFFFFCU
+
+/* in_child_pid_namespace - does the namespace link @path name another than the initial one? */
+static bool in_child_pid_namespace(const char *path)
+{
+	struct stat st;
+
+	if (!stat(path, &st))
+		return st.st_ino != PROC_PID_INIT_INO;
+	/*
+	 * A link that is there and leads nowhere: pid_for_children after
+	 * unshare -p, whose namespace exists from its first child on. No
+	 * link (no /proc, or pid_for_children before v4.12): nothing is known.
+	 */
+	return !lstat(path, &st);
+}
+
+int collector__check_pid_namespace(bool starts, char *msg, size_t len)
+{
+	/*
+	 * The links are the process's own namespaces whatever /proc is
+	 * mounted: a container's /proc shows it one pid deep (NSpid has one
+	 * entry), so only the namespaces themselves tell. After unshare -p
+	 * without a fork wakeprobe keeps the kernel's pids, but what it
+	 * starts would not.
+	 */
+	if (!in_child_pid_namespace("/proc/self/ns/pid") &&
+	    !(starts && in_child_pid_namespace("/proc/self/ns/pid_for_children")))
+		return 0;
+	snprintf(msg, len, "in a pid namespace of its own (a container, unshare -p) the pids wakeprobe traces "
+		 "are not the kernel's: run it in the host's pid namespace (hostPID: true, or without unshare -p)");
+	return -EOPNOTSUPP;
 }
 
 _Static_assert(sizeof(struct wp_event) == 64, "a record is one cache line; keep it so");

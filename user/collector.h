@@ -74,6 +74,15 @@ void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall
  */
 int collector__check_access(char *msg, size_t len);
 
+/*
+ * collector__check_pid_namespace - the BPF side sees the kernel's pids, those
+ * of the initial pid namespace; in another one the pids wakeprobe tracks
+ * (its workload's, its command's, the user's --pid) name other processes,
+ * or none. @starts: the run starts a workload or a command, whose namespace
+ * must be the initial one too. 0 when they are, else -EOPNOTSUPP and @msg.
+ */
+int collector__check_pid_namespace(bool starts, char *msg, size_t len);
+
 /* collector__open - load and attach; on failure @msg says why */
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len);
 int collector__track(struct collector *c, pid_t tgid);

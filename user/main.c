@@ -807,6 +807,11 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;
 	}
+	/* the workload's pids would be the namespace's, the BPF side's the kernel's */
+	if (!o.no_trace && collector__check_pid_namespace(true, msg, sizeof(msg))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return 2;
+	}
 	if (!o.no_trace && collector__check_access(msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;

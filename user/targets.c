@@ -37,9 +37,41 @@ static bool status_field(pid_t pid, const char *key, char *val, size_t len)
 	return found;
 }
 
+#define PF_KTHREAD	0x00200000	/* include/linux/sched.h: I am a kernel thread */
+
+/*
+ * kernel_thread - is @pid a kernel thread? Its name into @comm. Field 9 of
+ * /proc/@pid/stat holds the task's flags; the name, field 2, may hold
+ * spaces and parentheses of its own, so the fields after it are counted
+ * from the last ')'.
+ */
+static bool kernel_thread(pid_t pid, char *comm, size_t len)
+{
+	char path[64], line[512], *name, *end;
+	unsigned int flags;
+	FILE *f;
+	bool got;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	got = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	name = got ? strchr(line, '(') : NULL;
+	end = got ? strrchr(line, ')') : NULL;
+	if (!name || !end || end < name)
+		return false;
+	snprintf(comm, len, "%.*s", (int)(end - name - 1), name + 1);
+	/* state, ppid, pgrp, session, tty_nr, tpgid, then flags */
+	if (sscanf(end + 1, " %*c %*d %*d %*d %*d %*d %u", &flags) != 1)
+		return false;
+	return flags & PF_KTHREAD;
+}
+
 int targets__check_pid(pid_t pid, char *msg, size_t len)
 {
-	char tgid[32], state[32];
+	char tgid[32], state[32], comm[64];
 
 	if (!status_field(pid, "Tgid", tgid, sizeof(tgid))) {
 		snprintf(msg, len, "--pid %d: no such process (ps -e lists the running ones)", (int)pid);
@@ -54,22 +86,14 @@ int targets__check_pid(pid_t pid, char *msg, size_t len)
 		snprintf(msg, len, "--pid %d has exited: there is nothing left to trace", (int)pid);
 		return -ESRCH;
 	}
+	if (kernel_thread(pid, comm, sizeof(comm))) {
+		snprintf(msg, len, "--pid %d is a kernel thread (%s): wakeprobe traces user processes, where kernel "
+			 "threads show up as wakers; give a user process's pid", (int)pid, comm);
+		return -EINVAL;
+	}
 	if (kill(pid, 0) && errno == EPERM) {
 		snprintf(msg, len, "--pid %d belongs to another user: run wakeprobe as root (sudo)", (int)pid);
 		return -EPERM;
-	}
-	return 0;
-}
-
-int targets__check_pid_namespace(char *msg, size_t len)
-{
-	char nspid[128];
-
-	/* NSpid lists one pid per namespace level, from the one /proc shows down to the task's own */
-	if (status_field(getpid(), "NSpid", nspid, sizeof(nspid)) && strchr(nspid, '\t')) {
-		snprintf(msg, len, "wakeprobe runs in a pid namespace of its own (a container), where the pids it is "
-			 "given are not the kernel's: run it in the host's pid namespace");
-		return -EOPNOTSUPP;
 	}
 	return 0;
 }

@@ -14,16 +14,10 @@
 /*
  * targets__check_pid - @pid is a process wakeprobe can trace: it exists, it
  * is a process and not one of its threads (the message then names the
- * process and --tid), and signals reach it. 0, or a negative errno and @msg.
+ * process and --tid), a user process and not a kernel thread, and signals
+ * reach it. 0, or a negative errno and @msg.
  */
 int targets__check_pid(pid_t pid, char *msg, size_t len);
-
-/*
- * targets__check_pid_namespace - the BPF side sees the pids of the initial
- * pid namespace; a wakeprobe running in another one would track the wrong
- * processes. 0 in the initial namespace, else -EOPNOTSUPP and @msg.
- */
-int targets__check_pid_namespace(char *msg, size_t len);
 
 /*
  * targets__find_command - the executable @name names, as execvp() would

@@ -182,6 +182,8 @@ static struct bad_target bad_targets[] = {
 	{ { "--pid", "4194304", "--json", "x.json" }, "--pid 4194304: no such process" },
 	{ { "--pid", "1", "--user", "nobody" }, "--user is for the command wakeprobe starts" },
 	{ { "--pid", "1", "--workload", "eventfd" }, "--workload is for wakeprobe's own workloads" },
+	/* kthreadd: its wakeups are no program's; --duration ends the run of a wakeprobe that takes it */
+	{ { "--pid", "2", "--duration", "1" }, "--pid 2 is a kernel thread (kthreadd): wakeprobe traces user" },
 };
 
 ParameterizedTestParameters(attach_cli, a_bad_target_is_one_line_and_exit_2)

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include "collector.h"
 #include "targets.h"
 
 TestSuite(targets, .timeout = 30);
@@ -94,6 +96,47 @@ Test(targets, a_process_that_exited_or_never_was_is_refused)
 	cr_assert_str_eq(msg, want);
 }
 
+/*
+ * kthreadd, pid 2, is a kernel thread; a process named like one, with
+ * parentheses and spaces in its name, is a process.
+ */
+Test(targets, a_kernel_thread_is_refused_and_a_process_named_like_one_is_not)
+{
+	char msg[256] = "";
+	int go[2], status;
+	pid_t pid;
+	char byte;
+
+	cr_assert_eq(targets__check_pid(2, msg, sizeof(msg)), -EINVAL);
+	cr_assert(strstr(msg, "--pid 2 is a kernel thread (kthreadd): wakeprobe traces user processes"), "%s", msg);
+	cr_assert_eq(pipe(go), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		close(go[1]);
+		prctl(PR_SET_NAME, "k) S 1 (kworker");
+		_exit(read(go[0], &byte, 1) < 0);
+	}
+	close(go[0]);
+	for (int i = 0; i < 500; i++) {
+		struct timespec ts = { .tv_nsec = 2 * 1000 * 1000 };
+		char path[64], line[256] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		f = fopen(path, "r");
+		cr_assert_not_null(f);
+		cr_assert_not_null(fgets(line, sizeof(line), f));
+		fclose(f);
+		if (strstr(line, "(k) S 1 (kworker)"))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	cr_assert_eq(targets__check_pid(pid, msg, sizeof(msg)), 0, "%s", msg);
+	close(go[1]);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+}
+
 /* Another user's process: the check runs in a child that became nobody, against init. */
 Test(targets, another_users_process_is_refused_naming_root)
 {
@@ -123,7 +166,7 @@ Test(targets, wakeprobe_here_sees_the_kernels_pids)
 	char msg[256] = "";
 
 	/* the tests run in the machine's own pid namespace, as wakeprobe must */
-	cr_assert_eq(targets__check_pid_namespace(msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(collector__check_pid_namespace(true, msg, sizeof(msg)), 0, "%s", msg);
 }
 
 Test(targets, a_command_is_found_as_execvp_finds_it)

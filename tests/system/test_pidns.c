@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_pidns.c - wakeprobe run inside a pid namespace of its own, as in a
+ * container without the host's pids (unshare -fp --mount-proc): workload
+ * mode, a command, and a --pid of a process started in the namespace. Each
+ * either measures, with the namespace's pids in its report, or refuses in
+ * one line with exit 2; never an empty report and exit 0. Making a pid
+ * namespace needs root, tracing root and BTF; elsewhere the tests skip and
+ * say why.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "helpers.h"
+#include "targets.h"
+
+TestSuite(pidns, .timeout = 60);
+
+/* unshare_path - unshare(1) into @buf; skips the calling test where it cannot make a pid namespace */
+static const char *unshare_path(char *buf, size_t len)
+{
+	skip_unless_traceable();
+	if (geteuid())
+		cr_skip_test("needs root to make a pid namespace");
+	if (targets__find_command("unshare", buf, len))
+		cr_skip_test("needs unshare(1), from util-linux, to make a pid namespace");
+	return buf;
+}
+
+/* run_unshared - @args (a program's path first) run by unshare(1) with @how, its options */
+static void run_unshared(struct wakeprobe_ran *r, char *const how[], char *const args[])
+{
+	char unshare[PATH_MAX];
+	char *argv[32] = { (char *)unshare_path(unshare, sizeof(unshare)) };
+	int n = 1;
+
+	for (int i = 0; how[i] && n < 8; i++)
+		argv[n++] = how[i];
+	for (int i = 0; args[i] && n < 31; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	program_run(r, argv);
+}
+
+/* run_in_pid_namespace - @args in a new pid namespace with its own /proc: a container's view */
+static void run_in_pid_namespace(struct wakeprobe_ran *r, char *const args[])
+{
+	char *how[] = { "-fp", "--mount-proc", NULL };
+
+	run_unshared(r, how, args);
+}
+
+/*
+ * refused - @r is a refusal: exit 2, one line on stderr naming the fix,
+ * nothing on stdout. False when @r ran instead: its report is checked then.
+ */
+static bool refused(const struct wakeprobe_ran *r)
+{
+	cr_assert(WIFEXITED(r->status), "status 0x%x; stderr: %s", r->status, r->err);
+	if (WEXITSTATUS(r->status) != 2)
+		return false;
+	cr_assert(strstr(r->err, "wakeprobe: ") == r->err, "stderr: '%s'", r->err);
+	cr_assert(strstr(r->err, "run it in the host's pid namespace"), "stderr names no fix: '%s'", r->err);
+	cr_assert_eq(strchr(r->err, '\n'), strrchr(r->err, '\n'), "one line: '%s'", r->err);
+	cr_assert_str_eq(r->out, "");
+	return true;
+}
+
+/* In the namespace wakeprobe is pid 1 and its workload pid 2, the waker thread. */
+Test(pidns, a_workload_in_a_pid_namespace_is_measured_or_refused)
+{
+	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--samples", "100", "--cpus", "0,1", NULL };
+	static struct wakeprobe_ran r;
+	char *complete;
+
+	run_in_pid_namespace(&r, args);
+	if (refused(&r))
+		return;
+	cr_assert_eq(WEXITSTATUS(r.status), 0, "status 0x%x; stderr: %s", r.status, r.err);
+	complete = strstr(r.out, "100 sent, ");
+	cr_assert_not_null(complete, "%s", r.out);
+	cr_assert_geq(atoi(complete + strlen("100 sent, ")), 90, "the kernel's events were not found:\n%s", r.out);
+	cr_assert(strstr(r.out, "waker tid 2 on CPU"), "not the namespace's tids:\n%s", r.out);
+}
+
+/*
+ * unshare -p without a fork: wakeprobe keeps the kernel's pids, but the
+ * workload it starts is pid 1 of a new namespace
+ */
+Test(pidns, a_workload_started_into_a_pid_namespace_is_measured_or_refused)
+{
+	char *how[] = { "-p", NULL };
+	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--samples", "100", "--cpus", "0,1", NULL };
+	static struct wakeprobe_ran r;
+	char *complete;
+
+	run_unshared(&r, how, args);
+	if (refused(&r))
+		return;
+	cr_assert_eq(WEXITSTATUS(r.status), 0, "status 0x%x; stderr: %s", r.status, r.err);
+	complete = strstr(r.out, "100 sent, ");
+	cr_assert_not_null(complete, "%s", r.out);
+	cr_assert_geq(atoi(complete + strlen("100 sent, ")), 90, "the kernel's events were not found:\n%s", r.out);
+}
+
+/* ... and the command wakeprobe starts pid 2 */
+Test(pidns, a_command_in_a_pid_namespace_is_measured_or_refused)
+{
+	char path[PATH_MAX];
+	char *args[] = { (char *)wakeprobe_path(), "--", (char *)workload_path("eventfd", path, sizeof(path)),
+			 "--samples", "300", "--interval-us", "1000", "--cpus", "0,1", NULL };
+	static struct wakeprobe_ran r;
+	long n;
+
+	run_in_pid_namespace(&r, args);
+	if (refused(&r))
+		return;
+	cr_assert_eq(WEXITSTATUS(r.status), 0, "status 0x%x; stderr: %s", r.status, r.err);
+	cr_assert(strstr(r.out, "(pid 2, "), "not the namespace's pid:\n%s", r.out);
+	n = report_pair_count(r.out, "eventfd write -> read");
+	cr_assert(n >= 250 && n <= 300, "%ld eventfd wakeups of 300:\n%s", n, r.out);
+}
+
+/*
+ * A process the namespace's shell starts, pid 2 there, given as --pid 2:
+ * the host's pid 2 is kthreadd, which wakeprobe must not take instead.
+ * The shell's status is wakeprobe's.
+ */
+Test(pidns, a_pid_in_a_pid_namespace_is_measured_or_refused)
+{
+	char path[PATH_MAX];
+	char *args[] = { "/bin/sh", "-c",
+			 "\"$0\" --samples 1000 --interval-us 1000 --cpus 0,1 >/dev/null & "
+			 "\"$1\" --pid $!; s=$?; wait; exit $s",
+			 (char *)workload_path("eventfd", path, sizeof(path)), (char *)wakeprobe_path(), NULL };
+	static struct wakeprobe_ran r;
+	long n;
+
+	run_in_pid_namespace(&r, args);
+	if (refused(&r))
+		return;
+	cr_assert_eq(WEXITSTATUS(r.status), 0, "status 0x%x; stderr: %s", r.status, r.err);
+	cr_assert(strstr(r.out, "attached to pid 2\n"), "not the namespace's pid:\n%s", r.out);
+	n = report_pair_count(r.out, "eventfd write -> read");
+	cr_assert(n >= 300 && n <= 1000, "%ld eventfd wakeups of 1000:\n%s", n, r.out);
+}
