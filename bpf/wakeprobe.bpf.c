@@ -63,6 +63,15 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool attach_mode = false;
 
 /*
+ * The inode number of wakeprobe's pid namespace (/proc/self/ns/pid) when it
+ * is not the initial one: each pid the records carry and each tgid tracked
+ * is then that namespace's (WP_PID_OUTSIDE in wakeprobe.h). 0, in the
+ * initial namespace: in rodata, so that the verifier removes every
+ * translation and the kernel's own pids are read as they are.
+ */
+const volatile __u32 pidns_inum = 0;
+
+/*
  * The host's steal clock (WP_EV_STEAL in wakeprobe.h): KVM's per-CPU struct
  * kvm_steal_time, whose steal field the host advances before it runs the
  * vCPU again, by the time the vCPU was runnable and not run. Per-CPU
@@ -157,7 +166,9 @@ struct cpu_state {
 	__u32 idle_exit_wanted;	/* a tracked task is being woken onto this idle CPU */
 	/*
 	 * The CPU is watched while either is set: everything that runs on it
-	 * then is evidence for a slow wakeup (wp_irq in wakeprobe.h).
+	 * then is evidence for a slow wakeup (wp_irq in wakeprobe.h). Both,
+	 * and lean_named_pid, are the kernel's pids (only compared, never
+	 * written out); curr_pid is the one the records carry (task_tid()).
 	 */
 	__u32 runnable_tid;	/* a tracked task waits to run here: woken or preempted */
 	__u32 notify_tid;	/* a tracked task is inside its notify syscall here */
@@ -273,6 +284,59 @@ static __always_inline bool watched(const struct cpu_state *cs)
 	return cs && (cs->runnable_tid || cs->notify_tid);
 }
 
+/* a pid namespace nested deeper than this below the initial one is taken for another */
+#define PIDNS_MAX_LEVEL		8
+
+/*
+ * pid_in_ns - the number @pid has in wakeprobe's pid namespace: the one of
+ * its numbers, a level each from the initial namespace down to the task's
+ * own, whose namespace is wakeprobe's; WP_PID_OUTSIDE | @global if none is
+ */
+static __noinline __u32 pid_in_ns(struct pid *pid, __u32 global)
+{
+	unsigned int level = BPF_CORE_READ(pid, level);
+
+	for (unsigned int i = 0; i < PIDNS_MAX_LEVEL && i <= level; i++) {
+		struct upid up;
+
+		if (bpf_probe_read_kernel(&up, sizeof(up), &pid->numbers[i]))
+			break;
+		if (BPF_CORE_READ(up.ns, ns.inum) == pidns_inum)
+			return up.nr;
+	}
+	return WP_PID_OUTSIDE | global;
+}
+
+/* task_tid - @p's thread id as wakeprobe's pid namespace numbers it; an idle task's is 0 */
+static __always_inline __u32 task_tid(struct task_struct *p)
+{
+	if (!pidns_inum || !p->pid)
+		return p->pid;
+	return pid_in_ns(BPF_CORE_READ(p, thread_pid), p->pid);
+}
+
+/* task_tgid - @p's process id as wakeprobe's pid namespace numbers it */
+static __always_inline __u32 task_tgid(struct task_struct *p)
+{
+	if (!pidns_inum || !p->pid)
+		return p->tgid;
+	return pid_in_ns(BPF_CORE_READ(p, group_leader, thread_pid), p->tgid);
+}
+
+static __always_inline __u32 current_tid(void)
+{
+	if (!pidns_inum)
+		return (__u32)bpf_get_current_pid_tgid();
+	return task_tid(bpf_get_current_task_btf());
+}
+
+static __always_inline __u32 current_tgid(void)
+{
+	if (!pidns_inum)
+		return bpf_get_current_pid_tgid() >> 32;
+	return task_tgid(bpf_get_current_task_btf());
+}
+
 static __always_inline bool tgid_tracked(__u32 tgid)
 {
 	return bpf_map_lookup_elem(&tracked_tgids, &tgid) != NULL;
@@ -284,12 +348,12 @@ static __always_inline bool tgid_tracked(__u32 tgid)
  */
 static __always_inline bool task_tracked(struct task_struct *p)
 {
-	return p->pid && tgid_tracked(p->tgid);
+	return p->pid && tgid_tracked(task_tgid(p));
 }
 
 static __always_inline bool current_tracked(void)
 {
-	return tgid_tracked(bpf_get_current_pid_tgid() >> 32);
+	return tgid_tracked(current_tgid());
 }
 
 /*
@@ -310,7 +374,7 @@ static __always_inline void header_fill(struct wp_event *e, __u32 type, __u64 no
 	e->ts_ns = now;
 	e->type = type;
 	e->cpu = bpf_get_smp_processor_id();
-	e->tid = (__u32)bpf_get_current_pid_tgid();
+	e->tid = current_tid();
 }
 
 /* ring_reserve - reserve a record and fill its common header; count_drop() when the ring is full */
@@ -512,7 +576,7 @@ static __always_inline void emit_block(struct task_struct *prev)
 static __always_inline void emit_waker(struct task_struct *p)
 {
 	struct cpu_state *cs = this_cpu_state();
-	__u64 id = bpf_get_current_pid_tgid(), since = 0;
+	__u64 since = 0;
 	struct task_struct *curr;
 	struct task_syscall *ts;
 	struct wp_waker *w;
@@ -524,11 +588,11 @@ static __always_inline void emit_waker(struct task_struct *p)
 	if (!e)
 		return;
 	w = &e->waker;
-	w->wakee_pid = p->pid;
+	w->wakee_pid = task_tid(p);
 	w->irq_kind = 0;
 	w->__pad = 0;
 	w->nr = -1;
-	w->waker_tgid = id >> 32;
+	w->waker_tgid = current_tgid();
 	w->since_ns = 0;
 	w->arg = 0;
 	w->arg2 = 0;
@@ -574,7 +638,7 @@ static __always_inline void emit_waker(struct task_struct *p)
 		curr = bpf_get_current_task_btf();
 		if (curr->flags & PF_KTHREAD) {
 			class = WP_WAKER_KTHREAD;
-		} else if (!tgid_tracked(id >> 32)) {
+		} else if (!tgid_tracked(w->waker_tgid)) {
 			class = WP_WAKER_PROCESS;
 		} else {
 			ts = bpf_task_storage_get(&task_syscalls, curr, 0, 0);
@@ -597,13 +661,13 @@ static __always_inline void emit_waker(struct task_struct *p)
 static __always_inline void switch_fill(struct wp_event *e, struct task_struct *prev, struct task_struct *next,
 					unsigned int prev_state, bool preempt)
 {
-	e->sw.prev_tid = prev->pid;
-	e->sw.next_tid = next->pid;
+	e->sw.prev_tid = task_tid(prev);
+	e->sw.next_tid = task_tid(next);
 	e->sw.prev_state = prev_state;
 	e->sw.prev_prio = prev->prio;
 	e->sw.next_prio = next->prio;
 	e->sw.preempt = preempt;
-	e->sw.next_tgid = next->tgid;
+	e->sw.next_tgid = task_tgid(next);
 	__builtin_memcpy(e->sw.next_comm, next->comm, sizeof(e->sw.next_comm));
 }
 
@@ -625,7 +689,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 
 	count_run();
 	if (cs) {
-		cs->curr_pid = next->pid;
+		cs->curr_pid = task_tid(next);
 		cs->curr_prio = next->prio;
 		__builtin_memcpy(cs->curr_comm, next->comm, sizeof(cs->curr_comm));
 		if (attach_mode)
@@ -675,7 +739,7 @@ static __always_inline void emit_wake(__u32 type, struct task_struct *p, __u16 f
 	e = attach_mode && decides ? event_reserve_second(type) : event_reserve(type);
 	if (!e)
 		return;
-	e->wake.pid = p->pid;
+	e->wake.pid = task_tid(p);
 	e->wake.target_cpu = cpu;
 	e->wake.target_idle_since_ns = cs ? cs->idle_since_ns : 0;
 	/* another CPU's state, read without its lock: right but for a switch in flight */
@@ -693,7 +757,7 @@ SEC("tp_btf/sched_waking")
 int BPF_PROG(handle_sched_waking, struct task_struct *p)
 {
 	count_run();
-	if (!tgid_tracked(p->tgid))
+	if (!tgid_tracked(task_tgid(p)))
 		return 0;
 	/* the waker first: sched_waking runs on the waker's CPU, unlike sched_wakeup */
 	if (attach_mode)
@@ -706,7 +770,7 @@ SEC("tp_btf/sched_wakeup")
 int BPF_PROG(handle_sched_wakeup, struct task_struct *p)
 {
 	count_run();
-	if (tgid_tracked(p->tgid))
+	if (tgid_tracked(task_tgid(p)))
 		emit_wake(WP_EV_WAKEUP, p, 0);
 	return 0;
 }
@@ -722,7 +786,7 @@ int BPF_PROG(handle_sched_wakeup_new, struct task_struct *p)
 	struct task_syscall *ts;
 
 	count_run();
-	if (!tgid_tracked(p->tgid))
+	if (!tgid_tracked(task_tgid(p)))
 		return 0;
 	if (attach_mode) {
 		emit_waker(p);
@@ -968,7 +1032,7 @@ int BPF_PROG(handle_sched_migrate_task, struct task_struct *p, int dest_cpu)
 	__u32 orig;
 
 	count_run();
-	if (!tgid_tracked(p->tgid))
+	if (!tgid_tracked(task_tgid(p)))
 		return 0;
 	orig = task_cpu(p);
 	/* a task waiting for a CPU now waits for another */
@@ -982,7 +1046,7 @@ int BPF_PROG(handle_sched_migrate_task, struct task_struct *p, int dest_cpu)
 	e = event_reserve(WP_EV_MIGRATE);
 	if (!e)
 		return 0;
-	e->migrate.pid = p->pid;
+	e->migrate.pid = task_tid(p);
 	e->migrate.orig_cpu = orig;
 	e->migrate.dest_cpu = dest_cpu;
 	event_submit(e);
@@ -1119,14 +1183,18 @@ int BPF_PROG(handle_signal_deliver, int sig, struct kernel_siginfo *info, struct
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(handle_sched_process_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 child_tgid = child->tgid;
+	__u32 parent_tgid, child_tgid;
 	struct wp_event *e;
 	__u8 one = 1;
 
 	count_run();
 	/* a new thread shares its tgid, already tracked; only processes matter */
-	if (!tgid_tracked(parent->tgid) || child_tgid == parent->tgid)
+	if (child->tgid == parent->tgid)
 		return 0;
+	parent_tgid = task_tgid(parent);
+	if (!tgid_tracked(parent_tgid))
+		return 0;
+	child_tgid = task_tgid(child);
 	if (bpf_map_update_elem(&tracked_tgids, &child_tgid, &one, BPF_ANY)) {
 		__sync_fetch_and_add(&counters.tracked_full, 1);
 		return 0;
@@ -1134,7 +1202,7 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent, struct task_
 	e = event_reserve(WP_EV_FORK);
 	if (!e)
 		return 0;
-	e->fork.parent_tgid = parent->tgid;
+	e->fork.parent_tgid = parent_tgid;
 	e->fork.child_tgid = child_tgid;
 	event_submit(e);
 	return 0;
@@ -1284,9 +1352,9 @@ static __always_inline void lean_name(struct task_struct *p, const char *comm, _
 	if (!e)
 		return;
 	__builtin_memcpy(e->lean.comm, comm, sizeof(e->lean.comm));
-	e->lean.tgid = p->tgid;
+	e->lean.tgid = task_tgid(p);
 	e->lean.__pad = 0;
-	e->lean.pid = p->pid;
+	e->lean.pid = task_tid(p);
 	e->lean.waker_tid = 0;
 	e->lean.waking_cpu = 0;
 	e->lean.wakeup_cpu = 0;
@@ -1324,7 +1392,7 @@ static __always_inline void lean_name_waker(void)
 	struct cpu_state *cs = this_cpu_state();
 	char comm[WP_TASK_COMM_LEN];
 
-	if (!cs || cs->lean_named_pid == (__u32)curr->pid || tgid_tracked(curr->tgid))
+	if (!cs || cs->lean_named_pid == (__u32)curr->pid || tgid_tracked(task_tgid(curr)))
 		return;
 	cs->lean_named_pid = curr->pid;
 	__builtin_memcpy(comm, curr->comm, sizeof(comm));
@@ -1363,7 +1431,7 @@ static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 	if (!p->pid)
 		return NULL;	/* an idle task */
 	lt = bpf_task_storage_get(&lean_tasks, p, 0, 0);
-	if (lt || !tgid_tracked(p->tgid))
+	if (lt || !tgid_tracked(task_tgid(p)))
 		return lt;
 	lt = bpf_task_storage_get(&lean_tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!lt)
@@ -1388,7 +1456,7 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 	e->lean.waking_ns = lt->waking_ns;
 	e->lean.wakeup_ns = lt->wakeup_ns;
 	e->lean.slept_ns = lt->slept_ns;
-	e->lean.pid = p->pid;
+	e->lean.pid = task_tid(p);
 	e->lean.waker_tid = lt->waker_tid;
 	e->lean.waking_cpu = lt->waking_cpu;
 	e->lean.wakeup_cpu = lt->wakeup_cpu;
@@ -1420,7 +1488,7 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 	if (!lt)
 		return 0;
 	lt->waking_ns = bpf_ktime_get_ns();
-	lt->waker_tid = (__u32)bpf_get_current_pid_tgid();
+	lt->waker_tid = current_tid();
 	lt->waking_cpu = bpf_get_smp_processor_id();
 	lt->pending = LEAN_WOKEN;
 	lt->flags = 0;
@@ -1472,7 +1540,7 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 	lt->waking_ns = now;
 	lt->wakeup_ns = now;
 	lt->slept_ns = 0;
-	lt->waker_tid = (__u32)bpf_get_current_pid_tgid();
+	lt->waker_tid = current_tid();
 	lt->waking_cpu = bpf_get_smp_processor_id();
 	lt->wakeup_cpu = lt->waking_cpu;
 	lt->target_cpu = task_cpu(p);

@@ -23,6 +23,15 @@
 #define WP_MAX_SYSCALLS		512	/* the BPF tables by syscall number: only lower ones are traced */
 #define WP_TASK_COMM_LEN	16
 
+/*
+ * Run in a pid namespace of its own (a container), wakeprobe gets every pid
+ * and tgid as that namespace numbers them, the numbers its user sees. A
+ * task outside it (the host's, a kernel thread) has none there: its records
+ * carry WP_PID_OUTSIDE plus its pid in the initial namespace, which no
+ * namespace's pid reaches (PID_MAX_LIMIT is 2^22). The idle tasks stay 0.
+ */
+#define WP_PID_OUTSIDE		(1u << 30)
+
 enum wp_event_type {
 	WP_EV_SWITCH = 1,	/* sched_switch with a tracked prev or next */
 	WP_EV_WAKING,		/* sched_waking of a tracked task */

@@ -169,9 +169,10 @@ static void print_pairs(FILE *out, const struct attach_report *r)
 		"syscall -> wait's exit)");
 	for (size_t i = 0; i < n; i++) {
 		const struct attach_pair *p = rows[i];
-		char wakee[48];
+		char wakee[48], tid[24];
 
-		snprintf(wakee, sizeof(wakee), "%.15s %" PRIu32, p->wakee_comm[0] ? p->wakee_comm : "?", p->wakee_tid);
+		snprintf(wakee, sizeof(wakee), "%.15s %s", p->wakee_comm[0] ? p->wakee_comm : "?",
+			 wakeup__pid(p->wakee_tid, tid, sizeof(tid)));
 		fprintf(out, "%-28.28s %-22.22s %8" PRIu64, p->waker, wakee, p->count);
 		print_dist(out, &p->wake_to_run);
 		print_dist(out, &p->notify_to_return);

@@ -52,7 +52,7 @@ int attach_session__check(const struct attach_session_opts *o, char *path, size_
 {
 	int err;
 
-	/* first: in another pid namespace every pid below names another process */
+	/* first: what it starts must get pids where wakeprobe looks */
 	err = collector__check_pid_namespace(o->argv != NULL, msg, len);
 	if (err)
 		return err;

@@ -96,35 +96,46 @@ int collector__check_access(char *msg, size_t len)
  */
 #define PROC_PID_INIT_INO	0xEFFFFFFCU
 
-/* in_child_pid_namespace - does the namespace link @path name another than the initial one? */
-static bool in_child_pid_namespace(const char *path)
+/*
+ * pid_namespace - the inode of the pid namespace the link @path names, as
+ * the kernel's ns.inum has it; 0 when the link leads nowhere (after
+ * unshare -p, pid_for_children's namespace exists from its first child on)
+ */
+static uint32_t pid_namespace(const char *path)
 {
 	struct stat st;
 
-	if (!stat(path, &st))
-		return st.st_ino != PROC_PID_INIT_INO;
-	/*
-	 * A link that is there and leads nowhere: pid_for_children after
-	 * unshare -p, whose namespace exists from its first child on. No
-	 * link (no /proc, or pid_for_children before v4.12): nothing is known.
-	 */
-	return !lstat(path, &st);
+	return stat(path, &st) ? 0 : (uint32_t)st.st_ino;
+}
+
+/*
+ * own_pid_namespace - the pid namespace whose pids the BPF side is to give
+ * (pidns_inum in wakeprobe.bpf.c): 0 for the initial one, where they are
+ * the kernel's own. The link is the process's own namespace whatever /proc
+ * is mounted: a container's /proc shows it one pid deep (NSpid has one
+ * entry), so only the namespace itself tells. No /proc: the initial one.
+ */
+static uint32_t own_pid_namespace(void)
+{
+	uint32_t ino = pid_namespace("/proc/self/ns/pid");
+
+	return ino == PROC_PID_INIT_INO ? 0 : ino;
 }
 
 int collector__check_pid_namespace(bool starts, char *msg, size_t len)
 {
+	struct stat st;
+
 	/*
-	 * The links are the process's own namespaces whatever /proc is
-	 * mounted: a container's /proc shows it one pid deep (NSpid has one
-	 * entry), so only the namespaces themselves tell. After unshare -p
-	 * without a fork wakeprobe keeps the kernel's pids, but what it
-	 * starts would not.
+	 * After unshare -p without a fork, wakeprobe keeps its namespace and
+	 * what it starts gets another one's pids: the workload's threads and
+	 * the command would be numbered where wakeprobe does not look.
 	 */
-	if (!in_child_pid_namespace("/proc/self/ns/pid") &&
-	    !(starts && in_child_pid_namespace("/proc/self/ns/pid_for_children")))
+	if (!starts || lstat("/proc/self/ns/pid_for_children", &st) ||
+	    pid_namespace("/proc/self/ns/pid_for_children") == pid_namespace("/proc/self/ns/pid"))
 		return 0;
-	snprintf(msg, len, "in a pid namespace of its own (a container, unshare -p) the pids wakeprobe traces "
-		 "are not the kernel's: run it in the host's pid namespace (hostPID: true, or without unshare -p)");
+	snprintf(msg, len, "what wakeprobe starts would have pids of a namespace it is not in (unshare -p without "
+		 "-f): run it as unshare -fp --mount-proc wakeprobe ..., or without -p");
 	return -EOPNOTSUPP;
 }
 
@@ -290,6 +301,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		goto err_out;
 	}
 	collector__set_mode(c->skel, opts->attach, opts->lean);
+	c->skel->rodata->pidns_inum = own_pid_namespace();
 	/* the flight recorder's idle program loads with it alone */
 	bpf_program__set_autoload(c->skel->progs.lean_cpu_idle, opts->lean && opts->lean_flight_ns);
 	if (opts->lean)

@@ -75,11 +75,11 @@ void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall
 int collector__check_access(char *msg, size_t len);
 
 /*
- * collector__check_pid_namespace - the BPF side sees the kernel's pids, those
- * of the initial pid namespace; in another one the pids wakeprobe tracks
- * (its workload's, its command's, the user's --pid) name other processes,
- * or none. @starts: the run starts a workload or a command, whose namespace
- * must be the initial one too. 0 when they are, else -EOPNOTSUPP and @msg.
+ * collector__check_pid_namespace - the BPF side gives every pid as
+ * wakeprobe's own pid namespace numbers it (a container's, when it runs in
+ * one); @starts: the run starts a workload or a command, which must get
+ * pids in that namespace too, not in one made for its children alone
+ * (unshare -p without -f). 0 when it does, else -EOPNOTSUPP and @msg.
  */
 int collector__check_pid_namespace(bool starts, char *msg, size_t len);
 

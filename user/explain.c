@@ -23,6 +23,8 @@ size_t explain__phase_parts(const struct explanation *x, int k, const struct int
 
 void explain__describe_interval(const struct interval *iv, char *buf, size_t len)
 {
+	char pid[24];
+
 	switch (iv->cause) {
 	case CAUSE_IDLE:
 		snprintf(buf, len, "CPU %u idle", iv->cpu);
@@ -31,8 +33,8 @@ void explain__describe_interval(const struct interval *iv, char *buf, size_t len
 		snprintf(buf, len, "IPI in flight to CPU %u", iv->cpu);
 		break;
 	case CAUSE_OTHER_TASK:
-		snprintf(buf, len, "'%.16s' pid %u prio %u ran on CPU %u%s", iv->name, iv->pid, iv->prio, iv->cpu,
-			 !iv->left_known ? "" : iv->preempted ? " (then preempted)" : " (until it slept)");
+		snprintf(buf, len, "'%.16s' pid %s prio %u ran on CPU %u%s", iv->name,
+			 wakeup__pid(iv->pid, pid, sizeof(pid)), iv->prio, iv->cpu, !iv->left_known ? "" : iv->preempted ? " (then preempted)" : " (until it slept)");
 		break;
 	case CAUSE_IRQ:
 		if (iv->irq_kind == WP_IRQ_HARD)
@@ -44,10 +46,12 @@ void explain__describe_interval(const struct interval *iv, char *buf, size_t len
 		snprintf(buf, len, "softirq %s on CPU %u", wakeup__softirq_name(iv->nr), iv->cpu);
 		break;
 	case CAUSE_WAKER_PREEMPTED:
-		snprintf(buf, len, "waker off CPU %u, '%.16s' pid %u ran", iv->cpu, iv->name, iv->pid);
+		snprintf(buf, len, "waker off CPU %u, '%.16s' pid %s ran", iv->cpu, iv->name,
+			 wakeup__pid(iv->pid, pid, sizeof(pid)));
 		break;
 	case CAUSE_WAKEE_PREEMPTED:
-		snprintf(buf, len, "wakee preempted on CPU %u, '%.16s' pid %u ran", iv->cpu, iv->name, iv->pid);
+		snprintf(buf, len, "wakee preempted on CPU %u, '%.16s' pid %s ran", iv->cpu, iv->name,
+			 wakeup__pid(iv->pid, pid, sizeof(pid)));
 		break;
 	case CAUSE_REACQUIRE:
 		snprintf(buf, len, "wakee blocked again (the mutex)");

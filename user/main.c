@@ -807,7 +807,7 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;
 	}
-	/* the workload's pids would be the namespace's, the BPF side's the kernel's */
+	/* the workload's pids must be in wakeprobe's pid namespace, as the BPF side gives them */
 	if (!o.no_trace && collector__check_pid_namespace(true, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;

@@ -385,10 +385,13 @@ void mechanism__wait_name(const struct wait_info *wait, char *buf, size_t len)
 /* thread_name - "thread worker 1234", or "thread 1234" before its name is known */
 static void thread_name(const char *what, const char *comm, uint32_t id, char *buf, size_t len)
 {
+	char pid[24];
+
+	wakeup__pid(id, pid, sizeof(pid));
 	if (comm[0])
-		snprintf(buf, len, "%s %.*s %u", what, WP_TASK_COMM_LEN, comm, id);
+		snprintf(buf, len, "%s %.*s %s", what, WP_TASK_COMM_LEN, comm, pid);
 	else
-		snprintf(buf, len, "%s %u", what, id);
+		snprintf(buf, len, "%s %s", what, pid);
 }
 
 static void irq_name(const struct waker_info *w, char *buf, size_t len)
@@ -432,7 +435,7 @@ void mechanism__waker_name(const struct waker_info *w, char *buf, size_t len)
 		if (w->comm[0])
 			snprintf(buf, len, "kernel thread %.*s", WP_TASK_COMM_LEN, w->comm);
 		else
-			snprintf(buf, len, "kernel thread %u", w->tid);
+			thread_name("kernel thread", "", w->tid, buf, len);
 		break;
 	case WP_WAKER_IRQ:
 		irq_name(w, buf, len);

@@ -275,9 +275,11 @@ void report__print_causes(FILE *out, const struct cause_totals *ct, uint64_t com
 	}
 	for (c = 0; c < (int)ct->nr_tasks && c < 5; c++) {
 		const struct task_share *t = &ct->tasks[c];
+		char pid[24];
 
-		fprintf(out, "%s '%.16s' pid %u: %.1f%%, %.2f us per wakeup\n",
-			c ? "                                " : "tasks holding a CPU a wakeup needed:", t->comm, t->pid,
+		fprintf(out, "%s '%.16s' pid %s: %.1f%%, %.2f us per wakeup\n",
+			c ? "                                " : "tasks holding a CPU a wakeup needed:", t->comm,
+			wakeup__pid(t->pid, pid, sizeof(pid)),
 			100.0 * (double)t->ns / (double)ct->explained_total_ns,
 			(double)t->ns / 1000.0 / (double)complete);
 	}

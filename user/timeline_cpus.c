@@ -42,13 +42,13 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		.end_ns = end,
 	};
 	struct json_writer *w;
-	char name[48];
+	char name[48], tid[24];
 
 	s.name = name;
 	switch (o->kind) {
 	case TL_TASK:
 		if (o->tid)
-			snprintf(name, sizeof(name), "%.16s %u", o->name, o->tid);
+			snprintf(name, sizeof(name), "%.16s %s", o->name, wakeup__pid(o->tid, tid, sizeof(tid)));
 		else
 			snprintf(name, sizeof(name), "idle");
 		s.cat = "sched";

@@ -172,3 +172,12 @@ const char *wakeup__interruption(int sig, char *buf, size_t len)
 		snprintf(buf, len, "interrupted");
 	return buf;
 }
+
+const char *wakeup__pid(uint32_t pid, char *buf, size_t len)
+{
+	if (pid & WP_PID_OUTSIDE)
+		snprintf(buf, len, "host:%u", pid & ~WP_PID_OUTSIDE);
+	else
+		snprintf(buf, len, "%u", pid);
+	return buf;
+}

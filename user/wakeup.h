@@ -174,6 +174,12 @@ const char *wakeup__cause_name(enum cause c);
 const char *wakeup__cause_describe(enum cause c);
 /* wakeup__irq_kind_name - "irq", "softirq", "timer", "resched IPI", "call-func IPI" */
 const char *wakeup__irq_kind_name(unsigned int kind);
+/*
+ * wakeup__pid - @pid as a report shows it: "1234", or "host:57" for a task
+ * outside wakeprobe's pid namespace, which has no number there
+ * (WP_PID_OUTSIDE: 57 is its pid in the initial namespace); into @buf
+ */
+const char *wakeup__pid(uint32_t pid, char *buf, size_t len);
 /* wakeup__signal_name - "SIGTERM", "signal 40", into @buf; NULL for @sig 0: not known */
 const char *wakeup__signal_name(int sig, char *buf, size_t len);
 /*

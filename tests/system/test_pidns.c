@@ -2,11 +2,12 @@
 /*
  * test_pidns.c - wakeprobe run inside a pid namespace of its own, as in a
  * container without the host's pids (unshare -fp --mount-proc): workload
- * mode, a command, and a --pid of a process started in the namespace. Each
- * either measures, with the namespace's pids in its report, or refuses in
- * one line with exit 2; never an empty report and exit 0. Making a pid
- * namespace needs root, tracing root and BTF; elsewhere the tests skip and
- * say why.
+ * mode, a command, and a --pid of a process started in the namespace are
+ * each measured, with the namespace's pids in the report, and a task of
+ * the host's is named as one (host:PID). What wakeprobe would start into a
+ * namespace it is not in (unshare -p without -f) is refused in one line,
+ * exit 2. Making a pid namespace needs root, tracing root and BTF;
+ * elsewhere the tests skip and say why.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -14,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <signal.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include "helpers.h"
 #include "targets.h"
@@ -55,33 +59,21 @@ static void run_in_pid_namespace(struct wakeprobe_ran *r, char *const args[])
 	run_unshared(r, how, args);
 }
 
-/*
- * refused - @r is a refusal: exit 2, one line on stderr naming the fix,
- * nothing on stdout. False when @r ran instead: its report is checked then.
- */
-static bool refused(const struct wakeprobe_ran *r)
+/* ran - @r ran to exit 0 */
+static void ran(const struct wakeprobe_ran *r)
 {
-	cr_assert(WIFEXITED(r->status), "status 0x%x; stderr: %s", r->status, r->err);
-	if (WEXITSTATUS(r->status) != 2)
-		return false;
-	cr_assert(strstr(r->err, "wakeprobe: ") == r->err, "stderr: '%s'", r->err);
-	cr_assert(strstr(r->err, "run it in the host's pid namespace"), "stderr names no fix: '%s'", r->err);
-	cr_assert_eq(strchr(r->err, '\n'), strrchr(r->err, '\n'), "one line: '%s'", r->err);
-	cr_assert_str_eq(r->out, "");
-	return true;
+	cr_assert(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0, "status 0x%x; stderr: %s", r->status, r->err);
 }
 
 /* In the namespace wakeprobe is pid 1 and its workload pid 2, the waker thread. */
-Test(pidns, a_workload_in_a_pid_namespace_is_measured_or_refused)
+Test(pidns, a_workload_in_a_pid_namespace_is_measured_with_its_pids)
 {
 	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--samples", "100", "--cpus", "0,1", NULL };
 	static struct wakeprobe_ran r;
 	char *complete;
 
 	run_in_pid_namespace(&r, args);
-	if (refused(&r))
-		return;
-	cr_assert_eq(WEXITSTATUS(r.status), 0, "status 0x%x; stderr: %s", r.status, r.err);
+	ran(&r);
 	complete = strstr(r.out, "100 sent, ");
 	cr_assert_not_null(complete, "%s", r.out);
 	cr_assert_geq(atoi(complete + strlen("100 sent, ")), 90, "the kernel's events were not found:\n%s", r.out);
@@ -90,26 +82,25 @@ Test(pidns, a_workload_in_a_pid_namespace_is_measured_or_refused)
 
 /*
  * unshare -p without a fork: wakeprobe keeps the kernel's pids, but the
- * workload it starts is pid 1 of a new namespace
+ * workload it starts would be pid 1 of a new namespace, whose pids
+ * wakeprobe does not see: refused, one line naming the fix, nothing run
  */
-Test(pidns, a_workload_started_into_a_pid_namespace_is_measured_or_refused)
+Test(pidns, a_workload_started_into_a_pid_namespace_of_its_own_is_refused)
 {
 	char *how[] = { "-p", NULL };
 	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--samples", "100", "--cpus", "0,1", NULL };
 	static struct wakeprobe_ran r;
-	char *complete;
 
 	run_unshared(&r, how, args);
-	if (refused(&r))
-		return;
-	cr_assert_eq(WEXITSTATUS(r.status), 0, "status 0x%x; stderr: %s", r.status, r.err);
-	complete = strstr(r.out, "100 sent, ");
-	cr_assert_not_null(complete, "%s", r.out);
-	cr_assert_geq(atoi(complete + strlen("100 sent, ")), 90, "the kernel's events were not found:\n%s", r.out);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "status 0x%x; stderr: %s", r.status, r.err);
+	cr_assert(strstr(r.err, "wakeprobe: ") == r.err, "stderr: '%s'", r.err);
+	cr_assert(strstr(r.err, "run it as unshare -fp --mount-proc wakeprobe"), "no fix named: '%s'", r.err);
+	cr_assert_eq(strchr(r.err, '\n'), strrchr(r.err, '\n'), "one line: '%s'", r.err);
+	cr_assert_str_eq(r.out, "");
 }
 
 /* ... and the command wakeprobe starts pid 2 */
-Test(pidns, a_command_in_a_pid_namespace_is_measured_or_refused)
+Test(pidns, a_command_in_a_pid_namespace_is_measured_with_its_pids)
 {
 	char path[PATH_MAX];
 	char *args[] = { (char *)wakeprobe_path(), "--", (char *)workload_path("eventfd", path, sizeof(path)),
@@ -118,9 +109,7 @@ Test(pidns, a_command_in_a_pid_namespace_is_measured_or_refused)
 	long n;
 
 	run_in_pid_namespace(&r, args);
-	if (refused(&r))
-		return;
-	cr_assert_eq(WEXITSTATUS(r.status), 0, "status 0x%x; stderr: %s", r.status, r.err);
+	ran(&r);
 	cr_assert(strstr(r.out, "(pid 2, "), "not the namespace's pid:\n%s", r.out);
 	n = report_pair_count(r.out, "eventfd write -> read");
 	cr_assert(n >= 250 && n <= 300, "%ld eventfd wakeups of 300:\n%s", n, r.out);
@@ -131,7 +120,7 @@ Test(pidns, a_command_in_a_pid_namespace_is_measured_or_refused)
  * the host's pid 2 is kthreadd, which wakeprobe must not take instead.
  * The shell's status is wakeprobe's.
  */
-Test(pidns, a_pid_in_a_pid_namespace_is_measured_or_refused)
+Test(pidns, a_pid_in_a_pid_namespace_is_measured_with_its_pids)
 {
 	char path[PATH_MAX];
 	char *args[] = { "/bin/sh", "-c",
@@ -142,10 +131,49 @@ Test(pidns, a_pid_in_a_pid_namespace_is_measured_or_refused)
 	long n;
 
 	run_in_pid_namespace(&r, args);
-	if (refused(&r))
-		return;
-	cr_assert_eq(WEXITSTATUS(r.status), 0, "status 0x%x; stderr: %s", r.status, r.err);
+	ran(&r);
 	cr_assert(strstr(r.out, "attached to pid 2\n"), "not the namespace's pid:\n%s", r.out);
 	n = report_pair_count(r.out, "eventfd write -> read");
 	cr_assert(n >= 300 && n <= 1000, "%ld eventfd wakeups of 1000:\n%s", n, r.out);
+}
+
+/* start_hog - a process of the host's named @comm, spinning on @cpu until killed */
+static pid_t start_hog(const char *comm, int cpu)
+{
+	cpu_set_t set;
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (pid)
+		return pid;
+	prctl(PR_SET_NAME, comm);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (;;)
+		;
+}
+
+/*
+ * A task of the host's, outside the namespace, holds the wakee's CPU: it has
+ * no pid there, and the report names it by its comm and its host pid
+ * (host:PID), not by a number the namespace could mistake for one of its own
+ */
+Test(pidns, a_host_task_holding_the_cpu_is_named_as_the_hosts)
+{
+	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--samples", "300", "--cpus", "0,1",
+			 "--outliers", "5", NULL };
+	static struct wakeprobe_ran r;
+	char want[64];
+	pid_t hog;
+
+	skip_unless_traceable();
+	hog = start_hog("wp-host-hog", 1);
+	run_in_pid_namespace(&r, args);
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	ran(&r);
+	snprintf(want, sizeof(want), "'wp-host-hog' pid host:%d", (int)hog);
+	cr_assert(strstr(r.out, want), "the hog is not named '%s':\n%s", want, r.out);
 }

@@ -521,3 +521,22 @@ Test(explain, every_cause_has_a_name_and_a_meaning)
 	cr_assert_str_eq(wakeup__softirq_name(9), "RCU");
 	cr_assert_str_eq(wakeup__softirq_name(10), "?");
 }
+
+/*
+ * A task outside wakeprobe's pid namespace has no number there: its records
+ * carry WP_PID_OUTSIDE and its host pid, and the explanation says so
+ */
+Test(explain, a_task_outside_the_pid_namespace_is_named_by_its_host_pid)
+{
+	struct interval iv = { .cause = CAUSE_OTHER_TASK, .pid = WP_PID_OUTSIDE | 57, .prio = 120, .cpu = 1,
+			       .name = "kworker/1:0" };
+	char buf[128], pid[24];
+
+	explain__describe_interval(&iv, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "'kworker/1:0' pid host:57 prio 120 ran on CPU 1");
+	iv.pid = 57;
+	explain__describe_interval(&iv, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "'kworker/1:0' pid 57 prio 120 ran on CPU 1");
+	cr_assert_str_eq(wakeup__pid(WP_PID_OUTSIDE | 4194303, pid, sizeof(pid)), "host:4194303");
+	cr_assert_str_eq(wakeup__pid(0, pid, sizeof(pid)), "0");
+}
