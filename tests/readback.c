@@ -322,3 +322,14 @@ void check_svg(const char *file_path, const char *fmt, ...)
 	check_with("check_svg.py", svg_prologue, file_path, "the plot is not what it should be", fmt, ap);
 	va_end(ap);
 }
+
+bool json_check(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	bool ok;
+
+	va_start(ap, fmt);
+	ok = json_vcheck(path, fmt, ap);
+	va_end(ap);
+	return ok;
+}

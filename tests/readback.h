@@ -51,6 +51,9 @@ char *read_file(const char *path, size_t *len);
  */
 bool json_vcheck(const char *path, const char *fmt, va_list ap);
 
+/* json_check - json_vcheck() with its arguments in the call: true when all the asserts of @fmt... hold */
+bool json_check(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* json_report_keys - python for json_vcheck(): every key docs/json.md promises at the top and in each run */
 extern const char json_report_keys[];
 

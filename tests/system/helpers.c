@@ -3,10 +3,12 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "collector.h"
@@ -364,4 +366,22 @@ long report_pair_count(const char *report, const char *mechanism)
 		;
 	cr_assert_eq(sscanf(line, "%*s %*s %*s %*s %*s %ld", &count), 1, "row: %.120s", line);
 	return count;
+}
+
+pid_t spawn_hog(const char *comm, int cpu)
+{
+	cpu_set_t set;
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+	if (pid)
+		return pid;
+	prctl(PR_SET_NAME, comm);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		_exit(1);
+	for (;;)
+		;
 }

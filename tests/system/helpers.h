@@ -137,6 +137,9 @@ void wakeprobe_run_setup(struct wakeprobe_ran *r, const struct child_setup *setu
 /* program_run - the program at the path @argv[0] with its arguments, run as wakeprobe_run() runs wakeprobe */
 void program_run(struct wakeprobe_ran *r, char *const argv[]);
 
+/* spawn_hog - a process named @comm that spins on @cpu until it is killed; it dies with the test */
+pid_t spawn_hog(const char *comm, int cpu);
+
 /* a list of short words: options, workloads, modes, completions */
 struct names {
 	size_t n;

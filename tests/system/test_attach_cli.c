@@ -114,25 +114,6 @@ Test(attach_cli, the_commands_status_is_wakeprobes_and_nothing_is_left_running)
 	cr_assert(strstr(r.out, "woken by:"), "%s", r.out);
 }
 
-/* start_hog - a process named @comm that spins on @cpu until it is killed */
-static pid_t start_hog(const char *comm, int cpu)
-{
-	cpu_set_t set;
-	pid_t pid = fork();
-
-	cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
-	if (pid)
-		return pid;
-	prctl(PR_SET_NAME, comm);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		_exit(1);
-	for (;;)
-		;
-}
-
 /*
  * A task that spins on the wakee's CPU holds it whenever the wakee is
  * woken: the explanation names it, in the cause table and in the slowest
@@ -150,7 +131,7 @@ Test(attach_cli, a_task_holding_the_wakees_cpu_is_named_in_the_causes_and_the_sl
 	int status;
 
 	skip_unless_traceable();
-	hog = start_hog("wp-attach-hog", 1);
+	hog = spawn_hog("wp-attach-hog", 1);
 	wakeprobe_run(&r, args);
 	kill(hog, SIGKILL);
 	cr_assert_eq(waitpid(hog, &status, 0), hog);
@@ -215,20 +196,6 @@ static const char *out_dir(char *buf, size_t len)
 	return buf;
 }
 
-/* holds - python's checks @fmt... of the JSON document at @path, loaded as d, all pass */
-static bool holds(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static bool holds(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	bool ok;
-
-	va_start(ap, fmt);
-	ok = json_vcheck(path, fmt, ap);
-	va_end(ap);
-	return ok;
-}
-
 /* The eventfd hand-offs are in the JSON's pairs, and the CSV has a row for every wakeup the JSON counts. */
 Test(attach_cli, the_json_counts_the_eventfd_wakeups_and_the_csv_has_a_row_for_each_wakeup)
 {
@@ -247,7 +214,7 @@ Test(attach_cli, the_json_counts_the_eventfd_wakeups_and_the_csv_has_a_row_for_e
 	 * 300 notifies; as with the text report, a write that finds the reader
 	 * awake wakes nobody and a rare waking goes untraced: 290 or more
 	 */
-	cr_assert(holds(json,
+	cr_assert(json_check(json,
 			"import csv, os\n"
 			"assert d['kind'] == 'attach', d['kind']\n"
 			"assert d['targets']['command']['argv'][1:] == ['--samples', '300'], d['targets']\n"
@@ -285,7 +252,7 @@ Test(attach_cli, json_to_stdout_is_the_document_alone)
 	cr_assert_null(strstr(r.out, "Waker -> wakee pairs"), "%s", r.out);
 	f = temp_output("attach-stdout", doc);
 	cr_assert_eq(fputs(r.out, f) >= 0 && fclose(f) == 0, true);
-	cr_assert(holds(doc,
+	cr_assert(json_check(doc,
 			"assert d['kind'] == 'attach' and d['targets']['command']['argv'][0] == '/bin/sh'\n"
 			"assert any(p['mechanism'] == 'eventfd write -> read' for p in d['pairs']), d['pairs']\n"),
 		  "stdout: %.2000s", r.out);
@@ -325,7 +292,7 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 	wakeprobe_run_ok(&r, args);
 	cr_assert(strstr(r.out, "\n  tracing    lean (--lean)"), "no lean line:\n%s", r.out);
 	cr_assert_null(strstr(r.out, "\nWhere the time of the "), "a cause table in a lean run:\n%s", r.out);
-	cr_assert(holds(json,
+	cr_assert(json_check(json,
 				  "assert d['options']['lean'] is True, d['options']\n"
 				  "assert d['causes'] is None and d['tasks'] is None, (d['causes'], d['tasks'])\n"
 				  "assert d['events']['dropped'] == 0 and d['events']['missed_runs'] == 0, d['events']\n"
@@ -372,7 +339,7 @@ Test(attach_cli, a_lean_run_with_a_threshold_explains_its_slow_wakeups_from_thei
 	fclose(f);
 	wakeprobe_run_ok(&r, args);
 	cr_assert(strstr(r.out, "(the flight recorder): "), "no flight line:\n%s", r.out);
-	cr_assert(holds(json,
+	cr_assert(json_check(json,
 				  "e = d['events']\n"
 				  "assert e['dropped'] == 0 and e['lean_flight_lost'] == 0, e\n"
 				  "o = d['outliers']\n"

@@ -73,18 +73,6 @@ static void scratch_clear(struct scratch *s)
 	cr_assert_eq(system(cmd), 0);
 }
 
-/* json_ok - python reads the document at @path strictly, and @fmt's asserts hold */
-static bool json_ok(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	bool ok;
-
-	va_start(ap, fmt);
-	ok = json_vcheck(path, fmt, ap);
-	va_end(ap);
-	return ok;
-}
-
 /* expect_last_line - @r ended with exit @status, and its stderr's last line holds @want */
 static void expect_last_line(const struct wakeprobe_ran *r, int status, const char *want)
 {
@@ -124,7 +112,7 @@ Test(outputs, a_report_whose_reader_is_gone_still_writes_its_files_and_says_so)
 	wakeprobe_run_setup(&r, &unread, (char *[]){ "report", (char *)fixture("cond.wpr", in, sizeof(in)),
 			    "--json", scratch_at(&s, 0, "s.json"), "--csv", scratch_at(&s, 1, "s.csv"), NULL });
 	expect_last_line(&r, 1, "wakeprobe: writing to standard output failed: Broken pipe");
-	cr_expect(json_ok(s.path[0], "assert d['runs'][0]['workload']['name'] == 'cond'"), "the JSON is not whole");
+	cr_expect(json_check(s.path[0], "assert d['runs'][0]['workload']['name'] == 'cond'"), "the JSON is not whole");
 	cr_expect(csv_check(s.path[1], (const char *const[]){ "0:workload=cond", NULL }), "the CSV is not whole");
 	cr_expect_str_eq(scratch_entries(&s, left, sizeof(left)), "s.csv s.json", "no temporary file is left");
 	scratch_clear(&s);
@@ -140,7 +128,7 @@ Test(outputs, an_untraced_run_whose_reader_is_gone_still_writes_its_files_and_sa
 	wakeprobe_run_setup(&r, &unread, (char *[]){ "--workload", "eventfd", "--no-trace", "--samples", "500",
 			    "--json", scratch_at(&s, 0, "s.json"), "--csv", scratch_at(&s, 1, "s.csv"), NULL });
 	expect_last_line(&r, 1, "wakeprobe: writing to standard output failed: Broken pipe");
-	cr_expect(json_ok(s.path[0], "assert d['runs'][0]['workload']['name'] == 'eventfd'"), "the JSON is not whole");
+	cr_expect(json_check(s.path[0], "assert d['runs'][0]['workload']['name'] == 'eventfd'"), "the JSON is not whole");
 	cr_expect(csv_check(s.path[1], (const char *const[]){ "rows=500", NULL }), "the CSV is not whole");
 	cr_expect_str_eq(scratch_entries(&s, left, sizeof(left)), "s.csv s.json", "no temporary file is left");
 	scratch_clear(&s);

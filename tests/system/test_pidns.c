@@ -137,24 +137,6 @@ Test(pidns, a_pid_in_a_pid_namespace_is_measured_with_its_pids)
 	cr_assert(n >= 300 && n <= 1000, "%ld eventfd wakeups of 1000:\n%s", n, r.out);
 }
 
-/* start_hog - a process of the host's named @comm, spinning on @cpu until killed */
-static pid_t start_hog(const char *comm, int cpu)
-{
-	cpu_set_t set;
-	pid_t pid = fork();
-
-	cr_assert_geq(pid, 0);
-	if (pid)
-		return pid;
-	prctl(PR_SET_NAME, comm);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-	for (;;)
-		;
-}
-
 /*
  * A task of the host's, outside the namespace, holds the wakee's CPU: it has
  * no pid there, and the report names it by its comm and its host pid
@@ -169,7 +151,7 @@ Test(pidns, a_host_task_holding_the_cpu_is_named_as_the_hosts)
 	pid_t hog;
 
 	skip_unless_traceable();
-	hog = start_hog("wp-host-hog", 1);
+	hog = spawn_hog("wp-host-hog", 1);
 	run_in_pid_namespace(&r, args);
 	kill(hog, SIGKILL);
 	waitpid(hog, NULL, 0);

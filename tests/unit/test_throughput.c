@@ -188,19 +188,6 @@ Test(throughput_result, counters_add_up_by_name_and_a_full_table_says_so)
 	cr_assert_eq(tp_result__counter(&r, "sent"), 15);
 }
 
-static bool py_check(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static bool py_check(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	bool ok;
-
-	va_start(ap, fmt);
-	ok = json_vcheck(path, fmt, ap);
-	va_end(ap);
-	return ok;
-}
-
 Test(throughput_json, the_document_holds_options_results_and_the_workloads_own_keys)
 {
 	double v[] = { 2000, 4000, 3000 };
@@ -233,7 +220,7 @@ Test(throughput_json, the_document_holds_options_results_and_the_workloads_own_k
 	cr_assert_eq(json_writer__finish(&w), 0);
 	cr_assert_eq(fclose(f), 0);
 
-	cr_assert(py_check(path,
+	cr_assert(json_check(path,
 			   "has(d, 'schema schema_version workload clock machine options results tail')\n"
 			   "assert d['schema'] == 'wakeprobe-throughput' and d['workload'] == 'demo'\n"
 			   "has(d['machine'], 'kernel machine nr_cpus')\n"
@@ -273,7 +260,7 @@ Test(throughput_json, chosen_names_lists_and_counts_per_name_keep_their_order)
 	cr_assert_eq(json_writer__finish(&w), 0);
 	cr_assert_eq(fclose(f), 0);
 
-	cr_assert(py_check(path,
+	cr_assert(json_check(path,
 			   "assert d == {'modes': ['cond', 'shm-b'], 'no_modes': [], 'sizes': [1000, 10, 100],\n"
 			   "             'no_sizes': [], 'handed_over': {'cond': 10, 'shm-b': 40},\n"
 			   "             'none_handed_over': {}}, d\n"
@@ -403,7 +390,7 @@ Test(throughput_json, a_result_may_name_its_own_unit_and_carry_the_workloads_key
 	cr_assert_eq(fclose(f), 0);
 	cr_assert_eq(calls, 2);
 
-	cr_assert(py_check(path,
+	cr_assert(json_check(path,
 			   "a, b = d['results']\n"
 			   "assert a['count'] == 10 and 'switches' not in a, a\n"
 			   "assert abs(a['ns_per_creation']['median'] - 100) < 1e-9, a\n"
@@ -745,7 +732,7 @@ Test(throughput_json, a_cpu_list_and_parameters_appear_as_keys)
 	cr_assert_eq(json_writer__finish(&w), 0);
 	cr_assert_eq(fclose(f), 0);
 
-	cr_assert(py_check(path,
+	cr_assert(json_check(path,
 			   "assert d['options'] == {'repeat': 100, 'cpus': [1, 0]}, d['options']\n"
 			   "r = d['results'][0]\n"
 			   "assert list(r)[:5] == ['mode', 'handlers', 'threads', 'loops', 'start'], list(r)\n"
@@ -831,7 +818,7 @@ Test(throughput_json, variant_stop_and_rates_appear_only_when_set)
 	cr_assert_eq(json_writer__finish(&w), 0);
 	cr_assert_eq(fclose(f), 0);
 
-	cr_assert(py_check(path,
+	cr_assert(json_check(path,
 			   "a, b = d['results']\n"
 			   "assert list(a) == ['mode', 'messages', 'start', 'runs', 'seconds', 'ns_per_message', "
 			   "'counts'], list(a)\n"
