@@ -307,12 +307,49 @@ static __noinline __u32 pid_in_ns(struct pid *pid, __u32 global)
 	return WP_PID_OUTSIDE | global;
 }
 
+/* a task's numbers in wakeprobe's pid namespace, kept with it from the first look (task_ns_ids()) */
+struct ns_ids {
+	__u32 tid;
+	__u32 tgid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct ns_ids);
+} task_ns_ids_kept SEC(".maps");
+
+/*
+ * task_ns_ids - @p's tgid (high half) and tid in wakeprobe's pid namespace.
+ * A task of the namespace keeps them in task storage from the first look:
+ * an exiting thread's struct pid is detached (thread_pid NULL) before its
+ * last switch-out, which must carry the tid its switch-in did; and the
+ * next look costs one storage lookup instead of two walks.
+ */
+static __noinline __u64 task_ns_ids(struct task_struct *p)
+{
+	struct ns_ids *kept = bpf_task_storage_get(&task_ns_ids_kept, p, 0, 0);
+	__u32 tid, tgid;
+
+	if (kept)
+		return (__u64)kept->tgid << 32 | kept->tid;
+	tid = pid_in_ns(BPF_CORE_READ(p, thread_pid), p->pid);
+	tgid = pid_in_ns(BPF_CORE_READ(p, group_leader, thread_pid), p->tgid);
+	if (!((tid | tgid) & WP_PID_OUTSIDE) &&
+	    (kept = bpf_task_storage_get(&task_ns_ids_kept, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE))) {
+		kept->tid = tid;
+		kept->tgid = tgid;
+	}
+	return (__u64)tgid << 32 | tid;
+}
+
 /* task_tid - @p's thread id as wakeprobe's pid namespace numbers it; an idle task's is 0 */
 static __always_inline __u32 task_tid(struct task_struct *p)
 {
 	if (!pidns_inum || !p->pid)
 		return p->pid;
-	return pid_in_ns(BPF_CORE_READ(p, thread_pid), p->pid);
+	return (__u32)task_ns_ids(p);
 }
 
 /* task_tgid - @p's process id as wakeprobe's pid namespace numbers it */
@@ -320,7 +357,7 @@ static __always_inline __u32 task_tgid(struct task_struct *p)
 {
 	if (!pidns_inum || !p->pid)
 		return p->tgid;
-	return pid_in_ns(BPF_CORE_READ(p, group_leader, thread_pid), p->tgid);
+	return task_ns_ids(p) >> 32;
 }
 
 static __always_inline __u32 current_tid(void)

@@ -159,3 +159,25 @@ Test(pidns, a_host_task_holding_the_cpu_is_named_as_the_hosts)
 	snprintf(want, sizeof(want), "'wp-host-hog' pid host:%d", (int)hog);
 	cr_assert(strstr(r.out, want), "the hog is not named '%s':\n%s", want, r.out);
 }
+
+/*
+ * Threads that end: a thread's struct pid is detached before its last
+ * switch-out, which must still carry the tid its switch-in did, or the
+ * census of a throughput workload loses the thread's slice (it said "41
+ * times a thread left a CPU it was not seen to enter" and counted no
+ * consumer's CPU time)
+ */
+Test(pidns, threads_that_end_in_a_pid_namespace_keep_their_tids_to_the_last_switch)
+{
+	char *args[] = { (char *)wakeprobe_path(), "--workload", "burst-queue", "--mode", "cond", "--", "--tasks",
+			 "100", NULL };
+	static struct wakeprobe_ran r;
+	const char *row;
+
+	run_in_pid_namespace(&r, args);
+	ran(&r);
+	cr_assert_null(strstr(r.out, "not seen to enter"), "a switch-out lost its thread:\n%s", r.out);
+	row = strstr(r.out, "\n  bq-consumer ");
+	cr_assert_not_null(row, "%s", r.out);
+	cr_assert_eq(atoi(row + strlen("\n  bq-consumer ")), 20, "the 20 consumers did not end:\n%s", r.out);
+}
