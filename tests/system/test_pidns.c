@@ -91,6 +91,12 @@ Test(pidns, a_workload_started_into_a_pid_namespace_of_its_own_is_refused)
 	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--samples", "100", "--cpus", "0,1", NULL };
 	static struct wakeprobe_ran r;
 
+	/*
+	 * The ASan build's leak check stops the process at exit with a tracer
+	 * it forks, which here would be the new namespace's first process and
+	 * never come back: wakeprobe spins. The check is not this test's.
+	 */
+	setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
 	run_unshared(&r, how, args);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "status 0x%x; stderr: %s", r.status, r.err);
 	cr_assert(strstr(r.err, "wakeprobe: ") == r.err, "stderr: '%s'", r.err);
