@@ -95,9 +95,11 @@ static void install_signal_handlers(void)
  */
 static int close_stdout(int status)
 {
-	int err = fflush(stdout) ? -errno : 0;
+	int err = fflush(stdout) ? -errno : ferror(stdout) ? -EIO : 0;
 
-	err = outfile__stdout_error() ? outfile__stdout_error() : err ? err : ferror(stdout) ? -EIO : 0;
+	/* the first write that failed says why, when the stream kept it */
+	if (err && outfile__stdout_error())
+		err = outfile__stdout_error();
 	if (fclose(stdout) && !err)
 		err = -errno;
 	if (!err)

@@ -32,6 +32,23 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/* proc_read - /proc/@pid/@name into @buf, NUL-terminated: the bytes read, or -1 if it is gone */
+static ssize_t proc_read(const char *pid, const char *name, char *buf, size_t len)
+{
+	char path[300];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/%s", pid, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
 /* running_with - how many live processes have @arg among their arguments */
 static int running_with(const char *arg)
 {
@@ -41,29 +58,16 @@ static int running_with(const char *arg)
 
 	cr_assert_not_null(d);
 	while ((e = readdir(d))) {
-		char path[300], args[4096], state[512], *p;
-		size_t len;
-		FILE *f;
+		char args[4096], state[512], *p;
+		ssize_t len;
 
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || proc_read(e->d_name, "stat", state, sizeof(state)) < 0)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		len = fread(state, 1, sizeof(state) - 1, f);
-		fclose(f);
-		state[len] = '\0';
 		p = strrchr(state, ')');
 		if (!p || p[2] == 'Z')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		len = fread(args, 1, sizeof(args) - 1, f);
-		fclose(f);
-		for (size_t i = 0; i < len; i += strlen(args + i) + 1)
+		len = proc_read(e->d_name, "cmdline", args, sizeof(args));
+		for (ssize_t i = 0; i < len; i += (ssize_t)strlen(args + i) + 1)
 			if (!strcmp(args + i, arg)) {
 				n++;
 				break;

@@ -7,7 +7,6 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -34,20 +33,6 @@ static void teardown(void)
 	unlink(path);
 }
 
-/* py_check - json_vcheck() of the document at path: true when all the asserts of @fmt... hold */
-static bool py_check(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static bool py_check(const char *fmt, ...)
-{
-	va_list ap;
-	bool ok;
-
-	va_start(ap, fmt);
-	ok = json_vcheck(path, fmt, ap);
-	va_end(ap);
-	return ok;
-}
-
 /* print_json - the report of @n runs into the document, which is then complete */
 static void print_json(const struct run_config *cfg, const struct workload_desc *const *wl, size_t n)
 {
@@ -72,8 +57,8 @@ Test(json_trace, a_traced_eventfd_run_reads_back_with_the_aggregates_figures)
 	cr_assert_gt(a->by_label[LABEL_COMPLETE], 0);
 	print_json(&sess.cfg, wl, 1);
 
-	cr_assert(py_check("%s", json_report_keys));
-	cr_assert(py_check("run = d['runs'][0]\n"
+	cr_assert(json_check(path, "%s", json_report_keys));
+	cr_assert(json_check(path, "run = d['runs'][0]\n"
 			   "assert run['workload']['name'] == 'eventfd' and run['options']['traced'] is True\n"
 			   "assert run['samples']['sent'] == 300 and run['samples']['seen'] == %lu, run['samples']\n"
 			   "assert run['samples']['complete'] == %lu, run['samples']\n"

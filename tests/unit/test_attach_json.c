@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,20 +42,6 @@ static void write_document(void)
 	cr_assert_eq(fclose(f), 0);
 }
 
-/* holds - python's checks @fmt... of the document d all pass */
-static bool holds(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static bool holds(const char *fmt, ...)
-{
-	va_list ap;
-	bool ok;
-
-	va_start(ap, fmt);
-	ok = json_vcheck(path, fmt, ap);
-	va_end(ap);
-	return ok;
-}
-
 /* every distribution of the document: the run's, and each pair's two */
 static const char every_distribution[] =
 	"dists = list(d['stats'].items())\n"
@@ -66,7 +51,8 @@ static const char every_distribution[] =
 Test(attach_json, the_document_says_it_is_attach_mode_and_has_every_key_docs_json_md_promises)
 {
 	write_document();
-	cr_assert(holds("has(d, 'schema schema_version kind meta targets options trace ended events threads migrations "
+	cr_assert(json_check(path,
+			     "has(d, 'schema schema_version kind meta targets options trace ended events threads migrations "
 			"explained_cut wakeups stats absent sub_phases pairs pairs_untabled futexes futexes_untabled "
 			"causes explained_total_ns tasks untabled_task_ns outliers')\n"
 			"assert (d['schema'], d['schema_version'], d['kind']) == ('wakeprobe-attach-report', 2, 'attach')\n"
@@ -114,7 +100,8 @@ Test(attach_json, the_run_its_targets_and_the_engines_counters_are_written_as_nu
 	const struct attach_counters *c = run.report.counters;
 
 	write_document();
-	cr_assert(holds("assert d['meta'] == {'wakeprobe_version': '9.9.9', 'kernel': '6.1.0-test', 'machine': 'x86_64', "
+	cr_assert(json_check(path,
+			     "assert d['meta'] == {'wakeprobe_version': '9.9.9', 'kernel': '6.1.0-test', 'machine': 'x86_64', "
 			"'hostname': 'testhost', 'nr_cpus': 2, 'started_unix_ns': 1700000000123456789}, d['meta']\n"
 			"assert d['targets'] == {'pids': [%u], 'command': None, 'tids': []}, d['targets']\n"
 			"assert d['options'] == {'duration_ns': 2000000000, 'timeout_ns': None, 'ringbuf_bytes': 1048576, "
@@ -159,7 +146,7 @@ Test(attach_json, a_command_its_exit_and_the_tids_asked_for_are_written)
 	run.report.nr_tids = 1;
 	run.report.tids_left_out = 11;
 	write_document();
-	cr_assert(holds("assert d['targets'] == {'pids': [], 'command': {'argv': ['/bin/sh', '-c', 'exit 3'], "
+	cr_assert(json_check(path, "assert d['targets'] == {'pids': [], 'command': {'argv': ['/bin/sh', '-c', 'exit 3'], "
 			"'pid': 4242, 'exit_code': 3, 'signal': None, 'exit': 'exited with status 3', 'others_stopped': 0}, "
 			"'tids': [%u]}, d['targets']\n"
 			"assert d['ended']['command_exited'] is True\n"
@@ -174,7 +161,7 @@ Test(attach_json, every_pair_comes_in_count_order_with_who_woke_whom_and_its_two
 
 	cr_assert_eq(n, 3);
 	write_document();
-	cr_assert(holds("assert len(d['pairs']) == 3 and d['pairs_untabled'] == 0, d['pairs']\n"
+	cr_assert(json_check(path, "assert len(d['pairs']) == 3 and d['pairs_untabled'] == 0, d['pairs']\n"
 			"efd, ftx, tmr = d['pairs']\n"
 			"assert efd['waker'] == {'class': 'syscall', 'name': 'thread producer %u', 'id': %u, 'tid': %u, "
 			"'tgid': %u}, efd['waker']\n"
@@ -198,7 +185,7 @@ Test(attach_json, with_order_cost_the_pairs_come_by_their_summed_wake_to_run)
 {
 	run.report.order = ATTACH_ORDER_COST;
 	write_document();
-	cr_assert(holds("assert d['options']['order'] == 'cost', d['options']\n"
+	cr_assert(json_check(path, "assert d['options']['order'] == 'cost', d['options']\n"
 			"cost = [p['wake_to_run']['mean_ns'] * p['wake_to_run']['count'] for p in d['pairs']]\n"
 			"assert len(cost) == 3 and cost == sorted(cost, reverse=True), cost\n"));
 }
@@ -206,7 +193,7 @@ Test(attach_json, with_order_cost_the_pairs_come_by_their_summed_wake_to_run)
 Test(attach_json, each_phase_has_its_distribution_and_why_it_was_absent_where_it_was)
 {
 	write_document();
-	cr_assert(holds("s = d['stats']\n"
+	cr_assert(json_check(path, "s = d['stats']\n"
 			"def figures(name):\n"
 			"    x = s[name]\n"
 			"    return (x['count'], x['min_ns'], x['max_ns'])\n"
@@ -231,7 +218,8 @@ Test(attach_json, each_phase_has_its_distribution_and_why_it_was_absent_where_it
 Test(attach_json, every_futex_word_is_written_with_its_waits_wakes_and_threads)
 {
 	write_document();
-	cr_assert(holds("assert d['futexes'] == [{'tgid': %u, 'addr': %llu, 'waits': 2, 'wakes': 2, 'waits_timed': 2, "
+	cr_assert(json_check(path,
+			     "assert d['futexes'] == [{'tgid': %u, 'addr': %llu, 'waits': 2, 'wakes': 2, 'waits_timed': 2, "
 			"'wait_total_ns': 15000, 'wait_max_ns': 7500, 'tids': [%u, %u], 'tids_untabled': 0}], "
 			"d['futexes']\n"
 			"assert d['futexes_untabled'] == 0\n",
@@ -241,7 +229,7 @@ Test(attach_json, every_futex_word_is_written_with_its_waits_wakes_and_threads)
 Test(attach_json, the_causes_add_up_and_the_slowest_wakeups_come_with_their_explanation)
 {
 	write_document();
-	cr_assert(holds("totals = 6000 + 8000 + 36000 + 6000 + 6000 + 5000\n"
+	cr_assert(json_check(path, "totals = 6000 + 8000 + 36000 + 6000 + 6000 + 5000\n"
 			"assert d['explained_total_ns'] == totals, d['explained_total_ns']\n"
 			"assert sum(c['ns'] for c in d['causes']) == totals, d['causes']\n"
 			"assert abs(sum(c['share'] for c in d['causes']) - 1) < 1e-9, d['causes']\n"

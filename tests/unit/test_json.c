@@ -8,7 +8,6 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,20 +40,6 @@ static void close_tmp(void)
 {
 	cr_assert_eq(fclose(out), 0);
 	out = NULL;
-}
-
-/* py_check - json_vcheck() of the document at path: true when all the asserts of @fmt... hold */
-static bool py_check(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static bool py_check(const char *fmt, ...)
-{
-	va_list ap;
-	bool ok;
-
-	va_start(ap, fmt);
-	ok = json_vcheck(path, fmt, ap);
-	va_end(ap);
-	return ok;
 }
 
 /* py_literal - @s as a python string literal, every byte but letters, digits and spaces escaped */
@@ -106,7 +91,7 @@ Test(json_writer, quote_backslash_and_control_characters_are_escaped)
 	cr_assert_eq(json_writer__finish(&w), 0);
 	close_tmp();
 
-	cr_assert(py_check("assert d == ['say \"hi\"', 'back\\\\slash', 'nl\\n tab\\t one\\x01 us\\x1f del\\x7f', "
+	cr_assert(json_check(path, "assert d == ['say \"hi\"', 'back\\\\slash', 'nl\\n tab\\t one\\x01 us\\x1f del\\x7f', "
 			   "''], d"));
 	text = slurp();
 	/* controls as \u00XX, never raw: a raw one would not parse above anyway */
@@ -137,7 +122,7 @@ Test(json_writer, valid_utf8_passes_and_every_other_high_byte_becomes_its_u00XX)
 	cr_assert_eq(json_writer__finish(&w), 0);
 	close_tmp();
 
-	cr_assert(py_check("assert d == ['caf\\u00e9 \\u20ac \\U0001F600', 'lone \\xff', 'cut \\xc3', "
+	cr_assert(json_check(path, "assert d == ['caf\\u00e9 \\u20ac \\U0001F600', 'lone \\xff', 'cut \\xc3', "
 			   "'overlong \\xc0\\xaf', 'surrogate \\xed\\xa0\\x80', 'past max \\xf4\\x90\\x80\\x80', "
 			   "'stray continuation \\x80', 'wp-hog\\xff-abcdefgh', 'short'], d"));
 	text = slurp();
@@ -197,7 +182,7 @@ Test(json_writer, nesting_places_commas_and_pretty_prints_like_jq)
 	cr_assert_eq(json_writer__finish(&w), 0);
 	close_tmp();
 
-	cr_assert(py_check("assert d == {'a': [1, [], {}, [-2, True]], 'b': {'c': {'d': None}}, 'e': False}, d"));
+	cr_assert(json_check(path, "assert d == {'a': [1, [], {}, [-2, True]], 'b': {'c': {'d': None}}, 'e': False}, d"));
 	text = slurp();
 	cr_assert_str_eq(text, expected);
 	free(text);
@@ -342,7 +327,7 @@ Test(json_writer, fixed_point_numbers_keep_every_digit_and_read_back_exactly)
 	text = slurp();
 	cr_assert_str_eq(text, expected);
 	free(text);
-	cr_assert(py_check("import decimal\n"
+	cr_assert(json_check(path, "import decimal\n"
 			   "D = decimal.Decimal\n"
 			   "x = json.load(open(sys.argv[1]), parse_float=D)\n"
 			   "assert x == [D('0'), D('1000000200.123'), D('18446744073709551.615'), 5,\n"
@@ -374,7 +359,7 @@ Test(json_writer, integers_are_exact_to_the_last_digit)
 	cr_assert_eq(json_writer__finish(&w), 0);
 	close_tmp();
 
-	cr_assert(py_check("assert d == [18446744073709551615, 18446744073709551614, -9223372036854775808, "
+	cr_assert(json_check(path, "assert d == [18446744073709551615, 18446744073709551614, -9223372036854775808, "
 			   "9223372036854775807, 0], d\n"
 			   "assert all(type(x) is int for x in d), d"));
 }
@@ -397,9 +382,9 @@ Test(json_writer, doubles_read_back_the_same_and_nan_or_inf_become_null)
 	cr_assert_eq(json_writer__finish(&w), 0);
 	close_tmp();
 
-	cr_assert(py_check("assert d[:3] == [None, None, None], d\n"
+	cr_assert(json_check(path, "assert d[:3] == [None, None, None], d\n"
 			   "assert d[3:] == [0.1, 1 / 3, -2.5e-7, 1e300, 2793.435762953727], d"));
-	cr_assert(py_check("assert open(sys.argv[1]).read().count('0.1,') == 1, 'shortest form'"));
+	cr_assert(json_check(path, "assert open(sys.argv[1]).read().count('0.1,') == 1, 'shortest form'"));
 }
 
 Test(json_writer, misuse_cuts_the_document_short_and_finish_says_so)
@@ -458,7 +443,7 @@ Test(json_writer, the_deepest_allowed_nesting_is_valid_json)
 	cr_assert_eq(json_writer__finish(&w), 0);
 	close_tmp();
 
-	cr_assert(py_check("x = d\n"
+	cr_assert(json_check(path, "x = d\n"
 			   "for _ in range(%d):\n"
 			   "    assert type(x) is list and len(x) == 1, x\n"
 			   "    x = x[0]\n"
@@ -737,11 +722,11 @@ Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_rep
 	traced_eventfd(res[0]);
 	print_json(&cfg, wl, 1);
 
-	cr_assert(py_check("%s", json_report_keys));
+	cr_assert(json_check(path, "%s", json_report_keys));
 	cr_assert_eq(a->by_label[LABEL_COMPLETE], SLOW_SEQ);
 	for (l = 0; l < NR_LABELS; l++)
 		p += sprintf(p, "'%s': %lu, ", wakeup__label_name(l), a->by_label[l]);
-	cr_assert(py_check("run = d['runs'][0]\n"
+	cr_assert(json_check(path, "run = d['runs'][0]\n"
 			   "s = run['samples']\n"
 			   "assert s['by_label'] == {%s}, s['by_label']\n"
 			   "assert s['by_label']['complete'] == 21 and s['by_label']['no_sleep'] == 2, s\n"
@@ -781,7 +766,7 @@ Test(json_report, a_traced_run_carries_every_key_and_the_figures_of_the_text_rep
 			   a->last_woken_ns - a->first_notify_ns));
 
 	stats = expect_stats(a, true);
-	cr_assert(py_check("exp = %s\n"
+	cr_assert(json_check(path, "exp = %s\n"
 			   "st = d['runs'][0]['stats']\n"
 			   "assert sorted(exp) == sorted(st), sorted(st)\n"
 			   "for name, e in exp.items():\n"
@@ -812,7 +797,7 @@ Test(json_report, causes_tasks_and_outliers_are_computed_as_the_text_report_does
 	explain__describe_interval(&a->outliers[0].why.iv[1], desc, sizeof(desc));
 	cr_assert_eq(a->outliers[0].why.iv[1].cause, CAUSE_OTHER_TASK);
 
-	cr_assert(py_check("run = d['runs'][0]\n"
+	cr_assert(json_check(path, "run = d['runs'][0]\n"
 			   "complete = 21\n"
 			   "total = sum(7700 + 10 * s for s in range(1, 21)) + 57000\n"
 			   "assert run['explained_total_ns'] == total == %ld, run['explained_total_ns']\n"
@@ -829,7 +814,7 @@ Test(json_report, causes_tasks_and_outliers_are_computed_as_the_text_report_does
 			   "assert run['untabled_task_ns'] == 0\n",
 			   a->causes.explained_total_ns, HOG_PID));
 
-	cr_assert(py_check("o = d['runs'][0]['outliers']\n"
+	cr_assert(json_check(path, "o = d['runs'][0]['outliers']\n"
 			   "assert (o['wanted'], o['threshold_ns'], o['candidates']) == (3, 0, 21), o\n"
 			   "s = o['samples']\n"
 			   "assert [(x['rank'], x['seq']) for x in s] == [(1, 21), (2, 20), (3, 19)], s\n"
@@ -889,9 +874,9 @@ Test(json_report, an_untraced_run_has_totals_and_null_wherever_tracing_was_neede
 	r->samples_sent = 10;
 	print_json(&cfg, wl, 1);
 
-	cr_assert(py_check("%s", json_report_keys));
+	cr_assert(json_check(path, "%s", json_report_keys));
 	stats = expect_stats(&r->agg, false);
-	cr_assert(py_check("run = d['runs'][0]\n"
+	cr_assert(json_check(path, "run = d['runs'][0]\n"
 			   "assert run['options']['traced'] is False\n"
 			   "assert all(v is None for v in run['events'].values()), run['events']\n"
 			   "s = run['samples']\n"
@@ -949,8 +934,8 @@ Test(json_report, two_runs_one_with_no_kernel_in_its_path_make_one_document)
 	snprintf(r->workload_error, sizeof(r->workload_error), "the workload was killed by SIGKILL before it finished");
 	print_json(&cfg, wl, 2);
 
-	cr_assert(py_check("%s", json_report_keys));
-	cr_assert(py_check("assert len(d['runs']) == 2, len(d['runs'])\n"
+	cr_assert(json_check(path, "%s", json_report_keys));
+	cr_assert(json_check(path, "assert len(d['runs']) == 2, len(d['runs'])\n"
 			   "a, b = d['runs']\n"
 			   "assert a['workload']['name'] == 'eventfd' and a['samples']['complete'] == 21, "
 			   "a['workload']\n"
