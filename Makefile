@@ -120,16 +120,17 @@ $(OBJ)/user/collector.o: $(SKEL)
 
 # the benchmark's own programs: one that does nothing (bench/nop.bpf.c), for what any program
 # costs there, and the least a tracer of this design does (bench/floor.bpf.c)
-$(OBJ)/bench/nop.bpf.o $(OBJ)/bench/floor.bpf.o: $(OBJ)/bench/%.bpf.o: bench/%.bpf.c bpf/wakeprobe.h $(VMLINUX) \
+$(OBJ)/bench/nop.bpf.o $(OBJ)/bench/floor.bpf.o $(OBJ)/bench/wake_count.bpf.o: $(OBJ)/bench/%.bpf.o: bench/%.bpf.c bpf/wakeprobe.h $(VMLINUX) \
 		| $(DEPS_STAMP)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(OBJ)/bench/nop.skel.h $(OBJ)/bench/floor.skel.h: $(OBJ)/bench/%.skel.h: $(OBJ)/bench/%.bpf.o
+$(OBJ)/bench/nop.skel.h $(OBJ)/bench/floor.skel.h $(OBJ)/bench/wake_count.skel.h: $(OBJ)/bench/%.skel.h: $(OBJ)/bench/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
 $(OBJ)/bench/bench_overhead.o: $(SKEL) $(OBJ)/bench/nop.skel.h $(OBJ)/bench/floor.skel.h
+$(OBJ)/bench/wake_count.o: $(OBJ)/bench/wake_count.skel.h
 
 $(OBJ)/%.o: %.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
@@ -187,8 +188,13 @@ $(OBJ)/bench/bench-overhead: $(OBJ)/bench/bench_overhead.o $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz -lm
 
+# a witness to hold wakeprobe's wakeup counts against: wake-count SECONDS PID... (docs/bench.md)
+$(OBJ)/bench/wake-count: $(OBJ)/bench/wake_count.o $(OBJ)/user/parse.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz
+
 # BENCH_ARGS: paced rounds, flood rounds, paced samples, flood samples (default 15 21 1000 30000)
-bench: all $(OBJ)/bench/bench-overhead
+bench: all $(OBJ)/bench/bench-overhead $(OBJ)/bench/wake-count
 	$(Q)WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads scripts/as-root.sh $(OBJ)/bench/bench-overhead $(BENCH_ARGS)
 
 # libFuzzer harnesses (clang): the record-file reader with the replay behind it, the options, and the

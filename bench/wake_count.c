@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wake-count SECONDS PID... - the witness of bench/wake_count.bpf.c: the
+ * wakeups of the tasks of the processes PID... (the kernel's pids) over
+ * SECONDS, one line, with the window in CLOCK_MONOTONIC ns, the clock of
+ * wakeprobe's records: the wakeups a recording holds inside that window
+ * are what to hold against it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
+#include "parse.h"
+#include "wake_count.skel.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	struct wake_count_bpf *skel;
+	uint64_t seconds, pid, from_ns, to_ns;
+	__u8 one = 1;
+	int err;
+
+	if (argc < 3 || parse__u64(argv[1], 1, 3600, &seconds)) {
+		fprintf(stderr, "usage: wake-count SECONDS PID...  (the kernel's pids, as the host sees them)\n");
+		return 2;
+	}
+	skel = wake_count_bpf__open_and_load();
+	if (!skel) {
+		fprintf(stderr, "wake-count: cannot load its BPF program: %s (root and BTF needed)\n", strerror(errno));
+		return 1;
+	}
+	for (int i = 2; i < argc; i++) {
+		__u32 tgid;
+
+		if (parse__u64(argv[i], 1, 4194304, &pid)) {
+			fprintf(stderr, "wake-count: '%s' is not a pid\n", parse__shown(argv[i]));
+			wake_count_bpf__destroy(skel);
+			return 2;
+		}
+		tgid = (__u32)pid;
+		bpf_map__update_elem(skel->maps.counted_tgids, &tgid, sizeof(tgid), &one, sizeof(one), BPF_ANY);
+	}
+	err = wake_count_bpf__attach(skel);
+	if (err) {
+		fprintf(stderr, "wake-count: cannot attach: %s\n", strerror(-err));
+		wake_count_bpf__destroy(skel);
+		return 1;
+	}
+	from_ns = now_ns();
+	sleep((unsigned int)seconds);
+	to_ns = now_ns();
+	wake_count_bpf__detach(skel);
+	printf("wakeups %llu in %llu s, CLOCK_MONOTONIC %llu..%llu ns\n", (unsigned long long)skel->bss->wakeups,
+	       (unsigned long long)seconds, (unsigned long long)from_ns, (unsigned long long)to_ns);
+	wake_count_bpf__destroy(skel);
+	return 0;
+}
