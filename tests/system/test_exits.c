@@ -97,9 +97,12 @@ struct ended {
 
 /*
  * signalled_run - wakeprobe with @args, each of @sigs sent @after_ms from
- * the start (0 ends the list), each taken before the next is sent
+ * the start, or with @started from when a process with that argument runs
+ * (a run's command has begun then, however slowly its BPF side loaded),
+ * 20 ms apart (0 ends the list)
  */
-static void signalled_run(struct ended *r, char *const args[], const int sigs[], const long after_ms[])
+static void signalled_run(struct ended *r, char *const args[], const int sigs[], const long after_ms[],
+			  const char *started)
 {
 	char *argv[40] = { (char *)wakeprobe_path() };
 	long slept = 0;
@@ -110,6 +113,10 @@ static void signalled_run(struct ended *r, char *const args[], const int sigs[],
 		argv[i + 1] = args[i];
 	argv[i + 1] = NULL;
 	pid = spawn_piped(argv, NULL, &out, &err);
+	for (int w = 0; started && sigs && sigs[0] && !running_with(started); w++) {
+		cr_assert_lt(w, 2000, "no process with '%s' started within 20 s", started);
+		sleep_ms(10);
+	}
 	for (i = 0; sigs && sigs[i]; i++) {
 		sleep_ms(after_ms[i] - slept);
 		slept = after_ms[i];
@@ -188,7 +195,7 @@ ParameterizedTest(struct tree_case *c, exits, every_process_the_command_started_
 	args[n++] = "-c";
 	args[n++] = c->shell;
 	args[n] = NULL;
-	signalled_run(&r, args, c->sigs, c->after_ms);
+	signalled_run(&r, args, c->sigs, c->after_ms, c->mark[1]);
 	cr_expect_eq(exit_status(&r), c->exit_code, "%s: exit %d, not %d; stderr: %s", c->what, exit_status(&r),
 		     c->exit_code, r.err);
 	cr_expect_eq(gone_within(c->mark[0]) + gone_within(c->mark[1]), 0, "%s: a process the command started "
@@ -258,7 +265,7 @@ ParameterizedTest(struct early_case *c, exits, a_signal_before_the_run_began_mak
 	snprintf(file, sizeof(file), "%s/out", dir);
 	for (int i = 0; i < 8 && c->args[i][0]; i++)
 		args[i] = strcmp(c->args[i], "@") ? c->args[i] : file;
-	signalled_run(&r, args, sigs, after);
+	signalled_run(&r, args, sigs, after, NULL);
 	if (WIFSIGNALED(r.status)) {
 		/* before its handlers exist wakeprobe dies of it, having made nothing: a slow start */
 		cr_expect_eq(WTERMSIG(r.status), SIGTERM);

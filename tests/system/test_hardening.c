@@ -358,20 +358,28 @@ static bool signal_pending_in(pid_t pid, int sig)
 
 /*
  * interrupt - run wakeprobe with @args, send SIGINT after each of @after_ms
- * (relative to the start, -1 ends the list), and collect what it printed.
+ * (relative to the start, or with @from_workload to its workload's start:
+ * a run whose BPF side loads slowly, as the first in a fresh clone may,
+ * has not begun at a fixed time; -1 ends the list), and collect what it
+ * printed.
  * Each signal is taken before the next is sent: two SIGINTs pending at
  * once are one, which a busy host that runs nothing of wakeprobe between
  * the two kill()s would otherwise make of them.
  * With @stall_stdout nobody reads its stdout until it has exited, so a
  * report larger than the pipe blocks it while it prints.
  */
-static void interrupt(struct interrupted_run *ir, char *const args[], const long after_ms[], bool stall_stdout)
+static void interrupt(struct interrupted_run *ir, char *const args[], const long after_ms[], bool stall_stdout,
+		      bool from_workload)
 {
 	long slept = 0;
 	int out, err;
 	pid_t pid;
 
 	pid = spawn_piped(args, NULL, &out, &err);
+	for (int w = 0; from_workload && !workloads_running(); w++) {
+		cr_assert_lt(w, 20000, "no workload started within 20 s");
+		sleep_ms(1);
+	}
 	for (int i = 0; after_ms[i] >= 0; i++) {
 		sleep_ms(after_ms[i] - slept);
 		slept = after_ms[i];
@@ -454,7 +462,8 @@ ParameterizedTest(struct sigint_case *c, hardening, sigint_leaves_no_process_no_
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(rec, sizeof(rec), "%s/run.wpr", dir);
 
-	interrupt(&ir, args, c->after_ms, c->stall_stdout);
+	/* a signal meant for a run that began is timed from its workload's start */
+	interrupt(&ir, args, c->after_ms, c->stall_stdout, !c->maybe_before_the_run);
 	/* so early that wakeprobe had no handler yet (a slow start, as under ASan): it died of it, having made nothing */
 	if (c->maybe_before_the_run && WIFSIGNALED(ir.status) && WTERMSIG(ir.status) == SIGINT) {
 		c->report = c->recording = false;
@@ -477,7 +486,7 @@ check_leftovers:
 		const long none[] = { -1 };
 
 		cr_assert_eq(dir_entries(dir), 1, "%s: the recording and nothing else", c->what);
-		interrupt(&replay, report, none, false);
+		interrupt(&replay, report, none, false, false);
 		cr_assert_eq(WEXITSTATUS(replay.status), 0, "%s: the recording does not replay: %s", c->what,
 			     replay.err);
 		cr_assert_str_eq(replay.out, ir.out, "%s: the recording says otherwise than the run", c->what);
