@@ -46,27 +46,36 @@ CFLAGS ?= -O2 -g
 WARNINGS := -Wall -Wextra -Werror
 comma := ,
 SAN_FLAGS := $(if $(SANITIZE),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
-USER_CFLAGS := -std=gnu11 $(CFLAGS) $(WARNINGS) $(SAN_FLAGS) -MMD -MP \
-	-Iuser -Iworkloads -Ibpf -I$(OBJ) \
+USER_CFLAGS := -std=gnu11 $(CFLAGS) $(WARNINGS) $(SAN_FLAGS) -MMD -MP -I$(OBJ) \
 	-DWAKEPROBE_VERSION='"$(VERSION)"' -DWAKEPROBE_LIBEXECDIR='"$(LIBEXECDIR)"'
 USER_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(dir $(VMLINUX)) -Ibpf
 
-# Modules shared by wakeprobe, its tests and the workloads.
-COMMON_SRCS := user/tsc_clock.c user/histogram.c user/parse.c user/cpus.c
-CORE_SRCS := $(COMMON_SRCS) user/options.c user/catalog.c user/wakeup.c user/merger.c user/explain.c user/aggregate.c \
-	user/attach.c user/attach_lean.c user/attach_analysis.c user/attach_aggregate.c user/attach_report.c \
-	user/attach_json.c user/attach_csv.c user/mechanism.c user/attach_recording.c user/attach_recorder.c user/attach_replay.c \
-	user/event_window.c user/ring.c user/census.c user/designs.c user/design_run.c user/design_report.c \
-	user/design_json.c \
-	user/report.c user/json_writer.c user/json_reader.c user/report_json.c user/csv.c user/sample_csv.c user/timeline.c \
-	user/timeline_samples.c user/timeline_cpus.c user/timeline_attach.c user/svg.c user/plot_draw.c user/plot.c \
-	user/plot_attach.c \
-	user/sample_reader.c user/runner.c user/proc_tree.c user/targets.c user/fd_kinds.c user/attach_session.c user/collector.c user/steal_clock.c user/host_steal.c user/trace_cost.c \
-	user/analysis.c user/journal.c user/recording.c user/recorder.c \
-	user/rec_reader.c user/run_config.c \
-	user/run_result.c user/session.c user/replay.c user/outfile.c user/outputs.c \
-	user/prom.c user/prom_metrics.c user/prom_live.c
+# The folders of user/, bottom up (docs/architecture.md), and the folders each one's files may include
+# besides their own: a header of any other folder is not found, so the compiler holds the layers.
+# bpf/ is the contract with the kernel side, user/contract/ the one with the workloads.
+FOLDERS := contract lib core live workload attach design record out
+SEES_contract :=
+SEES_lib := contract
+SEES_core := lib contract bpf
+SEES_live := core lib contract bpf
+SEES_workload := live core lib contract bpf
+SEES_attach := live core lib contract bpf
+SEES_design := attach live core lib contract bpf
+SEES_record := workload attach live core lib contract bpf
+SEES_out := record design attach workload live core lib contract bpf
+# main.c and options.c: the command line, over everything
+SEES_cli := $(FOLDERS) bpf
+folder_includes = $(foreach f,$(1),-I$(if $(filter bpf,$(f)),bpf,user/$(f)))
+# a source's folder under user/ ("cli" for user/ itself), from its path
+folder_of = $(or $(filter $(FOLDERS),$(word 2,$(subst /, ,$(1)))),cli)
+# everything, for the tests, the benchmark and the workloads' harness, which reach across the layers
+ALL_INCLUDES := -Iuser $(call folder_includes,$(FOLDERS) bpf) -Iworkloads
+
+# wakeprobe's modules, each folder's; lib/ and contract/ the workloads share
+FOLDER_SRCS = $(wildcard user/$(1)/*.c)
+LIB_SRCS := $(call FOLDER_SRCS,lib)
+CORE_SRCS := $(foreach f,$(FOLDERS),$(call FOLDER_SRCS,$(f))) user/options.c
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem thread-start
 # the throughput family (workloads/throughput.h): whole hand-off designs timed over repeated
 # runs; wakeprobe runs them as user/designs.c lists them, not as paced paths
@@ -76,10 +85,10 @@ UNIT_TEST_SRCS := $(wildcard tests/unit/test_*.c) tests/readback.c
 SYSTEM_TEST_SRCS := $(wildcard tests/system/test_*.c) tests/system/helpers.c tests/readback.c
 
 CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
-COMMON_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(COMMON_SRCS))
+LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(LIB_SRCS))
 WORKLOAD_BINS := $(patsubst %,$(OBJ)/workloads/%,$(WORKLOADS))
 THROUGHPUT_BINS := $(patsubst %,$(OBJ)/workloads/%,$(THROUGHPUT_WORKLOADS))
-THROUGHPUT_OBJS := $(OBJ)/workloads/throughput.o $(OBJ)/user/json_writer.o $(COMMON_OBJS)
+THROUGHPUT_OBJS := $(OBJ)/workloads/throughput.o $(LIB_OBJS)
 UNIT_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(UNIT_TEST_SRCS))
 SYSTEM_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYSTEM_TEST_SRCS))
 UNIT_TESTS := $(OBJ)/tests/unit-tests
@@ -116,7 +125,7 @@ $(SKEL): $(OBJ)/wakeprobe.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name wakeprobe_bpf > $@.tmp && mv $@.tmp $@
 
 # collector.c is the one user of the skeleton
-$(OBJ)/user/collector.o: $(SKEL)
+$(OBJ)/user/live/collector.o: $(SKEL)
 
 # the benchmark's own programs: one that does nothing (bench/nop.bpf.c), for what any program
 # costs there, and the least a tracer of this design does (bench/floor.bpf.c)
@@ -132,19 +141,26 @@ $(OBJ)/bench/nop.skel.h $(OBJ)/bench/floor.skel.h $(OBJ)/bench/wake_count.skel.h
 $(OBJ)/bench/bench_overhead.o: $(SKEL) $(OBJ)/bench/nop.skel.h $(OBJ)/bench/floor.skel.h
 $(OBJ)/bench/wake_count.o: $(OBJ)/bench/wake_count.skel.h
 
-$(OBJ)/%.o: %.c | $(DEPS_STAMP)
+# a module sees its own folder and those its folder's SEES_ names
+$(OBJ)/user/%.o: user/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -I$(<D) \
+		$(call folder_includes,$(SEES_$(call folder_of,$<))) -c $< -o $@
+
+# the workloads see what they share with wakeprobe: the contract and lib/
+$(OBJ)/workloads/%.o: workloads/%.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) $(call folder_includes,contract lib) -c $< -o $@
 
 # the tests find readback.h in tests/
 $(OBJ)/tests/%.o: tests/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -Itests -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) $(ALL_INCLUDES) -Itests -c $< -o $@
 
 # the benchmark finds the skeletons of its own programs next to its object
 $(OBJ)/bench/%.o: bench/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) -I$(OBJ)/bench -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(USER_CFLAGS) $(ALL_INCLUDES) -I$(OBJ)/bench -c $< -o $@
 
 $(OBJ)/wakeprobe: $(CORE_OBJS) $(OBJ)/user/main.o
 	$(call msg,LINK,$@)
@@ -153,7 +169,7 @@ $(OBJ)/wakeprobe: $(CORE_OBJS) $(OBJ)/user/main.o
 wakeprobe: $(OBJ)/wakeprobe
 	$(Q)cp $< $@
 
-$(OBJ)/workloads/%: $(OBJ)/workloads/%.o $(OBJ)/workloads/common.o $(COMMON_OBJS)
+$(OBJ)/workloads/%: $(OBJ)/workloads/%.o $(OBJ)/workloads/common.o $(LIB_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lpthread -lm
 
@@ -189,7 +205,7 @@ $(OBJ)/bench/bench-overhead: $(OBJ)/bench/bench_overhead.o $(CORE_OBJS)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz -lm
 
 # a witness to hold wakeprobe's wakeup counts against: wake-count SECONDS PID... (docs/bench.md)
-$(OBJ)/bench/wake-count: $(OBJ)/bench/wake_count.o $(OBJ)/user/parse.o
+$(OBJ)/bench/wake-count: $(OBJ)/bench/wake_count.o $(OBJ)/user/lib/parse.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz
 
@@ -203,32 +219,34 @@ bench: all $(OBJ)/bench/bench-overhead $(OBJ)/bench/wake-count
 # and the recorded fixtures.
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
-	-fno-sanitize-recover=all -Iuser -Iworkloads -Ibpf -DWAKEPROBE_VERSION='"$(VERSION)"'
-FUZZ_RECORD_SRCS := user/recording.c user/recorder.c user/rec_reader.c user/run_config.c user/run_result.c \
-	user/host_steal.c user/trace_cost.c \
-	user/replay.c user/analysis.c \
-	user/wakeup.c user/merger.c user/explain.c user/aggregate.c user/histogram.c user/tsc_clock.c user/report.c \
-	user/event_window.c user/ring.c \
-	user/attach_recording.c user/attach_replay.c user/attach_analysis.c user/attach.c user/attach_lean.c \
-	user/attach_aggregate.c user/attach_report.c user/mechanism.c user/fd_kinds.c user/parse.c
-FUZZ_OPTIONS_SRCS := user/options.c user/catalog.c user/designs.c user/parse.c
-FUZZ_JSON_SRCS := user/json_reader.c user/json_writer.c
+	-fno-sanitize-recover=all $(ALL_INCLUDES) -DWAKEPROBE_VERSION='"$(VERSION)"'
+FUZZ_RECORD_SRCS := $(addprefix user/,record/recording.c record/recorder.c record/rec_reader.c \
+	record/run_recording.c record/replay.c record/attach_recording.c record/attach_replay.c \
+	workload/analysis.c workload/merger.c workload/aggregate.c workload/catalog.c \
+	attach/attach_analysis.c attach/attach.c attach/attach_lean.c attach/attach_aggregate.c \
+	live/host_steal.c live/trace_cost.c core/wakeup.c core/explain.c core/cause_totals.c core/run_meta.c \
+	core/event_window.c core/mechanism.c core/fd_kinds.c lib/histogram.c lib/tsc_clock.c lib/ring.c lib/parse.c \
+	out/text_workload.c out/text_attach.c)
+FUZZ_OPTIONS_SRCS := user/options.c user/workload/catalog.c user/design/designs.c user/lib/parse.c \
+	user/out/output_paths.c
+FUZZ_JSON_SRCS := user/lib/json_reader.c user/lib/json_writer.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok
 
 $(FUZZ_DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh fuzz)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh fuzz && touch $@
 
-$(OBJ)/fuzz/fuzz-record: tests/fuzz/fuzz_record.c $(FUZZ_RECORD_SRCS) $(wildcard user/*.h bpf/*.h) | $(FUZZ_DEPS_STAMP)
+$(OBJ)/fuzz/fuzz-record: tests/fuzz/fuzz_record.c $(FUZZ_RECORD_SRCS) $(wildcard user/*/*.h bpf/*.h) \
+		| $(FUZZ_DEPS_STAMP)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lm
 
-$(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildcard user/*.h) workloads/summaries.h \
+$(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildcard user/*/*.h) \
 		| $(FUZZ_DEPS_STAMP)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@
 
-$(OBJ)/fuzz/fuzz-json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) user/json_reader.h user/json_writer.h \
+$(OBJ)/fuzz/fuzz-json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) user/lib/json_reader.h user/lib/json_writer.h \
 		| $(FUZZ_DEPS_STAMP)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lm
@@ -271,5 +289,5 @@ clean:
 	$(call msg,CLEAN,build build-san)
 	$(Q)rm -rf build build-san wakeprobe
 
--include $(wildcard $(OBJ)/user/*.d $(OBJ)/workloads/*.d $(OBJ)/tests/*.d $(OBJ)/tests/unit/*.d \
+-include $(wildcard $(OBJ)/user/*.d $(OBJ)/user/*/*.d $(OBJ)/workloads/*.d $(OBJ)/tests/*.d $(OBJ)/tests/unit/*.d \
 	$(OBJ)/tests/system/*.d $(OBJ)/bench/*.d)

@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
-"""module-cycles.py - the include cycles between the modules of a directory.
+"""module-cycles.py - the include cycles between the modules of a tree, and between its folders.
 
 A module is a file stem: foo.c and foo.h are module foo, and so is foo's
 private header foo_internal.h. Module A depends on module B when a file of A
-includes a header of B in the same directory. Prints
-each group of modules that depend on each other through others, one line a
-group, and exits 1 if there is any; prints "no cycles" and exits 0 otherwise.
+includes a header of B; a folder depends on another when one of its modules
+depends on one of the other's. The headers are included by name alone (each
+folder's include path is set in the Makefile), so a stem must be unique in
+the tree, or an include could mean two files.
+
+Prints each group of modules, then each group of folders, that depend on
+each other through others, one line a group, and exits 1 if there is any or
+if a stem is not unique; prints "no cycles" and exits 0 otherwise.
 
     scripts/module-cycles.py [DIR]      (default: user)
 """
@@ -20,21 +25,38 @@ def module_of(stem):
     return stem[: -len("_internal")] if stem.endswith("_internal") else stem
 
 
-def module_graph(directory):
-    files = [f for f in os.listdir(directory) if f.endswith((".c", ".h"))]
-    stems = {os.path.splitext(f)[0] for f in files}
-    graph = {module_of(s): set() for s in stems}
-    for f in files:
+def sources(top):
+    """(folder, file name) of every .c and .h under @top; folder "." is @top itself"""
+    for directory, _, files in sorted(os.walk(top)):
+        for f in sorted(files):
+            if f.endswith((".c", ".h")):
+                yield os.path.relpath(directory, top), f
+
+
+def graphs(top):
+    """the module graph, the folder graph, and the stems found in more than one folder"""
+    folder_of, twice = {}, set()
+    for folder, f in sources(top):
+        stem = os.path.splitext(f)[0]
+        if folder_of.setdefault(stem, folder) != folder:
+            twice.add(stem)
+    modules = {module_of(s): set() for s in folder_of}
+    folders = {f: set() for f in folder_of.values()}
+    for folder, f in sources(top):
         mod = module_of(os.path.splitext(f)[0])
-        with open(os.path.join(directory, f), encoding="utf-8") as src:
+        with open(os.path.join(top, folder, f), encoding="utf-8") as src:
             for dep in INCLUDE.findall(src.read()):
-                if dep in stems and module_of(dep) != mod:
-                    graph[mod].add(module_of(dep))
-    return graph
+                if dep not in folder_of:
+                    continue
+                if module_of(dep) != mod:
+                    modules[mod].add(module_of(dep))
+                if folder_of[dep] != folder:
+                    folders[folder].add(folder_of[dep])
+    return modules, folders, sorted(twice)
 
 
 def cycles(graph):
-    """Tarjan's strongly connected components, those of more than one module."""
+    """Tarjan's strongly connected components, those of more than one node."""
     index, low, stack, on_stack, found = {}, {}, [], set(), []
 
     def visit(v):
@@ -65,13 +87,21 @@ def cycles(graph):
 
 
 def main():
-    directory = sys.argv[1] if len(sys.argv) > 1 else "user"
-    groups = cycles(module_graph(directory))
-    for group in groups:
+    top = sys.argv[1] if len(sys.argv) > 1 else "user"
+    modules, folders, twice = graphs(top)
+    bad = False
+    for stem in twice:
+        print(f"stem in two folders: {stem} (an include by name could mean either)")
+        bad = True
+    for group in cycles(modules):
         print("cycle: " + " <-> ".join(group))
-    if not groups:
-        print("no cycles")
-    return 1 if groups else 0
+        bad = True
+    for group in cycles(folders):
+        print("folder cycle: " + " <-> ".join(group))
+        bad = True
+    if not bad:
+        print(f"no cycles: {len(modules)} modules in {len(folders)} folders")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

@@ -23,22 +23,23 @@
 #include "attach_analysis.h"
 #include "attach_recorder.h"
 #include "attach_replay.h"
-#include "attach_report.h"
 #include "attach_session.h"
 #include "catalog.h"
 #include "collector.h"
 #include "cpus.h"
-#include "design_report.h"
 #include "design_run.h"
 #include "designs.h"
+#include "launch.h"
 #include "options.h"
 #include "outputs.h"
 #include "parse.h"
 #include "prom_live.h"
 #include "replay.h"
-#include "report.h"
 #include "runner.h"
 #include "session.h"
+#include "text_attach.h"
+#include "text_design.h"
+#include "text_workload.h"
 
 /* a record file holds at most this many runs; --workload all makes CATALOG_MAX_WORKLOADS */
 #define MAX_RUNS 64
@@ -49,12 +50,12 @@ static void on_signal(int sig)
 	 * The first signal ends the run, which still reports and writes its
 	 * files whole; a second one ends wakeprobe at once, its files unmade.
 	 */
-	if (session_stop_requested) {
+	if (launch_stop_requested) {
 		outfile__abandon_all_now();
 		runner__kill_all_now();
 		_exit(128 + sig);
 	}
-	session_stop_requested = sig;
+	launch_stop_requested = sig;
 }
 
 /*
@@ -190,9 +191,9 @@ static int finish(struct outputs *out, const struct run_config *cfg, const struc
 
 	if (out->text && compare) {
 		fprintf(stdout, "\n");
-		report__print_comparison(stdout, cfg, wl, res, n);
+		text_workload__print_comparison(stdout, cfg, wl, res, n);
 	} else if (out->text && n) {
-		report__print_text(stdout, cfg, res[0]);
+		text_workload__print_text(stdout, cfg, res[0]);
 	}
 	if (outputs__finish(out, cfg, wl, res, n, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
@@ -216,7 +217,7 @@ static int run_workloads(struct run_config *cfg, struct session_opts *so, bool a
 	char msg[256];
 	int err = 0, run_err;
 
-	while (done < n && !session_stop_requested) {
+	while (done < n && !launch_stop_requested) {
 		wl[done] = all ? catalog__at(done) : cfg->workload;
 		res[done] = malloc(sizeof(*res[done]));
 		if (!res[done]) {
@@ -244,17 +245,17 @@ static int run_workloads(struct run_config *cfg, struct session_opts *so, bool a
 			err = 1;
 		done++;
 	}
-	if (!done && !could_not_run && session_stop_requested) {
+	if (!done && !could_not_run && launch_stop_requested) {
 		fprintf(stderr, "wakeprobe: interrupted before the run began: nothing measured, nothing written\n");
 		outputs__abandon(out);
-		return 128 + session_stop_requested;
+		return 128 + launch_stop_requested;
 	}
 	if (could_not_run) {
 		/* the files would miss a run: none is made, and the table shows what ran */
 		outputs__abandon(out);
 		if (all && done && out->text) {
 			fprintf(stdout, "\n");
-			report__print_comparison(stdout, cfg, wl, (const struct run_result *const *)res, done);
+			text_workload__print_comparison(stdout, cfg, wl, (const struct run_result *const *)res, done);
 		}
 		err = 1;
 	} else if (finish(out, cfg, wl, (const struct run_result *const *)res, done, all)) {
@@ -286,9 +287,10 @@ static bool open_attach_outputs(const struct wp_options *o, const struct attach_
 				struct attach_analysis_opts *ao, char *msg, size_t len)
 {
 	char target[256];
+	struct output_paths paths = options__outputs(o);
 
 	attach_target(t, target, sizeof(target));
-	return !outputs__open_attach(out, o, msg, len) && !outputs__begin_attach(out, target, ao, msg, len);
+	return !outputs__open_attach(out, &paths, msg, len) && !outputs__begin_attach(out, target, ao, msg, len);
 }
 
 struct report_ctx {
@@ -362,7 +364,7 @@ static int report_attach_run(const struct wp_options *o, struct outputs *out, co
 	};
 
 	if (out->text)
-		attach_report__print_text(stdout, &report);
+		text_attach__print_text(stdout, &report);
 	if (outputs__finish_attach(out, &report, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
@@ -595,7 +597,7 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 	if (err == -EINTR) {
 		fprintf(stderr, "wakeprobe: %s: nothing traced, nothing written\n", msg);
 		outputs__abandon(out);
-		err = 128 + session_stop_requested;
+		err = 128 + launch_stop_requested;
 		goto out;
 	}
 	if (err) {
@@ -618,7 +620,7 @@ static int run_attach(const struct wp_options *o, struct outputs *out)
 	};
 	err = attach_exit_status(&res);
 	if (out->text)
-		attach_report__print_text(stdout, &report);
+		text_attach__print_text(stdout, &report);
 	if (outputs__finish_attach(out, &report, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		err = 1;
@@ -675,7 +677,9 @@ static int run_design(const struct wp_options *o, const struct session_opts *so,
 	size_t kept = 0, shown = 0;
 	int err = 0;
 
-	if (outputs__open(out, o, msg, sizeof(msg))) {
+	struct output_paths paths = options__outputs(o);
+
+	if (outputs__open(out, &paths, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
@@ -696,14 +700,14 @@ static int run_design(const struct wp_options *o, const struct session_opts *so,
 			ro.traced ? "untraced, then traced" : "untraced");
 		if (design_run__run(&ro, r, msg, sizeof(msg))) {
 			fprintf(stderr, "wakeprobe: %s\n", msg);
-			err = r->interrupted ? 128 + session_stop_requested : 1;
+			err = r->interrupted ? 128 + launch_stop_requested : 1;
 			free_design_runs(&runs[kept], 1);
 			break;
 		}
 		if (out->text) {
 			if (shown++)
 				fprintf(stdout, "\n");
-			design_report__print_text(stdout, r);
+			text_design__print_text(stdout, r);
 			fflush(stdout);
 		}
 		/* without a document to write, a mode's run is done with once it is shown */
@@ -733,7 +737,7 @@ static int run_design_lines(const struct wp_options *o, const struct session_opt
 	struct design_run_opts ro;
 	int err = 0;
 
-	for (size_t i = 0; i < n && !session_stop_requested; i++) {
+	for (size_t i = 0; i < n && !launch_stop_requested; i++) {
 		const struct design_desc *d = designs__at(i);
 		char msg[PATH_MAX + 128];
 
@@ -755,15 +759,15 @@ static int run_design_lines(const struct wp_options *o, const struct session_opt
 			err = 1;
 		}
 	}
-	if (!session_stop_requested) {
-		design_report__print_lines(stdout, (const struct design_run *const *)runs, whys, n);
+	if (!launch_stop_requested) {
+		text_design__print_lines(stdout, (const struct design_run *const *)runs, whys, n);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (runs[i])
 			design_run__free(runs[i]);
 		free(runs[i]);
 	}
-	return session_stop_requested ? 128 + session_stop_requested : err;
+	return launch_stop_requested ? 128 + launch_stop_requested : err;
 }
 
 static int run(int argc, char **argv)
@@ -772,6 +776,7 @@ static int run(int argc, char **argv)
 	struct run_config cfg = {};
 	struct session_opts so = {};
 	struct wp_options o;
+	struct output_paths paths;
 	char msg[PATH_MAX + 128];
 	bool all, cpus_given;
 	int err, nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
@@ -787,7 +792,8 @@ static int run(int argc, char **argv)
 	case OPTIONS_RUN:
 		break;
 	}
-	if (outputs__check_files(&o, msg, sizeof(msg))) {
+	paths = options__outputs(&o);
+	if (outputs__check_files(&paths, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;
 	}
@@ -796,7 +802,7 @@ static int run(int argc, char **argv)
 		return 0;
 	}
 	if (o.command == CMD_REPORT) {
-		if (outputs__open(&outputs, &o, msg, sizeof(msg))) {
+		if (outputs__open(&outputs, &paths, msg, sizeof(msg))) {
 			fprintf(stderr, "wakeprobe: %s\n", msg);
 			return 1;
 		}
@@ -849,13 +855,13 @@ static int run(int argc, char **argv)
 	so.analysis.outliers = o.outliers;
 	so.analysis.outlier_threshold_ns = o.threshold_us * 1000;
 
-	if (outputs__open(&outputs, &o, msg, sizeof(msg))) {
+	if (outputs__open(&outputs, &paths, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
 	err = run_workloads(&cfg, &so, all, &outputs);
 	/* the throughput workloads' lines go with the text table, not into the files */
-	if (all && outputs.text && !session_stop_requested) {
+	if (all && outputs.text && !launch_stop_requested) {
 		int design_err = run_design_lines(&o, &so);
 
 		err = err ? err : design_err;

@@ -5,6 +5,9 @@
 #include "designs.h"
 #include "options.h"
 #include "parse.h"
+#include "recording.h"
+
+_Static_assert(OPT_MAX_TARGETS <= REC_MAX_PIDS, "a recording's ATTACH_BEGIN holds every --pid");
 
 enum {
 	OPT_NO_TRACE = 256,
@@ -227,19 +230,12 @@ void options__usage(FILE *out)
 		"       --prometheus-every 15                            # metrics for a fleet\n");
 }
 
-size_t options__files(const struct wp_options *o, struct options_file files[OPTIONS_MAX_FILES])
+struct output_paths options__outputs(const struct wp_options *o)
 {
-	const struct options_file all[OPTIONS_MAX_FILES] = {
-		{ o->report_path, "the recording" }, { o->record_path, "-o" }, { o->json_path, "--json" },
-		{ o->csv_path, "--csv" }, { o->perfetto_path, "--perfetto" }, { o->prometheus_path, "--prometheus" },
-		{ o->plot_path, "--plot" },
+	return (struct output_paths){
+		.recording = o->report_path, .record = o->record_path, .json = o->json_path, .csv = o->csv_path,
+		.perfetto = o->perfetto_path, .prometheus = o->prometheus_path, .plot = o->plot_path,
 	};
-	size_t n = 0;
-
-	for (size_t i = 0; i < OPTIONS_MAX_FILES; i++)
-		if (all[i].path)
-			files[n++] = all[i];
-	return n;
 }
 
 /*
@@ -248,8 +244,9 @@ size_t options__files(const struct wp_options *o, struct options_file files[OPTI
  */
 static enum options_result check_outputs(const struct wp_options *o, char *err, size_t errlen)
 {
-	struct options_file f[OPTIONS_MAX_FILES];
-	size_t i, j, n = options__files(o, f);
+	struct output_paths paths = options__outputs(o);
+	struct output_file f[OUTPUT_MAX_FILES];
+	size_t i, j, n = output_paths__files(&paths, f);
 
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)

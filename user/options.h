@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "output_paths.h"
 
 #define OPT_DEFAULT_SAMPLES	1000
 #define OPT_DEFAULT_INTERVAL_US	1000
@@ -38,7 +39,7 @@ struct wp_options {
 	const char *perfetto_path;
 	const char *prometheus_path;
 	uint64_t prometheus_every_s;	/* attach mode: rewrite prometheus_path this often; 0: at the end only */
-	const char *plot_path;		/* --plot: an SVG picture of the run (plot.h) */
+	const char *plot_path;		/* --plot: an SVG picture of the run (plot_workload.h) */
 	const char *workload;
 	/* a throughput workload (designs.h): its modes, and the arguments after -- that go to it */
 	bool design;
@@ -90,15 +91,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 				   FILE *out, char *err, size_t errlen);
 void options__usage(FILE *out);
 
-/* a file a run reads or writes, and the option that names it, for messages */
-struct options_file {
-	const char *path;	/* "-": standard input for the recording, standard output for an output */
-	const char *name;	/* "the recording", "-o", "--json", ... */
-};
-
-#define OPTIONS_MAX_FILES 7
-
-/* options__files - the files @o names, report's recording first (when there is one); how many */
-size_t options__files(const struct wp_options *o, struct options_file files[OPTIONS_MAX_FILES]);
+/* options__outputs - the files @o names, as the outputs take them (outputs.h) */
+struct output_paths options__outputs(const struct wp_options *o);
 
 #endif /* WAKEPROBE_OPTIONS_H */

@@ -10,16 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attach_report.h"
 #include "replay.h"
-#include "report.h"
+#include "text_attach.h"
+#include "text_workload.h"
 
 static FILE *sink;
 
 static int report_run(struct replay_run *run, void *ctx)
 {
 	(void)ctx;
-	report__print_text(sink, &run->cfg, &run->res);
+	text_workload__print_text(sink, &run->cfg, &run->res);
 	free(run);
 	return 0;
 }
@@ -36,7 +36,7 @@ static int report_attach_run(struct attach_replay_run *run, void *ctx)
 	};
 
 	(void)ctx;
-	attach_report__print_text(sink, &r);
+	text_attach__print_text(sink, &r);
 	attach_replay_run__free(run);
 	return 0;
 }

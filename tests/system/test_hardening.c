@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "helpers.h"
-#include "report.h"
+#include "text_workload.h"
 
 static struct run_result result;
 
@@ -689,7 +689,7 @@ Test(hardening, a_tiny_ring_buffer_drops_are_counted_and_no_touched_sample_is_at
 	cr_assert_eq(lo.complete, result.agg.by_label[LABEL_COMPLETE]);
 
 	out = open_memstream(&text, &len);
-	report__print_text(out, &sess.cfg, &result);
+	text_workload__print_text(out, &sess.cfg, &result);
 	fclose(out);
 	cr_assert(strstr(text, "\n  WARNING    ") && strstr(text, "events lost") < strstr(text, "  threads "),
 		  "the report opens with the loss: %.400s", text);

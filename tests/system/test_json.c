@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "helpers.h"
+#include "json_workload.h"
 #include "readback.h"
-#include "report_json.h"
 
 static char path[64];
 static FILE *out;
@@ -36,7 +36,7 @@ static void teardown(void)
 /* print_json - the report of @n runs into the document, which is then complete */
 static void print_json(const struct run_config *cfg, const struct workload_desc *const *wl, size_t n)
 {
-	cr_assert_eq(report_json__print(out, cfg, wl, (const struct run_result *const *)res, n), 0);
+	cr_assert_eq(json_workload__print(out, cfg, wl, (const struct run_result *const *)res, n), 0);
 	cr_assert_eq(fclose(out), 0);
 	out = NULL;
 }

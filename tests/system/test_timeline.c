@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "csv_workload.h"
 #include "helpers.h"
 #include "readback.h"
-#include "sample_csv.h"
 #include "timeline.h"
 
 static char path[64];
@@ -46,7 +46,7 @@ TestSuite(timeline, .init = setup, .fini = teardown, .timeout = 120);
 
 struct both {
 	struct timeline *tl;
-	struct sample_csv *csv;
+	struct csv_workload *csv;
 };
 
 static void to_both(const struct sample_result *r, void *ctx)
@@ -54,7 +54,7 @@ static void to_both(const struct sample_result *r, void *ctx)
 	struct both *b = ctx;
 
 	timeline__sample(b->tl, r);
-	sample_csv__add(b->csv, r);
+	csv_workload__add(b->csv, r);
 }
 
 static void to_timeline(const struct wp_event *e, void *ctx)
@@ -86,7 +86,7 @@ Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every
 	cr_assert_geq(fd, 0);
 	csv_file = fdopen(fd, "w");
 	cr_assert_not_null(csv_file);
-	b.csv = sample_csv__open(csv_file);
+	b.csv = csv_workload__open(csv_file);
 	cr_assert_not_null(b.csv);
 
 	sess = test_session("eventfd", true, 300, 1000, &c);
@@ -94,14 +94,14 @@ Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every
 	c.hook_ctx = &b;
 	sess.opts.analysis.on_event = to_timeline;
 	sess.opts.analysis.on_event_ctx = &b;
-	sample_csv__begin_run(b.csv, "eventfd", true);
+	csv_workload__begin_run(b.csv, "eventfd", true);
 	timeline__begin_run(tl, "eventfd", true);
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &res, msg, sizeof(msg)), 0, "session failed: %s", msg);
 	timeline__end_run(tl);
 	cr_assert_eq(c.seen, 300, "merged %lu of 300 samples", c.seen);
 	cr_assert_gt(c.phased, 200, "only %lu of 300 phased", c.phased);
 
-	cr_assert_eq(sample_csv__close(b.csv), 0);
+	cr_assert_eq(csv_workload__close(b.csv), 0);
 	cr_assert_eq(fclose(csv_file), 0);
 	snprintf(seen, sizeof(seen), "%lu", c.seen);
 	snprintf(phased, sizeof(phased), "%lu", c.phased);

@@ -31,8 +31,8 @@
 #include <linux/futex.h>
 #include "attach.h"
 #include "attach_aggregate.h"
-#include "attach_report.h"
 #include "events.h"
+#include "text_attach.h"
 
 #define RUN_PROC	5000u
 #define RUN_WAKER	5001u

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "aggregate.h"
-#include "report.h"
+#include "text_workload.h"
 
 static struct aggregate *a;
 
@@ -89,7 +89,7 @@ Test(aggregate, tasks_are_summed_by_pid_under_their_latest_name_and_sorted_by_ti
 	aggregate__add(a, &r);
 	r = sample(3, 9000, 42, "wp-hog");	/* the same process after exec */
 	aggregate__add(a, &r);
-	aggregate__sort_tasks(&a->causes);
+	cause_totals__sort_tasks(&a->causes);
 
 	cr_assert_eq(a->causes.nr_tasks, 2);
 	cr_assert_eq(a->causes.tasks[0].pid, 42);
@@ -99,12 +99,12 @@ Test(aggregate, tasks_are_summed_by_pid_under_their_latest_name_and_sorted_by_ti
 	cr_assert_eq(a->causes.cause_ns[CAUSE_OTHER_TASK], 15000);
 
 	/* a full table counts what does not fit, and drops no time */
-	for (pid = 100; pid < 100 + AGG_MAX_TASKS; pid++) {
+	for (pid = 100; pid < 100 + CAUSE_MAX_TASKS; pid++) {
 		r = sample(pid, 10, pid, "t");
 		aggregate__add(a, &r);
 	}
-	cr_assert_eq(a->causes.nr_tasks, AGG_MAX_TASKS);
-	cr_assert_eq(a->causes.untabled_task_ns, 10 * 2, "the two tasks past the table's %d", AGG_MAX_TASKS);
+	cr_assert_eq(a->causes.nr_tasks, CAUSE_MAX_TASKS);
+	cr_assert_eq(a->causes.untabled_task_ns, 10 * 2, "the two tasks past the table's %d", CAUSE_MAX_TASKS);
 }
 
 /* the cause table lists five tasks, and what the others held in one line, so that the list adds up */
@@ -123,13 +123,13 @@ Test(aggregate, the_tasks_past_the_five_listed_and_past_the_table_are_summed_in_
 		r = sample(pid, 1000, pid, "small");
 		aggregate__add(a, &r);
 	}
-	aggregate__sort_tasks(&a->causes);
-	cr_assert_eq(a->causes.nr_tasks, AGG_MAX_TASKS);
+	cause_totals__sort_tasks(&a->causes);
+	cr_assert_eq(a->causes.nr_tasks, CAUSE_MAX_TASKS);
 	cr_assert_eq(a->causes.untabled_task_ns, 4 * 1000);
 
 	out = open_memstream(&text, &len);
 	cr_assert_not_null(out);
-	report__print_causes(out, &a->causes, 20, 0, "the workload's");
+	text_workload__print_causes(out, &a->causes, 20, 0, "the workload's");
 	cr_assert_eq(fclose(out), 0);
 	cr_assert(strstr(text, "tasks holding a CPU a wakeup needed: 'big' pid 100: 34.5%"), "%s", text);
 	/* 15 of 29 us */

@@ -22,11 +22,11 @@
 #include "attach_recorder.h"
 #include "attach_recording.h"
 #include "attach_replay.h"
-#include "attach_report.h"
 #include "events.h"
 #include "rec_reader.h"
 #include "recorder.h"
 #include "replay.h"
+#include "text_attach.h"
 
 #define WAKER		900001u
 #define WAKEE		900002u		/* woken through the eventfd */
@@ -141,7 +141,7 @@ static char *record_run(struct live *l, struct buf *file)
 		.tids_left_out = w.analysis->tids_left_out,
 		.pairs = 10,
 	};
-	attach_report__print_text(out, &report);
+	text_attach__print_text(out, &report);
 	cr_assert_eq(recorder__finish(rec), 0);
 	fclose(f);
 	fclose(out);
@@ -192,16 +192,16 @@ static char *replay_report(const char *data, size_t len, const int32_t *tids, ui
 	}
 	cr_assert_not_null(r.run, "the run was handed over");
 	out = open_memstream(&text, &text_len);
-	attach_report__print_text(out, &(struct attach_report){
-		.targets = &r.run->targets.opts,
-		.run = &r.run->res,
-		.counters = attach__counters(r.run->analysis->engine),
-		.agg = r.run->analysis->agg,
-		.tids = tids,
-		.nr_tids = nr_tids,
-		.tids_left_out = r.run->analysis->tids_left_out,
-		.pairs = 10,
-	});
+	text_attach__print_text(out, &(struct attach_report){
+				.targets = &r.run->targets.opts,
+				.run = &r.run->res,
+				.counters = attach__counters(r.run->analysis->engine),
+				.agg = r.run->analysis->agg,
+				.tids = tids,
+				.nr_tids = nr_tids,
+				.tids_left_out = r.run->analysis->tids_left_out,
+				.pairs = 10,
+				});
 	fclose(out);
 	if (unanswered)
 		*unanswered = r.run->fd_unanswered;

@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include "events.h"
 #include "host_steal.h"
-#include "recording.h"
+#include "run_recording.h"
 #include "steal_clock.h"
 
 Test(host_steal, only_the_steal_records_of_the_runs_cpus_add_up)
@@ -65,15 +65,15 @@ Test(host_steal, a_recording_keeps_what_was_measured_and_says_when_it_was_not_lo
 	host_steal__start(&h, &off);
 	h.proc_ticks = 2;
 	h.seen_ns = 123;
-	host_steal__encode(&h, &s);
+	run_recording__encode_steal(&h, &s);
 	cr_assert_eq(s.known, 1);
 	host_steal__init(&back, 0, 1);
-	host_steal__decode(&s, &back);
+	run_recording__decode_steal(&s, &back);
 	cr_assert_not(back.measured);
 	cr_assert_str_eq(back.why_off, off.why_off);
 	cr_assert_eq(back.proc_ticks, 2);
 	cr_assert_eq(back.seen_ns, 0, "what the records add up to is the replay's to count");
 	memset(&s, 0, sizeof(s));
-	host_steal__decode(&s, &back);
+	run_recording__decode_steal(&s, &back);
 	cr_assert(strstr(back.why_off, "did not read it"), "%s", back.why_off);
 }

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "explain.h"
-#include "readback.h"
+#include "json_workload.h"
 #include "json_writer.h"
-#include "report_json.h"
+#include "readback.h"
 
 static char path[64];
 static FILE *out;
@@ -628,7 +628,7 @@ static void traced_eventfd(struct run_result *r)
 	aggregate__add(&r->agg, &s);
 	s = labelled_sample(SLOW_SEQ + 4, LABEL_LOST_EVENTS, 15000);
 	aggregate__add(&r->agg, &s);
-	aggregate__sort_tasks(&r->agg.causes);
+	cause_totals__sort_tasks(&r->agg.causes);
 
 	r->traced = true;
 	r->samples_sent = r->agg.samples + 1;
@@ -661,7 +661,7 @@ static struct run_config report_config(const char *workload, bool trace)
 
 static void print_json(const struct run_config *cfg, const struct workload_desc *const *wl, size_t n)
 {
-	cr_assert_eq(report_json__print(out, cfg, wl, (const struct run_result *const *)res, n), 0);
+	cr_assert_eq(json_workload__print(out, cfg, wl, (const struct run_result *const *)res, n), 0);
 	close_tmp();
 }
 
@@ -969,6 +969,6 @@ Test(json_report, a_write_error_is_reported_as_eio)
 	if (!full)
 		cr_skip_test("no /dev/full here");
 	traced_eventfd(res[0]);
-	cr_assert_eq(report_json__print(full, &cfg, wl, (const struct run_result *const *)res, 1), -EIO);
+	cr_assert_eq(json_workload__print(full, &cfg, wl, (const struct run_result *const *)res, 1), -EIO);
 	fclose(full);
 }

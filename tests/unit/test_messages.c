@@ -83,7 +83,7 @@ static char *attach_text(void)
 	FILE *f = open_memstream(&text, &len);
 
 	cr_assert_not_null(f);
-	attach_report__print_text(f, &arun.report);
+	text_attach__print_text(f, &arun.report);
 	fclose(f);
 	return text;
 }

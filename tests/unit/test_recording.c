@@ -22,8 +22,9 @@
 #include "recorder.h"
 #include "recording.h"
 #include "replay.h"
-#include "report.h"
+#include "run_recording.h"
 #include "run_result.h"
+#include "text_workload.h"
 
 /* ---------------------------------------------------------------- a small synthetic recording */
 
@@ -344,7 +345,7 @@ static char *report_of(const char *data, size_t len, uint32_t outliers, uint64_t
 
 	*err = replay__file(in, "fixture", &ro, msg, msglen);
 	if (!*err && k.n == 1)
-		report__print_text(out, &k.runs[0]->cfg, &k.runs[0]->res);
+		text_workload__print_text(out, &k.runs[0]->cfg, &k.runs[0]->res);
 	fclose(out);
 	fclose(in);
 	for (size_t i = 0; i < k.n; i++)
@@ -550,7 +551,7 @@ static int read_one_end(const char *data, size_t len, struct run_result *res, ch
 	cr_assert_eq(rec_reader__open(&r, f, msg, 256), 0, "%s", msg);
 	while ((err = rec_reader__next(r, &rec, msg, 256)) > 0)
 		if (rec.type == REC_RUN_END)
-			run_result__decode_end(&rec.run_end, res);
+			run_recording__decode_end(&rec.run_end, res);
 	rec_reader__free(r);
 	fclose(f);
 	return err;
@@ -569,7 +570,7 @@ Test(recording, the_signal_that_interrupted_a_run_is_kept_from_version_6)
 
 	cr_assert_not_null(f);
 	w = recorder__new(f);
-	run_result__encode_end(&res, &e);
+	run_recording__encode_end(&res, &e);
 	cr_assert_eq(recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb)), 0);
 	cr_assert_eq(recorder__write(w, REC_RUN_END, &e, sizeof(e)), 0);
 	cr_assert_eq(recorder__finish(w), 0);

@@ -20,7 +20,7 @@
 #include "attach.h"
 #include "attach_analysis.h"
 #include "events.h"
-#include "options.h"
+#include "outputs.h"
 #include "outputs.h"
 #include "readback.h"
 #include "timeline.h"
@@ -431,13 +431,13 @@ Test(timeline_attach, the_file_appears_whole_at_the_end_or_not_at_all)
 {
 	char dir[] = "/tmp/wakeprobe-attach-XXXXXX", dest[128], msg[512];
 	struct attach_analysis_opts ao = {};
-	struct wp_options o = {};
+	struct output_paths o = {};
 	static struct outputs out;
 	struct attach_result r = complete(1, PROC, WAKEE, "consumer", BASE);
 
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(dest, sizeof(dest), "%s/run.trace.json", dir);
-	o.perfetto_path = dest;
+	o.perfetto = dest;
 
 	/* abandoned: nothing is left, not even the temporary file */
 	cr_assert_eq(outputs__open_attach(&out, &o, msg, sizeof(msg)), 0, "%s", msg);

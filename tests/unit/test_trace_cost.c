@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include <time.h>
-#include "recording.h"
+#include "run_recording.h"
 #include "trace_cost.h"
 
 /* burn - spend about @ms of this process's CPU */
@@ -94,21 +94,21 @@ Test(trace_cost, a_recording_keeps_it_and_an_older_one_says_it_did_not)
 	trace_cost__start(&c, -EPERM);
 	trace_cost__stop(&c, 0, 0, 0);
 	c.self_cpu_ns = 4242;
-	trace_cost__encode(&c, &r);
-	trace_cost__decode(&r, &back);
+	run_recording__encode_cost(&c, &r);
+	run_recording__decode_cost(&r, &back);
 	cr_assert(back.known);
 	cr_assert_not(back.bpf_stats_on);
 	cr_assert_eq(back.self_cpu_ns, 4242);
 	cr_assert_str_eq(back.bpf_stats_why_off, c.bpf_stats_why_off);
 	trace_cost__start(&c, 0);
 	trace_cost__stop(&c, 2400, 120, 36000);
-	trace_cost__encode(&c, &r);
-	trace_cost__decode(&r, &back);
+	run_recording__encode_cost(&c, &r);
+	run_recording__decode_cost(&r, &back);
 	cr_assert(back.bpf_stats_on);
 	cr_assert_eq(back.bpf_runs, 2400);
 	cr_assert_eq(back.bpf_run_ns, 720000);
 	cr_assert_eq(back.bpf_timed_permille, 50, "the timed share is kept");
 	memset(&r, 0, sizeof(r));
-	trace_cost__decode(&r, &back);
+	run_recording__decode_cost(&r, &back);
 	cr_assert_not(back.known);
 }

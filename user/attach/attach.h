@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * attach.h - every wakeup of a tracked thread, from kernel records alone.
+ *
+ * In attach mode wakeprobe traces a program it did not start: there are no
+ * stamps inside the program, so a wakeup is bounded by kernel events only.
+ * The engine is fed the BPF side's records (struct wp_event) one by one, in
+ * ring-buffer order, which is nearly but not exactly time order; they wait
+ * in an event window (event_window.h) until attach__advance() says the
+ * stream is complete up to a time, and are then replayed in time order
+ * through one state machine per thread. Every wakeup of a tracked thread
+ * comes out as one struct attach_result: who woke it (waker class, thread,
+ * process, irq), the wait it ended (the syscall the wakee slept in), the
+ * marks seen, the kernel phases with, for each, whether it is present and
+ * why not, a label, and the mechanism named from both ends (mechanism.h).
+ *
+ *	waker syscall entry -> sched_waking -> sched_wakeup -> switch-in -> wait syscall exit
+ *	   notify_kernel      wake_enqueue       runq_wait      resume_kernel
+ *
+ * What each record means, and what the rules below rest on, is the input
+ * contract of bpf/wakeprobe.h (struct wp_waker, struct wp_block).
+ *
+ * Bounds: the threads known at once (ATTACH_MAX_THREADS; past it the one
+ * seen least recently is forgotten, counted), the event window's (pruned at
+ * every attach__advance()), and a fixed per-CPU table. Nothing grows with
+ * the length of the run.
+ *
+ * Pure code: no BPF, no /proc. What an fd is comes from the caller's
+ * fd_kind callback.
+ */
+#ifndef WAKEPROBE_ATTACH_H
+#define WAKEPROBE_ATTACH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "mechanism.h"
+#include "wakeprobe.h"
+#include "wakeup.h"
+
+/*
+ * threads whose state is kept at once: about 500 bytes each, in a table kept
+ * at most half full that grows as they come (15 MiB at the bound)
+ */
+#define ATTACH_MAX_THREADS	16384
+
+/*
+ * How far back the event window keeps the records of a wakeup still open,
+ * for its explanation: a wakeup longer than this has the part before it
+ * unexplained (counted in explained_cut).
+ */
+#define ATTACH_EXPLAIN_KEEP_NS	(250ull * 1000 * 1000)
+
+/* why a phase of a wakeup has no time; ATTACH_PRESENT when it has */
+enum attach_absence {
+	ATTACH_PRESENT,
+	ATTACH_ABSENT_NO_USER_STAMP,	/* notify_user, resume_user: no stamps inside the program */
+	ATTACH_ABSENT_WAKER_NO_SYSCALL,	/* the waker is a tracked thread outside any syscall */
+	ATTACH_ABSENT_WAKER_UNTRACKED,	/* another process or a kernel thread: its syscalls are not traced */
+	ATTACH_ABSENT_WAKER_INTERRUPT,	/* an irq, a softirq or a timer woke it: there is no syscall */
+	ATTACH_ABSENT_ENTRY_UNSEEN,	/* the waker's syscall was entered before its entry could be seen */
+	ATTACH_ABSENT_NO_WAIT_SYSCALL,	/* the wakee slept outside a syscall: nothing returns */
+	ATTACH_ABSENT_SLEPT_AGAIN,	/* the wakee slept again in its wait syscall before it returned */
+	ATTACH_ABSENT_LABELLED,		/* not complete (see the label): no phase is measured */
+	ATTACH_ABSENT_LEAN,		/* --lean traces no syscall: notify_kernel, resume_kernel */
+	NR_ATTACH_ABSENCES,
+};
+
+/*
+ * One wakeup of a tracked thread.
+ *
+ * sr is the wakeup in the words of the workload paths (wakeup.h), so that
+ * the stages that take a struct sample_result (explain__sample(),
+ * aggregate__add()) can take it too: sample.seq numbers the results from 1,
+ * sample.waker_tid is waker.tid when a thread woke it (0 for an interrupt,
+ * a softirq or a timer, whose waker.tid is the task they interrupted) and
+ * sample.wakee_tid the wakee; label,
+ * missing, phase_ns, the CPUs, the idle exit, notify_nr/arg/arg2 (the
+ * waker's syscall) and wait_end_type/nr mean what they mean there. With no
+ * stamps in the program, t_notify_ns is the first mark (the waker's syscall
+ * entry, or sched_waking) and t_woken_ns the last (the wait's end, or the
+ * switch-in), so notify_user and resume_user are always 0. In a complete
+ * result an absent phase is zero wide: its marks in sr.mark_ns take the time
+ * of their neighbours, the phases still add up to total_ns, and mark_seen[]
+ * says which marks were really seen; in any other result sr.mark_ns holds
+ * the marks seen and 0 for the others.
+ */
+struct attach_result {
+	struct sample_result sr;
+
+	uint32_t wakee_tgid;		/* 0 until the wakee's switch-in named it */
+	char wakee_comm[WP_TASK_COMM_LEN];
+	uint16_t wakee_prio;		/* at its switch-in */
+	struct waker_info waker;	/* cls 0: no waker record came with the waking */
+	struct wait_info wait;		/* known: the BLOCK of the sleep this wakeup ended */
+
+	bool mark_seen[NR_MARKS];
+	uint8_t absent[NR_PHASES];	/* enum attach_absence, per phase */
+	int64_t wake_to_run_ns;		/* sched_waking -> switch-in; -1 when not complete */
+	int64_t notify_to_return_ns;	/* waker's syscall entry -> wait syscall's exit; -1 unless both known */
+	int64_t waited_ns;		/* wait syscall's entry -> its exit; -1 unless both known */
+	uint32_t migrations;		/* sched_migrate_task of the wakee between its waking and its last mark */
+
+	uint8_t family;			/* enum mech_family */
+	char mechanism[MECHANISM_NAME_LEN];	/* mechanism__name() */
+};
+
+/* what fd @fd of process @tgid is; the caller caches if it must, the engine asks once per wakeup end */
+typedef enum fd_kind (*attach_fd_kind_fn)(uint32_t tgid, int fd, void *ctx);
+typedef void (*attach_result_fn)(const struct attach_result *r, void *ctx);
+
+struct attach_config {
+	attach_fd_kind_fn fd_kind;	/* NULL: every fd is FD_KIND_UNKNOWN */
+	void *fd_kind_ctx;
+};
+
+struct attach_counters {
+	uint64_t events;		/* records added */
+	uint64_t late_events;		/* stamped before a time attach__advance() had finished: not replayed */
+	uint64_t evicted_events;	/* pushed out of a full event window */
+	uint64_t drops_seen;		/* highest drop count carried by a record or noted */
+	uint64_t results;		/* wakeups handed to the callback */
+	uint64_t threads;		/* threads known now */
+	uint64_t threads_peak;
+	uint64_t new_threads;		/* sched_wakeup_new and fork: a thread began (or a tid was reused) */
+	uint64_t exited_threads;	/* a switch-out in TASK_DEAD (a BLOCK in exit_group may be any sleep there) */
+	uint64_t forgotten_threads;	/* the table was full: the thread seen least recently was dropped */
+	uint64_t unpaired_wakers;	/* a WAKER record whose WAKING did not follow on its CPU */
+	uint64_t stray_wakeups;		/* a second sched_wakeup for one waking: ignored */
+	uint64_t cpu_out_of_range;	/* records from a CPU >= WP_MAX_CPUS: not paired, no idle exit */
+	uint64_t migrations;		/* sched_migrate_task of a tracked task, anywhere in the run */
+	uint64_t explained_cut;		/* complete wakeups older than the records kept: their start unexplained */
+	/* --lean --threshold-us: slow wakeups split by cause from their CPU's flight records, and not for want of memory */
+	uint64_t flight_explained;
+	uint64_t flight_lost;
+};
+
+struct attach;
+
+struct attach *attach__new(const struct attach_config *cfg, attach_result_fn fn, void *ctx);
+void attach__free(struct attach *a);
+
+void attach__add_event(struct attach *a, const struct wp_event *e);
+/*
+ * attach__note_drops - the BPF side's drop counter, read once the ring
+ * buffer was drained (event_window__note_drops()). Call it before
+ * attach__advance(), as merger__note_drops().
+ */
+void attach__note_drops(struct attach *a, uint64_t drops);
+/* every record stamped before @complete_ns has been added: replay them, hand over the wakeups they end */
+void attach__advance(struct attach *a, uint64_t complete_ns);
+/*
+ * attach__finish - the stream is over; @final_drops is the BPF side's drop
+ * counter at the end. Every wakeup still open is handed over: lost_events
+ * when drops reach it, out_of_window otherwise (tracing stopped first).
+ */
+void attach__finish(struct attach *a, uint64_t final_drops);
+
+const struct attach_counters *attach__counters(const struct attach *a);
+
+/* attach__absence_name - "present", "no_user_stamp", "waker_untracked", ... */
+const char *attach__absence_name(enum attach_absence why);
+/* attach__absence_describe - the reason as a sentence fragment: "the waker is another process ..." */
+const char *attach__absence_describe(enum attach_absence why);
+
+#endif /* WAKEPROBE_ATTACH_H */

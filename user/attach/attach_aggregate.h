@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * attach_aggregate.h - streaming statistics over attach mode's wakeups
+ * (attach.h): every wakeup by label and by waker class; for the complete
+ * ones, a histogram per kernel phase with why it was absent when it was,
+ * wake-to-run and notify-to-return over all, one row per (waker -> wakee,
+ * mechanism) pair, and one per futex address.
+ *
+ * Only complete wakeups go into the histograms and the tables; the others
+ * are counted by label and nowhere else, as in the workload reports.
+ *
+ * The complete wakeups' time is summed by cause, and the slowest are kept
+ * whole with their explanation (--outliers, --threshold-us).
+ *
+ * Bounded whatever the run's length: at most ATTACH_AGG_MAX_PAIRS pairs,
+ * each with two histograms (about 117 KiB a pair, allocated when the pair
+ * first comes: 15 MiB at most), and ATTACH_AGG_MAX_FUTEXES futex rows of a
+ * few hundred bytes, in the struct; a wakeup whose pair or futex did not fit
+ * is counted in pairs_untabled or futexes_untabled, never dropped unseen.
+ */
+#ifndef WAKEPROBE_ATTACH_AGGREGATE_H
+#define WAKEPROBE_ATTACH_AGGREGATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "attach.h"
+#include "cause_totals.h"
+#include "histogram.h"
+#include "mechanism.h"
+#include "wakeup.h"
+
+#define ATTACH_AGG_MAX_PAIRS	128
+#define ATTACH_AGG_MAX_FUTEXES	256
+#define ATTACH_AGG_FUTEX_TIDS	8	/* threads listed per futex */
+
+/* the order of a table: the most wakeups first, or the most time */
+enum attach_order {
+	ATTACH_ORDER_COUNT,	/* pairs: wakeups; futexes: waits + wakes */
+	ATTACH_ORDER_COST,	/* pairs: wake-to-run summed; futexes: time waited summed */
+};
+
+/* the complete wakeups of one waker, of one wakee, through one mechanism */
+struct attach_pair {
+	/* the key */
+	uint8_t waker_class;			/* enum wp_waker_class */
+	uint32_t waker_id;			/* mechanism__waker_id() */
+	uint32_t wakee_tid;
+	char mechanism[MECHANISM_NAME_LEN];
+	/* as the first wakeup of the pair named them */
+	char waker[MECHANISM_NAME_LEN];		/* mechanism__waker_name() */
+	uint32_t waker_tid;
+	uint32_t waker_tgid;
+	uint32_t wakee_tgid;
+	char wakee_comm[WP_TASK_COMM_LEN];
+	uint8_t family;				/* enum mech_family */
+
+	uint64_t count;
+	struct histogram wake_to_run;		/* every wakeup of the pair */
+	struct histogram notify_to_return;	/* those whose both ends are known */
+	uint64_t hash;
+};
+
+/* one futex word, in one process (a shared futex has an address per process) */
+struct attach_futex {
+	uint32_t tgid;
+	uint64_t addr;
+	uint64_t waits;				/* futex waits on it that a wakeup ended (the syscall returned) */
+	uint64_t wakes;				/* wakeups a futex wake on it made */
+	uint64_t waits_timed;			/* waits whose syscall entry was seen: in the two below */
+	uint64_t wait_total_ns;			/* the wait syscall's entry -> its exit */
+	uint64_t wait_max_ns;
+	uint32_t tids[ATTACH_AGG_FUTEX_TIDS];	/* the threads that waited or woke on it, first come */
+	uint32_t nr_tids;
+	uint64_t tids_untabled;			/* waits and wakes by threads past the list */
+};
+
+struct attach_aggregate {
+	uint64_t wakeups;			/* every result */
+	uint64_t by_label[NR_LABELS];
+	uint64_t missing_by_mark[NR_MARKS];
+	uint64_t by_class[WP_WAKER_CLASS_MAX];	/* index 0: no waker record */
+
+	/* complete wakeups */
+	uint64_t complete;
+	uint64_t by_family[NR_MECH_FAMILIES];
+	uint64_t absent[NR_PHASES][NR_ATTACH_ABSENCES];	/* per phase: present, or why not */
+	struct histogram phase[NR_PHASES];	/* where the phase is present */
+	struct histogram wake_to_run;
+	struct histogram notify_to_return;
+	struct histogram idle_exit;		/* target CPU idle at the waking, its exit seen */
+	struct histogram total;			/* first mark -> last mark: the span explained */
+	uint64_t target_idle;
+	uint64_t remote_wakeups;		/* sched_wakeup ran on another CPU than sched_waking */
+	struct cause_totals causes;		/* their time by cause (explain.h) */
+
+	/* the slowest by total at or over the threshold, slowest first, with their explanation */
+	uint32_t outliers_wanted;
+	uint64_t outlier_threshold_ns;
+	uint32_t nr_outliers;
+	uint64_t outlier_candidates;		/* complete wakeups at or over the threshold */
+	struct attach_result outliers[AGG_MAX_OUTLIERS];
+
+	struct attach_pair *pairs[ATTACH_AGG_MAX_PAIRS];
+	uint32_t nr_pairs;
+	uint64_t pairs_untabled;		/* complete wakeups whose pair did not fit */
+	uint16_t pair_index[2 * ATTACH_AGG_MAX_PAIRS];		/* open addressing: 1 + index, 0 free */
+
+	struct attach_futex futexes[ATTACH_AGG_MAX_FUTEXES];
+	uint32_t nr_futexes;
+	uint64_t futexes_untabled;		/* waits and wakes on futexes that did not fit */
+	uint16_t futex_index[2 * ATTACH_AGG_MAX_FUTEXES];
+};
+
+struct attach_aggregate *attach_aggregate__new(void);
+void attach_aggregate__free(struct attach_aggregate *g);
+/* keep the @k slowest complete wakeups whose total is at least @threshold_ns (k <= AGG_MAX_OUTLIERS) */
+void attach_aggregate__want_outliers(struct attach_aggregate *g, uint32_t k, uint64_t threshold_ns);
+void attach_aggregate__add(struct attach_aggregate *g, const struct attach_result *r);
+/* attach_aggregate__end - the run is over: order what is ordered once */
+void attach_aggregate__end(struct attach_aggregate *g);
+/*
+ * attach_aggregate__pairs - up to @max pairs into @out in @order (ties: the
+ * other measure, then the key: waker class and id, wakee, mechanism); how many
+ */
+size_t attach_aggregate__pairs(const struct attach_aggregate *g, enum attach_order order,
+			       const struct attach_pair **out, size_t max);
+/* attach_aggregate__futexes - up to @max futexes into @out in @order (ties: tgid, address); how many */
+size_t attach_aggregate__futexes(const struct attach_aggregate *g, enum attach_order order,
+				 const struct attach_futex **out, size_t max);
+
+#endif /* WAKEPROBE_ATTACH_AGGREGATE_H */

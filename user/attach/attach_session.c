@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/* attach_session.c - a live run of attach mode: the targets, the BPF side, the loop, the end */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "attach_session.h"
+#include "collector.h"
+#include "launch.h"
+#include "parse.h"
+#include "runner.h"
+#include "targets.h"
+
+/* how long a command gets to end after SIGTERM before SIGKILL */
+#define COMMAND_GRACE_MS	500
+
+struct attach_session {
+	const struct attach_session_opts *opts;
+	struct attach_session_result *res;
+	struct collector *collector;
+	struct runner runner;
+};
+
+static int on_record(const struct wp_event *e, void *ctx)
+{
+	struct attach_session *s = ctx;
+
+	host_steal__add_event(&s->res->steal, e);
+	s->opts->on_event(e, s->opts->ctx);
+	return 0;
+}
+
+/* pump - hand over what arrived, and say up to when the stream is complete */
+static void pump(struct attach_session *s, int timeout_ms)
+{
+	uint64_t drops = 0, complete_ns = collector__take(s->collector, timeout_ms, &drops);
+
+	if (s->opts->on_advance)
+		s->opts->on_advance(complete_ns, drops, s->opts->ctx);
+}
+
+static int track_command(pid_t pid, void *ctx)
+{
+	struct attach_session *s = ctx;
+
+	return collector__track(s->collector, pid);
+}
+
+int attach_session__check(const struct attach_session_opts *o, char *path, size_t pathlen, char *msg,
+			  size_t len)
+{
+	int err;
+
+	/* first: what it starts must get pids where wakeprobe looks */
+	err = collector__check_pid_namespace(o->argv != NULL, msg, len);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < o->nr_pids; i++) {
+		err = targets__check_pid(o->pids[i], msg, len);
+		if (err)
+			return err;
+	}
+	if (o->argv) {
+		err = targets__find_command(o->argv[0], path, pathlen);
+		if (err) {
+			snprintf(msg, len, "cannot run '%s': %s", parse__shown(o->argv[0]), err == -EACCES ?
+				 "not an executable file" : "no such command (check the name and $PATH)");
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int start_command(struct attach_session *s, char *msg, size_t len)
+{
+	const struct attach_session_opts *o = s->opts;
+	const char *path = o->command_path;
+	int err;
+
+	s->runner.drop_privileges = o->drop_privileges;
+	s->runner.uid = o->uid;
+	s->runner.gid = o->gid;
+	s->runner.capture_stdout = o->capture_stdout;
+	s->runner.stdout_fd = o->stdout_fd;
+	err = runner__start(&s->runner, path, o->argv, -1, track_command, s);
+	if (err) {
+		launch__describe_failure(&s->runner, s->collector, path, err, msg, len);
+		return err;
+	}
+	s->res->command_pid = s->runner.pid;
+	if (o->on_command)
+		o->on_command(s->runner.pid, o->ctx);
+	return 0;
+}
+
+/* targets_all_gone - every --pid target has exited; counts them into the result */
+static bool targets_all_gone(struct attach_session *s)
+{
+	uint32_t gone = 0;
+
+	for (uint32_t i = 0; i < s->opts->nr_pids; i++)
+		gone += !targets__alive(s->opts->pids[i]);
+	s->res->targets_exited = gone;
+	return s->opts->nr_pids && gone == s->opts->nr_pids;
+}
+
+int attach_session__run(const struct attach_session_opts *o, struct attach_session_result *res, char *msg,
+			size_t len)
+{
+	struct attach_session s = { .opts = o, .res = res, .runner = { .pid = -1 } };
+	struct collector_opts copts = {
+		.verbose = o->verbose,
+		.ringbuf_bytes = o->ringbuf_bytes,
+		.attach = true,
+		.lean = o->lean,
+		.lean_flight_ns = o->lean_flight_ns,
+		.run_stats = true,
+		.fn = on_record,
+		.ctx = &s,
+	};
+	uint64_t started_ns;
+	bool holding = false;
+	sigset_t saved;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	run_meta__now(&res->meta);
+	host_steal__init(&res->steal, HOST_STEAL_ALL_CPUS, HOST_STEAL_ALL_CPUS);
+	err = collector__open(&s.collector, &copts, msg, len);
+	if (err)
+		goto out;
+	for (uint32_t i = 0; i < o->nr_pids; i++) {
+		err = collector__track(s.collector, o->pids[i]);
+		if (err) {
+			snprintf(msg, len, "cannot track pid %d: %s", (int)o->pids[i], strerror(-err));
+			goto out;
+		}
+	}
+	/* a signal while the BPF side loaded: end before there is a command, with nothing traced */
+	err = launch__begin_whole(&saved, msg, len);
+	if (err)
+		goto out;
+	holding = true;
+	res->trace_start_ns = collector__now_ns();
+	host_steal__start(&res->steal, collector__steal(s.collector));
+	trace_cost__start(&res->cost, collector__run_stats(s.collector));
+	if (o->on_begin)
+		o->on_begin(res, o->ctx);
+	if (o->argv) {
+		err = start_command(&s, msg, len);
+		if (err)
+			goto out;
+	}
+	launch__began(&saved);
+	holding = false;
+
+	started_ns = collector__now_ns();
+	while (!launch_stop_requested) {
+		uint64_t ran_ms;
+
+		pump(&s, COLLECTOR_DRAIN_EVERY_MS);
+		if (o->argv && runner__poll(&s.runner)) {
+			res->command_exited = true;
+			break;
+		}
+		if (targets_all_gone(&s))
+			break;
+		ran_ms = (collector__now_ns() - started_ns) / 1000000;
+		if (o->duration_ms && ran_ms >= o->duration_ms) {
+			res->duration_reached = true;
+			break;
+		}
+		if (o->timeout_ms && ran_ms >= o->timeout_ms) {
+			res->timed_out = true;
+			break;
+		}
+	}
+	if (launch_stop_requested) {
+		res->interrupted = true;
+		res->stop_signal = launch_stop_requested;
+	}
+	/* what wakeprobe started it also ends, with all the command started: nothing is left running */
+	runner__stop(&s.runner, COMMAND_GRACE_MS);
+	res->others_stopped = s.runner.others_stopped;
+	res->trace_end_ns = collector__now_ns();
+	collector__detach(s.collector);
+	collector__drain(s.collector);
+	{
+		struct collector_prog_totals totals;
+
+		collector__counters(s.collector, &res->counters, &res->drops_total);
+		collector__lean_counters(s.collector, &res->lean);
+		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
+		collector__prog_totals(s.collector, &totals);
+		res->missed_runs = totals.missed_runs;
+		trace_cost__stop(&res->cost, totals.counted_runs, totals.runs, totals.run_ns);
+	}
+	if (o->on_advance)
+		o->on_advance(res->trace_end_ns, res->drops_total, o->ctx);
+	targets_all_gone(&s);
+	if (o->argv) {
+		res->command_status = s.runner.status;
+		runner__describe_exit(&s.runner, res->command_exit, sizeof(res->command_exit));
+	}
+	err = 0;
+out:
+	if (holding)
+		launch__began(&saved);
+	runner__stop(&s.runner, 0);
+	collector__close(s.collector);
+	return err;
+}

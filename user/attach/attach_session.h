@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * attach_session.h - one live run of attach mode: trace processes that are
+ * already running (--pid) or a command wakeprobe starts (-- COMMAND), until
+ * the command ends, every target has exited, --duration or --timeout runs
+ * out, or Ctrl-C; every kernel record goes to the caller as it arrives.
+ */
+#ifndef WAKEPROBE_ATTACH_SESSION_H
+#define WAKEPROBE_ATTACH_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/types.h>
+#include "host_steal.h"
+#include "run_meta.h"
+#include "trace_cost.h"
+#include "wakeprobe.h"
+
+struct attach_session_result;
+
+struct attach_session_opts {
+	const int32_t *pids;		/* --pid: processes already running */
+	uint32_t nr_pids;
+	char *const *argv;		/* -- COMMAND: started here, traced from its first instruction */
+	const char *command_path;	/* ... the executable, as attach_session__check() found it */
+	uint64_t duration_ms;		/* end after this long; 0: when the targets do */
+	uint64_t timeout_ms;		/* as for workloads: end, and stop the command; 0: none */
+	uint32_t ringbuf_bytes;
+	bool lean;			/* --lean: one record per wakeup (attach_lean.h) */
+	uint64_t lean_flight_ns;	/* ... whose wakeups this slow bring their CPU's flight records; 0: off */
+	bool verbose;
+	bool drop_privileges;		/* run the command as uid:gid */
+	uid_t uid;
+	gid_t gid;
+	/* the command writes its standard output into @stdout_fd, not wakeprobe's */
+	bool capture_stdout;
+	int stdout_fd;
+	/* optional: the command has started as @pid, under tracing; no record of it is handed over before */
+	void (*on_command)(pid_t pid, void *ctx);
+	/* optional: tracing has begun (@res holds the machine and trace_start_ns), no record is in yet */
+	void (*on_begin)(const struct attach_session_result *res, void *ctx);
+	/* every record, in ring-buffer order */
+	void (*on_event)(const struct wp_event *e, void *ctx);
+	/* every record stamped before @complete_ns has been handed over; @drops: the drop counter then */
+	void (*on_advance)(uint64_t complete_ns, uint64_t drops, void *ctx);
+	void *ctx;
+};
+
+struct attach_session_result {
+	struct run_meta meta;
+	uint64_t trace_start_ns;	/* CLOCK_MONOTONIC */
+	uint64_t trace_end_ns;
+	struct wp_counters counters;
+	struct wp_lean_counters lean;	/* --lean: the wakes that wrote no record */
+	uint64_t drops_total;
+	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
+	uint32_t targets_exited;	/* --pid targets gone before the end */
+	pid_t command_pid;		/* -- COMMAND: its pid; 0 without one */
+	bool command_exited;		/* on its own, before the run ended */
+	int command_status;		/* waitpid() status */
+	char command_exit[96];		/* "exited with status 0", "killed by SIGTERM" */
+	bool interrupted;		/* SIGINT, SIGTERM or SIGHUP */
+	int stop_signal;		/* ... which one; 0 in a recording from before it was kept */
+	uint32_t others_stopped;	/* processes the command started that were still running, and stopped */
+	bool timed_out;			/* --timeout */
+	bool duration_reached;		/* --duration */
+	struct host_steal steal;	/* the host's steal on every CPU over the run */
+	struct trace_cost cost;		/* what tracing cost */
+};
+
+/*
+ * attach_session__check - what can be found wrong with @o's targets before
+ * anything is loaded: a wakeprobe in a pid namespace of its own, a --pid
+ * that is not a live process wakeprobe may trace, a command that cannot be
+ * run (its executable goes into @path). 0, or a negative errno and @msg.
+ */
+int attach_session__check(const struct attach_session_opts *o, char *path, size_t pathlen, char *msg,
+			  size_t len);
+
+/*
+ * attach_session__run - trace @o's targets, which attach_session__check()
+ * passed, to the end. Returns 0 when there is a result to report (@res says
+ * how the run ended), or a negative errno with a one-line reason in @msg
+ * (nothing was traced, nothing is left running): -EINTR when a signal came
+ * before tracing began.
+ */
+int attach_session__run(const struct attach_session_opts *o, struct attach_session_result *res, char *msg,
+			size_t len);
+
+#endif /* WAKEPROBE_ATTACH_SESSION_H */

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * collector.h - load and attach the BPF programs, track processes, and stream
+ * their ring-buffer records to a callback.
+ */
+#ifndef WAKEPROBE_COLLECTOR_H
+#define WAKEPROBE_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/types.h>
+#include "syscall_list.h"
+#include "wakeprobe.h"
+
+typedef int (*collector_event_fn)(const struct wp_event *e, void *ctx);
+
+struct collector_opts {
+	bool verbose;			/* pass libbpf's own messages through */
+	uint32_t ringbuf_bytes;		/* a power of two, at least one page */
+	/* syscalls whose entry / exit to record, ended by -1 if shorter */
+	struct syscall_list enter_syscalls;
+	struct syscall_list exit_syscalls;
+	bool all_syscalls;		/* record both ends of every syscall instead */
+	/*
+	 * Have the kernel time the programs' runs (BPF_ENABLE_STATS), in
+	 * windows of COLLECTOR_TIMED_MS of every COLLECTOR_TIMED_EVERY_MS:
+	 * its two clock reads a run cost more than the programs' own work on
+	 * a hypervisor's clock, and timed throughout they change what is
+	 * measured (docs/bench.md). A refusal is not an error.
+	 */
+	bool run_stats;
+	bool time_every_run;		/* ... every run instead: the benchmark's per-program figures */
+	/*
+	 * Attach mode: trace programs wakeprobe did not start. Adds the
+	 * WP_EV_WAKER and WP_EV_BLOCK records and the SYS_EXIT of every
+	 * syscall a tracked task slept in (bpf/wakeprobe.bpf.c says what each
+	 * holds); false keeps the BPF side exactly as the workloads need it.
+	 */
+	bool attach;
+	/*
+	 * Lean mode: only the scheduler's wake and switch tracepoints, one
+	 * WP_EV_LEAN record per wakeup (bpf/wakeprobe.bpf.c, at its end).
+	 */
+	bool lean;
+	/* lean mode's flight recorder: wakeups this slow or slower bring their CPU's records; 0: off */
+	uint64_t lean_flight_ns;
+	collector_event_fn fn;
+	void *ctx;
+};
+
+struct collector;
+struct wakeprobe_bpf;
+
+/*
+ * collector__set_mode - before @skel is loaded: attach mode or not, in its
+ * rodata, and so which programs load (attach mode's own, the hrtimer
+ * expiry, only with @attach; with @lean, the lean programs and the fork
+ * tracker alone). The benchmark mirrors the workload mode's programs
+ * through it.
+ */
+void collector__set_mode(struct wakeprobe_bpf *skel, bool attach, bool lean);
+
+/*
+ * collector__want_syscalls - set @end (WP_SYSCALL_*) in @wanted, a BPF side's
+ * table by syscall number, for each syscall of @list
+ */
+void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall_list *list, __u8 end);
+
+/*
+ * collector__check_access - can this process trace at all? Fills @msg with
+ * one line naming the fix when not; returns 0 or a negative errno.
+ */
+int collector__check_access(char *msg, size_t len);
+
+/*
+ * collector__check_pid_namespace - the BPF side gives every pid as
+ * wakeprobe's own pid namespace numbers it (a container's, when it runs in
+ * one); @starts: the run starts a workload or a command, which must get
+ * pids in that namespace too, not in one made for its children alone
+ * (unshare -p without -f). 0 when it does, else -EOPNOTSUPP and @msg.
+ */
+int collector__check_pid_namespace(bool starts, char *msg, size_t len);
+
+/* collector__open - load and attach; on failure @msg says why */
+int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len);
+int collector__track(struct collector *c, pid_t tgid);
+/*
+ * collector__out_of_fds - is @err (a negative errno) a run out of file
+ * descriptors? Then one line into @msg: about how many a run with @c (NULL:
+ * untraced) needs, the limit and the fix. A limit below what the BPF side
+ * alone holds counts whatever @err says: libbpf words that EINVAL.
+ */
+bool collector__out_of_fds(const struct collector *c, int err, char *msg, size_t len);
+/*
+ * How often a live run drains the ring buffer: the BPF side commits records
+ * without waking the reader (wakeprobe.bpf.c, event_submit()).
+ */
+#define COLLECTOR_DRAIN_EVERY_MS	10
+/*
+ * A BPF program stamps its record before it reserves and commits it, so a
+ * record can show up slightly after records stamped later. Everything older
+ * than this, relative to the moment the ring buffer was last drained, is in.
+ */
+#define COLLECTOR_COMMIT_DELAY_NS	(2ull * 1000 * 1000)
+
+/* collector__now_ns - CLOCK_MONOTONIC, the clock the BPF side stamps its records with */
+uint64_t collector__now_ns(void);
+
+/*
+ * collector__take - wait up to @timeout_ms for records, deliver every one
+ * in the ring buffer, and return the time up to which the stream is now
+ * complete; the drop counter read after the drain goes into @drops.
+ */
+uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops);
+/*
+ * collector__leave - collector__take() that leaves the records in the ring
+ * buffer: wait @timeout_ms, and return the time up to which the stream
+ * would be complete had it been drained now (collector__drain_until()
+ * takes them later); the drop counter goes into @drops.
+ */
+uint64_t collector__leave(struct collector *c, int timeout_ms, uint64_t *drops);
+
+/* collector__poll - wait up to @timeout_ms, then deliver what arrived */
+int collector__poll(struct collector *c, int timeout_ms);
+/* collector__drain - deliver everything already in the ring buffer */
+int collector__drain(struct collector *c);
+/*
+ * collector__drain_until - deliver the records in the ring buffer, in its
+ * order, up to the first one stamped after @until_ns: that one waits for
+ * the next drain. Records that waited in the ring while the workload ran
+ * (session.c) come out this way, a stretch at a time.
+ */
+int collector__drain_until(struct collector *c, uint64_t until_ns);
+/* collector__backlog - the bytes of records waiting in the ring buffer, of collector__ring_bytes() */
+uint64_t collector__backlog(const struct collector *c);
+uint32_t collector__ring_bytes(const struct collector *c);
+/* collector__detach - stop producing events; the ring buffer can still be drained */
+void collector__detach(struct collector *c);
+/* collector__attach - after collector__detach, produce events again */
+int collector__attach(struct collector *c);
+void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
+/* collector__lean_counters - lean mode's count of the wakes that wrote no record */
+void collector__lean_counters(const struct collector *c, struct wp_lean_counters *out);
+/* collector__run_stats - 0 when the kernel times the programs' runs, else why not (a negative errno) */
+int collector__run_stats(const struct collector *c);
+struct steal_layout;
+/*
+ * collector__steal - whether the BPF side reads the host's steal clock
+ * (WP_EV_STEAL records), or the one line saying why not. A CPU whose
+ * layout check failed is counted in wp_counters.steal_bad_cpus.
+ */
+const struct steal_layout *collector__steal(const struct collector *c);
+#define COLLECTOR_MAX_PROGS	32
+
+struct collector_prog_totals {
+	/*
+	 * Times the kernel skipped one of our programs because another of its
+	 * invocations was already running on that CPU (recursion_misses,
+	 * v5.12+): events that were never made.
+	 */
+	uint64_t missed_runs;
+	/* how often the programs ran: their own count (bpf/wakeprobe.bpf.c, prog_runs) */
+	uint64_t counted_runs;
+	/* with run_stats: the runs the kernel timed, and their time in all */
+	uint64_t runs;
+	uint64_t run_ns;
+	/* ... and program by program, the loaded ones, in the object's order */
+	struct collector_prog_cost {
+		char name[32];		/* the program's: handle_sched_switch, lean_sched_waking, ... */
+		char tracepoint[32];	/* where it is attached: sched_switch, cpu_idle, ... */
+		uint64_t runs;
+		uint64_t run_ns;
+	} progs[COLLECTOR_MAX_PROGS];
+	uint32_t nr_progs;
+};
+
+/* the kernel times the programs in windows this long, one at the start of each period */
+#define COLLECTOR_TIMED_MS		20
+#define COLLECTOR_TIMED_EVERY_MS	2000
+
+/*
+ * collector__time_tick - with run_stats, turn the kernel's timing on or off
+ * as the windows say at @now_ns; the first call starts the first window.
+ * Call it as tracing starts and then every COLLECTOR_DRAIN_EVERY_MS or so.
+ */
+void collector__time_tick(struct collector *c, uint64_t now_ns);
+/* collector__prog_totals - the programs' own count, and bpf_prog_info summed over every program */
+void collector__prog_totals(const struct collector *c, struct collector_prog_totals *t);
+/*
+ * collector__object_totals - bpf_prog_info of every loaded program of @obj,
+ * any BPF object's (the benchmark's floor tracer's too); no counted_runs
+ */
+struct bpf_object;
+void collector__object_totals(const struct bpf_object *obj, struct collector_prog_totals *t);
+void collector__close(struct collector *c);
+
+#endif /* WAKEPROBE_COLLECTOR_H */

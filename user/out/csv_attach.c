@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/* csv_attach.c - one RFC 4180 row per attach-mode wakeup, streamed */
+#include <inttypes.h>
+#include <stdlib.h>
+#include "csv.h"
+#include "csv_attach.h"
+#include "mechanism.h"
+
+/* the phases attach mode measures: there are no stamps inside the program for the user ones */
+#define FIRST_KERNEL_PHASE	PHASE_NOTIFY_KERNEL
+#define LAST_KERNEL_PHASE	PHASE_RESUME_KERNEL
+
+struct csv_attach {
+	FILE *out;
+};
+
+struct csv_attach *csv_attach__open(FILE *out)
+{
+	struct csv_attach *c = calloc(1, sizeof(*c));
+	int k;
+
+	if (!c)
+		return NULL;
+	c->out = out;
+	fputs("seq,t_ns,total_ns,label,missing_mark,waker_class,waker,waker_tid,waker_tgid,wakee_tid,wakee_tgid,"
+	      "wakee_comm,mechanism,family,notify_nr,wait_nr", out);
+	for (k = FIRST_KERNEL_PHASE; k <= LAST_KERNEL_PHASE; k++)
+		fprintf(out, ",%s_ns,%s_absent", wakeup__phase_name(k), wakeup__phase_name(k));
+	fputs(",wake_to_run_ns,notify_to_return_ns,waited_ns,waking_cpu,wakeup_cpu,target_cpu,target_was_idle,"
+	      "idle_exit_ns,migrations", out);
+	for (k = 0; k < NR_CAUSES; k++)
+		fprintf(out, ",cause_%s_ns", wakeup__cause_name(k));
+	fputs(CSV_EOL, out);
+	return c;
+}
+
+/* put_text - a separator, then the text cell @s */
+static void put_text(FILE *out, const char *s)
+{
+	fputc(',', out);
+	csv__put_str(out, s);
+}
+
+void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
+{
+	const struct sample_result *sr = &r->sr;
+	bool complete = sr->label == LABEL_COMPLETE;
+	bool thread = mechanism__waker_is_thread(&r->waker);
+	bool waking = r->mark_seen[MARK_WAKING];
+	char waker[MECHANISM_NAME_LEN], comm[WP_TASK_COMM_LEN + 1];
+	FILE *out = c->out;
+	int k;
+
+	fprintf(out, "%" PRIu64, sr->sample.seq);
+	csv__put_u64(out, true, sr->t_notify_ns);
+	csv__put_i64(out, true, sr->total_ns);
+	put_text(out, wakeup__label_name(sr->label));
+	put_text(out, sr->label == LABEL_MISSING_EVENT ? wakeup__mark_name(sr->missing) : "");
+	put_text(out, mechanism__waker_class_name(r->waker.cls));
+	mechanism__waker_name(&r->waker, waker, sizeof(waker));
+	put_text(out, waker);
+	csv__put_u64(out, thread, r->waker.tid);
+	csv__put_u64(out, thread && r->waker.tgid, r->waker.tgid);
+	csv__put_u64(out, true, sr->sample.wakee_tid);
+	csv__put_u64(out, r->wakee_tgid, r->wakee_tgid);
+	/* a comm fills its 16 bytes without a NUL when it is that long */
+	snprintf(comm, sizeof(comm), "%.*s", (int)sizeof(r->wakee_comm), r->wakee_comm);
+	put_text(out, comm);
+	put_text(out, r->mechanism);
+	put_text(out, mechanism__family_name(r->family));
+	csv__put_i64(out, r->waker.cls == WP_WAKER_SYSCALL, r->waker.nr);
+	csv__put_i64(out, r->wait.known && r->wait.nr >= 0, r->wait.nr);
+	for (k = FIRST_KERNEL_PHASE; k <= LAST_KERNEL_PHASE; k++) {
+		bool present = complete && r->absent[k] == ATTACH_PRESENT;
+
+		csv__put_i64(out, present, sr->phase_ns[k]);
+		put_text(out, present ? "" : attach__absence_name(r->absent[k]));
+	}
+	csv__put_i64(out, r->wake_to_run_ns >= 0, r->wake_to_run_ns);
+	csv__put_i64(out, r->notify_to_return_ns >= 0, r->notify_to_return_ns);
+	csv__put_i64(out, r->waited_ns >= 0, r->waited_ns);
+	csv__put_u64(out, waking, sr->waking_cpu);
+	csv__put_u64(out, r->mark_seen[MARK_WAKEUP], sr->wakeup_cpu);
+	csv__put_u64(out, waking, sr->target_cpu);
+	/* lean mode sees neither idle CPUs, nor migrations, nor causes: empty, not 0 */
+	csv__put_u64(out, waking && !sr->lean, sr->target_was_idle);
+	csv__put_i64(out, sr->idle_exit_seen, sr->idle_exit_ns);
+	csv__put_u64(out, !sr->lean, r->migrations);
+	for (k = 0; k < NR_CAUSES; k++)
+		csv__put_i64(out, complete && !sr->lean, sr->why.by_cause[k]);
+	fputs(CSV_EOL, out);
+}
+
+int csv_attach__close(struct csv_attach *c)
+{
+	int err;
+
+	if (!c)
+		return 0;
+	err = csv__flush(c->out);
+	free(c);
+	return err;
+}

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * json_attach.c - attach mode's report a program reads. The parts it shares
+ * with the workload document (meta, distributions, labels, causes, tasks,
+ * outliers' phases) are json_workload.c's writers, so the two are read with
+ * the same code; the key names are the contract docs/json.md describes.
+ *
+ * As there, every key is always written: a value that does not apply is
+ * null, and 0, "" and [] mean measured, and none.
+ */
+#include <sys/wait.h>
+#include "json_attach.h"
+#include "json_workload.h"
+#include "json_writer.h"
+#include "mechanism.h"
+
+static void write_command(struct json_writer *w, const struct attach_report *r)
+{
+	const struct attach_session_result *run = r->run;
+	int st = run->command_status;
+	int i;
+
+	json_writer__key(w, "command");
+	if (!r->targets->argv) {
+		json_writer__null(w);
+		return;
+	}
+	json_writer__begin_object(w);
+	json_writer__key(w, "argv");
+	json_writer__begin_array(w);
+	for (i = 0; r->targets->argv[i]; i++)
+		json_writer__string(w, r->targets->argv[i]);
+	json_writer__end_array(w);
+	json_writer__put_uint_if(w, "pid", run->command_pid, (uint64_t)run->command_pid);
+	/* the status waitpid() gave: an exit code, or the signal that ended it */
+	json_writer__put_int_if(w, "exit_code", run->command_pid && WIFEXITED(st), WEXITSTATUS(st));
+	json_writer__put_int_if(w, "signal", run->command_pid && WIFSIGNALED(st), WTERMSIG(st));
+	if (run->command_exit[0])
+		json_writer__put_strn(w, "exit", run->command_exit, sizeof(run->command_exit));
+	else
+		json_writer__put_null(w, "exit");
+	/* what it started and left running, ended by wakeprobe with it */
+	json_writer__put_uint(w, "others_stopped", run->others_stopped);
+	json_writer__end_object(w);
+}
+
+static void write_targets(struct json_writer *w, const struct attach_report *r)
+{
+	uint32_t i;
+
+	json_writer__key(w, "targets");
+	json_writer__begin_object(w);
+	json_writer__key(w, "pids");
+	json_writer__begin_array(w);
+	for (i = 0; i < r->targets->nr_pids; i++)
+		json_writer__int(w, r->targets->pids[i]);
+	json_writer__end_array(w);
+	write_command(w, r);
+	json_writer__key(w, "tids");
+	json_writer__begin_array(w);
+	for (i = 0; i < r->nr_tids; i++)
+		json_writer__int(w, r->tids[i]);
+	json_writer__end_array(w);
+	json_writer__end_object(w);
+}
+
+static void write_options(struct json_writer *w, const struct attach_report *r)
+{
+	const struct attach_session_opts *t = r->targets;
+
+	json_writer__key(w, "options");
+	json_writer__begin_object(w);
+	json_writer__put_uint_if(w, "duration_ns", t->duration_ms, t->duration_ms * 1000000);
+	json_writer__put_uint_if(w, "timeout_ns", t->timeout_ms, t->timeout_ms * 1000000);
+	json_writer__put_uint(w, "ringbuf_bytes", t->ringbuf_bytes);
+	json_writer__put_uint(w, "pairs", r->pairs);
+	json_writer__put_str(w, "order", r->order == ATTACH_ORDER_COST ? "cost" : "count");
+	json_writer__put_bool(w, "lean", r->targets->lean);
+	json_writer__put_uint(w, "outliers", r->agg->outliers_wanted);
+	json_writer__put_uint(w, "outlier_threshold_ns", r->agg->outlier_threshold_ns);
+	json_writer__end_object(w);
+}
+
+static void write_run(struct json_writer *w, const struct attach_report *r)
+{
+	const struct attach_session_result *run = r->run;
+
+	json_writer__key(w, "trace");
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "start_ns", run->trace_start_ns);
+	json_writer__put_uint(w, "end_ns", run->trace_end_ns);
+	json_writer__put_uint(w, "duration_ns",
+			      run->trace_end_ns > run->trace_start_ns ? run->trace_end_ns - run->trace_start_ns : 0);
+	json_writer__end_object(w);
+
+	json_writer__key(w, "ended");
+	json_writer__begin_object(w);
+	json_workload__write_interruption(w, run->interrupted, run->stop_signal);
+	json_writer__put_bool(w, "timed_out", run->timed_out);
+	json_writer__put_bool(w, "duration_reached", run->duration_reached);
+	json_writer__put_bool(w, "command_exited", run->command_exited);
+	json_writer__put_uint(w, "targets_exited", run->targets_exited);
+	json_writer__end_object(w);
+}
+
+static void write_counters(struct json_writer *w, const struct attach_report *r)
+{
+	const struct attach_counters *c = r->counters;
+
+	json_writer__key(w, "events");
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "recorded", c->events);
+	json_writer__put_uint(w, "dropped", r->run->drops_total);
+	json_workload__write_dropped_by_type(w, &r->run->counters);
+	json_writer__put_uint(w, "tracked_full", r->run->counters.tracked_full);
+	json_writer__put_uint(w, "missed_runs", r->run->missed_runs);
+	json_writer__put_uint(w, "late", c->late_events);
+	json_writer__put_uint(w, "evicted", c->evicted_events);
+	json_writer__put_uint(w, "unpaired_wakers", c->unpaired_wakers);
+	json_writer__put_uint(w, "stray_wakeups", c->stray_wakeups);
+	json_writer__put_uint(w, "cpu_out_of_range", c->cpu_out_of_range);
+	/* lean mode: the wakes that wrote no record, found awake or without the task's state */
+	json_writer__put_uint_if(w, "lean_woke_running", r->targets->lean, r->run->lean.woke_running);
+	json_writer__put_uint_if(w, "lean_no_storage", r->targets->lean, r->run->lean.no_storage);
+	/* --lean --threshold-us: slow wakeups explained from the flight records they brought, and not for want of memory */
+	json_writer__put_uint_if(w, "lean_flight_explained", r->targets->lean, c->flight_explained);
+	json_writer__put_uint_if(w, "lean_flight_lost", r->targets->lean, c->flight_lost);
+	json_writer__end_object(w);
+
+	json_writer__key(w, "threads");
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "peak", c->threads_peak);
+	json_writer__put_uint(w, "new", c->new_threads);
+	json_writer__put_uint(w, "exited", c->exited_threads);
+	json_writer__put_uint(w, "forgotten", c->forgotten_threads);
+	json_writer__end_object(w);
+
+	json_writer__key(w, "migrations");
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "all", c->migrations);
+	json_writer__put_uint(w, "inside_wakeups", r->agg->causes.migrations);
+	json_writer__end_object(w);
+	json_writer__put_uint(w, "explained_cut", c->explained_cut);
+}
+
+static void write_wakeups(struct json_writer *w, const struct attach_report *r)
+{
+	const struct attach_aggregate *g = r->agg;
+	unsigned int cls;
+	int f;
+
+	json_writer__key(w, "wakeups");
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "total", g->wakeups);
+	json_writer__put_uint_if(w, "tids_left_out", r->nr_tids, r->tids_left_out);
+	json_writer__key(w, "by_class");
+	json_writer__begin_object(w);
+	for (cls = 0; cls < WP_WAKER_CLASS_MAX; cls++)
+		json_writer__put_uint(w, mechanism__waker_class_name(cls), g->by_class[cls]);
+	json_writer__end_object(w);
+	json_writer__put_uint(w, "complete", g->complete);
+	json_writer__put_uint(w, "not_in_table", g->wakeups - g->complete);
+	json_workload__write_labels(w, g->by_label, g->missing_by_mark);
+	json_writer__key(w, "complete_by_family");
+	json_writer__begin_object(w);
+	for (f = 0; f < NR_MECH_FAMILIES; f++)
+		json_writer__put_uint(w, mechanism__family_name(f), g->by_family[f]);
+	json_writer__end_object(w);
+	json_writer__end_object(w);
+}
+
+/* write_phases - the distributions of the complete wakeups, and why each phase was absent where it was */
+static void write_phases(struct json_writer *w, const struct attach_aggregate *g)
+{
+	int k, why;
+
+	json_writer__key(w, "stats");
+	json_writer__begin_object(w);
+	for (k = 0; k < NR_PHASES; k++)
+		json_workload__write_distribution(w, wakeup__phase_name(k), &g->phase[k], true);
+	json_workload__write_distribution(w, "wake_to_run", &g->wake_to_run, true);
+	json_workload__write_distribution(w, "notify_to_return", &g->notify_to_return, true);
+	json_workload__write_distribution(w, "idle_exit", &g->idle_exit, true);
+	json_workload__write_distribution(w, "total", &g->total, true);
+	json_writer__end_object(w);
+
+	json_writer__key(w, "absent");
+	json_writer__begin_object(w);
+	for (k = 0; k < NR_PHASES; k++) {
+		json_writer__key(w, wakeup__phase_name(k));
+		json_writer__begin_object(w);
+		for (why = 0; why < NR_ATTACH_ABSENCES; why++)
+			json_writer__put_uint(w, attach__absence_name(why), g->absent[k][why]);
+		json_writer__end_object(w);
+	}
+	json_writer__end_object(w);
+
+	json_writer__key(w, "sub_phases");
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "target_idle", g->target_idle);
+	json_writer__put_uint(w, "remote_wakeups", g->remote_wakeups);
+	json_writer__end_object(w);
+}
+
+/*
+ * write_waker - "waker": its class, name and id; the thread and process
+ * where a thread woke it (an interrupt's tid is only the task it came in on)
+ */
+static void write_waker(struct json_writer *w, uint8_t cls, const char *name, uint32_t id, uint32_t tid,
+			uint32_t tgid)
+{
+	struct waker_info wi = { .cls = cls };
+	bool thread = mechanism__waker_is_thread(&wi);
+
+	json_writer__key(w, "waker");
+	json_writer__begin_object(w);
+	json_writer__put_str(w, "class", mechanism__waker_class_name(cls));
+	json_writer__put_str(w, "name", name);
+	json_writer__put_uint(w, "id", id);
+	json_writer__put_uint_if(w, "tid", thread, tid);
+	json_writer__put_uint_if(w, "tgid", thread && tgid, tgid);
+	json_writer__end_object(w);
+}
+
+static void write_wakee(struct json_writer *w, uint32_t tid, uint32_t tgid, const char *comm, size_t comm_len)
+{
+	json_writer__key(w, "wakee");
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "tid", tid);
+	/* a wakee never seen switching in has no process known */
+	json_writer__put_uint_if(w, "tgid", tgid, tgid);
+	json_writer__put_strn(w, "comm", comm, comm_len);
+	json_writer__end_object(w);
+}
+
+static void write_pairs(struct json_writer *w, const struct attach_aggregate *g, enum attach_order order)
+{
+	const struct attach_pair *rows[ATTACH_AGG_MAX_PAIRS];
+	size_t n = attach_aggregate__pairs(g, order, rows, ATTACH_AGG_MAX_PAIRS), i;
+
+	json_writer__key(w, "pairs");
+	json_writer__begin_array(w);
+	for (i = 0; i < n; i++) {
+		const struct attach_pair *p = rows[i];
+
+		json_writer__begin_object(w);
+		write_waker(w, p->waker_class, p->waker, p->waker_id, p->waker_tid, p->waker_tgid);
+		write_wakee(w, p->wakee_tid, p->wakee_tgid, p->wakee_comm, sizeof(p->wakee_comm));
+		json_writer__put_str(w, "mechanism", p->mechanism);
+		json_writer__put_str(w, "family", mechanism__family_name(p->family));
+		json_writer__put_uint(w, "count", p->count);
+		json_workload__write_distribution(w, "wake_to_run", &p->wake_to_run, true);
+		json_workload__write_distribution(w, "notify_to_return", &p->notify_to_return, true);
+		json_writer__end_object(w);
+	}
+	json_writer__end_array(w);
+	json_writer__put_uint(w, "pairs_untabled", g->pairs_untabled);
+}
+
+static void write_futexes(struct json_writer *w, const struct attach_aggregate *g, enum attach_order order)
+{
+	const struct attach_futex *rows[ATTACH_AGG_MAX_FUTEXES];
+	size_t n = attach_aggregate__futexes(g, order, rows, ATTACH_AGG_MAX_FUTEXES), i;
+	uint32_t t;
+
+	json_writer__key(w, "futexes");
+	json_writer__begin_array(w);
+	for (i = 0; i < n; i++) {
+		const struct attach_futex *f = rows[i];
+
+		json_writer__begin_object(w);
+		json_writer__put_uint(w, "tgid", f->tgid);
+		json_writer__put_uint(w, "addr", f->addr);
+		json_writer__put_uint(w, "waits", f->waits);
+		json_writer__put_uint(w, "wakes", f->wakes);
+		json_writer__put_uint(w, "waits_timed", f->waits_timed);
+		json_writer__put_uint(w, "wait_total_ns", f->wait_total_ns);
+		json_writer__put_uint_if(w, "wait_max_ns", f->waits_timed, f->wait_max_ns);
+		json_writer__key(w, "tids");
+		json_writer__begin_array(w);
+		for (t = 0; t < f->nr_tids; t++)
+			json_writer__uint(w, f->tids[t]);
+		json_writer__end_array(w);
+		json_writer__put_uint(w, "tids_untabled", f->tids_untabled);
+		json_writer__end_object(w);
+	}
+	json_writer__end_array(w);
+	json_writer__put_uint(w, "futexes_untabled", g->futexes_untabled);
+}
+
+/* write_outlier - the members the workload's outliers have, then who woke whom and why phases were absent */
+static void write_outlier(struct json_writer *w, const struct attach_aggregate *g, const struct attach_result *o,
+			  uint32_t rank)
+{
+	char waker[MECHANISM_NAME_LEN];
+	int k;
+
+	json_writer__begin_object(w);
+	json_workload__write_outlier_members(w, g->phase, &g->total, &o->sr, rank);
+	json_writer__put_uint(w, "t_ns", o->sr.t_notify_ns);
+	mechanism__waker_name(&o->waker, waker, sizeof(waker));
+	write_waker(w, o->waker.cls, waker, mechanism__waker_id(&o->waker), o->waker.tid, o->waker.tgid);
+	write_wakee(w, o->sr.sample.wakee_tid, o->wakee_tgid, o->wakee_comm, sizeof(o->wakee_comm));
+	json_writer__put_str(w, "mechanism", o->mechanism);
+	json_writer__put_str(w, "family", mechanism__family_name(o->family));
+	json_writer__key(w, "absent");
+	json_writer__begin_object(w);
+	for (k = 0; k < NR_PHASES; k++)
+		json_writer__put_str(w, wakeup__phase_name(k), attach__absence_name(o->absent[k]));
+	json_writer__end_object(w);
+	json_writer__end_object(w);
+}
+
+static void write_outliers(struct json_writer *w, const struct attach_aggregate *g)
+{
+	uint32_t i;
+
+	json_writer__key(w, "outliers");
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "wanted", g->outliers_wanted);
+	json_writer__put_uint(w, "threshold_ns", g->outlier_threshold_ns);
+	json_writer__put_uint(w, "candidates", g->outlier_candidates);
+	json_writer__key(w, "samples");
+	json_writer__begin_array(w);
+	for (i = 0; i < g->nr_outliers; i++)
+		write_outlier(w, g, &g->outliers[i], i + 1);
+	json_writer__end_array(w);
+	json_writer__end_object(w);
+}
+
+void json_attach__write_analysis(struct json_writer *w, const struct attach_report *r)
+{
+	const struct attach_aggregate *g = r->agg;
+
+	write_run(w, r);
+	write_counters(w, r);
+	json_workload__write_host(w, &r->run->steal, g->causes.cause_ns[CAUSE_HOST], true);
+	json_workload__write_cost(w, &r->run->cost, r->counters->events, r->run->drops_total, g->wakeups,
+				  r->run->trace_end_ns > r->run->trace_start_ns ? r->run->trace_end_ns - r->run->trace_start_ns : 0,
+				  true);
+	write_wakeups(w, r);
+	write_phases(w, g);
+	write_pairs(w, g, r->order);
+	write_futexes(w, g, r->order);
+	/* a lean run traced nothing to explain a wakeup with */
+	json_workload__write_causes(w, &g->causes, g->complete, !r->targets->lean);
+	json_workload__write_tasks(w, &g->causes, g->complete, !r->targets->lean);
+	write_outliers(w, g);
+}
+
+int json_attach__print(FILE *out, const struct attach_report *r)
+{
+	struct json_writer w;
+
+	json_writer__init(&w, out);
+	json_writer__begin_object(&w);
+	json_writer__put_str(&w, "schema", ATTACH_JSON_SCHEMA);
+	json_writer__put_uint(&w, "schema_version", ATTACH_JSON_SCHEMA_VERSION);
+	json_writer__put_str(&w, "kind", "attach");
+	json_workload__write_meta(&w, &r->run->meta);
+	write_targets(&w, r);
+	write_options(&w, r);
+	json_attach__write_analysis(&w, r);
+	json_writer__end_object(&w);
+	/* the calls above are balanced, so a write error is the one failure left */
+	return json_writer__finish(&w);
+}

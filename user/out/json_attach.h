@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * json_attach.h - attach mode's report for programs: what the text report
+ * (text_attach.h) says, as numbers, in one JSON document, with every pair
+ * and every futex word of the tables rather than the first few. docs/json.md
+ * is its schema ("The attach document").
+ *
+ * It reads a struct attach_report and nothing else, so that a live run and
+ * a replay of a recording write the same document.
+ */
+#ifndef WAKEPROBE_JSON_ATTACH_H
+#define WAKEPROBE_JSON_ATTACH_H
+
+#include <stdio.h>
+#include "text_attach.h"
+
+#define ATTACH_JSON_SCHEMA		"wakeprobe-attach-report"
+/* adding keys keeps it; renaming or removing one, or changing what it means, bumps it */
+#define ATTACH_JSON_SCHEMA_VERSION	2
+
+struct json_writer;
+
+/* json_attach__print - the document of @r on @out; 0, or -EIO if the stream had a write error */
+int json_attach__print(FILE *out, const struct attach_report *r);
+/*
+ * json_attach__write_analysis - the members of the document that the run
+ * and its analysis make (trace, ended, events, threads, migrations,
+ * wakeups, stats, the pairs and futex words, causes, tasks, outliers),
+ * into the object open in @w: the design document (json_design.h) holds
+ * a traced run's as its "attach" object, read with the same code
+ */
+void json_attach__write_analysis(struct json_writer *w, const struct attach_report *r);
+
+#endif /* WAKEPROBE_JSON_ATTACH_H */

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/* text_attach.c - attach mode's text report */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "parse.h"
+#include "text_attach.h"
+#include "text_workload.h"
+
+#define FUTEX_ROWS	10
+
+static double us(uint64_t ns)
+{
+	return ns / 1000.0;
+}
+
+static const char *const class_names[WP_WAKER_CLASS_MAX] = {
+	[0] = "none recorded",
+	[WP_WAKER_SYSCALL] = "a traced thread in a syscall",
+	[WP_WAKER_TRACKED] = "a traced thread outside syscalls",
+	[WP_WAKER_PROCESS] = "another process",
+	[WP_WAKER_KTHREAD] = "a kernel thread",
+	[WP_WAKER_IRQ] = "an interrupt",
+	[WP_WAKER_SOFTIRQ] = "a softirq",
+	[WP_WAKER_TIMER] = "a timer",
+};
+
+/* print_targets - "pid 1234 (nginx), pid 99 (redis)" or "command 'sleep 1' (pid 7, exited with status 0)" */
+static void print_targets(FILE *out, const struct attach_report *r)
+{
+	const struct attach_session_opts *t = r->targets;
+
+	fprintf(out, "wakeprobe %s: attached to ", WAKEPROBE_VERSION);
+	if (t->argv) {
+		fprintf(out, "command '");
+		for (int i = 0; t->argv[i]; i++) {
+			fputs(i ? " " : "", out);
+			parse__quote_to(out, t->argv[i], 64);
+		}
+		fprintf(out, "' (pid %d, %s", (int)r->run->command_pid, r->run->command_exit);
+		if (r->run->others_stopped)
+			fprintf(out, "; %" PRIu32 " process%s it started still ran, and %s stopped with it",
+				r->run->others_stopped, r->run->others_stopped > 1 ? "es" : "",
+				r->run->others_stopped > 1 ? "were" : "was");
+		fprintf(out, ")");
+	} else {
+		for (uint32_t i = 0; i < t->nr_pids; i++)
+			fprintf(out, "%spid %d", i ? ", " : "", (int)t->pids[i]);
+	}
+	if (r->nr_tids) {
+		fprintf(out, ", threads");
+		for (uint32_t i = 0; i < r->nr_tids; i++)
+			fprintf(out, "%s %d", i ? "," : "", (int)r->tids[i]);
+	}
+	fprintf(out, "\n");
+}
+
+static const char *how_it_ended(const struct attach_session_result *run, const struct attach_session_opts *t,
+				char *buf, size_t len)
+{
+	if (run->interrupted)
+		return wakeup__interruption(run->stop_signal, buf, len);
+	if (run->timed_out)
+		return "--timeout ran out";
+	if (run->duration_reached)
+		return "--duration ran out";
+	if (run->command_exited)
+		return "the command exited";
+	if (t->nr_pids && run->targets_exited == t->nr_pids)
+		return "every target exited";
+	return "stopped";
+}
+
+static void print_summary(FILE *out, const struct attach_report *r)
+{
+	const struct attach_session_result *run = r->run;
+	const struct attach_counters *c = r->counters;
+	const struct attach_aggregate *g = r->agg;
+	const struct run_meta *m = &run->meta;
+	char why[48];
+	int cls, l;
+
+	print_targets(out, r);
+	fprintf(out, "  host       %s, kernel %s, %s, %" PRIu32 " CPUs\n", m->hostname, m->kernel, m->machine,
+		m->nr_cpus);
+	fprintf(out, "  traced     %.3f s, ended: %s", (run->trace_end_ns - run->trace_start_ns) / 1e9,
+		how_it_ended(run, r->targets, why, sizeof(why)));
+	if (r->targets->nr_pids && run->targets_exited && run->targets_exited < r->targets->nr_pids)
+		fprintf(out, " (%" PRIu32 " of the targets exited before)", run->targets_exited);
+	fprintf(out, "\n");
+	if (r->targets->lean)
+		fprintf(out, "  threads    %" PRIu64 " named, %" PRIu64 " began while traced (lean mode does not see "
+			"them end)", c->threads_peak, c->new_threads);
+	else
+		fprintf(out, "  threads    %" PRIu64 " seen at once at most, %" PRIu64 " began and %" PRIu64
+			" ended while traced", c->threads_peak, c->new_threads, c->exited_threads);
+	if (c->forgotten_threads)
+		fprintf(out, ", %" PRIu64 " forgotten (more than %d at once)", c->forgotten_threads,
+			ATTACH_MAX_THREADS);
+	fprintf(out, "\n");
+	fprintf(out, "  events     %" PRIu64 " recorded, %" PRIu64 " dropped (BPF ring buffer full), %" PRIu64
+		" BPF program runs skipped by the kernel\n", c->events, run->drops_total, run->missed_runs);
+	if (c->late_events || c->evicted_events)
+		fprintf(out, "             %" PRIu64 " arrived too late to be ordered, %" PRIu64
+			" pushed out of a full window: wakeups they bound are labelled\n", c->late_events,
+			c->evicted_events);
+	if (r->targets->lean) {
+		text_workload__lean_tracing(out, "no syscall, so no wait, no mechanism but the waker's kind,",
+					    g->outlier_threshold_ns, (int64_t)c->flight_explained, &run->lean);
+		if (c->flight_lost)
+			fprintf(out, "WARNING    %" PRIu64 " slow wakeups lost their flight records (out of memory): not "
+				"explained\n", c->flight_lost);
+	}
+	text_workload__host(out, &run->steal, g->causes.cause_ns[CAUSE_HOST]);
+	text_workload__cost(out, &run->cost, c->events, run->drops_total, g->wakeups,
+			    run->trace_end_ns > run->trace_start_ns ? run->trace_end_ns - run->trace_start_ns : 0);
+	if (text_workload__host_excess(&run->steal, g->causes.cause_ns[CAUSE_HOST]))
+		fprintf(out, "WARNING    the host's steal given to wakeups is more than /proc/stat allows: the per-CPU "
+			"layout read from the BTF is wrong\n");
+	fprintf(out, "  wakeups    %" PRIu64 " of traced threads", g->wakeups);
+	if (r->nr_tids)
+		fprintf(out, " (--tid: %" PRIu64 " of other threads left out)", r->tids_left_out);
+	fprintf(out, g->wakeups ? "; woken by:\n" : "\n");
+	for (cls = 1; cls < WP_WAKER_CLASS_MAX; cls++)
+		if (g->by_class[cls])
+			fprintf(out, "             %10" PRIu64 "  %s\n", g->by_class[cls], class_names[cls]);
+	if (g->by_class[0])
+		fprintf(out, "             %10" PRIu64 "  no waker recorded (its waking was not traced)\n",
+			g->by_class[0]);
+	fprintf(out, "  complete   %" PRIu64 " (in the tables below)", g->complete);
+	for (l = 0; l < NR_LABELS; l++)
+		if (l != LABEL_COMPLETE && g->by_label[l])
+			fprintf(out, ", %s %" PRIu64, wakeup__label_name(l), g->by_label[l]);
+	fprintf(out, "\n");
+	for (l = 0; l < NR_LABELS; l++)
+		if (l != LABEL_COMPLETE && g->by_label[l])
+			fprintf(out, "             %s: %s\n", wakeup__label_name(l), wakeup__label_describe(l));
+	if (run->drops_total)
+		fprintf(out, "WARNING    %" PRIu64 " events were dropped: a larger --ringbuf-kb keeps them; the wakeups "
+			"they touch are labelled lost_events\n", run->drops_total);
+}
+
+static void print_dist(FILE *out, const struct histogram *h)
+{
+	if (!h->count) {
+		fprintf(out, " %9s %9s %9s", "-", "-", "-");
+		return;
+	}
+	fprintf(out, " %9.1f %9.1f %9.1f", us(histogram__percentile(h, 50)), us(histogram__percentile(h, 99)),
+		us(h->max));
+}
+
+static void print_pairs(FILE *out, const struct attach_report *r)
+{
+	const struct attach_aggregate *g = r->agg;
+	const struct attach_pair *rows[ATTACH_AGG_MAX_PAIRS];
+	size_t n = attach_aggregate__pairs(g, r->order, rows, r->pairs < ATTACH_AGG_MAX_PAIRS ?
+					   r->pairs : ATTACH_AGG_MAX_PAIRS);
+
+	fprintf(out, "\nWaker -> wakee pairs, the %zu with the %s (of %" PRIu32 "); times in us:\n", n,
+		r->order == ATTACH_ORDER_COST ? "most wake -> run time summed" : "most complete wakeups", g->nr_pairs);
+	if (!n) {
+		fprintf(out, "  (none)\n");
+		return;
+	}
+	fprintf(out, "%-28s %-22s %8s %29s %29s\n", "", "", "", "wake -> run (sched_waking ->",
+		"notify -> return (waker's");
+	fprintf(out, "%-28s %-22s %8s %29s %29s\n", "waker", "wakee", "count", "switch-in)  p50   p99   max",
+		"syscall -> wait's exit)");
+	for (size_t i = 0; i < n; i++) {
+		const struct attach_pair *p = rows[i];
+		char wakee[48], tid[24];
+
+		snprintf(wakee, sizeof(wakee), "%.15s %s", p->wakee_comm[0] ? p->wakee_comm : "?",
+			 wakeup__pid(p->wakee_tid, tid, sizeof(tid)));
+		fprintf(out, "%-28.28s %-22.22s %8" PRIu64, p->waker, wakee, p->count);
+		print_dist(out, &p->wake_to_run);
+		print_dist(out, &p->notify_to_return);
+		fprintf(out, "\n%-28s   via %s\n", "", p->mechanism);
+	}
+	if (g->pairs_untabled)
+		fprintf(out, "  %" PRIu64 " complete wakeups belong to pairs past the first %d: counted above, "
+			"not in this table\n", g->pairs_untabled, ATTACH_AGG_MAX_PAIRS);
+}
+
+static void print_phases(FILE *out, const struct attach_report *r)
+{
+	const struct attach_aggregate *g = r->agg;
+
+	fprintf(out, "\nKernel phases of the %" PRIu64 " complete wakeups (no stamps inside the program: notify_user "
+		"and resume_user are not measured):\n", g->complete);
+	text_workload__stats_header(out);
+	for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++)
+		text_workload__stats_row(out, wakeup__phase_name(k), &g->phase[k]);
+	text_workload__stats_row(out, "wake -> run", &g->wake_to_run);
+	text_workload__stats_row(out, "notify -> return", &g->notify_to_return);
+	if (g->idle_exit.count)
+		text_workload__stats_row(out, "idle_exit", &g->idle_exit);
+	if (r->targets->lean)
+		fprintf(out, "  another CPU queued %" PRIu64 " of them (lean mode does not see idle CPUs)\n",
+			g->remote_wakeups);
+	else
+		fprintf(out, "  the target CPU was idle at %" PRIu64 " wakings, another CPU queued %" PRIu64
+			" of them\n", g->target_idle, g->remote_wakeups);
+	for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++) {
+		bool any = false;
+
+		for (int why = ATTACH_PRESENT + 1; why < NR_ATTACH_ABSENCES; why++) {
+			if (!g->absent[k][why] || why == ATTACH_ABSENT_LABELLED)
+				continue;
+			if (!any)
+				fprintf(out, "  %s absent in", wakeup__phase_name(k));
+			fprintf(out, "%s %" PRIu64 ": %s", any ? ";" : "", g->absent[k][why],
+				attach__absence_describe(why));
+			any = true;
+		}
+		if (any)
+			fprintf(out, "\n");
+	}
+}
+
+static void print_futexes(FILE *out, const struct attach_report *r)
+{
+	const struct attach_aggregate *g = r->agg;
+	const struct attach_futex *rows[FUTEX_ROWS];
+	size_t n = attach_aggregate__futexes(g, r->order, rows, FUTEX_ROWS);
+
+	if (!g->nr_futexes)
+		return;
+	fprintf(out, "\nFutex words, the %zu with the %s (of %" PRIu32 "):\n", n,
+		r->order == ATTACH_ORDER_COST ? "most time waited" : "most waits and wakes", g->nr_futexes);
+	fprintf(out, "%8s %18s %8s %8s %12s %12s  %s\n", "pid", "address", "waits", "wakes", "waited (us)",
+		"max (us)", "threads");
+	for (size_t i = 0; i < n; i++) {
+		const struct attach_futex *f = rows[i];
+
+		fprintf(out, "%8" PRIu32 " %#18" PRIx64 " %8" PRIu64 " %8" PRIu64 " %12.1f %12.1f ", f->tgid, f->addr,
+			f->waits, f->wakes, us(f->wait_total_ns), us(f->wait_max_ns));
+		for (uint32_t t = 0; t < f->nr_tids; t++)
+			fprintf(out, " %" PRIu32, f->tids[t]);
+		if (f->tids_untabled)
+			fprintf(out, " and more");
+		fprintf(out, "\n");
+	}
+	if (g->futexes_untabled)
+		fprintf(out, "  %" PRIu64 " waits and wakes on futex words past the first %d are not in this table\n",
+			g->futexes_untabled, ATTACH_AGG_MAX_FUTEXES);
+}
+
+/* print_outliers - the slowest complete wakeups, each phase split by what held its CPU */
+static void print_outliers(FILE *out, const struct attach_report *r)
+{
+	const struct attach_aggregate *g = r->agg;
+	uint64_t median = histogram__percentile(&g->total, 50);
+
+	if (!g->outliers_wanted || !g->complete)
+		return;
+	fprintf(out, "\nThe %" PRIu32 " slowest of %" PRIu64 " complete wakeups", g->nr_outliers, g->complete);
+	if (g->outlier_threshold_ns)
+		fprintf(out, " (%" PRIu64 " at or over %.0f us)", g->outlier_candidates, us(g->outlier_threshold_ns));
+	fprintf(out, " by their first mark to their last");
+	text_workload__outliers_legend(out, r->targets->lean, g->outlier_threshold_ns);
+	for (uint32_t i = 0; i < g->nr_outliers; i++) {
+		const struct attach_result *o = &g->outliers[i];
+		const struct sample_result *sr = &o->sr;
+		enum phase worst;
+		int64_t grew = cause_totals__grew_most(g->phase, sr, &worst);
+		char waker[MECHANISM_NAME_LEN];
+		bool show[NR_PHASES];
+
+		mechanism__waker_name(&o->waker, waker, sizeof(waker));
+		fprintf(out, "\n#%" PRIu32 " wakeup %" PRIu64 " at %.6f s: %.2f us, %.1fx the median %.2f; %s grew most, "
+			"%+.2f us\n", i + 1, sr->sample.seq, (sr->t_notify_ns - r->run->trace_start_ns) / 1e9,
+			us((uint64_t)sr->total_ns), median ? (double)sr->total_ns / (double)median : 0.0, us(median),
+			wakeup__phase_name(worst), grew / 1000.0);
+		fprintf(out, "  %s -> %.16s %" PRIu32 " via %s\n", waker, o->wakee_comm[0] ? o->wakee_comm : "?",
+			sr->sample.wakee_tid, o->mechanism);
+		for (int k = 0; k < NR_PHASES; k++)
+			show[k] = o->absent[k] == ATTACH_PRESENT;
+		text_workload__print_outlier_body(out, sr, show, &g->causes);
+		for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++)
+			if (!show[k])
+				fprintf(out, "  %-14s %9s  absent: %s\n", wakeup__phase_name(k), "-",
+					attach__absence_describe(o->absent[k]));
+	}
+}
+
+void text_attach__print_text(FILE *out, const struct attach_report *r)
+{
+	const struct attach_aggregate *g = r->agg;
+
+	print_summary(out, r);
+	print_pairs(out, r);
+	print_phases(out, r);
+	print_futexes(out, r);
+	text_workload__print_causes(out, &g->causes, g->complete, r->counters->migrations, "the targets'");
+	if (r->counters->explained_cut)
+		fprintf(out, "complete wakeups that began before the records kept for explanations (%llu ms back): "
+			"%" PRIu64 "; their first part is unexplained\n", ATTACH_EXPLAIN_KEEP_NS / 1000000,
+			r->counters->explained_cut);
+	print_outliers(out, r);
+	fprintf(out, "\nwake -> run (sched_waking -> switch-in of the wakee)\n");
+	histogram__print_log2(&g->wake_to_run, out, "nsecs");
+	for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++) {
+		fprintf(out, "\n%s\n", wakeup__phase_name(k));
+		histogram__print_log2(&g->phase[k], out, "nsecs");
+	}
+}

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/* text_design.c - a throughput workload's figures, untraced and traced, and the census of its traced run */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "text_design.h"
+#include "text_workload.h"
+
+static double us(uint64_t ns)
+{
+	return ns / 1000.0;
+}
+
+/* per_unit - @count per unit handed over, or 0 when nothing was */
+static double per_unit(const struct design_run *r, double count)
+{
+	return r->units ? count / (double)r->units : 0.0;
+}
+
+/* unit_heading - "per task": a column of counts per unit handed over */
+static const char *unit_heading(const struct design_run *r)
+{
+	static char buf[40];
+
+	snprintf(buf, sizeof(buf), "per %s", r->unit);
+	return buf;
+}
+
+static void print_side(FILE *out, const char *which, const struct design_side *s)
+{
+	fprintf(out, "  %-9s  %s after %.2f s\n", which, s->exit, s->wall_ns / 1e9);
+}
+
+static void print_figures(FILE *out, const struct design_run *r)
+{
+	bool traced = r->traced.ran;
+	int width = 6;
+
+	for (size_t i = 0; i < r->nr_figures; i++)
+		if ((int)strlen(r->figures[i].label) > width)
+			width = (int)strlen(r->figures[i].label);
+	fprintf(out, "\nIts figures: the median ns per %s over each result's runs%s\n", r->figures[0].unit,
+		traced ? ", untraced and traced" : " (untraced)");
+	fprintf(out, "  %-*s %6s %12s", width, "result", "runs", "untraced");
+	if (traced)
+		fprintf(out, " %12s %9s", "traced", "ratio");
+	fprintf(out, "\n");
+	for (size_t i = 0; i < r->nr_figures; i++) {
+		const struct design_figure *f = &r->figures[i];
+
+		fprintf(out, "  %-*s %6" PRIu64 " %12.1f", width, f->label, f->runs, f->untraced_ns);
+		if (traced && f->untraced_ns > 0)
+			fprintf(out, " %12.1f %8.2fx", f->traced_ns, f->traced_ns / f->untraced_ns);
+		else if (traced)
+			fprintf(out, " %12.1f %9s", f->traced_ns, "-");
+		fprintf(out, "\n");
+	}
+	fprintf(out, "Its counts over the %s run, as it checked them:\n", traced ? "traced" : "untraced");
+	for (size_t i = 0; i < r->nr_figures; i++)
+		fprintf(out, "  %-*s %s\n", width, r->figures[i].label, r->figures[i].counts);
+}
+
+static void print_kinds(FILE *out, const struct design_run *r)
+{
+	const struct census *c = r->census;
+	const struct census_kind *rows[DESIGN_REPORT_KINDS];
+	size_t n = census__kinds(c, rows, DESIGN_REPORT_KINDS);
+
+	fprintf(out, "\nWakeups of the traced run: %" PRIu64 " of its threads over %" PRIu64 " units (%s), %.4f "
+		"per %s\n", c->wakeups, r->units, r->unit, per_unit(r, (double)c->wakeups), r->unit);
+	if (!n)
+		return;
+	fprintf(out, "  %9s %11s %9s %9s  %s\n", "wakeups", unit_heading(r), "p50 us", "p99 us",
+		"waker -> wakee via mechanism (wake -> run: sched_waking -> switch-in)");
+	for (size_t i = 0; i < n; i++) {
+		const struct census_kind *k = rows[i];
+
+		fprintf(out, "  %9" PRIu64 " %11.4f", k->wakeups, per_unit(r, (double)k->wakeups));
+		if (k->complete)
+			fprintf(out, " %9.1f %9.1f", us(histogram__percentile(&k->wake_to_run, 50)),
+				us(histogram__percentile(&k->wake_to_run, 99)));
+		else
+			fprintf(out, " %9s %9s", "-", "-");
+		fprintf(out, "  %s -> %s via %s\n", k->waker, k->wakee[0] ? k->wakee : "?", k->mechanism);
+	}
+	if (c->nr_kinds > n)
+		fprintf(out, "  ... and %u kinds more with fewer wakeups\n", c->nr_kinds - (unsigned int)n);
+	if (c->kinds_untabled)
+		fprintf(out, "  %" PRIu64 " wakeups of kinds past the first %d: counted above, not in this table\n",
+			c->kinds_untabled, CENSUS_MAX_KINDS);
+}
+
+static void print_phases(FILE *out, const struct design_run *r)
+{
+	const struct attach_aggregate *g = r->analysis->agg;
+
+	fprintf(out, "\nKernel phases of the %" PRIu64 " complete wakeups", g->complete);
+	for (int l = 0; l < NR_LABELS; l++)
+		if (l != LABEL_COMPLETE && g->by_label[l])
+			fprintf(out, "%s %s %" PRIu64, l ? "," : "; not complete:", wakeup__label_name(l),
+				g->by_label[l]);
+	fprintf(out, ":\n");
+	text_workload__stats_header(out);
+	for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++)
+		text_workload__stats_row(out, wakeup__phase_name(k), &g->phase[k]);
+	text_workload__stats_row(out, "wake -> run", &g->wake_to_run);
+}
+
+static void print_futexes(FILE *out, const struct design_run *r)
+{
+	const struct attach_aggregate *g = r->analysis->agg;
+	const struct attach_futex *rows[DESIGN_REPORT_FUTEXES];
+	size_t n = attach_aggregate__futexes(g, ATTACH_ORDER_COUNT, rows, DESIGN_REPORT_FUTEXES);
+	uint64_t waits = 0, wait_ns = 0;
+
+	if (r->session_opts.lean) {
+		fprintf(out, "\nFutex waits: not traced (--lean traces no syscall)\n");
+		return;
+	}
+
+	for (uint32_t i = 0; i < g->nr_futexes; i++) {
+		waits += g->futexes[i].waits;
+		wait_ns += g->futexes[i].wait_total_ns;
+	}
+	fprintf(out, "\nFutex waits (locks, condition variables, joins): %" PRIu64 " on %" PRIu32
+		" words, %.4f per %s, %.1f us waited in all\n", waits, g->nr_futexes, per_unit(r, (double)waits),
+		r->unit, us(wait_ns));
+	if (!n)
+		return;
+	fprintf(out, "  %8s %18s %9s %11s %9s %12s %10s\n", "pid", "address", "waits", unit_heading(r), "wakes",
+		"waited us", "max us");
+	for (size_t i = 0; i < n; i++) {
+		const struct attach_futex *f = rows[i];
+
+		fprintf(out, "  %8" PRIu32 " %#18" PRIx64 " %9" PRIu64 " %11.4f %9" PRIu64 " %12.1f %10.1f\n", f->tgid,
+			f->addr, f->waits, per_unit(r, (double)f->waits), f->wakes, us(f->wait_total_ns),
+			us(f->wait_max_ns));
+	}
+	if (g->nr_futexes > n)
+		fprintf(out, "  ... and %" PRIu32 " words more\n", g->nr_futexes - (uint32_t)n);
+	if (g->futexes_untabled)
+		fprintf(out, "  %" PRIu64 " waits and wakes on words past the first %d are not in this table\n",
+			g->futexes_untabled, ATTACH_AGG_MAX_FUTEXES);
+}
+
+static void print_cpu(FILE *out, const struct design_run *r)
+{
+	const struct census *c = r->census;
+	const struct census_name *rows[CENSUS_MAX_NAMES];
+	size_t n = census__names(c, rows, CENSUS_MAX_NAMES);
+	uint64_t total = census__cpu_ns(c);
+
+	if (r->session_opts.lean) {
+		fprintf(out, "\nCPU time of its threads by name: not traced (--lean records no switch of a thread "
+			"that blocks)\n");
+		return;
+	}
+	fprintf(out, "\nCPU time of its threads by name, from the scheduler's switches (traced run, %.3f s):\n",
+		r->traced.wall_ns / 1e9);
+	fprintf(out, "  %-16s %8s %12s %12s %12s\n", "thread", "ended", "switched in", "CPU ms", unit_heading(r));
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-16.16s %8" PRIu64 " %12" PRIu64 " %12.3f %12.1f\n", rows[i]->comm, rows[i]->ended,
+			rows[i]->slices, rows[i]->cpu_ns / 1e6, per_unit(r, (double)rows[i]->cpu_ns));
+	if (c->names_untabled_ns)
+		fprintf(out, "  %-16s %8s %12s %12.3f %12.1f\n", "(other names)", "", "", c->names_untabled_ns / 1e6,
+			per_unit(r, (double)c->names_untabled_ns));
+	fprintf(out, "  %-16s %8s %12s %12.3f %12.1f\n", "all", "", "", total / 1e6, per_unit(r, (double)total));
+	if (c->unseen_slices)
+		fprintf(out, "  %" PRIu64 " times a thread left a CPU it was not seen to enter (records lost): "
+			"that time is not counted\n", c->unseen_slices);
+	if (c->procs_untabled)
+		fprintf(out, "  %" PRIu64 " processes it forked past the first %d: their threads are not counted\n",
+			c->procs_untabled, CENSUS_MAX_PROCS);
+}
+
+void text_design__print_text(FILE *out, const struct design_run *r)
+{
+	const struct attach_counters *ac;
+
+	fprintf(out, "wakeprobe %s: %s, mode %s\n", WAKEPROBE_VERSION, r->design_name, r->mode);
+	fprintf(out, "  command    %s\n", r->command);
+	print_side(out, "untraced", &r->untraced);
+	if (r->traced.ran) {
+		ac = attach_analysis__counters(r->analysis);
+		print_side(out, "traced", &r->traced);
+		fprintf(out, "  events     %" PRIu64 " recorded, %" PRIu64 " dropped (BPF ring buffer full), %" PRIu64
+			" BPF program runs skipped by the kernel\n", ac->events, r->session.drops_total,
+			r->session.missed_runs);
+		text_workload__host(out, &r->session.steal, r->analysis->agg->causes.cause_ns[CAUSE_HOST]);
+		text_workload__cost(out, &r->session.cost, ac->events, r->session.drops_total, r->analysis->agg->wakeups,
+				    r->session.trace_end_ns > r->session.trace_start_ns ?
+				    r->session.trace_end_ns - r->session.trace_start_ns : 0);
+		if (r->session.drops_total)
+			fprintf(out, "WARNING    %" PRIu64 " events were dropped: the counts below miss what they "
+				"held; a larger --ringbuf-kb or smaller sizes keep them\n", r->session.drops_total);
+		if (r->session_opts.lean)
+			text_workload__lean_tracing(out, "no syscall, so no wait, no futex word, no mechanism\n"
+						    "             but the waker's kind, no CPU time by thread,", 0, -1, &r->session.lean);
+	}
+	print_figures(out, r);
+	if (!r->traced.ran)
+		return;
+	print_kinds(out, r);
+	print_phases(out, r);
+	/* lean mode traces nothing to explain a wakeup with */
+	if (!r->session_opts.lean)
+		text_workload__print_causes(out, &r->analysis->agg->causes, r->analysis->agg->complete,
+					    attach_analysis__counters(r->analysis)->migrations, "its");
+	print_futexes(out, r);
+	print_cpu(out, r);
+}
+
+void text_design__print_lines(FILE *out, const struct design_run *const *runs, const char *const *why,
+			      size_t n)
+{
+	bool lean = false;
+
+	fprintf(out, "\nThroughput designs, one mode each (wakeprobe --workload NAME for all of its modes and the "
+		"whole census):\n");
+	fprintf(out, "%-12s %-17s %-34s %11s %11s %7s %10s\n", "workload", "mode", "first result", "untraced ns",
+		"traced ns", "ratio", "wakeups/u");
+	for (size_t i = 0; i < n; i++) {
+		const struct design_run *r = runs[i];
+		const struct design_figure *f;
+
+		if (!r) {
+			fprintf(out, "%s\n", why[i]);
+			continue;
+		}
+		f = &r->figures[0];
+		fprintf(out, "%-12s %-17s %-34.34s %11.1f", r->design_name, r->mode, f->label, f->untraced_ns);
+		if (r->traced.ran)
+			fprintf(out, " %11.1f %6.2fx %10.4f", f->traced_ns,
+				f->untraced_ns > 0 ? f->traced_ns / f->untraced_ns : 0.0,
+				per_unit(r, (double)r->census->wakeups));
+		fprintf(out, "  per %s\n", f->unit);
+		lean |= r->traced.ran && r->session_opts.lean;
+	}
+	if (lean)
+		fprintf(out, "traced ns: traced in lean mode (--lean), one record per wakeup\n");
+}

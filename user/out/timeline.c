@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timeline.c - the trace-event JSON document: its runs, each a pair of
+ * processes (an attach run: the traced processes and one of CPUs),
+ * otherData, and the trace events that every kind of track is made of.
+ * What goes on the tracks is drawn by timeline_workload.c (the waker and
+ * wakee threads), timeline_cpus.c (a thread per CPU) and timeline_attach.c
+ * (the traced threads of an attach run).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "timeline_internal.h"
+
+/*
+ * Process and thread ids of the synthetic tracks sit above PID_MAX_LIMIT
+ * (2^22), where no real tid can meet them. Run n is process
+ * TL_ID_BASE + n * TL_RUN_STRIDE; its CPU process is TL_CPUS_OFFSET further,
+ * and CPU c is that process's thread + 1 + c. The viewers read ids as 32-bit
+ * numbers, which bounds the runs one file can number.
+ */
+#define TL_ID_BASE	1000000000u
+#define TL_RUN_STRIDE	10000u
+#define TL_CPUS_OFFSET	5000u
+#define TL_MAX_RUNS	((UINT32_MAX - TL_ID_BASE) / TL_RUN_STRIDE - 1)
+_Static_assert(TL_CPUS_OFFSET + 1 + WP_MAX_CPUS < TL_RUN_STRIDE, "CPU threads would overflow their run's ids");
+
+/* ---------------------------------------------------------------- trace events */
+
+/* put_us - @ns as microseconds with three decimals, in integers: no float rounds a nanosecond away */
+static void put_us(struct json_writer *w, const char *key, uint64_t ns)
+{
+	json_writer__key(w, key);
+	json_writer__fixed_point(w, ns, 3);
+}
+
+/* event_begin - a trace event on a line of its own, its object open */
+static struct json_writer *event_begin(struct timeline *t)
+{
+	json_writer__line_break(&t->w);
+	json_writer__begin_object(&t->w);
+	return &t->w;
+}
+
+void timeline__event_end(struct json_writer *w)
+{
+	json_writer__end_object(w);
+	json_writer__end_object(w);
+}
+
+/* metadata - an "M" event, @what of process @pid or its thread @tid, up to its args */
+static struct json_writer *metadata(struct timeline *t, const char *what, uint32_t pid, uint32_t tid)
+{
+	struct json_writer *w = event_begin(t);
+
+	json_writer__put_str(w, "name", what);
+	json_writer__put_str(w, "ph", "M");
+	json_writer__put_uint(w, "pid", pid);
+	json_writer__put_uint(w, "tid", tid);
+	json_writer__key(w, "args");
+	json_writer__begin_object(w);
+	return w;
+}
+
+/* name_track - the name of a process or thread, then its place among the others */
+static void name_track(struct timeline *t, const char *name_event, const char *sort_event, uint32_t pid,
+		       uint32_t tid, const char *name, uint32_t sort_index)
+{
+	struct json_writer *w;
+
+	w = metadata(t, name_event, pid, tid);
+	json_writer__put_str(w, "name", name);
+	timeline__event_end(w);
+	w = metadata(t, sort_event, pid, tid);
+	json_writer__put_uint(w, "sort_index", sort_index);
+	timeline__event_end(w);
+}
+
+void timeline__name_process(struct timeline *t, uint32_t pid, const char *name, uint32_t sort_index)
+{
+	name_track(t, "process_name", "process_sort_index", pid, pid, name, sort_index);
+}
+
+void timeline__name_thread(struct timeline *t, uint32_t pid, uint32_t tid, const char *name, uint32_t sort_index)
+{
+	name_track(t, "thread_name", "thread_sort_index", pid, tid, name, sort_index);
+}
+
+struct json_writer *timeline__slice_begin(struct timeline *t, const struct tl_slice *s)
+{
+	struct json_writer *w = event_begin(t);
+
+	json_writer__put_str(w, "name", s->name);
+	json_writer__put_str(w, "cat", s->cat);
+	json_writer__put_str(w, "ph", "X");
+	put_us(w, "ts", s->start_ns);
+	put_us(w, "dur", s->end_ns - s->start_ns);
+	json_writer__put_uint(w, "pid", s->pid);
+	json_writer__put_uint(w, "tid", s->tid);
+	if (s->flow != TL_FLOW_NONE) {
+		json_writer__put_uint(w, "bind_id", s->flow_id);
+		json_writer__put_bool(w, s->flow == TL_FLOW_OUT ? "flow_out" : "flow_in", true);
+	}
+	json_writer__key(w, "args");
+	json_writer__begin_object(w);
+	return w;
+}
+
+struct json_writer *timeline__instant_begin(struct timeline *t, const char *name, uint32_t pid, uint32_t tid,
+					    uint64_t ts_ns)
+{
+	struct json_writer *w = event_begin(t);
+
+	json_writer__put_str(w, "name", name);
+	json_writer__put_str(w, "cat", "sched");
+	json_writer__put_str(w, "ph", "i");
+	json_writer__put_str(w, "s", "t");
+	put_us(w, "ts", ts_ns);
+	json_writer__put_uint(w, "pid", pid);
+	json_writer__put_uint(w, "tid", tid);
+	json_writer__key(w, "args");
+	json_writer__begin_object(w);
+	return w;
+}
+
+/* ---------------------------------------------------------------- runs */
+
+static uint32_t run_pid_of(uint32_t run)
+{
+	return TL_ID_BASE + run * TL_RUN_STRIDE;
+}
+
+uint32_t timeline__run_pid(const struct timeline *t)
+{
+	return run_pid_of(t->run.id);
+}
+
+uint32_t timeline__cpus_pid(const struct timeline *t)
+{
+	return run_pid_of(t->run.id) + TL_CPUS_OFFSET;
+}
+
+struct timeline *timeline__open(FILE *out)
+{
+	struct timeline *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	json_writer__init_compact(&t->w, out);
+	json_writer__begin_object(&t->w);
+	json_writer__key(&t->w, "traceEvents");
+	json_writer__begin_array(&t->w);
+	return t;
+}
+
+void timeline__begin_run(struct timeline *t, const char *workload, bool traced)
+{
+	char name[TL_NAME_MAX + 16];
+
+	if (t->in_run)
+		timeline__end_run(t);
+	memset(&t->run, 0, sizeof(t->run));
+	t->run.id = ++t->nr_runs;
+	t->run.traced = traced;
+	snprintf(t->run.workload, sizeof(t->run.workload), "%s", workload ? workload : "");
+	timeline_workload__begin_run(&t->samples);
+	timeline_cpus__begin_run(&t->cpus);
+	t->in_run = true;
+	if (t->run.id > TL_MAX_RUNS)
+		return;
+	snprintf(name, sizeof(name), "wakeprobe: %s", t->run.workload);
+	timeline__name_process(t, timeline__run_pid(t), name, 2 * t->run.id);
+}
+
+/* drawn_run - the current run, begun here if the caller did not; false past the runs one file can number */
+static bool drawn_run(struct timeline *t)
+{
+	if (!t->in_run)
+		timeline__begin_run(t, "", true);
+	return t->run.id <= TL_MAX_RUNS;
+}
+
+int timeline__begin_attach(struct timeline *t, const char *target)
+{
+	if (t->in_run)
+		timeline__end_run(t);
+	if (!t->attach && !(t->attach = timeline_attach__new()))
+		return -ENOMEM;
+	memset(&t->run, 0, sizeof(t->run));
+	t->run.id = ++t->nr_runs;
+	t->run.traced = true;
+	t->run.attach = true;
+	snprintf(t->run.workload, sizeof(t->run.workload), "%s", target ? target : "");
+	timeline_cpus__begin_run(&t->cpus);
+	timeline_attach__begin_run(t->attach);
+	t->nr_attach_runs++;
+	t->in_run = true;
+	return 0;
+}
+
+/* attach_run - the current attach run, begun here if the caller did not; false when none can be drawn */
+static bool attach_run(struct timeline *t)
+{
+	if ((!t->in_run || !t->run.attach) && timeline__begin_attach(t, ""))
+		return false;
+	return t->run.id <= TL_MAX_RUNS;
+}
+
+void timeline__attach_event(struct timeline *t, const struct wp_event *e)
+{
+	if (!attach_run(t))
+		return;
+	timeline_attach__note(t, e);
+	timeline_cpus__event(t, e);
+}
+
+void timeline__attach_result(struct timeline *t, const struct attach_result *r)
+{
+	if (attach_run(t))
+		timeline_attach__draw(t, r);
+}
+
+void timeline__event(struct timeline *t, const struct wp_event *e)
+{
+	if (drawn_run(t))
+		timeline_cpus__event(t, e);
+}
+
+void timeline__sample(struct timeline *t, const struct sample_result *r)
+{
+	if (drawn_run(t))
+		timeline_workload__draw(t, r);
+}
+
+void timeline__end_run(struct timeline *t)
+{
+	if (!t->in_run)
+		return;
+	/* slices still open have no end to draw: the tasks running when the run stopped are not shown */
+	if (t->nr_listed < TL_LISTED_RUNS)
+		t->listed[t->nr_listed++] = t->run;
+	t->in_run = false;
+}
+
+/* put_cpu_counts - what the CPU tracks of run @r drew and left out */
+static void put_cpu_counts(struct json_writer *w, const struct tl_run *r)
+{
+	json_writer__put_uint(w, "events", r->events);
+	json_writer__put_uint(w, "cpu_slices", r->cpu_slices);
+	json_writer__put_uint(w, "cpu_slices_dropped_unwatched", r->unwatched);
+	json_writer__put_uint(w, "exits_without_entry", r->unmatched);
+	json_writer__put_uint(w, "entries_without_exit", r->unclosed);
+	json_writer__put_uint(w, "late_events", r->late);
+	json_writer__put_uint(w, "entries_too_deep", r->too_deep);
+	json_writer__put_uint(w, "events_bad_cpu", r->bad_cpu);
+}
+
+/* put_attach_run - an attach run: its traced processes have their own pids, only its CPUs are synthetic */
+static void put_attach_run(struct json_writer *w, const struct tl_run *r)
+{
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "run", r->id);
+	json_writer__put_str(w, "mode", "attach");
+	json_writer__put_str(w, "target", r->workload);
+	if (r->id <= TL_MAX_RUNS)
+		json_writer__put_uint(w, "cpus_pid", run_pid_of(r->id) + TL_CPUS_OFFSET);
+	else
+		json_writer__put_str(w, "not_drawn", "past the runs one file can number");
+	json_writer__put_uint(w, "wakeups", r->samples);
+	json_writer__put_uint(w, "wakeups_labelled", r->labelled);
+	json_writer__put_uint(w, "wakeups_not_drawn", r->samples_not_drawn);
+	json_writer__put_uint(w, "wakeups_without_process", r->no_process);
+	json_writer__put_uint(w, "flows", r->flows);
+	json_writer__put_uint(w, "flows_from_cpus", r->flows_from_cpus);
+	json_writer__put_uint(w, "thread_tracks", r->thread_tracks);
+	json_writer__put_uint(w, "threads_renamed", r->threads_renamed);
+	json_writer__put_uint(w, "thread_tracks_forgotten", r->tracks_forgotten);
+	put_cpu_counts(w, r);
+	json_writer__end_object(w);
+}
+
+static void put_run(struct json_writer *w, const struct tl_run *r)
+{
+	if (r->attach) {
+		put_attach_run(w, r);
+		return;
+	}
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "run", r->id);
+	json_writer__put_str(w, "workload", r->workload);
+	json_writer__put_bool(w, "traced", r->traced);
+	if (r->id <= TL_MAX_RUNS) {
+		json_writer__put_uint(w, "pid", run_pid_of(r->id));
+		json_writer__put_uint(w, "cpus_pid", run_pid_of(r->id) + TL_CPUS_OFFSET);
+	} else {
+		json_writer__put_str(w, "not_drawn", "past the runs one file can number");
+	}
+	json_writer__put_uint(w, "samples", r->samples);
+	json_writer__put_uint(w, "samples_not_drawn", r->samples_not_drawn);
+	put_cpu_counts(w, r);
+	json_writer__end_object(w);
+}
+
+int timeline__close(struct timeline *t)
+{
+	static const char tracks[] =
+		"Per run, process 'wakeprobe: <workload>' holds the waker and wakee threads: each sample is a "
+		"'wakeup #<seq>' slice on the wakee from t_notify to t_woken, split into its phases (notify_user "
+		"and notify_kernel on the waker, wake_enqueue to resume_user on the wakee), with an arrow from the "
+		"notify to the wake; a sample that is not complete is one slice named by its label. Process "
+		"'CPUs (run N)' has a thread per CPU: tasks between their sched_switch records, interrupts, softirqs, "
+		"IPIs and cpu_idle, with instants for the wakes and migrations of the tracked tasks. CPUs are "
+		"recorded only while a tracked task waits to run there or a waker is in its notify there: a gap "
+		"on a CPU track is time wakeprobe did not see. docs/outputs.md describes every track.";
+	static const char attach_tracks[] =
+		"Attach mode: each traced process is a process of its own pid, each traced thread a thread named "
+		"by its comm and tid. Each complete wakeup is a 'wakeup #<seq>' slice on the wakee from its first "
+		"kernel mark to its last, split into the kernel phases it has (notify_kernel, wake_enqueue, "
+		"runq_wait, resume_kernel; an absent one is not drawn, its reason in the wakeup's args), with an "
+		"arrow from a zero-length '... wakes <comm> <tid>' slice at sched_waking: on the waker's thread "
+		"when a traced thread woke it, else on the waking CPU's track. A wakeup that is not complete is "
+		"one slice named by its label. Process 'CPUs (run N)' has a thread per CPU, as in workload mode: "
+		"a gap on a CPU track is time wakeprobe did not see. docs/outputs.md describes every track.";
+	struct json_writer *w;
+	uint32_t i;
+	int err;
+
+	if (!t)
+		return 0;
+	w = &t->w;
+	timeline__end_run(t);
+	json_writer__line_break(w);
+	json_writer__end_array(w);
+	json_writer__line_break(w);
+	json_writer__put_str(w, "displayTimeUnit", "ns");
+	json_writer__line_break(w);
+	json_writer__key(w, "otherData");
+	json_writer__begin_object(w);
+	json_writer__put_str(w, "tool", "wakeprobe " WAKEPROBE_VERSION);
+	json_writer__put_str(w, "clock", "CLOCK_MONOTONIC; ts and dur in microseconds, exact to the nanosecond");
+	json_writer__put_str(w, "tracks", t->nr_attach_runs ? attach_tracks : tracks);
+	json_writer__key(w, "runs");
+	json_writer__begin_array(w);
+	for (i = 0; i < t->nr_listed; i++)
+		put_run(w, &t->listed[i]);
+	json_writer__end_array(w);
+	json_writer__put_uint(w, "runs_not_listed", t->nr_runs - t->nr_listed);
+	json_writer__end_object(w);
+	json_writer__end_object(w);
+	err = json_writer__finish(w);
+	timeline_attach__free(t->attach);
+	free(t);
+	return err;
+}

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * timeline_internal.h - what the files of the timeline share, and no other
+ * module includes: timeline.c writes the document and its runs and the
+ * trace events every kind of track is made of, timeline_workload.c draws the
+ * samples on their waker and wakee threads, timeline_cpus.c the watched
+ * CPUs' history on a thread per CPU, timeline_attach.c attach mode's
+ * wakeups on the traced threads.
+ *
+ * The state of workload runs lives in struct timeline, one block allocated
+ * at open; an attach run adds one more block of fixed size, allocated at
+ * its first run (timeline_attach.c). Memory does not grow with the run.
+ */
+#ifndef WAKEPROBE_TIMELINE_INTERNAL_H
+#define WAKEPROBE_TIMELINE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "json_writer.h"
+#include "timeline.h"
+#include "wakeprobe.h"
+#include "wakeup.h"
+
+/* open slices per CPU: a task, cpu_idle in it, a softirq, an interrupt over that, and room to spare */
+#define TL_DEPTH	6
+/* sample threads per run: a run has one waker and one wakee */
+#define TL_THREADS	8
+/* runs described one by one in otherData; later ones are only counted */
+#define TL_LISTED_RUNS	64
+#define TL_NAME_MAX	256
+
+/* what otherData says about one run; both kinds of track count into it */
+struct tl_run {
+	uint32_t id;		/* 1-based */
+	bool traced;
+	char workload[TL_NAME_MAX];
+	uint64_t samples;
+	uint64_t samples_not_drawn;	/* would overlap the previous sample on a thread */
+	uint64_t events;
+	uint64_t cpu_slices;
+	uint64_t unwatched;	/* task slices dropped: the next switch named another task */
+	uint64_t unmatched;	/* exits with no entry */
+	uint64_t unclosed;	/* entries whose exit never came */
+	uint64_t late;		/* events older than what their CPU had shown: skipped */
+	uint64_t too_deep;	/* entries past TL_DEPTH open slices */
+	uint64_t bad_cpu;	/* a CPU number past WP_MAX_CPUS */
+	/* an attach run: workload[] holds what was traced, and these count its wakeups */
+	bool attach;
+	uint64_t labelled;		/* drawn as one slice named by their label */
+	uint64_t no_process;		/* no record named the wakee's process: not drawn */
+	uint64_t flows;
+	uint64_t flows_from_cpus;	/* the waker was no traced thread: the arrow leaves its CPU */
+	uint64_t thread_tracks;		/* thread tracks named, renames and tracks made again included */
+	uint64_t threads_renamed;	/* a thread track named again: the records gave it another comm */
+	uint64_t tracks_forgotten;	/* the track table was full: the least recently used was dropped */
+};
+
+/* ---------------------------------------------------------------- the sample tracks' state */
+
+/* a waker or wakee thread: its samples are drawn one after the other */
+struct tl_thread {
+	uint32_t tid;
+	uint64_t busy_until_ns;	/* where the last slice drawn on it ends */
+};
+
+struct timeline_workload {
+	uint64_t last_flow;	/* arrow ids are unique in the file, across runs */
+	uint32_t nr_threads;
+	struct tl_thread threads[TL_THREADS];
+};
+
+/* ---------------------------------------------------------------- the CPU tracks' state */
+
+enum tl_kind {
+	TL_TASK,	/* a task, from the switch that brought it in */
+	TL_IDLE,	/* power:cpu_idle, entry to exit */
+	TL_IRQ,		/* an interrupt handler or a softirq, entry to exit */
+};
+
+/* a CPU-track slice whose end has not been seen yet */
+struct tl_open {
+	uint64_t start_ns;
+	uint8_t kind;		/* enum tl_kind */
+	uint8_t irq_kind;	/* enum wp_irq_kind */
+	uint16_t prio;
+	int32_t nr;		/* irq number, softirq vector, or cpuidle state (-1: not known) */
+	uint32_t tid;
+	uint32_t tgid;
+	char name[WP_TASK_COMM_LEN];	/* the task's comm, or the irq handler's name */
+};
+
+/*
+ * One CPU's open slices, outermost first. A slice is drawn only when it is
+ * the innermost one open and its end arrives; inner ones still open then
+ * never saw their end and are dropped. Nothing starts or ends before
+ * last_ns, so whatever is drawn on a CPU nests: the JSON stays valid for
+ * any event stream, however broken.
+ */
+struct tl_cpu {
+	uint64_t last_ns;
+	uint32_t depth;
+	struct tl_open open[TL_DEPTH];
+};
+
+struct timeline_cpus {
+	bool process_named;	/* the run's CPU process has its name */
+	uint64_t cpu_named[WP_MAX_CPUS / 64];
+	struct tl_cpu cpu[WP_MAX_CPUS];
+};
+
+/* ---------------------------------------------------------------- the document */
+
+struct timeline_attach;
+
+struct timeline {
+	struct json_writer w;	/* compact, one trace event a line */
+	bool in_run;
+	uint32_t nr_runs;
+	uint32_t nr_attach_runs;
+	struct timeline_attach *attach;	/* NULL until the first attach run */
+	struct tl_run run;
+	struct timeline_workload samples;
+	struct timeline_cpus cpus;
+	uint32_t nr_listed;
+	struct tl_run listed[TL_LISTED_RUNS];
+};
+
+/*
+ * Flow arrows are bound to slices by id (bind_id with flow_out on the
+ * producer, flow_in on the consumer), not by timestamps. Both viewers still
+ * meet the two in time order and need the producer first: the consumer
+ * always starts strictly later.
+ */
+enum tl_flow {
+	TL_FLOW_NONE,
+	TL_FLOW_OUT,
+	TL_FLOW_IN,
+};
+
+struct tl_slice {
+	const char *cat;
+	const char *name;
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	enum tl_flow flow;
+	uint64_t flow_id;
+};
+
+/* timeline.c: the run's two processes, and the trace events of both kinds of track */
+
+/* timeline__run_pid - the process of the current run's waker and wakee threads */
+uint32_t timeline__run_pid(const struct timeline *t);
+/* timeline__cpus_pid - the process of the current run's CPU threads */
+uint32_t timeline__cpus_pid(const struct timeline *t);
+/* timeline__name_process - name process @pid and place it among the others by @sort_index */
+void timeline__name_process(struct timeline *t, uint32_t pid, const char *name, uint32_t sort_index);
+/* timeline__name_thread - name thread @tid of process @pid and place it among its threads */
+void timeline__name_thread(struct timeline *t, uint32_t pid, uint32_t tid, const char *name, uint32_t sort_index);
+/*
+ * timeline__slice_begin - a complete ("X") event up to its args object,
+ * left open: the caller writes the args with json_writer__put_*() and ends
+ * the event with timeline__event_end()
+ */
+struct json_writer *timeline__slice_begin(struct timeline *t, const struct tl_slice *s);
+/* timeline__instant_begin - a thread-scoped instant ("i") event up to its args, as above */
+struct json_writer *timeline__instant_begin(struct timeline *t, const char *name, uint32_t pid, uint32_t tid,
+					    uint64_t ts_ns);
+/* timeline__event_end - close an event's args and the event */
+void timeline__event_end(struct json_writer *w);
+
+/* timeline_workload.c: the waker and wakee threads, and the phase slices attach mode draws as well */
+
+/* timeline_workload__phase_bounds - t_notify, the marks and t_woken; false unless they run in time order */
+bool timeline_workload__phase_bounds(const struct sample_result *r, uint64_t b[NR_PHASES + 1]);
+/* timeline_workload__phase_args - a phase slice's args: seq, ns, its time by cause, its named intervals */
+void timeline_workload__phase_args(struct json_writer *w, const struct sample_result *r, int k);
+/* timeline_workload__interval_text - an interval as the reports word it, then its time: "CPU 1 idle: 650 ns" */
+void timeline_workload__interval_text(const struct interval *iv, char *buf, size_t len);
+
+/* timeline_workload__begin_run - a run's threads are its own; arrow ids go on across runs */
+void timeline_workload__begin_run(struct timeline_workload *s);
+/* timeline_workload__draw - one merged sample, in sequence order, after the events around it */
+void timeline_workload__draw(struct timeline *t, const struct sample_result *r);
+
+/* timeline_cpus.c: a thread per CPU */
+
+void timeline_cpus__begin_run(struct timeline_cpus *c);
+/* timeline_cpus__thread - CPU @cpu's thread in the run's CPU process, both named the first time */
+uint32_t timeline_cpus__thread(struct timeline *t, uint32_t cpu);
+/* timeline_cpus__event - one kernel event, in ring-buffer order */
+void timeline_cpus__event(struct timeline *t, const struct wp_event *e);
+
+/* timeline_attach.c: the traced processes and threads of an attach run */
+
+struct attach_result;
+
+/* timeline_attach__new - the attach state, a fixed block; NULL on ENOMEM */
+struct timeline_attach *timeline_attach__new(void);
+void timeline_attach__free(struct timeline_attach *a);
+/* timeline_attach__begin_run - a run's tracks are its own */
+void timeline_attach__begin_run(struct timeline_attach *a);
+/* timeline_attach__note - what a kernel record says of a thread: its process and comm */
+void timeline_attach__note(struct timeline *t, const struct wp_event *e);
+/* timeline_attach__draw - one wakeup of a traced thread */
+void timeline_attach__draw(struct timeline *t, const struct attach_result *r);
+
+#endif /* WAKEPROBE_TIMELINE_INTERNAL_H */
