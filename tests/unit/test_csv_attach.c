@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_attach_csv.c - attach mode's CSV, one row per wakeup, from a small
+ * test_csv_attach.c - attach mode's CSV, one row per wakeup, from a small
  * run of the engine over synthetic records (attach_run.h), read back with
  * python's csv module: the header, a row per wakeup in the order they were
  * handed over, the values the run was made of, empty cells where a value

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_sample_csv.c - the per-sample CSV, read back with python's csv module:
+ * test_csv_workload.c - the per-sample CSV, read back with python's csv module:
  * one row per sample, the values given, empty cells where a value does not
  * apply, untraced runs, runs one after the other
  */

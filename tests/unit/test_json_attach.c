@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_attach_json.c - attach mode's JSON document, from a small run of the
+ * test_json_attach.c - attach mode's JSON document, from a small run of the
  * engine over synthetic records (attach_run.h): read back by python3's json
  * module, strictly, and every figure held to what the run was made of.
  */

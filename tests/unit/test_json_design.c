@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_design_json.c - a throughput workload's document, from a synthetic
+ * test_json_design.c - a throughput workload's document, from a synthetic
  * struct design_run: the workload's fixture document as both runs', a
  * census fed known wakeups and switches, and attach_run.h's small attach
  * run as its traced kernel side. The document is read back with

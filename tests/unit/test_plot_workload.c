@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_plot.c - the SVG writer and the plots (--plot), read back with
+ * test_plot_workload.c - the SVG writer and the plots (--plot), read back with
  * python's XML parser through tests/check_svg.py: well-formed whatever the
  * strings hold, the elements each kind of run draws, and every number drawn
  * traced back to the synthetic aggregate it was drawn from. And the plot
