@@ -54,7 +54,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(dir $
 # The folders of user/, bottom up (docs/architecture.md), and the folders each one's files may include
 # besides their own: a header of any other folder is not found, so the compiler holds the layers.
 # bpf/ is the contract with the kernel side, user/contract/ the one with the workloads.
-FOLDERS := contract lib core live workload attach design record out
+FOLDERS := contract lib core live workload attach design record output cli mode
 SEES_contract :=
 SEES_lib := contract
 SEES_core := lib contract bpf
@@ -63,19 +63,21 @@ SEES_workload := live core lib contract bpf
 SEES_attach := live core lib contract bpf
 SEES_design := attach live core lib contract bpf
 SEES_record := workload attach live core lib contract bpf
-SEES_out := record design attach workload live core lib contract bpf
-# main.c and options.c: the command line, over everything
-SEES_cli := $(FOLDERS) bpf
+SEES_output := record design attach workload live core lib contract bpf
+SEES_cli := output record design attach workload live core lib contract bpf
+SEES_mode := cli output record design attach workload live core lib contract bpf
+# main.c, the dispatcher, over everything
+SEES_main := $(FOLDERS) bpf
 folder_includes = $(foreach f,$(1),-I$(if $(filter bpf,$(f)),bpf,user/$(f)))
-# a source's folder under user/ ("cli" for user/ itself), from its path
-folder_of = $(or $(filter $(FOLDERS),$(word 2,$(subst /, ,$(1)))),cli)
+# a source's folder under user/ ("main" for user/ itself), from its path
+folder_of = $(or $(filter $(FOLDERS),$(word 2,$(subst /, ,$(1)))),main)
 # everything, for the tests, the benchmark and the workloads' harness, which reach across the layers
 ALL_INCLUDES := -Iuser $(call folder_includes,$(FOLDERS) bpf) -Iworkloads
 
 # wakeprobe's modules, each folder's; lib/ and contract/ the workloads share
 FOLDER_SRCS = $(wildcard user/$(1)/*.c)
 LIB_SRCS := $(call FOLDER_SRCS,lib)
-CORE_SRCS := $(foreach f,$(FOLDERS),$(call FOLDER_SRCS,$(f))) user/options.c
+CORE_SRCS := $(foreach f,$(FOLDERS),$(call FOLDER_SRCS,$(f)))
 WORKLOADS := eventfd futex sem cond pipe sigwait signal-handler spin shmsem thread-start
 # the throughput family (workloads/throughput.h): whole hand-off designs timed over repeated
 # runs; wakeprobe runs them as user/designs.c lists them, not as paced paths
@@ -101,8 +103,9 @@ TEST_DEPS_STAMP := $(OBJ)/.test-deps-ok
 .SECONDARY:
 .DEFAULT_GOAL := all
 
-# ./wakeprobe is the normal build's; SANITIZE=1 leaves it alone
-all: $(if $(SANITIZE),$(OBJ)/wakeprobe,wakeprobe) $(WORKLOAD_BINS) $(THROUGHPUT_BINS)
+# ./wakeprobe is the normal build's; SANITIZE=1 leaves it alone. $(OBJ)/wakeprobe is named too: every
+# target is secondary (.SECONDARY), and one made from a ./wakeprobe already newer would be left unmade
+all: $(OBJ)/wakeprobe $(if $(SANITIZE),,wakeprobe) $(WORKLOAD_BINS) $(THROUGHPUT_BINS)
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/setup-deps.sh
@@ -192,9 +195,10 @@ run: all
 # the tests run the binaries of this build (build-san/ with SANITIZE=1), not ./wakeprobe: the
 # unit tests as the caller, then the system tests as root, both whatever the first did; the
 # target fails if either fails, with what failed repeated at the end of the output. First, no
-# module of user/ may depend on itself through others (scripts/module-cycles.py).
+# module or folder of user/ may depend on itself through others, and no two files share a name
+# (scripts/module-cycles.py).
 test: all $(UNIT_TESTS) $(SYSTEM_TESTS) $(TEST_DEPS_STAMP)
-	$(call msg,CHECK,module cycles in user/)
+	$(call msg,CHECK,module and folder cycles in user/)
 	$(Q)scripts/module-cycles.py user
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
 		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/run-tests.sh $(OBJ)/tests/last-run.log \
@@ -227,8 +231,8 @@ FUZZ_RECORD_SRCS := $(addprefix user/,record/recording.c record/recorder.c recor
 	live/host_steal.c live/trace_cost.c core/wakeup.c core/explain.c core/cause_totals.c core/run_meta.c \
 	core/event_window.c core/mechanism.c core/fd_kinds.c lib/histogram.c lib/tsc_clock.c lib/ring.c lib/parse.c \
 	out/text_workload.c out/text_attach.c)
-FUZZ_OPTIONS_SRCS := user/options.c user/workload/catalog.c user/design/designs.c user/lib/parse.c \
-	user/out/output_paths.c
+FUZZ_OPTIONS_SRCS := user/cli/options.c user/workload/catalog.c user/design/designs.c user/lib/parse.c \
+	user/output/output_paths.c
 FUZZ_JSON_SRCS := user/lib/json_reader.c user/lib/json_writer.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok
 

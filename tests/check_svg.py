@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """
-check_svg.py - validate a plot written by wakeprobe --plot (user/out/plot_workload.c,
-user/out/plot_attach.c).
+check_svg.py - validate a plot written by wakeprobe --plot (user/output/plot_workload.c,
+user/output/plot_attach.c).
 
     python3 tests/check_svg.py FILE
 

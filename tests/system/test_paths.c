@@ -171,7 +171,7 @@ static void assert_lean(const struct path_case *pc, const struct checks *c)
 		 * waker's from its pacing sleep, and a third on some paths (the
 		 * creator's from pthread_join(), cond's wakee waiting on the mutex
 		 * when the machine is slow), a few more under ASan (910 for 300
-		 * thread starts); the full mode writes 15 (docs/bench.md).
+		 * thread starts); the full mode writes 15 (bench/NOTES.md).
 		 */
 		cr_assert_leq(result.merge.events, 4 * c->seen + 8, "%s: %lu records for %lu samples", pc->name,
 			      result.merge.events, c->seen);

@@ -163,6 +163,7 @@ Test(attach_lean, the_analysis_aggregates_lean_wakeups_without_causes)
 {
 	struct attach_analysis_opts o = { .outliers = 2, .lean = true };
 	struct attach_analysis *a = attach_analysis__new(&o);
+	struct attach_session_result end = { .drops_total = 0 };
 	struct wp_event e;
 
 	cr_assert_not_null(a);
@@ -174,7 +175,7 @@ Test(attach_lean, the_analysis_aggregates_lean_wakeups_without_causes)
 		attach_analysis__event(a, &e);
 	}
 	attach_analysis__advance(a, T0 + 2000000, 0);
-	attach_analysis__end(a, 0);
+	attach_analysis__end(a, &end);
 	cr_assert_eq(a->agg->complete, 10);
 	cr_assert_eq(a->agg->wake_to_run.count, 10);
 	cr_assert_eq(a->agg->wake_to_run.max, 14000);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_attach_recording.c - an attach run in a record file: a run fed
- * through attach_recorder reports, once replayed, exactly as it did live;
- * the fd answers come from the file, not from /proc; ATTACH_BEGIN and
+ * test_attach_recording.c - an attach run in a record file: a run written
+ * through its analysis's tap (attach_recording_tap) reports, once replayed,
+ * exactly as it did live; the fd answers come from the file, not from /proc; ATTACH_BEGIN and
  * ATTACH_END carry the targets and the end whole; every kind of damage to
  * the new records is rejected with its byte offset; version 2 files read
  * as before. What the binary makes of it is in system/test_attach_record.c.
@@ -19,7 +19,6 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
-#include "attach_recorder.h"
 #include "attach_recording.h"
 #include "attach_replay.h"
 #include "events.h"
@@ -78,7 +77,7 @@ static void live_init(struct live *l)
 }
 
 /* one wakeup: @wakee sleeps in read(@fd) at @t, WAKER's write(@fd) wakes it, it runs and returns */
-static void wakeup(struct attach_recorder *w, const struct live *l, uint64_t t, uint32_t wakee, int fd)
+static void wakeup(struct attach_analysis *a, const struct live *l, uint64_t t, uint32_t wakee, int fd)
 {
 	struct wp_event evs[] = {
 		ev_switch(t, WAKEE_CPU, wakee, 0, 1, 0),
@@ -91,14 +90,14 @@ static void wakeup(struct attach_recorder *w, const struct live *l, uint64_t t, 
 	};
 
 	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
-		attach_recorder__event(w, &evs[i]);
+		attach_analysis__event(a, &evs[i]);
 }
 
 /* record_run - a run of WAKEUPS wakeups, each through the eventfd or the pipe, into @file; its live report */
 static char *record_run(struct live *l, struct buf *file)
 {
-	static struct attach_recorder w;
 	struct attach_analysis_opts ao = { .outliers = 2 };
+	struct attach_analysis *a;
 	FILE *f = open_memstream(&file->data, &file->len);
 	struct recorder *rec;
 	char *text = NULL;
@@ -111,41 +110,42 @@ static char *record_run(struct live *l, struct buf *file)
 	cr_assert(f && out);
 	rec = recorder__new(f);
 	cr_assert_not_null(rec);
-	attach_recorder__init(&w, rec, &l->targets, &ao);
-	cr_assert_not_null(ao.fd_kind, "with a recorder, the lookups are the recorder's");
-	w.analysis = attach_analysis__new(&ao);
-	cr_assert_not_null(w.analysis);
-	attach_recorder__begin(&w, &l->res);
-	attach_recorder__event(&w, &name_waker);
+	/* as outputs__begin_attach() routes a live run with record -o */
+	ao.tap = &attach_recording_tap;
+	ao.tap_ctx = rec;
+	a = attach_analysis__new(&ao);
+	cr_assert_not_null(a);
+	attach_analysis__begin(a, &l->targets, &l->res);
+	attach_analysis__event(a, &name_waker);
 	for (uint64_t i = 0; i < WAKEUPS; i++) {
 		uint64_t t = T0 + i * SPAN;
 
 		if (i % 4 == 3)
-			wakeup(&w, l, t, READER, l->pipe_fds[0]);
+			wakeup(a, l, t, READER, l->pipe_fds[0]);
 		else
-			wakeup(&w, l, t, WAKEE, l->efd);
+			wakeup(a, l, t, WAKEE, l->efd);
 		if (i % 5 == 4)
-			attach_recorder__advance(&w, t + SPAN, 0);
+			attach_analysis__advance(a, t + SPAN, 0);
 	}
 	l->res.trace_end_ns = T0 + WAKEUPS * SPAN;
-	attach_recorder__advance(&w, l->res.trace_end_ns, 0);
+	attach_analysis__advance(a, l->res.trace_end_ns, 0);
 	l->res.command_pid = 4242;
 	l->res.command_exited = true;
 	snprintf(l->res.command_exit, sizeof(l->res.command_exit), "exited with status 0");
-	attach_recorder__end(&w, &l->res);
+	attach_analysis__end(a, &l->res);
 	report = (struct attach_report){
 		.targets = &l->targets,
 		.run = &l->res,
-		.counters = attach__counters(w.analysis->engine),
-		.agg = w.analysis->agg,
-		.tids_left_out = w.analysis->tids_left_out,
+		.counters = attach__counters(a->engine),
+		.agg = a->agg,
+		.tids_left_out = a->tids_left_out,
 		.pairs = 10,
 	};
 	text_attach__print_text(out, &report);
 	cr_assert_eq(recorder__finish(rec), 0);
 	fclose(f);
 	fclose(out);
-	attach_analysis__free(w.analysis);
+	attach_analysis__free(a);
 	return text;
 }
 

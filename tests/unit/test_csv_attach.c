@@ -176,7 +176,7 @@ static void open_outputs(void)
 	struct attach_analysis_opts ao = {};
 	char msg[256];
 
-	cr_assert_eq(outputs__open_attach(&out, &o, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(outputs__open(&out, &o, RUN_ATTACH, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert(out.text, "no output took stdout: the text report is printed too");
 	cr_assert_eq(outputs__begin_attach(&out, "pid 2000", &ao, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not_null(ao.on_result, "the CSV takes every wakeup");
@@ -192,7 +192,8 @@ Test(attach_outputs, finishing_puts_both_files_in_place_whole)
 
 	open_outputs();
 	cr_assert_eq(access(json_path, F_OK), -1, "the JSON appears only once finished");
-	cr_assert_eq(outputs__finish_attach(&out, &run.report, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(outputs__finish(&out, &(struct results){ .kind = RUN_ATTACH, .attach.report = &run.report }, msg,
+				     sizeof(msg)), 0, "%s", msg);
 	cr_assert(csv_check(csv_path, want));
 	cr_assert_eq(run_python("import json, sys\n"
 				"d = json.load(open(sys.argv[1]))\n"

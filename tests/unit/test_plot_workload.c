@@ -471,15 +471,16 @@ Test(plot_attach, the_plot_appears_whole_once_the_outputs_are_finished_and_not_a
 
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(file_path, sizeof(file_path), "%s/run.svg", dir);
-	cr_assert_eq(outputs__open_attach(&out, &o, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(outputs__open(&out, &o, RUN_ATTACH, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert(out.text, "a plot in a file leaves the text report on stdout");
 	outputs__abandon(&out);
 	cr_assert_eq(access(file_path, F_OK), -1, "abandoned: no plot");
 
-	cr_assert_eq(outputs__open_attach(&out, &o, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(outputs__open(&out, &o, RUN_ATTACH, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(outputs__begin_attach(&out, "pid 5000", &ao, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(access(file_path, F_OK), -1, "the plot appears only once finished");
-	cr_assert_eq(outputs__finish_attach(&out, &run.report, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(outputs__finish(&out, &(struct results){ .kind = RUN_ATTACH, .attach.report = &run.report }, msg,
+				     sizeof(msg)), 0, "%s", msg);
 	check_svg(file_path, "want(len(by_class(root, 'pair', 'g')) == %u, 'the pairs')\n", run.agg->nr_pairs);
 	cr_assert_eq(unlink(file_path), 0);
 	cr_assert_eq(rmdir(dir), 0, "no temporary file is left in %s", dir);

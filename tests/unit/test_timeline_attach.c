@@ -440,7 +440,7 @@ Test(timeline_attach, the_file_appears_whole_at_the_end_or_not_at_all)
 	o.perfetto = dest;
 
 	/* abandoned: nothing is left, not even the temporary file */
-	cr_assert_eq(outputs__open_attach(&out, &o, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(outputs__open(&out, &o, RUN_ATTACH, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(outputs__begin_attach(&out, "pid 2000", &ao, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_not_null(ao.on_result);
 	cr_assert_not_null(ao.on_event);
@@ -452,10 +452,11 @@ Test(timeline_attach, the_file_appears_whole_at_the_end_or_not_at_all)
 
 	/* finished: the file is in place, whole */
 	memset(&ao, 0, sizeof(ao));
-	cr_assert_eq(outputs__open_attach(&out, &o, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(outputs__open(&out, &o, RUN_ATTACH, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(outputs__begin_attach(&out, "pid 2000", &ao, msg, sizeof(msg)), 0, "%s", msg);
 	ao.on_result(&r, ao.on_result_ctx);
-	cr_assert_eq(outputs__finish_attach(&out, NULL, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(outputs__finish(&out, &(struct results){ .kind = RUN_ATTACH, .attach.report = NULL }, msg,
+				     sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(entries(dir), 1);
 	check_timeline(dest, "want(len(tl.find(prefix='wakeup #')) == 1 and runs[1]['target'] == 'pid 2000', runs)\n");
 	unlink(dest);

@@ -6,11 +6,23 @@
 
 #define TGIDS	4096	/* rows of tgid_of[]: direct-mapped by tid */
 
+/* tap - the tap's hook @hook with @args, if the run has a tap that has it */
+#define tap(a, hook, ...)							\
+	do {									\
+		if ((a)->opts.tap && (a)->opts.tap->hook)			\
+			(a)->opts.tap->hook((a)->opts.tap_ctx, __VA_ARGS__);	\
+	} while (0)
+
 static enum fd_kind fd_kind(struct attach_analysis *a, uint32_t tgid, int fd)
 {
+	enum fd_kind kind;
+
 	if (a->opts.fd_kind)
-		return a->opts.fd_kind(tgid, fd, a->opts.fd_kind_ctx);
-	return fd_kinds__cached_now(&a->fds, (pid_t)tgid, fd);
+		kind = a->opts.fd_kind(tgid, fd, a->opts.fd_kind_ctx);
+	else
+		kind = fd_kinds__cached_now(&a->fds, (pid_t)tgid, fd);
+	tap(a, fd_kind, tgid, fd, kind);
+	return kind;
 }
 
 static enum fd_kind engine_fd_kind(uint32_t tgid, int fd, void *ctx)
@@ -93,10 +105,15 @@ static void look_up_fd_early(struct attach_analysis *a, uint32_t tgid, int64_t n
 		fd_kind(a, tgid, (int)fd);
 }
 
-void attach_analysis__event(struct attach_analysis *a, const struct wp_event *e)
+void attach_analysis__begin(struct attach_analysis *a, const struct attach_session_opts *targets,
+			    const struct attach_session_result *res)
 {
-	if (a->opts.on_event)
-		a->opts.on_event(e, a->opts.on_event_ctx);
+	tap(a, begin, targets, res);
+}
+
+/* take_event - @e into the engine, or lean mode's pairing */
+static void take_event(struct attach_analysis *a, const struct wp_event *e)
+{
 	if (a->lean) {
 		attach_lean__add_event(a->lean, e);
 		return;
@@ -120,24 +137,34 @@ void attach_analysis__event(struct attach_analysis *a, const struct wp_event *e)
 	attach__add_event(a->engine, e);
 }
 
+void attach_analysis__event(struct attach_analysis *a, const struct wp_event *e)
+{
+	if (a->opts.on_event)
+		a->opts.on_event(e, a->opts.on_event_ctx);
+	take_event(a, e);
+	tap(a, event, e);
+}
+
 void attach_analysis__advance(struct attach_analysis *a, uint64_t complete_ns, uint64_t drops)
 {
 	/* a lean record is a whole wakeup, handed over as it arrives */
 	if (a->lean) {
 		attach_lean__note_drops(a->lean, drops);
-		return;
+	} else {
+		attach__note_drops(a->engine, drops);
+		attach__advance(a->engine, complete_ns);
 	}
-	attach__note_drops(a->engine, drops);
-	attach__advance(a->engine, complete_ns);
+	tap(a, advance, complete_ns, drops);
 }
 
-void attach_analysis__end(struct attach_analysis *a, uint64_t final_drops)
+void attach_analysis__end(struct attach_analysis *a, const struct attach_session_result *res)
 {
 	if (a->lean)
-		attach_lean__note_drops(a->lean, final_drops);
+		attach_lean__note_drops(a->lean, res->drops_total);
 	else
-		attach__finish(a->engine, final_drops);
+		attach__finish(a->engine, res->drops_total);
 	attach_aggregate__end(a->agg);
+	tap(a, end, res);
 }
 
 const struct attach_counters *attach_analysis__counters(const struct attach_analysis *a)

@@ -8,6 +8,11 @@
  * narrows the wakeups to --tid, and answers the engine's question of what
  * an fd is: by default from /proc, looked up as soon as a record names the
  * fd (a process that exits takes its /proc with it), through a cache.
+ *
+ * A live run and a replay of its recording feed it the same calls. A tap
+ * sees each input once the analysis has taken it in: a recording writes
+ * them down there (attach_recording.h), and this folder knows nothing of
+ * the file.
  */
 #ifndef WAKEPROBE_ATTACH_ANALYSIS_H
 #define WAKEPROBE_ATTACH_ANALYSIS_H
@@ -16,7 +21,23 @@
 #include "attach.h"
 #include "attach_aggregate.h"
 #include "attach_lean.h"
+#include "attach_session.h"
 #include "fd_kinds.h"
+
+/*
+ * attach_analysis_tap - what sees each input of an attach run once the
+ * analysis has taken it in, in the order it took them; every hook optional
+ */
+struct attach_analysis_tap {
+	/* the run of @targets has begun: @res holds its machine and where tracing began */
+	void (*begin)(void *ctx, const struct attach_session_opts *targets, const struct attach_session_result *res);
+	/* what an fd was, as the analysis asked while it took the input that follows */
+	void (*fd_kind)(void *ctx, uint32_t tgid, int fd, enum fd_kind kind);
+	void (*event)(void *ctx, const struct wp_event *e);
+	void (*advance)(void *ctx, uint64_t complete_ns, uint64_t drops);
+	/* the run ended as @res says */
+	void (*end)(void *ctx, const struct attach_session_result *res);
+};
 
 struct attach_analysis_opts {
 	uint32_t outliers;		/* slowest complete wakeups to keep with their explanation */
@@ -34,6 +55,9 @@ struct attach_analysis_opts {
 	void *on_event_ctx;
 	/* the records are lean mode's (attach_lean.h), not the engine's */
 	bool lean;
+	/* sees every input once taken in (a recording's writer); NULL: none */
+	const struct attach_analysis_tap *tap;
+	void *tap_ctx;
 };
 
 struct attach_analysis {
@@ -50,13 +74,33 @@ struct attach_analysis {
 /* attach_analysis__new - an analysis as @o asks; NULL when out of memory */
 struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *o);
 void attach_analysis__free(struct attach_analysis *a);
+/* attach_analysis__begin - the run of @targets has begun, as @res says (its tap's begin) */
+void attach_analysis__begin(struct attach_analysis *a, const struct attach_session_opts *targets,
+			    const struct attach_session_result *res);
 /* a kernel record, in ring-buffer order */
 void attach_analysis__event(struct attach_analysis *a, const struct wp_event *e);
 /* every record stamped before @complete_ns is in; @drops: the drop counter after that drain */
 void attach_analysis__advance(struct attach_analysis *a, uint64_t complete_ns, uint64_t drops);
-/* the stream is over, with @final_drops dropped in all: hand over what is open, order the tables */
-void attach_analysis__end(struct attach_analysis *a, uint64_t final_drops);
+/* the stream is over, the run ended as @res says: hand over what is open, order the tables */
+void attach_analysis__end(struct attach_analysis *a, const struct attach_session_result *res);
 /* attach_analysis__counters - the engine's counters, or lean mode's */
 const struct attach_counters *attach_analysis__counters(const struct attach_analysis *a);
+
+/*
+ * attach_report - an attach run's results as every output reads them, live
+ * or replayed: what was traced, how the run went, what the analysis made
+ * of it, and the choices of the report (--tid, --pairs, --order)
+ */
+struct attach_report {
+	const struct attach_session_opts *targets;	/* what was traced */
+	const struct attach_session_result *run;
+	const struct attach_counters *counters;
+	const struct attach_aggregate *agg;
+	const int32_t *tids;			/* --tid: only these wakees are in the tables; none: all */
+	uint32_t nr_tids;
+	uint64_t tids_left_out;			/* wakeups of other threads */
+	uint32_t pairs;				/* --pairs: rows of the pairs table */
+	enum attach_order order;		/* --order: of the pairs and the futex words */
+};
 
 #endif /* WAKEPROBE_ATTACH_ANALYSIS_H */

@@ -241,7 +241,7 @@ static int run_traced(const struct design_run_opts *o, struct design_run *r, int
 		r->interrupted = true;
 	if (err)
 		return err;
-	attach_analysis__end(r->analysis, r->session.drops_total);
+	attach_analysis__end(r->analysis, &r->session);
 	census__end(r->census, r->session.trace_end_ns);
 	s->ran = r->session.command_pid != 0;
 	s->status = r->session.command_status;

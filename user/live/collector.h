@@ -28,7 +28,7 @@ struct collector_opts {
 	 * windows of COLLECTOR_TIMED_MS of every COLLECTOR_TIMED_EVERY_MS:
 	 * its two clock reads a run cost more than the programs' own work on
 	 * a hypervisor's clock, and timed throughout they change what is
-	 * measured (docs/bench.md). A refusal is not an error.
+	 * measured (bench/NOTES.md). A refusal is not an error.
 	 */
 	bool run_stats;
 	bool time_every_run;		/* ... every run instead: the benchmark's per-program figures */

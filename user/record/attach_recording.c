@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "attach_recording.h"
+#include "recorder.h"
 #include "run_recording.h"
 
 _Static_assert(sizeof(((struct attach_session_result *)0)->command_exit) == REC_EXIT_LEN, "ATTACH_END's exit text");
@@ -133,3 +134,48 @@ void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_
 	run_recording__decode_cost(&e->cost, &res->cost);
 	copy_string(res->command_exit, sizeof(res->command_exit), e->command_exit);
 }
+
+/* the tap: each input of an attach run's analysis, written down as the record that replays it */
+
+static void tap_begin(void *w, const struct attach_session_opts *targets, const struct attach_session_result *res)
+{
+	struct rec_attach_begin b;
+
+	attach_recording__encode_begin(targets, res, &b);
+	recorder__write(w, REC_ATTACH_BEGIN, &b, sizeof(b));
+}
+
+static void tap_fd_kind(void *w, uint32_t tgid, int fd, enum fd_kind kind)
+{
+	struct rec_fd_kind r = { .tgid = tgid, .fd = fd, .kind = kind };
+
+	recorder__write(w, REC_FD_KIND, &r, sizeof(r));
+}
+
+static void tap_event(void *w, const struct wp_event *e)
+{
+	recorder__write(w, REC_EVENT, e, sizeof(*e));
+}
+
+static void tap_advance(void *w, uint64_t complete_ns, uint64_t drops)
+{
+	struct rec_advance adv = { .complete_ns = complete_ns, .drops = drops };
+
+	recorder__write(w, REC_ADVANCE, &adv, sizeof(adv));
+}
+
+static void tap_end(void *w, const struct attach_session_result *res)
+{
+	struct rec_attach_end e;
+
+	attach_recording__encode_end(res, &e);
+	recorder__write(w, REC_ATTACH_END, &e, sizeof(e));
+}
+
+const struct attach_analysis_tap attach_recording_tap = {
+	.begin = tap_begin,
+	.fd_kind = tap_fd_kind,
+	.event = tap_event,
+	.advance = tap_advance,
+	.end = tap_end,
+};

@@ -4,10 +4,16 @@
  * how the run went, to and from ATTACH_BEGIN and ATTACH_END (recording.h,
  * docs/recording.md). The kernel records between them are EVENT and
  * ADVANCE as for a workload, with FD_KIND for what each fd was.
+ *
+ * A live run is written down through its analysis's tap, each input once
+ * the analysis has taken it in: the fd lookups it made are written as they
+ * are asked, before that input, so that the replay holds their answers when
+ * it feeds the analysis that input (attach_replay.h).
  */
 #ifndef WAKEPROBE_ATTACH_RECORDING_H
 #define WAKEPROBE_ATTACH_RECORDING_H
 
+#include "attach_analysis.h"
 #include "attach_session.h"
 #include "recording.h"
 
@@ -37,5 +43,8 @@ void attach_recording__decode_begin(const struct rec_attach_begin *b, struct att
 void attach_recording__encode_end(const struct attach_session_result *res, struct rec_attach_end *e);
 /* attach_recording__decode_end - ATTACH_END, as the record reader checked it, into the rest of @res */
 void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_session_result *res);
+
+/* what writes an attach run down as it goes: attach_analysis_opts.tap, with the struct recorder as its ctx */
+extern const struct attach_analysis_tap attach_recording_tap;
 
 #endif /* WAKEPROBE_ATTACH_RECORDING_H */

@@ -88,6 +88,7 @@ int attach_replay__begin(struct attach_replay **out, const struct attach_replay_
 		attach_replay__free(rp);
 		return -ENOMEM;
 	}
+	attach_analysis__begin(rp->run->analysis, &rp->run->targets.opts, &rp->run->res);
 	*out = rp;
 	return 0;
 }
@@ -139,7 +140,7 @@ int attach_replay__record(struct attach_replay *rp, const struct rec_record *rec
 		break;
 	case REC_ATTACH_END:
 		attach_recording__decode_end(&rec->attach_end, &run->res);
-		attach_analysis__end(run->analysis, run->res.drops_total);
+		attach_analysis__end(run->analysis, &run->res);
 		input_taken(rp);
 		rp->run = NULL;
 		if (!rp->opts->run_done) {

@@ -4,7 +4,7 @@
  *
  * The analysis of a traced run (analysis.h) costs about 100 ns a kernel
  * record: in a back-to-back flood, a tenth of a CPU on the two the
- * workload runs on, taken in bursts the workload feels (docs/bench.md). So
+ * workload runs on, taken in bursts the workload feels (bench/NOTES.md). So
  * while the workload runs, wakeprobe only appends what the analysis would
  * take in to this journal, and hands it all over, in the same order, once
  * the workload is done: the analysis, which depends on its inputs and their

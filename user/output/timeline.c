@@ -12,135 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "timeline_internal.h"
-
-/*
- * Process and thread ids of the synthetic tracks sit above PID_MAX_LIMIT
- * (2^22), where no real tid can meet them. Run n is process
- * TL_ID_BASE + n * TL_RUN_STRIDE; its CPU process is TL_CPUS_OFFSET further,
- * and CPU c is that process's thread + 1 + c. The viewers read ids as 32-bit
- * numbers, which bounds the runs one file can number.
- */
-#define TL_ID_BASE	1000000000u
-#define TL_RUN_STRIDE	10000u
-#define TL_CPUS_OFFSET	5000u
-#define TL_MAX_RUNS	((UINT32_MAX - TL_ID_BASE) / TL_RUN_STRIDE - 1)
-_Static_assert(TL_CPUS_OFFSET + 1 + WP_MAX_CPUS < TL_RUN_STRIDE, "CPU threads would overflow their run's ids");
-
-/* ---------------------------------------------------------------- trace events */
-
-/* put_us - @ns as microseconds with three decimals, in integers: no float rounds a nanosecond away */
-static void put_us(struct json_writer *w, const char *key, uint64_t ns)
-{
-	json_writer__key(w, key);
-	json_writer__fixed_point(w, ns, 3);
-}
-
-/* event_begin - a trace event on a line of its own, its object open */
-static struct json_writer *event_begin(struct timeline *t)
-{
-	json_writer__line_break(&t->w);
-	json_writer__begin_object(&t->w);
-	return &t->w;
-}
-
-void timeline__event_end(struct json_writer *w)
-{
-	json_writer__end_object(w);
-	json_writer__end_object(w);
-}
-
-/* metadata - an "M" event, @what of process @pid or its thread @tid, up to its args */
-static struct json_writer *metadata(struct timeline *t, const char *what, uint32_t pid, uint32_t tid)
-{
-	struct json_writer *w = event_begin(t);
-
-	json_writer__put_str(w, "name", what);
-	json_writer__put_str(w, "ph", "M");
-	json_writer__put_uint(w, "pid", pid);
-	json_writer__put_uint(w, "tid", tid);
-	json_writer__key(w, "args");
-	json_writer__begin_object(w);
-	return w;
-}
-
-/* name_track - the name of a process or thread, then its place among the others */
-static void name_track(struct timeline *t, const char *name_event, const char *sort_event, uint32_t pid,
-		       uint32_t tid, const char *name, uint32_t sort_index)
-{
-	struct json_writer *w;
-
-	w = metadata(t, name_event, pid, tid);
-	json_writer__put_str(w, "name", name);
-	timeline__event_end(w);
-	w = metadata(t, sort_event, pid, tid);
-	json_writer__put_uint(w, "sort_index", sort_index);
-	timeline__event_end(w);
-}
-
-void timeline__name_process(struct timeline *t, uint32_t pid, const char *name, uint32_t sort_index)
-{
-	name_track(t, "process_name", "process_sort_index", pid, pid, name, sort_index);
-}
-
-void timeline__name_thread(struct timeline *t, uint32_t pid, uint32_t tid, const char *name, uint32_t sort_index)
-{
-	name_track(t, "thread_name", "thread_sort_index", pid, tid, name, sort_index);
-}
-
-struct json_writer *timeline__slice_begin(struct timeline *t, const struct tl_slice *s)
-{
-	struct json_writer *w = event_begin(t);
-
-	json_writer__put_str(w, "name", s->name);
-	json_writer__put_str(w, "cat", s->cat);
-	json_writer__put_str(w, "ph", "X");
-	put_us(w, "ts", s->start_ns);
-	put_us(w, "dur", s->end_ns - s->start_ns);
-	json_writer__put_uint(w, "pid", s->pid);
-	json_writer__put_uint(w, "tid", s->tid);
-	if (s->flow != TL_FLOW_NONE) {
-		json_writer__put_uint(w, "bind_id", s->flow_id);
-		json_writer__put_bool(w, s->flow == TL_FLOW_OUT ? "flow_out" : "flow_in", true);
-	}
-	json_writer__key(w, "args");
-	json_writer__begin_object(w);
-	return w;
-}
-
-struct json_writer *timeline__instant_begin(struct timeline *t, const char *name, uint32_t pid, uint32_t tid,
-					    uint64_t ts_ns)
-{
-	struct json_writer *w = event_begin(t);
-
-	json_writer__put_str(w, "name", name);
-	json_writer__put_str(w, "cat", "sched");
-	json_writer__put_str(w, "ph", "i");
-	json_writer__put_str(w, "s", "t");
-	put_us(w, "ts", ts_ns);
-	json_writer__put_uint(w, "pid", pid);
-	json_writer__put_uint(w, "tid", tid);
-	json_writer__key(w, "args");
-	json_writer__begin_object(w);
-	return w;
-}
-
-/* ---------------------------------------------------------------- runs */
-
-static uint32_t run_pid_of(uint32_t run)
-{
-	return TL_ID_BASE + run * TL_RUN_STRIDE;
-}
-
-uint32_t timeline__run_pid(const struct timeline *t)
-{
-	return run_pid_of(t->run.id);
-}
-
-uint32_t timeline__cpus_pid(const struct timeline *t)
-{
-	return run_pid_of(t->run.id) + TL_CPUS_OFFSET;
-}
+#include "timeline.h"
+#include "timeline_attach.h"
+#include "timeline_cpus.h"
+#include "timeline_trace.h"
+#include "timeline_workload.h"
 
 struct timeline *timeline__open(FILE *out)
 {
@@ -171,7 +47,7 @@ void timeline__begin_run(struct timeline *t, const char *workload, bool traced)
 	if (t->run.id > TL_MAX_RUNS)
 		return;
 	snprintf(name, sizeof(name), "wakeprobe: %s", t->run.workload);
-	timeline__name_process(t, timeline__run_pid(t), name, 2 * t->run.id);
+	timeline_trace__name_process(t, timeline_trace__run_pid(t), name, 2 * t->run.id);
 }
 
 /* drawn_run - the current run, begun here if the caller did not; false past the runs one file can number */
@@ -265,7 +141,7 @@ static void put_attach_run(struct json_writer *w, const struct tl_run *r)
 	json_writer__put_str(w, "mode", "attach");
 	json_writer__put_str(w, "target", r->workload);
 	if (r->id <= TL_MAX_RUNS)
-		json_writer__put_uint(w, "cpus_pid", run_pid_of(r->id) + TL_CPUS_OFFSET);
+		json_writer__put_uint(w, "cpus_pid", timeline_trace__pid_of_run(r->id) + TL_CPUS_OFFSET);
 	else
 		json_writer__put_str(w, "not_drawn", "past the runs one file can number");
 	json_writer__put_uint(w, "wakeups", r->samples);
@@ -292,8 +168,8 @@ static void put_run(struct json_writer *w, const struct tl_run *r)
 	json_writer__put_str(w, "workload", r->workload);
 	json_writer__put_bool(w, "traced", r->traced);
 	if (r->id <= TL_MAX_RUNS) {
-		json_writer__put_uint(w, "pid", run_pid_of(r->id));
-		json_writer__put_uint(w, "cpus_pid", run_pid_of(r->id) + TL_CPUS_OFFSET);
+		json_writer__put_uint(w, "pid", timeline_trace__pid_of_run(r->id));
+		json_writer__put_uint(w, "cpus_pid", timeline_trace__pid_of_run(r->id) + TL_CPUS_OFFSET);
 	} else {
 		json_writer__put_str(w, "not_drawn", "past the runs one file can number");
 	}

@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "explain.h"
-#include "timeline_internal.h"
+#include "timeline_trace.h"
+#include "timeline_workload.h"
 
 _Static_assert(NR_MARKS + 1 == NR_PHASES, "phases are the gaps between t_notify, the marks and t_woken");
 
@@ -30,7 +31,7 @@ static struct tl_thread *sample_thread(struct timeline *t, uint32_t tid, const c
 	th = &s->threads[s->nr_threads++];
 	th->tid = tid;
 	th->busy_until_ns = 0;
-	timeline__name_thread(t, timeline__run_pid(t), tid, role, sort);
+	timeline_trace__name_thread(t, timeline_trace__run_pid(t), tid, role, sort);
 	return th;
 }
 
@@ -142,7 +143,7 @@ static void draw_phased(struct timeline *t, const struct sample_result *r, const
 {
 	int producer = b[PHASE_NOTIFY_KERNEL] < b[PHASE_WAKE_ENQUEUE] ? PHASE_NOTIFY_KERNEL : PHASE_NOTIFY_USER;
 	int consumer = PHASE_WAKE_ENQUEUE, k;
-	struct tl_slice s = { .cat = "wakeup", .pid = timeline__run_pid(t), .tid = wakee->tid };
+	struct tl_slice s = { .cat = "wakeup", .pid = timeline_trace__run_pid(t), .tid = wakee->tid };
 	struct json_writer *w;
 	uint64_t flow = 0;
 	char name[40];
@@ -156,15 +157,15 @@ static void draw_phased(struct timeline *t, const struct sample_result *r, const
 	s.name = name;
 	s.start_ns = b[0];
 	s.end_ns = b[NR_PHASES];
-	w = timeline__slice_begin(t, &s);
+	w = timeline_trace__slice_begin(t, &s);
 	wakeup_args(w, r, true);
-	timeline__event_end(w);
+	timeline_trace__event_end(w);
 
 	for (k = 0; k < NR_PHASES; k++) {
 		s = (struct tl_slice){
 			.cat = "phase",
 			.name = wakeup__phase_name(k),
-			.pid = timeline__run_pid(t),
+			.pid = timeline_trace__run_pid(t),
 			.tid = k <= PHASE_NOTIFY_KERNEL ? waker->tid : wakee->tid,
 			.start_ns = b[k],
 			.end_ns = b[k + 1],
@@ -174,9 +175,9 @@ static void draw_phased(struct timeline *t, const struct sample_result *r, const
 			s.flow = TL_FLOW_OUT;
 		else if (flow && k == consumer)
 			s.flow = TL_FLOW_IN;
-		w = timeline__slice_begin(t, &s);
+		w = timeline_trace__slice_begin(t, &s);
 		timeline_workload__phase_args(w, r, k);
-		timeline__event_end(w);
+		timeline_trace__event_end(w);
 	}
 	waker->busy_until_ns = b[PHASE_WAKE_ENQUEUE];
 	wakee->busy_until_ns = b[NR_PHASES];
@@ -193,7 +194,7 @@ static void draw_whole(struct timeline *t, const struct sample_result *r, struct
 {
 	bool traced = t->run.traced;
 	uint64_t end = r->t_woken_ns > r->t_notify_ns ? r->t_woken_ns : r->t_notify_ns;
-	struct tl_slice s = { .cat = "wakeup", .pid = timeline__run_pid(t), .tid = wakee->tid };
+	struct tl_slice s = { .cat = "wakeup", .pid = timeline_trace__run_pid(t), .tid = wakee->tid };
 	struct json_writer *w;
 	char name[40];
 
@@ -202,9 +203,9 @@ static void draw_whole(struct timeline *t, const struct sample_result *r, struct
 	s.name = name;
 	s.start_ns = r->t_notify_ns;
 	s.end_ns = end;
-	w = timeline__slice_begin(t, &s);
+	w = timeline_trace__slice_begin(t, &s);
 	wakeup_args(w, r, traced);
-	timeline__event_end(w);
+	timeline_trace__event_end(w);
 	waker->busy_until_ns = r->t_notify_ns;
 	wakee->busy_until_ns = end;
 	if (end == r->t_notify_ns)
@@ -215,18 +216,18 @@ static void draw_whole(struct timeline *t, const struct sample_result *r, struct
 	s.tid = waker->tid;
 	s.end_ns = s.start_ns;
 	s.flow = TL_FLOW_OUT;
-	w = timeline__slice_begin(t, &s);
+	w = timeline_trace__slice_begin(t, &s);
 	json_writer__put_uint(w, "seq", r->sample.seq);
-	timeline__event_end(w);
+	timeline_trace__event_end(w);
 
 	snprintf(name, sizeof(name), "woken #%" PRIu64, r->sample.seq);
 	s.tid = wakee->tid;
 	s.start_ns = end;
 	s.end_ns = end;
 	s.flow = TL_FLOW_IN;
-	w = timeline__slice_begin(t, &s);
+	w = timeline_trace__slice_begin(t, &s);
 	json_writer__put_uint(w, "seq", r->sample.seq);
-	timeline__event_end(w);
+	timeline_trace__event_end(w);
 }
 
 void timeline_workload__begin_run(struct timeline_workload *s)

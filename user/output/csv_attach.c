@@ -2,7 +2,7 @@
 /* csv_attach.c - one RFC 4180 row per attach-mode wakeup, streamed */
 #include <inttypes.h>
 #include <stdlib.h>
-#include "csv.h"
+#include "csv_cells.h"
 #include "csv_attach.h"
 #include "mechanism.h"
 
@@ -38,7 +38,7 @@ struct csv_attach *csv_attach__open(FILE *out)
 static void put_text(FILE *out, const char *s)
 {
 	fputc(',', out);
-	csv__put_str(out, s);
+	csv_cells__put_str(out, s);
 }
 
 void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
@@ -52,42 +52,42 @@ void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
 	int k;
 
 	fprintf(out, "%" PRIu64, sr->sample.seq);
-	csv__put_u64(out, true, sr->t_notify_ns);
-	csv__put_i64(out, true, sr->total_ns);
+	csv_cells__put_u64(out, true, sr->t_notify_ns);
+	csv_cells__put_i64(out, true, sr->total_ns);
 	put_text(out, wakeup__label_name(sr->label));
 	put_text(out, sr->label == LABEL_MISSING_EVENT ? wakeup__mark_name(sr->missing) : "");
 	put_text(out, mechanism__waker_class_name(r->waker.cls));
 	mechanism__waker_name(&r->waker, waker, sizeof(waker));
 	put_text(out, waker);
-	csv__put_u64(out, thread, r->waker.tid);
-	csv__put_u64(out, thread && r->waker.tgid, r->waker.tgid);
-	csv__put_u64(out, true, sr->sample.wakee_tid);
-	csv__put_u64(out, r->wakee_tgid, r->wakee_tgid);
+	csv_cells__put_u64(out, thread, r->waker.tid);
+	csv_cells__put_u64(out, thread && r->waker.tgid, r->waker.tgid);
+	csv_cells__put_u64(out, true, sr->sample.wakee_tid);
+	csv_cells__put_u64(out, r->wakee_tgid, r->wakee_tgid);
 	/* a comm fills its 16 bytes without a NUL when it is that long */
 	snprintf(comm, sizeof(comm), "%.*s", (int)sizeof(r->wakee_comm), r->wakee_comm);
 	put_text(out, comm);
 	put_text(out, r->mechanism);
 	put_text(out, mechanism__family_name(r->family));
-	csv__put_i64(out, r->waker.cls == WP_WAKER_SYSCALL, r->waker.nr);
-	csv__put_i64(out, r->wait.known && r->wait.nr >= 0, r->wait.nr);
+	csv_cells__put_i64(out, r->waker.cls == WP_WAKER_SYSCALL, r->waker.nr);
+	csv_cells__put_i64(out, r->wait.known && r->wait.nr >= 0, r->wait.nr);
 	for (k = FIRST_KERNEL_PHASE; k <= LAST_KERNEL_PHASE; k++) {
 		bool present = complete && r->absent[k] == ATTACH_PRESENT;
 
-		csv__put_i64(out, present, sr->phase_ns[k]);
+		csv_cells__put_i64(out, present, sr->phase_ns[k]);
 		put_text(out, present ? "" : attach__absence_name(r->absent[k]));
 	}
-	csv__put_i64(out, r->wake_to_run_ns >= 0, r->wake_to_run_ns);
-	csv__put_i64(out, r->notify_to_return_ns >= 0, r->notify_to_return_ns);
-	csv__put_i64(out, r->waited_ns >= 0, r->waited_ns);
-	csv__put_u64(out, waking, sr->waking_cpu);
-	csv__put_u64(out, r->mark_seen[MARK_WAKEUP], sr->wakeup_cpu);
-	csv__put_u64(out, waking, sr->target_cpu);
+	csv_cells__put_i64(out, r->wake_to_run_ns >= 0, r->wake_to_run_ns);
+	csv_cells__put_i64(out, r->notify_to_return_ns >= 0, r->notify_to_return_ns);
+	csv_cells__put_i64(out, r->waited_ns >= 0, r->waited_ns);
+	csv_cells__put_u64(out, waking, sr->waking_cpu);
+	csv_cells__put_u64(out, r->mark_seen[MARK_WAKEUP], sr->wakeup_cpu);
+	csv_cells__put_u64(out, waking, sr->target_cpu);
 	/* lean mode sees neither idle CPUs, nor migrations, nor causes: empty, not 0 */
-	csv__put_u64(out, waking && !sr->lean, sr->target_was_idle);
-	csv__put_i64(out, sr->idle_exit_seen, sr->idle_exit_ns);
-	csv__put_u64(out, !sr->lean, r->migrations);
+	csv_cells__put_u64(out, waking && !sr->lean, sr->target_was_idle);
+	csv_cells__put_i64(out, sr->idle_exit_seen, sr->idle_exit_ns);
+	csv_cells__put_u64(out, !sr->lean, r->migrations);
 	for (k = 0; k < NR_CAUSES; k++)
-		csv__put_i64(out, complete && !sr->lean, sr->why.by_cause[k]);
+		csv_cells__put_i64(out, complete && !sr->lean, sr->why.by_cause[k]);
 	fputs(CSV_EOL, out);
 }
 
@@ -97,7 +97,7 @@ int csv_attach__close(struct csv_attach *c)
 
 	if (!c)
 		return 0;
-	err = csv__flush(c->out);
+	err = csv_cells__flush(c->out);
 	free(c);
 	return err;
 }

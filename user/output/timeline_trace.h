@@ -1,27 +1,40 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * timeline_internal.h - what the files of the timeline share, and no other
- * module includes: timeline.c writes the document and its runs and the
- * trace events every kind of track is made of, timeline_workload.c draws the
- * samples on their waker and wakee threads, timeline_cpus.c the watched
+ * timeline_trace.h - what the files of the timeline share, and no other
+ * module includes: the document's state, and the trace events every kind of
+ * track is made of (timeline_trace.c). timeline.c writes the document and
+ * its runs and hands each input to its tracks: timeline_workload.c draws
+ * the samples on their waker and wakee threads, timeline_cpus.c the watched
  * CPUs' history on a thread per CPU, timeline_attach.c attach mode's
- * wakeups on the traced threads.
+ * wakeups on the traced threads. A track calls down into this file only.
  *
  * The state of workload runs lives in struct timeline, one block allocated
  * at open; an attach run adds one more block of fixed size, allocated at
  * its first run (timeline_attach.c). Memory does not grow with the run.
  */
-#ifndef WAKEPROBE_TIMELINE_INTERNAL_H
-#define WAKEPROBE_TIMELINE_INTERNAL_H
+#ifndef WAKEPROBE_TIMELINE_TRACE_H
+#define WAKEPROBE_TIMELINE_TRACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
 #include "json_writer.h"
-#include "timeline.h"
 #include "wakeprobe.h"
 #include "wakeup.h"
+
+/*
+ * Process and thread ids of the synthetic tracks sit above PID_MAX_LIMIT
+ * (2^22), where no real tid can meet them. Run n is process
+ * TL_ID_BASE + n * TL_RUN_STRIDE; its CPU process is TL_CPUS_OFFSET further,
+ * and CPU c is that process's thread + 1 + c. The viewers read ids as 32-bit
+ * numbers, which bounds the runs one file can number.
+ */
+#define TL_ID_BASE	1000000000u
+#define TL_RUN_STRIDE	10000u
+#define TL_CPUS_OFFSET	5000u
+#define TL_MAX_RUNS	((UINT32_MAX - TL_ID_BASE) / TL_RUN_STRIDE - 1)
+_Static_assert(TL_CPUS_OFFSET + 1 + WP_MAX_CPUS < TL_RUN_STRIDE, "CPU threads would overflow their run's ids");
 
 /* open slices per CPU: a task, cpu_idle in it, a softirq, an interrupt over that, and room to spare */
 #define TL_DEPTH	6
@@ -150,62 +163,28 @@ struct tl_slice {
 	uint64_t flow_id;
 };
 
-/* timeline.c: the run's two processes, and the trace events of both kinds of track */
+/* timeline_trace.c: the run's two processes, and the trace events of every kind of track */
 
-/* timeline__run_pid - the process of the current run's waker and wakee threads */
-uint32_t timeline__run_pid(const struct timeline *t);
-/* timeline__cpus_pid - the process of the current run's CPU threads */
-uint32_t timeline__cpus_pid(const struct timeline *t);
-/* timeline__name_process - name process @pid and place it among the others by @sort_index */
-void timeline__name_process(struct timeline *t, uint32_t pid, const char *name, uint32_t sort_index);
-/* timeline__name_thread - name thread @tid of process @pid and place it among its threads */
-void timeline__name_thread(struct timeline *t, uint32_t pid, uint32_t tid, const char *name, uint32_t sort_index);
+/* timeline_trace__pid_of_run - the process of run @run's waker and wakee threads (1-based) */
+uint32_t timeline_trace__pid_of_run(uint32_t run);
+/* timeline_trace__run_pid - the process of the current run's waker and wakee threads */
+uint32_t timeline_trace__run_pid(const struct timeline *t);
+/* timeline_trace__cpus_pid - the process of the current run's CPU threads */
+uint32_t timeline_trace__cpus_pid(const struct timeline *t);
+/* timeline_trace__name_process - name process @pid and place it among the others by @sort_index */
+void timeline_trace__name_process(struct timeline *t, uint32_t pid, const char *name, uint32_t sort_index);
+/* timeline_trace__name_thread - name thread @tid of process @pid and place it among its threads */
+void timeline_trace__name_thread(struct timeline *t, uint32_t pid, uint32_t tid, const char *name, uint32_t sort_index);
 /*
- * timeline__slice_begin - a complete ("X") event up to its args object,
+ * timeline_trace__slice_begin - a complete ("X") event up to its args object,
  * left open: the caller writes the args with json_writer__put_*() and ends
- * the event with timeline__event_end()
+ * the event with timeline_trace__event_end()
  */
-struct json_writer *timeline__slice_begin(struct timeline *t, const struct tl_slice *s);
-/* timeline__instant_begin - a thread-scoped instant ("i") event up to its args, as above */
-struct json_writer *timeline__instant_begin(struct timeline *t, const char *name, uint32_t pid, uint32_t tid,
+struct json_writer *timeline_trace__slice_begin(struct timeline *t, const struct tl_slice *s);
+/* timeline_trace__instant_begin - a thread-scoped instant ("i") event up to its args, as above */
+struct json_writer *timeline_trace__instant_begin(struct timeline *t, const char *name, uint32_t pid, uint32_t tid,
 					    uint64_t ts_ns);
-/* timeline__event_end - close an event's args and the event */
-void timeline__event_end(struct json_writer *w);
+/* timeline_trace__event_end - close an event's args and the event */
+void timeline_trace__event_end(struct json_writer *w);
 
-/* timeline_workload.c: the waker and wakee threads, and the phase slices attach mode draws as well */
-
-/* timeline_workload__phase_bounds - t_notify, the marks and t_woken; false unless they run in time order */
-bool timeline_workload__phase_bounds(const struct sample_result *r, uint64_t b[NR_PHASES + 1]);
-/* timeline_workload__phase_args - a phase slice's args: seq, ns, its time by cause, its named intervals */
-void timeline_workload__phase_args(struct json_writer *w, const struct sample_result *r, int k);
-/* timeline_workload__interval_text - an interval as the reports word it, then its time: "CPU 1 idle: 650 ns" */
-void timeline_workload__interval_text(const struct interval *iv, char *buf, size_t len);
-
-/* timeline_workload__begin_run - a run's threads are its own; arrow ids go on across runs */
-void timeline_workload__begin_run(struct timeline_workload *s);
-/* timeline_workload__draw - one merged sample, in sequence order, after the events around it */
-void timeline_workload__draw(struct timeline *t, const struct sample_result *r);
-
-/* timeline_cpus.c: a thread per CPU */
-
-void timeline_cpus__begin_run(struct timeline_cpus *c);
-/* timeline_cpus__thread - CPU @cpu's thread in the run's CPU process, both named the first time */
-uint32_t timeline_cpus__thread(struct timeline *t, uint32_t cpu);
-/* timeline_cpus__event - one kernel event, in ring-buffer order */
-void timeline_cpus__event(struct timeline *t, const struct wp_event *e);
-
-/* timeline_attach.c: the traced processes and threads of an attach run */
-
-struct attach_result;
-
-/* timeline_attach__new - the attach state, a fixed block; NULL on ENOMEM */
-struct timeline_attach *timeline_attach__new(void);
-void timeline_attach__free(struct timeline_attach *a);
-/* timeline_attach__begin_run - a run's tracks are its own */
-void timeline_attach__begin_run(struct timeline_attach *a);
-/* timeline_attach__note - what a kernel record says of a thread: its process and comm */
-void timeline_attach__note(struct timeline *t, const struct wp_event *e);
-/* timeline_attach__draw - one wakeup of a traced thread */
-void timeline_attach__draw(struct timeline *t, const struct attach_result *r);
-
-#endif /* WAKEPROBE_TIMELINE_INTERNAL_H */
+#endif /* WAKEPROBE_TIMELINE_TRACE_H */

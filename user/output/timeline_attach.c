@@ -34,7 +34,10 @@
 #include "attach.h"
 #include "explain.h"
 #include "mechanism.h"
-#include "timeline_internal.h"
+#include "timeline_attach.h"
+#include "timeline_cpus.h"
+#include "timeline_trace.h"
+#include "timeline_workload.h"
 
 #define TLA_WAYS	4
 #define TLA_TRACK_SETS	4096
@@ -179,7 +182,7 @@ static void name_process(struct timeline *t, uint32_t tgid, const char *comm)
 		comm = main_thread->comm;
 	comm_or(name, sizeof(name), comm, "process", tgid);
 	/* before the CPU process, which follows at 2 * run + 1 */
-	timeline__name_process(t, tgid, name, 2 * t->run.id);
+	timeline_trace__name_process(t, tgid, name, 2 * t->run.id);
 }
 
 static void name_thread(struct timeline *t, struct tla_track *tr)
@@ -187,7 +190,7 @@ static void name_thread(struct timeline *t, struct tla_track *tr)
 	char name[WP_TASK_COMM_LEN + 24];
 
 	comm_or(name, sizeof(name), tr->comm, "thread", tr->tid);
-	timeline__name_thread(t, tr->tgid, tr->tid, name, tr->tid);
+	timeline_trace__name_thread(t, tr->tgid, tr->tid, name, tr->tid);
 	t->run.thread_tracks++;
 }
 
@@ -361,7 +364,7 @@ static bool producer(struct timeline *t, const struct attach_result *r, struct t
 	if (r->sr.waking_cpu >= WP_MAX_CPUS)
 		return false;
 	*p = (struct tla_producer){
-		.pid = timeline__cpus_pid(t),
+		.pid = timeline_trace__cpus_pid(t),
 		.tid = timeline_cpus__thread(t, r->sr.waking_cpu),
 		.on_cpu = true,
 	};
@@ -392,13 +395,13 @@ static void draw_producer(struct timeline *t, const struct attach_result *r, con
 		snprintf(name, sizeof(name), "wakes %.*s %" PRIu32, WP_TASK_COMM_LEN, r->wakee_comm,
 			 sr->sample.wakee_tid);
 	s.name = name;
-	w = timeline__slice_begin(t, &s);
+	w = timeline_trace__slice_begin(t, &s);
 	json_writer__put_uint(w, "seq", sr->sample.seq);
 	json_writer__put_uint(w, "wakee_tid", sr->sample.wakee_tid);
 	json_writer__put_uint(w, "wakee_tgid", r->wakee_tgid);
 	json_writer__put_str(w, "waker", waker);
 	json_writer__put_str(w, "mechanism", r->mechanism);
-	timeline__event_end(w);
+	timeline_trace__event_end(w);
 	t->run.flows++;
 	if (p->on_cpu)
 		t->run.flows_from_cpus++;
@@ -433,10 +436,10 @@ static void draw_complete(struct timeline *t, const struct attach_result *r, con
 	s.name = name;
 	s.start_ns = b[0];
 	s.end_ns = b[NR_PHASES];
-	w = timeline__slice_begin(t, &s);
+	w = timeline_trace__slice_begin(t, &s);
 	identity_args(w, r);
 	complete_args(w, r);
-	timeline__event_end(w);
+	timeline_trace__event_end(w);
 
 	for (k = 0; k < NR_PHASES; k++) {
 		if (r->absent[k] != ATTACH_PRESENT)
@@ -451,9 +454,9 @@ static void draw_complete(struct timeline *t, const struct attach_result *r, con
 			.flow = flow && k == consumer ? TL_FLOW_IN : TL_FLOW_NONE,
 			.flow_id = flow && k == consumer ? flow : 0,
 		};
-		w = timeline__slice_begin(t, &s);
+		w = timeline_trace__slice_begin(t, &s);
 		timeline_workload__phase_args(w, sr, k);
-		timeline__event_end(w);
+		timeline_trace__event_end(w);
 	}
 }
 
@@ -474,9 +477,9 @@ static void draw_labelled(struct timeline *t, const struct attach_result *r, con
 
 	snprintf(name, sizeof(name), "%s #%" PRIu64, label, sr->sample.seq);
 	s.name = name;
-	w = timeline__slice_begin(t, &s);
+	w = timeline_trace__slice_begin(t, &s);
 	identity_args(w, r);
-	timeline__event_end(w);
+	timeline_trace__event_end(w);
 	t->run.labelled++;
 }
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* csv.c - RFC 4180 cells */
+/* csv_cells.c - RFC 4180 cells */
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
-#include "csv.h"
+#include "csv_cells.h"
 
-void csv__put_str(FILE *out, const char *s)
+void csv_cells__put_str(FILE *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
@@ -20,7 +20,7 @@ void csv__put_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-void csv__put_u64(FILE *out, bool applies, uint64_t v)
+void csv_cells__put_u64(FILE *out, bool applies, uint64_t v)
 {
 	if (applies)
 		fprintf(out, ",%" PRIu64, v);
@@ -28,7 +28,7 @@ void csv__put_u64(FILE *out, bool applies, uint64_t v)
 		fputc(',', out);
 }
 
-void csv__put_i64(FILE *out, bool applies, int64_t v)
+void csv_cells__put_i64(FILE *out, bool applies, int64_t v)
 {
 	if (applies)
 		fprintf(out, ",%" PRId64, v);
@@ -36,7 +36,7 @@ void csv__put_i64(FILE *out, bool applies, int64_t v)
 		fputc(',', out);
 }
 
-int csv__flush(FILE *out)
+int csv_cells__flush(FILE *out)
 {
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

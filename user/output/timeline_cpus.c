@@ -10,23 +10,24 @@
 #include <stdio.h>
 #include <string.h>
 #include "explain.h"
-#include "timeline_internal.h"
+#include "timeline_cpus.h"
+#include "timeline_trace.h"
 
 uint32_t timeline_cpus__thread(struct timeline *t, uint32_t cpu)
 {
 	struct timeline_cpus *cs = &t->cpus;
-	uint32_t pid = timeline__cpus_pid(t), tid = pid + 1 + cpu;
+	uint32_t pid = timeline_trace__cpus_pid(t), tid = pid + 1 + cpu;
 	char name[32];
 
 	if (!cs->process_named) {
 		snprintf(name, sizeof(name), "CPUs (run %u)", t->run.id);
-		timeline__name_process(t, pid, name, 2 * t->run.id + 1);
+		timeline_trace__name_process(t, pid, name, 2 * t->run.id + 1);
 		cs->process_named = true;
 	}
 	if (!(cs->cpu_named[cpu / 64] & (1ull << (cpu % 64)))) {
 		cs->cpu_named[cpu / 64] |= 1ull << (cpu % 64);
 		snprintf(name, sizeof(name), "CPU %u", cpu);
-		timeline__name_thread(t, pid, tid, name, cpu);
+		timeline_trace__name_thread(t, pid, tid, name, cpu);
 	}
 	return tid;
 }
@@ -36,7 +37,7 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		 const struct wp_event *closing)
 {
 	struct tl_slice s = {
-		.pid = timeline__cpus_pid(t),
+		.pid = timeline_trace__cpus_pid(t),
 		.tid = timeline_cpus__thread(t, cpu),
 		.start_ns = o->start_ns,
 		.end_ns = end,
@@ -52,7 +53,7 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		else
 			snprintf(name, sizeof(name), "idle");
 		s.cat = "sched";
-		w = timeline__slice_begin(t, &s);
+		w = timeline_trace__slice_begin(t, &s);
 		json_writer__put_uint(w, "tid", o->tid);
 		json_writer__put_uint(w, "tgid", o->tgid);
 		json_writer__put_uint(w, "prio", o->prio);
@@ -66,7 +67,7 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 	case TL_IDLE:
 		snprintf(name, sizeof(name), "cpu_idle");
 		s.cat = "idle";
-		w = timeline__slice_begin(t, &s);
+		w = timeline_trace__slice_begin(t, &s);
 		if (o->nr >= 0)
 			json_writer__put_int(w, "state", o->nr);
 		break;
@@ -80,12 +81,12 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		else
 			snprintf(name, sizeof(name), "%s", wakeup__irq_kind_name(o->irq_kind));
 		s.cat = "irq";
-		w = timeline__slice_begin(t, &s);
+		w = timeline_trace__slice_begin(t, &s);
 		json_writer__put_str(w, "kind", wakeup__irq_kind_name(o->irq_kind));
 		json_writer__put_int(w, "nr", o->nr);
 		break;
 	}
-	timeline__event_end(w);
+	timeline_trace__event_end(w);
 	t->run.cpu_slices++;
 }
 
@@ -257,14 +258,14 @@ static void on_waking(struct timeline *t, uint32_t cpu, const struct wp_event *e
 	char name[32];
 
 	snprintf(name, sizeof(name), "sched_waking %u", e->wake.pid);
-	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
+	w = timeline_trace__instant_begin(t, name, timeline_trace__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
 	json_writer__put_uint(w, "pid", e->wake.pid);
 	json_writer__put_uint(w, "target_cpu", target);
 	if (since && since <= e->ts_ns)
 		json_writer__put_uint(w, "target_idle_for_ns", e->ts_ns - since);
 	else if (e->wake.target_curr_pid)
 		json_writer__put_strn(w, "target_running", e->wake.target_curr_comm, sizeof(e->wake.target_curr_comm));
-	timeline__event_end(w);
+	timeline_trace__event_end(w);
 
 	if (!since || since > e->ts_ns || target >= WP_MAX_CPUS || target == cpu)
 		return;
@@ -284,10 +285,10 @@ static void on_wakeup(struct timeline *t, uint32_t cpu, const struct wp_event *e
 	char name[32];
 
 	snprintf(name, sizeof(name), "sched_wakeup %u", e->wake.pid);
-	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
+	w = timeline_trace__instant_begin(t, name, timeline_trace__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
 	json_writer__put_uint(w, "pid", e->wake.pid);
 	json_writer__put_uint(w, "target_cpu", e->wake.target_cpu);
-	timeline__event_end(w);
+	timeline_trace__event_end(w);
 }
 
 static void on_migrate(struct timeline *t, uint32_t cpu, const struct wp_event *e)
@@ -296,11 +297,11 @@ static void on_migrate(struct timeline *t, uint32_t cpu, const struct wp_event *
 	char name[32];
 
 	snprintf(name, sizeof(name), "migrate %u", e->migrate.pid);
-	w = timeline__instant_begin(t, name, timeline__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
+	w = timeline_trace__instant_begin(t, name, timeline_trace__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
 	json_writer__put_uint(w, "pid", e->migrate.pid);
 	json_writer__put_uint(w, "from_cpu", e->migrate.orig_cpu);
 	json_writer__put_uint(w, "to_cpu", e->migrate.dest_cpu);
-	timeline__event_end(w);
+	timeline_trace__event_end(w);
 }
 
 void timeline_cpus__begin_run(struct timeline_cpus *cs)

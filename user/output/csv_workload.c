@@ -2,7 +2,7 @@
 /* csv_workload.c - one RFC 4180 row per merged sample, streamed */
 #include <inttypes.h>
 #include <stdlib.h>
-#include "csv.h"
+#include "csv_cells.h"
 #include "csv_workload.h"
 
 /* longer workload names are cut: the catalog's are a few characters */
@@ -60,32 +60,32 @@ void csv_workload__add(struct csv_workload *c, const struct sample_result *r)
 	FILE *out = c->out;
 	int k;
 
-	csv__put_str(out, c->workload);
+	csv_cells__put_str(out, c->workload);
 	fprintf(out, ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%u,%u", r->sample.seq, r->sample.waker_tid,
 		r->sample.wakee_tid, r->sample.waker_cpu, r->sample.wakee_cpu);
-	csv__put_u64(out, waking, r->waking_cpu);
-	csv__put_u64(out, waking, r->target_cpu);
-	csv__put_u64(out, true, r->t_notify_ns);
-	csv__put_i64(out, true, r->total_ns);
+	csv_cells__put_u64(out, waking, r->waking_cpu);
+	csv_cells__put_u64(out, waking, r->target_cpu);
+	csv_cells__put_u64(out, true, r->t_notify_ns);
+	csv_cells__put_i64(out, true, r->total_ns);
 	/* lean: notify and resume are not split; their parts stay empty */
 	for (k = 0; k < NR_PHASES; k++)
-		csv__put_i64(out, phased && (!r->lean || k == PHASE_WAKE_ENQUEUE || k == PHASE_RUNQ_WAIT),
+		csv_cells__put_i64(out, phased && (!r->lean || k == PHASE_WAKE_ENQUEUE || k == PHASE_RUNQ_WAIT),
 			     r->phase_ns[k]);
 	fputc(',', out);
-	csv__put_str(out, traced ? wakeup__label_name(r->label) : "untraced");
+	csv_cells__put_str(out, traced ? wakeup__label_name(r->label) : "untraced");
 	fputc(',', out);
 	if (traced && r->label == LABEL_MISSING_EVENT)
-		csv__put_str(out, wakeup__mark_name(r->missing));
-	csv__put_u64(out, waking && !r->lean, r->target_was_idle);
-	csv__put_i64(out, traced && r->idle_exit_seen, r->idle_exit_ns);
+		csv_cells__put_str(out, wakeup__mark_name(r->missing));
+	csv_cells__put_u64(out, waking && !r->lean, r->target_was_idle);
+	csv_cells__put_i64(out, traced && r->idle_exit_seen, r->idle_exit_ns);
 	/* measured on every phased sample: 0 when the wakee did not block again */
-	csv__put_i64(out, phased && !r->lean, r->rewait_seen ? r->rewait_ns : 0);
-	csv__put_i64(out, waking && !r->lean, r->waker_preempted ? r->waker_preempted_ns : 0);
+	csv_cells__put_i64(out, phased && !r->lean, r->rewait_seen ? r->rewait_ns : 0);
+	csv_cells__put_i64(out, waking && !r->lean, r->waker_preempted ? r->waker_preempted_ns : 0);
 	/* where its time went (explain.h), on the phased samples; nothing explains a lean one */
 	for (k = 0; k < NR_CAUSES; k++)
-		csv__put_i64(out, phased && !r->lean, r->why.by_cause[k]);
-	csv__put_i64(out, phased, r->phase_ns[PHASE_NOTIFY_USER] + r->phase_ns[PHASE_NOTIFY_KERNEL]);
-	csv__put_i64(out, phased, r->phase_ns[PHASE_RESUME_KERNEL] + r->phase_ns[PHASE_RESUME_USER]);
+		csv_cells__put_i64(out, phased && !r->lean, r->why.by_cause[k]);
+	csv_cells__put_i64(out, phased, r->phase_ns[PHASE_NOTIFY_USER] + r->phase_ns[PHASE_NOTIFY_KERNEL]);
+	csv_cells__put_i64(out, phased, r->phase_ns[PHASE_RESUME_KERNEL] + r->phase_ns[PHASE_RESUME_USER]);
 	fputs(CSV_EOL, out);
 }
 
@@ -95,7 +95,7 @@ int csv_workload__close(struct csv_workload *c)
 
 	if (!c)
 		return 0;
-	err = csv__flush(c->out);
+	err = csv_cells__flush(c->out);
 	free(c);
 	return err;
 }
