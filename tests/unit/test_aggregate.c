@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* test_aggregate.c - the slowest samples kept, causes and tasks summed over a run */
+/* test_aggregate.c - the slowest samples kept, causes summed over a run, and the tasks listed in the text */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,35 +76,6 @@ Test(aggregate, no_outliers_are_kept_unless_asked)
 	cr_assert_eq(a->nr_outliers, 0);
 	cr_assert_eq(a->causes.explained_total_ns, 50000);
 	cr_assert_eq(a->causes.cause_ns[CAUSE_UNEXPLAINED], 50000);
-}
-
-Test(aggregate, tasks_are_summed_by_pid_under_their_latest_name_and_sorted_by_time)
-{
-	struct sample_result r;
-	uint32_t pid;
-
-	r = sample(1, 1000, 42, "bash");
-	aggregate__add(a, &r);
-	r = sample(2, 5000, 7, "kworker/1:0");
-	aggregate__add(a, &r);
-	r = sample(3, 9000, 42, "wp-hog");	/* the same process after exec */
-	aggregate__add(a, &r);
-	cause_totals__sort_tasks(&a->causes);
-
-	cr_assert_eq(a->causes.nr_tasks, 2);
-	cr_assert_eq(a->causes.tasks[0].pid, 42);
-	cr_assert_eq(a->causes.tasks[0].ns, 10000);
-	cr_assert_str_eq(a->causes.tasks[0].comm, "wp-hog");
-	cr_assert_eq(a->causes.tasks[1].pid, 7);
-	cr_assert_eq(a->causes.cause_ns[CAUSE_OTHER_TASK], 15000);
-
-	/* a full table counts what does not fit, and drops no time */
-	for (pid = 100; pid < 100 + CAUSE_MAX_TASKS; pid++) {
-		r = sample(pid, 10, pid, "t");
-		aggregate__add(a, &r);
-	}
-	cr_assert_eq(a->causes.nr_tasks, CAUSE_MAX_TASKS);
-	cr_assert_eq(a->causes.untabled_task_ns, 10 * 2, "the two tasks past the table's %d", CAUSE_MAX_TASKS);
 }
 
 /* the cause table lists five tasks, and what the others held in one line, so that the list adds up */

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_census.c - a throughput run's wakeups by kind and its threads' CPU time by name, from synthetic records */
 #include <criterion/criterion.h>
-#include <errno.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
 #include "census.h"
-#include "designs.h"
 #include "events.h"
 
 #define ROOT	500
@@ -145,61 +143,4 @@ Test(census, kinds_past_the_table_are_counted)
 	cr_assert_eq(c->kinds_untabled, 5);
 	cr_assert_eq(c->wakeups, CENSUS_MAX_KINDS + 5);
 	census__free(c);
-}
-
-Test(designs, the_options_wakeprobe_sets_are_refused_after_the_separator)
-{
-	char msg[160];
-	char *ok[] = { "--tasks", "100", "-r3", "--receiver", "busy", "-H", "10", NULL };
-	char *mode[] = { "--tasks", "1", "--mode=cond", NULL };
-	char *json[] = { "-jr3", NULL };
-	char *cpus[] = { "-c", "0,1", NULL };
-	char *help[] = { "--help", NULL };
-	char *after[] = { "--", "--json", NULL };
-
-	cr_assert_eq(designs__check_args(ok, msg, sizeof(msg)), 0, "%s", msg);
-	cr_assert_eq(designs__check_args(NULL, msg, sizeof(msg)), 0);
-	cr_assert_eq(designs__check_args(mode, msg, sizeof(msg)), -EINVAL);
-	cr_assert(strstr(msg, "--mode after -- is set by wakeprobe"), "%s", msg);
-	cr_assert_eq(designs__check_args(json, msg, sizeof(msg)), -EINVAL);
-	cr_assert_eq(designs__check_args(cpus, msg, sizeof(msg)), -EINVAL);
-	cr_assert(strstr(msg, "give wakeprobe --cpus A,B"), "%s", msg);
-	cr_assert_eq(designs__check_args(help, msg, sizeof(msg)), -EINVAL);
-	/* past a -- of its own the workload takes what it takes */
-	cr_assert_eq(designs__check_args(after, msg, sizeof(msg)), 0);
-}
-
-Test(designs, every_design_has_modes_units_and_a_mode_for_all)
-{
-	cr_assert_eq(designs__count(), 4);
-	for (size_t i = 0; i < designs__count(); i++) {
-		const struct design_desc *d = designs__at(i);
-
-		cr_assert(d->modes[0] && d->units_key && d->seed, "%s", d->name);
-		cr_assert(designs__has_mode(d, d->all_mode), "%s: %s", d->name, d->all_mode);
-		cr_assert_eq(designs__find(d->name), d);
-	}
-	cr_assert_null(designs__find("eventfd"));
-	cr_assert_null(designs__at(designs__count()));
-}
-
-Test(designs, a_mode_list_names_whole_words_and_all_names_every_mode)
-{
-	const struct design_desc *bq = designs__find("burst-queue");
-	char msg[200];
-
-	cr_assert(designs__mode_listed(NULL, "cond"));
-	cr_assert(designs__mode_listed("pipe-notify,cond", "cond"));
-	cr_assert(designs__mode_listed("all", "pipe-batch"));
-	/* a word that begins another is not it */
-	cr_assert_not(designs__mode_listed("pipe-notify", "pipe"));
-	cr_assert_not(designs__mode_listed("condx", "cond"));
-	cr_assert_eq(designs__check_modes(bq, "cond,all,thread-per-event", msg, sizeof(msg)), 0, "%s", msg);
-	cr_assert_eq(designs__check_modes(bq, "cond,pipe", msg, sizeof(msg)), -EINVAL);
-	cr_assert(strstr(msg, "burst-queue has no mode 'pipe': give cond, pipe-notify,"), "%s", msg);
-	cr_assert_eq(designs__check_modes(bq, "cond,", msg, sizeof(msg)), -EINVAL, "an empty word is a typo");
-	/* what the user typed is quoted: the message stays one line (found by the options fuzzer) */
-	cr_assert_eq(designs__check_modes(bq, "co\nnd\xe9,cond", msg, sizeof(msg)), -EINVAL);
-	cr_assert_null(strchr(msg, '\n'), "%s", msg);
-	cr_assert(strstr(msg, "no mode 'co\\x0and\\xe9'"), "%s", msg);
 }

@@ -508,20 +508,6 @@ Test(explain, a_migration_of_the_wakee_is_noted_with_its_cpus)
 	cr_assert_eq(x->migrated_to, WAKEE_CPU);
 }
 
-Test(explain, every_cause_has_a_name_and_a_meaning)
-{
-	int c;
-
-	for (c = 0; c < NR_CAUSES; c++) {
-		cr_assert(strcmp(wakeup__cause_name(c), "?"));
-		cr_assert(strcmp(wakeup__cause_describe(c), "?"));
-	}
-	cr_assert_str_eq(wakeup__cause_name(NR_CAUSES), "?");
-	cr_assert_str_eq(wakeup__irq_kind_name(WP_IRQ_TIMER), "timer");
-	cr_assert_str_eq(wakeup__softirq_name(9), "RCU");
-	cr_assert_str_eq(wakeup__softirq_name(10), "?");
-}
-
 /*
  * A task outside wakeprobe's pid namespace has no number there: its records
  * carry WP_PID_OUTSIDE and its host pid, and the explanation says so

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "options.h"
-#include "parse.h"
 
 #define NR_CPUS 4
 
@@ -324,59 +323,4 @@ Test(options, a_workload_run_is_not_in_attach_mode)
 {
 	cr_assert_eq(PARSE("--workload", "eventfd"), OPTIONS_RUN, "%s", err);
 	cr_assert_not(options__attach(&opts));
-}
-
-Test(parse, id_lists_are_distinct_ids_in_range)
-{
-	int32_t ids[3];
-	size_t n = 0;
-
-	cr_assert_eq(parse__id_list("5", 100, ids, 3, &n), 0);
-	cr_assert_eq(n, 1);
-	cr_assert_eq(ids[0], 5);
-	cr_assert_eq(parse__id_list("1,100,7", 100, ids, 3, &n), 0);
-	cr_assert_eq(n, 3);
-	cr_assert_eq(ids[1], 100);
-	cr_assert_eq(ids[2], 7);
-	cr_assert_eq(parse__id_list("1,2,3,4", 100, ids, 3, &n), -E2BIG);
-	cr_assert_eq(parse__id_list("1,1", 100, ids, 3, &n), -EEXIST);
-	cr_assert_eq(parse__id_list("101", 100, ids, 3, &n), -ERANGE);
-	cr_assert_eq(parse__id_list("0", 100, ids, 3, &n), -ERANGE);
-	cr_assert_eq(parse__id_list("1,", 100, ids, 3, &n), -EINVAL);
-	cr_assert_eq(parse__id_list(",1", 100, ids, 3, &n), -EINVAL);
-	cr_assert_eq(parse__id_list("", 100, ids, 3, &n), -EINVAL);
-	cr_assert_eq(parse__id_list("1 2", 100, ids, 3, &n), -EINVAL);
-}
-
-Test(parse, numbers_are_parsed_whole_and_in_range)
-{
-	uint64_t v = 0;
-
-	cr_assert_eq(parse__u64("42", 0, 100, &v), 0);
-	cr_assert_eq(v, 42);
-	cr_assert_eq(parse__u64("18446744073709551615", 0, UINT64_MAX, &v), 0);
-	cr_assert_eq(v, UINT64_MAX);
-	cr_assert_eq(parse__u64("18446744073709551616", 0, UINT64_MAX, &v), -ERANGE);
-	cr_assert_eq(parse__u64("101", 0, 100, &v), -ERANGE);
-	cr_assert_eq(parse__u64(" 1", 0, 100, &v), -EINVAL);
-	cr_assert_eq(parse__u64("+1", 0, 100, &v), -EINVAL);
-	cr_assert_eq(parse__u64("1 ", 0, 100, &v), -EINVAL);
-	cr_assert_eq(parse__u64("", 0, 100, &v), -EINVAL);
-	cr_assert_eq(parse__u64(NULL, 0, 100, &v), -EINVAL);
-}
-
-Test(parse, cpu_pairs_must_be_two_distinct_cpus_in_range)
-{
-	int a = -1, b = -1;
-
-	cr_assert_eq(parse__cpu_pair("0,1", 2, &a, &b), 0);
-	cr_assert_eq(a, 0);
-	cr_assert_eq(b, 1);
-	cr_assert_eq(parse__cpu_pair("1,0", 2, &a, &b), 0);
-	cr_assert_eq(a, 1);
-	cr_assert_eq(parse__cpu_pair("1,1", 2, &a, &b), -EEXIST);
-	cr_assert_eq(parse__cpu_pair("0,2", 2, &a, &b), -ERANGE);
-	cr_assert_eq(parse__cpu_pair("0;1", 2, &a, &b), -EINVAL);
-	cr_assert_eq(parse__cpu_pair("0,1,2", 4, &a, &b), -EINVAL);
-	cr_assert_eq(parse__cpu_pair(",1", 2, &a, &b), -EINVAL);
 }

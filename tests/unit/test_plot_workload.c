@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_plot_workload.c - the SVG writer and the plots (--plot), read back with
- * python's XML parser through tests/check_svg.py: well-formed whatever the
- * strings hold, the elements each kind of run draws, and every number drawn
- * traced back to the synthetic aggregate it was drawn from. And the plot
- * through outputs.h: written whole, or nothing left.
+ * test_plot_workload.c - the plots (--plot), read back with python's XML
+ * parser through tests/check_svg.py, which is checked first: the elements
+ * each kind of run draws, and every number drawn traced back to the
+ * synthetic aggregate it was drawn from. And the plot through outputs.h:
+ * written whole, or nothing left. (The SVG writer: test_svg.c.)
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -21,7 +21,6 @@
 #include "plot_attach.h"
 #include "plot_workload.h"
 #include "readback.h"
-#include "svg.h"
 
 #define T0		1000000000123ull
 #define SLOW_RUNQ_NS	1500000		/* the one slow wakeup's runq_wait */
@@ -48,111 +47,13 @@ static void written(void)
 	file = NULL;
 }
 
-/* ---------------------------------------------------------------- the writer */
-
-TestSuite(svg, .init = setup, .fini = teardown);
-
-Test(svg, text_and_attributes_read_back_as_written_whatever_bytes_they_hold)
-{
-	/* markup, a control byte, a byte that is no UTF-8, valid UTF-8, and the whitespace XML keeps */
-	const char odd[] = "a&b<c>\"d\x01" "e\xff" "f µs\tend";
-	struct svg s;
-
-	svg__begin(&s, file, 100, 50);
-	svg__title(&s, "plot %d", 1);
-	svg__open(&s, "text");
-	svg__attr(&s, "class", "odd");
-	svg__attr(&s, "data-value", odd);
-	svg__attr_num(&s, "x", 10);
-	svg__attr_num(&s, "y", 20);
-	svg__text(&s, odd);
-	svg__close(&s);
-	cr_assert_eq(svg__finish(&s), 0);
-	written();
-	check_svg(path,
-		  "[e] = by_class(root, 'odd', 'text')\n"
-		  "shown = 'a&b<c>\"d\\u2401e\\u00fff \\u00b5s\\tend'\n"
-		  "want(text_of(e) == shown, repr(text_of(e)))\n"
-		  "want(e.get('data-value') == shown.replace('\\t', ' '), repr(e.get('data-value')))\n"
-		  "want(text_of(root.find(cs.SVG + 'title')) == 'plot 1', 'the title')\n"
-		  "want(root.get('width') == '100' and root.get('height') == '50', root.attrib)\n");
-}
-
-Test(svg, numbers_are_written_short_and_never_as_nan)
-{
-	static const struct {
-		double v;
-		const char *want;
-	} cases[] = {
-		{ 1.5, "1.5" }, { 2.0, "2" }, { 0.126, "0.13" }, { -0.001, "0" }, { 1e300 * 1e300, "0" },
-		{ 12345.678, "12345.68" },
-	};
-	char buf[1024] = "", *text;
-	size_t len;
-	struct svg s;
-
-	svg__begin(&s, file, 10, 10);
-	svg__title(&s, "numbers");
-	svg__open(&s, "g");
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char name[16];
-
-		snprintf(name, sizeof(name), "data-n%zu", i);
-		svg__attr_num(&s, name, cases[i].v);
-	}
-	svg__attr_u64(&s, "data-big", UINT64_MAX);
-	cr_assert_eq(svg__finish(&s), 0);
-	written();
-	text = read_file(path, &len);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		snprintf(buf, sizeof(buf), " data-n%zu=\"%s\"", i, cases[i].want);
-		cr_expect(strstr(text, buf), "%g should be written %s: %s", cases[i].v, buf, text);
-	}
-	cr_expect(strstr(text, " data-big=\"18446744073709551615\""), "%s", text);
-	free(text);
-	check_svg(path, "want(len(by_class(root, 'x')) == 0, 'parsed')\n");
-}
-
-Test(svg, a_misuse_is_remembered_and_ends_the_document_short)
-{
-	struct svg s;
-	char *text;
-	size_t len;
-
-	svg__begin(&s, file, 10, 10);
-	svg__open(&s, "text");
-	svg__text(&s, "content");
-	svg__attr(&s, "class", "late");	/* the start tag is over */
-	svg__open(&s, "rect");			/* ignored: the writer has stopped */
-	cr_assert_eq(svg__finish(&s), -EINVAL);
-	written();
-	text = read_file(path, &len);
-
-	cr_assert_null(strstr(text, "late"), "nothing is written after a misuse: %s", text);
-	cr_assert_null(strstr(text, "<rect"), "%s", text);
-	free(text);
-
-	svg__begin(&s, NULL, 10, 10);	/* lay out only: nothing is written */
-	svg__close(&s);
-	svg__close(&s);
-	cr_assert_eq(svg__finish(&s), 0, "a dry run writes nothing, and fails at nothing");
-}
-
-Test(svg, nesting_past_the_stack_is_refused)
-{
-	struct svg s;
-
-	svg__begin(&s, file, 10, 10);
-	for (int i = 0; i < SVG_MAX_DEPTH; i++)
-		svg__open(&s, "g");
-	cr_assert_eq(svg__finish(&s), -E2BIG);
-}
+/* ---------------------------------------------------------------- the checker */
 
 /*
  * The checker itself: each document below breaks one rule, and check_svg.py
  * must say so. Without this a check that passes could be one that cannot fail.
  */
-Test(svg, the_checker_finds_what_breaks_the_rules)
+Test(plot, the_checker_finds_what_breaks_the_rules)
 {
 	static const char script[] =
 		"import sys, io\n"
