@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_csv.c - the cells of every CSV wakeprobe writes (RFC 4180): a text
+ * test_csv_cells.c - the cells of every CSV wakeprobe writes (RFC 4180): a text
  * cell quoted only when it must be and its quotes doubled, a number cell
  * after its separator or empty where the value does not apply, a record
  * read back whole by python's csv module, and a failed stream named at
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "csv.h"
+#include "csv_cells.h"
 #include "readback.h"
 
 static char *text;
@@ -75,19 +75,19 @@ ParameterizedTestParameters(csv_cells, a_text_cell_is_quoted_only_when_it_must_b
 
 ParameterizedTest(struct str_case *c, csv_cells, a_text_cell_is_quoted_only_when_it_must_be_and_its_quotes_doubled)
 {
-	csv__put_str(mem, c->cell);
+	csv_cells__put_str(mem, c->cell);
 	cr_assert_str_eq(written(), c->want, "cell '%s'", c->cell);
 }
 
 Test(csv_cells, a_number_cell_follows_its_separator_and_is_empty_where_it_does_not_apply)
 {
-	csv__put_u64(mem, true, 0);
-	csv__put_u64(mem, true, UINT64_MAX);
-	csv__put_u64(mem, false, 12345);
-	csv__put_i64(mem, true, -1);
-	csv__put_i64(mem, true, INT64_MIN);
-	csv__put_i64(mem, true, INT64_MAX);
-	csv__put_i64(mem, false, -7);
+	csv_cells__put_u64(mem, true, 0);
+	csv_cells__put_u64(mem, true, UINT64_MAX);
+	csv_cells__put_u64(mem, false, 12345);
+	csv_cells__put_i64(mem, true, -1);
+	csv_cells__put_i64(mem, true, INT64_MIN);
+	csv_cells__put_i64(mem, true, INT64_MAX);
+	csv_cells__put_i64(mem, false, -7);
 	cr_assert_str_eq(written(), ",0,18446744073709551615,,-1,-9223372036854775808,9223372036854775807,");
 }
 
@@ -109,21 +109,21 @@ Test(csv_cells, a_record_of_every_kind_of_cell_reads_back_as_written)
 	FILE *f = temp_output("csv-cells", path);
 
 	fputs("name,count,delta,none,note" CSV_EOL, f);
-	csv__put_str(f, "a \"quoted\", name");
-	csv__put_u64(f, true, UINT64_MAX);
-	csv__put_i64(f, true, -42);
-	csv__put_u64(f, false, 9);
+	csv_cells__put_str(f, "a \"quoted\", name");
+	csv_cells__put_u64(f, true, UINT64_MAX);
+	csv_cells__put_i64(f, true, -42);
+	csv_cells__put_u64(f, false, 9);
 	fputc(',', f);
-	csv__put_str(f, "1,2 \"three\"");
+	csv_cells__put_str(f, "1,2 \"three\"");
 	fputs(CSV_EOL, f);
-	csv__put_str(f, "");
-	csv__put_u64(f, true, 0);
-	csv__put_i64(f, false, 5);
-	csv__put_i64(f, false, 6);
+	csv_cells__put_str(f, "");
+	csv_cells__put_u64(f, true, 0);
+	csv_cells__put_i64(f, false, 5);
+	csv_cells__put_i64(f, false, 6);
 	fputc(',', f);
-	csv__put_str(f, "plain");
+	csv_cells__put_str(f, "plain");
 	fputs(CSV_EOL, f);
-	cr_assert_eq(csv__flush(f), 0);
+	cr_assert_eq(csv_cells__flush(f), 0);
 	cr_assert_eq(fclose(f), 0);
 	cr_expect(csv_check(path, want), "the record does not read back as written (see above)");
 	unlink(path);
@@ -134,19 +134,19 @@ Test(csv_cells, a_flush_says_whether_everything_written_reached_the_file)
 	FILE *full = fopen("/dev/full", "w");
 
 	/* a good stream */
-	csv__put_str(mem, "x");
-	cr_assert_eq(csv__flush(mem), 0);
+	csv_cells__put_str(mem, "x");
+	cr_assert_eq(csv_cells__flush(mem), 0);
 
 	if (!full)
 		cr_skip_test("no /dev/full here");
 	/* the buffered cells fail only once flushed: the flush names it */
-	csv__put_str(full, "never stored");
-	csv__put_u64(full, true, 1);
-	cr_assert_eq(csv__flush(full), -EIO);
+	csv_cells__put_str(full, "never stored");
+	csv_cells__put_u64(full, true, 1);
+	cr_assert_eq(csv_cells__flush(full), -EIO);
 	/* a stream that failed before stays failed, even with nothing new to flush */
 	clearerr(full);
 	fputc('x', full);
 	fflush(full);
-	cr_assert_eq(csv__flush(full), -EIO);
+	cr_assert_eq(csv_cells__flush(full), -EIO);
 	fclose(full);
 }
