@@ -8,10 +8,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "merger.h"
 #include "syscall_list.h"
 
 #define CATALOG_MAX_WORKLOADS 16
+
+/* what ends the wakee's wait in the kernel: the resume_kernel phase's end */
+enum wait_end {
+	WAIT_END_SYSCALL_EXIT,		/* the wait syscall returns */
+	WAIT_END_SIGNAL_DELIVER,	/* signal:signal_deliver, on the way to a handler */
+};
 
 struct workload_desc {
 	const char *name;

@@ -16,15 +16,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <linux/types.h>
+#include "catalog.h"
 #include "syscall_list.h"
 #include "wakeprobe.h"
 #include "wakeup.h"
-
-/* what ends the wakee's wait in the kernel: the resume_kernel phase's end */
-enum wait_end {
-	WAIT_END_SYSCALL_EXIT,		/* the wait syscall returns */
-	WAIT_END_SIGNAL_DELIVER,	/* signal:signal_deliver, on the way to a handler */
-};
 
 struct merger_config {
 	/*
