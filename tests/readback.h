@@ -41,6 +41,8 @@ const char *fixtures_dir(void);
 
 /* read_file - all of @path, NUL-terminated, its length in @len; fails the test if it cannot be read */
 char *read_file(const char *path, size_t *len);
+/* dir_entries - how many entries directory @dir holds besides . and ..; fails the test if it cannot be read */
+int dir_entries(const char *dir);
 
 /*
  * json_vcheck - python3 loads the JSON document at @path into d, strictly

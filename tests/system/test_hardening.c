@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "helpers.h"
+#include "readback.h"
 #include "text_workload.h"
 
 static struct run_result result;
@@ -304,21 +305,6 @@ Test(hardening, on_start_is_told_the_workload_pid_once_and_a_refusal_stops_the_r
 	cr_assert(strstr(msg, "cannot start") && strstr(msg, strerror(EPERM)), "the reason is given: %s", msg);
 	cr_assert_eq(st.calls, 1);
 	cr_assert(kill(st.pid, 0) == -1 && errno == ESRCH, "the refused workload %d is gone, reaped", st.pid);
-}
-
-/* dir_entries - files in @dir other than . and .. */
-static int dir_entries(const char *dir)
-{
-	struct dirent *d;
-	DIR *dp = opendir(dir);
-	int n = 0;
-
-	cr_assert_not_null(dp);
-	while ((d = readdir(dp)))
-		if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
-			n++;
-	closedir(dp);
-	return n;
 }
 
 struct interrupted_run {

@@ -9,7 +9,6 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,20 +19,6 @@
 #include "readback.h"
 
 TestSuite(timeline_attach, .timeout = 120);
-
-/* entries - the number of entries of directory @dir besides . and .. */
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	cr_assert_not_null(d);
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n;
-}
 
 Test(timeline_attach, a_traced_command_gets_a_timeline_with_every_eventfd_wakeup_tiled_and_its_arrow)
 {
@@ -56,7 +41,7 @@ Test(timeline_attach, a_traced_command_gets_a_timeline_with_every_eventfd_wakeup
 	 * timeline holds exactly the complete ones the report counts.
 	 */
 	cr_assert(n >= 180 && n <= 200, "%ld eventfd wakeups of 200:\n%s", n, r.out);
-	cr_assert_eq(entries(dir), 1, "only the timeline, no temporary file");
+	cr_assert_eq(dir_entries(dir), 1, "only the timeline, no temporary file");
 	/*
 	 * Every eventfd wakeup is drawn. Others may not be: a thread woken twice
 	 * from inside one syscall of its waker (at the command's exit) has its
@@ -102,6 +87,6 @@ Test(timeline_attach, a_timeline_that_cannot_be_made_stops_the_run_and_leaves_no
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 1, "status 0x%x; stderr: %s", r.status, r.err);
 	cr_assert(strstr(r.err, "--perfetto") && strstr(r.err, "cannot create it"), "%s", r.err);
 	cr_assert(!strstr(r.err, "tracing"), "nothing is traced: %s", r.err);
-	cr_assert_eq(entries(dir), 0);
+	cr_assert_eq(dir_entries(dir), 0);
 	rmdir(dir);
 }

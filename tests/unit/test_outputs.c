@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -39,20 +38,6 @@ static void setup(void)
 	snprintf(prom_path, sizeof(prom_path), "%s/run.prom", dir);
 	snprintf(plot_path, sizeof(plot_path), "%s/run.svg", dir);
 	snprintf(record_path, sizeof(record_path), "%s/run.wpr", dir);
-}
-
-/* entries - how many files @dir holds */
-static int entries(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	cr_assert_not_null(d);
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n;
 }
 
 static void teardown(void)
@@ -111,7 +96,7 @@ Test(outputs, nothing_asked_makes_no_file_routes_nothing_and_leaves_stdout_to_th
 	cr_assert_null(ao.on_event);
 	outputs__end_run(&out);
 	finish(&r);
-	cr_assert_eq(entries(), 0);
+	cr_assert_eq(dir_entries(dir), 0);
 }
 
 Test(outputs, record_o_gives_each_kind_of_analysis_its_tap_and_the_file_appears_at_the_end)
@@ -138,7 +123,7 @@ Test(outputs, record_o_gives_each_kind_of_analysis_its_tap_and_the_file_appears_
 	cr_assert_eq(aao.tap, &attach_recording_tap);
 	cr_assert_not_null(aao.tap_ctx);
 	outputs__abandon(&out);
-	cr_assert_eq(entries(), 0, "abandoned: no recording, no temporary file");
+	cr_assert_eq(dir_entries(dir), 0, "abandoned: no recording, no temporary file");
 }
 
 /* one line per case: the files asked for, and what the analysis is then asked to hand over */
@@ -185,7 +170,7 @@ ParameterizedTest(struct routing *c, outputs, each_streaming_format_gets_what_it
 	cr_assert_eq(aao.on_result != NULL, c->wakeup);
 	cr_assert_eq(aao.on_event != NULL, c->attach_event);
 	outputs__abandon(&out);
-	cr_assert_eq(entries(), 0);
+	cr_assert_eq(dir_entries(dir), 0);
 }
 
 Test(outputs, an_output_on_standard_output_takes_it_from_the_text_report)
@@ -212,7 +197,7 @@ Test(outputs, the_same_file_twice_is_refused_however_it_is_spelled)
 	cr_assert_not_null(strstr(msg, "is the recording"), "%s", msg);
 	p.plot = plot_path;
 	cr_assert_eq(outputs__check_files(&p, msg, sizeof(msg)), 0, "%s", msg);
-	cr_assert_eq(entries(), 0, "checking makes nothing");
+	cr_assert_eq(dir_entries(dir), 0, "checking makes nothing");
 }
 
 Test(outputs, two_workload_runs_go_into_one_timeline_and_one_csv_one_after_the_other)
@@ -255,7 +240,7 @@ Test(outputs, an_attach_run_is_every_format_s_own_document)
 	run.also_ctx = ao.on_result_ctx;
 	attach_run__make(&run);
 	r.attach.report = &run.report;
-	cr_assert_eq(entries(), 5, "each file is written beside its place until the end");
+	cr_assert_eq(dir_entries(dir), 5, "each file is written beside its place until the end");
 	cr_assert_eq(access(json_path, F_OK), -1);
 	finish(&r);
 	cr_assert(json_check(json_path, "assert d['kind'] == 'attach' and d['wakeups']['total'] == %u\n",
@@ -300,5 +285,5 @@ Test(outputs, a_write_that_fails_names_its_option_and_leaves_no_file)
 	cr_assert_neq(outputs__finish(&out, &r, msg, sizeof(msg)), 0);
 	cr_assert_not_null(strstr(msg, "--json"), "%s", msg);
 	cr_assert_not_null(strstr(msg, "writing it failed"), "%s", msg);
-	cr_assert_eq(entries(), 0, "no file is left, not even the plot that was fine");
+	cr_assert_eq(dir_entries(dir), 0, "no file is left, not even the plot that was fine");
 }

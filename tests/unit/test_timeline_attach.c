@@ -9,7 +9,6 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -413,20 +412,6 @@ Test(timeline_attach, the_checker_finds_what_breaks_the_attach_rules)
 	check_timeline(path, "%s", body);
 }
 
-/* the number of entries of directory @dir besides . and .. */
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	cr_assert_not_null(d);
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n;
-}
-
 Test(timeline_attach, the_file_appears_whole_at_the_end_or_not_at_all)
 {
 	char dir[] = "/tmp/wakeprobe-attach-XXXXXX", dest[128], msg[512];
@@ -445,10 +430,10 @@ Test(timeline_attach, the_file_appears_whole_at_the_end_or_not_at_all)
 	cr_assert_not_null(ao.on_result);
 	cr_assert_not_null(ao.on_event);
 	ao.on_result(&r, ao.on_result_ctx);
-	cr_assert_eq(entries(dir), 1, "the file is written beside its destination");
+	cr_assert_eq(dir_entries(dir), 1, "the file is written beside its destination");
 	cr_assert_eq(access(dest, F_OK), -1, "the file appears only at the end");
 	outputs__abandon(&out);
-	cr_assert_eq(entries(dir), 0);
+	cr_assert_eq(dir_entries(dir), 0);
 
 	/* finished: the file is in place, whole */
 	memset(&ao, 0, sizeof(ao));
@@ -457,7 +442,7 @@ Test(timeline_attach, the_file_appears_whole_at_the_end_or_not_at_all)
 	ao.on_result(&r, ao.on_result_ctx);
 	cr_assert_eq(outputs__finish(&out, &(struct results){ .kind = RUN_ATTACH, .attach.report = NULL }, msg,
 				     sizeof(msg)), 0, "%s", msg);
-	cr_assert_eq(entries(dir), 1);
+	cr_assert_eq(dir_entries(dir), 1);
 	check_timeline(dest, "want(len(tl.find(prefix='wakeup #')) == 1 and runs[1]['target'] == 'pid 2000', runs)\n");
 	unlink(dest);
 	rmdir(dir);
