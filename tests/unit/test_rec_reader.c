@@ -69,6 +69,8 @@ static struct damage_case damages[] = {
 	{ "wake target CPU out of range", 3, 8 + 24 + 4, { 0xff, 0xff, 0x00, 0x00 }, 4, "target CPU out of range" },
 	{ "sample sequence 0", 4, 8, { 0, 0, 0, 0 }, 4, "sequence number 0" },
 	{ "RUN_END relabelled RUN_BEGIN", 6, 0, { REC_RUN_BEGIN, 0 }, 2, "says 776 bytes; it has 432" },
+	{ "record type 0", 2, 0, { 0x00, 0x00 }, 2, "unknown record type 0 at" },
+	{ "record type past the last", 2, 0, { REC_TYPE_MAX, 0x00 }, 2, "unknown record type 11 at" },
 };
 
 ParameterizedTestParameters(rec_reader, damage_anywhere_in_a_record_is_rejected_with_its_offset)
@@ -297,6 +299,10 @@ static struct attach_damage_case attach_damages[] = {
 	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 560 bytes; it has 776" },
 	{ "interrupted by no signal", 4, 8 + 173, { 1 }, 1, 0, "signal out of range" },
 	{ "a signal but not interrupted", 4, 8 + 552, { 15 }, 1, 0, "signal out of range" },
+	{ "a pid of 0", 0, 8 + 0, { 1, 0, 0, 0, 0, 0, 0, 0 }, 8, 0, "pid out of range" },
+	{ "a negative pid", 0, 8 + 0, { 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff }, 8, 0, "pid out of range" },
+	{ "neither pids nor a command", 0, 8 + 260, { 0, 0, 0, 0 }, 4, 0, "neither pids nor a command, or both" },
+	{ "a command with no argument kept", 0, 8 + 264, { 0, 0, 0, 0 }, 4, 0, "command arguments out of range" },
 };
 
 ParameterizedTestParameters(rec_reader, damage_to_an_attach_record_is_rejected_with_its_offset)
@@ -439,4 +445,414 @@ Test(rec_reader, a_version_2_file_reads_as_before_and_may_not_hold_the_new_recor
 	cr_assert(strstr(msg, "unknown record type 8 at byte offset 16: ATTACH_BEGIN records came after version 2"),
 		  "%s", msg);
 	free(b.data);
+}
+
+
+/* ---------------------------------------------------------------- the file header, word for word */
+
+struct header_case {
+	char what[40];
+	char bytes[16];
+	size_t len;
+	char want[112];
+};
+
+static struct header_case headers[] = {
+	{ "an empty file", "", 0, "empty file: a recording starts with a 16-byte header at byte offset 0" },
+	{ "a file shorter than the magic", "WPREC", 5,
+	  "not a wakeprobe recording: bad magic at byte offset 0 (make one with `wakeprobe record -o FILE`)" },
+	{ "a copy whose CR LF became LF", "WPREC\n\032\001\0\0\0\020", 12,
+	  "not a wakeprobe recording: bad magic at byte offset 0 (make one with `wakeprobe record -o FILE`)" },
+	{ "a header cut after its version", "WPREC\r\n\032\001\0\0\0", 12,
+	  "truncated file header at byte offset 12: 12 of 16 bytes" },
+	{ "a header and no record", "WPREC\r\n\032\001\0\0\0\020\0\0\0", 16,
+	  "no run in the recording (it ends at byte offset 16)" },
+};
+
+ParameterizedTestParameters(rec_reader, a_bad_file_header_is_named_word_for_word)
+{
+	return cr_make_param_array(struct header_case, headers, sizeof(headers) / sizeof(headers[0]));
+}
+
+ParameterizedTest(struct header_case *h, rec_reader, a_bad_file_header_is_named_word_for_word)
+{
+	char msg[256] = "";
+	size_t records;
+
+	cr_assert_eq(read_all(h->bytes, h->len, msg, sizeof(msg), &records), -EINVAL, "%s: accepted", h->what);
+	cr_assert_str_eq(msg, h->want, "%s", h->what);
+	cr_assert_eq(records, 0);
+}
+
+Test(rec_reader, the_offset_is_where_the_next_record_begins)
+{
+	uint64_t offsets[16];
+	size_t n;
+	struct buf b = write_small(offsets, &n);
+	FILE *f = fmemopen(b.data, b.len, "rb");
+	struct rec_reader *r = NULL;
+	struct rec_record rec;
+	char msg[256] = "";
+
+	cr_assert_not_null(f);
+	cr_assert_eq(rec_reader__open(&r, f, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(rec_reader__offset(r), REC_FILE_HEADER_SIZE);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(rec_reader__next(r, &rec, msg, sizeof(msg)), 1, "%s", msg);
+		cr_assert_eq(rec.offset, offsets[i]);
+		cr_assert_eq(rec_reader__offset(r), offsets[i + 1], "after record %zu: %" PRIu64, i,
+			     rec_reader__offset(r));
+	}
+	cr_assert_eq(rec_reader__next(r, &rec, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(rec_reader__offset(r), b.len);
+	rec_reader__free(r);
+	fclose(f);
+	free(b.data);
+}
+
+/* --workload all records one run after another: each reads whole, with its own RUN_BEGIN */
+Test(rec_reader, a_file_holds_one_workload_run_after_another)
+{
+	struct buf b = { 0 };
+	FILE *f = open_memstream(&b.data, &b.len);
+	struct rec_run_begin first = run_begin(), second = run_begin();
+	struct wp_event e = ev(3000, WP_EV_SWITCH, 1, 42);
+	struct rec_run_end end;
+	struct rec_reader *r = NULL;
+	struct rec_record rec;
+	struct recorder *w;
+	char msg[256] = "", names[2][REC_NAME_LEN];
+	size_t runs = 0, records = 0;
+	int err;
+
+	cr_assert_not_null(f);
+	memset(&end, 0, sizeof(end));
+	strcpy(second.workload, "cond");
+	w = recorder__new(f);
+	recorder__write(w, REC_RUN_BEGIN, &first, sizeof(first));
+	recorder__write(w, REC_RUN_END, &end, sizeof(end));
+	recorder__write(w, REC_RUN_BEGIN, &second, sizeof(second));
+	recorder__write(w, REC_EVENT, &e, sizeof(e));
+	recorder__write(w, REC_RUN_END, &end, sizeof(end));
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+
+	f = fmemopen(b.data, b.len, "rb");
+	cr_assert_eq(rec_reader__open(&r, f, msg, sizeof(msg)), 0, "%s", msg);
+	while ((err = rec_reader__next(r, &rec, msg, sizeof(msg))) > 0) {
+		records++;
+		if (rec.type == REC_RUN_BEGIN) {
+			cr_assert_lt(runs, 2);
+			strcpy(names[runs++], rec.run_begin.workload);
+		}
+	}
+	cr_assert_eq(err, 0, "%s", msg);
+	cr_assert_eq(records, 5);
+	cr_assert_eq(runs, 2);
+	cr_assert_str_eq(names[0], "eventfd");
+	cr_assert_str_eq(names[1], "cond");
+	rec_reader__free(r);
+	fclose(f);
+	free(b.data);
+}
+
+/* ---------------------------------------------------------------- the fields of a workload run's records */
+
+/* bytes at @at of the payload of record @record of write_small(), and what the reader says of them */
+struct field_case {
+	char what[48];
+	size_t record;		/* 0 RUN_BEGIN, 1 CLOCK_PAIR, 2 FDS, 3 EVENT, 4 SAMPLE, 5 ADVANCE, 6 RUN_END */
+	size_t at;
+	uint8_t bytes[4];
+	size_t len;		/* of bytes[]; with fill, this many bytes of fill */
+	char fill;
+	char want[48];		/* the reason, after "bad TYPE record at byte offset N: " */
+};
+
+#define RB(field)	offsetof(struct rec_run_begin, field)
+#define RE(field)	offsetof(struct rec_run_end, field)
+
+static const char *const small_types[] = { "RUN_BEGIN", "CLOCK_PAIR", "FDS", "EVENT", "SAMPLE", "ADVANCE", "RUN_END" };
+
+static struct field_case bad_fields[] = {
+	{ "an empty workload name", 0, RB(workload), { 0 }, 1, 0, "unterminated name" },
+	{ "a workload name not terminated", 0, RB(workload), { 0 }, REC_NAME_LEN, 'x', "unterminated name" },
+	{ "a summary not terminated", 0, RB(summary), { 0 }, REC_SUMMARY_LEN, 'x', "unterminated name" },
+	{ "a version not terminated", 0, RB(version), { 0 }, 16, 'x', "unterminated name" },
+	{ "a kernel name not terminated", 0, RB(kernel), { 0 }, REC_UTS_LEN, 'x', "unterminated name" },
+	{ "a machine name not terminated", 0, RB(machine), { 0 }, REC_UTS_LEN, 'x', "unterminated name" },
+	{ "a host name not terminated", 0, RB(hostname), { 0 }, REC_UTS_LEN, 'x', "unterminated name" },
+	{ "a notify syscall below -1", 0, RB(notify_syscalls), { 0xfe, 0xff, 0xff, 0xff }, 4, 0,
+	  "syscall number out of range" },
+	{ "a syscall past the tables, after the end", 0, RB(wait_syscalls) + 3 * sizeof(int32_t),
+	  { 0x00, 0x02, 0x00, 0x00 }, 4, 0, "syscall number out of range" },
+	{ "a wait end past the last", 0, RB(wait_end), { 2 }, 1, 0, "flag out of range" },
+	{ "fd matching 2", 0, RB(match_fd), { 2 }, 1, 0, "flag out of range" },
+	{ "user-only 2", 0, RB(user_only), { 2 }, 1, 0, "flag out of range" },
+	{ "optional notify 2", 0, RB(notify_optional), { 2 }, 1, 0, "flag out of range" },
+	{ "traced 2", 0, RB(traced), { 2 }, 1, 0, "flag out of range" },
+	{ "new task 2", 0, RB(new_task), { 2 }, 1, 0, "flag out of range" },
+	{ "no samples", 0, RB(samples), { 0, 0, 0, 0 }, 4, 0, "run options out of range" },
+	{ "a negative waker CPU", 0, RB(waker_cpu), { 0xff, 0xff, 0xff, 0xff }, 4, 0, "run options out of range" },
+	{ "a wakee CPU past the last", 0, RB(wakee_cpu), { 0x00, 0x04, 0x00, 0x00 }, 4, 0,
+	  "run options out of range" },
+	{ "an fd below -1", 2, offsetof(struct rec_fds, wait_fd), { 0xfe, 0xff, 0xff, 0xff }, 4, 0, "fd out of range" },
+	{ "the exit text not terminated", 6, RE(workload_exit), { 0 }, REC_EXIT_LEN, 'x', "unterminated text" },
+	{ "the error text not terminated", 6, RE(workload_error), { 0 }, REC_ERROR_LEN, 'x', "unterminated text" },
+	{ "interrupted 2", 6, RE(interrupted), { 2 }, 1, 0, "flag out of range" },
+	{ "workload failed 2", 6, RE(workload_failed), { 2 }, 1, 0, "flag out of range" },
+	{ "a signal past the last", 6, RE(interrupted), { 1, 0, 65 }, 3, 0, "signal out of range" },
+	{ "the steal measured but not known", 6, RE(steal.measured), { 1 }, 1, 0, "steal flag out of range" },
+	{ "the steal known 2", 6, RE(steal.known), { 2 }, 1, 0, "steal flag out of range" },
+	{ "the steal's reason not terminated", 6, RE(steal.why_off), { 0 }, REC_STEAL_WHY_LEN, 'x',
+	  "unterminated text" },
+	{ "the cost known 2", 6, RE(cost.known), { 2 }, 1, 0, "cost flag out of range" },
+	{ "the kernel's statistics on 2", 6, RE(cost.bpf_stats_on), { 2 }, 1, 0, "cost flag out of range" },
+	{ "a timed share of 1001 per mille", 6, RE(cost.bpf_timed_permille), { 0xe9, 0x03 }, 2, 0,
+	  "timed share of the runs over 1000 per mille" },
+	{ "the cost's reason not terminated", 6, RE(cost.bpf_stats_why_off), { 0 }, 96, 'x', "unterminated text" },
+};
+
+/* write_small() with @f's bytes in place; the offset of the record they are in */
+static struct buf damaged_small(const struct field_case *f, uint64_t *at)
+{
+	uint64_t offsets[16];
+	size_t n;
+	struct buf b = write_small(offsets, &n);
+	char *p = b.data + offsets[f->record] + sizeof(struct rec_header) + f->at;
+
+	cr_assert_lt(f->record, n);
+	if (f->fill)
+		memset(p, f->fill, f->len);
+	else
+		memcpy(p, f->bytes, f->len);
+	*at = offsets[f->record];
+	return b;
+}
+
+ParameterizedTestParameters(rec_reader, a_field_out_of_its_range_is_named_with_its_record_and_offset)
+{
+	return cr_make_param_array(struct field_case, bad_fields, sizeof(bad_fields) / sizeof(bad_fields[0]));
+}
+
+ParameterizedTest(struct field_case *f, rec_reader, a_field_out_of_its_range_is_named_with_its_record_and_offset)
+{
+	uint64_t at;
+	struct buf b = damaged_small(f, &at);
+	char msg[256] = "", want[256];
+	size_t records;
+
+	cr_assert_eq(read_all(b.data, b.len, msg, sizeof(msg), &records), -EINVAL, "%s: accepted", f->what);
+	snprintf(want, sizeof(want), "bad %s record at byte offset %" PRIu64 ": %s", small_types[f->record], at,
+		 f->want);
+	cr_assert_str_eq(msg, want, "%s", f->what);
+	cr_assert_eq(records, f->record, "%s: the records before it were read", f->what);
+	free(b.data);
+}
+
+/* the last value in range of the same fields: the file reads whole */
+static struct field_case edge_fields[] = {
+	{ "the last CPU", 0, RB(wakee_cpu), { 0xff, 0x03, 0x00, 0x00 }, 4, 0, "" },
+	{ "the last syscall number", 0, RB(notify_syscalls), { 0xff, 0x01, 0x00, 0x00 }, 4, 0, "" },
+	{ "a wait ended by a signal", 0, RB(wait_end), { 1 }, 1, 0, "" },
+	{ "every flag set", 0, RB(match_fd), { 1, 1, 1, 1 }, 4, 0, "" },
+	{ "a workload name of 31 bytes", 0, RB(workload), { 0 }, REC_NAME_LEN - 1, 'x', "" },
+	{ "a path with no fd", 2, offsetof(struct rec_fds, notify_fd), { 0xff, 0xff, 0xff, 0xff }, 4, 0, "" },
+	{ "a run interrupted by signal 64", 6, RE(interrupted), { 1, 0, 64 }, 3, 0, "" },
+	{ "the steal measured", 6, RE(steal.measured), { 1, 1 }, 2, 0, "" },
+	{ "every run timed", 6, RE(cost.bpf_timed_permille), { 0xe8, 0x03 }, 2, 0, "" },
+	{ "an exit text of 95 bytes", 6, RE(workload_exit), { 0 }, REC_EXIT_LEN - 1, 'x', "" },
+};
+
+ParameterizedTestParameters(rec_reader, a_field_at_the_edge_of_its_range_is_taken)
+{
+	return cr_make_param_array(struct field_case, edge_fields, sizeof(edge_fields) / sizeof(edge_fields[0]));
+}
+
+ParameterizedTest(struct field_case *f, rec_reader, a_field_at_the_edge_of_its_range_is_taken)
+{
+	uint64_t at;
+	struct buf b = damaged_small(f, &at);
+	char msg[256] = "";
+	size_t records;
+
+	cr_assert_eq(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s: %s", f->what, msg);
+	cr_assert_eq(records, 7);
+	free(b.data);
+}
+
+/* ---------------------------------------------------------------- events, by type and by version */
+
+struct event_case {
+	char what[56];
+	struct wp_event e;
+	uint32_t version;
+	char want[40];		/* empty: the event is taken as it is */
+};
+
+static struct event_case event_cases[] = {
+	{ "a switch", { .type = WP_EV_SWITCH, .cpu = 1 }, REC_VERSION, "" },
+	{ "type 0", { .type = 0 }, REC_VERSION, "event type out of range" },
+	{ "a lean record: lean runs are not recorded", { .type = WP_EV_LEAN }, REC_VERSION, "event type out of range" },
+	{ "a steal record in version 4", { .type = WP_EV_STEAL }, 4, "" },
+	{ "a steal record in version 3", { .type = WP_EV_STEAL }, 3, "event type out of range" },
+	{ "a block record in version 2", { .type = WP_EV_BLOCK }, 2, "" },
+	{ "a waker record in version 1", { .type = WP_EV_WAKER, .waker = { .waker_class = WP_WAKER_SYSCALL } }, 1,
+	  "event type out of range" },
+	{ "a migration in version 1", { .type = WP_EV_MIGRATE, .migrate = { .orig_cpu = 1 } }, 1, "" },
+	{ "the last CPU", { .type = WP_EV_SWITCH, .cpu = WP_MAX_CPUS - 1 }, REC_VERSION, "" },
+	{ "a CPU past the last", { .type = WP_EV_SWITCH, .cpu = WP_MAX_CPUS }, REC_VERSION, "event CPU out of range" },
+	{ "a wakeup onto a CPU past the last", { .type = WP_EV_WAKEUP, .wake = { .target_cpu = WP_MAX_CPUS } },
+	  REC_VERSION, "wakeup target CPU out of range" },
+	{ "a migration from a CPU past the last", { .type = WP_EV_MIGRATE, .migrate = { .orig_cpu = WP_MAX_CPUS } },
+	  REC_VERSION, "migration CPU out of range" },
+	{ "a migration to a CPU past the last", { .type = WP_EV_MIGRATE, .migrate = { .dest_cpu = WP_MAX_CPUS } },
+	  REC_VERSION, "migration CPU out of range" },
+	{ "an interrupt of kind 0", { .type = WP_EV_IRQ, .irq = { .kind = 0 } }, REC_VERSION,
+	  "interrupt kind out of range" },
+	{ "an interrupt of a kind past the last", { .type = WP_EV_IRQ, .irq = { .kind = WP_IRQ_CALL_FUNC + 1 } },
+	  REC_VERSION, "interrupt kind out of range" },
+	{ "an interrupt neither entered nor left", { .type = WP_EV_IRQ, .irq = { .kind = WP_IRQ_HARD, .exit = 2 } },
+	  REC_VERSION, "interrupt kind out of range" },
+	{ "the last kind of interrupt, left", { .type = WP_EV_IRQ, .irq = { .kind = WP_IRQ_CALL_FUNC, .exit = 1 } },
+	  REC_VERSION, "" },
+	{ "a waker of class 0", { .type = WP_EV_WAKER }, REC_VERSION, "waker class out of range" },
+	{ "a waker of a class past the last", { .type = WP_EV_WAKER, .waker = { .waker_class = WP_WAKER_CLASS_MAX } },
+	  REC_VERSION, "waker class out of range" },
+	{ "a waker in an interrupt of a kind past the last",
+	  { .type = WP_EV_WAKER, .waker = { .waker_class = WP_WAKER_IRQ, .irq_kind = WP_IRQ_CALL_FUNC + 1 } },
+	  REC_VERSION, "waker class out of range" },
+	{ "a timer waker",
+	  { .type = WP_EV_WAKER, .waker = { .waker_class = WP_WAKER_TIMER, .irq_kind = WP_IRQ_TIMER } },
+	  REC_VERSION, "" },
+};
+
+ParameterizedTestParameters(rec_reader, an_event_is_checked_by_its_type_and_the_types_of_its_version)
+{
+	return cr_make_param_array(struct event_case, event_cases, sizeof(event_cases) / sizeof(event_cases[0]));
+}
+
+ParameterizedTest(struct event_case *c, rec_reader, an_event_is_checked_by_its_type_and_the_types_of_its_version)
+{
+	struct rec_run_begin rb = run_begin();
+	struct buf b = { 0 };
+	FILE *f = open_memstream(&b.data, &b.len);
+	struct rec_reader *r = NULL;
+	struct rec_record rec;
+	struct recorder *w;
+	char msg[256] = "", want[256];
+	uint64_t at;
+	int got;
+
+	cr_assert_not_null(f);
+	c->e.ts_ns = 3000;
+	w = recorder__new(f);
+	recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb));
+	at = recorder__bytes(w);
+	recorder__write(w, REC_EVENT, &c->e, sizeof(c->e));
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+	memcpy(b.data + 8, &c->version, sizeof(c->version));
+
+	f = fmemopen(b.data, b.len, "rb");
+	cr_assert_eq(rec_reader__open(&r, f, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(rec_reader__next(r, &rec, msg, sizeof(msg)), 1, "%s", msg);
+	got = rec_reader__next(r, &rec, msg, sizeof(msg));
+	if (c->want[0]) {
+		cr_assert_eq(got, -EINVAL, "%s: accepted", c->what);
+		snprintf(want, sizeof(want), "bad EVENT record at byte offset %" PRIu64 ": %s", at, c->want);
+		cr_assert_str_eq(msg, want, "%s", c->what);
+	} else {
+		cr_assert_eq(got, 1, "%s: %s", c->what, msg);
+		cr_assert_eq(rec.type, REC_EVENT);
+		cr_assert_eq(memcmp(&rec.event, &c->e, sizeof(c->e)), 0, "%s: read back otherwise", c->what);
+	}
+	rec_reader__free(r);
+	fclose(f);
+	free(b.data);
+}
+
+/* ---------------------------------------------------------------- what older versions did not keep */
+
+struct version_case {
+	uint32_t version;
+	bool kept;			/* the steal and the cost were there, and read back */
+	uint16_t permille;		/* the timed share, from a record whose bytes there are 0 */
+	uint32_t others_stopped;	/* from an ATTACH_END that says 2 */
+};
+
+static struct version_case versions[] = {
+	{ 3, false, 1000, 0 },
+	{ 4, true, 1000, 0 },
+	{ 5, true, 0, 0 },
+	{ 6, true, 0, 2 },
+};
+
+ParameterizedTestParameters(rec_reader, what_an_older_version_did_not_keep_reads_as_not_kept)
+{
+	return cr_make_param_array(struct version_case, versions, sizeof(versions) / sizeof(versions[0]));
+}
+
+ParameterizedTest(struct version_case *v, rec_reader, what_an_older_version_did_not_keep_reads_as_not_kept)
+{
+	static char *argv[] = { "server", NULL };
+	struct attach_session_opts o = { .argv = argv };
+	struct attach_session_result res = { .command_pid = 7, .others_stopped = 2, .drops_total = 5 };
+	struct rec_run_begin rb = run_begin();
+	struct rec_attach_begin ab;
+	struct rec_attach_end ae;
+	struct rec_run_end re;
+	struct rec_steal steal = { .proc_ticks = 7, .clk_tck = 100, .measured = 1, .known = 1, .nr_cpus = 2 };
+	struct rec_cost cost = { .bpf_runs = 99, .bpf_run_ns = 990, .known = 1, .bpf_stats_on = 1 };
+	struct rec_record rec;
+	struct buf b[2] = { { 0 } };
+	struct recorder *w;
+	FILE *f;
+
+	memset(&re, 0, sizeof(re));
+	re.drops_total = 5;
+	strcpy(re.workload_exit, "exited with status 0");
+	re.steal = steal;
+	re.cost = cost;
+	attach_recording__encode_begin(&o, &res, &ab);
+	attach_recording__encode_end(&res, &ae);
+	ae.steal = steal;
+	ae.cost = cost;
+	for (int i = 0; i < 2; i++) {
+		f = open_memstream(&b[i].data, &b[i].len);
+		cr_assert_not_null(f);
+		w = recorder__new(f);
+		if (i == 0) {
+			recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb));
+			recorder__write(w, REC_RUN_END, &re, recording__payload_size(v->version, REC_RUN_END));
+		} else {
+			recorder__write(w, REC_ATTACH_BEGIN, &ab, sizeof(ab));
+			recorder__write(w, REC_ATTACH_END, &ae, recording__payload_size(v->version, REC_ATTACH_END));
+		}
+		cr_assert_eq(recorder__finish(w), 0);
+		fclose(f);
+		memcpy(b[i].data + 8, &v->version, sizeof(v->version));
+	}
+
+	cr_assert(first_of(b[0].data, b[0].len, REC_RUN_END, &rec));
+	cr_assert_eq(rec.run_end.drops_total, 5, "what every version kept is read");
+	cr_assert_str_eq(rec.run_end.workload_exit, "exited with status 0");
+	cr_assert_eq(rec.run_end.steal.known, v->kept);
+	cr_assert_eq(rec.run_end.steal.measured, v->kept);
+	cr_assert_eq(rec.run_end.steal.proc_ticks, v->kept ? 7 : 0);
+	cr_assert_eq(rec.run_end.cost.known, v->kept);
+	cr_assert_eq(rec.run_end.cost.bpf_runs, v->kept ? 99 : 0);
+	cr_assert_eq(rec.run_end.cost.bpf_timed_permille, v->permille);
+
+	cr_assert(first_of(b[1].data, b[1].len, REC_ATTACH_END, &rec));
+	cr_assert_eq(rec.attach_end.drops_total, 5);
+	cr_assert_eq(rec.attach_end.command_pid, 7);
+	cr_assert_eq(rec.attach_end.steal.known, v->kept);
+	cr_assert_eq(rec.attach_end.steal.proc_ticks, v->kept ? 7 : 0);
+	cr_assert_eq(rec.attach_end.cost.known, v->kept);
+	cr_assert_eq(rec.attach_end.cost.bpf_run_ns, v->kept ? 990 : 0);
+	cr_assert_eq(rec.attach_end.cost.bpf_timed_permille, v->permille);
+	cr_assert_eq(rec.attach_end.others_stopped, v->others_stopped);
+	free(b[0].data);
+	free(b[1].data);
 }
