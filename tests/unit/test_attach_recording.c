@@ -2,15 +2,14 @@
 /*
  * test_attach_recording.c - an attach run in a record file: a run written
  * through its analysis's tap (attach_recording_tap) reports, once replayed,
- * exactly as it did live; the fd answers come from the file, not from /proc; ATTACH_BEGIN and
- * ATTACH_END carry the targets and the end whole; every kind of damage to
- * the new records is rejected with its byte offset; version 2 files read
- * as before. What the binary makes of it is in system/test_attach_record.c.
+ * exactly as it did live; the fd answers come from the file, not from
+ * /proc; ATTACH_BEGIN and ATTACH_END carry the targets and the end whole; a
+ * damaged recording replays or fails in one line. The reader's checks of
+ * the attach records are in test_rec_reader.c; what the binary makes of it
+ * is in system/test_attach_record.c.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <criterion/parameterized.h>
-#include <inttypes.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include "attach_replay.h"
 #include "events.h"
 #include "rec_reader.h"
+#include "recfile.h"
 #include "recorder.h"
 #include "replay.h"
 #include "text_attach.h"
@@ -35,11 +35,6 @@
 #define T0		1000000000ull
 #define SPAN		20000ull	/* one wakeup's records lie within this */
 #define WAKEUPS		40
-
-struct buf {
-	char *data;
-	size_t len;
-};
 
 TestSuite(attach_recording);
 
@@ -502,282 +497,7 @@ Test(attach_recording, a_command_line_keeps_its_arguments_whole_and_in_order_as_
 	cr_assert_null(t.opts.argv[1]);
 	free(b.data);
 }
-
 /* ---------------------------------------------------------------- damage */
-
-/* a small attach recording: ATTACH_BEGIN, FD_KIND, EVENT, ADVANCE, ATTACH_END */
-static struct buf write_small(uint64_t offsets[8], uint32_t version)
-{
-	static char *argv[] = { "consumer", "--fast", NULL };
-	struct attach_session_opts o = { .argv = argv };
-	struct attach_session_result res = { .trace_start_ns = 1000, .trace_end_ns = 9000, .command_pid = 5 };
-	struct rec_attach_begin begin;
-	struct rec_fd_kind kind = { .tgid = 5, .fd = 3, .kind = FD_KIND_EVENTFD };
-	struct wp_event e = ev(3000, WP_EV_WAKING, 1, 42);
-	struct rec_advance adv = { .complete_ns = 4000 };
-	struct rec_attach_end end;
-	struct buf b = { 0 };
-	FILE *f = open_memstream(&b.data, &b.len);
-	struct recorder *w = recorder__new(f);
-	size_t n = 0;
-
-	snprintf(res.meta.hostname, sizeof(res.meta.hostname), "host");
-	snprintf(res.command_exit, sizeof(res.command_exit), "exited with status 0");
-	attach_recording__encode_begin(&o, &res, &begin);
-	attach_recording__encode_end(&res, &end);
-#define PUT(type, payload)                                                 \
-	do {                                                               \
-		offsets[n++] = recorder__bytes(w);                         \
-		recorder__write(w, type, &payload, sizeof(payload));       \
-	} while (0)
-	PUT(REC_ATTACH_BEGIN, begin);
-	PUT(REC_FD_KIND, kind);
-	PUT(REC_EVENT, e);
-	PUT(REC_ADVANCE, adv);
-	PUT(REC_ATTACH_END, end);
-#undef PUT
-	offsets[n] = recorder__bytes(w);
-	cr_assert_eq(recorder__finish(w), 0);
-	fclose(f);
-	memcpy(b.data + 8, &version, sizeof(version));
-	return b;
-}
-
-/* read_all - read @len bytes of @data to the end; the first error's value, @msg, and the records read */
-static int read_all(const char *data, size_t len, char *msg, size_t msglen, size_t *records)
-{
-	FILE *f = fmemopen((void *)data, len, "rb");
-	struct rec_reader *r = NULL;
-	struct rec_record rec;
-	int err;
-
-	cr_assert_not_null(f);
-	*records = 0;
-	err = rec_reader__open(&r, f, msg, msglen);
-	while (!err && (err = rec_reader__next(r, &rec, msg, msglen)) > 0) {
-		(*records)++;
-		err = 0;
-	}
-	rec_reader__free(r);
-	fclose(f);
-	return err;
-}
-
-Test(attach_recording, the_small_file_reads_whole_and_every_cut_of_it_names_a_byte_offset)
-{
-	uint64_t offsets[8];
-	struct buf b = write_small(offsets, REC_VERSION);
-	size_t records, len;
-	char msg[256] = "";
-
-	cr_assert_eq(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s", msg);
-	cr_assert_eq(records, 5);
-	for (len = 0; len < b.len; len++) {
-		msg[0] = '\0';
-		cr_assert_lt(read_all(b.data, len, msg, sizeof(msg), &records), 0, "cut at %zu: accepted", len);
-		cr_assert(strstr(msg, "byte offset") || strstr(msg, "empty file"), "cut at %zu: '%s'", len, msg);
-	}
-	read_all(b.data, offsets[4], msg, sizeof(msg), &records);
-	cr_assert(strstr(msg, "the run that begins at byte offset 16 has no ATTACH_END"), "%s", msg);
-	free(b.data);
-}
-
-struct damage_case {
-	char what[48];
-	size_t record;		/* which record (its header at offsets[record]) */
-	size_t at;		/* bytes into it: 8 is the payload's first */
-	uint8_t bytes[8];
-	size_t len;		/* of bytes[]; with fill, this many bytes of fill */
-	char fill;
-	char want[64];
-};
-
-static struct damage_case damages[] = {
-	{ "fd kind out of range", 1, 8 + 8, { NR_FD_KINDS, 0, 0, 0 }, 4, 0, "fd kind out of range" },
-	{ "a pid and a command", 0, 8 + 0, { 1, 0, 0, 0, 9, 0, 0, 0 }, 8, 0, "neither pids nor a command, or both" },
-	{ "more pids than a run traces", 0, 8 + 0, { 65, 0, 0, 0 }, 4, 0, "more pids than a run traces" },
-	{ "more arguments kept than given", 0, 8 + 264, { 3, 0, 0, 0 }, 4, 0, "command arguments out of range" },
-	{ "arguments not terminated", 0, 8 + 520, { 0 }, REC_ARGS_LEN, 'x', "command arguments out of range" },
-	{ "host name not terminated", 0, 8 + 454, { 0 }, 65, 'x', "unterminated name" },
-	{ "ATTACH_END flag", 4, 8 + 172, { 2 }, 1, 0, "flag out of range" },
-	{ "command pid negative", 4, 8 + 160, { 0xff, 0xff, 0xff, 0xff }, 4, 0, "command pid out of range" },
-	{ "exit text not terminated", 4, 8 + 176, { 0 }, REC_EXIT_LEN, 'x', "unterminated text" },
-	{ "FD_KIND flags", 1, 2, { 1, 0 }, 2, 0, "has flags 0x1" },
-	{ "FD_KIND length", 1, 4, { 16, 0, 0, 0 }, 4, 0, "FD_KIND record at byte offset" },
-	{ "FD_KIND relabelled CLOCK_PAIR", 1, 0, { REC_CLOCK_PAIR, 0 }, 2, 0, "says 12 bytes; it has 24" },
-	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 560 bytes; it has 776" },
-	{ "interrupted by no signal", 4, 8 + 173, { 1 }, 1, 0, "signal out of range" },
-	{ "a signal but not interrupted", 4, 8 + 552, { 15 }, 1, 0, "signal out of range" },
-};
-
-ParameterizedTestParameters(attach_recording, damage_to_an_attach_record_is_rejected_with_its_offset)
-{
-	return cr_make_param_array(struct damage_case, damages, sizeof(damages) / sizeof(damages[0]));
-}
-
-ParameterizedTest(struct damage_case *d, attach_recording, damage_to_an_attach_record_is_rejected_with_its_offset)
-{
-	uint64_t offsets[8];
-	struct buf b = write_small(offsets, REC_VERSION);
-	char msg[256] = "", want_offset[64];
-	size_t records;
-
-	if (d->fill)
-		memset(b.data + offsets[d->record] + d->at, d->fill, d->len);
-	else
-		memcpy(b.data + offsets[d->record] + d->at, d->bytes, d->len);
-	cr_assert_lt(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s: accepted", d->what);
-	cr_assert(strstr(msg, d->want), "%s: '%s' lacks '%s'", d->what, msg, d->want);
-	snprintf(want_offset, sizeof(want_offset), "byte offset %" PRIu64, offsets[d->record]);
-	cr_assert(strstr(msg, want_offset), "%s: '%s' lacks '%s'", d->what, msg, want_offset);
-	cr_assert_eq(records, d->record, "%s: the records before it were read", d->what);
-	cr_assert_null(strchr(msg, '\n'));
-	free(b.data);
-}
-
-/* a file of records of the given types, in order, each with a sound payload */
-static struct buf write_types(const enum rec_type *types, size_t n, uint64_t *offsets, uint32_t version)
-{
-	static char *argv[] = { "consumer", NULL };
-	struct attach_session_opts o = { .argv = argv };
-	struct attach_session_result res = { .command_pid = 5 };
-	struct rec_record rec;
-	struct buf b = { 0 };
-	FILE *f = open_memstream(&b.data, &b.len);
-	struct recorder *w = recorder__new(f);
-
-	for (size_t i = 0; i < n; i++) {
-		memset(&rec, 0, sizeof(rec));
-		switch (types[i]) {
-		case REC_ATTACH_BEGIN:
-			attach_recording__encode_begin(&o, &res, &rec.attach_begin);
-			break;
-		case REC_ATTACH_END:
-			attach_recording__encode_end(&res, &rec.attach_end);
-			break;
-		case REC_RUN_BEGIN:
-			strcpy(rec.run_begin.workload, "eventfd");
-			for (int k = 0; k < SYSCALL_LIST_MAX; k++)
-				rec.run_begin.notify_syscalls.nr[k] = rec.run_begin.wait_syscalls.nr[k] = -1;
-			rec.run_begin.samples = 1;
-			break;
-		case REC_SAMPLE:
-			rec.sample.sample.seq = 1;
-			break;
-		case REC_EVENT:
-			rec.event = ev(3000, WP_EV_WAKING, 1, 42);
-			break;
-		default:
-			break;
-		}
-		offsets[i] = recorder__bytes(w);
-		recorder__write(w, types[i], &rec.run_begin, recording__payload_size(version, types[i]));
-	}
-	cr_assert_eq(recorder__finish(w), 0);
-	fclose(f);
-	return b;
-}
-
-struct order_case {
-	char what[48];
-	enum rec_type types[6];
-	size_t n;
-	size_t bad;		/* the record the reader stops at */
-	char want[80];
-};
-
-static struct order_case orders[] = {
-	{ "a sample in an attach run", { REC_ATTACH_BEGIN, REC_EVENT, REC_SAMPLE, REC_ATTACH_END }, 4, 2,
-	  "a workload run's record inside an attach run" },
-	{ "a clock pair in an attach run", { REC_ATTACH_BEGIN, REC_CLOCK_PAIR, REC_ATTACH_END }, 3, 1,
-	  "a workload run's record inside an attach run" },
-	{ "an attach run ended by RUN_END", { REC_ATTACH_BEGIN, REC_RUN_END }, 2, 1,
-	  "a workload run's record inside an attach run" },
-	{ "an fd kind in a workload run", { REC_RUN_BEGIN, REC_FD_KIND, REC_RUN_END }, 3, 1,
-	  "an attach run's record inside a workload run" },
-	{ "a workload run ended by ATTACH_END", { REC_RUN_BEGIN, REC_ATTACH_END }, 2, 1,
-	  "an attach run's record inside a workload run" },
-	{ "an fd kind before the run", { REC_FD_KIND, REC_ATTACH_BEGIN, REC_ATTACH_END }, 3, 0,
-	  "record outside a run" },
-	{ "an attach run inside another", { REC_ATTACH_BEGIN, REC_ATTACH_BEGIN }, 2, 1,
-	  "a run begins inside another (its ATTACH_END is missing)" },
-	{ "two attach runs", { REC_ATTACH_BEGIN, REC_ATTACH_END, REC_ATTACH_BEGIN, REC_ATTACH_END }, 4, 2,
-	  "an attach recording holds one run" },
-	{ "an attach run after a workload run", { REC_RUN_BEGIN, REC_RUN_END, REC_ATTACH_BEGIN, REC_ATTACH_END }, 4, 2,
-	  "an attach run after another run" },
-	{ "a workload run after an attach run", { REC_ATTACH_BEGIN, REC_ATTACH_END, REC_RUN_BEGIN, REC_RUN_END }, 4, 2,
-	  "a workload run in an attach recording" },
-};
-
-ParameterizedTestParameters(attach_recording, records_of_the_other_kind_of_run_are_rejected)
-{
-	return cr_make_param_array(struct order_case, orders, sizeof(orders) / sizeof(orders[0]));
-}
-
-ParameterizedTest(struct order_case *c, attach_recording, records_of_the_other_kind_of_run_are_rejected)
-{
-	uint64_t offsets[6];
-	struct buf b = write_types(c->types, c->n, offsets, REC_VERSION);
-	char msg[256] = "", want_offset[64];
-	size_t records;
-
-	cr_assert_lt(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s: accepted", c->what);
-	cr_assert(strstr(msg, c->want), "%s: '%s' lacks '%s'", c->what, msg, c->want);
-	snprintf(want_offset, sizeof(want_offset), "byte offset %" PRIu64, offsets[c->bad]);
-	cr_assert(strstr(msg, want_offset), "%s: '%s' lacks '%s'", c->what, msg, want_offset);
-	cr_assert_eq(records, c->bad);
-	free(b.data);
-}
-
-/* ---------------------------------------------------------------- older versions */
-
-Test(attach_recording, a_version_2_file_reads_as_before_and_may_not_hold_the_new_records)
-{
-	static const enum rec_type workload[] = { REC_RUN_BEGIN, REC_EVENT, REC_SAMPLE, REC_RUN_END };
-	uint64_t offsets[8];
-	/* written as version 2 laid its records out */
-	struct buf b = write_types(workload, 4, offsets, 2);
-	uint32_t v2 = 2;
-	char msg[256] = "";
-	size_t records;
-
-	memcpy(b.data + 8, &v2, sizeof(v2));
-	cr_assert_eq(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s", msg);
-	cr_assert_eq(records, 4);
-	free(b.data);
-
-	b = write_small(offsets, 2);
-	cr_assert_lt(read_all(b.data, b.len, msg, sizeof(msg), &records), 0);
-	cr_assert(strstr(msg, "unknown record type 8 at byte offset 16: ATTACH_BEGIN records came after version 2"),
-		  "%s", msg);
-	free(b.data);
-	cr_assert_eq(recording__payload_size(2, REC_FD_KIND), 0);
-	cr_assert_eq(recording__payload_size(1, REC_ATTACH_END), 0);
-	cr_assert_eq(recording__payload_size(2, REC_EVENT), recording__payload_size(REC_VERSION, REC_EVENT));
-	cr_assert_eq(recording__payload_size(1, REC_RUN_END) + 4 * sizeof(uint64_t),
-		     recording__payload_size(3, REC_RUN_END), "version 1's RUN_END stays 12 counters");
-	cr_assert_eq(recording__payload_size(3, REC_RUN_END) + sizeof(struct rec_steal) + sizeof(struct rec_cost),
-		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 4 ends RUN_END with the steal and cost");
-	cr_assert_eq(recording__payload_size(3, REC_ATTACH_END) + sizeof(struct rec_steal) + sizeof(struct rec_cost),
-		     recording__payload_size(5, REC_ATTACH_END), "and ATTACH_END");
-	cr_assert_eq(recording__payload_size(5, REC_ATTACH_END) + 8, recording__payload_size(REC_VERSION, REC_ATTACH_END),
-		     "version 6 ends ATTACH_END with the signal and the processes stopped");
-}
-
-/* a replay that takes only workload runs says so, at the attach run's offset */
-Test(attach_recording, a_reader_of_workload_runs_only_refuses_an_attach_run_in_one_line)
-{
-	uint64_t offsets[8];
-	struct buf b = write_small(offsets, REC_VERSION);
-	struct replay_opts ro = { .analysis = { .outliers = 1 } };
-	FILE *in = fmemopen(b.data, b.len, "rb");
-	char msg[256] = "";
-
-	cr_assert_lt(replay__file(in, "x.wpr", &ro, msg, sizeof(msg)), 0);
-	cr_assert(strstr(msg, "x.wpr: an attach run at byte offset 16"), "%s", msg);
-	fclose(in);
-	free(b.data);
-}
 
 /* damaged anywhere, an attach recording replays or fails with one line: never a crash (ASan runs this too) */
 Test(attach_recording, a_damaged_attach_recording_replays_or_fails_cleanly, .timeout = 120)

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_recording.c - the record file: written and read back, every kind of
- * damage rejected with its byte offset, the fixtures under tests/fixtures
- * replayed in process into their golden reports. What the binary makes of
- * them is in system/test_recording.c.
+ * test_recording.c - the record file's format, and the whole path through
+ * it: every record type written and read back, each version's payload
+ * sizes, the fixtures under tests/fixtures replayed in process into their
+ * golden reports, damaged copies replayed without a crash, a run's end
+ * encoded, written, read and decoded. The reader's checks are in
+ * test_rec_reader.c; what the binary makes of the files is in
+ * system/test_recording.c.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
-#include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "events.h"
 #include "readback.h"
 #include "rec_reader.h"
+#include "recfile.h"
 #include "recorder.h"
 #include "recording.h"
 #include "replay.h"
@@ -26,104 +28,9 @@
 #include "run_result.h"
 #include "text_workload.h"
 
-/* ---------------------------------------------------------------- a small synthetic recording */
-
-struct buf {
-	char *data;
-	size_t len;
-};
-
-static struct rec_run_begin run_begin(void)
-{
-	struct rec_run_begin b;
-
-	memset(&b, 0, sizeof(b));
-	strcpy(b.workload, "eventfd");
-	strcpy(b.summary, "a synthetic run");
-	for (int i = 0; i < SYSCALL_LIST_MAX; i++)
-		b.notify_syscalls.nr[i] = b.wait_syscalls.nr[i] = -1;
-	b.notify_syscalls.nr[0] = 1;	/* write */
-	b.wait_syscalls.nr[0] = 0;	/* read */
-	b.match_fd = 1;
-	b.traced = 1;
-	b.samples = 2;
-	b.interval_us = 1000;
-	b.wakee_cpu = 1;
-	b.nr_cpus = 2;
-	strcpy(b.version, "test");
-	strcpy(b.kernel, "6.18.0");
-	strcpy(b.machine, "x86_64");
-	strcpy(b.hostname, "host");
-	b.trace_start_ns = 1000;
-	return b;
-}
-
-/* write_small - one run of each record type into memory; @offsets gets each record's offset */
-static struct buf write_small(uint64_t offsets[16], size_t *nr)
-{
-	struct buf b = { 0 };
-	FILE *f = open_memstream(&b.data, &b.len);
-	struct recorder *w;
-	struct rec_run_begin rb = run_begin();
-	struct rec_clock_pair cp = { .tsc = 123456, .mono_ns = 2000, .width = 40 };
-	struct wp_event e = ev(3000, WP_EV_WAKING, 1, 42);
-	struct rec_sample s = { .sample = { .seq = 1, .waker_tid = 42, .wakee_tid = 43 }, .t_notify_ns = 2900,
-				.t_woken_ns = 5000 };
-	struct rec_fds fds = { .notify_fd = 3, .wait_fd = 3 };
-	struct rec_advance adv = { .complete_ns = 4000, .drops = 0 };
-	struct rec_run_end re;
-	size_t n = 0;
-
-	memset(&re, 0, sizeof(re));
-	re.trace_end_ns = 9000;
-	re.samples_sent = 1;
-	strcpy(re.workload_exit, "exited with status 0");
-	cr_assert_not_null(f);
-	w = recorder__new(f);
-	cr_assert_not_null(w);
-#define PUT(type, payload)                                                       \
-	do {                                                                     \
-		offsets[n++] = recorder__bytes(w);                               \
-		cr_assert_eq(recorder__write(w, type, &payload, sizeof(payload)), 0); \
-	} while (0)
-	PUT(REC_RUN_BEGIN, rb);
-	PUT(REC_CLOCK_PAIR, cp);
-	PUT(REC_FDS, fds);
-	PUT(REC_EVENT, e);
-	PUT(REC_SAMPLE, s);
-	PUT(REC_ADVANCE, adv);
-	PUT(REC_RUN_END, re);
-#undef PUT
-	offsets[n] = recorder__bytes(w);
-	*nr = n;
-	cr_assert_eq(recorder__finish(w), 0);
-	fclose(f);
-	cr_assert_eq(b.len, offsets[n], "the recorder counted %" PRIu64 " bytes, %zu were written", offsets[n],
-		     b.len);
-	return b;
-}
-
-/* read_all - read @len bytes of @data to the end; the first error's return value and message */
-static int read_all(const char *data, size_t len, char *msg, size_t msglen, size_t *records)
-{
-	FILE *f = fmemopen((void *)data, len, "rb");
-	struct rec_reader *r = NULL;
-	struct rec_record rec;
-	int err;
-
-	cr_assert_not_null(f);
-	*records = 0;
-	err = rec_reader__open(&r, f, msg, msglen);
-	while (!err && (err = rec_reader__next(r, &rec, msg, msglen)) > 0) {
-		(*records)++;
-		err = 0;
-	}
-	rec_reader__free(r);
-	fclose(f);
-	return err;
-}
-
 TestSuite(recording);
+
+/* ---------------------------------------------------------------- the format */
 
 Test(recording, every_record_reads_back_as_written_with_its_offset)
 {
@@ -175,144 +82,19 @@ Test(recording, every_record_reads_back_as_written_with_its_offset)
 	free(b.data);
 }
 
-Test(recording, a_file_cut_anywhere_is_an_error_naming_a_byte_offset)
+Test(recording, each_versions_payload_sizes_are_the_layouts_it_had)
 {
-	uint64_t offsets[16];
-	size_t n, len, records;
-	struct buf b = write_small(offsets, &n);
-	char msg[256];
-
-	for (len = 0; len < b.len; len++) {
-		msg[0] = '\0';
-		cr_assert_lt(read_all(b.data, len, msg, sizeof(msg), &records), 0, "cut at %zu bytes: accepted", len);
-		cr_assert(strstr(msg, "byte offset") || strstr(msg, "empty file"), "cut at %zu: '%s'", len, msg);
-		cr_assert_null(strchr(msg, '\n'), "one line");
-	}
-	/* a cut between records names the run left open */
-	read_all(b.data, offsets[n - 1], msg, sizeof(msg), &records);
-	cr_assert(strstr(msg, "has no RUN_END"), "%s", msg);
-	cr_assert_eq(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s", msg);
-	cr_assert_eq(records, n);
-	free(b.data);
-}
-
-/* a copy of the small file with @len bytes at @at replaced (no pointers: the cases cross processes) */
-struct damage_case {
-	char what[40];
-	size_t record;		/* which record to damage (its header is at offsets[record]) */
-	size_t at;		/* bytes into that record's header (8 = the payload's first byte) */
-	uint8_t bytes[4];
-	size_t len;
-	char want[40];		/* in the message */
-};
-
-static struct damage_case damages[] = {
-	{ "unknown record type", 1, 0, { 0x63, 0x00 }, 2, "unknown record type 99" },
-	{ "record flags", 1, 2, { 0x01, 0x00 }, 2, "has flags 0x1" },
-	{ "payload length too short", 1, 4, { 0x08, 0x00, 0x00, 0x00 }, 4, "says 8 bytes; it has 24" },
-	{ "oversize payload length", 3, 4, { 0xff, 0xff, 0xff, 0x7f }, 4, "says 2147483647 bytes" },
-	{ "event CPU out of range", 3, 8 + 12, { 0x00, 0x10, 0x00, 0x00 }, 4, "event CPU out of range" },
-	{ "event type out of range", 3, 8 + 8, { 0x40, 0x00, 0x00, 0x00 }, 4, "event type out of range" },
-	{ "wake target CPU out of range", 3, 8 + 24 + 4, { 0xff, 0xff, 0x00, 0x00 }, 4, "target CPU out of range" },
-	{ "sample sequence 0", 4, 8, { 0, 0, 0, 0 }, 4, "sequence number 0" },
-	{ "RUN_END relabelled RUN_BEGIN", 6, 0, { REC_RUN_BEGIN, 0 }, 2, "says 776 bytes; it has 432" },
-};
-
-ParameterizedTestParameters(recording, damage_anywhere_in_a_record_is_rejected_with_its_offset)
-{
-	return cr_make_param_array(struct damage_case, damages, sizeof(damages) / sizeof(damages[0]));
-}
-
-ParameterizedTest(struct damage_case *d, recording, damage_anywhere_in_a_record_is_rejected_with_its_offset)
-{
-	uint64_t offsets[16];
-	size_t n, records;
-	struct buf b = write_small(offsets, &n);
-	char msg[256] = "", want_offset[64];
-
-	memcpy(b.data + offsets[d->record] + d->at, d->bytes, d->len);
-	cr_assert_lt(read_all(b.data, b.len, msg, sizeof(msg), &records), 0, "%s: accepted", d->what);
-	cr_assert(strstr(msg, d->want), "%s: '%s' lacks '%s'", d->what, msg, d->want);
-	snprintf(want_offset, sizeof(want_offset), "byte offset %" PRIu64, offsets[d->record]);
-	cr_assert(strstr(msg, want_offset), "%s: '%s' lacks '%s'", d->what, msg, want_offset);
-	cr_assert_eq(records, d->record, "%s: the records before it were read", d->what);
-	free(b.data);
-}
-
-Test(recording, the_file_header_is_checked_field_by_field)
-{
-	uint64_t offsets[16];
-	size_t n, records;
-	struct buf b = write_small(offsets, &n);
-	char msg[256], want[128];
-	uint32_t v;
-
-	b.data[0] = 'X';
-	read_all(b.data, b.len, msg, sizeof(msg), &records);
-	cr_assert(strstr(msg, "bad magic at byte offset 0"), "%s", msg);
-	b.data[0] = 'W';
-	v = REC_VERSION + 1;
-	memcpy(b.data + 8, &v, 4);
-	read_all(b.data, b.len, msg, sizeof(msg), &records);
-	snprintf(want, sizeof(want), "version %d at byte offset 8: this wakeprobe reads versions 1 to %d",
-		 REC_VERSION + 1, REC_VERSION);
-	cr_assert(strstr(msg, want), "%s", msg);
-	v = 0;
-	memcpy(b.data + 8, &v, 4);
-	read_all(b.data, b.len, msg, sizeof(msg), &records);
-	cr_assert(strstr(msg, "version 0 at byte offset 8"), "%s", msg);
-	v = REC_VERSION;
-	memcpy(b.data + 8, &v, 4);
-	v = 64;
-	memcpy(b.data + 12, &v, 4);
-	read_all(b.data, b.len, msg, sizeof(msg), &records);
-	cr_assert(strstr(msg, "header size 64 at byte offset 12"), "%s", msg);
-	/* a file with a header and nothing else holds no run */
-	v = REC_FILE_HEADER_SIZE;
-	memcpy(b.data + 12, &v, 4);
-	read_all(b.data, REC_FILE_HEADER_SIZE, msg, sizeof(msg), &records);
-	cr_assert(strstr(msg, "no run in the recording"), "%s", msg);
-	free(b.data);
-}
-
-Test(recording, records_outside_a_run_are_rejected)
-{
-	uint64_t offsets[16];
-	size_t n, records;
-	struct buf b = write_small(offsets, &n);
-	char msg[256];
-	/* drop RUN_BEGIN: the file header, then the records from CLOCK_PAIR on */
-	size_t cut = offsets[1] - offsets[0];
-	char *data = malloc(b.len - cut);
-
-	memcpy(data, b.data, offsets[0]);
-	memcpy(data + offsets[0], b.data + offsets[1], b.len - offsets[1]);
-	cr_assert_lt(read_all(data, b.len - cut, msg, sizeof(msg), &records), 0);
-	cr_assert(strstr(msg, "record outside a run"), "%s", msg);
-	cr_assert(strstr(msg, "byte offset 16"), "%s", msg);
-	free(data);
-	free(b.data);
-}
-
-Test(recording, a_run_that_begins_inside_another_is_rejected)
-{
-	struct buf b = { 0 };
-	FILE *f = open_memstream(&b.data, &b.len);
-	struct rec_run_begin rb = run_begin();
-	struct recorder *w = recorder__new(f);
-	uint64_t second;
-	size_t records;
-	char msg[256], want[64];
-
-	recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb));
-	second = recorder__bytes(w);
-	recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb));
-	cr_assert_eq(recorder__finish(w), 0);
-	fclose(f);
-	cr_assert_lt(read_all(b.data, b.len, msg, sizeof(msg), &records), 0);
-	snprintf(want, sizeof(want), "bad RUN_BEGIN record at byte offset %" PRIu64, second);
-	cr_assert(strstr(msg, want) && strstr(msg, "its RUN_END is missing"), "%s", msg);
-	free(b.data);
+	cr_assert_eq(recording__payload_size(2, REC_FD_KIND), 0);
+	cr_assert_eq(recording__payload_size(1, REC_ATTACH_END), 0);
+	cr_assert_eq(recording__payload_size(2, REC_EVENT), recording__payload_size(REC_VERSION, REC_EVENT));
+	cr_assert_eq(recording__payload_size(1, REC_RUN_END) + 4 * sizeof(uint64_t),
+		     recording__payload_size(3, REC_RUN_END), "version 1's RUN_END stays 12 counters");
+	cr_assert_eq(recording__payload_size(3, REC_RUN_END) + sizeof(struct rec_steal) + sizeof(struct rec_cost),
+		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 4 ends RUN_END with the steal and cost");
+	cr_assert_eq(recording__payload_size(3, REC_ATTACH_END) + sizeof(struct rec_steal) + sizeof(struct rec_cost),
+		     recording__payload_size(5, REC_ATTACH_END), "and ATTACH_END");
+	cr_assert_eq(recording__payload_size(5, REC_ATTACH_END) + 8, recording__payload_size(REC_VERSION, REC_ATTACH_END),
+		     "version 6 ends ATTACH_END with the signal and the processes stopped");
 }
 
 /* ---------------------------------------------------------------- fixtures and golden reports */
@@ -439,106 +221,6 @@ Test(recording, a_damaged_fixture_replays_or_fails_cleanly_never_crashes, .timeo
 	free(data);
 }
 
-/*
- * The fixtures are version 1 files, from before RUN_END had room for more
- * event types: their RUN_END reads into today's layout with every field
- * where it belongs, the new counters 0.
- */
-Test(recording, a_version_1_run_end_reads_into_the_wider_layout)
-{
-	char path[PATH_MAX], msg[256] = "";
-	struct rec_reader *r = NULL;
-	struct rec_record *rec = malloc(sizeof(*rec));
-	uint64_t by_type = 0;
-	bool seen_end = false;
-	FILE *in;
-	int t;
-
-	cr_assert_not_null(rec);
-	snprintf(path, sizeof(path), "%s/lost.wpr", fixtures_dir());
-	in = fopen(path, "rb");
-	cr_assert_not_null(in, "%s: %s", path, strerror(errno));
-	cr_assert_eq(rec_reader__open(&r, in, msg, sizeof(msg)), 0, "%s", msg);
-	while (rec_reader__next(r, rec, msg, sizeof(msg)) > 0) {
-		const struct rec_run_end *e = &rec->run_end;
-
-		if (rec->type != REC_RUN_END)
-			continue;
-		seen_end = true;
-		for (t = 0; t < WP_EV_TYPE_ROOM; t++)
-			by_type += e->dropped[t];
-		for (t = WP_EV_WAKER; t < WP_EV_TYPE_ROOM; t++)
-			cr_assert_eq(e->dropped[t], 0, "type %d did not exist in version 1", t);
-		/* lost.wpr was made with a ring buffer too small for its run */
-		cr_assert_gt(e->drops_total, 0);
-		cr_assert_eq(by_type, e->drops_total, "the drops by type add up to the total");
-		cr_assert_neq(e->waker_tid, 0);
-		cr_assert_neq(e->wakee_tid, 0);
-		cr_assert_not(e->workload_failed);
-		cr_assert(strstr(e->workload_exit, "exit"), "the exit text moved with the rest: '%s'",
-			  e->workload_exit);
-	}
-	cr_assert_str_eq(msg, "", "%s", msg);
-	cr_assert(seen_end);
-	rec_reader__free(r);
-	fclose(in);
-	free(rec);
-}
-
-/* first_of - the first record of @type in @data, read back; false if there is none */
-static bool first_of(const char *data, size_t len, enum rec_type type, struct rec_record *out)
-{
-	FILE *f = fmemopen((void *)data, len, "rb");
-	struct rec_reader *r = NULL;
-	char msg[256] = "";
-	bool found = false;
-
-	cr_assert_not_null(f);
-	cr_assert_eq(rec_reader__open(&r, f, msg, sizeof(msg)), 0, "%s", msg);
-	while (!found && rec_reader__next(r, out, msg, sizeof(msg)) > 0)
-		found = out->type == type;
-	cr_assert_str_eq(msg, "", "%s", msg);
-	rec_reader__free(r);
-	fclose(f);
-	return found;
-}
-
-Test(recording, a_new_tasks_wakeup_flag_is_kept_from_version_4_and_cleared_before_it)
-{
-	struct buf b = { 0 };
-	FILE *f = open_memstream(&b.data, &b.len);
-	struct rec_run_begin rb = run_begin();
-	struct wp_event e = ev(3000, WP_EV_WAKEUP, 1, 42);
-	struct recorder *w;
-	struct rec_record rec;
-	uint32_t v3 = 3;
-
-	rb.new_task = 1;
-	e.wake.pid = 43;
-	e.wake.flags = WP_WAKE_NEW;
-	cr_assert_not_null(f);
-	w = recorder__new(f);
-	cr_assert_not_null(w);
-	cr_assert_eq(recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb)), 0);
-	cr_assert_eq(recorder__write(w, REC_EVENT, &e, sizeof(e)), 0);
-	cr_assert_eq(recorder__finish(w), 0);
-	fclose(f);
-
-	cr_assert(first_of(b.data, b.len, REC_RUN_BEGIN, &rec));
-	cr_assert_eq(rec.run_begin.new_task, 1);
-	cr_assert(first_of(b.data, b.len, REC_EVENT, &rec));
-	cr_assert_eq(rec.event.wake.flags, WP_WAKE_NEW);
-	/* the same bytes in a version 3 file were padding, which the BPF side never wrote */
-	memcpy(b.data + 8, &v3, sizeof(v3));
-	cr_assert(first_of(b.data, b.len, REC_RUN_BEGIN, &rec));
-	cr_assert_eq(rec.run_begin.new_task, 0);
-	cr_assert(first_of(b.data, b.len, REC_EVENT, &rec));
-	cr_assert_eq(rec.event.wake.flags, 0);
-	cr_assert_eq(rec.event.wake.pid, 43);
-	free(b.data);
-}
-
-/* read_one_end - the RUN_END of @data, decoded into @res: 0, or the reader's error with @msg */
 static int read_one_end(const char *data, size_t len, struct run_result *res, char msg[256])
 {
 	FILE *f = fmemopen((void *)data, len, "rb");

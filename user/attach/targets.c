@@ -126,7 +126,7 @@ int targets__find_command(const char *name, char *path, size_t len)
 		int e;
 
 		/* an empty entry is the current directory */
-		snprintf(path, len, "%.*s%s%s", (int)dlen, dlen ? p : ".", "/", name);
+		snprintf(path, len, "%.*s/%s", dlen ? (int)dlen : 1, dlen ? p : ".", name);
 		e = executable(path);
 		if (!e)
 			return 0;
