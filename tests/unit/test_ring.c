@@ -95,18 +95,23 @@ Test(ring, a_grown_ring_takes_more_and_grows_again)
 	free(buf);
 }
 
-Test(ring, a_ring_that_cannot_grow_is_left_as_it_was)
+Test(ring, a_ring_whose_doubled_size_would_not_fit_is_left_as_it_was)
 {
-	/* twice this is more than any allocator will hand out */
-	size_t cap = SIZE_MAX / 4 + 1, head = 3, len = 2;
+	/* doubled, these wrap around a size_t: a small block would be had, and the copy overrun it */
+	const size_t caps[] = { SIZE_MAX / 2 + 1, (SIZE_MAX >> 5) + 1 };
+	const size_t elems[] = { 1, 16 };
 	char *buf = malloc(8), *before = buf;
 
 	cr_assert_not_null(buf);
 	memcpy(buf, "abcdefg", 8);
-	cr_assert_eq(ring__grow((void **)&buf, &cap, &head, len, 1), -ENOMEM);
-	cr_assert_eq(buf, before);
-	cr_assert_eq(cap, SIZE_MAX / 4 + 1);
-	cr_assert_eq(head, 3);
-	cr_assert_str_eq(buf, "abcdefg");
+	for (size_t k = 0; k < 2; k++) {
+		size_t cap = caps[k], head = 3, len = 2;
+
+		cr_assert_eq(ring__grow((void **)&buf, &cap, &head, len, elems[k]), -ENOMEM, "case %zu", k);
+		cr_assert_eq(buf, before);
+		cr_assert_eq(cap, caps[k]);
+		cr_assert_eq(head, 3);
+		cr_assert_str_eq(buf, "abcdefg");
+	}
 	free(buf);
 }
