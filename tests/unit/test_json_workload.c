@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_json.c - the JSON writer and the JSON report. Every document written
- * here is read back by python3's json module, strictly (no NaN, no duplicate
- * keys, UTF-8 only), and its content compared with what was written.
+ * test_json_workload.c - the JSON report of workload runs (json_workload.c),
+ * and the JSON writer it is written with. Every document written here is
+ * read back by python3's json module, strictly (no NaN, no duplicate keys,
+ * UTF-8 only), and its content compared with what was written.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
