@@ -193,3 +193,182 @@ Test(timeline_workload, samples_without_phases_are_one_slice_named_by_label_in_r
 		"    want(p.name.startswith('notify #') and c.name.startswith('woken #') and p.pid == c.pid, (p, c))\n"
 		"want(tl.thread('wakee', two)[1] == 1002 and tl.thread('wakee', one)[1] == 1002, tl.thread_names)\n");
 }
+
+Test(timeline_workload, the_wakeup_slice_says_what_the_merger_found_on_the_way)
+{
+	struct sample_result r = complete(1), early = not_complete(2, LABEL_MISSING_EVENT);
+	struct sample_result late = not_complete(3, LABEL_MISSING_EVENT);
+
+	r.target_was_idle = true;
+	r.idle_exit_seen = true;
+	r.idle_exit_ns = 900;
+	r.waker_preempted = true;
+	r.waker_preempted_ns = 400;
+	r.rewait_seen = true;
+	r.rewait_ns = 300;
+	r.why.migrations = 2;
+	r.why.migrated_from = 0;
+	r.why.migrated_to = 1;
+	r.why.more_iv = 5;
+	/* its waking never came: the wake's CPUs are not known, what the merger left in them is not shown */
+	early.missing = MARK_WAKING;
+	early.rewait_seen = true;
+	early.waker_preempted = true;
+	/* the waking came: its CPUs are known; a later mark was missing */
+	late.missing = MARK_SWITCH_IN;
+	late.idle_exit_seen = true;
+	late.idle_exit_ns = 700;
+	late.rewait_seen = true;
+	timeline__begin_run(tl, "eventfd", true);
+	timeline__sample(tl, &r);
+	timeline__sample(tl, &early);
+	timeline__sample(tl, &late);
+	expect_timeline(
+		"w = tl.find(name='wakeup #1')[0]\n"
+		"want(w.args == {'seq': 1, 'total_ns': 6850, 'label': 'complete', 'waker_cpu': 0, 'wakee_cpu': 1,\n"
+		"                'waking_cpu': 0, 'target_cpu': 1, 'target_was_idle': True, 'waker_preempted_ns': 400,\n"
+		"                'idle_exit_ns': 900, 'mutex_reacquire_ns': 300, 'migrations': 2, 'migrated_from_cpu': 0,\n"
+		"                'migrated_to_cpu': 1, 'intervals_not_listed': 5}, w.args)\n"
+		"e = tl.find(name='missing_event #2')[0]\n"
+		"want(e.args == {'seq': 2, 'total_ns': 6850, 'label': 'missing_event', 'waker_cpu': 0, 'wakee_cpu': 1,\n"
+		"                'missing': 'sched_waking of the wakee'}, e.args)\n"
+		"l = tl.find(name='missing_event #3')[0]\n"
+		"want(l.args == {'seq': 3, 'total_ns': 6850, 'label': 'missing_event', 'waker_cpu': 0, 'wakee_cpu': 1,\n"
+		"                'missing': 'sched_switch to the wakee', 'waking_cpu': 0, 'target_cpu': 1,\n"
+		"                'target_was_idle': False, 'idle_exit_ns': 700}, l.args)\n");
+}
+
+/* a phase's args: its time by cause, only the causes it had, and only its own intervals */
+Test(timeline_workload, each_phase_carries_its_causes_and_its_own_intervals_alone)
+{
+	struct sample_result r = complete(1);
+	struct interval *iv;
+
+	iv = add_cause(&r, PHASE_RUNQ_WAIT, CAUSE_OTHER_TASK, 4000);
+	iv->pid = HOG;
+	iv->prio = 120;
+	snprintf(iv->name, sizeof(iv->name), "wp-hog");
+	/* own work: time by cause, no interval of it */
+	r.why.by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_OWN_WORK] = 500;
+	r.why.by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_UNEXPLAINED] = 200;
+	r.why.by_phase_cause[PHASE_RESUME_USER][CAUSE_UNEXPLAINED] = 0;
+	timeline__begin_run(tl, "eventfd", true);
+	timeline__sample(tl, &r);
+	expect_timeline(
+		"ph = {s.name: s.args for s in tl.find(cat='phase')}\n"
+		"want(ph['runq_wait'] == {'seq': 1, 'ns': 4000, 'causes': {'other_task': 4000},\n"
+		"     'intervals': [\"'wp-hog' pid 42 prio 120 ran on CPU 1: 4000 ns\"]}, ph['runq_wait'])\n"
+		"want(ph['resume_kernel'] == {'seq': 1, 'ns': 700, 'causes': {'own_work': 500, 'unexplained': 200},\n"
+		"     'intervals': []}, ph['resume_kernel'])\n"
+		"want(ph['resume_user'] == {'seq': 1, 'ns': 250, 'causes': {}, 'intervals': []}, ph['resume_user'])\n"
+		"want(ph['notify_user']['causes'] == {'unexplained': 300}, ph['notify_user'])\n");
+}
+
+Test(timeline_workload, the_arrows_of_runs_that_follow_each_other_keep_ids_of_their_own)
+{
+	struct sample_result r;
+
+	timeline__begin_run(tl, "eventfd", true);
+	for (uint64_t seq = 1; seq <= 2; seq++) {
+		r = complete(seq);
+		timeline__sample(tl, &r);
+	}
+	timeline__begin_run(tl, "cond", true);
+	for (uint64_t seq = 1; seq <= 2; seq++) {
+		r = complete(seq);
+		timeline__sample(tl, &r);
+	}
+	expect_timeline(
+		"one, two = pid_of('wakeprobe: eventfd'), pid_of('wakeprobe: cond')\n"
+		"pairs, problems = tl.flows()\n"
+		"want(sorted(pairs) == [1, 2, 3, 4] and problems == [], (sorted(pairs), problems))\n"
+		"want([pairs[i][0].pid for i in (1, 2, 3, 4)] == [one, one, two, two], 'each run its own')\n"
+		"want(tl.thread('waker', one)[1] == tl.thread('waker', two)[1] == 1001, tl.thread_names)\n"
+		"sorts = {(e['pid'], e['tid']): e['args']['sort_index'] for e in tl.events\n"
+		"         if e['name'] == 'thread_sort_index'}\n"
+		"want(sorts == {(one, 1001): 0, (one, 1002): 1, (two, 1001): 0, (two, 1002): 1}, sorts)\n"
+		"want(summary.endswith('4 samples tiled'), summary)\n");
+}
+
+/* nothing after its start: no slice can take the arrow strictly later, so none is drawn */
+Test(timeline_workload, a_wakeup_of_no_time_has_its_phases_and_no_arrow)
+{
+	struct sample_result r = complete(1);
+
+	for (int k = 0; k < NR_PHASES; k++)
+		set_phase(&r, k, 0);
+	timeline__begin_run(tl, "eventfd", true);
+	timeline__sample(tl, &r);
+	expect_timeline(
+		"want(spans(tl.find(pid=pid_of('wakeprobe: eventfd')), T0) == [('wakeup #1', 100000, 100000)] +\n"
+		"     [(n, 100000, 100000) for n in ct.PHASES], tl.slices)\n"
+		"want(tl.flows()[0] == {} and all('bind_id' not in s.event for s in tl.slices), 'no arrow')\n");
+}
+
+Test(timeline_workload, an_untraced_run_draws_even_a_phased_sample_whole)
+{
+	struct sample_result r = complete(1);
+
+	timeline__begin_run(tl, "eventfd", false);
+	timeline__sample(tl, &r);
+	expect_timeline(
+		"want(tl.find(cat='phase') == [], 'no phases untraced')\n"
+		"[w] = tl.find(prefix='wakeup #')\n"
+		"want(w.args == {'seq': 1, 'total_ns': 6850, 'label': 'untraced', 'waker_cpu': 0, 'wakee_cpu': 1}, w.args)\n"
+		"[(p, c)] = tl.flows()[0].values()\n"
+		"want((p.name, p.tid, p.dur, c.name, c.tid, c.dur) == ('notify #1', 1001, 0, 'woken #1', 1002, 0), (p, c))\n"
+		"want(runs[1]['traced'] is False and runs[1]['samples'] == 1, runs[1])\n");
+}
+
+/* a woken stamp before the notify can only be clock error: a slice of no time, and no arrow back in time */
+Test(timeline_workload, a_sample_woken_before_its_notify_is_a_slice_of_no_time_without_an_arrow)
+{
+	struct sample_result back = not_complete(1, LABEL_CLOCK_ORDER), next = complete(2);
+
+	back.t_woken_ns = back.t_notify_ns - 50;
+	timeline__begin_run(tl, "eventfd", true);
+	timeline__sample(tl, &back);
+	timeline__sample(tl, &next);
+	expect_timeline(
+		"got = spans(tl.find(cat='wakeup'), T0)\n"
+		"want(got[0] == ('clock_order #1', 100000, 100000), got)\n"
+		"want(tl.find(name='notify #1') == [] and tl.find(name='woken #1') == [], 'no arrow')\n"
+		"want(len(tl.flows()[0]) == 1 and runs[1]['samples_not_drawn'] == 0, runs[1])\n");
+}
+
+/*
+ * A sample may start where the last one on its threads ended, not before:
+ * the waker is free again after its notify, the wakee once it is woken.
+ */
+Test(timeline_workload, a_sample_starts_no_earlier_than_the_last_one_on_its_threads_ended)
+{
+	struct sample_result first = complete(1), touching = complete(2), early = complete(3), on_waker = complete(4);
+	int k;
+
+	/* from first's t_woken: drawn */
+	touching.t_notify_ns = first.t_woken_ns;
+	for (k = 0; k < NR_MARKS; k++)
+		touching.mark_ns[k] = first.mark_ns[k] + 6850;
+	touching.t_woken_ns = first.t_woken_ns + 6850;
+	/* a nanosecond before touching's end: the wakee is still busy */
+	early.t_notify_ns = touching.t_woken_ns - 1;
+	for (k = 0; k < NR_MARKS; k++)
+		early.mark_ns[k] = touching.mark_ns[k] + 6849;
+	early.t_woken_ns = touching.t_woken_ns + 6849;
+	timeline__begin_run(tl, "eventfd", true);
+	timeline__sample(tl, &first);
+	timeline__sample(tl, &touching);
+	timeline__sample(tl, &early);
+	/* the waker's threads are free after its notify: a sample of another wakee then is drawn */
+	on_waker.sample.wakee_tid = 2002;
+	on_waker.t_notify_ns = touching.mark_ns[MARK_WAKING];
+	for (k = 0; k < NR_MARKS; k++)
+		on_waker.mark_ns[k] = on_waker.t_notify_ns + (first.mark_ns[k] - first.t_notify_ns);
+	on_waker.t_woken_ns = on_waker.t_notify_ns + 6850;
+	timeline__sample(tl, &on_waker);
+	expect_timeline(
+		"names = sorted(s.name for s in tl.find(prefix='wakeup #'))\n"
+		"want(names == ['wakeup #1', 'wakeup #2', 'wakeup #4'], names)\n"
+		"want(runs[1]['samples'] == 4 and runs[1]['samples_not_drawn'] == 1, runs[1])\n"
+		"want(tl.find(name='wakeup #4')[0].tid == 2002, 'on its own wakee')\n");
+}
