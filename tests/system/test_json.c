@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_json.c - the JSON report of a real traced run, read back by python3's
- * json module as strictly as unit/test_json.c reads the synthetic ones, its
- * figures those of the run's aggregate. Needs root and BTF; elsewhere it
- * skips and says why.
+ * json module as strictly as unit/test_json_workload.c reads the synthetic
+ * ones, its figures those of the run's aggregate. Needs root and BTF;
+ * elsewhere it skips and says why.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>

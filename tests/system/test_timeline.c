@@ -3,7 +3,7 @@
  * test_timeline.c - a real eventfd run written to the CSV and the timeline
  * at once: a row and a timeline wakeup for every sample, the file passing
  * tests/check_timeline.py. Needs root and BTF; elsewhere it skips and says
- * why. The timeline of synthetic streams is in unit/test_timeline.c.
+ * why. The timeline of synthetic streams is in unit/test_timeline*.c.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * attach_run.h - a small attach-mode run from synthetic kernel records, for
- * the tests of what reports it (test_attach_json.c, test_attach_csv.c): the
- * engine is fed the records of seven wakeups of one thread, the aggregate
- * takes what it hands over, and a struct attach_report describes the run as
- * a live one would. Every figure of it is known, and given below.
+ * the tests of what reports it (test_json_attach.c, test_text_attach.c and
+ * the other writers'): the engine is fed the records of seven wakeups of
+ * one thread, the aggregate takes what it hands over, and a struct
+ * attach_report describes the run as a live one would. Every figure of it
+ * is known, and given below.
  *
  * The traced process RUN_PROC: RUN_WAKER ("producer", CPU 0) wakes RUN_WAKEE
  * (named RUN_WAKEE_COMM, a comma and a quote in it, on CPU 1, idle while it

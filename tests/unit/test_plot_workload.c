@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_plot_workload.c - the plots (--plot), read back with python's XML
- * parser through tests/check_svg.py, which is checked first: the elements
- * each kind of run draws, and every number drawn traced back to the
- * synthetic aggregate it was drawn from. And the plot through outputs.h:
- * written whole, or nothing left. (The SVG writer: test_svg.c.)
+ * test_plot_workload.c - the workload runs' plots (--plot), read back with
+ * python's XML parser through tests/check_svg.py, which is checked first:
+ * the elements each kind of run draws, and every number drawn traced back
+ * to the synthetic aggregate it was drawn from. And an attach run's plot
+ * through outputs.h: written whole, or nothing left (the SVG writer is
+ * test_svg.c's, the attach plot itself test_plot_attach.c's).
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -18,7 +19,6 @@
 #include "attach_run.h"
 #include "catalog.h"
 #include "outputs.h"
-#include "plot_attach.h"
 #include "plot_workload.h"
 #include "readback.h"
 
@@ -291,7 +291,7 @@ Test(plot, every_path_is_drawn_side_by_side)
 	free(r);
 }
 
-/* ---------------------------------------------------------------- an attach run */
+/* ---------------------------------------------------------------- an attach run, through outputs.h */
 
 static struct attach_run run;
 
@@ -308,62 +308,9 @@ static void attach_teardown(void)
 	teardown();
 }
 
-TestSuite(plot_attach, .init = attach_setup, .fini = attach_teardown);
+TestSuite(plot_outputs, .init = attach_setup, .fini = attach_teardown);
 
-Test(plot_attach, the_pairs_come_in_the_order_of_the_text_report_with_their_own_numbers)
-{
-	const struct attach_pair *rows[PLOT_ATTACH_MAX_PAIRS];
-	size_t n = attach_aggregate__pairs(run.agg, ATTACH_ORDER_COUNT, rows, PLOT_ATTACH_MAX_PAIRS);
-	char want[1024] = "", *p = want;
-
-	for (size_t i = 0; i < n; i++)
-		p += sprintf(p, "%s(%llu, %llu, %u)", i ? ", " : "", (unsigned long long)rows[i]->count,
-			     (unsigned long long)rows[i]->wake_to_run.sum, rows[i]->wakee_tid);
-	cr_assert_eq(plot_attach__print(file, &run.report), 0);
-	written();
-	check_svg(path,
-		  "want(any(t == 'wakeprobe: attached to pid %u' for t in texts), 'the title names the target')\n"
-		  "pairs = by_class(root, 'pair', 'g')\n"
-		  "got = [(int(e.get('data-count')), int(e.get('data-wake-to-run-sum-ns')), int(e.get('data-wakee-tid')))"
-		  " for e in pairs]\n"
-		  "want(got == [%s], got)\n"
-		  "want(any('con,\"sumer' in t and 'eventfd write -> read' in t for t in texts), 'who woke whom, how')\n"
-		  "bars = [num(by_class(e, 'bar')[0], 'width') for e in pairs]\n"
-		  "want(abs(bars[0] / bars[1] - got[0][0] / got[1][0]) < 0.01, 'bars as long as their counts')\n"
-		  "want(any(t == 'complete wakeups of the pair' for t in texts), 'the axis says what it counts')\n"
-		  "names = [p.get('data-name') for p in by_class(root, 'panel', 'g')]\n"
-		  "want(names == ['wake -> run', 'notify_kernel', 'wake_enqueue', 'runq_wait', 'resume_kernel',"
-		  " 'notify -> return'], names)\n"
-		  "want(panel('runq_wait').get('data-count') == '%llu', 'the phase where present')\n"
-		  "want(panel('notify_kernel').get('data-count') == '%llu', 'the timer wakeup has no notify_kernel')\n"
-		  "want(panel('runq_wait').get('data-max-ns') == '%llu', 'the slowest')\n"
-		  "want(any(t == 'not complete (not in the tables): missing_event 1' for t in texts), 'labels')\n",
-		  RUN_PROC, want, (unsigned long long)run.agg->phase[PHASE_RUNQ_WAIT].count,
-		  (unsigned long long)run.agg->phase[PHASE_NOTIFY_KERNEL].count,
-		  (unsigned long long)run.agg->phase[PHASE_RUNQ_WAIT].max);
-}
-
-Test(plot_attach, ordered_by_cost_the_bars_are_the_time_summed_and_pairs_keeps_to_its_count)
-{
-	const struct attach_pair *rows[1];
-
-	run.report.order = ATTACH_ORDER_COST;
-	run.report.pairs = 1;
-	cr_assert_eq(attach_aggregate__pairs(run.agg, ATTACH_ORDER_COST, rows, 1), 1);
-	cr_assert_eq(plot_attach__print(file, &run.report), 0);
-	written();
-	check_svg(path,
-		  "[e] = by_class(root, 'pair', 'g')\n"
-		  "want(e.get('data-wake-to-run-sum-ns') == '%llu' and e.get('data-count') == '%llu', e.attrib)\n"
-		  "want(any(t.startswith('Waker -> wakee pairs, the 1 with the most wake -> run time summed') for t in texts),"
-		  " 'the heading says the order')\n"
-		  "want(any('summed (µs)' in t for t in texts), 'the axis in µs')\n",
-		  (unsigned long long)rows[0]->wake_to_run.sum, (unsigned long long)rows[0]->count);
-}
-
-/* ---------------------------------------------------------------- through outputs.h */
-
-Test(plot_attach, the_plot_appears_whole_once_the_outputs_are_finished_and_not_at_all_if_abandoned)
+Test(plot_outputs, the_plot_appears_whole_once_the_outputs_are_finished_and_not_at_all_if_abandoned)
 {
 	char dir[] = "/tmp/wakeprobe-plot-out-XXXXXX", file_path[PATH_MAX], msg[256];
 	struct output_paths o = { .plot = file_path };

@@ -93,12 +93,15 @@ static void print_kinds(FILE *out, const struct design_run *r)
 static void print_phases(FILE *out, const struct design_run *r)
 {
 	const struct attach_aggregate *g = r->analysis->agg;
+	bool first = true;
 
 	fprintf(out, "\nKernel phases of the %" PRIu64 " complete wakeups", g->complete);
-	for (int l = 0; l < NR_LABELS; l++)
-		if (l != LABEL_COMPLETE && g->by_label[l])
-			fprintf(out, "%s %s %" PRIu64, l ? "," : "; not complete:", wakeup__label_name(l),
-				g->by_label[l]);
+	for (int l = 0; l < NR_LABELS; l++) {
+		if (l == LABEL_COMPLETE || !g->by_label[l])
+			continue;
+		fprintf(out, "%s %s %" PRIu64, first ? "; not complete:" : ",", wakeup__label_name(l), g->by_label[l]);
+		first = false;
+	}
 	fprintf(out, ":\n");
 	text_workload__stats_header(out);
 	for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++)

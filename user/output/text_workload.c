@@ -327,11 +327,12 @@ void text_workload__print_outlier_body(FILE *out, const struct sample_result *r,
 	for (k = 0; k < NR_PHASES; k++) {
 		if ((show && !show[k]) || !wakeup__phase_name_in(k, r->lean))
 			continue;
+		/* 28 columns: the parts, and the lines they wrap onto, begin at column 28 */
 		fprintf(out, "  %-14s %9.2f  ", wakeup__phase_name_in(k, r->lean), us((uint64_t)r->phase_ns[k]));
 		if (r->lean && !r->lean_flight)
 			fprintf(out, "(causes not traced: --lean)\n");
 		else
-			print_parts(out, &r->why, k, 29);
+			print_parts(out, &r->why, k, 28);
 	}
 	if (r->why.more_iv)
 		fprintf(out, "  (%u more intervals are in the sums but not listed)\n", r->why.more_iv);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_json.c - the JSON writer and the JSON report. Every document written
- * here is read back by python3's json module, strictly (no NaN, no duplicate
- * keys, UTF-8 only), and its content compared with what was written.
+ * test_json_workload.c - the JSON report of workload runs (json_workload.c),
+ * and the JSON writer it is written with. Every document written here is
+ * read back by python3's json module, strictly (no NaN, no duplicate keys,
+ * UTF-8 only), and its content compared with what was written.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -971,4 +973,310 @@ Test(json_report, a_write_error_is_reported_as_eio)
 	traced_eventfd(res[0]);
 	cr_assert_eq(json_workload__print(full, &cfg, wl, (const struct run_result *const *)res, 1), -EIO);
 	fclose(full);
+}
+
+/* ---- the parts attach mode's document shares ---- */
+
+static struct json_writer shared;
+
+/* begin_doc - a document of one object, for the shared writers to put their members into */
+static void begin_doc(void)
+{
+	json_writer__init(&shared, out);
+	json_writer__begin_object(&shared);
+}
+
+static void end_doc(void)
+{
+	json_writer__end_object(&shared);
+	cr_assert_eq(json_writer__finish(&shared), 0);
+	close_tmp();
+}
+
+/* member - open the object @key, for a shared writer to write its own key into */
+static struct json_writer *member(const char *key)
+{
+	json_writer__key(&shared, key);
+	json_writer__begin_object(&shared);
+	return &shared;
+}
+
+static void end_member(void)
+{
+	json_writer__end_object(&shared);
+}
+
+Test(json_report, host_steal_gives_the_steal_clocks_figures_and_proc_stats_account_or_why_not)
+{
+	struct host_steal two = { .measured = true, .cpus = { 0, 1 }, .clk_tck = 100, .proc_ticks = 3, .nr_cpus = 2,
+				  .seen_ns = 1500000 };
+	struct host_steal one = { .cpus = { 2, 2 } }, all = { .measured = true, .seen_ns = 9,
+							     .cpus = { HOST_STEAL_ALL_CPUS, HOST_STEAL_ALL_CPUS } };
+
+	snprintf(one.why_off, sizeof(one.why_off), "no steal clock in this kernel's BTF");
+	begin_doc();
+	json_workload__write_host(member("two"), &two, 250000, true);
+	end_member();
+	json_workload__write_host(member("one"), &one, 0, true);
+	end_member();
+	json_workload__write_host(member("all"), &all, 4, true);
+	end_member();
+	json_workload__write_host(member("untraced"), &two, 250000, false);
+	end_member();
+	end_doc();
+	/* /proc/stat allows its 3 ticks and 2 more per CPU, of 10 ms */
+	cr_assert(json_check(path,
+		"assert d['two'] == {'host_steal': {'measured': True, 'why_not': None, 'cpus': [0, 1], "
+		"'stolen_ns': 1500000, 'in_wakeups_ns': 250000, 'proc_stat_ticks': 3, 'proc_stat_tick_ns': 10000000, "
+		"'proc_stat_bound_ns': 70000000}}, d['two']\n"
+		"assert list(d['two']['host_steal']) == ['measured', 'why_not', 'cpus', 'stolen_ns', 'in_wakeups_ns', "
+		"'proc_stat_ticks', 'proc_stat_tick_ns', 'proc_stat_bound_ns'], d['two']\n"
+		"assert d['one'] == {'host_steal': {'measured': False, 'why_not': \"no steal clock in this kernel's BTF\", "
+		"'cpus': [2], 'stolen_ns': None, 'in_wakeups_ns': None, 'proc_stat_ticks': None, "
+		"'proc_stat_tick_ns': None, 'proc_stat_bound_ns': None}}, d['one']\n"
+		"assert d['all']['host_steal']['cpus'] is None and d['all']['host_steal']['stolen_ns'] == 9, d['all']\n"
+		"assert d['untraced'] == {'host_steal': None}, d['untraced']\n"));
+}
+
+Test(json_report, tracing_cost_gives_the_bpf_time_per_wakeup_or_why_it_is_missing)
+{
+	struct trace_cost on = { .known = true, .bpf_stats_on = true, .bpf_runs = 3000, .bpf_run_ns = 600000,
+				 .bpf_timed_permille = 500, .self_cpu_ns = 2500000 };
+	struct trace_cost off = { .known = true, .self_cpu_ns = 7 }, unknown = on;
+
+	snprintf(off.bpf_stats_why_off, sizeof(off.bpf_stats_why_off), "kernel.bpf_stats_enabled is off");
+	unknown.known = false;
+	begin_doc();
+	json_workload__write_cost(member("on"), &on, 12345, 5, 26, 1000000000, true);
+	end_member();
+	json_workload__write_cost(member("no_wakeup"), &on, 10, 0, 0, 5, true);
+	end_member();
+	json_workload__write_cost(member("off"), &off, 40, 1, 4, 9, true);
+	end_member();
+	json_workload__write_cost(member("unknown"), &unknown, 40, 1, 4, 9, true);
+	end_member();
+	json_workload__write_cost(member("untraced"), &on, 40, 1, 4, 9, false);
+	end_member();
+	end_doc();
+	/* 600 us of BPF over 26 wakeups: 23076 ns each, in whole nanoseconds */
+	cr_assert(json_check(path,
+		"assert d['on'] == {'tracing_cost': {'wakeups': 26, 'bpf_stats_on': True, 'bpf_stats_why_not': None, "
+		"'bpf_runs': 3000, 'bpf_run_ns': 600000, 'bpf_run_ns_per_wakeup': 23076, 'bpf_timed_share': 0.5, "
+		"'records': 12345, 'dropped': 5, 'self_cpu_ns': 2500000, 'traced_ns': 1000000000}}, d['on']\n"
+		"assert d['no_wakeup']['tracing_cost']['bpf_run_ns_per_wakeup'] is None, d['no_wakeup']\n"
+		"assert d['no_wakeup']['tracing_cost']['bpf_run_ns'] == 600000, d['no_wakeup']\n"
+		"assert d['off'] == {'tracing_cost': {'wakeups': 4, 'bpf_stats_on': False, "
+		"'bpf_stats_why_not': 'kernel.bpf_stats_enabled is off', 'bpf_runs': None, 'bpf_run_ns': None, "
+		"'bpf_run_ns_per_wakeup': None, 'bpf_timed_share': None, 'records': 40, 'dropped': 1, "
+		"'self_cpu_ns': 7, 'traced_ns': 9}}, d['off']\n"
+		"assert d['unknown'] == {'tracing_cost': None} and d['untraced'] == {'tracing_cost': None}, d\n"));
+}
+
+Test(json_report, the_interruption_names_its_signal_when_it_is_known)
+{
+	begin_doc();
+	json_workload__write_interruption(member("by_sigint"), true, SIGINT);
+	end_member();
+	json_workload__write_interruption(member("unknown"), true, 0);
+	end_member();
+	json_workload__write_interruption(member("not"), false, SIGTERM);
+	end_member();
+	end_doc();
+	cr_assert(json_check(path,
+		"assert d['by_sigint'] == {'interrupted': True, 'interrupted_by': 'SIGINT'}, d\n"
+		"assert d['unknown'] == {'interrupted': True, 'interrupted_by': None}, d\n"
+		"assert d['not'] == {'interrupted': False, 'interrupted_by': None}, d\n"));
+}
+
+Test(json_report, a_traced_run_carries_its_host_steal_and_tracing_cost)
+{
+	struct run_config cfg = report_config("eventfd", true);
+	const struct workload_desc *wl[] = { cfg.workload };
+	struct run_result *r = res[0];
+
+	traced_eventfd(r);
+	r->steal = (struct host_steal){ .measured = true, .cpus = { 0, 1 }, .clk_tck = 100, .nr_cpus = 2,
+					.seen_ns = 40000 };
+	r->agg.causes.cause_ns[CAUSE_HOST] = 2500;
+	r->cost = (struct trace_cost){ .known = true, .self_cpu_ns = 1000 };
+	snprintf(r->cost.bpf_stats_why_off, sizeof(r->cost.bpf_stats_why_off), "off");
+	r->trace_start_ns = 1000;
+	r->trace_end_ns = 3001000;
+	r->interrupted = true;
+	r->stop_signal = SIGHUP;
+	print_json(&cfg, wl, 1);
+	/* the cost is per wakeup sent, the records the merger's */
+	cr_assert(json_check(path,
+		"run = d['runs'][0]\n"
+		"h = run['host_steal']\n"
+		"assert (h['stolen_ns'], h['in_wakeups_ns'], h['proc_stat_bound_ns']) == (40000, 2500, 40000000), h\n"
+		"c = run['tracing_cost']\n"
+		"assert (c['wakeups'], c['records'], c['dropped'], c['traced_ns']) == (26, 12345, 5, 3000000), c\n"
+		"assert c['bpf_stats_why_not'] == 'off', c\n"
+		"assert run['interrupted'] is True and run['interrupted_by'] == 'SIGHUP', run['interrupted_by']\n"
+		"assert 'NOTE: interrupted by SIGHUP: the figures cover the samples taken until then' in "
+		"run['warnings'], run['warnings']\n"));
+}
+
+/* lean_run - a lean run of three complete wakeups, the slowest with its CPU's flight records */
+static void lean_run(struct run_result *r)
+{
+	static const int64_t phases[NR_PHASES] = { 0, 1500, 2000, 3000, 1200, 0 };
+	struct sample_result s;
+	uint64_t seq;
+
+	fill_meta(r);
+	fill_clock(&r->clock);
+	aggregate__init(&r->agg);
+	aggregate__want_outliers(&r->agg, 2, 0);
+	r->agg.lean = true;
+	for (seq = 1; seq <= 3; seq++) {
+		s = phased_sample(seq, phases);
+		memset(&s.why, 0, sizeof(s.why));
+		s.lean = true;
+		s.wakeup_cpu = seq == 1 ? 1 : 0;
+		if (seq == 3) {
+			struct interval idle = { .cause = CAUSE_IDLE, .phase = PHASE_WAKE_ENQUEUE, .cpu = 1,
+						 .dur_ns = 1500 };
+
+			s.phase_ns[PHASE_RUNQ_WAIT] += 10000;
+			s.total_ns += 10000;
+			s.t_woken_ns += 10000;
+			s.lean_flight = true;
+			for (int k = 0; k < NR_PHASES; k++)
+				s.why.by_phase_cause[k][CAUSE_UNEXPLAINED] = s.phase_ns[k];
+			name_part(&s, idle);
+		}
+		aggregate__add(&r->agg, &s);
+	}
+	r->traced = true;
+	r->samples_sent = 3;
+	r->lean.woke_running = 9;
+	r->lean.no_storage = 1;
+}
+
+Test(json_report, a_lean_run_has_four_phases_and_null_for_what_lean_mode_does_not_see)
+{
+	struct run_config cfg = report_config("eventfd", true);
+	const struct workload_desc *wl[] = { cfg.workload };
+
+	cfg.lean = true;
+	lean_run(res[0]);
+	print_json(&cfg, wl, 1);
+	cr_assert(json_check(path,
+		"run = d['runs'][0]\n"
+		"assert run['options']['lean'] is True, run['options']\n"
+		"st = run['stats']\n"
+		"assert list(st) == ['notify', 'wake_enqueue', 'runq_wait', 'resume', 'total', 'all_samples_total', "
+		"'idle_exit', 'mutex_reacquire', 'waiter_cpu'], list(st)\n"
+		"assert (st['notify']['count'], st['notify']['p50_ns'], st['resume']['max_ns']) == (3, 1500, 1200), st\n"
+		"assert st['runq_wait']['max_ns'] == 13000 and st['idle_exit'] is None, st\n"
+		"assert st['mutex_reacquire'] is None, st\n"
+		"e = run['events']\n"
+		"assert (e['lean_woke_running'], e['lean_no_storage']) == (9, 1), e\n"
+		"assert run['sub_phases'] == {'target_idle': None, 'remote_wakeups': 1, 'waker_preempted': None, "
+		"'waiter_syscalls': None, 'phase_sum_mismatch': 0}, run['sub_phases']\n"
+		"assert run['causes'] is None and run['tasks'] is None and run['explained_total_ns'] is None, run\n"
+		"assert run['migrations'] == {'all': 0, 'inside_wakeups': 0}, run['migrations']\n"
+		"o = run['outliers']\n"
+		"assert (o['candidates'], len(o['samples'])) == (3, 2), o\n"
+		"x, y = o['samples']\n"
+		"assert x['seq'] == 3 and x['grew_most'] == {'phase': 'runq_wait', 'over_median_ns': 10000}, x\n"
+		"assert x['target_was_idle'] is None and y['target_was_idle'] is None, (x, y)\n"
+		"assert [p['phase'] for p in x['phases']] == ['notify', 'wake_enqueue', 'runq_wait', 'resume'], x\n"
+		"enq = x['phases'][1]\n"
+		"assert [(p['cause'], p['ns']) for p in enq['parts']] == [('idle', 1500)], enq\n"
+		"assert (enq['ns'], enq['own_work_ns'], enq['unexplained_ns']) == (2000, 0, 500), enq\n"
+		"assert all(set(p) == {'phase', 'ns'} for p in y['phases']), 'no flight records: no parts'\n"
+		"assert [p['ns'] for p in y['phases']] == [1500, 2000, 3000, 1200], y['phases']\n"));
+}
+
+Test(json_report, a_run_with_no_sample_and_a_new_thread_each_time_has_null_where_nothing_was_measured)
+{
+	struct run_config cfg = report_config("thread-start", true);
+	const struct workload_desc *wl[] = { cfg.workload };
+	struct run_result *r = res[0];
+	struct tsc_pair p = { .tsc = 1000, .mono_ns = 5000, .width = 10 };
+
+	cr_assert(cfg.workload->new_task);
+	aggregate__init(&r->agg);
+	tsc_clock__init(&r->clock);
+	tsc_clock__add_pair(&r->clock, &p);
+	r->traced = true;
+	print_json(&cfg, wl, 1);
+	cr_assert(json_check(path,
+		"run = d['runs'][0]\n"
+		"assert run['threads'] == {'waker_tid': None, 'wakee_new_each_time': True}, run['threads']\n"
+		"assert run['duration_ns'] is None, run['duration_ns']\n"
+		"assert run['clock'] == {'tsc_mhz': None, 'pairs': 1, 'span_s': None, 'fit_residual_max_ns': None, "
+		"'conversion_error_max_ns': None}, run['clock']\n"
+		"assert run['workload_exit'] is None and run['interrupted_by'] is None, run\n"
+		"s = run['samples']\n"
+		"assert (s['sent'], s['seen'], s['out_of_sequence'], s['complete'], s['not_in_table']) == (0,) * 5, s\n"
+		"assert set(s['by_label'].values()) == {0} and set(s['missing_by_mark'].values()) == {0}, s\n"
+		"assert run['stats']['total']['count'] == 0 and run['stats']['total']['histogram'] == [], run['stats']\n"
+		"assert run['causes'] == [] and run['explained_total_ns'] == 0 and run['tasks'] == [], run\n"
+		"assert run['outliers']['samples'] == [] and run['outliers']['candidates'] == 0, run['outliers']\n"));
+}
+
+/* each kind of part names what its events name, and null what they do not */
+Test(json_report, every_kind_of_part_is_written_with_what_its_events_name)
+{
+	static const int64_t phases[NR_PHASES] = { 100, 200, 5000, 9000, 300, 100 };
+	struct run_config cfg = report_config("eventfd", true);
+	const struct workload_desc *wl[] = { cfg.workload };
+	struct run_result *r = res[0];
+	struct interval parts[] = {
+		{ .cause = CAUSE_IRQ, .phase = PHASE_RUNQ_WAIT, .cpu = 1, .dur_ns = 1900, .irq_kind = WP_IRQ_TIMER,
+		  .nr = 236, .name = "x" },
+		{ .cause = CAUSE_IRQ, .phase = PHASE_RUNQ_WAIT, .cpu = 1, .dur_ns = 1800, .irq_kind = WP_IRQ_RESCHED,
+		  .nr = 253 },
+		{ .cause = CAUSE_IRQ, .phase = PHASE_RUNQ_WAIT, .cpu = 1, .dur_ns = 1700, .irq_kind = WP_IRQ_CALL_FUNC,
+		  .nr = 251 },
+		{ .cause = CAUSE_OTHER_TASK, .phase = PHASE_RUNQ_WAIT, .cpu = 1, .dur_ns = 1600, .pid = 77, .prio = 100,
+		  .name = "other" },
+		{ .cause = CAUSE_OTHER_TASK, .phase = PHASE_RUNQ_WAIT, .cpu = 1, .dur_ns = 1500, .pid = 78, .prio = 120,
+		  .left_known = true, .preempted = false, .name = "sleeper" },
+		{ .cause = CAUSE_IPI, .phase = PHASE_WAKE_ENQUEUE, .cpu = 1, .dur_ns = 4000 },
+		{ .cause = CAUSE_HOST, .phase = PHASE_WAKE_ENQUEUE, .cpu = 1, .dur_ns = 900 },
+		{ .cause = CAUSE_WAKEE_PREEMPTED, .phase = PHASE_RESUME_KERNEL, .cpu = 1, .dur_ns = 250,
+		  .pid = WP_PID_OUTSIDE | 7, .prio = 120, .left_known = true, .preempted = true, .name = "kworker/1:1" },
+	};
+	struct sample_result s = phased_sample(1, phases);
+
+	fill_meta(r);
+	fill_clock(&r->clock);
+	aggregate__init(&r->agg);
+	aggregate__want_outliers(&r->agg, 1, 0);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		name_part(&s, parts[i]);
+	aggregate__add(&r->agg, &s);
+	r->traced = true;
+	r->samples_sent = 1;
+	print_json(&cfg, wl, 1);
+	cr_assert(json_check(path, "%s", json_report_keys));
+	cr_assert(json_check(path,
+		"x = d['runs'][0]['outliers']['samples'][0]\n"
+		"ph = {p['phase']: p for p in x['phases']}\n"
+		"rq = ph['runq_wait']['parts']\n"
+		"assert [(p['irq_kind'], p['nr'], p['name']) for p in rq[:3]] == [('timer', 236, None), "
+		"('resched_ipi', 253, None), ('call_func_ipi', 251, None)], rq[:3]\n"
+		"assert [p['description'] for p in rq[:3]] == ['timer on CPU 1', 'resched IPI on CPU 1', "
+		"'call-func IPI on CPU 1'], rq\n"
+		"assert all(p['pid'] is None and p['prio'] is None and p['left_known'] is None for p in rq[:3]), rq\n"
+		"assert rq[3] == {'cause': 'other_task', 'description': \"'other' pid 77 prio 100 ran on CPU 1\", "
+		"'ns': 1600, 'cpu': 1, 'pid': 77, 'name': 'other', 'prio': 100, 'irq_kind': None, 'nr': None, "
+		"'left_known': False, 'preempted': None}, rq[3]\n"
+		"assert (rq[4]['left_known'], rq[4]['preempted']) == (True, False), rq[4]\n"
+		"assert rq[4]['description'].endswith('(until it slept)'), rq[4]\n"
+		"enq = ph['wake_enqueue']['parts']\n"
+		"assert enq == [{'cause': 'ipi_in_flight', 'description': 'IPI in flight to CPU 1', 'ns': 4000, 'cpu': 1, "
+		"'pid': None, 'name': None, 'prio': None, 'irq_kind': None, 'nr': None, 'left_known': None, "
+		"'preempted': None}, {'cause': 'host', 'description': \"host held CPU 1's vCPU\", 'ns': 900, 'cpu': 1, "
+		"'pid': None, 'name': None, 'prio': None, 'irq_kind': None, 'nr': None, 'left_known': None, "
+		"'preempted': None}], enq\n"
+		"rk = ph['resume_kernel']['parts']\n"
+		"assert len(rk) == 1 and rk[0]['pid'] == 2**30 + 7 and rk[0]['name'] == 'kworker/1:1', rk\n"
+		"assert rk[0]['description'] == \"wakee preempted on CPU 1, 'kworker/1:1' pid host:7 ran\", rk\n"
+		"assert (rk[0]['left_known'], rk[0]['preempted']) == (True, True), rk\n"));
 }

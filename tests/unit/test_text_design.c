@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_text_design.c - what a person reads of a throughput workload's
+ * runs, line by line, from a synthetic struct design_run built as
+ * test_json_design.c builds one: the fixture's document as both runs', a
+ * census fed known wakeups and switches, and attach_run.h's small attach
+ * run as the traced kernel side. Then the same run untraced, traced in lean
+ * mode, and among others on the one line each of --workload all.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "attach_run.h"
+#include "census.h"
+#include "json_reader.h"
+#include "readback.h"
+#include "text_design.h"
+#include "text_lines.h"
+
+#define UNITS		60	/* the fixture's handed_over.cond */
+#define KIND_WAKEUPS	30
+
+static struct attach_run run;
+static struct attach_analysis *analysis;
+static struct design_run *dr;
+static char *fixture, *text;
+static size_t fixture_len;
+static char *argv0 = "/x/burst-queue", *argv1 = "--json";
+
+static struct json_doc *fixture_doc(void)
+{
+	char err[128];
+	struct json_doc *d = json_reader__parse(fixture, fixture_len, err, sizeof(err));
+
+	cr_assert_not_null(d, "%s", err);
+	return d;
+}
+
+/* census_of - @KIND_WAKEUPS futex wakeups of one kind, 2000 to 2029 ns each, and 4000 ns of "bq-producer" */
+static struct census *census_of(void)
+{
+	struct census *c = census__new();
+	struct wp_event e;
+
+	cr_assert_not_null(c);
+	census__process(c, RUN_PROC);
+	for (uint32_t i = 0; i < KIND_WAKEUPS; i++) {
+		struct attach_result r;
+
+		memset(&r, 0, sizeof(r));
+		r.sr.label = LABEL_COMPLETE;
+		r.waker.cls = WP_WAKER_SYSCALL;
+		r.waker.nr = SYS_futex;
+		r.waker.arg = 0x1000 + 64 * i;
+		r.waker.arg2 = FUTEX_WAKE_PRIVATE;
+		r.waker.tid = 501;
+		snprintf(r.waker.comm, sizeof(r.waker.comm), "bq-producer");
+		r.wait.known = true;
+		r.wait.nr = SYS_futex;
+		r.wait.arg = r.waker.arg;
+		r.wait.arg2 = FUTEX_WAIT_PRIVATE;
+		snprintf(r.wakee_comm, sizeof(r.wakee_comm), "bq-consumer");
+		r.family = MECH_FUTEX;
+		r.wake_to_run_ns = 2000 + i;
+		census__result(c, &r);
+	}
+	e = with_next_comm(with_next_tgid(ev_switch(1000, 0, 0, 501, 0, 0), RUN_PROC), "bq-producer");
+	census__event(c, &e);
+	e = ev_switch(5000, 0, 501, 0, 1, 0);
+	census__event(c, &e);
+	census__end(c, 10000);
+	return c;
+}
+
+/* a mode run of burst-queue, traced, whose every figure is known */
+static void setup(void)
+{
+	char path[PATH_MAX];
+
+	memset(&run, 0, sizeof(run));
+	attach_run__make(&run);
+	snprintf(path, sizeof(path), "%s/throughput-burst-queue.json", fixtures_dir());
+	fixture = read_file(path, &fixture_len);
+	analysis = calloc(1, sizeof(*analysis));
+	dr = calloc(1, sizeof(*dr));
+	cr_assert(analysis && dr);
+	analysis->engine = run.engine;
+	analysis->agg = run.agg;
+
+	dr->design_name = "burst-queue";
+	dr->mode = "cond";
+	dr->meta = run.run.meta;
+	snprintf(dr->command, sizeof(dr->command), "%s %s", argv0, argv1);
+	dr->argv[0] = argv0;
+	dr->argv[1] = argv1;
+	dr->untraced = (struct design_side){ .ran = true, .wall_ns = 1500000000 };
+	snprintf(dr->untraced.exit, sizeof(dr->untraced.exit), "exited with status 0");
+	dr->untraced.doc = fixture_doc();
+	dr->traced = (struct design_side){ .ran = true, .wall_ns = 2500000000, .status = 9 /* killed by SIGKILL */ };
+	snprintf(dr->traced.exit, sizeof(dr->traced.exit), "killed by signal 9 (Killed)");
+	dr->traced.doc = fixture_doc();
+	dr->session_opts = run.targets;
+	dr->session = run.run;
+	dr->analysis = analysis;
+	dr->census = census_of();
+	dr->units = UNITS;
+	snprintf(dr->unit, sizeof(dr->unit), "task");
+	dr->nr_figures = 2;
+	dr->figures[0] = (struct design_figure){ .label = "tasks=10 start=seed", .unit = "task", .runs = 3,
+						 .untraced_ns = 800, .traced_ns = 1000,
+						 .counts = "sent=30 received=30" };
+	dr->figures[1] = (struct design_figure){ .label = "tasks=10 start=ready", .unit = "task", .runs = 3,
+						 .untraced_ns = 0, .traced_ns = 2000, .counts = "cond_waits=3" };
+	text = NULL;
+}
+
+static void teardown(void)
+{
+	free(text);
+	json_reader__free(dr->untraced.doc);
+	json_reader__free(dr->traced.doc);
+	census__free(dr->census);
+	free(dr);
+	free(analysis);
+	free(fixture);
+	attach_run__free(&run);
+}
+
+TestSuite(text_design, .init = setup, .fini = teardown);
+
+/* report - the text of @dr, whole */
+static const char *report(void)
+{
+	size_t len = 0;
+	FILE *f;
+
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	cr_assert_not_null(f);
+	text_design__print_text(f, dr);
+	cr_assert_eq(fclose(f), 0);
+	return text;
+}
+
+/* lines - the --workload all lines of @n runs, @why[i] for those that did not run */
+static const char *lines(const struct design_run *const *runs, const char *const *why, size_t n)
+{
+	size_t len = 0;
+	FILE *f;
+
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	cr_assert_not_null(f);
+	text_design__print_lines(f, runs, why, n);
+	cr_assert_eq(fclose(f), 0);
+	return text;
+}
+
+#define FIGURES_HEAD	"  result                 runs     untraced       traced     ratio"
+#define FIGURE_SEED	"  tasks=10 start=seed       3        800.0       1000.0     1.25x"
+#define FIGURE_READY	"  tasks=10 start=ready      3          0.0       2000.0         -"
+#define KINDS_HEAD \
+	"    wakeups    per task    p50 us    p99 us  waker -> wakee via mechanism (wake -> run: sched_waking -> " \
+	"switch-in)"
+/* 2000 to 2029 ns: the median the midpoint of 2014's bucket, [2008, 2015], the p99 the largest */
+#define KIND_ROW	"         30      0.5000       2.0       2.0  thread bq-producer -> bq-consumer via futex wake -> wait"
+#define FUTEX_HEAD	"       pid            address     waits    per task     wakes    waited us     max us"
+#define FUTEX_ROW	"      5000         0x7f0042a0         2      0.0333         2         15.0        7.5"
+#define CPU_HEAD	"  thread              ended  switched in       CPU ms     per task"
+#define CPU_ROW		"  bq-producer             0            1        0.004         66.7"
+#define CPU_ALL		"  all                                           0.004         66.7"
+
+Test(text_design, the_runs_their_figures_untraced_and_traced_and_their_ratio)
+{
+	char head[128];
+	const char *doc = report();
+
+	snprintf(head, sizeof(head), "wakeprobe %s: burst-queue, mode cond", WAKEPROBE_VERSION);
+	cr_assert(!strncmp(doc, head, strlen(head)), "%s", doc);
+	/* the attach run's 56 records, and its 3 program runs the kernel skipped */
+	expect_lines(doc, (const char *const[]){
+		head,
+		"  command    /x/burst-queue --json",
+		"  untraced   exited with status 0 after 1.50 s",
+		"  traced     killed by signal 9 (Killed) after 2.50 s",
+		"  events     56 recorded, 0 dropped (BPF ring buffer full), 3 BPF program runs skipped by the kernel",
+		"  steal      not measured: ",
+		"  cost       not kept: recorded by a wakeprobe that did not keep it",
+		"",
+		"Its figures: the median ns per task over each result's runs, untraced and traced",
+		FIGURES_HEAD,
+		FIGURE_SEED,
+		FIGURE_READY,
+		"Its counts over the traced run, as it checked them:",
+		"  tasks=10 start=seed  sent=30 received=30",
+		"  tasks=10 start=ready cond_waits=3",
+		NULL,
+	});
+	cr_assert_null(strstr(doc, "WARNING"), "%s", doc);
+	cr_assert_null(strstr(doc, "tracing    lean"), "%s", doc);
+}
+
+Test(text_design, the_census_counts_wakeups_futex_waits_and_cpu_time_per_unit)
+{
+	const struct attach_aggregate *g = run.agg;
+	char rows[5][256];
+
+	stats_line(rows[0], sizeof(rows[0]), "notify_kernel", &g->phase[PHASE_NOTIFY_KERNEL]);
+	stats_line(rows[1], sizeof(rows[1]), "wake_enqueue", &g->phase[PHASE_WAKE_ENQUEUE]);
+	stats_line(rows[2], sizeof(rows[2]), "runq_wait", &g->phase[PHASE_RUNQ_WAIT]);
+	stats_line(rows[3], sizeof(rows[3]), "resume_kernel", &g->phase[PHASE_RESUME_KERNEL]);
+	stats_line(rows[4], sizeof(rows[4]), "wake -> run", &g->wake_to_run);
+	expect_lines(report(), (const char *const[]){
+		"",
+		"Wakeups of the traced run: 30 of its threads over 60 units (task), 0.5000 per task",
+		KINDS_HEAD,
+		KIND_ROW,
+		"",
+		/* the attach run: six complete wakeups, one missing_event */
+		"Kernel phases of the 6 complete wakeups; not complete: missing_event 1:",
+		STATS_HEADER,
+		rows[0], rows[1], rows[2], rows[3], rows[4],
+		"",
+		"Where the time of the 6 complete wakeups went (share of their summed totals):",
+		"",
+		/* its futex word: two waits of 7.5 us */
+		"Futex waits (locks, condition variables, joins): 2 on 1 words, 0.0333 per task, 15.0 us waited in all",
+		FUTEX_HEAD,
+		FUTEX_ROW,
+		"",
+		"CPU time of its threads by name, from the scheduler's switches (traced run, 2.500 s):",
+		CPU_HEAD,
+		CPU_ROW,
+		CPU_ALL,
+		NULL,
+	});
+	cr_assert_null(strstr(text, "kinds more"), "%s", text);
+	cr_assert_null(strstr(text, "(other names)"), "%s", text);
+	cr_assert_null(strstr(text, "idle_exit "), "%s", text);
+}
+
+Test(text_design, every_label_left_out_of_the_phases_is_named_after_the_first)
+{
+	run.agg->by_label[LABEL_LOST_EVENTS] = 2;
+	cr_assert(has_line(report(), "Kernel phases of the 6 complete wakeups; not complete: lost_events 2, "
+			   "missing_event 1:"), "%s", text);
+	run.agg->by_label[LABEL_LOST_EVENTS] = 0;
+	run.agg->by_label[LABEL_MISSING_EVENT] = 0;
+	cr_assert(has_line(report(), "Kernel phases of the 6 complete wakeups:"), "%s", text);
+}
+
+Test(text_design, what_did_not_fit_its_tables_is_counted_under_them)
+{
+	struct census *c = dr->census;
+	char kinds_past[128], procs_past[128], futexes_past[128], others[128];
+
+	c->kinds_untabled = 7;
+	c->names_untabled_ns = 2000;
+	c->unseen_slices = 3;
+	c->procs_untabled = 1;
+	run.agg->futexes_untabled = 5;
+	snprintf(kinds_past, sizeof(kinds_past), "  7 wakeups of kinds past the first %d: counted above, not in this table",
+		 CENSUS_MAX_KINDS);
+	snprintf(futexes_past, sizeof(futexes_past), "  5 waits and wakes on words past the first %d are not in this "
+		 "table", ATTACH_AGG_MAX_FUTEXES);
+	snprintf(procs_past, sizeof(procs_past), "  1 processes it forked past the first %d: their threads are not "
+		 "counted", CENSUS_MAX_PROCS);
+	snprintf(others, sizeof(others), "  %-16s %8s %12s %12.3f %12.1f", "(other names)", "", "", 0.002, 2000.0 / UNITS);
+	expect_lines(report(), (const char *const[]){
+		KIND_ROW,
+		kinds_past,
+		FUTEX_ROW,
+		futexes_past,
+		CPU_ROW,
+		others,
+		/* the names past the table count in all of it */
+		"  all                                           0.006        100.0",
+		"  3 times a thread left a CPU it was not seen to enter (records lost): that time is not counted",
+		procs_past,
+		NULL,
+	});
+}
+
+Test(text_design, drops_are_a_warning_and_a_zero_untraced_figure_has_no_ratio_on_its_line)
+{
+	dr->session.drops_total = 12;
+	expect_lines(report(), (const char *const[]){
+		"  events     56 recorded, 12 dropped (BPF ring buffer full), 3 BPF program runs skipped by the kernel",
+		"WARNING    12 events were dropped: the counts below miss what they held; a larger --ringbuf-kb or "
+		"smaller sizes keep them",
+		FIGURE_READY,
+		NULL,
+	});
+}
+
+/* --no-trace: the workload's own figures alone */
+Test(text_design, an_untraced_run_has_its_figures_alone)
+{
+	const char *doc;
+
+	dr->traced = (struct design_side){ .ran = false };
+	doc = report();
+	expect_lines(doc, (const char *const[]){
+		"  untraced   exited with status 0 after 1.50 s",
+		"",
+		"Its figures: the median ns per task over each result's runs (untraced)",
+		"  result                 runs     untraced",
+		"  tasks=10 start=seed       3        800.0",
+		"  tasks=10 start=ready      3          0.0",
+		"Its counts over the untraced run, as it checked them:",
+		"  tasks=10 start=seed  sent=30 received=30",
+		NULL,
+	});
+	/* the counts are the last thing said */
+	cr_assert(strstr(doc, "  tasks=10 start=ready cond_waits=3\n")[strlen("  tasks=10 start=ready cond_waits=3\n")]
+		  == '\0', "%s", doc);
+	cr_assert_null(strstr(doc, "  traced "), "%s", doc);
+	cr_assert_null(strstr(doc, "events"), "%s", doc);
+	cr_assert_null(strstr(doc, "Wakeups"), "%s", doc);
+}
+
+/* lean mode traces no syscall and no switch of a thread that blocks: what needs them is said missing */
+Test(text_design, a_lean_run_says_what_it_could_not_count)
+{
+	const char *doc;
+
+	dr->session_opts.lean = true;
+	dr->session.lean.woke_running = 4;
+	doc = report();
+	expect_lines(doc, (const char *const[]){
+		"  cost       not kept: recorded by a wakeprobe that did not keep it",
+		"  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one",
+		"             record per wakeup; no syscall, so no wait, no futex word, no mechanism",
+		"             but the waker's kind, no CPU time by thread,",
+		"             and nothing explains a wakeup (without --lean each is split by cause)",
+		"             wakes that found the thread on its CPU or preempted, not recorded: 4",
+		"",
+		"Its figures: the median ns per task over each result's runs, untraced and traced",
+		KIND_ROW,
+		"",
+		"Futex waits: not traced (--lean traces no syscall)",
+		"",
+		"CPU time of its threads by name: not traced (--lean records no switch of a thread that blocks)",
+		NULL,
+	});
+	cr_assert_null(strstr(doc, "Where the time"), "%s", doc);
+	cr_assert_null(strstr(doc, FUTEX_HEAD), "%s", doc);
+	cr_assert_null(strstr(doc, CPU_HEAD), "%s", doc);
+}
+
+Test(text_design, a_run_with_no_wakeup_and_nothing_handed_over_has_no_kinds_table)
+{
+	census__free(dr->census);
+	dr->census = census__new();
+	cr_assert_not_null(dr->census);
+	dr->units = 0;
+	expect_lines(report(), (const char *const[]){
+		"Wakeups of the traced run: 0 of its threads over 0 units (task), 0.0000 per task",
+		"",
+		"Kernel phases of the 6 complete wakeups; not complete: missing_event 1:",
+		"Futex waits (locks, condition variables, joins): 2 on 1 words, 0.0000 per task, 15.0 us waited in all",
+		"  all                                           0.000          0.0",
+		NULL,
+	});
+	cr_assert_null(strstr(text, KINDS_HEAD), "%s", text);
+}
+
+Test(text_design, more_kinds_than_the_table_shows_are_counted_in_a_line)
+{
+	struct census *c = dr->census;
+
+	/* the kinds past those shown: the text shows the first DESIGN_REPORT_KINDS */
+	for (uint32_t i = 0; i < DESIGN_REPORT_KINDS + 2; i++) {
+		struct attach_result r;
+
+		memset(&r, 0, sizeof(r));
+		r.sr.label = LABEL_MISSING_EVENT;
+		r.waker.cls = WP_WAKER_PROCESS;
+		snprintf(r.waker.comm, sizeof(r.waker.comm), "other%u", i);
+		snprintf(r.wakee_comm, sizeof(r.wakee_comm), "bq-consumer");
+		census__result(c, &r);
+	}
+	cr_assert_eq(c->nr_kinds, DESIGN_REPORT_KINDS + 3);
+	expect_lines(report(), (const char *const[]){
+		KIND_ROW,
+		"  ... and 3 kinds more with fewer wakeups",
+		NULL,
+	});
+	/* a kind without a complete wakeup has no times */
+	cr_assert(strstr(text, "          1      0.0167         -         -  process other"), "%s", text);
+}
+
+#define LINES_HEAD \
+	"workload     mode              first result                       untraced ns   traced ns   ratio  wakeups/u"
+
+Test(text_design, every_design_is_one_line_and_one_that_did_not_run_says_why)
+{
+	struct design_run untraced = *dr, lean = *dr;
+	const struct design_run *runs[] = { dr, NULL, &untraced, &lean };
+	const char *why[] = { NULL, "spawn: did not run: no such file", NULL, NULL };
+
+	untraced.mode = "pipe-record";
+	untraced.traced.ran = false;
+	lean.mode = "lean-mode";
+	lean.session_opts.lean = true;
+	lean.figures[0].untraced_ns = 0;
+	cr_assert_str_eq(lines(runs, why, 4),
+		"\nThroughput designs, one mode each (wakeprobe --workload NAME for all of its modes and the whole "
+		"census):\n"
+		LINES_HEAD "\n"
+		"burst-queue  cond              tasks=10 start=seed                      800.0      1000.0   1.25x     "
+		"0.5000  per task\n"
+		"spawn: did not run: no such file\n"
+		"burst-queue  pipe-record       tasks=10 start=seed                      800.0  per task\n"
+		"burst-queue  lean-mode         tasks=10 start=seed                        0.0      1000.0   0.00x     "
+		"0.5000  per task\n"
+		"traced ns: traced in lean mode (--lean), one record per wakeup\n");
+}
+
+Test(text_design, a_long_first_result_is_cut_to_its_column)
+{
+	const struct design_run *runs[] = { dr };
+
+	snprintf(dr->figures[0].label, sizeof(dr->figures[0].label),
+		 "tasks=1000000 start=seed batches=64 spin=yes");
+	dr->traced.ran = false;
+	cr_assert(has_line(lines(runs, NULL, 1), "burst-queue  cond              tasks=1000000 start=seed batches=6 "
+			   "      800.0  per task"), "%s", text);
+	cr_assert_null(strstr(text, "traced ns: traced in lean"), "%s", text);
+}
