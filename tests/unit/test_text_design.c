@@ -303,6 +303,7 @@ Test(text_design, an_untraced_run_has_its_figures_alone)
 {
 	const char *doc;
 
+	json_reader__free(dr->traced.doc);
 	dr->traced = (struct design_side){ .ran = false };
 	doc = report();
 	expect_lines(doc, (const char *const[]){
