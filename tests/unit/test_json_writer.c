@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_json_writer.c - the JSON writer, beyond the documents test_json.c
+ * test_json_writer.c - the JSON writer, beyond the documents test_json_workload.c
  * reads back: what counts as valid UTF-8 byte by byte, the members the
  * put_* calls write (null where a value does not apply), keys escaped as
  * strings are, a document of one value, and what a misuse leaves: the
