@@ -13,120 +13,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attach_run.h"
-#include "census.h"
 #include "json_design.h"
 #include "json_reader.h"
 #include "json_writer.h"
+#include "design_run_fixture.h"
 #include "readback.h"
 
-#define UNITS		60	/* the fixture's handed_over.cond */
-#define KIND_WAKEUPS	30
-
-static struct attach_run run;
-static struct attach_analysis *analysis;
+/* the run under test: design_run_fixture.h's, rebuilt for each test */
+static struct design_run_fixture f;
 static struct design_run *dr;
 static struct json_doc *out_doc;
-static char *fixture;
-static size_t fixture_len;
-static char *argv0 = "/x/burst-queue", *argv1 = "--json";
 
-static struct json_doc *fixture_doc(void)
-{
-	char err[128];
-	struct json_doc *d = json_reader__parse(fixture, fixture_len, err, sizeof(err));
-
-	cr_assert_not_null(d, "%s", err);
-	return d;
-}
-
-/* census_of - @KIND_WAKEUPS futex wakeups of one kind, and 4000 ns of CPU time of "bq-producer" */
-static struct census *census_of(void)
-{
-	struct census *c = census__new();
-	struct wp_event e;
-
-	cr_assert_not_null(c);
-	census__process(c, RUN_PROC);
-	for (uint32_t i = 0; i < KIND_WAKEUPS; i++) {
-		struct attach_result r;
-
-		memset(&r, 0, sizeof(r));
-		r.sr.label = LABEL_COMPLETE;
-		r.waker.cls = WP_WAKER_SYSCALL;
-		r.waker.nr = SYS_futex;
-		r.waker.arg = 0x1000 + 64 * i;
-		r.waker.arg2 = FUTEX_WAKE_PRIVATE;
-		r.waker.tid = 501;
-		snprintf(r.waker.comm, sizeof(r.waker.comm), "bq-producer");
-		r.wait.known = true;
-		r.wait.nr = SYS_futex;
-		r.wait.arg = r.waker.arg;
-		r.wait.arg2 = FUTEX_WAIT_PRIVATE;
-		snprintf(r.wakee_comm, sizeof(r.wakee_comm), "bq-consumer");
-		r.family = MECH_FUTEX;
-		r.wake_to_run_ns = 2000 + i;
-		census__result(c, &r);
-	}
-	e = with_next_comm(with_next_tgid(ev_switch(1000, 0, 0, 501, 0, 0), RUN_PROC), "bq-producer");
-	census__event(c, &e);
-	e = ev_switch(5000, 0, 501, 0, 1, 0);
-	census__event(c, &e);
-	census__end(c, 10000);
-	return c;
-}
-
-/* a mode run of burst-queue, traced, whose every figure is known */
 static void setup(void)
 {
-	char path[PATH_MAX];
-
-	memset(&run, 0, sizeof(run));
-	attach_run__make(&run);
-	snprintf(path, sizeof(path), "%s/throughput-burst-queue.json", fixtures_dir());
-	fixture = read_file(path, &fixture_len);
-	analysis = calloc(1, sizeof(*analysis));
-	dr = calloc(1, sizeof(*dr));
-	cr_assert(analysis && dr);
-	analysis->engine = run.engine;
-	analysis->agg = run.agg;
-
-	dr->design_name = "burst-queue";
-	dr->mode = "cond";
-	dr->meta = run.run.meta;
-	snprintf(dr->command, sizeof(dr->command), "%s %s", argv0, argv1);
-	dr->argv[0] = argv0;
-	dr->argv[1] = argv1;
-	dr->untraced = (struct design_side){ .ran = true, .wall_ns = 1500000 };
-	snprintf(dr->untraced.exit, sizeof(dr->untraced.exit), "exited with status 0");
-	dr->untraced.doc = fixture_doc();
-	dr->traced = (struct design_side){ .ran = true, .wall_ns = 2500000, .status = 9 /* killed by SIGKILL */ };
-	snprintf(dr->traced.exit, sizeof(dr->traced.exit), "killed by signal 9 (Killed)");
-	dr->traced.doc = fixture_doc();
-	dr->session_opts = run.targets;
-	dr->session = run.run;
-	dr->analysis = analysis;
-	dr->census = census_of();
-	dr->units = UNITS;
-	snprintf(dr->unit, sizeof(dr->unit), "task");
-	dr->nr_figures = 2;
-	dr->figures[0] = (struct design_figure){ .label = "tasks=10 start=seed", .unit = "task", .runs = 3,
-						 .untraced_ns = 800, .traced_ns = 1000 };
-	dr->figures[1] = (struct design_figure){ .label = "tasks=10 start=ready", .unit = "task", .runs = 3,
-						 .untraced_ns = 0, .traced_ns = 2000 };
+	design_run_fixture__make(&f);
+	dr = f.dr;
 	out_doc = NULL;
 }
 
 static void teardown(void)
 {
 	json_reader__free(out_doc);
-	json_reader__free(dr->untraced.doc);
-	json_reader__free(dr->traced.doc);
-	census__free(dr->census);
-	free(dr);
-	free(analysis);
-	free(fixture);
-	attach_run__free(&run);
+	design_run_fixture__free(&f);
 }
 
 TestSuite(design_json, .init = setup, .fini = teardown);
@@ -192,14 +100,14 @@ Test(design_json, the_runs_and_the_figures_are_those_of_the_run)
 	cr_assert_str_eq(json_reader__get_string(side, "exit"), "exited with status 0");
 	cr_assert_eq(u64_at(side, "exit_code"), 0);
 	cr_assert(is_null(side, "signal"));
-	cr_assert_eq(u64_at(side, "wall_ns"), 1500000);
+	cr_assert_eq(u64_at(side, "wall_ns"), 1500000000);
 	cr_assert_eq(json_reader__type(json_reader__get(side, "timed_out")), JSON_FALSE);
 	side = json_reader__get(r, "traced");
 	cr_assert(is_null(side, "exit_code"));
 	cr_assert_eq(u64_at(side, "signal"), 9);
-	cr_assert_eq(u64_at(side, "wall_ns"), 2500000);
+	cr_assert_eq(u64_at(side, "wall_ns"), 2500000000);
 
-	cr_assert_eq(u64_at(json_reader__get(r, "handed_over"), "count"), UNITS);
+	cr_assert_eq(u64_at(json_reader__get(r, "handed_over"), "count"), DESIGN_UNITS);
 	cr_assert_str_eq(json_reader__get_string(json_reader__get(r, "handed_over"), "unit"), "task");
 	cr_assert_eq(json_reader__len(json_reader__get(r, "figures")), 2);
 	fig = json_reader__at(json_reader__get(r, "figures"), 0);
@@ -227,17 +135,17 @@ Test(design_json, the_workload_documents_are_carried_whole)
 	char *again = NULL;
 	size_t len = 0;
 	struct json_writer w;
-	FILE *f;
+	FILE *mem;
 
 	cr_assert_eq(json_reader__len(docs), 2);
 	for (size_t i = 0; i < 2; i++) {
-		f = open_memstream(&again, &len);
-		cr_assert_not_null(f);
-		json_writer__init(&w, f);
+		mem = open_memstream(&again, &len);
+		cr_assert_not_null(mem);
+		json_writer__init(&w, mem);
 		json_reader__write(&w, json_reader__at(docs, i));
 		cr_assert_eq(json_writer__finish(&w), 0);
-		cr_assert_eq(fclose(f), 0);
-		cr_assert_str_eq(again, fixture, "documents.%s differs", json_reader__key_at(docs, i));
+		cr_assert_eq(fclose(mem), 0);
+		cr_assert_str_eq(again, f.doc, "documents.%s differs", json_reader__key_at(docs, i));
 		free(again);
 		again = NULL;
 	}
@@ -248,11 +156,11 @@ Test(design_json, the_census_futex_waits_and_cpu_time_are_per_unit)
 	const struct design_run *runs[] = { dr };
 	const struct json_node *r = json_reader__at(json_reader__get(document(runs, 1), "runs"), 0);
 	const struct json_node *c = json_reader__get(r, "census"), *k, *cpu, *name, *fw;
-	const struct attach_aggregate *g = run.agg;
+	const struct attach_aggregate *g = f.run.agg;
 	uint64_t waits = 0, wait_ns = 0;
 
-	cr_assert_eq(u64_at(c, "wakeups"), KIND_WAKEUPS);
-	cr_assert(double_at(c, "per_unit") == (double)KIND_WAKEUPS / UNITS);
+	cr_assert_eq(u64_at(c, "wakeups"), DESIGN_KIND_WAKEUPS);
+	cr_assert(double_at(c, "per_unit") == (double)DESIGN_KIND_WAKEUPS / DESIGN_UNITS);
 	cr_assert_eq(json_reader__len(json_reader__get(c, "kinds")), 1);
 	cr_assert_eq(u64_at(c, "kinds_untabled"), 0);
 	k = json_reader__at(json_reader__get(c, "kinds"), 0);
@@ -260,12 +168,12 @@ Test(design_json, the_census_futex_waits_and_cpu_time_are_per_unit)
 	cr_assert_str_eq(json_reader__get_string(k, "wakee"), "bq-consumer");
 	cr_assert_str_eq(json_reader__get_string(k, "mechanism"), "futex wake -> wait");
 	cr_assert_str_eq(json_reader__get_string(k, "family"), "futex");
-	cr_assert_eq(u64_at(k, "wakeups"), KIND_WAKEUPS);
-	cr_assert_eq(u64_at(k, "complete"), KIND_WAKEUPS);
+	cr_assert_eq(u64_at(k, "wakeups"), DESIGN_KIND_WAKEUPS);
+	cr_assert_eq(u64_at(k, "complete"), DESIGN_KIND_WAKEUPS);
 	cr_assert(double_at(k, "per_unit") == 0.5);
-	cr_assert_eq(u64_at(json_reader__get(k, "wake_to_run"), "count"), KIND_WAKEUPS);
+	cr_assert_eq(u64_at(json_reader__get(k, "wake_to_run"), "count"), DESIGN_KIND_WAKEUPS);
 	cr_assert_eq(u64_at(json_reader__get(k, "wake_to_run"), "min_ns"), 2000);
-	cr_assert_eq(u64_at(json_reader__get(k, "wake_to_run"), "max_ns"), 2000 + KIND_WAKEUPS - 1);
+	cr_assert_eq(u64_at(json_reader__get(k, "wake_to_run"), "max_ns"), 2000 + DESIGN_KIND_WAKEUPS - 1);
 
 	cpu = json_reader__get(r, "cpu");
 	cr_assert_eq(json_reader__len(json_reader__get(cpu, "names")), 1);
@@ -273,7 +181,7 @@ Test(design_json, the_census_futex_waits_and_cpu_time_are_per_unit)
 	cr_assert_str_eq(json_reader__get_string(name, "comm"), "bq-producer");
 	cr_assert_eq(u64_at(name, "cpu_ns"), 4000);
 	cr_assert_eq(u64_at(name, "slices"), 1);
-	cr_assert(double_at(name, "cpu_ns_per_unit") == 4000.0 / UNITS);
+	cr_assert(double_at(name, "cpu_ns_per_unit") == 4000.0 / DESIGN_UNITS);
 	cr_assert_eq(u64_at(cpu, "total_ns"), 4000);
 	cr_assert_eq(u64_at(cpu, "other_names_ns"), 0);
 	cr_assert_eq(u64_at(cpu, "unseen_slices"), 0);
@@ -287,7 +195,7 @@ Test(design_json, the_census_futex_waits_and_cpu_time_are_per_unit)
 	cr_assert_eq(u64_at(fw, "waits"), waits);
 	cr_assert_eq(u64_at(fw, "words"), g->nr_futexes);
 	cr_assert_eq(u64_at(fw, "wait_total_ns"), wait_ns);
-	cr_assert(double_at(fw, "per_unit") == (double)waits / UNITS);
+	cr_assert(double_at(fw, "per_unit") == (double)waits / DESIGN_UNITS);
 }
 
 /* the kernel side is attach mode's: the same members, the same figures */
@@ -310,9 +218,9 @@ Test(design_json, the_traced_kernel_side_is_the_attach_documents)
 	cr_assert_eq(u64_at(w, "complete"), RUN_COMPLETE);
 	cr_assert_eq(u64_at(json_reader__get(a, "events"), "missed_runs"), 3);
 	cr_assert_eq(u64_at(json_reader__get(json_reader__get(a, "stats"), "runq_wait"), "count"), RUN_COMPLETE);
-	cr_assert_eq(u64_at(json_reader__get(a, "migrations"), "all"), attach__counters(run.engine)->migrations);
+	cr_assert_eq(u64_at(json_reader__get(a, "migrations"), "all"), attach__counters(f.run.engine)->migrations);
 	cr_assert_gt(json_reader__len(json_reader__get(a, "causes")), 0);
-	cr_assert_eq(json_reader__len(json_reader__get(a, "futexes")), run.agg->nr_futexes);
+	cr_assert_eq(json_reader__len(json_reader__get(a, "futexes")), f.run.agg->nr_futexes);
 }
 
 /* --no-trace: what only the traced run has is null, and the untraced parts are all there */

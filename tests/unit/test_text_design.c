@@ -13,120 +13,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attach_run.h"
-#include "census.h"
 #include "json_reader.h"
+#include "design_run_fixture.h"
 #include "readback.h"
 #include "text_design.h"
 #include "text_lines.h"
 
-#define UNITS		60	/* the fixture's handed_over.cond */
-#define KIND_WAKEUPS	30
-
-static struct attach_run run;
-static struct attach_analysis *analysis;
+/* the run under test: design_run_fixture.h's, rebuilt for each test */
+static struct design_run_fixture f;
 static struct design_run *dr;
-static char *fixture, *text;
-static size_t fixture_len;
-static char *argv0 = "/x/burst-queue", *argv1 = "--json";
+static char *text;
 
-static struct json_doc *fixture_doc(void)
-{
-	char err[128];
-	struct json_doc *d = json_reader__parse(fixture, fixture_len, err, sizeof(err));
-
-	cr_assert_not_null(d, "%s", err);
-	return d;
-}
-
-/* census_of - @KIND_WAKEUPS futex wakeups of one kind, 2000 to 2029 ns each, and 4000 ns of "bq-producer" */
-static struct census *census_of(void)
-{
-	struct census *c = census__new();
-	struct wp_event e;
-
-	cr_assert_not_null(c);
-	census__process(c, RUN_PROC);
-	for (uint32_t i = 0; i < KIND_WAKEUPS; i++) {
-		struct attach_result r;
-
-		memset(&r, 0, sizeof(r));
-		r.sr.label = LABEL_COMPLETE;
-		r.waker.cls = WP_WAKER_SYSCALL;
-		r.waker.nr = SYS_futex;
-		r.waker.arg = 0x1000 + 64 * i;
-		r.waker.arg2 = FUTEX_WAKE_PRIVATE;
-		r.waker.tid = 501;
-		snprintf(r.waker.comm, sizeof(r.waker.comm), "bq-producer");
-		r.wait.known = true;
-		r.wait.nr = SYS_futex;
-		r.wait.arg = r.waker.arg;
-		r.wait.arg2 = FUTEX_WAIT_PRIVATE;
-		snprintf(r.wakee_comm, sizeof(r.wakee_comm), "bq-consumer");
-		r.family = MECH_FUTEX;
-		r.wake_to_run_ns = 2000 + i;
-		census__result(c, &r);
-	}
-	e = with_next_comm(with_next_tgid(ev_switch(1000, 0, 0, 501, 0, 0), RUN_PROC), "bq-producer");
-	census__event(c, &e);
-	e = ev_switch(5000, 0, 501, 0, 1, 0);
-	census__event(c, &e);
-	census__end(c, 10000);
-	return c;
-}
-
-/* a mode run of burst-queue, traced, whose every figure is known */
 static void setup(void)
 {
-	char path[PATH_MAX];
-
-	memset(&run, 0, sizeof(run));
-	attach_run__make(&run);
-	snprintf(path, sizeof(path), "%s/throughput-burst-queue.json", fixtures_dir());
-	fixture = read_file(path, &fixture_len);
-	analysis = calloc(1, sizeof(*analysis));
-	dr = calloc(1, sizeof(*dr));
-	cr_assert(analysis && dr);
-	analysis->engine = run.engine;
-	analysis->agg = run.agg;
-
-	dr->design_name = "burst-queue";
-	dr->mode = "cond";
-	dr->meta = run.run.meta;
-	snprintf(dr->command, sizeof(dr->command), "%s %s", argv0, argv1);
-	dr->argv[0] = argv0;
-	dr->argv[1] = argv1;
-	dr->untraced = (struct design_side){ .ran = true, .wall_ns = 1500000000 };
-	snprintf(dr->untraced.exit, sizeof(dr->untraced.exit), "exited with status 0");
-	dr->untraced.doc = fixture_doc();
-	dr->traced = (struct design_side){ .ran = true, .wall_ns = 2500000000, .status = 9 /* killed by SIGKILL */ };
-	snprintf(dr->traced.exit, sizeof(dr->traced.exit), "killed by signal 9 (Killed)");
-	dr->traced.doc = fixture_doc();
-	dr->session_opts = run.targets;
-	dr->session = run.run;
-	dr->analysis = analysis;
-	dr->census = census_of();
-	dr->units = UNITS;
-	snprintf(dr->unit, sizeof(dr->unit), "task");
-	dr->nr_figures = 2;
-	dr->figures[0] = (struct design_figure){ .label = "tasks=10 start=seed", .unit = "task", .runs = 3,
-						 .untraced_ns = 800, .traced_ns = 1000,
-						 .counts = "sent=30 received=30" };
-	dr->figures[1] = (struct design_figure){ .label = "tasks=10 start=ready", .unit = "task", .runs = 3,
-						 .untraced_ns = 0, .traced_ns = 2000, .counts = "cond_waits=3" };
+	design_run_fixture__make(&f);
+	dr = f.dr;
 	text = NULL;
 }
 
 static void teardown(void)
 {
 	free(text);
-	json_reader__free(dr->untraced.doc);
-	json_reader__free(dr->traced.doc);
-	census__free(dr->census);
-	free(dr);
-	free(analysis);
-	free(fixture);
-	attach_run__free(&run);
+	design_run_fixture__free(&f);
 }
 
 TestSuite(text_design, .init = setup, .fini = teardown);
@@ -207,7 +115,7 @@ Test(text_design, the_runs_their_figures_untraced_and_traced_and_their_ratio)
 
 Test(text_design, the_census_counts_wakeups_futex_waits_and_cpu_time_per_unit)
 {
-	const struct attach_aggregate *g = run.agg;
+	const struct attach_aggregate *g = f.run.agg;
 	char rows[5][256];
 
 	stats_line(rows[0], sizeof(rows[0]), "notify_kernel", &g->phase[PHASE_NOTIFY_KERNEL]);
@@ -246,11 +154,11 @@ Test(text_design, the_census_counts_wakeups_futex_waits_and_cpu_time_per_unit)
 
 Test(text_design, every_label_left_out_of_the_phases_is_named_after_the_first)
 {
-	run.agg->by_label[LABEL_LOST_EVENTS] = 2;
+	f.run.agg->by_label[LABEL_LOST_EVENTS] = 2;
 	cr_assert(has_line(report(), "Kernel phases of the 6 complete wakeups; not complete: lost_events 2, "
 			   "missing_event 1:"), "%s", text);
-	run.agg->by_label[LABEL_LOST_EVENTS] = 0;
-	run.agg->by_label[LABEL_MISSING_EVENT] = 0;
+	f.run.agg->by_label[LABEL_LOST_EVENTS] = 0;
+	f.run.agg->by_label[LABEL_MISSING_EVENT] = 0;
 	cr_assert(has_line(report(), "Kernel phases of the 6 complete wakeups:"), "%s", text);
 }
 
@@ -263,14 +171,14 @@ Test(text_design, what_did_not_fit_its_tables_is_counted_under_them)
 	c->names_untabled_ns = 2000;
 	c->unseen_slices = 3;
 	c->procs_untabled = 1;
-	run.agg->futexes_untabled = 5;
+	f.run.agg->futexes_untabled = 5;
 	snprintf(kinds_past, sizeof(kinds_past), "  7 wakeups of kinds past the first %d: counted above, not in this table",
 		 CENSUS_MAX_KINDS);
 	snprintf(futexes_past, sizeof(futexes_past), "  5 waits and wakes on words past the first %d are not in this "
 		 "table", ATTACH_AGG_MAX_FUTEXES);
 	snprintf(procs_past, sizeof(procs_past), "  1 processes it forked past the first %d: their threads are not "
 		 "counted", CENSUS_MAX_PROCS);
-	snprintf(others, sizeof(others), "  %-16s %8s %12s %12.3f %12.1f", "(other names)", "", "", 0.002, 2000.0 / UNITS);
+	snprintf(others, sizeof(others), "  %-16s %8s %12s %12.3f %12.1f", "(other names)", "", "", 0.002, 2000.0 / DESIGN_UNITS);
 	expect_lines(report(), (const char *const[]){
 		KIND_ROW,
 		kinds_past,
