@@ -16,37 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "csv_cells.h"
+#include "memout.h"
 #include "readback.h"
 
-static char *text;
-static size_t text_len;
-static FILE *mem;
-
-static void open_mem(void)
-{
-	text = NULL;
-	text_len = 0;
-	mem = open_memstream(&text, &text_len);
-	cr_assert_not_null(mem);
-}
-
-static void free_mem(void)
-{
-	if (mem)
-		fclose(mem);
-	mem = NULL;
-	free(text);
-	text = NULL;
-}
-
-/* written - what the cells wrote so far, NUL-terminated */
-static const char *written(void)
-{
-	cr_assert_eq(fflush(mem), 0);
-	return text;
-}
-
-TestSuite(csv_cells, .init = open_mem, .fini = free_mem);
+TestSuite(csv_cells, .init = memout__open, .fini = memout__close);
 
 struct str_case {
 	char cell[32];
@@ -75,19 +48,19 @@ ParameterizedTestParameters(csv_cells, a_text_cell_is_quoted_only_when_it_must_b
 
 ParameterizedTest(struct str_case *c, csv_cells, a_text_cell_is_quoted_only_when_it_must_be_and_its_quotes_doubled)
 {
-	csv_cells__put_str(mem, c->cell);
+	csv_cells__put_str(out, c->cell);
 	cr_assert_str_eq(written(), c->want, "cell '%s'", c->cell);
 }
 
 Test(csv_cells, a_number_cell_follows_its_separator_and_is_empty_where_it_does_not_apply)
 {
-	csv_cells__put_u64(mem, true, 0);
-	csv_cells__put_u64(mem, true, UINT64_MAX);
-	csv_cells__put_u64(mem, false, 12345);
-	csv_cells__put_i64(mem, true, -1);
-	csv_cells__put_i64(mem, true, INT64_MIN);
-	csv_cells__put_i64(mem, true, INT64_MAX);
-	csv_cells__put_i64(mem, false, -7);
+	csv_cells__put_u64(out, true, 0);
+	csv_cells__put_u64(out, true, UINT64_MAX);
+	csv_cells__put_u64(out, false, 12345);
+	csv_cells__put_i64(out, true, -1);
+	csv_cells__put_i64(out, true, INT64_MIN);
+	csv_cells__put_i64(out, true, INT64_MAX);
+	csv_cells__put_i64(out, false, -7);
 	cr_assert_str_eq(written(), ",0,18446744073709551615,,-1,-9223372036854775808,9223372036854775807,");
 }
 
@@ -134,8 +107,8 @@ Test(csv_cells, a_flush_says_whether_everything_written_reached_the_file)
 	FILE *full = fopen("/dev/full", "w");
 
 	/* a good stream */
-	csv_cells__put_str(mem, "x");
-	cr_assert_eq(csv_cells__flush(mem), 0);
+	csv_cells__put_str(out, "x");
+	cr_assert_eq(csv_cells__flush(out), 0);
 
 	if (!full)
 		cr_skip_test("no /dev/full here");

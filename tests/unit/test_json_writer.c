@@ -17,37 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "json_writer.h"
+#include "memout.h"
 #include "readback.h"
 
-static char *text;
-static size_t text_len;
-static FILE *mem;
-
-static void open_mem(void)
-{
-	text = NULL;
-	text_len = 0;
-	mem = open_memstream(&text, &text_len);
-	cr_assert_not_null(mem);
-}
-
-static void free_mem(void)
-{
-	if (mem)
-		fclose(mem);
-	mem = NULL;
-	free(text);
-	text = NULL;
-}
-
-/* written - what the writer wrote so far, NUL-terminated */
-static const char *written(void)
-{
-	cr_assert_eq(fflush(mem), 0);
-	return text;
-}
-
-TestSuite(json_emit, .init = open_mem, .fini = free_mem);
+TestSuite(json_emit, .init = memout__open, .fini = memout__close);
 
 struct utf8_case {
 	unsigned char bytes[5];
@@ -106,7 +79,7 @@ Test(json_emit, each_put_writes_its_member_and_the_if_forms_write_null_where_not
 	struct json_writer w;
 	FILE *f;
 
-	json_writer__init_compact(&w, mem);
+	json_writer__init_compact(&w, out);
 	json_writer__begin_object(&w);
 	json_writer__put_uint(&w, "u", UINT64_MAX);
 	json_writer__put_int(&w, "i", INT64_MIN);
@@ -140,7 +113,7 @@ Test(json_emit, a_key_is_escaped_as_a_string_is)
 {
 	struct json_writer w;
 
-	json_writer__init(&w, mem);
+	json_writer__init(&w, out);
 	json_writer__begin_object(&w);
 	json_writer__put_uint(&w, "a\"b\\c\n\x01\xff", 1);
 	json_writer__end_object(&w);
@@ -152,16 +125,16 @@ Test(json_emit, a_document_may_be_one_value_and_must_be_one)
 {
 	struct json_writer w;
 
-	json_writer__init(&w, mem);
+	json_writer__init(&w, out);
 	json_writer__string(&w, "only");
 	cr_assert_eq(json_writer__finish(&w), 0);
-	json_writer__init_compact(&w, mem);
+	json_writer__init_compact(&w, out);
 	json_writer__fixed_point(&w, 1500123, 3);
 	cr_assert_eq(json_writer__finish(&w), 0);
 	cr_assert_str_eq(written(), "\"only\"\n1500.123\n");
 
 	/* nothing at all is not a document, and no line ends it */
-	json_writer__init(&w, mem);
+	json_writer__init(&w, out);
 	cr_assert_eq(json_writer__finish(&w), -EINVAL);
 	cr_assert_str_eq(written(), "\"only\"\n1500.123\n");
 }
@@ -237,7 +210,7 @@ ParameterizedTest(struct misuse_case *c, json_emit, a_misuse_leaves_the_document
 {
 	struct json_writer w;
 
-	cr_assert_eq(misuse_run(&w, mem, c->step, c->wrong), -EINVAL, "%s", c->what);
+	cr_assert_eq(misuse_run(&w, out, c->step, c->wrong), -EINVAL, "%s", c->what);
 	cr_assert_str_eq(written(), c->left, "%s", c->what);
 }
 
@@ -252,7 +225,7 @@ Test(json_emit, a_pretty_array_of_containers_indents_each_level_by_two)
 		"]\n";
 	struct json_writer w;
 
-	json_writer__init(&w, mem);
+	json_writer__init(&w, out);
 	json_writer__begin_array(&w);
 	json_writer__begin_object(&w);
 	json_writer__key(&w, "a");

@@ -10,35 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "memout.h"
 #include "prom.h"
 #include "prom_text.h"
 
-static char *text;
-static size_t text_len;
-static FILE *out;
-
-static void setup(void)
-{
-	text = NULL;
-	out = open_memstream(&text, &text_len);
-	cr_assert_not_null(out);
-}
-
-static void teardown(void)
-{
-	if (out)
-		fclose(out);
-	free(text);
-}
-
-TestSuite(prom, .init = setup, .fini = teardown);
-
-/* written - what was written so far, NUL-terminated */
-static const char *written(void)
-{
-	cr_assert_eq(fflush(out), 0);
-	return text;
-}
+TestSuite(prom, .init = memout__open, .fini = memout__close);
 
 /* label_value - @v as prom__label_value() writes it, into @buf */
 static const char *label_value(const char *v, char *buf, size_t len)

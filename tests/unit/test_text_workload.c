@@ -14,42 +14,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "memout.h"
 #include "text_lines.h"
 #include "text_workload.h"
 
-static char *text;
-static size_t text_len;
-static FILE *out;
-
-static void setup(void)
-{
-	text = NULL;
-	out = open_memstream(&text, &text_len);
-	cr_assert_not_null(out);
-}
-
-static void teardown(void)
-{
-	if (out)
-		fclose(out);
-	free(text);
-}
-
-TestSuite(text_workload, .init = setup, .fini = teardown);
-
-/* printed - what was written so far, NUL-terminated */
-static const char *printed(void)
-{
-	cr_assert_eq(fflush(out), 0);
-	return text;
-}
+TestSuite(text_workload, .init = memout__open, .fini = memout__close);
 
 /* again - forget what was written: the next print starts a new text */
 static void again(void)
 {
-	fclose(out);
-	free(text);
-	setup();
+	memout__close();
+	memout__open();
 }
 
 /* row - the stats row of @h under @name (in a static buffer, one at a time) */
@@ -74,7 +49,7 @@ Test(text_workload, the_stats_header_names_the_columns_and_a_row_gives_them_in_u
 	histogram__add(&h, 4000);
 	text_workload__stats_header(out);
 	text_workload__stats_row(out, "runq_wait", &h);
-	cr_assert_str_eq(printed(), STATS_HEADER "\n"
+	cr_assert_str_eq(written(), STATS_HEADER "\n"
 		"runq_wait                 4     1.000     2.003     4.000     4.000     4.000     4.000     2.500\n");
 }
 
@@ -84,7 +59,7 @@ Test(text_workload, an_empty_distribution_is_a_row_of_a_count_of_zero_and_a_dash
 
 	histogram__init(&h);
 	text_workload__stats_row(out, "idle_exit", &h);
-	cr_assert_str_eq(printed(), "idle_exit                 0         -\n");
+	cr_assert_str_eq(written(), "idle_exit                 0         -\n");
 }
 
 /* ---------------------------------------------------------------- where the time went */
@@ -123,7 +98,7 @@ Test(text_workload, the_causes_table_gives_each_causes_share_and_time_per_wakeup
 		 cause_line(idle, sizeof(idle), "idle               30.0%          0.75  ", CAUSE_IDLE),
 		 cause_line(task, sizeof(task), "other_task         60.0%          1.50  ", CAUSE_OTHER_TASK),
 		 cause_line(rest, sizeof(rest), "unexplained        10.0%          0.25  ", CAUSE_UNEXPLAINED));
-	cr_assert_str_eq(printed(), want);
+	cr_assert_str_eq(written(), want);
 	free(ct);
 }
 
@@ -145,7 +120,7 @@ Test(text_workload, unexplained_is_always_listed_and_tasks_past_the_table_are_on
 		 "tasks holding a CPU a wakeup needed: every other task: 25.0%%, 0.50 us per wakeup\n",
 		 cause_line(task, sizeof(task), "other_task        100.0%          2.00  ", CAUSE_OTHER_TASK),
 		 cause_line(rest, sizeof(rest), "unexplained         0.0%          0.00  ", CAUSE_UNEXPLAINED));
-	cr_assert_str_eq(printed(), want);
+	cr_assert_str_eq(written(), want);
 	free(ct);
 }
 
@@ -156,7 +131,7 @@ Test(text_workload, nothing_explained_prints_no_causes_at_all)
 	cr_assert_not_null(ct);
 	ct->untabled_task_ns = 500;
 	text_workload__print_causes(out, ct, 3, 7, "the workload's");
-	cr_assert_str_eq(printed(), "");
+	cr_assert_str_eq(written(), "");
 	free(ct);
 }
 
@@ -165,15 +140,15 @@ Test(text_workload, nothing_explained_prints_no_causes_at_all)
 Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 {
 	text_workload__outliers_legend(out, false, 0);
-	cr_assert_str_eq(printed(), ", each phase split by cause (us;\n"
+	cr_assert_str_eq(written(), ", each phase split by cause (us;\n"
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
 	text_workload__outliers_legend(out, true, 0);
-	cr_assert_str_eq(printed(), ", their phases (us; no causes: --lean;\n"
+	cr_assert_str_eq(written(), ", their phases (us; no causes: --lean;\n"
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
 	text_workload__outliers_legend(out, true, 250000);
-	cr_assert_str_eq(printed(), ", their phases (us;\n"
+	cr_assert_str_eq(written(), ", their phases (us;\n"
 			 "'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
 			 "waking to switch-in took 250 us or more brought its CPU's last switches and idle\n"
 			 "transitions, which split its wake_enqueue and runq_wait; interrupts and the host's steal\n"
@@ -261,7 +236,7 @@ Test(text_workload, an_outliers_body_splits_each_phase_into_its_parts_longest_fi
 	r.rewait_seen = true;
 	r.rewait_ns = 300;
 	text_workload__print_outlier_body(out, &r, NULL, NULL);
-	cr_assert_str_eq(printed(),
+	cr_assert_str_eq(written(),
 		"  woken from CPU 0 onto CPU 1, queued there (the wake list: an IPI), which was idle\n"
 		"  notify_user         0.50  unexplained 0.50\n"
 		"  notify_kernel       1.00  own work 1.00\n"
@@ -283,7 +258,7 @@ Test(text_workload, an_outliers_body_shows_only_the_phases_asked_and_says_who_en
 	r.wakeup_cpu = r.waking_cpu;
 	r.target_was_idle = false;
 	text_workload__print_outlier_body(out, &r, show, NULL);
-	cr_assert_str_eq(printed(),
+	cr_assert_str_eq(written(),
 		"  woken from CPU 0 onto CPU 1, enqueued by the waker\n"
 		"  runq_wait          50.00  'wp-hog' pid 42 prio 120 ran on CPU 1 (then preempted) 30.00;\n"
 		"                            irq 24 'eth0' on CPU 1 5.00; own work 2.00; unexplained 13.00\n"
@@ -300,7 +275,7 @@ Test(text_workload, a_lean_outlier_without_flight_records_has_four_phases_and_no
 	/* own work far over an empty median: a full run would flag it, a lean one has nothing to say */
 	r.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OWN_WORK] = 40000;
 	text_workload__print_outlier_body(out, &r, NULL, ct);
-	cr_assert_str_eq(printed(),
+	cr_assert_str_eq(written(),
 		"  woken from CPU 0 onto CPU 1, queued there (the wake list: an IPI), which was idle\n"
 		"  notify              1.00  (causes not traced: --lean)\n"
 		"  wake_enqueue        4.00  (causes not traced: --lean)\n"
@@ -311,7 +286,7 @@ Test(text_workload, a_lean_outlier_without_flight_records_has_four_phases_and_no
 	again();
 	r.lean_flight = true;
 	text_workload__print_outlier_body(out, &r, NULL, ct);
-	cr_assert(has_line(printed(), "  wake_enqueue        4.00  CPU 1 idle 3.00; unexplained 1.00"), "%s", text);
+	cr_assert(has_line(written(), "  wake_enqueue        4.00  CPU 1 idle 3.00; unexplained 1.00"), "%s", text);
 	cr_assert_null(strstr(text, "own work 40.00 us"), "%s", text);
 	free(ct);
 }
@@ -355,7 +330,7 @@ ParameterizedTest(struct own_work_case *c, text_workload, own_work_far_over_its_
 	snprintf(own, sizeof(own), "%.2f", c->own / 1000.0);
 	snprintf(want, sizeof(want), "  runq_wait: own work %s us, %s its median %s, with nothing else seen on CPU 1:",
 		 own, c->median ? "far over" : "where", median);
-	cr_assert_eq(has_line(printed(), want), c->flagged, "%s", text);
+	cr_assert_eq(has_line(written(), want), c->flagged, "%s", text);
 	cr_assert_eq(has_line(text, "    the path's code on a slow path, or the host holding the vCPU outside the "
 			      "guest (not steal)"), c->flagged, "%s", text);
 	free(ct);
@@ -372,7 +347,7 @@ Test(text_workload, a_flag_names_the_cpu_of_its_phase)
 	r.waking_cpu = 3;
 	set_part(&r, PHASE_NOTIFY_KERNEL, CAUSE_OWN_WORK, 30000, NULL);
 	text_workload__print_outlier_body(out, &r, show, ct);
-	cr_assert(has_line(printed(), "  notify_kernel: own work 30.00 us, where its median 0.00, with nothing else "
+	cr_assert(has_line(written(), "  notify_kernel: own work 30.00 us, where its median 0.00, with nothing else "
 			   "seen on CPU 3:"), "%s", text);
 	free(ct);
 }
@@ -384,7 +359,7 @@ Test(text_workload, the_lean_tracing_lines_say_what_lean_mode_left_out)
 	struct wp_lean_counters c = { .woke_running = 7 };
 
 	text_workload__lean_tracing(out, "notify and resume are not split,", 0, -1, &c);
-	cr_assert_str_eq(printed(),
+	cr_assert_str_eq(written(),
 		"  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
 		"             record per wakeup; notify and resume are not split,\n"
 		"             and nothing explains a wakeup (without --lean each is split by cause)\n"
@@ -396,7 +371,7 @@ Test(text_workload, the_lean_tracing_lines_say_how_many_slow_wakeups_their_fligh
 	struct wp_lean_counters c = { .woke_running = 1, .no_storage = 2, .wakeup_unpaired = 4 };
 
 	text_workload__lean_tracing(out, "no syscall,", 50000, 3, &c);
-	cr_assert_str_eq(printed(),
+	cr_assert_str_eq(written(),
 		"  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
 		"             record per wakeup; no syscall,\n"
 		"             and only a wakeup whose waking to switch-in took 50 us or more is explained,\n"
@@ -410,7 +385,7 @@ Test(text_workload, the_lean_tracing_lines_say_how_many_slow_wakeups_their_fligh
 	again();
 	c = (struct wp_lean_counters){ 0 };
 	text_workload__lean_tracing(out, "no syscall,", 50000, -1, &c);
-	cr_assert(has_line(printed(), "             from its CPU's last switches and idle transitions (the flight "
+	cr_assert(has_line(written(), "             from its CPU's last switches and idle transitions (the flight "
 			   "recorder)"), "%s", text);
 }
 
@@ -421,7 +396,7 @@ Test(text_workload, the_steal_line_gives_the_steal_clocks_and_proc_stats_account
 
 	text_workload__host(out, &h, 250000);
 	/* at most (3 + 2 per CPU) ticks of 10 ms */
-	cr_assert_str_eq(printed(),
+	cr_assert_str_eq(written(),
 		"  steal      1.500 ms of CPUs 0 and 1 taken by the host over the run (steal clocks), 0.250 ms of it "
 		"inside complete wakeups\n"
 		"             the kernel's account (/proc/stat): +3 ticks of 10 ms on those CPUs, at most 70 ms\n");
@@ -436,13 +411,13 @@ Test(text_workload, the_steal_line_says_why_steal_was_not_measured_and_nothing_i
 
 	snprintf(h.why_off, sizeof(h.why_off), "no steal clock in this kernel's BTF");
 	text_workload__host(out, &h, 0);
-	cr_assert_str_eq(printed(), "  steal      not measured: no steal clock in this kernel's BTF\n");
+	cr_assert_str_eq(written(), "  steal      not measured: no steal clock in this kernel's BTF\n");
 	cr_assert_eq(text_workload__host_excess(&h, 1000000000), 0);
 	/* /proc/stat not read: no bound, no second line, nothing to call excess */
 	again();
 	h = (struct host_steal){ .measured = true, .cpus = { 2, 2 }, .seen_ns = 2000000 };
 	text_workload__host(out, &h, 1000);
-	cr_assert_str_eq(printed(), "  steal      2.000 ms of CPU 2 taken by the host over the run (steal clocks), "
+	cr_assert_str_eq(written(), "  steal      2.000 ms of CPU 2 taken by the host over the run (steal clocks), "
 			 "0.001 ms of it inside complete wakeups\n");
 	cr_assert_eq(text_workload__host_excess(&h, 1000000000), 0);
 }
@@ -453,7 +428,7 @@ Test(text_workload, the_cost_line_gives_the_bpf_time_records_and_own_cpu_per_wak
 				.bpf_timed_permille = 500, .self_cpu_ns = 2500000 };
 
 	text_workload__cost(out, &c, 450, 2, 100, 1000000000);
-	cr_assert_str_eq(printed(),
+	cr_assert_str_eq(written(),
 		"  cost       BPF 30.0 program runs, 6.00 us per wakeup (200 ns a run); 4.5 records per wakeup, "
 		"2 dropped\n"
 		"             the kernel timed 50.0% of those runs, the rest at their mean\n"
@@ -466,14 +441,14 @@ Test(text_workload, the_cost_line_says_why_bpf_time_is_missing_and_survives_zero
 
 	snprintf(c.bpf_stats_why_off, sizeof(c.bpf_stats_why_off), "kernel.bpf_stats_enabled is off");
 	text_workload__cost(out, &c, 40, 0, 0, 0);
-	cr_assert_str_eq(printed(),
+	cr_assert_str_eq(written(),
 		"  cost       BPF time not measured (kernel.bpf_stats_enabled is off); 0.0 records per wakeup, "
 		"0 dropped\n"
 		"             wakeprobe's own CPU 1.0 ms, 0.0% of the 0.00 s traced\n");
 	again();
 	c.known = false;
 	text_workload__cost(out, &c, 40, 0, 10, 1000);
-	cr_assert_str_eq(printed(), "  cost       not kept: recorded by a wakeprobe that did not keep it\n");
+	cr_assert_str_eq(written(), "  cost       not kept: recorded by a wakeprobe that did not keep it\n");
 }
 
 /* ---------------------------------------------------------------- warnings */
@@ -515,7 +490,7 @@ Test(text_workload, every_warning_and_note_comes_in_its_order)
 	r->steal = (struct host_steal){ .measured = true, .cpus = { 0, 1 }, .clk_tck = 10000, .nr_cpus = 1 };
 	r->agg.causes.cause_ns[CAUSE_HOST] = 1000000;
 	text_workload__warnings(r, collect, out);
-	cr_assert_str_eq(printed(),
+	cr_assert_str_eq(written(),
 		"WARNING|7 events lost, 1 samples marked lost_events (not attributed); raise --ringbuf-kb\n"
 		"WARNING|11 samples were sent but 10 were read\n"
 		"WARNING|3 samples arrived out of sequence\n"
@@ -534,11 +509,11 @@ Test(text_workload, a_clean_run_has_no_warning_and_skipped_runs_alone_need_no_bi
 	r->traced = true;
 	r->agg.samples = r->samples_sent = 10;
 	text_workload__warnings(r, collect, out);
-	cr_assert_str_eq(printed(), "");
+	cr_assert_str_eq(written(), "");
 	r->missed_runs = 2;
 	r->interrupted = true;
 	text_workload__warnings(r, collect, out);
-	cr_assert_str_eq(printed(), "WARNING|2 events lost, 0 samples marked lost_events (not attributed)\n"
+	cr_assert_str_eq(written(), "WARNING|2 events lost, 0 samples marked lost_events (not attributed)\n"
 			 "NOTE|interrupted: the figures cover the samples taken until then\n");
 	free(r);
 }
@@ -550,7 +525,7 @@ Test(text_workload, an_untraced_run_has_no_events_to_lose)
 	r->drops_total = 5;
 	r->agg.samples = r->samples_sent = 10;
 	text_workload__warnings(r, collect, out);
-	cr_assert_str_eq(printed(), "");
+	cr_assert_str_eq(written(), "");
 	free(r);
 }
 
@@ -641,7 +616,7 @@ Test(text_workload, a_traced_run_says_how_it_ran_then_its_phases_causes_and_outl
 	int k;
 
 	text_workload__print_text(out, &cfg, r);
-	doc = printed();
+	doc = written();
 	snprintf(head, sizeof(head), "wakeprobe %s: eventfd, an eventfd write wakes a read", WAKEPROBE_VERSION);
 	for (k = 0; k < NR_PHASES; k++)
 		snprintf(rows[k], sizeof(rows[k]), "%s", row(wakeup__phase_name(k), &a->phase[k]));
@@ -714,7 +689,7 @@ Test(text_workload, an_untraced_run_has_totals_alone)
 	snprintf(wait, sizeof(wait), "%s", row("waiter CPU", &r->agg.wait_cpu));
 	cr_assert(strstr(all, "        3    20.000    20.000"), "%s", all);
 	cr_assert(strstr(wait, "        3    50.000    50.000"), "%s", wait);
-	expect_lines(printed(), (const char *const[]){
+	expect_lines(written(), (const char *const[]){
 		"  duration   0.002 s from first notify to last wakeup",
 		"  tracing    off (--no-trace): totals only",
 		"  samples    3 sent, 3 measured",
@@ -757,7 +732,7 @@ Test(text_workload, a_path_without_a_kernel_has_a_total_and_the_syscalls_of_its_
 	r->samples_sent = 3;
 	text_workload__print_text(out, &cfg, r);
 	snprintf(total, sizeof(total), "%s", row("total", &r->agg.total));
-	doc = printed();
+	doc = written();
 	expect_lines(doc, (const char *const[]){
 		"  samples    3 sent, 3 complete, 0 not in the phase table",
 		"",
@@ -779,7 +754,7 @@ Test(text_workload, a_path_without_a_kernel_has_a_total_and_the_syscalls_of_its_
 	again();
 	r->agg.lean = true;
 	text_workload__print_text(out, &cfg, r);
-	cr_assert(has_line(printed(), "Syscalls made by the waiter inside its waits: not traced (--lean)"), "%s", text);
+	cr_assert(has_line(written(), "Syscalls made by the waiter inside its waits: not traced (--lean)"), "%s", text);
 	free(r);
 }
 
@@ -815,7 +790,7 @@ Test(text_workload, a_lean_run_has_four_phases_and_says_what_it_did_not_see)
 	snprintf(rows[3], sizeof(rows[0]), "%s", row("resume", &r->agg.phase[PHASE_RESUME_KERNEL]));
 	snprintf(rows[4], sizeof(rows[0]), "%s", row("total", &r->agg.total));
 	cr_assert(strstr(rows[0], "        2     1.500     1.500"), "%s", rows[0]);
-	doc = printed();
+	doc = written();
 	expect_lines(doc, (const char *const[]){
 		"  events     0 recorded, 0 dropped (BPF ring buffer full), 0 lost to skipped BPF runs",
 		"  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one",
@@ -847,7 +822,7 @@ Test(text_workload, a_path_that_starts_a_thread_each_time_has_no_one_wakee)
 	cfg.waker_cpu = 2;
 	cfg.wakee_cpu = 3;
 	text_workload__print_text(out, &cfg, r);
-	cr_assert(has_line(printed(), "  threads    waker tid 100 on CPU 2 -> a new thread each time, on CPU 2 or 3 as "
+	cr_assert(has_line(written(), "  threads    waker tid 100 on CPU 2 -> a new thread each time, on CPU 2 or 3 as "
 			   "the kernel places it, back to back"), "%s", text);
 	free(r);
 }
@@ -861,7 +836,7 @@ Test(text_workload, late_and_evicted_events_are_said_when_there_are_any)
 	r->missed_runs = 1;
 	r->merge.late_events = 2;
 	text_workload__print_text(out, &cfg, r);
-	cr_assert(has_line(printed(), "  events     321 recorded, 4 dropped (BPF ring buffer full), 1 lost to skipped "
+	cr_assert(has_line(written(), "  events     321 recorded, 4 dropped (BPF ring buffer full), 1 lost to skipped "
 			   "BPF runs, 2 late, 0 evicted"), "%s", text);
 	free(r);
 }
@@ -931,7 +906,7 @@ Test(text_workload, the_comparison_has_a_row_per_path_and_the_median_of_each_pha
 	text_workload__print_comparison(out, &cfg, wl, (const struct run_result *const *)r, 4);
 	snprintf(head, sizeof(head), "wakeprobe %s: every path, 4 wakeups each, back to back, waker CPU 0 -> wakee CPU 1",
 		 WAKEPROBE_VERSION);
-	expect_lines(printed(), (const char *const[]){
+	expect_lines(written(), (const char *const[]){
 		head,
 		"",
 		"Total latency, notify -> woken, every sample (us)",
@@ -976,7 +951,7 @@ Test(text_workload, the_comparison_names_the_label_that_kept_most_samples_out)
 		aggregate__add(&r->agg, &s);
 	}
 	text_workload__print_comparison(out, &cfg, wl, (const struct run_result *const *)&r, 1);
-	cr_assert(has_line(printed(), "eventfd                6      7.70      7.70      7.70       7.70        0  "
+	cr_assert(has_line(written(), "eventfd                6      7.70      7.70      7.70       7.70        0  "
 			   "5 (most: lost_events)"), "%s", text);
 	free(r);
 }
@@ -994,7 +969,7 @@ Test(text_workload, an_untraced_comparison_has_totals_alone_and_a_lean_one_says_
 	text_workload__print_comparison(out, &cfg, wl, (const struct run_result *const *)&r, 1);
 	snprintf(head, sizeof(head), "wakeprobe %s: every path, 2 wakeups each, one every 500 us, waker CPU 0 -> wakee "
 		 "CPU 1, untraced", WAKEPROBE_VERSION);
-	expect_lines(printed(), (const char *const[]){
+	expect_lines(written(), (const char *const[]){
 		head,
 		"",
 		"Total latency, notify -> woken, every sample (us)",
@@ -1010,7 +985,7 @@ Test(text_workload, an_untraced_comparison_has_totals_alone_and_a_lean_one_says_
 	cfg.lean = true;
 	r->traced = true;
 	text_workload__print_comparison(out, &cfg, wl, (const struct run_result *const *)&r, 1);
-	expect_lines(printed(), (const char *const[]){
+	expect_lines(written(), (const char *const[]){
 		"--lean: the syscalls were not traced, so notify kernel and resume kernel hold the whole",
 		"notify (t_notify -> sched_waking) and resume (switch-in -> t_woken).",
 		"",
