@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "aggregate.h"
+#include "samples.h"
 #include "text_workload.h"
 
 static struct aggregate *a;
@@ -23,33 +24,6 @@ static void teardown(void)
 
 TestSuite(aggregate, .init = setup, .fini = teardown);
 
-/* a complete, phased sample of @total_ns, all of it one task's time when @pid is set */
-static struct sample_result sample(uint64_t seq, int64_t total_ns, uint32_t pid, const char *comm)
-{
-	struct sample_result r;
-
-	memset(&r, 0, sizeof(r));
-	r.sample.seq = seq;
-	r.t_notify_ns = 1000000 * seq;
-	r.t_woken_ns = r.t_notify_ns + (uint64_t)total_ns;
-	r.total_ns = total_ns;
-	r.phase_ns[PHASE_RUNQ_WAIT] = total_ns;
-	r.label = LABEL_COMPLETE;
-	r.phased = true;
-	if (pid) {
-		r.why.nr_iv = 1;
-		r.why.iv[0].cause = CAUSE_OTHER_TASK;
-		r.why.iv[0].phase = PHASE_RUNQ_WAIT;
-		r.why.iv[0].pid = pid;
-		r.why.iv[0].dur_ns = (uint64_t)total_ns;
-		snprintf(r.why.iv[0].name, sizeof(r.why.iv[0].name), "%s", comm);
-		r.why.by_cause[CAUSE_OTHER_TASK] = total_ns;
-	} else {
-		r.why.by_cause[CAUSE_UNEXPLAINED] = total_ns;
-	}
-	return r;
-}
-
 Test(aggregate, keeps_the_k_slowest_at_or_over_the_threshold_slowest_first)
 {
 	static const int64_t totals[] = { 5000, 90000, 12000, 70000, 3000, 88000, 40000, 91000 };
@@ -57,7 +31,7 @@ Test(aggregate, keeps_the_k_slowest_at_or_over_the_threshold_slowest_first)
 
 	aggregate__want_outliers(a, 3, 10000);
 	for (i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
-		struct sample_result r = sample(i + 1, totals[i], 0, NULL);
+		struct sample_result r = task_sample(i + 1, totals[i], 0, NULL);
 
 		aggregate__add(a, &r);
 	}
@@ -70,7 +44,7 @@ Test(aggregate, keeps_the_k_slowest_at_or_over_the_threshold_slowest_first)
 
 Test(aggregate, no_outliers_are_kept_unless_asked)
 {
-	struct sample_result r = sample(1, 50000, 0, NULL);
+	struct sample_result r = task_sample(1, 50000, 0, NULL);
 
 	aggregate__add(a, &r);
 	cr_assert_eq(a->nr_outliers, 0);
@@ -88,10 +62,10 @@ Test(aggregate, the_tasks_past_the_five_listed_and_past_the_table_are_summed_in_
 	struct sample_result r;
 
 	/* 20 tasks, 1 us each but the first, 10 us: 15 past the five listed, 4 of them past the table */
-	r = sample(1, 10000, 100, "big");
+	r = task_sample(1, 10000, 100, "big");
 	aggregate__add(a, &r);
 	for (pid = 101; pid < 120; pid++) {
-		r = sample(pid, 1000, pid, "small");
+		r = task_sample(pid, 1000, pid, "small");
 		aggregate__add(a, &r);
 	}
 	cause_totals__sort_tasks(&a->causes);

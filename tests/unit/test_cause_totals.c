@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cause_totals.h"
+#include "samples.h"
 
 static struct cause_totals *c;
 
@@ -29,33 +30,6 @@ static void teardown(void)
 }
 
 TestSuite(cause_totals, .init = setup, .fini = teardown);
-
-/* a complete, phased sample of @total_ns, all of it one task's time when @pid is set */
-static struct sample_result sample(uint64_t seq, int64_t total_ns, uint32_t pid, const char *comm)
-{
-	struct sample_result r;
-
-	memset(&r, 0, sizeof(r));
-	r.sample.seq = seq;
-	r.t_notify_ns = 1000000 * seq;
-	r.t_woken_ns = r.t_notify_ns + (uint64_t)total_ns;
-	r.total_ns = total_ns;
-	r.phase_ns[PHASE_RUNQ_WAIT] = total_ns;
-	r.label = LABEL_COMPLETE;
-	r.phased = true;
-	if (pid) {
-		r.why.nr_iv = 1;
-		r.why.iv[0].cause = CAUSE_OTHER_TASK;
-		r.why.iv[0].phase = PHASE_RUNQ_WAIT;
-		r.why.iv[0].pid = pid;
-		r.why.iv[0].dur_ns = (uint64_t)total_ns;
-		snprintf(r.why.iv[0].name, sizeof(r.why.iv[0].name), "%s", comm);
-		r.why.by_cause[CAUSE_OTHER_TASK] = total_ns;
-	} else {
-		r.why.by_cause[CAUSE_UNEXPLAINED] = total_ns;
-	}
-	return r;
-}
 
 /* with_interval - @r with one more stretch: @cause in @phase, by @pid named @name */
 static void with_interval(struct sample_result *r, enum cause cause, enum phase phase, uint32_t pid, uint64_t dur,
@@ -76,11 +50,11 @@ Test(cause_totals, tasks_are_summed_by_pid_under_their_latest_name_and_sorted_by
 	struct sample_result r;
 	uint32_t pid;
 
-	r = sample(1, 1000, 42, "bash");
+	r = task_sample(1, 1000, 42, "bash");
 	cause_totals__add(c, &r);
-	r = sample(2, 5000, 7, "kworker/1:0");
+	r = task_sample(2, 5000, 7, "kworker/1:0");
 	cause_totals__add(c, &r);
-	r = sample(3, 9000, 42, "wp-hog");	/* the same process after exec */
+	r = task_sample(3, 9000, 42, "wp-hog");	/* the same process after exec */
 	cause_totals__add(c, &r);
 	cause_totals__sort_tasks(c);
 
@@ -93,7 +67,7 @@ Test(cause_totals, tasks_are_summed_by_pid_under_their_latest_name_and_sorted_by
 
 	/* a full table counts what does not fit, and drops no time */
 	for (pid = 100; pid < 100 + CAUSE_MAX_TASKS; pid++) {
-		r = sample(pid, 10, pid, "t");
+		r = task_sample(pid, 10, pid, "t");
 		cause_totals__add(c, &r);
 	}
 	cr_assert_eq(c->nr_tasks, CAUSE_MAX_TASKS);
@@ -102,7 +76,7 @@ Test(cause_totals, tasks_are_summed_by_pid_under_their_latest_name_and_sorted_by
 
 Test(cause_totals, causes_totals_and_migrations_add_up_over_the_wakeups)
 {
-	struct sample_result r1 = sample(1, 10000, 0, NULL), r2 = sample(2, 4000, 0, NULL);
+	struct sample_result r1 = task_sample(1, 10000, 0, NULL), r2 = task_sample(2, 4000, 0, NULL);
 
 	r1.why.by_cause[CAUSE_IDLE] = 6000;
 	r1.why.by_cause[CAUSE_UNEXPLAINED] = 4000;
@@ -127,7 +101,7 @@ Test(cause_totals, causes_totals_and_migrations_add_up_over_the_wakeups)
 
 Test(cause_totals, each_phase_keeps_every_wakeups_own_work_even_none)
 {
-	struct sample_result r1 = sample(1, 1000, 0, NULL), r2 = sample(2, 1000, 0, NULL);
+	struct sample_result r1 = task_sample(1, 1000, 0, NULL), r2 = task_sample(2, 1000, 0, NULL);
 
 	r1.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OWN_WORK] = 100;
 	r1.why.by_phase_cause[PHASE_NOTIFY_USER][CAUSE_OWN_WORK] = 50;
@@ -148,7 +122,7 @@ Test(cause_totals, each_phase_keeps_every_wakeups_own_work_even_none)
 
 Test(cause_totals, only_the_tasks_in_a_wakeups_way_are_tabled)
 {
-	struct sample_result r = sample(1, 100000, 0, NULL);
+	struct sample_result r = task_sample(1, 100000, 0, NULL);
 
 	with_interval(&r, CAUSE_OTHER_TASK, PHASE_RUNQ_WAIT, 10, 1000, "hog");
 	with_interval(&r, CAUSE_WAKER_PREEMPTED, PHASE_NOTIFY_KERNEL, 11, 2000, "kworker/0:1");
@@ -184,7 +158,7 @@ Test(cause_totals, tasks_of_equal_time_keep_the_order_they_came_in)
 	static const uint32_t sorted[] = { 2, 4, 6, 1, 3, 5 };
 
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
-		struct sample_result r = sample(i + 1, in[i].ns, in[i].pid, "t");
+		struct sample_result r = task_sample(i + 1, in[i].ns, in[i].pid, "t");
 
 		cause_totals__add(c, &r);
 	}
@@ -202,12 +176,12 @@ Test(cause_totals, a_tabled_task_still_adds_up_once_the_table_is_full)
 	struct sample_result r;
 
 	for (uint32_t pid = 1; pid <= CAUSE_MAX_TASKS; pid++) {
-		r = sample(pid, 100, pid, "t");
+		r = task_sample(pid, 100, pid, "t");
 		cause_totals__add(c, &r);
 	}
-	r = sample(100, 50, 1000, "late");
+	r = task_sample(100, 50, 1000, "late");
 	cause_totals__add(c, &r);
-	r = sample(101, 70, 3, "renamed");
+	r = task_sample(101, 70, 3, "renamed");
 	cause_totals__add(c, &r);
 
 	cr_assert_eq(c->nr_tasks, CAUSE_MAX_TASKS);
