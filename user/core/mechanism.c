@@ -317,8 +317,8 @@ static void waker_end(const struct waker_info *w, struct end *end)
 	syscall_verb(w->nr, end->verb, sizeof(end->verb));
 }
 
-/* wait_end - the wakee's end of a mechanism: the syscall it slept in */
-static void wait_end(const struct wait_info *wait, struct end *end)
+/* wakee_end - the wakee's end of a mechanism: the syscall it slept in */
+static void wakee_end(const struct wait_info *wait, struct end *end)
 {
 	memset(end, 0, sizeof(*end));
 	if (wait->start) {
@@ -378,7 +378,7 @@ void mechanism__wait_name(const struct wait_info *wait, char *buf, size_t len)
 		snprintf(buf, len, "unknown wait");
 		return;
 	}
-	wait_end(wait, &end);
+	wakee_end(wait, &end);
 	end_name(&end, true, buf, len);
 }
 
@@ -485,7 +485,7 @@ static void name(const struct waker_info *w, const struct wait_info *wait, bool 
 	struct end wk, wt;
 
 	if (have_wait) {
-		wait_end(wait, &wt);
+		wakee_end(wait, &wt);
 		end_name(&wt, which, waited, sizeof(waited));
 	}
 	if (w->cls == WP_WAKER_SYSCALL) {

@@ -12,22 +12,23 @@
 #include "catalog.h"
 #include "summaries.h"
 
-#define FUTEX_NOTIFY	{ { SYS_futex, SYS_futex_wake, SYS_futex_requeue, -1 } }
-#define FUTEX_WAIT	{ { SYS_futex, SYS_futex_waitv, SYS_futex_wait, -1 } }
+/* the syscalls that notify through a futex, and that wait on one (not <linux/futex.h>'s op codes) */
+#define FUTEX_NOTIFY_SYSCALLS	{ { SYS_futex, SYS_futex_wake, SYS_futex_requeue, -1 } }
+#define FUTEX_WAIT_SYSCALLS	{ { SYS_futex, SYS_futex_waitv, SYS_futex_wait, -1 } }
 
 static const struct workload_desc workloads[] = {
 	{
 		.name = "cond",
 		.summary = WP_SUMMARY_COND,
-		.notify_syscalls = FUTEX_NOTIFY,
-		.wait_syscalls = FUTEX_WAIT,
+		.notify_syscalls = FUTEX_NOTIFY_SYSCALLS,
+		.wait_syscalls = FUTEX_WAIT_SYSCALLS,
 		.notify_optional = true,
 	},
 	{
 		.name = "sem",
 		.summary = WP_SUMMARY_SEM,
-		.notify_syscalls = FUTEX_NOTIFY,
-		.wait_syscalls = FUTEX_WAIT,
+		.notify_syscalls = FUTEX_NOTIFY_SYSCALLS,
+		.wait_syscalls = FUTEX_WAIT_SYSCALLS,
 		.notify_optional = true,
 	},
 	{
@@ -67,15 +68,15 @@ static const struct workload_desc workloads[] = {
 	{
 		.name = "shmsem",
 		.summary = WP_SUMMARY_SHMSEM,
-		.notify_syscalls = FUTEX_NOTIFY,
-		.wait_syscalls = FUTEX_WAIT,
+		.notify_syscalls = FUTEX_NOTIFY_SYSCALLS,
+		.wait_syscalls = FUTEX_WAIT_SYSCALLS,
 		.notify_optional = true,
 	},
 	{
 		.name = "futex",
 		.summary = WP_SUMMARY_FUTEX,
-		.notify_syscalls = FUTEX_NOTIFY,
-		.wait_syscalls = FUTEX_WAIT,
+		.notify_syscalls = FUTEX_NOTIFY_SYSCALLS,
+		.wait_syscalls = FUTEX_WAIT_SYSCALLS,
 		.notify_optional = true,
 	},
 	{
