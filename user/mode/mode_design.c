@@ -118,7 +118,10 @@ static int design_measure(struct mode_run *m)
 			return mode__fail(m, status, msg);
 		}
 		if (m->out->text) {
-			struct results one = { .kind = RUN_DESIGN, .design = { d->name, (const struct design_run *const *)&r, 1 } };
+			struct results one = {
+				.kind = RUN_DESIGN,
+				.design = { .workload = d->name, .runs = (const struct design_run *const *)&r, .n = 1 },
+			};
 
 			if (shown++)
 				fprintf(stdout, "\n");
@@ -139,7 +142,11 @@ static int design_report(struct mode_run *m)
 	struct design_state *s = m->state;
 	struct results r = {
 		.kind = RUN_DESIGN,
-		.design = { s->design->name, (const struct design_run *const *)s->runs, s->kept },
+		.design = {
+			.workload = s->design->name,
+			.runs = (const struct design_run *const *)s->runs,
+			.n = s->kept,
+		},
 	};
 	char msg[PATH_MAX + 256];
 

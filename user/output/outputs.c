@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* outputs.c - the files besides the text report, each format's through its sink, written whole or not at all */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include "attach_recording.h"
 #include "outputs.h"
@@ -8,16 +9,22 @@
 #include "recorder.h"
 #include "run_recording.h"
 
-/* the formats, in the order of their files: made, written, put in place */
-static const struct sink *const formats[OUTPUTS_SINKS] = {
-	&json_sink, &csv_sink, &perfetto_sink, &prometheus_sink, &plot_sink,
+/* the formats, in the order of their files (made, written, put in place), and where each file is named */
+static const struct format {
+	const struct sink *sink;
+	size_t path;		/* offsetof the member of struct output_paths that names its file */
+} formats[OUTPUTS_SINKS] = {
+	{ &json_sink, offsetof(struct output_paths, json) },
+	{ &csv_sink, offsetof(struct output_paths, csv) },
+	{ &perfetto_sink, offsetof(struct output_paths, perfetto) },
+	{ &prometheus_sink, offsetof(struct output_paths, prometheus) },
+	{ &plot_sink, offsetof(struct output_paths, plot) },
 };
 
-/* path_of - where @p asks for @sink's file; NULL: not asked for */
-static const char *path_of(const struct output_paths *p, const struct sink *sink)
+/* path_of - where @p asks for format @f's file; NULL: not asked for */
+static const char *path_of(const struct output_paths *p, const struct format *f)
 {
-	return sink == &json_sink ? p->json : sink == &csv_sink ? p->csv : sink == &perfetto_sink ? p->perfetto :
-	       sink == &prometheus_sink ? p->prometheus : sink == &plot_sink ? p->plot : NULL;
+	return *(const char *const *)((const char *)p + f->path);
 }
 
 int outputs__check_files(const struct output_paths *p, char *msg, size_t len)
@@ -54,7 +61,7 @@ static int open_files(struct outputs *out, const struct output_paths *p, char *m
 
 	err = open_one(&out->record, "record -o", p->record, msg, len);
 	for (size_t i = 0; i < OUTPUTS_SINKS && !err; i++)
-		err = open_one(&out->sinks[i].file, formats[i]->option, path_of(p, formats[i]), msg, len);
+		err = open_one(&out->sinks[i].file, formats[i].sink->option, path_of(p, &formats[i]), msg, len);
 	if (err) {
 		outputs__abandon(out);
 		return err;
@@ -72,7 +79,7 @@ int outputs__open(struct outputs *out, const struct output_paths *p, enum run_ki
 	memset(out, 0, sizeof(*out));
 	out->kind = kind;
 	for (size_t i = 0; i < OUTPUTS_SINKS; i++)
-		out->sinks[i].sink = formats[i];
+		out->sinks[i].sink = formats[i].sink;
 	err = open_files(out, p, msg, len);
 	if (err)
 		return err;
