@@ -4,7 +4,9 @@
  * wakeups of the tasks of the processes PID... (the kernel's pids) over
  * SECONDS, one line, with the window in CLOCK_MONOTONIC ns, the clock of
  * wakeprobe's records: the wakeups a recording holds inside that window
- * are what to hold against it.
+ * are what to hold against it. A second line says how many were queued
+ * from another CPU, and a third the percentiles of their waking -> wakeup
+ * time, to the power of two that holds them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +25,24 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/* print_enqueue - the p50, p90 and p99 of the waking -> wakeup times, each as the log2 slot that holds it */
+static void print_enqueue(const __u64 *slots, size_t n)
+{
+	static const unsigned int pct[] = { 50, 90, 99 };
+	unsigned long long all = 0, seen = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		all += slots[i];
+	printf("waking -> wakeup, %llu paired:", all);
+	for (size_t j = 0; j < sizeof(pct) / sizeof(pct[0]) && all; j++) {
+		while (k < n && (seen + slots[k]) * 100 < all * pct[j])
+			seen += slots[k++];
+		printf(" p%u < %llu ns", pct[j], 2ull << k);
+	}
+	printf("\n");
 }
 
 int main(int argc, char **argv)
@@ -64,6 +84,8 @@ int main(int argc, char **argv)
 	wake_count_bpf__detach(skel);
 	printf("wakeups %llu in %llu s, CLOCK_MONOTONIC %llu..%llu ns\n", (unsigned long long)skel->bss->wakeups,
 	       (unsigned long long)seconds, (unsigned long long)from_ns, (unsigned long long)to_ns);
+	printf("queued from another CPU %llu\n", (unsigned long long)skel->bss->queued_remote);
+	print_enqueue(skel->bss->enqueue_log2, sizeof(skel->bss->enqueue_log2) / sizeof(skel->bss->enqueue_log2[0]));
 	wake_count_bpf__destroy(skel);
 	return 0;
 }
