@@ -21,11 +21,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* the stream buffer of a file (not stdout): what one write() hands the kernel */
+#define OUTFILE_BUFFER_BYTES	(1u << 20)
+
 struct outfile {
 	const char *what;		/* "--json", "record -o": for messages */
 	char path[PATH_MAX];		/* the destination; empty until opened */
 	char tmp[PATH_MAX];		/* the file being written; empty for stdout or once done */
 	FILE *f;			/* NULL until opened */
+	char *buf;			/* f's buffer, OUTFILE_BUFFER_BYTES; NULL: stdio's own */
 	int fd;				/* the temporary file's, under f */
 	int err;			/* the first failed write's -errno, 0 if none */
 };
