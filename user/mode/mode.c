@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "attach_analysis.h"
 #include "collector.h"
 #include "cpus.h"
 #include "mode.h"
@@ -91,6 +92,23 @@ int mode__check_local(struct mode_run *m, bool *cpus_given, uid_t *uid, gid_t *g
 		return 1;
 	}
 	return 0;
+}
+
+void mode__attach_report(const struct wp_options *o, const struct attach_session_opts *targets,
+			 const struct attach_session_result *run, const struct attach_analysis *a,
+			 struct attach_report *report)
+{
+	*report = (struct attach_report){
+		.targets = targets,
+		.run = run,
+		.counters = attach_analysis__counters(a),
+		.agg = a->agg,
+		.tids = o->tids,
+		.nr_tids = o->nr_tids,
+		.tids_left_out = a->tids_left_out,
+		.pairs = o->pairs,
+		.order = o->order_by_cost ? ATTACH_ORDER_COST : ATTACH_ORDER_COUNT,
+	};
 }
 
 int mode__report(struct mode_run *m, const struct results *r)

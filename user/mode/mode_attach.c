@@ -188,21 +188,11 @@ static int attach_measure(struct mode_run *m)
 
 static int attach_report(struct mode_run *m)
 {
-	const struct wp_options *o = m->o;
 	struct attach_state *s = m->state;
-	struct attach_report report = {
-		.targets = &s->so,
-		.run = &s->res,
-		.counters = attach_analysis__counters(s->analysis),
-		.agg = s->analysis->agg,
-		.tids = o->tids,
-		.nr_tids = o->nr_tids,
-		.tids_left_out = s->analysis->tids_left_out,
-		.pairs = o->pairs,
-		.order = o->order_by_cost ? ATTACH_ORDER_COST : ATTACH_ORDER_COUNT,
-	};
+	struct attach_report report;
 	struct results r = { .kind = RUN_ATTACH, .attach.report = &report };
 
+	mode__attach_report(m->o, &s->so, &s->res, s->analysis, &report);
 	return mode__report(m, &r) ? 1 : m->status;
 }
 

@@ -170,7 +170,6 @@ static int replay_measure(struct mode_run *m)
 /* replay_report - the reports of the recording's runs, as the live run made them */
 static int replay_report(struct mode_run *m)
 {
-	const struct wp_options *o = m->o;
 	struct replay_state *s = m->state;
 	const struct workload_desc *wl[MAX_RUNS];
 	const struct run_result *res[MAX_RUNS];
@@ -180,17 +179,7 @@ static int replay_report(struct mode_run *m)
 	if (s->attach_run) {
 		const struct attach_replay_run *run = s->attach_run;
 
-		report = (struct attach_report){
-			.targets = &run->targets.opts,
-			.run = &run->res,
-			.counters = attach_analysis__counters(run->analysis),
-			.agg = run->analysis->agg,
-			.tids = o->tids,
-			.nr_tids = o->nr_tids,
-			.tids_left_out = run->analysis->tids_left_out,
-			.pairs = o->pairs,
-			.order = o->order_by_cost ? ATTACH_ORDER_COST : ATTACH_ORDER_COUNT,
-		};
+		mode__attach_report(m->o, &run->targets.opts, &run->res, run->analysis, &report);
 		r = (struct results){ .kind = RUN_ATTACH, .attach.report = &report };
 		return mode__report(m, &r);
 	}

@@ -77,7 +77,6 @@ int outputs__open(struct outputs *out, const struct output_paths *p, enum run_ki
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	out->kind = kind;
 	for (size_t i = 0; i < OUTPUTS_SINKS; i++)
 		out->sinks[i].sink = formats[i].sink;
 	err = open_files(out, p, msg, len);
@@ -207,15 +206,6 @@ bool outputs__wants_results(const struct outputs *out)
 	return false;
 }
 
-static int commit_one(struct outfile *f, int err, char *msg, size_t len)
-{
-	if (err) {
-		outfile__abandon(f);
-		return err;
-	}
-	return outfile__commit(f, msg, len);
-}
-
 /*
  * writer_failed - the writer of @f failed with @err: say so in @msg, with
  * the errno of the write that failed where the file kept one (a writer
@@ -262,9 +252,9 @@ int outputs__finish(struct outputs *out, const struct results *r, char *msg, siz
 		}
 	}
 	if (!err)
-		err = commit_one(&out->record, err, msg, len);
+		err = outfile__commit(&out->record, msg, len);
 	for (size_t i = 0; i < OUTPUTS_SINKS && !err; i++)
-		err = commit_one(&out->sinks[i].file, err, msg, len);
+		err = outfile__commit(&out->sinks[i].file, msg, len);
 	if (err)
 		outputs__abandon(out);
 	return err;

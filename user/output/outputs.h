@@ -30,7 +30,6 @@ struct output_sink {
 };
 
 struct outputs {
-	enum run_kind kind;
 	struct outfile record;
 	struct recorder *recorder;
 	struct output_sink sinks[OUTPUTS_SINKS];
