@@ -63,6 +63,16 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool attach_mode = false;
 
 /*
+ * Attach mode with --syscall-phases: programs on every syscall's entry and
+ * exit time the waker's notify and the wakee's return. Without it (the
+ * default) no program runs on syscalls: the waker's syscall and the
+ * sleeper's are read from the registers they entered the kernel with
+ * (syscall_from_regs()), and the sys_enter and sys_exit programs are not
+ * loaded. In rodata: the verifier removes the path not taken.
+ */
+const volatile bool syscall_phases = true;
+
+/*
  * The inode number of wakeprobe's pid namespace (/proc/self/ns/pid) when it
  * is not the initial one: each pid the records carry and each tgid tracked
  * is then that namespace's (WP_PID_OUTSIDE in wakeprobe.h). 0, in the
@@ -574,18 +584,49 @@ static __always_inline __u8 irq_context_kind(const struct irq_context *ic)
 }
 
 /*
+ * syscall_from_regs - the syscall user task @t is in, read from the frame it
+ * entered the kernel with, into @out (its entry untimed: since_ns 0); false
+ * when it is in none. The x86-64 syscall entry saves the number in orig_ax
+ * and sets ax to -ENOSYS, which holds until the syscall returns its value
+ * there. An exception's frame has its error code or -1 in orig_ax and the
+ * user's rax in ax; an interrupt's, the inverted vector.
+ */
+static __always_inline bool syscall_from_regs(struct task_struct *t, struct task_syscall *out)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(t);
+	long nr;
+
+	if (!regs)
+		return false;
+	nr = (long)regs->orig_ax;
+	if (nr < 0 || regs->ax != (unsigned long)-38 /* -ENOSYS */)
+		return false;
+	out->nr = nr;
+	out->arg = regs->di;	/* the first two syscall arguments on x86-64 */
+	out->arg2 = regs->si;
+	out->since_ns = 0;
+	return true;
+}
+
+/*
  * emit_block - attach mode: tracked @prev leaves its CPU asleep; current is
  * still @prev. Its syscall state is not created here (it is made at a
  * syscall entry): a task without one made no syscall since it was tracked.
+ * Without the syscall programs, the syscall is read from its registers.
  */
 static __always_inline void emit_block(struct task_struct *prev)
 {
-	struct task_syscall *ts = bpf_task_storage_get(&task_syscalls, prev, 0, 0);
+	struct task_syscall from_regs, *ts = NULL;
 	struct wp_event *e;
 
-	/* its syscall's exit, if it is in one, is now the end of a wait */
-	if (ts)
-		ts->slept = 1;
+	if (syscall_phases) {
+		ts = bpf_task_storage_get(&task_syscalls, prev, 0, 0);
+		/* its syscall's exit, if it is in one, is now the end of a wait */
+		if (ts)
+			ts->slept = 1;
+	} else if (syscall_from_regs(prev, &from_regs)) {
+		ts = &from_regs;
+	}
 	e = event_reserve(WP_EV_BLOCK);
 	if (!e)
 		return;
@@ -600,6 +641,7 @@ static __always_inline void emit_block(struct task_struct *prev)
 		e->block.arg2 = 0;
 		e->block.since_ns = 0;
 	}
+	e->block.flags = syscall_phases ? 0 : WP_BLOCK_UNTIMED;
 	e->block.__pad = 0;
 	event_submit(e);
 }
@@ -615,7 +657,7 @@ static __always_inline void emit_waker(struct task_struct *p)
 	struct cpu_state *cs = this_cpu_state();
 	__u64 since = 0;
 	struct task_struct *curr;
-	struct task_syscall *ts;
+	struct task_syscall from_regs, *ts;
 	struct wp_waker *w;
 	struct wp_event *e;
 	__u8 class = 0;
@@ -627,7 +669,7 @@ static __always_inline void emit_waker(struct task_struct *p)
 	w = &e->waker;
 	w->wakee_pid = task_tid(p);
 	w->irq_kind = 0;
-	w->__pad = 0;
+	w->flags = 0;
 	w->nr = -1;
 	w->waker_tgid = current_tgid();
 	w->since_ns = 0;
@@ -678,7 +720,12 @@ static __always_inline void emit_waker(struct task_struct *p)
 		} else if (!tgid_tracked(w->waker_tgid)) {
 			class = WP_WAKER_PROCESS;
 		} else {
-			ts = bpf_task_storage_get(&task_syscalls, curr, 0, 0);
+			if (syscall_phases) {
+				ts = bpf_task_storage_get(&task_syscalls, curr, 0, 0);
+			} else {
+				ts = syscall_from_regs(curr, &from_regs) ? &from_regs : NULL;
+				w->flags = WP_WAKER_UNTIMED;
+			}
 			class = ts && ts->nr >= 0 ? WP_WAKER_SYSCALL : WP_WAKER_TRACKED;
 			if (class == WP_WAKER_SYSCALL) {
 				w->nr = ts->nr;

@@ -191,10 +191,11 @@ struct wp_waker {
 	__u32 wakee_pid;
 	__u8 waker_class;	/* enum wp_waker_class */
 	__u8 irq_kind;		/* IRQ, SOFTIRQ, TIMER: enum wp_irq_kind of that context */
-	__u16 __pad;
+	__u16 flags;		/* WP_WAKER_* */
 	__s32 nr;		/* SYSCALL: the syscall; IRQ: the irq or vector; SOFTIRQ: the vector; else -1 */
 	__u32 waker_tgid;	/* current's tgid */
-	__u64 since_ns;		/* SYSCALL: its entry; IRQ, SOFTIRQ, TIMER: when that context began; else 0 */
+	__u64 since_ns;		/* SYSCALL: its entry (0: not timed); IRQ, SOFTIRQ, TIMER: when that context
+				   began; else 0 */
 	union {
 		/* SYSCALL: its first two arguments (an fd; a futex address and op; tgkill's tgid and tid) */
 		struct {
@@ -209,16 +210,32 @@ struct wp_waker {
 };
 
 /*
+ * wp_waker.flags: the syscall was read from the waker's registers, not
+ * from a program at its entry: attach mode without --syscall-phases, where
+ * no program runs on syscalls. since_ns is 0: its entry was not timed.
+ */
+#define WP_WAKER_UNTIMED	(1 << 0)
+
+/*
  * WP_EV_BLOCK, emitted with the sched_switch that takes a tracked task off
- * its CPU asleep (the event's tid): the syscall it sleeps in, from its entry.
+ * its CPU asleep (the event's tid): the syscall it sleeps in, from its entry,
+ * or with WP_BLOCK_UNTIMED from its registers.
  */
 struct wp_block {
 	__s64 nr;		/* -1: it slept outside a syscall (a page fault, a lock in the kernel) */
 	__u64 arg;
 	__u64 arg2;
-	__u64 since_ns;		/* the syscall's entry; 0 with nr -1 */
-	__u64 __pad;
+	__u64 since_ns;		/* the syscall's entry; 0 with nr -1, or untimed */
+	__u32 flags;		/* WP_BLOCK_* */
+	__u32 __pad;
 };
+
+/*
+ * wp_block.flags: the syscall was read from the task's registers at its
+ * switch-out, and no program runs at its exit (attach mode without
+ * --syscall-phases): the wakeup that ends this sleep ends at the switch-in.
+ */
+#define WP_BLOCK_UNTIMED	(1 << 0)
 
 /*
  * WP_EV_STEAL, written on a CPU right before the first record after its

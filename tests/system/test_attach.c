@@ -57,15 +57,17 @@ static int log_event(const struct wp_event *e, void *ctx)
 
 /*
  * open_attached - a collector in attach mode, every record into @log;
- * @enter_nr, a syscall whose entries are recorded too, or -1
+ * @enter_nr, a syscall whose entries are recorded too, or -1; with
+ * @syscall_phases the syscall programs time each syscall (--syscall-phases)
  */
-static struct collector *open_attached(struct event_log *log, int enter_nr)
+static struct collector *open_attached(struct event_log *log, int enter_nr, bool syscall_phases)
 {
 	struct collector_opts o = {
 		.ringbuf_bytes = 8 << 20,
 		.enter_syscalls = { { enter_nr, -1 } },
 		.exit_syscalls = { { -1 } },
 		.attach = true,
+		.syscall_phases = syscall_phases,
 		.fn = log_event,
 		.ctx = log,
 	};
@@ -359,7 +361,7 @@ Test(attach, an_eventfd_wakeup_names_the_write_that_made_it_and_the_read_it_ende
 	hrtimer_wakeup = kernel_text_symbol("hrtimer_wakeup");
 
 	/* write()'s entry is wanted too, as in workload mode: it counts every notify, woken or not */
-	c = open_attached(&records, SYS_write);
+	c = open_attached(&records, SYS_write, true);
 	pid = start_tracked(c, args, NULL, -1);
 	finish(c, pid, find_wakee_and_fd, &procs);
 	assert_no_loss(c);
@@ -465,6 +467,72 @@ Test(attach, an_eventfd_wakeup_names_the_write_that_made_it_and_the_read_it_ende
 	assert_order(&records, (uint32_t[]){ pid, procs.wakee_tid }, 2);
 }
 
+/*
+ * The same workload without --syscall-phases: no program runs on a
+ * syscall, and the registers at sched_waking and at the switch-out to
+ * sleep name the write that woke the wakee and the read it slept in, with
+ * their arguments, untimed.
+ */
+Test(attach, without_syscall_phases_the_registers_name_the_write_and_the_read_and_no_syscall_is_traced)
+{
+	char path[PATH_MAX], samples[16];
+	char *const args[] = { path, "--samples", samples, "--interval-us", "1000", "--cpus", "0,1", NULL };
+	struct eventfd_procs procs = { .efd = -1 };
+	uint64_t writes = 0, reads = 0, pacing = 0, syscall_records = 0;
+	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
+	struct collector *c;
+	pid_t pid;
+
+	skip_unless_traceable();
+	if (!dir)
+		cr_skip_test("set WAKEPROBE_WORKLOAD_DIR to the workloads (make test does)");
+	snprintf(path, sizeof(path), "%s/eventfd", dir);
+	snprintf(samples, sizeof(samples), "%d", EVENTFD_SAMPLES);
+
+	c = open_attached(&records, -1, false);
+	pid = start_tracked(c, args, NULL, -1);
+	finish(c, pid, find_wakee_and_fd, &procs);
+	assert_no_loss(c);
+	collector__close(c);
+	cr_assert_neq(procs.wakee_tid, 0, "never saw the wakee thread in /proc");
+	cr_assert_geq(procs.efd, 0, "never saw the eventfd in /proc");
+
+	for (size_t i = 0; i < records.n; i++) {
+		const struct wp_event *e = &records.ev[i];
+		const struct wp_waker *w = &e->waker;
+
+		if (e->type == WP_EV_SYS_ENTER || e->type == WP_EV_SYS_EXIT || e->type == WP_EV_SIGNAL_DELIVER)
+			syscall_records++;
+		if (e->type == WP_EV_WAKER && w->wakee_pid == procs.wakee_tid && w->waker_class == WP_WAKER_SYSCALL &&
+		    w->nr == SYS_write) {
+			cr_assert_eq(e->tid, (uint32_t)pid, "the main thread writes");
+			cr_assert_eq(w->arg, (uint64_t)procs.efd, "write to fd %llu, not the eventfd %d", w->arg,
+				     procs.efd);
+			cr_assert_neq(w->arg2, 0, "write()'s second argument is its buffer");
+			cr_assert(w->flags & WP_WAKER_UNTIMED, "read from the registers, so flagged");
+			cr_assert_eq(w->since_ns, 0, "no program saw the write's entry");
+			writes++;
+		}
+		if (e->type == WP_EV_BLOCK && e->tid == procs.wakee_tid && e->block.nr == SYS_read) {
+			cr_assert_eq(e->block.arg, (uint64_t)procs.efd);
+			cr_assert(e->block.flags & WP_BLOCK_UNTIMED);
+			cr_assert_eq(e->block.since_ns, 0);
+			reads++;
+		}
+		if (e->type == WP_EV_BLOCK && e->tid == (uint32_t)pid && e->block.nr == SYS_clock_nanosleep)
+			pacing++;
+	}
+	cr_log_info("%d samples: %lu writes woke the wakee, %lu reads slept, %lu pacing sleeps", EVENTFD_SAMPLES,
+		    writes, reads, pacing);
+	cr_assert_eq(syscall_records, 0, "%lu records of syscall programs, which are not loaded", syscall_records);
+	/* as in the test above, which times them: a wake with no sleep, never a sleep with no wake */
+	cr_assert_geq(writes, EVENTFD_SAMPLES * 90 / 100, "%lu writes woke the wakee, of %d samples", writes,
+		      EVENTFD_SAMPLES);
+	cr_assert_leq(reads, writes, "%lu reads slept, %lu writes woke", reads, writes);
+	cr_assert_geq(reads, EVENTFD_SAMPLES * 90 / 100, "%lu reads slept", reads);
+	cr_assert_geq(pacing, EVENTFD_SAMPLES / 3, "the waker slept in clock_nanosleep only %lu times", pacing);
+}
+
 #define SLEEPS		40
 #define SLEEP_NS	2000000
 
@@ -486,7 +554,7 @@ Test(attach, a_sleep_is_ended_by_its_hrtimer_in_hrtimer_wakeup)
 
 	skip_unless_traceable();
 	hrtimer_wakeup = kernel_text_symbol("hrtimer_wakeup");
-	c = open_attached(&records, -1);
+	c = open_attached(&records, -1, true);
 	pid = start_tracked(c, NULL, sleep_a_few_times, -1);
 	finish(c, pid, NULL, NULL);
 	assert_no_loss(c);
@@ -563,7 +631,7 @@ Test(attach, a_socket_timeout_is_ended_by_the_timer_softirq)
 	pid_t pid;
 
 	skip_unless_traceable();
-	c = open_attached(&records, -1);
+	c = open_attached(&records, -1, true);
 	pid = start_tracked(c, NULL, recv_with_a_timeout, -1);
 	finish(c, pid, NULL, NULL);
 	assert_no_loss(c);
@@ -633,7 +701,7 @@ Test(attach, a_wake_by_an_untracked_process_names_that_process)
 	comm[strcspn(comm, "\n")] = '\0';
 	cr_assert_eq(pipe2(pipe_to_child, O_CLOEXEC), 0);
 
-	c = open_attached(&records, -1);
+	c = open_attached(&records, -1, true);
 	pid = start_tracked(c, NULL, read_the_pipe, pipe_to_child[0]);
 	close(pipe_to_child[0]);
 	for (int i = 0; i < PIPE_WAKES; i++) {

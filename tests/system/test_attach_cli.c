@@ -223,7 +223,13 @@ Test(attach_cli, the_json_counts_the_eventfd_wakeups_and_the_csv_has_a_row_for_e
 			"assert len(efd) == 1, [p['mechanism'] for p in d['pairs']]\n"
 			"n = efd[0]['count']\n"
 			"assert 290 <= n <= 300, n\n"
-			"assert efd[0]['wake_to_run']['count'] == n and efd[0]['notify_to_return']['count'] == n\n"
+			"assert efd[0]['wake_to_run']['count'] == n\n"
+			/* no --syscall-phases: the write and the read are named, not timed */
+			"assert d['options']['syscall_phases'] is False, d['options']\n"
+			"assert efd[0]['notify_to_return']['count'] == 0, efd[0]['notify_to_return']\n"
+			"for phase in ('notify_kernel', 'resume_kernel'):\n"
+			"    why = d['absent'][phase]\n"
+			"    assert why['present'] == 0 and why['untimed'] >= n, (phase, why)\n"
 			"rows = list(csv.DictReader(open('%s', newline='')))\n"
 			"assert len(rows) == d['wakeups']['total'], (len(rows), d['wakeups']['total'])\n"
 			"assert [int(r['seq']) for r in rows] == list(range(1, len(rows) + 1))\n"
@@ -234,6 +240,32 @@ Test(attach_cli, the_json_counts_the_eventfd_wakeups_and_the_csv_has_a_row_for_e
 		  "the JSON and the CSV (see above); the report:\n%s", r.out);
 	unlink(json);
 	unlink(csv);
+	rmdir(dir);
+}
+
+/* --syscall-phases: the write's entry and the read's exit are timed, for each of those wakeups */
+Test(attach_cli, with_syscall_phases_the_notify_and_the_return_are_timed)
+{
+	char wl[PATH_MAX], dir[64], json[96];
+	char *args[] = { "--syscall-phases", "--json", json, "--", (char *)workload_path("eventfd", wl, sizeof(wl)),
+			 "--samples", "200", NULL };
+	static struct wakeprobe_ran r;
+
+	skip_unless_traceable();
+	out_dir(dir, sizeof(dir));
+	snprintf(json, sizeof(json), "%s/run.json", dir);
+	wakeprobe_run_ok(&r, args);
+	cr_assert(json_check(json,
+			"assert d['options']['syscall_phases'] is True, d['options']\n"
+			"efd = [p for p in d['pairs'] if p['mechanism'] == 'eventfd write -> read']\n"
+			"assert len(efd) == 1, [p['mechanism'] for p in d['pairs']]\n"
+			"n = efd[0]['count']\n"
+			"assert 190 <= n <= 200, n\n"
+			"assert efd[0]['notify_to_return']['count'] == n, efd[0]['notify_to_return']\n"
+			"assert d['absent']['notify_kernel']['present'] >= n, d['absent']['notify_kernel']\n"
+			"assert d['absent']['resume_kernel']['untimed'] == 0, d['absent']['resume_kernel']\n"),
+		  "the JSON (see above); the report:\n%s", r.out);
+	unlink(json);
 	rmdir(dir);
 }
 

@@ -626,6 +626,62 @@ Test(attach, a_wakee_that_slept_outside_a_syscall_has_no_resume_kernel)
 	cr_assert_str_eq(r->mechanism, "eventfd write -> sleep outside a syscall");
 }
 
+/* untimed - @p as traced without --syscall-phases: both syscalls from the registers, no exit record */
+static struct path untimed(struct path p)
+{
+	p.waker.waker.since_ns = 0;
+	p.waker.waker.flags = WP_WAKER_UNTIMED;
+	p.blk.block.since_ns = 0;
+	p.blk.block.flags = WP_BLOCK_UNTIMED;
+	p.wait_exit = 0;
+	return p;
+}
+
+Test(attach, without_syscall_phases_a_wakeup_ends_at_its_switch_in_with_its_syscalls_named_not_timed)
+{
+	struct path p = untimed(standard_path(T0));
+	const struct attach_result *r = &got.r[0];
+
+	emit_path(&p);
+	/* nothing waits for an exit that no program records: it is handed over at once */
+	attach__advance(a, T0 + OFF_SWITCH_IN + 1);
+
+	cr_assert_eq(got.n, 1);
+	assert_phases(r, 0, OFF_WAKEUP - OFF_WAKING, OFF_SWITCH_IN - OFF_WAKEUP, 0);
+	cr_assert_eq(r->absent[PHASE_NOTIFY_KERNEL], ATTACH_ABSENT_UNTIMED);
+	cr_assert_eq(r->absent[PHASE_RESUME_KERNEL], ATTACH_ABSENT_UNTIMED);
+	cr_assert_str_eq(attach__absence_name(r->absent[PHASE_NOTIFY_KERNEL]), "untimed");
+	cr_assert(strstr(attach__absence_describe(ATTACH_ABSENT_UNTIMED), "--syscall-phases"));
+	cr_assert_not(r->mark_seen[MARK_NOTIFY_ENTER]);
+	cr_assert_not(r->mark_seen[MARK_WAIT_EXIT]);
+	cr_assert_eq(r->sr.t_notify_ns, T0 + OFF_WAKING, "it begins at sched_waking");
+	cr_assert_eq(r->sr.t_woken_ns, T0 + OFF_SWITCH_IN, "and ends at the switch-in");
+	cr_assert_eq(r->wake_to_run_ns, OFF_SWITCH_IN - OFF_WAKING);
+	cr_assert_eq(r->notify_to_return_ns, -1);
+	cr_assert_eq(r->waited_ns, -1);
+	/* named all the same, from the registers */
+	cr_assert_str_eq(r->mechanism, "eventfd write -> read");
+	cr_assert_eq(r->waker.nr, SYS_write);
+	cr_assert(r->waker.untimed);
+	cr_assert_eq(r->wait.nr, SYS_read);
+	cr_assert_eq(r->wait.arg, EFD);
+	cr_assert(r->wait.untimed);
+}
+
+Test(attach, without_syscall_phases_a_sleep_outside_a_syscall_is_still_told_apart)
+{
+	struct path p = untimed(with_wait(standard_path(T0), -1, 0, 0));
+	const struct attach_result *r = &got.r[0];
+
+	emit_path(&p);
+	attach__advance(a, T0 + OFF_SWITCH_IN + 1);
+
+	cr_assert_eq(got.n, 1);
+	cr_assert_eq(r->absent[PHASE_NOTIFY_KERNEL], ATTACH_ABSENT_UNTIMED);
+	cr_assert_eq(r->absent[PHASE_RESUME_KERNEL], ATTACH_ABSENT_NO_WAIT_SYSCALL);
+	cr_assert_str_eq(r->mechanism, "eventfd write -> sleep outside a syscall");
+}
+
 Test(attach, a_wakee_that_sleeps_again_before_its_syscall_returns_has_no_resume_kernel_until_it_does)
 {
 	uint64_t again = T0 + OFF_WAIT_EXIT;

@@ -779,13 +779,15 @@ struct version_case {
 	bool kept;			/* the steal and the cost were there, and read back */
 	uint16_t permille;		/* the timed share, from a record whose bytes there are 0 */
 	uint32_t others_stopped;	/* from an ATTACH_END that says 2 */
+	bool untimed;			/* from an ATTACH_BEGIN and a WAKER that say so */
 };
 
 static struct version_case versions[] = {
-	{ 3, false, 1000, 0 },
-	{ 4, true, 1000, 0 },
-	{ 5, true, 0, 0 },
-	{ 6, true, 0, 2 },
+	{ 3, false, 1000, 0, false },
+	{ 4, true, 1000, 0, false },
+	{ 5, true, 0, 0, false },
+	{ 6, true, 0, 2, false },
+	{ 7, true, 0, 2, true },
 };
 
 ParameterizedTestParameters(rec_reader, what_an_older_version_did_not_keep_reads_as_not_kept)
@@ -801,6 +803,7 @@ ParameterizedTest(struct version_case *v, rec_reader, what_an_older_version_did_
 	struct rec_run_begin rb = run_begin();
 	struct rec_attach_begin ab;
 	struct rec_attach_end ae;
+	struct wp_event waker = { .ts_ns = 10, .type = WP_EV_WAKER, .tid = 7 };
 	struct rec_run_end re;
 	struct rec_steal steal = { .proc_ticks = 7, .clk_tck = 100, .measured = 1, .known = 1, .nr_cpus = 2 };
 	struct rec_cost cost = { .bpf_runs = 99, .bpf_run_ns = 990, .known = 1, .bpf_stats_on = 1 };
@@ -814,7 +817,11 @@ ParameterizedTest(struct version_case *v, rec_reader, what_an_older_version_did_
 	strcpy(re.workload_exit, "exited with status 0");
 	re.steal = steal;
 	re.cost = cost;
+	/* a run without --syscall-phases, as every one of version 7 is unless asked */
 	attach_recording__encode_begin(&o, &res, &ab);
+	cr_assert_eq(ab.syscalls_untimed, 1);
+	waker.waker.waker_class = WP_WAKER_SYSCALL;
+	waker.waker.flags = WP_WAKER_UNTIMED;
 	attach_recording__encode_end(&res, &ae);
 	ae.steal = steal;
 	ae.cost = cost;
@@ -827,6 +834,7 @@ ParameterizedTest(struct version_case *v, rec_reader, what_an_older_version_did_
 			recorder__write(w, REC_RUN_END, &re, recording__payload_size(v->version, REC_RUN_END));
 		} else {
 			recorder__write(w, REC_ATTACH_BEGIN, &ab, sizeof(ab));
+			recorder__write(w, REC_EVENT, &waker, sizeof(waker));
 			recorder__write(w, REC_ATTACH_END, &ae, recording__payload_size(v->version, REC_ATTACH_END));
 		}
 		cr_assert_eq(recorder__finish(w), 0);
@@ -853,6 +861,11 @@ ParameterizedTest(struct version_case *v, rec_reader, what_an_older_version_did_
 	cr_assert_eq(rec.attach_end.cost.bpf_run_ns, v->kept ? 990 : 0);
 	cr_assert_eq(rec.attach_end.cost.bpf_timed_permille, v->permille);
 	cr_assert_eq(rec.attach_end.others_stopped, v->others_stopped);
+	/* before version 7 those bytes were padding, and every run timed its syscalls */
+	cr_assert(first_of(b[1].data, b[1].len, REC_ATTACH_BEGIN, &rec));
+	cr_assert_eq(rec.attach_begin.syscalls_untimed, v->untimed);
+	cr_assert(first_of(b[1].data, b[1].len, REC_EVENT, &rec));
+	cr_assert_eq(rec.event.waker.flags, v->untimed ? WP_WAKER_UNTIMED : 0);
 	free(b[0].data);
 	free(b[1].data);
 }

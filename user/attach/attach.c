@@ -165,6 +165,7 @@ static const char *const absence_names[NR_ATTACH_ABSENCES] = {
 	[ATTACH_ABSENT_SLEPT_AGAIN] = "slept_again",
 	[ATTACH_ABSENT_LABELLED] = "labelled",
 	[ATTACH_ABSENT_LEAN] = "lean",
+	[ATTACH_ABSENT_UNTIMED] = "untimed",
 };
 
 static const char *const absence_texts[NR_ATTACH_ABSENCES] = {
@@ -178,6 +179,7 @@ static const char *const absence_texts[NR_ATTACH_ABSENCES] = {
 	[ATTACH_ABSENT_SLEPT_AGAIN] = "the wakee slept again in its wait syscall before it returned",
 	[ATTACH_ABSENT_LABELLED] = "the wakeup is not complete (see its label)",
 	[ATTACH_ABSENT_LEAN] = "--lean traces no syscall",
+	[ATTACH_ABSENT_UNTIMED] = "syscalls are named, not timed, without --syscall-phases",
 };
 
 const char *attach__absence_name(enum attach_absence why)
@@ -358,7 +360,9 @@ static enum attach_absence notify_absence(const struct waker_info *w)
 {
 	switch (w->cls) {
 	case WP_WAKER_SYSCALL:
-		return w->since_ns ? ATTACH_PRESENT : ATTACH_ABSENT_ENTRY_UNSEEN;
+		if (w->since_ns)
+			return ATTACH_PRESENT;
+		return w->untimed ? ATTACH_ABSENT_UNTIMED : ATTACH_ABSENT_ENTRY_UNSEEN;
 	case WP_WAKER_TRACKED:
 		return ATTACH_ABSENT_WAKER_NO_SYSCALL;
 	case WP_WAKER_PROCESS:
@@ -645,6 +649,13 @@ static void running(struct attach *a, struct thread *t, uint64_t ts)
 	t->run = RUN_ON_CPU;
 }
 
+/* wait_of - the wait a BLOCK record tells */
+static struct wait_info wait_of(const struct wp_block *blk)
+{
+	return (struct wait_info){ .known = true, .untimed = blk->flags & WP_BLOCK_UNTIMED, .nr = blk->nr,
+				   .arg = blk->arg, .arg2 = blk->arg2, .since_ns = blk->since_ns };
+}
+
 /* sleep_half - one half of a sleep of @t: its BLOCK (@blk), or its sleeping switch-out (@blk NULL) */
 static void sleep_half(struct attach *a, struct thread *t, uint64_t ts, const struct wp_block *blk)
 {
@@ -653,8 +664,7 @@ static void sleep_half(struct attach *a, struct thread *t, uint64_t ts, const st
 
 	if (t->run == RUN_ASLEEP && other_half_seen) {
 		if (blk) {
-			t->wait = (struct wait_info){ .known = true, .nr = blk->nr, .arg = blk->arg,
-						      .arg2 = blk->arg2, .since_ns = blk->since_ns };
+			t->wait = wait_of(blk);
 			t->sleep_block_seen = true;
 		} else {
 			t->sleep_switch_seen = true;
@@ -674,8 +684,7 @@ static void sleep_half(struct attach *a, struct thread *t, uint64_t ts, const st
 	memset(&t->wait, 0, sizeof(t->wait));
 	t->wait.nr = -1;
 	if (blk)
-		t->wait = (struct wait_info){ .known = true, .nr = blk->nr, .arg = blk->arg, .arg2 = blk->arg2,
-					      .since_ns = blk->since_ns };
+		t->wait = wait_of(blk);
 	loss_open(&t->sleep_loss, ts);
 	if (t->early.stage == STAGE_WOKEN) {
 		/* the waking caught it inside __schedule(), before this switch-out: it ends this sleep */
@@ -709,6 +718,7 @@ static bool take_waker(struct attach *a, const struct wp_event *e, struct waker_
 	w->nr = k->nr;
 	w->tgid = k->waker_tgid;
 	w->since_ns = k->since_ns;
+	w->untimed = k->flags & WP_WAKER_UNTIMED;
 	switch (k->waker_class) {
 	case WP_WAKER_SYSCALL:
 		w->arg = k->arg;
@@ -840,6 +850,7 @@ static void begin_start(struct attach *a, struct thread *t, const struct wp_even
 	mark_wakeup(a, t, b, e);
 	/* the syscall it leaves is its parent's; without the waker's record it is unknown */
 	t->wait = (struct wait_info){ .known = b->waker.cls == WP_WAKER_SYSCALL, .start = true,
+				      .untimed = b->waker.untimed,
 				      .nr = b->waker.cls == WP_WAKER_SYSCALL ? b->waker.nr : -1 };
 }
 
@@ -916,9 +927,10 @@ static void on_switch_in(struct attach *a, const struct wp_event *e)
 		t->cur.seen[MARK_SWITCH_IN] = true;
 		t->cur.mark_ns[MARK_SWITCH_IN] = e->ts_ns;
 		t->cur.prio = e->sw.next_prio;
-		if (t->wait.known && t->wait.nr < 0)
-			finish_build(a, t, &t->cur, OUT_COMPLETE, MARK_WAIT_EXIT, ATTACH_ABSENT_NO_WAIT_SYSCALL,
-				     e->ts_ns);
+		/* nothing will return: it slept outside a syscall, or the syscall's exit is not traced */
+		if (t->wait.known && (t->wait.nr < 0 || t->wait.untimed))
+			finish_build(a, t, &t->cur, OUT_COMPLETE, MARK_WAIT_EXIT,
+				     t->wait.nr < 0 ? ATTACH_ABSENT_NO_WAIT_SYSCALL : ATTACH_ABSENT_UNTIMED, e->ts_ns);
 		else
 			t->cur.stage = STAGE_RESUMING;
 		t->run = RUN_ON_CPU;

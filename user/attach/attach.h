@@ -63,6 +63,7 @@ enum attach_absence {
 	ATTACH_ABSENT_SLEPT_AGAIN,	/* the wakee slept again in its wait syscall before it returned */
 	ATTACH_ABSENT_LABELLED,		/* not complete (see the label): no phase is measured */
 	ATTACH_ABSENT_LEAN,		/* --lean traces no syscall: notify_kernel, resume_kernel */
+	ATTACH_ABSENT_UNTIMED,		/* no program ran on syscalls (no --syscall-phases): not timed */
 	NR_ATTACH_ABSENCES,
 };
 

@@ -114,6 +114,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		.ringbuf_bytes = o->ringbuf_bytes,
 		.attach = true,
 		.lean = o->lean,
+		.syscall_phases = o->syscall_phases,
 		.lean_flight_ns = o->lean_flight_ns,
 		.run_stats = true,
 		.fn = on_record,

@@ -29,6 +29,8 @@ struct attach_session_opts {
 	uint64_t timeout_ms;		/* as for workloads: end, and stop the command; 0: none */
 	uint32_t ringbuf_bytes;
 	bool lean;			/* --lean: one record per wakeup (attach_lean.h) */
+	/* --syscall-phases: time the waker's syscall and the wakee's return (collector.h) */
+	bool syscall_phases;
 	uint64_t lean_flight_ns;	/* ... whose wakeups this slow bring their CPU's flight records; 0: off */
 	bool verbose;
 	bool drop_privileges;		/* run the command as uid:gid */

@@ -30,6 +30,7 @@ enum {
 	OPT_PROMETHEUS,
 	OPT_PROMETHEUS_EVERY,
 	OPT_LEAN,
+	OPT_SYSCALL_PHASES,
 };
 
 #define STR_(x) #x
@@ -107,6 +108,10 @@ static const struct option_spec specs[] = {
 	  "with --pid, at Ctrl-C or when every target has exited)", false },
 	{ "pairs", OPT_PAIRS, "K", GROUP_ATTACH, false, MODE_ATTACH,
 	  "show the K busiest waker -> wakee pairs (default " STR(OPT_DEFAULT_PAIRS) ")", false },
+	{ "syscall-phases", OPT_SYSCALL_PHASES, NULL, GROUP_ATTACH, true, MODE_ATTACH,
+	  "time notify_kernel and resume_kernel: a BPF program on\n"
+	  "every syscall of every process on the machine (the cost\n"
+	  "grows with the machine's syscall rate, not the targets')", false },
 	{ "order", OPT_ORDER, "count|cost", GROUP_ATTACH, false, MODE_ATTACH,
 	  "pairs and futex words with the most wakeups first (count,\n"
 	  "the default), or the most time (cost: wake-to-run, waited)", false },
@@ -222,6 +227,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload burst-queue --mode cond -- --tasks 100000 --repeat 5\n"
 		"  sudo wakeprobe --workload eventfd -i 0 --lean         # the least observer effect\n"
 		"  sudo wakeprobe --pid 1234 --lean --duration 600       # a long run, lean\n"
+		"  sudo wakeprobe --pid 1234 --syscall-phases --duration 10   # time the syscalls too\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
 		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n"
@@ -274,6 +280,8 @@ static int check_lean(const struct wp_options *o, char *err, size_t errlen)
 	else if (o->perfetto_path)
 		snprintf(err, errlen, "--perfetto draws the events around each wakeup, which --lean does not trace: "
 			 "drop --lean for a timeline");
+	else if (o->syscall_phases)
+		snprintf(err, errlen, "--lean traces no syscall and --syscall-phases times them: give one of them");
 	return err[0] != '\0';
 }
 
@@ -396,6 +404,9 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			break;
 		case OPT_LEAN:
 			o->lean = true;
+			break;
+		case OPT_SYSCALL_PHASES:
+			o->syscall_phases = true;
 			break;
 		case OPT_RINGBUF_KB:
 			if (parse__u64(optarg, 4, 1u << 20, &v) || (v & (v - 1))) {

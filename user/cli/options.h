@@ -67,6 +67,7 @@ struct wp_options {
 	const char *attach_option;	/* the first option given that only attach mode takes ("tid"); NULL: none */
 	bool no_trace;
 	bool lean;		/* --lean: one record per wakeup, paired in the kernel */
+	bool syscall_phases;	/* --syscall-phases: attach mode times notify_kernel and resume_kernel */
 	bool verbose;
 	bool list_workloads;
 };

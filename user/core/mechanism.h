@@ -60,6 +60,7 @@ struct waker_info {
 	uint8_t cls;			/* enum wp_waker_class, 0: unknown */
 	uint8_t irq_kind;		/* IRQ, SOFTIRQ, TIMER: enum wp_irq_kind */
 	uint8_t fd_kind;		/* SYSCALL on an fd: enum fd_kind of arg */
+	bool untimed;			/* SYSCALL: named from its registers, its entry not traced (since_ns 0) */
 	int32_t nr;			/* SYSCALL: the syscall; IRQ: irq or vector; SOFTIRQ: vector; else -1 */
 	uint32_t tid;
 	uint32_t tgid;
@@ -83,6 +84,7 @@ struct wait_info {
 	 */
 	bool start;
 	uint8_t fd_kind;		/* a wait on an fd: enum fd_kind of arg */
+	bool untimed;			/* named from its registers: its return is not traced */
 	int64_t nr;			/* -1: the wakee slept outside a syscall */
 	uint64_t arg;
 	uint64_t arg2;

@@ -199,6 +199,21 @@ void collector__set_mode(struct wakeprobe_bpf *skel, bool attach, bool lean)
 }
 
 /*
+ * set_syscall_phases - attach mode without --syscall-phases: no program on
+ * any syscall (a program there runs for every syscall of the machine), nor
+ * at a signal's delivery, which only ends a wait its sys_exit would have
+ */
+static void set_syscall_phases(struct wakeprobe_bpf *skel, bool on)
+{
+	skel->rodata->syscall_phases = on;
+	if (on)
+		return;
+	bpf_program__set_autoload(skel->progs.handle_sys_enter, false);
+	bpf_program__set_autoload(skel->progs.handle_sys_exit, false);
+	bpf_program__set_autoload(skel->progs.handle_signal_deliver, false);
+}
+
+/*
  * The fds a run holds at its peak besides the BPF side's: the three
  * standard streams, the sample ring's memfd (a throughput workload's
  * output memfd instead), a runner's two pipes (four fds) and the two the
@@ -301,6 +316,8 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		goto err_out;
 	}
 	collector__set_mode(c->skel, opts->attach, opts->lean);
+	if (opts->attach && !opts->lean)
+		set_syscall_phases(c->skel, opts->syscall_phases);
 	c->skel->rodata->pidns_inum = own_pid_namespace();
 	/* the flight recorder's idle program loads with it alone */
 	bpf_program__set_autoload(c->skel->progs.lean_cpu_idle, opts->lean && opts->lean_flight_ns);

@@ -40,6 +40,13 @@ struct collector_opts {
 	 */
 	bool attach;
 	/*
+	 * Attach mode, --syscall-phases: programs on every syscall's entry and
+	 * exit time the waker's notify and the wakee's return. Without it no
+	 * program runs on syscalls, and the WAKER and BLOCK records name the
+	 * syscall from the task's registers (WP_WAKER_UNTIMED, WP_BLOCK_UNTIMED).
+	 */
+	bool syscall_phases;
+	/*
 	 * Lean mode: only the scheduler's wake and switch tracepoints, one
 	 * WP_EV_LEAN record per wakeup (bpf/wakeprobe.bpf.c, at its end).
 	 */

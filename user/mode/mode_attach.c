@@ -77,6 +77,7 @@ static int attach_check(struct mode_run *m)
 
 	s->so = (struct attach_session_opts){
 		.lean = o->lean,
+		.syscall_phases = o->syscall_phases,
 		/* the outliers a lean run explains: as in workload mode (analysis__lean_flight_ns()) */
 		.lean_flight_ns = o->lean ? o->threshold_us * 1000 : 0,
 		.pids = o->pids,

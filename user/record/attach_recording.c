@@ -47,6 +47,7 @@ void attach_recording__encode_begin(const struct attach_session_opts *o, const s
 	b->ringbuf_bytes = o->ringbuf_bytes;
 	b->duration_ms = o->duration_ms;
 	b->timeout_ms = o->timeout_ms;
+	b->syscalls_untimed = !o->syscall_phases;
 	b->started_unix_ns = m->started_unix_ns;
 	b->trace_start_ns = res->trace_start_ns;
 	b->nr_cpus = m->nr_cpus;
@@ -79,6 +80,7 @@ void attach_recording__decode_begin(const struct rec_attach_begin *b, struct att
 		.duration_ms = b->duration_ms,
 		.timeout_ms = b->timeout_ms,
 		.ringbuf_bytes = b->ringbuf_bytes,
+		.syscall_phases = !b->syscalls_untimed,
 	};
 
 	memset(m, 0, sizeof(*m));

@@ -402,6 +402,13 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 	/* before version 6 this byte was padding: which signal interrupted a run was not kept */
 	if (r->version < 6 && rec->type == REC_RUN_END)
 		rec->run_end.stop_signal = 0;
+	/* before version 7 these were padding: every attach run timed its syscalls */
+	if (r->version < 7 && rec->type == REC_EVENT && rec->event.type == WP_EV_WAKER)
+		rec->event.waker.flags = 0;
+	if (r->version < 7 && rec->type == REC_EVENT && rec->event.type == WP_EV_BLOCK)
+		rec->event.block.flags = 0;
+	if (r->version < 7 && rec->type == REC_ATTACH_BEGIN)
+		rec->attach_begin.syscalls_untimed = 0;
 	why = check_payload(r, rec);
 	if (why) {
 		snprintf(msg, len, "bad %s record at byte offset %" PRIu64 ": %s", recording__type_name(h.type), at, why);

@@ -31,9 +31,12 @@ _Static_assert(sizeof(struct rec_attach_begin) <= REC_MAX_PAYLOAD, "ATTACH_BEGIN
  * version 5 kept the layouts of 4: the cost's timed share took two bytes of
  * its padding; version 6 took a byte of RUN_END's for the signal that
  * interrupted the run, and ended ATTACH_END with it and the processes
- * stopped with the command
+ * stopped with the command; version 7 kept the layouts of 6: the flags of
+ * the WAKER and BLOCK events and ATTACH_BEGIN's untimed syscalls took
+ * bytes of their padding
  */
-_Static_assert(REC_VERSION == 6, "a new version needs its layouts here and in rec_reader.c");
+_Static_assert(offsetof(struct rec_attach_begin, syscalls_untimed) == 519, "ATTACH_BEGIN's flag where docs/recording.md says");
+_Static_assert(REC_VERSION == 7, "a new version needs its layouts here and in rec_reader.c");
 
 /* versions 2 and 3 ended RUN_END and ATTACH_END before the steal; version 1's RUN_END had 12 drop counters */
 #define REC_V6_ATTACH_TAIL	8

@@ -12,7 +12,9 @@
  * Version 4 gave meaning to two bytes that were padding: wp_wake.flags
  * (WP_WAKE_NEW) in an EVENT and new_task in RUN_BEGIN; the reader clears
  * the first in older files, where the BPF side left it unset. It also
- * brought the WP_EV_STEAL event.
+ * brought the WP_EV_STEAL event. Version 7 did the same for wp_waker.flags,
+ * wp_block.flags and syscalls_untimed in ATTACH_BEGIN: an attach run that
+ * named its syscalls from the registers, without timing them.
  * Integers are little-endian (x86, arm64): a big-endian reader sees a
  * version it does not know. The magic's CR LF and ^Z catch a copy that
  * mangled line ends.
@@ -31,7 +33,7 @@
 #include "wakeprobe.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
-#define REC_VERSION		6		/* what this wakeprobe writes */
+#define REC_VERSION		7		/* what this wakeprobe writes */
 #define REC_OLDEST_VERSION	1		/* the oldest it still reads */
 #define REC_FILE_HEADER_SIZE	16
 #define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
@@ -202,7 +204,7 @@ struct rec_attach_begin {
 	char kernel[REC_UTS_LEN];
 	char machine[REC_UTS_LEN];
 	char hostname[REC_UTS_LEN];
-	char __pad[1];
+	uint8_t syscalls_untimed;	/* version 7: run without --syscall-phases; before, 0 */
 	char args[REC_ARGS_LEN];	/* nr_args_kept strings, each NUL-terminated; zeros after */
 };
 
