@@ -248,7 +248,7 @@ static void program_run_setup(struct wakeprobe_ran *r, const struct child_setup 
 	read_to_end(err, r->err, sizeof(r->err));
 	close(out);
 	close(err);
-	cr_assert_eq(waitpid(pid, &r->status, 0), pid);
+	cr_assert_eq(wait4(pid, &r->status, 0, &r->usage), pid);
 }
 
 void wakeprobe_run_setup(struct wakeprobe_ran *r, const struct child_setup *setup, char *const args[])

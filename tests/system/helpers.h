@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include "session.h"
 
@@ -122,6 +123,7 @@ const char *describe_missing(uint64_t n, const struct sample_result *r);
 /* what a run of wakeprobe printed, and how it ended */
 struct wakeprobe_ran {
 	int status;		/* waitpid()'s */
+	struct rusage usage;	/* wait4()'s: its peak RSS (ru_maxrss, KiB), its CPU time */
 	char out[64 * 1024];
 	char err[8 * 1024];
 };

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* test_journal.c - the analysis inputs kept during a run come out whole and in order */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "journal.h"
 
 /* what a sink was handed: each input as one line of numbers, in order */
@@ -178,4 +183,77 @@ Test(journal, memory_made_ready_up_front_holds_inputs_in_order_and_more_is_mappe
 	cr_assert_eq(journal__bytes(ready), 0);
 	assert_all_in_order();
 	journal__free(ready);
+}
+
+/* ---------------------------------------------------------------- past its memory, a file */
+
+static char spill_dir[64];
+
+/* spill_dir_entries - the names in the spill directory: none, whatever the journal holds */
+static int spill_dir_entries(void)
+{
+	struct dirent *d;
+	DIR *dir = opendir(spill_dir);
+	int n = 0;
+
+	cr_assert_not_null(dir);
+	while ((d = readdir(dir)))
+		n += strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
+	closedir(dir);
+	return n;
+}
+
+static void make_spill_dir(void)
+{
+	snprintf(spill_dir, sizeof(spill_dir), "/tmp/wakeprobe-journal-test.XXXXXX");
+	cr_assert_not_null(mkdtemp(spill_dir));
+}
+
+Test(journal, past_its_memory_it_goes_on_in_a_file_that_has_no_name_and_comes_back_in_order)
+{
+	const uint64_t chunk = 4u << 20;
+	size_t k;
+
+	make_spill_dir();
+	/* the least memory there is: the chunk appended to and one more */
+	cr_assert_eq(journal__spill(j, spill_dir, 0), 0);
+	cr_assert(journal__spilling(j));
+	for (k = 0; k < 190000; k += 19000)
+		fill(j, k, 19000, want);
+	cr_assert_gt(journal__bytes(j), 2 * chunk, "the inputs outgrew two chunks");
+	cr_assert_gt(journal__spilled(j), 0, "so some went to the file");
+	cr_assert_geq(journal__spilled(j) + 2 * chunk, journal__bytes(j), "and all but two chunks did");
+	cr_assert_eq(spill_dir_entries(), 0, "the file has no name in the directory");
+	cr_assert_eq(journal__feed(j, &sink, 1u << 20), 0);
+	cr_assert_eq(journal__feed(j, &sink, UINT64_MAX), 0);
+	cr_assert_eq(journal__bytes(j), 0);
+	assert_all_in_order();
+	rmdir(spill_dir);
+}
+
+Test(journal, handed_over_in_slices_while_it_spills_the_order_holds)
+{
+	size_t k;
+
+	make_spill_dir();
+	cr_assert_eq(journal__spill(j, spill_dir, 0), 0);
+	/* slices smaller than what comes in: the file is read back while it is still written */
+	for (k = 0; k < 190000; k += 19000) {
+		fill(j, k, 19000, want);
+		cr_assert_eq(journal__feed(j, &sink, 300000), 0);
+	}
+	cr_assert_gt(journal__spilled(j), 0);
+	cr_assert_eq(journal__feed(j, &sink, UINT64_MAX), 0);
+	assert_all_in_order();
+	rmdir(spill_dir);
+}
+
+Test(journal, without_a_directory_for_its_file_it_keeps_everything_in_memory)
+{
+	cr_assert_eq(journal__spill(j, "/nonexistent/wakeprobe", 0), -ENOENT);
+	cr_assert_not(journal__spilling(j));
+	fill(j, 0, 190000, want);
+	cr_assert_eq(journal__spilled(j), 0);
+	cr_assert_eq(journal__feed(j, &sink, UINT64_MAX), 0);
+	assert_all_in_order();
 }

@@ -20,16 +20,21 @@
 
 /*
  * A traced run's analysis waits in the journal (journal.h) while the
- * workload runs, up to this much memory; past it, the journal is handed
- * over this much a pump, oldest first, and the run is analysed as it goes
- * once it has caught up. A back-to-back eventfd run writes about 700 bytes
- * a wakeup: the budget holds some 380,000 of them.
+ * workload runs: JOURNAL_MEMORY_BYTES of it in memory, the rest in a file
+ * in $TMPDIR (/var/tmp without it), up to JOURNAL_BUDGET_BYTES in all;
+ * past that, the journal is handed over this much a pump, oldest first,
+ * and the run is analysed as it goes once it has caught up. A
+ * back-to-back eventfd run writes about 700 bytes a wakeup: the budget
+ * holds some 1,500,000 of them. Without a file (none can be made there),
+ * the memory is the whole budget.
  */
-#define JOURNAL_BUDGET_BYTES	(256ull << 20)
+#define JOURNAL_MEMORY_BYTES	(16ull << 20)
+#define JOURNAL_BUDGET_BYTES	(1ull << 30)
 #define JOURNAL_CATCHUP_BYTES	(4ull << 20)
+#define JOURNAL_SPILL_DIR	"/var/tmp"
 /*
  * The journal's memory is made ready before the workload starts, this
- * much a wakeup asked for, up to the budget: a little over a flood's, so
+ * much a wakeup asked for, up to its memory: a little over a flood's, so
  * that none of its page faults land in the run (paced runs write more a
  * wakeup, and fault in what they need beyond it as they go)
  */
@@ -38,16 +43,18 @@
 #define JOURNAL_READY_PER_SAMPLE_WAITING	128
 
 /*
- * While a traced workload runs, its records wait in the ring buffer (not
- * copied out by wakeprobe on the workload's CPUs), and come out with the
- * journal once it is done: the ring is sized to hold the run, this much a
- * wakeup asked for (a flood writes some 600 bytes), from --ringbuf-kb's
- * default up to RING_WAITING_MAX of kernel memory. When it fills past
- * ring_catchup_mark(), the journal is handed over from then on, records
- * and all, and the run is analysed as it goes.
+ * While a short traced workload runs, its records wait in the ring buffer
+ * (not copied out by wakeprobe on the workload's CPUs), and come out with
+ * the journal once it is done: the ring is sized to hold the run, this
+ * much a wakeup asked for (a flood writes some 600 bytes), from
+ * --ringbuf-kb's default up to RING_WAITING_MAX of kernel memory, which
+ * wakeprobe maps. A run longer than that ring holds has its records
+ * drained into the journal as they come, from the start. When a ring
+ * fills past ring_catchup_mark() all the same, the journal is handed over
+ * from then on, records and all, and the run is analysed as it goes.
  */
 #define RING_WAITING_PER_SAMPLE	1024
-#define RING_WAITING_MAX	(256u << 20)
+#define RING_WAITING_MAX	(16u << 20)
 
 static uint64_t ring_catchup_mark(uint32_t ring_bytes)
 {
@@ -69,9 +76,10 @@ static uint32_t ring_for_run(const struct run_config *cfg)
 	return bytes;
 }
 
-static uint64_t journal_budget(const struct session_opts *o)
+/* records_can_wait - does the ring hold the whole run's records, by the estimate above? */
+static bool records_can_wait(const struct run_config *cfg)
 {
-	return o->journal_budget_bytes ? o->journal_budget_bytes : JOURNAL_BUDGET_BYTES;
+	return cfg->samples * RING_WAITING_PER_SAMPLE <= ring_for_run(cfg);
 }
 
 struct session {
@@ -86,6 +94,7 @@ struct session {
 	uint64_t last_pair_ns;
 	struct journal *journal;	/* NULL: inputs go straight to the analysis */
 	bool over_budget;		/* the journal outgrew its budget: it is being handed over */
+	int journal_err;		/* -errno: the journal's file could not be read back */
 	/*
 	 * The kernel's records wait in the ring buffer while the journal
 	 * keeps the rest, and come out with the journal: each advance in it
@@ -93,6 +102,27 @@ struct session {
 	 */
 	bool records_wait;
 };
+
+/* journal_budget - what the journal may hold in all: in memory and in its file, or in memory alone */
+static uint64_t journal_budget(const struct session *s)
+{
+	if (s->opts->journal_budget_bytes)
+		return s->opts->journal_budget_bytes;
+	return journal__spilling(s->journal) ? JOURNAL_BUDGET_BYTES : JOURNAL_MEMORY_BYTES;
+}
+
+/* journal_open - a journal of @ready_bytes made ready, going on in a file past its memory; NULL: none */
+static struct journal *journal_open(uint64_t ready_bytes)
+{
+	const char *dir = getenv("TMPDIR");
+	struct journal *j;
+
+	j = journal__new(ready_bytes < JOURNAL_MEMORY_BYTES ? ready_bytes : JOURNAL_MEMORY_BYTES);
+	/* without a file (a read-only or missing directory) the journal stays in memory, within its budget */
+	if (j)
+		journal__spill(j, dir && *dir ? dir : JOURNAL_SPILL_DIR, JOURNAL_MEMORY_BYTES);
+	return j;
+}
 
 static void sink_event(const struct wp_event *e, void *ctx)
 {
@@ -131,7 +161,14 @@ static void journal_hand_over(struct session *s, uint64_t max_bytes)
 	const struct journal_sink sink = { .event = sink_event, .sample = sink_sample, .fds = sink_fds,
 					   .advance = sink_advance, .ctx = s };
 
-	journal__feed(s->journal, &sink, max_bytes);
+	int err = journal__feed(s->journal, &sink, max_bytes);
+
+	/* what the file held from there on is lost: the run fails, and the rest goes straight to the analysis */
+	if (err) {
+		s->journal_err = err;
+		journal__free(s->journal);
+		s->journal = NULL;
+	}
 }
 
 /* journaling - does the next input go to the journal, behind those waiting there? */
@@ -148,7 +185,7 @@ static bool journaling(const struct session *s)
 static bool journal_kept(struct session *s, int err)
 {
 	if (!err) {
-		if (journal__bytes(s->journal) > journal_budget(s->opts))
+		if (journal__bytes(s->journal) > journal_budget(s))
 			s->over_budget = true;
 		return true;
 	}
@@ -394,17 +431,14 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	}
 	hdr = &s.reader.ring->hdr;
 	if (cfg->traced) {
-		s.records_wait = !o->analyse_live;
+		s.records_wait = !o->analyse_live && records_can_wait(cfg);
 		err = open_tracing(&s, msg, len);
 		if (err)
 			goto out;
 		/* without one (no memory), the run is analysed as it goes */
-		if (!o->analyse_live) {
-			uint64_t ready = cfg->samples * (s.records_wait ? JOURNAL_READY_PER_SAMPLE_WAITING :
-							 JOURNAL_READY_PER_SAMPLE);
-
-			s.journal = journal__new(ready < journal_budget(o) ? ready : journal_budget(o));
-		}
+		if (!o->analyse_live)
+			s.journal = journal_open(cfg->samples * (s.records_wait ? JOURNAL_READY_PER_SAMPLE_WAITING :
+								 JOURNAL_READY_PER_SAMPLE));
 	}
 	/* a signal while the BPF side loaded: end before there is a workload, with nothing measured */
 	err = launch__begin_whole(&saved, msg, len);
@@ -476,6 +510,12 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	/* the workload is done, and tracing's cost taken: what waited in the journal is analysed now */
 	if (s.journal)
 		journal_hand_over(&s, UINT64_MAX);
+	if (s.journal_err) {
+		err = s.journal_err;
+		snprintf(msg, len, "the journal's file could not be read back (%s): the run's analysis is not whole",
+			 strerror(-err));
+		goto out;
+	}
 	/* and the records that waited in the ring past its last advance */
 	if (s.collector && s.records_wait)
 		collector__drain(s.collector);
