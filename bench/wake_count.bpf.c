@@ -7,6 +7,7 @@
  * sched_wakeup, and is no wakeup of wakeprobe's either.
  * The processes are the kernel's tgids, as the initial pid namespace has
  * them: it is run on the host, beside a wakeprobe that may run anywhere.
+ * The processes they fork are counted too, as wakeprobe traces them.
  *
  * Of those wakeups it also counts the ones queued from another CPU (the
  * sched_wakeup ran elsewhere than their sched_waking: the wake went to the
@@ -22,10 +23,13 @@ char LICENSE[] SEC("license") = "GPL";
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 64);
+	__uint(max_entries, 8192);
 	__type(key, __u32);
 	__type(value, __u8);
 } counted_tgids SEC(".maps");
+
+/* processes forked by counted ones that the table had no room for: their wakeups go uncounted */
+__u64 untracked_forks;
 
 /* a counted task's last sched_waking: where, and when */
 struct waking {
@@ -104,5 +108,19 @@ SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(count_wakeup_new, struct task_struct *p)
 {
 	count(p);
+	return 0;
+}
+
+/* a counted process forked: the child is counted too (a new thread shares its tgid already) */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(follow_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 tgid = child->tgid;
+	__u8 one = 1;
+
+	if (child->tgid == parent->tgid || !counted(parent))
+		return 0;
+	if (bpf_map_update_elem(&counted_tgids, &tgid, &one, BPF_ANY))
+		__sync_fetch_and_add(&untracked_forks, 1);
 	return 0;
 }

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wake-count SECONDS PID... - the witness of bench/wake_count.bpf.c: the
- * wakeups of the tasks of the processes PID... (the kernel's pids) over
- * SECONDS, one line, with the window in CLOCK_MONOTONIC ns, the clock of
+ * wakeups of the tasks of the processes PID... (the kernel's pids), and of
+ * the processes they fork, over SECONDS (0: until SIGINT or SIGTERM; a
+ * line on stderr says when counting began), one line, with the window in
+ * CLOCK_MONOTONIC ns, the clock of
  * wakeprobe's records: the wakeups a recording holds inside that window
  * are what to hold against it. A second line says how many were queued
  * from another CPU, and a third the percentiles of their waking -> wakeup
  * time, to the power of two that holds them.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,14 @@
 #include <bpf/bpf.h>
 #include "parse.h"
 #include "wake_count.skel.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
 
 static uint64_t now_ns(void)
 {
@@ -52,10 +63,16 @@ int main(int argc, char **argv)
 	__u8 one = 1;
 	int err;
 
-	if (argc < 3 || parse__u64(argv[1], 1, 3600, &seconds)) {
-		fprintf(stderr, "usage: wake-count SECONDS PID...  (the kernel's pids, as the host sees them)\n");
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	if (argc < 3 || parse__u64(argv[1], 0, 3600, &seconds)) {
+		fprintf(stderr, "usage: wake-count SECONDS PID...  (the kernel's pids, as the host sees them; "
+			"SECONDS 0: until SIGINT or SIGTERM)\n");
 		return 2;
 	}
+	/* set before anything is counted: a stop that comes early ends the count, never the process */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	skel = wake_count_bpf__open_and_load();
 	if (!skel) {
 		fprintf(stderr, "wake-count: cannot load its BPF program: %s (root and BTF needed)\n", strerror(errno));
@@ -79,12 +96,24 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	from_ns = now_ns();
-	sleep((unsigned int)seconds);
+	fprintf(stderr, "wake-count: counting\n");
+	if (seconds) {
+		struct timespec left = { .tv_sec = (time_t)seconds };
+
+		while (!stop && nanosleep(&left, &left) && errno == EINTR)
+			;
+	} else {
+		while (!stop)
+			pause();
+	}
 	to_ns = now_ns();
 	wake_count_bpf__detach(skel);
-	printf("wakeups %llu in %llu s, CLOCK_MONOTONIC %llu..%llu ns\n", (unsigned long long)skel->bss->wakeups,
-	       (unsigned long long)seconds, (unsigned long long)from_ns, (unsigned long long)to_ns);
+	printf("wakeups %llu in %.3f s, CLOCK_MONOTONIC %llu..%llu ns\n", (unsigned long long)skel->bss->wakeups,
+	       (to_ns - from_ns) / 1e9, (unsigned long long)from_ns, (unsigned long long)to_ns);
 	printf("queued from another CPU %llu\n", (unsigned long long)skel->bss->queued_remote);
+	if (skel->bss->untracked_forks)
+		printf("forked processes not counted (table full) %llu\n",
+		       (unsigned long long)skel->bss->untracked_forks);
 	print_enqueue(skel->bss->enqueue_log2, sizeof(skel->bss->enqueue_log2) / sizeof(skel->bss->enqueue_log2[0]));
 	wake_count_bpf__destroy(skel);
 	return 0;
