@@ -4,7 +4,7 @@
 #   make            build ./wakeprobe and the workloads (installs build deps first)
 #   make run        build, then trace the eventfd workload and print the report
 #   make test       build and run the unit tests, then the system tests (root-only ones skip elsewhere)
-#   make bench      tracing overhead on the eventfd workload
+#   make bench      tracing overhead: the eventfd workload, then programs of Debian's in attach mode
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make vmlinux    regenerate vmlinux/$(ARCH)/vmlinux.h from this kernel's BTF
 #   make V=1        show full commands; SANITIZE=1 builds with ASan + UBSan
@@ -99,7 +99,7 @@ SKEL := $(OBJ)/wakeprobe.skel.h
 DEPS_STAMP := $(OBJ)/.deps-ok
 TEST_DEPS_STAMP := $(OBJ)/.test-deps-ok
 
-.PHONY: all run test bench fuzz install uninstall vmlinux clean deps
+.PHONY: all run test bench bench-attach fuzz install uninstall vmlinux clean deps
 .SECONDARY:
 .DEFAULT_GOAL := all
 
@@ -213,9 +213,19 @@ $(OBJ)/bench/wake-count: $(OBJ)/bench/wake_count.o $(OBJ)/user/lib/parse.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz
 
-# BENCH_ARGS: paced rounds, flood rounds, paced samples, flood samples (default 15 21 1000 30000)
+# BENCH_ARGS: paced rounds, flood rounds, paced samples, flood samples (default 15 21 1000 30000);
+# ATTACH_BENCH_ARGS: bench/attach_bench.py's (--rounds, --pairs, --attach-seconds)
 bench: all $(OBJ)/bench/bench-overhead $(OBJ)/bench/wake-count
+	$(Q)scripts/setup-deps.sh bench
 	$(Q)WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads scripts/as-root.sh $(OBJ)/bench/bench-overhead $(BENCH_ARGS)
+	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKE_COUNT=$(OBJ)/bench/wake-count scripts/as-root.sh \
+		python3 bench/attach_bench.py $(ATTACH_BENCH_ARGS)
+
+# the second part of the benchmark alone: attach mode on programs of Debian's, and workload mode's bounds
+bench-attach: all $(OBJ)/bench/wake-count
+	$(Q)scripts/setup-deps.sh bench
+	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKE_COUNT=$(OBJ)/bench/wake-count scripts/as-root.sh \
+		python3 bench/attach_bench.py $(ATTACH_BENCH_ARGS)
 
 # libFuzzer harnesses (clang): the record-file reader with the replay behind it, the options, and the
 # JSON reader (with json_writer, to write what it read and read it again).

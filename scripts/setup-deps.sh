@@ -10,11 +10,13 @@ packages=(
 	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev
 	pkg-config make gcc libc6-dev
 )
-# extra groups, asked for by name: "test" for the test runner's helpers, "fuzz" for libFuzzer
+# extra groups, asked for by name: "test" for the test runner's helpers, "fuzz" for libFuzzer,
+# "bench" for the programs the benchmark traces and the tools it holds wakeprobe against
 for group in "$@"; do
 	case "$group" in
 	test) packages+=(procps python3 valgrind man-db groff-base prometheus chromium) ;;
 	fuzz) packages+=(libclang-rt-14-dev) ;;
+	bench) packages+=(python3 linux-perf redis-server redis-tools stress-ng libbpf-tools) ;;
 	*) echo "setup-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac
 done

@@ -1,0 +1,434 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""attach_bench.py - what attach mode costs programs of Debian's, and whether it counts them whole.
+
+Run by `make bench` (docs/bench.md, "Attach mode on real programs"), as root. Each figure is
+measured in this run; ratios are taken within a round, between sides run one after the other,
+and summed up as the median with a 95% interval, 1.58 IQR / sqrt(n) (the notches of a box plot).
+
+  1. throughput: a loopback server (redis-server, driven by redis-benchmark) and a many-task
+     messaging benchmark (perf bench sched messaging), each untraced, under wakeprobe's attach
+     mode, under --lean, under libbpf-tools' runqlat and under offcputime, in rounds whose order
+     rotates;
+  2. counts: the messaging benchmark's wakeups as wakeprobe recorded them against a witness of
+     its own (build/bench/wake-count), both following every process it forks, and the drops;
+  3. BPF program runs per wakeup on the server, with and without a syscall-heavy neighbour
+     (stress-ng --get), with and without --syscall-phases;
+  4. what --csv costs wakeprobe's own CPU on a pipe ping-pong (perf bench sched pipe);
+  5. workload mode: a 100,000-wakeup back-to-back flood's whole-process wall time, traced
+     against untraced, and the peak RSS of a 1,000,000-sample run; attach mode's RSS over a
+     run of the server under load.
+"""
+
+import argparse
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WAKEPROBE = os.environ.get("WAKEPROBE", os.path.join(HERE, "..", "build", "wakeprobe"))
+WAKE_COUNT = os.environ.get("WAKE_COUNT", os.path.join(HERE, "..", "build", "bench", "wake-count"))
+REDIS_PORT = 6399
+MESSAGING = ["perf", "bench", "sched", "messaging", "-g", "10", "-l", "100"]
+PIPE = ["perf", "bench", "sched", "pipe", "-l", "50000"]
+REDIS_REQUESTS = 40000
+SIDES = ["untraced", "wakeprobe", "lean", "runqlat", "offcputime"]
+TOOLS = {"runqlat": "/usr/sbin/runqlat", "offcputime": "/usr/sbin/offcputime"}
+
+
+def die(msg):
+    print(f"attach_bench: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def summary(xs):
+    """median, and the low and high ends of its 95% interval"""
+    if not xs:
+        return float("nan"), float("nan"), float("nan")
+    med = statistics.median(xs)
+    if len(xs) < 4:
+        return med, min(xs), max(xs)
+    q = statistics.quantiles(xs, n=4)
+    half = 1.58 * (q[2] - q[0]) / len(xs) ** 0.5
+    return med, med - half, med + half
+
+
+def fmt_ratio(xs):
+    med, lo, hi = summary(xs)
+    return f"{med:.3f} ({lo:.3f} .. {hi:.3f}, n={len(xs)})"
+
+
+def bpf_links(pid):
+    """how many BPF links process pid holds: attached programs"""
+    n = 0
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                n += os.readlink(f"/proc/{pid}/fd/{fd}") == "anon_inode:bpf_link"
+            except OSError:
+                pass
+    except OSError:
+        pass
+    return n
+
+
+def wait_attached(proc, what, timeout=30.0):
+    """until proc holds BPF links and their number held still for 0.3 s"""
+    end = time.monotonic() + timeout
+    last, since = 0, time.monotonic()
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            die(f"{what} ended before it attached (status {proc.returncode})")
+        n = bpf_links(proc.pid)
+        if n != last:
+            last, since = n, time.monotonic()
+        elif n and time.monotonic() - since >= 0.3:
+            return
+        time.sleep(0.05)
+    die(f"{what} did not attach within {timeout:.0f} s")
+
+
+def stop(proc, timeout=60):
+    """SIGINT, as Ctrl-C: the tools write their report and end"""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        die(f"pid {proc.pid} did not end on SIGINT")
+
+
+def held_child(argv):
+    """argv started, held by a shell that execs it once a line comes down a pipe: (process, the pipe)
+
+    Its pid is argv's from the start, so that a tracer attached to it first sees all of argv's life.
+    """
+    r, w = os.pipe()
+    hold = f'read -r _ <&{r}; exec {r}<&-; exec "$@"'
+    proc = subprocess.Popen(["sh", "-c", hold, "sh", *argv], pass_fds=(r,), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    os.close(r)
+    return proc, w
+
+
+def release(go):
+    os.write(go, b"go\n")
+    os.close(go)
+
+
+class Tracer:
+    """one side's tracer: started on a scope, attached, then stopped; its JSON if wakeprobe's"""
+
+    def __init__(self, side, scope_pid, machine_wide, extra=()):
+        self.side, self.proc, self.json = side, None, None
+        if side == "untraced":
+            return
+        if side in ("wakeprobe", "lean"):
+            fd, self.json = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
+            os.close(fd)
+            argv = [WAKEPROBE, "--pid", str(scope_pid), "--json", self.json, "--outliers", "0", *extra]
+            if side == "lean":
+                argv.append("--lean")
+        else:
+            argv = [TOOLS[side]] + ([] if machine_wide else ["-p", str(scope_pid)])
+        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wait_attached(self.proc, side)
+
+    def end(self):
+        """stopped (a --pid wakeprobe also ends when its targets have): its document, or None"""
+        if not self.proc:
+            return None
+        stop(self.proc)
+        err = self.proc.stderr.read()
+        if self.json is None:
+            return None
+        if self.proc.returncode != 0:
+            die(f"wakeprobe ended with status {self.proc.returncode}: {err.strip()[-400:]}")
+        with open(self.json) as f:
+            doc = json.load(f)
+        os.unlink(self.json)
+        return doc
+
+
+# ------------------------------------------------------------------ the two programs
+
+
+def messaging_round(side, extra=()):
+    """one run of the messaging benchmark under side: (its throughput, 1/s; wakeprobe's document)"""
+    proc, go = held_child(MESSAGING)
+    tracer = Tracer(side, proc.pid, machine_wide=True, extra=extra)
+    release(go)
+    out, _ = proc.communicate()
+    if proc.returncode != 0:
+        die(f"{' '.join(MESSAGING)} failed: {out[-400:]}")
+    # a --pid wakeprobe ends by itself once its targets have exited
+    if tracer.proc and tracer.json:
+        tracer.proc.wait(timeout=60)
+    doc = tracer.end()
+    m = re.search(r"Total time: ([0-9.]+) \[sec\]", out)
+    if not m:
+        die(f"no total time in: {out[-400:]}")
+    return 1.0 / float(m.group(1)), doc
+
+
+def redis_load(requests=REDIS_REQUESTS):
+    """redis-benchmark's SET and GET against the server: requests per second over both"""
+    out = subprocess.run(["redis-benchmark", "-p", str(REDIS_PORT), "-t", "set,get", "-n", str(requests),
+                          "-c", "8", "--csv"], capture_output=True, text=True, check=True).stdout
+    rates = [float(m.group(1)) for m in re.finditer(r'^"(?:SET|GET)","([0-9.]+)"', out, re.M)]
+    if len(rates) != 2:
+        die(f"redis-benchmark said: {out[-400:]}")
+    return 2.0 / (1.0 / rates[0] + 1.0 / rates[1])
+
+
+def redis_round(server, side, extra=()):
+    tracer = Tracer(side, server.pid, machine_wide=False, extra=extra)
+    rate = redis_load()
+    return rate, tracer.end()
+
+
+def start_redis():
+    server = subprocess.Popen(["redis-server", "--port", str(REDIS_PORT), "--bind", "127.0.0.1", "--save", "",
+                               "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        if subprocess.run(["redis-cli", "-p", str(REDIS_PORT), "ping"], capture_output=True,
+                          text=True).stdout.strip() == "PONG":
+            return server
+        time.sleep(0.1)
+    server.kill()
+    die("redis-server did not answer on 127.0.0.1:%d" % REDIS_PORT)
+
+
+def per_wakeup(doc, key):
+    cost = doc["tracing_cost"]
+    return cost[key] / cost["wakeups"] if cost["wakeups"] else float("nan")
+
+
+# ------------------------------------------------------------------ the sections
+
+
+def throughput(rounds, server):
+    print(f"\n== Throughput: {rounds} rounds, each side against the untraced run of its round ==")
+    print("   server: redis-server on 127.0.0.1, redis-benchmark -t set,get -n %d -c 8 (requests/s);" % REDIS_REQUESTS)
+    print("           traced: --pid of the server, runqlat -p and offcputime -p of it")
+    print("   messaging: %s (1 / its total time);" % " ".join(MESSAGING))
+    print("           traced: wakeprobe --pid of the benchmark before it starts (it follows the forks);")
+    print("           runqlat and offcputime machine-wide, which they trace alike")
+    ratios = {(b, s): [] for b in ("server", "messaging") for s in SIDES[1:]}
+    drops = {s: 0 for s in ("wakeprobe", "lean")}
+    for r in range(rounds):
+        order = SIDES[r % len(SIDES):] + SIDES[:r % len(SIDES)]
+        for bench, run in (("server", lambda s: redis_round(server, s)), ("messaging", messaging_round)):
+            got = {}
+            for side in order:
+                rate, doc = run(side)
+                got[side] = rate
+                if doc:
+                    drops[side] += doc["events"]["dropped"]
+            line = " ".join(f"{s} {got[s]:.0f}" if bench == "server" else f"{s} {got[s]:.3f}" for s in SIDES)
+            print(f"   round {r + 1:2d} {bench:9s} {line}")
+            for side in SIDES[1:]:
+                ratios[(bench, side)].append(got[side] / got["untraced"])
+    print("\n   throughput / untraced, median (95% interval):")
+    for bench in ("server", "messaging"):
+        for side in SIDES[1:]:
+            print(f"     {bench:9s} {side:10s} {fmt_ratio(ratios[(bench, side)])}")
+    print(f"   records dropped, all rounds: wakeprobe {drops['wakeprobe']}, --lean {drops['lean']}")
+    print("\n   aims:")
+    for bench in ("server", "messaging"):
+        full = summary(ratios[(bench, "wakeprobe")])[0]
+        lean = summary(ratios[(bench, "lean")])[0]
+        offcpu = summary(ratios[(bench, "offcputime")])[0]
+        runq = summary(ratios[(bench, "runqlat")])[0]
+        print(f"     {bench:9s} attach default >= 0.97: {full:.3f} {'met' if full >= 0.97 else 'NOT met'};"
+              f" >= offcputime's {offcpu:.3f}: {'met' if full >= offcpu else 'NOT met'};"
+              f" --lean >= runqlat's - 0.02 ({runq - 0.02:.3f}): {lean:.3f}"
+              f" {'met' if lean >= runq - 0.02 else 'NOT met'}")
+
+
+def wakeup_records(path, lo, hi):
+    """the WP_EV_WAKEUP records of recording path stamped inside [lo, hi]"""
+    n = 0
+    with open(path, "rb") as f:
+        data = f.read()
+    off = 16
+    while off + 8 <= len(data):
+        rtype = int.from_bytes(data[off:off + 2], "little")
+        length = int.from_bytes(data[off + 4:off + 8], "little")
+        p = off + 8
+        if rtype == 3:  # REC_EVENT
+            ts = int.from_bytes(data[p:p + 8], "little")
+            etype = int.from_bytes(data[p + 8:p + 12], "little")
+            n += etype == 3 and lo <= ts <= hi  # WP_EV_WAKEUP
+        off = p + length
+    return n
+
+
+def counts(runs):
+    print(f"\n== Counts: the messaging benchmark, {runs} runs, wakeprobe (default attach) against a witness ==")
+    print("   both attached before it starts, both following its forks; the witness counts sched_wakeup and")
+    print("   sched_wakeup_new (build/bench/wake-count), wakeprobe's recording the WAKEUP records in its window")
+    for i in range(runs):
+        proc, go = held_child(MESSAGING)
+        witness = subprocess.Popen([WAKE_COUNT, "0", str(proc.pid)], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        if "counting" not in witness.stderr.readline():
+            die("wake-count did not start")
+        fd, rec = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".wpr")
+        os.close(fd)
+        fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
+        os.close(fd)
+        tracer = subprocess.Popen([WAKEPROBE, "record", "-o", rec, "--json", doc_path, "--outliers", "0",
+                                   "--pid", str(proc.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True)
+        wait_attached(tracer, "wakeprobe")
+        release(go)
+        proc.communicate()
+        tracer.wait(timeout=120)
+        stop(witness)
+        out = witness.stdout.read()
+        m = re.search(r"wakeups (\d+) in [0-9.]+ s, CLOCK_MONOTONIC (\d+)\.\.(\d+) ns", out)
+        if tracer.returncode != 0 or not m:
+            die(f"run {i + 1}: wakeprobe status {tracer.returncode}, witness said {out!r}")
+        with open(doc_path) as f:
+            doc = json.load(f)
+        seen = wakeup_records(rec, int(m.group(2)), int(m.group(3)))
+        print(f"   run {i + 1}: witness {m.group(1)}, wakeprobe {seen} WAKEUP records"
+              f" ({'equal' if seen == int(m.group(1)) else 'DIFFERENT'}), {doc['wakeups']['total']} wakeups"
+              f" paired, {doc['wakeups']['complete']} complete; dropped {doc['events']['dropped']},"
+              f" missed runs {doc['events']['missed_runs']}")
+        os.unlink(rec)
+        os.unlink(doc_path)
+
+
+def neighbour(server):
+    print("\n== BPF program runs per wakeup on the server, against a syscall-heavy neighbour ==")
+    print("   stress-ng --get 1 (get* syscalls as fast as it can) beside it, or nothing")
+    for extra, name in (((), "default"), (("--syscall-phases",), "--syscall-phases"), (("--lean",), "--lean")):
+        row = []
+        for with_neighbour in (False, True):
+            hog = None
+            if with_neighbour:
+                hog = subprocess.Popen(["stress-ng", "--get", "1", "--timeout", "60", "--quiet"],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                time.sleep(0.5)
+            side = "lean" if "--lean" in extra else "wakeprobe"
+            _, doc = redis_round(server, side, extra=tuple(x for x in extra if x != "--lean"))
+            if hog:
+                hog.terminate()
+                hog.wait()
+            row.append(f"{per_wakeup(doc, 'bpf_runs'):.1f} runs, {per_wakeup(doc, 'bpf_run_ns') / 1000:.2f} us")
+        print(f"   {name:17s} alone: {row[0]:24s} with the neighbour: {row[1]}")
+
+
+def csv_cost(pairs):
+    print(f"\n== What --csv costs wakeprobe's own CPU: {' '.join(PIPE)}, {pairs} pairs ==")
+    ratios = []
+    for _ in range(pairs):
+        cpu = {}
+        for with_csv in (False, True):
+            fd, path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".csv")
+            os.close(fd)
+            fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
+            os.close(fd)
+            argv = [WAKEPROBE, "--json", doc_path, "--outliers", "0"] + (["--csv", path] if with_csv else [])
+            subprocess.run(argv + ["--"] + PIPE, capture_output=True, check=True)
+            with open(doc_path) as f:
+                cpu[with_csv] = per_wakeup(json.load(f), "self_cpu_ns")
+            os.unlink(path)
+            os.unlink(doc_path)
+        ratios.append(cpu[True] / cpu[False])
+        print(f"   own CPU per wakeup: {cpu[False]:.0f} ns without, {cpu[True]:.0f} ns with --csv")
+    med = summary(ratios)[0]
+    print(f"   with / without, median: {fmt_ratio(ratios)}; aim <= 2: {'met' if med <= 2 else 'NOT met'}")
+
+
+def wall(argv):
+    t = time.monotonic()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.monotonic() - t
+
+
+def peak_rss_kb(argv):
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status:
+        die(f"{' '.join(argv)}: status {status}")
+    return usage.ru_maxrss
+
+
+def workload(pairs):
+    flood = [WAKEPROBE, "--workload", "eventfd", "--interval-us", "0", "--samples", "100000"]
+    print(f"\n== Workload mode: a 100,000-wakeup back-to-back eventfd flood, whole process, {pairs} pairs ==")
+    ratios = {"full": [], "lean": []}
+    for _ in range(pairs):
+        for mode, extra in (("full", []), ("lean", ["--lean"])):
+            traced = wall(flood + extra)
+            untraced = wall(flood + ["--no-trace"])
+            ratios[mode].append(traced / untraced)
+    for mode, aim in (("full", 1.3), ("lean", 1.15)):
+        med = summary(ratios[mode])[0]
+        print(f"   {mode}: traced / untraced wall {fmt_ratio(ratios[mode])};"
+              f" aim <= {aim}: {'met' if med <= aim else 'NOT met'}")
+    print("\n== Peak RSS ==")
+    million = [WAKEPROBE, "--workload", "eventfd", "--interval-us", "0", "--samples", "1000000"]
+    for mode, extra in (("full", []), ("lean", ["--lean"])):
+        kb = peak_rss_kb(million + extra)
+        print(f"   workload, 1,000,000 samples, {mode}: {kb / 1024:.1f} MiB;"
+              f" aim <= 64 MB: {'met' if kb * 1024 <= 64e6 else 'NOT met'}")
+
+
+def attach_rss(server, seconds):
+    proc = subprocess.Popen([WAKEPROBE, "--pid", str(server.pid), "--outliers", "0"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    wait_attached(proc, "wakeprobe")
+    marks = []
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        redis_load(20000)
+        with open(f"/proc/{proc.pid}/status") as f:
+            rss = int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1))
+        marks.append((time.monotonic() - start, rss))
+    stop(proc)
+    print(f"   attach, the server under load for {seconds} s: RSS {marks[0][1] / 1024:.1f} MiB at"
+          f" {marks[0][0]:.0f} s, {marks[-1][1] / 1024:.1f} MiB at {marks[-1][0]:.0f} s"
+          f" (the engine's tables are bounded: it does not grow with the run)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=7, help="throughput rounds (default 7)")
+    ap.add_argument("--pairs", type=int, default=7, help="flood and --csv pairs (default 7)")
+    ap.add_argument("--attach-seconds", type=int, default=30, help="the attach RSS run (default 30)")
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        die("tracing needs root: run it through make bench")
+    for tool in ["perf", "redis-server", "redis-benchmark", "redis-cli", "stress-ng", WAKEPROBE, WAKE_COUNT,
+                 *TOOLS.values()]:
+        if not (os.access(tool, os.X_OK) or subprocess.run(["sh", "-c", f"command -v {tool}"],
+                                                            capture_output=True).returncode == 0):
+            die(f"{tool} is missing: make bench installs it (scripts/setup-deps.sh bench)")
+    print(f"attach_bench: {os.uname().release}, {os.cpu_count()} CPUs; {time.strftime('%Y-%m-%d %H:%M')} UTC")
+    server = start_redis()
+    try:
+        throughput(args.rounds, server)
+        counts(3)
+        neighbour(server)
+        csv_cost(args.pairs)
+        workload(args.pairs)
+        attach_rss(server, args.attach_seconds)
+    finally:
+        server.terminate()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
