@@ -135,17 +135,23 @@ enum {
  * by the interrupt tracepoints of its own CPU (and read only there, at
  * sched_waking). A *_since_ns of 0 means not inside. Softirqs run in irq
  * exit or in ksoftirqd, and hard interrupts can come in on top of them, so
- * each kind has its slot; the one begun last is the innermost.
+ * each kind has its slot. They nest one way only: a hard interrupt (a
+ * timer's expiry in it too) on top of a softirq, a soft hrtimer's expiry
+ * inside the HRTIMER softirq, never a softirq inside a hard interrupt (it
+ * runs once the handler has left). So a softirq needs no clock to tell it
+ * is the innermost, and takes none: a loopback server runs a dozen a
+ * wakeup, on every CPU, and the clock read was half their programs' time.
  */
 struct irq_context {
 	__u64 hard_since_ns;		/* a hard irq or an APIC vector */
-	__u64 soft_since_ns;
+	__u32 soft_open;		/* inside a softirq (soft_vec) */
 	__u64 timer_since_ns[NR_TIMER_SLOTS];
 	__u64 timer_fn[NR_TIMER_SLOTS];	/* the expiring hrtimer's function */
 	/* the timer itself, only ever compared: at its expiry's end it may be gone */
 	__u64 timer[NR_TIMER_SLOTS];
 	__s32 hard_nr;			/* the irq, or the vector */
 	__u32 soft_vec;
+	__u32 __pad2;
 	__u8 hard_kind;			/* enum wp_irq_kind */
 	__u8 timer_irq_kind[NR_TIMER_SLOTS];	/* the context the hrtimer expires in */
 	__u8 __pad[5];
@@ -569,18 +575,18 @@ static __always_inline void irq_context_end_stale(struct irq_context *ic, struct
 	}
 	if (bpf_core_field_exists(rt->softirq_disable_cnt))
 		return;
-	if (ic->soft_since_ns || ic->timer_since_ns[TIMER_SOFT]) {
-		ic->soft_since_ns = 0;
+	if (ic->soft_open || ic->timer_since_ns[TIMER_SOFT]) {
+		ic->soft_open = 0;
 		ic->timer_since_ns[TIMER_SOFT] = 0;
 	}
 }
 
-/* irq_context_kind - the interrupt context begun last, WP_IRQ_*, or 0 outside any */
+/* irq_context_kind - the innermost interrupt context, WP_IRQ_*, or 0 outside any */
 static __always_inline __u8 irq_context_kind(const struct irq_context *ic)
 {
-	if (ic->hard_since_ns && ic->hard_since_ns >= ic->soft_since_ns)
+	if (ic->hard_since_ns)
 		return ic->hard_kind;
-	return ic->soft_since_ns ? WP_IRQ_SOFT : 0;
+	return ic->soft_open ? WP_IRQ_SOFT : 0;
 }
 
 /*
@@ -678,20 +684,19 @@ static __always_inline void emit_waker(struct task_struct *p)
 	if (cs) {
 		struct irq_context *ic = &cs->irq;
 
-		if (ic->soft_since_ns) {
-			since = ic->soft_since_ns;
+		/* the innermost (irq_context): what is hard, then a soft timer, then the softirq (untimed) */
+		if (ic->soft_open)
 			class = WP_WAKER_SOFTIRQ;
-		}
-		if (ic->hard_since_ns > since) {
-			since = ic->hard_since_ns;
-			class = WP_WAKER_IRQ;
-		}
-		if (ic->timer_since_ns[TIMER_SOFT] > since) {
+		if (ic->timer_since_ns[TIMER_SOFT]) {
 			since = ic->timer_since_ns[TIMER_SOFT];
 			class = WP_WAKER_TIMER;
 			slot = TIMER_SOFT;
 		}
-		if (ic->timer_since_ns[TIMER_HARD] > since) {
+		if (ic->hard_since_ns) {
+			since = ic->hard_since_ns;
+			class = WP_WAKER_IRQ;
+		}
+		if (ic->timer_since_ns[TIMER_HARD] && ic->timer_since_ns[TIMER_HARD] >= ic->hard_since_ns) {
 			since = ic->timer_since_ns[TIMER_HARD];
 			class = WP_WAKER_TIMER;
 			slot = TIMER_HARD;
@@ -924,7 +929,7 @@ static __always_inline void irq_context_note(struct irq_context *ic, __u32 kind,
 					     const char *name)
 {
 	if (kind == WP_IRQ_SOFT) {
-		ic->soft_since_ns = exit ? 0 : bpf_ktime_get_ns();
+		ic->soft_open = !exit;
 		ic->soft_vec = nr;
 		return;
 	}

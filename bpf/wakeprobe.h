@@ -194,8 +194,8 @@ struct wp_waker {
 	__u16 flags;		/* WP_WAKER_* */
 	__s32 nr;		/* SYSCALL: the syscall; IRQ: the irq or vector; SOFTIRQ: the vector; else -1 */
 	__u32 waker_tgid;	/* current's tgid */
-	__u64 since_ns;		/* SYSCALL: its entry (0: not timed); IRQ, SOFTIRQ, TIMER: when that context
-				   began; else 0 */
+	__u64 since_ns;		/* SYSCALL: its entry (0: not timed); IRQ, TIMER: when that context began;
+				   else 0 (a softirq's start is not timed: a clock read on each of them) */
 	union {
 		/* SYSCALL: its first two arguments (an fd; a futex address and op; tgkill's tgid and tid) */
 		struct {
