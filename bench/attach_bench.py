@@ -309,6 +309,33 @@ def counts(runs):
         os.unlink(doc_path)
 
 
+def agreement(server, runs):
+    print(f"\n== Lean and full against a witness: the server's wakeups, {runs} runs each ==")
+    print("   wake-count attached beside each: the share queued from another CPU (sched_wakeup elsewhere than")
+    print("   sched_waking) and waking -> wakeup (wake_enqueue), whose percentiles it gives as the power of 2")
+    print("   above them; wakeprobe's over its complete wakeups, the witness's over every one")
+    for side in ("wakeprobe", "lean"):
+        for _ in range(runs):
+            witness = subprocess.Popen([WAKE_COUNT, "0", str(server.pid)], stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, text=True)
+            if "counting" not in witness.stderr.readline():
+                die("wake-count did not start")
+            _, doc = redis_round(server, side)
+            stop(witness)
+            out = witness.stdout.read()
+            n = int(re.search(r"wakeups (\d+)", out).group(1))
+            remote = int(re.search(r"queued from another CPU (\d+)", out).group(1))
+            pct = re.search(r"p50 < (\d+) ns p90 < (\d+) ns p99 < (\d+) ns", out)
+            complete = doc["wakeups"]["complete"]
+            enq = doc["stats"]["wake_enqueue"]
+            print(f"   {side:9s} queued remotely {doc['sub_phases']['remote_wakeups']} of {complete}"
+                  f" ({100 * doc['sub_phases']['remote_wakeups'] / max(complete, 1):.1f}%), witness {remote} of {n}"
+                  f" ({100 * remote / max(n, 1):.1f}%); wake_enqueue p50/p90/p99"
+                  f" {enq['p50_ns'] / 1000:.1f}/{enq['p90_ns'] / 1000:.1f}/{enq['p99_ns'] / 1000:.1f} us,"
+                  f" witness < {int(pct.group(1)) / 1000:.1f}/{int(pct.group(2)) / 1000:.1f}/"
+                  f"{int(pct.group(3)) / 1000:.1f} us")
+
+
 def neighbour(server):
     print("\n== BPF program runs per wakeup on the server, against a syscall-heavy neighbour ==")
     print("   stress-ng --get 1 (get* syscalls as fast as it can) beside it, or nothing")
@@ -421,6 +448,7 @@ def main():
     try:
         throughput(args.rounds, server)
         counts(3)
+        agreement(server, 2)
         neighbour(server)
         csv_cost(args.pairs)
         workload(args.pairs)
