@@ -29,8 +29,24 @@ static int entries(const char *path)
 	return n;
 }
 
-/* the bound: 64 MB for a million samples, the binary, libbpf and the BPF object included */
+/* the bound: 64 MB for a million samples, the binary, libbpf and the BPF object included */
 #define PEAK_RSS_KB	(64 * 1024)
+
+/*
+ * assert_peak_rss - @r's peak RSS within the bound; an ASan build's shadow
+ * memory and quarantine are in its RSS, so there the plain build's run of
+ * the same test holds the bound, and this one the rest
+ */
+static void assert_peak_rss(const struct wakeprobe_ran *r)
+{
+	const char *sanitized = getenv("WAKEPROBE_SANITIZED");
+
+	if (sanitized && sanitized[0]) {
+		cr_log_info("peak RSS %ld KiB under ASan: the bound is held by the plain build", r->usage.ru_maxrss);
+		return;
+	}
+	cr_assert_leq(r->usage.ru_maxrss, PEAK_RSS_KB, "peak RSS %ld KiB, over %d", r->usage.ru_maxrss, PEAK_RSS_KB);
+}
 
 Test(memory, a_million_back_to_back_wakeups_stay_under_64_mb_and_leave_no_file)
 {
@@ -48,7 +64,7 @@ Test(memory, a_million_back_to_back_wakeups_stay_under_64_mb_and_leave_no_file)
 		    (long)r.usage.ru_stime.tv_sec, (long)r.usage.ru_stime.tv_usec / 1000);
 	cr_assert(strstr(r.out, "samples    1000000 sent, "), "every sample arrived:\n%s", r.out);
 	cr_assert(strstr(r.out, " 0 dropped (BPF ring buffer full)"), "no record was dropped:\n%s", r.out);
-	cr_assert_leq(r.usage.ru_maxrss, PEAK_RSS_KB, "peak RSS %ld KiB, over %d", r.usage.ru_maxrss, PEAK_RSS_KB);
+	assert_peak_rss(&r);
 	cr_assert_eq(entries(tmp), 0, "the journal's file has no name, and is gone");
 	rmdir(tmp);
 }
@@ -63,5 +79,5 @@ Test(memory, a_journal_with_nowhere_to_spill_stays_in_memory_and_the_run_is_whol
 	wakeprobe_run_ok(&r, args);
 	cr_assert(strstr(r.out, "samples    100000 sent, "), "%s", r.out);
 	cr_assert(strstr(r.out, " 0 dropped (BPF ring buffer full)"), "%s", r.out);
-	cr_assert_leq(r.usage.ru_maxrss, PEAK_RSS_KB, "peak RSS %ld KiB", r.usage.ru_maxrss);
+	assert_peak_rss(&r);
 }
