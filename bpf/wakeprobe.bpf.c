@@ -1357,13 +1357,29 @@ struct {
 struct wp_lean_counters lean_counters;
 
 /*
- * The flight recorder (lean mode with --threshold-us): each CPU keeps its
+ * The flight recorder (lean_flight, fixed at load): each CPU keeps its
  * last LEAN_FLIGHT_LEN switches and idle transitions in a per-CPU ring,
  * written there and nowhere else, and copies them out only when a wakeup
  * it switches in took lean_flight_ns or more from its waking: what held
- * the CPU the wakee waited for is then there to explain it. 0: off.
+ * the CPU the wakee waited for is then there to explain it. The threshold
+ * is in .bss, which wakeprobe maps: --threshold-us fixes it; without it,
+ * wakeprobe moves it as the run goes to the running p99 of the times
+ * lean_slowness counts (user/live/lean_adapt.c).
  */
-const volatile __u64 lean_flight_ns = 0;
+const volatile bool lean_flight = false;
+__u64 lean_flight_ns[WP_SLOW_KINDS];	/* by the waker's kind, wp_slow_kind_of() */
+
+/* with the flight recorder: every recorded wakeup's waking to switch-in, by its waker's kind and wp_slow_bucket() */
+struct lean_slowness {
+	__u64 n[WP_SLOW_KINDS][WP_SLOW_BUCKETS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lean_slowness);
+} lean_slowness SEC(".maps");
 
 #define LEAN_FLIGHT_LEN	32	/* a power of two */
 _Static_assert(LEAN_FLIGHT_LEN > WP_LEAN_FLIGHT_MAX, "a flight copy is the ring's newest records");
@@ -1382,7 +1398,7 @@ struct {
 	__type(value, struct lean_flight);
 } lean_flights SEC(".maps");
 
-static __always_inline struct lean_flight *lean_flight(void)
+static __always_inline struct lean_flight *lean_flight_ring(void)
 {
 	__u32 zero = 0;
 
@@ -1408,7 +1424,7 @@ static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32
  */
 static __noinline int flight_copy(void)
 {
-	struct lean_flight *f = lean_flight();
+	struct lean_flight *f = lean_flight_ring();
 	struct wp_event *e;
 	int copied = 0;
 	__u32 i;
@@ -1536,9 +1552,20 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 	__u16 flight = 0;
 
 	lt->pending = LEAN_NONE;
-	/* switched in slow: first this CPU's flight records, which say what it ran meanwhile */
-	if (lean_flight_ns && !more && now - lt->waking_ns >= lean_flight_ns)
-		flight = flight_copy();
+	if (lean_flight && !more) {
+		__u32 kind = wp_slow_kind_of(lt->flags), zero = 0;
+		__u64 took = now - lt->waking_ns;
+		struct lean_slowness *s;
+
+		if (kind >= WP_SLOW_KINDS)
+			kind = WP_SLOW_THREAD;	/* for the verifier */
+		s = bpf_map_lookup_elem(&lean_slowness, &zero);
+		if (s)
+			s->n[kind][wp_slow_bucket(took) & (WP_SLOW_BUCKETS - 1)]++;
+		/* switched in slow: first this CPU's flight records, which say what it ran meanwhile */
+		if (took >= lean_flight_ns[kind])
+			flight = flight_copy();
+	}
 	e = ring_reserve(WP_EV_LEAN, now);
 	if (!e)
 		return;
@@ -1581,11 +1608,11 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 	lt->waking_cpu = bpf_get_smp_processor_id();
 	lt->pending = LEAN_WOKEN;
 	lt->flags = 0;
-	if (attach_mode) {
+	/* the waker's context: attach mode names the waker by it, the flight recorder sorts by it */
+	if (attach_mode || lean_flight)
 		lt->flags = lean_waker_context();
-		if (!lt->flags)
-			lean_name_waker();
-	}
+	if (attach_mode && !lt->flags)
+		lean_name_waker();
 	return 0;
 }
 
@@ -1649,7 +1676,7 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	struct lean_task *lt;
 
 	count_run();
-	if (lean_flight_ns && (f = lean_flight()))
+	if (lean_flight && (f = lean_flight_ring()))
 		switch_fill(flight_slot(f, WP_EV_SWITCH), prev, next, prev_state, preempt);
 	lt = lean_task_of(prev);
 	if (lt) {
@@ -1674,11 +1701,11 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	return 0;
 }
 
-/* the flight recorder's idle transitions: loaded only with it (lean_flight_ns) */
+/* the flight recorder's idle transitions: loaded only with it (lean_flight) */
 SEC("tp_btf/cpu_idle")
 int BPF_PROG(lean_cpu_idle, unsigned int state, unsigned int cpu_id)
 {
-	struct lean_flight *f = lean_flight();
+	struct lean_flight *f = lean_flight_ring();
 	struct wp_event *e;
 
 	count_run();

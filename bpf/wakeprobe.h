@@ -297,6 +297,84 @@ struct wp_lean {
 #define WP_LEAN_FLIGHT_MAX	31
 #define wp_lean_flight(flags)	(((flags) >> WP_LEAN_FLIGHT_SHIFT) & WP_LEAN_FLIGHT_MAX)
 
+/*
+ * The buckets in which lean mode's flight recorder counts each wakeup's
+ * waking to switch-in, per CPU, so that without --threshold-us wakeprobe
+ * can set the threshold to their running p99: four a power of two, the
+ * lowest value of each within 25% of its highest. Both sides bucket alike.
+ */
+#define WP_SLOW_BUCKETS		256
+
+/*
+ * ... by the kind of their waker, each kind with a threshold of its own: a
+ * thread (or one not told), a hard interrupt (a timer's expiry too), a
+ * softirq. A workload's pacing timer or a server's network softirq has a
+ * tail of its own, which would hide the threads' p99 in one threshold.
+ */
+enum wp_slow_kind {
+	WP_SLOW_THREAD,
+	WP_SLOW_IRQ,
+	WP_SLOW_SOFTIRQ,
+	WP_SLOW_KINDS,
+};
+
+/* wp_slow_kind_of - the kind of a lean record's waker, from its WP_LEAN_WAKER_* flags */
+static inline __attribute__((always_inline)) __u32 wp_slow_kind_of(__u16 lean_flags)
+{
+	if (lean_flags & WP_LEAN_WAKER_IRQ)
+		return WP_SLOW_IRQ;
+	if (lean_flags & WP_LEAN_WAKER_SOFTIRQ)
+		return WP_SLOW_SOFTIRQ;
+	return WP_SLOW_THREAD;
+}
+
+/* wp_log2 - floor(log2(@v)), @v > 0; no loop, for the verifier */
+static inline __attribute__((always_inline)) __u32 wp_log2(__u64 v)
+{
+	__u32 r = 0;
+
+	if (v >> 32) {
+		v >>= 32;
+		r += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		r += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		r += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		r += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		r += 2;
+	}
+	return r + (__u32)(v >> 1);
+}
+
+/* wp_slow_bucket - the bucket of @ns: itself below 4, then 4 a power of two */
+static inline __attribute__((always_inline)) __u32 wp_slow_bucket(__u64 ns)
+{
+	__u32 k;
+
+	if (ns < 4)
+		return (__u32)ns;
+	k = wp_log2(ns);
+	return (k << 2) | (__u32)((ns >> (k - 2)) & 3);
+}
+
+/* wp_slow_bucket_floor - the least value of bucket @b; 4 to 7 are never given, and hold nothing */
+static inline __attribute__((always_inline)) __u64 wp_slow_bucket_floor(__u32 b)
+{
+	if (b < 8)
+		return b < 4 ? b : 4;
+	return (__u64)(4 | (b & 3)) << ((b >> 2) - 2);
+}
+
 struct wp_event {
 	__u64 ts_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u32 type;		/* enum wp_event_type */

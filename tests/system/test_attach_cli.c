@@ -353,6 +353,47 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 }
 
 /*
+ * --lean without --threshold-us on a command: the flight threshold follows
+ * the running p99 of waking to switch-in once 1,000 wakeups are counted,
+ * so about the slowest 1% of the rest are explained: every one over it
+ * brought its flight records, and the report says by which threshold.
+ */
+Test(attach_cli, a_lean_run_without_a_threshold_explains_about_its_slowest_percent)
+{
+	char path[PATH_MAX], json[64];
+	FILE *f = temp_output("lean-adaptive", json);
+	char *args[] = { "--lean", "--outliers", "20", "--json", json, "--",
+			 (char *)workload_path("eventfd", path, sizeof(path)), "--samples", "5000", "--interval-us", "200",
+			 "--cpus", "0,1", NULL };
+	static struct wakeprobe_ran r;
+
+	skip_unless_traceable();
+	fclose(f);
+	wakeprobe_run_ok(&r, args);
+	cr_assert(strstr(r.out, "over the running p99 of waking to switch-in of its"), "no adaptive flight line:\n%s",
+		  r.out);
+	cr_assert(json_check(json,
+				  "e = d['events']\n"
+				  "assert e['dropped'] == 0 and e['lean_flight_lost'] == 0, e\n"
+				  "assert e['lean_flight_adaptive'] is True, e\n"
+				  /* the reader's wakes are a thread's, enough of them for their p99 */
+				  "assert set(e['lean_flight_threshold_ns']) == {'thread', 'irq', 'softirq'}, e\n"
+				  "t = e['lean_flight_threshold_ns']['thread']\n"
+				  "assert t and t > 1000, e\n"
+				  /*
+				   * a p99 bucket's floor: at least 1% of the wakeups after the first
+				   * 1,000 are over it, and no more than a few percent unless the
+				   * run's tail is one slow bucket (a loaded host)
+				   */
+				  "n = d['wakeups']['complete']\n"
+				  "x = e['lean_flight_explained']\n"
+				  "assert 0 < x <= n * 10 // 100, (x, n, t)\n"
+				  "assert d['stats']['wake_to_run']['p99_ns'] >= t // 2, (d['stats']['wake_to_run'], t)\n"),
+		  "the JSON does not hold what the run did:\n%s", r.out);
+	unlink(json);
+}
+
+/*
  * --lean --threshold-us on a command: every wakeup as slow as that brought
  * its CPU's flight records (the BPF side and the report judge it by the
  * same two stamps, so as many as the outlier candidates), and an outlier's

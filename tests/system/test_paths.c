@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <linux/futex.h>
 #include "helpers.h"
+#include "lean_adapt.h"
 
 /* what a path's complete samples must have been bounded by */
 struct path_case {
@@ -383,4 +384,34 @@ Test(paths, lean_flight_records_explain_the_wait_for_the_cpu_and_nothing_else, .
 	cr_assert_lt(f.waiting_unexplained_ns, f.waiting_ns / 2, "%ld of %ld ns of wake_enqueue and runq_wait "
 		     "unexplained", f.waiting_unexplained_ns, f.waiting_ns);
 	cr_assert_eq(result.merge.late_events, 0);
+}
+
+/*
+ * --lean without --threshold-us: the flight threshold follows the running
+ * p99 of waking to switch-in, so once 1,000 wakeups are counted only about
+ * the slowest 1% bring their records, and the run says where it ended.
+ */
+Test(paths, lean_flight_records_without_a_threshold_come_with_about_the_slowest_percent, .timeout = 120)
+{
+	struct flight_check f = {};
+	struct checks c = { .hook = check_flight, .hook_ctx = &f };
+	struct test_session s = test_session("eventfd", true, 5000, 200, &c);
+	char msg[256] = "";
+
+	skip_unless_traceable();
+	s.cfg.lean = true;
+	s.opts.analysis.outliers = 5;
+	cr_assert_eq(session__run(&s.cfg, &s.opts, &result, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(result.drops_total, 0, "%lu records dropped", result.drops_total);
+	cr_assert(result.lean_flight_adaptive);
+	/* the wakee's wakes are a thread's: 5000 of them, enough for its p99 */
+	cr_assert(result.lean_flight_ns[WP_SLOW_THREAD] > 1000 && result.lean_flight_ns[WP_SLOW_THREAD] != LEAN_ADAPT_NONE,
+		  "threshold %lu ns", result.lean_flight_ns[WP_SLOW_THREAD]);
+	cr_log_info("%lu of %lu complete wakeups explained, over %lu ns at the end", f.explained, f.complete,
+		    result.lean_flight_ns[WP_SLOW_THREAD]);
+	cr_assert_gt(f.explained, 0, "none of the slowest was explained");
+	cr_assert_leq(f.explained, f.complete / 10, "%lu of %lu explained: not the slowest few", f.explained,
+		      f.complete);
+	cr_assert_eq(f.sums_off, 0, "a phase's causes do not add up to it");
+	cr_assert_eq(f.other_phase_explained, 0, "a phase no record reaches was explained");
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attach_run.h"
+#include "lean_adapt.h"
 #include "text_attach.h"
 #include "text_lines.h"
 
@@ -417,9 +418,26 @@ Test(text_attach, a_lean_run_says_what_it_traced_and_what_it_could_not_see)
 
 	/* with flight records: the slow wakeups they explained are counted */
 	run.agg->outlier_threshold_ns = 30000;
+	for (int k = 0; k < WP_SLOW_KINDS; k++)
+		run.run.lean_flight_ns[k] = 30000;
 	expect_lines(report(&run.report), (const char *const[]){
 		"             and only a wakeup whose waking to switch-in took 30 us or more is explained,",
 		"             from its CPU's last switches and idle transitions (the flight recorder): 2 of them",
+		NULL,
+	});
+
+	/* without --threshold-us: the running p99, where it ended */
+	run.agg->outlier_threshold_ns = 0;
+	run.targets.lean_flight_adaptive = true;
+	run.run.lean_flight_ns[WP_SLOW_THREAD] = 84000;
+	run.run.lean_flight_ns[WP_SLOW_IRQ] = 196608;
+	run.run.lean_flight_ns[WP_SLOW_SOFTIRQ] = LEAN_ADAPT_NONE;
+	expect_lines(report(&run.report), (const char *const[]){
+		"             and only a wakeup over the running p99 of waking to switch-in of its",
+		"             kind of waker is explained (--threshold-us fixes it), from its CPU's last",
+		"             switches and idle transitions (the flight recorder): 2 of them",
+		"             the p99s at the end, of those woken by a thread: 84 us, an interrupt: 197 us, a "
+		"softirq: not yet",
 		NULL,
 	});
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lean_adapt.h"
 #include "memout.h"
 #include "text_lines.h"
 #include "text_workload.h"
@@ -137,22 +138,40 @@ Test(text_workload, nothing_explained_prints_no_causes_at_all)
 
 /* ---------------------------------------------------------------- the outliers */
 
+/* flight_ns - the same threshold for every kind of waker */
+static const uint64_t *flight_ns(uint64_t ns)
+{
+	static uint64_t t[WP_SLOW_KINDS];
+
+	for (int k = 0; k < WP_SLOW_KINDS; k++)
+		t[k] = ns;
+	return t;
+}
+
 Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 {
-	text_workload__outliers_legend(out, false, 0);
+	text_workload__outliers_legend(out, false, NULL, false);
 	cr_assert_str_eq(written(), ", each phase split by cause (us;\n"
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
-	text_workload__outliers_legend(out, true, 0);
+	text_workload__outliers_legend(out, true, NULL, false);
 	cr_assert_str_eq(written(), ", their phases (us; no causes: --lean;\n"
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
-	text_workload__outliers_legend(out, true, 250000);
+	text_workload__outliers_legend(out, true, flight_ns(250000), false);
 	cr_assert_str_eq(written(), ", their phases (us;\n"
 			 "'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
 			 "waking to switch-in took 250 us or more brought its CPU's last switches and idle\n"
 			 "transitions, which split its wake_enqueue and runq_wait; interrupts and the host's steal\n"
 			 "are not traced, so their time shows as the task they came in on, or idle:\n");
+	again();
+	text_workload__outliers_legend(out, true, flight_ns(250000), true);
+	cr_assert(strstr(written(), "With --lean, a wakeup over\nthe running p99 of its kind brought its CPU's last"),
+		  "%s", text);
+	/* no flight recorder (--outliers 0) */
+	again();
+	text_workload__outliers_legend(out, true, flight_ns(0), false);
+	cr_assert(strstr(written(), "no causes: --lean"), "%s", text);
 }
 
 /* set_part - @ns of phase @k of @r was @iv's cause: a named interval, or own work when @iv is NULL */
@@ -358,7 +377,7 @@ Test(text_workload, the_lean_tracing_lines_say_what_lean_mode_left_out)
 {
 	struct wp_lean_counters c = { .woke_running = 7 };
 
-	text_workload__lean_tracing(out, "notify and resume are not split,", 0, -1, &c);
+	text_workload__lean_tracing(out, "notify and resume are not split,", NULL, false, -1, &c);
 	cr_assert_str_eq(written(),
 		"  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
 		"             record per wakeup; notify and resume are not split,\n"
@@ -370,7 +389,7 @@ Test(text_workload, the_lean_tracing_lines_say_how_many_slow_wakeups_their_fligh
 {
 	struct wp_lean_counters c = { .woke_running = 1, .no_storage = 2, .wakeup_unpaired = 4 };
 
-	text_workload__lean_tracing(out, "no syscall,", 50000, 3, &c);
+	text_workload__lean_tracing(out, "no syscall,", flight_ns(50000), false, 3, &c);
 	cr_assert_str_eq(written(),
 		"  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
 		"             record per wakeup; no syscall,\n"
@@ -384,9 +403,30 @@ Test(text_workload, the_lean_tracing_lines_say_how_many_slow_wakeups_their_fligh
 	/* not counted: no count said */
 	again();
 	c = (struct wp_lean_counters){ 0 };
-	text_workload__lean_tracing(out, "no syscall,", 50000, -1, &c);
+	text_workload__lean_tracing(out, "no syscall,", flight_ns(50000), false, -1, &c);
 	cr_assert(has_line(written(), "             from its CPU's last switches and idle transitions (the flight "
 			   "recorder)"), "%s", text);
+}
+
+Test(text_workload, the_lean_tracing_lines_say_the_threshold_was_the_running_p99_or_not_yet_there)
+{
+	struct wp_lean_counters c = { 0 };
+
+	uint64_t t[WP_SLOW_KINDS] = { [WP_SLOW_THREAD] = 84000, [WP_SLOW_IRQ] = LEAN_ADAPT_NONE,
+				       [WP_SLOW_SOFTIRQ] = 1500000 };
+
+	text_workload__lean_tracing(out, "no syscall,", t, true, 12, &c);
+	cr_assert(has_line(written(), "             and only a wakeup over the running p99 of waking to switch-in of its"),
+		  "%s", text);
+	cr_assert(strstr(text, "(the flight recorder): 12 of them"), "%s", text);
+	cr_assert(has_line(text, "             the p99s at the end, of those woken by a thread: 84 us, an interrupt: "
+			   "not yet, a softirq: 1500 us"), "%s", text);
+	/* not one kind had enough wakeups yet: each says so */
+	again();
+	t[WP_SLOW_THREAD] = t[WP_SLOW_SOFTIRQ] = LEAN_ADAPT_NONE;
+	text_workload__lean_tracing(out, "no syscall,", t, true, 0, &c);
+	cr_assert(has_line(written(), "             the p99s at the end, of those woken by a thread: not yet, an "
+			   "interrupt: not yet, a softirq: not yet"), "%s", text);
 }
 
 Test(text_workload, the_steal_line_gives_the_steal_clocks_and_proc_stats_account)

@@ -116,6 +116,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		.lean = o->lean,
 		.syscall_phases = o->syscall_phases,
 		.lean_flight_ns = o->lean_flight_ns,
+		.lean_flight_adaptive = o->lean_flight_adaptive,
 		.run_stats = true,
 		.fn = on_record,
 		.ctx = &s,
@@ -192,6 +193,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 
 		collector__counters(s.collector, &res->counters, &res->drops_total);
 		collector__lean_counters(s.collector, &res->lean);
+		collector__lean_flight_ns(s.collector, res->lean_flight_ns);
 		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
 		collector__prog_totals(s.collector, &totals);
 		res->missed_runs = totals.missed_runs;

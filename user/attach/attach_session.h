@@ -32,6 +32,7 @@ struct attach_session_opts {
 	/* --syscall-phases: time the waker's syscall and the wakee's return (collector.h) */
 	bool syscall_phases;
 	uint64_t lean_flight_ns;	/* ... whose wakeups this slow bring their CPU's flight records; 0: off */
+	bool lean_flight_adaptive;	/* ... on, its threshold the running p99 instead (lean_adapt.h) */
 	bool verbose;
 	bool drop_privileges;		/* run the command as uid:gid */
 	uid_t uid;
@@ -56,6 +57,7 @@ struct attach_session_result {
 	uint64_t trace_end_ns;
 	struct wp_counters counters;
 	struct wp_lean_counters lean;	/* --lean: the wakes that wrote no record */
+	uint64_t lean_flight_ns[WP_SLOW_KINDS];	/* --lean: the flight thresholds at the end; 0: no recorder */
 	uint64_t drops_total;
 	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
 	uint32_t targets_exited;	/* --pid targets gone before the end */

@@ -88,7 +88,9 @@ static const struct option_spec specs[] = {
 	{ "lean", OPT_LEAN, NULL, GROUP_RUN, true, MODE_ANY,
 	  "trace the least the phases need: one record per wakeup;\n"
 	  "notify and resume stay whole, causes are not traced but\n"
-	  "for wakeups over --threshold-us (their CPU's last switches)", false },
+	  "for the slowest (their CPU's last switches): over the\n"
+	  "running p99 of their kind, or --threshold-us; none with\n"
+	  "--outliers 0", false },
 	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, MODE_WORKLOAD,
 	  "run the same workload without tracing: totals only", false },
 	{ "timeout", OPT_TIMEOUT, "S", GROUP_RUN, true, MODE_ANY,
@@ -225,7 +227,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload all --samples 2000          # compare every path\n"
 		"  sudo wakeprobe --workload cond --outliers 10 --threshold-us 200\n"
 		"  sudo wakeprobe --workload burst-queue --mode cond -- --tasks 100000 --repeat 5\n"
-		"  sudo wakeprobe --workload eventfd -i 0 --lean         # the least observer effect\n"
+		"  sudo wakeprobe --workload eventfd -i 0 --lean --outliers 0   # the least observer effect\n"
 		"  sudo wakeprobe --pid 1234 --lean --duration 600       # a long run, lean\n"
 		"  sudo wakeprobe --pid 1234 --syscall-phases --duration 10   # time the syscalls too\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"

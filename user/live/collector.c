@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include "collector.h"
+#include "lean_adapt.h"
 #include "steal_clock.h"
 #include "wakeprobe.skel.h"
 
@@ -37,7 +38,14 @@ struct collector {
 	/* the ring's two positions, mapped read-only: how much waits in it */
 	const unsigned long *consumer_pos, *producer_pos;
 	uint32_t ring_bytes;
+	/* lean mode's flight threshold, moved to the running p99 (lean_adapt.h); NULL buckets: fixed */
+	uint64_t *lean_buckets;		/* every CPU's counts, as the map gives them */
+	int nr_cpus;
+	uint64_t lean_adapted_ns;
 };
+
+/* the counts of one CPU in the lean_slowness map: a kind's buckets after another's */
+#define LEAN_CPU_BUCKETS	(WP_SLOW_KINDS * WP_SLOW_BUCKETS)
 
 static bool libbpf_verbose;
 
@@ -295,6 +303,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 {
 	struct collector *c;
 	int err, nr_cpus, i;
+	bool flight;
 
 	*out = NULL;
 	libbpf_verbose = opts->verbose;
@@ -320,9 +329,18 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		set_syscall_phases(c->skel, opts->syscall_phases);
 	c->skel->rodata->pidns_inum = own_pid_namespace();
 	/* the flight recorder's idle program loads with it alone */
-	bpf_program__set_autoload(c->skel->progs.lean_cpu_idle, opts->lean && opts->lean_flight_ns);
-	if (opts->lean)
-		c->skel->rodata->lean_flight_ns = opts->lean_flight_ns;
+	flight = opts->lean && (opts->lean_flight_ns || opts->lean_flight_adaptive);
+	bpf_program__set_autoload(c->skel->progs.lean_cpu_idle, flight);
+	c->skel->rodata->lean_flight = flight;
+	for (i = 0; i < WP_SLOW_KINDS; i++)
+		c->skel->bss->lean_flight_ns[i] = opts->lean_flight_adaptive ? LEAN_ADAPT_NONE : opts->lean_flight_ns;
+	c->nr_cpus = libbpf_num_possible_cpus();
+	if (flight && opts->lean_flight_adaptive && c->nr_cpus > 0 &&
+	    !(c->lean_buckets = calloc((size_t)c->nr_cpus * LEAN_CPU_BUCKETS, sizeof(uint64_t)))) {
+		err = -ENOMEM;
+		snprintf(msg, len, "out of memory");
+		goto err_out;
+	}
 	steal_clock__layout(&c->steal);
 	if (opts->lean && c->steal.on) {
 		/* a look at the clock per record is evidence lean mode goes without */
@@ -432,10 +450,41 @@ static uint64_t complete_at(const struct collector *c, uint64_t at, uint64_t *dr
 	return at - COLLECTOR_COMMIT_DELAY_NS;
 }
 
+/*
+ * lean_adapt - without --threshold-us, every LEAN_ADAPT_EVERY_NS: the
+ * flight threshold to the running p99 of the wakeups the BPF side counted
+ */
+static void lean_adapt(struct collector *c, uint64_t now)
+{
+	uint64_t sum[WP_SLOW_BUCKETS];
+	uint32_t zero = 0;
+
+	if (!c->lean_buckets || now - c->lean_adapted_ns < LEAN_ADAPT_EVERY_NS)
+		return;
+	c->lean_adapted_ns = now;
+	if (bpf_map__lookup_elem(c->skel->maps.lean_slowness, &zero, sizeof(zero), c->lean_buckets,
+				 (size_t)c->nr_cpus * LEAN_CPU_BUCKETS * sizeof(uint64_t), 0))
+		return;
+	for (int k = 0; k < WP_SLOW_KINDS; k++) {
+		memset(sum, 0, sizeof(sum));
+		for (int cpu = 0; cpu < c->nr_cpus; cpu++)
+			for (int b = 0; b < WP_SLOW_BUCKETS; b++)
+				sum[b] += c->lean_buckets[(size_t)cpu * LEAN_CPU_BUCKETS + (size_t)k * WP_SLOW_BUCKETS + b];
+		c->skel->bss->lean_flight_ns[k] = lean_adapt__threshold(sum);
+	}
+}
+
+void collector__lean_flight_ns(const struct collector *c, uint64_t out[WP_SLOW_KINDS])
+{
+	for (int k = 0; k < WP_SLOW_KINDS; k++)
+		out[k] = c->skel->rodata->lean_flight ? c->skel->bss->lean_flight_ns[k] : 0;
+}
+
 uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops)
 {
 	uint64_t drained_at;
 
+	lean_adapt(c, collector__now_ns());
 	collector__time_tick(c, collector__now_ns());
 	deliver_held(c);
 	collector__poll(c, timeout_ms);
@@ -451,6 +500,7 @@ uint64_t collector__leave(struct collector *c, int timeout_ms, uint64_t *drops)
 
 	nanosleep(&tick, NULL);
 	now = collector__now_ns();
+	lean_adapt(c, now);
 	collector__time_tick(c, now);
 	return complete_at(c, now, drops);
 }
@@ -605,5 +655,6 @@ void collector__close(struct collector *c)
 	wakeprobe_bpf__destroy(c->skel);
 	if (c->stats_fd >= 0)
 		close(c->stats_fd);
+	free(c->lean_buckets);
 	free(c);
 }

@@ -53,6 +53,8 @@ struct collector_opts {
 	bool lean;
 	/* lean mode's flight recorder: wakeups this slow or slower bring their CPU's records; 0: off */
 	uint64_t lean_flight_ns;
+	/* ... on, its threshold the running p99 of the wakeups' waking to switch-in instead (lean_adapt.h) */
+	bool lean_flight_adaptive;
 	collector_event_fn fn;
 	void *ctx;
 };
@@ -150,6 +152,13 @@ int collector__attach(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
 /* collector__lean_counters - lean mode's count of the wakes that wrote no record */
 void collector__lean_counters(const struct collector *c, struct wp_lean_counters *out);
+/*
+ * collector__lean_flight_ns - the flight recorder's thresholds now, by the
+ * kind of waker (enum wp_slow_kind): fixed, or where the running p99 of the
+ * kind has moved them (LEAN_ADAPT_NONE before it had enough wakeups); 0
+ * without the recorder
+ */
+void collector__lean_flight_ns(const struct collector *c, uint64_t out[WP_SLOW_KINDS]);
 /* collector__run_stats - 0 when the kernel times the programs' runs, else why not (a negative errno) */
 int collector__run_stats(const struct collector *c);
 struct steal_layout;

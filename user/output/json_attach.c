@@ -126,6 +126,7 @@ static void write_counters(struct json_writer *w, const struct attach_report *r)
 	/* --lean --threshold-us: slow wakeups explained from the flight records they brought, and not for want of memory */
 	json_writer__put_uint_if(w, "lean_flight_explained", r->targets->lean, c->flight_explained);
 	json_writer__put_uint_if(w, "lean_flight_lost", r->targets->lean, c->flight_lost);
+	json_workload__write_lean_flight(w, r->targets->lean, r->run->lean_flight_ns, r->targets->lean_flight_adaptive);
 	json_writer__end_object(w);
 
 	json_writer__key(w, "threads");

@@ -16,6 +16,7 @@
 #include "explain.h"
 #include "json_workload.h"
 #include "json_writer.h"
+#include "lean_adapt.h"
 #include "text_workload.h"
 
 /* what one run can say: its path, its result, and which parts of it apply */
@@ -216,7 +217,28 @@ static void write_events(struct json_writer *w, const struct run_view *v)
 	/* lean mode: the wakes that wrote no record, because they found the task awake */
 	json_writer__put_uint_if(w, "lean_woke_running", r->agg.lean, r->lean.woke_running);
 	json_writer__put_uint_if(w, "lean_no_storage", r->agg.lean, r->lean.no_storage);
+	json_workload__write_lean_flight(w, r->agg.lean, r->lean_flight_ns, r->lean_flight_adaptive);
 	json_writer__end_object(w);
+}
+
+void json_workload__write_lean_flight(struct json_writer *w, bool lean, const uint64_t *flight_ns, bool adaptive)
+{
+	bool on = lean && flight_ns[WP_SLOW_THREAD];
+
+	/* null: not lean, or no flight recorder; a kind's null: an adaptive one that never had enough of them */
+	json_writer__key(w, "lean_flight_threshold_ns");
+	if (on) {
+		json_writer__begin_object(w);
+		for (int k = 0; k < WP_SLOW_KINDS; k++)
+			json_writer__put_uint_if(w, lean_adapt__kind_name(k), flight_ns[k] != LEAN_ADAPT_NONE, flight_ns[k]);
+		json_writer__end_object(w);
+	} else {
+		json_writer__null(w);
+	}
+	if (lean)
+		json_writer__put_bool(w, "lean_flight_adaptive", on && adaptive);
+	else
+		json_writer__put_null(w, "lean_flight_adaptive");
 }
 
 void json_workload__write_labels(struct json_writer *w, const uint64_t *by_label, const uint64_t *missing_by_mark)

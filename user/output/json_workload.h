@@ -65,6 +65,13 @@ void json_workload__write_dropped_by_type(struct json_writer *w, const struct wp
  */
 void json_workload__write_labels(struct json_writer *w, const uint64_t *by_label, const uint64_t *missing_by_mark);
 /*
+ * json_workload__write_lean_flight - the flight recorder's thresholds at the
+ * end of a @lean run by kind of waker (@flight_ns; 0: none; LEAN_ADAPT_NONE:
+ * not yet) and whether they were the running p99s (@adaptive): two keys of
+ * `events`
+ */
+void json_workload__write_lean_flight(struct json_writer *w, bool lean, const uint64_t *flight_ns, bool adaptive);
+/*
  * json_workload__write_distribution - "@name": count, min, percentiles, max,
  * mean and the log2 rows of @h; null unless it @applies
  */

@@ -106,7 +106,8 @@ static void print_summary(FILE *out, const struct attach_report *r)
 			c->evicted_events);
 	if (r->targets->lean) {
 		text_workload__lean_tracing(out, "no syscall, so no wait, no mechanism but the waker's kind,",
-					    g->outlier_threshold_ns, (int64_t)c->flight_explained, &run->lean);
+					    run->lean_flight_ns, r->targets->lean_flight_adaptive,
+					    (int64_t)c->flight_explained, &run->lean);
 		if (c->flight_lost)
 			fprintf(out, "WARNING    %" PRIu64 " slow wakeups lost their flight records (out of memory): not "
 				"explained\n", c->flight_lost);
@@ -259,7 +260,7 @@ static void print_outliers(FILE *out, const struct attach_report *r)
 	if (g->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", g->outlier_candidates, us(g->outlier_threshold_ns));
 	fprintf(out, " by their first mark to their last");
-	text_workload__outliers_legend(out, r->targets->lean, g->outlier_threshold_ns);
+	text_workload__outliers_legend(out, r->targets->lean, r->run->lean_flight_ns, r->targets->lean_flight_adaptive);
 	for (uint32_t i = 0; i < g->nr_outliers; i++) {
 		const struct attach_result *o = &g->outliers[i];
 		const struct sample_result *sr = &o->sr;

@@ -198,7 +198,8 @@ void text_design__print_text(FILE *out, const struct design_run *r)
 				"held; a larger --ringbuf-kb or smaller sizes keep them\n", r->session.drops_total);
 		if (r->session_opts.lean)
 			text_workload__lean_tracing(out, "no syscall, so no wait, no futex word, no mechanism\n"
-						    "             but the waker's kind, no CPU time by thread,", 0, -1, &r->session.lean);
+						    "             but the waker's kind, no CPU time by thread,", NULL, false, -1,
+					    &r->session.lean);
 	}
 	print_figures(out, r);
 	if (!r->traced.ran)

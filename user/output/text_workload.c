@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "explain.h"
+#include "lean_adapt.h"
 #include "text_workload.h"
 
 static double us(uint64_t ns)
@@ -83,17 +84,49 @@ static void lean_loss(FILE *out, const struct wp_lean_counters *c)
 			"wakeups lean mode records\n", (uint64_t)c->wakeup_unpaired);
 }
 
-void text_workload__lean_tracing(FILE *out, const char *lacks, uint64_t flight_ns, int64_t flight_explained,
-				 const struct wp_lean_counters *c)
+/* flight_p99s - the thresholds by kind of waker at the end, as "a thread: 49 us, an interrupt: not yet, ..." */
+static void flight_p99s(char *buf, size_t len, const uint64_t flight_ns[WP_SLOW_KINDS])
 {
+	static const char *const kind_words[WP_SLOW_KINDS] = {
+		[WP_SLOW_THREAD] = "a thread",
+		[WP_SLOW_IRQ] = "an interrupt",
+		[WP_SLOW_SOFTIRQ] = "a softirq",
+	};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < WP_SLOW_KINDS && n < len; k++) {
+		if (flight_ns[k] == LEAN_ADAPT_NONE)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s: not yet", k ? ", " : "", kind_words[k]);
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%s%s: %.0f us", k ? ", " : "", kind_words[k],
+					      us(flight_ns[k]));
+	}
+}
+
+void text_workload__lean_tracing(FILE *out, const char *lacks, const uint64_t *flight_ns, bool adaptive,
+				 int64_t flight_explained, const struct wp_lean_counters *c)
+{
+	char p99s[128];
+
 	fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
 		"             record per wakeup; %s\n", lacks);
-	if (flight_ns) {
-		fprintf(out, "             and only a wakeup whose waking to switch-in took %.0f us or more is explained,\n"
-			"             from its CPU's last switches and idle transitions (the flight recorder)", us(flight_ns));
+	if (flight_ns && flight_ns[WP_SLOW_THREAD]) {
+		if (adaptive)
+			fprintf(out, "             and only a wakeup over the running p99 of waking to switch-in of its\n"
+				"             kind of waker is explained (--threshold-us fixes it), from its CPU's last\n"
+				"             switches and idle transitions (the flight recorder)");
+		else
+			fprintf(out, "             and only a wakeup whose waking to switch-in took %.0f us or more is explained,\n"
+				"             from its CPU's last switches and idle transitions (the flight recorder)",
+				us(flight_ns[WP_SLOW_THREAD]));
 		if (flight_explained >= 0)
 			fprintf(out, ": %" PRId64 " of them", flight_explained);
 		fprintf(out, "\n");
+		if (adaptive) {
+			flight_p99s(p99s, sizeof(p99s), flight_ns);
+			fprintf(out, "             the p99s at the end, of those woken by %s\n", p99s);
+		}
 	} else {
 		fprintf(out, "             and nothing explains a wakeup (without --lean each is split by cause)\n");
 	}
@@ -189,7 +222,7 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 		fprintf(out, "\n");
 		if (a->lean)
 			text_workload__lean_tracing(out, "notify and resume are not split into user and kernel,",
-						    a->outlier_threshold_ns, -1, &r->lean);
+						    r->lean_flight_ns, r->lean_flight_adaptive, -1, &r->lean);
 		text_workload__host(out, &r->steal, a->causes.cause_ns[CAUSE_HOST]);
 		text_workload__cost(out, &r->cost, r->merge.events, r->drops_total, r->samples_sent,
 				    r->trace_end_ns > r->trace_start_ns ? r->trace_end_ns - r->trace_start_ns : 0);
@@ -346,24 +379,30 @@ void text_workload__print_outlier_body(FILE *out, const struct sample_result *r,
 			flag_own_work(out, r, k, ct);
 }
 
-void text_workload__outliers_legend(FILE *out, bool lean, uint64_t threshold_ns)
+void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight_ns, bool adaptive)
 {
 	if (!lean)
 		fprintf(out, ", each phase split by cause (us;\n"
 			"'grew most': the phase furthest over its median, by how much):\n");
-	else if (!threshold_ns)
+	else if (!flight_ns || !flight_ns[WP_SLOW_THREAD])
 		fprintf(out, ", their phases (us; no causes: --lean;\n"
 			"'grew most': the phase furthest over its median, by how much):\n");
+	else if (adaptive)
+		fprintf(out, ", their phases (us;\n"
+			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup over\n"
+			"the running p99 of its kind brought its CPU's last switches and idle transitions, which\n"
+			"split its wake_enqueue and runq_wait; interrupts and the host's steal are not traced, so\n"
+			"their time shows as the task they came in on, or idle:\n");
 	else
 		fprintf(out, ", their phases (us;\n"
 			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
 			"waking to switch-in took %.0f us or more brought its CPU's last switches and idle\n"
 			"transitions, which split its wake_enqueue and runq_wait; interrupts and the host's steal\n"
 			"are not traced, so their time shows as the task they came in on, or idle:\n",
-			us(threshold_ns));
+			us(flight_ns[WP_SLOW_THREAD]));
 }
 
-static void print_outliers(FILE *out, const struct aggregate *a)
+static void print_outliers(FILE *out, const struct run_result *res, const struct aggregate *a)
 {
 	uint64_t median_total = histogram__percentile(&a->total, 50);
 	uint32_t i;
@@ -374,7 +413,7 @@ static void print_outliers(FILE *out, const struct aggregate *a)
 	if (a->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", a->outlier_candidates,
 			us(a->outlier_threshold_ns));
-	text_workload__outliers_legend(out, a->lean, a->outlier_threshold_ns);
+	text_workload__outliers_legend(out, a->lean, res->lean_flight_ns, res->lean_flight_adaptive);
 	for (i = 0; i < a->nr_outliers; i++) {
 		const struct sample_result *r = &a->outliers[i];
 		enum phase worst;
@@ -475,7 +514,7 @@ void text_workload__print_text(FILE *out, const struct run_config *cfg, const st
 		histogram__print_log2(&a->phase[k], out, "nsecs");
 	}
 	text_workload__print_causes(out, &a->causes, a->by_label[LABEL_COMPLETE], r->merge.migrations, "the workload's");
-	print_outliers(out, a);
+	print_outliers(out, r, a);
 }
 
 /* the label that kept most samples out of the table, for the comparison */

@@ -29,20 +29,22 @@ void text_workload__print_causes(FILE *out, const struct cause_totals *ct, uint6
 /*
  * text_workload__outliers_legend - the rest of an outlier table's heading line,
  * ", each phase split by cause ...": what its phases show, for a lean run
- * (@lean) with or without flight records (@threshold_ns, the outlier
- * threshold, which is theirs)
+ * (@lean) with or without flight records (@flight_ns, their thresholds at
+ * the end by kind of waker, NULL or 0 for none; @adaptive, the running p99s)
  */
-void text_workload__outliers_legend(FILE *out, bool lean, uint64_t threshold_ns);
+void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight_ns, bool adaptive);
 /*
  * text_workload__lean_tracing - a lean run's "tracing" lines: what it traced, what
  * it goes without (@lacks, ending in a comma; a second line indented to the
- * column), whether wakeups @flight_ns slow were explained by their flight
- * records (0: none; @flight_explained how many, or -1 when not counted),
+ * column), whether wakeups @flight_ns slow (by kind of waker, enum
+ * wp_slow_kind; NULL or 0: no flight recorder; @adaptive: the running p99s
+ * at the end, LEAN_ADAPT_NONE before there were enough) were explained by
+ * their flight records (@flight_explained how many, or -1 when not counted),
  * and the wakes it could not record (@c), the lost ones a WARNING or NOTE
  */
 struct wp_lean_counters;
-void text_workload__lean_tracing(FILE *out, const char *lacks, uint64_t flight_ns, int64_t flight_explained,
-				 const struct wp_lean_counters *c);
+void text_workload__lean_tracing(FILE *out, const char *lacks, const uint64_t *flight_ns, bool adaptive,
+				 int64_t flight_explained, const struct wp_lean_counters *c);
 /*
  * text_workload__print_outlier_body - one slow wakeup's CPUs and each phase split
  * by cause, under its heading; only the phases @show[] says (NULL: all).

@@ -73,6 +73,16 @@ static inline uint64_t analysis__lean_flight_ns(const struct run_config *cfg, co
 	return cfg->traced && cfg->lean ? o->outlier_threshold_ns : 0;
 }
 
+/*
+ * analysis__lean_flight_adaptive - does a lean run's flight threshold follow
+ * the running p99 of its wakeups (lean_adapt.h)? Without --threshold-us,
+ * when there are outliers to explain: they are the slowest, over it.
+ */
+static inline bool analysis__lean_flight_adaptive(bool lean, uint32_t outliers, uint64_t threshold_ns)
+{
+	return lean && outliers && !threshold_ns;
+}
+
 struct analysis {
 	struct analysis_opts opts;
 	struct run_result *res;

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lean_adapt.h - lean mode's flight threshold when --threshold-us is not
+ * given: the running p99 of its wakeups' waking to switch-in, from the
+ * buckets the BPF side counts them in on every CPU (wp_slow_bucket() in
+ * bpf/wakeprobe.h). A wakeup over it brings its CPU's flight records, and
+ * so is explained: about the slowest 1% of them, whatever their scale.
+ */
+#ifndef WAKEPROBE_LEAN_ADAPT_H
+#define WAKEPROBE_LEAN_ADAPT_H
+
+#include <stdint.h>
+#include <linux/types.h>
+#include "wakeprobe.h"
+
+/* wakeups of a kind counted before its threshold follows them: until then none of them is over it */
+#define LEAN_ADAPT_MIN_WAKEUPS	1000
+/* the share of wakeups under the threshold, per mille */
+#define LEAN_ADAPT_PERMILLE	990
+/* how often a live run moves it */
+#define LEAN_ADAPT_EVERY_NS	(100ull * 1000 * 1000)
+/* no wakeup is over it: fewer than LEAN_ADAPT_MIN_WAKEUPS were counted */
+#define LEAN_ADAPT_NONE		UINT64_MAX
+
+/*
+ * lean_adapt__threshold - the least value of the bucket that holds the
+ * p99 of the wakeups counted in @n (one count per bucket, every CPU's
+ * summed), those of one kind of waker: each wakeup in that bucket or a
+ * slower one is over it; LEAN_ADAPT_NONE with fewer than
+ * LEAN_ADAPT_MIN_WAKEUPS
+ */
+uint64_t lean_adapt__threshold(const uint64_t n[WP_SLOW_BUCKETS]);
+
+/* lean_adapt__kind_name - "thread", "irq", "softirq": enum wp_slow_kind as the JSON keys it */
+const char *lean_adapt__kind_name(enum wp_slow_kind k);
+
+#endif /* WAKEPROBE_LEAN_ADAPT_H */
