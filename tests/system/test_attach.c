@@ -337,18 +337,15 @@ static void find_wakee_and_fd(pid_t pid, void *ctx)
 #define EVENTFD_SAMPLES	300
 
 /*
- * The eventfd workload run by itself, tracked from its first instruction:
- * the waker thread write()s to the eventfd every 1 ms, the wakee sleeps in
- * read() in between, and the waker paces itself with clock_nanosleep().
+ * trace_eventfd - the eventfd workload run by itself, tracked from its
+ * first instruction, its records into the log; @enter_nr and
+ * @syscall_phases as open_attached() takes them. Fills @procs; returns the
+ * workload's pid.
  */
-Test(attach, an_eventfd_wakeup_names_the_write_that_made_it_and_the_read_it_ended)
+static pid_t trace_eventfd(int enter_nr, bool syscall_phases, struct eventfd_procs *procs)
 {
 	char path[PATH_MAX], samples[16];
 	char *const args[] = { path, "--samples", samples, "--interval-us", "1000", "--cpus", "0,1", NULL };
-	struct eventfd_procs procs = { .efd = -1 };
-	uint64_t entries = 0, writes = 0, reads = 0, read_exits = 0, other = 0, hrtimer_wakeup;
-	struct sleep_ends pacing;
-	long woken_by = 0;	/* since the wakee's last exit: SYS_write, -1 another wake, 0 none */
 	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
 	struct collector *c;
 	pid_t pid;
@@ -358,16 +355,32 @@ Test(attach, an_eventfd_wakeup_names_the_write_that_made_it_and_the_read_it_ende
 		cr_skip_test("set WAKEPROBE_WORKLOAD_DIR to the workloads (make test does)");
 	snprintf(path, sizeof(path), "%s/eventfd", dir);
 	snprintf(samples, sizeof(samples), "%d", EVENTFD_SAMPLES);
-	hrtimer_wakeup = kernel_text_symbol("hrtimer_wakeup");
-
-	/* write()'s entry is wanted too, as in workload mode: it counts every notify, woken or not */
-	c = open_attached(&records, SYS_write, true);
+	c = open_attached(&records, enter_nr, syscall_phases);
 	pid = start_tracked(c, args, NULL, -1);
-	finish(c, pid, find_wakee_and_fd, &procs);
+	finish(c, pid, find_wakee_and_fd, procs);
 	assert_no_loss(c);
 	collector__close(c);
-	cr_assert_neq(procs.wakee_tid, 0, "never saw the wakee thread in /proc");
-	cr_assert_geq(procs.efd, 0, "never saw the eventfd in /proc");
+	cr_assert_neq(procs->wakee_tid, 0, "never saw the wakee thread in /proc");
+	cr_assert_geq(procs->efd, 0, "never saw the eventfd in /proc");
+	return pid;
+}
+
+/*
+ * The eventfd workload run by itself, tracked from its first instruction:
+ * the waker thread write()s to the eventfd every 1 ms, the wakee sleeps in
+ * read() in between, and the waker paces itself with clock_nanosleep().
+ */
+Test(attach, an_eventfd_wakeup_names_the_write_that_made_it_and_the_read_it_ended)
+{
+	struct eventfd_procs procs = { .efd = -1 };
+	uint64_t entries = 0, writes = 0, reads = 0, read_exits = 0, other = 0, hrtimer_wakeup;
+	struct sleep_ends pacing;
+	long woken_by = 0;	/* since the wakee's last exit: SYS_write, -1 another wake, 0 none */
+	pid_t pid;
+
+	/* write()'s entry is wanted too, as in workload mode: it counts every notify, woken or not */
+	pid = trace_eventfd(SYS_write, true, &procs);
+	hrtimer_wakeup = kernel_text_symbol("hrtimer_wakeup");
 
 	for (size_t i = 0; i < records.n; i++) {
 		const struct wp_event *e = &records.ev[i];
@@ -475,27 +488,9 @@ Test(attach, an_eventfd_wakeup_names_the_write_that_made_it_and_the_read_it_ende
  */
 Test(attach, without_syscall_phases_the_registers_name_the_write_and_the_read_and_no_syscall_is_traced)
 {
-	char path[PATH_MAX], samples[16];
-	char *const args[] = { path, "--samples", samples, "--interval-us", "1000", "--cpus", "0,1", NULL };
 	struct eventfd_procs procs = { .efd = -1 };
 	uint64_t writes = 0, reads = 0, pacing = 0, syscall_records = 0;
-	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");
-	struct collector *c;
-	pid_t pid;
-
-	skip_unless_traceable();
-	if (!dir)
-		cr_skip_test("set WAKEPROBE_WORKLOAD_DIR to the workloads (make test does)");
-	snprintf(path, sizeof(path), "%s/eventfd", dir);
-	snprintf(samples, sizeof(samples), "%d", EVENTFD_SAMPLES);
-
-	c = open_attached(&records, -1, false);
-	pid = start_tracked(c, args, NULL, -1);
-	finish(c, pid, find_wakee_and_fd, &procs);
-	assert_no_loss(c);
-	collector__close(c);
-	cr_assert_neq(procs.wakee_tid, 0, "never saw the wakee thread in /proc");
-	cr_assert_geq(procs.efd, 0, "never saw the eventfd in /proc");
+	pid_t pid = trace_eventfd(-1, false, &procs);
 
 	for (size_t i = 0; i < records.n; i++) {
 		const struct wp_event *e = &records.ev[i];

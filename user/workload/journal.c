@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,20 +156,31 @@ void journal__free(struct journal *j)
 	free(j);
 }
 
-/* spill - @c, full and not yet read, into the spill file; 0, or -errno with @c still in memory */
-static int spill(struct journal *j, struct chunk *c)
+/* file_io - all @len bytes of @buf written to @fd at @at (@write), or read from there: 0, or -errno */
+static int file_io(int fd, unsigned char *buf, size_t len, off_t at, bool write)
 {
 	size_t done = 0;
 	ssize_t n;
 
-	while (done < c->used) {
-		n = pwrite(j->spill_fd, c->data + done, c->used - done, j->spill_end + (off_t)done);
+	while (done < len) {
+		n = write ? pwrite(fd, buf + done, len - done, at + (off_t)done) :
+			    pread(fd, buf + done, len - done, at + (off_t)done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
 		done += (size_t)n;
 	}
+	return 0;
+}
+
+/* spill - @c, full and not yet read, into the spill file; 0, or -errno with @c still in memory */
+static int spill(struct journal *j, struct chunk *c)
+{
+	int err = file_io(j->spill_fd, c->data, c->used, j->spill_end, true);
+
+	if (err)
+		return err;
 	c->at = j->spill_end;
 	j->spill_end += (off_t)c->used;
 	j->spilled += c->used;
@@ -305,21 +317,14 @@ uint64_t journal__spilled(const struct journal *j)
 /* read_back - spilled chunk @c into the read buffer: 0, or -errno */
 static int read_back(struct journal *j, struct chunk *c)
 {
-	size_t done = 0;
-	ssize_t n;
+	int err;
 
 	if (!j->read_buf && !(j->read_buf = chunk_map()))
 		return -ENOMEM;
-	while (done < c->used) {
-		n = pread(j->spill_fd, j->read_buf + done, c->used - done, c->at + (off_t)done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += (size_t)n;
-	}
-	c->data = j->read_buf;
-	return 0;
+	err = file_io(j->spill_fd, j->read_buf, c->used, c->at, false);
+	if (!err)
+		c->data = j->read_buf;
+	return err;
 }
 
 /* spent - @c, the head, is handed over whole: its memory back, its place in the file too */
