@@ -7,27 +7,13 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "helpers.h"
+#include "readback.h"
 
 TestSuite(memory, .timeout = 240);
-
-/* entries - the names in directory @path, besides . and .. */
-static int entries(const char *path)
-{
-	struct dirent *d;
-	DIR *dir = opendir(path);
-	int n = 0;
-
-	cr_assert_not_null(dir, "%s", path);
-	while ((d = readdir(dir)))
-		n += strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
-	closedir(dir);
-	return n;
-}
 
 /* the bound: 64 MB for a million samples, the binary, libbpf and the BPF object included */
 #define PEAK_RSS_KB	(64 * 1024)
@@ -65,7 +51,7 @@ Test(memory, a_million_back_to_back_wakeups_stay_under_64_mb_and_leave_no_file)
 	cr_assert(strstr(r.out, "samples    1000000 sent, "), "every sample arrived:\n%s", r.out);
 	cr_assert(strstr(r.out, " 0 dropped (BPF ring buffer full)"), "no record was dropped:\n%s", r.out);
 	assert_peak_rss(&r);
-	cr_assert_eq(entries(tmp), 0, "the journal's file has no name, and is gone");
+	cr_assert_eq(dir_entries(tmp), 0, "the journal's file has no name, and is gone");
 	rmdir(tmp);
 }
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* test_journal.c - the analysis inputs kept during a run come out whole and in order */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "journal.h"
+#include "readback.h"
 
 /* what a sink was handed: each input as one line of numbers, in order */
 #define SEEN_MAX	200000
@@ -189,20 +189,6 @@ Test(journal, memory_made_ready_up_front_holds_inputs_in_order_and_more_is_mappe
 
 static char spill_dir[64];
 
-/* spill_dir_entries - the names in the spill directory: none, whatever the journal holds */
-static int spill_dir_entries(void)
-{
-	struct dirent *d;
-	DIR *dir = opendir(spill_dir);
-	int n = 0;
-
-	cr_assert_not_null(dir);
-	while ((d = readdir(dir)))
-		n += strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
-	closedir(dir);
-	return n;
-}
-
 static void make_spill_dir(void)
 {
 	snprintf(spill_dir, sizeof(spill_dir), "/tmp/wakeprobe-journal-test.XXXXXX");
@@ -223,7 +209,7 @@ Test(journal, past_its_memory_it_goes_on_in_a_file_that_has_no_name_and_comes_ba
 	cr_assert_gt(journal__bytes(j), 2 * chunk, "the inputs outgrew two chunks");
 	cr_assert_gt(journal__spilled(j), 0, "so some went to the file");
 	cr_assert_geq(journal__spilled(j) + 2 * chunk, journal__bytes(j), "and all but two chunks did");
-	cr_assert_eq(spill_dir_entries(), 0, "the file has no name in the directory");
+	cr_assert_eq(dir_entries(spill_dir), 0, "the file has no name in the directory");
 	cr_assert_eq(journal__feed(j, &sink, 1u << 20), 0);
 	cr_assert_eq(journal__feed(j, &sink, UINT64_MAX), 0);
 	cr_assert_eq(journal__bytes(j), 0);
