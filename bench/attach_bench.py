@@ -146,7 +146,8 @@ class Tracer:
         if side in ("wakeprobe", "lean"):
             fd, self.json = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
             os.close(fd)
-            argv = [WAKEPROBE, "--pid", str(scope_pid), "--json", self.json, "--outliers", "0", *extra]
+            # as a user runs it: the default outliers, which a lean run explains from its flight records
+            argv = [WAKEPROBE, "--pid", str(scope_pid), "--json", self.json, *extra]
             if side == "lean":
                 argv.append("--lean")
         else:
@@ -425,7 +426,7 @@ def workload(pairs):
 
 
 def attach_rss(server, seconds):
-    proc = subprocess.Popen([WAKEPROBE, "--pid", str(server.pid), "--outliers", "0"], stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen([WAKEPROBE, "--pid", str(server.pid)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     wait_attached(proc, "wakeprobe")
     marks = []
