@@ -162,6 +162,16 @@ Test(options, a_throughput_workload_takes_json_but_not_csv)
 	cr_assert(strstr(err, "--csv is for the paced paths"), "%s", err);
 }
 
+Test(options, syscall_phases_are_timed_only_when_asked_and_only_in_attach_mode)
+{
+	cr_assert_eq(PARSE("--pid", "12"), OPTIONS_RUN, "%s", err);
+	cr_assert_not(opts.syscall_phases, "named from the registers by default, not timed");
+	cr_assert_eq(PARSE("--pid", "12", "--syscall-phases", "--json", "a.json"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.syscall_phases);
+	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--syscall-phases", "--", "sleep", "1"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.syscall_phases);
+}
+
 Test(options, lean_mode_goes_with_a_workload_and_its_outputs)
 {
 	cr_assert_eq(PARSE("--workload", "eventfd", "--lean", "--json", "r.json", "--csv", "r.csv"), OPTIONS_RUN,
@@ -258,6 +268,9 @@ static struct bad_case bad_cases[] = {
 	{ { "--pid", "12", "--lean", "--perfetto", "t.json" }, "drop --lean for a timeline" },
 	{ { "record", "-o", "r.wpr", "--pid", "12", "--lean" }, "drop --lean to record" },
 	{ { "report", "run.wpr", "--lean" }, "--lean is fixed by the recording" },
+	{ { "--pid", "12", "--lean", "--syscall-phases" }, "--lean traces no syscall and --syscall-phases" },
+	{ { "--workload", "eventfd", "--syscall-phases" }, "--syscall-phases is for attach mode" },
+	{ { "report", "run.wpr", "--syscall-phases" }, "--syscall-phases is fixed by the recording" },
 };
 
 ParameterizedTestParameters(options, bad_input_gets_one_line_naming_the_problem)
