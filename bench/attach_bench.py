@@ -14,7 +14,7 @@ and summed up as the median with a 95% interval, 1.58 IQR / sqrt(n) (the notches
      its own (build/bench/wake-count), both following every process it forks, and the drops;
   3. BPF program runs per wakeup on the server, with and without a syscall-heavy neighbour
      (stress-ng --get), with and without --syscall-phases;
-  4. what --csv costs wakeprobe's own CPU on a pipe ping-pong (perf bench sched pipe);
+  4. what --csv and --perfetto cost wakeprobe's own CPU on a pipe ping-pong (perf bench sched pipe);
   5. workload mode: a 100,000-wakeup back-to-back flood's whole-process wall time, traced
      against untraced, and the peak RSS of a 1,000,000-sample run; attach mode's RSS over a
      run of the server under load.
@@ -370,25 +370,30 @@ def neighbour(server):
         print(f"   {name:17s} alone: {row[0]:24s} with the neighbour: {row[1]}")
 
 
-def csv_cost(pairs):
-    print(f"\n== What --csv costs wakeprobe's own CPU: {' '.join(PIPE)}, {pairs} pairs ==")
-    ratios = []
+def output_cost(pairs):
+    print(f"\n== What an output costs wakeprobe's own CPU: {' '.join(PIPE)}, {pairs} runs each, in turn ==")
+    print("   own CPU per wakeup (tracing_cost.self_cpu_ns over its wakeups); --csv's aim: 2 times or less")
+    options = {"none": [], "--csv": ["--csv"], "--perfetto": ["--perfetto"]}
+    cpu = {name: [] for name in options}
     for _ in range(pairs):
-        cpu = {}
-        for with_csv in (False, True):
-            fd, path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".csv")
+        for name, extra in options.items():
+            fd, path = tempfile.mkstemp(prefix="wakeprobe-bench-")
             os.close(fd)
             fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
             os.close(fd)
-            argv = [WAKEPROBE, "--json", doc_path, "--outliers", "0"] + (["--csv", path] if with_csv else [])
+            argv = [WAKEPROBE, "--json", doc_path, "--outliers", "0"] + (extra + [path] if extra else [])
             subprocess.run(argv + ["--"] + PIPE, capture_output=True, check=True)
             with open(doc_path) as f:
-                cpu[with_csv] = per_wakeup(json.load(f), "self_cpu_ns")
+                cpu[name].append(per_wakeup(json.load(f), "self_cpu_ns"))
             os.unlink(path)
             os.unlink(doc_path)
-        ratios.append(cpu[True] / cpu[False])
-        print(f"   own CPU per wakeup: {cpu[False]:.0f} ns without, {cpu[True]:.0f} ns with --csv")
-    print(f"   with / without, median: {fmt_ratio(ratios)}; aim <= 2: {verdict(ratios, 2, at_most=True)}")
+    for name in ("--csv", "--perfetto"):
+        ratios = [a / b for a, b in zip(cpu[name], cpu["none"])]
+        line = f"   {name:10s} {statistics.median(cpu[name]):.0f} ns against {statistics.median(cpu['none']):.0f};"
+        line += f" with / without {fmt_ratio(ratios)}"
+        if name == "--csv":
+            line += f"; aim <= 2: {verdict(ratios, 2, at_most=True)}"
+        print(line)
 
 
 def wall(argv):
@@ -462,7 +467,7 @@ def main():
         counts(3)
         agreement(server, 2)
         neighbour(server)
-        csv_cost(args.pairs)
+        output_cost(args.pairs)
         workload(args.pairs)
         attach_rss(server, args.attach_seconds)
     finally:
