@@ -5,12 +5,19 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "decimal.h"
 #include "json_writer.h"
 
 #define INDENT_WIDTH 2
 
 /* the most digits after the point: 10^19 is the largest power of ten a uint64_t holds */
 #define MAX_DECIMALS 19
+
+/*
+ * A writer's stream is its own, written from one thread: its single bytes go
+ * in with putc_unlocked(), a store into the buffer, where fputc() was a
+ * call a byte (a timeline has hundreds of millions of them)
+ */
 
 void json_writer__init(struct json_writer *w, FILE *out)
 {
@@ -37,11 +44,19 @@ static void fail(struct json_writer *w, int err)
  */
 static void new_line(struct json_writer *w, unsigned int depth)
 {
+	static const char spaces[] = "\n                                                                ";
+	size_t indent = (size_t)depth * INDENT_WIDTH;
+
 	if (!w->compact) {
-		fputc('\n', w->out);
-		fprintf(w->out, "%*s", (int)(depth * INDENT_WIDTH), "");
+		/* the line break and its indentation in one write: a timeline has millions of lines */
+		if (indent < sizeof(spaces) - 1) {
+			fwrite(spaces, 1, indent + 1, w->out);
+		} else {
+			putc_unlocked('\n', w->out);
+			fprintf(w->out, "%*s", (int)indent, "");
+		}
 	} else if (w->line_break) {
-		fputc('\n', w->out);
+		putc_unlocked('\n', w->out);
 		w->line_break = false;
 	}
 }
@@ -52,7 +67,7 @@ static void start_member(struct json_writer *w)
 	unsigned int top = w->depth - 1;
 
 	if (w->has_items[top])
-		fputc(',', w->out);
+		putc_unlocked(',', w->out);
 	w->has_items[top] = true;
 	new_line(w, w->depth);
 }
@@ -101,7 +116,7 @@ static void begin(struct json_writer *w, bool array)
 		fail(w, -E2BIG);
 		return;
 	}
-	fputc(array ? '[' : '{', w->out);
+	putc_unlocked(array ? '[' : '{', w->out);
 	w->is_array[w->depth] = array;
 	w->has_items[w->depth] = false;
 	w->depth++;
@@ -119,7 +134,7 @@ static void end(struct json_writer *w, bool array)
 	/* pretty, an empty container stays on one line: {} or []; compact, only a break asked for ends a line */
 	if (w->compact || w->has_items[w->depth])
 		new_line(w, w->depth);
-	fputc(array ? ']' : '}', w->out);
+	putc_unlocked(array ? ']' : '}', w->out);
 	after_value(w);
 }
 
@@ -177,19 +192,25 @@ static void write_string(FILE *out, const char *str, size_t n)
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, len;
 
-	fputc('"', out);
+	putc_unlocked('"', out);
 	while (i < n) {
 		unsigned char c = s[i];
+		size_t run = i;
 
+		/* plain ASCII, the most of every name: the whole run in one write */
+		while (run < n && s[run] >= 0x20 && s[run] < 0x80 && s[run] != '"' && s[run] != '\\')
+			run++;
+		if (run > i) {
+			fwrite(s + i, 1, run - i, out);
+			i = run;
+			continue;
+		}
 		if (c == '"' || c == '\\') {
-			fputc('\\', out);
-			fputc(c, out);
+			putc_unlocked('\\', out);
+			putc_unlocked(c, out);
 			i++;
 		} else if (c < 0x20) {
 			fprintf(out, "\\u%04x", c);
-			i++;
-		} else if (c < 0x80) {
-			fputc(c, out);
 			i++;
 		} else if ((len = json_writer__utf8_len(s + i, n - i))) {
 			fwrite(s + i, 1, len, out);
@@ -206,7 +227,7 @@ static void write_string(FILE *out, const char *str, size_t n)
 			i++;
 		}
 	}
-	fputc('"', out);
+	putc_unlocked('"', out);
 }
 
 void json_writer__key(struct json_writer *w, const char *key)
@@ -249,7 +270,7 @@ void json_writer__int(struct json_writer *w, int64_t v)
 {
 	if (!before_value(w))
 		return;
-	fprintf(w->out, "%" PRId64, v);
+	decimal__put_i64(w->out, '\0', v);
 	after_value(w);
 }
 
@@ -257,7 +278,7 @@ void json_writer__uint(struct json_writer *w, uint64_t v)
 {
 	if (!before_value(w))
 		return;
-	fprintf(w->out, "%" PRIu64, v);
+	decimal__put(w->out, '\0', v, false);
 	after_value(w);
 }
 
@@ -274,10 +295,17 @@ void json_writer__fixed_point(struct json_writer *w, uint64_t v, unsigned int de
 		return;
 	for (i = 0; i < decimals; i++)
 		scale *= 10;
-	if (decimals)
-		fprintf(w->out, "%" PRIu64 ".%0*" PRIu64, v / scale, (int)decimals, v % scale);
-	else
-		fprintf(w->out, "%" PRIu64, v);
+	/* every timeline event's ts and dur: no fprintf() */
+	decimal__put(w->out, '\0', v / scale, false);
+	if (decimals) {
+		char frac[MAX_DECIMALS + 1];
+		uint64_t f = v % scale;
+
+		frac[0] = '.';
+		for (i = decimals; i > 0; i--, f /= 10)
+			frac[i] = (char)('0' + f % 10);
+		fwrite(frac, 1, decimals + 1, w->out);
+	}
 	after_value(w);
 }
 
@@ -386,7 +414,7 @@ void json_writer__put_int_if(struct json_writer *w, const char *key, bool applie
 int json_writer__finish(struct json_writer *w)
 {
 	if (!w->err && w->done)
-		fputc('\n', w->out);
+		putc_unlocked('\n', w->out);
 	/* the last buffer's write error shows only once it is flushed */
 	fflush(w->out);
 	if (ferror(w->out))
