@@ -2,15 +2,17 @@
 /* test_journal.c - the analysis inputs kept during a run come out whole and in order */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include "journal.h"
 #include "readback.h"
 
 /* what a sink was handed: each input as one line of numbers, in order */
-#define SEEN_MAX	200000
+#define SEEN_MAX	400000
 
 struct seen {
 	uint64_t v[SEEN_MAX][4];
@@ -242,4 +244,26 @@ Test(journal, without_a_directory_for_its_file_it_keeps_everything_in_memory)
 	cr_assert_eq(journal__spilled(j), 0);
 	cr_assert_eq(journal__feed(j, &sink, UINT64_MAX), 0);
 	assert_all_in_order();
+}
+
+Test(journal, a_file_that_cannot_take_more_stops_the_spilling_and_gives_back_what_it_has)
+{
+	struct rlimit small = { .rlim_cur = 6u << 20, .rlim_max = 6u << 20 };
+	size_t k;
+
+	make_spill_dir();
+	cr_assert_eq(journal__spill(j, spill_dir, 0), 0);
+	/* a file that takes one chunk of 4 MiB and not the next: writes past 6 MiB fail with EFBIG */
+	signal(SIGXFSZ, SIG_IGN);
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+	/* about 19 MiB: the second chunk goes to the file, the third cannot */
+	for (k = 0; k < 380000; k += 19000)
+		fill(j, k, 19000, want);
+	cr_assert_gt(journal__spilled(j), 0, "a chunk went to the file before it was full");
+	cr_assert_leq(journal__spilled(j), 4u << 20, "and only one");
+	cr_assert_not(journal__spilling(j), "and then no more");
+	cr_assert_gt(journal__bytes(j), 12u << 20, "the rest stayed in memory");
+	cr_assert_eq(journal__feed(j, &sink, UINT64_MAX), 0);
+	assert_all_in_order();
+	rmdir(spill_dir);
 }

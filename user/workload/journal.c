@@ -66,6 +66,8 @@ struct journal {
 	uint64_t bytes;		/* appended, not yet handed over */
 	/* the spill file: -1 without one */
 	int spill_fd;
+	/* a write to it failed (the disk is full): no more goes there, what is there is read back */
+	bool spill_stopped;
 	unsigned int max_resident;	/* chunks kept in memory before the next full one is spilled */
 	off_t spill_end;
 	uint64_t spilled;	/* bytes written to the file in all */
@@ -200,13 +202,12 @@ static int new_tail(struct journal *j)
 	if (!c)
 		return -ENOMEM;
 	c->at = -1;
-	if (full && full->read == 0 && j->spill_fd >= 0 && j->resident >= j->max_resident) {
+	if (full && full->read == 0 && journal__spilling(j) && j->resident >= j->max_resident) {
 		if (!spill(j, full)) {
 			c->data = full->data;
 			full->data = NULL;
 		} else {
-			close(j->spill_fd);
-			j->spill_fd = -1;
+			j->spill_stopped = true;
 		}
 	}
 	if (!c->data) {
@@ -306,7 +307,7 @@ static void hand_over(const struct entry_header *h, const void *p, const struct 
 
 bool journal__spilling(const struct journal *j)
 {
-	return j && j->spill_fd >= 0;
+	return j && j->spill_fd >= 0 && !j->spill_stopped;
 }
 
 uint64_t journal__spilled(const struct journal *j)

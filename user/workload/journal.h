@@ -55,8 +55,8 @@ void journal__free(struct journal *j);
  * entries in an unnamed file in directory @dir instead (O_TMPFILE, or a
  * file unlinked at once where the file system has none): nothing is left
  * behind however wakeprobe ends. 0, or -errno with the journal in memory
- * alone. A write to the file that fails gives the file up, and the journal
- * goes on in memory.
+ * alone. A write to the file that fails (a full disk) ends the spilling:
+ * the journal goes on in memory, and what the file holds is read back.
  */
 int journal__spill(struct journal *j, const char *dir, uint64_t memory_bytes);
 
@@ -67,7 +67,7 @@ int journal__sample(struct journal *j, const struct wp_sample *s, uint64_t t_not
 int journal__fds(struct journal *j, int notify_fd, int wait_fd);
 int journal__advance(struct journal *j, uint64_t complete_ns, uint64_t drops);
 
-/* does the journal go on in a file past its memory? */
+/* does the journal go on in a file past its memory (one that has not failed)? */
 bool journal__spilling(const struct journal *j);
 /* the bytes the entries not yet handed over take, in memory and in the file */
 uint64_t journal__bytes(const struct journal *j);
