@@ -144,17 +144,16 @@ enum {
  */
 struct irq_context {
 	__u64 hard_since_ns;		/* a hard irq or an APIC vector */
-	__u32 soft_open;		/* inside a softirq (soft_vec) */
 	__u64 timer_since_ns[NR_TIMER_SLOTS];
 	__u64 timer_fn[NR_TIMER_SLOTS];	/* the expiring hrtimer's function */
 	/* the timer itself, only ever compared: at its expiry's end it may be gone */
 	__u64 timer[NR_TIMER_SLOTS];
 	__s32 hard_nr;			/* the irq, or the vector */
 	__u32 soft_vec;
-	__u32 __pad2;
+	__u32 soft_open;		/* inside a softirq (soft_vec) */
 	__u8 hard_kind;			/* enum wp_irq_kind */
 	__u8 timer_irq_kind[NR_TIMER_SLOTS];	/* the context the hrtimer expires in */
-	__u8 __pad[5];
+	__u8 __pad;
 	char hard_name[WP_TASK_COMM_LEN];	/* the handler's, hard irqs only */
 };
 

@@ -334,13 +334,6 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	c->skel->rodata->lean_flight = flight;
 	for (i = 0; i < WP_SLOW_KINDS; i++)
 		c->skel->bss->lean_flight_ns[i] = opts->lean_flight_adaptive ? LEAN_ADAPT_NONE : opts->lean_flight_ns;
-	c->nr_cpus = libbpf_num_possible_cpus();
-	if (flight && opts->lean_flight_adaptive && c->nr_cpus > 0 &&
-	    !(c->lean_buckets = calloc((size_t)c->nr_cpus * LEAN_CPU_BUCKETS, sizeof(uint64_t)))) {
-		err = -ENOMEM;
-		snprintf(msg, len, "out of memory");
-		goto err_out;
-	}
 	steal_clock__layout(&c->steal);
 	if (opts->lean && c->steal.on) {
 		/* a look at the clock per record is evidence lean mode goes without */
@@ -359,6 +352,14 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		err = -E2BIG;
 	if (err) {
 		snprintf(msg, len, "cannot size the BPF maps: %s", strerror(-err));
+		goto err_out;
+	}
+	/* the running p99's buckets, every CPU's as the per-CPU map gives them */
+	c->nr_cpus = nr_cpus;
+	if (flight && opts->lean_flight_adaptive && nr_cpus > 0 &&
+	    !(c->lean_buckets = calloc((size_t)nr_cpus * LEAN_CPU_BUCKETS, sizeof(uint64_t)))) {
+		err = -ENOMEM;
+		snprintf(msg, len, "out of memory");
 		goto err_out;
 	}
 	libbpf_last_warning[0] = '\0';
@@ -474,18 +475,19 @@ static void lean_adapt(struct collector *c, uint64_t now)
 	}
 }
 
-void collector__lean_flight_ns(const struct collector *c, uint64_t out[WP_SLOW_KINDS])
+bool collector__lean_flight_ns(const struct collector *c, uint64_t out[WP_SLOW_KINDS])
 {
 	for (int k = 0; k < WP_SLOW_KINDS; k++)
 		out[k] = c->skel->rodata->lean_flight ? c->skel->bss->lean_flight_ns[k] : 0;
+	return c->lean_buckets != NULL;
 }
 
 uint64_t collector__take(struct collector *c, int timeout_ms, uint64_t *drops)
 {
-	uint64_t drained_at;
+	uint64_t drained_at, now = collector__now_ns();
 
-	lean_adapt(c, collector__now_ns());
-	collector__time_tick(c, collector__now_ns());
+	lean_adapt(c, now);
+	collector__time_tick(c, now);
 	deliver_held(c);
 	collector__poll(c, timeout_ms);
 	drained_at = collector__now_ns();

@@ -156,9 +156,9 @@ void collector__lean_counters(const struct collector *c, struct wp_lean_counters
  * collector__lean_flight_ns - the flight recorder's thresholds now, by the
  * kind of waker (enum wp_slow_kind): fixed, or where the running p99 of the
  * kind has moved them (LEAN_ADAPT_NONE before it had enough wakeups); 0
- * without the recorder
+ * without the recorder. Returns whether they follow the running p99.
  */
-void collector__lean_flight_ns(const struct collector *c, uint64_t out[WP_SLOW_KINDS]);
+bool collector__lean_flight_ns(const struct collector *c, uint64_t out[WP_SLOW_KINDS]);
 /* collector__run_stats - 0 when the kernel times the programs' runs, else why not (a negative errno) */
 int collector__run_stats(const struct collector *c);
 struct steal_layout;

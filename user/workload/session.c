@@ -373,8 +373,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.all_syscalls = wl->user_only,
 		.lean = s->cfg->lean,
 		.lean_flight_ns = analysis__lean_flight_ns(s->cfg, &s->opts->analysis),
-		.lean_flight_adaptive = analysis__lean_flight_adaptive(s->cfg->traced && s->cfg->lean,
-								       s->opts->analysis.outliers,
+		.lean_flight_adaptive = analysis__lean_flight_adaptive(s->cfg->lean, s->opts->analysis.outliers,
 								       s->opts->analysis.outlier_threshold_ns),
 		.fn = on_event,
 		.ctx = s,
@@ -504,9 +503,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 
 		collector__counters(s.collector, &res->counters, &res->drops_total);
 		collector__lean_counters(s.collector, &res->lean);
-		collector__lean_flight_ns(s.collector, res->lean_flight_ns);
-		res->lean_flight_adaptive = analysis__lean_flight_adaptive(cfg->lean, o->analysis.outliers,
-									   o->analysis.outlier_threshold_ns);
+		res->lean_flight_adaptive = collector__lean_flight_ns(s.collector, res->lean_flight_ns);
 		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
 		collector__prog_totals(s.collector, &totals);
 		res->missed_runs = totals.missed_runs;
