@@ -78,6 +78,35 @@ static char *slurp(void)
 
 TestSuite(json_writer, .init = open_tmp, .fini = remove_tmp);
 
+/* write_nested - {"a": [1, [], {}, [-2, true]], "b": {"c": {"d": null}}, "e": false}, whole */
+static void write_nested(struct json_writer *w)
+{
+	json_writer__begin_object(w);
+	json_writer__key(w, "a");
+	json_writer__begin_array(w);
+	json_writer__uint(w, 1);
+	json_writer__begin_array(w);
+	json_writer__end_array(w);
+	json_writer__begin_object(w);
+	json_writer__end_object(w);
+	json_writer__begin_array(w);
+	json_writer__int(w, -2);
+	json_writer__bool(w, true);
+	json_writer__end_array(w);
+	json_writer__end_array(w);
+	json_writer__key(w, "b");
+	json_writer__begin_object(w);
+	json_writer__key(w, "c");
+	json_writer__begin_object(w);
+	json_writer__key(w, "d");
+	json_writer__null(w);
+	json_writer__end_object(w);
+	json_writer__end_object(w);
+	json_writer__key(w, "e");
+	json_writer__bool(w, false);
+	json_writer__end_object(w);
+}
+
 Test(json_writer, quote_backslash_and_control_characters_are_escaped)
 {
 	struct json_writer w;
@@ -157,30 +186,7 @@ Test(json_writer, nesting_places_commas_and_pretty_prints_like_jq)
 	char *text;
 
 	json_writer__init(&w, out);
-	json_writer__begin_object(&w);
-	json_writer__key(&w, "a");
-	json_writer__begin_array(&w);
-	json_writer__uint(&w, 1);
-	json_writer__begin_array(&w);
-	json_writer__end_array(&w);
-	json_writer__begin_object(&w);
-	json_writer__end_object(&w);
-	json_writer__begin_array(&w);
-	json_writer__int(&w, -2);
-	json_writer__bool(&w, true);
-	json_writer__end_array(&w);
-	json_writer__end_array(&w);
-	json_writer__key(&w, "b");
-	json_writer__begin_object(&w);
-	json_writer__key(&w, "c");
-	json_writer__begin_object(&w);
-	json_writer__key(&w, "d");
-	json_writer__null(&w);
-	json_writer__end_object(&w);
-	json_writer__end_object(&w);
-	json_writer__key(&w, "e");
-	json_writer__bool(&w, false);
-	json_writer__end_object(&w);
+	write_nested(&w);
 	cr_assert_eq(json_writer__finish(&w), 0);
 	close_tmp();
 
@@ -205,30 +211,7 @@ Test(json_writer, compact_has_no_whitespace_but_the_line_breaks_asked_for)
 	char *text;
 
 	json_writer__init_compact(&w, out);
-	json_writer__begin_object(&w);
-	json_writer__key(&w, "a");
-	json_writer__begin_array(&w);
-	json_writer__uint(&w, 1);
-	json_writer__begin_array(&w);
-	json_writer__end_array(&w);
-	json_writer__begin_object(&w);
-	json_writer__end_object(&w);
-	json_writer__begin_array(&w);
-	json_writer__int(&w, -2);
-	json_writer__bool(&w, true);
-	json_writer__end_array(&w);
-	json_writer__end_array(&w);
-	json_writer__key(&w, "b");
-	json_writer__begin_object(&w);
-	json_writer__key(&w, "c");
-	json_writer__begin_object(&w);
-	json_writer__key(&w, "d");
-	json_writer__null(&w);
-	json_writer__end_object(&w);
-	json_writer__end_object(&w);
-	json_writer__key(&w, "e");
-	json_writer__bool(&w, false);
-	json_writer__end_object(&w);
+	write_nested(&w);
 	cr_assert_eq(json_writer__finish(&w), 0);
 
 	/* a trace's shape: one event a line, the closing bracket on its own, an empty list too */
