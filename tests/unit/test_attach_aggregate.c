@@ -222,6 +222,34 @@ Test(attach_aggregate, the_futex_table_counts_waits_wakes_the_time_waited_and_th
 	cr_assert_eq(g->futexes_untabled, 0);
 }
 
+/*
+ * Untimed waits (no program on syscalls, or --lean): the switch-in ends a
+ * complete one, and it is counted with no length; one whose wakeup is not
+ * complete is not.
+ */
+Test(attach_aggregate, untimed_waits_end_at_their_switch_in_and_count_without_a_length)
+{
+	static const uint8_t why[] = { ATTACH_ABSENT_UNTIMED, ATTACH_ABSENT_LEAN };
+	const struct attach_futex *rows[2];
+	struct attach_result r;
+
+	for (size_t i = 0; i < sizeof(why); i++) {
+		r = futex_handoff(WAKER, FUTEX_A, WAKEE, FUTEX_A, -1);
+		r.absent[PHASE_RESUME_KERNEL] = why[i];
+		add(r);
+	}
+	r = futex_handoff(WAKER, FUTEX_A, WAKEE, FUTEX_A, -1);
+	r.absent[PHASE_RESUME_KERNEL] = ATTACH_ABSENT_UNTIMED;
+	r.sr.label = LABEL_MISSING_EVENT;
+	add(r);
+
+	cr_assert_eq(attach_aggregate__futexes(g, ATTACH_ORDER_COUNT, rows, 2), 1);
+	cr_assert_eq(rows[0]->waits, 2);
+	cr_assert_eq(rows[0]->waits_timed, 0);
+	cr_assert_eq(rows[0]->wait_total_ns, 0);
+	cr_assert_eq(rows[0]->wakes, 2, "a wakeup that is not complete is in no table");
+}
+
 Test(attach_aggregate, what_does_not_fit_the_bounded_tables_is_counted)
 {
 	uint32_t i;

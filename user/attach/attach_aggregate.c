@@ -144,13 +144,31 @@ static void futex_tid(struct attach_futex *f, uint32_t tid)
 		f->tids_untabled++;
 }
 
+/*
+ * wait_ended - did @r end its wait? Timed, once its syscall returned: one
+ * that slept again is still the same wait. Untimed (no program on syscalls,
+ * or --lean), the switch-in is taken for its end: a wait that sleeps twice
+ * in one syscall counts twice.
+ */
+static bool wait_ended(const struct attach_result *r)
+{
+	switch (r->absent[PHASE_RESUME_KERNEL]) {
+	case ATTACH_PRESENT:
+		return true;
+	case ATTACH_ABSENT_UNTIMED:
+	case ATTACH_ABSENT_LEAN:
+		return r->sr.label == LABEL_COMPLETE;
+	default:
+		return false;
+	}
+}
+
 static void add_futexes(struct attach_aggregate *g, const struct attach_result *r)
 {
 	struct attach_futex *f;
 	uint64_t addr;
 
-	/* a wait counts once its syscall returned: one that slept again is still the same wait */
-	if (mechanism__futex_wait_addr(&r->wait, &addr) && r->absent[PHASE_RESUME_KERNEL] == ATTACH_PRESENT) {
+	if (mechanism__futex_wait_addr(&r->wait, &addr) && wait_ended(r)) {
 		f = futex_get(g, r->wakee_tgid, addr);
 		if (!f) {
 			g->futexes_untabled++;
