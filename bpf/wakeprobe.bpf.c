@@ -1344,6 +1344,7 @@ struct lean_task {
 	__u16 flags;		/* WP_LEAN_* so far */
 	__u16 __pad;
 	__u64 comm[WP_TASK_COMM_LEN / 8];	/* attach mode: the name last written for it */
+	struct wp_lean_names names;		/* attach mode: its waker's and its wait's, so far */
 };
 
 struct {
@@ -1486,17 +1487,17 @@ static __always_inline void lean_name_if_new(struct task_struct *p, struct lean_
 }
 
 /*
- * lean_name_waker - attach mode: a task woke a tracked one. A task of a
- * tracked process is named at its own switch-ins; any other gets a name
- * record when it is not the last one this CPU named.
+ * lean_name_waker - attach mode: @curr, a task of no tracked process, woke
+ * a tracked one. A task of a tracked process is named at its own
+ * switch-ins; any other gets a name record when it is not the last one
+ * this CPU named.
  */
-static __always_inline void lean_name_waker(void)
+static __always_inline void lean_name_waker(struct task_struct *curr)
 {
-	struct task_struct *curr = bpf_get_current_task_btf();
 	struct cpu_state *cs = this_cpu_state();
 	char comm[WP_TASK_COMM_LEN];
 
-	if (!cs || cs->lean_named_pid == (__u32)curr->pid || tgid_tracked(task_tgid(curr)))
+	if (!cs || cs->lean_named_pid == (__u32)curr->pid)
 		return;
 	cs->lean_named_pid = curr->pid;
 	__builtin_memcpy(comm, curr->comm, sizeof(comm));
@@ -1525,6 +1526,57 @@ static __always_inline __u16 lean_waker_context(void)
 	if (count & 0x00000100)
 		return WP_LEAN_WAKER_SOFTIRQ;
 	return 0;
+}
+
+/*
+ * lean_waker - attach mode: who runs this waking, into @n, and a name
+ * record for a waker of no tracked process. @context is
+ * lean_waker_context()'s: interrupt work is the waker, not the task it came
+ * in on. A thread of a tracked process is in a syscall when its registers
+ * say so (syscall_from_regs()): the one it wakes from.
+ */
+static __always_inline void lean_waker(struct wp_lean_names *n, __u16 context)
+{
+	struct task_struct *curr = bpf_get_current_task_btf();
+	struct task_syscall sc;
+
+	n->waker_nr = -1;
+	n->waker_arg = 0;
+	n->waker_arg2 = 0;
+	if (context & WP_LEAN_WAKER_IRQ) {
+		n->waker_class = WP_WAKER_IRQ;
+	} else if (context & WP_LEAN_WAKER_SOFTIRQ) {
+		n->waker_class = WP_WAKER_SOFTIRQ;
+	} else if (context & WP_LEAN_WAKER_UNSURE) {
+		n->waker_class = 0;
+	} else if (!tgid_tracked(task_tgid(curr))) {
+		n->waker_class = curr->flags & PF_KTHREAD ? WP_WAKER_KTHREAD : WP_WAKER_PROCESS;
+		lean_name_waker(curr);
+	} else if (syscall_from_regs(curr, &sc)) {
+		n->waker_class = WP_WAKER_SYSCALL;
+		n->waker_nr = sc.nr;
+		n->waker_arg = sc.arg;
+		n->waker_arg2 = sc.arg2;
+	} else {
+		n->waker_class = WP_WAKER_TRACKED;
+	}
+}
+
+/* lean_wait - attach mode: @prev, tracked, leaves its CPU asleep: in which syscall, into @n */
+static __always_inline void lean_wait(struct task_struct *prev, struct wp_lean_names *n)
+{
+	struct task_syscall sc;
+
+	n->wait_seen = 1;
+	if (syscall_from_regs(prev, &sc)) {
+		n->wait_nr = sc.nr;
+		n->wait_arg = sc.arg;
+		n->wait_arg2 = sc.arg2;
+	} else {
+		n->wait_nr = -1;
+		n->wait_arg = 0;
+		n->wait_arg2 = 0;
+	}
 }
 
 /* lean_task_of - @p's lean state, made for a task of a tracked process; NULL for any other */
@@ -1565,9 +1617,27 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 		if (took >= lean_flight_ns[kind])
 			flight = flight_copy();
 	}
-	e = ring_reserve(WP_EV_LEAN, now);
-	if (!e)
-		return;
+	if (attach_mode) {
+		/* its names first, in the same ring record: two records, one reservation */
+		e = bpf_ringbuf_reserve(&events, WP_RECORD_PARTS * sizeof(*e), 0);
+		if (!e) {
+			count_drop(WP_EV_LEAN);
+			count_drop(WP_EV_LEAN);
+			return;
+		}
+		header_fill(e, WP_EV_LEAN, now);
+		e->drops = (__u32)drops_total;
+		e->lean_names = lt->names;
+		e->lean_names.__pad[0] = 0;
+		e->lean_names.__pad[1] = 0;
+		e->lean_names.flags = WP_LEAN_NAMES;
+		e[1] = *e;	/* the header */
+		e++;
+	} else {
+		e = ring_reserve(WP_EV_LEAN, now);
+		if (!e)
+			return;
+	}
 	e->lean.waking_ns = lt->waking_ns;
 	e->lean.wakeup_ns = lt->wakeup_ns;
 	e->lean.slept_ns = lt->slept_ns;
@@ -1577,7 +1647,7 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 	e->lean.wakeup_cpu = lt->wakeup_cpu;
 	e->lean.target_cpu = lt->target_cpu;
 	e->lean.flags = lt->flags | more | (flight << WP_LEAN_FLIGHT_SHIFT);
-	event_submit(e);
+	event_submit(attach_mode ? e - 1 : e);
 }
 
 /*
@@ -1610,8 +1680,8 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 	/* the waker's context: attach mode names the waker by it, the flight recorder sorts by it */
 	if (attach_mode || lean_flight)
 		lt->flags = lean_waker_context();
-	if (attach_mode && !lt->flags)
-		lean_name_waker();
+	if (attach_mode)
+		lean_waker(&lt->names, lt->flags);
 	return 0;
 }
 
@@ -1660,8 +1730,11 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 	lt->wakeup_cpu = lt->waking_cpu;
 	lt->target_cpu = task_cpu(p);
 	lt->flags = WP_LEAN_NEW;
-	if (attach_mode)
-		lean_name_waker();
+	/* its parent, in clone(): no wait of its own */
+	if (attach_mode) {
+		lean_waker(&lt->names, 0);
+		lt->names.wait_seen = 0;
+	}
 	lt->state = LEAN_ASLEEP;
 	lt->pending = LEAN_QUEUED;
 	return 0;
@@ -1685,6 +1758,8 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 		if (wp_switch_slept(prev_state, preempt)) {
 			lt->state = LEAN_ASLEEP;
 			lt->slept_ns = bpf_ktime_get_ns();
+			if (attach_mode)
+				lean_wait(prev, &lt->names);
 		} else {
 			lt->state = LEAN_PREEMPTED;
 			lean_emit_preempted(prev, next, prev_state, preempt);

@@ -279,12 +279,37 @@ struct wp_lean {
 	__u16 flags;		/* WP_LEAN_* */
 };
 
+/*
+ * wp_lean_names - attach mode: who woke a wakee and from which wait, read
+ * from registers as full attach mode reads them (wp_waker, wp_block, with
+ * WP_WAKER_UNTIMED and WP_BLOCK_UNTIMED): written with WP_LEAN_NAMES in
+ * front of the wakeup's own wp_lean, in one ring record of two, the same
+ * header on both. A second argument is an op, a count or a tid, and keeps
+ * 32 bits.
+ */
+struct wp_lean_names {
+	__u64 waker_arg;	/* SYSCALL: the waker's syscall's first argument */
+	__u64 wait_arg;		/* the wait's, when wait_seen and wait_nr >= 0 */
+	__u32 waker_arg2;
+	__u32 wait_arg2;
+	__s32 waker_nr;		/* SYSCALL: the syscall; else -1 */
+	__s32 wait_nr;		/* -1: it slept outside a syscall, or its sleep was not seen */
+	__u8 waker_class;	/* enum wp_waker_class; 0: not read (WP_LEAN_WAKER_UNSURE) */
+	__u8 wait_seen;		/* its switch-out to this sleep was traced: wait_* tell the wait */
+	__u16 __pad[2];
+	__u16 flags;		/* WP_LEAN_NAMES, where wp_lean has its flags */
+};
+
+/* the most struct wp_event one ring record holds: the wp_lean_names and the wp_lean of a wakeup */
+#define WP_RECORD_PARTS		2
+
 #define WP_LEAN_NEW		(1 << 0)	/* a new task's first run: sched_wakeup_new */
 #define WP_LEAN_NO_SWITCH_IN	(1 << 1)	/* it ran, but its switch-in was not traced */
 #define WP_LEAN_STATE_UNKNOWN	(1 << 2)	/* not seen to go to sleep: asleep since before tracking */
 #define WP_LEAN_WAKER_IRQ	(1 << 3)	/* sched_waking ran in a hard interrupt (a timer's too) */
 #define WP_LEAN_WAKER_SOFTIRQ	(1 << 4)	/* ... serving a softirq, in irq exit or ksoftirqd */
 #define WP_LEAN_WAKER_UNSURE	(1 << 5)	/* ... its context could not be read: waker_tid may be the interrupted task */
+#define WP_LEAN_NAMES		(1 << 6)	/* not a wakeup: wp_lean_names, of the wakeup next in its ring record */
 #define WP_LEAN_NAME		(1 << 8)	/* not a wakeup: the name of task pid (comm, tgid) */
 #define WP_LEAN_TRACKED		(1 << 9)	/* WP_LEAN_NAME: a task of a tracked process */
 #define WP_LEAN_KTHREAD		(1 << 10)	/* WP_LEAN_NAME: a kernel thread */
@@ -399,8 +424,13 @@ struct wp_event {
 		struct wp_block block;
 		struct wp_steal steal;
 		struct wp_lean lean;
+		struct wp_lean_names lean_names;
 	};
 };
+
+_Static_assert(__builtin_offsetof(struct wp_lean_names, flags) == __builtin_offsetof(struct wp_lean, flags),
+	       "a lean record's flags tell its kind: one place in both");
+_Static_assert(sizeof(struct wp_lean_names) == sizeof(struct wp_lean), "one union member's size");
 
 /*
  * include/linux/sched.h: the state do_task_dead() leaves a task's CPU in,

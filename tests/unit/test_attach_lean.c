@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
 
 #include "attach_analysis.h"
 #include "attach_lean.h"
@@ -35,7 +37,7 @@ static void keep(const struct attach_result *r, void *ctx)
 static void setup(void)
 {
 	nr_got = 0;
-	lean = attach_lean__new(keep, NULL);
+	lean = attach_lean__new(NULL, keep, NULL);
 	cr_assert_not_null(lean);
 }
 
@@ -139,6 +141,162 @@ Test(attach_lean, the_wakers_context_and_name_say_who_woke_it)
 	}
 	cr_assert(got[n - 1].wait.start, "a new thread's first run is its start");
 	cr_assert_eq(attach_lean__counters(lean)->new_threads, 1);
+}
+
+#define EFD		5
+#define WORD		0x7f0042a0ull
+
+/* PROC's fd EFD is an eventfd; nothing else is known */
+static enum fd_kind stub_fd_kind(uint32_t tgid, int fd, void *ctx)
+{
+	(void)ctx;
+	return tgid == PROC && fd == EFD ? FD_KIND_EVENTFD : FD_KIND_UNKNOWN;
+}
+
+/* the lean pairing made anew, asking stub_fd_kind() what an fd is */
+static void with_fd_kinds(void)
+{
+	const struct attach_config cfg = { .fd_kind = stub_fd_kind };
+
+	attach_lean__free(lean);
+	lean = attach_lean__new(&cfg, keep, NULL);
+	cr_assert_not_null(lean);
+}
+
+/* add_named - lean wakeup @w, with the names the BPF side writes in front of it */
+static void add_named(struct wp_event w, uint8_t cls, int32_t waker_nr, uint64_t waker_arg, uint32_t waker_arg2,
+		      uint8_t wait_seen, int32_t wait_nr, uint64_t wait_arg, uint32_t wait_arg2)
+{
+	add(ev_lean_names(&w, cls, waker_nr, waker_arg, waker_arg2, wait_seen, wait_nr, wait_arg, wait_arg2));
+	add(w);
+}
+
+/*
+ * Attach mode's names: the waker's syscall and the wakee's wait, read from
+ * registers, name the mechanism from both ends as the full engine does,
+ * untimed: notify_kernel and resume_kernel stay absent.
+ */
+Test(attach_lean, the_names_written_with_a_wakeup_name_its_mechanism_from_both_ends)
+{
+	static const struct {
+		uint8_t cls;
+		int32_t waker_nr;
+		uint64_t waker_arg;
+		uint32_t waker_arg2;
+		int32_t wait_nr;
+		uint64_t wait_arg;
+		uint32_t wait_arg2;
+		enum mech_family family;
+		const char *mechanism;
+	} cases[] = {
+		{ WP_WAKER_SYSCALL, SYS_write, EFD, 0, SYS_read, EFD, 0, MECH_EVENTFD, "eventfd write -> read" },
+		{ WP_WAKER_SYSCALL, SYS_futex, WORD, FUTEX_WAKE_PRIVATE, SYS_futex, WORD, FUTEX_WAIT_PRIVATE,
+		  MECH_FUTEX, "futex 0x7f0042a0 wake -> wait" },
+		{ WP_WAKER_TRACKED, -1, 0, 0, SYS_futex, WORD, FUTEX_WAIT_PRIVATE, MECH_FUTEX,
+		  "thread producer 2001 -> futex 0x7f0042a0 wait" },
+		{ WP_WAKER_IRQ, -1, 0, 0, SYS_clock_nanosleep, 1, 0, MECH_IRQ, "interrupt -> clock_nanosleep" },
+	};
+	size_t n = sizeof(cases) / sizeof(cases[0]);
+
+	with_fd_kinds();
+	add_names();
+	for (size_t i = 0; i < n; i++) {
+		uint64_t t = T0 + i * 100000;
+
+		add_named(ev_lean(t + 9000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, t, t + 2000,
+				  cases[i].cls == WP_WAKER_IRQ ? WP_LEAN_WAKER_IRQ : 0),
+			  cases[i].cls, cases[i].waker_nr, cases[i].waker_arg, cases[i].waker_arg2, 1, cases[i].wait_nr,
+			  cases[i].wait_arg, cases[i].wait_arg2);
+	}
+	cr_assert_eq(nr_got, n, "a names record is no wakeup of its own");
+	for (size_t i = 0; i < n; i++) {
+		const struct attach_result *r = &got[i];
+
+		cr_assert(r->named, "case %zu", i);
+		cr_assert_eq(r->waker.cls, cases[i].cls, "case %zu", i);
+		cr_assert_str_eq(r->mechanism, cases[i].mechanism, "case %zu", i);
+		cr_assert_eq(r->family, cases[i].family, "case %zu", i);
+		cr_assert(r->wait.known && r->wait.untimed, "case %zu", i);
+		cr_assert_eq(r->wait.nr, cases[i].wait_nr, "case %zu", i);
+		cr_assert_eq(r->wait.arg, cases[i].wait_arg, "case %zu", i);
+		cr_assert_eq(r->wait.arg2, cases[i].wait_arg2, "case %zu", i);
+		cr_assert_eq(r->sr.notify_nr, cases[i].cls == WP_WAKER_SYSCALL ? cases[i].waker_nr : -1, "case %zu", i);
+		cr_assert_eq(r->absent[PHASE_NOTIFY_KERNEL], ATTACH_ABSENT_LEAN, "case %zu", i);
+		cr_assert_eq(r->absent[PHASE_RESUME_KERNEL], ATTACH_ABSENT_LEAN, "case %zu", i);
+		cr_assert_eq(r->sr.label, LABEL_COMPLETE, "case %zu", i);
+	}
+	cr_assert(got[0].waker.untimed && got[0].waker.fd_kind == FD_KIND_EVENTFD && got[0].wait.fd_kind == FD_KIND_EVENTFD);
+	cr_assert_eq(got[0].waker.tgid, PROC, "a tracked waker's process, from its name");
+	cr_assert_eq(got[1].waker.arg2, FUTEX_WAKE_PRIVATE);
+	cr_assert_eq(attach_lean__counters(lean)->unpaired_wakers, 0);
+}
+
+/*
+ * A sleep not seen (asleep since before tracking) names the waker's end
+ * alone; a start's "wait" is its parent's clone(); names whose header is
+ * not their wakeup's (another CPU's, another moment's) are not taken, and
+ * are counted.
+ */
+Test(attach_lean, names_without_a_wait_a_start_and_names_of_another_record)
+{
+	struct wp_event w;
+
+	with_fd_kinds();
+	add_names();
+	add_named(ev_lean(T0 + 9000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, T0, T0 + 2000, WP_LEAN_STATE_UNKNOWN),
+		  WP_WAKER_SYSCALL, SYS_write, EFD, 0, 0, -1, 0, 0);
+	add_named(ev_lean(T0 + 109000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, T0 + 100000, T0 + 100000,
+			  WP_LEAN_NEW),
+		  WP_WAKER_SYSCALL, SYS_clone3, 0, 0, 0, -1, 0, 0);
+	w = ev_lean(T0 + 209000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, T0 + 200000, T0 + 202000, 0);
+	add(ev_lean_names(&(struct wp_event){ .ts_ns = w.ts_ns, .cpu = WAKER_CPU }, WP_WAKER_SYSCALL, SYS_write,
+			  EFD, 0, 1, SYS_read, EFD, 0));
+	add(w);
+
+	cr_assert_eq(nr_got, 3);
+	cr_assert_not(got[0].wait.known);
+	cr_assert_str_eq(got[0].mechanism, "eventfd write", "the waker's end alone");
+	cr_assert(got[1].wait.known && got[1].wait.start);
+	cr_assert_eq(got[1].wait.nr, SYS_clone3);
+	cr_assert_eq(got[1].family, MECH_START);
+	cr_assert_not(got[2].named, "another record's names are not its");
+	cr_assert_str_eq(got[2].mechanism, "thread -> run");
+	cr_assert_eq(attach_lean__counters(lean)->unpaired_wakers, 1);
+}
+
+/* through the analysis: named futex wakes and waits make the futex words' table, untimed */
+Test(attach_lean, named_futex_wakeups_count_their_words_waits_and_wakes)
+{
+	struct attach_analysis_opts o = { .lean = true };
+	struct attach_analysis *a = attach_analysis__new(&o);
+	struct attach_session_result end = { .drops_total = 0 };
+	const struct attach_futex *f;
+	struct wp_event e, names;
+
+	cr_assert_not_null(a);
+	e = ev_lean_name(T0 - 200, WAKER_CPU, WAKER, PROC, "producer", WP_LEAN_TRACKED);
+	attach_analysis__event(a, &e);
+	e = ev_lean_name(T0 - 100, WAKEE_CPU, WAKEE, PROC, "consumer", WP_LEAN_TRACKED);
+	attach_analysis__event(a, &e);
+	for (int i = 0; i < 4; i++) {
+		e = ev_lean(T0 + i * 100000 + 5000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, T0 + i * 100000,
+			    T0 + i * 100000 + 1500, 0);
+		names = ev_lean_names(&e, WP_WAKER_SYSCALL, SYS_futex, WORD, FUTEX_WAKE_PRIVATE, 1, SYS_futex, WORD,
+				      FUTEX_WAIT_PRIVATE);
+		attach_analysis__event(a, &names);
+		attach_analysis__event(a, &e);
+	}
+	attach_analysis__advance(a, T0 + 2000000, 0);
+	attach_analysis__end(a, &end);
+	cr_assert_eq(a->agg->complete, 4);
+	cr_assert_eq(a->agg->nr_futexes, 1);
+	f = &a->agg->futexes[0];
+	cr_assert_eq(f->tgid, PROC);
+	cr_assert_eq(f->addr, WORD);
+	cr_assert_eq(f->waits, 4, "a wait ends at its switch-in when no program times it");
+	cr_assert_eq(f->wakes, 4);
+	cr_assert_eq(f->waits_timed, 0);
+	attach_analysis__free(a);
 }
 
 Test(attach_lean, a_record_of_a_lost_switch_in_is_missing_it_and_has_no_phase)

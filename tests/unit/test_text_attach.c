@@ -404,7 +404,7 @@ Test(text_attach, a_lean_run_says_what_it_traced_and_what_it_could_not_see)
 	expect_lines(report(&run.report), (const char *const[]){
 		"  threads    3 named, 1 began while traced (lean mode does not see them end)",
 		"  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one",
-		"             record per wakeup; no syscall, so no wait, no mechanism but the waker's kind,",
+		"             record per wakeup; the waker's syscall and the wait named from registers, not timed,",
 		"             and nothing explains a wakeup (without --lean each is split by cause)",
 		"             wakes that found the thread on its CPU or preempted, not recorded: 6",
 		"WARNING    1 slow wakeups lost their flight records (out of memory): not explained",

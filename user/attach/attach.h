@@ -104,6 +104,11 @@ struct attach_result {
 
 	uint8_t family;			/* enum mech_family */
 	char mechanism[MECHANISM_NAME_LEN];	/* mechanism__name() */
+	/*
+	 * --lean: the waker's syscall and the wait were read with the wakeup
+	 * (WP_LEAN_NAMES): the mechanism is named from both ends, as above
+	 */
+	bool named;
 };
 
 /* what fd @fd of process @tgid is; the caller caches if it must, the engine asks once per wakeup end */

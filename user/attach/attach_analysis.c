@@ -58,7 +58,7 @@ struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *
 	cfg.fd_kind_ctx = a;
 	a->agg = attach_aggregate__new();
 	if (o->lean)
-		a->lean = attach_lean__new(on_result, a);
+		a->lean = attach_lean__new(&cfg, on_result, a);
 	else
 		a->engine = attach__new(&cfg, on_result, a);
 	if (!a->agg || (!a->engine && !a->lean)) {

@@ -26,20 +26,26 @@ struct lean_name {
 };
 
 struct attach_lean {
+	struct attach_config cfg;
 	attach_result_fn fn;
 	void *ctx;
+	/* the WP_LEAN_NAMES record just taken: the wakeup record next, with the same header, is its */
+	struct wp_event pending_names;
+	bool has_names;
 	struct attach_counters counters;
 	uint64_t seq;
 	struct lean_name names[LEAN_NAMES];
 	struct lean_flights *flights[WP_MAX_CPUS];	/* made at a CPU's first */
 };
 
-struct attach_lean *attach_lean__new(attach_result_fn fn, void *ctx)
+struct attach_lean *attach_lean__new(const struct attach_config *cfg, attach_result_fn fn, void *ctx)
 {
 	struct attach_lean *l = calloc(1, sizeof(*l));
 
 	if (!l)
 		return NULL;
+	if (cfg)
+		l->cfg = *cfg;
 	l->fn = fn;
 	l->ctx = ctx;
 	return l;
@@ -162,8 +168,66 @@ static const char *mechanism_of(enum mech_family f)
 	}
 }
 
+/* names_of - the WP_LEAN_NAMES record that came with wakeup record @e, or NULL */
+static const struct wp_lean_names *names_of(struct attach_lean *l, const struct wp_event *e)
+{
+	const struct wp_event *n = &l->pending_names;
+
+	if (!l->has_names)
+		return NULL;
+	l->has_names = false;
+	if (n->ts_ns != e->ts_ns || n->cpu != e->cpu || n->tid != e->tid) {
+		l->counters.unpaired_wakers++;
+		return NULL;
+	}
+	return &n->lean_names;
+}
+
+/*
+ * name_from_both_ends - attach mode's names of wakeup @r (@names): the
+ * waker's class and syscall, and the wait it ended, as the full engine
+ * has them from its WAKER and BLOCK records (attach.c), untimed
+ */
+static void name_from_both_ends(struct attach_lean *l, const struct wp_lean *r, const struct wp_lean_names *names,
+				struct attach_result *res)
+{
+	struct waker_info *w = &res->waker;
+	struct sample_result *sr = &res->sr;
+
+	if (names->waker_class)
+		w->cls = names->waker_class;
+	if (w->cls == WP_WAKER_SYSCALL) {
+		w->nr = names->waker_nr;
+		w->arg = names->waker_arg;
+		w->arg2 = names->waker_arg2;
+		w->untimed = true;
+		sr->notify_nr = w->nr;
+		sr->notify_arg = w->arg;
+		sr->notify_arg2 = w->arg2;
+	}
+	if (r->flags & WP_LEAN_NEW) {
+		/* a start: the syscall it leaves is its parent's clone() */
+		res->wait.known = w->cls == WP_WAKER_SYSCALL;
+		res->wait.nr = res->wait.known ? w->nr : -1;
+	} else if (names->wait_seen) {
+		res->wait.known = true;
+		res->wait.nr = names->wait_nr;
+		res->wait.arg = names->wait_nr >= 0 ? names->wait_arg : 0;
+		res->wait.arg2 = names->wait_nr >= 0 ? names->wait_arg2 : 0;
+	}
+	res->wait.untimed = res->wait.known;
+	if (l->cfg.fd_kind && w->cls == WP_WAKER_SYSCALL && mechanism__syscall_takes_fd(w->nr))
+		w->fd_kind = (uint8_t)l->cfg.fd_kind(w->tgid, (int)w->arg, l->cfg.fd_kind_ctx);
+	if (l->cfg.fd_kind && res->wait.known && res->wait.nr >= 0 && mechanism__syscall_takes_fd(res->wait.nr))
+		res->wait.fd_kind = (uint8_t)l->cfg.fd_kind(res->wakee_tgid, (int)res->wait.arg, l->cfg.fd_kind_ctx);
+	mechanism__name(w, &res->wait, res->mechanism, sizeof(res->mechanism));
+	res->family = (uint8_t)mechanism__family(w, &res->wait);
+	res->named = true;
+}
+
 static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 {
+	const struct wp_lean_names *names = names_of(l, e);
 	const struct wp_lean *r = &e->lean;
 	const struct lean_name *wakee = name_of(l, r->pid);
 	struct attach_result res;
@@ -196,9 +260,13 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 	res.wake_to_run_ns = -1;
 	res.notify_to_return_ns = -1;
 	res.waited_ns = -1;
-	/* the one part of a mechanism lean mode knows: the waker's kind, or a start */
-	res.family = r->flags & WP_LEAN_NEW ? MECH_START : mechanism__family(&res.waker, NULL);
-	snprintf(res.mechanism, sizeof(res.mechanism), "%s", mechanism_of(res.family));
+	if (names) {
+		name_from_both_ends(l, r, names, &res);
+	} else {
+		/* without its names, the one part of a mechanism lean mode knows: the waker's kind, or a start */
+		res.family = r->flags & WP_LEAN_NEW ? MECH_START : mechanism__family(&res.waker, NULL);
+		snprintf(res.mechanism, sizeof(res.mechanism), "%s", mechanism_of(res.family));
+	}
 	res.mark_seen[MARK_WAKING] = res.mark_seen[MARK_WAKEUP] = true;
 	m[MARK_WAKING] = r->waking_ns;
 	m[MARK_WAKEUP] = r->wakeup_ns;
@@ -244,7 +312,12 @@ void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e)
 		take_flight(l, e);
 	if (e->type != WP_EV_LEAN)
 		return;
-	if (e->lean.flags & WP_LEAN_NAME)
+	if (e->lean.flags & WP_LEAN_NAMES) {
+		if (l->has_names)
+			l->counters.unpaired_wakers++;
+		l->pending_names = *e;
+		l->has_names = true;
+	} else if (e->lean.flags & WP_LEAN_NAME)
 		take_name(l, &e->lean);
 	else
 		wakeup_of(l, e);

@@ -4,13 +4,15 @@
  *
  * The BPF side pairs each wakeup of a tracked thread in the kernel and
  * writes one WP_EV_LEAN record when the thread is switched in (or, when
- * that switch-in went untraced, at its next switch-out), and a WP_LEAN_NAME
- * record for each task it names (bpf/wakeprobe.h). Each record is a whole
+ * that switch-in went untraced, at its next switch-out), right after a
+ * WP_LEAN_NAMES record in the same ring record (the waker's syscall and
+ * the wait, read from registers), and a WP_LEAN_NAME record for each task
+ * it names (bpf/wakeprobe.h). Each record is a whole
  * wakeup, so there is no state machine and no window: a record becomes one
  * struct attach_result as it arrives, in the words of the full engine
  * (attach.h), for the same aggregate and reports. What lean mode does not
  * trace is said there: no syscall, so notify_kernel and resume_kernel are
- * absent (ATTACH_ABSENT_LEAN), no wait, no mechanism but the waker's kind,
+ * absent (ATTACH_ABSENT_LEAN), the mechanism named from both ends untimed,
  * and no explanation but for a slow wakeup (--threshold-us): its record
  * comes right after the flight records of its CPU it brought, and those
  * split its wake_enqueue and runq_wait there (explain__sample_lean()). A
@@ -24,7 +26,8 @@
 
 struct attach_lean;
 
-struct attach_lean *attach_lean__new(attach_result_fn fn, void *ctx);
+/* @cfg: what an fd is (attach.h), asked as each wakeup comes; NULL: every fd is FD_KIND_UNKNOWN */
+struct attach_lean *attach_lean__new(const struct attach_config *cfg, attach_result_fn fn, void *ctx);
 void attach_lean__free(struct attach_lean *l);
 /* a kernel record, in ring-buffer order */
 void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e);

@@ -118,8 +118,8 @@ void census__result(struct census *c, const struct attach_result *r)
 
 	c->wakeups++;
 	mechanism__waker_kind(&r->waker, waker, sizeof(waker));
-	/* lean mode knows no wait: its mechanism is the waker's kind alone (attach_lean.c) */
-	if (r->sr.lean)
+	/* a lean wakeup without its names has no wait: its mechanism is the waker's kind alone (attach_lean.c) */
+	if (r->sr.lean && !r->named)
 		snprintf(mechanism, sizeof(mechanism), "%s", r->mechanism);
 	else
 		mechanism__kind(&r->waker, &r->wait, mechanism, sizeof(mechanism));

@@ -33,8 +33,8 @@ struct collector {
 	uint64_t windows_from_ns;	/* the start of the first window; 0 before it */
 	/* collector__drain_until(): the first record past its bound, taken from the ring and not yet delivered */
 	uint64_t until_ns;	/* the bound while it drains; UINT64_MAX otherwise */
-	struct wp_event held;
-	bool has_held;
+	struct wp_event held[WP_RECORD_PARTS];
+	uint32_t nr_held;
 	/* the ring's two positions, mapped read-only: how much waits in it */
 	const unsigned long *consumer_pos, *producer_pos;
 	uint32_t ring_bytes;
@@ -149,6 +149,12 @@ int collector__check_pid_namespace(bool starts, char *msg, size_t len)
 
 _Static_assert(sizeof(struct wp_event) == 64, "a record is one cache line; keep it so");
 
+/*
+ * handle_record - one ring record: one struct wp_event, or a few written
+ * as one (attach mode's lean wakeup and its names, bpf/wakeprobe.h), handed
+ * over in their order. All the parts of one carry one header.
+ */
+
 /* handle_record's word to the ring that it stopped at collector__drain_until()'s bound */
 #define STOP_AT_BOUND	(-EAGAIN)
 
@@ -156,25 +162,29 @@ static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct collector *c = ctx;
 	const struct wp_event *e = data;
+	size_t n = size / sizeof(*e);
 
-	if (size < sizeof(struct wp_event))
-		return 0;
+	if (n > WP_RECORD_PARTS)
+		n = WP_RECORD_PARTS;
 	/* taken from the ring all the same (libbpf moves past it): kept for the next drain */
-	if (e->ts_ns > c->until_ns) {
-		c->held = *e;
-		c->has_held = true;
+	if (n && e->ts_ns > c->until_ns) {
+		memcpy(c->held, e, n * sizeof(*e));
+		c->nr_held = (uint32_t)n;
 		return STOP_AT_BOUND;
 	}
-	return c->fn(e, c->ctx);
+	for (size_t i = 0; i < n; i++)
+		c->fn(&e[i], c->ctx);
+	return 0;
 }
 
 /* deliver_held - the record a bounded drain stopped at comes before any still in the ring */
 static void deliver_held(struct collector *c)
 {
-	if (!c->has_held)
-		return;
-	c->has_held = false;
-	c->fn(&c->held, c->ctx);
+	uint32_t n = c->nr_held;
+
+	c->nr_held = 0;
+	for (uint32_t i = 0; i < n; i++)
+		c->fn(&c->held[i], c->ctx);
 }
 
 void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall_list *list, __u8 end)
@@ -524,7 +534,7 @@ int collector__drain_until(struct collector *c, uint64_t until_ns)
 {
 	int n;
 
-	if (c->has_held && c->held.ts_ns > until_ns)
+	if (c->nr_held && c->held[0].ts_ns > until_ns)
 		return 0;
 	deliver_held(c);
 	c->until_ns = until_ns;

@@ -105,7 +105,7 @@ static void print_summary(FILE *out, const struct attach_report *r)
 			" pushed out of a full window: wakeups they bound are labelled\n", c->late_events,
 			c->evicted_events);
 	if (r->targets->lean) {
-		text_workload__lean_tracing(out, "no syscall, so no wait, no mechanism but the waker's kind,",
+		text_workload__lean_tracing(out, "the waker's syscall and the wait named from registers, not timed,",
 					    run->lean_flight_ns, r->targets->lean_flight_adaptive,
 					    (int64_t)c->flight_explained, &run->lean);
 		if (c->flight_lost)
