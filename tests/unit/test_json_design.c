@@ -194,8 +194,26 @@ Test(design_json, the_census_futex_waits_and_cpu_time_are_per_unit)
 	fw = json_reader__get(r, "futex_waits");
 	cr_assert_eq(u64_at(fw, "waits"), waits);
 	cr_assert_eq(u64_at(fw, "words"), g->nr_futexes);
+	cr_assert_eq(u64_at(fw, "waits_timed"), waits);
 	cr_assert_eq(u64_at(fw, "wait_total_ns"), wait_ns);
 	cr_assert(double_at(fw, "per_unit") == (double)waits / DESIGN_UNITS);
+}
+
+/* waits named from registers, untimed: counted, with no total length rather than one of 0 */
+Test(design_json, untimed_futex_waits_are_counted_with_a_null_total)
+{
+	const struct design_run *runs[] = { dr };
+	const struct json_node *r, *fw;
+
+	for (uint32_t i = 0; i < f.run.agg->nr_futexes; i++) {
+		f.run.agg->futexes[i].waits_timed = 0;
+		f.run.agg->futexes[i].wait_total_ns = 0;
+	}
+	r = json_reader__at(json_reader__get(document(runs, 1), "runs"), 0);
+	fw = json_reader__get(r, "futex_waits");
+	cr_assert_gt(u64_at(fw, "waits"), 0);
+	cr_assert_eq(u64_at(fw, "waits_timed"), 0);
+	cr_assert(is_null(fw, "wait_total_ns"));
 }
 
 /* the kernel side is attach mode's: the same members, the same figures */

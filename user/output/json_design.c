@@ -132,10 +132,11 @@ static void write_census(struct json_writer *w, const struct design_run *r)
 static void write_futex_waits(struct json_writer *w, const struct design_run *r)
 {
 	const struct attach_aggregate *g = r->analysis->agg;
-	uint64_t waits = 0, wait_ns = 0;
+	uint64_t waits = 0, timed = 0, wait_ns = 0;
 
 	for (uint32_t i = 0; i < g->nr_futexes; i++) {
 		waits += g->futexes[i].waits;
+		timed += g->futexes[i].waits_timed;
 		wait_ns += g->futexes[i].wait_total_ns;
 	}
 	json_writer__key(w, "futex_waits");
@@ -143,7 +144,9 @@ static void write_futex_waits(struct json_writer *w, const struct design_run *r)
 	json_writer__put_uint(w, "waits", waits);
 	json_writer__put_uint(w, "words", g->nr_futexes);
 	put_per_unit(w, "per_unit", r, waits);
-	json_writer__put_uint(w, "wait_total_ns", wait_ns);
+	/* null: the waits were named from registers, and no program timed them */
+	json_writer__put_uint(w, "waits_timed", timed);
+	json_writer__put_uint_if(w, "wait_total_ns", timed, wait_ns);
 	json_writer__end_object(w);
 }
 
@@ -228,14 +231,12 @@ static void write_run(struct json_writer *w, const struct design_run *r)
 	write_documents(w, r);
 	if (traced) {
 		write_census(w, r);
-		/* lean mode traces no syscall, and no switch of a thread that blocks */
-		if (r->session_opts.lean) {
-			json_writer__put_null(w, "futex_waits");
+		write_futex_waits(w, r);
+		/* lean mode records no switch of a thread that blocks */
+		if (r->session_opts.lean)
 			json_writer__put_null(w, "cpu");
-		} else {
-			write_futex_waits(w, r);
+		else
 			write_cpu(w, r);
-		}
 		write_attach(w, r);
 	} else {
 		write_traced_null(w);

@@ -114,20 +114,20 @@ static void print_futexes(FILE *out, const struct design_run *r)
 	const struct attach_aggregate *g = r->analysis->agg;
 	const struct attach_futex *rows[DESIGN_REPORT_FUTEXES];
 	size_t n = attach_aggregate__futexes(g, ATTACH_ORDER_COUNT, rows, DESIGN_REPORT_FUTEXES);
-	uint64_t waits = 0, wait_ns = 0;
-
-	if (r->session_opts.lean) {
-		fprintf(out, "\nFutex waits: not traced (--lean traces no syscall)\n");
-		return;
-	}
+	uint64_t waits = 0, timed = 0, wait_ns = 0;
 
 	for (uint32_t i = 0; i < g->nr_futexes; i++) {
 		waits += g->futexes[i].waits;
+		timed += g->futexes[i].waits_timed;
 		wait_ns += g->futexes[i].wait_total_ns;
 	}
 	fprintf(out, "\nFutex waits (locks, condition variables, joins): %" PRIu64 " on %" PRIu32
-		" words, %.4f per %s, %.1f us waited in all\n", waits, g->nr_futexes, per_unit(r, (double)waits),
-		r->unit, us(wait_ns));
+		" words, %.4f per %s, ", waits, g->nr_futexes, per_unit(r, (double)waits), r->unit);
+	/* named from registers, no program on syscalls: a wait's length is not known */
+	if (timed)
+		fprintf(out, "%.1f us waited in all\n", us(wait_ns));
+	else
+		fprintf(out, "their lengths not timed (no program on syscalls)\n");
 	if (!n)
 		return;
 	fprintf(out, "  %8s %18s %9s %11s %9s %12s %10s\n", "pid", "address", "waits", unit_heading(r), "wakes",
@@ -135,9 +135,12 @@ static void print_futexes(FILE *out, const struct design_run *r)
 	for (size_t i = 0; i < n; i++) {
 		const struct attach_futex *f = rows[i];
 
-		fprintf(out, "  %8" PRIu32 " %#18" PRIx64 " %9" PRIu64 " %11.4f %9" PRIu64 " %12.1f %10.1f\n", f->tgid,
-			f->addr, f->waits, per_unit(r, (double)f->waits), f->wakes, us(f->wait_total_ns),
-			us(f->wait_max_ns));
+		fprintf(out, "  %8" PRIu32 " %#18" PRIx64 " %9" PRIu64 " %11.4f %9" PRIu64, f->tgid, f->addr, f->waits,
+			per_unit(r, (double)f->waits), f->wakes);
+		if (f->waits_timed)
+			fprintf(out, " %12.1f %10.1f\n", us(f->wait_total_ns), us(f->wait_max_ns));
+		else
+			fprintf(out, " %12s %10s\n", "-", "-");
 	}
 	if (g->nr_futexes > n)
 		fprintf(out, "  ... and %" PRIu32 " words more\n", g->nr_futexes - (uint32_t)n);
@@ -197,8 +200,8 @@ void text_design__print_text(FILE *out, const struct design_run *r)
 			fprintf(out, "WARNING    %" PRIu64 " events were dropped: the counts below miss what they "
 				"held; a larger --ringbuf-kb or smaller sizes keep them\n", r->session.drops_total);
 		if (r->session_opts.lean)
-			text_workload__lean_tracing(out, "no syscall, so no wait, no futex word, no mechanism\n"
-						    "             but the waker's kind, no CPU time by thread,", NULL, false, -1,
+			text_workload__lean_tracing(out, "the waker's syscall and the wait named from registers,\n"
+						    "             not timed, no CPU time by thread,", NULL, false, -1,
 					    &r->session.lean);
 	}
 	print_figures(out, r);
