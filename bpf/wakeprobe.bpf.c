@@ -73,6 +73,12 @@ const volatile bool attach_mode = false;
 const volatile bool syscall_phases = true;
 
 /*
+ * Lean mode's flight recorder (below, "Lean mode"), fixed at load: with
+ * it, the interrupt programs keep their records in their CPU's flight ring.
+ */
+const volatile bool lean_flight = false;
+
+/*
  * The inode number of wakeprobe's pid namespace (/proc/self/ns/pid) when it
  * is not the initial one: each pid the records carry and each tgid tracked
  * is then that namespace's (WP_PID_OUTSIDE in wakeprobe.h). 0, in the
@@ -196,6 +202,8 @@ struct cpu_state {
 	__u32 curr_prio;
 	char curr_comm[WP_TASK_COMM_LEN];
 	__u32 lean_named_pid;	/* lean, attach mode: the last untracked waker this CPU named */
+	/* lean, the flight recorder: tracked wakes that watch this CPU (lean_watch()), from any CPU */
+	__u32 lean_waiting;
 	/*
 	 * Attach mode. A line of its own: every interrupt writes it, and only
 	 * this CPU reads it, while the line above is read from other CPUs.
@@ -945,15 +953,36 @@ static __always_inline void irq_context_note(struct irq_context *ic, __u32 kind,
 		ic->hard_name[0] = 0;
 }
 
+/* irq_fill - @e, an IRQ record, holds interrupt work of @kind; @name only for hard irqs */
+static __always_inline void irq_fill(struct wp_event *e, __u32 kind, int nr, __u32 exit, const char *name)
+{
+	e->irq.kind = kind;
+	e->irq.nr = nr;
+	e->irq.exit = exit;
+	e->irq.__pad = 0;
+	e->irq.__pad2 = 0;
+	e->irq.name[0] = 0;
+	if (name)
+		bpf_probe_read_kernel_str(e->irq.name, sizeof(e->irq.name), name);
+}
+
+static __always_inline void lean_flight_irq(struct cpu_state *cs, __u32 kind, int nr, __u32 exit,
+					    const char *name);
+
 /*
  * emit_irq - interrupt work on a watched CPU; @name only for hard irqs. In
- * attach mode every CPU also keeps the context it is in.
+ * attach mode every CPU also keeps the context it is in. Lean mode's
+ * flight recorder keeps it in its CPU's ring instead.
  */
 static __always_inline void emit_irq(__u32 kind, int nr, __u32 exit, const char *name)
 {
 	struct cpu_state *cs = this_cpu_state();
 	struct wp_event *e;
 
+	if (lean_flight) {
+		lean_flight_irq(cs, kind, nr, exit, name);
+		return;
+	}
 	if (attach_mode && cs)
 		irq_context_note(&cs->irq, kind, nr, exit, name);
 	if (!watched(cs))
@@ -961,12 +990,7 @@ static __always_inline void emit_irq(__u32 kind, int nr, __u32 exit, const char 
 	e = event_reserve(WP_EV_IRQ);
 	if (!e)
 		return;
-	e->irq.kind = kind;
-	e->irq.nr = nr;
-	e->irq.exit = exit;
-	e->irq.name[0] = 0;
-	if (name)
-		bpf_probe_read_kernel_str(e->irq.name, sizeof(e->irq.name), name);
+	irq_fill(e, kind, nr, exit, name);
 	event_submit(e);
 }
 
@@ -1342,7 +1366,7 @@ struct lean_task {
 	__u8 state;		/* enum lean_state */
 	__u8 pending;		/* enum lean_pending */
 	__u16 flags;		/* WP_LEAN_* so far */
-	__u16 __pad;
+	__u16 watch_cpu;	/* the flight recorder: the CPU its wake watches, plus one; 0: none */
 	__u64 comm[WP_TASK_COMM_LEN / 8];	/* attach mode: the name last written for it */
 	struct wp_lean_names names;		/* attach mode: its waker's and its wait's, so far */
 };
@@ -1366,7 +1390,6 @@ struct wp_lean_counters lean_counters;
  * wakeprobe moves it as the run goes to the running p99 of the times
  * lean_slowness counts (user/live/lean_adapt.c).
  */
-const volatile bool lean_flight = false;
 __u64 lean_flight_ns[WP_SLOW_KINDS];	/* by the waker's kind, wp_slow_kind_of() */
 
 /* with the flight recorder: every recorded wakeup's waking to switch-in, by its waker's kind and wp_slow_bucket() */
@@ -1447,6 +1470,45 @@ static __noinline int flight_copy(void)
 		copied++;
 	}
 	return copied;
+}
+
+/*
+ * lean_flight_irq - interrupt work on this CPU, into its flight ring while
+ * a tracked task is being woken onto it or waits to run there: what may
+ * take its time then. Elsewhere it returns at once: a loopback server runs
+ * a dozen softirqs a wakeup, on every CPU.
+ */
+static __always_inline void lean_flight_irq(struct cpu_state *cs, __u32 kind, int nr, __u32 exit,
+					    const char *name)
+{
+	struct lean_flight *f;
+
+	if (!cs || !cs->lean_waiting || !(f = lean_flight_ring()))
+		return;
+	irq_fill(flight_slot(f, WP_EV_IRQ), kind, nr, exit, name);
+}
+
+#define LEAN_UNWATCHED	(~0u)
+
+/*
+ * lean_watch - the wake in @lt now watches @cpu (LEAN_UNWATCHED: none)
+ * for lean_flight_irq(): from its waking, on the CPU the task last ran on
+ * (where a remote wake's IPI lands, mostly), then on the one it is queued
+ * on, until its switch-in. A wake moved by load balancing while it waits
+ * keeps watching the CPU it was queued on.
+ */
+static __always_inline void lean_watch(struct lean_task *lt, __u32 cpu)
+{
+	__u32 old = lt->watch_cpu, now = cpu == LEAN_UNWATCHED ? 0 : cpu + 1;
+	struct cpu_state *cs;
+
+	if (!lean_flight || old == now)
+		return;
+	if (old && (cs = cpu_state_of(old - 1)))
+		__sync_fetch_and_add(&cs->lean_waiting, (__u32)-1);
+	if (now && (cs = cpu_state_of(now - 1)))
+		__sync_fetch_and_add(&cs->lean_waiting, 1);
+	lt->watch_cpu = now;
 }
 
 /* lean_name - attach mode: a WP_LEAN_NAME record for @p, named @comm; @tracked: WP_LEAN_TRACKED or 0 */
@@ -1603,6 +1665,7 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 	__u16 flight = 0;
 
 	lt->pending = LEAN_NONE;
+	lean_watch(lt, LEAN_UNWATCHED);
 	if (lean_flight && !more) {
 		__u32 kind = wp_slow_kind_of(lt->flags), zero = 0;
 		__u64 took = now - lt->waking_ns;
@@ -1676,6 +1739,7 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 	lt->waker_tid = current_tid();
 	lt->waking_cpu = bpf_get_smp_processor_id();
 	lt->pending = LEAN_WOKEN;
+	lean_watch(lt, task_cpu(p));
 	lt->flags = 0;
 	/* the waker's context: attach mode names the waker by it, the flight recorder sorts by it */
 	if (attach_mode || lean_flight)
@@ -1705,8 +1769,10 @@ int BPF_PROG(lean_sched_wakeup, struct task_struct *p)
 		if (lt->state == LEAN_UNKNOWN)
 			lt->flags |= WP_LEAN_STATE_UNKNOWN;
 		lt->pending = LEAN_QUEUED;
+		lean_watch(lt, lt->target_cpu);
 	} else {
 		lt->pending = LEAN_NONE;
+		lean_watch(lt, LEAN_UNWATCHED);
 		__sync_fetch_and_add(&lean_counters.woke_running, 1);
 	}
 	return 0;
@@ -1737,6 +1803,7 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 	}
 	lt->state = LEAN_ASLEEP;
 	lt->pending = LEAN_QUEUED;
+	lean_watch(lt, lt->target_cpu);
 	return 0;
 }
 

@@ -402,9 +402,80 @@ Test(attach_lean, a_slow_wakeup_is_split_by_the_flight_records_it_brought)
 		     "the idle task on its way to the wakee");
 	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_OTHER_TASK], 0,
 		     "the older copy's STRANGER is not this wakeup's");
-	cr_assert_eq(r->sr.why.by_cause[CAUSE_IPI], 0, "no interrupt is traced in lean mode: none is claimed");
+	cr_assert_eq(r->sr.why.by_cause[CAUSE_IPI], 0, "CPU 1 was idle: no IPI is claimed in flight");
 	cr_assert_eq(attach_lean__counters(lean)->flight_explained, 1);
 	cr_assert_eq(attach_lean__counters(lean)->flight_lost, 0);
+}
+
+/* sum_ok - each phase of @r is split whole */
+static void sum_ok(const struct attach_result *r)
+{
+	for (int k = 0; k < NR_PHASES; k++) {
+		int64_t sum = 0;
+
+		for (int c = 0; c < NR_CAUSES; c++)
+			sum += r->sr.why.by_phase_cause[k][c];
+		cr_assert_eq(sum, r->sr.phase_ns[k], "%s: causes %lld, phase %lld", wakeup__phase_name(k),
+			     (long long)sum, (long long)r->sr.phase_ns[k]);
+	}
+}
+
+/*
+ * The flight recorder keeps the interrupts of a CPU a wake watches: the
+ * wake-list IPI that carried the wake to idle CPU 1 and a softirq that ran
+ * before the wakee are named in its phases, as the full mode names them.
+ */
+Test(attach_lean, the_interrupts_in_a_slow_wakeups_flight_records_take_their_time)
+{
+	const struct attach_result *r;
+	struct wp_event e;
+
+	add_names();
+	add(ev_switch(T0 - 5000, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_idle_enter(T0 - 4900, WAKEE_CPU, 1));
+	add(ev_irq(T0 + 800, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, false, NULL));
+	add(ev_irq(T0 + 1000, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, true, NULL));
+	add(ev_idle_exit(T0 + 1100, WAKEE_CPU, T0 - 4900));
+	add(ev_irq(T0 + 1200, WAKEE_CPU, WP_IRQ_SOFT, 3, false, NULL));
+	add(ev_irq(T0 + 3200, WAKEE_CPU, WP_IRQ_SOFT, 3, true, NULL));
+	add(ev_switch(T0 + 4000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	e = ev_lean(T0 + 4000, WAKEE_CPU, WAKEE, WAKEE, WAKER, WAKER_CPU, T0, T0 + 900, 0);
+	e.lean.wakeup_cpu = WAKEE_CPU;	/* in the IPI, on the target */
+	add(lean_flight(e, 8));
+
+	cr_assert_eq(nr_got, 1);
+	r = &got[0];
+	cr_assert(r->sr.lean_flight);
+	sum_ok(r);
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IDLE], 800, "CPU 1 idle until the IPI");
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IRQ], 100, "the IPI, up to the wakeup");
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_IRQ], 100, "the IPI's rest");
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_SOFTIRQ], 2000, "NET_RX before the wakee");
+	cr_assert_eq(r->sr.why.by_cause[CAUSE_IPI], 0, "the IPI ran: none is in flight");
+}
+
+/*
+ * An IPI the flight records show before the waking carried no wake of this
+ * one: a wake_enqueue on a CPU nothing else is known of is the IPI in
+ * flight, as in the full mode.
+ */
+Test(attach_lean, an_ipi_before_the_waking_is_not_the_one_that_carried_the_wake)
+{
+	const struct attach_result *r;
+	struct wp_event e;
+
+	add_names();
+	add(ev_irq(T0 - 3000, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, false, NULL));
+	add(ev_irq(T0 - 2900, WAKEE_CPU, WP_IRQ_CALL_FUNC, 251, true, NULL));
+	add(ev_switch(T0 + 6000, WAKEE_CPU, OTHER, WAKEE, 0, 1));
+	e = ev_lean(T0 + 6000, WAKEE_CPU, WAKEE, WAKEE, WAKER, WAKER_CPU, T0, T0 + 1500, 0);
+	e.lean.wakeup_cpu = WAKEE_CPU;
+	add(lean_flight(e, 3));
+
+	cr_assert_eq(nr_got, 1);
+	r = &got[0];
+	sum_ok(r);
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IPI], 1500);
 }
 
 /* a wakeup that brought none is not explained, whatever its CPU's records */

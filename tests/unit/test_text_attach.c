@@ -422,7 +422,7 @@ Test(text_attach, a_lean_run_says_what_it_traced_and_what_it_could_not_see)
 		run.run.lean_flight_ns[k] = 30000;
 	expect_lines(report(&run.report), (const char *const[]){
 		"             and only a wakeup whose waking to switch-in took 30 us or more is explained,",
-		"             from its CPU's last switches and idle transitions (the flight recorder): 2 of them",
+		"             from its CPU's last switches, idle transitions and interrupts (the flight recorder): 2 of them",
 		NULL,
 	});
 
@@ -435,7 +435,7 @@ Test(text_attach, a_lean_run_says_what_it_traced_and_what_it_could_not_see)
 	expect_lines(report(&run.report), (const char *const[]){
 		"             and only a wakeup over the running p99 of waking to switch-in of its",
 		"             kind of waker is explained (--threshold-us fixes it), from its CPU's last",
-		"             switches and idle transitions (the flight recorder): 2 of them",
+		"             switches, idle transitions and interrupts (the flight recorder): 2 of them",
 		"             the p99s at the end, of those woken by a thread: 84 us, an interrupt: 197 us, a "
 		"softirq: not yet",
 		NULL,

@@ -161,9 +161,9 @@ Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 	text_workload__outliers_legend(out, true, flight_ns(250000), false);
 	cr_assert_str_eq(written(), ", their phases (us;\n"
 			 "'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
-			 "waking to switch-in took 250 us or more brought its CPU's last switches and idle\n"
-			 "transitions, which split its wake_enqueue and runq_wait; interrupts and the host's steal\n"
-			 "are not traced, so their time shows as the task they came in on, or idle:\n");
+			 "waking to switch-in took 250 us or more brought its CPU's last switches, idle\n"
+			 "transitions and interrupts, which split its wake_enqueue and runq_wait; the host's steal\n"
+			 "is not traced, so its time shows as the task it came in on, or idle:\n");
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(250000), true);
 	cr_assert(strstr(written(), "With --lean, a wakeup over\nthe running p99 of its kind brought its CPU's last"),
@@ -394,7 +394,7 @@ Test(text_workload, the_lean_tracing_lines_say_how_many_slow_wakeups_their_fligh
 		"  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
 		"             record per wakeup; no syscall,\n"
 		"             and only a wakeup whose waking to switch-in took 50 us or more is explained,\n"
-		"             from its CPU's last switches and idle transitions (the flight recorder): 3 of them\n"
+		"             from its CPU's last switches, idle transitions and interrupts (the flight recorder): 3 of them\n"
 		"             wakes that found the thread on its CPU or preempted, not recorded: 1\n"
 		"WARNING    lean mode could not keep the state of a task 2 times (task storage refused): those "
 		"wakes went unrecorded\n"
@@ -404,8 +404,8 @@ Test(text_workload, the_lean_tracing_lines_say_how_many_slow_wakeups_their_fligh
 	again();
 	c = (struct wp_lean_counters){ 0 };
 	text_workload__lean_tracing(out, "no syscall,", flight_ns(50000), false, -1, &c);
-	cr_assert(has_line(written(), "             from its CPU's last switches and idle transitions (the flight "
-			   "recorder)"), "%s", text);
+	cr_assert(has_line(written(), "             from its CPU's last switches, idle transitions and interrupts (the "
+			   "flight recorder)"), "%s", text);
 }
 
 Test(text_workload, the_lean_tracing_lines_say_the_threshold_was_the_running_p99_or_not_yet_there)

@@ -477,8 +477,6 @@ static void explain_sample(struct explanation *x, const struct sample_result *r,
 	a.waker_cpu.running = r->sample.waker_tid;
 	/* the target CPU is known from the waking record on; see below */
 	view_init(&a.target_cpu, (int)r->target_cpu);
-	/* lean: no interrupt is traced, so an IPI not seen to run is no evidence of one in flight */
-	a.target_cpu.ipi_ran = lean;
 	find_stolen(&a, evs, n);
 
 	now = a.bound[0];
@@ -486,9 +484,14 @@ static void explain_sample(struct explanation *x, const struct sample_result *r,
 		const struct wp_event *e = &evs[i];
 
 		if (e->ts_ns < a.bound[0]) {
-			/* lean: the flight records before the sample say what its target CPU was doing */
-			if (lean && (int)e->cpu == a.target_cpu.cpu)
+			/*
+			 * lean: the flight records before the sample say what its
+			 * target CPU was doing; an IPI that ran then carried no wake of its
+			 */
+			if (lean && (int)e->cpu == a.target_cpu.cpu) {
 				apply(&a, &a.target_cpu, e);
+				a.target_cpu.ipi_ran = false;
+			}
 			continue;
 		}
 		if (e->ts_ns > a.bound[NR_PHASES])

@@ -232,6 +232,33 @@ static void set_syscall_phases(struct wakeprobe_bpf *skel, bool on)
 }
 
 /*
+ * set_flight_evidence - lean mode: the interrupt programs, which the
+ * flight recorder loads to keep interrupt work in each CPU's ring
+ * (@on), and the idle program. The full mode loads them all the same.
+ */
+static void set_flight_evidence(struct wakeprobe_bpf *skel, bool on)
+{
+	struct bpf_program *const progs[] = {
+		skel->progs.lean_cpu_idle,
+		skel->progs.handle_irq_entry,
+		skel->progs.handle_irq_exit,
+		skel->progs.handle_softirq_entry,
+		skel->progs.handle_softirq_exit,
+		skel->progs.handle_timer_entry,
+		skel->progs.handle_timer_exit,
+		skel->progs.handle_resched_entry,
+		skel->progs.handle_resched_exit,
+		skel->progs.handle_call_func_single_entry,
+		skel->progs.handle_call_func_single_exit,
+		skel->progs.handle_call_func_entry,
+		skel->progs.handle_call_func_exit,
+	};
+
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+		bpf_program__set_autoload(progs[i], on);
+}
+
+/*
  * The fds a run holds at its peak besides the BPF side's: the three
  * standard streams, the sample ring's memfd (a throughput workload's
  * output memfd instead), a runner's two pipes (four fds) and the two the
@@ -338,9 +365,10 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	if (opts->attach && !opts->lean)
 		set_syscall_phases(c->skel, opts->syscall_phases);
 	c->skel->rodata->pidns_inum = own_pid_namespace();
-	/* the flight recorder's idle program loads with it alone */
+	/* the flight recorder's evidence programs load with it alone */
 	flight = opts->lean && (opts->lean_flight_ns || opts->lean_flight_adaptive);
-	bpf_program__set_autoload(c->skel->progs.lean_cpu_idle, flight);
+	if (opts->lean)
+		set_flight_evidence(c->skel, flight);
 	c->skel->rodata->lean_flight = flight;
 	for (i = 0; i < WP_SLOW_KINDS; i++)
 		c->skel->bss->lean_flight_ns[i] = opts->lean_flight_adaptive ? LEAN_ADAPT_NONE : opts->lean_flight_ns;

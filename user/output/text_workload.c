@@ -115,10 +115,11 @@ void text_workload__lean_tracing(FILE *out, const char *lacks, const uint64_t *f
 		if (adaptive)
 			fprintf(out, "             and only a wakeup over the running p99 of waking to switch-in of its\n"
 				"             kind of waker is explained (--threshold-us fixes it), from its CPU's last\n"
-				"             switches and idle transitions (the flight recorder)");
+				"             switches, idle transitions and interrupts (the flight recorder)");
 		else
 			fprintf(out, "             and only a wakeup whose waking to switch-in took %.0f us or more is explained,\n"
-				"             from its CPU's last switches and idle transitions (the flight recorder)",
+				"             from its CPU's last switches, idle transitions and interrupts (the flight "
+				"recorder)",
 				us(flight_ns[WP_SLOW_THREAD]));
 		if (flight_explained >= 0)
 			fprintf(out, ": %" PRId64 " of them", flight_explained);
@@ -390,15 +391,15 @@ void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight
 	else if (adaptive)
 		fprintf(out, ", their phases (us;\n"
 			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup over\n"
-			"the running p99 of its kind brought its CPU's last switches and idle transitions, which\n"
-			"split its wake_enqueue and runq_wait; interrupts and the host's steal are not traced, so\n"
-			"their time shows as the task they came in on, or idle:\n");
+			"the running p99 of its kind brought its CPU's last switches, idle transitions and\n"
+			"interrupts, which split its wake_enqueue and runq_wait; the host's steal is not traced,\n"
+			"so its time shows as the task it came in on, or idle:\n");
 	else
 		fprintf(out, ", their phases (us;\n"
 			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
-			"waking to switch-in took %.0f us or more brought its CPU's last switches and idle\n"
-			"transitions, which split its wake_enqueue and runq_wait; interrupts and the host's steal\n"
-			"are not traced, so their time shows as the task they came in on, or idle:\n",
+			"waking to switch-in took %.0f us or more brought its CPU's last switches, idle\n"
+			"transitions and interrupts, which split its wake_enqueue and runq_wait; the host's steal\n"
+			"is not traced, so its time shows as the task it came in on, or idle:\n",
 			us(flight_ns[WP_SLOW_THREAD]));
 }
 
