@@ -1475,8 +1475,8 @@ static __noinline int flight_copy(void)
 /*
  * lean_flight_irq - interrupt work on this CPU, into its flight ring while
  * a tracked task is being woken onto it or waits to run there: what may
- * take its time then. Elsewhere it returns at once: a loopback server runs
- * a dozen softirqs a wakeup, on every CPU.
+ * take its time then. Elsewhere it returns at once. (The softirqs' programs
+ * are not loaded in lean mode: user/live/collector.c says why.)
  */
 static __always_inline void lean_flight_irq(struct cpu_state *cs, __u32 kind, int nr, __u32 exit,
 					    const char *name)

@@ -384,6 +384,9 @@ Test(attach_cli, a_lean_run_without_a_threshold_explains_about_its_slowest_perce
 	wakeprobe_run_ok(&r, args);
 	cr_assert(strstr(r.out, "over the running p99 of waking to switch-in of its"), "no adaptive flight line:\n%s",
 		  r.out);
+	/* the cause table covers the slow ones alone, and says so */
+	cr_assert(strstr(r.out, " slow wakeups the flight recorder explained went (of "), "no lean cause table:\n%s",
+		  r.out);
 	cr_assert(json_check(json,
 				  "e = d['events']\n"
 				  "assert e['dropped'] == 0 and e['lean_flight_lost'] == 0, e\n"
@@ -400,6 +403,7 @@ Test(attach_cli, a_lean_run_without_a_threshold_explains_about_its_slowest_perce
 				  "n = d['wakeups']['complete']\n"
 				  "x = e['lean_flight_explained']\n"
 				  "assert 0 < x <= n * 25 // 100, (x, n, t)\n"
+				  "assert d['explained_wakeups'] == x, (d['explained_wakeups'], x)\n"
 				  "assert d['stats']['wake_to_run']['p99_ns'] >= t // 2, (d['stats']['wake_to_run'], t)\n"),
 		  "the JSON does not hold what the run did:\n%s", r.out);
 	unlink(json);
@@ -409,7 +413,9 @@ Test(attach_cli, a_lean_run_without_a_threshold_explains_about_its_slowest_perce
  * --lean --threshold-us on a command: every wakeup as slow as that brought
  * its CPU's flight records (the BPF side and the report judge it by the
  * same two stamps, so as many as the outlier candidates), and an outlier's
- * causes add up to its phases, split only where the records reach.
+ * causes add up to its phases, split only where the records reach. The
+ * cause table covers those wakeups and says so; the IPIs that carry the
+ * reader's wakes to its idle CPU are in the records.
  */
 Test(attach_cli, a_lean_run_with_a_threshold_explains_its_slow_wakeups_from_their_flight_records)
 {
@@ -424,6 +430,8 @@ Test(attach_cli, a_lean_run_with_a_threshold_explains_its_slow_wakeups_from_thei
 	fclose(f);
 	wakeprobe_run_ok(&r, args);
 	cr_assert(strstr(r.out, "(the flight recorder): "), "no flight line:\n%s", r.out);
+	/* every wakeup over 5 us: most, if not all, of the complete ones */
+	cr_assert(strstr(r.out, "\nWhere the time of the "), "no lean cause table:\n%s", r.out);
 	cr_assert(json_check(json,
 				  "e = d['events']\n"
 				  "assert e['dropped'] == 0 and e['lean_flight_lost'] == 0, e\n"
@@ -431,7 +439,9 @@ Test(attach_cli, a_lean_run_with_a_threshold_explains_its_slow_wakeups_from_thei
 				  /* a wake of the paced reader takes well over 5 us here: most are candidates */
 				  "assert o['candidates'] >= 200, o['candidates']\n"
 				  "assert e['lean_flight_explained'] == o['candidates'], (e, o['candidates'])\n"
-				  "assert d['causes'] is None, 'the cause table stays out of a lean run'\n"
+				  "assert d['explained_wakeups'] == e['lean_flight_explained'], (d['explained_wakeups'], e)\n"
+				  "assert sum(c['ns'] for c in d['causes']) == d['explained_total_ns'], d['causes']\n"
+				  "assert any(c['cause'] in ('irq', 'ipi_in_flight') for c in d['causes']), d['causes']\n"
 				  "assert len(o['samples']) == 20, len(o['samples'])\n"
 				  "split = 0\n"
 				  "for s in o['samples']:\n"

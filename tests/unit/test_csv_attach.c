@@ -144,6 +144,47 @@ Test(attach_csv, the_causes_of_a_complete_wakeup_add_up_to_its_total_and_quoted_
 	cr_assert_eq(run_python(script, args), 0, "the causes or the quoting (see above)");
 }
 
+/*
+ * --lean: a wakeup its flight recorder explained has its causes, one it
+ * did not has them empty, not 0
+ */
+Test(attach_csv, a_lean_wakeup_has_causes_only_when_its_flight_records_explained_it)
+{
+	static const char script[] =
+		"import csv, sys\n"
+		"rows = list(csv.DictReader(open(sys.argv[1], newline='')))\n"
+		"assert len(rows) == 2, rows\n"
+		"assert rows[0]['cause_idle_ns'] == '700' and rows[0]['cause_own_work_ns'] == '300', rows[0]\n"
+		"assert all(rows[1][c] == '' for c in rows[1] if c.startswith('cause_')), rows[1]\n"
+		"assert rows[0]['migrations'] == '' and rows[0]['target_was_idle'] == '', rows[0]\n";
+	char lean_path[64];
+	const char *args[] = { lean_path, NULL };
+	FILE *f = temp_output("attach-csv-lean", lean_path);
+	struct csv_attach *c = csv_attach__open(f);
+	struct attach_result r;
+
+	cr_assert_not_null(c);
+	memset(&r, 0, sizeof(r));
+	r.sr.label = LABEL_COMPLETE;
+	r.sr.lean = true;
+	r.sr.phased = true;
+	r.sr.total_ns = 1000;
+	r.sr.phase_ns[PHASE_RUNQ_WAIT] = 1000;
+	r.mark_seen[MARK_WAKING] = r.mark_seen[MARK_WAKEUP] = r.mark_seen[MARK_SWITCH_IN] = true;
+	r.wake_to_run_ns = r.notify_to_return_ns = r.waited_ns = -1;
+	r.sr.lean_flight = true;
+	r.sr.why.by_cause[CAUSE_IDLE] = 700;
+	r.sr.why.by_cause[CAUSE_OWN_WORK] = 300;
+	csv_attach__add(c, &r);
+	r.sr.lean_flight = false;
+	memset(&r.sr.why, 0, sizeof(r.sr.why));
+	csv_attach__add(c, &r);
+	cr_assert_eq(csv_attach__close(c), 0);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(run_python(script, args), 0, "the lean causes (see above)");
+	unlink(lean_path);
+}
+
 /* ---------------------------------------------------------------- through outputs.h */
 
 static char dir[64];

@@ -142,6 +142,25 @@ Test(csv, a_lean_sample_has_notify_and_resume_whole_and_nothing_it_did_not_trace
 	expect_csv(want);
 }
 
+/* lean: a sample its flight recorder explained has its causes; they add up to its total */
+Test(csv, a_lean_sample_explained_by_its_flight_records_has_its_causes)
+{
+	struct sample_result r = complete(5);
+	char idle[64], unexplained[64];
+	const char *const want[] = { "rows=1", "0:label=complete", idle, unexplained, "0:cause_irq_ns=0", NULL };
+
+	r.lean = true;
+	r.lean_flight = true;
+	memset(&r.why, 0, sizeof(r.why));
+	r.why.by_cause[CAUSE_IDLE] = 800;
+	r.why.by_cause[CAUSE_UNEXPLAINED] = r.total_ns - 800;
+	snprintf(idle, sizeof(idle), "0:cause_idle_ns=800");
+	snprintf(unexplained, sizeof(unexplained), "0:cause_unexplained_ns=%lld", (long long)(r.total_ns - 800));
+	csv_workload__begin_run(csv, "eventfd", true);
+	csv_workload__add(csv, &r);
+	expect_csv(want);
+}
+
 Test(csv, a_mutex_reacquire_and_a_preempted_waker_are_shown_and_an_unseen_idle_exit_is_empty)
 {
 	struct sample_result r = complete(3);

@@ -225,7 +225,7 @@ Test(design_json, the_traced_kernel_side_is_the_attach_documents)
 	static const char *const keys[] = { "trace", "ended", "events", "threads", "migrations", "explained_cut",
 					    "host_steal", "tracing_cost",
 					    "wakeups", "stats", "absent", "sub_phases", "pairs", "pairs_untabled",
-					    "futexes", "futexes_untabled", "causes", "explained_total_ns", "tasks",
+					    "futexes", "futexes_untabled", "causes", "explained_total_ns", "explained_wakeups", "tasks",
 					    "untabled_task_ns", "outliers" };
 
 	cr_assert_eq(json_reader__len(a), sizeof(keys) / sizeof(keys[0]));

@@ -1128,6 +1128,7 @@ static void lean_run(struct run_result *r)
 			s.lean_flight = true;
 			for (int k = 0; k < NR_PHASES; k++)
 				s.why.by_phase_cause[k][CAUSE_UNEXPLAINED] = s.phase_ns[k];
+			s.why.by_cause[CAUSE_UNEXPLAINED] = s.total_ns;
 			name_part(&s, idle);
 		}
 		aggregate__add(&r->agg, &s);
@@ -1138,6 +1139,7 @@ static void lean_run(struct run_result *r)
 	r->lean.no_storage = 1;
 }
 
+/* and its causes are those of the wakeups its flight recorder explained, which it counts */
 Test(json_report, a_lean_run_has_four_phases_and_null_for_what_lean_mode_does_not_see)
 {
 	struct run_config cfg = report_config("eventfd", true);
@@ -1159,7 +1161,11 @@ Test(json_report, a_lean_run_has_four_phases_and_null_for_what_lean_mode_does_no
 		"assert (e['lean_woke_running'], e['lean_no_storage']) == (9, 1), e\n"
 		"assert run['sub_phases'] == {'target_idle': None, 'remote_wakeups': 1, 'waker_preempted': None, "
 		"'waiter_syscalls': None, 'phase_sum_mismatch': 0}, run['sub_phases']\n"
-		"assert run['causes'] is None and run['tasks'] is None and run['explained_total_ns'] is None, run\n"
+		/* the one wakeup its flight records explained */
+		"assert run['explained_wakeups'] == 1 and run['explained_total_ns'] == 17700, run\n"
+		"assert [(c['cause'], c['ns'], c['per_wakeup_ns']) for c in run['causes']] == "
+		"[('idle', 1500, 1500), ('unexplained', 16200, 16200)], run['causes']\n"
+		"assert run['tasks'] == [], run['tasks']\n"
 		"assert run['migrations'] == {'all': 0, 'inside_wakeups': 0}, run['migrations']\n"
 		"o = run['outliers']\n"
 		"assert (o['candidates'], len(o['samples'])) == (3, 2), o\n"

@@ -83,6 +83,7 @@ Test(text_workload, the_causes_table_gives_each_causes_share_and_time_per_wakeup
 	ct->cause_ns[CAUSE_OTHER_TASK] = 6000;
 	ct->cause_ns[CAUSE_UNEXPLAINED] = 1000;
 	ct->explained_total_ns = 10000;
+	ct->wakeups = 4;
 	ct->migrations = 2;
 	ct->tasks[0] = (struct task_share){ .pid = 42, .comm = "wp-hog", .ns = 4000 };
 	ct->tasks[1] = (struct task_share){ .pid = WP_PID_OUTSIDE | 7, .ns = 2000 };
@@ -113,6 +114,7 @@ Test(text_workload, unexplained_is_always_listed_and_tasks_past_the_table_are_on
 	ct->cause_ns[CAUSE_OTHER_TASK] = 2000;
 	ct->explained_total_ns = 2000;
 	ct->untabled_task_ns = 500;
+	ct->wakeups = 1;
 	text_workload__print_causes(out, ct, 1, 0, "the workload's");
 	snprintf(want, sizeof(want),
 		 "\nWhere the time of the 1 complete wakeups went (share of their summed totals):\n"
@@ -121,6 +123,29 @@ Test(text_workload, unexplained_is_always_listed_and_tasks_past_the_table_are_on
 		 "tasks holding a CPU a wakeup needed: every other task: 25.0%%, 0.50 us per wakeup\n",
 		 cause_line(task, sizeof(task), "other_task        100.0%          2.00  ", CAUSE_OTHER_TASK),
 		 cause_line(rest, sizeof(rest), "unexplained         0.0%          0.00  ", CAUSE_UNEXPLAINED));
+	cr_assert_str_eq(written(), want);
+	free(ct);
+}
+
+/* --lean: the slow wakeups its flight recorder explained, of all complete, and their time per wakeup */
+Test(text_workload, a_lean_cause_table_says_which_wakeups_it_covers)
+{
+	struct cause_totals *ct = calloc(1, sizeof(*ct));
+	char idle[256], rest[256], want[1024];
+
+	cr_assert_not_null(ct);
+	ct->cause_ns[CAUSE_IDLE] = 8000;
+	ct->cause_ns[CAUSE_UNEXPLAINED] = 2000;
+	ct->explained_total_ns = 10000;
+	ct->wakeups = 2;
+	text_workload__print_causes(out, ct, 200, 0, "the workload's");
+	snprintf(want, sizeof(want),
+		 "\nWhere the time of the 2 slow wakeups the flight recorder explained went (of 200 complete; share "
+		 "of their summed totals):\n"
+		 "cause              share per wakeup us  meaning\n"
+		 "%s\n%s\n",
+		 cause_line(idle, sizeof(idle), "idle               80.0%          4.00  ", CAUSE_IDLE),
+		 cause_line(rest, sizeof(rest), "unexplained        20.0%          1.00  ", CAUSE_UNEXPLAINED));
 	cr_assert_str_eq(written(), want);
 	free(ct);
 }
@@ -162,8 +187,8 @@ Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 	cr_assert_str_eq(written(), ", their phases (us;\n"
 			 "'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
 			 "waking to switch-in took 250 us or more brought its CPU's last switches, idle\n"
-			 "transitions and interrupts, which split its wake_enqueue and runq_wait; the host's steal\n"
-			 "is not traced, so its time shows as the task it came in on, or idle:\n");
+			 "transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs and the\n"
+			 "host's steal are not traced, so their time shows as the task they came in on, or idle:\n");
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(250000), true);
 	cr_assert(strstr(written(), "With --lean, a wakeup over\nthe running p99 of its kind brought its CPU's last"),

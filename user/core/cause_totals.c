@@ -42,6 +42,7 @@ void cause_totals__add(struct cause_totals *c, const struct sample_result *r)
 {
 	int k;
 
+	c->wakeups++;
 	for (k = 0; k < NR_CAUSES; k++)
 		c->cause_ns[k] += r->why.by_cause[k];
 	c->explained_total_ns += r->total_ns;

@@ -234,7 +234,10 @@ static void set_syscall_phases(struct wakeprobe_bpf *skel, bool on)
 /*
  * set_flight_evidence - lean mode: the interrupt programs, which the
  * flight recorder loads to keep interrupt work in each CPU's ring
- * (@on), and the idle program. The full mode loads them all the same.
+ * (@on), and the idle program; the full mode loads them all the same.
+ * Not the softirqs': a loopback server runs a dozen a wakeup on every
+ * CPU, and their two programs, even returning at once, cost it more than
+ * lean mode's own four (docs/phases.md, "The flight recorder").
  */
 static void set_flight_evidence(struct wakeprobe_bpf *skel, bool on)
 {
@@ -242,8 +245,6 @@ static void set_flight_evidence(struct wakeprobe_bpf *skel, bool on)
 		skel->progs.lean_cpu_idle,
 		skel->progs.handle_irq_entry,
 		skel->progs.handle_irq_exit,
-		skel->progs.handle_softirq_entry,
-		skel->progs.handle_softirq_exit,
 		skel->progs.handle_timer_entry,
 		skel->progs.handle_timer_exit,
 		skel->progs.handle_resched_entry,
@@ -367,8 +368,11 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	c->skel->rodata->pidns_inum = own_pid_namespace();
 	/* the flight recorder's evidence programs load with it alone */
 	flight = opts->lean && (opts->lean_flight_ns || opts->lean_flight_adaptive);
-	if (opts->lean)
+	if (opts->lean) {
 		set_flight_evidence(c->skel, flight);
+		bpf_program__set_autoload(c->skel->progs.handle_softirq_entry, false);
+		bpf_program__set_autoload(c->skel->progs.handle_softirq_exit, false);
+	}
 	c->skel->rodata->lean_flight = flight;
 	for (i = 0; i < WP_SLOW_KINDS; i++)
 		c->skel->bss->lean_flight_ns[i] = opts->lean_flight_adaptive ? LEAN_ADAPT_NONE : opts->lean_flight_ns;

@@ -81,9 +81,9 @@ void csv_workload__add(struct csv_workload *c, const struct sample_result *r)
 	/* measured on every phased sample: 0 when the wakee did not block again */
 	csv_cells__put_i64(out, phased && !r->lean, r->rewait_seen ? r->rewait_ns : 0);
 	csv_cells__put_i64(out, waking && !r->lean, r->waker_preempted ? r->waker_preempted_ns : 0);
-	/* where its time went (explain.h), on the phased samples; nothing explains a lean one */
+	/* where its time went (explain.h), on the phased samples; a lean one's if its flight records came */
 	for (k = 0; k < NR_CAUSES; k++)
-		csv_cells__put_i64(out, phased && !r->lean, r->why.by_cause[k]);
+		csv_cells__put_i64(out, phased && (!r->lean || r->lean_flight), r->why.by_cause[k]);
 	csv_cells__put_i64(out, phased, r->phase_ns[PHASE_NOTIFY_USER] + r->phase_ns[PHASE_NOTIFY_KERNEL]);
 	csv_cells__put_i64(out, phased, r->phase_ns[PHASE_RESUME_KERNEL] + r->phase_ns[PHASE_RESUME_USER]);
 	fputs(CSV_EOL, out);

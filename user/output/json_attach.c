@@ -344,9 +344,9 @@ void json_attach__write_analysis(struct json_writer *w, const struct attach_repo
 	write_phases(w, g);
 	write_pairs(w, g, r->order);
 	write_futexes(w, g, r->order);
-	/* a lean run traced nothing to explain a wakeup with */
-	json_workload__write_causes(w, &g->causes, g->complete, !r->targets->lean);
-	json_workload__write_tasks(w, &g->causes, g->complete, !r->targets->lean);
+	/* a lean run explains its slow wakeups alone, and none without the flight recorder */
+	json_workload__write_causes(w, &g->causes, !r->targets->lean || g->causes.wakeups);
+	json_workload__write_tasks(w, &g->causes, !r->targets->lean || g->causes.wakeups);
 	write_outliers(w, g);
 }
 

@@ -103,7 +103,7 @@ static void put_share(struct json_writer *w, int64_t part, int64_t whole)
 		json_writer__put_null(w, "share");
 }
 
-/* put_per_wakeup - @ns spread over the complete wakeups, as the text report does */
+/* put_per_wakeup - @ns spread over @complete wakeups, as the text report does */
 static void put_per_wakeup(struct json_writer *w, int64_t ns, uint64_t complete)
 {
 	json_writer__put_int_if(w, "per_wakeup_ns", complete, complete ? round_ns((double)ns / (double)complete) : 0);
@@ -469,8 +469,7 @@ static void write_sub_phases(struct json_writer *w, const struct run_view *v)
 	json_writer__end_object(w);
 }
 
-void json_workload__write_causes(struct json_writer *w, const struct cause_totals *ct, uint64_t complete,
-				 bool applies)
+void json_workload__write_causes(struct json_writer *w, const struct cause_totals *ct, bool applies)
 {
 	int c;
 
@@ -487,15 +486,16 @@ void json_workload__write_causes(struct json_writer *w, const struct cause_total
 			json_writer__put_str(w, "meaning", wakeup__cause_describe(c));
 			json_writer__put_int(w, "ns", ct->cause_ns[c]);
 			put_share(w, ct->cause_ns[c], ct->explained_total_ns);
-			put_per_wakeup(w, ct->cause_ns[c], complete);
+			put_per_wakeup(w, ct->cause_ns[c], ct->wakeups);
 			json_writer__end_object(w);
 		}
 		json_writer__end_array(w);
 	}
 	json_writer__put_int_if(w, "explained_total_ns", applies, ct->explained_total_ns);
+	json_writer__put_uint_if(w, "explained_wakeups", applies, ct->wakeups);
 }
 
-void json_workload__write_tasks(struct json_writer *w, const struct cause_totals *ct, uint64_t complete, bool applies)
+void json_workload__write_tasks(struct json_writer *w, const struct cause_totals *ct, bool applies)
 {
 	uint32_t i;
 
@@ -512,7 +512,7 @@ void json_workload__write_tasks(struct json_writer *w, const struct cause_totals
 			json_writer__put_strn(w, "comm", t->comm, sizeof(t->comm));
 			json_writer__put_int(w, "ns", t->ns);
 			put_share(w, t->ns, ct->explained_total_ns);
-			put_per_wakeup(w, t->ns, complete);
+			put_per_wakeup(w, t->ns, ct->wakeups);
 			json_writer__end_object(w);
 		}
 		json_writer__end_array(w);
@@ -701,8 +701,9 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 	write_outcome(w, r);
 	write_stats(w, &v);
 	write_sub_phases(w, &v);
-	json_workload__write_causes(w, &r->agg.causes, v.complete, v.explained);
-	json_workload__write_tasks(w, &r->agg.causes, v.complete, v.explained);
+	/* --lean: the slow wakeups' causes, from their flight records, if any came */
+	json_workload__write_causes(w, &r->agg.causes, v.explained || (v.phased && r->agg.causes.wakeups));
+	json_workload__write_tasks(w, &r->agg.causes, v.explained || (v.phased && r->agg.causes.wakeups));
 	write_migrations(w, &v);
 	write_outliers(w, &v);
 	json_writer__end_object(w);

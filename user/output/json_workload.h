@@ -78,13 +78,13 @@ void json_workload__write_lean_flight(struct json_writer *w, bool lean, const ui
 void json_workload__write_distribution(struct json_writer *w, const char *name, const struct histogram *h,
 				       bool applies);
 /*
- * json_workload__write_causes - "causes" and "explained_total_ns": the time of
- * @complete explained wakeups by cause; null unless it @applies
+ * json_workload__write_causes - "causes", "explained_total_ns" and
+ * "explained_wakeups": the time of the explained wakeups (ct->wakeups) by
+ * cause; null unless it @applies
  */
-void json_workload__write_causes(struct json_writer *w, const struct cause_totals *ct, uint64_t complete,
-				 bool applies);
+void json_workload__write_causes(struct json_writer *w, const struct cause_totals *ct, bool applies);
 /* json_workload__write_tasks - "tasks" and "untabled_task_ns": the tasks that held a CPU a wakeup needed */
-void json_workload__write_tasks(struct json_writer *w, const struct cause_totals *ct, uint64_t complete, bool applies);
+void json_workload__write_tasks(struct json_writer *w, const struct cause_totals *ct, bool applies);
 /*
  * json_workload__write_outlier_members - the members of outlier @rank, @r:
  * its figures against the medians of @phase[NR_PHASES] and @total, and its

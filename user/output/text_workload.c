@@ -291,13 +291,19 @@ static void print_parts(FILE *out, const struct explanation *x, int k, int inden
 void text_workload__print_causes(FILE *out, const struct cause_totals *ct, uint64_t complete, uint64_t migrations,
 				 const char *whose)
 {
+	/* every complete wakeup, or --lean's slow ones, which brought their flight records */
+	uint64_t n = ct->wakeups;
 	int64_t rest_ns;
 	int c;
 
-	if (!ct->explained_total_ns)
+	if (!ct->explained_total_ns || !n)
 		return;
-	fprintf(out, "\nWhere the time of the %" PRIu64 " complete wakeups went (share of their summed totals):\n",
-		complete);
+	if (n < complete)
+		fprintf(out, "\nWhere the time of the %" PRIu64 " slow wakeups the flight recorder explained went (of %"
+			PRIu64 " complete; share of their summed totals):\n", n, complete);
+	else
+		fprintf(out, "\nWhere the time of the %" PRIu64 " complete wakeups went (share of their summed totals):\n",
+			n);
 	fprintf(out, "%-16s %7s %13s  %s\n", "cause", "share", "per wakeup us", "meaning");
 	for (c = 0; c < NR_CAUSES; c++) {
 		/* what nothing explains is always said, even when it is nothing */
@@ -305,7 +311,7 @@ void text_workload__print_causes(FILE *out, const struct cause_totals *ct, uint6
 			continue;
 		fprintf(out, "%-16s %6.1f%% %13.2f  %s\n", wakeup__cause_name(c),
 			100.0 * (double)ct->cause_ns[c] / (double)ct->explained_total_ns,
-			(double)ct->cause_ns[c] / 1000.0 / (double)complete, wakeup__cause_describe(c));
+			(double)ct->cause_ns[c] / 1000.0 / (double)n, wakeup__cause_describe(c));
 	}
 	for (c = 0; c < (int)ct->nr_tasks && c < 5; c++) {
 		const struct task_share *t = &ct->tasks[c];
@@ -315,7 +321,7 @@ void text_workload__print_causes(FILE *out, const struct cause_totals *ct, uint6
 			c ? "                                " : "tasks holding a CPU a wakeup needed:", t->comm,
 			wakeup__pid(t->pid, pid, sizeof(pid)),
 			100.0 * (double)t->ns / (double)ct->explained_total_ns,
-			(double)t->ns / 1000.0 / (double)complete);
+			(double)t->ns / 1000.0 / (double)n);
 	}
 	/* what the list leaves out, so that it adds up: the tasks past its five and past the table's */
 	for (c = 5, rest_ns = ct->untabled_task_ns; c < (int)ct->nr_tasks; c++)
@@ -323,7 +329,7 @@ void text_workload__print_causes(FILE *out, const struct cause_totals *ct, uint6
 	if (rest_ns)
 		fprintf(out, "%s every other task: %.1f%%, %.2f us per wakeup\n",
 			ct->nr_tasks ? "                                " : "tasks holding a CPU a wakeup needed:",
-			100.0 * (double)rest_ns / (double)ct->explained_total_ns, (double)rest_ns / 1000.0 / (double)complete);
+			100.0 * (double)rest_ns / (double)ct->explained_total_ns, (double)rest_ns / 1000.0 / (double)n);
 	if (migrations)
 		fprintf(out, "sched_migrate_task of %s tasks: %" PRIu64 ", %" PRIu64
 			" of them the wakee's inside a wakeup\n", whose, migrations, ct->migrations);
@@ -392,14 +398,14 @@ void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight
 		fprintf(out, ", their phases (us;\n"
 			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup over\n"
 			"the running p99 of its kind brought its CPU's last switches, idle transitions and\n"
-			"interrupts, which split its wake_enqueue and runq_wait; the host's steal is not traced,\n"
-			"so its time shows as the task it came in on, or idle:\n");
+			"interrupts, which split its wake_enqueue and runq_wait; softirqs and the host's steal are\n"
+			"not traced, so their time shows as the task they came in on, or idle:\n");
 	else
 		fprintf(out, ", their phases (us;\n"
 			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
 			"waking to switch-in took %.0f us or more brought its CPU's last switches, idle\n"
-			"transitions and interrupts, which split its wake_enqueue and runq_wait; the host's steal\n"
-			"is not traced, so its time shows as the task it came in on, or idle:\n",
+			"transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs and the\n"
+			"host's steal are not traced, so their time shows as the task they came in on, or idle:\n",
 			us(flight_ns[WP_SLOW_THREAD]));
 }
 

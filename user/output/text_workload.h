@@ -20,8 +20,9 @@ void text_workload__stats_header(FILE *out);
 void text_workload__stats_row(FILE *out, const char *name, const struct histogram *h);
 
 /*
- * text_workload__print_causes - where the time of @complete explained wakeups went,
- * by cause, and the tasks that held a CPU they needed; @migrations: every
+ * text_workload__print_causes - where the time of the explained wakeups
+ * went (every one of the @complete, or --lean's slow ones, ct->wakeups), by
+ * cause, and the tasks that held a CPU they needed; @migrations: every
  * sched_migrate_task of the traced tasks in the run, @whose ("the workload's")
  */
 void text_workload__print_causes(FILE *out, const struct cause_totals *ct, uint64_t complete, uint64_t migrations,

@@ -79,7 +79,9 @@ void aggregate__add(struct aggregate *a, const struct sample_result *r)
 	if (sum != r->total_ns)
 		a->phase_sum_mismatch++;
 	if (r->lean) {
-		/* nothing to explain it with; the wake's CPUs are known */
+		/* explained if it brought its flight records; the wake's CPUs are known */
+		if (r->lean_flight)
+			cause_totals__add(&a->causes, r);
 		keep_if_outlier(a, r);
 		if (r->wakeup_cpu != r->waking_cpu)
 			a->remote_wakeups++;
