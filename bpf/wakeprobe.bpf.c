@@ -1411,6 +1411,15 @@ struct lean_flight {
 	__u32 head;			/* records written; the last LEAN_FLIGHT_LEN are kept */
 	__u32 __pad;
 	__u64 idle_since_ns;
+	/*
+	 * flight_copy()'s: the last switch and idle transition before a waking,
+	 * as positions plus one. Kept here, not in locals, so that the verifier
+	 * does not follow every value they could take through the copy.
+	 */
+	__u32 last_switch;
+	__u32 last_idle;
+	__u32 last_irq;
+	__u32 __pad2;
 	struct wp_event ev[LEAN_FLIGHT_LEN];
 };
 
@@ -1439,13 +1448,16 @@ static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32
 }
 
 /*
- * flight_copy - a slow wakeup is being switched in here: this CPU's newest
- * WP_LEAN_FLIGHT_MAX flight records, oldest first, into the ring buffer,
- * right before the wakeup's own record, which says how many came. The ones
- * before the wakeup's waking only say what ran then. A subprogram, verified
- * once for its two callers. Returns the number copied.
+ * flight_copy - a slow wakeup, woken at @since_ns, is being switched in
+ * here: this CPU's flight records from then on, of its newest
+ * WP_LEAN_FLIGHT_MAX, oldest first, into the ring buffer, right before the
+ * wakeup's own record, which says how many came. Of the ones before its
+ * waking only the last switch, the last idle transition and the last
+ * interrupt's entry, if it was still in it, go too: what the CPU was doing
+ * then, all the explanation needs of that time. A
+ * subprogram, verified once for its two callers. Returns the number copied.
  */
-static __noinline int flight_copy(void)
+static __noinline int flight_copy(__u64 since_ns)
 {
 	struct lean_flight *f = lean_flight_ring();
 	struct wp_event *e;
@@ -1454,10 +1466,27 @@ static __noinline int flight_copy(void)
 
 	if (!f)
 		return 0;
+	/* the newest switch and idle transition before the waking */
+	f->last_switch = 0;
+	f->last_idle = 0;
+	f->last_irq = 0;
 	for (i = LEAN_FLIGHT_LEN - WP_LEAN_FLIGHT_MAX; i < LEAN_FLIGHT_LEN; i++) {
 		const struct wp_event *src = &f->ev[(f->head + i) & (LEAN_FLIGHT_LEN - 1)];
 
-		if (!src->ts_ns)
+		if (!src->ts_ns || src->ts_ns >= since_ns)
+			continue;
+		if (src->type == WP_EV_SWITCH)
+			f->last_switch = i + 1;
+		else if (src->type == WP_EV_IDLE_ENTER || src->type == WP_EV_IDLE_EXIT)
+			f->last_idle = i + 1;
+		else if (src->type == WP_EV_IRQ)
+			f->last_irq = src->irq.exit ? 0 : i + 1;
+	}
+	for (i = LEAN_FLIGHT_LEN - WP_LEAN_FLIGHT_MAX; i < LEAN_FLIGHT_LEN; i++) {
+		const struct wp_event *src = &f->ev[(f->head + i) & (LEAN_FLIGHT_LEN - 1)];
+
+		if (!src->ts_ns ||
+		    (src->ts_ns < since_ns && i + 1 != f->last_switch && i + 1 != f->last_idle && i + 1 != f->last_irq))
 			continue;
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 		if (!e) {
@@ -1678,7 +1707,7 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 			s->n[kind][wp_slow_bucket(took) & (WP_SLOW_BUCKETS - 1)]++;
 		/* switched in slow: first this CPU's flight records, which say what it ran meanwhile */
 		if (took >= lean_flight_ns[kind])
-			flight = flight_copy();
+			flight = flight_copy(lt->waking_ns);
 	}
 	if (attach_mode) {
 		/* its names first, in the same ring record: two records, one reservation */

@@ -190,7 +190,7 @@ static char *replay_report(const char *data, size_t len, const int32_t *tids, ui
 	text_attach__print_text(out, &(struct attach_report){
 				.targets = &r.run->targets.opts,
 				.run = &r.run->res,
-				.counters = attach__counters(r.run->analysis->engine),
+				.counters = attach_analysis__counters(r.run->analysis),
 				.agg = r.run->analysis->agg,
 				.tids = tids,
 				.nr_tids = nr_tids,
@@ -237,6 +237,108 @@ Test(attach_recording, a_recorded_run_replays_into_the_live_report_byte_for_byte
 	cr_assert_str_eq(replayed, live, "the replay differs from byte %zu: '%.80s' vs live '%.80s'", at, replayed + at,
 			 live + at);
 	cr_assert_eq(unanswered, 0, "every lookup of the replay found the live answer");
+	free(live);
+	free(replayed);
+	free(file.data);
+}
+
+/*
+ * record_lean_run - a --lean run of WAKEUPS wakeups through the eventfd,
+ * named from both ends, every eighth slow enough to bring two flight
+ * records of its CPU, into @file; its live report
+ */
+static char *record_lean_run(struct live *l, struct buf *file)
+{
+	struct attach_analysis_opts ao = { .outliers = 2, .lean = true };
+	struct attach_analysis *a;
+	FILE *f = open_memstream(&file->data, &file->len);
+	struct recorder *rec;
+	char *text = NULL;
+	size_t text_len = 0;
+	FILE *out = open_memstream(&text, &text_len);
+	struct wp_event names[] = {
+		ev_lean_name(T0 - 2000, WAKER_CPU, WAKER, l->tgid, "producer", WP_LEAN_TRACKED),
+		ev_lean_name(T0 - 1000, WAKEE_CPU, WAKEE, l->tgid, "consumer", WP_LEAN_TRACKED),
+	};
+
+	cr_assert(f && out);
+	rec = recorder__new(f);
+	l->targets.lean = true;
+	l->res.lean_flight_ns[WP_SLOW_THREAD] = 12000;
+	l->res.lean.woke_running = 4;
+	ao.tap = &attach_recording_tap;
+	ao.tap_ctx = rec;
+	a = attach_analysis__new(&ao);
+	cr_assert_not_null(a);
+	attach_analysis__begin(a, &l->targets, &l->res);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		attach_analysis__event(a, &names[i]);
+	for (uint64_t i = 0; i < WAKEUPS; i++) {
+		uint64_t t = T0 + i * SPAN, end = t + 9000 + (i % 8 == 7 ? 6000 : 0);
+		struct wp_event w = ev_lean(end, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, t, t + 2000, 0), n;
+
+		n = ev_lean_names(&w, WP_WAKER_SYSCALL, SYS_write, (uint64_t)l->efd, 0, 1, SYS_read, (uint64_t)l->efd, 0);
+		if (i % 8 == 7) {
+			struct wp_event flight[] = {
+				ev_idle_exit(t + 1500, WAKEE_CPU, t - 3000),
+				ev_switch(end, WAKEE_CPU, 0, WAKEE, 0, 0),
+			};
+
+			for (size_t k = 0; k < 2; k++)
+				attach_analysis__event(a, &flight[k]);
+			w.lean.flags |= 2 << WP_LEAN_FLIGHT_SHIFT;
+		}
+		attach_analysis__event(a, &n);
+		attach_analysis__event(a, &w);
+		if (i % 5 == 4)
+			attach_analysis__advance(a, t + SPAN, 0);
+	}
+	l->res.trace_end_ns = T0 + WAKEUPS * SPAN;
+	l->res.command_pid = 4242;
+	l->res.command_exited = true;
+	snprintf(l->res.command_exit, sizeof(l->res.command_exit), "exited with status 0");
+	attach_analysis__end(a, &l->res);
+	text_attach__print_text(out, &(struct attach_report){
+				.targets = &l->targets,
+				.run = &l->res,
+				.counters = attach_analysis__counters(a),
+				.agg = a->agg,
+				.pairs = 10,
+				});
+	cr_assert_eq(recorder__finish(rec), 0);
+	fclose(f);
+	fclose(out);
+	attach_analysis__free(a);
+	return text;
+}
+
+/*
+ * A --lean run, recorded: its wakeups, their names from both ends, the
+ * flight records the slow ones brought and its lean counters replay into
+ * the live report byte for byte.
+ */
+Test(attach_recording, a_recorded_lean_run_replays_into_the_live_report_byte_for_byte)
+{
+	struct live l;
+	struct buf file = { 0 };
+	char msg[512] = "", *live, *replayed;
+	size_t at;
+
+	live_init(&l);
+	live = record_lean_run(&l, &file);
+	cr_assert(strstr(live, "  tracing    lean (--lean)"), "%s", live);
+	cr_assert(strstr(live, "via eventfd write -> read"), "named from both ends:\n%s", live);
+	cr_assert(strstr(live, "Where the time of the 5 slow wakeups the flight recorder explained went (of 40 "
+			       "complete"), "%s", live);
+	cr_assert(strstr(live, "not recorded: 4"), "the lean counters:\n%s", live);
+	close(l.efd);
+	close(l.pipe_fds[0]);
+	close(l.pipe_fds[1]);
+	replayed = replay_report(file.data, file.len, NULL, 0, NULL, msg, sizeof(msg));
+	cr_assert_not_null(replayed, "%s", msg);
+	at = first_difference(live, replayed);
+	cr_assert_str_eq(replayed, live, "the replay differs from byte %zu: '%.80s' vs live '%.80s'", at, replayed + at,
+			 live + at);
 	free(live);
 	free(replayed);
 	free(file.data);

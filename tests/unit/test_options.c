@@ -185,6 +185,9 @@ Test(options, lean_mode_goes_with_a_workload_and_its_outputs)
 	cr_assert(opts.lean);
 	cr_assert_eq(PARSE("--lean", "--", "sleep", "1"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean);
+	/* an attach run's records are recorded as they came, lean mode's too */
+	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--pid", "12", "--lean"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.lean);
 	/* a throughput workload traces its threads as attach mode does, lean too */
 	cr_assert_eq(PARSE("--workload", "spawn", "--lean", "--json", "s.json"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean);
@@ -262,11 +265,10 @@ static struct bad_case bad_cases[] = {
 	{ { "--workload", "eventfd", "--json", "m", "--prometheus", "m" }, "--json and --prometheus both name 'm'" },
 	{ { "--workload", "spawn", "--prometheus", "m" }, "--prometheus is for the paced paths" },
 	{ { "--workload", "eventfd", "--lean", "--no-trace" }, "--lean is a way of tracing" },
-	{ { "record", "-o", "r.wpr", "--workload", "eventfd", "--lean" }, "drop --lean to record" },
+	{ { "record", "-o", "r.wpr", "--workload", "eventfd", "--lean" }, "drop --lean to record a workload" },
 	{ { "--workload", "eventfd", "--lean", "--perfetto", "t.json" }, "drop --lean for a timeline" },
 	{ { "--workload", "spawn", "--lean", "--threshold-us", "50" }, "--threshold-us is for the paced paths" },
 	{ { "--pid", "12", "--lean", "--perfetto", "t.json" }, "drop --lean for a timeline" },
-	{ { "record", "-o", "r.wpr", "--pid", "12", "--lean" }, "drop --lean to record" },
 	{ { "report", "run.wpr", "--lean" }, "--lean is fixed by the recording" },
 	{ { "--pid", "12", "--lean", "--syscall-phases" }, "--lean traces no syscall and --syscall-phases" },
 	{ { "--workload", "eventfd", "--syscall-phases" }, "--syscall-phases is for attach mode" },

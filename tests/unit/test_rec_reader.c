@@ -296,7 +296,7 @@ static struct attach_damage_case attach_damages[] = {
 	{ "FD_KIND flags", 1, 2, { 1, 0 }, 2, 0, "has flags 0x1" },
 	{ "FD_KIND length", 1, 4, { 16, 0, 0, 0 }, 4, 0, "FD_KIND record at byte offset" },
 	{ "FD_KIND relabelled CLOCK_PAIR", 1, 0, { REC_CLOCK_PAIR, 0 }, 2, 0, "says 12 bytes; it has 24" },
-	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 560 bytes; it has 776" },
+	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 608 bytes; it has 776" },
 	{ "interrupted by no signal", 4, 8 + 173, { 1 }, 1, 0, "signal out of range" },
 	{ "a signal but not interrupted", 4, 8 + 552, { 15 }, 1, 0, "signal out of range" },
 	{ "a pid of 0", 0, 8 + 0, { 1, 0, 0, 0, 0, 0, 0, 0 }, 8, 0, "pid out of range" },
@@ -693,7 +693,9 @@ struct event_case {
 static struct event_case event_cases[] = {
 	{ "a switch", { .type = WP_EV_SWITCH, .cpu = 1 }, REC_VERSION, "" },
 	{ "type 0", { .type = 0 }, REC_VERSION, "event type out of range" },
-	{ "a lean record: lean runs are not recorded", { .type = WP_EV_LEAN }, REC_VERSION, "event type out of range" },
+	{ "a lean record in version 7", { .type = WP_EV_LEAN }, 7, "event type out of range" },
+	{ "a lean record in a run that is not lean", { .type = WP_EV_LEAN }, REC_VERSION,
+	  "a lean record in a run that is not lean" },
 	{ "a steal record in version 4", { .type = WP_EV_STEAL }, 4, "" },
 	{ "a steal record in version 3", { .type = WP_EV_STEAL }, 3, "event type out of range" },
 	{ "a block record in version 2", { .type = WP_EV_BLOCK }, 2, "" },
@@ -772,6 +774,80 @@ ParameterizedTest(struct event_case *c, rec_reader, an_event_is_checked_by_its_t
 	free(b.data);
 }
 
+/*
+ * A lean attach run (version 8): its wakeup records, their names and the
+ * names of tasks are read back; such records out of range, or in a run
+ * that is not lean, are refused; and the run's flags are those its version
+ * defines, the running p99's only with --lean.
+ */
+struct lean_case {
+	char what[56];
+	uint8_t flags;
+	uint32_t version;
+	struct wp_event e;
+	char want[48];		/* empty: taken */
+};
+
+static struct lean_case lean_cases[] = {
+	{ "a wakeup", REC_ATTACH_LEAN, 8, { .type = WP_EV_LEAN, .lean = { .target_cpu = WP_MAX_CPUS - 1 } }, "" },
+	{ "its names", REC_ATTACH_LEAN | REC_ATTACH_ADAPTIVE, 8,
+	  { .type = WP_EV_LEAN, .lean_names = { .waker_class = WP_WAKER_SYSCALL, .wait_seen = 1,
+						.flags = WP_LEAN_NAMES } }, "" },
+	{ "a task's name", REC_ATTACH_LEAN, 8, { .type = WP_EV_LEAN, .lean = { .flags = WP_LEAN_NAME } }, "" },
+	{ "a wakeup onto a CPU past the last", REC_ATTACH_LEAN, 8,
+	  { .type = WP_EV_LEAN, .lean = { .target_cpu = WP_MAX_CPUS } }, "bad EVENT record" },
+	{ "names of a class past the last", REC_ATTACH_LEAN, 8,
+	  { .type = WP_EV_LEAN, .lean_names = { .waker_class = WP_WAKER_CLASS_MAX, .flags = WP_LEAN_NAMES } },
+	  "bad EVENT record" },
+	{ "a wakeup in a run that is not lean", 0, 8, { .type = WP_EV_LEAN }, "a lean record in a run that is not" },
+	{ "a lean run in version 7", REC_ATTACH_LEAN, 7, { .type = WP_EV_SWITCH }, "bad ATTACH_BEGIN record" },
+	{ "the p99's flag without --lean", REC_ATTACH_ADAPTIVE, 8, { .type = WP_EV_SWITCH },
+	  "bad ATTACH_BEGIN record" },
+	{ "a flag past the last", 1 << 3, 8, { .type = WP_EV_SWITCH }, "bad ATTACH_BEGIN record" },
+};
+
+ParameterizedTestParameters(rec_reader, a_lean_attach_runs_records_are_read_and_checked)
+{
+	return cr_make_param_array(struct lean_case, lean_cases, sizeof(lean_cases) / sizeof(lean_cases[0]));
+}
+
+ParameterizedTest(struct lean_case *c, rec_reader, a_lean_attach_runs_records_are_read_and_checked)
+{
+	static char *argv[] = { "server", NULL };
+	struct attach_session_opts o = { .argv = argv };
+	struct attach_session_result res = { .command_pid = 7 };
+	struct rec_attach_begin ab;
+	struct rec_attach_end ae;
+	struct buf b = { 0 };
+	FILE *f = open_memstream(&b.data, &b.len);
+	struct recorder *w;
+	char msg[256] = "";
+	size_t records;
+	int got;
+
+	cr_assert_not_null(f);
+	attach_recording__encode_begin(&o, &res, &ab);
+	ab.flags = c->flags;
+	attach_recording__encode_end(&res, &ae);
+	c->e.ts_ns = 3000;
+	w = recorder__new(f);
+	recorder__write(w, REC_ATTACH_BEGIN, &ab, sizeof(ab));
+	recorder__write(w, REC_EVENT, &c->e, sizeof(c->e));
+	recorder__write(w, REC_ATTACH_END, &ae, recording__payload_size(c->version, REC_ATTACH_END));
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+	memcpy(b.data + 8, &c->version, sizeof(c->version));
+	got = read_all(b.data, b.len, msg, sizeof(msg), &records);
+	if (c->want[0]) {
+		cr_assert_eq(got, -EINVAL, "%s: accepted", c->what);
+		cr_assert(strstr(msg, c->want), "%s: '%s' lacks '%s'", c->what, msg, c->want);
+	} else {
+		cr_assert_eq(got, 0, "%s: %s", c->what, msg);
+		cr_assert_eq(records, 3, "%s", c->what);
+	}
+	free(b.data);
+}
+
 /* ---------------------------------------------------------------- what older versions did not keep */
 
 struct version_case {
@@ -780,14 +856,16 @@ struct version_case {
 	uint16_t permille;		/* the timed share, from a record whose bytes there are 0 */
 	uint32_t others_stopped;	/* from an ATTACH_END that says 2 */
 	bool untimed;			/* from an ATTACH_BEGIN and a WAKER that say so */
+	bool lean;			/* the lean counters of an ATTACH_END that has them */
 };
 
 static struct version_case versions[] = {
-	{ 3, false, 1000, 0, false },
-	{ 4, true, 1000, 0, false },
-	{ 5, true, 0, 0, false },
-	{ 6, true, 0, 2, false },
-	{ 7, true, 0, 2, true },
+	{ 3, false, 1000, 0, false, false },
+	{ 4, true, 1000, 0, false, false },
+	{ 5, true, 0, 0, false, false },
+	{ 6, true, 0, 2, false, false },
+	{ 7, true, 0, 2, true, false },
+	{ 8, true, 0, 2, true, true },
 };
 
 ParameterizedTestParameters(rec_reader, what_an_older_version_did_not_keep_reads_as_not_kept)
@@ -799,7 +877,8 @@ ParameterizedTest(struct version_case *v, rec_reader, what_an_older_version_did_
 {
 	static char *argv[] = { "server", NULL };
 	struct attach_session_opts o = { .argv = argv };
-	struct attach_session_result res = { .command_pid = 7, .others_stopped = 2, .drops_total = 5 };
+	struct attach_session_result res = { .command_pid = 7, .others_stopped = 2, .drops_total = 5,
+					     .lean = { .woke_running = 3 } };
 	struct rec_run_begin rb = run_begin();
 	struct rec_attach_begin ab;
 	struct rec_attach_end ae;
@@ -819,7 +898,7 @@ ParameterizedTest(struct version_case *v, rec_reader, what_an_older_version_did_
 	re.cost = cost;
 	/* a run without --syscall-phases, as every one of version 7 is unless asked */
 	attach_recording__encode_begin(&o, &res, &ab);
-	cr_assert_eq(ab.syscalls_untimed, 1);
+	cr_assert_eq(ab.flags, REC_ATTACH_UNTIMED);
 	waker.waker.waker_class = WP_WAKER_SYSCALL;
 	waker.waker.flags = WP_WAKER_UNTIMED;
 	attach_recording__encode_end(&res, &ae);
@@ -861,9 +940,10 @@ ParameterizedTest(struct version_case *v, rec_reader, what_an_older_version_did_
 	cr_assert_eq(rec.attach_end.cost.bpf_run_ns, v->kept ? 990 : 0);
 	cr_assert_eq(rec.attach_end.cost.bpf_timed_permille, v->permille);
 	cr_assert_eq(rec.attach_end.others_stopped, v->others_stopped);
+	cr_assert_eq(rec.attach_end.lean.woke_running, v->lean ? 3 : 0);
 	/* before version 7 those bytes were padding, and every run timed its syscalls */
 	cr_assert(first_of(b[1].data, b[1].len, REC_ATTACH_BEGIN, &rec));
-	cr_assert_eq(rec.attach_begin.syscalls_untimed, v->untimed);
+	cr_assert_eq(rec.attach_begin.flags, v->untimed ? REC_ATTACH_UNTIMED : 0);
 	cr_assert(first_of(b[1].data, b[1].len, REC_EVENT, &rec));
 	cr_assert_eq(rec.event.waker.flags, v->untimed ? WP_WAKER_UNTIMED : 0);
 	free(b[0].data);

@@ -93,8 +93,10 @@ Test(recording, each_versions_payload_sizes_are_the_layouts_it_had)
 		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 4 ends RUN_END with the steal and cost");
 	cr_assert_eq(recording__payload_size(3, REC_ATTACH_END) + sizeof(struct rec_steal) + sizeof(struct rec_cost),
 		     recording__payload_size(5, REC_ATTACH_END), "and ATTACH_END");
-	cr_assert_eq(recording__payload_size(5, REC_ATTACH_END) + 8, recording__payload_size(REC_VERSION, REC_ATTACH_END),
+	cr_assert_eq(recording__payload_size(5, REC_ATTACH_END) + 8, recording__payload_size(7, REC_ATTACH_END),
 		     "version 6 ends ATTACH_END with the signal and the processes stopped");
+	cr_assert_eq(recording__payload_size(7, REC_ATTACH_END) + sizeof(struct rec_lean),
+		     recording__payload_size(REC_VERSION, REC_ATTACH_END), "version 8 with the lean counters");
 }
 
 /* ---------------------------------------------------------------- fixtures and golden reports */

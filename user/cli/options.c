@@ -277,8 +277,9 @@ static int check_lean(const struct wp_options *o, char *err, size_t errlen)
 	err[0] = '\0';
 	if (o->no_trace)
 		snprintf(err, errlen, "--lean is a way of tracing and --no-trace traces nothing: give one of them");
-	else if (o->command == CMD_RECORD)
-		snprintf(err, errlen, "a recording keeps every event, which --lean does not trace: drop --lean to record");
+	else if (o->command == CMD_RECORD && o->workload)
+		snprintf(err, errlen, "a workload's recording keeps every event around its samples, which --lean does "
+			 "not trace: drop --lean to record a workload (record --lean is for --pid and -- COMMAND)");
 	else if (o->perfetto_path)
 		snprintf(err, errlen, "--perfetto draws the events around each wakeup, which --lean does not trace: "
 			 "drop --lean for a timeline");

@@ -47,7 +47,8 @@ void attach_recording__encode_begin(const struct attach_session_opts *o, const s
 	b->ringbuf_bytes = o->ringbuf_bytes;
 	b->duration_ms = o->duration_ms;
 	b->timeout_ms = o->timeout_ms;
-	b->syscalls_untimed = !o->syscall_phases;
+	b->flags = (o->syscall_phases ? 0 : REC_ATTACH_UNTIMED) | (o->lean ? REC_ATTACH_LEAN : 0) |
+		   (o->lean && o->lean_flight_adaptive ? REC_ATTACH_ADAPTIVE : 0);
 	b->started_unix_ns = m->started_unix_ns;
 	b->trace_start_ns = res->trace_start_ns;
 	b->nr_cpus = m->nr_cpus;
@@ -80,7 +81,9 @@ void attach_recording__decode_begin(const struct rec_attach_begin *b, struct att
 		.duration_ms = b->duration_ms,
 		.timeout_ms = b->timeout_ms,
 		.ringbuf_bytes = b->ringbuf_bytes,
-		.syscall_phases = !b->syscalls_untimed,
+		.syscall_phases = !(b->flags & REC_ATTACH_UNTIMED),
+		.lean = b->flags & REC_ATTACH_LEAN,
+		.lean_flight_adaptive = b->flags & REC_ATTACH_ADAPTIVE,
 	};
 
 	memset(m, 0, sizeof(*m));
@@ -114,6 +117,10 @@ void attach_recording__encode_end(const struct attach_session_result *res, struc
 	copy_string(e->command_exit, sizeof(e->command_exit), res->command_exit);
 	run_recording__encode_steal(&res->steal, &e->steal);
 	run_recording__encode_cost(&res->cost, &e->cost);
+	e->lean.woke_running = res->lean.woke_running;
+	e->lean.wakeup_unpaired = res->lean.wakeup_unpaired;
+	e->lean.no_storage = res->lean.no_storage;
+	memcpy(e->lean.flight_ns, res->lean_flight_ns, sizeof(e->lean.flight_ns));
 }
 
 void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_session_result *res)
@@ -135,6 +142,10 @@ void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_
 	run_recording__decode_steal(&e->steal, &res->steal);
 	run_recording__decode_cost(&e->cost, &res->cost);
 	copy_string(res->command_exit, sizeof(res->command_exit), e->command_exit);
+	res->lean.woke_running = e->lean.woke_running;
+	res->lean.wakeup_unpaired = e->lean.wakeup_unpaired;
+	res->lean.no_storage = e->lean.no_storage;
+	memcpy(res->lean_flight_ns, e->lean.flight_ns, sizeof(res->lean_flight_ns));
 }
 
 /* the tap: each input of an attach run's analysis, written down as the record that replays it */

@@ -15,6 +15,7 @@ struct rec_reader {
 	bool in_run;
 	bool in_attach;			/* the run is attach mode's: ATTACH_BEGIN to ATTACH_END */
 	bool attach_file;		/* an attach run began: the file holds it and nothing else */
+	bool lean;			/* ... with --lean: its events are lean mode's */
 	unsigned int runs;
 };
 
@@ -105,14 +106,27 @@ static const char *check_event(const struct rec_reader *r, const struct wp_event
 {
 	/*
 	 * Version 1 knew the types up to WP_EV_MIGRATE, versions 2 and 3 up to
-	 * WP_EV_BLOCK, 4 up to WP_EV_STEAL: lean runs are not recorded.
+	 * WP_EV_BLOCK, 4 to 7 up to WP_EV_STEAL; 8 records lean attach runs.
 	 */
 	if (e->type < WP_EV_SWITCH ||
-	    e->type >= (r->version == 1 ? WP_EV_WAKER : r->version < 4 ? WP_EV_STEAL : WP_EV_LEAN))
+	    e->type >= (r->version == 1 ? WP_EV_WAKER : r->version < 4 ? WP_EV_STEAL :
+			r->version < 8 ? WP_EV_LEAN : WP_EV_TYPE_MAX))
 		return "event type out of range";
 	if (e->cpu >= WP_MAX_CPUS)
 		return "event CPU out of range";
 	switch (e->type) {
+	case WP_EV_LEAN:
+		if (!r->lean)
+			return "a lean record in a run that is not lean";
+		if (e->lean.flags & WP_LEAN_NAMES) {
+			if (e->lean_names.waker_class >= WP_WAKER_CLASS_MAX || e->lean_names.wait_seen > 1)
+				return "waker class out of range";
+		} else if (!(e->lean.flags & WP_LEAN_NAME) &&
+			   (e->lean.waking_cpu >= WP_MAX_CPUS || e->lean.wakeup_cpu >= WP_MAX_CPUS ||
+			    e->lean.target_cpu >= WP_MAX_CPUS)) {
+			return "wakeup CPU out of range";
+		}
+		break;
 	case WP_EV_WAKING:
 	case WP_EV_WAKEUP:
 		if (e->wake.target_cpu >= WP_MAX_CPUS)
@@ -180,6 +194,9 @@ static const char *check_attach_begin(const struct rec_reader *r, const struct r
 	/* one or the other: the report names the processes, or the command */
 	if (!b->nr_pids == !b->nr_args)
 		return "neither pids nor a command, or both";
+	if (b->flags & ~(r->version < 8 ? REC_ATTACH_FLAGS_V7 : REC_ATTACH_FLAGS_V8) ||
+	    ((b->flags & REC_ATTACH_ADAPTIVE) && !(b->flags & REC_ATTACH_LEAN)))
+		return "flags out of range";
 	/* the command's name at least; the strings kept are whole, terminated in args[] */
 	if (b->nr_args_kept > b->nr_args || (b->nr_args && !b->nr_args_kept) ||
 	    nul_strings(b->args, sizeof(b->args)) < b->nr_args_kept)
@@ -408,7 +425,7 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 	if (r->version < 7 && rec->type == REC_EVENT && rec->event.type == WP_EV_BLOCK)
 		rec->event.block.flags = 0;
 	if (r->version < 7 && rec->type == REC_ATTACH_BEGIN)
-		rec->attach_begin.syscalls_untimed = 0;
+		rec->attach_begin.flags = 0;
 	why = check_payload(r, rec);
 	if (why) {
 		snprintf(msg, len, "bad %s record at byte offset %" PRIu64 ": %s", recording__type_name(h.type), at, why);
@@ -418,6 +435,7 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 		r->in_run = true;
 		r->in_attach = rec->type == REC_ATTACH_BEGIN;
 		r->attach_file |= r->in_attach;
+		r->lean = r->in_attach && (rec->attach_begin.flags & REC_ATTACH_LEAN);
 		r->run_begin_offset = at;
 	} else if (rec->type == REC_RUN_END || rec->type == REC_ATTACH_END) {
 		r->in_run = false;

@@ -33,7 +33,7 @@
 #include "wakeprobe.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
-#define REC_VERSION		7		/* what this wakeprobe writes */
+#define REC_VERSION		8		/* what this wakeprobe writes */
 #define REC_OLDEST_VERSION	1		/* the oldest it still reads */
 #define REC_FILE_HEADER_SIZE	16
 #define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
@@ -204,8 +204,23 @@ struct rec_attach_begin {
 	char kernel[REC_UTS_LEN];
 	char machine[REC_UTS_LEN];
 	char hostname[REC_UTS_LEN];
-	uint8_t syscalls_untimed;	/* version 7: run without --syscall-phases; before, 0 */
+	uint8_t flags;			/* REC_ATTACH_*; before version 7, 0 */
 	char args[REC_ARGS_LEN];	/* nr_args_kept strings, each NUL-terminated; zeros after */
+};
+
+/* rec_attach_begin.flags */
+#define REC_ATTACH_UNTIMED	(1 << 0)	/* version 7: run without --syscall-phases */
+#define REC_ATTACH_LEAN		(1 << 1)	/* version 8: --lean, the records lean mode's */
+#define REC_ATTACH_ADAPTIVE	(1 << 2)	/* version 8: --lean, its flight threshold the running p99 */
+#define REC_ATTACH_FLAGS_V7	REC_ATTACH_UNTIMED
+#define REC_ATTACH_FLAGS_V8	(REC_ATTACH_UNTIMED | REC_ATTACH_LEAN | REC_ATTACH_ADAPTIVE)
+
+/* --lean: the wakes that wrote no record, and the flight thresholds at the end (0: no recorder) */
+struct rec_lean {
+	uint64_t woke_running;
+	uint64_t wakeup_unpaired;
+	uint64_t no_storage;
+	uint64_t flight_ns[WP_SLOW_KINDS];
 };
 
 /*
@@ -238,6 +253,7 @@ struct rec_attach_end {
 	uint8_t stop_signal;			/* version 6: the signal that interrupted the run */
 	uint8_t __pad[3];
 	uint32_t others_stopped;		/* version 6: the command's processes stopped with it */
+	struct rec_lean lean;			/* version 8; before, 0 */
 };
 
 /* one record as read back: its place in the file and its payload */
