@@ -204,6 +204,9 @@ struct cpu_state {
 	__u32 lean_named_pid;	/* lean, attach mode: the last untracked waker this CPU named */
 	/* lean, the flight recorder: tracked wakes that watch this CPU (lean_watch()), from any CPU */
 	__u32 lean_waiting;
+	/* lean, with the flight recorder: its last idle exit, and since when that idle had lasted */
+	__u64 lean_idle_exit_ns;
+	__u64 lean_idle_exit_since_ns;
 	/*
 	 * Attach mode. A line of its own: every interrupt writes it, and only
 	 * this CPU reads it, while the line above is read from other CPUs.
@@ -1369,6 +1372,10 @@ struct lean_task {
 	__u16 watch_cpu;	/* the flight recorder: the CPU its wake watches, plus one; 0: none */
 	__u64 comm[WP_TASK_COMM_LEN / 8];	/* attach mode: the name last written for it */
 	struct wp_lean_names names;		/* attach mode: its waker's and its wait's, so far */
+	/* attach mode, with the flight recorder: the CPU it last ran on was idle at its waking, since then */
+	__u64 idle_since_ns;
+	__u32 idle_cpu;
+	__u32 __pad2;
 };
 
 struct {
@@ -1658,7 +1665,7 @@ static __always_inline void lean_wait(struct task_struct *prev, struct wp_lean_n
 {
 	struct task_syscall sc;
 
-	n->wait_seen = 1;
+	n->seen |= WP_SEEN_WAIT;
 	if (syscall_from_regs(prev, &sc)) {
 		n->wait_nr = sc.nr;
 		n->wait_arg = sc.arg;
@@ -1684,6 +1691,25 @@ static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 	if (!lt)
 		__sync_fetch_and_add(&lean_counters.no_storage, 1);
 	return lt;
+}
+
+/*
+ * lean_idle_exit - attach mode: when the CPU @lt's task last ran on left the
+ * idle it was in at the waking, as wp_lean_names.idle_exit says it. The CPU
+ * keeps its last exit alone: one out of a later idle is not this one.
+ */
+static __always_inline __u32 lean_idle_exit(const struct lean_task *lt)
+{
+	struct cpu_state *cs;
+	__u64 after;
+
+	if (!lt->idle_since_ns)
+		return 0;
+	cs = cpu_state_of(lt->idle_cpu);
+	if (!cs || cs->lean_idle_exit_since_ns != lt->idle_since_ns || cs->lean_idle_exit_ns < lt->waking_ns)
+		return WP_IDLE_EXIT_UNSEEN;
+	after = cs->lean_idle_exit_ns - lt->waking_ns;
+	return after < WP_IDLE_EXIT_UNSEEN - 1 ? (__u32)after + 1 : WP_IDLE_EXIT_UNSEEN - 1;
 }
 
 /* lean_emit - the record of @p's wakeup in @lt, ended now (flags added: @more) */
@@ -1720,8 +1746,9 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 		header_fill(e, WP_EV_LEAN, now);
 		e->drops = (__u32)drops_total;
 		e->lean_names = lt->names;
-		e->lean_names.__pad[0] = 0;
-		e->lean_names.__pad[1] = 0;
+		e->lean_names.idle_exit = lean_idle_exit(lt);
+		if (lean_flight)
+			e->lean_names.seen |= WP_SEEN_IDLE;
 		e->lean_names.flags = WP_LEAN_NAMES;
 		e[1] = *e;	/* the header */
 		e++;
@@ -1775,6 +1802,16 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 		lt->flags = lean_waker_context();
 	if (attach_mode)
 		lean_waker(&lt->names, lt->flags);
+	/* the idle the CPU it last ran on is in, whose exit it may wait for */
+	lt->idle_since_ns = 0;
+	if (attach_mode && lean_flight) {
+		struct cpu_state *cs;
+
+		lt->idle_cpu = task_cpu(p);
+		cs = cpu_state_of(lt->idle_cpu);
+		if (cs)
+			lt->idle_since_ns = cs->idle_since_ns;
+	}
 	return 0;
 }
 
@@ -1825,10 +1862,11 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 	lt->wakeup_cpu = lt->waking_cpu;
 	lt->target_cpu = task_cpu(p);
 	lt->flags = WP_LEAN_NEW;
+	lt->idle_since_ns = 0;
 	/* its parent, in clone(): no wait of its own */
 	if (attach_mode) {
 		lean_waker(&lt->names, 0);
-		lt->names.wait_seen = 0;
+		lt->names.seen &= ~WP_SEEN_WAIT;
 	}
 	lt->state = LEAN_ASLEEP;
 	lt->pending = LEAN_QUEUED;
@@ -1876,6 +1914,7 @@ SEC("tp_btf/cpu_idle")
 int BPF_PROG(lean_cpu_idle, unsigned int state, unsigned int cpu_id)
 {
 	struct lean_flight *f = lean_flight_ring();
+	struct cpu_state *cs = this_cpu_state();
 	struct wp_event *e;
 
 	count_run();
@@ -1886,5 +1925,15 @@ int BPF_PROG(lean_cpu_idle, unsigned int state, unsigned int cpu_id)
 		f->idle_since_ns = e->ts_ns;
 	e->idle.idle_since_ns = f->idle_since_ns;
 	e->idle.state = state;
+	/* attach mode: whether a wake's CPU is idle, read at its waking, and when it left */
+	if (attach_mode && cs) {
+		if (state == PWR_EVENT_EXIT) {
+			cs->lean_idle_exit_ns = e->ts_ns;
+			cs->lean_idle_exit_since_ns = f->idle_since_ns;
+			cs->idle_since_ns = 0;
+		} else {
+			cs->idle_since_ns = e->ts_ns;
+		}
+	}
 	return 0;
 }

@@ -282,23 +282,32 @@ struct wp_lean {
 /*
  * wp_lean_names - attach mode: who woke a wakee and from which wait, read
  * from registers as full attach mode reads them (wp_waker, wp_block, with
- * WP_WAKER_UNTIMED and WP_BLOCK_UNTIMED): written with WP_LEAN_NAMES in
- * front of the wakeup's own wp_lean, in one ring record of two, the same
- * header on both. A second argument is an op, a count or a tid, and keeps
- * 32 bits.
+ * WP_WAKER_UNTIMED and WP_BLOCK_UNTIMED), and the idle exit of the CPU it
+ * was woken onto: written with WP_LEAN_NAMES in front of the wakeup's own
+ * wp_lean, in one ring record of two, the same header on both. A second
+ * argument is an op, a count or a tid, and keeps 32 bits.
  */
 struct wp_lean_names {
 	__u64 waker_arg;	/* SYSCALL: the waker's syscall's first argument */
-	__u64 wait_arg;		/* the wait's, when wait_seen and wait_nr >= 0 */
+	__u64 wait_arg;		/* the wait's, when WP_SEEN_WAIT and wait_nr >= 0 */
 	__u32 waker_arg2;
 	__u32 wait_arg2;
 	__s32 waker_nr;		/* SYSCALL: the syscall; else -1 */
 	__s32 wait_nr;		/* -1: it slept outside a syscall, or its sleep was not seen */
+	/*
+	 * WP_SEEN_IDLE: the CPU the task last ran on was idle at its sched_waking,
+	 * and left idle this many ns after it, plus one; WP_IDLE_EXIT_UNSEEN: idle,
+	 * its exit not seen; 0: not idle
+	 */
+	__u32 idle_exit;
 	__u8 waker_class;	/* enum wp_waker_class; 0: not read (WP_LEAN_WAKER_UNSURE) */
-	__u8 wait_seen;		/* its switch-out to this sleep was traced: wait_* tell the wait */
-	__u16 __pad[2];
+	__u8 seen;		/* WP_SEEN_* */
 	__u16 flags;		/* WP_LEAN_NAMES, where wp_lean has its flags */
 };
+
+#define WP_SEEN_WAIT		(1 << 0)	/* its switch-out to this sleep was traced: wait_* tell the wait */
+#define WP_SEEN_IDLE		(1 << 1)	/* idle transitions were traced (the flight recorder): idle_exit */
+#define WP_IDLE_EXIT_UNSEEN	0xffffffffu
 
 /* the most struct wp_event one ring record holds: the wp_lean_names and the wp_lean of a wakeup */
 #define WP_RECORD_PARTS		2

@@ -159,11 +159,11 @@ static inline struct wp_event ev_lean_name(uint64_t ts, uint32_t cpu, uint32_t t
  * ev_lean_names - attach mode's names of the lean wakeup @of, the record
  * written with it: woken by a @cls waker in syscall @waker_nr (-1: none)
  * with @waker_arg and @waker_arg2, from a wait in syscall @wait_nr (-1:
- * outside any) with @wait_arg and @wait_arg2; @wait_seen 0: its sleep was
- * not seen
+ * outside any) with @wait_arg and @wait_arg2; @seen WP_SEEN_*: 0, its
+ * sleep was not seen
  */
 static inline struct wp_event ev_lean_names(const struct wp_event *of, uint8_t cls, int32_t waker_nr,
-					    uint64_t waker_arg, uint32_t waker_arg2, uint8_t wait_seen, int32_t wait_nr,
+					    uint64_t waker_arg, uint32_t waker_arg2, uint8_t seen, int32_t wait_nr,
 					    uint64_t wait_arg, uint32_t wait_arg2)
 {
 	struct wp_event e = ev(of->ts_ns, WP_EV_LEAN, of->cpu, of->tid);
@@ -172,7 +172,7 @@ static inline struct wp_event ev_lean_names(const struct wp_event *of, uint8_t c
 	e.lean_names.waker_nr = waker_nr;
 	e.lean_names.waker_arg = waker_arg;
 	e.lean_names.waker_arg2 = waker_arg2;
-	e.lean_names.wait_seen = wait_seen;
+	e.lean_names.seen = seen;
 	e.lean_names.wait_nr = wait_nr;
 	e.lean_names.wait_arg = wait_arg;
 	e.lean_names.wait_arg2 = wait_arg2;

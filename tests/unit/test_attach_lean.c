@@ -165,9 +165,9 @@ static void with_fd_kinds(void)
 
 /* add_named - lean wakeup @w, with the names the BPF side writes in front of it */
 static void add_named(struct wp_event w, uint8_t cls, int32_t waker_nr, uint64_t waker_arg, uint32_t waker_arg2,
-		      uint8_t wait_seen, int32_t wait_nr, uint64_t wait_arg, uint32_t wait_arg2)
+		      uint8_t seen, int32_t wait_nr, uint64_t wait_arg, uint32_t wait_arg2)
 {
-	add(ev_lean_names(&w, cls, waker_nr, waker_arg, waker_arg2, wait_seen, wait_nr, wait_arg, wait_arg2));
+	add(ev_lean_names(&w, cls, waker_nr, waker_arg, waker_arg2, seen, wait_nr, wait_arg, wait_arg2));
 	add(w);
 }
 
@@ -262,6 +262,50 @@ Test(attach_lean, names_without_a_wait_a_start_and_names_of_another_record)
 	cr_assert_not(got[2].named, "another record's names are not its");
 	cr_assert_str_eq(got[2].mechanism, "thread -> run");
 	cr_assert_eq(attach_lean__counters(lean)->unpaired_wakers, 1);
+}
+
+/*
+ * With the flight recorder's idle program, the names say whether the CPU
+ * the wakee last ran on was idle at its waking and when it left that idle:
+ * the wakeup's idle CPU and idle exit, as the full mode has them; without
+ * it, nothing is claimed either way.
+ */
+Test(attach_lean, the_names_tell_the_idle_cpu_and_its_exit_when_idle_was_traced)
+{
+	static const struct {
+		uint8_t seen;
+		uint32_t idle_exit;
+		bool idle, exit_seen;
+		int64_t exit_ns;
+	} cases[] = {
+		{ WP_SEEN_WAIT | WP_SEEN_IDLE, 4001, true, true, 4000 },
+		{ WP_SEEN_WAIT | WP_SEEN_IDLE, WP_IDLE_EXIT_UNSEEN, true, false, 0 },
+		{ WP_SEEN_WAIT | WP_SEEN_IDLE, 0, false, false, 0 },
+		{ WP_SEEN_WAIT, 4001, false, false, 0 },
+	};
+	size_t n = sizeof(cases) / sizeof(cases[0]);
+
+	add_names();
+	for (size_t i = 0; i < n; i++) {
+		uint64_t t = T0 + i * 100000;
+		struct wp_event w = ev_lean(t + 9000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, t, t + 2000, 0);
+		struct wp_event names = ev_lean_names(&w, WP_WAKER_SYSCALL, SYS_write, EFD, 0, cases[i].seen, SYS_read,
+						      EFD, 0);
+
+		names.lean_names.idle_exit = cases[i].idle_exit;
+		add(names);
+		add(w);
+	}
+	cr_assert_eq(nr_got, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct sample_result *sr = &got[i].sr;
+
+		cr_assert_eq(got[i].idle_seen, !!(cases[i].seen & WP_SEEN_IDLE), "case %zu", i);
+		cr_assert_eq(sr->target_was_idle, cases[i].idle, "case %zu", i);
+		cr_assert_eq(sr->idle_exit_seen, cases[i].exit_seen, "case %zu", i);
+		if (cases[i].exit_seen)
+			cr_assert_eq(sr->idle_exit_ns, cases[i].exit_ns, "case %zu", i);
+	}
 }
 
 /* through the analysis: named futex wakes and waits make the futex words' table, untimed */

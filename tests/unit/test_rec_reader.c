@@ -791,7 +791,7 @@ struct lean_case {
 static struct lean_case lean_cases[] = {
 	{ "a wakeup", REC_ATTACH_LEAN, 8, { .type = WP_EV_LEAN, .lean = { .target_cpu = WP_MAX_CPUS - 1 } }, "" },
 	{ "its names", REC_ATTACH_LEAN | REC_ATTACH_ADAPTIVE, 8,
-	  { .type = WP_EV_LEAN, .lean_names = { .waker_class = WP_WAKER_SYSCALL, .wait_seen = 1,
+	  { .type = WP_EV_LEAN, .lean_names = { .waker_class = WP_WAKER_SYSCALL, .seen = WP_SEEN_WAIT,
 						.flags = WP_LEAN_NAMES } }, "" },
 	{ "a task's name", REC_ATTACH_LEAN, 8, { .type = WP_EV_LEAN, .lean = { .flags = WP_LEAN_NAME } }, "" },
 	{ "a wakeup onto a CPU past the last", REC_ATTACH_LEAN, 8,

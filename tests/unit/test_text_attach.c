@@ -409,7 +409,7 @@ Test(text_attach, a_lean_run_says_what_it_traced_and_what_it_could_not_see)
 		"             wakes that found the thread on its CPU or preempted, not recorded: 6",
 		"WARNING    1 slow wakeups lost their flight records (out of memory): not explained",
 		"  steal      not measured: ",
-		"  another CPU queued 6 of them (lean mode does not see idle CPUs)",
+		"  another CPU queued 6 of them (lean mode without its flight recorder does not see idle CPUs)",
 		"The 2 slowest of 6 complete wakeups by their first mark to their last, their phases (us; no causes: "
 		"--lean;",
 		NULL,
@@ -425,6 +425,8 @@ Test(text_attach, a_lean_run_says_what_it_traced_and_what_it_could_not_see)
 		"             from its CPU's last switches, idle transitions and interrupts (the flight recorder): 2 of them",
 		NULL,
 	});
+	/* ... and the idle CPUs, which its idle transitions tell */
+	cr_assert(strstr(report(&run.report), "  the target CPU was idle at "), "%s", text);
 
 	/* without --threshold-us: the running p99, where it ended */
 	run.agg->outlier_threshold_ns = 0;

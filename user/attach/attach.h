@@ -109,6 +109,8 @@ struct attach_result {
 	 * (WP_LEAN_NAMES): the mechanism is named from both ends, as above
 	 */
 	bool named;
+	/* --lean: idle transitions were traced (the flight recorder): sr.target_was_idle holds */
+	bool idle_seen;
 };
 
 /* what fd @fd of process @tgid is; the caller caches if it must, the engine asks once per wakeup end */

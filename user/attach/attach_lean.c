@@ -209,13 +209,21 @@ static void name_from_both_ends(struct attach_lean *l, const struct wp_lean *r, 
 		/* a start: the syscall it leaves is its parent's clone() */
 		res->wait.known = w->cls == WP_WAKER_SYSCALL;
 		res->wait.nr = res->wait.known ? w->nr : -1;
-	} else if (names->wait_seen) {
+	} else if (names->seen & WP_SEEN_WAIT) {
 		res->wait.known = true;
 		res->wait.nr = names->wait_nr;
 		res->wait.arg = names->wait_nr >= 0 ? names->wait_arg : 0;
 		res->wait.arg2 = names->wait_nr >= 0 ? names->wait_arg2 : 0;
 	}
 	res->wait.untimed = res->wait.known;
+	/* the idle of the CPU it last ran on, with the flight recorder's idle program */
+	if ((names->seen & WP_SEEN_IDLE) && names->idle_exit) {
+		sr->target_was_idle = true;
+		sr->idle_exit_seen = names->idle_exit != WP_IDLE_EXIT_UNSEEN;
+		if (sr->idle_exit_seen)
+			sr->idle_exit_ns = names->idle_exit - 1;
+	}
+	res->idle_seen = names->seen & WP_SEEN_IDLE;
 	if (l->cfg.fd_kind && w->cls == WP_WAKER_SYSCALL && mechanism__syscall_takes_fd(w->nr))
 		w->fd_kind = (uint8_t)l->cfg.fd_kind(w->tgid, (int)w->arg, l->cfg.fd_kind_ctx);
 	if (l->cfg.fd_kind && res->wait.known && res->wait.nr >= 0 && mechanism__syscall_takes_fd(res->wait.nr))

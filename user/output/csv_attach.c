@@ -82,8 +82,11 @@ void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
 	csv_cells__put_u64(out, waking, sr->waking_cpu);
 	csv_cells__put_u64(out, r->mark_seen[MARK_WAKEUP], sr->wakeup_cpu);
 	csv_cells__put_u64(out, waking, sr->target_cpu);
-	/* lean mode sees neither idle CPUs nor migrations, and causes only in its flight records: empty, not 0 */
-	csv_cells__put_u64(out, waking && !sr->lean, sr->target_was_idle);
+	/*
+	 * lean mode sees no migration, idle CPUs only with its flight recorder, and
+	 * causes only in the flight records a slow wakeup brought: empty, not 0
+	 */
+	csv_cells__put_u64(out, waking && (!sr->lean || r->idle_seen), sr->target_was_idle);
 	csv_cells__put_i64(out, sr->idle_exit_seen, sr->idle_exit_ns);
 	csv_cells__put_u64(out, !sr->lean, r->migrations);
 	for (k = 0; k < NR_CAUSES; k++)

@@ -172,8 +172,9 @@ static void write_wakeups(struct json_writer *w, const struct attach_report *r)
 }
 
 /* write_phases - the distributions of the complete wakeups, and why each phase was absent where it was */
-static void write_phases(struct json_writer *w, const struct attach_aggregate *g)
+static void write_phases(struct json_writer *w, const struct attach_report *r)
 {
+	const struct attach_aggregate *g = r->agg;
 	int k, why;
 
 	json_writer__key(w, "stats");
@@ -199,7 +200,9 @@ static void write_phases(struct json_writer *w, const struct attach_aggregate *g
 
 	json_writer__key(w, "sub_phases");
 	json_writer__begin_object(w);
-	json_writer__put_uint(w, "target_idle", g->target_idle);
+	/* a lean run sees idle CPUs with its flight recorder alone */
+	json_writer__put_uint_if(w, "target_idle", !r->targets->lean || r->run->lean_flight_ns[WP_SLOW_THREAD],
+				 g->target_idle);
 	json_writer__put_uint(w, "remote_wakeups", g->remote_wakeups);
 	json_writer__end_object(w);
 }
@@ -341,7 +344,7 @@ void json_attach__write_analysis(struct json_writer *w, const struct attach_repo
 				  r->run->trace_end_ns > r->run->trace_start_ns ? r->run->trace_end_ns - r->run->trace_start_ns : 0,
 				  true);
 	write_wakeups(w, r);
-	write_phases(w, g);
+	write_phases(w, r);
 	write_pairs(w, g, r->order);
 	write_futexes(w, g, r->order);
 	/* a lean run explains its slow wakeups alone, and none without the flight recorder */

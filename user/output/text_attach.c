@@ -197,9 +197,10 @@ static void print_phases(FILE *out, const struct attach_report *r)
 	text_workload__stats_row(out, "notify -> return", &g->notify_to_return);
 	if (g->idle_exit.count)
 		text_workload__stats_row(out, "idle_exit", &g->idle_exit);
-	if (r->targets->lean)
-		fprintf(out, "  another CPU queued %" PRIu64 " of them (lean mode does not see idle CPUs)\n",
-			g->remote_wakeups);
+	/* a lean run sees idle CPUs with its flight recorder alone */
+	if (r->targets->lean && !r->run->lean_flight_ns[WP_SLOW_THREAD])
+		fprintf(out, "  another CPU queued %" PRIu64 " of them (lean mode without its flight recorder does not "
+			"see idle CPUs)\n", g->remote_wakeups);
 	else
 		fprintf(out, "  the target CPU was idle at %" PRIu64 " wakings, another CPU queued %" PRIu64
 			" of them\n", g->target_idle, g->remote_wakeups);

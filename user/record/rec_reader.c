@@ -119,7 +119,8 @@ static const char *check_event(const struct rec_reader *r, const struct wp_event
 		if (!r->lean)
 			return "a lean record in a run that is not lean";
 		if (e->lean.flags & WP_LEAN_NAMES) {
-			if (e->lean_names.waker_class >= WP_WAKER_CLASS_MAX || e->lean_names.wait_seen > 1)
+			if (e->lean_names.waker_class >= WP_WAKER_CLASS_MAX ||
+			    e->lean_names.seen & ~(WP_SEEN_WAIT | WP_SEEN_IDLE))
 				return "waker class out of range";
 		} else if (!(e->lean.flags & WP_LEAN_NAME) &&
 			   (e->lean.waking_cpu >= WP_MAX_CPUS || e->lean.wakeup_cpu >= WP_MAX_CPUS ||
