@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_counts.c - attach mode's wakeup counts on a many-task messaging
+ * benchmark (perf bench sched messaging: groups of processes writing to
+ * each other over sockets), held against an independent tp_btf counter
+ * (bench/wake-count) attached beside it to the same process tree: every
+ * sched_wakeup and sched_wakeup_new is counted, and no record is dropped,
+ * by the full mode and by --lean.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "helpers.h"
+#include "readback.h"
+
+/* 4 groups of 40 processes, 50 messages each way: some thousands of wakeups in a fraction of a second */
+static char *const messaging[] = { "perf", "bench", "sched", "messaging", "-g", "4", "-l", "50", NULL };
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* bpf_links - how many BPF links process @pid holds: programs it attached */
+static int bpf_links(pid_t pid)
+{
+	char dir[64], path[320], target[64];
+	struct dirent *d;
+	DIR *fds;
+	int n = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	fds = opendir(dir);
+	if (!fds)
+		return 0;
+	while ((d = readdir(fds))) {
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len > 0) {
+			target[len] = '\0';
+			n += !strcmp(target, "anon_inode:bpf_link");
+		}
+	}
+	closedir(fds);
+	return n;
+}
+
+/* wait_attached - until @pid holds BPF links and their number held still for 0.3 s */
+static void wait_attached(pid_t pid, const char *what)
+{
+	double end = now_s() + 30, since = now_s();
+	int last = 0, n, status;
+
+	while (now_s() < end) {
+		cr_assert_eq(waitpid(pid, &status, WNOHANG), 0, "%s ended before it attached (status 0x%x)", what,
+			     status);
+		n = bpf_links(pid);
+		if (n != last) {
+			last = n;
+			since = now_s();
+		} else if (n && now_s() - since >= 0.3) {
+			return;
+		}
+		usleep(50000);
+	}
+	cr_assert_fail("%s did not attach within 30 s", what);
+}
+
+/*
+ * held_child - @argv started, held before its exec until a byte comes down
+ * the pipe whose write end goes into @go: its pid is the program's from the
+ * start, so tracers attached to it first see all of its life
+ */
+static pid_t held_child(char *const argv[], int *go)
+{
+	int p[2], null;
+	pid_t pid;
+	char c;
+
+	cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		null = open("/dev/null", O_WRONLY);
+		if (null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 || read(p[0], &c, 1) != 1)
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+/* wait_exit - @pid's status, once it ends within @seconds; fails the test if it does not */
+static int wait_exit(pid_t pid, const char *what, double seconds)
+{
+	double end = now_s() + seconds;
+	int status;
+
+	while (now_s() < end) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+
+		if (got == pid)
+			return status;
+		cr_assert_eq(got, 0, "waitpid %s: %s", what, strerror(errno));
+		usleep(20000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	cr_assert_fail("%s did not end within %.0f s", what, seconds);
+	return -1;
+}
+
+/* read_line - up to a newline of @fd into @buf, terminated */
+static void read_line(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	while (n + 1 < len && read(fd, buf + n, 1) == 1 && buf[n] != '\n')
+		n++;
+	buf[n] = '\0';
+}
+
+/* copied into the test's own process: no pointer into this one */
+struct count_case {
+	char mode[8];
+	bool lean;
+};
+
+static struct count_case count_cases[] = {
+	{ "full", false },
+	{ "lean", true },
+};
+
+ParameterizedTestParameters(counts, every_wakeup_of_a_messaging_benchmark_is_counted_as_a_witness_counts_it)
+{
+	return cr_make_param_array(struct count_case, count_cases, sizeof(count_cases) / sizeof(count_cases[0]));
+}
+
+ParameterizedTest(struct count_case *c, counts, every_wakeup_of_a_messaging_benchmark_is_counted_as_a_witness_counts_it)
+{
+	const char *wake_count = getenv("WAKE_COUNT");
+	char pid_arg[16], json[64], line[256], witness_out[4096];
+	char *witness_args[] = { (char *)wake_count, "0", pid_arg, NULL };
+	char *tracer_args[] = { (char *)wakeprobe_path(), "--pid", pid_arg, "--json", json, "--outliers", "0",
+				c->lean ? "--lean" : NULL, NULL };
+	int go, w_out, w_err, t_out, t_err, status;
+	pid_t bench, witness, tracer;
+	unsigned long long counted;
+	FILE *f;
+
+	skip_unless_traceable();
+	if (!wake_count)
+		cr_skip_test("set WAKE_COUNT to the witness, build/bench/wake-count (make test does)");
+	if (system("command -v perf >/dev/null 2>&1"))
+		cr_skip_test("no perf to run the messaging benchmark (make test installs linux-perf)");
+	f = temp_output("counts", json);
+	fclose(f);
+
+	bench = held_child(messaging, &go);
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)bench);
+	witness = spawn_piped(witness_args, NULL, &w_out, &w_err);
+	read_line(w_err, line, sizeof(line));
+	cr_assert(strstr(line, "counting"), "the witness did not start: '%s'", line);
+	tracer = spawn_piped(tracer_args, NULL, &t_out, &t_err);
+	wait_attached(tracer, "wakeprobe");
+
+	cr_assert_eq(write(go, "g", 1), 1);
+	close(go);
+	status = wait_exit(bench, "the benchmark", 120);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "perf bench: status 0x%x", status);
+	/* the traced processes are gone: wakeprobe ends by itself, the witness on SIGINT */
+	status = wait_exit(tracer, "wakeprobe", 60);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "wakeprobe: status 0x%x", status);
+	kill(witness, SIGINT);
+	status = wait_exit(witness, "the witness", 30);
+	read_to_end(w_out, witness_out, sizeof(witness_out));
+	cr_assert_eq(sscanf(strstr(witness_out, "wakeups ") ? strstr(witness_out, "wakeups ") : "", "wakeups %llu",
+			    &counted), 1, "the witness said '%s'", witness_out);
+	close(w_out);
+	close(w_err);
+	close(t_out);
+	close(t_err);
+	cr_assert_gt(counted, 1000, "a benchmark of 160 processes woke them more than that");
+
+	/*
+	 * the full mode pairs every WAKEUP record into a wakeup; lean mode writes
+	 * one record per wake that ended a sleep and counts the others
+	 */
+	cr_assert(json_check(json,
+			     "e = d['events']\n"
+			     "assert e['dropped'] == 0 and e['missed_runs'] == 0, e\n"
+			     "n = d['wakeups']['total']\n"
+			     "if %d:\n"
+			     "    n += e['lean_woke_running'] + e['lean_wakeup_unpaired'] + e['lean_no_storage']\n"
+			     "assert n == %llu, (n, %llu, e, d['wakeups'])\n",
+			     c->lean, counted, counted),
+		  "%s: the counts differ (witness %llu)", c->mode, counted);
+	printf("counts: %s: the witness and wakeprobe counted %llu wakeups alike\n", c->mode, counted);
+	unlink(json);
+}
