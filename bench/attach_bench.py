@@ -430,6 +430,46 @@ def workload(pairs):
               f" aim <= 64 MB: {'met' if kb * 1024 <= 64e6 else 'NOT met'}")
 
 
+def recorded(side, pid, run):
+    """record -o of pid, full or --lean, around run(): (bytes, wakeups)"""
+    fd, rec = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".wpr")
+    os.close(fd)
+    fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
+    os.close(fd)
+    argv = [WAKEPROBE, "record", "-o", rec, "--json", doc_path, "--pid", str(pid)] + (["--lean"] if side == "lean" else [])
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_attached(proc, side)
+    run()
+    stop(proc)
+    if proc.returncode != 0:
+        die(f"record {side}: status {proc.returncode}: {proc.stderr.read().strip()[-400:]}")
+    with open(doc_path) as f:
+        wakeups = json.load(f)["wakeups"]["total"]
+    size = os.path.getsize(rec)
+    os.unlink(rec)
+    os.unlink(doc_path)
+    return size, wakeups
+
+
+def recording_bytes(server):
+    print("\n== Recordings: bytes per wakeup, record -o of the default attach mode and of --lean ==")
+    print("   the server under redis-benchmark -n 50000, and the messaging benchmark (--pid before it starts);")
+    print("   a file's bytes over the wakeups of traced threads its report counts")
+    for bench in ("server", "messaging"):
+        for side in ("wakeprobe", "lean"):
+            if bench == "server":
+                size, n = recorded(side, server.pid, lambda: redis_load(50000))
+            else:
+                proc, go = held_child(MESSAGING)
+
+                def run():
+                    release(go)
+                    proc.communicate()
+                size, n = recorded(side, proc.pid, run)
+            per = f"{size / n:.0f} bytes a wakeup" if n else "no wakeup"
+            print(f"   {bench:9s} {side:9s} {size:10d} bytes, {n:6d} wakeups: {per}")
+
+
 def attach_rss(server, seconds):
     proc = subprocess.Popen([WAKEPROBE, "--pid", str(server.pid)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -468,6 +508,7 @@ def main():
         agreement(server, 2)
         neighbour(server)
         output_cost(args.pairs)
+        recording_bytes(server)
         workload(args.pairs)
         attach_rss(server, args.attach_seconds)
     finally:
