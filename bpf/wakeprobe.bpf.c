@@ -494,32 +494,51 @@ static __always_inline __u64 cpu_rq(struct cpu_state *cs, __u32 cpu)
  * the CPU that lost it; records lost to a full ring only widen the silence.
  * The look costs a few ns a record (bpf_rdonly_cast above).
  */
-static __always_inline void steal_look(__u64 now)
+/*
+ * steal_moved - this CPU's steal clock at @now, against its previous record:
+ * true, with @s filled, when it moved since then. Either way @now is the
+ * CPU's last record from here on.
+ */
+static __always_inline bool steal_moved(__u64 now, struct wp_steal *s)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct cpu_state *cs = cpu_state_of(cpu);
 	struct kvm_steal_time *st;
 	struct steal_clock *sc;
-	struct wp_event *e;
+	bool moved;
 	__u64 steal, rq;
 
 	if (!steal_offset || !cs || !(rq = cpu_rq(cs, cpu)))
-		return;
+		return false;
 	sc = &cs->steal;
 	if (bpf_ksym_exists(bpf_rdonly_cast)) {
 		st = bpf_rdonly_cast((void *)(rq + steal_offset), bpf_core_type_id_kernel(struct kvm_steal_time));
 		steal = st->steal;
 	} else if (bpf_probe_read_kernel(&steal, sizeof(steal), (void *)(rq + steal_offset))) {
-		return;
+		return false;
 	}
-	if (steal != sc->steal_ns && sc->seen_ns && (e = ring_reserve(WP_EV_STEAL, now))) {
-		e->steal.steal_ns = steal;
-		e->steal.delta_ns = steal - sc->steal_ns;
-		e->steal.since_ns = sc->seen_ns;
-		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	moved = steal != sc->steal_ns && sc->seen_ns;
+	if (moved) {
+		s->steal_ns = steal;
+		s->delta_ns = steal - sc->steal_ns;
+		s->since_ns = sc->seen_ns;
+		s->__pad[0] = 0;
+		s->__pad[1] = 0;
 	}
 	sc->steal_ns = steal;
 	sc->seen_ns = now;
+	return moved;
+}
+
+static __always_inline void steal_look(__u64 now)
+{
+	struct wp_steal s;
+	struct wp_event *e;
+
+	if (steal_moved(now, &s) && (e = ring_reserve(WP_EV_STEAL, now))) {
+		e->steal = s;
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	}
 }
 
 /* event_reserve - ring_reserve(), after a look at this CPU's steal clock */
@@ -1444,13 +1463,26 @@ static __always_inline struct lean_flight *lean_flight_ring(void)
 	return bpf_map_lookup_elem(&lean_flights, &zero);
 }
 
-/* flight_slot - the next slot of this CPU's ring, its header filled: a record of @type now */
+/*
+ * flight_slot - the next slot of this CPU's ring, its header filled: a
+ * record of @type now. A STEAL record goes first when the CPU's steal clock
+ * moved since its last flight record (steal_look() for the ring buffer).
+ */
 static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32 type)
 {
-	struct wp_event *e = &f->ev[f->head & (LEAN_FLIGHT_LEN - 1)];
+	__u64 now = bpf_ktime_get_ns();
+	struct wp_event *e;
+	struct wp_steal s;
 
+	if (steal_moved(now, &s)) {
+		e = &f->ev[f->head & (LEAN_FLIGHT_LEN - 1)];
+		f->head++;
+		header_fill(e, WP_EV_STEAL, now);
+		e->steal = s;
+	}
+	e = &f->ev[f->head & (LEAN_FLIGHT_LEN - 1)];
 	f->head++;
-	header_fill(e, type, bpf_ktime_get_ns());
+	header_fill(e, type, now);
 	return e;
 }
 

@@ -499,6 +499,34 @@ Test(attach_lean, the_interrupts_in_a_slow_wakeups_flight_records_take_their_tim
 }
 
 /*
+ * The flight recorder reads its CPU's steal clock at each of its records:
+ * the host's hold on the wakee's idle CPU, between two of them, is the
+ * host's time in the wakeup, not the CPU's idle.
+ */
+Test(attach_lean, the_hosts_steal_in_a_slow_wakeups_flight_records_is_its_own_cause)
+{
+	const struct attach_result *r;
+	struct wp_event e;
+
+	add_names();
+	add(ev_switch(T0 - 5000, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_idle_enter(T0 - 4900, WAKEE_CPU, 1));
+	/* the host held CPU 1 for 3 us before it left idle: [T0 + 1000, T0 + 4000] */
+	add(ev_steal(T0 + 4000, WAKEE_CPU, 0, 3000, T0 - 4900));
+	add(ev_idle_exit(T0 + 4000, WAKEE_CPU, T0 - 4900));
+	add(ev_switch(T0 + 5000, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	e = ev_lean(T0 + 5000, WAKEE_CPU, WAKEE, WAKEE, WAKER, WAKER_CPU, T0, T0 + 500, 0);
+	add(lean_flight(e, 5));
+
+	cr_assert_eq(nr_got, 1);
+	r = &got[0];
+	sum_ok(r);
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_HOST], 3000, "the host's hold");
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_IDLE], 500, "idle before it");
+	cr_assert_eq(r->sr.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OWN_WORK], 1000, "the idle task on its way");
+}
+
+/*
  * An IPI the flight records show before the waking carried no wake of this
  * one: a wake_enqueue on a CPU nothing else is known of is the IPI in
  * flight, as in the full mode.

@@ -187,8 +187,8 @@ Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 	cr_assert_str_eq(written(), ", their phases (us;\n"
 			 "'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
 			 "waking to switch-in took 250 us or more brought its CPU's last switches, idle\n"
-			 "transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs and the\n"
-			 "host's steal are not traced, so their time shows as the task they came in on, or idle:\n");
+			 "transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs are not\n"
+			 "traced, so their time shows as the task they came in on, or idle:\n");
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(250000), true);
 	cr_assert(strstr(written(), "With --lean, a wakeup over\nthe running p99 of its kind brought its CPU's last"),

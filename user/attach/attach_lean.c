@@ -317,7 +317,7 @@ void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e)
 	if (e->drops > l->counters.drops_seen)
 		l->counters.drops_seen = e->drops;
 	if (e->type == WP_EV_SWITCH || e->type == WP_EV_IDLE_ENTER || e->type == WP_EV_IDLE_EXIT ||
-	    e->type == WP_EV_IRQ)
+	    e->type == WP_EV_IRQ || e->type == WP_EV_STEAL)
 		take_flight(l, e);
 	if (e->type != WP_EV_LEAN)
 		return;

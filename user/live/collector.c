@@ -341,7 +341,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 {
 	struct collector *c;
 	int err, nr_cpus, i;
-	bool flight;
+	bool flight, steal_read;
 
 	*out = NULL;
 	libbpf_verbose = opts->verbose;
@@ -377,14 +377,18 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	for (i = 0; i < WP_SLOW_KINDS; i++)
 		c->skel->bss->lean_flight_ns[i] = opts->lean_flight_adaptive ? LEAN_ADAPT_NONE : opts->lean_flight_ns;
 	steal_clock__layout(&c->steal);
+	/* the BPF side reads the clocks: at each record, or lean mode's at each flight record */
+	steal_read = c->steal.on && (!opts->lean || flight);
 	if (opts->lean && c->steal.on) {
-		/* a look at the clock per record is evidence lean mode goes without */
+		/* not the run's: its records are the slow wakeups' alone */
 		c->steal.on = false;
-		snprintf(c->steal.why_off, sizeof(c->steal.why_off), "lean mode does not read the steal clocks");
+		snprintf(c->steal.why_off, sizeof(c->steal.why_off), flight ?
+			 "lean mode reads them into its flight records only (the slow wakeups' host cause)" :
+			 "lean mode does not read the steal clocks");
 	}
 	/* the layout is checked against cpu_number on each CPU before either offset is used */
 	c->skel->rodata->cpu_number_offset = c->steal.cpu_number_offset;
-	if (c->steal.on)
+	if (steal_read)
 		c->skel->rodata->steal_offset = c->steal.steal_offset;
 	if (opts->lean && c->steal.cpu_number_offset)
 		c->skel->rodata->preempt_count_offset = c->steal.preempt_count_offset;

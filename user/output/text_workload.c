@@ -398,14 +398,14 @@ void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight
 		fprintf(out, ", their phases (us;\n"
 			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup over\n"
 			"the running p99 of its kind brought its CPU's last switches, idle transitions and\n"
-			"interrupts, which split its wake_enqueue and runq_wait; softirqs and the host's steal are\n"
-			"not traced, so their time shows as the task they came in on, or idle:\n");
+			"interrupts, which split its wake_enqueue and runq_wait; softirqs are not traced, so\n"
+			"their time shows as the task they came in on, or idle:\n");
 	else
 		fprintf(out, ", their phases (us;\n"
 			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
 			"waking to switch-in took %.0f us or more brought its CPU's last switches, idle\n"
-			"transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs and the\n"
-			"host's steal are not traced, so their time shows as the task they came in on, or idle:\n",
+			"transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs are not\n"
+			"traced, so their time shows as the task they came in on, or idle:\n",
 			us(flight_ns[WP_SLOW_THREAD]));
 }
 
