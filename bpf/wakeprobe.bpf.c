@@ -487,14 +487,6 @@ static __always_inline __u64 cpu_rq(struct cpu_state *cs, __u32 cpu)
 }
 
 /*
- * steal_look - before a record of this CPU at @now: has its steal clock
- * moved since its previous record? Then a WP_EV_STEAL record goes first: the
- * host held the vCPU in the silence between the two. Every record is a
- * look, so a stolen stretch inside a wakeup is found at the next record of
- * the CPU that lost it; records lost to a full ring only widen the silence.
- * The look costs a few ns a record (bpf_rdonly_cast above).
- */
-/*
  * steal_moved - this CPU's steal clock at @now, against its previous record:
  * true, with @s filled, when it moved since then. Either way @now is the
  * CPU's last record from here on.
@@ -530,6 +522,14 @@ static __always_inline bool steal_moved(__u64 now, struct wp_steal *s)
 	return moved;
 }
 
+/*
+ * steal_look - before a record of this CPU at @now: has its steal clock
+ * moved since its previous record? Then a WP_EV_STEAL record goes first: the
+ * host held the vCPU in the silence between the two. Every record is a
+ * look, so a stolen stretch inside a wakeup is found at the next record of
+ * the CPU that lost it; records lost to a full ring only widen the silence.
+ * The look costs a few ns a record (bpf_rdonly_cast above).
+ */
 static __always_inline void steal_look(__u64 now)
 {
 	struct wp_steal s;
