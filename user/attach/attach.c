@@ -493,14 +493,14 @@ static void explain_result(struct attach *a, struct attach_result *r)
 	explain__sample(&sr->why, sr, evs, n);
 }
 
-static void fill_fd_kinds(struct attach *a, struct attach_result *r)
+void attach__name_mechanism(const struct attach_config *cfg, struct attach_result *r)
 {
-	if (!a->cfg.fd_kind)
-		return;
-	if (r->waker.cls == WP_WAKER_SYSCALL && mechanism__syscall_takes_fd(r->waker.nr))
-		r->waker.fd_kind = (uint8_t)a->cfg.fd_kind(r->waker.tgid, (int)r->waker.arg, a->cfg.fd_kind_ctx);
-	if (r->wait.known && r->wait.nr >= 0 && mechanism__syscall_takes_fd(r->wait.nr))
-		r->wait.fd_kind = (uint8_t)a->cfg.fd_kind(r->wakee_tgid, (int)r->wait.arg, a->cfg.fd_kind_ctx);
+	if (cfg->fd_kind && r->waker.cls == WP_WAKER_SYSCALL && mechanism__syscall_takes_fd(r->waker.nr))
+		r->waker.fd_kind = (uint8_t)cfg->fd_kind(r->waker.tgid, (int)r->waker.arg, cfg->fd_kind_ctx);
+	if (cfg->fd_kind && r->wait.known && r->wait.nr >= 0 && mechanism__syscall_takes_fd(r->wait.nr))
+		r->wait.fd_kind = (uint8_t)cfg->fd_kind(r->wakee_tgid, (int)r->wait.arg, cfg->fd_kind_ctx);
+	mechanism__name(&r->waker, &r->wait, r->mechanism, sizeof(r->mechanism));
+	r->family = (uint8_t)mechanism__family(&r->waker, &r->wait);
 }
 
 /*
@@ -563,9 +563,7 @@ static void finish_build(struct attach *a, struct thread *t, struct build *b, en
 	} else
 		fill_marks(r, b, decided_ns < a->last_ns ? decided_ns : a->last_ns);
 
-	fill_fd_kinds(a, r);
-	mechanism__name(&r->waker, &r->wait, r->mechanism, sizeof(r->mechanism));
-	r->family = (uint8_t)mechanism__family(&r->waker, &r->wait);
+	attach__name_mechanism(&a->cfg, r);
 
 	memset(b, 0, sizeof(*b));
 	a->counters.results++;

@@ -146,6 +146,13 @@ struct attach_counters {
 struct attach;
 
 struct attach *attach__new(const struct attach_config *cfg, attach_result_fn fn, void *ctx);
+
+/*
+ * attach__name_mechanism - @r's mechanism and family from its waker and its
+ * wait, once @cfg has said what their fds are: for the engine's wakeups and
+ * lean mode's alike
+ */
+void attach__name_mechanism(const struct attach_config *cfg, struct attach_result *r);
 void attach__free(struct attach *a);
 
 void attach__add_event(struct attach *a, const struct wp_event *e);

@@ -224,12 +224,7 @@ static void name_from_both_ends(struct attach_lean *l, const struct wp_lean *r, 
 			sr->idle_exit_ns = names->idle_exit - 1;
 	}
 	res->idle_seen = names->seen & WP_SEEN_IDLE;
-	if (l->cfg.fd_kind && w->cls == WP_WAKER_SYSCALL && mechanism__syscall_takes_fd(w->nr))
-		w->fd_kind = (uint8_t)l->cfg.fd_kind(w->tgid, (int)w->arg, l->cfg.fd_kind_ctx);
-	if (l->cfg.fd_kind && res->wait.known && res->wait.nr >= 0 && mechanism__syscall_takes_fd(res->wait.nr))
-		res->wait.fd_kind = (uint8_t)l->cfg.fd_kind(res->wakee_tgid, (int)res->wait.arg, l->cfg.fd_kind_ctx);
-	mechanism__name(w, &res->wait, res->mechanism, sizeof(res->mechanism));
-	res->family = (uint8_t)mechanism__family(w, &res->wait);
+	attach__name_mechanism(&l->cfg, res);
 	res->named = true;
 }
 
