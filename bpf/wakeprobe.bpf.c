@@ -1438,9 +1438,10 @@ struct lean_flight {
 	__u32 __pad;
 	__u64 idle_since_ns;
 	/*
-	 * flight_copy()'s: the last switch and idle transition before a waking,
-	 * as positions plus one. Kept here, not in locals, so that the verifier
-	 * does not follow every value they could take through the copy.
+	 * flight_copy()'s: the last switch, idle transition and interrupt entry
+	 * not yet left before a waking, as positions plus one. Kept here, not in
+	 * locals, so that the verifier does not follow every value they could
+	 * take through the copy.
 	 */
 	__u32 last_switch;
 	__u32 last_idle;
@@ -1463,6 +1464,16 @@ static __always_inline struct lean_flight *lean_flight_ring(void)
 	return bpf_map_lookup_elem(&lean_flights, &zero);
 }
 
+/* flight_next - the next slot of this CPU's ring, taken, its header filled: a record of @type at @now */
+static __always_inline struct wp_event *flight_next(struct lean_flight *f, __u32 type, __u64 now)
+{
+	struct wp_event *e = &f->ev[f->head & (LEAN_FLIGHT_LEN - 1)];
+
+	f->head++;
+	header_fill(e, type, now);
+	return e;
+}
+
 /*
  * flight_slot - the next slot of this CPU's ring, its header filled: a
  * record of @type now. A STEAL record goes first when the CPU's steal clock
@@ -1471,19 +1482,11 @@ static __always_inline struct lean_flight *lean_flight_ring(void)
 static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32 type)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct wp_event *e;
 	struct wp_steal s;
 
-	if (steal_moved(now, &s)) {
-		e = &f->ev[f->head & (LEAN_FLIGHT_LEN - 1)];
-		f->head++;
-		header_fill(e, WP_EV_STEAL, now);
-		e->steal = s;
-	}
-	e = &f->ev[f->head & (LEAN_FLIGHT_LEN - 1)];
-	f->head++;
-	header_fill(e, type, now);
-	return e;
+	if (steal_moved(now, &s))
+		flight_next(f, WP_EV_STEAL, now)->steal = s;
+	return flight_next(f, type, now);
 }
 
 /*
@@ -1493,8 +1496,8 @@ static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32
  * wakeup's own record, which says how many came. Of the ones before its
  * waking only the last switch, the last idle transition and the last
  * interrupt's entry, if it was still in it, go too: what the CPU was doing
- * then, all the explanation needs of that time. A
- * subprogram, verified once for its two callers. Returns the number copied.
+ * then, all the explanation needs of that time. A subprogram, verified
+ * once for its two callers. Returns the number copied.
  */
 static __noinline int flight_copy(__u64 since_ns)
 {
@@ -1505,7 +1508,7 @@ static __noinline int flight_copy(__u64 since_ns)
 
 	if (!f)
 		return 0;
-	/* the newest switch and idle transition before the waking */
+	/* the newest switch, idle transition and interrupt still open before the waking */
 	f->last_switch = 0;
 	f->last_idle = 0;
 	f->last_irq = 0;
@@ -1819,6 +1822,8 @@ SEC("tp_btf/sched_waking")
 int BPF_PROG(lean_sched_waking, struct task_struct *p)
 {
 	struct lean_task *lt = lean_task_of(p);
+	struct cpu_state *cs;
+	__u32 last_cpu;
 
 	count_run();
 	if (!lt)
@@ -1827,7 +1832,8 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 	lt->waker_tid = current_tid();
 	lt->waking_cpu = bpf_get_smp_processor_id();
 	lt->pending = LEAN_WOKEN;
-	lean_watch(lt, task_cpu(p));
+	last_cpu = task_cpu(p);
+	lean_watch(lt, last_cpu);
 	lt->flags = 0;
 	/* the waker's context: attach mode names the waker by it, the flight recorder sorts by it */
 	if (attach_mode || lean_flight)
@@ -1836,14 +1842,9 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 		lean_waker(&lt->names, lt->flags);
 	/* the idle the CPU it last ran on is in, whose exit it may wait for */
 	lt->idle_since_ns = 0;
-	if (attach_mode && lean_flight) {
-		struct cpu_state *cs;
-
-		lt->idle_cpu = task_cpu(p);
-		cs = cpu_state_of(lt->idle_cpu);
-		if (cs)
-			lt->idle_since_ns = cs->idle_since_ns;
-	}
+	lt->idle_cpu = last_cpu;
+	if (attach_mode && lean_flight && (cs = cpu_state_of(last_cpu)))
+		lt->idle_since_ns = cs->idle_since_ns;
 	return 0;
 }
 
@@ -1946,7 +1947,7 @@ SEC("tp_btf/cpu_idle")
 int BPF_PROG(lean_cpu_idle, unsigned int state, unsigned int cpu_id)
 {
 	struct lean_flight *f = lean_flight_ring();
-	struct cpu_state *cs = this_cpu_state();
+	struct cpu_state *cs;
 	struct wp_event *e;
 
 	count_run();
@@ -1958,7 +1959,7 @@ int BPF_PROG(lean_cpu_idle, unsigned int state, unsigned int cpu_id)
 	e->idle.idle_since_ns = f->idle_since_ns;
 	e->idle.state = state;
 	/* attach mode: whether a wake's CPU is idle, read at its waking, and when it left */
-	if (attach_mode && cs) {
+	if (attach_mode && (cs = this_cpu_state())) {
 		if (state == PWR_EVENT_EXIT) {
 			cs->lean_idle_exit_ns = e->ts_ns;
 			cs->lean_idle_exit_since_ns = f->idle_since_ns;
