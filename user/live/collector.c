@@ -149,15 +149,14 @@ int collector__check_pid_namespace(bool starts, char *msg, size_t len)
 
 _Static_assert(sizeof(struct wp_event) == 64, "a record is one cache line; keep it so");
 
+/* handle_record's word to the ring that it stopped at collector__drain_until()'s bound */
+#define STOP_AT_BOUND	(-EAGAIN)
+
 /*
  * handle_record - one ring record: one struct wp_event, or a few written
  * as one (attach mode's lean wakeup and its names, bpf/wakeprobe.h), handed
  * over in their order. All the parts of one carry one header.
  */
-
-/* handle_record's word to the ring that it stopped at collector__drain_until()'s bound */
-#define STOP_AT_BOUND	(-EAGAIN)
-
 static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct collector *c = ctx;
@@ -235,9 +234,10 @@ static void set_syscall_phases(struct wakeprobe_bpf *skel, bool on)
  * set_flight_evidence - lean mode: the interrupt programs, which the
  * flight recorder loads to keep interrupt work in each CPU's ring
  * (@on), and the idle program; the full mode loads them all the same.
- * Not the softirqs': a loopback server runs a dozen a wakeup on every
- * CPU, and their two programs, even returning at once, cost it more than
- * lean mode's own four (docs/phases.md, "The flight recorder").
+ * Not the softirqs', which lean mode leaves unloaded (collector__set_mode()):
+ * a loopback server runs a dozen a wakeup on every CPU, and their two
+ * programs, even returning at once, cost it more than lean mode's own four
+ * (docs/phases.md, "The flight recorder").
  */
 static void set_flight_evidence(struct wakeprobe_bpf *skel, bool on)
 {
@@ -368,11 +368,8 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	c->skel->rodata->pidns_inum = own_pid_namespace();
 	/* the flight recorder's evidence programs load with it alone */
 	flight = opts->lean && (opts->lean_flight_ns || opts->lean_flight_adaptive);
-	if (opts->lean) {
+	if (opts->lean)
 		set_flight_evidence(c->skel, flight);
-		bpf_program__set_autoload(c->skel->progs.handle_softirq_entry, false);
-		bpf_program__set_autoload(c->skel->progs.handle_softirq_exit, false);
-	}
 	c->skel->rodata->lean_flight = flight;
 	for (i = 0; i < WP_SLOW_KINDS; i++)
 		c->skel->bss->lean_flight_ns[i] = opts->lean_flight_adaptive ? LEAN_ADAPT_NONE : opts->lean_flight_ns;
