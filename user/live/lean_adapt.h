@@ -9,6 +9,7 @@
 #ifndef WAKEPROBE_LEAN_ADAPT_H
 #define WAKEPROBE_LEAN_ADAPT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <linux/types.h>
 #include "wakeprobe.h"
@@ -30,6 +31,15 @@
  * LEAN_ADAPT_MIN_WAKEUPS
  */
 uint64_t lean_adapt__threshold(const uint64_t n[WP_SLOW_BUCKETS]);
+
+/*
+ * lean_adapt__recorder_on - did the flight recorder run, by the thresholds
+ * a lean run ended with (@flight_ns[WP_SLOW_KINDS]; NULL or 0: it did not)?
+ */
+static inline bool lean_adapt__recorder_on(const uint64_t *flight_ns)
+{
+	return flight_ns && flight_ns[WP_SLOW_THREAD];
+}
 
 /* lean_adapt__kind_name - "thread", "irq", "softirq": enum wp_slow_kind as the JSON keys it */
 const char *lean_adapt__kind_name(enum wp_slow_kind k);

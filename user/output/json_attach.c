@@ -12,6 +12,7 @@
 #include "json_attach.h"
 #include "json_workload.h"
 #include "json_writer.h"
+#include "lean_adapt.h"
 #include "mechanism.h"
 
 static void write_command(struct json_writer *w, const struct attach_report *r)
@@ -202,7 +203,7 @@ static void write_phases(struct json_writer *w, const struct attach_report *r)
 	json_writer__key(w, "sub_phases");
 	json_writer__begin_object(w);
 	/* a lean run sees idle CPUs with its flight recorder alone */
-	json_writer__put_uint_if(w, "target_idle", !r->targets->lean || r->run->lean_flight_ns[WP_SLOW_THREAD],
+	json_writer__put_uint_if(w, "target_idle", !r->targets->lean || lean_adapt__recorder_on(r->run->lean_flight_ns),
 				 g->target_idle);
 	json_writer__put_uint(w, "remote_wakeups", g->remote_wakeups);
 	json_writer__end_object(w);
@@ -337,6 +338,7 @@ static void write_outliers(struct json_writer *w, const struct attach_aggregate 
 void json_attach__write_analysis(struct json_writer *w, const struct attach_report *r)
 {
 	const struct attach_aggregate *g = r->agg;
+	bool causes;
 
 	write_run(w, r);
 	write_counters(w, r);
@@ -349,8 +351,9 @@ void json_attach__write_analysis(struct json_writer *w, const struct attach_repo
 	write_pairs(w, g, r->order);
 	write_futexes(w, g, r->order);
 	/* a lean run explains its slow wakeups alone, and none without the flight recorder */
-	json_workload__write_causes(w, &g->causes, !r->targets->lean || g->causes.wakeups);
-	json_workload__write_tasks(w, &g->causes, !r->targets->lean || g->causes.wakeups);
+	causes = !r->targets->lean || g->causes.wakeups;
+	json_workload__write_causes(w, &g->causes, causes);
+	json_workload__write_tasks(w, &g->causes, causes);
 	write_outliers(w, g);
 }
 

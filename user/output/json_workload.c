@@ -103,10 +103,10 @@ static void put_share(struct json_writer *w, int64_t part, int64_t whole)
 		json_writer__put_null(w, "share");
 }
 
-/* put_per_wakeup - @ns spread over @complete wakeups, as the text report does */
-static void put_per_wakeup(struct json_writer *w, int64_t ns, uint64_t complete)
+/* put_per_wakeup - @ns spread over @n wakeups, as the text report does */
+static void put_per_wakeup(struct json_writer *w, int64_t ns, uint64_t n)
 {
-	json_writer__put_int_if(w, "per_wakeup_ns", complete, complete ? round_ns((double)ns / (double)complete) : 0);
+	json_writer__put_int_if(w, "per_wakeup_ns", n, n ? round_ns((double)ns / (double)n) : 0);
 }
 
 static void write_workload(struct json_writer *w, const struct workload_desc *wl)
@@ -223,7 +223,7 @@ static void write_events(struct json_writer *w, const struct run_view *v)
 
 void json_workload__write_lean_flight(struct json_writer *w, bool lean, const uint64_t *flight_ns, bool adaptive)
 {
-	bool on = lean && flight_ns[WP_SLOW_THREAD];
+	bool on = lean && lean_adapt__recorder_on(flight_ns);
 
 	/* null: not lean, or no flight recorder; a kind's null: an adaptive one that never had enough of them */
 	json_writer__key(w, "lean_flight_threshold_ns");
@@ -685,6 +685,7 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 		.explained = r->traced && !wl->user_only && !r->agg.lean,
 		.complete = r->agg.by_label[LABEL_COMPLETE],
 	};
+	bool causes;
 
 	json_writer__begin_object(w);
 	write_workload(w, wl);
@@ -702,8 +703,9 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 	write_stats(w, &v);
 	write_sub_phases(w, &v);
 	/* --lean: the slow wakeups' causes, from their flight records, if any came */
-	json_workload__write_causes(w, &r->agg.causes, v.explained || (v.phased && r->agg.causes.wakeups));
-	json_workload__write_tasks(w, &r->agg.causes, v.explained || (v.phased && r->agg.causes.wakeups));
+	causes = v.explained || (v.phased && r->agg.causes.wakeups);
+	json_workload__write_causes(w, &r->agg.causes, causes);
+	json_workload__write_tasks(w, &r->agg.causes, causes);
 	write_migrations(w, &v);
 	write_outliers(w, &v);
 	json_writer__end_object(w);

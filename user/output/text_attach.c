@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "lean_adapt.h"
 #include "parse.h"
 #include "text_attach.h"
 #include "text_workload.h"
@@ -198,7 +199,7 @@ static void print_phases(FILE *out, const struct attach_report *r)
 	if (g->idle_exit.count)
 		text_workload__stats_row(out, "idle_exit", &g->idle_exit);
 	/* a lean run sees idle CPUs with its flight recorder alone */
-	if (r->targets->lean && !r->run->lean_flight_ns[WP_SLOW_THREAD])
+	if (r->targets->lean && !lean_adapt__recorder_on(r->run->lean_flight_ns))
 		fprintf(out, "  another CPU queued %" PRIu64 " of them (lean mode without its flight recorder does not "
 			"see idle CPUs)\n", g->remote_wakeups);
 	else

@@ -202,7 +202,7 @@ void text_design__print_text(FILE *out, const struct design_run *r)
 		if (r->session_opts.lean)
 			text_workload__lean_tracing(out, "the waker's syscall and the wait named from registers,\n"
 						    "             not timed, no CPU time by thread,", NULL, false, -1,
-					    &r->session.lean);
+						    &r->session.lean);
 	}
 	print_figures(out, r);
 	if (!r->traced.ran)

@@ -111,7 +111,7 @@ void text_workload__lean_tracing(FILE *out, const char *lacks, const uint64_t *f
 
 	fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
 		"             record per wakeup; %s\n", lacks);
-	if (flight_ns && flight_ns[WP_SLOW_THREAD]) {
+	if (lean_adapt__recorder_on(flight_ns)) {
 		if (adaptive)
 			fprintf(out, "             and only a wakeup over the running p99 of waking to switch-in of its\n"
 				"             kind of waker is explained (--threshold-us fixes it), from its CPU's last\n"
@@ -391,7 +391,7 @@ void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight
 	if (!lean)
 		fprintf(out, ", each phase split by cause (us;\n"
 			"'grew most': the phase furthest over its median, by how much):\n");
-	else if (!flight_ns || !flight_ns[WP_SLOW_THREAD])
+	else if (!lean_adapt__recorder_on(flight_ns))
 		fprintf(out, ", their phases (us; no causes: --lean;\n"
 			"'grew most': the phase furthest over its median, by how much):\n");
 	else if (adaptive)
