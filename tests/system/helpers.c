@@ -166,6 +166,37 @@ pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out,
 	return pid;
 }
 
+pid_t spawn_held(char *const args[], void (*body)(void), int in, int *go)
+{
+	int p[2], null;
+	pid_t pid;
+	char b;
+
+	cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &b, 1) != 1)
+			_exit(97);
+		null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (in >= 0)
+			dup2(in, 0);
+		close_range(3, ~0U, 0);
+		if (body) {
+			body();
+			_exit(0);
+		}
+		execvp(args[0], args);
+		_exit(98);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
 const char *workload_path(const char *name, char *buf, size_t len)
 {
 	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");

@@ -73,6 +73,16 @@ struct child_setup {
  */
 pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out, int *err);
 
+/*
+ * spawn_held - fork a child held before it does anything until a byte
+ * comes down the pipe whose write end goes into @go: then it runs @body, or
+ * execs @args (found in PATH) when @body is NULL. Its pid is the program's
+ * from the start, so a tracer attached to it first sees all of its life.
+ * Its input is @in (-1: this process's), its output goes to /dev/null, and
+ * it keeps none of this process's other files.
+ */
+pid_t spawn_held(char *const args[], void (*body)(void), int in, int *go);
+
 /* what a standalone workload (burst-queue, spawn, ...) run by a test left: how it ended, what it wrote */
 struct workload_outcome {
 	int status;		/* as waitpid() gave it */

@@ -79,41 +79,17 @@ static struct collector *open_attached(struct event_log *log, int enter_nr, bool
 }
 
 /*
- * start_tracked - fork a child that is tracked before it does anything:
- * it waits for the go, then runs @body, or execs @args when @body is NULL.
- * Its input is @in (-1: this process's), its output goes to /dev/null, and
- * it keeps none of this process's other files.
+ * start_tracked - a child tracked before it does anything (spawn_held()):
+ * it runs @body, or execs @args when @body is NULL, with @in as its input
  */
 static pid_t start_tracked(struct collector *c, char *const args[], void (*body)(void), int in)
 {
-	int go[2], null;
-	pid_t pid;
-	char b;
+	int go;
+	pid_t pid = spawn_held(args, body, in, &go);
 
-	cr_assert_eq(pipe2(go, O_CLOEXEC), 0);
-	pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		close(go[1]);
-		if (read(go[0], &b, 1) != 1)
-			_exit(97);
-		null = open("/dev/null", O_WRONLY);
-		dup2(null, 1);
-		dup2(null, 2);
-		if (in >= 0)
-			dup2(in, 0);
-		close_range(3, ~0U, 0);
-		if (body) {
-			body();
-			_exit(0);
-		}
-		execv(args[0], args);
-		_exit(98);
-	}
-	close(go[0]);
 	cr_assert_eq(collector__track(c, pid), 0);
-	cr_assert_eq(write(go[1], "g", 1), 1);
-	close(go[1]);
+	cr_assert_eq(write(go, "g", 1), 1);
+	close(go);
 	return pid;
 }
 

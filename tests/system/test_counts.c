@@ -12,7 +12,6 @@
 #include <criterion/parameterized.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,32 +80,6 @@ static void wait_attached(pid_t pid, const char *what)
 	cr_assert_fail("%s did not attach within 30 s", what);
 }
 
-/*
- * held_child - @argv started, held before its exec until a byte comes down
- * the pipe whose write end goes into @go: its pid is the program's from the
- * start, so tracers attached to it first see all of its life
- */
-static pid_t held_child(char *const argv[], int *go)
-{
-	int p[2], null;
-	pid_t pid;
-	char c;
-
-	cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
-	pid = fork();
-	cr_assert_geq(pid, 0);
-	if (!pid) {
-		null = open("/dev/null", O_WRONLY);
-		if (null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 || read(p[0], &c, 1) != 1)
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
-}
-
 /* wait_exit - @pid's status, once it ends within @seconds; fails the test if it does not */
 static int wait_exit(pid_t pid, const char *what, double seconds)
 {
@@ -173,7 +146,7 @@ ParameterizedTest(struct count_case *c, counts, every_wakeup_of_a_messaging_benc
 	f = temp_output("counts", json);
 	fclose(f);
 
-	bench = held_child(messaging, &go);
+	bench = spawn_held(messaging, NULL, -1, &go);
 	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)bench);
 	witness = spawn_piped(witness_args, NULL, &w_out, &w_err);
 	read_line(w_err, line, sizeof(line));
