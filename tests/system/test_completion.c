@@ -208,6 +208,8 @@ Test(completion, values_complete_to_their_choices_and_numbers_to_nothing)
 
 	complete(&offered, (const char *const[]){ "--pid", "1", "--order", "c", NULL });
 	expect_exactly(&offered, (const char *const[]){ "count", "cost", NULL });
+	complete(&offered, (const char *const[]){ "--pid", "1", "--explain", "", NULL });
+	expect_exactly(&offered, (const char *const[]){ "slow", "all", NULL });
 	complete(&offered, (const char *const[]){ "--workload", "eventfd", "--samples", "", NULL });
 	expect_exactly(&offered, (const char *const[]){ NULL });
 	/* not a file name where a number goes */

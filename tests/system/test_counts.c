@@ -112,13 +112,13 @@ static void read_line(int fd, char *buf, size_t len)
 
 /* copied into the test's own process: no pointer into this one */
 struct count_case {
-	char mode[8];
+	char explain[8];	/* --explain's value; "": attach mode's default, slow */
 	bool lean;
 };
 
 static struct count_case count_cases[] = {
-	{ "full", false },
-	{ "lean", true },
+	{ "all", false },
+	{ "", true },
 };
 
 ParameterizedTestParameters(counts, every_wakeup_of_a_messaging_benchmark_is_counted_as_a_witness_counts_it)
@@ -132,7 +132,7 @@ ParameterizedTest(struct count_case *c, counts, every_wakeup_of_a_messaging_benc
 	char pid_arg[16], json[64], line[256], witness_out[4096];
 	char *witness_args[] = { (char *)wake_count, "0", pid_arg, NULL };
 	char *tracer_args[] = { (char *)wakeprobe_path(), "--pid", pid_arg, "--json", json, "--outliers", "0",
-				c->lean ? "--lean" : NULL, NULL };
+				c->explain[0] ? "--explain" : NULL, c->explain, NULL };
 	int go, w_out, w_err, t_out, t_err, status;
 	pid_t bench, witness, tracer;
 	unsigned long long counted;
@@ -184,7 +184,8 @@ ParameterizedTest(struct count_case *c, counts, every_wakeup_of_a_messaging_benc
 			     "    n += e['lean_woke_running'] + e['lean_wakeup_unpaired'] + e['lean_no_storage']\n"
 			     "assert n == %llu, (n, %llu, e, d['wakeups'])\n",
 			     c->lean, counted, counted),
-		  "%s: the counts differ (witness %llu)", c->mode, counted);
-	printf("counts: %s: the witness and wakeprobe counted %llu wakeups alike\n", c->mode, counted);
+		  "--explain %s: the counts differ (witness %llu)", c->lean ? "slow" : "all", counted);
+	printf("counts: --explain %s: the witness and wakeprobe counted %llu wakeups alike\n", c->lean ? "slow" : "all",
+	       counted);
 	unlink(json);
 }

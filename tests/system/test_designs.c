@@ -325,7 +325,7 @@ Test(designs, a_lean_run_counts_the_same_hand_offs_and_leaves_out_what_it_did_no
 	cr_assert_eq(fclose(f), 0);
 	skip_unless_traceable();
 	run_ok(args);
-	cr_assert(strstr(ran.out, "\n  tracing    lean (--lean)"), "no lean line:\n%s", ran.out);
+	cr_assert(strstr(ran.out, "\n  tracing    --explain slow"), "no lean line:\n%s", ran.out);
 	cr_assert(strstr(ran.out, "their lengths not timed (no program on syscalls)\n"), "%s", ran.out);
 	cr_assert_null(strstr(ran.out, "\nWhere the time of "), "a cause table in a lean run:\n%s", ran.out);
 	woken = count_of(ran.out, "switches=200", "futex_woken");

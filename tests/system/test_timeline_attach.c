@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +21,33 @@
 
 TestSuite(timeline_attach, .timeout = 120);
 
-Test(timeline_attach, a_traced_command_gets_a_timeline_with_every_eventfd_wakeup_tiled_and_its_arrow)
+/*
+ * Both ways of tracing: --explain all streams what ran on the CPUs; the
+ * default, slow, draws every wakeup from its one record and the CPUs from
+ * the flight records of the slow ones, here every wakeup over 1 us
+ */
+struct timeline_case {
+	char explain[8];
+	char threshold_us[8];
+};
+
+static struct timeline_case timeline_cases[] = {
+	{ "all", "0" },
+	{ "slow", "1" },
+};
+
+ParameterizedTestParameters(timeline_attach, a_traced_command_gets_a_timeline_with_every_eventfd_wakeup_tiled_and_its_arrow)
+{
+	return cr_make_param_array(struct timeline_case, timeline_cases,
+				   sizeof(timeline_cases) / sizeof(timeline_cases[0]));
+}
+
+ParameterizedTest(struct timeline_case *c, timeline_attach,
+		  a_traced_command_gets_a_timeline_with_every_eventfd_wakeup_tiled_and_its_arrow)
 {
 	char dir[] = "/tmp/wakeprobe-attach-XXXXXX", file[128], path[PATH_MAX];
-	char *args[] = { "--perfetto", file, "--", (char *)workload_path("eventfd", path, sizeof(path)), "--samples",
-			 "200", NULL };
+	char *args[] = { "--explain", c->explain, "--threshold-us", c->threshold_us, "--perfetto", file, "--",
+			 (char *)workload_path("eventfd", path, sizeof(path)), "--samples", "200", NULL };
 	static struct wakeprobe_ran r;
 	long n;
 

@@ -79,8 +79,8 @@ Test(attach_lean, a_record_is_a_complete_wakeup_with_only_what_lean_mode_measure
 	cr_assert_eq(r->sr.phase_ns[PHASE_NOTIFY_KERNEL] + r->sr.phase_ns[PHASE_RESUME_KERNEL], 0);
 	cr_assert_eq(r->wake_to_run_ns, 9000);
 	cr_assert_eq(r->sr.total_ns, 9000, "first mark to last: the waking to the switch-in");
-	cr_assert_eq(r->absent[PHASE_NOTIFY_KERNEL], ATTACH_ABSENT_LEAN);
-	cr_assert_eq(r->absent[PHASE_RESUME_KERNEL], ATTACH_ABSENT_LEAN);
+	cr_assert_eq(r->absent[PHASE_NOTIFY_KERNEL], ATTACH_ABSENT_WAKER_NO_SYSCALL, "a tracked thread woke it");
+	cr_assert_eq(r->absent[PHASE_RESUME_KERNEL], ATTACH_ABSENT_UNTIMED, "its wait was not seen: untimed");
 	cr_assert_eq(r->absent[PHASE_WAKE_ENQUEUE], ATTACH_PRESENT);
 	cr_assert_eq(r->absent[PHASE_RUNQ_WAIT], ATTACH_PRESENT);
 	cr_assert_eq(r->notify_to_return_ns, -1, "no syscall traced");
@@ -188,13 +188,22 @@ Test(attach_lean, the_names_written_with_a_wakeup_name_its_mechanism_from_both_e
 		uint32_t wait_arg2;
 		enum mech_family family;
 		const char *mechanism;
+		/* as the full engine has them without --syscall-phases */
+		enum attach_absence notify_absent, resume_absent;
 	} cases[] = {
-		{ WP_WAKER_SYSCALL, SYS_write, EFD, 0, SYS_read, EFD, 0, MECH_EVENTFD, "eventfd write -> read" },
+		{ WP_WAKER_SYSCALL, SYS_write, EFD, 0, SYS_read, EFD, 0, MECH_EVENTFD, "eventfd write -> read",
+		  ATTACH_ABSENT_UNTIMED, ATTACH_ABSENT_UNTIMED },
 		{ WP_WAKER_SYSCALL, SYS_futex, WORD, FUTEX_WAKE_PRIVATE, SYS_futex, WORD, FUTEX_WAIT_PRIVATE,
-		  MECH_FUTEX, "futex 0x7f0042a0 wake -> wait" },
+		  MECH_FUTEX, "futex 0x7f0042a0 wake -> wait", ATTACH_ABSENT_UNTIMED,
+		  ATTACH_ABSENT_UNTIMED },
 		{ WP_WAKER_TRACKED, -1, 0, 0, SYS_futex, WORD, FUTEX_WAIT_PRIVATE, MECH_FUTEX,
-		  "thread producer 2001 -> futex 0x7f0042a0 wait" },
-		{ WP_WAKER_IRQ, -1, 0, 0, SYS_clock_nanosleep, 1, 0, MECH_IRQ, "interrupt -> clock_nanosleep" },
+		  "thread producer 2001 -> futex 0x7f0042a0 wait", ATTACH_ABSENT_WAKER_NO_SYSCALL,
+		  ATTACH_ABSENT_UNTIMED },
+		{ WP_WAKER_IRQ, -1, 0, 0, SYS_clock_nanosleep, 1, 0, MECH_IRQ, "interrupt -> clock_nanosleep",
+		  ATTACH_ABSENT_WAKER_INTERRUPT, ATTACH_ABSENT_UNTIMED },
+		/* a page fault's sleep: no syscall returns */
+		{ WP_WAKER_SOFTIRQ, -1, 0, 0, -1, 0, 0, MECH_SOFTIRQ, "softirq -> sleep outside a syscall",
+		  ATTACH_ABSENT_WAKER_INTERRUPT, ATTACH_ABSENT_NO_WAIT_SYSCALL },
 	};
 	size_t n = sizeof(cases) / sizeof(cases[0]);
 
@@ -204,7 +213,8 @@ Test(attach_lean, the_names_written_with_a_wakeup_name_its_mechanism_from_both_e
 		uint64_t t = T0 + i * 100000;
 
 		add_named(ev_lean(t + 9000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, t, t + 2000,
-				  cases[i].cls == WP_WAKER_IRQ ? WP_LEAN_WAKER_IRQ : 0),
+				  cases[i].cls == WP_WAKER_IRQ ? WP_LEAN_WAKER_IRQ :
+				  cases[i].cls == WP_WAKER_SOFTIRQ ? WP_LEAN_WAKER_SOFTIRQ : 0),
 			  cases[i].cls, cases[i].waker_nr, cases[i].waker_arg, cases[i].waker_arg2, 1, cases[i].wait_nr,
 			  cases[i].wait_arg, cases[i].wait_arg2);
 	}
@@ -214,15 +224,15 @@ Test(attach_lean, the_names_written_with_a_wakeup_name_its_mechanism_from_both_e
 
 		cr_assert(r->named, "case %zu", i);
 		cr_assert_eq(r->waker.cls, cases[i].cls, "case %zu", i);
-		cr_assert_str_eq(r->mechanism, cases[i].mechanism, "case %zu", i);
+		cr_assert_str_eq(r->mechanism, cases[i].mechanism, "case %zu: %s", i, r->mechanism);
 		cr_assert_eq(r->family, cases[i].family, "case %zu", i);
 		cr_assert(r->wait.known && r->wait.untimed, "case %zu", i);
 		cr_assert_eq(r->wait.nr, cases[i].wait_nr, "case %zu", i);
 		cr_assert_eq(r->wait.arg, cases[i].wait_arg, "case %zu", i);
 		cr_assert_eq(r->wait.arg2, cases[i].wait_arg2, "case %zu", i);
 		cr_assert_eq(r->sr.notify_nr, cases[i].cls == WP_WAKER_SYSCALL ? cases[i].waker_nr : -1, "case %zu", i);
-		cr_assert_eq(r->absent[PHASE_NOTIFY_KERNEL], ATTACH_ABSENT_LEAN, "case %zu", i);
-		cr_assert_eq(r->absent[PHASE_RESUME_KERNEL], ATTACH_ABSENT_LEAN, "case %zu", i);
+		cr_assert_eq(r->absent[PHASE_NOTIFY_KERNEL], cases[i].notify_absent, "case %zu", i);
+		cr_assert_eq(r->absent[PHASE_RESUME_KERNEL], cases[i].resume_absent, "case %zu", i);
 		cr_assert_eq(r->sr.label, LABEL_COMPLETE, "case %zu", i);
 	}
 	cr_assert(got[0].waker.untimed && got[0].waker.fd_kind == FD_KIND_EVENTFD && got[0].wait.fd_kind == FD_KIND_EVENTFD);

@@ -326,7 +326,7 @@ Test(attach_recording, a_recorded_lean_run_replays_into_the_live_report_byte_for
 
 	live_init(&l);
 	live = record_lean_run(&l, &file);
-	cr_assert(strstr(live, "  tracing    lean (--lean)"), "%s", live);
+	cr_assert(strstr(live, "  tracing    --explain slow"), "%s", live);
 	cr_assert(strstr(live, "via eventfd write -> read"), "named from both ends:\n%s", live);
 	cr_assert(strstr(live, "Where the time of the 5 slow wakeups the flight recorder explained went (of 40 "
 			       "complete"), "%s", live);

@@ -74,7 +74,7 @@ Test(attach_json, the_document_says_it_is_attach_mode_and_has_every_key_docs_jso
 			"assert list(d['absent']) == list(d['stats'])[:6]\n"
 			"for why in d['absent'].values():\n"
 			"    assert list(why) == ['present', 'no_user_stamp', 'waker_no_syscall', 'waker_untracked', "
-			"'waker_interrupt', 'entry_unseen', 'no_wait_syscall', 'slept_again', 'labelled', 'lean', 'untimed'], why\n"
+			"'waker_interrupt', 'entry_unseen', 'no_wait_syscall', 'slept_again', 'labelled', 'untimed'], why\n"
 			"has(d['sub_phases'], 'target_idle remote_wakeups')\n"
 			"%s"
 			"for name, s in dists:\n"

@@ -193,6 +193,23 @@ Test(options, lean_mode_goes_with_a_workload_and_its_outputs)
 	cr_assert(opts.lean);
 }
 
+Test(options, attach_mode_explains_the_slow_wakeups_and_a_workload_every_one_by_default)
+{
+	cr_assert_eq(PARSE("--pid", "12"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.lean && opts.explain == EXPLAIN_SLOW, "attach mode pairs in the kernel by default");
+	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--perfetto", "t.json", "--", "sleep", "1"), OPTIONS_RUN, "%s",
+		     err);
+	cr_assert(opts.lean, "a recording and a timeline are made from the per-wakeup records");
+	cr_assert_eq(PARSE("--pid", "12", "--explain", "all"), OPTIONS_RUN, "%s", err);
+	cr_assert(!opts.lean && opts.explain == EXPLAIN_ALL);
+	cr_assert_eq(PARSE("--pid", "12", "--syscall-phases"), OPTIONS_RUN, "%s", err);
+	cr_assert(!opts.lean, "timing the syscalls streams them: the whole run is explained");
+	cr_assert_eq(PARSE("--workload", "eventfd"), OPTIONS_RUN, "%s", err);
+	cr_assert(!opts.lean && opts.explain == EXPLAIN_ALL, "a workload explains every wakeup by default");
+	cr_assert_eq(PARSE("--workload", "eventfd", "--explain", "slow", "--lean"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.lean, "--lean is --explain slow: both may be given");
+}
+
 Test(options, listing_workloads_needs_no_workload)
 {
 	cr_assert_eq(PARSE("--list-workloads"), OPTIONS_RUN);
@@ -268,7 +285,12 @@ static struct bad_case bad_cases[] = {
 	{ { "record", "-o", "r.wpr", "--workload", "eventfd", "--lean" }, "drop --lean to record a workload" },
 	{ { "--workload", "eventfd", "--lean", "--perfetto", "t.json" }, "drop --lean for a timeline" },
 	{ { "--workload", "spawn", "--lean", "--threshold-us", "50" }, "--threshold-us is for the paced paths" },
-	{ { "--pid", "12", "--lean", "--perfetto", "t.json" }, "drop --lean for a timeline" },
+	{ { "--explain", "some" }, "--explain wants 'slow' or 'all', not 'some'" },
+	{ { "--pid", "12", "--lean", "--explain", "all" }, "--lean and --explain all ask for two ways" },
+	{ { "--pid", "12", "--explain", "all", "--explain", "slow" }, "--explain all and --explain slow ask" },
+	{ { "--workload", "eventfd", "--explain", "all", "--no-trace" }, "--explain all is a way of tracing" },
+	{ { "--pid", "12", "--explain", "slow", "--syscall-phases" }, "--explain slow traces no syscall" },
+	{ { "report", "run.wpr", "--explain", "all" }, "--explain is fixed by the recording" },
 	{ { "report", "run.wpr", "--lean" }, "--lean is fixed by the recording" },
 	{ { "--pid", "12", "--lean", "--syscall-phases" }, "--lean traces no syscall and --syscall-phases" },
 	{ { "--workload", "eventfd", "--syscall-phases" }, "--syscall-phases is for attach mode" },

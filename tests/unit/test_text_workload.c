@@ -180,23 +180,23 @@ Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
 	text_workload__outliers_legend(out, true, NULL, false);
-	cr_assert_str_eq(written(), ", their phases (us; no causes: --lean;\n"
+	cr_assert_str_eq(written(), ", their phases (us; no causes: --explain slow;\n"
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(250000), false);
 	cr_assert_str_eq(written(), ", their phases (us;\n"
-			 "'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
-			 "waking to switch-in took 250 us or more brought its CPU's last switches, idle\n"
-			 "transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs are not\n"
-			 "traced, so their time shows as the task they came in on, or idle:\n");
+			 "'grew most': the phase furthest over its median, by how much). With --explain slow,\n"
+			 "a wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
+			 "idle transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs\n"
+			 "are not traced, so their time shows as the task they came in on, or idle:\n");
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(250000), true);
-	cr_assert(strstr(written(), "With --lean, a wakeup over\nthe running p99 of its kind brought its CPU's last"),
+	cr_assert(strstr(written(), "With --explain slow,\na wakeup over the running p99 of its kind brought its CPU's last"),
 		  "%s", text);
 	/* no flight recorder (--outliers 0) */
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(0), false);
-	cr_assert(strstr(written(), "no causes: --lean"), "%s", text);
+	cr_assert(strstr(written(), "no causes: --explain slow"), "%s", text);
 }
 
 /* set_part - @ns of phase @k of @r was @iv's cause: a named interval, or own work when @iv is NULL */
@@ -321,10 +321,10 @@ Test(text_workload, a_lean_outlier_without_flight_records_has_four_phases_and_no
 	text_workload__print_outlier_body(out, &r, NULL, ct);
 	cr_assert_str_eq(written(),
 		"  woken from CPU 0 onto CPU 1, queued there (the wake list: an IPI), which was idle\n"
-		"  notify              1.00  (causes not traced: --lean)\n"
-		"  wake_enqueue        4.00  (causes not traced: --lean)\n"
-		"  runq_wait          50.00  (causes not traced: --lean)\n"
-		"  resume              0.80  (causes not traced: --lean)\n");
+		"  notify              1.00  (causes not traced: --explain slow)\n"
+		"  wake_enqueue        4.00  (causes not traced: --explain slow)\n"
+		"  runq_wait          50.00  (causes not traced: --explain slow)\n"
+		"  resume              0.80  (causes not traced: --explain slow)\n");
 
 	/* with its CPU's flight records, its phases are split */
 	again();
@@ -404,9 +404,9 @@ Test(text_workload, the_lean_tracing_lines_say_what_lean_mode_left_out)
 
 	text_workload__lean_tracing(out, "notify and resume are not split,", NULL, false, -1, &c);
 	cr_assert_str_eq(written(),
-		"  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
-		"             record per wakeup; notify and resume are not split,\n"
-		"             and nothing explains a wakeup (without --lean each is split by cause)\n"
+		"  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the\n"
+		"             kernel, one record per wakeup; notify and resume are not split,\n"
+		"             and nothing explains a wakeup (--explain all splits each by cause)\n"
 		"             wakes that found the thread on its CPU or preempted, not recorded: 7\n");
 }
 
@@ -416,8 +416,8 @@ Test(text_workload, the_lean_tracing_lines_say_how_many_slow_wakeups_their_fligh
 
 	text_workload__lean_tracing(out, "no syscall,", flight_ns(50000), false, 3, &c);
 	cr_assert_str_eq(written(),
-		"  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
-		"             record per wakeup; no syscall,\n"
+		"  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the\n"
+		"             kernel, one record per wakeup; no syscall,\n"
 		"             and only a wakeup whose waking to switch-in took 50 us or more is explained,\n"
 		"             from its CPU's last switches, idle transitions and interrupts (the flight recorder): 3 of them\n"
 		"             wakes that found the thread on its CPU or preempted, not recorded: 1\n"
@@ -819,7 +819,7 @@ Test(text_workload, a_path_without_a_kernel_has_a_total_and_the_syscalls_of_its_
 	again();
 	r->agg.lean = true;
 	text_workload__print_text(out, &cfg, r);
-	cr_assert(has_line(written(), "Syscalls made by the waiter inside its waits: not traced (--lean)"), "%s", text);
+	cr_assert(has_line(written(), "Syscalls made by the waiter inside its waits: not traced (--explain slow)"), "%s", text);
 	free(r);
 }
 
@@ -858,16 +858,16 @@ Test(text_workload, a_lean_run_has_four_phases_and_says_what_it_did_not_see)
 	doc = written();
 	expect_lines(doc, (const char *const[]){
 		"  events     0 recorded, 0 dropped (BPF ring buffer full), 0 lost to skipped BPF runs",
-		"  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one",
-		"             record per wakeup; notify and resume are not split into user and kernel,",
-		"             and nothing explains a wakeup (without --lean each is split by cause)",
+		"  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the",
+		"             kernel, one record per wakeup; notify and resume are not split into user and kernel,",
+		"             and nothing explains a wakeup (--explain all splits each by cause)",
 		"             wakes that found the thread on its CPU or preempted, not recorded: 9",
 		"Phases of the 2 complete wakeups (they add up to the total of each one):",
 		STATS_HEADER,
 		rows[0], rows[1], rows[2], rows[3], rows[4],
 		"",
 		"Queued from another CPU: 1 of 2 wakeups (lean mode does not see idle",
-		"CPUs, interrupts or preemptions: without --lean the report has them)",
+		"CPUs, interrupts or preemptions: --explain all has them)",
 		"total, notify -> woken",
 		"notify", "wake_enqueue", "runq_wait", "resume",
 		NULL,
@@ -1051,7 +1051,7 @@ Test(text_workload, an_untraced_comparison_has_totals_alone_and_a_lean_one_says_
 	r->traced = true;
 	text_workload__print_comparison(out, &cfg, wl, (const struct run_result *const *)&r, 1);
 	expect_lines(written(), (const char *const[]){
-		"--lean: the syscalls were not traced, so notify kernel and resume kernel hold the whole",
+		"--explain slow: the syscalls were not traced, so notify kernel and resume kernel hold the whole",
 		"notify (t_notify -> sched_waking) and resume (switch-in -> t_woken).",
 		"",
 		"dropped: events the BPF side could not record, plus program runs the kernel skipped.",

@@ -164,7 +164,6 @@ static const char *const absence_names[NR_ATTACH_ABSENCES] = {
 	[ATTACH_ABSENT_NO_WAIT_SYSCALL] = "no_wait_syscall",
 	[ATTACH_ABSENT_SLEPT_AGAIN] = "slept_again",
 	[ATTACH_ABSENT_LABELLED] = "labelled",
-	[ATTACH_ABSENT_LEAN] = "lean",
 	[ATTACH_ABSENT_UNTIMED] = "untimed",
 };
 
@@ -178,7 +177,6 @@ static const char *const absence_texts[NR_ATTACH_ABSENCES] = {
 	[ATTACH_ABSENT_NO_WAIT_SYSCALL] = "the wakee slept outside a syscall: nothing returns",
 	[ATTACH_ABSENT_SLEPT_AGAIN] = "the wakee slept again in its wait syscall before it returned",
 	[ATTACH_ABSENT_LABELLED] = "the wakeup is not complete (see its label)",
-	[ATTACH_ABSENT_LEAN] = "--lean traces no syscall",
 	[ATTACH_ABSENT_UNTIMED] = "syscalls are named, not timed, without --syscall-phases",
 };
 
@@ -356,7 +354,7 @@ static struct cpu_slot *cpu_slot(struct attach *a, uint32_t cpu)
 
 /* ---------------------------------------------------------------- results */
 
-static enum attach_absence notify_absence(const struct waker_info *w)
+enum attach_absence attach__notify_absence(const struct waker_info *w)
 {
 	switch (w->cls) {
 	case WP_WAKER_SYSCALL:
@@ -414,7 +412,7 @@ static void fill_phases(struct attach_result *r, const struct build *b, enum att
 	int k;
 
 	r->absent[PHASE_NOTIFY_USER] = ATTACH_ABSENT_NO_USER_STAMP;
-	r->absent[PHASE_NOTIFY_KERNEL] = notify_absence(&r->waker);
+	r->absent[PHASE_NOTIFY_KERNEL] = attach__notify_absence(&r->waker);
 	r->absent[PHASE_WAKE_ENQUEUE] = ATTACH_PRESENT;
 	r->absent[PHASE_RUNQ_WAIT] = ATTACH_PRESENT;
 	r->absent[PHASE_RESUME_KERNEL] = resume;

@@ -62,7 +62,6 @@ enum attach_absence {
 	ATTACH_ABSENT_NO_WAIT_SYSCALL,	/* the wakee slept outside a syscall: nothing returns */
 	ATTACH_ABSENT_SLEPT_AGAIN,	/* the wakee slept again in its wait syscall before it returned */
 	ATTACH_ABSENT_LABELLED,		/* not complete (see the label): no phase is measured */
-	ATTACH_ABSENT_LEAN,		/* --lean traces no syscall: notify_kernel, resume_kernel */
 	ATTACH_ABSENT_UNTIMED,		/* no program ran on syscalls (no --syscall-phases): not timed */
 	NR_ATTACH_ABSENCES,
 };
@@ -175,6 +174,8 @@ const struct attach_counters *attach__counters(const struct attach *a);
 
 /* attach__absence_name - "present", "no_user_stamp", "waker_untracked", ... */
 const char *attach__absence_name(enum attach_absence why);
+/* attach__notify_absence - why a wakeup by @w has no notify_kernel, if it has none */
+enum attach_absence attach__notify_absence(const struct waker_info *w);
 /* attach__absence_describe - the reason as a sentence fragment: "the waker is another process ..." */
 const char *attach__absence_describe(enum attach_absence why);
 

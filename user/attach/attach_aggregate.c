@@ -147,7 +147,7 @@ static void futex_tid(struct attach_futex *f, uint32_t tid)
 /*
  * wait_ended - did @r end its wait? Timed, once its syscall returned: one
  * that slept again is still the same wait. Untimed (no program on syscalls,
- * or --lean), the switch-in is taken for its end: a wait that sleeps twice
+ * --explain slow too), the switch-in is taken for its end: a wait that sleeps twice
  * in one syscall counts twice.
  */
 static bool wait_ended(const struct attach_result *r)
@@ -156,7 +156,6 @@ static bool wait_ended(const struct attach_result *r)
 	case ATTACH_PRESENT:
 		return true;
 	case ATTACH_ABSENT_UNTIMED:
-	case ATTACH_ABSENT_LEAN:
 		return r->sr.label == LABEL_COMPLETE;
 	default:
 		return false;

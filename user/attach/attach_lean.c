@@ -294,7 +294,10 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 		sr->total_ns = (int64_t)(e->ts_ns - r->waking_ns);
 		sr->phase_ns[PHASE_WAKE_ENQUEUE] = (int64_t)(r->wakeup_ns - r->waking_ns);
 		sr->phase_ns[PHASE_RUNQ_WAIT] = (int64_t)(e->ts_ns - r->wakeup_ns);
-		res.absent[PHASE_NOTIFY_KERNEL] = res.absent[PHASE_RESUME_KERNEL] = ATTACH_ABSENT_LEAN;
+		/* named, not timed: absent as the full engine has them without --syscall-phases */
+		res.absent[PHASE_NOTIFY_KERNEL] = attach__notify_absence(&res.waker);
+		res.absent[PHASE_RESUME_KERNEL] = res.wait.known && !res.wait.start && res.wait.nr < 0 ?
+			ATTACH_ABSENT_NO_WAIT_SYSCALL : ATTACH_ABSENT_UNTIMED;
 		res.absent[PHASE_WAKE_ENQUEUE] = res.absent[PHASE_RUNQ_WAIT] = ATTACH_PRESENT;
 		res.wake_to_run_ns = sr->total_ns;
 		if (wp_lean_flight(r->flags))

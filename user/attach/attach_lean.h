@@ -12,7 +12,8 @@
  * struct attach_result as it arrives, in the words of the full engine
  * (attach.h), for the same aggregate and reports. What lean mode does not
  * trace is said there: no syscall, so notify_kernel and resume_kernel are
- * absent (ATTACH_ABSENT_LEAN), the mechanism named from both ends untimed,
+ * absent as the full engine has them untimed (ATTACH_ABSENT_UNTIMED, or why
+ * there is no syscall), the mechanism named from both ends,
  * and no explanation but for a slow wakeup (--threshold-us): its record
  * comes right after the flight records of its CPU it brought, and those
  * split its wake_enqueue and runq_wait there (explain__sample_lean()). A

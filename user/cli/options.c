@@ -30,6 +30,7 @@ enum {
 	OPT_PROMETHEUS,
 	OPT_PROMETHEUS_EVERY,
 	OPT_LEAN,
+	OPT_EXPLAIN,
 	OPT_SYSCALL_PHASES,
 };
 
@@ -85,12 +86,17 @@ static const struct option_spec specs[] = {
 	  "explain the K slowest wakeups, cause by cause (default " STR(OPT_DEFAULT_OUTLIERS) ", 0: none)", true },
 	{ "threshold-us", OPT_THRESHOLD_US, "T", GROUP_RUN, false, MODE_ANY,
 	  "... among those at least T us slow (default 0)", true },
+	{ "explain", OPT_EXPLAIN, "slow|all", GROUP_RUN, true, MODE_ANY,
+	  "slow: pair each wakeup in the kernel, one record each,\n"
+	  "and split by cause only the slow ones (over the running\n"
+	  "p99 of their kind, or --threshold-us; none with\n"
+	  "--outliers 0) from their CPUs' last switches, interrupts\n"
+	  "and idle transitions; a workload's notify and resume\n"
+	  "stay whole. all: stream every switch, syscall and\n"
+	  "interrupt and split every wakeup (default: slow with\n"
+	  "--pid and -- COMMAND, all for a workload)", false },
 	{ "lean", OPT_LEAN, NULL, GROUP_RUN, true, MODE_ANY,
-	  "trace the least the phases need: one record per wakeup;\n"
-	  "notify and resume stay whole, causes are not traced but\n"
-	  "for the slowest (their CPU's last switches): over the\n"
-	  "running p99 of their kind, or --threshold-us; none with\n"
-	  "--outliers 0", false },
+	  "the same as --explain slow", false },
 	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, MODE_WORKLOAD,
 	  "run the same workload without tracing: totals only", false },
 	{ "timeout", OPT_TIMEOUT, "S", GROUP_RUN, true, MODE_ANY,
@@ -202,8 +208,8 @@ void options__usage(FILE *out)
 		"traces the scheduler and syscalls while it runs, and splits each wakeup's\n"
 		"latency into phases: notify_user, notify_kernel, wake_enqueue, runq_wait,\n"
 		"resume_kernel, resume_user (docs/phases.md says what each one holds).\n"
-		"Or traces a program of yours and explains every wakeup its threads take:\n"
-		"who woke them, through what, and where the time went (docs/attach.md).\n"
+		"Or traces a program of yours: every wakeup its threads take, who woke\n"
+		"them and through what, and where the slow ones' time went (docs/attach.md).\n"
 		"Or runs a whole design for handing work over (the throughput workloads:\n"
 		"burst-queue, spawn, executor, ipc-stream) untraced and traced, and counts\n"
 		"its wakeups and CPU time per task (docs/seeds.md).\n"
@@ -227,8 +233,8 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload all --samples 2000          # compare every path\n"
 		"  sudo wakeprobe --workload cond --outliers 10 --threshold-us 200\n"
 		"  sudo wakeprobe --workload burst-queue --mode cond -- --tasks 100000 --repeat 5\n"
-		"  sudo wakeprobe --workload eventfd -i 0 --lean --outliers 0   # the least observer effect\n"
-		"  sudo wakeprobe --pid 1234 --lean --duration 600       # a long run, lean\n"
+		"  sudo wakeprobe --workload eventfd -i 0 --explain slow --outliers 0   # the least observer effect\n"
+		"  sudo wakeprobe --pid 1234 --explain all --duration 10   # every wakeup split by cause\n"
 		"  sudo wakeprobe --pid 1234 --syscall-phases --duration 10   # time the syscalls too\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
@@ -271,20 +277,32 @@ static enum options_result check_outputs(const struct wp_options *o, char *err, 
 	return OPTIONS_RUN;
 }
 
-/* check_lean - what a lean run cannot give: returns nonzero with @err filled */
-static int check_lean(const struct wp_options *o, char *err, size_t errlen)
+/*
+ * check_explain - settle how the run is traced: --explain as given (@given
+ * names it, "" when it was not), else slow for attach mode and all for a
+ * workload; --syscall-phases needs every syscall, so it asks for all.
+ * Returns nonzero with @err filled when what was given cannot be had.
+ */
+static int check_explain(struct wp_options *o, const char *given, char *err, size_t errlen)
 {
 	err[0] = '\0';
+	if (o->explain == EXPLAIN_DEFAULT)
+		o->explain = options__attach(o) && !o->syscall_phases ? EXPLAIN_SLOW : EXPLAIN_ALL;
+	o->lean = o->explain == EXPLAIN_SLOW;
+	if (!given[0])
+		return 0;
 	if (o->no_trace)
-		snprintf(err, errlen, "--lean is a way of tracing and --no-trace traces nothing: give one of them");
+		snprintf(err, errlen, "%s is a way of tracing and --no-trace traces nothing: give one of them", given);
+	else if (!o->lean)
+		return 0;
 	else if (o->command == CMD_RECORD && o->workload)
-		snprintf(err, errlen, "a workload's recording keeps every event around its samples, which --lean does "
-			 "not trace: drop --lean to record a workload (record --lean is for --pid and -- COMMAND)");
-	else if (o->perfetto_path)
-		snprintf(err, errlen, "--perfetto draws the events around each wakeup, which --lean does not trace: "
-			 "drop --lean for a timeline");
+		snprintf(err, errlen, "a workload's recording keeps every event around its samples, which %s does "
+			 "not trace: drop %s to record a workload (it is for --pid and -- COMMAND)", given, given);
+	else if (o->perfetto_path && !options__attach(o))
+		snprintf(err, errlen, "--perfetto draws the events around each of a workload's wakeups, which %s "
+			 "does not trace: drop %s for a timeline", given, given);
 	else if (o->syscall_phases)
-		snprintf(err, errlen, "--lean traces no syscall and --syscall-phases times them: give one of them");
+		snprintf(err, errlen, "%s traces no syscall and --syscall-phases times them: give one of them", given);
 	return err[0] != '\0';
 }
 
@@ -321,6 +339,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	char workload_option[32] = "";	/* ... that only a workload run takes */
 	char attach_option[32] = "";	/* ... that only attach mode takes */
 	char paced_option[32] = "";	/* ... that a throughput workload does not take */
+	char explain_given[32] = "";	/* --explain or --lean, as given */
 	int opt, longindex = -1;
 	size_t count;
 	uint64_t v;
@@ -406,8 +425,24 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			o->no_trace = true;
 			break;
 		case OPT_LEAN:
-			o->lean = true;
+		case OPT_EXPLAIN: {
+			enum opt_explain e = opt == OPT_LEAN || !strcmp(optarg, "slow") ? EXPLAIN_SLOW : EXPLAIN_ALL;
+
+			if (opt == OPT_EXPLAIN && strcmp(optarg, "slow") && strcmp(optarg, "all")) {
+				snprintf(err, errlen, "--explain wants 'slow' or 'all', not '%s'", parse__shown(optarg));
+				return OPTIONS_BAD;
+			}
+			if (o->explain != EXPLAIN_DEFAULT && o->explain != e) {
+				snprintf(err, errlen, "%s and %s%s%s ask for two ways of tracing: give one of them",
+					 explain_given, as_given, opt == OPT_EXPLAIN ? " " : "",
+					 opt == OPT_EXPLAIN ? optarg : "");
+				return OPTIONS_BAD;
+			}
+			o->explain = e;
+			snprintf(explain_given, sizeof(explain_given), "%s%s%s", as_given, opt == OPT_EXPLAIN ? " " : "",
+				 opt == OPT_EXPLAIN ? optarg : "");
 			break;
+		}
 		case OPT_SYSCALL_PHASES:
 			o->syscall_phases = true;
 			break;
@@ -601,7 +636,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		snprintf(err, errlen, "%s is for attach mode: add --pid PID or -- COMMAND", attach_option);
 		return OPTIONS_BAD;
 	}
-	if (o->lean && check_lean(o, err, errlen))
+	if (check_explain(o, explain_given, err, errlen))
 		return OPTIONS_BAD;
 	if (options__attach(o))
 		return check_outputs(o, err, errlen);

@@ -24,6 +24,13 @@
 #define OPT_MAX_PAIRS		1000
 #define OPT_MAX_PROMETHEUS_EVERY_S	86400
 
+/* --explain: how much of the machine a traced run streams to wakeprobe */
+enum opt_explain {
+	EXPLAIN_DEFAULT,	/* not given: slow in attach mode, all for a workload */
+	EXPLAIN_SLOW,		/* pair in the kernel, one record a wakeup, evidence for the slow ones */
+	EXPLAIN_ALL,		/* stream every switch, syscall and interrupt, explain every wakeup */
+};
+
 enum wp_command {
 	CMD_RUN,		/* wakeprobe --workload NAME, --pid PID or -- CMD: measure and report */
 	CMD_RECORD,		/* wakeprobe record -o FILE ...: the same, and save the inputs */
@@ -66,7 +73,8 @@ struct wp_options {
 	bool order_by_cost;	/* --order cost: the tables by time, not by count */
 	const char *attach_option;	/* the first option given that only attach mode takes ("tid"); NULL: none */
 	bool no_trace;
-	bool lean;		/* --lean: one record per wakeup, paired in the kernel */
+	enum opt_explain explain;	/* as given, then as settled: never EXPLAIN_DEFAULT once parsed */
+	bool lean;		/* explain == EXPLAIN_SLOW: one record per wakeup, paired in the kernel */
 	bool syscall_phases;	/* --syscall-phases: attach mode times notify_kernel and resume_kernel */
 	bool verbose;
 	bool list_workloads;

@@ -157,7 +157,7 @@ static void print_cpu(FILE *out, const struct design_run *r)
 	uint64_t total = census__cpu_ns(c);
 
 	if (r->session_opts.lean) {
-		fprintf(out, "\nCPU time of its threads by name: not traced (--lean records no switch of a thread "
+		fprintf(out, "\nCPU time of its threads by name: not traced (--explain slow records no switch of a thread "
 			"that blocks)\n");
 		return;
 	}
@@ -244,5 +244,5 @@ void text_design__print_lines(FILE *out, const struct design_run *const *runs, c
 		lean |= r->traced.ran && r->session_opts.lean;
 	}
 	if (lean)
-		fprintf(out, "traced ns: traced in lean mode (--lean), one record per wakeup\n");
+		fprintf(out, "traced ns: traced with --explain slow, one record per wakeup\n");
 }

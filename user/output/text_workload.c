@@ -109,8 +109,8 @@ void text_workload__lean_tracing(FILE *out, const char *lacks, const uint64_t *f
 {
 	char p99s[128];
 
-	fprintf(out, "  tracing    lean (--lean): sched_waking, sched_wakeup and sched_switch only, one\n"
-		"             record per wakeup; %s\n", lacks);
+	fprintf(out, "  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the\n"
+		"             kernel, one record per wakeup; %s\n", lacks);
 	if (lean_adapt__recorder_on(flight_ns)) {
 		if (adaptive)
 			fprintf(out, "             and only a wakeup over the running p99 of waking to switch-in of its\n"
@@ -129,7 +129,7 @@ void text_workload__lean_tracing(FILE *out, const char *lacks, const uint64_t *f
 			fprintf(out, "             the p99s at the end, of those woken by %s\n", p99s);
 		}
 	} else {
-		fprintf(out, "             and nothing explains a wakeup (without --lean each is split by cause)\n");
+		fprintf(out, "             and nothing explains a wakeup (--explain all splits each by cause)\n");
 	}
 	fprintf(out, "             wakes that found the thread on its CPU or preempted, not recorded: %" PRIu64 "\n",
 		(uint64_t)c->woke_running);
@@ -370,7 +370,7 @@ void text_workload__print_outlier_body(FILE *out, const struct sample_result *r,
 		/* 28 columns: the parts, and the lines they wrap onto, begin at column 28 */
 		fprintf(out, "  %-14s %9.2f  ", wakeup__phase_name_in(k, r->lean), us((uint64_t)r->phase_ns[k]));
 		if (r->lean && !r->lean_flight)
-			fprintf(out, "(causes not traced: --lean)\n");
+			fprintf(out, "(causes not traced: --explain slow)\n");
 		else
 			print_parts(out, &r->why, k, 28);
 	}
@@ -392,20 +392,20 @@ void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight
 		fprintf(out, ", each phase split by cause (us;\n"
 			"'grew most': the phase furthest over its median, by how much):\n");
 	else if (!lean_adapt__recorder_on(flight_ns))
-		fprintf(out, ", their phases (us; no causes: --lean;\n"
+		fprintf(out, ", their phases (us; no causes: --explain slow;\n"
 			"'grew most': the phase furthest over its median, by how much):\n");
 	else if (adaptive)
 		fprintf(out, ", their phases (us;\n"
-			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup over\n"
-			"the running p99 of its kind brought its CPU's last switches, idle transitions and\n"
-			"interrupts, which split its wake_enqueue and runq_wait; softirqs are not traced, so\n"
-			"their time shows as the task they came in on, or idle:\n");
+			"'grew most': the phase furthest over its median, by how much). With --explain slow,\n"
+			"a wakeup over the running p99 of its kind brought its CPU's last switches, idle\n"
+			"transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs are\n"
+			"not traced, so their time shows as the task they came in on, or idle:\n");
 	else
 		fprintf(out, ", their phases (us;\n"
-			"'grew most': the phase furthest over its median, by how much). With --lean, a wakeup whose\n"
-			"waking to switch-in took %.0f us or more brought its CPU's last switches, idle\n"
-			"transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs are not\n"
-			"traced, so their time shows as the task they came in on, or idle:\n",
+			"'grew most': the phase furthest over its median, by how much). With --explain slow,\n"
+			"a wakeup whose waking to switch-in took %.0f us or more brought its CPU's last switches,\n"
+			"idle transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs\n"
+			"are not traced, so their time shows as the task they came in on, or idle:\n",
 			us(flight_ns[WP_SLOW_THREAD]));
 }
 
@@ -438,7 +438,7 @@ static void print_sub_phases(FILE *out, const struct aggregate *a)
 {
 	if (a->lean) {
 		fprintf(out, "Queued from another CPU: %" PRIu64 " of %" PRIu64 " wakeups (lean mode does not see idle\n"
-			"CPUs, interrupts or preemptions: without --lean the report has them)\n", a->remote_wakeups,
+			"CPUs, interrupts or preemptions: --explain all has them)\n", a->remote_wakeups,
 			a->by_label[LABEL_COMPLETE]);
 		return;
 	}
@@ -488,7 +488,7 @@ void text_workload__print_text(FILE *out, const struct run_config *cfg, const st
 		fprintf(out, "No kernel in this path: a wakeup has a total and no phases; kernel events only\n"
 			"say whether the waiter lost its CPU (those samples are labelled preempted).\n");
 		if (a->lean)
-			fprintf(out, "Syscalls made by the waiter inside its waits: not traced (--lean)\n");
+			fprintf(out, "Syscalls made by the waiter inside its waits: not traced (--explain slow)\n");
 		else
 			fprintf(out, "Syscalls made by the waiter inside its waits: %" PRIu64 "\n", a->waiter_syscalls);
 		text_workload__stats_header(out);
@@ -616,7 +616,7 @@ void text_workload__print_comparison(FILE *out, const struct run_config *cfg, co
 				us(histogram__percentile(h, 50)));
 	}
 	if (cfg->lean)
-		fprintf(out, "--lean: the syscalls were not traced, so notify kernel and resume kernel hold the whole\n"
+		fprintf(out, "--explain slow: the syscalls were not traced, so notify kernel and resume kernel hold the whole\n"
 			"notify (t_notify -> sched_waking) and resume (switch-in -> t_woken).\n");
 	fprintf(out, "\ndropped: events the BPF side could not record, plus program runs the kernel skipped.\n"
 		"The phases are docs/phases.md's; `wakeprobe --workload NAME` shows one path in full.\n");
