@@ -1582,7 +1582,7 @@ static __always_inline void lean_watch(struct lean_task *lt, __u32 cpu)
 	lt->watch_cpu = now;
 }
 
-/* lean_name - attach mode: a WP_LEAN_NAME record for @p, named @comm; @tracked: WP_LEAN_TRACKED or 0 */
+/* lean_name - attach mode: a WP_LEAN_NAME record for @p, named @comm; @tracked: WP_LEAN_TRACKED (and ENDED) or 0 */
 static __always_inline void lean_name(struct task_struct *p, const char *comm, __u16 tracked)
 {
 	struct wp_event *e = ring_reserve(WP_EV_LEAN, bpf_ktime_get_ns());
@@ -1922,6 +1922,13 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 		/* woken while asleep, and leaving a CPU it was never seen to get */
 		if (lt->pending == LEAN_QUEUED)
 			lean_emit(prev, lt, WP_LEAN_NO_SWITCH_IN);
+		/* its last switch-out: attach mode counts the threads that end */
+		if (attach_mode && (prev_state & WP_TASK_DEAD)) {
+			char comm[WP_TASK_COMM_LEN];
+
+			__builtin_memcpy(comm, prev->comm, sizeof(comm));
+			lean_name(prev, comm, WP_LEAN_TRACKED | WP_LEAN_ENDED);
+		}
 		if (wp_switch_slept(prev_state, preempt)) {
 			lt->state = LEAN_ASLEEP;
 			lt->slept_ns = bpf_ktime_get_ns();

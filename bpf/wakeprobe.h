@@ -322,6 +322,8 @@ struct wp_lean_names {
 #define WP_LEAN_NAME		(1 << 8)	/* not a wakeup: the name of task pid (comm, tgid) */
 #define WP_LEAN_TRACKED		(1 << 9)	/* WP_LEAN_NAME: a task of a tracked process */
 #define WP_LEAN_KTHREAD		(1 << 10)	/* WP_LEAN_NAME: a kernel thread */
+/* WP_LEAN_NAME: the task's last switch-out, in TASK_DEAD: it ended (a name record has no flight count) */
+#define WP_LEAN_ENDED		(1 << 11)
 /*
  * A slow wakeup's flight records (--threshold-us): how many of its CPU's
  * switches and idle transitions were copied into the ring just before this

@@ -102,6 +102,25 @@ Test(attach_lean, a_record_is_a_complete_wakeup_with_only_what_lean_mode_measure
 	cr_assert_eq(c->threads_peak, 4);
 }
 
+/*
+ * A thread's last switch-out (TASK_DEAD) is counted as its end; its name
+ * stays for a wakeup it made before it ended, whose record comes later
+ */
+Test(attach_lean, a_thread_that_ends_is_counted_and_still_names_what_it_woke)
+{
+	const struct attach_counters *c;
+
+	add_names();
+	add(ev_lean_name(T0 + 500, WAKER_CPU, WAKER, PROC, "producer", WP_LEAN_TRACKED | WP_LEAN_ENDED));
+	add(ev_lean(T0 + 9000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, T0, T0 + 2000, 0));
+	c = attach_lean__counters(lean);
+	cr_assert_eq(c->exited_threads, 1);
+	cr_assert_eq(c->threads_peak, 4, "an end names no thread");
+	cr_assert_eq(nr_got, 1);
+	cr_assert_str_eq(got[0].waker.comm, "producer");
+	cr_assert_eq(got[0].waker.cls, WP_WAKER_TRACKED);
+}
+
 /* the context the waking ran in names the waker; an interrupt's current is not it */
 Test(attach_lean, the_wakers_context_and_name_say_who_woke_it)
 {

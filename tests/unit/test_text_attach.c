@@ -398,11 +398,12 @@ Test(text_attach, a_lean_run_says_what_it_traced_and_what_it_could_not_see)
 	run.targets.lean = true;
 	counters.threads_peak = 3;
 	counters.new_threads = 1;
+	counters.exited_threads = 2;
 	counters.flight_explained = 2;
 	counters.flight_lost = 1;
 	run.run.lean.woke_running = 6;
 	expect_lines(report(&run.report), (const char *const[]){
-		"  threads    3 named, 1 began while traced (lean mode does not see them end)",
+		"  threads    3 named, 1 began and 2 ended while traced",
 		"  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the",
 		"             kernel, one record per wakeup; the waker's syscall and the wait named from registers, not timed,",
 		"             and nothing explains a wakeup (--explain all splits each by cause)",

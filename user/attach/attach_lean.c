@@ -108,6 +108,12 @@ static void take_name(struct attach_lean *l, const struct wp_lean *r)
 {
 	struct lean_name *n = &l->names[r->pid % LEAN_NAMES];
 
+	/* its name stays: a wakeup it made before its end may still come */
+	if (r->flags & WP_LEAN_ENDED) {
+		l->counters.exited_threads++;
+		return;
+	}
+
 	if (n->tid != r->pid && ++l->counters.threads > l->counters.threads_peak)
 		l->counters.threads_peak = l->counters.threads;
 	n->tid = r->pid;

@@ -90,8 +90,8 @@ static void print_summary(FILE *out, const struct attach_report *r)
 		fprintf(out, " (%" PRIu32 " of the targets exited before)", run->targets_exited);
 	fprintf(out, "\n");
 	if (r->targets->lean)
-		fprintf(out, "  threads    %" PRIu64 " named, %" PRIu64 " began while traced (lean mode does not see "
-			"them end)", c->threads_peak, c->new_threads);
+		fprintf(out, "  threads    %" PRIu64 " named, %" PRIu64 " began and %" PRIu64 " ended while traced",
+			c->threads_peak, c->new_threads, c->exited_threads);
 	else
 		fprintf(out, "  threads    %" PRIu64 " seen at once at most, %" PRIu64 " began and %" PRIu64
 			" ended while traced", c->threads_peak, c->new_threads, c->exited_threads);
