@@ -1393,7 +1393,7 @@ struct lean_task {
 	struct wp_lean_names names;		/* attach mode: its waker's and its wait's, so far */
 	/* attach mode, with the flight recorder: the CPU it last ran on was idle at its waking, since then */
 	__u64 idle_since_ns;
-	__u32 idle_cpu;
+	__u32 last_cpu;		/* the CPU it last ran on, read at its waking */
 	__u32 __pad2;
 };
 
@@ -1740,7 +1740,7 @@ static __always_inline __u32 lean_idle_exit(const struct lean_task *lt)
 
 	if (!lt->idle_since_ns)
 		return 0;
-	cs = cpu_state_of(lt->idle_cpu);
+	cs = cpu_state_of(lt->last_cpu);
 	if (!cs || cs->lean_idle_exit_since_ns != lt->idle_since_ns || cs->lean_idle_exit_ns < lt->waking_ns)
 		return WP_IDLE_EXIT_UNSEEN;
 	after = cs->lean_idle_exit_ns - lt->waking_ns;
@@ -1842,7 +1842,7 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 		lean_waker(&lt->names, lt->flags);
 	/* the idle the CPU it last ran on is in, whose exit it may wait for */
 	lt->idle_since_ns = 0;
-	lt->idle_cpu = last_cpu;
+	lt->last_cpu = last_cpu;
 	if (attach_mode && lean_flight && (cs = cpu_state_of(last_cpu)))
 		lt->idle_since_ns = cs->idle_since_ns;
 	return 0;
@@ -1865,6 +1865,9 @@ int BPF_PROG(lean_sched_wakeup, struct task_struct *p)
 		lt->wakeup_ns = bpf_ktime_get_ns();
 		lt->wakeup_cpu = bpf_get_smp_processor_id();
 		lt->target_cpu = task_cpu(p);
+		/* the wake chose another CPU than the one it last ran on: a migration */
+		if (lt->target_cpu != lt->last_cpu)
+			lt->flags |= WP_LEAN_MOVED;
 		if (lt->state == LEAN_UNKNOWN)
 			lt->flags |= WP_LEAN_STATE_UNKNOWN;
 		lt->pending = LEAN_QUEUED;

@@ -319,6 +319,7 @@ struct wp_lean_names {
 #define WP_LEAN_WAKER_SOFTIRQ	(1 << 4)	/* ... serving a softirq, in irq exit or ksoftirqd */
 #define WP_LEAN_WAKER_UNSURE	(1 << 5)	/* ... its context could not be read: waker_tid may be the interrupted task */
 #define WP_LEAN_NAMES		(1 << 6)	/* not a wakeup: wp_lean_names, of the wakeup next in its ring record */
+#define WP_LEAN_MOVED		(1 << 7)	/* woken onto another CPU than the one it last ran on */
 #define WP_LEAN_NAME		(1 << 8)	/* not a wakeup: the name of task pid (comm, tgid) */
 #define WP_LEAN_TRACKED		(1 << 9)	/* WP_LEAN_NAME: a task of a tracked process */
 #define WP_LEAN_KTHREAD		(1 << 10)	/* WP_LEAN_NAME: a kernel thread */

@@ -121,6 +121,34 @@ Test(attach_lean, a_thread_that_ends_is_counted_and_still_names_what_it_woke)
 	cr_assert_eq(got[0].waker.cls, WP_WAKER_TRACKED);
 }
 
+/*
+ * A wake that chose another CPU than the one the task last ran on, and a
+ * move while it waited to run: each a migration inside the wakeup, from
+ * and to the CPUs the record tells
+ */
+Test(attach_lean, a_wakeup_counts_the_moves_its_record_tells)
+{
+	struct wp_event queued_away = ev_lean(T0 + 29000, WAKER_CPU, 0, WAKEE, WAKER, WAKER_CPU, T0 + 20000,
+					      T0 + 21000, WP_LEAN_MOVED);
+
+	/* placed on WAKEE_CPU, then pulled to WAKER_CPU before it ran */
+	queued_away.lean.target_cpu = WAKEE_CPU;
+	add_names();
+	add(ev_lean(T0 + 9000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, T0, T0 + 2000, 0));
+	add(ev_lean(T0 + 19000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, T0 + 10000, T0 + 12000, WP_LEAN_MOVED));
+	add(queued_away);
+	cr_assert_eq(nr_got, 3);
+	cr_assert_eq(got[0].migrations, 0);
+	cr_assert_eq(got[0].sr.why.migrations, 0);
+	cr_assert_eq(got[1].migrations, 1, "woken onto another CPU");
+	cr_assert_eq(got[1].sr.why.migrated_from, EXPLAIN_CPU_UNKNOWN, "the CPU it left is not recorded");
+	cr_assert_eq(got[1].sr.why.migrated_to, WAKEE_CPU);
+	cr_assert_eq(got[2].migrations, 2, "woken onto another CPU, and moved again before it ran");
+	cr_assert_eq(got[2].sr.why.migrations, 2);
+	cr_assert_eq(got[2].sr.why.migrated_from, WAKEE_CPU);
+	cr_assert_eq(got[2].sr.why.migrated_to, WAKER_CPU);
+}
+
 /* the context the waking ran in names the waker; an interrupt's current is not it */
 Test(attach_lean, the_wakers_context_and_name_say_who_woke_it)
 {

@@ -401,11 +401,14 @@ Test(text_attach, a_lean_run_says_what_it_traced_and_what_it_could_not_see)
 	counters.exited_threads = 2;
 	counters.flight_explained = 2;
 	counters.flight_lost = 1;
+	counters.migrations = 9;
 	run.run.lean.woke_running = 6;
+	run.agg->causes.migrations = 4;
 	expect_lines(report(&run.report), (const char *const[]){
 		"  threads    3 named, 1 began and 2 ended while traced",
 		"  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the",
-		"             kernel, one record per wakeup; the waker's syscall and the wait named from registers, not timed,",
+		"             kernel, one record per wakeup; the waker's syscall and the wait",
+		"             named from registers, not timed,",
 		"             and nothing explains a wakeup (--explain all splits each by cause)",
 		"             wakes that found the thread on its CPU or preempted, not recorded: 6",
 		"WARNING    1 slow wakeups lost their flight records (out of memory): not explained",
@@ -416,6 +419,10 @@ Test(text_attach, a_lean_run_says_what_it_traced_and_what_it_could_not_see)
 		NULL,
 	});
 	cr_assert_null(strstr(text, "the target CPU was idle at"), "%s", text);
+	/* the migrations inside the wakeups explained, not the run's, which it does not see */
+	cr_assert(has_line(text, "migrations of the wakee inside these wakeups: 4 (woken onto another CPU than it last "
+			   "ran on, or moved while it waited)"), "%s", text);
+	cr_assert_null(strstr(text, "sched_migrate_task"), "%s", text);
 
 	/* with flight records: the slow wakeups they explained are counted */
 	run.agg->outlier_threshold_ns = 30000;

@@ -234,6 +234,26 @@ static void name_from_both_ends(struct attach_lean *l, const struct wp_lean *r, 
 	res->named = true;
 }
 
+/*
+ * migrations_of - the moves of complete wakeup @r's task, which ran on
+ * @ran_on: the wake's choice of another CPU than the one it last ran on
+ * (WP_LEAN_MOVED), and a move while it waited to run there. As the full
+ * engine counts sched_migrate_task inside a wakeup, but for a second move
+ * while it waited, which one record cannot tell.
+ */
+static void migrations_of(const struct wp_lean *r, uint32_t ran_on, struct attach_result *res)
+{
+	struct explanation *x = &res->sr.why;
+	bool moved_waiting = ran_on != r->target_cpu;
+
+	res->migrations = (r->flags & WP_LEAN_MOVED ? 1 : 0) + moved_waiting;
+	x->migrations = res->migrations;
+	if (!x->migrations)
+		return;
+	x->migrated_from = moved_waiting ? r->target_cpu : EXPLAIN_CPU_UNKNOWN;
+	x->migrated_to = ran_on;
+}
+
 static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 {
 	const struct wp_lean_names *names = names_of(l, e);
@@ -308,6 +328,7 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 		res.wake_to_run_ns = sr->total_ns;
 		if (wp_lean_flight(r->flags))
 			explain_flight(l, sr, e->cpu, wp_lean_flight(r->flags));
+		migrations_of(r, e->cpu, &res);
 	}
 	if (r->flags & WP_LEAN_NEW)
 		l->counters.new_threads++;

@@ -100,9 +100,12 @@ struct explanation {
 	uint32_t nr_iv;
 	uint32_t more_iv;	/* stretches of causes that did not fit; their time is in the sums */
 	uint32_t migrations;	/* sched_migrate_task of the wakee inside the sample */
-	uint32_t migrated_from;	/* the last one's CPUs */
+	uint32_t migrated_from;	/* the last one's CPUs; EXPLAIN_CPU_UNKNOWN: not known */
 	uint32_t migrated_to;
 };
+
+/* explanation.migrated_from of a lean wakeup woken onto another CPU: which it left is not recorded */
+#define EXPLAIN_CPU_UNKNOWN	UINT32_MAX
 
 struct sample_result {
 	struct wp_sample sample;

@@ -83,12 +83,12 @@ void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
 	csv_cells__put_u64(out, r->mark_seen[MARK_WAKEUP], sr->wakeup_cpu);
 	csv_cells__put_u64(out, waking, sr->target_cpu);
 	/*
-	 * lean mode sees no migration, idle CPUs only with its flight recorder, and
-	 * causes only in the flight records a slow wakeup brought: empty, not 0
+	 * lean mode sees idle CPUs only with its flight recorder, and causes only
+	 * in the flight records a slow wakeup brought: empty, not 0
 	 */
 	csv_cells__put_u64(out, waking && (!sr->lean || r->idle_seen), sr->target_was_idle);
 	csv_cells__put_i64(out, sr->idle_exit_seen, sr->idle_exit_ns);
-	csv_cells__put_u64(out, !sr->lean, r->migrations);
+	csv_cells__put_u64(out, true, r->migrations);
 	for (k = 0; k < NR_CAUSES; k++)
 		csv_cells__put_i64(out, complete && (!sr->lean || sr->lean_flight), sr->why.by_cause[k]);
 	fputs(CSV_EOL, out);

@@ -141,7 +141,7 @@ static void write_counters(struct json_writer *w, const struct attach_report *r)
 
 	json_writer__key(w, "migrations");
 	json_writer__begin_object(w);
-	json_writer__put_uint(w, "all", c->migrations);
+	json_writer__put_uint_if(w, "all", !r->targets->lean, c->migrations);
 	json_writer__put_uint(w, "inside_wakeups", r->agg->causes.migrations);
 	json_writer__end_object(w);
 	json_writer__put_uint(w, "explained_cut", c->explained_cut);

@@ -632,7 +632,7 @@ void json_workload__write_outlier_members(struct json_writer *w, const struct hi
 	json_writer__key(w, "migration");
 	if (r->why.migrations) {
 		json_writer__begin_object(w);
-		json_writer__put_uint(w, "from", r->why.migrated_from);
+		json_writer__put_uint_if(w, "from", r->why.migrated_from != EXPLAIN_CPU_UNKNOWN, r->why.migrated_from);
 		json_writer__put_uint(w, "to", r->why.migrated_to);
 		json_writer__put_uint(w, "count", r->why.migrations);
 		json_writer__end_object(w);

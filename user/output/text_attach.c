@@ -106,7 +106,8 @@ static void print_summary(FILE *out, const struct attach_report *r)
 			" pushed out of a full window: wakeups they bound are labelled\n", c->late_events,
 			c->evicted_events);
 	if (r->targets->lean) {
-		text_workload__lean_tracing(out, "the waker's syscall and the wait named from registers, not timed,",
+		text_workload__lean_tracing(out, "the waker's syscall and the wait\n"
+					    "             named from registers, not timed,",
 					    run->lean_flight_ns, r->targets->lean_flight_adaptive,
 					    (int64_t)c->flight_explained, &run->lean);
 		if (c->flight_lost)
@@ -296,7 +297,12 @@ void text_attach__print_text(FILE *out, const struct attach_report *r)
 	print_pairs(out, r);
 	print_phases(out, r);
 	print_futexes(out, r);
-	text_workload__print_causes(out, &g->causes, g->complete, r->counters->migrations, "the targets'");
+	/* a lean run sees the migrations inside its wakeups alone */
+	text_workload__print_causes(out, &g->causes, g->complete, r->targets->lean ? 0 : r->counters->migrations,
+				    "the targets'");
+	if (r->targets->lean && g->causes.migrations)
+		fprintf(out, "migrations of the wakee inside these wakeups: %" PRIu64 " (woken onto another CPU than it "
+			"last ran on, or moved while it waited)\n", g->causes.migrations);
 	if (r->counters->explained_cut)
 		fprintf(out, "complete wakeups that began before the records kept for explanations (%llu ms back): "
 			"%" PRIu64 "; their first part is unexplained\n", ATTACH_EXPLAIN_KEEP_NS / 1000000,

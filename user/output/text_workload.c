@@ -376,7 +376,10 @@ void text_workload__print_outlier_body(FILE *out, const struct sample_result *r,
 	}
 	if (r->why.more_iv)
 		fprintf(out, "  (%u more intervals are in the sums but not listed)\n", r->why.more_iv);
-	if (r->why.migrations)
+	if (r->why.migrations && r->why.migrated_from == EXPLAIN_CPU_UNKNOWN)
+		fprintf(out, "  the wakee was woken onto CPU %u, away from the CPU it last ran on\n",
+			r->why.migrated_to);
+	else if (r->why.migrations)
 		fprintf(out, "  the wakee migrated from CPU %u to CPU %u inside this wakeup\n",
 			r->why.migrated_from, r->why.migrated_to);
 	if (r->rewait_seen)

@@ -70,7 +70,8 @@ static void wakeup_args(struct json_writer *w, const struct sample_result *r, bo
 		json_writer__put_int(w, "mutex_reacquire_ns", r->rewait_ns);
 	if (r->why.migrations) {
 		json_writer__put_uint(w, "migrations", r->why.migrations);
-		json_writer__put_uint(w, "migrated_from_cpu", r->why.migrated_from);
+		if (r->why.migrated_from != EXPLAIN_CPU_UNKNOWN)
+			json_writer__put_uint(w, "migrated_from_cpu", r->why.migrated_from);
 		json_writer__put_uint(w, "migrated_to_cpu", r->why.migrated_to);
 	}
 	if (r->why.more_iv)
