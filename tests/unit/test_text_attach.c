@@ -231,6 +231,14 @@ Test(text_attach, the_futex_words_their_waits_and_their_threads)
 		NULL,
 	});
 	cr_assert_null(strstr(text, "past the first"), "%s", text);
+
+	/* untimed waits (no program on syscalls) have no length, which is not 0 */
+	run.agg->futexes[0].waits_timed = 0;
+	expect_lines(report(&run.report), (const char *const[]){
+		FUTEX_HEAD,
+		"    5000         0x7f0042a0        2        2            -            -  5002 5001 and more",
+		NULL,
+	});
 }
 
 Test(text_attach, the_slowest_wakeups_each_with_their_pair_and_their_phases)

@@ -238,8 +238,12 @@ static void print_futexes(FILE *out, const struct attach_report *r)
 	for (size_t i = 0; i < n; i++) {
 		const struct attach_futex *f = rows[i];
 
-		fprintf(out, "%8" PRIu32 " %#18" PRIx64 " %8" PRIu64 " %8" PRIu64 " %12.1f %12.1f ", f->tgid, f->addr,
-			f->waits, f->wakes, us(f->wait_total_ns), us(f->wait_max_ns));
+		fprintf(out, "%8" PRIu32 " %#18" PRIx64 " %8" PRIu64 " %8" PRIu64, f->tgid, f->addr, f->waits, f->wakes);
+		/* untimed waits (no program on syscalls) have no length: not 0 */
+		if (f->waits_timed)
+			fprintf(out, " %12.1f %12.1f ", us(f->wait_total_ns), us(f->wait_max_ns));
+		else
+			fprintf(out, " %12s %12s ", "-", "-");
 		for (uint32_t t = 0; t < f->nr_tids; t++)
 			fprintf(out, " %" PRIu32, f->tids[t]);
 		if (f->tids_untabled)
