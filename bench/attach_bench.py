@@ -8,12 +8,12 @@ and summed up as the median with a 95% interval, 1.58 IQR / sqrt(n) (the notches
 
   1. throughput: a loopback server (redis-server, driven by redis-benchmark) and a many-task
      messaging benchmark (perf bench sched messaging), each untraced, under wakeprobe's attach
-     mode, under --lean, under libbpf-tools' runqlat and under offcputime, in rounds whose order
-     rotates;
+     mode as it runs by default (--explain slow), under --explain all, under libbpf-tools' runqlat
+     and under offcputime, in rounds whose order rotates;
   2. counts: the messaging benchmark's wakeups as wakeprobe recorded them against a witness of
      its own (build/bench/wake-count), both following every process it forks, and the drops;
   3. BPF program runs per wakeup on the server, with and without a syscall-heavy neighbour
-     (stress-ng --get), with and without --syscall-phases;
+     (stress-ng --get), by default, with --explain all and with --syscall-phases;
   4. what --csv and --perfetto cost wakeprobe's own CPU on a pipe ping-pong (perf bench sched pipe);
   5. workload mode: a 100,000-wakeup back-to-back flood's whole-process wall time, traced
      against untraced, and the peak RSS of a 1,000,000-sample run; attach mode's RSS over a
@@ -38,7 +38,9 @@ REDIS_PORT = 6399
 MESSAGING = ["perf", "bench", "sched", "messaging", "-g", "10", "-l", "100"]
 PIPE = ["perf", "bench", "sched", "pipe", "-l", "50000"]
 REDIS_REQUESTS = 100000
-SIDES = ["untraced", "wakeprobe", "lean", "runqlat", "offcputime"]
+SIDES = ["untraced", "default", "all", "runqlat", "offcputime"]
+# wakeprobe's sides: attach mode as it runs by default (--explain slow), and --explain all
+WAKEPROBE_SIDES = {"default": [], "all": ["--explain", "all"]}
 TOOLS = {"runqlat": "/usr/sbin/runqlat", "offcputime": "/usr/sbin/offcputime"}
 
 
@@ -143,13 +145,11 @@ class Tracer:
         self.side, self.proc, self.json = side, None, None
         if side == "untraced":
             return
-        if side in ("wakeprobe", "lean"):
+        if side in WAKEPROBE_SIDES:
             fd, self.json = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
             os.close(fd)
-            # as a user runs it: the default outliers, which a lean run explains from its flight records
-            argv = [WAKEPROBE, "--pid", str(scope_pid), "--json", self.json, *extra]
-            if side == "lean":
-                argv.append("--lean")
+            # as a user runs it: the default outliers, which the default explains from its flight records
+            argv = [WAKEPROBE, "--pid", str(scope_pid), "--json", self.json, *WAKEPROBE_SIDES[side], *extra]
         else:
             argv = [TOOLS[side]] + ([] if machine_wide else ["-p", str(scope_pid)])
         self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -237,7 +237,7 @@ def throughput(rounds, server):
     print("           traced: wakeprobe --pid of the benchmark before it starts (it follows the forks);")
     print("           runqlat and offcputime machine-wide, which they trace alike")
     ratios = {(b, s): [] for b in ("server", "messaging") for s in SIDES[1:]}
-    drops = {s: 0 for s in ("wakeprobe", "lean")}
+    drops = {s: 0 for s in WAKEPROBE_SIDES}
     for r in range(rounds):
         order = SIDES[r % len(SIDES):] + SIDES[:r % len(SIDES)]
         for bench, run in (("server", lambda s: redis_round(server, s)), ("messaging", messaging_round)):
@@ -255,17 +255,18 @@ def throughput(rounds, server):
     for bench in ("server", "messaging"):
         for side in SIDES[1:]:
             print(f"     {bench:9s} {side:10s} {fmt_ratio(ratios[(bench, side)])}")
-    print(f"   records dropped, all rounds: wakeprobe {drops['wakeprobe']}, --lean {drops['lean']}")
+    print(f"   records dropped, all rounds: default {drops['default']}, --explain all {drops['all']}")
     print("\n   aims (met: the whole 95% interval meets it; NOT met: none of it does; else cannot tell):")
     for bench in ("server", "messaging"):
-        full, lean = ratios[(bench, "wakeprobe")], ratios[(bench, "lean")]
+        default = ratios[(bench, "default")]
         offcpu, runq = ratios[(bench, "offcputime")], ratios[(bench, "runqlat")]
-        # the comparisons between two tools, round by round
-        vs_offcpu = [a - b for a, b in zip(full, offcpu)]
-        vs_runq = [a - b + 0.02 for a, b in zip(lean, runq)]
-        print(f"     {bench:9s} attach default >= 0.97: {fmt_ratio(full)} {verdict(full, 0.97)}")
+        # the comparisons between two tools, round by round; the default is the lean engine
+        vs_offcpu = [a - b for a, b in zip(default, offcpu)]
+        vs_runq = [a - b + 0.02 for a, b in zip(default, runq)]
+        print(f"     {bench:9s} attach default >= 0.97: {fmt_ratio(default)} {verdict(default, 0.97)}")
         print(f"     {bench:9s} attach default - offcputime >= 0: {fmt_ratio(vs_offcpu)} {verdict(vs_offcpu, 0)}")
-        print(f"     {bench:9s} --lean - runqlat + 0.02 >= 0: {fmt_ratio(vs_runq)} {verdict(vs_runq, 0)}")
+        print(f"     {bench:9s} attach default (lean) - runqlat + 0.02 >= 0: {fmt_ratio(vs_runq)}"
+              f" {verdict(vs_runq, 0)}")
 
 
 def wakeup_records(path, lo, hi):
@@ -287,48 +288,58 @@ def wakeup_records(path, lo, hi):
 
 
 def counts(runs):
-    print(f"\n== Counts: the messaging benchmark, {runs} runs, wakeprobe (default attach) against a witness ==")
+    print(f"\n== Counts: the messaging benchmark, {runs} runs of each side, wakeprobe against a witness ==")
     print("   both attached before it starts, both following its forks; the witness counts sched_wakeup and")
-    print("   sched_wakeup_new (build/bench/wake-count), wakeprobe's recording the WAKEUP records in its window")
-    for i in range(runs):
-        proc, go = held_child(MESSAGING)
-        witness = subprocess.Popen([WAKE_COUNT, "0", str(proc.pid)], stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True)
-        if "counting" not in witness.stderr.readline():
-            die("wake-count did not start")
-        fd, rec = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".wpr")
-        os.close(fd)
-        fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
-        os.close(fd)
-        tracer = subprocess.Popen([WAKEPROBE, "record", "-o", rec, "--json", doc_path, "--outliers", "0",
-                                   "--pid", str(proc.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                  text=True)
-        wait_attached(tracer, "wakeprobe")
-        release(go)
-        proc.communicate()
-        tracer.wait(timeout=120)
-        stop(witness)
-        out = witness.stdout.read()
-        m = re.search(r"wakeups (\d+) in [0-9.]+ s, CLOCK_MONOTONIC (\d+)\.\.(\d+) ns", out)
-        if tracer.returncode != 0 or not m:
-            die(f"run {i + 1}: wakeprobe status {tracer.returncode}, witness said {out!r}")
-        with open(doc_path) as f:
-            doc = json.load(f)
-        seen = wakeup_records(rec, int(m.group(2)), int(m.group(3)))
-        print(f"   run {i + 1}: witness {m.group(1)}, wakeprobe {seen} WAKEUP records"
-              f" ({'equal' if seen == int(m.group(1)) else 'DIFFERENT'}), {doc['wakeups']['total']} wakeups"
-              f" paired, {doc['wakeups']['complete']} complete; dropped {doc['events']['dropped']},"
-              f" missed runs {doc['events']['missed_runs']}")
-        os.unlink(rec)
-        os.unlink(doc_path)
+    print("   sched_wakeup_new (build/bench/wake-count). --explain all: the WAKEUP records of its recording in")
+    print("   the witness's window; the default: its wakeups, and the wakes it counts without a record (those")
+    print("   that found the thread on its CPU or preempted, with no waking before them, with no task storage)")
+    for side in WAKEPROBE_SIDES:
+        for i in range(runs):
+            proc, go = held_child(MESSAGING)
+            witness = subprocess.Popen([WAKE_COUNT, "0", str(proc.pid)], stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, text=True)
+            if "counting" not in witness.stderr.readline():
+                die("wake-count did not start")
+            fd, rec = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".wpr")
+            os.close(fd)
+            fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
+            os.close(fd)
+            tracer = subprocess.Popen([WAKEPROBE, "record", "-o", rec, "--json", doc_path, "--outliers", "0",
+                                       "--pid", str(proc.pid), *WAKEPROBE_SIDES[side]], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.PIPE, text=True)
+            wait_attached(tracer, "wakeprobe")
+            release(go)
+            proc.communicate()
+            tracer.wait(timeout=120)
+            stop(witness)
+            out = witness.stdout.read()
+            m = re.search(r"wakeups (\d+) in [0-9.]+ s, CLOCK_MONOTONIC (\d+)\.\.(\d+) ns", out)
+            if tracer.returncode != 0 or not m:
+                die(f"{side} run {i + 1}: wakeprobe status {tracer.returncode}, witness said {out!r}")
+            with open(doc_path) as f:
+                doc = json.load(f)
+            ev = doc["events"]
+            if side == "all":
+                seen = wakeup_records(rec, int(m.group(2)), int(m.group(3)))
+                what = f"{seen} WAKEUP records"
+            else:
+                seen = (doc["wakeups"]["total"] + ev["lean_woke_running"] + ev["lean_wakeup_unpaired"] +
+                        ev["lean_no_storage"])
+                what = f"{seen} wakes ({ev['lean_woke_running']} found it running)"
+            print(f"   {side:7s} run {i + 1}: witness {m.group(1)}, wakeprobe {what}"
+                  f" ({'equal' if seen == int(m.group(1)) else 'DIFFERENT'}), {doc['wakeups']['total']} wakeups"
+                  f" paired, {doc['wakeups']['complete']} complete; dropped {ev['dropped']},"
+                  f" missed runs {ev['missed_runs']}")
+            os.unlink(rec)
+            os.unlink(doc_path)
 
 
 def agreement(server, runs):
-    print(f"\n== Lean and full against a witness: the server's wakeups, {runs} runs each ==")
+    print(f"\n== The default and --explain all against a witness: the server's wakeups, {runs} runs each ==")
     print("   wake-count attached beside each: the share queued from another CPU (sched_wakeup elsewhere than")
     print("   sched_waking) and waking -> wakeup (wake_enqueue), whose percentiles it gives as the power of 2")
     print("   above them; wakeprobe's over its complete wakeups, the witness's over every one")
-    for side in ("wakeprobe", "lean"):
+    for side in WAKEPROBE_SIDES:
         for _ in range(runs):
             witness = subprocess.Popen([WAKE_COUNT, "0", str(server.pid)], stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, text=True)
@@ -353,7 +364,8 @@ def agreement(server, runs):
 def neighbour(server):
     print("\n== BPF program runs per wakeup on the server, against a syscall-heavy neighbour ==")
     print("   stress-ng --get 1 (get* syscalls as fast as it can) beside it, or nothing")
-    for extra, name in (((), "default"), (("--syscall-phases",), "--syscall-phases"), (("--lean",), "--lean")):
+    for side, extra, name in (("default", (), "default"), ("all", (), "--explain all"),
+                              ("untimed", ("--syscall-phases",), "--syscall-phases")):
         row = []
         for with_neighbour in (False, True):
             hog = None
@@ -361,8 +373,9 @@ def neighbour(server):
                 hog = subprocess.Popen(["stress-ng", "--get", "1", "--timeout", "60", "--quiet"],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 time.sleep(0.5)
-            side = "lean" if "--lean" in extra else "wakeprobe"
-            _, doc = redis_round(server, side, extra=tuple(x for x in extra if x != "--lean"))
+            # --syscall-phases streams the run as --explain all does
+            _, doc = redis_round(server, "default" if side == "default" else "all",
+                                 extra=extra if side == "untimed" else ())
             if hog:
                 hog.terminate()
                 hog.wait()
@@ -413,30 +426,32 @@ def peak_rss_kb(argv):
 def workload(pairs):
     flood = [WAKEPROBE, "--workload", "eventfd", "--interval-us", "0", "--samples", "100000"]
     print(f"\n== Workload mode: a 100,000-wakeup back-to-back eventfd flood, whole process, {pairs} pairs ==")
-    ratios = {"full": [], "lean": []}
+    # a workload explains every wakeup by default (--explain all); --explain slow is the lean engine
+    modes = (("--explain all (default)", []), ("--explain slow", ["--explain", "slow"]))
+    ratios = {mode: [] for mode, _ in modes}
     for _ in range(pairs):
-        for mode, extra in (("full", []), ("lean", ["--lean"])):
+        for mode, extra in modes:
             traced = wall(flood + extra)
             untraced = wall(flood + ["--no-trace"])
             ratios[mode].append(traced / untraced)
-    for mode, aim in (("full", 1.3), ("lean", 1.15)):
+    for (mode, _), aim in zip(modes, (1.3, 1.15)):
         print(f"   {mode}: traced / untraced wall {fmt_ratio(ratios[mode])};"
               f" aim <= {aim}: {verdict(ratios[mode], aim, at_most=True)}")
     print("\n== Peak RSS ==")
     million = [WAKEPROBE, "--workload", "eventfd", "--interval-us", "0", "--samples", "1000000"]
-    for mode, extra in (("full", []), ("lean", ["--lean"])):
+    for mode, extra in modes:
         kb = peak_rss_kb(million + extra)
         print(f"   workload, 1,000,000 samples, {mode}: {kb / 1024:.1f} MiB;"
               f" aim <= 64 MB: {'met' if kb * 1024 <= 64e6 else 'NOT met'}")
 
 
 def recorded(side, pid, run):
-    """record -o of pid, full or --lean, around run(): (bytes, wakeups)"""
+    """record -o of pid, as wakeprobe side traces, around run(): (bytes, wakeups)"""
     fd, rec = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".wpr")
     os.close(fd)
     fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
     os.close(fd)
-    argv = [WAKEPROBE, "record", "-o", rec, "--json", doc_path, "--pid", str(pid)] + (["--lean"] if side == "lean" else [])
+    argv = [WAKEPROBE, "record", "-o", rec, "--json", doc_path, "--pid", str(pid)] + WAKEPROBE_SIDES[side]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wait_attached(proc, side)
     run()
@@ -452,11 +467,11 @@ def recorded(side, pid, run):
 
 
 def recording_bytes(server):
-    print("\n== Recordings: bytes per wakeup, record -o of the default attach mode and of --lean ==")
+    print("\n== Recordings: bytes per wakeup, record -o of the default attach mode and of --explain all ==")
     print("   the server under redis-benchmark -n 50000, and the messaging benchmark (--pid before it starts);")
     print("   a file's bytes over the wakeups of traced threads its report counts")
     for bench in ("server", "messaging"):
-        for side in ("wakeprobe", "lean"):
+        for side in WAKEPROBE_SIDES:
             if bench == "server":
                 size, n = recorded(side, server.pid, lambda: redis_load(50000))
             else:
@@ -504,7 +519,7 @@ def main():
     server = start_redis()
     try:
         throughput(args.rounds, server)
-        counts(3)
+        counts(2)
         agreement(server, 2)
         neighbour(server)
         output_cost(args.pairs)
