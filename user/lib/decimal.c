@@ -2,9 +2,9 @@
 /* decimal.c - integers in decimal, without printf */
 #include "decimal.h"
 
-void decimal__put(FILE *out, char prefix, uint64_t magnitude, bool negative)
+size_t decimal__format(char *end, uint64_t magnitude, bool negative)
 {
-	char buf[24], *p = buf + sizeof(buf);
+	char *p = end;
 
 	do {
 		*--p = (char)('0' + magnitude % 10);
@@ -12,7 +12,15 @@ void decimal__put(FILE *out, char prefix, uint64_t magnitude, bool negative)
 	} while (magnitude);
 	if (negative)
 		*--p = '-';
+	return (size_t)(end - p);
+}
+
+void decimal__put(FILE *out, char prefix, uint64_t magnitude, bool negative)
+{
+	char buf[DECIMAL_MAX], *end = buf + sizeof(buf);
+	size_t n = decimal__format(end, magnitude, negative);
+
 	if (prefix)
-		*--p = prefix;
-	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), out);
+		buf[sizeof(buf) - ++n] = prefix;
+	fwrite(end - n, 1, n, out);
 }

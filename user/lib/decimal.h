@@ -8,8 +8,19 @@
 #define WAKEPROBE_DECIMAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* the longest a number takes: 20 digits of UINT64_MAX, a sign, a prefix */
+#define DECIMAL_MAX	24
+
+/*
+ * decimal__format - @magnitude in decimal after a minus sign when
+ * @negative, written backwards so that it ends just before @end, which has
+ * DECIMAL_MAX - 1 bytes before it; returns its length
+ */
+size_t decimal__format(char *end, uint64_t magnitude, bool negative);
 
 /*
  * decimal__put - @prefix (none when '\0'), then @magnitude in decimal after

@@ -2,6 +2,7 @@
 /* csv_attach.c - one RFC 4180 row per attach-mode wakeup, streamed */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include "csv_cells.h"
 #include "csv_attach.h"
 #include "mechanism.h"
@@ -34,13 +35,6 @@ struct csv_attach *csv_attach__open(FILE *out)
 	return c;
 }
 
-/* put_text - a separator, then the text cell @s */
-static void put_text(FILE *out, const char *s)
-{
-	fputc(',', out);
-	csv_cells__put_str(out, s);
-}
-
 void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
 {
 	const struct sample_result *sr = &r->sr;
@@ -48,50 +42,52 @@ void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
 	bool thread = mechanism__waker_is_thread(&r->waker);
 	bool waking = r->mark_seen[MARK_WAKING];
 	char waker[MECHANISM_NAME_LEN], comm[WP_TASK_COMM_LEN + 1];
-	FILE *out = c->out;
+	struct csv_row row;
 	int k;
 
-	fprintf(out, "%" PRIu64, sr->sample.seq);
-	csv_cells__put_u64(out, true, sr->t_notify_ns);
-	csv_cells__put_i64(out, true, sr->total_ns);
-	put_text(out, wakeup__label_name(sr->label));
-	put_text(out, sr->label == LABEL_MISSING_EVENT ? wakeup__mark_name(sr->missing) : "");
-	put_text(out, mechanism__waker_class_name(r->waker.cls));
+	csv_row__begin(&row, c->out);
+	csv_row__u64(&row, true, sr->sample.seq);
+	csv_row__u64(&row, true, sr->t_notify_ns);
+	csv_row__i64(&row, true, sr->total_ns);
+	csv_row__str(&row, wakeup__label_name(sr->label));
+	csv_row__str(&row, sr->label == LABEL_MISSING_EVENT ? wakeup__mark_name(sr->missing) : "");
+	csv_row__str(&row, mechanism__waker_class_name(r->waker.cls));
 	mechanism__waker_name(&r->waker, waker, sizeof(waker));
-	put_text(out, waker);
-	csv_cells__put_u64(out, thread, r->waker.tid);
-	csv_cells__put_u64(out, thread && r->waker.tgid, r->waker.tgid);
-	csv_cells__put_u64(out, true, sr->sample.wakee_tid);
-	csv_cells__put_u64(out, r->wakee_tgid, r->wakee_tgid);
+	csv_row__str(&row, waker);
+	csv_row__u64(&row, thread, r->waker.tid);
+	csv_row__u64(&row, thread && r->waker.tgid, r->waker.tgid);
+	csv_row__u64(&row, true, sr->sample.wakee_tid);
+	csv_row__u64(&row, r->wakee_tgid, r->wakee_tgid);
 	/* a comm fills its 16 bytes without a NUL when it is that long */
-	snprintf(comm, sizeof(comm), "%.*s", (int)sizeof(r->wakee_comm), r->wakee_comm);
-	put_text(out, comm);
-	put_text(out, r->mechanism);
-	put_text(out, mechanism__family_name(r->family));
-	csv_cells__put_i64(out, r->waker.cls == WP_WAKER_SYSCALL, r->waker.nr);
-	csv_cells__put_i64(out, r->wait.known && r->wait.nr >= 0, r->wait.nr);
+	memcpy(comm, r->wakee_comm, sizeof(r->wakee_comm));
+	comm[sizeof(r->wakee_comm)] = '\0';
+	csv_row__str(&row, comm);
+	csv_row__str(&row, r->mechanism);
+	csv_row__str(&row, mechanism__family_name(r->family));
+	csv_row__i64(&row, r->waker.cls == WP_WAKER_SYSCALL, r->waker.nr);
+	csv_row__i64(&row, r->wait.known && r->wait.nr >= 0, r->wait.nr);
 	for (k = FIRST_KERNEL_PHASE; k <= LAST_KERNEL_PHASE; k++) {
 		bool present = complete && r->absent[k] == ATTACH_PRESENT;
 
-		csv_cells__put_i64(out, present, sr->phase_ns[k]);
-		put_text(out, present ? "" : attach__absence_name(r->absent[k]));
+		csv_row__i64(&row, present, sr->phase_ns[k]);
+		csv_row__str(&row, present ? "" : attach__absence_name(r->absent[k]));
 	}
-	csv_cells__put_i64(out, r->wake_to_run_ns >= 0, r->wake_to_run_ns);
-	csv_cells__put_i64(out, r->notify_to_return_ns >= 0, r->notify_to_return_ns);
-	csv_cells__put_i64(out, r->waited_ns >= 0, r->waited_ns);
-	csv_cells__put_u64(out, waking, sr->waking_cpu);
-	csv_cells__put_u64(out, r->mark_seen[MARK_WAKEUP], sr->wakeup_cpu);
-	csv_cells__put_u64(out, waking, sr->target_cpu);
+	csv_row__i64(&row, r->wake_to_run_ns >= 0, r->wake_to_run_ns);
+	csv_row__i64(&row, r->notify_to_return_ns >= 0, r->notify_to_return_ns);
+	csv_row__i64(&row, r->waited_ns >= 0, r->waited_ns);
+	csv_row__u64(&row, waking, sr->waking_cpu);
+	csv_row__u64(&row, r->mark_seen[MARK_WAKEUP], sr->wakeup_cpu);
+	csv_row__u64(&row, waking, sr->target_cpu);
 	/*
 	 * lean mode sees idle CPUs only with its flight recorder, and causes only
 	 * in the flight records a slow wakeup brought: empty, not 0
 	 */
-	csv_cells__put_u64(out, waking && (!sr->lean || r->idle_seen), sr->target_was_idle);
-	csv_cells__put_i64(out, sr->idle_exit_seen, sr->idle_exit_ns);
-	csv_cells__put_u64(out, true, r->migrations);
+	csv_row__u64(&row, waking && (!sr->lean || r->idle_seen), sr->target_was_idle);
+	csv_row__i64(&row, sr->idle_exit_seen, sr->idle_exit_ns);
+	csv_row__u64(&row, true, r->migrations);
 	for (k = 0; k < NR_CAUSES; k++)
-		csv_cells__put_i64(out, complete && (!sr->lean || sr->lean_flight), sr->why.by_cause[k]);
-	fputs(CSV_EOL, out);
+		csv_row__i64(&row, complete && (!sr->lean || sr->lean_flight), sr->why.by_cause[k]);
+	csv_row__end(&row);
 }
 
 int csv_attach__close(struct csv_attach *c)

@@ -57,36 +57,37 @@ void csv_workload__add(struct csv_workload *c, const struct sample_result *r)
 	bool traced = c->traced;
 	bool phased = traced && r->label == LABEL_COMPLETE && r->phased;
 	bool waking = traced && waking_seen(r);
-	FILE *out = c->out;
+	struct csv_row row;
 	int k;
 
-	csv_cells__put_str(out, c->workload);
-	fprintf(out, ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%u,%u", r->sample.seq, r->sample.waker_tid,
-		r->sample.wakee_tid, r->sample.waker_cpu, r->sample.wakee_cpu);
-	csv_cells__put_u64(out, waking, r->waking_cpu);
-	csv_cells__put_u64(out, waking, r->target_cpu);
-	csv_cells__put_u64(out, true, r->t_notify_ns);
-	csv_cells__put_i64(out, true, r->total_ns);
+	csv_row__begin(&row, c->out);
+	csv_row__str(&row, c->workload);
+	csv_row__u64(&row, true, r->sample.seq);
+	csv_row__u64(&row, true, r->sample.waker_tid);
+	csv_row__u64(&row, true, r->sample.wakee_tid);
+	csv_row__u64(&row, true, r->sample.waker_cpu);
+	csv_row__u64(&row, true, r->sample.wakee_cpu);
+	csv_row__u64(&row, waking, r->waking_cpu);
+	csv_row__u64(&row, waking, r->target_cpu);
+	csv_row__u64(&row, true, r->t_notify_ns);
+	csv_row__i64(&row, true, r->total_ns);
 	/* lean: notify and resume are not split; their parts stay empty */
 	for (k = 0; k < NR_PHASES; k++)
-		csv_cells__put_i64(out, phased && (!r->lean || k == PHASE_WAKE_ENQUEUE || k == PHASE_RUNQ_WAIT),
+		csv_row__i64(&row, phased && (!r->lean || k == PHASE_WAKE_ENQUEUE || k == PHASE_RUNQ_WAIT),
 			     r->phase_ns[k]);
-	fputc(',', out);
-	csv_cells__put_str(out, traced ? wakeup__label_name(r->label) : "untraced");
-	fputc(',', out);
-	if (traced && r->label == LABEL_MISSING_EVENT)
-		csv_cells__put_str(out, wakeup__mark_name(r->missing));
-	csv_cells__put_u64(out, waking && !r->lean, r->target_was_idle);
-	csv_cells__put_i64(out, traced && r->idle_exit_seen, r->idle_exit_ns);
+	csv_row__str(&row, traced ? wakeup__label_name(r->label) : "untraced");
+	csv_row__str(&row, traced && r->label == LABEL_MISSING_EVENT ? wakeup__mark_name(r->missing) : "");
+	csv_row__u64(&row, waking && !r->lean, r->target_was_idle);
+	csv_row__i64(&row, traced && r->idle_exit_seen, r->idle_exit_ns);
 	/* measured on every phased sample: 0 when the wakee did not block again */
-	csv_cells__put_i64(out, phased && !r->lean, r->rewait_seen ? r->rewait_ns : 0);
-	csv_cells__put_i64(out, waking && !r->lean, r->waker_preempted ? r->waker_preempted_ns : 0);
+	csv_row__i64(&row, phased && !r->lean, r->rewait_seen ? r->rewait_ns : 0);
+	csv_row__i64(&row, waking && !r->lean, r->waker_preempted ? r->waker_preempted_ns : 0);
 	/* where its time went (explain.h), on the phased samples; a lean one's if its flight records came */
 	for (k = 0; k < NR_CAUSES; k++)
-		csv_cells__put_i64(out, phased && (!r->lean || r->lean_flight), r->why.by_cause[k]);
-	csv_cells__put_i64(out, phased, r->phase_ns[PHASE_NOTIFY_USER] + r->phase_ns[PHASE_NOTIFY_KERNEL]);
-	csv_cells__put_i64(out, phased, r->phase_ns[PHASE_RESUME_KERNEL] + r->phase_ns[PHASE_RESUME_USER]);
-	fputs(CSV_EOL, out);
+		csv_row__i64(&row, phased && (!r->lean || r->lean_flight), r->why.by_cause[k]);
+	csv_row__i64(&row, phased, r->phase_ns[PHASE_NOTIFY_USER] + r->phase_ns[PHASE_NOTIFY_KERNEL]);
+	csv_row__i64(&row, phased, r->phase_ns[PHASE_RESUME_KERNEL] + r->phase_ns[PHASE_RESUME_USER]);
+	csv_row__end(&row);
 }
 
 int csv_workload__close(struct csv_workload *c)
