@@ -78,6 +78,7 @@ static void traced_run(struct run_result *r)
 	r->agg.by_label[LABEL_NO_SLEEP] = 1;
 	r->agg.causes.cause_ns[CAUSE_IDLE] = 1500;
 	r->agg.causes.cause_ns[CAUSE_OTHER_TASK] = 500;
+	r->agg.causes.wakeups = 3;
 	r->merge.events = 45;
 	r->drops_total = 2;
 	r->missed_runs = 1;
@@ -163,6 +164,9 @@ Test(prom_metrics, a_traced_run_gives_its_phases_labels_causes_and_cost)
 				       sizeof(buf)), "0.0000005");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_cause_seconds_total{" WL_LABELS ",cause=\"unexplained\"}", buf,
 				       sizeof(buf)), "0");
+	/* the wakeups those seconds are of: every complete one */
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_explained_wakeups_total{" WL_LABELS "}", buf, sizeof(buf)),
+			 "3");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_dropped_events_total{" WL_LABELS "}", buf, sizeof(buf)), "2");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_trace_records_total{" WL_LABELS "}", buf, sizeof(buf)), "45");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_trace_records_per_wakeup{" WL_LABELS "}", buf, sizeof(buf)),
@@ -337,6 +341,9 @@ Test(prom_metrics, an_attach_run_adds_up_by_cause_and_by_record)
 		explained += run.agg->causes.cause_ns[c];
 	}
 	cr_expect_gt(explained, 0);
+	snprintf(want, sizeof(want), "%" PRIu64, run.agg->causes.wakeups);
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_explained_wakeups_total{" AT_LABELS "}", buf, sizeof(buf)), want);
+	cr_expect_gt(run.agg->causes.wakeups, 0);
 	snprintf(want, sizeof(want), "%" PRIu64, attach__counters(run.engine)->events);
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_trace_records_total{" AT_LABELS "}", buf, sizeof(buf)), want);
 	snprintf(want, sizeof(want), "%.6g", (double)attach__counters(run.engine)->events / RUN_WAKEUPS);

@@ -18,6 +18,7 @@ enum family {
 	F_WAKER_CLASS,
 	F_PAIRS_UNTABLED,
 	F_CAUSE,
+	F_EXPLAINED,
 	F_DROPPED,
 	F_RECORDS,
 	F_RECORDS_PER_WAKEUP,
@@ -55,7 +56,11 @@ static const struct {
 	[F_PAIRS_UNTABLED] = { "wakeprobe_pairs_untabled_wakeups_total", "counter",
 			       "Attach mode: complete wakeups whose pair came once the pair table was full." },
 	[F_CAUSE] = { "wakeprobe_cause_seconds_total", "counter",
-		      "The complete wakeups' time by what held the CPU (docs/outliers.md)." },
+		      "The explained wakeups' time by what held the CPU (docs/outliers.md): every complete one, "
+		      "or with --explain slow the slow ones (wakeprobe_explained_wakeups_total)." },
+	[F_EXPLAINED] = { "wakeprobe_explained_wakeups_total", "counter",
+			  "The wakeups wakeprobe_cause_seconds_total covers: every complete one, or with "
+			  "--explain slow the slow ones its flight recorder explained." },
 	[F_DROPPED] = { "wakeprobe_dropped_events_total", "counter",
 			"Kernel events the BPF side could not hand over (ring buffer full)." },
 	[F_RECORDS] = { "wakeprobe_trace_records_total", "counter", "Kernel records taken in." },
@@ -127,6 +132,7 @@ static bool run_applies(enum family f, const struct run_view *v)
 		return v->r->meta.started_unix_ns;
 	case F_PHASE:
 	case F_CAUSE:
+	case F_EXPLAINED:
 		return v->phased;
 	case F_WAKEUP:
 	case F_WAKEUPS:
@@ -187,6 +193,9 @@ static void print_run(FILE *out, enum family f, const struct run_view *v)
 		break;
 	case F_CAUSE:
 		print_causes(out, ls, &r->agg.causes);
+		break;
+	case F_EXPLAINED:
+		prom__uint(out, name, ls, r->agg.causes.wakeups);
 		break;
 	case F_DROPPED:
 		prom__uint(out, name, ls, r->drops_total);
@@ -318,6 +327,7 @@ void prom_metrics__print_attach(FILE *out, const struct prom_attach *a)
 	only_uint(out, F_PAIRS_UNTABLED, &ls, g->pairs_untabled);
 	begin(out, F_CAUSE);
 	print_causes(out, &ls, &g->causes);
+	only_uint(out, F_EXPLAINED, &ls, g->causes.wakeups);
 
 	only_uint(out, F_DROPPED, &ls, a->drops);
 	only_uint(out, F_RECORDS, &ls, a->counters->events);
