@@ -344,7 +344,8 @@ Test(outliers, a_realtime_hog_on_the_wakee_cpu_is_named_with_its_time)
 		during = complete_overlapping(&st, t->start_ns, t->end_ns);
 		if (during)
 			break;
-		cr_log_warn("run %d: no complete wakeup during the hog (%lu..%lu): %s", runs, t->start_ns, t->end_ns,
+		/* a note, not a warning: Criterion exits 1 on a warning, and a run tried again is no failure */
+		cr_log_info("run %d: no complete wakeup during the hog (%lu..%lu): %s", runs, t->start_ns, t->end_ns,
 			    describe_overlapping(&st, t->start_ns - 3000000, t->end_ns + 3000000));
 	}
 	cr_assert_gt(during, 0, "in %d runs, no complete wakeup during the hog", runs - 1);
