@@ -170,7 +170,12 @@ ParameterizedTest(struct count_case *c, counts, every_wakeup_of_a_messaging_benc
 	close(w_err);
 	close(t_out);
 	close(t_err);
-	cr_assert_gt(counted, 1000, "a benchmark of 160 processes woke them more than that");
+	/*
+	 * the sockets' buffers let a sender write many messages per wakeup of its
+	 * receiver: the count varies run to run (under 1,000 to 14,000 seen), and
+	 * what is held here is only that the witness counted the run at all
+	 */
+	cr_assert_gt(counted, 160, "a benchmark of 160 processes woke them at least once each");
 
 	/*
 	 * the full mode pairs every WAKEUP record into a wakeup; lean mode writes
