@@ -115,6 +115,40 @@ Test(attach_cli, the_commands_status_is_wakeprobes_and_nothing_is_left_running)
 }
 
 /*
+ * assert_hog_named - run wakeprobe @args beside a task spinning on CPU 1
+ * (the reader's), named @comm, and hold its report to naming that task, by
+ * comm and pid, in the cause table that @causes_head begins and among the
+ * slowest wakeups that @slowest_head begins; returns the report
+ */
+static const char *assert_hog_named(char **args, const char *comm, const char *causes_head, const char *slowest_head)
+{
+	static struct wakeprobe_ran r;
+	const char *causes, *slowest;
+	char named[64];
+	pid_t hog;
+	int status;
+
+	skip_unless_traceable();
+	hog = spawn_hog(comm, 1);
+	wakeprobe_run(&r, args);
+	kill(hog, SIGKILL);
+	cr_assert_eq(waitpid(hog, &status, 0), hog);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+
+	snprintf(named, sizeof(named), "'%s' pid %d", comm, (int)hog);
+	causes = strstr(r.out, causes_head);
+	slowest = strstr(r.out, slowest_head);
+	cr_assert_not_null(causes, "no cause table '%s':\n%s", causes_head, r.out);
+	cr_assert_not_null(slowest, "no slowest wakeups '%s':\n%s", slowest_head, r.out);
+	cr_assert(strstr(causes, "\nother_task "), "the hog's time is not other_task:\n%s", causes);
+	/* the hog holds the CPU at nearly every wakeup: it is among the five tasks listed (others may spin too) */
+	cr_assert(strstr(causes, named) && strstr(causes, named) < slowest, "the cause table does not name %s:\n%s",
+		  named, r.out);
+	cr_assert(strstr(slowest, named), "no slow wakeup names %s:\n%s", named, slowest);
+	return r.out;
+}
+
+/*
  * A task that spins on the wakee's CPU holds it whenever the wakee is
  * woken: the explanation names it, in the cause table and in the slowest
  * wakeups, by its comm and pid. The machine's own tasks (kdamond, kworkers)
@@ -122,7 +156,7 @@ Test(attach_cli, the_commands_status_is_wakeprobes_and_nothing_is_left_running)
  */
 Test(attach_cli, a_task_holding_the_wakees_cpu_is_named_in_the_causes_and_the_slowest_wakeups)
 {
-	char path[PATH_MAX], named[64];
+	char path[PATH_MAX];
 	/*
 	 * --syscall-phases: untimed, a reader's wakeup runs only from its
 	 * waking to its switch-in, and the 20 slowest were once all the
@@ -132,29 +166,10 @@ Test(attach_cli, a_task_holding_the_wakees_cpu_is_named_in_the_causes_and_the_sl
 	 */
 	char *args[] = { "--syscall-phases", "--outliers", "20", "--", (char *)workload_path("eventfd", path, sizeof(path)),
 			 "--samples", "300", "--interval-us", "1000", "--cpus", "0,1", NULL };
-	static struct wakeprobe_ran r;
-	const char *causes, *slowest;
-	pid_t hog;
-	int status;
 
-	skip_unless_traceable();
-	hog = spawn_hog("wp-attach-hog", 1);
-	wakeprobe_run(&r, args);
-	kill(hog, SIGKILL);
-	cr_assert_eq(waitpid(hog, &status, 0), hog);
-	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	const char *out = assert_hog_named(args, "wp-attach-hog", "\nWhere the time of the ", "\nThe 20 slowest of ");
 
-	snprintf(named, sizeof(named), "'wp-attach-hog' pid %d", (int)hog);
-	causes = strstr(r.out, "\nWhere the time of the ");
-	slowest = strstr(r.out, "\nThe 20 slowest of ");
-	cr_assert_not_null(causes, "no cause table:\n%s", r.out);
-	cr_assert_not_null(slowest, "no slowest wakeups:\n%s", r.out);
-	cr_assert(strstr(causes, "\nother_task "), "the hog's time is not other_task:\n%s", causes);
-	/* the hog holds the CPU at nearly every wakeup: it is among the five tasks listed (others may spin too) */
-	cr_assert(strstr(causes, named) && strstr(causes, named) < slowest, "the cause table does not name %s:\n%s",
-		  named, r.out);
-	cr_assert(strstr(slowest, "#20 wakeup"), "fewer than 20 slowest listed:\n%s", slowest);
-	cr_assert(strstr(slowest, named), "no slow wakeup names %s:\n%s", named, slowest);
+	cr_assert(strstr(out, "\n#20 wakeup"), "fewer than 20 slowest listed:\n%s", out);
 }
 
 /*
@@ -168,31 +183,15 @@ Test(attach_cli, a_task_holding_the_wakees_cpu_is_named_in_the_causes_and_the_sl
  */
 Test(attach_cli, by_default_the_slow_wakeups_name_the_task_that_held_the_cpu)
 {
-	char path[PATH_MAX], named[64];
+	char path[PATH_MAX];
 	char *args[] = { "--threshold-us", "15", "--outliers", "100", "--", (char *)workload_path("eventfd", path,
 			 sizeof(path)), "--samples", "3000", "--interval-us", "300", "--cpus", "0,1", NULL };
-	static struct wakeprobe_ran r;
-	const char *causes, *slowest;
-	pid_t hog;
-	int status;
 
-	skip_unless_traceable();
-	hog = spawn_hog("wp-slow-hog", 1);
-	wakeprobe_run(&r, args);
-	kill(hog, SIGKILL);
-	cr_assert_eq(waitpid(hog, &status, 0), hog);
-	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "status 0x%x; stderr: %s", r.status, r.err);
+	/* the cause table of the default's slow wakeups says whose they are */
+	const char *out = assert_hog_named(args, "wp-slow-hog", " slow wakeups the flight recorder explained went (of ",
+					   "\nThe 100 slowest of ");
 
-	snprintf(named, sizeof(named), "'wp-slow-hog' pid %d", (int)hog);
-	cr_assert(strstr(r.out, "  tracing    --explain slow"), "not the default's tracing:\n%s", r.out);
-	causes = strstr(r.out, " slow wakeups the flight recorder explained went (of ");
-	slowest = strstr(r.out, "\nThe 100 slowest of ");
-	cr_assert_not_null(causes, "no cause table of the slow ones:\n%s", r.out);
-	cr_assert_not_null(slowest, "no slowest wakeups:\n%s", r.out);
-	cr_assert(strstr(causes, "\nother_task "), "the hog's time is not other_task:\n%s", causes);
-	cr_assert(strstr(causes, named) && strstr(causes, named) < slowest, "the cause table does not name %s:\n%s",
-		  named, r.out);
-	cr_assert(strstr(slowest, named), "no slow wakeup names %s:\n%s", named, slowest);
+	cr_assert(strstr(out, "  tracing    --explain slow"), "not the default's tracing:\n%s", out);
 }
 
 struct bad_target {
