@@ -1884,7 +1884,12 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(lean_sched_wakeup, struct task_struct *p)
 {
-	struct lean_task *lt = bpf_task_storage_get(&lean_tasks, p, 0, 0);
+	/*
+	 * made here too: a tracked task whose first event since tracking began
+	 * is a wakeup with no waking traced before it is counted unpaired, not
+	 * lost (the witness counts it)
+	 */
+	struct lean_task *lt = lean_task_of(p);
 
 	count_run();
 	if (!lt)
