@@ -420,6 +420,7 @@ Test(text_workload, the_lean_tracing_lines_say_how_many_slow_wakeups_their_fligh
 		"             kernel, one record per wakeup; no syscall,\n"
 		"             and only a wakeup whose waking to switch-in took 50 us or more is explained,\n"
 		"             from its CPU's last switches, idle transitions and interrupts (the flight recorder): 3 of them\n"
+		"             (--explain all splits every wakeup by cause, at several times the cost)\n"
 		"             wakes that found the thread on its CPU or preempted, not recorded: 1\n"
 		"WARNING    lean mode could not keep the state of a task 2 times (task storage refused): those "
 		"wakes went unrecorded\n"

@@ -128,6 +128,7 @@ void text_workload__lean_tracing(FILE *out, const char *lacks, const uint64_t *f
 			flight_p99s(p99s, sizeof(p99s), flight_ns);
 			fprintf(out, "             the p99s at the end, of those woken by %s\n", p99s);
 		}
+		fprintf(out, "             (--explain all splits every wakeup by cause, at several times the cost)\n");
 	} else {
 		fprintf(out, "             and nothing explains a wakeup (--explain all splits each by cause)\n");
 	}
