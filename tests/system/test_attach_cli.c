@@ -396,10 +396,12 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 				  "assert a['present'] == 0 and sum(a.values()) == d['wakeups']['complete'], a\n"
 				  "assert a['untimed'] >= p['count'], (a, p)\n"
 				  /*
-				   * a wakeup's record and its names, and the tasks' names: the
-				   * pacing timer's wakes of the main thread too
+				   * a wakeup's record and its names (the pacing timer's wakes of
+				   * the main thread too), then a few dozen at most: the tasks'
+				   * names, a waker's of another process once per CPU in a row,
+				   * each thread's end (22 under ASan once)
 				   */
-				  "assert d['events']['recorded'] <= 2 * d['wakeups']['total'] + 16, (d['events'], d['wakeups'])\n"),
+				  "assert d['events']['recorded'] <= 2 * d['wakeups']['total'] + 48, (d['events'], d['wakeups'])\n"),
 		  "the JSON does not hold what the run did:\n%s", r.out);
 	unlink(json);
 }
