@@ -88,60 +88,77 @@ static void wakeup(struct attach_analysis *a, const struct live *l, uint64_t t, 
 		attach_analysis__event(a, &evs[i]);
 }
 
+/* a run being recorded: the analysis, with the tap a live run with record -o has, and its text report */
+struct recording_run {
+	struct attach_analysis *a;
+	struct recorder *rec;
+	FILE *f;		/* the recording, into the caller's buffer */
+	FILE *out;		/* the text report */
+	char *text;
+	size_t text_len;
+};
+
+/* recording_begin - @l's run, its analysis as @ao says, recorded into @file */
+static void recording_begin(struct recording_run *r, struct live *l, struct buf *file, struct attach_analysis_opts ao)
+{
+	memset(r, 0, sizeof(*r));
+	r->f = open_memstream(&file->data, &file->len);
+	r->out = open_memstream(&r->text, &r->text_len);
+	cr_assert(r->f && r->out);
+	r->rec = recorder__new(r->f);
+	cr_assert_not_null(r->rec);
+	/* as outputs__begin_attach() routes a live run with record -o */
+	ao.tap = &attach_recording_tap;
+	ao.tap_ctx = r->rec;
+	r->a = attach_analysis__new(&ao);
+	cr_assert_not_null(r->a);
+	attach_analysis__begin(r->a, &l->targets, &l->res);
+}
+
+/* recording_end - the command exits, the run ends and is reported and its recording finished; the report */
+static char *recording_end(struct recording_run *r, struct live *l)
+{
+	l->res.trace_end_ns = T0 + WAKEUPS * SPAN;
+	attach_analysis__advance(r->a, l->res.trace_end_ns, 0);
+	l->res.command_pid = 4242;
+	l->res.command_exited = true;
+	snprintf(l->res.command_exit, sizeof(l->res.command_exit), "exited with status 0");
+	attach_analysis__end(r->a, &l->res);
+	text_attach__print_text(r->out, &(struct attach_report){
+					.targets = &l->targets,
+					.run = &l->res,
+					.counters = attach_analysis__counters(r->a),
+					.agg = r->a->agg,
+					.tids_left_out = r->a->tids_left_out,
+					.pairs = 10,
+				});
+	cr_assert_eq(recorder__finish(r->rec), 0);
+	fclose(r->f);
+	fclose(r->out);
+	attach_analysis__free(r->a);
+	return r->text;
+}
+
 /* record_run - a run of WAKEUPS wakeups, each through the eventfd or the pipe, into @file; its live report */
 static char *record_run(struct live *l, struct buf *file)
 {
-	struct attach_analysis_opts ao = { .outliers = 2 };
-	struct attach_analysis *a;
-	FILE *f = open_memstream(&file->data, &file->len);
-	struct recorder *rec;
-	char *text = NULL;
-	size_t text_len = 0;
-	FILE *out = open_memstream(&text, &text_len);
-	struct attach_report report;
+	struct recording_run r;
 	struct wp_event name_waker = with_next_tgid(with_next_comm(ev_switch(T0 - 2000, WAKER_CPU, 0, WAKER, 0, 0),
 								   "producer"), l->tgid);
 
-	cr_assert(f && out);
-	rec = recorder__new(f);
-	cr_assert_not_null(rec);
-	/* as outputs__begin_attach() routes a live run with record -o */
-	ao.tap = &attach_recording_tap;
-	ao.tap_ctx = rec;
-	a = attach_analysis__new(&ao);
-	cr_assert_not_null(a);
-	attach_analysis__begin(a, &l->targets, &l->res);
-	attach_analysis__event(a, &name_waker);
+	recording_begin(&r, l, file, (struct attach_analysis_opts){ .outliers = 2 });
+	attach_analysis__event(r.a, &name_waker);
 	for (uint64_t i = 0; i < WAKEUPS; i++) {
 		uint64_t t = T0 + i * SPAN;
 
 		if (i % 4 == 3)
-			wakeup(a, l, t, READER, l->pipe_fds[0]);
+			wakeup(r.a, l, t, READER, l->pipe_fds[0]);
 		else
-			wakeup(a, l, t, WAKEE, l->efd);
+			wakeup(r.a, l, t, WAKEE, l->efd);
 		if (i % 5 == 4)
-			attach_analysis__advance(a, t + SPAN, 0);
+			attach_analysis__advance(r.a, t + SPAN, 0);
 	}
-	l->res.trace_end_ns = T0 + WAKEUPS * SPAN;
-	attach_analysis__advance(a, l->res.trace_end_ns, 0);
-	l->res.command_pid = 4242;
-	l->res.command_exited = true;
-	snprintf(l->res.command_exit, sizeof(l->res.command_exit), "exited with status 0");
-	attach_analysis__end(a, &l->res);
-	report = (struct attach_report){
-		.targets = &l->targets,
-		.run = &l->res,
-		.counters = attach__counters(a->engine),
-		.agg = a->agg,
-		.tids_left_out = a->tids_left_out,
-		.pairs = 10,
-	};
-	text_attach__print_text(out, &report);
-	cr_assert_eq(recorder__finish(rec), 0);
-	fclose(f);
-	fclose(out);
-	attach_analysis__free(a);
-	return text;
+	return recording_end(&r, l);
 }
 
 /* ---------------------------------------------------------------- its replay */
@@ -249,30 +266,18 @@ Test(attach_recording, a_recorded_run_replays_into_the_live_report_byte_for_byte
  */
 static char *record_lean_run(struct live *l, struct buf *file)
 {
-	struct attach_analysis_opts ao = { .outliers = 2, .lean = true };
-	struct attach_analysis *a;
-	FILE *f = open_memstream(&file->data, &file->len);
-	struct recorder *rec;
-	char *text = NULL;
-	size_t text_len = 0;
-	FILE *out = open_memstream(&text, &text_len);
+	struct recording_run r;
 	struct wp_event names[] = {
 		ev_lean_name(T0 - 2000, WAKER_CPU, WAKER, l->tgid, "producer", WP_LEAN_TRACKED),
 		ev_lean_name(T0 - 1000, WAKEE_CPU, WAKEE, l->tgid, "consumer", WP_LEAN_TRACKED),
 	};
 
-	cr_assert(f && out);
-	rec = recorder__new(f);
 	l->targets.lean = true;
 	l->res.lean_flight_ns[WP_SLOW_THREAD] = 12000;
 	l->res.lean.woke_running = 4;
-	ao.tap = &attach_recording_tap;
-	ao.tap_ctx = rec;
-	a = attach_analysis__new(&ao);
-	cr_assert_not_null(a);
-	attach_analysis__begin(a, &l->targets, &l->res);
+	recording_begin(&r, l, file, (struct attach_analysis_opts){ .outliers = 2, .lean = true });
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		attach_analysis__event(a, &names[i]);
+		attach_analysis__event(r.a, &names[i]);
 	for (uint64_t i = 0; i < WAKEUPS; i++) {
 		uint64_t t = T0 + i * SPAN, end = t + 9000 + (i % 8 == 7 ? 6000 : 0);
 		struct wp_event w = ev_lean(end, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, t, t + 2000, 0), n;
@@ -285,31 +290,15 @@ static char *record_lean_run(struct live *l, struct buf *file)
 			};
 
 			for (size_t k = 0; k < 2; k++)
-				attach_analysis__event(a, &flight[k]);
+				attach_analysis__event(r.a, &flight[k]);
 			w.lean.flags |= 2 << WP_LEAN_FLIGHT_SHIFT;
 		}
-		attach_analysis__event(a, &n);
-		attach_analysis__event(a, &w);
+		attach_analysis__event(r.a, &n);
+		attach_analysis__event(r.a, &w);
 		if (i % 5 == 4)
-			attach_analysis__advance(a, t + SPAN, 0);
+			attach_analysis__advance(r.a, t + SPAN, 0);
 	}
-	l->res.trace_end_ns = T0 + WAKEUPS * SPAN;
-	l->res.command_pid = 4242;
-	l->res.command_exited = true;
-	snprintf(l->res.command_exit, sizeof(l->res.command_exit), "exited with status 0");
-	attach_analysis__end(a, &l->res);
-	text_attach__print_text(out, &(struct attach_report){
-				.targets = &l->targets,
-				.run = &l->res,
-				.counters = attach_analysis__counters(a),
-				.agg = a->agg,
-				.pairs = 10,
-				});
-	cr_assert_eq(recorder__finish(rec), 0);
-	fclose(f);
-	fclose(out);
-	attach_analysis__free(a);
-	return text;
+	return recording_end(&r, l);
 }
 
 /*
