@@ -427,20 +427,21 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_LEAN:
 		case OPT_EXPLAIN: {
 			enum opt_explain e = opt == OPT_LEAN || !strcmp(optarg, "slow") ? EXPLAIN_SLOW : EXPLAIN_ALL;
+			char given[sizeof(explain_given)];
 
 			if (opt == OPT_EXPLAIN && strcmp(optarg, "slow") && strcmp(optarg, "all")) {
 				snprintf(err, errlen, "--explain wants 'slow' or 'all', not '%s'", parse__shown(optarg));
 				return OPTIONS_BAD;
 			}
+			snprintf(given, sizeof(given), "%s%s%s", as_given, opt == OPT_EXPLAIN ? " " : "",
+				 opt == OPT_EXPLAIN ? optarg : "");
 			if (o->explain != EXPLAIN_DEFAULT && o->explain != e) {
-				snprintf(err, errlen, "%s and %s%s%s ask for two ways of tracing: give one of them",
-					 explain_given, as_given, opt == OPT_EXPLAIN ? " " : "",
-					 opt == OPT_EXPLAIN ? optarg : "");
+				snprintf(err, errlen, "%s and %s ask for two ways of tracing: give one of them", explain_given,
+					 given);
 				return OPTIONS_BAD;
 			}
 			o->explain = e;
-			snprintf(explain_given, sizeof(explain_given), "%s%s%s", as_given, opt == OPT_EXPLAIN ? " " : "",
-				 opt == OPT_EXPLAIN ? optarg : "");
+			strcpy(explain_given, given);
 			break;
 		}
 		case OPT_SYSCALL_PHASES:

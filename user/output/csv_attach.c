@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* csv_attach.c - one RFC 4180 row per attach-mode wakeup, streamed */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "csv_cells.h"

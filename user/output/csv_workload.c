@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* csv_workload.c - one RFC 4180 row per merged sample, streamed */
-#include <inttypes.h>
 #include <stdlib.h>
 #include "csv_cells.h"
 #include "csv_workload.h"
