@@ -1884,16 +1884,19 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(lean_sched_wakeup, struct task_struct *p)
 {
-	/*
-	 * made here too: a tracked task whose first event since tracking began
-	 * is a wakeup with no waking traced before it is counted unpaired, not
-	 * lost (the witness counts it)
-	 */
-	struct lean_task *lt = lean_task_of(p);
+	struct lean_task *lt = bpf_task_storage_get(&lean_tasks, p, 0, 0);
 
 	count_run();
-	if (!lt)
+	if (!lt) {
+		/*
+		 * a tracked task whose waking went untraced before any event made
+		 * its state: counted unpaired, not lost (a witness counts it), and
+		 * no state is made for it here, under the run queue's lock
+		 */
+		if (task_tracked(p))
+			__sync_fetch_and_add(&lean_counters.wakeup_unpaired, 1);
 		return 0;
+	}
 	if (lt->pending != LEAN_WOKEN) {
 		__sync_fetch_and_add(&lean_counters.wakeup_unpaired, 1);
 		return 0;
