@@ -79,6 +79,14 @@ const volatile bool syscall_phases = true;
 const volatile bool lean_flight = false;
 
 /*
+ * Lean mode, a workload: its threads' syscalls bound the notify and the
+ * resume (lean_sys_enter, lean_sys_exit), and its wait ends at a signal's
+ * delivery (lean_signal_deliver) rather than at the syscall's exit.
+ */
+const volatile bool lean_syscalls = false;
+const volatile bool lean_wait_end_signal = false;
+
+/*
  * The inode number of wakeprobe's pid namespace (/proc/self/ns/pid) when it
  * is not the initial one: each pid the records carry and each tgid tracked
  * is then that namespace's (WP_PID_OUTSIDE in wakeprobe.h). 0, in the
@@ -1343,13 +1351,14 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent, struct task_
 }
 
 /*
- * Lean mode (--lean): the four scheduler tracepoints a wakeup's kernel
- * phases need, and the fork tracker, and nothing else loads. The stamps of
- * one wakeup are paired here, in the wakee's own storage, and leave as one
- * WP_EV_LEAN record when it is switched in: no syscall is traced, so the
- * workload's notify (t_notify -> sched_waking) and resume (switch-in ->
- * t_woken) are not split into their user and kernel parts, and there is no
- * evidence to explain a phase with.
+ * Lean mode (--explain slow): the four scheduler tracepoints a wakeup's
+ * kernel phases need, and the fork tracker, load, and in a workload two
+ * programs on syscalls. The stamps of one wakeup are paired here, in the
+ * wakee's own storage, and leave as one WP_EV_LEAN record when it is
+ * switched in; in a workload, whose notify and resume split at the
+ * syscalls, when the wakee leaves the syscall it slept in (the record held
+ * in its storage until then, LEAN_RESUMED). Only the slow ones bring
+ * evidence (the flight recorder, below).
  *
  * A wake that finds its task not asleep writes nothing; lean_counters
  * counts it. A tracked task that loses its CPU runnable gets its SWITCH
@@ -1374,13 +1383,19 @@ enum lean_pending {
 	LEAN_NONE,
 	LEAN_WOKEN,		/* sched_waking seen: sched_wakeup next */
 	LEAN_QUEUED,		/* sched_wakeup seen on a sleeping task: its switch-in next */
+	LEAN_RESUMED,		/* a workload's: switched in, its record held until it leaves its syscall */
 };
 
 /* lean_task - one tracked task's state and the wakeup it is in, written under its pi_lock or on its CPU */
 struct lean_task {
 	__u64 waking_ns;
 	__u64 wakeup_ns;
-	__u64 slept_ns;
+	/* lean_syscalls: the entry of the syscall it is in; 0: in none (or since before it had storage) */
+	__u64 sys_ns;
+	/* LEAN_RESUMED: its switch-in, and the CPU and the flight records of it */
+	__u64 switch_in_ns;
+	__u32 switch_in_cpu;
+	__u32 notify_before;	/* wp_lean.notify_before, taken at its waking */
 	__u32 waker_tid;
 	__u16 waking_cpu;
 	__u16 wakeup_cpu;
@@ -1745,6 +1760,22 @@ static __always_inline void lean_wait(struct task_struct *prev, struct wp_lean_n
 	}
 }
 
+/*
+ * lean_notify_before - a workload: the span from the entry of the syscall
+ * current is in to @now, its waking of a tracked task (wp_lean.notify_before);
+ * 0 when it is in none, or when an interrupt wakes (@context,
+ * lean_waker_context()'s; one it could not read is taken for a thread's)
+ */
+static __always_inline __u32 lean_notify_before(__u16 context, __u64 now)
+{
+	struct lean_task *w;
+
+	if (context & (WP_LEAN_WAKER_IRQ | WP_LEAN_WAKER_SOFTIRQ))
+		return 0;
+	w = bpf_task_storage_get(&lean_tasks, bpf_get_current_task_btf(), 0, 0);
+	return w && w->sys_ns && now > w->sys_ns ? wp_lean_span(now - w->sys_ns) : 0;
+}
+
 /* lean_task_of - @p's lean state, made for a task of a tracked process; NULL for any other */
 static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 {
@@ -1780,29 +1811,38 @@ static __always_inline __u32 lean_idle_exit(const struct lean_task *lt)
 	return after < WP_IDLE_EXIT_UNSEEN - 1 ? (__u32)after + 1 : WP_IDLE_EXIT_UNSEEN - 1;
 }
 
-/* lean_emit - the record of @p's wakeup in @lt, ended now (flags added: @more) */
-static __always_inline void lean_emit(struct task_struct *p, struct lean_task *lt, __u16 more)
+/*
+ * lean_judge - @lt's wake is switched in now (@now): counted by how long
+ * it took from its waking, and when that is slow, this CPU's flight
+ * records, which say what it ran meanwhile, go into the ring first.
+ * Returns how many went.
+ */
+static __always_inline __u16 lean_judge(struct lean_task *lt, __u64 now)
 {
-	__u64 now = bpf_ktime_get_ns();
+	__u32 kind = wp_slow_kind_of(lt->flags), zero = 0;
+	__u64 took = now - lt->waking_ns;
+	struct lean_slowness *s;
+
+	if (!lean_flight)
+		return 0;
+	if (kind >= WP_SLOW_KINDS)
+		kind = WP_SLOW_THREAD;	/* for the verifier */
+	s = bpf_map_lookup_elem(&lean_slowness, &zero);
+	if (s)
+		s->n[kind][wp_slow_bucket(took) & (WP_SLOW_BUCKETS - 1)]++;
+	return took >= lean_flight_ns[kind] ? flight_copy(lt->waking_ns) : 0;
+}
+
+/*
+ * lean_write - the record of @p's wakeup in @lt, switched in at @ts_ns on
+ * @cpu (or, WP_LEAN_NO_SWITCH_IN, leaving it then), its flags @flags; its
+ * wait ended @exit_after after that (wp_lean_span(), 0: not seen)
+ */
+static __always_inline void lean_write(struct task_struct *p, struct lean_task *lt, __u64 ts_ns, __u32 cpu,
+				       __u16 flags, __u32 exit_after)
+{
 	struct wp_event *e;
-	__u16 flight = 0;
 
-	lt->pending = LEAN_NONE;
-	lean_watch(lt, LEAN_UNWATCHED);
-	if (lean_flight && !more) {
-		__u32 kind = wp_slow_kind_of(lt->flags), zero = 0;
-		__u64 took = now - lt->waking_ns;
-		struct lean_slowness *s;
-
-		if (kind >= WP_SLOW_KINDS)
-			kind = WP_SLOW_THREAD;	/* for the verifier */
-		s = bpf_map_lookup_elem(&lean_slowness, &zero);
-		if (s)
-			s->n[kind][wp_slow_bucket(took) & (WP_SLOW_BUCKETS - 1)]++;
-		/* switched in slow: first this CPU's flight records, which say what it ran meanwhile */
-		if (took >= lean_flight_ns[kind])
-			flight = flight_copy(lt->waking_ns);
-	}
 	if (attach_mode) {
 		/* its names first, in the same ring record: two records, one reservation */
 		e = bpf_ringbuf_reserve(&events, WP_RECORD_PARTS * sizeof(*e), 0);
@@ -1811,7 +1851,7 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 			count_drop(WP_EV_LEAN);
 			return;
 		}
-		header_fill(e, WP_EV_LEAN, now);
+		header_fill(e, WP_EV_LEAN, ts_ns);
 		e->drops = (__u32)drops_total;
 		e->lean_names = lt->names;
 		e->lean_names.idle_exit = lean_idle_exit(lt);
@@ -1821,20 +1861,59 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 		e[1] = *e;	/* the header */
 		e++;
 	} else {
-		e = ring_reserve(WP_EV_LEAN, now);
+		e = ring_reserve(WP_EV_LEAN, ts_ns);
 		if (!e)
 			return;
+		e->cpu = cpu;	/* a held record's is its switch-in's */
 	}
 	e->lean.waking_ns = lt->waking_ns;
 	e->lean.wakeup_ns = lt->wakeup_ns;
-	e->lean.slept_ns = lt->slept_ns;
+	e->lean.notify_before = lt->notify_before;
+	e->lean.exit_after = exit_after;
 	e->lean.pid = task_tid(p);
 	e->lean.waker_tid = lt->waker_tid;
 	e->lean.waking_cpu = lt->waking_cpu;
 	e->lean.wakeup_cpu = lt->wakeup_cpu;
 	e->lean.target_cpu = lt->target_cpu;
-	e->lean.flags = lt->flags | more | (flight << WP_LEAN_FLIGHT_SHIFT);
+	e->lean.flags = flags;
 	event_submit(attach_mode ? e - 1 : e);
+}
+
+/* lean_emit - the record of @p's wakeup in @lt, ended now (flags added: @more, WP_LEAN_NO_SWITCH_IN or 0) */
+static __always_inline void lean_emit(struct task_struct *p, struct lean_task *lt, __u16 more)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u16 flight = 0;
+
+	lt->pending = LEAN_NONE;
+	lean_watch(lt, LEAN_UNWATCHED);
+	if (!more)
+		flight = lean_judge(lt, now);
+	lean_write(p, lt, now, bpf_get_smp_processor_id(), lt->flags | more | (flight << WP_LEAN_FLIGHT_SHIFT), 0);
+}
+
+/*
+ * lean_hold - a workload's @lt, asleep in a syscall (a new thread: in its
+ * clone), is switched in now: judged now, as any other, and its record
+ * held until it leaves the syscall (lean_emit_held())
+ */
+static __always_inline void lean_hold(struct lean_task *lt)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	lt->pending = LEAN_RESUMED;
+	lean_watch(lt, LEAN_UNWATCHED);
+	lt->flags |= lean_judge(lt, now) << WP_LEAN_FLIGHT_SHIFT;
+	lt->switch_in_ns = now;
+	lt->switch_in_cpu = bpf_get_smp_processor_id();
+}
+
+/* lean_emit_held - @p's held record: its wait ended at @exit_ns; 0: it did not (woken again, or gone) */
+static __always_inline void lean_emit_held(struct task_struct *p, struct lean_task *lt, __u64 exit_ns)
+{
+	lt->pending = LEAN_NONE;
+	lean_write(p, lt, lt->switch_in_ns, lt->switch_in_cpu, lt->flags,
+		   exit_ns ? wp_lean_span(exit_ns - lt->switch_in_ns) : 0);
 }
 
 /*
@@ -1861,6 +1940,9 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 	count_run();
 	if (!lt)
 		return 0;
+	/* a workload's wakee woken again before it left its syscall: its last wakeup ends without that */
+	if (lean_syscalls && lt->pending == LEAN_RESUMED)
+		lean_emit_held(p, lt, 0);
 	lt->waking_ns = bpf_ktime_get_ns();
 	lt->waker_tid = current_tid();
 	lt->waking_cpu = bpf_get_smp_processor_id();
@@ -1869,8 +1951,9 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 	lean_watch(lt, last_cpu);
 	lt->flags = 0;
 	/* the waker's context: attach mode names the waker by it, the flight recorder sorts by it */
-	if (attach_mode || lean_flight)
+	if (attach_mode || lean_flight || lean_syscalls)
 		lt->flags = lean_waker_context();
+	lt->notify_before = lean_syscalls ? lean_notify_before(lt->flags, lt->waking_ns) : 0;
 	if (attach_mode)
 		lean_waker(&lt->names, lt->flags);
 	/* the idle the CPU it last ran on is in, whose exit it may wait for */
@@ -1933,7 +2016,8 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 	now = bpf_ktime_get_ns();
 	lt->waking_ns = now;
 	lt->wakeup_ns = now;
-	lt->slept_ns = 0;
+	/* its maker, in clone() */
+	lt->notify_before = lean_syscalls ? lean_notify_before(0, now) : 0;
 	lt->waker_tid = current_tid();
 	lt->waking_cpu = bpf_get_smp_processor_id();
 	lt->wakeup_cpu = lt->waking_cpu;
@@ -1966,16 +2050,20 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 		/* woken while asleep, and leaving a CPU it was never seen to get */
 		if (lt->pending == LEAN_QUEUED)
 			lean_emit(prev, lt, WP_LEAN_NO_SWITCH_IN);
-		/* its last switch-out: attach mode counts the threads that end */
-		if (attach_mode && (prev_state & WP_TASK_DEAD)) {
-			char comm[WP_TASK_COMM_LEN];
+		if (prev_state & WP_TASK_DEAD) {
+			/* a workload's thread that ends in its wait's syscall: it never leaves it */
+			if (lean_syscalls && lt->pending == LEAN_RESUMED)
+				lean_emit_held(prev, lt, 0);
+			/* its last switch-out: attach mode counts the threads that end */
+			if (attach_mode) {
+				char comm[WP_TASK_COMM_LEN];
 
-			__builtin_memcpy(comm, prev->comm, sizeof(comm));
-			lean_name(prev, comm, WP_LEAN_TRACKED | WP_LEAN_ENDED);
+				__builtin_memcpy(comm, prev->comm, sizeof(comm));
+				lean_name(prev, comm, WP_LEAN_TRACKED | WP_LEAN_ENDED);
+			}
 		}
 		if (wp_switch_slept(prev_state, preempt)) {
 			lt->state = LEAN_ASLEEP;
-			lt->slept_ns = bpf_ktime_get_ns();
 			if (attach_mode)
 				lean_wait(prev, &lt->names);
 		} else {
@@ -1986,10 +2074,70 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	lt = lean_task_of(next);
 	if (lt) {
 		lean_name_if_new(next, lt);
-		if (lt->pending == LEAN_QUEUED)
-			lean_emit(next, lt, 0);
+		if (lt->pending == LEAN_QUEUED) {
+			/* a workload's wait ends when it leaves the syscall it slept in */
+			if (lean_syscalls && (lt->sys_ns || (lt->flags & WP_LEAN_NEW)))
+				lean_hold(lt);
+			else
+				lean_emit(next, lt, 0);
+		}
 		lt->state = LEAN_RUNNING;
 	}
+	return 0;
+}
+
+/*
+ * A workload's syscalls (lean_syscalls): the entry of each, which a wake
+ * from it takes as its notify's, and the exit that ends a held wakeup.
+ * Every syscall of the machine runs them; a task with no lean storage is
+ * none of a tracked process's (lean_task_of() makes it for those alone),
+ * and the one lookup that says so is all such a syscall pays.
+ */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(lean_sys_enter, struct pt_regs *regs, long id)
+{
+	struct lean_task *lt = bpf_task_storage_get(&lean_tasks, bpf_get_current_task_btf(), 0, 0);
+
+	count_run();
+	if (lt)
+		lt->sys_ns = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(lean_sys_exit, struct pt_regs *regs, long ret)
+{
+	struct task_struct *curr = bpf_get_current_task_btf();
+	struct lean_task *lt = bpf_task_storage_get(&lean_tasks, curr, 0, 0);
+
+	count_run();
+	if (!lt)
+		return 0;
+	lt->sys_ns = 0;
+	if (lt->pending != LEAN_RESUMED)
+		return 0;
+	if (!lean_wait_end_signal)
+		lean_emit_held(curr, lt, bpf_ktime_get_ns());
+	/*
+	 * a signal path's: a syscall a signal interrupted (its return not yet
+	 * turned into -EINTR or a restart: include/linux/errno.h) goes on to the
+	 * delivery; any other ended a wait that was not the signal's
+	 */
+	else if (!(ret == -4 || (ret <= -512 && ret >= -516)))
+		lean_emit_held(curr, lt, 0);
+	return 0;
+}
+
+/* ... a signal path's wait ends on the way to its handler, after the syscall's exit */
+SEC("tp_btf/signal_deliver")
+int BPF_PROG(lean_signal_deliver, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
+{
+	struct task_struct *curr = bpf_get_current_task_btf();
+	struct lean_task *lt = bpf_task_storage_get(&lean_tasks, curr, 0, 0);
+
+	count_run();
+	if (lt && lt->pending == LEAN_RESUMED)
+		lean_emit_held(curr, lt, bpf_ktime_get_ns());
 	return 0;
 }
 

@@ -256,13 +256,26 @@ struct wp_steal {
  * wp_lean - lean mode's one record per wakeup, written when the wakeup ends:
  * at the wakee's switch-in (the record's ts_ns, its cpu), or, when the
  * switch-in went untraced, at its next switch-out (WP_LEAN_NO_SWITCH_IN).
+ * A workload's wakee that slept in a syscall (a new thread: in its clone)
+ * is held until it leaves it, and written then: ts_ns and cpu are still
+ * its switch-in's, and exit_after says when it left.
  */
 struct wp_lean {
 	union {
 		struct {
 			__u64 waking_ns;	/* sched_waking; a new task's sched_wakeup_new */
 			__u64 wakeup_ns;	/* sched_wakeup; the same for a new task */
-			__u64 slept_ns;		/* its switch-out to sleep before the wake; 0: a new task, or not seen */
+			/*
+			 * A workload's syscalls around the wakeup, as wp_lean_span()
+			 * keeps a span: the waker's syscall entry, this long before
+			 * waking_ns; the wakee's wait's end (its syscall's exit, or
+			 * a signal's delivery), this long after ts_ns. 0: not seen
+			 * (attach mode, which loads no syscall program; a waker in
+			 * an interrupt, or in no syscall; a wakee that slept outside
+			 * one, or woke again before it left it).
+			 */
+			__u32 notify_before;
+			__u32 exit_after;
 		};
 		/* WP_LEAN_NAME: a task's name, in attach mode, when it is first seen and when it changes */
 		struct {
@@ -278,6 +291,12 @@ struct wp_lean {
 	__u16 target_cpu;	/* where sched_wakeup placed it */
 	__u16 flags;		/* WP_LEAN_* */
 };
+
+/* wp_lean_span - a span kept in a wp_lean: ns plus one, so that 0 is "not seen"; 0 too past 4.29 s */
+static inline __attribute__((always_inline)) __u32 wp_lean_span(__u64 ns)
+{
+	return ns < 0xffffffffull ? (__u32)ns + 1 : 0;
+}
 
 /*
  * wp_lean_names - attach mode: who woke a wakee and from which wait, read

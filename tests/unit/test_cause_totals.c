@@ -196,7 +196,6 @@ struct grew_case {
 	char what[48];
 	int64_t median[NR_PHASES];	/* 0: an empty histogram */
 	int64_t phase[NR_PHASES];
-	bool lean;
 	int worst;
 	int64_t grew;
 };
@@ -205,20 +204,16 @@ ParameterizedTestParameters(cause_totals, an_outlier_is_introduced_by_the_phase_
 {
 	/* medians and what the sample took, small enough for the histograms to hold them exactly */
 	static struct grew_case cases[] = {
-		{ "runq_wait grew most", { 30, 80, 80, 40, 70, 25 }, { 30, 90, 80, 100, 70, 25 }, false,
-		  PHASE_RUNQ_WAIT, 60 },
-		{ "the last phase can be the one", { 30, 80, 80, 40, 70, 25 }, { 31, 80, 80, 40, 70, 125 }, false,
+		{ "runq_wait grew most", { 30, 80, 80, 40, 70, 25 }, { 30, 90, 80, 100, 70, 25 }, PHASE_RUNQ_WAIT,
+		  60 },
+		{ "the last phase can be the one", { 30, 80, 80, 40, 70, 25 }, { 31, 80, 80, 40, 70, 125 },
 		  PHASE_RESUME_USER, 100 },
-		{ "the first of equals", { 10, 10, 10, 10, 10, 10 }, { 10, 60, 10, 60, 10, 10 }, false,
-		  PHASE_NOTIFY_KERNEL, 50 },
+		{ "the first of equals", { 10, 10, 10, 10, 10, 10 }, { 10, 60, 10, 60, 10, 10 }, PHASE_NOTIFY_KERNEL,
+		  50 },
 		{ "all under their medians: the least under", { 50, 50, 50, 50, 50, 50 }, { 40, 10, 49, 10, 10, 10 },
-		  false, PHASE_WAKE_ENQUEUE, -1 },
-		{ "an empty histogram: the phase itself", { 0, 0, 0, 0, 0, 0 }, { 5, 50, 7, 9, 1, 2 }, false,
+		  PHASE_WAKE_ENQUEUE, -1 },
+		{ "an empty histogram: the phase itself", { 0, 0, 0, 0, 0, 0 }, { 5, 50, 7, 9, 1, 2 },
 		  PHASE_NOTIFY_KERNEL, 50 },
-		{ "lean: the user phases are not measured", { 0, 80, 80, 40, 70, 0 }, { 9999, 80, 90, 40, 70, 9999 },
-		  true, PHASE_WAKE_ENQUEUE, 10 },
-		{ "lean, all under: notify first", { 0, 60, 60, 60, 60, 0 }, { 0, 50, 50, 50, 50, 0 }, true,
-		  PHASE_NOTIFY_KERNEL, -10 },
 	};
 
 	return cr_make_param_array(struct grew_case, cases, sizeof(cases) / sizeof(cases[0]));
@@ -233,7 +228,6 @@ ParameterizedTest(struct grew_case *g, cause_totals, an_outlier_is_introduced_by
 
 	cr_assert_not_null(hist);
 	memset(&r, 0, sizeof(r));
-	r.lean = g->lean;
 	for (int k = 0; k < NR_PHASES; k++) {
 		histogram__init(&hist[k]);
 		/* below, at and over the median: it stays the median */

@@ -121,22 +121,18 @@ Test(csv, the_header_names_every_column_and_a_complete_sample_fills_them)
 }
 
 /* lean: notify and resume whole, their parts, the causes and what lean mode does not see empty */
-Test(csv, a_lean_sample_has_notify_and_resume_whole_and_nothing_it_did_not_trace)
+Test(csv, a_lean_sample_has_its_six_phases_and_nothing_it_did_not_trace)
 {
 	struct sample_result r = complete(5);
 	const char *const want[] = {
-		"rows=1", "0:label=complete", "0:notify_user_ns=", "0:notify_kernel_ns=", "0:wake_enqueue_ns=800",
-		"0:runq_wait_ns=4000", "0:resume_kernel_ns=", "0:resume_user_ns=", "0:notify_ns=1100",
-		"0:resume_ns=950", "0:target_was_idle=", "0:mutex_reacquire_ns=", "0:waker_preempted_ns=",
-		"0:cause_unexplained_ns=", "0:cause_idle_ns=", "0:waking_cpu=0", "0:target_cpu=1", NULL,
+		"rows=1", "0:label=complete", "0:notify_user_ns=300", "0:notify_kernel_ns=800",
+		"0:wake_enqueue_ns=800", "0:runq_wait_ns=4000", "0:resume_kernel_ns=700", "0:resume_user_ns=250",
+		"0:notify_ns=1100", "0:resume_ns=950", "0:target_was_idle=", "0:mutex_reacquire_ns=",
+		"0:waker_preempted_ns=", "0:cause_unexplained_ns=", "0:cause_idle_ns=", "0:waking_cpu=0",
+		"0:target_cpu=1", NULL,
 	};
 
-	/* as merge_lean() leaves it: the whole notify and resume in the kernel slots */
 	r.lean = true;
-	r.phase_ns[PHASE_NOTIFY_KERNEL] += r.phase_ns[PHASE_NOTIFY_USER];
-	r.phase_ns[PHASE_NOTIFY_USER] = 0;
-	r.phase_ns[PHASE_RESUME_KERNEL] += r.phase_ns[PHASE_RESUME_USER];
-	r.phase_ns[PHASE_RESUME_USER] = 0;
 	csv_workload__begin_run(csv, "eventfd", true);
 	csv_workload__add(csv, &r);
 	expect_csv(want);

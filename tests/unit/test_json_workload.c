@@ -1104,7 +1104,7 @@ Test(json_report, a_traced_run_carries_its_host_steal_and_tracing_cost)
 /* lean_run - a lean run of three complete wakeups, the slowest with its CPU's flight records */
 static void lean_run(struct run_result *r)
 {
-	static const int64_t phases[NR_PHASES] = { 0, 1500, 2000, 3000, 1200, 0 };
+	static const int64_t phases[NR_PHASES] = { 400, 1500, 2000, 3000, 1200, 300 };
 	struct sample_result s;
 	uint64_t seq;
 
@@ -1140,7 +1140,7 @@ static void lean_run(struct run_result *r)
 }
 
 /* and its causes are those of the wakeups its flight recorder explained, which it counts */
-Test(json_report, a_lean_run_has_four_phases_and_null_for_what_lean_mode_does_not_see)
+Test(json_report, a_lean_run_has_six_phases_and_null_for_what_lean_mode_does_not_see)
 {
 	struct run_config cfg = report_config("eventfd", true);
 	const struct workload_desc *wl[] = { cfg.workload };
@@ -1152,9 +1152,11 @@ Test(json_report, a_lean_run_has_four_phases_and_null_for_what_lean_mode_does_no
 		"run = d['runs'][0]\n"
 		"assert run['options']['lean'] is True, run['options']\n"
 		"st = run['stats']\n"
-		"assert list(st) == ['notify', 'wake_enqueue', 'runq_wait', 'resume', 'total', 'all_samples_total', "
-		"'idle_exit', 'mutex_reacquire', 'waiter_cpu'], list(st)\n"
-		"assert (st['notify']['count'], st['notify']['p50_ns'], st['resume']['max_ns']) == (3, 1500, 1200), st\n"
+		"assert list(st) == ['notify_user', 'notify_kernel', 'wake_enqueue', 'runq_wait', 'resume_kernel', "
+		"'resume_user', 'total', 'all_samples_total', 'idle_exit', 'mutex_reacquire', 'waiter_cpu'], list(st)\n"
+		"assert (st['notify_kernel']['count'], st['notify_kernel']['p50_ns'], st['resume_kernel']['max_ns']) == "
+		"(3, 1500, 1200), st\n"
+		"assert (st['notify_user']['p50_ns'], st['resume_user']['p50_ns']) == (400, 300), st\n"
 		"assert st['runq_wait']['max_ns'] == 13000 and st['idle_exit'] is None, st\n"
 		"assert st['mutex_reacquire'] is None, st\n"
 		"e = run['events']\n"
@@ -1162,9 +1164,9 @@ Test(json_report, a_lean_run_has_four_phases_and_null_for_what_lean_mode_does_no
 		"assert run['sub_phases'] == {'target_idle': None, 'remote_wakeups': 1, 'waker_preempted': None, "
 		"'waiter_syscalls': None, 'phase_sum_mismatch': 0}, run['sub_phases']\n"
 		/* the one wakeup its flight records explained */
-		"assert run['explained_wakeups'] == 1 and run['explained_total_ns'] == 17700, run\n"
+		"assert run['explained_wakeups'] == 1 and run['explained_total_ns'] == 18400, run\n"
 		"assert [(c['cause'], c['ns'], c['per_wakeup_ns']) for c in run['causes']] == "
-		"[('idle', 1500, 1500), ('unexplained', 16200, 16200)], run['causes']\n"
+		"[('idle', 1500, 1500), ('unexplained', 16900, 16900)], run['causes']\n"
 		"assert run['tasks'] == [], run['tasks']\n"
 		"assert run['migrations'] == {'all': 0, 'inside_wakeups': 0}, run['migrations']\n"
 		"o = run['outliers']\n"
@@ -1172,12 +1174,13 @@ Test(json_report, a_lean_run_has_four_phases_and_null_for_what_lean_mode_does_no
 		"x, y = o['samples']\n"
 		"assert x['seq'] == 3 and x['grew_most'] == {'phase': 'runq_wait', 'over_median_ns': 10000}, x\n"
 		"assert x['target_was_idle'] is None and y['target_was_idle'] is None, (x, y)\n"
-		"assert [p['phase'] for p in x['phases']] == ['notify', 'wake_enqueue', 'runq_wait', 'resume'], x\n"
-		"enq = x['phases'][1]\n"
+		"assert [p['phase'] for p in x['phases']] == ['notify_user', 'notify_kernel', 'wake_enqueue', "
+		"'runq_wait', 'resume_kernel', 'resume_user'], x\n"
+		"enq = x['phases'][2]\n"
 		"assert [(p['cause'], p['ns']) for p in enq['parts']] == [('idle', 1500)], enq\n"
 		"assert (enq['ns'], enq['own_work_ns'], enq['unexplained_ns']) == (2000, 0, 500), enq\n"
 		"assert all(set(p) == {'phase', 'ns'} for p in y['phases']), 'no flight records: no parts'\n"
-		"assert [p['ns'] for p in y['phases']] == [1500, 2000, 3000, 1200], y['phases']\n"));
+		"assert [p['ns'] for p in y['phases']] == [400, 1500, 2000, 3000, 1200, 300], y['phases']\n"));
 }
 
 Test(json_report, a_run_with_no_sample_and_a_new_thread_each_time_has_null_where_nothing_was_measured)

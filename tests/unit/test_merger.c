@@ -1514,14 +1514,22 @@ static const struct merger_config lean_cfg = {
 	.clock_slack_ns = SLACK_NS,
 };
 
-/* the standard path's lean record: its waking, wakeup and switch-in, nothing else */
+/*
+ * the standard path's lean record: its waking, wakeup and switch-in, the
+ * waker's syscall entry before its waking and the wakee's exit after its
+ * switch-in, as spans
+ */
 static struct wp_event lean_of(uint64_t t_notify, uint16_t flags)
 {
-	return ev_lean(t_notify + OFF_SWITCH_IN, WAKEE_CPU, IDLE_TID, WAKEE, WAKER, WAKER_CPU, t_notify + OFF_WAKING,
-		       t_notify + OFF_WAKEUP, flags);
+	struct wp_event e = ev_lean(t_notify + OFF_SWITCH_IN, WAKEE_CPU, IDLE_TID, WAKEE, WAKER, WAKER_CPU,
+				    t_notify + OFF_WAKING, t_notify + OFF_WAKEUP, flags);
+
+	e.lean.notify_before = wp_lean_span(OFF_WAKING - OFF_ENTER);
+	e.lean.exit_after = wp_lean_span(OFF_WAIT_EXIT - OFF_SWITCH_IN);
+	return e;
 }
 
-Test(merge, a_lean_wakeup_has_notify_and_resume_whole_and_phases_that_add_up)
+Test(merge, a_lean_wakeup_has_the_six_phases_of_its_record_and_its_spans)
 {
 	const struct sample_result *r;
 
@@ -1534,20 +1542,44 @@ Test(merge, a_lean_wakeup_has_notify_and_resume_whole_and_phases_that_add_up)
 	r = &got.r[0];
 	assert_label(r, LABEL_COMPLETE);
 	cr_assert(r->lean && r->phased);
-	assert_ns(r->phase_ns[PHASE_NOTIFY_USER], 0, "notify_user: not measured");
-	assert_ns(r->phase_ns[PHASE_NOTIFY_KERNEL], OFF_WAKING, "notify: t_notify -> sched_waking");
-	assert_ns(r->phase_ns[PHASE_WAKE_ENQUEUE], OFF_WAKEUP - OFF_WAKING, "wake_enqueue");
-	assert_ns(r->phase_ns[PHASE_RUNQ_WAIT], OFF_SWITCH_IN - OFF_WAKEUP, "runq_wait");
-	assert_ns(r->phase_ns[PHASE_RESUME_KERNEL], OFF_WOKEN - OFF_SWITCH_IN, "resume: switch-in -> t_woken");
-	assert_ns(r->phase_ns[PHASE_RESUME_USER], 0, "resume_user: not measured");
+	for (int k = 0; k < NR_PHASES; k++)
+		assert_ns(r->phase_ns[k], standard_phases[k], wakeup__phase_name(k));
+	assert_ns(r->mark_ns[MARK_NOTIFY_ENTER], T0 + OFF_ENTER, "the waker's syscall entry");
+	assert_ns(r->mark_ns[MARK_WAIT_EXIT], T0 + OFF_WAIT_EXIT, "the wakee's syscall exit");
 	assert_phases_add_up(r);
 	cr_assert_eq(r->waking_cpu, WAKER_CPU);
 	cr_assert_eq(r->target_cpu, WAKEE_CPU);
-	cr_assert_str_eq(wakeup__phase_name_in(PHASE_NOTIFY_KERNEL, true), "notify");
-	cr_assert_str_eq(wakeup__phase_name_in(PHASE_RESUME_KERNEL, true), "resume");
-	cr_assert_null(wakeup__phase_name_in(PHASE_NOTIFY_USER, true));
-	cr_assert_null(wakeup__phase_name_in(PHASE_RESUME_USER, true));
-	cr_assert_str_eq(wakeup__phase_name_in(PHASE_NOTIFY_USER, false), "notify_user");
+}
+
+/* a span of 0 is one not seen: a waker in no syscall, a wakee woken again before it left its own */
+Test(merge, a_lean_record_without_a_span_is_missing_that_end)
+{
+	struct wp_event no_entry = lean_of(T0, 0), no_exit = lean_of(T0 + SAMPLE_GAP, 0);
+
+	no_entry.lean.notify_before = 0;
+	no_exit.lean.exit_after = 0;
+	use_config(&lean_cfg);
+	add(no_entry);
+	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
+	add(no_exit);
+	add_sample_at(2, T0 + SAMPLE_GAP, T0 + SAMPLE_GAP + OFF_WOKEN, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 2);
+	assert_label(&got.r[0], LABEL_MISSING_EVENT);
+	cr_assert_eq(got.r[0].missing, MARK_NOTIFY_ENTER, "missing %s", wakeup__mark_name(got.r[0].missing));
+	assert_label(&got.r[1], LABEL_MISSING_EVENT);
+	cr_assert_eq(got.r[1].missing, MARK_WAIT_EXIT, "missing %s", wakeup__mark_name(got.r[1].missing));
+}
+
+/* the span's encoding: ns plus one, 0 for none and for one past what 32 bits hold */
+Test(merge, a_lean_span_keeps_zero_for_not_seen)
+{
+	cr_assert_eq(wp_lean_span(0), 1);
+	cr_assert_eq(wp_lean_span(4000), 4001);
+	cr_assert_eq(wp_lean_span(0xfffffffeull), 0xffffffffu);
+	cr_assert_eq(wp_lean_span(0xffffffffull), 0, "4.29 s: past what it keeps, not seen");
+	cr_assert_eq(wp_lean_span(1ull << 40), 0);
 }
 
 /* no record: nothing woke a sleeping wakee, so it was awake; another task's records do not count */
@@ -1630,10 +1662,15 @@ Test(merge, a_lean_switch_in_after_t_woken_is_clock_order)
 Test(merge, a_lean_thread_start_needs_its_new_task_record)
 {
 	struct merger_config cfg = thread_start_cfg;
+	struct wp_event start;
 
 	cfg.lean = true;
 	use_config(&cfg);
-	add(ev_lean(T0 + 19000, WAKEE_CPU, IDLE_TID, CHILD, WAKER, WAKER_CPU, T0 + 14000, T0 + 14000, WP_LEAN_NEW));
+	start = ev_lean(T0 + 19000, WAKEE_CPU, IDLE_TID, CHILD, WAKER, WAKER_CPU, T0 + 14000, T0 + 14000,
+			WP_LEAN_NEW);
+	start.lean.notify_before = wp_lean_span(12000);	/* clone3 entered at +2000 */
+	start.lean.exit_after = wp_lean_span(800);	/* the child's own clone3 exit */
+	add(start);
 	add_start_sample(1, CHILD, T0, T0 + 21600);
 	/* a later, ordinary wake of the next thread is not its start */
 	add(ev_lean(T0 + SAMPLE_GAP + 5000, WAKEE_CPU, IDLE_TID, CHILD + 1, WAKER, WAKER_CPU,
@@ -1644,7 +1681,9 @@ Test(merge, a_lean_thread_start_needs_its_new_task_record)
 	cr_assert_eq(got.n, 2);
 	assert_label(&got.r[0], LABEL_COMPLETE);
 	assert_ns(got.r[0].phase_ns[PHASE_WAKE_ENQUEUE], 0, "wake_enqueue: one stamp");
-	assert_ns(got.r[0].phase_ns[PHASE_NOTIFY_KERNEL], 14000, "notify: up to sched_wakeup_new");
+	assert_ns(got.r[0].phase_ns[PHASE_NOTIFY_USER], 2000, "notify_user: pthread_create() up to clone3");
+	assert_ns(got.r[0].phase_ns[PHASE_NOTIFY_KERNEL], 12000, "notify_kernel: clone3 up to sched_wakeup_new");
+	assert_ns(got.r[0].phase_ns[PHASE_RESUME_KERNEL], 800, "resume_kernel: the child's clone3 exit");
 	assert_phases_add_up(&got.r[0]);
 	assert_label(&got.r[1], LABEL_MISSING_EVENT);
 	cr_assert_eq(got.r[1].missing, MARK_WAKING);
@@ -1694,8 +1733,9 @@ Test(merge, a_slow_lean_wake_is_split_on_its_cpu_by_the_flight_records_and_nowhe
 	/* runq_wait, +1900 .. +5900: idle task 600, OTHER 2500, idle task 900 */
 	assert_ns(r->why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OTHER_TASK], 2500, "the other task");
 	assert_ns(r->why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OWN_WORK], 600 + 900, "the idle task to the wakee");
-	assert_ns(r->why.by_phase_cause[PHASE_NOTIFY_KERNEL][CAUSE_UNEXPLAINED], OFF_WAKING, "no record on the waker's CPU");
-	assert_ns(r->why.by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_UNEXPLAINED], OFF_WOKEN - OFF_SWITCH_IN,
+	assert_ns(r->why.by_phase_cause[PHASE_NOTIFY_KERNEL][CAUSE_UNEXPLAINED], OFF_WAKING - OFF_ENTER,
+		  "no record on the waker's CPU");
+	assert_ns(r->why.by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_UNEXPLAINED], OFF_WAIT_EXIT - OFF_SWITCH_IN,
 		  "no record after the copy");
 	cr_assert_eq(r->why.by_cause[CAUSE_IPI], 0, "no interrupt is traced in lean mode: none is claimed");
 	cr_assert_eq(got_late(), 0, "the flight records are old by design, not late");

@@ -309,7 +309,7 @@ Test(text_workload, an_outliers_body_shows_only_the_phases_asked_and_says_who_en
 		"  resume_kernel       0.80  unexplained 0.80\n");
 }
 
-Test(text_workload, a_lean_outlier_without_flight_records_has_four_phases_and_no_causes)
+Test(text_workload, a_lean_outlier_without_flight_records_has_six_phases_and_no_causes)
 {
 	struct sample_result r = slow_sample(9);
 	struct cause_totals *ct = calloc(1, sizeof(*ct));
@@ -321,10 +321,12 @@ Test(text_workload, a_lean_outlier_without_flight_records_has_four_phases_and_no
 	text_workload__print_outlier_body(out, &r, NULL, ct);
 	cr_assert_str_eq(written(),
 		"  woken from CPU 0 onto CPU 1, queued there (the wake list: an IPI), which was idle\n"
-		"  notify              1.00  (causes not traced: --explain slow)\n"
+		"  notify_user         0.50  (causes not traced: --explain slow)\n"
+		"  notify_kernel       1.00  (causes not traced: --explain slow)\n"
 		"  wake_enqueue        4.00  (causes not traced: --explain slow)\n"
 		"  runq_wait          50.00  (causes not traced: --explain slow)\n"
-		"  resume              0.80  (causes not traced: --explain slow)\n");
+		"  resume_kernel       0.80  (causes not traced: --explain slow)\n"
+		"  resume_user         0.70  (causes not traced: --explain slow)\n");
 
 	/* with its CPU's flight records, its phases are split */
 	again();
@@ -824,12 +826,12 @@ Test(text_workload, a_path_without_a_kernel_has_a_total_and_the_syscalls_of_its_
 	free(r);
 }
 
-Test(text_workload, a_lean_run_has_four_phases_and_says_what_it_did_not_see)
+Test(text_workload, a_lean_run_has_six_phases_and_says_what_it_did_not_see)
 {
 	struct run_config cfg = config(&eventfd_wl, true);
 	struct run_result *r = new_run();
 	struct sample_result s;
-	char rows[5][256];
+	char rows[NR_PHASES + 1][256];
 	const char *doc;
 
 	fill_clock(&r->clock);
@@ -839,10 +841,6 @@ Test(text_workload, a_lean_run_has_four_phases_and_says_what_it_did_not_see)
 		s = phased(seq, plain_phases);
 		s.lean = true;
 		memset(&s.why, 0, sizeof(s.why));
-		s.phase_ns[PHASE_NOTIFY_KERNEL] += s.phase_ns[PHASE_NOTIFY_USER];
-		s.phase_ns[PHASE_NOTIFY_USER] = 0;
-		s.phase_ns[PHASE_RESUME_KERNEL] += s.phase_ns[PHASE_RESUME_USER];
-		s.phase_ns[PHASE_RESUME_USER] = 0;
 		s.wakeup_cpu = seq == 1 ? 1 : 0;
 		aggregate__add(&r->agg, &s);
 	}
@@ -850,30 +848,28 @@ Test(text_workload, a_lean_run_has_four_phases_and_says_what_it_did_not_see)
 	r->samples_sent = 2;
 	r->lean.woke_running = 9;
 	text_workload__print_text(out, &cfg, r);
-	snprintf(rows[0], sizeof(rows[0]), "%s", row("notify", &r->agg.phase[PHASE_NOTIFY_KERNEL]));
-	snprintf(rows[1], sizeof(rows[0]), "%s", row("wake_enqueue", &r->agg.phase[PHASE_WAKE_ENQUEUE]));
-	snprintf(rows[2], sizeof(rows[0]), "%s", row("runq_wait", &r->agg.phase[PHASE_RUNQ_WAIT]));
-	snprintf(rows[3], sizeof(rows[0]), "%s", row("resume", &r->agg.phase[PHASE_RESUME_KERNEL]));
-	snprintf(rows[4], sizeof(rows[0]), "%s", row("total", &r->agg.total));
-	cr_assert(strstr(rows[0], "        2     1.500     1.500"), "%s", rows[0]);
+	for (int k = 0; k < NR_PHASES; k++)
+		snprintf(rows[k], sizeof(rows[0]), "%s", row(wakeup__phase_name(k), &r->agg.phase[k]));
+	snprintf(rows[NR_PHASES], sizeof(rows[0]), "%s", row("total", &r->agg.total));
+	cr_assert(strstr(rows[PHASE_NOTIFY_KERNEL], "        2     1.000     1.000"), "%s", rows[PHASE_NOTIFY_KERNEL]);
 	doc = written();
 	expect_lines(doc, (const char *const[]){
 		"  events     0 recorded, 0 dropped (BPF ring buffer full), 0 lost to skipped BPF runs",
 		"  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the",
-		"             kernel, one record per wakeup; notify and resume are not split into user and kernel,",
+		"             kernel, one record per wakeup; with the workload's syscalls, which split notify",
+		"             and resume,",
 		"             and nothing explains a wakeup (--explain all splits each by cause)",
 		"             wakes that found the thread on its CPU or preempted, not recorded: 9",
 		"Phases of the 2 complete wakeups (they add up to the total of each one):",
 		STATS_HEADER,
-		rows[0], rows[1], rows[2], rows[3], rows[4],
+		rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], rows[6],
 		"",
 		"Queued from another CPU: 1 of 2 wakeups (lean mode does not see idle",
 		"CPUs, interrupts or preemptions: --explain all has them)",
 		"total, notify -> woken",
-		"notify", "wake_enqueue", "runq_wait", "resume",
+		"notify_user", "notify_kernel", "wake_enqueue", "runq_wait", "resume_kernel", "resume_user",
 		NULL,
 	});
-	cr_assert_null(strstr(doc, "notify_user"), "%s", doc);
 	cr_assert_null(strstr(doc, "Target CPU idle"), "%s", doc);
 	cr_assert_null(strstr(doc, "Where the time"), "%s", doc);
 	free(r);

@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <criterion/parameterized.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,37 +29,15 @@ Test(wakeup, every_cause_has_a_name_and_a_meaning)
 	cr_assert_str_eq(wakeup__softirq_name(10), "?");
 }
 
-struct phase_case {
-	int phase;
-	char name[16];
-	char lean[16];		/* empty: lean mode does not measure it */
-};
-
-ParameterizedTestParameters(wakeup, every_phase_is_named_and_lean_mode_names_what_it_measures)
+Test(wakeup, every_phase_is_named)
 {
-	static struct phase_case cases[] = {
-		{ PHASE_NOTIFY_USER, "notify_user", "" },
-		{ PHASE_NOTIFY_KERNEL, "notify_kernel", "notify" },
-		{ PHASE_WAKE_ENQUEUE, "wake_enqueue", "wake_enqueue" },
-		{ PHASE_RUNQ_WAIT, "runq_wait", "runq_wait" },
-		{ PHASE_RESUME_KERNEL, "resume_kernel", "resume" },
-		{ PHASE_RESUME_USER, "resume_user", "" },
+	static const char *const names[NR_PHASES] = {
+		"notify_user", "notify_kernel", "wake_enqueue", "runq_wait", "resume_kernel", "resume_user",
 	};
 
-	_Static_assert(sizeof(cases) / sizeof(cases[0]) == NR_PHASES, "a phase without its case");
-	return cr_make_param_array(struct phase_case, cases, sizeof(cases) / sizeof(cases[0]));
-}
-
-ParameterizedTest(struct phase_case *c, wakeup, every_phase_is_named_and_lean_mode_names_what_it_measures)
-{
-	const char *lean = wakeup__phase_name_in(c->phase, true);
-
-	cr_assert_str_eq(wakeup__phase_name(c->phase), c->name);
-	cr_assert_str_eq(wakeup__phase_name_in(c->phase, false), c->name);
-	if (c->lean[0])
-		cr_assert(lean && !strcmp(lean, c->lean), "%s lean: %s", c->name, lean ? lean : "(none)");
-	else
-		cr_assert_null(lean, "%s is not measured lean, yet named %s", c->name, lean);
+	for (int k = 0; k < NR_PHASES; k++)
+		cr_assert_str_eq(wakeup__phase_name(k), names[k]);
+	cr_assert_str_eq(wakeup__phase_name(NR_PHASES), "?");
 }
 
 Test(wakeup, the_labels_are_named_and_described_as_the_reports_show_them)

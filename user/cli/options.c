@@ -91,8 +91,8 @@ static const struct option_spec specs[] = {
 	  "and split by cause only the slow ones (over the running\n"
 	  "p99 of their kind, or --threshold-us; none with\n"
 	  "--outliers 0) from their CPUs' last switches, interrupts\n"
-	  "and idle transitions; a workload's notify and resume\n"
-	  "stay whole. all: stream every switch, syscall and\n"
+	  "and idle transitions; a workload's syscalls split its\n"
+	  "notify and resume. all: stream every switch, syscall and\n"
 	  "interrupt and split every wakeup (default: slow with\n"
 	  "--pid and -- COMMAND, all for a workload)", false },
 	{ "lean", OPT_LEAN, NULL, GROUP_RUN, true, MODE_ANY,

@@ -63,12 +63,10 @@ int64_t cause_totals__grew_most(const struct histogram *hist, const struct sampl
 	int64_t grew = INT64_MIN;
 	int k;
 
-	*worst = r->lean ? PHASE_NOTIFY_KERNEL : PHASE_NOTIFY_USER;
+	*worst = PHASE_NOTIFY_USER;
 	for (k = 0; k < NR_PHASES; k++) {
 		int64_t d = r->phase_ns[k] - (int64_t)histogram__percentile(&hist[k], 50);
 
-		if (!wakeup__phase_name_in(k, r->lean))
-			continue;
 		if (d > grew) {
 			grew = d;
 			*worst = k;

@@ -51,23 +51,6 @@ const char *wakeup__phase_name(enum phase p)
 	return p < NR_PHASES ? phase_names[p] : "?";
 }
 
-const char *wakeup__phase_name_in(enum phase p, bool lean)
-{
-	if (!lean)
-		return wakeup__phase_name(p);
-	switch (p) {
-	case PHASE_NOTIFY_USER:
-	case PHASE_RESUME_USER:
-		return NULL;
-	case PHASE_NOTIFY_KERNEL:
-		return "notify";
-	case PHASE_RESUME_KERNEL:
-		return "resume";
-	default:
-		return wakeup__phase_name(p);
-	}
-}
-
 const char *wakeup__label_name(enum sample_label l)
 {
 	return l < NR_LABELS ? label_names[l] : "?";

@@ -145,11 +145,9 @@ struct sample_result {
 	int64_t rewait_ns;
 
 	/*
-	 * Lean mode (merger_config.lean): the syscalls were not traced, so
-	 * notify_kernel holds the whole notify (t_notify -> sched_waking) and
-	 * resume_kernel the whole resume (switch-in -> t_woken); the user
-	 * phases are not measured and read 0. Nothing explains the time: why
-	 * stays empty.
+	 * Lean mode (merger_config.lean): the six phases from one record per
+	 * wakeup; nothing explains the time (why stays empty) unless it
+	 * brought its flight records (lean_flight).
 	 */
 	bool lean;
 	/*
@@ -164,12 +162,6 @@ struct sample_result {
 };
 
 const char *wakeup__phase_name(enum phase p);
-/*
- * wakeup__phase_name_in - @p's name in a run measured lean or not: lean
- * mode's notify_kernel is "notify" and its resume_kernel "resume", and its
- * user phases, which it does not measure, have none (NULL).
- */
-const char *wakeup__phase_name_in(enum phase p, bool lean);
 const char *wakeup__label_name(enum sample_label l);
 const char *wakeup__label_describe(enum sample_label l);
 const char *wakeup__mark_name(enum mark k);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +261,21 @@ static void set_flight_evidence(struct wakeprobe_bpf *skel, bool on)
 }
 
 /*
+ * set_lean_syscalls - lean mode: a workload's (@on) notify and resume split
+ * at its threads' syscalls, its wait ending at a signal's delivery when
+ * @at_signal; attach mode loads no program on syscalls (--syscall-phases
+ * asks for the full mode)
+ */
+static void set_lean_syscalls(struct wakeprobe_bpf *skel, bool on, bool at_signal)
+{
+	skel->rodata->lean_syscalls = on;
+	skel->rodata->lean_wait_end_signal = on && at_signal;
+	bpf_program__set_autoload(skel->progs.lean_sys_enter, on);
+	bpf_program__set_autoload(skel->progs.lean_sys_exit, on);
+	bpf_program__set_autoload(skel->progs.lean_signal_deliver, on && at_signal);
+}
+
+/*
  * The fds a run holds at its peak besides the BPF side's: the three
  * standard streams, the sample ring's memfd (a throughput workload's
  * output memfd instead), a runner's two pipes (four fds) and the two the
@@ -368,8 +384,10 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	c->skel->rodata->pidns_inum = own_pid_namespace();
 	/* the flight recorder's evidence programs load with it alone */
 	flight = opts->lean && (opts->lean_flight_ns || opts->lean_flight_adaptive);
-	if (opts->lean)
+	if (opts->lean) {
 		set_flight_evidence(c->skel, flight);
+		set_lean_syscalls(c->skel, !opts->attach, opts->lean_wait_end_signal);
+	}
 	c->skel->rodata->lean_flight = flight;
 	for (i = 0; i < WP_SLOW_KINDS; i++)
 		c->skel->bss->lean_flight_ns[i] = opts->lean_flight_adaptive ? LEAN_ADAPT_NONE : opts->lean_flight_ns;
@@ -467,6 +485,44 @@ err_out:
 	return err;
 }
 
+/*
+ * lean_storage_for - lean mode in a workload: @tgid's thread gets its lean
+ * state now, made through a pidfd, as the BPF side makes it for a thread
+ * it sees start. The syscall programs look for it alone (a task without
+ * it is no tracked process's): its first syscall may come before any
+ * switch of it. The kernel refuses the update for an instant while a
+ * program holds the storage's lock (EAGAIN, EBUSY): tried again a few
+ * times, then left to the BPF side, which makes it at the thread's next
+ * switch (a first sample before that misses its notify's entry, and says
+ * so).
+ */
+static int lean_storage_for(struct collector *c, pid_t tgid)
+{
+	size_t size = bpf_map__value_size(c->skel->maps.lean_tasks);
+	int pidfd, err = 0;
+	void *zero;
+
+	zero = calloc(1, size);
+	if (!zero)
+		return -ENOMEM;
+	pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+	if (pidfd < 0)
+		err = -errno;
+	for (int tries = 0; pidfd >= 0 && tries < 100; tries++) {
+		err = bpf_map__update_elem(c->skel->maps.lean_tasks, &pidfd, sizeof(pidfd), zero, size, BPF_NOEXIST) ?
+			-errno : 0;
+		if (err != -EAGAIN && err != -EBUSY)
+			break;
+		sched_yield();
+	}
+	if (err == -EEXIST || err == -EAGAIN || err == -EBUSY)
+		err = 0;
+	if (pidfd >= 0)
+		close(pidfd);
+	free(zero);
+	return err;
+}
+
 int collector__track(struct collector *c, pid_t tgid)
 {
 	__u32 key = tgid;
@@ -474,7 +530,7 @@ int collector__track(struct collector *c, pid_t tgid)
 
 	if (bpf_map__update_elem(c->skel->maps.tracked_tgids, &key, sizeof(key), &one, sizeof(one), BPF_ANY))
 		return -errno;
-	return 0;
+	return c->skel->rodata->lean_syscalls ? lean_storage_for(c, tgid) : 0;
 }
 
 uint64_t collector__now_ns(void)

@@ -47,10 +47,13 @@ struct collector_opts {
 	 */
 	bool syscall_phases;
 	/*
-	 * Lean mode: only the scheduler's wake and switch tracepoints, one
-	 * WP_EV_LEAN record per wakeup (bpf/wakeprobe.bpf.c, at its end).
+	 * Lean mode: only the scheduler's wake and switch tracepoints (and a
+	 * workload's syscalls), one WP_EV_LEAN record per wakeup
+	 * (bpf/wakeprobe.bpf.c, at its end).
 	 */
 	bool lean;
+	/* lean mode, a workload: its wait ends at a signal's delivery, not at its syscall's exit */
+	bool lean_wait_end_signal;
 	/* lean mode's flight recorder: wakeups this slow or slower bring their CPU's records; 0: off */
 	uint64_t lean_flight_ns;
 	/* ... on, its threshold the running p99 of the wakeups' waking to switch-in instead (lean_adapt.h) */
@@ -94,6 +97,7 @@ int collector__check_pid_namespace(bool starts, char *msg, size_t len);
 
 /* collector__open - load and attach; on failure @msg says why */
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len);
+/* collector__track - trace process @tgid from now on (a lean workload: its first thread's state made now) */
 int collector__track(struct collector *c, pid_t tgid);
 /*
  * collector__out_of_fds - is @err (a negative errno) a run out of file

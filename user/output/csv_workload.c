@@ -28,7 +28,7 @@ struct csv_workload *csv_workload__open(FILE *out)
 	fputs(",label,missing_mark,target_was_idle,idle_exit_ns,mutex_reacquire_ns,waker_preempted_ns", out);
 	for (k = 0; k < NR_CAUSES; k++)
 		fprintf(out, ",cause_%s_ns", wakeup__cause_name(k));
-	/* the notify and the resume whole: the only split of them a --lean run has */
+	/* the notify and the resume whole */
 	fputs(",notify_ns,resume_ns", out);
 	fputs(CSV_EOL, out);
 	return c;
@@ -70,10 +70,8 @@ void csv_workload__add(struct csv_workload *c, const struct sample_result *r)
 	csv_row__u64(&row, waking, r->target_cpu);
 	csv_row__u64(&row, true, r->t_notify_ns);
 	csv_row__i64(&row, true, r->total_ns);
-	/* lean: notify and resume are not split; their parts stay empty */
 	for (k = 0; k < NR_PHASES; k++)
-		csv_row__i64(&row, phased && (!r->lean || k == PHASE_WAKE_ENQUEUE || k == PHASE_RUNQ_WAIT),
-			     r->phase_ns[k]);
+		csv_row__i64(&row, phased, r->phase_ns[k]);
 	csv_row__str(&row, traced ? wakeup__label_name(r->label) : "untraced");
 	csv_row__str(&row, traced && r->label == LABEL_MISSING_EVENT ? wakeup__mark_name(r->missing) : "");
 	csv_row__u64(&row, waking && !r->lean, r->target_was_idle);

@@ -441,10 +441,8 @@ static void write_stats(struct json_writer *w, const struct run_view *v)
 
 	json_writer__key(w, "stats");
 	json_writer__begin_object(w);
-	/* a lean run has notify and resume whole, under those names */
 	for (k = 0; k < NR_PHASES; k++)
-		if (wakeup__phase_name_in(k, a->lean))
-			json_workload__write_distribution(w, wakeup__phase_name_in(k, a->lean), &a->phase[k], v->phased);
+		json_workload__write_distribution(w, wakeup__phase_name(k), &a->phase[k], v->phased);
 	/* complete samples need labels, which need tracing */
 	json_workload__write_distribution(w, "total", &a->total, v->traced);
 	json_workload__write_distribution(w, "all_samples_total", &a->all_total, true);
@@ -575,10 +573,8 @@ static void write_outlier_phases(struct json_writer *w, const struct sample_resu
 	json_writer__key(w, "phases");
 	json_writer__begin_array(w);
 	for (k = 0; k < NR_PHASES; k++) {
-		if (!wakeup__phase_name_in(k, r->lean))
-			continue;
 		json_writer__begin_object(w);
-		json_writer__put_str(w, "phase", wakeup__phase_name_in(k, r->lean));
+		json_writer__put_str(w, "phase", wakeup__phase_name(k));
 		json_writer__put_int(w, "ns", r->phase_ns[k]);
 		if (r->lean && !r->lean_flight) {
 			/* nothing was traced to split it with: no parts, and no claim of what is unexplained */
@@ -615,7 +611,7 @@ void json_workload__write_outlier_members(struct json_writer *w, const struct hi
 		json_writer__put_null(w, "ratio_to_median");
 	json_writer__key(w, "grew_most");
 	json_writer__begin_object(w);
-	json_writer__put_str(w, "phase", wakeup__phase_name_in(worst, r->lean));
+	json_writer__put_str(w, "phase", wakeup__phase_name(worst));
 	json_writer__put_int(w, "over_median_ns", grew);
 	json_writer__end_object(w);
 	json_writer__put_uint(w, "waking_cpu", r->waking_cpu);

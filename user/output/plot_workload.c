@@ -55,10 +55,8 @@ static void stack(struct svg *s, const struct plot_lin_axis *ax, const char *run
 		const struct histogram *h = &a->phase[k];
 		double mean = histogram__mean(h), width = plot_draw__lin_x(ax, mean / 1000) - PLOT_AREA_X0;
 		double share = total > 0 ? 100 * mean / total : 0;
-		const char *phase = wakeup__phase_name_in(k, a->lean);
+		const char *phase = wakeup__phase_name(k);
 
-		if (!phase)
-			continue;
 		plot_draw__rect(s, x, y, width, STACK_H, "segment", plot_draw__phase_color(k));
 		svg__attr(s, "data-phase", phase);
 		svg__attr_u64(s, "data-sum-ns", h->sum);
@@ -106,21 +104,19 @@ static void bare_total(struct svg *s, const struct plot_lin_axis *ax, const char
 }
 
 /*
- * legend - a swatch per phase a run measured lean or not, with its mean and
+ * legend - a swatch per phase, with its mean and
  * share in @a's run when @a is given; where the next begins
  */
-static double legend(struct svg *s, const struct aggregate *a, bool lean, double y)
+static double legend(struct svg *s, const struct aggregate *a, double y)
 {
 	double total = a ? phases_mean_ns(a) : 0;
 	int n = 0;
 
 	for (int k = 0; k < NR_PHASES; k++) {
 		double x = PLOT_AREA_X0 + (n % LEGEND_COLUMNS) * LEGEND_WIDTH, row = y + (n / LEGEND_COLUMNS) * LEGEND_H;
-		const char *phase = wakeup__phase_name_in(k, lean);
+		const char *phase = wakeup__phase_name(k);
 		char buf[96], num[32];
 
-		if (!phase)
-			continue;
 		n++;
 		plot_draw__rect(s, x, row + 2, 11, 11, "swatch", plot_draw__phase_color(k));
 		svg__close(s);
@@ -176,7 +172,7 @@ static double draw_one(struct svg *s, FILE *out, double height, const struct run
 		bottom = y + STACK_H + 6;
 		y = plot_draw__lin_grid(s, &ax, y, bottom, "time of one wakeup, mean (µs)");
 		stack(s, &ax, wl->name, NULL, a, bottom - STACK_H - 3);
-		y = legend(s, a, a->lean, y);
+		y = legend(s, a, y);
 	}
 	if (cfg->traced) {
 		snprintf(buf, sizeof(buf), "Latency of each phase and of the whole wakeup, notify -> woken, "
@@ -190,11 +186,9 @@ static double draw_one(struct svg *s, FILE *out, double height, const struct run
 	names[n] = "total";
 	colors[n++] = PLOT_TOTAL;
 	for (int k = 0; k < NR_PHASES && phased(a); k++) {
-		if (!wakeup__phase_name_in(k, a->lean))
-			continue;
 		h[n] = &a->phase[k];
 		runs[n] = wl->name;
-		names[n] = wakeup__phase_name_in(k, a->lean);
+		names[n] = wakeup__phase_name(k);
 		colors[n++] = k;
 	}
 	y = plot_draw__heading(s, y, buf);
@@ -283,7 +277,7 @@ static double draw_paths(struct svg *s, FILE *out, double height, const struct r
 					   wl[i]->user_only ? "no kernel in the path: no phases" : "no phases");
 		}
 		y = next;
-		y = legend(s, NULL, cfg->lean, y);
+		y = legend(s, NULL, y);
 	}
 	for (i = 0; i < n; i++) {
 		h[i] = &res[i]->agg.all_total;

@@ -169,13 +169,8 @@ static void print_run(FILE *out, enum family f, const struct run_view *v)
 		break;
 	case F_PHASE:
 		for (int p = 0; p < NR_PHASES; p++) {
-			/* a lean run's notify and resume are whole, under those names */
-			const char *phase = wakeup__phase_name_in(p, r->agg.lean);
-			struct prom_labels l;
+			struct prom_labels l = prom__with(ls, "phase", wakeup__phase_name(p));
 
-			if (!phase)
-				continue;
-			l = prom__with(ls, "phase", phase);
 			prom__histogram(out, name, &l, &r->agg.phase[p]);
 		}
 		break;

@@ -223,7 +223,8 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 				r->merge.evicted_events);
 		fprintf(out, "\n");
 		if (a->lean)
-			text_workload__lean_tracing(out, "notify and resume are not split into user and kernel,",
+			text_workload__lean_tracing(out, "with the workload's syscalls, which split notify\n"
+						    "             and resume,",
 						    r->lean_flight_ns, r->lean_flight_adaptive, -1, &r->lean);
 		text_workload__host(out, &r->steal, a->causes.cause_ns[CAUSE_HOST]);
 		text_workload__cost(out, &r->cost, r->merge.events, r->drops_total, r->samples_sent,
@@ -366,10 +367,10 @@ void text_workload__print_outlier_body(FILE *out, const struct sample_result *r,
 		r->wakeup_cpu != r->waking_cpu ? ", queued there (the wake list: an IPI)" : ", enqueued by the waker",
 		r->target_was_idle ? ", which was idle" : "");
 	for (k = 0; k < NR_PHASES; k++) {
-		if ((show && !show[k]) || !wakeup__phase_name_in(k, r->lean))
+		if (show && !show[k])
 			continue;
 		/* 28 columns: the parts, and the lines they wrap onto, begin at column 28 */
-		fprintf(out, "  %-14s %9.2f  ", wakeup__phase_name_in(k, r->lean), us((uint64_t)r->phase_ns[k]));
+		fprintf(out, "  %-14s %9.2f  ", wakeup__phase_name(k), us((uint64_t)r->phase_ns[k]));
 		if (r->lean && !r->lean_flight)
 			fprintf(out, "(causes not traced: --explain slow)\n");
 		else
@@ -433,7 +434,7 @@ static void print_outliers(FILE *out, const struct run_result *res, const struct
 		fprintf(out, "\n#%u seq %" PRIu64 ": %.2f us, %.1fx the median %.2f; %s grew most, %+.2f us\n",
 			i + 1, r->sample.seq, us((uint64_t)r->total_ns),
 			median_total ? (double)r->total_ns / (double)median_total : 0.0, us(median_total),
-			wakeup__phase_name_in(worst, a->lean), grew / 1000.0);
+			wakeup__phase_name(worst), grew / 1000.0);
 		text_workload__print_outlier_body(out, r, NULL, &a->causes);
 	}
 }
@@ -502,8 +503,7 @@ void text_workload__print_text(FILE *out, const struct run_config *cfg, const st
 			a->by_label[LABEL_COMPLETE]);
 		text_workload__stats_header(out);
 		for (k = 0; k < NR_PHASES; k++)
-			if (wakeup__phase_name_in(k, a->lean))
-				text_workload__stats_row(out, wakeup__phase_name_in(k, a->lean), &a->phase[k]);
+			text_workload__stats_row(out, wakeup__phase_name(k), &a->phase[k]);
 		text_workload__stats_row(out, "total", &a->total);
 		fprintf(out, "\n");
 		print_sub_phases(out, a);
@@ -519,9 +519,7 @@ void text_workload__print_text(FILE *out, const struct run_config *cfg, const st
 	if (cfg->workload->user_only)
 		return;
 	for (k = 0; k < NR_PHASES; k++) {
-		if (!wakeup__phase_name_in(k, a->lean))
-			continue;
-		fprintf(out, "\n%s\n", wakeup__phase_name_in(k, a->lean));
+		fprintf(out, "\n%s\n", wakeup__phase_name(k));
 		histogram__print_log2(&a->phase[k], out, "nsecs");
 	}
 	text_workload__print_causes(out, &a->causes, a->by_label[LABEL_COMPLETE], r->merge.migrations, "the workload's");

@@ -71,9 +71,7 @@ void aggregate__add(struct aggregate *a, const struct sample_result *r)
 		return;
 
 	for (k = 0; k < NR_PHASES; k++) {
-		/* a lean sample's user phases are not measured: no histogram of zeros */
-		if (wakeup__phase_name_in(k, r->lean))
-			histogram__add(&a->phase[k], (uint64_t)r->phase_ns[k]);
+		histogram__add(&a->phase[k], (uint64_t)r->phase_ns[k]);
 		sum += r->phase_ns[k];
 	}
 	if (sum != r->total_ns)

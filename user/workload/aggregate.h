@@ -12,7 +12,7 @@
 
 
 struct aggregate {
-	bool lean;				/* measured lean: four phases, no causes (wakeup.h) */
+	bool lean;				/* measured lean: causes for the slow ones alone (wakeup.h) */
 	uint64_t samples;			/* every sample seen */
 	uint64_t by_label[NR_LABELS];
 	uint64_t missing_by_mark[NR_MARKS];

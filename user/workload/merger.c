@@ -264,6 +264,15 @@ static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_re
 		explain__sample(&r->why, r, evs, n);
 }
 
+/* phase_of - phase @k of @r, whose t_notify, t_woken and five marks are in: from one bound to the next */
+static int64_t phase_of(const struct sample_result *r, int k)
+{
+	uint64_t from = k == PHASE_NOTIFY_USER ? r->t_notify_ns : r->mark_ns[k - 1];
+	uint64_t to = k == PHASE_RESUME_USER ? r->t_woken_ns : r->mark_ns[k];
+
+	return (int64_t)(to - from);
+}
+
 /*
  * explain_lean - a lean sample whose wake brought the flight records of
  * @cpu, the CPU that switched the wakee in: its wake_enqueue and runq_wait
@@ -272,9 +281,6 @@ static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_re
  */
 static void explain_lean(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r, uint32_t cpu)
 {
-	/* the user phases are none here: the explainer's bounds are the marks */
-	r->mark_ns[MARK_NOTIFY_ENTER] = r->t_notify_ns;
-	r->mark_ns[MARK_WAIT_EXIT] = r->t_woken_ns;
 	/* the ring's oldest records may reach back before the sample: they set its CPU's state */
 	explain(m, lo > LEAN_FLIGHT_BACK_NS ? lo - LEAN_FLIGHT_BACK_NS : 0, hi, r, cpu);
 	r->lean_flight = true;
@@ -282,11 +288,12 @@ static void explain_lean(struct merger *m, uint64_t lo, uint64_t hi, struct samp
 
 /*
  * merge_lean - lean mode: the wakee's WP_EV_LEAN record whose wake falls in
- * the sample gives the waking, wakeup and switch-in marks. The notify's
- * entry and the wait's exit were not traced, so notify_kernel and
- * resume_kernel hold the whole notify and resume (wakeup.h). A wake whose
- * switch-in went untraced has its record at the wakee's next switch-out,
- * which can come well after t_woken: merger__advance() waits for it.
+ * the sample gives the six marks: waking, wakeup and switch-in, and the
+ * notify's entry and the wait's end as spans from the waking and the
+ * switch-in (wp_lean_span()). The record of a wakeup held until its wakee
+ * left its syscall, or of a wake whose switch-in went untraced (written
+ * at the wakee's next switch-out), can come well after t_woken:
+ * merger__advance() waits for it.
  */
 static void merge_lean(struct merger *m, const struct pending_sample *p, struct sample_result *r,
 		       uint64_t lo)
@@ -336,10 +343,16 @@ found:
 		return;
 	}
 	r->mark_ns[MARK_SWITCH_IN] = e->ts_ns;
-	r->phase_ns[PHASE_NOTIFY_KERNEL] = (int64_t)(l->waking_ns - p->t_notify_ns);
-	r->phase_ns[PHASE_WAKE_ENQUEUE] = (int64_t)(l->wakeup_ns - l->waking_ns);
-	r->phase_ns[PHASE_RUNQ_WAIT] = (int64_t)(e->ts_ns - l->wakeup_ns);
-	r->phase_ns[PHASE_RESUME_KERNEL] = (int64_t)(p->t_woken_ns - e->ts_ns);
+	/* a waker in no syscall (an interrupt), or a wakee that woke again, or ended, before it left its own */
+	if (!l->notify_before || !l->exit_after) {
+		r->label = LABEL_MISSING_EVENT;
+		r->missing = !l->notify_before ? MARK_NOTIFY_ENTER : MARK_WAIT_EXIT;
+		return;
+	}
+	r->mark_ns[MARK_NOTIFY_ENTER] = l->waking_ns - (l->notify_before - 1);
+	r->mark_ns[MARK_WAIT_EXIT] = e->ts_ns + (l->exit_after - 1);
+	for (k = 0; k < NR_PHASES; k++)
+		r->phase_ns[k] = phase_of(r, k);
 	for (k = 0; k < NR_PHASES; k++) {
 		if (r->phase_ns[k] < 0) {
 			r->label = LABEL_CLOCK_ORDER;
@@ -555,12 +568,8 @@ searched:
 		return;
 	}
 
-	r->phase_ns[PHASE_NOTIFY_USER] = (int64_t)(r->mark_ns[MARK_NOTIFY_ENTER] - p->t_notify_ns);
-	r->phase_ns[PHASE_NOTIFY_KERNEL] = (int64_t)(r->mark_ns[MARK_WAKING] - r->mark_ns[MARK_NOTIFY_ENTER]);
-	r->phase_ns[PHASE_WAKE_ENQUEUE] = (int64_t)(r->mark_ns[MARK_WAKEUP] - r->mark_ns[MARK_WAKING]);
-	r->phase_ns[PHASE_RUNQ_WAIT] = (int64_t)(r->mark_ns[MARK_SWITCH_IN] - r->mark_ns[MARK_WAKEUP]);
-	r->phase_ns[PHASE_RESUME_KERNEL] = (int64_t)(r->mark_ns[MARK_WAIT_EXIT] - r->mark_ns[MARK_SWITCH_IN]);
-	r->phase_ns[PHASE_RESUME_USER] = (int64_t)(p->t_woken_ns - r->mark_ns[MARK_WAIT_EXIT]);
+	for (k = 0; k < NR_PHASES; k++)
+		r->phase_ns[k] = phase_of(r, k);
 	for (k = 0; k < NR_PHASES; k++) {
 		if (r->phase_ns[k] < 0) {
 			r->label = LABEL_CLOCK_ORDER;

@@ -372,6 +372,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
 		.lean = s->cfg->lean,
+		.lean_wait_end_signal = wl->wait_end == WAIT_END_SIGNAL_DELIVER,
 		.lean_flight_ns = analysis__lean_flight_ns(s->cfg, &s->opts->analysis),
 		.lean_flight_adaptive = analysis__lean_flight_adaptive(s->cfg->lean, s->opts->analysis.outliers,
 								       s->opts->analysis.outlier_threshold_ns),
