@@ -170,6 +170,69 @@ Test(recording, a_live_run_and_the_report_of_its_recording_agree, .timeout = 120
 	cr_assert_eq(rmdir(dir), 0, "nothing else was left in the directory");
 }
 
+/*
+ * The default engine's run of a workload: one record per wakeup, the slow
+ * ones' flight records, the lean counters and thresholds in RUN_END; its
+ * report says the same as the live run, and its records are a fraction of
+ * the full mode's
+ */
+Test(recording, a_lean_live_run_and_the_report_of_its_recording_agree, .timeout = 120)
+{
+	static const char *const outputs[] = { "text", "json", "csv" };
+	char dir[] = "/tmp/wakeprobe-test-rec.XXXXXX", rec[600], full[600], err[2048];
+	char live[3][600], replayed[3][600];
+	char *const record[] = { (char *)wakeprobe_path(), "record", "-o", rec, "--workload", "eventfd", "--samples",
+				 "600", "--interval-us", "300", "--cpus", "0,1", "--outliers", "3", "--threshold-us",
+				 "40", "--json", live[1], "--csv", live[2], NULL };
+	char *const record_full[] = { (char *)wakeprobe_path(), "record", "-o", full, "--workload", "eventfd",
+				      "--samples", "600", "--interval-us", "300", "--cpus", "0,1", "--explain", "all",
+				      NULL };
+	/* the report chooses its outliers anew: the same options, the same choice */
+	char *const report[] = { (char *)wakeprobe_path(), "report", rec, "--outliers", "3", "--threshold-us", "40",
+				 "--json", replayed[1], "--csv", replayed[2], NULL };
+	struct stat st, st_full;
+	size_t i, len;
+	char *text;
+
+	skip_unless_traceable();
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(rec, sizeof(rec), "%s/run.wpr", dir);
+	snprintf(full, sizeof(full), "%s/full.wpr", dir);
+	for (i = 0; i < 3; i++) {
+		snprintf(live[i], sizeof(live[i]), "%s/live.%s", dir, outputs[i]);
+		snprintf(replayed[i], sizeof(replayed[i]), "%s/replayed.%s", dir, outputs[i]);
+	}
+	cr_assert_eq(run(record, live[0], err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(run(report, replayed[0], err, sizeof(err)), 0, "%s", err);
+	for (i = 0; i < 3; i++) {
+		size_t alen, blen;
+		char *a = read_file(live[i], &alen), *b = read_file(replayed[i], &blen);
+
+		cr_assert_gt(alen, 1000, "%s: the live run wrote it", outputs[i]);
+		cr_assert(alen == blen && !memcmp(a, b, alen), "%s: the live run and the report of its recording differ",
+			  outputs[i]);
+		free(a);
+		free(b);
+	}
+	text = read_file(live[0], &len);
+	cr_assert(strstr(text, "--explain slow: sched_waking"), "the default engine:\n%s", text);
+	cr_assert(strstr(text, "\nresume_user "), "six phases:\n%s", text);
+	cr_assert(strstr(text, "Where the time of the"), "a slow wakeup its flight records explained:\n%s", text);
+	free(text);
+	cr_assert_eq(run(record_full, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(stat(rec, &st), 0);
+	cr_assert_eq(stat(full, &st_full), 0);
+	cr_log_info("600 paced eventfd samples: %ld bytes, --explain all %ld", (long)st.st_size, (long)st_full.st_size);
+	cr_assert_lt(st.st_size * 2, st_full.st_size, "a record per wakeup, not the stream around it");
+	for (i = 0; i < 3; i++) {
+		unlink(live[i]);
+		unlink(replayed[i]);
+	}
+	unlink(rec);
+	unlink(full);
+	cr_assert_eq(rmdir(dir), 0, "nothing else was left in the directory");
+}
+
 /* valgrind memcheck over `wakeprobe report` of each fixture, with every output it can write */
 struct memcheck_case {
 	char fixture[16];

@@ -179,21 +179,23 @@ Test(options, lean_mode_goes_with_a_workload_and_its_outputs)
 	cr_assert(opts.lean);
 	cr_assert_eq(PARSE("--workload", "all", "--lean", "--interval-us", "0"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean);
-	cr_assert_eq(PARSE("--workload", "eventfd"), OPTIONS_RUN);
-	cr_assert_not(opts.lean, "the full mode is the default");
+	cr_assert_eq(PARSE("--workload", "eventfd", "--explain", "all"), OPTIONS_RUN);
+	cr_assert_not(opts.lean);
 	cr_assert_eq(PARSE("--pid", "12", "--lean", "--duration", "5", "--json", "a.json"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean);
 	cr_assert_eq(PARSE("--lean", "--", "sleep", "1"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean);
-	/* an attach run's records are recorded as they came, lean mode's too */
+	/* a run's records are recorded as they came, lean mode's too */
 	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--pid", "12", "--lean"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.lean);
+	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--workload", "eventfd", "--lean"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean);
 	/* a throughput workload traces its threads as attach mode does, lean too */
 	cr_assert_eq(PARSE("--workload", "spawn", "--lean", "--json", "s.json"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean);
 }
 
-Test(options, attach_mode_explains_the_slow_wakeups_and_a_workload_every_one_by_default)
+Test(options, a_run_explains_the_slow_wakeups_by_default_unless_what_it_asks_for_needs_all)
 {
 	cr_assert_eq(PARSE("--pid", "12"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean && opts.explain == EXPLAIN_SLOW, "attach mode pairs in the kernel by default");
@@ -205,7 +207,13 @@ Test(options, attach_mode_explains_the_slow_wakeups_and_a_workload_every_one_by_
 	cr_assert_eq(PARSE("--pid", "12", "--syscall-phases"), OPTIONS_RUN, "%s", err);
 	cr_assert(!opts.lean, "timing the syscalls streams them: the whole run is explained");
 	cr_assert_eq(PARSE("--workload", "eventfd"), OPTIONS_RUN, "%s", err);
-	cr_assert(!opts.lean && opts.explain == EXPLAIN_ALL, "a workload explains every wakeup by default");
+	cr_assert(opts.lean && opts.explain == EXPLAIN_SLOW, "a workload pairs in the kernel by default");
+	cr_assert_eq(PARSE("--workload", "eventfd", "--perfetto", "t.json"), OPTIONS_RUN, "%s", err);
+	cr_assert(!opts.lean, "a workload's timeline draws every event around its wakeups");
+	cr_assert_eq(PARSE("--workload", "spawn"), OPTIONS_RUN, "%s", err);
+	cr_assert(!opts.lean, "a throughput workload counts each thread's CPU time from its switches");
+	cr_assert_eq(PARSE("--workload", "eventfd", "--no-trace"), OPTIONS_RUN, "%s", err);
+	cr_assert(!opts.lean, "an untraced run is not lean");
 	cr_assert_eq(PARSE("--workload", "eventfd", "--explain", "slow", "--lean"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean, "--lean is --explain slow: both may be given");
 }
@@ -282,7 +290,6 @@ static struct bad_case bad_cases[] = {
 	{ { "--workload", "eventfd", "--json", "m", "--prometheus", "m" }, "--json and --prometheus both name 'm'" },
 	{ { "--workload", "spawn", "--prometheus", "m" }, "--prometheus is for the paced paths" },
 	{ { "--workload", "eventfd", "--lean", "--no-trace" }, "--lean is a way of tracing" },
-	{ { "record", "-o", "r.wpr", "--workload", "eventfd", "--lean" }, "drop --lean to record a workload" },
 	{ { "--workload", "eventfd", "--lean", "--perfetto", "t.json" }, "drop --lean for a timeline" },
 	{ { "--workload", "spawn", "--lean", "--threshold-us", "50" }, "--threshold-us is for the paced paths" },
 	{ { "--explain", "some" }, "--explain wants 'slow' or 'all', not 'some'" },

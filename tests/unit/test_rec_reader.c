@@ -68,7 +68,7 @@ static struct damage_case damages[] = {
 	{ "event type out of range", 3, 8 + 8, { 0x40, 0x00, 0x00, 0x00 }, 4, "event type out of range" },
 	{ "wake target CPU out of range", 3, 8 + 24 + 4, { 0xff, 0xff, 0x00, 0x00 }, 4, "target CPU out of range" },
 	{ "sample sequence 0", 4, 8, { 0, 0, 0, 0 }, 4, "sequence number 0" },
-	{ "RUN_END relabelled RUN_BEGIN", 6, 0, { REC_RUN_BEGIN, 0 }, 2, "says 776 bytes; it has 432" },
+	{ "RUN_END relabelled RUN_BEGIN", 6, 0, { REC_RUN_BEGIN, 0 }, 2, "says 824 bytes; it has 432" },
 	{ "record type 0", 2, 0, { 0x00, 0x00 }, 2, "unknown record type 0 at" },
 	{ "record type past the last", 2, 0, { REC_TYPE_MAX, 0x00 }, 2, "unknown record type 11 at" },
 };
@@ -296,7 +296,7 @@ static struct attach_damage_case attach_damages[] = {
 	{ "FD_KIND flags", 1, 2, { 1, 0 }, 2, 0, "has flags 0x1" },
 	{ "FD_KIND length", 1, 4, { 16, 0, 0, 0 }, 4, 0, "FD_KIND record at byte offset" },
 	{ "FD_KIND relabelled CLOCK_PAIR", 1, 0, { REC_CLOCK_PAIR, 0 }, 2, 0, "says 12 bytes; it has 24" },
-	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 608 bytes; it has 776" },
+	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 608 bytes; it has 824" },
 	{ "interrupted by no signal", 4, 8 + 173, { 1 }, 1, 0, "signal out of range" },
 	{ "a signal but not interrupted", 4, 8 + 552, { 15 }, 1, 0, "signal out of range" },
 	{ "a pid of 0", 0, 8 + 0, { 1, 0, 0, 0, 0, 0, 0, 0 }, 8, 0, "pid out of range" },
@@ -834,6 +834,68 @@ ParameterizedTest(struct lean_case *c, rec_reader, a_lean_attach_runs_records_ar
 	recorder__write(w, REC_ATTACH_BEGIN, &ab, sizeof(ab));
 	recorder__write(w, REC_EVENT, &c->e, sizeof(c->e));
 	recorder__write(w, REC_ATTACH_END, &ae, recording__payload_size(c->version, REC_ATTACH_END));
+	cr_assert_eq(recorder__finish(w), 0);
+	fclose(f);
+	memcpy(b.data + 8, &c->version, sizeof(c->version));
+	got = read_all(b.data, b.len, msg, sizeof(msg), &records);
+	if (c->want[0]) {
+		cr_assert_eq(got, -EINVAL, "%s: accepted", c->what);
+		cr_assert(strstr(msg, c->want), "%s: '%s' lacks '%s'", c->what, msg, c->want);
+	} else {
+		cr_assert_eq(got, 0, "%s: %s", c->what, msg);
+		cr_assert_eq(records, 3, "%s", c->what);
+	}
+	free(b.data);
+}
+
+/*
+ * A lean workload run (version 9): RUN_BEGIN says so, and its wakeup
+ * records are read; in a run that does not say so, in an untraced one, or
+ * in a version 8 file, where the byte was padding, they are refused.
+ */
+struct lean_run_case {
+	char what[56];
+	uint8_t flags;
+	uint8_t traced;
+	uint32_t version;
+	char want[48];		/* empty: taken */
+};
+
+static struct lean_run_case lean_run_cases[] = {
+	{ "a lean workload run", REC_RUN_LEAN, 1, 9, "" },
+	{ "a run that is not lean", 0, 1, 9, "a lean record in a run that is not" },
+	{ "version 8, whose byte was padding", REC_RUN_LEAN, 1, 8, "a lean record in a run that is not" },
+	{ "an untraced lean run", REC_RUN_LEAN, 0, 9, "bad RUN_BEGIN record" },
+	{ "a flag past the last", REC_RUN_LEAN | 2, 1, 9, "bad RUN_BEGIN record" },
+};
+
+ParameterizedTestParameters(rec_reader, a_lean_workload_runs_records_are_read_and_checked)
+{
+	return cr_make_param_array(struct lean_run_case, lean_run_cases,
+				   sizeof(lean_run_cases) / sizeof(lean_run_cases[0]));
+}
+
+ParameterizedTest(struct lean_run_case *c, rec_reader, a_lean_workload_runs_records_are_read_and_checked)
+{
+	struct rec_run_begin rb = run_begin();
+	struct wp_event e = ev(3000, WP_EV_LEAN, 1, 42);
+	struct rec_run_end end;
+	struct buf b = { 0 };
+	FILE *f = open_memstream(&b.data, &b.len);
+	struct recorder *w;
+	char msg[256] = "";
+	size_t records;
+	int got;
+
+	cr_assert_not_null(f);
+	memset(&end, 0, sizeof(end));
+	rb.flags = c->flags;
+	rb.traced = c->traced;
+	e.lean.target_cpu = 1;
+	w = recorder__new(f);
+	recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb));
+	recorder__write(w, REC_EVENT, &e, sizeof(e));
+	recorder__write(w, REC_RUN_END, &end, recording__payload_size(c->version, REC_RUN_END));
 	cr_assert_eq(recorder__finish(w), 0);
 	fclose(f);
 	memcpy(b.data + 8, &c->version, sizeof(c->version));

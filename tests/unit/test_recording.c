@@ -90,13 +90,17 @@ Test(recording, each_versions_payload_sizes_are_the_layouts_it_had)
 	cr_assert_eq(recording__payload_size(1, REC_RUN_END) + 4 * sizeof(uint64_t),
 		     recording__payload_size(3, REC_RUN_END), "version 1's RUN_END stays 12 counters");
 	cr_assert_eq(recording__payload_size(3, REC_RUN_END) + sizeof(struct rec_steal) + sizeof(struct rec_cost),
-		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 4 ends RUN_END with the steal and cost");
+		     recording__payload_size(4, REC_RUN_END), "version 4 ends RUN_END with the steal and cost");
+	cr_assert_eq(recording__payload_size(4, REC_RUN_END), recording__payload_size(8, REC_RUN_END));
 	cr_assert_eq(recording__payload_size(3, REC_ATTACH_END) + sizeof(struct rec_steal) + sizeof(struct rec_cost),
 		     recording__payload_size(5, REC_ATTACH_END), "and ATTACH_END");
 	cr_assert_eq(recording__payload_size(5, REC_ATTACH_END) + 8, recording__payload_size(7, REC_ATTACH_END),
 		     "version 6 ends ATTACH_END with the signal and the processes stopped");
 	cr_assert_eq(recording__payload_size(7, REC_ATTACH_END) + sizeof(struct rec_lean),
-		     recording__payload_size(REC_VERSION, REC_ATTACH_END), "version 8 with the lean counters");
+		     recording__payload_size(8, REC_ATTACH_END), "version 8 with the lean counters");
+	cr_assert_eq(recording__payload_size(8, REC_ATTACH_END), recording__payload_size(REC_VERSION, REC_ATTACH_END));
+	cr_assert_eq(recording__payload_size(8, REC_RUN_END) + sizeof(struct rec_lean),
+		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 9 ends RUN_END with them too");
 }
 
 /* ---------------------------------------------------------------- fixtures and golden reports */
@@ -247,18 +251,21 @@ Test(recording, the_signal_that_interrupted_a_run_is_kept_from_version_6)
 	struct rec_run_begin rb = run_begin();
 	struct buf b = { 0 };
 	FILE *f = open_memstream(&b.data, &b.len);
+	/* a version 8 RUN_END, which versions 4 to 8 share: before the lean tail */
+	size_t v8_len = recording__payload_size(8, REC_RUN_END);
 	struct rec_run_end e;
 	struct recorder *w;
-	uint32_t v5 = 5;
+	uint32_t v5 = 5, v8 = 8;
 	char msg[256];
 
 	cr_assert_not_null(f);
 	w = recorder__new(f);
 	run_recording__encode_end(&res, &e);
 	cr_assert_eq(recorder__write(w, REC_RUN_BEGIN, &rb, sizeof(rb)), 0);
-	cr_assert_eq(recorder__write(w, REC_RUN_END, &e, sizeof(e)), 0);
+	cr_assert_eq(recorder__write(w, REC_RUN_END, &e, v8_len), 0);
 	cr_assert_eq(recorder__finish(w), 0);
 	fclose(f);
+	memcpy(b.data + 8, &v8, sizeof(v8));
 
 	memset(&back, 0, sizeof(back));
 	cr_assert_eq(read_one_end(b.data, b.len, &back, msg), 0, "%s", msg);
@@ -271,8 +278,8 @@ Test(recording, the_signal_that_interrupted_a_run_is_kept_from_version_6)
 	cr_assert(back.interrupted);
 	cr_assert_eq(back.stop_signal, 0);
 	/* version 6 has a signal exactly when the run was interrupted */
-	memcpy(b.data + 8, &(uint32_t){ REC_VERSION }, sizeof(uint32_t));
-	b.data[b.len - sizeof(e) + offsetof(struct rec_run_end, stop_signal)] = 0;
+	memcpy(b.data + 8, &v8, sizeof(v8));
+	b.data[b.len - v8_len + offsetof(struct rec_run_end, stop_signal)] = 0;
 	cr_assert_lt(read_one_end(b.data, b.len, &back, msg), 0);
 	cr_assert(strstr(msg, "bad RUN_END record") && strstr(msg, "signal out of range"), "%s", msg);
 	free(b.data);

@@ -93,7 +93,7 @@ Test(run_recording, a_run_begin_decodes_into_the_run_it_encodes)
 	cr_assert_eq(cfg.wakee_cpu, WP_MAX_CPUS - 1);
 	cr_assert(cfg.traced);
 	cr_assert_eq(cfg.ringbuf_bytes, 1u << 22);
-	cr_assert_not(cfg.lean, "never recorded: a lean run is not recorded");
+	cr_assert(cfg.lean, "version 9 records whether the run was lean");
 	cr_assert_not(cfg.ringbuf_fixed, "never recorded");
 
 	cr_assert_str_eq(meta.version, futex_meta.version);
@@ -196,6 +196,11 @@ Test(run_recording, a_run_end_decodes_into_the_result_it_encodes)
 	struct rec_run_end e;
 
 	full_end(&res);
+	/* a lean run's: the wakes it wrote no record of, and its flight thresholds at the end */
+	res.lean_flight_adaptive = true;
+	res.lean = (struct wp_lean_counters){ .woke_running = 21, .wakeup_unpaired = 22, .no_storage = 23 };
+	res.lean_flight_ns[WP_SLOW_THREAD] = 60000;
+	res.lean_flight_ns[WP_SLOW_SOFTIRQ] = 40000;
 	run_recording__encode_end(&res, &e);
 	cr_assert_eq(e.bpf_runs, 4000, "versions 1 to 3 kept the programs' figures here: still written");
 	cr_assert_eq(e.bpf_run_ns, 80000);
@@ -232,6 +237,12 @@ Test(run_recording, a_run_end_decodes_into_the_result_it_encodes)
 	cr_assert_eq(back.cost.bpf_run_ns, 80000);
 	cr_assert_eq(back.cost.bpf_timed_permille, 250);
 	cr_assert_eq(back.cost.self_cpu_ns, 123000);
+	cr_assert(back.lean_flight_adaptive);
+	cr_assert_eq(back.lean.woke_running, 21);
+	cr_assert_eq(back.lean.wakeup_unpaired, 22);
+	cr_assert_eq(back.lean.no_storage, 23);
+	cr_assert_eq(back.lean_flight_ns[WP_SLOW_THREAD], 60000);
+	cr_assert_eq(back.lean_flight_ns[WP_SLOW_SOFTIRQ], 40000);
 	/* what the record does not hold is left as it was */
 	cr_assert_eq(back.meta.nr_cpus, 7);
 	cr_assert(back.timed_out);

@@ -93,8 +93,9 @@ static const struct option_spec specs[] = {
 	  "--outliers 0) from their CPUs' last switches, interrupts\n"
 	  "and idle transitions; a workload's syscalls split its\n"
 	  "notify and resume. all: stream every switch, syscall and\n"
-	  "interrupt and split every wakeup (default: slow with\n"
-	  "--pid and -- COMMAND, all for a workload)", false },
+	  "interrupt and split every wakeup (default: slow; all\n"
+	  "with --syscall-phases, a paced workload's --perfetto,\n"
+	  "or a throughput workload)", false },
 	{ "lean", OPT_LEAN, NULL, GROUP_RUN, true, MODE_ANY,
 	  "the same as --explain slow", false },
 	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, MODE_WORKLOAD,
@@ -233,7 +234,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload all --samples 2000          # compare every path\n"
 		"  sudo wakeprobe --workload cond --outliers 10 --threshold-us 200\n"
 		"  sudo wakeprobe --workload burst-queue --mode cond -- --tasks 100000 --repeat 5\n"
-		"  sudo wakeprobe --workload eventfd -i 0 --explain slow --outliers 0   # the least observer effect\n"
+		"  sudo wakeprobe --workload eventfd -i 0 --outliers 0   # the least observer effect\n"
 		"  sudo wakeprobe --pid 1234 --explain all --duration 10   # every wakeup split by cause\n"
 		"  sudo wakeprobe --pid 1234 --syscall-phases --duration 10   # time the syscalls too\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
@@ -278,26 +279,38 @@ static enum options_result check_outputs(const struct wp_options *o, char *err, 
 }
 
 /*
+ * explain_needs_all - what the run asks for needs every event streamed:
+ * timed syscalls (--syscall-phases), a paced workload's timeline (the
+ * events around each wakeup), and a throughput workload's report (each
+ * thread's CPU time, counted from its switches)
+ */
+static bool explain_needs_all(const struct wp_options *o)
+{
+	if (o->syscall_phases)
+		return true;
+	if (!o->workload || options__attach(o))
+		return false;
+	return o->perfetto_path || designs__find(o->workload);
+}
+
+/*
  * check_explain - settle how the run is traced: --explain as given (@given
- * names it, "" when it was not), else slow for attach mode and all for a
- * workload; --syscall-phases needs every syscall, so it asks for all.
+ * names it, "" when it was not), else slow, unless explain_needs_all().
  * Returns nonzero with @err filled when what was given cannot be had.
  */
 static int check_explain(struct wp_options *o, const char *given, char *err, size_t errlen)
 {
 	err[0] = '\0';
 	if (o->explain == EXPLAIN_DEFAULT)
-		o->explain = options__attach(o) && !o->syscall_phases ? EXPLAIN_SLOW : EXPLAIN_ALL;
-	o->lean = o->explain == EXPLAIN_SLOW;
+		o->explain = explain_needs_all(o) ? EXPLAIN_ALL : EXPLAIN_SLOW;
+	/* an untraced run is neither */
+	o->lean = o->explain == EXPLAIN_SLOW && !o->no_trace;
 	if (!given[0])
 		return 0;
 	if (o->no_trace)
 		snprintf(err, errlen, "%s is a way of tracing and --no-trace traces nothing: give one of them", given);
 	else if (!o->lean)
 		return 0;
-	else if (o->command == CMD_RECORD && o->workload)
-		snprintf(err, errlen, "a workload's recording keeps every event around its samples, which %s does "
-			 "not trace: drop %s to record a workload (it is for --pid and -- COMMAND)", given, given);
 	else if (o->perfetto_path && !options__attach(o))
 		snprintf(err, errlen, "--perfetto draws the events around each of a workload's wakeups, which %s "
 			 "does not trace: drop %s for a timeline", given, given);

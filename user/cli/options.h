@@ -26,7 +26,7 @@
 
 /* --explain: how much of the machine a traced run streams to wakeprobe */
 enum opt_explain {
-	EXPLAIN_DEFAULT,	/* not given: slow in attach mode, all for a workload */
+	EXPLAIN_DEFAULT,	/* not given: slow, unless what the run asks for needs all (options.c) */
 	EXPLAIN_SLOW,		/* pair in the kernel, one record a wakeup, evidence for the slow ones */
 	EXPLAIN_ALL,		/* stream every switch, syscall and interrupt, explain every wakeup */
 };
@@ -74,7 +74,7 @@ struct wp_options {
 	const char *attach_option;	/* the first option given that only attach mode takes ("tid"); NULL: none */
 	bool no_trace;
 	enum opt_explain explain;	/* as given, then as settled: never EXPLAIN_DEFAULT once parsed */
-	bool lean;		/* explain == EXPLAIN_SLOW: one record per wakeup, paired in the kernel */
+	bool lean;		/* explain == EXPLAIN_SLOW, traced: one record per wakeup, paired in the kernel */
 	bool syscall_phases;	/* --syscall-phases: attach mode times notify_kernel and resume_kernel */
 	bool verbose;
 	bool list_workloads;

@@ -15,7 +15,7 @@
 #include "wakeprobe.h"
 
 /* wakeups of a kind counted before its threshold follows them: until then none of them is over it */
-#define LEAN_ADAPT_MIN_WAKEUPS	1000
+#define LEAN_ADAPT_MIN_WAKEUPS	200
 /* the share of wakeups under the threshold, per mille */
 #define LEAN_ADAPT_PERMILLE	990
 /* how often a live run moves it */

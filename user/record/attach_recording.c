@@ -117,10 +117,7 @@ void attach_recording__encode_end(const struct attach_session_result *res, struc
 	copy_string(e->command_exit, sizeof(e->command_exit), res->command_exit);
 	run_recording__encode_steal(&res->steal, &e->steal);
 	run_recording__encode_cost(&res->cost, &e->cost);
-	e->lean.woke_running = res->lean.woke_running;
-	e->lean.wakeup_unpaired = res->lean.wakeup_unpaired;
-	e->lean.no_storage = res->lean.no_storage;
-	memcpy(e->lean.flight_ns, res->lean_flight_ns, sizeof(e->lean.flight_ns));
+	run_recording__encode_lean(&res->lean, res->lean_flight_ns, &e->lean);
 }
 
 void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_session_result *res)
@@ -142,10 +139,7 @@ void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_
 	run_recording__decode_steal(&e->steal, &res->steal);
 	run_recording__decode_cost(&e->cost, &res->cost);
 	copy_string(res->command_exit, sizeof(res->command_exit), e->command_exit);
-	res->lean.woke_running = e->lean.woke_running;
-	res->lean.wakeup_unpaired = e->lean.wakeup_unpaired;
-	res->lean.no_storage = e->lean.no_storage;
-	memcpy(res->lean_flight_ns, e->lean.flight_ns, sizeof(res->lean_flight_ns));
+	run_recording__decode_lean(&e->lean, &res->lean, res->lean_flight_ns);
 }
 
 /* the tap: each input of an attach run's analysis, written down as the record that replays it */

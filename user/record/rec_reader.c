@@ -106,7 +106,8 @@ static const char *check_event(const struct rec_reader *r, const struct wp_event
 {
 	/*
 	 * Version 1 knew the types up to WP_EV_MIGRATE, versions 2 and 3 up to
-	 * WP_EV_BLOCK, 4 to 7 up to WP_EV_STEAL; 8 records lean attach runs.
+	 * WP_EV_BLOCK, 4 to 7 up to WP_EV_STEAL; 8 records lean attach runs,
+	 * 9 lean workload runs too.
 	 */
 	if (e->type < WP_EV_SWITCH ||
 	    e->type >= (r->version == 1 ? WP_EV_WAKER : r->version < 4 ? WP_EV_STEAL :
@@ -280,7 +281,8 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 		if (!syscall_list_ok(&b->notify_syscalls) || !syscall_list_ok(&b->wait_syscalls))
 			return "syscall number out of range";
 		if (b->wait_end > 1 || !is_bool(b->match_fd) || !is_bool(b->user_only) ||
-		    !is_bool(b->notify_optional) || !is_bool(b->traced) || !is_bool(b->new_task))
+		    !is_bool(b->notify_optional) || !is_bool(b->traced) || !is_bool(b->new_task) ||
+		    b->flags & ~REC_RUN_FLAGS_V9 || ((b->flags & REC_RUN_LEAN) && !b->traced))
 			return "flag out of range";
 		if (!b->samples || b->waker_cpu < 0 || b->waker_cpu >= WP_MAX_CPUS || b->wakee_cpu < 0 ||
 		    b->wakee_cpu >= WP_MAX_CPUS)
@@ -293,7 +295,7 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 		if (!terminated(e->workload_exit, sizeof(e->workload_exit)) ||
 		    !terminated(e->workload_error, sizeof(e->workload_error)))
 			return "unterminated text";
-		if (!is_bool(e->interrupted) || !is_bool(e->workload_failed))
+		if (!is_bool(e->interrupted) || !is_bool(e->workload_failed) || !is_bool(e->lean_adaptive))
 			return "flag out of range";
 		if (r->version >= 6 && !stopped_by_ok(e->interrupted, e->stop_signal))
 			return "signal out of range";
@@ -412,6 +414,9 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 		rec->event.wake.flags = 0;
 	if (r->version < 4 && rec->type == REC_RUN_BEGIN)
 		rec->run_begin.new_task = 0;
+	/* before version 9 this byte was padding: a workload run was never lean */
+	if (r->version < 9 && rec->type == REC_RUN_BEGIN)
+		rec->run_begin.flags = 0;
 	/* before version 5 these bytes were padding, and the kernel timed every run */
 	if (r->version < 5 && rec->type == REC_RUN_END)
 		rec->run_end.cost.bpf_timed_permille = 1000;
@@ -420,6 +425,8 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 	/* before version 6 this byte was padding: which signal interrupted a run was not kept */
 	if (r->version < 6 && rec->type == REC_RUN_END)
 		rec->run_end.stop_signal = 0;
+	if (r->version < 9 && rec->type == REC_RUN_END)
+		rec->run_end.lean_adaptive = 0;
 	/* before version 7 these were padding: every attach run timed its syscalls */
 	if (r->version < 7 && rec->type == REC_EVENT && rec->event.type == WP_EV_WAKER)
 		rec->event.waker.flags = 0;
@@ -436,7 +443,7 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 		r->in_run = true;
 		r->in_attach = rec->type == REC_ATTACH_BEGIN;
 		r->attach_file |= r->in_attach;
-		r->lean = r->in_attach && (rec->attach_begin.flags & REC_ATTACH_LEAN);
+		r->lean = r->in_attach ? rec->attach_begin.flags & REC_ATTACH_LEAN : rec->run_begin.flags & REC_RUN_LEAN;
 		r->run_begin_offset = at;
 	} else if (rec->type == REC_RUN_END || rec->type == REC_ATTACH_END) {
 		r->in_run = false;

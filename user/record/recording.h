@@ -33,7 +33,7 @@
 #include "wakeprobe.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
-#define REC_VERSION		8		/* what this wakeprobe writes */
+#define REC_VERSION		9		/* what this wakeprobe writes */
 #define REC_OLDEST_VERSION	1		/* the oldest it still reads */
 #define REC_FILE_HEADER_SIZE	16
 #define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
@@ -93,10 +93,15 @@ struct rec_run_begin {
 	char machine[REC_UTS_LEN];
 	char hostname[REC_UTS_LEN];
 	uint8_t new_task;				/* version 4: the notify makes the wakee */
-	char __pad[4];
+	uint8_t flags;					/* version 9: REC_RUN_*; before, 0 */
+	char __pad[3];
 	uint64_t started_unix_ns;
 	uint64_t trace_start_ns;			/* CLOCK_MONOTONIC: the window opens */
 };
+
+/* rec_run_begin.flags */
+#define REC_RUN_LEAN		(1 << 0)	/* version 9: --explain slow, the records lean mode's */
+#define REC_RUN_FLAGS_V9	REC_RUN_LEAN
 
 struct rec_clock_pair {
 	uint64_t tsc;
@@ -154,6 +159,14 @@ struct rec_cost {
 	char bpf_stats_why_off[96];
 };
 
+/* --explain slow (--lean): the wakes that wrote no record, and the flight thresholds at the end (0: no recorder) */
+struct rec_lean {
+	uint64_t woke_running;
+	uint64_t wakeup_unpaired;
+	uint64_t no_storage;
+	uint64_t flight_ns[WP_SLOW_KINDS];
+};
+
 struct rec_run_end {
 	uint64_t trace_end_ns;
 	uint64_t drops_total;
@@ -174,12 +187,14 @@ struct rec_run_end {
 	uint8_t interrupted;
 	uint8_t workload_failed;
 	uint8_t stop_signal;		/* version 6: the signal that interrupted the run; before, 0 */
-	char __pad[5];
+	uint8_t lean_adaptive;		/* version 9: lean, its flight threshold the running p99; before, 0 */
+	char __pad[4];
 	char workload_exit[REC_EXIT_LEN];
 	char workload_error[REC_ERROR_LEN];
 	/* version 4; its cost repeats bpf_runs and bpf_run_ns above, where versions 1-3 kept them */
 	struct rec_steal steal;
 	struct rec_cost cost;
+	struct rec_lean lean;			/* version 9; before, 0 */
 };
 
 /* --pid names at most this many processes (OPT_MAX_TARGETS) */
@@ -214,14 +229,6 @@ struct rec_attach_begin {
 #define REC_ATTACH_ADAPTIVE	(1 << 2)	/* version 8: --lean, its flight threshold the running p99 */
 #define REC_ATTACH_FLAGS_V7	REC_ATTACH_UNTIMED
 #define REC_ATTACH_FLAGS_V8	(REC_ATTACH_UNTIMED | REC_ATTACH_LEAN | REC_ATTACH_ADAPTIVE)
-
-/* --lean: the wakes that wrote no record, and the flight thresholds at the end (0: no recorder) */
-struct rec_lean {
-	uint64_t woke_running;
-	uint64_t wakeup_unpaired;
-	uint64_t no_storage;
-	uint64_t flight_ns[WP_SLOW_KINDS];
-};
 
 /*
  * What the fd lookup answered, written when it was asked: before the

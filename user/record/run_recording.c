@@ -35,6 +35,7 @@ void run_recording__encode_begin(const struct run_config *cfg, const struct run_
 	b->notify_optional = wl->notify_optional;
 	b->new_task = wl->new_task;
 	b->traced = cfg->traced;
+	b->flags = cfg->lean ? REC_RUN_LEAN : 0;
 	b->samples = cfg->samples;
 	b->interval_us = cfg->interval_us;
 	b->waker_cpu = cfg->waker_cpu;
@@ -72,6 +73,7 @@ void run_recording__decode_begin(const struct rec_run_begin *b, struct run_confi
 		.waker_cpu = b->waker_cpu,
 		.wakee_cpu = b->wakee_cpu,
 		.traced = b->traced,
+		.lean = b->flags & REC_RUN_LEAN,
 		.ringbuf_bytes = b->ringbuf_bytes,
 	};
 
@@ -107,6 +109,8 @@ void run_recording__encode_end(const struct run_result *res, struct rec_run_end 
 	copy_string(e->workload_error, sizeof(e->workload_error), res->workload_error);
 	run_recording__encode_steal(&res->steal, &e->steal);
 	run_recording__encode_cost(&res->cost, &e->cost);
+	e->lean_adaptive = res->lean_flight_adaptive;
+	run_recording__encode_lean(&res->lean, res->lean_flight_ns, &e->lean);
 }
 
 void run_recording__decode_end(const struct rec_run_end *e, struct run_result *res)
@@ -125,6 +129,8 @@ void run_recording__decode_end(const struct rec_run_end *e, struct run_result *r
 	copy_string(res->workload_error, sizeof(res->workload_error), e->workload_error);
 	run_recording__decode_steal(&e->steal, &res->steal);
 	run_recording__decode_cost(&e->cost, &res->cost);
+	res->lean_flight_adaptive = e->lean_adaptive;
+	run_recording__decode_lean(&e->lean, &res->lean, res->lean_flight_ns);
 	/* versions 1-3 kept the programs' figures (the benchmark's) only up there */
 	if (!res->cost.known) {
 		res->cost.bpf_runs = e->bpf_runs;
@@ -159,6 +165,23 @@ void run_recording__decode_steal(const struct rec_steal *s, struct host_steal *h
 		snprintf(h->why_off, sizeof(h->why_off), "%s", s->why_off);
 	else
 		snprintf(h->why_off, sizeof(h->why_off), "recorded by a wakeprobe that did not read it");
+}
+
+void run_recording__encode_lean(const struct wp_lean_counters *c, const uint64_t *flight_ns, struct rec_lean *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->woke_running = c->woke_running;
+	l->wakeup_unpaired = c->wakeup_unpaired;
+	l->no_storage = c->no_storage;
+	memcpy(l->flight_ns, flight_ns, sizeof(l->flight_ns));
+}
+
+void run_recording__decode_lean(const struct rec_lean *l, struct wp_lean_counters *c, uint64_t *flight_ns)
+{
+	c->woke_running = l->woke_running;
+	c->wakeup_unpaired = l->wakeup_unpaired;
+	c->no_storage = l->no_storage;
+	memcpy(flight_ns, l->flight_ns, sizeof(l->flight_ns));
 }
 
 void run_recording__encode_cost(const struct trace_cost *c, struct rec_cost *r)

@@ -47,6 +47,9 @@ void run_recording__decode_steal(const struct rec_steal *s, struct host_steal *h
 
 void run_recording__encode_cost(const struct trace_cost *c, struct rec_cost *r);
 void run_recording__decode_cost(const struct rec_cost *r, struct trace_cost *c);
+/* run_recording__encode_lean - a lean run's counters and flight thresholds (WP_SLOW_KINDS), as both ends keep them */
+void run_recording__encode_lean(const struct wp_lean_counters *c, const uint64_t *flight_ns, struct rec_lean *l);
+void run_recording__decode_lean(const struct rec_lean *l, struct wp_lean_counters *c, uint64_t *flight_ns);
 
 /* what writes a workload run down as it goes: analysis_opts.tap, with the struct recorder as its ctx */
 extern const struct analysis_tap run_recording_tap;
