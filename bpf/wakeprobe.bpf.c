@@ -1396,6 +1396,7 @@ struct lean_task {
 	__u64 switch_in_ns;
 	__u32 switch_in_cpu;
 	__u32 notify_before;	/* wp_lean.notify_before, taken at its waking */
+	__u32 waker_ring_head;	/* lean_syscalls, the flight recorder: its waking CPU's ring's head then */
 	__u32 waker_tid;
 	__u16 waking_cpu;
 	__u16 wakeup_cpu;
@@ -1589,6 +1590,67 @@ static __noinline int flight_copy(__u64 since_ns)
 	bpf_loop(WP_LEAN_FLIGHT_MAX, flight_mark, &p, 0);
 	bpf_loop(WP_LEAN_FLIGHT_MAX, flight_take, &p, 0);
 	return p.copied;
+}
+
+/* what flight_copy_back()'s pass over a CPU's ring shares, on its stack */
+struct back_pass {
+	const struct lean_flight *f;
+	__u32 head;		/* the ring's head then: the records before it were whole */
+	__u64 since_ns;
+	int copied;
+	bool reached;		/* a record older than since_ns was found: every one since came */
+};
+
+/* back_take - bpf_loop()'s pass back from the head: a record since since_ns copied; an older one ends it */
+static long back_take(__u64 n, void *ctx)
+{
+	struct back_pass *p = ctx;
+	const struct wp_event *src = &p->f->ev[(p->head - 1 - (__u32)n) & (LEAN_FLIGHT_LEN - 1)];
+	struct wp_event *e;
+
+	if (!src->ts_ns || src->ts_ns < p->since_ns) {
+		p->reached = true;
+		return 1;
+	}
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop(src->type);
+		return 1;
+	}
+	*e = *src;
+	e->drops = (__u32)drops_total;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	p->copied++;
+	return 0;
+}
+
+/* at most this many records come back from a head, and only while as many more are between them and the ring's head */
+#define BACK_FLIGHT_MAX		8
+#define BACK_FLIGHT_ALL		0x100	/* flight_copy_back()'s word that none since since_ns was left out */
+
+/*
+ * flight_copy_back - a workload's slow wakeup: the records of @cpu's ring
+ * written before its position @head, back to @since_ns, newest first, at
+ * most BACK_FLIGHT_MAX: its waker's CPU's from its notify to its waking,
+ * or its own CPU's from its switch-in to its wait's exit. The ring may be
+ * another CPU's, read as that CPU goes on writing it: only records written
+ * before @head are read, whole since, and none once the ring's head has
+ * come within BACK_FLIGHT_MAX of writing over them. Returns the number
+ * copied, plus BACK_FLIGHT_ALL when every one since @since_ns came.
+ */
+static __noinline int flight_copy_back(__u32 cpu, __u32 head, __u64 since_ns)
+{
+	struct back_pass p = { .head = head, .since_ns = since_ns };
+	__u32 zero = 0;
+
+	p.f = bpf_map_lookup_percpu_elem(&lean_flights, &zero, cpu);
+	if (!p.f || !head || p.f->head - head > LEAN_FLIGHT_LEN - 2 * BACK_FLIGHT_MAX)
+		return 0;
+	bpf_loop(head < BACK_FLIGHT_MAX ? head : BACK_FLIGHT_MAX, back_take, &p, 0);
+	/* the ring's first records: none older was written */
+	if (head <= BACK_FLIGHT_MAX && p.copied == (int)head)
+		p.reached = true;
+	return p.copied + (p.reached ? BACK_FLIGHT_ALL : 0);
 }
 
 /*
@@ -1811,17 +1873,22 @@ static __always_inline __u32 lean_idle_exit(const struct lean_task *lt)
 	return after < WP_IDLE_EXIT_UNSEEN - 1 ? (__u32)after + 1 : WP_IDLE_EXIT_UNSEEN - 1;
 }
 
+/* the waker's CPU's flight records a workload's slow wakeup brings start this long before its notify's entry */
+#define LEAN_NOTIFY_BACK_NS	(20 * 1000)
+
 /*
  * lean_judge - @lt's wake is switched in now (@now): counted by how long
  * it took from its waking, and when that is slow, this CPU's flight
- * records, which say what it ran meanwhile, go into the ring first.
- * Returns how many went.
+ * records, which say what it ran meanwhile, go into the ring first; a
+ * workload's, whose notify is timed, also bring its waker's CPU's from
+ * its notify on (WP_LEAN_NOTIFY_SEEN). Returns how many went.
  */
 static __always_inline __u16 lean_judge(struct lean_task *lt, __u64 now)
 {
 	__u32 kind = wp_slow_kind_of(lt->flags), zero = 0;
-	__u64 took = now - lt->waking_ns;
+	__u64 took = now - lt->waking_ns, since;
 	struct lean_slowness *s;
+	int copied, waker;
 
 	if (!lean_flight)
 		return 0;
@@ -1830,7 +1897,21 @@ static __always_inline __u16 lean_judge(struct lean_task *lt, __u64 now)
 	s = bpf_map_lookup_elem(&lean_slowness, &zero);
 	if (s)
 		s->n[kind][wp_slow_bucket(took) & (WP_SLOW_BUCKETS - 1)]++;
-	return took >= lean_flight_ns[kind] ? flight_copy(lt->waking_ns) : 0;
+	if (took < lean_flight_ns[kind])
+		return 0;
+	if (!lean_syscalls || !lt->notify_before)
+		return flight_copy(lt->waking_ns);
+	/* a workload's: from its notify on, on the waker's CPU, this one or another */
+	since = lt->waking_ns - (lt->notify_before - 1) - LEAN_NOTIFY_BACK_NS;
+	if (lt->waking_cpu == bpf_get_smp_processor_id()) {
+		lt->flags |= WP_LEAN_NOTIFY_SEEN;
+		return flight_copy(since);
+	}
+	waker = flight_copy_back(lt->waking_cpu, lt->waker_ring_head, since);
+	if (waker & BACK_FLIGHT_ALL)
+		lt->flags |= WP_LEAN_NOTIFY_SEEN;
+	copied = flight_copy(lt->waking_ns) + (waker & ~BACK_FLIGHT_ALL);
+	return copied < WP_LEAN_FLIGHT_MAX ? copied : WP_LEAN_FLIGHT_MAX;
 }
 
 /*
@@ -1900,18 +1981,57 @@ static __always_inline void lean_emit(struct task_struct *p, struct lean_task *l
 static __always_inline void lean_hold(struct lean_task *lt)
 {
 	__u64 now = bpf_ktime_get_ns();
+	__u16 flight;
 
 	lt->pending = LEAN_RESUMED;
 	lean_watch(lt, LEAN_UNWATCHED);
-	lt->flags |= lean_judge(lt, now) << WP_LEAN_FLIGHT_SHIFT;
+	flight = lean_judge(lt, now);	/* which may add to lt->flags */
+	lt->flags |= flight << WP_LEAN_FLIGHT_SHIFT;
 	lt->switch_in_ns = now;
 	lt->switch_in_cpu = bpf_get_smp_processor_id();
+}
+
+/*
+ * lean_judge_resume - a workload's held wakeup, its wait left at @exit_ns
+ * on the CPU it was switched in on: when it was slow to be switched in, or
+ * its resume alone took the threshold, that CPU's flight records from the
+ * switch-in on come too (WP_LEAN_RESUME_SEEN), which say what held it
+ * between: a preemption, an interrupt. (Only the slow switch-ins count
+ * into the running p99's buckets.)
+ */
+static __always_inline void lean_judge_resume(struct lean_task *lt, __u64 exit_ns)
+{
+	__u32 kind = wp_slow_kind_of(lt->flags), cpu = bpf_get_smp_processor_id();
+	struct lean_flight *f;
+	struct wp_steal s;
+	int back;
+
+	if (!lean_flight || cpu != lt->switch_in_cpu || !(f = lean_flight_ring()))
+		return;
+	if (kind >= WP_SLOW_KINDS)
+		kind = WP_SLOW_THREAD;	/* for the verifier */
+	if (!wp_lean_flight(lt->flags) && exit_ns - lt->switch_in_ns < lean_flight_ns[kind])
+		return;
+	/* the host's hold on this CPU since its last record, which no record of the resume may have read */
+	if (steal_moved(exit_ns, &s))
+		flight_next(f, WP_EV_STEAL, exit_ns)->steal = s;
+	/* the switch-in's own record, and what the CPU was doing, came with a slow switch-in */
+	if (!wp_lean_flight(lt->flags)) {
+		flight_copy(lt->switch_in_ns);
+		lt->flags |= WP_LEAN_RESUME_SEEN;
+		return;
+	}
+	back = flight_copy_back(cpu, f->head, lt->switch_in_ns);
+	if (back & BACK_FLIGHT_ALL)
+		lt->flags |= WP_LEAN_RESUME_SEEN;
 }
 
 /* lean_emit_held - @p's held record: its wait ended at @exit_ns; 0: it did not (woken again, or gone) */
 static __always_inline void lean_emit_held(struct task_struct *p, struct lean_task *lt, __u64 exit_ns)
 {
 	lt->pending = LEAN_NONE;
+	if (exit_ns)
+		lean_judge_resume(lt, exit_ns);
 	lean_write(p, lt, lt->switch_in_ns, lt->switch_in_cpu, lt->flags,
 		   exit_ns ? wp_lean_span(exit_ns - lt->switch_in_ns) : 0);
 }
@@ -1934,6 +2054,7 @@ SEC("tp_btf/sched_waking")
 int BPF_PROG(lean_sched_waking, struct task_struct *p)
 {
 	struct lean_task *lt = lean_task_of(p);
+	struct lean_flight *f;
 	struct cpu_state *cs;
 	__u32 last_cpu;
 
@@ -1954,6 +2075,9 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 	if (attach_mode || lean_flight || lean_syscalls)
 		lt->flags = lean_waker_context();
 	lt->notify_before = lean_syscalls ? lean_notify_before(lt->flags, lt->waking_ns) : 0;
+	/* where the waker's CPU's flight records stood: those before it are its notify's */
+	if (lean_syscalls && lean_flight && (f = lean_flight_ring()))
+		lt->waker_ring_head = f->head;
 	if (attach_mode)
 		lean_waker(&lt->names, lt->flags);
 	/* the idle the CPU it last ran on is in, whose exit it may wait for */

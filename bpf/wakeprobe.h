@@ -341,7 +341,11 @@ struct wp_lean_names {
 #define WP_LEAN_MOVED		(1 << 7)	/* woken onto another CPU than the one it last ran on */
 #define WP_LEAN_NAME		(1 << 8)	/* not a wakeup: the name of task pid (comm, tgid) */
 #define WP_LEAN_TRACKED		(1 << 9)	/* WP_LEAN_NAME: a task of a tracked process */
+/* a workload's slow wakeup (no name record): its flight records reach back to its notify, on the waker's CPU */
+#define WP_LEAN_NOTIFY_SEEN	(1 << 9)
 #define WP_LEAN_KTHREAD		(1 << 10)	/* WP_LEAN_NAME: a kernel thread */
+/* a workload's wakeup (no name record): flight records of its CPU from its switch-in to its wait's exit came */
+#define WP_LEAN_RESUME_SEEN	(1 << 10)
 /* WP_LEAN_NAME: the task's last switch-out, in TASK_DEAD: it ended (a name record has no flight count) */
 #define WP_LEAN_ENDED		(1 << 11)
 /*

@@ -1741,6 +1741,77 @@ Test(merge, a_slow_lean_wake_is_split_on_its_cpu_by_the_flight_records_and_nowhe
 	cr_assert_eq(got_late(), 0, "the flight records are old by design, not late");
 }
 
+/*
+ * A workload's slow wakeup also brings its waker's CPU's records from its
+ * notify on (WP_LEAN_NOTIFY_SEEN) and its own CPU's from its switch-in to
+ * its wait's exit (WP_LEAN_RESUME_SEEN): an interrupt on the waker's CPU
+ * inside notify_kernel, and one on the wakee's inside resume_kernel, are
+ * named there; resume_user, after the exit, has no record.
+ */
+Test(merge, a_slow_lean_wake_is_split_from_its_notify_to_its_exit_when_those_records_came)
+{
+	const struct sample_result *r;
+	struct wp_event rec;
+	int64_t sum;
+	int k, c;
+
+	use_config(&lean_cfg);
+	/* the waker's CPU: an interrupt of 300 ns inside notify_kernel (+300 .. +1100) */
+	add(ev_irq(T0 + 500, WAKER_CPU, WP_IRQ_HARD, 24, false, "eth0"));
+	add(ev_irq(T0 + 800, WAKER_CPU, WP_IRQ_HARD, 24, true, "eth0"));
+	/* the wakee's CPU: idle, then the wakee; an interrupt of 200 ns inside resume_kernel (+5900 .. +6600) */
+	add(ev_switch(T0 - 5000, WAKEE_CPU, WAKEE, IDLE_TID, TASK_INTERRUPTIBLE, 0));
+	add(ev_idle_enter(T0 - 4900, WAKEE_CPU, 1));
+	add(ev_idle_exit(T0 + OFF_WAKEUP, WAKEE_CPU, T0 - 4900));
+	add(ev_switch(T0 + OFF_SWITCH_IN, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(ev_irq(T0 + 6100, WAKEE_CPU, WP_IRQ_HARD, 25, false, "nvme0q1"));
+	add(ev_irq(T0 + 6300, WAKEE_CPU, WP_IRQ_HARD, 25, true, "nvme0q1"));
+	rec = lean_of(T0, (8 << WP_LEAN_FLIGHT_SHIFT) | WP_LEAN_NOTIFY_SEEN | WP_LEAN_RESUME_SEEN);
+	rec.lean.wakeup_cpu = WAKEE_CPU;
+	add(rec);
+	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_label(r, LABEL_COMPLETE);
+	cr_assert(r->lean_flight);
+	for (k = 0; k < NR_PHASES; k++) {
+		for (sum = 0, c = 0; c < NR_CAUSES; c++)
+			sum += r->why.by_phase_cause[k][c];
+		assert_ns(sum, r->phase_ns[k], wakeup__phase_name(k));
+	}
+	assert_ns(r->why.by_phase_cause[PHASE_NOTIFY_KERNEL][CAUSE_IRQ], 300, "the waker's CPU's interrupt");
+	assert_ns(r->why.by_phase_cause[PHASE_NOTIFY_KERNEL][CAUSE_UNEXPLAINED], 0, "its notify is reached");
+	assert_ns(r->why.by_phase_cause[PHASE_NOTIFY_USER][CAUSE_UNEXPLAINED], 0, "from t_notify on");
+	assert_ns(r->why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IDLE], OFF_WAKEUP - OFF_WAKING, "idle");
+	assert_ns(r->why.by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_IRQ], 200, "the wakee's CPU's interrupt");
+	assert_ns(r->why.by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_UNEXPLAINED], 0, "its resume is reached");
+	assert_ns(r->why.by_phase_cause[PHASE_RESUME_USER][CAUSE_UNEXPLAINED], OFF_WOKEN - OFF_WAIT_EXIT,
+		  "nothing after the exit came");
+}
+
+/* without the flags those records are not claimed, whatever the window holds */
+Test(merge, a_slow_lean_wake_without_its_notify_or_resume_records_leaves_them_unexplained)
+{
+	const struct sample_result *r;
+
+	use_config(&lean_cfg);
+	add(ev_irq(T0 + 500, WAKER_CPU, WP_IRQ_HARD, 24, false, "eth0"));
+	add(ev_irq(T0 + 800, WAKER_CPU, WP_IRQ_HARD, 24, true, "eth0"));
+	add(ev_switch(T0 + OFF_SWITCH_IN, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
+	add(lean_of(T0, 2 << WP_LEAN_FLIGHT_SHIFT));
+	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
+	merger__finish(m, 0);
+
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_ns(r->why.by_phase_cause[PHASE_NOTIFY_KERNEL][CAUSE_UNEXPLAINED], OFF_WAKING - OFF_ENTER, "notify");
+	assert_ns(r->why.by_phase_cause[PHASE_NOTIFY_KERNEL][CAUSE_IRQ], 0, "not claimed");
+	assert_ns(r->why.by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_UNEXPLAINED], OFF_WAIT_EXIT - OFF_SWITCH_IN,
+		  "resume");
+}
+
 /* a wake that brought no flight records (not slow, or none came) is not explained */
 Test(merge, a_fast_lean_wake_is_not_explained)
 {

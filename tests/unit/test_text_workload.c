@@ -175,27 +175,37 @@ static const uint64_t *flight_ns(uint64_t ns)
 
 Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 {
-	text_workload__outliers_legend(out, false, NULL, false);
+	text_workload__outliers_legend(out, false, NULL, false, true);
 	cr_assert_str_eq(written(), ", each phase split by cause (us;\n"
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
-	text_workload__outliers_legend(out, true, NULL, false);
+	text_workload__outliers_legend(out, true, NULL, false, false);
 	cr_assert_str_eq(written(), ", their phases (us; no causes: --explain slow;\n"
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
-	text_workload__outliers_legend(out, true, flight_ns(250000), false);
+	text_workload__outliers_legend(out, true, flight_ns(250000), false, false);
 	cr_assert_str_eq(written(), ", their phases (us;\n"
 			 "'grew most': the phase furthest over its median, by how much). With --explain slow,\n"
 			 "a wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
-			 "idle transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs\n"
-			 "are not traced, so their time shows as the task they came in on, or idle:\n");
+			 "idle transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs are\n"
+			 "not traced, so their time shows as the task they came in on, or idle:\n");
 	again();
-	text_workload__outliers_legend(out, true, flight_ns(250000), true);
+	text_workload__outliers_legend(out, true, flight_ns(250000), true, false);
 	cr_assert(strstr(written(), "With --explain slow,\na wakeup over the running p99 of its kind brought its CPU's last"),
 		  "%s", text);
+	/* a workload's: its notify and its resume are reached too */
+	again();
+	text_workload__outliers_legend(out, true, flight_ns(250000), false, true);
+	cr_assert_str_eq(written(), ", their phases (us;\n"
+			 "'grew most': the phase furthest over its median, by how much). With --explain slow,\n"
+			 "a wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
+			 "idle transitions and interrupts, which split its wake_enqueue and runq_wait; its waker's\n"
+			 "CPU's from its notify on split the notify, and its own up to its wait's exit, when the\n"
+			 "switch-in or the resume alone took as long, resume_kernel; softirqs are\n"
+			 "not traced, so their time shows as the task they came in on, or idle:\n");
 	/* no flight recorder (--outliers 0) */
 	again();
-	text_workload__outliers_legend(out, true, flight_ns(0), false);
+	text_workload__outliers_legend(out, true, flight_ns(0), false, false);
 	cr_assert(strstr(written(), "no causes: --explain slow"), "%s", text);
 }
 

@@ -92,7 +92,7 @@ static void explain_flight(struct attach_lean *l, struct sample_result *sr, uint
 	}
 	for (uint32_t i = 0; i < n; i++)
 		evs[i] = f->ev[(f->head - n + i) % LEAN_FLIGHTS];
-	explain__sample_lean(&sr->why, sr, evs, n, cpu);
+	explain__sample_lean(&sr->why, sr, evs, n, cpu, EXPLAIN_REACH_WAKE);
 	sr->lean_flight = true;
 	l->counters.flight_explained++;
 }

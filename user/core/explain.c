@@ -442,14 +442,31 @@ static void unexplain_phase(struct explanation *x, int k)
 	x->nr_iv = n;
 }
 
+/* reached - do lean mode's flight records, of @cpu and as far as @reach says, cover phase @k of @r? */
+static bool reached(const struct sample_result *r, int k, uint32_t cpu, unsigned int reach)
+{
+	switch (k) {
+	case PHASE_NOTIFY_USER:
+	case PHASE_NOTIFY_KERNEL:
+		return reach & EXPLAIN_REACH_NOTIFY;
+	case PHASE_WAKE_ENQUEUE:
+	case PHASE_RUNQ_WAIT:
+		return (reach & EXPLAIN_REACH_WAKE) && explain__phase_cpu(r, k) == cpu;
+	case PHASE_RESUME_KERNEL:
+		return (reach & EXPLAIN_REACH_RESUME) && explain__phase_cpu(r, k) == cpu;
+	default:
+		return false;
+	}
+}
+
 void explain__sample_lean(struct explanation *x, const struct sample_result *r, const struct wp_event *evs,
-			  size_t n, uint32_t cpu)
+			  size_t n, uint32_t cpu, unsigned int reach)
 {
 	int k;
 
 	explain_sample(x, r, evs, n, true);
 	for (k = 0; k < NR_PHASES; k++)
-		if ((k != PHASE_WAKE_ENQUEUE && k != PHASE_RUNQ_WAIT) || explain__phase_cpu(r, k) != cpu)
+		if (!reached(r, k, cpu, reach))
 			unexplain_phase(x, k);
 }
 

@@ -26,16 +26,22 @@
  */
 void explain__sample(struct explanation *x, const struct sample_result *r, const struct wp_event *evs, size_t n);
 
+/* which of a lean wakeup's phases its flight records reach (bpf/wakeprobe.bpf.c) */
+#define EXPLAIN_REACH_WAKE	(1u << 0)	/* @cpu's from the waking to the switch-in: wake_enqueue, runq_wait */
+#define EXPLAIN_REACH_NOTIFY	(1u << 1)	/* the waker's CPU's from the notify on: notify_user, notify_kernel */
+#define EXPLAIN_REACH_RESUME	(1u << 2)	/* @cpu's from the switch-in to the wait's exit: resume_kernel */
+
 /*
  * explain__sample_lean - the same from lean mode's flight records of @cpu,
- * the CPU that switched the wakee in (bpf/wakeprobe.bpf.c): those before
- * t_notify only set what that CPU ran and whether it idled. As no interrupt
- * is traced, none is assumed (no ipi_in_flight). Only wake_enqueue and
- * runq_wait, where bound to @cpu, are split by cause; every other phase,
- * which no flight record reaches, is all unexplained.
+ * the CPU that switched the wakee in, and of the waker's CPU, which reach
+ * the phases @reach says (EXPLAIN_REACH_*): those before t_notify only set
+ * what the wakee's CPU ran and whether it idled. As no interrupt is
+ * traced, none is assumed (no ipi_in_flight). Only the phases reached, on
+ * the CPU the records are of, are split by cause; every other, which no
+ * flight record reaches, is all unexplained.
  */
 void explain__sample_lean(struct explanation *x, const struct sample_result *r, const struct wp_event *evs,
-			  size_t n, uint32_t cpu);
+			  size_t n, uint32_t cpu, unsigned int reach);
 
 /*
  * explain__describe_interval - one cause interval as a person reads it, named

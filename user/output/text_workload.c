@@ -391,27 +391,35 @@ void text_workload__print_outlier_body(FILE *out, const struct sample_result *r,
 			flag_own_work(out, r, k, ct);
 }
 
-void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight_ns, bool adaptive)
+void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight_ns, bool adaptive, bool workload)
 {
-	if (!lean)
+	if (!lean) {
 		fprintf(out, ", each phase split by cause (us;\n"
 			"'grew most': the phase furthest over its median, by how much):\n");
-	else if (!lean_adapt__recorder_on(flight_ns))
+		return;
+	}
+	if (!lean_adapt__recorder_on(flight_ns)) {
 		fprintf(out, ", their phases (us; no causes: --explain slow;\n"
 			"'grew most': the phase furthest over its median, by how much):\n");
-	else if (adaptive)
+		return;
+	}
+	if (adaptive)
 		fprintf(out, ", their phases (us;\n"
 			"'grew most': the phase furthest over its median, by how much). With --explain slow,\n"
 			"a wakeup over the running p99 of its kind brought its CPU's last switches, idle\n"
-			"transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs are\n"
-			"not traced, so their time shows as the task they came in on, or idle:\n");
+			"transitions and interrupts, which split its wake_enqueue and runq_wait; ");
 	else
 		fprintf(out, ", their phases (us;\n"
 			"'grew most': the phase furthest over its median, by how much). With --explain slow,\n"
 			"a wakeup whose waking to switch-in took %.0f us or more brought its CPU's last switches,\n"
-			"idle transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs\n"
-			"are not traced, so their time shows as the task they came in on, or idle:\n",
+			"idle transitions and interrupts, which split its wake_enqueue and runq_wait; ",
 			us(flight_ns[WP_SLOW_THREAD]));
+	/* a workload's: its waker's CPU's from the notify on, and its own up to the wait's exit (merger.c) */
+	if (workload)
+		fprintf(out, "its waker's\n"
+			"CPU's from its notify on split the notify, and its own up to its wait's exit, when the\n"
+			"switch-in or the resume alone took as long, resume_kernel; ");
+	fprintf(out, "softirqs are\nnot traced, so their time shows as the task they came in on, or idle:\n");
 }
 
 static void print_outliers(FILE *out, const struct run_result *res, const struct aggregate *a)
@@ -425,7 +433,7 @@ static void print_outliers(FILE *out, const struct run_result *res, const struct
 	if (a->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", a->outlier_candidates,
 			us(a->outlier_threshold_ns));
-	text_workload__outliers_legend(out, a->lean, res->lean_flight_ns, res->lean_flight_adaptive);
+	text_workload__outliers_legend(out, a->lean, res->lean_flight_ns, res->lean_flight_adaptive, true);
 	for (i = 0; i < a->nr_outliers; i++) {
 		const struct sample_result *r = &a->outliers[i];
 		enum phase worst;

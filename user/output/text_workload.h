@@ -31,9 +31,10 @@ void text_workload__print_causes(FILE *out, const struct cause_totals *ct, uint6
  * text_workload__outliers_legend - the rest of an outlier table's heading line,
  * ", each phase split by cause ...": what its phases show, for a lean run
  * (@lean) with or without flight records (@flight_ns, their thresholds at
- * the end by kind of waker, NULL or 0 for none; @adaptive, the running p99s)
+ * the end by kind of waker, NULL or 0 for none; @adaptive, the running p99s),
+ * a workload's (@workload) reaching its notify and its resume too
  */
-void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight_ns, bool adaptive);
+void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight_ns, bool adaptive, bool workload);
 /*
  * text_workload__lean_tracing - a lean run's "tracing" lines: what it traced, what
  * it goes without (@lacks, ending in a comma; a second line indented to the

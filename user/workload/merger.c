@@ -243,12 +243,14 @@ static void merge_user_only(const struct merger *m, const struct pending_sample 
 
 /*
  * explain - hand the events of [@lo, @hi] to explain__sample() in one piece,
- * or in lean mode, where they are the flight records of @lean_cpu, to
+ * or in lean mode, where they are flight records of @lean_cpu (and of the
+ * waker's CPU) reaching the phases @lean_reach says, to
  * explain__sample_lean().
  * Should they not fit in memory, the sample keeps an empty explanation whose
  * time is all unexplained, which is what it then is.
  */
-static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r, uint32_t lean_cpu)
+static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r, uint32_t lean_cpu,
+		    unsigned int lean_reach)
 {
 	const struct wp_event *evs;
 	size_t n;
@@ -259,7 +261,7 @@ static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_re
 		return;
 	}
 	if (m->cfg.lean)
-		explain__sample_lean(&r->why, r, evs, n, lean_cpu);
+		explain__sample_lean(&r->why, r, evs, n, lean_cpu, lean_reach);
 	else
 		explain__sample(&r->why, r, evs, n);
 }
@@ -274,15 +276,23 @@ static int64_t phase_of(const struct sample_result *r, int k)
 }
 
 /*
- * explain_lean - a lean sample whose wake brought the flight records of
- * @cpu, the CPU that switched the wakee in: its wake_enqueue and runq_wait
- * there are split by cause as in the full mode; the phases of any other
- * CPU, and the resume, which no record reaches, are unexplained.
+ * explain_lean - a lean sample whose wake brought flight records: of @cpu,
+ * the CPU that switched the wakee in, from its waking on if it was slow to
+ * be switched in (WP_LEAN_FLIGHT count), and then its waker's CPU's from
+ * the notify on (WP_LEAN_NOTIFY_SEEN); of @cpu from the switch-in to the
+ * wait's exit if it was slow by then (WP_LEAN_RESUME_SEEN). The phases they
+ * reach are split by cause as in the full mode; resume_user, after the
+ * exit, and any other they do not reach, are unexplained.
  */
-static void explain_lean(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r, uint32_t cpu)
+static void explain_lean(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r, uint32_t cpu,
+			 uint16_t flags)
 {
+	unsigned int reach = (wp_lean_flight(flags) ? EXPLAIN_REACH_WAKE : 0) |
+			     (flags & WP_LEAN_NOTIFY_SEEN ? EXPLAIN_REACH_NOTIFY : 0) |
+			     (flags & WP_LEAN_RESUME_SEEN ? EXPLAIN_REACH_RESUME : 0);
+
 	/* the ring's oldest records may reach back before the sample: they set its CPU's state */
-	explain(m, lo > LEAN_FLIGHT_BACK_NS ? lo - LEAN_FLIGHT_BACK_NS : 0, hi, r, cpu);
+	explain(m, lo > LEAN_FLIGHT_BACK_NS ? lo - LEAN_FLIGHT_BACK_NS : 0, hi, r, cpu, reach);
 	r->lean_flight = true;
 }
 
@@ -361,9 +371,9 @@ found:
 	}
 	r->label = LABEL_COMPLETE;
 	r->phased = true;
-	/* the BPF side judged it slow, and says how many of its CPU's records came with it */
-	if (wp_lean_flight(l->flags))
-		explain_lean(m, lo, p->t_woken_ns + cfg->clock_slack_ns, r, e->cpu);
+	/* the BPF side judged it slow, and says which of its CPUs' records came with it */
+	if (wp_lean_flight(l->flags) || (l->flags & WP_LEAN_RESUME_SEEN))
+		explain_lean(m, lo, p->t_woken_ns + cfg->clock_slack_ns, r, e->cpu, l->flags);
 }
 
 /*
@@ -579,7 +589,7 @@ searched:
 	scan_rewait(m, p, r);
 	r->label = LABEL_COMPLETE;
 	r->phased = true;
-	explain(m, lo, hi, r, 0);
+	explain(m, lo, hi, r, 0, 0);
 }
 
 void merger__add_event(struct merger *m, const struct wp_event *e)
