@@ -107,6 +107,18 @@ Test(recording, an_output_that_cannot_be_made_is_one_line_and_leaves_nothing)
 	cr_assert_eq(rmdir(dir), 0, "the directory is left empty");
 }
 
+/* assert_same_output - the live run's @what, at @live, and the report's, at @replayed, byte for byte */
+static void assert_same_output(const char *what, const char *live, const char *replayed)
+{
+	size_t alen, blen;
+	char *a = read_file(live, &alen), *b = read_file(replayed, &blen);
+
+	cr_assert_gt(alen, 1000, "%s: the live run wrote it", what);
+	cr_assert(alen == blen && !memcmp(a, b, alen), "%s: the live run and the report of its recording differ", what);
+	free(a);
+	free(b);
+}
+
 /*
  * As root: a live run and the report of its recording print the same text,
  * and the file appears only once complete, not writable by others.
@@ -136,16 +148,8 @@ Test(recording, a_live_run_and_the_report_of_its_recording_agree, .timeout = 120
 	cr_assert_eq(stat(rec, &st), 0);
 	cr_assert_eq(st.st_mode & 0002, 0, "the recording is not world-writable");
 	cr_assert_eq(run(report, replayed[0], err, sizeof(err)), 0, "%s", err);
-	for (i = 0; i < 4; i++) {
-		size_t alen, blen;
-		char *a = read_file(live[i], &alen), *b = read_file(replayed[i], &blen);
-
-		cr_assert_gt(alen, 1000, "%s: the live run wrote it", outputs[i]);
-		cr_assert(alen == blen && !memcmp(a, b, alen), "%s: the live run and the report of its recording differ",
-			  outputs[i]);
-		free(a);
-		free(b);
-	}
+	for (i = 0; i < 4; i++)
+		assert_same_output(outputs[i], live[i], replayed[i]);
 	/* and each is what it claims to be */
 	{
 		const char *const json_args[] = { live[1], NULL };
@@ -204,16 +208,8 @@ Test(recording, a_lean_live_run_and_the_report_of_its_recording_agree, .timeout 
 	}
 	cr_assert_eq(run(record, live[0], err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(run(report, replayed[0], err, sizeof(err)), 0, "%s", err);
-	for (i = 0; i < 3; i++) {
-		size_t alen, blen;
-		char *a = read_file(live[i], &alen), *b = read_file(replayed[i], &blen);
-
-		cr_assert_gt(alen, 1000, "%s: the live run wrote it", outputs[i]);
-		cr_assert(alen == blen && !memcmp(a, b, alen), "%s: the live run and the report of its recording differ",
-			  outputs[i]);
-		free(a);
-		free(b);
-	}
+	for (i = 0; i < 3; i++)
+		assert_same_output(outputs[i], live[i], replayed[i]);
 	text = read_file(live[0], &len);
 	cr_assert(strstr(text, "--explain slow: sched_waking"), "the default engine:\n%s", text);
 	cr_assert(strstr(text, "\nresume_user "), "six phases:\n%s", text);

@@ -289,6 +289,18 @@ static void assert_missing(const struct sample_result *r, enum mark want)
 		     wakeup__mark_name(r->missing), wakeup__mark_name(want));
 }
 
+/* assert_causes_add_up - each phase of @r, explained, is the sum of its causes */
+static void assert_causes_add_up(const struct sample_result *r)
+{
+	for (int k = 0; k < NR_PHASES; k++) {
+		int64_t sum = 0;
+
+		for (int c = 0; c < NR_CAUSES; c++)
+			sum += r->why.by_phase_cause[k][c];
+		assert_ns(sum, r->phase_ns[k], wakeup__phase_name(k));
+	}
+}
+
 static void assert_phases_add_up(const struct sample_result *r)
 {
 	int64_t sum = 0;
@@ -1690,6 +1702,29 @@ Test(merge, a_lean_thread_start_needs_its_new_task_record)
 }
 
 /*
+ * merge_slow_lean - the standard path's one sample, its wake queued on the
+ * target (whose wake list sched_wakeup ran from), its record flagged
+ * @flags, merged with what the test added: complete, explained, each
+ * phase the sum of its causes
+ */
+static const struct sample_result *merge_slow_lean(uint16_t flags)
+{
+	struct wp_event rec = lean_of(T0, flags);
+	const struct sample_result *r;
+
+	rec.lean.wakeup_cpu = WAKEE_CPU;
+	add(rec);
+	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
+	merger__finish(m, 0);
+	cr_assert_eq(got.n, 1);
+	r = &got.r[0];
+	assert_label(r, LABEL_COMPLETE);
+	cr_assert(r->lean_flight, "it brought flight records: explained");
+	assert_causes_add_up(r);
+	return r;
+}
+
+/*
  * The flight recorder: a wake slow enough brings the records of the CPU
  * that switched the wakee in, the oldest from before the sample. They
  * split wake_enqueue (the CPU idle) and runq_wait (another task, then the
@@ -1699,9 +1734,6 @@ Test(merge, a_lean_thread_start_needs_its_new_task_record)
 Test(merge, a_slow_lean_wake_is_split_on_its_cpu_by_the_flight_records_and_nowhere_else)
 {
 	const struct sample_result *r;
-	struct wp_event rec;
-	int64_t sum;
-	int k, c;
 
 	use_config(&lean_cfg);
 	/* before the sample: CPU 1 went idle, its idle task running */
@@ -1712,22 +1744,8 @@ Test(merge, a_slow_lean_wake_is_split_on_its_cpu_by_the_flight_records_and_nowhe
 	add(ev_switch(T0 + 2500, WAKEE_CPU, IDLE_TID, OTHER, 0, 0));
 	add(ev_switch(T0 + 5000, WAKEE_CPU, OTHER, IDLE_TID, TASK_INTERRUPTIBLE, 0));
 	add(ev_switch(T0 + OFF_SWITCH_IN, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
-	/* queued: sched_wakeup ran on the target, whose wake list it is; its CPU's six records came with it */
-	rec = lean_of(T0, 6 << WP_LEAN_FLIGHT_SHIFT);
-	rec.lean.wakeup_cpu = WAKEE_CPU;
-	add(rec);
-	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
-	merger__finish(m, 0);
-
-	cr_assert_eq(got.n, 1);
-	r = &got.r[0];
-	assert_label(r, LABEL_COMPLETE);
-	cr_assert(r->lean_flight, "it brought its CPU's records: explained");
-	for (k = 0; k < NR_PHASES; k++) {
-		for (sum = 0, c = 0; c < NR_CAUSES; c++)
-			sum += r->why.by_phase_cause[k][c];
-		assert_ns(sum, r->phase_ns[k], wakeup__phase_name(k));
-	}
+	/* its CPU's six records came with it */
+	r = merge_slow_lean(6 << WP_LEAN_FLIGHT_SHIFT);
 	/* wake_enqueue, +1100 .. +1900: the target CPU idle */
 	assert_ns(r->why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_IDLE], OFF_WAKEUP - OFF_WAKING, "idle");
 	/* runq_wait, +1900 .. +5900: idle task 600, OTHER 2500, idle task 900 */
@@ -1751,9 +1769,6 @@ Test(merge, a_slow_lean_wake_is_split_on_its_cpu_by_the_flight_records_and_nowhe
 Test(merge, a_slow_lean_wake_is_split_from_its_notify_to_its_exit_when_those_records_came)
 {
 	const struct sample_result *r;
-	struct wp_event rec;
-	int64_t sum;
-	int k, c;
 
 	use_config(&lean_cfg);
 	/* the waker's CPU: an interrupt of 300 ns inside notify_kernel (+300 .. +1100) */
@@ -1766,21 +1781,7 @@ Test(merge, a_slow_lean_wake_is_split_from_its_notify_to_its_exit_when_those_rec
 	add(ev_switch(T0 + OFF_SWITCH_IN, WAKEE_CPU, IDLE_TID, WAKEE, 0, 0));
 	add(ev_irq(T0 + 6100, WAKEE_CPU, WP_IRQ_HARD, 25, false, "nvme0q1"));
 	add(ev_irq(T0 + 6300, WAKEE_CPU, WP_IRQ_HARD, 25, true, "nvme0q1"));
-	rec = lean_of(T0, (8 << WP_LEAN_FLIGHT_SHIFT) | WP_LEAN_NOTIFY_SEEN | WP_LEAN_RESUME_SEEN);
-	rec.lean.wakeup_cpu = WAKEE_CPU;
-	add(rec);
-	add_sample_at(1, T0, T0 + OFF_WOKEN, 0);
-	merger__finish(m, 0);
-
-	cr_assert_eq(got.n, 1);
-	r = &got.r[0];
-	assert_label(r, LABEL_COMPLETE);
-	cr_assert(r->lean_flight);
-	for (k = 0; k < NR_PHASES; k++) {
-		for (sum = 0, c = 0; c < NR_CAUSES; c++)
-			sum += r->why.by_phase_cause[k][c];
-		assert_ns(sum, r->phase_ns[k], wakeup__phase_name(k));
-	}
+	r = merge_slow_lean((8 << WP_LEAN_FLIGHT_SHIFT) | WP_LEAN_NOTIFY_SEEN | WP_LEAN_RESUME_SEEN);
 	assert_ns(r->why.by_phase_cause[PHASE_NOTIFY_KERNEL][CAUSE_IRQ], 300, "the waker's CPU's interrupt");
 	assert_ns(r->why.by_phase_cause[PHASE_NOTIFY_KERNEL][CAUSE_UNEXPLAINED], 0, "its notify is reached");
 	assert_ns(r->why.by_phase_cause[PHASE_NOTIFY_USER][CAUSE_UNEXPLAINED], 0, "from t_notify on");

@@ -775,6 +775,29 @@ ParameterizedTest(struct event_case *c, rec_reader, an_event_is_checked_by_its_t
 }
 
 /*
+ * assert_read_as_version - the three records in @b, their file's version
+ * made @version: read whole (@want empty), or refused with a message that
+ * holds @want; @what names the case. Frees the buffer.
+ */
+static void assert_read_as_version(struct buf *b, uint32_t version, const char *what, const char *want)
+{
+	char msg[256] = "";
+	size_t records;
+	int got;
+
+	memcpy(b->data + 8, &version, sizeof(version));
+	got = read_all(b->data, b->len, msg, sizeof(msg), &records);
+	if (want[0]) {
+		cr_assert_eq(got, -EINVAL, "%s: accepted", what);
+		cr_assert(strstr(msg, want), "%s: '%s' lacks '%s'", what, msg, want);
+	} else {
+		cr_assert_eq(got, 0, "%s: %s", what, msg);
+		cr_assert_eq(records, 3, "%s", what);
+	}
+	free(b->data);
+}
+
+/*
  * A lean attach run (version 8): its wakeup records, their names and the
  * names of tasks are read back; such records out of range, or in a run
  * that is not lean, are refused; and the run's flags are those its version
@@ -821,9 +844,6 @@ ParameterizedTest(struct lean_case *c, rec_reader, a_lean_attach_runs_records_ar
 	struct buf b = { 0 };
 	FILE *f = open_memstream(&b.data, &b.len);
 	struct recorder *w;
-	char msg[256] = "";
-	size_t records;
-	int got;
 
 	cr_assert_not_null(f);
 	attach_recording__encode_begin(&o, &res, &ab);
@@ -836,16 +856,7 @@ ParameterizedTest(struct lean_case *c, rec_reader, a_lean_attach_runs_records_ar
 	recorder__write(w, REC_ATTACH_END, &ae, recording__payload_size(c->version, REC_ATTACH_END));
 	cr_assert_eq(recorder__finish(w), 0);
 	fclose(f);
-	memcpy(b.data + 8, &c->version, sizeof(c->version));
-	got = read_all(b.data, b.len, msg, sizeof(msg), &records);
-	if (c->want[0]) {
-		cr_assert_eq(got, -EINVAL, "%s: accepted", c->what);
-		cr_assert(strstr(msg, c->want), "%s: '%s' lacks '%s'", c->what, msg, c->want);
-	} else {
-		cr_assert_eq(got, 0, "%s: %s", c->what, msg);
-		cr_assert_eq(records, 3, "%s", c->what);
-	}
-	free(b.data);
+	assert_read_as_version(&b, c->version, c->what, c->want);
 }
 
 /*
@@ -883,9 +894,6 @@ ParameterizedTest(struct lean_run_case *c, rec_reader, a_lean_workload_runs_reco
 	struct buf b = { 0 };
 	FILE *f = open_memstream(&b.data, &b.len);
 	struct recorder *w;
-	char msg[256] = "";
-	size_t records;
-	int got;
 
 	cr_assert_not_null(f);
 	memset(&end, 0, sizeof(end));
@@ -898,16 +906,7 @@ ParameterizedTest(struct lean_run_case *c, rec_reader, a_lean_workload_runs_reco
 	recorder__write(w, REC_RUN_END, &end, recording__payload_size(c->version, REC_RUN_END));
 	cr_assert_eq(recorder__finish(w), 0);
 	fclose(f);
-	memcpy(b.data + 8, &c->version, sizeof(c->version));
-	got = read_all(b.data, b.len, msg, sizeof(msg), &records);
-	if (c->want[0]) {
-		cr_assert_eq(got, -EINVAL, "%s: accepted", c->what);
-		cr_assert(strstr(msg, c->want), "%s: '%s' lacks '%s'", c->what, msg, c->want);
-	} else {
-		cr_assert_eq(got, 0, "%s: %s", c->what, msg);
-		cr_assert_eq(records, 3, "%s", c->what);
-	}
-	free(b.data);
+	assert_read_as_version(&b, c->version, c->what, c->want);
 }
 
 /* ---------------------------------------------------------------- what older versions did not keep */
