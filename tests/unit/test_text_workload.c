@@ -201,8 +201,7 @@ Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 			 "a wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
 			 "idle transitions and interrupts, which split its wake_enqueue and runq_wait; its waker's\n"
 			 "CPU's from its notify on split the notify, and its own up to its wait's exit, when the\n"
-			 "switch-in or the resume alone took as long, resume_kernel; softirqs are\n"
-			 "not traced, so their time shows as the task they came in on, or idle:\n");
+			 "switch-in or the resume alone took as long, resume_kernel:\n");
 	/* no flight recorder (--outliers 0) */
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(0), false, false);

@@ -235,12 +235,12 @@ static void set_syscall_phases(struct wakeprobe_bpf *skel, bool on)
  * set_flight_evidence - lean mode: the interrupt programs, which the
  * flight recorder loads to keep interrupt work in each CPU's ring
  * (@on), and the idle program; the full mode loads them all the same.
- * Not the softirqs', which lean mode leaves unloaded (collector__set_mode()):
- * a loopback server runs a dozen a wakeup on every CPU, and their two
- * programs, even returning at once, cost it more than lean mode's own four
- * (docs/phases.md, "The flight recorder").
+ * The softirqs' only for a workload (@softirqs): in attach mode a loopback
+ * server runs a dozen a wakeup on every CPU, and their two programs, even
+ * returning at once, cost it more than lean mode's own four (docs/phases.md,
+ * "The flight recorder"); a workload's two threads see few.
  */
-static void set_flight_evidence(struct wakeprobe_bpf *skel, bool on)
+static void set_flight_evidence(struct wakeprobe_bpf *skel, bool on, bool softirqs)
 {
 	struct bpf_program *const progs[] = {
 		skel->progs.lean_cpu_idle,
@@ -258,6 +258,8 @@ static void set_flight_evidence(struct wakeprobe_bpf *skel, bool on)
 
 	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
 		bpf_program__set_autoload(progs[i], on);
+	bpf_program__set_autoload(skel->progs.handle_softirq_entry, on && softirqs);
+	bpf_program__set_autoload(skel->progs.handle_softirq_exit, on && softirqs);
 }
 
 /*
@@ -385,7 +387,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	/* the flight recorder's evidence programs load with it alone */
 	flight = opts->lean && (opts->lean_flight_ns || opts->lean_flight_adaptive);
 	if (opts->lean) {
-		set_flight_evidence(c->skel, flight);
+		set_flight_evidence(c->skel, flight, !opts->attach);
 		set_lean_syscalls(c->skel, !opts->attach, opts->lean_wait_end_signal);
 	}
 	c->skel->rodata->lean_flight = flight;

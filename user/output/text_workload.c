@@ -418,8 +418,9 @@ void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight
 	if (workload)
 		fprintf(out, "its waker's\n"
 			"CPU's from its notify on split the notify, and its own up to its wait's exit, when the\n"
-			"switch-in or the resume alone took as long, resume_kernel; ");
-	fprintf(out, "softirqs are\nnot traced, so their time shows as the task they came in on, or idle:\n");
+			"switch-in or the resume alone took as long, resume_kernel:\n");
+	else
+		fprintf(out, "softirqs are\nnot traced, so their time shows as the task they came in on, or idle:\n");
 }
 
 static void print_outliers(FILE *out, const struct run_result *res, const struct aggregate *a)
