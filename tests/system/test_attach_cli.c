@@ -410,7 +410,7 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 
 /*
  * --lean without --threshold-us on a command: the flight threshold follows
- * the running p99 of waking to switch-in once 1,000 wakeups are counted,
+ * the running p99 of waking to switch-in once 200 wakeups of a kind are counted,
  * so about the slowest 1% of the rest are explained: every one over it
  * brought its flight records, and the report says by which threshold.
  */

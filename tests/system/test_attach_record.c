@@ -212,8 +212,8 @@ Test(attach_record, a_recorded_command_reports_again_as_it_ran_and_tid_narrows_i
 /*
  * A run of the command, recorded as attach mode traces by default
  * (--explain slow): a wakeup and its names in two records (and the flight
- * records of the slow ones: none here, fewer than the 1,000 wakeups the
- * running p99 needs), under a third of the bytes of --explain all's
+ * records of the few slow ones the running p99 picks), under a third of
+ * the bytes of --explain all's
  * recording of the same command; report of the file is the
  * live text, its eventfd wakeups named from both ends. (A lean recording's
  * flight records replaying into the same explanations: unit/test_attach_recording.c.)

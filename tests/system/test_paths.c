@@ -405,7 +405,7 @@ Test(paths, lean_flight_records_explain_the_wait_for_the_cpu_and_nothing_else, .
 
 /*
  * --lean without --threshold-us: the flight threshold follows the running
- * p99 of waking to switch-in, so once 1,000 wakeups are counted only about
+ * p99 of waking to switch-in, so once 200 wakeups are counted only about
  * the slowest 1% bring their records, and the run says where it ended.
  */
 Test(paths, lean_flight_records_without_a_threshold_come_with_about_the_slowest_percent, .timeout = 120)
