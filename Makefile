@@ -130,6 +130,17 @@ $(SKEL): $(OBJ)/wakeprobe.bpf.o
 # collector.c is the one user of the skeleton
 $(OBJ)/user/live/collector.o: $(SKEL)
 
+# every syscall's name, by number, for the architecture built for: from its kernel headers
+# (<asm/unistd.h>, linux-libc-dev), not a table typed by hand; mechanism.c names syscalls by it
+SYSCALL_NAMES := $(OBJ)/syscall_names.h
+$(SYSCALL_NAMES): | $(DEPS_STAMP)
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D) && printf '#include <asm/unistd.h>\n' | $(CC) -E -dM -x c - | \
+		awk '$$1 == "#define" && $$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ \
+			{ sub(/^__NR_/, "", $$2); printf "\t[%s] = \"%s\",\n", $$3, $$2; n++ } \
+			END { if (n < 300) exit 1 }' > $@.tmp && mv $@.tmp $@
+$(OBJ)/user/core/mechanism.o: $(SYSCALL_NAMES)
+
 # the benchmark's own programs: one that does nothing (bench/nop.bpf.c), for what any program
 # costs there, and the least a tracer of this design does (bench/floor.bpf.c)
 $(OBJ)/bench/nop.bpf.o $(OBJ)/bench/floor.bpf.o $(OBJ)/bench/wake_count.bpf.o: $(OBJ)/bench/%.bpf.o: bench/%.bpf.c bpf/wakeprobe.h $(VMLINUX) \
@@ -234,7 +245,7 @@ bench-attach: all $(OBJ)/bench/wake-count
 # and the recorded fixtures.
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
-	-fno-sanitize-recover=all $(ALL_INCLUDES) -DWAKEPROBE_VERSION='"$(VERSION)"'
+	-fno-sanitize-recover=all $(ALL_INCLUDES) -I$(OBJ) -DWAKEPROBE_VERSION='"$(VERSION)"'
 FUZZ_RECORD_SRCS := $(addprefix user/,record/recording.c record/recorder.c record/rec_reader.c \
 	record/run_recording.c record/replay.c record/attach_recording.c record/attach_replay.c \
 	workload/analysis.c workload/merger.c workload/aggregate.c workload/catalog.c \
@@ -252,7 +263,7 @@ $(FUZZ_DEPS_STAMP): scripts/setup-deps.sh
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh fuzz && touch $@
 
 $(OBJ)/fuzz/fuzz-record: tests/fuzz/fuzz_record.c $(FUZZ_RECORD_SRCS) $(wildcard user/*/*.h bpf/*.h) \
-		| $(FUZZ_DEPS_STAMP)
+		$(SYSCALL_NAMES) | $(FUZZ_DEPS_STAMP)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lm
 

@@ -58,83 +58,90 @@ const char *mechanism__waker_class_name(unsigned int cls)
 }
 
 /*
- * The syscalls a wakeup can begin or end in that wakeprobe names. verb is
- * what the syscall does to its object at either end of a mechanism; fd says
- * that its first argument is an fd.
+ * Every syscall's name, by number, for the architecture wakeprobe was built
+ * for: generated from its kernel headers (<asm/unistd.h>) by the Makefile.
+ */
+static const char *const syscall_names[] = {
+#include "syscall_names.h"
+};
+
+/*
+ * The syscalls a wakeup can begin or end in that wakeprobe has a word for.
+ * verb is what the syscall does to its object at either end of a
+ * mechanism; fd says that its first argument is an fd.
  */
 struct syscall_word {
 	int nr;
-	const char *name;
 	const char *verb;
 	bool fd;
 };
 
 static const struct syscall_word syscall_words[] = {
-	{ SYS_read, "read", "read", true },
-	{ SYS_readv, "readv", "read", true },
-	{ SYS_pread64, "pread64", "read", true },
-	{ SYS_preadv, "preadv", "read", true },
-	{ SYS_preadv2, "preadv2", "read", true },
-	{ SYS_write, "write", "write", true },
-	{ SYS_writev, "writev", "write", true },
-	{ SYS_pwrite64, "pwrite64", "write", true },
-	{ SYS_pwritev, "pwritev", "write", true },
-	{ SYS_pwritev2, "pwritev2", "write", true },
-	{ SYS_recvfrom, "recvfrom", "recv", true },
-	{ SYS_recvmsg, "recvmsg", "recv", true },
-	{ SYS_recvmmsg, "recvmmsg", "recv", true },
-	{ SYS_sendto, "sendto", "send", true },
-	{ SYS_sendmsg, "sendmsg", "send", true },
-	{ SYS_sendmmsg, "sendmmsg", "send", true },
-	{ SYS_accept, "accept", "accept", true },
-	{ SYS_accept4, "accept4", "accept", true },
-	{ SYS_connect, "connect", "connect", true },
-	{ SYS_close, "close", "close", true },
-	{ SYS_shutdown, "shutdown", "shutdown", true },
-	{ SYS_splice, "splice", "splice", true },
-	{ SYS_epoll_ctl, "epoll_ctl", "epoll_ctl", true },
+	{ SYS_read, "read", true },
+	{ SYS_readv, "read", true },
+	{ SYS_pread64, "read", true },
+	{ SYS_preadv, "read", true },
+	{ SYS_preadv2, "read", true },
+	{ SYS_write, "write", true },
+	{ SYS_writev, "write", true },
+	{ SYS_pwrite64, "write", true },
+	{ SYS_pwritev, "write", true },
+	{ SYS_pwritev2, "write", true },
+	{ SYS_recvfrom, "recv", true },
+	{ SYS_recvmsg, "recv", true },
+	{ SYS_recvmmsg, "recv", true },
+	{ SYS_sendto, "send", true },
+	{ SYS_sendmsg, "send", true },
+	{ SYS_sendmmsg, "send", true },
+	{ SYS_accept, "accept", true },
+	{ SYS_accept4, "accept", true },
+	{ SYS_connect, "connect", true },
+	{ SYS_close, "close", true },
+	{ SYS_shutdown, "shutdown", true },
+	{ SYS_splice, "splice", true },
+	{ SYS_epoll_ctl, "epoll_ctl", true },
 	/* the multiplexers wait on their own object: epoll's fd, or none */
-	{ SYS_epoll_wait, "epoll_wait", "wait", true },
-	{ SYS_epoll_pwait, "epoll_pwait", "wait", true },
-	{ SYS_epoll_pwait2, "epoll_pwait2", "wait", true },
-	{ SYS_poll, "poll", "poll", false },
-	{ SYS_ppoll, "ppoll", "poll", false },
-	{ SYS_select, "select", "select", false },
-	{ SYS_pselect6, "pselect6", "select", false },
-	{ SYS_nanosleep, "nanosleep", "nanosleep", false },
-	{ SYS_clock_nanosleep, "clock_nanosleep", "clock_nanosleep", false },
-	{ SYS_kill, "kill", "kill", false },
-	{ SYS_tgkill, "tgkill", "tgkill", false },
-	{ SYS_tkill, "tkill", "tkill", false },
-	{ SYS_rt_sigqueueinfo, "rt_sigqueueinfo", "sigqueue", false },
-	{ SYS_rt_tgsigqueueinfo, "rt_tgsigqueueinfo", "sigqueue", false },
-	{ SYS_rt_sigtimedwait, "rt_sigtimedwait", "sigtimedwait", false },
-	{ SYS_rt_sigsuspend, "rt_sigsuspend", "sigsuspend", false },
-	{ SYS_pause, "pause", "pause", false },
-	{ SYS_wait4, "wait4", "wait4", false },
-	{ SYS_waitid, "waitid", "waitid", false },
-	{ SYS_futex, "futex", "futex", false },
-	{ SYS_futex_waitv, "futex_waitv", "waitv", false },
-	{ SYS_futex_wake, "futex_wake", "wake", false },
-	{ SYS_futex_wait, "futex_wait", "wait", false },
-	{ SYS_futex_requeue, "futex_requeue", "requeue", false },
-	{ SYS_exit, "exit", "exit", false },
-	{ SYS_exit_group, "exit_group", "exit_group", false },
-	{ SYS_restart_syscall, "restart_syscall", "restart_syscall", false },
+	{ SYS_epoll_wait, "wait", true },
+	{ SYS_epoll_pwait, "wait", true },
+	{ SYS_epoll_pwait2, "wait", true },
+	{ SYS_poll, "poll", false },
+	{ SYS_ppoll, "poll", false },
+	{ SYS_select, "select", false },
+	{ SYS_pselect6, "select", false },
+	{ SYS_nanosleep, "nanosleep", false },
+	{ SYS_clock_nanosleep, "clock_nanosleep", false },
+	{ SYS_kill, "kill", false },
+	{ SYS_tgkill, "tgkill", false },
+	{ SYS_tkill, "tkill", false },
+	{ SYS_rt_sigqueueinfo, "sigqueue", false },
+	{ SYS_rt_tgsigqueueinfo, "sigqueue", false },
+	{ SYS_rt_sigtimedwait, "sigtimedwait", false },
+	{ SYS_rt_sigsuspend, "sigsuspend", false },
+	{ SYS_pause, "pause", false },
+	{ SYS_wait4, "wait4", false },
+	{ SYS_waitid, "waitid", false },
+	{ SYS_futex, "futex", false },
+	{ SYS_futex_waitv, "waitv", false },
+	{ SYS_futex_wake, "wake", false },
+	{ SYS_futex_wait, "wait", false },
+	{ SYS_futex_requeue, "requeue", false },
+	{ SYS_exit, "exit", false },
+	{ SYS_exit_group, "exit_group", false },
+	{ SYS_restart_syscall, "restart_syscall", false },
 	/* a process's start and its CPU: they wake a parent in vfork(), or a migration thread */
-	{ SYS_execve, "execve", "execve", false },
-	{ SYS_execveat, "execveat", "execveat", false },
-	{ SYS_vfork, "vfork", "vfork", false },
-	{ SYS_clone, "clone", "clone", false },
-	{ SYS_clone3, "clone3", "clone3", false },
-	{ SYS_sched_setaffinity, "sched_setaffinity", "sched_setaffinity", false },
-	{ SYS_sched_yield, "sched_yield", "sched_yield", false },
-	{ SYS_mmap, "mmap", "mmap", false },
-	{ SYS_munmap, "munmap", "munmap", false },
-	{ SYS_mprotect, "mprotect", "mprotect", false },
-	{ SYS_madvise, "madvise", "madvise", false },
-	{ SYS_ioctl, "ioctl", "ioctl", true },
-	{ SYS_io_uring_enter, "io_uring_enter", "io_uring_enter", true },
+	{ SYS_execve, "execve", false },
+	{ SYS_execveat, "execveat", false },
+	{ SYS_vfork, "vfork", false },
+	{ SYS_clone, "clone", false },
+	{ SYS_clone3, "clone3", false },
+	{ SYS_sched_setaffinity, "sched_setaffinity", false },
+	{ SYS_sched_yield, "sched_yield", false },
+	{ SYS_mmap, "mmap", false },
+	{ SYS_munmap, "munmap", false },
+	{ SYS_mprotect, "mprotect", false },
+	{ SYS_madvise, "madvise", false },
+	{ SYS_ioctl, "ioctl", true },
+	{ SYS_io_uring_enter, "io_uring_enter", true },
 };
 
 static const struct syscall_word *syscall_word(int64_t nr)
@@ -149,9 +156,21 @@ static const struct syscall_word *syscall_word(int64_t nr)
 
 const char *mechanism__syscall_name(int64_t nr)
 {
-	const struct syscall_word *s = syscall_word(nr);
-
-	return s ? s->name : NULL;
+	if (nr >= 0 && nr < (int64_t)(sizeof(syscall_names) / sizeof(syscall_names[0])) && syscall_names[nr])
+		return syscall_names[nr];
+	/* the futex calls syscall_list.h numbers itself, for headers older than they are */
+	switch (nr) {
+	case SYS_futex_waitv:
+		return "futex_waitv";
+	case SYS_futex_wake:
+		return "futex_wake";
+	case SYS_futex_wait:
+		return "futex_wait";
+	case SYS_futex_requeue:
+		return "futex_requeue";
+	default:
+		return NULL;
+	}
 }
 
 bool mechanism__syscall_takes_fd(int64_t nr)
@@ -273,13 +292,16 @@ static void plain_object(const char *what, struct end *end)
 	snprintf(end->kind, sizeof(end->kind), "%s", what);
 }
 
-/* syscall_verb - a syscall as the verb of an end: its word, or "syscall N" */
+/* syscall_verb - a syscall as the verb of an end: its word, else its name, else "syscall N" */
 static void syscall_verb(int64_t nr, char *buf, size_t len)
 {
 	const struct syscall_word *s = syscall_word(nr);
+	const char *name = mechanism__syscall_name(nr);
 
 	if (s)
 		snprintf(buf, len, "%s", s->verb);
+	else if (name)
+		snprintf(buf, len, "%s", name);
 	else
 		snprintf(buf, len, "syscall %" PRId64, nr);
 }

@@ -95,7 +95,7 @@ struct wait_info {
 const char *mechanism__family_name(enum mech_family f);
 /* mechanism__waker_class_name - enum wp_waker_class as a key: "syscall", "irq", ...; 0 is "none" (no record) */
 const char *mechanism__waker_class_name(unsigned int cls);
-/* mechanism__syscall_name - the x86-64 name of a syscall wakeprobe knows by name, NULL otherwise */
+/* mechanism__syscall_name - a syscall's name on the architecture wakeprobe was built for, NULL for no syscall */
 const char *mechanism__syscall_name(int64_t nr);
 /* mechanism__syscall_takes_fd - is the syscall's first argument an fd? */
 bool mechanism__syscall_takes_fd(int64_t nr);
