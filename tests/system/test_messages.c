@@ -318,6 +318,59 @@ Test(messages, every_limit_short_of_the_need_fails_in_one_line_or_runs, .timeout
 
 /* ---------------------------------------------------------------- the runner itself */
 
+/* read_comm - a task's name from its /proc comm file @path into @comm (16 bytes); nonzero with errno */
+static int read_comm(const char *path, char comm[16])
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(comm, 16, f))
+		comm[0] = '\0';
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	return 0;
+}
+
+/*
+ * held_comm - runner__start()'s ready callback: the held child's name, from
+ * /proc, into @ctx, once it is no longer the name it was forked with (it
+ * names itself first thing; it cannot exec before this returns)
+ */
+static int held_comm(pid_t pid, void *ctx)
+{
+	char path[64], forked_as[16], *comm = ctx;
+
+	if (read_comm("/proc/self/comm", forked_as))
+		return -errno;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	for (int tries = 0; tries < 1000; tries++) {
+		if (read_comm(path, comm))
+			return -errno;
+		if (strcmp(comm, forked_as))
+			return 0;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/*
+ * A command's process, held before its exec while wakeprobe puts it under
+ * tracing, already goes by the command's name: a wakeup of it in that
+ * wait, or in its execve() before the kernel renames it, is not
+ * wakeprobe's
+ */
+Test(messages, a_command_held_before_its_exec_goes_by_its_name)
+{
+	struct runner r = { .pid = -1 };
+	char comm[16] = "";
+
+	cr_assert_eq(runner__start(&r, "/bin/true", (char *[]){ "/bin/true", NULL }, -1, held_comm, comm), 0);
+	cr_assert_str_eq(comm, "true", "named '%s' while held", comm);
+	runner__stop(&r, 1000);
+	cr_assert(r.exited, "the child is reaped");
+}
+
 /*
  * A child with no fd free above fd 3 cannot move its pipes there: the
  * runner hears why from it (EMFILE) instead of seeing it end with 127.

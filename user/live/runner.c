@@ -121,6 +121,12 @@ runner_child(const struct runner *r, const char *path, char *const argv[], int r
 	int go, err;
 	char byte;
 
+	/*
+	 * Named after what it is about to run, not after wakeprobe: a tracer
+	 * that sees it wait for the parent, or in its execve() before the
+	 * kernel renames it, names it so (PR_SET_NAME keeps 15 bytes, as exec)
+	 */
+	prctl(PR_SET_NAME, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	/* a run begins whole (launch__begin_whole()): wakeprobe holds its stop signals, the workload must not */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
