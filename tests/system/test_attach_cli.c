@@ -351,6 +351,44 @@ Test(attach_cli, a_command_that_cannot_run_leaves_no_output_behind)
 }
 
 /*
+ * --pid of a process whose children it forked before the attach (a
+ * server's master and its workers): they are traced with it, and the
+ * report says how many; the target itself waits in wait() the whole run,
+ * and without them the run would see no wakeup at all
+ */
+Test(attach_cli, a_targets_children_from_before_the_attach_are_traced_with_it)
+{
+	char json[64], pid_arg[16];
+	FILE *f = temp_output("descendants", json);
+	char *sh[] = { "/bin/sh", "-c", "for i in 1 2; do (while :; do sleep 0.02; done) & done; wait", NULL };
+	char *args[] = { "--pid", pid_arg, "--duration", "1", "--json", json, NULL };
+	static struct wakeprobe_ran r;
+	pid_t pid;
+
+	skip_unless_traceable();
+	fclose(f);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		execv(sh[0], sh);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	usleep(300 * 1000);	/* its two subshells forked */
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)pid);
+	wakeprobe_run(&r, args);
+	kill(-pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "%s", r.err);
+	cr_assert(strstr(r.out, "processes descending from it\n"), "%s", r.out);
+	cr_assert(json_check(json,
+			     "assert d['targets']['descendants'] >= 2, d['targets']\n"
+			     "assert d['wakeups']['total'] > 10, d['wakeups']\n"));
+	unlink(json);
+}
+
+/*
  * --lean on a command: one ring record per wakeup, the eventfd's 300
  * wakeups of the reader by the main thread found as one pair and named
  * from both ends (the write, the read, from registers), nothing claimed

@@ -444,7 +444,8 @@ Test(attach_recording, the_pids_the_machine_and_the_end_read_back_as_written)
 	static const int32_t pids[] = { 12, 4194304, 77 };
 	struct attach_session_opts o = { .pids = pids, .nr_pids = 3, .duration_ms = 10000, .ringbuf_bytes = 4096 };
 	struct attach_session_result res = { .trace_start_ns = 111, .trace_end_ns = 999, .drops_total = 7,
-					     .missed_runs = 3, .targets_exited = 2, .duration_reached = true };
+					     .missed_runs = 3, .targets_exited = 2, .descendants = 9,
+					     .duration_reached = true };
 	static struct attach_targets t;
 	struct attach_session_result back;
 	struct rec_record rec;
@@ -486,6 +487,7 @@ Test(attach_recording, the_pids_the_machine_and_the_end_read_back_as_written)
 	cr_assert_eq(back.counters.dropped[WP_EV_SWITCH], 2);
 	cr_assert_eq(back.counters.tracked_full, 1);
 	cr_assert_eq(back.targets_exited, 2);
+	cr_assert_eq(back.descendants, 9);
 	cr_assert(back.duration_reached);
 	cr_assert_not(back.interrupted || back.timed_out || back.command_exited);
 	cr_assert_eq(back.command_pid, 0);

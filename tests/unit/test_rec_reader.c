@@ -296,7 +296,7 @@ static struct attach_damage_case attach_damages[] = {
 	{ "FD_KIND flags", 1, 2, { 1, 0 }, 2, 0, "has flags 0x1" },
 	{ "FD_KIND length", 1, 4, { 16, 0, 0, 0 }, 4, 0, "FD_KIND record at byte offset" },
 	{ "FD_KIND relabelled CLOCK_PAIR", 1, 0, { REC_CLOCK_PAIR, 0 }, 2, 0, "says 12 bytes; it has 24" },
-	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 608 bytes; it has 824" },
+	{ "ATTACH_END relabelled RUN_END", 4, 0, { REC_RUN_END, 0 }, 2, 0, "says 616 bytes; it has 824" },
 	{ "interrupted by no signal", 4, 8 + 173, { 1 }, 1, 0, "signal out of range" },
 	{ "a signal but not interrupted", 4, 8 + 552, { 15 }, 1, 0, "signal out of range" },
 	{ "a pid of 0", 0, 8 + 0, { 1, 0, 0, 0, 0, 0, 0, 0 }, 8, 0, "pid out of range" },

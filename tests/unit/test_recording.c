@@ -98,7 +98,8 @@ Test(recording, each_versions_payload_sizes_are_the_layouts_it_had)
 		     "version 6 ends ATTACH_END with the signal and the processes stopped");
 	cr_assert_eq(recording__payload_size(7, REC_ATTACH_END) + sizeof(struct rec_lean),
 		     recording__payload_size(8, REC_ATTACH_END), "version 8 with the lean counters");
-	cr_assert_eq(recording__payload_size(8, REC_ATTACH_END), recording__payload_size(REC_VERSION, REC_ATTACH_END));
+	cr_assert_eq(recording__payload_size(8, REC_ATTACH_END) + 8, recording__payload_size(REC_VERSION, REC_ATTACH_END),
+		     "version 9 with the targets' descendants");
 	cr_assert_eq(recording__payload_size(8, REC_RUN_END) + sizeof(struct rec_lean),
 		     recording__payload_size(REC_VERSION, REC_RUN_END), "version 9 ends RUN_END with them too");
 }

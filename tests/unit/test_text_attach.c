@@ -353,6 +353,22 @@ ParameterizedTest(struct ending *e, text_attach, the_run_says_how_it_ended)
 	cr_assert(strstr(text, ": attached to pid 5000, pid 6000\n"), "%s", text);
 }
 
+/* the processes a --pid target had forked before the attach are traced with it, and said so */
+Test(text_attach, the_targets_descendants_are_named_with_them)
+{
+	static int32_t pids[] = { RUN_PROC, 6000 };
+
+	run.targets.pids = pids;
+	run.targets.nr_pids = 1;
+	run.run.descendants = 1;
+	cr_assert(strstr(report(&run.report), ": attached to pid 5000 and the 1 process descending from it\n"), "%s",
+		  text);
+	run.targets.nr_pids = 2;
+	run.run.descendants = 4;
+	cr_assert(strstr(report(&run.report), ": attached to pid 5000, pid 6000 and the 4 processes descending from "
+		  "them\n"), "%s", text);
+}
+
 Test(text_attach, what_was_lost_late_or_forgotten_is_said_with_a_warning_for_drops)
 {
 	char threads[160];

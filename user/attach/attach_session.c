@@ -2,6 +2,7 @@
 /* attach_session.c - a live run of attach mode: the targets, the BPF side, the loop, the end */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -9,6 +10,7 @@
 #include "collector.h"
 #include "launch.h"
 #include "parse.h"
+#include "proc_tree.h"
 #include "runner.h"
 #include "targets.h"
 
@@ -105,6 +107,64 @@ static bool targets_all_gone(struct attach_session *s)
 	return s->opts->nr_pids && gone == s->opts->nr_pids;
 }
 
+static bool is_target(const struct attach_session_opts *o, pid_t pid)
+{
+	for (uint32_t i = 0; i < o->nr_pids; i++)
+		if (o->pids[i] == pid)
+			return true;
+	return false;
+}
+
+/* in_earlier_tree - does target @i descend from a target listed before it? */
+static bool in_earlier_tree(const struct attach_session_opts *o, uint32_t i)
+{
+	pid_t pid = o->pids[i];
+
+	/* up its parents, as far as /proc says: a chain of processes is short */
+	for (int depth = 0; depth < 64 && pid > 1; depth++) {
+		pid = proc_tree__parent(pid);
+		for (uint32_t j = 0; j < i; j++)
+			if (o->pids[j] == pid)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * track_descendants - --pid: the processes the targets forked before the
+ * attach, and theirs, traced with them (a server's master forks its
+ * workers at its start; the BPF side follows only the forks from now on,
+ * and the targets are tracked first, so none falls between). Counted in
+ * res->descendants.
+ */
+static int track_descendants(struct attach_session *s, char *msg, size_t len)
+{
+	static struct proc_tree t;	/* 9 KiB: not on the stack */
+	uint32_t n = 0;
+	int err;
+
+	for (uint32_t i = 0; i < s->opts->nr_pids; i++) {
+		/* a target in an earlier one's tree: its own were counted with that one's */
+		if (in_earlier_tree(s->opts, i))
+			continue;
+		/* ULLONG_MAX: none of wakeprobe's own children counts as adopted */
+		proc_tree__find(&t, s->opts->pids[i], ULLONG_MAX);
+		for (size_t k = 0; k < t.n; k++) {
+			if (t.zombie[k] || is_target(s->opts, t.pids[k]))
+				continue;
+			err = collector__track(s->collector, t.pids[k]);
+			if (err) {
+				snprintf(msg, len, "cannot track pid %d, a child of pid %d: %s", (int)t.pids[k],
+					 (int)s->opts->pids[i], strerror(-err));
+				return err;
+			}
+			n++;
+		}
+	}
+	s->res->descendants = n;
+	return 0;
+}
+
 int attach_session__run(const struct attach_session_opts *o, struct attach_session_result *res, char *msg,
 			size_t len)
 {
@@ -139,6 +199,9 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 			goto out;
 		}
 	}
+	err = track_descendants(&s, msg, len);
+	if (err)
+		goto out;
 	/* a signal while the BPF side loaded: end before there is a command, with nothing traced */
 	err = launch__begin_whole(&saved, msg, len);
 	if (err)

@@ -61,6 +61,7 @@ struct attach_session_result {
 	uint64_t drops_total;
 	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
 	uint32_t targets_exited;	/* --pid targets gone before the end */
+	uint32_t descendants;		/* --pid: processes descending from the targets, traced with them */
 	pid_t command_pid;		/* -- COMMAND: its pid; 0 without one */
 	bool command_exited;		/* on its own, before the run ended */
 	int command_status;		/* waitpid() status */

@@ -104,6 +104,13 @@ unsigned long long proc_tree__start_ticks(pid_t pid)
 	return read_stat(pid, &st) ? st.start_ticks : 0;
 }
 
+pid_t proc_tree__parent(pid_t pid)
+{
+	struct proc_stat st;
+
+	return read_stat(pid, &st) ? st.ppid : 0;
+}
+
 static bool holds(const struct proc_tree *t, pid_t pid)
 {
 	for (size_t i = 0; i < t->n; i++)

@@ -27,6 +27,8 @@ struct proc_tree {
  * (/proc/PID/stat's starttime); 0 if it cannot be read
  */
 unsigned long long proc_tree__start_ticks(pid_t pid);
+/* proc_tree__parent - @pid's parent (/proc/PID/stat's ppid); 0 if it cannot be read */
+pid_t proc_tree__parent(pid_t pid);
 
 /*
  * proc_tree__find - @root (when > 0) and its descendants, and this

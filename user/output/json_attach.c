@@ -56,6 +56,8 @@ static void write_targets(struct json_writer *w, const struct attach_report *r)
 	for (i = 0; i < r->targets->nr_pids; i++)
 		json_writer__int(w, r->targets->pids[i]);
 	json_writer__end_array(w);
+	/* --pid: the processes they had forked before the attach, traced with them */
+	json_writer__put_uint(w, "descendants", r->run->descendants);
 	write_command(w, r);
 	json_writer__key(w, "tids");
 	json_writer__begin_array(w);

@@ -47,6 +47,10 @@ static void print_targets(FILE *out, const struct attach_report *r)
 	} else {
 		for (uint32_t i = 0; i < t->nr_pids; i++)
 			fprintf(out, "%spid %d", i ? ", " : "", (int)t->pids[i]);
+		/* what they had forked before the attach, traced with them */
+		if (r->run->descendants)
+			fprintf(out, " and the %" PRIu32 " process%s descending from %s", r->run->descendants,
+				r->run->descendants > 1 ? "es" : "", t->nr_pids > 1 ? "them" : "it");
 	}
 	if (r->nr_tids) {
 		fprintf(out, ", threads");

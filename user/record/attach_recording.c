@@ -118,6 +118,7 @@ void attach_recording__encode_end(const struct attach_session_result *res, struc
 	run_recording__encode_steal(&res->steal, &e->steal);
 	run_recording__encode_cost(&res->cost, &e->cost);
 	run_recording__encode_lean(&res->lean, res->lean_flight_ns, &e->lean);
+	e->descendants = res->descendants;
 }
 
 void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_session_result *res)
@@ -140,6 +141,7 @@ void attach_recording__decode_end(const struct rec_attach_end *e, struct attach_
 	run_recording__decode_cost(&e->cost, &res->cost);
 	copy_string(res->command_exit, sizeof(res->command_exit), e->command_exit);
 	run_recording__decode_lean(&e->lean, &res->lean, res->lean_flight_ns);
+	res->descendants = e->descendants;
 }
 
 /* the tap: each input of an attach run's analysis, written down as the record that replays it */

@@ -23,7 +23,7 @@ _Static_assert(sizeof(struct rec_cost) == 128, "the cost's layout in RUN_END and
 _Static_assert(sizeof(struct rec_run_end) == 824, "RUN_END layout");
 _Static_assert(sizeof(struct rec_attach_begin) == 3592, "ATTACH_BEGIN layout");
 _Static_assert(sizeof(struct rec_fd_kind) == 12, "FD_KIND layout");
-_Static_assert(sizeof(struct rec_attach_end) == 608, "ATTACH_END layout");
+_Static_assert(sizeof(struct rec_attach_end) == 616, "ATTACH_END layout");
 _Static_assert(sizeof(struct rec_lean) == 48, "the lean tail of RUN_END and ATTACH_END");
 _Static_assert(offsetof(struct rec_run_end, stop_signal) == 202 && offsetof(struct rec_attach_end, stop_signal) == 552,
 	       "the stop signal where docs/recording.md says");
@@ -38,17 +38,19 @@ _Static_assert(sizeof(struct rec_attach_begin) <= REC_MAX_PAYLOAD, "ATTACH_BEGIN
  * more flags, ended ATTACH_END with the lean counters, and let EVENT be
  * lean mode's (WP_EV_LEAN); version 9 did the same for a workload run: a
  * byte of RUN_BEGIN's padding for its flags, the lean counters at the end
- * of RUN_END
+ * of RUN_END; and ended ATTACH_END with the targets' descendants
  */
 _Static_assert(offsetof(struct rec_attach_begin, flags) == 519, "ATTACH_BEGIN's flags where docs/recording.md says");
-_Static_assert(offsetof(struct rec_attach_end, lean) == 560, "ATTACH_END's lean tail where docs/recording.md says");
+_Static_assert(offsetof(struct rec_attach_end, lean) == 560 && offsetof(struct rec_attach_end, descendants) == 608,
+	       "ATTACH_END's lean tail and descendants where docs/recording.md says");
 _Static_assert(offsetof(struct rec_run_begin, flags) == 412, "RUN_BEGIN's flags where docs/recording.md says");
 _Static_assert(offsetof(struct rec_run_end, lean) == 776 && offsetof(struct rec_run_end, lean_adaptive) == 203,
 	       "RUN_END's lean tail and flag where docs/recording.md says");
 _Static_assert(REC_VERSION == 9, "a new version needs its layouts here and in rec_reader.c");
 
 /* versions 2 and 3 ended RUN_END and ATTACH_END before the steal; version 1's RUN_END had 12 drop counters */
-#define REC_V7_ATTACH_END_SIZE	(sizeof(struct rec_attach_end) - sizeof(struct rec_lean))
+#define REC_V8_ATTACH_END_SIZE	offsetof(struct rec_attach_end, descendants)
+#define REC_V7_ATTACH_END_SIZE	(REC_V8_ATTACH_END_SIZE - sizeof(struct rec_lean))
 #define REC_V6_ATTACH_TAIL	8
 #define REC_V5_ATTACH_END_SIZE	(REC_V7_ATTACH_END_SIZE - REC_V6_ATTACH_TAIL)
 #define REC_V4_TAIL		(sizeof(struct rec_steal) + sizeof(struct rec_cost))
@@ -99,5 +101,7 @@ uint32_t recording__payload_size(uint32_t version, enum rec_type t)
 		return REC_V7_ATTACH_END_SIZE;
 	if (version < 9 && t == REC_RUN_END)
 		return REC_V8_RUN_END_SIZE;
+	if (version < 9 && t == REC_ATTACH_END)
+		return REC_V8_ATTACH_END_SIZE;
 	return t > 0 && t < REC_TYPE_MAX ? payload_size[t] : 0;
 }

@@ -261,6 +261,8 @@ struct rec_attach_end {
 	uint8_t __pad[3];
 	uint32_t others_stopped;		/* version 6: the command's processes stopped with it */
 	struct rec_lean lean;			/* version 8; before, 0 */
+	uint32_t descendants;			/* version 9: --pid, the processes descending from the targets */
+	uint32_t __pad4;
 };
 
 /* one record as read back: its place in the file and its payload */
