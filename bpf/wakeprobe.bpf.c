@@ -1876,6 +1876,14 @@ static __always_inline __u32 lean_idle_exit(const struct lean_task *lt)
 /* the waker's CPU's flight records a workload's slow wakeup brings start this long before its notify's entry */
 #define LEAN_NOTIFY_BACK_NS	(20 * 1000)
 
+/* lean_slow_kind - the kind of @lt's waker, whose threshold judges it (wp_slow_kind_of()), in range */
+static __always_inline __u32 lean_slow_kind(const struct lean_task *lt)
+{
+	__u32 kind = wp_slow_kind_of(lt->flags);
+
+	return kind < WP_SLOW_KINDS ? kind : WP_SLOW_THREAD;	/* for the verifier */
+}
+
 /*
  * lean_judge - @lt's wake is switched in now (@now): counted by how long
  * it took from its waking, and when that is slow, this CPU's flight
@@ -1885,15 +1893,13 @@ static __always_inline __u32 lean_idle_exit(const struct lean_task *lt)
  */
 static __always_inline __u16 lean_judge(struct lean_task *lt, __u64 now)
 {
-	__u32 kind = wp_slow_kind_of(lt->flags), zero = 0;
+	__u32 kind = lean_slow_kind(lt), zero = 0;
 	__u64 took = now - lt->waking_ns, since;
 	struct lean_slowness *s;
 	int copied, waker;
 
 	if (!lean_flight)
 		return 0;
-	if (kind >= WP_SLOW_KINDS)
-		kind = WP_SLOW_THREAD;	/* for the verifier */
 	s = bpf_map_lookup_elem(&lean_slowness, &zero);
 	if (s)
 		s->n[kind][wp_slow_bucket(took) & (WP_SLOW_BUCKETS - 1)]++;
@@ -2001,15 +2007,13 @@ static __always_inline void lean_hold(struct lean_task *lt)
  */
 static __always_inline void lean_judge_resume(struct lean_task *lt, __u64 exit_ns)
 {
-	__u32 kind = wp_slow_kind_of(lt->flags), cpu = bpf_get_smp_processor_id();
+	__u32 kind = lean_slow_kind(lt), cpu = bpf_get_smp_processor_id();
 	struct lean_flight *f;
 	struct wp_steal s;
 	int back;
 
 	if (!lean_flight || cpu != lt->switch_in_cpu || !(f = lean_flight_ring()))
 		return;
-	if (kind >= WP_SLOW_KINDS)
-		kind = WP_SLOW_THREAD;	/* for the verifier */
 	if (!wp_lean_flight(lt->flags) && exit_ns - lt->switch_in_ns < lean_flight_ns[kind])
 		return;
 	/* the host's hold on this CPU since its last record, which no record of the resume may have read */
@@ -2228,6 +2232,21 @@ int BPF_PROG(lean_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
+/* errno.h and include/linux/errno.h, which a BPF program cannot include */
+#define WP_EINTR		4
+#define WP_ERESTARTSYS		512
+#define WP_ERESTART_RESTARTBLOCK 516
+
+/*
+ * syscall_interrupted - does a syscall returning @ret at sys_exit go on to
+ * a signal's delivery? -EINTR, or a restart code (ERESTARTSYS ..
+ * ERESTART_RESTARTBLOCK) that the delivery turns into one or a restart.
+ */
+static __always_inline bool syscall_interrupted(long ret)
+{
+	return ret == -WP_EINTR || (ret <= -WP_ERESTARTSYS && ret >= -WP_ERESTART_RESTARTBLOCK);
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(lean_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -2243,11 +2262,10 @@ int BPF_PROG(lean_sys_exit, struct pt_regs *regs, long ret)
 	if (!lean_wait_end_signal)
 		lean_emit_held(curr, lt, bpf_ktime_get_ns());
 	/*
-	 * a signal path's: a syscall a signal interrupted (its return not yet
-	 * turned into -EINTR or a restart: include/linux/errno.h) goes on to the
+	 * a signal path's: a syscall a signal interrupted goes on to the
 	 * delivery; any other ended a wait that was not the signal's
 	 */
-	else if (!(ret == -4 || (ret <= -512 && ret >= -516)))
+	else if (!syscall_interrupted(ret))
 		lean_emit_held(curr, lt, 0);
 	return 0;
 }

@@ -296,11 +296,9 @@ static void plain_object(const char *what, struct end *end)
 static void syscall_verb(int64_t nr, char *buf, size_t len)
 {
 	const struct syscall_word *s = syscall_word(nr);
-	const char *name = mechanism__syscall_name(nr);
+	const char *name = s ? s->verb : mechanism__syscall_name(nr);
 
-	if (s)
-		snprintf(buf, len, "%s", s->verb);
-	else if (name)
+	if (name)
 		snprintf(buf, len, "%s", name);
 	else
 		snprintf(buf, len, "syscall %" PRId64, nr);

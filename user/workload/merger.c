@@ -266,13 +266,25 @@ static void explain(struct merger *m, uint64_t lo, uint64_t hi, struct sample_re
 		explain__sample(&r->why, r, evs, n);
 }
 
-/* phase_of - phase @k of @r, whose t_notify, t_woken and five marks are in: from one bound to the next */
-static int64_t phase_of(const struct sample_result *r, int k)
+/*
+ * split_phases - the six phases of @r, whose t_notify, t_woken and five
+ * marks are in, each from one bound to the next; false, and @r labelled
+ * clock_order, when one is negative (merge_sample() says when that is)
+ */
+static bool split_phases(struct sample_result *r)
 {
-	uint64_t from = k == PHASE_NOTIFY_USER ? r->t_notify_ns : r->mark_ns[k - 1];
-	uint64_t to = k == PHASE_RESUME_USER ? r->t_woken_ns : r->mark_ns[k];
+	bool ordered = true;
 
-	return (int64_t)(to - from);
+	for (int k = 0; k < NR_PHASES; k++) {
+		uint64_t from = k == PHASE_NOTIFY_USER ? r->t_notify_ns : r->mark_ns[k - 1];
+		uint64_t to = k == PHASE_RESUME_USER ? r->t_woken_ns : r->mark_ns[k];
+
+		r->phase_ns[k] = (int64_t)(to - from);
+		ordered &= r->phase_ns[k] >= 0;
+	}
+	if (!ordered)
+		r->label = LABEL_CLOCK_ORDER;
+	return ordered;
 }
 
 /*
@@ -313,7 +325,6 @@ static void merge_lean(struct merger *m, const struct pending_sample *p, struct 
 	const struct wp_event *e;
 	const struct wp_lean *l;
 	size_t i;
-	int k;
 
 	r->lean = true;
 	for (i = event_window__first_at(m->events, lo); (e = event_window__at(m->events, i)); i++) {
@@ -361,14 +372,8 @@ found:
 	}
 	r->mark_ns[MARK_NOTIFY_ENTER] = l->waking_ns - (l->notify_before - 1);
 	r->mark_ns[MARK_WAIT_EXIT] = e->ts_ns + (l->exit_after - 1);
-	for (k = 0; k < NR_PHASES; k++)
-		r->phase_ns[k] = phase_of(r, k);
-	for (k = 0; k < NR_PHASES; k++) {
-		if (r->phase_ns[k] < 0) {
-			r->label = LABEL_CLOCK_ORDER;
-			return;
-		}
-	}
+	if (!split_phases(r))
+		return;
 	r->label = LABEL_COMPLETE;
 	r->phased = true;
 	/* the BPF side judged it slow, and says which of its CPUs' records came with it */
@@ -424,7 +429,6 @@ static void merge_sample(struct merger *m, const struct pending_sample *p, struc
 	enum mark want = MARK_NOTIFY_ENTER;
 	const struct wp_event *e;
 	size_t i;
-	int k;
 
 	memset(r, 0, sizeof(*r));
 	r->sample = p->sample;
@@ -578,14 +582,8 @@ searched:
 		return;
 	}
 
-	for (k = 0; k < NR_PHASES; k++)
-		r->phase_ns[k] = phase_of(r, k);
-	for (k = 0; k < NR_PHASES; k++) {
-		if (r->phase_ns[k] < 0) {
-			r->label = LABEL_CLOCK_ORDER;
-			return;
-		}
-	}
+	if (!split_phases(r))
+		return;
 	scan_rewait(m, p, r);
 	r->label = LABEL_COMPLETE;
 	r->phased = true;
