@@ -177,8 +177,10 @@ Test(recording, a_live_run_and_the_report_of_its_recording_agree, .timeout = 120
 /*
  * The default engine's run of a workload: one record per wakeup, the slow
  * ones' flight records, the lean counters and thresholds in RUN_END; its
- * report says the same as the live run, and its records are a fraction of
- * the full mode's
+ * report says the same as the live run. At its default threshold (the
+ * running p99), its recording is under a third of the full mode's: the
+ * 40 us one the first run sets picks half the wakeups of a paced run on a
+ * vCPU that halts between them, so its size says nothing of the engine.
  */
 Test(recording, a_lean_live_run_and_the_report_of_its_recording_agree, .timeout = 120)
 {
@@ -188,6 +190,8 @@ Test(recording, a_lean_live_run_and_the_report_of_its_recording_agree, .timeout 
 	char *const record[] = { (char *)wakeprobe_path(), "record", "-o", rec, "--workload", "eventfd", "--samples",
 				 "600", "--interval-us", "300", "--cpus", "0,1", "--outliers", "3", "--threshold-us",
 				 "40", "--json", live[1], "--csv", live[2], NULL };
+	char *const record_default[] = { (char *)wakeprobe_path(), "record", "-o", rec, "--workload", "eventfd",
+					 "--samples", "600", "--interval-us", "300", "--cpus", "0,1", NULL };
 	char *const record_full[] = { (char *)wakeprobe_path(), "record", "-o", full, "--workload", "eventfd",
 				      "--samples", "600", "--interval-us", "300", "--cpus", "0,1", "--explain", "all",
 				      NULL };
@@ -215,11 +219,12 @@ Test(recording, a_lean_live_run_and_the_report_of_its_recording_agree, .timeout 
 	cr_assert(strstr(text, "\nresume_user "), "six phases:\n%s", text);
 	cr_assert(strstr(text, "Where the time of the"), "a slow wakeup its flight records explained:\n%s", text);
 	free(text);
+	cr_assert_eq(run(record_default, NULL, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(run(record_full, NULL, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(stat(rec, &st), 0);
 	cr_assert_eq(stat(full, &st_full), 0);
 	cr_log_info("600 paced eventfd samples: %ld bytes, --explain all %ld", (long)st.st_size, (long)st_full.st_size);
-	cr_assert_lt(st.st_size * 2, st_full.st_size, "a record per wakeup, not the stream around it");
+	cr_assert_lt(st.st_size * 3, st_full.st_size, "a record per wakeup, not the stream around it");
 	for (i = 0; i < 3; i++) {
 		unlink(live[i]);
 		unlink(replayed[i]);
