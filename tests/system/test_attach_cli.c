@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include "helpers.h"
 #include "readback.h"
@@ -447,6 +448,50 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 }
 
 /*
+ * Before a kind's p99 is known (200 of its wakeups), the flight threshold is
+ * 250 us: a run of 150 wakeups beside a nice -20 task spinning on the
+ * wakee's CPU, which holds it for milliseconds at a time, explains each
+ * wakeup whose waking to switch-in took that long and none of the others.
+ */
+Test(attach_cli, before_its_p99_is_known_a_wakeup_over_250_us_is_explained)
+{
+	char path[PATH_MAX], json[64];
+	FILE *f = temp_output("lean-first", json);
+	char *args[] = { "--outliers", "100", "--json", json, "--", (char *)workload_path("eventfd", path, sizeof(path)),
+			 "--samples", "150", "--interval-us", "300", "--cpus", "0,1", NULL };
+	static struct wakeprobe_ran r;
+	pid_t hog;
+	int status;
+
+	skip_unless_traceable();
+	fclose(f);
+	hog = spawn_hog("wp-first-hog", 1);
+	cr_assert_eq(setpriority(PRIO_PROCESS, (id_t)hog, -20), 0, "renice the hog: %s", strerror(errno));
+	wakeprobe_run_ok(&r, args);
+	kill(hog, SIGKILL);
+	cr_assert_eq(waitpid(hog, &status, 0), hog);
+	cr_assert(json_check(json,
+			     "e = d['events']\n"
+			     "assert e['lean_flight_adaptive'] is True, e\n"
+			     "assert e['lean_flight_threshold_ns'] == {'thread': None, 'irq': None, 'softirq': None}, e\n"
+			     "slow = fast = 0\n"
+			     "for o in d['outliers']['samples']:\n"
+			     "    ph = {p['phase']: p for p in o['phases']}\n"
+			     "    took = ph['wake_enqueue']['ns'] + ph['runq_wait']['ns']\n"
+			     "    brought = 'parts' in ph['runq_wait']\n"
+			     "    if took >= 251000:\n"
+			     "        assert brought, o\n"
+			     "        slow += 1\n"
+			     "    elif took < 249000:\n"
+			     "        assert not brought, o\n"
+			     "        fast += 1\n"
+			     "assert slow and fast, (slow, fast)\n"
+			     "assert e['lean_flight_explained'] >= slow, (e['lean_flight_explained'], slow)\n"),
+		  "the JSON does not hold what the run did:\n%s", r.out);
+	unlink(json);
+}
+
+/*
  * --lean without --threshold-us on a command: the flight threshold follows
  * the running p99 of waking to switch-in once 200 wakeups of a kind are counted,
  * so about the slowest 1% of the rest are explained: every one over it
@@ -479,7 +524,8 @@ Test(attach_cli, a_lean_run_without_a_threshold_explains_about_its_slowest_perce
 				  "assert t and t > 1000, e\n"
 				  /*
 				   * a p99 bucket's floor: about 1% of the wakeups after the first
-				   * 1,000 are over it; the bulk never is, though a run whose
+				   * 200 are over it (before, those over 250 us); the bulk never
+				   * is, though a run whose
 				   * wakeups grow slower outruns its p99 so far (12% once, ASan)
 				   */
 				  "n = d['wakeups']['complete']\n"

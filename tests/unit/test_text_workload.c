@@ -185,23 +185,29 @@ Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(250000), false, false);
 	cr_assert_str_eq(written(), ", their phases (us;\n"
-			 "'grew most': the phase furthest over its median, by how much). With --explain slow,\n"
-			 "a wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
-			 "idle transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs are\n"
-			 "not traced, so their time shows as the task they came in on, or idle:\n");
+			 "'grew most': the phase furthest over its median, by how much). With --explain slow, a\n"
+			 "wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
+			 "idle transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs\n"
+			 "are not traced, so their time shows as the task they came in on, or idle:\n");
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(250000), true, false);
-	cr_assert(strstr(written(), "With --explain slow,\na wakeup over the running p99 of its kind brought its CPU's last"),
-		  "%s", text);
+	cr_assert(strstr(written(), "With --explain slow, a\nwakeup over the running p99 of its kind (250 us until it was "
+			  "known) brought its CPU's\nlast"), "%s", text);
 	/* a workload's: its notify and its resume are reached too */
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(250000), false, true);
 	cr_assert_str_eq(written(), ", their phases (us;\n"
-			 "'grew most': the phase furthest over its median, by how much). With --explain slow,\n"
-			 "a wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
+			 "'grew most': the phase furthest over its median, by how much). With --explain slow, a\n"
+			 "wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
 			 "idle transitions and interrupts, which split its wake_enqueue and runq_wait; its waker's\n"
 			 "CPU's from its notify on split the notify, and its own up to its wait's exit, when the\n"
 			 "switch-in or the resume alone took as long, resume_kernel:\n");
+	/* the longest of them, broken within 88 columns */
+	again();
+	text_workload__outliers_legend(out, true, flight_ns(250000), true, true);
+	cr_assert(strstr(written(), "resume_kernel:\n"), "%s", text);
+	for (const char *line = text; *line; line = strchr(line, '\n') + 1)
+		cr_assert_leq(strcspn(line, "\n"), 88, "a line over 88 columns:\n%s", text);
 	/* no flight recorder (--outliers 0) */
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(0), false, false);
@@ -454,6 +460,8 @@ Test(text_workload, the_lean_tracing_lines_say_the_threshold_was_the_running_p99
 
 	text_workload__lean_tracing(out, "no syscall,", t, true, 12, &c);
 	cr_assert(has_line(written(), "             and only a wakeup over the running p99 of waking to switch-in of its"),
+		  "%s", text);
+	cr_assert(has_line(text, "             kind of waker (250 us until 200 of the kind are counted) is explained"),
 		  "%s", text);
 	cr_assert(strstr(text, "(the flight recorder): 12 of them"), "%s", text);
 	cr_assert(has_line(text, "             the p99s at the end, of those woken by a thread: 84 us, an interrupt: "

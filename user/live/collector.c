@@ -41,6 +41,7 @@ struct collector {
 	uint32_t ring_bytes;
 	/* lean mode's flight threshold, moved to the running p99 (lean_adapt.h); NULL buckets: fixed */
 	uint64_t *lean_buckets;		/* every CPU's counts, as the map gives them */
+	uint64_t lean_p99[WP_SLOW_KINDS];	/* by kind, LEAN_ADAPT_NONE until known */
 	int nr_cpus;
 	uint64_t lean_adapted_ns;
 };
@@ -391,8 +392,11 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		set_lean_syscalls(c->skel, !opts->attach, opts->lean_wait_end_signal);
 	}
 	c->skel->rodata->lean_flight = flight;
-	for (i = 0; i < WP_SLOW_KINDS; i++)
-		c->skel->bss->lean_flight_ns[i] = opts->lean_flight_adaptive ? LEAN_ADAPT_NONE : opts->lean_flight_ns;
+	for (i = 0; i < WP_SLOW_KINDS; i++) {
+		c->lean_p99[i] = LEAN_ADAPT_NONE;
+		c->skel->bss->lean_flight_ns[i] = opts->lean_flight_adaptive ? lean_adapt__in_force(LEAN_ADAPT_NONE)
+									     : opts->lean_flight_ns;
+	}
 	steal_clock__layout(&c->steal);
 	/* the BPF side reads the clocks: at each record, or lean mode's at each flight record */
 	steal_read = c->steal.on && (!opts->lean || flight);
@@ -572,14 +576,19 @@ static void lean_adapt(struct collector *c, uint64_t now)
 		for (int cpu = 0; cpu < c->nr_cpus; cpu++)
 			for (int b = 0; b < WP_SLOW_BUCKETS; b++)
 				sum[b] += c->lean_buckets[(size_t)cpu * LEAN_CPU_BUCKETS + (size_t)k * WP_SLOW_BUCKETS + b];
-		c->skel->bss->lean_flight_ns[k] = lean_adapt__threshold(sum);
+		c->lean_p99[k] = lean_adapt__threshold(sum);
+		c->skel->bss->lean_flight_ns[k] = lean_adapt__in_force(c->lean_p99[k]);
 	}
 }
 
 bool collector__lean_flight_ns(const struct collector *c, uint64_t out[WP_SLOW_KINDS])
 {
-	for (int k = 0; k < WP_SLOW_KINDS; k++)
-		out[k] = c->skel->rodata->lean_flight ? c->skel->bss->lean_flight_ns[k] : 0;
+	for (int k = 0; k < WP_SLOW_KINDS; k++) {
+		if (!c->skel->rodata->lean_flight)
+			out[k] = 0;
+		else
+			out[k] = c->lean_buckets ? c->lean_p99[k] : c->skel->bss->lean_flight_ns[k];
+	}
 	return c->lean_buckets != NULL;
 }
 

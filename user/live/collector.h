@@ -159,7 +159,8 @@ void collector__lean_counters(const struct collector *c, struct wp_lean_counters
 /*
  * collector__lean_flight_ns - the flight recorder's thresholds now, by the
  * kind of waker (enum wp_slow_kind): fixed, or where the running p99 of the
- * kind has moved them (LEAN_ADAPT_NONE before it had enough wakeups); 0
+ * kind has moved them (LEAN_ADAPT_NONE before it had enough wakeups, when
+ * LEAN_ADAPT_FIRST_NS was in force); 0
  * without the recorder. Returns whether they follow the running p99.
  */
 bool collector__lean_flight_ns(const struct collector *c, uint64_t out[WP_SLOW_KINDS]);

@@ -20,15 +20,27 @@
 #define LEAN_ADAPT_PERMILLE	990
 /* how often a live run moves it */
 #define LEAN_ADAPT_EVERY_NS	(100ull * 1000 * 1000)
-/* no wakeup is over it: fewer than LEAN_ADAPT_MIN_WAKEUPS were counted */
+/* no p99 yet: fewer than LEAN_ADAPT_MIN_WAKEUPS were counted */
 #define LEAN_ADAPT_NONE		UINT64_MAX
+/*
+ * the threshold until then: a wakeup over a quarter of a millisecond is
+ * slow on any machine, and the first moments of a run (a server's first
+ * clients) are where its slowest often are
+ */
+#define LEAN_ADAPT_FIRST_NS	(250ull * 1000)
+
+/* lean_adapt__in_force - the threshold the BPF side holds while the p99 of a kind is @p99 */
+static inline uint64_t lean_adapt__in_force(uint64_t p99)
+{
+	return p99 == LEAN_ADAPT_NONE ? LEAN_ADAPT_FIRST_NS : p99;
+}
 
 /*
  * lean_adapt__threshold - the least value of the bucket that holds the
  * p99 of the wakeups counted in @n (one count per bucket, every CPU's
  * summed), those of one kind of waker: each wakeup in that bucket or a
  * slower one is over it; LEAN_ADAPT_NONE with fewer than
- * LEAN_ADAPT_MIN_WAKEUPS
+ * LEAN_ADAPT_MIN_WAKEUPS (LEAN_ADAPT_FIRST_NS is in force then)
  */
 uint64_t lean_adapt__threshold(const uint64_t n[WP_SLOW_BUCKETS]);
 

@@ -114,8 +114,10 @@ void text_workload__lean_tracing(FILE *out, const char *lacks, const uint64_t *f
 	if (lean_adapt__recorder_on(flight_ns)) {
 		if (adaptive)
 			fprintf(out, "             and only a wakeup over the running p99 of waking to switch-in of its\n"
-				"             kind of waker is explained (--threshold-us fixes it), from its CPU's last\n"
-				"             switches, idle transitions and interrupts (the flight recorder)");
+				"             kind of waker (%.0f us until %d of the kind are counted) is explained\n"
+				"             (--threshold-us fixes it), from its CPU's last switches, idle\n"
+				"             transitions and interrupts (the flight recorder)",
+				us(LEAN_ADAPT_FIRST_NS), LEAN_ADAPT_MIN_WAKEUPS);
 		else
 			fprintf(out, "             and only a wakeup whose waking to switch-in took %.0f us or more is explained,\n"
 				"             from its CPU's last switches, idle transitions and interrupts (the flight "
@@ -391,8 +393,31 @@ void text_workload__print_outlier_body(FILE *out, const struct sample_result *r,
 			flag_own_work(out, r, k, ct);
 }
 
+/* LEGEND_WIDTH - the columns an outlier table's legend fills before it breaks a line */
+#define LEGEND_WIDTH	88
+
+/* put_wrapped - @text, words separated by single spaces, broken into lines of at most LEGEND_WIDTH */
+static void put_wrapped(FILE *out, const char *text)
+{
+	const char *line = text;
+
+	while (strlen(line) > LEGEND_WIDTH) {
+		const char *cut = line + LEGEND_WIDTH;
+
+		while (cut > line && *cut != ' ')
+			cut--;
+		if (cut == line)	/* one word longer than a line: it goes whole */
+			cut = strchr(line, ' ') ? strchr(line, ' ') : line + strlen(line);
+		fprintf(out, "%.*s\n", (int)(cut - line), line);
+		line = *cut ? cut + 1 : cut;
+	}
+	fprintf(out, "%s\n", line);
+}
+
 void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight_ns, bool adaptive, bool workload)
 {
+	char legend[1024], chose[160];
+
 	if (!lean) {
 		fprintf(out, ", each phase split by cause (us;\n"
 			"'grew most': the phase furthest over its median, by how much):\n");
@@ -404,23 +429,22 @@ void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight
 		return;
 	}
 	if (adaptive)
-		fprintf(out, ", their phases (us;\n"
-			"'grew most': the phase furthest over its median, by how much). With --explain slow,\n"
-			"a wakeup over the running p99 of its kind brought its CPU's last switches, idle\n"
-			"transitions and interrupts, which split its wake_enqueue and runq_wait; ");
+		snprintf(chose, sizeof(chose), "over the running p99 of its kind (%.0f us until it was known)",
+			 us(LEAN_ADAPT_FIRST_NS));
 	else
-		fprintf(out, ", their phases (us;\n"
-			"'grew most': the phase furthest over its median, by how much). With --explain slow,\n"
-			"a wakeup whose waking to switch-in took %.0f us or more brought its CPU's last switches,\n"
-			"idle transitions and interrupts, which split its wake_enqueue and runq_wait; ",
-			us(flight_ns[WP_SLOW_THREAD]));
-	/* a workload's: its waker's CPU's from the notify on, and its own up to the wait's exit (merger.c) */
-	if (workload)
-		fprintf(out, "its waker's\n"
-			"CPU's from its notify on split the notify, and its own up to its wait's exit, when the\n"
-			"switch-in or the resume alone took as long, resume_kernel:\n");
-	else
-		fprintf(out, "softirqs are\nnot traced, so their time shows as the task they came in on, or idle:\n");
+		snprintf(chose, sizeof(chose), "whose waking to switch-in took %.0f us or more",
+			 us(flight_ns[WP_SLOW_THREAD]));
+	/* a workload's reach its waker's CPU from the notify on, and its own up to the wait's exit (merger.c) */
+	snprintf(legend, sizeof(legend),
+		 "'grew most': the phase furthest over its median, by how much). With --explain slow, a wakeup "
+		 "%s brought its CPU's last switches, idle transitions and interrupts, which split its "
+		 "wake_enqueue and runq_wait; %s",
+		 chose,
+		 workload ? "its waker's CPU's from its notify on split the notify, and its own up to its wait's "
+			    "exit, when the switch-in or the resume alone took as long, resume_kernel:"
+			  : "softirqs are not traced, so their time shows as the task they came in on, or idle:");
+	fprintf(out, ", their phases (us;\n");
+	put_wrapped(out, legend);
 }
 
 static void print_outliers(FILE *out, const struct run_result *res, const struct aggregate *a)
