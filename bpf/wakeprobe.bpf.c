@@ -1463,6 +1463,20 @@ struct lean_flight {
 	__u32 last_idle;
 	__u32 last_irq;
 	__u32 __pad2;
+	/*
+	 * lean_flight_softirq()'s: softirqs that follow one another with no
+	 * other record between them are one entry and one exit, so that a
+	 * CPU busy with them (a task sending on loopback runs NET_RX at each
+	 * send) does not push its switches out of the ring.
+	 */
+	__u64 soft_since_ns;		/* the open softirq's entry */
+	__u64 soft_run_ns;		/* the run's softirq time so far */
+	__u32 soft_entry_head;		/* head right after the open one's entry was written */
+	__u32 soft_run_head;		/* head right after the run's exit: the run is its last two; 0: none */
+	__s32 soft_vec;			/* the open one's vector */
+	__s32 soft_run_vec;
+	__u32 soft_pending;		/* the open one's entry is not written: it may join the run */
+	__u32 __pad3;
 	struct wp_event ev[LEAN_FLIGHT_LEN];
 };
 
@@ -1500,6 +1514,12 @@ static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32
 	__u64 now = bpf_ktime_get_ns();
 	struct wp_steal s;
 
+	/* a softirq that was to join the run has this record inside it: its entry goes first */
+	if (f->soft_pending) {
+		f->soft_pending = 0;
+		irq_fill(flight_next(f, WP_EV_IRQ, f->soft_since_ns), WP_IRQ_SOFT, f->soft_vec, 0, NULL);
+		f->soft_entry_head = f->head;
+	}
 	if (steal_moved(now, &s))
 		flight_next(f, WP_EV_STEAL, now)->steal = s;
 	return flight_next(f, type, now);
@@ -1654,17 +1674,71 @@ static __noinline int flight_copy_back(__u32 cpu, __u32 head, __u64 since_ns)
 }
 
 /*
+ * lean_flight_softirq - a softirq enters (@exit 0) or leaves this CPU,
+ * watched. One that follows the last with no record between them, of its
+ * vector, joins it: the run's two records stay the ring's newest, its exit
+ * moved to this one's and its entry to where the run's softirq time, summed,
+ * would have begun had it been one. Its time stays whole and between the
+ * same records, its place within them is lost (docs/phases.md).
+ */
+static __always_inline void lean_flight_softirq(struct lean_flight *f, int vec, __u32 exit)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!exit) {
+		f->soft_since_ns = now;
+		f->soft_vec = vec;
+		f->soft_pending = f->soft_run_head && f->soft_run_head == f->head && vec == f->soft_run_vec;
+		if (!f->soft_pending) {
+			irq_fill(flight_slot(f, WP_EV_IRQ), WP_IRQ_SOFT, vec, 0, NULL);
+			f->soft_entry_head = f->head;
+		}
+		return;
+	}
+	if (f->soft_pending && f->soft_run_head == f->head) {
+		f->soft_pending = 0;
+		f->soft_run_ns += now - f->soft_since_ns;
+		f->ev[(f->head - 2) & (LEAN_FLIGHT_LEN - 1)].ts_ns = now - f->soft_run_ns;
+		f->ev[(f->head - 1) & (LEAN_FLIGHT_LEN - 1)].ts_ns = now;
+		f->soft_since_ns = 0;
+		return;
+	}
+	irq_fill(flight_slot(f, WP_EV_IRQ), WP_IRQ_SOFT, vec, 1, NULL);
+	/* a run starts when its entry and exit are the ring's last two, the entry seen */
+	if (f->soft_since_ns && f->soft_entry_head + 1 == f->head) {
+		f->soft_run_ns = now - f->soft_since_ns;
+		f->soft_run_head = f->head;
+		f->soft_run_vec = vec;
+	} else {
+		f->soft_run_head = 0;
+	}
+	f->soft_since_ns = 0;
+}
+
+/*
  * lean_flight_irq - interrupt work on this CPU, into its flight ring while
  * a tracked task is being woken onto it or waits to run there: what may
- * take its time then. Elsewhere it returns at once. (The softirqs' programs
- * are not loaded in lean mode: user/live/collector.c says why.)
+ * take its time then, and the end of a softirq it saw begin. Elsewhere it
+ * returns at once. (In attach mode the softirqs' programs load only with
+ * --softirqs: user/live/collector.c says why.) cs->irq.soft_open, which
+ * lean mode does not use for attach mode's context, says that the ring
+ * holds an open softirq's entry, or will.
  */
 static __always_inline void lean_flight_irq(struct cpu_state *cs, __u32 kind, int nr, __u32 exit,
 					    const char *name)
 {
 	struct lean_flight *f;
 
-	if (!cs || !cs->lean_waiting || !(f = lean_flight_ring()))
+	if (!cs)
+		return;
+	if (kind == WP_IRQ_SOFT) {
+		if (!(exit ? cs->irq.soft_open : cs->lean_waiting) || !(f = lean_flight_ring()))
+			return;
+		cs->irq.soft_open = !exit;
+		lean_flight_softirq(f, nr, exit);
+		return;
+	}
+	if (!cs->lean_waiting || !(f = lean_flight_ring()))
 		return;
 	irq_fill(flight_slot(f, WP_EV_IRQ), kind, nr, exit, name);
 }
