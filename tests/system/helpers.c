@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "collector.h"
@@ -399,7 +402,8 @@ long report_pair_count(const char *report, const char *mechanism)
 	return count;
 }
 
-pid_t spawn_hog(const char *comm, int cpu)
+/* spawn_pinned - fork a child named @comm on @cpu that dies with the test: 0 in the child */
+static pid_t spawn_pinned(const char *comm, int cpu)
 {
 	cpu_set_t set;
 	pid_t pid = fork();
@@ -413,6 +417,33 @@ pid_t spawn_hog(const char *comm, int cpu)
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		_exit(1);
+	return 0;
+}
+
+pid_t spawn_hog(const char *comm, int cpu)
+{
+	pid_t pid = spawn_pinned(comm, cpu);
+
+	if (pid)
+		return pid;
 	for (;;)
 		;
+}
+
+pid_t spawn_udp_sender(const char *comm, int cpu)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(to);
+	char buf[64] = "";
+	pid_t pid = spawn_pinned(comm, cpu);
+	int s;
+
+	if (pid)
+		return pid;
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	if (s < 0 || bind(s, (struct sockaddr *)&to, sizeof(to)) || getsockname(s, (struct sockaddr *)&to, &len))
+		_exit(1);
+	for (;;)
+		if (sendto(s, buf, sizeof(buf), 0, (struct sockaddr *)&to, sizeof(to)) > 0)
+			recv(s, buf, sizeof(buf), 0);
 }

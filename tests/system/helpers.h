@@ -152,6 +152,13 @@ void program_run(struct wakeprobe_ran *r, char *const argv[]);
 /* spawn_hog - a process named @comm that spins on @cpu until it is killed; it dies with the test */
 pid_t spawn_hog(const char *comm, int cpu);
 
+/*
+ * spawn_udp_sender - spawn_hog(), but its loop sends a datagram to itself
+ * on 127.0.0.1 and reads it back: each send runs the NET_RX softirq on
+ * @cpu, in its own context
+ */
+pid_t spawn_udp_sender(const char *comm, int cpu);
+
 /* a list of short words: options, workloads, modes, completions */
 struct names {
 	size_t n;

@@ -495,6 +495,36 @@ Test(attach_recording, the_pids_the_machine_and_the_end_read_back_as_written)
 	free(b.data);
 }
 
+/* how a run traced, read back: a lean one, its threshold the running p99, its softirqs kept (--softirqs) */
+Test(attach_recording, the_way_a_run_traced_reads_back_as_written)
+{
+	static const int32_t pids[] = { 12 };
+	struct attach_session_opts o = { .pids = pids, .nr_pids = 1, .lean = true, .lean_flight_adaptive = true,
+					 .lean_softirqs = true };
+	struct attach_session_result res = { 0 };
+	static struct attach_targets t;
+	struct attach_session_result back;
+	struct rec_record rec;
+	struct buf b;
+
+	for (int i = 0; i < 2; i++) {
+		b = write_run(&o, &res);
+		read_back(&b, REC_ATTACH_BEGIN, &rec);
+		attach_recording__decode_begin(&rec.attach_begin, &t, &back);
+		cr_assert(t.opts.lean && t.opts.lean_flight_adaptive);
+		cr_assert_eq(t.opts.lean_softirqs, o.lean_softirqs, "pass %d", i);
+		cr_assert_not(t.opts.syscall_phases);
+		free(b.data);
+		o.lean_softirqs = false;
+	}
+	/* the full engine keeps no lean flag: it traces softirqs anyway */
+	o = (struct attach_session_opts){ .pids = pids, .nr_pids = 1, .syscall_phases = true, .lean_softirqs = true };
+	b = write_run(&o, &res);
+	read_back(&b, REC_ATTACH_BEGIN, &rec);
+	cr_assert_eq(rec.attach_begin.flags, 0);
+	free(b.data);
+}
+
 /* what stopped the run, and what the command left, read back; a version 5 file kept neither */
 Test(attach_recording, the_signal_that_ended_a_run_and_the_processes_stopped_read_back)
 {

@@ -108,7 +108,7 @@ Test(attach_json, the_run_its_targets_and_the_engines_counters_are_written_as_nu
 			"'hostname': 'testhost', 'nr_cpus': 2, 'started_unix_ns': 1700000000123456789}, d['meta']\n"
 			"assert d['targets'] == {'pids': [%u], 'descendants': 2, 'command': None, 'tids': []}, d['targets']\n"
 			"assert d['options'] == {'duration_ns': 2000000000, 'timeout_ns': None, 'ringbuf_bytes': 1048576, "
-			"'pairs': 10, 'order': 'count', 'lean': False, 'syscall_phases': False, 'outliers': %d, 'outlier_threshold_ns': 0}, d['options']\n"
+			"'pairs': 10, 'order': 'count', 'lean': False, 'syscall_phases': False, 'softirqs': True, 'outliers': %d, 'outlier_threshold_ns': 0}, d['options']\n"
 			"assert d['trace'] == {'start_ns': %llu, 'end_ns': %llu, 'duration_ns': %llu}, d['trace']\n"
 			"assert d['ended'] == {'interrupted': False, 'interrupted_by': None, 'timed_out': False, 'duration_reached': True, "
 			"'command_exited': False, 'targets_exited': 0}, d['ended']\n"

@@ -175,27 +175,33 @@ static const uint64_t *flight_ns(uint64_t ns)
 
 Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 {
-	text_workload__outliers_legend(out, false, NULL, false, true);
+	text_workload__outliers_legend(out, false, NULL, false, LEGEND_WORKLOAD);
 	cr_assert_str_eq(written(), ", each phase split by cause (us;\n"
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
-	text_workload__outliers_legend(out, true, NULL, false, false);
+	text_workload__outliers_legend(out, true, NULL, false, LEGEND_ATTACH);
 	cr_assert_str_eq(written(), ", their phases (us; no causes: --explain slow;\n"
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
-	text_workload__outliers_legend(out, true, flight_ns(250000), false, false);
+	text_workload__outliers_legend(out, true, flight_ns(250000), false, LEGEND_ATTACH);
 	cr_assert_str_eq(written(), ", their phases (us;\n"
 			 "'grew most': the phase furthest over its median, by how much). With --explain slow, a\n"
 			 "wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
 			 "idle transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs\n"
-			 "are not traced, so their time shows as the task they came in on, or idle:\n");
+			 "are not traced (--softirqs traces them), so their time shows as the task they came in\n"
+			 "on, or idle:\n");
+	/* ... with --softirqs */
 	again();
-	text_workload__outliers_legend(out, true, flight_ns(250000), true, false);
+	text_workload__outliers_legend(out, true, flight_ns(250000), false, LEGEND_ATTACH_SOFTIRQS);
+	cr_assert(strstr(written(), "which split its wake_enqueue and runq_wait, softirqs\ntoo (--softirqs):\n"), "%s",
+		  text);
+	again();
+	text_workload__outliers_legend(out, true, flight_ns(250000), true, LEGEND_ATTACH);
 	cr_assert(strstr(written(), "With --explain slow, a\nwakeup over the running p99 of its kind (250 us until it was "
 			  "known) brought its CPU's\nlast"), "%s", text);
 	/* a workload's: its notify and its resume are reached too */
 	again();
-	text_workload__outliers_legend(out, true, flight_ns(250000), false, true);
+	text_workload__outliers_legend(out, true, flight_ns(250000), false, LEGEND_WORKLOAD);
 	cr_assert_str_eq(written(), ", their phases (us;\n"
 			 "'grew most': the phase furthest over its median, by how much). With --explain slow, a\n"
 			 "wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
@@ -204,13 +210,13 @@ Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 			 "switch-in or the resume alone took as long, resume_kernel:\n");
 	/* the longest of them, broken within 88 columns */
 	again();
-	text_workload__outliers_legend(out, true, flight_ns(250000), true, true);
+	text_workload__outliers_legend(out, true, flight_ns(250000), true, LEGEND_WORKLOAD);
 	cr_assert(strstr(written(), "resume_kernel:\n"), "%s", text);
 	for (const char *line = text; *line; line = strchr(line, '\n') + 1)
 		cr_assert_leq(strcspn(line, "\n"), 88, "a line over 88 columns:\n%s", text);
 	/* no flight recorder (--outliers 0) */
 	again();
-	text_workload__outliers_legend(out, true, flight_ns(0), false, false);
+	text_workload__outliers_legend(out, true, flight_ns(0), false, LEGEND_ATTACH);
 	cr_assert(strstr(written(), "no causes: --explain slow"), "%s", text);
 }
 

@@ -177,6 +177,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		.syscall_phases = o->syscall_phases,
 		.lean_flight_ns = o->lean_flight_ns,
 		.lean_flight_adaptive = o->lean_flight_adaptive,
+		.lean_softirqs = o->lean_softirqs,
 		.run_stats = true,
 		.fn = on_record,
 		.ctx = &s,

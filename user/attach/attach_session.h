@@ -33,6 +33,7 @@ struct attach_session_opts {
 	bool syscall_phases;
 	uint64_t lean_flight_ns;	/* ... whose wakeups this slow bring their CPU's flight records; 0: off */
 	bool lean_flight_adaptive;	/* ... on, its threshold the running p99 instead (lean_adapt.h) */
+	bool lean_softirqs;		/* ... on, and keeping softirqs too (--softirqs) */
 	bool verbose;
 	bool drop_privileges;		/* run the command as uid:gid */
 	uid_t uid;

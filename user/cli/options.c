@@ -32,6 +32,7 @@ enum {
 	OPT_LEAN,
 	OPT_EXPLAIN,
 	OPT_SYSCALL_PHASES,
+	OPT_SOFTIRQS,
 };
 
 #define STR_(x) #x
@@ -121,6 +122,11 @@ static const struct option_spec specs[] = {
 	  "time notify_kernel and resume_kernel: a BPF program on\n"
 	  "every syscall of every process on the machine (the cost\n"
 	  "grows with the machine's syscall rate, not the targets')", false },
+	{ "softirqs", OPT_SOFTIRQS, NULL, GROUP_ATTACH, true, MODE_ATTACH,
+	  "with --explain slow, the flight recorder keeps softirqs\n"
+	  "too, so a slow wakeup's softirq time is named: two BPF\n"
+	  "programs on every softirq of the machine (a loopback\n"
+	  "server runs a dozen a wakeup; --explain all has them)", false },
 	{ "order", OPT_ORDER, "count|cost", GROUP_ATTACH, false, MODE_ATTACH,
 	  "pairs and futex words with the most wakeups first (count,\n"
 	  "the default), or the most time (cost: wake-to-run, waited)", false },
@@ -237,6 +243,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload eventfd -i 0 --outliers 0   # the least observer effect\n"
 		"  sudo wakeprobe --pid 1234 --explain all --duration 10   # every wakeup split by cause\n"
 		"  sudo wakeprobe --pid 1234 --syscall-phases --duration 10   # time the syscalls too\n"
+		"  sudo wakeprobe --pid 1234 --softirqs --duration 10   # name the softirqs that held a CPU\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
 		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n"
@@ -459,6 +466,9 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		}
 		case OPT_SYSCALL_PHASES:
 			o->syscall_phases = true;
+			break;
+		case OPT_SOFTIRQS:
+			o->softirqs = true;
 			break;
 		case OPT_RINGBUF_KB:
 			if (parse__u64(optarg, 4, 1u << 20, &v) || (v & (v - 1))) {

@@ -76,6 +76,7 @@ struct wp_options {
 	enum opt_explain explain;	/* as given, then as settled: never EXPLAIN_DEFAULT once parsed */
 	bool lean;		/* explain == EXPLAIN_SLOW, traced: one record per wakeup, paired in the kernel */
 	bool syscall_phases;	/* --syscall-phases: attach mode times notify_kernel and resume_kernel */
+	bool softirqs;		/* --softirqs: attach mode's flight recorder keeps softirqs too */
 	bool verbose;
 	bool list_workloads;
 };

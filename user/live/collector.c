@@ -236,10 +236,11 @@ static void set_syscall_phases(struct wakeprobe_bpf *skel, bool on)
  * set_flight_evidence - lean mode: the interrupt programs, which the
  * flight recorder loads to keep interrupt work in each CPU's ring
  * (@on), and the idle program; the full mode loads them all the same.
- * The softirqs' only for a workload (@softirqs): in attach mode a loopback
- * server runs a dozen a wakeup on every CPU, and their two programs, even
- * returning at once, cost it more than lean mode's own four (docs/phases.md,
- * "The flight recorder"); a workload's two threads see few.
+ * The softirqs' for a workload, and in attach mode with --softirqs
+ * (@softirqs): there a loopback server runs a dozen a wakeup on every CPU,
+ * and their two programs, even returning at once, cost it more than lean
+ * mode's own four (docs/phases.md, "The flight recorder"); a workload's
+ * two threads see few.
  */
 static void set_flight_evidence(struct wakeprobe_bpf *skel, bool on, bool softirqs)
 {
@@ -388,7 +389,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	/* the flight recorder's evidence programs load with it alone */
 	flight = opts->lean && (opts->lean_flight_ns || opts->lean_flight_adaptive);
 	if (opts->lean) {
-		set_flight_evidence(c->skel, flight, !opts->attach);
+		set_flight_evidence(c->skel, flight, !opts->attach || opts->lean_softirqs);
 		set_lean_syscalls(c->skel, !opts->attach, opts->lean_wait_end_signal);
 	}
 	c->skel->rodata->lean_flight = flight;

@@ -58,6 +58,8 @@ struct collector_opts {
 	uint64_t lean_flight_ns;
 	/* ... on, its threshold the running p99 of the wakeups' waking to switch-in instead (lean_adapt.h) */
 	bool lean_flight_adaptive;
+	/* ... on in attach mode, keeping softirqs too (a workload's always does) */
+	bool lean_softirqs;
 	collector_event_fn fn;
 	void *ctx;
 };

@@ -272,7 +272,7 @@ static void print_outliers(FILE *out, const struct attach_report *r)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", g->outlier_candidates, us(g->outlier_threshold_ns));
 	fprintf(out, " by their first mark to their last");
 	text_workload__outliers_legend(out, r->targets->lean, r->run->lean_flight_ns, r->targets->lean_flight_adaptive,
-				       false);
+				       r->targets->lean_softirqs ? LEGEND_ATTACH_SOFTIRQS : LEGEND_ATTACH);
 	for (uint32_t i = 0; i < g->nr_outliers; i++) {
 		const struct attach_result *o = &g->outliers[i];
 		const struct sample_result *sr = &o->sr;

@@ -414,8 +414,17 @@ static void put_wrapped(FILE *out, const char *text)
 	fprintf(out, "%s\n", line);
 }
 
-void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight_ns, bool adaptive, bool workload)
+void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight_ns, bool adaptive,
+				    enum legend_reach reach)
 {
+	/* a workload's reach its waker's CPU from the notify on, and its own up to the wait's exit (merger.c) */
+	static const char *const reaches[] = {
+		[LEGEND_ATTACH] = "; softirqs are not traced (--softirqs traces them), so their time shows as the "
+				  "task they came in on, or idle:",
+		[LEGEND_ATTACH_SOFTIRQS] = ", softirqs too (--softirqs):",
+		[LEGEND_WORKLOAD] = "; its waker's CPU's from its notify on split the notify, and its own up to its "
+				    "wait's exit, when the switch-in or the resume alone took as long, resume_kernel:",
+	};
 	char legend[1024], chose[160];
 
 	if (!lean) {
@@ -434,15 +443,11 @@ void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight
 	else
 		snprintf(chose, sizeof(chose), "whose waking to switch-in took %.0f us or more",
 			 us(flight_ns[WP_SLOW_THREAD]));
-	/* a workload's reach its waker's CPU from the notify on, and its own up to the wait's exit (merger.c) */
 	snprintf(legend, sizeof(legend),
 		 "'grew most': the phase furthest over its median, by how much). With --explain slow, a wakeup "
 		 "%s brought its CPU's last switches, idle transitions and interrupts, which split its "
-		 "wake_enqueue and runq_wait; %s",
-		 chose,
-		 workload ? "its waker's CPU's from its notify on split the notify, and its own up to its wait's "
-			    "exit, when the switch-in or the resume alone took as long, resume_kernel:"
-			  : "softirqs are not traced, so their time shows as the task they came in on, or idle:");
+		 "wake_enqueue and runq_wait%s",
+		 chose, reaches[reach]);
 	fprintf(out, ", their phases (us;\n");
 	put_wrapped(out, legend);
 }
@@ -458,7 +463,7 @@ static void print_outliers(FILE *out, const struct run_result *res, const struct
 	if (a->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", a->outlier_candidates,
 			us(a->outlier_threshold_ns));
-	text_workload__outliers_legend(out, a->lean, res->lean_flight_ns, res->lean_flight_adaptive, true);
+	text_workload__outliers_legend(out, a->lean, res->lean_flight_ns, res->lean_flight_adaptive, LEGEND_WORKLOAD);
 	for (i = 0; i < a->nr_outliers; i++) {
 		const struct sample_result *r = &a->outliers[i];
 		enum phase worst;

@@ -27,14 +27,22 @@ void text_workload__stats_row(FILE *out, const char *name, const struct histogra
  */
 void text_workload__print_causes(FILE *out, const struct cause_totals *ct, uint64_t complete, uint64_t migrations,
 				 const char *whose);
+/* what a lean run's flight records reach besides the switch-in CPU's wake_enqueue and runq_wait */
+enum legend_reach {
+	LEGEND_ATTACH,			/* nothing: softirqs are not traced */
+	LEGEND_ATTACH_SOFTIRQS,		/* nothing, and softirqs are traced (--softirqs) */
+	LEGEND_WORKLOAD,		/* the notify on the waker's CPU, the resume on its own */
+};
+
 /*
  * text_workload__outliers_legend - the rest of an outlier table's heading line,
  * ", each phase split by cause ...": what its phases show, for a lean run
  * (@lean) with or without flight records (@flight_ns, their thresholds at
  * the end by kind of waker, NULL or 0 for none; @adaptive, the running p99s),
- * a workload's (@workload) reaching its notify and its resume too
+ * which reach what @reach says
  */
-void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight_ns, bool adaptive, bool workload);
+void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight_ns, bool adaptive,
+				    enum legend_reach reach);
 /*
  * text_workload__lean_tracing - a lean run's "tracing" lines: what it traced, what
  * it goes without (@lacks, ending in a comma; a second line indented to the

@@ -196,8 +196,9 @@ static const char *check_attach_begin(const struct rec_reader *r, const struct r
 	/* one or the other: the report names the processes, or the command */
 	if (!b->nr_pids == !b->nr_args)
 		return "neither pids nor a command, or both";
-	if (b->flags & ~(r->version < 8 ? REC_ATTACH_FLAGS_V7 : REC_ATTACH_FLAGS_V8) ||
-	    ((b->flags & REC_ATTACH_ADAPTIVE) && !(b->flags & REC_ATTACH_LEAN)))
+	if (b->flags & ~(r->version < 8 ? REC_ATTACH_FLAGS_V7 : r->version < 10 ? REC_ATTACH_FLAGS_V8
+										   : REC_ATTACH_FLAGS_V10) ||
+	    ((b->flags & (REC_ATTACH_ADAPTIVE | REC_ATTACH_SOFTIRQS)) && !(b->flags & REC_ATTACH_LEAN)))
 		return "flags out of range";
 	/* the command's name at least; the strings kept are whole, terminated in args[] */
 	if (b->nr_args_kept > b->nr_args || (b->nr_args && !b->nr_args_kept) ||

@@ -33,7 +33,7 @@
 #include "wakeprobe.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
-#define REC_VERSION		9		/* what this wakeprobe writes */
+#define REC_VERSION		10		/* what this wakeprobe writes */
 #define REC_OLDEST_VERSION	1		/* the oldest it still reads */
 #define REC_FILE_HEADER_SIZE	16
 #define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
@@ -228,7 +228,9 @@ struct rec_attach_begin {
 #define REC_ATTACH_LEAN		(1 << 1)	/* version 8: --lean, the records lean mode's */
 #define REC_ATTACH_ADAPTIVE	(1 << 2)	/* version 8: --lean, its flight threshold the running p99 */
 #define REC_ATTACH_FLAGS_V7	REC_ATTACH_UNTIMED
+#define REC_ATTACH_SOFTIRQS	(1 << 3)	/* version 10: --lean, its flight recorder keeping softirqs */
 #define REC_ATTACH_FLAGS_V8	(REC_ATTACH_UNTIMED | REC_ATTACH_LEAN | REC_ATTACH_ADAPTIVE)
+#define REC_ATTACH_FLAGS_V10	(REC_ATTACH_FLAGS_V8 | REC_ATTACH_SOFTIRQS)
 
 /*
  * What the fd lookup answered, written when it was asked: before the
