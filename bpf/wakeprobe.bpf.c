@@ -494,6 +494,22 @@ static __always_inline __u64 cpu_rq(struct cpu_state *cs, __u32 cpu)
 	return cs->steal.state == STEAL_GOOD ? cs->steal.rq : 0;
 }
 
+/* steal_read - this CPU's steal clock into @steal, from its state @cs: false when it cannot be read */
+static __always_inline bool steal_read(struct cpu_state *cs, __u32 cpu, __u64 *steal)
+{
+	struct kvm_steal_time *st;
+	__u64 rq;
+
+	if (!steal_offset || !cs || !(rq = cpu_rq(cs, cpu)))
+		return false;
+	if (bpf_ksym_exists(bpf_rdonly_cast)) {
+		st = bpf_rdonly_cast((void *)(rq + steal_offset), bpf_core_type_id_kernel(struct kvm_steal_time));
+		*steal = st->steal;
+		return true;
+	}
+	return !bpf_probe_read_kernel(steal, sizeof(*steal), (void *)(rq + steal_offset));
+}
+
 /*
  * steal_moved - this CPU's steal clock at @now, against its previous record:
  * true, with @s filled, when it moved since then. Either way @now is the
@@ -503,20 +519,13 @@ static __always_inline bool steal_moved(__u64 now, struct wp_steal *s)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct cpu_state *cs = cpu_state_of(cpu);
-	struct kvm_steal_time *st;
 	struct steal_clock *sc;
 	bool moved;
-	__u64 steal, rq;
+	__u64 steal;
 
-	if (!steal_offset || !cs || !(rq = cpu_rq(cs, cpu)))
+	if (!steal_read(cs, cpu, &steal))
 		return false;
 	sc = &cs->steal;
-	if (bpf_ksym_exists(bpf_rdonly_cast)) {
-		st = bpf_rdonly_cast((void *)(rq + steal_offset), bpf_core_type_id_kernel(struct kvm_steal_time));
-		steal = st->steal;
-	} else if (bpf_probe_read_kernel(&steal, sizeof(steal), (void *)(rq + steal_offset))) {
-		return false;
-	}
 	moved = steal != sc->steal_ns && sc->seen_ns;
 	if (moved) {
 		s->steal_ns = steal;
@@ -1410,7 +1419,13 @@ struct lean_task {
 	/* attach mode, with the flight recorder: the CPU it last ran on was idle at its waking, since then */
 	__u64 idle_since_ns;
 	__u32 last_cpu;		/* the CPU it last ran on, read at its waking */
-	__u32 __pad2;
+	/*
+	 * The flight recorder: the waking CPU's steal clock at the waking (0: not
+	 * read), and when the waker enqueued it itself, that clock's advance to
+	 * its sched_wakeup as wp_lean_span() keeps it (0: not measured)
+	 */
+	__u32 enqueue_steal;
+	__u64 waking_steal_ns;
 };
 
 struct {
@@ -1965,6 +1980,36 @@ static __always_inline __u32 lean_slow_kind(const struct lean_task *lt)
  * workload's, whose notify is timed, also bring its waker's CPU's from
  * its notify on (WP_LEAN_NOTIFY_SEEN). Returns how many went.
  */
+/*
+ * flight_enqueue_steal - a slow wakeup that its waker enqueued on its own
+ * CPU, another than this one: a STEAL record of that CPU, stamped at the
+ * wakeup, says how far its steal clock moved from the waking (0 too: it was
+ * read), which no record of that CPU could tell from here. It goes before
+ * the wakeup's record, not counted among its CPU's flight records.
+ */
+static __always_inline void flight_enqueue_steal(const struct lean_task *lt)
+{
+	struct wp_event *e;
+
+	if (!lt->enqueue_steal || lt->waking_cpu == bpf_get_smp_processor_id())
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop(WP_EV_STEAL);
+		return;
+	}
+	header_fill(e, WP_EV_STEAL, lt->wakeup_ns);
+	e->cpu = lt->waking_cpu;
+	e->tid = lt->waker_tid;
+	e->steal.delta_ns = lt->enqueue_steal - 1;
+	e->steal.steal_ns = lt->waking_steal_ns + e->steal.delta_ns;
+	e->steal.since_ns = lt->waking_ns;
+	e->steal.__pad[0] = 0;
+	e->steal.__pad[1] = 0;
+	e->drops = (__u32)drops_total;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
 static __always_inline __u16 lean_judge(struct lean_task *lt, __u64 now)
 {
 	__u32 kind = lean_slow_kind(lt), zero = 0;
@@ -1979,6 +2024,7 @@ static __always_inline __u16 lean_judge(struct lean_task *lt, __u64 now)
 		s->n[kind][wp_slow_bucket(took) & (WP_SLOW_BUCKETS - 1)]++;
 	if (took < lean_flight_ns[kind])
 		return 0;
+	flight_enqueue_steal(lt);
 	if (!lean_syscalls || !lt->notify_before)
 		return flight_copy(lt->waking_ns);
 	/* a workload's: from its notify on, on the waker's CPU, this one or another */
@@ -2149,6 +2195,10 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 	last_cpu = task_cpu(p);
 	lean_watch(lt, last_cpu);
 	lt->flags = 0;
+	lt->waking_steal_ns = 0;
+	lt->enqueue_steal = 0;
+	if (lean_flight)
+		steal_read(cpu_state_of(lt->waking_cpu), lt->waking_cpu, &lt->waking_steal_ns);
 	/* the waker's context: attach mode names the waker by it, the flight recorder sorts by it */
 	if (attach_mode || lean_flight || lean_syscalls)
 		lt->flags = lean_waker_context();
@@ -2164,6 +2214,21 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 	if (attach_mode && lean_flight && (cs = cpu_state_of(last_cpu)))
 		lt->idle_since_ns = cs->idle_since_ns;
 	return 0;
+}
+
+/*
+ * lean_enqueue_steal - @lt's wakeup is enqueued now: when its waker did it
+ * on its own CPU, what that CPU's steal clock moved since the waking. In
+ * try_to_wake_up() both run with interrupts off, so nothing else ran on the
+ * CPU between them: that span was the wake's own work, or the host's.
+ */
+static __always_inline void lean_enqueue_steal(struct lean_task *lt)
+{
+	__u64 steal;
+
+	if (lt->waking_steal_ns && lt->wakeup_cpu == lt->waking_cpu &&
+	    steal_read(cpu_state_of(lt->wakeup_cpu), lt->wakeup_cpu, &steal) && steal >= lt->waking_steal_ns)
+		lt->enqueue_steal = wp_lean_span(steal - lt->waking_steal_ns);
 }
 
 SEC("tp_btf/sched_wakeup")
@@ -2191,6 +2256,7 @@ int BPF_PROG(lean_sched_wakeup, struct task_struct *p)
 		lt->wakeup_ns = bpf_ktime_get_ns();
 		lt->wakeup_cpu = bpf_get_smp_processor_id();
 		lt->target_cpu = task_cpu(p);
+		lean_enqueue_steal(lt);
 		/* the wake chose another CPU than the one it last ran on: a migration */
 		if (lt->target_cpu != lt->last_cpu)
 			lt->flags |= WP_LEAN_MOVED;

@@ -584,6 +584,46 @@ Test(attach_lean, the_hosts_steal_in_a_slow_wakeups_flight_records_is_its_own_ca
 }
 
 /*
+ * A wake_enqueue the waker did on its own CPU (another than the wakee's)
+ * ran with interrupts off: the STEAL record of that CPU stamped at the
+ * wakeup, which came before the wakeup's record, splits it into the host's
+ * hold and the wake's own work. A record of that CPU copied between the two
+ * for another wakeup does not hide it; without it the phase is unexplained.
+ */
+Test(attach_lean, a_wake_enqueue_its_waker_did_is_own_work_and_the_hosts_steal)
+{
+	static const uint64_t steals[] = { 1000, 0 };
+	struct wp_event e;
+
+	add_names();
+	for (int i = 0; i < 3; i++) {
+		uint64_t t = T0 + (uint64_t)i * 100000;
+
+		nr_got = 0;
+		if (i < 2)
+			add(ev_steal(t + 1500, WAKER_CPU, WAKER, steals[i], t));
+		/* the waker's CPU copies its own for a wakeup of its own */
+		add(ev_switch(t + 1200, WAKER_CPU, WAKER, OTHER, 0, 1));
+		add(ev_switch(t + 1000, WAKEE_CPU, WAKEE, OTHER, 0, 0));
+		add(ev_switch(t + 6000, WAKEE_CPU, OTHER, WAKEE, 0, 1));
+		e = ev_lean(t + 6000, WAKEE_CPU, WAKEE, WAKEE, WAKER, WAKER_CPU, t, t + 1500, 0);
+		add(lean_flight(e, 2));
+		cr_assert_eq(nr_got, 1);
+		cr_assert_eq(got[0].sr.wakeup_cpu, WAKER_CPU, "enqueued by the waker");
+		sum_ok(&got[0]);
+		if (i == 2) {
+			cr_assert_eq(got[0].sr.why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_UNEXPLAINED], 1500);
+			break;
+		}
+		cr_assert_eq(got[0].sr.why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_HOST], (int64_t)steals[i], "pass %d",
+			     i);
+		cr_assert_eq(got[0].sr.why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_OWN_WORK], 1500 - (int64_t)steals[i],
+			     "pass %d", i);
+		cr_assert_eq(got[0].sr.why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_OTHER_TASK], 4500, "pass %d", i);
+	}
+}
+
+/*
  * An IPI the flight records show before the waking carried no wake of this
  * one: a wake_enqueue on a CPU nothing else is known of is the IPI in
  * flight, as in the full mode.

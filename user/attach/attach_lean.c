@@ -75,23 +75,56 @@ static void take_flight(struct attach_lean *l, const struct wp_event *e)
 }
 
 /*
+ * enqueue_steal - the STEAL record of @sr's waker's CPU, another than the
+ * switch-in's, that came before its record when its waker enqueued it
+ * (bpf/wakeprobe.bpf.c, flight_enqueue_steal()): one of that CPU's newest
+ * flight records (that CPU may copy its own between the two), stamped at
+ * its wakeup. NULL when none came.
+ */
+static const struct wp_event *enqueue_steal(const struct attach_lean *l, const struct sample_result *sr)
+{
+	const struct lean_flights *f = sr->waking_cpu < WP_MAX_CPUS ? l->flights[sr->waking_cpu] : NULL;
+
+	if (!f || sr->wakeup_cpu != sr->waking_cpu)
+		return NULL;
+	for (uint64_t i = 1; i <= LEAN_FLIGHTS && i <= f->head; i++) {
+		const struct wp_event *e = &f->ev[(f->head - i) % LEAN_FLIGHTS];
+
+		if (e->type == WP_EV_STEAL && e->ts_ns == sr->mark_ns[MARK_WAKEUP])
+			return e;
+	}
+	return NULL;
+}
+
+/*
  * explain_flight - @sr, a slow wakeup switched in on @cpu, came after the
  * last @n flight records of that CPU (bpf/wakeprobe.h, WP_LEAN_FLIGHT_*):
- * its wake_enqueue and runq_wait there split by cause, as in workload mode.
- * A record the BPF side could not copy is a drop; the wakeup is explained
+ * its wake_enqueue and runq_wait there split by cause, as in workload mode,
+ * and a wake_enqueue its waker did on its own CPU by that CPU's steal. A
+ * record the BPF side could not copy is a drop; the wakeup is explained
  * from the ones that came.
  */
 static void explain_flight(struct attach_lean *l, struct sample_result *sr, uint32_t cpu, uint32_t n)
 {
-	struct wp_event evs[LEAN_FLIGHTS];
+	struct wp_event evs[LEAN_FLIGHTS + 1];
 	const struct lean_flights *f = cpu < WP_MAX_CPUS ? l->flights[cpu] : NULL;
+	const struct wp_event *steal = cpu != sr->waking_cpu ? enqueue_steal(l, sr) : NULL;
+	uint32_t i, at = n;
 
 	if (!f || f->head < n) {
 		l->counters.flight_lost++;
 		return;
 	}
-	for (uint32_t i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		evs[i] = f->ev[(f->head - n + i) % LEAN_FLIGHTS];
+	/* in time order among them */
+	if (steal) {
+		while (at > 0 && evs[at - 1].ts_ns > steal->ts_ns)
+			at--;
+		memmove(evs + at + 1, evs + at, (n - at) * sizeof(evs[0]));
+		evs[at] = *steal;
+		n++;
+	}
 	explain__sample_lean(&sr->why, sr, evs, n, cpu, EXPLAIN_REACH_WAKE);
 	sr->lean_flight = true;
 	l->counters.flight_explained++;

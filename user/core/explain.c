@@ -442,6 +442,21 @@ static void unexplain_phase(struct explanation *x, int k)
 	x->nr_iv = n;
 }
 
+/*
+ * enqueue_steal_of - among lean mode's flight records @evs, the STEAL record
+ * of the waker's CPU stamped at @r's wakeup (bpf/wakeprobe.bpf.c,
+ * flight_enqueue_steal()): the waker enqueued the wakee on its own CPU with
+ * interrupts off, so between the waking and the wakeup that CPU ran the
+ * wake's own work or the host, and this record says how much was the host's
+ */
+static bool enqueue_steal_of(const struct sample_result *r, const struct wp_event *evs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (evs[i].type == WP_EV_STEAL && evs[i].cpu == r->waking_cpu && evs[i].ts_ns == r->mark_ns[MARK_WAKEUP])
+			return true;
+	return false;
+}
+
 /* reached - do lean mode's flight records, of @cpu and as far as @reach says, cover phase @k of @r? */
 static bool reached(const struct sample_result *r, int k, uint32_t cpu, unsigned int reach)
 {
@@ -450,6 +465,9 @@ static bool reached(const struct sample_result *r, int k, uint32_t cpu, unsigned
 	case PHASE_NOTIFY_KERNEL:
 		return reach & EXPLAIN_REACH_NOTIFY;
 	case PHASE_WAKE_ENQUEUE:
+		if (bound_to_waker_cpu(r, k) && (reach & EXPLAIN_REACH_ENQUEUE))
+			return true;
+		return (reach & EXPLAIN_REACH_WAKE) && explain__phase_cpu(r, k) == cpu;
 	case PHASE_RUNQ_WAIT:
 		return (reach & EXPLAIN_REACH_WAKE) && explain__phase_cpu(r, k) == cpu;
 	case PHASE_RESUME_KERNEL:
@@ -464,6 +482,8 @@ void explain__sample_lean(struct explanation *x, const struct sample_result *r, 
 {
 	int k;
 
+	if (r->sample.waker_tid && enqueue_steal_of(r, evs, n))
+		reach |= EXPLAIN_REACH_ENQUEUE;
 	explain_sample(x, r, evs, n, true);
 	for (k = 0; k < NR_PHASES; k++)
 		if (!reached(r, k, cpu, reach))

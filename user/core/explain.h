@@ -30,11 +30,15 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 #define EXPLAIN_REACH_WAKE	(1u << 0)	/* @cpu's from the waking to the switch-in: wake_enqueue, runq_wait */
 #define EXPLAIN_REACH_NOTIFY	(1u << 1)	/* the waker's CPU's from the notify on: notify_user, notify_kernel */
 #define EXPLAIN_REACH_RESUME	(1u << 2)	/* @cpu's from the switch-in to the wait's exit: resume_kernel */
+/* the waker's CPU's steal over a wake_enqueue it did itself: the rest was its own work */
+#define EXPLAIN_REACH_ENQUEUE	(1u << 3)
 
 /*
  * explain__sample_lean - the same from lean mode's flight records of @cpu,
  * the CPU that switched the wakee in, and of the waker's CPU, which reach
- * the phases @reach says (EXPLAIN_REACH_*): those before t_notify only set
+ * the phases @reach says (EXPLAIN_REACH_*), and a wake_enqueue the waker
+ * did on its own CPU, another, when its STEAL record stamped at the wakeup
+ * came (enqueue_steal_of()): those before t_notify only set
  * what the wakee's CPU ran and whether it idled. As no interrupt is
  * traced, none is assumed (no ipi_in_flight). Only the phases reached, on
  * the CPU the records are of, are split by cause; every other, which no
