@@ -1448,6 +1448,13 @@ struct wp_lean_counters lean_counters;
  * lean_slowness counts (user/live/lean_adapt.c).
  */
 __u64 lean_flight_ns[WP_SLOW_KINDS];	/* by the waker's kind, wp_slow_kind_of() */
+/*
+ * ... how many more wakeups of the kind may bring their records while its
+ * threshold is the first one, before its p99 is known (a run of hundreds
+ * of runnable tasks has most of its wakeups over it); WP_FLIGHT_UNBOUNDED
+ * once it is known or fixed
+ */
+__s64 lean_flight_left[WP_SLOW_KINDS];
 
 /* with the flight recorder: every recorded wakeup's waking to switch-in, by its waker's kind and wp_slow_bucket() */
 struct lean_slowness {
@@ -2023,6 +2030,8 @@ static __always_inline __u16 lean_judge(struct lean_task *lt, __u64 now)
 	if (s)
 		s->n[kind][wp_slow_bucket(took) & (WP_SLOW_BUCKETS - 1)]++;
 	if (took < lean_flight_ns[kind])
+		return 0;
+	if (__sync_fetch_and_add(&lean_flight_left[kind], -1) <= 0)
 		return 0;
 	flight_enqueue_steal(lt);
 	if (!lean_syscalls || !lt->notify_before)

@@ -365,6 +365,9 @@ struct wp_lean_names {
  */
 #define WP_SLOW_BUCKETS		256
 
+/* the flight recorder's count of the wakeups of a kind yet to bring their records, when nothing bounds it */
+#define WP_FLIGHT_UNBOUNDED	(1ll << 62)
+
 /*
  * ... by the kind of their waker, each kind with a threshold of its own: a
  * thread (or one not told), a hard interrupt (a timer's expiry too), a

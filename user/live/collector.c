@@ -397,6 +397,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		c->lean_p99[i] = LEAN_ADAPT_NONE;
 		c->skel->bss->lean_flight_ns[i] = opts->lean_flight_adaptive ? lean_adapt__in_force(LEAN_ADAPT_NONE)
 									     : opts->lean_flight_ns;
+		c->skel->bss->lean_flight_left[i] = opts->lean_flight_adaptive ? LEAN_ADAPT_FIRST_MAX : WP_FLIGHT_UNBOUNDED;
 	}
 	steal_clock__layout(&c->steal);
 	/* the BPF side reads the clocks: at each record, or lean mode's at each flight record */
@@ -578,7 +579,10 @@ static void lean_adapt(struct collector *c, uint64_t now)
 			for (int b = 0; b < WP_SLOW_BUCKETS; b++)
 				sum[b] += c->lean_buckets[(size_t)cpu * LEAN_CPU_BUCKETS + (size_t)k * WP_SLOW_BUCKETS + b];
 		c->lean_p99[k] = lean_adapt__threshold(sum);
-		c->skel->bss->lean_flight_ns[k] = lean_adapt__in_force(c->lean_p99[k]);
+		if (c->lean_p99[k] == LEAN_ADAPT_NONE)
+			continue;
+		c->skel->bss->lean_flight_ns[k] = c->lean_p99[k];
+		c->skel->bss->lean_flight_left[k] = WP_FLIGHT_UNBOUNDED;
 	}
 }
 

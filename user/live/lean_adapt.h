@@ -28,6 +28,8 @@
  * clients) are where its slowest often are
  */
 #define LEAN_ADAPT_FIRST_NS	(250ull * 1000)
+/* ... for at most this many wakeups of the kind: a run of hundreds of runnable tasks has most over it */
+#define LEAN_ADAPT_FIRST_MAX	64
 
 /* lean_adapt__in_force - the threshold the BPF side holds while the p99 of a kind is @p99 */
 static inline uint64_t lean_adapt__in_force(uint64_t p99)
