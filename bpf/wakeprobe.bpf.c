@@ -169,6 +169,14 @@ struct irq_context {
 	__u8 timer_irq_kind[NR_TIMER_SLOTS];	/* the context the hrtimer expires in */
 	__u8 __pad;
 	char hard_name[WP_TASK_COMM_LEN];	/* the handler's, hard irqs only */
+	/*
+	 * handle_softirq_raise()'s: the task that raised the CPU's last softirq
+	 * in its own context (a send on loopback raises NET_RX, which its bh
+	 * enable then runs), by its kernel tid, only compared; 0 when an
+	 * interrupt or a softirq raised it; and its vector
+	 */
+	__u32 raise_tid;
+	__s32 raise_vec;
 };
 
 enum steal_state {
@@ -494,6 +502,38 @@ static __always_inline __u64 cpu_rq(struct cpu_state *cs, __u32 cpu)
 	return cs->steal.state == STEAL_GOOD ? cs->steal.rq : 0;
 }
 
+/* include/linux/preempt.h: NMI_MASK | HARDIRQ_MASK, and SOFTIRQ_OFFSET while a softirq is served */
+#define PREEMPT_HARD_MASK	0x00ff0000
+#define PREEMPT_SOFTIRQ_SERVING	0x00000100
+
+/* preempt_count_now - this CPU's preempt count, found from its run queue as the steal clock is */
+static __always_inline bool preempt_count_now(__s32 *count)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct cpu_state *cs = cpu_state_of(cpu);
+	__u64 rq;
+
+	return preempt_count_offset && cs && (rq = cpu_rq(cs, cpu)) &&
+	       !bpf_probe_read_kernel(count, sizeof(*count), (void *)(rq + preempt_count_offset));
+}
+
+/*
+ * softirq_raiser - sched_waking runs in a softirq: the task that raised it
+ * in its own context, current now, is the waker (a send on loopback runs
+ * the receive in the sender's context), and its vector in @vec; 0 when an
+ * interrupt or a softirq raised it, or another task (bcc's offwaketime
+ * blames the task an interrupt came in on; this does not)
+ */
+static __always_inline __u32 softirq_raiser(struct cpu_state *cs, __s32 *vec)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	if (!cs || !cs->irq.raise_tid || cs->irq.raise_tid != tid)
+		return 0;
+	*vec = cs->irq.raise_vec;
+	return tid;
+}
+
 /* steal_read - this CPU's steal clock into @steal, from its state @cs: false when it cannot be read */
 static __always_inline bool steal_read(struct cpu_state *cs, __u32 cpu, __u64 *steal)
 {
@@ -714,6 +754,7 @@ static __always_inline void emit_waker(struct task_struct *p)
 	struct wp_event *e;
 	__u8 class = 0;
 	int slot = 0;
+	__s32 raised_vec;
 
 	e = event_reserve(WP_EV_WAKER);
 	if (!e)
@@ -752,6 +793,11 @@ static __always_inline void emit_waker(struct task_struct *p)
 		case WP_WAKER_SOFTIRQ:
 			w->irq_kind = WP_IRQ_SOFT;
 			w->nr = ic->soft_vec;
+			/* raised by current in its own context: named by its comm */
+			if (softirq_raiser(cs, &raised_vec)) {
+				w->flags |= WP_WAKER_RAISED;
+				bpf_get_current_comm(w->comm, sizeof(w->comm));
+			}
 			break;
 		case WP_WAKER_IRQ:
 			w->irq_kind = ic->hard_kind;
@@ -1062,6 +1108,28 @@ int BPF_PROG(handle_softirq_exit, unsigned int vec)
 {
 	count_run();
 	emit_irq(WP_IRQ_SOFT, vec, 1, NULL);
+	return 0;
+}
+
+/*
+ * Attach mode: who raised this CPU's last softirq, for softirq_raiser(). A
+ * raise in a task's own context (bh disabled, no softirq served) is the
+ * task's; one in an interrupt or a softirq is nobody's. It runs at every
+ * raise of the machine, so wakeprobe attaches it only once a softirq has
+ * woken a traced thread (user/live/collector.c).
+ */
+SEC("tp_btf/softirq_raise")
+int BPF_PROG(handle_softirq_raise, unsigned int vec)
+{
+	struct cpu_state *cs = this_cpu_state();
+	__s32 count;
+
+	count_run();
+	if (!cs)
+		return 0;
+	cs->irq.raise_vec = vec;
+	cs->irq.raise_tid = preempt_count_now(&count) && !(count & (PREEMPT_HARD_MASK | PREEMPT_SOFTIRQ_SERVING)) ?
+			    (__u32)bpf_get_current_pid_tgid() : 0;
 	return 0;
 }
 
@@ -1851,18 +1919,13 @@ static __always_inline void lean_name_waker(struct task_struct *curr)
  */
 static __always_inline __u16 lean_waker_context(void)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-	struct cpu_state *cs = cpu_state_of(cpu);
 	__s32 count;
-	__u64 rq;
 
-	if (!preempt_count_offset || !cs || !(rq = cpu_rq(cs, cpu)) ||
-	    bpf_probe_read_kernel(&count, sizeof(count), (void *)(rq + preempt_count_offset)))
+	if (!preempt_count_now(&count))
 		return WP_LEAN_WAKER_UNSURE;
-	/* include/linux/preempt.h: NMI_MASK | HARDIRQ_MASK, and SOFTIRQ_OFFSET while one is served */
-	if (count & 0x00ff0000)
+	if (count & PREEMPT_HARD_MASK)
 		return WP_LEAN_WAKER_IRQ;
-	if (count & 0x00000100)
+	if (count & PREEMPT_SOFTIRQ_SERVING)
 		return WP_LEAN_WAKER_SOFTIRQ;
 	return 0;
 }
@@ -1878,14 +1941,23 @@ static __always_inline void lean_waker(struct wp_lean_names *n, __u16 context)
 {
 	struct task_struct *curr = bpf_get_current_task_btf();
 	struct task_syscall sc;
+	__s32 vec;
 
 	n->waker_nr = -1;
 	n->waker_arg = 0;
 	n->waker_arg2 = 0;
+	n->seen &= ~WP_SEEN_RAISED;
 	if (context & WP_LEAN_WAKER_IRQ) {
 		n->waker_class = WP_WAKER_IRQ;
 	} else if (context & WP_LEAN_WAKER_SOFTIRQ) {
 		n->waker_class = WP_WAKER_SOFTIRQ;
+		/* raised by current in its own context: it is named, as any waker of no tracked process */
+		if (softirq_raiser(this_cpu_state(), &vec)) {
+			n->seen |= WP_SEEN_RAISED;
+			n->waker_nr = vec;
+			if (!tgid_tracked(task_tgid(curr)))
+				lean_name_waker(curr);
+		}
 	} else if (context & WP_LEAN_WAKER_UNSURE) {
 		n->waker_class = 0;
 	} else if (!tgid_tracked(task_tgid(curr))) {

@@ -215,6 +215,12 @@ struct wp_waker {
  * no program runs on syscalls. since_ns is 0: its entry was not timed.
  */
 #define WP_WAKER_UNTIMED	(1 << 0)
+/*
+ * ... SOFTIRQ: the softirq was raised by current, in its own context (a
+ * send on loopback raises NET_RX, which its bh enable runs): the event's
+ * tid, waker_tgid and comm name that task, the waker behind it
+ */
+#define WP_WAKER_RAISED		(1 << 1)
 
 /*
  * WP_EV_BLOCK, emitted with the sched_switch that takes a tracked task off
@@ -326,6 +332,8 @@ struct wp_lean_names {
 
 #define WP_SEEN_WAIT		(1 << 0)	/* its switch-out to this sleep was traced: wait_* tell the wait */
 #define WP_SEEN_IDLE		(1 << 1)	/* idle transitions were traced (the flight recorder): idle_exit */
+/* a SOFTIRQ waker raised by the wakeup's waker_tid in its own context (WP_WAKER_RAISED); waker_nr its vector */
+#define WP_SEEN_RAISED		(1 << 2)
 #define WP_IDLE_EXIT_UNSEEN	0xffffffffu
 
 /* the most struct wp_event one ring record holds: the wp_lean_names and the wp_lean of a wakeup */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/prctl.h>
@@ -446,4 +448,89 @@ pid_t spawn_udp_sender(const char *comm, int cpu)
 	for (;;)
 		if (sendto(s, buf, sizeof(buf), 0, (struct sockaddr *)&to, sizeof(to)) > 0)
 			recv(s, buf, sizeof(buf), 0);
+}
+
+double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* bpf_links_of - how many BPF links process @pid holds: programs it attached */
+int bpf_links_of(pid_t pid)
+{
+	char dir[64], path[320], target[64];
+	struct dirent *d;
+	DIR *fds;
+	int n = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	fds = opendir(dir);
+	if (!fds)
+		return 0;
+	while ((d = readdir(fds))) {
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len > 0) {
+			target[len] = '\0';
+			n += !strcmp(target, "anon_inode:bpf_link");
+		}
+	}
+	closedir(fds);
+	return n;
+}
+
+/* wait_attached - until @pid holds BPF links and their number held still for 0.3 s */
+void wait_attached(pid_t pid, const char *what)
+{
+	double end = now_s() + 30, since = now_s();
+	int last = 0, n, status;
+
+	while (now_s() < end) {
+		cr_assert_eq(waitpid(pid, &status, WNOHANG), 0, "%s ended before it attached (status 0x%x)", what,
+			     status);
+		n = bpf_links_of(pid);
+		if (n != last) {
+			last = n;
+			since = now_s();
+		} else if (n && now_s() - since >= 0.3) {
+			return;
+		}
+		usleep(50000);
+	}
+	cr_assert_fail("%s did not attach within 30 s", what);
+}
+
+/* wait_exit - @pid's status, once it ends within @seconds; fails the test if it does not */
+int wait_exit(pid_t pid, const char *what, double seconds)
+{
+	double end = now_s() + seconds;
+	int status;
+
+	while (now_s() < end) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+
+		if (got == pid)
+			return status;
+		cr_assert_eq(got, 0, "waitpid %s: %s", what, strerror(errno));
+		usleep(20000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	cr_assert_fail("%s did not end within %.0f s", what, seconds);
+	return -1;
+}
+
+/* read_line - up to a newline of @fd into @buf, terminated */
+void read_line(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	while (n + 1 < len && read(fd, buf + n, 1) == 1 && buf[n] != '\n')
+		n++;
+	buf[n] = '\0';
 }

@@ -186,4 +186,15 @@ void listed_workloads(struct names *n, const char *modes_of);
  */
 long report_pair_count(const char *report, const char *mechanism);
 
+/* now_s - CLOCK_MONOTONIC in seconds */
+double now_s(void);
+/* bpf_links_of - how many BPF links process @pid holds: programs it attached */
+int bpf_links_of(pid_t pid);
+/* wait_attached - until @pid holds BPF links and their number held still for 0.3 s; @what names it */
+void wait_attached(pid_t pid, const char *what);
+/* wait_exit - @pid's status, once it ends within @seconds; fails the test if it does not */
+int wait_exit(pid_t pid, const char *what, double seconds);
+/* read_line - up to a newline of @fd into @buf, terminated */
+void read_line(int fd, char *buf, size_t len);
+
 #endif /* WAKEPROBE_TEST_HELPERS_H */

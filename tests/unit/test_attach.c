@@ -438,24 +438,31 @@ struct class_case {
 	enum mech_family family;
 	enum attach_absence notify;	/* why notify_kernel is absent */
 	uint32_t waker_id;
+	bool raised;			/* SOFTIRQ: raised by current in its own context (WP_WAKER_RAISED) */
+	char waker_name[MECHANISM_NAME_LEN];
 };
 
 ParameterizedTestParameters(attach, every_waker_class_is_named_and_says_why_notify_kernel_is_absent)
 {
 	static struct class_case cases[] = {
 		{ WP_WAKER_TRACKED, 0, -1, WORKER, PROC, "worker", "thread worker 2003 -> eventfd read",
-		  MECH_EVENTFD, ATTACH_ABSENT_WAKER_NO_SYSCALL, WORKER },
+		  MECH_EVENTFD, ATTACH_ABSENT_WAKER_NO_SYSCALL, WORKER, false, "thread worker 2003" },
 		/* an untracked waker: its syscalls are not traced */
 		{ WP_WAKER_PROCESS, 0, -1, OUTSIDER, OUTSIDER_PROC, "bash", "process bash 3000 -> eventfd read",
-		  MECH_PROCESS, ATTACH_ABSENT_WAKER_UNTRACKED, OUTSIDER_PROC },
+		  MECH_PROCESS, ATTACH_ABSENT_WAKER_UNTRACKED, OUTSIDER_PROC, false, "process bash 3000" },
 		{ WP_WAKER_KTHREAD, 0, -1, KWORKER, KWORKER, "kworker/1:2",
-		  "kernel thread kworker/1:2 -> eventfd read", MECH_KTHREAD, ATTACH_ABSENT_WAKER_UNTRACKED, KWORKER },
+		  "kernel thread kworker/1:2 -> eventfd read", MECH_KTHREAD, ATTACH_ABSENT_WAKER_UNTRACKED, KWORKER, false,
+		  "kernel thread kworker/1:2" },
 		{ WP_WAKER_IRQ, WP_IRQ_HARD, 24, OUTSIDER, OUTSIDER_PROC, "eth0", "irq 24 eth0 -> eventfd read",
-		  MECH_IRQ, ATTACH_ABSENT_WAKER_INTERRUPT, 24 },
+		  MECH_IRQ, ATTACH_ABSENT_WAKER_INTERRUPT, 24, false, "irq 24 eth0" },
 		{ WP_WAKER_SOFTIRQ, WP_IRQ_SOFT, 3, OUTSIDER, OUTSIDER_PROC, "", "softirq NET_RX -> eventfd read",
-		  MECH_SOFTIRQ, ATTACH_ABSENT_WAKER_INTERRUPT, 3 },
+		  MECH_SOFTIRQ, ATTACH_ABSENT_WAKER_INTERRUPT, 3, false, "softirq NET_RX" },
+		/* its send on loopback raised it and ran it: the mechanism stays, the sender is the waker */
+		{ WP_WAKER_SOFTIRQ, WP_IRQ_SOFT, 3, OUTSIDER, OUTSIDER_PROC, "client", "softirq NET_RX -> eventfd read",
+		  MECH_SOFTIRQ, ATTACH_ABSENT_WAKER_INTERRUPT, MECHANISM_RAISER_ID | OUTSIDER_PROC, true,
+		  "process client 3000" },
 		{ WP_WAKER_TIMER, WP_IRQ_TIMER, -1, OUTSIDER, OUTSIDER_PROC, "", "timer -> eventfd read", MECH_TIMER,
-		  ATTACH_ABSENT_WAKER_INTERRUPT, 0 },
+		  ATTACH_ABSENT_WAKER_INTERRUPT, 0, false, "timer" },
 	};
 
 	return cr_make_param_array(struct class_case, cases, sizeof(cases) / sizeof(cases[0]));
@@ -473,6 +480,8 @@ ParameterizedTest(struct class_case *c, attach, every_waker_class_is_named_and_s
 	case WP_WAKER_SOFTIRQ:
 		w = ev_waker_irq(waking, WAKER_CPU, c->current, WAKEE, c->cls, c->kind, c->nr, waking - 2000, c->comm);
 		w.waker.waker_tgid = c->tgid;
+		if (c->raised)
+			w.waker.flags |= WP_WAKER_RAISED;
 		break;
 	case WP_WAKER_TIMER:
 		w = ev_waker_timer(waking, WAKER_CPU, c->current, WAKEE, waking - 2000, 0xffffffff81234560ull);
@@ -504,8 +513,15 @@ ParameterizedTest(struct class_case *c, attach, every_waker_class_is_named_and_s
 	cr_assert_eq(r->family, c->family);
 	if (c->cls == WP_WAKER_TIMER)
 		cr_assert_eq(r->waker.timer_fn, 0xffffffff81234560ull);
-	else if (c->cls != WP_WAKER_SOFTIRQ)
+	else if (c->cls != WP_WAKER_SOFTIRQ || c->raised)
 		cr_assert_str_eq(r->waker.comm, c->comm);
+	cr_assert_eq(r->waker.raised, c->raised);
+	if (c->waker_name[0]) {
+		char name[MECHANISM_NAME_LEN];
+
+		mechanism__waker_name(&r->waker, name, sizeof(name));
+		cr_assert_str_eq(name, c->waker_name);
+	}
 }
 
 Test(attach, a_waking_without_its_waker_record_is_missing_its_notify_end)

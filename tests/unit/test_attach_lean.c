@@ -289,6 +289,36 @@ Test(attach_lean, the_names_written_with_a_wakeup_name_its_mechanism_from_both_e
 }
 
 /*
+ * A softirq its waker raised in its own context (a send on loopback): the
+ * names record says so, with the vector; the task, a process not traced,
+ * named by its name record, is the waker, and the mechanism is still the
+ * softirq's. One it did not raise is the softirq's alone, its vector unknown.
+ */
+Test(attach_lean, a_softirq_its_task_raised_names_the_task_as_the_waker)
+{
+	char name[MECHANISM_NAME_LEN];
+
+	add_names();
+	add_named(ev_lean(T0 + 9000, WAKEE_CPU, 0, WAKEE, OUTSIDER, WAKER_CPU, T0, T0 + 2000, WP_LEAN_WAKER_SOFTIRQ),
+		  WP_WAKER_SOFTIRQ, 3, 0, 0, WP_SEEN_WAIT | WP_SEEN_RAISED, SYS_epoll_wait, 5, 0);
+	add_named(ev_lean(T0 + 19000, WAKEE_CPU, 0, WAKEE, OUTSIDER, WAKER_CPU, T0 + 10000, T0 + 12000,
+			  WP_LEAN_WAKER_SOFTIRQ),
+		  WP_WAKER_SOFTIRQ, -1, 0, 0, WP_SEEN_WAIT, SYS_epoll_wait, 5, 0);
+	cr_assert_eq(nr_got, 2);
+	cr_assert(got[0].waker.raised);
+	cr_assert_str_eq(got[0].mechanism, "softirq NET_RX -> epoll wait");
+	mechanism__waker_name(&got[0].waker, name, sizeof(name));
+	cr_assert_str_eq(name, "process client 3000");
+	cr_assert_eq(mechanism__waker_id(&got[0].waker), MECHANISM_RAISER_ID | (OUTSIDER - 1));
+	cr_assert(mechanism__waker_has_task(&got[0].waker) && !mechanism__waker_is_thread(&got[0].waker),
+		  "a task to name, not a thread on its CPU's phases");
+	cr_assert_not(got[1].waker.raised);
+	cr_assert_str_eq(got[1].mechanism, "softirq -> epoll wait");
+	mechanism__waker_name(&got[1].waker, name, sizeof(name));
+	cr_assert_str_eq(name, "softirq");
+}
+
+/*
  * A sleep not seen (asleep since before tracking) names the waker's end
  * alone; a start's "wait" is its parent's clone(); names whose header is
  * not their wakeup's (another CPU's, another moment's) are not taken, and

@@ -167,7 +167,7 @@ Test(attach_json, every_pair_comes_in_count_order_with_who_woke_whom_and_its_two
 	cr_assert(json_check(path, "assert len(d['pairs']) == 3 and d['pairs_untabled'] == 0, d['pairs']\n"
 			"efd, ftx, tmr = d['pairs']\n"
 			"assert efd['waker'] == {'class': 'syscall', 'name': 'thread producer %u', 'id': %u, 'tid': %u, "
-			"'tgid': %u}, efd['waker']\n"
+			"'tgid': %u, 'raised_by_task': False}, efd['waker']\n"
 			"assert efd['wakee'] == {'tid': %u, 'tgid': %u, 'comm': 'con,\"sumer'}, efd['wakee']\n"
 			"assert (efd['mechanism'], efd['family'], efd['count']) == ('eventfd write -> read', 'eventfd', 3)\n"
 			"s = efd['wake_to_run']\n"
@@ -176,7 +176,8 @@ Test(attach_json, every_pair_comes_in_count_order_with_who_woke_whom_and_its_two
 			"assert (s['count'], s['min_ns'], s['max_ns'], s['mean_ns']) == (3, 6000, 36000, 16667), s\n"
 			"assert ftx['mechanism'].startswith('futex 0x7f0042a0 wake'), ftx['mechanism']\n"
 			"assert (ftx['family'], ftx['count'], ftx['wake_to_run']['max_ns']) == ('futex', 2, 4000), ftx\n"
-			"assert tmr['waker'] == {'class': 'timer', 'name': 'timer', 'id': 0, 'tid': None, 'tgid': None}\n"
+			"assert tmr['waker'] == {'class': 'timer', 'name': 'timer', 'id': 0, 'tid': None, 'tgid': None, "
+			"'raised_by_task': False}\n"
 			"assert (tmr['family'], tmr['count']) == ('timer', 1), tmr\n"
 			"assert tmr['notify_to_return']['count'] == 0 and tmr['notify_to_return']['p50_ns'] is None\n"
 			"assert tmr['notify_to_return']['histogram'] == []\n",

@@ -730,6 +730,10 @@ static bool take_waker(struct attach *a, const struct wp_event *e, struct waker_
 		w->timer_fn = k->timer_fn;
 		break;
 	case WP_WAKER_SOFTIRQ:
+		/* raised by current in its own context: the task behind it, by its comm */
+		w->raised = k->flags & WP_WAKER_RAISED;
+		if (w->raised)
+			memcpy(w->comm, k->comm, sizeof(w->comm));
 		break;
 	default:
 		memcpy(w->comm, k->comm, sizeof(w->comm));

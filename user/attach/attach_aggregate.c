@@ -82,6 +82,7 @@ static struct attach_pair *pair_get(struct attach_aggregate *g, const struct att
 	p->wakee_tid = r->sr.sample.wakee_tid;
 	memcpy(p->mechanism, r->mechanism, sizeof(p->mechanism));
 	mechanism__waker_name(&r->waker, p->waker, sizeof(p->waker));
+	p->waker_raised = r->waker.raised;
 	p->waker_tid = r->waker.tid;
 	p->waker_tgid = r->waker.tgid;
 	p->wakee_tgid = r->wakee_tgid;
@@ -232,6 +233,8 @@ void attach_aggregate__add(struct attach_aggregate *g, const struct attach_resul
 	if (sr->label == LABEL_MISSING_EVENT && sr->missing < NR_MARKS)
 		g->missing_by_mark[sr->missing]++;
 	g->by_class[r->waker.cls < WP_WAKER_CLASS_MAX ? r->waker.cls : 0]++;
+	if (r->waker.cls == WP_WAKER_SOFTIRQ && r->waker.raised)
+		g->softirq_raised++;
 	if (sr->label != LABEL_COMPLETE)
 		return;
 

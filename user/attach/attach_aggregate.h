@@ -48,6 +48,7 @@ struct attach_pair {
 	char mechanism[MECHANISM_NAME_LEN];
 	/* as the first wakeup of the pair named them */
 	char waker[MECHANISM_NAME_LEN];		/* mechanism__waker_name() */
+	bool waker_raised;			/* a softirq its task raised (waker_info.raised) */
 	uint32_t waker_tid;
 	uint32_t waker_tgid;
 	uint32_t wakee_tgid;
@@ -79,6 +80,7 @@ struct attach_aggregate {
 	uint64_t by_label[NR_LABELS];
 	uint64_t missing_by_mark[NR_MARKS];
 	uint64_t by_class[WP_WAKER_CLASS_MAX];	/* index 0: no waker record */
+	uint64_t softirq_raised;		/* of by_class[SOFTIRQ]: raised by the task they ran in */
 
 	/* complete wakeups */
 	uint64_t complete;

@@ -168,13 +168,14 @@ static void waker_of(const struct attach_lean *l, const struct wp_lean *r, struc
 		w->cls = WP_WAKER_IRQ;
 		return;
 	}
-	if (r->flags & WP_LEAN_WAKER_SOFTIRQ) {
-		w->cls = WP_WAKER_SOFTIRQ;
-		return;
-	}
+	/* the task's name, should it be the one that raised the softirq (name_from_both_ends()) */
 	if (n) {
 		w->tgid = n->tgid;
 		memcpy(w->comm, n->comm, sizeof(w->comm));
+	}
+	if (r->flags & WP_LEAN_WAKER_SOFTIRQ) {
+		w->cls = WP_WAKER_SOFTIRQ;
+		return;
 	}
 	/* a context lean mode could not read: current may be the task an interrupt came in on */
 	if (r->flags & WP_LEAN_WAKER_UNSURE)
@@ -235,6 +236,10 @@ static void name_from_both_ends(struct attach_lean *l, const struct wp_lean *r, 
 
 	if (names->waker_class)
 		w->cls = names->waker_class;
+	if (w->cls == WP_WAKER_SOFTIRQ && (names->seen & WP_SEEN_RAISED)) {
+		w->raised = true;
+		w->nr = names->waker_nr;
+	}
 	if (w->cls == WP_WAKER_SYSCALL) {
 		w->nr = names->waker_nr;
 		w->arg = names->waker_arg;

@@ -22,12 +22,32 @@ struct attach_session {
 	struct attach_session_result *res;
 	struct collector *collector;
 	struct runner runner;
+	bool raisers_followed;	/* collector__follow_raisers() was asked */
 };
+
+/* woke_by_softirq - is @e the record of a wake a softirq made? */
+static bool woke_by_softirq(const struct wp_event *e)
+{
+	if (e->type == WP_EV_WAKER)
+		return e->waker.waker_class == WP_WAKER_SOFTIRQ;
+	return e->type == WP_EV_LEAN && !(e->lean.flags & (WP_LEAN_NAMES | WP_LEAN_NAME)) &&
+	       (e->lean.flags & WP_LEAN_WAKER_SOFTIRQ);
+}
 
 static int on_record(const struct wp_event *e, void *ctx)
 {
 	struct attach_session *s = ctx;
 
+	/* the first softirq wakeup: who raises them matters from now on (one try) */
+	if (!s->raisers_followed && woke_by_softirq(e)) {
+		int err;
+
+		s->raisers_followed = true;
+		err = collector__follow_raisers(s->collector);
+		if (err)
+			fprintf(stderr, "wakeprobe: cannot attach to softirq_raise (%s): a softirq is named by its "
+				"vector, never by the task that raised it\n", strerror(-err));
+	}
 	host_steal__add_event(&s->res->steal, e);
 	s->opts->on_event(e, s->opts->ctx);
 	return 0;

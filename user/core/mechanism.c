@@ -260,6 +260,8 @@ uint32_t mechanism__waker_id(const struct waker_info *w)
 		/* a hard irq by number, a system vector by its kind: their numbers overlap */
 		return w->irq_kind == WP_IRQ_HARD ? (uint32_t)w->nr : 0x80000000u | w->irq_kind;
 	case WP_WAKER_SOFTIRQ:
+		if (w->raised)
+			return MECHANISM_RAISER_ID | (w->tgid ? w->tgid : w->tid);
 		return (uint32_t)w->nr;
 	default:
 		return 0;
@@ -402,6 +404,15 @@ void mechanism__wait_name(const struct wait_info *wait, char *buf, size_t len)
 	end_name(&end, true, buf, len);
 }
 
+/* softirq_name - "softirq NET_RX", or "softirq" when its vector is not known */
+static void softirq_name(const struct waker_info *w, char *buf, size_t len)
+{
+	if (w->nr < 0)
+		snprintf(buf, len, "softirq");
+	else
+		snprintf(buf, len, "softirq %s", wakeup__softirq_name(w->nr));
+}
+
 /* thread_name - "thread worker 1234", or "thread 1234" before its name is known */
 static void thread_name(const char *what, const char *comm, uint32_t id, char *buf, size_t len)
 {
@@ -461,10 +472,10 @@ void mechanism__waker_name(const struct waker_info *w, char *buf, size_t len)
 		irq_name(w, buf, len);
 		break;
 	case WP_WAKER_SOFTIRQ:
-		if (w->nr < 0)
-			snprintf(buf, len, "softirq");
+		if (w->raised)
+			thread_name("process", w->comm, w->tgid ? w->tgid : w->tid, buf, len);
 		else
-			snprintf(buf, len, "softirq %s", wakeup__softirq_name(w->nr));
+			softirq_name(w, buf, len);
 		break;
 	case WP_WAKER_TIMER:
 		snprintf(buf, len, "timer");
@@ -477,9 +488,10 @@ void mechanism__waker_name(const struct waker_info *w, char *buf, size_t len)
 
 void mechanism__waker_kind(const struct waker_info *w, char *buf, size_t len)
 {
-	const char *what = w->cls == WP_WAKER_PROCESS ? "process" : "thread";
+	bool raised = w->cls == WP_WAKER_SOFTIRQ && w->raised;
+	const char *what = w->cls == WP_WAKER_PROCESS || raised ? "process" : "thread";
 
-	if (w->cls != WP_WAKER_SYSCALL && w->cls != WP_WAKER_TRACKED && w->cls != WP_WAKER_PROCESS) {
+	if (w->cls != WP_WAKER_SYSCALL && w->cls != WP_WAKER_TRACKED && w->cls != WP_WAKER_PROCESS && !raised) {
 		mechanism__waker_name(w, buf, len);
 		return;
 	}
@@ -524,7 +536,10 @@ static void name(const struct waker_info *w, const struct wait_info *wait, bool 
 		snprintf(buf, len, "timer (sleep ended)");
 		return;
 	}
-	if (which)
+	/* a softirq its task raised is still the mechanism: the task is the waker, named apart */
+	if (w->cls == WP_WAKER_SOFTIRQ)
+		softirq_name(w, waker, sizeof(waker));
+	else if (which)
 		mechanism__waker_name(w, waker, sizeof(waker));
 	else
 		mechanism__waker_kind(w, waker, sizeof(waker));
@@ -647,6 +662,11 @@ enum mech_family mechanism__family(const struct waker_info *w, const struct wait
 	if (f == MECH_UNKNOWN && (w->cls || have_wait))
 		f = MECH_OTHER;
 	return f;
+}
+
+bool mechanism__waker_has_task(const struct waker_info *w)
+{
+	return mechanism__waker_is_thread(w) || (w->cls == WP_WAKER_SOFTIRQ && w->raised);
 }
 
 bool mechanism__waker_is_thread(const struct waker_info *w)

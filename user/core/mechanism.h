@@ -61,6 +61,11 @@ struct waker_info {
 	uint8_t irq_kind;		/* IRQ, SOFTIRQ, TIMER: enum wp_irq_kind */
 	uint8_t fd_kind;		/* SYSCALL on an fd: enum fd_kind of arg */
 	bool untimed;			/* SYSCALL: named from its registers, its entry not traced (since_ns 0) */
+	/*
+	 * SOFTIRQ: raised by the task tid (tgid, comm) in its own context, a
+	 * send on loopback: that task is the waker behind it (WP_WAKER_RAISED)
+	 */
+	bool raised;
 	int32_t nr;			/* SYSCALL: the syscall; IRQ: irq or vector; SOFTIRQ: vector; else -1 */
 	uint32_t tid;
 	uint32_t tgid;
@@ -74,6 +79,8 @@ struct waker_info {
 
 /* mechanism__waker_is_thread - did a thread wake it (not an irq, softirq or timer, nor unknown)? */
 bool mechanism__waker_is_thread(const struct waker_info *w);
+/* mechanism__waker_has_task - is a task named as the waker: a thread, or the one that raised its softirq? */
+bool mechanism__waker_has_task(const struct waker_info *w);
 
 /* The wait, from the WP_EV_BLOCK record of the wakee's sleep. */
 struct wait_info {
@@ -108,13 +115,16 @@ bool mechanism__futex_wait_addr(const struct wait_info *wait, uint64_t *addr);
 /*
  * mechanism__waker_id - who the waker is, within its class: the thread
  * (SYSCALL, TRACKED, KTHREAD), the process (PROCESS), the irq or vector
- * (IRQ, SOFTIRQ); 0 for a timer and an unknown waker
+ * (IRQ, SOFTIRQ), the process that raised a softirq (MECHANISM_RAISER_ID
+ * and its tgid); 0 for a timer and an unknown waker
  */
+#define MECHANISM_RAISER_ID	0x40000000u
 uint32_t mechanism__waker_id(const struct waker_info *w);
 /*
  * mechanism__waker_name - the waker as a person reads it: "thread worker 1234",
  * "process bash 1234", "kernel thread kworker/1:2", "irq 24 eth0",
- * "softirq NET_RX", "timer", "unknown waker"
+ * "softirq NET_RX", "timer", "unknown waker"; a softirq its task raised, the
+ * task: "process redis-benchmark 812"
  */
 void mechanism__waker_name(const struct waker_info *w, char *buf, size_t len);
 /* mechanism__wait_name - the wait: "futex 0x7f12a0 wait", "pipe read", "epoll wait", "nanosleep" */

@@ -209,6 +209,13 @@ void collector__set_mode(struct wakeprobe_bpf *skel, bool attach, bool lean)
 
 		bpf_program__set_autoload(prog, lean ? is_lean : !is_lean);
 	}
+	/*
+	 * attach mode names the task behind a softirq it raised itself, in
+	 * either engine: loaded, attached once a softirq wakes a traced thread
+	 * (collector__follow_raisers())
+	 */
+	bpf_program__set_autoload(skel->progs.handle_softirq_raise, attach);
+	bpf_program__set_autoattach(skel->progs.handle_softirq_raise, false);
 	if (lean) {
 		bpf_program__set_autoload(skel->progs.handle_sched_process_fork, true);
 		return;
@@ -413,7 +420,8 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	c->skel->rodata->cpu_number_offset = c->steal.cpu_number_offset;
 	if (steal_read)
 		c->skel->rodata->steal_offset = c->steal.steal_offset;
-	if (opts->lean && c->steal.cpu_number_offset)
+	/* lean mode's waker context, and attach mode's softirq raises: whose context they are */
+	if ((opts->lean || opts->attach) && c->steal.cpu_number_offset)
 		c->skel->rodata->preempt_count_offset = c->steal.preempt_count_offset;
 	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
 	nr_cpus = libbpf_num_possible_cpus();
@@ -667,6 +675,20 @@ void collector__detach(struct collector *c)
 int collector__attach(struct collector *c)
 {
 	return wakeprobe_bpf__attach(c->skel);
+}
+
+int collector__follow_raisers(struct collector *c)
+{
+	struct bpf_link *link;
+
+	if (!c->skel->rodata->attach_mode || c->skel->links.handle_softirq_raise)
+		return 0;
+	link = bpf_program__attach(c->skel->progs.handle_softirq_raise);
+	if (!link)
+		return -errno;
+	/* the skeleton's, so that its detach and its destroy take it with the rest */
+	c->skel->links.handle_softirq_raise = link;
+	return 0;
 }
 
 int collector__run_stats(const struct collector *c)

@@ -155,6 +155,14 @@ uint32_t collector__ring_bytes(const struct collector *c);
 void collector__detach(struct collector *c);
 /* collector__attach - after collector__detach, produce events again */
 int collector__attach(struct collector *c);
+/*
+ * collector__follow_raisers - attach mode: a softirq woke a traced thread;
+ * from now on keep who raises each CPU's softirqs, so that one a task
+ * raised in its own context names that task (bpf/wakeprobe.bpf.c,
+ * handle_softirq_raise: it runs at every raise of the machine, which a
+ * run that no softirq wakes does not pay for). 0, or a negative errno.
+ */
+int collector__follow_raisers(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
 /* collector__lean_counters - lean mode's count of the wakes that wrote no record */
 void collector__lean_counters(const struct collector *c, struct wp_lean_counters *out);

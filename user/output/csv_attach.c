@@ -38,7 +38,7 @@ void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
 {
 	const struct sample_result *sr = &r->sr;
 	bool complete = sr->label == LABEL_COMPLETE;
-	bool thread = mechanism__waker_is_thread(&r->waker);
+	bool thread = mechanism__waker_has_task(&r->waker);
 	bool waking = r->mark_seen[MARK_WAKING];
 	char waker[MECHANISM_NAME_LEN], comm[WP_TASK_COMM_LEN + 1];
 	struct csv_row row;

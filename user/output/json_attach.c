@@ -165,6 +165,7 @@ static void write_wakeups(struct json_writer *w, const struct attach_report *r)
 	for (cls = 0; cls < WP_WAKER_CLASS_MAX; cls++)
 		json_writer__put_uint(w, mechanism__waker_class_name(cls), g->by_class[cls]);
 	json_writer__end_object(w);
+	json_writer__put_uint(w, "softirq_raised_by_task", g->softirq_raised);
 	json_writer__put_uint(w, "complete", g->complete);
 	json_writer__put_uint(w, "not_in_table", g->wakeups - g->complete);
 	json_workload__write_labels(w, g->by_label, g->missing_by_mark);
@@ -216,19 +217,20 @@ static void write_phases(struct json_writer *w, const struct attach_report *r)
  * write_waker - "waker": its class, name and id; the thread and process
  * where a thread woke it (an interrupt's tid is only the task it came in on)
  */
-static void write_waker(struct json_writer *w, uint8_t cls, const char *name, uint32_t id, uint32_t tid,
-			uint32_t tgid)
+static void write_waker(struct json_writer *w, uint8_t cls, bool raised, const char *name, uint32_t id,
+			uint32_t tid, uint32_t tgid)
 {
-	struct waker_info wi = { .cls = cls };
-	bool thread = mechanism__waker_is_thread(&wi);
+	struct waker_info wi = { .cls = cls, .raised = raised };
+	bool task = mechanism__waker_has_task(&wi);
 
 	json_writer__key(w, "waker");
 	json_writer__begin_object(w);
 	json_writer__put_str(w, "class", mechanism__waker_class_name(cls));
 	json_writer__put_str(w, "name", name);
 	json_writer__put_uint(w, "id", id);
-	json_writer__put_uint_if(w, "tid", thread, tid);
-	json_writer__put_uint_if(w, "tgid", thread && tgid, tgid);
+	json_writer__put_uint_if(w, "tid", task, tid);
+	json_writer__put_uint_if(w, "tgid", task && tgid, tgid);
+	json_writer__put_bool(w, "raised_by_task", raised);
 	json_writer__end_object(w);
 }
 
@@ -254,7 +256,7 @@ static void write_pairs(struct json_writer *w, const struct attach_aggregate *g,
 		const struct attach_pair *p = rows[i];
 
 		json_writer__begin_object(w);
-		write_waker(w, p->waker_class, p->waker, p->waker_id, p->waker_tid, p->waker_tgid);
+		write_waker(w, p->waker_class, p->waker_raised, p->waker, p->waker_id, p->waker_tid, p->waker_tgid);
 		write_wakee(w, p->wakee_tid, p->wakee_tgid, p->wakee_comm, sizeof(p->wakee_comm));
 		json_writer__put_str(w, "mechanism", p->mechanism);
 		json_writer__put_str(w, "family", mechanism__family_name(p->family));
@@ -309,7 +311,8 @@ static void write_outlier(struct json_writer *w, const struct attach_aggregate *
 	json_workload__write_outlier_members(w, g->phase, &g->total, &o->sr, rank);
 	json_writer__put_uint(w, "t_ns", o->sr.t_notify_ns);
 	mechanism__waker_name(&o->waker, waker, sizeof(waker));
-	write_waker(w, o->waker.cls, waker, mechanism__waker_id(&o->waker), o->waker.tid, o->waker.tgid);
+	write_waker(w, o->waker.cls, o->waker.raised, waker, mechanism__waker_id(&o->waker), o->waker.tid,
+		    o->waker.tgid);
 	write_wakee(w, o->sr.sample.wakee_tid, o->wakee_tgid, o->wakee_comm, sizeof(o->wakee_comm));
 	json_writer__put_str(w, "mechanism", o->mechanism);
 	json_writer__put_str(w, "family", mechanism__family_name(o->family));

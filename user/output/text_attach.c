@@ -128,9 +128,14 @@ static void print_summary(FILE *out, const struct attach_report *r)
 	if (r->nr_tids)
 		fprintf(out, " (--tid: %" PRIu64 " of other threads left out)", r->tids_left_out);
 	fprintf(out, g->wakeups ? "; woken by:\n" : "\n");
-	for (cls = 1; cls < WP_WAKER_CLASS_MAX; cls++)
-		if (g->by_class[cls])
-			fprintf(out, "             %10" PRIu64 "  %s\n", g->by_class[cls], class_names[cls]);
+	for (cls = 1; cls < WP_WAKER_CLASS_MAX; cls++) {
+		if (!g->by_class[cls])
+			continue;
+		fprintf(out, "             %10" PRIu64 "  %s\n", g->by_class[cls], class_names[cls]);
+		if (cls == WP_WAKER_SOFTIRQ && g->softirq_raised)
+			fprintf(out, "             %10" PRIu64 "    of them raised by the task they ran in (a send on "
+				"loopback): it is named as the waker\n", g->softirq_raised);
+	}
 	if (g->by_class[0])
 		fprintf(out, "             %10" PRIu64 "  no waker recorded (its waking was not traced)\n",
 			g->by_class[0]);

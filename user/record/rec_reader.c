@@ -121,7 +121,7 @@ static const char *check_event(const struct rec_reader *r, const struct wp_event
 			return "a lean record in a run that is not lean";
 		if (e->lean.flags & WP_LEAN_NAMES) {
 			if (e->lean_names.waker_class >= WP_WAKER_CLASS_MAX ||
-			    e->lean_names.seen & ~(WP_SEEN_WAIT | WP_SEEN_IDLE))
+			    e->lean_names.seen & ~(WP_SEEN_WAIT | WP_SEEN_IDLE | (r->version < 10 ? 0 : WP_SEEN_RAISED)))
 				return "waker class out of range";
 		} else if (!(e->lean.flags & WP_LEAN_NAME) &&
 			   (e->lean.waking_cpu >= WP_MAX_CPUS || e->lean.wakeup_cpu >= WP_MAX_CPUS ||

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_names.c - attach mode names the wakers of real programs from
+ * Debian's packages in words a person can act on: the client behind a
+ * loopback server's NET_RX softirq (redis-server under redis-benchmark).
+ * Needs root and BTF, and the programs, which make test installs.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include "helpers.h"
+#include "readback.h"
+
+/* in_path - @name's path along $PATH into @buf (room for PATH_MAX), or NULL: spawn_piped() execs a path */
+static const char *in_path(const char *name, char *buf)
+{
+	const char *path = getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin";
+
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(buf, PATH_MAX, "%.*s/%s", (int)n, path, name);
+		if (n && !access(buf, X_OK))
+			return buf;
+		path += n + (path[n] == ':');
+	}
+	return NULL;
+}
+
+/* loopback_port - a TCP port free on 127.0.0.1 a moment ago: bound to port 0, read back, let go */
+static int loopback_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+
+	cr_assert_geq(s, 0, "socket: %s", strerror(errno));
+	cr_assert_eq(bind(s, (struct sockaddr *)&a, sizeof(a)), 0, "bind: %s", strerror(errno));
+	cr_assert_eq(getsockname(s, (struct sockaddr *)&a, &len), 0);
+	close(s);
+	return ntohs(a.sin_port);
+}
+
+/* wait_listening - until a connection to @port on 127.0.0.1 is taken, at most 10 s; @server must not end */
+static void wait_listening(int port, pid_t server)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	double end = now_s() + 10;
+	int status;
+
+	while (now_s() < end) {
+		int s = socket(AF_INET, SOCK_STREAM, 0);
+		bool up = s >= 0 && !connect(s, (struct sockaddr *)&a, sizeof(a));
+
+		if (s >= 0)
+			close(s);
+		if (up)
+			return;
+		cr_assert_eq(waitpid(server, &status, WNOHANG), 0, "the server ended (status 0x%x)", status);
+		usleep(50000);
+	}
+	cr_assert_fail("nothing listened on port %d within 10 s", port);
+}
+
+/*
+ * On loopback the client's send queues the packet and raises NET_RX in the
+ * client's own context, whose bh enable runs the receive that wakes the
+ * server: the softirq is the client's doing. The server's wakeups through
+ * that softirq name the benchmark's process as their waker, in one pair
+ * that is the busiest, and nearly every complete wakeup has a named
+ * mechanism.
+ */
+Test(names, a_loopback_servers_wakeups_name_the_client_that_sent_them, .timeout = 120)
+{
+	char port_arg[16], server_pid[16], json[64], server_path[PATH_MAX], bench_path[PATH_MAX];
+	char *server_args[] = { server_path, "--port", port_arg, "--bind", "127.0.0.1", "--save", "",
+				"--appendonly", "no", NULL };
+	char *tracer_args[] = { (char *)wakeprobe_path(), "--pid", server_pid, "--duration", "4", "--json", json,
+				"--outliers", "0", NULL };
+	char *bench_args[] = { bench_path, "-p", port_arg, "-n", "20000", "-c", "4", "-t", "set,get", "-q",
+			       NULL };
+	int s_out, s_err, t_out, t_err, b_out, b_err, status, port;
+	pid_t server, tracer, bench;
+	FILE *f;
+
+	skip_unless_traceable();
+	if (!in_path("redis-server", server_path) || !in_path("redis-benchmark", bench_path))
+		cr_skip_test("no redis-server or redis-benchmark (make test installs redis-server and redis-tools)");
+	f = temp_output("names", json);
+	fclose(f);
+	port = loopback_port();
+	snprintf(port_arg, sizeof(port_arg), "%d", port);
+	server = spawn_piped(server_args, NULL, &s_out, &s_err);
+	snprintf(server_pid, sizeof(server_pid), "%d", (int)server);
+	wait_listening(port, server);
+	tracer = spawn_piped(tracer_args, NULL, &t_out, &t_err);
+	wait_attached(tracer, "wakeprobe");
+	bench = spawn_piped(bench_args, NULL, &b_out, &b_err);
+	status = wait_exit(bench, "redis-benchmark", 60);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "redis-benchmark: status 0x%x", status);
+	status = wait_exit(tracer, "wakeprobe", 30);
+	kill(server, SIGTERM);
+	wait_exit(server, "redis-server", 30);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "wakeprobe: status 0x%x", status);
+	for (int fd = 0; fd < 2; fd++) {
+		close(fd ? s_err : s_out);
+		close(fd ? t_err : t_out);
+		close(fd ? b_err : b_out);
+	}
+	cr_assert(json_check(json,
+			     "w = d['wakeups']\n"
+			     "soft = w['by_class']['softirq']\n"
+			     /* the first few, before the raises were followed, are the softirq's */
+			     "assert soft > 1000 and w['softirq_raised_by_task'] >= soft * 95 // 100, w\n"
+			     "p = d['pairs'][0]\n"
+			     "assert p['waker']['raised_by_task'] and p['waker']['tgid'] == %d, p\n"
+			     "assert p['waker']['name'] == 'process redis-benchmark %d', p\n"
+			     "assert p['mechanism'] == 'softirq NET_RX -> epoll wait', p\n"
+			     "assert p['count'] >= w['softirq_raised_by_task'] * 9 // 10, (p['count'], w)\n"
+			     "named = sum(q['count'] for q in d['pairs'] if q['family'] not in ('unknown', 'other'))\n"
+			     "assert named >= w['complete'] * 99 // 100, (named, w['complete'], d['pairs'])\n",
+			     (int)bench, (int)bench),
+		  "the JSON does not name the client");
+	unlink(json);
+}
