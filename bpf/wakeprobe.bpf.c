@@ -1537,6 +1537,7 @@ struct {
 } lean_slowness SEC(".maps");
 
 #define LEAN_FLIGHT_LEN	32	/* a power of two */
+#define LEAN_FLIGHT_SWITCHES	4	/* ... and so is this */
 _Static_assert(LEAN_FLIGHT_LEN > WP_LEAN_FLIGHT_MAX, "a flight copy is the ring's newest records");
 
 struct lean_flight {
@@ -1567,6 +1568,16 @@ struct lean_flight {
 	__s32 soft_run_vec;
 	__u32 soft_pending;		/* the open one's entry is not written: it may join the run */
 	__u32 __pad3;
+	/*
+	 * The CPU's last LEAN_FLIGHT_SWITCHES switches, kept out of the ring
+	 * too (sw_head counts them): a wait of a few milliseconds behind one
+	 * task fills the ring with ticks and IPIs and pushes out the switch
+	 * that says who held the CPU, before a kworker's turn or two and the
+	 * wakee's own switch-in (flight_copy())
+	 */
+	struct wp_event sw[LEAN_FLIGHT_SWITCHES];
+	__u32 sw_head;
+	__u32 __pad4;
 	struct wp_event ev[LEAN_FLIGHT_LEN];
 };
 
@@ -1620,6 +1631,7 @@ struct flight_pass {
 	struct lean_flight *f;
 	__u64 since_ns;		/* the wakeup's waking */
 	int copied;
+	__u32 first;		/* flight_take() leaves out the window's oldest this many */
 };
 
 /* flight_at - the @n-th oldest of the ring's newest WP_LEAN_FLIGHT_MAX records, and its position plus one */
@@ -1660,6 +1672,8 @@ static long flight_take(__u64 n, void *ctx)
 	struct wp_event *e;
 	__u32 pos;
 
+	if (n < p->first)
+		return 0;
 	src = flight_at(f, n, &pos);
 	if (!src->ts_ns ||
 	    (src->ts_ns < p->since_ns && pos != f->last_switch && pos != f->last_idle && pos != f->last_irq))
@@ -1686,11 +1700,17 @@ static long flight_take(__u64 n, void *ctx)
  * then, all the explanation needs of that time. The two passes are
  * bpf_loop()'s, whose callbacks the verifier checks once rather than once
  * per record: unrolled, they were two thirds of what it checked in
- * lean_sched_switch. Returns the number copied.
+ * lean_sched_switch. When no switch before the waking is left in the ring,
+ * the newest of the CPU's last switches kept apart (sw) that came before
+ * the waking goes first in its place, and the window's oldest record is
+ * left out so that the count still fits. Returns the number copied.
  */
 static __noinline int flight_copy(__u64 since_ns)
 {
 	struct flight_pass p = { .f = lean_flight_ring(), .since_ns = since_ns };
+	const struct wp_event *kept = NULL;
+	struct wp_event *e;
+	__u32 i;
 
 	if (!p.f)
 		return 0;
@@ -1698,6 +1718,23 @@ static __noinline int flight_copy(__u64 since_ns)
 	p.f->last_idle = 0;
 	p.f->last_irq = 0;
 	bpf_loop(WP_LEAN_FLIGHT_MAX, flight_mark, &p, 0);
+	for (i = 1; i <= LEAN_FLIGHT_SWITCHES; i++) {
+		kept = &p.f->sw[(p.f->sw_head - i) & (LEAN_FLIGHT_SWITCHES - 1)];
+		if (kept->ts_ns && kept->ts_ns < since_ns)
+			break;
+	}
+	if (!p.f->last_switch && kept->ts_ns && kept->ts_ns < since_ns) {
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (!e) {
+			count_drop(WP_EV_SWITCH);
+			return 0;
+		}
+		*e = *kept;
+		e->drops = (__u32)drops_total;
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+		p.copied = 1;
+		p.first = 1;
+	}
 	bpf_loop(WP_LEAN_FLIGHT_MAX, flight_take, &p, 0);
 	return p.copied;
 }
@@ -2392,8 +2429,12 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	struct lean_task *lt;
 
 	count_run();
-	if (lean_flight && (f = lean_flight_ring()))
-		switch_fill(flight_slot(f, WP_EV_SWITCH), prev, next, prev_state, preempt);
+	if (lean_flight && (f = lean_flight_ring())) {
+		struct wp_event *e = flight_slot(f, WP_EV_SWITCH);
+
+		switch_fill(e, prev, next, prev_state, preempt);
+		f->sw[f->sw_head++ & (LEAN_FLIGHT_SWITCHES - 1)] = *e;
+	}
 	lt = lean_task_of(prev);
 	if (lt) {
 		/* woken while asleep, and leaving a CPU it was never seen to get */
