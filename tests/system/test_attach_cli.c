@@ -196,6 +196,22 @@ Test(attach_cli, by_default_the_slow_wakeups_name_the_task_that_held_the_cpu)
 }
 
 /*
+ * run_beside - wakeprobe @args, which must succeed, into @r while
+ * @neighbour, a process pinned to the wakee's CPU, runs at nice -20: it
+ * holds the CPU for milliseconds at a time. It is killed and reaped after.
+ */
+static void run_beside(struct wakeprobe_ran *r, char *const args[], pid_t neighbour)
+{
+	int status;
+
+	cr_assert_eq(setpriority(PRIO_PROCESS, (id_t)neighbour, -20), 0, "renice the neighbour: %s",
+		     strerror(errno));
+	wakeprobe_run_ok(r, args);
+	kill(neighbour, SIGKILL);
+	cr_assert_eq(waitpid(neighbour, &status, 0), neighbour);
+}
+
+/*
  * softirq_run - a run with --outliers 20 (and --softirqs with @softirqs)
  * beside a nice -20 task on the wakee's CPU that sends to itself on
  * loopback, so that the wakee waits for it milliseconds at a time while it
@@ -208,19 +224,13 @@ static void softirq_run(bool softirqs, const char *check)
 	char *args[] = { "--outliers", "20", "--json", json, "--", (char *)workload_path("eventfd", path,
 			 sizeof(path)), "--samples", "300", "--interval-us", "300", "--cpus", "0,1", NULL, NULL };
 	static struct wakeprobe_ran r;
-	pid_t sender;
-	int status;
 
 	fclose(f);
 	if (softirqs) {
 		memmove(args + 1, args, sizeof(args) - 2 * sizeof(args[0]));
 		args[0] = "--softirqs";
 	}
-	sender = spawn_udp_sender("wp-udp-sender", 1);
-	cr_assert_eq(setpriority(PRIO_PROCESS, (id_t)sender, -20), 0, "renice the sender: %s", strerror(errno));
-	wakeprobe_run_ok(&r, args);
-	kill(sender, SIGKILL);
-	cr_assert_eq(waitpid(sender, &status, 0), sender);
+	run_beside(&r, args, spawn_udp_sender("wp-udp-sender", 1));
 	cr_assert(json_check(json,
 			     "e = d['events']\n"
 			     "assert d['options']['lean'] is True, d['options']\n"
@@ -534,16 +544,10 @@ Test(attach_cli, before_its_p99_is_known_a_wakeup_over_250_us_is_explained)
 	char *args[] = { "--outliers", "100", "--json", json, "--", (char *)workload_path("eventfd", path, sizeof(path)),
 			 "--samples", "190", "--interval-us", "300", "--cpus", "0,1", NULL };
 	static struct wakeprobe_ran r;
-	pid_t hog;
-	int status;
 
 	skip_unless_traceable();
 	fclose(f);
-	hog = spawn_hog("wp-first-hog", 1);
-	cr_assert_eq(setpriority(PRIO_PROCESS, (id_t)hog, -20), 0, "renice the hog: %s", strerror(errno));
-	wakeprobe_run_ok(&r, args);
-	kill(hog, SIGKILL);
-	cr_assert_eq(waitpid(hog, &status, 0), hog);
+	run_beside(&r, args, spawn_hog("wp-first-hog", 1));
 	cr_assert(json_check(json,
 			     "e = d['events']\n"
 			     "assert e['lean_flight_adaptive'] is True, e\n"
