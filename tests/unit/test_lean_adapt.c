@@ -71,3 +71,12 @@ Test(lean_adapt, a_spread_distribution_puts_about_one_percent_over_the_threshold
 	cr_assert(over >= all / 100 && over <= all / 100 + all * 99 / 100 / 4, "%llu of %llu over %llu ns",
 		  (unsigned long long)over, (unsigned long long)all, (unsigned long long)t);
 }
+
+/* a tick's share of flight copies: 2% of the wakeups the last tick counted, and never fewer than 64 */
+Test(lean_adapt, a_ticks_budget_is_two_percent_of_the_last_ticks_wakeups_and_at_least_64)
+{
+	cr_assert_eq(lean_adapt__budget(0), LEAN_ADAPT_FIRST_MAX);
+	cr_assert_eq(lean_adapt__budget(3200), 64);
+	cr_assert_eq(lean_adapt__budget(3250), 65);
+	cr_assert_eq(lean_adapt__budget(100000), 2000);
+}

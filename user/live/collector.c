@@ -42,6 +42,7 @@ struct collector {
 	/* lean mode's flight threshold, moved to the running p99 (lean_adapt.h); NULL buckets: fixed */
 	uint64_t *lean_buckets;		/* every CPU's counts, as the map gives them */
 	uint64_t lean_p99[WP_SLOW_KINDS];	/* by kind, LEAN_ADAPT_NONE until known */
+	uint64_t lean_counted[WP_SLOW_KINDS];	/* by kind, the wakeups counted at the last tick */
 	int nr_cpus;
 	uint64_t lean_adapted_ns;
 };
@@ -568,7 +569,8 @@ static uint64_t complete_at(const struct collector *c, uint64_t at, uint64_t *dr
 
 /*
  * lean_adapt - without --threshold-us, every LEAN_ADAPT_EVERY_NS: the
- * flight threshold to the running p99 of the wakeups the BPF side counted
+ * flight threshold to the running p99 of the wakeups the BPF side counted,
+ * and how many of the next tick's may bring their records (lean_adapt__budget())
  */
 static void lean_adapt(struct collector *c, uint64_t now)
 {
@@ -582,15 +584,20 @@ static void lean_adapt(struct collector *c, uint64_t now)
 				 (size_t)c->nr_cpus * LEAN_CPU_BUCKETS * sizeof(uint64_t), 0))
 		return;
 	for (int k = 0; k < WP_SLOW_KINDS; k++) {
+		uint64_t counted = 0;
+
 		memset(sum, 0, sizeof(sum));
 		for (int cpu = 0; cpu < c->nr_cpus; cpu++)
 			for (int b = 0; b < WP_SLOW_BUCKETS; b++)
 				sum[b] += c->lean_buckets[(size_t)cpu * LEAN_CPU_BUCKETS + (size_t)k * WP_SLOW_BUCKETS + b];
+		for (int b = 0; b < WP_SLOW_BUCKETS; b++)
+			counted += sum[b];
 		c->lean_p99[k] = lean_adapt__threshold(sum);
-		if (c->lean_p99[k] == LEAN_ADAPT_NONE)
-			continue;
-		c->skel->bss->lean_flight_ns[k] = c->lean_p99[k];
-		c->skel->bss->lean_flight_left[k] = WP_FLIGHT_UNBOUNDED;
+		if (c->lean_p99[k] != LEAN_ADAPT_NONE) {
+			c->skel->bss->lean_flight_ns[k] = c->lean_p99[k];
+			c->skel->bss->lean_flight_left[k] = (int64_t)lean_adapt__budget(counted - c->lean_counted[k]);
+		}
+		c->lean_counted[k] = counted;
 	}
 }
 

@@ -30,6 +30,12 @@
 #define LEAN_ADAPT_FIRST_NS	(250ull * 1000)
 /* ... for at most this many wakeups of the kind: a run of hundreds of runnable tasks has most over it */
 #define LEAN_ADAPT_FIRST_MAX	64
+/*
+ * Over the running p99, at most this share of a tick's wakeups, per mille
+ * (LEAN_ADAPT_FIRST_MAX at least): the p99 of every wakeup so far lags a
+ * run whose wakeups grow slower, which would have all of them explained
+ */
+#define LEAN_ADAPT_SHARE_PERMILLE	20
 
 /* lean_adapt__in_force - the threshold the BPF side holds while the p99 of a kind is @p99 */
 static inline uint64_t lean_adapt__in_force(uint64_t p99)
@@ -53,6 +59,17 @@ uint64_t lean_adapt__threshold(const uint64_t n[WP_SLOW_BUCKETS]);
 static inline bool lean_adapt__recorder_on(const uint64_t *flight_ns)
 {
 	return flight_ns && flight_ns[WP_SLOW_THREAD];
+}
+
+/*
+ * lean_adapt__budget - how many wakeups of a kind may bring their flight
+ * records in the next tick, @counted of the kind in the last one
+ */
+static inline uint64_t lean_adapt__budget(uint64_t counted)
+{
+	uint64_t share = counted * LEAN_ADAPT_SHARE_PERMILLE / 1000;
+
+	return share > LEAN_ADAPT_FIRST_MAX ? share : LEAN_ADAPT_FIRST_MAX;
 }
 
 /* lean_adapt__kind_name - "thread", "irq", "softirq": enum wp_slow_kind as the JSON keys it */

@@ -114,10 +114,12 @@ void text_workload__lean_tracing(FILE *out, const char *lacks, const uint64_t *f
 	if (lean_adapt__recorder_on(flight_ns)) {
 		if (adaptive)
 			fprintf(out, "             and only a wakeup over the running p99 of waking to switch-in of its\n"
-				"             kind of waker (%.0f us, %d at most, until %d of the kind are counted) is\n"
-				"             explained (--threshold-us fixes it), from its CPU's last switches, idle\n"
-				"             transitions and interrupts (the flight recorder)",
-				us(LEAN_ADAPT_FIRST_NS), LEAN_ADAPT_FIRST_MAX, LEAN_ADAPT_MIN_WAKEUPS);
+				"             kind of waker (%.0f us until %d of the kind are counted), at most %d%% of\n"
+				"             them (%d a 100 ms tick at least), is explained (--threshold-us fixes it),\n"
+				"             from its CPU's last switches, idle transitions and interrupts (the flight\n"
+				"             recorder)",
+				us(LEAN_ADAPT_FIRST_NS), LEAN_ADAPT_MIN_WAKEUPS, LEAN_ADAPT_SHARE_PERMILLE / 10,
+				LEAN_ADAPT_FIRST_MAX);
 		else
 			fprintf(out, "             and only a wakeup whose waking to switch-in took %.0f us or more is explained,\n"
 				"             from its CPU's last switches, idle transitions and interrupts (the flight "
