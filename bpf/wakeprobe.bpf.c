@@ -1663,13 +1663,27 @@ static long flight_mark(__u64 n, void *ctx)
 	return 0;
 }
 
+/* flight_send - flight record @src into the ring buffer, as it was kept; false, and a drop counted, when it is full */
+static __always_inline bool flight_send(const struct wp_event *src)
+{
+	struct wp_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		count_drop(src->type);
+		return false;
+	}
+	*e = *src;
+	e->drops = (__u32)drops_total;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	return true;
+}
+
 /* flight_take - bpf_loop()'s second pass: a record from the waking on, or one the first pass marked, copied */
 static long flight_take(__u64 n, void *ctx)
 {
 	struct flight_pass *p = ctx;
 	const struct lean_flight *f = p->f;
 	const struct wp_event *src;
-	struct wp_event *e;
 	__u32 pos;
 
 	if (n < p->first)
@@ -1678,14 +1692,8 @@ static long flight_take(__u64 n, void *ctx)
 	if (!src->ts_ns ||
 	    (src->ts_ns < p->since_ns && pos != f->last_switch && pos != f->last_idle && pos != f->last_irq))
 		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_drop(src->type);
+	if (!flight_send(src))
 		return 1;	/* the ring is full: the rest would not fit either */
-	}
-	*e = *src;
-	e->drops = (__u32)drops_total;
-	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	p->copied++;
 	return 0;
 }
@@ -1709,7 +1717,6 @@ static __noinline int flight_copy(__u64 since_ns)
 {
 	struct flight_pass p = { .f = lean_flight_ring(), .since_ns = since_ns };
 	const struct wp_event *kept = NULL;
-	struct wp_event *e;
 	__u32 i;
 
 	if (!p.f)
@@ -1724,14 +1731,8 @@ static __noinline int flight_copy(__u64 since_ns)
 			break;
 	}
 	if (!p.f->last_switch && kept->ts_ns && kept->ts_ns < since_ns) {
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-		if (!e) {
-			count_drop(WP_EV_SWITCH);
+		if (!flight_send(kept))
 			return 0;
-		}
-		*e = *kept;
-		e->drops = (__u32)drops_total;
-		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 		p.copied = 1;
 		p.first = 1;
 	}
@@ -1753,20 +1754,13 @@ static long back_take(__u64 n, void *ctx)
 {
 	struct back_pass *p = ctx;
 	const struct wp_event *src = &p->f->ev[(p->head - 1 - (__u32)n) & (LEAN_FLIGHT_LEN - 1)];
-	struct wp_event *e;
 
 	if (!src->ts_ns || src->ts_ns < p->since_ns) {
 		p->reached = true;
 		return 1;
 	}
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_drop(src->type);
+	if (!flight_send(src))
 		return 1;
-	}
-	*e = *src;
-	e->drops = (__u32)drops_total;
-	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	p->copied++;
 	return 0;
 }
