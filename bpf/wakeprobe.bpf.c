@@ -701,6 +701,169 @@ static __always_inline bool syscall_from_regs(struct task_struct *t, struct task
 }
 
 /*
+ * Attach mode: the syscalls whose first argument is an fd, by number, one
+ * bit each (mechanism__syscall_takes_fd() fills it before load): only
+ * theirs is looked up (fd_kind_now()).
+ */
+const volatile __u64 fd_syscalls[WP_MAX_SYSCALLS / 64];
+
+/* include/uapi/linux/stat.h */
+#define S_IFMT		00170000
+#define S_IFSOCK	0140000
+#define S_IFBLK		0060000
+#define S_IFCHR		0020000
+#define S_IFIFO		0010000
+/* include/uapi/linux/magic.h: the file systems a kind is told by */
+#define PIPEFS_MAGIC		0x50495045
+#define ANON_INODE_FS_MAGIC	0x09041934
+#define MQUEUE_MAGIC		0x19800202
+/* include/uapi/linux/major.h: TTY_MAJOR, TTYAUX_MAJOR (/dev/tty, console, ptmx), UNIX98_PTY_SLAVE_MAJOR + 8 */
+#define TTY_MAJOR		4
+#define TTYAUX_MAJOR		5
+#define PTY_SLAVE_MAJOR_FIRST	136
+#define PTY_SLAVE_MAJOR_LAST	143
+#define MINORBITS		20	/* include/linux/kdev_t.h: a dev_t is major << 20 | minor */
+/* include/linux/socket.h, include/linux/net.h, include/uapi/linux/in.h */
+#define AF_UNIX			1
+#define AF_INET			2
+#define AF_NETLINK		16
+#define AF_INET6		10
+#define SOCK_STREAM		1
+#define SOCK_DGRAM		2
+#define SOCK_SEQPACKET		5
+#define IPPROTO_TCP		6
+#define IPPROTO_UDP		17
+#define IPPROTO_UDPLITE		136
+#define IPPROTO_MPTCP		262
+
+/* socket_kind - an fd kind from a socket's family, type and protocol */
+static __always_inline __u8 socket_kind(struct socket *sock)
+{
+	struct sock *sk = BPF_CORE_READ(sock, sk);
+	__u16 family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	__u16 type = BPF_CORE_READ(sk, sk_type);
+	__u16 protocol;
+
+	switch (family) {
+	case AF_UNIX:
+		if (type == SOCK_STREAM)
+			return FD_KIND_UNIX_STREAM;
+		if (type == SOCK_DGRAM)
+			return FD_KIND_UNIX_DGRAM;
+		return type == SOCK_SEQPACKET ? FD_KIND_UNIX_SEQPACKET : FD_KIND_SOCKET;
+	case AF_INET:
+	case AF_INET6:
+		protocol = BPF_CORE_READ(sk, sk_protocol);
+		if (protocol == IPPROTO_TCP || protocol == IPPROTO_MPTCP)
+			return FD_KIND_TCP_SOCKET;
+		if (protocol == IPPROTO_UDP || protocol == IPPROTO_UDPLITE)
+			return FD_KIND_UDP_SOCKET;
+		return FD_KIND_SOCKET;
+	case AF_NETLINK:
+		return FD_KIND_NETLINK;
+	default:
+		return FD_KIND_SOCKET;
+	}
+}
+
+/* an anonymous inode's name, NUL-padded, compared 8 bytes at a time */
+union anon_name {
+	char c[16];
+	__u64 w[2];
+};
+
+/* NAME_IS - is @name (union anon_name) the string @literal (of under 16 bytes)? Folded to two compares */
+#define NAME_IS(name, literal)								\
+	((name).w[0] == ((union anon_name){ .c = literal }).w[0] &&			\
+	 (name).w[1] == ((union anon_name){ .c = literal }).w[1])
+
+/*
+ * anon_inode_kind - an anonymous inode's kind from its name: the one
+ * anon_inode_getfile() gave its dentry ("[eventfd]"; inotify's has no
+ * brackets). io_uring's own inode has the same file system and name.
+ */
+static __always_inline __u8 anon_inode_kind(struct file *f)
+{
+	const unsigned char *p = BPF_CORE_READ(f, f_path.dentry, d_name.name);
+	union anon_name name = {};
+
+	/* the longest name looked for, "[eventpoll]", has 11 characters: one cut to them is no other */
+	if (bpf_probe_read_kernel_str(name.c, 12, p) <= 0)
+		return FD_KIND_OTHER;
+	if (NAME_IS(name, "[eventfd]"))
+		return FD_KIND_EVENTFD;
+	if (NAME_IS(name, "[eventpoll]"))
+		return FD_KIND_EPOLL;
+	if (NAME_IS(name, "[timerfd]"))
+		return FD_KIND_TIMERFD;
+	if (NAME_IS(name, "[signalfd]"))
+		return FD_KIND_SIGNALFD;
+	if (NAME_IS(name, "inotify"))
+		return FD_KIND_INOTIFY;
+	if (NAME_IS(name, "[io_uring]"))
+		return FD_KIND_IO_URING;
+	return FD_KIND_OTHER;
+}
+
+/*
+ * file_kind - what @f is. The mode's type first: an anonymous inode has
+ * none before v6.15 and S_IFREG since ("anon_inode: use a proper mode
+ * internally"), so its file system tells it, as it tells a pipe from a
+ * FIFO (both S_IFIFO) and a message queue from a file (both S_IFREG).
+ */
+static __always_inline __u8 file_kind(struct file *f)
+{
+	struct inode *inode = BPF_CORE_READ(f, f_inode);
+	__u16 mode = BPF_CORE_READ(inode, i_mode);
+	unsigned long magic = BPF_CORE_READ(inode, i_sb, s_magic);
+	__u32 major;
+
+	switch (mode & S_IFMT) {
+	case S_IFSOCK:
+		return socket_kind(BPF_CORE_READ(f, private_data));
+	case S_IFIFO:
+		return magic == PIPEFS_MAGIC ? FD_KIND_PIPE : FD_KIND_FIFO;
+	case S_IFBLK:
+		return FD_KIND_BLOCK_DEVICE;
+	case S_IFCHR:
+		major = BPF_CORE_READ(inode, i_rdev) >> MINORBITS;
+		if (major == TTY_MAJOR || major == TTYAUX_MAJOR ||
+		    (major >= PTY_SLAVE_MAJOR_FIRST && major <= PTY_SLAVE_MAJOR_LAST))
+			return FD_KIND_TTY;
+		return FD_KIND_CHAR_DEVICE;
+	}
+	if (magic == ANON_INODE_FS_MAGIC)
+		return anon_inode_kind(f);
+	if (magic == MQUEUE_MAGIC)
+		return FD_KIND_MQUEUE;
+	return FD_KIND_FILE;
+}
+
+/*
+ * fd_kind_now - what fd @fd of current is, when syscall @nr takes one as its
+ * first argument (enum fd_kind; FD_KIND_UNKNOWN when it takes none):
+ * looked up while the syscall runs, so it is the file the syscall holds,
+ * whatever becomes of the fd after, and however long before the attach it
+ * was opened.
+ */
+static __always_inline __u8 fd_kind_now(__s64 nr, __u64 fd)
+{
+	struct task_struct *curr = bpf_get_current_task_btf();
+	struct fdtable *fdt;
+	struct file **fds, *f = NULL;
+
+	if (nr < 0 || nr >= WP_MAX_SYSCALLS || !(fd_syscalls[(__u64)nr / 64] & (1ull << ((__u64)nr % 64))))
+		return FD_KIND_UNKNOWN;
+	fdt = BPF_CORE_READ(curr, files, fdt);
+	if (fd >= BPF_CORE_READ(fdt, max_fds))
+		return FD_KIND_CLOSED;
+	fds = BPF_CORE_READ(fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), fds + fd) || !f)
+		return FD_KIND_CLOSED;
+	return file_kind(f);
+}
+
+/*
  * emit_block - attach mode: tracked @prev leaves its CPU asleep; current is
  * still @prev. Its syscall state is not created here (it is made at a
  * syscall entry): a task without one made no syscall since it was tracked.
@@ -722,11 +885,13 @@ static __always_inline void emit_block(struct task_struct *prev)
 	e = event_reserve(WP_EV_BLOCK);
 	if (!e)
 		return;
+	e->block.fd_kind = FD_KIND_UNKNOWN;
 	if (ts && ts->nr >= 0) {
 		e->block.nr = ts->nr;
 		e->block.arg = ts->arg;
 		e->block.arg2 = ts->arg2;
 		e->block.since_ns = ts->since_ns;
+		e->block.fd_kind = fd_kind_now(ts->nr, ts->arg);
 	} else {
 		e->block.nr = -1;
 		e->block.arg = 0;
@@ -734,7 +899,7 @@ static __always_inline void emit_block(struct task_struct *prev)
 		e->block.since_ns = 0;
 	}
 	e->block.flags = syscall_phases ? 0 : WP_BLOCK_UNTIMED;
-	e->block.__pad = 0;
+	__builtin_memset(e->block.__pad, 0, sizeof(e->block.__pad));
 	event_submit(e);
 }
 
@@ -829,6 +994,7 @@ static __always_inline void emit_waker(struct task_struct *p)
 				w->since_ns = ts->since_ns;
 				w->arg = ts->arg;
 				w->arg2 = ts->arg2;
+				w->fd_kind = fd_kind_now(ts->nr, ts->arg);
 			}
 		}
 		if (class != WP_WAKER_SYSCALL)
@@ -1961,6 +2127,12 @@ static __always_inline __u16 lean_waker_context(void)
 	return 0;
 }
 
+/* lean_nr - a syscall number as a wp_lean_names keeps it: one past 16 bits is out of any table, and stays so */
+static __always_inline __s16 lean_nr(long nr)
+{
+	return nr < 0x7fff ? (__s16)nr : 0x7fff;
+}
+
 /*
  * lean_waker - attach mode: who runs this waking, into @n, and a name
  * record for a waker of no tracked process. @context is
@@ -1975,6 +2147,7 @@ static __always_inline void lean_waker(struct wp_lean_names *n, __u16 context)
 	__s32 vec;
 
 	n->waker_nr = -1;
+	n->waker_fd_kind = FD_KIND_UNKNOWN;
 	n->waker_arg = 0;
 	n->waker_arg2 = 0;
 	n->seen &= ~WP_SEEN_RAISED;
@@ -1996,7 +2169,8 @@ static __always_inline void lean_waker(struct wp_lean_names *n, __u16 context)
 		lean_name_waker(curr);
 	} else if (syscall_from_regs(curr, &sc)) {
 		n->waker_class = WP_WAKER_SYSCALL;
-		n->waker_nr = sc.nr;
+		n->waker_nr = lean_nr(sc.nr);
+		n->waker_fd_kind = fd_kind_now(sc.nr, sc.arg);
 		n->waker_arg = sc.arg;
 		n->waker_arg2 = sc.arg2;
 	} else {
@@ -2011,11 +2185,13 @@ static __always_inline void lean_wait(struct task_struct *prev, struct wp_lean_n
 
 	n->seen |= WP_SEEN_WAIT;
 	if (syscall_from_regs(prev, &sc)) {
-		n->wait_nr = sc.nr;
+		n->wait_nr = lean_nr(sc.nr);
+		n->wait_fd_kind = fd_kind_now(sc.nr, sc.arg);
 		n->wait_arg = sc.arg;
 		n->wait_arg2 = sc.arg2;
 	} else {
 		n->wait_nr = -1;
+		n->wait_fd_kind = FD_KIND_UNKNOWN;
 		n->wait_arg = 0;
 		n->wait_arg2 = 0;
 	}

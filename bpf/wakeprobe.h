@@ -166,6 +166,42 @@ struct wp_fork {
 };
 
 /*
+ * What an fd is, as the BPF side finds it in the files of the task whose
+ * syscall takes it, at that syscall's waking or sleep (wp_waker.fd_kind,
+ * wp_block.fd_kind, wp_lean_names): from the file's inode mode and file
+ * system, a socket's family and type, an anonymous inode's name. Only the
+ * syscalls whose first argument is an fd are looked at (fd_syscalls[]).
+ * The numbers are a recording's too (its FD_KIND answers): new kinds go
+ * last.
+ */
+enum fd_kind {
+	FD_KIND_UNKNOWN,	/* not looked at: no fd syscall, or a recording older than the lookup */
+	FD_KIND_EVENTFD,
+	FD_KIND_PIPE,
+	FD_KIND_UNIX_STREAM,
+	FD_KIND_TCP_SOCKET,
+	FD_KIND_UDP_SOCKET,
+	FD_KIND_SOCKET,		/* another family or protocol: packet, vsock, raw, ... */
+	FD_KIND_EPOLL,
+	FD_KIND_TIMERFD,
+	FD_KIND_SIGNALFD,
+	FD_KIND_FILE,		/* a regular file or a directory */
+	FD_KIND_OTHER,		/* another anonymous inode or pseudo file (pidfd, perf, bpf, ...) */
+	FD_KIND_UNIX_DGRAM,
+	FD_KIND_UNIX_SEQPACKET,
+	FD_KIND_NETLINK,
+	FD_KIND_FIFO,		/* a named pipe */
+	FD_KIND_INOTIFY,
+	FD_KIND_MQUEUE,		/* a POSIX message queue */
+	FD_KIND_IO_URING,
+	FD_KIND_TTY,
+	FD_KIND_BLOCK_DEVICE,
+	FD_KIND_CHAR_DEVICE,
+	FD_KIND_CLOSED,		/* no file at that fd when the syscall woke or slept */
+	NR_FD_KINDS,
+};
+
+/*
  * Who ran the waking of a tracked task (attach mode), as sched_waking finds
  * it. In interrupt context the current task only happens to be there: the
  * waker is the innermost interrupt, softirq or timer the BPF side saw enter
@@ -190,7 +226,10 @@ enum wp_waker_class {
 struct wp_waker {
 	__u32 wakee_pid;
 	__u8 waker_class;	/* enum wp_waker_class */
-	__u8 irq_kind;		/* IRQ, SOFTIRQ, TIMER: enum wp_irq_kind of that context */
+	union {
+		__u8 irq_kind;	/* IRQ, SOFTIRQ, TIMER: enum wp_irq_kind of that context */
+		__u8 fd_kind;	/* SYSCALL: enum fd_kind of its first argument, if it takes an fd */
+	};
 	__u16 flags;		/* WP_WAKER_* */
 	__s32 nr;		/* SYSCALL: the syscall; IRQ: the irq or vector; SOFTIRQ: the vector; else -1 */
 	__u32 waker_tgid;	/* current's tgid */
@@ -233,7 +272,8 @@ struct wp_block {
 	__u64 arg2;
 	__u64 since_ns;		/* the syscall's entry; 0 with nr -1, or untimed */
 	__u32 flags;		/* WP_BLOCK_* */
-	__u32 __pad;
+	__u8 fd_kind;		/* enum fd_kind of arg, if the syscall takes an fd */
+	__u8 __pad[3];
 };
 
 /*
@@ -317,8 +357,18 @@ struct wp_lean_names {
 	__u64 wait_arg;		/* the wait's, when WP_SEEN_WAIT and wait_nr >= 0 */
 	__u32 waker_arg2;
 	__u32 wait_arg2;
-	__s32 waker_nr;		/* SYSCALL: the syscall; else -1 */
-	__s32 wait_nr;		/* -1: it slept outside a syscall, or its sleep was not seen */
+	/*
+	 * Each number with the kind of the fd that is its first argument
+	 * (enum fd_kind; 0 when it takes none). Before format version 11 the
+	 * numbers were 32 bits: a -1 reads as -1 and kind 0xff, a syscall as
+	 * itself and kind 0.
+	 */
+	__s16 waker_nr;		/* SYSCALL: the syscall; else -1 */
+	__u8 waker_fd_kind;
+	__u8 __pad0;
+	__s16 wait_nr;		/* -1: it slept outside a syscall, or its sleep was not seen */
+	__u8 wait_fd_kind;
+	__u8 __pad1;
 	/*
 	 * WP_SEEN_IDLE: the CPU the task last ran on was idle at its sched_waking,
 	 * and left idle this many ns after it, plus one; WP_IDLE_EXIT_UNSEEN: idle,

@@ -97,7 +97,7 @@ static enum fd_kind stub_fd_kind(uint32_t tgid, int fd, void *ctx)
 	case PIPE_W:
 		return FD_KIND_PIPE;
 	case SOCK:
-		return FD_KIND_UNIX_SOCKET;
+		return FD_KIND_UNIX_STREAM;
 	case EPFD:
 		return FD_KIND_EPOLL;
 	default:
@@ -579,7 +579,7 @@ ParameterizedTestParameters(attach, every_mechanism_family_is_named_from_both_en
 		  FUTEX_WAIT_PRIVATE, "futex 0x7f12a0 wake -> wait", MECH_FUTEX, 0 },
 		{ WP_WAKER_SYSCALL, SYS_write, EFD, 0, SYS_read, EFD, 0, "eventfd write -> read", MECH_EVENTFD, 2 },
 		{ WP_WAKER_SYSCALL, SYS_write, PIPE_W, 0, SYS_read, PIPE_R, 0, "pipe write -> read", MECH_PIPE, 2 },
-		{ WP_WAKER_SYSCALL, SYS_sendto, SOCK, 0, SYS_recvfrom, SOCK, 0, "unix socket send -> recv",
+		{ WP_WAKER_SYSCALL, SYS_sendto, SOCK, 0, SYS_recvfrom, SOCK, 0, "unix stream socket send -> recv",
 		  MECH_UNIX_SOCKET, 2 },
 		{ WP_WAKER_SYSCALL, SYS_write, EFD, 0, SYS_epoll_wait, EPFD, 0, "eventfd write -> epoll wait",
 		  MECH_EPOLL, 2 },

@@ -104,16 +104,33 @@ static void name(struct attach_analysis *a, uint64_t t, uint32_t cpu, uint32_t t
 	put(a, with_next_tgid(with_next_comm(ev_switch(t, cpu, 0, tid, 0, 0), comm), tgid));
 }
 
-/* wakeup - @wakee sleeps in read(@fd) at @t, WAKER's write(@fd) wakes it, it runs and its read returns */
-static void wakeup(struct attach_analysis *a, uint64_t t, uint32_t tgid, uint32_t wakee, int fd)
+/*
+ * wakeup_of_kind - @wakee sleeps in read(@fd) at @t, WAKER's write(@fd)
+ * wakes it, it runs and its read returns; the records say the fd is of
+ * @kind, as the kernel side finds it (FD_KIND_UNKNOWN: they do not say)
+ */
+static void wakeup_of_kind(struct attach_analysis *a, uint64_t t, uint32_t tgid, uint32_t wakee, int fd,
+			   enum fd_kind kind)
 {
+	struct wp_event blk = ev_block(t, WAKEE_CPU, wakee, SYS_read, (uint64_t)fd, 0, t - 500);
+	struct wp_event waker = ev_waker_syscall(t + 10000, WAKER_CPU, WAKER, tgid, wakee, SYS_write, (uint64_t)fd,
+						 0, t + 9700);
+
+	blk.block.fd_kind = kind;
+	waker.waker.fd_kind = kind;
 	put(a, ev_switch(t, WAKEE_CPU, wakee, 0, 1, 0));
-	put(a, ev_block(t, WAKEE_CPU, wakee, SYS_read, (uint64_t)fd, 0, t - 500));
-	put(a, ev_waker_syscall(t + 10000, WAKER_CPU, WAKER, tgid, wakee, SYS_write, (uint64_t)fd, 0, t + 9700));
+	put(a, blk);
+	put(a, waker);
 	put(a, ev_waking(t + 10000, WAKER_CPU, WAKER, wakee, WAKEE_CPU, t + 100));
 	put(a, ev_wakeup(t + 10800, WAKEE_CPU, 0, wakee, WAKEE_CPU));
 	name(a, t + 14000, WAKEE_CPU, wakee, tgid, "consumer");
 	put(a, ev_sys_exit(t + 14700, WAKEE_CPU, wakee, SYS_read, 8));
+}
+
+/* wakeup - wakeup_of_kind() with records that do not say what the fd is (a recording of format 10) */
+static void wakeup(struct attach_analysis *a, uint64_t t, uint32_t tgid, uint32_t wakee, int fd)
+{
+	wakeup_of_kind(a, t, tgid, wakee, fd, FD_KIND_UNKNOWN);
 }
 
 /* ---------------------------------------------------------------- records in */
@@ -143,92 +160,32 @@ Test(attach_analysis, every_record_is_seen_as_it_arrives_and_taken_by_the_engine
 	attach_analysis__free(a);
 }
 
-/* the waker's fd is asked at its WAKER record, before the wakeup is paired: the process may be gone by then */
-Test(attach_analysis, a_wakers_fd_is_looked_up_as_its_record_arrives)
+/* the kernel's records say what the fd was: the callback, an older recording's answers, is not asked */
+Test(attach_analysis, a_kind_the_records_carry_names_the_fd_and_nothing_is_asked)
 {
 	struct attach_analysis_opts o = { .fd_kind = fd_kind, .fd_kind_ctx = &seen };
 	struct attach_analysis *a = analysis(&o);
 
-	put(a, ev_waker_syscall(T0, WAKER_CPU, WAKER, PROC, WAKEE, SYS_write, 9, 0, T0 - 300));
-	cr_assert_eq(seen.nr_lookups, 1);
-	cr_assert_eq(seen.lookups[0].tgid, PROC);
-	cr_assert_eq(seen.lookups[0].fd, 9);
-	cr_assert_eq(seen.lookups[0].after_events, 1, "asked right as the record came");
-	/* no fd: a futex, a thread outside a syscall, an interrupt */
-	put(a, ev_waker_syscall(T0 + 100, WAKER_CPU, WAKER, PROC, WAKEE, SYS_futex, 0x7f0000, 1, T0));
-	put(a, ev_waker_named(T0 + 200, WAKER_CPU, WAKER, PROC, WAKEE, WP_WAKER_TRACKED, "producer"));
-	put(a, ev_waker_irq(T0 + 300, WAKER_CPU, 0, WAKEE, WP_WAKER_IRQ, WP_IRQ_HARD, 24, T0 + 250, "eth0"));
-	cr_assert_eq(seen.nr_lookups, 1);
-	attach_analysis__free(a);
-}
-
-Test(attach_analysis, a_sleeps_fd_is_looked_up_once_its_threads_process_is_known)
-{
-	struct attach_analysis_opts o = { .fd_kind = fd_kind, .fd_kind_ctx = &seen };
-	struct attach_analysis *a = analysis(&o);
-
-	/* a BLOCK names the thread alone: with no record yet of its process, nothing is asked */
-	put(a, ev_block(T0, WAKEE_CPU, WAKEE, SYS_read, 4, 0, T0 - 100));
+	name(a, T0 - 1000, WAKER_CPU, WAKER, PROC, "producer");
+	wakeup_of_kind(a, T0, PROC, WAKEE, 7, FD_KIND_UNIX_SEQPACKET);
+	attach_analysis__advance(a, T0 + SPAN, 0);
+	cr_assert_eq(seen.nr_results, 1);
 	cr_assert_eq(seen.nr_lookups, 0);
-	/* a switch-in names its process */
-	name(a, T0 + 1000, WAKEE_CPU, WAKEE, PROC, "consumer");
-	put(a, ev_block(T0 + 2000, WAKEE_CPU, WAKEE, SYS_read, 4, 0, T0 + 1900));
-	cr_assert_eq(seen.nr_lookups, 1);
-	cr_assert_eq(seen.lookups[0].tgid, PROC);
-	cr_assert_eq(seen.lookups[0].fd, 4);
-	/* so does a WAKER record, of the thread that runs it */
-	put(a, ev_waker_syscall(T0 + 3000, WAKER_CPU, OTHER, 8000, WAKEE, SYS_futex, 0x7f0000, 1, T0));
-	put(a, ev_block(T0 + 4000, WAKER_CPU, OTHER, SYS_write, 6, 0, T0 + 3900));
-	cr_assert_eq(seen.nr_lookups, 2);
-	cr_assert_eq(seen.lookups[1].tgid, 8000);
-	cr_assert_eq(seen.lookups[1].fd, 6);
-	/* a sleep in a syscall that takes no fd, or outside any syscall, asks nothing */
-	put(a, ev_block(T0 + 5000, WAKEE_CPU, WAKEE, SYS_futex, 0x7f0000, 0, T0 + 4900));
-	put(a, ev_block(T0 + 6000, WAKEE_CPU, WAKEE, -1, 0, 0, 0));
-	cr_assert_eq(seen.nr_lookups, 2);
+	cr_assert_str_eq(seen.results[0].mechanism, "unix seqpacket socket write -> read");
 	attach_analysis__free(a);
 }
 
-/* the threads' processes are kept by tid modulo 4096: a tid that takes another's slot makes it unknown again */
-Test(attach_analysis, a_thread_whose_slot_another_took_is_unknown_again)
-{
-	struct attach_analysis_opts o = { .fd_kind = fd_kind, .fd_kind_ctx = &seen };
-	struct attach_analysis *a = analysis(&o);
-
-	name(a, T0, WAKEE_CPU, WAKEE, PROC, "consumer");
-	name(a, T0 + 100, WAKER_CPU, WAKEE + 4096, 9000, "other");
-	put(a, ev_block(T0 + 200, WAKEE_CPU, WAKEE, SYS_read, 4, 0, T0 + 150));
-	cr_assert_eq(seen.nr_lookups, 0);
-	put(a, ev_block(T0 + 300, WAKER_CPU, WAKEE + 4096, SYS_read, 5, 0, T0 + 250));
-	cr_assert_eq(seen.nr_lookups, 1);
-	cr_assert_eq(seen.lookups[0].tgid, 9000);
-	cr_assert_eq(seen.lookups[0].fd, 5);
-	attach_analysis__free(a);
-}
-
-/* with no callback, /proc is asked: this process stands for the traced one, and its eventfd is real */
-Test(attach_analysis, without_a_callback_an_fd_is_named_by_proc)
+/* records that do not say, with nothing to ask: each fd goes by its number */
+Test(attach_analysis, without_a_callback_an_fd_the_records_do_not_name_goes_by_its_number)
 {
 	struct attach_analysis_opts o = { .fd_kind = NULL };
 	struct attach_analysis *a = analysis(&o);
-	int efd = eventfd(0, EFD_CLOEXEC), pipe_fds[2];
-	uint32_t self = (uint32_t)getpid();
 
-	cr_assert_geq(efd, 0);
-	cr_assert_eq(pipe(pipe_fds), 0);
-	name(a, T0 - 1000, WAKER_CPU, WAKER, self, "producer");
-	wakeup(a, T0, self, WAKEE, efd);
-	wakeup(a, T0 + SPAN, self, WAKEE, pipe_fds[0]);
-	attach_analysis__advance(a, T0 + 2 * SPAN, 0);
-	cr_assert_eq(seen.nr_results, 2);
-	cr_assert_eq(seen.results[0].waker.fd_kind, FD_KIND_EVENTFD);
-	cr_assert_eq(seen.results[0].wait.fd_kind, FD_KIND_EVENTFD);
-	cr_assert_str_eq(seen.results[0].mechanism, "eventfd write -> read");
-	cr_assert_eq(seen.results[1].wait.fd_kind, FD_KIND_PIPE);
-	cr_assert_str_eq(seen.results[1].mechanism, "pipe write -> read");
-	close(efd);
-	close(pipe_fds[0]);
-	close(pipe_fds[1]);
+	name(a, T0 - 1000, WAKER_CPU, WAKER, PROC, "producer");
+	wakeup(a, T0, PROC, WAKEE, 7);
+	attach_analysis__advance(a, T0 + SPAN, 0);
+	cr_assert_eq(seen.nr_results, 1);
+	cr_assert_str_eq(seen.results[0].mechanism, "fd 7 write -> read", "one fd at both ends, named once");
 	attach_analysis__free(a);
 }
 

@@ -40,11 +40,16 @@ TestSuite(attach_recording);
 
 /* ---------------------------------------------------------------- a live run, recorded */
 
-/* the test process stands for the traced one: its fds are real, and /proc answers for them */
+/*
+ * The test process stands for the traced one, its fds real. The kernel
+ * side says what each is in its records; a run as format 10 made it
+ * (@asks_proc) has them answered as /proc did then, by a lookup.
+ */
 struct live {
 	uint32_t tgid;
 	int efd;
 	int pipe_fds[2];
+	bool asks_proc;
 	char *argv[4];
 	struct attach_session_opts targets;
 	struct attach_session_result res;
@@ -71,9 +76,24 @@ static void live_init(struct live *l)
 	l->res.trace_start_ns = T0 - 5000;
 }
 
+/* kind_of - what @fd of @l is: the eventfd, or a pipe's end */
+static enum fd_kind kind_of(const struct live *l, int fd)
+{
+	return fd == l->efd ? FD_KIND_EVENTFD : FD_KIND_PIPE;
+}
+
+/* proc_lookup - a format 10 run's lookup, as /proc answered it for the live fds */
+static enum fd_kind proc_lookup(uint32_t tgid, int fd, void *ctx)
+{
+	const struct live *l = ctx;
+
+	return tgid == l->tgid && (fd == l->efd || fd == l->pipe_fds[0]) ? kind_of(l, fd) : FD_KIND_UNKNOWN;
+}
+
 /* one wakeup: @wakee sleeps in read(@fd) at @t, WAKER's write(@fd) wakes it, it runs and returns */
 static void wakeup(struct attach_analysis *a, const struct live *l, uint64_t t, uint32_t wakee, int fd)
 {
+	uint8_t kind = l->asks_proc ? FD_KIND_UNKNOWN : kind_of(l, fd);
 	struct wp_event evs[] = {
 		ev_switch(t, WAKEE_CPU, wakee, 0, 1, 0),
 		ev_block(t, WAKEE_CPU, wakee, SYS_read, (uint64_t)fd, 0, t - 500),
@@ -84,6 +104,8 @@ static void wakeup(struct attach_analysis *a, const struct live *l, uint64_t t, 
 		ev_sys_exit(t + 14700 + (t / SPAN % 7) * 300, WAKEE_CPU, wakee, SYS_read, 8),
 	};
 
+	evs[1].block.fd_kind = kind;
+	evs[2].waker.fd_kind = kind;
 	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
 		attach_analysis__event(a, &evs[i]);
 }
@@ -146,7 +168,9 @@ static char *record_run(struct live *l, struct buf *file)
 	struct wp_event name_waker = with_next_tgid(with_next_comm(ev_switch(T0 - 2000, WAKER_CPU, 0, WAKER, 0, 0),
 								   "producer"), l->tgid);
 
-	recording_begin(&r, l, file, (struct attach_analysis_opts){ .outliers = 2 });
+	recording_begin(&r, l, file, (struct attach_analysis_opts){ .outliers = 2,
+								    .fd_kind = l->asks_proc ? proc_lookup : NULL,
+								    .fd_kind_ctx = l });
 	attach_analysis__event(r.a, &name_waker);
 	for (uint64_t i = 0; i < WAKEUPS; i++) {
 		uint64_t t = T0 + i * SPAN;
@@ -231,6 +255,27 @@ static size_t first_difference(const char *a, const char *b)
 	return i;
 }
 
+/* drop_records - @file without its records of type @type; how many there were */
+static size_t drop_records(struct buf *file, enum rec_type type)
+{
+	size_t in = REC_FILE_HEADER_SIZE, out = REC_FILE_HEADER_SIZE, dropped = 0;
+
+	while (in < file->len) {
+		struct rec_header h;
+		size_t n;
+
+		memcpy(&h, file->data + in, sizeof(h));
+		n = sizeof(h) + h.length;
+		if (h.type == type)
+			dropped++;
+		else
+			memmove(file->data + out, file->data + in, n), out += n;
+		in += n;
+	}
+	file->len = out;
+	return dropped;
+}
+
 Test(attach_recording, a_recorded_run_replays_into_the_live_report_byte_for_byte)
 {
 	struct live l;
@@ -241,7 +286,8 @@ Test(attach_recording, a_recorded_run_replays_into_the_live_report_byte_for_byte
 
 	live_init(&l);
 	live = record_run(&l, &file);
-	cr_assert(strstr(live, "via eventfd write -> read"), "the live lookups named the eventfd:\n%s", live);
+	cr_assert(strstr(live, "via eventfd write -> read"), "the records named the eventfd:\n%s", live);
+	cr_assert_eq(drop_records(&file, REC_FD_KIND), 0, "nothing was asked");
 	cr_assert(strstr(live, "via pipe write -> read"), "... and the pipe:\n%s", live);
 	cr_assert(strstr(live, "attached to command 'consumer --fast ' (pid 4242, exited with status 0)"), "%s", live);
 	/* what the fds were is the recording's to say now: /proc no longer knows them */
@@ -283,6 +329,8 @@ static char *record_lean_run(struct live *l, struct buf *file)
 		struct wp_event w = ev_lean(end, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, t, t + 2000, 0), n;
 
 		n = ev_lean_names(&w, WP_WAKER_SYSCALL, SYS_write, (uint64_t)l->efd, 0, 1, SYS_read, (uint64_t)l->efd, 0);
+		n.lean_names.waker_fd_kind = FD_KIND_EVENTFD;
+		n.lean_names.wait_fd_kind = FD_KIND_EVENTFD;
 		if (i % 8 == 7) {
 			struct wp_event flight[] = {
 				ev_idle_exit(t + 1500, WAKEE_CPU, t - 3000),
@@ -333,37 +381,32 @@ Test(attach_recording, a_recorded_lean_run_replays_into_the_live_report_byte_for
 	free(file.data);
 }
 
-/* drop_records - @file without its records of type @type; how many there were */
-static size_t drop_records(struct buf *file, enum rec_type type)
-{
-	size_t in = REC_FILE_HEADER_SIZE, out = REC_FILE_HEADER_SIZE, dropped = 0;
-
-	while (in < file->len) {
-		struct rec_header h;
-		size_t n;
-
-		memcpy(&h, file->data + in, sizeof(h));
-		n = sizeof(h) + h.length;
-		if (h.type == type)
-			dropped++;
-		else
-			memmove(file->data + out, file->data + in, n), out += n;
-		in += n;
-	}
-	file->len = out;
-	return dropped;
-}
-
-/* Without its FD_KIND records the same file names no fd: the replay used the recorded answers, nothing else. */
+/*
+ * A run whose records do not say what an fd is (format 10) replays as it
+ * ran from the answers its lookups wrote; without its FD_KIND records the
+ * same file names no fd: the replay used the recorded answers, nothing else.
+ */
 Test(attach_recording, the_replay_answers_the_fd_lookups_from_the_recording)
 {
 	struct live l;
-	struct buf file = { 0 };
+	struct buf file = { 0 }, copy;
 	char msg[512] = "", *live, *replayed;
 	uint64_t unanswered = 0;
 
 	live_init(&l);
+	l.asks_proc = true;
 	live = record_run(&l, &file);
+	cr_assert(strstr(live, "via eventfd write -> read"), "the lookups named the eventfd:\n%s", live);
+	copy.len = file.len;
+	copy.data = malloc(file.len);
+	cr_assert_not_null(copy.data);
+	memcpy(copy.data, file.data, file.len);
+	replayed = replay_report(copy.data, copy.len, NULL, 0, &unanswered, msg, sizeof(msg));
+	cr_assert_not_null(replayed, "%s", msg);
+	cr_assert_str_eq(replayed, live);
+	cr_assert_eq(unanswered, 0, "every lookup of the replay found the live answer");
+	free(replayed);
+	free(copy.data);
 	cr_assert_geq(drop_records(&file, REC_FD_KIND), WAKEUPS, "a lookup or more per wakeup was written");
 	replayed = replay_report(file.data, file.len, NULL, 0, &unanswered, msg, sizeof(msg));
 	cr_assert_not_null(replayed, "%s", msg);

@@ -132,11 +132,32 @@ ParameterizedTestParameters(mechanism, fd_mechanisms)
 		{ SYS_write, SYS_read, FD_KIND_EVENTFD, "eventfd write -> read", MECH_EVENTFD },
 		{ SYS_write, SYS_read, FD_KIND_PIPE, "pipe write -> read", MECH_PIPE },
 		{ SYS_writev, SYS_readv, FD_KIND_PIPE, "pipe write -> read", MECH_PIPE },
-		{ SYS_sendto, SYS_recvfrom, FD_KIND_UNIX_SOCKET, "unix socket send -> recv", MECH_UNIX_SOCKET },
+		{ SYS_sendto, SYS_recvfrom, FD_KIND_UNIX_STREAM, "unix stream socket send -> recv", MECH_UNIX_SOCKET },
 		{ SYS_sendmsg, SYS_recvmsg, FD_KIND_TCP_SOCKET, "tcp socket send -> recv", MECH_SOCKET },
-		{ SYS_connect, SYS_accept4, FD_KIND_UNIX_SOCKET, "unix socket connect -> accept", MECH_UNIX_SOCKET },
+		{ SYS_connect, SYS_accept4, FD_KIND_UNIX_STREAM, "unix stream socket connect -> accept",
+		  MECH_UNIX_SOCKET },
 		{ SYS_close, SYS_read, FD_KIND_PIPE, "pipe close -> read", MECH_PIPE },
 		{ SYS_read, SYS_write, FD_KIND_PIPE, "pipe read -> write", MECH_PIPE },
+		/* every other kind the kernel side tells */
+		{ SYS_write, SYS_read, FD_KIND_FIFO, "fifo write -> read", MECH_PIPE },
+		{ SYS_sendto, SYS_recvfrom, FD_KIND_UNIX_DGRAM, "unix dgram socket send -> recv", MECH_UNIX_SOCKET },
+		{ SYS_write, SYS_read, FD_KIND_UNIX_SEQPACKET, "unix seqpacket socket write -> read",
+		  MECH_UNIX_SOCKET },
+		{ SYS_sendto, SYS_recvfrom, FD_KIND_UDP_SOCKET, "udp socket send -> recv", MECH_SOCKET },
+		{ SYS_sendmsg, SYS_recvmsg, FD_KIND_NETLINK, "netlink socket send -> recv", MECH_SOCKET },
+		{ SYS_sendto, SYS_recvfrom, FD_KIND_SOCKET, "socket send -> recv", MECH_SOCKET },
+		{ SYS_write, SYS_read, FD_KIND_TIMERFD, "timerfd write -> read", MECH_TIMER },
+		{ SYS_write, SYS_read, FD_KIND_SIGNALFD, "signalfd write -> read", MECH_SIGNAL },
+		{ SYS_write, SYS_read, FD_KIND_INOTIFY, "inotify write -> read", MECH_OTHER },
+		{ SYS_mq_timedsend, SYS_mq_timedreceive, FD_KIND_MQUEUE, "mqueue send -> receive", MECH_OTHER },
+		{ SYS_io_uring_enter, SYS_io_uring_enter, FD_KIND_IO_URING, "io_uring io_uring_enter -> io_uring_enter",
+		  MECH_OTHER },
+		{ SYS_write, SYS_read, FD_KIND_TTY, "tty write -> read", MECH_OTHER },
+		{ SYS_fdatasync, SYS_read, FD_KIND_BLOCK_DEVICE, "block device fdatasync -> read", MECH_OTHER },
+		{ SYS_write, SYS_read, FD_KIND_CHAR_DEVICE, "char device write -> read", MECH_OTHER },
+		{ SYS_fsync, SYS_read, FD_KIND_FILE, "file fsync -> read", MECH_OTHER },
+		{ SYS_write, SYS_read, FD_KIND_OTHER, "other write -> read", MECH_OTHER },
+		{ SYS_flock, SYS_flock, FD_KIND_FILE, "file flock -> flock", MECH_OTHER },
 	};
 
 	return cr_make_param_array(struct fd_case, cases, sizeof(cases) / sizeof(cases[0]));
@@ -159,6 +180,19 @@ Test(mechanism, fds_of_unknown_kinds_go_by_their_numbers)
 	/* one end known: the family comes from it */
 	t.fd_kind = FD_KIND_PIPE;
 	assert_named(&w, &t, "fd 5 write -> pipe read", MECH_PIPE);
+}
+
+Test(mechanism, an_fd_the_syscall_found_closed_says_so_with_its_number)
+{
+	struct waker_info w = syscall_waker(SYS_write, 5, 0, FD_KIND_CLOSED);
+	struct wait_info t = wait_in(SYS_read, 7, 0, FD_KIND_PIPE);
+
+	assert_named(&w, &t, "fd 5 (closed) write -> pipe read", MECH_PIPE);
+	w.fd_kind = FD_KIND_PIPE;
+	t.fd_kind = FD_KIND_CLOSED;
+	assert_named(&w, &t, "pipe write -> fd 7 (closed) read", MECH_PIPE);
+	w.fd_kind = FD_KIND_CLOSED;
+	assert_named(&w, &t, "fd 5 (closed) write -> fd 7 (closed) read", MECH_OTHER);
 }
 
 Test(mechanism, a_wakee_in_epoll_is_woken_through_epoll_whatever_made_the_fd_ready)
@@ -270,7 +304,7 @@ Test(mechanism, the_names_of_syscalls_and_fd_kinds)
 	cr_assert_null(mechanism__syscall_name(100000), "no such syscall");
 	cr_assert(mechanism__syscall_takes_fd(SYS_recvmsg));
 	cr_assert_not(mechanism__syscall_takes_fd(SYS_futex));
-	cr_assert_str_eq(fd_kinds__name(FD_KIND_UNIX_SOCKET), "unix socket");
+	cr_assert_str_eq(fd_kinds__name(FD_KIND_UNIX_STREAM), "unix stream socket");
 	cr_assert_str_eq(fd_kinds__name(NR_FD_KINDS), "fd");
 	cr_assert_str_eq(mechanism__family_name(MECH_EPOLL), "epoll");
 

@@ -493,9 +493,12 @@ static void explain_result(struct attach *a, struct attach_result *r)
 
 void attach__name_mechanism(const struct attach_config *cfg, struct attach_result *r)
 {
-	if (cfg->fd_kind && r->waker.cls == WP_WAKER_SYSCALL && mechanism__syscall_takes_fd(r->waker.nr))
+	/* the kernel said what the fd was, since format version 11; an older recording's answers are asked */
+	if (cfg->fd_kind && r->waker.cls == WP_WAKER_SYSCALL && !r->waker.fd_kind &&
+	    mechanism__syscall_takes_fd(r->waker.nr))
 		r->waker.fd_kind = (uint8_t)cfg->fd_kind(r->waker.tgid, (int)r->waker.arg, cfg->fd_kind_ctx);
-	if (cfg->fd_kind && r->wait.known && r->wait.nr >= 0 && mechanism__syscall_takes_fd(r->wait.nr))
+	if (cfg->fd_kind && r->wait.known && r->wait.nr >= 0 && !r->wait.fd_kind &&
+	    mechanism__syscall_takes_fd(r->wait.nr))
 		r->wait.fd_kind = (uint8_t)cfg->fd_kind(r->wakee_tgid, (int)r->wait.arg, cfg->fd_kind_ctx);
 	mechanism__name(&r->waker, &r->wait, r->mechanism, sizeof(r->mechanism));
 	r->family = (uint8_t)mechanism__family(&r->waker, &r->wait);
@@ -649,7 +652,8 @@ static void running(struct attach *a, struct thread *t, uint64_t ts)
 static struct wait_info wait_of(const struct wp_block *blk)
 {
 	return (struct wait_info){ .known = true, .untimed = blk->flags & WP_BLOCK_UNTIMED, .nr = blk->nr,
-				   .arg = blk->arg, .arg2 = blk->arg2, .since_ns = blk->since_ns };
+				   .arg = blk->arg, .arg2 = blk->arg2, .since_ns = blk->since_ns,
+				   .fd_kind = blk->nr >= 0 ? blk->fd_kind : FD_KIND_UNKNOWN };
 }
 
 /* sleep_half - one half of a sleep of @t: its BLOCK (@blk), or its sleeping switch-out (@blk NULL) */
@@ -710,7 +714,10 @@ static bool take_waker(struct attach *a, const struct wp_event *e, struct waker_
 	}
 	k = &c->waker;
 	w->cls = k->waker_class;
-	w->irq_kind = k->irq_kind;
+	if (k->waker_class == WP_WAKER_SYSCALL)
+		w->fd_kind = k->fd_kind;
+	else
+		w->irq_kind = k->irq_kind;
 	w->nr = k->nr;
 	w->tgid = k->waker_tgid;
 	w->since_ns = k->since_ns;

@@ -4,8 +4,6 @@
 #include "attach_analysis.h"
 #include "mechanism.h"
 
-#define TGIDS	4096	/* rows of tgid_of[]: direct-mapped by tid */
-
 /* tap - the tap's hook @hook with @args, if the run has a tap that has it */
 #define tap(a, hook, ...)							\
 	do {									\
@@ -13,21 +11,13 @@
 			(a)->opts.tap->hook((a)->opts.tap_ctx, __VA_ARGS__);	\
 	} while (0)
 
-static enum fd_kind fd_kind(struct attach_analysis *a, uint32_t tgid, int fd)
-{
-	enum fd_kind kind;
-
-	if (a->opts.fd_kind)
-		kind = a->opts.fd_kind(tgid, fd, a->opts.fd_kind_ctx);
-	else
-		kind = fd_kinds__cached_now(&a->fds, (pid_t)tgid, fd);
-	tap(a, fd_kind, tgid, fd, kind);
-	return kind;
-}
-
 static enum fd_kind engine_fd_kind(uint32_t tgid, int fd, void *ctx)
 {
-	return fd_kind(ctx, tgid, fd);
+	struct attach_analysis *a = ctx;
+	enum fd_kind kind = a->opts.fd_kind(tgid, fd, a->opts.fd_kind_ctx);
+
+	tap(a, fd_kind, tgid, fd, kind);
+	return kind;
 }
 
 static void on_result(const struct attach_result *r, void *ctx)
@@ -50,12 +40,15 @@ static void on_result(const struct attach_result *r, void *ctx)
 struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *o)
 {
 	struct attach_analysis *a = calloc(1, sizeof(*a));
-	struct attach_config cfg = { .fd_kind = engine_fd_kind };
+	struct attach_config cfg = { 0 };
 
 	if (!a)
 		return NULL;
 	a->opts = *o;
-	cfg.fd_kind_ctx = a;
+	if (o->fd_kind) {
+		cfg.fd_kind = engine_fd_kind;
+		cfg.fd_kind_ctx = a;
+	}
 	a->agg = attach_aggregate__new();
 	if (o->lean)
 		a->lean = attach_lean__new(&cfg, on_result, a);
@@ -79,32 +72,6 @@ void attach_analysis__free(struct attach_analysis *a)
 	free(a);
 }
 
-static void note_tgid(struct attach_analysis *a, uint32_t tid, uint32_t tgid)
-{
-	uint32_t *slot = a->tgid_of[tid % TGIDS];
-
-	slot[0] = tid;
-	slot[1] = tgid;
-}
-
-static uint32_t tgid_of(const struct attach_analysis *a, uint32_t tid)
-{
-	const uint32_t *slot = a->tgid_of[tid % TGIDS];
-
-	return slot[0] == tid ? slot[1] : 0;
-}
-
-/*
- * look_up_fd_early - what an fd is, asked as its record arrives: the engine
- * asks when it pairs the wakeup, a little later, and by then a process that
- * has just exited has no /proc to ask. The cache answers it then.
- */
-static void look_up_fd_early(struct attach_analysis *a, uint32_t tgid, int64_t nr, uint64_t fd)
-{
-	if (tgid && mechanism__syscall_takes_fd(nr))
-		fd_kind(a, tgid, (int)fd);
-}
-
 void attach_analysis__begin(struct attach_analysis *a, const struct attach_session_opts *targets,
 			    const struct attach_session_result *res)
 {
@@ -114,27 +81,10 @@ void attach_analysis__begin(struct attach_analysis *a, const struct attach_sessi
 /* take_event - @e into the engine, or lean mode's pairing */
 static void take_event(struct attach_analysis *a, const struct wp_event *e)
 {
-	if (a->lean) {
+	if (a->lean)
 		attach_lean__add_event(a->lean, e);
-		return;
-	}
-	switch (e->type) {
-	case WP_EV_SWITCH:
-		if (e->sw.next_tgid)
-			note_tgid(a, e->sw.next_tid, e->sw.next_tgid);
-		break;
-	case WP_EV_WAKER:
-		note_tgid(a, e->tid, e->waker.waker_tgid);
-		if (e->waker.waker_class == WP_WAKER_SYSCALL)
-			look_up_fd_early(a, e->waker.waker_tgid, e->waker.nr, e->waker.arg);
-		break;
-	case WP_EV_BLOCK:
-		look_up_fd_early(a, tgid_of(a, e->tid), e->block.nr, e->block.arg);
-		break;
-	default:
-		break;
-	}
-	attach__add_event(a->engine, e);
+	else
+		attach__add_event(a->engine, e);
 }
 
 void attach_analysis__event(struct attach_analysis *a, const struct wp_event *e)

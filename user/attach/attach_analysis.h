@@ -5,9 +5,9 @@
  * a traced thread, the aggregate and the engine's counters come out.
  *
  * It owns the engine (attach.h) and the aggregate (attach_aggregate.h),
- * narrows the wakeups to --tid, and answers the engine's question of what
- * an fd is: by default from /proc, looked up as soon as a record names the
- * fd (a process that exits takes its /proc with it), through a cache.
+ * and narrows the wakeups to --tid. What an fd is the kernel records say;
+ * a recording older than that (format version 10 and before) holds the
+ * answers its run read from /proc, and its replay hands them in (fd_kind).
  *
  * A live run and a replay of its recording feed it the same calls. A tap
  * sees each input once the analysis has taken it in: a recording writes
@@ -44,7 +44,7 @@ struct attach_analysis_opts {
 	uint64_t outlier_threshold_ns;
 	const int32_t *tids;		/* --tid: only these wakees are analysed; none: all */
 	uint32_t nr_tids;
-	/* what an fd is; NULL: ask /proc now, through the cache */
+	/* what an fd is, for records that do not say (an older recording's answers); NULL: unknown */
 	attach_fd_kind_fn fd_kind;
 	void *fd_kind_ctx;
 	/* sees every wakeup the aggregate takes (those --tid lets through) */
@@ -66,9 +66,6 @@ struct attach_analysis {
 	struct attach_lean *lean;	/* instead of the engine, with opts.lean */
 	struct attach_aggregate *agg;
 	uint64_t tids_left_out;		/* wakeups of threads --tid did not name */
-	struct fd_kinds_cache fds;
-	/* a thread's process, from the records that name both: a BLOCK names only the thread */
-	uint32_t tgid_of[4096][2];
 };
 
 /* attach_analysis__new - an analysis as @o asks; NULL when out of memory */

@@ -242,6 +242,7 @@ static void name_from_both_ends(struct attach_lean *l, const struct wp_lean *r, 
 	}
 	if (w->cls == WP_WAKER_SYSCALL) {
 		w->nr = names->waker_nr;
+		w->fd_kind = names->waker_fd_kind;
 		w->arg = names->waker_arg;
 		w->arg2 = names->waker_arg2;
 		w->untimed = true;
@@ -258,6 +259,7 @@ static void name_from_both_ends(struct attach_lean *l, const struct wp_lean *r, 
 		res->wait.nr = names->wait_nr;
 		res->wait.arg = names->wait_nr >= 0 ? names->wait_arg : 0;
 		res->wait.arg2 = names->wait_nr >= 0 ? names->wait_arg2 : 0;
+		res->wait.fd_kind = names->wait_nr >= 0 ? names->wait_fd_kind : FD_KIND_UNKNOWN;
 	}
 	res->wait.untimed = res->wait.known;
 	/* the idle of the CPU it last ran on, with the flight recorder's idle program */

@@ -142,6 +142,17 @@ static const struct syscall_word syscall_words[] = {
 	{ SYS_madvise, "madvise", false },
 	{ SYS_ioctl, "ioctl", true },
 	{ SYS_io_uring_enter, "io_uring_enter", true },
+	{ SYS_fsync, "fsync", true },
+	{ SYS_fdatasync, "fdatasync", true },
+	{ SYS_sync_file_range, "sync_file_range", true },
+	{ SYS_flock, "flock", true },
+	{ SYS_fcntl, "fcntl", true },
+	{ SYS_sendfile, "sendfile", true },
+	{ SYS_tee, "tee", true },
+	{ SYS_vmsplice, "vmsplice", true },
+	{ SYS_mq_timedsend, "send", true },
+	{ SYS_mq_timedreceive, "receive", true },
+	{ SYS_mq_notify, "mq_notify", true },
 };
 
 static const struct syscall_word *syscall_word(int64_t nr)
@@ -268,10 +279,17 @@ uint32_t mechanism__waker_id(const struct waker_info *w)
 	}
 }
 
-/* fd_object - what an fd of @kind is called at one end: its kind, or its number when that is unknown */
+/*
+ * fd_object - what an fd of @kind is called at one end: its kind; its
+ * number when that is unknown; and "(closed)" when the syscall found no
+ * file there
+ */
 static void fd_object(uint8_t kind, uint64_t fd, struct end *end)
 {
-	if (kind != FD_KIND_UNKNOWN && kind < NR_FD_KINDS) {
+	if (kind == FD_KIND_CLOSED) {
+		snprintf(end->object, sizeof(end->object), "fd %d (closed)", (int)fd);
+		snprintf(end->kind, sizeof(end->kind), "fd (closed)");
+	} else if (kind != FD_KIND_UNKNOWN && kind < NR_FD_KINDS) {
 		snprintf(end->object, sizeof(end->object), "%s", fd_kinds__name(kind));
 		snprintf(end->kind, sizeof(end->kind), "%s", fd_kinds__name(kind));
 	} else {
@@ -565,11 +583,15 @@ static enum mech_family fd_family(uint8_t kind)
 	case FD_KIND_EVENTFD:
 		return MECH_EVENTFD;
 	case FD_KIND_PIPE:
+	case FD_KIND_FIFO:
 		return MECH_PIPE;
-	case FD_KIND_UNIX_SOCKET:
+	case FD_KIND_UNIX_STREAM:
+	case FD_KIND_UNIX_DGRAM:
+	case FD_KIND_UNIX_SEQPACKET:
 		return MECH_UNIX_SOCKET;
 	case FD_KIND_TCP_SOCKET:
 	case FD_KIND_UDP_SOCKET:
+	case FD_KIND_NETLINK:
 	case FD_KIND_SOCKET:
 		return MECH_SOCKET;
 	case FD_KIND_EPOLL:
@@ -580,8 +602,15 @@ static enum mech_family fd_family(uint8_t kind)
 		return MECH_SIGNAL;
 	case FD_KIND_FILE:
 	case FD_KIND_OTHER:
+	case FD_KIND_INOTIFY:
+	case FD_KIND_MQUEUE:
+	case FD_KIND_IO_URING:
+	case FD_KIND_TTY:
+	case FD_KIND_BLOCK_DEVICE:
+	case FD_KIND_CHAR_DEVICE:
 		return MECH_OTHER;
 	default:
+		/* unknown, or closed: the other end may tell */
 		return MECH_UNKNOWN;
 	}
 }

@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include "collector.h"
 #include "lean_adapt.h"
+#include "mechanism.h"
 #include "steal_clock.h"
 #include "wakeprobe.skel.h"
 
@@ -198,6 +199,16 @@ void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall
 			wanted[list->nr[i]] |= end;
 }
 
+/* set_fd_syscalls - attach mode names the fd of the syscalls that take one, in the kernel, as it finds it */
+static void set_fd_syscalls(struct wakeprobe_bpf *skel)
+{
+	int nr;
+
+	for (nr = 0; nr < WP_MAX_SYSCALLS; nr++)
+		if (mechanism__syscall_takes_fd(nr))
+			skel->rodata->fd_syscalls[nr / 64] |= 1ull << (nr % 64);
+}
+
 void collector__set_mode(struct wakeprobe_bpf *skel, bool attach, bool lean)
 {
 	struct bpf_program *prog;
@@ -217,6 +228,8 @@ void collector__set_mode(struct wakeprobe_bpf *skel, bool attach, bool lean)
 	 */
 	bpf_program__set_autoload(skel->progs.handle_softirq_raise, attach);
 	bpf_program__set_autoattach(skel->progs.handle_softirq_raise, false);
+	if (attach)
+		set_fd_syscalls(skel);
 	if (lean) {
 		bpf_program__set_autoload(skel->progs.handle_sched_process_fork, true);
 		return;

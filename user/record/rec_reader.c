@@ -98,6 +98,12 @@ static bool syscall_list_ok(const struct syscall_list *list)
 	return true;
 }
 
+/* fd_kind_ok - an fd kind a record of @r's version may carry: since version 11 any, before none */
+static bool fd_kind_ok(const struct rec_reader *r, uint8_t kind)
+{
+	return r->version < 11 ? kind == FD_KIND_UNKNOWN : kind < NR_FD_KINDS;
+}
+
 /*
  * check_event - the fields later code indexes with or switches on. What
  * the fields mean is the merger's business; what they may index is ours.
@@ -123,6 +129,10 @@ static const char *check_event(const struct rec_reader *r, const struct wp_event
 			if (e->lean_names.waker_class >= WP_WAKER_CLASS_MAX ||
 			    e->lean_names.seen & ~(WP_SEEN_WAIT | WP_SEEN_IDLE | (r->version < 10 ? 0 : WP_SEEN_RAISED)))
 				return "waker class out of range";
+			/* before version 11 a syscall number had the fd kind's byte, a -1's high bytes */
+			if ((e->lean_names.waker_nr >= 0 && !fd_kind_ok(r, e->lean_names.waker_fd_kind)) ||
+			    (e->lean_names.wait_nr >= 0 && !fd_kind_ok(r, e->lean_names.wait_fd_kind)))
+				return "fd kind out of range";
 		} else if (!(e->lean.flags & WP_LEAN_NAME) &&
 			   (e->lean.waking_cpu >= WP_MAX_CPUS || e->lean.wakeup_cpu >= WP_MAX_CPUS ||
 			    e->lean.target_cpu >= WP_MAX_CPUS)) {
@@ -143,9 +153,15 @@ static const char *check_event(const struct rec_reader *r, const struct wp_event
 			return "interrupt kind out of range";
 		break;
 	case WP_EV_WAKER:
-		if (e->waker.waker_class < WP_WAKER_SYSCALL || e->waker.waker_class >= WP_WAKER_CLASS_MAX ||
-		    e->waker.irq_kind > WP_IRQ_CALL_FUNC)
+		if (e->waker.waker_class < WP_WAKER_SYSCALL || e->waker.waker_class >= WP_WAKER_CLASS_MAX)
 			return "waker class out of range";
+		if (e->waker.waker_class == WP_WAKER_SYSCALL ? !fd_kind_ok(r, e->waker.fd_kind) :
+							       e->waker.irq_kind > WP_IRQ_CALL_FUNC)
+			return "waker's irq or fd kind out of range";
+		break;
+	case WP_EV_BLOCK:
+		if (e->block.nr >= 0 && !fd_kind_ok(r, e->block.fd_kind))
+			return "fd kind out of range";
 		break;
 	default:
 		break;

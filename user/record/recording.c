@@ -46,8 +46,16 @@ _Static_assert(offsetof(struct rec_attach_end, lean) == 560 && offsetof(struct r
 _Static_assert(offsetof(struct rec_run_begin, flags) == 412, "RUN_BEGIN's flags where docs/recording.md says");
 _Static_assert(offsetof(struct rec_run_end, lean) == 776 && offsetof(struct rec_run_end, lean_adaptive) == 203,
 	       "RUN_END's lean tail and flag where docs/recording.md says");
-/* version 10 has version 9's layouts: it adds an ATTACH_BEGIN flag (REC_ATTACH_SOFTIRQS) */
-_Static_assert(REC_VERSION == 10, "a new version needs its layouts here and in rec_reader.c");
+/*
+ * version 10 has version 9's layouts: it adds an ATTACH_BEGIN flag
+ * (REC_ATTACH_SOFTIRQS); version 11 has them too, and EVENTs that say
+ * what an fd is (rec_reader.c's fd_kind_ok())
+ */
+_Static_assert(REC_VERSION == 11, "a new version needs its layouts here and in rec_reader.c");
+_Static_assert(offsetof(struct wp_waker, fd_kind) == offsetof(struct wp_waker, irq_kind) &&
+		       offsetof(struct wp_block, fd_kind) == 36 && offsetof(struct wp_lean_names, waker_fd_kind) == 26 &&
+		       offsetof(struct wp_lean_names, wait_fd_kind) == 30,
+	       "version 11's fd kinds where docs/recording.md says");
 
 /* versions 2 and 3 ended RUN_END and ATTACH_END before the steal; version 1's RUN_END had 12 drop counters */
 #define REC_V8_ATTACH_END_SIZE	offsetof(struct rec_attach_end, descendants)

@@ -14,7 +14,11 @@
  * the first in older files, where the BPF side left it unset. It also
  * brought the WP_EV_STEAL event. Version 7 did the same for wp_waker.flags,
  * wp_block.flags and syscalls_untimed in ATTACH_BEGIN: an attach run that
- * named its syscalls from the registers, without timing them.
+ * named its syscalls from the registers, without timing them. Version 11
+ * made the kernel say what an fd is: wp_waker.fd_kind (irq_kind's byte for
+ * a syscall waker), wp_block.fd_kind (padding before) and the fd kinds of
+ * wp_lean_names, whose syscall numbers became 16 bits; an older run's
+ * answers from /proc are still its FD_KIND records.
  * Integers are little-endian (x86, arm64): a big-endian reader sees a
  * version it does not know. The magic's CR LF and ^Z catch a copy that
  * mangled line ends.
@@ -33,7 +37,7 @@
 #include "wakeprobe.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
-#define REC_VERSION		10		/* what this wakeprobe writes */
+#define REC_VERSION		11		/* what this wakeprobe writes */
 #define REC_OLDEST_VERSION	1		/* the oldest it still reads */
 #define REC_FILE_HEADER_SIZE	16
 #define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
