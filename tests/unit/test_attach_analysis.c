@@ -189,6 +189,25 @@ Test(attach_analysis, without_a_callback_an_fd_the_records_do_not_name_goes_by_i
 	attach_analysis__free(a);
 }
 
+/* --pid: the targets' own wakeups are counted apart from their descendants' */
+Test(attach_analysis, the_wakeups_of_the_targets_own_threads_are_counted_apart)
+{
+	static const int32_t pids[] = { 6000, PROC };
+	struct attach_session_opts targets = { .pids = pids, .nr_pids = 2 };
+	struct attach_session_result res = { 0 };
+	struct attach_analysis_opts o = { .fd_kind = fd_kind, .fd_kind_ctx = &seen };
+	struct attach_analysis *a = analysis(&o);
+
+	attach_analysis__begin(a, &targets, &res);
+	name(a, T0 - 1000, WAKER_CPU, WAKER, PROC, "producer");
+	wakeup(a, T0, PROC, WAKEE, 7);
+	wakeup(a, T0 + SPAN, 8000, OTHER, 7);
+	attach_analysis__advance(a, T0 + 2 * SPAN, 0);
+	cr_assert_eq(a->agg->wakeups, 2);
+	cr_assert_eq(a->target_wakeups, 1, "the one of PROC's thread, not the descendant's");
+	attach_analysis__free(a);
+}
+
 /* ---------------------------------------------------------------- results out */
 
 Test(attach_analysis, tid_keeps_the_wakeups_of_the_threads_it_names_and_counts_the_others)

@@ -369,6 +369,31 @@ Test(text_attach, the_targets_descendants_are_named_with_them)
 		  "them\n"), "%s", text);
 }
 
+/* a server's master, asleep while the workers it forked before the attach work: said so, with the split */
+Test(text_attach, a_target_never_woken_while_its_descendants_worked_is_said_to_be)
+{
+	static int32_t pids[] = { RUN_PROC };
+
+	run.targets.pids = pids;
+	run.targets.nr_pids = 1;
+	run.run.descendants = 2;
+	run.report.target_wakeups = 0;
+	report(&run.report);
+	cr_assert(has_line(text, "             of them 0 of the target's own threads, 7 of the 2 processes descending "
+			   "from it"), "%s", text);
+	cr_assert(has_line(text, "             the target was never woken: it slept or ran the whole run while its "
+			   "descendants worked"), "%s", text);
+	/* woken too: the split alone */
+	run.report.target_wakeups = 3;
+	report(&run.report);
+	cr_assert(has_line(text, "             of them 3 of the target's own threads, 4 of the 2 processes descending "
+			   "from it"), "%s", text);
+	cr_assert_null(strstr(text, "never woken"), "%s", text);
+	/* without descendants, nothing to tell apart */
+	run.run.descendants = 0;
+	cr_assert_null(strstr(report(&run.report), "of them 3"), "%s", text);
+}
+
 Test(text_attach, what_was_lost_late_or_forgotten_is_said_with_a_warning_for_drops)
 {
 	char threads[160];

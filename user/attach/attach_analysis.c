@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* attach_analysis.c - attach mode's records in, its wakeups and tables out */
 #include <stdlib.h>
+#include <string.h>
 #include "attach_analysis.h"
 #include "mechanism.h"
 
@@ -33,6 +34,9 @@ static void on_result(const struct attach_result *r, void *ctx)
 		return;
 	}
 	attach_aggregate__add(a->agg, r);
+	for (i = 0; i < a->nr_targets; i++)
+		if ((uint32_t)a->targets[i] == r->wakee_tgid)
+			a->target_wakeups++;
 	if (o->on_result)
 		o->on_result(r, o->on_result_ctx);
 }
@@ -75,6 +79,9 @@ void attach_analysis__free(struct attach_analysis *a)
 void attach_analysis__begin(struct attach_analysis *a, const struct attach_session_opts *targets,
 			    const struct attach_session_result *res)
 {
+	a->nr_targets = targets->nr_pids < ATTACH_ANALYSIS_MAX_TARGETS ? targets->nr_pids :
+									   ATTACH_ANALYSIS_MAX_TARGETS;
+	memcpy(a->targets, targets->pids, a->nr_targets * sizeof(a->targets[0]));
 	tap(a, begin, targets, res);
 }
 

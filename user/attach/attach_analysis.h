@@ -60,12 +60,19 @@ struct attach_analysis_opts {
 	void *tap_ctx;
 };
 
+/* --pid targets the analysis tells apart from their descendants: as many as a recording keeps */
+#define ATTACH_ANALYSIS_MAX_TARGETS	64
+
 struct attach_analysis {
 	struct attach_analysis_opts opts;
 	struct attach *engine;
 	struct attach_lean *lean;	/* instead of the engine, with opts.lean */
 	struct attach_aggregate *agg;
 	uint64_t tids_left_out;		/* wakeups of threads --tid did not name */
+	/* --pid: the targets themselves, of their descendants; the wakeups of their own threads */
+	int32_t targets[ATTACH_ANALYSIS_MAX_TARGETS];
+	uint32_t nr_targets;
+	uint64_t target_wakeups;
 };
 
 /* attach_analysis__new - an analysis as @o asks; NULL when out of memory */
@@ -96,6 +103,7 @@ struct attach_report {
 	const int32_t *tids;			/* --tid: only these wakees are in the tables; none: all */
 	uint32_t nr_tids;
 	uint64_t tids_left_out;			/* wakeups of other threads */
+	uint64_t target_wakeups;		/* --pid: of the wakeups, those of the targets' own threads */
 	uint32_t pairs;				/* --pairs: rows of the pairs table */
 	enum attach_order order;		/* --order: of the pairs and the futex words */
 };

@@ -106,6 +106,7 @@ void mode__attach_report(const struct wp_options *o, const struct attach_session
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,
 		.tids_left_out = a->tids_left_out,
+		.target_wakeups = a->target_wakeups,
 		.pairs = o->pairs,
 		.order = o->order_by_cost ? ATTACH_ORDER_COST : ATTACH_ORDER_COUNT,
 	};

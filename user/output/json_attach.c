@@ -160,6 +160,8 @@ static void write_wakeups(struct json_writer *w, const struct attach_report *r)
 	json_writer__begin_object(w);
 	json_writer__put_uint(w, "total", g->wakeups);
 	json_writer__put_uint_if(w, "tids_left_out", r->nr_tids, r->tids_left_out);
+	/* --pid: the targets' own, apart from their descendants' */
+	json_writer__put_uint_if(w, "of_targets", r->targets->nr_pids, r->target_wakeups);
 	json_writer__key(w, "by_class");
 	json_writer__begin_object(w);
 	for (cls = 0; cls < WP_WAKER_CLASS_MAX; cls++)

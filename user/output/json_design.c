@@ -188,6 +188,7 @@ static void write_attach(struct json_writer *w, const struct design_run *r)
 		.counters = attach_analysis__counters(r->analysis),
 		.agg = r->analysis->agg,
 		.tids_left_out = r->analysis->tids_left_out,
+		.target_wakeups = r->analysis->target_wakeups,
 		.order = ATTACH_ORDER_COUNT,
 	};
 

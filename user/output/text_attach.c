@@ -60,6 +60,29 @@ static void print_targets(FILE *out, const struct attach_report *r)
 	fprintf(out, "\n");
 }
 
+/*
+ * print_targets_own - --pid of processes that had forked before the attach
+ * (a server's master and its workers): how many wakeups were the targets'
+ * own and how many their descendants', and a word when the targets were
+ * never woken while their descendants were
+ */
+static void print_targets_own(FILE *out, const struct attach_report *r)
+{
+	const struct attach_session_opts *t = r->targets;
+	uint64_t wakeups = r->agg->wakeups;
+
+	if (!t->nr_pids || !r->run->descendants || !wakeups)
+		return;
+	fprintf(out, "             of them %" PRIu64 " of the target%s own threads, %" PRIu64 " of the %" PRIu32
+		" process%s descending from %s\n", r->target_wakeups, t->nr_pids > 1 ? "s'" : "'s",
+		wakeups - r->target_wakeups, r->run->descendants, r->run->descendants > 1 ? "es" : "",
+		t->nr_pids > 1 ? "them" : "it");
+	if (!r->target_wakeups)
+		fprintf(out, "             %s never woken: %s slept or ran the whole run while %s worked\n",
+			t->nr_pids > 1 ? "the targets were" : "the target was", t->nr_pids > 1 ? "they" : "it",
+			r->run->descendants > 1 ? "its descendants" : "its descendant");
+}
+
 static const char *how_it_ended(const struct attach_session_result *run, const struct attach_session_opts *t,
 				char *buf, size_t len)
 {
@@ -139,6 +162,7 @@ static void print_summary(FILE *out, const struct attach_report *r)
 	if (g->by_class[0])
 		fprintf(out, "             %10" PRIu64 "  no waker recorded (its waking was not traced)\n",
 			g->by_class[0]);
+	print_targets_own(out, r);
 	fprintf(out, "  complete   %" PRIu64 " (in the tables below)", g->complete);
 	for (l = 0; l < NR_LABELS; l++)
 		if (l != LABEL_COMPLETE && g->by_label[l])
