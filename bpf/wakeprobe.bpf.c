@@ -2127,6 +2127,97 @@ static __always_inline __u16 lean_waker_context(void)
 	return 0;
 }
 
+/*
+ * Shared futexes. A futex word in a shared mapping of a file is one lock
+ * to every process that maps it, wherever each maps it: the kernel keys it
+ * by the file's inode and the word's offset in the file (get_futex_key()),
+ * a private one by the process's mm and the address. Lean attach mode says
+ * so once per word and process: at the first wait or wake on it that is
+ * not FUTEX_PRIVATE_FLAG's, it looks the address up among the process's
+ * mappings, and a shared file mapping brings a WP_LEAN_FUTEX_KEY record.
+ */
+#define SYS_FUTEX_WAKE		454	/* x86-64, v6.7+: futex2 calls, with their own flags */
+#define SYS_FUTEX_WAIT		455
+#define FUTEX_PRIVATE_FLAG	128	/* include/uapi/linux/futex.h */
+#define VM_SHARED		0x00000008	/* include/linux/mm.h */
+#define PAGE_SHIFT_X86		12
+
+struct futex_word {
+	__u32 tgid;
+	__u32 __pad;
+	__u64 addr;
+};
+
+/* the words looked up already, shared or not: each is looked up once (again once the LRU let it go) */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, WP_FUTEXES_LOOKED_UP);
+	__type(key, struct futex_word);
+	__type(value, __u8);
+} futexes_looked_up SEC(".maps");
+
+struct futex_mapping {
+	__u64 addr;
+	__u64 ino;
+	__u64 offset;
+	__u32 dev;
+	__u32 shared;
+};
+
+/* futex_mapping_of - bpf_find_vma()'s callback: is @vma a shared mapping of a file, and where in it is the word */
+static long futex_mapping_of(struct task_struct *task, struct vm_area_struct *vma, void *data)
+{
+	struct futex_mapping *m = data;
+	struct file *file = BPF_CORE_READ(vma, vm_file);
+	struct inode *inode;
+
+	if (!file || !(BPF_CORE_READ(vma, vm_flags) & VM_SHARED))
+		return 0;
+	inode = BPF_CORE_READ(file, f_inode);
+	m->ino = BPF_CORE_READ(inode, i_ino);
+	m->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	m->offset = (BPF_CORE_READ(vma, vm_pgoff) << PAGE_SHIFT_X86) + (m->addr - BPF_CORE_READ(vma, vm_start));
+	m->shared = 1;
+	return 0;
+}
+
+/*
+ * lean_futex_key - attach mode: current, of a tracked process, waits or
+ * wakes in futex call @nr (@op, futex(2)'s) on the word at @addr: the key
+ * record of a shared word the first time it is met
+ */
+static __always_inline void lean_futex_key(__s64 nr, __u64 addr, __u64 op)
+{
+	struct futex_word w = { .tgid = current_tgid(), .addr = addr };
+	struct futex_mapping m = { .addr = addr };
+	struct wp_event *e;
+	__u8 one = 1;
+
+	if (!attach_mode || !(nr == SYS_FUTEX ? !(op & FUTEX_PRIVATE_FLAG) : nr == SYS_FUTEX_WAIT || nr == SYS_FUTEX_WAKE))
+		return;
+	if (bpf_map_lookup_elem(&futexes_looked_up, &w))
+		return;
+	/* its mm's lock taken: another time */
+	if (bpf_find_vma(bpf_get_current_task_btf(), addr, futex_mapping_of, &m, 0))
+		return;
+	bpf_map_update_elem(&futexes_looked_up, &w, &one, BPF_ANY);
+	if (!m.shared)
+		return;
+	e = ring_reserve(WP_EV_LEAN, bpf_ktime_get_ns());
+	if (!e)
+		return;
+	e->lean.addr = addr;
+	e->lean.key_ino = m.ino;
+	e->lean.key_offset = m.offset;
+	e->lean.pid = w.tgid;
+	e->lean.key_dev = m.dev;
+	e->lean.waking_cpu = 0;
+	e->lean.wakeup_cpu = 0;
+	e->lean.target_cpu = 0;
+	e->lean.flags = WP_LEAN_NAME | WP_LEAN_FUTEX_KEY;
+	event_submit(e);
+}
+
 /* lean_nr - a syscall number as a wp_lean_names keeps it: one past 16 bits is out of any table, and stays so */
 static __always_inline __s16 lean_nr(long nr)
 {
@@ -2173,6 +2264,7 @@ static __always_inline void lean_waker(struct wp_lean_names *n, __u16 context)
 		n->waker_fd_kind = fd_kind_now(sc.nr, sc.arg);
 		n->waker_arg = sc.arg;
 		n->waker_arg2 = sc.arg2;
+		lean_futex_key(sc.nr, sc.arg, sc.arg2);
 	} else {
 		n->waker_class = WP_WAKER_TRACKED;
 	}
@@ -2189,6 +2281,7 @@ static __always_inline void lean_wait(struct task_struct *prev, struct wp_lean_n
 		n->wait_fd_kind = fd_kind_now(sc.nr, sc.arg);
 		n->wait_arg = sc.arg;
 		n->wait_arg2 = sc.arg2;
+		lean_futex_key(sc.nr, sc.arg, sc.arg2);
 	} else {
 		n->wait_nr = -1;
 		n->wait_fd_kind = FD_KIND_UNKNOWN;

@@ -329,9 +329,24 @@ struct wp_lean {
 			__u32 tgid;
 			__u32 __pad;
 		};
+		/*
+		 * WP_LEAN_NAME | WP_LEAN_FUTEX_KEY: the futex word at addr in
+		 * process pid lies in a shared mapping of a file (a file in
+		 * /dev/shm, shared anonymous memory's shmem): the kernel keys
+		 * it by that inode and the word's place in the file, one lock
+		 * for every process that maps it (get_futex_key())
+		 */
+		struct {
+			__u64 addr;
+			__u64 key_ino;		/* the inode's number, on the device key_dev */
+			__u64 key_offset;	/* the word's byte offset in the file */
+		};
 	};
-	__u32 pid;		/* the wakee; WP_LEAN_NAME: the task named */
-	__u32 waker_tid;	/* current at sched_waking: the waker, or the task an interrupt came in on */
+	__u32 pid;		/* the wakee; WP_LEAN_NAME: the task named; WP_LEAN_FUTEX_KEY: the process */
+	union {
+		__u32 waker_tid;	/* current at sched_waking: the waker, or the task an interrupt came in on */
+		__u32 key_dev;		/* WP_LEAN_FUTEX_KEY: the inode's device (its super block's s_dev) */
+	};
 	__u16 waking_cpu;
 	__u16 wakeup_cpu;	/* where sched_wakeup ran: the target's own for a queued wake */
 	__u16 target_cpu;	/* where sched_wakeup placed it */
@@ -406,6 +421,10 @@ struct wp_lean_names {
 #define WP_LEAN_RESUME_SEEN	(1 << 10)
 /* WP_LEAN_NAME: the task's last switch-out, in TASK_DEAD: it ended (a name record has no flight count) */
 #define WP_LEAN_ENDED		(1 << 11)
+/* with WP_LEAN_NAME: not a name, the key of a shared futex (wp_lean's addr, key_*) */
+#define WP_LEAN_FUTEX_KEY	(1 << 12)
+/* the futex words of tracked processes whose mapping lean mode looked up, at most (an LRU) */
+#define WP_FUTEXES_LOOKED_UP	4096
 /*
  * A slow wakeup's flight records (--threshold-us): how many of its CPU's
  * switches and idle transitions were copied into the ring just before this

@@ -288,6 +288,52 @@ Test(attach_lean, the_names_written_with_a_wakeup_name_its_mechanism_from_both_e
 	cr_assert_eq(attach_lean__counters(lean)->unpaired_wakers, 0);
 }
 
+/* ev_futex_key - the BPF side's key of the shared futex word at @addr of process @tgid */
+static struct wp_event ev_futex_key(uint64_t ts, uint32_t tgid, uint64_t addr, uint64_t ino, uint64_t offset)
+{
+	struct wp_event e = { .ts_ns = ts, .type = WP_EV_LEAN, .cpu = WAKER_CPU };
+
+	e.lean.addr = addr;
+	e.lean.key_ino = ino;
+	e.lean.key_offset = offset;
+	e.lean.pid = tgid;
+	e.lean.key_dev = 0x2d;
+	e.lean.flags = WP_LEAN_NAME | WP_LEAN_FUTEX_KEY;
+	return e;
+}
+
+/*
+ * A process-shared semaphore: two processes map the same file at their
+ * own addresses. Each word's key names the one lock, so a wake in one
+ * process and the wait it ends in the other are one object; a word no key
+ * came for stays its process's address.
+ */
+Test(attach_lean, a_shared_futex_is_named_by_the_file_and_offset_the_kernel_keys_it_by)
+{
+	const uint64_t waker_addr = 0x7f11000040ull, wakee_addr = 0x7f22000040ull;
+
+	add(ev_lean_name(T0 - 900, WAKER_CPU, OUTSIDER, OUTSIDER, "poster", WP_LEAN_TRACKED));
+	add(ev_lean_name(T0 - 800, WAKEE_CPU, WAKEE, PROC, "waiter", WP_LEAN_TRACKED));
+	add(ev_futex_key(T0 - 500, OUTSIDER, waker_addr, 4711, 0x40));
+	add(ev_futex_key(T0 - 400, PROC, wakee_addr, 4711, 0x40));
+	add_named(ev_lean(T0 + 9000, WAKEE_CPU, 0, WAKEE, OUTSIDER, WAKER_CPU, T0, T0 + 2000, 0), WP_WAKER_SYSCALL,
+		  SYS_futex, waker_addr, FUTEX_WAKE, 1, SYS_futex, wakee_addr, FUTEX_WAIT_BITSET);
+	/* the same address in a process no key came for: private */
+	add_named(ev_lean(T0 + 19000, WAKEE_CPU, 0, WAKEE, OUTSIDER, WAKER_CPU, T0 + 10000, T0 + 12000, 0),
+		  WP_WAKER_SYSCALL, SYS_futex, wakee_addr, FUTEX_WAKE, 1, SYS_futex, wakee_addr, FUTEX_WAIT_BITSET);
+	cr_assert_eq(nr_got, 2, "a key record is no wakeup");
+	cr_assert_eq(attach_lean__counters(lean)->futex_keys, 2);
+	cr_assert(got[0].waker.futex.shared && got[0].wait.futex.shared);
+	cr_assert_eq(got[0].wait.futex.ino, 4711);
+	cr_assert_eq(got[0].wait.futex.offset, 0x40);
+	cr_assert_eq(got[0].wait.futex.dev, 0x2d);
+	cr_assert_str_eq(got[0].mechanism, "futex inode 4711+0x40 wake -> wait_bitset");
+	cr_assert_eq(got[0].family, MECH_FUTEX);
+	cr_assert_not(got[1].waker.futex.shared, "no key came for the waker's process at that address");
+	cr_assert(got[1].wait.futex.shared);
+	cr_assert_str_eq(got[1].mechanism, "futex 0x7f22000040 wake -> futex inode 4711+0x40 wait_bitset");
+}
+
 /*
  * A softirq its waker raised in its own context (a send on loopback): the
  * names record says so, with the vector; the task, a process not traced,

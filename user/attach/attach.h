@@ -140,6 +140,9 @@ struct attach_counters {
 	/* --lean --threshold-us: slow wakeups split by cause from their CPU's flight records, and not for want of memory */
 	uint64_t flight_explained;
 	uint64_t flight_lost;
+	/* lean attach mode: shared futex words whose key the kernel sent, and those a full table left out */
+	uint64_t futex_keys;
+	uint64_t futex_keys_lost;
 };
 
 struct attach;

@@ -25,6 +25,19 @@ struct lean_name {
 	char comm[WP_TASK_COMM_LEN];
 };
 
+/*
+ * The shared futex words' keys (WP_LEAN_FUTEX_KEY), by process and
+ * address, open addressing: twice the words the BPF side looks up at once
+ * (it sends a word's key again after its LRU let the word go)
+ */
+#define LEAN_FUTEX_KEYS	(2 * WP_FUTEXES_LOOKED_UP)
+
+struct lean_futex_key {
+	uint32_t tgid;			/* 0: a free slot */
+	uint64_t addr;
+	struct futex_key key;
+};
+
 struct attach_lean {
 	struct attach_config cfg;
 	attach_result_fn fn;
@@ -36,6 +49,7 @@ struct attach_lean {
 	uint64_t seq;
 	struct lean_name names[LEAN_NAMES];
 	struct lean_flights *flights[WP_MAX_CPUS];	/* made at a CPU's first */
+	struct lean_futex_key futex_keys[LEAN_FUTEX_KEYS];
 };
 
 struct attach_lean *attach_lean__new(const struct attach_config *cfg, attach_result_fn fn, void *ctx)
@@ -156,6 +170,45 @@ static void take_name(struct attach_lean *l, const struct wp_lean *r)
 	n->comm[sizeof(n->comm) - 1] = '\0';
 }
 
+/* futex_key_slot - the slot of word @addr of process @tgid: its own, or the free one where it would go; NULL: full */
+static struct lean_futex_key *futex_key_slot(struct attach_lean *l, uint32_t tgid, uint64_t addr)
+{
+	uint64_t h = (addr ^ ((uint64_t)tgid << 32)) * 0x9e3779b97f4a7c15ull;
+	uint32_t i = (uint32_t)(h >> 40) % LEAN_FUTEX_KEYS;
+
+	for (uint32_t n = 0; n < LEAN_FUTEX_KEYS; n++, i = (i + 1) % LEAN_FUTEX_KEYS) {
+		struct lean_futex_key *k = &l->futex_keys[i];
+
+		if (!k->tgid || (k->tgid == tgid && k->addr == addr))
+			return k;
+	}
+	return NULL;
+}
+
+/* take_futex_key - a shared futex word's key, for the wakeups that wait or wake on it from now on */
+static void take_futex_key(struct attach_lean *l, const struct wp_lean *r)
+{
+	struct lean_futex_key *k = futex_key_slot(l, r->pid, r->addr);
+
+	if (!k) {
+		l->counters.futex_keys_lost++;
+		return;
+	}
+	if (!k->tgid)
+		l->counters.futex_keys++;
+	*k = (struct lean_futex_key){ .tgid = r->pid, .addr = r->addr,
+				      .key = { .shared = true, .dev = r->key_dev, .ino = r->key_ino,
+					       .offset = r->key_offset } };
+}
+
+/* futex_key_of - the key of word @addr of process @tgid, shared, or not (none came) */
+static struct futex_key futex_key_of(struct attach_lean *l, uint32_t tgid, uint64_t addr)
+{
+	struct lean_futex_key *k = futex_key_slot(l, tgid, addr);
+
+	return k && k->tgid ? k->key : (struct futex_key){ 0 };
+}
+
 /* waker_of - who woke it, as far as lean mode knows: the context, and the task's name */
 static void waker_of(const struct attach_lean *l, const struct wp_lean *r, struct waker_info *w)
 {
@@ -233,6 +286,7 @@ static void name_from_both_ends(struct attach_lean *l, const struct wp_lean *r, 
 {
 	struct waker_info *w = &res->waker;
 	struct sample_result *sr = &res->sr;
+	uint64_t addr;
 
 	if (names->waker_class)
 		w->cls = names->waker_class;
@@ -245,6 +299,8 @@ static void name_from_both_ends(struct attach_lean *l, const struct wp_lean *r, 
 		w->fd_kind = names->waker_fd_kind;
 		w->arg = names->waker_arg;
 		w->arg2 = names->waker_arg2;
+		if (mechanism__futex_wake_addr(w, &addr))
+			w->futex = futex_key_of(l, w->tgid, addr);
 		w->untimed = true;
 		sr->notify_nr = w->nr;
 		sr->notify_arg = w->arg;
@@ -260,6 +316,8 @@ static void name_from_both_ends(struct attach_lean *l, const struct wp_lean *r, 
 		res->wait.arg = names->wait_nr >= 0 ? names->wait_arg : 0;
 		res->wait.arg2 = names->wait_nr >= 0 ? names->wait_arg2 : 0;
 		res->wait.fd_kind = names->wait_nr >= 0 ? names->wait_fd_kind : FD_KIND_UNKNOWN;
+		if (mechanism__futex_wait_addr(&res->wait, &addr))
+			res->wait.futex = futex_key_of(l, res->wakee_tgid, addr);
 	}
 	res->wait.untimed = res->wait.known;
 	/* the idle of the CPU it last ran on, with the flight recorder's idle program */
@@ -391,7 +449,9 @@ void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e)
 			l->counters.unpaired_wakers++;
 		l->pending_names = *e;
 		l->has_names = true;
-	} else if (e->lean.flags & WP_LEAN_NAME)
+	} else if ((e->lean.flags & (WP_LEAN_NAME | WP_LEAN_FUTEX_KEY)) == (WP_LEAN_NAME | WP_LEAN_FUTEX_KEY))
+		take_futex_key(l, &e->lean);
+	else if (e->lean.flags & WP_LEAN_NAME)
 		take_name(l, &e->lean);
 	else
 		wakeup_of(l, e);

@@ -298,10 +298,18 @@ static void fd_object(uint8_t kind, uint64_t fd, struct end *end)
 	}
 }
 
-/* futex_object - a futex word as the object of an end */
-static void futex_object(uint64_t addr, struct end *end)
+/*
+ * futex_object - a futex word as the object of an end: by its address in
+ * its process, or a shared one by the file and offset the kernel keys it
+ * by, the same in every process
+ */
+static void futex_object(uint64_t addr, const struct futex_key *key, struct end *end)
 {
-	snprintf(end->object, sizeof(end->object), "futex 0x%" PRIx64, addr);
+	if (key->shared)
+		snprintf(end->object, sizeof(end->object), "futex inode %" PRIu64 "+0x%" PRIx64, key->ino,
+			 key->offset);
+	else
+		snprintf(end->object, sizeof(end->object), "futex 0x%" PRIx64, addr);
 	snprintf(end->kind, sizeof(end->kind), "futex");
 }
 
@@ -330,11 +338,11 @@ static void waker_end(const struct waker_info *w, struct end *end)
 	memset(end, 0, sizeof(*end));
 	switch (w->nr) {
 	case SYS_futex:
-		futex_object(w->arg, end);
+		futex_object(w->arg, &w->futex, end);
 		snprintf(end->verb, sizeof(end->verb), "%s", futex_op_name(w->arg2));
 		return;
 	case SYS_futex_wake:
-		futex_object(w->arg, end);
+		futex_object(w->arg, &w->futex, end);
 		snprintf(end->verb, sizeof(end->verb), "wake");
 		return;
 	case SYS_futex_requeue:
@@ -371,11 +379,11 @@ static void wakee_end(const struct wait_info *wait, struct end *end)
 	}
 	switch (wait->nr) {
 	case SYS_futex:
-		futex_object(wait->arg, end);
+		futex_object(wait->arg, &wait->futex, end);
 		snprintf(end->verb, sizeof(end->verb), "%s", futex_op_name(wait->arg2));
 		return;
 	case SYS_futex_wait:
-		futex_object(wait->arg, end);
+		futex_object(wait->arg, &wait->futex, end);
 		snprintf(end->verb, sizeof(end->verb), "wait");
 		return;
 	case SYS_futex_waitv:

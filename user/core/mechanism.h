@@ -51,6 +51,19 @@ enum mech_family {
 };
 
 /*
+ * futex_key - the kernel's key of a futex word that lies in a shared
+ * mapping of a file (WP_LEAN_FUTEX_KEY): one lock to every process that
+ * maps it, whatever address each has it at. Not shared: the word is keyed
+ * by its process and address.
+ */
+struct futex_key {
+	bool shared;
+	uint32_t dev;			/* the file's device */
+	uint64_t ino;			/* its inode */
+	uint64_t offset;		/* the word's byte offset in the file */
+};
+
+/*
  * The waker, from a WP_EV_WAKER record. cls 0 means no record came with the
  * waking: nothing is known of the waker. tid is the task that was current on
  * the waking CPU: the waker itself, or for an interrupt, softirq or timer
@@ -73,6 +86,7 @@ struct waker_info {
 	uint64_t arg;			/* SYSCALL: its first two arguments */
 	uint64_t arg2;
 	uint64_t timer_fn;		/* TIMER: the hrtimer's function, a kernel text address */
+	struct futex_key futex;		/* SYSCALL, a futex wake on a shared word: its key */
 	char comm[WP_TASK_COMM_LEN];	/* PROCESS, KTHREAD, TRACKED: current's; IRQ: the handler's; SYSCALL: the
 					   thread's, when its switch-in was seen */
 };
@@ -96,6 +110,7 @@ struct wait_info {
 	uint64_t arg;
 	uint64_t arg2;
 	uint64_t since_ns;		/* the syscall's entry, 0 if unknown */
+	struct futex_key futex;		/* a futex wait on a shared word: its key */
 };
 
 /* mechanism__family_name - "futex", "eventfd", ..., "other" */

@@ -133,6 +133,8 @@ static const char *check_event(const struct rec_reader *r, const struct wp_event
 			if ((e->lean_names.waker_nr >= 0 && !fd_kind_ok(r, e->lean_names.waker_fd_kind)) ||
 			    (e->lean_names.wait_nr >= 0 && !fd_kind_ok(r, e->lean_names.wait_fd_kind)))
 				return "fd kind out of range";
+		} else if ((e->lean.flags & WP_LEAN_NAME) && (e->lean.flags & WP_LEAN_FUTEX_KEY) && r->version < 11) {
+			return "a futex key before version 11";
 		} else if (!(e->lean.flags & WP_LEAN_NAME) &&
 			   (e->lean.waking_cpu >= WP_MAX_CPUS || e->lean.wakeup_cpu >= WP_MAX_CPUS ||
 			    e->lean.target_cpu >= WP_MAX_CPUS)) {
