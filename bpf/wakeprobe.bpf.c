@@ -736,35 +736,19 @@ const volatile __u64 fd_syscalls[WP_MAX_SYSCALLS / 64];
 #define IPPROTO_UDPLITE		136
 #define IPPROTO_MPTCP		262
 
-/* socket_kind - an fd kind from a socket's family, type and protocol */
-static __always_inline __u8 socket_kind(struct socket *sock)
-{
-	struct sock *sk = BPF_CORE_READ(sock, sk);
-	__u16 family = BPF_CORE_READ(sk, __sk_common.skc_family);
-	__u16 type = BPF_CORE_READ(sk, sk_type);
-	__u16 protocol;
-
-	switch (family) {
-	case AF_UNIX:
-		if (type == SOCK_STREAM)
-			return FD_KIND_UNIX_STREAM;
-		if (type == SOCK_DGRAM)
-			return FD_KIND_UNIX_DGRAM;
-		return type == SOCK_SEQPACKET ? FD_KIND_UNIX_SEQPACKET : FD_KIND_SOCKET;
-	case AF_INET:
-	case AF_INET6:
-		protocol = BPF_CORE_READ(sk, sk_protocol);
-		if (protocol == IPPROTO_TCP || protocol == IPPROTO_MPTCP)
-			return FD_KIND_TCP_SOCKET;
-		if (protocol == IPPROTO_UDP || protocol == IPPROTO_UDPLITE)
-			return FD_KIND_UDP_SOCKET;
-		return FD_KIND_SOCKET;
-	case AF_NETLINK:
-		return FD_KIND_NETLINK;
-	default:
-		return FD_KIND_SOCKET;
-	}
-}
+/*
+ * What an fd is, read through two chains of pointers: the task's fd table
+ * to the file, the file to its inode, file system, socket or name. Each is
+ * read twice over here, by one body (DEFINE_FD_KIND()) with two readers:
+ * v6.2+ casts each pointer to its kernel type (bpf_rdonly_cast()) and
+ * loads through it inline, as a probe read guards a load; older kernels
+ * take a bpf_probe_read_kernel() call for each, 25 ns apiece on a wakeup's
+ * path (an epoll server's wait is about a dozen of them).
+ */
+#define RD_CAST(p, type)	((type *)bpf_rdonly_cast((void *)(p), bpf_core_type_id_kernel(type)))
+#define RD_INLINE(p, field)	((p)->field)
+#define PR_CAST(p, type)	((type *)(p))
+#define PR_READ(p, field)	BPF_CORE_READ(p, field)
 
 /* an anonymous inode's name, NUL-padded, compared 8 bytes at a time */
 union anon_name {
@@ -782,9 +766,8 @@ union anon_name {
  * anon_inode_getfile() gave its dentry ("[eventfd]"; inotify's has no
  * brackets). io_uring's own inode has the same file system and name.
  */
-static __always_inline __u8 anon_inode_kind(struct file *f)
+static __always_inline __u8 anon_inode_kind(const unsigned char *p)
 {
-	const unsigned char *p = BPF_CORE_READ(f, f_path.dentry, d_name.name);
 	union anon_name name = {};
 
 	/* the longest name looked for, "[eventpoll]", has 11 characters: one cut to them is no other */
@@ -805,39 +788,92 @@ static __always_inline __u8 anon_inode_kind(struct file *f)
 	return FD_KIND_OTHER;
 }
 
-/*
- * file_kind - what @f is. The mode's type first: an anonymous inode has
- * none before v6.15 and S_IFREG since ("anon_inode: use a proper mode
- * internally"), so its file system tells it, as it tells a pipe from a
- * FIFO (both S_IFIFO) and a message queue from a file (both S_IFREG).
- */
-static __always_inline __u8 file_kind(struct file *f)
+/* socket_kind - an fd kind from a socket's family, type and protocol */
+static __always_inline __u8 socket_kind(__u16 family, __u16 type, __u16 protocol)
 {
-	struct inode *inode = BPF_CORE_READ(f, f_inode);
-	__u16 mode = BPF_CORE_READ(inode, i_mode);
-	unsigned long magic = BPF_CORE_READ(inode, i_sb, s_magic);
-	__u32 major;
-
-	switch (mode & S_IFMT) {
-	case S_IFSOCK:
-		return socket_kind(BPF_CORE_READ(f, private_data));
-	case S_IFIFO:
-		return magic == PIPEFS_MAGIC ? FD_KIND_PIPE : FD_KIND_FIFO;
-	case S_IFBLK:
-		return FD_KIND_BLOCK_DEVICE;
-	case S_IFCHR:
-		major = BPF_CORE_READ(inode, i_rdev) >> MINORBITS;
-		if (major == TTY_MAJOR || major == TTYAUX_MAJOR ||
-		    (major >= PTY_SLAVE_MAJOR_FIRST && major <= PTY_SLAVE_MAJOR_LAST))
-			return FD_KIND_TTY;
-		return FD_KIND_CHAR_DEVICE;
+	switch (family) {
+	case AF_UNIX:
+		if (type == SOCK_STREAM)
+			return FD_KIND_UNIX_STREAM;
+		if (type == SOCK_DGRAM)
+			return FD_KIND_UNIX_DGRAM;
+		return type == SOCK_SEQPACKET ? FD_KIND_UNIX_SEQPACKET : FD_KIND_SOCKET;
+	case AF_INET:
+	case AF_INET6:
+		if (protocol == IPPROTO_TCP || protocol == IPPROTO_MPTCP)
+			return FD_KIND_TCP_SOCKET;
+		if (protocol == IPPROTO_UDP || protocol == IPPROTO_UDPLITE)
+			return FD_KIND_UDP_SOCKET;
+		return FD_KIND_SOCKET;
+	case AF_NETLINK:
+		return FD_KIND_NETLINK;
+	default:
+		return FD_KIND_SOCKET;
 	}
-	if (magic == ANON_INODE_FS_MAGIC)
-		return anon_inode_kind(f);
-	if (magic == MQUEUE_MAGIC)
-		return FD_KIND_MQUEUE;
-	return FD_KIND_FILE;
 }
+
+/* tty_major - is @major a terminal's: TTY_MAJOR, TTYAUX_MAJOR, a pseudo-terminal's slave */
+static __always_inline bool tty_major(__u32 major)
+{
+	return major == TTY_MAJOR || major == TTYAUX_MAJOR ||
+	       (major >= PTY_SLAVE_MAJOR_FIRST && major <= PTY_SLAVE_MAJOR_LAST);
+}
+
+/*
+ * DEFINE_FD_KIND - @fn(curr, fd): what fd @fd of task @curr is, its
+ * pointers read with @CAST and @READ (above). The mode's type first: an
+ * anonymous inode has none before v6.15 and S_IFREG since ("anon_inode:
+ * use a proper mode internally"), so its file system tells it, as it
+ * tells a pipe from a FIFO (both S_IFIFO) and a message queue from a file
+ * (both S_IFREG). No file at the fd: FD_KIND_CLOSED.
+ */
+#define DEFINE_FD_KIND(fn, CAST, READ)							\
+static __always_inline __u8 fn(struct task_struct *curr, __u64 fd)			\
+{											\
+	struct files_struct *files = CAST(READ(curr, files), struct files_struct);	\
+	struct fdtable *fdt = CAST(READ(files, fdt), struct fdtable);			\
+	struct file **fds = READ(fdt, fd);						\
+	struct file *f = NULL;								\
+	struct super_block *sb;								\
+	struct dentry *dentry;								\
+	struct inode *inode;								\
+	struct socket *sock;								\
+	struct sock *sk;								\
+	unsigned long magic;								\
+	__u16 mode;									\
+											\
+	if (fd >= READ(fdt, max_fds) || bpf_probe_read_kernel(&f, sizeof(f), fds + fd) || !f) \
+		return FD_KIND_CLOSED;							\
+	f = CAST(f, struct file);							\
+	inode = CAST(READ(f, f_inode), struct inode);					\
+	mode = READ(inode, i_mode);							\
+	sb = CAST(READ(inode, i_sb), struct super_block);				\
+	magic = READ(sb, s_magic);							\
+	switch (mode & S_IFMT) {							\
+	case S_IFSOCK:									\
+		sock = CAST(READ(f, private_data), struct socket);			\
+		sk = CAST(READ(sock, sk), struct sock);					\
+		return socket_kind(READ(sk, __sk_common.skc_family), READ(sk, sk_type),	\
+				   READ(sk, sk_protocol));				\
+	case S_IFIFO:									\
+		return magic == PIPEFS_MAGIC ? FD_KIND_PIPE : FD_KIND_FIFO;		\
+	case S_IFBLK:									\
+		return FD_KIND_BLOCK_DEVICE;						\
+	case S_IFCHR:									\
+		return tty_major(READ(inode, i_rdev) >> MINORBITS) ? FD_KIND_TTY :	\
+								     FD_KIND_CHAR_DEVICE; \
+	}										\
+	if (magic == ANON_INODE_FS_MAGIC) {						\
+		dentry = CAST(READ(f, f_path.dentry), struct dentry);			\
+		return anon_inode_kind(READ(dentry, d_name.name));			\
+	}										\
+	if (magic == MQUEUE_MAGIC)							\
+		return FD_KIND_MQUEUE;							\
+	return FD_KIND_FILE;								\
+}
+
+DEFINE_FD_KIND(fd_kind_inline, RD_CAST, RD_INLINE)
+DEFINE_FD_KIND(fd_kind_probed, PR_CAST, PR_READ)
 
 /*
  * fd_kind_now - what fd @fd of current is, when syscall @nr takes one as its
@@ -849,18 +885,12 @@ static __always_inline __u8 file_kind(struct file *f)
 static __always_inline __u8 fd_kind_now(__s64 nr, __u64 fd)
 {
 	struct task_struct *curr = bpf_get_current_task_btf();
-	struct fdtable *fdt;
-	struct file **fds, *f = NULL;
 
 	if (nr < 0 || nr >= WP_MAX_SYSCALLS || !(fd_syscalls[(__u64)nr / 64] & (1ull << ((__u64)nr % 64))))
 		return FD_KIND_UNKNOWN;
-	fdt = BPF_CORE_READ(curr, files, fdt);
-	if (fd >= BPF_CORE_READ(fdt, max_fds))
-		return FD_KIND_CLOSED;
-	fds = BPF_CORE_READ(fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), fds + fd) || !f)
-		return FD_KIND_CLOSED;
-	return file_kind(f);
+	if (bpf_ksym_exists(bpf_rdonly_cast))
+		return fd_kind_inline(curr, fd);
+	return fd_kind_probed(curr, fd);
 }
 
 /*
