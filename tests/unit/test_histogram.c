@@ -464,6 +464,67 @@ Test(histogram, merging_a_histogram_into_itself_doubles_it)
 	cr_assert_eq(memcmp(&h, &twice, sizeof(h)), 0);
 }
 
+Test(histogram, clearing_leaves_a_histogram_as_init_does)
+{
+	static struct histogram h, empty;
+	uint64_t *v = log_uniform_data(LOG_UNIFORM_N);
+	size_t i;
+
+	histogram__init(&h);
+	histogram__init(&empty);
+	for (i = 0; i < LOG_UNIFORM_N; i++)
+		histogram__add(&h, v[i]);
+	/* the first and the last bucket: the whole range is cleared when the samples span it */
+	histogram__add(&h, 0);
+	histogram__add(&h, UINT64_MAX);
+	histogram__clear(&h);
+	cr_assert_eq(memcmp(&h, &empty, sizeof(h)), 0);
+
+	/* zero-filled, never initialised: count 0, so no bucket to clear, and min set as init sets it */
+	memset(&h, 0, sizeof(h));
+	histogram__clear(&h);
+	cr_assert_eq(memcmp(&h, &empty, sizeof(h)), 0);
+	free(v);
+}
+
+Test(histogram, clearing_writes_only_the_buckets_from_min_to_max)
+{
+	static struct histogram h;
+	unsigned int lo = histogram__bucket_of(1000), hi = histogram__bucket_of(5000000);
+
+	histogram__init(&h);
+	/* marks just outside the samples' buckets, which no add would leave there: they must survive */
+	h.buckets[lo - 1] = 7;
+	h.buckets[hi + 1] = 9;
+	histogram__add(&h, 1000);
+	histogram__add(&h, 70000);
+	histogram__add(&h, 5000000);
+	histogram__clear(&h);
+	cr_assert_eq(h.buckets[lo - 1], 7);
+	cr_assert_eq(h.buckets[hi + 1], 9);
+	for (unsigned int i = lo; i <= hi; i++)
+		cr_assert_eq(h.buckets[i], 0, "bucket %u", i);
+	cr_assert_eq(h.count, 0);
+	cr_assert_eq(h.sum, 0);
+	cr_assert_eq(h.min, UINT64_MAX);
+	cr_assert_eq(h.max, 0);
+}
+
+Test(histogram, a_cleared_histogram_counts_afresh)
+{
+	static struct histogram h, fresh;
+
+	histogram__init(&h);
+	histogram__init(&fresh);
+	histogram__add(&h, 3);
+	histogram__add(&h, 900000);
+	histogram__clear(&h);
+	histogram__add(&h, 4500);
+	histogram__add(&fresh, 4500);
+	cr_assert_eq(memcmp(&h, &fresh, sizeof(h)), 0);
+	cr_assert_eq(histogram__percentile(&h, 0), 4500, "no min left from before");
+}
+
 Test(histogram, zero_filled_histogram_works_without_init)
 {
 	static struct histogram h;

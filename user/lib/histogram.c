@@ -35,6 +35,22 @@ void histogram__init(struct histogram *h)
 	h->min = UINT64_MAX;
 }
 
+void histogram__clear(struct histogram *h)
+{
+	unsigned int lo, hi;
+
+	/* a zero-filled histogram has count 0 and no samples: nothing to find from its min */
+	if (h->count) {
+		lo = histogram__bucket_of(h->min);
+		hi = histogram__bucket_of(h->max);
+		memset(&h->buckets[lo], 0, (hi - lo + 1) * sizeof(h->buckets[0]));
+	}
+	h->count = 0;
+	h->sum = 0;
+	h->min = UINT64_MAX;
+	h->max = 0;
+}
+
 unsigned int histogram__bucket_of(uint64_t value)
 {
 	unsigned int e, sub;
