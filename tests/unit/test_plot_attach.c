@@ -232,7 +232,7 @@ Test(plot_attach, no_more_pairs_are_drawn_than_a_reader_would_read)
 
 	run.report.agg = g;
 	run.report.pairs = 1000;
-	g->pairs_untabled = 12;
+	g->pairs_evicted = 12;
 	cr_assert_eq(plot_attach__print(file, &run.report), 0);
 	written();
 	check_svg(path,

@@ -141,8 +141,8 @@ Test(text_attach, ordered_by_cost_the_pairs_and_futex_words_say_so_and_pairs_kee
 
 	run.report.order = ATTACH_ORDER_COST;
 	run.report.pairs = 1;
-	run.agg->pairs_untabled = 4;
-	run.agg->futexes_untabled = 9;
+	run.agg->pairs_evicted = 4;
+	run.agg->futexes_evicted = 9;
 	snprintf(pairs_past, sizeof(pairs_past), "  4 complete wakeups belong to pairs past the first %d: counted above, "
 		 "not in this table", ATTACH_AGG_MAX_PAIRS);
 	snprintf(futexes_past, sizeof(futexes_past), "  9 waits and wakes on futex words past the first %d are not in "

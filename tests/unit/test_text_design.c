@@ -171,7 +171,7 @@ Test(text_design, what_did_not_fit_its_tables_is_counted_under_them)
 	c->names_untabled_ns = 2000;
 	c->unseen_slices = 3;
 	c->procs_untabled = 1;
-	f.run.agg->futexes_untabled = 5;
+	f.run.agg->futexes_evicted = 5;
 	snprintf(kinds_past, sizeof(kinds_past), "  7 wakeups of kinds past the first %d: counted above, not in this table",
 		 CENSUS_MAX_KINDS);
 	snprintf(futexes_past, sizeof(futexes_past), "  5 waits and wakes on words past the first %d are not in this "

@@ -12,11 +12,28 @@
  * The complete wakeups' time is summed by cause, and the slowest are kept
  * whole with their explanation (--outliers, --threshold-us).
  *
- * Bounded whatever the run's length: at most ATTACH_AGG_MAX_PAIRS pairs,
- * each with two histograms (about 117 KiB a pair, allocated when the pair
- * first comes: 15 MiB at most), and ATTACH_AGG_MAX_FUTEXES futex rows of a
- * few hundred bytes, in the struct; a wakeup whose pair or futex did not fit
- * is counted in pairs_untabled or futexes_untabled, never dropped unseen.
+ * Bounded whatever the run's length: the pairs and the futex words are each
+ * kept by a Space-Saving sketch (Metwally, Agrawal and El Abbadi, 2005) of
+ * k rows, ATTACH_AGG_MAX_PAIRS pairs (two histograms each, about 117 KiB a
+ * pair, allocated when its row is first filled: 15 MiB at most) and
+ * ATTACH_AGG_MAX_FUTEXES futex words of a few hundred bytes in the struct.
+ * While there is room every key gets a row and the counts are exact. Once
+ * the k rows are taken, a key without a row takes the row with the smallest
+ * count c: its count starts at c + 1 and its error at c, the most of that
+ * count that can be the wakeups of the keys the row held before. Then, over
+ * a stream of N:
+ *
+ *   - a row's true count lies between count - error and count;
+ *   - every key whose true count is more than N / k holds a row;
+ *
+ * and the counts add up to N. Whatever else a row measures (its histograms;
+ * a futex word's waits, wakes, times and threads) starts afresh when a key
+ * takes it, so it covers the count - error wakeups the row saw. What the
+ * replaced keys saw themselves is summed in pairs_evicted (futexes_evicted),
+ * never dropped unseen:
+ *
+ *   sum over the rows of (count - error) + pairs_evicted = complete
+ *   sum over the rows of (count - error) + futexes_evicted = futex_waits + futex_wakes
  */
 #ifndef WAKEPROBE_ATTACH_AGGREGATE_H
 #define WAKEPROBE_ATTACH_AGGREGATE_H
@@ -35,7 +52,7 @@
 
 /* the order of a table: the most wakeups first, or the most time */
 enum attach_order {
-	ATTACH_ORDER_COUNT,	/* pairs: wakeups; futexes: waits + wakes */
+	ATTACH_ORDER_COUNT,	/* the rows' counts: pairs: wakeups; futexes: waits + wakes */
 	ATTACH_ORDER_COST,	/* pairs: wake-to-run summed; futexes: time waited summed */
 };
 
@@ -55,8 +72,10 @@ struct attach_pair {
 	char wakee_comm[WP_TASK_COMM_LEN];
 	uint8_t family;				/* enum mech_family */
 
-	uint64_t count;
-	struct histogram wake_to_run;		/* every wakeup of the pair */
+	uint64_t count;				/* its wakeups, overestimated by error at most */
+	uint64_t error;				/* count when the pair took the row: 0 for a first row */
+	/* of the count - error wakeups since it took the row */
+	struct histogram wake_to_run;		/* every one */
 	struct histogram notify_to_return;	/* those whose both ends are known */
 	uint64_t hash;
 };
@@ -65,6 +84,9 @@ struct attach_pair {
 struct attach_futex {
 	uint32_t tgid;
 	uint64_t addr;
+	uint64_t count;				/* its waits and wakes, overestimated by error at most */
+	uint64_t error;				/* count when the word took the row: 0 for a first row */
+	/* the rest counts the count - error waits and wakes since it took the row */
 	uint64_t waits;				/* futex waits on it that a wakeup ended (the syscall returned) */
 	uint64_t wakes;				/* wakeups a futex wake on it made */
 	uint64_t waits_timed;			/* waits whose syscall entry was seen: in the two below */
@@ -102,15 +124,27 @@ struct attach_aggregate {
 	uint64_t outlier_candidates;		/* complete wakeups at or over the threshold */
 	struct attach_result outliers[AGG_MAX_OUTLIERS];
 
+	/* the Space-Saving sketches (above) */
 	struct attach_pair *pairs[ATTACH_AGG_MAX_PAIRS];
-	uint32_t nr_pairs;
-	uint64_t pairs_untabled;		/* complete wakeups whose pair did not fit */
+	uint32_t nr_pairs;			/* rows filled */
+	uint64_t pairs_replaced;		/* times a pair took the row with the smallest count */
+	uint64_t pairs_evicted;			/* complete wakeups in no row: replaced pairs' count - error */
 	uint16_t pair_index[2 * ATTACH_AGG_MAX_PAIRS];		/* open addressing: 1 + index, 0 free */
+	uint64_t pairs_least;			/* no row counts less: the next to hand over counts this */
+	uint32_t pairs_cursor;			/* the row after the last one handed over */
 
 	struct attach_futex futexes[ATTACH_AGG_MAX_FUTEXES];
 	uint32_t nr_futexes;
-	uint64_t futexes_untabled;		/* waits and wakes on futexes that did not fit */
+	uint64_t futexes_replaced;
+	uint64_t futexes_evicted;		/* waits and wakes in no row: the replaced words' count - error */
 	uint16_t futex_index[2 * ATTACH_AGG_MAX_FUTEXES];
+	uint64_t futexes_least;
+	uint32_t futexes_cursor;
+	/* every word's, in a row or not */
+	uint64_t futex_waits;
+	uint64_t futex_wakes;
+	uint64_t futex_waits_timed;
+	uint64_t futex_wait_total_ns;
 };
 
 struct attach_aggregate *attach_aggregate__new(void);

@@ -268,7 +268,7 @@ static void write_pairs(struct json_writer *w, const struct attach_aggregate *g,
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);
-	json_writer__put_uint(w, "pairs_untabled", g->pairs_untabled);
+	json_writer__put_uint(w, "pairs_untabled", g->pairs_evicted);
 }
 
 static void write_futexes(struct json_writer *w, const struct attach_aggregate *g, enum attach_order order)
@@ -299,7 +299,7 @@ static void write_futexes(struct json_writer *w, const struct attach_aggregate *
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);
-	json_writer__put_uint(w, "futexes_untabled", g->futexes_untabled);
+	json_writer__put_uint(w, "futexes_untabled", g->futexes_evicted);
 }
 
 /* write_outlier - the members the workload's outliers have, then who woke whom and why phases were absent */

@@ -117,9 +117,9 @@ static double pairs(struct svg *s, const struct attach_report *r, const struct a
 				   "complete wakeups of the pair");
 	for (size_t i = 0; i < n; i++)
 		pair(s, &ax, rows[i], i + 1, r->order, y + i * PAIR_H);
-	if (g->pairs_untabled) {
+	if (g->pairs_evicted) {
 		snprintf(buf, sizeof(buf), "%" PRIu64 " complete wakeups belong to pairs past the first %d: not drawn",
-			 g->pairs_untabled, ATTACH_AGG_MAX_PAIRS);
+			 g->pairs_evicted, ATTACH_AGG_MAX_PAIRS);
 		next = plot_draw__note(s, next, buf);
 	}
 	return next;

@@ -319,7 +319,7 @@ void prom_metrics__print_attach(FILE *out, const struct prom_attach *a)
 
 		prom__uint(out, families[F_WAKER_CLASS].name, &l, g->by_class[c]);
 	}
-	only_uint(out, F_PAIRS_UNTABLED, &ls, g->pairs_untabled);
+	only_uint(out, F_PAIRS_UNTABLED, &ls, g->pairs_evicted);
 	begin(out, F_CAUSE);
 	print_causes(out, &ls, &g->causes);
 	only_uint(out, F_EXPLAINED, &ls, g->causes.wakeups);

@@ -214,9 +214,9 @@ static void print_pairs(FILE *out, const struct attach_report *r)
 		print_dist(out, &p->notify_to_return);
 		fprintf(out, "\n%-28s   via %s\n", "", p->mechanism);
 	}
-	if (g->pairs_untabled)
+	if (g->pairs_evicted)
 		fprintf(out, "  %" PRIu64 " complete wakeups belong to pairs past the first %d: counted above, "
-			"not in this table\n", g->pairs_untabled, ATTACH_AGG_MAX_PAIRS);
+			"not in this table\n", g->pairs_evicted, ATTACH_AGG_MAX_PAIRS);
 }
 
 static void print_phases(FILE *out, const struct attach_report *r)
@@ -283,9 +283,9 @@ static void print_futexes(FILE *out, const struct attach_report *r)
 			fprintf(out, " and more");
 		fprintf(out, "\n");
 	}
-	if (g->futexes_untabled)
+	if (g->futexes_evicted)
 		fprintf(out, "  %" PRIu64 " waits and wakes on futex words past the first %d are not in this table\n",
-			g->futexes_untabled, ATTACH_AGG_MAX_FUTEXES);
+			g->futexes_evicted, ATTACH_AGG_MAX_FUTEXES);
 }
 
 /* print_outliers - the slowest complete wakeups, each phase split by what held its CPU */

@@ -144,9 +144,9 @@ static void print_futexes(FILE *out, const struct design_run *r)
 	}
 	if (g->nr_futexes > n)
 		fprintf(out, "  ... and %" PRIu32 " words more\n", g->nr_futexes - (uint32_t)n);
-	if (g->futexes_untabled)
+	if (g->futexes_evicted)
 		fprintf(out, "  %" PRIu64 " waits and wakes on words past the first %d are not in this table\n",
-			g->futexes_untabled, ATTACH_AGG_MAX_FUTEXES);
+			g->futexes_evicted, ATTACH_AGG_MAX_FUTEXES);
 }
 
 static void print_cpu(FILE *out, const struct design_run *r)
