@@ -165,17 +165,14 @@ Test(text_design, every_label_left_out_of_the_phases_is_named_after_the_first)
 Test(text_design, what_did_not_fit_its_tables_is_counted_under_them)
 {
 	struct census *c = dr->census;
-	char kinds_past[128], procs_past[128], futexes_past[128], others[128];
+	char kinds_past[128], procs_past[128], others[128];
 
 	c->kinds_untabled = 7;
 	c->names_untabled_ns = 2000;
 	c->unseen_slices = 3;
 	c->procs_untabled = 1;
-	f.run.agg->futexes_evicted = 5;
 	snprintf(kinds_past, sizeof(kinds_past), "  7 wakeups of kinds past the first %d: counted above, not in this table",
 		 CENSUS_MAX_KINDS);
-	snprintf(futexes_past, sizeof(futexes_past), "  5 waits and wakes on words past the first %d are not in this "
-		 "table", ATTACH_AGG_MAX_FUTEXES);
 	snprintf(procs_past, sizeof(procs_past), "  1 processes it forked past the first %d: their threads are not "
 		 "counted", CENSUS_MAX_PROCS);
 	snprintf(others, sizeof(others), "  %-16s %8s %12s %12.3f %12.1f", "(other names)", "", "", 0.002, 2000.0 / DESIGN_UNITS);
@@ -183,13 +180,44 @@ Test(text_design, what_did_not_fit_its_tables_is_counted_under_them)
 		KIND_ROW,
 		kinds_past,
 		FUTEX_ROW,
-		futexes_past,
 		CPU_ROW,
 		others,
 		/* the names past the table count in all of it */
 		"  all                                           0.006        100.0",
 		"  3 times a thread left a CPU it was not seen to enter (records lost): that time is not counted",
 		procs_past,
+		NULL,
+	});
+}
+
+/*
+ * Once more words came than the table has rows: the waits count every word,
+ * those replaced too, on more words than the rows; the table says a sketch
+ * kept the busiest. The word shown took a row that had 5 waits and wakes
+ * of another, which waited 3 times, 4000 ns.
+ */
+Test(text_design, once_futex_rows_changed_hands_the_waits_count_every_word_and_the_table_says_a_sketch_kept_the_busiest)
+{
+	struct attach_aggregate *g = f.run.agg;
+
+	g->futexes[0].count += 5;
+	g->futexes[0].error = 5;
+	g->futexes_replaced = 1;
+	g->futexes_evicted = 5;
+	g->futex_waits += 3;
+	g->futex_wakes += 2;
+	g->futex_waits_timed += 3;
+	g->futex_wait_total_ns += 4000;
+	expect_lines(report(), (const char *const[]){
+		"Futex waits (locks, condition variables, joins): 5 on more than 1 words, 0.0833 per task, 19.0 us waited "
+		"in all",
+		FUTEX_HEAD,
+		FUTEX_ROW,
+		"  more than 256 futex words came: a Space-Saving sketch kept the busiest, a new word taking the row with "
+		"the fewest waits and wakes (1 time)",
+		"  a word's figures are its own since it took its row; up to 5 more waits and wakes of it may have come "
+		"before",
+		"  5 waits and wakes of the words replaced are in no row; every word with more than 0 has a row",
 		NULL,
 	});
 }
@@ -277,6 +305,8 @@ Test(text_design, untimed_futex_waits_are_counted_and_their_lengths_are_not_show
 		f.run.agg->futexes[i].wait_total_ns = 0;
 		f.run.agg->futexes[i].wait_max_ns = 0;
 	}
+	f.run.agg->futex_waits_timed = 0;
+	f.run.agg->futex_wait_total_ns = 0;
 	expect_lines(report(), (const char *const[]){
 		"Futex waits (locks, condition variables, joins): 2 on 1 words, 0.0333 per task, their lengths not "
 		"timed (no program on syscalls)",

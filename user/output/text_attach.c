@@ -186,15 +186,41 @@ static void print_dist(FILE *out, const struct histogram *h)
 		us(h->max));
 }
 
+/*
+ * print_pairs_sketch - once more pairs came than the table has rows, what
+ * the rows are (the busiest, by a Space-Saving sketch), how far a count can
+ * be off (@error_max, the most of the rows shown), and where the wakeups of
+ * the pairs replaced went; nothing while every pair had a row of its own,
+ * and the counts are exact
+ */
+static void print_pairs_sketch(FILE *out, const struct attach_aggregate *g, uint64_t error_max)
+{
+	if (!g->pairs_replaced)
+		return;
+	fprintf(out, "  more than %d pairs came: a Space-Saving sketch kept the busiest, a new pair taking the row with "
+		"the fewest (%" PRIu64 " time%s)\n", ATTACH_AGG_MAX_PAIRS, g->pairs_replaced,
+		g->pairs_replaced == 1 ? "" : "s");
+	/* a row taken over counts on from what its row had: the pairs before it */
+	if (error_max)
+		fprintf(out, "  a count may include up to %" PRIu64 " wakeups of the pairs its row had before (each row "
+			"says how many); its times are the pair's own\n", error_max);
+	else
+		fprintf(out, "  the counts shown are exact: these pairs held their rows from their first wakeup\n");
+	fprintf(out, "  %" PRIu64 " complete wakeups of the pairs replaced are counted above, in no row; every pair "
+		"with more than %" PRIu64 " has a row\n", g->pairs_evicted, g->complete / ATTACH_AGG_MAX_PAIRS);
+}
+
 static void print_pairs(FILE *out, const struct attach_report *r)
 {
 	const struct attach_aggregate *g = r->agg;
 	const struct attach_pair *rows[ATTACH_AGG_MAX_PAIRS];
 	size_t n = attach_aggregate__pairs(g, r->order, rows, r->pairs < ATTACH_AGG_MAX_PAIRS ?
 					   r->pairs : ATTACH_AGG_MAX_PAIRS);
+	uint64_t error_max = 0;
 
-	fprintf(out, "\nWaker -> wakee pairs, the %zu with the %s (of %" PRIu32 "); times in us:\n", n,
-		r->order == ATTACH_ORDER_COST ? "most wake -> run time summed" : "most complete wakeups", g->nr_pairs);
+	fprintf(out, "\nWaker -> wakee pairs, the %zu with the %s (of %s%" PRIu32 "); times in us:\n", n,
+		r->order == ATTACH_ORDER_COST ? "most wake -> run time summed" : "most complete wakeups",
+		g->pairs_replaced ? "the busiest " : "", g->nr_pairs);
 	if (!n) {
 		fprintf(out, "  (none)\n");
 		return;
@@ -212,11 +238,14 @@ static void print_pairs(FILE *out, const struct attach_report *r)
 		fprintf(out, "%-28.28s %-22.22s %8" PRIu64, p->waker, wakee, p->count);
 		print_dist(out, &p->wake_to_run);
 		print_dist(out, &p->notify_to_return);
-		fprintf(out, "\n%-28s   via %s\n", "", p->mechanism);
+		fprintf(out, "\n%-28s   via %s", "", p->mechanism);
+		if (p->error)
+			fprintf(out, "; up to %" PRIu64 " of the count are of pairs its row had before", p->error);
+		fprintf(out, "\n");
+		if (p->error > error_max)
+			error_max = p->error;
 	}
-	if (g->pairs_evicted)
-		fprintf(out, "  %" PRIu64 " complete wakeups belong to pairs past the first %d: counted above, "
-			"not in this table\n", g->pairs_evicted, ATTACH_AGG_MAX_PAIRS);
+	print_pairs_sketch(out, g, error_max);
 }
 
 static void print_phases(FILE *out, const struct attach_report *r)
@@ -256,6 +285,28 @@ static void print_phases(FILE *out, const struct attach_report *r)
 	}
 }
 
+void text_attach__futexes_sketch(FILE *out, const struct attach_aggregate *g, const struct attach_futex *const *rows,
+				 size_t n)
+{
+	uint64_t error_max = 0;
+
+	if (!g->futexes_replaced)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->error > error_max)
+			error_max = rows[i]->error;
+	fprintf(out, "  more than %d futex words came: a Space-Saving sketch kept the busiest, a new word taking the "
+		"row with the fewest waits and wakes (%" PRIu64 " time%s)\n", ATTACH_AGG_MAX_FUTEXES, g->futexes_replaced,
+		g->futexes_replaced == 1 ? "" : "s");
+	if (error_max)
+		fprintf(out, "  a word's figures are its own since it took its row; up to %" PRIu64 " more waits and wakes "
+			"of it may have come before\n", error_max);
+	else
+		fprintf(out, "  the words shown held their rows from their first wait or wake: their figures are whole\n");
+	fprintf(out, "  %" PRIu64 " waits and wakes of the words replaced are in no row; every word with more than %"
+		PRIu64 " has a row\n", g->futexes_evicted, (g->futex_waits + g->futex_wakes) / ATTACH_AGG_MAX_FUTEXES);
+}
+
 static void print_futexes(FILE *out, const struct attach_report *r)
 {
 	const struct attach_aggregate *g = r->agg;
@@ -264,8 +315,9 @@ static void print_futexes(FILE *out, const struct attach_report *r)
 
 	if (!g->nr_futexes)
 		return;
-	fprintf(out, "\nFutex words, the %zu with the %s (of %" PRIu32 "):\n", n,
-		r->order == ATTACH_ORDER_COST ? "most time waited" : "most waits and wakes", g->nr_futexes);
+	fprintf(out, "\nFutex words, the %zu with the %s (of %s%" PRIu32 "):\n", n,
+		r->order == ATTACH_ORDER_COST ? "most time waited" : "most waits and wakes",
+		g->futexes_replaced ? "the busiest " : "", g->nr_futexes);
 	fprintf(out, "%8s %18s %8s %8s %12s %12s  %s\n", "pid", "address", "waits", "wakes", "waited (us)",
 		"max (us)", "threads");
 	for (size_t i = 0; i < n; i++) {
@@ -281,11 +333,11 @@ static void print_futexes(FILE *out, const struct attach_report *r)
 			fprintf(out, " %" PRIu32, f->tids[t]);
 		if (f->tids_untabled)
 			fprintf(out, " and more");
+		if (f->error)
+			fprintf(out, "; up to %" PRIu64 " waits and wakes before its row", f->error);
 		fprintf(out, "\n");
 	}
-	if (g->futexes_evicted)
-		fprintf(out, "  %" PRIu64 " waits and wakes on futex words past the first %d are not in this table\n",
-			g->futexes_evicted, ATTACH_AGG_MAX_FUTEXES);
+	text_attach__futexes_sketch(out, g, rows, n);
 }
 
 /* print_outliers - the slowest complete wakeups, each phase split by what held its CPU */

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "text_attach.h"
 #include "text_design.h"
 #include "text_workload.h"
 
@@ -114,18 +115,15 @@ static void print_futexes(FILE *out, const struct design_run *r)
 	const struct attach_aggregate *g = r->analysis->agg;
 	const struct attach_futex *rows[DESIGN_REPORT_FUTEXES];
 	size_t n = attach_aggregate__futexes(g, ATTACH_ORDER_COUNT, rows, DESIGN_REPORT_FUTEXES);
-	uint64_t waits = 0, timed = 0, wait_ns = 0;
+	/* every word's, those of the words the table replaced too */
+	uint64_t waits = g->futex_waits;
 
-	for (uint32_t i = 0; i < g->nr_futexes; i++) {
-		waits += g->futexes[i].waits;
-		timed += g->futexes[i].waits_timed;
-		wait_ns += g->futexes[i].wait_total_ns;
-	}
-	fprintf(out, "\nFutex waits (locks, condition variables, joins): %" PRIu64 " on %" PRIu32
-		" words, %.4f per %s, ", waits, g->nr_futexes, per_unit(r, (double)waits), r->unit);
+	fprintf(out, "\nFutex waits (locks, condition variables, joins): %" PRIu64 " on %s%" PRIu32
+		" words, %.4f per %s, ", waits, g->futexes_replaced ? "more than " : "", g->nr_futexes,
+		per_unit(r, (double)waits), r->unit);
 	/* named from registers, no program on syscalls: a wait's length is not known */
-	if (timed)
-		fprintf(out, "%.1f us waited in all\n", us(wait_ns));
+	if (g->futex_waits_timed)
+		fprintf(out, "%.1f us waited in all\n", us(g->futex_wait_total_ns));
 	else
 		fprintf(out, "their lengths not timed (no program on syscalls)\n");
 	if (!n)
@@ -144,9 +142,7 @@ static void print_futexes(FILE *out, const struct design_run *r)
 	}
 	if (g->nr_futexes > n)
 		fprintf(out, "  ... and %" PRIu32 " words more\n", g->nr_futexes - (uint32_t)n);
-	if (g->futexes_evicted)
-		fprintf(out, "  %" PRIu64 " waits and wakes on words past the first %d are not in this table\n",
-			g->futexes_evicted, ATTACH_AGG_MAX_FUTEXES);
+	text_attach__futexes_sketch(out, g, rows, n);
 }
 
 static void print_cpu(FILE *out, const struct design_run *r)
