@@ -53,7 +53,8 @@ Test(attach_json, the_document_says_it_is_attach_mode_and_has_every_key_docs_jso
 	write_document();
 	cr_assert(json_check(path,
 			     "has(d, 'schema schema_version kind meta targets options trace ended events threads migrations "
-			"explained_cut wakeups stats absent sub_phases pairs pairs_untabled futexes futexes_untabled "
+			"explained_cut wakeups stats absent sub_phases pairs pairs_untabled pairs_replaced "
+			"pairs_capacity futexes futexes_untabled futexes_replaced futexes_capacity "
 			"causes explained_total_ns tasks untabled_task_ns outliers')\n"
 			"assert (d['schema'], d['schema_version'], d['kind']) == ('wakeprobe-attach-report', 2, 'attach')\n"
 			"has(d['meta'], 'wakeprobe_version kernel machine hostname nr_cpus started_unix_ns')\n"
@@ -165,6 +166,8 @@ Test(attach_json, every_pair_comes_in_count_order_with_who_woke_whom_and_its_two
 	cr_assert_eq(n, 3);
 	write_document();
 	cr_assert(json_check(path, "assert len(d['pairs']) == 3 and d['pairs_untabled'] == 0, d['pairs']\n"
+			"assert (d['pairs_replaced'], d['pairs_capacity']) == (0, %d)\n"
+			"assert [p['error'] for p in d['pairs']] == [0, 0, 0], 'every pair has a row: exact counts'\n"
 			"efd, ftx, tmr = d['pairs']\n"
 			"assert efd['waker'] == {'class': 'syscall', 'name': 'thread producer %u', 'id': %u, 'tid': %u, "
 			"'tgid': %u, 'raised_by_task': False}, efd['waker']\n"
@@ -181,7 +184,7 @@ Test(attach_json, every_pair_comes_in_count_order_with_who_woke_whom_and_its_two
 			"assert (tmr['family'], tmr['count']) == ('timer', 1), tmr\n"
 			"assert tmr['notify_to_return']['count'] == 0 and tmr['notify_to_return']['p50_ns'] is None\n"
 			"assert tmr['notify_to_return']['histogram'] == []\n",
-			RUN_WAKER, RUN_WAKER, RUN_WAKER, RUN_PROC, RUN_WAKEE, RUN_PROC,
+			ATTACH_AGG_MAX_PAIRS, RUN_WAKER, RUN_WAKER, RUN_WAKER, RUN_PROC, RUN_WAKEE, RUN_PROC,
 			(unsigned long long)histogram__percentile(&p[0]->wake_to_run, 50)));
 }
 
@@ -223,11 +226,73 @@ Test(attach_json, every_futex_word_is_written_with_its_waits_wakes_and_threads)
 {
 	write_document();
 	cr_assert(json_check(path,
-			     "assert d['futexes'] == [{'tgid': %u, 'addr': %llu, 'waits': 2, 'wakes': 2, 'waits_timed': 2, "
-			"'wait_total_ns': 15000, 'wait_max_ns': 7500, 'tids': [%u, %u], 'tids_untabled': 0}], "
-			"d['futexes']\n"
-			"assert d['futexes_untabled'] == 0\n",
-			RUN_PROC, (unsigned long long)RUN_FUTEX, RUN_WAKEE, RUN_WAKER));
+			     "assert d['futexes'] == [{'tgid': %u, 'addr': %llu, 'count': 4, 'error': 0, 'waits': 2, "
+			"'wakes': 2, 'waits_timed': 2, 'wait_total_ns': 15000, 'wait_max_ns': 7500, 'tids': [%u, %u], "
+			"'tids_untabled': 0}], d['futexes']\n"
+			"assert (d['futexes_untabled'], d['futexes_replaced'], d['futexes_capacity']) == (0, 0, %d)\n",
+			RUN_PROC, (unsigned long long)RUN_FUTEX, RUN_WAKEE, RUN_WAKER, ATTACH_AGG_MAX_FUTEXES));
+}
+
+/* one_off - a complete wakeup of RUN_WAKEE by thread @waker, whose futex wake on @word ended its wait there */
+static struct attach_result one_off(uint32_t waker, uint64_t word)
+{
+	struct attach_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.sr.label = LABEL_COMPLETE;
+	/* explained by no flight record: the causes stay the run's */
+	r.sr.lean = true;
+	r.sr.sample.wakee_tid = RUN_WAKEE;
+	r.waker.cls = WP_WAKER_SYSCALL;
+	r.waker.tid = waker;
+	r.waker.tgid = RUN_PROC;
+	r.waker.nr = SYS_futex;
+	r.waker.arg = word;
+	r.waker.arg2 = FUTEX_WAKE_PRIVATE;
+	r.wait.known = true;
+	r.wait.nr = SYS_futex;
+	r.wait.arg = word;
+	r.wait.arg2 = FUTEX_WAIT_PRIVATE;
+	r.wakee_tgid = RUN_PROC;
+	r.wake_to_run_ns = 1000;
+	r.notify_to_return_ns = -1;
+	r.waited_ns = 500;
+	r.family = MECH_FUTEX;
+	snprintf(r.mechanism, sizeof(r.mechanism), "futex wake -> wait");
+	return r;
+}
+
+/*
+ * 300 more wakeups, each of a pair and a word of its own: more pairs and
+ * words than rows. The document's sums hold every complete wakeup, and
+ * every futex wait and wake, once: in a row's count - error or in what the
+ * replaced ones saw.
+ */
+Test(attach_json, once_rows_changed_hands_each_row_has_its_error_and_every_wakeup_is_accounted_for)
+{
+	struct attach_result r;
+
+	for (uint32_t i = 0; i < 300; i++) {
+		r = one_off(10000 + i, 0x10000000ull + 8 * i);
+		attach_aggregate__add(run.agg, &r);
+	}
+	write_document();
+	cr_assert(json_check(path, "ps, complete = d['pairs'], d['wakeups']['complete']\n"
+			"assert complete == %d + 300, complete\n"
+			"assert len(ps) == d['pairs_capacity'] == %d, len(ps)\n"
+			"assert d['pairs_replaced'] == 3 + 300 - %d, d['pairs_replaced']\n"
+			"assert sum(p['count'] - p['error'] for p in ps) + d['pairs_untabled'] == complete\n"
+			"assert sum(p['count'] for p in ps) == complete\n"
+			"assert all(p['wake_to_run']['count'] == p['count'] - p['error'] for p in ps), ps\n"
+			"assert any(p['error'] for p in ps) and d['pairs_untabled'] > 0\n"
+			"fs = d['futexes']\n"
+			"assert len(fs) == d['futexes_capacity'] == %d, len(fs)\n"
+			"assert d['futexes_replaced'] == 1 + 300 - %d, d['futexes_replaced']\n"
+			"assert sum(f['waits'] + f['wakes'] for f in fs) + d['futexes_untabled'] == 4 + 2 * 300\n"
+			"assert all(f['count'] - f['error'] == f['waits'] + f['wakes'] for f in fs), fs\n"
+			"assert fs[0]['addr'] == %llu and fs[0]['error'] == 0, 'the busiest word kept its row'\n",
+			RUN_COMPLETE, ATTACH_AGG_MAX_PAIRS, ATTACH_AGG_MAX_PAIRS, ATTACH_AGG_MAX_FUTEXES,
+			ATTACH_AGG_MAX_FUTEXES, (unsigned long long)RUN_FUTEX));
 }
 
 Test(attach_json, the_causes_add_up_and_the_slowest_wakeups_come_with_their_explanation)

@@ -191,12 +191,34 @@ Test(design_json, the_census_futex_waits_and_cpu_time_are_per_unit)
 		wait_ns += g->futexes[i].wait_total_ns;
 	}
 	cr_assert_gt(waits, 0, "the attach run waits on a futex word");
+	cr_assert_eq(g->futex_waits, waits, "no word replaced: the rows have every wait");
 	fw = json_reader__get(r, "futex_waits");
 	cr_assert_eq(u64_at(fw, "waits"), waits);
 	cr_assert_eq(u64_at(fw, "words"), g->nr_futexes);
 	cr_assert_eq(u64_at(fw, "waits_timed"), waits);
 	cr_assert_eq(u64_at(fw, "wait_total_ns"), wait_ns);
 	cr_assert(double_at(fw, "per_unit") == (double)waits / DESIGN_UNITS);
+}
+
+/* once words were replaced, the waits are every word's still: the aggregate's, not the rows' */
+Test(design_json, the_futex_waits_count_the_words_the_table_replaced_too)
+{
+	const struct design_run *runs[] = { dr };
+	const struct json_node *r, *fw;
+
+	f.run.agg->futexes_replaced = 1;
+	f.run.agg->futexes_evicted = 5;
+	f.run.agg->futex_waits += 3;
+	f.run.agg->futex_wakes += 2;
+	f.run.agg->futex_waits_timed += 3;
+	f.run.agg->futex_wait_total_ns += 4000;
+	r = json_reader__at(json_reader__get(document(runs, 1), "runs"), 0);
+	fw = json_reader__get(r, "futex_waits");
+	cr_assert_eq(u64_at(fw, "waits"), f.run.agg->futex_waits);
+	cr_assert_eq(u64_at(fw, "waits_timed"), f.run.agg->futex_waits_timed);
+	cr_assert_eq(u64_at(fw, "wait_total_ns"), f.run.agg->futex_wait_total_ns);
+	cr_assert_eq(u64_at(fw, "words"), f.run.agg->nr_futexes, "the rows");
+	cr_assert_eq(u64_at(json_reader__get(r, "attach"), "futexes_replaced"), 1);
 }
 
 /* waits named from registers, untimed: counted, with no total length rather than one of 0 */
@@ -209,6 +231,8 @@ Test(design_json, untimed_futex_waits_are_counted_with_a_null_total)
 		f.run.agg->futexes[i].waits_timed = 0;
 		f.run.agg->futexes[i].wait_total_ns = 0;
 	}
+	f.run.agg->futex_waits_timed = 0;
+	f.run.agg->futex_wait_total_ns = 0;
 	r = json_reader__at(json_reader__get(document(runs, 1), "runs"), 0);
 	fw = json_reader__get(r, "futex_waits");
 	cr_assert_gt(u64_at(fw, "waits"), 0);
@@ -225,8 +249,9 @@ Test(design_json, the_traced_kernel_side_is_the_attach_documents)
 	static const char *const keys[] = { "trace", "ended", "events", "threads", "migrations", "explained_cut",
 					    "host_steal", "tracing_cost",
 					    "wakeups", "stats", "absent", "sub_phases", "pairs", "pairs_untabled",
-					    "futexes", "futexes_untabled", "causes", "explained_total_ns", "explained_wakeups", "tasks",
-					    "untabled_task_ns", "outliers" };
+					    "pairs_replaced", "pairs_capacity", "futexes", "futexes_untabled",
+					    "futexes_replaced", "futexes_capacity", "causes", "explained_total_ns",
+					    "explained_wakeups", "tasks", "untabled_task_ns", "outliers" };
 
 	cr_assert_eq(json_reader__len(a), sizeof(keys) / sizeof(keys[0]));
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)

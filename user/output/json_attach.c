@@ -262,13 +262,18 @@ static void write_pairs(struct json_writer *w, const struct attach_aggregate *g,
 		write_wakee(w, p->wakee_tid, p->wakee_tgid, p->wakee_comm, sizeof(p->wakee_comm));
 		json_writer__put_str(w, "mechanism", p->mechanism);
 		json_writer__put_str(w, "family", mechanism__family_name(p->family));
+		/* the Space-Saving count, and how much of it can be other pairs': the distributions are its own */
 		json_writer__put_uint(w, "count", p->count);
+		json_writer__put_uint(w, "error", p->error);
 		json_workload__write_distribution(w, "wake_to_run", &p->wake_to_run, true);
 		json_workload__write_distribution(w, "notify_to_return", &p->notify_to_return, true);
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);
+	/* the name it had when the pairs past the table were its wakeups: still those in no pair */
 	json_writer__put_uint(w, "pairs_untabled", g->pairs_evicted);
+	json_writer__put_uint(w, "pairs_replaced", g->pairs_replaced);
+	json_writer__put_uint(w, "pairs_capacity", ATTACH_AGG_MAX_PAIRS);
 }
 
 static void write_futexes(struct json_writer *w, const struct attach_aggregate *g, enum attach_order order)
@@ -285,6 +290,8 @@ static void write_futexes(struct json_writer *w, const struct attach_aggregate *
 		json_writer__begin_object(w);
 		json_writer__put_uint(w, "tgid", f->tgid);
 		json_writer__put_uint(w, "addr", f->addr);
+		json_writer__put_uint(w, "count", f->count);
+		json_writer__put_uint(w, "error", f->error);
 		json_writer__put_uint(w, "waits", f->waits);
 		json_writer__put_uint(w, "wakes", f->wakes);
 		json_writer__put_uint(w, "waits_timed", f->waits_timed);
@@ -300,6 +307,8 @@ static void write_futexes(struct json_writer *w, const struct attach_aggregate *
 	}
 	json_writer__end_array(w);
 	json_writer__put_uint(w, "futexes_untabled", g->futexes_evicted);
+	json_writer__put_uint(w, "futexes_replaced", g->futexes_replaced);
+	json_writer__put_uint(w, "futexes_capacity", ATTACH_AGG_MAX_FUTEXES);
 }
 
 /* write_outlier - the members the workload's outliers have, then who woke whom and why phases were absent */
