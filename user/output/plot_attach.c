@@ -70,6 +70,7 @@ static void pair(struct svg *s, const struct plot_lin_axis *ax, const struct att
 	svg__attr_u64(s, "data-wakee-tid", p->wakee_tid);
 	svg__attr(s, "data-mechanism", p->mechanism);
 	svg__attr_u64(s, "data-count", p->count);
+	svg__attr_u64(s, "data-error", p->error);
 	svg__attr_u64(s, "data-wake-to-run-sum-ns", p->wake_to_run.sum);
 	snprintf(buf, sizeof(buf), "#%zu", rank);
 	plot_draw__text(s, PLOT_AREA_X0 - 10, y + 11, NULL, "end", buf);
@@ -80,7 +81,12 @@ static void pair(struct svg *s, const struct plot_lin_axis *ax, const struct att
 	plot_draw__rect(s, PLOT_AREA_X0, y + 15, x1 - PLOT_AREA_X0, PAIR_BAR_H, "bar",
 			plot_draw__phase_color(PLOT_TOTAL));
 	plot_draw__ns((double)p->wake_to_run.sum, sum, sizeof(sum));
-	svg__title(s, "%" PRIu64 " complete wakeups, wake -> run %s in all", p->count, sum);
+	/* the sum is of its own wakeups, count - error of them */
+	if (p->error)
+		svg__title(s, "%" PRIu64 " complete wakeups, up to %" PRIu64 " of them of the pairs its row had before; "
+			   "wake -> run %s in all of its own %" PRIu64, p->count, p->error, sum, p->count - p->error);
+	else
+		svg__title(s, "%" PRIu64 " complete wakeups, wake -> run %s in all", p->count, sum);
 	svg__close(s);
 	if (order == ATTACH_ORDER_COST)
 		snprintf(buf, sizeof(buf), "%s (%" PRIu64 " wakeups)", sum, p->count);
@@ -94,6 +100,40 @@ static void pair(struct svg *s, const struct plot_lin_axis *ax, const struct att
 	svg__close(s);
 }
 
+/*
+ * sketch_notes - at @y, once more pairs came than the table has rows: that
+ * a Space-Saving sketch kept the busiest, how far the counts of the @n
+ * @rows drawn can be off, and where the wakeups of the pairs replaced went
+ * (text_attach.c says the same); nothing while every pair had a row, and
+ * the counts are exact. Where the next line begins.
+ */
+static double sketch_notes(struct svg *s, const struct attach_aggregate *g, const struct attach_pair *const *rows,
+			   size_t n, double y)
+{
+	uint64_t error_max = 0;
+	char buf[256];
+
+	if (!g->pairs_replaced)
+		return y;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->error > error_max)
+			error_max = rows[i]->error;
+	snprintf(buf, sizeof(buf), "more than %d pairs came: a Space-Saving sketch kept the busiest, a new pair taking "
+		 "the row with the fewest (%" PRIu64 " time%s)", ATTACH_AGG_MAX_PAIRS, g->pairs_replaced,
+		 g->pairs_replaced == 1 ? "" : "s");
+	y = plot_draw__note(s, y, buf);
+	if (error_max)
+		snprintf(buf, sizeof(buf), "a count may include up to %" PRIu64 " wakeups of the pairs its row had before "
+			 "(a bar's tooltip says how many); its times are the pair's own", error_max);
+	else
+		snprintf(buf, sizeof(buf), "the counts drawn are exact: these pairs held their rows from their first "
+			 "wakeup");
+	y = plot_draw__note(s, y, buf);
+	snprintf(buf, sizeof(buf), "%" PRIu64 " complete wakeups of the pairs replaced are in no bar; every pair with "
+		 "more than %" PRIu64 " has a row", g->pairs_evicted, g->complete / ATTACH_AGG_MAX_PAIRS);
+	return plot_draw__note(s, y, buf);
+}
+
 /* pairs - the @n pairs @rows from @y under their heading, on one axis; where the next begins */
 static double pairs(struct svg *s, const struct attach_report *r, const struct attach_pair *const *rows, size_t n,
 		    double y)
@@ -103,8 +143,9 @@ static double pairs(struct svg *s, const struct attach_report *r, const struct a
 	double max = 0, next;
 	char buf[256];
 
-	snprintf(buf, sizeof(buf), "Waker -> wakee pairs, the %zu with the %s (of %" PRIu32 ")", n,
-		 r->order == ATTACH_ORDER_COST ? "most wake -> run time summed" : "most complete wakeups", g->nr_pairs);
+	snprintf(buf, sizeof(buf), "Waker -> wakee pairs, the %zu with the %s (of %s%" PRIu32 ")", n,
+		 r->order == ATTACH_ORDER_COST ? "most wake -> run time summed" : "most complete wakeups",
+		 g->pairs_replaced ? "the busiest " : "", g->nr_pairs);
 	y = plot_draw__heading(s, y, buf);
 	if (!n)
 		return plot_draw__note(s, y, "(none: no complete wakeup)");
@@ -117,12 +158,7 @@ static double pairs(struct svg *s, const struct attach_report *r, const struct a
 				   "complete wakeups of the pair");
 	for (size_t i = 0; i < n; i++)
 		pair(s, &ax, rows[i], i + 1, r->order, y + i * PAIR_H);
-	if (g->pairs_evicted) {
-		snprintf(buf, sizeof(buf), "%" PRIu64 " complete wakeups belong to pairs past the first %d: not drawn",
-			 g->pairs_evicted, ATTACH_AGG_MAX_PAIRS);
-		next = plot_draw__note(s, next, buf);
-	}
-	return next;
+	return sketch_notes(s, g, rows, n, next);
 }
 
 /* draw - @r's picture on @s (laid out only, with @out NULL); the page's height */
