@@ -165,6 +165,40 @@ static inline void attach_run__make(struct attach_run *run)
 	};
 }
 
+/*
+ * attach_run__one_off - a complete wakeup of RUN_WAKEE by thread @waker,
+ * whose futex wake on @word ended its wait there, as the engine would hand
+ * it over, for a test to add to the aggregate past the run's seven: one of a
+ * pair and a word of its own, to make more than the tables have rows
+ */
+static inline struct attach_result attach_run__one_off(uint32_t waker, uint64_t word)
+{
+	struct attach_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.sr.label = LABEL_COMPLETE;
+	/* explained by no flight record: the causes stay the run's */
+	r.sr.lean = true;
+	r.sr.sample.wakee_tid = RUN_WAKEE;
+	r.waker.cls = WP_WAKER_SYSCALL;
+	r.waker.tid = waker;
+	r.waker.tgid = RUN_PROC;
+	r.waker.nr = SYS_futex;
+	r.waker.arg = word;
+	r.waker.arg2 = FUTEX_WAKE_PRIVATE;
+	r.wait.known = true;
+	r.wait.nr = SYS_futex;
+	r.wait.arg = word;
+	r.wait.arg2 = FUTEX_WAIT_PRIVATE;
+	r.wakee_tgid = RUN_PROC;
+	r.wake_to_run_ns = 1000;
+	r.notify_to_return_ns = -1;
+	r.waited_ns = 500;
+	r.family = MECH_FUTEX;
+	snprintf(r.mechanism, sizeof(r.mechanism), "futex wake -> wait");
+	return r;
+}
+
 static inline void attach_run__free(struct attach_run *run)
 {
 	attach__free(run->engine);

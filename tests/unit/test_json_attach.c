@@ -233,35 +233,6 @@ Test(attach_json, every_futex_word_is_written_with_its_waits_wakes_and_threads)
 			RUN_PROC, (unsigned long long)RUN_FUTEX, RUN_WAKEE, RUN_WAKER, ATTACH_AGG_MAX_FUTEXES));
 }
 
-/* one_off - a complete wakeup of RUN_WAKEE by thread @waker, whose futex wake on @word ended its wait there */
-static struct attach_result one_off(uint32_t waker, uint64_t word)
-{
-	struct attach_result r;
-
-	memset(&r, 0, sizeof(r));
-	r.sr.label = LABEL_COMPLETE;
-	/* explained by no flight record: the causes stay the run's */
-	r.sr.lean = true;
-	r.sr.sample.wakee_tid = RUN_WAKEE;
-	r.waker.cls = WP_WAKER_SYSCALL;
-	r.waker.tid = waker;
-	r.waker.tgid = RUN_PROC;
-	r.waker.nr = SYS_futex;
-	r.waker.arg = word;
-	r.waker.arg2 = FUTEX_WAKE_PRIVATE;
-	r.wait.known = true;
-	r.wait.nr = SYS_futex;
-	r.wait.arg = word;
-	r.wait.arg2 = FUTEX_WAIT_PRIVATE;
-	r.wakee_tgid = RUN_PROC;
-	r.wake_to_run_ns = 1000;
-	r.notify_to_return_ns = -1;
-	r.waited_ns = 500;
-	r.family = MECH_FUTEX;
-	snprintf(r.mechanism, sizeof(r.mechanism), "futex wake -> wait");
-	return r;
-}
-
 /*
  * 300 more wakeups, each of a pair and a word of its own: more pairs and
  * words than rows. The document's sums hold every complete wakeup, and
@@ -273,7 +244,7 @@ Test(attach_json, once_rows_changed_hands_each_row_has_its_error_and_every_wakeu
 	struct attach_result r;
 
 	for (uint32_t i = 0; i < 300; i++) {
-		r = one_off(10000 + i, 0x10000000ull + 8 * i);
+		r = attach_run__one_off(10000 + i, 0x10000000ull + 8 * i);
 		attach_aggregate__add(run.agg, &r);
 	}
 	write_document();

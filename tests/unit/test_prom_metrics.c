@@ -315,6 +315,7 @@ Test(prom_metrics, an_attach_run_gives_its_kernel_phases_pairs_and_wakers)
 				       buf, sizeof(buf)), "1");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_pairs_untabled_wakeups_total{" AT_LABELS "}", buf, sizeof(buf)),
 			 "0");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_pairs_replaced_total{" AT_LABELS "}", buf, sizeof(buf)), "0");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_dropped_events_total{" AT_LABELS "}", buf, sizeof(buf)), "4");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_traced_seconds_total{" AT_LABELS "}", buf, sizeof(buf)),
 			 "0.000705");
@@ -348,6 +349,44 @@ Test(prom_metrics, an_attach_run_adds_up_by_cause_and_by_record)
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_trace_records_total{" AT_LABELS "}", buf, sizeof(buf)), want);
 	snprintf(want, sizeof(want), "%.6g", (double)attach__counters(run.engine)->events / RUN_WAKEUPS);
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_trace_records_per_wakeup{" AT_LABELS "}", buf, sizeof(buf)), want);
+	attach_run__free(&run);
+}
+
+/*
+ * 300 pairs that come once past the run's three: the pair series are the
+ * 128 rows, and the counters say how often a row changed hands and how many
+ * wakeups are in no series
+ */
+Test(prom_metrics, once_pair_rows_changed_hands_the_series_are_the_rows_and_the_counters_say_so)
+{
+	static struct attach_run run;
+	struct attach_result r;
+	struct prom_attach pa;
+	char buf[64], want[64];
+	const char *doc, *p;
+	int series = 0;
+
+	memset(&run, 0, sizeof(run));
+	attach_run__make(&run);
+	for (uint32_t i = 0; i < 300; i++) {
+		r = attach_run__one_off(10000 + i, 0x10000000ull + 8 * i);
+		attach_aggregate__add(run.agg, &r);
+	}
+	pa = (struct prom_attach){ .host = "test\\host", .target = "pid 5000", .traced_ns = 705000, .agg = run.agg,
+				   .counters = attach__counters(run.engine) };
+	prom_metrics__print_attach(out, &pa);
+	doc = written();
+	check_families(doc, 10);
+	for (p = doc; (p = strstr(p, "\nwakeprobe_pair_wake_to_run_seconds_count{")); p++)
+		series++;
+	cr_expect_eq(series, ATTACH_AGG_MAX_PAIRS);
+	snprintf(want, sizeof(want), "%" PRIu64, run.agg->pairs_replaced);
+	cr_expect_eq(run.agg->pairs_replaced, 3 + 300 - ATTACH_AGG_MAX_PAIRS);
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_pairs_replaced_total{" AT_LABELS "}", buf, sizeof(buf)), want);
+	snprintf(want, sizeof(want), "%" PRIu64, run.agg->pairs_evicted);
+	cr_expect_gt(run.agg->pairs_evicted, 0);
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_pairs_untabled_wakeups_total{" AT_LABELS "}", buf, sizeof(buf)),
+			 want);
 	attach_run__free(&run);
 }
 

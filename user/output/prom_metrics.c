@@ -17,6 +17,7 @@ enum family {
 	F_WAKEUPS,
 	F_WAKER_CLASS,
 	F_PAIRS_UNTABLED,
+	F_PAIRS_REPLACED,
 	F_CAUSE,
 	F_EXPLAINED,
 	F_DROPPED,
@@ -44,7 +45,8 @@ static const struct {
 		       "The whole wakeup: complete ones when traced, every sample when not." },
 	[F_PAIR_WAKE_TO_RUN] = { "wakeprobe_pair_wake_to_run_seconds", "histogram",
 				 "Attach mode: sched_waking to the wakee's switch-in, per waker -> wakee pair and "
-				 "mechanism." },
+				 "mechanism, of the busiest 128 pairs; a pair's series starts afresh when it takes "
+				 "a row." },
 	[F_PAIR_NOTIFY_TO_RETURN] = { "wakeprobe_pair_notify_to_return_seconds", "histogram",
 				      "Attach mode: the waker's syscall entry to the wait's exit, per pair, where "
 				      "both are known." },
@@ -54,7 +56,11 @@ static const struct {
 			    "Attach mode: wakeups by what woke them (syscall, process, irq, timer, ...; none: no "
 			    "waker record)." },
 	[F_PAIRS_UNTABLED] = { "wakeprobe_pairs_untabled_wakeups_total", "counter",
-			       "Attach mode: complete wakeups whose pair came once the pair table was full." },
+			       "Attach mode: complete wakeups in no pair's series, those of pairs whose row a new "
+			       "pair took." },
+	[F_PAIRS_REPLACED] = { "wakeprobe_pairs_replaced_total", "counter",
+			       "Attach mode: times a new pair took the row of the pair with the fewest wakeups, "
+			       "once more pairs came than the 128 rows." },
 	[F_CAUSE] = { "wakeprobe_cause_seconds_total", "counter",
 		      "The explained wakeups' time by what held the CPU (docs/outliers.md): every complete one, "
 		      "or with --explain slow the slow ones (wakeprobe_explained_wakeups_total)." },
@@ -268,7 +274,7 @@ static void print_pairs(FILE *out, const struct prom_labels *ls, const struct at
 	if (!g->nr_pairs)
 		return;
 	begin(out, f);
-	/* in the order the pairs came, which a rewrite during the run keeps */
+	/* in the order of the rows, which a rewrite during the run keeps while no row changes hands */
 	for (uint32_t i = 0; i < g->nr_pairs; i++) {
 		const struct attach_pair *p = g->pairs[i];
 		struct prom_labels l = *ls;
@@ -320,6 +326,7 @@ void prom_metrics__print_attach(FILE *out, const struct prom_attach *a)
 		prom__uint(out, families[F_WAKER_CLASS].name, &l, g->by_class[c]);
 	}
 	only_uint(out, F_PAIRS_UNTABLED, &ls, g->pairs_evicted);
+	only_uint(out, F_PAIRS_REPLACED, &ls, g->pairs_replaced);
 	begin(out, F_CAUSE);
 	print_causes(out, &ls, &g->causes);
 	only_uint(out, F_EXPLAINED, &ls, g->causes.wakeups);
