@@ -162,6 +162,41 @@ Test(attach_aggregate, pairs_come_most_frequent_or_most_costly_first_with_their_
 	cr_assert_eq(by_cost[1], by_count[0]);
 }
 
+/*
+ * A process-shared semaphore: the word is mapped at another address in
+ * each process, and its key (the file and offset) makes it one row with
+ * the waits of one process and the wakes of the other, and both named
+ */
+Test(attach_aggregate, a_shared_futex_word_is_one_row_for_every_process_that_uses_it)
+{
+	const struct futex_key key = { .shared = true, .dev = 0x2d, .ino = 4711, .offset = 0x40 };
+	const struct attach_futex *rows[4];
+	struct attach_result r;
+
+	for (int i = 0; i < 3; i++) {
+		r = futex_handoff(WAKER, FUTEX_A, WAKEE, FUTEX_B, 1000);
+		r.waker.arg2 = FUTEX_WAKE;
+		r.wait.arg2 = FUTEX_WAIT_BITSET;
+		r.waker.tgid = OTHER_PROC;
+		r.waker.futex = key;
+		r.wait.futex = key;
+		add(r);
+	}
+	/* a private word at the same address as the waker's is another row */
+	add(futex_handoff(WAKER, FUTEX_A, WAKEE, FUTEX_A, 1000));
+	cr_assert_eq(attach_aggregate__futexes(g, ATTACH_ORDER_COUNT, rows, 4), 2);
+	cr_assert(rows[0]->key.shared);
+	cr_assert_eq(rows[0]->key.ino, 4711);
+	cr_assert_eq(rows[0]->waits, 3);
+	cr_assert_eq(rows[0]->wakes, 3);
+	cr_assert_eq(rows[0]->nr_tgids, 2);
+	cr_assert_eq(rows[0]->tgids[0], PROC, "the waiter's process");
+	cr_assert_eq(rows[0]->tgids[1], OTHER_PROC, "the waker's");
+	cr_assert_not(rows[1]->key.shared);
+	cr_assert_eq(rows[1]->addr, FUTEX_A);
+	cr_assert_eq(rows[1]->count, 2);
+}
+
 Test(attach_aggregate, the_futex_table_counts_waits_wakes_the_time_waited_and_the_threads)
 {
 	const struct attach_futex *by_count[4], *by_cost[4];

@@ -228,9 +228,9 @@ Test(attach_json, every_futex_word_is_written_with_its_waits_wakes_and_threads)
 	cr_assert(json_check(path,
 			     "assert d['futexes'] == [{'tgid': %u, 'addr': %llu, 'count': 4, 'error': 0, 'waits': 2, "
 			"'wakes': 2, 'waits_timed': 2, 'wait_total_ns': 15000, 'wait_max_ns': 7500, 'tids': [%u, %u], "
-			"'tids_untabled': 0}], d['futexes']\n"
+			"'tids_untabled': 0, 'tgids': [%u], 'tgids_untabled': False, 'shared': None}], d['futexes']\n"
 			"assert (d['futexes_untabled'], d['futexes_replaced'], d['futexes_capacity']) == (0, 0, %d)\n",
-			RUN_PROC, (unsigned long long)RUN_FUTEX, RUN_WAKEE, RUN_WAKER, ATTACH_AGG_MAX_FUTEXES));
+			RUN_PROC, (unsigned long long)RUN_FUTEX, RUN_WAKEE, RUN_WAKER, RUN_PROC, ATTACH_AGG_MAX_FUTEXES));
 }
 
 /*

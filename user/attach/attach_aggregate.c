@@ -236,19 +236,35 @@ static void add_pair(struct attach_aggregate *g, const struct attach_result *r)
 		histogram__add(&p->notify_to_return, (uint64_t)r->notify_to_return_ns);
 }
 
-static uint64_t futex_hash(uint32_t tgid, uint64_t addr)
+/* futex_hash - of a word's key: a shared word's file and offset, else its process and address */
+static uint64_t futex_hash(uint32_t tgid, uint64_t addr, const struct futex_key *key)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 
+	if (key->shared) {
+		h = hash_bytes(h, &key->dev, sizeof(key->dev));
+		h = hash_bytes(h, &key->ino, sizeof(key->ino));
+		return hash_bytes(h, &key->offset, sizeof(key->offset));
+	}
 	h = hash_bytes(h, &tgid, sizeof(tgid));
 	return hash_bytes(h, &addr, sizeof(addr));
+}
+
+/* futex_is - is @f the row of that word? */
+static bool futex_is(const struct attach_futex *f, uint32_t tgid, uint64_t addr, const struct futex_key *key)
+{
+	if (f->key.shared != key->shared)
+		return false;
+	if (key->shared)
+		return f->key.dev == key->dev && f->key.ino == key->ino && f->key.offset == key->offset;
+	return f->tgid == tgid && f->addr == addr;
 }
 
 static size_t futex_home(const struct attach_aggregate *g, uint16_t row)
 {
 	const struct attach_futex *f = &g->futexes[row - 1];
 
-	return futex_hash(f->tgid, f->addr) & (FUTEX_INDEX_SLOTS - 1);
+	return futex_hash(f->tgid, f->addr, &f->key) & (FUTEX_INDEX_SLOTS - 1);
 }
 
 static uint64_t futex_count(const struct attach_aggregate *g, uint32_t row)
@@ -257,20 +273,22 @@ static uint64_t futex_count(const struct attach_aggregate *g, uint32_t row)
 }
 
 /*
- * futex_get - the row of futex @addr in process @tgid: its own, a new one
- * while there is room, else (Space-Saving, as pair_take_least()) the least
- * counted one's, emptied but for its count, which becomes its error
+ * futex_get - the row of futex @addr in process @tgid, or of the shared
+ * word @key: its own, a new one while there is room, else (Space-Saving, as
+ * pair_take_least()) the least counted one's, emptied but for its count,
+ * which becomes its error
  */
-static struct attach_futex *futex_get(struct attach_aggregate *g, uint32_t tgid, uint64_t addr)
+static struct attach_futex *futex_get(struct attach_aggregate *g, uint32_t tgid, uint64_t addr,
+				      const struct futex_key *key)
 {
-	uint64_t h = futex_hash(tgid, addr), error;
+	uint64_t h = futex_hash(tgid, addr, key), error;
 	struct attach_futex *f;
 	uint16_t row;
 	size_t i;
 
 	for (i = h & (FUTEX_INDEX_SLOTS - 1); g->futex_index[i]; i = (i + 1) & (FUTEX_INDEX_SLOTS - 1)) {
 		f = &g->futexes[g->futex_index[i] - 1];
-		if (f->tgid == tgid && f->addr == addr)
+		if (futex_is(f, tgid, addr, key))
 			return f;
 	}
 	if (g->nr_futexes < ATTACH_AGG_MAX_FUTEXES) {
@@ -280,7 +298,8 @@ static struct attach_futex *futex_get(struct attach_aggregate *g, uint32_t tgid,
 		row = (uint16_t)(sketch_least(g, g->nr_futexes, &g->futexes_least, &g->futexes_cursor,
 					      futex_count) + 1);
 		f = &g->futexes[row - 1];
-		index_unlink(g, g->futex_index, FUTEX_INDEX_SLOTS, futex_hash(f->tgid, f->addr), row, futex_home);
+		index_unlink(g, g->futex_index, FUTEX_INDEX_SLOTS, futex_hash(f->tgid, f->addr, &f->key), row,
+			     futex_home);
 		g->futexes_replaced++;
 		g->futexes_evicted += f->count - f->error;
 		error = f->count;
@@ -290,14 +309,24 @@ static struct attach_futex *futex_get(struct attach_aggregate *g, uint32_t tgid,
 	}
 	f->tgid = tgid;
 	f->addr = addr;
+	f->key = *key;
 	g->futex_index[i] = row;
 	return f;
 }
 
-static void futex_tid(struct attach_futex *f, uint32_t tid)
+/* futex_user - thread @tid of process @tgid waited or woke on @f */
+static void futex_user(struct attach_futex *f, uint32_t tid, uint32_t tgid)
 {
 	uint32_t i;
 
+	for (i = 0; i < f->nr_tgids && f->tgids[i] != tgid; i++)
+		;
+	if (i == f->nr_tgids) {
+		if (f->nr_tgids < ATTACH_AGG_FUTEX_TIDS)
+			f->tgids[f->nr_tgids++] = tgid;
+		else
+			f->tgids_untabled = true;
+	}
 	for (i = 0; i < f->nr_tids; i++)
 		if (f->tids[i] == tid)
 			return;
@@ -336,7 +365,7 @@ static void add_futexes(struct attach_aggregate *g, const struct attach_result *
 			g->futex_waits_timed++;
 			g->futex_wait_total_ns += (uint64_t)r->waited_ns;
 		}
-		f = futex_get(g, r->wakee_tgid, addr);
+		f = futex_get(g, r->wakee_tgid, addr, &r->wait.futex);
 		f->count++;
 		f->waits++;
 		if (r->waited_ns >= 0) {
@@ -345,14 +374,14 @@ static void add_futexes(struct attach_aggregate *g, const struct attach_result *
 			if ((uint64_t)r->waited_ns > f->wait_max_ns)
 				f->wait_max_ns = (uint64_t)r->waited_ns;
 		}
-		futex_tid(f, r->sr.sample.wakee_tid);
+		futex_user(f, r->sr.sample.wakee_tid, r->wakee_tgid);
 	}
 	if (mechanism__futex_wake_addr(&r->waker, &addr)) {
 		g->futex_wakes++;
-		f = futex_get(g, r->waker.tgid, addr);
+		f = futex_get(g, r->waker.tgid, addr, &r->waker.futex);
 		f->count++;
 		f->wakes++;
-		futex_tid(f, r->waker.tid);
+		futex_user(f, r->waker.tid, r->waker.tgid);
 	}
 }
 
@@ -446,12 +475,21 @@ static int pair_key_cmp(const struct attach_pair *a, const struct attach_pair *b
 	return strcmp(a->mechanism, b->mechanism);
 }
 
+/*
+ * pair_by_count - the most wakeups first: those the row is sure of (its
+ * count less what it may hold of the pairs it replaced), then its count.
+ * On a stream spread evenly over more pairs than rows, a row's count is
+ * mostly its error, and the rows that are sure of the most come first.
+ */
 static int pair_by_count(const void *pa, const void *pb)
 {
 	const struct attach_pair *a = *(const struct attach_pair *const *)pa;
 	const struct attach_pair *b = *(const struct attach_pair *const *)pb;
 
-	int c = cmp_u64_desc(a->count, b->count);
+	int c = cmp_u64_desc(a->count - a->error, b->count - b->error);
+
+	if (!c)
+		c = cmp_u64_desc(a->count, b->count);
 
 	if (!c)
 		c = cmp_u64_desc(a->wake_to_run.sum, b->wake_to_run.sum);
@@ -493,12 +531,16 @@ static int futex_key_cmp(const struct attach_futex *a, const struct attach_futex
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
+/* futex_by_count - pair_by_count()'s order for futex words */
 static int futex_by_count(const void *pa, const void *pb)
 {
 	const struct attach_futex *a = *(const struct attach_futex *const *)pa;
 	const struct attach_futex *b = *(const struct attach_futex *const *)pb;
 
-	int c = cmp_u64_desc(a->count, b->count);
+	int c = cmp_u64_desc(a->count - a->error, b->count - b->error);
+
+	if (!c)
+		c = cmp_u64_desc(a->count, b->count);
 
 	if (!c)
 		c = cmp_u64_desc(a->wait_total_ns, b->wait_total_ns);

@@ -80,10 +80,15 @@ struct attach_pair {
 	uint64_t hash;
 };
 
-/* one futex word, in one process (a shared futex has an address per process) */
+/*
+ * One futex word: in one process, or one lock of several, a shared word
+ * keyed as the kernel keys it (its file and offset: key.shared), whatever
+ * address each process has it at
+ */
 struct attach_futex {
-	uint32_t tgid;
-	uint64_t addr;
+	uint32_t tgid;				/* the process, or the first that used a shared word */
+	uint64_t addr;				/* its address there */
+	struct futex_key key;			/* shared: the file and offset, the row's key */
 	uint64_t count;				/* its waits and wakes, overestimated by error at most */
 	uint64_t error;				/* count when the word took the row: 0 for a first row */
 	/* the rest counts the count - error waits and wakes since it took the row */
@@ -95,6 +100,9 @@ struct attach_futex {
 	uint32_t tids[ATTACH_AGG_FUTEX_TIDS];	/* the threads that waited or woke on it, first come */
 	uint32_t nr_tids;
 	uint64_t tids_untabled;			/* waits and wakes by threads past the list */
+	uint32_t tgids[ATTACH_AGG_FUTEX_TIDS];	/* their processes, first come: several for a shared word */
+	uint32_t nr_tgids;
+	bool tgids_untabled;			/* processes past the list waited or woke on it */
 };
 
 struct attach_aggregate {

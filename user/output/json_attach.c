@@ -303,6 +303,23 @@ static void write_futexes(struct json_writer *w, const struct attach_aggregate *
 			json_writer__uint(w, f->tids[t]);
 		json_writer__end_array(w);
 		json_writer__put_uint(w, "tids_untabled", f->tids_untabled);
+		json_writer__key(w, "tgids");
+		json_writer__begin_array(w);
+		for (t = 0; t < f->nr_tgids; t++)
+			json_writer__uint(w, f->tgids[t]);
+		json_writer__end_array(w);
+		json_writer__put_bool(w, "tgids_untabled", f->tgids_untabled);
+		/* a shared word: the file and offset it is keyed by, whatever its address in each process */
+		json_writer__key(w, "shared");
+		if (f->key.shared) {
+			json_writer__begin_object(w);
+			json_writer__put_uint(w, "dev", f->key.dev);
+			json_writer__put_uint(w, "inode", f->key.ino);
+			json_writer__put_uint(w, "offset", f->key.offset);
+			json_writer__end_object(w);
+		} else {
+			json_writer__null(w);
+		}
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);

@@ -323,7 +323,16 @@ static void print_futexes(FILE *out, const struct attach_report *r)
 	for (size_t i = 0; i < n; i++) {
 		const struct attach_futex *f = rows[i];
 
-		fprintf(out, "%8" PRIu32 " %#18" PRIx64 " %8" PRIu64 " %8" PRIu64, f->tgid, f->addr, f->waits, f->wakes);
+		char where[40];
+
+		/* a shared word is one lock of its processes: named by the file and offset it is keyed by */
+		if (f->key.shared) {
+			snprintf(where, sizeof(where), "inode %" PRIu64 "+0x%" PRIx64, f->key.ino, f->key.offset);
+			fprintf(out, "%8s %18s", "shared", where);
+		} else {
+			fprintf(out, "%8" PRIu32 " %#18" PRIx64, f->tgid, f->addr);
+		}
+		fprintf(out, " %8" PRIu64 " %8" PRIu64, f->waits, f->wakes);
 		/* untimed waits (no program on syscalls) have no length: not 0 */
 		if (f->waits_timed)
 			fprintf(out, " %12.1f %12.1f ", us(f->wait_total_ns), us(f->wait_max_ns));
@@ -333,6 +342,13 @@ static void print_futexes(FILE *out, const struct attach_report *r)
 			fprintf(out, " %" PRIu32, f->tids[t]);
 		if (f->tids_untabled)
 			fprintf(out, " and more");
+		if (f->key.shared) {
+			fprintf(out, "; processes");
+			for (uint32_t t = 0; t < f->nr_tgids; t++)
+				fprintf(out, " %" PRIu32, f->tgids[t]);
+			if (f->tgids_untabled)
+				fprintf(out, " and more");
+		}
 		if (f->error)
 			fprintf(out, "; up to %" PRIu64 " waits and wakes before its row", f->error);
 		fprintf(out, "\n");
