@@ -14,7 +14,7 @@ packages=(
 # "bench" for the programs the benchmark traces and the tools it holds wakeprobe against
 for group in "$@"; do
 	case "$group" in
-	test) packages+=(procps python3 valgrind man-db groff-base prometheus chromium linux-perf redis-server redis-tools) ;;
+	test) packages+=(procps python3 valgrind man-db groff-base prometheus chromium linux-perf redis-server redis-tools nginx-light apache2-utils stress-ng) ;;
 	fuzz) packages+=(libclang-rt-14-dev) ;;
 	bench) packages+=(python3 linux-perf redis-server redis-tools stress-ng libbpf-tools) ;;
 	*) echo "setup-deps.sh: unknown group '$group'" >&2; exit 2 ;;

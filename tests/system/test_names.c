@@ -2,8 +2,11 @@
 /*
  * test_names.c - attach mode names the wakers of real programs from
  * Debian's packages in words a person can act on: the client behind a
- * loopback server's NET_RX softirq (redis-server under redis-benchmark).
- * Needs root and BTF, and the programs, which make test installs.
+ * loopback server's NET_RX softirq (redis-server under redis-benchmark), a
+ * forking server's workers when its master is the target (nginx under ab),
+ * a POSIX message queue (stress-ng --mq) and unix sockets (perf bench sched
+ * messaging). Needs root and BTF, and the programs, which make test
+ * installs.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -132,5 +135,134 @@ Test(names, a_loopback_servers_wakeups_name_the_client_that_sent_them, .timeout 
 			     "assert named >= w['complete'] * 99 // 100, (named, w['complete'], d['pairs'])\n",
 			     (int)bench, (int)bench),
 		  "the JSON does not name the client");
+	unlink(json);
+}
+
+/*
+ * nginx's master forks its workers at its start and then sleeps in
+ * sigsuspend(): --pid of the master traces the workers it forked before
+ * the attach, and the report says the master was never woken while they
+ * served ab's requests, all of them named.
+ */
+Test(names, a_forking_servers_master_is_said_to_sleep_while_its_workers_serve, .timeout = 120)
+{
+	char dir[] = "/tmp/wakeprobe-test-nginx.XXXXXX", conf[96], port_arg[16], master_pid[16], json[64];
+	char url[64], nginx_path[PATH_MAX], ab_path[PATH_MAX], text[65536];
+	char *server_args[] = { nginx_path, "-p", dir, "-c", conf, NULL };
+	char *tracer_args[] = { (char *)wakeprobe_path(), "--pid", master_pid, "--duration", "4", "--json", json,
+				"--outliers", "0", NULL };
+	char *bench_args[] = { ab_path, "-q", "-n", "3000", "-c", "4", url, NULL };
+	int s_out, s_err, t_out, t_err, b_out, b_err, status, port;
+	pid_t server, tracer, bench;
+	FILE *f;
+
+	skip_unless_traceable();
+	if (!in_path("nginx", nginx_path) || !in_path("ab", ab_path))
+		cr_skip_test("no nginx or ab (make test installs nginx-light and apache2-utils)");
+	cr_assert_not_null(mkdtemp(dir));
+	port = loopback_port();
+	snprintf(conf, sizeof(conf), "%s/nginx.conf", dir);
+	f = fopen(conf, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "daemon off; master_process on; worker_processes 2; pid %s/nginx.pid; error_log %s/error.log;\n"
+		"events { worker_connections 64; }\n"
+		"http { access_log off; client_body_temp_path %s; proxy_temp_path %s; fastcgi_temp_path %s;\n"
+		"  uwsgi_temp_path %s; scgi_temp_path %s;\n"
+		"  server { listen 127.0.0.1:%d; location / { return 200 \"ok\\n\"; } } }\n",
+		dir, dir, dir, dir, dir, dir, dir, port);
+	fclose(f);
+	f = temp_output("names", json);
+	fclose(f);
+	snprintf(port_arg, sizeof(port_arg), "%d", port);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/", port);
+	server = spawn_piped(server_args, NULL, &s_out, &s_err);
+	snprintf(master_pid, sizeof(master_pid), "%d", (int)server);
+	wait_listening(port, server);
+	tracer = spawn_piped(tracer_args, NULL, &t_out, &t_err);
+	wait_attached(tracer, "wakeprobe");
+	bench = spawn_piped(bench_args, NULL, &b_out, &b_err);
+	status = wait_exit(bench, "ab", 60);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "ab: status 0x%x", status);
+	read_to_end(t_out, text, sizeof(text));
+	status = wait_exit(tracer, "wakeprobe", 30);
+	kill(server, SIGQUIT);
+	wait_exit(server, "nginx", 30);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "wakeprobe: status 0x%x", status);
+	for (int fd = 0; fd < 2; fd++) {
+		close(fd ? s_err : s_out);
+		close(fd ? t_err : t_out);
+		close(fd ? b_err : b_out);
+	}
+	cr_assert(strstr(text, " and the 2 processes descending from it\n"), "%s", text);
+	cr_assert(strstr(text, "the target was never woken: it slept or ran the whole run while its descendants "
+			 "worked\n"), "%s", text);
+	cr_assert(json_check(json,
+			     "w = d['wakeups']\n"
+			     "assert d['targets']['descendants'] == 2, d['targets']\n"
+			     "assert w['of_targets'] == 0 and w['total'] > 1000, w\n"
+			     "named = sum(n for fam, n in w['complete_by_family'].items() if fam not in ('unknown', 'other'))\n"
+			     "assert named >= w['complete'] * 99 // 100, w\n"
+			     "assert d['pairs'][0]['wakee']['tgid'] != %d, d['pairs'][0]\n", (int)server),
+		  "the workers' wakeups are not the master's, or not named");
+	unlink(json);
+	snprintf(text, sizeof(text), "rm -rf %s", dir);
+	cr_assert_eq(system(text), 0);
+}
+
+/*
+ * run_named - wakeprobe -- @argv to its end, its JSON in @json: every
+ * complete wakeup but 1% has a named mechanism
+ */
+static void run_named(char *const argv[], char json[64])
+{
+	char *args[32] = { (char *)wakeprobe_path(), "--json", json, "--outliers", "0", "--" };
+	struct wakeprobe_ran r;
+	int n = 6;
+
+	fclose(temp_output("names", json));
+	for (int i = 0; argv[i] && n < 31; i++)
+		args[n++] = argv[i];
+	args[n] = NULL;
+	wakeprobe_run_ok(&r, args + 1);
+	cr_assert(json_check(json,
+			     "w = d['wakeups']\n"
+			     "named = sum(n for fam, n in w['complete_by_family'].items() if fam not in ('unknown', 'other'))\n"
+			     "assert named >= w['complete'] * 99 // 100 and w['complete'] > 100, w\n"),
+		  "under 99%% of %s's wakeups named", argv[0]);
+}
+
+/* a POSIX message queue's mq_timedsend and mq_timedreceive: the busiest pair, named by its kind */
+Test(names, a_message_queues_wakeups_are_named_by_it, .timeout = 120)
+{
+	char path[PATH_MAX], json[64];
+	char *argv[] = { "stress-ng", "--mq", "1", "--mq-ops", "3000", "--timeout", "20", "--quiet", NULL };
+
+	skip_unless_traceable();
+	if (!in_path("stress-ng", path))
+		cr_skip_test("no stress-ng (make test installs it)");
+	run_named(argv, json);
+	cr_assert(json_check(json,
+			     "p = d['pairs'][0]\n"
+			     "assert p['mechanism'] in ('mqueue send -> receive', 'mqueue receive -> send'), p['mechanism']\n"
+			     "assert p['error'] == 0 and p['count'] > 100, p\n"),
+		  "the message queue is not the busiest pair");
+	unlink(json);
+}
+
+/* perf's messaging benchmark: processes writing to each other over unix stream sockets, all of them named */
+Test(names, a_messaging_benchmarks_sockets_are_named_by_their_kind, .timeout = 120)
+{
+	char path[PATH_MAX], json[64];
+	char *argv[] = { "perf", "bench", "sched", "messaging", "-g", "4", "-l", "50", NULL };
+
+	skip_unless_traceable();
+	if (!in_path("perf", path))
+		cr_skip_test("no perf (make test installs linux-perf)");
+	run_named(argv, json);
+	cr_assert(json_check(json,
+			     "fams = d['wakeups']['complete_by_family']\n"
+			     "assert fams.get('unix socket', 0) >= d['wakeups']['complete'] // 2, fams\n"
+			     "assert not [p for p in d['pairs'] if p['mechanism'].startswith('fd ')], d['pairs'][:3]\n"),
+		  "the messaging benchmark's sockets are not named");
 	unlink(json);
 }

@@ -149,7 +149,7 @@ ParameterizedTestParameters(mechanism, fd_mechanisms)
 		{ SYS_write, SYS_read, FD_KIND_TIMERFD, "timerfd write -> read", MECH_TIMER },
 		{ SYS_write, SYS_read, FD_KIND_SIGNALFD, "signalfd write -> read", MECH_SIGNAL },
 		{ SYS_write, SYS_read, FD_KIND_INOTIFY, "inotify write -> read", MECH_OTHER },
-		{ SYS_mq_timedsend, SYS_mq_timedreceive, FD_KIND_MQUEUE, "mqueue send -> receive", MECH_OTHER },
+		{ SYS_mq_timedsend, SYS_mq_timedreceive, FD_KIND_MQUEUE, "mqueue send -> receive", MECH_MQUEUE },
 		{ SYS_io_uring_enter, SYS_io_uring_enter, FD_KIND_IO_URING, "io_uring io_uring_enter -> io_uring_enter",
 		  MECH_OTHER },
 		{ SYS_write, SYS_read, FD_KIND_TTY, "tty write -> read", MECH_OTHER },
@@ -180,6 +180,23 @@ Test(mechanism, fds_of_unknown_kinds_go_by_their_numbers)
 	/* one end known: the family comes from it */
 	t.fd_kind = FD_KIND_PIPE;
 	assert_named(&w, &t, "fd 5 write -> pipe read", MECH_PIPE);
+}
+
+/* a child's exit ends its parent's wait4(): the family says so, not "other" */
+Test(mechanism, a_wait_for_a_child_is_of_the_exit_family)
+{
+	struct waker_info w = syscall_waker(SYS_exit_group, 0, 0, FD_KIND_UNKNOWN);
+	struct wait_info t = wait_in(SYS_wait4, (uint64_t)-1, 0, FD_KIND_UNKNOWN);
+
+	assert_named(&w, &t, "exit_group -> wait4", MECH_EXIT);
+	t = wait_in(SYS_waitid, 0, 0, FD_KIND_UNKNOWN);
+	assert_named(&w, &t, "exit_group -> waitid", MECH_EXIT);
+	/* a thread's end that wakes its joiner is the futex's */
+	w = syscall_waker(SYS_exit, 0, 0, FD_KIND_UNKNOWN);
+	t = wait_in(SYS_futex, 0x7f0000, FUTEX_WAIT_BITSET, FD_KIND_UNKNOWN);
+	assert_named(&w, &t, "exit -> futex 0x7f0000 wait_bitset", MECH_FUTEX);
+	cr_assert_str_eq(mechanism__family_name(MECH_EXIT), "exit");
+	cr_assert_str_eq(mechanism__family_name(MECH_MQUEUE), "mqueue");
 }
 
 Test(mechanism, an_fd_the_syscall_found_closed_says_so_with_its_number)

@@ -31,6 +31,8 @@ static const char *const family_names[NR_MECH_FAMILIES] = {
 	[MECH_PROCESS] = "process",
 	[MECH_OTHER] = "other",
 	[MECH_START] = "start",
+	[MECH_MQUEUE] = "mqueue",
+	[MECH_EXIT] = "exit",
 };
 
 const char *mechanism__family_name(enum mech_family f)
@@ -608,10 +610,11 @@ static enum mech_family fd_family(uint8_t kind)
 		return MECH_TIMER;
 	case FD_KIND_SIGNALFD:
 		return MECH_SIGNAL;
+	case FD_KIND_MQUEUE:
+		return MECH_MQUEUE;
 	case FD_KIND_FILE:
 	case FD_KIND_OTHER:
 	case FD_KIND_INOTIFY:
-	case FD_KIND_MQUEUE:
 	case FD_KIND_IO_URING:
 	case FD_KIND_TTY:
 	case FD_KIND_BLOCK_DEVICE:
@@ -663,6 +666,9 @@ static enum mech_family wait_family(const struct wait_info *wait)
 		return MECH_SIGNAL;
 	if (is_sleep(wait->nr))
 		return MECH_TIMER;
+	/* a child's exit, or a traced one's end, is what a wait4() or waitid() waits for */
+	if (wait->nr == SYS_wait4 || wait->nr == SYS_waitid)
+		return MECH_EXIT;
 	if (mechanism__syscall_takes_fd(wait->nr))
 		return fd_family(wait->fd_kind);
 	return MECH_UNKNOWN;

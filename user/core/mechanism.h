@@ -47,6 +47,8 @@ enum mech_family {
 	MECH_PROCESS,		/* a process that is not tracked */
 	MECH_OTHER,		/* a syscall of none of the above */
 	MECH_START,		/* a new thread or process runs for the first time */
+	MECH_MQUEUE,		/* a POSIX message queue */
+	MECH_EXIT,		/* a wakee in wait4() or waitid(): a child ended, or stopped */
 	NR_MECH_FAMILIES,
 };
 
