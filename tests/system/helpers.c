@@ -202,6 +202,29 @@ pid_t spawn_held(char *const args[], void (*body)(void), int in, int *go)
 	return pid;
 }
 
+pid_t trace_body(void (*body)(void), const char *what, char json[64])
+{
+	char pid_arg[16];
+	char *tracer_args[] = { (char *)wakeprobe_path(), "--pid", pid_arg, "--json", json, "--outliers", "0", NULL };
+	int go, t_out, t_err, status;
+	pid_t child, tracer;
+
+	fclose(temp_output("traced", json));
+	child = spawn_held(NULL, body, -1, &go);
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)child);
+	tracer = spawn_piped(tracer_args, NULL, &t_out, &t_err);
+	wait_attached(tracer, "wakeprobe");
+	cr_assert_eq(write(go, "g", 1), 1);
+	close(go);
+	status = wait_exit(child, what, 60);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status 0x%x", what, status);
+	status = wait_exit(tracer, "wakeprobe", 30);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "wakeprobe: status 0x%x", status);
+	close(t_out);
+	close(t_err);
+	return child;
+}
+
 const char *workload_path(const char *name, char *buf, size_t len)
 {
 	const char *dir = getenv("WAKEPROBE_WORKLOAD_DIR");

@@ -83,6 +83,14 @@ pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out,
  */
 pid_t spawn_held(char *const args[], void (*body)(void), int in, int *go);
 
+/*
+ * trace_body - @body run in a child (spawn_held()) once `wakeprobe --pid`
+ * of it has attached, with --json into a new file whose name goes into
+ * @json; both must end with status 0 (@what names the child). The child's
+ * pid, the target the report names.
+ */
+pid_t trace_body(void (*body)(void), const char *what, char json[64]);
+
 /* what a standalone workload (burst-queue, spawn, ...) run by a test left: how it ended, what it wrote */
 struct workload_outcome {
 	int status;		/* as waitpid() gave it */

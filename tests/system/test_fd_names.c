@@ -232,30 +232,13 @@ static void every_kind(void)
  */
 Test(fd_names, every_kind_of_fd_a_wakeup_goes_through_is_named_as_the_kernel_found_it, .timeout = 120)
 {
-	char pid_arg[16], json[64];
-	char *tracer_args[] = { (char *)wakeprobe_path(), "--pid", pid_arg, "--json", json, "--outliers", "0", NULL };
-	int go, t_out, t_err, status;
-	pid_t child, tracer;
-	FILE *f;
+	char json[64];
 
 	skip_unless_traceable();
-	f = temp_output("fd-names", json);
-	fclose(f);
 	snprintf(fifo_path, sizeof(fifo_path), "/tmp/wakeprobe-test-fifo-%d", (int)getpid());
 	snprintf(watch_dir, sizeof(watch_dir), "/tmp/wakeprobe-test-watch-%d", (int)getpid());
 	snprintf(mq_name, sizeof(mq_name), "/wakeprobe-test-%d", (int)getpid());
-	child = spawn_held(NULL, every_kind, -1, &go);
-	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)child);
-	tracer = spawn_piped(tracer_args, NULL, &t_out, &t_err);
-	wait_attached(tracer, "wakeprobe");
-	cr_assert_eq(write(go, "g", 1), 1);
-	close(go);
-	status = wait_exit(child, "the child", 60);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child: status 0x%x", status);
-	status = wait_exit(tracer, "wakeprobe", 30);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "wakeprobe: status 0x%x", status);
-	close(t_out);
-	close(t_err);
+	trace_body(every_kind, "the child", json);
 	cr_assert(json_check(json,
 			     "mechs = {}\n"
 			     "for p in d['pairs']:\n"

@@ -63,30 +63,6 @@ static void named_semaphore(void)
 	post_to_child(s);
 }
 
-/* traced - @body run as a child held until wakeprobe --pid is attached to it; the JSON in @json */
-static pid_t traced(void (*body)(void), char json[64])
-{
-	char pid_arg[16];
-	char *tracer_args[] = { (char *)wakeprobe_path(), "--pid", pid_arg, "--json", json, "--outliers", "0", NULL };
-	int go, t_out, t_err, status;
-	pid_t child, tracer;
-
-	fclose(temp_output("shared-futex", json));
-	child = spawn_held(NULL, body, -1, &go);
-	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)child);
-	tracer = spawn_piped(tracer_args, NULL, &t_out, &t_err);
-	wait_attached(tracer, "wakeprobe");
-	cr_assert_eq(write(go, "g", 1), 1);
-	close(go);
-	status = wait_exit(child, "the semaphore's poster", 60);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the poster: status 0x%x", status);
-	status = wait_exit(tracer, "wakeprobe", 30);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "wakeprobe: status 0x%x", status);
-	close(t_out);
-	close(t_err);
-	return child;
-}
-
 /* the one row: every wait of the child and every post of the parent that woke it, and both processes */
 static void assert_one_lock(const char *json, pid_t parent)
 {
@@ -109,7 +85,7 @@ Test(shared_futex, a_semaphore_in_shared_anonymous_memory_is_one_lock_of_both_pr
 	pid_t parent;
 
 	skip_unless_traceable();
-	parent = traced(anonymous_semaphore, json);
+	parent = trace_body(anonymous_semaphore, "the semaphore's poster", json);
 	assert_one_lock(json, parent);
 	unlink(json);
 }
@@ -121,7 +97,7 @@ Test(shared_futex, a_named_semaphore_is_one_lock_of_both_processes, .timeout = 1
 
 	skip_unless_traceable();
 	snprintf(sem_name, sizeof(sem_name), "/wakeprobe-test-%d", (int)getpid());
-	parent = traced(named_semaphore, json);
+	parent = trace_body(named_semaphore, "the semaphore's poster", json);
 	assert_one_lock(json, parent);
 	unlink(json);
 }
