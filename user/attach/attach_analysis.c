@@ -81,7 +81,8 @@ void attach_analysis__begin(struct attach_analysis *a, const struct attach_sessi
 {
 	a->nr_targets = targets->nr_pids < ATTACH_ANALYSIS_MAX_TARGETS ? targets->nr_pids :
 									   ATTACH_ANALYSIS_MAX_TARGETS;
-	memcpy(a->targets, targets->pids, a->nr_targets * sizeof(a->targets[0]));
+	if (a->nr_targets)
+		memcpy(a->targets, targets->pids, a->nr_targets * sizeof(a->targets[0]));
 	tap(a, begin, targets, res);
 }
 
