@@ -69,6 +69,28 @@ static int64_t member_offset(const struct btf *btf, __u32 type_id, const char *n
 	return -1;
 }
 
+/*
+ * percpu_hot - where the per-CPU @name lies in @sec: a variable of its own
+ * (v6.1, and v6.15+), or v6.2-v6.14's member of struct pcpu_hot, @field,
+ * which "x86/percpu: Move cpu_number next to current_task" and "x86/percpu:
+ * Move preempt_count next to current_task" (v6.2) gathered into the per-CPU
+ * pcpu_hot for the current task's cache line; -1 if neither
+ */
+static int64_t percpu_hot(const struct btf *btf, const struct btf_type *sec, const char *name, const char *field)
+{
+	int64_t at = percpu_var(btf, sec, name, NULL), hot, in;
+	__u32 hot_type = 0;
+	uint32_t size = 0;
+
+	if (at >= 0)
+		return at;
+	hot = percpu_var(btf, sec, "pcpu_hot", &hot_type);
+	if (hot < 0)
+		return -1;
+	in = member_offset(btf, hot_type, field, &size);
+	return in >= 0 && size == 4 ? hot + in : -1;
+}
+
 bool steal_clock__layout_from_btf(const struct btf *btf, struct steal_layout *l)
 {
 	const struct btf_type *sec;
@@ -86,8 +108,8 @@ bool steal_clock__layout_from_btf(const struct btf *btf, struct steal_layout *l)
 	}
 	rq = percpu_var(btf, sec, "runqueues", NULL);
 	steal_time = percpu_var(btf, sec, "steal_time", &steal_type);
-	number = percpu_var(btf, sec, "cpu_number", NULL);
-	preempt = percpu_var(btf, sec, "__preempt_count", NULL);
+	number = percpu_hot(btf, sec, "cpu_number", "cpu_number");
+	preempt = percpu_hot(btf, sec, "__preempt_count", "preempt_count");
 	if (rq >= 0 && number >= 0) {
 		l->cpu_number_offset = number - rq;
 		l->preempt_count_offset = preempt >= 0 ? preempt - rq : 0;
