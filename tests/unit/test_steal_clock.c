@@ -36,10 +36,18 @@ static struct btf *percpu_btf(const struct vars *v)
 	rq = btf__add_struct(btf, "rq", 3584);
 	cr_assert_eq(btf__add_field(btf, "nr_running", u32, 0, 0), 0);
 	if (v->pcpu_hot) {
-		hot = btf__add_struct(btf, "pcpu_hot", 64);
+		/* as 6.12 has it: struct pcpu_hot { union { struct { ... }; u8 pad[64]; }; } */
+		int fields = btf__add_struct(btf, NULL, 64), either, pad;
+
 		cr_assert_eq(btf__add_field(btf, "current_task", u64, 0, 0), 0);
 		cr_assert_eq(btf__add_field(btf, "preempt_count", u32, HOT_PREEMPT * 8, 0), 0);
 		cr_assert_eq(btf__add_field(btf, "cpu_number", u32, HOT_CPU_NUMBER * 8, 0), 0);
+		pad = btf__add_array(btf, u32, btf__add_int(btf, "u8", 1, 0), 64);
+		either = btf__add_union(btf, NULL, 64);
+		cr_assert_eq(btf__add_field(btf, NULL, fields, 0, 0), 0);
+		cr_assert_eq(btf__add_field(btf, "pad", pad, 0, 0), 0);
+		hot = btf__add_struct(btf, "pcpu_hot", 64);
+		cr_assert_eq(btf__add_field(btf, NULL, either, 0, 0), 0);
 		var[n++] = btf__add_var(btf, "pcpu_hot", BTF_VAR_GLOBAL_ALLOCATED, hot);
 	}
 	if (v->preempt_count)

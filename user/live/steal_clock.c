@@ -50,17 +50,29 @@ static int64_t percpu_var(const struct btf *btf, const struct btf_type *sec, con
 	return -1;
 }
 
-/* member_offset - the byte offset of @name in the struct @type_id (typedefs and qualifiers seen through) */
-static int64_t member_offset(const struct btf *btf, __u32 type_id, const char *name, uint32_t *size)
+/*
+ * member_offset - the byte offset of @name in the struct or union
+ * @type_id (typedefs and qualifiers seen through), looked for in its
+ * anonymous members too, as struct pcpu_hot keeps its fields in an
+ * anonymous struct inside an anonymous union; @depth bounds the descent
+ */
+static int64_t member_offset_in(const struct btf *btf, __u32 type_id, const char *name, uint32_t *size, int depth)
 {
 	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, type_id));
 	const struct btf_member *m;
+	int64_t in;
 	int i;
 
-	if (!t || !btf_is_struct(t))
+	if (!t || !btf_is_composite(t) || depth > 4)
 		return -1;
 	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (!m->name_off) {
+			in = member_offset_in(btf, m->type, name, size, depth + 1);
+			if (in >= 0)
+				return btf_member_bit_offset(t, i) / 8 + in;
+			continue;
+		}
 		if (strcmp(btf__name_by_offset(btf, m->name_off), name))
 			continue;
 		*size = (uint32_t)btf__resolve_size(btf, m->type);
@@ -69,12 +81,18 @@ static int64_t member_offset(const struct btf *btf, __u32 type_id, const char *n
 	return -1;
 }
 
+static int64_t member_offset(const struct btf *btf, __u32 type_id, const char *name, uint32_t *size)
+{
+	return member_offset_in(btf, type_id, name, size, 0);
+}
+
 /*
  * percpu_hot - where the per-CPU @name lies in @sec: a variable of its own
  * (v6.1, and v6.15+), or v6.2-v6.14's member of struct pcpu_hot, @field,
  * which "x86/percpu: Move cpu_number next to current_task" and "x86/percpu:
  * Move preempt_count next to current_task" (v6.2) gathered into the per-CPU
- * pcpu_hot for the current task's cache line; -1 if neither
+ * pcpu_hot for the current task's cache line (in an anonymous struct in an
+ * anonymous union, arch/x86/include/asm/current.h); -1 if neither
  */
 static int64_t percpu_hot(const struct btf *btf, const struct btf_type *sec, const char *name, const char *field)
 {
