@@ -2212,19 +2212,32 @@ static long futex_mapping_of(struct task_struct *task, struct vm_area_struct *vm
 }
 
 /*
+ * futex_may_be_shared - can futex call @nr (@op, futex(2)'s) be on a shared
+ * word? futex(2) says so by its op's flag; the futex2 calls (v6.7+) keep
+ * their flags past the two arguments read, so they are looked up
+ */
+static __always_inline bool futex_may_be_shared(__s64 nr, __u64 op)
+{
+	if (nr == SYS_FUTEX)
+		return !(op & FUTEX_PRIVATE_FLAG);
+	return nr == SYS_FUTEX_WAIT || nr == SYS_FUTEX_WAKE;
+}
+
+/*
  * lean_futex_key - attach mode: current, of a tracked process, waits or
  * wakes in futex call @nr (@op, futex(2)'s) on the word at @addr: the key
  * record of a shared word the first time it is met
  */
 static __always_inline void lean_futex_key(__s64 nr, __u64 addr, __u64 op)
 {
-	struct futex_word w = { .tgid = current_tgid(), .addr = addr };
 	struct futex_mapping m = { .addr = addr };
+	struct futex_word w = { .addr = addr };
 	struct wp_event *e;
 	__u8 one = 1;
 
-	if (!attach_mode || !(nr == SYS_FUTEX ? !(op & FUTEX_PRIVATE_FLAG) : nr == SYS_FUTEX_WAIT || nr == SYS_FUTEX_WAKE))
+	if (!attach_mode || !futex_may_be_shared(nr, op))
 		return;
+	w.tgid = current_tgid();
 	if (bpf_map_lookup_elem(&futexes_looked_up, &w))
 		return;
 	/* its mm's lock taken: another time */
