@@ -25,8 +25,9 @@
  * every attach__advance()), and a fixed per-CPU table. Nothing grows with
  * the length of the run.
  *
- * Pure code: no BPF, no /proc. What an fd is comes from the caller's
- * fd_kind callback.
+ * Pure code: no BPF, no /proc. What an fd is the records say (the kernel
+ * side's wp_waker.fd_kind, wp_block.fd_kind); for records that do not (a
+ * recording older than format 11), the caller's fd_kind callback.
  */
 #ifndef WAKEPROBE_ATTACH_H
 #define WAKEPROBE_ATTACH_H
@@ -112,12 +113,12 @@ struct attach_result {
 	bool idle_seen;
 };
 
-/* what fd @fd of process @tgid is; the caller caches if it must, the engine asks once per wakeup end */
+/* what fd @fd of process @tgid is, for records that do not say: asked once per wakeup end */
 typedef enum fd_kind (*attach_fd_kind_fn)(uint32_t tgid, int fd, void *ctx);
 typedef void (*attach_result_fn)(const struct attach_result *r, void *ctx);
 
 struct attach_config {
-	attach_fd_kind_fn fd_kind;	/* NULL: every fd is FD_KIND_UNKNOWN */
+	attach_fd_kind_fn fd_kind;	/* NULL: an fd the records do not name is FD_KIND_UNKNOWN */
 	void *fd_kind_ctx;
 };
 

@@ -276,11 +276,20 @@ static void write_pairs(struct json_writer *w, const struct attach_aggregate *g,
 	json_writer__put_uint(w, "pairs_capacity", ATTACH_AGG_MAX_PAIRS);
 }
 
+/* put_ids - @key: the array of the @n thread or process ids @ids */
+static void put_ids(struct json_writer *w, const char *key, const uint32_t *ids, uint32_t n)
+{
+	json_writer__key(w, key);
+	json_writer__begin_array(w);
+	for (uint32_t i = 0; i < n; i++)
+		json_writer__uint(w, ids[i]);
+	json_writer__end_array(w);
+}
+
 static void write_futexes(struct json_writer *w, const struct attach_aggregate *g, enum attach_order order)
 {
 	const struct attach_futex *rows[ATTACH_AGG_MAX_FUTEXES];
 	size_t n = attach_aggregate__futexes(g, order, rows, ATTACH_AGG_MAX_FUTEXES), i;
-	uint32_t t;
 
 	json_writer__key(w, "futexes");
 	json_writer__begin_array(w);
@@ -297,17 +306,9 @@ static void write_futexes(struct json_writer *w, const struct attach_aggregate *
 		json_writer__put_uint(w, "waits_timed", f->waits_timed);
 		json_writer__put_uint(w, "wait_total_ns", f->wait_total_ns);
 		json_writer__put_uint_if(w, "wait_max_ns", f->waits_timed, f->wait_max_ns);
-		json_writer__key(w, "tids");
-		json_writer__begin_array(w);
-		for (t = 0; t < f->nr_tids; t++)
-			json_writer__uint(w, f->tids[t]);
-		json_writer__end_array(w);
+		put_ids(w, "tids", f->tids, f->nr_tids);
 		json_writer__put_uint(w, "tids_untabled", f->tids_untabled);
-		json_writer__key(w, "tgids");
-		json_writer__begin_array(w);
-		for (t = 0; t < f->nr_tgids; t++)
-			json_writer__uint(w, f->tgids[t]);
-		json_writer__end_array(w);
+		put_ids(w, "tgids", f->tgids, f->nr_tgids);
 		json_writer__put_bool(w, "tgids_untabled", f->tgids_untabled);
 		/* a shared word: the file and offset it is keyed by, whatever its address in each process */
 		json_writer__key(w, "shared");
