@@ -77,6 +77,55 @@ static void wait_listening(int port, pid_t server)
 }
 
 /*
+ * A server under its own benchmark, its process traced by `wakeprobe
+ * --pid SERVER --duration 4 --json`: what serve_traced() runs, and what
+ * it keeps of the run
+ */
+struct served {
+	char *const *server_args;	/* the server, listening on 127.0.0.1:port */
+	int port;
+	int stop_signal;		/* what ends the server */
+	char *const *bench_args;	/* its benchmark, run to its end once wakeprobe is attached */
+	pid_t server, bench;
+	char json[64];			/* wakeprobe's JSON */
+	char text[65536];		/* its report */
+};
+
+/*
+ * serve_traced - @s's server started, wakeprobe attached to it, the
+ * benchmark run to its end and wakeprobe with it, the server ended; the
+ * benchmark and wakeprobe must each exit 0
+ */
+static void serve_traced(struct served *s)
+{
+	char pid_arg[16];
+	char *tracer_args[] = { (char *)wakeprobe_path(), "--pid", pid_arg, "--duration", "4", "--json", s->json,
+				"--outliers", "0", NULL };
+	int s_out, s_err, t_out, t_err, b_out, b_err, status;
+	pid_t tracer;
+
+	fclose(temp_output("names", s->json));
+	s->server = spawn_piped(s->server_args, NULL, &s_out, &s_err);
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)s->server);
+	wait_listening(s->port, s->server);
+	tracer = spawn_piped(tracer_args, NULL, &t_out, &t_err);
+	wait_attached(tracer, "wakeprobe");
+	s->bench = spawn_piped(s->bench_args, NULL, &b_out, &b_err);
+	status = wait_exit(s->bench, s->bench_args[0], 60);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "%s: status 0x%x", s->bench_args[0], status);
+	read_to_end(t_out, s->text, sizeof(s->text));
+	status = wait_exit(tracer, "wakeprobe", 30);
+	kill(s->server, s->stop_signal);
+	wait_exit(s->server, s->server_args[0], 30);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "wakeprobe: status 0x%x", status);
+	for (int fd = 0; fd < 2; fd++) {
+		close(fd ? s_err : s_out);
+		close(fd ? t_err : t_out);
+		close(fd ? b_err : b_out);
+	}
+}
+
+/*
  * On loopback the client's send queues the packet and raises NET_RX in the
  * client's own context, whose bh enable runs the receive that wakes the
  * server: the softirq is the client's doing. The server's wakeups through
@@ -86,42 +135,21 @@ static void wait_listening(int port, pid_t server)
  */
 Test(names, a_loopback_servers_wakeups_name_the_client_that_sent_them, .timeout = 120)
 {
-	char port_arg[16], server_pid[16], json[64], server_path[PATH_MAX], bench_path[PATH_MAX];
+	char port_arg[16], server_path[PATH_MAX], bench_path[PATH_MAX];
 	char *server_args[] = { server_path, "--port", port_arg, "--bind", "127.0.0.1", "--save", "",
 				"--appendonly", "no", NULL };
-	char *tracer_args[] = { (char *)wakeprobe_path(), "--pid", server_pid, "--duration", "4", "--json", json,
-				"--outliers", "0", NULL };
 	char *bench_args[] = { bench_path, "-p", port_arg, "-n", "20000", "-c", "4", "-t", "set,get", "-q",
 			       NULL };
-	int s_out, s_err, t_out, t_err, b_out, b_err, status, port;
-	pid_t server, tracer, bench;
-	FILE *f;
+	static struct served s;
 
 	skip_unless_traceable();
 	if (!in_path("redis-server", server_path) || !in_path("redis-benchmark", bench_path))
 		cr_skip_test("no redis-server or redis-benchmark (make test installs redis-server and redis-tools)");
-	f = temp_output("names", json);
-	fclose(f);
-	port = loopback_port();
-	snprintf(port_arg, sizeof(port_arg), "%d", port);
-	server = spawn_piped(server_args, NULL, &s_out, &s_err);
-	snprintf(server_pid, sizeof(server_pid), "%d", (int)server);
-	wait_listening(port, server);
-	tracer = spawn_piped(tracer_args, NULL, &t_out, &t_err);
-	wait_attached(tracer, "wakeprobe");
-	bench = spawn_piped(bench_args, NULL, &b_out, &b_err);
-	status = wait_exit(bench, "redis-benchmark", 60);
-	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "redis-benchmark: status 0x%x", status);
-	status = wait_exit(tracer, "wakeprobe", 30);
-	kill(server, SIGTERM);
-	wait_exit(server, "redis-server", 30);
-	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "wakeprobe: status 0x%x", status);
-	for (int fd = 0; fd < 2; fd++) {
-		close(fd ? s_err : s_out);
-		close(fd ? t_err : t_out);
-		close(fd ? b_err : b_out);
-	}
-	cr_assert(json_check(json,
+	s = (struct served){ .server_args = server_args, .port = loopback_port(), .stop_signal = SIGTERM,
+			     .bench_args = bench_args };
+	snprintf(port_arg, sizeof(port_arg), "%d", s.port);
+	serve_traced(&s);
+	cr_assert(json_check(s.json,
 			     "w = d['wakeups']\n"
 			     "soft = w['by_class']['softirq']\n"
 			     /* the first few, before the raises were followed, are the softirq's */
@@ -133,9 +161,9 @@ Test(names, a_loopback_servers_wakeups_name_the_client_that_sent_them, .timeout 
 			     "assert p['count'] >= w['softirq_raised_by_task'] * 9 // 10, (p['count'], w)\n"
 			     "named = sum(q['count'] for q in d['pairs'] if q['family'] not in ('unknown', 'other'))\n"
 			     "assert named >= w['complete'] * 99 // 100, (named, w['complete'], d['pairs'])\n",
-			     (int)bench, (int)bench),
+			     (int)s.bench, (int)s.bench),
 		  "the JSON does not name the client");
-	unlink(json);
+	unlink(s.json);
 }
 
 /*
@@ -146,21 +174,19 @@ Test(names, a_loopback_servers_wakeups_name_the_client_that_sent_them, .timeout 
  */
 Test(names, a_forking_servers_master_is_said_to_sleep_while_its_workers_serve, .timeout = 120)
 {
-	char dir[] = "/tmp/wakeprobe-test-nginx.XXXXXX", conf[96], port_arg[16], master_pid[16], json[64];
-	char url[64], nginx_path[PATH_MAX], ab_path[PATH_MAX], text[65536];
+	char dir[] = "/tmp/wakeprobe-test-nginx.XXXXXX", conf[96], url[64], nginx_path[PATH_MAX], ab_path[PATH_MAX];
+	char rm[128];
 	char *server_args[] = { nginx_path, "-p", dir, "-c", conf, NULL };
-	char *tracer_args[] = { (char *)wakeprobe_path(), "--pid", master_pid, "--duration", "4", "--json", json,
-				"--outliers", "0", NULL };
 	char *bench_args[] = { ab_path, "-q", "-n", "3000", "-c", "4", url, NULL };
-	int s_out, s_err, t_out, t_err, b_out, b_err, status, port;
-	pid_t server, tracer, bench;
+	static struct served s;
 	FILE *f;
 
 	skip_unless_traceable();
 	if (!in_path("nginx", nginx_path) || !in_path("ab", ab_path))
 		cr_skip_test("no nginx or ab (make test installs nginx-light and apache2-utils)");
 	cr_assert_not_null(mkdtemp(dir));
-	port = loopback_port();
+	s = (struct served){ .server_args = server_args, .port = loopback_port(), .stop_signal = SIGQUIT,
+			     .bench_args = bench_args };
 	snprintf(conf, sizeof(conf), "%s/nginx.conf", dir);
 	f = fopen(conf, "w");
 	cr_assert_not_null(f);
@@ -169,44 +195,24 @@ Test(names, a_forking_servers_master_is_said_to_sleep_while_its_workers_serve, .
 		"http { access_log off; client_body_temp_path %s; proxy_temp_path %s; fastcgi_temp_path %s;\n"
 		"  uwsgi_temp_path %s; scgi_temp_path %s;\n"
 		"  server { listen 127.0.0.1:%d; location / { return 200 \"ok\\n\"; } } }\n",
-		dir, dir, dir, dir, dir, dir, dir, port);
+		dir, dir, dir, dir, dir, dir, dir, s.port);
 	fclose(f);
-	f = temp_output("names", json);
-	fclose(f);
-	snprintf(port_arg, sizeof(port_arg), "%d", port);
-	snprintf(url, sizeof(url), "http://127.0.0.1:%d/", port);
-	server = spawn_piped(server_args, NULL, &s_out, &s_err);
-	snprintf(master_pid, sizeof(master_pid), "%d", (int)server);
-	wait_listening(port, server);
-	tracer = spawn_piped(tracer_args, NULL, &t_out, &t_err);
-	wait_attached(tracer, "wakeprobe");
-	bench = spawn_piped(bench_args, NULL, &b_out, &b_err);
-	status = wait_exit(bench, "ab", 60);
-	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "ab: status 0x%x", status);
-	read_to_end(t_out, text, sizeof(text));
-	status = wait_exit(tracer, "wakeprobe", 30);
-	kill(server, SIGQUIT);
-	wait_exit(server, "nginx", 30);
-	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "wakeprobe: status 0x%x", status);
-	for (int fd = 0; fd < 2; fd++) {
-		close(fd ? s_err : s_out);
-		close(fd ? t_err : t_out);
-		close(fd ? b_err : b_out);
-	}
-	cr_assert(strstr(text, " and the 2 processes descending from it\n"), "%s", text);
-	cr_assert(strstr(text, "the target was never woken: it slept or ran the whole run while its descendants "
-			 "worked\n"), "%s", text);
-	cr_assert(json_check(json,
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/", s.port);
+	serve_traced(&s);
+	cr_assert(strstr(s.text, " and the 2 processes descending from it\n"), "%s", s.text);
+	cr_assert(strstr(s.text, "the target was never woken: it slept or ran the whole run while its descendants "
+			 "worked\n"), "%s", s.text);
+	cr_assert(json_check(s.json,
 			     "w = d['wakeups']\n"
 			     "assert d['targets']['descendants'] == 2, d['targets']\n"
 			     "assert w['of_targets'] == 0 and w['total'] > 1000, w\n"
 			     "named = sum(n for fam, n in w['complete_by_family'].items() if fam not in ('unknown', 'other'))\n"
 			     "assert named >= w['complete'] * 99 // 100, w\n"
-			     "assert d['pairs'][0]['wakee']['tgid'] != %d, d['pairs'][0]\n", (int)server),
+			     "assert d['pairs'][0]['wakee']['tgid'] != %d, d['pairs'][0]\n", (int)s.server),
 		  "the workers' wakeups are not the master's, or not named");
-	unlink(json);
-	snprintf(text, sizeof(text), "rm -rf %s", dir);
-	cr_assert_eq(system(text), 0);
+	unlink(s.json);
+	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
+	cr_assert_eq(system(rm), 0);
 }
 
 /*
