@@ -2472,27 +2472,32 @@ static __always_inline __u16 lean_judge(struct lean_task *lt, __u64 now)
 static __always_inline void lean_write(struct task_struct *p, struct lean_task *lt, __u64 ts_ns, __u32 cpu,
 				       __u16 flags, __u32 exit_after)
 {
-	struct wp_event *e;
+	struct wp_event *head, *e;
 
 	if (attach_mode) {
 		/* its names first, in the same ring record: two records, one reservation */
-		e = bpf_ringbuf_reserve(&events, WP_RECORD_PARTS * sizeof(*e), 0);
-		if (!e) {
+		head = bpf_ringbuf_reserve(&events, WP_RECORD_PARTS * sizeof(*e), 0);
+		if (!head) {
 			count_drop(WP_EV_LEAN);
 			count_drop(WP_EV_LEAN);
 			return;
 		}
-		header_fill(e, WP_EV_LEAN, ts_ns);
-		e->drops = (__u32)drops_total;
-		e->lean_names = lt->names;
-		e->lean_names.idle_exit = lean_idle_exit(lt);
+		header_fill(head, WP_EV_LEAN, ts_ns);
+		head->drops = (__u32)drops_total;
+		head->lean_names = lt->names;
+		head->lean_names.idle_exit = lean_idle_exit(lt);
 		if (lean_flight)
-			e->lean_names.seen |= WP_SEEN_IDLE;
-		e->lean_names.flags = WP_LEAN_NAMES;
-		e[1] = *e;	/* the header */
-		e++;
+			head->lean_names.seen |= WP_SEEN_IDLE;
+		head->lean_names.flags = WP_LEAN_NAMES;
+		e = head + 1;
+		*e = *head;	/* the header */
 	} else {
-		e = ring_reserve(WP_EV_LEAN, ts_ns);
+		/*
+		 * One pointer to submit, held apart from the one written:
+		 * computed as "e - attach_mode", the verifiers before 6.18's
+		 * refuse the arithmetic on a ring buffer pointer.
+		 */
+		head = e = ring_reserve(WP_EV_LEAN, ts_ns);
 		if (!e)
 			return;
 		e->cpu = cpu;	/* a held record's is its switch-in's */
@@ -2507,7 +2512,7 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 	e->lean.wakeup_cpu = lt->wakeup_cpu;
 	e->lean.target_cpu = lt->target_cpu;
 	e->lean.flags = flags;
-	event_submit(attach_mode ? e - 1 : e);
+	event_submit(head);
 }
 
 /* lean_emit - the record of @p's wakeup in @lt, ended now (flags added: @more, WP_LEAN_NO_SWITCH_IN or 0) */
