@@ -94,6 +94,8 @@ THROUGHPUT_OBJS := $(OBJ)/workloads/throughput.o $(LIB_OBJS)
 UNIT_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(UNIT_TEST_SRCS))
 SYSTEM_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYSTEM_TEST_SRCS))
 UNIT_TESTS := $(OBJ)/tests/unit-tests
+# cuts a kernel's BTF down to the unit tests' per-CPU fixtures (scripts/capture-percpu-btf.sh)
+BTF_SLICE := $(OBJ)/tests/btf-slice
 SYSTEM_TESTS := $(OBJ)/tests/system-tests
 SKEL := $(OBJ)/wakeprobe.skel.h
 DEPS_STAMP := $(OBJ)/.deps-ok
@@ -197,6 +199,12 @@ $(SYSTEM_TESTS): $(SYSTEM_TEST_OBJS) $(CORE_OBJS)
 $(UNIT_TESTS) $(SYSTEM_TESTS):
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lcriterion -lbpf -lelf -lz -lm
+
+# built with the unit tests, whose fixtures it makes, so that it keeps building; they do not run it
+$(UNIT_TESTS): | $(BTF_SLICE)
+$(BTF_SLICE): $(OBJ)/tests/tools/btf_slice.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz
 
 # Workloads are found next to the binary in a build tree, so tests and
 # `make run` use the freshly built ones.
@@ -315,5 +323,5 @@ clean:
 	$(call msg,CLEAN,build build-san)
 	$(Q)rm -rf build build-san wakeprobe
 
--include $(wildcard $(OBJ)/user/*.d $(OBJ)/user/*/*.d $(OBJ)/workloads/*.d $(OBJ)/tests/*.d $(OBJ)/tests/unit/*.d \
+-include $(wildcard $(OBJ)/user/*.d $(OBJ)/user/*/*.d $(OBJ)/workloads/*.d $(OBJ)/tests/*.d $(OBJ)/tests/unit/*.d $(OBJ)/tests/tools/*.d \
 	$(OBJ)/tests/system/*.d $(OBJ)/bench/*.d)
