@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* test_steal_clock.c - the distances to the host's steal clock, from a BTF built here */
+/*
+ * test_steal_clock.c - the distances to the host's steal clock, from a BTF
+ * built here and from real kernels' (tests/fixtures/btf/)
+ */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <bpf/btf.h>
+#include "readback.h"
 #include "steal_clock.h"
 
 /* where the synthetic per-CPU variables lie in .data..percpu */
@@ -165,4 +171,97 @@ Test(steal_clock, a_btf_with_no_per_cpu_section_turns_it_off)
 	cr_assert_not(steal_clock__layout_from_btf(btf, &l));
 	cr_assert(strstr(l.why_off, ".data..percpu"), "%s", l.why_off);
 	btf__free(btf);
+}
+
+/*
+ * Real kernels: their BTF cut down by scripts/capture-percpu-btf.sh to the
+ * per-CPU variables (tests/fixtures/btf/README says which kernels). What is
+ * expected was read off each kernel's full BTF, not found by wakeprobe's
+ * code. The variables' offsets in .data..percpu:
+ *
+ *   bpftool btf dump file /sys/kernel/btf/vmlinux format raw | grep -A400 "DATASEC '.data..percpu'" |
+ *       grep -E "'(runqueues|steal_time|cpu_number|__preempt_count|pcpu_hot)'"
+ *
+ * steal's in struct kvm_steal_time ('steal' ... bits_offset=0 on all three):
+ *
+ *   bpftool btf dump file /sys/kernel/btf/vmlinux format raw | grep -A1 "STRUCT 'kvm_steal_time'"
+ *
+ * and, on 6.12, preempt_count's and cpu_number's in pcpu_hot: STRUCT
+ * 'pcpu_hot' holds at bits_offset 0 an anonymous union, which holds at 0 an
+ * anonymous struct with 'preempt_count' at bits_offset=64, 'cpu_number' at 96.
+ */
+struct kernel {
+	const char *name;		/* tests/fixtures/btf/percpu-NAME.btf */
+	int64_t runqueues, steal_time;
+	int64_t steal;			/* in struct kvm_steal_time */
+	int64_t cpu_number, preempt_count;	/* the variables', or -1: none of their own */
+	int64_t pcpu_hot;		/* the variable's, or -1: none */
+	int64_t hot_preempt_count, hot_cpu_number;	/* in struct pcpu_hot */
+};
+
+static const struct kernel debian_6_1 = {
+	"6.1", 203840, 213120, 0, 104928, 129856, -1, 0, 0,
+};
+static const struct kernel debian_6_12 = {
+	"6.12", 221248, 229504, 0, -1, -1, 217536, 64 / 8, 96 / 8,
+};
+static const struct kernel kvm_6_18 = {
+	"6.18", 178752, 97280, 0, 86068, 86064, -1, 0, 0,
+};
+
+/* kernel_btf - the fixture of @k, parsed */
+static struct btf *kernel_btf(const struct kernel *k)
+{
+	char path[512];
+	struct btf *btf;
+
+	snprintf(path, sizeof(path), "%s/btf/percpu-%s.btf", fixtures_dir(), k->name);
+	btf = btf__parse_raw(path);
+	cr_assert_not_null(btf, "cannot read %s: %s (run the tests from the repository, or set WAKEPROBE_FIXTURES)",
+			   path, strerror(errno));
+	return btf;
+}
+
+/* check_kernel - the layout from @k's BTF is the one its full BTF shows, and its pieces are where @k says */
+static void check_kernel(const struct kernel *k)
+{
+	struct btf *btf = kernel_btf(k);
+	bool own = k->cpu_number >= 0;
+	int64_t number = own ? k->cpu_number : k->pcpu_hot + k->hot_cpu_number;
+	int64_t preempt = own ? k->preempt_count : k->pcpu_hot + k->hot_preempt_count;
+	struct steal_layout l = {};
+
+	/* the fixture is of the shape expected: the variables of their own, or pcpu_hot and not them */
+	cr_assert_eq(btf__find_by_name_kind(btf, "cpu_number", BTF_KIND_VAR) > 0, own, "%s", k->name);
+	cr_assert_eq(btf__find_by_name_kind(btf, "__preempt_count", BTF_KIND_VAR) > 0, own, "%s", k->name);
+	cr_assert_eq(btf__find_by_name_kind(btf, "pcpu_hot", BTF_KIND_VAR) > 0, !own, "%s", k->name);
+	cr_assert_gt(btf__find_by_name_kind(btf, "steal_time", BTF_KIND_VAR), 0, "%s", k->name);
+
+	cr_assert(steal_clock__layout_from_btf(btf, &l), "%s: %s", k->name, l.why_off);
+	cr_assert(l.on);
+	cr_assert_eq(l.steal_offset, k->steal_time + k->steal - k->runqueues, "%s: %lld", k->name,
+		     (long long)l.steal_offset);
+	cr_assert_eq(l.cpu_number_offset, number - k->runqueues, "%s: %lld", k->name,
+		     (long long)l.cpu_number_offset);
+	cr_assert_eq(l.preempt_count_offset, preempt - k->runqueues, "%s: %lld", k->name,
+		     (long long)l.preempt_count_offset);
+	btf__free(btf);
+}
+
+/* Debian 12's kernel: cpu_number and __preempt_count are variables of their own (before v6.2) */
+Test(steal_clock, debian_6_1_has_cpu_number_and_the_preempt_count_as_variables_and_a_steal_clock)
+{
+	check_kernel(&debian_6_1);
+}
+
+/* Debian 12's backported kernel: they are struct pcpu_hot's, in its anonymous members (v6.2-v6.14) */
+Test(steal_clock, debian_6_12_has_cpu_number_and_the_preempt_count_in_pcpu_hot_and_a_steal_clock)
+{
+	check_kernel(&debian_6_12);
+}
+
+/* a 6.18 guest's kernel: variables of their own again (v6.15+) */
+Test(steal_clock, a_6_18_kernel_has_cpu_number_and_the_preempt_count_as_variables_and_a_steal_clock)
+{
+	check_kernel(&kvm_6_18);
 }
