@@ -200,7 +200,9 @@ $(UNIT_TESTS) $(SYSTEM_TESTS):
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lcriterion -lbpf -lelf -lz -lm
 
-# built with the unit tests, whose fixtures it makes, so that it keeps building; they do not run it
+# built with the unit tests, whose fixtures it makes, so that it keeps building; they do not run it.
+# make test names it too: every target is secondary (.SECONDARY), and an order-only one is left
+# unmade while the unit tests are up to date
 $(UNIT_TESTS): | $(BTF_SLICE)
 $(BTF_SLICE): $(OBJ)/tests/tools/btf_slice.o
 	$(call msg,LINK,$@)
@@ -216,7 +218,7 @@ run: all
 # target fails if either fails, with what failed repeated at the end of the output. First, no
 # module or folder of user/ may depend on itself through others, and no two files share a name
 # (scripts/module-cycles.py).
-test: all $(UNIT_TESTS) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP)
+test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP)
 	$(call msg,CHECK,module and folder cycles in user/)
 	$(Q)scripts/module-cycles.py user
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
