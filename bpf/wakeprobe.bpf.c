@@ -113,6 +113,16 @@ const volatile __s64 cpu_number_offset = 0;
 const volatile __s64 preempt_count_offset = 0;
 
 /*
+ * What the kernel has, where wakeprobe has an older way without it
+ * (user/live/kernel_features.c reads them from the kernel's BTF before
+ * load). Each guards its helper or argument with a constant the verifier
+ * knows, so on a kernel without it the call is dead code, never checked.
+ */
+const volatile bool have_task_pt_regs = true;		/* bpf_task_pt_regs(), v5.15 */
+const volatile bool have_find_vma = true;		/* bpf_find_vma(), v5.17 */
+const volatile bool have_switch_prev_state = true;	/* sched_switch's 4th argument, v5.18 */
+
+/*
  * v6.2+: a pointer the verifier lets the program load through, each load
  * guarded like a probe read but inline. The helper call instead, on older
  * kernels, cost 75 ns a record here, a third of the programs' time.
@@ -309,6 +319,30 @@ static __always_inline __u32 task_cpu(struct task_struct *p)
 	if (bpf_core_field_exists(old->cpu))
 		return old->cpu;
 	return p->thread_info.cpu;
+}
+
+/*
+ * switch_prev_state - the state @prev leaves its CPU in, at sched_switch
+ * (@ctx its arguments). Since v5.18 the tracepoint passes the state the
+ * scheduler decided on ("sched/tracing: Don't re-read p->state when
+ * emitting sched_switch event", fa2c3254d7cf); before, it re-read the
+ * task's, as this does then: its __state since v5.14 ("sched: Change
+ * task_struct::state", 2f064a59a11f), state before. A wakeup racing the
+ * switch can show such a task running, as it showed every tracer then.
+ */
+struct task_struct___pre514 {
+	long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline unsigned int switch_prev_state(unsigned long long *ctx, struct task_struct *prev)
+{
+	struct task_struct___pre514 *old = (void *)prev;
+
+	if (have_switch_prev_state)
+		return (unsigned int)ctx[3];
+	if (bpf_core_field_exists(old->state))
+		return (unsigned int)old->state;
+	return prev->__state;
 }
 
 static __always_inline struct cpu_state *cpu_state_of(__u32 cpu)
@@ -685,9 +719,12 @@ static __always_inline __u8 irq_context_kind(const struct irq_context *ic)
  */
 static __always_inline bool syscall_from_regs(struct task_struct *t, struct task_syscall *out)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(t);
+	struct pt_regs *regs;
 	long nr;
 
+	if (!have_task_pt_regs)
+		return false;
+	regs = (struct pt_regs *)bpf_task_pt_regs(t);
 	if (!regs)
 		return false;
 	nr = (long)regs->orig_ax;
@@ -1057,9 +1094,9 @@ static __always_inline void switch_submit(struct wp_event *e, struct task_struct
 }
 
 SEC("tp_btf/sched_switch")
-int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
-	     struct task_struct *next, unsigned int prev_state)
+int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
+	unsigned int prev_state = switch_prev_state(ctx, prev);
 	struct cpu_state *cs = this_cpu_state();
 	bool prev_tracked, blocked;
 	struct wp_event *e;
@@ -2235,7 +2272,7 @@ static __always_inline void lean_futex_key(__s64 nr, __u64 addr, __u64 op)
 	struct wp_event *e;
 	__u8 one = 1;
 
-	if (!attach_mode || !futex_may_be_shared(nr, op))
+	if (!attach_mode || !have_find_vma || !futex_may_be_shared(nr, op))
 		return;
 	w.tgid = current_tgid();
 	if (bpf_map_lookup_elem(&futexes_looked_up, &w))
@@ -2733,9 +2770,9 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 }
 
 SEC("tp_btf/sched_switch")
-int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
-	     unsigned int prev_state)
+int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
+	unsigned int prev_state = switch_prev_state(ctx, prev);
 	struct lean_flight *f;
 	struct lean_task *lt;
 

@@ -20,6 +20,7 @@
 #include "mechanism.h"
 #include "steal_clock.h"
 #include "wakeprobe.skel.h"
+#include "kernel_features.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 
@@ -378,6 +379,57 @@ static int map_positions(struct collector *c, int fd)
 	return 0;
 }
 
+/*
+ * fit_to_kernel - the programs @skel is to load, fitted to the running
+ * kernel before anything is loaded: on one below the floor, or without a
+ * tracepoint or helper the run needs, false and one line in @msg naming
+ * what is missing and what still works. Where a feature has an older way
+ * (kernel_features.h), it is taken, and said once a process on stderr.
+ */
+static bool fit_to_kernel(struct wakeprobe_bpf *skel, const struct collector_opts *opts, bool flight, char *msg,
+			  size_t len)
+{
+	static bool told;
+	const struct kernel_features *kf = kernel_features__get(skel->obj, msg, len);
+	const struct kernel_feature_desc *d;
+	struct bpf_program *prog;
+	enum kernel_feature f;
+
+	if (!kf || !kernel_features__floor(kf, msg, len))
+		return false;
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *sec = bpf_program__section_name(prog);
+
+		if (bpf_program__autoload(prog) && kernel_features__tracepoint_missing(kf, sec)) {
+			snprintf(msg, len, "this kernel (%s) has no tracepoint %s, which this run needs; "
+				 "`wakeprobe kernel` says what it has", kf->release, strchr(sec, '/') + 1);
+			return false;
+		}
+	}
+	for (f = KF_LOOP; flight && f <= KF_PERCPU_LOOKUP; f += KF_PERCPU_LOOKUP - KF_LOOP) {
+		d = kernel_features__desc(f);
+		if (!kf->has[f]) {
+			snprintf(msg, len, "this kernel (%s) lacks %s (Linux %s): %s", kf->release, d->what, d->since,
+				 d->without);
+			return false;
+		}
+	}
+	skel->rodata->have_task_pt_regs = kf->has[KF_TASK_PT_REGS];
+	skel->rodata->have_find_vma = kf->has[KF_FIND_VMA];
+	skel->rodata->have_switch_prev_state = kf->has[KF_SWITCH_PREV_STATE];
+	for (f = KF_TASK_PT_REGS; !told && f < KF_COUNT; f++) {
+		d = kernel_features__desc(f);
+		/* each where this run would have used it */
+		if (kf->has[f] || f == KF_LOOP || f == KF_PERCPU_LOOKUP || f == KF_RDONLY_CAST ||
+		    ((f == KF_TASK_PT_REGS || f == KF_FIND_VMA) && !opts->attach))
+			continue;
+		fprintf(stderr, "wakeprobe: this kernel (%s) lacks %s (Linux %s): %s\n", kf->release, d->what, d->since,
+			d->without);
+	}
+	told = true;
+	return true;
+}
+
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len)
 {
 	struct collector *c;
@@ -453,6 +505,10 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		snprintf(msg, len, "out of memory");
 		goto err_out;
 	}
+	if (!fit_to_kernel(c->skel, opts, flight, msg, len)) {
+		err = -EOPNOTSUPP;
+		goto err_out;
+	}
 	libbpf_last_warning[0] = '\0';
 	err = wakeprobe_bpf__load(c->skel);
 	if (err && collector__out_of_fds(c, err, msg, len))
@@ -463,10 +519,14 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		goto err_out;
 	}
 	if (err) {
-		snprintf(msg, len, "the kernel refused the BPF programs (%s; libbpf: %.100s): it may lack a "
-			 "tracepoint wakeprobe needs (Linux 5.11+); -v shows libbpf's log", strerror(-err),
+		snprintf(msg, len, "the kernel refused the BPF programs (%s; libbpf: %.100s): -v shows libbpf's "
+			 "log, `wakeprobe kernel` what the kernel has", strerror(-err),
 			 libbpf_last_warning[0] ? libbpf_last_warning : "no detail");
 		goto err_out;
+	}
+	if (opts->load_only) {
+		*out = c;
+		return 0;
 	}
 	collector__want_syscalls(c->skel->bss->syscall_wanted, &opts->enter_syscalls,
 				 WP_SYSCALL_ENTER | WP_SYSCALL_NOTIFY);

@@ -60,6 +60,8 @@ struct collector_opts {
 	bool lean_flight_adaptive;
 	/* ... on in attach mode, keeping softirqs too (a workload's always does) */
 	bool lean_softirqs;
+	/* load the programs, and no more: collector__open() tells whether this kernel takes them */
+	bool load_only;
 	collector_event_fn fn;
 	void *ctx;
 };
