@@ -111,7 +111,7 @@ static void list_workloads(void)
 }
 
 /* the modes, asked in this order which one wants the options: the last wants any */
-static const struct mode *const modes[] = { &replay_mode, &attach_mode, &design_mode, &workload_mode };
+static const struct mode *const modes[] = { &kernel_mode, &replay_mode, &attach_mode, &design_mode, &workload_mode };
 
 /* run_mode - @mode's hooks in order, while each says go on; then its close, whatever happened */
 static int run_mode(const struct mode *mode, struct mode_run *m)

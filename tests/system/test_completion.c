@@ -121,6 +121,13 @@ Test(completion, the_first_word_completes_to_the_subcommands)
 	expect_exactly(&offered, (const char *const[]){ "record", "report", NULL });
 	complete(&offered, (const char *const[]){ "rep", NULL });
 	expect_exactly(&offered, (const char *const[]){ "report", NULL });
+	complete(&offered, (const char *const[]){ "k", NULL });
+	expect_exactly(&offered, (const char *const[]){ "kernel", NULL });
+	/* kernel takes -v and nothing else */
+	complete(&offered, (const char *const[]){ "kernel", "--", NULL });
+	expect_exactly(&offered, (const char *const[]){ "--verbose", NULL });
+	complete(&offered, (const char *const[]){ "kernel", "", NULL });
+	expect_exactly(&offered, (const char *const[]){ NULL });
 }
 
 Test(completion, a_dash_offers_every_long_option_help_prints)

@@ -210,6 +210,7 @@ void options__usage(FILE *out)
 		"       wakeprobe record -o FILE (--workload NAME | --pid PID | -- COMMAND) [options]\n"
 		"       wakeprobe report FILE [--outliers K] [--threshold-us T] [--tid TID,..] [--pairs K]\n"
 		"                             [--order count|cost] [outputs]\n"
+		"       wakeprobe kernel [-v]\n"
 		"\n"
 		"Runs a small workload that exercises one wakeup path between two threads,\n"
 		"traces the scheduler and syscalls while it runs, and splits each wakeup's\n"
@@ -220,6 +221,8 @@ void options__usage(FILE *out)
 		"Or runs a whole design for handing work over (the throughput workloads:\n"
 		"burst-queue, spawn, executor, ipc-stream) untraced and traced, and counts\n"
 		"its wakeups and CPU time per task (docs/seeds.md).\n"
+		"Or says what the running kernel offers it: `wakeprobe kernel` lists each\n"
+		"BPF feature it uses, and tries the programs on the kernel (docs/kernels.md).\n"
 		"\n");
 	print_group(out, GROUP_RUN);
 	fprintf(out, "\nAttach to a program instead of running a workload:\n");
@@ -248,6 +251,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
 		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n"
 		"  wakeprobe report cond.wpr --plot cond.svg            # its phases, as a picture\n"
+		"  sudo wakeprobe kernel                                 # will it run here, and how\n"
 		"  sudo wakeprobe --pid 1234 --prometheus /var/lib/node_exporter/wakeprobe.prom \\\n"
 		"       --prometheus-every 15                            # metrics for a fleet\n");
 }
@@ -373,6 +377,23 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	o->waker_cpu = -1;
 	o->wakee_cpu = -1;
 
+	if (argc > 1 && !strcmp(argv[1], "kernel")) {
+		/* nothing to run, nothing to write: only -v, for libbpf's log of the loads it tries */
+		o->command = CMD_KERNEL;
+		for (int i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+				options__usage(out);
+				return OPTIONS_DONE;
+			}
+			if (strcmp(argv[i], "-v") && strcmp(argv[i], "--verbose")) {
+				snprintf(err, errlen, "wakeprobe kernel takes no argument but -v, not '%s'",
+					 parse__shown(argv[i]));
+				return OPTIONS_BAD;
+			}
+			o->verbose = true;
+		}
+		return OPTIONS_RUN;
+	}
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		o->command = CMD_RECORD;
 	else if (argc > 1 && !strcmp(argv[1], "report"))

@@ -35,6 +35,7 @@ enum wp_command {
 	CMD_RUN,		/* wakeprobe --workload NAME, --pid PID or -- CMD: measure and report */
 	CMD_RECORD,		/* wakeprobe record -o FILE ...: the same, and save the inputs */
 	CMD_REPORT,		/* wakeprobe report FILE: analyse a recording again, offline */
+	CMD_KERNEL,		/* wakeprobe kernel: what the running kernel offers wakeprobe */
 };
 
 struct wp_options {

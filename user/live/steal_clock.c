@@ -94,30 +94,35 @@ static int64_t member_offset(const struct btf *btf, __u32 type_id, const char *n
  * pcpu_hot for the current task's cache line (in an anonymous struct in an
  * anonymous union, arch/x86/include/asm/current.h); -1 if neither
  */
-static int64_t percpu_hot(const struct btf *btf, const struct btf_type *sec, const char *name, const char *field)
+static int64_t percpu_hot(const struct btf *btf, const struct btf_type *sec, const char *name, const char *field,
+			  bool *in_hot)
 {
 	int64_t at = percpu_var(btf, sec, name, NULL), hot, in;
 	__u32 hot_type = 0;
 	uint32_t size = 0;
 
+	*in_hot = false;
 	if (at >= 0)
 		return at;
 	hot = percpu_var(btf, sec, "pcpu_hot", &hot_type);
 	if (hot < 0)
 		return -1;
 	in = member_offset(btf, hot_type, field, &size);
-	return in >= 0 && size == 4 ? hot + in : -1;
+	*in_hot = in >= 0 && size == 4;
+	return *in_hot ? hot + in : -1;
 }
 
 bool steal_clock__layout_from_btf(const struct btf *btf, struct steal_layout *l)
 {
 	const struct btf_type *sec;
 	int64_t rq, steal_time, number, steal, preempt;
+	bool preempt_hot;
 	__u32 steal_type = 0;
 	uint32_t size = 0;
 	int id;
 
 	l->on = false;
+	l->in_pcpu_hot = false;
 	id = btf__find_by_name_kind(btf, ".data..percpu", BTF_KIND_DATASEC);
 	sec = id > 0 ? btf__type_by_id(btf, id) : NULL;
 	if (!sec) {
@@ -126,8 +131,8 @@ bool steal_clock__layout_from_btf(const struct btf *btf, struct steal_layout *l)
 	}
 	rq = percpu_var(btf, sec, "runqueues", NULL);
 	steal_time = percpu_var(btf, sec, "steal_time", &steal_type);
-	number = percpu_hot(btf, sec, "cpu_number", "cpu_number");
-	preempt = percpu_hot(btf, sec, "__preempt_count", "preempt_count");
+	number = percpu_hot(btf, sec, "cpu_number", "cpu_number", &l->in_pcpu_hot);
+	preempt = percpu_hot(btf, sec, "__preempt_count", "preempt_count", &preempt_hot);
 	if (rq >= 0 && number >= 0) {
 		l->cpu_number_offset = number - rq;
 		l->preempt_count_offset = preempt >= 0 ? preempt - rq : 0;

@@ -29,6 +29,7 @@ struct steal_layout {
 	 * a task's by it. 0: not found (or cpu_number was not).
 	 */
 	int64_t preempt_count_offset;
+	bool in_pcpu_hot;		/* ... both found in struct pcpu_hot (v6.2-v6.14), not variables of their own */
 	char why_off[128];		/* one line, when not on */
 };
 

@@ -51,6 +51,7 @@ extern const struct mode replay_mode;
 extern const struct mode attach_mode;
 extern const struct mode design_mode;
 extern const struct mode workload_mode;
+extern const struct mode kernel_mode;
 
 /*
  * mode__check_local - what a run of wakeprobe's own workloads (the paced
