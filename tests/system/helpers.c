@@ -55,6 +55,13 @@ static void check_sample(const struct sample_result *r, void *ctx)
 		c->sum_off++;
 }
 
+bool machine_emulated(void)
+{
+	const char *e = getenv("WAKEPROBE_TEST_EMULATED");
+
+	return e && *e && strcmp(e, "0");
+}
+
 void skip_unless_traceable(void)
 {
 	char why[256];

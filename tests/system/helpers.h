@@ -35,6 +35,14 @@ struct checks {
 /* skip_unless_traceable - skip the calling test, saying why, without root and BTF */
 void skip_unless_traceable(void);
 
+/*
+ * machine_emulated - whether the tests run in a kernel booted under
+ * software emulation ($WAKEPROBE_TEST_EMULATED, set by scripts/vmtest.sh),
+ * some 50 times slower than a real CPU: a test whose load would outrun a
+ * reader there states the smaller load it needs instead
+ */
+bool machine_emulated(void);
+
 /* a run and how the session carries it out, for session__run() */
 struct test_session {
 	struct run_config cfg;
