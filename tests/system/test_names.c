@@ -245,7 +245,9 @@ Test(names, a_message_queues_wakeups_are_named_by_it, .timeout = 120)
 {
 	char path[PATH_MAX], json[64];
 	/* a queue of one message: each send waits for the receive, so nearly every message is a wakeup */
+	/* its temporary files in /tmp: the directory the tests run from may be read-only (a booted kernel's) */
 	char *argv[] = { "stress-ng", "--mq", "1", "--mq-ops", "3000", "--mq-size", "1", "--timeout", "20", "--quiet",
+			 "--temp-path", "/tmp",
 			 NULL };
 
 	skip_unless_traceable();
