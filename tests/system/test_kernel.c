@@ -282,3 +282,78 @@ Test(floor, below_the_floor_a_traced_run_is_one_line_naming_what_is_missing_and_
 	wakeprobe_run_ok(&ran, untraced);
 	cr_assert(strstr(ran.out, "20 sent"), "%s", ran.out);
 }
+
+/* count_lines_with - how many lines of @text hold @what */
+static int count_lines_with(const char *text, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/*
+ * A kernel older than a feature with an older way (this one, told it
+ * lacks them): the older way is taken, said once each on stderr, and the
+ * wakeups are all there, their syscalls unnamed without the registers;
+ * with --syscall-phases each is named from its entry again, and the full
+ * engine reads sched_switch's state from the task
+ */
+Test(floor, without_a_newer_feature_its_older_way_is_taken_and_said_once)
+{
+	char json[64], program[256];
+	char *slow[] = { "--outliers", "0", "--json", json, "--", program, "--samples", SAMPLES, "--interval-us",
+			 INTERVAL_US, NULL };
+	char *timed[] = { "--syscall-phases", "--outliers", "0", "--json", json, "--", program, "--samples", SAMPLES,
+			  "--interval-us", INTERVAL_US, NULL };
+	static const char *const said[] = { "lacks bpf_task_pt_regs() (Linux 5.15): ",
+					    "lacks bpf_find_vma() (Linux 5.17): ",
+					    "lacks sched_switch's prev_state argument (Linux 5.18): " };
+
+	skip_unless_traceable();
+	workload_path("eventfd", program, sizeof(program));
+	fclose(temp_output("kernel-older", json));
+	cr_assert_eq(setenv("WAKEPROBE_KERNEL_LACKS", "task_pt_regs,find_vma,switch_prev_state", 1), 0);
+	wakeprobe_run_ok(&ran, slow);
+	for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++)
+		cr_assert_eq(count_lines_with(ran.err, said[i]), 1, "'%s' not said once:\n%s", said[i], ran.err);
+	/* the eventfd wakeups, complete, their syscalls unnamed without the registers */
+	cr_assert(json_check(json,
+			     "e, w = d['events'], d['wakeups']\n"
+			     "assert e['dropped'] == 0, e\n"
+			     "pid = d['targets']['command']['pid']\n"
+			     "rows = [p for p in d['pairs'] if p['wakee']['tid'] != pid]\n"
+			     "n = sum(p['count'] for p in rows)\n"
+			     "assert %s * 9 // 10 <= n <= %s + 2, [(p['mechanism'], p['count']) for p in d['pairs']]\n"
+			     "assert not [p for p in d['pairs'] if p['mechanism'] == 'eventfd write -> read'], d['pairs']\n",
+			     SAMPLES, SAMPLES),
+		  "%s", ran.out);
+	wakeprobe_run_ok(&ran, timed);
+	cr_assert(json_check(json,
+			     "rows = [p for p in d['pairs'] if p['mechanism'] == 'eventfd write -> read']\n"
+			     "assert len(rows) == 1 and %s * 9 // 10 <= rows[0]['count'] <= %s, d['pairs']\n"
+			     "assert d['events']['dropped'] == 0, d['events']\n",
+			     SAMPLES, SAMPLES),
+		  "%s", ran.out);
+	unlink(json);
+	unsetenv("WAKEPROBE_KERNEL_LACKS");
+}
+
+/* without bpf_loop() the flight recorder cannot run: --explain slow is refused, the fix named, and it works */
+Test(floor, without_bpf_loop_the_flight_recorder_is_refused_and_the_fix_works)
+{
+	char *flight[] = { "--workload", "eventfd", "--samples", SAMPLES, "--interval-us", INTERVAL_US, NULL };
+	char *fixed[] = { "--workload", "eventfd", "--samples", SAMPLES, "--interval-us", INTERVAL_US, "--outliers",
+			  "0", NULL };
+
+	skip_unless_traceable();
+	cr_assert_eq(setenv("WAKEPROBE_KERNEL_LACKS", "loop", 1), 0);
+	wakeprobe_run(&ran, flight);
+	cr_assert(WIFEXITED(ran.status) && WEXITSTATUS(ran.status) == 1, "status 0x%x:\n%s", ran.status, ran.err);
+	cr_assert(strstr(ran.err, "lacks bpf_loop() (Linux 5.17): --explain slow cannot explain a slow wakeup: give "
+				  "--outliers 0, or --explain all\n"), "%s", ran.err);
+	wakeprobe_run_ok(&ran, fixed);
+	cr_assert(strstr(ran.out, " sent, "), "%s", ran.out);
+	unsetenv("WAKEPROBE_KERNEL_LACKS");
+}

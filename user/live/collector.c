@@ -389,6 +389,15 @@ static int map_positions(struct collector *c, int fd)
 static bool fit_to_kernel(struct wakeprobe_bpf *skel, const struct collector_opts *opts, bool flight, char *msg,
 			  size_t len)
 {
+	static const enum kernel_feature flight_needs[] = { KF_LOOP, KF_PERCPU_LOOKUP };
+	static const struct {
+		enum kernel_feature feature;
+		bool attach_only;	/* only attach mode's programs use it */
+	} fallbacks[] = {
+		{ KF_TASK_PT_REGS, true },
+		{ KF_FIND_VMA, true },
+		{ KF_SWITCH_PREV_STATE, false },
+	};
 	static bool told;
 	const struct kernel_features *kf = kernel_features__get(skel->obj, msg, len);
 	const struct kernel_feature_desc *d;
@@ -406,9 +415,10 @@ static bool fit_to_kernel(struct wakeprobe_bpf *skel, const struct collector_opt
 			return false;
 		}
 	}
-	for (f = KF_LOOP; flight && f <= KF_PERCPU_LOOKUP; f += KF_PERCPU_LOOKUP - KF_LOOP) {
-		d = kernel_features__desc(f);
-		if (!kf->has[f]) {
+	/* the flight recorder has no older way: the run is refused, the fix named */
+	for (size_t i = 0; flight && i < sizeof(flight_needs) / sizeof(flight_needs[0]); i++) {
+		d = kernel_features__desc(flight_needs[i]);
+		if (!kf->has[flight_needs[i]]) {
 			snprintf(msg, len, "this kernel (%s) lacks %s (Linux %s): %s", kf->release, d->what, d->since,
 				 d->without);
 			return false;
@@ -417,16 +427,15 @@ static bool fit_to_kernel(struct wakeprobe_bpf *skel, const struct collector_opt
 	skel->rodata->have_task_pt_regs = kf->has[KF_TASK_PT_REGS];
 	skel->rodata->have_find_vma = kf->has[KF_FIND_VMA];
 	skel->rodata->have_switch_prev_state = kf->has[KF_SWITCH_PREV_STATE];
-	for (f = KF_TASK_PT_REGS; !told && f < KF_COUNT; f++) {
+	/* each older way this run takes, said once a process (bpf_rdonly_cast's gives the same answers) */
+	for (size_t i = 0; !told && !opts->load_only && i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
+		f = fallbacks[i].feature;
 		d = kernel_features__desc(f);
-		/* each where this run would have used it */
-		if (kf->has[f] || f == KF_LOOP || f == KF_PERCPU_LOOKUP || f == KF_RDONLY_CAST ||
-		    ((f == KF_TASK_PT_REGS || f == KF_FIND_VMA) && !opts->attach))
-			continue;
-		fprintf(stderr, "wakeprobe: this kernel (%s) lacks %s (Linux %s): %s\n", kf->release, d->what, d->since,
-			d->without);
+		if (!kf->has[f] && (opts->attach || !fallbacks[i].attach_only))
+			fprintf(stderr, "wakeprobe: this kernel (%s) lacks %s (Linux %s): %s\n", kf->release, d->what,
+				d->since, d->without);
 	}
-	told = true;
+	told = told || !opts->load_only;
 	return true;
 }
 
