@@ -54,6 +54,9 @@ static void print_layout(void)
 		       (long long)l.cpu_number_offset, (long long)l.preempt_count_offset);
 	if (l.on)
 		printf("  steal clock  on: kvm_steal_time.steal at runqueues%+lld\n", (long long)l.steal_offset);
+	else if (l.steal_offset)
+		printf("  steal clock  off: %s (its kvm_steal_time.steal at runqueues%+lld)\n", l.why_off,
+		       (long long)l.steal_offset);
 	else
 		printf("  steal clock  off: %s\n", l.why_off);
 }
