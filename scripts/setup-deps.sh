@@ -18,7 +18,7 @@ for group in "$@"; do
 	test) packages+=(procps python3 valgrind man-db groff-base prometheus chromium linux-perf redis-server redis-tools nginx-light apache2-utils stress-ng) ;;
 	fuzz) packages+=(libclang-rt-14-dev) ;;
 	bench) packages+=(python3 linux-perf redis-server redis-tools stress-ng libbpf-tools) ;;
-	vmtest) packages+=(qemu-system-x86 kmod python3-venv linux-perf) ;;
+	vmtest) packages+=(qemu-system-x86 kmod busybox-static python3-venv linux-perf) ;;
 	*) echo "setup-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac
 done

@@ -13,10 +13,10 @@
 # Default: 6.1 6.12 5.10 host. Each guest runs the system tests of the suites
 # kernel, floor and counts (tests/system/test_kernel.c, test_counts.c); 6.1 and
 # 6.12 run the unit tests too. The binaries are the build's ($VMTEST_BUILD,
-# default build/; `make vmtest` builds them first). What it installs: QEMU and
-# kmod from Debian, virtme-ng from PyPI in a venv, and the kernel packages,
-# unpacked into $WAKEPROBE_VMTEST_CACHE (default /var/cache/wakeprobe/vmtest):
-# nothing of them lands in /boot or /lib/modules. Each guest's output and
+# default build/; `make vmtest` builds them first). What it installs: QEMU,
+# kmod and busybox (for the initramfs) from Debian, virtme-ng from PyPI in a
+# venv, and the kernel packages, unpacked into $WAKEPROBE_VMTEST_CACHE
+# (default /var/cache/wakeprobe/vmtest): nothing lands in /boot or /lib/modules. Each guest's output and
 # results are in build/vmtest/KERNEL/. Exit status: 0 when every kernel passed.
 #
 # Inside a guest it runs itself as: vmtest.sh --guest BUILD OUTDIR FILTER UNIT
