@@ -198,8 +198,10 @@ static void sleeper(void)
 
 /*
  * Lean attach mode tells an interrupt's wake from a task's by the CPU's
- * preempt count, found through the per-CPU layout of this kernel: every
- * sleep the process took is an interrupt's wake, none a task's
+ * preempt count, found through the per-CPU layout of this kernel: the
+ * sleeps the process took are an interrupt's wakes, none a task's. Nine
+ * in ten at least: a sleep whose timer fires before its task is off the
+ * CPU (an interrupt between arming it and the switch) ends with no wakeup.
  */
 Test(kernel, a_timers_wakes_are_told_as_an_interrupts_through_the_per_cpu_layout)
 {
@@ -208,11 +210,14 @@ Test(kernel, a_timers_wakes_are_told_as_an_interrupts_through_the_per_cpu_layout
 	skip_unless_traceable();
 	trace_body(sleeper, "the sleeper", json);
 	cr_assert(json_check(json,
+			     "sleeps = [(p['mechanism'], p['count']) for p in d['pairs'] if 'clock_nanosleep' in p['mechanism']]\n"
 			     "rows = [p for p in d['pairs'] if p['mechanism'] == 'interrupt -> clock_nanosleep']\n"
-			     "assert len(rows) == 1, [(p['mechanism'], p['count']) for p in d['pairs']]\n"
-			     "assert rows[0]['count'] == %d, rows[0]['count']\n"
-			     "assert rows[0]['waker']['class'] == 'irq', rows[0]['waker']\n",
-			     SLEEPS),
+			     "assert len(rows) == 1, sleeps\n"
+			     "assert %d * 9 // 10 <= rows[0]['count'] <= %d, sleeps\n"
+			     "assert rows[0]['waker']['class'] == 'irq', rows[0]['waker']\n"
+			     "assert not [p for p in d['pairs'] if p['waker']['class'] == 'tracked'"
+			     " and 'clock_nanosleep' in p['mechanism']], sleeps\n",
+			     SLEEPS, SLEEPS),
 		  "the sleeps were not told as an interrupt's");
 	unlink(json);
 }
@@ -332,14 +337,18 @@ Test(floor, without_a_newer_feature_its_older_way_is_taken_and_said_once)
 	wakeprobe_run_ok(&ran, slow);
 	for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++)
 		cr_assert_eq(count_lines_with(ran.err, said[i]), 1, "'%s' not said once:\n%s", said[i], ran.err);
-	/* the eventfd wakeups, complete, their syscalls unnamed without the registers */
+	/*
+	 * the eventfd wakeups, complete, their syscalls unnamed without the
+	 * registers: the reader's start and end hand-offs (a futex, a first
+	 * run), unnamed too, join the eventfd's in the rows of its wakeups
+	 */
 	cr_assert(json_check(json,
 			     "e, w = d['events'], d['wakeups']\n"
 			     "assert e['dropped'] == 0, e\n"
 			     "pid = d['targets']['command']['pid']\n"
 			     "rows = [p for p in d['pairs'] if p['wakee']['tid'] != pid]\n"
 			     "n = sum(p['count'] for p in rows)\n"
-			     "assert %s * 9 // 10 <= n <= %s + 2, [(p['mechanism'], p['count']) for p in d['pairs']]\n"
+			     "assert %s * 9 // 10 <= n <= %s + 8, [(p['mechanism'], p['count']) for p in d['pairs']]\n"
 			     "assert not [p for p in d['pairs'] if p['mechanism'] == 'eventfd write -> read'], d['pairs']\n",
 			     SAMPLES, SAMPLES),
 		  "%s", ran.out);
