@@ -87,6 +87,8 @@ UNIT_TEST_SRCS := $(wildcard tests/unit/test_*.c) tests/readback.c
 SYSTEM_TEST_SRCS := $(wildcard tests/system/test_*.c) tests/system/helpers.c tests/readback.c
 
 CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
+# what wakeprobe's modules link with: libdw names the stacks' code (live/symbolizer.c)
+CORE_LIBS := -lbpf -ldw -lelf -lz -lm
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(LIB_SRCS))
 WORKLOAD_BINS := $(patsubst %,$(OBJ)/workloads/%,$(WORKLOADS))
 THROUGHPUT_BINS := $(patsubst %,$(OBJ)/workloads/%,$(THROUGHPUT_WORKLOADS))
@@ -96,6 +98,7 @@ SYSTEM_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYSTEM_TEST_SRCS))
 UNIT_TESTS := $(OBJ)/tests/unit-tests
 # cuts a kernel's BTF down to the unit tests' per-CPU fixtures (scripts/capture-percpu-btf.sh)
 BTF_SLICE := $(OBJ)/tests/btf-slice
+SYMBOL_FIXTURES := $(OBJ)/tests/symbol-fixture $(OBJ)/tests/symbol-fixture-stripped
 SYSTEM_TESTS := $(OBJ)/tests/system-tests
 SKEL := $(OBJ)/wakeprobe.skel.h
 DEPS_STAMP := $(OBJ)/.deps-ok
@@ -180,7 +183,7 @@ $(OBJ)/bench/%.o: bench/%.c | $(DEPS_STAMP)
 
 $(OBJ)/wakeprobe: $(CORE_OBJS) $(OBJ)/user/main.o
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz -lm
+	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ $(CORE_LIBS)
 
 wakeprobe: $(OBJ)/wakeprobe
 	$(Q)cp $< $@
@@ -198,15 +201,24 @@ $(UNIT_TESTS): $(UNIT_TEST_OBJS) $(CORE_OBJS) $(OBJ)/workloads/throughput.o
 $(SYSTEM_TESTS): $(SYSTEM_TEST_OBJS) $(CORE_OBJS)
 $(UNIT_TESTS) $(SYSTEM_TESTS):
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lcriterion -lbpf -lelf -lz -lm
+	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lcriterion $(CORE_LIBS)
 
 # built with the unit tests, whose fixtures it makes, so that it keeps building; they do not run it.
 # make test names it too: every target is secondary (.SECONDARY), and an order-only one is left
 # unmade while the unit tests are up to date
-$(UNIT_TESTS): | $(BTF_SLICE)
+$(UNIT_TESTS): | $(BTF_SLICE) $(SYMBOL_FIXTURES)
 $(BTF_SLICE): $(OBJ)/tests/tools/btf_slice.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz
+
+# the symbolizer's unit tests name its functions: with debug information and frame pointers, and
+# a copy stripped of every symbol (tests/unit/test_symbolizer.c finds both next to itself)
+$(OBJ)/tests/symbol-fixture: tests/tools/symbol_fixture.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) -g -O0 -fno-omit-frame-pointer $(abspath $<) -o $@
+$(OBJ)/tests/symbol-fixture-stripped: $(OBJ)/tests/symbol-fixture
+	$(call msg,STRIP,$@)
+	$(Q)strip --strip-all $< -o $@
 
 # Workloads are found next to the binary in a build tree, so tests and
 # `make run` use the freshly built ones.
@@ -218,7 +230,7 @@ run: all
 # target fails if either fails, with what failed repeated at the end of the output. First, no
 # module or folder of user/ may depend on itself through others, and no two files share a name
 # (scripts/module-cycles.py).
-test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP)
+test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYMBOL_FIXTURES) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP)
 	$(call msg,CHECK,module and folder cycles in user/)
 	$(Q)scripts/module-cycles.py user
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
@@ -228,7 +240,7 @@ test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(T
 
 $(OBJ)/bench/bench-overhead: $(OBJ)/bench/bench_overhead.o $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz -lm
+	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ $(CORE_LIBS)
 
 # a witness to hold wakeprobe's wakeup counts against: wake-count SECONDS PID... (docs/bench.md)
 $(OBJ)/bench/wake-count: $(OBJ)/bench/wake_count.o $(OBJ)/user/lib/parse.o

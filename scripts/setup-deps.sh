@@ -7,7 +7,7 @@
 set -euo pipefail
 
 packages=(
-	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev
+	clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libcriterion-dev
 	pkg-config make gcc libc6-dev
 )
 # extra groups, asked for by name: "test" for the test runner's helpers, "fuzz" for libFuzzer,

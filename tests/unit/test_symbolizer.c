@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_symbolizer.c - code addresses of a live program named by function,
+ * source line and object, before and after it exits, and the kernel's from
+ * kallsyms text. The program is tests/tools/symbol_fixture.c, which the
+ * build makes next to this binary, once with debug information and once
+ * stripped of every symbol.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "symbolizer.h"
+
+TestSuite(symbolizer, .timeout = 30);
+
+/* a fixture running, its two functions' addresses as it printed them */
+struct running {
+	pid_t pid;
+	int in;			/* its standard input: closing it ends it */
+	uint64_t release, wait;
+};
+
+/* fixture_path - the fixture @name built next to this test binary */
+static void fixture_path(const char *name, char path[PATH_MAX])
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	cr_assert_gt(n, 0);
+	self[n] = '\0';
+	snprintf(path, PATH_MAX, "%s/%s", dirname(self), name);
+	cr_assert_eq(access(path, X_OK), 0, "%s is not built (make test builds it)", path);
+}
+
+static void start(const char *name, struct running *r)
+{
+	char path[PATH_MAX];
+	int in[2], out[2];
+	FILE *f;
+
+	fixture_path(name, path);
+	/* close-on-exec: a second fixture must not hold the first one's input open */
+	cr_assert_eq(pipe2(in, O_CLOEXEC), 0);
+	cr_assert_eq(pipe2(out, O_CLOEXEC), 0);
+	r->pid = fork();
+	cr_assert_geq(r->pid, 0);
+	if (!r->pid) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		execl(path, path, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	r->in = in[1];
+	f = fdopen(out[0], "r");
+	cr_assert_not_null(f);
+	cr_assert_eq(fscanf(f, "%" SCNx64 " %" SCNx64, &r->release, &r->wait), 2, "the fixture printed no addresses");
+	fclose(f);
+}
+
+static void stop(struct running *r)
+{
+	int status;
+
+	close(r->in);
+	cr_assert_eq(waitpid(r->pid, &status, 0), r->pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the fixture: status 0x%x", status);
+}
+
+/* line_has - does line @line of @file hold @what? */
+static bool line_has(const char *file, int line, const char *what)
+{
+	char text[512];
+	FILE *f = fopen(file, "r");
+	bool has = false;
+
+	cr_assert_not_null(f, "cannot read %s, which the debug information names", file);
+	for (int i = 1; fgets(text, sizeof(text), f); i++)
+		if (i == line) {
+			has = strstr(text, what) != NULL;
+			break;
+		}
+	fclose(f);
+	return has;
+}
+
+static void assert_named(const struct symbol *s, const char *function, const char *path)
+{
+	cr_assert_str_eq(s->function, function);
+	cr_assert_eq(s->function_offset, 0);
+	cr_assert_str_eq(s->object, path);
+	cr_assert(strstr(s->file, "symbol_fixture.c"), "source file '%s'", s->file);
+	/* the entry's line is the function's own, in the file it names: its declarator, or the brace after it */
+	cr_assert(line_has(s->file, s->line, function) || line_has(s->file, s->line - 1, function),
+		  "%s:%d does not begin %s", s->file, s->line, function);
+}
+
+Test(symbolizer, a_live_programs_functions_are_named_with_their_source_lines_and_still_once_it_exits)
+{
+	struct symbolizer *s = symbolizer__new();
+	char path[PATH_MAX];
+	struct running r;
+	struct symbol a, b, again;
+
+	cr_assert_not_null(s);
+	fixture_path("symbol-fixture", path);
+	start("symbol-fixture", &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	cr_assert(symbolizer__user(s, r.pid, r.release, &a));
+	cr_assert(symbolizer__user(s, r.pid, r.wait + 4, &b));
+	assert_named(&a, "producer_release", path);
+	cr_assert_str_eq(b.function, "consumer_wait");
+	cr_assert_eq(b.function_offset, 4);
+	cr_assert_eq(b.object_offset - a.object_offset, r.wait + 4 - r.release, "the offsets in the file");
+	stop(&r);
+	/* gone: its snapshot names it all the same */
+	cr_assert(symbolizer__user(s, r.pid, r.release, &again));
+	cr_assert_eq(memcmp(&a, &again, sizeof(a)), 0);
+	/* an address nothing was mapped at, or a process never seen: not named */
+	cr_assert_not(symbolizer__user(s, r.pid, 16, &again));
+	cr_assert_not(symbolizer__user(s, r.pid + 1000000, r.release, &again));
+	symbolizer__free(s);
+}
+
+/* stripped of every symbol, an address is its object and the offset in it, the same as with them */
+Test(symbolizer, a_stripped_programs_addresses_are_its_object_and_offset)
+{
+	struct symbolizer *s = symbolizer__new();
+	char path[PATH_MAX];
+	struct running full, stripped;
+	struct symbol named, bare;
+
+	fixture_path("symbol-fixture-stripped", path);
+	start("symbol-fixture", &full);
+	start("symbol-fixture-stripped", &stripped);
+	cr_assert_eq(symbolizer__snapshot(s, full.pid), 0);
+	cr_assert_eq(symbolizer__snapshot(s, stripped.pid), 0);
+	cr_assert(symbolizer__user(s, full.pid, full.release, &named));
+	cr_assert(symbolizer__user(s, stripped.pid, stripped.release, &bare));
+	stop(&full);
+	stop(&stripped);
+	cr_assert_str_eq(bare.function, "");
+	cr_assert_str_eq(bare.file, "");
+	cr_assert_eq(bare.line, 0);
+	cr_assert_str_eq(bare.object, path);
+	cr_assert_eq(bare.object_offset, named.object_offset);
+	symbolizer__free(s);
+}
+
+/* maps text: file mappings kept, anonymous ones and the kernel's pseudo-files not */
+Test(symbolizer, only_file_mappings_of_a_maps_text_are_kept)
+{
+	static const char maps[] =
+		"55d0a0000000-55d0a0001000 r--p 00000000 fe:01 123 /usr/bin/prog\n"
+		"55d0a0001000-55d0a0003000 r-xp 00001000 fe:01 123 /usr/bin/prog\n"
+		"55d0a1000000-55d0a1021000 rw-p 00000000 00:00 0 [heap]\n"
+		"7f0000000000-7f0000001000 rw-p 00000000 00:00 0 \n"
+		"7ffd00000000-7ffd00002000 r-xp 00000000 00:00 0 [vdso]\n"
+		"7f1000000000-7f1000010000 r-xp 00004000 fe:01 77 /usr/lib/with space.so\n";
+	struct symbolizer *s = symbolizer__new();
+	FILE *f = fmemopen((void *)maps, sizeof(maps) - 1, "r");
+	struct symbol sym;
+
+	cr_assert_eq(symbolizer__snapshot_from(s, 42, f), 0);
+	fclose(f);
+	cr_assert(symbolizer__user(s, 42, 0x55d0a0001234, &sym));
+	cr_assert_str_eq(sym.object, "/usr/bin/prog");
+	cr_assert_eq(sym.object_offset, 0x1234);
+	cr_assert(symbolizer__user(s, 42, 0x7f1000000010, &sym));
+	cr_assert_str_eq(sym.object, "/usr/lib/with space.so");
+	cr_assert_eq(sym.object_offset, 0x4010);
+	cr_assert_not(symbolizer__user(s, 42, 0x55d0a1000010, &sym), "the heap is no object");
+	cr_assert_not(symbolizer__user(s, 42, 0x7ffd00000010, &sym), "nor is the vdso's pseudo-file");
+	cr_assert_not(symbolizer__user(s, 42, 0x7f0000000010, &sym));
+	symbolizer__free(s);
+}
+
+/* kallsyms: the text symbol at or below an address, its module named; what a reader without privileges sees is nothing */
+Test(symbolizer, kernel_addresses_are_named_from_kallsyms_text)
+{
+	static const char kallsyms[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81001000 t do_one_initcall\n"
+		"ffffffff81a00000 D some_data\n"
+		"ffffffff81002000 T try_to_wake_up\n"
+		"ffffffffc0100000 t virtnet_poll\t[virtio_net]\n"
+		"0000000000000000 T hidden_from_users\n";
+	struct symbolizer *s = symbolizer__new();
+	FILE *f = fmemopen((void *)kallsyms, sizeof(kallsyms) - 1, "r");
+	struct symbol sym;
+
+	cr_assert_eq(symbolizer__kernel_from(s, f), 4);
+	fclose(f);
+	cr_assert(symbolizer__kernel(s, 0xffffffff81002010, &sym));
+	cr_assert_str_eq(sym.function, "try_to_wake_up");
+	cr_assert_eq(sym.function_offset, 0x10);
+	cr_assert_str_eq(sym.object, "[kernel]");
+	cr_assert(symbolizer__kernel(s, 0xffffffffc0100042, &sym));
+	cr_assert_str_eq(sym.function, "virtnet_poll");
+	cr_assert_str_eq(sym.object, "[virtio_net]");
+	cr_assert(symbolizer__kernel(s, 0xffffffff81a00010, &sym));
+	cr_assert_str_eq(sym.function, "try_to_wake_up", "data symbols are no code: the text before it");
+	cr_assert_not(symbolizer__kernel(s, 0xffffffff80000000, &sym));
+	symbolizer__free(s);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * symbolizer.h - a code address of a process, or of the kernel, as a
+ * person reads it: the function and the offset into it, the source file
+ * and line where the object has debug information, else the object and
+ * the offset into it.
+ *
+ * A process's mappings are taken while it lives (symbolizer__snapshot())
+ * and kept, so that its addresses can be named after it has exited: the
+ * stacks of a run are named once it is over, off the traced path. The
+ * objects are read with elfutils' libdwfl (perf's choice, Debian's
+ * libdw): symbol tables, DWARF line tables, and debug files found the
+ * standard ways (.gnu_debuglink, /usr/lib/debug/.build-id).
+ */
+#ifndef WAKEPROBE_SYMBOLIZER_H
+#define WAKEPROBE_SYMBOLIZER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct symbolizer;
+
+/* a named code address */
+struct symbol {
+	char function[160];	/* "" when no symbol covers it */
+	uint64_t function_offset;	/* from the function's start */
+	char file[160];		/* the source file, "" without line information */
+	int line;		/* 0 without line information */
+	char object[160];	/* the object's path ("[kernel]" for the kernel), "" when nothing is mapped there */
+	uint64_t object_offset;	/* the address's offset in the object's file */
+};
+
+struct symbolizer *symbolizer__new(void);
+void symbolizer__free(struct symbolizer *s);
+
+/*
+ * symbolizer__snapshot - keep @pid's mappings of files as its
+ * /proc/PID/maps says them now; again for a pid replaces them (an exec).
+ * 0, or a negative errno (the process is gone, or not ours to read).
+ */
+int symbolizer__snapshot(struct symbolizer *s, pid_t pid);
+
+/* symbolizer__snapshot_from - the same from the text of a maps file @maps (the tests') */
+int symbolizer__snapshot_from(struct symbolizer *s, pid_t pid, FILE *maps);
+
+/*
+ * symbolizer__user - name @addr of process @pid from its snapshot into
+ * @out: true when an object was mapped there (a function and line when
+ * the object says them), false when none was (JIT'd code, a snapshot
+ * taken too late)
+ */
+bool symbolizer__user(struct symbolizer *s, pid_t pid, uint64_t addr, struct symbol *out);
+
+/*
+ * symbolizer__kernel_from - read the kernel's symbols from @kallsyms (the
+ * text of /proc/kallsyms, which shows addresses to root alone); the
+ * number read, or a negative errno
+ */
+int symbolizer__kernel_from(struct symbolizer *s, FILE *kallsyms);
+
+/* symbolizer__kernel - name kernel text address @addr into @out: false before any symbol */
+bool symbolizer__kernel(const struct symbolizer *s, uint64_t addr, struct symbol *out);
+
+#endif /* WAKEPROBE_SYMBOLIZER_H */
