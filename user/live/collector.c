@@ -386,8 +386,8 @@ static int map_positions(struct collector *c, int fd)
  * what is missing and what still works. Where a feature has an older way
  * (kernel_features.h), it is taken, and said once a process on stderr.
  */
-static bool fit_to_kernel(struct wakeprobe_bpf *skel, const struct collector_opts *opts, bool flight, char *msg,
-			  size_t len)
+static bool fit_to_kernel(struct wakeprobe_bpf *skel, const struct kernel_features *kf,
+			  const struct collector_opts *opts, bool flight, char *msg, size_t len)
 {
 	static const enum kernel_feature flight_needs[] = { KF_LOOP, KF_PERCPU_LOOKUP };
 	static const struct {
@@ -399,12 +399,11 @@ static bool fit_to_kernel(struct wakeprobe_bpf *skel, const struct collector_opt
 		{ KF_SWITCH_PREV_STATE, false },
 	};
 	static bool told;
-	const struct kernel_features *kf = kernel_features__get(skel->obj, msg, len);
 	const struct kernel_feature_desc *d;
 	struct bpf_program *prog;
 	enum kernel_feature f;
 
-	if (!kf || !kernel_features__floor(kf, msg, len))
+	if (!kernel_features__floor(kf, msg, len))
 		return false;
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *sec = bpf_program__section_name(prog);
@@ -441,6 +440,7 @@ static bool fit_to_kernel(struct wakeprobe_bpf *skel, const struct collector_opt
 
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len)
 {
+	const struct kernel_features *kf;
 	struct collector *c;
 	int err, nr_cpus, i;
 	bool flight, steal_read;
@@ -464,6 +464,11 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 			snprintf(msg, len, "cannot open the BPF object: %s", strerror(-err));
 		goto err_out;
 	}
+	kf = kernel_features__get(c->skel->obj, msg, len);
+	if (!kf) {
+		err = -EINVAL;
+		goto err_out;
+	}
 	collector__set_mode(c->skel, opts->attach, opts->lean);
 	if (opts->attach && !opts->lean)
 		set_syscall_phases(c->skel, opts->syscall_phases);
@@ -481,7 +486,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 									     : opts->lean_flight_ns;
 		c->skel->bss->lean_flight_left[i] = opts->lean_flight_adaptive ? LEAN_ADAPT_FIRST_MAX : WP_FLIGHT_UNBOUNDED;
 	}
-	steal_clock__layout(&c->steal);
+	c->steal = kf->steal;
 	/* the BPF side reads the clocks: at each record, or lean mode's at each flight record */
 	steal_read = c->steal.on && (!opts->lean || flight);
 	if (opts->lean && c->steal.on) {
@@ -514,7 +519,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		snprintf(msg, len, "out of memory");
 		goto err_out;
 	}
-	if (!fit_to_kernel(c->skel, opts, flight, msg, len)) {
+	if (!fit_to_kernel(c->skel, kf, opts, flight, msg, len)) {
 		err = -EOPNOTSUPP;
 		goto err_out;
 	}
@@ -818,6 +823,20 @@ static uint64_t counted_runs(const struct collector *c)
 			sum += per_cpu[i];
 	free(per_cpu);
 	return sum;
+}
+
+const struct kernel_features *collector__kernel(char *msg, size_t len)
+{
+	struct wakeprobe_bpf *skel = wakeprobe_bpf__open();
+	const struct kernel_features *kf;
+
+	if (!skel) {
+		snprintf(msg, len, "cannot open the BPF object: %s", strerror(errno));
+		return NULL;
+	}
+	kf = kernel_features__get(skel->obj, msg, len);
+	wakeprobe_bpf__destroy(skel);
+	return kf;
 }
 
 const struct steal_layout *collector__steal(const struct collector *c)

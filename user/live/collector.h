@@ -178,6 +178,13 @@ void collector__lean_counters(const struct collector *c, struct wp_lean_counters
 bool collector__lean_flight_ns(const struct collector *c, uint64_t out[WP_SLOW_KINDS]);
 /* collector__run_stats - 0 when the kernel times the programs' runs, else why not (a negative errno) */
 int collector__run_stats(const struct collector *c);
+struct kernel_features;
+/*
+ * collector__kernel - what the running kernel offers the programs
+ * (kernel_features__get() of the BPF object, opened and not loaded);
+ * NULL with @msg when it cannot be said
+ */
+const struct kernel_features *collector__kernel(char *msg, size_t len);
 struct steal_layout;
 /*
  * collector__steal - whether the BPF side reads the host's steal clock

@@ -256,16 +256,8 @@ const struct kernel_features *kernel_features__get(struct bpf_object *obj, char 
 	struct utsname u;
 	struct btf *btf;
 
-	if (looked && (!obj || found.tracepoints || !found.btf))
+	if (looked)
 		return &found;
-	if (looked) {
-		/* first asked without the programs: their tracepoints now */
-		btf = btf__load_vmlinux_btf();
-		if (btf)
-			kernel_features__tracepoints(btf, obj, &found);
-		btf__free(btf);
-		return &found;
-	}
 	memset(&found, 0, sizeof(found));
 	if (!uname(&u))
 		snprintf(found.release, sizeof(found.release), "%s", u.release);
@@ -273,8 +265,9 @@ const struct kernel_features *kernel_features__get(struct bpf_object *obj, char 
 	if (!btf)
 		snprintf(found.why_no_btf, sizeof(found.why_no_btf), "%s", strerror(errno));
 	kernel_features__read(btf, &found);
-	if (btf && obj)
+	if (btf)
 		kernel_features__tracepoints(btf, obj, &found);
+	steal_clock__find(btf, found.why_no_btf, &found.steal);
 	btf__free(btf);
 	if (kernel_features__lack(&found, getenv("WAKEPROBE_KERNEL_LACKS"), msg, len))
 		return NULL;

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "steal_clock.h"
 
 enum kernel_feature {
 	/* the floor */
@@ -54,9 +55,8 @@ struct kernel_features {
 	/* the tracepoints of the BPF object that the kernel lacks, each followed by a space */
 	char tracepoints_missing[256];
 	int tracepoints;	/* ... of this many */
+	struct steal_layout steal;	/* its per-CPU layout and steal clock, read from the same BTF */
 };
-
-struct btf;
 
 /* kernel_features__read - what @btf (a kernel's) says of each feature, into @kf (btf and has[]) */
 void kernel_features__read(const struct btf *btf, struct kernel_features *kf);
@@ -75,10 +75,11 @@ struct bpf_object;
 void kernel_features__tracepoints(const struct btf *btf, struct bpf_object *obj, struct kernel_features *kf);
 
 /*
- * kernel_features__get - the running kernel's, and its tracepoints for
- * @obj's programs, read once a process (its BTF takes some 12 ms to
- * parse), less what WAKEPROBE_KERNEL_LACKS names; NULL with @msg when that
- * variable names something unknown
+ * kernel_features__get - the running kernel's, its tracepoints for @obj's
+ * programs, and its per-CPU layout (steal_clock__find()), read once a
+ * process from one parse of its BTF (some 12 ms here; --workload all opens
+ * a collector per path), less what WAKEPROBE_KERNEL_LACKS names; NULL with
+ * @msg when that variable names something unknown
  */
 const struct kernel_features *kernel_features__get(struct bpf_object *obj, char *msg, size_t len);
 

@@ -161,23 +161,17 @@ bool steal_clock__layout_from_btf(const struct btf *btf, struct steal_layout *l)
 	return l->on;
 }
 
-/* find_layout - what steal_clock__layout() says, looked up anew */
-static void find_layout(struct steal_layout *l)
+void steal_clock__find(const struct btf *btf, const char *why_no_btf, struct steal_layout *l)
 {
 	char vendor[13];
-	struct btf *btf;
-	int err;
 
 	memset(l, 0, sizeof(*l));
-	btf = btf__load_vmlinux_btf();
 	if (!btf) {
-		err = -errno;
-		snprintf(l->why_off, sizeof(l->why_off), "cannot read the kernel's BTF: %s", strerror(-err));
+		snprintf(l->why_off, sizeof(l->why_off), "cannot read the kernel's BTF: %s", why_no_btf);
 		return;
 	}
 	/* the per-CPU distances hold on any machine; the steal clock needs KVM's */
 	steal_clock__layout_from_btf(btf, l);
-	btf__free(btf);
 	switch (hypervisor(vendor)) {
 	case STEAL_HV_NONE:
 		l->on = false;
@@ -191,17 +185,4 @@ static void find_layout(struct steal_layout *l)
 	default:
 		break;
 	}
-}
-
-void steal_clock__layout(struct steal_layout *l)
-{
-	/* the kernel's BTF takes 12-14 ms to parse here, and --workload all opens a collector per path */
-	static struct steal_layout found;
-	static bool looked;
-
-	if (!looked) {
-		find_layout(&found);
-		looked = true;
-	}
-	*l = found;
 }

@@ -33,12 +33,15 @@ struct steal_layout {
 	char why_off[128];		/* one line, when not on */
 };
 
+struct btf;
+
 /*
- * steal_clock__layout - the offsets, from the running kernel's BTF, when the
- * machine is a KVM guest offered steal time; else @l->on false and why.
- * Looked up once a process.
+ * steal_clock__find - the offsets, from the running kernel's BTF @btf, on
+ * when the machine is a KVM guest offered steal time; else @l->on false
+ * and why (@btf NULL: the kernel's BTF could not be read, @why_no_btf).
+ * kernel_features__get() keeps its answer for the process.
  */
-void steal_clock__layout(struct steal_layout *l);
+void steal_clock__find(const struct btf *btf, const char *why_no_btf, struct steal_layout *l);
 
 /* the pieces, for the tests: the hypervisor's say, and a BTF's */
 enum steal_hypervisor {
@@ -46,8 +49,6 @@ enum steal_hypervisor {
 	STEAL_HV_OTHER,			/* one that is not KVM, or KVM without steal time */
 	STEAL_HV_KVM_STEAL,		/* KVM, with the steal-time feature */
 };
-
-struct btf;
 
 /* steal_clock__layout_from_btf - the offsets from @btf; false and @why when it lacks a piece */
 bool steal_clock__layout_from_btf(const struct btf *btf, struct steal_layout *l);

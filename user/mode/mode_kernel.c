@@ -13,7 +13,6 @@
 #include "collector.h"
 #include "kernel_features.h"
 #include "mode.h"
-#include "steal_clock.h"
 
 /* the engines a run can load, as the modes open them */
 static const struct engine {
@@ -41,24 +40,21 @@ static void print_features(const struct kernel_features *kf)
 	}
 }
 
-static void print_layout(void)
+static void print_layout(const struct steal_layout *l)
 {
-	struct steal_layout l;
-
-	steal_clock__layout(&l);
-	if (!l.cpu_number_offset)
-		printf("  per-CPU      not found: %s\n", l.why_off);
+	if (!l->cpu_number_offset)
+		printf("  per-CPU      not found: %s\n", l->why_off);
 	else
 		printf("  per-CPU      cpu_number and __preempt_count %s, at runqueues%+lld and %+lld\n",
-		       l.in_pcpu_hot ? "in struct pcpu_hot (the v6.2-v6.14 layout)" : "variables of their own",
-		       (long long)l.cpu_number_offset, (long long)l.preempt_count_offset);
-	if (l.on)
-		printf("  steal clock  on: kvm_steal_time.steal at runqueues%+lld\n", (long long)l.steal_offset);
-	else if (l.steal_offset)
-		printf("  steal clock  off: %s (its kvm_steal_time.steal at runqueues%+lld)\n", l.why_off,
-		       (long long)l.steal_offset);
+		       l->in_pcpu_hot ? "in struct pcpu_hot (the v6.2-v6.14 layout)" : "variables of their own",
+		       (long long)l->cpu_number_offset, (long long)l->preempt_count_offset);
+	if (l->on)
+		printf("  steal clock  on: kvm_steal_time.steal at runqueues%+lld\n", (long long)l->steal_offset);
+	else if (l->steal_offset)
+		printf("  steal clock  off: %s (its kvm_steal_time.steal at runqueues%+lld)\n", l->why_off,
+		       (long long)l->steal_offset);
 	else
-		printf("  steal clock  off: %s\n", l.why_off);
+		printf("  steal clock  off: %s\n", l->why_off);
 }
 
 /* try_engine - whether the kernel takes @e's programs: 0, or 1 with why on the line */
@@ -93,7 +89,7 @@ static int kernel_check(struct mode_run *m)
 	char msg[512];
 	int failed = 0;
 
-	kf = kernel_features__get(NULL, msg, sizeof(msg));
+	kf = collector__kernel(msg, sizeof(msg));
 	if (!kf) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 2;
@@ -111,7 +107,7 @@ static int kernel_check(struct mode_run *m)
 	}
 	printf("  floor        met: it has what every traced mode needs (Linux 5.13 has it all)\n");
 	print_features(kf);
-	print_layout();
+	print_layout(&kf->steal);
 	if (geteuid()) {
 		printf("  loads        not tried: loading BPF programs needs root (sudo wakeprobe kernel)\n");
 		return 0;
