@@ -368,3 +368,18 @@ Test(options, a_workload_run_is_not_in_attach_mode)
 	cr_assert_eq(PARSE("--workload", "eventfd"), OPTIONS_RUN, "%s", err);
 	cr_assert_not(options__attach(&opts));
 }
+
+/* wakeprobe kernel runs nothing and writes nothing: -v alone, anything else is one line naming it */
+Test(options, kernel_takes_verbose_alone)
+{
+	cr_assert_eq(PARSE("kernel"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(opts.command, CMD_KERNEL);
+	cr_assert_not(opts.verbose);
+	cr_assert_eq(PARSE("kernel", "-v"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.verbose);
+	cr_assert_eq(PARSE("kernel", "--verbose"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(PARSE("kernel", "--json", "k.json"), OPTIONS_BAD);
+	cr_assert_str_eq(err, "wakeprobe kernel takes no argument but -v, not '--json'");
+	cr_assert_eq(PARSE("kernel", "eventfd"), OPTIONS_BAD);
+	cr_assert(strstr(err, "not 'eventfd'"), "%s", err);
+}
