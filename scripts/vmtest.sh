@@ -178,13 +178,18 @@ for k in "${kernels[@]}"; do
 	[[ $k == 5.10 ]] && boot 5.10 "$build/vmtest/5.10" 'floor/*' 0
 done
 
+# closing LOG - a Criterion log's closing line, shortened: "N of M passed, F failed, C crashed"
+closing() {
+	{ grep -a 'Synthesis' "$1" 2>/dev/null || true; } | tail -1 |
+		sed 's/.*Tested: \([0-9]*\) | Passing: \([0-9]*\) | Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\2 of \1 passed, \3 failed, \4 crashed/'
+}
+
 # the table, and each failure's lines
 failed=0
 printf '\n%-6s %-24s %-8s %-46s %s\n' kernel release result "system tests (closing line)" "unit tests"
 for k in "${kernels[@]}"; do
 	out=$build/vmtest/$k
 	release=$(cat "$out/release" 2>/dev/null || echo "did not boot")
-	closing() { { grep -a 'Synthesis' "$1" 2>/dev/null || true; } | tail -1 | sed 's/.*Tested: \([0-9]*\) | Passing: \([0-9]*\) | Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\2 of \1 passed, \3 failed, \4 crashed/'; }
 	sys=$(closing "$out/system.log")
 	unit=$(closing "$out/unit.log")
 	if [[ $(cat "$out/status" 2>/dev/null) == 0 ]]; then
