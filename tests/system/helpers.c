@@ -418,19 +418,35 @@ void listed_workloads(struct names *n, const char *modes_of)
 long report_pair_count(const char *report, const char *mechanism)
 {
 	char via[128];
-	const char *at, *line;
+	const char *at, *line, *header, *column;
+	size_t start, end;
 	long count;
 
 	snprintf(via, sizeof(via), "via %s\n", mechanism);
 	at = strstr(report, via);
 	if (!at)
 		return -1;
-	/* the row is the line before its "via" line: waker, wakee (comm and tid), count */
+	/* the row is the line before its "via" line: waker, wakee, count */
 	for (line = at; line > report && line[-1] != '\n'; line--)
 		;
 	for (line--; line > report && line[-1] != '\n'; line--)
 		;
-	cr_assert_eq(sscanf(line, "%*s %*s %*s %*s %*s %ld", &count), 1, "row: %.120s", line);
+	/*
+	 * the count is right-aligned under the header's "count": found by that
+	 * column, not by counting words, as a name may be one word ("thread
+	 * 1234", its comm unknown) or several (a comm with spaces)
+	 */
+	header = strstr(report, "\nwaker ");
+	cr_assert_not_null(header, "no pairs table:\n%s", report);
+	header++;
+	column = strstr(header, " count");
+	cr_assert(column && column < strchr(header, '\n'), "no count column: %.200s", header);
+	end = (size_t)(column - header) + strlen(" count");
+	cr_assert(strchr(line, '\n') - line >= (long)end, "row shorter than its header: %.120s", line);
+	for (start = end; start > 0 && line[start - 1] >= '0' && line[start - 1] <= '9'; start--)
+		;
+	cr_assert(start < end && line[start - 1] == ' ', "no count under the header's: %.120s", line);
+	count = strtol(line + start, NULL, 10);
 	return count;
 }
 
