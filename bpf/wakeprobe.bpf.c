@@ -87,6 +87,15 @@ const volatile bool lean_syscalls = false;
 const volatile bool lean_wait_end_signal = false;
 
 /*
+ * --stacks (lean attach mode): each wakeup's waker's stack at its waking
+ * and its wakee's at the switch-out to the sleep it ended, kernel and user,
+ * kept once each in the stacks map (sized by wakeprobe before load) and
+ * sent as ids (struct wp_lean_stacks). The user stack is walked by frame
+ * pointers, as perf's default does: code without them cuts it short.
+ */
+const volatile bool want_stacks = false;
+
+/*
  * The inode number of wakeprobe's pid namespace (/proc/self/ns/pid) when it
  * is not the initial one: each pid the records carry and each tgid tracked
  * is then that namespace's (WP_PID_OUTSIDE in wakeprobe.h). 0, in the
@@ -138,6 +147,14 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20);	/* resized by wakeprobe before load */
 } events SEC(".maps");
+
+/* --stacks: every distinct stack once, by the id bpf_get_stackid() gives it; sized before load */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, WP_STACK_DEPTH * sizeof(__u64));
+	__uint(max_entries, 1);
+} stacks SEC(".maps");
 
 /* tgids to trace; filled by wakeprobe, grown here when a tracked task forks */
 struct {
@@ -1727,6 +1744,7 @@ struct lean_task {
 	 */
 	__u32 enqueue_steal;
 	__u64 waking_steal_ns;
+	struct wp_lean_stacks stacks;		/* --stacks: its waker's, and its wait's, so far */
 };
 
 struct {
@@ -2371,6 +2389,28 @@ static __always_inline void lean_wait(struct task_struct *prev, struct wp_lean_n
 }
 
 /*
+ * lean_stacks_of_waker - --stacks: current's stacks at its waking of a
+ * tracked task (@context, lean_waker_context()'s), into @st. In interrupt
+ * work, or where the context could not be read, the user stack is that of
+ * the task it came in on, no waker's: not taken.
+ */
+static __always_inline void lean_stacks_of_waker(void *ctx, struct wp_lean_stacks *st, __u16 context)
+{
+	st->waker_kernel = bpf_get_stackid(ctx, &stacks, 0);
+	st->waker_user = WP_STACK_NONE;
+	if (!(context & (WP_LEAN_WAKER_IRQ | WP_LEAN_WAKER_SOFTIRQ | WP_LEAN_WAKER_UNSURE)))
+		st->waker_user = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	st->waker_tgid = current_tgid();
+}
+
+/* lean_stacks_of_wait - --stacks: current, tracked, leaves its CPU asleep: its stacks, into @st */
+static __always_inline void lean_stacks_of_wait(void *ctx, struct wp_lean_stacks *st)
+{
+	st->wait_kernel = bpf_get_stackid(ctx, &stacks, 0);
+	st->wait_user = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+}
+
+/*
  * lean_notify_before - a workload: the span from the entry of the syscall
  * current is in to @now, its waking of a tracked task (wp_lean.notify_before);
  * 0 when it is in none, or when an interrupt wakes (@context,
@@ -2397,8 +2437,13 @@ static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 	if (lt || !tgid_tracked(task_tgid(p)))
 		return lt;
 	lt = bpf_task_storage_get(&lean_tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!lt)
+	if (!lt) {
 		__sync_fetch_and_add(&lean_counters.no_storage, 1);
+		return NULL;
+	}
+	/* made zeroed, and 0 is a stack's id: asleep since before tracking, its wait's were not taken */
+	lt->stacks.waker_kernel = lt->stacks.waker_user = WP_STACK_NONE;
+	lt->stacks.wait_kernel = lt->stacks.wait_user = WP_STACK_NONE;
 	return lt;
 }
 
@@ -2512,11 +2557,18 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 	struct wp_event *head, *e;
 
 	if (attach_mode) {
-		/* its names first, in the same ring record: two records, one reservation */
-		head = bpf_ringbuf_reserve(&events, WP_RECORD_PARTS * sizeof(*e), 0);
+		/*
+		 * its names first, in the same ring record, and with --stacks its
+		 * stacks next: two records or three, one reservation
+		 */
+		__u32 parts = want_stacks ? 3 : 2;
+
+		head = bpf_ringbuf_reserve(&events, parts * sizeof(*e), 0);
 		if (!head) {
 			count_drop(WP_EV_LEAN);
 			count_drop(WP_EV_LEAN);
+			if (want_stacks)
+				count_drop(WP_EV_LEAN);
 			return;
 		}
 		header_fill(head, WP_EV_LEAN, ts_ns);
@@ -2527,6 +2579,12 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 			head->lean_names.seen |= WP_SEEN_IDLE;
 		head->lean_names.flags = WP_LEAN_NAMES;
 		e = head + 1;
+		if (want_stacks) {
+			*e = *head;	/* the header */
+			e->lean_stacks = lt->stacks;
+			e->lean_stacks.flags = WP_LEAN_NAMES | WP_LEAN_STACKS;
+			e = head + 2;
+		}
 		*e = *head;	/* the header */
 	} else {
 		/*
@@ -2674,6 +2732,8 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 		lt->waker_ring_head = f->head;
 	if (attach_mode)
 		lean_waker(&lt->names, lt->flags);
+	if (attach_mode && want_stacks)
+		lean_stacks_of_waker(ctx, &lt->stacks, lt->flags);
 	/* the idle the CPU it last ran on is in, whose exit it may wait for */
 	lt->idle_since_ns = 0;
 	lt->last_cpu = last_cpu;
@@ -2763,6 +2823,11 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 		lean_waker(&lt->names, 0);
 		lt->names.seen &= ~WP_SEEN_WAIT;
 	}
+	if (attach_mode && want_stacks) {
+		lean_stacks_of_waker(ctx, &lt->stacks, 0);
+		lt->stacks.wait_kernel = WP_STACK_NONE;
+		lt->stacks.wait_user = WP_STACK_NONE;
+	}
 	lt->state = LEAN_ASLEEP;
 	lt->pending = LEAN_QUEUED;
 	lean_watch(lt, lt->target_cpu);
@@ -2804,6 +2869,8 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 			lt->state = LEAN_ASLEEP;
 			if (attach_mode)
 				lean_wait(prev, &lt->names);
+			if (attach_mode && want_stacks)
+				lean_stacks_of_wait(ctx, &lt->stacks);
 		} else {
 			lt->state = LEAN_PREEMPTED;
 			lean_emit_preempted(prev, next, prev_state, preempt);

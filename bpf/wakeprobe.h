@@ -395,14 +395,39 @@ struct wp_lean_names {
 	__u16 flags;		/* WP_LEAN_NAMES, where wp_lean has its flags */
 };
 
+/*
+ * wp_lean_stacks - --stacks, attach mode: where a wakeup's waker woke it
+ * and where its wakee went to sleep, each an id in the stacks map (a stack
+ * trace map: each distinct stack once, bpf_get_stackid()), or why there is
+ * none: WP_STACK_NONE not taken (a waker's user stack in an interrupt, a
+ * new thread's wait), -EFAULT none to take (a kernel thread's user stack),
+ * -EEXIST another stack holds its slot, -ENOMEM the map is full. It rides
+ * between a wakeup's wp_lean_names and its wp_lean, in the same ring
+ * record, flagged WP_LEAN_NAMES | WP_LEAN_STACKS.
+ */
+struct wp_lean_stacks {
+	__s32 waker_kernel;	/* sched_waking's: the waker's, or the interrupt's */
+	__s32 waker_user;
+	__s32 wait_kernel;	/* the wakee's switch-out to the sleep this wakeup ended */
+	__s32 wait_user;
+	__u32 waker_tgid;	/* whose mappings name waker_user's addresses */
+	__u32 __pad[4];
+	__u16 __pad1;
+	__u16 flags;		/* WP_LEAN_NAMES | WP_LEAN_STACKS, where wp_lean has its flags */
+};
+
+#define WP_STACK_NONE		(-1)
+/* the frames a stack keeps, at most: perf's default (kernel.perf_event_max_stack) */
+#define WP_STACK_DEPTH		127
+
 #define WP_SEEN_WAIT		(1 << 0)	/* its switch-out to this sleep was traced: wait_* tell the wait */
 #define WP_SEEN_IDLE		(1 << 1)	/* idle transitions were traced (the flight recorder): idle_exit */
 /* a SOFTIRQ waker raised by the wakeup's waker_tid in its own context (WP_WAKER_RAISED); waker_nr its vector */
 #define WP_SEEN_RAISED		(1 << 2)
 #define WP_IDLE_EXIT_UNSEEN	0xffffffffu
 
-/* the most struct wp_event one ring record holds: the wp_lean_names and the wp_lean of a wakeup */
-#define WP_RECORD_PARTS		2
+/* the most struct wp_event one ring record holds: a wakeup's wp_lean_names, wp_lean_stacks and wp_lean */
+#define WP_RECORD_PARTS		3
 
 #define WP_LEAN_NEW		(1 << 0)	/* a new task's first run: sched_wakeup_new */
 #define WP_LEAN_NO_SWITCH_IN	(1 << 1)	/* it ran, but its switch-in was not traced */
@@ -423,6 +448,8 @@ struct wp_lean_names {
 #define WP_LEAN_ENDED		(1 << 11)
 /* with WP_LEAN_NAME: not a name, the key of a shared futex (wp_lean's addr, key_*) */
 #define WP_LEAN_FUTEX_KEY	(1 << 12)
+/* with WP_LEAN_NAMES: not the names, the stacks (wp_lean_stacks) of the wakeup last in its ring record */
+#define WP_LEAN_STACKS		(1 << 12)
 /* the futex words of tracked processes whose mapping lean mode looked up, at most (an LRU) */
 #define WP_FUTEXES_LOOKED_UP	4096
 /*
@@ -540,12 +567,16 @@ struct wp_event {
 		struct wp_steal steal;
 		struct wp_lean lean;
 		struct wp_lean_names lean_names;
+		struct wp_lean_stacks lean_stacks;
 	};
 };
 
 _Static_assert(__builtin_offsetof(struct wp_lean_names, flags) == __builtin_offsetof(struct wp_lean, flags),
 	       "a lean record's flags tell its kind: one place in both");
 _Static_assert(sizeof(struct wp_lean_names) == sizeof(struct wp_lean), "one union member's size");
+_Static_assert(__builtin_offsetof(struct wp_lean_stacks, flags) == __builtin_offsetof(struct wp_lean, flags),
+	       "a lean record's flags tell its kind: one place in all");
+_Static_assert(sizeof(struct wp_lean_stacks) == sizeof(struct wp_lean), "one union member's size");
 
 /*
  * include/linux/sched.h: the state do_task_dead() leaves a task's CPU in,

@@ -503,7 +503,10 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	/* lean mode's waker context, and attach mode's softirq raises: whose context they are */
 	if ((opts->lean || opts->attach) && c->steal.cpu_number_offset)
 		c->skel->rodata->preempt_count_offset = c->steal.preempt_count_offset;
+	c->skel->rodata->want_stacks = opts->attach && opts->lean && opts->stack_entries;
 	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
+	if (!err && c->skel->rodata->want_stacks)
+		err = bpf_map__set_max_entries(c->skel->maps.stacks, opts->stack_entries);
 	nr_cpus = libbpf_num_possible_cpus();
 	if (!err && nr_cpus > WP_MAX_CPUS)
 		err = -E2BIG;
@@ -686,6 +689,42 @@ static void lean_adapt(struct collector *c, uint64_t now)
 		}
 		c->lean_counted[k] = counted;
 	}
+}
+
+size_t collector__stack(const struct collector *c, int32_t id, uint64_t *ips, size_t max)
+{
+	uint64_t frames[WP_STACK_DEPTH];
+	uint32_t key = (uint32_t)id;
+	size_t n = 0;
+
+	if (id < 0 || !c->skel->rodata->want_stacks ||
+	    bpf_map__lookup_elem(c->skel->maps.stacks, &key, sizeof(key), frames, sizeof(frames), 0))
+		return 0;
+	/* the map's value is the stack's frames, then zeros to its size */
+	while (n < max && n < WP_STACK_DEPTH && frames[n]) {
+		ips[n] = frames[n];
+		n++;
+	}
+	return n;
+}
+
+int collector__next_stack(const struct collector *c, int32_t id, int32_t *next)
+{
+	uint32_t key = (uint32_t)id, out;
+
+	if (!c->skel->rodata->want_stacks)
+		return -ENOENT;
+	if (bpf_map__get_next_key(c->skel->maps.stacks, id < 0 ? NULL : &key, &out, sizeof(out)))
+		return -ENOENT;
+	*next = (int32_t)out;
+	return 0;
+}
+
+uint64_t collector__stack_bytes(const struct collector *c)
+{
+	if (!c->skel->rodata->want_stacks)
+		return 0;
+	return (uint64_t)bpf_map__max_entries(c->skel->maps.stacks) * (WP_STACK_DEPTH * sizeof(uint64_t) + 16);
 }
 
 bool collector__lean_flight_ns(const struct collector *c, uint64_t out[WP_SLOW_KINDS])

@@ -60,6 +60,11 @@ struct collector_opts {
 	bool lean_flight_adaptive;
 	/* ... on in attach mode, keeping softirqs too (a workload's always does) */
 	bool lean_softirqs;
+	/*
+	 * --stacks, lean attach mode: each wakeup's waker's and wakee's stacks,
+	 * kept once each in a stack map of this many (a power of two); 0: none
+	 */
+	uint32_t stack_entries;
 	/* load the programs, and no more: collector__open() tells whether this kernel takes them */
 	bool load_only;
 	collector_event_fn fn;
@@ -166,6 +171,16 @@ int collector__attach(struct collector *c);
  */
 int collector__follow_raisers(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
+/*
+ * collector__stack - the frames of stack @id of the stacks map (--stacks)
+ * into @ips, innermost first: how many, at most @max; 0 when the map has
+ * no such stack
+ */
+size_t collector__stack(const struct collector *c, int32_t id, uint64_t *ips, size_t max);
+/* collector__next_stack - the id of the stacks map's stack after @id (-1: the first): 0, or -ENOENT past the last */
+int collector__next_stack(const struct collector *c, int32_t id, int32_t *next);
+/* collector__stack_bytes - the kernel memory the stacks map holds, 0 without --stacks */
+uint64_t collector__stack_bytes(const struct collector *c);
 /* collector__lean_counters - lean mode's count of the wakes that wrote no record */
 void collector__lean_counters(const struct collector *c, struct wp_lean_counters *out);
 /*
