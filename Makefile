@@ -99,6 +99,7 @@ UNIT_TESTS := $(OBJ)/tests/unit-tests
 # cuts a kernel's BTF down to the unit tests' per-CPU fixtures (scripts/capture-percpu-btf.sh)
 BTF_SLICE := $(OBJ)/tests/btf-slice
 SYMBOL_FIXTURES := $(OBJ)/tests/symbol-fixture $(OBJ)/tests/symbol-fixture-stripped
+HANDOFF_STACKS := $(OBJ)/tests/handoff-stacks
 SYSTEM_TESTS := $(OBJ)/tests/system-tests
 SKEL := $(OBJ)/wakeprobe.skel.h
 DEPS_STAMP := $(OBJ)/.deps-ok
@@ -211,6 +212,11 @@ $(BTF_SLICE): $(OBJ)/tests/tools/btf_slice.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lbpf -lelf -lz
 
+# the stack tests' program: frame pointers and debug information, so its stacks are whole and named
+$(HANDOFF_STACKS): tests/tools/handoff_stacks.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) -g -O1 -fno-omit-frame-pointer -pthread $(abspath $<) -o $@
+
 # the symbolizer's unit tests name its functions: with debug information and frame pointers, and
 # a copy stripped of every symbol (tests/unit/test_symbolizer.c finds both next to itself)
 $(OBJ)/tests/symbol-fixture: tests/tools/symbol_fixture.c | $(DEPS_STAMP)
@@ -230,7 +236,7 @@ run: all
 # target fails if either fails, with what failed repeated at the end of the output. First, no
 # module or folder of user/ may depend on itself through others, and no two files share a name
 # (scripts/module-cycles.py).
-test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYMBOL_FIXTURES) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP)
+test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYMBOL_FIXTURES) $(HANDOFF_STACKS) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP)
 	$(call msg,CHECK,module and folder cycles in user/)
 	$(Q)scripts/module-cycles.py user
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \

@@ -14,7 +14,7 @@
 TestSuite(output_paths);
 
 /* the fields of struct output_paths, in the order the list gives them */
-enum field { RECORDING, RECORD, JSON, CSV, PERFETTO, PROMETHEUS, PLOT, NR_FIELDS };
+enum field { RECORDING, RECORD, JSON, CSV, PERFETTO, PROMETHEUS, PLOT, FOLDED, NR_FIELDS };
 
 _Static_assert(NR_FIELDS == OUTPUT_MAX_FILES, "a file the list does not give");
 
@@ -28,6 +28,7 @@ static const char **field_of(struct output_paths *p, enum field f)
 	case PERFETTO: return &p->perfetto;
 	case PROMETHEUS: return &p->prometheus;
 	case PLOT: return &p->plot;
+	case FOLDED: return &p->folded;
 	default: return NULL;
 	}
 }
@@ -42,6 +43,7 @@ ParameterizedTestParameters(output_paths, each_file_alone_is_named_by_its_option
 	static struct one_case cases[] = {
 		{ RECORDING, "the recording" }, { RECORD, "-o" }, { JSON, "--json" }, { CSV, "--csv" },
 		{ PERFETTO, "--perfetto" }, { PROMETHEUS, "--prometheus" }, { PLOT, "--plot" },
+		{ FOLDED, "--folded" },
 	};
 
 	return cr_make_param_array(struct one_case, cases, sizeof(cases) / sizeof(cases[0]));
@@ -63,14 +65,15 @@ ParameterizedTest(struct one_case *c, output_paths, each_file_alone_is_named_by_
 Test(output_paths, every_file_is_listed_in_order_the_recording_first)
 {
 	static const char *const names[] = {
-		"the recording", "-o", "--json", "--csv", "--perfetto", "--prometheus", "--plot",
+		"the recording", "-o", "--json", "--csv", "--perfetto", "--prometheus", "--plot", "--folded",
 	};
-	static const char *const paths[] = { "in.wpr", "out.wpr", "-", "r.csv", "t.json", "m.prom", "p.svg" };
+	static const char *const paths[] = { "in.wpr", "out.wpr", "-", "r.csv", "t.json", "m.prom", "p.svg", "s.folded" };
 	struct output_file files[OUTPUT_MAX_FILES];
 	struct output_paths p;
 
 	p = (struct output_paths){ .recording = paths[0], .record = paths[1], .json = paths[2], .csv = paths[3],
-				   .perfetto = paths[4], .prometheus = paths[5], .plot = paths[6] };
+				   .perfetto = paths[4], .prometheus = paths[5], .plot = paths[6],
+				   .folded = paths[7] };
 	cr_assert_eq(output_paths__files(&p, files), OUTPUT_MAX_FILES);
 	for (size_t i = 0; i < OUTPUT_MAX_FILES; i++) {
 		cr_assert_str_eq(files[i].name, names[i]);

@@ -111,6 +111,9 @@ struct attach_result {
 	bool named;
 	/* --lean: idle transitions were traced (the flight recorder): sr.target_was_idle holds */
 	bool idle_seen;
+	/* --stacks: the ids of its waker's and its wait's stacks in the run's stacks map (wp_lean_stacks) */
+	bool stacked;
+	struct wp_lean_stacks stacks;
 };
 
 /* what fd @fd of process @tgid is, for records that do not say: asked once per wakeup end */

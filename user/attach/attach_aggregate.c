@@ -29,8 +29,10 @@ void attach_aggregate__free(struct attach_aggregate *g)
 
 	if (!g)
 		return;
-	for (i = 0; i < g->nr_pairs; i++)
+	for (i = 0; i < g->nr_pairs; i++) {
+		free(g->pairs[i]->stacks);
 		free(g->pairs[i]);
+	}
 	free(g);
 }
 
@@ -185,6 +187,8 @@ static struct attach_pair *pair_take_least(struct attach_aggregate *g, uint16_t 
 	p->error = p->count;
 	histogram__clear(&p->wake_to_run);
 	histogram__clear(&p->notify_to_return);
+	if (p->stacks)
+		stack_combos__clear(p->stacks);
 	return p;
 }
 
@@ -234,6 +238,9 @@ static void add_pair(struct attach_aggregate *g, const struct attach_result *r)
 	histogram__add(&p->wake_to_run, (uint64_t)r->wake_to_run_ns);
 	if (r->notify_to_return_ns >= 0)
 		histogram__add(&p->notify_to_return, (uint64_t)r->notify_to_return_ns);
+	/* a row kept without its stacks for want of memory has none to show: its count says so */
+	if (r->stacked && (p->stacks || (p->stacks = calloc(1, sizeof(*p->stacks)))))
+		stack_combos__add(p->stacks, &r->stacks, r->wakee_tgid, (uint64_t)r->wake_to_run_ns);
 }
 
 /* futex_hash - of a word's key: a shared word's file and offset, else its process and address */

@@ -44,6 +44,7 @@
 #include "cause_totals.h"
 #include "histogram.h"
 #include "mechanism.h"
+#include "stack_combos.h"
 #include "wakeup.h"
 
 #define ATTACH_AGG_MAX_PAIRS	128
@@ -77,6 +78,8 @@ struct attach_pair {
 	/* of the count - error wakeups since it took the row */
 	struct histogram wake_to_run;		/* every one */
 	struct histogram notify_to_return;	/* those whose both ends are known */
+	/* --stacks: the waker's and the wakee's stacks, by combination; NULL until its first wakeup with them */
+	struct stack_combos *stacks;
 	uint64_t hash;
 };
 

@@ -45,6 +45,9 @@ struct attach_lean {
 	/* the WP_LEAN_NAMES record just taken: the wakeup record next, with the same header, is its */
 	struct wp_event pending_names;
 	bool has_names;
+	/* ... and the WP_LEAN_STACKS record after it, with --stacks */
+	struct wp_event pending_stacks;
+	bool has_stacks;
 	struct attach_counters counters;
 	uint64_t seq;
 	struct lean_name names[LEAN_NAMES];
@@ -363,6 +366,12 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 	int k;
 
 	memset(&res, 0, sizeof(res));
+	/* the stacks ride between the names and the wakeup, with the same header */
+	if (names && l->has_stacks && l->pending_stacks.ts_ns == e->ts_ns && l->pending_stacks.cpu == e->cpu) {
+		res.stacked = true;
+		res.stacks = l->pending_stacks.lean_stacks;
+	}
+	l->has_stacks = false;
 	waker_of(l, r, &res.waker);
 	sr->lean = true;
 	sr->sample.seq = ++l->seq;
@@ -444,11 +453,15 @@ void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e)
 		take_flight(l, e);
 	if (e->type != WP_EV_LEAN)
 		return;
-	if (e->lean.flags & WP_LEAN_NAMES) {
+	if ((e->lean.flags & (WP_LEAN_NAMES | WP_LEAN_STACKS)) == (WP_LEAN_NAMES | WP_LEAN_STACKS)) {
+		l->pending_stacks = *e;
+		l->has_stacks = true;
+	} else if (e->lean.flags & WP_LEAN_NAMES) {
 		if (l->has_names)
 			l->counters.unpaired_wakers++;
 		l->pending_names = *e;
 		l->has_names = true;
+		l->has_stacks = false;
 	} else if ((e->lean.flags & (WP_LEAN_NAME | WP_LEAN_FUTEX_KEY)) == (WP_LEAN_NAME | WP_LEAN_FUTEX_KEY))
 		take_futex_key(l, &e->lean);
 	else if (e->lean.flags & WP_LEAN_NAME)

@@ -11,6 +11,7 @@
 #include "launch.h"
 #include "parse.h"
 #include "proc_tree.h"
+#include "run_stacks.h"
 #include "runner.h"
 #include "targets.h"
 
@@ -34,6 +35,23 @@ static bool woke_by_softirq(const struct wp_event *e)
 	       (e->lean.flags & WP_LEAN_WAKER_SOFTIRQ);
 }
 
+/*
+ * keep_mappings - --stacks: a record that names a process whose user
+ * stacks may be shown (a thread first seen or renamed, a waker's process)
+ * has its mappings kept now, while it lives
+ */
+static void keep_mappings(struct run_stacks *rs, const struct wp_event *e)
+{
+	const struct wp_lean *l = &e->lean;
+
+	if (e->type != WP_EV_LEAN)
+		return;
+	if ((l->flags & (WP_LEAN_NAMES | WP_LEAN_STACKS)) == (WP_LEAN_NAMES | WP_LEAN_STACKS))
+		run_stacks__process(rs, (pid_t)e->lean_stacks.waker_tgid, NULL);
+	else if ((l->flags & (WP_LEAN_NAME | WP_LEAN_FUTEX_KEY | WP_LEAN_KTHREAD)) == WP_LEAN_NAME)
+		run_stacks__process(rs, (pid_t)l->tgid, l->comm);
+}
+
 static int on_record(const struct wp_event *e, void *ctx)
 {
 	struct attach_session *s = ctx;
@@ -48,6 +66,8 @@ static int on_record(const struct wp_event *e, void *ctx)
 			fprintf(stderr, "wakeprobe: cannot attach to softirq_raise (%s): a softirq is named by its "
 				"vector, never by the task that raised it\n", strerror(-err));
 	}
+	if (s->res->stacks)
+		keep_mappings(s->res->stacks, e);
 	host_steal__add_event(&s->res->steal, e);
 	s->opts->on_event(e, s->opts->ctx);
 	return 0;
@@ -198,6 +218,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		.lean_flight_ns = o->lean_flight_ns,
 		.lean_flight_adaptive = o->lean_flight_adaptive,
 		.lean_softirqs = o->lean_softirqs,
+		.stack_entries = o->lean ? o->stack_entries : 0,
 		.run_stats = true,
 		.fn = on_record,
 		.ctx = &s,
@@ -213,6 +234,13 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 	err = collector__open(&s.collector, &copts, msg, len);
 	if (err)
 		goto out;
+	if (copts.stack_entries && !(res->stacks = run_stacks__new("/proc/kallsyms"))) {
+		snprintf(msg, len, "out of memory");
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < o->nr_pids; i++)
+		run_stacks__process(res->stacks, o->pids[i], NULL);
 	for (uint32_t i = 0; i < o->nr_pids; i++) {
 		err = collector__track(s.collector, o->pids[i]);
 		if (err) {
@@ -285,6 +313,12 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 	}
 	if (o->on_advance)
 		o->on_advance(res->trace_end_ns, res->drops_total, o->ctx);
+	/* the stacks map goes with the BPF side: its stacks are copied first, to be named after */
+	if (res->stacks) {
+		run_stacks__refresh(res->stacks);
+		run_stacks__take(res->stacks, s.collector);
+		res->stack_bytes = collector__stack_bytes(s.collector);
+	}
 	targets_all_gone(&s);
 	if (o->argv) {
 		res->command_status = s.runner.status;
@@ -296,5 +330,13 @@ out:
 		launch__began(&saved);
 	runner__stop(&s.runner, 0);
 	collector__close(s.collector);
+	if (err)
+		attach_session__release(res);
 	return err;
+}
+
+void attach_session__release(struct attach_session_result *res)
+{
+	run_stacks__free(res->stacks);
+	res->stacks = NULL;
 }

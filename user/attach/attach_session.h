@@ -34,6 +34,8 @@ struct attach_session_opts {
 	uint64_t lean_flight_ns;	/* ... whose wakeups this slow bring their CPU's flight records; 0: off */
 	bool lean_flight_adaptive;	/* ... on, its threshold the running p99 instead (lean_adapt.h) */
 	bool lean_softirqs;		/* ... on, and keeping softirqs too (--softirqs) */
+	/* --lean --stacks: each wakeup's stacks, in a stacks map of this many (collector.h); 0: none */
+	uint32_t stack_entries;
 	bool verbose;
 	bool drop_privileges;		/* run the command as uid:gid */
 	uid_t uid;
@@ -74,6 +76,9 @@ struct attach_session_result {
 	bool duration_reached;		/* --duration */
 	struct host_steal steal;	/* the host's steal on every CPU over the run */
 	struct trace_cost cost;		/* what tracing cost */
+	/* --stacks: the stacks, and the mappings of the processes that took them; free with attach_session__release() */
+	struct run_stacks *stacks;
+	uint64_t stack_bytes;		/* the kernel memory the stacks map held */
 };
 
 /*
@@ -94,5 +99,7 @@ int attach_session__check(const struct attach_session_opts *o, char *path, size_
  */
 int attach_session__run(const struct attach_session_opts *o, struct attach_session_result *res, char *msg,
 			size_t len);
+/* attach_session__release - what attach_session__run() left in @res for the report (its stacks) */
+void attach_session__release(struct attach_session_result *res);
 
 #endif /* WAKEPROBE_ATTACH_SESSION_H */

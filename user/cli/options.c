@@ -33,6 +33,8 @@ enum {
 	OPT_EXPLAIN,
 	OPT_SYSCALL_PHASES,
 	OPT_SOFTIRQS,
+	OPT_STACKS,
+	OPT_FOLDED,
 };
 
 #define STR_(x) #x
@@ -127,6 +129,12 @@ static const struct option_spec specs[] = {
 	  "too, so a slow wakeup's softirq time is named: two BPF\n"
 	  "programs on every softirq of the machine (a loopback\n"
 	  "server runs a dozen a wakeup; --explain all has them)", false },
+	{ "stacks", OPT_STACKS, NULL, GROUP_ATTACH, true, MODE_ATTACH,
+	  "each wakeup's stacks, kernel and user: the waker's where\n"
+	  "it woke the wakee, the wakee's where it went to sleep;\n"
+	  "each busy pair shows its most frequent and its costliest,\n"
+	  "its futex words are named (user stacks need frame\n"
+	  "pointers: docs/attach.md)", false },
 	{ "order", OPT_ORDER, "count|cost", GROUP_ATTACH, false, MODE_ATTACH,
 	  "pairs and futex words with the most wakeups first (count,\n"
 	  "the default), or the most time (cost: wake-to-run, waited)", false },
@@ -138,6 +146,10 @@ static const struct option_spec specs[] = {
 	{ "plot", OPT_PLOT, "FILE", GROUP_OUTPUT, false, MODE_ANY,
 	  "an SVG picture: each phase's latency and its tail, the\n"
 	  "paths side by side, or attach mode's busiest pairs", true },
+	{ "folded", OPT_FOLDED, "FILE", GROUP_OUTPUT, true, MODE_ATTACH,
+	  "attach mode: folded stacks (implies --stacks), wakee and\n"
+	  "waker joined, weighted by wake-to-run in ns, for\n"
+	  "flamegraph.pl, inferno-flamegraph or speedscope", false },
 	{ "prometheus", OPT_PROMETHEUS, "FILE", GROUP_OUTPUT, false, MODE_ANY,
 	  "metrics for Prometheus, for node_exporter's textfile\n"
 	  "collector (docs/fleet.md)", true },
@@ -261,6 +273,7 @@ struct output_paths options__outputs(const struct wp_options *o)
 	return (struct output_paths){
 		.recording = o->report_path, .record = o->record_path, .json = o->json_path, .csv = o->csv_path,
 		.perfetto = o->perfetto_path, .prometheus = o->prometheus_path, .plot = o->plot_path,
+		.folded = o->folded_path,
 	};
 }
 
@@ -327,6 +340,22 @@ static int check_explain(struct wp_options *o, const char *given, char *err, siz
 			 "does not trace: drop %s for a timeline", given, given);
 	else if (o->syscall_phases)
 		snprintf(err, errlen, "%s traces no syscall and --syscall-phases times them: give one of them", given);
+	return err[0] != '\0';
+}
+
+/* check_stacks - --stacks (--folded) in attach mode: what it cannot go with; nonzero with @err */
+static int check_stacks(const struct wp_options *o, char *err, size_t errlen)
+{
+	const char *given = o->folded_path ? "--folded" : "--stacks";
+
+	err[0] = '\0';
+	if (!o->stacks)
+		return 0;
+	if (o->command == CMD_RECORD)
+		snprintf(err, errlen, "a recording keeps no stacks: drop %s, or run without record", given);
+	else if (!o->lean)
+		snprintf(err, errlen, "%s rides on --explain slow's records (the default): drop %s", given,
+			 o->syscall_phases ? "--syscall-phases" : "--explain all");
 	return err[0] != '\0';
 }
 
@@ -491,6 +520,13 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		case OPT_SOFTIRQS:
 			o->softirqs = true;
 			break;
+		case OPT_STACKS:
+			o->stacks = true;
+			break;
+		case OPT_FOLDED:
+			o->folded_path = optarg;
+			o->stacks = true;
+			break;
 		case OPT_RINGBUF_KB:
 			if (parse__u64(optarg, 4, 1u << 20, &v) || (v & (v - 1))) {
 				snprintf(err, errlen, "--ringbuf-kb wants a power of two from 4 to 1048576, not '%s'",
@@ -645,6 +681,11 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			snprintf(err, errlen, "--prometheus-every is for a live attach run: report writes --prometheus once");
 			return OPTIONS_BAD;
 		}
+		if (o->stacks) {
+			snprintf(err, errlen, "a recording keeps no stacks: %s is for a live attach run",
+				 o->folded_path ? "--folded" : "--stacks");
+			return OPTIONS_BAD;
+		}
 		if (run_option[0]) {
 			char takes[160];
 
@@ -682,6 +723,8 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		return OPTIONS_BAD;
 	}
 	if (check_explain(o, explain_given, err, errlen))
+		return OPTIONS_BAD;
+	if (options__attach(o) && check_stacks(o, err, errlen))
 		return OPTIONS_BAD;
 	if (options__attach(o))
 		return check_outputs(o, err, errlen);

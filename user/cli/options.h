@@ -48,6 +48,7 @@ struct wp_options {
 	const char *prometheus_path;
 	uint64_t prometheus_every_s;	/* attach mode: rewrite prometheus_path this often; 0: at the end only */
 	const char *plot_path;		/* --plot: an SVG picture of the run (plot_workload.h) */
+	const char *folded_path;	/* --folded: attach mode's stacks, folded (folded.c) */
 	const char *workload;
 	/* a throughput workload (designs.h): its modes, and the arguments after -- that go to it */
 	bool design;
@@ -78,6 +79,7 @@ struct wp_options {
 	bool lean;		/* explain == EXPLAIN_SLOW, traced: one record per wakeup, paired in the kernel */
 	bool syscall_phases;	/* --syscall-phases: attach mode times notify_kernel and resume_kernel */
 	bool softirqs;		/* --softirqs: attach mode's flight recorder keeps softirqs too */
+	bool stacks;		/* --stacks (or --folded): attach mode takes each wakeup's stacks */
 	bool verbose;
 	bool list_workloads;
 };

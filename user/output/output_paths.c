@@ -7,6 +7,7 @@ size_t output_paths__files(const struct output_paths *p, struct output_file file
 	const struct output_file all[OUTPUT_MAX_FILES] = {
 		{ p->recording, "the recording" }, { p->record, "-o" }, { p->json, "--json" }, { p->csv, "--csv" },
 		{ p->perfetto, "--perfetto" }, { p->prometheus, "--prometheus" }, { p->plot, "--plot" },
+		{ p->folded, "--folded" },
 	};
 	size_t n = 0;
 

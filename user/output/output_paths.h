@@ -9,7 +9,7 @@
 struct output_paths {
 	const char *recording;		/* wakeprobe report FILE */
 	const char *record;		/* record -o */
-	const char *json, *csv, *perfetto, *prometheus, *plot;
+	const char *json, *csv, *perfetto, *prometheus, *plot, *folded;
 };
 
 /* a file a run reads or writes, and the option that names it, for messages */
@@ -18,7 +18,7 @@ struct output_file {
 	const char *name;	/* "the recording", "-o", "--json", ... */
 };
 
-#define OUTPUT_MAX_FILES 7
+#define OUTPUT_MAX_FILES 8
 
 /* output_paths__files - the files @p names, report's recording first (when there is one); how many */
 size_t output_paths__files(const struct output_paths *p, struct output_file files[OUTPUT_MAX_FILES]);

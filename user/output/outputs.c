@@ -19,6 +19,7 @@ static const struct format {
 	{ &perfetto_sink, offsetof(struct output_paths, perfetto) },
 	{ &prometheus_sink, offsetof(struct output_paths, prometheus) },
 	{ &plot_sink, offsetof(struct output_paths, plot) },
+	{ &folded_sink, offsetof(struct output_paths, folded) },
 };
 
 /* path_of - where @p asks for format @f's file; NULL: not asked for */

@@ -20,7 +20,7 @@
 #include "output_paths.h"
 #include "sink.h"
 
-#define OUTPUTS_SINKS	5
+#define OUTPUTS_SINKS	6
 
 /* a format's file, and its writer while the run goes */
 struct output_sink {

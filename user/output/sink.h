@@ -77,5 +77,6 @@ extern const struct sink csv_sink;
 extern const struct sink perfetto_sink;
 extern const struct sink prometheus_sink;
 extern const struct sink plot_sink;
+extern const struct sink folded_sink;
 
 #endif /* WAKEPROBE_SINK_H */

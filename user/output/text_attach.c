@@ -6,6 +6,7 @@
 #include "lean_adapt.h"
 #include "parse.h"
 #include "text_attach.h"
+#include "text_stacks.h"
 #include "text_workload.h"
 
 #define FUTEX_ROWS	10
@@ -403,6 +404,7 @@ void text_attach__print_text(FILE *out, const struct attach_report *r)
 	print_pairs(out, r);
 	print_phases(out, r);
 	print_futexes(out, r);
+	text_stacks__print(out, r);
 	/* a lean run sees the migrations inside its wakeups alone */
 	text_workload__print_causes(out, &g->causes, g->complete, r->targets->lean ? 0 : r->counters->migrations,
 				    "the targets'");

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/* stack_combos.c - a pair's waker and wakee stacks, by combination (stack_combos.h) */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stack_combos.h"
+
+static bool same_key(const struct stack_combo *s, const struct wp_lean_stacks *st, uint32_t wakee_tgid)
+{
+	return s->waker_kernel == st->waker_kernel && s->waker_user == st->waker_user &&
+	       s->wait_kernel == st->wait_kernel && s->wait_user == st->wait_user &&
+	       s->waker_tgid == st->waker_tgid && s->wakee_tgid == wakee_tgid;
+}
+
+void stack_combos__add(struct stack_combos *c, const struct wp_lean_stacks *st, uint32_t wakee_tgid,
+		       uint64_t wake_to_run_ns)
+{
+	struct stack_combo *s = NULL;
+
+	for (uint32_t i = 0; i < c->n && !s; i++)
+		if (same_key(&c->rows[i], st, wakee_tgid))
+			s = &c->rows[i];
+	if (!s && c->n < STACK_COMBOS_MAX) {
+		s = &c->rows[c->n++];
+		memset(s, 0, sizeof(*s));
+		s->waker_kernel = st->waker_kernel;
+		s->waker_user = st->waker_user;
+		s->wait_kernel = st->wait_kernel;
+		s->wait_user = st->wait_user;
+		s->waker_tgid = st->waker_tgid;
+		s->wakee_tgid = wakee_tgid;
+	}
+	if (!s) {
+		c->other++;
+		c->other_ns += wake_to_run_ns;
+		return;
+	}
+	s->count++;
+	s->total_ns += wake_to_run_ns;
+	if (wake_to_run_ns > s->max_ns)
+		s->max_ns = wake_to_run_ns;
+	s->buckets[wp_slow_bucket(wake_to_run_ns) & (WP_SLOW_BUCKETS - 1)]++;
+}
+
+void stack_combos__clear(struct stack_combos *c)
+{
+	c->n = 0;
+	c->other = 0;
+	c->other_ns = 0;
+}
+
+static int id_cmp(const struct stack_combo *a, const struct stack_combo *b)
+{
+	const int32_t x[] = { a->waker_kernel, a->waker_user, a->wait_kernel, a->wait_user };
+	const int32_t y[] = { b->waker_kernel, b->waker_user, b->wait_kernel, b->wait_user };
+
+	for (size_t i = 0; i < 4; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return (a->wakee_tgid > b->wakee_tgid) - (a->wakee_tgid < b->wakee_tgid);
+}
+
+static int by_count(const void *pa, const void *pb)
+{
+	const struct stack_combo *a = *(const struct stack_combo *const *)pa, *b = *(const struct stack_combo *const *)pb;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	if (a->total_ns != b->total_ns)
+		return a->total_ns > b->total_ns ? -1 : 1;
+	return id_cmp(a, b);
+}
+
+static int by_cost(const void *pa, const void *pb)
+{
+	const struct stack_combo *a = *(const struct stack_combo *const *)pa, *b = *(const struct stack_combo *const *)pb;
+
+	if (a->total_ns != b->total_ns)
+		return a->total_ns > b->total_ns ? -1 : 1;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return id_cmp(a, b);
+}
+
+size_t stack_combos__top(const struct stack_combos *c, enum stack_order order, const struct stack_combo **out,
+			 size_t max)
+{
+	const struct stack_combo *all[STACK_COMBOS_MAX];
+	size_t n = c ? c->n : 0;
+
+	for (size_t i = 0; i < n; i++)
+		all[i] = &c->rows[i];
+	qsort(all, n, sizeof(all[0]), order == STACK_BY_COST ? by_cost : by_count);
+	if (n > max)
+		n = max;
+	memcpy(out, all, n * sizeof(all[0]));
+	return n;
+}
+
+uint64_t stack_combo__percentile(const struct stack_combo *s, double pct)
+{
+	uint64_t rank, seen = 0;
+
+	if (!s->count)
+		return 0;
+	if (!(pct > 0))
+		pct = 0;
+	rank = (uint64_t)ceil(pct > 100 ? (double)s->count : pct / 100.0 * (double)s->count);
+	if (!rank)
+		rank = 1;
+	for (uint32_t b = 0; b < WP_SLOW_BUCKETS; b++) {
+		seen += s->buckets[b];
+		if (seen >= rank)
+			return wp_slow_bucket_floor(b);
+	}
+	return s->max_ns;
+}

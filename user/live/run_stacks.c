@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/* run_stacks.c - a run's stacks: copied from the BPF side at its end, named after it (run_stacks.h) */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "collector.h"
+#include "run_stacks.h"
+#include "wakeprobe.h"
+
+/* a stack as the map held it */
+struct raw_stack {
+	int32_t id;
+	uint32_t n;
+	uint64_t *ips;
+};
+
+/* a stack named, for one process (its user stacks) or the kernel (tgid 0) */
+struct named_stack {
+	int32_t id;
+	pid_t tgid;
+	size_t n;
+	struct stack_frame *frames;
+};
+
+struct kept_process {
+	pid_t tgid;
+	char comm[16];		/* the name its mappings were last taken under */
+};
+
+struct run_stacks {
+	struct symbolizer *sym;
+	bool kernel_named;		/* the kernel's symbols were read */
+	struct kept_process *pids;	/* the processes whose mappings are kept */
+	size_t npids;
+	struct raw_stack *raw;		/* sorted by id once taken */
+	size_t nraw;
+	struct named_stack *named;
+	size_t nnamed;
+};
+
+struct run_stacks *run_stacks__new(const char *kallsyms)
+{
+	struct run_stacks *rs = calloc(1, sizeof(*rs));
+	FILE *f;
+
+	if (!rs)
+		return NULL;
+	rs->sym = symbolizer__new();
+	if (!rs->sym) {
+		free(rs);
+		return NULL;
+	}
+	f = kallsyms ? fopen(kallsyms, "re") : NULL;
+	if (f) {
+		rs->kernel_named = symbolizer__kernel_from(rs->sym, f) > 0;
+		fclose(f);
+	}
+	return rs;
+}
+
+void run_stacks__free(struct run_stacks *rs)
+{
+	if (!rs)
+		return;
+	for (size_t i = 0; i < rs->nraw; i++)
+		free(rs->raw[i].ips);
+	for (size_t i = 0; i < rs->nnamed; i++)
+		free(rs->named[i].frames);
+	symbolizer__free(rs->sym);
+	free(rs->pids);
+	free(rs->raw);
+	free(rs->named);
+	free(rs);
+}
+
+void run_stacks__process(struct run_stacks *rs, pid_t tgid, const char *comm)
+{
+	struct kept_process *p = NULL, *grown;
+
+	if (!rs || tgid <= 0)
+		return;
+	for (size_t i = 0; i < rs->npids && !p; i++)
+		if (rs->pids[i].tgid == tgid)
+			p = &rs->pids[i];
+	if (p && (!comm || !strncmp(p->comm, comm, sizeof(p->comm))))
+		return;
+	if (!p) {
+		grown = realloc(rs->pids, (rs->npids + 1) * sizeof(*rs->pids));
+		if (!grown)
+			return;
+		rs->pids = grown;
+		p = &rs->pids[rs->npids++];
+		p->tgid = tgid;
+	}
+	snprintf(p->comm, sizeof(p->comm), "%.*s", (int)sizeof(p->comm) - 1, comm ? comm : "");
+	/* gone already: its stacks are shown by address, as any the mappings do not cover */
+	symbolizer__snapshot(rs->sym, tgid);
+}
+
+void run_stacks__refresh(struct run_stacks *rs)
+{
+	for (size_t i = 0; rs && i < rs->npids; i++)
+		/* a process that has exited keeps the mappings it had */
+		if (!kill(rs->pids[i].tgid, 0))
+			symbolizer__snapshot(rs->sym, rs->pids[i].tgid);
+}
+
+int run_stacks__add(struct run_stacks *rs, int32_t id, const uint64_t *ips, size_t n)
+{
+	struct raw_stack *grown;
+	uint64_t *copy;
+
+	if (!n)
+		return 0;
+	copy = malloc(n * sizeof(*copy));
+	grown = realloc(rs->raw, (rs->nraw + 1) * sizeof(*rs->raw));
+	if (!copy || !grown) {
+		free(copy);
+		if (grown)
+			rs->raw = grown;
+		return -ENOMEM;
+	}
+	rs->raw = grown;
+	memcpy(copy, ips, n * sizeof(*copy));
+	rs->raw[rs->nraw++] = (struct raw_stack){ id, (uint32_t)n, copy };
+	return 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct raw_stack *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+int run_stacks__take(struct run_stacks *rs, const struct collector *c)
+{
+	uint64_t ips[WP_STACK_DEPTH];
+	int32_t id = -1, next;
+	int err = 0;
+
+	while (!err && !collector__next_stack(c, id, &next)) {
+		err = run_stacks__add(rs, next, ips, collector__stack(c, next, ips, WP_STACK_DEPTH));
+		id = next;
+	}
+	qsort(rs->raw, rs->nraw, sizeof(*rs->raw), by_id);
+	return err;
+}
+
+static const struct raw_stack *raw_of(const struct run_stacks *rs, int32_t id)
+{
+	struct raw_stack key = { .id = id };
+
+	return rs->nraw ? bsearch(&key, rs->raw, rs->nraw, sizeof(*rs->raw), by_id) : NULL;
+}
+
+/*
+ * bpf_own - is @f one of the frames a kernel stack taken by a BPF program
+ * starts with: the program, the helper, the tracepoint's trampoline? Not
+ * the kernel's work: cut, up to the tracepoint's own caller.
+ */
+static bool bpf_own(const struct stack_frame *f)
+{
+	static const char *const prefixes[] = {
+		"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_", "bpf_get_stack", "__bpf_get_stack",
+		"bpf_trampoline_", "trace_call_bpf", "perf_trace_",
+	};
+	const char *name = f->sym.function;
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* name_stack - @raw's frames named for @tgid (0: the kernel's), into @ns */
+static int name_stack(struct run_stacks *rs, const struct raw_stack *raw, pid_t tgid, struct named_stack *ns)
+{
+	ns->frames = calloc(raw->n, sizeof(*ns->frames));
+	if (!ns->frames)
+		return -ENOMEM;
+	for (size_t i = 0; i < raw->n; i++) {
+		/* a frame not kept is written over by the next */
+		struct stack_frame *f = &ns->frames[ns->n];
+		/* past the first, a frame's address is where its call returns to: the call is just before */
+		uint64_t at = i ? raw->ips[i] - 1 : raw->ips[i];
+
+		memset(f, 0, sizeof(*f));
+		f->ip = raw->ips[i];
+		f->kernel = !tgid;
+		if (tgid)
+			symbolizer__user(rs->sym, tgid, at, &f->sym);
+		else
+			symbolizer__kernel(rs->sym, at, &f->sym);
+		/* the offsets shown are the return addresses', as perf shows them */
+		if (i && f->sym.function[0])
+			f->sym.function_offset++;
+		if (i && f->sym.object[0])
+			f->sym.object_offset++;
+		if (!tgid && !ns->n && bpf_own(f))
+			continue;
+		/*
+		 * a frame pointer walk that went astray (past a thread's start,
+		 * into code without them) can loop on one address outside any
+		 * object: it says nothing more than once
+		 */
+		if (tgid && ns->n && !f->sym.object[0] && f->ip == ns->frames[ns->n - 1].ip)
+			continue;
+		ns->n++;
+	}
+	return 0;
+}
+
+size_t run_stacks__frames(struct run_stacks *rs, int32_t id, pid_t tgid, const struct stack_frame **out)
+{
+	const struct raw_stack *raw;
+	struct named_stack *grown;
+
+	*out = NULL;
+	if (!rs || id < 0)
+		return 0;
+	for (size_t i = 0; i < rs->nnamed; i++)
+		if (rs->named[i].id == id && rs->named[i].tgid == tgid) {
+			*out = rs->named[i].frames;
+			return rs->named[i].n;
+		}
+	raw = raw_of(rs, id);
+	if (!raw)
+		return 0;
+	grown = realloc(rs->named, (rs->nnamed + 1) * sizeof(*rs->named));
+	if (!grown)
+		return 0;
+	rs->named = grown;
+	grown = &rs->named[rs->nnamed];
+	*grown = (struct named_stack){ .id = id, .tgid = tgid };
+	if (name_stack(rs, raw, tgid, grown))
+		return 0;
+	rs->nnamed++;
+	*out = grown->frames;
+	return grown->n;
+}
+
+const char *run_stacks__why_none(int32_t id)
+{
+	switch (id) {
+	case WP_STACK_NONE:
+	case -EFAULT:
+		return "";
+	case -EEXIST:
+		return "[stack not kept: another holds its slot]";
+	case -ENOMEM:
+		return "[stack not kept: the stack table was full]";
+	default:
+		return id < 0 ? "[stack not kept]" : "";
+	}
+}
+
+struct symbolizer *run_stacks__symbolizer(struct run_stacks *rs)
+{
+	return rs ? rs->sym : NULL;
+}
+
+size_t run_stacks__count(const struct run_stacks *rs)
+{
+	return rs ? rs->nraw : 0;
+}
+
+/* base - the last part of a path: objects are named by their file's name */
+static const char *base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+void stack_frame__name(const struct stack_frame *f, char *buf, size_t len)
+{
+	if (f->sym.function[0])
+		snprintf(buf, len, "%s+0x%" PRIx64, f->sym.function, f->sym.function_offset);
+	else if (f->sym.object[0])
+		snprintf(buf, len, "%s+0x%" PRIx64, base(f->sym.object), f->sym.object_offset);
+	else
+		snprintf(buf, len, "0x%" PRIx64, f->ip);
+}
+
+void stack_frame__function(const struct stack_frame *f, char *buf, size_t len)
+{
+	if (f->sym.function[0])
+		snprintf(buf, len, "%s", f->sym.function);
+	else
+		stack_frame__name(f, buf, len);
+}

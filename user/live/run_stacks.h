@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run_stacks.h - a run's stacks (--stacks), named once it is over.
+ *
+ * The BPF side keeps each distinct stack once in its stacks map and sends
+ * ids. While the run goes, the mappings of each process a record names are
+ * kept as they are then (symbolizer__snapshot()), so that a process that
+ * exits before the end is still named; when it ends, every stack of the
+ * map is copied out before the BPF side is closed. Frames are named on
+ * first asking, off the traced path, and kept: a stack is named once
+ * however many outputs ask for it.
+ */
+#ifndef WAKEPROBE_RUN_STACKS_H
+#define WAKEPROBE_RUN_STACKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "symbolizer.h"
+
+struct collector;
+struct run_stacks;
+
+/* one frame of a stack, named */
+struct stack_frame {
+	uint64_t ip;
+	struct symbol sym;	/* symbol.object "" and function "": nothing mapped there (JIT'd code, a late map) */
+	bool kernel;
+};
+
+/* run_stacks__new - ready to keep mappings; with the kernel's symbols when @kallsyms can be read */
+struct run_stacks *run_stacks__new(const char *kallsyms);
+void run_stacks__free(struct run_stacks *rs);
+
+/*
+ * run_stacks__process - keep @tgid's mappings when it is first named, and
+ * again when a thread of it is named @comm anew (an exec changes the name,
+ * and what is mapped); a call that changes nothing costs a lookup
+ */
+void run_stacks__process(struct run_stacks *rs, pid_t tgid, const char *comm);
+/* run_stacks__refresh - the run is over: the mappings of the processes still alive again (a late dlopen()) */
+void run_stacks__refresh(struct run_stacks *rs);
+/* run_stacks__take - copy every stack of @c's stacks map: 0, or a negative errno */
+int run_stacks__take(struct run_stacks *rs, const struct collector *c);
+/* run_stacks__add - stack @id's @n frames, innermost first, as the map held them (the tests') */
+int run_stacks__add(struct run_stacks *rs, int32_t id, const uint64_t *ips, size_t n);
+
+/*
+ * run_stacks__frames - stack @id named: a kernel stack (@tgid 0), or a user
+ * stack of process @tgid; the frames of the BPF side's own (its program,
+ * the tracepoint's trampoline) left out of a kernel stack. How many frames
+ * *@out holds, innermost first; 0 when the map had no such stack.
+ */
+size_t run_stacks__frames(struct run_stacks *rs, int32_t id, pid_t tgid, const struct stack_frame **out);
+
+/*
+ * run_stacks__why_none - why a wakeup has no stack where @id (a
+ * wp_lean_stacks id) is negative: "" when none was to be had (not taken, a
+ * kernel thread's user stack), else why the kernel kept none
+ */
+const char *run_stacks__why_none(int32_t id);
+
+/* run_stacks__symbolizer - what names the frames: the futex words' names ask it too */
+struct symbolizer *run_stacks__symbolizer(struct run_stacks *rs);
+/* run_stacks__count - the stacks copied */
+size_t run_stacks__count(const struct run_stacks *rs);
+
+/*
+ * stack_frame__name - @f as a person reads it, into @buf: "function+0x1a",
+ * "libc.so.6+0x8e2f0" (an object without a symbol there), "0x7f..." (nothing
+ * mapped there)
+ */
+void stack_frame__name(const struct stack_frame *f, char *buf, size_t len);
+/* stack_frame__function - the function alone ("libc.so.6+0x8e2f0" without one), as folded stacks name it */
+void stack_frame__function(const struct stack_frame *f, char *buf, size_t len);
+
+#endif /* WAKEPROBE_RUN_STACKS_H */
