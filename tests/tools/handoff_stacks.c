@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * handoff_stacks.c - two threads handing a token back and forth through a
- * global mutex and condition variable, for the stack tests
- * (tests/system/test_stacks.c): producer_release() wakes the consumer
- * through the condition variable while holding the mutex, and holds it a
- * moment more, so the consumer's wake ends on the mutex too: its futex
- * word is handoff.lock. consumer_wait() sleeps on the condition variable.
- * Built with frame pointers and debug information. Usage: handoff-stacks
- * [ROUNDS] (default 2000).
+ * handoff_stacks.c - two threads handing a token over through a global
+ * mutex and condition variable, for the stack tests
+ * (tests/system/test_stacks.c). producer_release() takes the lock, holds
+ * it a while, puts the token down and signals; consumer_wait() comes for
+ * the token while the lock is held, so most rounds it sleeps on the
+ * mutex, handoff.lock, and producer_release()'s unlock wakes it; when it
+ * comes first, it sleeps on the condition variable.
+ *
+ * Built with frame pointers and debug information. Debian's libc has no
+ * frame pointers: a walk through it loses the frame that called into it,
+ * so each side reaches the lock through a helper of its own (take_lock(),
+ * drop_lock()), and the frame lost is the helper's, not the function the
+ * tests look for. It spins where it waits for time, so that its only
+ * sleeps are on the lock and the condition. Usage: handoff-stacks [ROUNDS] (default 2000).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -22,39 +28,56 @@ struct handoff {
 
 struct handoff handoff = { 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
 
-static void pause_us(long us)
+/* spin_us - keep the CPU for @us: a sleep would be a wakeup of its own, a timer's */
+static void spin_us(long us)
 {
-	struct timespec ts = { 0, us * 1000 };
+	struct timespec t0, t;
 
-	nanosleep(&ts, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000000 + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
 }
 
-/* producer_release - hand the token over: the consumer is woken here, and waits for the lock after */
-__attribute__((noinline)) void producer_release(struct handoff *h)
+__attribute__((noinline)) void take_lock(struct handoff *h)
 {
 	pthread_mutex_lock(&h->lock);
+}
+
+__attribute__((noinline)) void drop_lock(struct handoff *h)
+{
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* producer_release - hand the token over: the consumer, asleep on the lock or the condition, is woken here */
+__attribute__((noinline)) void producer_release(struct handoff *h)
+{
+	take_lock(h);
+	spin_us(100);
 	h->token = 1;
 	pthread_cond_signal(&h->ready);
-	pause_us(20);
-	pthread_mutex_unlock(&h->lock);
+	drop_lock(h);
 }
 
 /* consumer_wait - sleep until the token comes, and take it */
 __attribute__((noinline)) void consumer_wait(struct handoff *h)
 {
-	pthread_mutex_lock(&h->lock);
+	take_lock(h);
 	while (!h->token)
 		pthread_cond_wait(&h->ready, &h->lock);
 	h->token = 0;
-	pthread_mutex_unlock(&h->lock);
+	drop_lock(h);
 }
 
 static long rounds = 2000;
 
 static void *consumer(void *arg)
 {
-	for (long i = 0; i < rounds; i++)
+	for (long i = 0; i < rounds; i++) {
 		consumer_wait(arg);
+		/* back while the producer holds the lock for the next */
+		spin_us(20);
+	}
 	return NULL;
 }
 
@@ -72,8 +95,7 @@ int main(int argc, char **argv)
 		producer_release(&handoff);
 		/* the consumer takes it before the next: a wake for each round */
 		while (__atomic_load_n(&handoff.token, __ATOMIC_ACQUIRE))
-			pause_us(50);
-		pause_us(100);
+			;
 	}
 	pthread_join(t, NULL);
 	return 0;

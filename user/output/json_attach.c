@@ -10,6 +10,7 @@
  */
 #include <sys/wait.h>
 #include "json_attach.h"
+#include "json_stacks.h"
 #include "json_workload.h"
 #include "json_writer.h"
 #include "lean_adapt.h"
@@ -247,7 +248,8 @@ static void write_wakee(struct json_writer *w, uint32_t tid, uint32_t tgid, cons
 	json_writer__end_object(w);
 }
 
-static void write_pairs(struct json_writer *w, const struct attach_aggregate *g, enum attach_order order)
+static void write_pairs(struct json_writer *w, const struct attach_report *r, const struct attach_aggregate *g,
+			enum attach_order order)
 {
 	const struct attach_pair *rows[ATTACH_AGG_MAX_PAIRS];
 	size_t n = attach_aggregate__pairs(g, order, rows, ATTACH_AGG_MAX_PAIRS), i;
@@ -267,6 +269,7 @@ static void write_pairs(struct json_writer *w, const struct attach_aggregate *g,
 		json_writer__put_uint(w, "error", p->error);
 		json_workload__write_distribution(w, "wake_to_run", &p->wake_to_run, true);
 		json_workload__write_distribution(w, "notify_to_return", &p->notify_to_return, true);
+		json_stacks__pair(w, r, p);
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);
@@ -383,8 +386,9 @@ void json_attach__write_analysis(struct json_writer *w, const struct attach_repo
 				  true);
 	write_wakeups(w, r);
 	write_phases(w, r);
-	write_pairs(w, g, r->order);
+	write_pairs(w, r, g, r->order);
 	write_futexes(w, g, r->order);
+	json_stacks__run(w, r);
 	/* a lean run explains its slow wakeups alone, and none without the flight recorder */
 	causes = !r->targets->lean || g->causes.wakeups;
 	json_workload__write_causes(w, &g->causes, causes);

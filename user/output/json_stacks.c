@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/* json_stacks.c - attach mode's stacks in its JSON (json_stacks.h) */
+#include "attach_aggregate.h"
+#include "attach_session.h"
+#include "json_stacks.h"
+#include "run_stacks.h"
+#include "stack_combos.h"
+#include "text_stacks.h"
+
+/* put_stack - @key: stack @id of @tgid (0: the kernel) as frames, innermost first, or null and why */
+static void put_stack(struct json_writer *w, struct run_stacks *rs, const char *key, int32_t id, pid_t tgid)
+{
+	const struct stack_frame *fr;
+	size_t n = run_stacks__frames(rs, id, tgid, &fr);
+
+	json_writer__key(w, key);
+	if (id < 0 || !n) {
+		json_writer__null(w);
+		if (id < 0 && run_stacks__why_none(id)[0]) {
+			char why[48];
+
+			snprintf(why, sizeof(why), "%s_missing", key);
+			json_writer__put_str(w, why, run_stacks__why_none(id));
+		}
+		return;
+	}
+	json_writer__begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		const struct symbol *s = &fr[i].sym;
+
+		json_writer__begin_object(w);
+		json_writer__put_uint(w, "ip", fr[i].ip);
+		if (s->function[0]) {
+			json_writer__put_str(w, "function", s->function);
+			json_writer__put_uint(w, "offset", s->function_offset);
+		}
+		if (s->file[0]) {
+			json_writer__put_str(w, "file", s->file);
+			json_writer__put_uint(w, "line", (uint64_t)s->line);
+		}
+		if (s->object[0]) {
+			json_writer__put_str(w, "object", s->object);
+			json_writer__put_uint(w, "object_offset", s->object_offset);
+		}
+		json_writer__end_object(w);
+	}
+	json_writer__end_array(w);
+}
+
+void json_stacks__pair(struct json_writer *w, const struct attach_report *r, const struct attach_pair *p)
+{
+	struct run_stacks *rs = r->run ? r->run->stacks : NULL;
+	const struct stack_combo *top[JSON_STACKS_PER_PAIR];
+	size_t n;
+
+	if (!rs)
+		return;
+	n = stack_combos__top(p->stacks, STACK_BY_COUNT, top, JSON_STACKS_PER_PAIR);
+	json_writer__key(w, "stacks");
+	json_writer__begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		const struct stack_combo *s = top[i];
+
+		json_writer__begin_object(w);
+		json_writer__put_uint(w, "count", s->count);
+		json_writer__put_uint(w, "wake_to_run_total_ns", s->total_ns);
+		json_writer__put_uint(w, "wake_to_run_max_ns", s->max_ns);
+		/* the floors of the buckets they fall in: within 25% below (stack_combos.h) */
+		json_writer__put_uint(w, "wake_to_run_p50_floor_ns", stack_combo__percentile(s, 50));
+		json_writer__put_uint(w, "wake_to_run_p99_floor_ns", stack_combo__percentile(s, 99));
+		json_writer__put_uint(w, "waker_tgid", s->waker_tgid);
+		put_stack(w, rs, "waker_user", s->waker_user, (pid_t)s->waker_tgid);
+		put_stack(w, rs, "waker_kernel", s->waker_kernel, 0);
+		put_stack(w, rs, "wakee_user", s->wait_user, (pid_t)s->wakee_tgid);
+		put_stack(w, rs, "wakee_kernel", s->wait_kernel, 0);
+		json_writer__end_object(w);
+	}
+	json_writer__end_array(w);
+	/* the pair's wakeups in no combination listed: past the ones kept, or past the ones shown */
+	{
+		uint64_t shown = 0;
+
+		for (size_t i = 0; i < n; i++)
+			shown += top[i]->count;
+		json_writer__put_uint(w, "stacks_other", (p->stacks ? p->count - p->error : 0) - shown);
+	}
+}
+
+void json_stacks__run(struct json_writer *w, const struct attach_report *r)
+{
+	struct run_stacks *rs = r->run ? r->run->stacks : NULL;
+	struct stack_cut cuts[STACK_CUTS_MAX];
+	size_t n;
+
+	json_writer__key(w, "stacks");
+	if (!rs) {
+		json_writer__null(w);
+		return;
+	}
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "distinct", run_stacks__count(rs));
+	json_writer__put_uint(w, "kernel_bytes", r->run->stack_bytes);
+	json_writer__key(w, "cut_short");
+	json_writer__begin_array(w);
+	n = stack_cuts__find(r, cuts, STACK_CUTS_MAX);
+	for (size_t i = 0; i < n; i++) {
+		json_writer__begin_object(w);
+		json_writer__put_str(w, "object", cuts[i].object);
+		json_writer__put_uint(w, "stacks_ending_there", cuts[i].stacks);
+		json_writer__put_uint(w, "stacks_through_it", cuts[i].of);
+		json_writer__end_object(w);
+	}
+	json_writer__end_array(w);
+	json_writer__end_object(w);
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* json_stacks.h - attach mode's JSON, --stacks: a pair's stacks, and the run's (docs/json.md) */
+#ifndef WAKEPROBE_JSON_STACKS_H
+#define WAKEPROBE_JSON_STACKS_H
+
+#include "attach_analysis.h"
+#include "json_writer.h"
+
+/* the combinations of stacks a pair lists, the most frequent first */
+#define JSON_STACKS_PER_PAIR	8
+
+struct attach_pair;
+
+/* json_stacks__pair - @p's "stacks" member and "stacks_other", when the run took stacks */
+void json_stacks__pair(struct json_writer *w, const struct attach_report *r, const struct attach_pair *p);
+/* json_stacks__run - the run's "stacks" member: what was kept, what it cost, where frame pointers cut */
+void json_stacks__run(struct json_writer *w, const struct attach_report *r);
+
+#endif /* WAKEPROBE_JSON_STACKS_H */
