@@ -13,20 +13,24 @@
  * so each side reaches the lock through a helper of its own (take_lock(),
  * drop_lock()), and the frame lost is the helper's, not the function the
  * tests look for. It spins where it waits for time, so that its only
- * sleeps are on the lock and the condition. Usage: handoff-stacks [ROUNDS] (default 2000).
+ * sleeps are on the lock and the condition, and keeps its two threads on
+ * CPUs 0 and 1. Usage: handoff-stacks [ROUNDS] (default 2000).
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 struct handoff {
 	int token;		/* 1: the consumer's to take */
+	long taken;		/* tokens the consumer took and let go of the lock after */
 	pthread_mutex_t lock;
 	pthread_cond_t ready;
 };
 
-struct handoff handoff = { 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+struct handoff handoff = { 0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
 
 /* spin_us - keep the CPU for @us: a sleep would be a wakeup of its own, a timer's */
 static void spin_us(long us)
@@ -67,16 +71,28 @@ __attribute__((noinline)) void consumer_wait(struct handoff *h)
 		pthread_cond_wait(&h->ready, &h->lock);
 	h->token = 0;
 	drop_lock(h);
+	__atomic_add_fetch(&h->taken, 1, __ATOMIC_RELEASE);
 }
 
 static long rounds = 2000;
 
+/* on_cpu - the calling thread on CPU @cpu, when there is one: two spinning threads on one CPU wait for each other */
+static void on_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
 static void *consumer(void *arg)
 {
+	on_cpu(1);
 	for (long i = 0; i < rounds; i++) {
 		consumer_wait(arg);
 		/* back while the producer holds the lock for the next */
-		spin_us(20);
+		spin_us(50);
 	}
 	return NULL;
 }
@@ -91,10 +107,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: handoff-stacks [ROUNDS]\n");
 		return 2;
 	}
+	on_cpu(0);
 	for (long i = 0; i < rounds; i++) {
 		producer_release(&handoff);
-		/* the consumer takes it before the next: a wake for each round */
-		while (__atomic_load_n(&handoff.token, __ATOMIC_ACQUIRE))
+		/* the consumer takes it and lets the lock go before the next: a wake for each round */
+		while (__atomic_load_n(&handoff.taken, __ATOMIC_ACQUIRE) <= i)
 			;
 	}
 	pthread_join(t, NULL);

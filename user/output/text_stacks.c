@@ -162,7 +162,8 @@ void text_stacks__print(FILE *out, const struct attach_report *r)
 
 	if (!rs)
 		return;
-	n = attach_aggregate__pairs(r->agg, r->order, rows, TEXT_STACKS_PAIRS);
+	/* the first of the pairs the table above shows */
+	n = attach_aggregate__pairs(r->agg, r->order, rows, r->pairs < TEXT_STACKS_PAIRS ? r->pairs : TEXT_STACKS_PAIRS);
 	fprintf(out, "\nStacks of the %zu busiest pairs (%zu distinct stacks kept by the kernel; innermost frame "
 		"first):\n", n, run_stacks__count(rs));
 	for (size_t i = 0; i < n; i++) {

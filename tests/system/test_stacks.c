@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_stacks.c - --stacks and --folded on a program built here
+ * (tests/tools/handoff_stacks.c): producer_release() wakes
+ * consumer_wait() through a global mutex and condition variable. Its
+ * busiest pair must show those functions in the waker's and the wakee's
+ * stacks, the kernel's futex calls under them, and --folded must be read
+ * by a real consumer of the format (inferno-flamegraph, which make test
+ * installs). Needs root and BTF; the refusals need neither.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "helpers.h"
+#include "json_reader.h"
+#include "readback.h"
+
+#define ROUNDS	"1500"
+
+static const char *handoff_path(void)
+{
+	const char *p = getenv("HANDOFF_STACKS");
+
+	if (!p)
+		cr_skip_test("set HANDOFF_STACKS to build/tests/handoff-stacks (make test does)");
+	return p;
+}
+
+/* has_function - does stack @frames (a JSON array of frames, or null) name @function? */
+static bool has_function(const struct json_node *frames, const char *function)
+{
+	for (size_t i = 0; frames && i < json_reader__len(frames); i++) {
+		const char *f = json_reader__get_string(json_reader__at(frames, i), "function");
+
+		if (f && strstr(f, function))
+			return true;
+	}
+	return false;
+}
+
+TestSuite(stacks, .timeout = 120);
+
+Test(stacks, the_busiest_pair_shows_where_the_producer_woke_and_the_consumer_slept)
+{
+	static struct wakeprobe_ran r;
+	const struct json_node *root, *pair, *top = NULL;
+	char json[] = "/tmp/wakeprobe-stacks-XXXXXX", err[128];
+	struct json_doc *doc;
+	const char *text;
+	size_t len;
+	int fd;
+
+	skip_unless_traceable();
+	fd = mkstemp(json);
+	cr_assert(fd >= 0);
+	close(fd);
+	wakeprobe_run_ok(&r, (char *[]){ "--stacks", "--pairs", "1", "--json", json, "--",
+					  (char *)handoff_path(), ROUNDS, NULL });
+	text = read_file(json, &len);
+	unlink(json);
+	doc = json_reader__parse(text, len, err, sizeof(err));
+	cr_assert(doc, "the JSON reads back: %s", err);
+	root = json_reader__root(doc);
+	pair = json_reader__at(json_reader__get(root, "pairs"), 0);
+	cr_assert(pair, "a pair");
+	cr_assert(strstr(json_reader__get_string(pair, "mechanism"), "futex"), "the busiest pair is the lock's: %s",
+		  json_reader__get_string(pair, "mechanism"));
+	/*
+	 * the one combination that has both: the consumer sometimes comes
+	 * before the lock is taken and sleeps inside pthread_cond_wait(),
+	 * where Debian's libc cuts the walk
+	 */
+	for (size_t i = 0; !top && i < json_reader__len(json_reader__get(pair, "stacks")); i++) {
+		const struct json_node *c = json_reader__at(json_reader__get(pair, "stacks"), i);
+
+		if (has_function(json_reader__get(c, "waker_user"), "producer_release") &&
+		    has_function(json_reader__get(c, "wakee_user"), "consumer_wait"))
+			top = c;
+	}
+	cr_assert(top, "the busiest pair has stacks with producer_release() waking and consumer_wait() asleep\n%s",
+		  r.out);
+	cr_assert(has_function(json_reader__get(top, "waker_kernel"), "futex_wake"),
+		  "the waker's kernel stack is its futex wake");
+	cr_assert(has_function(json_reader__get(top, "wakee_kernel"), "schedule"),
+		  "the wakee's kernel stack is where it left its CPU");
+	cr_assert(!has_function(json_reader__get(top, "wakee_kernel"), "bpf_"),
+		  "the BPF side's own frames are cut");
+	cr_assert(json_reader__get(json_reader__get(root, "stacks"), "distinct"), "the run says what it kept");
+	json_reader__free(doc);
+	/* the text report: the same, where a person reads it */
+	cr_assert(strstr(r.out, "Stacks of the 1 busiest pairs"), "%s", r.out);
+	cr_assert(strstr(r.out, "producer_release+0x") && strstr(r.out, "consumer_wait+0x"), "%s", r.out);
+	cr_assert(strstr(r.out, "handoff_stacks.c:"), "frames with debug information show their line\n%s", r.out);
+	cr_assert(strstr(r.out, "  stacks     "), "the cost line says what the stacks held\n%s", r.out);
+}
+
+/* folded_line_ok - "frame;frame;... count": frames with no ';' in them, a space, a whole number */
+static bool folded_line_ok(const char *line)
+{
+	const char *space = strrchr(line, ' ');
+
+	if (!space || space == line || !space[1])
+		return false;
+	for (const char *p = space + 1; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return !strstr(line, ";;") && line[0] != ';';
+}
+
+Test(stacks, folded_stacks_render_as_a_flame_graph)
+{
+	static struct wakeprobe_ran r, fg;
+	char folded[] = "/tmp/wakeprobe-folded-XXXXXX", svg[64];
+	const char *inferno = getenv("INFERNO_FLAMEGRAPH");
+	char *text, *line, *save = NULL;
+	bool joined = false, both = false;
+	size_t len, lines = 0;
+	FILE *f;
+	int fd;
+
+	skip_unless_traceable();
+	if (!inferno)
+		cr_skip_test("set INFERNO_FLAMEGRAPH to inferno-flamegraph (make test installs it)");
+	fd = mkstemp(folded);
+	cr_assert(fd >= 0);
+	close(fd);
+	wakeprobe_run_ok(&r, (char *[]){ "--folded", folded, "--", (char *)handoff_path(), ROUNDS, NULL });
+	text = read_file(folded, &len);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		cr_assert(folded_line_ok(line), "a folded line: '%s'", line);
+		lines++;
+		joined = joined || strstr(line, ";--;");
+		both = both || (strstr(line, "consumer_wait") && strstr(line, "producer_release") &&
+				strstr(line, "consumer_wait") < strstr(line, ";--;") &&
+				strstr(line, ";--;") < strstr(line, "producer_release"));
+	}
+	cr_assert(lines > 0, "stacks were folded");
+	cr_assert(joined, "wakee and waker joined by --");
+	cr_assert(both, "a line has the wakee's consumer_wait() below the -- and the waker's producer_release() above");
+	free(text);
+	/* a real consumer of the format reads it */
+	snprintf(svg, sizeof(svg), "%s.svg", folded);
+	program_run(&fg, (char *[]){ (char *)inferno, "--countname", "ns", folded, NULL });
+	unlink(folded);
+	cr_assert(WIFEXITED(fg.status) && !WEXITSTATUS(fg.status), "inferno-flamegraph: %s", fg.err);
+	cr_assert(strstr(fg.out, "<svg") && strstr(fg.out, "producer_release"), "an SVG with the frames");
+	f = fopen(svg, "w");
+	if (f) {
+		fputs(fg.out, f);
+		fclose(f);
+		unlink(svg);
+	}
+}
+
+Test(stacks, what_stacks_cannot_go_with_is_refused_in_one_line)
+{
+	static struct wakeprobe_ran r;
+
+	wakeprobe_run(&r, (char *[]){ "--stacks", "--explain", "all", "--", "true", NULL });
+	cr_assert_eq(WEXITSTATUS(r.status), 2);
+	cr_assert(strstr(r.err, "--stacks rides on --explain slow's records"), "%s", r.err);
+	cr_assert_eq(text_count_lines(r.err), 1, "%s", r.err);
+	unlink("/tmp/wakeprobe-stacks-refused.wpr");
+	unlink("/tmp/wakeprobe-stacks-refused.folded");
+	wakeprobe_run(&r, (char *[]){ "record", "-o", "/tmp/wakeprobe-stacks-refused.wpr", "--folded",
+				      "/tmp/wakeprobe-stacks-refused.folded", "--", "true", NULL });
+	cr_assert_eq(WEXITSTATUS(r.status), 2);
+	cr_assert(strstr(r.err, "a recording keeps no stacks: drop --folded"), "%s", r.err);
+	cr_assert(access("/tmp/wakeprobe-stacks-refused.wpr", F_OK) && access("/tmp/wakeprobe-stacks-refused.folded", F_OK),
+		  "nothing written");
+	wakeprobe_run(&r, (char *[]){ "--workload", "eventfd", "--stacks", NULL });
+	cr_assert_eq(WEXITSTATUS(r.status), 2);
+	cr_assert(strstr(r.err, "--stacks is for attach mode"), "%s", r.err);
+}
