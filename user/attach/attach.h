@@ -114,6 +114,8 @@ struct attach_result {
 	/* --stacks: the ids of its waker's and its wait's stacks in the run's stacks map (wp_lean_stacks) */
 	bool stacked;
 	struct wp_lean_stacks stacks;
+	/* ... and what names them while the run goes (run_stacks.h), for the outputs that stream; NULL: none */
+	struct run_stacks *stack_names;
 };
 
 /* what fd @fd of process @tgid is, for records that do not say: asked once per wakeup end */

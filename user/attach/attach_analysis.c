@@ -37,8 +37,15 @@ static void on_result(const struct attach_result *r, void *ctx)
 	for (i = 0; i < a->nr_targets; i++)
 		if ((uint32_t)a->targets[i] == r->wakee_tgid)
 			a->target_wakeups++;
-	if (o->on_result)
+	if (o->on_result && r->stacked && a->stacks) {
+		/* the outputs that stream name its stacks as they write it */
+		struct attach_result named = *r;
+
+		named.stack_names = a->stacks;
+		o->on_result(&named, o->on_result_ctx);
+	} else if (o->on_result) {
 		o->on_result(r, o->on_result_ctx);
+	}
 }
 
 struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *o)
@@ -83,6 +90,7 @@ void attach_analysis__begin(struct attach_analysis *a, const struct attach_sessi
 									   ATTACH_ANALYSIS_MAX_TARGETS;
 	if (a->nr_targets)
 		memcpy(a->targets, targets->pids, a->nr_targets * sizeof(a->targets[0]));
+	a->stacks = res->stacks;
 	tap(a, begin, targets, res);
 }
 

@@ -73,6 +73,7 @@ struct attach_analysis {
 	int32_t targets[ATTACH_ANALYSIS_MAX_TARGETS];
 	uint32_t nr_targets;
 	uint64_t target_wakeups;
+	struct run_stacks *stacks;	/* --stacks: the run's (attach_session_result.stacks) */
 };
 
 /* attach_analysis__new - an analysis as @o asks; NULL when out of memory */

@@ -241,6 +241,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 	}
 	for (uint32_t i = 0; i < o->nr_pids; i++)
 		run_stacks__process(res->stacks, o->pids[i], NULL);
+	run_stacks__follow(res->stacks, s.collector);
 	for (uint32_t i = 0; i < o->nr_pids; i++) {
 		err = collector__track(s.collector, o->pids[i]);
 		if (err) {
@@ -329,6 +330,7 @@ out:
 	if (holding)
 		launch__began(&saved);
 	runner__stop(&s.runner, 0);
+	run_stacks__follow(res->stacks, NULL);
 	collector__close(s.collector);
 	if (err)
 		attach_session__release(res);

@@ -35,8 +35,9 @@ struct run_stacks {
 	bool kernel_named;		/* the kernel's symbols were read */
 	struct kept_process *pids;	/* the processes whose mappings are kept */
 	size_t npids;
-	struct raw_stack *raw;		/* sorted by id once taken */
+	struct raw_stack *raw;		/* sorted by id */
 	size_t nraw;
+	const struct collector *live;	/* while the run goes: where a stack not copied yet is */
 	struct named_stack *named;
 	size_t nnamed;
 };
@@ -108,12 +109,31 @@ void run_stacks__refresh(struct run_stacks *rs)
 			symbolizer__snapshot(rs->sym, rs->pids[i].tgid);
 }
 
+/* raw_at - where stack @id is in rs->raw, or where it goes (*found false) */
+static size_t raw_at(const struct run_stacks *rs, int32_t id, bool *found)
+{
+	size_t lo = 0, hi = rs->nraw;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rs->raw[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < rs->nraw && rs->raw[lo].id == id;
+	return lo;
+}
+
 int run_stacks__add(struct run_stacks *rs, int32_t id, const uint64_t *ips, size_t n)
 {
 	struct raw_stack *grown;
 	uint64_t *copy;
+	bool found;
+	size_t at = raw_at(rs, id, &found);
 
-	if (!n)
+	if (!n || found)
 		return 0;
 	copy = malloc(n * sizeof(*copy));
 	grown = realloc(rs->raw, (rs->nraw + 1) * sizeof(*rs->raw));
@@ -125,15 +145,16 @@ int run_stacks__add(struct run_stacks *rs, int32_t id, const uint64_t *ips, size
 	}
 	rs->raw = grown;
 	memcpy(copy, ips, n * sizeof(*copy));
-	rs->raw[rs->nraw++] = (struct raw_stack){ id, (uint32_t)n, copy };
+	memmove(&rs->raw[at + 1], &rs->raw[at], (rs->nraw - at) * sizeof(*rs->raw));
+	rs->raw[at] = (struct raw_stack){ id, (uint32_t)n, copy };
+	rs->nraw++;
 	return 0;
 }
 
-static int by_id(const void *a, const void *b)
+void run_stacks__follow(struct run_stacks *rs, const struct collector *c)
 {
-	const struct raw_stack *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
+	if (rs)
+		rs->live = c;
 }
 
 int run_stacks__take(struct run_stacks *rs, const struct collector *c)
@@ -146,15 +167,22 @@ int run_stacks__take(struct run_stacks *rs, const struct collector *c)
 		err = run_stacks__add(rs, next, ips, collector__stack(c, next, ips, WP_STACK_DEPTH));
 		id = next;
 	}
-	qsort(rs->raw, rs->nraw, sizeof(*rs->raw), by_id);
+	rs->live = NULL;
 	return err;
 }
 
-static const struct raw_stack *raw_of(const struct run_stacks *rs, int32_t id)
+static const struct raw_stack *raw_of(struct run_stacks *rs, int32_t id)
 {
-	struct raw_stack key = { .id = id };
+	uint64_t ips[WP_STACK_DEPTH];
+	bool found;
+	size_t at = raw_at(rs, id, &found);
 
-	return rs->nraw ? bsearch(&key, rs->raw, rs->nraw, sizeof(*rs->raw), by_id) : NULL;
+	if (found)
+		return &rs->raw[at];
+	if (!rs->live || run_stacks__add(rs, id, ips, collector__stack(rs->live, id, ips, WP_STACK_DEPTH)))
+		return NULL;
+	at = raw_at(rs, id, &found);
+	return found ? &rs->raw[at] : NULL;
 }
 
 /*

@@ -41,7 +41,13 @@ void run_stacks__free(struct run_stacks *rs);
 void run_stacks__process(struct run_stacks *rs, pid_t tgid, const char *comm);
 /* run_stacks__refresh - the run is over: the mappings of the processes still alive again (a late dlopen()) */
 void run_stacks__refresh(struct run_stacks *rs);
-/* run_stacks__take - copy every stack of @c's stacks map: 0, or a negative errno */
+/*
+ * run_stacks__follow - while the run goes, a stack not copied yet is read
+ * from @c's stacks map when it is first asked for (--perfetto names each
+ * wakeup's as it writes it); NULL once @c is closed
+ */
+void run_stacks__follow(struct run_stacks *rs, const struct collector *c);
+/* run_stacks__take - copy every stack of @c's stacks map not copied yet: 0, or a negative errno */
 int run_stacks__take(struct run_stacks *rs, const struct collector *c);
 /* run_stacks__add - stack @id's @n frames, innermost first, as the map held them (the tests') */
 int run_stacks__add(struct run_stacks *rs, int32_t id, const uint64_t *ips, size_t n);

@@ -34,6 +34,7 @@
 #include "attach.h"
 #include "explain.h"
 #include "mechanism.h"
+#include "run_stacks.h"
 #include "timeline_attach.h"
 #include "timeline_cpus.h"
 #include "timeline_trace.h"
@@ -281,6 +282,37 @@ static void main_causes(struct json_writer *w, const struct explanation *x)
 	json_writer__end_array(w);
 }
 
+/* the frames of a stack a slice's args list, at most: its innermost, the code closest to the wake */
+#define SLICE_STACK_FRAMES	24
+
+/*
+ * put_stack - --stacks: @key, the frames of one side of a wakeup, innermost
+ * first: its kernel stack's (marked [k]), then its user stack's, named as
+ * the report names them
+ */
+static void put_stack(struct json_writer *w, struct run_stacks *rs, const char *key, int32_t kernel, int32_t user,
+		      pid_t tgid)
+{
+	const struct stack_frame *fr;
+	char name[sizeof(fr->sym.function) + 40];
+	size_t shown = 0, n;
+
+	json_writer__key(w, key);
+	json_writer__begin_array(w);
+	n = run_stacks__frames(rs, kernel, 0, &fr);
+	for (size_t i = 0; i < n && shown < SLICE_STACK_FRAMES; i++, shown++) {
+		stack_frame__name(&fr[i], name, sizeof(name) - 4);
+		strcat(name, " [k]");
+		json_writer__string(w, name);
+	}
+	n = run_stacks__frames(rs, user, tgid, &fr);
+	for (size_t i = 0; i < n && shown < SLICE_STACK_FRAMES; i++, shown++) {
+		stack_frame__name(&fr[i], name, sizeof(name));
+		json_writer__string(w, name);
+	}
+	json_writer__end_array(w);
+}
+
 /* who and what: the args every wakeup slice has */
 static void identity_args(struct json_writer *w, const struct attach_result *r)
 {
@@ -301,6 +333,12 @@ static void identity_args(struct json_writer *w, const struct attach_result *r)
 		json_writer__put_str(w, "wait", buf);
 	}
 	json_writer__put_strn(w, "wakee_comm", r->wakee_comm, sizeof(r->wakee_comm));
+	if (r->stacked && r->stack_names) {
+		put_stack(w, r->stack_names, "waker_stack", r->stacks.waker_kernel, r->stacks.waker_user,
+			  (pid_t)r->stacks.waker_tgid);
+		put_stack(w, r->stack_names, "wakee_stack", r->stacks.wait_kernel, r->stacks.wait_user,
+			  (pid_t)r->wakee_tgid);
+	}
 }
 
 /* what a complete wakeup's slice says besides: its spans, its CPUs, its absent phases, its causes */
