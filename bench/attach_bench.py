@@ -15,7 +15,8 @@ and summed up as the median with a 95% interval, 1.58 IQR / sqrt(n) (the notches
   3. BPF program runs per wakeup on the server, with and without a syscall-heavy neighbour
      (stress-ng --get), by default, with --explain all and with --syscall-phases;
   4. what --csv and --perfetto cost wakeprobe's own CPU on a pipe ping-pong (perf bench sched pipe);
-  5. workload mode: a 100,000-wakeup back-to-back flood's whole-process wall time, traced
+  5. what --stacks adds: a paced timer wakeup (cyclictest) and a ping-pong flood (perf bench sched pipe);
+  6. workload mode: a 100,000-wakeup back-to-back flood's whole-process wall time, traced
      against untraced, and the peak RSS of a 1,000,000-sample run; attach mode's RSS over a
      run of the server under load.
 """
@@ -409,6 +410,54 @@ def output_cost(pairs):
         print(line)
 
 
+CYCLICTEST = ["cyclictest", "-t1", "-a1", "-i", "1000", "-l", "3000", "-q"]
+
+
+def stacks_cost(pairs):
+    """--stacks against none, in turn: a paced timer wakeup and a ping-pong flood"""
+    print(f"\n== What --stacks adds, {pairs} runs of each side, in turn ==")
+    print(f"   paced: {' '.join(CYCLICTEST)} (its own wakeup latency, avg us), untraced, traced, --stacks")
+    print(f"   flood: {' '.join(PIPE)} (usecs/op), traced and --stacks; both: BPF ns per wakeup, the kernel's count")
+    paced = {s: [] for s in ("untraced", "traced", "stacks")}
+    flood = {s: [] for s in ("traced", "stacks")}
+    prog = {(b, s): [] for b in ("paced", "flood") for s in ("traced", "stacks")}
+    for _ in range(pairs):
+        for side in ("untraced", "traced", "stacks"):
+            fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
+            os.close(fd)
+            pre = [] if side == "untraced" else [WAKEPROBE, "--json", doc_path] + \
+                (["--stacks"] if side == "stacks" else []) + ["--"]
+            out = subprocess.run(pre + CYCLICTEST, capture_output=True, text=True, check=True).stdout
+            m = re.search(r"Avg:\s+(\d+)", out)
+            if not m:
+                die(f"no average in cyclictest's output: {out[-300:]}")
+            paced[side].append(float(m.group(1)))
+            if side != "untraced":
+                with open(doc_path) as f:
+                    prog[("paced", side)].append(per_wakeup(json.load(f), "bpf_run_ns"))
+                out = subprocess.run([WAKEPROBE, "--json", doc_path] + (["--stacks"] if side == "stacks" else []) +
+                                     ["--"] + PIPE, capture_output=True, text=True, check=True).stdout
+                m = re.search(r"([0-9.]+) usecs/op", out)
+                if not m:
+                    die(f"no usecs/op in: {out[-300:]}")
+                flood[side].append(float(m.group(1)))
+                with open(doc_path) as f:
+                    prog[("flood", side)].append(per_wakeup(json.load(f), "bpf_run_ns"))
+            os.unlink(doc_path)
+    for side in ("untraced", "traced", "stacks"):
+        print(f"   paced {side:9s} avg {statistics.median(paced[side]):.0f} us (median of {pairs})")
+    added = [b - a for a, b in zip(paced["traced"], paced["stacks"])]
+    print(f"   paced --stacks - traced, avg us: {fmt_ratio(added)}")
+    ratios = [b / a for a, b in zip(flood["traced"], flood["stacks"])]
+    print(f"   flood usecs/op {statistics.median(flood['traced']):.2f} traced, {statistics.median(flood['stacks']):.2f}"
+          f" --stacks; --stacks / traced {fmt_ratio(ratios)}")
+    for bench in ("paced", "flood"):
+        a, b = prog[(bench, "traced")], prog[(bench, "stacks")]
+        print(f"   {bench} BPF ns per wakeup: traced {statistics.median(a):.0f}, --stacks {statistics.median(b):.0f};"
+              f" --stacks / traced {fmt_ratio([y / x for x, y in zip(a, b)])}")
+    print("   a wakeup's record: 192 bytes with --stacks, 128 without; the stacks map: 17 MiB of kernel memory")
+
+
 def wall(argv):
     t = time.monotonic()
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -507,15 +556,19 @@ def main():
     ap.add_argument("--rounds", type=int, default=7, help="throughput rounds (default 7)")
     ap.add_argument("--pairs", type=int, default=7, help="flood and --csv pairs (default 7)")
     ap.add_argument("--attach-seconds", type=int, default=30, help="the attach RSS run (default 30)")
+    ap.add_argument("--only", choices=["stacks"], help="run this section alone")
     args = ap.parse_args()
     if os.geteuid() != 0:
         die("tracing needs root: run it through make bench")
-    for tool in ["perf", "redis-server", "redis-benchmark", "redis-cli", "stress-ng", WAKEPROBE, WAKE_COUNT,
+    for tool in ["perf", "redis-server", "redis-benchmark", "redis-cli", "stress-ng", "cyclictest", WAKEPROBE, WAKE_COUNT,
                  *TOOLS.values()]:
         if not (os.access(tool, os.X_OK) or subprocess.run(["sh", "-c", f"command -v {tool}"],
                                                             capture_output=True).returncode == 0):
             die(f"{tool} is missing: make bench installs it (scripts/setup-deps.sh bench)")
     print(f"attach_bench: {os.uname().release}, {os.cpu_count()} CPUs; {time.strftime('%Y-%m-%d %H:%M')} UTC")
+    if args.only == "stacks":
+        stacks_cost(args.pairs)
+        return
     server = start_redis()
     try:
         throughput(args.rounds, server)
@@ -523,6 +576,7 @@ def main():
         agreement(server, 2)
         neighbour(server)
         output_cost(args.pairs)
+        stacks_cost(args.pairs)
         recording_bytes(server)
         workload(args.pairs)
         attach_rss(server, args.attach_seconds)

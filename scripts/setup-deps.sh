@@ -17,7 +17,7 @@ for group in "$@"; do
 	case "$group" in
 	test) packages+=(procps python3 valgrind man-db groff-base prometheus chromium linux-perf redis-server redis-tools nginx-light apache2-utils stress-ng) ;;
 	fuzz) packages+=(libclang-rt-14-dev) ;;
-	bench) packages+=(python3 linux-perf redis-server redis-tools stress-ng libbpf-tools) ;;
+	bench) packages+=(python3 linux-perf redis-server redis-tools stress-ng libbpf-tools rt-tests) ;;
 	vmtest) packages+=(qemu-system-x86 kmod busybox-static python3-venv linux-perf) ;;
 	*) echo "setup-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac

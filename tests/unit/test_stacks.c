@@ -148,18 +148,24 @@ Test(run_stacks, a_kernel_stack_is_named_without_the_bpf_sides_frames)
 	run_stacks__free(rs);
 }
 
-Test(run_stacks, a_walk_looping_outside_any_object_says_it_once)
+Test(run_stacks, a_walk_gone_astray_says_no_more_than_it_saw)
 {
 	struct run_stacks *rs = stacks_with_kernel();
 	const uint64_t ips[] = { 0x1000, 0x2000, 0x2000, 0x2000, 0x2000 };
 	const struct stack_frame *fr;
 	char name[64];
 
+	/* ... and one past any user address: text read as a frame pointer ("revr 127") */
+	const uint64_t astray[] = { 0x1000, 0x3000, 0x3732312072657672, 0x4000 };
+
 	cr_assert_eq(run_stacks__add(rs, 3, ips, 5), 0);
 	/* process 1 has no mappings kept: nothing is named, and the loop is one frame */
 	cr_assert_eq(run_stacks__frames(rs, 3, 1, &fr), 2);
 	stack_frame__name(&fr[1], name, sizeof(name));
 	cr_assert_str_eq(name, "0x2000");
+	cr_assert_eq(run_stacks__add(rs, 4, astray, 4), 0);
+	cr_assert_eq(run_stacks__frames(rs, 4, 1, &fr), 2, "the walk ends where it left user space");
+	/* a kernel stack's addresses are all past it */
 	run_stacks__free(rs);
 }
 

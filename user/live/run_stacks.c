@@ -211,6 +211,12 @@ static int name_stack(struct run_stacks *rs, const struct raw_stack *raw, pid_t 
 	if (!ns->frames)
 		return -ENOMEM;
 	for (size_t i = 0; i < raw->n; i++) {
+		/*
+		 * no user address reaches past 56 bits (57-bit paging's): a walk
+		 * that read one there followed no frame pointer, and ends
+		 */
+		if (tgid && raw->ips[i] >> 56)
+			break;
 		/* a frame not kept is written over by the next */
 		struct stack_frame *f = &ns->frames[ns->n];
 		/* past the first, a frame's address is where its call returns to: the call is just before */

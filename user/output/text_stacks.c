@@ -117,6 +117,9 @@ static void count_cut(struct run_stacks *rs, int32_t id, pid_t tgid, uint64_t co
 		if (!seen && (c = cut_of(cuts, n, max, fr[i].sym.object)))
 			c->of += count;
 	}
+	/* the walk's last frame in an object: past it, frames in none are a walk gone astray */
+	while (k > 1 && !fr[k - 1].sym.object[0])
+		k--;
 	if (!thread_root(&fr[k - 1]) && fr[k - 1].sym.object[0] && (c = cut_of(cuts, n, max, fr[k - 1].sym.object)))
 		c->stacks += count;
 }
