@@ -104,8 +104,11 @@ SYSTEM_TESTS := $(OBJ)/tests/system-tests
 SKEL := $(OBJ)/wakeprobe.skel.h
 DEPS_STAMP := $(OBJ)/.deps-ok
 TEST_DEPS_STAMP := $(OBJ)/.test-deps-ok
+# inferno-flamegraph, the system tests' outside reader of folded stacks (scripts/install-inferno.sh)
+WAKEPROBE_INFERNO_CACHE ?= /var/cache/wakeprobe/inferno
+INFERNO_FLAMEGRAPH := $(WAKEPROBE_INFERNO_CACHE)/bin/inferno-flamegraph
 
-.PHONY: all run test vmtest bench bench-attach fuzz install uninstall vmlinux clean deps
+.PHONY: all run test vmtest bench bench-attach fuzz install uninstall vmlinux clean deps inferno
 .SECONDARY:
 .DEFAULT_GOAL := all
 
@@ -124,6 +127,12 @@ $(DEPS_STAMP): scripts/setup-deps.sh
 $(TEST_DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh test)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh test && touch $@
+
+# run by every make test, not kept by a stamp: the folder is outside the build tree, and the script
+# sees for itself in a few milliseconds, with no network, that the pinned version is there. The
+# base packages bring the C compiler, which cargo links with
+inferno: | $(DEPS_STAMP)
+	$(Q)WAKEPROBE_INFERNO_CACHE=$(WAKEPROBE_INFERNO_CACHE) scripts/install-inferno.sh
 
 $(OBJ)/wakeprobe.bpf.o: bpf/wakeprobe.bpf.c bpf/wakeprobe.h $(VMLINUX) | $(DEPS_STAMP)
 	$(call msg,BPF,$@)
@@ -236,11 +245,12 @@ run: all
 # target fails if either fails, with what failed repeated at the end of the output. First, no
 # module or folder of user/ may depend on itself through others, and no two files share a name
 # (scripts/module-cycles.py).
-test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYMBOL_FIXTURES) $(HANDOFF_STACKS) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP)
+test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYMBOL_FIXTURES) $(HANDOFF_STACKS) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP) inferno
 	$(call msg,CHECK,module and folder cycles in user/)
 	$(Q)scripts/module-cycles.py user
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
 		WAKE_COUNT=$(OBJ)/bench/wake-count HANDOFF_STACKS=$(OBJ)/tests/handoff-stacks \
+		INFERNO_FLAMEGRAPH=$(INFERNO_FLAMEGRAPH) \
 		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/run-tests.sh $(OBJ)/tests/last-run.log \
 		$(UNIT_TESTS) --verbose=0 -j1 :: scripts/as-root.sh $(SYSTEM_TESTS) --verbose=0 -j1
 

@@ -5,7 +5,7 @@
 if [[ $(id -u) -eq 0 ]]; then
 	exec "$@"
 elif command -v sudo >/dev/null 2>&1; then
-	exec sudo --preserve-env=WAKEPROBE,WAKEPROBE_WORKLOAD_DIR,WAKEPROBE_FIXTURES,WAKEPROBE_SANITIZED,WAKE_COUNT,VMTEST_BUILD "$@"
+	exec sudo --preserve-env=WAKEPROBE,WAKEPROBE_WORKLOAD_DIR,WAKEPROBE_FIXTURES,WAKEPROBE_SANITIZED,WAKE_COUNT,INFERNO_FLAMEGRAPH,HANDOFF_STACKS,VMTEST_BUILD "$@"
 else
 	exec "$@"
 fi

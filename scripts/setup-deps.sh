@@ -12,13 +12,16 @@ packages=(
 )
 # extra groups, asked for by name: "test" for the test runner's helpers, "fuzz" for libFuzzer,
 # "bench" for the programs the benchmark traces and the tools it holds wakeprobe against,
-# "vmtest" for booting other kernels (scripts/vmtest.sh)
+# "vmtest" for booting other kernels (scripts/vmtest.sh), "inferno" for Debian's cargo and the
+# certificates it reaches crates.io with, to build inferno-flamegraph where no other cargo is
+# found (scripts/install-inferno.sh)
 for group in "$@"; do
 	case "$group" in
 	test) packages+=(procps python3 valgrind man-db groff-base prometheus chromium linux-perf redis-server redis-tools nginx-light apache2-utils stress-ng) ;;
 	fuzz) packages+=(libclang-rt-14-dev) ;;
 	bench) packages+=(python3 linux-perf redis-server redis-tools stress-ng libbpf-tools rt-tests) ;;
 	vmtest) packages+=(qemu-system-x86 kmod busybox-static python3-venv linux-perf) ;;
+	inferno) packages+=(cargo ca-certificates) ;;
 	*) echo "setup-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac
 done
