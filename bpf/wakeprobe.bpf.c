@@ -87,7 +87,7 @@ const volatile bool lean_syscalls = false;
 const volatile bool lean_wait_end_signal = false;
 
 /*
- * --stacks (lean attach mode): each wakeup's waker's stack at its waking
+ * --stacks (lean mode): each wakeup's waker's stack at its waking
  * and its wakee's at the switch-out to the sleep it ended, kernel and user,
  * kept once each in the stacks map (sized by wakeprobe before load) and
  * sent as ids (struct wp_lean_stacks). The user stack is walked by frame
@@ -2408,6 +2408,7 @@ static __always_inline void lean_stacks_of_wait(void *ctx, struct wp_lean_stacks
 {
 	st->wait_kernel = bpf_get_stackid(ctx, &stacks, 0);
 	st->wait_user = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	st->wakee_tgid = current_tgid();
 }
 
 /*
@@ -2444,6 +2445,7 @@ static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 	/* made zeroed, and 0 is a stack's id: asleep since before tracking, its wait's were not taken */
 	lt->stacks.waker_kernel = lt->stacks.waker_user = WP_STACK_NONE;
 	lt->stacks.wait_kernel = lt->stacks.wait_user = WP_STACK_NONE;
+	lt->stacks.wakee_tgid = task_tgid(p);
 	return lt;
 }
 
@@ -2585,6 +2587,21 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 			e->lean_stacks.flags = WP_LEAN_NAMES | WP_LEAN_STACKS;
 			e = head + 2;
 		}
+		*e = *head;	/* the header */
+	} else if (want_stacks) {
+		/* a workload's, with --stacks: its stacks first, in the same ring record */
+		head = bpf_ringbuf_reserve(&events, 2 * sizeof(*e), 0);
+		if (!head) {
+			count_drop(WP_EV_LEAN);
+			count_drop(WP_EV_LEAN);
+			return;
+		}
+		header_fill(head, WP_EV_LEAN, ts_ns);
+		head->drops = (__u32)drops_total;
+		head->cpu = cpu;	/* a held record's is its switch-in's */
+		head->lean_stacks = lt->stacks;
+		head->lean_stacks.flags = WP_LEAN_NAMES | WP_LEAN_STACKS;
+		e = head + 1;
 		*e = *head;	/* the header */
 	} else {
 		/*
@@ -2732,7 +2749,7 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 		lt->waker_ring_head = f->head;
 	if (attach_mode)
 		lean_waker(&lt->names, lt->flags);
-	if (attach_mode && want_stacks)
+	if (want_stacks)
 		lean_stacks_of_waker(ctx, &lt->stacks, lt->flags);
 	/* the idle the CPU it last ran on is in, whose exit it may wait for */
 	lt->idle_since_ns = 0;
@@ -2823,7 +2840,7 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 		lean_waker(&lt->names, 0);
 		lt->names.seen &= ~WP_SEEN_WAIT;
 	}
-	if (attach_mode && want_stacks) {
+	if (want_stacks) {
 		lean_stacks_of_waker(ctx, &lt->stacks, 0);
 		lt->stacks.wait_kernel = WP_STACK_NONE;
 		lt->stacks.wait_user = WP_STACK_NONE;
@@ -2869,7 +2886,7 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 			lt->state = LEAN_ASLEEP;
 			if (attach_mode)
 				lean_wait(prev, &lt->names);
-			if (attach_mode && want_stacks)
+			if (want_stacks)
 				lean_stacks_of_wait(ctx, &lt->stacks);
 		} else {
 			lt->state = LEAN_PREEMPTED;

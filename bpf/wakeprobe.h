@@ -403,7 +403,8 @@ struct wp_lean_names {
  * new thread's wait), -EFAULT none to take (a kernel thread's user stack),
  * -EEXIST another stack holds its slot, -ENOMEM the map is full. It rides
  * between a wakeup's wp_lean_names and its wp_lean, in the same ring
- * record, flagged WP_LEAN_NAMES | WP_LEAN_STACKS.
+ * record (a workload's: in front of its wp_lean), flagged WP_LEAN_NAMES |
+ * WP_LEAN_STACKS.
  */
 struct wp_lean_stacks {
 	__s32 waker_kernel;	/* sched_waking's: the waker's, or the interrupt's */
@@ -411,7 +412,8 @@ struct wp_lean_stacks {
 	__s32 wait_kernel;	/* the wakee's switch-out to the sleep this wakeup ended */
 	__s32 wait_user;
 	__u32 waker_tgid;	/* whose mappings name waker_user's addresses */
-	__u32 __pad[4];
+	__u32 wakee_tgid;	/* ... and wait_user's */
+	__u32 __pad[3];
 	__u16 __pad1;
 	__u16 flags;		/* WP_LEAN_NAMES | WP_LEAN_STACKS, where wp_lean has its flags */
 };

@@ -147,6 +147,8 @@ Test(stacks, folded_stacks_render_as_a_flame_graph)
 	program_run(&fg, (char *[]){ (char *)inferno, "--countname", "ns", folded, NULL });
 	unlink(folded);
 	cr_assert(WIFEXITED(fg.status) && !WEXITSTATUS(fg.status), "inferno-flamegraph: %s", fg.err);
+	/* it skips a line it cannot read with a warning, and exits 0 all the same */
+	cr_assert_str_eq(fg.err, "", "inferno-flamegraph read every line");
 	cr_assert(strstr(fg.out, "<svg") && strstr(fg.out, "producer_release"), "an SVG with the frames");
 	f = fopen(svg, "w");
 	if (f) {
@@ -172,7 +174,42 @@ Test(stacks, what_stacks_cannot_go_with_is_refused_in_one_line)
 	cr_assert(strstr(r.err, "a recording keeps no stacks: drop --folded"), "%s", r.err);
 	cr_assert(access("/tmp/wakeprobe-stacks-refused.wpr", F_OK) && access("/tmp/wakeprobe-stacks-refused.folded", F_OK),
 		  "nothing written");
-	wakeprobe_run(&r, (char *[]){ "--workload", "eventfd", "--stacks", NULL });
+	wakeprobe_run(&r, (char *[]){ "--workload", "eventfd", "--stacks", "--no-trace", NULL });
 	cr_assert_eq(WEXITSTATUS(r.status), 2);
-	cr_assert(strstr(r.err, "--stacks is for attach mode"), "%s", r.err);
+	cr_assert(strstr(r.err, "--stacks needs tracing and --no-trace traces nothing"), "%s", r.err);
+	wakeprobe_run(&r, (char *[]){ "--workload", "burst-queue", "--stacks", NULL });
+	cr_assert_eq(WEXITSTATUS(r.status), 2);
+	cr_assert(strstr(r.err, "which a throughput workload does not take: drop --stacks"), "%s", r.err);
+}
+
+Test(stacks, a_workloads_wakeups_show_the_futex_calls_on_both_sides)
+{
+	static struct wakeprobe_ran r;
+	const struct json_node *run, *top;
+	char json[] = "/tmp/wakeprobe-stacks-XXXXXX", err[128];
+	struct json_doc *doc;
+	const char *text;
+	size_t len;
+	int fd;
+
+	skip_unless_traceable();
+	fd = mkstemp(json);
+	cr_assert(fd >= 0);
+	close(fd);
+	wakeprobe_run_ok(&r, (char *[]){ "--workload", "cond", "--stacks", "-n", "300", "--json", json, NULL });
+	text = read_file(json, &len);
+	unlink(json);
+	doc = json_reader__parse(text, len, err, sizeof(err));
+	cr_assert(doc, "the JSON reads back: %s", err);
+	run = json_reader__root(doc);
+	if (json_reader__get(run, "runs"))
+		run = json_reader__at(json_reader__get(run, "runs"), 0);
+	top = json_reader__at(json_reader__get(json_reader__get(run, "stacks_of_wakeups"), "stacks"), 0);
+	cr_assert(top, "the run lists its stacks\n%s", r.out);
+	/* cond's waker signals the condition variable, its wakee waits on it: a futex wake and a futex wait */
+	cr_assert(has_function(json_reader__get(top, "waker_kernel"), "futex_wake"), "%s", r.out);
+	cr_assert(has_function(json_reader__get(top, "wakee_kernel"), "futex_wait"), "%s", r.out);
+	cr_assert(has_function(json_reader__get(top, "waker_user"), "pthread_cond_signal"), "%s", r.out);
+	json_reader__free(doc);
+	cr_assert(strstr(r.out, "Stacks of the cond path's complete wakeups"), "%s", r.out);
 }

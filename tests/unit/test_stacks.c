@@ -198,8 +198,8 @@ static struct attach_result wakeup(struct wp_lean_stacks st, int64_t wake_to_run
 	r.wake_to_run_ns = wake_to_run_ns;
 	r.notify_to_return_ns = -1;
 	r.sr.total_ns = wake_to_run_ns;
-	r.stacked = true;
-	r.stacks = st;
+	r.sr.stacked = true;
+	r.sr.stacks = st;
 	return r;
 }
 

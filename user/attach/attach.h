@@ -111,10 +111,7 @@ struct attach_result {
 	bool named;
 	/* --lean: idle transitions were traced (the flight recorder): sr.target_was_idle holds */
 	bool idle_seen;
-	/* --stacks: the ids of its waker's and its wait's stacks in the run's stacks map (wp_lean_stacks) */
-	bool stacked;
-	struct wp_lean_stacks stacks;
-	/* ... and what names them while the run goes (run_stacks.h), for the outputs that stream; NULL: none */
+	/* --stacks (sr.stacked): what names its stacks while the run goes (run_stacks.h), for the outputs that stream */
 	struct run_stacks *stack_names;
 };
 

@@ -239,8 +239,8 @@ static void add_pair(struct attach_aggregate *g, const struct attach_result *r)
 	if (r->notify_to_return_ns >= 0)
 		histogram__add(&p->notify_to_return, (uint64_t)r->notify_to_return_ns);
 	/* a row kept without its stacks for want of memory has none to show: its count says so */
-	if (r->stacked && (p->stacks || (p->stacks = calloc(1, sizeof(*p->stacks)))))
-		stack_combos__add(p->stacks, &r->stacks, r->wakee_tgid, (uint64_t)r->wake_to_run_ns);
+	if (r->sr.stacked && (p->stacks || (p->stacks = calloc(1, sizeof(*p->stacks)))))
+		stack_combos__add(p->stacks, &r->sr.stacks, r->wakee_tgid, (uint64_t)r->wake_to_run_ns);
 }
 
 /* futex_hash - of a word's key: a shared word's file and offset, else its process and address */

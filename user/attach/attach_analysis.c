@@ -37,7 +37,7 @@ static void on_result(const struct attach_result *r, void *ctx)
 	for (i = 0; i < a->nr_targets; i++)
 		if ((uint32_t)a->targets[i] == r->wakee_tgid)
 			a->target_wakeups++;
-	if (o->on_result && r->stacked && a->stacks) {
+	if (o->on_result && r->sr.stacked && a->stacks) {
 		/* the outputs that stream name its stacks as they write it */
 		struct attach_result named = *r;
 

@@ -368,8 +368,8 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 	memset(&res, 0, sizeof(res));
 	/* the stacks ride between the names and the wakeup, with the same header */
 	if (names && l->has_stacks && l->pending_stacks.ts_ns == e->ts_ns && l->pending_stacks.cpu == e->cpu) {
-		res.stacked = true;
-		res.stacks = l->pending_stacks.lean_stacks;
+		res.sr.stacked = true;
+		res.sr.stacks = l->pending_stacks.lean_stacks;
 	}
 	l->has_stacks = false;
 	waker_of(l, r, &res.waker);

@@ -129,7 +129,7 @@ static const struct option_spec specs[] = {
 	  "too, so a slow wakeup's softirq time is named: two BPF\n"
 	  "programs on every softirq of the machine (a loopback\n"
 	  "server runs a dozen a wakeup; --explain all has them)", false },
-	{ "stacks", OPT_STACKS, NULL, GROUP_ATTACH, true, MODE_ATTACH,
+	{ "stacks", OPT_STACKS, NULL, GROUP_ATTACH, true, MODE_ANY,
 	  "each wakeup's stacks, kernel and user: the waker's where\n"
 	  "it woke the wakee, the wakee's where it went to sleep;\n"
 	  "each busy pair shows its most frequent and its costliest,\n"
@@ -146,8 +146,8 @@ static const struct option_spec specs[] = {
 	{ "plot", OPT_PLOT, "FILE", GROUP_OUTPUT, false, MODE_ANY,
 	  "an SVG picture: each phase's latency and its tail, the\n"
 	  "paths side by side, or attach mode's busiest pairs", true },
-	{ "folded", OPT_FOLDED, "FILE", GROUP_OUTPUT, true, MODE_ATTACH,
-	  "attach mode: folded stacks (implies --stacks), wakee and\n"
+	{ "folded", OPT_FOLDED, "FILE", GROUP_OUTPUT, true, MODE_ANY,
+	  "folded stacks (implies --stacks), wakee and\n"
 	  "waker joined, weighted by wake-to-run in ns, for\n"
 	  "flamegraph.pl, inferno-flamegraph or speedscope", false },
 	{ "prometheus", OPT_PROMETHEUS, "FILE", GROUP_OUTPUT, false, MODE_ANY,
@@ -353,6 +353,14 @@ static int check_stacks(const struct wp_options *o, char *err, size_t errlen)
 		return 0;
 	if (o->command == CMD_RECORD)
 		snprintf(err, errlen, "a recording keeps no stacks: drop %s, or run without record", given);
+	else if (o->no_trace)
+		snprintf(err, errlen, "%s needs tracing and --no-trace traces nothing: give one of them", given);
+	else if (!o->lean && !options__attach(o))
+		snprintf(err, errlen, "%s rides on --explain slow's records, which %s does not take: drop %s", given,
+			 o->workload && designs__find(o->workload) ? "a throughput workload" :
+			 o->perfetto_path ? "a workload's --perfetto" : "--explain all",
+			 o->workload && designs__find(o->workload) ? given : o->perfetto_path ? "--perfetto" :
+			 "--explain all");
 	else if (!o->lean)
 		snprintf(err, errlen, "%s rides on --explain slow's records (the default): drop %s", given,
 			 o->syscall_phases ? "--syscall-phases" : "--explain all");
@@ -724,7 +732,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	}
 	if (check_explain(o, explain_given, err, errlen))
 		return OPTIONS_BAD;
-	if (options__attach(o) && check_stacks(o, err, errlen))
+	if (check_stacks(o, err, errlen))
 		return OPTIONS_BAD;
 	if (options__attach(o))
 		return check_outputs(o, err, errlen);

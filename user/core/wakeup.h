@@ -156,6 +156,12 @@ struct sample_result {
 	 * by cause in why, every other phase is unexplained there.
 	 */
 	bool lean_flight;
+	/*
+	 * --stacks: the ids of its waker's and its wait's stacks in the run's
+	 * stacks map (wp_lean_stacks), when the record brought them
+	 */
+	bool stacked;
+	struct wp_lean_stacks stacks;
 
 	/* phased samples: each phase's time by cause (explain.h) */
 	struct explanation why;

@@ -61,7 +61,7 @@ struct collector_opts {
 	/* ... on in attach mode, keeping softirqs too (a workload's always does) */
 	bool lean_softirqs;
 	/*
-	 * --stacks, lean attach mode: each wakeup's waker's and wakee's stacks,
+	 * --stacks, lean mode: each wakeup's waker's and wakee's stacks,
 	 * kept once each in a stack map of this many (a power of two); 0: none
 	 */
 	uint32_t stack_entries;

@@ -38,6 +38,7 @@ struct run_stacks {
 	struct raw_stack *raw;		/* sorted by id */
 	size_t nraw;
 	const struct collector *live;	/* while the run goes: where a stack not copied yet is */
+	pid_t fallback;			/* names the user stacks of a process not kept; 0: none */
 	struct named_stack *named;
 	size_t nnamed;
 };
@@ -99,6 +100,26 @@ void run_stacks__process(struct run_stacks *rs, pid_t tgid, const char *comm)
 	snprintf(p->comm, sizeof(p->comm), "%.*s", (int)sizeof(p->comm) - 1, comm ? comm : "");
 	/* gone already: its stacks are shown by address, as any the mappings do not cover */
 	symbolizer__snapshot(rs->sym, tgid);
+}
+
+size_t run_stacks__count_processes(const struct run_stacks *rs)
+{
+	return rs ? rs->npids : 0;
+}
+
+void run_stacks__fallback(struct run_stacks *rs, pid_t tgid)
+{
+	if (rs)
+		rs->fallback = tgid;
+}
+
+/* kept - were @tgid's mappings kept? */
+static bool kept(const struct run_stacks *rs, pid_t tgid)
+{
+	for (size_t i = 0; i < rs->npids; i++)
+		if (rs->pids[i].tgid == tgid)
+			return true;
+	return false;
 }
 
 void run_stacks__refresh(struct run_stacks *rs)
@@ -226,7 +247,7 @@ static int name_stack(struct run_stacks *rs, const struct raw_stack *raw, pid_t 
 		f->ip = raw->ips[i];
 		f->kernel = !tgid;
 		if (tgid)
-			symbolizer__user(rs->sym, tgid, at, &f->sym);
+			symbolizer__user(rs->sym, !kept(rs, tgid) && rs->fallback ? rs->fallback : tgid, at, &f->sym);
 		else
 			symbolizer__kernel(rs->sym, at, &f->sym);
 		/* the offsets shown are the return addresses', as perf shows them */

@@ -39,6 +39,14 @@ void run_stacks__free(struct run_stacks *rs);
  * and what is mapped); a call that changes nothing costs a lookup
  */
 void run_stacks__process(struct run_stacks *rs, pid_t tgid, const char *comm);
+/* run_stacks__count_processes - the processes whose mappings are kept */
+size_t run_stacks__count_processes(const struct run_stacks *rs);
+/*
+ * run_stacks__fallback - a user stack of a process whose mappings were not
+ * kept is named with @tgid's: a workload's processes are forks of its
+ * first, which map what it maps where it maps it
+ */
+void run_stacks__fallback(struct run_stacks *rs, pid_t tgid);
 /* run_stacks__refresh - the run is over: the mappings of the processes still alive again (a late dlopen()) */
 void run_stacks__refresh(struct run_stacks *rs);
 /*

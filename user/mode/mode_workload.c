@@ -55,6 +55,7 @@ static int workload_open(struct mode_run *m)
 		.wakee_cpu = o->wakee_cpu,
 		.traced = !o->no_trace,
 		.lean = o->lean,
+		.stacks = o->stacks,
 		.ringbuf_bytes = o->ringbuf_kb * 1024,
 		.ringbuf_fixed = o->ringbuf_given,
 	};
@@ -105,11 +106,13 @@ static int workload_measure(struct mode_run *m)
 			err = session__run(cfg, &s->so, res, msg, sizeof(msg));
 		/* a signal before this path began: the ones before it are the run, reported as it ended */
 		if (err == -EINTR) {
+			session__release(res);
 			free(res);
 			break;
 		}
 		if (err) {
 			fprintf(stderr, "wakeprobe: %s%s%s\n", s->all ? cfg->workload->name : "", s->all ? ": " : "", msg);
+			session__release(res);
 			free(res);
 			s->could_not_run = true;
 			break;
@@ -162,8 +165,10 @@ static void workload_close(struct mode_run *m)
 {
 	struct workload_state *s = m->state;
 
-	for (size_t i = 0; i < s->done; i++)
+	for (size_t i = 0; i < s->done; i++) {
+		session__release(s->res[i]);
 		free(s->res[i]);
+	}
 }
 
 const struct mode workload_mode = {

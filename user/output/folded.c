@@ -64,18 +64,35 @@ static void put_stack(FILE *f, struct run_stacks *rs, int32_t id, pid_t tgid, bo
 	}
 }
 
-void folded__combo(FILE *f, struct run_stacks *rs, const struct attach_pair *p, const struct stack_combo *s)
+void folded__combo(FILE *f, struct run_stacks *rs, const char *wakee, const char *waker,
+		   const struct stack_combo *s)
 {
 	bool first = true;
 
-	put_frame(f, p->wakee_comm[0] ? p->wakee_comm : "?", "", &first);
+	put_frame(f, wakee, "", &first);
 	put_stack(f, rs, s->wait_user, (pid_t)s->wakee_tgid, false, &first);
 	put_stack(f, rs, s->wait_kernel, 0, false, &first);
 	put_frame(f, "--", "", &first);
 	put_stack(f, rs, s->waker_kernel, 0, true, &first);
 	put_stack(f, rs, s->waker_user, (pid_t)s->waker_tgid, true, &first);
-	put_frame(f, p->waker, "", &first);
+	put_frame(f, waker, "", &first);
 	fprintf(f, " %" PRIu64 "\n", s->total_ns);
+}
+
+/* put_combos - every combination of @c, the costliest first, and the time of those past them */
+static void put_combos(FILE *f, struct run_stacks *rs, const char *wakee, const char *waker,
+		       const struct stack_combos *c)
+{
+	const struct stack_combo *top[STACK_COMBOS_MAX];
+	size_t n = stack_combos__top(c, STACK_BY_COST, top, STACK_COMBOS_MAX);
+
+	for (size_t k = 0; k < n; k++)
+		if (top[k]->total_ns)
+			folded__combo(f, rs, wakee, waker, top[k]);
+	/* the combinations past the ones kept: their time, with no stacks to put it on */
+	if (c && c->other_ns)
+		fprintf(f, "%s;[stacks not kept: the %u combinations kept were taken];--;%s %" PRIu64 "\n", wakee,
+			STACK_COMBOS_MAX, waker, c->other_ns);
 }
 
 int folded__print(FILE *f, const struct attach_report *rep)
@@ -85,25 +102,36 @@ int folded__print(FILE *f, const struct attach_report *rep)
 
 	for (uint32_t i = 0; g && i < g->nr_pairs; i++) {
 		const struct attach_pair *p = g->pairs[i];
-		const struct stack_combo *top[STACK_COMBOS_MAX];
-		size_t n = stack_combos__top(p->stacks, STACK_BY_COST, top, STACK_COMBOS_MAX);
 
-		for (size_t k = 0; k < n; k++)
-			if (top[k]->total_ns)
-				folded__combo(f, rs, p, top[k]);
-		/* a pair's combinations past the ones it keeps: their time, with no stacks to put it on */
-		if (p->stacks && p->stacks->other_ns)
-			fprintf(f, "%s;[stacks not kept: the pair's %u combinations were taken];--;%s %" PRIu64 "\n",
-				p->wakee_comm[0] ? p->wakee_comm : "?", STACK_COMBOS_MAX, p->waker, p->stacks->other_ns);
+		put_combos(f, rs, p->wakee_comm[0] ? p->wakee_comm : "?", p->waker, p->stacks);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int folded__print_workloads(FILE *f, const struct workload_desc *const *wl, const struct run_result *const *res,
+			    size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char wakee[64], waker[64];
+
+		snprintf(wakee, sizeof(wakee), "%s wakee", wl[i]->name);
+		snprintf(waker, sizeof(waker), "%s waker", wl[i]->name);
+		put_combos(f, res[i]->stacks, wakee, waker, res[i]->stack_combos);
 	}
 	return ferror(f) ? -EIO : 0;
 }
 
 static int folded_write(FILE *f, const struct results *r)
 {
-	if (r->kind != RUN_ATTACH)
-		return -EINVAL;
-	return r->attach.report ? folded__print(f, r->attach.report) : 0;
+	switch (r->kind) {
+	case RUN_ATTACH:
+		return r->attach.report ? folded__print(f, r->attach.report) : 0;
+	case RUN_WORKLOAD:
+		return folded__print_workloads(f, r->workload.wl, r->workload.res, r->workload.n);
+	case RUN_DESIGN:
+		break;
+	}
+	return -EINVAL;
 }
 
 const struct sink folded_sink = {

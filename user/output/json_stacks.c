@@ -47,20 +47,18 @@ static void put_stack(struct json_writer *w, struct run_stacks *rs, const char *
 	json_writer__end_array(w);
 }
 
-void json_stacks__pair(struct json_writer *w, const struct attach_report *r, const struct attach_pair *p)
+void json_stacks__combos(struct json_writer *w, struct run_stacks *rs, const struct stack_combos *c, uint64_t of)
 {
-	struct run_stacks *rs = r->run ? r->run->stacks : NULL;
 	const struct stack_combo *top[JSON_STACKS_PER_PAIR];
-	size_t n;
+	size_t n = stack_combos__top(c, STACK_BY_COUNT, top, JSON_STACKS_PER_PAIR);
+	uint64_t shown = 0;
 
-	if (!rs)
-		return;
-	n = stack_combos__top(p->stacks, STACK_BY_COUNT, top, JSON_STACKS_PER_PAIR);
 	json_writer__key(w, "stacks");
 	json_writer__begin_array(w);
 	for (size_t i = 0; i < n; i++) {
 		const struct stack_combo *s = top[i];
 
+		shown += s->count;
 		json_writer__begin_object(w);
 		json_writer__put_uint(w, "count", s->count);
 		json_writer__put_uint(w, "wake_to_run_total_ns", s->total_ns);
@@ -69,6 +67,7 @@ void json_stacks__pair(struct json_writer *w, const struct attach_report *r, con
 		json_writer__put_uint(w, "wake_to_run_p50_floor_ns", stack_combo__percentile(s, 50));
 		json_writer__put_uint(w, "wake_to_run_p99_floor_ns", stack_combo__percentile(s, 99));
 		json_writer__put_uint(w, "waker_tgid", s->waker_tgid);
+		json_writer__put_uint(w, "wakee_tgid", s->wakee_tgid);
 		put_stack(w, rs, "waker_user", s->waker_user, (pid_t)s->waker_tgid);
 		put_stack(w, rs, "waker_kernel", s->waker_kernel, 0);
 		put_stack(w, rs, "wakee_user", s->wait_user, (pid_t)s->wakee_tgid);
@@ -76,33 +75,28 @@ void json_stacks__pair(struct json_writer *w, const struct attach_report *r, con
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);
-	/* the pair's wakeups in no combination listed: past the ones kept, or past the ones shown */
-	{
-		uint64_t shown = 0;
-
-		for (size_t i = 0; i < n; i++)
-			shown += top[i]->count;
-		json_writer__put_uint(w, "stacks_other", (p->stacks ? p->count - p->error : 0) - shown);
-	}
+	/* the wakeups in no combination listed: past the ones kept, or past the ones shown */
+	json_writer__put_uint(w, "stacks_other", of > shown ? of - shown : 0);
 }
 
-void json_stacks__run(struct json_writer *w, const struct attach_report *r)
+void json_stacks__pair(struct json_writer *w, const struct attach_report *r, const struct attach_pair *p)
 {
 	struct run_stacks *rs = r->run ? r->run->stacks : NULL;
-	struct stack_cut cuts[STACK_CUTS_MAX];
-	size_t n;
 
+	if (rs)
+		json_stacks__combos(w, rs, p->stacks, p->stacks ? p->count - p->error : 0);
+}
+
+/* put_summary - "stacks": what the kernel kept and what it cost, and where frame pointers cut */
+static void put_summary(struct json_writer *w, struct run_stacks *rs, uint64_t kernel_bytes,
+			const struct stack_cut *cuts, size_t n)
+{
 	json_writer__key(w, "stacks");
-	if (!rs) {
-		json_writer__null(w);
-		return;
-	}
 	json_writer__begin_object(w);
 	json_writer__put_uint(w, "distinct", run_stacks__count(rs));
-	json_writer__put_uint(w, "kernel_bytes", r->run->stack_bytes);
+	json_writer__put_uint(w, "kernel_bytes", kernel_bytes);
 	json_writer__key(w, "cut_short");
 	json_writer__begin_array(w);
-	n = stack_cuts__find(r, cuts, STACK_CUTS_MAX);
 	for (size_t i = 0; i < n; i++) {
 		json_writer__begin_object(w);
 		json_writer__put_str(w, "object", cuts[i].object);
@@ -111,5 +105,33 @@ void json_stacks__run(struct json_writer *w, const struct attach_report *r)
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);
+	json_writer__end_object(w);
+}
+
+void json_stacks__run(struct json_writer *w, const struct attach_report *r)
+{
+	struct run_stacks *rs = r->run ? r->run->stacks : NULL;
+	struct stack_cut cuts[STACK_CUTS_MAX];
+
+	/* a run without --stacks has no member: its document is as it was */
+	if (!rs)
+		return;
+	put_summary(w, rs, r->run->stack_bytes, cuts, stack_cuts__find(r, cuts, STACK_CUTS_MAX));
+}
+
+void json_stacks__workload(struct json_writer *w, struct run_stacks *rs, uint64_t kernel_bytes,
+			   const struct stack_combos *c, uint64_t of)
+{
+	struct stack_cut cuts[STACK_CUTS_MAX];
+	static struct stack_cuts all;
+
+	if (!rs || !c)
+		return;
+	all.n = 0;
+	stack_cuts__count(&all, rs, c);
+	put_summary(w, rs, kernel_bytes, cuts, stack_cuts__top(&all, cuts, STACK_CUTS_MAX));
+	json_writer__key(w, "stacks_of_wakeups");
+	json_writer__begin_object(w);
+	json_stacks__combos(w, rs, c, of);
 	json_writer__end_object(w);
 }

@@ -11,9 +11,21 @@
 
 struct attach_pair;
 
+struct run_stacks;
+struct stack_combos;
+
+/* json_stacks__combos - "stacks": @c's most frequent combinations with their frames; "stacks_other": of @of, the rest */
+void json_stacks__combos(struct json_writer *w, struct run_stacks *rs, const struct stack_combos *c, uint64_t of);
 /* json_stacks__pair - @p's "stacks" member and "stacks_other", when the run took stacks */
 void json_stacks__pair(struct json_writer *w, const struct attach_report *r, const struct attach_pair *p);
-/* json_stacks__run - the run's "stacks" member: what was kept, what it cost, where frame pointers cut */
+/* json_stacks__run - with --stacks, the run's "stacks" member: what was kept, what it cost, where frame pointers cut */
 void json_stacks__run(struct json_writer *w, const struct attach_report *r);
+/*
+ * json_stacks__workload - a workload's run with --stacks: "stacks" as
+ * json_stacks__run() writes it, and "stacks_of_wakeups" with @c's
+ * combinations over its @of complete wakeups; nothing without stacks
+ */
+void json_stacks__workload(struct json_writer *w, struct run_stacks *rs, uint64_t kernel_bytes,
+			   const struct stack_combos *c, uint64_t of);
 
 #endif /* WAKEPROBE_JSON_STACKS_H */

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include "explain.h"
+#include "json_stacks.h"
 #include "json_workload.h"
 #include "json_writer.h"
 #include "lean_adapt.h"
@@ -704,6 +705,7 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 	json_workload__write_tasks(w, &r->agg.causes, causes);
 	write_migrations(w, &v);
 	write_outliers(w, &v);
+	json_stacks__workload(w, r->stacks, r->stack_bytes, r->stack_combos, r->agg.by_label[LABEL_COMPLETE]);
 	json_writer__end_object(w);
 }
 

@@ -146,11 +146,7 @@ static void print_summary(FILE *out, const struct attach_report *r)
 	text_workload__host(out, &run->steal, g->causes.cause_ns[CAUSE_HOST]);
 	text_workload__cost(out, &run->cost, c->events, run->drops_total, g->wakeups,
 			    run->trace_end_ns > run->trace_start_ns ? run->trace_end_ns - run->trace_start_ns : 0);
-	if (run->stacks)
-		fprintf(out, "  stacks     %zu distinct kept, in %.1f MiB of kernel memory; each wakeup's record %zu bytes "
-			"instead of %zu, and the programs' time above includes taking them (make bench: --stacks "
-			"against none)\n", run_stacks__count(run->stacks), (double)run->stack_bytes / (1 << 20),
-			WP_RECORD_PARTS * sizeof(struct wp_event), (WP_RECORD_PARTS - 1) * sizeof(struct wp_event));
+	text_stacks__cost(out, run->stacks, run->stack_bytes);
 	if (text_workload__host_excess(&run->steal, g->causes.cause_ns[CAUSE_HOST]))
 		fprintf(out, "WARNING    the host's steal given to wakeups is more than /proc/stat allows: the per-CPU "
 			"layout read from the BTF is wrong\n");

@@ -53,20 +53,38 @@ static void print_frames(FILE *out, struct run_stacks *rs, int32_t id, pid_t tgi
 		fprintf(out, "        ... %zu frames more\n", n - TEXT_STACKS_FRAMES);
 }
 
-static void print_combo(FILE *out, struct run_stacks *rs, const struct attach_pair *p, const struct stack_combo *s,
-			const char *what, uint64_t of)
+void text_stacks__combo(FILE *out, struct run_stacks *rs, const char *waker, const char *wakee,
+			const struct stack_combo *s, const char *what, uint64_t of)
 {
 	fprintf(out, "    %s: %" PRIu64 " of %" PRIu64 " wakeups (%.0f%%), %.1f us of wake -> run; "
 		"p50 %.1f, p99 %.1f (each within 25%% below), max %.1f us\n", what, s->count, of,
 		of ? 100.0 * (double)s->count / (double)of : 0.0, us(s->total_ns), us(stack_combo__percentile(s, 50)),
 		us(stack_combo__percentile(s, 99)), us(s->max_ns));
-	fprintf(out, "      the waker, %s, where it woke it:\n", p->waker);
+	fprintf(out, "      the waker, %s, where it woke it:\n", waker);
 	print_frames(out, rs, s->waker_user, (pid_t)s->waker_tgid, "user");
 	print_frames(out, rs, s->waker_kernel, 0, "kernel");
-	fprintf(out, "      the wakee, %.16s %" PRIu32 ", where it went to sleep:\n",
-		p->wakee_comm[0] ? p->wakee_comm : "?", p->wakee_tid);
+	fprintf(out, "      the wakee, %s, where it went to sleep:\n", wakee);
 	print_frames(out, rs, s->wait_user, (pid_t)s->wakee_tgid, "user");
 	print_frames(out, rs, s->wait_kernel, 0, "kernel");
+}
+
+void text_stacks__combos(FILE *out, struct run_stacks *rs, const char *waker, const char *wakee,
+			 const struct stack_combos *c, uint64_t of)
+{
+	const struct stack_combo *freq, *cost;
+
+	if (!stack_combos__top(c, STACK_BY_COUNT, &freq, 1)) {
+		fprintf(out, "    no stacks came with these wakeups\n");
+		return;
+	}
+	stack_combos__top(c, STACK_BY_COST, &cost, 1);
+	text_stacks__combo(out, rs, waker, wakee, freq, cost == freq ? "the most frequent and costliest" :
+			   "the most frequent", of);
+	if (cost != freq)
+		text_stacks__combo(out, rs, waker, wakee, cost, "the costliest", of);
+	if (c->n > 1 || c->other)
+		fprintf(out, "    %u combinations of stacks in all%s\n", c->n,
+			c->other ? ", and more past those kept (--folded has their time)" : "");
 }
 
 /* thread_root - is @f where a thread's stack begins: the walk reached its start, nothing is cut */
@@ -133,27 +151,55 @@ static int by_stacks(const void *a, const void *b)
 	return strcmp(x->object, y->object);
 }
 
+void stack_cuts__count(struct stack_cuts *cuts, struct run_stacks *rs, const struct stack_combos *c)
+{
+	size_t max = sizeof(cuts->all) / sizeof(cuts->all[0]);
+
+	for (uint32_t k = 0; rs && c && k < c->n; k++) {
+		count_cut(rs, c->rows[k].waker_user, (pid_t)c->rows[k].waker_tgid, c->rows[k].count, cuts->all,
+			  &cuts->n, max);
+		count_cut(rs, c->rows[k].wait_user, (pid_t)c->rows[k].wakee_tgid, c->rows[k].count, cuts->all,
+			  &cuts->n, max);
+	}
+}
+
+size_t stack_cuts__top(struct stack_cuts *cuts, struct stack_cut *out, size_t max)
+{
+	size_t kept = 0;
+
+	qsort(cuts->all, cuts->n, sizeof(cuts->all[0]), by_stacks);
+	for (size_t i = 0; i < cuts->n && kept < max; i++)
+		if (cuts->all[i].stacks)
+			out[kept++] = cuts->all[i];
+	return kept;
+}
+
 size_t stack_cuts__find(const struct attach_report *r, struct stack_cut *out, size_t max)
 {
-	struct stack_cut all[64];
+	static struct stack_cuts cuts;
 	struct run_stacks *rs = r->run ? r->run->stacks : NULL;
-	size_t n = 0, kept = 0;
 
-	for (uint32_t i = 0; rs && i < r->agg->nr_pairs; i++) {
-		const struct stack_combos *c = r->agg->pairs[i]->stacks;
+	cuts.n = 0;
+	for (uint32_t i = 0; rs && i < r->agg->nr_pairs; i++)
+		stack_cuts__count(&cuts, rs, r->agg->pairs[i]->stacks);
+	return stack_cuts__top(&cuts, out, max);
+}
 
-		for (uint32_t k = 0; c && k < c->n; k++) {
-			count_cut(rs, c->rows[k].waker_user, (pid_t)c->rows[k].waker_tgid, c->rows[k].count, all, &n,
-				  sizeof(all) / sizeof(all[0]));
-			count_cut(rs, c->rows[k].wait_user, (pid_t)c->rows[k].wakee_tgid, c->rows[k].count, all, &n,
-				  sizeof(all) / sizeof(all[0]));
-		}
-	}
-	qsort(all, n, sizeof(all[0]), by_stacks);
-	for (size_t i = 0; i < n && kept < max; i++)
-		if (all[i].stacks)
-			out[kept++] = all[i];
-	return kept;
+void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t kernel_bytes)
+{
+	if (!rs)
+		return;
+	fprintf(out, "  stacks     %zu distinct kept, in %.1f MiB of kernel memory; each wakeup's record %zu bytes more, "
+		"and the programs' time above includes taking them (make bench: --stacks against none)\n",
+		run_stacks__count(rs), (double)kernel_bytes / (1 << 20), sizeof(struct wp_event));
+}
+
+void text_stacks__cuts(FILE *out, const struct stack_cut *cuts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s  %s has no frame pointers, it seems: %" PRIu64 " of the %" PRIu64 " user stacks through "
+			"it end there, short of the thread's start; their callers are cut (docs/attach.md: full stacks)\n",
+			i ? "" : "\n", base(cuts[i].object), cuts[i].stacks, cuts[i].of);
 }
 
 void text_stacks__print(FILE *out, const struct attach_report *r)
@@ -161,7 +207,7 @@ void text_stacks__print(FILE *out, const struct attach_report *r)
 	const struct attach_pair *rows[TEXT_STACKS_PAIRS];
 	struct run_stacks *rs = r->run ? r->run->stacks : NULL;
 	struct stack_cut cuts[STACK_CUTS_MAX];
-	size_t n, ncuts;
+	size_t n;
 
 	if (!rs)
 		return;
@@ -171,27 +217,14 @@ void text_stacks__print(FILE *out, const struct attach_report *r)
 		"first):\n", n, run_stacks__count(rs));
 	for (size_t i = 0; i < n; i++) {
 		const struct attach_pair *p = rows[i];
-		const struct stack_combo *freq, *cost;
-		uint64_t of = p->count - p->error;
+		char wakee[48];
 
-		fprintf(out, "\n  %s -> %.16s %" PRIu32 " via %s\n", p->waker, p->wakee_comm[0] ? p->wakee_comm : "?",
-			p->wakee_tid, p->mechanism);
-		if (!stack_combos__top(p->stacks, STACK_BY_COUNT, &freq, 1)) {
+		snprintf(wakee, sizeof(wakee), "%.16s %" PRIu32, p->wakee_comm[0] ? p->wakee_comm : "?", p->wakee_tid);
+		fprintf(out, "\n  %s -> %s via %s\n", p->waker, wakee, p->mechanism);
+		if (!p->stacks)
 			fprintf(out, "    no stacks: its wakeups came before its row was kept\n");
-			continue;
-		}
-		stack_combos__top(p->stacks, STACK_BY_COST, &cost, 1);
-		print_combo(out, rs, p, freq, cost == freq ? "the most frequent and costliest" : "the most frequent",
-			    of);
-		if (cost != freq)
-			print_combo(out, rs, p, cost, "the costliest", of);
-		if (p->stacks->n > 1 || p->stacks->other)
-			fprintf(out, "    %u combinations of stacks in all%s\n", p->stacks->n,
-				p->stacks->other ? ", and more past those kept (--folded has their time)" : "");
+		else
+			text_stacks__combos(out, rs, p->waker, wakee, p->stacks, p->count - p->error);
 	}
-	ncuts = stack_cuts__find(r, cuts, STACK_CUTS_MAX);
-	for (size_t i = 0; i < ncuts; i++)
-		fprintf(out, "%s  %s has no frame pointers, it seems: %" PRIu64 " of the %" PRIu64 " user stacks through "
-			"it end there, short of the thread's start; their callers are cut (docs/attach.md: full stacks)\n",
-			i ? "" : "\n", base(cuts[i].object), cuts[i].stacks, cuts[i].of);
+	text_stacks__cuts(out, cuts, stack_cuts__find(r, cuts, STACK_CUTS_MAX));
 }

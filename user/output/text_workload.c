@@ -4,6 +4,7 @@
 #include <string.h>
 #include "explain.h"
 #include "lean_adapt.h"
+#include "text_stacks.h"
 #include "text_workload.h"
 
 static double us(uint64_t ns)
@@ -233,6 +234,7 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 		text_workload__host(out, &r->steal, a->causes.cause_ns[CAUSE_HOST]);
 		text_workload__cost(out, &r->cost, r->merge.events, r->drops_total, r->samples_sent,
 				    r->trace_end_ns > r->trace_start_ns ? r->trace_end_ns - r->trace_start_ns : 0);
+		text_stacks__cost(out, r->stacks, r->stack_bytes);
 		fprintf(out, "  samples    %" PRIu64 " sent, %" PRIu64 " complete, %" PRIu64 " not in the phase table\n",
 			r->samples_sent, a->by_label[LABEL_COMPLETE], incomplete);
 		for (l = 0; l < NR_LABELS; l++) {
@@ -512,6 +514,25 @@ static void print_wait_cpu(FILE *out, const struct aggregate *a)
 		"  the CPU time each wakeup cost it; a blocking waiter spends next to none.\n");
 }
 
+/* print_stacks - --stacks: where the waker woke the wakee and where it slept, most often and most costly */
+static void print_stacks(FILE *out, const struct run_config *cfg, const struct run_result *r)
+{
+	struct stack_cut cuts[STACK_CUTS_MAX];
+	static struct stack_cuts all;
+	char waker[48], wakee[48];
+
+	if (!r->stacks || !r->stack_combos)
+		return;
+	fprintf(out, "\nStacks of the %s path's complete wakeups (%zu distinct stacks kept by the kernel; innermost frame "
+		"first):\n", cfg->workload->name, run_stacks__count(r->stacks));
+	snprintf(waker, sizeof(waker), "thread %" PRIu32, r->waker_tid);
+	snprintf(wakee, sizeof(wakee), "thread %" PRIu32, r->wakee_tid);
+	text_stacks__combos(out, r->stacks, waker, wakee, r->stack_combos, r->agg.by_label[LABEL_COMPLETE]);
+	all.n = 0;
+	stack_cuts__count(&all, r->stacks, r->stack_combos);
+	text_stacks__cuts(out, cuts, stack_cuts__top(&all, cuts, STACK_CUTS_MAX));
+}
+
 void text_workload__print_text(FILE *out, const struct run_config *cfg, const struct run_result *r)
 {
 	const struct aggregate *a = &r->agg;
@@ -564,6 +585,7 @@ void text_workload__print_text(FILE *out, const struct run_config *cfg, const st
 	}
 	text_workload__print_causes(out, &a->causes, a->by_label[LABEL_COMPLETE], r->merge.migrations, "the workload's");
 	print_outliers(out, r, a);
+	print_stacks(out, cfg, r);
 }
 
 /* the label that kept most samples out of the table, for the comparison */

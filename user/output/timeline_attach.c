@@ -333,10 +333,10 @@ static void identity_args(struct json_writer *w, const struct attach_result *r)
 		json_writer__put_str(w, "wait", buf);
 	}
 	json_writer__put_strn(w, "wakee_comm", r->wakee_comm, sizeof(r->wakee_comm));
-	if (r->stacked && r->stack_names) {
-		put_stack(w, r->stack_names, "waker_stack", r->stacks.waker_kernel, r->stacks.waker_user,
-			  (pid_t)r->stacks.waker_tgid);
-		put_stack(w, r->stack_names, "wakee_stack", r->stacks.wait_kernel, r->stacks.wait_user,
+	if (r->sr.stacked && r->stack_names) {
+		put_stack(w, r->stack_names, "waker_stack", r->sr.stacks.waker_kernel, r->sr.stacks.waker_user,
+			  (pid_t)r->sr.stacks.waker_tgid);
+		put_stack(w, r->stack_names, "wakee_stack", r->sr.stacks.wait_kernel, r->sr.stacks.wait_user,
 			  (pid_t)r->wakee_tgid);
 	}
 }

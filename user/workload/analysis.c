@@ -9,6 +9,10 @@ static void on_merged(const struct sample_result *r, void *ctx)
 	struct analysis *a = ctx;
 
 	aggregate__add(&a->res->agg, r);
+	/* --stacks: a complete wakeup's stacks, weighed by its waking to its switch-in */
+	if (r->stacked && a->res->stack_combos && r->label == LABEL_COMPLETE)
+		stack_combos__add(a->res->stack_combos, &r->stacks, r->stacks.wakee_tgid,
+				  r->mark_ns[MARK_SWITCH_IN] - r->mark_ns[MARK_WAKING]);
 	if (a->opts.on_sample)
 		a->opts.on_sample(r, a->opts.on_sample_ctx);
 }

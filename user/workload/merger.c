@@ -309,6 +309,27 @@ static void explain_lean(struct merger *m, uint64_t lo, uint64_t hi, struct samp
 }
 
 /*
+ * stacks_of - --stacks: the record in front of wakeup record @e (at @i in
+ * the window), with its header, holds its stacks (wp_lean_stacks)
+ */
+static void stacks_of(const struct merger *m, size_t i, const struct wp_event *e, struct sample_result *r)
+{
+	/* records of one time keep their order in the window, but others of that time may come between */
+	for (size_t back = 1; back <= 4 && back <= i; back++) {
+		const struct wp_event *s = event_window__at(m->events, i - back);
+
+		if (!s || s->ts_ns != e->ts_ns)
+			return;
+		if (s->type == WP_EV_LEAN && s->cpu == e->cpu &&
+		    (s->lean.flags & (WP_LEAN_NAMES | WP_LEAN_STACKS)) == (WP_LEAN_NAMES | WP_LEAN_STACKS)) {
+			r->stacked = true;
+			r->stacks = s->lean_stacks;
+			return;
+		}
+	}
+}
+
+/*
  * merge_lean - lean mode: the wakee's WP_EV_LEAN record whose wake falls in
  * the sample gives the six marks: waking, wakeup and switch-in, and the
  * notify's entry and the wait's end as spans from the waking and the
@@ -328,7 +349,7 @@ static void merge_lean(struct merger *m, const struct pending_sample *p, struct 
 
 	r->lean = true;
 	for (i = event_window__first_at(m->events, lo); (e = event_window__at(m->events, i)); i++) {
-		if (e->type != WP_EV_LEAN || (e->lean.flags & WP_LEAN_NAME) || e->lean.pid != wakee ||
+		if (e->type != WP_EV_LEAN || (e->lean.flags & (WP_LEAN_NAME | WP_LEAN_NAMES)) || e->lean.pid != wakee ||
 		    !(e->lean.flags & WP_LEAN_NEW) != !cfg->new_task)
 			continue;
 		l = &e->lean;
@@ -353,6 +374,7 @@ static void merge_lean(struct merger *m, const struct pending_sample *p, struct 
 	return;
 
 found:
+	stacks_of(m, i, e, r);
 	r->waking_cpu = l->waking_cpu;
 	r->wakeup_cpu = l->wakeup_cpu;
 	r->target_cpu = l->target_cpu;

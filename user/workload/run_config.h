@@ -27,6 +27,7 @@ struct run_config {
 	int wakee_cpu;
 	bool traced;			/* the BPF side ran: phases, not just totals */
 	bool lean;			/* ... lean: one record per wakeup (--explain slow) */
+	bool stacks;			/* ... lean, with each wakeup's stacks (--stacks) */
 	uint32_t ringbuf_bytes;		/* the BPF side's ring buffer */
 	/* ... as given (--ringbuf-kb): not grown to hold a workload run's records (session.c); never recorded */
 	bool ringbuf_fixed;

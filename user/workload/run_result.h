@@ -16,6 +16,8 @@
 #include "host_steal.h"
 #include "merger.h"
 #include "run_config.h"
+#include "run_stacks.h"
+#include "stack_combos.h"
 #include "trace_cost.h"
 #include "tsc_clock.h"
 #include "wakeprobe.h"
@@ -47,6 +49,10 @@ struct run_result {
 	struct host_steal steal;	/* the host's steal on the two CPUs over the run */
 	struct trace_cost cost;		/* what tracing cost: the programs' runs, wakeprobe's CPU */
 	struct collector_prog_totals progs;	/* ... program by program (live runs only: not recorded) */
+	/* --stacks: the stacks and the workload's mappings, and their combinations; session__release() */
+	struct run_stacks *stacks;
+	struct stack_combos *stack_combos;
+	uint64_t stack_bytes;		/* the kernel memory the stacks map held */
 };
 
 #endif /* WAKEPROBE_RUN_RESULT_H */

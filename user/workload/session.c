@@ -82,6 +82,9 @@ static bool records_can_wait(const struct run_config *cfg)
 	return cfg->samples * RING_WAITING_PER_SAMPLE <= ring_for_run(cfg);
 }
 
+/* --stacks: the distinct stacks the kernel keeps, at most (as attach mode's: 17 MiB) */
+#define SESSION_STACK_ENTRIES	16384
+
 struct session {
 	const struct run_config *cfg;
 	const struct session_opts *opts;
@@ -372,6 +375,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
 		.lean = s->cfg->lean,
+		.stack_entries = s->cfg->lean && s->cfg->stacks ? SESSION_STACK_ENTRIES : 0,
 		.lean_wait_end_signal = wl->wait_end == WAIT_END_SIGNAL_DELIVER,
 		.lean_flight_ns = analysis__lean_flight_ns(s->cfg, &s->opts->analysis),
 		.lean_flight_adaptive = analysis__lean_flight_adaptive(s->cfg->lean, s->opts->analysis.outliers,
@@ -449,6 +453,13 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		goto out;
 	holding = true;
 	res->trace_start_ns = collector__now_ns();
+	if (s.collector && cfg->lean && cfg->stacks &&
+	    (!(res->stacks = run_stacks__new("/proc/kallsyms")) ||
+	     !(res->stack_combos = calloc(1, sizeof(*res->stack_combos))))) {
+		snprintf(msg, len, "out of memory");
+		err = -ENOMEM;
+		goto out;
+	}
 	err = analysis__begin(&s.analysis, cfg, &o->analysis, res);
 	if (err) {
 		snprintf(msg, len, "out of memory");
@@ -477,6 +488,14 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		if (bench && bench->toggle_trace_ms && (s.collector || bench->toggle))
 			maybe_toggle(&s, bench, collector__now_ns());
 		state = sample_reader__state(&s.reader);
+		/*
+		 * running, so past its exec: its mappings, which name every stack
+		 * of it and of the processes it forks (mapped alike)
+		 */
+		if (res->stacks && state != WP_RING_STARTING && !run_stacks__count_processes(res->stacks)) {
+			run_stacks__process(res->stacks, s.runner.pid, NULL);
+			run_stacks__fallback(res->stacks, s.runner.pid);
+		}
 		if (runner__poll(&s.runner) || state == WP_RING_FAILED)
 			break;
 		if (o->timeout_ms && collector__now_ns() - started_ns >= o->timeout_ms * 1000000ull) {
@@ -523,6 +542,11 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	/* and the records that waited in the ring past its last advance */
 	if (s.collector && s.records_wait)
 		collector__drain(s.collector);
+	/* the stacks map goes with the BPF side: its stacks are copied first, to be named after */
+	if (res->stacks) {
+		run_stacks__take(res->stacks, s.collector);
+		res->stack_bytes = collector__stack_bytes(s.collector);
+	}
 
 	state = sample_reader__state(&s.reader);
 	res->samples_sent = hdr->head;
@@ -553,5 +577,17 @@ out:
 	journal__free(s.journal);
 	analysis__free(&s.analysis);
 	sample_reader__destroy(&s.reader);
+	if (err)
+		session__release(res);
 	return err;
+}
+
+void session__release(struct run_result *res)
+{
+	if (!res)
+		return;
+	run_stacks__free(res->stacks);
+	free(res->stack_combos);
+	res->stacks = NULL;
+	res->stack_combos = NULL;
 }

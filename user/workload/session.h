@@ -85,5 +85,7 @@ struct session_opts {
  */
 int session__run(const struct run_config *cfg, const struct session_opts *o, struct run_result *res,
 		 char *msg, size_t len);
+/* session__release - what session__run() left in @res for the report (its stacks); @res may be NULL */
+void session__release(struct run_result *res);
 
 #endif /* WAKEPROBE_SESSION_H */
