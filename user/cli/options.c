@@ -101,6 +101,12 @@ static const struct option_spec specs[] = {
 	  "or a throughput workload)", false },
 	{ "lean", OPT_LEAN, NULL, GROUP_RUN, true, MODE_ANY,
 	  "the same as --explain slow", false },
+	{ "stacks", OPT_STACKS, NULL, GROUP_RUN, true, MODE_ANY,
+	  "each wakeup's stacks, kernel and user: the waker's where\n"
+	  "it woke the wakee, the wakee's where it went to sleep;\n"
+	  "the busiest pairs (a workload: its path) show their most\n"
+	  "frequent and costliest, futex words are named (user\n"
+	  "stacks need frame pointers: docs/attach.md)", false },
 	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, MODE_WORKLOAD,
 	  "run the same workload without tracing: totals only", false },
 	{ "timeout", OPT_TIMEOUT, "S", GROUP_RUN, true, MODE_ANY,
@@ -129,12 +135,6 @@ static const struct option_spec specs[] = {
 	  "too, so a slow wakeup's softirq time is named: two BPF\n"
 	  "programs on every softirq of the machine (a loopback\n"
 	  "server runs a dozen a wakeup; --explain all has them)", false },
-	{ "stacks", OPT_STACKS, NULL, GROUP_ATTACH, true, MODE_ANY,
-	  "each wakeup's stacks, kernel and user: the waker's where\n"
-	  "it woke the wakee, the wakee's where it went to sleep;\n"
-	  "each busy pair shows its most frequent and its costliest,\n"
-	  "its futex words are named (user stacks need frame\n"
-	  "pointers: docs/attach.md)", false },
 	{ "order", OPT_ORDER, "count|cost", GROUP_ATTACH, false, MODE_ATTACH,
 	  "pairs and futex words with the most wakeups first (count,\n"
 	  "the default), or the most time (cost: wake-to-run, waited)", false },
@@ -259,6 +259,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --pid 1234 --explain all --duration 10   # every wakeup split by cause\n"
 		"  sudo wakeprobe --pid 1234 --syscall-phases --duration 10   # time the syscalls too\n"
 		"  sudo wakeprobe --pid 1234 --softirqs --duration 10   # name the softirqs that held a CPU\n"
+		"  sudo wakeprobe --pid 1234 --stacks --folded run.folded   # where in the code, as a flame graph\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
 		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n"
