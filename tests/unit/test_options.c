@@ -172,6 +172,29 @@ Test(options, syscall_phases_are_timed_only_when_asked_and_only_in_attach_mode)
 	cr_assert(opts.syscall_phases);
 }
 
+Test(options, stacks_ride_on_lean_records_of_a_live_run)
+{
+	cr_assert_eq(PARSE("--pid", "12", "--stacks"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.stacks && opts.lean);
+	cr_assert_eq(PARSE("--folded", "s.folded", "--", "sleep", "1"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.stacks, "--folded takes the stacks it folds");
+	cr_assert_str_eq(opts.folded_path, "s.folded");
+	cr_assert_eq(PARSE("--workload", "cond", "--stacks"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.stacks);
+	cr_assert_eq(PARSE("--pid", "12", "--stacks", "--explain", "all"), OPTIONS_BAD);
+	cr_assert_str_eq(err, "--stacks rides on --explain slow's records (the default): drop --explain all");
+	cr_assert_eq(PARSE("--pid", "12", "--stacks", "--syscall-phases"), OPTIONS_BAD);
+	cr_assert(strstr(err, "drop --syscall-phases"), "%s", err);
+	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--stacks", "--pid", "12"), OPTIONS_BAD);
+	cr_assert_str_eq(err, "a recording keeps no stacks: drop --stacks, or run without record");
+	cr_assert_eq(PARSE("report", "r.wpr", "--folded", "s.folded"), OPTIONS_BAD);
+	cr_assert_str_eq(err, "a recording keeps no stacks: --folded is for a live run");
+	cr_assert_eq(PARSE("--workload", "cond", "--stacks", "--perfetto", "t.json"), OPTIONS_BAD);
+	cr_assert(strstr(err, "which a workload's --perfetto does not take: drop --perfetto"), "%s", err);
+	cr_assert_eq(PARSE("--pid", "12", "--folded", "x", "--json", "x"), OPTIONS_BAD);
+	cr_assert(strstr(err, "--json and --folded both name 'x'"), "%s", err);
+}
+
 Test(options, lean_mode_goes_with_a_workload_and_its_outputs)
 {
 	cr_assert_eq(PARSE("--workload", "eventfd", "--lean", "--json", "r.json", "--csv", "r.csv"), OPTIONS_RUN,

@@ -691,7 +691,7 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			return OPTIONS_BAD;
 		}
 		if (o->stacks) {
-			snprintf(err, errlen, "a recording keeps no stacks: %s is for a live attach run",
+			snprintf(err, errlen, "a recording keeps no stacks: %s is for a live run",
 				 o->folded_path ? "--folded" : "--stacks");
 			return OPTIONS_BAD;
 		}
