@@ -98,7 +98,7 @@ SYSTEM_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYSTEM_TEST_SRCS))
 UNIT_TESTS := $(OBJ)/tests/unit-tests
 # cuts a kernel's BTF down to the unit tests' per-CPU fixtures (scripts/capture-percpu-btf.sh)
 BTF_SLICE := $(OBJ)/tests/btf-slice
-SYMBOL_FIXTURES := $(OBJ)/tests/symbol-fixture $(OBJ)/tests/symbol-fixture-stripped
+SYMBOL_FIXTURES := $(OBJ)/tests/symbol-fixture $(OBJ)/tests/symbol-fixture-stripped $(OBJ)/tests/symbol-fixture-nofp
 HANDOFF_STACKS := $(OBJ)/tests/handoff-stacks
 SYSTEM_TESTS := $(OBJ)/tests/system-tests
 SKEL := $(OBJ)/wakeprobe.skel.h
@@ -226,14 +226,19 @@ $(HANDOFF_STACKS): tests/tools/handoff_stacks.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) -g -O1 -fno-omit-frame-pointer -pthread $(abspath $<) -o $@
 
-# the symbolizer's unit tests name its functions: with debug information and frame pointers, and
-# a copy stripped of every symbol (tests/unit/test_symbolizer.c finds both next to itself)
+# the symbolizer's unit tests name its functions and data: with debug information and frame
+# pointers, a copy stripped of every symbol, and one built as release builds often are, optimized
+# without frame pointers or debug information but not stripped (tests/unit/test_symbolizer.c
+# finds them next to itself)
 $(OBJ)/tests/symbol-fixture: tests/tools/symbol_fixture.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) && $(CC) -g -O0 -fno-omit-frame-pointer $(abspath $<) -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(WARNINGS) -g -O0 -fno-omit-frame-pointer -pthread $(abspath $<) -o $@
 $(OBJ)/tests/symbol-fixture-stripped: $(OBJ)/tests/symbol-fixture
 	$(call msg,STRIP,$@)
 	$(Q)strip --strip-all $< -o $@
+$(OBJ)/tests/symbol-fixture-nofp: tests/tools/symbol_fixture.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(WARNINGS) -O2 -fomit-frame-pointer -g0 -pthread $(abspath $<) -o $@
 
 # Workloads are found next to the binary in a build tree, so tests and
 # `make run` use the freshly built ones.

@@ -3,8 +3,8 @@
  * test_symbolizer.c - code addresses of a live program named by function,
  * source line and object, before and after it exits, and the kernel's from
  * kallsyms text. The program is tests/tools/symbol_fixture.c, which the
- * build makes next to this binary, once with debug information and once
- * stripped of every symbol.
+ * build makes next to this binary: with debug information, stripped of
+ * every symbol, and optimized without frame pointers or debug information.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -22,11 +22,15 @@
 
 TestSuite(symbolizer, .timeout = 30);
 
-/* a fixture running, its two functions' addresses as it printed them */
+/* a fixture running, and what it said of itself: "NAME VALUE" lines up to "end" */
 struct running {
 	pid_t pid;
 	int in;			/* its standard input: closing it ends it */
-	uint64_t release, wait;
+	int n;
+	struct {
+		char name[64];
+		uint64_t value;
+	} said[16];
 };
 
 /* fixture_path - the fixture @name built next to this test binary */
@@ -43,7 +47,7 @@ static void fixture_path(const char *name, char path[PATH_MAX])
 
 static void start(const char *name, struct running *r)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], line[128];
 	int in[2], out[2];
 	FILE *f;
 
@@ -66,8 +70,26 @@ static void start(const char *name, struct running *r)
 	r->in = in[1];
 	f = fdopen(out[0], "r");
 	cr_assert_not_null(f);
-	cr_assert_eq(fscanf(f, "%" SCNx64 " %" SCNx64, &r->release, &r->wait), 2, "the fixture printed no addresses");
+	r->n = 0;
+	while (fgets(line, sizeof(line), f) && strcmp(line, "end\n")) {
+		char value[32];
+
+		cr_assert_lt(r->n, (int)(sizeof(r->said) / sizeof(r->said[0])), "the fixture says too much");
+		cr_assert_eq(sscanf(line, "%63s %31s", r->said[r->n].name, value), 2, "the fixture said '%s'", line);
+		r->said[r->n++].value = strtoull(value, NULL, 0);
+	}
+	cr_assert_gt(r->n, 0, "the fixture said nothing");
 	fclose(f);
+}
+
+/* said - the value the fixture printed for @name: an address in hex, a number in decimal */
+static uint64_t said(const struct running *r, const char *name)
+{
+	for (int i = 0; i < r->n; i++)
+		if (!strcmp(r->said[i].name, name))
+			return r->said[i].value;
+	cr_assert_fail("the fixture did not say its %s", name);
+	return 0;
 }
 
 static void stop(struct running *r)
@@ -113,24 +135,27 @@ Test(symbolizer, a_live_programs_functions_are_named_with_their_source_lines_and
 	char path[PATH_MAX];
 	struct running r;
 	struct symbol a, b, again;
+	uint64_t release, wait;
 
 	cr_assert_not_null(s);
 	fixture_path("symbol-fixture", path);
 	start("symbol-fixture", &r);
+	release = said(&r, "producer_release");
+	wait = said(&r, "consumer_wait");
 	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
-	cr_assert(symbolizer__user(s, r.pid, r.release, &a));
-	cr_assert(symbolizer__user(s, r.pid, r.wait + 4, &b));
+	cr_assert(symbolizer__user(s, r.pid, release, &a));
+	cr_assert(symbolizer__user(s, r.pid, wait + 4, &b));
 	assert_named(&a, "producer_release", path);
 	cr_assert_str_eq(b.function, "consumer_wait");
 	cr_assert_eq(b.function_offset, 4);
-	cr_assert_eq(b.object_offset - a.object_offset, r.wait + 4 - r.release, "the offsets in the file");
+	cr_assert_eq(b.object_offset - a.object_offset, wait + 4 - release, "the offsets in the file");
 	stop(&r);
 	/* gone: its snapshot names it all the same */
-	cr_assert(symbolizer__user(s, r.pid, r.release, &again));
+	cr_assert(symbolizer__user(s, r.pid, release, &again));
 	cr_assert_eq(memcmp(&a, &again, sizeof(a)), 0);
 	/* an address nothing was mapped at, or a process never seen: not named */
 	cr_assert_not(symbolizer__user(s, r.pid, 16, &again));
-	cr_assert_not(symbolizer__user(s, r.pid + 1000000, r.release, &again));
+	cr_assert_not(symbolizer__user(s, r.pid + 1000000, release, &again));
 	symbolizer__free(s);
 }
 
@@ -147,8 +172,8 @@ Test(symbolizer, a_stripped_programs_addresses_are_its_object_and_offset)
 	start("symbol-fixture-stripped", &stripped);
 	cr_assert_eq(symbolizer__snapshot(s, full.pid), 0);
 	cr_assert_eq(symbolizer__snapshot(s, stripped.pid), 0);
-	cr_assert(symbolizer__user(s, full.pid, full.release, &named));
-	cr_assert(symbolizer__user(s, stripped.pid, stripped.release, &bare));
+	cr_assert(symbolizer__user(s, full.pid, said(&full, "producer_release"), &named));
+	cr_assert(symbolizer__user(s, stripped.pid, said(&stripped, "producer_release"), &bare));
 	stop(&full);
 	stop(&stripped);
 	cr_assert_str_eq(bare.function, "");
@@ -156,6 +181,42 @@ Test(symbolizer, a_stripped_programs_addresses_are_its_object_and_offset)
 	cr_assert_eq(bare.line, 0);
 	cr_assert_str_eq(bare.object, path);
 	cr_assert_eq(bare.object_offset, named.object_offset);
+	symbolizer__free(s);
+}
+
+/*
+ * optimized, without frame pointers or debug information: its functions
+ * are named by their symbols alone, where the build with debug
+ * information names their lines too
+ */
+Test(symbolizer, functions_without_debug_information_are_named_by_symbol_without_a_line)
+{
+	struct symbolizer *s = symbolizer__new();
+	char path[PATH_MAX], full_path[PATH_MAX];
+	struct running bare, full;
+	struct symbol release, wait, with_lines;
+
+	fixture_path("symbol-fixture-nofp", path);
+	fixture_path("symbol-fixture", full_path);
+	start("symbol-fixture-nofp", &bare);
+	start("symbol-fixture", &full);
+	cr_assert_eq(symbolizer__snapshot(s, bare.pid), 0);
+	cr_assert_eq(symbolizer__snapshot(s, full.pid), 0);
+	stop(&bare);
+	stop(&full);
+	cr_assert(symbolizer__user(s, bare.pid, said(&bare, "producer_release"), &release));
+	cr_assert(symbolizer__user(s, bare.pid, said(&bare, "consumer_wait") + 1, &wait));
+	cr_assert_str_eq(release.function, "producer_release");
+	cr_assert_eq(release.function_offset, 0);
+	cr_assert_str_eq(release.object, path);
+	cr_assert_str_eq(wait.function, "consumer_wait");
+	cr_assert_eq(wait.function_offset, 1);
+	cr_assert_str_eq(release.file, "");
+	cr_assert_eq(release.line, 0);
+	cr_assert_str_eq(wait.file, "");
+	cr_assert_eq(wait.line, 0);
+	cr_assert(symbolizer__user(s, full.pid, said(&full, "consumer_wait"), &with_lines));
+	assert_named(&with_lines, "consumer_wait", full_path);
 	symbolizer__free(s);
 }
 
