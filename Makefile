@@ -24,6 +24,7 @@ OUTPUT ?= $(if $(SANITIZE),build-san,build)
 OBJ := $(abspath $(OUTPUT))
 
 CC ?= gcc
+CXX ?= g++
 CLANG ?= clang
 BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
 PREFIX ?= /usr/local
@@ -87,8 +88,9 @@ UNIT_TEST_SRCS := $(wildcard tests/unit/test_*.c) tests/readback.c
 SYSTEM_TEST_SRCS := $(wildcard tests/system/test_*.c) tests/system/helpers.c tests/readback.c
 
 CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
-# what wakeprobe's modules link with: libdw names the stacks' code (live/symbolizer.c)
-CORE_LIBS := -lbpf -ldw -lelf -lz -lm
+# what wakeprobe's modules link with: libdw names the stacks' code, libiberty (static) demangles
+# its C++ and Rust names (live/symbolizer.c)
+CORE_LIBS := -lbpf -ldw -lelf -liberty -lz -lm
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(LIB_SRCS))
 WORKLOAD_BINS := $(patsubst %,$(OBJ)/workloads/%,$(WORKLOADS))
 THROUGHPUT_BINS := $(patsubst %,$(OBJ)/workloads/%,$(THROUGHPUT_WORKLOADS))
@@ -98,7 +100,8 @@ SYSTEM_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYSTEM_TEST_SRCS))
 UNIT_TESTS := $(OBJ)/tests/unit-tests
 # cuts a kernel's BTF down to the unit tests' per-CPU fixtures (scripts/capture-percpu-btf.sh)
 BTF_SLICE := $(OBJ)/tests/btf-slice
-SYMBOL_FIXTURES := $(OBJ)/tests/symbol-fixture $(OBJ)/tests/symbol-fixture-stripped $(OBJ)/tests/symbol-fixture-nofp
+SYMBOL_FIXTURES := $(OBJ)/tests/symbol-fixture $(OBJ)/tests/symbol-fixture-stripped $(OBJ)/tests/symbol-fixture-nofp \
+	$(OBJ)/tests/symbol-fixture-cxx
 HANDOFF_STACKS := $(OBJ)/tests/handoff-stacks
 SYSTEM_TESTS := $(OBJ)/tests/system-tests
 SKEL := $(OBJ)/wakeprobe.skel.h
@@ -239,6 +242,10 @@ $(OBJ)/tests/symbol-fixture-stripped: $(OBJ)/tests/symbol-fixture
 $(OBJ)/tests/symbol-fixture-nofp: tests/tools/symbol_fixture.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(WARNINGS) -O2 -fomit-frame-pointer -g0 -pthread $(abspath $<) -o $@
+# and a C++ one, whose names are mangled
+$(OBJ)/tests/symbol-fixture-cxx: tests/tools/symbol_fixture_cxx.cc | $(DEPS_STAMP)
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(@D) && $(CXX) $(WARNINGS) -g -O0 -fno-omit-frame-pointer -pthread $(abspath $<) -o $@
 
 # Workloads are found next to the binary in a build tree, so tests and
 # `make run` use the freshly built ones.

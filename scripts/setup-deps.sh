@@ -6,9 +6,10 @@
 # with apt-get, which needs root; without root it names what to install.
 set -euo pipefail
 
+# libiberty-dev demangles C++ and Rust names; g++ builds the unit tests' C++ fixture
 packages=(
-	clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libcriterion-dev
-	pkg-config make gcc libc6-dev
+	clang llvm libbpf-dev bpftool libelf-dev libdw-dev libiberty-dev zlib1g-dev libcriterion-dev
+	pkg-config make gcc g++ libc6-dev
 )
 # extra groups, asked for by name: "test" for the test runner's helpers, "fuzz" for libFuzzer,
 # "bench" for the programs the benchmark traces and the tools it holds wakeprobe against,

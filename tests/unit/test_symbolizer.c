@@ -4,10 +4,13 @@
  * source line and object, before and after it exits, and the kernel's from
  * kallsyms text. The program is tests/tools/symbol_fixture.c, which the
  * build makes next to this binary: with debug information, stripped of
- * every symbol, and optimized without frame pointers or debug information.
+ * every symbol, and optimized without frame pointers or debug information;
+ * and tests/tools/symbol_fixture_cxx.cc, whose names are mangled. Rust's
+ * manglings are held to known names, with no Rust compiler needed.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -220,6 +223,75 @@ Test(symbolizer, functions_without_debug_information_are_named_by_symbol_without
 	symbolizer__free(s);
 }
 
+/* C++: a function template in a namespace, named as its source spells it, without its parameter types */
+Test(symbolizer, a_cxx_programs_functions_are_named_demangled)
+{
+	struct symbolizer *s = symbolizer__new();
+	struct running r;
+	struct symbol hand_off;
+
+	start("symbol-fixture-cxx", &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "hand_off"), &hand_off));
+	cr_assert_str_eq(hand_off.function, "wakeprobe_fixture::hand_off<int>");
+	cr_assert_eq(hand_off.function_offset, 0);
+	cr_assert(strstr(hand_off.file, "symbol_fixture_cxx.cc"), "source file '%s'", hand_off.file);
+	symbolizer__free(s);
+}
+
+/* arrays, not pointers: Criterion copies parameters into each test's process */
+struct mangled_case {
+	char name[96];
+	char readable[64];
+	bool demangled;
+};
+
+static struct mangled_case mangled_cases[] = {
+	/* Rust's legacy mangling: the C++ shape, its hash dropped, its escapes read */
+	{ "_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write", true },
+	{ "_ZN3std6thread5local17LocalKey$LT$T$GT$4with17h1234567890abcdefE", "std::thread::local::LocalKey<T>::with",
+	  true },
+	/* Rust's v0 mangling */
+	{ "_RNvNtCs1234_7mycrate4sync4wait", "mycrate::sync::wait", true },
+	{ "_RNvXs_NtCsd6s0qx1Cyro_6kernel4syncNtB4_4LockNtNtNtCs8cdXKBwcDyn_4core3ops4drop4Drop4drop",
+	  "<kernel::sync::Lock as core::ops::drop::Drop>::drop", true },
+	/* C++, without the parameter types */
+	{ "_ZN2ns5queueIiE4pushERKi", "ns::queue<int>::push", true },
+	{ "_ZN17wakeprobe_fixture3boxE", "wakeprobe_fixture::box", true },
+	/* C, and what only looks mangled: as they are */
+	{ "futex_wait_queue", "futex_wait_queue", false },
+	{ "_Zfoo", "_Zfoo", false },
+	{ "_Rfoo", "_Rfoo", false },
+	{ "i", "i", false },
+};
+
+ParameterizedTestParameters(symbolizer, cxx_and_rust_names_are_demangled_and_others_kept)
+{
+	return cr_make_param_array(struct mangled_case, mangled_cases, sizeof(mangled_cases) / sizeof(mangled_cases[0]));
+}
+
+ParameterizedTest(struct mangled_case *c, symbolizer, cxx_and_rust_names_are_demangled_and_others_kept)
+{
+	char out[160];
+
+	cr_assert_eq(symbolizer__demangle(c->name, out, sizeof(out)), c->demangled, "%s", c->name);
+	cr_assert_str_eq(out, c->readable);
+}
+
+/* a name longer than the room for it is cut short, not overrun */
+Test(symbolizer, a_demangled_name_is_cut_to_its_buffer)
+{
+	char out[12] = "";
+
+	memset(out, 'x', sizeof(out));
+	cr_assert(symbolizer__demangle("_ZN4core3fmt5write17h0123456789abcdefE", out, 10));
+	cr_assert_str_eq(out, "core::fmt");
+	cr_assert_eq(out[10], 'x');
+	cr_assert_not(symbolizer__demangle("futex_wait_queue", out, 6));
+	cr_assert_str_eq(out, "futex");
+}
+
 /* maps text: file mappings kept, anonymous ones and the kernel's pseudo-files not */
 Test(symbolizer, only_file_mappings_of_a_maps_text_are_kept)
 {
@@ -248,7 +320,10 @@ Test(symbolizer, only_file_mappings_of_a_maps_text_are_kept)
 	symbolizer__free(s);
 }
 
-/* kallsyms: the text symbol at or below an address, its module named; what a reader without privileges sees is nothing */
+/*
+ * kallsyms: the text symbol at or below an address, its module named, its
+ * Rust demangled; what a reader without privileges sees is nothing
+ */
 Test(symbolizer, kernel_addresses_are_named_from_kallsyms_text)
 {
 	static const char kallsyms[] =
@@ -257,12 +332,13 @@ Test(symbolizer, kernel_addresses_are_named_from_kallsyms_text)
 		"ffffffff81a00000 D some_data\n"
 		"ffffffff81002000 T try_to_wake_up\n"
 		"ffffffffc0100000 t virtnet_poll\t[virtio_net]\n"
+		"ffffffffc0200000 t _RNvMNtCs1234_5rnull6moduleNtB2_6Device4open\t[rnull]\n"
 		"0000000000000000 T hidden_from_users\n";
 	struct symbolizer *s = symbolizer__new();
 	FILE *f = fmemopen((void *)kallsyms, sizeof(kallsyms) - 1, "r");
 	struct symbol sym;
 
-	cr_assert_eq(symbolizer__kernel_from(s, f), 4);
+	cr_assert_eq(symbolizer__kernel_from(s, f), 5);
 	fclose(f);
 	cr_assert(symbolizer__kernel(s, 0xffffffff81002010, &sym));
 	cr_assert_str_eq(sym.function, "try_to_wake_up");
@@ -271,6 +347,10 @@ Test(symbolizer, kernel_addresses_are_named_from_kallsyms_text)
 	cr_assert(symbolizer__kernel(s, 0xffffffffc0100042, &sym));
 	cr_assert_str_eq(sym.function, "virtnet_poll");
 	cr_assert_str_eq(sym.object, "[virtio_net]");
+	/* the kernel's Rust, by its v0 names */
+	cr_assert(symbolizer__kernel(s, 0xffffffffc0200008, &sym));
+	cr_assert_str_eq(sym.function, "<rnull::module::Device>::open");
+	cr_assert_str_eq(sym.object, "[rnull]");
 	cr_assert(symbolizer__kernel(s, 0xffffffff81a00010, &sym));
 	cr_assert_str_eq(sym.function, "try_to_wake_up", "data symbols are no code: the text before it");
 	cr_assert_not(symbolizer__kernel(s, 0xffffffff80000000, &sym));

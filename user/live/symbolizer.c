@@ -7,6 +7,7 @@
 #include <string.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <libiberty/demangle.h>
 #include "symbolizer.h"
 
 /* one file mapping of a process, as its maps file gave it */
@@ -215,7 +216,7 @@ bool symbolizer__user(struct symbolizer *s, pid_t pid, uint64_t addr, struct sym
 		return true;
 	name = dwfl_module_addrinfo(o->mod, at, &off, &sym, NULL, NULL, NULL);
 	if (name) {
-		snprintf(out->function, sizeof(out->function), "%s", name);
+		symbolizer__demangle(name, out->function, sizeof(out->function));
 		out->function_offset = off;
 	}
 	line = dwfl_module_getsrc(o->mod, at);
@@ -288,11 +289,55 @@ bool symbolizer__kernel(const struct symbolizer *s, uint64_t addr, struct symbol
 	if (!lo)
 		return false;
 	k = &s->ksyms[lo - 1];
-	snprintf(out->function, sizeof(out->function), "%s", k->name);
+	/* the kernel's Rust code is in kallsyms by its v0 names */
+	symbolizer__demangle(k->name, out->function, sizeof(out->function));
 	out->function_offset = addr - k->addr;
 	if (k->module[0])
 		snprintf(out->object, sizeof(out->object), "[%s]", k->module);
 	else
 		snprintf(out->object, sizeof(out->object), "[kernel]");
 	return true;
+}
+
+/* text - a demangled name as libiberty hands it over, piece by piece, into a buffer of ours */
+struct text {
+	char *buf;
+	size_t size, len;
+};
+
+static void text_append(const char *piece, size_t n, void *opaque)
+{
+	struct text *t = opaque;
+
+	if (n > t->size - 1 - t->len)
+		n = t->size - 1 - t->len;
+	memcpy(t->buf + t->len, piece, n);
+	t->len += n;
+	t->buf[t->len] = '\0';
+}
+
+/*
+ * libiberty's demanglers rather than __cxa_demangle: they are binutils'
+ * and gdb's, and besides C++ they read both of Rust's manglings, which
+ * libstdc++'s reads only as far as the legacy one's C++ shape (keeping
+ * the hash). Their callback forms write straight into the caller's
+ * buffer, with no string to allocate and free for every name.
+ */
+bool symbolizer__demangle(const char *name, char *out, size_t size)
+{
+	struct text t = { out, size, 0 };
+
+	if (!size)
+		return false;
+	out[0] = '\0';
+	/* Rust first: its legacy names are well-formed C++ names too, which would keep the hash */
+	if (rust_demangle_callback(name, DMGL_NO_OPTS, text_append, &t))
+		return true;
+	t.len = 0;
+	out[0] = '\0';
+	/* no DMGL_PARAMS: the function, not its parameter types; a stack names the line besides */
+	if (cplus_demangle_v3_callback(name, DMGL_NO_OPTS, text_append, &t))
+		return true;
+	snprintf(out, size, "%s", name);
+	return false;
 }

@@ -10,7 +10,8 @@
  * stacks of a run are named once it is over, off the traced path. The
  * objects are read with elfutils' libdwfl (perf's choice, Debian's
  * libdw): symbol tables, DWARF line tables, and debug files found the
- * standard ways (.gnu_debuglink, /usr/lib/debug/.build-id).
+ * standard ways (.gnu_debuglink, /usr/lib/debug/.build-id). C++ and Rust
+ * names are demangled (symbolizer__demangle()).
  */
 #ifndef WAKEPROBE_SYMBOLIZER_H
 #define WAKEPROBE_SYMBOLIZER_H
@@ -62,5 +63,15 @@ int symbolizer__kernel_from(struct symbolizer *s, FILE *kallsyms);
 
 /* symbolizer__kernel - name kernel text address @addr into @out: false before any symbol */
 bool symbolizer__kernel(const struct symbolizer *s, uint64_t addr, struct symbol *out);
+
+/*
+ * symbolizer__demangle - @name as its source spells it, into @out of
+ * @size bytes (cut short when longer): a C++ name (the Itanium ABI's
+ * _Z...) or a Rust one (legacy _ZN...17h<hash>E, or v0 _R...) demangled
+ * to its path and template arguments, without the parameter types or
+ * Rust's hash, as perf shows them; any other name as it is. True when
+ * @name was demangled.
+ */
+bool symbolizer__demangle(const char *name, char *out, size_t size);
 
 #endif /* WAKEPROBE_SYMBOLIZER_H */
