@@ -2,7 +2,8 @@
 /*
  * test_symbolizer.c - code addresses of a live program named by function,
  * source line and object, before and after it exits, and the kernel's from
- * kallsyms text. The program is tests/tools/symbol_fixture.c, which the
+ * kallsyms text; its data addresses by global and member, heap, thread's
+ * stack or anonymous memory. The program is tests/tools/symbol_fixture.c, which the
  * build makes next to this binary: with debug information, stripped of
  * every symbol, and optimized without frame pointers or debug information;
  * and tests/tools/symbol_fixture_cxx.cc, whose names are mangled. Rust's
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "symbolizer.h"
 
@@ -240,6 +242,24 @@ Test(symbolizer, a_cxx_programs_functions_are_named_demangled)
 	symbolizer__free(s);
 }
 
+/*
+ * C++ data: the global's name demangled, and down through std::mutex's
+ * base class to its member, the pthread_mutex_t union, where it stops
+ */
+Test(symbolizer, a_cxx_programs_globals_are_named_demangled_down_through_base_classes)
+{
+	struct symbolizer *s = symbolizer__new();
+	struct running r;
+	struct data_name lock;
+
+	start("symbol-fixture-cxx", &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	cr_assert(symbolizer__data(s, r.pid, said(&r, "box.lock"), &lock));
+	cr_assert_str_eq(lock.what, "wakeprobe_fixture::box.lock._M_mutex");
+	symbolizer__free(s);
+}
+
 /* arrays, not pointers: Criterion copies parameters into each test's process */
 struct mangled_case {
 	char name[96];
@@ -292,8 +312,169 @@ Test(symbolizer, a_demangled_name_is_cut_to_its_buffer)
 	cr_assert_str_eq(out, "futex");
 }
 
-/* maps text: file mappings kept, anonymous ones and the kernel's pseudo-files not */
-Test(symbolizer, only_file_mappings_of_a_maps_text_are_kept)
+/* data_at - name @addr of @pid as data, asserting something was mapped there */
+static struct data_name data_at(struct symbolizer *s, pid_t pid, uint64_t addr)
+{
+	struct data_name d;
+
+	cr_assert(symbolizer__data(s, pid, addr, &d), "nothing at 0x%" PRIx64, addr);
+	return d;
+}
+
+/* file_size - the size of the file at @path, which .bss reaches past */
+static uint64_t file_size(const char *path)
+{
+	struct stat st;
+
+	cr_assert_eq(stat(path, &st), 0, "%s", path);
+	return (uint64_t)st.st_size;
+}
+
+/*
+ * with DWARF, a global is named down to the member an address is in:
+ * through structures and arrays, not into a union (pthread_mutex_t is
+ * glibc's), whether in .bss in the file's last page or past it, in the
+ * anonymous mapping after the file's; and still once the program is gone
+ */
+Test(symbolizer, a_live_programs_globals_are_named_down_to_their_members)
+{
+	struct symbolizer *s = symbolizer__new();
+	char path[PATH_MAX];
+	struct running r;
+	struct data_name queue, lock, inside, tail, slot, again;
+	uint64_t lock_addr;
+
+	fixture_path("symbol-fixture", path);
+	start("symbol-fixture", &r);
+	lock_addr = said(&r, "handoff_queue.lock");
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	queue = data_at(s, r.pid, said(&r, "handoff_queue"));
+	lock = data_at(s, r.pid, lock_addr);
+	inside = data_at(s, r.pid, lock_addr + 4);
+	tail = data_at(s, r.pid, said(&r, "bulk_queue.tail"));
+	slot = data_at(s, r.pid, said(&r, "bulk_queue.tail") - 0x100);
+	cr_assert_str_eq(queue.what, "handoff_queue.waiters");
+	cr_assert_str_eq(lock.what, "handoff_queue.lock");
+	cr_assert_str_eq(inside.what, "handoff_queue.lock+0x4", "no member of a union is named");
+	cr_assert_str_eq(tail.what, "bulk_queue.tail");
+	cr_assert_str_eq(slot.what, "bulk_queue.slots[65280]");
+	cr_assert_str_eq(lock.object, path);
+	cr_assert_eq(lock.object_offset - queue.object_offset, lock_addr - said(&r, "handoff_queue"));
+	cr_assert_str_eq(tail.object, path);
+	cr_assert_gt(tail.object_offset, file_size(path), "bulk_queue.tail is past the file, in the anonymous .bss");
+	cr_assert_eq(tail.object_offset - lock.object_offset, said(&r, "bulk_queue.tail") - lock_addr);
+	again = data_at(s, r.pid, lock_addr);
+	cr_assert_eq(memcmp(&again, &lock, sizeof(lock)), 0);
+	symbolizer__free(s);
+}
+
+/*
+ * without DWARF a global is its symbol and the offset into it; stripped,
+ * only its object and the offset in the file, the same as with symbols
+ */
+Test(symbolizer, globals_without_debug_information_are_a_symbol_and_offset_and_stripped_an_object_offset)
+{
+	struct symbolizer *s = symbolizer__new();
+	char nofp_path[PATH_MAX], stripped_path[PATH_MAX];
+	struct running nofp, full, stripped;
+	struct data_name lock, tail, bare_lock, bare_tail, named_lock, named_tail;
+
+	fixture_path("symbol-fixture-nofp", nofp_path);
+	fixture_path("symbol-fixture-stripped", stripped_path);
+	start("symbol-fixture-nofp", &nofp);
+	start("symbol-fixture", &full);
+	start("symbol-fixture-stripped", &stripped);
+	cr_assert_eq(symbolizer__snapshot(s, nofp.pid), 0);
+	cr_assert_eq(symbolizer__snapshot(s, full.pid), 0);
+	cr_assert_eq(symbolizer__snapshot(s, stripped.pid), 0);
+	stop(&nofp);
+	stop(&full);
+	stop(&stripped);
+	lock = data_at(s, nofp.pid, said(&nofp, "handoff_queue.lock"));
+	tail = data_at(s, nofp.pid, said(&nofp, "bulk_queue.tail"));
+	cr_assert_str_eq(lock.what, "handoff_queue+0x8");
+	cr_assert_str_eq(tail.what, "bulk_queue+0x10000");
+	cr_assert_str_eq(lock.object, nofp_path);
+	cr_assert_str_eq(tail.object, nofp_path);
+	named_lock = data_at(s, full.pid, said(&full, "handoff_queue.lock"));
+	named_tail = data_at(s, full.pid, said(&full, "bulk_queue.tail"));
+	bare_lock = data_at(s, stripped.pid, said(&stripped, "handoff_queue.lock"));
+	bare_tail = data_at(s, stripped.pid, said(&stripped, "bulk_queue.tail"));
+	cr_assert_str_eq(bare_lock.what, "");
+	cr_assert_str_eq(bare_tail.what, "");
+	cr_assert_str_eq(bare_lock.object, stripped_path);
+	cr_assert_str_eq(bare_tail.object, stripped_path, "its .bss past the file is still the object's");
+	cr_assert_eq(bare_lock.object_offset, named_lock.object_offset);
+	cr_assert_eq(bare_tail.object_offset, named_tail.object_offset);
+	symbolizer__free(s);
+}
+
+/* outside objects: the heap, and the main thread's stack, which the kernel names */
+Test(symbolizer, a_live_programs_heap_and_main_stack_are_named)
+{
+	struct symbolizer *s = symbolizer__new();
+	struct running r;
+	struct data_name heap, stack;
+	char expected[64];
+
+	start("symbol-fixture", &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	heap = data_at(s, r.pid, said(&r, "heap"));
+	stack = data_at(s, r.pid, said(&r, "main_stack"));
+	cr_assert_str_eq(heap.what, "heap");
+	cr_assert_str_eq(heap.object, "");
+	cr_assert_eq(heap.object_offset, 0);
+	snprintf(expected, sizeof(expected), "stack of thread %d", (int)r.pid);
+	cr_assert_str_eq(stack.what, expected);
+	cr_assert_str_eq(stack.object, "");
+	symbolizer__free(s);
+}
+
+/*
+ * maps text: what is not a file is named by what it holds; an anonymous
+ * mapping right after an object is its .bss only as far as the object says
+ * (one that cannot be read says nothing)
+ */
+Test(symbolizer, a_maps_texts_other_mappings_are_named_by_what_they_hold)
+{
+	static const char maps[] =
+		"55d0a0000000-55d0a0001000 r--p 00000000 fe:01 123 /nonexistent/prog\n"
+		"55d0a0001000-55d0a0003000 rw-p 00001000 fe:01 123 /nonexistent/prog\n"
+		"55d0a0003000-55d0a0005000 rw-p 00000000 00:00 0 \n"
+		"55d0a1000000-55d0a1021000 rw-p 00000000 00:00 0                          [heap]\n"
+		"7f0000000000-7f0000001000 ---p 00000000 00:00 0 \n"
+		"7f0000001000-7f0000801000 rw-p 00000000 00:00 0 \n"
+		"7f0000801000-7f0000802000 rw-p 00000000 00:00 0                          [anon:ring]\n"
+		"7ffd00000000-7ffd00002000 r--p 00000000 00:00 0                          [vvar]\n"
+		"7ffe00000000-7ffe00021000 rw-p 00000000 00:00 0                          [stack]\n";
+	struct symbolizer *s = symbolizer__new();
+	FILE *f = fmemopen((void *)maps, sizeof(maps) - 1, "r");
+	struct data_name d;
+
+	cr_assert_eq(symbolizer__snapshot_from(s, 42, f), 0);
+	fclose(f);
+	d = data_at(s, 42, 0x55d0a0001010);
+	cr_assert_str_eq(d.what, "");
+	cr_assert_str_eq(d.object, "/nonexistent/prog");
+	cr_assert_eq(d.object_offset, 0x1010);
+	cr_assert_str_eq(data_at(s, 42, 0x55d0a0003010).what, "anonymous memory");
+	cr_assert_str_eq(data_at(s, 42, 0x55d0a0003010).object, "");
+	cr_assert_str_eq(data_at(s, 42, 0x55d0a1000010).what, "heap");
+	cr_assert_str_eq(data_at(s, 42, 0x7f0000400000).what, "anonymous memory");
+	cr_assert_str_eq(data_at(s, 42, 0x7f0000801010).what, "anonymous memory");
+	cr_assert_str_eq(data_at(s, 42, 0x7ffd00000010).what, "[vvar]");
+	cr_assert_str_eq(data_at(s, 42, 0x7ffe00020000).what, "stack of thread 42");
+	cr_assert_not(symbolizer__data(s, 42, 0x10, &d));
+	cr_assert_str_eq(d.what, "");
+	cr_assert_not(symbolizer__data(s, 43, 0x55d0a1000010, &d), "no snapshot of 43");
+
+	symbolizer__free(s);
+}
+
+/* maps text: code is named in file mappings alone, not in anonymous ones or the kernel's pseudo-files */
+Test(symbolizer, only_file_mappings_of_a_maps_text_name_code)
 {
 	static const char maps[] =
 		"55d0a0000000-55d0a0001000 r--p 00000000 fe:01 123 /usr/bin/prog\n"

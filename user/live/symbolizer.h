@@ -3,7 +3,9 @@
  * symbolizer.h - a code address of a process, or of the kernel, as a
  * person reads it: the function and the offset into it, the source file
  * and line where the object has debug information, else the object and
- * the offset into it.
+ * the offset into it. A data address of a process (a futex word) as the
+ * global variable and the member of it that it is, or as the heap, a
+ * thread's stack or anonymous memory.
  *
  * A process's mappings are taken while it lives (symbolizer__snapshot())
  * and kept, so that its addresses can be named after it has exited: the
@@ -33,13 +35,31 @@ struct symbol {
 	uint64_t object_offset;	/* the address's offset in the object's file */
 };
 
+/*
+ * what a data address of a process is. In an object, the global it lies
+ * in and, where the object has DWARF, the member at that offset, down
+ * through structures and arrays but not into unions, whose members
+ * overlap: glibc's pthread_mutex_t, pthread_cond_t and sem_t are unions,
+ * so a mutex is named as the member that is one ("my_queue.lock"), not by
+ * glibc's insides of it.
+ */
+struct data_name {
+	char what[200];		/* "my_queue.lock", "my_queue.lock+0x4" inside the union; "my_queue+0x8"
+				   without DWARF; "" where no symbol covers it (a stripped object). Outside
+				   objects: "heap", "stack of thread TID", "anonymous memory", or the
+				   kernel's name ("[vvar]"); "" when nothing was mapped there */
+	char object[160];	/* the object whose data it is, "" when not in an object's mapping */
+	uint64_t object_offset;	/* its offset in that object's file (as symbol.object_offset), past the
+				   file's end for .bss beyond the file's last page */
+};
+
 struct symbolizer *symbolizer__new(void);
 void symbolizer__free(struct symbolizer *s);
 
 /*
- * symbolizer__snapshot - keep @pid's mappings of files as its
- * /proc/PID/maps says them now; again for a pid replaces them (an exec).
- * 0, or a negative errno (the process is gone, or not ours to read).
+ * symbolizer__snapshot - keep @pid's mappings as its /proc/PID/maps says
+ * them now; again for a pid replaces them (an exec). 0, or a negative
+ * errno (the process is gone, or not ours to read).
  */
 int symbolizer__snapshot(struct symbolizer *s, pid_t pid);
 
@@ -53,6 +73,15 @@ int symbolizer__snapshot_from(struct symbolizer *s, pid_t pid, FILE *maps);
  * taken too late)
  */
 bool symbolizer__user(struct symbolizer *s, pid_t pid, uint64_t addr, struct symbol *out);
+
+/*
+ * symbolizer__data - name data address @addr of process @pid from its
+ * snapshot into @out: a global of an object mapped there (its .data, or
+ * its .bss, also in the anonymous mapping right after the object's last
+ * file mapping), else what the mapping is. False when nothing was mapped
+ * there, or @pid has no snapshot.
+ */
+bool symbolizer__data(struct symbolizer *s, pid_t pid, uint64_t addr, struct data_name *out);
 
 /*
  * symbolizer__kernel_from - read the kernel's symbols from @kallsyms (the
