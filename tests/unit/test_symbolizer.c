@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -104,6 +105,32 @@ static void stop(struct running *r)
 	close(r->in);
 	cr_assert_eq(waitpid(r->pid, &status, 0), r->pid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the fixture: status 0x%x", status);
+}
+
+/*
+ * wait_off_cpu - wait until thread @tid of @pid is off the CPU, blocked,
+ * so that the kernel shows its stack pointer: the fixture's waiter is on
+ * its way to a mutex it cannot take when the fixture says it
+ */
+static void wait_off_cpu(pid_t pid, pid_t tid)
+{
+	char path[64], line[256] = "";
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)pid, (int)tid);
+	for (int tries = 0; tries < 5000; tries++) {
+		FILE *f = fopen(path, "re");
+
+		if (!f && (errno == EACCES || errno == EPERM))
+			cr_skip_test("%s is for who may ptrace the process: run as root", path);
+		cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+		if (line[0] && strncmp(line, "running", 7))
+			return;
+		usleep(1000);
+	}
+	cr_assert_fail("thread %d stayed on the CPU: '%s'", (int)tid, line);
 }
 
 /* line_has - does line @line of @file hold @what? */
@@ -432,10 +459,30 @@ Test(symbolizer, a_live_programs_heap_and_main_stack_are_named)
 	symbolizer__free(s);
 }
 
+/* a second thread's stack is anonymous memory to the maps file: the thread's stack pointer says whose it is */
+Test(symbolizer, a_live_threads_stack_is_named_by_its_stack_pointer)
+{
+	struct symbolizer *s = symbolizer__new();
+	struct running r;
+	struct data_name stack;
+	char expected[64];
+
+	start("symbol-fixture", &r);
+	wait_off_cpu(r.pid, (pid_t)said(&r, "waiter"));
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	stack = data_at(s, r.pid, said(&r, "waiter_stack"));
+	snprintf(expected, sizeof(expected), "stack of thread %d", (int)said(&r, "waiter"));
+	cr_assert_str_eq(stack.what, expected);
+	cr_assert_str_eq(stack.object, "");
+	symbolizer__free(s);
+}
+
 /*
- * maps text: what is not a file is named by what it holds; an anonymous
- * mapping right after an object is its .bss only as far as the object says
- * (one that cannot be read says nothing)
+ * maps text: what is not a file is named by what it holds, and a thread's
+ * stack by its stack pointer; an anonymous mapping right after an object
+ * is its .bss only as far as the object says (one that cannot be read
+ * says nothing)
  */
 Test(symbolizer, a_maps_texts_other_mappings_are_named_by_what_they_hold)
 {
@@ -470,6 +517,22 @@ Test(symbolizer, a_maps_texts_other_mappings_are_named_by_what_they_hold)
 	cr_assert_str_eq(d.what, "");
 	cr_assert_not(symbolizer__data(s, 43, 0x55d0a1000010, &d), "no snapshot of 43");
 
+	/* thread 44's stack pointer, near its stack's top */
+	cr_assert_eq(symbolizer__snapshot_thread_stack(s, 42, 44, 0x7f0000800e80), 0);
+	cr_assert_str_eq(data_at(s, 42, 0x7f0000400000).what, "stack of thread 44");
+	cr_assert_eq(symbolizer__snapshot_thread_stack(s, 42, 44, 0x7f0000700000), 0, "said again");
+	cr_assert_eq(symbolizer__snapshot_thread_stack(s, 42, 45, 0x7f0000700000), -EEXIST);
+	cr_assert_eq(symbolizer__snapshot_thread_stack(s, 42, 46, 0x7ffe00020000), -EEXIST, "the main thread's");
+	cr_assert_eq(symbolizer__snapshot_thread_stack(s, 42, 47, 0x55d0a1000100), -ENOENT, "the heap");
+	cr_assert_eq(symbolizer__snapshot_thread_stack(s, 42, 47, 0x55d0a0001010), -ENOENT, "a file");
+	cr_assert_eq(symbolizer__snapshot_thread_stack(s, 42, 47, 0x10), -ENOENT);
+	cr_assert_eq(symbolizer__snapshot_thread_stack(s, 43, 47, 0x7f0000400000), -ESRCH);
+	cr_assert_str_eq(data_at(s, 42, 0x7f0000400000).what, "stack of thread 44");
+	/* a snapshot again is a new one: no stack said yet */
+	f = fmemopen((void *)maps, sizeof(maps) - 1, "r");
+	cr_assert_eq(symbolizer__snapshot_from(s, 42, f), 0);
+	fclose(f);
+	cr_assert_str_eq(data_at(s, 42, 0x7f0000400000).what, "anonymous memory");
 	symbolizer__free(s);
 }
 

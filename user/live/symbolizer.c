@@ -4,6 +4,7 @@
  * and mappings, and code addresses from the kernel's symbols (symbolizer.h)
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -186,6 +187,80 @@ int symbolizer__snapshot_from(struct symbolizer *s, pid_t pid, FILE *maps)
 	return 0;
 }
 
+int symbolizer__snapshot_thread_stack(struct symbolizer *s, pid_t pid, pid_t tid, uint64_t sp)
+{
+	struct process *p = process_of(s, pid);
+	struct mapping *m;
+
+	if (!p)
+		return -ESRCH;
+	m = mapping_at(p, sp);
+	/* a stack in the heap is a coroutine's or a green thread's, and the heap is not all of it */
+	if (!m || (m->kind != MAPPING_ANONYMOUS && m->kind != MAPPING_STACK))
+		return -ENOENT;
+	if (m->stack_of && m->stack_of != tid)
+		return -EEXIST;
+	m->stack_of = tid;
+	return 0;
+}
+
+/*
+ * user_stack_pointer - the user stack pointer in @line, the text of a
+ * thread's /proc/PID/task/TID/syscall: "NR ARG1 ... ARG6 SP PC" for a
+ * thread blocked in a system call, "-1 SP PC" for one blocked outside of
+ * one (stopped by a signal, or in a page fault), whose SP is as good, and
+ * "running" for one on a CPU or runnable, whose registers the kernel does
+ * not read (fs/proc/base.c, proc_pid_syscall(); lib/syscall.c,
+ * task_current_syscall()); false for that
+ */
+static bool user_stack_pointer(const char *line, uint64_t *sp)
+{
+	unsigned long long word[8];
+	int n = sscanf(line, "%*d %llx %llx %llx %llx %llx %llx %llx %llx", &word[0], &word[1], &word[2], &word[3],
+		       &word[4], &word[5], &word[6], &word[7]);
+
+	if (n != 2 && n != 8)
+		return false;
+	*sp = word[n - 2];
+	return true;
+}
+
+/*
+ * snapshot_thread_stacks - which anonymous mapping of @pid is which of its
+ * threads' stacks: the one its stack pointer is in while it is off the
+ * CPU. The syscall file is for a reader that may ptrace the process (root,
+ * or its parent where Yama allows); for any other, and for a thread on a
+ * CPU, the mapping stays anonymous memory.
+ */
+static void snapshot_thread_stacks(struct symbolizer *s, pid_t pid)
+{
+	char path[64], line[256];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		char *end;
+		long tid = strtol(d->d_name, &end, 10);
+		uint64_t sp;
+		FILE *f;
+
+		if (*end || tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%ld/syscall", (int)pid, tid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(line, sizeof(line), f) && user_stack_pointer(line, &sp))
+			symbolizer__snapshot_thread_stack(s, pid, (pid_t)tid, sp);
+		fclose(f);
+	}
+	closedir(dir);
+}
+
 int symbolizer__snapshot(struct symbolizer *s, pid_t pid)
 {
 	char path[64];
@@ -198,6 +273,8 @@ int symbolizer__snapshot(struct symbolizer *s, pid_t pid)
 		return -errno;
 	err = symbolizer__snapshot_from(s, pid, f);
 	fclose(f);
+	if (!err)
+		snapshot_thread_stacks(s, pid);
 	return err;
 }
 

@@ -58,13 +58,27 @@ void symbolizer__free(struct symbolizer *s);
 
 /*
  * symbolizer__snapshot - keep @pid's mappings as its /proc/PID/maps says
- * them now; again for a pid replaces them (an exec). 0, or a negative
- * errno (the process is gone, or not ours to read).
+ * them now, and which of them is which thread's stack (as
+ * symbolizer__snapshot_thread_stack() from each thread's
+ * /proc/PID/task/TID/syscall, which root can read; a thread on a CPU
+ * then shows none, and its stack stays anonymous memory); again for a pid
+ * replaces them (an exec). 0, or a negative errno (the process is gone,
+ * or not ours to read).
  */
 int symbolizer__snapshot(struct symbolizer *s, pid_t pid);
 
-/* symbolizer__snapshot_from - the same from the text of a maps file @maps (the tests') */
+/* symbolizer__snapshot_from - the mappings alone, from the text of a maps file @maps (the tests') */
 int symbolizer__snapshot_from(struct symbolizer *s, pid_t pid, FILE *maps);
+
+/*
+ * symbolizer__snapshot_thread_stack - in @pid's snapshot, the anonymous
+ * mapping that holds stack pointer @sp of its thread @tid is that
+ * thread's stack (the first thread said to be there keeps it). 0, or
+ * -ESRCH without a snapshot of @pid, -ENOENT when no anonymous mapping
+ * holds @sp (a stack in the heap is not all of the heap), -EEXIST when
+ * another thread's stack is said to be there.
+ */
+int symbolizer__snapshot_thread_stack(struct symbolizer *s, pid_t pid, pid_t tid, uint64_t sp);
 
 /*
  * symbolizer__user - name @addr of process @pid from its snapshot into
