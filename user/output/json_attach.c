@@ -289,7 +289,8 @@ static void put_ids(struct json_writer *w, const char *key, const uint32_t *ids,
 	json_writer__end_array(w);
 }
 
-static void write_futexes(struct json_writer *w, const struct attach_aggregate *g, enum attach_order order)
+static void write_futexes(struct json_writer *w, const struct attach_report *r, const struct attach_aggregate *g,
+			  enum attach_order order)
 {
 	const struct attach_futex *rows[ATTACH_AGG_MAX_FUTEXES];
 	size_t n = attach_aggregate__futexes(g, order, rows, ATTACH_AGG_MAX_FUTEXES), i;
@@ -313,6 +314,7 @@ static void write_futexes(struct json_writer *w, const struct attach_aggregate *
 		json_writer__put_uint(w, "tids_untabled", f->tids_untabled);
 		put_ids(w, "tgids", f->tgids, f->nr_tgids);
 		json_writer__put_bool(w, "tgids_untabled", f->tgids_untabled);
+		json_stacks__futex(w, r, f->tgid, f->addr);
 		/* a shared word: the file and offset it is keyed by, whatever its address in each process */
 		json_writer__key(w, "shared");
 		if (f->key.shared) {
@@ -387,7 +389,7 @@ void json_attach__write_analysis(struct json_writer *w, const struct attach_repo
 	write_wakeups(w, r);
 	write_phases(w, r);
 	write_pairs(w, r, g, r->order);
-	write_futexes(w, g, r->order);
+	write_futexes(w, r, g, r->order);
 	json_stacks__run(w, r);
 	/* a lean run explains its slow wakeups alone, and none without the flight recorder */
 	causes = !r->targets->lean || g->causes.wakeups;

@@ -87,6 +87,24 @@ void json_stacks__pair(struct json_writer *w, const struct attach_report *r, con
 		json_stacks__combos(w, rs, p->stacks, p->stacks ? p->count - p->error : 0);
 }
 
+void json_stacks__futex(struct json_writer *w, const struct attach_report *r, uint32_t tgid, uint64_t addr)
+{
+	struct run_stacks *rs = r->run ? r->run->stacks : NULL;
+	struct data_name dn;
+
+	if (!rs || !symbolizer__data(run_stacks__symbolizer(rs), (pid_t)tgid, addr, &dn))
+		return;
+	json_writer__key(w, "name");
+	json_writer__begin_object(w);
+	if (dn.what[0])
+		json_writer__put_str(w, "what", dn.what);
+	if (dn.object[0]) {
+		json_writer__put_str(w, "object", dn.object);
+		json_writer__put_uint(w, "object_offset", dn.object_offset);
+	}
+	json_writer__end_object(w);
+}
+
 /* put_summary - "stacks": what the kernel kept and what it cost, and where frame pointers cut */
 static void put_summary(struct json_writer *w, struct run_stacks *rs, uint64_t kernel_bytes,
 			const struct stack_cut *cuts, size_t n)

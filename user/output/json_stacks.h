@@ -18,6 +18,12 @@ struct stack_combos;
 void json_stacks__combos(struct json_writer *w, struct run_stacks *rs, const struct stack_combos *c, uint64_t of);
 /* json_stacks__pair - @p's "stacks" member and "stacks_other", when the run took stacks */
 void json_stacks__pair(struct json_writer *w, const struct attach_report *r, const struct attach_pair *p);
+/*
+ * json_stacks__futex - with --stacks, a futex word's "name": what the word
+ * at @addr of process @tgid is (symbolizer__data()), and the object and
+ * offset it lies at; nothing when it cannot be said
+ */
+void json_stacks__futex(struct json_writer *w, const struct attach_report *r, uint32_t tgid, uint64_t addr);
 /* json_stacks__run - with --stacks, the run's "stacks" member: what was kept, what it cost, where frame pointers cut */
 void json_stacks__run(struct json_writer *w, const struct attach_report *r);
 /*

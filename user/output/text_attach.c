@@ -310,6 +310,22 @@ void text_attach__futexes_sketch(FILE *out, const struct attach_aggregate *g, co
 		PRIu64 " has a row\n", g->futexes_evicted, (g->futex_waits + g->futex_wakes) / ATTACH_AGG_MAX_FUTEXES);
 }
 
+/* print_futex_name - --stacks: what the word is, from its process's mappings (symbolizer__data()) */
+static void print_futex_name(FILE *out, const struct attach_report *r, const struct attach_futex *f)
+{
+	struct data_name dn;
+	const char *base;
+
+	if (!r->run->stacks || !symbolizer__data(run_stacks__symbolizer(r->run->stacks), (pid_t)f->tgid, f->addr, &dn))
+		return;
+	base = strrchr(dn.object, '/') ? strrchr(dn.object, '/') + 1 : dn.object;
+	if (dn.object[0])
+		fprintf(out, "%27s is %s in %s+0x%" PRIx64 "\n", "", dn.what[0] ? dn.what : "a word with no symbol",
+			base, dn.object_offset);
+	else
+		fprintf(out, "%27s is in %s%s\n", "", strcmp(dn.what, "anonymous memory") ? "the " : "", dn.what);
+}
+
 static void print_futexes(FILE *out, const struct attach_report *r)
 {
 	const struct attach_aggregate *g = r->agg;
@@ -355,6 +371,7 @@ static void print_futexes(FILE *out, const struct attach_report *r)
 		if (f->error)
 			fprintf(out, "; up to %" PRIu64 " waits and wakes before its row", f->error);
 		fprintf(out, "\n");
+		print_futex_name(out, r, f);
 	}
 	text_attach__futexes_sketch(out, g, rows, n);
 }
