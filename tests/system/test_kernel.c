@@ -223,6 +223,23 @@ Test(kernel, a_timers_wakes_are_told_as_an_interrupts_through_the_per_cpu_layout
 }
 
 /*
+ * --stacks loads on this kernel, and its stacks are named from its own
+ * symbols: a workload's futex wakeups show the kernel's futex calls on
+ * both sides
+ */
+Test(kernel, a_workloads_stacks_are_taken_and_named)
+{
+	static struct wakeprobe_ran r;
+
+	skip_unless_traceable();
+	wakeprobe_run_ok(&r, (char *[]){ "--workload", "cond", "--stacks", "--samples", SAMPLES, NULL });
+	cr_assert(strstr(r.out, "Stacks of the cond path's complete wakeups"), "%s", r.out);
+	cr_assert(strstr(r.out, "futex_wake") && strstr(r.out, "futex_wait"), "%s", r.out);
+	cr_assert(strstr(r.out, "pthread_cond_signal") || strstr(r.out, "lll_lock_wake"),
+		  "the waker's user stack, in libc\n%s", r.out);
+}
+
+/*
  * A throughput workload, run untraced and then traced: the futex hand-offs
  * between its two threads that the workload itself counted as waking the
  * other are each in the census, bar those lean mode leaves out (a wake
