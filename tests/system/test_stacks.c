@@ -42,28 +42,41 @@ static bool has_function(const struct json_node *frames, const char *function)
 	return false;
 }
 
+/* run_to_json - wakeprobe with @args, which must end well, and its --json document (free it) */
+static struct json_doc *run_to_json(struct wakeprobe_ran *r, char *const *args)
+{
+	char json[] = "/tmp/wakeprobe-stacks-XXXXXX", err[128], *argv[16];
+	struct json_doc *doc;
+	const char *text;
+	size_t len, n = 0;
+	int fd;
+
+	fd = mkstemp(json);
+	cr_assert(fd >= 0);
+	close(fd);
+	argv[n++] = "--json";
+	argv[n++] = json;
+	for (; *args && n < 15; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	wakeprobe_run_ok(r, argv);
+	text = read_file(json, &len);
+	unlink(json);
+	doc = json_reader__parse(text, len, err, sizeof(err));
+	cr_assert(doc, "the JSON reads back: %s", err);
+	return doc;
+}
+
 TestSuite(stacks, .timeout = 120);
 
 Test(stacks, the_busiest_pair_shows_where_the_producer_woke_and_the_consumer_slept)
 {
 	static struct wakeprobe_ran r;
 	const struct json_node *root, *pair, *top = NULL;
-	char json[] = "/tmp/wakeprobe-stacks-XXXXXX", err[128];
 	struct json_doc *doc;
-	const char *text;
-	size_t len;
-	int fd;
 
 	skip_unless_traceable();
-	fd = mkstemp(json);
-	cr_assert(fd >= 0);
-	close(fd);
-	wakeprobe_run_ok(&r, (char *[]){ "--stacks", "--pairs", "1", "--json", json, "--",
-					  (char *)handoff_path(), ROUNDS, NULL });
-	text = read_file(json, &len);
-	unlink(json);
-	doc = json_reader__parse(text, len, err, sizeof(err));
-	cr_assert(doc, "the JSON reads back: %s", err);
+	doc = run_to_json(&r, (char *[]){ "--stacks", "--pairs", "1", "--", (char *)handoff_path(), ROUNDS, NULL });
 	root = json_reader__root(doc);
 	pair = json_reader__at(json_reader__get(root, "pairs"), 0);
 	cr_assert(pair, "a pair");
@@ -188,21 +201,10 @@ Test(stacks, a_workloads_wakeups_show_the_futex_calls_on_both_sides)
 {
 	static struct wakeprobe_ran r;
 	const struct json_node *run, *list, *top = NULL;
-	char json[] = "/tmp/wakeprobe-stacks-XXXXXX", err[128];
 	struct json_doc *doc;
-	const char *text;
-	size_t len;
-	int fd;
 
 	skip_unless_traceable();
-	fd = mkstemp(json);
-	cr_assert(fd >= 0);
-	close(fd);
-	wakeprobe_run_ok(&r, (char *[]){ "--workload", "cond", "--stacks", "-n", "300", "--json", json, NULL });
-	text = read_file(json, &len);
-	unlink(json);
-	doc = json_reader__parse(text, len, err, sizeof(err));
-	cr_assert(doc, "the JSON reads back: %s", err);
+	doc = run_to_json(&r, (char *[]){ "--workload", "cond", "--stacks", "-n", "300", NULL });
 	run = json_reader__root(doc);
 	if (json_reader__get(run, "runs"))
 		run = json_reader__at(json_reader__get(run, "runs"), 0);

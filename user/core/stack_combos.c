@@ -61,26 +61,29 @@ static int id_cmp(const struct stack_combo *a, const struct stack_combo *b)
 	return (a->wakee_tgid > b->wakee_tgid) - (a->wakee_tgid < b->wakee_tgid);
 }
 
+/* order - the larger @x first, then the larger @y, then the ids */
+static int order(uint64_t xa, uint64_t xb, uint64_t ya, uint64_t yb, const struct stack_combo *a,
+		 const struct stack_combo *b)
+{
+	if (xa != xb)
+		return xa > xb ? -1 : 1;
+	if (ya != yb)
+		return ya > yb ? -1 : 1;
+	return id_cmp(a, b);
+}
+
 static int by_count(const void *pa, const void *pb)
 {
 	const struct stack_combo *a = *(const struct stack_combo *const *)pa, *b = *(const struct stack_combo *const *)pb;
 
-	if (a->count != b->count)
-		return a->count > b->count ? -1 : 1;
-	if (a->total_ns != b->total_ns)
-		return a->total_ns > b->total_ns ? -1 : 1;
-	return id_cmp(a, b);
+	return order(a->count, b->count, a->total_ns, b->total_ns, a, b);
 }
 
 static int by_cost(const void *pa, const void *pb)
 {
 	const struct stack_combo *a = *(const struct stack_combo *const *)pa, *b = *(const struct stack_combo *const *)pb;
 
-	if (a->total_ns != b->total_ns)
-		return a->total_ns > b->total_ns ? -1 : 1;
-	if (a->count != b->count)
-		return a->count > b->count ? -1 : 1;
-	return id_cmp(a, b);
+	return order(a->total_ns, b->total_ns, a->count, b->count, a, b);
 }
 
 size_t stack_combos__top(const struct stack_combos *c, enum stack_order order, const struct stack_combo **out,
