@@ -47,8 +47,8 @@ static struct json_doc *run_to_json(struct wakeprobe_ran *r, char *const *args)
 {
 	char json[] = "/tmp/wakeprobe-stacks-XXXXXX", err[128], *argv[16];
 	struct json_doc *doc;
-	const char *text;
 	size_t len, n = 0;
+	char *text;
 	int fd;
 
 	fd = mkstemp(json);
@@ -62,7 +62,9 @@ static struct json_doc *run_to_json(struct wakeprobe_ran *r, char *const *args)
 	wakeprobe_run_ok(r, argv);
 	text = read_file(json, &len);
 	unlink(json);
+	/* the document holds what it read in its own memory */
 	doc = json_reader__parse(text, len, err, sizeof(err));
+	free(text);
 	cr_assert(doc, "the JSON reads back: %s", err);
 	return doc;
 }
