@@ -148,6 +148,9 @@ struct {
 	__uint(max_entries, 8 << 20);	/* resized by wakeprobe before load */
 } events SEC(".maps");
 
+/* --stacks: what taking them cost (struct wp_stack_cost), read by wakeprobe at the end */
+struct wp_stack_cost stack_cost;
+
 /* --stacks: every distinct stack once, by the id bpf_get_stackid() gives it; sized before load */
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -2396,19 +2399,29 @@ static __always_inline void lean_wait(struct task_struct *prev, struct wp_lean_n
  */
 static __always_inline void lean_stacks_of_waker(void *ctx, struct wp_lean_stacks *st, __u16 context)
 {
+	__u64 t0 = bpf_ktime_get_ns();
+
 	st->waker_kernel = bpf_get_stackid(ctx, &stacks, 0);
 	st->waker_user = WP_STACK_NONE;
-	if (!(context & (WP_LEAN_WAKER_IRQ | WP_LEAN_WAKER_SOFTIRQ | WP_LEAN_WAKER_UNSURE)))
+	if (!(context & (WP_LEAN_WAKER_IRQ | WP_LEAN_WAKER_SOFTIRQ | WP_LEAN_WAKER_UNSURE))) {
 		st->waker_user = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		__sync_fetch_and_add(&stack_cost.taken, 1);
+	}
 	st->waker_tgid = current_tgid();
+	__sync_fetch_and_add(&stack_cost.taken, 1);
+	__sync_fetch_and_add(&stack_cost.ns, bpf_ktime_get_ns() - t0);
 }
 
 /* lean_stacks_of_wait - --stacks: current, tracked, leaves its CPU asleep: its stacks, into @st */
 static __always_inline void lean_stacks_of_wait(void *ctx, struct wp_lean_stacks *st)
 {
+	__u64 t0 = bpf_ktime_get_ns();
+
 	st->wait_kernel = bpf_get_stackid(ctx, &stacks, 0);
 	st->wait_user = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	st->wakee_tgid = current_tgid();
+	__sync_fetch_and_add(&stack_cost.taken, 2);
+	__sync_fetch_and_add(&stack_cost.ns, bpf_ktime_get_ns() - t0);
 }
 
 /*

@@ -634,6 +634,16 @@ struct wp_counters {
 	__u64 steal_bad_cpus;		/* CPUs whose steal clock failed the check: not read there */
 };
 
+/*
+ * --stacks: what taking the stacks cost the programs, timed around each
+ * pair of bpf_get_stackid() calls (two clock reads each: the cost line
+ * says what the stacks added, not what the whole run cost)
+ */
+struct wp_stack_cost {
+	__u64 ns;		/* the programs' time in the calls */
+	__u64 taken;		/* stacks asked for (kept or not) */
+};
+
 /* lean mode's count of the wakes that end in no record */
 struct wp_lean_counters {
 	__u64 woke_running;	/* sched_wakeup found the task on its CPU or preempted: it never slept */

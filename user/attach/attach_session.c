@@ -319,6 +319,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		run_stacks__refresh(res->stacks);
 		run_stacks__take(res->stacks, s.collector);
 		res->stack_bytes = collector__stack_bytes(s.collector);
+		collector__stack_cost(s.collector, &res->stack_cost);
 	}
 	targets_all_gone(&s);
 	if (o->argv) {

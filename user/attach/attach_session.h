@@ -79,6 +79,7 @@ struct attach_session_result {
 	/* --stacks: the stacks, and the mappings of the processes that took them; free with attach_session__release() */
 	struct run_stacks *stacks;
 	uint64_t stack_bytes;		/* the kernel memory the stacks map held */
+	struct wp_stack_cost stack_cost;	/* what taking them cost the programs */
 };
 
 /*

@@ -720,6 +720,11 @@ int collector__next_stack(const struct collector *c, int32_t id, int32_t *next)
 	return 0;
 }
 
+void collector__stack_cost(const struct collector *c, struct wp_stack_cost *out)
+{
+	*out = c->skel->bss->stack_cost;
+}
+
 uint64_t collector__stack_bytes(const struct collector *c)
 {
 	if (!c->skel->rodata->want_stacks)

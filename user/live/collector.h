@@ -179,6 +179,8 @@ void collector__counters(const struct collector *c, struct wp_counters *out, uin
 size_t collector__stack(const struct collector *c, int32_t id, uint64_t *ips, size_t max);
 /* collector__next_stack - the id of the stacks map's stack after @id (-1: the first): 0, or -ENOENT past the last */
 int collector__next_stack(const struct collector *c, int32_t id, int32_t *next);
+/* collector__stack_cost - --stacks: the programs' time taking the stacks, and how many they asked for */
+void collector__stack_cost(const struct collector *c, struct wp_stack_cost *out);
 /* collector__stack_bytes - the kernel memory the stacks map holds, 0 without --stacks */
 uint64_t collector__stack_bytes(const struct collector *c);
 /* collector__lean_counters - lean mode's count of the wakes that wrote no record */

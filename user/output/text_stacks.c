@@ -185,13 +185,16 @@ size_t stack_cuts__find(const struct attach_report *r, struct stack_cut *out, si
 	return stack_cuts__top(&cuts, out, max);
 }
 
-void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t kernel_bytes)
+void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t kernel_bytes, const struct wp_stack_cost *cost,
+		       uint64_t wakeups)
 {
 	if (!rs)
 		return;
-	fprintf(out, "  stacks     %zu distinct kept, in %.1f MiB of kernel memory; each wakeup's record %zu bytes more, "
-		"and the programs' time above includes taking them (make bench: --stacks against none)\n",
-		run_stacks__count(rs), (double)kernel_bytes / (1 << 20), sizeof(struct wp_event));
+	fprintf(out, "  stacks     %zu distinct kept, in %.1f MiB of kernel memory; taking them: %.2f us of program time "
+		"per wakeup (%" PRIu64 " stacks, %.2f us each, timed in the programs), %zu bytes more per wakeup's "
+		"record\n", run_stacks__count(rs), (double)kernel_bytes / (1 << 20),
+		wakeups ? us(cost->ns) / (double)wakeups : 0.0, (uint64_t)cost->taken,
+		cost->taken ? us(cost->ns) / (double)cost->taken : 0.0, sizeof(struct wp_event));
 }
 
 void text_stacks__cuts(FILE *out, const struct stack_cut *cuts, size_t n)

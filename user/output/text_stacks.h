@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "attach_analysis.h"
+#include "wakeprobe.h"
 
 /* the busiest pairs whose stacks the text report shows, and the frames of a stack it shows, at most */
 #define TEXT_STACKS_PAIRS	3
@@ -50,7 +51,8 @@ void text_stacks__combo(FILE *out, struct run_stacks *rs, const char *waker, con
 void text_stacks__combos(FILE *out, struct run_stacks *rs, const char *waker, const char *wakee,
 			 const struct stack_combos *c, uint64_t of);
 /* text_stacks__cost - the cost line's part for --stacks: what the kernel kept, in what memory */
-void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t kernel_bytes);
+void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t kernel_bytes, const struct wp_stack_cost *cost,
+		       uint64_t wakeups);
 /* text_stacks__cuts - one line for each object that cut stacks short */
 void text_stacks__cuts(FILE *out, const struct stack_cut *cuts, size_t n);
 

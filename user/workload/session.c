@@ -546,6 +546,7 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	if (res->stacks) {
 		run_stacks__take(res->stacks, s.collector);
 		res->stack_bytes = collector__stack_bytes(s.collector);
+		collector__stack_cost(s.collector, &res->stack_cost);
 	}
 
 	state = sample_reader__state(&s.reader);
