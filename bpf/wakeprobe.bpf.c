@@ -151,6 +151,14 @@ struct {
 /* --stacks: what taking them cost (struct wp_stack_cost), read by wakeprobe at the end */
 struct wp_stack_cost stack_cost;
 
+/* stack_kept - count a stack the map did not keep (bpf_get_stackid()'s -EEXIST, -ENOMEM); @id as it is */
+static __always_inline __s32 stack_kept(long id)
+{
+	if (id == -17 || id == -12)	/* EEXIST, ENOMEM */
+		__sync_fetch_and_add(&stack_cost.not_kept, 1);
+	return (__s32)id;
+}
+
 /* --stacks: every distinct stack once, by the id bpf_get_stackid() gives it; sized before load */
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -2401,10 +2409,10 @@ static __always_inline void lean_stacks_of_waker(void *ctx, struct wp_lean_stack
 {
 	__u64 t0 = bpf_ktime_get_ns();
 
-	st->waker_kernel = bpf_get_stackid(ctx, &stacks, 0);
+	st->waker_kernel = stack_kept(bpf_get_stackid(ctx, &stacks, 0));
 	st->waker_user = WP_STACK_NONE;
 	if (!(context & (WP_LEAN_WAKER_IRQ | WP_LEAN_WAKER_SOFTIRQ | WP_LEAN_WAKER_UNSURE))) {
-		st->waker_user = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		st->waker_user = stack_kept(bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK));
 		__sync_fetch_and_add(&stack_cost.taken, 1);
 	}
 	st->waker_tgid = current_tgid();
@@ -2417,8 +2425,8 @@ static __always_inline void lean_stacks_of_wait(void *ctx, struct wp_lean_stacks
 {
 	__u64 t0 = bpf_ktime_get_ns();
 
-	st->wait_kernel = bpf_get_stackid(ctx, &stacks, 0);
-	st->wait_user = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	st->wait_kernel = stack_kept(bpf_get_stackid(ctx, &stacks, 0));
+	st->wait_user = stack_kept(bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK));
 	st->wakee_tgid = current_tgid();
 	__sync_fetch_and_add(&stack_cost.taken, 2);
 	__sync_fetch_and_add(&stack_cost.ns, bpf_ktime_get_ns() - t0);

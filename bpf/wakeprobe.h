@@ -642,6 +642,7 @@ struct wp_counters {
 struct wp_stack_cost {
 	__u64 ns;		/* the programs' time in the calls */
 	__u64 taken;		/* stacks asked for (kept or not) */
+	__u64 not_kept;		/* ... that the map did not keep: another held the slot, or it was full */
 };
 
 /* lean mode's count of the wakes that end in no record */

@@ -18,6 +18,7 @@
 #include "memout.h"
 #include "run_stacks.h"
 #include "stack_combos.h"
+#include "text_stacks.h"
 
 TestSuite(stack_combos);
 
@@ -228,5 +229,23 @@ Test(folded, lines_join_the_wakee_root_first_and_the_waker_innermost_first)
 			 "cons:umer;[stack not kept: another holds its slot];--;try_to_wake_up_[k];futex_wake_[k];"
 			 "thread prod 10 500\n");
 	attach_aggregate__free(g);
+	run_stacks__free(rs);
+}
+
+TestSuite(stacks_cost, .init = memout__open, .fini = memout__close);
+
+Test(stacks_cost, the_cost_line_says_the_time_per_wakeup_and_the_stacks_not_kept)
+{
+	struct run_stacks *rs = stacks_with_kernel();
+	const uint64_t ips[] = { 0xffffffff81000100 };
+	struct wp_stack_cost cost = { .ns = 30000, .taken = 12, .not_kept = 3 };
+
+	cr_assert_eq(run_stacks__add(rs, 1, ips, 1), 0);
+	text_stacks__cost(out, rs, 2 << 20, &cost, 4);
+	cr_assert_str_eq(written(),
+			 "  stacks     1 distinct kept, in 2.0 MiB of kernel memory; taking them: 7.50 us of program time "
+			 "per wakeup (12 stacks, 2.50 us each, timed in the programs), 64 bytes more per wakeup's record\n"
+			 "WARNING    3 of the 12 stacks were not kept: another stack held the slot its hash gave it, or "
+			 "the map was full; their wakeups say so where a stack would be\n");
 	run_stacks__free(rs);
 }

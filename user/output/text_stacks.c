@@ -195,6 +195,10 @@ void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t kernel_bytes, 
 		"record\n", run_stacks__count(rs), (double)kernel_bytes / (1 << 20),
 		wakeups ? us(cost->ns) / (double)wakeups : 0.0, (uint64_t)cost->taken,
 		cost->taken ? us(cost->ns) / (double)cost->taken : 0.0, sizeof(struct wp_event));
+	if (cost->not_kept)
+		fprintf(out, "WARNING    %" PRIu64 " of the %" PRIu64 " stacks were not kept: another stack held the slot "
+			"its hash gave it, or the map was full; their wakeups say so where a stack would be\n",
+			(uint64_t)cost->not_kept, (uint64_t)cost->taken);
 }
 
 void text_stacks__cuts(FILE *out, const struct stack_cut *cuts, size_t n)
