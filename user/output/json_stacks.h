@@ -5,6 +5,7 @@
 
 #include "attach_analysis.h"
 #include "json_writer.h"
+#include "wakeprobe.h"
 
 /* the combinations of stacks a pair lists, the most frequent first */
 #define JSON_STACKS_PER_PAIR	8
@@ -32,6 +33,6 @@ void json_stacks__run(struct json_writer *w, const struct attach_report *r);
  * combinations over its @of complete wakeups; nothing without stacks
  */
 void json_stacks__workload(struct json_writer *w, struct run_stacks *rs, uint64_t kernel_bytes,
-			   const struct stack_combos *c, uint64_t of);
+			   const struct wp_stack_cost *cost, const struct stack_combos *c, uint64_t of);
 
 #endif /* WAKEPROBE_JSON_STACKS_H */
