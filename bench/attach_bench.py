@@ -421,6 +421,13 @@ def stacks_cost(pairs):
     paced = {s: [] for s in ("untraced", "traced", "stacks")}
     flood = {s: [] for s in ("traced", "stacks")}
     prog = {(b, s): [] for b in ("paced", "flood") for s in ("traced", "stacks")}
+    taking = {b: [] for b in ("paced", "flood")}
+
+    def took(bench, doc):
+        """the programs' own clock around their stack calls, per wakeup"""
+        if doc.get("stacks") and doc["tracing_cost"]["wakeups"]:
+            taking[bench].append(doc["stacks"]["program_ns"] / doc["tracing_cost"]["wakeups"])
+
     for _ in range(pairs):
         for side in ("untraced", "traced", "stacks"):
             fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
@@ -434,7 +441,9 @@ def stacks_cost(pairs):
             paced[side].append(float(m.group(1)))
             if side != "untraced":
                 with open(doc_path) as f:
-                    prog[("paced", side)].append(per_wakeup(json.load(f), "bpf_run_ns"))
+                    doc = json.load(f)
+                prog[("paced", side)].append(per_wakeup(doc, "bpf_run_ns"))
+                took("paced", doc)
                 out = subprocess.run([WAKEPROBE, "--json", doc_path] + (["--stacks"] if side == "stacks" else []) +
                                      ["--"] + PIPE, capture_output=True, text=True, check=True).stdout
                 m = re.search(r"([0-9.]+) usecs/op", out)
@@ -442,7 +451,9 @@ def stacks_cost(pairs):
                     die(f"no usecs/op in: {out[-300:]}")
                 flood[side].append(float(m.group(1)))
                 with open(doc_path) as f:
-                    prog[("flood", side)].append(per_wakeup(json.load(f), "bpf_run_ns"))
+                    doc = json.load(f)
+                prog[("flood", side)].append(per_wakeup(doc, "bpf_run_ns"))
+                took("flood", doc)
             os.unlink(doc_path)
     for side in ("untraced", "traced", "stacks"):
         print(f"   paced {side:9s} avg {statistics.median(paced[side]):.0f} us (median of {pairs})")
@@ -455,6 +466,10 @@ def stacks_cost(pairs):
         a, b = prog[(bench, "traced")], prog[(bench, "stacks")]
         print(f"   {bench} BPF ns per wakeup: traced {statistics.median(a):.0f}, --stacks {statistics.median(b):.0f};"
               f" --stacks / traced {fmt_ratio([y / x for x, y in zip(a, b)])}")
+    for bench in ("paced", "flood"):
+        if taking[bench]:
+            print(f"   {bench} taking the stacks, by the programs' own clock: {statistics.median(taking[bench]):.0f} ns"
+                  f" per wakeup (median of {len(taking[bench])})")
     print("   a wakeup's record: 192 bytes with --stacks, 128 without; the stacks map: 17 MiB of kernel memory")
 
 
