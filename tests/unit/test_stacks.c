@@ -170,6 +170,32 @@ Test(run_stacks, a_walk_gone_astray_says_no_more_than_it_saw)
 	run_stacks__free(rs);
 }
 
+Test(run_stacks, each_stack_is_named_once_for_each_process_whatever_the_order_asked)
+{
+	struct run_stacks *rs = stacks_with_kernel();
+	const int32_t ids[] = { 9, 2, 5, 2, 9, 1 };
+	const struct stack_frame *first[6], *fr;
+
+	for (int32_t id = 1; id <= 9; id++) {
+		const uint64_t ips[] = { 0x1000 + (uint64_t)id, 0x2000 + (uint64_t)id };
+
+		cr_assert_eq(run_stacks__add(rs, id, ips, 2), 0);
+	}
+	/* the same id for the kernel and for a process, asked in no order, each named from its first asking */
+	for (size_t i = 0; i < 6; i++) {
+		pid_t tgid = i % 2 ? 0 : 7;
+
+		cr_assert_eq(run_stacks__frames(rs, ids[i], tgid, &first[i]), 2);
+		cr_assert_eq(first[i][0].ip, 0x1000 + (uint64_t)ids[i], "stack %d", ids[i]);
+		cr_assert_eq(first[i][0].kernel, !tgid);
+	}
+	for (size_t i = 0; i < 6; i++) {
+		cr_assert_eq(run_stacks__frames(rs, ids[i], i % 2 ? 0 : 7, &fr), 2);
+		cr_assert_eq(fr, first[i], "stack %d of %d is named once", ids[i], i % 2 ? 0 : 7);
+	}
+	run_stacks__free(rs);
+}
+
 Test(run_stacks, a_stack_the_kernel_did_not_keep_says_why)
 {
 	cr_assert_str_eq(run_stacks__why_none(WP_STACK_NONE), "", "not taken: nothing to say");

@@ -269,19 +269,40 @@ static int name_stack(struct run_stacks *rs, const struct raw_stack *raw, pid_t 
 	return 0;
 }
 
+/* named_at - where stack @id named for @tgid is in rs->named, sorted by both, or where it goes (*found false) */
+static size_t named_at(const struct run_stacks *rs, int32_t id, pid_t tgid, bool *found)
+{
+	size_t lo = 0, hi = rs->nnamed;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct named_stack *m = &rs->named[mid];
+
+		if (m->id < id || (m->id == id && m->tgid < tgid))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < rs->nnamed && rs->named[lo].id == id && rs->named[lo].tgid == tgid;
+	return lo;
+}
+
 size_t run_stacks__frames(struct run_stacks *rs, int32_t id, pid_t tgid, const struct stack_frame **out)
 {
+	struct named_stack ns = { .id = id, .tgid = tgid }, *grown;
 	const struct raw_stack *raw;
-	struct named_stack *grown;
+	bool found;
+	size_t at;
 
 	*out = NULL;
 	if (!rs || id < 0)
 		return 0;
-	for (size_t i = 0; i < rs->nnamed; i++)
-		if (rs->named[i].id == id && rs->named[i].tgid == tgid) {
-			*out = rs->named[i].frames;
-			return rs->named[i].n;
-		}
+	/* a timeline asks twice a wakeup: a stack is looked up in the ones named, not named again */
+	at = named_at(rs, id, tgid, &found);
+	if (found) {
+		*out = rs->named[at].frames;
+		return rs->named[at].n;
+	}
 	raw = raw_of(rs, id);
 	if (!raw)
 		return 0;
@@ -289,13 +310,13 @@ size_t run_stacks__frames(struct run_stacks *rs, int32_t id, pid_t tgid, const s
 	if (!grown)
 		return 0;
 	rs->named = grown;
-	grown = &rs->named[rs->nnamed];
-	*grown = (struct named_stack){ .id = id, .tgid = tgid };
-	if (name_stack(rs, raw, tgid, grown))
+	if (name_stack(rs, raw, tgid, &ns))
 		return 0;
+	memmove(&rs->named[at + 1], &rs->named[at], (rs->nnamed - at) * sizeof(*rs->named));
+	rs->named[at] = ns;
 	rs->nnamed++;
-	*out = grown->frames;
-	return grown->n;
+	*out = ns.frames;
+	return ns.n;
 }
 
 const char *run_stacks__why_none(int32_t id)
