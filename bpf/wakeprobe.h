@@ -396,7 +396,7 @@ struct wp_lean_names {
 };
 
 /*
- * wp_lean_stacks - --stacks, attach mode: where a wakeup's waker woke it
+ * wp_lean_stacks - --stacks: where a wakeup's waker woke it
  * and where its wakee went to sleep, each an id in the stacks map (a stack
  * trace map: each distinct stack once, bpf_get_stackid()), or why there is
  * none: WP_STACK_NONE not taken (a waker's user stack in an interrupt, a

@@ -267,7 +267,8 @@ Test(stacks_cost, the_cost_line_says_the_time_per_wakeup_and_the_stacks_not_kept
 	struct wp_stack_cost cost = { .ns = 30000, .taken = 12, .not_kept = 3 };
 
 	cr_assert_eq(run_stacks__add(rs, 1, ips, 1), 0);
-	text_stacks__cost(out, rs, 2 << 20, &cost, 4);
+	run_stacks__note_cost(rs, 2 << 20, &cost);
+	text_stacks__cost(out, rs, 4);
 	cr_assert_str_eq(written(),
 			 "  stacks     1 distinct kept, in 2.0 MiB of kernel memory; taking them: 7.50 us of program time "
 			 "per wakeup (12 stacks, 2.50 us each, timed in the programs), 64 bytes more per wakeup's record\n"

@@ -218,7 +218,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		.lean_flight_ns = o->lean_flight_ns,
 		.lean_flight_adaptive = o->lean_flight_adaptive,
 		.lean_softirqs = o->lean_softirqs,
-		.stack_entries = o->lean ? o->stack_entries : 0,
+		.stacks = o->lean && o->stacks,
 		.run_stats = true,
 		.fn = on_record,
 		.ctx = &s,
@@ -234,7 +234,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 	err = collector__open(&s.collector, &copts, msg, len);
 	if (err)
 		goto out;
-	if (copts.stack_entries && !(res->stacks = run_stacks__new("/proc/kallsyms"))) {
+	if (copts.stacks && !(res->stacks = run_stacks__new("/proc/kallsyms"))) {
 		snprintf(msg, len, "out of memory");
 		err = -ENOMEM;
 		goto out;
@@ -318,8 +318,6 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 	if (res->stacks) {
 		run_stacks__refresh(res->stacks);
 		run_stacks__take(res->stacks, s.collector);
-		res->stack_bytes = collector__stack_bytes(s.collector);
-		collector__stack_cost(s.collector, &res->stack_cost);
 	}
 	targets_all_gone(&s);
 	if (o->argv) {

@@ -34,8 +34,7 @@ struct attach_session_opts {
 	uint64_t lean_flight_ns;	/* ... whose wakeups this slow bring their CPU's flight records; 0: off */
 	bool lean_flight_adaptive;	/* ... on, its threshold the running p99 instead (lean_adapt.h) */
 	bool lean_softirqs;		/* ... on, and keeping softirqs too (--softirqs) */
-	/* --lean --stacks: each wakeup's stacks, in a stacks map of this many (collector.h); 0: none */
-	uint32_t stack_entries;
+	bool stacks;			/* --lean --stacks: each wakeup's stacks (collector.h) */
 	bool verbose;
 	bool drop_privileges;		/* run the command as uid:gid */
 	uid_t uid;
@@ -78,8 +77,6 @@ struct attach_session_result {
 	struct trace_cost cost;		/* what tracing cost */
 	/* --stacks: the stacks, and the mappings of the processes that took them; free with attach_session__release() */
 	struct run_stacks *stacks;
-	uint64_t stack_bytes;		/* the kernel memory the stacks map held */
-	struct wp_stack_cost stack_cost;	/* what taking them cost the programs */
 };
 
 /*

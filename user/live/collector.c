@@ -503,10 +503,10 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	/* lean mode's waker context, and attach mode's softirq raises: whose context they are */
 	if ((opts->lean || opts->attach) && c->steal.cpu_number_offset)
 		c->skel->rodata->preempt_count_offset = c->steal.preempt_count_offset;
-	c->skel->rodata->want_stacks = opts->lean && opts->stack_entries;
+	c->skel->rodata->want_stacks = opts->lean && opts->stacks;
 	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
 	if (!err && c->skel->rodata->want_stacks)
-		err = bpf_map__set_max_entries(c->skel->maps.stacks, opts->stack_entries);
+		err = bpf_map__set_max_entries(c->skel->maps.stacks, COLLECTOR_STACKS);
 	nr_cpus = libbpf_num_possible_cpus();
 	if (!err && nr_cpus > WP_MAX_CPUS)
 		err = -E2BIG;

@@ -60,11 +60,8 @@ struct collector_opts {
 	bool lean_flight_adaptive;
 	/* ... on in attach mode, keeping softirqs too (a workload's always does) */
 	bool lean_softirqs;
-	/*
-	 * --stacks, lean mode: each wakeup's waker's and wakee's stacks,
-	 * kept once each in a stack map of this many (a power of two); 0: none
-	 */
-	uint32_t stack_entries;
+	/* --stacks, lean mode: each wakeup's waker's and wakee's stacks, kept once each (COLLECTOR_STACKS) */
+	bool stacks;
 	/* load the programs, and no more: collector__open() tells whether this kernel takes them */
 	bool load_only;
 	collector_event_fn fn;
@@ -171,6 +168,13 @@ int collector__attach(struct collector *c);
  */
 int collector__follow_raisers(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
+/*
+ * --stacks: the distinct stacks the kernel keeps, at most; as many hash
+ * slots, so a stack whose slot another holds is not kept (counted): about
+ * one in 2 * 16384 / n of n distinct stacks. 127 frames each: 17 MiB.
+ */
+#define COLLECTOR_STACKS	16384
+
 /*
  * collector__stack - the frames of stack @id of the stacks map (--stacks)
  * into @ips, innermost first: how many, at most @max; 0 when the map has

@@ -39,6 +39,8 @@ struct run_stacks {
 	size_t nraw;
 	const struct collector *live;	/* while the run goes: where a stack not copied yet is */
 	pid_t fallback;			/* names the user stacks of a process not kept; 0: none */
+	uint64_t kernel_bytes;		/* run_stacks__take(): the map's memory */
+	struct wp_stack_cost cost;	/* ... and what taking the stacks cost the programs */
 	struct named_stack *named;
 	size_t nnamed;
 };
@@ -180,6 +182,7 @@ void run_stacks__follow(struct run_stacks *rs, const struct collector *c)
 
 int run_stacks__take(struct run_stacks *rs, const struct collector *c)
 {
+	struct wp_stack_cost cost;
 	uint64_t ips[WP_STACK_DEPTH];
 	int32_t id = -1, next;
 	int err = 0;
@@ -189,7 +192,15 @@ int run_stacks__take(struct run_stacks *rs, const struct collector *c)
 		id = next;
 	}
 	rs->live = NULL;
+	collector__stack_cost(c, &cost);
+	run_stacks__note_cost(rs, collector__stack_bytes(c), &cost);
 	return err;
+}
+
+void run_stacks__note_cost(struct run_stacks *rs, uint64_t kernel_bytes, const struct wp_stack_cost *cost)
+{
+	rs->kernel_bytes = kernel_bytes;
+	rs->cost = *cost;
 }
 
 static const struct raw_stack *raw_of(struct run_stacks *rs, int32_t id)
@@ -337,6 +348,16 @@ const char *run_stacks__why_none(int32_t id)
 struct symbolizer *run_stacks__symbolizer(struct run_stacks *rs)
 {
 	return rs ? rs->sym : NULL;
+}
+
+uint64_t run_stacks__kernel_bytes(const struct run_stacks *rs)
+{
+	return rs->kernel_bytes;
+}
+
+const struct wp_stack_cost *run_stacks__cost(const struct run_stacks *rs)
+{
+	return &rs->cost;
 }
 
 size_t run_stacks__count(const struct run_stacks *rs)

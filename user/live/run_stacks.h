@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "symbolizer.h"
+#include "wakeprobe.h"
 
 struct collector;
 struct run_stacks;
@@ -55,8 +56,14 @@ void run_stacks__refresh(struct run_stacks *rs);
  * wakeup's as it writes it); NULL once @c is closed
  */
 void run_stacks__follow(struct run_stacks *rs, const struct collector *c);
-/* run_stacks__take - copy every stack of @c's stacks map not copied yet: 0, or a negative errno */
+/*
+ * run_stacks__take - copy every stack of @c's stacks map not copied yet,
+ * and what the map held and the stacks cost the programs: 0, or a
+ * negative errno
+ */
 int run_stacks__take(struct run_stacks *rs, const struct collector *c);
+/* run_stacks__note_cost - what the map held, @kernel_bytes, and what taking the stacks cost, @cost (the tests') */
+void run_stacks__note_cost(struct run_stacks *rs, uint64_t kernel_bytes, const struct wp_stack_cost *cost);
 /* run_stacks__add - stack @id's @n frames, innermost first, as the map held them (the tests') */
 int run_stacks__add(struct run_stacks *rs, int32_t id, const uint64_t *ips, size_t n);
 
@@ -79,6 +86,10 @@ const char *run_stacks__why_none(int32_t id);
 struct symbolizer *run_stacks__symbolizer(struct run_stacks *rs);
 /* run_stacks__count - the stacks copied */
 size_t run_stacks__count(const struct run_stacks *rs);
+/* run_stacks__kernel_bytes - the kernel memory the stacks map held, as run_stacks__take() found it */
+uint64_t run_stacks__kernel_bytes(const struct run_stacks *rs);
+/* run_stacks__cost - what taking the stacks cost the programs, as run_stacks__take() found it */
+const struct wp_stack_cost *run_stacks__cost(const struct run_stacks *rs);
 
 /*
  * stack_frame__name - @f as a person reads it, into @buf: "function+0x1a",

@@ -18,13 +18,6 @@
 #include "parse.h"
 #include "prom_live.h"
 
-/*
- * --stacks: the distinct stacks the kernel keeps, at most. Its buckets are
- * as many: a stack whose bucket another holds is not kept (counted), about
- * one in 2 * 16384 / n of n distinct stacks; 127 frames each, 17 MiB.
- */
-#define ATTACH_STACK_ENTRIES	16384
-
 struct attach_state {
 	struct attach_session_opts so;
 	struct attach_analysis_opts ao;
@@ -89,7 +82,7 @@ static int attach_check(struct mode_run *m)
 		.lean_flight_ns = o->lean ? o->threshold_us * 1000 : 0,
 		.lean_flight_adaptive = analysis__lean_flight_adaptive(o->lean, o->outliers, o->threshold_us * 1000),
 		.lean_softirqs = o->lean && o->softirqs,
-		.stack_entries = o->stacks ? ATTACH_STACK_ENTRIES : 0,
+		.stacks = o->stacks,
 		.pids = o->pids,
 		.nr_pids = o->nr_pids,
 		.argv = o->target_argv,

@@ -106,13 +106,14 @@ void json_stacks__futex(struct json_writer *w, const struct attach_report *r, ui
 }
 
 /* put_summary - "stacks": what the kernel kept and what it cost, and where frame pointers cut */
-static void put_summary(struct json_writer *w, struct run_stacks *rs, uint64_t kernel_bytes,
-			const struct wp_stack_cost *cost, const struct stack_cut *cuts, size_t n)
+static void put_summary(struct json_writer *w, struct run_stacks *rs, const struct stack_cut *cuts, size_t n)
 {
+	const struct wp_stack_cost *cost = run_stacks__cost(rs);
+
 	json_writer__key(w, "stacks");
 	json_writer__begin_object(w);
 	json_writer__put_uint(w, "distinct", run_stacks__count(rs));
-	json_writer__put_uint(w, "kernel_bytes", kernel_bytes);
+	json_writer__put_uint(w, "kernel_bytes", run_stacks__kernel_bytes(rs));
 	json_writer__put_uint(w, "taken", cost->taken);
 	json_writer__put_uint(w, "not_kept", cost->not_kept);
 	json_writer__put_uint(w, "program_ns", cost->ns);
@@ -137,11 +138,10 @@ void json_stacks__run(struct json_writer *w, const struct attach_report *r)
 	/* a run without --stacks has no member: its document is as it was */
 	if (!rs)
 		return;
-	put_summary(w, rs, r->run->stack_bytes, &r->run->stack_cost, cuts, stack_cuts__find(r, cuts, STACK_CUTS_MAX));
+	put_summary(w, rs, cuts, stack_cuts__find(r, cuts, STACK_CUTS_MAX));
 }
 
-void json_stacks__workload(struct json_writer *w, struct run_stacks *rs, uint64_t kernel_bytes,
-			   const struct wp_stack_cost *cost, const struct stack_combos *c, uint64_t of)
+void json_stacks__workload(struct json_writer *w, struct run_stacks *rs, const struct stack_combos *c, uint64_t of)
 {
 	struct stack_cut cuts[STACK_CUTS_MAX];
 	static struct stack_cuts all;
@@ -150,7 +150,7 @@ void json_stacks__workload(struct json_writer *w, struct run_stacks *rs, uint64_
 		return;
 	all.n = 0;
 	stack_cuts__count(&all, rs, c);
-	put_summary(w, rs, kernel_bytes, cost, cuts, stack_cuts__top(&all, cuts, STACK_CUTS_MAX));
+	put_summary(w, rs, cuts, stack_cuts__top(&all, cuts, STACK_CUTS_MAX));
 	json_writer__key(w, "stacks_of_wakeups");
 	json_writer__begin_object(w);
 	json_stacks__combos(w, rs, c, of);

@@ -32,7 +32,6 @@ void json_stacks__run(struct json_writer *w, const struct attach_report *r);
  * json_stacks__run() writes it, and "stacks_of_wakeups" with @c's
  * combinations over its @of complete wakeups; nothing without stacks
  */
-void json_stacks__workload(struct json_writer *w, struct run_stacks *rs, uint64_t kernel_bytes,
-			   const struct wp_stack_cost *cost, const struct stack_combos *c, uint64_t of);
+void json_stacks__workload(struct json_writer *w, struct run_stacks *rs, const struct stack_combos *c, uint64_t of);
 
 #endif /* WAKEPROBE_JSON_STACKS_H */

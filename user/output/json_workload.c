@@ -705,8 +705,7 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 	json_workload__write_tasks(w, &r->agg.causes, causes);
 	write_migrations(w, &v);
 	write_outliers(w, &v);
-	json_stacks__workload(w, r->stacks, r->stack_bytes, &r->stack_cost, r->stack_combos,
-			      r->agg.by_label[LABEL_COMPLETE]);
+	json_stacks__workload(w, r->stacks, r->stack_combos, r->agg.by_label[LABEL_COMPLETE]);
 	json_writer__end_object(w);
 }
 

@@ -146,7 +146,7 @@ static void print_summary(FILE *out, const struct attach_report *r)
 	text_workload__host(out, &run->steal, g->causes.cause_ns[CAUSE_HOST]);
 	text_workload__cost(out, &run->cost, c->events, run->drops_total, g->wakeups,
 			    run->trace_end_ns > run->trace_start_ns ? run->trace_end_ns - run->trace_start_ns : 0);
-	text_stacks__cost(out, run->stacks, run->stack_bytes, &run->stack_cost, g->wakeups);
+	text_stacks__cost(out, run->stacks, g->wakeups);
 	if (text_workload__host_excess(&run->steal, g->causes.cause_ns[CAUSE_HOST]))
 		fprintf(out, "WARNING    the host's steal given to wakeups is more than /proc/stat allows: the per-CPU "
 			"layout read from the BTF is wrong\n");

@@ -185,14 +185,16 @@ size_t stack_cuts__find(const struct attach_report *r, struct stack_cut *out, si
 	return stack_cuts__top(&cuts, out, max);
 }
 
-void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t kernel_bytes, const struct wp_stack_cost *cost,
-		       uint64_t wakeups)
+void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t wakeups)
 {
+	const struct wp_stack_cost *cost;
+
 	if (!rs)
 		return;
+	cost = run_stacks__cost(rs);
 	fprintf(out, "  stacks     %zu distinct kept, in %.1f MiB of kernel memory; taking them: %.2f us of program time "
 		"per wakeup (%" PRIu64 " stacks, %.2f us each, timed in the programs), %zu bytes more per wakeup's "
-		"record\n", run_stacks__count(rs), (double)kernel_bytes / (1 << 20),
+		"record\n", run_stacks__count(rs), (double)run_stacks__kernel_bytes(rs) / (1 << 20),
 		wakeups ? us(cost->ns) / (double)wakeups : 0.0, (uint64_t)cost->taken,
 		cost->taken ? us(cost->ns) / (double)cost->taken : 0.0, sizeof(struct wp_event));
 	if (cost->not_kept)

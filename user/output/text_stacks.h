@@ -50,9 +50,8 @@ void text_stacks__combo(FILE *out, struct run_stacks *rs, const char *waker, con
 /* text_stacks__combos - the most frequent of @c and its costliest, of @of wakeups */
 void text_stacks__combos(FILE *out, struct run_stacks *rs, const char *waker, const char *wakee,
 			 const struct stack_combos *c, uint64_t of);
-/* text_stacks__cost - the cost line's part for --stacks: what the kernel kept, in what memory */
-void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t kernel_bytes, const struct wp_stack_cost *cost,
-		       uint64_t wakeups);
+/* text_stacks__cost - the cost line's part for --stacks: what the kernel kept, in what memory, at what cost */
+void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t wakeups);
 /* text_stacks__cuts - one line for each object that cut stacks short */
 void text_stacks__cuts(FILE *out, const struct stack_cut *cuts, size_t n);
 

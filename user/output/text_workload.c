@@ -234,7 +234,7 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 		text_workload__host(out, &r->steal, a->causes.cause_ns[CAUSE_HOST]);
 		text_workload__cost(out, &r->cost, r->merge.events, r->drops_total, r->samples_sent,
 				    r->trace_end_ns > r->trace_start_ns ? r->trace_end_ns - r->trace_start_ns : 0);
-		text_stacks__cost(out, r->stacks, r->stack_bytes, &r->stack_cost, r->samples_sent);
+		text_stacks__cost(out, r->stacks, r->samples_sent);
 		fprintf(out, "  samples    %" PRIu64 " sent, %" PRIu64 " complete, %" PRIu64 " not in the phase table\n",
 			r->samples_sent, a->by_label[LABEL_COMPLETE], incomplete);
 		for (l = 0; l < NR_LABELS; l++) {

@@ -52,8 +52,6 @@ struct run_result {
 	/* --stacks: the stacks and the workload's mappings, and their combinations; session__release() */
 	struct run_stacks *stacks;
 	struct stack_combos *stack_combos;
-	uint64_t stack_bytes;		/* the kernel memory the stacks map held */
-	struct wp_stack_cost stack_cost;	/* what taking them cost the programs */
 };
 
 #endif /* WAKEPROBE_RUN_RESULT_H */

@@ -82,9 +82,6 @@ static bool records_can_wait(const struct run_config *cfg)
 	return cfg->samples * RING_WAITING_PER_SAMPLE <= ring_for_run(cfg);
 }
 
-/* --stacks: the distinct stacks the kernel keeps, at most (as attach mode's: 17 MiB) */
-#define SESSION_STACK_ENTRIES	16384
-
 struct session {
 	const struct run_config *cfg;
 	const struct session_opts *opts;
@@ -375,7 +372,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
 		.lean = s->cfg->lean,
-		.stack_entries = s->cfg->lean && s->cfg->stacks ? SESSION_STACK_ENTRIES : 0,
+		.stacks = s->cfg->lean && s->cfg->stacks,
 		.lean_wait_end_signal = wl->wait_end == WAIT_END_SIGNAL_DELIVER,
 		.lean_flight_ns = analysis__lean_flight_ns(s->cfg, &s->opts->analysis),
 		.lean_flight_adaptive = analysis__lean_flight_adaptive(s->cfg->lean, s->opts->analysis.outliers,
@@ -545,8 +542,6 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 	/* the stacks map goes with the BPF side: its stacks are copied first, to be named after */
 	if (res->stacks) {
 		run_stacks__take(res->stacks, s.collector);
-		res->stack_bytes = collector__stack_bytes(s.collector);
-		collector__stack_cost(s.collector, &res->stack_cost);
 	}
 
 	state = sample_reader__state(&s.reader);
