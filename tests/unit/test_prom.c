@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,4 +181,189 @@ Test(prom, an_empty_histogram_is_written_whole_with_zeros)
 	cr_expect_eq(buckets, PROM_LAST_ROW - PROM_FIRST_ROW + 2);
 	cr_expect(strstr(doc, "wakeprobe_wakeup_seconds_sum 0\nwakeprobe_wakeup_seconds_count 0\n"));
 	free(h);
+}
+
+/* openmetrics - @text as prom__to_openmetrics() turns it, into @om (to free); its return */
+static int openmetrics(const char *text, char **om)
+{
+	size_t n = 0;
+	FILE *f = open_memstream(om, &n);
+	int err;
+
+	cr_assert_not_null(f);
+	err = prom__to_openmetrics(text, strlen(text), f);
+	cr_assert_eq(fclose(f), 0);
+	return err;
+}
+
+Test(prom, openmetrics_names_a_counter_family_without_total_and_keeps_the_rest)
+{
+	struct prom_labels ls = { .n = 0 };
+	char *om;
+
+	prom__label(&ls, "label", "complete");
+	prom__family(out, "wakeprobe_wakeups_total", "counter", "Wakeups seen.");
+	prom__uint(out, "wakeprobe_wakeups_total", &ls, 3);
+	prom__family(out, "wakeprobe_trace_records_per_wakeup", "gauge", "Records per wakeup.");
+	prom__double(out, "wakeprobe_trace_records_per_wakeup", &ls, 11.25);
+	prom__family(out, "wakeprobe_run_start_timestamp_seconds", "gauge", "When the run began.");
+	prom__seconds(out, "wakeprobe_run_start_timestamp_seconds", &ls, 1700000000500000000ull);
+	cr_assert_eq(openmetrics(written(), &om), 0);
+	cr_expect_str_eq(om, "# HELP wakeprobe_wakeups Wakeups seen.\n"
+			     "# TYPE wakeprobe_wakeups counter\n"
+			     "wakeprobe_wakeups_total{label=\"complete\"} 3\n"
+			     "# HELP wakeprobe_trace_records_per_wakeup Records per wakeup.\n"
+			     "# TYPE wakeprobe_trace_records_per_wakeup gauge\n"
+			     "wakeprobe_trace_records_per_wakeup{label=\"complete\"} 11.25\n"
+			     "# HELP wakeprobe_run_start_timestamp_seconds When the run began.\n"
+			     "# TYPE wakeprobe_run_start_timestamp_seconds gauge\n"
+			     "wakeprobe_run_start_timestamp_seconds{label=\"complete\"} 1700000000.5\n"
+			     "# EOF\n");
+	free(om);
+}
+
+Test(prom, openmetrics_keeps_a_histograms_samples_with_its_le_as_canonical_numbers)
+{
+	static const uint64_t values[] = { 100, 1000, 200000, 40000000000ull };
+	struct prom_labels ls = { .n = 0 };
+	struct histogram *h = malloc(sizeof(*h));
+	const char *text, *line;
+	char *om, buf[64];
+	int buckets = 0, lines = 0;
+
+	cr_assert_not_null(h);
+	histogram__init(h);
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		histogram__add(h, values[i]);
+	prom__label(&ls, "phase", "runq_wait");
+	prom__family(out, "wakeprobe_phase_seconds", "histogram", "Each phase.");
+	prom__histogram(out, "wakeprobe_phase_seconds", &ls, h);
+	text = written();
+	cr_assert_eq(openmetrics(text, &om), 0);
+
+#define OPENING "# HELP wakeprobe_phase_seconds Each phase.\n# TYPE wakeprobe_phase_seconds histogram\n"
+	cr_expect(!strncmp(om, OPENING, strlen(OPENING)));
+#undef OPENING
+	/* below 1e-4 with an exponent, the shortest digits that read back the same */
+#define BUCKET(le) "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"" le "\"}"
+	cr_expect_str_eq(prom_value_of(om, BUCKET("1.27e-07"), buf, sizeof(buf)), "1");
+	cr_expect_str_eq(prom_value_of(om, BUCKET("6.5535e-05"), buf, sizeof(buf)), "2");
+	cr_expect_str_eq(prom_value_of(om, BUCKET("0.000262143"), buf, sizeof(buf)), "3");
+	cr_expect_str_eq(prom_value_of(om, BUCKET("34.359738367"), buf, sizeof(buf)), "3");
+	cr_expect_str_eq(prom_value_of(om, BUCKET("+Inf"), buf, sizeof(buf)), "4");
+#undef BUCKET
+	/* the rest as the text format has it */
+	cr_expect(strstr(om, "\nwakeprobe_phase_seconds_sum{phase=\"runq_wait\"} 40.0002011\n"
+			     "wakeprobe_phase_seconds_count{phase=\"runq_wait\"} 4\n# EOF\n"));
+	for (line = om; line; line = prom_line_after(line))
+		buckets += !strncmp(line, "wakeprobe_phase_seconds_bucket{", 31);
+	cr_expect_eq(buckets, PROM_LAST_ROW - PROM_FIRST_ROW + 2);
+	/* a line for each of the text's, and the end */
+	for (line = text; line; line = prom_line_after(line))
+		lines++;
+	for (line = om; line; line = prom_line_after(line))
+		lines--;
+	cr_expect_eq(lines, -1);
+	free(om);
+	free(h);
+}
+
+Test(prom, openmetrics_writes_le_and_quantile_as_canonical_numbers_and_no_other_label)
+{
+	static const char text[] = "# TYPE h histogram\n"
+				   "h_bucket{le=\"0.005\"} 1\n"
+				   "h_bucket{le=\"1\"} 1\n"
+				   "h_bucket{le=\"2.50\"} 1\n"
+				   "h_bucket{le=\"10\"} 1\n"
+				   "h_bucket{le=\"100000\"} 1\n"
+				   "h_bucket{le=\"1e6\"} 1\n"
+				   "h_bucket{le=\"+inf\"} 2\n"
+				   "h_sum 4\n"
+				   "h_count 2\n"
+				   "# TYPE s summary\n"
+				   "s{quantile=\"0.0001\"} 1\n"
+				   "s{quantile=\"0.00001\"} 1\n"
+				   "s{quantile=\"1\"} 1\n"
+				   "s{quantile=\"0\"} 1\n"
+				   "s_count{quantile=\"1\"} 1\n"
+				   "# TYPE g gauge\n"
+				   "g{le=\"1\"} 1\n";
+	char *om;
+
+	cr_assert_eq(openmetrics(text, &om), 0);
+	cr_expect_str_eq(om, "# TYPE h histogram\n"
+			     "h_bucket{le=\"0.005\"} 1\n"
+			     "h_bucket{le=\"1.0\"} 1\n"
+			     "h_bucket{le=\"2.5\"} 1\n"
+			     "h_bucket{le=\"10.0\"} 1\n"
+			     "h_bucket{le=\"100000.0\"} 1\n"
+			     "h_bucket{le=\"1e+06\"} 1\n"
+			     "h_bucket{le=\"+Inf\"} 2\n"
+			     "h_sum 4\n"
+			     "h_count 2\n"
+			     "# TYPE s summary\n"
+			     "s{quantile=\"0.0001\"} 1\n"
+			     "s{quantile=\"1e-05\"} 1\n"
+			     "s{quantile=\"1.0\"} 1\n"
+			     "s{quantile=\"0.0\"} 1\n"
+			     "s_count{quantile=\"1\"} 1\n"
+			     "# TYPE g gauge\n"
+			     "g{le=\"1\"} 1\n"
+			     "# EOF\n");
+	free(om);
+}
+
+Test(prom, openmetrics_has_no_place_for_comments_blank_lines_or_milliseconds)
+{
+	static const char text[] = "# A comment, and an empty line\n"
+				   "\n"
+				   "# HELP a_total A \"quoted\" \\\\ back\\nslash, and \\x.\n"
+				   "# TYPE a_total counter\n"
+				   "a_total { x=\"1\" , y=\"\\\"2\\\"\", }  1\t1700000000123\n"
+				   "# TYPE b_total counter\n"
+				   "# HELP b_total Typed first.\n"
+				   "b_total 1\n"
+				   "# HELP c A counter with no _total.\n"
+				   "# TYPE c counter\n"
+				   "c{} 2\n"
+				   "# TYPE d untyped\n"
+				   "d -Inf\n"
+				   "e nan -5\n"
+				   "  f Inf 0";
+	char *om;
+
+	cr_assert_eq(openmetrics(text, &om), 0);
+	cr_expect_str_eq(om, "# HELP a A \\\"quoted\\\" \\\\ back\\nslash, and \\\\x.\n"
+			     "# TYPE a counter\n"
+			     "a_total{x=\"1\",y=\"\\\"2\\\"\"} 1 1700000000.123\n"
+			     "# TYPE b counter\n"
+			     "# HELP b Typed first.\n"
+			     "b_total 1\n"
+			     "# HELP c A counter with no _total.\n"
+			     "# TYPE c unknown\n"
+			     "c 2\n"
+			     "# TYPE d unknown\n"
+			     "d -Inf\n"
+			     "e NaN -0.005\n"
+			     "f +Inf 0.000\n"
+			     "# EOF\n");
+	free(om);
+}
+
+Test(prom, openmetrics_refuses_a_line_that_is_not_the_text_formats)
+{
+	static const char *const bad[] = {
+		"a 1 2 3\n", "{x=\"1\"} 1\n", "a{x=1} 1\n", "a{x=\"1} 1\n", "a{x=\"1\"\n", "a{=\"1\"} 1\n", "a\n",
+		"a 1 12x\n", "# TYPE a sometype\n", "# TYPE a counter extra\n", "# HELP\n", "a{x=\"1\"y=\"2\"} 1\n",
+	};
+	char *om;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_expect_eq(openmetrics(bad[i], &om), -EINVAL, "%s", bad[i]);
+		free(om);
+	}
+	/* nothing at all is a valid exposition: no family, the end */
+	cr_expect_eq(openmetrics("", &om), 0);
+	cr_expect_str_eq(om, "# EOF\n");
+	free(om);
 }

@@ -400,3 +400,115 @@ Test(prom_metrics, a_rewrite_during_the_run_leaves_out_what_only_the_end_knows)
 	cr_expect_not(strstr(doc, "wakeprobe_bpf_missed_runs_total"));
 	cr_expect(prom_has_sample(doc, "wakeprobe_dropped_events_total{"));
 }
+
+/* ---------------------------------------------------------------- as OpenMetrics */
+
+/*
+ * check_openmetrics - @om as OpenMetrics 1.0 wants wakeprobe's families:
+ * metadata naming each family once, before its samples; a counter's family
+ * without _total and its samples with it; a gauge's samples its name; a
+ * histogram's _bucket, _sum and _count, le in the exponent form below 1e-4;
+ * no empty line, "# EOF" once, last. At least @min families.
+ */
+static void check_openmetrics(const char *om, int min)
+{
+	char families[64][96], current[96] = "", type[16] = "";
+	int n = 0, samples = 0;
+
+	cr_assert_not_null(om);
+	cr_expect(strlen(om) > 6 && !strcmp(om + strlen(om) - 6, "# EOF\n"), "no # EOF at the end");
+	cr_expect_eq(strstr(om, "# EOF\n"), om + strlen(om) - 6, "# EOF before the end");
+	cr_expect_null(strstr(om, "\n\n"), "an empty line");
+	for (const char *line = om; line; line = prom_line_after(line)) {
+		char name[96], rest[96];
+		const char *le;
+
+		if (!strncmp(line, "# EOF", 5))
+			break;
+		if (!strncmp(line, "# HELP ", 7) || !strncmp(line, "# TYPE ", 7)) {
+			cr_assert_eq(sscanf(line + 7, "%95s", name), 1);
+			if (strcmp(name, current)) {
+				for (int i = 0; i < n; i++)
+					cr_expect_str_neq(families[i], name, "%s opened twice", name);
+				cr_assert_lt(n, 64);
+				snprintf(families[n++], sizeof(families[0]), "%s", name);
+				snprintf(current, sizeof(current), "%s", name);
+				type[0] = '\0';
+				samples = 0;
+			}
+			cr_expect_eq(samples, 0, "metadata of %s after its samples", name);
+			if (line[2] == 'T')
+				cr_assert_eq(sscanf(line + 7, "%*s %15s", type), 1);
+			continue;
+		}
+		samples++;
+		cr_assert_eq(sscanf(line, "%95[a-z_]%95s", name, rest), 2, "a line that is no sample: %.40s", line);
+		if (!strcmp(type, "counter")) {
+			cr_expect(strlen(current) < 6 || strcmp(current + strlen(current) - 6, "_total"),
+				  "a counter family named with _total: %s", current);
+			cr_expect(!strncmp(name, current, strlen(current)) && !strcmp(name + strlen(current), "_total"),
+				  "%s in the counter %s", name, current);
+		} else if (!strcmp(type, "histogram")) {
+			cr_expect(!strncmp(name, current, strlen(current)) &&
+					  (!strcmp(name + strlen(current), "_bucket") ||
+					   !strcmp(name + strlen(current), "_sum") ||
+					   !strcmp(name + strlen(current), "_count")),
+				  "%s in the histogram %s", name, current);
+		} else {
+			cr_expect_str_eq(type, "gauge", "%s: no type, or another", current);
+			cr_expect_str_eq(name, current);
+		}
+		le = strstr(line, "le=\"");
+		if (le && strchr(le, '\n') > le)
+			cr_expect(strncmp(le + 4, "0.0000", 6), "le not canonical: %.80s", line);
+	}
+	cr_expect_geq(n, min);
+}
+
+/* as_openmetrics - what was written so far, as OpenMetrics, to free */
+static char *as_openmetrics(void)
+{
+	const char *doc = written();
+	char *om = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&om, &n);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(prom__to_openmetrics(doc, strlen(doc), f), 0);
+	cr_assert_eq(fclose(f), 0);
+	return om;
+}
+
+Test(prom_metrics, a_run_as_openmetrics_has_every_family_as_openmetrics_names_it)
+{
+	const struct workload_desc *wl[] = { &eventfd_wl, &spin_wl };
+	char buf[64], *om;
+
+	traced_run(runs[0]);
+	untraced_run(runs[1]);
+	runs[0]->cost.known = true;
+	runs[0]->cost.bpf_stats_on = true;
+	runs[0]->cost.bpf_runs = 9000;
+	cr_assert_eq(prom_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 2), 0);
+	om = as_openmetrics();
+	check_openmetrics(om, 10);
+	/* the series are the text format's, a counter's _total and all */
+	cr_expect_str_eq(prom_value_of(om, "wakeprobe_wakeups_total{" WL_LABELS ",label=\"complete\"}", buf,
+				       sizeof(buf)), "3");
+	cr_expect_str_eq(prom_value_of(om, "wakeprobe_phase_seconds_bucket{" WL_LABELS
+				       ",phase=\"runq_wait\",le=\"1.023e-06\"}", buf, sizeof(buf)), "1");
+	cr_expect(strstr(om, "\n# TYPE wakeprobe_wakeups counter\n"));
+	free(om);
+}
+
+Test(prom_metrics, an_attach_run_as_openmetrics_has_every_family_as_openmetrics_names_it)
+{
+	char *om;
+
+	print_attach_run(true);
+	om = as_openmetrics();
+	check_openmetrics(om, 10);
+	cr_expect(strstr(om, "\n# TYPE wakeprobe_pair_wake_to_run_seconds histogram\n"));
+	cr_expect(strstr(om, "\n# TYPE wakeprobe_wakeups_by_waker_class counter\n"));
+	free(om);
+}

@@ -64,4 +64,23 @@ void prom__double(FILE *out, const char *name, const struct prom_labels *ls, dou
  */
 void prom__histogram(FILE *out, const char *name, const struct prom_labels *ls, const struct histogram *h);
 
+/*
+ * prom__to_openmetrics - @text (@len bytes), an exposition in the text
+ * format 0.0.4, as OpenMetrics 1.0.0 into @out, for a scraper that asks for
+ * it. The samples keep their names, so that a series is the same in both;
+ * what OpenMetrics asks for differently:
+ *  - a counter family is named without its samples' _total, in its HELP and
+ *    TYPE lines; a counter whose samples have no _total is typed unknown,
+ *    as untyped is
+ *  - a histogram's le and a summary's quantile are canonical numbers
+ *    (1.27e-07, 0.5, 1.0, +Inf), one text per number
+ *  - a quote in a HELP text is escaped; a value of infinity or NaN is
+ *    written +Inf, -Inf, NaN; a timestamp is in seconds, not milliseconds
+ *  - no empty lines, no comments but HELP and TYPE, no blanks but one
+ *    between the parts of a line; "# EOF" last
+ * 0, or -EINVAL for a line that is not the text format's (what came
+ * before it written), -EIO when @out failed.
+ */
+int prom__to_openmetrics(const char *text, size_t len, FILE *out);
+
 #endif /* WAKEPROBE_PROM_H */

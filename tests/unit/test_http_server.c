@@ -1,0 +1,749 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_http_server.c - the scrape endpoint over loopback, driven from the
+ * test: the client's sockets and the server's turns take turns in one
+ * process, so nothing waits on a thread. What a scraper gets in each
+ * format, which status everything else gets, and the bounds: connections
+ * at once, a head's size, the deadline, a client that reads slowly or is gone.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "http_server.h"
+
+/* what the scrape callback was asked, and what it does */
+struct scrape {
+	int calls;
+	bool openmetrics;
+	int fail;	/* returned, after half a line, when not 0 */
+	size_t big;	/* bytes of comment lines after the metrics, for a body no socket takes at once */
+};
+
+#define METRICS_TEXT	"# HELP wakeprobe_up Whether it runs.\n# TYPE wakeprobe_up gauge\nwakeprobe_up 1\n"
+#define METRICS_OM	METRICS_TEXT "# EOF\n"
+#define GET_METRICS	"GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"
+/* what Prometheus 2.x sends */
+#define PROMETHEUS_ACCEPT                                                                                            \
+	"Accept: application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,"      \
+	"text/plain;version=0.0.4;q=0.5,*/*;q=0.1\r\n"
+
+static struct http_server *server;
+static struct scrape scrape;
+
+static int metrics(FILE *out, bool openmetrics, void *ctx)
+{
+	static const char pad[] = "# padding padding padding padding padding padding padding padding padding\n";
+	struct scrape *sc = ctx;
+
+	sc->calls++;
+	sc->openmetrics = openmetrics;
+	if (sc->fail) {
+		fputs("wakeprobe_up", out);
+		return sc->fail;
+	}
+	fputs(openmetrics ? METRICS_OM : METRICS_TEXT, out);
+	for (size_t n = 0; n < sc->big; n += sizeof(pad) - 1)
+		fwrite(pad, 1, sizeof(pad) - 1, out);
+	return 0;
+}
+
+static void setup(void)
+{
+	char msg[256];
+
+	memset(&scrape, 0, sizeof(scrape));
+	cr_assert_eq(http_server__open(&server, "127.0.0.1:0", metrics, &scrape, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_gt(http_server__port(server), 0);
+}
+
+static void teardown(void)
+{
+	http_server__close(server);
+	server = NULL;
+}
+
+TestSuite(http_server, .init = setup, .fini = teardown, .timeout = 60);
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* dial_at - a non-blocking client connected to @port on the loopback address of @family; -1 if there is none */
+static int dial_at(int family, int port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = in6addr_loopback };
+	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	cr_assert_geq(fd, 0, "socket: %s", strerror(errno));
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	/* loopback: the kernel completes the handshake into the backlog, before any accept */
+	if (family == AF_INET6 ? connect(fd, (struct sockaddr *)&sin6, sizeof(sin6))
+			       : connect(fd, (struct sockaddr *)&sin, sizeof(sin))) {
+		close(fd);
+		return -1;
+	}
+	cr_assert_eq(fcntl(fd, F_SETFL, O_NONBLOCK), 0);
+	return fd;
+}
+
+static int dial(void)
+{
+	int fd = dial_at(AF_INET, http_server__port(server));
+
+	cr_assert_geq(fd, 0, "connect: %s", strerror(errno));
+	return fd;
+}
+
+/* send_all - @n bytes of @req on @fd, with the server's turns whenever the socket is full */
+static void send_all(int fd, const char *req, size_t n)
+{
+	double give_up = now_s() + 10;
+
+	for (size_t sent = 0; sent < n;) {
+		ssize_t k = send(fd, req + sent, n - sent, MSG_NOSIGNAL);
+
+		if (k > 0) {
+			sent += k;
+			continue;
+		}
+		cr_assert(k < 0 && errno == EAGAIN, "send: %s", strerror(errno));
+		http_server__serve(server, 10);
+		cr_assert_lt(now_s(), give_up, "the server took nothing for 10 s");
+	}
+}
+
+/* receive - all that @fd gets until the server closes it, with the server's turns between: a string to free */
+static char *receive(int fd)
+{
+	double give_up = now_s() + 10;
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap + 1);
+
+	cr_assert_not_null(buf);
+	for (;;) {
+		ssize_t k = recv(fd, buf + len, cap - len, 0);
+
+		if (k > 0) {
+			len += k;
+			if (len == cap) {
+				cap *= 2;
+				buf = realloc(buf, cap + 1);
+				cr_assert_not_null(buf);
+			}
+			/* a turn with the client's socket still full, as a reader slower than the server has */
+			http_server__serve(server, 0);
+			continue;
+		}
+		if (!k)
+			break;
+		cr_assert_eq(errno, EAGAIN, "recv: %s (after %zu bytes)", strerror(errno), len);
+		http_server__serve(server, 10);
+		cr_assert_lt(now_s(), give_up, "no end to the response in 10 s (%zu bytes)", len);
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/* exchange_at - @req sent on a new connection to @family's loopback, and the whole response, to free */
+static char *exchange_at(int family, const char *req, size_t n)
+{
+	int fd = dial_at(family, http_server__port(server));
+	char *response;
+
+	cr_assert_geq(fd, 0, "connect: %s", strerror(errno));
+	send_all(fd, req, n);
+	response = receive(fd);
+	close(fd);
+	return response;
+}
+
+static char *exchange(const char *req)
+{
+	return exchange_at(AF_INET, req, strlen(req));
+}
+
+static int status_of(const char *response)
+{
+	int status = 0;
+
+	cr_assert_eq(sscanf(response, "HTTP/1.1 %d ", &status), 1, "no status line: %.60s", response);
+	return status;
+}
+
+/* body_of - what follows the head */
+static const char *body_of(const char *response)
+{
+	const char *end = strstr(response, "\r\n\r\n");
+
+	cr_assert_not_null(end, "no end to the head: %.200s", response);
+	return end + 4;
+}
+
+/* header - the value of the header @name in the head of @response, into @buf; NULL if there is none */
+static const char *header(const char *response, const char *name, char *buf, size_t len)
+{
+	const char *end = body_of(response);
+	size_t n = strlen(name);
+
+	for (const char *line = strstr(response, "\r\n") + 2; line < end; line = strstr(line, "\r\n") + 2) {
+		if (!strncasecmp(line, name, n) && line[n] == ':') {
+			const char *v = line + n + 1 + strspn(line + n + 1, " ");
+
+			snprintf(buf, len, "%.*s", (int)(strstr(v, "\r\n") - v), v);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/* content_length - the Content-Length of @response, which must have one */
+static size_t content_length(const char *response)
+{
+	char buf[32];
+
+	cr_assert_not_null(header(response, "Content-Length", buf, sizeof(buf)), "no Content-Length");
+	return strtoull(buf, NULL, 10);
+}
+
+/* is_closed - has the server closed @fd, within @ms? */
+static bool is_closed(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char c;
+
+	return poll(&p, 1, ms) == 1 && recv(fd, &c, 1, 0) == 0;
+}
+
+Test(http_server, metrics_are_the_text_format_unless_asked_otherwise)
+{
+	char *r = exchange(GET_METRICS);
+	char buf[128];
+
+	cr_expect_eq(status_of(r), 200);
+	cr_expect_str_eq(header(r, "Content-Type", buf, sizeof(buf)), "text/plain; version=0.0.4; charset=utf-8");
+	cr_expect_str_eq(header(r, "Connection", buf, sizeof(buf)), "close");
+	cr_expect_str_eq(body_of(r), METRICS_TEXT);
+	cr_expect_eq(content_length(r), strlen(METRICS_TEXT));
+	/* the server's clock, in the one form HTTP has, whatever the locale */
+	cr_assert_not_null(header(r, "Date", buf, sizeof(buf)));
+	cr_expect_eq(strlen(buf), 29, "%s", buf);
+	cr_expect_str_eq(buf + 25, " GMT");
+	cr_expect_eq(scrape.calls, 1);
+	cr_expect_not(scrape.openmetrics);
+	free(r);
+}
+
+Test(http_server, openmetrics_when_the_scraper_asks_for_it)
+{
+	static const char *const reqs[] = {
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\n" PROMETHEUS_ACCEPT "\r\n",
+		/* HTTP/1.0, no Host, any version, case and spacing */
+		"GET /metrics HTTP/1.0\r\naccept:   Application/OpenMetrics-Text; version=0.0.1 \r\n\r\n",
+		/* a range per header line, lists split across lines */
+		"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: text/plain;q=0.5\r\n"
+		"Accept: application/openmetrics-text\r\n\r\n",
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		char *r = exchange(reqs[i]);
+
+		cr_expect_eq(status_of(r), 200, "request %zu", i);
+		cr_expect_str_eq(header(r, "Content-Type", buf, sizeof(buf)),
+				 "application/openmetrics-text; version=1.0.0; charset=utf-8", "request %zu", i);
+		cr_expect_str_eq(body_of(r), METRICS_OM, "request %zu", i);
+		cr_expect(scrape.openmetrics, "request %zu", i);
+		free(r);
+	}
+}
+
+Test(http_server, openmetrics_weighed_zero_or_below_the_text_format_is_not_what_is_sent)
+{
+	static const char *const accepts[] = {
+		"application/openmetrics-text;q=0,text/plain;version=0.0.4",
+		"application/openmetrics-text; version=1.0.0; q=0.000",
+		"text/plain;version=0.0.4;q=1, application/openmetrics-text;q=0.5",
+		"application/json",
+		"*/*",
+	};
+	char req[256], buf[128];
+
+	for (size_t i = 0; i < sizeof(accepts) / sizeof(accepts[0]); i++) {
+		char *r;
+
+		snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: %s\r\n\r\n", accepts[i]);
+		r = exchange(req);
+		cr_expect_eq(status_of(r), 200, "%s", accepts[i]);
+		cr_expect_str_eq(header(r, "Content-Type", buf, sizeof(buf)),
+				 "text/plain; version=0.0.4; charset=utf-8", "%s", accepts[i]);
+		cr_expect_not(scrape.openmetrics, "%s", accepts[i]);
+		free(r);
+	}
+}
+
+Test(http_server, head_has_the_headers_of_get_and_no_body)
+{
+	char *r = exchange("HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+
+	cr_expect_eq(status_of(r), 200);
+	cr_expect_eq(content_length(r), strlen(METRICS_TEXT));
+	cr_expect_str_empty(body_of(r));
+	free(r);
+	r = exchange("HEAD /nowhere HTTP/1.1\r\nHost: x\r\n\r\n");
+	cr_expect_eq(status_of(r), 404);
+	cr_expect_gt(content_length(r), 0);
+	cr_expect_str_empty(body_of(r));
+	free(r);
+}
+
+Test(http_server, the_root_is_a_page_that_links_to_the_metrics)
+{
+	char *r = exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+	char buf[128];
+
+	cr_expect_eq(status_of(r), 200);
+	cr_expect_str_eq(header(r, "Content-Type", buf, sizeof(buf)), "text/html; charset=utf-8");
+	cr_expect_not_null(strstr(body_of(r), "<a href=\"/metrics\">"));
+	cr_expect_eq(content_length(r), strlen(body_of(r)));
+	cr_expect_eq(scrape.calls, 0);
+	free(r);
+}
+
+Test(http_server, other_paths_are_not_found_and_a_query_is_no_other_path)
+{
+	static const char *const paths[] = { "/metric", "/metrics/", "/metricsx", "/favicon.ico", "*" };
+	char req[128];
+	char *r;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", paths[i]);
+		r = exchange(req);
+		cr_expect_eq(status_of(r), 404, "%s", paths[i]);
+		cr_expect_eq(content_length(r), strlen(body_of(r)), "%s", paths[i]);
+		free(r);
+	}
+	r = exchange("GET /metrics?collect[]=all HTTP/1.1\r\nHost: x\r\n\r\n");
+	cr_expect_eq(status_of(r), 200);
+	free(r);
+	/* absolute-form, as to a proxy */
+	r = exchange("GET http://localhost:9100/metrics HTTP/1.1\r\nHost: localhost:9100\r\n\r\n");
+	cr_expect_eq(status_of(r), 200);
+	free(r);
+}
+
+Test(http_server, other_methods_are_not_allowed_and_say_which_are)
+{
+	static const char post[] = "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\nhello world";
+	static const char *const methods[] = { "PUT", "DELETE", "OPTIONS", "get" };
+	char req[128], buf[64];
+	char *r = exchange(post);
+
+	/* the body, unread, is drained: the client gets the whole response, no reset */
+	cr_expect_eq(status_of(r), 405);
+	cr_expect_str_eq(header(r, "Allow", buf, sizeof(buf)), "GET, HEAD");
+	cr_expect_eq(content_length(r), strlen(body_of(r)));
+	free(r);
+	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
+		snprintf(req, sizeof(req), "%s /metrics HTTP/1.1\r\nHost: x\r\n\r\n", methods[i]);
+		r = exchange(req);
+		cr_expect_eq(status_of(r), 405, "%s", methods[i]);
+		free(r);
+	}
+	cr_expect_eq(scrape.calls, 0);
+}
+
+Test(http_server, a_malformed_request_is_a_bad_request)
+{
+	static const struct {
+		const char *req;
+		size_t len;
+	} reqs[] = {
+#define REQ(s) { s, sizeof(s) - 1 }
+		REQ("GARBAGE\r\n\r\n"),
+		REQ("GET /metrics\r\n\r\n"),
+		REQ("GET /metrics HTTP/2.0\r\nHost: x\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1 \r\nHost: x\r\n\r\n"),
+		REQ("GET  /metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
+		REQ("GET metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
+		REQ("G(T /metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
+		/* HTTP/1.1 needs one Host */
+		REQ("GET /metrics HTTP/1.1\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nAccept : text/plain\r\n\r\n"),
+		/* a folded line, a NUL, a bare CR: each parsed another way by someone */
+		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: text/plain,\r\n application/openmetrics-text\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: x\0y\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: x\rAccept: */*\r\n\r\n"),
+		REQ("\r\n\r\n"),
+#undef REQ
+	};
+
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		char *r = exchange_at(AF_INET, reqs[i].req, reqs[i].len);
+
+		cr_expect_eq(status_of(r), 400, "request %zu: %.40s", i, reqs[i].req);
+		cr_expect_eq(content_length(r), strlen(body_of(r)), "request %zu", i);
+		free(r);
+	}
+	cr_expect_eq(scrape.calls, 0);
+}
+
+Test(http_server, a_head_over_8_kib_is_too_large_and_one_just_under_is_fine)
+{
+	static const char start[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Pad: ";
+	size_t n = HTTP_HEAD_MAX + 4096;
+	char *req = malloc(n + 1), *r;
+
+	cr_assert_not_null(req);
+	/* the head as long as the limit, its empty line the last bytes */
+	memcpy(req, start, strlen(start));
+	memset(req + strlen(start), 'a', HTTP_HEAD_MAX - strlen(start) - 4);
+	memcpy(req + HTTP_HEAD_MAX - 4, "\r\n\r\n", 4);
+	r = exchange_at(AF_INET, req, HTTP_HEAD_MAX);
+	cr_expect_eq(status_of(r), 200);
+	free(r);
+
+	/* longer, with no end in sight: refused once the limit is read, the rest drained */
+	memset(req + strlen(start), 'a', n - strlen(start));
+	r = exchange_at(AF_INET, req, n);
+	cr_expect_eq(status_of(r), 431);
+	cr_expect_eq(content_length(r), strlen(body_of(r)));
+	free(r);
+	free(req);
+}
+
+Test(http_server, a_request_with_a_body_unread_gets_the_whole_response)
+{
+	static const char head[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 262144\r\n\r\n";
+	size_t n = strlen(head) + 262144;
+	char *req = malloc(n), *r;
+
+	/*
+	 * Closing a socket with a request body unread would reset it, and the
+	 * reset would throw away what of a large response the client has yet
+	 * to read: the server drains the body instead, until the client closes
+	 */
+	cr_assert_not_null(req);
+	memcpy(req, head, strlen(head));
+	memset(req + strlen(head), 'b', n - strlen(head));
+	scrape.big = 16 << 20;
+	r = exchange_at(AF_INET, req, n);
+	cr_expect_eq(status_of(r), 200);
+	cr_expect_eq(content_length(r), strlen(body_of(r)));
+	free(r);
+	free(req);
+}
+
+Test(http_server, a_failing_callback_is_a_server_error_without_its_half_written_body)
+{
+	char *r;
+
+	scrape.fail = -EIO;
+	r = exchange(GET_METRICS);
+	cr_expect_eq(status_of(r), 500);
+	cr_expect_null(strstr(body_of(r), "wakeprobe_up"));
+	free(r);
+}
+
+Test(http_server, a_request_in_pieces_and_with_bare_line_feeds_is_answered)
+{
+	static const char req[] = "GET /metrics HTTP/1.0\nAccept: application/openmetrics-text\n\n";
+	int fd = dial();
+	char *r;
+
+	for (size_t i = 0; i < sizeof(req) - 1; i++) {
+		send_all(fd, req + i, 1);
+		http_server__serve(server, 0);
+	}
+	r = receive(fd);
+	cr_expect_eq(status_of(r), 200);
+	cr_expect_str_eq(body_of(r), METRICS_OM);
+	free(r);
+	close(fd);
+}
+
+Test(http_server, the_17th_connection_at_once_is_closed_and_the_16_are_answered)
+{
+	int fds[HTTP_MAX_CONNS + 1];
+	struct http_server_stats st;
+
+	for (int i = 0; i <= HTTP_MAX_CONNS; i++)
+		fds[i] = dial();
+	/* all wait in the backlog; one turn takes them, in the order they came */
+	http_server__serve(server, 100);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.refused, 1);
+	cr_expect(is_closed(fds[HTTP_MAX_CONNS], 1000), "the 17th is still open");
+	close(fds[HTTP_MAX_CONNS]);
+	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
+		cr_expect_not(is_closed(fds[i], 0), "connection %d was closed", i);
+		send_all(fds[i], GET_METRICS, strlen(GET_METRICS));
+	}
+	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
+		char *r = receive(fds[i]);
+
+		cr_expect_eq(status_of(r), 200, "connection %d", i);
+		free(r);
+		close(fds[i]);
+	}
+	http_server__stats(server, &st);
+	cr_expect_eq(st.scrapes, HTTP_MAX_CONNS);
+	cr_expect_eq(st.refused, 1);
+	cr_expect_eq(st.errors, 0);
+}
+
+Test(http_server, a_client_that_never_sends_is_closed_at_the_deadline)
+{
+	struct http_server_stats st;
+	double start, took;
+	int fd;
+
+	http_server__set_deadline(server, 200);
+	fd = dial();
+	start = now_s();
+	while (!is_closed(fd, 0)) {
+		/* a long wait, cut short by the deadline */
+		http_server__serve(server, 5000);
+		cr_assert_lt(now_s() - start, 5, "still open after 5 s");
+	}
+	took = now_s() - start;
+	cr_expect_geq(took, 0.15, "closed after %.3f s", took);
+	cr_expect_lt(took, 1.5, "closed after %.3f s", took);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.errors, 1);
+	cr_expect_eq(st.requests, 0);
+	close(fd);
+}
+
+Test(http_server, a_client_that_trickles_its_request_is_closed_at_the_deadline_all_the_same)
+{
+	struct http_server_stats st;
+	double start, took;
+	int fd;
+
+	http_server__set_deadline(server, 300);
+	fd = dial();
+	start = now_s();
+	while (!is_closed(fd, 0)) {
+		/* a byte every 20 ms: never idle long, never done */
+		send_all(fd, "G", 1);
+		http_server__serve(server, 0);
+		usleep(20000);
+		cr_assert_lt(now_s() - start, 5, "still open after 5 s");
+	}
+	took = now_s() - start;
+	cr_expect_geq(took, 0.25, "closed after %.3f s", took);
+	cr_expect_lt(took, 1.5, "closed after %.3f s", took);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.errors, 1);
+	cr_expect_eq(st.requests, 0);
+	close(fd);
+}
+
+Test(http_server, a_client_that_does_not_read_does_not_hold_the_loop)
+{
+	int fd = dial();
+	char *r;
+
+	scrape.big = 16 << 20;
+	send_all(fd, GET_METRICS, strlen(GET_METRICS));
+	/* the turn that renders the body and sends what the socket takes */
+	http_server__serve(server, 100);
+	for (int i = 0; i < 10; i++) {
+		double start = now_s();
+
+		http_server__serve(server, 0);
+		cr_expect_lt(now_s() - start, 0.5, "a turn took %.3f s", now_s() - start);
+	}
+	r = receive(fd);
+	cr_expect_eq(status_of(r), 200);
+	cr_expect_eq(content_length(r), strlen(body_of(r)));
+	cr_expect_geq(strlen(body_of(r)), 16u << 20);
+	free(r);
+	close(fd);
+}
+
+Test(http_server, a_turn_waits_no_longer_than_asked)
+{
+	double start = now_s();
+
+	http_server__serve(server, 0);
+	cr_expect_lt(now_s() - start, 0.05);
+	start = now_s();
+	http_server__serve(server, 100);
+	cr_expect_geq(now_s() - start, 0.09);
+	cr_expect_lt(now_s() - start, 0.5);
+}
+
+Test(http_server, a_client_gone_before_its_response_costs_an_error_not_the_process)
+{
+	struct http_server_stats st;
+	struct linger reset = { .l_onoff = 1, .l_linger = 0 };
+	double start = now_s();
+	int fd = dial();
+
+	scrape.big = 16 << 20;
+	/* done sending, as nc -N is: the server's side is then in CLOSE_WAIT, where a reset makes a send EPIPE */
+	send_all(fd, GET_METRICS, strlen(GET_METRICS));
+	cr_assert_eq(shutdown(fd, SHUT_WR), 0);
+	http_server__serve(server, 100);
+	/* gone with the response half sent: the server's next send fails, and SIGPIPE would kill the process */
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+	close(fd);
+	do {
+		http_server__serve(server, 10);
+		http_server__stats(server, &st);
+		cr_assert_lt(now_s() - start, 5);
+	} while (!st.errors);
+	cr_expect_eq(st.errors, 1);
+	cr_expect_eq(st.scrapes, 1);
+}
+
+Test(http_server, the_counters_add_up_what_was_served)
+{
+	static const char *const reqs[] = { GET_METRICS, GET_METRICS, "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n",
+					    "GET / HTTP/1.1\r\nHost: x\r\n\r\n", "junk\r\n\r\n" };
+	struct http_server_stats st;
+	uint64_t bytes = 0;
+
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		char *r = exchange(reqs[i]);
+
+		bytes += strlen(r);
+		free(r);
+	}
+	http_server__stats(server, &st);
+	cr_expect_eq(st.scrapes, 2);
+	cr_expect_eq(st.requests, 5);
+	cr_expect_eq(st.errors, 2);
+	cr_expect_eq(st.bytes_sent, bytes);
+	cr_expect_eq(st.refused, 0);
+}
+
+Test(http_server, every_address_takes_ipv4_and_ipv6_alike)
+{
+	char msg[256];
+	char *r;
+	int fd;
+
+	http_server__close(server);
+	cr_assert_eq(http_server__open(&server, ":0", metrics, &scrape, msg, sizeof(msg)), 0, "%s", msg);
+	r = exchange_at(AF_INET, GET_METRICS, strlen(GET_METRICS));
+	cr_expect_eq(status_of(r), 200);
+	free(r);
+	fd = dial_at(AF_INET6, http_server__port(server));
+	if (fd < 0)
+		cr_skip_test("no IPv6 loopback here");
+	close(fd);
+	r = exchange_at(AF_INET6, GET_METRICS, strlen(GET_METRICS));
+	cr_expect_eq(status_of(r), 200);
+	free(r);
+}
+
+Test(http_server, an_ipv6_address_in_brackets_is_listened_on)
+{
+	char msg[256];
+	char *r;
+	int err;
+
+	http_server__close(server);
+	err = http_server__open(&server, "[::1]:0", metrics, &scrape, msg, sizeof(msg));
+	if (err == -EAFNOSUPPORT || err == -EADDRNOTAVAIL)
+		cr_skip_test("no IPv6 loopback here: %s", msg);
+	cr_assert_eq(err, 0, "%s", msg);
+	r = exchange_at(AF_INET6, GET_METRICS, strlen(GET_METRICS));
+	cr_expect_eq(status_of(r), 200);
+	free(r);
+}
+
+Test(http_server, a_listen_string_that_does_not_parse_says_how_to_write_one)
+{
+	static const struct {
+		const char *listen;
+		int err;
+		const char *hint;
+	} cases[] = {
+		{ "", -EINVAL, "ADDR:PORT" },
+		{ "127.0.0.1", -EINVAL, "no port" },
+		{ "9100", -EINVAL, "no port" },
+		{ "localhost:9100", -EINVAL, "numeric" },
+		{ "1.2.3.4.5:80", -EINVAL, "IPv4" },
+		{ "127.0.0.1:http", -EINVAL, "number" },
+		{ "127.0.0.1:", -EINVAL, "number" },
+		{ ":", -EINVAL, "number" },
+		{ "127.0.0.1:-1", -EINVAL, "number" },
+		{ "127.0.0.1:65536", -ERANGE, "out of range" },
+		{ ":99999999999999999999999", -ERANGE, "out of range" },
+		{ "::1:9100", -EINVAL, "brackets" },
+		{ "[::1]", -EINVAL, "port" },
+		{ "[::1:9100", -EINVAL, "port" },
+		{ "[127.0.0.1]:9100", -EINVAL, "IPv6" },
+		{ "[nope]:9100", -EINVAL, "IPv6" },
+		{ "\x1b[2J\n:9100", -EINVAL, "IPv4" },
+	};
+	struct http_server *s;
+	char msg[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int err;
+
+		s = (struct http_server *)&msg;
+		err = http_server__open(&s, cases[i].listen, metrics, &scrape, msg, sizeof(msg));
+
+		cr_expect_eq(err, cases[i].err, "case %zu: %d", i, err);
+		cr_expect_null(s, "case %zu", i);
+		cr_expect(!strncmp(msg, "--listen ", 9), "case %zu: %s", i, msg);
+		cr_expect_null(strchr(msg, '\n'), "case %zu: more than one line: %s", i, msg);
+		cr_expect_null(strchr(msg, '\x1b'), "case %zu: a control byte as it was: %s", i, msg);
+		cr_expect_not_null(strstr(msg, cases[i].hint), "case %zu: %s", i, msg);
+	}
+	/* the whole line, for one */
+	http_server__open(&s, "127.0.0.1:65536", metrics, &scrape, msg, sizeof(msg));
+	cr_expect_str_eq(msg, "--listen 127.0.0.1:65536: port 65536 is out of range: give one from 1 to 65535");
+}
+
+Test(http_server, an_address_in_use_says_so_in_one_line)
+{
+	struct http_server *other = (struct http_server *)&scrape;
+	char listen_at[32], msg[256], want[256];
+
+	snprintf(listen_at, sizeof(listen_at), "127.0.0.1:%d", http_server__port(server));
+	cr_expect_eq(http_server__open(&other, listen_at, metrics, &scrape, msg, sizeof(msg)), -EADDRINUSE);
+	cr_expect_null(other);
+	snprintf(want, sizeof(want), "--listen %s: address in use: another program listens there; pick another port",
+		 listen_at);
+	cr_expect_str_eq(msg, want);
+}
+
+Test(http_server, a_listen_string_is_checked_without_binding)
+{
+	struct http_listen at;
+	char msg[256];
+
+	cr_assert_eq(http_server__parse_listen("127.0.0.1:9100", &at, msg, sizeof(msg)), 0, "%s", msg);
+	cr_expect_eq(at.addr.ss_family, AF_INET);
+	cr_expect_eq(ntohs(((struct sockaddr_in *)&at.addr)->sin_port), 9100);
+	cr_expect_not(at.any);
+	cr_assert_eq(http_server__parse_listen(":9100", &at, msg, sizeof(msg)), 0, "%s", msg);
+	cr_expect(at.any);
+	cr_assert_eq(http_server__parse_listen("[::]:9100", &at, msg, sizeof(msg)), 0, "%s", msg);
+	cr_expect_eq(at.addr.ss_family, AF_INET6);
+	cr_expect_not(at.any);
+	cr_expect_eq(ntohs(((struct sockaddr_in6 *)&at.addr)->sin6_port), 9100);
+}

@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0
+/* http_server.c - a non-blocking HTTP/1.x endpoint for Prometheus scrapes: one request per connection */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+#include "http_server.h"
+#include "parse.h"
+
+/* how long a connection may stay once its response is sent, for the client to read it and close */
+#define HTTP_DRAIN_MS		1000
+
+#define TYPE_TEXT		"text/plain; version=0.0.4; charset=utf-8"
+#define TYPE_OPENMETRICS	"application/openmetrics-text; version=1.0.0; charset=utf-8"
+
+enum conn_state {
+	CONN_READ,	/* reading the request head */
+	CONN_WRITE,	/* sending the response */
+	/*
+	 * Sent, and shut for writing: reading whatever the client still sends
+	 * until it closes. Closing with unread bytes (a request body, the rest
+	 * of a head too large) would send a reset, and a reset can make the
+	 * client throw away the response it has not read yet.
+	 */
+	CONN_DRAIN,
+};
+
+struct conn {
+	int fd;			/* -1: the slot is free */
+	enum conn_state state;
+	uint64_t deadline;	/* CLOCK_MONOTONIC ms: closed then, whatever its state */
+	char *out;		/* the whole response, head and body */
+	size_t out_len, sent;
+	size_t head_len;
+	char head[HTTP_HEAD_MAX + 1];	/* + 1: room for a NUL after a head that fills it */
+};
+
+struct http_server {
+	int fd;
+	http_metrics_fn fn;
+	void *ctx;
+	int deadline_ms;
+	struct http_server_stats stats;
+	struct conn conns[HTTP_MAX_CONNS];
+};
+
+/* what parse_request() found in a head */
+struct request {
+	const char *method;
+	const char *path;	/* without its query */
+	bool openmetrics;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int http_server__parse_listen(const char *listen_at, struct http_listen *out, char *msg, size_t len)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&out->addr;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&out->addr;
+	const char *colon, *host;
+	char addr[64], shown[PARSE_QUOTE_LEN];
+	size_t host_len;
+	uint64_t port;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!listen_at || !*listen_at) {
+		snprintf(msg, len, "--listen wants ADDR:PORT, [ADDR]:PORT or :PORT, e.g. 127.0.0.1:9100");
+		return -EINVAL;
+	}
+	parse__quote(listen_at, strlen(listen_at), shown);
+	if (listen_at[0] == '[') {
+		const char *close = strchr(listen_at, ']');
+
+		if (!close || close[1] != ':') {
+			snprintf(msg, len, "--listen %s: an IPv6 address in brackets wants a port after it, "
+				 "e.g. [::1]:9100", shown);
+			return -EINVAL;
+		}
+		host = listen_at + 1;
+		host_len = close - host;
+		colon = close + 1;
+	} else {
+		colon = strchr(listen_at, ':');
+		if (!colon) {
+			snprintf(msg, len, "--listen %s: no port: give ADDR:PORT, e.g. 127.0.0.1:9100, or :9100 "
+				 "for every address", shown);
+			return -EINVAL;
+		}
+		if (strchr(colon + 1, ':')) {
+			snprintf(msg, len, "--listen %s: an IPv6 address goes in brackets, e.g. [::1]:9100", shown);
+			return -EINVAL;
+		}
+		host = listen_at;
+		host_len = colon - listen_at;
+	}
+
+	err = parse__u64(colon + 1, 0, 65535, &port);
+	if (err == -ERANGE) {
+		snprintf(msg, len, "--listen %s: port %s is out of range: give one from 1 to 65535", shown,
+			 parse__shown(colon + 1));
+		return err;
+	}
+	if (err) {
+		snprintf(msg, len, "--listen %s: the port must be a number from 1 to 65535", shown);
+		return err;
+	}
+
+	if (host_len >= sizeof(addr))
+		host_len = sizeof(addr) - 1;	/* too long for any address: inet_pton() says no */
+	memcpy(addr, host, host_len);
+	addr[host_len] = '\0';
+	if (listen_at[0] != '[' && !host_len) {
+		/* every address: IPv6's any takes IPv4 too (IPV6_V6ONLY off); http_server__open() falls back */
+		out->any = true;
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = in6addr_any;
+		sin6->sin6_port = htons(port);
+		out->addr_len = sizeof(*sin6);
+	} else if (listen_at[0] == '[') {
+		if (inet_pton(AF_INET6, addr, &sin6->sin6_addr) != 1) {
+			snprintf(msg, len, "--listen %s: not an IPv6 address: give one such as [::1] or [::]", shown);
+			return -EINVAL;
+		}
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		out->addr_len = sizeof(*sin6);
+	} else {
+		if (inet_pton(AF_INET, addr, &sin->sin_addr) != 1) {
+			snprintf(msg, len, "--listen %s: not an IPv4 address: give a numeric one such as 127.0.0.1 "
+				 "(names are not looked up), or [::1] for IPv6", shown);
+			return -EINVAL;
+		}
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		out->addr_len = sizeof(*sin);
+	}
+	return 0;
+}
+
+/* open_error - the one line that says why @listen_at could not be listened on (@err), and what to do */
+static void open_error(char *msg, size_t len, const char *listen_at, int err)
+{
+	const char *why;
+
+	switch (err) {
+	case -EADDRINUSE:
+		why = "address in use: another program listens there; pick another port";
+		break;
+	case -EACCES:
+		why = "permission denied: a port below 1024 needs root or CAP_NET_BIND_SERVICE; pick one from 1024 up";
+		break;
+	case -EADDRNOTAVAIL:
+		why = "no such address on this host: give one it has (ip address shows them), or :PORT for every "
+		      "address";
+		break;
+	case -EAFNOSUPPORT:
+		why = "this host has no IPv6: give an IPv4 address, or :PORT for every address";
+		break;
+	default:
+		why = strerror(-err);
+		break;
+	}
+	snprintf(msg, len, "--listen %s: %s", parse__shown(listen_at), why);
+}
+
+int http_server__open(struct http_server **sp, const char *listen_at, http_metrics_fn fn, void *ctx, char *msg,
+		      size_t len)
+{
+	struct http_listen at;
+	struct http_server *s;
+	int err, one = 1, zero = 0;
+
+	*sp = NULL;
+	err = http_server__parse_listen(listen_at, &at, msg, len);
+	if (err)
+		return err;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	s->fd = -1;
+	for (int i = 0; i < HTTP_MAX_CONNS; i++)
+		s->conns[i].fd = -1;
+	s->fn = fn;
+	s->ctx = ctx;
+	s->deadline_ms = HTTP_DEADLINE_MS;
+
+	s->fd = socket(at.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (s->fd < 0 && errno == EAFNOSUPPORT && at.any) {
+		/* no IPv6 here: every address is every IPv4 one */
+		struct sockaddr_in *sin = (struct sockaddr_in *)&at.addr;
+		in_port_t port = ((struct sockaddr_in6 *)&at.addr)->sin6_port;
+
+		memset(&at.addr, 0, sizeof(at.addr));
+		sin->sin_family = AF_INET;
+		sin->sin_addr.s_addr = htonl(INADDR_ANY);
+		sin->sin_port = port;
+		at.addr_len = sizeof(*sin);
+		s->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	}
+	if (s->fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	/* a restarted service binds again at once, its old connections in TIME_WAIT notwithstanding */
+	if (setsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one))) {
+		err = -errno;
+		goto fail;
+	}
+	/* IPv6's any answers IPv4 too, whatever net.ipv6.bindv6only says */
+	if (at.addr.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_UNSPECIFIED(&((struct sockaddr_in6 *)&at.addr)->sin6_addr) &&
+	    setsockopt(s->fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero))) {
+		err = -errno;
+		goto fail;
+	}
+	if (bind(s->fd, (struct sockaddr *)&at.addr, at.addr_len) || listen(s->fd, SOMAXCONN)) {
+		err = -errno;
+		goto fail;
+	}
+	*sp = s;
+	return 0;
+fail:
+	open_error(msg, len, listen_at, err);
+	http_server__close(s);
+	return err;
+}
+
+int http_server__fd(const struct http_server *s)
+{
+	return s ? s->fd : -1;
+}
+
+int http_server__port(const struct http_server *s)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (!s || getsockname(s->fd, (struct sockaddr *)&ss, &len))
+		return -1;
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+/* finish - close @c and free its slot; @failed: it ended before its response was sent */
+static void finish(struct http_server *s, struct conn *c, bool failed)
+{
+	if (failed)
+		s->stats.errors++;
+	close(c->fd);
+	c->fd = -1;
+	free(c->out);
+	c->out = NULL;
+	c->out_len = c->sent = c->head_len = 0;
+}
+
+static const char *reason(int status)
+{
+	switch (status) {
+	case 200:
+		return "OK";
+	case 400:
+		return "Bad Request";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 431:
+		return "Request Header Fields Too Large";
+	default:
+		return "Internal Server Error";
+	}
+}
+
+/* http_date - now, as the Date header wants it; by hand, as strftime's names follow the locale */
+static void http_date(char *buf, size_t len)
+{
+	static const char days[7][4] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+	static const char months[12][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					    "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	snprintf(buf, len, "%s, %02d %s %d %02d:%02d:%02d GMT", days[tm.tm_wday], tm.tm_mday, months[tm.tm_mon],
+		 tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/* reply - @c's response: its status line, headers (@extra, whole lines, may be ""), and @body unless @head_only */
+static int reply(struct conn *c, int status, const char *type, const char *extra, const char *body, size_t body_len,
+		 bool head_only)
+{
+	char date[64];
+	FILE *f;
+
+	c->out = NULL;
+	f = open_memstream(&c->out, &c->out_len);
+	if (!f)
+		return -ENOMEM;
+	http_date(date, sizeof(date));
+	fprintf(f, "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s"
+		"Connection: close\r\n\r\n", status, reason(status), date, type, body_len, extra);
+	if (!head_only)
+		fwrite(body, 1, body_len, f);
+	if (fclose(f)) {
+		free(c->out);
+		c->out = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* reply_error - a short text body that says the status */
+static int reply_error(struct conn *c, int status, const char *extra, bool head_only)
+{
+	char body[64];
+	int n = snprintf(body, sizeof(body), "%d %s\n", status, reason(status));
+
+	return reply(c, status, "text/plain; charset=utf-8", extra, body, n, head_only);
+}
+
+/* trim - @s without the spaces and tabs around it, in place */
+static char *trim(char *s)
+{
+	char *end;
+
+	s += strspn(s, " \t");
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	*end = '\0';
+	return s;
+}
+
+/* qvalue - "0.5" as 500: a weight in thousandths; a malformed one counts as absent, 1 */
+static int qvalue(const char *v)
+{
+	int q, scale = 100;
+
+	if (*v != '0' && *v != '1')
+		return 1000;
+	q = (*v++ - '0') * 1000;
+	if (*v == '.')
+		for (v++; *v >= '0' && *v <= '9' && scale; v++, scale /= 10)
+			q += (*v - '0') * scale;
+	return *v || q > 1000 ? 1000 : q;
+}
+
+/*
+ * accept_weights - fold one Accept header's media ranges into the best
+ * weights of OpenMetrics (@om) and of the text format (@text: text/plain,
+ * and the wildcards that cover it). Each range is "type/subtype;param=value;...", a q
+ * parameter its weight; q=0 means "not this".
+ */
+static void accept_weights(char *value, int *om, int *text)
+{
+	char *range, *rest = value;
+
+	while ((range = strsep(&rest, ","))) {
+		char *param, *params = range, *type = trim(strsep(&params, ";"));
+		int q = 1000;
+
+		while ((param = strsep(&params, ";"))) {
+			param = trim(param);
+			if ((param[0] == 'q' || param[0] == 'Q') && param[1] == '=')
+				q = qvalue(param + 2);
+		}
+		if (!strcasecmp(type, "application/openmetrics-text"))
+			*om = q > *om ? q : *om;
+		else if (!strcasecmp(type, "text/plain") || !strcasecmp(type, "text/*") || !strcmp(type, "*/*"))
+			*text = q > *text ? q : *text;
+	}
+}
+
+/* is_token - a method or header name: one or more of RFC 9110's tchar */
+static bool is_token(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') && !(*s >= '0' && *s <= '9') &&
+		    !strchr("!#$%&'*+-.^_`|~", *s))
+			return false;
+	return true;
+}
+
+/* next_line - the line at *@p, NUL-terminated without its CRLF or LF, *@p moved past it; NULL for a bad byte */
+static char *next_line(char **p)
+{
+	char *line = *p, *nl = strchr(line, '\n');
+
+	*nl = '\0';
+	*p = nl + 1;
+	if (nl > line && nl[-1] == '\r')
+		nl[-1] = '\0';
+	/* control bytes but tab have no place in a head; a bare CR could split it differently elsewhere */
+	for (char *b = line; *b; b++)
+		if (((unsigned char)*b < 0x20 && *b != '\t') || *b == 0x7f)
+			return NULL;
+	return line;
+}
+
+/*
+ * parse_request - the request line and headers of @head (NUL-terminated,
+ * ending with its empty line) into @rq, in place: 0, or 400 for a head that
+ * is not HTTP/1.x's
+ */
+static int parse_request(char *head, struct request *rq)
+{
+	char *p = head, *line, *target, *version;
+	int om = 0, text = 0, hosts = 0;
+	bool http11;
+
+	/* a client may send an empty line before its request (RFC 9112 2.2) */
+	if (*p == '\r' && p[1] == '\n')
+		p += 2;
+	else if (*p == '\n')
+		p++;
+	line = next_line(&p);
+	if (!line)
+		return 400;
+	rq->method = strsep(&line, " ");
+	target = strsep(&line, " ");
+	version = line;
+	if (!target || !version || !is_token(rq->method) || !*target || strncmp(version, "HTTP/1.", 7) ||
+	    version[7] < '0' || version[7] > '9' || version[8])
+		return 400;
+	http11 = version[7] != '0';
+
+	while ((line = next_line(&p)) && *line) {
+		char *name, *value = line;
+
+		/* a line folded onto the one before was made obsolete, and splits headers ambiguously */
+		if (*line == ' ' || *line == '\t')
+			return 400;
+		name = strsep(&value, ":");
+		if (!value || !is_token(name))
+			return 400;
+		if (!strcasecmp(name, "Host"))
+			hosts++;
+		else if (!strcasecmp(name, "Accept"))
+			accept_weights(value, &om, &text);
+	}
+	if (!line || (http11 && hosts != 1) || hosts > 1)
+		return 400;
+
+	/* the query is no other resource: /metrics?collect[]=x is /metrics */
+	target[strcspn(target, "?")] = '\0';
+	/* absolute-form, as to a proxy: the path is what counts */
+	if (!strncasecmp(target, "http://", 7) || !strncasecmp(target, "https://", 8)) {
+		const char *path = strchr(strstr(target, "//") + 2, '/');
+
+		rq->path = path ? path : "/";
+	} else if (target[0] == '/' || !strcmp(target, "*")) {
+		rq->path = target;
+	} else {
+		return 400;
+	}
+	/* OpenMetrics when the scraper weighs it at least as high as the text format */
+	rq->openmetrics = om > 0 && om >= text;
+	return 0;
+}
+
+/* render - the metrics into memory: all of them, or none when @fn fails, wherever it stopped */
+static int render(struct http_server *s, bool openmetrics, char **body, size_t *len)
+{
+	FILE *f;
+	int err;
+
+	*body = NULL;
+	f = open_memstream(body, len);
+	if (!f)
+		return -ENOMEM;
+	err = s->fn ? s->fn(f, openmetrics, s->ctx) : -ENOSYS;
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(*body);
+		*body = NULL;
+	}
+	return err;
+}
+
+/* answer - the response to the head in @c, ready to send */
+static int answer(struct http_server *s, struct conn *c, int status)
+{
+	static const char page[] = "<!DOCTYPE html>\n<html><head><title>wakeprobe</title></head>\n"
+				   "<body><h1>wakeprobe</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
+	struct request rq = { .method = "" };
+	bool head_only = false;
+	char *body;
+	size_t len;
+	int err;
+
+	if (!status)
+		status = parse_request(c->head, &rq);
+	if (!status) {
+		head_only = !strcmp(rq.method, "HEAD");
+		if (strcmp(rq.method, "GET") && !head_only)
+			status = 405;
+		else if (!strcmp(rq.path, "/"))
+			status = 200;
+		else if (strcmp(rq.path, "/metrics"))
+			status = 404;
+	}
+	s->stats.requests++;
+	if (status == 405)
+		return reply_error(c, status, "Allow: GET, HEAD\r\n", head_only);
+	if (status == 200 && !strcmp(rq.path, "/"))
+		return reply(c, status, "text/html; charset=utf-8", "", page, sizeof(page) - 1, head_only);
+	if (status)
+		return reply_error(c, status, "", head_only);
+
+	if (render(s, rq.openmetrics, &body, &len))
+		return reply_error(c, 500, "", head_only);
+	s->stats.scrapes++;
+	err = reply(c, 200, rq.openmetrics ? TYPE_OPENMETRICS : TYPE_TEXT, "Vary: Accept\r\n", body, len, head_only);
+	free(body);
+	return err;
+}
+
+/* respond - answer @c, with @status if known before its head is read (431), and start sending */
+static void respond(struct http_server *s, struct conn *c, int status)
+{
+	if (answer(s, c, status)) {
+		finish(s, c, true);
+		return;
+	}
+	/* the status code is the response's first number */
+	if (c->out_len > 9 && c->out[9] != '2')
+		s->stats.errors++;
+	c->sent = 0;
+	c->state = CONN_WRITE;
+}
+
+/* head_end - where the head in @h ends, past its empty line, looking from @from on; 0: not yet */
+static size_t head_end(const char *h, size_t from, size_t len)
+{
+	for (size_t i = from; i < len; i++) {
+		if (h[i] != '\n')
+			continue;
+		if (i + 1 < len && h[i + 1] == '\n')
+			return i + 2;
+		if (i + 2 < len && h[i + 1] == '\r' && h[i + 2] == '\n')
+			return i + 3;
+	}
+	return 0;
+}
+
+static void read_head(struct http_server *s, struct conn *c)
+{
+	for (;;) {
+		size_t from = c->head_len > 2 ? c->head_len - 2 : 0, end;
+		ssize_t n;
+
+		if (c->head_len == HTTP_HEAD_MAX) {
+			respond(s, c, 431);
+			return;
+		}
+		n = recv(c->fd, c->head + c->head_len, HTTP_HEAD_MAX - c->head_len, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			/* closed or reset before a whole head: nothing to answer */
+			finish(s, c, n < 0 || c->head_len);
+			return;
+		}
+		c->head_len += n;
+		end = head_end(c->head, from, c->head_len);
+		if (end) {
+			/* a NUL in the head would cut it short where the client did not */
+			bool nul = memchr(c->head, '\0', end);
+
+			c->head[end] = '\0';	/* the body, if any, is not read */
+			respond(s, c, nul ? 400 : 0);
+			return;
+		}
+	}
+}
+
+static void write_out(struct http_server *s, struct conn *c)
+{
+	uint64_t drained_by;
+
+	while (c->sent < c->out_len) {
+		ssize_t n = send(c->fd, c->out + c->sent, c->out_len - c->sent, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n < 0) {
+			finish(s, c, true);
+			return;
+		}
+		c->sent += n;
+		s->stats.bytes_sent += n;
+	}
+	free(c->out);
+	c->out = NULL;
+	shutdown(c->fd, SHUT_WR);
+	c->state = CONN_DRAIN;
+	drained_by = now_ms() + HTTP_DRAIN_MS;
+	if (drained_by < c->deadline)
+		c->deadline = drained_by;
+}
+
+static void drain(struct http_server *s, struct conn *c)
+{
+	char junk[4096];
+
+	/* a bounded turn: a client that keeps sending must not hold the loop */
+	for (int i = 0; i < 16; i++) {
+		ssize_t n = recv(c->fd, junk, sizeof(junk), 0);
+
+		if (n > 0)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return;
+		finish(s, c, false);
+		return;
+	}
+}
+
+/* step - whatever @c can do now; from reading its head to draining, if all is there */
+static void step(struct http_server *s, struct conn *c)
+{
+	if (c->fd >= 0 && c->state == CONN_READ)
+		read_head(s, c);
+	if (c->fd >= 0 && c->state == CONN_WRITE)
+		write_out(s, c);
+	if (c->fd >= 0 && c->state == CONN_DRAIN)
+		drain(s, c);
+}
+
+static void accept_ready(struct http_server *s)
+{
+	/* a bounded turn: a flood of connections must not hold the loop */
+	for (int k = 0; k < 2 * HTTP_MAX_CONNS; k++) {
+		int fd = accept4(s->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		struct conn *c = NULL;
+
+		if (fd < 0 && (errno == EINTR || errno == ECONNABORTED))
+			continue;
+		if (fd < 0)
+			return;	/* none left, or no fd to take one (EMFILE): the next call tries again */
+		for (int i = 0; i < HTTP_MAX_CONNS && !c; i++)
+			if (s->conns[i].fd < 0)
+				c = &s->conns[i];
+		if (!c) {
+			close(fd);
+			s->stats.refused++;
+			continue;
+		}
+		c->fd = fd;
+		c->state = CONN_READ;
+		c->deadline = now_ms() + s->deadline_ms;
+		/* the request is often there already */
+		step(s, c);
+	}
+}
+
+void http_server__serve(struct http_server *s, int timeout_ms)
+{
+	struct pollfd fds[1 + HTTP_MAX_CONNS];
+	struct conn *of[1 + HTTP_MAX_CONNS];
+	uint64_t now = now_ms();
+	nfds_t n = 0;
+
+	if (!s)
+		return;
+	if (timeout_ms < 0)
+		timeout_ms = 0;
+	fds[n++] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
+	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
+		struct conn *c = &s->conns[i];
+
+		if (c->fd < 0)
+			continue;
+		/* woken for the nearest deadline too, so that a long wait closes it in time */
+		if (c->deadline <= now)
+			timeout_ms = 0;
+		else if (c->deadline - now < (uint64_t)timeout_ms)
+			timeout_ms = c->deadline - now;
+		of[n] = c;
+		fds[n++] = (struct pollfd){ .fd = c->fd, .events = c->state == CONN_WRITE ? POLLOUT : POLLIN };
+	}
+	/* a signal ends the wait: the caller sees it at once, and calls again */
+	if (poll(fds, n, timeout_ms) > 0) {
+		for (nfds_t k = 1; k < n; k++)
+			if (fds[k].revents)
+				step(s, of[k]);
+		if (fds[0].revents & POLLIN)
+			accept_ready(s);
+	}
+
+	now = now_ms();
+	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
+		struct conn *c = &s->conns[i];
+
+		if (c->fd >= 0 && c->deadline <= now)
+			finish(s, c, c->state != CONN_DRAIN);
+	}
+}
+
+void http_server__stats(const struct http_server *s, struct http_server_stats *out)
+{
+	*out = s ? s->stats : (struct http_server_stats){ 0 };
+}
+
+void http_server__set_deadline(struct http_server *s, int ms)
+{
+	s->deadline_ms = ms;
+}
+
+void http_server__close(struct http_server *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < HTTP_MAX_CONNS; i++)
+		if (s->conns[i].fd >= 0)
+			finish(s, &s->conns[i], false);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s);
+}
