@@ -5,7 +5,7 @@
 #   make run        build, then trace the eventfd workload and print the report
 #   make test       build and run the unit tests, then the system tests (root-only ones skip elsewhere)
 #   make bench      tracing overhead: the eventfd workload, then programs of Debian's in attach mode
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= SYSTEMDUNITDIR=$(PREFIX)/lib/systemd/system
 #   make vmlinux    regenerate vmlinux/$(ARCH)/vmlinux.h from this kernel's BTF
 #   make V=1        show full commands; SANITIZE=1 builds with ASan + UBSan
 
@@ -32,6 +32,9 @@ DESTDIR ?=
 LIBEXECDIR := $(PREFIX)/libexec/wakeprobe
 MAN8DIR := $(PREFIX)/share/man/man8
 COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
+# systemd reads units from /usr/local/lib/systemd/system and /usr/lib/systemd/system both;
+# a distribution's package sets its own (pkg-config --variable=systemdsystemunitdir systemd)
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 
 # x86-64 is the one supported architecture: the workloads stamp time with
 # rdtscp, and the BPF side reads x86's syscall numbers, orig_ax and the APIC
@@ -345,20 +348,26 @@ fuzz: $(OBJ)/fuzz/fuzz-record $(OBJ)/fuzz/fuzz-options $(OBJ)/fuzz/fuzz-json
 		-print_final_stats=1 corpus-json $(CURDIR)/tests/fuzz/seeds/json 2>&1 | \
 		grep -E '^(Done|stat::number_of_executed_units|==|SUMMARY|INFO: seed)'
 
-# the man page goes in as it is kept, uncompressed: man reads it so, and a package compresses its own
+# the man page goes in as it is kept, uncompressed: man reads it so, and a package compresses its own.
+# The unit's ExecStart names the binary this install puts in: its /usr/local/bin/ becomes PREFIX's
+# bin/, and the check after the sed fails the install should the unit's ExecStart line change form
 install: all
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
-	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MAN8DIR) $(DESTDIR)$(COMPLETIONDIR)
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MAN8DIR) $(DESTDIR)$(COMPLETIONDIR) \
+		$(DESTDIR)$(SYSTEMDUNITDIR)
 	$(Q)install -m 0755 $(OBJ)/wakeprobe $(DESTDIR)$(PREFIX)/bin/wakeprobe
 	$(Q)install -m 0755 $(WORKLOAD_BINS) $(THROUGHPUT_BINS) $(DESTDIR)$(LIBEXECDIR)/
 	$(Q)install -m 0644 docs/wakeprobe.8 $(DESTDIR)$(MAN8DIR)/wakeprobe.8
 	$(Q)install -m 0644 completions/wakeprobe $(DESTDIR)$(COMPLETIONDIR)/wakeprobe
+	$(Q)sed 's|^ExecStart=/usr/local/bin/wakeprobe |ExecStart=$(PREFIX)/bin/wakeprobe |' dist/wakeprobe.service \
+		> $(OBJ)/wakeprobe.service && grep -q '^ExecStart=$(PREFIX)/bin/wakeprobe ' $(OBJ)/wakeprobe.service
+	$(Q)install -m 0644 $(OBJ)/wakeprobe.service $(DESTDIR)$(SYSTEMDUNITDIR)/wakeprobe.service
 
 # exactly what install put: the shared directories stay, and wakeprobe's own goes once empty
 uninstall:
 	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(DESTDIR)$(PREFIX)/bin/wakeprobe $(DESTDIR)$(MAN8DIR)/wakeprobe.8 $(DESTDIR)$(COMPLETIONDIR)/wakeprobe \
-		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(WORKLOADS) $(THROUGHPUT_WORKLOADS))
+		$(DESTDIR)$(SYSTEMDUNITDIR)/wakeprobe.service $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(WORKLOADS) $(THROUGHPUT_WORKLOADS))
 	$(Q)if [ -d $(DESTDIR)$(LIBEXECDIR) ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(LIBEXECDIR); fi
 
 vmlinux: | $(DEPS_STAMP)
