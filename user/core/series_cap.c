@@ -9,18 +9,19 @@
 
 #define NO_SERIES	UINT32_MAX
 
-/* a key ranked: its score as of at_ns, and the series it has */
+/* a key ranked: its score at the last settle, its weight since, and the series it has */
 struct candidate {
 	char key[SERIES_KEY_LEN];
 	uint64_t hash;
 	double score;
-	uint64_t at_ns;
+	uint64_t pending;
 	uint32_t series;		/* NO_SERIES: none */
 };
 
 struct series {
 	uint32_t row;			/* its key's candidate */
 	uint64_t since_ns;		/* when it got its label */
+	bool provisional;		/* labelled on a free series before a settle ranked it: no tenure */
 };
 
 /* a key that lost its series, and its data as it stood */
@@ -43,6 +44,8 @@ struct series_cap {
 	struct retired *retired;	/* candidates of them, oldest overwritten first */
 	unsigned char *retired_data;
 	uint32_t retired_next;
+	uint64_t settled_ns;		/* the last settle, if settled */
+	bool settled;
 	struct series_cap_stats stats;
 };
 
@@ -144,15 +147,10 @@ static uint32_t find(const struct series_cap *c, const char *key, uint64_t hash,
 	return NO_SERIES;
 }
 
-/* score_at - @r's score decayed to @now_ns */
-static double score_at(const struct series_cap *c, const struct candidate *r, uint64_t now_ns)
-{
-	if (now_ns <= r->at_ns)
-		return r->score;
-	return r->score * exp2(-(double)(now_ns - r->at_ns) / (double)c->o.half_life_ns);
-}
+static void label(struct series_cap *c, uint32_t row, uint32_t s, uint64_t now_ns);
+static void sort_order(struct series_cap *c);
 
-void *series_cap__add(struct series_cap *c, const char *key, uint64_t hash, uint64_t weight, uint64_t now_ns)
+void *series_cap__add(struct series_cap *c, const char *key, uint64_t hash, uint64_t weight)
 {
 	struct candidate *r;
 	uint32_t slot, row = find(c, key, hash, &slot);
@@ -168,13 +166,17 @@ void *series_cap__add(struct series_cap *c, const char *key, uint64_t hash, uint
 		strncpy(r->key, key, SERIES_KEY_LEN - 1);
 		r->hash = hash;
 		r->series = NO_SERIES;
-		r->at_ns = now_ns;
 		c->index[slot] = row + 1;
 	}
 	r = &c->rows[row];
-	r->score = score_at(c, r, now_ns) + (double)weight;
-	if (now_ns > r->at_ns)
-		r->at_ns = now_ns;
+	r->pending += weight;
+	/* a free series needs no ranking: the key has it from its first wakeup on */
+	if (r->series == NO_SERIES && c->nr_series < c->o.limit) {
+		label(c, row, c->nr_series, c->settled_ns);
+		c->series[c->nr_series].provisional = true;
+		c->nr_series++;
+		sort_order(c);
+	}
 	return data_of(c, r->series == NO_SERIES ? c->o.limit : r->series);
 }
 
@@ -211,6 +213,7 @@ static void label(struct series_cap *c, uint32_t row, uint32_t s, uint64_t now_n
 	r->series = s;
 	c->series[s].row = row;
 	c->series[s].since_ns = now_ns;
+	c->series[s].provisional = false;
 	c->stats.promoted++;
 }
 
@@ -232,7 +235,7 @@ static uint32_t worst_labelled(const struct series_cap *c, uint64_t now_ns)
 	uint32_t worst = NO_SERIES;
 
 	for (uint32_t s = 0; s < c->nr_series; s++) {
-		if (now_ns - c->series[s].since_ns < c->o.tenure_ns)
+		if (!c->series[s].provisional && now_ns - c->series[s].since_ns < c->o.tenure_ns)
 			continue;
 		if (worst == NO_SERIES || c->rows[c->series[s].row].score < c->rows[c->series[worst].row].score)
 			worst = s;
@@ -283,13 +286,17 @@ static int by_key(const void *a, const void *b, void *ctx)
 
 void series_cap__settle(struct series_cap *c, uint64_t now_ns)
 {
+	double fade = c->settled && now_ns > c->settled_ns ?
+		exp2(-(double)(now_ns - c->settled_ns) / (double)c->o.half_life_ns) : 1;
 	uint32_t best, worst;
 
+	/* the weight since the last settle counts whole: the score fades from one settle to the next */
 	for (uint32_t i = 0; i < c->nr_rows; i++) {
-		c->rows[i].score = score_at(c, &c->rows[i], now_ns);
-		if (now_ns > c->rows[i].at_ns)
-			c->rows[i].at_ns = now_ns;
+		c->rows[i].score = c->rows[i].score * fade + (double)c->rows[i].pending;
+		c->rows[i].pending = 0;
 	}
+	c->settled_ns = now_ns;
+	c->settled = true;
 	while (c->nr_series < c->o.limit && (best = best_unlabelled(c)) != NO_SERIES) {
 		label(c, best, c->nr_series, now_ns);
 		c->nr_series++;
@@ -300,6 +307,17 @@ void series_cap__settle(struct series_cap *c, uint64_t now_ns)
 		label(c, best, worst, now_ns);
 	}
 	forget(c);
+	/* ranked now: the tenure of those labelled on a free series starts */
+	for (uint32_t s = 0; s < c->nr_series; s++)
+		if (c->series[s].provisional) {
+			c->series[s].provisional = false;
+			c->series[s].since_ns = now_ns;
+		}
+	sort_order(c);
+}
+
+static void sort_order(struct series_cap *c)
+{
 	for (uint32_t s = 0; s < c->nr_series; s++)
 		c->order[s] = s;
 	qsort_r(c->order, c->nr_series, sizeof(*c->order), by_key, c);

@@ -6,12 +6,15 @@
  * that scrapes it pays for every label value for as long as it keeps
  * data. The keys with the most time get a series of their own, at most
  * limit of them; every other key's wakeups go into one series, "other".
+ * While a series is free, the next key met takes it at its first wakeup.
  *
  * Ranking. Each key seen recently has a score: the time of its wakeups
  * (weight, nanoseconds), halved every half_life, kept in a table of
- * candidates rows. series_cap__settle() re-ranks: a free series goes to the
+ * candidates rows; the weight added since the last settle counts whole, the
+ * score before it fades. series_cap__settle() re-ranks: a free series goes to the
  * best key without one; a key whose score is more than twice that of the
- * worst labelled series, labelled for tenure at least, takes its place.
+ * worst labelled series, labelled for tenure at least (or on a free series
+ * since the last settle), takes its place.
  * The doubling and the tenure keep two keys of about the same weight from
  * trading places at every scrape. A key that finds the table full waits,
  * counted in unranked, until a settle frees rows (the worst half of the
@@ -63,10 +66,10 @@ void series_cap__free(struct series_cap *c);
 uint64_t series_cap__hash(const char *key);
 /*
  * series_cap__add - a wakeup of @key (its hash @hash), weighing @weight
- * (its time) at @now_ns: the data it goes into, @key's own series' or
- * "other"'s. A key longer than SERIES_KEY_LEN - 1 is ranked cut there.
+ * (its time): the data it goes into, @key's own series' or "other"'s. A
+ * key longer than SERIES_KEY_LEN - 1 is ranked cut there.
  */
-void *series_cap__add(struct series_cap *c, const char *key, uint64_t hash, uint64_t weight, uint64_t now_ns);
+void *series_cap__add(struct series_cap *c, const char *key, uint64_t hash, uint64_t weight);
 /* series_cap__settle - rank the keys as they stand at @now_ns, and hand the series over (above) */
 void series_cap__settle(struct series_cap *c, uint64_t now_ns);
 
