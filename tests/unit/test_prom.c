@@ -139,7 +139,7 @@ Test(prom, histogram_buckets_are_cumulative_counts_of_the_samples_up_to_le)
 
 		for (size_t i = 0; i < nv; i++)
 			upto += values[i] <= le_ns;
-		prom__seconds_text(le_ns, buf, sizeof(buf));
+		prom__le_text(le_ns, buf, sizeof(buf));
 		snprintf(sample, sizeof(sample), "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"%s\"}", buf);
 		got = strtoull(prom_value_of(doc, sample, buf, sizeof(buf)), NULL, 10);
 		cr_expect_eq(got, upto, "le %" PRIu64 " ns: %" PRIu64 ", want %" PRIu64, le_ns, got, upto);
@@ -149,7 +149,7 @@ Test(prom, histogram_buckets_are_cumulative_counts_of_the_samples_up_to_le)
 	}
 	cr_expect_eq(lines, PROM_LAST_ROW - PROM_FIRST_ROW + 1);
 	/* the first le is 127 ns, the last 2^35 - 1 ns: the 40 s sample is in +Inf alone */
-	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"0.000000127\"}", buf,
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"1.27e-07\"}", buf,
 				  sizeof(buf)), "3");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{phase=\"runq_wait\",le=\"34.359738367\"}", buf,
 				  sizeof(buf)), "9");

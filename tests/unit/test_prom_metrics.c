@@ -140,9 +140,9 @@ Test(prom_metrics, a_traced_run_gives_its_phases_labels_causes_and_cost)
 	doc = written();
 	check_families(doc, 10);
 
-	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{" WL_LABELS ",phase=\"runq_wait\",le=\"0.000001023\"}",
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{" WL_LABELS ",phase=\"runq_wait\",le=\"1.023e-06\"}",
 				       buf, sizeof(buf)), "1");
-	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{" WL_LABELS ",phase=\"runq_wait\",le=\"0.000002047\"}",
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{" WL_LABELS ",phase=\"runq_wait\",le=\"2.047e-06\"}",
 				       buf, sizeof(buf)), "2");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_sum{" WL_LABELS ",phase=\"runq_wait\"}", buf,
 				       sizeof(buf)), "0.000043");
@@ -284,7 +284,7 @@ Test(prom_metrics, an_attach_run_gives_its_kernel_phases_pairs_and_wakers)
 				       sizeof(buf)), "6");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_sum{" AT_LABELS ",phase=\"runq_wait\"}", buf,
 				       sizeof(buf)), "0.00005");
-	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{" AT_LABELS ",phase=\"runq_wait\",le=\"0.000004095\"}",
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_bucket{" AT_LABELS ",phase=\"runq_wait\",le=\"4.095e-06\"}",
 				       buf, sizeof(buf)), "4");
 	/* the timer's wakeup has no notify_kernel */
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_phase_seconds_count{" AT_LABELS ",phase=\"notify_kernel\"}", buf,

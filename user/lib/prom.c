@@ -124,28 +124,47 @@ void prom__double(FILE *out, const char *name, const struct prom_labels *ls, dou
 	fprintf(out, " %.6g\n", v);
 }
 
-void prom__histogram(FILE *out, const char *name, const struct prom_labels *ls, const struct histogram *h)
-{
-	uint64_t rows[HIST_LOG2_ROWS] = { 0 }, below = 0;
-	char sample[128], le[32];
-	int last;
+static bool canonical_number(const char *v, size_t n, char *buf, size_t len);
 
-	histogram__log2_rows(h, rows, &last);
+void prom__le_text(uint64_t ns, char *buf, size_t len)
+{
+	char exact[32];
+
+	prom__seconds_text(ns, exact, sizeof(exact));
+	if (!canonical_number(exact, strlen(exact), buf, len))
+		snprintf(buf, len, "%s", exact);
+}
+
+void prom__log2_histogram(FILE *out, const char *name, const struct prom_labels *ls,
+			  const uint64_t rows[HIST_LOG2_ROWS], uint64_t count, uint64_t sum_ns)
+{
+	char sample[128], le[32];
+	uint64_t below = 0;
+
 	snprintf(sample, sizeof(sample), "%s_bucket", name);
 	for (unsigned int k = 0; k < PROM_FIRST_ROW; k++)
 		below += rows[k];
 	for (unsigned int k = PROM_FIRST_ROW; k <= PROM_LAST_ROW; k++) {
 		below += rows[k];
-		prom__seconds_text(histogram__log2_row_high(k), le, sizeof(le));
+		prom__le_text(histogram__log2_row_high(k), le, sizeof(le));
 		sample_name(out, sample, ls, le);
 		fprintf(out, " %" PRIu64 "\n", below);
 	}
 	sample_name(out, sample, ls, "+Inf");
-	fprintf(out, " %" PRIu64 "\n", h->count);
+	fprintf(out, " %" PRIu64 "\n", count);
 	snprintf(sample, sizeof(sample), "%s_sum", name);
-	prom__seconds(out, sample, ls, h->sum);
+	prom__seconds(out, sample, ls, sum_ns);
 	snprintf(sample, sizeof(sample), "%s_count", name);
-	prom__uint(out, sample, ls, h->count);
+	prom__uint(out, sample, ls, count);
+}
+
+void prom__histogram(FILE *out, const char *name, const struct prom_labels *ls, const struct histogram *h)
+{
+	uint64_t rows[HIST_LOG2_ROWS] = { 0 };
+	int last;
+
+	histogram__log2_rows(h, rows, &last);
+	prom__log2_histogram(out, name, ls, rows, h->count, h->sum);
 }
 
 /* the types of the text format's families, as prom__to_openmetrics() tells them apart */
@@ -246,48 +265,58 @@ static int type_ahead(const char *p, const char *end, const char *name, size_t n
 }
 
 /*
- * om_number - @v as OpenMetrics's canonical numbers want an le or a
- * quantile, so that a number is one label value whoever wrote it: the
- * shortest digits that read back the same, as Go's %g writes them (an
- * exponent below 1e-4 and from 1e+06 on), ".0" after an integer, +Inf,
- * -Inf, NaN. Copied as it is when it is not a number.
+ * canonical_number - @v (@n bytes) as OpenMetrics's canonical numbers want
+ * an le or a quantile, so that a number is one label value whoever wrote
+ * it (Go's clients, node_exporter re-exposing a textfile): the shortest
+ * digits that read back the same, as Go's %g writes them (an exponent
+ * below 1e-4 and from 1e+06 on), ".0" after an integer, +Inf, -Inf, NaN;
+ * into @buf. False, with nothing written, when it is not a number.
  */
-static void om_number(FILE *out, const char *v, size_t n)
+static bool canonical_number(const char *v, size_t n, char *buf, size_t len)
 {
-	char in[64], buf[48], *end;
+	char in[64], num[48], *end;
 	int prec, exp;
 	double d;
 
 	if (n >= sizeof(in))
-		goto as_is;
+		return false;
 	memcpy(in, v, n);
 	in[n] = '\0';
 	/* wakeprobe never sets LC_NUMERIC: the point is a '.' both ways */
 	d = strtod(in, &end);
 	if (end == in || *end)
-		goto as_is;
+		return false;
 	if (isnan(d) || isinf(d)) {
-		fputs(isnan(d) ? "NaN" : d > 0 ? "+Inf" : "-Inf", out);
-		return;
+		snprintf(buf, len, "%s", isnan(d) ? "NaN" : d > 0 ? "+Inf" : "-Inf");
+		return true;
 	}
 	for (prec = 1; prec < 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*e", prec - 1, d);
-		if (strtod(buf, NULL) == d)
+		snprintf(num, sizeof(num), "%.*e", prec - 1, d);
+		if (strtod(num, NULL) == d)
 			break;
 	}
-	snprintf(buf, sizeof(buf), "%.*e", prec - 1, d);
-	exp = atoi(strchr(buf, 'e') + 1);
+	snprintf(num, sizeof(num), "%.*e", prec - 1, d);
+	exp = atoi(strchr(num, 'e') + 1);
 	if (exp < -4 || exp >= 6) {
-		fputs(buf, out);
-		return;
+		snprintf(buf, len, "%s", num);
+		return true;
 	}
-	snprintf(buf, sizeof(buf), "%.*f", prec - 1 - exp > 0 ? prec - 1 - exp : 0, d);
-	fputs(buf, out);
-	if (!strchr(buf, '.'))
-		fputs(".0", out);
-	return;
-as_is:
-	fwrite(v, 1, n, out);
+	snprintf(num, sizeof(num), "%.*f", prec - 1 - exp > 0 ? prec - 1 - exp : 0, d);
+	if (!strchr(num, '.') && strlen(num) + 2 < sizeof(num))
+		strcat(num, ".0");
+	snprintf(buf, len, "%s", num);
+	return true;
+}
+
+/* om_number - @v (@n bytes) canonical (canonical_number()), or as it is when it is not a number */
+static void om_number(FILE *out, const char *v, size_t n)
+{
+	char buf[48];
+
+	if (canonical_number(v, n, buf, sizeof(buf)))
+		fputs(buf, out);
+	else
+		fwrite(v, 1, n, out);
 }
 
 /* om_value - a sample's value: infinity and NaN as OpenMetrics spells them, the rest as written */

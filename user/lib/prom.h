@@ -52,6 +52,13 @@ void prom__family(FILE *out, const char *name, const char *type, const char *hel
 void prom__label_value(FILE *out, const char *v);
 /* prom__seconds_text - @ns as decimal seconds into @buf: 1500 as "0.0000015", 0 as "0" */
 void prom__seconds_text(uint64_t ns, char *buf, size_t len);
+/*
+ * prom__le_text - @ns as a bucket's le: seconds in OpenMetrics's canonical
+ * form (127 ns as "1.27e-07", 2^35 - 1 as "34.359738367"), which
+ * OpenMetrics scrapes want and node_exporter writes whatever a textfile
+ * said, so that a bucket is one series whoever exposed it
+ */
+void prom__le_text(uint64_t ns, char *buf, size_t len);
 
 /* one sample of @name with @ls, of an integer, of nanoseconds as seconds, of any number */
 void prom__uint(FILE *out, const char *name, const struct prom_labels *ls, uint64_t v);
@@ -63,6 +70,9 @@ void prom__double(FILE *out, const char *name, const struct prom_labels *ls, dou
  * cumulative count, +Inf, then @name_sum and @name_count
  */
 void prom__histogram(FILE *out, const char *name, const struct prom_labels *ls, const struct histogram *h);
+/* prom__log2_histogram - the same of @count values summing to @sum_ns, in histogram__log2_rows()'s @rows */
+void prom__log2_histogram(FILE *out, const char *name, const struct prom_labels *ls,
+			  const uint64_t rows[HIST_LOG2_ROWS], uint64_t count, uint64_t sum_ns);
 
 /*
  * prom__to_openmetrics - @text (@len bytes), an exposition in the text
