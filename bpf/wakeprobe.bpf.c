@@ -96,6 +96,18 @@ const volatile bool lean_wait_end_signal = false;
 const volatile bool want_stacks = false;
 
 /*
+ * Lean attach mode, beyond processes: --all traces every task but
+ * wakeprobe's own (self_tgid), --cgroup the tasks of the cgroups (v2) in
+ * traced_cgroups and of every cgroup below them, made before the run or
+ * during it. want_cgroups sends each wakeup's cgroups with it (struct
+ * wp_lean_cgroups). In rodata: a run by pid has none of it to verify.
+ */
+const volatile bool trace_all = false;
+const volatile bool trace_cgroups = false;
+const volatile __u32 self_tgid = 0;
+const volatile bool want_cgroups = false;
+
+/*
  * The inode number of wakeprobe's pid namespace (/proc/self/ns/pid) when it
  * is not the initial one: each pid the records carry and each tgid tracked
  * is then that namespace's (WP_PID_OUTSIDE in wakeprobe.h). 0, in the
@@ -174,6 +186,22 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } tracked_tgids SEC(".maps");
+
+/* --cgroup: the ids of the cgroups given, filled by wakeprobe */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, WP_MAX_CGROUPS);
+	__type(key, __u64);
+	__type(value, __u8);
+} traced_cgroups SEC(".maps");
+
+/* --cgroup: each cgroup met, by id: 1 when it lies under a traced one, 2 when not; looked up once a cgroup */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, WP_CGROUP_VERDICTS);
+	__type(key, __u64);
+	__type(value, __u8);
+} cgroup_verdicts SEC(".maps");
 
 /* the slots of irq_context's expiring hrtimers: which context runs them */
 enum {
@@ -481,6 +509,56 @@ static __always_inline __u32 current_tgid(void)
 static __always_inline bool tgid_tracked(__u32 tgid)
 {
 	return bpf_map_lookup_elem(&tracked_tgids, &tgid) != NULL;
+}
+
+/* task_cgroup_id - the id of @p's cgroup in the v2 hierarchy (the root's is 1) */
+static __always_inline __u64 task_cgroup_id(struct task_struct *p)
+{
+	return BPF_CORE_READ(p, cgroups, dfl_cgrp, kn, id);
+}
+
+/* how far up a cgroup's ancestors cgroup_traced() looks for a traced one: systemd and Kubernetes nest 5 or 6 */
+#define CGROUP_DEPTH		16
+
+/*
+ * cgroup_traced - --cgroup: is the cgroup @p is in, @id, one of the traced
+ * ones or below one? Its ancestors are walked once, and the answer kept by
+ * id: a cgroup made during the run is met with an id not yet seen. A
+ * cgroup's struct cgroup_subsys_state self is its first member, so its
+ * parent's is the parent cgroup.
+ */
+static __noinline bool cgroup_traced(struct task_struct *p, __u64 id)
+{
+	struct cgroup *cgrp = BPF_CORE_READ(p, cgroups, dfl_cgrp);
+	__u8 *verdict = bpf_map_lookup_elem(&cgroup_verdicts, &id), v = 2;
+
+	if (verdict)
+		return *verdict == 1;
+	for (int depth = 0; depth < CGROUP_DEPTH && cgrp; depth++) {
+		__u64 up = BPF_CORE_READ(cgrp, kn, id);
+
+		if (bpf_map_lookup_elem(&traced_cgroups, &up)) {
+			v = 1;
+			break;
+		}
+		cgrp = (struct cgroup *)BPF_CORE_READ(cgrp, self.parent);
+	}
+	bpf_map_update_elem(&cgroup_verdicts, &id, &v, BPF_ANY);
+	return v == 1;
+}
+
+/*
+ * task_traced - lean attach mode: is @p a task to trace? One of a tracked
+ * process (--pid, a command), or with --all any but wakeprobe's own, or
+ * with --cgroup one of a traced cgroup. The idle tasks are never traced.
+ */
+static __always_inline bool task_traced(struct task_struct *p)
+{
+	if (trace_all)
+		return task_tgid(p) != self_tgid;
+	if (trace_cgroups)
+		return cgroup_traced(p, task_cgroup_id(p));
+	return tgid_tracked(task_tgid(p));
 }
 
 /*
@@ -1756,6 +1834,10 @@ struct lean_task {
 	__u32 enqueue_steal;
 	__u64 waking_steal_ns;
 	struct wp_lean_stacks stacks;		/* --stacks: its waker's, and its wait's, so far */
+	/* want_cgroups: its waker's cgroup at its waking, and the holder's at its switch-in (wp_lean_cgroups) */
+	__u64 waker_cgroup;
+	__u64 holder_cgroup;
+	__u32 holder_tid;
 };
 
 struct {
@@ -2359,12 +2441,12 @@ static __always_inline void lean_waker(struct wp_lean_names *n, __u16 context)
 		if (softirq_raiser(this_cpu_state(), &vec)) {
 			n->seen |= WP_SEEN_RAISED;
 			n->waker_nr = vec;
-			if (!tgid_tracked(task_tgid(curr)))
+			if (!task_traced(curr))
 				lean_name_waker(curr);
 		}
 	} else if (context & WP_LEAN_WAKER_UNSURE) {
 		n->waker_class = 0;
-	} else if (!tgid_tracked(task_tgid(curr))) {
+	} else if (!task_traced(curr)) {
 		n->waker_class = curr->flags & PF_KTHREAD ? WP_WAKER_KTHREAD : WP_WAKER_PROCESS;
 		lean_name_waker(curr);
 	} else if (syscall_from_regs(curr, &sc)) {
@@ -2433,6 +2515,20 @@ static __always_inline void lean_stacks_of_wait(void *ctx, struct wp_lean_stacks
 }
 
 /*
+ * lean_waker_cgroup - want_cgroups: the cgroup of the waker of @lt's
+ * waking, now: current's, unless interrupt work woke it on the task it
+ * came in on (a softirq that task raised in its own context is its own)
+ */
+static __always_inline __u64 lean_waker_cgroup(const struct lean_task *lt)
+{
+	if (lt->flags & (WP_LEAN_WAKER_IRQ | WP_LEAN_WAKER_UNSURE))
+		return 0;
+	if ((lt->flags & WP_LEAN_WAKER_SOFTIRQ) && !(lt->names.seen & WP_SEEN_RAISED))
+		return 0;
+	return bpf_get_current_cgroup_id();
+}
+
+/*
  * lean_notify_before - a workload: the span from the entry of the syscall
  * current is in to @now, its waking of a tracked task (wp_lean.notify_before);
  * 0 when it is in none, or when an interrupt wakes (@context,
@@ -2456,7 +2552,7 @@ static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 	if (!p->pid)
 		return NULL;	/* an idle task */
 	lt = bpf_task_storage_get(&lean_tasks, p, 0, 0);
-	if (lt || !tgid_tracked(task_tgid(p)))
+	if (lt || !task_traced(p))
 		return lt;
 	lt = bpf_task_storage_get(&lean_tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!lt) {
@@ -2581,16 +2677,19 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 
 	if (attach_mode) {
 		/*
-		 * its names first, in the same ring record, and with --stacks its
-		 * stacks next: two records or three, one reservation
+		 * its names first, in the same ring record, then with --stacks its
+		 * stacks and with want_cgroups its cgroups: two records to four,
+		 * one reservation
 		 */
-		__u32 parts = want_stacks ? 3 : 2;
+		__u32 parts = 2 + want_stacks + want_cgroups;
 
 		head = bpf_ringbuf_reserve(&events, parts * sizeof(*e), 0);
 		if (!head) {
 			count_drop(WP_EV_LEAN);
 			count_drop(WP_EV_LEAN);
 			if (want_stacks)
+				count_drop(WP_EV_LEAN);
+			if (want_cgroups)
 				count_drop(WP_EV_LEAN);
 			return;
 		}
@@ -2606,7 +2705,19 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 			*e = *head;	/* the header */
 			e->lean_stacks = lt->stacks;
 			e->lean_stacks.flags = WP_LEAN_NAMES | WP_LEAN_STACKS;
-			e = head + 2;
+			e++;
+		}
+		if (want_cgroups) {
+			*e = *head;	/* the header */
+			e->lean_cgroups.wakee = task_cgroup_id(p);
+			e->lean_cgroups.waker = lt->waker_cgroup;
+			e->lean_cgroups.holder = lt->holder_cgroup;
+			e->lean_cgroups.holder_tid = lt->holder_tid;
+			e->lean_cgroups.__pad[0] = 0;
+			e->lean_cgroups.__pad[1] = 0;
+			e->lean_cgroups.__pad1 = 0;
+			e->lean_cgroups.flags = WP_LEAN_NAMES | WP_LEAN_CGROUPS;
+			e++;
 		}
 		*e = *head;	/* the header */
 	} else if (want_stacks) {
@@ -2770,6 +2881,8 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 		lt->waker_ring_head = f->head;
 	if (attach_mode)
 		lean_waker(&lt->names, lt->flags);
+	if (want_cgroups)
+		lt->waker_cgroup = lean_waker_cgroup(lt);
 	if (want_stacks)
 		lean_stacks_of_waker(ctx, &lt->stacks, lt->flags);
 	/* the idle the CPU it last ran on is in, whose exit it may wait for */
@@ -2807,7 +2920,7 @@ int BPF_PROG(lean_sched_wakeup, struct task_struct *p)
 		 * its state: counted unpaired, not lost (a witness counts it), and
 		 * no state is made for it here, under the run queue's lock
 		 */
-		if (task_tracked(p))
+		if (p->pid && task_traced(p))
 			__sync_fetch_and_add(&lean_counters.wakeup_unpaired, 1);
 		return 0;
 	}
@@ -2861,6 +2974,8 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 		lean_waker(&lt->names, 0);
 		lt->names.seen &= ~WP_SEEN_WAIT;
 	}
+	if (want_cgroups)
+		lt->waker_cgroup = bpf_get_current_cgroup_id();
 	if (want_stacks) {
 		lean_stacks_of_waker(ctx, &lt->stacks, 0);
 		lt->stacks.wait_kernel = WP_STACK_NONE;
@@ -2917,6 +3032,11 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	lt = lean_task_of(next);
 	if (lt) {
 		lean_name_if_new(next, lt);
+		if (want_cgroups && lt->pending == LEAN_QUEUED) {
+			/* what held the CPU until now: the task leaving it, or the idle task */
+			lt->holder_tid = prev->pid;
+			lt->holder_cgroup = prev->pid ? task_cgroup_id(prev) : 0;
+		}
 		if (lt->pending == LEAN_QUEUED) {
 			/* a workload's wait ends when it leaves the syscall it slept in */
 			if (lean_syscalls && (lt->sys_ns || (lt->flags & WP_LEAN_NEW)))

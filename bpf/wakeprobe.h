@@ -20,6 +20,9 @@
 
 #define WP_MAX_CPUS		1024
 #define WP_MAX_TRACKED		4096
+#define WP_MAX_CGROUPS		64	/* --cgroup: the cgroups traced, each with what it holds */
+/* --cgroup: the cgroups whose verdict (under a traced one, or not) is kept at once, an LRU */
+#define WP_CGROUP_VERDICTS	4096
 #define WP_MAX_SYSCALLS		512	/* the BPF tables by syscall number: only lower ones are traced */
 #define WP_TASK_COMM_LEN	16
 
@@ -418,6 +421,25 @@ struct wp_lean_stacks {
 	__u16 flags;		/* WP_LEAN_NAMES | WP_LEAN_STACKS, where wp_lean has its flags */
 };
 
+/*
+ * wp_lean_cgroups - --all, --cgroup, --listen: the cgroups (v2) of a
+ * wakeup, each by its id (the kernfs id of its directory, the inode number
+ * user space sees there): the wakee's at its switch-in, its waker's at the
+ * waking, and the one of the task that held the CPU until the wakee ran:
+ * the task the wakee's switch-in took the CPU from. It rides after a
+ * wakeup's wp_lean_names (and wp_lean_stacks), before its wp_lean, in the
+ * same ring record, flagged WP_LEAN_NAMES | WP_LEAN_CGROUPS.
+ */
+struct wp_lean_cgroups {
+	__u64 wakee;
+	__u64 waker;		/* 0: an interrupt woke it, no task's doing (a softirq a task raised is that task's) */
+	__u64 holder;		/* 0: holder_tid 0, the CPU was idle until the wakee ran */
+	__u32 holder_tid;
+	__u32 __pad[2];
+	__u16 __pad1;
+	__u16 flags;		/* WP_LEAN_NAMES | WP_LEAN_CGROUPS, where wp_lean has its flags */
+};
+
 #define WP_STACK_NONE		(-1)
 /* the frames a stack keeps, at most: perf's default (kernel.perf_event_max_stack) */
 #define WP_STACK_DEPTH		127
@@ -428,8 +450,8 @@ struct wp_lean_stacks {
 #define WP_SEEN_RAISED		(1 << 2)
 #define WP_IDLE_EXIT_UNSEEN	0xffffffffu
 
-/* the most struct wp_event one ring record holds: a wakeup's wp_lean_names, wp_lean_stacks and wp_lean */
-#define WP_RECORD_PARTS		3
+/* the most struct wp_event one ring record holds: a wakeup's wp_lean_names, wp_lean_stacks, wp_lean_cgroups, wp_lean */
+#define WP_RECORD_PARTS		4
 
 #define WP_LEAN_NEW		(1 << 0)	/* a new task's first run: sched_wakeup_new */
 #define WP_LEAN_NO_SWITCH_IN	(1 << 1)	/* it ran, but its switch-in was not traced */
@@ -452,6 +474,8 @@ struct wp_lean_stacks {
 #define WP_LEAN_FUTEX_KEY	(1 << 12)
 /* with WP_LEAN_NAMES: not the names, the stacks (wp_lean_stacks) of the wakeup last in its ring record */
 #define WP_LEAN_STACKS		(1 << 12)
+/* with WP_LEAN_NAMES: not the names, the cgroups (wp_lean_cgroups) of the wakeup last in its ring record */
+#define WP_LEAN_CGROUPS		(1 << 13)
 /* the futex words of tracked processes whose mapping lean mode looked up, at most (an LRU) */
 #define WP_FUTEXES_LOOKED_UP	4096
 /*
@@ -570,6 +594,7 @@ struct wp_event {
 		struct wp_lean lean;
 		struct wp_lean_names lean_names;
 		struct wp_lean_stacks lean_stacks;
+		struct wp_lean_cgroups lean_cgroups;
 	};
 };
 
@@ -579,6 +604,9 @@ _Static_assert(sizeof(struct wp_lean_names) == sizeof(struct wp_lean), "one unio
 _Static_assert(__builtin_offsetof(struct wp_lean_stacks, flags) == __builtin_offsetof(struct wp_lean, flags),
 	       "a lean record's flags tell its kind: one place in all");
 _Static_assert(sizeof(struct wp_lean_stacks) == sizeof(struct wp_lean), "one union member's size");
+_Static_assert(__builtin_offsetof(struct wp_lean_cgroups, flags) == __builtin_offsetof(struct wp_lean, flags),
+	       "a lean record's flags tell its kind: one place in all");
+_Static_assert(sizeof(struct wp_lean_cgroups) == sizeof(struct wp_lean), "one union member's size");
 
 /*
  * include/linux/sched.h: the state do_task_dead() leaves a task's CPU in,

@@ -113,6 +113,12 @@ struct attach_result {
 	bool idle_seen;
 	/* --stacks (sr.stacked): what names its stacks while the run goes (run_stacks.h), for the outputs that stream */
 	struct run_stacks *stack_names;
+	/*
+	 * --all, --cgroup, --listen (WP_LEAN_CGROUPS): the wakee's, the
+	 * waker's and the CPU holder's cgroups, by id; cgrouped false: none came
+	 */
+	bool cgrouped;
+	struct wp_lean_cgroups cgroups;
 };
 
 /* what fd @fd of process @tgid is, for records that do not say: asked once per wakeup end */

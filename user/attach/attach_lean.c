@@ -48,6 +48,9 @@ struct attach_lean {
 	/* ... and the WP_LEAN_STACKS record after it, with --stacks */
 	struct wp_event pending_stacks;
 	bool has_stacks;
+	/* ... and the WP_LEAN_CGROUPS record after those, with --all, --cgroup or --listen */
+	struct wp_event pending_cgroups;
+	bool has_cgroups;
 	struct attach_counters counters;
 	uint64_t seq;
 	struct lean_name names[LEAN_NAMES];
@@ -372,6 +375,11 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 		res.sr.stacks = l->pending_stacks.lean_stacks;
 	}
 	l->has_stacks = false;
+	if (names && l->has_cgroups && l->pending_cgroups.ts_ns == e->ts_ns && l->pending_cgroups.cpu == e->cpu) {
+		res.cgrouped = true;
+		res.cgroups = l->pending_cgroups.lean_cgroups;
+	}
+	l->has_cgroups = false;
 	waker_of(l, r, &res.waker);
 	sr->lean = true;
 	sr->sample.seq = ++l->seq;
@@ -456,12 +464,16 @@ void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e)
 	if ((e->lean.flags & (WP_LEAN_NAMES | WP_LEAN_STACKS)) == (WP_LEAN_NAMES | WP_LEAN_STACKS)) {
 		l->pending_stacks = *e;
 		l->has_stacks = true;
+	} else if ((e->lean.flags & (WP_LEAN_NAMES | WP_LEAN_CGROUPS)) == (WP_LEAN_NAMES | WP_LEAN_CGROUPS)) {
+		l->pending_cgroups = *e;
+		l->has_cgroups = true;
 	} else if (e->lean.flags & WP_LEAN_NAMES) {
 		if (l->has_names)
 			l->counters.unpaired_wakers++;
 		l->pending_names = *e;
 		l->has_names = true;
 		l->has_stacks = false;
+		l->has_cgroups = false;
 	} else if ((e->lean.flags & (WP_LEAN_NAME | WP_LEAN_FUTEX_KEY)) == (WP_LEAN_NAME | WP_LEAN_FUTEX_KEY))
 		take_futex_key(l, &e->lean);
 	else if (e->lean.flags & WP_LEAN_NAME)

@@ -504,6 +504,10 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	if ((opts->lean || opts->attach) && c->steal.cpu_number_offset)
 		c->skel->rodata->preempt_count_offset = c->steal.preempt_count_offset;
 	c->skel->rodata->want_stacks = opts->lean && opts->stacks;
+	c->skel->rodata->trace_all = opts->lean && opts->trace_all;
+	c->skel->rodata->trace_cgroups = opts->lean && opts->trace_cgroups;
+	c->skel->rodata->want_cgroups = opts->lean && opts->attach && opts->cgroups;
+	c->skel->rodata->self_tgid = (__u32)getpid();
 	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
 	if (!err && c->skel->rodata->want_stacks)
 		err = bpf_map__set_max_entries(c->skel->maps.stacks, COLLECTOR_STACKS);
@@ -638,6 +642,20 @@ int collector__track(struct collector *c, pid_t tgid)
 	if (bpf_map__update_elem(c->skel->maps.tracked_tgids, &key, sizeof(key), &one, sizeof(one), BPF_ANY))
 		return -errno;
 	return c->skel->rodata->lean_syscalls ? lean_storage_for(c, tgid) : 0;
+}
+
+int collector__trace_cgroup(struct collector *c, uint64_t id)
+{
+	__u64 key = id;
+	__u8 one = 1;
+
+	if (bpf_map__update_elem(c->skel->maps.traced_cgroups, &key, sizeof(key), &one, sizeof(one), BPF_ANY))
+		return -errno;
+	/* the programs run already: a cgroup judged before this one came may be under it */
+	while (!bpf_map__get_next_key(c->skel->maps.cgroup_verdicts, NULL, &key, sizeof(key)))
+		if (bpf_map__delete_elem(c->skel->maps.cgroup_verdicts, &key, sizeof(key), 0))
+			return -errno;
+	return 0;
 }
 
 uint64_t collector__now_ns(void)

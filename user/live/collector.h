@@ -62,6 +62,16 @@ struct collector_opts {
 	bool lean_softirqs;
 	/* --stacks, lean mode: each wakeup's waker's and wakee's stacks, kept once each (COLLECTOR_STACKS) */
 	bool stacks;
+	/*
+	 * Lean attach mode beyond processes: --all traces every task but
+	 * wakeprobe's own; --cgroup (trace_cgroups) the tasks of the cgroups
+	 * collector__trace_cgroup() adds, and of those below them, made before
+	 * the run or during it. cgroups: each wakeup's cgroups ride with it
+	 * (struct wp_lean_cgroups).
+	 */
+	bool trace_all;
+	bool trace_cgroups;
+	bool cgroups;
 	/* load the programs, and no more: collector__open() tells whether this kernel takes them */
 	bool load_only;
 	collector_event_fn fn;
@@ -105,6 +115,8 @@ int collector__check_pid_namespace(bool starts, char *msg, size_t len);
 int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len);
 /* collector__track - trace process @tgid from now on (a lean workload: its first thread's state made now) */
 int collector__track(struct collector *c, pid_t tgid);
+/* collector__trace_cgroup - trace_cgroups: trace the tasks of cgroup @id (v2) and of those below it; 0 or -errno */
+int collector__trace_cgroup(struct collector *c, uint64_t id);
 /*
  * collector__out_of_fds - is @err (a negative errno) a run out of file
  * descriptors? Then one line into @msg: about how many a run with @c (NULL:
