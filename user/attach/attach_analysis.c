@@ -34,6 +34,8 @@ static void on_result(const struct attach_result *r, void *ctx)
 		return;
 	}
 	attach_aggregate__add(a->agg, r);
+	if (a->cgroups)
+		cgroup_stats__add(a->cgroups, r);
 	for (i = 0; i < a->nr_targets; i++)
 		if ((uint32_t)a->targets[i] == r->wakee_tgid)
 			a->target_wakeups++;
@@ -61,6 +63,10 @@ struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *
 		cfg.fd_kind_ctx = a;
 	}
 	a->agg = attach_aggregate__new();
+	if (o->cgroup_names && !(a->cgroups = cgroup_stats__new(o->cgroup_names, o->cgroup_top))) {
+		attach_analysis__free(a);
+		return NULL;
+	}
 	if (o->lean)
 		a->lean = attach_lean__new(&cfg, on_result, a);
 	else
@@ -80,6 +86,7 @@ void attach_analysis__free(struct attach_analysis *a)
 	attach__free(a->engine);
 	attach_lean__free(a->lean);
 	attach_aggregate__free(a->agg);
+	cgroup_stats__free(a->cgroups);
 	free(a);
 }
 

@@ -22,6 +22,7 @@
 #include "attach_aggregate.h"
 #include "attach_lean.h"
 #include "attach_session.h"
+#include "cgroup_stats.h"
 #include "fd_kinds.h"
 
 /*
@@ -55,6 +56,9 @@ struct attach_analysis_opts {
 	void *on_event_ctx;
 	/* the records are lean mode's (attach_lean.h), not the engine's */
 	bool lean;
+	/* --all, --cgroup, --listen: the wakeups by cgroup, these names' (not owned), --top series each */
+	struct cgroup_names *cgroup_names;
+	uint32_t cgroup_top;
 	/* sees every input once taken in (a recording's writer); NULL: none */
 	const struct attach_analysis_tap *tap;
 	void *tap_ctx;
@@ -74,6 +78,7 @@ struct attach_analysis {
 	uint32_t nr_targets;
 	uint64_t target_wakeups;
 	struct run_stacks *stacks;	/* --stacks: the run's (attach_session_result.stacks) */
+	struct cgroup_stats *cgroups;	/* opts.cgroup_names: by cgroup (cgroup_stats.h); else NULL */
 };
 
 /* attach_analysis__new - an analysis as @o asks; NULL when out of memory */
@@ -106,6 +111,7 @@ struct attach_report {
 	uint64_t tids_left_out;			/* wakeups of other threads */
 	uint64_t target_wakeups;		/* --pid: of the wakeups, those of the targets' own threads */
 	uint32_t pairs;				/* --pairs: rows of the pairs table */
+	const struct cgroup_stats *cgroups;	/* --all, --cgroup, --listen: by cgroup; else NULL */
 	enum attach_order order;		/* --order: of the pairs and the futex words */
 };
 

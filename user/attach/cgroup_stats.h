@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cgroup_stats.h - the complete wakeups of a machine by cgroup (--all,
+ * --cgroup, --listen): which container waits, for how long, and for whom.
+ *
+ * Each wakeup's record names three cgroups (struct wp_lean_cgroups): the
+ * wakee's, its waker's, and that of the task the wakee's switch-in took
+ * the CPU from, the holder. The run-queue wait (sched_wakeup to the
+ * switch-in) is put down to the holder: the CPU was idle (holder "idle"),
+ * the wakee's own cgroup held it, or another's did, a neighbour. Only the
+ * last task before the switch-in is named: a wait through several is that
+ * one's. The outliers' explanations name them all.
+ *
+ * Kept by label (cgroup_label.h), so that a cgroup made anew under the
+ * same name (a service restarted, a container's new incarnation) goes on
+ * in the same series; capped by series_cap.h, --top of each:
+ *
+ *   cgroups	the wakee's: its wake-to-run (struct slow_hist), run-queue wait
+ *		by whether a neighbour held the CPU or it was idle
+ *   holders	(wakee cgroup, holder): the run-queue wait each held
+ *   pairs	(waker cgroup, wakee cgroup, mechanism family): wakeups and time
+ *
+ * and by mechanism family, whose number is fixed. Nothing grows with the
+ * run: a service's memory stays the same for days.
+ */
+#ifndef WAKEPROBE_CGROUP_STATS_H
+#define WAKEPROBE_CGROUP_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "attach.h"
+#include "cgroups.h"
+#include "mechanism.h"
+#include "series_cap.h"
+#include "slow_hist.h"
+
+#define CGROUP_STATS_TOP	20		/* --top's default */
+#define CGROUP_STATS_MAX_TOP	1000
+#define CGROUP_STATS_SEP	'\x1f'		/* between the labels of a key of two or three */
+#define CGROUP_IDLE_LABEL	"idle"		/* a holder: the CPU was idle until the wakee ran */
+#define CGROUP_IRQ_LABEL	"interrupt"	/* a waker: interrupt work, no task's doing */
+
+/* the wakeups of one wakee cgroup */
+struct cgroup_series {
+	struct slow_hist wake_to_run;
+	uint64_t runq_wait_ns;			/* of it: sched_wakeup -> the switch-in */
+	uint64_t neighbour_ns;			/* ... while a task of another cgroup held the CPU */
+	uint64_t idle_ns;			/* ... while the CPU was idle */
+};
+
+/* the run-queue wait of one wakee cgroup that one holder held */
+struct holder_series {
+	uint64_t wakeups;
+	uint64_t runq_wait_ns;
+};
+
+/* the wakeups of one waker cgroup's of one wakee cgroup through one mechanism family */
+struct pair_series {
+	uint64_t wakeups;
+	uint64_t wake_to_run_ns;
+};
+
+struct cgroup_stats {
+	struct cgroup_names *names;		/* not owned */
+	struct series_cap *cgroups;
+	struct series_cap *holders;
+	struct series_cap *pairs;
+	struct pair_series by_family[NR_MECH_FAMILIES];
+	uint64_t wakeups;			/* complete ones with their cgroups */
+	uint64_t neighbour_ns;			/* every cgroup's */
+	uint64_t runq_wait_ns;
+};
+
+/* cgroup_stats__new - @top series of each kind, named by @names; NULL: out of memory */
+struct cgroup_stats *cgroup_stats__new(struct cgroup_names *names, uint32_t top);
+void cgroup_stats__free(struct cgroup_stats *s);
+/* cgroup_stats__add - @r: a complete wakeup with its cgroups counts, any other not */
+void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r);
+/* cgroup_stats__settle - hand the series to the keys with the most time as they stand at @now_ns (series_cap.h) */
+void cgroup_stats__settle(struct cgroup_stats *s, uint64_t now_ns);
+/*
+ * cgroup_stats__split - a key of two or three labels into @parts (at most
+ * @max, each pointing into @buf, a copy of @key); how many
+ */
+size_t cgroup_stats__split(const char *key, char *buf, size_t len, const char **parts, size_t max);
+
+#endif /* WAKEPROBE_CGROUP_STATS_H */
