@@ -221,13 +221,20 @@ Test(prom_live, the_next_rewrite_is_a_period_after_the_last_one)
 Test(prom_live, no_period_or_no_begin_writes_nothing)
 {
 	prom_live__init(&live, file_path, 0, "pid 5000");
-	cr_assert_null(live.path);
 	prom_live__begin(&live, &run.run);
 	live.next_ns = 1;	/* due long ago */
 	eventfd_wakeups(0, 1);
 	prom_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
 	cr_assert_eq(live.writes, 0);
 	cr_assert_eq(access(file_path, F_OK), -1);
+	/* ... but a service's SIGHUP asks for it now */
+	prom_live__now(&live, analysis, RUN_T0 + RUN_STEP, 0);
+	cr_assert_eq(live.writes, 1);
+	cr_assert_eq(access(file_path, F_OK), 0);
+	unlink(file_path);
+	/* standard output is the report's, at the end */
+	prom_live__init(&live, "-", 0, "pid 5000");
+	cr_assert_null(live.path);
 
 	/* a period, but tracing has not begun */
 	prom_live__init(&live, file_path, 1, "pid 5000");

@@ -2,6 +2,7 @@
 /* attach_session.c - a live run of attach mode: the targets, the BPF side, the loop, the end */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -219,6 +220,9 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		.lean_flight_adaptive = o->lean_flight_adaptive,
 		.lean_softirqs = o->lean_softirqs,
 		.stacks = o->lean && o->stacks,
+		.trace_all = o->lean && o->all,
+		.trace_cgroups = o->lean && o->nr_cgroup_ids,
+		.cgroups = o->lean && (o->cgroups || o->all || o->nr_cgroup_ids),
 		.run_stats = true,
 		.fn = on_record,
 		.ctx = &s,
@@ -252,6 +256,13 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 	err = track_descendants(&s, msg, len);
 	if (err)
 		goto out;
+	for (uint32_t i = 0; i < o->nr_cgroup_ids; i++) {
+		err = collector__trace_cgroup(s.collector, o->cgroup_ids[i]);
+		if (err) {
+			snprintf(msg, len, "cannot trace cgroup %" PRIu64 ": %s", o->cgroup_ids[i], strerror(-err));
+			goto out;
+		}
+	}
 	/* a signal while the BPF side loaded: end before there is a command, with nothing traced */
 	err = launch__begin_whole(&saved, msg, len);
 	if (err)
@@ -275,6 +286,8 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		uint64_t ran_ms;
 
 		pump(&s, COLLECTOR_DRAIN_EVERY_MS);
+		if (o->on_tick)
+			o->on_tick(s.collector, o->ctx);
 		if (o->argv && runner__poll(&s.runner)) {
 			res->command_exited = true;
 			break;

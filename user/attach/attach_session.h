@@ -19,6 +19,7 @@
 #include "wakeprobe.h"
 
 struct attach_session_result;
+struct collector;
 
 struct attach_session_opts {
 	const int32_t *pids;		/* --pid: processes already running */
@@ -35,6 +36,12 @@ struct attach_session_opts {
 	bool lean_flight_adaptive;	/* ... on, its threshold the running p99 instead (lean_adapt.h) */
 	bool lean_softirqs;		/* ... on, and keeping softirqs too (--softirqs) */
 	bool stacks;			/* --lean --stacks: each wakeup's stacks (collector.h) */
+	/* lean: --all, every task; --cgroup, the tasks of these cgroups (v2) and below; each with cgroups */
+	bool all;
+	const uint64_t *cgroup_ids;
+	uint32_t nr_cgroup_ids;
+	const char *cgroups_given;	/* --cgroup as given, for the reports */
+	bool cgroups;			/* each wakeup's cgroups (--listen, and with the two above) */
 	bool verbose;
 	bool drop_privileges;		/* run the command as uid:gid */
 	uid_t uid;
@@ -50,6 +57,8 @@ struct attach_session_opts {
 	void (*on_event)(const struct wp_event *e, void *ctx);
 	/* every record stamped before @complete_ns has been handed over; @drops: the drop counter then */
 	void (*on_advance)(uint64_t complete_ns, uint64_t drops, void *ctx);
+	/* optional: after each on_advance while tracing, with the BPF side, for what a service does between */
+	void (*on_tick)(struct collector *c, void *ctx);
 	void *ctx;
 };
 

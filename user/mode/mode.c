@@ -108,6 +108,7 @@ void mode__attach_report(const struct wp_options *o, const struct attach_session
 		.tids_left_out = a->tids_left_out,
 		.target_wakeups = a->target_wakeups,
 		.pairs = o->pairs,
+		.cgroups = a->cgroups,
 		.order = o->order_by_cost ? ATTACH_ORDER_COST : ATTACH_ORDER_COUNT,
 	};
 }

@@ -10,6 +10,7 @@
  */
 #include <sys/wait.h>
 #include "json_attach.h"
+#include "json_cgroups.h"
 #include "json_stacks.h"
 #include "json_workload.h"
 #include "json_writer.h"
@@ -389,6 +390,7 @@ void json_attach__write_analysis(struct json_writer *w, const struct attach_repo
 	write_wakeups(w, r);
 	write_phases(w, r);
 	write_pairs(w, r, g, r->order);
+	json_cgroups__write(w, r->cgroups);
 	write_futexes(w, r, g, r->order);
 	json_stacks__run(w, r);
 	/* a lean run explains its slow wakeups alone, and none without the flight recorder */

@@ -19,7 +19,7 @@ static uint64_t now_ns(void)
 void prom_live__init(struct prom_live *l, const char *path, uint64_t every_s, const char *target)
 {
 	memset(l, 0, sizeof(*l));
-	l->path = every_s ? path : NULL;
+	l->path = path && strcmp(path, "-") ? path : NULL;
 	l->every_ns = every_s * 1000000000ull;
 	snprintf(l->target, sizeof(l->target), "%s", target);
 }
@@ -32,10 +32,9 @@ void prom_live__begin(struct prom_live *l, const struct attach_session_result *r
 	l->next_ns = now_ns() + l->every_ns;
 }
 
-void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns,
-			uint64_t drops)
+/* rewrite - the file, whole, of the run so far */
+static void rewrite(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns, uint64_t drops)
 {
-	uint64_t now = now_ns();
 	struct outfile f;
 	char msg[PATH_MAX + 128];
 	struct prom_attach pa = {
@@ -46,13 +45,10 @@ void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, ui
 		.agg = a->agg,
 		.counters = attach_analysis__counters(a),
 		.drops = drops,
+		.cgroups = a->cgroups,
 	};
 	int err;
 
-	if (!l->path || !l->next_ns || now < l->next_ns)
-		return;
-	/* the next one a period after this one: a slow rewrite does not make them come back to back */
-	l->next_ns = now + l->every_ns;
 	err = outfile__open(&f, "--prometheus", l->path, msg, sizeof(msg));
 	if (!err) {
 		prom_metrics__print_attach(f.f, &pa);
@@ -62,8 +58,29 @@ void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, ui
 		l->writes++;
 		l->warned = false;
 	} else if (!l->warned) {
-		fprintf(stderr, "wakeprobe: %s (the run goes on; tried again in %llu s)\n", msg,
-			(unsigned long long)(l->every_ns / 1000000000ull));
+		if (l->every_ns)
+			fprintf(stderr, "wakeprobe: %s (the run goes on; tried again in %llu s)\n", msg,
+				(unsigned long long)(l->every_ns / 1000000000ull));
+		else
+			fprintf(stderr, "wakeprobe: %s (the run goes on)\n", msg);
 		l->warned = true;
 	}
+}
+
+void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns,
+			uint64_t drops)
+{
+	uint64_t now = now_ns();
+
+	if (!l->path || !l->every_ns || !l->next_ns || now < l->next_ns)
+		return;
+	/* the next one a period after this one: a slow rewrite does not make them come back to back */
+	l->next_ns = now + l->every_ns;
+	rewrite(l, a, complete_ns, drops);
+}
+
+void prom_live__now(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns, uint64_t drops)
+{
+	if (l->path && l->next_ns)
+		rewrite(l, a, complete_ns, drops);
 }

@@ -17,7 +17,7 @@
 
 struct prom_live {
 	const char *path;		/* NULL: nothing to rewrite */
-	uint64_t every_ns;
+	uint64_t every_ns;		/* 0: only when asked */
 	uint64_t next_ns;		/* CLOCK_MONOTONIC: when the next rewrite is due; 0: not begun */
 	uint64_t trace_start_ns;
 	uint64_t started_unix_ns;
@@ -27,7 +27,10 @@ struct prom_live {
 	bool warned;			/* a rewrite failed and said so: the next failures are quiet */
 };
 
-/* prom_live__init - rewrite @path (NULL: never) every @every_s seconds, labelled with @target */
+/*
+ * prom_live__init - rewrite @path (NULL or "-": never) every @every_s
+ * seconds (0: only when prom_live__now() asks), labelled with @target
+ */
 void prom_live__init(struct prom_live *l, const char *path, uint64_t every_s, const char *target);
 /* prom_live__begin - tracing began as @res says: the host, and when */
 void prom_live__begin(struct prom_live *l, const struct attach_session_result *res);
@@ -40,5 +43,7 @@ void prom_live__begin(struct prom_live *l, const struct attach_session_result *r
  */
 void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns,
 			uint64_t drops);
+/* prom_live__now - the same, due or not: a service's SIGHUP; with no --prometheus file, nothing */
+void prom_live__now(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns, uint64_t drops);
 
 #endif /* WAKEPROBE_PROM_LIVE_H */

@@ -27,6 +27,18 @@ enum family {
 	F_BPF_RUNS,
 	F_BPF_RUN_SECONDS,
 	F_SELF_CPU,
+	F_SELF_RSS,
+	F_SCRAPES,
+	F_STEAL,
+	F_CGROUP_WAKE_TO_RUN,
+	F_CGROUP_RUNQ_WAIT,
+	F_CGROUP_NEIGHBOUR,
+	F_CGROUP_PAIR_WAKEUPS,
+	F_CGROUP_PAIR_SECONDS,
+	F_MECH_WAKEUPS,
+	F_MECH_SECONDS,
+	F_SERIES_LIMIT,
+	F_SERIES_KEYS,
 	NR_FAMILIES,
 };
 
@@ -76,6 +88,35 @@ static const struct {
 			    "BPF program runs the kernel skipped (recursion, or another program on the CPU)." },
 	[F_BPF_RUNS] = { "wakeprobe_bpf_program_runs_total", "counter",
 			 "BPF program runs, as the programs counted them (the run's tracing cost)." },
+	[F_SELF_RSS] = { "wakeprobe_self_resident_bytes", "gauge", "wakeprobe's own resident memory now." },
+	[F_SCRAPES] = { "wakeprobe_scrapes_total", "counter", "Scrapes of /metrics answered, this one included." },
+	[F_STEAL] = { "wakeprobe_steal_seconds_total", "counter",
+		      "The machine's steal time over all its CPUs since it booted (/proc/stat): the time the "
+		      "hypervisor ran something else while a vCPU had work." },
+	[F_CGROUP_WAKE_TO_RUN] = { "wakeprobe_cgroup_wake_to_run_seconds", "histogram",
+				   "Complete wakeups by the wakee's cgroup: sched_waking to its switch-in. The "
+				   "cgroups with the most time have a series each (wakeprobe_series_limit), the "
+				   "rest are cgroup=\"other\"." },
+	[F_CGROUP_RUNQ_WAIT] = { "wakeprobe_cgroup_runq_wait_seconds_total", "counter",
+				 "Run-queue wait (sched_wakeup to the switch-in) by the wakee's cgroup and the "
+				 "holder's: the cgroup of the task the wakee took the CPU from (idle: none ran)." },
+	[F_CGROUP_NEIGHBOUR] = { "wakeprobe_cgroup_neighbour_wait_seconds_total", "counter",
+				 "Of the run-queue wait, the part a task of another cgroup held the CPU: the "
+				 "noisy neighbours' share." },
+	[F_CGROUP_PAIR_WAKEUPS] = { "wakeprobe_cgroup_pair_wakeups_total", "counter",
+				    "Complete wakeups by the waker's cgroup (interrupt: none's doing), the wakee's "
+				    "and the mechanism's family." },
+	[F_CGROUP_PAIR_SECONDS] = { "wakeprobe_cgroup_pair_wake_to_run_seconds_total", "counter",
+				    "Their sched_waking to switch-in, summed." },
+	[F_MECH_WAKEUPS] = { "wakeprobe_mechanism_wakeups_total", "counter",
+			     "Complete wakeups with their cgroups, by the mechanism's family." },
+	[F_MECH_SECONDS] = { "wakeprobe_mechanism_wake_to_run_seconds_total", "counter",
+			     "Their sched_waking to switch-in, summed, by the mechanism's family." },
+	[F_SERIES_LIMIT] = { "wakeprobe_series_limit", "gauge",
+			     "Series of their own of each kind (cgroup, holder, pair), at most (--top): the rest "
+			     "are \"other\"." },
+	[F_SERIES_KEYS] = { "wakeprobe_series_keys", "gauge",
+			    "Keys of each kind ranked for a series now, labelled or not." },
 	[F_BPF_RUN_SECONDS] = { "wakeprobe_bpf_program_run_seconds_total", "counter",
 				"Time in the BPF programs: the kernel's time per run where it timed them, times all runs." },
 	[F_SELF_CPU] = { "wakeprobe_self_cpu_seconds_total", "counter",
@@ -291,6 +332,110 @@ static void print_pairs(FILE *out, const struct prom_labels *ls, const struct at
 	}
 }
 
+/* print_keyed - the family @f of @cap's series and other's: @labels name a key's parts, @sample one's numbers */
+static void print_keyed(FILE *out, enum family f, const struct prom_labels *ls, const struct series_cap *cap,
+			const char *const *labels, size_t nr_labels,
+			void (*sample)(FILE *out, const char *name, const struct prom_labels *ls, const void *data))
+{
+	char buf[SERIES_KEY_LEN];
+	const char *parts[3];
+
+	begin(out, f);
+	for (size_t i = 0; i <= series_cap__count(cap); i++) {
+		bool other = i == series_cap__count(cap);
+		struct prom_labels l = *ls;
+		size_t n = other ? 0 : cgroup_stats__split(series_cap__key(cap, i), buf, sizeof(buf), parts, 3);
+
+		for (size_t k = 0; k < nr_labels; k++)
+			prom__label(&l, labels[k], k < n ? parts[k] : "other");
+		sample(out, families[f].name, &l, other ? series_cap__other(cap) : series_cap__data(cap, i));
+	}
+}
+
+static void cgroup_histogram(FILE *out, const char *name, const struct prom_labels *ls, const void *data)
+{
+	const struct cgroup_series *c = data;
+	uint64_t rows[HIST_LOG2_ROWS];
+
+	slow_hist__log2_rows(&c->wake_to_run, rows);
+	prom__log2_histogram(out, name, ls, rows, c->wake_to_run.count, c->wake_to_run.sum_ns);
+}
+
+static void cgroup_neighbour(FILE *out, const char *name, const struct prom_labels *ls, const void *data)
+{
+	prom__seconds(out, name, ls, ((const struct cgroup_series *)data)->neighbour_ns);
+}
+
+static void holder_wait(FILE *out, const char *name, const struct prom_labels *ls, const void *data)
+{
+	prom__seconds(out, name, ls, ((const struct holder_series *)data)->runq_wait_ns);
+}
+
+static void pair_wakeups(FILE *out, const char *name, const struct prom_labels *ls, const void *data)
+{
+	prom__uint(out, name, ls, ((const struct pair_series *)data)->wakeups);
+}
+
+static void pair_seconds(FILE *out, const char *name, const struct prom_labels *ls, const void *data)
+{
+	prom__seconds(out, name, ls, ((const struct pair_series *)data)->wake_to_run_ns);
+}
+
+/* print_cgroups - the wakeups by cgroup, every series capped (cgroup_stats.h) */
+static void print_cgroups(FILE *out, const struct prom_labels *ls, const struct cgroup_stats *s)
+{
+	static const char *const cgroup[] = { "cgroup" };
+	static const char *const holder[] = { "cgroup", "holder" };
+	static const char *const pair[] = { "waker_cgroup", "cgroup", "mechanism" };
+	const struct series_cap *caps[] = { s->cgroups, s->holders, s->pairs };
+	static const char *const kinds[] = { "cgroup", "holder", "pair" };
+	struct series_cap_stats st;
+
+	print_keyed(out, F_CGROUP_WAKE_TO_RUN, ls, s->cgroups, cgroup, 1, cgroup_histogram);
+	print_keyed(out, F_CGROUP_NEIGHBOUR, ls, s->cgroups, cgroup, 1, cgroup_neighbour);
+	print_keyed(out, F_CGROUP_RUNQ_WAIT, ls, s->holders, holder, 2, holder_wait);
+	print_keyed(out, F_CGROUP_PAIR_WAKEUPS, ls, s->pairs, pair, 3, pair_wakeups);
+	print_keyed(out, F_CGROUP_PAIR_SECONDS, ls, s->pairs, pair, 3, pair_seconds);
+	for (int f = F_MECH_WAKEUPS; f <= F_MECH_SECONDS; f++) {
+		begin(out, f);
+		for (unsigned int m = 0; m < NR_MECH_FAMILIES; m++) {
+			struct prom_labels l = prom__with(ls, "mechanism", mechanism__family_name(m));
+
+			if (f == F_MECH_WAKEUPS)
+				prom__uint(out, families[f].name, &l, s->by_family[m].wakeups);
+			else
+				prom__seconds(out, families[f].name, &l, s->by_family[m].wake_to_run_ns);
+		}
+	}
+	for (int f = F_SERIES_LIMIT; f <= F_SERIES_KEYS; f++) {
+		begin(out, f);
+		for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++) {
+			struct prom_labels l = prom__with(ls, "kind", kinds[k]);
+
+			series_cap__stats(caps[k], &st);
+			prom__uint(out, families[f].name, &l, f == F_SERIES_LIMIT ? series_cap__limit(caps[k]) : st.keys);
+		}
+	}
+}
+
+/* print_self - what a service costs as it runs */
+static void print_self(FILE *out, const struct prom_labels *ls, const struct prom_self *self)
+{
+	begin(out, F_SELF_CPU);
+	prom__seconds(out, families[F_SELF_CPU].name, ls, self->cpu_ns);
+	only_uint(out, F_SELF_RSS, ls, self->rss_bytes);
+	only_uint(out, F_SCRAPES, ls, self->scrapes);
+	if (self->bpf_known) {
+		only_uint(out, F_BPF_RUNS, ls, self->bpf_runs);
+		begin(out, F_BPF_RUN_SECONDS);
+		prom__seconds(out, families[F_BPF_RUN_SECONDS].name, ls, self->bpf_run_ns);
+	}
+	if (self->steal_known) {
+		begin(out, F_STEAL);
+		prom__seconds(out, families[F_STEAL].name, ls, self->steal_ns);
+	}
+}
+
 void prom_metrics__print_attach(FILE *out, const struct prom_attach *a)
 {
 	const struct attach_aggregate *g = a->agg;
@@ -314,8 +459,13 @@ void prom_metrics__print_attach(FILE *out, const struct prom_attach *a)
 	}
 	begin(out, F_WAKEUP);
 	prom__histogram(out, families[F_WAKEUP].name, &ls, &g->total);
-	print_pairs(out, &ls, g, false);
-	print_pairs(out, &ls, g, true);
+	/* a thread's pair is labelled by its tid: by cgroup, the pairs are the cgroups' instead */
+	if (a->cgroups) {
+		print_cgroups(out, &ls, a->cgroups);
+	} else {
+		print_pairs(out, &ls, g, false);
+		print_pairs(out, &ls, g, true);
+	}
 
 	begin(out, F_WAKEUPS);
 	print_labels(out, &ls, g->by_label);
@@ -346,7 +496,9 @@ void prom_metrics__print_attach(FILE *out, const struct prom_attach *a)
 		begin(out, F_BPF_RUN_SECONDS);
 		prom__seconds(out, families[F_BPF_RUN_SECONDS].name, &ls, a->cost->bpf_run_ns);
 	}
-	if (a->cost && a->cost->known) {
+	if (a->self) {
+		print_self(out, &ls, a->self);
+	} else if (a->cost && a->cost->known) {
 		begin(out, F_SELF_CPU);
 		prom__seconds(out, families[F_SELF_CPU].name, &ls, a->cost->self_cpu_ns);
 	}

@@ -23,6 +23,7 @@
 #include "attach.h"
 #include "attach_aggregate.h"
 #include "catalog.h"
+#include "cgroup_stats.h"
 #include "run_result.h"
 
 /* prom_metrics__print_runs - the @n runs of wakeprobe's workloads @wl, one set of labels each; -ENOMEM */
@@ -41,6 +42,21 @@ struct prom_attach {
 	bool missed_runs_known;			/* the BPF side is read at the end only */
 	uint64_t missed_runs;
 	const struct trace_cost *cost;		/* at the end only; NULL during the run */
+	/* --all, --cgroup, --listen: by cgroup, in place of the pairs of threads; NULL: none */
+	const struct cgroup_stats *cgroups;
+	const struct prom_self *self;		/* a service's own cost as it runs; NULL: none */
+};
+
+/* what a service (--listen) costs, read as it answers a scrape */
+struct prom_self {
+	uint64_t cpu_ns;			/* its own CPU time, user and system, since it started */
+	uint64_t rss_bytes;
+	uint64_t scrapes;
+	bool bpf_known;				/* the kernel timed the programs (kernel.bpf_stats_enabled) */
+	uint64_t bpf_runs;
+	uint64_t bpf_run_ns;
+	bool steal_known;
+	uint64_t steal_ns;			/* the machine's, from /proc/stat */
 };
 
 /* prom_metrics__print_attach - the attach run @a */

@@ -22,6 +22,7 @@ static void attach_metrics(FILE *f, const struct results *r)
 		.missed_runs_known = true,
 		.missed_runs = run->missed_runs,
 		.cost = &run->cost,
+		.cgroups = report->cgroups,
 	};
 
 	snprintf(host, sizeof(host), "%.*s", (int)sizeof(run->meta.hostname), run->meta.hostname);

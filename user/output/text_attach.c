@@ -7,6 +7,7 @@
 #include "parse.h"
 #include "run_stacks.h"
 #include "text_attach.h"
+#include "text_cgroups.h"
 #include "text_stacks.h"
 #include "text_workload.h"
 
@@ -46,6 +47,10 @@ static void print_targets(FILE *out, const struct attach_report *r)
 				r->run->others_stopped, r->run->others_stopped > 1 ? "es" : "",
 				r->run->others_stopped > 1 ? "were" : "was");
 		fprintf(out, ")");
+	} else if (t->all) {
+		fprintf(out, "every task of the machine");
+	} else if (t->cgroups_given) {
+		fprintf(out, "the tasks of cgroup %s and of those below", t->cgroups_given);
 	} else {
 		for (uint32_t i = 0; i < t->nr_pids; i++)
 			fprintf(out, "%spid %d", i ? ", " : "", (int)t->pids[i]);
@@ -421,6 +426,7 @@ void text_attach__print_text(FILE *out, const struct attach_report *r)
 
 	print_summary(out, r);
 	print_pairs(out, r);
+	text_cgroups__print(out, r->cgroups);
 	print_phases(out, r);
 	print_futexes(out, r);
 	text_stacks__print(out, r);
