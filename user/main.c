@@ -30,6 +30,11 @@
 
 static void on_signal(int sig)
 {
+	/* a service's SIGHUP asks for its files, and the service goes on */
+	if (sig == SIGHUP && launch_hup_writes) {
+		launch_reopen_requested = 1;
+		return;
+	}
 	/*
 	 * The first signal ends the run, which still reports and writes its
 	 * files whole; a second one ends wakeprobe at once, its files unmade.
@@ -152,6 +157,7 @@ static int run(int argc, char **argv)
 	case OPTIONS_RUN:
 		break;
 	}
+	launch_hup_writes = o.listen != NULL;
 	m.paths = options__outputs(&o);
 	if (outputs__check_files(&m.paths, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);

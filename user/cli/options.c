@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <string.h>
 #include "catalog.h"
+#include "cgroup_stats.h"
 #include "designs.h"
 #include "options.h"
 #include "parse.h"
@@ -35,6 +36,10 @@ enum {
 	OPT_SOFTIRQS,
 	OPT_STACKS,
 	OPT_FOLDED,
+	OPT_ALL,
+	OPT_CGROUP,
+	OPT_LISTEN,
+	OPT_TOP,
 };
 
 #define STR_(x) #x
@@ -119,6 +124,19 @@ static const struct option_spec specs[] = {
 	  "list the wakeup paths and exit", false },
 	{ "pid", OPT_PID, "PID[,PID...]", GROUP_ATTACH, true, MODE_ATTACH,
 	  "trace these processes, every thread, new ones too", false },
+	{ "all", OPT_ALL, NULL, GROUP_ATTACH, true, MODE_ATTACH,
+	  "trace every task of the machine, each wakeup labelled\n"
+	  "with its cgroups (docs/fleet.md)", false },
+	{ "cgroup", OPT_CGROUP, "PATH[,PATH...]", GROUP_ATTACH, true, MODE_ATTACH,
+	  "trace the tasks of these cgroups (v2) and of those below\n"
+	  "them, made before the run or during it: /system.slice,\n"
+	  "or a directory under the cgroup2 mount", false },
+	{ "listen", OPT_LISTEN, "ADDR:PORT", GROUP_ATTACH, true, MODE_ATTACH,
+	  "serve /metrics there for Prometheus while tracing, until\n"
+	  "SIGTERM (SIGHUP rewrites --json and --prometheus files)", false },
+	{ "top", OPT_TOP, "K", GROUP_ATTACH, true, MODE_ATTACH,
+	  "cgroups and cgroup pairs with a series of their own, the\n"
+	  "K with the most time; the rest go to 'other' (default " STR(CGROUP_STATS_TOP) ")", false },
 	{ "tid", OPT_TID, "TID[,TID...]", GROUP_ATTACH, false, MODE_ATTACH,
 	  "... only the wakeups of these threads", false },
 	{ "duration", OPT_DURATION, "S", GROUP_ATTACH, true, MODE_ATTACH,
@@ -365,6 +383,44 @@ static int check_stacks(const struct wp_options *o, char *err, size_t errlen)
 	else if (!o->lean)
 		snprintf(err, errlen, "%s rides on --explain slow's records (the default): drop %s", given,
 			 o->syscall_phases ? "--syscall-phases" : "--explain all");
+	return err[0] != '\0';
+}
+
+/*
+ * check_by_cgroup - --all, --cgroup, --listen, --top: what they cannot go
+ * with; nonzero with @err. Settles --top.
+ */
+static int check_by_cgroup(struct wp_options *o, char *err, size_t errlen)
+{
+	const char *given = o->all ? "--all" : o->cgroups ? "--cgroup" : "--listen";
+	const char *stream = o->csv_path ? "--csv" : o->perfetto_path ? "--perfetto" : o->folded_path ? "--folded" :
+			     NULL;
+
+	err[0] = '\0';
+	if (!options__by_cgroup(o)) {
+		if (o->top)
+			snprintf(err, errlen, "--top caps the series by cgroup: add --all, --cgroup or --listen");
+		return err[0] != '\0';
+	}
+	if (!o->top)
+		o->top = CGROUP_STATS_TOP;
+	if (o->all && (o->nr_pids || o->target_argv || o->cgroups))
+		snprintf(err, errlen, "--all traces every task: drop %s", o->cgroups ? "--cgroup" :
+			 o->nr_pids ? "--pid" : "-- COMMAND");
+	else if (o->cgroups && (o->nr_pids || o->target_argv))
+		snprintf(err, errlen, "--cgroup and %s both name what to trace: give one of them",
+			 o->nr_pids ? "--pid" : "-- COMMAND");
+	else if (o->command == CMD_RECORD)
+		snprintf(err, errlen, "a recording keeps no cgroups: drop %s, or run it without record", given);
+	else if (!o->lean)
+		snprintf(err, errlen, "%s rides on --explain slow's records (the default): drop %s", given,
+			 o->syscall_phases ? "--syscall-phases" : "--explain all");
+	else if (o->listen && o->stacks)
+		snprintf(err, errlen, "--listen runs for days and %s keeps every traced process's mappings: drop %s",
+			 o->folded_path ? "--folded" : "--stacks", o->folded_path ? "--folded" : "--stacks");
+	else if (o->listen && stream)
+		snprintf(err, errlen, "--listen runs until it is stopped and %s would grow without end: use "
+			 "--json or --prometheus, which SIGHUP rewrites", stream);
 	return err[0] != '\0';
 }
 
@@ -616,6 +672,33 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			else
 				o->nr_tids = (uint32_t)count;
 			break;
+		case OPT_ALL:
+			o->all = true;
+			break;
+		case OPT_CGROUP:
+			if (!optarg[0] || optarg[0] == ',' || strstr(optarg, ",,") || optarg[strlen(optarg) - 1] == ',') {
+				snprintf(err, errlen, "--cgroup wants cgroup paths as A,B,..., not '%s'",
+					 parse__shown(optarg));
+				return OPTIONS_BAD;
+			}
+			o->cgroups = optarg;
+			break;
+		case OPT_LISTEN:
+			if (!optarg[0] || !strchr(optarg, ':')) {
+				snprintf(err, errlen, "--listen wants ADDR:PORT (127.0.0.1:9750, [::1]:9750, :9750 for "
+					 "every address), not '%s'", parse__shown(optarg));
+				return OPTIONS_BAD;
+			}
+			o->listen = optarg;
+			break;
+		case OPT_TOP:
+			if (parse__u64(optarg, 1, CGROUP_STATS_MAX_TOP, &v)) {
+				snprintf(err, errlen, "--top wants a whole number from 1 to %d, not '%s'",
+					 CGROUP_STATS_MAX_TOP, parse__shown(optarg));
+				return OPTIONS_BAD;
+			}
+			o->top = (uint32_t)v;
+			break;
 		case OPT_DURATION:
 			if (parse__u64(optarg, 1, OPT_MAX_DURATION_S, &o->duration_s)) {
 				snprintf(err, errlen, "--duration wants seconds from 1 to %llu, not '%s'",
@@ -728,12 +811,15 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		return OPTIONS_BAD;
 	}
 	if (!options__attach(o) && attach_option[0]) {
-		snprintf(err, errlen, "%s is for attach mode: add --pid PID or -- COMMAND", attach_option);
+		snprintf(err, errlen, "%s is for attach mode: add --all, --cgroup PATH, --pid PID or -- COMMAND",
+			 attach_option);
 		return OPTIONS_BAD;
 	}
 	if (check_explain(o, explain_given, err, errlen))
 		return OPTIONS_BAD;
 	if (check_stacks(o, err, errlen))
+		return OPTIONS_BAD;
+	if (check_by_cgroup(o, err, errlen))
 		return OPTIONS_BAD;
 	if (options__attach(o))
 		return check_outputs(o, err, errlen);

@@ -22,6 +22,7 @@
 #define OPT_MAX_DURATION_S	(7ull * 24 * 3600)
 #define OPT_DEFAULT_PAIRS	10
 #define OPT_MAX_PAIRS		1000
+#define OPT_MAX_CGROUPS		16	/* --cgroup lists at most this many */
 #define OPT_MAX_PROMETHEUS_EVERY_S	86400
 
 /* --explain: how much of the machine a traced run streams to wakeprobe */
@@ -71,6 +72,10 @@ struct wp_options {
 	uint32_t nr_tids;
 	char **target_argv;	/* after --: the command to trace and its arguments, NULL-terminated */
 	uint64_t duration_s;	/* 0: until the target ends or Ctrl-C */
+	bool all;		/* --all: every task of the machine */
+	const char *cgroups;	/* --cgroup PATH[,PATH...], as given; NULL: none */
+	const char *listen;	/* --listen ADDR:PORT: serve /metrics there; NULL: no server */
+	uint32_t top;		/* --top: cgroup series of each kind; 0 until settled */
 	uint32_t pairs;		/* waker -> wakee pairs to show */
 	bool order_by_cost;	/* --order cost: the tables by time, not by count */
 	const char *attach_option;	/* the first option given that only attach mode takes ("tid"); NULL: none */
@@ -87,7 +92,13 @@ struct wp_options {
 /* options__attach - does @o trace another program (--pid, -- CMD) rather than a workload? */
 static inline bool options__attach(const struct wp_options *o)
 {
-	return o->nr_pids || o->target_argv;
+	return o->nr_pids || o->target_argv || o->all || o->cgroups;
+}
+
+/* options__by_cgroup - does @o label its wakeups by cgroup (--all, --cgroup, --listen)? */
+static inline bool options__by_cgroup(const struct wp_options *o)
+{
+	return o->all || o->cgroups || o->listen;
 }
 
 enum options_result {

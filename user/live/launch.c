@@ -8,6 +8,8 @@
 #include "runner.h"
 
 volatile sig_atomic_t launch_stop_requested;
+volatile sig_atomic_t launch_hup_writes;
+volatile sig_atomic_t launch_reopen_requested;
 
 int launch__begin_whole(sigset_t *saved, char *msg, size_t len)
 {

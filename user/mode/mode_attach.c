@@ -1,22 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mode_attach.c - a program of the user's (--pid, -- COMMAND): every
- * wakeup its threads take, traced until it ends, --duration runs out or a
- * signal comes, and explained (docs/attach.md)
+ * mode_attach.c - a program of the user's (--pid, -- COMMAND), or the
+ * machine's tasks (--all, --cgroup): every wakeup its threads take, traced
+ * until it ends, --duration runs out or a signal comes, and explained
+ * (docs/attach.md); with --listen, a service that Prometheus scrapes while
+ * it traces (docs/fleet.md)
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include "attach_analysis.h"
 #include "attach_session.h"
+#include "cgroups.h"
 #include "collector.h"
+#include "http_server.h"
 #include "launch.h"
 #include "mode.h"
 #include "parse.h"
+#include "prom.h"
 #include "prom_live.h"
+#include "prom_metrics.h"
+#include "self_cost.h"
+
+/* how often a service hands the cgroups' series to the busiest (series_cap.h) */
+#define SETTLE_EVERY_NS		(10ull * 1000000000)
 
 struct attach_state {
 	struct attach_session_opts so;
@@ -25,6 +36,18 @@ struct attach_state {
 	struct attach_analysis *analysis;
 	struct prom_live prom;		/* --prometheus-every */
 	struct attach_session_result res;
+	/* --all, --cgroup, --listen: the cgroup2 hierarchy, the cgroups to trace, and their names */
+	char cgroup_mount[PATH_MAX];
+	uint64_t cgroup_ids[OPT_MAX_CGROUPS];
+	struct cgroup_names *cgroup_names;
+	/* --listen */
+	struct http_server *server;
+	struct collector *collector;	/* while tracing: what the programs cost so far */
+	struct self_cost self;
+	uint64_t complete_ns;		/* the last advance's */
+	uint64_t drops;
+	uint64_t next_settle_ns;
+	char target[256];
 };
 
 static bool attach_wants(const struct wp_options *o)
@@ -38,6 +61,10 @@ void mode_attach__target(const struct attach_session_opts *t, char *buf, size_t 
 	uint32_t i;
 
 	buf[0] = '\0';
+	if (t->all || t->cgroups_given) {
+		snprintf(buf, len, t->all ? "all" : "cgroup %s", t->cgroups_given);
+		return;
+	}
 	for (i = 0; t->argv && t->argv[i] && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", t->argv[i]);
 	for (i = 0; !t->argv && i < t->nr_pids && n < len; i++)
@@ -65,6 +92,121 @@ static void on_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 
 	attach_analysis__advance(s->analysis, complete_ns, drops);
 	prom_live__advance(&s->prom, s->analysis, complete_ns, drops);
+	s->complete_ns = complete_ns;
+	s->drops = drops;
+}
+
+/* render_metrics - a scrape of --listen: the run so far, as --prometheus-every writes it, and what it costs */
+static int render_metrics(FILE *out, bool openmetrics, void *ctx)
+{
+	struct attach_state *s = ctx;
+	struct http_server_stats hs;
+	struct prom_self self;
+	struct prom_attach pa = {
+		.host = s->prom.host,
+		.target = s->target,
+		.started_unix_ns = s->res.meta.started_unix_ns,
+		.traced_ns = s->complete_ns > s->res.trace_start_ns ? s->complete_ns - s->res.trace_start_ns : 0,
+		.agg = s->analysis->agg,
+		.counters = attach_analysis__counters(s->analysis),
+		.drops = s->drops,
+		.cgroups = s->analysis->cgroups,
+		.self = &self,
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err = 0;
+
+	self_cost__read(&s->self, s->collector);
+	http_server__stats(s->server, &hs);
+	self = (struct prom_self){
+		.cpu_ns = s->self.cpu_ns,
+		.rss_bytes = s->self.rss_bytes,
+		.scrapes = hs.scrapes + 1,
+		.bpf_known = s->self.bpf_known,
+		.bpf_runs = s->self.bpf_runs,
+		.bpf_run_ns = s->self.bpf_run_ns,
+		.steal_known = s->self.steal_known,
+		.steal_ns = s->self.steal_ns,
+	};
+	if (!openmetrics) {
+		prom_metrics__print_attach(out, &pa);
+		return 0;
+	}
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return -ENOMEM;
+	prom_metrics__print_attach(mem, &pa);
+	if (fclose(mem))
+		err = -ENOMEM;
+	if (!err)
+		err = prom__to_openmetrics(text, len, out);
+	free(text);
+	return err;
+}
+
+/*
+ * on_tick - between two takes of the ring, a service's other work: the
+ * scrapes that came, the series handed to the busiest cgroups every
+ * SETTLE_EVERY_NS, and a SIGHUP's rewrite of --prometheus
+ */
+static void on_tick(struct collector *c, void *ctx)
+{
+	struct attach_state *s = ctx;
+	uint64_t now = collector__now_ns();
+
+	s->collector = c;
+	if (s->analysis->cgroups && now >= s->next_settle_ns) {
+		cgroup_stats__settle(s->analysis->cgroups, now);
+		s->next_settle_ns = now + SETTLE_EVERY_NS;
+	}
+	if (launch_reopen_requested) {
+		launch_reopen_requested = 0;
+		prom_live__now(&s->prom, s->analysis, s->complete_ns, s->drops);
+	}
+	if (s->server)
+		http_server__serve(s->server, 0);
+}
+
+/*
+ * check_cgroups - --all, --cgroup, --listen: the cgroup2 hierarchy, and the
+ * id of each cgroup --cgroup names; one line and exit 2 for one that is not
+ */
+static int check_cgroups(const struct wp_options *o, struct attach_state *s)
+{
+	char msg[PATH_MAX + 256], path[CGROUP_PATH_LEN];
+	char list[OPT_MAX_CGROUPS * 64 + 64], *save = NULL, *name;
+	uint32_t n = 0;
+
+	if (cgroups__mount(s->cgroup_mount, sizeof(s->cgroup_mount)))
+		s->cgroup_mount[0] = '\0';
+	if (o->cgroups) {
+		if (strlen(o->cgroups) >= sizeof(list)) {
+			fprintf(stderr, "wakeprobe: --cgroup names too much: at most %d cgroups\n", OPT_MAX_CGROUPS);
+			return 2;
+		}
+		snprintf(list, sizeof(list), "%s", o->cgroups);
+		for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+			if (n == OPT_MAX_CGROUPS) {
+				fprintf(stderr, "wakeprobe: --cgroup takes at most %d cgroups\n", OPT_MAX_CGROUPS);
+				return 2;
+			}
+			if (cgroups__find(s->cgroup_mount, name, &s->cgroup_ids[n], path, sizeof(path), msg,
+					  sizeof(msg))) {
+				fprintf(stderr, "wakeprobe: %s\n", msg);
+				return 2;
+			}
+			n++;
+		}
+	}
+	s->so.all = o->all;
+	s->so.cgroup_ids = s->cgroup_ids;
+	s->so.nr_cgroup_ids = n;
+	s->so.cgroups_given = o->cgroups;
+	s->so.cgroups = true;
+	s->so.on_tick = on_tick;
+	return 0;
 }
 
 /* attach_check - what is wrong with the targets is found before anything is loaded: one line, exit 2 */
@@ -118,7 +260,7 @@ static int attach_check(struct mode_run *m)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
-	return 0;
+	return options__by_cgroup(o) ? check_cgroups(o, s) : 0;
 }
 
 static int attach_open(struct mode_run *m)
@@ -135,6 +277,17 @@ static int attach_open(struct mode_run *m)
 		.lean = o->lean,
 	};
 	mode_attach__target(&s->so, target, sizeof(target));
+	snprintf(s->target, sizeof(s->target), "%s", target);
+	if (options__by_cgroup(o)) {
+		s->cgroup_names = cgroup_names__new(s->cgroup_mount);
+		if (!s->cgroup_names)
+			return mode__fail(m, 1, "out of memory");
+		s->ao.cgroup_names = s->cgroup_names;
+		s->ao.cgroup_top = o->top;
+	}
+	/* before anything is loaded: a port taken is one line, and nothing to undo */
+	if (o->listen && http_server__open(&s->server, o->listen, render_metrics, s, msg, sizeof(msg)))
+		return mode__fail(m, 1, msg);
 	if (outputs__open(m->out, &m->paths, RUN_ATTACH, msg, sizeof(msg)) ||
 	    outputs__begin_attach(m->out, target, &s->ao, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
@@ -175,6 +328,11 @@ static int attach_measure(struct mode_run *m)
 	if (o->target_argv)
 		fprintf(stderr, "wakeprobe: tracing %s and what it starts, until it ends ...\n",
 			parse__shown(o->target_argv[0]));
+	else if (o->all || o->cgroups)
+		fprintf(stderr, "wakeprobe: tracing %s%s%s, until %s ...\n",
+			o->all ? "every task of the machine" : "the tasks of cgroup ", o->all ? "" : o->cgroups,
+			o->listen ? ", serving /metrics" : "", o->duration_s ? "--duration runs out" :
+			o->listen ? "SIGTERM" : "Ctrl-C");
 	else
 		fprintf(stderr, "wakeprobe: tracing %" PRIu32 " process%s, until %s ...\n", o->nr_pids,
 			o->nr_pids > 1 ? "es" : "", o->duration_s ? "--duration runs out" : "Ctrl-C or their exit");
@@ -186,6 +344,9 @@ static int attach_measure(struct mode_run *m)
 	if (err)
 		return mode__fail(m, 1, msg);
 	attach_analysis__end(s->analysis, &s->res);
+	/* the report's tables: ranked as the run ended */
+	if (s->analysis->cgroups)
+		cgroup_stats__settle(s->analysis->cgroups, s->res.trace_end_ns);
 	m->status = exit_status(&s->res);
 	return 0;
 }
@@ -207,6 +368,10 @@ static void attach_close(struct mode_run *m)
 	attach_analysis__free(s->analysis);
 	s->analysis = NULL;
 	attach_session__release(&s->res);
+	http_server__close(s->server);
+	s->server = NULL;
+	cgroup_names__free(s->cgroup_names);
+	s->cgroup_names = NULL;
 }
 
 const struct mode attach_mode = {
