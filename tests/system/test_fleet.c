@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_fleet.c - wakeprobe as a service: `--all --listen` traces the whole
+ * machine while two workloads run in two cgroups made here, and /metrics,
+ * scraped twice, has each cgroup's wakeups under its own label, counters
+ * that grew, and a body that promtool accepts, as text and as OpenMetrics
+ * on request. A real Prometheus (Debian's package) scrapes it, and its
+ * histogram_quantile(0.99) of one cgroup falls in the bucket of the p99
+ * wakeprobe's own JSON report gives. --cgroup traces the tasks of one
+ * cgroup and of one made under it during the run, and nothing of the
+ * other; SIGTERM ends a service cleanly, SIGHUP rewrites its --prometheus
+ * file and it goes on. Needs root and BTF, and Prometheus's package: skips
+ * elsewhere, saying why.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "cgroups.h"
+#include "helpers.h"
+#include "json_reader.h"
+
+TestSuite(fleet, .timeout = 300);
+
+#define BODY_MAX	(4 << 20)
+
+static char mount[PATH_MAX];
+static char cg_a[PATH_MAX + 128], cg_b[PATH_MAX + 128];	/* the two cgroups' directories */
+static char rel_a[128], rel_b[128];		/* ... their paths from the hierarchy's root: their labels */
+static char dir[64];
+static pid_t service = -1, prometheus = -1;
+static char report_path[PATH_MAX];
+static int service_out = -1, service_err = -1;
+
+/* free_port - a port of 127.0.0.1 nobody listens on now */
+static int free_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	cr_assert_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	port = ntohs(a.sin_port);
+	close(fd);
+	return port;
+}
+
+/*
+ * http_get - GET @path of 127.0.0.1:@port, asking for OpenMetrics when
+ * @openmetrics: the status into @status, the body into @body (@len bytes);
+ * false when nothing listens there
+ */
+static bool http_get(int port, const char *path, bool openmetrics, int *status, char *body, size_t len,
+		     char *content_type, size_t ctlen)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	char req[512], *buf = malloc(BODY_MAX), *end, *ct;
+	size_t got = 0;
+	ssize_t n;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	cr_assert_not_null(buf);
+	cr_assert_geq(fd, 0);
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		close(fd);
+		free(buf);
+		return false;
+	}
+	snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAccept: %s\r\n\r\n", path,
+		 openmetrics ? "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5" :
+		 "text/plain");
+	cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	while (got < BODY_MAX - 1 && (n = read(fd, buf + got, BODY_MAX - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	buf[got] = '\0';
+	cr_assert_eq(sscanf(buf, "HTTP/1.%*d %d", status), 1, "%.200s", buf);
+	end = strstr(buf, "\r\n\r\n");
+	cr_assert_not_null(end);
+	*end = '\0';
+	content_type[0] = '\0';
+	ct = strcasestr(buf, "\r\nContent-Type: ");
+	if (ct)
+		snprintf(content_type, ctlen, "%.*s", (int)strcspn(ct + 16, "\r\n"), ct + 16);
+	snprintf(body, len, "%s", end + 4);
+	free(buf);
+	return true;
+}
+
+/* sample - the value of the first sample of @name whose labels hold @labels ("" for any); -1: none */
+static double sample(const char *body, const char *name, const char *labels)
+{
+	size_t n = strlen(name);
+
+	for (const char *line = body; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] ? 1 : 0)) {
+		const char *end = line + strcspn(line, "\n"), *value = end;
+
+		/* the value is after the labels, whose values may hold spaces: the last field */
+		while (value > line && value[-1] != ' ')
+			value--;
+		if (strncmp(line, name, n) || (line[n] != '{' && line[n] != ' ') || value == line)
+			continue;
+		if (labels[0] && !memmem(line, (size_t)(value - line), labels, strlen(labels)))
+			continue;
+		return strtod(value, NULL);
+	}
+	return -1;
+}
+
+/* cgroup_count - the count of the wake-to-run histogram of the cgroup labelled @label in @body; -1: none */
+static double cgroup_count(const char *body, const char *label)
+{
+	char labels[256];
+
+	snprintf(labels, sizeof(labels), "cgroup=\"%s\"}", label);
+	return sample(body, "wakeprobe_cgroup_wake_to_run_seconds_count", labels);
+}
+
+static void make_cgroups(void)
+{
+	skip_unless_traceable();
+	if (cgroups__mount(mount, sizeof(mount)))
+		cr_skip_test("no cgroup2 hierarchy is mounted: mount -t cgroup2 none /sys/fs/cgroup");
+	snprintf(rel_a, sizeof(rel_a), "/wakeprobe-fleet-%d-a", (int)getpid());
+	snprintf(rel_b, sizeof(rel_b), "/wakeprobe-fleet-%d-b", (int)getpid());
+	snprintf(cg_a, sizeof(cg_a), "%s%s", mount, rel_a);
+	snprintf(cg_b, sizeof(cg_b), "%s%s", mount, rel_b);
+	cr_assert_eq(mkdir(cg_a, 0755), 0, "mkdir %s: %s", cg_a, strerror(errno));
+	cr_assert_eq(mkdir(cg_b, 0755), 0, "mkdir %s: %s", cg_b, strerror(errno));
+	snprintf(dir, sizeof(dir), "/tmp/wakeprobe-fleet-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+/* stop - @pid, if running: SIGTERM, then SIGKILL after @grace_s */
+static int stop(pid_t *pid, double grace_s)
+{
+	int status = -1;
+
+	if (*pid <= 0)
+		return -1;
+	kill(*pid, SIGTERM);
+	status = wait_exit(*pid, "the process", grace_s);
+	*pid = -1;
+	return status;
+}
+
+/* remove_cgroup - @path, once the processes in it are gone */
+static void remove_cgroup(const char *path)
+{
+	for (int i = 0; path[0] && i < 100; i++) {
+		if (!rmdir(path) || errno == ENOENT)
+			return;
+		usleep(50 * 1000);
+	}
+	cr_expect(false, "cannot remove the cgroup %s: %s", path, strerror(errno));
+}
+
+static void teardown(void)
+{
+	char cmd[128], sub[PATH_MAX + 160];
+
+	stop(&prometheus, 10);
+	stop(&service, 10);
+	if (service_out >= 0)
+		close(service_out);
+	if (service_err >= 0)
+		close(service_err);
+	service_out = service_err = -1;
+	snprintf(sub, sizeof(sub), "%s/late", cg_a);
+	remove_cgroup(sub);
+	remove_cgroup(cg_a);
+	remove_cgroup(cg_b);
+	if (dir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		cr_expect_eq(system(cmd), 0);
+	}
+}
+
+/* in_cgroup - run @argv in the cgroup at @path from its first instruction; its pid */
+static pid_t in_cgroup(const char *path, char *const argv[])
+{
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		char procs[PATH_MAX + 160];
+		int fd, null = open("/dev/null", O_RDWR);
+
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
+		fd = open(procs, O_WRONLY);
+		if (fd < 0 || write(fd, "0", 1) != 1)
+			_exit(126);
+		close(fd);
+		dup2(null, 1);
+		dup2(null, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* run_eventfd - the eventfd workload in @cgroup, @samples wakeups @interval_us apart, to its end */
+static void run_eventfd(const char *cgroup, const char *samples, const char *interval_us)
+{
+	char path[512];
+	char *argv[] = { (char *)workload_path("eventfd", path, sizeof(path)), "--samples", (char *)samples,
+			 "--interval-us", (char *)interval_us, NULL };
+	pid_t pid = in_cgroup(cgroup, argv);
+
+	cr_assert_eq(wait_exit(pid, "the eventfd workload", 60), 0);
+}
+
+/* start_service - wakeprobe with @args after it, its report into the test's directory; back once it answers on @port */
+static void start_service(char *const args[], int port)
+{
+	struct child_setup setup = { .uid = -1, .stdout_to = report_path };
+	char body[256], ct[128];
+	double until = now_s() + 60;
+	int status;
+
+	snprintf(report_path, sizeof(report_path), "%s/report.txt", dir);
+	close(open(report_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+	service = spawn_piped(args, &setup, &service_out, &service_err);
+	while (!http_get(port, "/", false, &status, body, sizeof(body), ct, sizeof(ct))) {
+		cr_assert_lt(now_s(), until, "wakeprobe never listened on port %d", port);
+		cr_assert_eq(waitpid(service, &status, WNOHANG), 0, "wakeprobe ended before it listened");
+		usleep(100 * 1000);
+	}
+	wait_attached(service, "wakeprobe --listen");
+}
+
+/* promtool_accepts - `promtool check metrics` of @body */
+static void promtool_accepts(const char *body)
+{
+	char path[128], cmd[256], said[4096] = "";
+	FILE *f, *p;
+	int status;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/scrape.prom", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(body, f);
+	cr_assert_eq(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "promtool check metrics < '%s' 2>&1", path);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(said, 1, sizeof(said) - 1, p);
+	said[n] = '\0';
+	status = pclose(p);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "promtool check metrics: %s", said);
+}
+
+/* report_names - the text report the service left names the cgroup labelled @label */
+static void report_names(const char *label)
+{
+	char *text = malloc(BODY_MAX);
+	int fd = open(report_path, O_RDONLY | O_CLOEXEC);
+
+	cr_assert_not_null(text);
+	cr_assert_geq(fd, 0, "no report at %s", report_path);
+	read_to_end(fd, text, BODY_MAX);
+	close(fd);
+	cr_assert_not_null(strstr(text, "Cgroups, the "), "%.3000s", text);
+	cr_assert_not_null(strstr(text, label), "the report names %s:\n%.3000s", label, text);
+	free(text);
+}
+
+static void skip_without_prometheus(void)
+{
+	if (system("command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1"))
+		cr_skip_test("prometheus and promtool are not installed: scripts/setup-deps.sh test installs them "
+			     "(Debian package prometheus)");
+}
+
+Test(fleet, each_cgroups_wakeups_are_under_its_label_and_the_counters_grow, .init = make_cgroups,
+     .fini = teardown)
+{
+	char listen[32], *body = malloc(BODY_MAX), ct[128];
+	double a1, b1, a2, b2, scrapes1, scrapes2;
+	int port = free_port(), status;
+
+	cr_assert_not_null(body);
+	skip_without_prometheus();
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	start_service((char *[]){ (char *)wakeprobe_path(), "--all", "--listen", listen, NULL }, port);
+	run_eventfd(cg_a, "300", "1000");
+	run_eventfd(cg_b, "100", "1000");
+	cr_assert(http_get(port, "/metrics", false, &status, body, BODY_MAX, ct, sizeof(ct)));
+	cr_assert_eq(status, 200);
+	cr_assert_str_eq(ct, "text/plain; version=0.0.4; charset=utf-8");
+	promtool_accepts(body);
+	a1 = cgroup_count(body, rel_a);
+	b1 = cgroup_count(body, rel_b);
+	scrapes1 = sample(body, "wakeprobe_scrapes_total", "");
+	/* each ran a thread woken once a sample at least: its own label, its own count */
+	cr_assert_geq(a1, 300, "cgroup %s: %.0f wakeups in\n%.2000s", rel_a, a1, body);
+	cr_assert_geq(b1, 100, "cgroup %s: %.0f wakeups", rel_b, b1);
+	cr_assert_lt(b1, a1);
+	run_eventfd(cg_a, "200", "1000");
+	run_eventfd(cg_b, "200", "1000");
+	cr_assert(http_get(port, "/metrics", true, &status, body, BODY_MAX, ct, sizeof(ct)));
+	cr_assert_eq(status, 200);
+	cr_assert_str_eq(ct, "application/openmetrics-text; version=1.0.0; charset=utf-8");
+	cr_assert_not_null(strstr(body, "\n# EOF\n"), "OpenMetrics ends in # EOF");
+	cr_assert_not_null(strstr(body, "# TYPE wakeprobe_scrapes counter\n"), "a counter's family drops _total");
+	a2 = cgroup_count(body, rel_a);
+	b2 = cgroup_count(body, rel_b);
+	cr_assert_geq(a2, a1 + 200, "%.0f then %.0f", a1, a2);
+	cr_assert_geq(b2, b1 + 200, "%.0f then %.0f", b1, b2);
+	scrapes2 = sample(body, "wakeprobe_scrapes_total", "");
+	cr_assert_eq(scrapes2, scrapes1 + 1, "%.0f then %.0f", scrapes1, scrapes2);
+	/* SIGTERM ends it cleanly: exit 0, and a report naming both cgroups */
+	status = stop(&service, 30);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
+	report_names(rel_a);
+	free(body);
+}
+
+/*
+ * promql - @query's one value, as Prometheus at 127.0.0.1:@port answers it
+ * through its HTTP API (python3 reads the JSON); NAN when it has none
+ */
+static double promql(int port, const char *query)
+{
+	static const char script[] =
+		"import json, sys, urllib.parse, urllib.request\n"
+		"url = 'http://127.0.0.1:' + sys.argv[1] + '/api/v1/query?' + urllib.parse.urlencode({'query': sys.argv[2]})\n"
+		"r = json.load(urllib.request.urlopen(url, timeout=10))\n"
+		"assert r['status'] == 'success', r\n"
+		"res = r['data']['result']\n"
+		"print(res[0]['value'][1] if res else 'nan')\n";
+	char cmd[4096], out[2048] = "";
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "python3 -c \"$WP_PROMQL\" %d '%s' 2>&1", port, query);
+	setenv("WP_PROMQL", script, 1);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	cr_assert_eq(pclose(p), 0, "the query %s: %s", query, out);
+	return strtod(out, NULL);
+}
+
+/* spawn_logged - @argv (found in PATH), its output into @log in the test's directory */
+static pid_t spawn_logged(char *const argv[], const char *log)
+{
+	char path[PATH_MAX];
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, log);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), null = open("/dev/null", O_RDONLY);
+
+		if (fd < 0 || dup2(null, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* start_prometheus - Debian's prometheus on 127.0.0.1:@port, scraping wakeprobe on @target every second */
+static void start_prometheus(int port, int target)
+{
+	char config[PATH_MAX], data[PATH_MAX], listen[64], cfg_arg[PATH_MAX + 16], data_arg[PATH_MAX + 32];
+	char listen_arg[96];
+	double until = now_s() + 60;
+	FILE *f;
+
+	snprintf(config, sizeof(config), "%s/prometheus.yml", dir);
+	snprintf(data, sizeof(data), "%s/tsdb", dir);
+	f = fopen(config, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n"
+		"scrape_configs:\n  - job_name: wakeprobe\n    static_configs:\n"
+		"      - targets: ['127.0.0.1:%d']\n", target);
+	cr_assert_eq(fclose(f), 0);
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	snprintf(cfg_arg, sizeof(cfg_arg), "--config.file=%s", config);
+	snprintf(data_arg, sizeof(data_arg), "--storage.tsdb.path=%s", data);
+	snprintf(listen_arg, sizeof(listen_arg), "--web.listen-address=%s", listen);
+	prometheus = spawn_logged((char *[]){ "prometheus", cfg_arg, data_arg, listen_arg, NULL }, "prometheus.log");
+	/* up once it answers a query */
+	for (;;) {
+		char body[256], ct[64];
+		int status;
+
+		if (http_get(port, "/-/ready", false, &status, body, sizeof(body), ct, sizeof(ct)) && status == 200)
+			break;
+		cr_assert_lt(now_s(), until, "prometheus did not start on %s", listen);
+		usleep(200 * 1000);
+	}
+}
+
+Test(fleet, prometheus_scrapes_it_and_its_p99_of_a_cgroup_falls_in_the_bucket_of_wakeprobes_own,
+     .init = make_cgroups, .fini = teardown)
+{
+	char listen[32], json[PATH_MAX], query[512], err[256], *text;
+	int port = free_port(), prom_port = free_port();
+	const struct json_node *rows;
+	struct json_doc *doc;
+	uint64_t p99_ns = 0, low, high;
+	double q, scrapes, first, until;
+	int fd, status;
+
+	skip_without_prometheus();
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	snprintf(json, sizeof(json), "%s/run.json", dir);
+	start_service((char *[]){ (char *)wakeprobe_path(), "--all", "--listen", listen, "--json", json, NULL }, port);
+	start_prometheus(prom_port, port);
+	run_eventfd(cg_a, "2000", "500");
+	/* the workload is over: two scrapes more, and its cgroup's numbers are those of the end */
+	until = now_s() + 60;
+	snprintf(query, sizeof(query), "count_over_time(up{job=\"wakeprobe\"}[5m])");
+	/* the scrapes so far (none yet: NaN), then two more */
+	for (first = promql(prom_port, query); isnan(first); first = promql(prom_port, query)) {
+		cr_assert_lt(now_s(), until, "prometheus never scraped 127.0.0.1:%d", port);
+		usleep(500 * 1000);
+	}
+	for (scrapes = first; scrapes < first + 2; scrapes = promql(prom_port, query)) {
+		cr_assert_lt(now_s(), until, "prometheus scraped %.0f times, %.0f at first", scrapes, first);
+		usleep(500 * 1000);
+	}
+	cr_assert_eq(promql(prom_port, "min(up{job=\"wakeprobe\"})"), 1);
+	snprintf(query, sizeof(query), "histogram_quantile(0.99, sum by (le) (wakeprobe_cgroup_wake_to_run_seconds_bucket"
+		 "{cgroup=\"%s\"}))", rel_a);
+	q = promql(prom_port, query);
+	status = stop(&service, 30);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
+
+	/* wakeprobe's own p99 of the cgroup, from its JSON */
+	text = malloc(BODY_MAX);
+	cr_assert_not_null(text);
+	fd = open(json, O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0);
+	read_to_end(fd, text, BODY_MAX);
+	close(fd);
+	doc = json_reader__parse(text, strlen(text), err, sizeof(err));
+	cr_assert_not_null(doc, "%s", err);
+	rows = json_reader__get(json_reader__get(json_reader__root(doc), "cgroups"), "by_cgroup");
+	cr_assert_not_null(rows, "no cgroups.by_cgroup in %s", json);
+	for (size_t i = 0; i < json_reader__len(rows); i++) {
+		const struct json_node *r = json_reader__at(rows, i);
+		const char *label = json_reader__get_string(r, "cgroup");
+
+		if (label && !strcmp(label, rel_a))
+			cr_assert(json_reader__get_u64(json_reader__get(r, "wake_to_run"), "p99_ns", &p99_ns));
+	}
+	cr_assert_gt(p99_ns, 0, "no p99 for %s in %s", rel_a, json);
+	json_reader__free(doc);
+	free(text);
+	/* the log2 bucket it lies in: le of the row below, and its own (prom.h) */
+	low = 1;
+	while (low * 2 <= p99_ns)
+		low *= 2;
+	high = 2 * low - 1;
+	cr_log_info("prometheus's p99 of %s: %.9f s; wakeprobe's: %llu ns, bucket %llu..%llu ns", rel_a, q,
+		    (unsigned long long)p99_ns, (unsigned long long)(low - 1), (unsigned long long)high);
+	cr_assert(q * 1e9 >= (double)(low - 1) - 1 && q * 1e9 <= (double)high + 1,
+		  "prometheus's p99 %.9f s is not in the bucket of wakeprobe's %llu ns (%llu..%llu)", q,
+		  (unsigned long long)p99_ns, (unsigned long long)(low - 1), (unsigned long long)high);
+}
+
+Test(fleet, cgroup_traces_its_cgroup_and_one_made_under_it_and_nothing_else, .init = make_cgroups, .fini = teardown)
+{
+	char listen[32], late[PATH_MAX + 160], late_label[160], *body = malloc(BODY_MAX), ct[128], prom[PATH_MAX];
+	int port = free_port(), status;
+	struct stat st;
+
+	cr_assert_not_null(body);
+	skip_without_prometheus();
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	snprintf(prom, sizeof(prom), "%s/live.prom", dir);
+	start_service((char *[]){ (char *)wakeprobe_path(), "--cgroup", rel_a, "--listen", listen, "--prometheus",
+				  prom, NULL }, port);
+	/* made while it runs, under the traced one */
+	snprintf(late, sizeof(late), "%s/late", cg_a);
+	cr_assert_eq(mkdir(late, 0755), 0);
+	snprintf(late_label, sizeof(late_label), "%s/late", rel_a);
+	run_eventfd(late, "200", "1000");
+	run_eventfd(cg_b, "200", "1000");
+	cr_assert(http_get(port, "/metrics", false, &status, body, BODY_MAX, ct, sizeof(ct)));
+	cr_assert_eq(status, 200);
+	cr_assert_geq(cgroup_count(body, late_label), 200, "%s: %.0f in\n%.3000s", late_label,
+		      cgroup_count(body, late_label), strstr(body, "wakeprobe_cgroup_wake_to_run_seconds_count") ?
+		      strstr(body, "wakeprobe_cgroup_wake_to_run_seconds_count") : body);
+	cr_assert_eq(cgroup_count(body, rel_b), -1, "%s is not traced", rel_b);
+	promtool_accepts(body);
+	/* SIGHUP: the --prometheus file now, and the service goes on */
+	cr_assert_eq(stat(prom, &st), -1, "no file before it is asked for");
+	kill(service, SIGHUP);
+	for (double until = now_s() + 10; stat(prom, &st); usleep(50 * 1000))
+		cr_assert_lt(now_s(), until, "SIGHUP wrote no %s", prom);
+	cr_assert(http_get(port, "/metrics", false, &status, body, BODY_MAX, ct, sizeof(ct)), "it goes on");
+	status = stop(&service, 30);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
+	free(body);
+}
