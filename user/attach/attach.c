@@ -491,7 +491,7 @@ static void explain_result(struct attach *a, struct attach_result *r)
 	explain__sample(&sr->why, sr, evs, n);
 }
 
-void attach__name_mechanism(const struct attach_config *cfg, struct attach_result *r)
+void attach__name_mechanism(const struct attach_config *cfg, struct attach_result *r, struct mechanism_memo *memo)
 {
 	/* the kernel said what the fd was, since format version 11; an older recording's answers are asked */
 	if (cfg->fd_kind && r->waker.cls == WP_WAKER_SYSCALL && !r->waker.fd_kind &&
@@ -500,6 +500,10 @@ void attach__name_mechanism(const struct attach_config *cfg, struct attach_resul
 	if (cfg->fd_kind && r->wait.known && r->wait.nr >= 0 && !r->wait.fd_kind &&
 	    mechanism__syscall_takes_fd(r->wait.nr))
 		r->wait.fd_kind = (uint8_t)cfg->fd_kind(r->wakee_tgid, (int)r->wait.arg, cfg->fd_kind_ctx);
+	if (memo) {
+		r->family = (uint8_t)mechanism_memo__name(memo, &r->waker, &r->wait, r->mechanism, sizeof(r->mechanism));
+		return;
+	}
 	mechanism__name(&r->waker, &r->wait, r->mechanism, sizeof(r->mechanism));
 	r->family = (uint8_t)mechanism__family(&r->waker, &r->wait);
 }
@@ -564,7 +568,7 @@ static void finish_build(struct attach *a, struct thread *t, struct build *b, en
 	} else
 		fill_marks(r, b, decided_ns < a->last_ns ? decided_ns : a->last_ns);
 
-	attach__name_mechanism(&a->cfg, r);
+	attach__name_mechanism(&a->cfg, r, NULL);
 
 	memset(b, 0, sizeof(*b));
 	a->counters.results++;

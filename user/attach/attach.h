@@ -161,9 +161,9 @@ struct attach *attach__new(const struct attach_config *cfg, attach_result_fn fn,
 /*
  * attach__name_mechanism - @r's mechanism and family from its waker and its
  * wait, once @cfg has said what their fds are: for the engine's wakeups and
- * lean mode's alike
+ * lean mode's alike; from @memo when it has them (NULL: named afresh)
  */
-void attach__name_mechanism(const struct attach_config *cfg, struct attach_result *r);
+void attach__name_mechanism(const struct attach_config *cfg, struct attach_result *r, struct mechanism_memo *memo);
 void attach__free(struct attach *a);
 
 void attach__add_event(struct attach *a, const struct wp_event *e);

@@ -49,14 +49,27 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+/* mix - @h with the word @w: a multiply and a rotate, for what is hashed at every wakeup */
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return (h << 31) | (h >> 33);
+}
+
+/* pair_hash - of a pair's key, its mechanism a word at a time: every complete wakeup hashes one */
 static uint64_t pair_hash(uint8_t cls, uint32_t waker_id, uint32_t wakee_tid, const char *mechanism)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = mix(0xcbf29ce484222325ull, (uint64_t)cls << 32 | waker_id), w;
+	size_t n = strnlen(mechanism, MECHANISM_NAME_LEN), i;
 
-	h = hash_bytes(h, &cls, sizeof(cls));
-	h = hash_bytes(h, &waker_id, sizeof(waker_id));
-	h = hash_bytes(h, &wakee_tid, sizeof(wakee_tid));
-	return hash_bytes(h, mechanism, strlen(mechanism));
+	h = mix(h, wakee_tid);
+	for (i = 0; i + sizeof(w) <= n; i += sizeof(w)) {
+		memcpy(&w, mechanism + i, sizeof(w));
+		h = mix(h, w);
+	}
+	w = 0;
+	memcpy(&w, mechanism + i, n - i);
+	return mix(h, w ^ n);
 }
 
 /* index_home_fn - the slot where the probe for the key of @row (1 + its index) begins */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/futex.h>
 #include "mechanism.h"
@@ -716,4 +718,68 @@ bool mechanism__waker_is_thread(const struct waker_info *w)
 {
 	return w->cls == WP_WAKER_SYSCALL || w->cls == WP_WAKER_TRACKED || w->cls == WP_WAKER_PROCESS ||
 	       w->cls == WP_WAKER_KTHREAD;
+}
+
+/* the memo's key: what names a mechanism, compared but for the times, which do not */
+struct memo_key {
+	struct waker_info w;
+	struct wait_info wait;
+};
+
+struct memo_slot {
+	bool used;
+	struct memo_key key;
+	uint8_t family;
+	char name[MECHANISM_NAME_LEN];
+};
+
+struct mechanism_memo {
+	struct memo_slot slots[MECHANISM_MEMO_SLOTS];
+};
+
+struct mechanism_memo *mechanism_memo__new(void)
+{
+	return calloc(1, sizeof(struct mechanism_memo));
+}
+
+void mechanism_memo__free(struct mechanism_memo *m)
+{
+	free(m);
+}
+
+/* same_but_time - do @a and @b (@n bytes, @time the offset of their time's 8) agree but for it? */
+static bool same_but_time(const void *a, const void *b, size_t n, size_t time)
+{
+	return !memcmp(a, b, time) && !memcmp((const char *)a + time + 8, (const char *)b + time + 8, n - time - 8);
+}
+
+enum mech_family mechanism_memo__name(struct mechanism_memo *m, const struct waker_info *w,
+				      const struct wait_info *wait, char *buf, size_t len)
+{
+	static const struct wait_info none;
+	struct memo_slot *s;
+	uint64_t h;
+
+	if (!wait)
+		wait = &none;
+	/* what tells two wakeups' names apart most: the rest is compared whole, but for the times */
+	h = (uint64_t)w->cls << 56 ^ (uint64_t)(uint32_t)w->nr << 24 ^ w->tid;
+	h = (h ^ w->arg) * 0x9e3779b97f4a7c15ull;
+	h = (h ^ (uint64_t)wait->nr << 32 ^ wait->arg ^ (uint64_t)wait->known << 62) * 0xc2b2ae3d27d4eb4full;
+	s = &m->slots[(h ^ (h >> 31)) % MECHANISM_MEMO_SLOTS];
+	if (!s->used || !same_but_time(&s->key.w, w, sizeof(*w), offsetof(struct waker_info, since_ns)) ||
+	    !same_but_time(&s->key.wait, wait, sizeof(*wait), offsetof(struct wait_info, since_ns))) {
+		s->used = true;
+		s->key.w = *w;
+		s->key.wait = *wait;
+		mechanism__name(w, wait == &none ? NULL : wait, s->name, sizeof(s->name));
+		s->family = (uint8_t)mechanism__family(w, wait == &none ? NULL : wait);
+	}
+	if (len) {
+		size_t n = strnlen(s->name, len - 1);
+
+		memcpy(buf, s->name, n);
+		buf[n] = '\0';
+	}
+	return (enum mech_family)s->family;
 }

@@ -166,4 +166,21 @@ void mechanism__name(const struct waker_info *w, const struct wait_info *wait, c
 void mechanism__kind(const struct waker_info *w, const struct wait_info *wait, char *buf, size_t len);
 enum mech_family mechanism__family(const struct waker_info *w, const struct wait_info *wait);
 
+/*
+ * A memo of names: a wakeup of a pair names the mechanism it named last
+ * time, from the same waker and wait, as it was, with a copy instead of a
+ * dozen formattings (a machine's wakeups, --all, are mostly repeats). Its
+ * key is the whole waker_info and wait_info but for their times, which do
+ * not name anything; a slot keeps the last of the keys that hash to it.
+ */
+#define MECHANISM_MEMO_SLOTS	1024
+
+struct mechanism_memo;
+
+struct mechanism_memo *mechanism_memo__new(void);
+void mechanism_memo__free(struct mechanism_memo *m);
+/* mechanism_memo__name - mechanism__name() into @buf, mechanism__family() back, from @m when it has them */
+enum mech_family mechanism_memo__name(struct mechanism_memo *m, const struct waker_info *w,
+				      const struct wait_info *wait, char *buf, size_t len);
+
 #endif /* WAKEPROBE_MECHANISM_H */
