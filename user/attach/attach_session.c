@@ -285,7 +285,7 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 	while (!launch_stop_requested) {
 		uint64_t ran_ms;
 
-		pump(&s, COLLECTOR_DRAIN_EVERY_MS);
+		pump(&s, o->drain_every_ms ? (int)o->drain_every_ms : COLLECTOR_DRAIN_EVERY_MS);
 		if (o->on_tick)
 			o->on_tick(s.collector, o->ctx);
 		if (o->argv && runner__poll(&s.runner)) {

@@ -42,6 +42,7 @@ struct attach_session_opts {
 	uint32_t nr_cgroup_ids;
 	const char *cgroups_given;	/* --cgroup as given, for the reports */
 	bool cgroups;			/* each wakeup's cgroups (--listen, and with the two above) */
+	uint32_t drain_every_ms;	/* how often the ring is taken; 0: COLLECTOR_DRAIN_EVERY_MS */
 	bool verbose;
 	bool drop_privileges;		/* run the command as uid:gid */
 	uid_t uid;

@@ -19,6 +19,7 @@ struct cgroup_stats *cgroup_stats__new(struct cgroup_names *names, uint32_t top)
 	if (!s)
 		return NULL;
 	s->names = names;
+	s->epoch = 1;
 	s->cgroups = cap_of(top, sizeof(struct cgroup_series));
 	s->holders = cap_of(top, sizeof(struct holder_series));
 	s->pairs = cap_of(top, sizeof(struct pair_series));
@@ -39,38 +40,75 @@ void cgroup_stats__free(struct cgroup_stats *s)
 	free(s);
 }
 
-/*
- * label_of - the label of cgroup @id, or @none for id 0, copied into @buf
- * (the names' table may start afresh at the next look-up); its hash into
- * @hash when asked
- */
-static const char *label_of(struct cgroup_stats *s, uint64_t id, const char *none, char *buf, uint64_t *hash)
+/* label_of - the label of cgroup @id (it stays until the next settle), or @none for id 0 */
+static const char *label_of(struct cgroup_stats *s, uint64_t id, const char *none, uint64_t *hash)
 {
 	const struct cgroup_name *c = id ? cgroup_names__get(s->names, id) : NULL;
 
-	snprintf(buf, CGROUP_LABEL_LEN, "%s", c ? c->label : id ? "unknown" : none);
 	if (hash)
-		*hash = c ? c->hash : series_cap__hash(buf);
+		*hash = c ? c->hash : series_cap__hash(none);
+	return c ? c->label : none;
+}
+
+/* append - @s at @at of @buf (@end its end), cut there; past it */
+static char *append(char *at, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > (size_t)(end - at))
+		n = (size_t)(end - at);
+	memcpy(at, s, n);
+	return at + n;
+}
+
+/*
+ * joined - @a, @b and @c (NULL: two) into one key @buf, CGROUP_STATS_SEP
+ * between: built by hand, a formatting a wakeup is what a machine's worth
+ * of them cannot pay
+ */
+static const char *joined(char *buf, size_t len, const char *a, const char *b, const char *c)
+{
+	const char *end = buf + len - 1;
+	char *at = append(buf, end, a);
+
+	if (at < end)
+		*at++ = CGROUP_STATS_SEP;
+	at = append(at, end, b);
+	if (c) {
+		if (at < end)
+			*at++ = CGROUP_STATS_SEP;
+		at = append(at, end, c);
+	}
+	*at = '\0';
 	return buf;
 }
 
-/* joined - @a, @b and @c (NULL: two) into one key @buf, CGROUP_STATS_SEP between */
-static const char *joined(char *buf, size_t len, const char *a, const char *b, const char *c)
+/*
+ * key_of - the key of the cgroups @ids[0] and @ids[1] (their labels, or
+ * @none0 and @none1 for an id 0) and of @c (NULL: none): from @memo when
+ * made since the last settle, else made and kept
+ */
+static const struct cgroup_key_memo *key_of(struct cgroup_stats *s, struct cgroup_key_memo *memo,
+					    const uint64_t ids[3], const char *none0, const char *none1, const char *c)
 {
-	if (c)
-		snprintf(buf, len, "%s%c%s%c%s", a, CGROUP_STATS_SEP, b, CGROUP_STATS_SEP, c);
-	else
-		snprintf(buf, len, "%s%c%s", a, CGROUP_STATS_SEP, b);
-	return buf;
+	uint64_t h = (ids[0] * 0x9e3779b97f4a7c15ull) ^ (ids[1] * 0xc2b2ae3d27d4eb4full) ^ ids[2];
+	struct cgroup_key_memo *m = &memo[(h ^ (h >> 29)) % CGROUP_KEY_MEMO];
+
+	if (m->epoch == s->epoch && !memcmp(m->ids, ids, sizeof(m->ids)))
+		return m;
+	memcpy(m->ids, ids, sizeof(m->ids));
+	joined(m->key, sizeof(m->key), label_of(s, ids[0], none0, NULL), label_of(s, ids[1], none1, NULL), c);
+	m->hash = series_cap__hash(m->key);
+	m->epoch = s->epoch;
+	return m;
 }
 
 void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r)
 {
 	const struct wp_lean_cgroups *cg = &r->cgroups;
 	uint64_t took, runq, hash;
-	const char *wakee, *holder, *waker, *family;
-	char key[SERIES_KEY_LEN], wakee_buf[CGROUP_LABEL_LEN], holder_buf[CGROUP_LABEL_LEN];
-	char waker_buf[CGROUP_LABEL_LEN];
+	const char *wakee, *family;
+	const struct cgroup_key_memo *k;
 	struct cgroup_series *c;
 	struct holder_series *h;
 	struct pair_series *p;
@@ -79,9 +117,7 @@ void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r)
 		return;
 	took = (uint64_t)r->wake_to_run_ns;
 	runq = r->sr.phase_ns[PHASE_RUNQ_WAIT] > 0 ? (uint64_t)r->sr.phase_ns[PHASE_RUNQ_WAIT] : 0;
-	wakee = label_of(s, cg->wakee, "unknown", wakee_buf, &hash);
-	holder = label_of(s, cg->holder, CGROUP_IDLE_LABEL, holder_buf, NULL);
-	waker = label_of(s, cg->waker, CGROUP_IRQ_LABEL, waker_buf, NULL);
+	wakee = label_of(s, cg->wakee, "unknown", &hash);
 	family = mechanism__family_name(r->family < NR_MECH_FAMILIES ? r->family : MECH_UNKNOWN);
 
 	s->wakeups++;
@@ -95,12 +131,14 @@ void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r)
 		c->neighbour_ns += runq;
 		s->neighbour_ns += runq;
 	}
-	joined(key, sizeof(key), wakee, holder, NULL);
-	h = series_cap__add(s->holders, key, series_cap__hash(key), runq);
+	k = key_of(s, s->holder_keys, (const uint64_t[3]){ cg->wakee, cg->holder, 0 }, "unknown", CGROUP_IDLE_LABEL,
+		   NULL);
+	h = series_cap__add(s->holders, k->key, k->hash, runq);
 	h->wakeups++;
 	h->runq_wait_ns += runq;
-	joined(key, sizeof(key), waker, wakee, family);
-	p = series_cap__add(s->pairs, key, series_cap__hash(key), took);
+	k = key_of(s, s->pair_keys, (const uint64_t[3]){ cg->waker, cg->wakee, r->family }, CGROUP_IRQ_LABEL,
+		   "unknown", family);
+	p = series_cap__add(s->pairs, k->key, k->hash, took);
 	p->wakeups++;
 	p->wake_to_run_ns += took;
 	if (r->family < NR_MECH_FAMILIES) {
@@ -111,6 +149,9 @@ void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r)
 
 void cgroup_stats__settle(struct cgroup_stats *s, uint64_t now_ns)
 {
+	/* between two wakeups: the names a wakeup holds may go now, and the keys made of them */
+	cgroup_names__tidy(s->names);
+	s->epoch++;
 	series_cap__settle(s->cgroups, now_ns);
 	series_cap__settle(s->holders, now_ns);
 	series_cap__settle(s->pairs, now_ns);

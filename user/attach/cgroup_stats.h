@@ -61,12 +61,30 @@ struct pair_series {
 	uint64_t wake_to_run_ns;
 };
 
+/*
+ * The keys of the two-cgroup families made lately, by the ids they were
+ * made of: a machine's wakeups repeat a few (wakee, holder) and (waker,
+ * wakee, mechanism) over and over, and a key is a copy of the labels and a
+ * hash of them. Forgotten at each settle, when the names may be.
+ */
+#define CGROUP_KEY_MEMO		512
+
+struct cgroup_key_memo {
+	uint64_t ids[3];			/* the cgroups, and the family: ids[2] of a pair's */
+	uint64_t hash;
+	uint32_t epoch;				/* 0: never made */
+	char key[SERIES_KEY_LEN];
+};
+
 struct cgroup_stats {
 	struct cgroup_names *names;		/* not owned */
 	struct series_cap *cgroups;
 	struct series_cap *holders;
 	struct series_cap *pairs;
 	struct pair_series by_family[NR_MECH_FAMILIES];
+	struct cgroup_key_memo holder_keys[CGROUP_KEY_MEMO];
+	struct cgroup_key_memo pair_keys[CGROUP_KEY_MEMO];
+	uint32_t epoch;				/* the memo's now: those of another are stale */
 	uint64_t wakeups;			/* complete ones with their cgroups */
 	uint64_t neighbour_ns;			/* every cgroup's */
 	uint64_t runq_wait_ns;

@@ -301,14 +301,18 @@ const struct cgroup_name *cgroup_names__get(struct cgroup_names *n, uint64_t id)
 		n->stats.unknown++;
 	}
 	c = keep(n, id, path);
-	if (!c) {
-		/* a machine that made and removed this many: name them afresh, as they come */
-		memset(n->slots, 0, CGROUPS_NAMED * sizeof(*n->slots));
-		n->used = 0;
-		n->stats.forgotten++;
-		c = keep(n, id, path);
-	}
-	return c;
+	/* full: named again after the next cgroup_names__tidy() */
+	return c ? c : &n->unnamed;
+}
+
+void cgroup_names__tidy(struct cgroup_names *n)
+{
+	if (n->used < CGROUPS_NAMED / 2)
+		return;
+	/* a machine that made and removed this many: name them afresh, as they come */
+	memset(n->slots, 0, CGROUPS_NAMED * sizeof(*n->slots));
+	n->used = 0;
+	n->stats.forgotten++;
 }
 
 void cgroup_names__stats(const struct cgroup_names *n, struct cgroup_names_stats *out)

@@ -25,7 +25,7 @@
 #include "cgroup_label.h"
 
 #define CGROUP_PATH_LEN		256	/* a path kept, from the hierarchy's root; a longer one is cut */
-#define CGROUPS_NAMED		8192	/* ids named at once: past three quarters, they are named afresh */
+#define CGROUPS_NAMED		8192	/* ids named at once (three quarters of the slots) */
 #define CGROUPS_WALK_EVERY_NS	(5ull * 1000000000)
 /* the root cgroup's id: the kernel's first kernfs node of the hierarchy */
 #define CGROUP_ROOT_ID		1
@@ -65,8 +65,14 @@ struct cgroup_names;
 /* cgroup_names__new - ids named under the cgroup2 hierarchy at @mount ("": none is mounted: every id unknown) */
 struct cgroup_names *cgroup_names__new(const char *mount);
 void cgroup_names__free(struct cgroup_names *n);
-/* cgroup_names__get - @id's name, looked up the first time it is met (CGROUP_ROOT_ID is "/") */
+/*
+ * cgroup_names__get - @id's name, looked up the first time it is met
+ * (CGROUP_ROOT_ID is "/"); it stays until cgroup_names__tidy(). An id met
+ * while the table is full is "unknown" until then.
+ */
 const struct cgroup_name *cgroup_names__get(struct cgroup_names *n, uint64_t id);
+/* cgroup_names__tidy - past half full, forget every name: they are looked up again as they come */
+void cgroup_names__tidy(struct cgroup_names *n);
 void cgroup_names__stats(const struct cgroup_names *n, struct cgroup_names_stats *out);
 
 #endif /* WAKEPROBE_CGROUPS_H */

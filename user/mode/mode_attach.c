@@ -206,6 +206,7 @@ static int check_cgroups(const struct wp_options *o, struct attach_state *s)
 	s->so.cgroups_given = o->cgroups;
 	s->so.cgroups = true;
 	s->so.on_tick = on_tick;
+	s->so.drain_every_ms = COLLECTOR_DRAIN_MACHINE_MS;
 	return 0;
 }
 
