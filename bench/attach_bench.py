@@ -18,7 +18,9 @@ and summed up as the median with a 95% interval, 1.58 IQR / sqrt(n) (the notches
   5. what --stacks adds: a paced timer wakeup (cyclictest) and a ping-pong flood (perf bench sched pipe);
   6. workload mode: a 100,000-wakeup back-to-back flood's whole-process wall time, traced
      against untraced, and the peak RSS of a 1,000,000-sample run; attach mode's RSS over a
-     run of the server under load.
+     run of the server under load;
+  7. the service (--all --listen): its own CPU and its programs' time per wakeup of the whole
+     machine, at a paced 20,000 wakeups a second (cyclictest) and at a flood's rate.
 """
 
 import argparse
@@ -566,12 +568,83 @@ def attach_rss(server, seconds):
           f" (the engine's tables are bounded: it does not grow with the run)")
 
 
+SERVICE_PORT = 9751
+# paced: two processes handing a pipe's token back and forth 10,000 times a second, 20,000 wakeups
+SERVICE_PACED = ["stress-ng", "--switch", "1", "--switch-freq", "10000", "--quiet", "-t"]
+SERVICE_FLOOD = ["perf", "bench", "sched", "pipe", "-l", "2000000"]
+
+
+def scrape(port):
+    """the sums of the samples of /metrics by metric name"""
+    import urllib.request
+    sums = {}
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+        for line in r.read().decode().splitlines():
+            if line.startswith("#") or " " not in line:
+                continue
+            name = re.split(r"[{ ]", line, 1)[0]
+            sums[name] = sums.get(name, 0.0) + float(line.rsplit(" ", 1)[1])
+    return sums
+
+
+def cpu_ticks(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def service_window(proc, load, seconds):
+    """wakeprobe --all --listen's cost over @seconds while @load runs: wakeups/s, own CPU, programs' time"""
+    hz = os.sysconf("SC_CLK_TCK")
+    runner = subprocess.Popen(load, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(2)
+    a, ta, t0 = scrape(SERVICE_PORT), cpu_ticks(proc.pid), time.monotonic()
+    time.sleep(seconds)
+    b, tb, t1 = scrape(SERVICE_PORT), cpu_ticks(proc.pid), time.monotonic()
+    runner.terminate()
+    runner.wait()
+    span = t1 - t0
+    wakeups = b["wakeprobe_wakeups_total"] - a["wakeprobe_wakeups_total"]
+    own = (tb - ta) / hz
+    bpf = b.get("wakeprobe_bpf_program_run_seconds_total", 0) - a.get("wakeprobe_bpf_program_run_seconds_total", 0)
+    return {"rate": wakeups / span, "own": own / span, "own_ns": own * 1e9 / wakeups if wakeups else float("nan"),
+            "bpf": bpf / span, "bpf_ns": bpf * 1e9 / wakeups if wakeups else float("nan"),
+            "rss": b["wakeprobe_self_resident_bytes"], "dropped": b["wakeprobe_dropped_events_total"]}
+
+
+def service_cost(rounds, seconds):
+    """--all --listen at a paced 20,000 wakeups a second, and at a flood's rate: what the service costs"""
+    print(f"\n== The service: --all --listen, {rounds} windows of {seconds} s under each load ==")
+    print(f"   paced: {' '.join(SERVICE_PACED)} N (20,000 wakeups a second); flood: {' '.join(SERVICE_FLOOD)}")
+    proc = subprocess.Popen([WAKEPROBE, "--all", "--listen", f"127.0.0.1:{SERVICE_PORT}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_attached(proc, "wakeprobe --all --listen")
+        for name, load in (("paced", SERVICE_PACED + [str(seconds + 5)]), ("flood", SERVICE_FLOOD)):
+            # the first window's load also warms what a rate brings into the caches
+            ws = [service_window(proc, load, seconds) for _ in range(rounds)]
+            med = {k: statistics.median(w[k] for w in ws) for k in ws[0]}
+            print(f"   {name}: {med['rate']:,.0f} wakeups/s on the machine; wakeprobe's own CPU {100 * med['own']:.2f}%"
+                  f" of one CPU ({med['own_ns']:.0f} ns a wakeup); the BPF programs {100 * med['bpf']:.2f}%"
+                  f" ({med['bpf_ns']:.0f} ns a wakeup, in the woken tasks' time); RSS {med['rss'] / 2**20:.1f} MiB;"
+                  f" dropped {med['dropped']:.0f} (medians of {rounds})")
+            if name == "paced":
+                aim = [100 * w["own"] for w in ws]
+                print(f"   paced, wakeprobe's own CPU % of one CPU: {fmt_ratio(aim)} -> {verdict(aim, 1.0, at_most=True)}"
+                      " (aim: <= 1% at 20,000 wakeups/s)")
+        print("   at 200,000 a second: the flood's own CPU per wakeup times the rate; the ring (8 MiB, 192 bytes"
+              " a wakeup) is taken every 50 ms, 2 MiB of it at that rate")
+    finally:
+        stop(proc)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=7, help="throughput rounds (default 7)")
     ap.add_argument("--pairs", type=int, default=7, help="flood and --csv pairs (default 7)")
     ap.add_argument("--attach-seconds", type=int, default=30, help="the attach RSS run (default 30)")
-    ap.add_argument("--only", choices=["stacks"], help="run this section alone")
+    ap.add_argument("--only", choices=["stacks", "service"], help="run this section alone")
+    ap.add_argument("--service-seconds", type=int, default=10, help="each window of the service's cost (default 10)")
     args = ap.parse_args()
     if os.geteuid() != 0:
         die("tracing needs root: run it through make bench")
@@ -584,6 +657,9 @@ def main():
     if args.only == "stacks":
         stacks_cost(args.pairs)
         return
+    if args.only == "service":
+        service_cost(5, args.service_seconds)
+        return
     server = start_redis()
     try:
         throughput(args.rounds, server)
@@ -595,6 +671,7 @@ def main():
         recording_bytes(server)
         workload(args.pairs)
         attach_rss(server, args.attach_seconds)
+        service_cost(5, args.service_seconds)
     finally:
         server.terminate()
         server.wait()
