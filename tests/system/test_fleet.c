@@ -6,7 +6,8 @@
  * that grew, and a body that promtool accepts, as text and as OpenMetrics
  * on request. A real Prometheus (Debian's package) scrapes it, and its
  * histogram_quantile(0.99) of one cgroup falls in the bucket of the p99
- * wakeprobe's own JSON report gives. --cgroup traces the tasks of one
+ * wakeprobe's own JSON report gives, and every query of the Grafana
+ * dashboard (dist/) gives series. --cgroup traces the tasks of one
  * cgroup and of one made under it during the run, and nothing of the
  * other; SIGTERM ends a service cleanly, SIGHUP rewrites its --prometheus
  * file and it goes on. Needs root and BTF, and Prometheus's package: skips
@@ -32,6 +33,7 @@
 #include "cgroups.h"
 #include "helpers.h"
 #include "json_reader.h"
+#include "readback.h"
 
 TestSuite(fleet, .timeout = 300);
 
@@ -334,10 +336,12 @@ Test(fleet, each_cgroups_wakeups_are_under_its_label_and_the_counters_grow, .ini
 }
 
 /*
- * promql - @query's one value, as Prometheus at 127.0.0.1:@port answers it
- * through its HTTP API (python3 reads the JSON); NAN when it has none
+ * promql_n - @query's first value, as Prometheus at 127.0.0.1:@port answers
+ * it through its HTTP API (python3 reads the JSON), NAN when it has none,
+ * and how many series it gave into @series (NULL: not asked); a query
+ * Prometheus refuses fails the test
  */
-static double promql(int port, const char *query)
+static double promql_n(int port, const char *query, int *series)
 {
 	static const char script[] =
 		"import json, sys, urllib.parse, urllib.request\n"
@@ -345,7 +349,7 @@ static double promql(int port, const char *query)
 		"r = json.load(urllib.request.urlopen(url, timeout=10))\n"
 		"assert r['status'] == 'success', r\n"
 		"res = r['data']['result']\n"
-		"print(res[0]['value'][1] if res else 'nan')\n";
+		"print(res[0]['value'][1] if res else 'nan', len(res))\n";
 	char cmd[4096], out[2048] = "";
 	size_t n;
 	FILE *p;
@@ -357,7 +361,34 @@ static double promql(int port, const char *query)
 	n = fread(out, 1, sizeof(out) - 1, p);
 	out[n] = '\0';
 	cr_assert_eq(pclose(p), 0, "the query %s: %s", query, out);
+	if (series)
+		*series = atoi(strchr(out, ' ') ? strchr(out, ' ') + 1 : "0");
 	return strtod(out, NULL);
+}
+
+static double promql(int port, const char *query)
+{
+	return promql_n(port, query, NULL);
+}
+
+/* dashboard_queries_answer - every query of dist/grafana-dashboard.json gives series, the data as it is now */
+static void dashboard_queries_answer(int port)
+{
+	char cmd[PATH_MAX + 64], line[1024];
+	int queries = 0, series;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "python3 '%s/../../scripts/dashboard-queries.py'", fixtures_dir());
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		promql_n(port, line, &series);
+		cr_expect_gt(series, 0, "the dashboard's query gave no series: %s", line);
+		queries++;
+	}
+	cr_assert_eq(pclose(p), 0);
+	cr_assert_geq(queries, 8, "the dashboard's queries: %d", queries);
 }
 
 /* spawn_logged - @argv (found in PATH), its output into @log in the test's directory */
@@ -446,6 +477,7 @@ Test(fleet, prometheus_scrapes_it_and_its_p99_of_a_cgroup_falls_in_the_bucket_of
 	snprintf(query, sizeof(query), "histogram_quantile(0.99, sum by (le) (wakeprobe_cgroup_wake_to_run_seconds_bucket"
 		 "{cgroup=\"%s\"}))", rel_a);
 	q = promql(prom_port, query);
+	dashboard_queries_answer(prom_port);
 	status = stop(&service, 30);
 	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
 
@@ -485,6 +517,7 @@ Test(fleet, prometheus_scrapes_it_and_its_p99_of_a_cgroup_falls_in_the_bucket_of
 Test(fleet, cgroup_traces_its_cgroup_and_one_made_under_it_and_nothing_else, .init = make_cgroups, .fini = teardown)
 {
 	char listen[32], late[PATH_MAX + 160], late_label[160], *body = malloc(BODY_MAX), ct[128], prom[PATH_MAX];
+	char json[PATH_MAX];
 	int port = free_port(), status;
 	struct stat st;
 
@@ -492,8 +525,9 @@ Test(fleet, cgroup_traces_its_cgroup_and_one_made_under_it_and_nothing_else, .in
 	skip_without_prometheus();
 	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
 	snprintf(prom, sizeof(prom), "%s/live.prom", dir);
+	snprintf(json, sizeof(json), "%s/live.json", dir);
 	start_service((char *[]){ (char *)wakeprobe_path(), "--cgroup", rel_a, "--listen", listen, "--prometheus",
-				  prom, NULL }, port);
+				  prom, "--json", json, NULL }, port);
 	/* made while it runs, under the traced one */
 	snprintf(late, sizeof(late), "%s/late", cg_a);
 	cr_assert_eq(mkdir(late, 0755), 0);
@@ -507,11 +541,14 @@ Test(fleet, cgroup_traces_its_cgroup_and_one_made_under_it_and_nothing_else, .in
 		      strstr(body, "wakeprobe_cgroup_wake_to_run_seconds_count") : body);
 	cr_assert_eq(cgroup_count(body, rel_b), -1, "%s is not traced", rel_b);
 	promtool_accepts(body);
-	/* SIGHUP: the --prometheus file now, and the service goes on */
+	/* SIGHUP: the --prometheus and --json files now, and the service goes on */
 	cr_assert_eq(stat(prom, &st), -1, "no file before it is asked for");
+	cr_assert_eq(stat(json, &st), -1, "no file before it is asked for");
 	kill(service, SIGHUP);
-	for (double until = now_s() + 10; stat(prom, &st); usleep(50 * 1000))
-		cr_assert_lt(now_s(), until, "SIGHUP wrote no %s", prom);
+	for (double until = now_s() + 10; stat(prom, &st) || stat(json, &st); usleep(50 * 1000))
+		cr_assert_lt(now_s(), until, "SIGHUP wrote no %s or no %s", prom, json);
+	cr_assert(json_check(json, "assert any(c['cgroup'].endswith('/late') and c['wakeups'] >= 200 "
+			     "for c in d['cgroups']['by_cgroup'])"), "the run so far, its late cgroup in it");
 	cr_assert(http_get(port, "/metrics", false, &status, body, BODY_MAX, ct, sizeof(ct)), "it goes on");
 	status = stop(&service, 30);
 	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);

@@ -107,7 +107,8 @@ Test(attach_json, the_run_its_targets_and_the_engines_counters_are_written_as_nu
 	cr_assert(json_check(path,
 			     "assert d['meta'] == {'wakeprobe_version': '9.9.9', 'kernel': '6.1.0-test', 'machine': 'x86_64', "
 			"'hostname': 'testhost', 'nr_cpus': 2, 'started_unix_ns': 1700000000123456789}, d['meta']\n"
-			"assert d['targets'] == {'pids': [%u], 'descendants': 2, 'command': None, 'tids': []}, d['targets']\n"
+			"assert d['targets'] == {'pids': [%u], 'descendants': 2, 'command': None, 'tids': [], 'all': False, "
+			"'cgroups': None}, d['targets']\n"
 			"assert d['options'] == {'duration_ns': 2000000000, 'timeout_ns': None, 'ringbuf_bytes': 1048576, "
 			"'pairs': 10, 'order': 'count', 'lean': False, 'syscall_phases': False, 'softirqs': True, 'outliers': %d, 'outlier_threshold_ns': 0}, d['options']\n"
 			"assert d['trace'] == {'start_ns': %llu, 'end_ns': %llu, 'duration_ns': %llu}, d['trace']\n"
@@ -152,7 +153,7 @@ Test(attach_json, a_command_its_exit_and_the_tids_asked_for_are_written)
 	write_document();
 	cr_assert(json_check(path, "assert d['targets'] == {'pids': [], 'descendants': 0, 'command': {'argv': ['/bin/sh', '-c', 'exit 3'], "
 			"'pid': 4242, 'exit_code': 3, 'signal': None, 'exit': 'exited with status 3', 'others_stopped': 0}, "
-			"'tids': [%u]}, d['targets']\n"
+			"'tids': [%u], 'all': False, 'cgroups': None}, d['targets']\n"
 			"assert d['ended']['command_exited'] is True\n"
 			"assert d['wakeups']['tids_left_out'] == 11\n",
 			RUN_WAKEE));

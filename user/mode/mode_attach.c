@@ -18,6 +18,8 @@
 #include "cgroups.h"
 #include "collector.h"
 #include "http_server.h"
+#include "json_attach.h"
+#include "outfile.h"
 #include "launch.h"
 #include "mode.h"
 #include "parse.h"
@@ -48,6 +50,7 @@ struct attach_state {
 	uint64_t drops;
 	uint64_t next_settle_ns;
 	char target[256];
+	const struct wp_options *o;	/* for a SIGHUP's report */
 };
 
 static bool attach_wants(const struct wp_options *o)
@@ -147,9 +150,45 @@ static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 }
 
 /*
+ * json_now - a service's SIGHUP: the --json file of the run so far, as the
+ * end would write it but for what only the end knows (the programs' time,
+ * the runs the kernel skipped); said once on stderr if it cannot be
+ */
+static void json_now(struct attach_state *s, struct collector *c)
+{
+	const char *path = s->o->json_path;
+	struct attach_session_result snap;
+	struct attach_report report;
+	char msg[PATH_MAX + 128];
+	struct outfile f;
+	int err;
+
+	if (!path || !strcmp(path, "-"))
+		return;
+	snap = s->res;
+	snap.trace_end_ns = s->complete_ns > snap.trace_start_ns ? s->complete_ns : snap.trace_start_ns;
+	collector__counters(c, &snap.counters, &snap.drops_total);
+	collector__lean_counters(c, &snap.lean);
+	snap.cost.known = false;
+	mode__attach_report(s->o, &s->so, &snap, s->analysis, &report);
+	err = outfile__open(&f, "--json", path, msg, sizeof(msg));
+	if (!err) {
+		err = json_attach__print(f.f, &report);
+		if (err) {
+			snprintf(msg, sizeof(msg), "--json %s: %s", parse__shown(path), strerror(-err));
+			outfile__abandon(&f);
+		} else {
+			err = outfile__commit(&f, msg, sizeof(msg));
+		}
+	}
+	if (err)
+		fprintf(stderr, "wakeprobe: %s (the run goes on)\n", msg);
+}
+
+/*
  * on_tick - between two takes of the ring, a service's other work: the
  * scrapes that came, the series handed to the busiest cgroups every
- * SETTLE_EVERY_NS, and a SIGHUP's rewrite of --prometheus
+ * SETTLE_EVERY_NS, and a SIGHUP's rewrite of --prometheus and --json
  */
 static void on_tick(struct collector *c, void *ctx)
 {
@@ -164,6 +203,7 @@ static void on_tick(struct collector *c, void *ctx)
 	if (launch_reopen_requested) {
 		launch_reopen_requested = 0;
 		prom_live__now(&s->prom, s->analysis, s->complete_ns, s->drops);
+		json_now(s, c);
 	}
 	if (s->server)
 		http_server__serve(s->server, 0);
@@ -207,6 +247,7 @@ static int check_cgroups(const struct wp_options *o, struct attach_state *s)
 	s->so.cgroups = true;
 	s->so.on_tick = on_tick;
 	s->so.drain_every_ms = COLLECTOR_DRAIN_MACHINE_MS;
+	s->o = o;
 	return 0;
 }
 

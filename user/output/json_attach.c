@@ -66,6 +66,11 @@ static void write_targets(struct json_writer *w, const struct attach_report *r)
 	for (i = 0; i < r->nr_tids; i++)
 		json_writer__int(w, r->tids[i]);
 	json_writer__end_array(w);
+	json_writer__put_bool(w, "all", r->targets->all);
+	if (r->targets->cgroups_given)
+		json_writer__put_str(w, "cgroups", r->targets->cgroups_given);
+	else
+		json_writer__put_null(w, "cgroups");
 	json_writer__end_object(w);
 }
 
