@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -579,4 +580,22 @@ void read_line(int fd, char *buf, size_t len)
 	while (n + 1 < len && read(fd, buf + n, 1) == 1 && buf[n] != '\n')
 		n++;
 	buf[n] = '\0';
+}
+
+/* promtool_accepts - `promtool check metrics` of @path: true when it finds no problem; what it said otherwise */
+bool promtool_accepts(const char *path)
+{
+	char cmd[PATH_MAX + 64], said[4096] = "";
+	size_t n;
+	FILE *p;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "promtool check metrics < '%s' 2>&1", path);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(said, 1, sizeof(said) - 1, p);
+	said[n] = '\0';
+	status = pclose(p);
+	cr_expect(WIFEXITED(status) && !WEXITSTATUS(status), "promtool check metrics %s: %s", path, said);
+	return WIFEXITED(status) && !WEXITSTATUS(status);
 }

@@ -213,4 +213,7 @@ int wait_exit(pid_t pid, const char *what, double seconds);
 /* read_line - up to a newline of @fd into @buf, terminated */
 void read_line(int fd, char *buf, size_t len);
 
+/* promtool_accepts - `promtool check metrics` of @path: true when it finds no problem (an expect says what it said) */
+bool promtool_accepts(const char *path);
+
 #endif /* WAKEPROBE_TEST_HELPERS_H */

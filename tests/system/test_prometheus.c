@@ -61,23 +61,6 @@ static void skip_without_promtool(void)
 			     "prometheus)");
 }
 
-/* promtool_accepts - `promtool check metrics` of @path: true when it finds no problem; what it said otherwise */
-static bool promtool_accepts(const char *path)
-{
-	char cmd[PATH_MAX + 64], said[4096] = "";
-	size_t n;
-	FILE *p;
-	int status;
-
-	snprintf(cmd, sizeof(cmd), "promtool check metrics < '%s' 2>&1", path);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	n = fread(said, 1, sizeof(said) - 1, p);
-	said[n] = '\0';
-	status = pclose(p);
-	cr_expect(WIFEXITED(status) && !WEXITSTATUS(status), "promtool check metrics %s: %s", path, said);
-	return WIFEXITED(status) && !WEXITSTATUS(status);
-}
 
 /*
  * Python that reads a metrics file strictly into {(name, labels): value}
