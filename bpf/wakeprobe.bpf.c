@@ -550,14 +550,15 @@ static __noinline bool cgroup_traced(struct task_struct *p, __u64 id)
 /*
  * task_traced - lean attach mode: is @p a task to trace? One of a tracked
  * process (--pid, a command), or with --all any but wakeprobe's own, or
- * with --cgroup one of a traced cgroup. The idle tasks are never traced.
+ * with --cgroup one of a traced cgroup but wakeprobe's own (its wakeups are
+ * its takes of the ring). The idle tasks are never traced.
  */
 static __always_inline bool task_traced(struct task_struct *p)
 {
 	if (trace_all)
 		return task_tgid(p) != self_tgid;
 	if (trace_cgroups)
-		return cgroup_traced(p, task_cgroup_id(p));
+		return task_tgid(p) != self_tgid && cgroup_traced(p, task_cgroup_id(p));
 	return tgid_tracked(task_tgid(p));
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include "cgroups.h"
 #include "helpers.h"
 #include "readback.h"
 
@@ -237,6 +238,33 @@ Test(kernel, a_workloads_stacks_are_taken_and_named)
 	cr_assert(strstr(r.out, "futex_wake") && strstr(r.out, "futex_wait"), "%s", r.out);
 	cr_assert(strstr(r.out, "pthread_cond_signal") || strstr(r.out, "lll_lock_wake"),
 		  "the waker's user stack, in libc\n%s", r.out);
+}
+
+/*
+ * --all and --cgroup load on this kernel (the cgroup walk is verified only
+ * when asked for, rodata says so) and label what they trace: the machine's
+ * own wakeups in a few seconds, each under a cgroup, the root's at least
+ */
+Test(kernel, the_machines_tasks_are_traced_and_labelled_by_cgroup)
+{
+	char json[64];
+	char *all[] = { "--all", "--duration", "3", "--json", json, NULL };
+	char *root[] = { "--cgroup", "/", "--duration", "3", "--json", json, NULL };
+	char **runs[] = { all, root }, mount[256];
+
+	skip_unless_traceable();
+	/* with no cgroup2 hierarchy every task is in its root, and --cgroup has nothing to name */
+	for (size_t i = 0; i < (cgroups__mount(mount, sizeof(mount)) ? 1 : 2); i++) {
+		fclose(temp_output("kernel-cgroups", json));
+		wakeprobe_run_ok(&ran, runs[i]);
+		cr_assert(json_check(json,
+				     "c = d['cgroups']\n"
+				     "assert c['wakeups'] > 0, c\n"
+				     "assert sum(r['wakeups'] for r in c['by_cgroup']) == c['wakeups'], c['by_cgroup']\n"
+				     "assert sum(r['wakeups'] for r in c['pairs']) == c['wakeups'], c['pairs']\n"
+				     "assert all(r['cgroup'] for r in c['by_cgroup']), c['by_cgroup']\n"), "%s", runs[i][0]);
+		unlink(json);
+	}
 }
 
 /*
