@@ -195,6 +195,24 @@ Test(options, stacks_ride_on_lean_records_of_a_live_run)
 	cr_assert(strstr(err, "--json and --folded both name 'x'"), "%s", err);
 }
 
+Test(options, the_machine_or_its_cgroups_are_traced_and_served_by_the_lean_engine)
+{
+	cr_assert_eq(PARSE("--all"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.all && opts.lean && options__attach(&opts) && options__by_cgroup(&opts));
+	cr_assert_eq(opts.top, 20, "--top's default, settled");
+	cr_assert_eq(PARSE("--cgroup", "/system.slice,/user.slice", "--top", "50", "--json", "r.json"), OPTIONS_RUN,
+		     "%s", err);
+	cr_assert_str_eq(opts.cgroups, "/system.slice,/user.slice");
+	cr_assert_eq(opts.top, 50);
+	cr_assert_eq(PARSE("--all", "--listen", "[::1]:9750", "--prometheus", "m.prom", "--duration", "60"), OPTIONS_RUN,
+		     "%s", err);
+	cr_assert_str_eq(opts.listen, "[::1]:9750");
+	cr_assert_eq(PARSE("--pid", "12", "--listen", ":9750"), OPTIONS_RUN, "%s", err);
+	cr_assert(options__by_cgroup(&opts) && opts.top == 20, "a served run of a process is by cgroup too");
+	cr_assert_eq(PARSE("--pid", "12"), OPTIONS_RUN, "%s", err);
+	cr_assert(!options__by_cgroup(&opts) && opts.top == 0);
+}
+
 Test(options, lean_mode_goes_with_a_workload_and_its_outputs)
 {
 	cr_assert_eq(PARSE("--workload", "eventfd", "--lean", "--json", "r.json", "--csv", "r.csv"), OPTIONS_RUN,
@@ -325,6 +343,21 @@ static struct bad_case bad_cases[] = {
 	{ { "--pid", "12", "--lean", "--syscall-phases" }, "--lean traces no syscall and --syscall-phases" },
 	{ { "--workload", "eventfd", "--syscall-phases" }, "--syscall-phases is for attach mode" },
 	{ { "report", "run.wpr", "--syscall-phases" }, "--syscall-phases is fixed by the recording" },
+	{ { "--all", "--pid", "12" }, "--all traces every task: drop --pid" },
+	{ { "--all", "--cgroup", "/a" }, "--all traces every task: drop --cgroup" },
+	{ { "--cgroup", "/a", "--pid", "12" }, "--cgroup and --pid both name what" },
+	{ { "--cgroup", "/a,,/b" }, "--cgroup wants cgroup paths as A,B" },
+	{ { "--all", "--explain", "all" }, "--all rides on --explain slow's records" },
+	{ { "record", "-o", "r.wpr", "--all" }, "a recording keeps no cgroups: drop --all" },
+	{ { "--all", "--listen", "127.0.0.1" }, "--listen" },
+	{ { "--all", "--listen", ":99999" }, "--listen" },
+	{ { "--all", "--listen", ":9750", "--stacks" }, "--listen runs for days" },
+	{ { "--all", "--listen", ":9750", "--csv", "w.csv" }, "--csv would grow without end" },
+	{ { "--listen", ":9750" }, "--listen is for attach mode: add --all" },
+	{ { "--pid", "12", "--top", "5" }, "--top caps the series by cgroup" },
+	{ { "--all", "--top", "0" }, "--top wants a whole number from 1 to 1000" },
+	{ { "--all", "--workload", "eventfd" }, "is for wakeprobe's own workloads" },
+	{ { "report", "run.wpr", "--top", "5" }, "--top is fixed by the recording" },
 };
 
 ParameterizedTestParameters(options, bad_input_gets_one_line_naming_the_problem)

@@ -4,6 +4,7 @@
 #include "catalog.h"
 #include "cgroup_stats.h"
 #include "designs.h"
+#include "http_server.h"
 #include "options.h"
 #include "parse.h"
 #include "recording.h"
@@ -683,14 +684,15 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 			}
 			o->cgroups = optarg;
 			break;
-		case OPT_LISTEN:
-			if (!optarg[0] || !strchr(optarg, ':')) {
-				snprintf(err, errlen, "--listen wants ADDR:PORT (127.0.0.1:9750, [::1]:9750, :9750 for "
-					 "every address), not '%s'", parse__shown(optarg));
+		case OPT_LISTEN: {
+			struct http_listen at;
+
+			/* what can be told of the address without binding it: bad usage, before anything loads */
+			if (http_server__parse_listen(optarg, &at, err, errlen))
 				return OPTIONS_BAD;
-			}
 			o->listen = optarg;
 			break;
+		}
 		case OPT_TOP:
 			if (parse__u64(optarg, 1, CGROUP_STATS_MAX_TOP, &v)) {
 				snprintf(err, errlen, "--top wants a whole number from 1 to %d, not '%s'",
@@ -806,8 +808,9 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		return OPTIONS_BAD;
 	}
 	if (options__attach(o) && workload_option[0]) {
-		snprintf(err, errlen, "%s is for wakeprobe's own workloads: with %s, wakeprobe traces your program",
-			 workload_option, o->nr_pids ? "--pid" : "-- COMMAND");
+		snprintf(err, errlen, "%s is for wakeprobe's own workloads: with %s, wakeprobe traces %s",
+			 workload_option, o->all ? "--all" : o->cgroups ? "--cgroup" : o->nr_pids ? "--pid" : "-- COMMAND",
+			 o->all || o->cgroups ? "the machine's tasks" : "your program");
 		return OPTIONS_BAD;
 	}
 	if (!options__attach(o) && attach_option[0]) {
