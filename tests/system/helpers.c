@@ -168,6 +168,8 @@ pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out,
 			_exit(99);
 		if (setup && setup->cpus && sched_setaffinity(0, sizeof(*setup->cpus), setup->cpus))
 			_exit(99);
+		if (setup && setup->dies_with_test && prctl(PR_SET_PDEATHSIG, SIGTERM))
+			_exit(99);
 		execv(args[0], args);
 		dprintf(2, "cannot run %s: %s\n", args[0], strerror(errno));
 		_exit(98);

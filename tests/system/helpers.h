@@ -72,6 +72,8 @@ struct child_setup {
 	const cpu_set_t *cpus;		/* run only there */
 	const char *stdout_to;		/* stdout is this file, opened for writing ("/dev/full") */
 	bool stdout_unread;		/* stdout is a pipe nobody reads, as under | true */
+	/* SIGTERM when the test's process ends, a timeout's kill too: a service it started stops with it */
+	bool dies_with_test;
 };
 
 /*

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -134,11 +136,32 @@ static double cgroup_count(const char *body, const char *label)
 	return sample(body, "wakeprobe_cgroup_wake_to_run_seconds_count", labels);
 }
 
+/* remove_stale - the cgroups of a run of these tests that was killed before its teardown, now empty */
+static void remove_stale(void)
+{
+	DIR *d = opendir(mount);
+	struct dirent *e;
+	char path[PATH_MAX * 2];
+	int pid;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "wakeprobe-fleet-%d-", &pid) == 1 && kill(pid, 0) && errno == ESRCH) {
+			snprintf(path, sizeof(path), "%s/%s/late", mount, e->d_name);
+			rmdir(path);
+			snprintf(path, sizeof(path), "%s/%s", mount, e->d_name);
+			rmdir(path);
+		}
+	closedir(d);
+}
+
 static void make_cgroups(void)
 {
 	skip_unless_traceable();
 	if (cgroups__mount(mount, sizeof(mount)))
 		cr_skip_test("no cgroup2 hierarchy is mounted: mount -t cgroup2 none /sys/fs/cgroup");
+	remove_stale();
 	snprintf(rel_a, sizeof(rel_a), "/wakeprobe-fleet-%d-a", (int)getpid());
 	snprintf(rel_b, sizeof(rel_b), "/wakeprobe-fleet-%d-b", (int)getpid());
 	snprintf(cg_a, sizeof(cg_a), "%s%s", mount, rel_a);
@@ -231,7 +254,7 @@ static void run_eventfd(const char *cgroup, const char *samples, const char *int
 /* start_service - wakeprobe with @args after it, its report into the test's directory; back once it answers on @port */
 static void start_service(char *const args[], int port)
 {
-	struct child_setup setup = { .uid = -1, .stdout_to = report_path };
+	struct child_setup setup = { .uid = -1, .stdout_to = report_path, .dies_with_test = true };
 	char body[256], ct[128];
 	double until = now_s() + 60;
 	int status;
@@ -395,7 +418,8 @@ static pid_t spawn_logged(char *const argv[], const char *log)
 	if (!pid) {
 		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), null = open("/dev/null", O_RDONLY);
 
-		if (fd < 0 || dup2(null, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		/* a test killed by its timeout leaves no server behind */
+		if (fd < 0 || dup2(null, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL))
 			_exit(126);
 		execvp(argv[0], argv);
 		_exit(127);
