@@ -596,12 +596,13 @@ def cpu_ticks(pid):
 def service_window(proc, load, seconds):
     """wakeprobe --all --listen's cost over @seconds while @load runs: wakeups/s, own CPU, programs' time"""
     hz = os.sysconf("SC_CLK_TCK")
-    runner = subprocess.Popen(load, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # a group of its own: perf bench's pipe partner is a child that outlives a signal to its parent
+    runner = subprocess.Popen(load, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     time.sleep(2)
     a, ta, t0 = scrape(SERVICE_PORT), cpu_ticks(proc.pid), time.monotonic()
     time.sleep(seconds)
     b, tb, t1 = scrape(SERVICE_PORT), cpu_ticks(proc.pid), time.monotonic()
-    runner.terminate()
+    os.killpg(runner.pid, signal.SIGTERM)
     runner.wait()
     span = t1 - t0
     wakeups = b["wakeprobe_wakeups_total"] - a["wakeprobe_wakeups_total"]
