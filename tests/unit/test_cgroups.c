@@ -4,8 +4,7 @@
  * table (unified, hybrid, none), a cgroup named by path or by directory
  * and its id, and a hierarchy that is not kernfs (a tree made here) named
  * by a walk: every id its path and label, the root "/", an id made after
- * the walk named once a later one finds it. And the machine's steal from
- * /proc/stat's first line.
+ * the walk named once a later one finds it.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -17,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cgroups.h"
-#include "self_cost.h"
 
 static char root[PATH_MAX];
 
@@ -156,18 +154,4 @@ Test(cgroups, with_no_hierarchy_every_id_but_the_root_is_unknown)
 	cr_assert_str_eq(cgroup_names__get(n, 4242)->label, "unknown");
 	cr_assert_str_eq(cgroup_names__get(n, CGROUP_ROOT_ID)->label, "/");
 	cgroup_names__free(n);
-}
-
-Test(cgroups, the_machines_steal_is_the_eighth_number_of_the_cpu_line)
-{
-	const char *stat = "cpu  100 2 300 4000 50 6 7 250 0 0\ncpu0 50 1 150 2000 25 3 3 125 0 0\n";
-	FILE *f = fmemopen((void *)stat, strlen(stat), "r");
-	uint64_t ns = 0;
-
-	cr_assert_eq(self_cost__steal_in(f, 100, &ns), 0);
-	cr_assert_eq(ns, 2500000000ull, "250 ticks of 10 ms");
-	fclose(f);
-	f = fmemopen((void *)"intr 1 2 3\n", 11, "r");
-	cr_assert_eq(self_cost__steal_in(f, 100, &ns), -ENOENT);
-	fclose(f);
 }

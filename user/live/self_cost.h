@@ -11,7 +11,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 struct collector;
 
@@ -27,7 +26,5 @@ struct self_cost {
 
 /* self_cost__read - @s as it stands now; @c, the BPF side, may be NULL (no program time then) */
 void self_cost__read(struct self_cost *s, const struct collector *c);
-/* self_cost__steal_in - the steal of the "cpu" line of @stat (/proc/stat's format), in ns; -ENOENT: none */
-int self_cost__steal_in(FILE *stat, long ticks_per_s, uint64_t *ns);
 
 #endif /* WAKEPROBE_SELF_COST_H */

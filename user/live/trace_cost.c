@@ -6,7 +6,7 @@
 #include "collector.h"
 #include "trace_cost.h"
 
-static uint64_t self_cpu_ns(void)
+uint64_t trace_cost__self_cpu_ns(void)
 {
 	struct timespec ts;
 
@@ -23,12 +23,12 @@ void trace_cost__start(struct trace_cost *c, int stats_err)
 	if (stats_err)
 		snprintf(c->bpf_stats_why_off, sizeof(c->bpf_stats_why_off),
 			 "the kernel would not time the BPF programs (BPF_ENABLE_STATS: %s)", strerror(-stats_err));
-	c->self_cpu_start_ns = self_cpu_ns();
+	c->self_cpu_start_ns = trace_cost__self_cpu_ns();
 }
 
 void trace_cost__stop(struct trace_cost *c, uint64_t counted_runs, uint64_t timed_runs, uint64_t timed_ns)
 {
-	uint64_t now = self_cpu_ns();
+	uint64_t now = trace_cost__self_cpu_ns();
 
 	c->self_cpu_ns = now > c->self_cpu_start_ns ? now - c->self_cpu_start_ns : 0;
 	if (!c->bpf_stats_on)
@@ -44,7 +44,16 @@ void trace_cost__stop(struct trace_cost *c, uint64_t counted_runs, uint64_t time
 	if (counted_runs < timed_runs)
 		counted_runs = timed_runs;
 	c->bpf_runs = counted_runs;
-	c->bpf_run_ns = (uint64_t)((double)timed_ns * counted_runs / timed_runs + 0.5);
+	c->bpf_run_ns = trace_cost__run_ns(counted_runs, timed_runs, timed_ns);
 	c->bpf_timed_permille = (uint16_t)((timed_runs * 1000 + counted_runs / 2) / counted_runs);
 }
 
+
+uint64_t trace_cost__run_ns(uint64_t counted_runs, uint64_t timed_runs, uint64_t timed_ns)
+{
+	if (!timed_runs)
+		return 0;
+	if (counted_runs < timed_runs)
+		counted_runs = timed_runs;
+	return (uint64_t)((double)timed_ns * (double)counted_runs / (double)timed_runs + 0.5);
+}

@@ -39,5 +39,13 @@ void trace_cost__start(struct trace_cost *c, int stats_err);
  * their own count of runs, the runs the kernel timed and their time), the CPU time since
  */
 void trace_cost__stop(struct trace_cost *c, uint64_t counted_runs, uint64_t timed_runs, uint64_t timed_ns);
+/* trace_cost__self_cpu_ns - wakeprobe's own CPU time so far, every thread, user and system */
+uint64_t trace_cost__self_cpu_ns(void);
+/*
+ * trace_cost__run_ns - the programs' time in all: @timed_ns over the
+ * @timed_runs the kernel timed, times all @counted_runs (at least the
+ * timed ones: a count read before the kernel's may fall a few short)
+ */
+uint64_t trace_cost__run_ns(uint64_t counted_runs, uint64_t timed_runs, uint64_t timed_ns);
 
 #endif /* WAKEPROBE_TRACE_COST_H */
