@@ -49,7 +49,6 @@ struct attach_state {
 	uint64_t complete_ns;		/* the last advance's */
 	uint64_t drops;
 	uint64_t next_settle_ns;
-	char target[256];
 	const struct wp_options *o;	/* for a SIGHUP's report */
 };
 
@@ -103,19 +102,9 @@ static void on_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 {
 	struct attach_state *s = ctx;
+	struct prom_attach pa = prom_live__attach(&s->prom, s->analysis, s->complete_ns, s->drops);
 	struct http_server_stats hs;
 	struct prom_self self;
-	struct prom_attach pa = {
-		.host = s->prom.host,
-		.target = s->target,
-		.started_unix_ns = s->res.meta.started_unix_ns,
-		.traced_ns = s->complete_ns > s->res.trace_start_ns ? s->complete_ns - s->res.trace_start_ns : 0,
-		.agg = s->analysis->agg,
-		.counters = attach_analysis__counters(s->analysis),
-		.drops = s->drops,
-		.cgroups = s->analysis->cgroups,
-		.self = &self,
-	};
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -133,6 +122,7 @@ static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 		.steal_known = s->self.steal_known,
 		.steal_ns = s->self.steal_ns,
 	};
+	pa.self = &self;
 	if (!openmetrics) {
 		prom_metrics__print_attach(out, &pa);
 		return 0;
@@ -319,7 +309,6 @@ static int attach_open(struct mode_run *m)
 		.lean = o->lean,
 	};
 	mode_attach__target(&s->so, target, sizeof(target));
-	snprintf(s->target, sizeof(s->target), "%s", target);
 	if (options__by_cgroup(o)) {
 		s->cgroup_names = cgroup_names__new(s->cgroup_mount);
 		if (!s->cgroup_names)

@@ -32,12 +32,10 @@ void prom_live__begin(struct prom_live *l, const struct attach_session_result *r
 	l->next_ns = now_ns() + l->every_ns;
 }
 
-/* rewrite - the file, whole, of the run so far */
-static void rewrite(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns, uint64_t drops)
+struct prom_attach prom_live__attach(const struct prom_live *l, const struct attach_analysis *a,
+				     uint64_t complete_ns, uint64_t drops)
 {
-	struct outfile f;
-	char msg[PATH_MAX + 128];
-	struct prom_attach pa = {
+	return (struct prom_attach){
 		.host = l->host,
 		.target = l->target,
 		.started_unix_ns = l->started_unix_ns,
@@ -47,6 +45,14 @@ static void rewrite(struct prom_live *l, const struct attach_analysis *a, uint64
 		.drops = drops,
 		.cgroups = a->cgroups,
 	};
+}
+
+/* rewrite - the file, whole, of the run so far */
+static void rewrite(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns, uint64_t drops)
+{
+	struct prom_attach pa = prom_live__attach(l, a, complete_ns, drops);
+	char msg[PATH_MAX + 128];
+	struct outfile f;
 	int err;
 
 	err = outfile__open(&f, "--prometheus", l->path, msg, sizeof(msg));

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "attach_analysis.h"
 #include "attach_session.h"
+#include "prom_metrics.h"
 
 struct prom_live {
 	const char *path;		/* NULL: nothing to rewrite */
@@ -43,6 +44,12 @@ void prom_live__begin(struct prom_live *l, const struct attach_session_result *r
  */
 void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns,
 			uint64_t drops);
+/*
+ * prom_live__attach - the metrics of the run so far, as a rewrite writes
+ * them: the analysis @a has taken in every record before @complete_ns
+ */
+struct prom_attach prom_live__attach(const struct prom_live *l, const struct attach_analysis *a,
+				     uint64_t complete_ns, uint64_t drops);
 /* prom_live__now - the same, due or not: a service's SIGHUP; with no --prometheus file, nothing */
 void prom_live__now(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns, uint64_t drops);
 
