@@ -176,3 +176,14 @@ size_t cgroup_stats__split(const char *key, char *buf, size_t len, const char **
 	}
 	return n;
 }
+
+const void *cgroup_stats__series(const struct series_cap *cap, size_t i, char *buf, size_t len, const char **parts,
+				 size_t max)
+{
+	bool other = i == series_cap__count(cap);
+	size_t n = other ? 0 : cgroup_stats__split(series_cap__key(cap, i), buf, len, parts, max);
+
+	for (; n < max; n++)
+		parts[n] = "other";
+	return other ? series_cap__other(cap) : series_cap__data(cap, i);
+}

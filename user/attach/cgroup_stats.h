@@ -102,5 +102,13 @@ void cgroup_stats__settle(struct cgroup_stats *s, uint64_t now_ns);
  * @max, each pointing into @buf, a copy of @key); how many
  */
 size_t cgroup_stats__split(const char *key, char *buf, size_t len, const char **parts, size_t max);
+/*
+ * cgroup_stats__series - row @i of @cap for the outputs: its series in the
+ * order of their keys, then at @i == series_cap__count(@cap) "other". Its
+ * data back, and its key's @max labels into @parts (pointing into @buf, a
+ * copy of the key), "other" each for other and for a part the key lacks.
+ */
+const void *cgroup_stats__series(const struct series_cap *cap, size_t i, char *buf, size_t len, const char **parts,
+				 size_t max);
 
 #endif /* WAKEPROBE_CGROUP_STATS_H */

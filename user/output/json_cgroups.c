@@ -14,13 +14,12 @@ static void write_keyed(struct json_writer *w, const char *key, const struct ser
 	json_writer__key(w, key);
 	json_writer__begin_array(w);
 	for (size_t i = 0; i <= series_cap__count(cap); i++) {
-		bool other = i == series_cap__count(cap);
-		size_t n = other ? 0 : cgroup_stats__split(series_cap__key(cap, i), buf, sizeof(buf), parts, 3);
+		const void *data = cgroup_stats__series(cap, i, buf, sizeof(buf), parts, nr_names);
 
 		json_writer__begin_object(w);
 		for (size_t k = 0; k < nr_names; k++)
-			json_writer__put_str(w, names[k], k < n ? parts[k] : "other");
-		write(w, other ? series_cap__other(cap) : series_cap__data(cap, i));
+			json_writer__put_str(w, names[k], parts[k]);
+		write(w, data);
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);

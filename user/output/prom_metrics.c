@@ -342,13 +342,12 @@ static void print_keyed(FILE *out, enum family f, const struct prom_labels *ls, 
 
 	begin(out, f);
 	for (size_t i = 0; i <= series_cap__count(cap); i++) {
-		bool other = i == series_cap__count(cap);
+		const void *data = cgroup_stats__series(cap, i, buf, sizeof(buf), parts, nr_labels);
 		struct prom_labels l = *ls;
-		size_t n = other ? 0 : cgroup_stats__split(series_cap__key(cap, i), buf, sizeof(buf), parts, 3);
 
 		for (size_t k = 0; k < nr_labels; k++)
-			prom__label(&l, labels[k], k < n ? parts[k] : "other");
-		sample(out, families[f].name, &l, other ? series_cap__other(cap) : series_cap__data(cap, i));
+			prom__label(&l, labels[k], parts[k]);
+		sample(out, families[f].name, &l, data);
 	}
 }
 
