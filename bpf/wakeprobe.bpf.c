@@ -3033,12 +3033,12 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	lt = lean_task_of(next);
 	if (lt) {
 		lean_name_if_new(next, lt);
-		if (want_cgroups && lt->pending == LEAN_QUEUED) {
-			/* what held the CPU until now: the task leaving it, or the idle task */
-			lt->holder_tid = prev->pid;
-			lt->holder_cgroup = prev->pid ? task_cgroup_id(prev) : 0;
-		}
 		if (lt->pending == LEAN_QUEUED) {
+			/* what held the CPU until now: the task leaving it, or the idle task */
+			if (want_cgroups) {
+				lt->holder_tid = prev->pid;
+				lt->holder_cgroup = prev->pid ? task_cgroup_id(prev) : 0;
+			}
 			/* a workload's wait ends when it leaves the syscall it slept in */
 			if (lean_syscalls && (lt->sys_ns || (lt->flags & WP_LEAN_NEW)))
 				lean_hold(lt);
