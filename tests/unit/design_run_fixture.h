@@ -4,7 +4,7 @@
  * figure is known, for the tests of what a design's outputs say: the
  * workload's fixture document (tests/fixtures/throughput-burst-queue.json)
  * as both runs', a census fed DESIGN_KIND_WAKEUPS futex wakeups and a
- * producer's 4000 ns of CPU, and attach_run.h's small attach run as the
+ * producer's 4000 ns of CPU, and attach_fixture.h's small attach run as the
  * traced kernel side. The untraced run took 1.5 s, the traced 2.5 s and
  * ended by SIGKILL.
  */
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attach_run.h"
+#include "attach_fixture.h"
 #include "census.h"
 #include "design_run.h"
 #include "json_reader.h"
@@ -25,7 +25,7 @@
 #define DESIGN_KIND_WAKEUPS	30
 
 struct design_run_fixture {
-	struct attach_run run;
+	struct attach_fixture run;
 	struct attach_analysis *analysis;
 	struct design_run *dr;
 	char *doc;		/* the fixture document's text */
@@ -85,7 +85,7 @@ static inline void design_run_fixture__make(struct design_run_fixture *f)
 	struct design_run *dr;
 
 	memset(f, 0, sizeof(*f));
-	attach_run__make(&f->run);
+	attach_fixture__make(&f->run);
 	snprintf(path, sizeof(path), "%s/throughput-burst-queue.json", fixtures_dir());
 	f->doc = read_file(path, &f->doc_len);
 	f->analysis = calloc(1, sizeof(*f->analysis));
@@ -128,7 +128,7 @@ static inline void design_run_fixture__free(struct design_run_fixture *f)
 	free(f->dr);
 	free(f->analysis);
 	free(f->doc);
-	attach_run__free(&f->run);
+	attach_fixture__free(&f->run);
 }
 
 #endif /* WAKEPROBE_TEST_DESIGN_RUN_FIXTURE_H */

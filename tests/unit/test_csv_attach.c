@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_csv_attach.c - attach mode's CSV, one row per wakeup, from a small
- * run of the engine over synthetic records (attach_run.h), read back with
+ * run of the engine over synthetic records (attach_fixture.h), read back with
  * python's csv module: the header, a row per wakeup in the order they were
  * handed over, the values the run was made of, empty cells where a value
  * does not apply, names quoted as RFC 4180 wants. And attach mode's outputs
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "attach_run.h"
+#include "attach_fixture.h"
 #include "csv_attach.h"
 #include "outputs.h"
 #include "outputs.h"
@@ -31,7 +31,7 @@
 /* a number as an expectation's value: "ROW:column=N" */
 #define WANT_NUM(buf, row, col, v) (snprintf(buf, sizeof(buf), "%d:%s=%llu", row, col, (unsigned long long)(v)), buf)
 
-static struct attach_run run;
+static struct attach_fixture run;
 static struct csv_attach *csv;
 static FILE *file;
 static char path[64];
@@ -49,14 +49,14 @@ static void setup(void)
 	cr_assert_not_null(csv);
 	run.also = take;
 	run.also_ctx = csv;
-	attach_run__make(&run);
+	attach_fixture__make(&run);
 	cr_assert_eq(csv_attach__close(csv), 0);
 	cr_assert_eq(fclose(file), 0);
 }
 
 static void teardown(void)
 {
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 	unlink(path);
 }
 
@@ -205,7 +205,7 @@ static void outputs_setup(void)
 
 static void outputs_teardown(void)
 {
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 	unlink(json_path);
 	unlink(csv_path);
 	rmdir(dir);
@@ -226,7 +226,7 @@ static void open_outputs(void)
 	cr_assert_not_null(ao.on_result, "the CSV takes every wakeup");
 	run.also = ao.on_result;
 	run.also_ctx = ao.on_result_ctx;
-	attach_run__make(&run);
+	attach_fixture__make(&run);
 }
 
 Test(attach_outputs, finishing_puts_both_files_in_place_whole)

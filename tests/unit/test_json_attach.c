@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_json_attach.c - attach mode's JSON document, from a small run of the
- * engine over synthetic records (attach_run.h): read back by python3's json
+ * engine over synthetic records (attach_fixture.h): read back by python3's json
  * module, strictly, and every figure held to what the run was made of.
  */
 #define _GNU_SOURCE
@@ -10,23 +10,23 @@
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "attach_run.h"
+#include "attach_fixture.h"
 #include "json_attach.h"
 #include "readback.h"
 
-static struct attach_run run;
+static struct attach_fixture run;
 static char path[64];
 
 static void setup(void)
 {
 	memset(&run, 0, sizeof(run));
-	attach_run__make(&run);
+	attach_fixture__make(&run);
 	path[0] = '\0';
 }
 
 static void teardown(void)
 {
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 	if (path[0])
 		unlink(path);
 }
@@ -245,7 +245,7 @@ Test(attach_json, once_rows_changed_hands_each_row_has_its_error_and_every_wakeu
 	struct attach_result r;
 
 	for (uint32_t i = 0; i < 300; i++) {
-		r = attach_run__one_off(10000 + i, 0x10000000ull + 8 * i);
+		r = attach_fixture__one_off(10000 + i, 0x10000000ull + 8 * i);
 		attach_aggregate__add(run.agg, &r);
 	}
 	write_document();

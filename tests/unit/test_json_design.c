@@ -2,7 +2,7 @@
 /*
  * test_json_design.c - a throughput workload's document, from a synthetic
  * struct design_run: the workload's fixture document as both runs', a
- * census fed known wakeups and switches, and attach_run.h's small attach
+ * census fed known wakeups and switches, and attach_fixture.h's small attach
  * run as its traced kernel side. The document is read back with
  * json_reader and every figure held to what the run was made of.
  */

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attach_run.h"
+#include "attach_fixture.h"
 #include "outfile.h"
 #include "rec_reader.h"
 #include "replay.h"
@@ -73,7 +73,7 @@ Test(messages, a_directory_read_as_a_recording_is_a_read_error_not_an_empty_file
 
 /* ---------------------------------------------------------------- the attach report's first lines */
 
-static struct attach_run arun;
+static struct attach_fixture arun;
 
 /* attach_text - the text report of @arun, whole */
 static char *attach_text(void)
@@ -95,7 +95,7 @@ Test(messages, the_attach_reports_command_line_is_escaped_and_names_how_the_run_
 	char *text, *nl;
 
 	memset(&arun, 0, sizeof(arun));
-	attach_run__make(&arun);
+	attach_fixture__make(&arun);
 	arun.targets.pids = NULL;
 	arun.targets.nr_pids = 0;
 	arun.targets.argv = argv;
@@ -121,5 +121,5 @@ Test(messages, the_attach_reports_command_line_is_escaped_and_names_how_the_run_
 	cr_assert(strstr(text, "; 1 process it started still ran, and was stopped with it)"), "%s", text);
 	cr_assert(strstr(text, "ended: interrupted\n"), "%s", text);
 	free(text);
-	attach_run__free(&arun);
+	attach_fixture__free(&arun);
 }

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "attach_recording.h"
-#include "attach_run.h"
+#include "attach_fixture.h"
 #include "catalog.h"
 #include "outputs.h"
 #include "readback.h"
@@ -226,7 +226,7 @@ Test(outputs, two_workload_runs_go_into_one_timeline_and_one_csv_one_after_the_o
 
 Test(outputs, an_attach_run_is_every_format_s_own_document)
 {
-	struct attach_run run = {};
+	struct attach_fixture run = {};
 	struct output_paths p = { .json = json_path, .csv = csv_path, .perfetto = perfetto_path,
 				  .prometheus = prom_path, .plot = plot_path };
 	struct attach_analysis_opts ao = {};
@@ -238,7 +238,7 @@ Test(outputs, an_attach_run_is_every_format_s_own_document)
 	cr_assert_eq(outputs__begin_attach(&out, "pid 5000", &ao, msg, sizeof(msg)), 0, "%s", msg);
 	run.also = ao.on_result;
 	run.also_ctx = ao.on_result_ctx;
-	attach_run__make(&run);
+	attach_fixture__make(&run);
 	r.attach.report = &run.report;
 	cr_assert_eq(dir_entries(dir), 5, "each file is written beside its place until the end");
 	cr_assert_eq(access(json_path, F_OK), -1);
@@ -253,7 +253,7 @@ Test(outputs, an_attach_run_is_every_format_s_own_document)
 				(const char *const[]){ prom_path, NULL }), 0,
 		     "the metrics are labelled with the target begin_attach named");
 	check_svg(plot_path, "want(len(by_class(root, 'pair', 'g')) == %u, 'the pairs')\n", run.agg->nr_pairs);
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 }
 
 Test(outputs, a_design_run_is_the_json_document_of_its_modes)

@@ -2,7 +2,7 @@
 /*
  * test_plot_attach.c - an attach run's plot (--plot with --pid or --
  * COMMAND), read back through tests/check_svg.py: the small run of
- * attach_run.h, its pairs in the text report's order with their own
+ * attach_fixture.h, its pairs in the text report's order with their own
  * numbers and its kernel phases; what is traced named in the title; a
  * pair's label cut at a character's start; the pairs drawn at most; and
  * the notes of what was left out.
@@ -14,24 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "attach_run.h"
+#include "attach_fixture.h"
 #include "plot_attach.h"
 #include "readback.h"
 
 static char path[64];
 static FILE *file;
-static struct attach_run run;
+static struct attach_fixture run;
 
 static void setup(void)
 {
 	file = temp_output("plot-attach", path);
 	memset(&run, 0, sizeof(run));
-	attach_run__make(&run);
+	attach_fixture__make(&run);
 }
 
 static void teardown(void)
 {
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 	if (file)
 		fclose(file);
 	unlink(path);

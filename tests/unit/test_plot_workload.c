@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "attach_run.h"
+#include "attach_fixture.h"
 #include "catalog.h"
 #include "outputs.h"
 #include "plot_workload.h"
@@ -293,18 +293,18 @@ Test(plot, every_path_is_drawn_side_by_side)
 
 /* ---------------------------------------------------------------- an attach run, through outputs.h */
 
-static struct attach_run run;
+static struct attach_fixture run;
 
 static void attach_setup(void)
 {
 	setup();
 	memset(&run, 0, sizeof(run));
-	attach_run__make(&run);
+	attach_fixture__make(&run);
 }
 
 static void attach_teardown(void)
 {
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 	teardown();
 }
 

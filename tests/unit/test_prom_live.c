@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_prom_live.c - --prometheus-every: the metrics file rewritten while
- * an attach run traces. The small run of attach_run.h is fed wakeup by
+ * an attach run traces. The small run of attach_fixture.h is fed wakeup by
  * wakeup, with a period of a few milliseconds: nothing is written before
  * the first period ends, each rewrite replaces the file whole (a new file
  * renamed over it, nothing else left beside it) with the metrics of the run
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "attach_run.h"
+#include "attach_fixture.h"
 #include "prom_live.h"
 #include "prom_text.h"
 #include "readback.h"
@@ -26,25 +26,25 @@
 #define PERIOD_NS	2000000ull	/* 2 ms */
 #define LABELS		"host=\"testhost\",target=\"pid 5000\""
 
-static struct attach_run run;
+static struct attach_fixture run;
 static struct attach_analysis *analysis;
 static struct prom_live live;
 static char dir[] = "/tmp/wakeprobe-prom-live-XXXXXX";
 static char file_path[PATH_MAX];
 
-/* the run as attach_run__make() begins it, no wakeup in yet */
+/* the run as attach_fixture__make() begins it, no wakeup in yet */
 static void setup(void)
 {
-	struct attach_config cfg = { .fd_kind = attach_run__fd_kind };
+	struct attach_config cfg = { .fd_kind = attach_fixture__fd_kind };
 
 	memset(&run, 0, sizeof(run));
 	run.agg = attach_aggregate__new();
-	run.engine = attach__new(&cfg, attach_run__take, &run);
+	run.engine = attach__new(&cfg, attach_fixture__take, &run);
 	analysis = calloc(1, sizeof(*analysis));
 	cr_assert(run.agg && run.engine && analysis);
 	analysis->engine = run.engine;
 	analysis->agg = run.agg;
-	attach_run__add(&run, with_next_tgid(with_next_comm(ev_switch(RUN_T0 - 1000, 0, 0, RUN_WAKER, 0, 0),
+	attach_fixture__add(&run, with_next_tgid(with_next_comm(ev_switch(RUN_T0 - 1000, 0, 0, RUN_WAKER, 0, 0),
 							    "producer"), RUN_PROC));
 	snprintf(run.run.meta.hostname, sizeof(run.run.meta.hostname), "testhost");
 	run.run.meta.started_unix_ns = 1700000000500000000ull;
@@ -59,7 +59,7 @@ static void teardown(void)
 	unlink(file_path);
 	rmdir(dir);
 	free(analysis);
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 }
 
 TestSuite(prom_live, .init = setup, .fini = teardown);
@@ -68,7 +68,7 @@ TestSuite(prom_live, .init = setup, .fini = teardown);
 static void eventfd_wakeups(int from, int to)
 {
 	for (int i = from; i < to; i++)
-		attach_run__wakeup(&run, i, ev_waker_syscall(0, 0, RUN_WAKER, RUN_PROC, RUN_WAKEE, SYS_write, RUN_EFD, 8,
+		attach_fixture__wakeup(&run, i, ev_waker_syscall(0, 0, RUN_WAKER, RUN_PROC, RUN_WAKEE, SYS_write, RUN_EFD, 8,
 							     RUN_T0 + (uint64_t)i * RUN_STEP + 1000),
 				   SYS_read, RUN_EFD, 0);
 	attach__advance(run.engine, RUN_T0 + (uint64_t)to * RUN_STEP);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_prom_metrics.c - a run's numbers as wakeprobe_* metrics: synthetic
- * runs of the paced paths, and the small attach run of attach_run.h, each
+ * runs of the paced paths, and the small attach run of attach_fixture.h, each
  * figure held to what went in; every family whole in one place, once.
  */
 #define _GNU_SOURCE
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attach_run.h"
+#include "attach_fixture.h"
 #include "prom.h"
 #include "prom_metrics.h"
 #include "prom_text.h"
@@ -251,11 +251,11 @@ Test(prom_metrics, an_untraced_run_gives_its_totals_and_nothing_tracing_would_ha
 
 static void print_attach_run(bool at_end)
 {
-	static struct attach_run run;
+	static struct attach_fixture run;
 	struct prom_attach pa;
 
 	memset(&run, 0, sizeof(run));
-	attach_run__make(&run);
+	attach_fixture__make(&run);
 	pa = (struct prom_attach){
 		.host = "test\\host",
 		.target = "pid 5000",
@@ -268,7 +268,7 @@ static void print_attach_run(bool at_end)
 		.missed_runs = run.run.missed_runs,
 	};
 	prom_metrics__print_attach(out, &pa);
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 }
 
 Test(prom_metrics, an_attach_run_gives_its_kernel_phases_pairs_and_wakers)
@@ -324,7 +324,7 @@ Test(prom_metrics, an_attach_run_gives_its_kernel_phases_pairs_and_wakers)
 
 Test(prom_metrics, an_attach_run_adds_up_by_cause_and_by_record)
 {
-	static struct attach_run run;
+	static struct attach_fixture run;
 	char buf[64], want[64], sample[160];
 	const char *doc;
 	int64_t explained = 0;
@@ -332,7 +332,7 @@ Test(prom_metrics, an_attach_run_adds_up_by_cause_and_by_record)
 	print_attach_run(true);
 	doc = written();
 	memset(&run, 0, sizeof(run));
-	attach_run__make(&run);
+	attach_fixture__make(&run);
 	/* the same figures the aggregate holds, cause by cause */
 	for (int c = 0; c < NR_CAUSES; c++) {
 		snprintf(sample, sizeof(sample), "wakeprobe_cause_seconds_total{" AT_LABELS ",cause=\"%s\"}",
@@ -349,7 +349,7 @@ Test(prom_metrics, an_attach_run_adds_up_by_cause_and_by_record)
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_trace_records_total{" AT_LABELS "}", buf, sizeof(buf)), want);
 	snprintf(want, sizeof(want), "%.6g", (double)attach__counters(run.engine)->events / RUN_WAKEUPS);
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_trace_records_per_wakeup{" AT_LABELS "}", buf, sizeof(buf)), want);
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 }
 
 /*
@@ -359,7 +359,7 @@ Test(prom_metrics, an_attach_run_adds_up_by_cause_and_by_record)
  */
 Test(prom_metrics, once_pair_rows_changed_hands_the_series_are_the_rows_and_the_counters_say_so)
 {
-	static struct attach_run run;
+	static struct attach_fixture run;
 	struct attach_result r;
 	struct prom_attach pa;
 	char buf[64], want[64];
@@ -367,9 +367,9 @@ Test(prom_metrics, once_pair_rows_changed_hands_the_series_are_the_rows_and_the_
 	int series = 0;
 
 	memset(&run, 0, sizeof(run));
-	attach_run__make(&run);
+	attach_fixture__make(&run);
 	for (uint32_t i = 0; i < 300; i++) {
-		r = attach_run__one_off(10000 + i, 0x10000000ull + 8 * i);
+		r = attach_fixture__one_off(10000 + i, 0x10000000ull + 8 * i);
 		attach_aggregate__add(run.agg, &r);
 	}
 	pa = (struct prom_attach){ .host = "test\\host", .target = "pid 5000", .traced_ns = 705000, .agg = run.agg,
@@ -387,7 +387,7 @@ Test(prom_metrics, once_pair_rows_changed_hands_the_series_are_the_rows_and_the_
 	cr_expect_gt(run.agg->pairs_evicted, 0);
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_pairs_untabled_wakeups_total{" AT_LABELS "}", buf, sizeof(buf)),
 			 want);
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 }
 
 Test(prom_metrics, a_rewrite_during_the_run_leaves_out_what_only_the_end_knows)

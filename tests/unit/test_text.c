@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attach_run.h"
+#include "attach_fixture.h"
 #include "catalog.h"
 #include "sink.h"
 #include "text_attach.h"
@@ -40,11 +40,11 @@ static struct run_result *new_run(void)
 
 Test(text, an_attach_run_is_attach_modes_report)
 {
-	struct attach_run run = {};
+	struct attach_fixture run = {};
 	struct results r = { .kind = RUN_ATTACH };
 	char *want, *got;
 
-	attach_run__make(&run);
+	attach_fixture__make(&run);
 	r.attach.report = &run.report;
 	want = printed(text_attach__print_text(__f, &run.report));
 	got = printed(cr_assert_eq(text_sink.write(__f, &r), 0));
@@ -52,7 +52,7 @@ Test(text, an_attach_run_is_attach_modes_report)
 	cr_assert_str_eq(got, want);
 	free(want);
 	free(got);
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 }
 
 Test(text, one_workload_run_is_its_report_and_a_comparison_its_table_after_a_blank_line)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_text_attach.c - attach mode's text report, line by line, of the
- * small run of attach_run.h, whose every figure is known: who was traced
+ * small run of attach_fixture.h, whose every figure is known: who was traced
  * and how the run ended, the wakeups by waker and by label, the pairs
  * table in either order, the kernel phases and what was absent, the futex
  * words, the slowest wakeups, and what a lean run, a --tid run or a run
@@ -14,19 +14,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attach_run.h"
+#include "attach_fixture.h"
 #include "lean_adapt.h"
 #include "text_attach.h"
 #include "text_lines.h"
 
-static struct attach_run run;
+static struct attach_fixture run;
 static struct attach_counters counters;
 static char *text;
 
 static void setup(void)
 {
 	memset(&run, 0, sizeof(run));
-	attach_run__make(&run);
+	attach_fixture__make(&run);
 	/* the report's own copy of the counters, for the tests to change */
 	counters = *attach__counters(run.engine);
 	run.report.counters = &counters;
@@ -35,7 +35,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	attach_run__free(&run);
+	attach_fixture__free(&run);
 	free(text);
 }
 

@@ -3,7 +3,7 @@
  * test_text_design.c - what a person reads of a throughput workload's
  * runs, line by line, from a synthetic struct design_run built as
  * test_json_design.c builds one: the fixture's document as both runs', a
- * census fed known wakeups and switches, and attach_run.h's small attach
+ * census fed known wakeups and switches, and attach_fixture.h's small attach
  * run as the traced kernel side. Then the same run untraced, traced in lean
  * mode, and among others on the one line each of --workload all.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * attach_run.h - a small attach-mode run from synthetic kernel records, for
+ * attach_fixture.h - a small attach-mode run from synthetic kernel records, for
  * the tests of what reports it (test_json_attach.c, test_text_attach.c and
  * the other writers'): the engine is fed the records of seven wakeups of
  * one thread, the aggregate takes what it hands over, and a struct
@@ -23,8 +23,8 @@
  * wake -> wait on RUN_FUTEX. 6: a timer ends a clock_nanosleep (no
  * notify_kernel). 7: no WAKER record came with the waking: missing_event.
  */
-#ifndef WAKEPROBE_TEST_ATTACH_RUN_H
-#define WAKEPROBE_TEST_ATTACH_RUN_H
+#ifndef WAKEPROBE_TEST_ATTACH_FIXTURE_H
+#define WAKEPROBE_TEST_ATTACH_FIXTURE_H
 
 #include <criterion/criterion.h>
 #include <string.h>
@@ -51,7 +51,7 @@
 /* the extra runq_wait of each wakeup, by index from 0 */
 static const uint64_t run_extra[RUN_WAKEUPS] = { 0, 2000, 30000, 0, 0, 0, 0 };
 
-struct attach_run {
+struct attach_fixture {
 	struct attach *engine;
 	struct attach_aggregate *agg;
 	attach_result_fn also;		/* sees every wakeup too, when set */
@@ -62,9 +62,9 @@ struct attach_run {
 	struct attach_report report;
 };
 
-static inline void attach_run__take(const struct attach_result *r, void *ctx)
+static inline void attach_fixture__take(const struct attach_result *r, void *ctx)
 {
-	struct attach_run *run = ctx;
+	struct attach_fixture *run = ctx;
 
 	attach_aggregate__add(run->agg, r);
 	if (run->also)
@@ -72,68 +72,68 @@ static inline void attach_run__take(const struct attach_result *r, void *ctx)
 }
 
 /* the eventfd is the one fd the process has */
-static inline enum fd_kind attach_run__fd_kind(uint32_t tgid, int fd, void *ctx)
+static inline enum fd_kind attach_fixture__fd_kind(uint32_t tgid, int fd, void *ctx)
 {
 	(void)ctx;
 	return tgid == RUN_PROC && fd == RUN_EFD ? FD_KIND_EVENTFD : FD_KIND_UNKNOWN;
 }
 
-static inline void attach_run__add(struct attach_run *run, struct wp_event e)
+static inline void attach_fixture__add(struct attach_fixture *run, struct wp_event e)
 {
 	attach__add_event(run->engine, &e);
 }
 
 /*
- * attach_run__wakeup - the records of wakeup @i, in time order: the wakee
+ * attach_fixture__wakeup - the records of wakeup @i, in time order: the wakee
  * sleeps in @wait_nr (@wait_arg, @wait_arg2), @waker wakes it (type 0: no
  * WAKER record)
  */
-static inline void attach_run__wakeup(struct attach_run *run, int i, struct wp_event waker, int64_t wait_nr,
+static inline void attach_fixture__wakeup(struct attach_fixture *run, int i, struct wp_event waker, int64_t wait_nr,
 				      uint64_t wait_arg, uint64_t wait_arg2)
 {
 	uint64_t t = RUN_T0 + (uint64_t)i * RUN_STEP, x = run_extra[i];
 	struct wp_event in = ev_switch(t + 6000 + x, 1, 0, RUN_WAKEE, 0, 0);
 
-	attach_run__add(run, ev_switch(t, 1, RUN_WAKEE, 0, 1 /* TASK_INTERRUPTIBLE */, 0));
-	attach_run__add(run, ev_block(t, 1, RUN_WAKEE, wait_nr, wait_arg, wait_arg2, t - 500));
+	attach_fixture__add(run, ev_switch(t, 1, RUN_WAKEE, 0, 1 /* TASK_INTERRUPTIBLE */, 0));
+	attach_fixture__add(run, ev_block(t, 1, RUN_WAKEE, wait_nr, wait_arg, wait_arg2, t - 500));
 	if (waker.type) {
 		waker.ts_ns = t + 2000;
-		attach_run__add(run, waker);
+		attach_fixture__add(run, waker);
 	}
-	attach_run__add(run, ev_waking(t + 2000, 0, RUN_WAKER, RUN_WAKEE, 1, t + 100));
-	attach_run__add(run, ev_wakeup(t + 3000, 1, 0, RUN_WAKEE, 1));
-	attach_run__add(run, ev_idle_exit(t + 3500, 1, t + 100));
-	attach_run__add(run, with_next_tgid(with_next_comm(in, RUN_WAKEE_COMM), RUN_PROC));
-	attach_run__add(run, ev_sys_exit(t + 7000 + x, 1, RUN_WAKEE, wait_nr, 0));
+	attach_fixture__add(run, ev_waking(t + 2000, 0, RUN_WAKER, RUN_WAKEE, 1, t + 100));
+	attach_fixture__add(run, ev_wakeup(t + 3000, 1, 0, RUN_WAKEE, 1));
+	attach_fixture__add(run, ev_idle_exit(t + 3500, 1, t + 100));
+	attach_fixture__add(run, with_next_tgid(with_next_comm(in, RUN_WAKEE_COMM), RUN_PROC));
+	attach_fixture__add(run, ev_sys_exit(t + 7000 + x, 1, RUN_WAKEE, wait_nr, 0));
 }
 
-/* attach_run__make - the seven wakeups, through the engine into the aggregate; @run's report describes them */
-static inline void attach_run__make(struct attach_run *run)
+/* attach_fixture__make - the seven wakeups, through the engine into the aggregate; @run's report describes them */
+static inline void attach_fixture__make(struct attach_fixture *run)
 {
-	struct attach_config cfg = { .fd_kind = attach_run__fd_kind };
+	struct attach_config cfg = { .fd_kind = attach_fixture__fd_kind };
 	uint64_t end = RUN_T0 + RUN_WAKEUPS * RUN_STEP;
 	int i;
 
 	run->agg = attach_aggregate__new();
-	run->engine = attach__new(&cfg, attach_run__take, run);
+	run->engine = attach__new(&cfg, attach_fixture__take, run);
 	cr_assert(run->agg && run->engine);
 	attach_aggregate__want_outliers(run->agg, RUN_OUTLIERS, 0);
 
 	/* the waker's switch-in names it: a syscall's WAKER record has no room for its comm */
-	attach_run__add(run, with_next_tgid(with_next_comm(ev_switch(RUN_T0 - 1000, 0, 0, RUN_WAKER, 0, 0),
+	attach_fixture__add(run, with_next_tgid(with_next_comm(ev_switch(RUN_T0 - 1000, 0, 0, RUN_WAKER, 0, 0),
 							   "producer"), RUN_PROC));
 	for (i = 0; i < 3; i++)
-		attach_run__wakeup(run, i, ev_waker_syscall(0, 0, RUN_WAKER, RUN_PROC, RUN_WAKEE, SYS_write, RUN_EFD, 8,
+		attach_fixture__wakeup(run, i, ev_waker_syscall(0, 0, RUN_WAKER, RUN_PROC, RUN_WAKEE, SYS_write, RUN_EFD, 8,
 							    RUN_T0 + (uint64_t)i * RUN_STEP + 1000),
 				   SYS_read, RUN_EFD, 0);
 	for (; i < 5; i++)
-		attach_run__wakeup(run, i, ev_waker_syscall(0, 0, RUN_WAKER, RUN_PROC, RUN_WAKEE, SYS_futex, RUN_FUTEX,
+		attach_fixture__wakeup(run, i, ev_waker_syscall(0, 0, RUN_WAKER, RUN_PROC, RUN_WAKEE, SYS_futex, RUN_FUTEX,
 							    FUTEX_WAKE_PRIVATE, RUN_T0 + (uint64_t)i * RUN_STEP + 1000),
 				   SYS_futex, RUN_FUTEX, FUTEX_WAIT_PRIVATE);
-	attach_run__wakeup(run, i++, ev_waker_timer(0, 0, RUN_WAKER, RUN_WAKEE, RUN_T0 + 5 * RUN_STEP + 1900,
+	attach_fixture__wakeup(run, i++, ev_waker_timer(0, 0, RUN_WAKER, RUN_WAKEE, RUN_T0 + 5 * RUN_STEP + 1900,
 						    RUN_TIMER_FN),
 			   SYS_clock_nanosleep, 0, 0);
-	attach_run__wakeup(run, i, (struct wp_event){ .type = 0 }, SYS_read, RUN_EFD, 0);
+	attach_fixture__wakeup(run, i, (struct wp_event){ .type = 0 }, SYS_read, RUN_EFD, 0);
 	attach__advance(run->engine, end);
 	attach__finish(run->engine, 0);
 	attach_aggregate__end(run->agg);
@@ -166,12 +166,12 @@ static inline void attach_run__make(struct attach_run *run)
 }
 
 /*
- * attach_run__one_off - a complete wakeup of RUN_WAKEE by thread @waker,
+ * attach_fixture__one_off - a complete wakeup of RUN_WAKEE by thread @waker,
  * whose futex wake on @word ended its wait there, as the engine would hand
  * it over, for a test to add to the aggregate past the run's seven: one of a
  * pair and a word of its own, to make more than the tables have rows
  */
-static inline struct attach_result attach_run__one_off(uint32_t waker, uint64_t word)
+static inline struct attach_result attach_fixture__one_off(uint32_t waker, uint64_t word)
 {
 	struct attach_result r;
 
@@ -199,7 +199,7 @@ static inline struct attach_result attach_run__one_off(uint32_t waker, uint64_t 
 	return r;
 }
 
-static inline void attach_run__free(struct attach_run *run)
+static inline void attach_fixture__free(struct attach_fixture *run)
 {
 	attach__free(run->engine);
 	attach_aggregate__free(run->agg);
@@ -207,4 +207,4 @@ static inline void attach_run__free(struct attach_run *run)
 	run->agg = NULL;
 }
 
-#endif /* WAKEPROBE_TEST_ATTACH_RUN_H */
+#endif /* WAKEPROBE_TEST_ATTACH_FIXTURE_H */
