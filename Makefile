@@ -58,7 +58,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(dir $
 # The folders of user/, bottom up (docs/architecture.md), and the folders each one's files may include
 # besides their own: a header of any other folder is not found, so the compiler holds the layers.
 # bpf/ is the contract with the kernel side, user/contract/ the one with the workloads.
-FOLDERS := contract lib core live workload attach design record output cli mode
+FOLDERS := contract lib core live workload attach design record output service cli mode
 SEES_contract :=
 SEES_lib := contract
 SEES_core := lib contract bpf
@@ -68,8 +68,9 @@ SEES_attach := live core lib contract bpf
 SEES_design := attach live core lib contract bpf
 SEES_record := workload attach live core lib contract bpf
 SEES_output := record design attach workload live core lib contract bpf
+SEES_service := output record design attach workload live core lib contract bpf
 SEES_cli := output record design attach workload live core lib contract bpf
-SEES_mode := cli output record design attach workload live core lib contract bpf
+SEES_mode := cli service output record design attach workload live core lib contract bpf
 # main.c, the dispatcher, over everything
 SEES_main := $(FOLDERS) bpf
 folder_includes = $(foreach f,$(1),-I$(if $(filter bpf,$(f)),bpf,user/$(f)))

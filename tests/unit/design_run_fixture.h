@@ -106,9 +106,9 @@ static inline void design_run_fixture__make(struct design_run_fixture *f)
 	dr->traced = (struct design_side){ .ran = true, .wall_ns = 2500000000, .status = 9 /* killed by SIGKILL */ };
 	snprintf(dr->traced.exit, sizeof(dr->traced.exit), "killed by signal 9 (Killed)");
 	dr->traced.doc = design_run_fixture__doc(f);
-	dr->session_opts = f->run.targets;
-	dr->session = f->run.run;
-	dr->analysis = f->analysis;
+	dr->run.targets = f->run.targets;
+	dr->run.res = f->run.run;
+	dr->run.analysis = f->analysis;
 	dr->census = design_run_fixture__census();
 	dr->units = DESIGN_UNITS;
 	snprintf(dr->unit, sizeof(dr->unit), "task");

@@ -206,6 +206,7 @@ static int keep_run(struct attach_replay_run *run, void *ctx)
 static char *replay_report(const char *data, size_t len, const int32_t *tids, uint32_t nr_tids, uint64_t *unanswered,
 			   char *msg, size_t msglen)
 {
+	struct attach_report report;
 	struct replayed r = { .tids = tids, .nr_tids = nr_tids };
 	struct attach_replay_opts aro = {
 		.analysis = { .outliers = 2, .tids = tids, .nr_tids = nr_tids },
@@ -227,17 +228,9 @@ static char *replay_report(const char *data, size_t len, const int32_t *tids, ui
 		return NULL;
 	}
 	cr_assert_not_null(r.run, "the run was handed over");
+	attach_run__report(&r.run->run, &(struct attach_view){ .tids = tids, .nr_tids = nr_tids, .pairs = 10 }, &report);
 	out = open_memstream(&text, &text_len);
-	text_attach__print_text(out, &(struct attach_report){
-				.targets = &r.run->targets.opts,
-				.run = &r.run->res,
-				.counters = attach_analysis__counters(r.run->analysis),
-				.agg = r.run->analysis->agg,
-				.tids = tids,
-				.nr_tids = nr_tids,
-				.tids_left_out = r.run->analysis->tids_left_out,
-				.pairs = 10,
-				});
+	text_attach__print_text(out, &report);
 	fclose(out);
 	if (unanswered)
 		*unanswered = r.run->fd_unanswered;

@@ -191,10 +191,10 @@ static void begun(const struct attach_replay_run *run, struct attach_analysis_op
 	cr_assert_eq(run->targets.opts.pids[0], PROC);
 	cr_assert_eq(run->targets.opts.pids[1], 4242);
 	cr_assert_eq(run->targets.opts.duration_ms, 3000);
-	cr_assert_str_eq(run->res.meta.hostname, "replayed-host");
-	cr_assert_eq(run->res.meta.nr_cpus, 8);
-	cr_assert_eq(run->res.trace_start_ns, T0 - 5000);
-	cr_assert_null(run->analysis, "the analysis is made after, with @ao");
+	cr_assert_str_eq(run->run.res.meta.hostname, "replayed-host");
+	cr_assert_eq(run->run.res.meta.nr_cpus, 8);
+	cr_assert_eq(run->run.res.trace_start_ns, T0 - 5000);
+	cr_assert_null(run->run.analysis, "the analysis is made after, with @ao");
 	ao->on_event = on_event;
 	ao->on_event_ctx = s;
 }
@@ -223,8 +223,8 @@ Test(attach_replay, the_steal_records_of_every_cpu_add_up)
 	event(rp, ev_steal(T0 - 2000, 7, 0, 5000, T0 - 80000));
 	cr_assert_eq(end(rp, &res), 0);
 	cr_assert_not_null(seen.run);
-	cr_assert_eq(seen.run->res.steal.seen_ns, 25000);
-	cr_assert_eq(seen.run->res.steal.cpus[0], HOST_STEAL_ALL_CPUS);
+	cr_assert_eq(seen.run->run.res.steal.seen_ns, 25000);
+	cr_assert_eq(seen.run->run.res.steal.cpus[0], HOST_STEAL_ALL_CPUS);
 	attach_replay__free(rp);
 }
 
@@ -378,16 +378,16 @@ Test(attach_replay, the_end_decodes_the_run_ends_the_analysis_and_hands_the_run_
 	cr_assert_eq(seen.nr_results, 1, "the end handed over the wakeup left open");
 	cr_assert_eq(seen.results[0].sr.label, LABEL_OUT_OF_WINDOW);
 	cr_assert_not_null(seen.run);
-	cr_assert_eq(seen.run->res.trace_end_ns, T0 + SPAN);
-	cr_assert_eq(seen.run->res.targets_exited, 1);
-	cr_assert(seen.run->res.interrupted);
-	cr_assert_eq(seen.run->res.stop_signal, 2);
-	cr_assert_eq(seen.run->res.missed_runs, 6);
-	cr_assert_eq(seen.run->analysis->agg->wakeups, 1);
-	cr_assert_eq(attach_analysis__counters(seen.run->analysis)->events, 7);
+	cr_assert_eq(seen.run->run.res.trace_end_ns, T0 + SPAN);
+	cr_assert_eq(seen.run->run.res.targets_exited, 1);
+	cr_assert(seen.run->run.res.interrupted);
+	cr_assert_eq(seen.run->run.res.stop_signal, 2);
+	cr_assert_eq(seen.run->run.res.missed_runs, 6);
+	cr_assert_eq(seen.run->run.analysis->agg->wakeups, 1);
+	cr_assert_eq(attach_analysis__counters(seen.run->run.analysis)->events, 7);
 	/* the run is the callee's now: freeing the replay leaves it whole (ASan checks) */
 	attach_replay__free(rp);
-	cr_assert_eq(seen.run->analysis->agg->wakeups, 1);
+	cr_assert_eq(seen.run->run.analysis->agg->wakeups, 1);
 }
 
 Test(attach_replay, without_run_done_the_end_lets_the_run_go)

@@ -276,7 +276,7 @@ Test(design_json, an_untraced_run_has_its_traced_parts_null)
 	census__free(dr->census);
 	dr->traced = (struct design_side){ .ran = false };
 	dr->census = NULL;
-	dr->analysis = NULL;
+	dr->run.analysis = NULL;
 	dr->figures[0].traced_ns = -1;
 	dr->figures[1].traced_ns = -1;
 	r = json_reader__at(json_reader__get(document(runs, 1), "runs"), 0);

@@ -384,9 +384,9 @@ Test(replay, an_attach_run_goes_to_the_attach_replay_and_its_callee_may_stop_it)
 	cr_assert_not_null(s.run);
 	cr_assert_str_eq(s.run->targets.opts.argv[0], "consumer");
 	cr_assert_str_eq(s.run->targets.opts.argv[1], "--fast");
-	cr_assert_eq(s.run->res.trace_end_ns, 9000);
-	cr_assert_str_eq(s.run->res.command_exit, "exited with status 0");
-	cr_assert_eq(attach_analysis__counters(s.run->analysis)->events, 1);
+	cr_assert_eq(s.run->run.res.trace_end_ns, 9000);
+	cr_assert_str_eq(s.run->run.res.command_exit, "exited with status 0");
+	cr_assert_eq(attach_analysis__counters(s.run->run.analysis)->events, 1);
 	attach_replay_run__free(s.run);
 
 	s = (struct attach_seen){ .ret = 3 };

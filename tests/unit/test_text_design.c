@@ -224,7 +224,7 @@ Test(text_design, once_futex_rows_changed_hands_the_waits_count_every_word_and_t
 
 Test(text_design, drops_are_a_warning_and_a_zero_untraced_figure_has_no_ratio_on_its_line)
 {
-	dr->session.drops_total = 12;
+	dr->run.res.drops_total = 12;
 	expect_lines(report(), (const char *const[]){
 		"  events     56 recorded, 12 dropped (BPF ring buffer full), 3 BPF program runs skipped by the kernel",
 		"WARNING    12 events were dropped: the counts below miss what they held; a larger --ringbuf-kb or "
@@ -269,8 +269,8 @@ Test(text_design, a_lean_run_says_what_it_could_not_count)
 {
 	const char *doc;
 
-	dr->session_opts.lean = true;
-	dr->session.lean.woke_running = 4;
+	dr->run.targets.lean = true;
+	dr->run.res.lean.woke_running = 4;
 	doc = report();
 	expect_lines(doc, (const char *const[]){
 		"  cost       not kept: recorded by a wakeprobe that did not keep it",
@@ -370,7 +370,7 @@ Test(text_design, every_design_is_one_line_and_one_that_did_not_run_says_why)
 	untraced.mode = "pipe-record";
 	untraced.traced.ran = false;
 	lean.mode = "lean-mode";
-	lean.session_opts.lean = true;
+	lean.run.targets.lean = true;
 	lean.figures[0].untraced_ns = 0;
 	cr_assert_str_eq(lines(runs, why, 4),
 		"\nThroughput designs, one mode each (wakeprobe --workload NAME for all of its modes and the whole "

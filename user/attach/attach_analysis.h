@@ -96,6 +96,14 @@ void attach_analysis__end(struct attach_analysis *a, const struct attach_session
 /* attach_analysis__counters - the engine's counters, or lean mode's */
 const struct attach_counters *attach_analysis__counters(const struct attach_analysis *a);
 
+/* attach_view - how a report shows an attach run: the choices of the report, not of the run */
+struct attach_view {
+	const int32_t *tids;		/* --tid: only these wakees are in the tables; none: all */
+	uint32_t nr_tids;
+	uint32_t pairs;			/* --pairs: rows of the pairs table */
+	enum attach_order order;	/* --order: of the pairs and the futex words */
+};
+
 /*
  * attach_report - an attach run's results as every output reads them, live
  * or replayed: what was traced, how the run went, what the analysis made

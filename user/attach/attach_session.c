@@ -21,6 +21,7 @@
 
 struct attach_session {
 	const struct attach_session_opts *opts;
+	const struct attach_session_hooks *hooks;
 	struct attach_session_result *res;
 	struct collector *collector;
 	struct runner runner;
@@ -70,7 +71,7 @@ static int on_record(const struct wp_event *e, void *ctx)
 	if (s->res->stacks)
 		keep_mappings(s->res->stacks, e);
 	host_steal__add_event(&s->res->steal, e);
-	s->opts->on_event(e, s->opts->ctx);
+	s->hooks->on_event(e, s->hooks->ctx);
 	return 0;
 }
 
@@ -79,8 +80,7 @@ static void pump(struct attach_session *s, int timeout_ms)
 {
 	uint64_t drops = 0, complete_ns = collector__take(s->collector, timeout_ms, &drops);
 
-	if (s->opts->on_advance)
-		s->opts->on_advance(complete_ns, drops, s->opts->ctx);
+	s->hooks->on_advance(complete_ns, drops, s->hooks->ctx);
 }
 
 static int track_command(pid_t pid, void *ctx)
@@ -132,8 +132,8 @@ static int start_command(struct attach_session *s, char *msg, size_t len)
 		return err;
 	}
 	s->res->command_pid = s->runner.pid;
-	if (o->on_command)
-		o->on_command(s->runner.pid, o->ctx);
+	if (s->hooks->on_command)
+		s->hooks->on_command(s->runner.pid, s->hooks->ctx);
 	return 0;
 }
 
@@ -206,10 +206,146 @@ static int track_descendants(struct attach_session *s, char *msg, size_t len)
 	return 0;
 }
 
-int attach_session__run(const struct attach_session_opts *o, struct attach_session_result *res, char *msg,
-			size_t len)
+/*
+ * trace_targets - the BPF side loaded for @s's targets and told what to
+ * trace: the --pid targets and what they forked before, the cgroups; with
+ * --stacks, the mappings of the processes whose stacks it takes
+ */
+static int trace_targets(struct attach_session *s, struct collector_opts *copts, char *msg, size_t len)
 {
-	struct attach_session s = { .opts = o, .res = res, .runner = { .pid = -1 } };
+	const struct attach_session_opts *o = s->opts;
+	struct attach_session_result *res = s->res;
+	int err;
+
+	err = collector__open(&s->collector, copts, msg, len);
+	if (err)
+		return err;
+	if (copts->stacks && !(res->stacks = run_stacks__new("/proc/kallsyms"))) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < o->nr_pids; i++)
+		run_stacks__process(res->stacks, o->pids[i], NULL);
+	run_stacks__follow(res->stacks, s->collector);
+	for (uint32_t i = 0; i < o->nr_pids; i++) {
+		err = collector__track(s->collector, o->pids[i]);
+		if (err) {
+			snprintf(msg, len, "cannot track pid %d: %s", (int)o->pids[i], strerror(-err));
+			return err;
+		}
+	}
+	err = track_descendants(s, msg, len);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < o->nr_cgroup_ids; i++) {
+		err = collector__trace_cgroup(s->collector, o->cgroup_ids[i]);
+		if (err) {
+			snprintf(msg, len, "cannot trace cgroup %" PRIu64 ": %s", o->cgroup_ids[i], strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * begin_tracing - tracing begins, and the command starts under it. A
+ * signal that came while the BPF side loaded ends the run here, before
+ * there is a command, with nothing traced (-EINTR)
+ */
+static int begin_tracing(struct attach_session *s, char *msg, size_t len)
+{
+	struct attach_session_result *res = s->res;
+	sigset_t saved;
+	int err;
+
+	err = launch__begin_whole(&saved, msg, len);
+	if (err)
+		return err;
+	res->trace_start_ns = collector__now_ns();
+	host_steal__start(&res->steal, collector__steal(s->collector));
+	trace_cost__start(&res->cost, collector__run_stats(s->collector));
+	if (s->hooks->on_begin)
+		s->hooks->on_begin(res, s->hooks->ctx);
+	if (s->opts->argv)
+		err = start_command(s, msg, len);
+	launch__began(&saved);
+	return err;
+}
+
+/* trace_until_done - take the ring until the command ends, the targets are gone, time is up or a signal came */
+static void trace_until_done(struct attach_session *s)
+{
+	const struct attach_session_opts *o = s->opts;
+	struct attach_session_result *res = s->res;
+	uint64_t started_ns = collector__now_ns();
+
+	while (!launch_stop_requested) {
+		uint64_t ran_ms;
+
+		pump(s, o->drain_every_ms ? (int)o->drain_every_ms : COLLECTOR_DRAIN_EVERY_MS);
+		if (s->hooks->on_tick)
+			s->hooks->on_tick(s->collector, s->hooks->ctx);
+		if (o->argv && runner__poll(&s->runner)) {
+			res->command_exited = true;
+			break;
+		}
+		if (targets_all_gone(s))
+			break;
+		ran_ms = (collector__now_ns() - started_ns) / 1000000;
+		if (o->duration_ms && ran_ms >= o->duration_ms) {
+			res->duration_reached = true;
+			break;
+		}
+		if (o->timeout_ms && ran_ms >= o->timeout_ms) {
+			res->timed_out = true;
+			break;
+		}
+	}
+	if (launch_stop_requested) {
+		res->interrupted = true;
+		res->stop_signal = launch_stop_requested;
+	}
+}
+
+/*
+ * end_tracing - what wakeprobe started it also ends, with all the command
+ * started; the last records handed over, the counters and costs read, the
+ * stacks copied before the BPF side goes
+ */
+static void end_tracing(struct attach_session *s)
+{
+	struct attach_session_result *res = s->res;
+	struct collector_prog_totals totals;
+
+	runner__stop(&s->runner, COMMAND_GRACE_MS);
+	res->others_stopped = s->runner.others_stopped;
+	res->trace_end_ns = collector__now_ns();
+	collector__detach(s->collector);
+	collector__drain(s->collector);
+	collector__counters(s->collector, &res->counters, &res->drops_total);
+	collector__lean_counters(s->collector, &res->lean);
+	collector__lean_flight_ns(s->collector, res->lean_flight_ns);
+	host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
+	collector__prog_totals(s->collector, &totals);
+	res->missed_runs = totals.missed_runs;
+	trace_cost__stop(&res->cost, totals.counted_runs, totals.runs, totals.run_ns);
+	s->hooks->on_advance(res->trace_end_ns, res->drops_total, s->hooks->ctx);
+	/* the stacks map goes with the BPF side: its stacks are copied first, to be named after */
+	if (res->stacks) {
+		run_stacks__refresh(res->stacks);
+		run_stacks__take(res->stacks, s->collector);
+	}
+	targets_all_gone(s);
+	if (s->opts->argv) {
+		res->command_status = s->runner.status;
+		runner__describe_exit(&s->runner, res->command_exit, sizeof(res->command_exit));
+	}
+}
+
+int attach_session__run(const struct attach_session_opts *o, const struct attach_session_hooks *hooks,
+			struct attach_session_result *res, char *msg, size_t len)
+{
+	struct attach_session s = { .opts = o, .hooks = hooks, .res = res, .runner = { .pid = -1 } };
 	struct collector_opts copts = {
 		.verbose = o->verbose,
 		.ringbuf_bytes = o->ringbuf_bytes,
@@ -227,120 +363,18 @@ int attach_session__run(const struct attach_session_opts *o, struct attach_sessi
 		.fn = on_record,
 		.ctx = &s,
 	};
-	uint64_t started_ns;
-	bool holding = false;
-	sigset_t saved;
 	int err;
 
 	memset(res, 0, sizeof(*res));
 	run_meta__now(&res->meta);
 	host_steal__init(&res->steal, HOST_STEAL_ALL_CPUS, HOST_STEAL_ALL_CPUS);
-	err = collector__open(&s.collector, &copts, msg, len);
-	if (err)
-		goto out;
-	if (copts.stacks && !(res->stacks = run_stacks__new("/proc/kallsyms"))) {
-		snprintf(msg, len, "out of memory");
-		err = -ENOMEM;
-		goto out;
+	err = trace_targets(&s, &copts, msg, len);
+	if (!err)
+		err = begin_tracing(&s, msg, len);
+	if (!err) {
+		trace_until_done(&s);
+		end_tracing(&s);
 	}
-	for (uint32_t i = 0; i < o->nr_pids; i++)
-		run_stacks__process(res->stacks, o->pids[i], NULL);
-	run_stacks__follow(res->stacks, s.collector);
-	for (uint32_t i = 0; i < o->nr_pids; i++) {
-		err = collector__track(s.collector, o->pids[i]);
-		if (err) {
-			snprintf(msg, len, "cannot track pid %d: %s", (int)o->pids[i], strerror(-err));
-			goto out;
-		}
-	}
-	err = track_descendants(&s, msg, len);
-	if (err)
-		goto out;
-	for (uint32_t i = 0; i < o->nr_cgroup_ids; i++) {
-		err = collector__trace_cgroup(s.collector, o->cgroup_ids[i]);
-		if (err) {
-			snprintf(msg, len, "cannot trace cgroup %" PRIu64 ": %s", o->cgroup_ids[i], strerror(-err));
-			goto out;
-		}
-	}
-	/* a signal while the BPF side loaded: end before there is a command, with nothing traced */
-	err = launch__begin_whole(&saved, msg, len);
-	if (err)
-		goto out;
-	holding = true;
-	res->trace_start_ns = collector__now_ns();
-	host_steal__start(&res->steal, collector__steal(s.collector));
-	trace_cost__start(&res->cost, collector__run_stats(s.collector));
-	if (o->on_begin)
-		o->on_begin(res, o->ctx);
-	if (o->argv) {
-		err = start_command(&s, msg, len);
-		if (err)
-			goto out;
-	}
-	launch__began(&saved);
-	holding = false;
-
-	started_ns = collector__now_ns();
-	while (!launch_stop_requested) {
-		uint64_t ran_ms;
-
-		pump(&s, o->drain_every_ms ? (int)o->drain_every_ms : COLLECTOR_DRAIN_EVERY_MS);
-		if (o->on_tick)
-			o->on_tick(s.collector, o->ctx);
-		if (o->argv && runner__poll(&s.runner)) {
-			res->command_exited = true;
-			break;
-		}
-		if (targets_all_gone(&s))
-			break;
-		ran_ms = (collector__now_ns() - started_ns) / 1000000;
-		if (o->duration_ms && ran_ms >= o->duration_ms) {
-			res->duration_reached = true;
-			break;
-		}
-		if (o->timeout_ms && ran_ms >= o->timeout_ms) {
-			res->timed_out = true;
-			break;
-		}
-	}
-	if (launch_stop_requested) {
-		res->interrupted = true;
-		res->stop_signal = launch_stop_requested;
-	}
-	/* what wakeprobe started it also ends, with all the command started: nothing is left running */
-	runner__stop(&s.runner, COMMAND_GRACE_MS);
-	res->others_stopped = s.runner.others_stopped;
-	res->trace_end_ns = collector__now_ns();
-	collector__detach(s.collector);
-	collector__drain(s.collector);
-	{
-		struct collector_prog_totals totals;
-
-		collector__counters(s.collector, &res->counters, &res->drops_total);
-		collector__lean_counters(s.collector, &res->lean);
-		collector__lean_flight_ns(s.collector, res->lean_flight_ns);
-		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
-		collector__prog_totals(s.collector, &totals);
-		res->missed_runs = totals.missed_runs;
-		trace_cost__stop(&res->cost, totals.counted_runs, totals.runs, totals.run_ns);
-	}
-	if (o->on_advance)
-		o->on_advance(res->trace_end_ns, res->drops_total, o->ctx);
-	/* the stacks map goes with the BPF side: its stacks are copied first, to be named after */
-	if (res->stacks) {
-		run_stacks__refresh(res->stacks);
-		run_stacks__take(res->stacks, s.collector);
-	}
-	targets_all_gone(&s);
-	if (o->argv) {
-		res->command_status = s.runner.status;
-		runner__describe_exit(&s.runner, res->command_exit, sizeof(res->command_exit));
-	}
-	err = 0;
-out:
-	if (holding)
-		launch__began(&saved);
 	runner__stop(&s.runner, 0);
 	run_stacks__follow(res->stacks, NULL);
 	collector__close(s.collector);

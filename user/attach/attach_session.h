@@ -50,6 +50,10 @@ struct attach_session_opts {
 	/* the command writes its standard output into @stdout_fd, not wakeprobe's */
 	bool capture_stdout;
 	int stdout_fd;
+};
+
+/* where the session hands what it traces: attach_run.c, which feeds the analysis */
+struct attach_session_hooks {
 	/* optional: the command has started as @pid, under tracing; no record of it is handed over before */
 	void (*on_command)(pid_t pid, void *ctx);
 	/* optional: tracing has begun (@res holds the machine and trace_start_ns), no record is in yet */
@@ -100,13 +104,13 @@ int attach_session__check(const struct attach_session_opts *o, char *path, size_
 
 /*
  * attach_session__run - trace @o's targets, which attach_session__check()
- * passed, to the end. Returns 0 when there is a result to report (@res says
+ * passed, to the end, every record handed to @hooks. Returns 0 when there is a result to report (@res says
  * how the run ended), or a negative errno with a one-line reason in @msg
  * (nothing was traced, nothing is left running): -EINTR when a signal came
  * before tracing began.
  */
-int attach_session__run(const struct attach_session_opts *o, struct attach_session_result *res, char *msg,
-			size_t len);
+int attach_session__run(const struct attach_session_opts *o, const struct attach_session_hooks *hooks,
+			struct attach_session_result *res, char *msg, size_t len);
 /* attach_session__release - what attach_session__run() left in @res for the report (its stacks) */
 void attach_session__release(struct attach_session_result *res);
 

@@ -172,20 +172,6 @@ static void on_command(pid_t pid, void *ctx)
 	census__process(r->census, (uint32_t)pid);
 }
 
-static void on_event(const struct wp_event *e, void *ctx)
-{
-	struct design_run *r = ctx;
-
-	attach_analysis__event(r->analysis, e);
-}
-
-static void on_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
-{
-	struct design_run *r = ctx;
-
-	attach_analysis__advance(r->analysis, complete_ns, drops);
-}
-
 static void census_event(const struct wp_event *e, void *ctx)
 {
 	census__event(ctx, e);
@@ -205,21 +191,7 @@ static int run_traced(const struct design_run_opts *o, struct design_run *r, int
 		.on_event = o->lean ? NULL : census_event,
 		.lean = o->lean,
 	};
-	int err;
-
-	r->census = census__new();
-	if (!r->census) {
-		snprintf(msg, len, "out of memory");
-		return -ENOMEM;
-	}
-	ao.on_result_ctx = r->census;
-	ao.on_event_ctx = r->census;
-	r->analysis = attach_analysis__new(&ao);
-	if (!r->analysis) {
-		snprintf(msg, len, "out of memory");
-		return -ENOMEM;
-	}
-	r->session_opts = (struct attach_session_opts){
+	const struct attach_session_opts targets = {
 		.argv = r->argv,
 		.command_path = r->path,
 		.lean = o->lean,
@@ -231,24 +203,34 @@ static int run_traced(const struct design_run_opts *o, struct design_run *r, int
 		.gid = o->gid,
 		.capture_stdout = true,
 		.stdout_fd = fd,
-		.on_command = on_command,
-		.on_event = on_event,
-		.on_advance = on_advance,
-		.ctx = r,
 	};
-	err = attach_session__run(&r->session_opts, &r->session, msg, len);
+	const struct attach_run_hooks hooks = { .command = on_command, .ctx = r };
+	const struct attach_session_result *res = &r->run.res;
+	int err;
+
+	r->census = census__new();
+	if (!r->census) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	ao.on_result_ctx = r->census;
+	ao.on_event_ctx = r->census;
+	if (attach_run__init(&r->run, &targets, &ao, &hooks)) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	err = attach_run__trace(&r->run, msg, len);
 	if (err == -EINTR)
 		r->interrupted = true;
 	if (err)
 		return err;
-	attach_analysis__end(r->analysis, &r->session);
-	census__end(r->census, r->session.trace_end_ns);
-	s->ran = r->session.command_pid != 0;
-	s->status = r->session.command_status;
-	s->timed_out = r->session.timed_out;
-	s->wall_ns = r->session.trace_end_ns - r->session.trace_start_ns;
-	snprintf(s->exit, sizeof(s->exit), "%s", r->session.command_exit);
-	if (r->session.interrupted)
+	census__end(r->census, res->trace_end_ns);
+	s->ran = res->command_pid != 0;
+	s->status = res->command_status;
+	s->timed_out = res->timed_out;
+	s->wall_ns = res->trace_end_ns - res->trace_start_ns;
+	snprintf(s->exit, sizeof(s->exit), "%s", res->command_exit);
+	if (res->interrupted)
 		r->interrupted = true;
 	return 0;
 }
@@ -443,10 +425,9 @@ void design_run__free(struct design_run *r)
 {
 	json_reader__free(r->untraced.doc);
 	json_reader__free(r->traced.doc);
-	attach_analysis__free(r->analysis);
+	attach_run__free(&r->run);
 	census__free(r->census);
 	r->untraced.doc = NULL;
 	r->traced.doc = NULL;
-	r->analysis = NULL;
 	r->census = NULL;
 }

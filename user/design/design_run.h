@@ -17,8 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "attach_analysis.h"
-#include "attach_session.h"
+#include "attach_run.h"
 #include "census.h"
 #include "designs.h"
 #include "json_reader.h"
@@ -73,9 +72,7 @@ struct design_run {
 	char cpus_arg[32];
 	struct design_side untraced;
 	struct design_side traced;
-	struct attach_session_opts session_opts;
-	struct attach_session_result session;
-	struct attach_analysis *analysis;	/* the traced run's wakeups */
+	struct attach_run run;		/* the traced run: its wakeups, and how it went */
 	struct census *census;
 	uint64_t units;			/* what the traced run handed over, in @unit */
 	char unit[24];

@@ -94,21 +94,12 @@ int mode__check_local(struct mode_run *m, bool *cpus_given, uid_t *uid, gid_t *g
 	return 0;
 }
 
-void mode__attach_report(const struct wp_options *o, const struct attach_session_opts *targets,
-			 const struct attach_session_result *run, const struct attach_analysis *a,
-			 struct attach_report *report)
+struct attach_view mode__attach_view(const struct wp_options *o)
 {
-	*report = (struct attach_report){
-		.targets = targets,
-		.run = run,
-		.counters = attach_analysis__counters(a),
-		.agg = a->agg,
+	return (struct attach_view){
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,
-		.tids_left_out = a->tids_left_out,
-		.target_wakeups = a->target_wakeups,
 		.pairs = o->pairs,
-		.cgroups = a->cgroups,
 		.order = o->order_by_cost ? ATTACH_ORDER_COST : ATTACH_ORDER_COUNT,
 	};
 }

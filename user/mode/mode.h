@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include "attach_analysis.h"
 #include "options.h"
 #include "outputs.h"
 
@@ -66,18 +67,9 @@ int mode__resolve_user(const char *name, uid_t *uid, gid_t *gid);
  * took stdout, then every file in place. 0, or 1 with one line on stderr
  */
 int mode__report(struct mode_run *m, const struct results *r);
-struct attach_analysis;
-struct attach_report;
+/* mode__attach_view - how the options @o ask an attach run shown (--tid, --pairs, --order): live or replayed */
+struct attach_view mode__attach_view(const struct wp_options *o);
 struct attach_session_opts;
-struct attach_session_result;
-/*
- * mode__attach_report - the report of the attach run of @targets that
- * ended as @run, analysed by @a, as the options @o ask it shown (--tid,
- * --pairs, --order): live or replayed alike
- */
-void mode__attach_report(const struct wp_options *o, const struct attach_session_opts *targets,
-			 const struct attach_session_result *run, const struct attach_analysis *a,
-			 struct attach_report *report);
 /* mode_attach__target - what an attach run traces, as its outputs name it: "pid 1234,1250", "./server -p 80" */
 void mode_attach__target(const struct attach_session_opts *t, char *buf, size_t len);
 

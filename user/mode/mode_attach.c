@@ -13,43 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include "attach_analysis.h"
-#include "attach_session.h"
+#include "attach_run.h"
 #include "cgroups.h"
 #include "collector.h"
-#include "http_server.h"
-#include "json_attach.h"
-#include "outfile.h"
 #include "launch.h"
 #include "mode.h"
 #include "parse.h"
-#include "prom.h"
-#include "prom_live.h"
-#include "prom_metrics.h"
-#include "self_cost.h"
-
-/* how often a service hands the cgroups' series to the busiest (series_cap.h) */
-#define SETTLE_EVERY_NS		(10ull * 1000000000)
+#include "service.h"
 
 struct attach_state {
 	struct attach_session_opts so;
 	struct attach_analysis_opts ao;
 	char path[PATH_MAX];		/* the command's executable, as the check found it */
-	struct attach_analysis *analysis;
-	struct prom_live prom;		/* --prometheus-every */
-	struct attach_session_result res;
+	struct attach_run run;
+	/* --all, --cgroup, --listen, --prometheus-every: what the run does between two takes of the ring */
+	struct service *service;
 	/* --all, --cgroup, --listen: the cgroup2 hierarchy, the cgroups to trace, and their names */
 	char cgroup_mount[PATH_MAX];
 	uint64_t cgroup_ids[OPT_MAX_CGROUPS];
 	struct cgroup_names *cgroup_names;
-	/* --listen */
-	struct http_server *server;
-	struct collector *collector;	/* while tracing: what the programs cost so far */
-	struct self_cost self;
-	uint64_t complete_ns;		/* the last advance's */
-	uint64_t drops;
-	uint64_t next_settle_ns;
-	const struct wp_options *o;	/* for a SIGHUP's report */
 };
 
 static bool attach_wants(const struct wp_options *o)
@@ -71,132 +53,6 @@ void mode_attach__target(const struct attach_session_opts *t, char *buf, size_t 
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", t->argv[i]);
 	for (i = 0; !t->argv && i < t->nr_pids && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%" PRId32, i ? "," : "pid ", t->pids[i]);
-}
-
-static void on_begin(const struct attach_session_result *res, void *ctx)
-{
-	struct attach_state *s = ctx;
-
-	attach_analysis__begin(s->analysis, &s->so, res);
-	prom_live__begin(&s->prom, res);
-}
-
-static void on_event(const struct wp_event *e, void *ctx)
-{
-	struct attach_state *s = ctx;
-
-	attach_analysis__event(s->analysis, e);
-}
-
-static void on_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
-{
-	struct attach_state *s = ctx;
-
-	attach_analysis__advance(s->analysis, complete_ns, drops);
-	prom_live__advance(&s->prom, s->analysis, complete_ns, drops);
-	s->complete_ns = complete_ns;
-	s->drops = drops;
-}
-
-/* render_metrics - a scrape of --listen: the run so far, as --prometheus-every writes it, and what it costs */
-static int render_metrics(FILE *out, bool openmetrics, void *ctx)
-{
-	struct attach_state *s = ctx;
-	struct prom_attach pa = prom_live__attach(&s->prom, s->analysis, s->complete_ns, s->drops);
-	struct http_server_stats hs;
-	struct prom_self self;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem;
-	int err = 0;
-
-	self_cost__read(&s->self, s->collector);
-	http_server__stats(s->server, &hs);
-	self = (struct prom_self){
-		.cpu_ns = s->self.cpu_ns,
-		.rss_bytes = s->self.rss_bytes,
-		.scrapes = hs.scrapes + 1,
-		.bpf_known = s->self.bpf_known,
-		.bpf_runs = s->self.bpf_runs,
-		.bpf_run_ns = s->self.bpf_run_ns,
-		.steal_known = s->self.steal_known,
-		.steal_ns = s->self.steal_ns,
-	};
-	pa.self = &self;
-	if (!openmetrics) {
-		prom_metrics__print_attach(out, &pa);
-		return 0;
-	}
-	mem = open_memstream(&text, &len);
-	if (!mem)
-		return -ENOMEM;
-	prom_metrics__print_attach(mem, &pa);
-	if (fclose(mem))
-		err = -ENOMEM;
-	if (!err)
-		err = prom__to_openmetrics(text, len, out);
-	free(text);
-	return err;
-}
-
-/*
- * json_now - a service's SIGHUP: the --json file of the run so far, as the
- * end would write it but for what only the end knows (the programs' time,
- * the runs the kernel skipped); said once on stderr if it cannot be
- */
-static void json_now(struct attach_state *s, struct collector *c)
-{
-	const char *path = s->o->json_path;
-	struct attach_session_result snap;
-	struct attach_report report;
-	char msg[PATH_MAX + 128];
-	struct outfile f;
-	int err;
-
-	if (!path || !strcmp(path, "-"))
-		return;
-	snap = s->res;
-	snap.trace_end_ns = s->complete_ns > snap.trace_start_ns ? s->complete_ns : snap.trace_start_ns;
-	collector__counters(c, &snap.counters, &snap.drops_total);
-	collector__lean_counters(c, &snap.lean);
-	snap.cost.known = false;
-	mode__attach_report(s->o, &s->so, &snap, s->analysis, &report);
-	err = outfile__open(&f, "--json", path, msg, sizeof(msg));
-	if (!err) {
-		err = json_attach__print(f.f, &report);
-		if (err) {
-			snprintf(msg, sizeof(msg), "--json %s: %s", parse__shown(path), strerror(-err));
-			outfile__abandon(&f);
-		} else {
-			err = outfile__commit(&f, msg, sizeof(msg));
-		}
-	}
-	if (err)
-		fprintf(stderr, "wakeprobe: %s (the run goes on)\n", msg);
-}
-
-/*
- * on_tick - between two takes of the ring, a service's other work: the
- * scrapes that came, the series handed to the busiest cgroups every
- * SETTLE_EVERY_NS, and a SIGHUP's rewrite of --prometheus and --json
- */
-static void on_tick(struct collector *c, void *ctx)
-{
-	struct attach_state *s = ctx;
-	uint64_t now = collector__now_ns();
-
-	s->collector = c;
-	if (s->analysis->cgroups && now >= s->next_settle_ns) {
-		cgroup_stats__settle(s->analysis->cgroups, now);
-		s->next_settle_ns = now + SETTLE_EVERY_NS;
-	}
-	if (launch_reopen_requested) {
-		launch_reopen_requested = 0;
-		prom_live__now(&s->prom, s->analysis, s->complete_ns, s->drops);
-		json_now(s, c);
-	}
-	if (s->server)
-		http_server__serve(s->server, 0);
 }
 
 /*
@@ -235,9 +91,7 @@ static int check_cgroups(const struct wp_options *o, struct attach_state *s)
 	s->so.nr_cgroup_ids = n;
 	s->so.cgroups_given = o->cgroups;
 	s->so.cgroups = true;
-	s->so.on_tick = on_tick;
 	s->so.drain_every_ms = COLLECTOR_DRAIN_MACHINE_MS;
-	s->o = o;
 	return 0;
 }
 
@@ -264,10 +118,6 @@ static int attach_check(struct mode_run *m)
 		.timeout_ms = o->timeout_s * 1000,
 		.ringbuf_bytes = o->ringbuf_kb * 1024,
 		.verbose = o->verbose,
-		.on_begin = on_begin,
-		.on_event = on_event,
-		.on_advance = on_advance,
-		.ctx = s,
 	};
 	if (o->user && !o->target_argv) {
 		fprintf(stderr, "wakeprobe: --user is for the command wakeprobe starts; --pid starts nothing\n");
@@ -295,10 +145,32 @@ static int attach_check(struct mode_run *m)
 	return options__by_cgroup(o) ? check_cgroups(o, s) : 0;
 }
 
+/* open_service - what a long run does between two takes of the ring, when the options ask for any of it */
+static int open_service(struct mode_run *m, struct attach_run_hooks *hooks, char *msg, size_t len)
+{
+	const struct wp_options *o = m->o;
+	struct attach_state *s = m->state;
+	const struct service_opts so = {
+		.listen = o->listen,
+		.prometheus_every_ns = o->prometheus_every_s * 1000000000ull,
+		.between_takes = options__by_cgroup(o),
+		.view = mode__attach_view(o),
+	};
+	int err;
+
+	if (!so.listen && !so.prometheus_every_ns && !so.between_takes)
+		return 0;
+	err = service__open(&s->service, &so, m->out, msg, len);
+	if (!err)
+		service__hooks(s->service, hooks);
+	return err;
+}
+
 static int attach_open(struct mode_run *m)
 {
 	const struct wp_options *o = m->o;
 	struct attach_state *s = m->state;
+	struct attach_run_hooks hooks = { 0 };
 	char msg[PATH_MAX + 128], target[256];
 
 	s->ao = (struct attach_analysis_opts){
@@ -317,16 +189,14 @@ static int attach_open(struct mode_run *m)
 		s->ao.cgroup_top = o->top;
 	}
 	/* before anything is loaded: a port taken is one line, and nothing to undo */
-	if (o->listen && http_server__open(&s->server, o->listen, render_metrics, s, msg, sizeof(msg)))
+	if (open_service(m, &hooks, msg, sizeof(msg)))
 		return mode__fail(m, 1, msg);
 	if (outputs__open(m->out, &m->paths, RUN_ATTACH, msg, sizeof(msg)) ||
 	    outputs__begin_attach(m->out, target, &s->ao, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
-	prom_live__init(&s->prom, o->prometheus_path, o->prometheus_every_s, m->out->target);
-	s->analysis = attach_analysis__new(&s->ao);
-	if (!s->analysis)
+	if (attach_run__init(&s->run, &s->so, &s->ao, &hooks))
 		return mode__fail(m, 1, "out of memory");
 	return 0;
 }
@@ -367,28 +237,28 @@ static int attach_measure(struct mode_run *m)
 	else
 		fprintf(stderr, "wakeprobe: tracing %" PRIu32 " process%s, until %s ...\n", o->nr_pids,
 			o->nr_pids > 1 ? "es" : "", o->duration_s ? "--duration runs out" : "Ctrl-C or their exit");
-	err = attach_session__run(&s->so, &s->res, msg, sizeof(msg));
+	err = attach_run__trace(&s->run, msg, sizeof(msg));
 	if (err == -EINTR) {
 		snprintf(line, sizeof(line), "%s: nothing traced, nothing written", msg);
 		return mode__fail(m, 128 + launch_stop_requested, line);
 	}
 	if (err)
 		return mode__fail(m, 1, msg);
-	attach_analysis__end(s->analysis, &s->res);
 	/* the report's tables: ranked as the run ended */
-	if (s->analysis->cgroups)
-		cgroup_stats__settle(s->analysis->cgroups, s->res.trace_end_ns);
-	m->status = exit_status(&s->res);
+	if (s->run.analysis->cgroups)
+		cgroup_stats__settle(s->run.analysis->cgroups, s->run.res.trace_end_ns);
+	m->status = exit_status(&s->run.res);
 	return 0;
 }
 
 static int attach_report(struct mode_run *m)
 {
 	struct attach_state *s = m->state;
+	const struct attach_view view = mode__attach_view(m->o);
 	struct attach_report report;
 	struct results r = { .kind = RUN_ATTACH, .attach.report = &report };
 
-	mode__attach_report(m->o, &s->so, &s->res, s->analysis, &report);
+	attach_run__report(&s->run, &view, &report);
 	return mode__report(m, &r) ? 1 : m->status;
 }
 
@@ -396,11 +266,9 @@ static void attach_close(struct mode_run *m)
 {
 	struct attach_state *s = m->state;
 
-	attach_analysis__free(s->analysis);
-	s->analysis = NULL;
-	attach_session__release(&s->res);
-	http_server__close(s->server);
-	s->server = NULL;
+	attach_run__free(&s->run);
+	service__close(s->service);
+	s->service = NULL;
 	cgroup_names__free(s->cgroup_names);
 	s->cgroup_names = NULL;
 }

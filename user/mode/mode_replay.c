@@ -177,9 +177,9 @@ static int replay_report(struct mode_run *m)
 	struct results r = { .kind = RUN_WORKLOAD };
 
 	if (s->attach_run) {
-		const struct attach_replay_run *run = s->attach_run;
+		const struct attach_view view = mode__attach_view(m->o);
 
-		mode__attach_report(m->o, &run->targets.opts, &run->res, run->analysis, &report);
+		attach_run__report(&s->attach_run->run, &view, &report);
 		r = (struct results){ .kind = RUN_ATTACH, .attach.report = &report };
 		return mode__report(m, &r);
 	}

@@ -134,7 +134,7 @@ static void write_census(struct json_writer *w, const struct design_run *r)
  */
 static void write_futex_waits(struct json_writer *w, const struct design_run *r)
 {
-	const struct attach_aggregate *g = r->analysis->agg;
+	const struct attach_aggregate *g = r->run.analysis->agg;
 
 	json_writer__key(w, "futex_waits");
 	json_writer__begin_object(w);
@@ -180,16 +180,10 @@ static void write_cpu(struct json_writer *w, const struct design_run *r)
 /* write_attach - "attach": the traced run's kernel side, as attach mode's document has it */
 static void write_attach(struct json_writer *w, const struct design_run *r)
 {
-	struct attach_report report = {
-		.targets = &r->session_opts,
-		.run = &r->session,
-		.counters = attach_analysis__counters(r->analysis),
-		.agg = r->analysis->agg,
-		.tids_left_out = r->analysis->tids_left_out,
-		.target_wakeups = r->analysis->target_wakeups,
-		.order = ATTACH_ORDER_COUNT,
-	};
+	const struct attach_view view = { .order = ATTACH_ORDER_COUNT };
+	struct attach_report report;
 
+	attach_run__report(&r->run, &view, &report);
 	json_writer__key(w, "attach");
 	json_writer__begin_object(w);
 	json_attach__write_analysis(w, &report);
@@ -207,7 +201,7 @@ static void write_traced_null(struct json_writer *w)
 
 static void write_run(struct json_writer *w, const struct design_run *r)
 {
-	bool traced = r->traced.ran && r->analysis && r->census;
+	bool traced = r->traced.ran && r->run.analysis && r->census;
 
 	json_writer__begin_object(w);
 	json_writer__put_str(w, "mode", r->mode);
@@ -232,7 +226,7 @@ static void write_run(struct json_writer *w, const struct design_run *r)
 		write_census(w, r);
 		write_futex_waits(w, r);
 		/* lean mode records no switch of a thread that blocks */
-		if (r->session_opts.lean)
+		if (r->run.targets.lean)
 			json_writer__put_null(w, "cpu");
 		else
 			write_cpu(w, r);

@@ -261,6 +261,52 @@ int outputs__finish(struct outputs *out, const struct results *r, char *msg, siz
 	return err;
 }
 
+/* file_of - the file of @sink's format that @out keeps, not standard output; NULL: none */
+static const struct outfile *file_of(const struct outputs *out, const struct sink *sink)
+{
+	for (size_t i = 0; i < OUTPUTS_SINKS; i++) {
+		const struct output_sink *s = &out->sinks[i];
+
+		if (s->sink == sink)
+			return s->file.f && !outfile__is_stdout(&s->file) && sink->write ? &s->file : NULL;
+	}
+	return NULL;
+}
+
+bool outputs__keeps_file(const struct outputs *out, const struct sink *sink)
+{
+	return file_of(out, sink) != NULL;
+}
+
+int outputs__render(const struct outputs *out, const struct sink *sink, FILE *f, const struct results *r)
+{
+	struct results with_target = *r;
+
+	if (r->kind == RUN_ATTACH)
+		with_target.attach.target = out->target;
+	return sink->write(f, &with_target);
+}
+
+int outputs__rewrite(const struct outputs *out, const struct sink *sink, const struct results *r, char *msg,
+		     size_t len)
+{
+	const struct outfile *file = file_of(out, sink);
+	struct outfile f;
+	int err;
+
+	if (!file)
+		return 0;
+	err = outfile__open(&f, sink->option, file->path, msg, len);
+	if (err)
+		return err;
+	err = writer_failed(outputs__render(out, sink, f.f, r), &f, msg, len);
+	if (err) {
+		outfile__abandon(&f);
+		return err;
+	}
+	return outfile__commit(&f, msg, len);
+}
+
 void outputs__abandon(struct outputs *out)
 {
 	recorder__finish(out->recorder);

@@ -69,6 +69,19 @@ bool outputs__wants_results(const struct outputs *out);
  * left and @msg says why
  */
 int outputs__finish(struct outputs *out, const struct results *r, char *msg, size_t len);
+/*
+ * outputs__rewrite - while the run goes on, its file in @sink's format (one
+ * that writes at the end) written anew from @r, whole, in place of the last
+ * one; the file of the end is still to come. 0 when written, or when there
+ * is no such file to write (not asked for, or standard output); else a
+ * negative errno and @msg
+ */
+int outputs__rewrite(const struct outputs *out, const struct sink *sink, const struct results *r, char *msg,
+		     size_t len);
+/* outputs__keeps_file - is there a file in @sink's format, not standard output, for outputs__rewrite()? */
+bool outputs__keeps_file(const struct outputs *out, const struct sink *sink);
+/* outputs__render - @r in @sink's format into @f, labelled as the files are (a scrape): the sink's write */
+int outputs__render(const struct outputs *out, const struct sink *sink, FILE *f, const struct results *r);
 /* outputs__abandon - something failed: remove every file begun */
 void outputs__abandon(struct outputs *out);
 

@@ -19,10 +19,11 @@ static void attach_metrics(FILE *f, const struct results *r)
 		.agg = report->agg,
 		.counters = report->counters,
 		.drops = run->drops_total,
-		.missed_runs_known = true,
+		.missed_runs_known = !r->attach.so_far,
 		.missed_runs = run->missed_runs,
-		.cost = &run->cost,
+		.cost = r->attach.so_far ? NULL : &run->cost,
 		.cgroups = report->cgroups,
+		.self = r->attach.self,
 	};
 
 	snprintf(host, sizeof(host), "%.*s", (int)sizeof(run->meta.hostname), run->meta.hostname);

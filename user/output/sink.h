@@ -18,6 +18,8 @@
 #include "run_config.h"
 #include "run_result.h"
 
+struct prom_self;
+
 /* the kinds of run whose results the outputs take */
 enum run_kind {
 	RUN_WORKLOAD,	/* wakeprobe's own workloads, one or several paths (--workload, all) */
@@ -39,6 +41,13 @@ struct results {
 	struct {
 		const struct attach_report *report;
 		const char *target;	/* what was traced, as the outputs label it: "pid 1234", "./server -p 80" */
+		/*
+		 * the run goes on (a service's rewrite or scrape): what only its
+		 * end knows, the programs' time and the runs the kernel skipped,
+		 * is not known yet
+		 */
+		bool so_far;
+		const struct prom_self *self;	/* a service's own cost, for a scrape; NULL: none */
 	} attach;
 	struct {
 		const char *workload;	/* the throughput workload */

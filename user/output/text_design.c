@@ -93,7 +93,7 @@ static void print_kinds(FILE *out, const struct design_run *r)
 
 static void print_phases(FILE *out, const struct design_run *r)
 {
-	const struct attach_aggregate *g = r->analysis->agg;
+	const struct attach_aggregate *g = r->run.analysis->agg;
 	bool first = true;
 
 	fprintf(out, "\nKernel phases of the %" PRIu64 " complete wakeups", g->complete);
@@ -112,7 +112,7 @@ static void print_phases(FILE *out, const struct design_run *r)
 
 static void print_futexes(FILE *out, const struct design_run *r)
 {
-	const struct attach_aggregate *g = r->analysis->agg;
+	const struct attach_aggregate *g = r->run.analysis->agg;
 	const struct attach_futex *rows[DESIGN_REPORT_FUTEXES];
 	size_t n = attach_aggregate__futexes(g, ATTACH_ORDER_COUNT, rows, DESIGN_REPORT_FUTEXES);
 	/* every word's, those of the words the table replaced too */
@@ -152,7 +152,7 @@ static void print_cpu(FILE *out, const struct design_run *r)
 	size_t n = census__names(c, rows, CENSUS_MAX_NAMES);
 	uint64_t total = census__cpu_ns(c);
 
-	if (r->session_opts.lean) {
+	if (r->run.targets.lean) {
 		fprintf(out, "\nCPU time of its threads by name: not traced (--explain slow records no switch of a thread "
 			"that blocks)\n");
 		return;
@@ -183,22 +183,22 @@ void text_design__print_text(FILE *out, const struct design_run *r)
 	fprintf(out, "  command    %s\n", r->command);
 	print_side(out, "untraced", &r->untraced);
 	if (r->traced.ran) {
-		ac = attach_analysis__counters(r->analysis);
+		ac = attach_analysis__counters(r->run.analysis);
 		print_side(out, "traced", &r->traced);
 		fprintf(out, "  events     %" PRIu64 " recorded, %" PRIu64 " dropped (BPF ring buffer full), %" PRIu64
-			" BPF program runs skipped by the kernel\n", ac->events, r->session.drops_total,
-			r->session.missed_runs);
-		text_workload__host(out, &r->session.steal, r->analysis->agg->causes.cause_ns[CAUSE_HOST]);
-		text_workload__cost(out, &r->session.cost, ac->events, r->session.drops_total, r->analysis->agg->wakeups,
-				    r->session.trace_end_ns > r->session.trace_start_ns ?
-				    r->session.trace_end_ns - r->session.trace_start_ns : 0);
-		if (r->session.drops_total)
+			" BPF program runs skipped by the kernel\n", ac->events, r->run.res.drops_total,
+			r->run.res.missed_runs);
+		text_workload__host(out, &r->run.res.steal, r->run.analysis->agg->causes.cause_ns[CAUSE_HOST]);
+		text_workload__cost(out, &r->run.res.cost, ac->events, r->run.res.drops_total, r->run.analysis->agg->wakeups,
+				    r->run.res.trace_end_ns > r->run.res.trace_start_ns ?
+				    r->run.res.trace_end_ns - r->run.res.trace_start_ns : 0);
+		if (r->run.res.drops_total)
 			fprintf(out, "WARNING    %" PRIu64 " events were dropped: the counts below miss what they "
-				"held; a larger --ringbuf-kb or smaller sizes keep them\n", r->session.drops_total);
-		if (r->session_opts.lean)
+				"held; a larger --ringbuf-kb or smaller sizes keep them\n", r->run.res.drops_total);
+		if (r->run.targets.lean)
 			text_workload__lean_tracing(out, "the waker's syscall and the wait named from registers,\n"
 						    "             not timed, no CPU time by thread,", NULL, false, -1,
-						    &r->session.lean);
+						    &r->run.res.lean);
 	}
 	print_figures(out, r);
 	if (!r->traced.ran)
@@ -206,9 +206,9 @@ void text_design__print_text(FILE *out, const struct design_run *r)
 	print_kinds(out, r);
 	print_phases(out, r);
 	/* lean mode traces nothing to explain a wakeup with */
-	if (!r->session_opts.lean)
-		text_workload__print_causes(out, &r->analysis->agg->causes, r->analysis->agg->complete,
-					    attach_analysis__counters(r->analysis)->migrations, "its");
+	if (!r->run.targets.lean)
+		text_workload__print_causes(out, &r->run.analysis->agg->causes, r->run.analysis->agg->complete,
+					    attach_analysis__counters(r->run.analysis)->migrations, "its");
 	print_futexes(out, r);
 	print_cpu(out, r);
 }
@@ -237,7 +237,7 @@ void text_design__print_lines(FILE *out, const struct design_run *const *runs, c
 				f->untraced_ns > 0 ? f->traced_ns / f->untraced_ns : 0.0,
 				per_unit(r, (double)r->census->wakeups));
 		fprintf(out, "  per %s\n", f->unit);
-		lean |= r->traced.ran && r->session_opts.lean;
+		lean |= r->traced.ran && r->run.targets.lean;
 	}
 	if (lean)
 		fprintf(out, "traced ns: traced with --explain slow, one record per wakeup\n");

@@ -35,7 +35,7 @@ void attach_replay_run__free(struct attach_replay_run *run)
 {
 	if (!run)
 		return;
-	attach_analysis__free(run->analysis);
+	attach_run__free(&run->run);
 	free(run);
 }
 
@@ -68,6 +68,7 @@ int attach_replay__begin(struct attach_replay **out, const struct attach_replay_
 {
 	struct attach_replay *rp = calloc(1, sizeof(*rp));
 	struct attach_analysis_opts ao = o->analysis;
+	struct attach_session_result res;
 
 	*out = NULL;
 	if (!rp)
@@ -78,19 +79,20 @@ int attach_replay__begin(struct attach_replay **out, const struct attach_replay_
 		free(rp);
 		return -ENOMEM;
 	}
-	attach_recording__decode_begin(b, &rp->run->targets, &rp->run->res);
+	attach_recording__decode_begin(b, &rp->run->targets, &rp->run->run.res);
 	/* the records are lean mode's when the run was */
 	ao.lean = rp->run->targets.opts.lean;
 	if (o->run_begin)
 		o->run_begin(rp->run, &ao, o->ctx);
 	ao.fd_kind = replayed_fd_kind;
 	ao.fd_kind_ctx = rp;
-	rp->run->analysis = attach_analysis__new(&ao);
-	if (!rp->run->analysis) {
+	res = rp->run->run.res;
+	if (attach_run__init(&rp->run->run, &rp->run->targets.opts, &ao, NULL)) {
 		attach_replay__free(rp);
 		return -ENOMEM;
 	}
-	attach_analysis__begin(rp->run->analysis, &rp->run->targets.opts, &rp->run->res);
+	rp->run->run.res = res;
+	attach_run__begin(&rp->run->run);
 	*out = rp;
 	return 0;
 }
@@ -134,15 +136,15 @@ int attach_replay__record(struct attach_replay *rp, const struct rec_record *rec
 	case REC_FD_KIND:
 		return add_answer(rp, &rec->fd_kind, rec->offset, msg, len);
 	case REC_EVENT:
-		host_steal__add_event(&run->res.steal, &rec->event);
-		attach_analysis__event(run->analysis, &rec->event);
+		host_steal__add_event(&run->run.res.steal, &rec->event);
+		attach_run__event(&run->run, &rec->event);
 		break;
 	case REC_ADVANCE:
-		attach_analysis__advance(run->analysis, rec->advance.complete_ns, rec->advance.drops);
+		attach_run__advance(&run->run, rec->advance.complete_ns, rec->advance.drops);
 		break;
 	case REC_ATTACH_END:
-		attach_recording__decode_end(&rec->attach_end, &run->res);
-		attach_analysis__end(run->analysis, &run->res);
+		attach_recording__decode_end(&rec->attach_end, &run->run.res);
+		attach_run__end(&run->run);
 		input_taken(rp);
 		rp->run = NULL;
 		if (!rp->opts->run_done) {

@@ -12,16 +12,14 @@
 #define WAKEPROBE_ATTACH_REPLAY_H
 
 #include <stddef.h>
-#include "attach_analysis.h"
 #include "attach_recording.h"
-#include "attach_session.h"
+#include "attach_run.h"
 #include "recording.h"
 
 /* the run, as it was traced and as the analysis now sees it */
 struct attach_replay_run {
-	struct attach_targets targets;		/* what was traced: targets.opts is the report's targets */
-	struct attach_session_result res;	/* how the run went: the report's run */
-	struct attach_analysis *analysis;	/* once ended: the engine's counters, the aggregate, tids_left_out */
+	struct attach_targets targets;		/* what was traced, as recorded: run.targets points into it */
+	struct attach_run run;			/* how the run went, and once ended its analysis */
 	uint64_t fd_unanswered;			/* fd lookups the recording held no answer for: 0 unless the
 						   analysis asks otherwise than the one that recorded it */
 };

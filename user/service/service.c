@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/* service.c - a long attach run's work between two takes of the ring: scrapes, rewrites, the series settled */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "collector.h"
+#include "http_server.h"
+#include "launch.h"
+#include "prom.h"
+#include "prom_metrics.h"
+#include "service.h"
+
+/*
+ * so_far - @s's run as it stands, for a file or a scrape: traced up to its
+ * last advance, with the drops then; with @c, the BPF side's counters now
+ * (what the JSON's tables of drops and lean counters say). @snap holds the
+ * run the report in @rep points to; @r is the results a sink takes.
+ */
+static void so_far(const struct service *s, struct collector *c, struct attach_session_result *snap,
+		   struct attach_report *rep, struct results *r)
+{
+	const struct attach_run *run = s->run;
+
+	*snap = run->res;
+	snap->trace_end_ns = run->complete_ns > snap->trace_start_ns ? run->complete_ns : snap->trace_start_ns;
+	snap->drops_total = run->drops;
+	if (c) {
+		collector__counters(c, &snap->counters, &snap->drops_total);
+		collector__lean_counters(c, &snap->lean);
+	}
+	snap->cost.known = false;
+	attach_run__report(run, &s->opts.view, rep);
+	rep->run = snap;
+	*r = (struct results){ .kind = RUN_ATTACH, .attach = { .report = rep, .so_far = true } };
+}
+
+/* rewrite_prometheus - the --prometheus file of the run so far; a failure said once, and the run goes on */
+static void rewrite_prometheus(struct service *s)
+{
+	struct attach_session_result snap;
+	struct attach_report rep;
+	char msg[PATH_MAX + 128];
+	struct results r;
+
+	so_far(s, NULL, &snap, &rep, &r);
+	if (!outputs__rewrite(s->out, &prometheus_sink, &r, msg, sizeof(msg))) {
+		s->prometheus_writes++;
+		s->prometheus_warned = false;
+	} else if (!s->prometheus_warned) {
+		if (s->opts.prometheus_every_ns)
+			fprintf(stderr, "wakeprobe: %s (the run goes on; tried again in %llu s)\n", msg,
+				(unsigned long long)(s->opts.prometheus_every_ns / 1000000000ull));
+		else
+			fprintf(stderr, "wakeprobe: %s (the run goes on)\n", msg);
+		s->prometheus_warned = true;
+	}
+}
+
+/*
+ * rewrite_json - a SIGHUP's --json file of the run so far, as the end would
+ * write it but for what only the end knows (the programs' time, the runs
+ * the kernel skipped); said on stderr if it cannot be
+ */
+static void rewrite_json(struct service *s, struct collector *c)
+{
+	struct attach_session_result snap;
+	struct attach_report rep;
+	char msg[PATH_MAX + 128];
+	struct results r;
+
+	so_far(s, c, &snap, &rep, &r);
+	if (outputs__rewrite(s->out, &json_sink, &r, msg, sizeof(msg)))
+		fprintf(stderr, "wakeprobe: %s (the run goes on)\n", msg);
+}
+
+/* render_metrics - a scrape of --listen: the run so far, as --prometheus-every writes it, and what it costs */
+static int render_metrics(FILE *out, bool openmetrics, void *ctx)
+{
+	struct service *s = ctx;
+	struct attach_session_result snap;
+	struct attach_report rep;
+	struct http_server_stats hs;
+	struct prom_self self;
+	struct results r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err = 0;
+
+	self_cost__read(&s->self, s->collector);
+	http_server__stats(s->server, &hs);
+	self = (struct prom_self){
+		.cpu_ns = s->self.cpu_ns,
+		.rss_bytes = s->self.rss_bytes,
+		.scrapes = hs.scrapes + 1,
+		.bpf_known = s->self.bpf_known,
+		.bpf_runs = s->self.bpf_runs,
+		.bpf_run_ns = s->self.bpf_run_ns,
+		.steal_known = s->self.steal_known,
+		.steal_ns = s->self.steal_ns,
+	};
+	so_far(s, NULL, &snap, &rep, &r);
+	r.attach.self = &self;
+	if (!openmetrics)
+		return outputs__render(s->out, &prometheus_sink, out, &r);
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return -ENOMEM;
+	err = outputs__render(s->out, &prometheus_sink, mem, &r);
+	if (fclose(mem) && !err)
+		err = -ENOMEM;
+	if (!err)
+		err = prom__to_openmetrics(text, len, out);
+	free(text);
+	return err;
+}
+
+int service__open(struct service **out, const struct service_opts *o, const struct outputs *outputs, char *msg,
+		  size_t len)
+{
+	struct service *s = calloc(1, sizeof(*s));
+	int err;
+
+	*out = NULL;
+	if (!s) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	s->opts = *o;
+	s->out = outputs;
+	if (o->listen && (err = http_server__open(&s->server, o->listen, render_metrics, s, msg, len))) {
+		free(s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
+static void on_begun(const struct attach_run *run, void *ctx)
+{
+	struct service *s = ctx;
+
+	s->run = (struct attach_run *)run;
+	s->next_prometheus_ns = collector__now_ns() + s->opts.prometheus_every_ns;
+}
+
+/* on_advanced - --prometheus-every: the file rewritten when it is due */
+static void on_advanced(const struct attach_run *run, void *ctx)
+{
+	struct service *s = ctx;
+	uint64_t now = collector__now_ns();
+
+	(void)run;
+	if (!s->opts.prometheus_every_ns || !s->next_prometheus_ns || now < s->next_prometheus_ns ||
+	    !outputs__keeps_file(s->out, &prometheus_sink))
+		return;
+	/* the next one a period after this one: a slow rewrite does not make them come back to back */
+	s->next_prometheus_ns = now + s->opts.prometheus_every_ns;
+	rewrite_prometheus(s);
+}
+
+/*
+ * on_tick - between two takes of the ring: the series handed to the
+ * busiest cgroups every SERVICE_SETTLE_EVERY_NS, a SIGHUP's rewrite of
+ * --prometheus and --json, and the scrapes that came
+ */
+static void on_tick(struct attach_run *run, struct collector *c, void *ctx)
+{
+	struct service *s = ctx;
+	uint64_t now = collector__now_ns();
+
+	s->collector = c;
+	if (run->analysis->cgroups && now >= s->next_settle_ns) {
+		cgroup_stats__settle(run->analysis->cgroups, now);
+		s->next_settle_ns = now + SERVICE_SETTLE_EVERY_NS;
+	}
+	if (launch_reopen_requested) {
+		launch_reopen_requested = 0;
+		if (s->next_prometheus_ns && outputs__keeps_file(s->out, &prometheus_sink))
+			rewrite_prometheus(s);
+		rewrite_json(s, c);
+	}
+	if (s->server)
+		http_server__serve(s->server, 0);
+}
+
+void service__hooks(struct service *s, struct attach_run_hooks *h)
+{
+	h->begun = on_begun;
+	h->advanced = on_advanced;
+	h->tick = s->opts.between_takes ? on_tick : NULL;
+	h->ctx = s;
+}
+
+void service__close(struct service *s)
+{
+	if (!s)
+		return;
+	http_server__close(s->server);
+	free(s);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * service.h - what a long attach run does between two takes of the ring
+ * (docs/fleet.md): --listen's /metrics answered, the --prometheus file
+ * rewritten every --prometheus-every seconds, the cgroups' series handed to
+ * the busiest every SERVICE_SETTLE_EVERY_NS, and on SIGHUP the --prometheus
+ * and --json files rewritten. Each file and each scrape is the run so far
+ * in its format's sink (sink.h), as the end will write the run whole but
+ * for what only the end knows.
+ */
+#ifndef WAKEPROBE_SERVICE_H
+#define WAKEPROBE_SERVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "attach_run.h"
+#include "outputs.h"
+#include "self_cost.h"
+
+/* how often a service hands the cgroups' series to the busiest (series_cap.h) */
+#define SERVICE_SETTLE_EVERY_NS		(10ull * 1000000000)
+
+struct service_opts {
+	const char *listen;		/* --listen ADDR:PORT: /metrics served there; NULL: none */
+	uint64_t prometheus_every_ns;	/* --prometheus-every: the --prometheus file rewritten; 0: not */
+	/*
+	 * between two takes of the ring: the cgroups' series settled, the
+	 * scrapes answered, a SIGHUP's files written (--all, --cgroup, --listen)
+	 */
+	bool between_takes;
+	struct attach_view view;	/* how the --json file shows the run */
+};
+
+struct service {
+	struct service_opts opts;
+	const struct outputs *out;
+	struct http_server *server;	/* --listen; NULL: none */
+	struct attach_run *run;		/* the run served, from its beginning */
+	struct collector *collector;	/* the last tick's: what the programs cost so far */
+	struct self_cost self;
+	uint64_t next_settle_ns;
+	uint64_t next_prometheus_ns;	/* CLOCK_MONOTONIC: when the next rewrite is due; 0: not begun */
+	uint64_t prometheus_writes;	/* --prometheus files put in place during the run */
+	bool prometheus_warned;		/* a rewrite failed and said so: the next failures are quiet */
+};
+
+/*
+ * service__open - a service as @o asks, writing the files of @out (which
+ * outlives it). --listen's port is taken here, before anything is loaded:
+ * 0, or a negative errno and one line in @msg
+ */
+int service__open(struct service **s, const struct service_opts *o, const struct outputs *out, char *msg,
+		  size_t len);
+/* service__hooks - what the service sees of the attach run it serves: into @h (attach_run.h) */
+void service__hooks(struct service *s, struct attach_run_hooks *h);
+/* service__close - stop listening; NULL is fine */
+void service__close(struct service *s);
+
+#endif /* WAKEPROBE_SERVICE_H */
