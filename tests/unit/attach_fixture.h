@@ -56,6 +56,9 @@ struct attach_fixture {
 	struct attach_aggregate *agg;
 	attach_result_fn also;		/* sees every wakeup too, when set */
 	void *also_ctx;
+	/* where attach_fixture__add() puts a record instead of the engine, when set */
+	void (*into)(const struct wp_event *e, void *ctx);
+	void *into_ctx;
 	int32_t pids[1];
 	struct attach_session_opts targets;
 	struct attach_session_result run;
@@ -80,7 +83,10 @@ static inline enum fd_kind attach_fixture__fd_kind(uint32_t tgid, int fd, void *
 
 static inline void attach_fixture__add(struct attach_fixture *run, struct wp_event e)
 {
-	attach__add_event(run->engine, &e);
+	if (run->into)
+		run->into(&e, run->into_ctx);
+	else
+		attach__add_event(run->engine, &e);
 }
 
 /*
