@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <linux/futex.h>
 #include "event_window.h"
 #include "explain.h"
+#include "futex_ops.h"
 #include "merger.h"
 #include "ring.h"
 
@@ -96,34 +96,13 @@ static bool fd_matches(int want, uint64_t arg)
 	return want < 0 || (uint64_t)(int64_t)want == arg;
 }
 
-/* futex_cmd - a futex(2) op without its PRIVATE and CLOCK_REALTIME flags */
-static unsigned int futex_cmd(uint64_t op)
-{
-	return (unsigned int)op & FUTEX_CMD_MASK;
-}
-
-/* futex_op_waits - does this futex(2) op block the caller? */
-static bool futex_op_waits(uint64_t op)
-{
-	switch (futex_cmd(op)) {
-	case FUTEX_WAIT:
-	case FUTEX_LOCK_PI:
-	case FUTEX_WAIT_BITSET:
-	case FUTEX_WAIT_REQUEUE_PI:
-	case FUTEX_LOCK_PI2:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* is_notify_entry - the waker entering the path's notify syscall */
 static bool is_notify_entry(const struct merger_config *cfg, const struct wp_event *e, uint32_t waker)
 {
 	if (e->type != WP_EV_SYS_ENTER || e->tid != waker || !syscall_list__has(&cfg->notify_syscalls, e->sys.nr))
 		return false;
 	if (e->sys.nr == SYS_futex)
-		return wp_futex_op_wakes(e->sys.arg2);
+		return futex_ops__wakes(e->sys.arg2);
 	return fd_matches(cfg->notify_fd, e->sys.arg);
 }
 
@@ -422,7 +401,7 @@ static void scan_rewait(const struct merger *m, const struct pending_sample *p, 
 		if (e->tid != wakee || (e->type != WP_EV_SYS_ENTER && e->type != WP_EV_SYS_EXIT) ||
 		    e->sys.nr != SYS_futex)
 			continue;
-		if (e->type == WP_EV_SYS_ENTER && futex_op_waits(e->sys.arg2)) {
+		if (e->type == WP_EV_SYS_ENTER && futex_ops__waits(e->sys.arg2)) {
 			entered = e->ts_ns;
 		} else if (e->type == WP_EV_SYS_EXIT && entered) {
 			r->rewait_seen = true;
