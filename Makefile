@@ -307,7 +307,8 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-f
 FUZZ_RECORD_SRCS := $(addprefix user/,record/recording.c record/recorder.c record/rec_reader.c \
 	record/run_recording.c record/replay.c record/attach_recording.c record/attach_replay.c \
 	workload/analysis.c workload/merger.c workload/aggregate.c workload/catalog.c \
-	attach/attach_analysis.c attach/attach.c attach/attach_result.c attach/attach_lean.c attach/attach_aggregate.c \
+	attach/attach_analysis.c attach/attach.c attach/attach_build.c attach/attach_threads.c attach/attach_wakers.c \
+	attach/attach_result.c attach/attach_lean.c attach/attach_aggregate.c \
 	live/host_steal.c live/trace_cost.c core/wakeup.c core/explain.c core/cause_totals.c core/run_meta.c \
 	core/event_window.c core/mechanism.c core/futex_ops.c core/fd_kinds.c lib/histogram.c lib/tsc_clock.c lib/ring.c \
 	lib/parse.c output/text_workload.c output/text_attach.c)
