@@ -92,12 +92,15 @@ SYSTEM_TEST_SRCS := $(wildcard tests/system/test_*.c) tests/system/helpers.c tes
 
 CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
 # what wakeprobe's modules link with: libdw names the stacks' code, libiberty (static) demangles
-# its C++ and Rust names (live/symbolizer.c)
+# its C++ and Rust names (lib/symbolizer.c)
 CORE_LIBS := -lbpf -ldw -lelf -liberty -lz -lm
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(LIB_SRCS))
+# lib/ as an archive, for the workloads: each links the modules it calls and no others, so that the
+# symbolizer's libdw and libiberty stay wakeprobe's alone
+LIB_ARCHIVE := $(OBJ)/user/lib/lib.a
 WORKLOAD_BINS := $(patsubst %,$(OBJ)/workloads/%,$(WORKLOADS))
 THROUGHPUT_BINS := $(patsubst %,$(OBJ)/workloads/%,$(THROUGHPUT_WORKLOADS))
-THROUGHPUT_OBJS := $(OBJ)/workloads/throughput.o $(LIB_OBJS)
+THROUGHPUT_OBJS := $(OBJ)/workloads/throughput.o $(LIB_ARCHIVE)
 UNIT_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(UNIT_TEST_SRCS))
 SYSTEM_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYSTEM_TEST_SRCS))
 UNIT_TESTS := $(OBJ)/tests/unit-tests
@@ -204,7 +207,11 @@ $(OBJ)/wakeprobe: $(CORE_OBJS) $(OBJ)/user/main.o
 wakeprobe: $(OBJ)/wakeprobe
 	$(Q)cp $< $@
 
-$(OBJ)/workloads/%: $(OBJ)/workloads/%.o $(OBJ)/workloads/common.o $(LIB_OBJS)
+$(LIB_ARCHIVE): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(OBJ)/workloads/%: $(OBJ)/workloads/%.o $(OBJ)/workloads/common.o $(LIB_ARCHIVE)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lpthread -lm
 
