@@ -151,8 +151,9 @@ $(SKEL): $(OBJ)/wakeprobe.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name wakeprobe_bpf > $@.tmp && mv $@.tmp $@
 
-# collector.c is the one user of the skeleton
-$(OBJ)/user/live/collector.o: $(SKEL)
+# collector.c and program_set.c are the users of the skeleton: the one loads it, the other says which
+# of its programs load
+$(OBJ)/user/live/collector.o $(OBJ)/user/live/program_set.o: $(SKEL)
 
 # every syscall's name, by number, for the architecture built for: from its kernel headers
 # (<asm/unistd.h>, linux-libc-dev), not a table typed by hand; mechanism.c names syscalls by it
