@@ -93,12 +93,15 @@ SYSTEM_TEST_SRCS := $(wildcard tests/system/test_*.c) tests/system/helpers.c tes
 
 CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
 # what wakeprobe's modules link with: libdw names the stacks' code, libiberty (static) demangles
-# its C++ and Rust names (live/symbolizer.c)
+# its C++ and Rust names (lib/symbolizer.c)
 CORE_LIBS := -lbpf -ldw -lelf -liberty -lz -lm
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(LIB_SRCS))
+# lib/ as an archive, for the workloads: each links the modules it calls and no others, so that the
+# symbolizer's libdw and libiberty stay wakeprobe's alone
+LIB_ARCHIVE := $(OBJ)/user/lib/lib.a
 WORKLOAD_BINS := $(patsubst %,$(OBJ)/workloads/%,$(WORKLOADS))
 THROUGHPUT_BINS := $(patsubst %,$(OBJ)/workloads/%,$(THROUGHPUT_WORKLOADS))
-THROUGHPUT_OBJS := $(OBJ)/workloads/throughput.o $(LIB_OBJS)
+THROUGHPUT_OBJS := $(OBJ)/workloads/throughput.o $(LIB_ARCHIVE)
 UNIT_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(UNIT_TEST_SRCS))
 SYSTEM_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYSTEM_TEST_SRCS))
 UNIT_TESTS := $(OBJ)/tests/unit-tests
@@ -149,8 +152,9 @@ $(SKEL): $(OBJ)/wakeprobe.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name wakeprobe_bpf > $@.tmp && mv $@.tmp $@
 
-# collector.c is the one user of the skeleton
-$(OBJ)/user/live/collector.o: $(SKEL)
+# collector.c and program_set.c are the users of the skeleton: the one loads it, the other says which
+# of its programs load
+$(OBJ)/user/live/collector.o $(OBJ)/user/live/program_set.o: $(SKEL)
 
 # every syscall's name, by number, for the architecture built for: from its kernel headers
 # (<asm/unistd.h>, linux-libc-dev), not a table typed by hand; mechanism.c names syscalls by it
@@ -205,7 +209,11 @@ $(OBJ)/wakeprobe: $(CORE_OBJS) $(OBJ)/user/main.o
 wakeprobe: $(OBJ)/wakeprobe
 	$(Q)cp $< $@
 
-$(OBJ)/workloads/%: $(OBJ)/workloads/%.o $(OBJ)/workloads/common.o $(LIB_OBJS)
+$(LIB_ARCHIVE): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(OBJ)/workloads/%: $(OBJ)/workloads/%.o $(OBJ)/workloads/common.o $(LIB_ARCHIVE)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ -o $@ -lpthread -lm
 
@@ -308,10 +316,11 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-f
 FUZZ_RECORD_SRCS := $(addprefix user/,record/recording.c record/recorder.c record/rec_reader.c \
 	record/run_recording.c record/replay.c record/attach_recording.c record/attach_replay.c \
 	workload/analysis.c workload/merger.c workload/aggregate.c workload/catalog.c \
-	attach/attach_analysis.c attach/attach.c attach/attach_lean.c attach/attach_aggregate.c \
+	attach/attach_analysis.c attach/attach.c attach/attach_build.c attach/attach_threads.c attach/attach_wakers.c \
+	attach/attach_result.c attach/attach_lean.c attach/attach_aggregate.c \
 	live/host_steal.c live/trace_cost.c core/wakeup.c core/explain.c core/cause_totals.c core/run_meta.c \
-	core/event_window.c core/mechanism.c core/fd_kinds.c lib/histogram.c lib/tsc_clock.c lib/ring.c lib/parse.c \
-	output/text_workload.c output/text_attach.c)
+	core/event_window.c core/mechanism.c core/futex_ops.c core/fd_kinds.c lib/histogram.c lib/tsc_clock.c lib/ring.c \
+	lib/parse.c output/text_workload.c output/text_attach.c)
 FUZZ_OPTIONS_SRCS := user/cli/options.c user/workload/catalog.c user/design/designs.c user/lib/parse.c \
 	user/output/output_paths.c
 FUZZ_JSON_SRCS := user/lib/json_reader.c user/lib/json_writer.c user/lib/decimal.c

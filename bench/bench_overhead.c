@@ -39,6 +39,7 @@
 #include <bpf/libbpf.h>
 #include "collector.h"
 #include "parse.h"
+#include "program_set.h"
 #include "session.h"
 #include "floor.skel.h"
 #include "nop.skel.h"
@@ -134,7 +135,7 @@ static int nops_load(struct nop_set *set)
 
 	if (!wp)
 		return -errno;
-	collector__set_mode(wp, false, false);
+	program_set__mode(wp, false, false);
 	bpf_object__for_each_program(prog, wp->obj) {
 		if (!bpf_program__autoload(prog))
 			continue;
@@ -229,8 +230,8 @@ static int floor_load(struct floor *f, const struct workload_desc *wl)
 		fprintf(stderr, "bench: cannot load bench/floor.bpf.c: %s\n", strerror(-err));
 		return err;
 	}
-	collector__want_syscalls(f->skel->bss->floor_syscalls, &wl->notify_syscalls, WP_SYSCALL_ENTER);
-	collector__want_syscalls(f->skel->bss->floor_syscalls, &wl->wait_syscalls, WP_SYSCALL_EXIT);
+	program_set__want_syscalls(f->skel->bss->floor_syscalls, &wl->notify_syscalls, WP_SYSCALL_ENTER);
+	program_set__want_syscalls(f->skel->bss->floor_syscalls, &wl->wait_syscalls, WP_SYSCALL_EXIT);
 	f->rb = ring_buffer__new(bpf_map__fd(f->skel->maps.floor_events), floor_record, f, NULL);
 	if (!f->rb) {
 		err = -errno;

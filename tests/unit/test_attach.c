@@ -557,67 +557,6 @@ Test(attach, a_waker_record_for_another_wakee_is_not_taken_and_is_counted)
 	cr_assert_eq(attach__counters(a)->unpaired_wakers, 1);
 }
 
-/* ---------------------------------------------------------------- mechanisms */
-
-struct family_case {
-	enum wp_waker_class cls;	/* SYSCALL, or TIMER */
-	int32_t waker_nr;
-	uint64_t waker_arg;
-	uint64_t waker_arg2;
-	int64_t wait_nr;
-	uint64_t wait_arg;
-	uint64_t wait_arg2;
-	char mechanism[MECHANISM_NAME_LEN];
-	enum mech_family family;
-	unsigned int fd_questions;
-};
-
-ParameterizedTestParameters(attach, every_mechanism_family_is_named_from_both_ends)
-{
-	static struct family_case cases[] = {
-		{ WP_WAKER_SYSCALL, SYS_futex, FUTEX_ADDR, FUTEX_WAKE_PRIVATE, SYS_futex, FUTEX_ADDR,
-		  FUTEX_WAIT_PRIVATE, "futex 0x7f12a0 wake -> wait", MECH_FUTEX, 0 },
-		{ WP_WAKER_SYSCALL, SYS_write, EFD, 0, SYS_read, EFD, 0, "eventfd write -> read", MECH_EVENTFD, 2 },
-		{ WP_WAKER_SYSCALL, SYS_write, PIPE_W, 0, SYS_read, PIPE_R, 0, "pipe write -> read", MECH_PIPE, 2 },
-		{ WP_WAKER_SYSCALL, SYS_sendto, SOCK, 0, SYS_recvfrom, SOCK, 0, "unix stream socket send -> recv",
-		  MECH_UNIX_SOCKET, 2 },
-		{ WP_WAKER_SYSCALL, SYS_write, EFD, 0, SYS_epoll_wait, EPFD, 0, "eventfd write -> epoll wait",
-		  MECH_EPOLL, 2 },
-		{ WP_WAKER_SYSCALL, SYS_tgkill, PROC, WAKEE, SYS_rt_sigtimedwait, SIGMASK_ADDR, 0,
-		  "signal tgkill -> sigtimedwait", MECH_SIGNAL, 0 },
-		{ WP_WAKER_TIMER, -1, 0, 0, SYS_clock_nanosleep, 1, 0, "timer (sleep ended)", MECH_TIMER, 0 },
-	};
-
-	return cr_make_param_array(struct family_case, cases, sizeof(cases) / sizeof(cases[0]));
-}
-
-ParameterizedTest(struct family_case *c, attach, every_mechanism_family_is_named_from_both_ends)
-{
-	uint64_t waking = T0 + OFF_WAKING;
-	const struct attach_result *r = &got.r[0];
-	struct wp_event w;
-	struct path p;
-
-	if (c->cls == WP_WAKER_TIMER)
-		w = ev_waker_timer(waking, WAKER_CPU, OUTSIDER, WAKEE, waking - 3000, 0xffffffff81234560ull);
-	else
-		w = ev_waker_syscall(waking, WAKER_CPU, WAKER, PROC, WAKEE, c->waker_nr, c->waker_arg,
-				     c->waker_arg2, T0 + OFF_NOTIFY);
-	p = with_wait(with_waker(standard_path(T0), w), c->wait_nr, c->wait_arg, c->wait_arg2);
-	emit_path(&p);
-	attach__advance(a, T0 + PATH_SPAN);
-
-	cr_assert_eq(got.n, 1);
-	cr_assert_eq(r->sr.label, LABEL_COMPLETE);
-	cr_assert_str_eq(r->mechanism, c->mechanism);
-	cr_assert_eq(r->family, c->family, "family %s", mechanism__family_name(r->family));
-	cr_assert_eq(r->wait.nr, c->wait_nr);
-	cr_assert_eq(r->wait.arg, c->wait_arg);
-	cr_assert_eq(r->wait.arg2, c->wait_arg2);
-	cr_assert_eq(r->sr.wait_end_nr, c->wait_nr);
-	cr_assert_eq(fd_kind_calls, c->fd_questions, "the fd's kind is asked only of the ends that have an fd");
-}
-
 /* ---------------------------------------------------------------- phases absent */
 
 Test(attach, a_wakee_that_slept_outside_a_syscall_has_no_resume_kernel)

@@ -90,6 +90,28 @@ Test(stack_combos, past_the_rows_wakeups_are_counted_not_lost)
 	cr_assert_eq(c.n + c.other, 0);
 }
 
+Test(stack_combos, ties_go_to_the_other_measure_then_the_ids_and_the_top_stops_at_its_max)
+{
+	static struct stack_combos c;
+	const struct stack_combo *top[3];
+	struct wp_lean_stacks a = ids(1, 2, 3, 4), b = ids(1, 2, 3, 5), z = ids(0, 2, 3, 4);
+
+	/* two wakeups each: b's cost most, a and z tie on both measures */
+	for (int i = 0; i < 2; i++) {
+		stack_combos__add(&c, &a, 100, 1000);
+		stack_combos__add(&c, &b, 100, 1500);
+		stack_combos__add(&c, &z, 100, 1000);
+	}
+	cr_assert_eq(stack_combos__top(&c, STACK_BY_COUNT, top, 3), 3);
+	cr_assert_eq(top[0]->wait_user, 5, "equal counts: the costlier first");
+	cr_assert_eq(top[1]->waker_kernel, 0, "equal on both: the lower ids first");
+	cr_assert_eq(top[2]->waker_kernel, 1);
+	cr_assert_eq(stack_combos__top(&c, STACK_BY_COST, top, 2), 2, "no more than asked for");
+	cr_assert_eq(top[0]->wait_user, 5);
+	cr_assert_eq(top[1]->waker_kernel, 0);
+	cr_assert_eq(stack_combos__top(NULL, STACK_BY_COST, top, 2), 0, "no pair, no rows");
+}
+
 /* a kernel symbol table: the BPF side's frames on top of the scheduler's */
 static const char kallsyms[] =
 	"ffffffff81000000 T __schedule\n"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/futex.h>
+#include "futex_ops.h"
 #include "mechanism.h"
 #include "wakeup.h"
 
@@ -195,56 +195,11 @@ bool mechanism__syscall_takes_fd(int64_t nr)
 	return s && s->fd;
 }
 
-/* futex(2) ops by command (uapi linux/futex.h), without the PRIVATE and CLOCK_REALTIME flags */
-static const char *const futex_cmd_names[] = {
-	[FUTEX_WAIT] = "wait",
-	[FUTEX_WAKE] = "wake",
-	[FUTEX_FD] = "fd",
-	[FUTEX_REQUEUE] = "requeue",
-	[FUTEX_CMP_REQUEUE] = "cmp_requeue",
-	[FUTEX_WAKE_OP] = "wake_op",
-	[FUTEX_LOCK_PI] = "lock_pi",
-	[FUTEX_UNLOCK_PI] = "unlock_pi",
-	[FUTEX_TRYLOCK_PI] = "trylock_pi",
-	[FUTEX_WAIT_BITSET] = "wait_bitset",
-	[FUTEX_WAKE_BITSET] = "wake_bitset",
-	[FUTEX_WAIT_REQUEUE_PI] = "wait_requeue_pi",
-	[FUTEX_CMP_REQUEUE_PI] = "cmp_requeue_pi",
-	[FUTEX_LOCK_PI2] = "lock_pi2",
-};
-
-static unsigned int futex_cmd(uint64_t op)
-{
-	return (unsigned int)op & FUTEX_CMD_MASK;
-}
-
-static const char *futex_op_name(uint64_t op)
-{
-	unsigned int cmd = futex_cmd(op);
-
-	return cmd < sizeof(futex_cmd_names) / sizeof(futex_cmd_names[0]) ? futex_cmd_names[cmd] : "op?";
-}
-
-/* futex_op_waits - does this futex(2) op put its caller to sleep on its first address? */
-static bool futex_op_waits(uint64_t op)
-{
-	switch (futex_cmd(op)) {
-	case FUTEX_WAIT:
-	case FUTEX_LOCK_PI:
-	case FUTEX_WAIT_BITSET:
-	case FUTEX_WAIT_REQUEUE_PI:
-	case FUTEX_LOCK_PI2:
-		return true;
-	default:
-		return false;
-	}
-}
-
 bool mechanism__futex_wake_addr(const struct waker_info *w, uint64_t *addr)
 {
 	if (w->cls != WP_WAKER_SYSCALL)
 		return false;
-	if ((w->nr == SYS_futex && wp_futex_op_wakes(w->arg2)) || w->nr == SYS_futex_wake) {
+	if ((w->nr == SYS_futex && futex_ops__wakes(w->arg2)) || w->nr == SYS_futex_wake) {
 		*addr = w->arg;
 		return true;
 	}
@@ -255,7 +210,7 @@ bool mechanism__futex_wait_addr(const struct wait_info *wait, uint64_t *addr)
 {
 	if (!wait->known)
 		return false;
-	if ((wait->nr == SYS_futex && futex_op_waits(wait->arg2)) || wait->nr == SYS_futex_wait) {
+	if ((wait->nr == SYS_futex && futex_ops__waits(wait->arg2)) || wait->nr == SYS_futex_wait) {
 		*addr = wait->arg;
 		return true;
 	}
@@ -343,7 +298,7 @@ static void waker_end(const struct waker_info *w, struct end *end)
 	switch (w->nr) {
 	case SYS_futex:
 		futex_object(w->arg, &w->futex, end);
-		snprintf(end->verb, sizeof(end->verb), "%s", futex_op_name(w->arg2));
+		snprintf(end->verb, sizeof(end->verb), "%s", futex_ops__name(w->arg2));
 		return;
 	case SYS_futex_wake:
 		futex_object(w->arg, &w->futex, end);
@@ -384,7 +339,7 @@ static void wakee_end(const struct wait_info *wait, struct end *end)
 	switch (wait->nr) {
 	case SYS_futex:
 		futex_object(wait->arg, &wait->futex, end);
-		snprintf(end->verb, sizeof(end->verb), "%s", futex_op_name(wait->arg2));
+		snprintf(end->verb, sizeof(end->verb), "%s", futex_ops__name(wait->arg2));
 		return;
 	case SYS_futex_wait:
 		futex_object(wait->arg, &wait->futex, end);

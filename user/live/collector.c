@@ -17,7 +17,7 @@
 #include <bpf/bpf.h>
 #include "collector.h"
 #include "lean_adapt.h"
-#include "mechanism.h"
+#include "program_set.h"
 #include "steal_clock.h"
 #include "wakeprobe.skel.h"
 #include "kernel_features.h"
@@ -191,116 +191,6 @@ static void deliver_held(struct collector *c)
 		c->fn(&c->held[i], c->ctx);
 }
 
-void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall_list *list, __u8 end)
-{
-	int i;
-
-	for (i = 0; i < syscall_list__len(list); i++)
-		if (list->nr[i] < WP_MAX_SYSCALLS)
-			wanted[list->nr[i]] |= end;
-}
-
-/* set_fd_syscalls - attach mode names the fd of the syscalls that take one, in the kernel, as it finds it */
-static void set_fd_syscalls(struct wakeprobe_bpf *skel)
-{
-	int nr;
-
-	for (nr = 0; nr < WP_MAX_SYSCALLS; nr++)
-		if (mechanism__syscall_takes_fd(nr))
-			skel->rodata->fd_syscalls[nr / 64] |= 1ull << (nr % 64);
-}
-
-void collector__set_mode(struct wakeprobe_bpf *skel, bool attach, bool lean)
-{
-	struct bpf_program *prog;
-
-	/* fixed at load: the verifier prunes every branch the mode never takes */
-	skel->rodata->attach_mode = attach;
-	/* lean mode loads its own programs and the fork tracker; the full mode all but those */
-	bpf_object__for_each_program(prog, skel->obj) {
-		bool is_lean = !strncmp(bpf_program__name(prog), "lean_", 5);
-
-		bpf_program__set_autoload(prog, lean ? is_lean : !is_lean);
-	}
-	/*
-	 * attach mode names the task behind a softirq it raised itself, in
-	 * either engine: loaded, attached once a softirq wakes a traced thread
-	 * (collector__follow_raisers())
-	 */
-	bpf_program__set_autoload(skel->progs.handle_softirq_raise, attach);
-	bpf_program__set_autoattach(skel->progs.handle_softirq_raise, false);
-	if (attach)
-		set_fd_syscalls(skel);
-	if (lean) {
-		bpf_program__set_autoload(skel->progs.handle_sched_process_fork, true);
-		return;
-	}
-	bpf_program__set_autoload(skel->progs.handle_hrtimer_expire_entry, attach);
-	bpf_program__set_autoload(skel->progs.handle_hrtimer_expire_exit, attach);
-}
-
-/*
- * set_syscall_phases - attach mode without --syscall-phases: no program on
- * any syscall (a program there runs for every syscall of the machine), nor
- * at a signal's delivery, which only ends a wait its sys_exit would have
- */
-static void set_syscall_phases(struct wakeprobe_bpf *skel, bool on)
-{
-	skel->rodata->syscall_phases = on;
-	if (on)
-		return;
-	bpf_program__set_autoload(skel->progs.handle_sys_enter, false);
-	bpf_program__set_autoload(skel->progs.handle_sys_exit, false);
-	bpf_program__set_autoload(skel->progs.handle_signal_deliver, false);
-}
-
-/*
- * set_flight_evidence - lean mode: the interrupt programs, which the
- * flight recorder loads to keep interrupt work in each CPU's ring
- * (@on), and the idle program; the full mode loads them all the same.
- * The softirqs' for a workload, and in attach mode with --softirqs
- * (@softirqs): there a loopback server runs a dozen a wakeup on every CPU,
- * and their two programs, even returning at once, cost it more than lean
- * mode's own four (docs/phases.md, "The flight recorder"); a workload's
- * two threads see few.
- */
-static void set_flight_evidence(struct wakeprobe_bpf *skel, bool on, bool softirqs)
-{
-	struct bpf_program *const progs[] = {
-		skel->progs.lean_cpu_idle,
-		skel->progs.handle_irq_entry,
-		skel->progs.handle_irq_exit,
-		skel->progs.handle_timer_entry,
-		skel->progs.handle_timer_exit,
-		skel->progs.handle_resched_entry,
-		skel->progs.handle_resched_exit,
-		skel->progs.handle_call_func_single_entry,
-		skel->progs.handle_call_func_single_exit,
-		skel->progs.handle_call_func_entry,
-		skel->progs.handle_call_func_exit,
-	};
-
-	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
-		bpf_program__set_autoload(progs[i], on);
-	bpf_program__set_autoload(skel->progs.handle_softirq_entry, on && softirqs);
-	bpf_program__set_autoload(skel->progs.handle_softirq_exit, on && softirqs);
-}
-
-/*
- * set_lean_syscalls - lean mode: a workload's (@on) notify and resume split
- * at its threads' syscalls, its wait ending at a signal's delivery when
- * @at_signal; attach mode loads no program on syscalls (--syscall-phases
- * asks for the full mode)
- */
-static void set_lean_syscalls(struct wakeprobe_bpf *skel, bool on, bool at_signal)
-{
-	skel->rodata->lean_syscalls = on;
-	skel->rodata->lean_wait_end_signal = on && at_signal;
-	bpf_program__set_autoload(skel->progs.lean_sys_enter, on);
-	bpf_program__set_autoload(skel->progs.lean_sys_exit, on);
-	bpf_program__set_autoload(skel->progs.lean_signal_deliver, on && at_signal);
-}
-
 /*
  * The fds a run holds at its peak besides the BPF side's: the three
  * standard streams, the sample ring's memfd (a throughput workload's
@@ -438,54 +328,58 @@ static bool fit_to_kernel(struct wakeprobe_bpf *skel, const struct kernel_featur
 	return true;
 }
 
-int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len)
+/* collector_new - a collector with nothing open yet, its records for @opts->fn */
+static struct collector *collector_new(const struct collector_opts *opts)
 {
-	const struct kernel_features *kf;
-	struct collector *c;
-	int err, nr_cpus, i;
-	bool flight, steal_read;
+	struct collector *c = calloc(1, sizeof(*c));
 
-	*out = NULL;
-	libbpf_verbose = opts->verbose;
-	libbpf_set_print(libbpf_print);
-
-	c = calloc(1, sizeof(*c));
 	if (!c)
-		return -ENOMEM;
+		return NULL;
 	c->fn = opts->fn;
 	c->ctx = opts->ctx;
 	c->stats_fd = -1;
 	c->until_ns = UINT64_MAX;
+	return c;
+}
 
-	c->skel = wakeprobe_bpf__open();
-	if (!c->skel) {
-		err = -errno;
-		if (!collector__out_of_fds(c, err, msg, len))
-			snprintf(msg, len, "cannot open the BPF object: %s", strerror(-err));
-		goto err_out;
-	}
-	kf = kernel_features__get(c->skel->obj, msg, len);
-	if (!kf) {
-		err = -EINVAL;
-		goto err_out;
-	}
-	collector__set_mode(c->skel, opts->attach, opts->lean);
+/*
+ * choose_programs - the programs the run loads, by its mode, and lean
+ * mode's flight thresholds, each kind's until its p99 is known; returns
+ * whether the flight recorder runs (its evidence programs load with it
+ * alone)
+ */
+static bool choose_programs(struct collector *c, const struct collector_opts *opts)
+{
+	bool flight = opts->lean && (opts->lean_flight_ns || opts->lean_flight_adaptive);
+
+	program_set__mode(c->skel, opts->attach, opts->lean);
 	if (opts->attach && !opts->lean)
-		set_syscall_phases(c->skel, opts->syscall_phases);
+		program_set__syscall_phases(c->skel, opts->syscall_phases);
 	c->skel->rodata->pidns_inum = own_pid_namespace();
-	/* the flight recorder's evidence programs load with it alone */
-	flight = opts->lean && (opts->lean_flight_ns || opts->lean_flight_adaptive);
 	if (opts->lean) {
-		set_flight_evidence(c->skel, flight, !opts->attach || opts->lean_softirqs);
-		set_lean_syscalls(c->skel, !opts->attach, opts->lean_wait_end_signal);
+		program_set__flight_evidence(c->skel, flight, !opts->attach || opts->lean_softirqs);
+		program_set__lean_syscalls(c->skel, !opts->attach, opts->lean_wait_end_signal);
 	}
 	c->skel->rodata->lean_flight = flight;
-	for (i = 0; i < WP_SLOW_KINDS; i++) {
+	for (int i = 0; i < WP_SLOW_KINDS; i++) {
 		c->lean_p99[i] = LEAN_ADAPT_NONE;
 		c->skel->bss->lean_flight_ns[i] = opts->lean_flight_adaptive ? lean_adapt__in_force(LEAN_ADAPT_NONE)
 									     : opts->lean_flight_ns;
 		c->skel->bss->lean_flight_left[i] = opts->lean_flight_adaptive ? LEAN_ADAPT_FIRST_MAX : WP_FLIGHT_UNBOUNDED;
 	}
+	return flight;
+}
+
+/*
+ * place_clock_reads - where the BPF side reads each CPU's steal clock and
+ * preempt count, from the kernel's layout (@kf), and whether the run
+ * states its steal
+ */
+static void place_clock_reads(struct collector *c, const struct kernel_features *kf,
+			      const struct collector_opts *opts, bool flight)
+{
+	bool steal_read;
+
 	c->steal = kf->steal;
 	/* the BPF side reads the clocks: at each record, or lean mode's at each flight record */
 	steal_read = c->steal.on && (!opts->lean || flight);
@@ -503,11 +397,23 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	/* lean mode's waker context, and attach mode's softirq raises: whose context they are */
 	if ((opts->lean || opts->attach) && c->steal.cpu_number_offset)
 		c->skel->rodata->preempt_count_offset = c->steal.preempt_count_offset;
+}
+
+/* set_scope - what the programs keep beyond the tracked processes: stacks, every task or cgroups' */
+static void set_scope(struct collector *c, const struct collector_opts *opts)
+{
 	c->skel->rodata->want_stacks = opts->lean && opts->stacks;
 	c->skel->rodata->trace_all = opts->lean && opts->trace_all;
 	c->skel->rodata->trace_cgroups = opts->lean && opts->trace_cgroups;
 	c->skel->rodata->want_cgroups = opts->lean && opts->attach && opts->cgroups;
 	c->skel->rodata->self_tgid = (__u32)getpid();
+}
+
+/* size_maps - the ring buffer and the stacks map as the run asks, and the running p99's buckets */
+static int size_maps(struct collector *c, const struct collector_opts *opts, bool flight, char *msg, size_t len)
+{
+	int err, nr_cpus;
+
 	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
 	if (!err && c->skel->rodata->want_stacks)
 		err = bpf_map__set_max_entries(c->skel->maps.stacks, COLLECTOR_STACKS);
@@ -516,78 +422,144 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		err = -E2BIG;
 	if (err) {
 		snprintf(msg, len, "cannot size the BPF maps: %s", strerror(-err));
-		goto err_out;
+		return err;
 	}
 	/* the running p99's buckets, every CPU's as the per-CPU map gives them */
 	c->nr_cpus = nr_cpus;
 	if (flight && opts->lean_flight_adaptive && nr_cpus > 0 &&
 	    !(c->lean_buckets = calloc((size_t)nr_cpus * LEAN_CPU_BUCKETS, sizeof(uint64_t)))) {
-		err = -ENOMEM;
 		snprintf(msg, len, "out of memory");
-		goto err_out;
+		return -ENOMEM;
 	}
-	if (!fit_to_kernel(c->skel, kf, opts, flight, msg, len)) {
-		err = -EOPNOTSUPP;
-		goto err_out;
-	}
+	return 0;
+}
+
+/* load_programs - the programs into the kernel; a refusal said in one line, with libbpf's word on it */
+static int load_programs(struct collector *c, char *msg, size_t len)
+{
+	int err;
+
 	libbpf_last_warning[0] = '\0';
 	err = wakeprobe_bpf__load(c->skel);
-	if (err && collector__out_of_fds(c, err, msg, len))
-		goto err_out;
-	if (err == -EPERM || err == -EACCES) {
+	if (!err || collector__out_of_fds(c, err, msg, len))
+		return err;
+	if (err == -EPERM || err == -EACCES)
 		snprintf(msg, len, "the bpf() syscall was refused (%s): a seccomp policy, container or security "
 			 "module blocks it; run wakeprobe as root on the host", strerror(-err));
-		goto err_out;
-	}
-	if (err) {
+	else
 		snprintf(msg, len, "the kernel refused the BPF programs (%s; libbpf: %.100s): -v shows libbpf's "
 			 "log, `wakeprobe kernel` what the kernel has", strerror(-err),
 			 libbpf_last_warning[0] ? libbpf_last_warning : "no detail");
-		goto err_out;
-	}
-	if (opts->load_only) {
-		*out = c;
-		return 0;
-	}
-	collector__want_syscalls(c->skel->bss->syscall_wanted, &opts->enter_syscalls,
-				 WP_SYSCALL_ENTER | WP_SYSCALL_NOTIFY);
-	collector__want_syscalls(c->skel->bss->syscall_wanted, &opts->exit_syscalls, WP_SYSCALL_EXIT);
+	return err;
+}
+
+/* want_syscalls - the syscalls whose entry or exit the programs record, now that the .bss is the kernel's */
+static void want_syscalls(struct collector *c, const struct collector_opts *opts)
+{
+	__u8 *wanted = c->skel->bss->syscall_wanted;
+
+	program_set__want_syscalls(wanted, &opts->enter_syscalls, WP_SYSCALL_ENTER | WP_SYSCALL_NOTIFY);
+	program_set__want_syscalls(wanted, &opts->exit_syscalls, WP_SYSCALL_EXIT);
 	if (opts->all_syscalls)
-		for (i = 0; i < WP_MAX_SYSCALLS; i++)
-			c->skel->bss->syscall_wanted[i] |= WP_SYSCALL_ENTER | WP_SYSCALL_EXIT;
-	/*
-	 * On while the fd is open, and back to what it was when it closes
-	 * (other holders and the sysctl keep theirs). A kernel that refuses
-	 * only takes the cost figures away: the run goes on and says so.
-	 * Before the attach: timing every run, the kernel counts what the
-	 * programs count.
-	 */
-	if (opts->run_stats) {
-		/* on now, to learn whether they can be; windows begin with the first tick */
-		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		c->stats_err = c->stats_fd < 0 ? c->stats_fd : 0;
-		c->time_windows = !opts->time_every_run;
-		if (c->stats_fd >= 0 && c->time_windows) {
-			close(c->stats_fd);
-			c->stats_fd = -1;
-		}
+		for (int i = 0; i < WP_MAX_SYSCALLS; i++)
+			wanted[i] |= WP_SYSCALL_ENTER | WP_SYSCALL_EXIT;
+}
+
+/*
+ * start_run_stats - the kernel's run-time statistics of the programs, on
+ * while the fd is open, and back to what they were when it closes (other
+ * holders and the sysctl keep theirs). A kernel that refuses only takes
+ * the cost figures away: the run goes on and says so. Before the attach:
+ * timing every run, the kernel counts what the programs count.
+ */
+static void start_run_stats(struct collector *c, const struct collector_opts *opts)
+{
+	if (!opts->run_stats)
+		return;
+	/* on now, to learn whether they can be; windows begin with the first tick */
+	c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	c->stats_err = c->stats_fd < 0 ? c->stats_fd : 0;
+	c->time_windows = !opts->time_every_run;
+	if (c->stats_fd >= 0 && c->time_windows) {
+		close(c->stats_fd);
+		c->stats_fd = -1;
 	}
-	err = wakeprobe_bpf__attach(c->skel);
-	if (err && collector__out_of_fds(c, err, msg, len))
-		goto err_out;
-	if (err) {
+}
+
+/* attach_programs - the loaded programs on their tracepoints; a refusal said in one line */
+static int attach_programs(struct collector *c, char *msg, size_t len)
+{
+	int err = wakeprobe_bpf__attach(c->skel);
+
+	if (err && !collector__out_of_fds(c, err, msg, len))
 		snprintf(msg, len, "cannot attach to the scheduler and syscall tracepoints (%s; libbpf: %.100s): "
 			 "-v shows libbpf's log", strerror(-err),
 			 libbpf_last_warning[0] ? libbpf_last_warning : "no detail");
-		goto err_out;
-	}
+	return err;
+}
+
+/* open_ring - the ring buffer read through libbpf, and its positions mapped to say how much waits */
+static int open_ring(struct collector *c, const struct collector_opts *opts, char *msg, size_t len)
+{
+	int err;
+
 	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_record, c, NULL);
 	err = c->rb ? map_positions(c, bpf_map__fd(c->skel->maps.events)) : -errno;
 	if (err && !collector__out_of_fds(c, err, msg, len))
 		snprintf(msg, len, "cannot map the BPF ring buffer: %s", strerror(-err));
+	if (!err)
+		c->ring_bytes = opts->ringbuf_bytes;
+	return err;
+}
+
+int collector__open(struct collector **out, const struct collector_opts *opts, char *msg, size_t len)
+{
+	const struct kernel_features *kf;
+	struct collector *c;
+	bool flight;
+	int err;
+
+	*out = NULL;
+	libbpf_verbose = opts->verbose;
+	libbpf_set_print(libbpf_print);
+
+	c = collector_new(opts);
+	if (!c)
+		return -ENOMEM;
+	c->skel = wakeprobe_bpf__open();
+	if (!c->skel) {
+		err = -errno;
+		if (!collector__out_of_fds(c, err, msg, len))
+			snprintf(msg, len, "cannot open the BPF object: %s", strerror(-err));
+		goto err_out;
+	}
+	kf = kernel_features__get(c->skel->obj, msg, len);
+	if (!kf) {
+		err = -EINVAL;
+		goto err_out;
+	}
+	flight = choose_programs(c, opts);
+	place_clock_reads(c, kf, opts, flight);
+	set_scope(c, opts);
+	err = size_maps(c, opts, flight, msg, len);
 	if (err)
 		goto err_out;
-	c->ring_bytes = opts->ringbuf_bytes;
+	if (!fit_to_kernel(c->skel, kf, opts, flight, msg, len)) {
+		err = -EOPNOTSUPP;
+		goto err_out;
+	}
+	err = load_programs(c, msg, len);
+	if (err)
+		goto err_out;
+	if (!opts->load_only) {
+		want_syscalls(c, opts);
+		start_run_stats(c, opts);
+		err = attach_programs(c, msg, len);
+		if (!err)
+			err = open_ring(c, opts, msg, len);
+		if (err)
+			goto err_out;
+	}
 	*out = c;
 	return 0;
 

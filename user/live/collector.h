@@ -79,22 +79,6 @@ struct collector_opts {
 };
 
 struct collector;
-struct wakeprobe_bpf;
-
-/*
- * collector__set_mode - before @skel is loaded: attach mode or not, in its
- * rodata, and so which programs load (attach mode's own, the hrtimer
- * expiry, only with @attach; with @lean, the lean programs and the fork
- * tracker alone). The benchmark mirrors the workload mode's programs
- * through it.
- */
-void collector__set_mode(struct wakeprobe_bpf *skel, bool attach, bool lean);
-
-/*
- * collector__want_syscalls - set @end (WP_SYSCALL_*) in @wanted, a BPF side's
- * table by syscall number, for each syscall of @list
- */
-void collector__want_syscalls(__u8 wanted[WP_MAX_SYSCALLS], const struct syscall_list *list, __u8 end);
 
 /*
  * collector__check_access - can this process trace at all? Fills @msg with

@@ -355,67 +355,84 @@ static const char *check_payload(struct rec_reader *r, const struct rec_record *
 	return NULL;
 }
 
-int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, size_t len)
+/* end_of_file - the file ended where a record header would begin: 0 if that is its end, else why not */
+static int end_of_file(const struct rec_reader *r, uint64_t at, char *msg, size_t len)
 {
-	struct rec_header h;
-	uint64_t at = r->offset;
-	const char *why;
-	size_t got;
-
-	got = read_fully(r, &h, sizeof(h));
-	if (!got && feof(r->in)) {
-		if (r->in_run) {
-			snprintf(msg, len, "truncated at byte offset %" PRIu64 ": the run that begins at byte offset %"
-				 PRIu64 " has no %s", at, r->run_begin_offset, r->in_attach ? "ATTACH_END" : "RUN_END");
-			return -EINVAL;
-		}
-		if (!r->runs) {
-			snprintf(msg, len, "no run in the recording (it ends at byte offset %" PRIu64 ")", at);
-			return -EINVAL;
-		}
-		return 0;
+	if (r->in_run) {
+		snprintf(msg, len, "truncated at byte offset %" PRIu64 ": the run that begins at byte offset %"
+			 PRIu64 " has no %s", at, r->run_begin_offset, r->in_attach ? "ATTACH_END" : "RUN_END");
+		return -EINVAL;
 	}
+	if (!r->runs) {
+		snprintf(msg, len, "no run in the recording (it ends at byte offset %" PRIu64 ")", at);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* check_header - the header @h of the record at @at, @got bytes of it read: its type, size and flags */
+static int check_header(const struct rec_reader *r, const struct rec_header *h, size_t got, uint64_t at,
+			char *msg, size_t len)
+{
 	if (ferror(r->in)) {
 		snprintf(msg, len, "read error at byte offset %" PRIu64 ": %s", r->offset, strerror(errno));
 		return -EIO;
 	}
-	if (got < sizeof(h)) {
+	if (got < sizeof(*h)) {
 		snprintf(msg, len, "truncated record header at byte offset %" PRIu64 ": %zu of %zu bytes", at, got,
-			 sizeof(h));
+			 sizeof(*h));
 		return -EINVAL;
 	}
-	if (!h.type || h.type >= REC_TYPE_MAX) {
-		snprintf(msg, len, "unknown record type %u at byte offset %" PRIu64, h.type, at);
+	if (!h->type || h->type >= REC_TYPE_MAX) {
+		snprintf(msg, len, "unknown record type %u at byte offset %" PRIu64, h->type, at);
 		return -EINVAL;
 	}
-	if (!recording__payload_size(r->version, h.type)) {
+	if (!recording__payload_size(r->version, h->type)) {
 		snprintf(msg, len, "unknown record type %u at byte offset %" PRIu64 ": %s records came after version %"
-			 PRIu32, h.type, at, recording__type_name(h.type), r->version);
+			 PRIu32, h->type, at, recording__type_name(h->type), r->version);
 		return -EINVAL;
 	}
-	if (h.length > REC_MAX_PAYLOAD || h.length != recording__payload_size(r->version, h.type)) {
+	if (h->length > REC_MAX_PAYLOAD || h->length != recording__payload_size(r->version, h->type)) {
 		snprintf(msg, len, "%s record at byte offset %" PRIu64 " says %" PRIu32 " bytes; it has %" PRIu32,
-			 recording__type_name(h.type), at, h.length, recording__payload_size(r->version, h.type));
+			 recording__type_name(h->type), at, h->length, recording__payload_size(r->version, h->type));
 		return -EINVAL;
 	}
-	if (h.flags) {
+	if (h->flags) {
 		snprintf(msg, len, "%s record at byte offset %" PRIu64 " has flags 0x%x, which version %" PRIu32
-			 " does not define", recording__type_name(h.type), at, h.flags, r->version);
+			 " does not define", recording__type_name(h->type), at, h->flags, r->version);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* read_payload - the payload @h announces, into @rec, which it empties first */
+static int read_payload(struct rec_reader *r, const struct rec_header *h, uint64_t at, struct rec_record *rec,
+			char *msg, size_t len)
+{
+	size_t got;
+
 	memset(rec, 0, sizeof(*rec));
 	rec->offset = at;
-	rec->type = h.type;
-	got = read_fully(r, &rec->run_begin, h.length);
-	if (got < h.length) {
-		if (ferror(r->in)) {
-			snprintf(msg, len, "read error at byte offset %" PRIu64 ": %s", r->offset, strerror(errno));
-			return -EIO;
-		}
-		snprintf(msg, len, "truncated %s record at byte offset %" PRIu64 ": %zu of %" PRIu32 " bytes",
-			 recording__type_name(h.type), at, got, h.length);
-		return -EINVAL;
+	rec->type = h->type;
+	got = read_fully(r, &rec->run_begin, h->length);
+	if (got == h->length)
+		return 0;
+	if (ferror(r->in)) {
+		snprintf(msg, len, "read error at byte offset %" PRIu64 ": %s", r->offset, strerror(errno));
+		return -EIO;
 	}
+	snprintf(msg, len, "truncated %s record at byte offset %" PRIu64 ": %zu of %" PRIu32 " bytes",
+		 recording__type_name(h->type), at, got, h->length);
+	return -EINVAL;
+}
+
+/*
+ * widen_old_payload - a record of an older version as the current one
+ * reads it: what it did not have yet, or left as padding, set to what it
+ * then meant
+ */
+static void widen_old_payload(const struct rec_reader *r, struct rec_record *rec)
+{
 	if (r->version == 1 && rec->type == REC_RUN_END)
 		widen_v1_run_end(&rec->run_end);
 	/* before version 4 the steal and the cost were not there: known 0 says so */
@@ -453,11 +470,11 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 		rec->event.block.flags = 0;
 	if (r->version < 7 && rec->type == REC_ATTACH_BEGIN)
 		rec->attach_begin.flags = 0;
-	why = check_payload(r, rec);
-	if (why) {
-		snprintf(msg, len, "bad %s record at byte offset %" PRIu64 ": %s", recording__type_name(h.type), at, why);
-		return -EINVAL;
-	}
+}
+
+/* note_run_bounds - a run's begin or end record, at @at: where the reader stands between them */
+static void note_run_bounds(struct rec_reader *r, const struct rec_record *rec, uint64_t at)
+{
 	if (rec->type == REC_RUN_BEGIN || rec->type == REC_ATTACH_BEGIN) {
 		r->in_run = true;
 		r->in_attach = rec->type == REC_ATTACH_BEGIN;
@@ -469,6 +486,31 @@ int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, si
 		r->in_attach = false;
 		r->runs++;
 	}
+}
+
+int rec_reader__next(struct rec_reader *r, struct rec_record *rec, char *msg, size_t len)
+{
+	struct rec_header h;
+	uint64_t at = r->offset;
+	const char *why;
+	size_t got;
+	int err;
+
+	got = read_fully(r, &h, sizeof(h));
+	if (!got && feof(r->in))
+		return end_of_file(r, at, msg, len);
+	err = check_header(r, &h, got, at, msg, len);
+	if (!err)
+		err = read_payload(r, &h, at, rec, msg, len);
+	if (err)
+		return err;
+	widen_old_payload(r, rec);
+	why = check_payload(r, rec);
+	if (why) {
+		snprintf(msg, len, "bad %s record at byte offset %" PRIu64 ": %s", recording__type_name(h.type), at, why);
+		return -EINVAL;
+	}
+	note_run_bounds(r, rec, at);
 	return 1;
 }
 

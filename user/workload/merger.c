@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <linux/futex.h>
 #include "event_window.h"
 #include "explain.h"
+#include "futex_ops.h"
 #include "merger.h"
 #include "ring.h"
 
@@ -96,34 +96,13 @@ static bool fd_matches(int want, uint64_t arg)
 	return want < 0 || (uint64_t)(int64_t)want == arg;
 }
 
-/* futex_cmd - a futex(2) op without its PRIVATE and CLOCK_REALTIME flags */
-static unsigned int futex_cmd(uint64_t op)
-{
-	return (unsigned int)op & FUTEX_CMD_MASK;
-}
-
-/* futex_op_waits - does this futex(2) op block the caller? */
-static bool futex_op_waits(uint64_t op)
-{
-	switch (futex_cmd(op)) {
-	case FUTEX_WAIT:
-	case FUTEX_LOCK_PI:
-	case FUTEX_WAIT_BITSET:
-	case FUTEX_WAIT_REQUEUE_PI:
-	case FUTEX_LOCK_PI2:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* is_notify_entry - the waker entering the path's notify syscall */
 static bool is_notify_entry(const struct merger_config *cfg, const struct wp_event *e, uint32_t waker)
 {
 	if (e->type != WP_EV_SYS_ENTER || e->tid != waker || !syscall_list__has(&cfg->notify_syscalls, e->sys.nr))
 		return false;
 	if (e->sys.nr == SYS_futex)
-		return wp_futex_op_wakes(e->sys.arg2);
+		return futex_ops__wakes(e->sys.arg2);
 	return fd_matches(cfg->notify_fd, e->sys.arg);
 }
 
@@ -422,7 +401,7 @@ static void scan_rewait(const struct merger *m, const struct pending_sample *p, 
 		if (e->tid != wakee || (e->type != WP_EV_SYS_ENTER && e->type != WP_EV_SYS_EXIT) ||
 		    e->sys.nr != SYS_futex)
 			continue;
-		if (e->type == WP_EV_SYS_ENTER && futex_op_waits(e->sys.arg2)) {
+		if (e->type == WP_EV_SYS_ENTER && futex_ops__waits(e->sys.arg2)) {
 			entered = e->ts_ns;
 		} else if (e->type == WP_EV_SYS_EXIT && entered) {
 			r->rewait_seen = true;
@@ -430,6 +409,224 @@ static void scan_rewait(const struct merger *m, const struct pending_sample *p, 
 			entered = 0;
 		}
 	}
+}
+
+/*
+ * begin_result - @r as the sample @p alone gives it, before any event is
+ * looked at; the events that may bound it lie in [*@lo, *@hi]
+ */
+static void begin_result(const struct merger *m, const struct pending_sample *p, struct sample_result *r,
+			 uint64_t *lo, uint64_t *hi)
+{
+	uint64_t slack = m->cfg.clock_slack_ns;
+
+	memset(r, 0, sizeof(*r));
+	r->sample = p->sample;
+	r->t_notify_ns = p->t_notify_ns;
+	r->t_woken_ns = p->t_woken_ns;
+	r->t_wait_start_ns = p->t_wait_start_ns;
+	r->total_ns = (int64_t)(p->t_woken_ns - p->t_notify_ns);
+
+	*lo = p->t_notify_ns > slack ? p->t_notify_ns - slack : 0;
+	/* the previous sample's events end where its wakee took its timestamp */
+	if (m->have_prev && *lo < m->prev_woken_ns)
+		*lo = m->prev_woken_ns;
+	*hi = p->t_woken_ns + slack;
+}
+
+/*
+ * label_untraceable - a sample whose events cannot be trusted, whatever
+ * they are: coalesced with the next one, outside the traced window, or
+ * with records lost around it. True when @r is labelled so.
+ */
+static bool label_untraceable(const struct merger *m, const struct pending_sample *p, struct sample_result *r,
+			      uint64_t lo, uint64_t hi)
+{
+	if (p->sample.flags & WP_SAMPLE_COALESCED)
+		r->label = LABEL_COALESCED;
+	else if (p->t_notify_ns < m->trace_start_ns || p->t_woken_ns > m->trace_end_ns)
+		r->label = LABEL_OUT_OF_WINDOW;
+	else if (event_window__lost(m->events, m->have_prev ? m->prev_woken_ns : lo, hi))
+		r->label = LABEL_LOST_EVENTS;
+	else
+		return false;
+	return true;
+}
+
+/* the waker off its CPU between t_notify and the wake: since when */
+struct waker_watch {
+	bool off;
+	uint64_t since_ns;
+};
+
+/* watch_waker - switch @e, at or after t_notify and before the wake: the waker leaving or taking its CPU */
+static void watch_waker(struct waker_watch *w, const struct wp_event *e, uint32_t waker, struct sample_result *r)
+{
+	if (e->sw.prev_tid == waker && !w->off) {
+		w->off = true;
+		w->since_ns = e->ts_ns;
+	} else if (e->sw.next_tid == waker && w->off) {
+		w->off = false;
+		r->waker_preempted = true;
+		r->waker_preempted_ns += e->ts_ns - w->since_ns;
+	}
+}
+
+/* note_idle_exit - idle exit @e, after the wake decision: the target CPU leaving idle, if it was idle */
+static void note_idle_exit(const struct wp_event *e, struct sample_result *r)
+{
+	if (!r->idle_exit_seen && r->target_was_idle && e->cpu == r->target_cpu) {
+		r->idle_exit_seen = true;
+		r->idle_exit_ns = (int64_t)(e->ts_ns - r->mark_ns[MARK_WAKING]);
+	}
+}
+
+/* what take_mark() made of an event */
+enum mark_take {
+	MARK_PASSED,		/* not the mark searched for */
+	MARK_TAKEN,		/* the mark, taken: the search goes on to the next */
+	MARK_SEARCH_OVER,	/* the search can find nothing more (mark_search() says when) */
+};
+
+/*
+ * take_mark - is @e the mark *@want that the search of @p waits for? If so
+ * it is taken into @r, with what the event says besides its time, and
+ * *@want moves on (by two for a new thread's wake: its one record is both
+ * the waking and the wakeup).
+ */
+static enum mark_take take_mark(const struct merger_config *cfg, const struct pending_sample *p,
+				const struct wp_event *e, enum mark *want, struct sample_result *r)
+{
+	uint32_t waker = p->sample.waker_tid, wakee = p->sample.wakee_tid;
+
+	switch (*want) {
+	case MARK_NOTIFY_ENTER:
+		if (!is_notify_entry(cfg, e, waker))
+			return MARK_PASSED;
+		r->notify_nr = e->sys.nr;
+		r->notify_arg = e->sys.arg;
+		r->notify_arg2 = e->sys.arg2;
+		break;
+	case MARK_WAKING:
+		/* a new thread's wake is decided by its sched_wakeup_new, any other by a sched_waking */
+		if (!wp_wake_decides(e->type, e->wake.flags) || (e->type == WP_EV_WAKEUP) != cfg->new_task ||
+		    e->wake.pid != wakee || e->tid != waker)
+			return MARK_PASSED;
+		r->waking_cpu = e->cpu;
+		r->target_cpu = e->wake.target_cpu;
+		r->target_was_idle = e->wake.target_idle_since_ns != 0;
+		if (cfg->new_task) {
+			/* the same record is the wakeup mark: the task was queued as it was made */
+			r->wakeup_cpu = e->cpu;
+			r->mark_ns[(*want)++] = e->ts_ns;
+		}
+		break;
+	case MARK_WAKEUP:
+		if (e->type != WP_EV_WAKEUP || e->wake.pid != wakee)
+			return MARK_PASSED;
+		r->wakeup_cpu = e->cpu;
+		r->target_cpu = e->wake.target_cpu;
+		break;
+	case MARK_SWITCH_IN:
+		/*
+		 * The wakee left its wait, so it ran: a switch-in found
+		 * after this is a later one (back from a preemption), and
+		 * the one that resumed it went untraced.
+		 */
+		if (is_wait_end(cfg, e, wakee))
+			return MARK_SEARCH_OVER;
+		if (e->type != WP_EV_SWITCH || e->sw.next_tid != wakee)
+			return MARK_PASSED;
+		break;
+	case MARK_WAIT_EXIT:
+		if (!is_wait_end(cfg, e, wakee))
+			return MARK_PASSED;
+		r->wait_end_type = e->type;
+		r->wait_end_nr = e->type == WP_EV_SIGNAL_DELIVER ? e->signal.sig : e->sys.nr;
+		break;
+	default:
+		break;
+	}
+	r->mark_ns[*want] = e->ts_ns;
+	(*want)++;
+	return MARK_TAKEN;
+}
+
+/*
+ * search_marks - the full mode's search of @p's marks among the events of
+ * [@lo, @hi], each after the previous one, so kernel phases cannot be
+ * negative; on the way, the waker's preemptions before the wake and the
+ * target CPU's idle exit after it. Returns the first mark not found
+ * (NR_MARKS: all were).
+ */
+static enum mark search_marks(const struct merger *m, const struct pending_sample *p, struct sample_result *r,
+			      uint64_t lo, uint64_t hi)
+{
+	struct waker_watch watch = { 0 };
+	enum mark want = MARK_NOTIFY_ENTER;
+	const struct wp_event *e;
+	size_t i;
+
+	for (i = event_window__first_at(m->events, lo); want < NR_MARKS && (e = event_window__at(m->events, i)); i++) {
+		if (e->ts_ns > hi)
+			break;
+		/*
+		 * Only the wait's exit may sit past t_woken (by clock error); any
+		 * earlier mark found there belongs to the next sample, whose
+		 * notify can follow within the slack when running back to back.
+		 */
+		if (want < MARK_WAIT_EXIT && e->ts_ns > p->t_woken_ns)
+			break;
+		if (e->type == WP_EV_SWITCH && want <= MARK_WAKING && e->ts_ns >= p->t_notify_ns)
+			watch_waker(&watch, e, p->sample.waker_tid, r);
+		if (e->type == WP_EV_IDLE_EXIT && want > MARK_WAKING)
+			note_idle_exit(e, r);
+		if (take_mark(&m->cfg, p, e, &want, r) == MARK_SEARCH_OVER)
+			break;
+	}
+	if (watch.off && want > MARK_WAKING) {
+		r->waker_preempted = true;
+		r->waker_preempted_ns += r->mark_ns[MARK_WAKING] - watch.since_ns;
+	}
+	return want;
+}
+
+/*
+ * label_unfound - the search of @p stopped short of @missing: why, in @r's
+ * label (always one).
+ *
+ * A notify that woke nobody is the expected outcome when the wakee had
+ * not gone to sleep yet. So is a wake with no switch-in: try_to_wake_up()
+ * caught the wakee after it set its sleeping state but before it left
+ * the CPU, and it simply carried on. A notify also finds nobody when an
+ * earlier one's wake already reached this wait (glibc's sem_post()
+ * back to back: the previous post's FUTEX_WAKE finds the next sem_wait
+ * queued). Had the wakee been asleep and unwoken, the event is missing.
+ */
+static void label_unfound(const struct merger *m, const struct pending_sample *p, struct sample_result *r,
+			  enum mark missing, uint64_t hi)
+{
+	const struct merger_config *cfg = &m->cfg;
+	uint32_t wakee = p->sample.wakee_tid;
+
+	if (missing == MARK_NOTIFY_ENTER && cfg->notify_optional && label_unwoken(m, wakee, p->t_notify_ns, hi, r))
+		return;
+	/* a thread that is being made has no earlier state: only a missing event explains these */
+	if (missing == MARK_WAKING && !cfg->new_task && label_unwoken(m, wakee, r->mark_ns[MARK_NOTIFY_ENTER], hi, r))
+		return;
+	/*
+	 * Whether the wakee carried on is decided at sched_wakeup, not at
+	 * sched_waking: a wake that caught it inside __schedule() is stamped
+	 * before its switch-out to sleep, and that wakee needs a switch-in.
+	 */
+	if (missing == MARK_SWITCH_IN && !cfg->new_task &&
+	    wakee_state_at(m, wakee, m->have_prev ? m->prev_woken_ns : 0, r->mark_ns[MARK_WAKEUP], hi) ==
+		    WAKEE_AWAKE) {
+		r->label = LABEL_NO_SLEEP;
+		return;
+	}
+	r->label = LABEL_MISSING_EVENT;
+	r->missing = missing;
 }
 
 /*
@@ -444,166 +641,25 @@ static void scan_rewait(const struct merger *m, const struct pending_sample *p, 
  */
 static void merge_sample(struct merger *m, const struct pending_sample *p, struct sample_result *r)
 {
-	const struct merger_config *cfg = &m->cfg;
-	uint32_t waker = p->sample.waker_tid, wakee = p->sample.wakee_tid;
-	uint64_t lo, hi, preempt_start = 0;
-	bool waker_off = false;
-	enum mark want = MARK_NOTIFY_ENTER;
-	const struct wp_event *e;
-	size_t i;
+	uint64_t lo, hi;
+	enum mark reached;
 
-	memset(r, 0, sizeof(*r));
-	r->sample = p->sample;
-	r->t_notify_ns = p->t_notify_ns;
-	r->t_woken_ns = p->t_woken_ns;
-	r->t_wait_start_ns = p->t_wait_start_ns;
-	r->total_ns = (int64_t)(p->t_woken_ns - p->t_notify_ns);
-
-	lo = p->t_notify_ns > cfg->clock_slack_ns ? p->t_notify_ns - cfg->clock_slack_ns : 0;
-	/* the previous sample's events end where its wakee took its timestamp */
-	if (m->have_prev && lo < m->prev_woken_ns)
-		lo = m->prev_woken_ns;
-	hi = p->t_woken_ns + cfg->clock_slack_ns;
-
-	if (p->sample.flags & WP_SAMPLE_COALESCED) {
-		r->label = LABEL_COALESCED;
+	begin_result(m, p, r, &lo, &hi);
+	if (label_untraceable(m, p, r, lo, hi))
 		return;
-	}
-	if (p->t_notify_ns < m->trace_start_ns || p->t_woken_ns > m->trace_end_ns) {
-		r->label = LABEL_OUT_OF_WINDOW;
-		return;
-	}
-	if (event_window__lost(m->events, m->have_prev ? m->prev_woken_ns : lo, hi)) {
-		r->label = LABEL_LOST_EVENTS;
-		return;
-	}
-	if (cfg->user_only) {
+	if (m->cfg.user_only) {
 		merge_user_only(m, p, r);
 		return;
 	}
-	if (cfg->lean) {
+	if (m->cfg.lean) {
 		merge_lean(m, p, r, lo);
 		return;
 	}
-
-	i = event_window__first_at(m->events, lo);
-	for (; want < NR_MARKS && (e = event_window__at(m->events, i)); i++) {
-		if (e->ts_ns > hi)
-			break;
-		/*
-		 * Only the wait's exit may sit past t_woken (by clock error); any
-		 * earlier mark found there belongs to the next sample, whose
-		 * notify can follow within the slack when running back to back.
-		 */
-		if (want < MARK_WAIT_EXIT && e->ts_ns > p->t_woken_ns)
-			break;
-
-		/* the waker's own context switches between t_notify and the wake */
-		if (e->type == WP_EV_SWITCH && want <= MARK_WAKING && e->ts_ns >= p->t_notify_ns) {
-			if (e->sw.prev_tid == waker && !waker_off) {
-				waker_off = true;
-				preempt_start = e->ts_ns;
-			} else if (e->sw.next_tid == waker && waker_off) {
-				waker_off = false;
-				r->waker_preempted = true;
-				r->waker_preempted_ns += e->ts_ns - preempt_start;
-			}
-		}
-		/* the target CPU leaving idle after the wake decision */
-		if (e->type == WP_EV_IDLE_EXIT && want > MARK_WAKING && !r->idle_exit_seen &&
-		    r->target_was_idle && e->cpu == r->target_cpu) {
-			r->idle_exit_seen = true;
-			r->idle_exit_ns = (int64_t)(e->ts_ns - r->mark_ns[MARK_WAKING]);
-		}
-
-		switch (want) {
-		case MARK_NOTIFY_ENTER:
-			if (!is_notify_entry(cfg, e, waker))
-				continue;
-			r->notify_nr = e->sys.nr;
-			r->notify_arg = e->sys.arg;
-			r->notify_arg2 = e->sys.arg2;
-			break;
-		case MARK_WAKING:
-			/* a new thread's wake is decided by its sched_wakeup_new, any other by a sched_waking */
-			if (!wp_wake_decides(e->type, e->wake.flags) || (e->type == WP_EV_WAKEUP) != cfg->new_task ||
-			    e->wake.pid != wakee || e->tid != waker)
-				continue;
-			r->waking_cpu = e->cpu;
-			r->target_cpu = e->wake.target_cpu;
-			r->target_was_idle = e->wake.target_idle_since_ns != 0;
-			if (cfg->new_task) {
-				/* the same record is the wakeup mark: the task was queued as it was made */
-				r->wakeup_cpu = e->cpu;
-				r->mark_ns[want++] = e->ts_ns;
-			}
-			break;
-		case MARK_WAKEUP:
-			if (e->type != WP_EV_WAKEUP || e->wake.pid != wakee)
-				continue;
-			r->wakeup_cpu = e->cpu;
-			r->target_cpu = e->wake.target_cpu;
-			break;
-		case MARK_SWITCH_IN:
-			/*
-			 * The wakee left its wait, so it ran: a switch-in found
-			 * after this is a later one (back from a preemption), and
-			 * the one that resumed it went untraced.
-			 */
-			if (is_wait_end(cfg, e, wakee))
-				goto searched;
-			if (e->type != WP_EV_SWITCH || e->sw.next_tid != wakee)
-				continue;
-			break;
-		case MARK_WAIT_EXIT:
-			if (!is_wait_end(cfg, e, wakee))
-				continue;
-			r->wait_end_type = e->type;
-			r->wait_end_nr = e->type == WP_EV_SIGNAL_DELIVER ? e->signal.sig : e->sys.nr;
-			break;
-		default:
-			break;
-		}
-		r->mark_ns[want] = e->ts_ns;
-		want++;
-	}
-searched:
-	if (waker_off && want > MARK_WAKING) {
-		r->waker_preempted = true;
-		r->waker_preempted_ns += r->mark_ns[MARK_WAKING] - preempt_start;
-	}
-
-	/*
-	 * A notify that woke nobody is the expected outcome when the wakee had
-	 * not gone to sleep yet. So is a wake with no switch-in: try_to_wake_up()
-	 * caught the wakee after it set its sleeping state but before it left
-	 * the CPU, and it simply carried on. A notify also finds nobody when an
-	 * earlier one's wake already reached this wait (glibc's sem_post()
-	 * back to back: the previous post's FUTEX_WAKE finds the next sem_wait
-	 * queued). Had the wakee been asleep and unwoken, the event is missing.
-	 */
-	if (want == MARK_NOTIFY_ENTER && cfg->notify_optional && label_unwoken(m, wakee, p->t_notify_ns, hi, r))
-		return;
-	/* a thread that is being made has no earlier state: only a missing event explains these */
-	if (want == MARK_WAKING && !cfg->new_task && label_unwoken(m, wakee, r->mark_ns[MARK_NOTIFY_ENTER], hi, r))
-		return;
-	/*
-	 * Whether the wakee carried on is decided at sched_wakeup, not at
-	 * sched_waking: a wake that caught it inside __schedule() is stamped
-	 * before its switch-out to sleep, and that wakee needs a switch-in.
-	 */
-	if (want == MARK_SWITCH_IN && !cfg->new_task &&
-	    wakee_state_at(m, wakee, m->have_prev ? m->prev_woken_ns : 0, r->mark_ns[MARK_WAKEUP], hi) ==
-		    WAKEE_AWAKE) {
-		r->label = LABEL_NO_SLEEP;
+	reached = search_marks(m, p, r, lo, hi);
+	if (reached < NR_MARKS) {
+		label_unfound(m, p, r, reached, hi);
 		return;
 	}
-	if (want < NR_MARKS) {
-		r->label = LABEL_MISSING_EVENT;
-		r->missing = want;
-		return;
-	}
-
 	if (!split_phases(r))
 		return;
 	scan_rewait(m, p, r);

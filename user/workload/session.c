@@ -408,94 +408,107 @@ static int calibrate(struct session *s)
 	return err;
 }
 
-int session__run(const struct run_config *cfg, const struct session_opts *o, struct run_result *res,
-		 char *msg, size_t len)
+/* begin_results - @s's run result emptied and its start noted; the bench's toggles cleared */
+static void begin_results(struct session *s)
 {
-	struct session s = { .cfg = cfg, .opts = o, .res = res, .runner = { .pid = -1 } };
-	struct session_bench *bench = o->bench;
-	struct wp_ring_header *hdr;
-	uint32_t state = WP_RING_STARTING;
-	uint64_t started_ns;
-	bool holding = false;
-	sigset_t saved;
-	int err;
+	struct session_bench *bench = s->opts->bench;
 
-	memset(res, 0, sizeof(*res));
+	memset(s->res, 0, sizeof(*s->res));
 	if (bench) {
 		memset(bench->toggles, 0, sizeof(bench->toggles));
 		bench->nr_toggles = 0;
 	}
-	run_meta__now(&res->meta);
-	s.reader.fd = -1;
+	run_meta__now(&s->res->meta);
+	s->reader.fd = -1;
+}
 
-	err = sample_reader__create(&s.reader, WP_RING_DEFAULT_SLOTS);
+/* open_inputs - the sample ring the workload writes, and for a traced run the BPF side and the journal */
+static int open_inputs(struct session *s, char *msg, size_t len)
+{
+	const struct run_config *cfg = s->cfg;
+	int err;
+
+	err = sample_reader__create(&s->reader, WP_RING_DEFAULT_SLOTS);
 	if (err) {
 		snprintf(msg, len, "cannot create the sample ring: %s", strerror(-err));
-		goto out;
+		return err;
 	}
-	hdr = &s.reader.ring->hdr;
-	if (cfg->traced) {
-		s.records_wait = !o->analyse_live && records_can_wait(cfg);
-		err = open_tracing(&s, msg, len);
-		if (err)
-			goto out;
-		/* without one (no memory), the run is analysed as it goes */
-		if (!o->analyse_live)
-			s.journal = journal_open(cfg->samples * (s.records_wait ? JOURNAL_READY_PER_SAMPLE_WAITING :
-								 JOURNAL_READY_PER_SAMPLE));
-	}
-	/* a signal while the BPF side loaded: end before there is a workload, with nothing measured */
-	err = launch__begin_whole(&saved, msg, len);
+	if (!cfg->traced)
+		return 0;
+	s->records_wait = !s->opts->analyse_live && records_can_wait(cfg);
+	err = open_tracing(s, msg, len);
 	if (err)
-		goto out;
-	holding = true;
+		return err;
+	/* without one (no memory), the run is analysed as it goes */
+	if (!s->opts->analyse_live)
+		s->journal = journal_open(cfg->samples * (s->records_wait ? JOURNAL_READY_PER_SAMPLE_WAITING :
+								      JOURNAL_READY_PER_SAMPLE));
+	return 0;
+}
+
+/*
+ * begin_analysis - from the start of tracing, what the analysis needs
+ * before the workload starts: the stacks' names (--stacks), the analysis
+ * itself, the steal and the cost read at the start, a first clock fit
+ */
+static int begin_analysis(struct session *s, char *msg, size_t len)
+{
+	const struct run_config *cfg = s->cfg;
+	struct run_result *res = s->res;
+	int err;
+
 	res->trace_start_ns = collector__now_ns();
-	if (s.collector && cfg->lean && cfg->stacks &&
+	if (s->collector && cfg->lean && cfg->stacks &&
 	    (!(res->stacks = run_stacks__new("/proc/kallsyms")) ||
 	     !(res->stack_combos = calloc(1, sizeof(*res->stack_combos))))) {
 		snprintf(msg, len, "out of memory");
-		err = -ENOMEM;
-		goto out;
+		return -ENOMEM;
 	}
-	err = analysis__begin(&s.analysis, cfg, &o->analysis, res);
+	err = analysis__begin(&s->analysis, cfg, &s->opts->analysis, res);
 	if (err) {
 		snprintf(msg, len, "out of memory");
-		goto out;
+		return err;
 	}
-	if (s.collector) {
-		host_steal__start(&res->steal, collector__steal(s.collector));
-		trace_cost__start(&res->cost, collector__run_stats(s.collector));
+	if (s->collector) {
+		host_steal__start(&res->steal, collector__steal(s->collector));
+		trace_cost__start(&res->cost, collector__run_stats(s->collector));
 	}
-	err = calibrate(&s);
+	err = calibrate(s);
 	if (err) {
 		snprintf(msg, len, "TSC calibration failed: %s", strerror(-err));
-		goto out;
+		return err;
 	}
-	s.last_pair_ns = collector__now_ns();
+	s->last_pair_ns = collector__now_ns();
+	return 0;
+}
 
-	err = start_workload(&s, msg, len);
-	if (err)
-		goto out;
-	launch__began(&saved);
-	holding = false;
+/*
+ * watch_workload - pump what arrives into the analysis until the workload
+ * ends or fails, the run times out or a stop signal comes; then stop it
+ */
+static void watch_workload(struct session *s)
+{
+	struct session_bench *bench = s->opts->bench;
+	struct run_result *res = s->res;
+	uint64_t started_ns = collector__now_ns();
+	uint32_t state;
 
-	started_ns = collector__now_ns();
 	while (!launch_stop_requested) {
-		pump(&s, COLLECTOR_DRAIN_EVERY_MS);
-		if (bench && bench->toggle_trace_ms && (s.collector || bench->toggle))
-			maybe_toggle(&s, bench, collector__now_ns());
-		state = sample_reader__state(&s.reader);
+		pump(s, COLLECTOR_DRAIN_EVERY_MS);
+		if (bench && bench->toggle_trace_ms && (s->collector || bench->toggle))
+			maybe_toggle(s, bench, collector__now_ns());
+		state = sample_reader__state(&s->reader);
 		/*
 		 * running, so past its exec: its mappings, which name every stack
 		 * of it and of the processes it forks (mapped alike)
 		 */
 		if (res->stacks && state != WP_RING_STARTING && !run_stacks__count_processes(res->stacks)) {
-			run_stacks__process(res->stacks, s.runner.pid, NULL);
-			run_stacks__fallback(res->stacks, s.runner.pid);
+			run_stacks__process(res->stacks, s->runner.pid, NULL);
+			run_stacks__fallback(res->stacks, s->runner.pid);
 		}
-		if (runner__poll(&s.runner) || state == WP_RING_FAILED)
+		if (runner__poll(&s->runner) || state == WP_RING_FAILED)
 			break;
-		if (o->timeout_ms && collector__now_ns() - started_ns >= o->timeout_ms * 1000000ull) {
+		if (s->opts->timeout_ms && collector__now_ns() - started_ns >= s->opts->timeout_ms * 1000000ull) {
 			res->timed_out = true;
 			break;
 		}
@@ -504,67 +517,116 @@ int session__run(const struct run_config *cfg, const struct session_opts *o, str
 		res->interrupted = true;
 		res->stop_signal = launch_stop_requested;
 	}
-	runner__stop(&s.runner, 500);
+	runner__stop(&s->runner, 500);
+}
 
-	/* stop producing events, then take in everything that is left */
+/* stop_tracing - no more events made, everything left taken in; the BPF side's counters and cost read */
+static void stop_tracing(struct session *s)
+{
+	struct run_result *res = s->res;
+	struct collector_prog_totals totals;
+
 	res->trace_end_ns = collector__now_ns();
-	if (s.collector) {
-		collector__detach(s.collector);
-		if (!s.records_wait)
-			collector__drain(s.collector);
+	if (s->collector) {
+		collector__detach(s->collector);
+		if (!s->records_wait)
+			collector__drain(s->collector);
 	}
-	add_clock_pair(&s, collector__now_ns());
-	sample_reader__drain(&s.reader, on_sample, &s);
-	if (s.collector) {
-		struct collector_prog_totals totals;
+	add_clock_pair(s, collector__now_ns());
+	sample_reader__drain(&s->reader, on_sample, s);
+	if (!s->collector)
+		return;
+	collector__counters(s->collector, &res->counters, &res->drops_total);
+	collector__lean_counters(s->collector, &res->lean);
+	res->lean_flight_adaptive = collector__lean_flight_ns(s->collector, res->lean_flight_ns);
+	host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
+	collector__prog_totals(s->collector, &totals);
+	res->missed_runs = totals.missed_runs;
+	trace_cost__stop(&res->cost, totals.counted_runs, totals.runs, totals.run_ns);
+	res->progs = totals;
+}
 
-		collector__counters(s.collector, &res->counters, &res->drops_total);
-		collector__lean_counters(s.collector, &res->lean);
-		res->lean_flight_adaptive = collector__lean_flight_ns(s.collector, res->lean_flight_ns);
-		host_steal__stop(&res->steal, res->counters.steal_bad_cpus);
-		collector__prog_totals(s.collector, &totals);
-		res->missed_runs = totals.missed_runs;
-		trace_cost__stop(&res->cost, totals.counted_runs, totals.runs, totals.run_ns);
-		res->progs = totals;
-	}
-	/* the workload is done, and tracing's cost taken: what waited in the journal is analysed now */
-	if (s.journal)
-		journal_hand_over(&s, UINT64_MAX);
-	if (s.journal_err) {
-		err = s.journal_err;
+/*
+ * analyse_waiting - the workload is done, and tracing's cost taken: what
+ * waited in the journal, then in the ring past its last advance, is
+ * analysed now; the stacks are copied before the BPF side closes
+ */
+static int analyse_waiting(struct session *s, char *msg, size_t len)
+{
+	if (s->journal)
+		journal_hand_over(s, UINT64_MAX);
+	if (s->journal_err) {
 		snprintf(msg, len, "the journal's file could not be read back (%s): the run's analysis is not whole",
-			 strerror(-err));
-		goto out;
+			 strerror(-s->journal_err));
+		return s->journal_err;
 	}
-	/* and the records that waited in the ring past its last advance */
-	if (s.collector && s.records_wait)
-		collector__drain(s.collector);
+	if (s->collector && s->records_wait)
+		collector__drain(s->collector);
 	/* the stacks map goes with the BPF side: its stacks are copied first, to be named after */
-	if (res->stacks) {
-		run_stacks__take(res->stacks, s.collector);
-	}
+	if (s->res->stacks)
+		run_stacks__take(s->res->stacks, s->collector);
+	return 0;
+}
 
-	state = sample_reader__state(&s.reader);
+/* describe_workload_end - how many samples the workload sent, how it ended, and whether it failed */
+static void describe_workload_end(struct session *s)
+{
+	const struct wp_ring_header *hdr = &s->reader.ring->hdr;
+	uint32_t state = sample_reader__state(&s->reader);
+	struct run_result *res = s->res;
+
 	res->samples_sent = hdr->head;
-	res->seq_errors = s.reader.seq_errors;
-	runner__describe_exit(&s.runner, res->workload_exit, sizeof(res->workload_exit));
+	res->seq_errors = s->reader.seq_errors;
+	runner__describe_exit(&s->runner, res->workload_exit, sizeof(res->workload_exit));
 	if (res->timed_out) {
 		res->workload_failed = true;
 		snprintf(res->workload_error, sizeof(res->workload_error), "timed out after %.1f s (--timeout), "
-			 "%" PRIu64 " of %" PRIu64 " samples taken; the workload was stopped: %s", o->timeout_ms / 1e3,
-			 (uint64_t)hdr->head, cfg->samples, res->workload_exit);
+			 "%" PRIu64 " of %" PRIu64 " samples taken; the workload was stopped: %s",
+			 s->opts->timeout_ms / 1e3, (uint64_t)hdr->head, s->cfg->samples, res->workload_exit);
 	} else if (state == WP_RING_FAILED) {
 		res->workload_failed = true;
 		snprintf(res->workload_error, sizeof(res->workload_error), "%.*s",
 			 (int)sizeof(hdr->error), hdr->error);
-	} else if (!res->interrupted && (state != WP_RING_DONE || !WIFEXITED(s.runner.status) ||
-					 WEXITSTATUS(s.runner.status))) {
+	} else if (!res->interrupted && (state != WP_RING_DONE || !WIFEXITED(s->runner.status) ||
+					 WEXITSTATUS(s->runner.status))) {
 		res->workload_failed = true;
 		snprintf(res->workload_error, sizeof(res->workload_error), "the workload %s before it finished",
 			 res->workload_exit);
 	}
+}
+
+int session__run(const struct run_config *cfg, const struct session_opts *o, struct run_result *res,
+		 char *msg, size_t len)
+{
+	struct session s = { .cfg = cfg, .opts = o, .res = res, .runner = { .pid = -1 } };
+	bool holding = false;
+	sigset_t saved;
+	int err;
+
+	begin_results(&s);
+	err = open_inputs(&s, msg, len);
+	if (err)
+		goto out;
+	/* a signal while the BPF side loaded: end before there is a workload, with nothing measured */
+	err = launch__begin_whole(&saved, msg, len);
+	if (err)
+		goto out;
+	holding = true;
+	err = begin_analysis(&s, msg, len);
+	if (!err)
+		err = start_workload(&s, msg, len);
+	if (err)
+		goto out;
+	launch__began(&saved);
+	holding = false;
+
+	watch_workload(&s);
+	stop_tracing(&s);
+	err = analyse_waiting(&s, msg, len);
+	if (err)
+		goto out;
+	describe_workload_end(&s);
 	analysis__end(&s.analysis);
-	err = 0;
 out:
 	if (holding)
 		launch__began(&saved);
