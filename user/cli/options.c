@@ -198,8 +198,8 @@ static enum options_result take_ids(struct parse_state *ps, const char *arg, int
 	size_t count;
 
 	if (parse__id_list(arg, OPT_MAX_ID, ids, OPT_MAX_TARGETS, &count))
-		return refuse(ps, "--%s wants up to %d different ids from 1 to %d, as A,B,..., not '%s'", ps->spec->name,
-			      OPT_MAX_TARGETS, OPT_MAX_ID, parse__shown(arg));
+		return refuse(ps, "--%s wants up to %d different ids from 1 to %d, as A,B,..., not '%s'",
+			      ps->spec->name, OPT_MAX_TARGETS, OPT_MAX_ID, parse__shown(arg));
 	*nr = (uint32_t)count;
 	return OPTIONS_RUN;
 }
@@ -785,6 +785,117 @@ static enum options_result walk_options(struct parse_state *ps, int argc, char *
 	return OPTIONS_RUN;
 }
 
+/*
+ * take_operands - what the walk left in @argv: report's recording, the
+ * command to trace after --, or a throughput workload's own arguments
+ */
+static enum options_result take_operands(struct parse_state *ps, int argc, char **argv)
+{
+	struct wp_options *o = ps->o;
+
+	if (o->command == CMD_REPORT) {
+		if (optind >= argc)
+			return refuse(ps, "report needs the recording to read: wakeprobe report FILE");
+		o->report_path = argv[optind++];
+	}
+	/* getopt stops at "--" and leaves it just before optind: what follows is the command to trace */
+	if (o->command != CMD_REPORT && optind > 0 && !strcmp(argv[optind - 1], "--")) {
+		if (optind == argc)
+			return refuse(ps, "-- needs a command to trace after it: wakeprobe [options] -- COMMAND "
+				      "[ARGS...]");
+		o->target_argv = &argv[optind];
+		optind = argc;
+	}
+	if (optind < argc)
+		return refuse(ps, "unexpected argument '%s'", parse__shown(argv[optind]));
+	/* with a throughput workload, what follows -- is the workload's own arguments */
+	o->design = o->command != CMD_REPORT && o->workload && designs__find(o->workload);
+	if (o->design && o->target_argv) {
+		o->workload_args = o->target_argv;
+		o->target_argv = NULL;
+	}
+	return OPTIONS_RUN;
+}
+
+/* check_report - wakeprobe report FILE: the report's options, not the run's, which the recording fixed */
+static enum options_result check_report(struct parse_state *ps)
+{
+	const struct wp_options *o = ps->o;
+	char takes[160];
+
+	if (o->prometheus_every_s)
+		return refuse(ps, "--prometheus-every is for a live attach run: report writes --prometheus once");
+	if (o->stacks)
+		return refuse(ps, "a recording keeps no stacks: %s is for a live run",
+			      o->folded_path ? "--folded" : "--stacks");
+	if (ps->run_option[0]) {
+		report_takes(takes, sizeof(takes));
+		return refuse(ps, "%s is fixed by the recording: report takes %s", ps->run_option, takes);
+	}
+	if (o->record_path)
+		return refuse(ps, "-o is for wakeprobe record: report writes --json, --csv, --perfetto, --prometheus "
+			      "or --plot");
+	return check_outputs(o, ps->err, ps->errlen);
+}
+
+/* check_targets - what to trace named once, and no option of the other kind of run; nonzero with err */
+static int check_targets(struct parse_state *ps)
+{
+	const struct wp_options *o = ps->o;
+
+	if (o->nr_pids && o->target_argv)
+		return refuse(ps, "--pid and -- COMMAND both name what to trace: give one of them");
+	if (options__attach(o) && ps->workload_option[0])
+		return refuse(ps, "%s is for wakeprobe's own workloads: with %s, wakeprobe traces %s",
+			      ps->workload_option,
+			      o->all ? "--all" : o->cgroups ? "--cgroup" : o->nr_pids ? "--pid" : "-- COMMAND",
+			      o->all || o->cgroups ? "the machine's tasks" : "your program");
+	if (!options__attach(o) && ps->attach_option[0])
+		return refuse(ps, "%s is for attach mode: add --all, --cgroup PATH, --pid PID or -- COMMAND",
+			      ps->attach_option);
+	return 0;
+}
+
+/* check_workload - a workload run: a known workload, --mode only for a throughput one, its outputs */
+static enum options_result check_workload(struct parse_state *ps)
+{
+	const struct wp_options *o = ps->o;
+
+	if (!o->workload)
+		return refuse(ps, "no workload given: add --workload NAME (--list-workloads shows them), "
+			      "--pid PID or -- COMMAND");
+	if (strcmp(o->workload, "all") && !catalog__find(o->workload) && !o->design)
+		return refuse(ps, "unknown workload '%s': --list-workloads shows the known ones",
+			      parse__shown(o->workload));
+	if (o->modes && !o->design)
+		return refuse(ps, "--mode is for one throughput workload (burst-queue, spawn, executor, "
+			      "ipc-stream), not '%s'", parse__shown(o->workload));
+	if (o->design)
+		return check_design(o, ps->paced_option, ps->err, ps->errlen);
+	return check_outputs(o, ps->err, ps->errlen);
+}
+
+/* check_run - a live run or a recording's: what it was given goes together; settles the way it traces */
+static enum options_result check_run(struct parse_state *ps)
+{
+	struct wp_options *o = ps->o;
+
+	if (o->command == CMD_RECORD && !o->record_path)
+		return refuse(ps, "record needs a file to write: wakeprobe record -o FILE --workload NAME (or --pid, "
+			      "or -- COMMAND)");
+	if (o->command == CMD_RUN && o->record_path)
+		return refuse(ps, "-o is for wakeprobe record -o FILE; a run writes --json, --csv, --perfetto, "
+			      "--prometheus or --plot");
+	if (o->list_workloads)
+		return OPTIONS_RUN;
+	if (check_targets(ps) || check_explain(o, ps->explain_given, ps->err, ps->errlen) ||
+	    check_stacks(o, ps->err, ps->errlen) || check_by_cgroup(o, ps->err, ps->errlen))
+		return OPTIONS_BAD;
+	if (options__attach(o))
+		return check_outputs(o, ps->err, ps->errlen);
+	return check_workload(ps);
+}
+
 enum options_result options__parse(struct wp_options *o, int argc, char **argv, int nr_cpus,
 				   FILE *out, char *err, size_t errlen)
 {
@@ -804,106 +915,9 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 		argv++;
 	}
 	r = walk_options(&ps, argc, argv);
+	if (r == OPTIONS_RUN)
+		r = take_operands(&ps, argc, argv);
 	if (r != OPTIONS_RUN)
 		return r;
-	if (o->command == CMD_REPORT) {
-		if (optind >= argc) {
-			snprintf(err, errlen, "report needs the recording to read: wakeprobe report FILE");
-			return OPTIONS_BAD;
-		}
-		o->report_path = argv[optind++];
-	}
-	/* getopt stops at "--" and leaves it just before optind: what follows is the command to trace */
-	if (o->command != CMD_REPORT && optind > 0 && !strcmp(argv[optind - 1], "--")) {
-		if (optind == argc) {
-			snprintf(err, errlen, "-- needs a command to trace after it: wakeprobe [options] -- COMMAND [ARGS...]");
-			return OPTIONS_BAD;
-		}
-		o->target_argv = &argv[optind];
-		optind = argc;
-	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", parse__shown(argv[optind]));
-		return OPTIONS_BAD;
-	}
-	/* with a throughput workload, what follows -- is the workload's own arguments */
-	o->design = o->command != CMD_REPORT && o->workload && designs__find(o->workload);
-	if (o->design && o->target_argv) {
-		o->workload_args = o->target_argv;
-		o->target_argv = NULL;
-	}
-	if (o->command == CMD_REPORT) {
-		if (o->prometheus_every_s) {
-			snprintf(err, errlen, "--prometheus-every is for a live attach run: report writes --prometheus once");
-			return OPTIONS_BAD;
-		}
-		if (o->stacks) {
-			snprintf(err, errlen, "a recording keeps no stacks: %s is for a live run",
-				 o->folded_path ? "--folded" : "--stacks");
-			return OPTIONS_BAD;
-		}
-		if (ps.run_option[0]) {
-			char takes[160];
-
-			report_takes(takes, sizeof(takes));
-			snprintf(err, errlen, "%s is fixed by the recording: report takes %s", ps.run_option, takes);
-			return OPTIONS_BAD;
-		}
-		if (o->record_path) {
-			snprintf(err, errlen, "-o is for wakeprobe record: report writes --json, --csv, --perfetto, --prometheus or --plot");
-			return OPTIONS_BAD;
-		}
-		return check_outputs(o, err, errlen);
-	}
-	if (o->command == CMD_RECORD && !o->record_path) {
-		snprintf(err, errlen, "record needs a file to write: wakeprobe record -o FILE --workload NAME (or --pid, or -- COMMAND)");
-		return OPTIONS_BAD;
-	}
-	if (o->command == CMD_RUN && o->record_path) {
-		snprintf(err, errlen, "-o is for wakeprobe record -o FILE; a run writes --json, --csv, --perfetto, --prometheus or --plot");
-		return OPTIONS_BAD;
-	}
-	if (o->list_workloads)
-		return OPTIONS_RUN;
-	if (o->nr_pids && o->target_argv) {
-		snprintf(err, errlen, "--pid and -- COMMAND both name what to trace: give one of them");
-		return OPTIONS_BAD;
-	}
-	if (options__attach(o) && ps.workload_option[0]) {
-		snprintf(err, errlen, "%s is for wakeprobe's own workloads: with %s, wakeprobe traces %s",
-			 ps.workload_option, o->all ? "--all" : o->cgroups ? "--cgroup" : o->nr_pids ? "--pid" : "-- COMMAND",
-			 o->all || o->cgroups ? "the machine's tasks" : "your program");
-		return OPTIONS_BAD;
-	}
-	if (!options__attach(o) && ps.attach_option[0]) {
-		snprintf(err, errlen, "%s is for attach mode: add --all, --cgroup PATH, --pid PID or -- COMMAND",
-			 ps.attach_option);
-		return OPTIONS_BAD;
-	}
-	if (check_explain(o, ps.explain_given, err, errlen))
-		return OPTIONS_BAD;
-	if (check_stacks(o, err, errlen))
-		return OPTIONS_BAD;
-	if (check_by_cgroup(o, err, errlen))
-		return OPTIONS_BAD;
-	if (options__attach(o))
-		return check_outputs(o, err, errlen);
-	if (!o->workload) {
-		snprintf(err, errlen, "no workload given: add --workload NAME (--list-workloads shows them), "
-			 "--pid PID or -- COMMAND");
-		return OPTIONS_BAD;
-	}
-	if (strcmp(o->workload, "all") && !catalog__find(o->workload) && !o->design) {
-		snprintf(err, errlen, "unknown workload '%s': --list-workloads shows the known ones",
-			 parse__shown(o->workload));
-		return OPTIONS_BAD;
-	}
-	if (o->modes && !o->design) {
-		snprintf(err, errlen, "--mode is for one throughput workload (burst-queue, spawn, executor, "
-			 "ipc-stream), not '%s'", parse__shown(o->workload));
-		return OPTIONS_BAD;
-	}
-	if (o->design)
-		return check_design(o, ps.paced_option, err, errlen);
-	return check_outputs(o, err, errlen);
+	return o->command == CMD_REPORT ? check_report(&ps) : check_run(&ps);
 }
