@@ -37,6 +37,7 @@ enum {
 	KEY_PROMETHEUS_EVERY,
 	KEY_LEAN,
 	KEY_EXPLAIN,
+	KEY_ENGINE,
 	KEY_SYSCALL_PHASES,
 	KEY_SOFTIRQS,
 	KEY_STACKS,
@@ -95,6 +96,7 @@ struct option_spec {
 	const char *help;	/* a '\n' starts a continuation line */
 	/* only the paced paths and attach mode take it: a throughput workload (designs.h) refuses it */
 	bool not_for_designs;
+	bool hidden;		/* an older spelling, still taken: --help names it in its new one's text */
 	enum opt_store store;
 	size_t field;		/* STORE_BOOL to STORE_U32: where in struct wp_options */
 	uint64_t min, max;	/* STORE_U64, STORE_U32: the range taken */
@@ -115,7 +117,7 @@ struct parse_state {
 	char workload_option[32];	/* ... that only a workload run takes */
 	char attach_option[32];		/* ... that only attach mode takes */
 	char paced_option[32];		/* ... that a throughput workload does not take */
-	char explain_given[48];		/* --explain or --lean, as given: "--explain all" */
+	char engine_given[48];		/* --engine, --explain or --lean, as given: "--explain all" */
 };
 
 /* refuse - the one line that says what is wrong and how to put it right, into @ps's err */
@@ -137,31 +139,45 @@ static enum options_result parse_cpus(struct parse_state *ps, const char *arg)
 	return OPTIONS_RUN;
 }
 
-/* take_explain - the way of tracing asked for (@given names it as typed): the same one each time it is asked */
-static enum options_result take_explain(struct parse_state *ps, enum opt_explain e, const char *given)
+/*
+ * take_engine - the engine asked for, @given naming it as typed: the same
+ * one each time it is asked, in whichever spelling
+ */
+static enum options_result take_engine(struct parse_state *ps, enum opt_engine e, const char *given)
 {
-	if (ps->o->explain != EXPLAIN_DEFAULT && ps->o->explain != e)
-		return refuse(ps, "%s and %s ask for two ways of tracing: give one of them", ps->explain_given, given);
-	ps->o->explain = e;
-	snprintf(ps->explain_given, sizeof(ps->explain_given), "%s", given);
+	if (ps->o->engine != ENGINE_DEFAULT && ps->o->engine != e)
+		return refuse(ps, "%s and %s ask for two ways of tracing: give one of them", ps->engine_given, given);
+	ps->o->engine = e;
+	snprintf(ps->engine_given, sizeof(ps->engine_given), "%s", given);
 	return OPTIONS_RUN;
 }
 
+static enum options_result parse_engine(struct parse_state *ps, const char *arg)
+{
+	char given[sizeof(ps->engine_given)];
+
+	if (strcmp(arg, "lean") && strcmp(arg, "full"))
+		return refuse(ps, "--engine wants 'lean' or 'full', not '%s'", parse__shown(arg));
+	snprintf(given, sizeof(given), "%s %s", ps->as_given, arg);
+	return take_engine(ps, !strcmp(arg, "lean") ? ENGINE_LEAN : ENGINE_FULL, given);
+}
+
+/* parse_explain - --explain slow|all, the older spelling of --engine lean|full: scripts still type it */
 static enum options_result parse_explain(struct parse_state *ps, const char *arg)
 {
-	char given[sizeof(ps->explain_given)];
+	char given[sizeof(ps->engine_given)];
 
 	if (strcmp(arg, "slow") && strcmp(arg, "all"))
 		return refuse(ps, "--explain wants 'slow' or 'all', not '%s'", parse__shown(arg));
 	snprintf(given, sizeof(given), "%s %s", ps->as_given, arg);
-	return take_explain(ps, !strcmp(arg, "slow") ? EXPLAIN_SLOW : EXPLAIN_ALL, given);
+	return take_engine(ps, !strcmp(arg, "slow") ? ENGINE_LEAN : ENGINE_FULL, given);
 }
 
-/* parse_lean - --lean, the older name of --explain slow */
+/* parse_lean - --lean, the older spelling of --engine lean */
 static enum options_result parse_lean(struct parse_state *ps, const char *arg)
 {
 	(void)arg;
-	return take_explain(ps, EXPLAIN_SLOW, ps->as_given);
+	return take_engine(ps, ENGINE_LEAN, ps->as_given);
 }
 
 /* parse_folded - --folded FILE: an output made of the stacks, so it takes them */
@@ -297,18 +313,20 @@ static const struct option_spec specs[] = {
 	{ OPT_U64("threshold-us", KEY_THRESHOLD_US, "T", threshold_us, 0, OPT_MAX_THRESHOLD_US, "microseconds"),
 	  .group = GROUP_RUN, .not_for_designs = true,
 	  .help = "... among those at least T us slow (default 0)" },
-	{ OPT_CALLBACK("explain", KEY_EXPLAIN, "slow|all", parse_explain), .group = GROUP_RUN, .run_only = true,
-	  .help = "slow: pair each wakeup in the kernel, one record each,\n"
+	{ OPT_CALLBACK("engine", KEY_ENGINE, "lean|full", parse_engine), .group = GROUP_RUN, .run_only = true,
+	  .help = "lean: pair each wakeup in the kernel, one record each,\n"
 		  "and split by cause only the slow ones (over the running\n"
 		  "p99 of their kind, or --threshold-us; none with\n"
 		  "--outliers 0) from their CPUs' last switches, interrupts\n"
 		  "and idle transitions; a workload's syscalls split its\n"
-		  "notify and resume. all: stream every switch, syscall and\n"
-		  "interrupt and split every wakeup (default: slow; all\n"
+		  "notify and resume. full: stream every switch, syscall and\n"
+		  "interrupt and split every wakeup (default: lean; full\n"
 		  "with --syscall-phases, a paced workload's --perfetto,\n"
-		  "or a throughput workload)" },
-	{ OPT_CALLBACK("lean", KEY_LEAN, NULL, parse_lean), .group = GROUP_RUN, .run_only = true,
-	  .help = "the same as --explain slow" },
+		  "or a throughput workload); as before, --explain slow\n"
+		  "and --lean mean lean, --explain all full" },
+	{ OPT_CALLBACK("explain", KEY_EXPLAIN, "slow|all", parse_explain), .group = GROUP_RUN, .run_only = true,
+	  .hidden = true },
+	{ OPT_CALLBACK("lean", KEY_LEAN, NULL, parse_lean), .group = GROUP_RUN, .run_only = true, .hidden = true },
 	{ OPT_BOOLEAN("stacks", KEY_STACKS, stacks), .group = GROUP_RUN, .run_only = true,
 	  .help = "each wakeup's stacks, kernel and user: the waker's where\n"
 		  "it woke the wakee, the wakee's where it went to sleep;\n"
@@ -359,10 +377,10 @@ static const struct option_spec specs[] = {
 		  "grows with the machine's syscall rate, not the targets')" },
 	{ OPT_BOOLEAN("softirqs", KEY_SOFTIRQS, softirqs), .group = GROUP_ATTACH, .run_only = true,
 	  .mode = MODE_ATTACH,
-	  .help = "with --explain slow, the flight recorder keeps softirqs\n"
+	  .help = "with the lean engine, the flight recorder keeps softirqs\n"
 		  "too, so a slow wakeup's softirq time is named: two BPF\n"
 		  "programs on every softirq of the machine (a loopback\n"
-		  "server runs a dozen a wakeup; --explain all has them)" },
+		  "server runs a dozen a wakeup; the full engine has them)" },
 	{ OPT_CALLBACK("order", KEY_ORDER, "count|cost", parse_order), .group = GROUP_ATTACH, .mode = MODE_ATTACH,
 	  .help = "pairs and futex words with the most wakeups first (count,\n"
 		  "the default), or the most time (cost: wake-to-run, waited)" },
@@ -413,7 +431,7 @@ static void print_group(FILE *out, enum opt_group group)
 		char flags[40], shortname[8] = "";
 		const char *line = s->help, *nl;
 
-		if (s->group != group)
+		if (s->group != group || s->hidden)
 			continue;
 		if (s->key < 256)
 			snprintf(shortname, sizeof(shortname), "-%c,", s->key);
@@ -488,7 +506,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload cond --outliers 10 --threshold-us 200\n"
 		"  sudo wakeprobe --workload burst-queue --mode cond -- --tasks 100000 --repeat 5\n"
 		"  sudo wakeprobe --workload eventfd -i 0 --outliers 0   # the least observer effect\n"
-		"  sudo wakeprobe --pid 1234 --explain all --duration 10   # every wakeup split by cause\n"
+		"  sudo wakeprobe --pid 1234 --engine full --duration 10   # every wakeup split by cause\n"
 		"  sudo wakeprobe --pid 1234 --syscall-phases --duration 10   # time the syscalls too\n"
 		"  sudo wakeprobe --pid 1234 --softirqs --duration 10   # name the softirqs that held a CPU\n"
 		"  sudo wakeprobe --pid 1234 --stacks --folded run.folded   # where in the code, as a flame graph\n"
@@ -536,12 +554,12 @@ static enum options_result check_outputs(const struct wp_options *o, char *err, 
 }
 
 /*
- * explain_needs_all - what the run asks for needs every event streamed:
+ * engine_needs_full - what the run asks for needs every event streamed:
  * timed syscalls (--syscall-phases), a paced workload's timeline (the
  * events around each wakeup), and a throughput workload's report (each
  * thread's CPU time, counted from its switches)
  */
-static bool explain_needs_all(const struct wp_options *o)
+static bool engine_needs_full(const struct wp_options *o)
 {
 	if (o->syscall_phases)
 		return true;
@@ -551,17 +569,22 @@ static bool explain_needs_all(const struct wp_options *o)
 }
 
 /*
- * check_explain - settle how the run is traced: --explain as given (@given
- * names it, "" when it was not), else slow, unless explain_needs_all().
- * Returns nonzero with @err filled when what was given cannot be had.
+ * check_engine - settle the engine: as given (@given names it as typed, ""
+ * when it was not), else lean, unless engine_needs_full(). What only the
+ * lean engine takes is turned off when the run is not lean, so that no
+ * layer below masks it again (options.h). Returns nonzero with @err filled
+ * when what was given cannot be had.
  */
-static int check_explain(struct wp_options *o, const char *given, char *err, size_t errlen)
+static int check_engine(struct wp_options *o, const char *given, char *err, size_t errlen)
 {
 	err[0] = '\0';
-	if (o->explain == EXPLAIN_DEFAULT)
-		o->explain = explain_needs_all(o) ? EXPLAIN_ALL : EXPLAIN_SLOW;
+	if (o->engine == ENGINE_DEFAULT)
+		o->engine = engine_needs_full(o) ? ENGINE_FULL : ENGINE_LEAN;
 	/* an untraced run is neither */
-	o->lean = o->explain == EXPLAIN_SLOW && !o->no_trace;
+	o->lean = o->engine == ENGINE_LEAN && !o->no_trace;
+	/* the full engine streams the softirqs anyway: --softirqs asks nothing more of it */
+	if (!o->lean)
+		o->softirqs = false;
 	if (!given[0])
 		return 0;
 	if (o->no_trace)
@@ -576,8 +599,11 @@ static int check_explain(struct wp_options *o, const char *given, char *err, siz
 	return err[0] != '\0';
 }
 
-/* check_stacks - --stacks (--folded) in attach mode: what it cannot go with; nonzero with @err */
-static int check_stacks(const struct wp_options *o, char *err, size_t errlen)
+/*
+ * check_stacks - --stacks (--folded): what it cannot go with, @engine
+ * naming the engine as given; nonzero with @err
+ */
+static int check_stacks(const struct wp_options *o, const char *engine, char *err, size_t errlen)
 {
 	const char *given = o->folded_path ? "--folded" : "--stacks";
 
@@ -589,22 +615,21 @@ static int check_stacks(const struct wp_options *o, char *err, size_t errlen)
 	else if (o->no_trace)
 		snprintf(err, errlen, "%s needs tracing and --no-trace traces nothing: give one of them", given);
 	else if (!o->lean && !options__attach(o))
-		snprintf(err, errlen, "%s rides on --explain slow's records, which %s does not take: drop %s", given,
+		snprintf(err, errlen, "%s rides on the lean engine's records, which %s does not take: drop %s", given,
 			 o->workload && designs__find(o->workload) ? "a throughput workload" :
-			 o->perfetto_path ? "a workload's --perfetto" : "--explain all",
-			 o->workload && designs__find(o->workload) ? given : o->perfetto_path ? "--perfetto" :
-			 "--explain all");
+			 o->perfetto_path ? "a workload's --perfetto" : engine,
+			 o->workload && designs__find(o->workload) ? given : o->perfetto_path ? "--perfetto" : engine);
 	else if (!o->lean)
-		snprintf(err, errlen, "%s rides on --explain slow's records (the default): drop %s", given,
-			 o->syscall_phases ? "--syscall-phases" : "--explain all");
+		snprintf(err, errlen, "%s rides on the lean engine's records (the default): drop %s", given,
+			 o->syscall_phases ? "--syscall-phases" : engine);
 	return err[0] != '\0';
 }
 
 /*
  * check_by_cgroup - --all, --cgroup, --listen, --top: what they cannot go
- * with; nonzero with @err. Settles --top.
+ * with, @engine naming the engine as given; nonzero with @err. Settles --top.
  */
-static int check_by_cgroup(struct wp_options *o, char *err, size_t errlen)
+static int check_by_cgroup(struct wp_options *o, const char *engine, char *err, size_t errlen)
 {
 	const char *given = o->all ? "--all" : o->cgroups ? "--cgroup" : "--listen";
 	const char *stream = o->csv_path ? "--csv" : o->perfetto_path ? "--perfetto" : o->folded_path ? "--folded" :
@@ -627,8 +652,8 @@ static int check_by_cgroup(struct wp_options *o, char *err, size_t errlen)
 	else if (o->command == CMD_RECORD)
 		snprintf(err, errlen, "a recording keeps no cgroups: drop %s, or run it without record", given);
 	else if (!o->lean)
-		snprintf(err, errlen, "%s rides on --explain slow's records (the default): drop %s", given,
-			 o->syscall_phases ? "--syscall-phases" : "--explain all");
+		snprintf(err, errlen, "%s rides on the lean engine's records (the default): drop %s", given,
+			 o->syscall_phases ? "--syscall-phases" : engine);
 	else if (o->listen && o->stacks)
 		snprintf(err, errlen, "--listen runs for days and %s keeps every traced process's mappings: drop %s",
 			 o->folded_path ? "--folded" : "--stacks", o->folded_path ? "--folded" : "--stacks");
@@ -888,8 +913,9 @@ static enum options_result check_run(struct parse_state *ps)
 			      "--prometheus or --plot");
 	if (o->list_workloads)
 		return OPTIONS_RUN;
-	if (check_targets(ps) || check_explain(o, ps->explain_given, ps->err, ps->errlen) ||
-	    check_stacks(o, ps->err, ps->errlen) || check_by_cgroup(o, ps->err, ps->errlen))
+	if (check_targets(ps) || check_engine(o, ps->engine_given, ps->err, ps->errlen) ||
+	    check_stacks(o, ps->engine_given, ps->err, ps->errlen) ||
+	    check_by_cgroup(o, ps->engine_given, ps->err, ps->errlen))
 		return OPTIONS_BAD;
 	if (options__attach(o))
 		return check_outputs(o, ps->err, ps->errlen);
