@@ -105,11 +105,11 @@ struct attach_result {
 	uint8_t family;			/* enum mech_family */
 	char mechanism[MECHANISM_NAME_LEN];	/* mechanism__name() */
 	/*
-	 * --lean: the waker's syscall and the wait were read with the wakeup
+	 * the lean engine: the waker's syscall and the wait were read with the wakeup
 	 * (WP_LEAN_NAMES): the mechanism is named from both ends, as above
 	 */
 	bool named;
-	/* --lean: idle transitions were traced (the flight recorder): sr.target_was_idle holds */
+	/* the lean engine: idle transitions were traced (the flight recorder): sr.target_was_idle holds */
 	bool idle_seen;
 	/* --stacks (sr.stacked): what names its stacks while the run goes (run_stacks.h), for the outputs that stream */
 	struct run_stacks *stack_names;
@@ -146,7 +146,7 @@ struct attach_counters {
 	uint64_t cpu_out_of_range;	/* records from a CPU >= WP_MAX_CPUS: not paired, no idle exit */
 	uint64_t migrations;		/* sched_migrate_task of a tracked task, anywhere in the run */
 	uint64_t explained_cut;		/* complete wakeups older than the records kept: their start unexplained */
-	/* --lean --threshold-us: slow wakeups split by cause from their CPU's flight records, and not for want of memory */
+	/* the lean engine: slow wakeups split by cause from their CPU's flight records, and not for want of memory */
 	uint64_t flight_explained;
 	uint64_t flight_lost;
 	/* lean attach mode: shared futex words whose key the kernel sent, and those a full table left out */
