@@ -322,7 +322,7 @@ FUZZ_RECORD_SRCS := $(addprefix user/,record/recording.c record/recorder.c recor
 	core/event_window.c core/mechanism.c core/futex_ops.c core/fd_kinds.c lib/histogram.c lib/tsc_clock.c lib/ring.c \
 	lib/parse.c output/text_workload.c output/text_attach.c)
 FUZZ_OPTIONS_SRCS := user/cli/options.c user/workload/catalog.c user/design/designs.c user/lib/parse.c \
-	user/output/output_paths.c
+	user/output/output_paths.c user/lib/http_server.c
 FUZZ_JSON_SRCS := user/lib/json_reader.c user/lib/json_writer.c user/lib/decimal.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok
 

@@ -8,12 +8,12 @@ and summed up as the median with a 95% interval, 1.58 IQR / sqrt(n) (the notches
 
   1. throughput: a loopback server (redis-server, driven by redis-benchmark) and a many-task
      messaging benchmark (perf bench sched messaging), each untraced, under wakeprobe's attach
-     mode as it runs by default (--explain slow), under --explain all, under libbpf-tools' runqlat
+     mode as it runs by default (the lean engine), under --engine full, under libbpf-tools' runqlat
      and under offcputime, in rounds whose order rotates;
   2. counts: the messaging benchmark's wakeups as wakeprobe recorded them against a witness of
      its own (build/bench/wake-count), both following every process it forks, and the drops;
   3. BPF program runs per wakeup on the server, with and without a syscall-heavy neighbour
-     (stress-ng --get), by default, with --explain all and with --syscall-phases;
+     (stress-ng --get), by default, with --engine full and with --syscall-phases;
   4. what --csv and --perfetto cost wakeprobe's own CPU on a pipe ping-pong (perf bench sched pipe);
   5. what --stacks adds: a paced timer wakeup (cyclictest) and a ping-pong flood (perf bench sched pipe);
   6. workload mode: a 100,000-wakeup back-to-back flood's whole-process wall time, traced
@@ -42,8 +42,8 @@ MESSAGING = ["perf", "bench", "sched", "messaging", "-g", "10", "-l", "100"]
 PIPE = ["perf", "bench", "sched", "pipe", "-l", "50000"]
 REDIS_REQUESTS = 100000
 SIDES = ["untraced", "default", "all", "runqlat", "offcputime"]
-# wakeprobe's sides: attach mode as it runs by default (--explain slow), and --explain all
-WAKEPROBE_SIDES = {"default": [], "all": ["--explain", "all"]}
+# wakeprobe's sides: attach mode as it runs by default (the lean engine), and --engine full
+WAKEPROBE_SIDES = {"default": [], "all": ["--engine", "full"]}
 TOOLS = {"runqlat": "/usr/sbin/runqlat", "offcputime": "/usr/sbin/offcputime"}
 
 
@@ -258,7 +258,7 @@ def throughput(rounds, server):
     for bench in ("server", "messaging"):
         for side in SIDES[1:]:
             print(f"     {bench:9s} {side:10s} {fmt_ratio(ratios[(bench, side)])}")
-    print(f"   records dropped, all rounds: default {drops['default']}, --explain all {drops['all']}")
+    print(f"   records dropped, all rounds: default {drops['default']}, --engine full {drops['all']}")
     print("\n   aims (met: the whole 95% interval meets it; NOT met: none of it does; else cannot tell):")
     for bench in ("server", "messaging"):
         default = ratios[(bench, "default")]
@@ -293,7 +293,7 @@ def wakeup_records(path, lo, hi):
 def counts(runs):
     print(f"\n== Counts: the messaging benchmark, {runs} runs of each side, wakeprobe against a witness ==")
     print("   both attached before it starts, both following its forks; the witness counts sched_wakeup and")
-    print("   sched_wakeup_new (build/bench/wake-count). --explain all: the WAKEUP records of its recording in")
+    print("   sched_wakeup_new (build/bench/wake-count). --engine full: the WAKEUP records of its recording in")
     print("   the witness's window; the default: its wakeups, and the wakes it counts without a record (those")
     print("   that found the thread on its CPU or preempted, with no waking before them, with no task storage)")
     for side in WAKEPROBE_SIDES:
@@ -338,7 +338,7 @@ def counts(runs):
 
 
 def agreement(server, runs):
-    print(f"\n== The default and --explain all against a witness: the server's wakeups, {runs} runs each ==")
+    print(f"\n== The default and --engine full against a witness: the server's wakeups, {runs} runs each ==")
     print("   wake-count attached beside each: the share queued from another CPU (sched_wakeup elsewhere than")
     print("   sched_waking) and waking -> wakeup (wake_enqueue), whose percentiles it gives as the power of 2")
     print("   above them; wakeprobe's over its complete wakeups, the witness's over every one")
@@ -367,7 +367,7 @@ def agreement(server, runs):
 def neighbour(server):
     print("\n== BPF program runs per wakeup on the server, against a syscall-heavy neighbour ==")
     print("   stress-ng --get 1 (get* syscalls as fast as it can) beside it, or nothing")
-    for side, extra, name in (("default", (), "default"), ("all", (), "--explain all"),
+    for side, extra, name in (("default", (), "default"), ("all", (), "--engine full"),
                               ("untimed", ("--syscall-phases",), "--syscall-phases")):
         row = []
         for with_neighbour in (False, True):
@@ -376,7 +376,7 @@ def neighbour(server):
                 hog = subprocess.Popen(["stress-ng", "--get", "1", "--timeout", "60", "--quiet"],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 time.sleep(0.5)
-            # --syscall-phases streams the run as --explain all does
+            # --syscall-phases streams the run as --engine full does
             _, doc = redis_round(server, "default" if side == "default" else "all",
                                  extra=extra if side == "untimed" else ())
             if hog:
@@ -492,8 +492,8 @@ def peak_rss_kb(argv):
 def workload(pairs):
     flood = [WAKEPROBE, "--workload", "eventfd", "--interval-us", "0", "--samples", "100000"]
     print(f"\n== Workload mode: a 100,000-wakeup back-to-back eventfd flood, whole process, {pairs} pairs ==")
-    # --explain all streams every event; the default, --explain slow, is the kernel engine
-    modes = (("--explain all", ["--explain", "all"]), ("--explain slow (default)", []))
+    # --engine full streams every event; the default, the lean engine, pairs them in the kernel
+    modes = (("--engine full", ["--engine", "full"]), ("--engine lean (default)", []))
     ratios = {mode: [] for mode, _ in modes}
     for _ in range(pairs):
         for mode, extra in modes:
@@ -533,7 +533,7 @@ def recorded(side, pid, run):
 
 
 def recording_bytes(server):
-    print("\n== Recordings: bytes per wakeup, record -o of the default attach mode and of --explain all ==")
+    print("\n== Recordings: bytes per wakeup, record -o of the default attach mode and of --engine full ==")
     print("   the server under redis-benchmark -n 50000, and the messaging benchmark (--pid before it starts);")
     print("   a file's bytes over the wakeups of traced threads its report counts")
     for bench in ("server", "messaging"):

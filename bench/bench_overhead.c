@@ -11,8 +11,8 @@
  *             changes, i.e. how small a difference this machine can show;
  *   nop       a program that does nothing on every tracepoint wakeprobe
  *             uses: what the kernel's dispatch alone costs here;
- *   full      wakeprobe;
- *   lean      wakeprobe --lean.
+ *   full      wakeprobe --engine full;
+ *   lean      wakeprobe --engine lean.
  *
  * The order of the sides rotates from round to round. Each side is compared
  * with the untraced run of its own round, and the verdicts rest on the
@@ -21,10 +21,10 @@
  * anything wakeprobe does. Then one run each, paced and back to back, whose
  * programs (wakeprobe's, then the do-nothing ones) go off and on every
  * 50 ms (a flood's every 100 ms) compares stretches of a single run
- * (interleave() below). Last, timed runs of the full mode, the floor and
- * the lean mode in turn, the kernel's BPF run-time statistics on, say what
+ * (interleave() below). Last, timed runs of the full engine, the floor and
+ * the lean engine in turn, the kernel's BPF run-time statistics on, say what
  * the programs themselves cost per wakeup, tracepoint by tracepoint, and
- * where the full mode's time goes beyond the floor's (cost() below).
+ * where the full engine's time goes beyond the floor's (cost() below).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -52,7 +52,7 @@
 
 /*
  * the sides of a round; FLOOR and FULL_FLOOR only run interleaved, the
- * latter the full mode in the stretches of one run and the floor between
+ * latter the full engine in the stretches of one run and the floor between
  */
 enum side { UNTRACED, AGAIN, NOP, TRACED, LEAN, SIDES, FLOOR = SIDES, FULL_FLOOR };
 
@@ -766,7 +766,7 @@ static const char *verdict(bool faster, bool met, bool not_met)
  * interval (or why there is none), and with @aim (NAN: none) the verdict on
  * it: a flood ratio of at least @aim, or a paced difference of at most @aim
  * us. Against untraced stretches an interval wholly on the faster side says
- * the machine moved; against another tracer (@two_tracers: the full mode
+ * the machine moved; against another tracer (@two_tracers: the full engine
  * against the floor, FULL_FLOOR) either side can be the faster one.
  */
 static void print_target(const char *what, const struct interleaved *iv, bool ratio, double aim, bool two_tracers)
@@ -944,8 +944,8 @@ static int cmp_share_desc(const void *a, const void *b)
 }
 
 /*
- * print_against_floor - where the full mode's program time goes beyond the
- * floor's: on the tracepoints both trace, and on those only the full mode
+ * print_against_floor - where the full engine's program time goes beyond the
+ * floor's: on the tracepoints both trace, and on those only the full engine
  * does (its evidence for the explanations: idle, interrupts, migrations,
  * forks). Medians of the runs, each part on its own: the parts of a line
  * need not add up to its whole.
@@ -1016,7 +1016,7 @@ static int cost(uint64_t paced_samples, uint64_t flood_samples, struct run_resul
 		print_cost_runs("floor", what[m], &floor[m], samples[m]);
 	for (m = 0; m < 2; m++)
 		print_cost_runs("lean", what[m], &lean[m], samples[m]);
-	printf("\nthe full mode's programs against the floor's, ns per wakeup, by tracepoint (medians of the runs "
+	printf("\nthe full engine's programs against the floor's, ns per wakeup, by tracepoint (medians of the runs "
 	       "above):\n");
 	for (m = 0; m < 2; m++)
 		print_against_floor(what[m], &full[m], &floor[m], samples[m]);
@@ -1063,8 +1063,8 @@ int main(int argc, char **argv)
 	printf("paced: %" PRIu64 " rounds of %" PRIu64 " wakeups at %d us; flood: %" PRIu64 " rounds of %" PRIu64
 	       " back to back\n", paced_rounds, paced_samples, PACED_US, flood_rounds, flood_samples);
 	printf("each round runs five sides in turn, the order rotating: untraced (no BPF), again (the same),\n"
-	       "nop (a do-nothing BPF program on each of wakeprobe's tracepoints), full (wakeprobe),\n"
-	       "lean (wakeprobe --lean); steal = the host's share of CPU time during the round;\n"
+	       "nop (a do-nothing BPF program on each of wakeprobe's tracepoints), full (wakeprobe --engine full),\n"
+	       "lean (wakeprobe --engine lean); steal = the host's share of CPU time during the round;\n"
 	       "full and lean run as a user's run does, the kernel timing their programs %d ms of each %d s\n\n",
 	       COLLECTOR_TIMED_MS, COLLECTOR_TIMED_EVERY_MS / 1000);
 
@@ -1084,7 +1084,7 @@ int main(int argc, char **argv)
 	print_changes("flood, ratio", flood, flood_rounds, true);
 
 	printf("\ninterleaved: one run each (%" PRIu64 " wakeups paced, %" PRIu64 " back to back) traced by wakeprobe,\n"
-	       "by wakeprobe --lean, by the do-nothing programs, and by the least tracer of the full mode's design\n"
+	       "by wakeprobe --engine lean, by the do-nothing programs, and by the least tracer of the full engine's design\n"
 	       "(floor: bench/floor.bpf.c),\n"
 	       "its programs taken off their tracepoints and put back every %d ms (back to back: %d ms); each stretch\n"
 	       "against the mean of the untraced stretches beside it (untraced: against those two stretches away);\n"

@@ -1768,7 +1768,7 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent, struct task_
 }
 
 /*
- * Lean mode (--explain slow): the four scheduler tracepoints a wakeup's
+ * The lean engine: the four scheduler tracepoints a wakeup's
  * kernel phases need, and the fork tracker, load, and in a workload two
  * programs on syscalls. The stamps of one wakeup are paired here, in the
  * wakee's own storage, and leave as one WP_EV_LEAN record when it is

@@ -174,7 +174,7 @@ Test(attach_cli, a_task_holding_the_wakees_cpu_is_named_in_the_causes_and_the_sl
 }
 
 /*
- * The same hog under attach mode's default engine, --explain slow: the
+ * The same hog under attach mode's default engine, the lean one: the
  * scheduler lets a woken reader preempt it within a few tens of us, which
  * the machine's own stalls (kdamond, wakeprobe) outrun at the p99, so a
  * threshold under those delays makes them slow: each brings its CPU's
@@ -196,7 +196,7 @@ Test(attach_cli, by_default_the_slow_wakeups_name_the_task_that_held_the_cpu)
 	 */
 	const char *out = assert_hog_named(args, "wp-slow-hog", "\nWhere the time of the ", "\nThe 100 slowest of ");
 
-	cr_assert(strstr(out, "  tracing    --explain slow"), "not the default's tracing:\n%s", out);
+	cr_assert(strstr(out, "  tracing    the lean engine"), "not the default's tracing:\n%s", out);
 	cr_assert(strstr(out, "from its CPU's last switches, idle transitions and interrupts"),
 		  "not the flight recorder's:\n%s", out);
 }
@@ -482,8 +482,9 @@ Test(attach_cli, a_targets_children_from_before_the_attach_are_traced_with_it)
  * --lean on a command: one ring record per wakeup, the eventfd's 300
  * wakeups of the reader by the main thread found as one pair and named
  * from both ends (the write, the read, from registers), nothing claimed
- * that lean mode does not trace (no syscall timed, no cause), every record
- * accounted.
+ * that the lean engine does not trace (no syscall timed, no cause), every
+ * record accounted. --lean is --engine lean's older spelling, which
+ * scripts still type: it is asked for so here, live.
  */
 Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_no_cause)
 {
@@ -498,7 +499,7 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 	skip_unless_traceable();
 	fclose(f);
 	wakeprobe_run_ok(&r, args);
-	cr_assert(strstr(r.out, "\n  tracing    --explain slow"), "no lean line:\n%s", r.out);
+	cr_assert(strstr(r.out, "\n  tracing    the lean engine"), "no lean line:\n%s", r.out);
 	cr_assert_null(strstr(r.out, "\nWhere the time of the "), "a cause table in a lean run:\n%s", r.out);
 	cr_assert(json_check(json,
 				  "assert d['options']['lean'] is True, d['options']\n"
@@ -583,7 +584,7 @@ Test(attach_cli, before_its_p99_is_known_a_wakeup_over_250_us_is_explained)
 }
 
 /*
- * --lean without --threshold-us on a command: the flight threshold follows
+ * The lean engine without --threshold-us on a command: the flight threshold follows
  * the running p99 of waking to switch-in once 200 wakeups of a kind are counted,
  * so about the slowest 1% of the rest are explained: every one over it
  * brought its flight records, and the report says by which threshold.
@@ -592,7 +593,7 @@ Test(attach_cli, a_lean_run_without_a_threshold_explains_about_its_slowest_perce
 {
 	char path[PATH_MAX], json[64];
 	FILE *f = temp_output("lean-adaptive", json);
-	char *args[] = { "--lean", "--outliers", "20", "--json", json, "--",
+	char *args[] = { "--engine", "lean", "--outliers", "20", "--json", json, "--",
 			 (char *)workload_path("eventfd", path, sizeof(path)), "--samples", "5000", "--interval-us", "200",
 			 "--cpus", "0,1", NULL };
 	static struct wakeprobe_ran r;
@@ -635,7 +636,7 @@ Test(attach_cli, a_lean_run_without_a_threshold_explains_about_its_slowest_perce
 }
 
 /*
- * --lean --threshold-us on a command: every wakeup as slow as that brought
+ * The lean engine with --threshold-us on a command: every wakeup as slow as that brought
  * its CPU's flight records (the BPF side and the report judge it by the
  * same two stamps, so as many as the outlier candidates), and an outlier's
  * causes add up to its phases, split only where the records reach. The
@@ -646,7 +647,7 @@ Test(attach_cli, a_lean_run_with_a_threshold_explains_its_slow_wakeups_from_thei
 {
 	char path[PATH_MAX], json[64];
 	FILE *f = temp_output("lean-flight", json);
-	char *args[] = { "--lean", "--threshold-us", "5", "--outliers", "20", "--json", json, "--",
+	char *args[] = { "--engine", "lean", "--threshold-us", "5", "--outliers", "20", "--json", json, "--",
 			 (char *)workload_path("eventfd", path, sizeof(path)), "--samples", "300", "--interval-us", "1000",
 			 "--cpus", "0,1", NULL };
 	static struct wakeprobe_ran r;

@@ -210,11 +210,10 @@ Test(attach_record, a_recorded_command_reports_again_as_it_ran_and_tid_narrows_i
 }
 
 /*
- * A run of the command, recorded as attach mode traces by default
- * (--explain slow): a wakeup and its names in two records (and the flight
+ * A run of the command, recorded as attach mode traces by default (the
+ * lean engine): a wakeup and its names in two records (and the flight
  * records of the few slow ones the running p99 picks), under a third of
- * the bytes of --explain all's
- * recording of the same command; report of the file is the
+ * the bytes of the full engine's recording of the same command; report of the file is the
  * live text, its eventfd wakeups named from both ends. (A lean recording's
  * flight records replaying into the same explanations: unit/test_attach_recording.c.)
  */
@@ -223,7 +222,7 @@ Test(attach_record, a_recorded_lean_run_reports_again_as_it_ran_in_a_third_of_th
 	char dir[] = "/tmp/wakeprobe-test-arec.XXXXXX", rec[600], full[600], path[PATH_MAX];
 	char *record[] = { "record", "-o", rec, "--outliers", "3", "--",
 			   (char *)workload("eventfd", path, sizeof(path)), "--samples", "300", NULL };
-	char *record_full[] = { "record", "-o", full, "--explain", "all", "--outliers", "3", "--",
+	char *record_full[] = { "record", "-o", full, "--engine", "full", "--outliers", "3", "--",
 				(char *)workload("eventfd", path, sizeof(path)), "--samples", "300", NULL };
 	char *report[] = { "report", rec, "--outliers", "3", NULL };
 	static struct ran live, again, full_run;
@@ -236,7 +235,7 @@ Test(attach_record, a_recorded_lean_run_reports_again_as_it_ran_in_a_third_of_th
 	snprintf(full, sizeof(full), "%s/full.wpr", dir);
 	run_as(&live, -1, record);
 	cr_assert_eq(exit_code(&live), 0, "%s", live.err);
-	cr_assert(strstr(live.out, "  tracing    --explain slow"), "%s", live.out);
+	cr_assert(strstr(live.out, "  tracing    the lean engine"), "%s", live.out);
 	run_as(&again, -1, report);
 	cr_assert_eq(exit_code(&again), 0, "%s", again.err);
 	cr_assert_str_empty(again.err);

@@ -145,6 +145,13 @@ Test(completion, a_dash_offers_every_long_option_help_prints)
 	/* after report's recording, its options */
 	complete(&offered, (const char *const[]){ "report", "x.wpr", "--pe", NULL });
 	expect_exactly(&offered, (const char *const[]){ "--perfetto", NULL });
+	/* --engine's older spellings, which --help lists not: once nothing it lists fits what is typed */
+	complete(&offered, (const char *const[]){ "--e", NULL });
+	expect_exactly(&offered, (const char *const[]){ "--engine", NULL });
+	complete(&offered, (const char *const[]){ "--ex", NULL });
+	expect_exactly(&offered, (const char *const[]){ "--explain", NULL });
+	complete(&offered, (const char *const[]){ "--le", NULL });
+	expect_exactly(&offered, (const char *const[]){ "--lean", NULL });
 }
 
 Test(completion, a_workload_is_one_that_list_workloads_prints_or_all)
@@ -215,6 +222,9 @@ Test(completion, values_complete_to_their_choices_and_numbers_to_nothing)
 
 	complete(&offered, (const char *const[]){ "--pid", "1", "--order", "c", NULL });
 	expect_exactly(&offered, (const char *const[]){ "count", "cost", NULL });
+	complete(&offered, (const char *const[]){ "--pid", "1", "--engine", "", NULL });
+	expect_exactly(&offered, (const char *const[]){ "lean", "full", NULL });
+	/* the older spelling, which scripts still type */
 	complete(&offered, (const char *const[]){ "--pid", "1", "--explain", "", NULL });
 	expect_exactly(&offered, (const char *const[]){ "slow", "all", NULL });
 	complete(&offered, (const char *const[]){ "--workload", "eventfd", "--samples", "", NULL });

@@ -5,7 +5,7 @@
  * each other over sockets), held against an independent tp_btf counter
  * (bench/wake-count) attached beside it to the same process tree: every
  * sched_wakeup and sched_wakeup_new is counted, and no record is dropped,
- * by the full mode and by --lean.
+ * by the full engine and by the lean one.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -32,12 +32,12 @@ static char *messaging[] = { "perf", "bench", "sched", "messaging", "-g", "4", "
 
 /* copied into the test's own process: no pointer into this one */
 struct count_case {
-	char explain[8];	/* --explain's value; "": attach mode's default, slow */
+	char engine[8];		/* --engine's value; "": attach mode's default, lean */
 	bool lean;
 };
 
 static struct count_case count_cases[] = {
-	{ "all", false },
+	{ "full", false },
 	{ "", true },
 };
 
@@ -52,7 +52,7 @@ ParameterizedTest(struct count_case *c, counts, every_wakeup_of_a_messaging_benc
 	char pid_arg[16], json[64], line[256], witness_out[4096];
 	char *witness_args[] = { (char *)wake_count, "0", pid_arg, NULL };
 	char *tracer_args[] = { (char *)wakeprobe_path(), "--pid", pid_arg, "--json", json, "--outliers", "0",
-				c->explain[0] ? "--explain" : NULL, c->explain, NULL };
+				c->engine[0] ? "--engine" : NULL, c->engine, NULL };
 	int go, w_out, w_err, t_out, t_err, status;
 	pid_t bench, witness, tracer;
 	unsigned long long counted;
@@ -100,7 +100,7 @@ ParameterizedTest(struct count_case *c, counts, every_wakeup_of_a_messaging_benc
 		     "at least once each", messaging[5]);
 
 	/*
-	 * the full mode pairs every WAKEUP record into a wakeup; lean mode writes
+	 * the full engine pairs every WAKEUP record into a wakeup; the lean one writes
 	 * one record per wake that ended a sleep and counts the others
 	 */
 	cr_assert(json_check(json,
@@ -111,8 +111,8 @@ ParameterizedTest(struct count_case *c, counts, every_wakeup_of_a_messaging_benc
 			     "    n += e['lean_woke_running'] + e['lean_wakeup_unpaired'] + e['lean_no_storage']\n"
 			     "assert n == %llu, (n, %llu, e, d['wakeups'])\n",
 			     c->lean, counted, counted),
-		  "--explain %s: the counts differ (witness %llu)", c->lean ? "slow" : "all", counted);
-	printf("counts: --explain %s: the witness and wakeprobe counted %llu wakeups alike\n", c->lean ? "slow" : "all",
+		  "--engine %s: the counts differ (witness %llu)", c->lean ? "lean" : "full", counted);
+	printf("counts: --engine %s: the witness and wakeprobe counted %llu wakeups alike\n", c->lean ? "lean" : "full",
 	       counted);
 	unlink(json);
 }

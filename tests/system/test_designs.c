@@ -304,7 +304,7 @@ Test(designs, json_document_holds_the_counts_the_text_shows)
 }
 
 /*
- * --lean on a throughput workload: the same hand-offs, one record each,
+ * --engine lean on a throughput workload: the same hand-offs, one record each,
  * named from both ends from registers (the futex words too, their waits
  * untimed), and the document says what it could not trace with nulls (no
  * CPU time by thread)
@@ -313,7 +313,8 @@ Test(designs, a_lean_run_counts_the_same_hand_offs_and_leaves_out_what_it_did_no
 {
 	char path[64], err[160];
 	FILE *f = temp_output("design-lean", path);
-	char *args[] = { "--workload", "spawn", "--mode", "switch-thread", "--lean", "--json", path, "--",
+	char *args[] = { "--workload", "spawn", "--mode", "switch-thread", "--engine", "lean", "--json", path,
+			 "--",
 			 "--switches", "200", "--repeat", "2", NULL };
 	const struct json_node *run, *attach;
 	struct json_doc *doc;
@@ -325,7 +326,7 @@ Test(designs, a_lean_run_counts_the_same_hand_offs_and_leaves_out_what_it_did_no
 	cr_assert_eq(fclose(f), 0);
 	skip_unless_traceable();
 	run_ok(args);
-	cr_assert(strstr(ran.out, "\n  tracing    --explain slow"), "no lean line:\n%s", ran.out);
+	cr_assert(strstr(ran.out, "\n  tracing    the lean engine"), "no lean line:\n%s", ran.out);
 	cr_assert(strstr(ran.out, "their lengths not timed (no program on syscalls)\n"), "%s", ran.out);
 	cr_assert_null(strstr(ran.out, "\nWhere the time of "), "a cause table in a lean run:\n%s", ran.out);
 	woken = count_of(ran.out, "switches=200", "futex_woken");
@@ -333,7 +334,7 @@ Test(designs, a_lean_run_counts_the_same_hand_offs_and_leaves_out_what_it_did_no
 	/* each thread's wakes of the other: a thread waking itself is its gate or its join */
 	traced = kind_count(ran.out, "thread sp-creator", "sp-partner", "futex wake -> wait") +
 		 kind_count(ran.out, "thread sp-partner", "sp-creator", "futex wake -> wait");
-	/* as in the full mode, less the wakes that found the thread still on its CPU, which lean mode leaves out */
+	/* as with the full engine, less the wakes that found the thread still on its CPU, which the lean one leaves out */
 	cr_assert(traced >= woken * 9 / 10 && traced <= woken, "%lld wakes traced, %lld counted:\n%s", traced, woken,
 		  ran.out);
 

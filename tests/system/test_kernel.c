@@ -4,7 +4,7 @@
  * never to times: the smoke suite `make vmtest` runs in each kernel it
  * boots (scripts/vmtest.sh), as slow as software emulation makes them.
  * What `wakeprobe kernel` finds is held against the kernel's history (the
- * per-CPU layout by its release), and what lean mode tells through that
+ * per-CPU layout by its release), and what the lean engine tells through that
  * layout against what a program did.
  */
 #define _GNU_SOURCE
@@ -40,8 +40,8 @@ static void release(int *major, int *minor)
 }
 
 static const char *const engine_lines[] = {
-	"\n  yes  a workload, --explain slow\n", "\n  yes  a workload, --explain all\n",
-	"\n  yes  attach, --explain slow\n", "\n  yes  attach, --explain all\n",
+	"\n  yes  a workload, the lean engine\n", "\n  yes  a workload, the full engine\n",
+	"\n  yes  attach, the lean engine\n", "\n  yes  attach, the full engine\n",
 };
 
 Test(kernel, wakeprobe_kernel_finds_the_floor_the_per_cpu_layout_and_loads_every_engine)
@@ -72,13 +72,13 @@ Test(kernel, wakeprobe_kernel_finds_the_floor_the_per_cpu_layout_and_loads_every
 /* the paced paths, each with its own name, and the engine: copied into the test's process */
 struct path_case {
 	char name[16];
-	char explain[8];
+	char engine[8];
 };
 
 static struct path_case paths[] = {
-	{ "cond", "slow" }, { "sem", "slow" }, { "eventfd", "slow" }, { "pipe", "slow" },
-	{ "signal-handler", "slow" }, { "sigwait", "slow" }, { "spin", "slow" }, { "shmsem", "slow" },
-	{ "futex", "slow" }, { "thread-start", "slow" }, { "eventfd", "all" },
+	{ "cond", "lean" }, { "sem", "lean" }, { "eventfd", "lean" }, { "pipe", "lean" },
+	{ "signal-handler", "lean" }, { "sigwait", "lean" }, { "spin", "lean" }, { "shmsem", "lean" },
+	{ "futex", "lean" }, { "thread-start", "lean" }, { "eventfd", "full" },
 };
 
 ParameterizedTestParameters(kernel, every_paced_path_is_traced_to_its_last_wakeup)
@@ -91,12 +91,12 @@ ParameterizedTestParameters(kernel, every_paced_path_is_traced_to_its_last_wakeu
  * ten at least complete (the rest said why they are not in the table: a
  * wakee not yet asleep when its waker came, on a slow machine), but the
  * spin-wait's, whose wakee never sleeps: a switch in its spin is its label.
- * The full engine (--explain all) splits each complete one by cause.
+ * The full engine (--engine full) splits each complete one by cause.
  */
 ParameterizedTest(struct path_case *p, kernel, every_paced_path_is_traced_to_its_last_wakeup)
 {
 	char json[64];
-	char *args[] = { "--workload", p->name, "--explain", p->explain, "--samples", SAMPLES, "--interval-us",
+	char *args[] = { "--workload", p->name, "--engine", p->engine, "--samples", SAMPLES, "--interval-us",
 			 INTERVAL_US, "--outliers", "1", "--json", json, NULL };
 
 	skip_unless_traceable();
@@ -112,8 +112,8 @@ ParameterizedTest(struct path_case *p, kernel, every_paced_path_is_traced_to_its
 			     "assert e['dropped'] == 0 and e['missed_runs'] == 0, e\n"
 			     "assert r['stats']['total']['count'] == s['complete'], r['stats']['total']\n"
 			     "assert r['options']['lean'] or r['explained_wakeups'] == s['complete'], r['explained_wakeups']\n",
-			     strcmp(p->explain, "all") ? "True" : "False", SAMPLES),
-		  "%s, --explain %s:\n%s", p->name, p->explain, ran.out);
+			     strcmp(p->engine, "full") ? "True" : "False", SAMPLES),
+		  "%s, --engine %s:\n%s", p->name, p->engine, ran.out);
 	unlink(json);
 }
 
@@ -148,10 +148,10 @@ Test(kernel, a_recording_reports_what_its_live_run_did)
 
 /* an engine of attach mode's: "slow" (the default) or "all" */
 struct engine_case {
-	char explain[8];
+	char engine[8];
 };
 
-static struct engine_case engines[] = { { "slow" }, { "all" } };
+static struct engine_case engines[] = { { "lean" }, { "full" } };
 
 ParameterizedTestParameters(kernel, a_commands_hand_offs_are_each_named_by_both_engines)
 {
@@ -166,7 +166,7 @@ ParameterizedTestParameters(kernel, a_commands_hand_offs_are_each_named_by_both_
 ParameterizedTest(struct engine_case *c, kernel, a_commands_hand_offs_are_each_named_by_both_engines)
 {
 	char json[64], program[256];
-	char *args[] = { "--explain", c->explain, "--outliers", "0", "--json", json, "--", program, "--samples", SAMPLES,
+	char *args[] = { "--engine", c->engine, "--outliers", "0", "--json", json, "--", program, "--samples", SAMPLES,
 			 "--interval-us", INTERVAL_US, NULL };
 
 	skip_unless_traceable();
@@ -182,7 +182,7 @@ ParameterizedTest(struct engine_case *c, kernel, a_commands_hand_offs_are_each_n
 			     "assert %s * 9 // 10 <= n <= %s, n\n"
 			     "assert w['complete_by_family']['eventfd'] == n, w['complete_by_family']\n",
 			     SAMPLES, SAMPLES),
-		  "--explain %s:\n%s", c->explain, ran.out);
+		  "--engine %s:\n%s", c->engine, ran.out);
 	unlink(json);
 }
 
@@ -270,7 +270,7 @@ Test(kernel, the_machines_tasks_are_traced_and_labelled_by_cgroup)
 /*
  * A throughput workload, run untraced and then traced: the futex hand-offs
  * between its two threads that the workload itself counted as waking the
- * other are each in the census, bar those lean mode leaves out (a wake
+ * other are each in the census, bar those the lean engine leaves out (a wake
  * that found the thread still on its CPU), and a gate's at most
  */
 Test(kernel, a_throughput_workloads_hand_offs_are_each_in_its_census)
@@ -408,7 +408,7 @@ Test(floor, without_a_newer_feature_its_older_way_is_taken_and_said_once)
 	unsetenv("WAKEPROBE_KERNEL_LACKS");
 }
 
-/* without bpf_loop() the flight recorder cannot run: --explain slow is refused, the fix named, and it works */
+/* without bpf_loop() the flight recorder cannot run: the lean engine is refused, the fix named, and it works */
 Test(floor, without_bpf_loop_the_flight_recorder_is_refused_and_the_fix_works)
 {
 	char *flight[] = { "--workload", "eventfd", "--samples", SAMPLES, "--interval-us", INTERVAL_US, NULL };
@@ -420,8 +420,8 @@ Test(floor, without_bpf_loop_the_flight_recorder_is_refused_and_the_fix_works)
 	cr_assert_eq(setenv("WAKEPROBE_KERNEL_LACKS", "loop", 1), 0);
 	wakeprobe_run(&ran, flight);
 	cr_assert(WIFEXITED(ran.status) && WEXITSTATUS(ran.status) == 1, "status 0x%x:\n%s", ran.status, ran.err);
-	cr_assert(strstr(ran.err, "lacks bpf_loop() (Linux 5.17): --explain slow cannot explain a slow wakeup: give "
-				  "--outliers 0, or --explain all\n"), "%s", ran.err);
+	cr_assert(strstr(ran.err, "lacks bpf_loop() (Linux 5.17): the lean engine cannot explain a slow wakeup: give "
+				  "--outliers 0, or --engine full\n"), "%s", ran.err);
 	wakeprobe_run_ok(&ran, fixed);
 	cr_assert(strstr(ran.out, " sent, "), "%s", ran.out);
 	unsetenv("WAKEPROBE_KERNEL_LACKS");

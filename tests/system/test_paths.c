@@ -145,7 +145,7 @@ ParameterizedTestParameters(paths, lean_back_to_back)
 	return cr_make_param_array(struct path_case, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
-/* run_lean - @name traced in lean mode (--lean), every sample checked into @c */
+/* run_lean - @name traced by the lean engine, every sample checked into @c */
 static int run_lean(const char *name, uint64_t n, uint64_t interval_us, struct checks *c, char msg[256])
 {
 	struct test_session s = test_session(name, true, n, interval_us, c);
@@ -160,7 +160,7 @@ static void assert_lean(const struct path_case *pc, const struct checks *c)
 	const struct aggregate *a = &result.agg;
 
 	cr_assert(a->lean, "%s: the aggregate says lean", pc->name);
-	cr_assert_eq(a->causes.explained_total_ns, 0, "%s: nothing is explained in lean mode", pc->name);
+	cr_assert_eq(a->causes.explained_total_ns, 0, "%s: nothing is explained by the lean engine", pc->name);
 	cr_assert_eq(result.counters.dropped[WP_EV_SYS_ENTER] + result.counters.dropped[WP_EV_SYS_EXIT], 0);
 	cr_assert_eq(result.merge.late_events, 0, "%s: %lu records came after their time", pc->name,
 		     result.merge.late_events);
@@ -372,7 +372,7 @@ static void check_flight(const struct sample_result *r, void *ctx)
 }
 
 /*
- * --lean with --threshold-us 1: every wake brings its CPU's flight records,
+ * The lean engine with --threshold-us 1: every wake brings its CPU's flight records,
  * which split wake_enqueue and runq_wait (an idle target CPU, the idle task
  * on its way, another task), and its waker's CPU's, which split its notify;
  * nothing reaches resume_user; every phase adds up.
@@ -404,7 +404,7 @@ Test(paths, lean_flight_records_explain_the_wait_for_the_cpu_and_nothing_else, .
 }
 
 /*
- * --lean without --threshold-us: the flight threshold follows the running
+ * The lean engine without --threshold-us: the flight threshold follows the running
  * p99 of waking to switch-in, so once 200 wakeups are counted only about
  * the slowest 1% bring their records, and the run says where it ended.
  */

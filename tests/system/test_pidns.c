@@ -156,7 +156,7 @@ Test(pidns, a_host_task_holding_the_cpu_is_named_as_the_hosts)
 {
 	/* every wakeup explained: 300 are too few for the kernel engine's running p99 to pick the slow ones */
 	char *args[] = { (char *)wakeprobe_path(), "--workload", "eventfd", "--samples", "300", "--cpus", "0,1",
-			 "--outliers", "5", "--explain", "all", NULL };
+			 "--outliers", "5", "--engine", "full", NULL };
 	static struct wakeprobe_ran r;
 	char want[64];
 	pid_t hog;

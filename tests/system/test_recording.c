@@ -193,7 +193,7 @@ Test(recording, a_lean_live_run_and_the_report_of_its_recording_agree, .timeout 
 	char *const record_default[] = { (char *)wakeprobe_path(), "record", "-o", rec, "--workload", "eventfd",
 					 "--samples", "600", "--interval-us", "300", "--cpus", "0,1", NULL };
 	char *const record_full[] = { (char *)wakeprobe_path(), "record", "-o", full, "--workload", "eventfd",
-				      "--samples", "600", "--interval-us", "300", "--cpus", "0,1", "--explain", "all",
+				      "--samples", "600", "--interval-us", "300", "--cpus", "0,1", "--engine", "full",
 				      NULL };
 	/* the report chooses its outliers anew: the same options, the same choice */
 	char *const report[] = { (char *)wakeprobe_path(), "report", rec, "--outliers", "3", "--threshold-us", "40",
@@ -215,7 +215,7 @@ Test(recording, a_lean_live_run_and_the_report_of_its_recording_agree, .timeout 
 	for (i = 0; i < 3; i++)
 		assert_same_output(outputs[i], live[i], replayed[i]);
 	text = read_file(live[0], &len);
-	cr_assert(strstr(text, "--explain slow: sched_waking"), "the default engine:\n%s", text);
+	cr_assert(strstr(text, "the lean engine: sched_waking"), "the default engine:\n%s", text);
 	cr_assert(strstr(text, "\nresume_user "), "six phases:\n%s", text);
 	cr_assert(strstr(text, "Where the time of the"), "a slow wakeup its flight records explained:\n%s", text);
 	free(text);
@@ -223,7 +223,7 @@ Test(recording, a_lean_live_run_and_the_report_of_its_recording_agree, .timeout 
 	cr_assert_eq(run(record_full, NULL, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(stat(rec, &st), 0);
 	cr_assert_eq(stat(full, &st_full), 0);
-	cr_log_info("600 paced eventfd samples: %ld bytes, --explain all %ld", (long)st.st_size, (long)st_full.st_size);
+	cr_log_info("600 paced eventfd samples: %ld bytes, --engine full %ld", (long)st.st_size, (long)st_full.st_size);
 	cr_assert_lt(st.st_size * 3, st_full.st_size, "a record per wakeup, not the stream around it");
 	for (i = 0; i < 3; i++) {
 		unlink(live[i]);

@@ -179,9 +179,9 @@ Test(stacks, what_stacks_cannot_go_with_is_refused_in_one_line)
 {
 	static struct wakeprobe_ran r;
 
-	wakeprobe_run(&r, (char *[]){ "--stacks", "--explain", "all", "--", "true", NULL });
+	wakeprobe_run(&r, (char *[]){ "--stacks", "--engine", "full", "--", "true", NULL });
 	cr_assert_eq(WEXITSTATUS(r.status), 2);
-	cr_assert(strstr(r.err, "--stacks rides on --explain slow's records"), "%s", r.err);
+	cr_assert(strstr(r.err, "--stacks rides on the lean engine's records"), "%s", r.err);
 	cr_assert_eq(text_count_lines(r.err), 1, "%s", r.err);
 	unlink("/tmp/wakeprobe-stacks-refused.wpr");
 	unlink("/tmp/wakeprobe-stacks-refused.folded");

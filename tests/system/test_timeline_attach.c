@@ -22,9 +22,11 @@
 TestSuite(timeline_attach, .timeout = 120);
 
 /*
- * Both ways of tracing: --explain all streams what ran on the CPUs; the
- * default, slow, draws every wakeup from its one record and the CPUs from
- * the flight records of the slow ones, here every wakeup over 1 us
+ * Both engines: the full one streams what ran on the CPUs; the default,
+ * lean, draws every wakeup from its one record and the CPUs from the
+ * flight records of the slow ones, here every wakeup over 1 us. Asked for
+ * as --explain all and --explain slow, the older spelling of --engine,
+ * which scripts still type: both of its values, live.
  */
 struct timeline_case {
 	char explain[8];

@@ -270,9 +270,9 @@ Test(attach_aggregate, the_futex_table_counts_waits_wakes_the_time_waited_and_th
 }
 
 /*
- * Untimed waits (no program on syscalls, as with --explain slow): the switch-in ends a
- * complete one, and it is counted with no length; one whose wakeup is not
- * complete is not.
+ * Untimed waits (no program on syscalls, as with the lean engine): the
+ * switch-in ends a complete one, and it is counted with no length; one
+ * whose wakeup is not complete is not.
  */
 Test(attach_aggregate, untimed_waits_end_at_their_switch_in_and_count_without_a_length)
 {

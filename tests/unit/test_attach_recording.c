@@ -299,7 +299,7 @@ Test(attach_recording, a_recorded_run_replays_into_the_live_report_byte_for_byte
 }
 
 /*
- * record_lean_run - a --lean run of WAKEUPS wakeups through the eventfd,
+ * record_lean_run - a lean run of WAKEUPS wakeups through the eventfd,
  * named from both ends, every eighth slow enough to bring two flight
  * records of its CPU, into @file; its live report
  */
@@ -343,7 +343,7 @@ static char *record_lean_run(struct live *l, struct buf *file)
 }
 
 /*
- * A --lean run, recorded: its wakeups, their names from both ends, the
+ * A lean run, recorded: its wakeups, their names from both ends, the
  * flight records the slow ones brought and its lean counters replay into
  * the live report byte for byte.
  */
@@ -356,7 +356,7 @@ Test(attach_recording, a_recorded_lean_run_replays_into_the_live_report_byte_for
 
 	live_init(&l);
 	live = record_lean_run(&l, &file);
-	cr_assert(strstr(live, "  tracing    --explain slow"), "%s", live);
+	cr_assert(strstr(live, "  tracing    the lean engine"), "%s", live);
 	cr_assert(strstr(live, "via eventfd write -> read"), "named from both ends:\n%s", live);
 	cr_assert(strstr(live, "Where the time of the 5 slow wakeups the flight recorder explained went (of 40 "
 			       "complete"), "%s", live);

@@ -145,7 +145,7 @@ Test(attach_csv, the_causes_of_a_complete_wakeup_add_up_to_its_total_and_quoted_
 }
 
 /*
- * --explain slow: a wakeup its flight recorder explained has its causes,
+ * The lean engine: a wakeup its flight recorder explained has its causes,
  * one it did not has them empty, not 0
  */
 Test(attach_csv, a_lean_wakeup_has_causes_only_when_its_flight_records_explained_it)

@@ -181,8 +181,11 @@ Test(options, stacks_ride_on_lean_records_of_a_live_run)
 	cr_assert_str_eq(opts.folded_path, "s.folded");
 	cr_assert_eq(PARSE("--workload", "cond", "--stacks"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.stacks);
+	cr_assert_eq(PARSE("--pid", "12", "--stacks", "--engine", "full"), OPTIONS_BAD);
+	cr_assert_str_eq(err, "--stacks rides on the lean engine's records (the default): drop --engine full");
 	cr_assert_eq(PARSE("--pid", "12", "--stacks", "--explain", "all"), OPTIONS_BAD);
-	cr_assert_str_eq(err, "--stacks rides on --explain slow's records (the default): drop --explain all");
+	cr_assert_str_eq(err, "--stacks rides on the lean engine's records (the default): drop --explain all",
+			 "the fix names the engine as it was typed");
 	cr_assert_eq(PARSE("--pid", "12", "--stacks", "--syscall-phases"), OPTIONS_BAD);
 	cr_assert(strstr(err, "drop --syscall-phases"), "%s", err);
 	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--stacks", "--pid", "12"), OPTIONS_BAD);
@@ -213,50 +216,163 @@ Test(options, the_machine_or_its_cgroups_are_traced_and_served_by_the_lean_engin
 	cr_assert(!options__by_cgroup(&opts) && opts.top == 0);
 }
 
-Test(options, lean_mode_goes_with_a_workload_and_its_outputs)
+Test(options, the_lean_engine_goes_with_a_workload_and_its_outputs)
 {
-	cr_assert_eq(PARSE("--workload", "eventfd", "--lean", "--json", "r.json", "--csv", "r.csv"), OPTIONS_RUN,
+	cr_assert_eq(PARSE("--workload", "eventfd", "--engine", "lean", "--json", "r.json", "--csv", "r.csv"),
+		     OPTIONS_RUN, "%s", err);
+	cr_assert(opts.lean);
+	cr_assert_eq(PARSE("--workload", "all", "--engine", "lean", "--interval-us", "0"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.lean);
+	cr_assert_eq(PARSE("--workload", "eventfd", "--engine", "full"), OPTIONS_RUN);
+	cr_assert_not(opts.lean);
+	cr_assert_eq(PARSE("--pid", "12", "--engine", "lean", "--duration", "5", "--json", "a.json"), OPTIONS_RUN,
 		     "%s", err);
 	cr_assert(opts.lean);
-	cr_assert_eq(PARSE("--workload", "all", "--lean", "--interval-us", "0"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(PARSE("--engine=lean", "--", "sleep", "1"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean);
-	cr_assert_eq(PARSE("--workload", "eventfd", "--explain", "all"), OPTIONS_RUN);
-	cr_assert_not(opts.lean);
-	cr_assert_eq(PARSE("--pid", "12", "--lean", "--duration", "5", "--json", "a.json"), OPTIONS_RUN, "%s", err);
+	/* a run's records are recorded as they came, the lean engine's too */
+	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--pid", "12", "--engine", "lean"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean);
-	cr_assert_eq(PARSE("--lean", "--", "sleep", "1"), OPTIONS_RUN, "%s", err);
-	cr_assert(opts.lean);
-	/* a run's records are recorded as they came, lean mode's too */
-	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--pid", "12", "--lean"), OPTIONS_RUN, "%s", err);
-	cr_assert(opts.lean);
-	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--workload", "eventfd", "--lean"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--workload", "eventfd", "--engine", "lean"), OPTIONS_RUN, "%s",
+		     err);
 	cr_assert(opts.lean);
 	/* a throughput workload traces its threads as attach mode does, lean too */
-	cr_assert_eq(PARSE("--workload", "spawn", "--lean", "--json", "s.json"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(PARSE("--workload", "spawn", "--engine", "lean", "--json", "s.json"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.lean);
 }
 
-Test(options, a_run_explains_the_slow_wakeups_by_default_unless_what_it_asks_for_needs_all)
+Test(options, a_run_takes_the_lean_engine_by_default_unless_what_it_asks_for_needs_the_full_one)
 {
 	cr_assert_eq(PARSE("--pid", "12"), OPTIONS_RUN, "%s", err);
-	cr_assert(opts.lean && opts.explain == EXPLAIN_SLOW, "attach mode pairs in the kernel by default");
+	cr_assert(opts.lean && opts.engine == ENGINE_LEAN, "attach mode pairs in the kernel by default");
 	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--perfetto", "t.json", "--", "sleep", "1"), OPTIONS_RUN, "%s",
 		     err);
 	cr_assert(opts.lean, "a recording and a timeline are made from the per-wakeup records");
-	cr_assert_eq(PARSE("--pid", "12", "--explain", "all"), OPTIONS_RUN, "%s", err);
-	cr_assert(!opts.lean && opts.explain == EXPLAIN_ALL);
+	cr_assert_eq(PARSE("--pid", "12", "--engine", "full"), OPTIONS_RUN, "%s", err);
+	cr_assert(!opts.lean && opts.engine == ENGINE_FULL);
 	cr_assert_eq(PARSE("--pid", "12", "--syscall-phases"), OPTIONS_RUN, "%s", err);
 	cr_assert(!opts.lean, "timing the syscalls streams them: the whole run is explained");
 	cr_assert_eq(PARSE("--workload", "eventfd"), OPTIONS_RUN, "%s", err);
-	cr_assert(opts.lean && opts.explain == EXPLAIN_SLOW, "a workload pairs in the kernel by default");
+	cr_assert(opts.lean && opts.engine == ENGINE_LEAN, "a workload pairs in the kernel by default");
 	cr_assert_eq(PARSE("--workload", "eventfd", "--perfetto", "t.json"), OPTIONS_RUN, "%s", err);
 	cr_assert(!opts.lean, "a workload's timeline draws every event around its wakeups");
 	cr_assert_eq(PARSE("--workload", "spawn"), OPTIONS_RUN, "%s", err);
 	cr_assert(!opts.lean, "a throughput workload counts each thread's CPU time from its switches");
 	cr_assert_eq(PARSE("--workload", "eventfd", "--no-trace"), OPTIONS_RUN, "%s", err);
 	cr_assert(!opts.lean, "an untraced run is not lean");
-	cr_assert_eq(PARSE("--workload", "eventfd", "--explain", "slow", "--lean"), OPTIONS_RUN, "%s", err);
-	cr_assert(opts.lean, "--lean is --explain slow: both may be given");
+	cr_assert_eq(PARSE("--workload", "eventfd", "--engine", "lean", "--explain", "slow", "--lean"), OPTIONS_RUN,
+		     "%s", err);
+	cr_assert(opts.lean, "--engine lean, --explain slow and --lean are one engine: all may be given");
+	cr_assert_eq(PARSE("--pid", "12", "--explain", "all", "--engine", "full"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(opts.engine, ENGINE_FULL, "--explain all is --engine full");
+	cr_assert_eq(PARSE("--pid", "12", "--engine", ""), OPTIONS_BAD);
+	cr_assert_str_eq(err, "--engine wants 'lean' or 'full', not ''");
+}
+
+/* spelled - parse @args (NULL-terminated) after "wakeprobe" into @o */
+static enum options_result spelled(struct wp_options *o, const char *const *args)
+{
+	char *argv[16] = { "wakeprobe" };
+	int argc = 1;
+
+	while (args[argc - 1])
+		argv[argc] = (char *)args[argc - 1], argc++;
+	return options__parse(o, argc, argv, NR_CPUS, out, err, sizeof(err));
+}
+
+/*
+ * Scripts typed --explain slow, --lean and --explain all: each settles what
+ * --engine lean or full does, in every kind of run, and refuses the same
+ */
+Test(options, the_older_spellings_settle_the_same_engine_as_engine)
+{
+	static const char *const older[][3] = {
+		{ "--explain", "slow", NULL }, { "--lean", NULL }, { "--explain", "all", NULL },
+	};
+	static const char *const newer[][3] = {
+		{ "--engine", "lean", NULL }, { "--engine", "lean", NULL }, { "--engine", "full", NULL },
+	};
+	static const char *const runs[][8] = {
+		{ "--workload", "eventfd", NULL },
+		{ "--workload", "eventfd", "--perfetto", "t.json", NULL },
+		{ "--workload", "eventfd", "--no-trace", NULL },
+		{ "--workload", "spawn", NULL },
+		{ "--pid", "12", "--softirqs", NULL },
+		{ "--pid", "12", "--syscall-phases", NULL },
+		{ "--pid", "12", "--stacks", NULL },
+		{ "--all", "--top", "5", NULL },
+		{ "record", "-o", "r.wpr", "--pid", "12", NULL },
+	};
+	struct wp_options a, b;
+
+	for (size_t s = 0; s < sizeof(older) / sizeof(older[0]); s++)
+		for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+			const char *with_older[16] = { NULL }, *with_newer[16] = { NULL };
+			enum options_result got_older, got_newer;
+			size_t n = 0, k;
+
+			for (k = 0; runs[r][k]; k++, n++)
+				with_older[n] = with_newer[n] = runs[r][k];
+			for (k = 0; older[s][k]; k++)
+				with_older[n + k] = older[s][k];
+			for (k = 0; newer[s][k]; k++)
+				with_newer[n + k] = newer[s][k];
+			got_older = spelled(&a, with_older);
+			got_newer = spelled(&b, with_newer);
+			cr_assert_eq(got_older, got_newer, "%s with %s", runs[r][0], older[s][0]);
+			if (got_older != OPTIONS_RUN)
+				continue;
+			cr_assert(a.engine == b.engine && a.lean == b.lean && a.softirqs == b.softirqs &&
+				  a.stacks == b.stacks && a.syscall_phases == b.syscall_phases && a.top == b.top,
+				  "%s with %s settles otherwise than with %s", runs[r][0], older[s][0], newer[s][0]);
+		}
+}
+
+/* accepted command lines: what the lean engine alone takes is off, or the engine is lean (options.h) */
+struct settled_case {
+	char args[8][24];
+};
+
+static struct settled_case settled_cases[] = {
+	{ { "--workload", "eventfd" } },
+	{ { "--workload", "eventfd", "--stacks" } },
+	{ { "--workload", "eventfd", "--no-trace" } },
+	{ { "--workload", "eventfd", "--perfetto", "t.json" } },
+	{ { "--workload", "spawn" } },
+	{ { "--workload", "spawn", "--engine", "lean", "--json", "s.json" } },
+	{ { "--pid", "12", "--softirqs" } },
+	{ { "--pid", "12", "--softirqs", "--engine", "full" } },
+	{ { "--pid", "12", "--softirqs", "--syscall-phases" } },
+	{ { "--pid", "12", "--folded", "f.folded" } },
+	{ { "--pid", "12", "--syscall-phases" } },
+	{ { "--all", "--softirqs" } },
+	{ { "--cgroup", "/a", "--listen", ":9750" } },
+	{ { "record", "-o", "r.wpr", "--pid", "12", "--softirqs", "--engine", "full" } },
+	{ { "report", "r.wpr", "--tid", "12" } },
+};
+
+ParameterizedTestParameters(options, the_settled_options_need_no_masking_below)
+{
+	return cr_make_param_array(struct settled_case, settled_cases, sizeof(settled_cases) / sizeof(settled_cases[0]));
+}
+
+ParameterizedTest(struct settled_case *c, options, the_settled_options_need_no_masking_below)
+{
+	char *argv[10] = { "wakeprobe" };
+	int argc = 1;
+
+	while (argc < 9 && c->args[argc - 1][0])
+		argv[argc] = c->args[argc - 1], argc++;
+	cr_assert_eq(options__parse(&opts, argc, argv, NR_CPUS, out, err, sizeof(err)), OPTIONS_RUN, "%s", err);
+	if (opts.command == CMD_RUN || opts.command == CMD_RECORD)
+		cr_assert(opts.engine == ENGINE_LEAN || opts.engine == ENGINE_FULL, "the engine is settled");
+	cr_assert_eq(opts.lean, opts.engine == ENGINE_LEAN && !opts.no_trace);
+	cr_assert(!opts.stacks || (opts.lean && opts.command == CMD_RUN), "--stacks rides on the lean engine");
+	cr_assert(!opts.folded_path || opts.stacks, "--folded takes the stacks");
+	cr_assert(!opts.softirqs || opts.lean, "--softirqs is the lean engine's: the full one has them");
+	cr_assert(!options__by_cgroup(&opts) || (opts.lean && opts.command == CMD_RUN), "by cgroup, lean");
+	cr_assert(!opts.syscall_phases || opts.engine == ENGINE_FULL, "timed syscalls are streamed");
+	cr_assert_eq(opts.top != 0, options__by_cgroup(&opts), "--top settled when by cgroup");
 }
 
 Test(options, listing_workloads_needs_no_workload)
@@ -341,13 +457,26 @@ static struct bad_case bad_cases[] = {
 	{ { "report", "run.wpr", "--explain", "all" }, "--explain is fixed by the recording" },
 	{ { "report", "run.wpr", "--lean" }, "--lean is fixed by the recording" },
 	{ { "--pid", "12", "--lean", "--syscall-phases" }, "--lean traces no syscall and --syscall-phases" },
+	{ { "--engine" }, "--engine needs a value" },
+	{ { "--pid", "12", "--engine", "slow" }, "--engine wants 'lean' or 'full', not 'slow'" },
+	{ { "--pid", "12", "--engine", "lean", "--engine", "full" }, "--engine lean and --engine full ask for two" },
+	{ { "--pid", "12", "--engine", "full", "--lean" }, "--engine full and --lean ask for two ways" },
+	{ { "--pid", "12", "--explain", "slow", "--engine", "full" }, "--explain slow and --engine full ask" },
+	{ { "--pid", "12", "--engine", "lean", "--explain", "all" }, "--engine lean and --explain all ask" },
+	{ { "--workload", "eventfd", "--engine", "lean", "--no-trace" }, "--engine lean is a way of tracing" },
+	{ { "--workload", "eventfd", "--engine", "full", "--no-trace" }, "--engine full is a way of tracing" },
+	{ { "--workload", "eventfd", "--engine", "lean", "--perfetto", "t" }, "drop --engine lean for a timeline" },
+	{ { "--pid", "12", "--engine", "lean", "--syscall-phases" }, "--engine lean traces no syscall" },
+	{ { "--workload", "cond", "--stacks", "--engine", "full" }, "which --engine full does not take: drop --en" },
+	{ { "report", "run.wpr", "--engine", "full" }, "--engine is fixed by the recording" },
 	{ { "--workload", "eventfd", "--syscall-phases" }, "--syscall-phases is for attach mode" },
 	{ { "report", "run.wpr", "--syscall-phases" }, "--syscall-phases is fixed by the recording" },
 	{ { "--all", "--pid", "12" }, "--all traces every task: drop --pid" },
 	{ { "--all", "--cgroup", "/a" }, "--all traces every task: drop --cgroup" },
 	{ { "--cgroup", "/a", "--pid", "12" }, "--cgroup and --pid both name what" },
 	{ { "--cgroup", "/a,,/b" }, "--cgroup wants cgroup paths as A,B" },
-	{ { "--all", "--explain", "all" }, "--all rides on --explain slow's records" },
+	{ { "--all", "--explain", "all" }, "--all rides on the lean engine's records" },
+	{ { "--all", "--engine", "full" }, "(the default): drop --engine full" },
 	{ { "record", "-o", "r.wpr", "--all" }, "a recording keeps no cgroups: drop --all" },
 	{ { "--all", "--listen", "127.0.0.1" }, "--listen" },
 	{ { "--all", "--listen", ":99999" }, "--listen" },

@@ -816,7 +816,8 @@ static void assert_read_as_version(struct buf *b, uint32_t version, const char *
  * A lean attach run (version 8): its wakeup records, their names and the
  * names of tasks are read back; such records out of range, or in a run
  * that is not lean, are refused; and the run's flags are those its version
- * defines, the running p99's and the softirqs' (version 10) only with --lean.
+ * defines, the running p99's and the softirqs' (version 10) only with the
+ * lean engine's records.
  */
 struct lean_case {
 	char what[56];
@@ -845,12 +846,12 @@ static struct lean_case lean_cases[] = {
 	  "bad EVENT record" },
 	{ "a wakeup in a run that is not lean", 0, 8, { .type = WP_EV_LEAN }, "a lean record in a run that is not" },
 	{ "a lean run in version 7", REC_ATTACH_LEAN, 7, { .type = WP_EV_SWITCH }, "bad ATTACH_BEGIN record" },
-	{ "the p99's flag without --lean", REC_ATTACH_ADAPTIVE, 8, { .type = WP_EV_SWITCH },
+	{ "the p99's flag without the lean flag", REC_ATTACH_ADAPTIVE, 8, { .type = WP_EV_SWITCH },
 	  "bad ATTACH_BEGIN record" },
 	{ "the softirqs' flag in version 9", REC_ATTACH_LEAN | REC_ATTACH_SOFTIRQS, 9, { .type = WP_EV_SWITCH },
 	  "bad ATTACH_BEGIN record" },
 	{ "the softirqs' flag", REC_ATTACH_LEAN | REC_ATTACH_SOFTIRQS, 10, { .type = WP_EV_LEAN }, "" },
-	{ "the softirqs' flag without --lean", REC_ATTACH_SOFTIRQS, 10, { .type = WP_EV_SWITCH },
+	{ "the softirqs' flag without the lean flag", REC_ATTACH_SOFTIRQS, 10, { .type = WP_EV_SWITCH },
 	  "bad ATTACH_BEGIN record" },
 	{ "a flag past the last", 1 << 4, 10, { .type = WP_EV_SWITCH }, "bad ATTACH_BEGIN record" },
 };

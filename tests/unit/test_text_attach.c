@@ -525,16 +525,16 @@ Test(text_attach, a_lean_run_says_what_it_traced_and_what_it_could_not_see)
 	run.agg->causes.migrations = 4;
 	expect_lines(report(&run.report), (const char *const[]){
 		"  threads    3 named, 1 began and 2 ended while traced",
-		"  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the",
+		"  tracing    the lean engine: sched_waking, sched_wakeup and sched_switch paired in the",
 		"             kernel, one record per wakeup; the waker's syscall and the wait",
 		"             named from registers, not timed,",
-		"             and nothing explains a wakeup (--explain all splits each by cause)",
+		"             and nothing explains a wakeup (--engine full splits each by cause)",
 		"             wakes that found the thread on its CPU or preempted, not recorded: 6",
 		"WARNING    1 slow wakeups lost their flight records (out of memory): not explained",
 		"  steal      not measured: ",
-		"  another CPU queued 6 of them (lean mode without its flight recorder does not see idle CPUs)",
+		"  another CPU queued 6 of them (the lean engine without its flight recorder does not see idle CPUs)",
 		"The 2 slowest of 6 complete wakeups by their first mark to their last, their phases (us; no causes: "
-		"--explain slow;",
+		"the lean engine;",
 		NULL,
 	});
 	cr_assert_null(strstr(text, "the target CPU was idle at"), "%s", text);

@@ -274,10 +274,10 @@ Test(text_design, a_lean_run_says_what_it_could_not_count)
 	doc = report();
 	expect_lines(doc, (const char *const[]){
 		"  cost       not kept: recorded by a wakeprobe that did not keep it",
-		"  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the",
+		"  tracing    the lean engine: sched_waking, sched_wakeup and sched_switch paired in the",
 		"             kernel, one record per wakeup; the waker's syscall and the wait named from registers,",
 		"             not timed, no CPU time by thread,",
-		"             and nothing explains a wakeup (--explain all splits each by cause)",
+		"             and nothing explains a wakeup (--engine full splits each by cause)",
 		"             wakes that found the thread on its CPU or preempted, not recorded: 4",
 		"",
 		"Its figures: the median ns per task over each result's runs, untraced and traced",
@@ -287,7 +287,7 @@ Test(text_design, a_lean_run_says_what_it_could_not_count)
 		FUTEX_HEAD,
 		FUTEX_ROW,
 		"",
-		"CPU time of its threads by name: not traced (--explain slow records no switch of a thread that blocks)",
+		"CPU time of its threads by name: not traced (the lean engine records no switch of a thread that blocks)",
 		NULL,
 	});
 	cr_assert_null(strstr(doc, "Where the time"), "%s", doc);
@@ -382,7 +382,7 @@ Test(text_design, every_design_is_one_line_and_one_that_did_not_run_says_why)
 		"burst-queue  pipe-record       tasks=10 start=seed                      800.0  per task\n"
 		"burst-queue  lean-mode         tasks=10 start=seed                        0.0      1000.0   0.00x     "
 		"0.5000  per task\n"
-		"traced ns: traced with --explain slow, one record per wakeup\n");
+		"traced ns: traced with the lean engine, one record per wakeup\n");
 }
 
 Test(text_design, a_long_first_result_is_cut_to_its_column)

@@ -127,7 +127,7 @@ Test(text_workload, unexplained_is_always_listed_and_tasks_past_the_table_are_on
 	free(ct);
 }
 
-/* --lean: the slow wakeups its flight recorder explained, of all complete, and their time per wakeup */
+/* the lean engine: the slow wakeups its flight recorder explained, of all complete, and their time per wakeup */
 Test(text_workload, a_lean_cause_table_says_which_wakeups_it_covers)
 {
 	struct cause_totals *ct = calloc(1, sizeof(*ct));
@@ -180,12 +180,12 @@ Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
 	text_workload__outliers_legend(out, true, NULL, false, LEGEND_ATTACH);
-	cr_assert_str_eq(written(), ", their phases (us; no causes: --explain slow;\n"
+	cr_assert_str_eq(written(), ", their phases (us; no causes: the lean engine;\n"
 			 "'grew most': the phase furthest over its median, by how much):\n");
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(250000), false, LEGEND_ATTACH);
 	cr_assert_str_eq(written(), ", their phases (us;\n"
-			 "'grew most': the phase furthest over its median, by how much). With --explain slow, a\n"
+			 "'grew most': the phase furthest over its median, by how much). With the lean engine, a\n"
 			 "wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
 			 "idle transitions and interrupts, which split its wake_enqueue and runq_wait; softirqs\n"
 			 "are not traced (--softirqs traces them), so their time shows as the task they came in\n"
@@ -197,13 +197,13 @@ Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 		  text);
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(250000), true, LEGEND_ATTACH);
-	cr_assert(strstr(written(), "With --explain slow, a\nwakeup over the running p99 of its kind (250 us until it was "
+	cr_assert(strstr(written(), "With the lean engine, a\nwakeup over the running p99 of its kind (250 us until it was "
 			  "known) brought its CPU's\nlast"), "%s", text);
 	/* a workload's: its notify and its resume are reached too */
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(250000), false, LEGEND_WORKLOAD);
 	cr_assert_str_eq(written(), ", their phases (us;\n"
-			 "'grew most': the phase furthest over its median, by how much). With --explain slow, a\n"
+			 "'grew most': the phase furthest over its median, by how much). With the lean engine, a\n"
 			 "wakeup whose waking to switch-in took 250 us or more brought its CPU's last switches,\n"
 			 "idle transitions and interrupts, which split its wake_enqueue and runq_wait; its waker's\n"
 			 "CPU's from its notify on split the notify, and its own up to its wait's exit, when the\n"
@@ -217,7 +217,7 @@ Test(text_workload, the_outliers_legend_says_what_their_phases_show)
 	/* no flight recorder (--outliers 0) */
 	again();
 	text_workload__outliers_legend(out, true, flight_ns(0), false, LEGEND_ATTACH);
-	cr_assert(strstr(written(), "no causes: --explain slow"), "%s", text);
+	cr_assert(strstr(written(), "no causes: the lean engine"), "%s", text);
 }
 
 /* set_part - @ns of phase @k of @r was @iv's cause: a named interval, or own work when @iv is NULL */
@@ -342,12 +342,12 @@ Test(text_workload, a_lean_outlier_without_flight_records_has_six_phases_and_no_
 	text_workload__print_outlier_body(out, &r, NULL, ct);
 	cr_assert_str_eq(written(),
 		"  woken from CPU 0 onto CPU 1, queued there (the wake list: an IPI), which was idle\n"
-		"  notify_user         0.50  (causes not traced: --explain slow)\n"
-		"  notify_kernel       1.00  (causes not traced: --explain slow)\n"
-		"  wake_enqueue        4.00  (causes not traced: --explain slow)\n"
-		"  runq_wait          50.00  (causes not traced: --explain slow)\n"
-		"  resume_kernel       0.80  (causes not traced: --explain slow)\n"
-		"  resume_user         0.70  (causes not traced: --explain slow)\n");
+		"  notify_user         0.50  (causes not traced: the lean engine)\n"
+		"  notify_kernel       1.00  (causes not traced: the lean engine)\n"
+		"  wake_enqueue        4.00  (causes not traced: the lean engine)\n"
+		"  runq_wait          50.00  (causes not traced: the lean engine)\n"
+		"  resume_kernel       0.80  (causes not traced: the lean engine)\n"
+		"  resume_user         0.70  (causes not traced: the lean engine)\n");
 
 	/* with its CPU's flight records, its phases are split */
 	again();
@@ -427,9 +427,9 @@ Test(text_workload, the_lean_tracing_lines_say_what_lean_mode_left_out)
 
 	text_workload__lean_tracing(out, "notify and resume are not split,", NULL, false, -1, &c);
 	cr_assert_str_eq(written(),
-		"  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the\n"
+		"  tracing    the lean engine: sched_waking, sched_wakeup and sched_switch paired in the\n"
 		"             kernel, one record per wakeup; notify and resume are not split,\n"
-		"             and nothing explains a wakeup (--explain all splits each by cause)\n"
+		"             and nothing explains a wakeup (--engine full splits each by cause)\n"
 		"             wakes that found the thread on its CPU or preempted, not recorded: 7\n");
 }
 
@@ -439,15 +439,15 @@ Test(text_workload, the_lean_tracing_lines_say_how_many_slow_wakeups_their_fligh
 
 	text_workload__lean_tracing(out, "no syscall,", flight_ns(50000), false, 3, &c);
 	cr_assert_str_eq(written(),
-		"  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the\n"
+		"  tracing    the lean engine: sched_waking, sched_wakeup and sched_switch paired in the\n"
 		"             kernel, one record per wakeup; no syscall,\n"
 		"             and only a wakeup whose waking to switch-in took 50 us or more is explained,\n"
 		"             from its CPU's last switches, idle transitions and interrupts (the flight recorder): 3 of them\n"
-		"             (--explain all splits every wakeup by cause, at several times the cost)\n"
+		"             (--engine full splits every wakeup by cause, at several times the cost)\n"
 		"             wakes that found the thread on its CPU or preempted, not recorded: 1\n"
-		"WARNING    lean mode could not keep the state of a task 2 times (task storage refused): those "
+		"WARNING    the lean engine could not keep the state of a task 2 times (task storage refused): those "
 		"wakes went unrecorded\n"
-		"NOTE       4 sched_wakeup with no sched_waking of the task before it: not wakeups lean mode "
+		"NOTE       4 sched_wakeup with no sched_waking of the task before it: not wakeups the lean engine "
 		"records\n");
 	/* not counted: no count said */
 	again();
@@ -845,7 +845,7 @@ Test(text_workload, a_path_without_a_kernel_has_a_total_and_the_syscalls_of_its_
 	again();
 	r->agg.lean = true;
 	text_workload__print_text(out, &cfg, r);
-	cr_assert(has_line(written(), "Syscalls made by the waiter inside its waits: not traced (--explain slow)"), "%s", text);
+	cr_assert(has_line(written(), "Syscalls made by the waiter inside its waits: not traced (the lean engine)"), "%s", text);
 	free(r);
 }
 
@@ -878,17 +878,17 @@ Test(text_workload, a_lean_run_has_six_phases_and_says_what_it_did_not_see)
 	doc = written();
 	expect_lines(doc, (const char *const[]){
 		"  events     0 recorded, 0 dropped (BPF ring buffer full), 0 lost to skipped BPF runs",
-		"  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the",
+		"  tracing    the lean engine: sched_waking, sched_wakeup and sched_switch paired in the",
 		"             kernel, one record per wakeup; with the workload's syscalls, which split notify",
 		"             and resume,",
-		"             and nothing explains a wakeup (--explain all splits each by cause)",
+		"             and nothing explains a wakeup (--engine full splits each by cause)",
 		"             wakes that found the thread on its CPU or preempted, not recorded: 9",
 		"Phases of the 2 complete wakeups (they add up to the total of each one):",
 		STATS_HEADER,
 		rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], rows[6],
 		"",
-		"Queued from another CPU: 1 of 2 wakeups (lean mode does not see idle",
-		"CPUs, interrupts or preemptions: --explain all has them)",
+		"Queued from another CPU: 1 of 2 wakeups (the lean engine does not see",
+		"idle CPUs, interrupts or preemptions: --engine full has them)",
 		"total, notify -> woken",
 		"notify_user", "notify_kernel", "wake_enqueue", "runq_wait", "resume_kernel", "resume_user",
 		NULL,
@@ -1014,7 +1014,7 @@ Test(text_workload, the_comparison_has_a_row_per_path_and_the_median_of_each_pha
 		"The phases are docs/phases.md's; `wakeprobe --workload NAME` shows one path in full.",
 		NULL,
 	});
-	cr_assert_null(strstr(text, "--lean"), "%s", text);
+	cr_assert_null(strstr(text, "lean engine"), "%s", text);
 	for (int i = 0; i < 4; i++)
 		free(r[i]);
 }
@@ -1071,7 +1071,7 @@ Test(text_workload, an_untraced_comparison_has_totals_alone_and_a_lean_one_says_
 	r->traced = true;
 	text_workload__print_comparison(out, &cfg, wl, (const struct run_result *const *)&r, 1);
 	expect_lines(written(), (const char *const[]){
-		"--explain slow: the syscalls were not traced, so notify kernel and resume kernel hold the whole",
+		"The lean engine: the syscalls were not traced, so notify kernel and resume kernel hold the whole",
 		"notify (t_notify -> sched_waking) and resume (switch-in -> t_woken).",
 		"",
 		"dropped: events the BPF side could not record, plus program runs the kernel skipped.",

@@ -359,7 +359,7 @@ static void futex_user(struct attach_futex *f, uint32_t tid, uint32_t tgid)
 /*
  * wait_ended - did @r end its wait? Timed, once its syscall returned: one
  * that slept again is still the same wait. Untimed (no program on syscalls,
- * --explain slow too), the switch-in is taken for its end: a wait that
+ * the lean engine too), the switch-in is taken for its end: a wait that
  * sleeps twice in one syscall counts twice.
  */
 static bool wait_ended(const struct attach_result *r)

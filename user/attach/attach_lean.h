@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * attach_lean.h - attach mode's wakeups from lean mode's records (--lean).
+ * attach_lean.h - attach mode's wakeups from the lean engine's records.
  *
  * The BPF side pairs each wakeup of a tracked thread in the kernel and
  * writes one WP_EV_LEAN record when the thread is switched in (or, when

@@ -71,11 +71,11 @@ struct attach_result {
 	uint8_t family;			/* enum mech_family */
 	char mechanism[MECHANISM_NAME_LEN];	/* mechanism__name() */
 	/*
-	 * --lean: the waker's syscall and the wait were read with the wakeup
+	 * the lean engine: the waker's syscall and the wait were read with the wakeup
 	 * (WP_LEAN_NAMES): the mechanism is named from both ends, as above
 	 */
 	bool named;
-	/* --lean: idle transitions were traced (the flight recorder): sr.target_was_idle holds */
+	/* the lean engine: idle transitions were traced (the flight recorder): sr.target_was_idle holds */
 	bool idle_seen;
 	/* --stacks (sr.stacked): what names its stacks while the run goes (run_stacks.h), for the outputs that stream */
 	struct run_stacks *stack_names;

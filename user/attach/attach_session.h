@@ -29,13 +29,13 @@ struct attach_session_opts {
 	uint64_t duration_ms;		/* end after this long; 0: when the targets do */
 	uint64_t timeout_ms;		/* as for workloads: end, and stop the command; 0: none */
 	uint32_t ringbuf_bytes;
-	bool lean;			/* --lean: one record per wakeup (attach_lean.h) */
+	bool lean;			/* the lean engine: one record per wakeup (attach_lean.h) */
 	/* --syscall-phases: time the waker's syscall and the wakee's return (collector.h) */
 	bool syscall_phases;
 	uint64_t lean_flight_ns;	/* ... whose wakeups this slow bring their CPU's flight records; 0: off */
 	bool lean_flight_adaptive;	/* ... on, its threshold the running p99 instead (lean_adapt.h) */
 	bool lean_softirqs;		/* ... on, and keeping softirqs too (--softirqs) */
-	bool stacks;			/* --lean --stacks: each wakeup's stacks (collector.h) */
+	bool stacks;			/* the lean engine's --stacks: each wakeup's stacks (collector.h) */
 	/* lean: --all, every task; --cgroup, the tasks of these cgroups (v2) and below; each with cgroups */
 	bool all;
 	const uint64_t *cgroup_ids;
@@ -72,8 +72,8 @@ struct attach_session_result {
 	uint64_t trace_start_ns;	/* CLOCK_MONOTONIC */
 	uint64_t trace_end_ns;
 	struct wp_counters counters;
-	struct wp_lean_counters lean;	/* --lean: the wakes that wrote no record */
-	uint64_t lean_flight_ns[WP_SLOW_KINDS];	/* --lean: the flight thresholds at the end; 0: no recorder */
+	struct wp_lean_counters lean;	/* the lean engine: the wakes that wrote no record */
+	uint64_t lean_flight_ns[WP_SLOW_KINDS];	/* the lean engine's flight thresholds at the end; 0: none */
 	uint64_t drops_total;
 	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
 	uint32_t targets_exited;	/* --pid targets gone before the end */

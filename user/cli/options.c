@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 #include "catalog.h"
 #include "cgroup_stats.h"
@@ -11,36 +14,38 @@
 
 _Static_assert(OPT_MAX_TARGETS <= REC_MAX_PIDS, "a recording's ATTACH_BEGIN holds every --pid");
 
+/* getopt's value for each option that has no letter of its own */
 enum {
-	OPT_NO_TRACE = 256,
-	OPT_LIST_WORKLOADS,
-	OPT_RINGBUF_KB,
-	OPT_OUTLIERS,
-	OPT_THRESHOLD_US,
-	OPT_JSON,
-	OPT_CSV,
-	OPT_PERFETTO,
-	OPT_PLOT,
-	OPT_TIMEOUT,
-	OPT_USER,
-	OPT_PID,
-	OPT_TID,
-	OPT_DURATION,
-	OPT_PAIRS,
-	OPT_ORDER,
-	OPT_MODE,
-	OPT_PROMETHEUS,
-	OPT_PROMETHEUS_EVERY,
-	OPT_LEAN,
-	OPT_EXPLAIN,
-	OPT_SYSCALL_PHASES,
-	OPT_SOFTIRQS,
-	OPT_STACKS,
-	OPT_FOLDED,
-	OPT_ALL,
-	OPT_CGROUP,
-	OPT_LISTEN,
-	OPT_TOP,
+	KEY_NO_TRACE = 256,
+	KEY_LIST_WORKLOADS,
+	KEY_RINGBUF_KB,
+	KEY_OUTLIERS,
+	KEY_THRESHOLD_US,
+	KEY_JSON,
+	KEY_CSV,
+	KEY_PERFETTO,
+	KEY_PLOT,
+	KEY_TIMEOUT,
+	KEY_USER,
+	KEY_PID,
+	KEY_TID,
+	KEY_DURATION,
+	KEY_PAIRS,
+	KEY_ORDER,
+	KEY_MODE,
+	KEY_PROMETHEUS,
+	KEY_PROMETHEUS_EVERY,
+	KEY_LEAN,
+	KEY_EXPLAIN,
+	KEY_ENGINE,
+	KEY_SYSCALL_PHASES,
+	KEY_SOFTIRQS,
+	KEY_STACKS,
+	KEY_FOLDED,
+	KEY_ALL,
+	KEY_CGROUP,
+	KEY_LISTEN,
+	KEY_TOP,
 };
 
 #define STR_(x) #x
@@ -61,13 +66,28 @@ enum opt_mode {
 	MODE_ATTACH,		/* another program (--pid, -- COMMAND) */
 };
 
+/* how an option's value goes into struct wp_options */
+enum opt_store {
+	STORE_BOOL,		/* a flag: its field becomes true */
+	STORE_STRING,		/* the argument, kept by reference: argv lives as long as the run */
+	STORE_U64,		/* a whole number from .min to .max, into a uint64_t */
+	STORE_U32,		/* ... into a uint32_t */
+	STORE_CALLBACK,		/* .parse takes it: a list, a word, or more than one field */
+};
+
+struct parse_state;
+
+/* option_parse_fn - take @arg (NULL for a flag) into @ps's options: OPTIONS_BAD with its err filled */
+typedef enum options_result option_parse_fn(struct parse_state *ps, const char *arg);
+
 /*
- * Every option, once: getopt_long's table, the short-option string, --help
- * and the check of what `report` takes are all made from this.
+ * Every option, once: getopt_long's table, the short-option string, --help,
+ * the check of what `report` takes, and where each value is stored are all
+ * made from this.
  */
 struct option_spec {
 	const char *name;
-	int key;		/* the short option's letter, or an OPT_* above 255 */
+	int key;		/* the short option's letter, or a KEY_* above 255 */
 	const char *arg;	/* the argument's name in --help; NULL: takes none */
 	enum opt_group group;
 	/* says how to run a workload, so a recording has it fixed: `report` refuses it */
@@ -76,110 +96,321 @@ struct option_spec {
 	const char *help;	/* a '\n' starts a continuation line */
 	/* only the paced paths and attach mode take it: a throughput workload (designs.h) refuses it */
 	bool not_for_designs;
+	bool hidden;		/* an older spelling, still taken: --help names it in its new one's text */
+	enum opt_store store;
+	size_t field;		/* STORE_BOOL to STORE_U32: where in struct wp_options */
+	uint64_t min, max;	/* STORE_U64, STORE_U32: the range taken */
+	const char *wants;	/* ... and what the number is, as the refusal says it: "seconds" */
+	option_parse_fn *parse;	/* STORE_CALLBACK */
 };
 
+/* what the walk of the command line keeps besides the options: the firsts of each kind given, for the checks */
+struct parse_state {
+	struct wp_options *o;
+	int nr_cpus;			/* bounds --cpus */
+	FILE *out;			/* --help and --version */
+	char *err;
+	size_t errlen;
+	const struct option_spec *spec;	/* the option being taken */
+	char as_given[32];		/* ... as named: "--samples" (abbreviations in full), "-n" */
+	char run_option[32];		/* the first option that only a run takes, as named */
+	char workload_option[32];	/* ... that only a workload run takes */
+	char attach_option[32];		/* ... that only attach mode takes */
+	char paced_option[32];		/* ... that a throughput workload does not take */
+	char engine_given[48];		/* --engine, --explain or --lean, as given: "--explain all" */
+};
+
+/* refuse - the one line that says what is wrong and how to put it right, into @ps's err */
+__attribute__((format(printf, 2, 3))) static enum options_result refuse(struct parse_state *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ps->err, ps->errlen, fmt, ap);
+	va_end(ap);
+	return OPTIONS_BAD;
+}
+
+static enum options_result parse_cpus(struct parse_state *ps, const char *arg)
+{
+	if (parse__cpu_pair(arg, ps->nr_cpus, &ps->o->waker_cpu, &ps->o->wakee_cpu))
+		return refuse(ps, "--cpus wants two different CPUs from 0 to %d as A,B, not '%s'", ps->nr_cpus - 1,
+			      parse__shown(arg));
+	return OPTIONS_RUN;
+}
+
+/*
+ * take_engine - the engine asked for, @given naming it as typed: the same
+ * one each time it is asked, in whichever spelling
+ */
+static enum options_result take_engine(struct parse_state *ps, enum opt_engine e, const char *given)
+{
+	if (ps->o->engine != ENGINE_DEFAULT && ps->o->engine != e)
+		return refuse(ps, "%s and %s ask for two ways of tracing: give one of them", ps->engine_given, given);
+	ps->o->engine = e;
+	snprintf(ps->engine_given, sizeof(ps->engine_given), "%s", given);
+	return OPTIONS_RUN;
+}
+
+static enum options_result parse_engine(struct parse_state *ps, const char *arg)
+{
+	char given[sizeof(ps->engine_given)];
+
+	if (strcmp(arg, "lean") && strcmp(arg, "full"))
+		return refuse(ps, "--engine wants 'lean' or 'full', not '%s'", parse__shown(arg));
+	snprintf(given, sizeof(given), "%s %s", ps->as_given, arg);
+	return take_engine(ps, !strcmp(arg, "lean") ? ENGINE_LEAN : ENGINE_FULL, given);
+}
+
+/* parse_explain - --explain slow|all, the older spelling of --engine lean|full: scripts still type it */
+static enum options_result parse_explain(struct parse_state *ps, const char *arg)
+{
+	char given[sizeof(ps->engine_given)];
+
+	if (strcmp(arg, "slow") && strcmp(arg, "all"))
+		return refuse(ps, "--explain wants 'slow' or 'all', not '%s'", parse__shown(arg));
+	snprintf(given, sizeof(given), "%s %s", ps->as_given, arg);
+	return take_engine(ps, !strcmp(arg, "slow") ? ENGINE_LEAN : ENGINE_FULL, given);
+}
+
+/* parse_lean - --lean, the older spelling of --engine lean */
+static enum options_result parse_lean(struct parse_state *ps, const char *arg)
+{
+	(void)arg;
+	return take_engine(ps, ENGINE_LEAN, ps->as_given);
+}
+
+/* parse_folded - --folded FILE: an output made of the stacks, so it takes them */
+static enum options_result parse_folded(struct parse_state *ps, const char *arg)
+{
+	ps->o->folded_path = arg;
+	ps->o->stacks = true;
+	return OPTIONS_RUN;
+}
+
+/* parse_ringbuf_kb - --ringbuf-kb K: a size that stands, not the run's own (options.h) */
+static enum options_result parse_ringbuf_kb(struct parse_state *ps, const char *arg)
+{
+	uint64_t v;
+
+	if (parse__u64(arg, 4, 1u << 20, &v) || (v & (v - 1)))
+		return refuse(ps, "--ringbuf-kb wants a power of two from 4 to 1048576, not '%s'", parse__shown(arg));
+	ps->o->ringbuf_kb = (uint32_t)v;
+	ps->o->ringbuf_given = true;
+	return OPTIONS_RUN;
+}
+
+static enum options_result parse_user(struct parse_state *ps, const char *arg)
+{
+	if (!arg[0])
+		return refuse(ps, "--user wants a user name or number");
+	ps->o->user = arg;
+	return OPTIONS_RUN;
+}
+
+/* take_ids - --pid or --tid's list into @ids, its length into @nr */
+static enum options_result take_ids(struct parse_state *ps, const char *arg, int32_t *ids, uint32_t *nr)
+{
+	size_t count;
+
+	if (parse__id_list(arg, OPT_MAX_ID, ids, OPT_MAX_TARGETS, &count))
+		return refuse(ps, "--%s wants up to %d different ids from 1 to %d, as A,B,..., not '%s'",
+			      ps->spec->name, OPT_MAX_TARGETS, OPT_MAX_ID, parse__shown(arg));
+	*nr = (uint32_t)count;
+	return OPTIONS_RUN;
+}
+
+static enum options_result parse_pids(struct parse_state *ps, const char *arg)
+{
+	return take_ids(ps, arg, ps->o->pids, &ps->o->nr_pids);
+}
+
+static enum options_result parse_tids(struct parse_state *ps, const char *arg)
+{
+	return take_ids(ps, arg, ps->o->tids, &ps->o->nr_tids);
+}
+
+/* parse_cgroups - --cgroup A,B: kept as given, each path found once the run starts (mode_attach.c) */
+static enum options_result parse_cgroups(struct parse_state *ps, const char *arg)
+{
+	if (!arg[0] || arg[0] == ',' || strstr(arg, ",,") || arg[strlen(arg) - 1] == ',')
+		return refuse(ps, "--cgroup wants cgroup paths as A,B,..., not '%s'", parse__shown(arg));
+	ps->o->cgroups = arg;
+	return OPTIONS_RUN;
+}
+
+/* parse_listen - what can be told of the address without binding it: bad usage, before anything loads */
+static enum options_result parse_listen(struct parse_state *ps, const char *arg)
+{
+	struct http_listen at;
+
+	if (http_server__parse_listen(arg, &at, ps->err, ps->errlen))
+		return OPTIONS_BAD;
+	ps->o->listen = arg;
+	return OPTIONS_RUN;
+}
+
+static enum options_result parse_order(struct parse_state *ps, const char *arg)
+{
+	if (strcmp(arg, "count") && strcmp(arg, "cost"))
+		return refuse(ps, "--order wants 'count' or 'cost', not '%s'", parse__shown(arg));
+	ps->o->order_by_cost = !strcmp(arg, "cost");
+	return OPTIONS_RUN;
+}
+
+static enum options_result parse_help(struct parse_state *ps, const char *arg)
+{
+	(void)arg;
+	options__usage(ps->out);
+	return OPTIONS_DONE;
+}
+
+static enum options_result parse_version(struct parse_state *ps, const char *arg)
+{
+	(void)arg;
+	fprintf(ps->out, "wakeprobe %s\n", WAKEPROBE_VERSION);
+	return OPTIONS_DONE;
+}
+
+/* offsetof(struct wp_options, f), which the build refuses unless the field is of type t */
+#define FIELD(f, t)                                                                                          \
+	(offsetof(struct wp_options, f) +                                                                   \
+	 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(((struct wp_options *)0)->f), t) ? 1 : -1]))
+
+/* an option's name, its key, its argument's name in --help, and how its value is stored */
+#define OPT_BOOLEAN(name_, key_, field_) \
+	.name = name_, .key = key_, .store = STORE_BOOL, .field = FIELD(field_, bool)
+#define OPT_STRING(name_, key_, arg_, field_) \
+	.name = name_, .key = key_, .arg = arg_, .store = STORE_STRING, .field = FIELD(field_, const char *)
+#define OPT_U64(name_, key_, arg_, field_, min_, max_, wants_)                                            \
+	.name = name_, .key = key_, .arg = arg_, .store = STORE_U64, .field = FIELD(field_, uint64_t),     \
+	.min = min_, .max = max_, .wants = wants_
+#define OPT_U32(name_, key_, arg_, field_, min_, max_, wants_)                                            \
+	.name = name_, .key = key_, .arg = arg_, .store = STORE_U32, .field = FIELD(field_, uint32_t),     \
+	.min = min_, .max = max_, .wants = wants_
+#define OPT_CALLBACK(name_, key_, arg_, parse_) \
+	.name = name_, .key = key_, .arg = arg_, .store = STORE_CALLBACK, .parse = parse_
+
 static const struct option_spec specs[] = {
-	{ "workload", 'w', "NAME", GROUP_RUN, true, MODE_WORKLOAD,
-	  "the wakeup path to measure (see --list-workloads), or\n"
-	  "'all': every path in turn, then one comparison table", false },
-	{ "mode", OPT_MODE, "M[,M...]", GROUP_RUN, true, MODE_WORKLOAD,
-	  "a throughput workload's modes (default: each in turn);\n"
-	  "its own options go after --: --workload spawn -- --count 50", false },
-	{ "samples", 'n', "N", GROUP_RUN, true, MODE_WORKLOAD,
-	  "wakeups to measure (default " STR(OPT_DEFAULT_SAMPLES) ")", true },
-	{ "interval-us", 'i', "U", GROUP_RUN, true, MODE_WORKLOAD,
-	  "pause between wakeups in us, 0 for back to back (default " STR(OPT_DEFAULT_INTERVAL_US) ")", true },
-	{ "cpus", 'c', "A,B", GROUP_RUN, true, MODE_WORKLOAD,
-	  "waker on CPU A, wakee on CPU B (default: two allowed CPUs)", false },
-	{ "outliers", OPT_OUTLIERS, "K", GROUP_RUN, false, MODE_ANY,
-	  "explain the K slowest wakeups, cause by cause (default " STR(OPT_DEFAULT_OUTLIERS) ", 0: none)", true },
-	{ "threshold-us", OPT_THRESHOLD_US, "T", GROUP_RUN, false, MODE_ANY,
-	  "... among those at least T us slow (default 0)", true },
-	{ "explain", OPT_EXPLAIN, "slow|all", GROUP_RUN, true, MODE_ANY,
-	  "slow: pair each wakeup in the kernel, one record each,\n"
-	  "and split by cause only the slow ones (over the running\n"
-	  "p99 of their kind, or --threshold-us; none with\n"
-	  "--outliers 0) from their CPUs' last switches, interrupts\n"
-	  "and idle transitions; a workload's syscalls split its\n"
-	  "notify and resume. all: stream every switch, syscall and\n"
-	  "interrupt and split every wakeup (default: slow; all\n"
-	  "with --syscall-phases, a paced workload's --perfetto,\n"
-	  "or a throughput workload)", false },
-	{ "lean", OPT_LEAN, NULL, GROUP_RUN, true, MODE_ANY,
-	  "the same as --explain slow", false },
-	{ "stacks", OPT_STACKS, NULL, GROUP_RUN, true, MODE_ANY,
-	  "each wakeup's stacks, kernel and user: the waker's where\n"
-	  "it woke the wakee, the wakee's where it went to sleep;\n"
-	  "the busiest pairs (a workload: its path) show their most\n"
-	  "frequent and costliest, futex words are named (user\n"
-	  "stacks need frame pointers: docs/attach.md)", false },
-	{ "no-trace", OPT_NO_TRACE, NULL, GROUP_RUN, true, MODE_WORKLOAD,
-	  "run the same workload without tracing: totals only", false },
-	{ "timeout", OPT_TIMEOUT, "S", GROUP_RUN, true, MODE_ANY,
-	  "stop a workload still running after S seconds (default: none)", false },
-	{ "user", OPT_USER, "NAME", GROUP_RUN, true, MODE_ANY,
-	  "run the workload as NAME; wakeprobe keeps root for BPF", false },
-	{ "ringbuf-kb", OPT_RINGBUF_KB, "K", GROUP_RUN, true, MODE_ANY,
-	  "BPF ring in KiB, a power of two (default " STR(OPT_DEFAULT_RINGBUF_KB) ", more for a workload run)", false },
-	{ "list-workloads", OPT_LIST_WORKLOADS, NULL, GROUP_RUN, true, MODE_ANY,
-	  "list the wakeup paths and exit", false },
-	{ "pid", OPT_PID, "PID[,PID...]", GROUP_ATTACH, true, MODE_ATTACH,
-	  "trace these processes, every thread, new ones too", false },
-	{ "all", OPT_ALL, NULL, GROUP_ATTACH, true, MODE_ATTACH,
-	  "trace every task of the machine, each wakeup labelled\n"
-	  "with its cgroups (docs/fleet.md)", false },
-	{ "cgroup", OPT_CGROUP, "PATH[,PATH...]", GROUP_ATTACH, true, MODE_ATTACH,
-	  "trace the tasks of these cgroups (v2) and of those below\n"
-	  "them, made before the run or during it: /system.slice,\n"
-	  "or a directory under the cgroup2 mount", false },
-	{ "listen", OPT_LISTEN, "ADDR:PORT", GROUP_ATTACH, true, MODE_ATTACH,
-	  "serve /metrics there for Prometheus while tracing, until\n"
-	  "SIGTERM (SIGHUP rewrites --json and --prometheus files)", false },
-	{ "top", OPT_TOP, "K", GROUP_ATTACH, true, MODE_ATTACH,
-	  "cgroups and cgroup pairs with a series of their own, the\n"
-	  "K with the most time; the rest go to 'other' (default " STR(CGROUP_STATS_TOP) ")", false },
-	{ "tid", OPT_TID, "TID[,TID...]", GROUP_ATTACH, false, MODE_ATTACH,
-	  "... only the wakeups of these threads", false },
-	{ "duration", OPT_DURATION, "S", GROUP_ATTACH, true, MODE_ATTACH,
-	  "stop after S seconds (default: when the command ends;\n"
-	  "with --pid, at Ctrl-C or when every target has exited)", false },
-	{ "pairs", OPT_PAIRS, "K", GROUP_ATTACH, false, MODE_ATTACH,
-	  "show the K busiest waker -> wakee pairs (default " STR(OPT_DEFAULT_PAIRS) ")", false },
-	{ "syscall-phases", OPT_SYSCALL_PHASES, NULL, GROUP_ATTACH, true, MODE_ATTACH,
-	  "time notify_kernel and resume_kernel: a BPF program on\n"
-	  "every syscall of every process on the machine (the cost\n"
-	  "grows with the machine's syscall rate, not the targets')", false },
-	{ "softirqs", OPT_SOFTIRQS, NULL, GROUP_ATTACH, true, MODE_ATTACH,
-	  "with --explain slow, the flight recorder keeps softirqs\n"
-	  "too, so a slow wakeup's softirq time is named: two BPF\n"
-	  "programs on every softirq of the machine (a loopback\n"
-	  "server runs a dozen a wakeup; --explain all has them)", false },
-	{ "order", OPT_ORDER, "count|cost", GROUP_ATTACH, false, MODE_ATTACH,
-	  "pairs and futex words with the most wakeups first (count,\n"
-	  "the default), or the most time (cost: wake-to-run, waited)", false },
-	{ "json", OPT_JSON, "FILE", GROUP_OUTPUT, false, MODE_ANY, "the whole report as JSON (docs/json.md)", false },
-	{ "csv", OPT_CSV, "FILE", GROUP_OUTPUT, false, MODE_ANY,
-	  "one row per wakeup: its phases in ns and its label", true },
-	{ "perfetto", OPT_PERFETTO, "FILE", GROUP_OUTPUT, false, MODE_ANY,
-	  "a timeline for ui.perfetto.dev or chrome://tracing", true },
-	{ "plot", OPT_PLOT, "FILE", GROUP_OUTPUT, false, MODE_ANY,
-	  "an SVG picture: each phase's latency and its tail, the\n"
-	  "paths side by side, or attach mode's busiest pairs", true },
-	{ "folded", OPT_FOLDED, "FILE", GROUP_OUTPUT, true, MODE_ANY,
-	  "folded stacks (implies --stacks), wakee and\n"
-	  "waker joined, weighted by wake-to-run in ns, for\n"
-	  "flamegraph.pl, inferno-flamegraph or speedscope", false },
-	{ "prometheus", OPT_PROMETHEUS, "FILE", GROUP_OUTPUT, false, MODE_ANY,
-	  "metrics for Prometheus, for node_exporter's textfile\n"
-	  "collector (docs/fleet.md)", true },
-	{ "prometheus-every", OPT_PROMETHEUS_EVERY, "S", GROUP_OUTPUT, true, MODE_ATTACH,
-	  "attach mode: rewrite --prometheus every S seconds", false },
+	{ OPT_STRING("workload", 'w', "NAME", workload), .group = GROUP_RUN, .run_only = true, .mode = MODE_WORKLOAD,
+	  .help = "the wakeup path to measure (see --list-workloads), or\n"
+		  "'all': every path in turn, then one comparison table" },
+	{ OPT_STRING("mode", KEY_MODE, "M[,M...]", modes), .group = GROUP_RUN, .run_only = true,
+	  .mode = MODE_WORKLOAD,
+	  .help = "a throughput workload's modes (default: each in turn);\n"
+		  "its own options go after --: --workload spawn -- --count 50" },
+	{ OPT_U64("samples", 'n', "N", samples, 1, OPT_MAX_SAMPLES, "a whole number"), .group = GROUP_RUN,
+	  .run_only = true, .mode = MODE_WORKLOAD, .not_for_designs = true,
+	  .help = "wakeups to measure (default " STR(OPT_DEFAULT_SAMPLES) ")" },
+	{ OPT_U64("interval-us", 'i', "U", interval_us, 0, OPT_MAX_INTERVAL_US, "microseconds"), .group = GROUP_RUN,
+	  .run_only = true, .mode = MODE_WORKLOAD, .not_for_designs = true,
+	  .help = "pause between wakeups in us, 0 for back to back (default " STR(OPT_DEFAULT_INTERVAL_US) ")" },
+	{ OPT_CALLBACK("cpus", 'c', "A,B", parse_cpus), .group = GROUP_RUN, .run_only = true, .mode = MODE_WORKLOAD,
+	  .help = "waker on CPU A, wakee on CPU B (default: two allowed CPUs)" },
+	{ OPT_U32("outliers", KEY_OUTLIERS, "K", outliers, 0, OPT_MAX_OUTLIERS, "a whole number"), .group = GROUP_RUN,
+	  .not_for_designs = true,
+	  .help = "explain the K slowest wakeups, cause by cause (default " STR(OPT_DEFAULT_OUTLIERS) ", 0: none)" },
+	{ OPT_U64("threshold-us", KEY_THRESHOLD_US, "T", threshold_us, 0, OPT_MAX_THRESHOLD_US, "microseconds"),
+	  .group = GROUP_RUN, .not_for_designs = true,
+	  .help = "... among those at least T us slow (default 0)" },
+	{ OPT_CALLBACK("engine", KEY_ENGINE, "lean|full", parse_engine), .group = GROUP_RUN, .run_only = true,
+	  .help = "lean: pair each wakeup in the kernel, one record each,\n"
+		  "and split by cause only the slow ones (over the running\n"
+		  "p99 of their kind, or --threshold-us; none with\n"
+		  "--outliers 0) from their CPUs' last switches, interrupts\n"
+		  "and idle transitions; a workload's syscalls split its\n"
+		  "notify and resume. full: stream every switch, syscall and\n"
+		  "interrupt and split every wakeup (default: lean; full\n"
+		  "with --syscall-phases, a paced workload's --perfetto,\n"
+		  "or a throughput workload); as before, --explain slow\n"
+		  "and --lean mean lean, --explain all full" },
+	{ OPT_CALLBACK("explain", KEY_EXPLAIN, "slow|all", parse_explain), .group = GROUP_RUN, .run_only = true,
+	  .hidden = true },
+	{ OPT_CALLBACK("lean", KEY_LEAN, NULL, parse_lean), .group = GROUP_RUN, .run_only = true, .hidden = true },
+	{ OPT_BOOLEAN("stacks", KEY_STACKS, stacks), .group = GROUP_RUN, .run_only = true,
+	  .help = "each wakeup's stacks, kernel and user: the waker's where\n"
+		  "it woke the wakee, the wakee's where it went to sleep;\n"
+		  "the busiest pairs (a workload: its path) show their most\n"
+		  "frequent and costliest, futex words are named (user\n"
+		  "stacks need frame pointers: docs/attach.md)" },
+	{ OPT_BOOLEAN("no-trace", KEY_NO_TRACE, no_trace), .group = GROUP_RUN, .run_only = true,
+	  .mode = MODE_WORKLOAD, .help = "run the same workload without tracing: totals only" },
+	{ OPT_U64("timeout", KEY_TIMEOUT, "S", timeout_s, 1, OPT_MAX_TIMEOUT_S, "seconds"), .group = GROUP_RUN,
+	  .run_only = true, .help = "stop a workload still running after S seconds (default: none)" },
+	{ OPT_CALLBACK("user", KEY_USER, "NAME", parse_user), .group = GROUP_RUN, .run_only = true,
+	  .help = "run the workload as NAME; wakeprobe keeps root for BPF" },
+	{ OPT_CALLBACK("ringbuf-kb", KEY_RINGBUF_KB, "K", parse_ringbuf_kb), .group = GROUP_RUN, .run_only = true,
+	  .help = "BPF ring in KiB, a power of two (default " STR(OPT_DEFAULT_RINGBUF_KB) ", more for a workload run)" },
+	{ OPT_BOOLEAN("list-workloads", KEY_LIST_WORKLOADS, list_workloads), .group = GROUP_RUN, .run_only = true,
+	  .help = "list the wakeup paths and exit" },
+	{ OPT_CALLBACK("pid", KEY_PID, "PID[,PID...]", parse_pids), .group = GROUP_ATTACH, .run_only = true,
+	  .mode = MODE_ATTACH, .help = "trace these processes, every thread, new ones too" },
+	{ OPT_BOOLEAN("all", KEY_ALL, all), .group = GROUP_ATTACH, .run_only = true, .mode = MODE_ATTACH,
+	  .help = "trace every task of the machine, each wakeup labelled\n"
+		  "with its cgroups (docs/fleet.md)" },
+	{ OPT_CALLBACK("cgroup", KEY_CGROUP, "PATH[,PATH...]", parse_cgroups), .group = GROUP_ATTACH,
+	  .run_only = true, .mode = MODE_ATTACH,
+	  .help = "trace the tasks of these cgroups (v2) and of those below\n"
+		  "them, made before the run or during it: /system.slice,\n"
+		  "or a directory under the cgroup2 mount" },
+	{ OPT_CALLBACK("listen", KEY_LISTEN, "ADDR:PORT", parse_listen), .group = GROUP_ATTACH, .run_only = true,
+	  .mode = MODE_ATTACH,
+	  .help = "serve /metrics there for Prometheus while tracing, until\n"
+		  "SIGTERM (SIGHUP rewrites --json and --prometheus files)" },
+	{ OPT_U32("top", KEY_TOP, "K", top, 1, CGROUP_STATS_MAX_TOP, "a whole number"), .group = GROUP_ATTACH,
+	  .run_only = true, .mode = MODE_ATTACH,
+	  .help = "cgroups and cgroup pairs with a series of their own, the\n"
+		  "K with the most time; the rest go to 'other' (default " STR(CGROUP_STATS_TOP) ")" },
+	{ OPT_CALLBACK("tid", KEY_TID, "TID[,TID...]", parse_tids), .group = GROUP_ATTACH, .mode = MODE_ATTACH,
+	  .help = "... only the wakeups of these threads" },
+	{ OPT_U64("duration", KEY_DURATION, "S", duration_s, 1, OPT_MAX_DURATION_S, "seconds"), .group = GROUP_ATTACH,
+	  .run_only = true, .mode = MODE_ATTACH,
+	  .help = "stop after S seconds (default: when the command ends;\n"
+		  "with --pid, at Ctrl-C or when every target has exited)" },
+	{ OPT_U32("pairs", KEY_PAIRS, "K", pairs, 1, OPT_MAX_PAIRS, "a whole number"), .group = GROUP_ATTACH,
+	  .mode = MODE_ATTACH,
+	  .help = "show the K busiest waker -> wakee pairs (default " STR(OPT_DEFAULT_PAIRS) ")" },
+	{ OPT_BOOLEAN("syscall-phases", KEY_SYSCALL_PHASES, syscall_phases), .group = GROUP_ATTACH, .run_only = true,
+	  .mode = MODE_ATTACH,
+	  .help = "time notify_kernel and resume_kernel: a BPF program on\n"
+		  "every syscall of every process on the machine (the cost\n"
+		  "grows with the machine's syscall rate, not the targets')" },
+	{ OPT_BOOLEAN("softirqs", KEY_SOFTIRQS, softirqs), .group = GROUP_ATTACH, .run_only = true,
+	  .mode = MODE_ATTACH,
+	  .help = "with the lean engine, the flight recorder keeps softirqs\n"
+		  "too, so a slow wakeup's softirq time is named: two BPF\n"
+		  "programs on every softirq of the machine (a loopback\n"
+		  "server runs a dozen a wakeup; the full engine has them)" },
+	{ OPT_CALLBACK("order", KEY_ORDER, "count|cost", parse_order), .group = GROUP_ATTACH, .mode = MODE_ATTACH,
+	  .help = "pairs and futex words with the most wakeups first (count,\n"
+		  "the default), or the most time (cost: wake-to-run, waited)" },
+	{ OPT_STRING("json", KEY_JSON, "FILE", json_path), .group = GROUP_OUTPUT,
+	  .help = "the whole report as JSON (docs/json.md)" },
+	{ OPT_STRING("csv", KEY_CSV, "FILE", csv_path), .group = GROUP_OUTPUT, .not_for_designs = true,
+	  .help = "one row per wakeup: its phases in ns and its label" },
+	{ OPT_STRING("perfetto", KEY_PERFETTO, "FILE", perfetto_path), .group = GROUP_OUTPUT, .not_for_designs = true,
+	  .help = "a timeline for ui.perfetto.dev or chrome://tracing" },
+	{ OPT_STRING("plot", KEY_PLOT, "FILE", plot_path), .group = GROUP_OUTPUT, .not_for_designs = true,
+	  .help = "an SVG picture: each phase's latency and its tail, the\n"
+		  "paths side by side, or attach mode's busiest pairs" },
+	{ OPT_CALLBACK("folded", KEY_FOLDED, "FILE", parse_folded), .group = GROUP_OUTPUT, .run_only = true,
+	  .help = "folded stacks (implies --stacks), wakee and\n"
+		  "waker joined, weighted by wake-to-run in ns, for\n"
+		  "flamegraph.pl, inferno-flamegraph or speedscope" },
+	{ OPT_STRING("prometheus", KEY_PROMETHEUS, "FILE", prometheus_path), .group = GROUP_OUTPUT,
+	  .not_for_designs = true,
+	  .help = "metrics for Prometheus, for node_exporter's textfile\n"
+		  "collector (docs/fleet.md)" },
+	{ OPT_U64("prometheus-every", KEY_PROMETHEUS_EVERY, "S", prometheus_every_s, 1, OPT_MAX_PROMETHEUS_EVERY_S,
+		  "seconds"),
+	  .group = GROUP_OUTPUT, .run_only = true, .mode = MODE_ATTACH,
+	  .help = "attach mode: rewrite --prometheus every S seconds" },
 	/* not run_only: report refuses it with a message of its own */
-	{ "output", 'o', "FILE", GROUP_OUTPUT, false, MODE_ANY,
-	  "record: where to save the run (docs/recording.md)", false },
-	{ "verbose", 'v', NULL, GROUP_GENERAL, false, MODE_ANY, "show libbpf's own messages", false },
-	{ "help", 'h', NULL, GROUP_GENERAL, false, MODE_ANY, "this text", false },
-	{ "version", 'V', NULL, GROUP_GENERAL, false, MODE_ANY, "print the version", false },
+	{ OPT_STRING("output", 'o', "FILE", record_path), .group = GROUP_OUTPUT,
+	  .help = "record: where to save the run (docs/recording.md)" },
+	{ OPT_BOOLEAN("verbose", 'v', verbose), .group = GROUP_GENERAL, .help = "show libbpf's own messages" },
+	{ OPT_CALLBACK("help", 'h', NULL, parse_help), .group = GROUP_GENERAL, .help = "this text" },
+	{ OPT_CALLBACK("version", 'V', NULL, parse_version), .group = GROUP_GENERAL, .help = "print the version" },
 };
 
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
@@ -200,7 +431,7 @@ static void print_group(FILE *out, enum opt_group group)
 		char flags[40], shortname[8] = "";
 		const char *line = s->help, *nl;
 
-		if (s->group != group)
+		if (s->group != group || s->hidden)
 			continue;
 		if (s->key < 256)
 			snprintf(shortname, sizeof(shortname), "-%c,", s->key);
@@ -275,7 +506,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --workload cond --outliers 10 --threshold-us 200\n"
 		"  sudo wakeprobe --workload burst-queue --mode cond -- --tasks 100000 --repeat 5\n"
 		"  sudo wakeprobe --workload eventfd -i 0 --outliers 0   # the least observer effect\n"
-		"  sudo wakeprobe --pid 1234 --explain all --duration 10   # every wakeup split by cause\n"
+		"  sudo wakeprobe --pid 1234 --engine full --duration 10   # every wakeup split by cause\n"
 		"  sudo wakeprobe --pid 1234 --syscall-phases --duration 10   # time the syscalls too\n"
 		"  sudo wakeprobe --pid 1234 --softirqs --duration 10   # name the softirqs that held a CPU\n"
 		"  sudo wakeprobe --pid 1234 --stacks --folded run.folded   # where in the code, as a flame graph\n"
@@ -323,12 +554,12 @@ static enum options_result check_outputs(const struct wp_options *o, char *err, 
 }
 
 /*
- * explain_needs_all - what the run asks for needs every event streamed:
+ * engine_needs_full - what the run asks for needs every event streamed:
  * timed syscalls (--syscall-phases), a paced workload's timeline (the
  * events around each wakeup), and a throughput workload's report (each
  * thread's CPU time, counted from its switches)
  */
-static bool explain_needs_all(const struct wp_options *o)
+static bool engine_needs_full(const struct wp_options *o)
 {
 	if (o->syscall_phases)
 		return true;
@@ -338,17 +569,22 @@ static bool explain_needs_all(const struct wp_options *o)
 }
 
 /*
- * check_explain - settle how the run is traced: --explain as given (@given
- * names it, "" when it was not), else slow, unless explain_needs_all().
- * Returns nonzero with @err filled when what was given cannot be had.
+ * check_engine - settle the engine: as given (@given names it as typed, ""
+ * when it was not), else lean, unless engine_needs_full(). What only the
+ * lean engine takes is turned off when the run is not lean, so that no
+ * layer below masks it again (options.h). Returns nonzero with @err filled
+ * when what was given cannot be had.
  */
-static int check_explain(struct wp_options *o, const char *given, char *err, size_t errlen)
+static int check_engine(struct wp_options *o, const char *given, char *err, size_t errlen)
 {
 	err[0] = '\0';
-	if (o->explain == EXPLAIN_DEFAULT)
-		o->explain = explain_needs_all(o) ? EXPLAIN_ALL : EXPLAIN_SLOW;
+	if (o->engine == ENGINE_DEFAULT)
+		o->engine = engine_needs_full(o) ? ENGINE_FULL : ENGINE_LEAN;
 	/* an untraced run is neither */
-	o->lean = o->explain == EXPLAIN_SLOW && !o->no_trace;
+	o->lean = o->engine == ENGINE_LEAN && !o->no_trace;
+	/* the full engine streams the softirqs anyway: --softirqs asks nothing more of it */
+	if (!o->lean)
+		o->softirqs = false;
 	if (!given[0])
 		return 0;
 	if (o->no_trace)
@@ -363,8 +599,11 @@ static int check_explain(struct wp_options *o, const char *given, char *err, siz
 	return err[0] != '\0';
 }
 
-/* check_stacks - --stacks (--folded) in attach mode: what it cannot go with; nonzero with @err */
-static int check_stacks(const struct wp_options *o, char *err, size_t errlen)
+/*
+ * check_stacks - --stacks (--folded): what it cannot go with, @engine
+ * naming the engine as given; nonzero with @err
+ */
+static int check_stacks(const struct wp_options *o, const char *engine, char *err, size_t errlen)
 {
 	const char *given = o->folded_path ? "--folded" : "--stacks";
 
@@ -376,22 +615,21 @@ static int check_stacks(const struct wp_options *o, char *err, size_t errlen)
 	else if (o->no_trace)
 		snprintf(err, errlen, "%s needs tracing and --no-trace traces nothing: give one of them", given);
 	else if (!o->lean && !options__attach(o))
-		snprintf(err, errlen, "%s rides on --explain slow's records, which %s does not take: drop %s", given,
+		snprintf(err, errlen, "%s rides on the lean engine's records, which %s does not take: drop %s", given,
 			 o->workload && designs__find(o->workload) ? "a throughput workload" :
-			 o->perfetto_path ? "a workload's --perfetto" : "--explain all",
-			 o->workload && designs__find(o->workload) ? given : o->perfetto_path ? "--perfetto" :
-			 "--explain all");
+			 o->perfetto_path ? "a workload's --perfetto" : engine,
+			 o->workload && designs__find(o->workload) ? given : o->perfetto_path ? "--perfetto" : engine);
 	else if (!o->lean)
-		snprintf(err, errlen, "%s rides on --explain slow's records (the default): drop %s", given,
-			 o->syscall_phases ? "--syscall-phases" : "--explain all");
+		snprintf(err, errlen, "%s rides on the lean engine's records (the default): drop %s", given,
+			 o->syscall_phases ? "--syscall-phases" : engine);
 	return err[0] != '\0';
 }
 
 /*
  * check_by_cgroup - --all, --cgroup, --listen, --top: what they cannot go
- * with; nonzero with @err. Settles --top.
+ * with, @engine naming the engine as given; nonzero with @err. Settles --top.
  */
-static int check_by_cgroup(struct wp_options *o, char *err, size_t errlen)
+static int check_by_cgroup(struct wp_options *o, const char *engine, char *err, size_t errlen)
 {
 	const char *given = o->all ? "--all" : o->cgroups ? "--cgroup" : "--listen";
 	const char *stream = o->csv_path ? "--csv" : o->perfetto_path ? "--perfetto" : o->folded_path ? "--folded" :
@@ -414,8 +652,8 @@ static int check_by_cgroup(struct wp_options *o, char *err, size_t errlen)
 	else if (o->command == CMD_RECORD)
 		snprintf(err, errlen, "a recording keeps no cgroups: drop %s, or run it without record", given);
 	else if (!o->lean)
-		snprintf(err, errlen, "%s rides on --explain slow's records (the default): drop %s", given,
-			 o->syscall_phases ? "--syscall-phases" : "--explain all");
+		snprintf(err, errlen, "%s rides on the lean engine's records (the default): drop %s", given,
+			 o->syscall_phases ? "--syscall-phases" : engine);
 	else if (o->listen && o->stacks)
 		snprintf(err, errlen, "--listen runs for days and %s keeps every traced process's mappings: drop %s",
 			 o->folded_path ? "--folded" : "--stacks", o->folded_path ? "--folded" : "--stacks");
@@ -448,21 +686,8 @@ static enum options_result check_design(const struct wp_options *o, const char *
 	return OPTIONS_RUN;
 }
 
-enum options_result options__parse(struct wp_options *o, int argc, char **argv, int nr_cpus,
-				   FILE *out, char *err, size_t errlen)
+static void set_defaults(struct wp_options *o)
 {
-	struct option longopts[NR_SPECS + 1];
-	char optstring[2 * NR_SPECS + 2] = ":";
-	size_t n = 1;
-	char run_option[32] = "";	/* the first option that only a run takes, as named */
-	char workload_option[32] = "";	/* ... that only a workload run takes */
-	char attach_option[32] = "";	/* ... that only attach mode takes */
-	char paced_option[32] = "";	/* ... that a throughput workload does not take */
-	char explain_given[32] = "";	/* --explain or --lean, as given */
-	int opt, longindex = -1;
-	size_t count;
-	uint64_t v;
-
 	memset(o, 0, sizeof(*o));
 	o->samples = OPT_DEFAULT_SAMPLES;
 	o->interval_us = OPT_DEFAULT_INTERVAL_US;
@@ -471,34 +696,30 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	o->pairs = OPT_DEFAULT_PAIRS;
 	o->waker_cpu = -1;
 	o->wakee_cpu = -1;
+}
 
-	if (argc > 1 && !strcmp(argv[1], "kernel")) {
-		/* nothing to run, nothing to write: only -v, for libbpf's log of the loads it tries */
-		o->command = CMD_KERNEL;
-		for (int i = 2; i < argc; i++) {
-			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-				options__usage(out);
-				return OPTIONS_DONE;
-			}
-			if (strcmp(argv[i], "-v") && strcmp(argv[i], "--verbose")) {
-				snprintf(err, errlen, "wakeprobe kernel takes no argument but -v, not '%s'",
-					 parse__shown(argv[i]));
-				return OPTIONS_BAD;
-			}
-			o->verbose = true;
+/* parse_kernel - wakeprobe kernel: nothing to run, nothing to write; only -v, for libbpf's log of the loads it tries */
+static enum options_result parse_kernel(struct parse_state *ps, int argc, char **argv)
+{
+	ps->o->command = CMD_KERNEL;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			options__usage(ps->out);
+			return OPTIONS_DONE;
 		}
-		return OPTIONS_RUN;
+		if (strcmp(argv[i], "-v") && strcmp(argv[i], "--verbose"))
+			return refuse(ps, "wakeprobe kernel takes no argument but -v, not '%s'", parse__shown(argv[i]));
+		ps->o->verbose = true;
 	}
-	if (argc > 1 && !strcmp(argv[1], "record"))
-		o->command = CMD_RECORD;
-	else if (argc > 1 && !strcmp(argv[1], "report"))
-		o->command = CMD_REPORT;
-	if (o->command != CMD_RUN) {
-		/* the command word is not an option: parse what follows it */
-		argc--;
-		argv++;
-	}
+	return OPTIONS_RUN;
+}
 
+/* getopt_tables - getopt_long's table of @longopts and its short-option string, made from the specs */
+static void getopt_tables(struct option longopts[NR_SPECS + 1], char optstring[2 * NR_SPECS + 2])
+{
+	size_t n = 0;
+
+	optstring[n++] = ':';	/* a missing value is ':', told apart from an unknown option */
 	for (size_t i = 0; i < NR_SPECS; i++) {
 		longopts[i] = (struct option){ specs[i].name, specs[i].arg ? required_argument : no_argument, NULL,
 					       specs[i].key };
@@ -510,338 +731,219 @@ enum options_result options__parse(struct wp_options *o, int argc, char **argv, 
 	}
 	longopts[NR_SPECS] = (struct option){ NULL, 0, NULL, 0 };
 	optstring[n] = '\0';
+}
 
-	optind = 0;	/* GNU: start over, so the parser can run more than once */
-	opterr = 0;	/* the messages below name the option and the fix */
-	while ((opt = getopt_long(argc, argv, optstring, longopts, &longindex)) != -1) {
-		const struct option_spec *spec = spec_of(opt);
-		char as_given[32] = "";
+/* note_given - the option being taken, if it is the first of a kind that the checks after the walk name */
+static void note_given(struct parse_state *ps)
+{
+	const struct option_spec *s = ps->spec;
 
-		if (spec && longindex >= 0)
-			snprintf(as_given, sizeof(as_given), "--%s", longopts[longindex].name);
-		else if (spec)
-			snprintf(as_given, sizeof(as_given), "-%c", opt);
-		if (!run_option[0] && spec && spec->run_only)
-			strcpy(run_option, as_given);
-		if (!workload_option[0] && spec && spec->mode == MODE_WORKLOAD)
-			strcpy(workload_option, as_given);
-		if (!attach_option[0] && spec && spec->mode == MODE_ATTACH) {
-			strcpy(attach_option, as_given);
-			o->attach_option = spec->name;
-		}
-		if (!paced_option[0] && spec && spec->not_for_designs)
-			strcpy(paced_option, as_given);
-		longindex = -1;
-		switch (opt) {
-		case 'w':
-			o->workload = optarg;
-			break;
-		case 'n':
-			if (parse__u64(optarg, 1, OPT_MAX_SAMPLES, &o->samples)) {
-				snprintf(err, errlen, "--samples wants a whole number from 1 to %llu, not '%s'",
-					 OPT_MAX_SAMPLES, parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			break;
-		case 'i':
-			if (parse__u64(optarg, 0, OPT_MAX_INTERVAL_US, &o->interval_us)) {
-				snprintf(err, errlen, "--interval-us wants microseconds from 0 to %llu, not '%s'",
-					 OPT_MAX_INTERVAL_US, parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			break;
-		case 'c':
-			if (parse__cpu_pair(optarg, nr_cpus, &o->waker_cpu, &o->wakee_cpu)) {
-				snprintf(err, errlen, "--cpus wants two different CPUs from 0 to %d as A,B, not '%s'",
-					 nr_cpus - 1, parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			break;
-		case OPT_NO_TRACE:
-			o->no_trace = true;
-			break;
-		case OPT_LEAN:
-		case OPT_EXPLAIN: {
-			enum opt_explain e = opt == OPT_LEAN || !strcmp(optarg, "slow") ? EXPLAIN_SLOW : EXPLAIN_ALL;
-			char given[sizeof(explain_given)];
-
-			if (opt == OPT_EXPLAIN && strcmp(optarg, "slow") && strcmp(optarg, "all")) {
-				snprintf(err, errlen, "--explain wants 'slow' or 'all', not '%s'", parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			snprintf(given, sizeof(given), "%s%s%s", as_given, opt == OPT_EXPLAIN ? " " : "",
-				 opt == OPT_EXPLAIN ? optarg : "");
-			if (o->explain != EXPLAIN_DEFAULT && o->explain != e) {
-				snprintf(err, errlen, "%s and %s ask for two ways of tracing: give one of them", explain_given,
-					 given);
-				return OPTIONS_BAD;
-			}
-			o->explain = e;
-			strcpy(explain_given, given);
-			break;
-		}
-		case OPT_SYSCALL_PHASES:
-			o->syscall_phases = true;
-			break;
-		case OPT_SOFTIRQS:
-			o->softirqs = true;
-			break;
-		case OPT_STACKS:
-			o->stacks = true;
-			break;
-		case OPT_FOLDED:
-			o->folded_path = optarg;
-			o->stacks = true;
-			break;
-		case OPT_RINGBUF_KB:
-			if (parse__u64(optarg, 4, 1u << 20, &v) || (v & (v - 1))) {
-				snprintf(err, errlen, "--ringbuf-kb wants a power of two from 4 to 1048576, not '%s'",
-					 parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			o->ringbuf_kb = (uint32_t)v;
-			o->ringbuf_given = true;
-			break;
-		case OPT_OUTLIERS:
-			if (parse__u64(optarg, 0, OPT_MAX_OUTLIERS, &v)) {
-				snprintf(err, errlen, "--outliers wants a whole number from 0 to %d, not '%s'",
-					 OPT_MAX_OUTLIERS, parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			o->outliers = (uint32_t)v;
-			break;
-		case OPT_THRESHOLD_US:
-			if (parse__u64(optarg, 0, OPT_MAX_THRESHOLD_US, &o->threshold_us)) {
-				snprintf(err, errlen, "--threshold-us wants microseconds from 0 to %llu, not '%s'",
-					 OPT_MAX_THRESHOLD_US, parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			break;
-		case OPT_LIST_WORKLOADS:
-			o->list_workloads = true;
-			break;
-		case OPT_JSON:
-			o->json_path = optarg;
-			break;
-		case OPT_CSV:
-			o->csv_path = optarg;
-			break;
-		case OPT_PERFETTO:
-			o->perfetto_path = optarg;
-			break;
-		case OPT_PLOT:
-			o->plot_path = optarg;
-			break;
-		case 'o':
-			o->record_path = optarg;
-			break;
-		case OPT_PROMETHEUS:
-			o->prometheus_path = optarg;
-			break;
-		case OPT_PROMETHEUS_EVERY:
-			if (parse__u64(optarg, 1, OPT_MAX_PROMETHEUS_EVERY_S, &o->prometheus_every_s)) {
-				snprintf(err, errlen, "--prometheus-every wants seconds from 1 to %d, not '%s'",
-					 OPT_MAX_PROMETHEUS_EVERY_S, parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			break;
-		case OPT_TIMEOUT:
-			if (parse__u64(optarg, 1, OPT_MAX_TIMEOUT_S, &o->timeout_s)) {
-				snprintf(err, errlen, "--timeout wants seconds from 1 to %llu, not '%s'", OPT_MAX_TIMEOUT_S,
-					 parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			break;
-		case OPT_USER:
-			if (!optarg[0]) {
-				snprintf(err, errlen, "--user wants a user name or number");
-				return OPTIONS_BAD;
-			}
-			o->user = optarg;
-			break;
-		case OPT_PID:
-		case OPT_TID:
-			if (parse__id_list(optarg, OPT_MAX_ID, opt == OPT_PID ? o->pids : o->tids, OPT_MAX_TARGETS,
-					   &count)) {
-				snprintf(err, errlen, "%s wants up to %d different ids from 1 to %d, as A,B,..., not '%s'",
-					 opt == OPT_PID ? "--pid" : "--tid", OPT_MAX_TARGETS, OPT_MAX_ID,
-					 parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			if (opt == OPT_PID)
-				o->nr_pids = (uint32_t)count;
-			else
-				o->nr_tids = (uint32_t)count;
-			break;
-		case OPT_ALL:
-			o->all = true;
-			break;
-		case OPT_CGROUP:
-			if (!optarg[0] || optarg[0] == ',' || strstr(optarg, ",,") || optarg[strlen(optarg) - 1] == ',') {
-				snprintf(err, errlen, "--cgroup wants cgroup paths as A,B,..., not '%s'",
-					 parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			o->cgroups = optarg;
-			break;
-		case OPT_LISTEN: {
-			struct http_listen at;
-
-			/* what can be told of the address without binding it: bad usage, before anything loads */
-			if (http_server__parse_listen(optarg, &at, err, errlen))
-				return OPTIONS_BAD;
-			o->listen = optarg;
-			break;
-		}
-		case OPT_TOP:
-			if (parse__u64(optarg, 1, CGROUP_STATS_MAX_TOP, &v)) {
-				snprintf(err, errlen, "--top wants a whole number from 1 to %d, not '%s'",
-					 CGROUP_STATS_MAX_TOP, parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			o->top = (uint32_t)v;
-			break;
-		case OPT_DURATION:
-			if (parse__u64(optarg, 1, OPT_MAX_DURATION_S, &o->duration_s)) {
-				snprintf(err, errlen, "--duration wants seconds from 1 to %llu, not '%s'",
-					 OPT_MAX_DURATION_S, parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			break;
-		case OPT_PAIRS:
-			if (parse__u64(optarg, 1, OPT_MAX_PAIRS, &v)) {
-				snprintf(err, errlen, "--pairs wants a whole number from 1 to %d, not '%s'", OPT_MAX_PAIRS,
-					 parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			o->pairs = (uint32_t)v;
-			break;
-		case OPT_MODE:
-			o->modes = optarg;
-			break;
-		case OPT_ORDER:
-			if (strcmp(optarg, "count") && strcmp(optarg, "cost")) {
-				snprintf(err, errlen, "--order wants 'count' or 'cost', not '%s'",
-					 parse__shown(optarg));
-				return OPTIONS_BAD;
-			}
-			o->order_by_cost = !strcmp(optarg, "cost");
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'h':
-			options__usage(out);
-			return OPTIONS_DONE;
-		case 'V':
-			fprintf(out, "wakeprobe %s\n", WAKEPROBE_VERSION);
-			return OPTIONS_DONE;
-		case ':':
-			snprintf(err, errlen, "%s needs a value", parse__shown(argv[optind - 1]));
-			return OPTIONS_BAD;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", parse__shown(argv[optind - 1]));
-			return OPTIONS_BAD;
-		}
+	if (!ps->run_option[0] && s->run_only)
+		strcpy(ps->run_option, ps->as_given);
+	if (!ps->workload_option[0] && s->mode == MODE_WORKLOAD)
+		strcpy(ps->workload_option, ps->as_given);
+	if (!ps->attach_option[0] && s->mode == MODE_ATTACH) {
+		strcpy(ps->attach_option, ps->as_given);
+		ps->o->attach_option = s->name;
 	}
+	if (!ps->paced_option[0] && s->not_for_designs)
+		strcpy(ps->paced_option, ps->as_given);
+}
+
+/* store_value - @arg (NULL for a flag) into the options, as the option being taken's spec says */
+static enum options_result store_value(struct parse_state *ps, const char *arg)
+{
+	const struct option_spec *s = ps->spec;
+	void *field = (char *)ps->o + s->field;
+	uint64_t v;
+
+	switch (s->store) {
+	case STORE_BOOL:
+		*(bool *)field = true;
+		return OPTIONS_RUN;
+	case STORE_STRING:
+		*(const char **)field = arg;
+		return OPTIONS_RUN;
+	case STORE_U64:
+	case STORE_U32:
+		if (parse__u64(arg, s->min, s->max, &v))
+			return refuse(ps, "--%s wants %s from %" PRIu64 " to %" PRIu64 ", not '%s'", s->name, s->wants,
+				      s->min, s->max, parse__shown(arg));
+		if (s->store == STORE_U64)
+			*(uint64_t *)field = v;
+		else
+			*(uint32_t *)field = (uint32_t)v;
+		return OPTIONS_RUN;
+	case STORE_CALLBACK:
+		return s->parse(ps, arg);
+	}
+	return OPTIONS_RUN;
+}
+
+/* walk_options - every option of @argv, each stored as the table says; stops at the first operand or -- */
+static enum options_result walk_options(struct parse_state *ps, int argc, char **argv)
+{
+	struct option longopts[NR_SPECS + 1];
+	char optstring[2 * NR_SPECS + 2];
+	int opt, longindex = -1;
+	enum options_result r;
+
+	getopt_tables(longopts, optstring);
+	optind = 0;	/* GNU: start over, so the parser can run more than once */
+	opterr = 0;	/* the messages here name the option and the fix */
+	while ((opt = getopt_long(argc, argv, optstring, longopts, &longindex)) != -1) {
+		ps->spec = spec_of(opt);
+		if (!ps->spec && opt == ':')
+			return refuse(ps, "%s needs a value", parse__shown(argv[optind - 1]));
+		if (!ps->spec)
+			return refuse(ps, "unknown option '%s'", parse__shown(argv[optind - 1]));
+		if (longindex >= 0)
+			snprintf(ps->as_given, sizeof(ps->as_given), "--%s", longopts[longindex].name);
+		else
+			snprintf(ps->as_given, sizeof(ps->as_given), "-%c", opt);
+		longindex = -1;
+		note_given(ps);
+		r = store_value(ps, optarg);
+		if (r != OPTIONS_RUN)
+			return r;
+	}
+	return OPTIONS_RUN;
+}
+
+/*
+ * take_operands - what the walk left in @argv: report's recording, the
+ * command to trace after --, or a throughput workload's own arguments
+ */
+static enum options_result take_operands(struct parse_state *ps, int argc, char **argv)
+{
+	struct wp_options *o = ps->o;
+
 	if (o->command == CMD_REPORT) {
-		if (optind >= argc) {
-			snprintf(err, errlen, "report needs the recording to read: wakeprobe report FILE");
-			return OPTIONS_BAD;
-		}
+		if (optind >= argc)
+			return refuse(ps, "report needs the recording to read: wakeprobe report FILE");
 		o->report_path = argv[optind++];
 	}
 	/* getopt stops at "--" and leaves it just before optind: what follows is the command to trace */
 	if (o->command != CMD_REPORT && optind > 0 && !strcmp(argv[optind - 1], "--")) {
-		if (optind == argc) {
-			snprintf(err, errlen, "-- needs a command to trace after it: wakeprobe [options] -- COMMAND [ARGS...]");
-			return OPTIONS_BAD;
-		}
+		if (optind == argc)
+			return refuse(ps, "-- needs a command to trace after it: wakeprobe [options] -- COMMAND "
+				      "[ARGS...]");
 		o->target_argv = &argv[optind];
 		optind = argc;
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", parse__shown(argv[optind]));
-		return OPTIONS_BAD;
-	}
+	if (optind < argc)
+		return refuse(ps, "unexpected argument '%s'", parse__shown(argv[optind]));
 	/* with a throughput workload, what follows -- is the workload's own arguments */
 	o->design = o->command != CMD_REPORT && o->workload && designs__find(o->workload);
 	if (o->design && o->target_argv) {
 		o->workload_args = o->target_argv;
 		o->target_argv = NULL;
 	}
-	if (o->command == CMD_REPORT) {
-		if (o->prometheus_every_s) {
-			snprintf(err, errlen, "--prometheus-every is for a live attach run: report writes --prometheus once");
-			return OPTIONS_BAD;
-		}
-		if (o->stacks) {
-			snprintf(err, errlen, "a recording keeps no stacks: %s is for a live run",
-				 o->folded_path ? "--folded" : "--stacks");
-			return OPTIONS_BAD;
-		}
-		if (run_option[0]) {
-			char takes[160];
+	return OPTIONS_RUN;
+}
 
-			report_takes(takes, sizeof(takes));
-			snprintf(err, errlen, "%s is fixed by the recording: report takes %s", run_option, takes);
-			return OPTIONS_BAD;
-		}
-		if (o->record_path) {
-			snprintf(err, errlen, "-o is for wakeprobe record: report writes --json, --csv, --perfetto, --prometheus or --plot");
-			return OPTIONS_BAD;
-		}
-		return check_outputs(o, err, errlen);
+/* check_report - wakeprobe report FILE: the report's options, not the run's, which the recording fixed */
+static enum options_result check_report(struct parse_state *ps)
+{
+	const struct wp_options *o = ps->o;
+	char takes[160];
+
+	if (o->prometheus_every_s)
+		return refuse(ps, "--prometheus-every is for a live attach run: report writes --prometheus once");
+	if (o->stacks)
+		return refuse(ps, "a recording keeps no stacks: %s is for a live run",
+			      o->folded_path ? "--folded" : "--stacks");
+	if (ps->run_option[0]) {
+		report_takes(takes, sizeof(takes));
+		return refuse(ps, "%s is fixed by the recording: report takes %s", ps->run_option, takes);
 	}
-	if (o->command == CMD_RECORD && !o->record_path) {
-		snprintf(err, errlen, "record needs a file to write: wakeprobe record -o FILE --workload NAME (or --pid, or -- COMMAND)");
-		return OPTIONS_BAD;
-	}
-	if (o->command == CMD_RUN && o->record_path) {
-		snprintf(err, errlen, "-o is for wakeprobe record -o FILE; a run writes --json, --csv, --perfetto, --prometheus or --plot");
-		return OPTIONS_BAD;
-	}
+	if (o->record_path)
+		return refuse(ps, "-o is for wakeprobe record: report writes --json, --csv, --perfetto, --prometheus "
+			      "or --plot");
+	return check_outputs(o, ps->err, ps->errlen);
+}
+
+/* check_targets - what to trace named once, and no option of the other kind of run; nonzero with err */
+static int check_targets(struct parse_state *ps)
+{
+	const struct wp_options *o = ps->o;
+
+	if (o->nr_pids && o->target_argv)
+		return refuse(ps, "--pid and -- COMMAND both name what to trace: give one of them");
+	if (options__attach(o) && ps->workload_option[0])
+		return refuse(ps, "%s is for wakeprobe's own workloads: with %s, wakeprobe traces %s",
+			      ps->workload_option,
+			      o->all ? "--all" : o->cgroups ? "--cgroup" : o->nr_pids ? "--pid" : "-- COMMAND",
+			      o->all || o->cgroups ? "the machine's tasks" : "your program");
+	if (!options__attach(o) && ps->attach_option[0])
+		return refuse(ps, "%s is for attach mode: add --all, --cgroup PATH, --pid PID or -- COMMAND",
+			      ps->attach_option);
+	return 0;
+}
+
+/* check_workload - a workload run: a known workload, --mode only for a throughput one, its outputs */
+static enum options_result check_workload(struct parse_state *ps)
+{
+	const struct wp_options *o = ps->o;
+
+	if (!o->workload)
+		return refuse(ps, "no workload given: add --workload NAME (--list-workloads shows them), "
+			      "--pid PID or -- COMMAND");
+	if (strcmp(o->workload, "all") && !catalog__find(o->workload) && !o->design)
+		return refuse(ps, "unknown workload '%s': --list-workloads shows the known ones",
+			      parse__shown(o->workload));
+	if (o->modes && !o->design)
+		return refuse(ps, "--mode is for one throughput workload (burst-queue, spawn, executor, "
+			      "ipc-stream), not '%s'", parse__shown(o->workload));
+	if (o->design)
+		return check_design(o, ps->paced_option, ps->err, ps->errlen);
+	return check_outputs(o, ps->err, ps->errlen);
+}
+
+/* check_run - a live run or a recording's: what it was given goes together; settles the way it traces */
+static enum options_result check_run(struct parse_state *ps)
+{
+	struct wp_options *o = ps->o;
+
+	if (o->command == CMD_RECORD && !o->record_path)
+		return refuse(ps, "record needs a file to write: wakeprobe record -o FILE --workload NAME (or --pid, "
+			      "or -- COMMAND)");
+	if (o->command == CMD_RUN && o->record_path)
+		return refuse(ps, "-o is for wakeprobe record -o FILE; a run writes --json, --csv, --perfetto, "
+			      "--prometheus or --plot");
 	if (o->list_workloads)
 		return OPTIONS_RUN;
-	if (o->nr_pids && o->target_argv) {
-		snprintf(err, errlen, "--pid and -- COMMAND both name what to trace: give one of them");
-		return OPTIONS_BAD;
-	}
-	if (options__attach(o) && workload_option[0]) {
-		snprintf(err, errlen, "%s is for wakeprobe's own workloads: with %s, wakeprobe traces %s",
-			 workload_option, o->all ? "--all" : o->cgroups ? "--cgroup" : o->nr_pids ? "--pid" : "-- COMMAND",
-			 o->all || o->cgroups ? "the machine's tasks" : "your program");
-		return OPTIONS_BAD;
-	}
-	if (!options__attach(o) && attach_option[0]) {
-		snprintf(err, errlen, "%s is for attach mode: add --all, --cgroup PATH, --pid PID or -- COMMAND",
-			 attach_option);
-		return OPTIONS_BAD;
-	}
-	if (check_explain(o, explain_given, err, errlen))
-		return OPTIONS_BAD;
-	if (check_stacks(o, err, errlen))
-		return OPTIONS_BAD;
-	if (check_by_cgroup(o, err, errlen))
+	if (check_targets(ps) || check_engine(o, ps->engine_given, ps->err, ps->errlen) ||
+	    check_stacks(o, ps->engine_given, ps->err, ps->errlen) ||
+	    check_by_cgroup(o, ps->engine_given, ps->err, ps->errlen))
 		return OPTIONS_BAD;
 	if (options__attach(o))
-		return check_outputs(o, err, errlen);
-	if (!o->workload) {
-		snprintf(err, errlen, "no workload given: add --workload NAME (--list-workloads shows them), "
-			 "--pid PID or -- COMMAND");
-		return OPTIONS_BAD;
+		return check_outputs(o, ps->err, ps->errlen);
+	return check_workload(ps);
+}
+
+enum options_result options__parse(struct wp_options *o, int argc, char **argv, int nr_cpus,
+				   FILE *out, char *err, size_t errlen)
+{
+	struct parse_state ps = { .o = o, .nr_cpus = nr_cpus, .out = out, .err = err, .errlen = errlen };
+	enum options_result r;
+
+	set_defaults(o);
+	if (argc > 1 && !strcmp(argv[1], "kernel"))
+		return parse_kernel(&ps, argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		o->command = CMD_RECORD;
+	else if (argc > 1 && !strcmp(argv[1], "report"))
+		o->command = CMD_REPORT;
+	if (o->command != CMD_RUN) {
+		/* the command word is not an option: parse what follows it */
+		argc--;
+		argv++;
 	}
-	if (strcmp(o->workload, "all") && !catalog__find(o->workload) && !o->design) {
-		snprintf(err, errlen, "unknown workload '%s': --list-workloads shows the known ones",
-			 parse__shown(o->workload));
-		return OPTIONS_BAD;
-	}
-	if (o->modes && !o->design) {
-		snprintf(err, errlen, "--mode is for one throughput workload (burst-queue, spawn, executor, "
-			 "ipc-stream), not '%s'", parse__shown(o->workload));
-		return OPTIONS_BAD;
-	}
-	if (o->design)
-		return check_design(o, paced_option, err, errlen);
-	return check_outputs(o, err, errlen);
+	r = walk_options(&ps, argc, argv);
+	if (r == OPTIONS_RUN)
+		r = take_operands(&ps, argc, argv);
+	if (r != OPTIONS_RUN)
+		return r;
+	return o->command == CMD_REPORT ? check_report(&ps) : check_run(&ps);
 }

@@ -25,11 +25,11 @@
 #define OPT_MAX_CGROUPS		16	/* --cgroup lists at most this many */
 #define OPT_MAX_PROMETHEUS_EVERY_S	86400
 
-/* --explain: how much of the machine a traced run streams to wakeprobe */
-enum opt_explain {
-	EXPLAIN_DEFAULT,	/* not given: slow, unless what the run asks for needs all (options.c) */
-	EXPLAIN_SLOW,		/* pair in the kernel, one record a wakeup, evidence for the slow ones */
-	EXPLAIN_ALL,		/* stream every switch, syscall and interrupt, explain every wakeup */
+/* --engine: how much of the machine a traced run streams to wakeprobe */
+enum opt_engine {
+	ENGINE_DEFAULT,		/* not given: lean, unless what the run asks for needs full (options.c) */
+	ENGINE_LEAN,		/* pair in the kernel, one record a wakeup, evidence for the slow ones */
+	ENGINE_FULL,		/* stream every switch, syscall and interrupt, explain every wakeup */
 };
 
 enum wp_command {
@@ -80,10 +80,10 @@ struct wp_options {
 	bool order_by_cost;	/* --order cost: the tables by time, not by count */
 	const char *attach_option;	/* the first option given that only attach mode takes ("tid"); NULL: none */
 	bool no_trace;
-	enum opt_explain explain;	/* as given, then as settled: never EXPLAIN_DEFAULT once parsed */
-	bool lean;		/* explain == EXPLAIN_SLOW, traced: one record per wakeup, paired in the kernel */
+	enum opt_engine engine;	/* as given, then as settled by options__parse() (below) */
+	bool lean;		/* engine == ENGINE_LEAN, traced: one record per wakeup, paired in the kernel */
 	bool syscall_phases;	/* --syscall-phases: attach mode times notify_kernel and resume_kernel */
-	bool softirqs;		/* --softirqs: attach mode's flight recorder keeps softirqs too */
+	bool softirqs;		/* --softirqs: the lean engine's flight recorder keeps softirqs too */
 	bool stacks;		/* --stacks (or --folded): attach mode takes each wakeup's stacks */
 	bool verbose;
 	bool list_workloads;
@@ -110,6 +110,20 @@ enum options_result {
 /*
  * options__parse - parse argv into @o. Help and version text go to @out.
  * @nr_cpus bounds --cpus; whether those CPUs may be used is checked later.
+ *
+ * The engine's rules are settled here, once. When it returns OPTIONS_RUN
+ * for a run or a recording (not --list-workloads, which takes anything and
+ * runs nothing), o->engine is ENGINE_LEAN or ENGINE_FULL, and
+ *   o->lean            == (o->engine == ENGINE_LEAN && !o->no_trace)
+ *   o->stacks          implies o->lean, and a live run (never record)
+ *   o->folded_path     implies o->stacks
+ *   o->softirqs        implies o->lean
+ *   o->all, o->cgroups, o->listen   imply o->lean, and a live run
+ *   o->syscall_phases  implies o->engine == ENGINE_FULL, so !o->lean
+ *   o->top             is nonzero exactly when options__by_cgroup(o)
+ * so that what only the lean engine takes need not be masked with o->lean
+ * below. A report's and wakeprobe kernel's options take none of these
+ * (ENGINE_DEFAULT: the recording says how it was traced).
  */
 enum options_result options__parse(struct wp_options *o, int argc, char **argv, int nr_cpus,
 				   FILE *out, char *err, size_t errlen);

@@ -27,7 +27,7 @@ struct task_share {
  * held a CPU they needed: what both the workload and attach aggregates sum.
  */
 struct cause_totals {
-	/* the wakeups summed: every complete one, or with --lean the ones the flight recorder explained */
+	/* the wakeups summed: every complete one, or with the lean engine the ones the flight recorder explained */
 	uint64_t wakeups;
 	int64_t cause_ns[NR_CAUSES];
 	int64_t explained_total_ns;		/* the sum of their totals */

@@ -32,7 +32,7 @@ struct design_run_opts {
 	bool all;			/* --workload all: the design's all_args, not its args */
 	int cpus[2];			/* --cpus A,B; -1: the workload's default */
 	bool traced;			/* false (--no-trace): the untraced run only */
-	bool lean;			/* --lean: the traced run in lean mode (attach_lean.h) */
+	bool lean;			/* the traced run with the lean engine (attach_lean.h) */
 	uint64_t timeout_ms;		/* per run; 0: none */
 	uint32_t ringbuf_bytes;
 	bool verbose;

@@ -19,10 +19,10 @@ static const struct engine {
 	const char *name;
 	bool attach, lean;
 } engines[] = {
-	{ "a workload, --explain slow", false, true },
-	{ "a workload, --explain all", false, false },
-	{ "attach, --explain slow", true, true },
-	{ "attach, --explain all", true, false },
+	{ "a workload, the lean engine", false, true },
+	{ "a workload, the full engine", false, false },
+	{ "attach, the lean engine", true, true },
+	{ "attach, the full engine", true, false },
 };
 
 static bool kernel_wants(const struct wp_options *o)

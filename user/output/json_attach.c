@@ -135,7 +135,7 @@ static void write_counters(struct json_writer *w, const struct attach_report *r)
 	json_writer__put_uint_if(w, "lean_woke_running", r->targets->lean, r->run->lean.woke_running);
 	json_writer__put_uint_if(w, "lean_no_storage", r->targets->lean, r->run->lean.no_storage);
 	json_writer__put_uint_if(w, "lean_wakeup_unpaired", r->targets->lean, r->run->lean.wakeup_unpaired);
-	/* --lean --threshold-us: slow wakeups explained from the flight records they brought, and not for want of memory */
+	/* the lean engine's: slow wakeups explained from the flight records they brought, and not for want of memory */
 	json_writer__put_uint_if(w, "lean_flight_explained", r->targets->lean, c->flight_explained);
 	json_writer__put_uint_if(w, "lean_flight_lost", r->targets->lean, c->flight_lost);
 	json_workload__write_lean_flight(w, r->targets->lean, r->run->lean_flight_ns, r->targets->lean_flight_adaptive);

@@ -699,7 +699,7 @@ static void write_run(struct json_writer *w, const struct run_config *cfg, const
 	write_outcome(w, r);
 	write_stats(w, &v);
 	write_sub_phases(w, &v);
-	/* --lean: the slow wakeups' causes, from their flight records, if any came */
+	/* the lean engine: the slow wakeups' causes, from their flight records, if any came */
 	causes = v.explained || (v.phased && r->agg.causes.wakeups);
 	json_workload__write_causes(w, &r->agg.causes, causes);
 	json_workload__write_tasks(w, &r->agg.causes, causes);

@@ -75,10 +75,10 @@ static const struct {
 			       "once more pairs came than the 128 rows." },
 	[F_CAUSE] = { "wakeprobe_cause_seconds_total", "counter",
 		      "The explained wakeups' time by what held the CPU (docs/outliers.md): every complete one, "
-		      "or with --explain slow the slow ones (wakeprobe_explained_wakeups_total)." },
+		      "or with the lean engine the slow ones (wakeprobe_explained_wakeups_total)." },
 	[F_EXPLAINED] = { "wakeprobe_explained_wakeups_total", "counter",
 			  "The wakeups wakeprobe_cause_seconds_total covers: every complete one, or with "
-			  "--explain slow the slow ones its flight recorder explained." },
+			  "the lean engine the slow ones its flight recorder explained." },
 	[F_DROPPED] = { "wakeprobe_dropped_events_total", "counter",
 			"Kernel events the BPF side could not hand over (ring buffer full)." },
 	[F_RECORDS] = { "wakeprobe_trace_records_total", "counter", "Kernel records taken in." },

@@ -271,8 +271,8 @@ static void print_phases(FILE *out, const struct attach_report *r)
 		text_workload__stats_row(out, "idle_exit", &g->idle_exit);
 	/* a lean run sees idle CPUs with its flight recorder alone */
 	if (r->targets->lean && !lean_adapt__recorder_on(r->run->lean_flight_ns))
-		fprintf(out, "  another CPU queued %" PRIu64 " of them (lean mode without its flight recorder does not "
-			"see idle CPUs)\n", g->remote_wakeups);
+		fprintf(out, "  another CPU queued %" PRIu64 " of them (the lean engine without its flight recorder does "
+			"not see idle CPUs)\n", g->remote_wakeups);
 	else
 		fprintf(out, "  the target CPU was idle at %" PRIu64 " wakings, another CPU queued %" PRIu64
 			" of them\n", g->target_idle, g->remote_wakeups);

@@ -153,7 +153,7 @@ static void print_cpu(FILE *out, const struct design_run *r)
 	uint64_t total = census__cpu_ns(c);
 
 	if (r->run.targets.lean) {
-		fprintf(out, "\nCPU time of its threads by name: not traced (--explain slow records no switch of a thread "
+		fprintf(out, "\nCPU time of its threads by name: not traced (the lean engine records no switch of a thread "
 			"that blocks)\n");
 		return;
 	}
@@ -205,7 +205,7 @@ void text_design__print_text(FILE *out, const struct design_run *r)
 		return;
 	print_kinds(out, r);
 	print_phases(out, r);
-	/* lean mode traces nothing to explain a wakeup with */
+	/* the lean engine traces nothing to explain a wakeup with */
 	if (!r->run.targets.lean)
 		text_workload__print_causes(out, &r->run.analysis->agg->causes, r->run.analysis->agg->complete,
 					    attach_analysis__counters(r->run.analysis)->migrations, "its");
@@ -240,5 +240,5 @@ void text_design__print_lines(FILE *out, const struct design_run *const *runs, c
 		lean |= r->traced.ran && r->run.targets.lean;
 	}
 	if (lean)
-		fprintf(out, "traced ns: traced with --explain slow, one record per wakeup\n");
+		fprintf(out, "traced ns: traced with the lean engine, one record per wakeup\n");
 }

@@ -74,15 +74,15 @@ uint64_t text_workload__host_excess(const struct host_steal *h, int64_t in_wakeu
 	return h->measured && bound && (uint64_t)in_wakeups_ns > bound ? (uint64_t)in_wakeups_ns - bound : 0;
 }
 
-/* lean_loss - lean mode's wakes that could not be recorded, a WARNING or NOTE line each; none: nothing */
+/* lean_loss - the lean engine's wakes that could not be recorded, a WARNING or NOTE line each; none: nothing */
 static void lean_loss(FILE *out, const struct wp_lean_counters *c)
 {
 	if (c->no_storage)
-		fprintf(out, "WARNING    lean mode could not keep the state of a task %" PRIu64 " times (task storage "
+		fprintf(out, "WARNING    the lean engine could not keep the state of a task %" PRIu64 " times (task storage "
 			"refused): those wakes went unrecorded\n", (uint64_t)c->no_storage);
 	if (c->wakeup_unpaired)
 		fprintf(out, "NOTE       %" PRIu64 " sched_wakeup with no sched_waking of the task before it: not "
-			"wakeups lean mode records\n", (uint64_t)c->wakeup_unpaired);
+			"wakeups the lean engine records\n", (uint64_t)c->wakeup_unpaired);
 }
 
 /* flight_p99s - the thresholds by kind of waker at the end, as "a thread: 49 us, an interrupt: not yet, ..." */
@@ -110,7 +110,7 @@ void text_workload__lean_tracing(FILE *out, const char *lacks, const uint64_t *f
 {
 	char p99s[128];
 
-	fprintf(out, "  tracing    --explain slow: sched_waking, sched_wakeup and sched_switch paired in the\n"
+	fprintf(out, "  tracing    the lean engine: sched_waking, sched_wakeup and sched_switch paired in the\n"
 		"             kernel, one record per wakeup; %s\n", lacks);
 	if (lean_adapt__recorder_on(flight_ns)) {
 		if (adaptive)
@@ -133,9 +133,9 @@ void text_workload__lean_tracing(FILE *out, const char *lacks, const uint64_t *f
 			flight_p99s(p99s, sizeof(p99s), flight_ns);
 			fprintf(out, "             the p99s at the end, of those woken by %s\n", p99s);
 		}
-		fprintf(out, "             (--explain all splits every wakeup by cause, at several times the cost)\n");
+		fprintf(out, "             (--engine full splits every wakeup by cause, at several times the cost)\n");
 	} else {
-		fprintf(out, "             and nothing explains a wakeup (--explain all splits each by cause)\n");
+		fprintf(out, "             and nothing explains a wakeup (--engine full splits each by cause)\n");
 	}
 	fprintf(out, "             wakes that found the thread on its CPU or preempted, not recorded: %" PRIu64 "\n",
 		(uint64_t)c->woke_running);
@@ -299,7 +299,7 @@ static void print_parts(FILE *out, const struct explanation *x, int k, int inden
 void text_workload__print_causes(FILE *out, const struct cause_totals *ct, uint64_t complete, uint64_t migrations,
 				 const char *whose)
 {
-	/* every complete wakeup, or --lean's slow ones, which brought their flight records */
+	/* every complete wakeup, or the lean engine's slow ones, which brought their flight records */
 	uint64_t n = ct->wakeups;
 	int64_t rest_ns;
 	int c;
@@ -378,7 +378,7 @@ void text_workload__print_outlier_body(FILE *out, const struct sample_result *r,
 		/* 28 columns: the parts, and the lines they wrap onto, begin at column 28 */
 		fprintf(out, "  %-14s %9.2f  ", wakeup__phase_name(k), us((uint64_t)r->phase_ns[k]));
 		if (r->lean && !r->lean_flight)
-			fprintf(out, "(causes not traced: --explain slow)\n");
+			fprintf(out, "(causes not traced: the lean engine)\n");
 		else
 			print_parts(out, &r->why, k, 28);
 	}
@@ -437,7 +437,7 @@ void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight
 		return;
 	}
 	if (!lean_adapt__recorder_on(flight_ns)) {
-		fprintf(out, ", their phases (us; no causes: --explain slow;\n"
+		fprintf(out, ", their phases (us; no causes: the lean engine;\n"
 			"'grew most': the phase furthest over its median, by how much):\n");
 		return;
 	}
@@ -448,7 +448,7 @@ void text_workload__outliers_legend(FILE *out, bool lean, const uint64_t *flight
 		snprintf(chose, sizeof(chose), "whose waking to switch-in took %.0f us or more",
 			 us(flight_ns[WP_SLOW_THREAD]));
 	snprintf(legend, sizeof(legend),
-		 "'grew most': the phase furthest over its median, by how much). With --explain slow, a wakeup "
+		 "'grew most': the phase furthest over its median, by how much). With the lean engine, a wakeup "
 		 "%s brought its CPU's last switches, idle transitions and interrupts, which split its "
 		 "wake_enqueue and runq_wait%s",
 		 chose, reaches[reach]);
@@ -484,8 +484,8 @@ static void print_outliers(FILE *out, const struct run_result *res, const struct
 static void print_sub_phases(FILE *out, const struct aggregate *a)
 {
 	if (a->lean) {
-		fprintf(out, "Queued from another CPU: %" PRIu64 " of %" PRIu64 " wakeups (lean mode does not see idle\n"
-			"CPUs, interrupts or preemptions: --explain all has them)\n", a->remote_wakeups,
+		fprintf(out, "Queued from another CPU: %" PRIu64 " of %" PRIu64 " wakeups (the lean engine does not see\n"
+			"idle CPUs, interrupts or preemptions: --engine full has them)\n", a->remote_wakeups,
 			a->by_label[LABEL_COMPLETE]);
 		return;
 	}
@@ -554,7 +554,7 @@ void text_workload__print_text(FILE *out, const struct run_config *cfg, const st
 		fprintf(out, "No kernel in this path: a wakeup has a total and no phases; kernel events only\n"
 			"say whether the waiter lost its CPU (those samples are labelled preempted).\n");
 		if (a->lean)
-			fprintf(out, "Syscalls made by the waiter inside its waits: not traced (--explain slow)\n");
+			fprintf(out, "Syscalls made by the waiter inside its waits: not traced (the lean engine)\n");
 		else
 			fprintf(out, "Syscalls made by the waiter inside its waits: %" PRIu64 "\n", a->waiter_syscalls);
 		text_workload__stats_header(out);
@@ -680,7 +680,7 @@ void text_workload__print_comparison(FILE *out, const struct run_config *cfg, co
 				us(histogram__percentile(h, 50)));
 	}
 	if (cfg->lean)
-		fprintf(out, "--explain slow: the syscalls were not traced, so notify kernel and resume kernel hold the whole\n"
+		fprintf(out, "The lean engine: the syscalls were not traced, so notify kernel and resume kernel hold the whole\n"
 			"notify (t_notify -> sched_waking) and resume (switch-in -> t_woken).\n");
 	fprintf(out, "\ndropped: events the BPF side could not record, plus program runs the kernel skipped.\n"
 		"The phases are docs/phases.md's; `wakeprobe --workload NAME` shows one path in full.\n");

@@ -21,7 +21,7 @@ void text_workload__stats_row(FILE *out, const char *name, const struct histogra
 
 /*
  * text_workload__print_causes - where the time of the explained wakeups
- * went (every one of the @complete, or --lean's slow ones, ct->wakeups), by
+ * went (every one of the @complete, or the lean engine's slow ones, ct->wakeups), by
  * cause, and the tasks that held a CPU they needed; @migrations: every
  * sched_migrate_task of the traced tasks in the run, @whose ("the workload's")
  */

@@ -15,7 +15,7 @@ struct rec_reader {
 	bool in_run;
 	bool in_attach;			/* the run is attach mode's: ATTACH_BEGIN to ATTACH_END */
 	bool attach_file;		/* an attach run began: the file holds it and nothing else */
-	bool lean;			/* ... with --lean: its events are lean mode's */
+	bool lean;			/* ... with the lean engine: its events are that engine's */
 	unsigned int runs;
 };
 

@@ -104,7 +104,7 @@ struct rec_run_begin {
 };
 
 /* rec_run_begin.flags */
-#define REC_RUN_LEAN		(1 << 0)	/* version 9: --explain slow, the records lean mode's */
+#define REC_RUN_LEAN		(1 << 0)	/* version 9: the lean engine's records */
 #define REC_RUN_FLAGS_V9	REC_RUN_LEAN
 
 struct rec_clock_pair {
@@ -163,7 +163,7 @@ struct rec_cost {
 	char bpf_stats_why_off[96];
 };
 
-/* --explain slow (--lean): the wakes that wrote no record, and the flight thresholds at the end (0: no recorder) */
+/* the lean engine: the wakes that wrote no record, and the flight thresholds at the end (0: no recorder) */
 struct rec_lean {
 	uint64_t woke_running;
 	uint64_t wakeup_unpaired;
@@ -229,10 +229,10 @@ struct rec_attach_begin {
 
 /* rec_attach_begin.flags */
 #define REC_ATTACH_UNTIMED	(1 << 0)	/* version 7: run without --syscall-phases */
-#define REC_ATTACH_LEAN		(1 << 1)	/* version 8: --lean, the records lean mode's */
-#define REC_ATTACH_ADAPTIVE	(1 << 2)	/* version 8: --lean, its flight threshold the running p99 */
+#define REC_ATTACH_LEAN		(1 << 1)	/* version 8: the lean engine's records */
+#define REC_ATTACH_ADAPTIVE	(1 << 2)	/* version 8: lean, its flight threshold the running p99 */
 #define REC_ATTACH_FLAGS_V7	REC_ATTACH_UNTIMED
-#define REC_ATTACH_SOFTIRQS	(1 << 3)	/* version 10: --lean, its flight recorder keeping softirqs */
+#define REC_ATTACH_SOFTIRQS	(1 << 3)	/* version 10: lean, its flight recorder keeping softirqs */
 #define REC_ATTACH_FLAGS_V8	(REC_ATTACH_UNTIMED | REC_ATTACH_LEAN | REC_ATTACH_ADAPTIVE)
 #define REC_ATTACH_FLAGS_V10	(REC_ATTACH_FLAGS_V8 | REC_ATTACH_SOFTIRQS)
 

@@ -26,7 +26,7 @@ struct run_config {
 	int waker_cpu;
 	int wakee_cpu;
 	bool traced;			/* the BPF side ran: phases, not just totals */
-	bool lean;			/* ... lean: one record per wakeup (--explain slow) */
+	bool lean;			/* ... with the lean engine: one record per wakeup */
 	bool stacks;			/* ... lean, with each wakeup's stacks (--stacks) */
 	uint32_t ringbuf_bytes;		/* the BPF side's ring buffer */
 	/* ... as given (--ringbuf-kb): not grown to hold a workload run's records (session.c); never recorded */
