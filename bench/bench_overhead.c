@@ -814,7 +814,7 @@ struct cost_runs {
 };
 
 /*
- * timed_run - one run of the full or lean mode, the kernel's run-time
+ * timed_run - one run of the full or the lean engine, the kernel's run-time
  * statistics on throughout. Every program run of the run is counted, also
  * those off the wake's path (the paced waker's own sleeps, say): an upper
  * bound of what lies on it.

@@ -50,7 +50,7 @@ enum wp_event_type {
 	WP_EV_WAKER,		/* attach mode: who woke a tracked task, just before its WAKING */
 	WP_EV_BLOCK,		/* attach mode: a tracked task went to sleep, and in which syscall */
 	WP_EV_STEAL,		/* the hypervisor's steal clock of this CPU moved since its last record */
-	WP_EV_LEAN,		/* lean mode: one wakeup of a tracked task, paired in the kernel */
+	WP_EV_LEAN,		/* the lean engine: one wakeup of a tracked task, paired in the kernel */
 	WP_EV_TYPE_MAX,
 };
 
@@ -302,7 +302,7 @@ struct wp_steal {
 };
 
 /*
- * wp_lean - lean mode's one record per wakeup, written when the wakeup ends:
+ * wp_lean - the lean engine's one record per wakeup, written when the wakeup ends:
  * at the wakee's switch-in (the record's ts_ns, its cpu), or, when the
  * switch-in went untraced, at its next switch-out (WP_LEAN_NO_SWITCH_IN).
  * A workload's wakee that slept in a syscall (a new thread: in its clone)
@@ -476,7 +476,7 @@ struct wp_lean_cgroups {
 #define WP_LEAN_STACKS		(1 << 12)
 /* with WP_LEAN_NAMES: not the names, the cgroups (wp_lean_cgroups) of the wakeup last in its ring record */
 #define WP_LEAN_CGROUPS		(1 << 13)
-/* the futex words of tracked processes whose mapping lean mode looked up, at most (an LRU) */
+/* the futex words of tracked processes whose mapping the lean engine looked up, at most (an LRU) */
 #define WP_FUTEXES_LOOKED_UP	4096
 /*
  * A slow wakeup's flight records (--threshold-us): how many of its CPU's
@@ -488,7 +488,7 @@ struct wp_lean_cgroups {
 #define wp_lean_flight(flags)	(((flags) >> WP_LEAN_FLIGHT_SHIFT) & WP_LEAN_FLIGHT_MAX)
 
 /*
- * The buckets in which lean mode's flight recorder counts each wakeup's
+ * The buckets in which the lean engine's flight recorder counts each wakeup's
  * waking to switch-in, per CPU, so that without --threshold-us wakeprobe
  * can set the threshold to their running p99: four a power of two, the
  * lowest value of each within 25% of its highest. Both sides bucket alike.
@@ -673,7 +673,7 @@ struct wp_stack_cost {
 	__u64 not_kept;		/* ... that the map did not keep: another held the slot, or it was full */
 };
 
-/* lean mode's count of the wakes that end in no record */
+/* the lean engine's count of the wakes that end in no record */
 struct wp_lean_counters {
 	__u64 woke_running;	/* sched_wakeup found the task on its CPU or preempted: it never slept */
 	__u64 wakeup_unpaired;	/* a sched_wakeup with no sched_waking before it since the last switch */

@@ -515,7 +515,7 @@ Test(attach_cli, a_lean_run_counts_every_eventfd_wakeup_in_one_pair_and_claims_n
 				   * the main thread's 300 writes, less those that found the
 				   * reader awake (a late waker on a busy host) or came first
 				   * as clone's; under ASan a few more, from the mmap lock
-				   * both threads' page faults take, which lean mode cannot
+				   * both threads' page faults take, which the lean engine cannot
 				   * tell from a write (302 seen)
 				   */
 				  "assert 270 <= p['count'] <= 310, p\n"

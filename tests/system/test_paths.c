@@ -170,11 +170,11 @@ static void assert_lean(const struct path_case *pc, const struct checks *c)
 		 * waker's from its pacing sleep, and a third on some paths (the
 		 * creator's from pthread_join(), cond's wakee waiting on the mutex
 		 * when the machine is slow), a few more under ASan (910 for 300
-		 * thread starts); the full mode writes 15 (bench/NOTES.md).
+		 * thread starts); the full engine writes 15 (bench/NOTES.md).
 		 */
 		cr_assert_leq(result.merge.events, 4 * c->seen + 8, "%s: %lu records for %lu samples", pc->name,
 			      result.merge.events, c->seen);
-		/* the workload's syscalls split the notify and the resume, as in the full mode */
+		/* the workload's syscalls split the notify and the resume, as in the full engine */
 		for (int k = 0; k < NR_PHASES; k++)
 			cr_assert_eq(a->phase[k].count, c->complete, "%s: %s", pc->name, wakeup__phase_name(k));
 		cr_assert_gt(a->phase[PHASE_NOTIFY_USER].sum, 0, "%s", pc->name);
@@ -277,7 +277,7 @@ ParameterizedTestParameters(paths, lean_phases_agree_with_the_full_modes_by_thei
 
 /*
  * The same kind of run, full and lean: each of the six phases against the
- * same phase in the full mode, by their medians. Tracing itself moves
+ * same phase in the full engine, by their medians. Tracing itself moves
  * them a little and the machine moves them more, so only a gross
  * disagreement counts, and only when it comes back: a stamp taken at the
  * wrong event is off by a phase every time, a burst of the host's steal

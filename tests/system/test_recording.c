@@ -178,7 +178,7 @@ Test(recording, a_live_run_and_the_report_of_its_recording_agree, .timeout = 120
  * The default engine's run of a workload: one record per wakeup, the slow
  * ones' flight records, the lean counters and thresholds in RUN_END; its
  * report says the same as the live run. At its default threshold (the
- * running p99), its recording is under a third of the full mode's: the
+ * running p99), its recording is under a third of the full engine's: the
  * 40 us one the first run sets picks half the wakeups of a paced run on a
  * vCPU that halts between them, so its size says nothing of the engine.
  */

@@ -122,7 +122,7 @@ static inline struct wp_event ev_switch(uint64_t ts, uint32_t cpu, uint32_t prev
 }
 
 /*
- * ev_lean - lean mode's record of @wakee's wakeup, written at @ts on @cpu
+ * ev_lean - the lean engine's record of @wakee's wakeup, written at @ts on @cpu
  * (its switch-in, or with WP_LEAN_NO_SWITCH_IN its next switch-out): woken
  * by @waker on @waking_cpu at @waking, queued on @cpu at @wakeup
  */
@@ -142,7 +142,7 @@ static inline struct wp_event ev_lean(uint64_t ts, uint32_t cpu, uint32_t curren
 	return e;
 }
 
-/* ev_lean_name - lean mode's name of task @tid of process @tgid; @flags WP_LEAN_TRACKED, WP_LEAN_KTHREAD */
+/* ev_lean_name - the lean engine's name of task @tid of process @tgid; @flags WP_LEAN_TRACKED, WP_LEAN_KTHREAD */
 static inline struct wp_event ev_lean_name(uint64_t ts, uint32_t cpu, uint32_t tid, uint32_t tgid, const char *comm,
 					   uint16_t flags)
 {

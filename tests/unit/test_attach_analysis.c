@@ -289,7 +289,7 @@ Test(attach_analysis, the_drops_go_to_the_engine_with_each_watermark_and_at_the_
 	cr_assert_eq(drops_run(0, 1), LABEL_LOST_EVENTS);
 }
 
-/* ---------------------------------------------------------------- lean mode */
+/* ---------------------------------------------------------------- the lean engine */
 
 Test(attach_analysis, lean_records_go_to_lean_mode_with_no_lookup_and_its_counters_are_the_analysis)
 {
@@ -302,7 +302,7 @@ Test(attach_analysis, lean_records_go_to_lean_mode_with_no_lookup_and_its_counte
 	put(a, ev_lean(T0 + 5000, WAKEE_CPU, 0, WAKEE, WAKER, WAKER_CPU, T0, T0 + 1500, 0));
 	cr_assert_eq(seen.nr_results, 1, "a lean record is a whole wakeup, handed over as it comes");
 	cr_assert_eq(seen.nr_events, 2);
-	/* a record naming an fd asks nothing: lean mode traces no syscall */
+	/* a record naming an fd asks nothing: the lean engine traces no syscall */
 	put(a, ev_waker_syscall(T0 + 6000, WAKER_CPU, WAKER, PROC, WAKEE, SYS_write, 9, 0, T0 + 5900));
 	cr_assert_eq(seen.nr_lookups, 0);
 	attach_analysis__advance(a, T0 + SPAN, 4);

@@ -400,7 +400,7 @@ Test(attach_lean, names_without_a_wait_a_start_and_names_of_another_record)
 /*
  * With the flight recorder's idle program, the names say whether the CPU
  * the wakee last ran on was idle at its waking and when it left that idle:
- * the wakeup's idle CPU and idle exit, as the full mode has them; without
+ * the wakeup's idle CPU and idle exit, as the full engine has them; without
  * it, nothing is claimed either way.
  */
 Test(attach_lean, the_names_tell_the_idle_cpu_and_its_exit_when_idle_was_traced)
@@ -702,7 +702,7 @@ Test(attach_lean, a_wake_enqueue_its_waker_did_is_own_work_and_the_hosts_steal)
 /*
  * An IPI the flight records show before the waking carried no wake of this
  * one: a wake_enqueue on a CPU nothing else is known of is the IPI in
- * flight, as in the full mode.
+ * flight, as in the full engine.
  */
 Test(attach_lean, an_ipi_before_the_waking_is_not_the_one_that_carried_the_wake)
 {

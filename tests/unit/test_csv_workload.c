@@ -120,7 +120,7 @@ Test(csv, the_header_names_every_column_and_a_complete_sample_fills_them)
 	expect_csv(want);
 }
 
-/* lean: notify and resume whole, their parts, the causes and what lean mode does not see empty */
+/* lean: notify and resume whole, their parts, the causes and what the lean engine does not see empty */
 Test(csv, a_lean_sample_has_its_six_phases_and_nothing_it_did_not_trace)
 {
 	struct sample_result r = complete(5);

@@ -1515,7 +1515,7 @@ Test(merge, a_thread_start_without_its_flagged_wakeup_new_is_missing_its_waking_
 	}
 }
 
-/* ---------------------------------------------------------------- lean mode */
+/* ---------------------------------------------------------------- the lean engine */
 
 static const struct merger_config lean_cfg = {
 	.notify_syscalls = { { NR_WRITE, -1, -1, -1 } },
@@ -1642,7 +1642,7 @@ static uint64_t got_late(void)
 	return merger__stats(m)->late_events;
 }
 
-/* merge_one_lean - the label of the standard path's one sample, merged in lean mode with record @e alone */
+/* merge_one_lean - the label of the standard path's one sample, merged in the lean engine with record @e alone */
 static enum sample_label merge_one_lean(struct wp_event e)
 {
 	use_config(&lean_cfg);
@@ -1755,7 +1755,7 @@ Test(merge, a_slow_lean_wake_is_split_on_its_cpu_by_the_flight_records_and_nowhe
 		  "no record on the waker's CPU");
 	assert_ns(r->why.by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_UNEXPLAINED], OFF_WAIT_EXIT - OFF_SWITCH_IN,
 		  "no record after the copy");
-	cr_assert_eq(r->why.by_cause[CAUSE_IPI], 0, "no interrupt is traced in lean mode: none is claimed");
+	cr_assert_eq(r->why.by_cause[CAUSE_IPI], 0, "no interrupt is traced in the lean engine: none is claimed");
 	cr_assert_eq(got_late(), 0, "the flight records are old by design, not late");
 }
 

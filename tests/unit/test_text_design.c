@@ -262,7 +262,7 @@ Test(text_design, an_untraced_run_has_its_figures_alone)
 }
 
 /*
- * lean mode names the syscalls from registers and records no switch of a
+ * the lean engine names the syscalls from registers and records no switch of a
  * thread that blocks: its futex words are counted, its CPU time is said missing
  */
 Test(text_design, a_lean_run_says_what_it_could_not_count)

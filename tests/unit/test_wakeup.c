@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_wakeup.c - the words every stage uses for one wakeup: the names of
- * the phases (lean mode's too), labels, marks, causes, irq kinds and
+ * the phases (the lean engine's too), labels, marks, causes, irq kinds and
  * softirq vectors, as the CSV columns, the JSON keys and the reports
  * spell them, "?" for a value past the end; and how a pid, a signal and
  * an interruption are shown.

@@ -68,7 +68,7 @@ struct attach_counters {
 	uint64_t cpu_out_of_range;	/* records from a CPU >= WP_MAX_CPUS: not paired, no idle exit */
 	uint64_t migrations;		/* sched_migrate_task of a tracked task, anywhere in the run */
 	uint64_t explained_cut;		/* complete wakeups older than the records kept: their start unexplained */
-	/* --lean --threshold-us: slow wakeups split by cause from their CPU's flight records, and not for want of memory */
+	/* the lean engine: slow wakeups split by cause from their CPU's flight records, and not for want of memory */
 	uint64_t flight_explained;
 	uint64_t flight_lost;
 	/* lean attach mode: shared futex words whose key the kernel sent, and those a full table left out */

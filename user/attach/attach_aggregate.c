@@ -469,7 +469,7 @@ void attach_aggregate__add(struct attach_aggregate *g, const struct attach_resul
 	}
 	if (sr->wakeup_cpu != sr->waking_cpu)
 		g->remote_wakeups++;
-	/* lean mode explains the slow ones alone, from their flight records */
+	/* the lean engine explains the slow ones alone, from their flight records */
 	if (!sr->lean || sr->lean_flight)
 		cause_totals__add(&g->causes, sr);
 	keep_if_outlier(g, r);

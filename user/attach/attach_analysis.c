@@ -101,7 +101,7 @@ void attach_analysis__begin(struct attach_analysis *a, const struct attach_sessi
 	tap(a, begin, targets, res);
 }
 
-/* take_event - @e into the engine, or lean mode's pairing */
+/* take_event - @e into the engine, or the lean engine's pairing */
 static void take_event(struct attach_analysis *a, const struct wp_event *e)
 {
 	if (a->lean)

@@ -54,7 +54,7 @@ struct attach_analysis_opts {
 	/* sees every kernel record as it arrives */
 	void (*on_event)(const struct wp_event *e, void *ctx);
 	void *on_event_ctx;
-	/* the records are lean mode's (attach_lean.h), not the engine's */
+	/* the records are the lean engine's (attach_lean.h), not the engine's */
 	bool lean;
 	/* --all, --cgroup, --listen: the wakeups by cgroup, these names' (not owned), --top series each */
 	struct cgroup_names *cgroup_names;
@@ -93,7 +93,7 @@ void attach_analysis__event(struct attach_analysis *a, const struct wp_event *e)
 void attach_analysis__advance(struct attach_analysis *a, uint64_t complete_ns, uint64_t drops);
 /* the stream is over, the run ended as @res says: hand over what is open, order the tables */
 void attach_analysis__end(struct attach_analysis *a, const struct attach_session_result *res);
-/* attach_analysis__counters - the engine's counters, or lean mode's */
+/* attach_analysis__counters - the engine's counters, or the lean engine's */
 const struct attach_counters *attach_analysis__counters(const struct attach_analysis *a);
 
 /* attach_view - how a report shows an attach run: the choices of the report, not of the run */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* attach_lean.c - lean mode's records, each one wakeup, as attach mode's results */
+/* attach_lean.c - the lean engine's records, each one wakeup, as attach mode's results */
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -223,7 +223,7 @@ static struct futex_key futex_key_of(struct attach_lean *l, uint32_t tgid, uint6
 	return k && k->tgid ? k->key : (struct futex_key){ 0 };
 }
 
-/* waker_of - who woke it, as far as lean mode knows: the context, and the task's name */
+/* waker_of - who woke it, as far as the lean engine knows: the context, and the task's name */
 static void waker_of(const struct attach_lean *l, const struct wp_lean *r, struct waker_info *w)
 {
 	const struct lean_name *n = name_of(l, r->waker_tid);
@@ -244,7 +244,7 @@ static void waker_of(const struct attach_lean *l, const struct wp_lean *r, struc
 		w->cls = WP_WAKER_SOFTIRQ;
 		return;
 	}
-	/* a context lean mode could not read: current may be the task an interrupt came in on */
+	/* a context the lean engine could not read: current may be the task an interrupt came in on */
 	if (r->flags & WP_LEAN_WAKER_UNSURE)
 		return;
 	if (!n)
@@ -420,7 +420,7 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 	if (names) {
 		name_from_both_ends(l, r, names, &res);
 	} else {
-		/* without its names, the one part of a mechanism lean mode knows: the waker's kind, or a start */
+		/* without its names, the one part of a mechanism the lean engine knows: the waker's kind, or a start */
 		res.family = r->flags & WP_LEAN_NEW ? MECH_START : mechanism__family(&res.waker, NULL);
 		snprintf(res.mechanism, sizeof(res.mechanism), "%s", mechanism_of(res.family));
 	}

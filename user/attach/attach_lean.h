@@ -10,7 +10,7 @@
  * it names (bpf/wakeprobe.h). Each record is a whole
  * wakeup, so there is no state machine and no window: a record becomes one
  * struct attach_result as it arrives, in the words of the full engine
- * (attach.h), for the same aggregate and reports. What lean mode does not
+ * (attach.h), for the same aggregate and reports. What the lean engine does not
  * trace is said there: no syscall, so notify_kernel and resume_kernel are
  * absent as the full engine has them untimed (ATTACH_ABSENT_UNTIMED, or why
  * there is no syscall), the mechanism named from both ends,
@@ -34,7 +34,7 @@ void attach_lean__free(struct attach_lean *l);
 void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e);
 /* the BPF side's drop counter, read after a drain */
 void attach_lean__note_drops(struct attach_lean *l, uint64_t drops);
-/* attach mode's counters, as many as lean mode keeps (events, drops, results, threads named) */
+/* attach mode's counters, as many as the lean engine keeps (events, drops, results, threads named) */
 const struct attach_counters *attach_lean__counters(const struct attach_lean *l);
 
 #endif /* WAKEPROBE_ATTACH_LEAN_H */

@@ -2,7 +2,7 @@
 /*
  * attach_result.h - a wakeup of a tracked thread as attach mode hands it
  * over, whichever engine paired it: the full one (attach.h), from the
- * streamed records, or lean mode's (attach_lean.h), from one record the
+ * streamed records, or the lean engine's (attach_lean.h), from one record the
  * kernel paired. Who woke it, the wait it ended, its marks and kernel
  * phases, for each phase whether it is present and why not, its label,
  * and the mechanism named from both ends (mechanism.h); the names of the
@@ -99,7 +99,7 @@ struct attach_config {
 /*
  * attach__name_mechanism - @r's mechanism and family from its waker and its
  * wait, once @cfg has said what their fds are: for the engine's wakeups and
- * lean mode's alike; from @memo when it has them (NULL: named afresh)
+ * the lean engine's alike; from @memo when it has them (NULL: named afresh)
  */
 void attach__name_mechanism(const struct attach_config *cfg, struct attach_result *r, struct mechanism_memo *memo);
 /* attach__absence_name - "present", "no_user_stamp", "waker_untracked", ... */

@@ -443,7 +443,7 @@ static void unexplain_phase(struct explanation *x, int k)
 }
 
 /*
- * enqueue_steal_of - among lean mode's flight records @evs, the STEAL record
+ * enqueue_steal_of - among the lean engine's flight records @evs, the STEAL record
  * of the waker's CPU stamped at @r's wakeup (bpf/wakeprobe.bpf.c,
  * flight_enqueue_steal()): the waker enqueued the wakee on its own CPU with
  * interrupts off, so between the waking and the wakeup that CPU ran the
@@ -457,7 +457,7 @@ static bool enqueue_steal_of(const struct sample_result *r, const struct wp_even
 	return false;
 }
 
-/* reached - do lean mode's flight records, of @cpu and as far as @reach says, cover phase @k of @r? */
+/* reached - do the lean engine's flight records, of @cpu and as far as @reach says, cover phase @k of @r? */
 static bool reached(const struct sample_result *r, int k, uint32_t cpu, unsigned int reach)
 {
 	switch (k) {

@@ -34,7 +34,7 @@ void explain__sample(struct explanation *x, const struct sample_result *r, const
 #define EXPLAIN_REACH_ENQUEUE	(1u << 3)
 
 /*
- * explain__sample_lean - the same from lean mode's flight records of @cpu,
+ * explain__sample_lean - the same from the lean engine's flight records of @cpu,
  * the CPU that switched the wakee in, and of the waker's CPU, which reach
  * the phases @reach says (EXPLAIN_REACH_*), and a wake_enqueue the waker
  * did on its own CPU, another, when its STEAL record stamped at the wakeup

@@ -428,7 +428,7 @@ static void irq_name(const struct waker_info *w, char *buf, size_t len)
 		snprintf(buf, len, "%s", wakeup__irq_kind_name(w->irq_kind));
 		break;
 	default:
-		/* lean mode knows it was a hard interrupt, not which */
+		/* the lean engine knows it was a hard interrupt, not which */
 		if (w->nr < 0)
 			snprintf(buf, len, "interrupt");
 		else

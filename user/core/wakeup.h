@@ -145,7 +145,7 @@ struct sample_result {
 	int64_t rewait_ns;
 
 	/*
-	 * Lean mode (merger_config.lean): the six phases from one record per
+	 * The lean engine (merger_config.lean): the six phases from one record per
 	 * wakeup; nothing explains the time (why stays empty) unless it
 	 * brought its flight records (lean_flight).
 	 */

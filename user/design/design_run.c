@@ -185,7 +185,7 @@ static void census_result(const struct attach_result *res, void *ctx)
 static int run_traced(const struct design_run_opts *o, struct design_run *r, int fd, char *msg, size_t len)
 {
 	struct design_side *s = &r->traced;
-	/* lean mode records no switch of a thread that blocks: no CPU time to count from them */
+	/* the lean engine records no switch of a thread that blocks: no CPU time to count from them */
 	struct attach_analysis_opts ao = {
 		.on_result = census_result,
 		.on_event = o->lean ? NULL : census_event,

@@ -41,7 +41,7 @@ struct collector {
 	/* the ring's two positions, mapped read-only: how much waits in it */
 	const unsigned long *consumer_pos, *producer_pos;
 	uint32_t ring_bytes;
-	/* lean mode's flight threshold, moved to the running p99 (lean_adapt.h); NULL buckets: fixed */
+	/* the lean engine's flight threshold, moved to the running p99 (lean_adapt.h); NULL buckets: fixed */
 	uint64_t *lean_buckets;		/* every CPU's counts, as the map gives them */
 	uint64_t lean_p99[WP_SLOW_KINDS];	/* by kind, LEAN_ADAPT_NONE until known */
 	uint64_t lean_counted[WP_SLOW_KINDS];	/* by kind, the wakeups counted at the last tick */
@@ -381,20 +381,20 @@ static void place_clock_reads(struct collector *c, const struct kernel_features 
 	bool steal_read;
 
 	c->steal = kf->steal;
-	/* the BPF side reads the clocks: at each record, or lean mode's at each flight record */
+	/* the BPF side reads the clocks: at each record, or the lean engine's at each flight record */
 	steal_read = c->steal.on && (!opts->lean || flight);
 	if (opts->lean && c->steal.on) {
 		/* not the run's: its records are the slow wakeups' alone */
 		c->steal.on = false;
 		snprintf(c->steal.why_off, sizeof(c->steal.why_off), flight ?
-			 "lean mode reads them into its flight records only (the slow wakeups' host cause)" :
-			 "lean mode does not read the steal clocks");
+			 "the lean engine reads them into its flight records only (the slow wakeups' host cause)" :
+			 "the lean engine does not read the steal clocks");
 	}
 	/* the layout is checked against cpu_number on each CPU before either offset is used */
 	c->skel->rodata->cpu_number_offset = c->steal.cpu_number_offset;
 	if (steal_read)
 		c->skel->rodata->steal_offset = c->steal.steal_offset;
-	/* lean mode's waker context, and attach mode's softirq raises: whose context they are */
+	/* the lean engine's waker context, and attach mode's softirq raises: whose context they are */
 	if ((opts->lean || opts->attach) && c->steal.cpu_number_offset)
 		c->skel->rodata->preempt_count_offset = c->steal.preempt_count_offset;
 }
@@ -569,7 +569,7 @@ err_out:
 }
 
 /*
- * lean_storage_for - lean mode in a workload: @tgid's thread gets its lean
+ * lean_storage_for - the lean engine in a workload: @tgid's thread gets its lean
  * state now, made through a pidfd, as the BPF side makes it for a thread
  * it sees start. The syscall programs look for it alone (a task without
  * it is no tracked process's): its first syscall may come before any

@@ -47,20 +47,20 @@ struct collector_opts {
 	 */
 	bool syscall_phases;
 	/*
-	 * Lean mode: only the scheduler's wake and switch tracepoints (and a
+	 * The lean engine: only the scheduler's wake and switch tracepoints (and a
 	 * workload's syscalls), one WP_EV_LEAN record per wakeup
 	 * (bpf/wakeprobe.bpf.c, at its end).
 	 */
 	bool lean;
-	/* lean mode, a workload: its wait ends at a signal's delivery, not at its syscall's exit */
+	/* the lean engine, a workload: its wait ends at a signal's delivery, not at its syscall's exit */
 	bool lean_wait_end_signal;
-	/* lean mode's flight recorder: wakeups this slow or slower bring their CPU's records; 0: off */
+	/* the lean engine's flight recorder: wakeups this slow or slower bring their CPU's records; 0: off */
 	uint64_t lean_flight_ns;
 	/* ... on, its threshold the running p99 of the wakeups' waking to switch-in instead (lean_adapt.h) */
 	bool lean_flight_adaptive;
 	/* ... on in attach mode, keeping softirqs too (a workload's always does) */
 	bool lean_softirqs;
-	/* --stacks, lean mode: each wakeup's waker's and wakee's stacks, kept once each (COLLECTOR_STACKS) */
+	/* --stacks, the lean engine: each wakeup's waker's and wakee's stacks, kept once each (COLLECTOR_STACKS) */
 	bool stacks;
 	/*
 	 * Lean attach mode beyond processes: --all traces every task but
@@ -191,7 +191,7 @@ int collector__next_stack(const struct collector *c, int32_t id, int32_t *next);
 void collector__stack_cost(const struct collector *c, struct wp_stack_cost *out);
 /* collector__stack_bytes - the kernel memory the stacks map holds, 0 without --stacks */
 uint64_t collector__stack_bytes(const struct collector *c);
-/* collector__lean_counters - lean mode's count of the wakes that wrote no record */
+/* collector__lean_counters - the lean engine's count of the wakes that wrote no record */
 void collector__lean_counters(const struct collector *c, struct wp_lean_counters *out);
 /*
  * collector__lean_flight_ns - the flight recorder's thresholds now, by the

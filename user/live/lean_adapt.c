@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lean_adapt.c - lean mode's flight threshold: the running p99 of waking to switch-in */
+/* lean_adapt.c - the lean engine's flight threshold: the running p99 of waking to switch-in */
 #include "lean_adapt.h"
 
 const char *lean_adapt__kind_name(enum wp_slow_kind k)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lean_adapt.h - lean mode's flight threshold when --threshold-us is not
+ * lean_adapt.h - the lean engine's flight threshold when --threshold-us is not
  * given: the running p99 of its wakeups' waking to switch-in, from the
  * buckets the BPF side counts them in on every CPU (wp_slow_bucket() in
  * bpf/wakeprobe.h). A wakeup over it brings its CPU's flight records, and

@@ -31,7 +31,7 @@ void program_set__mode(struct wakeprobe_bpf *skel, bool attach, bool lean)
 
 	/* fixed at load: the verifier prunes every branch the mode never takes */
 	skel->rodata->attach_mode = attach;
-	/* lean mode loads its own programs and the fork tracker; the full mode all but those */
+	/* the lean engine loads its own programs and the fork tracker; the full engine all but those */
 	bpf_object__for_each_program(prog, skel->obj) {
 		bool is_lean = !strncmp(bpf_program__name(prog), "lean_", 5);
 
@@ -71,9 +71,9 @@ void program_set__syscall_phases(struct wakeprobe_bpf *skel, bool on)
 }
 
 /*
- * program_set__flight_evidence - lean mode: the interrupt programs, which
+ * program_set__flight_evidence - the lean engine: the interrupt programs, which
  * the flight recorder loads to keep interrupt work in each CPU's ring
- * (@on), and the idle program; the full mode loads them all the same. The
+ * (@on), and the idle program; the full engine loads them all the same. The
  * softirqs' for a workload, and in attach mode with --softirqs
  * (@softirqs): there a loopback server runs a dozen a wakeup on every CPU,
  * and their two programs, even returning at once, cost it more than lean
@@ -103,10 +103,10 @@ void program_set__flight_evidence(struct wakeprobe_bpf *skel, bool on, bool soft
 }
 
 /*
- * program_set__lean_syscalls - lean mode: a workload's (@on) notify and
+ * program_set__lean_syscalls - the lean engine: a workload's (@on) notify and
  * resume split at its threads' syscalls, its wait ending at a signal's
  * delivery when @at_signal; attach mode loads no program on syscalls
- * (--syscall-phases asks for the full mode)
+ * (--syscall-phases asks for the full engine)
  */
 void program_set__lean_syscalls(struct wakeprobe_bpf *skel, bool on, bool at_signal)
 {

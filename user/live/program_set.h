@@ -4,7 +4,7 @@
  * its skeleton before the load, and what they record once loaded.
  *
  * A mode is a set of programs (the workload's or attach mode's, the full
- * engine's or lean mode's) and the read-only settings that go with it,
+ * engine's or the lean engine's) and the read-only settings that go with it,
  * fixed at load so that the verifier prunes every branch the run never
  * takes; a program not loaded costs nothing. After the load, the tables in
  * the programs' data say which syscalls' entries and exits they record.
@@ -29,9 +29,9 @@ struct wakeprobe_bpf;
 void program_set__mode(struct wakeprobe_bpf *skel, bool attach, bool lean);
 /* program_set__syscall_phases - attach mode's full engine: programs on syscalls, or none (@on false) */
 void program_set__syscall_phases(struct wakeprobe_bpf *skel, bool on);
-/* program_set__flight_evidence - lean mode: the flight recorder's interrupt and idle programs (@on), softirqs' too */
+/* program_set__flight_evidence - the lean engine: the flight recorder's interrupt and idle programs (@on), softirqs' too */
 void program_set__flight_evidence(struct wakeprobe_bpf *skel, bool on, bool softirqs);
-/* program_set__lean_syscalls - lean mode: a workload's syscall programs (@on), its wait ending at a signal */
+/* program_set__lean_syscalls - the lean engine: a workload's syscall programs (@on), its wait ending at a signal */
 void program_set__lean_syscalls(struct wakeprobe_bpf *skel, bool on, bool at_signal);
 
 /*

@@ -25,7 +25,7 @@ struct steal_layout {
 	int64_t cpu_number_offset;	/* from a CPU's struct rq to its cpu_number; 0: not found */
 	/*
 	 * From a CPU's struct rq to its __preempt_count (x86), found whether
-	 * or not the steal clock is: lean mode tells an interrupt's wake from
+	 * or not the steal clock is: the lean engine tells an interrupt's wake from
 	 * a task's by it. 0: not found (or cpu_number was not).
 	 */
 	int64_t preempt_count_offset;

@@ -78,7 +78,7 @@ void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
 	csv_row__u64(&row, r->mark_seen[MARK_WAKEUP], sr->wakeup_cpu);
 	csv_row__u64(&row, waking, sr->target_cpu);
 	/*
-	 * lean mode sees idle CPUs only with its flight recorder, and causes only
+	 * the lean engine sees idle CPUs only with its flight recorder, and causes only
 	 * in the flight records a slow wakeup brought: empty, not 0
 	 */
 	csv_row__u64(&row, waking && (!sr->lean || r->idle_seen), sr->target_was_idle);

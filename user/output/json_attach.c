@@ -131,7 +131,7 @@ static void write_counters(struct json_writer *w, const struct attach_report *r)
 	json_writer__put_uint(w, "unpaired_wakers", c->unpaired_wakers);
 	json_writer__put_uint(w, "stray_wakeups", c->stray_wakeups);
 	json_writer__put_uint(w, "cpu_out_of_range", c->cpu_out_of_range);
-	/* lean mode: the wakes that wrote no record, found awake or without the task's state */
+	/* the lean engine: the wakes that wrote no record, found awake or without the task's state */
 	json_writer__put_uint_if(w, "lean_woke_running", r->targets->lean, r->run->lean.woke_running);
 	json_writer__put_uint_if(w, "lean_no_storage", r->targets->lean, r->run->lean.no_storage);
 	json_writer__put_uint_if(w, "lean_wakeup_unpaired", r->targets->lean, r->run->lean.wakeup_unpaired);

@@ -225,7 +225,7 @@ static void write_run(struct json_writer *w, const struct design_run *r)
 	if (traced) {
 		write_census(w, r);
 		write_futex_waits(w, r);
-		/* lean mode records no switch of a thread that blocks */
+		/* the lean engine records no switch of a thread that blocks */
 		if (r->run.targets.lean)
 			json_writer__put_null(w, "cpu");
 		else

@@ -215,7 +215,7 @@ static void write_events(struct json_writer *w, const struct run_view *v)
 	json_writer__put_uint_if(w, "missed_runs", v->traced, r->missed_runs);
 	json_writer__put_uint_if(w, "late", v->traced, r->merge.late_events);
 	json_writer__put_uint_if(w, "evicted", v->traced, r->merge.evicted_events);
-	/* lean mode: the wakes that wrote no record, because they found the task awake */
+	/* the lean engine: the wakes that wrote no record, because they found the task awake */
 	json_writer__put_uint_if(w, "lean_woke_running", r->agg.lean, r->lean.woke_running);
 	json_writer__put_uint_if(w, "lean_no_storage", r->agg.lean, r->lean.no_storage);
 	json_workload__write_lean_flight(w, r->agg.lean, r->lean_flight_ns, r->lean_flight_adaptive);

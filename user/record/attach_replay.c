@@ -80,7 +80,7 @@ int attach_replay__begin(struct attach_replay **out, const struct attach_replay_
 		return -ENOMEM;
 	}
 	attach_recording__decode_begin(b, &rp->run->targets, &rp->run->run.res);
-	/* the records are lean mode's when the run was */
+	/* the records are the lean engine's when the run was */
 	ao.lean = rp->run->targets.opts.lean;
 	if (o->run_begin)
 		o->run_begin(rp->run, &ao, o->ctx);

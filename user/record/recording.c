@@ -36,7 +36,7 @@ _Static_assert(sizeof(struct rec_attach_begin) <= REC_MAX_PAYLOAD, "ATTACH_BEGIN
  * the WAKER and BLOCK events and ATTACH_BEGIN's untimed syscalls took
  * bytes of their padding; version 8 gave that byte of ATTACH_BEGIN two
  * more flags, ended ATTACH_END with the lean counters, and let EVENT be
- * lean mode's (WP_EV_LEAN); version 9 did the same for a workload run: a
+ * the lean engine's (WP_EV_LEAN); version 9 did the same for a workload run: a
  * byte of RUN_BEGIN's padding for its flags, the lean counters at the end
  * of RUN_END; and ended ATTACH_END with the targets' descendants
  */

@@ -11,9 +11,9 @@
 
 #define PENDING_INITIAL		1024
 #define PENDING_MAX		(1u << 18)
-/* lean mode: how far before a sample its flight records are replayed for its CPU's state */
+/* the lean engine: how far before a sample its flight records are replayed for its CPU's state */
 #define LEAN_FLIGHT_BACK_NS	(10ull * 1000 * 1000)
-/* lean mode: how long after t_woken a sample waits for the record of its wake */
+/* the lean engine: how long after t_woken a sample waits for the record of its wake */
 #define MERGER_LEAN_SETTLE_NS	(20ull * 1000 * 1000)
 
 struct pending_sample {
@@ -222,7 +222,7 @@ static void merge_user_only(const struct merger *m, const struct pending_sample 
 
 /*
  * explain - hand the events of [@lo, @hi] to explain__sample() in one piece,
- * or in lean mode, where they are flight records of @lean_cpu (and of the
+ * or in the lean engine, where they are flight records of @lean_cpu (and of the
  * waker's CPU) reaching the phases @lean_reach says, to
  * explain__sample_lean().
  * Should they not fit in memory, the sample keeps an empty explanation whose
@@ -272,7 +272,7 @@ static bool split_phases(struct sample_result *r)
  * be switched in (WP_LEAN_FLIGHT count), and then its waker's CPU's from
  * the notify on (WP_LEAN_NOTIFY_SEEN); of @cpu from the switch-in to the
  * wait's exit if it was slow by then (WP_LEAN_RESUME_SEEN). The phases they
- * reach are split by cause as in the full mode; resume_user, after the
+ * reach are split by cause as in the full engine; resume_user, after the
  * exit, and any other they do not reach, are unexplained.
  */
 static void explain_lean(struct merger *m, uint64_t lo, uint64_t hi, struct sample_result *r, uint32_t cpu,
@@ -309,7 +309,7 @@ static void stacks_of(const struct merger *m, size_t i, const struct wp_event *e
 }
 
 /*
- * merge_lean - lean mode: the wakee's WP_EV_LEAN record whose wake falls in
+ * merge_lean - the lean engine: the wakee's WP_EV_LEAN record whose wake falls in
  * the sample gives the six marks: waking, wakeup and switch-in, and the
  * notify's entry and the wait's end as spans from the waking and the
  * switch-in (wp_lean_span()). The record of a wakeup held until its wakee
@@ -553,7 +553,7 @@ static enum mark_take take_mark(const struct merger_config *cfg, const struct pe
 }
 
 /*
- * search_marks - the full mode's search of @p's marks among the events of
+ * search_marks - the full engine's search of @p's marks among the events of
  * [@lo, @hi], each after the previous one, so kernel phases cannot be
  * negative; on the way, the waker's preemptions before the wake and the
  * target CPU's idle exit after it. Returns the first mark not found
@@ -677,7 +677,7 @@ void merger__add_event(struct merger *m, const struct wp_event *e)
 		m->stats.drops_seen = e->drops;
 	if (e->type == WP_EV_MIGRATE)
 		m->stats.migrations++;
-	/* lean mode's flight records come when a slow wakeup ends: old by design, not late */
+	/* the lean engine's flight records come when a slow wakeup ends: old by design, not late */
 	if ((what & EVENT_WINDOW_LATE) && !(m->cfg.lean && e->type != WP_EV_LEAN))
 		m->stats.late_events++;
 	if (what & EVENT_WINDOW_EVICTED)

@@ -27,8 +27,8 @@ struct run_result {
 	struct aggregate agg;
 	struct tsc_clock clock;
 	struct wp_counters counters;
-	struct wp_lean_counters lean;	/* lean mode: the wakes that wrote no record */
-	uint64_t lean_flight_ns[WP_SLOW_KINDS];	/* lean mode: the flight thresholds at the end; 0: no recorder */
+	struct wp_lean_counters lean;	/* the lean engine: the wakes that wrote no record */
+	uint64_t lean_flight_ns[WP_SLOW_KINDS];	/* the lean engine: the flight thresholds at the end; 0: no recorder */
 	bool lean_flight_adaptive;	/* ... the running p99 of its wakeups, not --threshold-us */
 	uint64_t drops_total;
 	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
