@@ -553,8 +553,8 @@ Test(attach_recording, the_way_a_run_traced_reads_back_as_written)
 		free(b.data);
 		o.lean_softirqs = false;
 	}
-	/* the full engine keeps no lean flag: it traces softirqs anyway */
-	o = (struct attach_session_opts){ .pids = pids, .nr_pids = 1, .syscall_phases = true, .lean_softirqs = true };
+	/* the full engine keeps no lean flag: it traces softirqs anyway, and its settled options ask for none */
+	o = (struct attach_session_opts){ .pids = pids, .nr_pids = 1, .syscall_phases = true };
 	b = write_run(&o, &res);
 	read_back(&b, REC_ATTACH_BEGIN, &rec);
 	cr_assert_eq(rec.attach_begin.flags, 0);

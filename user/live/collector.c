@@ -350,7 +350,7 @@ static struct collector *collector_new(const struct collector_opts *opts)
  */
 static bool choose_programs(struct collector *c, const struct collector_opts *opts)
 {
-	bool flight = opts->lean && (opts->lean_flight_ns || opts->lean_flight_adaptive);
+	bool flight = opts->lean_flight_ns || opts->lean_flight_adaptive;
 
 	program_set__mode(c->skel, opts->attach, opts->lean);
 	if (opts->attach && !opts->lean)
@@ -402,10 +402,10 @@ static void place_clock_reads(struct collector *c, const struct kernel_features 
 /* set_scope - what the programs keep beyond the tracked processes: stacks, every task or cgroups' */
 static void set_scope(struct collector *c, const struct collector_opts *opts)
 {
-	c->skel->rodata->want_stacks = opts->lean && opts->stacks;
-	c->skel->rodata->trace_all = opts->lean && opts->trace_all;
-	c->skel->rodata->trace_cgroups = opts->lean && opts->trace_cgroups;
-	c->skel->rodata->want_cgroups = opts->lean && opts->attach && opts->cgroups;
+	c->skel->rodata->want_stacks = opts->stacks;
+	c->skel->rodata->trace_all = opts->trace_all;
+	c->skel->rodata->trace_cgroups = opts->trace_cgroups;
+	c->skel->rodata->want_cgroups = opts->cgroups;
 	c->skel->rodata->self_tgid = (__u32)getpid();
 }
 

@@ -52,18 +52,23 @@ struct collector_opts {
 	 * (bpf/wakeprobe.bpf.c, at its end).
 	 */
 	bool lean;
-	/* the lean engine, a workload: its wait ends at a signal's delivery, not at its syscall's exit */
+	/*
+	 * What follows is the lean engine's alone. The caller passes it
+	 * settled, as the options are (options.h): each is false or 0 unless
+	 * lean is true, and the collector takes it as it comes.
+	 */
+	/* a workload: its wait ends at a signal's delivery, not at its syscall's exit */
 	bool lean_wait_end_signal;
-	/* the lean engine's flight recorder: wakeups this slow or slower bring their CPU's records; 0: off */
+	/* the flight recorder: wakeups this slow or slower bring their CPU's records; 0: off */
 	uint64_t lean_flight_ns;
 	/* ... on, its threshold the running p99 of the wakeups' waking to switch-in instead (lean_adapt.h) */
 	bool lean_flight_adaptive;
 	/* ... on in attach mode, keeping softirqs too (a workload's always does) */
 	bool lean_softirqs;
-	/* --stacks, the lean engine: each wakeup's waker's and wakee's stacks, kept once each (COLLECTOR_STACKS) */
+	/* --stacks: each wakeup's waker's and wakee's stacks, kept once each (COLLECTOR_STACKS) */
 	bool stacks;
 	/*
-	 * Lean attach mode beyond processes: --all traces every task but
+	 * Attach mode beyond processes: --all traces every task but
 	 * wakeprobe's own; --cgroup (trace_cgroups) the tasks of the cgroups
 	 * collector__trace_cgroup() adds, and of those below them, made before
 	 * the run or during it. cgroups: each wakeup's cgroups ride with it

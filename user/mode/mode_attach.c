@@ -109,7 +109,7 @@ static int attach_check(struct mode_run *m)
 		/* the outliers a lean run explains: as in workload mode (analysis__lean_flight_ns()) */
 		.lean_flight_ns = o->lean ? o->threshold_us * 1000 : 0,
 		.lean_flight_adaptive = analysis__lean_flight_adaptive(o->lean, o->outliers, o->threshold_us * 1000),
-		.lean_softirqs = o->lean && o->softirqs,
+		.lean_softirqs = o->softirqs,
 		.stacks = o->stacks,
 		.pids = o->pids,
 		.nr_pids = o->nr_pids,

@@ -48,8 +48,8 @@ void attach_recording__encode_begin(const struct attach_session_opts *o, const s
 	b->duration_ms = o->duration_ms;
 	b->timeout_ms = o->timeout_ms;
 	b->flags = (o->syscall_phases ? 0 : REC_ATTACH_UNTIMED) | (o->lean ? REC_ATTACH_LEAN : 0) |
-		   (o->lean && o->lean_flight_adaptive ? REC_ATTACH_ADAPTIVE : 0) |
-		   (o->lean && o->lean_softirqs ? REC_ATTACH_SOFTIRQS : 0);
+		   (o->lean_flight_adaptive ? REC_ATTACH_ADAPTIVE : 0) |
+		   (o->lean_softirqs ? REC_ATTACH_SOFTIRQS : 0);
 	b->started_unix_ns = m->started_unix_ns;
 	b->trace_start_ns = res->trace_start_ns;
 	b->nr_cpus = m->nr_cpus;

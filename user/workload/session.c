@@ -372,7 +372,7 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.exit_syscalls = wl->wait_syscalls,
 		.all_syscalls = wl->user_only,
 		.lean = s->cfg->lean,
-		.stacks = s->cfg->lean && s->cfg->stacks,
+		.stacks = s->cfg->stacks,
 		.lean_wait_end_signal = wl->wait_end == WAIT_END_SIGNAL_DELIVER,
 		.lean_flight_ns = analysis__lean_flight_ns(s->cfg, &s->opts->analysis),
 		.lean_flight_adaptive = analysis__lean_flight_adaptive(s->cfg->lean, s->opts->analysis.outliers,
@@ -458,7 +458,7 @@ static int begin_analysis(struct session *s, char *msg, size_t len)
 	int err;
 
 	res->trace_start_ns = collector__now_ns();
-	if (s->collector && cfg->lean && cfg->stacks &&
+	if (s->collector && cfg->stacks &&
 	    (!(res->stacks = run_stacks__new("/proc/kallsyms")) ||
 	     !(res->stack_combos = calloc(1, sizeof(*res->stack_combos))))) {
 		snprintf(msg, len, "out of memory");
