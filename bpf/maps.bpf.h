@@ -32,7 +32,7 @@ const volatile bool attach_mode = false;
 const volatile bool syscall_phases = true;
 
 /*
- * Lean mode's flight recorder (wakeprobe.bpf.c, "Lean mode"), fixed at load: with
+ * Lean mode's flight recorder (flight.bpf.h), fixed at load: with
  * it, the interrupt programs keep their records in their CPU's flight ring.
  */
 const volatile bool lean_flight = false;
