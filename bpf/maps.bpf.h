@@ -16,7 +16,7 @@
 #include "wakeprobe.h"
 
 /*
- * Attach mode: see the top of wakeprobe.bpf.c. Set by wakeprobe before load; in
+ * Attach mode: see the top of full.bpf.h. Set by wakeprobe before load; in
  * rodata, so that with it false the verifier removes every attach-only path.
  */
 const volatile bool attach_mode = false;
