@@ -144,7 +144,8 @@ $(TEST_DEPS_STAMP): scripts/setup-deps.sh
 inferno: | $(DEPS_STAMP)
 	$(Q)WAKEPROBE_INFERNO_CACHE=$(WAKEPROBE_INFERNO_CACHE) scripts/install-inferno.sh
 
-$(OBJ)/wakeprobe.bpf.o: bpf/wakeprobe.bpf.c bpf/wakeprobe.h $(VMLINUX) | $(DEPS_STAMP)
+# one object from wakeprobe.bpf.c and the rooms it includes, bpf/*.bpf.h: a change to any remakes it
+$(OBJ)/wakeprobe.bpf.o: bpf/wakeprobe.bpf.c $(wildcard bpf/*.bpf.h) bpf/wakeprobe.h $(VMLINUX) | $(DEPS_STAMP)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
 

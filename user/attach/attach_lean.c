@@ -105,7 +105,7 @@ static void take_flight(struct attach_lean *l, const struct wp_event *e)
 /*
  * enqueue_steal - the STEAL record of @sr's waker's CPU, another than the
  * switch-in's, that came before its record when its waker enqueued it
- * (bpf/wakeprobe.bpf.c, flight_enqueue_steal()): one of that CPU's newest
+ * (bpf/flight.bpf.h, flight_enqueue_steal()): one of that CPU's newest
  * flight records (that CPU may copy its own between the two), stamped at
  * its wakeup. NULL when none came.
  */

@@ -444,7 +444,7 @@ static void unexplain_phase(struct explanation *x, int k)
 
 /*
  * enqueue_steal_of - among the lean engine's flight records @evs, the STEAL record
- * of the waker's CPU stamped at @r's wakeup (bpf/wakeprobe.bpf.c,
+ * of the waker's CPU stamped at @r's wakeup (bpf/flight.bpf.h,
  * flight_enqueue_steal()): the waker enqueued the wakee on its own CPU with
  * interrupts off, so between the waking and the wakeup that CPU ran the
  * wake's own work or the host, and this record says how much was the host's

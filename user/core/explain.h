@@ -26,7 +26,7 @@
  */
 void explain__sample(struct explanation *x, const struct sample_result *r, const struct wp_event *evs, size_t n);
 
-/* which of a lean wakeup's phases its flight records reach (bpf/wakeprobe.bpf.c) */
+/* which of a lean wakeup's phases its flight records reach (bpf/flight.bpf.h) */
 #define EXPLAIN_REACH_WAKE	(1u << 0)	/* @cpu's from the waking to the switch-in: wake_enqueue, runq_wait */
 #define EXPLAIN_REACH_NOTIFY	(1u << 1)	/* the waker's CPU's from the notify on: notify_user, notify_kernel */
 #define EXPLAIN_REACH_RESUME	(1u << 2)	/* @cpu's from the switch-in to the wait's exit: resume_kernel */

@@ -123,7 +123,7 @@ static uint32_t pid_namespace(const char *path)
 
 /*
  * own_pid_namespace - the pid namespace whose pids the BPF side is to give
- * (pidns_inum in wakeprobe.bpf.c): 0 for the initial one, where they are
+ * (pidns_inum in bpf/maps.bpf.h): 0 for the initial one, where they are
  * the kernel's own. The link is the process's own namespace whatever /proc
  * is mounted: a container's /proc shows it one pid deep (NSpid has one
  * entry), so only the namespace itself tells. No /proc: the initial one.

@@ -35,7 +35,7 @@ struct collector_opts {
 	/*
 	 * Attach mode: trace programs wakeprobe did not start. Adds the
 	 * WP_EV_WAKER and WP_EV_BLOCK records and the SYS_EXIT of every
-	 * syscall a tracked task slept in (bpf/wakeprobe.bpf.c says what each
+	 * syscall a tracked task slept in (bpf/full.bpf.h says what each
 	 * holds); false keeps the BPF side exactly as the workloads need it.
 	 */
 	bool attach;
@@ -49,7 +49,7 @@ struct collector_opts {
 	/*
 	 * The lean engine: only the scheduler's wake and switch tracepoints (and a
 	 * workload's syscalls), one WP_EV_LEAN record per wakeup
-	 * (bpf/wakeprobe.bpf.c, at its end).
+	 * (bpf/lean.bpf.h).
 	 */
 	bool lean;
 	/*
@@ -115,7 +115,7 @@ int collector__trace_cgroup(struct collector *c, uint64_t id);
 bool collector__out_of_fds(const struct collector *c, int err, char *msg, size_t len);
 /*
  * How often a live run drains the ring buffer: the BPF side commits records
- * without waking the reader (wakeprobe.bpf.c, event_submit()).
+ * without waking the reader (bpf/ring.bpf.h, event_submit()).
  */
 #define COLLECTOR_DRAIN_EVERY_MS	10
 /*
@@ -171,7 +171,7 @@ int collector__attach(struct collector *c);
 /*
  * collector__follow_raisers - attach mode: a softirq woke a traced thread;
  * from now on keep who raises each CPU's softirqs, so that one a task
- * raised in its own context names that task (bpf/wakeprobe.bpf.c,
+ * raised in its own context names that task (bpf/irq.bpf.h,
  * handle_softirq_raise: it runs at every raise of the machine, which a
  * run that no softirq wakes does not pay for). 0, or a negative errno.
  */
@@ -231,7 +231,7 @@ struct collector_prog_totals {
 	 * v5.12+): events that were never made.
 	 */
 	uint64_t missed_runs;
-	/* how often the programs ran: their own count (bpf/wakeprobe.bpf.c, prog_runs) */
+	/* how often the programs ran: their own count (bpf/maps.bpf.h, prog_runs) */
 	uint64_t counted_runs;
 	/* with run_stats: the runs the kernel timed, and their time in all */
 	uint64_t runs;

@@ -51,7 +51,7 @@ struct merger_config {
 	bool new_task;
 	/*
 	 * The lean engine: the stream holds one WP_EV_LEAN record per wakeup and
-	 * little else (bpf/wakeprobe.bpf.c, at its end); a sample is bounded
+	 * little else (bpf/lean.bpf.h); a sample is bounded
 	 * by its waking, wakeup and switch-in, and nothing explains it.
 	 */
 	bool lean;
