@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * timeline_streams.h - synthetic runs for the tests of the workload
- * timeline (test_timeline.c, test_timeline_workload.c,
- * test_timeline_cpus.c): a timeline open on a temporary file, complete
+ * perfetto_streams.h - synthetic runs for the tests of the workload
+ * timeline (test_perfetto_timeline.c, test_perfetto_workload.c,
+ * test_perfetto_cpus.c): a timeline open on a temporary file, complete
  * eventfd wakeups whose phases and causes a test can change, and
  * shorthands that put kernel events into the timeline at offsets from T0,
  * the origin check_timeline() knows as T0 too.
  */
-#ifndef WAKEPROBE_TEST_TIMELINE_STREAMS_H
-#define WAKEPROBE_TEST_TIMELINE_STREAMS_H
+#ifndef WAKEPROBE_TEST_PERFETTO_STREAMS_H
+#define WAKEPROBE_TEST_PERFETTO_STREAMS_H
 
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "events.h"
+#include "perfetto_timeline.h"
 #include "readback.h"
-#include "timeline.h"
 
 #define WAKER		1001u
 #define WAKEE		1002u
@@ -26,12 +26,12 @@
 
 static char path[64];
 static FILE *file;
-static struct timeline *tl;
+static struct perfetto_timeline *tl;
 
 static inline void timeline_setup(void)
 {
 	file = temp_output("timeline", path);
-	tl = timeline__open(file);
+	tl = perfetto_timeline__open(file);
 	cr_assert_not_null(tl);
 }
 
@@ -43,7 +43,7 @@ static inline void timeline_teardown(void)
 /* close the timeline and its file, then check them */
 #define expect_timeline(...)							\
 	do {									\
-		cr_assert_eq(timeline__close(tl), 0);				\
+		cr_assert_eq(perfetto_timeline__close(tl), 0);			\
 		cr_assert_eq(fclose(file), 0);					\
 		check_timeline(path, __VA_ARGS__);				\
 	} while (0)
@@ -130,7 +130,7 @@ static inline struct sample_result not_complete(uint64_t seq, enum sample_label 
 /* the tests' shorthands: times are offsets from T0, each event goes straight into the timeline */
 static inline void put(struct wp_event e)
 {
-	timeline__event(tl, &e);
+	perfetto_timeline__event(tl, &e);
 }
 
 static inline void sw(uint64_t off, uint32_t cpu, uint32_t prev, uint32_t next, const char *comm,
@@ -168,4 +168,4 @@ static inline void migrate(uint64_t off, uint32_t cpu, uint32_t from, uint32_t t
 	put(ev_migrate(T0 + off, cpu, 0, WAKEE, from, to));
 }
 
-#endif /* WAKEPROBE_TEST_TIMELINE_STREAMS_H */
+#endif /* WAKEPROBE_TEST_PERFETTO_STREAMS_H */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_timeline_workload.c - the samples on the timeline (the waker and
- * wakee threads of timeline_workload.c), through timeline.h and read back
- * with tests/check_timeline.py: phases that tile each wakeup, arrows from
- * the notify to the wake, every interval worded as the reports word it,
- * what the wakeup slice says the merger found, samples without phases
- * drawn whole, and samples that cannot nest with the one before.
+ * test_perfetto_workload.c - the samples on the timeline (the waker and wakee
+ * threads of perfetto_workload.c), through perfetto_timeline.h and read back
+ * with tests/check_timeline.py: phases that tile each wakeup, arrows from the
+ * notify to the wake, every interval worded as the reports word it, what the
+ * wakeup slice says the merger found, samples without phases drawn whole, and
+ * samples that cannot nest with the one before.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -14,17 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explain.h"
-#include "timeline_streams.h"
+#include "perfetto_streams.h"
 
-TestSuite(timeline_workload, .init = timeline_setup, .fini = timeline_teardown, .timeout = 60);
+TestSuite(perfetto_workload, .init = timeline_setup, .fini = timeline_teardown, .timeout = 60);
 
-Test(timeline_workload, phases_tile_each_wakeup_and_an_arrow_goes_from_the_notify_to_the_wake)
+Test(perfetto_workload, phases_tile_each_wakeup_and_an_arrow_goes_from_the_notify_to_the_wake)
 {
 	struct sample_result r;
 	struct interval *iv;
 	uint64_t seq;
 
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	for (seq = 1; seq <= 3; seq++) {
 		r = complete(seq);
 		if (seq == 2) {
@@ -40,9 +40,9 @@ Test(timeline_workload, phases_tile_each_wakeup_and_an_arrow_goes_from_the_notif
 			r.idle_exit_seen = true;
 			r.idle_exit_ns = 900;
 		}
-		timeline__sample(tl, &r);
+		perfetto_timeline__sample(tl, &r);
 	}
-	timeline__end_run(tl);
+	perfetto_timeline__end_run(tl);
 	expect_timeline(
 		"pid = pid_of('wakeprobe: eventfd')\n"
 		"want(tl.thread('waker', pid)[1] == 1001 and tl.thread('wakee', pid)[1] == 1002, tl.thread_names)\n"
@@ -80,7 +80,7 @@ Test(timeline_workload, phases_tile_each_wakeup_and_an_arrow_goes_from_the_notif
  * the timeline: each interval of every cause reads as
  * explain__describe_interval() has it, then its time.
  */
-Test(timeline_workload, every_interval_is_worded_as_the_reports_word_it)
+Test(perfetto_workload, every_interval_is_worded_as_the_reports_word_it)
 {
 	static const struct {
 		enum cause cause;
@@ -125,8 +125,8 @@ Test(timeline_workload, every_interval_is_worded_as_the_reports_word_it)
 		n += (size_t)snprintf(want + n, sizeof(want) - n, "\"%s: %" PRIu64 " ns\", ", desc, iv->dur_ns);
 		cr_assert_lt(n, sizeof(want));
 	}
-	timeline__begin_run(tl, "cond", true);
-	timeline__sample(tl, &r);
+	perfetto_timeline__begin_run(tl, "cond", true);
+	perfetto_timeline__sample(tl, &r);
 	expect_timeline(
 		"want_all = [%s]\n"
 		"got = [d for s in sorted(tl.find(cat='phase'), key=lambda s: s.start) for d in s.args['intervals']]\n"
@@ -135,7 +135,7 @@ Test(timeline_workload, every_interval_is_worded_as_the_reports_word_it)
 		want, sizeof(parts) / sizeof(parts[0]));
 }
 
-Test(timeline_workload, an_empty_notify_phase_moves_the_arrow_to_slices_that_keep_it_in_time_order)
+Test(perfetto_workload, an_empty_notify_phase_moves_the_arrow_to_slices_that_keep_it_in_time_order)
 {
 	struct sample_result a = complete(1), b = complete(2);
 
@@ -144,32 +144,32 @@ Test(timeline_workload, an_empty_notify_phase_moves_the_arrow_to_slices_that_kee
 	/* both notify phases empty: wake_enqueue starts at t_notify too, so the arrow lands on runq_wait */
 	set_phase(&b, PHASE_NOTIFY_USER, 0);
 	set_phase(&b, PHASE_NOTIFY_KERNEL, 0);
-	timeline__begin_run(tl, "eventfd", true);
-	timeline__sample(tl, &a);
-	timeline__sample(tl, &b);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__sample(tl, &a);
+	perfetto_timeline__sample(tl, &b);
 	expect_timeline(
 		"got = sorted((p.args['seq'], p.name, c.name) for p, c in tl.flows()[0].values())\n"
 		"want(got == [(1, 'notify_user', 'wake_enqueue'), (2, 'notify_user', 'runq_wait')], got)\n"
 		"want(summary.endswith('2 samples tiled'), summary)\n");
 }
 
-Test(timeline_workload, samples_without_phases_are_one_slice_named_by_label_in_runs_that_follow_each_other)
+Test(perfetto_workload, samples_without_phases_are_one_slice_named_by_label_in_runs_that_follow_each_other)
 {
 	struct sample_result missing = not_complete(1, LABEL_MISSING_EVENT), no_sleep = not_complete(2, LABEL_NO_SLEEP);
 	struct sample_result spin = not_complete(3, LABEL_COMPLETE), plain = complete(1);
 
 	missing.missing = MARK_SWITCH_IN;
-	timeline__begin_run(tl, "eventfd", true);
-	timeline__sample(tl, &missing);
-	timeline__sample(tl, &no_sleep);
-	timeline__sample(tl, &spin);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__sample(tl, &missing);
+	perfetto_timeline__sample(tl, &no_sleep);
+	perfetto_timeline__sample(tl, &spin);
 	/* a second run, untraced: what it hands over is a sample and two stamps */
 	memset(&plain.why, 0, sizeof(plain.why));
 	memset(plain.mark_ns, 0, sizeof(plain.mark_ns));
 	memset(plain.phase_ns, 0, sizeof(plain.phase_ns));
 	plain.phased = false;
-	timeline__begin_run(tl, "cond", false);
-	timeline__sample(tl, &plain);
+	perfetto_timeline__begin_run(tl, "cond", false);
+	perfetto_timeline__sample(tl, &plain);
 	expect_timeline(
 		"one, two = pid_of('wakeprobe: eventfd'), pid_of('wakeprobe: cond')\n"
 		"want(one != two and runs[1]['pid'] == one and runs[2]['pid'] == two, (one, two, runs))\n"
@@ -194,7 +194,7 @@ Test(timeline_workload, samples_without_phases_are_one_slice_named_by_label_in_r
 		"want(tl.thread('wakee', two)[1] == 1002 and tl.thread('wakee', one)[1] == 1002, tl.thread_names)\n");
 }
 
-Test(timeline_workload, the_wakeup_slice_says_what_the_merger_found_on_the_way)
+Test(perfetto_workload, the_wakeup_slice_says_what_the_merger_found_on_the_way)
 {
 	struct sample_result r = complete(1), early = not_complete(2, LABEL_MISSING_EVENT);
 	struct sample_result late = not_complete(3, LABEL_MISSING_EVENT);
@@ -219,10 +219,10 @@ Test(timeline_workload, the_wakeup_slice_says_what_the_merger_found_on_the_way)
 	late.idle_exit_seen = true;
 	late.idle_exit_ns = 700;
 	late.rewait_seen = true;
-	timeline__begin_run(tl, "eventfd", true);
-	timeline__sample(tl, &r);
-	timeline__sample(tl, &early);
-	timeline__sample(tl, &late);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__sample(tl, &r);
+	perfetto_timeline__sample(tl, &early);
+	perfetto_timeline__sample(tl, &late);
 	expect_timeline(
 		"w = tl.find(name='wakeup #1')[0]\n"
 		"want(w.args == {'seq': 1, 'total_ns': 6850, 'label': 'complete', 'waker_cpu': 0, 'wakee_cpu': 1,\n"
@@ -239,7 +239,7 @@ Test(timeline_workload, the_wakeup_slice_says_what_the_merger_found_on_the_way)
 }
 
 /* a phase's args: its time by cause, only the causes it had, and only its own intervals */
-Test(timeline_workload, each_phase_carries_its_causes_and_its_own_intervals_alone)
+Test(perfetto_workload, each_phase_carries_its_causes_and_its_own_intervals_alone)
 {
 	struct sample_result r = complete(1);
 	struct interval *iv;
@@ -252,8 +252,8 @@ Test(timeline_workload, each_phase_carries_its_causes_and_its_own_intervals_alon
 	r.why.by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_OWN_WORK] = 500;
 	r.why.by_phase_cause[PHASE_RESUME_KERNEL][CAUSE_UNEXPLAINED] = 200;
 	r.why.by_phase_cause[PHASE_RESUME_USER][CAUSE_UNEXPLAINED] = 0;
-	timeline__begin_run(tl, "eventfd", true);
-	timeline__sample(tl, &r);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__sample(tl, &r);
 	expect_timeline(
 		"ph = {s.name: s.args for s in tl.find(cat='phase')}\n"
 		"want(ph['runq_wait'] == {'seq': 1, 'ns': 4000, 'causes': {'other_task': 4000},\n"
@@ -264,19 +264,19 @@ Test(timeline_workload, each_phase_carries_its_causes_and_its_own_intervals_alon
 		"want(ph['notify_user']['causes'] == {'unexplained': 300}, ph['notify_user'])\n");
 }
 
-Test(timeline_workload, the_arrows_of_runs_that_follow_each_other_keep_ids_of_their_own)
+Test(perfetto_workload, the_arrows_of_runs_that_follow_each_other_keep_ids_of_their_own)
 {
 	struct sample_result r;
 
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	for (uint64_t seq = 1; seq <= 2; seq++) {
 		r = complete(seq);
-		timeline__sample(tl, &r);
+		perfetto_timeline__sample(tl, &r);
 	}
-	timeline__begin_run(tl, "cond", true);
+	perfetto_timeline__begin_run(tl, "cond", true);
 	for (uint64_t seq = 1; seq <= 2; seq++) {
 		r = complete(seq);
-		timeline__sample(tl, &r);
+		perfetto_timeline__sample(tl, &r);
 	}
 	expect_timeline(
 		"one, two = pid_of('wakeprobe: eventfd'), pid_of('wakeprobe: cond')\n"
@@ -291,26 +291,26 @@ Test(timeline_workload, the_arrows_of_runs_that_follow_each_other_keep_ids_of_th
 }
 
 /* nothing after its start: no slice can take the arrow strictly later, so none is drawn */
-Test(timeline_workload, a_wakeup_of_no_time_has_its_phases_and_no_arrow)
+Test(perfetto_workload, a_wakeup_of_no_time_has_its_phases_and_no_arrow)
 {
 	struct sample_result r = complete(1);
 
 	for (int k = 0; k < NR_PHASES; k++)
 		set_phase(&r, k, 0);
-	timeline__begin_run(tl, "eventfd", true);
-	timeline__sample(tl, &r);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__sample(tl, &r);
 	expect_timeline(
 		"want(spans(tl.find(pid=pid_of('wakeprobe: eventfd')), T0) == [('wakeup #1', 100000, 100000)] +\n"
 		"     [(n, 100000, 100000) for n in ct.PHASES], tl.slices)\n"
 		"want(tl.flows()[0] == {} and all('bind_id' not in s.event for s in tl.slices), 'no arrow')\n");
 }
 
-Test(timeline_workload, an_untraced_run_draws_even_a_phased_sample_whole)
+Test(perfetto_workload, an_untraced_run_draws_even_a_phased_sample_whole)
 {
 	struct sample_result r = complete(1);
 
-	timeline__begin_run(tl, "eventfd", false);
-	timeline__sample(tl, &r);
+	perfetto_timeline__begin_run(tl, "eventfd", false);
+	perfetto_timeline__sample(tl, &r);
 	expect_timeline(
 		"want(tl.find(cat='phase') == [], 'no phases untraced')\n"
 		"[w] = tl.find(prefix='wakeup #')\n"
@@ -321,14 +321,14 @@ Test(timeline_workload, an_untraced_run_draws_even_a_phased_sample_whole)
 }
 
 /* a woken stamp before the notify can only be clock error: a slice of no time, and no arrow back in time */
-Test(timeline_workload, a_sample_woken_before_its_notify_is_a_slice_of_no_time_without_an_arrow)
+Test(perfetto_workload, a_sample_woken_before_its_notify_is_a_slice_of_no_time_without_an_arrow)
 {
 	struct sample_result back = not_complete(1, LABEL_CLOCK_ORDER), next = complete(2);
 
 	back.t_woken_ns = back.t_notify_ns - 50;
-	timeline__begin_run(tl, "eventfd", true);
-	timeline__sample(tl, &back);
-	timeline__sample(tl, &next);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__sample(tl, &back);
+	perfetto_timeline__sample(tl, &next);
 	expect_timeline(
 		"got = spans(tl.find(cat='wakeup'), T0)\n"
 		"want(got[0] == ('clock_order #1', 100000, 100000), got)\n"
@@ -340,7 +340,7 @@ Test(timeline_workload, a_sample_woken_before_its_notify_is_a_slice_of_no_time_w
  * A sample may start where the last one on its threads ended, not before:
  * the waker is free again after its notify, the wakee once it is woken.
  */
-Test(timeline_workload, a_sample_starts_no_earlier_than_the_last_one_on_its_threads_ended)
+Test(perfetto_workload, a_sample_starts_no_earlier_than_the_last_one_on_its_threads_ended)
 {
 	struct sample_result first = complete(1), touching = complete(2), early = complete(3), on_waker = complete(4);
 	int k;
@@ -355,17 +355,17 @@ Test(timeline_workload, a_sample_starts_no_earlier_than_the_last_one_on_its_thre
 	for (k = 0; k < NR_MARKS; k++)
 		early.mark_ns[k] = touching.mark_ns[k] + 6849;
 	early.t_woken_ns = touching.t_woken_ns + 6849;
-	timeline__begin_run(tl, "eventfd", true);
-	timeline__sample(tl, &first);
-	timeline__sample(tl, &touching);
-	timeline__sample(tl, &early);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__sample(tl, &first);
+	perfetto_timeline__sample(tl, &touching);
+	perfetto_timeline__sample(tl, &early);
 	/* the waker's threads are free after its notify: a sample of another wakee then is drawn */
 	on_waker.sample.wakee_tid = 2002;
 	on_waker.t_notify_ns = touching.mark_ns[MARK_WAKING];
 	for (k = 0; k < NR_MARKS; k++)
 		on_waker.mark_ns[k] = on_waker.t_notify_ns + (first.mark_ns[k] - first.t_notify_ns);
 	on_waker.t_woken_ns = on_waker.t_notify_ns + 6850;
-	timeline__sample(tl, &on_waker);
+	perfetto_timeline__sample(tl, &on_waker);
 	expect_timeline(
 		"names = sorted(s.name for s in tl.find(prefix='wakeup #'))\n"
 		"want(names == ['wakeup #1', 'wakeup #2', 'wakeup #4'], names)\n"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_timeline_cpus.c - the CPUs on the timeline (a thread per CPU, of
- * timeline_cpus.c), through timeline.h from synthetic event streams and
- * read back with tests/check_timeline.py: the tasks, interrupts and idle
+ * test_perfetto_cpus.c - the CPUs on the timeline (a thread per CPU, of
+ * perfetto_cpus.c), through perfetto_timeline.h from synthetic event streams
+ * and read back with tests/check_timeline.py: the tasks, interrupts and idle
  * periods between the events that bound them, the instants of wakes and
  * migrations, the names of the CPU threads, and what a stream that skips,
  * comes late or draws nothing leaves.
@@ -11,13 +11,13 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
-#include "timeline_streams.h"
+#include "perfetto_streams.h"
 
-TestSuite(timeline_cpus, .init = timeline_setup, .fini = timeline_teardown, .timeout = 60);
+TestSuite(perfetto_cpus, .init = timeline_setup, .fini = timeline_teardown, .timeout = 60);
 
-Test(timeline_cpus, a_cpu_track_shows_tasks_interrupts_and_idle_between_the_events_that_bound_them)
+Test(perfetto_cpus, a_cpu_track_shows_tasks_interrupts_and_idle_between_the_events_that_bound_them)
 {
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	/* the wakee sleeps on CPU 1; the CPU goes unwatched */
 	sw(100, 1, WAKEE, 0, "swapper/1", 1);
 	/* the wake finds CPU 1 idle since 150: its idle opens there, the IPI nests inside */
@@ -68,11 +68,11 @@ Test(timeline_cpus, a_cpu_track_shows_tasks_interrupts_and_idle_between_the_even
 		"      r['entries_without_exit'], r['late_events']) == (9, 1, 2, 0, 0), r)\n");
 }
 
-Test(timeline_cpus, a_task_slice_says_who_ran_and_how_it_left)
+Test(perfetto_cpus, a_task_slice_says_who_ran_and_how_it_left)
 {
 	struct wp_event host = with_next_comm(ev_switch(T0 + 1000, 2, 0, WP_PID_OUTSIDE | 7, 0, 0), "kworker/2:1");
 
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	sw(100, 2, 0, HOG, "wp-hog", 0);
 	/* it sleeps; the next is preempted; the idle task comes and goes */
 	sw(500, 2, HOG, OTHER, "other", 1);
@@ -93,7 +93,7 @@ Test(timeline_cpus, a_task_slice_says_who_ran_and_how_it_left)
 		"want(runs[1]['cpu_slices'] == 4 and runs[1]['entries_without_exit'] == 0, runs[1])\n");
 }
 
-Test(timeline_cpus, interrupts_are_named_by_their_kind_number_and_handler)
+Test(perfetto_cpus, interrupts_are_named_by_their_kind_number_and_handler)
 {
 	static const struct {
 		enum wp_irq_kind kind;
@@ -105,7 +105,7 @@ Test(timeline_cpus, interrupts_are_named_by_their_kind_number_and_handler)
 		{ WP_IRQ_TIMER, 236, NULL },
 	};
 
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	for (uint64_t i = 0; i < sizeof(irqs) / sizeof(irqs[0]); i++) {
 		irq(100 * (i + 1), 3, irqs[i].kind, irqs[i].nr, false, irqs[i].name);
 		irq(100 * (i + 1) + 50, 3, irqs[i].kind, irqs[i].nr, true, NULL);
@@ -128,11 +128,11 @@ Test(timeline_cpus, interrupts_are_named_by_their_kind_number_and_handler)
 }
 
 /* the waking says what it found on its target: how long it had been idle, or what ran there */
-Test(timeline_cpus, a_waking_is_an_instant_on_the_wakers_cpu_saying_what_its_target_was_doing)
+Test(perfetto_cpus, a_waking_is_an_instant_on_the_wakers_cpu_saying_what_its_target_was_doing)
 {
 	struct wp_event busy = with_target_curr(ev_waking(T0 + 200, 0, WAKER, WAKEE, 1, 0), HOG, "wp-hog");
 
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	wake(100, WP_EV_WAKING, 0, 1, 40);
 	put(busy);
 	wake(300, WP_EV_WAKING, 0, 1, 0);
@@ -159,9 +159,9 @@ Test(timeline_cpus, a_waking_is_an_instant_on_the_wakers_cpu_saying_what_its_tar
  * unless the target is the waker's own CPU, already shows an idle period,
  * or was seen doing something since.
  */
-Test(timeline_cpus, a_wake_opens_the_idle_of_its_target_only_where_nothing_says_otherwise)
+Test(perfetto_cpus, a_wake_opens_the_idle_of_its_target_only_where_nothing_says_otherwise)
 {
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	/* CPU 1: idle from 100 as the wake at 300 says, to its exit at 400 (which says 200) */
 	wake(300, WP_EV_WAKING, 0, 1, 100);
 	idle_exit(400, 1, 200);
@@ -187,14 +187,14 @@ Test(timeline_cpus, a_wake_opens_the_idle_of_its_target_only_where_nothing_says_
 		"want((r['exits_without_entry'], r['entries_without_exit']) == (1, 0), r)\n");
 }
 
-Test(timeline_cpus, each_cpu_is_a_thread_named_once_in_its_runs_process)
+Test(perfetto_cpus, each_cpu_is_a_thread_named_once_in_its_runs_process)
 {
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	sw(100, 0, 0, HOG, "wp-hog", 0);
 	sw(200, 5, 0, OTHER, "other", 0);
 	sw(300, 0, HOG, 0, "swapper/0", 1);
 	sw(350, 0, 0, OTHER, "other", 0);
-	timeline__begin_run(tl, "cond", true);
+	perfetto_timeline__begin_run(tl, "cond", true);
 	sw(400, 5, OTHER, HOG, "wp-hog", 0);
 	sw(500, 5, HOG, 0, "swapper/5", 1);
 	expect_timeline(
@@ -214,9 +214,9 @@ Test(timeline_cpus, each_cpu_is_a_thread_named_once_in_its_runs_process)
 }
 
 /* syscalls and signals bound the phases, drawn with the samples; forks show nothing */
-Test(timeline_cpus, events_that_draw_nothing_are_counted_and_name_no_cpu)
+Test(perfetto_cpus, events_that_draw_nothing_are_counted_and_name_no_cpu)
 {
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	put(ev_sys_enter(T0 + 100, 0, WAKER, 290, 5));
 	put(ev_sys_exit(T0 + 200, 1, WAKEE, 0, 8));
 	put(ev_fork(T0 + 300, 0, WAKER, WAKER, 3000));
@@ -231,9 +231,9 @@ Test(timeline_cpus, events_that_draw_nothing_are_counted_and_name_no_cpu)
 }
 
 /* an event older than what its CPU has shown is skipped there, and there alone */
-Test(timeline_cpus, a_late_event_is_skipped_on_its_own_cpu_alone)
+Test(perfetto_cpus, a_late_event_is_skipped_on_its_own_cpu_alone)
 {
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	sw(1000, 1, 0, HOG, "wp-hog", 0);
 	irq(500, 1, WP_IRQ_HARD, 24, false, "eth0");
 	irq(500, 2, WP_IRQ_HARD, 24, false, "eth0");

@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * timeline_trace.h - what the files of the timeline share, and no other
- * module includes: the document's state, and the trace events every kind of
- * track is made of (timeline_trace.c). timeline.c writes the document and
- * its runs and hands each input to its tracks: timeline_workload.c draws
- * the samples on their waker and wakee threads, timeline_cpus.c the watched
- * CPUs' history on a thread per CPU, timeline_attach.c attach mode's
- * wakeups on the traced threads. A track calls down into this file only.
+ * perfetto_trace.h - what the files of the timeline share, and no other
+ * module includes: the document's state, and the trace events every kind
+ * of track is made of (perfetto_trace.c). perfetto_timeline.c writes the
+ * document and its runs and hands each input to its tracks:
+ * perfetto_workload.c draws the samples on their waker and wakee threads,
+ * perfetto_cpus.c the watched CPUs' history on a thread per CPU,
+ * perfetto_attach.c attach mode's wakeups on the traced threads. A track
+ * calls down into this file only.
  *
- * The state of workload runs lives in struct timeline, one block allocated
- * at open; an attach run adds one more block of fixed size, allocated at
- * its first run (timeline_attach.c). Memory does not grow with the run.
+ * The state of workload runs lives in struct perfetto_timeline, one block
+ * allocated at open; an attach run adds one more block of fixed size,
+ * allocated at its first run (perfetto_attach.c). Memory does not grow
+ * with the run.
  */
-#ifndef WAKEPROBE_TIMELINE_TRACE_H
-#define WAKEPROBE_TIMELINE_TRACE_H
+#ifndef WAKEPROBE_PERFETTO_TRACE_H
+#define WAKEPROBE_PERFETTO_TRACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,7 +80,7 @@ struct tl_thread {
 	uint64_t busy_until_ns;	/* where the last slice drawn on it ends */
 };
 
-struct timeline_workload {
+struct perfetto_workload {
 	uint64_t last_flow;	/* arrow ids are unique in the file, across runs */
 	uint32_t nr_threads;
 	struct tl_thread threads[TL_THREADS];
@@ -117,7 +119,7 @@ struct tl_cpu {
 	struct tl_open open[TL_DEPTH];
 };
 
-struct timeline_cpus {
+struct perfetto_cpus {
 	bool process_named;	/* the run's CPU process has its name */
 	uint64_t cpu_named[WP_MAX_CPUS / 64];
 	struct tl_cpu cpu[WP_MAX_CPUS];
@@ -125,17 +127,17 @@ struct timeline_cpus {
 
 /* ---------------------------------------------------------------- the document */
 
-struct timeline_attach;
+struct perfetto_attach;
 
-struct timeline {
+struct perfetto_timeline {
 	struct json_writer w;	/* compact, one trace event a line */
 	bool in_run;
 	uint32_t nr_runs;
 	uint32_t nr_attach_runs;
-	struct timeline_attach *attach;	/* NULL until the first attach run */
+	struct perfetto_attach *attach;	/* NULL until the first attach run */
 	struct tl_run run;
-	struct timeline_workload samples;
-	struct timeline_cpus cpus;
+	struct perfetto_workload samples;
+	struct perfetto_cpus cpus;
 	uint32_t nr_listed;
 	struct tl_run listed[TL_LISTED_RUNS];
 };
@@ -163,28 +165,29 @@ struct tl_slice {
 	uint64_t flow_id;
 };
 
-/* timeline_trace.c: the run's two processes, and the trace events of every kind of track */
+/* perfetto_trace.c: the run's two processes, and the trace events of every kind of track */
 
-/* timeline_trace__pid_of_run - the process of run @run's waker and wakee threads (1-based) */
-uint32_t timeline_trace__pid_of_run(uint32_t run);
-/* timeline_trace__run_pid - the process of the current run's waker and wakee threads */
-uint32_t timeline_trace__run_pid(const struct timeline *t);
-/* timeline_trace__cpus_pid - the process of the current run's CPU threads */
-uint32_t timeline_trace__cpus_pid(const struct timeline *t);
-/* timeline_trace__name_process - name process @pid and place it among the others by @sort_index */
-void timeline_trace__name_process(struct timeline *t, uint32_t pid, const char *name, uint32_t sort_index);
-/* timeline_trace__name_thread - name thread @tid of process @pid and place it among its threads */
-void timeline_trace__name_thread(struct timeline *t, uint32_t pid, uint32_t tid, const char *name, uint32_t sort_index);
+/* perfetto_trace__pid_of_run - the process of run @run's waker and wakee threads (1-based) */
+uint32_t perfetto_trace__pid_of_run(uint32_t run);
+/* perfetto_trace__run_pid - the process of the current run's waker and wakee threads */
+uint32_t perfetto_trace__run_pid(const struct perfetto_timeline *t);
+/* perfetto_trace__cpus_pid - the process of the current run's CPU threads */
+uint32_t perfetto_trace__cpus_pid(const struct perfetto_timeline *t);
+/* perfetto_trace__name_process - name process @pid and place it among the others by @sort_index */
+void perfetto_trace__name_process(struct perfetto_timeline *t, uint32_t pid, const char *name, uint32_t sort_index);
+/* perfetto_trace__name_thread - name thread @tid of process @pid and place it among its threads */
+void perfetto_trace__name_thread(struct perfetto_timeline *t, uint32_t pid, uint32_t tid, const char *name,
+				 uint32_t sort_index);
 /*
- * timeline_trace__slice_begin - a complete ("X") event up to its args object,
+ * perfetto_trace__slice_begin - a complete ("X") event up to its args object,
  * left open: the caller writes the args with json_writer__put_*() and ends
- * the event with timeline_trace__event_end()
+ * the event with perfetto_trace__event_end()
  */
-struct json_writer *timeline_trace__slice_begin(struct timeline *t, const struct tl_slice *s);
-/* timeline_trace__instant_begin - a thread-scoped instant ("i") event up to its args, as above */
-struct json_writer *timeline_trace__instant_begin(struct timeline *t, const char *name, uint32_t pid, uint32_t tid,
-					    uint64_t ts_ns);
-/* timeline_trace__event_end - close an event's args and the event */
-void timeline_trace__event_end(struct json_writer *w);
+struct json_writer *perfetto_trace__slice_begin(struct perfetto_timeline *t, const struct tl_slice *s);
+/* perfetto_trace__instant_begin - a thread-scoped instant ("i") event up to its args, as above */
+struct json_writer *perfetto_trace__instant_begin(struct perfetto_timeline *t, const char *name, uint32_t pid,
+						  uint32_t tid, uint64_t ts_ns);
+/* perfetto_trace__event_end - close an event's args and the event */
+void perfetto_trace__event_end(struct json_writer *w);
 
-#endif /* WAKEPROBE_TIMELINE_TRACE_H */
+#endif /* WAKEPROBE_PERFETTO_TRACE_H */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_timeline.c - the trace-event timeline as a whole, read back with
- * python's json module and tests/check_timeline.py: slices that nest
+ * test_perfetto_timeline.c - the trace-event timeline as a whole, read back
+ * with python's json module and tests/check_timeline.py: slices that nest
  * whatever the stream, names escaped as the JSON report escapes them, a
- * stream that fails, memory that does not grow, and the checker itself.
- * The samples' tracks are test_timeline_workload.c's, the CPUs' tracks
- * test_timeline_cpus.c's; a real eventfd run written to both outputs is in
+ * stream that fails, memory that does not grow, and the checker itself. The
+ * samples' tracks are test_perfetto_workload.c's, the CPUs' tracks
+ * test_perfetto_cpus.c's; a real eventfd run written to both outputs is in
  * system/test_timeline.c.
  */
 #define _GNU_SOURCE
@@ -16,17 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "timeline_streams.h"
+#include "perfetto_streams.h"
 
-TestSuite(timeline, .init = timeline_setup, .fini = timeline_teardown, .timeout = 120);
+TestSuite(perfetto_timeline, .init = timeline_setup, .fini = timeline_teardown, .timeout = 120);
 
-Test(timeline, slices_that_would_overlap_are_dropped_so_every_thread_nests)
+Test(perfetto_timeline, slices_that_would_overlap_are_dropped_so_every_thread_nests)
 {
 	struct sample_result first = complete(1), overlapping = complete(2), next = complete(3);
 	struct sample_result unordered = complete(4);
 	int k;
 
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	sw(100, 2, OTHER, HOG, "wp-hog", 0);
 	/* irq 25's exit is lost: closing irq 24 drops it, and its late exit finds nothing */
 	irq(200, 2, WP_IRQ_HARD, 24, false, "eth0");
@@ -51,10 +51,10 @@ Test(timeline, slices_that_would_overlap_are_dropped_so_every_thread_nests)
 		overlapping.mark_ns[k] = first.mark_ns[k] + 6750;
 	/* marks out of order cannot be phases: the sample is drawn whole */
 	unordered.mark_ns[MARK_WAKEUP] = unordered.mark_ns[MARK_WAKING] - 1;
-	timeline__sample(tl, &first);
-	timeline__sample(tl, &overlapping);
-	timeline__sample(tl, &next);
-	timeline__sample(tl, &unordered);
+	perfetto_timeline__sample(tl, &first);
+	perfetto_timeline__sample(tl, &overlapping);
+	perfetto_timeline__sample(tl, &next);
+	perfetto_timeline__sample(tl, &unordered);
 	expect_timeline(
 		"cpus = pid_of('CPUs (run 1)')\n"
 		"c2 = tl.thread('CPU 2', cpus)\n"
@@ -76,7 +76,7 @@ Test(timeline, slices_that_would_overlap_are_dropped_so_every_thread_nests)
  * too: valid UTF-8 as it is, quote and backslash escaped, and a control or
  * a byte that is not part of valid UTF-8 as \u00XX.
  */
-Test(timeline, names_keep_their_valid_utf8_and_escape_every_other_byte_as_the_json_report_does)
+Test(perfetto_timeline, names_keep_their_valid_utf8_and_escape_every_other_byte_as_the_json_report_does)
 {
 	/* quote, backslash, a control, a byte that is never UTF-8, DEL */
 	static const char comm[] = { 'a', '"', 'b', '\\', 'c', 0x01, (char)0xff, 0x7f, 0 };
@@ -84,7 +84,7 @@ Test(timeline, names_keep_their_valid_utf8_and_escape_every_other_byte_as_the_js
 	static const char full[WP_TASK_COMM_LEN] = "caf\xc3\xa9 \xe2\x82\xac abcde\xc3";
 	struct wp_event e = ev_wake(T0 + 400, WP_EV_WAKING, 0, WAKER, WAKEE, 1, 0);
 
-	timeline__begin_run(tl, "say \"hi\"\\ caf\xc3\xa9", true);
+	perfetto_timeline__begin_run(tl, "say \"hi\"\\ caf\xc3\xa9", true);
 	sw(100, 0, OTHER, HOG, comm, 0);
 	sw(200, 0, HOG, OTHER, "caf\xc3\xa9 \xe2\x82\xac abcd\xc3", 0);
 	sw(300, 0, OTHER, HOG, "other", 0);
@@ -105,27 +105,27 @@ Test(timeline, names_keep_their_valid_utf8_and_escape_every_other_byte_as_the_js
 		"want(b'\"a\\\\\"b\\\\\\\\c\\\\u0001\\\\u00ff\\x7f 42\"' in raw, 'stray bytes as \\\\u00XX')\n");
 }
 
-Test(timeline, a_failed_stream_is_reported_and_the_stream_is_left_to_its_owner)
+Test(perfetto_timeline, a_failed_stream_is_reported_and_the_stream_is_left_to_its_owner)
 {
 	struct sample_result r = complete(1);
 	FILE *full = fopen("/dev/full", "w");
-	struct timeline *t;
+	struct perfetto_timeline *t;
 	uint64_t seq;
 
 	cr_assert_not_null(full);
-	t = timeline__open(full);
+	t = perfetto_timeline__open(full);
 	cr_assert_not_null(t);
-	timeline__begin_run(t, "eventfd", true);
+	perfetto_timeline__begin_run(t, "eventfd", true);
 	for (seq = 1; seq <= 1000; seq++) {
 		r = complete(seq);
-		timeline__sample(t, &r);
+		perfetto_timeline__sample(t, &r);
 	}
-	cr_assert_eq(timeline__close(t), -EIO);
+	cr_assert_eq(perfetto_timeline__close(t), -EIO);
 	fclose(full);	/* still open: fails only for the bytes /dev/full refuses */
 
-	timeline__begin_run(tl, "eventfd", true);
-	timeline__sample(tl, &r);
-	cr_assert_eq(timeline__close(tl), 0);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__sample(tl, &r);
+	cr_assert_eq(perfetto_timeline__close(tl), 0);
 	/* still ours: whitespace after the document keeps it valid JSON */
 	cr_assert_geq(fputs("\n", file), 0);
 	cr_assert_eq(fclose(file), 0);
@@ -137,21 +137,21 @@ Test(timeline, a_failed_stream_is_reported_and_the_stream_is_left_to_its_owner)
  * TL_DEPTH (6) open slices, a run TL_THREADS (8) sample threads. What goes
  * past them is counted, not stored.
  */
-Test(timeline, a_long_run_keeps_memory_flat_and_what_does_not_fit_the_fixed_state_is_counted)
+Test(perfetto_timeline, a_long_run_keeps_memory_flat_and_what_does_not_fit_the_fixed_state_is_counted)
 {
 	FILE *sink = fopen("/dev/null", "w");
 	struct sample_result r;
 	struct mallinfo2 before, after;
-	struct timeline *t;
+	struct perfetto_timeline *t;
 	uint64_t i, seq;
 	struct wp_event e = {};
 
 	cr_assert_not_null(sink);
-	t = timeline__open(sink);
+	t = perfetto_timeline__open(sink);
 	cr_assert_not_null(t);
-	timeline__begin_run(t, "eventfd", true);
+	perfetto_timeline__begin_run(t, "eventfd", true);
 	r = complete(1);
-	timeline__sample(t, &r);
+	perfetto_timeline__sample(t, &r);
 	before = mallinfo2();
 	for (i = 0; i < 1000000; i++) {
 		/* every kind of record on every CPU, with entries that never exit */
@@ -161,21 +161,21 @@ Test(timeline, a_long_run_keeps_memory_flat_and_what_does_not_fit_the_fixed_stat
 		e.sw.prev_tid = (uint32_t)(i / WP_MAX_CPUS);
 		e.sw.next_tid = (uint32_t)(i / WP_MAX_CPUS + 1);
 		e.irq.kind = WP_IRQ_HARD;
-		timeline__event(t, &e);
+		perfetto_timeline__event(t, &e);
 	}
 	for (seq = 2; seq < 200000; seq++) {
 		r = complete(seq);
-		timeline__sample(t, &r);
+		perfetto_timeline__sample(t, &r);
 	}
 	after = mallinfo2();
 	cr_assert_eq(after.uordblks + after.hblkhd, before.uordblks + before.hblkhd,
 		     "the heap grew by %zd bytes over a long run",
 		     (ssize_t)(after.uordblks + after.hblkhd) - (ssize_t)(before.uordblks + before.hblkhd));
-	cr_assert_eq(timeline__close(t), 0);
+	cr_assert_eq(perfetto_timeline__close(t), 0);
 	fclose(sink);
 
 	/* past the fixed state: 20 nested interrupts, 10 thread pairs, a CPU number out of range */
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	sw(10, 0, OTHER, HOG, "wp-hog", 0);
 	for (i = 0; i < 20; i++)
 		irq(20 + i, 0, WP_IRQ_HARD, (int)i, false, "");
@@ -185,7 +185,7 @@ Test(timeline, a_long_run_keeps_memory_flat_and_what_does_not_fit_the_fixed_stat
 		r = complete(seq);
 		r.sample.waker_tid = 2000 + 2 * (uint32_t)seq;
 		r.sample.wakee_tid = 2001 + 2 * (uint32_t)seq;
-		timeline__sample(tl, &r);
+		perfetto_timeline__sample(tl, &r);
 	}
 	put(ev(T0 + 200, WP_EV_SWITCH, WP_MAX_CPUS, 0));
 	expect_timeline(
@@ -196,7 +196,7 @@ Test(timeline, a_long_run_keeps_memory_flat_and_what_does_not_fit_the_fixed_stat
 		"want(len(tl.find(prefix='wakeup #')) == 4 and len(tl.thread_names) == 8 + 1, tl.thread_names)\n");
 }
 
-Test(timeline, the_checker_finds_what_breaks_the_rules)
+Test(perfetto_timeline, the_checker_finds_what_breaks_the_rules)
 {
 	/* each broken file must fail the check, and the one that keeps the rules must pass */
 	static const char body[] =
@@ -237,7 +237,7 @@ Test(timeline, the_checker_finds_what_breaks_the_rules)
 		"no_dur = {'name': 'a', 'ph': 'X', 'ts': '1.000', 'pid': 9, 'tid': 5}\n"
 		"want(verdict(names + [no_dur]), 'X without dur')\n";
 
-	cr_assert_eq(timeline__close(tl), 0);
+	cr_assert_eq(perfetto_timeline__close(tl), 0);
 	cr_assert_eq(fclose(file), 0);
 	check_timeline(path, "%s", body);
 }

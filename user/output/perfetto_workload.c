@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * timeline_workload.c - the samples on the timeline: a waker and a wakee
+ * perfetto_workload.c - the samples on the timeline: a waker and a wakee
  * thread per run, each wakeup a slice on the wakee split into its phases,
  * each phase with its time by cause and the intervals that make it up, and
  * an arrow from the notify to the wake. A sample is drawn whole as it
@@ -11,15 +11,15 @@
 #include <stdio.h>
 #include <string.h>
 #include "explain.h"
-#include "timeline_trace.h"
-#include "timeline_workload.h"
+#include "perfetto_trace.h"
+#include "perfetto_workload.h"
 
 _Static_assert(NR_MARKS + 1 == NR_PHASES, "phases are the gaps between t_notify, the marks and t_woken");
 
 /* sample_thread - the run's state of thread @tid, named after @role the first time; NULL when the table is full */
-static struct tl_thread *sample_thread(struct timeline *t, uint32_t tid, const char *role, uint32_t sort)
+static struct tl_thread *sample_thread(struct perfetto_timeline *t, uint32_t tid, const char *role, uint32_t sort)
 {
-	struct timeline_workload *s = &t->samples;
+	struct perfetto_workload *s = &t->samples;
 	struct tl_thread *th;
 	uint32_t i;
 
@@ -31,7 +31,7 @@ static struct tl_thread *sample_thread(struct timeline *t, uint32_t tid, const c
 	th = &s->threads[s->nr_threads++];
 	th->tid = tid;
 	th->busy_until_ns = 0;
-	timeline_trace__name_thread(t, timeline_trace__run_pid(t), tid, role, sort);
+	perfetto_trace__name_thread(t, perfetto_trace__run_pid(t), tid, role, sort);
 	return th;
 }
 
@@ -79,10 +79,10 @@ static void wakeup_args(struct json_writer *w, const struct sample_result *r, bo
 }
 
 /*
- * timeline_workload__interval_text - one interval of a phase, worded as the text and JSON
- * reports word it, and its time: "CPU 1 idle: 650 ns"
+ * perfetto_workload__interval_text - one interval of a phase, worded as the
+ * text and JSON reports word it, and its time: "CPU 1 idle: 650 ns"
  */
-void timeline_workload__interval_text(const struct interval *iv, char *buf, size_t len)
+void perfetto_workload__interval_text(const struct interval *iv, char *buf, size_t len)
 {
 	size_t n;
 
@@ -92,7 +92,7 @@ void timeline_workload__interval_text(const struct interval *iv, char *buf, size
 }
 
 /* a phase slice's args: its time by cause, and each named interval of it */
-void timeline_workload__phase_args(struct json_writer *w, const struct sample_result *r, int k)
+void perfetto_workload__phase_args(struct json_writer *w, const struct sample_result *r, int k)
 {
 	const struct explanation *x = &r->why;
 	char desc[160];
@@ -112,13 +112,13 @@ void timeline_workload__phase_args(struct json_writer *w, const struct sample_re
 	for (i = 0; i < x->nr_iv && i < EXPLAIN_MAX_INTERVALS; i++) {
 		if (x->iv[i].phase != k)
 			continue;
-		timeline_workload__interval_text(&x->iv[i], desc, sizeof(desc));
+		perfetto_workload__interval_text(&x->iv[i], desc, sizeof(desc));
 		json_writer__string(w, desc);
 	}
 	json_writer__end_array(w);
 }
 
-bool timeline_workload__phase_bounds(const struct sample_result *r, uint64_t b[NR_PHASES + 1])
+bool perfetto_workload__phase_bounds(const struct sample_result *r, uint64_t b[NR_PHASES + 1])
 {
 	int k;
 
@@ -139,12 +139,12 @@ bool timeline_workload__phase_bounds(const struct sample_result *r, uint64_t b[N
  * the wake_enqueue slice that starts there; should a phase be empty, the
  * nearest slices that keep the consumer strictly later are taken.
  */
-static void draw_phased(struct timeline *t, const struct sample_result *r, const uint64_t *b,
+static void draw_phased(struct perfetto_timeline *t, const struct sample_result *r, const uint64_t *b,
 			struct tl_thread *waker, struct tl_thread *wakee)
 {
 	int producer = b[PHASE_NOTIFY_KERNEL] < b[PHASE_WAKE_ENQUEUE] ? PHASE_NOTIFY_KERNEL : PHASE_NOTIFY_USER;
 	int consumer = PHASE_WAKE_ENQUEUE, k;
-	struct tl_slice s = { .cat = "wakeup", .pid = timeline_trace__run_pid(t), .tid = wakee->tid };
+	struct tl_slice s = { .cat = "wakeup", .pid = perfetto_trace__run_pid(t), .tid = wakee->tid };
 	struct json_writer *w;
 	uint64_t flow = 0;
 	char name[40];
@@ -158,15 +158,15 @@ static void draw_phased(struct timeline *t, const struct sample_result *r, const
 	s.name = name;
 	s.start_ns = b[0];
 	s.end_ns = b[NR_PHASES];
-	w = timeline_trace__slice_begin(t, &s);
+	w = perfetto_trace__slice_begin(t, &s);
 	wakeup_args(w, r, true);
-	timeline_trace__event_end(w);
+	perfetto_trace__event_end(w);
 
 	for (k = 0; k < NR_PHASES; k++) {
 		s = (struct tl_slice){
 			.cat = "phase",
 			.name = wakeup__phase_name(k),
-			.pid = timeline_trace__run_pid(t),
+			.pid = perfetto_trace__run_pid(t),
 			.tid = k <= PHASE_NOTIFY_KERNEL ? waker->tid : wakee->tid,
 			.start_ns = b[k],
 			.end_ns = b[k + 1],
@@ -176,9 +176,9 @@ static void draw_phased(struct timeline *t, const struct sample_result *r, const
 			s.flow = TL_FLOW_OUT;
 		else if (flow && k == consumer)
 			s.flow = TL_FLOW_IN;
-		w = timeline_trace__slice_begin(t, &s);
-		timeline_workload__phase_args(w, r, k);
-		timeline_trace__event_end(w);
+		w = perfetto_trace__slice_begin(t, &s);
+		perfetto_workload__phase_args(w, r, k);
+		perfetto_trace__event_end(w);
 	}
 	waker->busy_until_ns = b[PHASE_WAKE_ENQUEUE];
 	wakee->busy_until_ns = b[NR_PHASES];
@@ -190,12 +190,12 @@ static void draw_phased(struct timeline *t, const struct sample_result *r, const
  * arrow from a zero-length notify mark on the waker at t_notify to a
  * zero-length woken mark on the wakee at t_woken
  */
-static void draw_whole(struct timeline *t, const struct sample_result *r, struct tl_thread *waker,
+static void draw_whole(struct perfetto_timeline *t, const struct sample_result *r, struct tl_thread *waker,
 		       struct tl_thread *wakee)
 {
 	bool traced = t->run.traced;
 	uint64_t end = r->t_woken_ns > r->t_notify_ns ? r->t_woken_ns : r->t_notify_ns;
-	struct tl_slice s = { .cat = "wakeup", .pid = timeline_trace__run_pid(t), .tid = wakee->tid };
+	struct tl_slice s = { .cat = "wakeup", .pid = perfetto_trace__run_pid(t), .tid = wakee->tid };
 	struct json_writer *w;
 	char name[40];
 
@@ -204,9 +204,9 @@ static void draw_whole(struct timeline *t, const struct sample_result *r, struct
 	s.name = name;
 	s.start_ns = r->t_notify_ns;
 	s.end_ns = end;
-	w = timeline_trace__slice_begin(t, &s);
+	w = perfetto_trace__slice_begin(t, &s);
 	wakeup_args(w, r, traced);
-	timeline_trace__event_end(w);
+	perfetto_trace__event_end(w);
 	waker->busy_until_ns = r->t_notify_ns;
 	wakee->busy_until_ns = end;
 	if (end == r->t_notify_ns)
@@ -217,26 +217,26 @@ static void draw_whole(struct timeline *t, const struct sample_result *r, struct
 	s.tid = waker->tid;
 	s.end_ns = s.start_ns;
 	s.flow = TL_FLOW_OUT;
-	w = timeline_trace__slice_begin(t, &s);
+	w = perfetto_trace__slice_begin(t, &s);
 	json_writer__put_uint(w, "seq", r->sample.seq);
-	timeline_trace__event_end(w);
+	perfetto_trace__event_end(w);
 
 	snprintf(name, sizeof(name), "woken #%" PRIu64, r->sample.seq);
 	s.tid = wakee->tid;
 	s.start_ns = end;
 	s.end_ns = end;
 	s.flow = TL_FLOW_IN;
-	w = timeline_trace__slice_begin(t, &s);
+	w = perfetto_trace__slice_begin(t, &s);
 	json_writer__put_uint(w, "seq", r->sample.seq);
-	timeline_trace__event_end(w);
+	perfetto_trace__event_end(w);
 }
 
-void timeline_workload__begin_run(struct timeline_workload *s)
+void perfetto_workload__begin_run(struct perfetto_workload *s)
 {
 	s->nr_threads = 0;
 }
 
-void timeline_workload__draw(struct timeline *t, const struct sample_result *r)
+void perfetto_workload__draw(struct perfetto_timeline *t, const struct sample_result *r)
 {
 	struct tl_thread *waker, *wakee;
 	uint64_t b[NR_PHASES + 1];
@@ -254,7 +254,7 @@ void timeline_workload__draw(struct timeline *t, const struct sample_result *r)
 		t->run.samples_not_drawn++;
 		return;
 	}
-	phased = t->run.traced && r->label == LABEL_COMPLETE && r->phased && timeline_workload__phase_bounds(r, b);
+	phased = t->run.traced && r->label == LABEL_COMPLETE && r->phased && perfetto_workload__phase_bounds(r, b);
 	if (phased)
 		draw_phased(t, r, b, waker, wakee);
 	else

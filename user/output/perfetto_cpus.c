@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * timeline_cpus.c - the CPUs on the timeline: a thread per CPU the events
+ * perfetto_cpus.c - the CPUs on the timeline: a thread per CPU the events
  * touched, with the tasks, interrupts, softirqs and idle periods between
  * the events that bound them, and instants for the wakes and migrations of
  * the tracked tasks. A slice is written once its end is known; until then
@@ -10,35 +10,35 @@
 #include <stdio.h>
 #include <string.h>
 #include "explain.h"
-#include "timeline_cpus.h"
-#include "timeline_trace.h"
+#include "perfetto_cpus.h"
+#include "perfetto_trace.h"
 
-uint32_t timeline_cpus__thread(struct timeline *t, uint32_t cpu)
+uint32_t perfetto_cpus__thread(struct perfetto_timeline *t, uint32_t cpu)
 {
-	struct timeline_cpus *cs = &t->cpus;
-	uint32_t pid = timeline_trace__cpus_pid(t), tid = pid + 1 + cpu;
+	struct perfetto_cpus *cs = &t->cpus;
+	uint32_t pid = perfetto_trace__cpus_pid(t), tid = pid + 1 + cpu;
 	char name[32];
 
 	if (!cs->process_named) {
 		snprintf(name, sizeof(name), "CPUs (run %u)", t->run.id);
-		timeline_trace__name_process(t, pid, name, 2 * t->run.id + 1);
+		perfetto_trace__name_process(t, pid, name, 2 * t->run.id + 1);
 		cs->process_named = true;
 	}
 	if (!(cs->cpu_named[cpu / 64] & (1ull << (cpu % 64)))) {
 		cs->cpu_named[cpu / 64] |= 1ull << (cpu % 64);
 		snprintf(name, sizeof(name), "CPU %u", cpu);
-		timeline_trace__name_thread(t, pid, tid, name, cpu);
+		perfetto_trace__name_thread(t, pid, tid, name, cpu);
 	}
 	return tid;
 }
 
 /* draw - open slice @o of CPU @cpu ends at @end; @closing is the switch that ended a task */
-static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint64_t end,
+static void draw(struct perfetto_timeline *t, uint32_t cpu, const struct tl_open *o, uint64_t end,
 		 const struct wp_event *closing)
 {
 	struct tl_slice s = {
-		.pid = timeline_trace__cpus_pid(t),
-		.tid = timeline_cpus__thread(t, cpu),
+		.pid = perfetto_trace__cpus_pid(t),
+		.tid = perfetto_cpus__thread(t, cpu),
 		.start_ns = o->start_ns,
 		.end_ns = end,
 	};
@@ -53,7 +53,7 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		else
 			snprintf(name, sizeof(name), "idle");
 		s.cat = "sched";
-		w = timeline_trace__slice_begin(t, &s);
+		w = perfetto_trace__slice_begin(t, &s);
 		json_writer__put_uint(w, "tid", o->tid);
 		json_writer__put_uint(w, "tgid", o->tgid);
 		json_writer__put_uint(w, "prio", o->prio);
@@ -67,7 +67,7 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 	case TL_IDLE:
 		snprintf(name, sizeof(name), "cpu_idle");
 		s.cat = "idle";
-		w = timeline_trace__slice_begin(t, &s);
+		w = perfetto_trace__slice_begin(t, &s);
 		if (o->nr >= 0)
 			json_writer__put_int(w, "state", o->nr);
 		break;
@@ -81,17 +81,17 @@ static void draw(struct timeline *t, uint32_t cpu, const struct tl_open *o, uint
 		else
 			snprintf(name, sizeof(name), "%s", wakeup__irq_kind_name(o->irq_kind));
 		s.cat = "irq";
-		w = timeline_trace__slice_begin(t, &s);
+		w = perfetto_trace__slice_begin(t, &s);
 		json_writer__put_str(w, "kind", wakeup__irq_kind_name(o->irq_kind));
 		json_writer__put_int(w, "nr", o->nr);
 		break;
 	}
-	timeline_trace__event_end(w);
+	perfetto_trace__event_end(w);
 	t->run.cpu_slices++;
 }
 
 /* advance - move CPU @c to @ts_ns; an event older than what the CPU has shown is late and skipped */
-static bool advance(struct timeline *t, struct tl_cpu *c, uint64_t ts_ns)
+static bool advance(struct perfetto_timeline *t, struct tl_cpu *c, uint64_t ts_ns)
 {
 	if (ts_ns < c->last_ns) {
 		t->run.late++;
@@ -101,7 +101,7 @@ static bool advance(struct timeline *t, struct tl_cpu *c, uint64_t ts_ns)
 	return true;
 }
 
-static struct tl_open *push(struct timeline *t, struct tl_cpu *c, enum tl_kind kind, uint64_t start_ns)
+static struct tl_open *push(struct perfetto_timeline *t, struct tl_cpu *c, enum tl_kind kind, uint64_t start_ns)
 {
 	struct tl_open *o;
 
@@ -117,7 +117,7 @@ static struct tl_open *push(struct timeline *t, struct tl_cpu *c, enum tl_kind k
 }
 
 /* drop_from - the open slices from @depth up never saw their end: forget them */
-static void drop_from(struct timeline *t, struct tl_cpu *c, uint32_t depth)
+static void drop_from(struct perfetto_timeline *t, struct tl_cpu *c, uint32_t depth)
 {
 	if (c->depth > depth) {
 		t->run.unclosed += c->depth - depth;
@@ -136,7 +136,7 @@ static uint32_t innermost(const struct tl_cpu *c, enum tl_kind kind)
 	return 0;
 }
 
-static void on_switch(struct timeline *t, struct tl_cpu *c, uint32_t cpu, const struct wp_event *e)
+static void on_switch(struct perfetto_timeline *t, struct tl_cpu *c, uint32_t cpu, const struct wp_event *e)
 {
 	struct tl_open *o;
 
@@ -164,7 +164,7 @@ static void on_switch(struct timeline *t, struct tl_cpu *c, uint32_t cpu, const 
 	memcpy(o->name, e->sw.next_comm, sizeof(o->name));
 }
 
-static void on_irq(struct timeline *t, struct tl_cpu *c, uint32_t cpu, const struct wp_event *e)
+static void on_irq(struct perfetto_timeline *t, struct tl_cpu *c, uint32_t cpu, const struct wp_event *e)
 {
 	struct tl_open *o;
 	uint32_t i;
@@ -193,7 +193,7 @@ static void on_irq(struct timeline *t, struct tl_cpu *c, uint32_t cpu, const str
 	t->run.unmatched++;
 }
 
-static void on_idle_enter(struct timeline *t, struct tl_cpu *c, const struct wp_event *e)
+static void on_idle_enter(struct perfetto_timeline *t, struct tl_cpu *c, const struct wp_event *e)
 {
 	uint32_t i;
 	struct tl_open *o;
@@ -209,7 +209,7 @@ static void on_idle_enter(struct timeline *t, struct tl_cpu *c, const struct wp_
 		o->nr = (int32_t)e->idle.state;
 }
 
-static void on_idle_exit(struct timeline *t, struct tl_cpu *c, uint32_t cpu, const struct wp_event *e)
+static void on_idle_exit(struct perfetto_timeline *t, struct tl_cpu *c, uint32_t cpu, const struct wp_event *e)
 {
 	uint64_t since = e->idle.idle_since_ns, seen_until = c->last_ns;
 	struct tl_open *o;
@@ -248,7 +248,7 @@ static void on_idle_exit(struct timeline *t, struct tl_cpu *c, uint32_t cpu, con
  * recorded; its exit will be, after the IPIs that the wake sends it, which
  * then nest inside.
  */
-static void on_waking(struct timeline *t, uint32_t cpu, const struct wp_event *e)
+static void on_waking(struct perfetto_timeline *t, uint32_t cpu, const struct wp_event *e)
 {
 	uint64_t since = e->wake.target_idle_since_ns;
 	uint32_t target = e->wake.target_cpu;
@@ -258,14 +258,15 @@ static void on_waking(struct timeline *t, uint32_t cpu, const struct wp_event *e
 	char name[32];
 
 	snprintf(name, sizeof(name), "sched_waking %u", e->wake.pid);
-	w = timeline_trace__instant_begin(t, name, timeline_trace__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
+	w = perfetto_trace__instant_begin(t, name, perfetto_trace__cpus_pid(t), perfetto_cpus__thread(t, cpu),
+					  e->ts_ns);
 	json_writer__put_uint(w, "pid", e->wake.pid);
 	json_writer__put_uint(w, "target_cpu", target);
 	if (since && since <= e->ts_ns)
 		json_writer__put_uint(w, "target_idle_for_ns", e->ts_ns - since);
 	else if (e->wake.target_curr_pid)
 		json_writer__put_strn(w, "target_running", e->wake.target_curr_comm, sizeof(e->wake.target_curr_comm));
-	timeline_trace__event_end(w);
+	perfetto_trace__event_end(w);
 
 	if (!since || since > e->ts_ns || target >= WP_MAX_CPUS || target == cpu)
 		return;
@@ -279,37 +280,39 @@ static void on_waking(struct timeline *t, uint32_t cpu, const struct wp_event *e
 	}
 }
 
-static void on_wakeup(struct timeline *t, uint32_t cpu, const struct wp_event *e)
+static void on_wakeup(struct perfetto_timeline *t, uint32_t cpu, const struct wp_event *e)
 {
 	struct json_writer *w;
 	char name[32];
 
 	snprintf(name, sizeof(name), "sched_wakeup %u", e->wake.pid);
-	w = timeline_trace__instant_begin(t, name, timeline_trace__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
+	w = perfetto_trace__instant_begin(t, name, perfetto_trace__cpus_pid(t), perfetto_cpus__thread(t, cpu),
+					  e->ts_ns);
 	json_writer__put_uint(w, "pid", e->wake.pid);
 	json_writer__put_uint(w, "target_cpu", e->wake.target_cpu);
-	timeline_trace__event_end(w);
+	perfetto_trace__event_end(w);
 }
 
-static void on_migrate(struct timeline *t, uint32_t cpu, const struct wp_event *e)
+static void on_migrate(struct perfetto_timeline *t, uint32_t cpu, const struct wp_event *e)
 {
 	struct json_writer *w;
 	char name[32];
 
 	snprintf(name, sizeof(name), "migrate %u", e->migrate.pid);
-	w = timeline_trace__instant_begin(t, name, timeline_trace__cpus_pid(t), timeline_cpus__thread(t, cpu), e->ts_ns);
+	w = perfetto_trace__instant_begin(t, name, perfetto_trace__cpus_pid(t), perfetto_cpus__thread(t, cpu),
+					  e->ts_ns);
 	json_writer__put_uint(w, "pid", e->migrate.pid);
 	json_writer__put_uint(w, "from_cpu", e->migrate.orig_cpu);
 	json_writer__put_uint(w, "to_cpu", e->migrate.dest_cpu);
-	timeline_trace__event_end(w);
+	perfetto_trace__event_end(w);
 }
 
-void timeline_cpus__begin_run(struct timeline_cpus *cs)
+void perfetto_cpus__begin_run(struct perfetto_cpus *cs)
 {
 	memset(cs, 0, sizeof(*cs));
 }
 
-void timeline_cpus__event(struct timeline *t, const struct wp_event *e)
+void perfetto_cpus__event(struct perfetto_timeline *t, const struct wp_event *e)
 {
 	struct tl_cpu *c;
 

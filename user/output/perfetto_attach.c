@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * timeline_attach.c - attach mode on the timeline: the traced programs' own
+ * perfetto_attach.c - attach mode on the timeline: the traced programs' own
  * processes and threads, each wakeup of a traced thread on its thread's
  * track split into the kernel phases it has, and an arrow from whatever
  * woke it: the waker's thread when a traced thread did, else the CPU that
  * ran the waking (an interrupt, a softirq, a timer, another process, a
- * kernel thread). The CPU tracks are timeline_cpus.c's, fed the same records.
+ * kernel thread). The CPU tracks are perfetto_cpus.c's, fed the same records.
  *
  * A track is keyed by the thread's tid and named by what the records say
  * of it at the time: a switch-in names a task's process and comm, a waker
@@ -34,11 +34,11 @@
 #include "attach.h"
 #include "explain.h"
 #include "mechanism.h"
+#include "perfetto_attach.h"
+#include "perfetto_cpus.h"
+#include "perfetto_trace.h"
+#include "perfetto_workload.h"
 #include "run_stacks.h"
-#include "timeline_attach.h"
-#include "timeline_cpus.h"
-#include "timeline_trace.h"
-#include "timeline_workload.h"
 
 #define TLA_WAYS	4
 #define TLA_TRACK_SETS	4096
@@ -75,7 +75,7 @@ struct tla_name {
 	char comm[WP_TASK_COMM_LEN];	/* empty: not known */
 };
 
-struct timeline_attach {
+struct perfetto_attach {
 	uint64_t clock;		/* counts uses, for the least recently used */
 	struct tla_track_set tracks[TLA_TRACK_SETS];
 	struct tla_proc procs[TLA_PROC_SETS][TLA_WAYS];
@@ -84,17 +84,17 @@ struct timeline_attach {
 
 _Static_assert(TLA_TRACKS >= ATTACH_MAX_THREADS, "a track for every thread the engine keeps");
 
-struct timeline_attach *timeline_attach__new(void)
+struct perfetto_attach *perfetto_attach__new(void)
 {
-	return calloc(1, sizeof(struct timeline_attach));
+	return calloc(1, sizeof(struct perfetto_attach));
 }
 
-void timeline_attach__free(struct timeline_attach *a)
+void perfetto_attach__free(struct perfetto_attach *a)
 {
 	free(a);
 }
 
-void timeline_attach__begin_run(struct timeline_attach *a)
+void perfetto_attach__begin_run(struct perfetto_attach *a)
 {
 	memset(a, 0, sizeof(*a));
 }
@@ -107,7 +107,7 @@ static uint32_t tid_hash(uint32_t id)
 
 /* ---------------------------------------------------------------- names from the records */
 
-static void note_name(struct timeline_attach *a, uint32_t tid, uint32_t tgid, const char *comm)
+static void note_name(struct perfetto_attach *a, uint32_t tid, uint32_t tgid, const char *comm)
 {
 	struct tla_name *n = &a->names[tid % TLA_NAMES];
 
@@ -122,16 +122,16 @@ static void note_name(struct timeline_attach *a, uint32_t tid, uint32_t tgid, co
 		memcpy(n->comm, comm, sizeof(n->comm));
 }
 
-static const struct tla_name *name_of(const struct timeline_attach *a, uint32_t tid)
+static const struct tla_name *name_of(const struct perfetto_attach *a, uint32_t tid)
 {
 	const struct tla_name *n = &a->names[tid % TLA_NAMES];
 
 	return n->tid == tid ? n : NULL;
 }
 
-void timeline_attach__note(struct timeline *t, const struct wp_event *e)
+void perfetto_attach__note(struct perfetto_timeline *t, const struct wp_event *e)
 {
-	struct timeline_attach *a = t->attach;
+	struct perfetto_attach *a = t->attach;
 
 	switch (e->type) {
 	case WP_EV_SWITCH:
@@ -161,9 +161,9 @@ static void comm_or(char *buf, size_t len, const char *comm, const char *none, u
 }
 
 /* name_process - process @tgid named once while it is remembered; by its main thread's comm when known */
-static void name_process(struct timeline *t, uint32_t tgid, const char *comm)
+static void name_process(struct perfetto_timeline *t, uint32_t tgid, const char *comm)
 {
-	struct timeline_attach *a = t->attach;
+	struct perfetto_attach *a = t->attach;
 	struct tla_proc *set = a->procs[tid_hash(tgid) % TLA_PROC_SETS], *victim = &set[0];
 	const struct tla_name *main_thread = name_of(a, tgid);
 	char name[WP_TASK_COMM_LEN + 24];
@@ -183,15 +183,15 @@ static void name_process(struct timeline *t, uint32_t tgid, const char *comm)
 		comm = main_thread->comm;
 	comm_or(name, sizeof(name), comm, "process", tgid);
 	/* before the CPU process, which follows at 2 * run + 1 */
-	timeline_trace__name_process(t, tgid, name, 2 * t->run.id);
+	perfetto_trace__name_process(t, tgid, name, 2 * t->run.id);
 }
 
-static void name_thread(struct timeline *t, struct tla_track *tr)
+static void name_thread(struct perfetto_timeline *t, struct tla_track *tr)
 {
 	char name[WP_TASK_COMM_LEN + 24];
 
 	comm_or(name, sizeof(name), tr->comm, "thread", tr->tid);
-	timeline_trace__name_thread(t, tr->tgid, tr->tid, name, tr->tid);
+	perfetto_trace__name_thread(t, tr->tgid, tr->tid, name, tr->tid);
 	t->run.thread_tracks++;
 }
 
@@ -200,9 +200,9 @@ static void name_thread(struct timeline *t, struct tla_track *tr)
  * last said), named @comm (empty: as the records said, or by its tid);
  * NULL when no record named its process
  */
-static struct tla_track *track(struct timeline *t, uint32_t tgid, uint32_t tid, const char *comm)
+static struct tla_track *track(struct perfetto_timeline *t, uint32_t tgid, uint32_t tid, const char *comm)
 {
-	struct timeline_attach *a = t->attach;
+	struct perfetto_attach *a = t->attach;
 	struct tla_track_set *set = &a->tracks[tid_hash(tid) % TLA_TRACK_SETS];
 	const struct tla_name *n = name_of(a, tid);
 	struct tla_track *tr = NULL, *victim = &set->way[0];
@@ -274,7 +274,7 @@ static void main_causes(struct json_writer *w, const struct explanation *x)
 		if (best < 0)
 			break;
 		taken[best] = true;
-		timeline_workload__interval_text(&x->iv[best], desc, sizeof(desc));
+		perfetto_workload__interval_text(&x->iv[best], desc, sizeof(desc));
 		len = strlen(desc);
 		snprintf(desc + len, sizeof(desc) - len, " in %s", wakeup__phase_name(x->iv[best].phase));
 		json_writer__string(w, desc);
@@ -386,7 +386,7 @@ struct tla_producer {
 };
 
 /* producer - the waker's thread when a traced thread woke it, else the waking CPU; false: nowhere to draw */
-static bool producer(struct timeline *t, const struct attach_result *r, struct tla_producer *p)
+static bool producer(struct perfetto_timeline *t, const struct attach_result *r, struct tla_producer *p)
 {
 	const struct waker_info *wk = &r->waker;
 	struct tla_track *tr;
@@ -402,14 +402,14 @@ static bool producer(struct timeline *t, const struct attach_result *r, struct t
 	if (r->sr.waking_cpu >= WP_MAX_CPUS)
 		return false;
 	*p = (struct tla_producer){
-		.pid = timeline_trace__cpus_pid(t),
-		.tid = timeline_cpus__thread(t, r->sr.waking_cpu),
+		.pid = perfetto_trace__cpus_pid(t),
+		.tid = perfetto_cpus__thread(t, r->sr.waking_cpu),
 		.on_cpu = true,
 	};
 	return true;
 }
 
-static void draw_producer(struct timeline *t, const struct attach_result *r, const struct tla_producer *p,
+static void draw_producer(struct perfetto_timeline *t, const struct attach_result *r, const struct tla_producer *p,
 			  uint64_t flow)
 {
 	const struct sample_result *sr = &r->sr;
@@ -433,13 +433,13 @@ static void draw_producer(struct timeline *t, const struct attach_result *r, con
 		snprintf(name, sizeof(name), "wakes %.*s %" PRIu32, WP_TASK_COMM_LEN, r->wakee_comm,
 			 sr->sample.wakee_tid);
 	s.name = name;
-	w = timeline_trace__slice_begin(t, &s);
+	w = perfetto_trace__slice_begin(t, &s);
 	json_writer__put_uint(w, "seq", sr->sample.seq);
 	json_writer__put_uint(w, "wakee_tid", sr->sample.wakee_tid);
 	json_writer__put_uint(w, "wakee_tgid", r->wakee_tgid);
 	json_writer__put_str(w, "waker", waker);
 	json_writer__put_str(w, "mechanism", r->mechanism);
-	timeline_trace__event_end(w);
+	perfetto_trace__event_end(w);
 	t->run.flows++;
 	if (p->on_cpu)
 		t->run.flows_from_cpus++;
@@ -452,7 +452,7 @@ static void draw_producer(struct timeline *t, const struct attach_result *r, con
  * first phase that starts strictly later, which both viewers need:
  * runq_wait, or the next one should the wakee be queued at the waking.
  */
-static void draw_complete(struct timeline *t, const struct attach_result *r, const uint64_t *b,
+static void draw_complete(struct perfetto_timeline *t, const struct attach_result *r, const uint64_t *b,
 			  const struct tla_track *wakee)
 {
 	const struct sample_result *sr = &r->sr;
@@ -474,10 +474,10 @@ static void draw_complete(struct timeline *t, const struct attach_result *r, con
 	s.name = name;
 	s.start_ns = b[0];
 	s.end_ns = b[NR_PHASES];
-	w = timeline_trace__slice_begin(t, &s);
+	w = perfetto_trace__slice_begin(t, &s);
 	identity_args(w, r);
 	complete_args(w, r);
-	timeline_trace__event_end(w);
+	perfetto_trace__event_end(w);
 
 	for (k = 0; k < NR_PHASES; k++) {
 		if (r->absent[k] != ATTACH_PRESENT)
@@ -492,14 +492,14 @@ static void draw_complete(struct timeline *t, const struct attach_result *r, con
 			.flow = flow && k == consumer ? TL_FLOW_IN : TL_FLOW_NONE,
 			.flow_id = flow && k == consumer ? flow : 0,
 		};
-		w = timeline_trace__slice_begin(t, &s);
-		timeline_workload__phase_args(w, sr, k);
-		timeline_trace__event_end(w);
+		w = perfetto_trace__slice_begin(t, &s);
+		perfetto_workload__phase_args(w, sr, k);
+		perfetto_trace__event_end(w);
 	}
 }
 
 /* draw_labelled - a wakeup that is not complete: one slice named by its label, over the marks it has */
-static void draw_labelled(struct timeline *t, const struct attach_result *r, const struct tla_track *wakee)
+static void draw_labelled(struct perfetto_timeline *t, const struct attach_result *r, const struct tla_track *wakee)
 {
 	const struct sample_result *sr = &r->sr;
 	const char *label = sr->label == LABEL_COMPLETE ? "wakeup" : wakeup__label_name(sr->label);
@@ -515,13 +515,13 @@ static void draw_labelled(struct timeline *t, const struct attach_result *r, con
 
 	snprintf(name, sizeof(name), "%s #%" PRIu64, label, sr->sample.seq);
 	s.name = name;
-	w = timeline_trace__slice_begin(t, &s);
+	w = perfetto_trace__slice_begin(t, &s);
 	identity_args(w, r);
-	timeline_trace__event_end(w);
+	perfetto_trace__event_end(w);
 	t->run.labelled++;
 }
 
-void timeline_attach__draw(struct timeline *t, const struct attach_result *r)
+void perfetto_attach__draw(struct perfetto_timeline *t, const struct attach_result *r)
 {
 	const struct sample_result *sr = &r->sr;
 	struct tla_track *wakee;
@@ -543,7 +543,7 @@ void timeline_attach__draw(struct timeline *t, const struct attach_result *r)
 		t->run.samples_not_drawn++;
 		return;
 	}
-	if (sr->label == LABEL_COMPLETE && sr->phased && timeline_workload__phase_bounds(sr, b))
+	if (sr->label == LABEL_COMPLETE && sr->phased && perfetto_workload__phase_bounds(sr, b))
 		draw_complete(t, r, b, wakee);
 	else
 		draw_labelled(t, r, wakee);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_timeline_attach.c - attach mode's timeline, read back with
+ * test_perfetto_attach.c - attach mode's timeline, read back with
  * tests/check_timeline.py: the attach engine driven with synthetic records
  * hands its wakeups to the timeline as a live run does, and hand-made
  * results try what the records rarely show (a tid in another process, a
@@ -21,8 +21,8 @@
 #include "events.h"
 #include "outputs.h"
 #include "outputs.h"
+#include "perfetto_timeline.h"
 #include "readback.h"
-#include "timeline.h"
 
 /* the traced process PROC: WAKER (on CPU 0) wakes WAKEE (on CPU 1) through the eventfd EFD */
 #define PROC		2000u
@@ -37,13 +37,13 @@
 
 static char path[64];
 static FILE *file;
-static struct timeline *tl;
+static struct perfetto_timeline *tl;
 static struct attach *engine;
 
 static void setup(void)
 {
 	file = temp_output("timeline-attach", path);
-	tl = timeline__open(file);
+	tl = perfetto_timeline__open(file);
 	cr_assert_not_null(tl);
 }
 
@@ -54,12 +54,12 @@ static void teardown(void)
 	unlink(path);
 }
 
-TestSuite(timeline_attach, .init = setup, .fini = teardown, .timeout = 120);
+TestSuite(perfetto_attach, .init = setup, .fini = teardown, .timeout = 120);
 
 /* close the timeline and its file, then check them; B is BASE in the checks */
 #define expect_timeline(fmt, ...)						\
 	do {									\
-		cr_assert_eq(timeline__close(tl), 0);				\
+		cr_assert_eq(perfetto_timeline__close(tl), 0);			\
 		cr_assert_eq(fclose(file), 0);					\
 		check_timeline(path, "B = %llu\n" fmt, BASE, ##__VA_ARGS__);	\
 	} while (0)
@@ -74,7 +74,7 @@ static enum fd_kind stub_fd_kind(uint32_t tgid, int fd, void *ctx)
 
 static void to_timeline(const struct attach_result *r, void *ctx)
 {
-	timeline__attach_result(ctx, r);
+	perfetto_timeline__attach_result(ctx, r);
 }
 
 static void start_engine(void)
@@ -83,13 +83,13 @@ static void start_engine(void)
 
 	engine = attach__new(&cfg, to_timeline, tl);
 	cr_assert_not_null(engine);
-	cr_assert_eq(timeline__begin_attach(tl, "pid 2000"), 0);
+	cr_assert_eq(perfetto_timeline__begin_attach(tl, "pid 2000"), 0);
 }
 
 /* put - one record to the timeline and to the engine, in that order as attach_analysis__event() does */
 static void put(struct wp_event e)
 {
-	timeline__attach_event(tl, &e);
+	perfetto_timeline__attach_event(tl, &e);
 	attach__add_event(engine, &e);
 }
 
@@ -126,13 +126,13 @@ static struct wp_event write_waker(uint64_t t)
 	return ev_waker_syscall(0, WAKER_CPU, WAKER, PROC, WAKEE, SYS_write, EFD, 0, t + 9700);
 }
 
-Test(timeline_attach, a_complete_wakeup_is_its_kernel_phases_on_the_wakee_with_an_arrow_from_the_waker_thread)
+Test(perfetto_attach, a_complete_wakeup_is_its_kernel_phases_on_the_wakee_with_an_arrow_from_the_waker_thread)
 {
 	start_engine();
 	name_thread(BASE - 3000, WAKER_CPU, WAKER, "producer");
 	wakeup(BASE, write_waker(BASE));
 	attach__advance(engine, BASE + 20000);
-	timeline__end_run(tl);
+	perfetto_timeline__end_run(tl);
 	expect_timeline(
 		"proc = [p for p, n in tl.process_names.items() if n.endswith(' 2000')]\n"
 		"want(proc == [2000], tl.process_names)\n"
@@ -169,7 +169,7 @@ Test(timeline_attach, a_complete_wakeup_is_its_kernel_phases_on_the_wakee_with_a
 		"want(summary.endswith('1 attach wakeups tiled, 0 samples tiled'), summary)\n");
 }
 
-Test(timeline_attach, a_wakeup_no_thread_made_has_no_absent_phase_drawn_and_its_arrow_leaves_the_waking_cpu)
+Test(perfetto_attach, a_wakeup_no_thread_made_has_no_absent_phase_drawn_and_its_arrow_leaves_the_waking_cpu)
 {
 	start_engine();
 	/* a timer on CPU 0, in on whatever ran there: no syscall, so no notify_kernel */
@@ -189,7 +189,7 @@ Test(timeline_attach, a_wakeup_no_thread_made_has_no_absent_phase_drawn_and_its_
 		"want(not [t for t in tl.thread_names.values() if t.startswith('thread 77')], tl.thread_names)\n");
 }
 
-Test(timeline_attach, a_wakeup_that_is_not_complete_is_one_slice_named_by_its_label)
+Test(perfetto_attach, a_wakeup_that_is_not_complete_is_one_slice_named_by_its_label)
 {
 	struct wp_event none = {};
 
@@ -259,15 +259,15 @@ static struct attach_result complete(uint64_t seq, uint32_t tgid, uint32_t tid, 
 
 static void draw(struct attach_result r)
 {
-	timeline__attach_result(tl, &r);
+	perfetto_timeline__attach_result(tl, &r);
 }
 
-Test(timeline_attach, threads_are_named_by_what_the_records_say_at_the_time_and_what_cannot_nest_is_counted)
+Test(perfetto_attach, threads_are_named_by_what_the_records_say_at_the_time_and_what_cannot_nest_is_counted)
 {
 	struct attach_result r;
 	struct wp_event e;
 
-	cr_assert_eq(timeline__begin_attach(tl, "./server"), 0);
+	cr_assert_eq(perfetto_timeline__begin_attach(tl, "./server"), 0);
 	draw(complete(1, PROC, WAKEE, "consumer", BASE));
 	/* the thread renamed itself */
 	draw(complete(2, PROC, WAKEE, "renamed", BASE + 10000));
@@ -279,7 +279,7 @@ Test(timeline_attach, threads_are_named_by_what_the_records_say_at_the_time_and_
 	draw(complete(5, 0, 3333, "", BASE + 30000));
 	/* ... and this one's process is known from a switch-in */
 	e = with_next_tgid(with_next_comm(ev_switch(BASE + 35000, 3, 0, 3334, 0, 0), "late"), OTHER_PROC);
-	timeline__attach_event(tl, &e);
+	perfetto_timeline__attach_event(tl, &e);
 	draw(complete(6, 0, 3334, "", BASE + 40000));
 	/* a record that says a thread woke itself: the arrow leaves the CPU, the wakee's track stays */
 	r = complete(7, PROC, WAKER, "producer", BASE + 50000);
@@ -309,48 +309,48 @@ Test(timeline_attach, threads_are_named_by_what_the_records_say_at_the_time_and_
  * one made again still nests with what its set drew before.
  */
 /* 15 s here; 110 to 121 s in make vmtest's emulated guests, the suite's 120 s their edge */
-Test(timeline_attach, a_long_run_with_more_threads_than_tracks_keeps_memory_flat_and_every_slice_nests,
+Test(perfetto_attach, a_long_run_with_more_threads_than_tracks_keeps_memory_flat_and_every_slice_nests,
      .timeout = 600)
 {
 	FILE *sink = fopen("/dev/null", "w");
 	struct mallinfo2 before, after;
-	struct timeline *t;
+	struct perfetto_timeline *t;
 	struct attach_result r;
 	struct wp_event e = {};
 	uint64_t i;
 	uint32_t tid;
 
 	cr_assert_not_null(sink);
-	t = timeline__open(sink);
+	t = perfetto_timeline__open(sink);
 	cr_assert_not_null(t);
-	cr_assert_eq(timeline__begin_attach(t, "pid 1"), 0);
+	cr_assert_eq(perfetto_timeline__begin_attach(t, "pid 1"), 0);
 	r = complete(1, PROC, WAKEE, "consumer", BASE);
-	timeline__attach_result(t, &r);
+	perfetto_timeline__attach_result(t, &r);
 	before = mallinfo2();
 	for (i = 0; i < 500000; i++) {
 		e = with_next_tgid(ev_switch(BASE + i, (uint32_t)(i % WP_MAX_CPUS), (uint32_t)i, (uint32_t)i + 1, 0, 0),
 				   (uint32_t)(i / 8) + 1);
 		e.type = WP_EV_SWITCH + (uint32_t)(i % (WP_EV_TYPE_MAX - 1));
-		timeline__attach_event(t, &e);
+		perfetto_timeline__attach_event(t, &e);
 	}
 	for (i = 2; i < 200000; i++) {
 		tid = 10 + (uint32_t)(i % 50000);
 		r = complete(i, tid / 8 + 1, tid, "worker", BASE + i * 10000);
-		timeline__attach_result(t, &r);
+		perfetto_timeline__attach_result(t, &r);
 	}
 	after = mallinfo2();
 	cr_assert_eq(after.uordblks + after.hblkhd, before.uordblks + before.hblkhd,
 		     "the heap grew by %zd bytes over a long run",
 		     (ssize_t)(after.uordblks + after.hblkhd) - (ssize_t)(before.uordblks + before.hblkhd));
-	cr_assert_eq(timeline__close(t), 0);
+	cr_assert_eq(perfetto_timeline__close(t), 0);
 	fclose(sink);
 
 	/* 20000 threads, each woken twice, far apart: the tracks of the first ones are forgotten, then made again */
-	cr_assert_eq(timeline__begin_attach(tl, "pid 1"), 0);
+	cr_assert_eq(perfetto_timeline__begin_attach(tl, "pid 1"), 0);
 	for (i = 0; i < 40000; i++) {
 		tid = 10000 + (uint32_t)(i % 20000);
 		r = complete(i + 1, PROC, tid, "worker", BASE + i * 10000);
-		timeline__attach_result(tl, &r);
+		perfetto_timeline__attach_result(tl, &r);
 	}
 	expect_timeline(
 		"r = runs[1]\n"
@@ -363,7 +363,7 @@ Test(timeline_attach, a_long_run_with_more_threads_than_tracks_keeps_memory_flat
 
 /* ---------------------------------------------------------------- the checker and the file */
 
-Test(timeline_attach, the_checker_finds_what_breaks_the_attach_rules)
+Test(perfetto_attach, the_checker_finds_what_breaks_the_attach_rules)
 {
 	/* each broken file must fail the check, and the one that keeps the rules must pass */
 	static const char body[] =
@@ -409,12 +409,12 @@ Test(timeline_attach, the_checker_finds_what_breaks_the_attach_rules)
 		"want(verdict(broken(4, dict(good[4], dur='@1.000@'))), 'a waker slice that is not zero wide')\n"
 		"want(verdict(broken(4, dict(good[4], cat='phase'))), 'into a kernel phase from no waker')\n";
 
-	cr_assert_eq(timeline__close(tl), 0);
+	cr_assert_eq(perfetto_timeline__close(tl), 0);
 	cr_assert_eq(fclose(file), 0);
 	check_timeline(path, "%s", body);
 }
 
-Test(timeline_attach, the_file_appears_whole_at_the_end_or_not_at_all)
+Test(perfetto_attach, the_file_appears_whole_at_the_end_or_not_at_all)
 {
 	char dir[] = "/tmp/wakeprobe-attach-XXXXXX", dest[128], msg[512];
 	struct attach_analysis_opts ao = {};

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * timeline.c - the trace-event JSON document: its runs, each a pair of
- * processes (an attach run: the traced processes and one of CPUs),
+ * perfetto_timeline.c - the trace-event JSON document: its runs, each a
+ * pair of processes (an attach run: the traced processes and one of CPUs),
  * otherData, and the trace events that every kind of track is made of.
- * What goes on the tracks is drawn by timeline_workload.c (the waker and
- * wakee threads), timeline_cpus.c (a thread per CPU) and timeline_attach.c
+ * What goes on the tracks is drawn by perfetto_workload.c (the waker and
+ * wakee threads), perfetto_cpus.c (a thread per CPU) and perfetto_attach.c
  * (the traced threads of an attach run).
  */
 #include <errno.h>
@@ -12,15 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "timeline.h"
-#include "timeline_attach.h"
-#include "timeline_cpus.h"
-#include "timeline_trace.h"
-#include "timeline_workload.h"
+#include "perfetto_attach.h"
+#include "perfetto_cpus.h"
+#include "perfetto_timeline.h"
+#include "perfetto_trace.h"
+#include "perfetto_workload.h"
 
-struct timeline *timeline__open(FILE *out)
+struct perfetto_timeline *perfetto_timeline__open(FILE *out)
 {
-	struct timeline *t = calloc(1, sizeof(*t));
+	struct perfetto_timeline *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
@@ -31,86 +31,86 @@ struct timeline *timeline__open(FILE *out)
 	return t;
 }
 
-void timeline__begin_run(struct timeline *t, const char *workload, bool traced)
+void perfetto_timeline__begin_run(struct perfetto_timeline *t, const char *workload, bool traced)
 {
 	char name[TL_NAME_MAX + 16];
 
 	if (t->in_run)
-		timeline__end_run(t);
+		perfetto_timeline__end_run(t);
 	memset(&t->run, 0, sizeof(t->run));
 	t->run.id = ++t->nr_runs;
 	t->run.traced = traced;
 	snprintf(t->run.workload, sizeof(t->run.workload), "%s", workload ? workload : "");
-	timeline_workload__begin_run(&t->samples);
-	timeline_cpus__begin_run(&t->cpus);
+	perfetto_workload__begin_run(&t->samples);
+	perfetto_cpus__begin_run(&t->cpus);
 	t->in_run = true;
 	if (t->run.id > TL_MAX_RUNS)
 		return;
 	snprintf(name, sizeof(name), "wakeprobe: %s", t->run.workload);
-	timeline_trace__name_process(t, timeline_trace__run_pid(t), name, 2 * t->run.id);
+	perfetto_trace__name_process(t, perfetto_trace__run_pid(t), name, 2 * t->run.id);
 }
 
 /* drawn_run - the current run, begun here if the caller did not; false past the runs one file can number */
-static bool drawn_run(struct timeline *t)
+static bool drawn_run(struct perfetto_timeline *t)
 {
 	if (!t->in_run)
-		timeline__begin_run(t, "", true);
+		perfetto_timeline__begin_run(t, "", true);
 	return t->run.id <= TL_MAX_RUNS;
 }
 
-int timeline__begin_attach(struct timeline *t, const char *target)
+int perfetto_timeline__begin_attach(struct perfetto_timeline *t, const char *target)
 {
 	if (t->in_run)
-		timeline__end_run(t);
-	if (!t->attach && !(t->attach = timeline_attach__new()))
+		perfetto_timeline__end_run(t);
+	if (!t->attach && !(t->attach = perfetto_attach__new()))
 		return -ENOMEM;
 	memset(&t->run, 0, sizeof(t->run));
 	t->run.id = ++t->nr_runs;
 	t->run.traced = true;
 	t->run.attach = true;
 	snprintf(t->run.workload, sizeof(t->run.workload), "%s", target ? target : "");
-	timeline_cpus__begin_run(&t->cpus);
-	timeline_attach__begin_run(t->attach);
+	perfetto_cpus__begin_run(&t->cpus);
+	perfetto_attach__begin_run(t->attach);
 	t->nr_attach_runs++;
 	t->in_run = true;
 	return 0;
 }
 
 /* attach_run - the current attach run, begun here if the caller did not; false when none can be drawn */
-static bool attach_run(struct timeline *t)
+static bool attach_run(struct perfetto_timeline *t)
 {
-	if ((!t->in_run || !t->run.attach) && timeline__begin_attach(t, ""))
+	if ((!t->in_run || !t->run.attach) && perfetto_timeline__begin_attach(t, ""))
 		return false;
 	return t->run.id <= TL_MAX_RUNS;
 }
 
-void timeline__attach_event(struct timeline *t, const struct wp_event *e)
+void perfetto_timeline__attach_event(struct perfetto_timeline *t, const struct wp_event *e)
 {
 	if (!attach_run(t))
 		return;
-	timeline_attach__note(t, e);
-	timeline_cpus__event(t, e);
+	perfetto_attach__note(t, e);
+	perfetto_cpus__event(t, e);
 }
 
-void timeline__attach_result(struct timeline *t, const struct attach_result *r)
+void perfetto_timeline__attach_result(struct perfetto_timeline *t, const struct attach_result *r)
 {
 	if (attach_run(t))
-		timeline_attach__draw(t, r);
+		perfetto_attach__draw(t, r);
 }
 
-void timeline__event(struct timeline *t, const struct wp_event *e)
+void perfetto_timeline__event(struct perfetto_timeline *t, const struct wp_event *e)
 {
 	if (drawn_run(t))
-		timeline_cpus__event(t, e);
+		perfetto_cpus__event(t, e);
 }
 
-void timeline__sample(struct timeline *t, const struct sample_result *r)
+void perfetto_timeline__sample(struct perfetto_timeline *t, const struct sample_result *r)
 {
 	if (drawn_run(t))
-		timeline_workload__draw(t, r);
+		perfetto_workload__draw(t, r);
 }
 
-void timeline__end_run(struct timeline *t)
+void perfetto_timeline__end_run(struct perfetto_timeline *t)
 {
 	if (!t->in_run)
 		return;
@@ -141,7 +141,7 @@ static void put_attach_run(struct json_writer *w, const struct tl_run *r)
 	json_writer__put_str(w, "mode", "attach");
 	json_writer__put_str(w, "target", r->workload);
 	if (r->id <= TL_MAX_RUNS)
-		json_writer__put_uint(w, "cpus_pid", timeline_trace__pid_of_run(r->id) + TL_CPUS_OFFSET);
+		json_writer__put_uint(w, "cpus_pid", perfetto_trace__pid_of_run(r->id) + TL_CPUS_OFFSET);
 	else
 		json_writer__put_str(w, "not_drawn", "past the runs one file can number");
 	json_writer__put_uint(w, "wakeups", r->samples);
@@ -168,8 +168,8 @@ static void put_run(struct json_writer *w, const struct tl_run *r)
 	json_writer__put_str(w, "workload", r->workload);
 	json_writer__put_bool(w, "traced", r->traced);
 	if (r->id <= TL_MAX_RUNS) {
-		json_writer__put_uint(w, "pid", timeline_trace__pid_of_run(r->id));
-		json_writer__put_uint(w, "cpus_pid", timeline_trace__pid_of_run(r->id) + TL_CPUS_OFFSET);
+		json_writer__put_uint(w, "pid", perfetto_trace__pid_of_run(r->id));
+		json_writer__put_uint(w, "cpus_pid", perfetto_trace__pid_of_run(r->id) + TL_CPUS_OFFSET);
 	} else {
 		json_writer__put_str(w, "not_drawn", "past the runs one file can number");
 	}
@@ -179,7 +179,7 @@ static void put_run(struct json_writer *w, const struct tl_run *r)
 	json_writer__end_object(w);
 }
 
-int timeline__close(struct timeline *t)
+int perfetto_timeline__close(struct perfetto_timeline *t)
 {
 	static const char tracks[] =
 		"Per run, process 'wakeprobe: <workload>' holds the waker and wakee threads: each sample is a "
@@ -206,7 +206,7 @@ int timeline__close(struct timeline *t)
 	if (!t)
 		return 0;
 	w = &t->w;
-	timeline__end_run(t);
+	perfetto_timeline__end_run(t);
 	json_writer__line_break(w);
 	json_writer__end_array(w);
 	json_writer__line_break(w);
@@ -226,7 +226,7 @@ int timeline__close(struct timeline *t)
 	json_writer__end_object(w);
 	json_writer__end_object(w);
 	err = json_writer__finish(w);
-	timeline_attach__free(t->attach);
+	perfetto_attach__free(t->attach);
 	free(t);
 	return err;
 }
