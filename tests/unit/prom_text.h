@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * prom_text.h - reading back what the Prometheus writers wrote
- * (test_prom.c, test_prom_metrics.c, test_prom_live.c): a sample's value
- * by its name and labels, and how often a line occurs.
+ * prom_text.h - reading back what the Prometheus writers wrote (test_prom.c,
+ * test_prometheus_metrics.c, test_prometheus_live.c): a sample's value by its
+ * name and labels, and how often a line occurs.
  */
 #ifndef WAKEPROBE_TEST_PROM_TEXT_H
 #define WAKEPROBE_TEST_PROM_TEXT_H

@@ -24,8 +24,8 @@
 #include "mode.h"
 #include "parse.h"
 #include "prom.h"
-#include "prom_live.h"
-#include "prom_metrics.h"
+#include "prometheus_live.h"
+#include "prometheus_metrics.h"
 #include "self_cost.h"
 
 /* how often a service hands the cgroups' series to the busiest (series_cap.h) */
@@ -36,7 +36,7 @@ struct attach_state {
 	struct attach_analysis_opts ao;
 	char path[PATH_MAX];		/* the command's executable, as the check found it */
 	struct attach_analysis *analysis;
-	struct prom_live prom;		/* --prometheus-every */
+	struct prometheus_live prom;	/* --prometheus-every */
 	struct attach_session_result res;
 	/* --all, --cgroup, --listen: the cgroup2 hierarchy, the cgroups to trace, and their names */
 	char cgroup_mount[PATH_MAX];
@@ -78,7 +78,7 @@ static void on_begin(const struct attach_session_result *res, void *ctx)
 	struct attach_state *s = ctx;
 
 	attach_analysis__begin(s->analysis, &s->so, res);
-	prom_live__begin(&s->prom, res);
+	prometheus_live__begin(&s->prom, res);
 }
 
 static void on_event(const struct wp_event *e, void *ctx)
@@ -93,7 +93,7 @@ static void on_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 	struct attach_state *s = ctx;
 
 	attach_analysis__advance(s->analysis, complete_ns, drops);
-	prom_live__advance(&s->prom, s->analysis, complete_ns, drops);
+	prometheus_live__advance(&s->prom, s->analysis, complete_ns, drops);
 	s->complete_ns = complete_ns;
 	s->drops = drops;
 }
@@ -102,9 +102,9 @@ static void on_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 {
 	struct attach_state *s = ctx;
-	struct prom_attach pa = prom_live__attach(&s->prom, s->analysis, s->complete_ns, s->drops);
+	struct prometheus_attach pa = prometheus_live__attach(&s->prom, s->analysis, s->complete_ns, s->drops);
 	struct http_server_stats hs;
-	struct prom_self self;
+	struct prometheus_self self;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -112,7 +112,7 @@ static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 
 	self_cost__read(&s->self, s->collector);
 	http_server__stats(s->server, &hs);
-	self = (struct prom_self){
+	self = (struct prometheus_self){
 		.cpu_ns = s->self.cpu_ns,
 		.rss_bytes = s->self.rss_bytes,
 		.scrapes = hs.scrapes + 1,
@@ -124,13 +124,13 @@ static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 	};
 	pa.self = &self;
 	if (!openmetrics) {
-		prom_metrics__print_attach(out, &pa);
+		prometheus_metrics__print_attach(out, &pa);
 		return 0;
 	}
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		return -ENOMEM;
-	prom_metrics__print_attach(mem, &pa);
+	prometheus_metrics__print_attach(mem, &pa);
 	if (fclose(mem))
 		err = -ENOMEM;
 	if (!err)
@@ -192,7 +192,7 @@ static void on_tick(struct collector *c, void *ctx)
 	}
 	if (launch_reopen_requested) {
 		launch_reopen_requested = 0;
-		prom_live__now(&s->prom, s->analysis, s->complete_ns, s->drops);
+		prometheus_live__now(&s->prom, s->analysis, s->complete_ns, s->drops);
 		json_now(s, c);
 	}
 	if (s->server)
@@ -324,7 +324,7 @@ static int attach_open(struct mode_run *m)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
-	prom_live__init(&s->prom, o->prometheus_path, o->prometheus_every_s, m->out->target);
+	prometheus_live__init(&s->prom, o->prometheus_path, o->prometheus_every_s, m->out->target);
 	s->analysis = attach_analysis__new(&s->ao);
 	if (!s->analysis)
 		return mode__fail(m, 1, "out of memory");

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* prom_live.c - --prometheus-every: the metrics file rewritten during an attach run */
+/* prometheus_live.c - --prometheus-every: the metrics file rewritten during an attach run */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include "outfile.h"
-#include "prom_live.h"
-#include "prom_metrics.h"
+#include "prometheus_live.h"
+#include "prometheus_metrics.h"
 
 static uint64_t now_ns(void)
 {
@@ -16,7 +16,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void prom_live__init(struct prom_live *l, const char *path, uint64_t every_s, const char *target)
+void prometheus_live__init(struct prometheus_live *l, const char *path, uint64_t every_s, const char *target)
 {
 	memset(l, 0, sizeof(*l));
 	l->path = path && strcmp(path, "-") ? path : NULL;
@@ -24,7 +24,7 @@ void prom_live__init(struct prom_live *l, const char *path, uint64_t every_s, co
 	snprintf(l->target, sizeof(l->target), "%s", target);
 }
 
-void prom_live__begin(struct prom_live *l, const struct attach_session_result *res)
+void prometheus_live__begin(struct prometheus_live *l, const struct attach_session_result *res)
 {
 	l->trace_start_ns = res->trace_start_ns;
 	l->started_unix_ns = res->meta.started_unix_ns;
@@ -32,10 +32,10 @@ void prom_live__begin(struct prom_live *l, const struct attach_session_result *r
 	l->next_ns = now_ns() + l->every_ns;
 }
 
-struct prom_attach prom_live__attach(const struct prom_live *l, const struct attach_analysis *a,
-				     uint64_t complete_ns, uint64_t drops)
+struct prometheus_attach prometheus_live__attach(const struct prometheus_live *l, const struct attach_analysis *a,
+						 uint64_t complete_ns, uint64_t drops)
 {
-	return (struct prom_attach){
+	return (struct prometheus_attach){
 		.host = l->host,
 		.target = l->target,
 		.started_unix_ns = l->started_unix_ns,
@@ -48,16 +48,16 @@ struct prom_attach prom_live__attach(const struct prom_live *l, const struct att
 }
 
 /* rewrite - the file, whole, of the run so far */
-static void rewrite(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns, uint64_t drops)
+static void rewrite(struct prometheus_live *l, const struct attach_analysis *a, uint64_t complete_ns, uint64_t drops)
 {
-	struct prom_attach pa = prom_live__attach(l, a, complete_ns, drops);
+	struct prometheus_attach pa = prometheus_live__attach(l, a, complete_ns, drops);
 	char msg[PATH_MAX + 128];
 	struct outfile f;
 	int err;
 
 	err = outfile__open(&f, "--prometheus", l->path, msg, sizeof(msg));
 	if (!err) {
-		prom_metrics__print_attach(f.f, &pa);
+		prometheus_metrics__print_attach(f.f, &pa);
 		err = outfile__commit(&f, msg, sizeof(msg));
 	}
 	if (!err) {
@@ -73,8 +73,8 @@ static void rewrite(struct prom_live *l, const struct attach_analysis *a, uint64
 	}
 }
 
-void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns,
-			uint64_t drops)
+void prometheus_live__advance(struct prometheus_live *l, const struct attach_analysis *a, uint64_t complete_ns,
+			      uint64_t drops)
 {
 	uint64_t now = now_ns();
 
@@ -85,7 +85,8 @@ void prom_live__advance(struct prom_live *l, const struct attach_analysis *a, ui
 	rewrite(l, a, complete_ns, drops);
 }
 
-void prom_live__now(struct prom_live *l, const struct attach_analysis *a, uint64_t complete_ns, uint64_t drops)
+void prometheus_live__now(struct prometheus_live *l, const struct attach_analysis *a, uint64_t complete_ns,
+			  uint64_t drops)
 {
 	if (l->path && l->next_ns)
 		rewrite(l, a, complete_ns, drops);

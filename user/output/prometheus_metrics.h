@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * prom_metrics.h - a run's numbers as Prometheus metrics (docs/fleet.md):
+ * prometheus_metrics.h - a run's numbers as Prometheus metrics (docs/fleet.md):
  * the phases as histograms in seconds, the wakeups by label, the time by
  * cause, the drops and what tracing cost, labelled with the host and the
  * workload (paced paths) or the target (attach mode), and for attach mode
@@ -13,8 +13,8 @@
  * file rewritten during it (--prometheus-every) is one Prometheus can take
  * rate() of.
  */
-#ifndef WAKEPROBE_PROM_METRICS_H
-#define WAKEPROBE_PROM_METRICS_H
+#ifndef WAKEPROBE_PROMETHEUS_METRICS_H
+#define WAKEPROBE_PROMETHEUS_METRICS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,12 +26,12 @@
 #include "cgroup_stats.h"
 #include "run_result.h"
 
-/* prom_metrics__print_runs - the @n runs of wakeprobe's workloads @wl, one set of labels each; -ENOMEM */
-int prom_metrics__print_runs(FILE *out, const struct workload_desc *const *wl, const struct run_result *const *res,
-			     size_t n);
+/* prometheus_metrics__print_runs - the @n runs of wakeprobe's workloads @wl, one set of labels each; -ENOMEM */
+int prometheus_metrics__print_runs(FILE *out, const struct workload_desc *const *wl,
+				   const struct run_result *const *res, size_t n);
 
 /* an attach run, so far or whole */
-struct prom_attach {
+struct prometheus_attach {
 	const char *host;
 	const char *target;			/* "pid 1234", "./server --port 80" */
 	uint64_t started_unix_ns;		/* 0: not known */
@@ -44,11 +44,11 @@ struct prom_attach {
 	const struct trace_cost *cost;		/* at the end only; NULL during the run */
 	/* --all, --cgroup, --listen: by cgroup, in place of the pairs of threads; NULL: none */
 	const struct cgroup_stats *cgroups;
-	const struct prom_self *self;		/* a service's own cost as it runs; NULL: none */
+	const struct prometheus_self *self;		/* a service's own cost as it runs; NULL: none */
 };
 
 /* what a service (--listen) costs, read as it answers a scrape */
-struct prom_self {
+struct prometheus_self {
 	uint64_t cpu_ns;			/* its own CPU time, user and system, since it started */
 	uint64_t rss_bytes;
 	uint64_t scrapes;
@@ -59,7 +59,7 @@ struct prom_self {
 	uint64_t steal_ns;			/* the machine's, from /proc/stat */
 };
 
-/* prom_metrics__print_attach - the attach run @a */
-void prom_metrics__print_attach(FILE *out, const struct prom_attach *a);
+/* prometheus_metrics__print_attach - the attach run @a */
+void prometheus_metrics__print_attach(FILE *out, const struct prometheus_attach *a);
 
-#endif /* WAKEPROBE_PROM_METRICS_H */
+#endif /* WAKEPROBE_PROMETHEUS_METRICS_H */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_prom_metrics.c - a run's numbers as wakeprobe_* metrics: synthetic
- * runs of the paced paths, and the small attach run of attach_run.h, each
- * figure held to what went in; every family whole in one place, once.
+ * test_prometheus_metrics.c - a run's numbers as wakeprobe_* metrics:
+ * synthetic runs of the paced paths, and the small attach run of
+ * attach_run.h, each figure held to what went in; every family whole in one
+ * place, once.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -12,8 +13,8 @@
 #include <string.h>
 #include "attach_run.h"
 #include "prom.h"
-#include "prom_metrics.h"
 #include "prom_text.h"
+#include "prometheus_metrics.h"
 
 static char *text;
 static size_t text_len;
@@ -41,7 +42,7 @@ static void teardown(void)
 		free(runs[i]);
 }
 
-TestSuite(prom_metrics, .init = setup, .fini = teardown);
+TestSuite(prometheus_metrics, .init = setup, .fini = teardown);
 
 static const char *written(void)
 {
@@ -129,14 +130,14 @@ static void check_families(const char *doc, int min)
 
 #define WL_LABELS "host=\"h\\\"1\",workload=\"eventfd\""
 
-Test(prom_metrics, a_traced_run_gives_its_phases_labels_causes_and_cost)
+Test(prometheus_metrics, a_traced_run_gives_its_phases_labels_causes_and_cost)
 {
 	const struct workload_desc *wl[] = { &eventfd_wl };
 	char buf[64];
 	const char *doc;
 
 	traced_run(runs[0]);
-	cr_assert_eq(prom_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 1), 0);
+	cr_assert_eq(prometheus_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 1), 0);
 	doc = written();
 	check_families(doc, 10);
 
@@ -180,7 +181,7 @@ Test(prom_metrics, a_traced_run_gives_its_phases_labels_causes_and_cost)
 	cr_expect_not(strstr(doc, "bpf_program_run_seconds_total"));
 }
 
-Test(prom_metrics, the_bpf_programs_time_is_written_where_the_run_timed_them)
+Test(prometheus_metrics, the_bpf_programs_time_is_written_where_the_run_timed_them)
 {
 	const struct workload_desc *wl[] = { &eventfd_wl };
 	char buf[64];
@@ -192,7 +193,7 @@ Test(prom_metrics, the_bpf_programs_time_is_written_where_the_run_timed_them)
 	runs[0]->cost.bpf_runs = 9000;
 	runs[0]->cost.bpf_run_ns = 1234567;
 	runs[0]->cost.self_cpu_ns = 2500000;
-	cr_assert_eq(prom_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 1), 0);
+	cr_assert_eq(prometheus_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 1), 0);
 	doc = written();
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_bpf_program_runs_total{" WL_LABELS "}", buf, sizeof(buf)), "9000");
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_bpf_program_run_seconds_total{" WL_LABELS "}", buf, sizeof(buf)),
@@ -201,7 +202,7 @@ Test(prom_metrics, the_bpf_programs_time_is_written_where_the_run_timed_them)
 			 "0.0025");
 }
 
-Test(prom_metrics, runs_of_several_workloads_share_each_family)
+Test(prometheus_metrics, runs_of_several_workloads_share_each_family)
 {
 	const struct workload_desc *wl[] = { &eventfd_wl, &spin_wl };
 	char buf[64];
@@ -209,7 +210,7 @@ Test(prom_metrics, runs_of_several_workloads_share_each_family)
 
 	traced_run(runs[0]);
 	traced_run(runs[1]);
-	cr_assert_eq(prom_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 2), 0);
+	cr_assert_eq(prometheus_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 2), 0);
 	doc = written();
 	check_families(doc, 10);
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeups_total{host=\"h\\\"1\",workload=\"spin\",label=\"complete\"}",
@@ -222,14 +223,14 @@ Test(prom_metrics, runs_of_several_workloads_share_each_family)
 	cr_expect(prom_has_sample(doc, "wakeprobe_phase_seconds_count{" WL_LABELS));
 }
 
-Test(prom_metrics, an_untraced_run_gives_its_totals_and_nothing_tracing_would_have)
+Test(prometheus_metrics, an_untraced_run_gives_its_totals_and_nothing_tracing_would_have)
 {
 	const struct workload_desc *wl[] = { &eventfd_wl };
 	char buf[64];
 	const char *doc;
 
 	untraced_run(runs[0]);
-	cr_assert_eq(prom_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 1), 0);
+	cr_assert_eq(prometheus_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 1), 0);
 	doc = written();
 	check_families(doc, 2);
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_wakeups_total{" WL_LABELS ",label=\"untraced\"}", buf,
@@ -252,11 +253,11 @@ Test(prom_metrics, an_untraced_run_gives_its_totals_and_nothing_tracing_would_ha
 static void print_attach_run(bool at_end)
 {
 	static struct attach_run run;
-	struct prom_attach pa;
+	struct prometheus_attach pa;
 
 	memset(&run, 0, sizeof(run));
 	attach_run__make(&run);
-	pa = (struct prom_attach){
+	pa = (struct prometheus_attach){
 		.host = "test\\host",
 		.target = "pid 5000",
 		.started_unix_ns = run.run.meta.started_unix_ns,
@@ -267,11 +268,11 @@ static void print_attach_run(bool at_end)
 		.missed_runs_known = at_end,
 		.missed_runs = run.run.missed_runs,
 	};
-	prom_metrics__print_attach(out, &pa);
+	prometheus_metrics__print_attach(out, &pa);
 	attach_run__free(&run);
 }
 
-Test(prom_metrics, an_attach_run_gives_its_kernel_phases_pairs_and_wakers)
+Test(prometheus_metrics, an_attach_run_gives_its_kernel_phases_pairs_and_wakers)
 {
 	char buf[64], sample[256];
 	const char *doc;
@@ -322,7 +323,7 @@ Test(prom_metrics, an_attach_run_gives_its_kernel_phases_pairs_and_wakers)
 	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_bpf_missed_runs_total{" AT_LABELS "}", buf, sizeof(buf)), "3");
 }
 
-Test(prom_metrics, an_attach_run_adds_up_by_cause_and_by_record)
+Test(prometheus_metrics, an_attach_run_adds_up_by_cause_and_by_record)
 {
 	static struct attach_run run;
 	char buf[64], want[64], sample[160];
@@ -357,11 +358,11 @@ Test(prom_metrics, an_attach_run_adds_up_by_cause_and_by_record)
  * 128 rows, and the counters say how often a row changed hands and how many
  * wakeups are in no series
  */
-Test(prom_metrics, once_pair_rows_changed_hands_the_series_are_the_rows_and_the_counters_say_so)
+Test(prometheus_metrics, once_pair_rows_changed_hands_the_series_are_the_rows_and_the_counters_say_so)
 {
 	static struct attach_run run;
 	struct attach_result r;
-	struct prom_attach pa;
+	struct prometheus_attach pa;
 	char buf[64], want[64];
 	const char *doc, *p;
 	int series = 0;
@@ -372,9 +373,9 @@ Test(prom_metrics, once_pair_rows_changed_hands_the_series_are_the_rows_and_the_
 		r = attach_run__one_off(10000 + i, 0x10000000ull + 8 * i);
 		attach_aggregate__add(run.agg, &r);
 	}
-	pa = (struct prom_attach){ .host = "test\\host", .target = "pid 5000", .traced_ns = 705000, .agg = run.agg,
-				   .counters = attach__counters(run.engine) };
-	prom_metrics__print_attach(out, &pa);
+	pa = (struct prometheus_attach){ .host = "test\\host", .target = "pid 5000", .traced_ns = 705000,
+					 .agg = run.agg, .counters = attach__counters(run.engine) };
+	prometheus_metrics__print_attach(out, &pa);
 	doc = written();
 	check_families(doc, 10);
 	for (p = doc; (p = strstr(p, "\nwakeprobe_pair_wake_to_run_seconds_count{")); p++)
@@ -390,7 +391,7 @@ Test(prom_metrics, once_pair_rows_changed_hands_the_series_are_the_rows_and_the_
 	attach_run__free(&run);
 }
 
-Test(prom_metrics, a_rewrite_during_the_run_leaves_out_what_only_the_end_knows)
+Test(prometheus_metrics, a_rewrite_during_the_run_leaves_out_what_only_the_end_knows)
 {
 	const char *doc;
 
@@ -479,7 +480,7 @@ static char *as_openmetrics(void)
 	return om;
 }
 
-Test(prom_metrics, a_run_as_openmetrics_has_every_family_as_openmetrics_names_it)
+Test(prometheus_metrics, a_run_as_openmetrics_has_every_family_as_openmetrics_names_it)
 {
 	const struct workload_desc *wl[] = { &eventfd_wl, &spin_wl };
 	char buf[64], *om;
@@ -489,7 +490,7 @@ Test(prom_metrics, a_run_as_openmetrics_has_every_family_as_openmetrics_names_it
 	runs[0]->cost.known = true;
 	runs[0]->cost.bpf_stats_on = true;
 	runs[0]->cost.bpf_runs = 9000;
-	cr_assert_eq(prom_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 2), 0);
+	cr_assert_eq(prometheus_metrics__print_runs(out, wl, (const struct run_result *const *)runs, 2), 0);
 	om = as_openmetrics();
 	check_openmetrics(om, 10);
 	/* the series are the text format's, a counter's _total and all */
@@ -501,7 +502,7 @@ Test(prom_metrics, a_run_as_openmetrics_has_every_family_as_openmetrics_names_it
 	free(om);
 }
 
-Test(prom_metrics, an_attach_run_as_openmetrics_has_every_family_as_openmetrics_names_it)
+Test(prometheus_metrics, an_attach_run_as_openmetrics_has_every_family_as_openmetrics_names_it)
 {
 	char *om;
 

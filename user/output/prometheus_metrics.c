@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* prom_metrics.c - a run's numbers as wakeprobe_* Prometheus metrics */
+/* prometheus_metrics.c - a run's numbers as wakeprobe_* Prometheus metrics */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mechanism.h"
 #include "prom.h"
-#include "prom_metrics.h"
+#include "prometheus_metrics.h"
 
 enum family {
 	F_START,
@@ -265,8 +265,8 @@ static void print_run(FILE *out, enum family f, const struct run_view *v)
 	}
 }
 
-int prom_metrics__print_runs(FILE *out, const struct workload_desc *const *wl, const struct run_result *const *res,
-			     size_t n)
+int prometheus_metrics__print_runs(FILE *out, const struct workload_desc *const *wl,
+				   const struct run_result *const *res, size_t n)
 {
 	struct run_view *views = calloc(n ? n : 1, sizeof(*views));
 
@@ -418,7 +418,7 @@ static void print_cgroups(FILE *out, const struct prom_labels *ls, const struct 
 }
 
 /* print_self - what a service costs as it runs */
-static void print_self(FILE *out, const struct prom_labels *ls, const struct prom_self *self)
+static void print_self(FILE *out, const struct prom_labels *ls, const struct prometheus_self *self)
 {
 	begin(out, F_SELF_CPU);
 	prom__seconds(out, families[F_SELF_CPU].name, ls, self->cpu_ns);
@@ -435,7 +435,7 @@ static void print_self(FILE *out, const struct prom_labels *ls, const struct pro
 	}
 }
 
-void prom_metrics__print_attach(FILE *out, const struct prom_attach *a)
+void prometheus_metrics__print_attach(FILE *out, const struct prometheus_attach *a)
 {
 	const struct attach_aggregate *g = a->agg;
 	struct prom_labels ls = { .n = 0 };

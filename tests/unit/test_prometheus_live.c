@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_prom_live.c - --prometheus-every: the metrics file rewritten while
- * an attach run traces. The small run of attach_run.h is fed wakeup by
- * wakeup, with a period of a few milliseconds: nothing is written before
- * the first period ends, each rewrite replaces the file whole (a new file
- * renamed over it, nothing else left beside it) with the metrics of the run
- * so far, and a rewrite that fails says so once and lets the run go on.
+ * test_prometheus_live.c - --prometheus-every: the metrics file rewritten
+ * while an attach run traces. The small run of attach_run.h is fed wakeup by
+ * wakeup, with a period of a few milliseconds: nothing is written before the
+ * first period ends, each rewrite replaces the file whole (a new file renamed
+ * over it, nothing else left beside it) with the metrics of the run so far,
+ * and a rewrite that fails says so once and lets the run go on.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -19,8 +19,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "attach_run.h"
-#include "prom_live.h"
 #include "prom_text.h"
+#include "prometheus_live.h"
 #include "readback.h"
 
 #define PERIOD_NS	2000000ull	/* 2 ms */
@@ -28,7 +28,7 @@
 
 static struct attach_run run;
 static struct attach_analysis *analysis;
-static struct prom_live live;
+static struct prometheus_live live;
 static char dir[] = "/tmp/wakeprobe-prom-live-XXXXXX";
 static char file_path[PATH_MAX];
 
@@ -62,7 +62,7 @@ static void teardown(void)
 	attach_run__free(&run);
 }
 
-TestSuite(prom_live, .init = setup, .fini = teardown);
+TestSuite(prometheus_live, .init = setup, .fini = teardown);
 
 /* eventfd_wakeups - wakeups @from to @to - 1, each an eventfd write -> read, handed over as the engine ends them */
 static void eventfd_wakeups(int from, int to)
@@ -134,20 +134,20 @@ static void expect_metrics(const char *doc, const char *complete, const char *tr
 	cr_assert_not(prom_has_sample(doc, "wakeprobe_bpf_missed_runs_total"), "%s", doc);
 }
 
-Test(prom_live, each_period_replaces_the_file_whole_with_the_metrics_of_the_run_so_far)
+Test(prometheus_live, each_period_replaces_the_file_whole_with_the_metrics_of_the_run_so_far)
 {
 	FILE *first;
 	char *before, *after;
 	ino_t ino;
 
-	prom_live__init(&live, file_path, 1, "pid 5000");
+	prometheus_live__init(&live, file_path, 1, "pid 5000");
 	live.every_ns = PERIOD_NS;
-	prom_live__begin(&live, &run.run);
+	prometheus_live__begin(&live, &run.run);
 
 	/* a period on: the one wakeup, 105 us traced */
 	eventfd_wakeups(0, 1);
 	a_period();
-	prom_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
+	prometheus_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
 	cr_assert_eq(live.writes, 1);
 	cr_assert_eq(files_in_dir(), 1, "the file, and no temporary one beside it");
 	first = fopen(file_path, "r");
@@ -157,7 +157,7 @@ Test(prom_live, each_period_replaces_the_file_whole_with_the_metrics_of_the_run_
 	/* two more wakeups and two drops, a period later */
 	eventfd_wakeups(1, 3);
 	a_period();
-	prom_live__advance(&live, analysis, RUN_T0 + 3 * RUN_STEP, 2);
+	prometheus_live__advance(&live, analysis, RUN_T0 + 3 * RUN_STEP, 2);
 	cr_assert_eq(live.writes, 2);
 	cr_assert_eq(files_in_dir(), 1, "the file, and no temporary one beside it");
 	cr_assert_neq(inode_of(file_path), ino, "a new file was put in place, not the old one written over");
@@ -175,87 +175,87 @@ Test(prom_live, each_period_replaces_the_file_whole_with_the_metrics_of_the_run_
 	free(after);
 }
 
-Test(prom_live, nothing_is_written_before_a_period_has_passed)
+Test(prometheus_live, nothing_is_written_before_a_period_has_passed)
 {
 	ino_t ino;
 
 	/* a period of a second: the calls below come well within it */
-	prom_live__init(&live, file_path, 1, "pid 5000");
+	prometheus_live__init(&live, file_path, 1, "pid 5000");
 	cr_assert_eq(live.every_ns, 1000000000ull);
-	prom_live__begin(&live, &run.run);
+	prometheus_live__begin(&live, &run.run);
 	eventfd_wakeups(0, 1);
-	prom_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
+	prometheus_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
 	cr_assert_eq(live.writes, 0);
 	cr_assert_eq(access(file_path, F_OK), -1, "nothing is written before a period has passed");
 	/* once it has, the file comes; and not again until the next period has passed too */
 	live.next_ns = 1;
-	prom_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
+	prometheus_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
 	cr_assert_eq(live.writes, 1);
 	ino = inode_of(file_path);
 	eventfd_wakeups(1, 2);
-	prom_live__advance(&live, analysis, RUN_T0 + 2 * RUN_STEP, 0);
+	prometheus_live__advance(&live, analysis, RUN_T0 + 2 * RUN_STEP, 0);
 	cr_assert_eq(live.writes, 1);
 	cr_assert_eq(inode_of(file_path), ino);
 }
 
-Test(prom_live, the_next_rewrite_is_a_period_after_the_last_one)
+Test(prometheus_live, the_next_rewrite_is_a_period_after_the_last_one)
 {
 	uint64_t due;
 
-	prom_live__init(&live, file_path, 1, "pid 5000");
+	prometheus_live__init(&live, file_path, 1, "pid 5000");
 	live.every_ns = PERIOD_NS;
-	prom_live__begin(&live, &run.run);
+	prometheus_live__begin(&live, &run.run);
 	eventfd_wakeups(0, 1);
 	a_period();
-	prom_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
+	prometheus_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
 	cr_assert_eq(live.writes, 1);
 	/* the next one is due a period from now, not from when this one was */
 	due = live.next_ns;
 	a_period();
-	prom_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
+	prometheus_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
 	cr_assert_eq(live.writes, 2);
 	cr_assert_geq(live.next_ns, due + PERIOD_NS, "%llu, %llu", (unsigned long long)live.next_ns,
 		      (unsigned long long)due);
 }
 
-Test(prom_live, no_period_or_no_begin_writes_nothing)
+Test(prometheus_live, no_period_or_no_begin_writes_nothing)
 {
-	prom_live__init(&live, file_path, 0, "pid 5000");
-	prom_live__begin(&live, &run.run);
+	prometheus_live__init(&live, file_path, 0, "pid 5000");
+	prometheus_live__begin(&live, &run.run);
 	live.next_ns = 1;	/* due long ago */
 	eventfd_wakeups(0, 1);
-	prom_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
+	prometheus_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
 	cr_assert_eq(live.writes, 0);
 	cr_assert_eq(access(file_path, F_OK), -1);
 	/* ... but a service's SIGHUP asks for it now */
-	prom_live__now(&live, analysis, RUN_T0 + RUN_STEP, 0);
+	prometheus_live__now(&live, analysis, RUN_T0 + RUN_STEP, 0);
 	cr_assert_eq(live.writes, 1);
 	cr_assert_eq(access(file_path, F_OK), 0);
 	unlink(file_path);
 	/* standard output is the report's, at the end */
-	prom_live__init(&live, "-", 0, "pid 5000");
+	prometheus_live__init(&live, "-", 0, "pid 5000");
 	cr_assert_null(live.path);
 
 	/* a period, but tracing has not begun */
-	prom_live__init(&live, file_path, 1, "pid 5000");
+	prometheus_live__init(&live, file_path, 1, "pid 5000");
 	cr_assert_eq(live.next_ns, 0);
-	prom_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
+	prometheus_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
 	cr_assert_eq(live.writes, 0);
 	cr_assert_eq(access(file_path, F_OK), -1);
 }
 
-Test(prom_live, the_labels_are_the_hosts_and_the_targets_as_given)
+Test(prometheus_live, the_labels_are_the_hosts_and_the_targets_as_given)
 {
 	char buf[64], *doc;
 	size_t len;
 
 	snprintf(run.run.meta.hostname, sizeof(run.run.meta.hostname), "h\"1");
-	prom_live__init(&live, file_path, 1, "./server --port \"80\"");
-	prom_live__begin(&live, &run.run);
+	prometheus_live__init(&live, file_path, 1, "./server --port \"80\"");
+	prometheus_live__begin(&live, &run.run);
 	cr_assert_str_eq(live.host, "h\"1");
 	live.next_ns = 1;
 	eventfd_wakeups(0, 2);
-	prom_live__advance(&live, analysis, RUN_T0 + 2 * RUN_STEP, 0);
+	prometheus_live__advance(&live, analysis, RUN_T0 + 2 * RUN_STEP, 0);
 	cr_assert_eq(live.writes, 1);
 	doc = read_file(file_path, &len);
 	cr_assert_str_eq(prom_value_of(doc, "wakeprobe_wakeups_total{host=\"h\\\"1\",target=\"./server --port "
@@ -264,7 +264,7 @@ Test(prom_live, the_labels_are_the_hosts_and_the_targets_as_given)
 }
 
 /* a rewrite that fails is said once, with why; the run goes on, and after a success a failure is said again */
-Test(prom_live, a_failed_rewrite_is_said_once_and_the_run_goes_on, .init = cr_redirect_stderr)
+Test(prometheus_live, a_failed_rewrite_is_said_once_and_the_run_goes_on, .init = cr_redirect_stderr)
 {
 	static const char why[] = ": cannot create it: No such file or directory (the run goes on; tried again in 1 s)\n";
 	char missing[PATH_MAX + 32], sub[PATH_MAX + 8], *said, *second;
@@ -272,12 +272,12 @@ Test(prom_live, a_failed_rewrite_is_said_once_and_the_run_goes_on, .init = cr_re
 
 	snprintf(sub, sizeof(sub), "%s/gone", dir);
 	snprintf(missing, sizeof(missing), "%s/wakeprobe.prom", sub);
-	prom_live__init(&live, missing, 1, "pid 5000");
-	prom_live__begin(&live, &run.run);
+	prometheus_live__init(&live, missing, 1, "pid 5000");
+	prometheus_live__begin(&live, &run.run);
 	eventfd_wakeups(0, 1);
 	for (int i = 0; i < 3; i++) {
 		live.next_ns = 1;	/* due */
-		prom_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
+		prometheus_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
 		cr_assert(live.warned);
 		cr_assert_gt(live.next_ns, 1, "tried again a period later");
 	}
@@ -285,13 +285,13 @@ Test(prom_live, a_failed_rewrite_is_said_once_and_the_run_goes_on, .init = cr_re
 	/* the directory comes: the next rewrite succeeds */
 	cr_assert_eq(mkdir(sub, 0700), 0);
 	live.next_ns = 1;
-	prom_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
+	prometheus_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
 	cr_assert_eq(live.writes, 1);
 	cr_assert_not(live.warned);
 	cr_assert_eq(unlink(missing), 0);
 	cr_assert_eq(rmdir(sub), 0);
 	live.next_ns = 1;
-	prom_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
+	prometheus_live__advance(&live, analysis, RUN_T0 + RUN_STEP, 0);
 	cr_assert(live.warned);
 
 	fflush(stderr);
