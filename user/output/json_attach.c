@@ -2,7 +2,7 @@
 /*
  * json_attach.c - attach mode's report a program reads. The parts it shares
  * with the workload document (meta, distributions, labels, causes, tasks,
- * outliers' phases) are json_workload.c's writers, so the two are read with
+ * outliers' phases) are json_common.c's writers, so the two are read with
  * the same code; the key names are the contract docs/json.md describes.
  *
  * As there, every key is always written: a value that does not apply is
@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include "json_attach.h"
 #include "json_cgroups.h"
+#include "json_common.h"
 #include "json_stacks.h"
-#include "json_workload.h"
 #include "json_writer.h"
 #include "lean_adapt.h"
 #include "mechanism.h"
@@ -107,7 +107,7 @@ static void write_run(struct json_writer *w, const struct attach_report *r)
 
 	json_writer__key(w, "ended");
 	json_writer__begin_object(w);
-	json_workload__write_interruption(w, run->interrupted, run->stop_signal);
+	json_common__write_interruption(w, run->interrupted, run->stop_signal);
 	json_writer__put_bool(w, "timed_out", run->timed_out);
 	json_writer__put_bool(w, "duration_reached", run->duration_reached);
 	json_writer__put_bool(w, "command_exited", run->command_exited);
@@ -123,7 +123,7 @@ static void write_counters(struct json_writer *w, const struct attach_report *r)
 	json_writer__begin_object(w);
 	json_writer__put_uint(w, "recorded", c->events);
 	json_writer__put_uint(w, "dropped", r->run->drops_total);
-	json_workload__write_dropped_by_type(w, &r->run->counters);
+	json_common__write_dropped_by_type(w, &r->run->counters);
 	json_writer__put_uint(w, "tracked_full", r->run->counters.tracked_full);
 	json_writer__put_uint(w, "missed_runs", r->run->missed_runs);
 	json_writer__put_uint(w, "late", c->late_events);
@@ -138,7 +138,7 @@ static void write_counters(struct json_writer *w, const struct attach_report *r)
 	/* --lean --threshold-us: slow wakeups explained from the flight records they brought, and not for want of memory */
 	json_writer__put_uint_if(w, "lean_flight_explained", r->targets->lean, c->flight_explained);
 	json_writer__put_uint_if(w, "lean_flight_lost", r->targets->lean, c->flight_lost);
-	json_workload__write_lean_flight(w, r->targets->lean, r->run->lean_flight_ns, r->targets->lean_flight_adaptive);
+	json_common__write_lean_flight(w, r->targets->lean, r->run->lean_flight_ns, r->targets->lean_flight_adaptive);
 	json_writer__end_object(w);
 
 	json_writer__key(w, "threads");
@@ -177,7 +177,7 @@ static void write_wakeups(struct json_writer *w, const struct attach_report *r)
 	json_writer__put_uint(w, "softirq_raised_by_task", g->softirq_raised);
 	json_writer__put_uint(w, "complete", g->complete);
 	json_writer__put_uint(w, "not_in_table", g->wakeups - g->complete);
-	json_workload__write_labels(w, g->by_label, g->missing_by_mark);
+	json_common__write_labels(w, g->by_label, g->missing_by_mark);
 	json_writer__key(w, "complete_by_family");
 	json_writer__begin_object(w);
 	for (f = 0; f < NR_MECH_FAMILIES; f++)
@@ -195,11 +195,11 @@ static void write_phases(struct json_writer *w, const struct attach_report *r)
 	json_writer__key(w, "stats");
 	json_writer__begin_object(w);
 	for (k = 0; k < NR_PHASES; k++)
-		json_workload__write_distribution(w, wakeup__phase_name(k), &g->phase[k], true);
-	json_workload__write_distribution(w, "wake_to_run", &g->wake_to_run, true);
-	json_workload__write_distribution(w, "notify_to_return", &g->notify_to_return, true);
-	json_workload__write_distribution(w, "idle_exit", &g->idle_exit, true);
-	json_workload__write_distribution(w, "total", &g->total, true);
+		json_common__write_distribution(w, wakeup__phase_name(k), &g->phase[k], true);
+	json_common__write_distribution(w, "wake_to_run", &g->wake_to_run, true);
+	json_common__write_distribution(w, "notify_to_return", &g->notify_to_return, true);
+	json_common__write_distribution(w, "idle_exit", &g->idle_exit, true);
+	json_common__write_distribution(w, "total", &g->total, true);
 	json_writer__end_object(w);
 
 	json_writer__key(w, "absent");
@@ -273,8 +273,8 @@ static void write_pairs(struct json_writer *w, const struct attach_report *r, co
 		/* the Space-Saving count, and how much of it can be other pairs': the distributions are its own */
 		json_writer__put_uint(w, "count", p->count);
 		json_writer__put_uint(w, "error", p->error);
-		json_workload__write_distribution(w, "wake_to_run", &p->wake_to_run, true);
-		json_workload__write_distribution(w, "notify_to_return", &p->notify_to_return, true);
+		json_common__write_distribution(w, "wake_to_run", &p->wake_to_run, true);
+		json_common__write_distribution(w, "notify_to_return", &p->notify_to_return, true);
 		json_stacks__pair(w, r, p);
 		json_writer__end_object(w);
 	}
@@ -348,7 +348,7 @@ static void write_outlier(struct json_writer *w, const struct attach_aggregate *
 	int k;
 
 	json_writer__begin_object(w);
-	json_workload__write_outlier_members(w, g->phase, &g->total, &o->sr, rank);
+	json_common__write_outlier_members(w, g->phase, &g->total, &o->sr, rank);
 	json_writer__put_uint(w, "t_ns", o->sr.t_notify_ns);
 	mechanism__waker_name(&o->waker, waker, sizeof(waker));
 	write_waker(w, o->waker.cls, o->waker.raised, waker, mechanism__waker_id(&o->waker), o->waker.tid,
@@ -388,10 +388,10 @@ void json_attach__write_analysis(struct json_writer *w, const struct attach_repo
 
 	write_run(w, r);
 	write_counters(w, r);
-	json_workload__write_host(w, &r->run->steal, g->causes.cause_ns[CAUSE_HOST], true);
-	json_workload__write_cost(w, &r->run->cost, r->counters->events, r->run->drops_total, g->wakeups,
-				  r->run->trace_end_ns > r->run->trace_start_ns ? r->run->trace_end_ns - r->run->trace_start_ns : 0,
-				  true);
+	json_common__write_host(w, &r->run->steal, g->causes.cause_ns[CAUSE_HOST], true);
+	json_common__write_cost(w, &r->run->cost, r->counters->events, r->run->drops_total, g->wakeups,
+				r->run->trace_end_ns > r->run->trace_start_ns ? r->run->trace_end_ns - r->run->trace_start_ns : 0,
+				true);
 	write_wakeups(w, r);
 	write_phases(w, r);
 	write_pairs(w, r, g, r->order);
@@ -400,8 +400,8 @@ void json_attach__write_analysis(struct json_writer *w, const struct attach_repo
 	json_stacks__run(w, r);
 	/* a lean run explains its slow wakeups alone, and none without the flight recorder */
 	causes = !r->targets->lean || g->causes.wakeups;
-	json_workload__write_causes(w, &g->causes, causes);
-	json_workload__write_tasks(w, &g->causes, causes);
+	json_common__write_causes(w, &g->causes, causes);
+	json_common__write_tasks(w, &g->causes, causes);
 	write_outliers(w, g);
 }
 
@@ -414,7 +414,7 @@ int json_attach__print(FILE *out, const struct attach_report *r)
 	json_writer__put_str(&w, "schema", ATTACH_JSON_SCHEMA);
 	json_writer__put_uint(&w, "schema_version", ATTACH_JSON_SCHEMA_VERSION);
 	json_writer__put_str(&w, "kind", "attach");
-	json_workload__write_meta(&w, &r->run->meta);
+	json_common__write_meta(&w, &r->run->meta);
 	write_targets(&w, r);
 	write_options(&w, r);
 	json_attach__write_analysis(&w, r);

@@ -12,8 +12,8 @@
  */
 #include <sys/wait.h>
 #include "json_attach.h"
+#include "json_common.h"
 #include "json_design.h"
-#include "json_workload.h"
 #include "json_writer.h"
 #include "mechanism.h"
 
@@ -120,7 +120,7 @@ static void write_census(struct json_writer *w, const struct design_run *r)
 		json_writer__put_uint(w, "wakeups", k->wakeups);
 		put_per_unit(w, "per_unit", r, k->wakeups);
 		json_writer__put_uint(w, "complete", k->complete);
-		json_workload__write_distribution(w, "wake_to_run", &k->wake_to_run, true);
+		json_common__write_distribution(w, "wake_to_run", &k->wake_to_run, true);
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);
@@ -217,7 +217,7 @@ static void write_run(struct json_writer *w, const struct design_run *r)
 	for (size_t i = 0; r->argv[i]; i++)
 		json_writer__string(w, r->argv[i]);
 	json_writer__end_array(w);
-	json_workload__write_meta(w, &r->meta);
+	json_common__write_meta(w, &r->meta);
 	json_writer__put_bool(w, "interrupted", r->interrupted);
 	write_side(w, "untraced", &r->untraced);
 	write_side(w, "traced", &r->traced);
