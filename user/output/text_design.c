@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "text_attach.h"
+#include "text_common.h"
 #include "text_design.h"
-#include "text_workload.h"
 
 static double us(uint64_t ns)
 {
@@ -104,10 +104,10 @@ static void print_phases(FILE *out, const struct design_run *r)
 		first = false;
 	}
 	fprintf(out, ":\n");
-	text_workload__stats_header(out);
+	text_common__stats_header(out);
 	for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++)
-		text_workload__stats_row(out, wakeup__phase_name(k), &g->phase[k]);
-	text_workload__stats_row(out, "wake -> run", &g->wake_to_run);
+		text_common__stats_row(out, wakeup__phase_name(k), &g->phase[k]);
+	text_common__stats_row(out, "wake -> run", &g->wake_to_run);
 }
 
 static void print_futexes(FILE *out, const struct design_run *r)
@@ -188,17 +188,17 @@ void text_design__print_text(FILE *out, const struct design_run *r)
 		fprintf(out, "  events     %" PRIu64 " recorded, %" PRIu64 " dropped (BPF ring buffer full), %" PRIu64
 			" BPF program runs skipped by the kernel\n", ac->events, r->session.drops_total,
 			r->session.missed_runs);
-		text_workload__host(out, &r->session.steal, r->analysis->agg->causes.cause_ns[CAUSE_HOST]);
-		text_workload__cost(out, &r->session.cost, ac->events, r->session.drops_total, r->analysis->agg->wakeups,
-				    r->session.trace_end_ns > r->session.trace_start_ns ?
-				    r->session.trace_end_ns - r->session.trace_start_ns : 0);
+		text_common__host(out, &r->session.steal, r->analysis->agg->causes.cause_ns[CAUSE_HOST]);
+		text_common__cost(out, &r->session.cost, ac->events, r->session.drops_total, r->analysis->agg->wakeups,
+				  r->session.trace_end_ns > r->session.trace_start_ns ?
+				  r->session.trace_end_ns - r->session.trace_start_ns : 0);
 		if (r->session.drops_total)
 			fprintf(out, "WARNING    %" PRIu64 " events were dropped: the counts below miss what they "
 				"held; a larger --ringbuf-kb or smaller sizes keep them\n", r->session.drops_total);
 		if (r->session_opts.lean)
-			text_workload__lean_tracing(out, "the waker's syscall and the wait named from registers,\n"
-						    "             not timed, no CPU time by thread,", NULL, false, -1,
-						    &r->session.lean);
+			text_common__lean_tracing(out, "the waker's syscall and the wait named from registers,\n"
+						  "             not timed, no CPU time by thread,", NULL, false, -1,
+						  &r->session.lean);
 	}
 	print_figures(out, r);
 	if (!r->traced.ran)
@@ -207,8 +207,8 @@ void text_design__print_text(FILE *out, const struct design_run *r)
 	print_phases(out, r);
 	/* lean mode traces nothing to explain a wakeup with */
 	if (!r->session_opts.lean)
-		text_workload__print_causes(out, &r->analysis->agg->causes, r->analysis->agg->complete,
-					    attach_analysis__counters(r->analysis)->migrations, "its");
+		text_common__print_causes(out, &r->analysis->agg->causes, r->analysis->agg->complete,
+					  attach_analysis__counters(r->analysis)->migrations, "its");
 	print_futexes(out, r);
 	print_cpu(out, r);
 }
