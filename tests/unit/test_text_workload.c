@@ -38,15 +38,6 @@ static const char *row(const char *name, const struct histogram *h)
 
 static const int64_t plain_phases[NR_PHASES] = { 500, 1000, 2000, 3000, 800, 400 };
 
-/* ---------------------------------------------------------------- warnings */
-
-static void collect(const char *kind, const char *line, void *ctx)
-{
-	FILE *f = ctx;
-
-	fprintf(f, "%s|%s\n", kind, line);
-}
-
 static struct run_result *new_run(void)
 {
 	struct run_result *r = calloc(1, sizeof(*r));
@@ -55,65 +46,6 @@ static struct run_result *new_run(void)
 	aggregate__init(&r->agg);
 	r->steal.cpus[0] = r->steal.cpus[1] = 0;
 	return r;
-}
-
-Test(text_workload, every_warning_and_note_comes_in_its_order)
-{
-	struct run_result *r = new_run();
-
-	r->traced = true;
-	r->drops_total = 5;
-	r->missed_runs = 2;
-	r->agg.samples = 10;
-	r->agg.by_label[LABEL_LOST_EVENTS] = 1;
-	r->samples_sent = 11;
-	r->seq_errors = 3;
-	r->agg.phase_sum_mismatch = 4;
-	r->interrupted = true;
-	r->stop_signal = SIGTERM;
-	r->workload_failed = true;
-	snprintf(r->workload_error, sizeof(r->workload_error), "killed by SIGKILL");
-	/* 1 ms given to wakeups, /proc/stat allows (0 + 2) ticks of 100 us: 0.8 ms over */
-	r->steal = (struct host_steal){ .measured = true, .cpus = { 0, 1 }, .clk_tck = 10000, .nr_cpus = 1 };
-	r->agg.causes.cause_ns[CAUSE_HOST] = 1000000;
-	text_workload__warnings(r, collect, out);
-	cr_assert_str_eq(written(),
-		"WARNING|7 events lost, 1 samples marked lost_events (not attributed); raise --ringbuf-kb\n"
-		"WARNING|11 samples were sent but 10 were read\n"
-		"WARNING|3 samples arrived out of sequence\n"
-		"WARNING|4 complete samples whose phases do not add up\n"
-		"NOTE|interrupted by SIGTERM: the figures cover the samples taken until then\n"
-		"WARNING|workload failed: killed by SIGKILL\n"
-		"WARNING|the host's steal given to wakeups is 0.800 ms more than /proc/stat allows: the per-CPU "
-		"layout read from the BTF is wrong\n");
-	free(r);
-}
-
-Test(text_workload, a_clean_run_has_no_warning_and_skipped_runs_alone_need_no_bigger_ring)
-{
-	struct run_result *r = new_run();
-
-	r->traced = true;
-	r->agg.samples = r->samples_sent = 10;
-	text_workload__warnings(r, collect, out);
-	cr_assert_str_eq(written(), "");
-	r->missed_runs = 2;
-	r->interrupted = true;
-	text_workload__warnings(r, collect, out);
-	cr_assert_str_eq(written(), "WARNING|2 events lost, 0 samples marked lost_events (not attributed)\n"
-			 "NOTE|interrupted: the figures cover the samples taken until then\n");
-	free(r);
-}
-
-Test(text_workload, an_untraced_run_has_no_events_to_lose)
-{
-	struct run_result *r = new_run();
-
-	r->drops_total = 5;
-	r->agg.samples = r->samples_sent = 10;
-	text_workload__warnings(r, collect, out);
-	cr_assert_str_eq(written(), "");
-	free(r);
 }
 
 /* ---------------------------------------------------------------- the whole report */

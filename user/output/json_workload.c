@@ -16,7 +16,7 @@
 #include "json_stacks.h"
 #include "json_workload.h"
 #include "json_writer.h"
-#include "text_workload.h"
+#include "run_warnings.h"
 
 /* what one run can say: its path, its result, and which parts of it apply */
 struct run_view {
@@ -151,7 +151,7 @@ static void write_warnings(struct json_writer *w, const struct run_view *v)
 {
 	json_writer__key(w, "warnings");
 	json_writer__begin_array(w);
-	text_workload__warnings(v->r, put_warning, w);
+	run_warnings__each(v->r, put_warning, w);
 	json_writer__end_array(w);
 }
 

@@ -6,11 +6,11 @@
 #include "lean_adapt.h"
 #include "parse.h"
 #include "run_stacks.h"
+#include "run_warnings.h"
 #include "text_attach.h"
 #include "text_cgroups.h"
 #include "text_common.h"
 #include "text_stacks.h"
-#include "text_workload.h"
 
 #define FUTEX_ROWS	10
 
@@ -153,7 +153,7 @@ static void print_summary(FILE *out, const struct attach_report *r)
 	text_common__cost(out, &run->cost, c->events, run->drops_total, g->wakeups,
 			  run->trace_end_ns > run->trace_start_ns ? run->trace_end_ns - run->trace_start_ns : 0);
 	text_stacks__cost(out, run->stacks, g->wakeups);
-	if (text_workload__host_excess(&run->steal, g->causes.cause_ns[CAUSE_HOST]))
+	if (run_warnings__host_excess(&run->steal, g->causes.cause_ns[CAUSE_HOST]))
 		fprintf(out, "WARNING    the host's steal given to wakeups is more than /proc/stat allows: the per-CPU "
 			"layout read from the BTF is wrong\n");
 	fprintf(out, "  wakeups    %" PRIu64 " of traced threads", g->wakeups);

@@ -5,7 +5,7 @@
  * slowest wakeups and stacks), or `--workload all`'s paths side by side
  */
 #include <inttypes.h>
-#include <stdarg.h>
+#include "run_warnings.h"
 #include "text_common.h"
 #include "text_stacks.h"
 #include "text_workload.h"
@@ -13,57 +13,6 @@
 static double us(uint64_t ns)
 {
 	return ns / 1000.0;
-}
-
-static void warn(report_warning_fn fn, void *ctx, const char *kind, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void warn(report_warning_fn fn, void *ctx, const char *kind, const char *fmt, ...)
-{
-	char text[320];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	fn(kind, text, ctx);
-}
-
-uint64_t text_workload__host_excess(const struct host_steal *h, int64_t in_wakeups_ns)
-{
-	uint64_t bound = host_steal__proc_bound_ns(h);
-
-	return h->measured && bound && (uint64_t)in_wakeups_ns > bound ? (uint64_t)in_wakeups_ns - bound : 0;
-}
-
-void text_workload__warnings(const struct run_result *r, report_warning_fn fn, void *ctx)
-{
-	const struct aggregate *a = &r->agg;
-	uint64_t excess = text_workload__host_excess(&r->steal, a->causes.cause_ns[CAUSE_HOST]);
-
-	if (r->traced && (r->drops_total || r->missed_runs))
-		warn(fn, ctx, "WARNING", "%" PRIu64 " events lost, %" PRIu64 " samples marked lost_events (not "
-		     "attributed)%s", r->drops_total + r->missed_runs, a->by_label[LABEL_LOST_EVENTS],
-		     r->drops_total ? "; raise --ringbuf-kb" : "");
-	if (r->samples_sent != a->samples)
-		warn(fn, ctx, "WARNING", "%" PRIu64 " samples were sent but %" PRIu64 " were read", r->samples_sent,
-		     a->samples);
-	if (r->seq_errors)
-		warn(fn, ctx, "WARNING", "%" PRIu64 " samples arrived out of sequence", r->seq_errors);
-	if (a->phase_sum_mismatch)
-		warn(fn, ctx, "WARNING", "%" PRIu64 " complete samples whose phases do not add up",
-		     a->phase_sum_mismatch);
-	if (r->interrupted) {
-		char why[48];
-
-		warn(fn, ctx, "NOTE", "%s: the figures cover the samples taken until then",
-		     wakeup__interruption(r->stop_signal, why, sizeof(why)));
-	}
-	if (r->workload_failed)
-		warn(fn, ctx, "WARNING", "workload failed: %.*s", (int)sizeof(r->workload_error), r->workload_error);
-	if (excess)
-		warn(fn, ctx, "WARNING", "the host's steal given to wakeups is %.3f ms more than /proc/stat allows: "
-		     "the per-CPU layout read from the BTF is wrong", excess / 1e6);
 }
 
 static void print_warning(const char *kind, const char *text, void *ctx)
@@ -81,7 +30,7 @@ static void print_summary(FILE *out, const struct run_config *cfg, const struct 
 
 	fprintf(out, "wakeprobe %s: %s, %s\n", WAKEPROBE_VERSION, cfg->workload->name, cfg->workload->summary);
 	/* what a reader must know before trusting a figure comes first */
-	text_workload__warnings(r, print_warning, out);
+	run_warnings__each(r, print_warning, out);
 	if (cfg->workload->new_task)
 		fprintf(out, "  threads    waker tid %u on CPU %d -> a new thread each time, on CPU %d or %d as the "
 			"kernel places it, ", r->waker_tid, cfg->waker_cpu, cfg->waker_cpu, cfg->wakee_cpu);
