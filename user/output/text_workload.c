@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include "run_warnings.h"
+#include "stack_cuts.h"
 #include "text_common.h"
 #include "text_stacks.h"
 #include "text_workload.h"
