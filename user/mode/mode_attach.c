@@ -24,8 +24,8 @@
 #include "mode.h"
 #include "parse.h"
 #include "prom.h"
+#include "prometheus_attach.h"
 #include "prometheus_live.h"
-#include "prometheus_metrics.h"
 #include "self_cost.h"
 
 /* how often a service hands the cgroups' series to the busiest (series_cap.h) */
@@ -124,13 +124,13 @@ static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 	};
 	pa.self = &self;
 	if (!openmetrics) {
-		prometheus_metrics__print_attach(out, &pa);
+		prometheus_attach__print(out, &pa);
 		return 0;
 	}
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		return -ENOMEM;
-	prometheus_metrics__print_attach(mem, &pa);
+	prometheus_attach__print(mem, &pa);
 	if (fclose(mem))
 		err = -ENOMEM;
 	if (!err)

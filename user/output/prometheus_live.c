@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 #include "outfile.h"
+#include "prometheus_attach.h"
 #include "prometheus_live.h"
-#include "prometheus_metrics.h"
 
 static uint64_t now_ns(void)
 {
@@ -57,7 +57,7 @@ static void rewrite(struct prometheus_live *l, const struct attach_analysis *a, 
 
 	err = outfile__open(&f, "--prometheus", l->path, msg, sizeof(msg));
 	if (!err) {
-		prometheus_metrics__print_attach(f.f, &pa);
+		prometheus_attach__print(f.f, &pa);
 		err = outfile__commit(&f, msg, sizeof(msg));
 	}
 	if (!err) {

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "attach_analysis.h"
 #include "attach_session.h"
-#include "prometheus_metrics.h"
+#include "prometheus_attach.h"
 
 struct prometheus_live {
 	const char *path;		/* NULL: nothing to rewrite */
