@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * json_design.c - a throughput workload's runs as one JSON document. The
- * traced run's kernel side (events, phases, causes, futex words) is
- * json_attach.c's, written by its writer into the object "attach"; what
- * only a design has (the two runs, the figures, the workload's own
- * documents, the census per unit, CPU time by thread name) is written here.
+ * traced run's kernel side (events, phases, causes, futex words) is attach
+ * mode's analysis, written by json_analysis.c into the object "attach"; what
+ * only a design has (the two runs, the figures, the workload's own documents,
+ * the census per unit, CPU time by thread name) is written here.
  *
  * As in the other documents every key is always written: a value that does
  * not apply (the traced parts with --no-trace) is null, and 0, "" and []
  * mean measured, and none.
  */
 #include <sys/wait.h>
-#include "json_attach.h"
+#include "json_analysis.h"
 #include "json_common.h"
 #include "json_design.h"
 #include "json_writer.h"
@@ -192,7 +192,7 @@ static void write_attach(struct json_writer *w, const struct design_run *r)
 
 	json_writer__key(w, "attach");
 	json_writer__begin_object(w);
-	json_attach__write_analysis(w, &report);
+	json_analysis__write(w, &report);
 	json_writer__end_object(w);
 }
 
