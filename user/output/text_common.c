@@ -344,3 +344,25 @@ void text_common__outliers_legend(FILE *out, bool lean, const uint64_t *flight_n
 	fprintf(out, ", their phases (us;\n");
 	put_wrapped(out, legend);
 }
+
+void text_common__futexes_sketch(FILE *out, const struct attach_aggregate *g, const struct attach_futex *const *rows,
+				 size_t n)
+{
+	uint64_t error_max = 0;
+
+	if (!g->futexes_replaced)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->error > error_max)
+			error_max = rows[i]->error;
+	fprintf(out, "  more than %d futex words came: a Space-Saving sketch kept the busiest, a new word taking the "
+		"row with the fewest waits and wakes (%" PRIu64 " time%s)\n", ATTACH_AGG_MAX_FUTEXES, g->futexes_replaced,
+		g->futexes_replaced == 1 ? "" : "s");
+	if (error_max)
+		fprintf(out, "  a word's figures are its own since it took its row; up to %" PRIu64 " more waits and wakes "
+			"of it may have come before\n", error_max);
+	else
+		fprintf(out, "  the words shown held their rows from their first wait or wake: their figures are whole\n");
+	fprintf(out, "  %" PRIu64 " waits and wakes of the words replaced are in no row; every word with more than %"
+		PRIu64 " has a row\n", g->futexes_evicted, (g->futex_waits + g->futex_wakes) / ATTACH_AGG_MAX_FUTEXES);
+}

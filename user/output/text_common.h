@@ -2,7 +2,8 @@
 /*
  * text_common.h - what the workload's, attach mode's and a design's text
  * reports print alike: their tables of distributions, causes and slow
- * wakeups, and the lines of their run summaries that say how tracing went
+ * wakeups, the lines of their run summaries that say how tracing went, and
+ * what a table of futex words says once a sketch kept its rows
  */
 #ifndef WAKEPROBE_TEXT_COMMON_H
 #define WAKEPROBE_TEXT_COMMON_H
@@ -10,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "attach_aggregate.h"
 #include "cause_totals.h"
 #include "histogram.h"
 #include "host_steal.h"
@@ -79,5 +81,13 @@ void text_common__host(FILE *out, const struct host_steal *h, int64_t in_wakeups
  */
 void text_common__cost(FILE *out, const struct trace_cost *c, uint64_t records, uint64_t dropped, uint64_t wakeups,
 		       uint64_t wall_ns);
+/*
+ * text_common__futexes_sketch - under a table of the futex words @rows (@n
+ * of them), once more words came than the table has rows: that a sketch
+ * kept the busiest, how far the rows shown can be off, and where the waits
+ * and wakes of the words replaced went. Nothing while every word had a row.
+ */
+void text_common__futexes_sketch(FILE *out, const struct attach_aggregate *g, const struct attach_futex *const *rows,
+				 size_t n);
 
 #endif /* WAKEPROBE_TEXT_COMMON_H */

@@ -3,7 +3,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "text_attach.h"
 #include "text_common.h"
 #include "text_design.h"
 
@@ -142,7 +141,7 @@ static void print_futexes(FILE *out, const struct design_run *r)
 	}
 	if (g->nr_futexes > n)
 		fprintf(out, "  ... and %" PRIu32 " words more\n", g->nr_futexes - (uint32_t)n);
-	text_attach__futexes_sketch(out, g, rows, n);
+	text_common__futexes_sketch(out, g, rows, n);
 }
 
 static void print_cpu(FILE *out, const struct design_run *r)
