@@ -35,9 +35,9 @@
 #include "explain.h"
 #include "mechanism.h"
 #include "perfetto_attach.h"
+#include "perfetto_common.h"
 #include "perfetto_cpus.h"
 #include "perfetto_trace.h"
-#include "perfetto_workload.h"
 #include "run_stacks.h"
 
 #define TLA_WAYS	4
@@ -274,7 +274,7 @@ static void main_causes(struct json_writer *w, const struct explanation *x)
 		if (best < 0)
 			break;
 		taken[best] = true;
-		perfetto_workload__interval_text(&x->iv[best], desc, sizeof(desc));
+		perfetto_common__interval_text(&x->iv[best], desc, sizeof(desc));
 		len = strlen(desc);
 		snprintf(desc + len, sizeof(desc) - len, " in %s", wakeup__phase_name(x->iv[best].phase));
 		json_writer__string(w, desc);
@@ -493,7 +493,7 @@ static void draw_complete(struct perfetto_timeline *t, const struct attach_resul
 			.flow_id = flow && k == consumer ? flow : 0,
 		};
 		w = perfetto_trace__slice_begin(t, &s);
-		perfetto_workload__phase_args(w, sr, k);
+		perfetto_common__phase_args(w, sr, k);
 		perfetto_trace__event_end(w);
 	}
 }
@@ -543,7 +543,7 @@ void perfetto_attach__draw(struct perfetto_timeline *t, const struct attach_resu
 		t->run.samples_not_drawn++;
 		return;
 	}
-	if (sr->label == LABEL_COMPLETE && sr->phased && perfetto_workload__phase_bounds(sr, b))
+	if (sr->label == LABEL_COMPLETE && sr->phased && perfetto_common__phase_bounds(sr, b))
 		draw_complete(t, r, b, wakee);
 	else
 		draw_labelled(t, r, wakee);

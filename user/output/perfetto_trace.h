@@ -7,7 +7,9 @@
  * perfetto_workload.c draws the samples on their waker and wakee threads,
  * perfetto_cpus.c the watched CPUs' history on a thread per CPU,
  * perfetto_attach.c attach mode's wakeups on the traced threads. A track
- * calls down into this file only.
+ * calls down into this file, and into perfetto_common.c for the phase
+ * slices both kinds of wakeup have; attach mode's arrows may leave a CPU's
+ * thread (perfetto_cpus.c).
  *
  * The state of workload runs lives in struct perfetto_timeline, one block
  * allocated at open; an attach run adds one more block of fixed size,

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "explain.h"
+#include "perfetto_common.h"
 #include "perfetto_trace.h"
 #include "perfetto_workload.h"
 
@@ -79,60 +80,6 @@ static void wakeup_args(struct json_writer *w, const struct sample_result *r, bo
 }
 
 /*
- * perfetto_workload__interval_text - one interval of a phase, worded as the
- * text and JSON reports word it, and its time: "CPU 1 idle: 650 ns"
- */
-void perfetto_workload__interval_text(const struct interval *iv, char *buf, size_t len)
-{
-	size_t n;
-
-	explain__describe_interval(iv, buf, len);
-	n = strlen(buf);
-	snprintf(buf + n, len - n, ": %" PRIu64 " ns", iv->dur_ns);
-}
-
-/* a phase slice's args: its time by cause, and each named interval of it */
-void perfetto_workload__phase_args(struct json_writer *w, const struct sample_result *r, int k)
-{
-	const struct explanation *x = &r->why;
-	char desc[160];
-	uint32_t i;
-	int c;
-
-	json_writer__put_uint(w, "seq", r->sample.seq);
-	json_writer__put_int(w, "ns", r->phase_ns[k]);
-	json_writer__key(w, "causes");
-	json_writer__begin_object(w);
-	for (c = 0; c < NR_CAUSES; c++)
-		if (x->by_phase_cause[k][c])
-			json_writer__put_int(w, wakeup__cause_name(c), x->by_phase_cause[k][c]);
-	json_writer__end_object(w);
-	json_writer__key(w, "intervals");
-	json_writer__begin_array(w);
-	for (i = 0; i < x->nr_iv && i < EXPLAIN_MAX_INTERVALS; i++) {
-		if (x->iv[i].phase != k)
-			continue;
-		perfetto_workload__interval_text(&x->iv[i], desc, sizeof(desc));
-		json_writer__string(w, desc);
-	}
-	json_writer__end_array(w);
-}
-
-bool perfetto_workload__phase_bounds(const struct sample_result *r, uint64_t b[NR_PHASES + 1])
-{
-	int k;
-
-	b[0] = r->t_notify_ns;
-	for (k = 0; k < NR_MARKS; k++)
-		b[k + 1] = r->mark_ns[k];
-	b[NR_PHASES] = r->t_woken_ns;
-	for (k = 0; k < NR_PHASES; k++)
-		if (b[k + 1] < b[k])
-			return false;
-	return true;
-}
-
-/*
  * draw_phased - the wakeup slice on the wakee, then the six phases, which
  * tile it exactly: the notify phases on the waker, the rest on the wakee.
  * The arrow leaves the notify_kernel slice, which ends at sched_waking, for
@@ -177,7 +124,7 @@ static void draw_phased(struct perfetto_timeline *t, const struct sample_result 
 		else if (flow && k == consumer)
 			s.flow = TL_FLOW_IN;
 		w = perfetto_trace__slice_begin(t, &s);
-		perfetto_workload__phase_args(w, r, k);
+		perfetto_common__phase_args(w, r, k);
 		perfetto_trace__event_end(w);
 	}
 	waker->busy_until_ns = b[PHASE_WAKE_ENQUEUE];
@@ -254,7 +201,7 @@ void perfetto_workload__draw(struct perfetto_timeline *t, const struct sample_re
 		t->run.samples_not_drawn++;
 		return;
 	}
-	phased = t->run.traced && r->label == LABEL_COMPLETE && r->phased && perfetto_workload__phase_bounds(r, b);
+	phased = t->run.traced && r->label == LABEL_COMPLETE && r->phased && perfetto_common__phase_bounds(r, b);
 	if (phased)
 		draw_phased(t, r, b, waker, wakee);
 	else
