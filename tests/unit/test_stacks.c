@@ -14,7 +14,7 @@
 #include "attach_aggregate.h"
 #include "attach_analysis.h"
 #include "attach_session.h"
-#include "folded.h"
+#include "folded_common.h"
 #include "memout.h"
 #include "run_stacks.h"
 #include "stack_combos.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* folded.h - --folded: attach mode's stacks as folded stacks, for flame graphs (folded.c says the format) */
-#ifndef WAKEPROBE_FOLDED_H
-#define WAKEPROBE_FOLDED_H
+#ifndef WAKEPROBE_FOLDED_COMMON_H
+#define WAKEPROBE_FOLDED_COMMON_H
 
 #include <stdio.h>
 #include "attach_analysis.h"
@@ -21,4 +21,4 @@ int folded__print(FILE *f, const struct attach_report *rep);
 int folded__print_workloads(FILE *f, const struct workload_desc *const *wl, const struct run_result *const *res,
 			    size_t n);
 
-#endif /* WAKEPROBE_FOLDED_H */
+#endif /* WAKEPROBE_FOLDED_COMMON_H */

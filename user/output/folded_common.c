@@ -18,7 +18,7 @@
 #include <string.h>
 #include "attach_aggregate.h"
 #include "attach_session.h"
-#include "folded.h"
+#include "folded_common.h"
 #include "run_stacks.h"
 #include "sink.h"
 
