@@ -2,7 +2,7 @@
 /*
  * test_folded_attach.c - --folded of an attach run: the lines of every
  * pair's combinations of stacks, from synthetic wakeups whose kernel
- * frames kernel_stacks.h names, exactly.
+ * frames stacks_fixture.h names, exactly.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -12,8 +12,8 @@
 #include "attach_analysis.h"
 #include "attach_session.h"
 #include "folded_attach.h"
-#include "kernel_stacks.h"
 #include "memout.h"
+#include "stacks_fixture.h"
 
 TestSuite(folded_attach, .init = memout__open, .fini = memout__close);
 

@@ -2,8 +2,8 @@
 /*
  * test_stacks.c - --stacks after the kernel: a pair's combinations of
  * stacks counted and ordered, and stacks named from a kernel symbol table
- * with the BPF side's own frames cut. --folded's lines from synthetic
- * wakeups are test_folded_*.c's.
+ * with the BPF side's own frames cut. What the outputs write of them is
+ * test_folded_*.c's, test_text_stacks.c's and test_json_stacks.c's.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -14,11 +14,9 @@
 #include "attach_aggregate.h"
 #include "attach_analysis.h"
 #include "attach_session.h"
-#include "kernel_stacks.h"
-#include "memout.h"
 #include "run_stacks.h"
 #include "stack_combos.h"
-#include "text_stacks.h"
+#include "stacks_fixture.h"
 
 TestSuite(stack_combos);
 
@@ -165,23 +163,4 @@ Test(run_stacks, a_stack_the_kernel_did_not_keep_says_why)
 	cr_assert_str_eq(run_stacks__why_none(-EFAULT), "", "a kernel thread has no user stack");
 	cr_assert(strstr(run_stacks__why_none(-EEXIST), "slot"));
 	cr_assert(strstr(run_stacks__why_none(-ENOMEM), "full"));
-}
-
-TestSuite(stacks_cost, .init = memout__open, .fini = memout__close);
-
-Test(stacks_cost, the_cost_line_says_the_time_per_wakeup_and_the_stacks_not_kept)
-{
-	struct run_stacks *rs = stacks_with_kernel();
-	const uint64_t ips[] = { 0xffffffff81000100 };
-	struct wp_stack_cost cost = { .ns = 30000, .taken = 12, .not_kept = 3 };
-
-	cr_assert_eq(run_stacks__add(rs, 1, ips, 1), 0);
-	run_stacks__note_cost(rs, 2 << 20, &cost);
-	text_stacks__cost(out, rs, 4);
-	cr_assert_str_eq(written(),
-			 "  stacks     1 distinct kept, in 2.0 MiB of kernel memory; taking them: 7.50 us of program time "
-			 "per wakeup (12 stacks, 2.50 us each, timed in the programs), 64 bytes more per wakeup's record\n"
-			 "WARNING    3 of the 12 stacks were not kept: another stack held the slot its hash gave it, or "
-			 "the map was full; their wakeups say so where a stack would be\n");
-	run_stacks__free(rs);
 }
