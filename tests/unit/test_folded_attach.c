@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_folded_attach.c - --folded of an attach run: the lines of every
- * pair's combinations of stacks, from synthetic wakeups whose kernel
- * frames stacks_fixture.h names, exactly.
+ * test_folded_attach.c - --folded of an attach run (folded_attach.c): the
+ * lines of every pair's combinations of stacks, from synthetic wakeups whose
+ * kernel frames stacks_fixture.h names, exactly.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -67,4 +67,47 @@ Test(folded_attach, lines_join_the_wakee_root_first_and_the_waker_innermost_firs
 			 "thread prod 10 500\n");
 	attach_aggregate__free(g);
 	run_stacks__free(rs);
+}
+
+Test(folded_attach, every_pair_has_its_lines_a_wakee_never_seen_named_by_a_question_mark)
+{
+	struct run_stacks *rs = stacks_with_kernel();
+	const uint64_t waker_k[] = { 0xffffffff81002010 };
+	struct attach_aggregate *g = attach_aggregate__new();
+	struct attach_session_result run = { .stacks = rs };
+	struct attach_report rep = { .run = &run, .agg = g };
+	struct attach_result r;
+
+	cr_assert_eq(run_stacks__add(rs, 1, waker_k, 1), 0);
+	r = wakeup(lean_stack_ids(1, WP_STACK_NONE, WP_STACK_NONE, WP_STACK_NONE), 800);
+	attach_aggregate__add(g, &r);
+	/* another pair: thread 12, never seen switching in, so with no comm */
+	r = wakeup(lean_stack_ids(1, WP_STACK_NONE, WP_STACK_NONE, WP_STACK_NONE), 900);
+	r.sr.sample.wakee_tid = 12;
+	r.wakee_comm[0] = '\0';
+	attach_aggregate__add(g, &r);
+	cr_assert_eq(g->nr_pairs, 2);
+	cr_assert_eq(folded_attach__print(out, &rep), 0);
+	cr_assert_str_eq(written(),
+			 "cons:umer;--;try_to_wake_up_[k];thread prod 10 800\n"
+			 "?;--;try_to_wake_up_[k];thread prod 10 900\n");
+	attach_aggregate__free(g);
+	run_stacks__free(rs);
+}
+
+Test(folded_attach, a_run_with_no_pair_writes_nothing_and_a_failed_stream_says_so)
+{
+	struct attach_aggregate *g = attach_aggregate__new();
+	struct attach_report rep = { .agg = g };
+	FILE *full = fopen("/dev/full", "w");
+
+	cr_assert_eq(folded_attach__print(out, &rep), 0);
+	cr_assert_str_eq(written(), "");
+	if (!full)
+		cr_skip_test("no /dev/full here");
+	setvbuf(full, NULL, _IONBF, 0);
+	fputs("x", full);
+	cr_assert_eq(folded_attach__print(full, &rep), -EIO, "an error before it stays the stream's");
+	fclose(full);
+	attach_aggregate__free(g);
 }
