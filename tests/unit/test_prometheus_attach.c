@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attach_run.h"
+#include "cgroup_run.h"
 #include "prom_text.h"
 #include "prometheus_attach.h"
 
@@ -206,4 +207,42 @@ Test(prometheus_attach, an_attach_run_as_openmetrics_has_every_family_as_openmet
 	cr_expect(strstr(om, "\n# TYPE wakeprobe_pair_wake_to_run_seconds histogram\n"));
 	cr_expect(strstr(om, "\n# TYPE wakeprobe_wakeups_by_waker_class counter\n"));
 	free(om);
+}
+
+Test(prometheus_attach, by_cgroup_the_series_are_the_cgroups_and_the_pairs_are_theirs)
+{
+	static struct attach_run run;
+	struct prometheus_attach pa;
+	char buf[64];
+	const char *doc;
+
+	cgroup_run__setup();
+	cgroup_run__make(1);
+	memset(&run, 0, sizeof(run));
+	attach_run__make(&run);
+	pa = (struct prometheus_attach){ .host = "test\\host", .target = "pid 5000", .traced_ns = 705000,
+					 .agg = run.agg, .counters = attach__counters(run.engine), .cgroups = cg_stats };
+	prometheus_attach__print(out, &pa);
+	doc = written();
+	prom_check_families(doc, 10);
+	/* no pair of threads: their tids would make a series each */
+	cr_expect_not(strstr(doc, "wakeprobe_pair_wake_to_run_seconds"));
+	/* web took the one series of each kind (--top 1), batch is other's */
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_cgroup_wake_to_run_seconds_count{" AT_LABELS
+				       ",cgroup=\"web.service\"}", buf, sizeof(buf)), "4");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_cgroup_wake_to_run_seconds_sum{" AT_LABELS
+				       ",cgroup=\"other\"}", buf, sizeof(buf)), "0.000005");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_cgroup_neighbour_wait_seconds_total{" AT_LABELS
+				       ",cgroup=\"web.service\"}", buf, sizeof(buf)), "0.00008");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_cgroup_runq_wait_seconds_total{" AT_LABELS
+				       ",cgroup=\"web.service\",holder=\"idle\"}", buf, sizeof(buf)), "0.000008");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_cgroup_pair_wakeups_total{" AT_LABELS
+				       ",waker_cgroup=\"web.service\",cgroup=\"web.service\",mechanism=\"futex\"}",
+				       buf, sizeof(buf)), "3");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_mechanism_wakeups_total{" AT_LABELS ",mechanism=\"futex\"}",
+				       buf, sizeof(buf)), "5");
+	cr_expect_str_eq(prom_value_of(doc, "wakeprobe_series_limit{" AT_LABELS ",kind=\"pair\"}", buf, sizeof(buf)),
+			 "1");
+	attach_run__free(&run);
+	cgroup_run__teardown();
 }
