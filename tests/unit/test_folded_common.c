@@ -71,7 +71,10 @@ Test(folded_common, a_name_has_no_frame_boundary_newline_or_trailing_space_in_it
 
 Test(folded_common, a_stack_not_kept_or_not_found_is_one_frame_that_says_so)
 {
-	/* the waker's user stack lost its slot, the wakee's kernel one is not in the map: a kernel thread has no user one */
+	/*
+	 * the waker's user stack lost its slot, the wakee's kernel one is not in
+	 * the map, and a kernel thread has no user stack at all
+	 */
 	add(lean_stack_ids(STACK_WAKER_KERNEL, -EEXIST, 99, -EFAULT), 1, 400);
 	folded_common__combo(out, rs, "kworker", "timer", first());
 	cr_assert_str_eq(written(), "kworker;[stack not found];--;try_to_wake_up_[k];futex_wake_[k];"
