@@ -2,9 +2,10 @@
 /*
  * test_text_common.c - what every text report prints alike
  * (text_common.c), line by line: the rows of the stats tables, where the
- * time went by cause, the outliers' legend and bodies, and the tracing,
- * steal and cost lines of a run summary. Every figure is one the test
- * knows from what went in.
+ * time went by cause, the outliers' legend and bodies, the tracing, steal
+ * and cost lines of a run summary, and what a table of futex words says
+ * once a sketch kept its rows. Every figure is one the test knows from
+ * what went in.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "attach_aggregate.h"
 #include "lean_adapt.h"
 #include "memout.h"
 #include "samples.h"
@@ -466,4 +468,40 @@ Test(text_common, the_cost_line_says_why_bpf_time_is_missing_and_survives_zero_w
 	c.known = false;
 	text_common__cost(out, &c, 40, 0, 10, 1000);
 	cr_assert_str_eq(written(), "  cost       not kept: recorded by a wakeprobe that did not keep it\n");
+}
+
+/* ---------------------------------------------------------------- the futex words' sketch */
+
+Test(text_common, once_a_sketch_kept_the_futex_rows_it_says_how_far_off_they_can_be)
+{
+	struct attach_aggregate *g = attach_aggregate__new();
+	struct attach_futex a = { .count = 40, .error = 0 }, b = { .count = 30, .error = 12 };
+	const struct attach_futex *rows[] = { &a, &b };
+
+	cr_assert_not_null(g);
+	/* every word had a row: nothing to say */
+	text_common__futexes_sketch(out, g, rows, 2);
+	cr_assert_str_eq(written(), "");
+	g->futexes_replaced = 3;
+	g->futexes_evicted = 9;
+	g->futex_waits = 600;
+	g->futex_wakes = 424;
+	text_common__futexes_sketch(out, g, rows, 2);
+	/* 1024 waits and wakes over 256 rows: a word with more than 4 has one */
+	cr_assert_str_eq(written(),
+			 "  more than 256 futex words came: a Space-Saving sketch kept the busiest, a new word taking the "
+			 "row with the fewest waits and wakes (3 times)\n"
+			 "  a word's figures are its own since it took its row; up to 12 more waits and wakes of it may "
+			 "have come before\n"
+			 "  9 waits and wakes of the words replaced are in no row; every word with more than 4 has a row\n");
+	again();
+	/* the rows shown held theirs from the start: their figures are whole */
+	b.error = 0;
+	g->futexes_replaced = 1;
+	text_common__futexes_sketch(out, g, rows, 2);
+	cr_assert(has_line(written(), "  the words shown held their rows from their first wait or wake: their figures are "
+			   "whole"), "%s", written());
+	cr_assert(has_line(written(), "  more than 256 futex words came: a Space-Saving sketch kept the busiest, a new "
+			   "word taking the row with the fewest waits and wakes (1 time)"), "%s", written());
+	attach_aggregate__free(g);
 }
