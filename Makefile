@@ -321,7 +321,8 @@ FUZZ_RECORD_SRCS := $(addprefix user/,record/recording.c record/recorder.c recor
 	attach/attach_result.c attach/attach_lean.c attach/attach_aggregate.c \
 	live/host_steal.c live/trace_cost.c core/wakeup.c core/explain.c core/cause_totals.c core/run_meta.c \
 	core/event_window.c core/mechanism.c core/futex_ops.c core/fd_kinds.c lib/histogram.c lib/tsc_clock.c lib/ring.c \
-	lib/parse.c output/text_workload.c output/text_attach.c)
+	lib/parse.c output/text_workload.c output/text_attach.c output/text_common.c output/text_stacks.c \
+	output/text_cgroups.c output/run_warnings.c output/stack_cuts.c)
 FUZZ_OPTIONS_SRCS := user/cli/options.c user/workload/catalog.c user/design/designs.c user/lib/parse.c \
 	user/output/output_paths.c user/lib/http_server.c
 FUZZ_JSON_SRCS := user/lib/json_reader.c user/lib/json_writer.c user/lib/decimal.c

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """
-check_timeline.py - validate a timeline written by wakeprobe (user/output/timeline.c).
+check_timeline.py - validate a timeline written by wakeprobe (user/output/perfetto_timeline.c).
 
     python3 tests/check_timeline.py FILE
 
@@ -12,7 +12,7 @@ microseconds with three decimals; that the phase slices of each sample tile its 
 t_notify to t_woken exactly; that every flow start has its end, on slices of
 the same sample, the end strictly later (both viewers bind flows in time
 order); that the X slices of each thread nest; and that every process and
-thread drawn on has a name. In an attach run (user/output/timeline_attach.c): that
+thread drawn on has a name. In an attach run (user/output/perfetto_attach.c): that
 the kernel phases drawn of each wakeup tile its wakeup slice on the wakee's
 thread, in order, and with the ones its args call absent make the four
 kernel phases; that each arrow leaves a zero-length waker slice of the same

@@ -66,7 +66,7 @@ extern const char json_report_keys[];
  * counted; want(ok, what) fails with what was not so, spans(xs, base)
  * lists slices as (name, start, end) in ns from base, pid_of(name) is the
  * one process of that name, runs[n] the timeline's run n, and T0 the
- * origin of the synthetic streams of unit/timeline_streams.h.
+ * origin of the synthetic streams of unit/perfetto_streams.h.
  */
 void check_timeline(const char *file_path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -7,7 +7,7 @@
  * goes on, each time whole, its counters never falling, and the recording
  * of that run reports the file the run left. Live runs need root and BTF,
  * promtool its package: those tests skip elsewhere and say why. The writer
- * itself is in unit/test_prom.c and unit/test_prom_metrics.c.
+ * itself is in unit/test_prom.c and unit/test_prometheus_*.c.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>

@@ -3,7 +3,7 @@
  * test_timeline.c - a real eventfd run written to the CSV and the timeline
  * at once: a row and a timeline wakeup for every sample, the file passing
  * tests/check_timeline.py. Needs root and BTF; elsewhere it skips and says
- * why. The timeline of synthetic streams is in unit/test_timeline*.c.
+ * why. The timeline of synthetic streams is in unit/test_perfetto_*.c.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -12,18 +12,18 @@
 #include <unistd.h>
 #include "csv_workload.h"
 #include "helpers.h"
+#include "perfetto_timeline.h"
 #include "readback.h"
-#include "timeline.h"
 
 static char path[64];
 static char csv_path[64];	/* the root test's CSV, if it made one */
 static FILE *file;
-static struct timeline *tl;
+static struct perfetto_timeline *tl;
 
 static void setup(void)
 {
 	file = temp_output("timeline", path);
-	tl = timeline__open(file);
+	tl = perfetto_timeline__open(file);
 	cr_assert_not_null(tl);
 }
 
@@ -39,13 +39,13 @@ TestSuite(timeline, .init = setup, .fini = teardown, .timeout = 120);
 /* close the timeline and its file, then check them */
 #define expect_timeline(...)							\
 	do {									\
-		cr_assert_eq(timeline__close(tl), 0);				\
+		cr_assert_eq(perfetto_timeline__close(tl), 0);			\
 		cr_assert_eq(fclose(file), 0);					\
 		check_timeline(path, __VA_ARGS__);				\
 	} while (0)
 
 struct both {
-	struct timeline *tl;
+	struct perfetto_timeline *tl;
 	struct csv_workload *csv;
 };
 
@@ -53,7 +53,7 @@ static void to_both(const struct sample_result *r, void *ctx)
 {
 	struct both *b = ctx;
 
-	timeline__sample(b->tl, r);
+	perfetto_timeline__sample(b->tl, r);
 	csv_workload__add(b->csv, r);
 }
 
@@ -61,7 +61,7 @@ static void to_timeline(const struct wp_event *e, void *ctx)
 {
 	struct both *b = ctx;
 
-	timeline__event(b->tl, e);
+	perfetto_timeline__event(b->tl, e);
 }
 
 Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every_sample)
@@ -95,9 +95,9 @@ Test(timeline, a_traced_eventfd_run_writes_a_row_and_a_timeline_wakeup_for_every
 	sess.opts.analysis.on_event = to_timeline;
 	sess.opts.analysis.on_event_ctx = &b;
 	csv_workload__begin_run(b.csv, "eventfd", true);
-	timeline__begin_run(tl, "eventfd", true);
+	perfetto_timeline__begin_run(tl, "eventfd", true);
 	cr_assert_eq(session__run(&sess.cfg, &sess.opts, &res, msg, sizeof(msg)), 0, "session failed: %s", msg);
-	timeline__end_run(tl);
+	perfetto_timeline__end_run(tl);
 	cr_assert_eq(c.seen, 300, "merged %lu of 300 samples", c.seen);
 	cr_assert_gt(c.phased, 200, "only %lu of 300 phased", c.phased);
 

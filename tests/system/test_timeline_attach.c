@@ -5,7 +5,7 @@
  * tests/check_timeline.py and holds a tiled wakeup for every eventfd
  * wakeup the text report counts; a file that cannot be made leaves
  * nothing. Tracing needs root and BTF; elsewhere the tests skip and say
- * why. Synthetic streams are in unit/test_timeline_attach.c.
+ * why. Synthetic streams are in unit/test_perfetto_attach.c.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>

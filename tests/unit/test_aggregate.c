@@ -6,7 +6,7 @@
 #include <string.h>
 #include "aggregate.h"
 #include "samples.h"
-#include "text_workload.h"
+#include "text_common.h"
 
 static struct aggregate *a;
 
@@ -74,7 +74,7 @@ Test(aggregate, the_tasks_past_the_five_listed_and_past_the_table_are_summed_in_
 
 	out = open_memstream(&text, &len);
 	cr_assert_not_null(out);
-	text_workload__print_causes(out, &a->causes, 20, 0, "the workload's");
+	text_common__print_causes(out, &a->causes, 20, 0, "the workload's");
 	cr_assert_eq(fclose(out), 0);
 	cr_assert(strstr(text, "tasks holding a CPU a wakeup needed: 'big' pid 100: 34.5%"), "%s", text);
 	/* 15 of 29 us */

@@ -40,7 +40,7 @@ static void teardown(void)
 	unlink(path);
 }
 
-TestSuite(csv, .init = setup, .fini = teardown);
+TestSuite(csv_workload, .init = setup, .fini = teardown);
 
 /* close the writer and the file, then hold the file to @want */
 static void expect_csv(const char *const want[])
@@ -100,7 +100,7 @@ static struct sample_result untraced(uint64_t seq, int64_t total_ns)
 	return r;
 }
 
-Test(csv, the_header_names_every_column_and_a_complete_sample_fills_them)
+Test(csv_workload, the_header_names_every_column_and_a_complete_sample_fills_them)
 {
 	struct sample_result r = complete(7);
 	const char *const want[] = {
@@ -121,7 +121,7 @@ Test(csv, the_header_names_every_column_and_a_complete_sample_fills_them)
 }
 
 /* lean: notify and resume whole, their parts, the causes and what the lean engine does not see empty */
-Test(csv, a_lean_sample_has_its_six_phases_and_nothing_it_did_not_trace)
+Test(csv_workload, a_lean_sample_has_its_six_phases_and_nothing_it_did_not_trace)
 {
 	struct sample_result r = complete(5);
 	const char *const want[] = {
@@ -139,7 +139,7 @@ Test(csv, a_lean_sample_has_its_six_phases_and_nothing_it_did_not_trace)
 }
 
 /* lean: a sample its flight recorder explained has its causes; they add up to its total */
-Test(csv, a_lean_sample_explained_by_its_flight_records_has_its_causes)
+Test(csv_workload, a_lean_sample_explained_by_its_flight_records_has_its_causes)
 {
 	struct sample_result r = complete(5);
 	char idle[64], unexplained[64];
@@ -157,7 +157,7 @@ Test(csv, a_lean_sample_explained_by_its_flight_records_has_its_causes)
 	expect_csv(want);
 }
 
-Test(csv, a_mutex_reacquire_and_a_preempted_waker_are_shown_and_an_unseen_idle_exit_is_empty)
+Test(csv_workload, a_mutex_reacquire_and_a_preempted_waker_are_shown_and_an_unseen_idle_exit_is_empty)
 {
 	struct sample_result r = complete(3);
 	const char *const want[] = {
@@ -174,7 +174,7 @@ Test(csv, a_mutex_reacquire_and_a_preempted_waker_are_shown_and_an_unseen_idle_e
 	expect_csv(want);
 }
 
-Test(csv, samples_not_complete_have_their_label_and_no_phases)
+Test(csv_workload, samples_not_complete_have_their_label_and_no_phases)
 {
 	struct sample_result missing = complete(1), no_sleep = complete(2), early = complete(3);
 	const char *const want[] = {
@@ -212,7 +212,7 @@ Test(csv, samples_not_complete_have_their_label_and_no_phases)
 	expect_csv(want);
 }
 
-Test(csv, an_untraced_run_says_so_and_leaves_every_kernel_column_empty)
+Test(csv_workload, an_untraced_run_says_so_and_leaves_every_kernel_column_empty)
 {
 	struct sample_result a = untraced(1, 41000), b = untraced(2, 39500);
 	const char *const want[] = {
@@ -228,7 +228,7 @@ Test(csv, an_untraced_run_says_so_and_leaves_every_kernel_column_empty)
 	expect_csv(want);
 }
 
-Test(csv, two_runs_follow_each_other_under_their_own_workload_and_odd_names_are_quoted)
+Test(csv_workload, two_runs_follow_each_other_under_their_own_workload_and_odd_names_are_quoted)
 {
 	struct sample_result a = complete(1), b = untraced(1, 5000), c = untraced(2, 6000);
 	const char *const want[] = {
@@ -245,7 +245,7 @@ Test(csv, two_runs_follow_each_other_under_their_own_workload_and_odd_names_are_
 	expect_csv(want);
 }
 
-Test(csv, a_spin_sample_is_complete_without_phases)
+Test(csv_workload, a_spin_sample_is_complete_without_phases)
 {
 	struct sample_result r = untraced(4, 900);
 	const char *const want[] = { "rows=1", "0:label=complete", "0:total_ns=900", "0:runq_wait_ns=",
@@ -256,7 +256,7 @@ Test(csv, a_spin_sample_is_complete_without_phases)
 	expect_csv(want);
 }
 
-Test(csv, a_failed_stream_is_reported_and_the_stream_is_left_to_its_owner)
+Test(csv_workload, a_failed_stream_is_reported_and_the_stream_is_left_to_its_owner)
 {
 	struct sample_result r = complete(1);
 	FILE *full = fopen("/dev/full", "w");

@@ -25,7 +25,7 @@
 
 static char dir[] = "/tmp/wakeprobe-outputs-XXXXXX";
 static char json_path[PATH_MAX], csv_path[PATH_MAX], perfetto_path[PATH_MAX], prom_path[PATH_MAX],
-	plot_path[PATH_MAX], record_path[PATH_MAX];
+	plot_path[PATH_MAX], folded_path[PATH_MAX], record_path[PATH_MAX];
 static struct outputs out;
 
 static void setup(void)
@@ -37,12 +37,13 @@ static void setup(void)
 	snprintf(perfetto_path, sizeof(perfetto_path), "%s/run.trace.json", dir);
 	snprintf(prom_path, sizeof(prom_path), "%s/run.prom", dir);
 	snprintf(plot_path, sizeof(plot_path), "%s/run.svg", dir);
+	snprintf(folded_path, sizeof(folded_path), "%s/run.folded", dir);
 	snprintf(record_path, sizeof(record_path), "%s/run.wpr", dir);
 }
 
 static void teardown(void)
 {
-	const char *const paths[] = { json_path, csv_path, perfetto_path, prom_path, plot_path, record_path };
+	const char *const paths[] = { json_path, csv_path, perfetto_path, prom_path, plot_path, folded_path, record_path };
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		unlink(paths[i]);
@@ -228,11 +229,12 @@ Test(outputs, an_attach_run_is_every_format_s_own_document)
 {
 	struct attach_fixture run = {};
 	struct output_paths p = { .json = json_path, .csv = csv_path, .perfetto = perfetto_path,
-				  .prometheus = prom_path, .plot = plot_path };
+				  .prometheus = prom_path, .plot = plot_path, .folded = folded_path };
 	struct attach_analysis_opts ao = {};
 	struct results r = { .kind = RUN_ATTACH };
 	const char *const want[] = { "rows=7", "0:label=complete", NULL };
-	char msg[256];
+	size_t folded_len = 1;
+	char msg[256], *folded;
 
 	cr_assert_eq(outputs__open(&out, &p, RUN_ATTACH, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(outputs__begin_attach(&out, "pid 5000", &ao, msg, sizeof(msg)), 0, "%s", msg);
@@ -240,7 +242,7 @@ Test(outputs, an_attach_run_is_every_format_s_own_document)
 	run.also_ctx = ao.on_result_ctx;
 	attach_fixture__make(&run);
 	r.attach.report = &run.report;
-	cr_assert_eq(dir_entries(dir), 5, "each file is written beside its place until the end");
+	cr_assert_eq(dir_entries(dir), 6, "each file is written beside its place until the end");
 	cr_assert_eq(access(json_path, F_OK), -1);
 	finish(&r);
 	cr_assert(json_check(json_path, "assert d['kind'] == 'attach' and d['wakeups']['total'] == %u\n",
@@ -253,6 +255,11 @@ Test(outputs, an_attach_run_is_every_format_s_own_document)
 				(const char *const[]){ prom_path, NULL }), 0,
 		     "the metrics are labelled with the target begin_attach named");
 	check_svg(plot_path, "want(len(by_class(root, 'pair', 'g')) == %u, 'the pairs')\n", run.agg->nr_pairs);
+	/* the run took no stacks: the folded file is there, with no line in it */
+	folded = read_file(folded_path, &folded_len);
+	cr_assert_not_null(folded);
+	cr_assert_eq(folded_len, 0, "%s", folded);
+	free(folded);
 	attach_fixture__free(&run);
 }
 

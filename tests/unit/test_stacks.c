@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_stacks.c - --stacks after the kernel: a pair's combinations of
- * stacks counted and ordered, stacks named from a kernel symbol table
- * with the BPF side's own frames cut, and --folded's lines from synthetic
- * wakeups, exactly.
+ * stacks counted and ordered, and stacks named from a kernel symbol table
+ * with the BPF side's own frames cut. What the outputs write of them is
+ * test_folded_*.c's, test_text_stacks.c's and test_json_stacks.c's.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -14,25 +14,17 @@
 #include "attach_aggregate.h"
 #include "attach_analysis.h"
 #include "attach_session.h"
-#include "folded.h"
-#include "memout.h"
 #include "run_stacks.h"
 #include "stack_combos.h"
-#include "text_stacks.h"
+#include "stacks_fixture.h"
 
 TestSuite(stack_combos);
-
-static struct wp_lean_stacks ids(int32_t wk, int32_t wu, int32_t sk, int32_t su)
-{
-	return (struct wp_lean_stacks){ .waker_kernel = wk, .waker_user = wu, .wait_kernel = sk, .wait_user = su,
-					.waker_tgid = 100 };
-}
 
 Test(stack_combos, each_combination_is_counted_and_the_tops_are_ordered)
 {
 	static struct stack_combos c;
 	const struct stack_combo *top[4];
-	struct wp_lean_stacks a = ids(1, 2, 3, 4), b = ids(1, 2, 3, 5);
+	struct wp_lean_stacks a = lean_stack_ids(1, 2, 3, 4), b = lean_stack_ids(1, 2, 3, 5);
 
 	/* a: three quick wakeups; b: one slow one */
 	for (int i = 0; i < 3; i++)
@@ -55,7 +47,7 @@ Test(stack_combos, a_percentile_is_the_floor_of_its_bucket)
 {
 	static struct stack_combos c;
 	const struct stack_combo *top;
-	struct wp_lean_stacks a = ids(1, 2, 3, 4);
+	struct wp_lean_stacks a = lean_stack_ids(1, 2, 3, 4);
 
 	for (int i = 0; i < 99; i++)
 		stack_combos__add(&c, &a, 1, 10000);
@@ -76,7 +68,7 @@ Test(stack_combos, past_the_rows_wakeups_are_counted_not_lost)
 	uint64_t in_rows = 0;
 
 	for (int i = 0; i < STACK_COMBOS_MAX + 10; i++) {
-		struct wp_lean_stacks s = ids(i, -1, i, -EFAULT);
+		struct wp_lean_stacks s = lean_stack_ids(i, -1, i, -EFAULT);
 
 		stack_combos__add(&c, &s, 1, 100);
 	}
@@ -88,59 +80,6 @@ Test(stack_combos, past_the_rows_wakeups_are_counted_not_lost)
 	cr_assert_eq(in_rows + c.other, STACK_COMBOS_MAX + 10);
 	stack_combos__clear(&c);
 	cr_assert_eq(c.n + c.other, 0);
-}
-
-Test(stack_combos, ties_go_to_the_other_measure_then_the_ids_and_the_top_stops_at_its_max)
-{
-	static struct stack_combos c;
-	const struct stack_combo *top[3];
-	struct wp_lean_stacks a = ids(1, 2, 3, 4), b = ids(1, 2, 3, 5), z = ids(0, 2, 3, 4);
-
-	/* two wakeups each: b's cost most, a and z tie on both measures */
-	for (int i = 0; i < 2; i++) {
-		stack_combos__add(&c, &a, 100, 1000);
-		stack_combos__add(&c, &b, 100, 1500);
-		stack_combos__add(&c, &z, 100, 1000);
-	}
-	cr_assert_eq(stack_combos__top(&c, STACK_BY_COUNT, top, 3), 3);
-	cr_assert_eq(top[0]->wait_user, 5, "equal counts: the costlier first");
-	cr_assert_eq(top[1]->waker_kernel, 0, "equal on both: the lower ids first");
-	cr_assert_eq(top[2]->waker_kernel, 1);
-	cr_assert_eq(stack_combos__top(&c, STACK_BY_COST, top, 2), 2, "no more than asked for");
-	cr_assert_eq(top[0]->wait_user, 5);
-	cr_assert_eq(top[1]->waker_kernel, 0);
-	cr_assert_eq(stack_combos__top(NULL, STACK_BY_COST, top, 2), 0, "no pair, no rows");
-}
-
-/* a kernel symbol table: the BPF side's frames on top of the scheduler's */
-static const char kallsyms[] =
-	"ffffffff81000000 T __schedule\n"
-	"ffffffff81000400 T schedule\n"
-	"ffffffff81001000 T futex_wait\n"
-	"ffffffff81002000 T try_to_wake_up\n"
-	"ffffffff81003000 T futex_wake\n"
-	"ffffffff81004000 t __traceiter_sched_switch\n"
-	"ffffffff81005000 T bpf_trace_run4\n"
-	"ffffffffa0000000 t bpf_prog_6deef7357e7b4530_lean_sched_switch\t[bpf]\n";
-
-static char kallsyms_path[64];
-
-static struct run_stacks *stacks_with_kernel(void)
-{
-	struct run_stacks *rs;
-	FILE *f;
-	int fd;
-
-	strcpy(kallsyms_path, "/tmp/wakeprobe-kallsyms-XXXXXX");
-	fd = mkstemp(kallsyms_path);
-	cr_assert(fd >= 0);
-	f = fdopen(fd, "w");
-	fputs(kallsyms, f);
-	fclose(f);
-	rs = run_stacks__new(kallsyms_path);
-	unlink(kallsyms_path);
-	cr_assert_not_null(rs);
-	return rs;
 }
 
 TestSuite(run_stacks);
@@ -224,77 +163,4 @@ Test(run_stacks, a_stack_the_kernel_did_not_keep_says_why)
 	cr_assert_str_eq(run_stacks__why_none(-EFAULT), "", "a kernel thread has no user stack");
 	cr_assert(strstr(run_stacks__why_none(-EEXIST), "slot"));
 	cr_assert(strstr(run_stacks__why_none(-ENOMEM), "full"));
-}
-
-TestSuite(folded, .init = memout__open, .fini = memout__close);
-
-/* a complete wakeup of thread 11 by thread 10 of process 100 through a futex, with stacks @st */
-static struct attach_result wakeup(struct wp_lean_stacks st, int64_t wake_to_run_ns)
-{
-	struct attach_result r;
-
-	memset(&r, 0, sizeof(r));
-	r.sr.label = LABEL_COMPLETE;
-	r.sr.sample.wakee_tid = 11;
-	r.sr.sample.waker_tid = 10;
-	r.waker.cls = WP_WAKER_SYSCALL;
-	r.waker.tid = 10;
-	r.waker.tgid = 100;
-	snprintf(r.waker.comm, sizeof(r.waker.comm), "prod");
-	r.wakee_tgid = 100;
-	snprintf(r.wakee_comm, sizeof(r.wakee_comm), "cons;umer");
-	snprintf(r.mechanism, sizeof(r.mechanism), "futex 0x10 wake -> wait");
-	r.wake_to_run_ns = wake_to_run_ns;
-	r.notify_to_return_ns = -1;
-	r.sr.total_ns = wake_to_run_ns;
-	r.sr.stacked = true;
-	r.sr.stacks = st;
-	return r;
-}
-
-Test(folded, lines_join_the_wakee_root_first_and_the_waker_innermost_first)
-{
-	struct run_stacks *rs = stacks_with_kernel();
-	const uint64_t waker_k[] = { 0xffffffff81002010, 0xffffffff81003010 };	/* try_to_wake_up <- futex_wake */
-	const uint64_t wait_k[] = { 0xffffffff81000100, 0xffffffff81001010 };	/* __schedule <- futex_wait */
-	struct attach_aggregate *g = attach_aggregate__new();
-	struct attach_session_result run = { .stacks = rs };
-	struct attach_report rep = { .run = &run, .agg = g };
-	struct attach_result r;
-
-	cr_assert_eq(run_stacks__add(rs, 1, waker_k, 2), 0);
-	cr_assert_eq(run_stacks__add(rs, 2, wait_k, 2), 0);
-	r = wakeup(ids(1, WP_STACK_NONE, 2, -EFAULT), 3000);
-	attach_aggregate__add(g, &r);
-	attach_aggregate__add(g, &r);
-	r = wakeup(ids(1, WP_STACK_NONE, -EEXIST, -EFAULT), 500);
-	attach_aggregate__add(g, &r);
-	cr_assert_eq(folded__print(out, &rep), 0);
-	/* the costliest first; ';' in a name is no frame boundary; a stack not kept says so */
-	cr_assert_str_eq(written(),
-			 "cons:umer;futex_wait_[k];__schedule_[k];--;try_to_wake_up_[k];futex_wake_[k];"
-			 "thread prod 10 6000\n"
-			 "cons:umer;[stack not kept: another holds its slot];--;try_to_wake_up_[k];futex_wake_[k];"
-			 "thread prod 10 500\n");
-	attach_aggregate__free(g);
-	run_stacks__free(rs);
-}
-
-TestSuite(stacks_cost, .init = memout__open, .fini = memout__close);
-
-Test(stacks_cost, the_cost_line_says_the_time_per_wakeup_and_the_stacks_not_kept)
-{
-	struct run_stacks *rs = stacks_with_kernel();
-	const uint64_t ips[] = { 0xffffffff81000100 };
-	struct wp_stack_cost cost = { .ns = 30000, .taken = 12, .not_kept = 3 };
-
-	cr_assert_eq(run_stacks__add(rs, 1, ips, 1), 0);
-	run_stacks__note_cost(rs, 2 << 20, &cost);
-	text_stacks__cost(out, rs, 4);
-	cr_assert_str_eq(written(),
-			 "  stacks     1 distinct kept, in 2.0 MiB of kernel memory; taking them: 7.50 us of program time "
-			 "per wakeup (12 stacks, 2.50 us each, timed in the programs), 64 bytes more per wakeup's record\n"
-			 "WARNING    3 of the 12 stacks were not kept: another stack held the slot its hash gave it, or "
-			 "the map was full; their wakeups say so where a stack would be\n");
-	run_stacks__free(rs);
 }

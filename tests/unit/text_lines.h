@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * text_lines.h - reading back what the text reports printed
- * (test_text_workload.c, test_text_attach.c, test_text_design.c): whole
- * lines found in their order, and a stats row as text_workload prints it.
+ * (test_text_common.c, test_text_workload.c, test_text_attach.c,
+ * test_text_design.c): whole lines found in their order, and a stats row as
+ * text_common prints it.
  */
 #ifndef WAKEPROBE_TEST_TEXT_LINES_H
 #define WAKEPROBE_TEST_TEXT_LINES_H
@@ -11,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include "text_workload.h"
+#include "text_common.h"
 
 /* text_line_at - where @line is a whole line of @doc at or after @from; NULL if it is not */
 static inline const char *text_line_at(const char *doc, const char *from, const char *line)
@@ -49,7 +50,7 @@ static inline const char *stats_line(char *buf, size_t len, const char *name, co
 	FILE *f = fmemopen(buf, len, "w");
 
 	cr_assert_not_null(f);
-	text_workload__stats_row(f, name, h);
+	text_common__stats_row(f, name, h);
 	cr_assert_eq(fclose(f), 0);
 	buf[strcspn(buf, "\n")] = '\0';
 	return buf;

@@ -4,7 +4,7 @@
  * node_exporter's textfile collector reads): a metric family's HELP and
  * TYPE lines, samples with escaped label values, and a histogram made from
  * the log2 rows of a struct histogram. What the numbers are is
- * prom_metrics.h's; this file only knows how they are written.
+ * prometheus_common.h's; this file only knows how they are written.
  *
  * Times are seconds, Prometheus's base unit, written as exact decimals of
  * the integer nanoseconds (1500 ns as 0.0000015): nothing is rounded on the

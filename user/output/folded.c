@@ -1,133 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * folded.c - --folded: attach mode's stacks as folded stacks, the lines
- * flamegraph.pl, inferno-flamegraph and speedscope read: frames from the
- * root, ';' between them, then a space and a weight.
- *
- * As bcc's offwaketime joins them, a line is the wakee's stack where it
- * went to sleep, root first (its user frames, then its kernel's), a "--",
- * then the waker's where it woke it, innermost first (its kernel frames,
- * then its user's), and the waker's name on top: a flame graph shows the
- * sleep at the bottom and what ended it stacked upside down above it. The
- * wakee's name is the root. Kernel frames end in "_[k]", which the flame
- * graphs colour as the kernel's. The weight is the combination's
- * wake-to-run summed, in ns (inferno-flamegraph --countname ns).
+ * folded.c - --folded: the run's combinations of stacks as folded stacks,
+ * for flame graphs (folded_common.c says the format): attach mode's pairs
+ * (folded_attach.c) or a workload's runs (folded_workload.c)
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <string.h>
-#include "attach_aggregate.h"
-#include "attach_session.h"
-#include "folded.h"
-#include "run_stacks.h"
+#include "folded_attach.h"
+#include "folded_workload.h"
 #include "sink.h"
-
-/* put_frame - one frame, ';' first unless it is the first: no ';' or newline inside, no space at its end */
-static void put_frame(FILE *f, const char *name, const char *suffix, bool *first)
-{
-	size_t n = strlen(name);
-
-	while (n && name[n - 1] == ' ')
-		n--;
-	if (!*first)
-		fputc(';', f);
-	*first = false;
-	for (size_t i = 0; i < n; i++)
-		fputc(name[i] == ';' || name[i] == '\n' ? ':' : name[i], f);
-	fputs(suffix, f);
-}
-
-/*
- * put_stack - stack @id of process @tgid (0: the kernel's), root first
- * (@outward false) or innermost first; a stack the kernel did not keep is
- * one frame saying so
- */
-static void put_stack(FILE *f, struct run_stacks *rs, int32_t id, pid_t tgid, bool outward, bool *first)
-{
-	const struct stack_frame *fr;
-	size_t n = run_stacks__frames(rs, id, tgid, &fr);
-	const char *suffix = tgid ? "" : "_[k]";
-	char name[sizeof(fr->sym.function) + 32];
-
-	if (id < 0) {
-		if (run_stacks__why_none(id)[0])
-			put_frame(f, run_stacks__why_none(id), "", first);
-		return;
-	}
-	if (!n) {
-		put_frame(f, "[stack not found]", "", first);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		stack_frame__function(&fr[outward ? i : n - 1 - i], name, sizeof(name));
-		put_frame(f, name, suffix, first);
-	}
-}
-
-void folded__combo(FILE *f, struct run_stacks *rs, const char *wakee, const char *waker,
-		   const struct stack_combo *s)
-{
-	bool first = true;
-
-	put_frame(f, wakee, "", &first);
-	put_stack(f, rs, s->wait_user, (pid_t)s->wakee_tgid, false, &first);
-	put_stack(f, rs, s->wait_kernel, 0, false, &first);
-	put_frame(f, "--", "", &first);
-	put_stack(f, rs, s->waker_kernel, 0, true, &first);
-	put_stack(f, rs, s->waker_user, (pid_t)s->waker_tgid, true, &first);
-	put_frame(f, waker, "", &first);
-	fprintf(f, " %" PRIu64 "\n", s->total_ns);
-}
-
-/* put_combos - every combination of @c, the costliest first, and the time of those past them */
-static void put_combos(FILE *f, struct run_stacks *rs, const char *wakee, const char *waker,
-		       const struct stack_combos *c)
-{
-	const struct stack_combo *top[STACK_COMBOS_MAX];
-	size_t n = stack_combos__top(c, STACK_BY_COST, top, STACK_COMBOS_MAX);
-
-	for (size_t k = 0; k < n; k++)
-		if (top[k]->total_ns)
-			folded__combo(f, rs, wakee, waker, top[k]);
-	/* the combinations past the ones kept: their time, with no stacks to put it on */
-	if (c && c->other_ns)
-		fprintf(f, "%s;[stacks not kept: the %u combinations kept were taken];--;%s %" PRIu64 "\n", wakee,
-			STACK_COMBOS_MAX, waker, c->other_ns);
-}
-
-int folded__print(FILE *f, const struct attach_report *rep)
-{
-	const struct attach_aggregate *g = rep->agg;
-	struct run_stacks *rs = rep->run ? rep->run->stacks : NULL;
-
-	for (uint32_t i = 0; g && i < g->nr_pairs; i++) {
-		const struct attach_pair *p = g->pairs[i];
-
-		put_combos(f, rs, p->wakee_comm[0] ? p->wakee_comm : "?", p->waker, p->stacks);
-	}
-	return ferror(f) ? -EIO : 0;
-}
-
-int folded__print_workloads(FILE *f, const struct workload_desc *const *wl, const struct run_result *const *res,
-			    size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char wakee[64], waker[64];
-
-		snprintf(wakee, sizeof(wakee), "%s wakee", wl[i]->name);
-		snprintf(waker, sizeof(waker), "%s waker", wl[i]->name);
-		put_combos(f, res[i]->stacks, wakee, waker, res[i]->stack_combos);
-	}
-	return ferror(f) ? -EIO : 0;
-}
 
 static int folded_write(FILE *f, const struct results *r)
 {
 	switch (r->kind) {
 	case RUN_ATTACH:
-		return r->attach.report ? folded__print(f, r->attach.report) : 0;
+		return r->attach.report ? folded_attach__print(f, r->attach.report) : 0;
 	case RUN_WORKLOAD:
-		return folded__print_workloads(f, r->workload.wl, r->workload.res, r->workload.n);
+		return folded_workload__print(f, r->workload.wl, r->workload.res, r->workload.n);
 	case RUN_DESIGN:
 		break;
 	}

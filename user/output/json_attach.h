@@ -12,23 +12,13 @@
 #define WAKEPROBE_JSON_ATTACH_H
 
 #include <stdio.h>
-#include "text_attach.h"
+#include "attach_analysis.h"
 
 #define ATTACH_JSON_SCHEMA		"wakeprobe-attach-report"
 /* adding keys keeps it; renaming or removing one, or changing what it means, bumps it */
 #define ATTACH_JSON_SCHEMA_VERSION	2
 
-struct json_writer;
-
 /* json_attach__print - the document of @r on @out; 0, or -EIO if the stream had a write error */
 int json_attach__print(FILE *out, const struct attach_report *r);
-/*
- * json_attach__write_analysis - the members of the document that the run
- * and its analysis make (trace, ended, events, threads, migrations,
- * wakeups, stats, the pairs and futex words, causes, tasks, outliers),
- * into the object open in @w: the design document (json_design.h) holds
- * a traced run's as its "attach" object, read with the same code
- */
-void json_attach__write_analysis(struct json_writer *w, const struct attach_report *r);
 
 #endif /* WAKEPROBE_JSON_ATTACH_H */

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * json_design.c - a throughput workload's runs as one JSON document. The
- * traced run's kernel side (events, phases, causes, futex words) is
- * json_attach.c's, written by its writer into the object "attach"; what
- * only a design has (the two runs, the figures, the workload's own
- * documents, the census per unit, CPU time by thread name) is written here.
+ * traced run's kernel side (events, phases, causes, futex words) is attach
+ * mode's analysis, written by json_analysis.c into the object "attach"; what
+ * only a design has (the two runs, the figures, the workload's own documents,
+ * the census per unit, CPU time by thread name) is written here.
  *
  * As in the other documents every key is always written: a value that does
  * not apply (the traced parts with --no-trace) is null, and 0, "" and []
  * mean measured, and none.
  */
 #include <sys/wait.h>
-#include "json_attach.h"
+#include "json_analysis.h"
+#include "json_common.h"
 #include "json_design.h"
-#include "json_workload.h"
 #include "json_writer.h"
 #include "mechanism.h"
 
@@ -120,7 +120,7 @@ static void write_census(struct json_writer *w, const struct design_run *r)
 		json_writer__put_uint(w, "wakeups", k->wakeups);
 		put_per_unit(w, "per_unit", r, k->wakeups);
 		json_writer__put_uint(w, "complete", k->complete);
-		json_workload__write_distribution(w, "wake_to_run", &k->wake_to_run, true);
+		json_common__write_distribution(w, "wake_to_run", &k->wake_to_run, true);
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);
@@ -186,7 +186,7 @@ static void write_attach(struct json_writer *w, const struct design_run *r)
 	attach_run__report(&r->run, &view, &report);
 	json_writer__key(w, "attach");
 	json_writer__begin_object(w);
-	json_attach__write_analysis(w, &report);
+	json_analysis__write(w, &report);
 	json_writer__end_object(w);
 }
 
@@ -211,7 +211,7 @@ static void write_run(struct json_writer *w, const struct design_run *r)
 	for (size_t i = 0; r->argv[i]; i++)
 		json_writer__string(w, r->argv[i]);
 	json_writer__end_array(w);
-	json_workload__write_meta(w, &r->meta);
+	json_common__write_meta(w, &r->meta);
 	json_writer__put_bool(w, "interrupted", r->interrupted);
 	write_side(w, "untraced", &r->untraced);
 	write_side(w, "traced", &r->traced);

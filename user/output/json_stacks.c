@@ -5,7 +5,7 @@
 #include "json_stacks.h"
 #include "run_stacks.h"
 #include "stack_combos.h"
-#include "text_stacks.h"
+#include "stack_cuts.h"
 
 /* put_stack - @key: stack @id of @tgid (0: the kernel) as frames, innermost first, or null and why */
 static void put_stack(struct json_writer *w, struct run_stacks *rs, const char *key, int32_t id, pid_t tgid)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * outputs.h - the files a run or a report writes besides the text report:
- * the recording, and each format's (sink.h): JSON, CSV, the Perfetto
- * timeline, Prometheus metrics and the SVG plot. Each appears whole once
+ * outputs.h - the files a run or a report writes besides the text report: the
+ * recording, and each format's (sink.h): JSON, CSV, the Perfetto timeline,
+ * Prometheus metrics, the SVG plot and folded stacks. Each appears whole once
  * everything went well, or not at all (outfile.h). Every kind of run goes
  * through the same calls: open, begin, end (a run at a time), finish.
  *

@@ -10,7 +10,7 @@
 #define WAKEPROBE_PLOT_ATTACH_H
 
 #include <stdio.h>
-#include "text_attach.h"
+#include "attach_analysis.h"
 
 /* the pairs drawn at most, whatever --pairs asks of the text: more would not be read */
 #define PLOT_ATTACH_MAX_PAIRS	20

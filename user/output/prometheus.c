@@ -2,7 +2,8 @@
 /* prometheus.c - --prometheus: a run's numbers as wakeprobe_* metrics for Prometheus (docs/fleet.md) */
 #include <errno.h>
 #include <stdio.h>
-#include "prom_metrics.h"
+#include "prometheus_attach.h"
+#include "prometheus_workload.h"
 #include "sink.h"
 
 /* attach_metrics - attach mode's run as its metrics take it */
@@ -11,7 +12,7 @@ static void attach_metrics(FILE *f, const struct results *r)
 	const struct attach_report *report = r->attach.report;
 	const struct attach_session_result *run = report->run;
 	char host[sizeof(run->meta.hostname) + 1];
-	struct prom_attach pa = {
+	struct prometheus_attach pa = {
 		.host = host,
 		.target = r->attach.target,
 		.started_unix_ns = run->meta.started_unix_ns,
@@ -27,14 +28,14 @@ static void attach_metrics(FILE *f, const struct results *r)
 	};
 
 	snprintf(host, sizeof(host), "%.*s", (int)sizeof(run->meta.hostname), run->meta.hostname);
-	prom_metrics__print_attach(f, &pa);
+	prometheus_attach__print(f, &pa);
 }
 
 static int prometheus_write(FILE *f, const struct results *r)
 {
 	switch (r->kind) {
 	case RUN_WORKLOAD:
-		return prom_metrics__print_runs(f, r->workload.wl, r->workload.res, r->workload.n);
+		return prometheus_workload__print(f, r->workload.wl, r->workload.res, r->workload.n);
 	case RUN_ATTACH:
 		if (!r->attach.report)
 			return 0;

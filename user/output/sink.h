@@ -3,9 +3,10 @@
  * sink.h - one output format, for a run of any mode: what it takes while
  * the run goes, and what it writes once the run is over. Each format is one
  * module that fills a struct sink (text.c, json.c, csv.c, perfetto.c,
- * prometheus.c, plot.c) over its parts, one per kind of run where the kinds differ
- * (json_workload.c, json_attach.c, json_design.c); outputs.c makes the
- * files and drives every sink the same way.
+ * prometheus.c, plot.c, folded.c) over its parts, one per kind of run where
+ * the kinds differ (json_workload.c, json_attach.c, json_design.c), and
+ * what more than one kind draws in its common part (json_common.c);
+ * outputs.c makes the files and drives every sink the same way.
  */
 #ifndef WAKEPROBE_SINK_H
 #define WAKEPROBE_SINK_H
@@ -18,7 +19,7 @@
 #include "run_config.h"
 #include "run_result.h"
 
-struct prom_self;
+struct prometheus_self;
 
 /* the kinds of run whose results the outputs take */
 enum run_kind {
@@ -47,7 +48,7 @@ struct results {
 		 * is not known yet
 		 */
 		bool so_far;
-		const struct prom_self *self;	/* a service's own cost, for a scrape; NULL: none */
+		const struct prometheus_self *self;	/* a service's own cost, for a scrape; NULL: none */
 	} attach;
 	struct {
 		const char *workload;	/* the throughput workload */

@@ -6,10 +6,11 @@
 #include "lean_adapt.h"
 #include "parse.h"
 #include "run_stacks.h"
+#include "run_warnings.h"
 #include "text_attach.h"
 #include "text_cgroups.h"
+#include "text_common.h"
 #include "text_stacks.h"
-#include "text_workload.h"
 
 #define FUTEX_ROWS	10
 
@@ -140,19 +141,19 @@ static void print_summary(FILE *out, const struct attach_report *r)
 			" pushed out of a full window: wakeups they bound are labelled\n", c->late_events,
 			c->evicted_events);
 	if (r->targets->lean) {
-		text_workload__lean_tracing(out, "the waker's syscall and the wait\n"
-					    "             named from registers, not timed,",
-					    run->lean_flight_ns, r->targets->lean_flight_adaptive,
-					    (int64_t)c->flight_explained, &run->lean);
+		text_common__lean_tracing(out, "the waker's syscall and the wait\n"
+					  "             named from registers, not timed,",
+					  run->lean_flight_ns, r->targets->lean_flight_adaptive,
+					  (int64_t)c->flight_explained, &run->lean);
 		if (c->flight_lost)
 			fprintf(out, "WARNING    %" PRIu64 " slow wakeups lost their flight records (out of memory): not "
 				"explained\n", c->flight_lost);
 	}
-	text_workload__host(out, &run->steal, g->causes.cause_ns[CAUSE_HOST]);
-	text_workload__cost(out, &run->cost, c->events, run->drops_total, g->wakeups,
-			    run->trace_end_ns > run->trace_start_ns ? run->trace_end_ns - run->trace_start_ns : 0);
+	text_common__host(out, &run->steal, g->causes.cause_ns[CAUSE_HOST]);
+	text_common__cost(out, &run->cost, c->events, run->drops_total, g->wakeups,
+			  run->trace_end_ns > run->trace_start_ns ? run->trace_end_ns - run->trace_start_ns : 0);
 	text_stacks__cost(out, run->stacks, g->wakeups);
-	if (text_workload__host_excess(&run->steal, g->causes.cause_ns[CAUSE_HOST]))
+	if (run_warnings__host_excess(&run->steal, g->causes.cause_ns[CAUSE_HOST]))
 		fprintf(out, "WARNING    the host's steal given to wakeups is more than /proc/stat allows: the per-CPU "
 			"layout read from the BTF is wrong\n");
 	fprintf(out, "  wakeups    %" PRIu64 " of traced threads", g->wakeups);
@@ -262,13 +263,13 @@ static void print_phases(FILE *out, const struct attach_report *r)
 
 	fprintf(out, "\nKernel phases of the %" PRIu64 " complete wakeups (no stamps inside the program: notify_user "
 		"and resume_user are not measured):\n", g->complete);
-	text_workload__stats_header(out);
+	text_common__stats_header(out);
 	for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++)
-		text_workload__stats_row(out, wakeup__phase_name(k), &g->phase[k]);
-	text_workload__stats_row(out, "wake -> run", &g->wake_to_run);
-	text_workload__stats_row(out, "notify -> return", &g->notify_to_return);
+		text_common__stats_row(out, wakeup__phase_name(k), &g->phase[k]);
+	text_common__stats_row(out, "wake -> run", &g->wake_to_run);
+	text_common__stats_row(out, "notify -> return", &g->notify_to_return);
 	if (g->idle_exit.count)
-		text_workload__stats_row(out, "idle_exit", &g->idle_exit);
+		text_common__stats_row(out, "idle_exit", &g->idle_exit);
 	/* a lean run sees idle CPUs with its flight recorder alone */
 	if (r->targets->lean && !lean_adapt__recorder_on(r->run->lean_flight_ns))
 		fprintf(out, "  another CPU queued %" PRIu64 " of them (the lean engine without its flight recorder does "
@@ -291,28 +292,6 @@ static void print_phases(FILE *out, const struct attach_report *r)
 		if (any)
 			fprintf(out, "\n");
 	}
-}
-
-void text_attach__futexes_sketch(FILE *out, const struct attach_aggregate *g, const struct attach_futex *const *rows,
-				 size_t n)
-{
-	uint64_t error_max = 0;
-
-	if (!g->futexes_replaced)
-		return;
-	for (size_t i = 0; i < n; i++)
-		if (rows[i]->error > error_max)
-			error_max = rows[i]->error;
-	fprintf(out, "  more than %d futex words came: a Space-Saving sketch kept the busiest, a new word taking the "
-		"row with the fewest waits and wakes (%" PRIu64 " time%s)\n", ATTACH_AGG_MAX_FUTEXES, g->futexes_replaced,
-		g->futexes_replaced == 1 ? "" : "s");
-	if (error_max)
-		fprintf(out, "  a word's figures are its own since it took its row; up to %" PRIu64 " more waits and wakes "
-			"of it may have come before\n", error_max);
-	else
-		fprintf(out, "  the words shown held their rows from their first wait or wake: their figures are whole\n");
-	fprintf(out, "  %" PRIu64 " waits and wakes of the words replaced are in no row; every word with more than %"
-		PRIu64 " has a row\n", g->futexes_evicted, (g->futex_waits + g->futex_wakes) / ATTACH_AGG_MAX_FUTEXES);
 }
 
 /* print_futex_name - --stacks: what the word is, from its process's mappings (symbolizer__data()) */
@@ -378,7 +357,7 @@ static void print_futexes(FILE *out, const struct attach_report *r)
 		fprintf(out, "\n");
 		print_futex_name(out, r, f);
 	}
-	text_attach__futexes_sketch(out, g, rows, n);
+	text_common__futexes_sketch(out, g, rows, n);
 }
 
 /* print_outliers - the slowest complete wakeups, each phase split by what held its CPU */
@@ -393,8 +372,8 @@ static void print_outliers(FILE *out, const struct attach_report *r)
 	if (g->outlier_threshold_ns)
 		fprintf(out, " (%" PRIu64 " at or over %.0f us)", g->outlier_candidates, us(g->outlier_threshold_ns));
 	fprintf(out, " by their first mark to their last");
-	text_workload__outliers_legend(out, r->targets->lean, r->run->lean_flight_ns, r->targets->lean_flight_adaptive,
-				       r->targets->lean_softirqs ? LEGEND_ATTACH_SOFTIRQS : LEGEND_ATTACH);
+	text_common__outliers_legend(out, r->targets->lean, r->run->lean_flight_ns, r->targets->lean_flight_adaptive,
+				     r->targets->lean_softirqs ? LEGEND_ATTACH_SOFTIRQS : LEGEND_ATTACH);
 	for (uint32_t i = 0; i < g->nr_outliers; i++) {
 		const struct attach_result *o = &g->outliers[i];
 		const struct sample_result *sr = &o->sr;
@@ -412,7 +391,7 @@ static void print_outliers(FILE *out, const struct attach_report *r)
 			sr->sample.wakee_tid, o->mechanism);
 		for (int k = 0; k < NR_PHASES; k++)
 			show[k] = o->absent[k] == ATTACH_PRESENT;
-		text_workload__print_outlier_body(out, sr, show, &g->causes);
+		text_common__print_outlier_body(out, sr, show, &g->causes);
 		for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++)
 			if (!show[k])
 				fprintf(out, "  %-14s %9s  absent: %s\n", wakeup__phase_name(k), "-",
@@ -431,8 +410,8 @@ void text_attach__print_text(FILE *out, const struct attach_report *r)
 	print_futexes(out, r);
 	text_stacks__print(out, r);
 	/* a lean run sees the migrations inside its wakeups alone */
-	text_workload__print_causes(out, &g->causes, g->complete, r->targets->lean ? 0 : r->counters->migrations,
-				    "the targets'");
+	text_common__print_causes(out, &g->causes, g->complete, r->targets->lean ? 0 : r->counters->migrations,
+				  "the targets'");
 	if (r->targets->lean && g->causes.migrations)
 		fprintf(out, "migrations of the wakee inside these wakeups: %" PRIu64 " (woken onto another CPU than it "
 			"last ran on, or moved while it waited)\n", g->causes.migrations);

@@ -3,9 +3,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "text_attach.h"
+#include "text_common.h"
 #include "text_design.h"
-#include "text_workload.h"
 
 static double us(uint64_t ns)
 {
@@ -104,10 +103,10 @@ static void print_phases(FILE *out, const struct design_run *r)
 		first = false;
 	}
 	fprintf(out, ":\n");
-	text_workload__stats_header(out);
+	text_common__stats_header(out);
 	for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++)
-		text_workload__stats_row(out, wakeup__phase_name(k), &g->phase[k]);
-	text_workload__stats_row(out, "wake -> run", &g->wake_to_run);
+		text_common__stats_row(out, wakeup__phase_name(k), &g->phase[k]);
+	text_common__stats_row(out, "wake -> run", &g->wake_to_run);
 }
 
 static void print_futexes(FILE *out, const struct design_run *r)
@@ -142,7 +141,7 @@ static void print_futexes(FILE *out, const struct design_run *r)
 	}
 	if (g->nr_futexes > n)
 		fprintf(out, "  ... and %" PRIu32 " words more\n", g->nr_futexes - (uint32_t)n);
-	text_attach__futexes_sketch(out, g, rows, n);
+	text_common__futexes_sketch(out, g, rows, n);
 }
 
 static void print_cpu(FILE *out, const struct design_run *r)
@@ -188,17 +187,17 @@ void text_design__print_text(FILE *out, const struct design_run *r)
 		fprintf(out, "  events     %" PRIu64 " recorded, %" PRIu64 " dropped (BPF ring buffer full), %" PRIu64
 			" BPF program runs skipped by the kernel\n", ac->events, r->run.res.drops_total,
 			r->run.res.missed_runs);
-		text_workload__host(out, &r->run.res.steal, r->run.analysis->agg->causes.cause_ns[CAUSE_HOST]);
-		text_workload__cost(out, &r->run.res.cost, ac->events, r->run.res.drops_total, r->run.analysis->agg->wakeups,
-				    r->run.res.trace_end_ns > r->run.res.trace_start_ns ?
-				    r->run.res.trace_end_ns - r->run.res.trace_start_ns : 0);
+		text_common__host(out, &r->run.res.steal, r->run.analysis->agg->causes.cause_ns[CAUSE_HOST]);
+		text_common__cost(out, &r->run.res.cost, ac->events, r->run.res.drops_total, r->run.analysis->agg->wakeups,
+				  r->run.res.trace_end_ns > r->run.res.trace_start_ns ?
+				  r->run.res.trace_end_ns - r->run.res.trace_start_ns : 0);
 		if (r->run.res.drops_total)
 			fprintf(out, "WARNING    %" PRIu64 " events were dropped: the counts below miss what they "
 				"held; a larger --ringbuf-kb or smaller sizes keep them\n", r->run.res.drops_total);
 		if (r->run.targets.lean)
-			text_workload__lean_tracing(out, "the waker's syscall and the wait named from registers,\n"
-						    "             not timed, no CPU time by thread,", NULL, false, -1,
-						    &r->run.res.lean);
+			text_common__lean_tracing(out, "the waker's syscall and the wait named from registers,\n"
+						  "             not timed, no CPU time by thread,", NULL, false, -1,
+						  &r->run.res.lean);
 	}
 	print_figures(out, r);
 	if (!r->traced.ran)
@@ -207,8 +206,8 @@ void text_design__print_text(FILE *out, const struct design_run *r)
 	print_phases(out, r);
 	/* the lean engine traces nothing to explain a wakeup with */
 	if (!r->run.targets.lean)
-		text_workload__print_causes(out, &r->run.analysis->agg->causes, r->run.analysis->agg->complete,
-					    attach_analysis__counters(r->run.analysis)->migrations, "its");
+		text_common__print_causes(out, &r->run.analysis->agg->causes, r->run.analysis->agg->complete,
+					  attach_analysis__counters(r->run.analysis)->migrations, "its");
 	print_futexes(out, r);
 	print_cpu(out, r);
 }

@@ -9,7 +9,7 @@
 #include "http_server.h"
 #include "launch.h"
 #include "prom.h"
-#include "prom_metrics.h"
+#include "prometheus_attach.h"
 #include "service.h"
 
 /*
@@ -82,7 +82,7 @@ static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 	struct attach_session_result snap;
 	struct attach_report rep;
 	struct http_server_stats hs;
-	struct prom_self self;
+	struct prometheus_self self;
 	struct results r;
 	char *text = NULL;
 	size_t len = 0;
@@ -91,7 +91,7 @@ static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 
 	self_cost__read(&s->self, s->collector);
 	http_server__stats(s->server, &hs);
-	self = (struct prom_self){
+	self = (struct prometheus_self){
 		.cpu_ns = s->self.cpu_ns,
 		.rss_bytes = s->self.rss_bytes,
 		.scrapes = hs.scrapes + 1,

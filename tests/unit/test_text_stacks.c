@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_text_stacks.c - --stacks in the text reports (text_stacks.c), line
+ * by line, over the stacks of stacks_fixture.h: a combination's wakeups
+ * and times, its four stacks innermost frame first with where each frame
+ * is, a stack the kernel did not keep saying why; the most frequent
+ * combination and the costliest; the cost line; the objects that cut
+ * stacks short; and attach mode's busiest pairs.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "attach_aggregate.h"
+#include "attach_session.h"
+#include "memout.h"
+#include "stack_combos.h"
+#include "stacks_fixture.h"
+#include "text_lines.h"
+#include "text_stacks.h"
+
+static struct run_stacks *rs;
+static struct stack_combos combos;
+
+static void setup(void)
+{
+	memout__open();
+	rs = stacks_with_user();
+	memset(&combos, 0, sizeof(combos));
+}
+
+static void teardown(void)
+{
+	run_stacks__free(rs);
+	memout__close();
+}
+
+TestSuite(text_stacks, .init = setup, .fini = teardown);
+
+/* add - @times wakeups of @ns each, with the stacks @st */
+static void add(struct wp_lean_stacks st, int times, uint64_t ns)
+{
+	for (int i = 0; i < times; i++)
+		stack_combos__add(&combos, &st, (uint32_t)getpid(), ns);
+}
+
+/* top - the combination of @combos first by @order */
+static const struct stack_combo *top(enum stack_order order)
+{
+	const struct stack_combo *s;
+
+	cr_assert_eq(stack_combos__top(&combos, order, &s, 1), 1);
+	return s;
+}
+
+Test(text_stacks, a_combination_gives_its_share_and_times_then_each_stack_innermost_first)
+{
+	static const char *const want[] = {
+		"    the most frequent: 3 of 4 wakeups (75%), 30.0 us of wake -> run; p50 8.2, p99 8.2 (each within "
+		"25% below), max 10.0 us",
+		"      the waker, thread 10, where it woke it:",
+		"      user: [stack not kept: the stack table was full]",
+		"      kernel:",
+		"        try_to_wake_up+0x10                             ",
+		"        futex_wake+0x10                                 ",
+		"      the wakee, thread 11, where it went to sleep:",
+		"      kernel:",
+		"        __schedule+0x100                                ",
+		"        futex_wait+0x10                                 ",
+		NULL,
+	};
+	/* a full table's user stack says why; a kernel thread's has no line at all */
+	struct wp_lean_stacks st = lean_stack_ids(STACK_WAKER_KERNEL, -ENOMEM, STACK_WAIT_KERNEL, -EFAULT);
+
+	add(st, 3, 10000);
+	text_stacks__combo(out, rs, "thread 10", "thread 11", top(STACK_BY_COUNT), "the most frequent", 4);
+	expect_lines(written(), want);
+	cr_assert_null(strstr(strstr(written(), "the wakee,"), "user:"), "the wakee's is the kernel's alone: %s",
+		       written());
+}
+
+Test(text_stacks, a_user_frame_says_its_file_and_line_and_its_object)
+{
+	struct wp_lean_stacks st = own_stack_ids(STACK_CUT_HERE, STACK_WHOLE);
+	const char *line;
+
+	add(st, 1, 2000);
+	text_stacks__combo(out, rs, "thread 10", "thread 11", top(STACK_BY_COUNT), "the most frequent", 1);
+	line = strstr(written(), "\n        waker_code+0x4");
+	cr_assert_not_null(line, "%s", written());
+	cr_assert(!strncmp(strchr(line + 1, '\n') - strlen(" (unit-tests)"), " (unit-tests)", 13),
+		  "the object, by its name alone: %s", written());
+	cr_assert_not_null(strstr(line, " stacks_fixture.h:"), "the file by its name alone, and the line: %s",
+			   written());
+	cr_assert_not_null(strstr(written(), "\n        _start"), "the walk out to the thread's start: %s", written());
+}
+
+Test(text_stacks, the_most_frequent_and_the_costliest_are_both_shown_when_they_differ)
+{
+	add(own_stack_ids(STACK_CUT_HERE, STACK_WHOLE), 3, 1000);
+	add(own_stack_ids(STACK_CUT_LIBC, STACK_WHOLE), 1, 50000);
+	text_stacks__combos(out, rs, "thread 10", "thread 11", &combos, 4);
+	cr_assert(has_line(written(), "    the most frequent: 3 of 4 wakeups (75%), 3.0 us of wake -> run; p50 0.9, "
+			   "p99 0.9 (each within 25% below), max 1.0 us"), "%s", written());
+	cr_assert(has_line(written(), "    the costliest: 1 of 4 wakeups (25%), 50.0 us of wake -> run; p50 49.2, "
+			   "p99 49.2 (each within 25% below), max 50.0 us"), "%s", written());
+	cr_assert(has_line(written(), "    2 combinations of stacks in all"), "%s", written());
+}
+
+Test(text_stacks, one_combination_both_most_frequent_and_costliest_is_shown_once)
+{
+	add(own_stack_ids(STACK_CUT_HERE, STACK_WHOLE), 2, 1000);
+	text_stacks__combos(out, rs, "thread 10", "thread 11", &combos, 2);
+	cr_assert(!strncmp(written(), "    the most frequent and costliest: 2 of 2 wakeups (100%)", 58), "%s",
+		  written());
+	cr_assert_null(strstr(written(), "the costliest:"), "%s", written());
+	cr_assert_null(strstr(written(), "combinations of stacks in all"), "one combination: %s", written());
+}
+
+Test(text_stacks, wakeups_past_the_combinations_kept_are_said_to_be_in_folded)
+{
+	for (int i = 0; i < STACK_COMBOS_MAX + 1; i++)
+		add(lean_stack_ids(STACK_WAKER_KERNEL, WP_STACK_NONE, 100 + i, WP_STACK_NONE), 1, 1000);
+	text_stacks__combos(out, rs, "thread 10", "thread 11", &combos, STACK_COMBOS_MAX + 1);
+	cr_assert(has_line(written(), "    64 combinations of stacks in all, and more past those kept (--folded has "
+			   "their time)"), "%s", written());
+}
+
+Test(text_stacks, no_combination_says_no_stacks_came)
+{
+	text_stacks__combos(out, rs, "thread 10", "thread 11", &combos, 5);
+	cr_assert_str_eq(written(), "    no stacks came with these wakeups\n");
+}
+
+Test(text_stacks, the_cost_line_says_the_time_per_wakeup_and_the_stacks_not_kept)
+{
+	struct run_stacks *kernel = stacks_with_kernel();
+	const uint64_t ips[] = { 0xffffffff81000100 };
+	struct wp_stack_cost cost = { .ns = 30000, .taken = 12, .not_kept = 3 };
+
+	cr_assert_eq(run_stacks__add(kernel, 1, ips, 1), 0);
+	run_stacks__note_cost(kernel, 2 << 20, &cost);
+	text_stacks__cost(out, kernel, 4);
+	cr_assert_str_eq(written(),
+			 "  stacks     1 distinct kept, in 2.0 MiB of kernel memory; taking them: 7.50 us of program time "
+			 "per wakeup (12 stacks, 2.50 us each, timed in the programs), 64 bytes more per wakeup's record\n"
+			 "WARNING    3 of the 12 stacks were not kept: another stack held the slot its hash gave it, or "
+			 "the map was full; their wakeups say so where a stack would be\n");
+	run_stacks__free(kernel);
+}
+
+Test(text_stacks, without_stacks_there_is_no_cost_line)
+{
+	text_stacks__cost(out, NULL, 4);
+	cr_assert_str_eq(written(), "");
+}
+
+Test(text_stacks, each_object_that_cut_stacks_has_a_line_after_a_blank_one)
+{
+	const struct stack_cut cuts[] = {
+		{ .object = "/usr/lib/x86_64-linux-gnu/libfoo.so.1", .stacks = 7, .of = 9 },
+		{ .object = "/opt/app/bin/server", .stacks = 2, .of = 40 },
+	};
+
+	text_stacks__cuts(out, cuts, 2);
+	cr_assert_str_eq(written(),
+			 "\n  libfoo.so.1 has no frame pointers, it seems: 7 of the 9 user stacks through it end there, "
+			 "short of the thread's start; their callers are cut (docs/attach.md: full stacks)\n"
+			 "  server has no frame pointers, it seems: 2 of the 40 user stacks through it end there, short of "
+			 "the thread's start; their callers are cut (docs/attach.md: full stacks)\n");
+	memout__close();
+	memout__open();
+	text_stacks__cuts(out, cuts, 0);
+	cr_assert_str_eq(written(), "");
+}
+
+/* pair_wakeup - a complete wakeup of thread @wakee by thread 10, with the stacks @st */
+static struct attach_result pair_wakeup(uint32_t wakee, struct wp_lean_stacks st)
+{
+	struct attach_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.sr.label = LABEL_COMPLETE;
+	r.sr.sample.wakee_tid = wakee;
+	r.sr.sample.waker_tid = 10;
+	r.waker.cls = WP_WAKER_SYSCALL;
+	r.waker.tid = 10;
+	r.waker.tgid = (uint32_t)getpid();
+	snprintf(r.waker.comm, sizeof(r.waker.comm), "prod");
+	r.wakee_tgid = (uint32_t)getpid();
+	snprintf(r.wakee_comm, sizeof(r.wakee_comm), "cons");
+	snprintf(r.mechanism, sizeof(r.mechanism), "futex 0x10 wake -> wait");
+	r.wake_to_run_ns = 2000;
+	r.sr.total_ns = 2000;
+	r.sr.stacked = true;
+	r.sr.stacks = st;
+	return r;
+}
+
+Test(text_stacks, attach_mode_shows_the_busiest_pairs_stacks_and_where_they_were_cut)
+{
+	struct attach_aggregate *g = attach_aggregate__new();
+	struct attach_session_result run = { .stacks = rs };
+	struct attach_report rep = { .run = &run, .agg = g, .pairs = 10, .order = ATTACH_ORDER_COUNT };
+	struct attach_result r;
+	static const char *const want[] = {
+		"Stacks of the 2 busiest pairs (6 distinct stacks kept by the kernel; innermost frame first):",
+		"  thread prod 10 -> cons 11 via futex 0x10 wake -> wait",
+		"    the most frequent and costliest: 2 of 2 wakeups (100%), 4.0 us of wake -> run; p50 1.8, p99 1.8 "
+		"(each within 25% below), max 2.0 us",
+		"  thread prod 10 -> cons 12 via futex 0x10 wake -> wait",
+		"    the most frequent and costliest: 1 of 1 wakeups (100%), 2.0 us of wake -> run; p50 1.8, p99 1.8 "
+		"(each within 25% below), max 2.0 us",
+		NULL,
+	};
+
+	cr_assert_not_null(g);
+	r = pair_wakeup(11, own_stack_ids(STACK_CUT_LIBC, STACK_WHOLE));
+	attach_aggregate__add(g, &r);
+	attach_aggregate__add(g, &r);
+	r = pair_wakeup(12, own_stack_ids(STACK_WHOLE, STACK_WHOLE));
+	attach_aggregate__add(g, &r);
+	text_stacks__print(out, &rep);
+	expect_lines(written(), want);
+	cr_assert_not_null(strstr(written(), " has no frame pointers, it seems: 2 of the 2 user stacks through it end "
+				  "there"), "libc cut the first pair's waker stacks: %s", written());
+	/* one pair asked: one shown */
+	memout__close();
+	memout__open();
+	rep.pairs = 1;
+	text_stacks__print(out, &rep);
+	cr_assert(!strncmp(written(), "\nStacks of the 1 busiest pairs", 30), "%s", written());
+	cr_assert_null(strstr(written(), "cons 12"), "%s", written());
+	/* a run without --stacks: nothing */
+	memout__close();
+	memout__open();
+	run.stacks = NULL;
+	text_stacks__print(out, &rep);
+	cr_assert_str_eq(written(), "");
+	attach_aggregate__free(g);
+}
