@@ -13,6 +13,8 @@ each other through others, one line a group, and exits 1 if there is any or
 if a stem is not unique; prints "no cycles" and exits 0 otherwise.
 
     scripts/module-cycles.py [DIR]      (default: user)
+    scripts/module-cycles.py --deepest [DIR]
+                                        the longest chain of includes, module by module
 """
 import os
 import re
@@ -86,9 +88,32 @@ def cycles(graph):
     return found
 
 
+def deepest(graph):
+    """the longest path of the graph, which has no cycle, as a list of nodes"""
+    longest = {}
+
+    def visit(v):
+        if v not in longest:
+            longest[v] = [v]
+            for w in sorted(graph[v]):
+                if len(visit(w)) + 1 > len(longest[v]):
+                    longest[v] = [v] + longest[w]
+        return longest[v]
+
+    return max((visit(v) for v in sorted(graph)), key=len, default=[])
+
+
 def main():
-    top = sys.argv[1] if len(sys.argv) > 1 else "user"
+    args = sys.argv[1:]
+    depth = bool(args) and args[0] == "--deepest"
+    if depth:
+        args = args[1:]
+    top = args[0] if args else "user"
     modules, folders, twice = graphs(top)
+    if depth and not twice and not cycles(modules):
+        chain = deepest(modules)
+        print(f"{len(chain)}: " + " -> ".join(chain))
+        return 0
     bad = False
     for stem in twice:
         print(f"stem in two folders: {stem} (an include by name could mean either)")

@@ -40,7 +40,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "attach.h"
+#include "attach_result.h"
 #include "cause_totals.h"
 #include "histogram.h"
 #include "mechanism.h"

@@ -23,7 +23,7 @@
 #ifndef WAKEPROBE_ATTACH_LEAN_H
 #define WAKEPROBE_ATTACH_LEAN_H
 
-#include "attach.h"
+#include "attach_result.h"
 
 struct attach_lean;
 

@@ -88,6 +88,31 @@ struct attach_result {
 };
 
 /* what fd @fd of process @tgid is, for records that do not say: asked once per wakeup end */
+/* the counters of either engine: the full engine keeps them all, the lean one as many as it has */
+struct attach_counters {
+	uint64_t events;		/* records added */
+	uint64_t late_events;		/* stamped before a time attach__advance() had finished: not replayed */
+	uint64_t evicted_events;	/* pushed out of a full event window */
+	uint64_t drops_seen;		/* highest drop count carried by a record or noted */
+	uint64_t results;		/* wakeups handed to the callback */
+	uint64_t threads;		/* threads known now */
+	uint64_t threads_peak;
+	uint64_t new_threads;		/* sched_wakeup_new and fork: a thread began (or a tid was reused) */
+	uint64_t exited_threads;	/* a switch-out in TASK_DEAD (a BLOCK in exit_group may be any sleep there) */
+	uint64_t forgotten_threads;	/* the table was full: the thread seen least recently was dropped */
+	uint64_t unpaired_wakers;	/* a WAKER record whose WAKING did not follow on its CPU */
+	uint64_t stray_wakeups;		/* a second sched_wakeup for one waking: ignored */
+	uint64_t cpu_out_of_range;	/* records from a CPU >= WP_MAX_CPUS: not paired, no idle exit */
+	uint64_t migrations;		/* sched_migrate_task of a tracked task, anywhere in the run */
+	uint64_t explained_cut;		/* complete wakeups older than the records kept: their start unexplained */
+	/* the lean engine: slow wakeups split by cause from their CPU's flight records, and not for want of memory */
+	uint64_t flight_explained;
+	uint64_t flight_lost;
+	/* lean attach mode: shared futex words whose key the kernel sent, and those a full table left out */
+	uint64_t futex_keys;
+	uint64_t futex_keys_lost;
+};
+
 typedef enum fd_kind (*attach_fd_kind_fn)(uint32_t tgid, int fd, void *ctx);
 typedef void (*attach_result_fn)(const struct attach_result *r, void *ctx);
 

@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "attach.h"
+#include "attach_result.h"
 #include "cgroups.h"
 #include "mechanism.h"
 #include "series_cap.h"

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
-#include "attach.h"
+#include "attach_result.h"
 #include "histogram.h"
 #include "mechanism.h"
 #include "wakeprobe.h"

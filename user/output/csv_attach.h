@@ -9,7 +9,7 @@
 #define WAKEPROBE_CSV_ATTACH_H
 
 #include <stdio.h>
-#include "attach.h"
+#include "attach_result.h"
 
 struct csv_attach;
 

@@ -2,6 +2,7 @@
 /* prometheus.c - --prometheus: a run's numbers as wakeprobe_* metrics for Prometheus (docs/fleet.md) */
 #include <errno.h>
 #include <stdio.h>
+#include "attach_analysis.h"
 #include "prometheus_attach.h"
 #include "prometheus_workload.h"
 #include "sink.h"

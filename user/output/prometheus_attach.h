@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "attach.h"
+#include "attach_result.h"
 #include "attach_aggregate.h"
 #include "cgroup_stats.h"
 #include "trace_cost.h"

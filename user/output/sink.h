@@ -14,13 +14,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "attach_analysis.h"
-#include "design_run.h"
-#include "run_config.h"
-#include "run_result.h"
+/* what the runs hand over and the results point to: each kind's own header says what they hold */
+struct attach_report;
+struct attach_result;
+struct design_run;
+struct run_config;
+struct run_result;
+struct sample_result;
+struct wp_event;
+struct workload_desc;
 
 struct prometheus_self;
-
 /* the kinds of run whose results the outputs take */
 enum run_kind {
 	RUN_WORKLOAD,	/* wakeprobe's own workloads, one or several paths (--workload, all) */
