@@ -313,16 +313,11 @@ bench-attach: all $(OBJ)/bench/wake-count
 # and the recorded fixtures.
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
-	-fno-sanitize-recover=all $(ALL_INCLUDES) -I$(OBJ) -DWAKEPROBE_VERSION='"$(VERSION)"'
-FUZZ_RECORD_SRCS := $(addprefix user/,record/recording.c record/recorder.c record/rec_reader.c \
-	record/run_recording.c record/replay.c record/attach_recording.c record/attach_replay.c \
-	workload/analysis.c workload/merger.c workload/aggregate.c workload/catalog.c \
-	attach/attach_analysis.c attach/attach.c attach/attach_build.c attach/attach_threads.c attach/attach_wakers.c \
-	attach/attach_result.c attach/attach_lean.c attach/attach_aggregate.c \
-	live/host_steal.c live/trace_cost.c core/wakeup.c core/explain.c core/cause_totals.c core/run_meta.c \
-	core/event_window.c core/mechanism.c core/futex_ops.c core/fd_kinds.c lib/histogram.c lib/tsc_clock.c lib/ring.c \
-	lib/parse.c output/text_workload.c output/text_attach.c output/text_common.c output/text_stacks.c \
-	output/text_cgroups.c output/run_warnings.c output/stack_cuts.c)
+	-fno-sanitize-recover=all $(ALL_INCLUDES) -I$(OBJ) -DWAKEPROBE_VERSION='"$(VERSION)"' \
+	-DWAKEPROBE_LIBEXECDIR='"$(LIBEXECDIR)"'
+# the record reader reaches the analyses and reports of both kinds of run, and through them most of
+# wakeprobe: the harness links every module but main.c, with wakeprobe's own libraries
+FUZZ_RECORD_SRCS := $(CORE_SRCS)
 FUZZ_OPTIONS_SRCS := user/cli/options.c user/workload/catalog.c user/design/designs.c user/lib/parse.c \
 	user/output/output_paths.c user/lib/http_server.c
 FUZZ_JSON_SRCS := user/lib/json_reader.c user/lib/json_writer.c user/lib/decimal.c
@@ -333,9 +328,9 @@ $(FUZZ_DEPS_STAMP): scripts/setup-deps.sh
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh fuzz && touch $@
 
 $(OBJ)/fuzz/fuzz-record: tests/fuzz/fuzz_record.c $(FUZZ_RECORD_SRCS) $(wildcard user/*/*.h bpf/*.h) \
-		$(SYSCALL_NAMES) | $(FUZZ_DEPS_STAMP)
+		$(SYSCALL_NAMES) $(SKEL) | $(FUZZ_DEPS_STAMP)
 	$(call msg,FUZZ-CC,$@)
-	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lm
+	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ $(CORE_LIBS)
 
 $(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildcard user/*/*.h) \
 		| $(FUZZ_DEPS_STAMP)

@@ -26,15 +26,10 @@ static int report_run(struct replay_run *run, void *ctx)
 
 static int report_attach_run(struct attach_replay_run *run, void *ctx)
 {
-	struct attach_report r = {
-		.targets = &run->targets.opts,
-		.run = &run->res,
-		.counters = attach__counters(run->analysis->engine),
-		.agg = run->analysis->agg,
-		.tids_left_out = run->analysis->tids_left_out,
-		.pairs = 10,
-	};
+	const struct attach_view view = { .pairs = 10 };
+	struct attach_report r;
 
+	attach_run__report(&run->run, &view, &r);
 	(void)ctx;
 	text_attach__print_text(sink, &r);
 	attach_replay_run__free(run);
