@@ -237,8 +237,11 @@ static int64_t median_of(int64_t *v, size_t n)
 	return v[n / 2];
 }
 
-/* side_by_side - one full and one lean run of @name; the first phase whose medians disagree, or -1 */
-static int side_by_side(const char *name, char disagreement[160])
+/*
+ * side_by_side - one full and one lean run of @name; the first phase whose
+ * medians disagree, or -1, and in *@lean_higher which side was higher
+ */
+static int side_by_side(const char *name, char disagreement[160], bool *lean_higher)
 {
 	static struct phase_values full, lean;
 	struct checks cf = { .hook = collect_phases, .hook_ctx = &full },
@@ -257,6 +260,7 @@ static int side_by_side(const char *name, char disagreement[160])
 		cr_log_info("%s: %-14s full %8.2f us  lean %8.2f us", name, wakeup__phase_name(k), f / 1e3, l / 1e3);
 		if (d > 10000 && d > big / 2) {
 			snprintf(disagreement, 160, "%s: full median %ld ns, lean %ld ns", wakeup__phase_name(k), f, l);
+			*lean_higher = l > f;
 			return k;
 		}
 	}
@@ -279,20 +283,30 @@ ParameterizedTestParameters(paths, lean_phases_agree_with_the_full_modes_by_thei
  * The same kind of run, full and lean: each of the six phases against the
  * same phase in the full engine, by their medians. Tracing itself moves
  * them a little and the machine moves them more, so only a gross
- * disagreement counts, and only when it comes back: a stamp taken at the
- * wrong event is off by a phase every time, a burst of the host's steal
- * only in the run it hits.
+ * disagreement counts, and only when it comes back the same: a stamp
+ * taken at the wrong event is off by a phase, the same way, every time; a
+ * burst of the host's steal or a neighbour's load moves a phase only in the
+ * run it hits, either way (thread-start's runq_wait came out 23 us full
+ * against 6 us lean, then 7 us against 21 us, on a loaded machine).
  */
 ParameterizedTest(struct path_case *pc, paths, lean_phases_agree_with_the_full_modes_by_their_medians,
-		  .timeout = 120)
+		  .timeout = 180)
 {
 	char why[160] = "";
-	int tries = 0;
+	int runs = 0, same = 0, phase, last_phase = -1;
+	bool lean_higher = false, last_higher = false;
 
 	skip_unless_traceable();
-	while (side_by_side(pc->name, why) >= 0 && ++tries < 3)
-		cr_log_info("%s: try %d: %s; again", pc->name, tries, why);
-	cr_assert_lt(tries, 3, "%s, three times: %s", pc->name, why);
+	/* at most six runs: the machine's noise, whichever way it goes, does not make a failure */
+	while (runs++ < 6 && (phase = side_by_side(pc->name, why, &lean_higher)) >= 0) {
+		same = phase == last_phase && lean_higher == last_higher ? same + 1 : 1;
+		last_phase = phase;
+		last_higher = lean_higher;
+		if (same == 3)
+			break;
+		cr_log_info("%s: run %d: %s; again", pc->name, runs, why);
+	}
+	cr_assert_lt(same, 3, "%s, three times in a row the same way: %s", pc->name, why);
 }
 
 /* new_wakees - a hook: each thread-start sample's wakee is another thread than the one before */
