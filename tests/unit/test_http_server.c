@@ -62,7 +62,8 @@ static void setup(void)
 	char msg[256];
 
 	memset(&scrape, 0, sizeof(scrape));
-	cr_assert_eq(http_server__open(&server, "127.0.0.1:0", metrics, &scrape, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(http_server__open_any_port(&server, "127.0.0.1:0", metrics, &scrape, msg, sizeof(msg)), 0, "%s",
+		     msg);
 	cr_assert_gt(http_server__port(server), 0);
 }
 
@@ -643,7 +644,7 @@ Test(http_server, every_address_takes_ipv4_and_ipv6_alike)
 	int fd;
 
 	http_server__close(server);
-	cr_assert_eq(http_server__open(&server, ":0", metrics, &scrape, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(http_server__open_any_port(&server, ":0", metrics, &scrape, msg, sizeof(msg)), 0, "%s", msg);
 	r = exchange_at(AF_INET, GET_METRICS, strlen(GET_METRICS));
 	cr_expect_eq(status_of(r), 200);
 	free(r);
@@ -663,7 +664,7 @@ Test(http_server, an_ipv6_address_in_brackets_is_listened_on)
 	int err;
 
 	http_server__close(server);
-	err = http_server__open(&server, "[::1]:0", metrics, &scrape, msg, sizeof(msg));
+	err = http_server__open_any_port(&server, "[::1]:0", metrics, &scrape, msg, sizeof(msg));
 	if (err == -EAFNOSUPPORT || err == -EADDRNOTAVAIL)
 		cr_skip_test("no IPv6 loopback here: %s", msg);
 	cr_assert_eq(err, 0, "%s", msg);
@@ -689,6 +690,10 @@ Test(http_server, a_listen_string_that_does_not_parse_says_how_to_write_one)
 		{ ":", -EINVAL, "number" },
 		{ "127.0.0.1:-1", -EINVAL, "number" },
 		{ "127.0.0.1:65536", -ERANGE, "out of range" },
+		/* the kernel's pick, which no scraper would be told of */
+		{ "127.0.0.1:0", -ERANGE, "port 0" },
+		{ ":0", -ERANGE, "port 0" },
+		{ "[::1]:00", -ERANGE, "port 0" },
 		{ ":99999999999999999999999", -ERANGE, "out of range" },
 		{ "::1:9100", -EINVAL, "brackets" },
 		{ "[::1]", -EINVAL, "port" },
@@ -716,6 +721,23 @@ Test(http_server, a_listen_string_that_does_not_parse_says_how_to_write_one)
 	/* the whole line, for one */
 	http_server__open(&s, "127.0.0.1:65536", metrics, &scrape, msg, sizeof(msg));
 	cr_expect_str_eq(msg, "--listen 127.0.0.1:65536: port 65536 is out of range: give one from 1 to 65535");
+}
+
+Test(http_server, port_0_is_refused_with_the_options_and_taken_by_tests_alone)
+{
+	struct http_server *s = (struct http_server *)&scrape;
+	struct http_listen at;
+	char msg[256];
+
+	/* what --listen's check calls: one line, which the command line's usage error (exit 2) prints */
+	cr_expect_eq(http_server__parse_listen("127.0.0.1:0", &at, msg, sizeof(msg)), -ERANGE);
+	cr_expect_str_eq(msg, "--listen 127.0.0.1:0: port 0 means any free port, which no "
+			 "scraper would know: give one from 1 to 65535, e.g. 9750");
+	cr_expect_eq(http_server__open(&s, ":0", metrics, &scrape, msg, sizeof(msg)), -ERANGE);
+	cr_expect_null(s);
+	/* the tests' own way, which tells the port */
+	cr_expect_gt(http_server__port(server), 0);
+	cr_expect_eq(http_server__parse_listen("127.0.0.1:1", &at, msg, sizeof(msg)), 0, "%s", msg);
 }
 
 Test(http_server, an_address_in_use_says_so_in_one_line)

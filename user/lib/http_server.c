@@ -65,7 +65,11 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-int http_server__parse_listen(const char *listen_at, struct http_listen *out, char *msg, size_t len)
+/*
+ * parse_listen - http_server__parse_listen(), with port 0 taken when
+ * @any_port: the kernel's pick, for a caller that asks which it was
+ */
+static int parse_listen(const char *listen_at, struct http_listen *out, bool any_port, char *msg, size_t len)
 {
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&out->addr;
 	struct sockaddr_in *sin = (struct sockaddr_in *)&out->addr;
@@ -108,6 +112,12 @@ int http_server__parse_listen(const char *listen_at, struct http_listen *out, ch
 	}
 
 	err = parse__u64(colon + 1, 0, 65535, &port);
+	if (!err && !port && !any_port) {
+		/* the kernel would pick a port, and no scraper, unit or firewall rule could know it */
+		snprintf(msg, len, "--listen %s: port 0 means any free port, which no "
+			 "scraper would know: give one from 1 to 65535, e.g. 9750", shown);
+		return -ERANGE;
+	}
 	if (err == -ERANGE) {
 		snprintf(msg, len, "--listen %s: port %s is out of range: give one from 1 to 65535", shown,
 			 parse__shown(colon + 1));
@@ -150,6 +160,11 @@ int http_server__parse_listen(const char *listen_at, struct http_listen *out, ch
 	return 0;
 }
 
+int http_server__parse_listen(const char *listen_at, struct http_listen *out, char *msg, size_t len)
+{
+	return parse_listen(listen_at, out, false, msg, len);
+}
+
 /* open_error - the one line that says why @listen_at could not be listened on (@err), and what to do */
 static void open_error(char *msg, size_t len, const char *listen_at, int err)
 {
@@ -176,15 +191,16 @@ static void open_error(char *msg, size_t len, const char *listen_at, int err)
 	snprintf(msg, len, "--listen %s: %s", parse__shown(listen_at), why);
 }
 
-int http_server__open(struct http_server **sp, const char *listen_at, http_metrics_fn fn, void *ctx, char *msg,
-		      size_t len)
+/* open_at - http_server__open(), or with port 0 the kernel's pick when @any_port */
+static int open_at(struct http_server **sp, const char *listen_at, bool any_port, http_metrics_fn fn, void *ctx,
+		   char *msg, size_t len)
 {
 	struct http_listen at;
 	struct http_server *s;
 	int err, one = 1, zero = 0;
 
 	*sp = NULL;
-	err = http_server__parse_listen(listen_at, &at, msg, len);
+	err = parse_listen(listen_at, &at, any_port, msg, len);
 	if (err)
 		return err;
 	s = calloc(1, sizeof(*s));
@@ -238,6 +254,18 @@ fail:
 	open_error(msg, len, listen_at, err);
 	http_server__close(s);
 	return err;
+}
+
+int http_server__open(struct http_server **s, const char *listen_at, http_metrics_fn fn, void *ctx, char *msg,
+		      size_t len)
+{
+	return open_at(s, listen_at, false, fn, ctx, msg, len);
+}
+
+int http_server__open_any_port(struct http_server **s, const char *listen_at, http_metrics_fn fn, void *ctx,
+			       char *msg, size_t len)
+{
+	return open_at(s, listen_at, true, fn, ctx, msg, len);
 }
 
 int http_server__fd(const struct http_server *s)

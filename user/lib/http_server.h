@@ -49,9 +49,10 @@ struct http_listen {
 /*
  * http_server__parse_listen - "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" (every
  * address), numeric addresses only (a name would need a resolver that may
- * block), the port from 0 (any free one) to 65535. 0, or -EINVAL or -ERANGE
- * with a one-line message in @msg that names the fix. Binds nothing: a
- * command line can be checked before anything starts.
+ * block), the port from 1 to 65535: port 0 would have the kernel pick a
+ * free one, which no scraper, unit file or firewall rule could be told of.
+ * 0, or -EINVAL or -ERANGE with a one-line message in @msg that names the
+ * fix. Binds nothing: a command line can be checked before anything starts.
  */
 int http_server__parse_listen(const char *listen_at, struct http_listen *out, char *msg, size_t len);
 
@@ -64,10 +65,18 @@ int http_server__parse_listen(const char *listen_at, struct http_listen *out, ch
 int http_server__open(struct http_server **s, const char *listen_at, http_metrics_fn fn, void *ctx, char *msg,
 		      size_t len);
 
+/*
+ * http_server__open_any_port - for tests: as http_server__open(), but a
+ * port of 0 is taken, and the kernel picks a free one: http_server__port()
+ * says which
+ */
+int http_server__open_any_port(struct http_server **s, const char *listen_at, http_metrics_fn fn, void *ctx,
+			       char *msg, size_t len);
+
 /* http_server__fd - the listening socket, for a caller that polls it with its own fds */
 int http_server__fd(const struct http_server *s);
 
-/* http_server__port - the port listened on: the one the kernel picked, when @listen_at asked for port 0 */
+/* http_server__port - the port listened on: the one the kernel picked, for http_server__open_any_port() */
 int http_server__port(const struct http_server *s);
 
 /*
