@@ -405,6 +405,38 @@ Test(http_server, a_malformed_request_is_a_bad_request)
 	cr_expect_eq(scrape.calls, 0);
 }
 
+Test(http_server, a_body_framed_two_ways_or_by_a_length_that_is_no_number_is_a_bad_request)
+{
+	static const char *const reqs[] = {
+		/* RFC 9112 6.1: both, in either order and any case; refused, and the connection closed */
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
+		"0\r\n\r\n",
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\ntransfer-encoding: chunked\r\ncontent-length: 0\r\n\r\n"
+		"0\r\n\r\n",
+		"POST /metrics HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip, chunked\r\nContent-Length: 3\r\n"
+		"\r\nabc",
+		/* RFC 9112 6.3: a length that is not one number */
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n",
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1e3\r\n\r\n",
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3, 3\r\n\r\nabc",
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 99999999999999999999\r\n\r\n",
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		char *r = exchange(reqs[i]);
+
+		cr_expect_eq(status_of(r), 400, "request %zu", i);
+		cr_expect_str_eq(header(r, "Connection", buf, sizeof(buf)), "close", "request %zu", i);
+		free(r);
+	}
+	cr_expect_eq(scrape.calls, 0);
+	/* one length said twice alike is one length */
+	free(exchange("GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\ncontent-length: 0\r\n\r\n"));
+	cr_expect_eq(scrape.calls, 1);
+}
+
 Test(http_server, a_head_over_8_kib_is_too_large_and_one_just_under_is_fine)
 {
 	static const char start[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Pad: ";

@@ -57,6 +57,13 @@ struct request {
 	bool openmetrics;
 };
 
+/* how a head frames the body after it (RFC 9112 6): what parse_request() gathers of its headers */
+struct framing {
+	bool length_seen;
+	uint64_t length;
+	bool chunked_or_other;	/* a Transfer-Encoding, whatever its codings */
+};
+
 static uint64_t now_ms(void)
 {
 	struct timespec ts;
@@ -444,14 +451,32 @@ static char *next_line(char **p)
 }
 
 /*
+ * content_length - one Content-Length header's @value into @f: false when
+ * it is not a number, or not the number an earlier one said. RFC 9112 6.3
+ * makes either an unrecoverable framing error; a list of one number
+ * repeated ("5, 5") may be taken or refused, and is refused.
+ */
+static bool content_length(const char *value, struct framing *f)
+{
+	uint64_t n;
+
+	if (parse__u64(value, 0, UINT64_MAX, &n) || (f->length_seen && n != f->length))
+		return false;
+	f->length_seen = true;
+	f->length = n;
+	return true;
+}
+
+/*
  * parse_request - the request line and headers of @head (NUL-terminated,
  * ending with its empty line) into @rq, in place: 0, or 400 for a head that
- * is not HTTP/1.x's
+ * is not HTTP/1.x's or whose body cannot be told apart from what follows it
  */
 static int parse_request(char *head, struct request *rq)
 {
 	char *p = head, *line, *target, *version;
 	int om = 0, text = 0, hosts = 0;
+	struct framing framing = { 0 };
 	bool http11;
 
 	/* a client may send an empty line before its request (RFC 9112 2.2) */
@@ -483,8 +508,19 @@ static int parse_request(char *head, struct request *rq)
 			hosts++;
 		else if (!strcasecmp(name, "Accept"))
 			accept_weights(value, &om, &text);
+		else if (!strcasecmp(name, "Content-Length") && !content_length(trim(value), &framing))
+			return 400;
+		else if (!strcasecmp(name, "Transfer-Encoding"))
+			framing.chunked_or_other = true;
 	}
 	if (!line || (http11 && hosts != 1) || hosts > 1)
+		return 400;
+	/*
+	 * Both: two parties may split the stream at different places, which
+	 * is how requests are smuggled past a proxy. RFC 9112 6.1 lets a
+	 * server refuse it, and has it close the connection either way.
+	 */
+	if (framing.length_seen && framing.chunked_or_other)
 		return 400;
 
 	/* the query is no other resource: /metrics?collect[]=x is /metrics */
