@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -186,6 +187,16 @@ static int status_of(const char *response)
 	return status;
 }
 
+/* status_for - the status of the response to @req, on a connection of its own */
+static int status_for(const char *req)
+{
+	char *r = exchange(req);
+	int status = status_of(r);
+
+	free(r);
+	return status;
+}
+
 /* body_of - what follows the head */
 static const char *body_of(const char *response)
 {
@@ -256,7 +267,7 @@ Test(http_server, openmetrics_when_the_scraper_asks_for_it)
 		/* HTTP/1.0, no Host, any version, case and spacing */
 		"GET /metrics HTTP/1.0\r\naccept:   Application/OpenMetrics-Text; version=0.0.1 \r\n\r\n",
 		/* a range per header line, lists split across lines */
-		"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: text/plain;q=0.5\r\n"
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nAccept: text/plain;q=0.5\r\n"
 		"Accept: application/openmetrics-text\r\n\r\n",
 	};
 	char buf[128];
@@ -287,7 +298,8 @@ Test(http_server, openmetrics_weighed_zero_or_below_the_text_format_is_not_what_
 	for (size_t i = 0; i < sizeof(accepts) / sizeof(accepts[0]); i++) {
 		char *r;
 
-		snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: %s\r\n\r\n", accepts[i]);
+		snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: localhost\r\nAccept: %s\r\n\r\n",
+			 accepts[i]);
 		r = exchange(req);
 		cr_expect_eq(status_of(r), 200, "%s", accepts[i]);
 		cr_expect_str_eq(header(r, "Content-Type", buf, sizeof(buf)),
@@ -299,13 +311,13 @@ Test(http_server, openmetrics_weighed_zero_or_below_the_text_format_is_not_what_
 
 Test(http_server, head_has_the_headers_of_get_and_no_body)
 {
-	char *r = exchange("HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+	char *r = exchange("HEAD /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
 	cr_expect_eq(status_of(r), 200);
 	cr_expect_eq(content_length(r), strlen(METRICS_TEXT));
 	cr_expect_str_empty(body_of(r));
 	free(r);
-	r = exchange("HEAD /nowhere HTTP/1.1\r\nHost: x\r\n\r\n");
+	r = exchange("HEAD /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n");
 	cr_expect_eq(status_of(r), 404);
 	cr_expect_gt(content_length(r), 0);
 	cr_expect_str_empty(body_of(r));
@@ -314,7 +326,7 @@ Test(http_server, head_has_the_headers_of_get_and_no_body)
 
 Test(http_server, the_root_is_a_page_that_links_to_the_metrics)
 {
-	char *r = exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+	char *r = exchange("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
 	char buf[128];
 
 	cr_expect_eq(status_of(r), 200);
@@ -332,13 +344,13 @@ Test(http_server, other_paths_are_not_found_and_a_query_is_no_other_path)
 	char *r;
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", paths[i]);
+		snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: localhost\r\n\r\n", paths[i]);
 		r = exchange(req);
 		cr_expect_eq(status_of(r), 404, "%s", paths[i]);
 		cr_expect_eq(content_length(r), strlen(body_of(r)), "%s", paths[i]);
 		free(r);
 	}
-	r = exchange("GET /metrics?collect[]=all HTTP/1.1\r\nHost: x\r\n\r\n");
+	r = exchange("GET /metrics?collect[]=all HTTP/1.1\r\nHost: localhost\r\n\r\n");
 	cr_expect_eq(status_of(r), 200);
 	free(r);
 	/* absolute-form, as to a proxy */
@@ -349,7 +361,7 @@ Test(http_server, other_paths_are_not_found_and_a_query_is_no_other_path)
 
 Test(http_server, other_methods_are_not_allowed_and_say_which_are)
 {
-	static const char post[] = "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\nhello world";
+	static const char post[] = "POST /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 11\r\n\r\nhello world";
 	static const char *const methods[] = { "PUT", "DELETE", "OPTIONS", "get" };
 	char req[128], buf[64];
 	char *r = exchange(post);
@@ -360,7 +372,7 @@ Test(http_server, other_methods_are_not_allowed_and_say_which_are)
 	cr_expect_eq(content_length(r), strlen(body_of(r)));
 	free(r);
 	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
-		snprintf(req, sizeof(req), "%s /metrics HTTP/1.1\r\nHost: x\r\n\r\n", methods[i]);
+		snprintf(req, sizeof(req), "%s /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n", methods[i]);
 		r = exchange(req);
 		cr_expect_eq(status_of(r), 405, "%s", methods[i]);
 		free(r);
@@ -377,18 +389,21 @@ Test(http_server, a_malformed_request_is_a_bad_request)
 #define REQ(s) { s, sizeof(s) - 1 }
 		REQ("GARBAGE\r\n\r\n"),
 		REQ("GET /metrics\r\n\r\n"),
-		REQ("GET /metrics HTTP/2.0\r\nHost: x\r\n\r\n"),
-		REQ("GET /metrics HTTP/1.1 \r\nHost: x\r\n\r\n"),
-		REQ("GET  /metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
-		REQ("GET metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
-		REQ("G(T /metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
-		/* HTTP/1.1 needs one Host */
+		REQ("GET /metrics HTTP/2.0\r\nHost: localhost\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1 \r\nHost: localhost\r\n\r\n"),
+		REQ("GET  /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+		REQ("GET metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+		REQ("G(T /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+		/* HTTP/1.1 needs one Host (RFC 9112 3.2), and a Host that is one */
 		REQ("GET /metrics HTTP/1.1\r\n\r\n"),
-		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n"),
-		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n"),
-		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nAccept : text/plain\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: user@127.0.0.1\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1 evil.example\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: localhost\r\nHost: localhost\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: localhost\r\nNo colon here\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: localhost\r\nAccept : text/plain\r\n\r\n"),
 		/* a folded line, a NUL, a bare CR: each parsed another way by someone */
-		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: text/plain,\r\n application/openmetrics-text\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: localhost\r\nAccept: text/plain,\r\n"
+		    " application/openmetrics-text\r\n\r\n"),
 		REQ("GET /metrics HTTP/1.1\r\nHost: x\0y\r\n\r\n"),
 		REQ("GET /metrics HTTP/1.1\r\nHost: x\rAccept: */*\r\n\r\n"),
 		REQ("\r\n\r\n"),
@@ -403,6 +418,72 @@ Test(http_server, a_malformed_request_is_a_bad_request)
 		free(r);
 	}
 	cr_expect_eq(scrape.calls, 0);
+}
+
+Test(http_server, a_host_that_is_no_address_and_no_name_of_this_machine_is_misdirected)
+{
+	static const char *const foreign[] = {
+		"evil.example", "evil.example:9750", "127.0.0.1.evil.example", "localhost.evil.example",
+		"localhostx", "1.2.3", "127.1", "0x7f000001", "[::1", "[::1]x", "[::1]:9750x", "[evil.example]:80",
+		"localhost:x", "localhost:123456", "",
+	};
+	char req[512], buf[64];
+
+	for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
+		char *r;
+
+		snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: %s\r\n\r\n", foreign[i]);
+		r = exchange(req);
+		cr_expect_eq(status_of(r), 421, "Host: %s", foreign[i]);
+		cr_expect_str_eq(header(r, "Connection", buf, sizeof(buf)), "close", "Host: %s", foreign[i]);
+		free(r);
+	}
+	/* the page at / too, and whatever the method: nothing of the server's for a name not its own */
+	cr_expect_eq(status_for("GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n"), 421);
+	cr_expect_eq(status_for("HEAD /metrics HTTP/1.0\r\nHost: evil.example:9750\r\n\r\n"), 421);
+	cr_expect_eq(status_for("POST /metrics HTTP/1.1\r\nHost: evil.example\r\n\r\n"), 421);
+	/* an absolute target's authority counts, not the Host beside it (RFC 9112 3.2.3) */
+	cr_expect_eq(status_for("GET http://evil.example:9750/metrics HTTP/1.1\r\nHost: 127.0.0.1:9750\r\n\r\n"),
+		     421);
+	cr_expect_eq(status_for("GET http://127.0.0.1:9750/metrics HTTP/1.1\r\nHost: evil.example\r\n\r\n"), 200);
+	cr_expect_eq(scrape.calls, 1);
+}
+
+Test(http_server, addresses_localhost_and_the_machines_own_names_are_served)
+{
+	const char *ours[] = {
+		"127.0.0.1", "127.0.0.1:9750", "10.1.2.3:", "[::1]", "[::1]:9750", "[2001:db8::7]:9750",
+		"[::ffff:127.0.0.1]", "localhost", "LocalHost:9750", "localhost.:9750", NULL, NULL, NULL,
+	};
+	char host[256], upper[300], dotted[300], req[512];
+	size_t n = sizeof(ours) / sizeof(ours[0]) - 3;
+
+	/* the name the machine goes by, as a scraper that targets it by name sends it */
+	cr_assert_eq(gethostname(host, sizeof(host)), 0);
+	ours[n++] = host;
+	snprintf(upper, sizeof(upper), "%s:9750", host);
+	for (char *p = upper; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	ours[n++] = upper;
+	snprintf(dotted, sizeof(dotted), "%s.", host);
+	ours[n++] = dotted;
+	for (size_t i = 0; i < n; i++) {
+		char *r;
+
+		snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: %s\r\n\r\n", ours[i]);
+		r = exchange(req);
+		cr_expect_eq(status_of(r), 200, "Host: %s", ours[i]);
+		free(r);
+	}
+	/* a name the server is given, as a DNS alias a fleet's targets use */
+	cr_expect_eq(status_for("GET /metrics HTTP/1.1\r\nHost: node-7.metrics.example:9750\r\n\r\n"), 421);
+	cr_expect_eq(scrape.calls, n);
+	cr_assert_eq(http_server__allow_name(server, "node-7.metrics.example."), 0);
+	cr_expect_eq(status_for("GET /metrics HTTP/1.1\r\nHost: Node-7.metrics.example:9750\r\n\r\n"), 200);
+	cr_expect_eq(http_server__allow_name(server, "a:b"), -EINVAL);
+	cr_expect_eq(http_server__allow_name(server, ""), -EINVAL);
+	/* HTTP/1.0 needs no Host, and a scraper of old sends none: nothing to check */
+	cr_expect_eq(status_for("GET /metrics HTTP/1.0\r\n\r\n"), 200);
 }
 
 Test(http_server, a_body_framed_two_ways_or_by_a_length_that_is_no_number_is_a_bad_request)
@@ -439,7 +520,7 @@ Test(http_server, a_body_framed_two_ways_or_by_a_length_that_is_no_number_is_a_b
 
 Test(http_server, a_head_over_8_kib_is_too_large_and_one_just_under_is_fine)
 {
-	static const char start[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Pad: ";
+	static const char start[] = "GET /metrics HTTP/1.1\r\nHost: localhost\r\nX-Pad: ";
 	size_t n = HTTP_HEAD_MAX + 4096;
 	char *req = malloc(n + 1), *r;
 
@@ -463,7 +544,7 @@ Test(http_server, a_head_over_8_kib_is_too_large_and_one_just_under_is_fine)
 
 Test(http_server, a_request_with_a_body_unread_gets_the_whole_response)
 {
-	static const char head[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 262144\r\n\r\n";
+	static const char head[] = "GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 262144\r\n\r\n";
 	size_t n = strlen(head) + 262144;
 	char *req = malloc(n), *r;
 
@@ -650,8 +731,8 @@ Test(http_server, a_client_gone_before_its_response_costs_an_error_not_the_proce
 
 Test(http_server, the_counters_add_up_what_was_served)
 {
-	static const char *const reqs[] = { GET_METRICS, GET_METRICS, "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n",
-					    "GET / HTTP/1.1\r\nHost: x\r\n\r\n", "junk\r\n\r\n" };
+	static const char *const reqs[] = { GET_METRICS, GET_METRICS, "GET /nope HTTP/1.1\r\nHost: localhost\r\n\r\n",
+					    "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", "junk\r\n\r\n" };
 	struct http_server_stats st;
 	uint64_t bytes = 0;
 

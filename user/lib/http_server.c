@@ -16,6 +16,12 @@
 /* how long a connection may stay once its response is sent, for the client to read it and close */
 #define HTTP_DRAIN_MS		1000
 
+/* the names of this machine the Host check knows, each without a final dot; a DNS name is at most 253 bytes */
+#define HTTP_NAMES_MAX		8
+#define HTTP_NAME_LEN		256
+/* the lines of /etc/hosts read for them, at most: a file that size is no host table */
+#define HOSTS_LINES_MAX		4096
+
 #define TYPE_TEXT		"text/plain; version=0.0.4; charset=utf-8"
 #define TYPE_OPENMETRICS	"application/openmetrics-text; version=1.0.0; charset=utf-8"
 
@@ -47,6 +53,8 @@ struct http_server {
 	void *ctx;
 	int deadline_ms;
 	struct http_server_stats stats;
+	char names[HTTP_NAMES_MAX][HTTP_NAME_LEN];
+	int nr_names;
 	struct conn conns[HTTP_MAX_CONNS];
 };
 
@@ -54,6 +62,13 @@ struct http_server {
 struct request {
 	const char *method;
 	const char *path;	/* without its query */
+	/*
+	 * whom it is for: the Host header's value, or an absolute target's
+	 * authority, which RFC 9112 3.2.3 has count instead; NULL: neither
+	 * (HTTP/1.0 needs no Host)
+	 */
+	const char *host;
+	char authority[HTTP_NAME_LEN + 8];
 	bool openmetrics;
 };
 
@@ -198,6 +213,71 @@ static void open_error(char *msg, size_t len, const char *listen_at, int err)
 	snprintf(msg, len, "--listen %s: %s", parse__shown(listen_at), why);
 }
 
+/* add_name - @name to the names of this machine, without a final dot; 0, or -EINVAL, -ENAMETOOLONG, -ENOSPC */
+static int add_name(struct http_server *s, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len && name[len - 1] == '.')
+		len--;
+	if (!len || memchr(name, ':', len) || memchr(name, '/', len))
+		return -EINVAL;
+	if (len >= HTTP_NAME_LEN)
+		return -ENAMETOOLONG;
+	for (int i = 0; i < s->nr_names; i++)
+		if (strlen(s->names[i]) == len && !strncasecmp(s->names[i], name, len))
+			return 0;
+	if (s->nr_names == HTTP_NAMES_MAX)
+		return -ENOSPC;
+	memcpy(s->names[s->nr_names], name, len);
+	s->names[s->nr_names++][len] = '\0';
+	return 0;
+}
+
+/*
+ * own_names - the names this machine goes by, for the Host check: its
+ * hostname (gethostname(2)), and every name on the lines of /etc/hosts
+ * that list it, where hostname -f finds the fully qualified one (hosts(5)).
+ * DNS is not asked: with no resolver in reach a lookup stalls for seconds.
+ */
+static void own_names(struct http_server *s)
+{
+	char host[HTTP_NAME_LEN + 1], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (gethostname(host, sizeof(host) - 1))
+		return;
+	host[sizeof(host) - 1] = '\0';
+	if (add_name(s, host))
+		return;
+	f = fopen("/etc/hosts", "re");
+	if (!f)
+		return;
+	for (int n = 0; n < HOSTS_LINES_MAX && getline(&line, &cap, f) > 0; n++) {
+		char *names[HTTP_NAMES_MAX], *word, *rest = line;
+		int nr = 0;
+		bool ours = false;
+
+		rest[strcspn(rest, "#")] = '\0';
+		/* the address first, then its names */
+		rest += strspn(rest, " \t");
+		strsep(&rest, " \t\r\n");
+		while ((word = strsep(&rest, " \t\r\n"))) {
+			if (!*word)
+				continue;
+			if (!strcasecmp(word, host))
+				ours = true;
+			if (nr < HTTP_NAMES_MAX)
+				names[nr++] = word;
+		}
+		for (int i = 0; ours && i < nr; i++)
+			add_name(s, names[i]);
+	}
+	free(line);
+	fclose(f);
+}
+
 /* open_at - http_server__open(), or with port 0 the kernel's pick when @any_port */
 static int open_at(struct http_server **sp, const char *listen_at, bool any_port, http_metrics_fn fn, void *ctx,
 		   char *msg, size_t len)
@@ -221,6 +301,7 @@ static int open_at(struct http_server **sp, const char *listen_at, bool any_port
 	s->fn = fn;
 	s->ctx = ctx;
 	s->deadline_ms = HTTP_DEADLINE_MS;
+	own_names(s);
 
 	s->fd = socket(at.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s->fd < 0 && errno == EAFNOSUPPORT && at.any) {
@@ -275,6 +356,11 @@ int http_server__open_any_port(struct http_server **s, const char *listen_at, ht
 	return open_at(s, listen_at, true, fn, ctx, msg, len);
 }
 
+int http_server__allow_name(struct http_server *s, const char *name)
+{
+	return add_name(s, name);
+}
+
 int http_server__fd(const struct http_server *s)
 {
 	return s ? s->fd : -1;
@@ -315,6 +401,8 @@ static const char *reason(int status)
 		return "Not Found";
 	case 405:
 		return "Method Not Allowed";
+	case 421:
+		return "Misdirected Request";
 	case 431:
 		return "Request Header Fields Too Large";
 	default:
@@ -422,6 +510,9 @@ static void accept_weights(char *value, int *om, int *text)
 	}
 }
 
+/* what a Host may hold: RFC 3986's reg-name, IP-literal and port; no user@, no blank */
+#define HOST_CHARS	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~%!$&'()*+,;=:[]"
+
 /* is_token - a method or header name: one or more of RFC 9110's tchar */
 static bool is_token(const char *s)
 {
@@ -504,8 +595,8 @@ static int parse_request(char *head, struct request *rq)
 		name = strsep(&value, ":");
 		if (!value || !is_token(name))
 			return 400;
-		if (!strcasecmp(name, "Host"))
-			hosts++;
+		if (!strcasecmp(name, "Host") && ++hosts == 1)
+			rq->host = trim(value);
 		else if (!strcasecmp(name, "Accept"))
 			accept_weights(value, &om, &text);
 		else if (!strcasecmp(name, "Content-Length") && !content_length(trim(value), &framing))
@@ -525,19 +616,80 @@ static int parse_request(char *head, struct request *rq)
 
 	/* the query is no other resource: /metrics?collect[]=x is /metrics */
 	target[strcspn(target, "?")] = '\0';
-	/* absolute-form, as to a proxy: the path is what counts */
+	/* absolute-form, as to a proxy: the path is what is asked for, the authority whom (RFC 9112 3.2.2) */
 	if (!strncasecmp(target, "http://", 7) || !strncasecmp(target, "https://", 8)) {
-		const char *path = strchr(strstr(target, "//") + 2, '/');
+		const char *authority = strstr(target, "//") + 2, *path = strchr(authority, '/');
+		size_t n = path ? (size_t)(path - authority) : strlen(authority);
 
+		if (n >= sizeof(rq->authority))
+			n = sizeof(rq->authority) - 1;	/* too long for any name: no host of ours */
+		memcpy(rq->authority, authority, n);
+		rq->authority[n] = '\0';
+		rq->host = rq->authority;
 		rq->path = path ? path : "/";
 	} else if (target[0] == '/' || !strcmp(target, "*")) {
 		rq->path = target;
 	} else {
 		return 400;
 	}
+	/* a Host that is not one (a space, a user@): RFC 9112 3.2's invalid field value */
+	if (rq->host && rq->host[strspn(rq->host, HOST_CHARS)])
+		return 400;
 	/* OpenMetrics when the scraper weighs it at least as high as the text format */
 	rq->openmetrics = om > 0 && om >= text;
 	return 0;
+}
+
+/* port_or_none - "" or ":" and digits, as a Host's port may be (RFC 3986 3.2.3) */
+static bool port_or_none(const char *p)
+{
+	return !*p || (*p == ':' && strlen(p + 1) <= 5 && p[1 + strspn(p + 1, "0123456789")] == '\0');
+}
+
+/*
+ * host_is_ours - whether @host, a request's Host (or authority), names
+ * this server as a scraper or a local client does: an IP literal (v4, or
+ * v6 in brackets), "localhost", or a name of this machine, with or
+ * without a port. Any other name may be one an attacker's DNS points here
+ * (DNS rebinding): a page of theirs in a browser on this machine or its
+ * network would then read /metrics as its own origin's. A scraper sends
+ * its target's address, an IP or the machine's name, and passes.
+ */
+static bool host_is_ours(const struct http_server *s, const char *host)
+{
+	char name[HTTP_NAME_LEN];
+	struct in6_addr a6;
+	struct in_addr a4;
+	const char *port;
+	size_t len;
+
+	if (host[0] == '[') {
+		const char *close = strchr(host, ']');
+
+		len = close ? (size_t)(close - host - 1) : 0;
+		if (!len || len >= sizeof(name))
+			return false;
+		memcpy(name, host + 1, len);
+		name[len] = '\0';
+		return inet_pton(AF_INET6, name, &a6) == 1 && port_or_none(close + 1);
+	}
+	port = host + strcspn(host, ":");
+	len = port - host;
+	if (!len || len >= sizeof(name) || !port_or_none(port))
+		return false;
+	memcpy(name, host, len);
+	name[len] = '\0';
+	if (inet_pton(AF_INET, name, &a4) == 1)
+		return true;
+	/* a fully qualified name may end in the root's dot */
+	if (name[len - 1] == '.')
+		name[--len] = '\0';
+	if (!strcasecmp(name, "localhost"))
+		return true;
+	for (int i = 0; i < s->nr_names; i++)
+		if (!strcasecmp(name, s->names[i]))
+			return true;
+	return false;
 }
 
 /* render - the metrics into memory: all of them, or none when @fn fails, wherever it stopped */
@@ -573,6 +725,8 @@ static int answer(struct http_server *s, struct conn *c, int status)
 
 	if (!status)
 		status = parse_request(c->head, &rq);
+	if (!status && rq.host && !host_is_ours(s, rq.host))
+		status = 421;	/* RFC 9110 15.5.20: not a server for that name */
 	if (!status) {
 		head_only = !strcmp(rq.method, "HEAD");
 		if (strcmp(rq.method, "GET") && !head_only)

@@ -5,6 +5,12 @@
  * scraper's Accept header asks for it, a page at / that links there, and
  * nothing else. One response per connection, then it is closed.
  *
+ * Only for this machine's names: a request whose Host is not an IP
+ * literal, "localhost" or a name the machine goes by (its hostname, the
+ * names /etc/hosts gives it, those a caller adds) is answered 421, so that
+ * a web page cannot reach the metrics through a name of its own pointed
+ * here (DNS rebinding). An HTTP/1.1 request without one Host is a 400.
+ *
  * It never blocks its caller: the sockets are non-blocking, and the caller's
  * loop calls http_server__serve() between its own work, which handles what is
  * ready and returns. A response is rendered once into memory and written as
@@ -72,6 +78,14 @@ int http_server__open(struct http_server **s, const char *listen_at, http_metric
  */
 int http_server__open_any_port(struct http_server **s, const char *listen_at, http_metrics_fn fn, void *ctx,
 			       char *msg, size_t len);
+
+/*
+ * http_server__allow_name - @name (a DNS alias of this machine that
+ * scrapers use) is taken in a request's Host, as the machine's own names
+ * are: for a caller's option, and the tests. 0, or -EINVAL (empty, or with
+ * a ':' or '/'), -ENAMETOOLONG, -ENOSPC (eight names are known already).
+ */
+int http_server__allow_name(struct http_server *s, const char *name);
 
 /* http_server__fd - the listening socket, for a caller that polls it with its own fds */
 int http_server__fd(const struct http_server *s);
