@@ -3,8 +3,9 @@
  * test_http_server.c - the scrape endpoint over loopback, driven from the
  * test: the client's sockets and the server's turns take turns in one
  * process, so nothing waits on a thread. What a scraper gets in each
- * format, which status everything else gets, and the bounds: connections
- * at once, a head's size, the deadline, a client that reads slowly or is gone.
+ * format, which status everything else gets, requests kept alive and
+ * pipelined, and the bounds: connections at once, a head's size, the
+ * deadline, a client that reads slowly or is gone, one request a turn.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -161,7 +162,11 @@ static char *receive(int fd)
 	return buf;
 }
 
-/* exchange_at - @req sent on a new connection to @family's loopback, and the whole response, to free */
+/*
+ * exchange_at - @req sent on a new connection to @family's loopback, and
+ * all the server answers until it closes, to free: done sending, as nc -N
+ * is, so that a connection kept alive ends once answered
+ */
 static char *exchange_at(int family, const char *req, size_t n)
 {
 	int fd = dial_at(family, http_server__port(server));
@@ -169,6 +174,7 @@ static char *exchange_at(int family, const char *req, size_t n)
 
 	cr_assert_geq(fd, 0, "connect: %s", strerror(errno));
 	send_all(fd, req, n);
+	cr_assert_eq(shutdown(fd, SHUT_WR), 0);
 	response = receive(fd);
 	close(fd);
 	return response;
@@ -232,6 +238,50 @@ static size_t content_length(const char *response)
 	return strtoull(buf, NULL, 10);
 }
 
+/* next_response - the response after the one at @r, by its Content-Length: for a connection's answers to GETs */
+static const char *next_response(const char *r)
+{
+	return body_of(r) + content_length(r);
+}
+
+/* count_responses - how many responses @r holds, one after another, each a GET's */
+static int count_responses(const char *r)
+{
+	int n = 0;
+
+	for (; *r; r = next_response(r))
+		n++;
+	return n;
+}
+
+/* receive_one - one whole response on @fd, by its Content-Length, with the server's turns between: to free */
+static char *receive_one(int fd)
+{
+	double give_up = now_s() + 10;
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap + 1);
+
+	cr_assert_not_null(buf);
+	for (;;) {
+		const char *end;
+		ssize_t k;
+
+		buf[len] = '\0';
+		end = strstr(buf, "\r\n\r\n");
+		if (end && len >= (size_t)(end + 4 - buf) + content_length(buf))
+			return buf;
+		k = recv(fd, buf + len, cap - len, 0);
+		if (k > 0) {
+			len += k;
+			cr_assert_lt(len, cap, "a response larger than the test reads");
+			continue;
+		}
+		cr_assert(k < 0 && errno == EAGAIN, "closed or failed after %zu bytes: %s", len, strerror(errno));
+		http_server__serve(server, 10);
+		cr_assert_lt(now_s(), give_up, "no whole response in 10 s (%zu bytes)", len);
+	}
+}
+
 /* is_closed - has the server closed @fd, within @ms? */
 static bool is_closed(int fd, int ms)
 {
@@ -248,7 +298,8 @@ Test(http_server, metrics_are_the_text_format_unless_asked_otherwise)
 
 	cr_expect_eq(status_of(r), 200);
 	cr_expect_str_eq(header(r, "Content-Type", buf, sizeof(buf)), "text/plain; version=0.0.4; charset=utf-8");
-	cr_expect_str_eq(header(r, "Connection", buf, sizeof(buf)), "close");
+	/* HTTP/1.1: the connection goes on, so no Connection: close */
+	cr_expect_null(header(r, "Connection", buf, sizeof(buf)), "Connection: %s", buf);
 	cr_expect_str_eq(body_of(r), METRICS_TEXT);
 	cr_expect_eq(content_length(r), strlen(METRICS_TEXT));
 	/* the server's clock, in the one form HTTP has, whatever the locale */
@@ -608,6 +659,7 @@ Test(http_server, the_17th_connection_at_once_is_closed_and_the_16_are_answered)
 	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
 		cr_expect_not(is_closed(fds[i], 0), "connection %d was closed", i);
 		send_all(fds[i], GET_METRICS, strlen(GET_METRICS));
+		cr_assert_eq(shutdown(fds[i], SHUT_WR), 0);
 	}
 	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
 		char *r = receive(fds[i]);
@@ -620,6 +672,155 @@ Test(http_server, the_17th_connection_at_once_is_closed_and_the_16_are_answered)
 	cr_expect_eq(st.scrapes, HTTP_MAX_CONNS);
 	cr_expect_eq(st.refused, 1);
 	cr_expect_eq(st.errors, 0);
+}
+
+Test(http_server, two_requests_pipelined_on_one_connection_get_two_answers_in_order)
+{
+	static const char two[] = GET_METRICS "GET /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n";
+	struct http_server_stats st;
+	const char *second;
+	char buf[64];
+	char *r;
+
+	/* one send, so both heads reach the server in one read */
+	r = exchange(two);
+	cr_assert_eq(count_responses(r), 2, "%s", r);
+	cr_expect_eq(status_of(r), 200);
+	cr_expect_str_eq(header(r, "Content-Type", buf, sizeof(buf)), "text/plain; version=0.0.4; charset=utf-8");
+	cr_expect_eq(strncmp(body_of(r), METRICS_TEXT, strlen(METRICS_TEXT)), 0);
+	second = next_response(r);
+	cr_expect_eq(status_of(second), 404);
+	free(r);
+	cr_expect_eq(scrape.calls, 1);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.requests, 2);
+	cr_expect_eq(st.errors, 1);	/* the 404 */
+}
+
+Test(http_server, a_request_pipelined_in_pieces_is_answered_once_whole)
+{
+	static const char first[] = GET_METRICS "GET /metr";
+	int fd = dial();
+	char *r;
+
+	send_all(fd, first, strlen(first));
+	http_server__serve(server, 100);
+	http_server__serve(server, 0);
+	send_all(fd, "ics HTTP/1.1\r\nHost: localhost\r\n", strlen("ics HTTP/1.1\r\nHost: localhost\r\n"));
+	http_server__serve(server, 0);
+	send_all(fd, "\r\n", 2);
+	cr_assert_eq(shutdown(fd, SHUT_WR), 0);
+	r = receive(fd);
+	cr_assert_eq(count_responses(r), 2, "%s", r);
+	cr_expect_eq(status_of(r), 200);
+	cr_expect_eq(status_of(next_response(r)), 200);
+	cr_expect_eq(scrape.calls, 2);
+	free(r);
+	close(fd);
+}
+
+Test(http_server, pipelined_requests_are_answered_one_a_turn)
+{
+	char reqs[8 * sizeof(GET_METRICS)] = "";
+	int fd = dial();
+	char *r;
+
+	/* eight heads in one read: each a render, and a turn renders once per connection, as one request would */
+	for (int i = 0; i < 8; i++)
+		strcat(reqs, GET_METRICS);
+	send_all(fd, reqs, strlen(reqs));
+	http_server__serve(server, 100);
+	cr_expect_eq(scrape.calls, 1, "the first turn rendered %d times", scrape.calls);
+	http_server__serve(server, 0);
+	cr_expect_eq(scrape.calls, 2, "the second turn: %d renders in all", scrape.calls);
+	/* the rest, each in a turn of its own, with no wait: they were read already */
+	for (int i = 2; i < 8; i++) {
+		double start = now_s();
+
+		http_server__serve(server, 1000);
+		cr_expect_lt(now_s() - start, 0.5, "turn %d waited for the socket", i);
+	}
+	cr_expect_eq(scrape.calls, 8);
+	cr_assert_eq(shutdown(fd, SHUT_WR), 0);
+	r = receive(fd);
+	cr_expect_eq(count_responses(r), 8);
+	free(r);
+	close(fd);
+}
+
+Test(http_server, a_connection_is_kept_for_the_next_request_until_the_client_says_close)
+{
+	struct http_server_stats st;
+	char buf[64];
+	int fd = dial();
+	char *r;
+
+	for (int i = 0; i < 3; i++) {
+		send_all(fd, GET_METRICS, strlen(GET_METRICS));
+		r = receive_one(fd);
+		cr_expect_eq(status_of(r), 200, "request %d", i);
+		cr_expect_null(header(r, "Connection", buf, sizeof(buf)), "request %d: Connection: %s", i, buf);
+		free(r);
+		http_server__serve(server, 0);
+		cr_expect_not(is_closed(fd, 0), "closed after request %d", i);
+	}
+	send_all(fd, "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive, Close\r\n\r\n",
+		 strlen("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive, Close\r\n\r\n"));
+	r = receive(fd);
+	cr_expect_eq(count_responses(r), 1);
+	cr_expect_str_eq(header(r, "Connection", buf, sizeof(buf)), "close");
+	free(r);
+	close(fd);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.scrapes, 4);
+	cr_expect_eq(st.errors, 0);
+}
+
+Test(http_server, what_follows_a_last_response_is_not_answered)
+{
+	static const char *const pipelines[] = {
+		/* HTTP/1.0, whose keep-alive is not taken */
+		"GET /metrics HTTP/1.0\r\n\r\n" GET_METRICS,
+		/* a head refused: where it ends cannot be trusted */
+		"GET /metrics HTTP/1.1\r\n\r\n" GET_METRICS,
+		"GET /metrics HTTP/1.1\r\nHost: evil.example\r\n\r\n" GET_METRICS,
+		/* a body, not read: the next request would be looked for in it */
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: " "41\r\n\r\n" GET_METRICS,
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" GET_METRICS,
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(pipelines) / sizeof(pipelines[0]); i++) {
+		char *r = exchange(pipelines[i]);
+
+		cr_expect_eq(count_responses(r), 1, "pipeline %zu: %s", i, r);
+		cr_expect_str_eq(header(r, "Connection", buf, sizeof(buf)), "close", "pipeline %zu", i);
+		free(r);
+	}
+}
+
+Test(http_server, a_kept_connection_idle_past_the_deadline_is_closed_without_an_error)
+{
+	struct http_server_stats st;
+	double start;
+	int fd = dial();
+	char *r;
+
+	http_server__set_deadline(server, 200);
+	send_all(fd, GET_METRICS, strlen(GET_METRICS));
+	r = receive_one(fd);
+	cr_expect_eq(status_of(r), 200);
+	free(r);
+	start = now_s();
+	while (!is_closed(fd, 0)) {
+		http_server__serve(server, 5000);
+		cr_assert_lt(now_s() - start, 5, "still open after 5 s");
+	}
+	cr_expect_lt(now_s() - start, 1.5, "closed after %.3f s", now_s() - start);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.errors, 0);
+	cr_expect_eq(st.scrapes, 1);
+	close(fd);
 }
 
 Test(http_server, a_client_that_never_sends_is_closed_at_the_deadline)
@@ -677,6 +878,7 @@ Test(http_server, a_client_that_does_not_read_does_not_hold_the_loop)
 
 	scrape.big = 16 << 20;
 	send_all(fd, GET_METRICS, strlen(GET_METRICS));
+	cr_assert_eq(shutdown(fd, SHUT_WR), 0);
 	/* the turn that renders the body and sends what the socket takes */
 	http_server__serve(server, 100);
 	for (int i = 0; i < 10; i++) {

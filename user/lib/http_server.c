@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* http_server.c - a non-blocking HTTP/1.x endpoint for Prometheus scrapes: one request per connection */
+/* http_server.c - a non-blocking HTTP/1.x endpoint for Prometheus scrapes, kept alive and pipelined */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -26,7 +26,7 @@
 #define TYPE_OPENMETRICS	"application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 enum conn_state {
-	CONN_READ,	/* reading the request head */
+	CONN_READ,	/* reading a request head, or waiting for the next one */
 	CONN_WRITE,	/* sending the response */
 	/*
 	 * Sent, and shut for writing: reading whatever the client still sends
@@ -43,8 +43,16 @@ struct conn {
 	uint64_t deadline;	/* CLOCK_MONOTONIC ms: closed then, whatever its state */
 	char *out;		/* the whole response, head and body */
 	size_t out_len, sent;
-	size_t head_len;
-	char head[HTTP_HEAD_MAX + 1];	/* + 1: room for a NUL after a head that fills it */
+	bool last;		/* the response is the connection's last: it is closed once sent */
+	uint64_t served;	/* responses sent whole on it */
+	/*
+	 * What the client sent that is not answered yet: the head being read
+	 * and, once it is whole, whatever came after it, a request pipelined
+	 * behind it (RFC 9112 9.3.2), which is answered next, in its turn.
+	 */
+	size_t in_len;
+	size_t scanned;		/* of in[], the bytes searched for the head's end */
+	char in[HTTP_HEAD_MAX + 1];	/* + 1: room for a NUL after a head that fills it */
 };
 
 struct http_server {
@@ -70,6 +78,9 @@ struct request {
 	const char *host;
 	char authority[HTTP_NAME_LEN + 8];
 	bool openmetrics;
+	bool http11;		/* HTTP/1.1, not 1.0 */
+	bool close;		/* "Connection: close" */
+	bool body;		/* a body follows the head: Content-Length above 0, or Transfer-Encoding */
 };
 
 /* how a head frames the body after it (RFC 9112 6): what parse_request() gathers of its headers */
@@ -387,7 +398,9 @@ static void finish(struct http_server *s, struct conn *c, bool failed)
 	c->fd = -1;
 	free(c->out);
 	c->out = NULL;
-	c->out_len = c->sent = c->head_len = 0;
+	c->out_len = c->sent = c->in_len = c->scanned = 0;
+	c->served = 0;
+	c->last = false;
 }
 
 static const char *reason(int status)
@@ -436,8 +449,9 @@ static int reply(struct conn *c, int status, const char *type, const char *extra
 	if (!f)
 		return -ENOMEM;
 	http_date(date, sizeof(date));
-	fprintf(f, "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s"
-		"Connection: close\r\n\r\n", status, reason(status), date, type, body_len, extra);
+	/* HTTP/1.1 keeps a connection unless told: only the last response says so (RFC 9112 9.6) */
+	fprintf(f, "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s\r\n", status,
+		reason(status), date, type, body_len, extra, c->last ? "Connection: close\r\n" : "");
 	if (!head_only)
 		fwrite(body, 1, body_len, f);
 	if (fclose(f)) {
@@ -558,6 +572,17 @@ static bool content_length(const char *value, struct framing *f)
 	return true;
 }
 
+/* connection_close - whether a Connection header's @value has the option "close" among its tokens */
+static bool connection_close(char *value)
+{
+	char *option, *rest = value;
+
+	while ((option = strsep(&rest, ",")))
+		if (!strcasecmp(trim(option), "close"))
+			return true;
+	return false;
+}
+
 /*
  * parse_request - the request line and headers of @head (NUL-terminated,
  * ending with its empty line) into @rq, in place: 0, or 400 for a head that
@@ -585,6 +610,7 @@ static int parse_request(char *head, struct request *rq)
 	    version[7] < '0' || version[7] > '9' || version[8])
 		return 400;
 	http11 = version[7] != '0';
+	rq->http11 = http11;
 
 	while ((line = next_line(&p)) && *line) {
 		char *name, *value = line;
@@ -603,6 +629,8 @@ static int parse_request(char *head, struct request *rq)
 			return 400;
 		else if (!strcasecmp(name, "Transfer-Encoding"))
 			framing.chunked_or_other = true;
+		else if (!strcasecmp(name, "Connection"))
+			rq->close |= connection_close(value);
 	}
 	if (!line || (http11 && hosts != 1) || hosts > 1)
 		return 400;
@@ -613,6 +641,7 @@ static int parse_request(char *head, struct request *rq)
 	 */
 	if (framing.length_seen && framing.chunked_or_other)
 		return 400;
+	rq->body = framing.chunked_or_other || framing.length;
 
 	/* the query is no other resource: /metrics?collect[]=x is /metrics */
 	target[strcspn(target, "?")] = '\0';
@@ -712,7 +741,10 @@ static int render(struct http_server *s, bool openmetrics, char **body, size_t *
 	return err;
 }
 
-/* answer - the response to the head in @c, ready to send */
+/*
+ * answer - the response to the head at the start of @c's input
+ * (NUL-terminated), ready to send; @status if known without parsing it
+ */
 static int answer(struct http_server *s, struct conn *c, int status)
 {
 	static const char page[] = "<!DOCTYPE html>\n<html><head><title>wakeprobe</title></head>\n"
@@ -724,9 +756,19 @@ static int answer(struct http_server *s, struct conn *c, int status)
 	int err;
 
 	if (!status)
-		status = parse_request(c->head, &rq);
-	if (!status && rq.host && !host_is_ours(s, rq.host))
+		status = parse_request(c->in, &rq);
+	/*
+	 * The connection goes on after the response (RFC 9112 9.3) unless
+	 * the client said close, or it is HTTP/1.0, whose keep-alive is an
+	 * extension not taken here; or a body follows, unread, where the
+	 * next request would be looked for; or the head was refused, and
+	 * where it ends cannot be trusted to be where the next begins.
+	 */
+	c->last = status || !rq.http11 || rq.close || rq.body;
+	if (!status && rq.host && !host_is_ours(s, rq.host)) {
 		status = 421;	/* RFC 9110 15.5.20: not a server for that name */
+		c->last = true;
+	}
 	if (!status) {
 		head_only = !strcmp(rq.method, "HEAD");
 		if (strcmp(rq.method, "GET") && !head_only)
@@ -752,10 +794,24 @@ static int answer(struct http_server *s, struct conn *c, int status)
 	return err;
 }
 
-/* respond - answer @c, with @status if known before its head is read (431), and start sending */
-static void respond(struct http_server *s, struct conn *c, int status)
+/*
+ * respond - answer the head of @head_len bytes at the start of @c's
+ * input, with @status if known without parsing it (a NUL in it, one too
+ * large), and start sending; what came after the head stays, for its turn
+ */
+static void respond(struct http_server *s, struct conn *c, size_t head_len, int status)
 {
-	if (answer(s, c, status)) {
+	char after = c->in[head_len];
+	int err;
+
+	/* the head as a string, for the parse; the byte after it, a pipelined request's first, put back */
+	c->in[head_len] = '\0';
+	err = answer(s, c, status);
+	c->in[head_len] = after;
+	memmove(c->in, c->in + head_len, c->in_len - head_len);
+	c->in_len -= head_len;
+	c->scanned = 0;
+	if (err) {
 		finish(s, c, true);
 		return;
 	}
@@ -780,36 +836,47 @@ static size_t head_end(const char *h, size_t from, size_t len)
 	return 0;
 }
 
-static void read_head(struct http_server *s, struct conn *c)
+/* only_line_ends - whether the @n bytes at @p are empty lines: what a client may send after a request */
+static bool only_line_ends(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != '\r' && p[i] != '\n')
+			return false;
+	return true;
+}
+
+/*
+ * read_request - read what @c sent, and once a head is whole answer it:
+ * one request a turn, whatever else came with it, so that a client that
+ * pipelines many costs the loop no more than one that sends one
+ */
+static void read_request(struct http_server *s, struct conn *c)
 {
 	for (;;) {
-		size_t from = c->head_len > 2 ? c->head_len - 2 : 0, end;
+		size_t end = head_end(c->in, c->scanned > 2 ? c->scanned - 2 : 0, c->in_len);
 		ssize_t n;
 
-		if (c->head_len == HTTP_HEAD_MAX) {
-			respond(s, c, 431);
+		c->scanned = c->in_len;
+		if (end) {
+			/* a NUL in the head would cut it short where the client did not */
+			respond(s, c, end, memchr(c->in, '\0', end) ? 400 : 0);
 			return;
 		}
-		n = recv(c->fd, c->head + c->head_len, HTTP_HEAD_MAX - c->head_len, 0);
+		if (c->in_len == HTTP_HEAD_MAX) {
+			respond(s, c, c->in_len, 431);
+			return;
+		}
+		n = recv(c->fd, c->in + c->in_len, HTTP_HEAD_MAX - c->in_len, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return;
 		if (n <= 0) {
-			/* closed or reset before a whole head: nothing to answer */
-			finish(s, c, n < 0 || c->head_len);
+			/* closed or reset: between requests a client done, within one a request lost */
+			finish(s, c, n < 0 || !only_line_ends(c->in, c->in_len));
 			return;
 		}
-		c->head_len += n;
-		end = head_end(c->head, from, c->head_len);
-		if (end) {
-			/* a NUL in the head would cut it short where the client did not */
-			bool nul = memchr(c->head, '\0', end);
-
-			c->head[end] = '\0';	/* the body, if any, is not read */
-			respond(s, c, nul ? 400 : 0);
-			return;
-		}
+		c->in_len += n;
 	}
 }
 
@@ -833,6 +900,13 @@ static void write_out(struct http_server *s, struct conn *c)
 	}
 	free(c->out);
 	c->out = NULL;
+	c->served++;
+	if (!c->last) {
+		/* kept alive: the next request, pipelined or to come, has a deadline of its own */
+		c->state = CONN_READ;
+		c->deadline = now_ms() + s->deadline_ms;
+		return;
+	}
 	shutdown(c->fd, SHUT_WR);
 	c->state = CONN_DRAIN;
 	drained_by = now_ms() + HTTP_DRAIN_MS;
@@ -857,11 +931,15 @@ static void drain(struct http_server *s, struct conn *c)
 	}
 }
 
-/* step - whatever @c can do now; from reading its head to draining, if all is there */
+/*
+ * step - whatever @c can do now: from reading a head to sending its
+ * response, and to draining after the last; a request pipelined behind it
+ * waits for the next turn
+ */
 static void step(struct http_server *s, struct conn *c)
 {
 	if (c->fd >= 0 && c->state == CONN_READ)
-		read_head(s, c);
+		read_request(s, c);
 	if (c->fd >= 0 && c->state == CONN_WRITE)
 		write_out(s, c);
 	if (c->fd >= 0 && c->state == CONN_DRAIN)
@@ -899,8 +977,10 @@ void http_server__serve(struct http_server *s, int timeout_ms)
 {
 	struct pollfd fds[1 + HTTP_MAX_CONNS];
 	struct conn *of[1 + HTTP_MAX_CONNS];
+	bool queued[1 + HTTP_MAX_CONNS];
 	uint64_t now = now_ms();
 	nfds_t n = 0;
+	int ready;
 
 	if (!s)
 		return;
@@ -912,8 +992,10 @@ void http_server__serve(struct http_server *s, int timeout_ms)
 
 		if (c->fd < 0)
 			continue;
+		/* a request read already, pipelined behind the last one answered: no wait for the socket */
+		queued[n] = c->state == CONN_READ && c->in_len > c->scanned;
 		/* woken for the nearest deadline too, so that a long wait closes it in time */
-		if (c->deadline <= now)
+		if (c->deadline <= now || queued[n])
 			timeout_ms = 0;
 		else if (c->deadline - now < (uint64_t)timeout_ms)
 			timeout_ms = c->deadline - now;
@@ -921,20 +1003,21 @@ void http_server__serve(struct http_server *s, int timeout_ms)
 		fds[n++] = (struct pollfd){ .fd = c->fd, .events = c->state == CONN_WRITE ? POLLOUT : POLLIN };
 	}
 	/* a signal ends the wait: the caller sees it at once, and calls again */
-	if (poll(fds, n, timeout_ms) > 0) {
-		for (nfds_t k = 1; k < n; k++)
-			if (fds[k].revents)
-				step(s, of[k]);
-		if (fds[0].revents & POLLIN)
-			accept_ready(s);
-	}
+	ready = poll(fds, n, timeout_ms);
+	for (nfds_t k = 1; k < n; k++)
+		if ((ready > 0 && fds[k].revents) || queued[k])
+			step(s, of[k]);
+	if (ready > 0 && (fds[0].revents & POLLIN))
+		accept_ready(s);
 
 	now = now_ms();
 	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
 		struct conn *c = &s->conns[i];
 
+		/* a kept connection idle between requests is done, not failed */
 		if (c->fd >= 0 && c->deadline <= now)
-			finish(s, c, c->state != CONN_DRAIN);
+			finish(s, c, c->state == CONN_WRITE ||
+			       (c->state == CONN_READ && (!c->served || !only_line_ends(c->in, c->in_len))));
 	}
 }
 

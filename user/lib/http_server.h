@@ -3,7 +3,11 @@
  * http_server.h - the scrape endpoint of a long-lived wakeprobe: GET /metrics
  * (and HEAD) for Prometheus, in its text format or in OpenMetrics when the
  * scraper's Accept header asks for it, a page at / that links there, and
- * nothing else. One response per connection, then it is closed.
+ * nothing else. HTTP/1.1 connections are kept for the next request, and
+ * requests pipelined on one are each answered, in order (RFC 9112 9.3);
+ * a connection is closed after a response that says "Connection: close":
+ * to HTTP/1.0, to a client that asked it, after a request with a body
+ * (which is not read), after a refused head (400, 421, 431).
  *
  * Only for this machine's names: a request whose Host is not an IP
  * literal, "localhost" or a name the machine goes by (its hostname, the
@@ -14,10 +18,13 @@
  * It never blocks its caller: the sockets are non-blocking, and the caller's
  * loop calls http_server__serve() between its own work, which handles what is
  * ready and returns. A response is rendered once into memory and written as
- * the client takes it, so a slow client costs memory, not the loop's time.
- * Bounded: HTTP_MAX_CONNS connections at once (more are closed as soon as
- * they are accepted), a request head of HTTP_HEAD_MAX bytes, and
- * HTTP_DEADLINE_MS for a connection's whole exchange.
+ * the client takes it, so a slow client costs memory, not the loop's time;
+ * a connection gets one request answered a turn, however many it pipelined,
+ * the rest kept read for the turns after. Bounded: HTTP_MAX_CONNS
+ * connections at once (more are closed as soon as they are accepted), a
+ * request head of HTTP_HEAD_MAX bytes, and HTTP_DEADLINE_MS for each
+ * exchange: from the accept, or the end of the response before, to the
+ * last byte of its response. A kept connection idle that long is closed.
  */
 #ifndef WAKEPROBE_HTTP_SERVER_H
 #define WAKEPROBE_HTTP_SERVER_H
