@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pwd.h>
@@ -288,6 +289,9 @@ Test(attach_record, a_recorded_process_is_reported_by_a_user_without_privileges)
 	snprintf(rec, sizeof(rec), "%s/run.wpr", dir);
 	snprintf(json, sizeof(json), "%s/run.json", dir);
 	snprintf(live_json, sizeof(live_json), "%s/live.json", dir);
+	/* a new file is root's and 0600: made first, readable, it keeps that mode when the run replaces it */
+	close(open(rec, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+	cr_assert_eq(chmod(rec, 0644), 0);
 	pid = spawn_piped(wl, NULL, &out, &err);
 	snprintf(pid_arg, sizeof(pid_arg), "%d", pid);
 	run_as(&live, -1, record);

@@ -4,7 +4,8 @@
  * written whatever happens to standard output (a reader gone, a full
  * device), the failure is one line and exit 1; two names of one file are
  * refused before anything runs; a full disk is named as such; a replaced
- * file keeps its mode and owner. outfile.c's parts alone are in
+ * file of root's or ours keeps its mode, one another user planted becomes
+ * ours and private, a new one is 0600. outfile.c's parts alone are in
  * unit/test_outfile.c.
  */
 #define _GNU_SOURCE
@@ -285,7 +286,7 @@ ParameterizedTest(struct full_output *o, outputs, a_full_disk_is_named_by_every_
 
 /* ---------------------------------------------------------------- modes and owners */
 
-Test(outputs, a_replaced_file_keeps_its_mode_and_owner_and_a_new_one_follows_the_umask)
+Test(outputs, a_planted_file_gets_a_report_of_ours_an_own_one_keeps_its_mode_a_new_one_is_0600)
 {
 	struct passwd *nobody = getpwnam("nobody");
 	bool root = geteuid() == 0 && nobody;
@@ -296,23 +297,31 @@ Test(outputs, a_replaced_file_keeps_its_mode_and_owner_and_a_new_one_follows_the
 	FILE *f;
 
 	scratch_make(&s);
-	f = fopen(scratch_at(&s, 0, "private.json"), "w");
-	cr_assert_not_null(f);
-	fclose(f);
-	cr_assert_eq(chmod(s.path[0], 0600), 0);
+	for (int i = 0; i < 2; i++) {
+		f = fopen(scratch_at(&s, i, i ? "planted.json" : "own.json"), "w");
+		cr_assert_not_null(f);
+		fclose(f);
+	}
+	cr_assert_eq(chmod(s.path[0], 0640), 0);
+	cr_assert_eq(chmod(s.path[1], 0644), 0);
+	/* another user's, left where wakeprobe writes: not theirs to keep, whatever sudo says */
 	if (root)
-		cr_assert_eq(chown(s.path[0], nobody->pw_uid, nobody->pw_gid), 0);
-	umask(077);
-	wakeprobe_run_ok(&r, (char *[]){ "report", (char *)fixture("cond.wpr", in, sizeof(in)), "--json", s.path[0],
-					 "--csv", scratch_at(&s, 1, "new.csv"), NULL });
+		cr_assert_eq(chown(s.path[1], nobody->pw_uid, nobody->pw_gid), 0);
 	umask(022);
+	wakeprobe_run_ok(&r, (char *[]){ "report", (char *)fixture("cond.wpr", in, sizeof(in)), "--json", s.path[0],
+					 "--prometheus", s.path[1], "--csv", scratch_at(&s, 2, "new.csv"), NULL });
 	cr_assert_eq(stat(s.path[0], &st), 0);
-	cr_expect_eq(st.st_mode & 07777, 0600, "the replaced file is %o, not 0600", st.st_mode & 07777);
+	cr_expect_eq(st.st_mode & 07777, 0640, "our own replaced file is %o, not 0640", st.st_mode & 07777);
 	cr_expect_gt(st.st_size, 0, "and it was replaced");
-	if (root)
-		cr_expect(st.st_uid == nobody->pw_uid && st.st_gid == nobody->pw_gid,
-			  "the replaced file is owned by %d:%d, not nobody's", st.st_uid, st.st_gid);
 	cr_assert_eq(stat(s.path[1], &st), 0);
-	cr_expect_eq(st.st_mode & 07777, 0600, "a new file under umask 077 is %o, not 0600", st.st_mode & 07777);
+	cr_expect_gt(st.st_size, 0, "the planted file was replaced");
+	if (root) {
+		cr_expect(st.st_uid == 0 && st.st_gid == getegid(), "the planted file's report is owned by %d:%d",
+			  st.st_uid, st.st_gid);
+		cr_expect_eq(st.st_mode & 07777, 0600, "the planted file's report is %o, not 0600",
+			     st.st_mode & 07777);
+	}
+	cr_assert_eq(stat(s.path[2], &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0600, "a new file under umask 022 is %o, not 0600", st.st_mode & 07777);
 	scratch_clear(&s);
 }

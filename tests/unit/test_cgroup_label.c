@@ -3,7 +3,8 @@
  * test_cgroup_label.c - the labels of cgroup v2 paths, by the rules
  * user/core/cgroup_label.h lists: one table of paths a rule, the layouts
  * each runtime and cgroup driver makes, the near misses that must fall
- * through, and the cut of a label too long.
+ * through, the control bytes a cgroup's maker may put in its name, and
+ * the cut of a label too long.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -399,6 +400,121 @@ Test(cgroup_label, a_path_deeper_than_the_rules_look_is_kept)
 	strcat(path, "/z");
 	cr_assert_eq(cgroup_label__of(path, label, sizeof(label)), CGROUP_RUNTIME_PATH);
 	cr_assert_eq(strncmp(label, "/a.slice/a.slice/", 17), 0, "%s", label);
+}
+
+ParameterizedTestParameters(cgroup_label, control_bytes_are_escaped_a_backslash_only_where_it_reads_as_one)
+{
+	static struct label_case cases[] = {
+		/* 0x1f, the series keys' separator, and the rest of C0 and DEL */
+		{ "/evil\x1fnginx.service", "evil\\x1fnginx.service", CGROUP_RUNTIME_SYSTEMD },
+		{ "/custom/evil\x1fidle", "/custom/evil\\x1fidle", CGROUP_RUNTIME_PATH },
+		{ "/system.slice/a\x1f" "b.service", "a\\x1f" "b.service", CGROUP_RUNTIME_SYSTEMD },
+		{ "/a\tb\nc\rd\x1b[2Je\x7f\x01", "/a\\x09b\\x0ac\\x0dd\\x1b[2Je\\x7f\\x01", CGROUP_RUNTIME_PATH },
+		/* in a container's nested path, and in a user's unit */
+		{ "/system.slice/docker-" ID ".scope/x\x1fy", "docker:" SHORT "/x\\x1fy", CGROUP_RUNTIME_DOCKER },
+		{ "/user.slice/user-1000.slice/user@1000.service/app.slice/\x1f.service", "user-1000/\\x1f.service",
+		  CGROUP_RUNTIME_SYSTEMD },
+		/* systemd's own escapes are kept as they are */
+		{ "/system.slice/system-systemd\\x2dfsck.slice/systemd-fsck@dev-disk-by\\x2duuid-1.service",
+		  "systemd-fsck@dev-disk-by\\x2duuid-1.service", CGROUP_RUNTIME_SYSTEMD },
+		{ "/a\\x1F\\x20\\x\\x1\\", "/a\\x1F\\x20\\x\\x1\\", CGROUP_RUNTIME_PATH },
+		/* a backslash that would read as an escape of a control byte or of itself: \x5c */
+		{ "/a\\x1fb", "/a\\x5cx1fb", CGROUP_RUNTIME_PATH },
+		{ "/a\\x5c\\x7f", "/a\\x5cx5c\\x5cx7f", CGROUP_RUNTIME_PATH },
+		{ "/a\\\x1f", "/a\\\\x1f", CGROUP_RUNTIME_PATH },
+	};
+
+	return CASES(cases);
+}
+
+ParameterizedTest(struct label_case *c, cgroup_label, control_bytes_are_escaped_a_backslash_only_where_it_reads_as_one)
+{
+	assert_label(c);
+}
+
+static int hex(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* unescape - @label read back: each escape cgroup_label.h writes as its byte, into @out */
+static void unescape(const char *label, char *out)
+{
+	while (*label) {
+		int b = label[0] == '\\' && label[1] == 'x' && hex(label[2]) >= 0 && hex(label[3]) >= 0 ?
+			hex(label[2]) * 16 + hex(label[3]) : -1;
+
+		if (b >= 0 && (b < 0x20 || b == 0x7f || b == '\\')) {
+			*out++ = (char)b;
+			label += 4;
+		} else {
+			*out++ = *label++;
+		}
+	}
+	*out = '\0';
+}
+
+/*
+ * Every name of up to five bytes drawn from those an escape is made of,
+ * and the control bytes: its label has no control byte, and reads back
+ * as the name, so that no two names share a label through the escapes.
+ */
+Test(cgroup_label, the_escapes_are_one_to_one_and_leave_no_control_byte)
+{
+	static const char alphabet[] = { '\\', 'x', '1', 'f', '5', 'c', '7', '\x1f', '\x7f', '\n' };
+	const size_t k = sizeof(alphabet);
+	char path[16], label[CGROUP_LABEL_LEN], back[CGROUP_LABEL_LEN];
+	size_t tried = 0;
+
+	for (size_t len = 1; len <= 5; len++) {
+		size_t total = 1;
+
+		for (size_t i = 0; i < len; i++)
+			total *= k;
+		for (size_t n = 0; n < total; n++, tried++) {
+			size_t v = n;
+
+			strcpy(path, "/p/");
+			for (size_t i = 0; i < len; i++, v /= k)
+				path[3 + i] = alphabet[v % k];
+			path[3 + len] = '\0';
+			cr_assert_eq(cgroup_label__of(path, label, sizeof(label)), CGROUP_RUNTIME_PATH);
+			for (const char *b = label; *b; b++)
+				cr_assert((unsigned char)*b >= 0x20 && *b != 0x7f, "a control byte in the label of %s",
+					  path);
+			unescape(label, back);
+			cr_assert_str_eq(back, path, "the label %s reads back as another name", label);
+		}
+	}
+	cr_assert_gt(tried, 100000);
+}
+
+/* a cut label ends in whole escapes, then the dots, whatever the buffer */
+Test(cgroup_label, a_cut_label_leaves_no_half_escape)
+{
+	char path[300], label[CGROUP_LABEL_LEN];
+
+	path[0] = '/';
+	memset(path + 1, '\x1f', 200);
+	path[201] = '\0';
+	for (size_t len = 1; len <= sizeof(label); len++) {
+		size_t n;
+
+		memset(label, 'X', sizeof(label));
+		cgroup_label__of(path, label, len);
+		n = strlen(label);
+		cr_assert_lt(n, len, "past the buffer of %zu", len);
+		if (len <= 4 || n == 3) {
+			cr_assert_eq(strspn(label, "."), n, "%zu: %s", len, label);
+			continue;
+		}
+		/* "/", whole escapes, "..." */
+		cr_assert_str_eq(label + n - 3, "...", "%zu: %s", len, label);
+		cr_assert_eq(label[0], '/', "%zu: %s", len, label);
+		cr_assert_eq((n - 4) % 4, 0, "%zu: half an escape in %s", len, label);
+		for (size_t i = 1; i + 3 < n; i += 4)
+			cr_assert_eq(strncmp(label + i, "\\x1f", 4), 0, "%zu: half an escape in %s", len, label);
+	}
 }
 
 Test(cgroup_label, every_runtime_has_its_name)

@@ -5,7 +5,8 @@
  * cgroup, a neighbour), its waker's cgroup and mechanism paired with it;
  * a wakeup that is not complete or came without cgroups counted nowhere;
  * two cgroups of one label (a service made anew, a container under either
- * driver's path) going on in one series; and
+ * driver's path) going on in one series; a cgroup named with the keys'
+ * separator forging no label, in the keys or in the metrics' text; and
  * past --top, the rest in "other" with nothing lost.
  */
 #define _GNU_SOURCE
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cgroup_stats.h"
+#include "prom.h"
 
 static char root[PATH_MAX];
 static struct cgroup_names *names;
@@ -182,4 +184,95 @@ Test(cgroup_stats, a_key_of_three_labels_splits_back_into_them)
 	cr_assert_str_eq(parts[2], "c");
 	cr_assert_eq(cgroup_stats__split("solo", buf, sizeof(buf), parts, 3), 1);
 	cr_assert_str_eq(parts[0], "solo");
+}
+
+/* prom_value - the label value from @v (past its opening quote) read back, into @out; past its closing quote */
+static const char *prom_value(const char *v, char *out)
+{
+	for (; *v && *v != '"'; v++) {
+		if (*v == '\\') {
+			v++;
+			*out++ = *v == 'n' ? '\n' : *v;
+		} else {
+			*out++ = *v;
+		}
+	}
+	*out = '\0';
+	return *v ? v + 1 : v;
+}
+
+/*
+ * A cgroup's name is its maker's (anyone with a delegated subtree): one
+ * named "evil<0x1f>nginx.service" would make the key of its wakeups held
+ * by an idle CPU "evil", "nginx.service", "idle", and the series read as
+ * nginx.service holding the CPU. Its label escapes the byte, so that every
+ * key splits back into the labels it was made of, and the metrics' text
+ * that names them stays one valid line a sample.
+ */
+Test(cgroup_stats, a_cgroup_named_with_the_separator_forges_no_label)
+{
+	uint64_t evil = make("evil\x1fnginx.service"), web = make("system.slice/web.service");
+	char evil_label[CGROUP_LABEL_LEN], buf[SERIES_KEY_LEN], *text = NULL, value[SERIES_KEY_LEN];
+	const char *parts[4], *line;
+	size_t len, samples = 0;
+	FILE *f;
+
+	stats = cgroup_stats__new(names, 20);
+	add(wakeup(evil, evil, 0, 10000, 4000), 1);	/* woken by itself, on an idle CPU */
+	add(wakeup(web, evil, evil, 20000, 9000), 1);	/* web, woken by it, and its CPU held by it */
+	snprintf(evil_label, sizeof(evil_label), "%s", cgroup_names__get(names, evil)->label);
+	cr_assert_str_eq(evil_label, "evil\\x1fnginx.service");
+
+	cr_assert_eq(series_cap__count(stats->holders), 2);
+	for (size_t i = 0; i < series_cap__count(stats->holders); i++) {
+		const char *key = series_cap__key(stats->holders, i);
+
+		cr_assert_eq(cgroup_stats__split(key, buf, sizeof(buf), parts, 4), 2, "the key %s", key);
+		cr_expect(!strcmp(parts[0], evil_label) || !strcmp(parts[0], "web.service"), "wakee %s", parts[0]);
+		cr_expect(!strcmp(parts[1], evil_label) || !strcmp(parts[1], CGROUP_IDLE_LABEL), "holder %s", parts[1]);
+	}
+	cr_assert_eq(series_cap__count(stats->pairs), 2);
+	for (size_t i = 0; i < series_cap__count(stats->pairs); i++) {
+		const char *key = series_cap__key(stats->pairs, i);
+
+		cr_assert_eq(cgroup_stats__split(key, buf, sizeof(buf), parts, 4), 3, "the key %s", key);
+		cr_expect_str_eq(parts[0], evil_label);
+		cr_expect(!strcmp(parts[1], evil_label) || !strcmp(parts[1], "web.service"), "wakee %s", parts[1]);
+		cr_expect_str_eq(parts[2], "futex");
+	}
+
+	/* the holders as the metrics write them: a line a series, whose labels read back as the key's */
+	f = open_memstream(&text, &len);
+	cr_assert_not_null(f);
+	for (size_t i = 0; i < series_cap__count(stats->holders); i++) {
+		struct prom_labels ls = { .n = 0 };
+
+		cgroup_stats__series(stats->holders, i, buf, sizeof(buf), parts, 2);
+		prom__label(&ls, "cgroup", parts[0]);
+		prom__label(&ls, "holder", parts[1]);
+		prom__uint(f, "wakeprobe_cgroup_runq_wait_held_total", &ls, 1);
+	}
+	cr_assert_eq(fclose(f), 0);
+	for (line = text; line && *line; samples++) {
+		const char *nl = strchr(line, '\n');
+
+		cr_assert_not_null(nl);
+		for (const char *b = line; b < nl; b++)
+			cr_assert((unsigned char)*b >= 0x20 && *b != 0x7f, "a control byte in: %.*s", (int)(nl - line),
+				  line);
+		cgroup_stats__series(stats->holders, samples, buf, sizeof(buf), parts, 2);
+		cr_assert_not_null(strstr(line, "cgroup=\""));
+		line = prom_value(strstr(line, "cgroup=\"") + strlen("cgroup=\""), value);
+		cr_expect_str_eq(value, parts[0]);
+		line = prom_value(strstr(line, "holder=\"") + strlen("holder=\""), value);
+		cr_expect_str_eq(value, parts[1]);
+		line = nl + 1;
+	}
+	cr_expect_eq(samples, series_cap__count(stats->holders));
+	/* and OpenMetrics, made from the text as a scrape that asks for it gets it, takes every line */
+	f = fopen("/dev/null", "w");
+	cr_assert_not_null(f);
+	cr_expect_eq(prom__to_openmetrics(text, len, f), 0);
+	fclose(f);
+	free(text);
 }

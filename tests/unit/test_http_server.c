@@ -3,12 +3,14 @@
  * test_http_server.c - the scrape endpoint over loopback, driven from the
  * test: the client's sockets and the server's turns take turns in one
  * process, so nothing waits on a thread. What a scraper gets in each
- * format, which status everything else gets, and the bounds: connections
- * at once, a head's size, the deadline, a client that reads slowly or is gone.
+ * format, which status everything else gets, requests kept alive and
+ * pipelined, and the bounds: connections at once, a head's size, the
+ * deadline, a client that reads slowly or is gone, one request a turn.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -62,7 +64,8 @@ static void setup(void)
 	char msg[256];
 
 	memset(&scrape, 0, sizeof(scrape));
-	cr_assert_eq(http_server__open(&server, "127.0.0.1:0", metrics, &scrape, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(http_server__open_any_port(&server, "127.0.0.1:0", metrics, &scrape, msg, sizeof(msg)), 0, "%s",
+		     msg);
 	cr_assert_gt(http_server__port(server), 0);
 }
 
@@ -159,7 +162,11 @@ static char *receive(int fd)
 	return buf;
 }
 
-/* exchange_at - @req sent on a new connection to @family's loopback, and the whole response, to free */
+/*
+ * exchange_at - @req sent on a new connection to @family's loopback, and
+ * all the server answers until it closes, to free: done sending, as nc -N
+ * is, so that a connection kept alive ends once answered
+ */
 static char *exchange_at(int family, const char *req, size_t n)
 {
 	int fd = dial_at(family, http_server__port(server));
@@ -167,6 +174,7 @@ static char *exchange_at(int family, const char *req, size_t n)
 
 	cr_assert_geq(fd, 0, "connect: %s", strerror(errno));
 	send_all(fd, req, n);
+	cr_assert_eq(shutdown(fd, SHUT_WR), 0);
 	response = receive(fd);
 	close(fd);
 	return response;
@@ -182,6 +190,16 @@ static int status_of(const char *response)
 	int status = 0;
 
 	cr_assert_eq(sscanf(response, "HTTP/1.1 %d ", &status), 1, "no status line: %.60s", response);
+	return status;
+}
+
+/* status_for - the status of the response to @req, on a connection of its own */
+static int status_for(const char *req)
+{
+	char *r = exchange(req);
+	int status = status_of(r);
+
+	free(r);
 	return status;
 }
 
@@ -220,6 +238,50 @@ static size_t content_length(const char *response)
 	return strtoull(buf, NULL, 10);
 }
 
+/* next_response - the response after the one at @r, by its Content-Length: for a connection's answers to GETs */
+static const char *next_response(const char *r)
+{
+	return body_of(r) + content_length(r);
+}
+
+/* count_responses - how many responses @r holds, one after another, each a GET's */
+static int count_responses(const char *r)
+{
+	int n = 0;
+
+	for (; *r; r = next_response(r))
+		n++;
+	return n;
+}
+
+/* receive_one - one whole response on @fd, by its Content-Length, with the server's turns between: to free */
+static char *receive_one(int fd)
+{
+	double give_up = now_s() + 10;
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap + 1);
+
+	cr_assert_not_null(buf);
+	for (;;) {
+		const char *end;
+		ssize_t k;
+
+		buf[len] = '\0';
+		end = strstr(buf, "\r\n\r\n");
+		if (end && len >= (size_t)(end + 4 - buf) + content_length(buf))
+			return buf;
+		k = recv(fd, buf + len, cap - len, 0);
+		if (k > 0) {
+			len += k;
+			cr_assert_lt(len, cap, "a response larger than the test reads");
+			continue;
+		}
+		cr_assert(k < 0 && errno == EAGAIN, "closed or failed after %zu bytes: %s", len, strerror(errno));
+		http_server__serve(server, 10);
+		cr_assert_lt(now_s(), give_up, "no whole response in 10 s (%zu bytes)", len);
+	}
+}
+
 /* is_closed - has the server closed @fd, within @ms? */
 static bool is_closed(int fd, int ms)
 {
@@ -236,7 +298,8 @@ Test(http_server, metrics_are_the_text_format_unless_asked_otherwise)
 
 	cr_expect_eq(status_of(r), 200);
 	cr_expect_str_eq(header(r, "Content-Type", buf, sizeof(buf)), "text/plain; version=0.0.4; charset=utf-8");
-	cr_expect_str_eq(header(r, "Connection", buf, sizeof(buf)), "close");
+	/* HTTP/1.1: the connection goes on, so no Connection: close */
+	cr_expect_null(header(r, "Connection", buf, sizeof(buf)), "Connection: %s", buf);
 	cr_expect_str_eq(body_of(r), METRICS_TEXT);
 	cr_expect_eq(content_length(r), strlen(METRICS_TEXT));
 	/* the server's clock, in the one form HTTP has, whatever the locale */
@@ -255,7 +318,7 @@ Test(http_server, openmetrics_when_the_scraper_asks_for_it)
 		/* HTTP/1.0, no Host, any version, case and spacing */
 		"GET /metrics HTTP/1.0\r\naccept:   Application/OpenMetrics-Text; version=0.0.1 \r\n\r\n",
 		/* a range per header line, lists split across lines */
-		"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: text/plain;q=0.5\r\n"
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nAccept: text/plain;q=0.5\r\n"
 		"Accept: application/openmetrics-text\r\n\r\n",
 	};
 	char buf[128];
@@ -286,7 +349,8 @@ Test(http_server, openmetrics_weighed_zero_or_below_the_text_format_is_not_what_
 	for (size_t i = 0; i < sizeof(accepts) / sizeof(accepts[0]); i++) {
 		char *r;
 
-		snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: %s\r\n\r\n", accepts[i]);
+		snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: localhost\r\nAccept: %s\r\n\r\n",
+			 accepts[i]);
 		r = exchange(req);
 		cr_expect_eq(status_of(r), 200, "%s", accepts[i]);
 		cr_expect_str_eq(header(r, "Content-Type", buf, sizeof(buf)),
@@ -298,13 +362,13 @@ Test(http_server, openmetrics_weighed_zero_or_below_the_text_format_is_not_what_
 
 Test(http_server, head_has_the_headers_of_get_and_no_body)
 {
-	char *r = exchange("HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+	char *r = exchange("HEAD /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
 	cr_expect_eq(status_of(r), 200);
 	cr_expect_eq(content_length(r), strlen(METRICS_TEXT));
 	cr_expect_str_empty(body_of(r));
 	free(r);
-	r = exchange("HEAD /nowhere HTTP/1.1\r\nHost: x\r\n\r\n");
+	r = exchange("HEAD /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n");
 	cr_expect_eq(status_of(r), 404);
 	cr_expect_gt(content_length(r), 0);
 	cr_expect_str_empty(body_of(r));
@@ -313,7 +377,7 @@ Test(http_server, head_has_the_headers_of_get_and_no_body)
 
 Test(http_server, the_root_is_a_page_that_links_to_the_metrics)
 {
-	char *r = exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+	char *r = exchange("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
 	char buf[128];
 
 	cr_expect_eq(status_of(r), 200);
@@ -331,13 +395,13 @@ Test(http_server, other_paths_are_not_found_and_a_query_is_no_other_path)
 	char *r;
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", paths[i]);
+		snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: localhost\r\n\r\n", paths[i]);
 		r = exchange(req);
 		cr_expect_eq(status_of(r), 404, "%s", paths[i]);
 		cr_expect_eq(content_length(r), strlen(body_of(r)), "%s", paths[i]);
 		free(r);
 	}
-	r = exchange("GET /metrics?collect[]=all HTTP/1.1\r\nHost: x\r\n\r\n");
+	r = exchange("GET /metrics?collect[]=all HTTP/1.1\r\nHost: localhost\r\n\r\n");
 	cr_expect_eq(status_of(r), 200);
 	free(r);
 	/* absolute-form, as to a proxy */
@@ -348,7 +412,7 @@ Test(http_server, other_paths_are_not_found_and_a_query_is_no_other_path)
 
 Test(http_server, other_methods_are_not_allowed_and_say_which_are)
 {
-	static const char post[] = "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\nhello world";
+	static const char post[] = "POST /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 11\r\n\r\nhello world";
 	static const char *const methods[] = { "PUT", "DELETE", "OPTIONS", "get" };
 	char req[128], buf[64];
 	char *r = exchange(post);
@@ -359,7 +423,7 @@ Test(http_server, other_methods_are_not_allowed_and_say_which_are)
 	cr_expect_eq(content_length(r), strlen(body_of(r)));
 	free(r);
 	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
-		snprintf(req, sizeof(req), "%s /metrics HTTP/1.1\r\nHost: x\r\n\r\n", methods[i]);
+		snprintf(req, sizeof(req), "%s /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n", methods[i]);
 		r = exchange(req);
 		cr_expect_eq(status_of(r), 405, "%s", methods[i]);
 		free(r);
@@ -376,18 +440,21 @@ Test(http_server, a_malformed_request_is_a_bad_request)
 #define REQ(s) { s, sizeof(s) - 1 }
 		REQ("GARBAGE\r\n\r\n"),
 		REQ("GET /metrics\r\n\r\n"),
-		REQ("GET /metrics HTTP/2.0\r\nHost: x\r\n\r\n"),
-		REQ("GET /metrics HTTP/1.1 \r\nHost: x\r\n\r\n"),
-		REQ("GET  /metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
-		REQ("GET metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
-		REQ("G(T /metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
-		/* HTTP/1.1 needs one Host */
+		REQ("GET /metrics HTTP/2.0\r\nHost: localhost\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1 \r\nHost: localhost\r\n\r\n"),
+		REQ("GET  /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+		REQ("GET metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+		REQ("G(T /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+		/* HTTP/1.1 needs one Host (RFC 9112 3.2), and a Host that is one */
 		REQ("GET /metrics HTTP/1.1\r\n\r\n"),
-		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n"),
-		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n"),
-		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nAccept : text/plain\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: user@127.0.0.1\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1 evil.example\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: localhost\r\nHost: localhost\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: localhost\r\nNo colon here\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: localhost\r\nAccept : text/plain\r\n\r\n"),
 		/* a folded line, a NUL, a bare CR: each parsed another way by someone */
-		REQ("GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: text/plain,\r\n application/openmetrics-text\r\n\r\n"),
+		REQ("GET /metrics HTTP/1.1\r\nHost: localhost\r\nAccept: text/plain,\r\n"
+		    " application/openmetrics-text\r\n\r\n"),
 		REQ("GET /metrics HTTP/1.1\r\nHost: x\0y\r\n\r\n"),
 		REQ("GET /metrics HTTP/1.1\r\nHost: x\rAccept: */*\r\n\r\n"),
 		REQ("\r\n\r\n"),
@@ -404,9 +471,107 @@ Test(http_server, a_malformed_request_is_a_bad_request)
 	cr_expect_eq(scrape.calls, 0);
 }
 
+Test(http_server, a_host_that_is_no_address_and_no_name_of_this_machine_is_misdirected)
+{
+	static const char *const foreign[] = {
+		"evil.example", "evil.example:9750", "127.0.0.1.evil.example", "localhost.evil.example",
+		"localhostx", "1.2.3", "127.1", "0x7f000001", "[::1", "[::1]x", "[::1]:9750x", "[evil.example]:80",
+		"localhost:x", "localhost:123456", "",
+	};
+	char req[512], buf[64];
+
+	for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
+		char *r;
+
+		snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: %s\r\n\r\n", foreign[i]);
+		r = exchange(req);
+		cr_expect_eq(status_of(r), 421, "Host: %s", foreign[i]);
+		cr_expect_str_eq(header(r, "Connection", buf, sizeof(buf)), "close", "Host: %s", foreign[i]);
+		free(r);
+	}
+	/* the page at / too, and whatever the method: nothing of the server's for a name not its own */
+	cr_expect_eq(status_for("GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n"), 421);
+	cr_expect_eq(status_for("HEAD /metrics HTTP/1.0\r\nHost: evil.example:9750\r\n\r\n"), 421);
+	cr_expect_eq(status_for("POST /metrics HTTP/1.1\r\nHost: evil.example\r\n\r\n"), 421);
+	/* an absolute target's authority counts, not the Host beside it (RFC 9112 3.2.3) */
+	cr_expect_eq(status_for("GET http://evil.example:9750/metrics HTTP/1.1\r\nHost: 127.0.0.1:9750\r\n\r\n"),
+		     421);
+	cr_expect_eq(status_for("GET http://127.0.0.1:9750/metrics HTTP/1.1\r\nHost: evil.example\r\n\r\n"), 200);
+	cr_expect_eq(scrape.calls, 1);
+}
+
+Test(http_server, addresses_localhost_and_the_machines_own_names_are_served)
+{
+	const char *ours[] = {
+		"127.0.0.1", "127.0.0.1:9750", "10.1.2.3:", "[::1]", "[::1]:9750", "[2001:db8::7]:9750",
+		"[::ffff:127.0.0.1]", "localhost", "LocalHost:9750", "localhost.:9750", NULL, NULL, NULL,
+	};
+	char host[256], upper[300], dotted[300], req[512];
+	size_t n = sizeof(ours) / sizeof(ours[0]) - 3;
+
+	/* the name the machine goes by, as a scraper that targets it by name sends it */
+	cr_assert_eq(gethostname(host, sizeof(host)), 0);
+	ours[n++] = host;
+	snprintf(upper, sizeof(upper), "%s:9750", host);
+	for (char *p = upper; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	ours[n++] = upper;
+	snprintf(dotted, sizeof(dotted), "%s.", host);
+	ours[n++] = dotted;
+	for (size_t i = 0; i < n; i++) {
+		char *r;
+
+		snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: %s\r\n\r\n", ours[i]);
+		r = exchange(req);
+		cr_expect_eq(status_of(r), 200, "Host: %s", ours[i]);
+		free(r);
+	}
+	/* a name the server is given, as a DNS alias a fleet's targets use */
+	cr_expect_eq(status_for("GET /metrics HTTP/1.1\r\nHost: node-7.metrics.example:9750\r\n\r\n"), 421);
+	cr_expect_eq(scrape.calls, n);
+	cr_assert_eq(http_server__allow_name(server, "node-7.metrics.example."), 0);
+	cr_expect_eq(status_for("GET /metrics HTTP/1.1\r\nHost: Node-7.metrics.example:9750\r\n\r\n"), 200);
+	cr_expect_eq(http_server__allow_name(server, "a:b"), -EINVAL);
+	cr_expect_eq(http_server__allow_name(server, ""), -EINVAL);
+	/* HTTP/1.0 needs no Host, and a scraper of old sends none: nothing to check */
+	cr_expect_eq(status_for("GET /metrics HTTP/1.0\r\n\r\n"), 200);
+}
+
+Test(http_server, a_body_framed_two_ways_or_by_a_length_that_is_no_number_is_a_bad_request)
+{
+	static const char *const reqs[] = {
+		/* RFC 9112 6.1: both, in either order and any case; refused, and the connection closed */
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
+		"0\r\n\r\n",
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\ntransfer-encoding: chunked\r\ncontent-length: 0\r\n\r\n"
+		"0\r\n\r\n",
+		"POST /metrics HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip, chunked\r\nContent-Length: 3\r\n"
+		"\r\nabc",
+		/* RFC 9112 6.3: a length that is not one number */
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n",
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1e3\r\n\r\n",
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3, 3\r\n\r\nabc",
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 99999999999999999999\r\n\r\n",
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		char *r = exchange(reqs[i]);
+
+		cr_expect_eq(status_of(r), 400, "request %zu", i);
+		cr_expect_str_eq(header(r, "Connection", buf, sizeof(buf)), "close", "request %zu", i);
+		free(r);
+	}
+	cr_expect_eq(scrape.calls, 0);
+	/* one length said twice alike is one length */
+	free(exchange("GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\ncontent-length: 0\r\n\r\n"));
+	cr_expect_eq(scrape.calls, 1);
+}
+
 Test(http_server, a_head_over_8_kib_is_too_large_and_one_just_under_is_fine)
 {
-	static const char start[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Pad: ";
+	static const char start[] = "GET /metrics HTTP/1.1\r\nHost: localhost\r\nX-Pad: ";
 	size_t n = HTTP_HEAD_MAX + 4096;
 	char *req = malloc(n + 1), *r;
 
@@ -430,7 +595,7 @@ Test(http_server, a_head_over_8_kib_is_too_large_and_one_just_under_is_fine)
 
 Test(http_server, a_request_with_a_body_unread_gets_the_whole_response)
 {
-	static const char head[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 262144\r\n\r\n";
+	static const char head[] = "GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 262144\r\n\r\n";
 	size_t n = strlen(head) + 262144;
 	char *req = malloc(n), *r;
 
@@ -494,6 +659,7 @@ Test(http_server, the_17th_connection_at_once_is_closed_and_the_16_are_answered)
 	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
 		cr_expect_not(is_closed(fds[i], 0), "connection %d was closed", i);
 		send_all(fds[i], GET_METRICS, strlen(GET_METRICS));
+		cr_assert_eq(shutdown(fds[i], SHUT_WR), 0);
 	}
 	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
 		char *r = receive(fds[i]);
@@ -506,6 +672,155 @@ Test(http_server, the_17th_connection_at_once_is_closed_and_the_16_are_answered)
 	cr_expect_eq(st.scrapes, HTTP_MAX_CONNS);
 	cr_expect_eq(st.refused, 1);
 	cr_expect_eq(st.errors, 0);
+}
+
+Test(http_server, two_requests_pipelined_on_one_connection_get_two_answers_in_order)
+{
+	static const char two[] = GET_METRICS "GET /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n";
+	struct http_server_stats st;
+	const char *second;
+	char buf[64];
+	char *r;
+
+	/* one send, so both heads reach the server in one read */
+	r = exchange(two);
+	cr_assert_eq(count_responses(r), 2, "%s", r);
+	cr_expect_eq(status_of(r), 200);
+	cr_expect_str_eq(header(r, "Content-Type", buf, sizeof(buf)), "text/plain; version=0.0.4; charset=utf-8");
+	cr_expect_eq(strncmp(body_of(r), METRICS_TEXT, strlen(METRICS_TEXT)), 0);
+	second = next_response(r);
+	cr_expect_eq(status_of(second), 404);
+	free(r);
+	cr_expect_eq(scrape.calls, 1);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.requests, 2);
+	cr_expect_eq(st.errors, 1);	/* the 404 */
+}
+
+Test(http_server, a_request_pipelined_in_pieces_is_answered_once_whole)
+{
+	static const char first[] = GET_METRICS "GET /metr";
+	int fd = dial();
+	char *r;
+
+	send_all(fd, first, strlen(first));
+	http_server__serve(server, 100);
+	http_server__serve(server, 0);
+	send_all(fd, "ics HTTP/1.1\r\nHost: localhost\r\n", strlen("ics HTTP/1.1\r\nHost: localhost\r\n"));
+	http_server__serve(server, 0);
+	send_all(fd, "\r\n", 2);
+	cr_assert_eq(shutdown(fd, SHUT_WR), 0);
+	r = receive(fd);
+	cr_assert_eq(count_responses(r), 2, "%s", r);
+	cr_expect_eq(status_of(r), 200);
+	cr_expect_eq(status_of(next_response(r)), 200);
+	cr_expect_eq(scrape.calls, 2);
+	free(r);
+	close(fd);
+}
+
+Test(http_server, pipelined_requests_are_answered_one_a_turn)
+{
+	char reqs[8 * sizeof(GET_METRICS)] = "";
+	int fd = dial();
+	char *r;
+
+	/* eight heads in one read: each a render, and a turn renders once per connection, as one request would */
+	for (int i = 0; i < 8; i++)
+		strcat(reqs, GET_METRICS);
+	send_all(fd, reqs, strlen(reqs));
+	http_server__serve(server, 100);
+	cr_expect_eq(scrape.calls, 1, "the first turn rendered %d times", scrape.calls);
+	http_server__serve(server, 0);
+	cr_expect_eq(scrape.calls, 2, "the second turn: %d renders in all", scrape.calls);
+	/* the rest, each in a turn of its own, with no wait: they were read already */
+	for (int i = 2; i < 8; i++) {
+		double start = now_s();
+
+		http_server__serve(server, 1000);
+		cr_expect_lt(now_s() - start, 0.5, "turn %d waited for the socket", i);
+	}
+	cr_expect_eq(scrape.calls, 8);
+	cr_assert_eq(shutdown(fd, SHUT_WR), 0);
+	r = receive(fd);
+	cr_expect_eq(count_responses(r), 8);
+	free(r);
+	close(fd);
+}
+
+Test(http_server, a_connection_is_kept_for_the_next_request_until_the_client_says_close)
+{
+	struct http_server_stats st;
+	char buf[64];
+	int fd = dial();
+	char *r;
+
+	for (int i = 0; i < 3; i++) {
+		send_all(fd, GET_METRICS, strlen(GET_METRICS));
+		r = receive_one(fd);
+		cr_expect_eq(status_of(r), 200, "request %d", i);
+		cr_expect_null(header(r, "Connection", buf, sizeof(buf)), "request %d: Connection: %s", i, buf);
+		free(r);
+		http_server__serve(server, 0);
+		cr_expect_not(is_closed(fd, 0), "closed after request %d", i);
+	}
+	send_all(fd, "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive, Close\r\n\r\n",
+		 strlen("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive, Close\r\n\r\n"));
+	r = receive(fd);
+	cr_expect_eq(count_responses(r), 1);
+	cr_expect_str_eq(header(r, "Connection", buf, sizeof(buf)), "close");
+	free(r);
+	close(fd);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.scrapes, 4);
+	cr_expect_eq(st.errors, 0);
+}
+
+Test(http_server, what_follows_a_last_response_is_not_answered)
+{
+	static const char *const pipelines[] = {
+		/* HTTP/1.0, whose keep-alive is not taken */
+		"GET /metrics HTTP/1.0\r\n\r\n" GET_METRICS,
+		/* a head refused: where it ends cannot be trusted */
+		"GET /metrics HTTP/1.1\r\n\r\n" GET_METRICS,
+		"GET /metrics HTTP/1.1\r\nHost: evil.example\r\n\r\n" GET_METRICS,
+		/* a body, not read: the next request would be looked for in it */
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: " "41\r\n\r\n" GET_METRICS,
+		"GET /metrics HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" GET_METRICS,
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(pipelines) / sizeof(pipelines[0]); i++) {
+		char *r = exchange(pipelines[i]);
+
+		cr_expect_eq(count_responses(r), 1, "pipeline %zu: %s", i, r);
+		cr_expect_str_eq(header(r, "Connection", buf, sizeof(buf)), "close", "pipeline %zu", i);
+		free(r);
+	}
+}
+
+Test(http_server, a_kept_connection_idle_past_the_deadline_is_closed_without_an_error)
+{
+	struct http_server_stats st;
+	double start;
+	int fd = dial();
+	char *r;
+
+	http_server__set_deadline(server, 200);
+	send_all(fd, GET_METRICS, strlen(GET_METRICS));
+	r = receive_one(fd);
+	cr_expect_eq(status_of(r), 200);
+	free(r);
+	start = now_s();
+	while (!is_closed(fd, 0)) {
+		http_server__serve(server, 5000);
+		cr_assert_lt(now_s() - start, 5, "still open after 5 s");
+	}
+	cr_expect_lt(now_s() - start, 1.5, "closed after %.3f s", now_s() - start);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.errors, 0);
+	cr_expect_eq(st.scrapes, 1);
+	close(fd);
 }
 
 Test(http_server, a_client_that_never_sends_is_closed_at_the_deadline)
@@ -563,6 +878,7 @@ Test(http_server, a_client_that_does_not_read_does_not_hold_the_loop)
 
 	scrape.big = 16 << 20;
 	send_all(fd, GET_METRICS, strlen(GET_METRICS));
+	cr_assert_eq(shutdown(fd, SHUT_WR), 0);
 	/* the turn that renders the body and sends what the socket takes */
 	http_server__serve(server, 100);
 	for (int i = 0; i < 10; i++) {
@@ -617,8 +933,8 @@ Test(http_server, a_client_gone_before_its_response_costs_an_error_not_the_proce
 
 Test(http_server, the_counters_add_up_what_was_served)
 {
-	static const char *const reqs[] = { GET_METRICS, GET_METRICS, "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n",
-					    "GET / HTTP/1.1\r\nHost: x\r\n\r\n", "junk\r\n\r\n" };
+	static const char *const reqs[] = { GET_METRICS, GET_METRICS, "GET /nope HTTP/1.1\r\nHost: localhost\r\n\r\n",
+					    "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", "junk\r\n\r\n" };
 	struct http_server_stats st;
 	uint64_t bytes = 0;
 
@@ -643,7 +959,7 @@ Test(http_server, every_address_takes_ipv4_and_ipv6_alike)
 	int fd;
 
 	http_server__close(server);
-	cr_assert_eq(http_server__open(&server, ":0", metrics, &scrape, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(http_server__open_any_port(&server, ":0", metrics, &scrape, msg, sizeof(msg)), 0, "%s", msg);
 	r = exchange_at(AF_INET, GET_METRICS, strlen(GET_METRICS));
 	cr_expect_eq(status_of(r), 200);
 	free(r);
@@ -663,7 +979,7 @@ Test(http_server, an_ipv6_address_in_brackets_is_listened_on)
 	int err;
 
 	http_server__close(server);
-	err = http_server__open(&server, "[::1]:0", metrics, &scrape, msg, sizeof(msg));
+	err = http_server__open_any_port(&server, "[::1]:0", metrics, &scrape, msg, sizeof(msg));
 	if (err == -EAFNOSUPPORT || err == -EADDRNOTAVAIL)
 		cr_skip_test("no IPv6 loopback here: %s", msg);
 	cr_assert_eq(err, 0, "%s", msg);
@@ -689,6 +1005,10 @@ Test(http_server, a_listen_string_that_does_not_parse_says_how_to_write_one)
 		{ ":", -EINVAL, "number" },
 		{ "127.0.0.1:-1", -EINVAL, "number" },
 		{ "127.0.0.1:65536", -ERANGE, "out of range" },
+		/* the kernel's pick, which no scraper would be told of */
+		{ "127.0.0.1:0", -ERANGE, "port 0" },
+		{ ":0", -ERANGE, "port 0" },
+		{ "[::1]:00", -ERANGE, "port 0" },
 		{ ":99999999999999999999999", -ERANGE, "out of range" },
 		{ "::1:9100", -EINVAL, "brackets" },
 		{ "[::1]", -EINVAL, "port" },
@@ -716,6 +1036,23 @@ Test(http_server, a_listen_string_that_does_not_parse_says_how_to_write_one)
 	/* the whole line, for one */
 	http_server__open(&s, "127.0.0.1:65536", metrics, &scrape, msg, sizeof(msg));
 	cr_expect_str_eq(msg, "--listen 127.0.0.1:65536: port 65536 is out of range: give one from 1 to 65535");
+}
+
+Test(http_server, port_0_is_refused_with_the_options_and_taken_by_tests_alone)
+{
+	struct http_server *s = (struct http_server *)&scrape;
+	struct http_listen at;
+	char msg[256];
+
+	/* what --listen's check calls: one line, which the command line's usage error (exit 2) prints */
+	cr_expect_eq(http_server__parse_listen("127.0.0.1:0", &at, msg, sizeof(msg)), -ERANGE);
+	cr_expect_str_eq(msg, "--listen 127.0.0.1:0: port 0 means any free port, which no "
+			 "scraper would know: give one from 1 to 65535, e.g. 9750");
+	cr_expect_eq(http_server__open(&s, ":0", metrics, &scrape, msg, sizeof(msg)), -ERANGE);
+	cr_expect_null(s);
+	/* the tests' own way, which tells the port */
+	cr_expect_gt(http_server__port(server), 0);
+	cr_expect_eq(http_server__parse_listen("127.0.0.1:1", &at, msg, sizeof(msg)), 0, "%s", msg);
 }
 
 Test(http_server, an_address_in_use_says_so_in_one_line)

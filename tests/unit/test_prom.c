@@ -57,6 +57,59 @@ Test(prom, label_values_stay_utf8_whatever_the_bytes)
 	cr_expect_str_eq(label_value("\xe2\x82", buf, sizeof(buf)), "\xc3\xa2\xc2\x82");
 }
 
+/*
+ * Every byte a label value may hold (cgroup labels now escape their
+ * control bytes as \xNN, a backslash and hex digits; a thread's name may
+ * still hold any): the sample stays one line, its escapes are the
+ * format's three, the text is UTF-8, OpenMetrics takes it, and the ASCII
+ * reads back as it was.
+ */
+Test(prom, a_label_value_of_every_byte_is_one_valid_line)
+{
+	char value[256], *text = NULL, *om = NULL, back[512];
+	struct prom_labels ls = { .n = 0 };
+	const char *v, *end;
+	size_t len, om_len, n = 0;
+	FILE *f;
+
+	for (int b = 1; b < 256; b++)
+		value[b - 1] = (char)b;
+	value[255] = '\0';
+	prom__label(&ls, "v", value);
+	f = open_memstream(&text, &len);
+	cr_assert_not_null(f);
+	prom__uint(f, "m", &ls, 1);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(strchr(text, '\n'), text + len - 1, "more than one line");
+	cr_expect(!strncmp(text, "m{v=\"", 5) && !strcmp(text + len - 5, "\"} 1\n"), "%s", text);
+	for (v = text + 5, end = text + len - 5; v < end; v++) {
+		if (*v == '\\') {
+			cr_assert(v + 1 < end && strchr("\\\"n", v[1]), "an escape the format has not: \\%c", v[1]);
+			back[n++] = v[1] == 'n' ? '\n' : v[1];
+			v++;
+		} else {
+			cr_assert_neq(*v, '"', "a quote unescaped");
+			back[n++] = *v;
+		}
+	}
+	cr_expect_eq(memcmp(back, value, 127), 0, "the ASCII reads back as another value");
+	for (size_t i = 0; i < len;) {
+		const unsigned char *u = (const unsigned char *)text + i;
+		size_t seq = *u < 0x80 ? 1 : (*u & 0xe0) == 0xc0 ? 2 : (*u & 0xf0) == 0xe0 ? 3 : 4;
+
+		cr_assert(*u < 0x80 || (*u >= 0xc2 && *u <= 0xf4), "byte %zu: %#x starts no UTF-8 character", i, *u);
+		for (size_t k = 1; k < seq; k++)
+			cr_assert(i + k < len && (u[k] & 0xc0) == 0x80, "byte %zu: a UTF-8 character cut short", i);
+		i += seq;
+	}
+	f = open_memstream(&om, &om_len);
+	cr_assert_not_null(f);
+	cr_expect_eq(prom__to_openmetrics(text, len, f), 0);
+	cr_assert_eq(fclose(f), 0);
+	free(om);
+	free(text);
+}
+
 Test(prom, seconds_are_exact_decimals_of_the_nanoseconds)
 {
 	static const struct {

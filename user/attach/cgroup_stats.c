@@ -50,7 +50,12 @@ static const char *label_of(struct cgroup_stats *s, uint64_t id, const char *non
 	return c ? c->label : none;
 }
 
-/* append - @s at @at of @buf (@end its end), cut there; past it */
+/*
+ * append - @s at @at of @buf (@end its end), cut there; past it. A part
+ * never holds the separator, so that a key splits back into the parts it
+ * was made of: a cgroup label has no control byte (cgroup_label.h), and
+ * one in anything else is written '?'.
+ */
 static char *append(char *at, const char *end, const char *s)
 {
 	size_t n = strlen(s);
@@ -58,6 +63,8 @@ static char *append(char *at, const char *end, const char *s)
 	if (n > (size_t)(end - at))
 		n = (size_t)(end - at);
 	memcpy(at, s, n);
+	for (char *sep = memchr(at, CGROUP_STATS_SEP, n); sep; sep = memchr(sep, CGROUP_STATS_SEP, at + n - sep))
+		*sep = '?';
 	return at + n;
 }
 

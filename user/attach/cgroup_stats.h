@@ -37,7 +37,8 @@
 
 #define CGROUP_STATS_TOP	20		/* --top's default */
 #define CGROUP_STATS_MAX_TOP	1000
-#define CGROUP_STATS_SEP	'\x1f'		/* between the labels of a key of two or three */
+/* between the labels of a key of two or three; never in a label (cgroup_label.h), so a key splits back */
+#define CGROUP_STATS_SEP	'\x1f'
 #define CGROUP_IDLE_LABEL	"idle"		/* a holder: the CPU was idle until the wakee ran */
 #define CGROUP_IRQ_LABEL	"interrupt"	/* a waker: interrupt work, no task's doing */
 

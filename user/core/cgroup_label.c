@@ -130,18 +130,69 @@ static bool split(const char *path, struct comps *p)
 	return true;
 }
 
-static void out_bytes(struct out *o, const char *s, size_t n)
+/* out_whole - @n bytes that go in whole or not at all: once they do not fit, the label is cut there */
+static void out_whole(struct out *o, const char *s, size_t n)
 {
 	size_t room = o->cap ? o->cap - 1 - o->len : 0;
 
-	if (n > room) {
+	if (o->cut || n > room) {
 		o->cut = true;
-		n = room;
-	}
-	if (!n)
 		return;
+	}
 	memcpy(o->buf + o->len, s, n);
 	o->len += n;
+}
+
+/* is_control - a byte a label writes as \xNN: C0 controls and DEL */
+static bool is_control(unsigned char b)
+{
+	return b < 0x20 || b == 0x7f;
+}
+
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * reads_as_escape - whether the @n bytes at @s begin as an escape that
+ * out_bytes() writes: "\x" and two lowercase hex digits naming a control
+ * byte or the backslash
+ */
+static bool reads_as_escape(const char *s, size_t n)
+{
+	int hi, lo;
+
+	if (n < 4 || s[0] != '\\' || s[1] != 'x')
+		return false;
+	hi = hex_digit(s[2]);
+	lo = hex_digit(s[3]);
+	return hi >= 0 && lo >= 0 && (is_control(hi * 16 + lo) || hi * 16 + lo == '\\');
+}
+
+/*
+ * out_bytes - @n bytes of a path into the label, each control byte as
+ * "\xNN" (lowercase hex, as systemd escapes a unit's name), and a backslash
+ * as "\x5c" where it would read as such an escape: the mapping is one to
+ * one, and a label has no control byte. A cgroup's name is anyone's who
+ * may make one (a delegated subtree): 0x1f would split a series key into
+ * labels of its maker's choosing (cgroup_stats.h), an ESC act on the
+ * terminal that shows the report. Any other byte is kept, systemd's own
+ * escapes ("\x2d") with it. An escape goes in whole or not at all.
+ */
+static void out_bytes(struct out *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && !o->cut; i++) {
+		unsigned char b = (unsigned char)s[i];
+
+		if (is_control(b) || (b == '\\' && reads_as_escape(s + i, n - i))) {
+			const char escape[4] = { '\\', 'x', "0123456789abcdef"[b >> 4], "0123456789abcdef"[b & 15] };
+
+			out_whole(o, escape, 4);
+		} else {
+			out_whole(o, s + i, 1);
+		}
+	}
 }
 
 static void out_str(struct out *o, const char *s)
@@ -176,7 +227,8 @@ static void out_container(struct out *o, const struct comps *p, const struct con
 /*
  * out_finish - the NUL, and a cut label's "..." (as much of it as fits):
  * written over the bytes that end it, from a character's first byte, so
- * that no UTF-8 sequence is left half.
+ * that no UTF-8 sequence is left half, and from an escape's backslash, so
+ * that none is left half either.
  */
 static void out_finish(struct out *o)
 {
@@ -186,9 +238,15 @@ static void out_finish(struct out *o)
 		return;
 	if (o->cut) {
 		dots = o->cap - 1 < 3 ? o->cap - 1 : 3;
-		at = o->len - dots;
+		/* an escape that did not fit may have left fewer bytes than the dots take */
+		at = o->len > dots ? o->len - dots : 0;
 		while (at > 0 && ((unsigned char)o->buf[at] & 0xc0) == 0x80)
 			at--;
+		for (size_t k = 1; k <= 3 && k <= at; k++)
+			if (o->buf[at - k] == '\\' && at - k + 1 < o->len && o->buf[at - k + 1] == 'x') {
+				at -= k;
+				break;
+			}
 		memset(o->buf + at, '.', dots);
 		o->len = at + dots;
 	}

@@ -81,9 +81,17 @@
  *    path of more than CGROUP_LABEL_MAX_DEPTH components.
  *        /custom/group  ->  /custom/group
  *
+ * A label holds no control byte: each (0x00-0x1f, 0x7f) is written \xNN in
+ * lowercase hex, as systemd escapes a unit's name, and a backslash as \x5c
+ * where it would read as such an escape, so that no two names share a
+ * label through it. A cgroup's name is its maker's (anyone with a
+ * delegated subtree): a 0x1f in it would split the keys of cgroup_stats.h
+ * into labels of their choosing, an ESC act on the terminal showing the
+ * report. Other bytes are kept, systemd's own escapes ("\x2d") among them;
+ * quoting a label for a format (Prometheus, JSON) is its writer's.
+ *
  * A label longer than CGROUP_LABEL_LEN - 1 bytes is cut to end in "...", at
- * a character's start, never inside a UTF-8 sequence. Labels are not
- * escaped: their writer does that.
+ * a character's start, never inside a UTF-8 sequence or an escape.
  *
  * Pure code: no I/O, no allocation.
  */

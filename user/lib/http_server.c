@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* http_server.c - a non-blocking HTTP/1.x endpoint for Prometheus scrapes: one request per connection */
+/* http_server.c - a non-blocking HTTP/1.x endpoint for Prometheus scrapes, kept alive and pipelined */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -16,11 +16,17 @@
 /* how long a connection may stay once its response is sent, for the client to read it and close */
 #define HTTP_DRAIN_MS		1000
 
+/* the names of this machine the Host check knows, each without a final dot; a DNS name is at most 253 bytes */
+#define HTTP_NAMES_MAX		8
+#define HTTP_NAME_LEN		256
+/* the lines of /etc/hosts read for them, at most: a file that size is no host table */
+#define HOSTS_LINES_MAX		4096
+
 #define TYPE_TEXT		"text/plain; version=0.0.4; charset=utf-8"
 #define TYPE_OPENMETRICS	"application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 enum conn_state {
-	CONN_READ,	/* reading the request head */
+	CONN_READ,	/* reading a request head, or waiting for the next one */
 	CONN_WRITE,	/* sending the response */
 	/*
 	 * Sent, and shut for writing: reading whatever the client still sends
@@ -37,8 +43,16 @@ struct conn {
 	uint64_t deadline;	/* CLOCK_MONOTONIC ms: closed then, whatever its state */
 	char *out;		/* the whole response, head and body */
 	size_t out_len, sent;
-	size_t head_len;
-	char head[HTTP_HEAD_MAX + 1];	/* + 1: room for a NUL after a head that fills it */
+	bool last;		/* the response is the connection's last: it is closed once sent */
+	uint64_t served;	/* responses sent whole on it */
+	/*
+	 * What the client sent that is not answered yet: the head being read
+	 * and, once it is whole, whatever came after it, a request pipelined
+	 * behind it (RFC 9112 9.3.2), which is answered next, in its turn.
+	 */
+	size_t in_len;
+	size_t scanned;		/* of in[], the bytes searched for the head's end */
+	char in[HTTP_HEAD_MAX + 1];	/* + 1: room for a NUL after a head that fills it */
 };
 
 struct http_server {
@@ -47,6 +61,8 @@ struct http_server {
 	void *ctx;
 	int deadline_ms;
 	struct http_server_stats stats;
+	char names[HTTP_NAMES_MAX][HTTP_NAME_LEN];
+	int nr_names;
 	struct conn conns[HTTP_MAX_CONNS];
 };
 
@@ -54,7 +70,24 @@ struct http_server {
 struct request {
 	const char *method;
 	const char *path;	/* without its query */
+	/*
+	 * whom it is for: the Host header's value, or an absolute target's
+	 * authority, which RFC 9112 3.2.3 has count instead; NULL: neither
+	 * (HTTP/1.0 needs no Host)
+	 */
+	const char *host;
+	char authority[HTTP_NAME_LEN + 8];
 	bool openmetrics;
+	bool http11;		/* HTTP/1.1, not 1.0 */
+	bool close;		/* "Connection: close" */
+	bool body;		/* a body follows the head: Content-Length above 0, or Transfer-Encoding */
+};
+
+/* how a head frames the body after it (RFC 9112 6): what parse_request() gathers of its headers */
+struct framing {
+	bool length_seen;
+	uint64_t length;
+	bool chunked_or_other;	/* a Transfer-Encoding, whatever its codings */
 };
 
 static uint64_t now_ms(void)
@@ -65,7 +98,11 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-int http_server__parse_listen(const char *listen_at, struct http_listen *out, char *msg, size_t len)
+/*
+ * parse_listen - http_server__parse_listen(), with port 0 taken when
+ * @any_port: the kernel's pick, for a caller that asks which it was
+ */
+static int parse_listen(const char *listen_at, struct http_listen *out, bool any_port, char *msg, size_t len)
 {
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&out->addr;
 	struct sockaddr_in *sin = (struct sockaddr_in *)&out->addr;
@@ -108,6 +145,12 @@ int http_server__parse_listen(const char *listen_at, struct http_listen *out, ch
 	}
 
 	err = parse__u64(colon + 1, 0, 65535, &port);
+	if (!err && !port && !any_port) {
+		/* the kernel would pick a port, and no scraper, unit or firewall rule could know it */
+		snprintf(msg, len, "--listen %s: port 0 means any free port, which no "
+			 "scraper would know: give one from 1 to 65535, e.g. 9750", shown);
+		return -ERANGE;
+	}
 	if (err == -ERANGE) {
 		snprintf(msg, len, "--listen %s: port %s is out of range: give one from 1 to 65535", shown,
 			 parse__shown(colon + 1));
@@ -150,6 +193,11 @@ int http_server__parse_listen(const char *listen_at, struct http_listen *out, ch
 	return 0;
 }
 
+int http_server__parse_listen(const char *listen_at, struct http_listen *out, char *msg, size_t len)
+{
+	return parse_listen(listen_at, out, false, msg, len);
+}
+
 /* open_error - the one line that says why @listen_at could not be listened on (@err), and what to do */
 static void open_error(char *msg, size_t len, const char *listen_at, int err)
 {
@@ -176,15 +224,81 @@ static void open_error(char *msg, size_t len, const char *listen_at, int err)
 	snprintf(msg, len, "--listen %s: %s", parse__shown(listen_at), why);
 }
 
-int http_server__open(struct http_server **sp, const char *listen_at, http_metrics_fn fn, void *ctx, char *msg,
-		      size_t len)
+/* add_name - @name to the names of this machine, without a final dot; 0, or -EINVAL, -ENAMETOOLONG, -ENOSPC */
+static int add_name(struct http_server *s, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len && name[len - 1] == '.')
+		len--;
+	if (!len || memchr(name, ':', len) || memchr(name, '/', len))
+		return -EINVAL;
+	if (len >= HTTP_NAME_LEN)
+		return -ENAMETOOLONG;
+	for (int i = 0; i < s->nr_names; i++)
+		if (strlen(s->names[i]) == len && !strncasecmp(s->names[i], name, len))
+			return 0;
+	if (s->nr_names == HTTP_NAMES_MAX)
+		return -ENOSPC;
+	memcpy(s->names[s->nr_names], name, len);
+	s->names[s->nr_names++][len] = '\0';
+	return 0;
+}
+
+/*
+ * own_names - the names this machine goes by, for the Host check: its
+ * hostname (gethostname(2)), and every name on the lines of /etc/hosts
+ * that list it, where hostname -f finds the fully qualified one (hosts(5)).
+ * DNS is not asked: with no resolver in reach a lookup stalls for seconds.
+ */
+static void own_names(struct http_server *s)
+{
+	char host[HTTP_NAME_LEN + 1], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (gethostname(host, sizeof(host) - 1))
+		return;
+	host[sizeof(host) - 1] = '\0';
+	if (add_name(s, host))
+		return;
+	f = fopen("/etc/hosts", "re");
+	if (!f)
+		return;
+	for (int n = 0; n < HOSTS_LINES_MAX && getline(&line, &cap, f) > 0; n++) {
+		char *names[HTTP_NAMES_MAX], *word, *rest = line;
+		int nr = 0;
+		bool ours = false;
+
+		rest[strcspn(rest, "#")] = '\0';
+		/* the address first, then its names */
+		rest += strspn(rest, " \t");
+		strsep(&rest, " \t\r\n");
+		while ((word = strsep(&rest, " \t\r\n"))) {
+			if (!*word)
+				continue;
+			if (!strcasecmp(word, host))
+				ours = true;
+			if (nr < HTTP_NAMES_MAX)
+				names[nr++] = word;
+		}
+		for (int i = 0; ours && i < nr; i++)
+			add_name(s, names[i]);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* open_at - http_server__open(), or with port 0 the kernel's pick when @any_port */
+static int open_at(struct http_server **sp, const char *listen_at, bool any_port, http_metrics_fn fn, void *ctx,
+		   char *msg, size_t len)
 {
 	struct http_listen at;
 	struct http_server *s;
 	int err, one = 1, zero = 0;
 
 	*sp = NULL;
-	err = http_server__parse_listen(listen_at, &at, msg, len);
+	err = parse_listen(listen_at, &at, any_port, msg, len);
 	if (err)
 		return err;
 	s = calloc(1, sizeof(*s));
@@ -198,6 +312,7 @@ int http_server__open(struct http_server **sp, const char *listen_at, http_metri
 	s->fn = fn;
 	s->ctx = ctx;
 	s->deadline_ms = HTTP_DEADLINE_MS;
+	own_names(s);
 
 	s->fd = socket(at.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s->fd < 0 && errno == EAFNOSUPPORT && at.any) {
@@ -240,6 +355,23 @@ fail:
 	return err;
 }
 
+int http_server__open(struct http_server **s, const char *listen_at, http_metrics_fn fn, void *ctx, char *msg,
+		      size_t len)
+{
+	return open_at(s, listen_at, false, fn, ctx, msg, len);
+}
+
+int http_server__open_any_port(struct http_server **s, const char *listen_at, http_metrics_fn fn, void *ctx,
+			       char *msg, size_t len)
+{
+	return open_at(s, listen_at, true, fn, ctx, msg, len);
+}
+
+int http_server__allow_name(struct http_server *s, const char *name)
+{
+	return add_name(s, name);
+}
+
 int http_server__fd(const struct http_server *s)
 {
 	return s ? s->fd : -1;
@@ -266,7 +398,9 @@ static void finish(struct http_server *s, struct conn *c, bool failed)
 	c->fd = -1;
 	free(c->out);
 	c->out = NULL;
-	c->out_len = c->sent = c->head_len = 0;
+	c->out_len = c->sent = c->in_len = c->scanned = 0;
+	c->served = 0;
+	c->last = false;
 }
 
 static const char *reason(int status)
@@ -280,6 +414,8 @@ static const char *reason(int status)
 		return "Not Found";
 	case 405:
 		return "Method Not Allowed";
+	case 421:
+		return "Misdirected Request";
 	case 431:
 		return "Request Header Fields Too Large";
 	default:
@@ -313,8 +449,9 @@ static int reply(struct conn *c, int status, const char *type, const char *extra
 	if (!f)
 		return -ENOMEM;
 	http_date(date, sizeof(date));
-	fprintf(f, "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s"
-		"Connection: close\r\n\r\n", status, reason(status), date, type, body_len, extra);
+	/* HTTP/1.1 keeps a connection unless told: only the last response says so (RFC 9112 9.6) */
+	fprintf(f, "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s\r\n", status,
+		reason(status), date, type, body_len, extra, c->last ? "Connection: close\r\n" : "");
 	if (!head_only)
 		fwrite(body, 1, body_len, f);
 	if (fclose(f)) {
@@ -387,6 +524,9 @@ static void accept_weights(char *value, int *om, int *text)
 	}
 }
 
+/* what a Host may hold: RFC 3986's reg-name, IP-literal and port; no user@, no blank */
+#define HOST_CHARS	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~%!$&'()*+,;=:[]"
+
 /* is_token - a method or header name: one or more of RFC 9110's tchar */
 static bool is_token(const char *s)
 {
@@ -416,14 +556,43 @@ static char *next_line(char **p)
 }
 
 /*
+ * content_length - one Content-Length header's @value into @f: false when
+ * it is not a number, or not the number an earlier one said. RFC 9112 6.3
+ * makes either an unrecoverable framing error; a list of one number
+ * repeated ("5, 5") may be taken or refused, and is refused.
+ */
+static bool content_length(const char *value, struct framing *f)
+{
+	uint64_t n;
+
+	if (parse__u64(value, 0, UINT64_MAX, &n) || (f->length_seen && n != f->length))
+		return false;
+	f->length_seen = true;
+	f->length = n;
+	return true;
+}
+
+/* connection_close - whether a Connection header's @value has the option "close" among its tokens */
+static bool connection_close(char *value)
+{
+	char *option, *rest = value;
+
+	while ((option = strsep(&rest, ",")))
+		if (!strcasecmp(trim(option), "close"))
+			return true;
+	return false;
+}
+
+/*
  * parse_request - the request line and headers of @head (NUL-terminated,
  * ending with its empty line) into @rq, in place: 0, or 400 for a head that
- * is not HTTP/1.x's
+ * is not HTTP/1.x's or whose body cannot be told apart from what follows it
  */
 static int parse_request(char *head, struct request *rq)
 {
 	char *p = head, *line, *target, *version;
 	int om = 0, text = 0, hosts = 0;
+	struct framing framing = { 0 };
 	bool http11;
 
 	/* a client may send an empty line before its request (RFC 9112 2.2) */
@@ -441,6 +610,7 @@ static int parse_request(char *head, struct request *rq)
 	    version[7] < '0' || version[7] > '9' || version[8])
 		return 400;
 	http11 = version[7] != '0';
+	rq->http11 = http11;
 
 	while ((line = next_line(&p)) && *line) {
 		char *name, *value = line;
@@ -451,29 +621,104 @@ static int parse_request(char *head, struct request *rq)
 		name = strsep(&value, ":");
 		if (!value || !is_token(name))
 			return 400;
-		if (!strcasecmp(name, "Host"))
-			hosts++;
+		if (!strcasecmp(name, "Host") && ++hosts == 1)
+			rq->host = trim(value);
 		else if (!strcasecmp(name, "Accept"))
 			accept_weights(value, &om, &text);
+		else if (!strcasecmp(name, "Content-Length") && !content_length(trim(value), &framing))
+			return 400;
+		else if (!strcasecmp(name, "Transfer-Encoding"))
+			framing.chunked_or_other = true;
+		else if (!strcasecmp(name, "Connection"))
+			rq->close |= connection_close(value);
 	}
 	if (!line || (http11 && hosts != 1) || hosts > 1)
 		return 400;
+	/*
+	 * Both: two parties may split the stream at different places, which
+	 * is how requests are smuggled past a proxy. RFC 9112 6.1 lets a
+	 * server refuse it, and has it close the connection either way.
+	 */
+	if (framing.length_seen && framing.chunked_or_other)
+		return 400;
+	rq->body = framing.chunked_or_other || framing.length;
 
 	/* the query is no other resource: /metrics?collect[]=x is /metrics */
 	target[strcspn(target, "?")] = '\0';
-	/* absolute-form, as to a proxy: the path is what counts */
+	/* absolute-form, as to a proxy: the path is what is asked for, the authority whom (RFC 9112 3.2.2) */
 	if (!strncasecmp(target, "http://", 7) || !strncasecmp(target, "https://", 8)) {
-		const char *path = strchr(strstr(target, "//") + 2, '/');
+		const char *authority = strstr(target, "//") + 2, *path = strchr(authority, '/');
+		size_t n = path ? (size_t)(path - authority) : strlen(authority);
 
+		if (n >= sizeof(rq->authority))
+			n = sizeof(rq->authority) - 1;	/* too long for any name: no host of ours */
+		memcpy(rq->authority, authority, n);
+		rq->authority[n] = '\0';
+		rq->host = rq->authority;
 		rq->path = path ? path : "/";
 	} else if (target[0] == '/' || !strcmp(target, "*")) {
 		rq->path = target;
 	} else {
 		return 400;
 	}
+	/* a Host that is not one (a space, a user@): RFC 9112 3.2's invalid field value */
+	if (rq->host && rq->host[strspn(rq->host, HOST_CHARS)])
+		return 400;
 	/* OpenMetrics when the scraper weighs it at least as high as the text format */
 	rq->openmetrics = om > 0 && om >= text;
 	return 0;
+}
+
+/* port_or_none - "" or ":" and digits, as a Host's port may be (RFC 3986 3.2.3) */
+static bool port_or_none(const char *p)
+{
+	return !*p || (*p == ':' && strlen(p + 1) <= 5 && p[1 + strspn(p + 1, "0123456789")] == '\0');
+}
+
+/*
+ * host_is_ours - whether @host, a request's Host (or authority), names
+ * this server as a scraper or a local client does: an IP literal (v4, or
+ * v6 in brackets), "localhost", or a name of this machine, with or
+ * without a port. Any other name may be one an attacker's DNS points here
+ * (DNS rebinding): a page of theirs in a browser on this machine or its
+ * network would then read /metrics as its own origin's. A scraper sends
+ * its target's address, an IP or the machine's name, and passes.
+ */
+static bool host_is_ours(const struct http_server *s, const char *host)
+{
+	char name[HTTP_NAME_LEN];
+	struct in6_addr a6;
+	struct in_addr a4;
+	const char *port;
+	size_t len;
+
+	if (host[0] == '[') {
+		const char *close = strchr(host, ']');
+
+		len = close ? (size_t)(close - host - 1) : 0;
+		if (!len || len >= sizeof(name))
+			return false;
+		memcpy(name, host + 1, len);
+		name[len] = '\0';
+		return inet_pton(AF_INET6, name, &a6) == 1 && port_or_none(close + 1);
+	}
+	port = host + strcspn(host, ":");
+	len = port - host;
+	if (!len || len >= sizeof(name) || !port_or_none(port))
+		return false;
+	memcpy(name, host, len);
+	name[len] = '\0';
+	if (inet_pton(AF_INET, name, &a4) == 1)
+		return true;
+	/* a fully qualified name may end in the root's dot */
+	if (name[len - 1] == '.')
+		name[--len] = '\0';
+	if (!strcasecmp(name, "localhost"))
+		return true;
+	for (int i = 0; i < s->nr_names; i++)
+		if (!strcasecmp(name, s->names[i]))
+			return true;
+	return false;
 }
 
 /* render - the metrics into memory: all of them, or none when @fn fails, wherever it stopped */
@@ -496,7 +741,10 @@ static int render(struct http_server *s, bool openmetrics, char **body, size_t *
 	return err;
 }
 
-/* answer - the response to the head in @c, ready to send */
+/*
+ * answer - the response to the head at the start of @c's input
+ * (NUL-terminated), ready to send; @status if known without parsing it
+ */
 static int answer(struct http_server *s, struct conn *c, int status)
 {
 	static const char page[] = "<!DOCTYPE html>\n<html><head><title>wakeprobe</title></head>\n"
@@ -508,7 +756,19 @@ static int answer(struct http_server *s, struct conn *c, int status)
 	int err;
 
 	if (!status)
-		status = parse_request(c->head, &rq);
+		status = parse_request(c->in, &rq);
+	/*
+	 * The connection goes on after the response (RFC 9112 9.3) unless
+	 * the client said close, or it is HTTP/1.0, whose keep-alive is an
+	 * extension not taken here; or a body follows, unread, where the
+	 * next request would be looked for; or the head was refused, and
+	 * where it ends cannot be trusted to be where the next begins.
+	 */
+	c->last = status || !rq.http11 || rq.close || rq.body;
+	if (!status && rq.host && !host_is_ours(s, rq.host)) {
+		status = 421;	/* RFC 9110 15.5.20: not a server for that name */
+		c->last = true;
+	}
 	if (!status) {
 		head_only = !strcmp(rq.method, "HEAD");
 		if (strcmp(rq.method, "GET") && !head_only)
@@ -534,10 +794,24 @@ static int answer(struct http_server *s, struct conn *c, int status)
 	return err;
 }
 
-/* respond - answer @c, with @status if known before its head is read (431), and start sending */
-static void respond(struct http_server *s, struct conn *c, int status)
+/*
+ * respond - answer the head of @head_len bytes at the start of @c's
+ * input, with @status if known without parsing it (a NUL in it, one too
+ * large), and start sending; what came after the head stays, for its turn
+ */
+static void respond(struct http_server *s, struct conn *c, size_t head_len, int status)
 {
-	if (answer(s, c, status)) {
+	char after = c->in[head_len];
+	int err;
+
+	/* the head as a string, for the parse; the byte after it, a pipelined request's first, put back */
+	c->in[head_len] = '\0';
+	err = answer(s, c, status);
+	c->in[head_len] = after;
+	memmove(c->in, c->in + head_len, c->in_len - head_len);
+	c->in_len -= head_len;
+	c->scanned = 0;
+	if (err) {
 		finish(s, c, true);
 		return;
 	}
@@ -562,36 +836,47 @@ static size_t head_end(const char *h, size_t from, size_t len)
 	return 0;
 }
 
-static void read_head(struct http_server *s, struct conn *c)
+/* only_line_ends - whether the @n bytes at @p are empty lines: what a client may send after a request */
+static bool only_line_ends(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != '\r' && p[i] != '\n')
+			return false;
+	return true;
+}
+
+/*
+ * read_request - read what @c sent, and once a head is whole answer it:
+ * one request a turn, whatever else came with it, so that a client that
+ * pipelines many costs the loop no more than one that sends one
+ */
+static void read_request(struct http_server *s, struct conn *c)
 {
 	for (;;) {
-		size_t from = c->head_len > 2 ? c->head_len - 2 : 0, end;
+		size_t end = head_end(c->in, c->scanned > 2 ? c->scanned - 2 : 0, c->in_len);
 		ssize_t n;
 
-		if (c->head_len == HTTP_HEAD_MAX) {
-			respond(s, c, 431);
+		c->scanned = c->in_len;
+		if (end) {
+			/* a NUL in the head would cut it short where the client did not */
+			respond(s, c, end, memchr(c->in, '\0', end) ? 400 : 0);
 			return;
 		}
-		n = recv(c->fd, c->head + c->head_len, HTTP_HEAD_MAX - c->head_len, 0);
+		if (c->in_len == HTTP_HEAD_MAX) {
+			respond(s, c, c->in_len, 431);
+			return;
+		}
+		n = recv(c->fd, c->in + c->in_len, HTTP_HEAD_MAX - c->in_len, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return;
 		if (n <= 0) {
-			/* closed or reset before a whole head: nothing to answer */
-			finish(s, c, n < 0 || c->head_len);
+			/* closed or reset: between requests a client done, within one a request lost */
+			finish(s, c, n < 0 || !only_line_ends(c->in, c->in_len));
 			return;
 		}
-		c->head_len += n;
-		end = head_end(c->head, from, c->head_len);
-		if (end) {
-			/* a NUL in the head would cut it short where the client did not */
-			bool nul = memchr(c->head, '\0', end);
-
-			c->head[end] = '\0';	/* the body, if any, is not read */
-			respond(s, c, nul ? 400 : 0);
-			return;
-		}
+		c->in_len += n;
 	}
 }
 
@@ -615,6 +900,13 @@ static void write_out(struct http_server *s, struct conn *c)
 	}
 	free(c->out);
 	c->out = NULL;
+	c->served++;
+	if (!c->last) {
+		/* kept alive: the next request, pipelined or to come, has a deadline of its own */
+		c->state = CONN_READ;
+		c->deadline = now_ms() + s->deadline_ms;
+		return;
+	}
 	shutdown(c->fd, SHUT_WR);
 	c->state = CONN_DRAIN;
 	drained_by = now_ms() + HTTP_DRAIN_MS;
@@ -639,11 +931,15 @@ static void drain(struct http_server *s, struct conn *c)
 	}
 }
 
-/* step - whatever @c can do now; from reading its head to draining, if all is there */
+/*
+ * step - whatever @c can do now: from reading a head to sending its
+ * response, and to draining after the last; a request pipelined behind it
+ * waits for the next turn
+ */
 static void step(struct http_server *s, struct conn *c)
 {
 	if (c->fd >= 0 && c->state == CONN_READ)
-		read_head(s, c);
+		read_request(s, c);
 	if (c->fd >= 0 && c->state == CONN_WRITE)
 		write_out(s, c);
 	if (c->fd >= 0 && c->state == CONN_DRAIN)
@@ -681,8 +977,10 @@ void http_server__serve(struct http_server *s, int timeout_ms)
 {
 	struct pollfd fds[1 + HTTP_MAX_CONNS];
 	struct conn *of[1 + HTTP_MAX_CONNS];
+	bool queued[1 + HTTP_MAX_CONNS];
 	uint64_t now = now_ms();
 	nfds_t n = 0;
+	int ready;
 
 	if (!s)
 		return;
@@ -694,8 +992,10 @@ void http_server__serve(struct http_server *s, int timeout_ms)
 
 		if (c->fd < 0)
 			continue;
+		/* a request read already, pipelined behind the last one answered: no wait for the socket */
+		queued[n] = c->state == CONN_READ && c->in_len > c->scanned;
 		/* woken for the nearest deadline too, so that a long wait closes it in time */
-		if (c->deadline <= now)
+		if (c->deadline <= now || queued[n])
 			timeout_ms = 0;
 		else if (c->deadline - now < (uint64_t)timeout_ms)
 			timeout_ms = c->deadline - now;
@@ -703,20 +1003,21 @@ void http_server__serve(struct http_server *s, int timeout_ms)
 		fds[n++] = (struct pollfd){ .fd = c->fd, .events = c->state == CONN_WRITE ? POLLOUT : POLLIN };
 	}
 	/* a signal ends the wait: the caller sees it at once, and calls again */
-	if (poll(fds, n, timeout_ms) > 0) {
-		for (nfds_t k = 1; k < n; k++)
-			if (fds[k].revents)
-				step(s, of[k]);
-		if (fds[0].revents & POLLIN)
-			accept_ready(s);
-	}
+	ready = poll(fds, n, timeout_ms);
+	for (nfds_t k = 1; k < n; k++)
+		if ((ready > 0 && fds[k].revents) || queued[k])
+			step(s, of[k]);
+	if (ready > 0 && (fds[0].revents & POLLIN))
+		accept_ready(s);
 
 	now = now_ms();
 	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
 		struct conn *c = &s->conns[i];
 
+		/* a kept connection idle between requests is done, not failed */
 		if (c->fd >= 0 && c->deadline <= now)
-			finish(s, c, c->state != CONN_DRAIN);
+			finish(s, c, c->state == CONN_WRITE ||
+			       (c->state == CONN_READ && (!c->served || !only_line_ends(c->in, c->in_len))));
 	}
 }
 

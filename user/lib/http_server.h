@@ -3,15 +3,28 @@
  * http_server.h - the scrape endpoint of a long-lived wakeprobe: GET /metrics
  * (and HEAD) for Prometheus, in its text format or in OpenMetrics when the
  * scraper's Accept header asks for it, a page at / that links there, and
- * nothing else. One response per connection, then it is closed.
+ * nothing else. HTTP/1.1 connections are kept for the next request, and
+ * requests pipelined on one are each answered, in order (RFC 9112 9.3);
+ * a connection is closed after a response that says "Connection: close":
+ * to HTTP/1.0, to a client that asked it, after a request with a body
+ * (which is not read), after a refused head (400, 421, 431).
+ *
+ * Only for this machine's names: a request whose Host is not an IP
+ * literal, "localhost" or a name the machine goes by (its hostname, the
+ * names /etc/hosts gives it, those a caller adds) is answered 421, so that
+ * a web page cannot reach the metrics through a name of its own pointed
+ * here (DNS rebinding). An HTTP/1.1 request without one Host is a 400.
  *
  * It never blocks its caller: the sockets are non-blocking, and the caller's
  * loop calls http_server__serve() between its own work, which handles what is
  * ready and returns. A response is rendered once into memory and written as
- * the client takes it, so a slow client costs memory, not the loop's time.
- * Bounded: HTTP_MAX_CONNS connections at once (more are closed as soon as
- * they are accepted), a request head of HTTP_HEAD_MAX bytes, and
- * HTTP_DEADLINE_MS for a connection's whole exchange.
+ * the client takes it, so a slow client costs memory, not the loop's time;
+ * a connection gets one request answered a turn, however many it pipelined,
+ * the rest kept read for the turns after. Bounded: HTTP_MAX_CONNS
+ * connections at once (more are closed as soon as they are accepted), a
+ * request head of HTTP_HEAD_MAX bytes, and HTTP_DEADLINE_MS for each
+ * exchange: from the accept, or the end of the response before, to the
+ * last byte of its response. A kept connection idle that long is closed.
  */
 #ifndef WAKEPROBE_HTTP_SERVER_H
 #define WAKEPROBE_HTTP_SERVER_H
@@ -49,9 +62,10 @@ struct http_listen {
 /*
  * http_server__parse_listen - "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" (every
  * address), numeric addresses only (a name would need a resolver that may
- * block), the port from 0 (any free one) to 65535. 0, or -EINVAL or -ERANGE
- * with a one-line message in @msg that names the fix. Binds nothing: a
- * command line can be checked before anything starts.
+ * block), the port from 1 to 65535: port 0 would have the kernel pick a
+ * free one, which no scraper, unit file or firewall rule could be told of.
+ * 0, or -EINVAL or -ERANGE with a one-line message in @msg that names the
+ * fix. Binds nothing: a command line can be checked before anything starts.
  */
 int http_server__parse_listen(const char *listen_at, struct http_listen *out, char *msg, size_t len);
 
@@ -64,10 +78,26 @@ int http_server__parse_listen(const char *listen_at, struct http_listen *out, ch
 int http_server__open(struct http_server **s, const char *listen_at, http_metrics_fn fn, void *ctx, char *msg,
 		      size_t len);
 
+/*
+ * http_server__open_any_port - for tests: as http_server__open(), but a
+ * port of 0 is taken, and the kernel picks a free one: http_server__port()
+ * says which
+ */
+int http_server__open_any_port(struct http_server **s, const char *listen_at, http_metrics_fn fn, void *ctx,
+			       char *msg, size_t len);
+
+/*
+ * http_server__allow_name - @name (a DNS alias of this machine that
+ * scrapers use) is taken in a request's Host, as the machine's own names
+ * are: for a caller's option, and the tests. 0, or -EINVAL (empty, or with
+ * a ':' or '/'), -ENAMETOOLONG, -ENOSPC (eight names are known already).
+ */
+int http_server__allow_name(struct http_server *s, const char *name);
+
 /* http_server__fd - the listening socket, for a caller that polls it with its own fds */
 int http_server__fd(const struct http_server *s);
 
-/* http_server__port - the port listened on: the one the kernel picked, when @listen_at asked for port 0 */
+/* http_server__port - the port listened on: the one the kernel picked, for http_server__open_any_port() */
 int http_server__port(const struct http_server *s);
 
 /*

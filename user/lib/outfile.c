@@ -19,6 +19,17 @@
 #define MAX_OPEN 8
 static struct outfile *volatile open_files[MAX_OPEN];
 
+/* the mode of a file made where none was, or in place of another user's */
+static mode_t new_mode = OUTFILE_NEW_MODE;
+
+int outfile__set_new_mode(mode_t mode)
+{
+	if (mode & ~(mode_t)0777 || mode & S_IWOTH)
+		return -EINVAL;
+	new_mode = mode;
+	return 0;
+}
+
 static void block_signals(sigset_t *old)
 {
 	sigset_t all;
@@ -177,25 +188,41 @@ int outfile__open(struct outfile *o, const char *what, const char *path, char *m
 }
 
 /*
- * set_mode - the mode and owner of the file @o replaces, so that replacing
- * a private file keeps it private; for a new one, as a plain open(0666)
- * would give with the umask, but never writable by others
+ * invoking_uid - the user who ran wakeprobe: the real uid, or under sudo
+ * (a real uid of root) the SUDO_UID that sudo(8) sets. Trusted only to
+ * keep a file that user already owns, never to give one away.
+ */
+static uid_t invoking_uid(void)
+{
+	const char *sudo_uid = getenv("SUDO_UID");
+	uint64_t uid;
+
+	if (getuid() == 0 && sudo_uid && !parse__u64(sudo_uid, 0, (uid_t)-2, &uid))
+		return (uid_t)uid;
+	return getuid();
+}
+
+/*
+ * set_mode - the owner and mode of the file @o replaces, when that is
+ * root's or the invoking user's: a private file stays private, one made
+ * readable for its reader (node_exporter's textfile) stays readable. Any
+ * other user's file is no one's to keep: planted where root writes (/tmp),
+ * it would get root's report and keep it, theirs. The file is then made
+ * as a new one is: the temporary file's owner, wakeprobe's effective user,
+ * and new_mode, whatever the umask.
  */
 static int set_mode(const struct outfile *o)
 {
 	struct stat st;
-	mode_t mask;
 
-	if (!lstat(o->path, &st) && S_ISREG(st.st_mode)) {
-		/* another user's file keeps its owner when root replaces it; a user cannot give files away */
+	if (!lstat(o->path, &st) && S_ISREG(st.st_mode) && (st.st_uid == 0 || st.st_uid == invoking_uid())) {
+		/* root replacing the invoking user's file gives it back; a user cannot give files away */
 		if ((st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(o->fd, st.st_uid, st.st_gid) &&
 		    errno != EPERM)
 			return -errno;
 		return fchmod(o->fd, st.st_mode & 0777) ? -errno : 0;
 	}
-	mask = umask(0);
-	umask(mask);
-	return fchmod(o->fd, 0644 & ~mask) ? -errno : 0;
+	return fchmod(o->fd, new_mode) ? -errno : 0;
 }
 
 int outfile__commit(struct outfile *o, char *msg, size_t len)

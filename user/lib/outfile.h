@@ -5,9 +5,17 @@
  * Written to a private temporary file (mkostemp, mode 0600) beside the
  * destination and renamed over it once complete, so a failed or killed run
  * leaves no half-written output and nobody can read or swap the file while
- * it is written. A file it replaces keeps its mode and owner; a new one is
- * 0666 less the umask, never writable by others. "-" means standard output,
- * written as it goes.
+ * it is written. "-" means standard output, written as it goes.
+ *
+ * Who may read it: a file it replaces keeps its owner and mode when it is
+ * root's or the invoking user's (the real uid; under sudo, SUDO_UID), so a
+ * private file stays private and one made readable for its reader stays
+ * readable. Another user's file does not: planted where root writes, it
+ * would get root's report and keep it, theirs. It is replaced as a file is
+ * made where none was: owned by wakeprobe's effective user (root; the user
+ * SUDO_UID names is trusted to keep a file of theirs, never to be given
+ * one), mode OUTFILE_NEW_MODE (0600, whatever the umask) or what
+ * outfile__set_new_mode() said.
  *
  * The stream keeps the first write error's errno, so that a writer which
  * only sees ferror() still says why: "No space left on device", not "I/O
@@ -20,9 +28,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* the stream buffer of a file (not stdout): what one write() hands the kernel */
 #define OUTFILE_BUFFER_BYTES	(1u << 20)
+/* the mode of a file made where none was, unless outfile__set_new_mode() says otherwise */
+#define OUTFILE_NEW_MODE	0600
 
 struct outfile {
 	const char *what;		/* "--json", "record -o": for messages */
@@ -34,6 +45,13 @@ struct outfile {
 	int err;			/* the first failed write's -errno, 0 if none */
 };
 
+/*
+ * outfile__set_new_mode - the mode of every file made from now on where
+ * none was, or in place of another user's: @mode as given, the umask not
+ * applied; once, before any is opened. 0, or -EINVAL for bits past 0777
+ * or others' write (a root tool's output is never writable by everyone).
+ */
+int outfile__set_new_mode(mode_t mode);
 /* outfile__open - start writing @path ("-": stdout) for option @what; @msg says why not */
 int outfile__open(struct outfile *o, const char *what, const char *path, char *msg, size_t len);
 bool outfile__is_stdout(const struct outfile *o);
