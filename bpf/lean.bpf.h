@@ -474,6 +474,9 @@ int BPF_PROG(lean_sched_wakeup, struct task_struct *p)
 	struct lean_task *lt = bpf_task_storage_get(&lean_tasks, p, 0, 0);
 
 	count_run();
+	/* a task --cgroup traced once, since moved out: its waking was not traced, and it is none of ours */
+	if (lt && lt->cgroup_out)
+		return 0;
 	if (!lt) {
 		/*
 		 * a tracked task whose waking went untraced before any event made

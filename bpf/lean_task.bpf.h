@@ -60,6 +60,13 @@ struct lean_task {
 	__u64 waker_cgroup;
 	__u64 holder_cgroup;
 	__u32 holder_tid;
+	/*
+	 * trace_cgroups: the cgroup it was last judged in, and whether that
+	 * one is outside the traced ones: a task moved out is traced no more,
+	 * and again once it is moved back in
+	 */
+	__u8 cgroup_out;
+	__u64 judged_cgroup;
 };
 
 struct {
@@ -71,7 +78,29 @@ struct {
 
 struct wp_lean_counters lean_counters;
 
-/* lean_task_of - @p's lean state, made for a task of a tracked process; NULL for any other */
+/*
+ * lean_task_out - --cgroup: has @p, whose state is @lt, left the traced
+ * cgroups? Its cgroup's id is read each time, and judged again only when
+ * it changed (cgroup_traced() keeps a verdict per cgroup); a wakeup it was
+ * in when it left is dropped, not finished outside
+ */
+static __always_inline bool lean_task_out(struct task_struct *p, struct lean_task *lt)
+{
+	__u64 id;
+
+	if (!trace_cgroups)
+		return false;
+	id = task_cgroup_id(p);
+	if (id != lt->judged_cgroup) {
+		lt->judged_cgroup = id;
+		lt->cgroup_out = !cgroup_traced(p, id);
+		if (lt->cgroup_out)
+			lt->pending = LEAN_NONE;
+	}
+	return lt->cgroup_out;
+}
+
+/* lean_task_of - @p's lean state, made for a task to trace; NULL for any other, or one --cgroup no longer traces */
 static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 {
 	struct lean_task *lt;
@@ -79,8 +108,10 @@ static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 	if (!p->pid)
 		return NULL;	/* an idle task */
 	lt = bpf_task_storage_get(&lean_tasks, p, 0, 0);
-	if (lt || !task_traced(p))
-		return lt;
+	if (lt)
+		return lean_task_out(p, lt) ? NULL : lt;
+	if (!task_traced(p))
+		return NULL;
 	lt = bpf_task_storage_get(&lean_tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!lt) {
 		__sync_fetch_and_add(&lean_counters.no_storage, 1);
@@ -90,6 +121,8 @@ static __always_inline struct lean_task *lean_task_of(struct task_struct *p)
 	lt->stacks.waker_kernel = lt->stacks.waker_user = WP_STACK_NONE;
 	lt->stacks.wait_kernel = lt->stacks.wait_user = WP_STACK_NONE;
 	lt->stacks.wakee_tgid = task_tgid(p);
+	if (trace_cgroups)
+		lt->judged_cgroup = task_cgroup_id(p);
 	return lt;
 }
 

@@ -570,3 +570,41 @@ Test(fleet, cgroup_traces_its_cgroup_and_one_made_under_it_and_nothing_else, .in
 	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
 	free(body);
 }
+
+/*
+ * A task --cgroup traced is counted while it is in the traced cgroup, not
+ * after it was moved out of it: a paced eventfd workload starts in the
+ * traced cgroup and is moved to its sibling a second into its three; its
+ * wakeups after the move are under no label, and the traced cgroup has
+ * about its first second's.
+ */
+Test(fleet, a_task_moved_out_of_the_traced_cgroup_is_counted_no_more, .init = make_cgroups, .fini = teardown)
+{
+	char listen[32], json[PATH_MAX], procs[PATH_MAX + 160], path[512], pid_text[32];
+	char *argv[] = { (char *)workload_path("eventfd", path, sizeof(path)), "--samples", "3000", "--interval-us",
+			 "1000", NULL };
+	int port = free_port(), fd, status;
+	pid_t workload;
+
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	snprintf(json, sizeof(json), "%s/moved.json", dir);
+	start_service((char *[]){ (char *)wakeprobe_path(), "--cgroup", rel_a, "--listen", listen, "--json", json,
+				  NULL }, port);
+	workload = in_cgroup(cg_a, argv);
+	usleep(1000 * 1000);
+	/* cgroup v2 moves the whole process, every thread (cgroups(7)) */
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg_b);
+	snprintf(pid_text, sizeof(pid_text), "%d", (int)workload);
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0, "%s: %s", procs, strerror(errno));
+	cr_assert_eq(write(fd, pid_text, strlen(pid_text)), (ssize_t)strlen(pid_text), "%s", strerror(errno));
+	close(fd);
+	cr_assert_eq(wait_exit(workload, "the eventfd workload", 60), 0);
+	status = stop(&service, 30);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
+	cr_assert(json_check(json, "assert not any(c['cgroup'] == '%s' for c in d['cgroups']['by_cgroup']), "
+			     "[c for c in d['cgroups']['by_cgroup']]", rel_b), "after the move, nothing under %s", rel_b);
+	cr_assert(json_check(json, "n = sum(c['wakeups'] for c in d['cgroups']['by_cgroup'] if c['cgroup'] == '%s'); "
+			     "assert 300 <= n <= 2500, n", rel_a),
+		  "about the first of the three seconds under %s", rel_a);
+}
