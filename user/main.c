@@ -158,6 +158,9 @@ static int run(int argc, char **argv)
 		break;
 	}
 	launch_hup_writes = o.listen != NULL;
+	/* the parser took only what outfile takes: before any file is made */
+	if (o.output_mode)
+		outfile__set_new_mode((mode_t)o.output_mode);
 	m.paths = options__outputs(&o);
 	if (outputs__check_files(&m.paths, msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);

@@ -65,12 +65,12 @@ static int free_port(void)
 }
 
 /*
- * http_get - GET @path of 127.0.0.1:@port, asking for OpenMetrics when
- * @openmetrics: the status into @status, the body into @body (@len bytes);
- * false when nothing listens there
+ * http_get_as - GET @path of 127.0.0.1:@port, naming the server @host,
+ * asking for OpenMetrics when @openmetrics: the status into @status, the
+ * body into @body (@len bytes); false when nothing listens there
  */
-static bool http_get(int port, const char *path, bool openmetrics, int *status, char *body, size_t len,
-		     char *content_type, size_t ctlen)
+static bool http_get_as(int port, const char *host, const char *path, bool openmetrics, int *status, char *body,
+			size_t len, char *content_type, size_t ctlen)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
@@ -86,8 +86,8 @@ static bool http_get(int port, const char *path, bool openmetrics, int *status, 
 		free(buf);
 		return false;
 	}
-	snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAccept: %s\r\n\r\n", path,
-		 openmetrics ? "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5" :
+	snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nAccept: %s\r\n\r\n", path,
+		 host, openmetrics ? "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5" :
 		 "text/plain");
 	cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
 	while (got < BODY_MAX - 1 && (n = read(fd, buf + got, BODY_MAX - 1 - got)) > 0)
@@ -105,6 +105,13 @@ static bool http_get(int port, const char *path, bool openmetrics, int *status, 
 	snprintf(body, len, "%s", end + 4);
 	free(buf);
 	return true;
+}
+
+/* http_get - http_get_as() a scraper that names the server by its address */
+static bool http_get(int port, const char *path, bool openmetrics, int *status, char *body, size_t len,
+		     char *content_type, size_t ctlen)
+{
+	return http_get_as(port, "127.0.0.1", path, openmetrics, status, body, len, content_type, ctlen);
 }
 
 /* sample - the value of the first sample of @name whose labels hold @labels ("" for any); -1: none */
@@ -607,4 +614,36 @@ Test(fleet, a_task_moved_out_of_the_traced_cgroup_is_counted_no_more, .init = ma
 	cr_assert(json_check(json, "n = sum(c['wakeups'] for c in d['cgroups']['by_cgroup'] if c['cgroup'] == '%s'); "
 			     "assert 300 <= n <= 2500, n", rel_a),
 		  "about the first of the three seconds under %s", rel_a);
+}
+
+/*
+ * What a service publishes is the operator's to say: a command's arguments
+ * stay out of the target label, a name it was not told of is refused in
+ * Host (a browser's page reaching the metrics by DNS rebinding), and one
+ * it was told of (--allow-host, a DNS alias) is answered.
+ */
+Test(fleet, a_command_is_published_by_its_name_and_a_scrape_must_name_the_machine, .init = make_cgroups,
+     .fini = teardown)
+{
+	char listen[32], path[512], label[600], *body = malloc(BODY_MAX), ct[128];
+	int port = free_port(), status;
+
+	cr_assert_not_null(body);
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	workload_path("eventfd", path, sizeof(path));
+	start_service((char *[]){ (char *)wakeprobe_path(), "--listen", listen, "--allow-host", "metrics-alias.example",
+				  "--", path, "--samples", "100000", "--interval-us", "1000", NULL }, port);
+	cr_assert(http_get(port, "/metrics", false, &status, body, BODY_MAX, ct, sizeof(ct)));
+	cr_assert_eq(status, 200);
+	snprintf(label, sizeof(label), "target=\"%s\"", path);
+	cr_assert_not_null(strstr(body, label), "labelled by the command's name: %.600s", body);
+	cr_assert_null(strstr(body, "--samples"), "its arguments are not published: %.600s", body);
+	cr_assert(http_get_as(port, "attacker.example", "/metrics", false, &status, body, BODY_MAX, ct, sizeof(ct)));
+	cr_assert_eq(status, 421, "another name is misdirected");
+	cr_assert(http_get_as(port, "metrics-alias.example:80", "/metrics", false, &status, body, BODY_MAX, ct,
+			      sizeof(ct)));
+	cr_assert_eq(status, 200, "the alias it was told of is answered");
+	status = stop(&service, 30);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
+	free(body);
 }

@@ -375,6 +375,25 @@ ParameterizedTest(struct settled_case *c, options, the_settled_options_need_no_m
 	cr_assert_eq(opts.top != 0, options__by_cgroup(&opts), "--top settled when by cgroup");
 }
 
+Test(options, what_is_published_and_how_files_are_made_are_the_operators_to_say)
+{
+	cr_assert_eq(PARSE("--all", "--listen", ":9750", "--allow-host", "metrics.example,node-7.lan", "--target-label",
+			   "shop frontend", "--output-mode", "0644"), OPTIONS_RUN, "%s", err);
+	cr_assert_str_eq(opts.allow_hosts, "metrics.example,node-7.lan");
+	cr_assert_str_eq(opts.target_label, "shop frontend");
+	cr_assert_eq(opts.output_mode, 0644);
+	/* a report of a recording labels its metrics and makes its files too */
+	cr_assert_eq(PARSE("report", "r.wpr", "--prometheus", "m.prom", "--target-label", "db", "--output-mode", "640"),
+		     OPTIONS_RUN, "%s", err);
+	cr_assert_str_eq(opts.target_label, "db");
+	cr_assert_eq(opts.output_mode, 0640);
+	/* not given: the files are 0600 (outfile.h), the label the run's own */
+	cr_assert_eq(PARSE("--pid", "12"), OPTIONS_RUN, "%s", err);
+	cr_assert_eq(opts.output_mode, 0);
+	cr_assert_null(opts.target_label);
+	cr_assert_null(opts.allow_hosts);
+}
+
 Test(options, listing_workloads_needs_no_workload)
 {
 	cr_assert_eq(PARSE("--list-workloads"), OPTIONS_RUN);
@@ -487,6 +506,17 @@ static struct bad_case bad_cases[] = {
 	{ { "--all", "--top", "0" }, "--top wants a whole number from 1 to 1000" },
 	{ { "--all", "--workload", "eventfd" }, "is for wakeprobe's own workloads" },
 	{ { "report", "run.wpr", "--top", "5" }, "--top is fixed by the recording" },
+	{ { "--all", "--allow-host", "metrics.example" }, "--allow-host names what a scrape may call" },
+	{ { "--all", "--listen", ":9750", "--allow-host", "a:80" }, "--allow-host wants host names" },
+	{ { "--all", "--listen", ":9750", "--allow-host", "a,,b" }, "not 'a,,b'" },
+	{ { "--all", "--listen", ":9750", "--allow-host", "x/y" }, "no port, no '/'" },
+	{ { "--pid", "12", "--target-label", "a\nb" }, "--target-label wants printable text" },
+	{ { "--pid", "12", "--target-label", "a\x1f" "b" }, "--target-label wants printable text" },
+	{ { "--pid", "12", "--output-mode", "0666" }, "not writable by others" },
+	{ { "--pid", "12", "--output-mode", "0999" }, "not '0999'" },
+	{ { "--pid", "12", "--output-mode", "0200" }, "the owner can read and write" },
+	{ { "--pid", "12", "--output-mode", "-0600" }, "not '-0600'" },
+	{ { "--pid", "12", "--output-mode", "1777" }, "not '1777'" },
 };
 
 ParameterizedTestParameters(options, bad_input_gets_one_line_naming_the_problem)

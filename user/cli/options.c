@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include "catalog.h"
 #include "cgroup_stats.h"
@@ -46,6 +47,9 @@ enum {
 	KEY_CGROUP,
 	KEY_LISTEN,
 	KEY_TOP,
+	KEY_ALLOW_HOST,
+	KEY_TARGET_LABEL,
+	KEY_OUTPUT_MODE,
 };
 
 #define STR_(x) #x
@@ -250,6 +254,49 @@ static enum options_result parse_listen(struct parse_state *ps, const char *arg)
 	return OPTIONS_RUN;
 }
 
+/* parse_allow_host - --allow-host NAME[,NAME...]: each a name a Host header may give (http_server.h) */
+static enum options_result parse_allow_host(struct parse_state *ps, const char *arg)
+{
+	if (!arg[0] || arg[0] == ',' || strstr(arg, ",,") || arg[strlen(arg) - 1] == ',' || strpbrk(arg, ":/ ") ||
+	    strlen(arg) > OPT_MAX_ALLOW_HOSTS_LEN)
+		return refuse(ps, "--allow-host wants host names as A,B,... (no port, no '/'), not '%s'",
+			      parse__shown(arg));
+	ps->o->allow_hosts = arg;
+	return OPTIONS_RUN;
+}
+
+/* parse_target_label - --target-label TEXT: published as it is, so it must be printable and one line */
+static enum options_result parse_target_label(struct parse_state *ps, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)arg[i] < 0x20 || arg[i] == 0x7f)
+			n = 0;
+	if (!n || n > OPT_MAX_TARGET_LABEL)
+		return refuse(ps, "--target-label wants printable text of 1 to %d bytes, not '%s'",
+			      OPT_MAX_TARGET_LABEL, parse__shown(arg));
+	ps->o->target_label = arg;
+	return OPTIONS_RUN;
+}
+
+/*
+ * parse_output_mode - --output-mode MODE: octal, as chmod(1) takes it; never
+ * writable by others, as outfile__set_new_mode() requires
+ */
+static enum options_result parse_output_mode(struct parse_state *ps, const char *arg)
+{
+	char *end = NULL;
+	unsigned long mode = strtoul(arg, &end, 8);
+
+	if (!arg[0] || *end || arg[0] == '-' || arg[0] == '+' || mode > 0777 || (mode & 0002) ||
+	    (mode & 0600) != 0600)
+		return refuse(ps, "--output-mode wants an octal mode the owner can read and write, not writable by "
+			      "others (0600, 0640, 0644), not '%s'", parse__shown(arg));
+	ps->o->output_mode = (uint32_t)mode;
+	return OPTIONS_RUN;
+}
+
 static enum options_result parse_order(struct parse_state *ps, const char *arg)
 {
 	if (strcmp(arg, "count") && strcmp(arg, "cost"))
@@ -357,6 +404,11 @@ static const struct option_spec specs[] = {
 	  .mode = MODE_ATTACH,
 	  .help = "serve /metrics there for Prometheus while tracing, until\n"
 		  "SIGTERM (SIGHUP rewrites --json and --prometheus files)" },
+	{ OPT_CALLBACK("allow-host", KEY_ALLOW_HOST, "NAME[,NAME...]", parse_allow_host), .group = GROUP_ATTACH,
+	  .run_only = true, .mode = MODE_ATTACH,
+	  .help = "with --listen, answer scrapes that name the machine so\n"
+		  "too (a DNS alias); its addresses, localhost and its own\n"
+		  "names are answered, any other Host is refused" },
 	{ OPT_U32("top", KEY_TOP, "K", top, 1, CGROUP_STATS_MAX_TOP, "a whole number"), .group = GROUP_ATTACH,
 	  .run_only = true, .mode = MODE_ATTACH,
 	  .help = "cgroups and cgroup pairs with a series of their own, the\n"
@@ -405,6 +457,13 @@ static const struct option_spec specs[] = {
 		  "seconds"),
 	  .group = GROUP_OUTPUT, .run_only = true, .mode = MODE_ATTACH,
 	  .help = "attach mode: rewrite --prometheus every S seconds" },
+	{ OPT_CALLBACK("target-label", KEY_TARGET_LABEL, "TEXT", parse_target_label), .group = GROUP_OUTPUT,
+	  .not_for_designs = true,
+	  .help = "the metrics' target label (default: the command's name,\n"
+		  "never its arguments; pid P; all; cgroup PATH)" },
+	{ OPT_CALLBACK("output-mode", KEY_OUTPUT_MODE, "MODE", parse_output_mode), .group = GROUP_OUTPUT,
+	  .help = "the files wakeprobe makes, octal (default 0600; a file of\n"
+		  "root's or yours that is there keeps its own)" },
 	/* not run_only: report refuses it with a message of its own */
 	{ OPT_STRING("output", 'o', "FILE", record_path), .group = GROUP_OUTPUT,
 	  .help = "record: where to save the run (docs/recording.md)" },
@@ -636,6 +695,10 @@ static int check_by_cgroup(struct wp_options *o, const char *engine, char *err, 
 			     NULL;
 
 	err[0] = '\0';
+	if (o->allow_hosts && !o->listen) {
+		snprintf(err, errlen, "--allow-host names what a scrape may call this machine: add --listen");
+		return 1;
+	}
 	if (!options__by_cgroup(o)) {
 		if (o->top)
 			snprintf(err, errlen, "--top caps the series by cgroup: add --all, --cgroup or --listen");

@@ -23,6 +23,8 @@
 #define OPT_DEFAULT_PAIRS	10
 #define OPT_MAX_PAIRS		1000
 #define OPT_MAX_CGROUPS		16	/* --cgroup lists at most this many */
+#define OPT_MAX_ALLOW_HOSTS_LEN	1024	/* --allow-host, whole: the server keeps eight names */
+#define OPT_MAX_TARGET_LABEL	128	/* --target-label: a label, not a document */
 #define OPT_MAX_PROMETHEUS_EVERY_S	86400
 
 /* --engine: how much of the machine a traced run streams to wakeprobe */
@@ -75,6 +77,9 @@ struct wp_options {
 	bool all;		/* --all: every task of the machine */
 	const char *cgroups;	/* --cgroup PATH[,PATH...], as given; NULL: none */
 	const char *listen;	/* --listen ADDR:PORT: serve /metrics there; NULL: no server */
+	const char *allow_hosts;	/* --allow-host NAME[,NAME...]: more names a scrape's Host may give */
+	const char *target_label;	/* --target-label TEXT: the metrics' target label; NULL: by the run */
+	uint32_t output_mode;	/* --output-mode: the mode of the files wakeprobe makes; 0: OUTFILE_NEW_MODE */
 	uint32_t top;		/* --top: cgroup series of each kind; 0 until settled */
 	uint32_t pairs;		/* waker -> wakee pairs to show */
 	bool order_by_cost;	/* --order cost: the tables by time, not by count */

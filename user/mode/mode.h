@@ -72,6 +72,12 @@ struct attach_view mode__attach_view(const struct wp_options *o);
 struct attach_session_opts;
 /* mode_attach__target - what an attach run traces, as its outputs name it: "pid 1234,1250", "./server -p 80" */
 void mode_attach__target(const struct attach_session_opts *t, char *buf, size_t len);
+/*
+ * mode_attach__label - what the metrics call it, which are published:
+ * @given (--target-label), else a command's name without its arguments,
+ * else as mode_attach__target() names it
+ */
+void mode_attach__label(const struct attach_session_opts *t, const char *given, char *buf, size_t len);
 
 struct session_opts;
 /*

@@ -145,6 +145,17 @@ static int attach_check(struct mode_run *m)
 	return options__by_cgroup(o) ? check_cgroups(o, s) : 0;
 }
 
+void mode_attach__label(const struct attach_session_opts *t, const char *given, char *buf, size_t len)
+{
+	/* a command's arguments may hold what is not to be published (a password, a path): its name alone */
+	if (given)
+		snprintf(buf, len, "%s", given);
+	else if (t->argv && t->argv[0])
+		snprintf(buf, len, "%s", t->argv[0]);
+	else
+		mode_attach__target(t, buf, len);
+}
+
 /* open_service - what a long run does between two takes of the ring, when the options ask for any of it */
 static int open_service(struct mode_run *m, struct attach_run_hooks *hooks, char *msg, size_t len)
 {
@@ -152,6 +163,7 @@ static int open_service(struct mode_run *m, struct attach_run_hooks *hooks, char
 	struct attach_state *s = m->state;
 	const struct service_opts so = {
 		.listen = o->listen,
+		.allow_hosts = o->allow_hosts,
 		.prometheus_every_ns = o->prometheus_every_s * 1000000000ull,
 		.between_takes = options__by_cgroup(o),
 		.view = mode__attach_view(o),
@@ -196,6 +208,8 @@ static int attach_open(struct mode_run *m)
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
 	}
+	mode_attach__label(&s->so, o->target_label, target, sizeof(target));
+	outputs__label_target(m->out, target);
 	if (attach_run__init(&s->run, &s->so, &s->ao, &hooks))
 		return mode__fail(m, 1, "out of memory");
 	return 0;

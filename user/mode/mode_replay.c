@@ -82,6 +82,8 @@ static void attach_begin(const struct attach_replay_run *run, struct attach_anal
 	     outputs__begin_attach(out, target, ao, s->outputs_failed, sizeof(s->outputs_failed))) &&
 	    !s->outputs_failed[0])
 		snprintf(s->outputs_failed, sizeof(s->outputs_failed), "the outputs could not be made");
+	mode_attach__label(&run->targets.opts, s->m->o->target_label, target, sizeof(target));
+	outputs__label_target(out, target);
 }
 
 static int attach_done(struct attach_replay_run *run, void *ctx)

@@ -189,6 +189,11 @@ int outputs__begin_attach(struct outputs *out, const char *target, struct attach
 	return 0;
 }
 
+void outputs__label_target(struct outputs *out, const char *label)
+{
+	snprintf(out->target, sizeof(out->target), "%s", label);
+}
+
 void outputs__end_run(struct outputs *out)
 {
 	if (!out->running)

@@ -35,7 +35,7 @@ struct outputs {
 	struct output_sink sinks[OUTPUTS_SINKS];
 	bool running;			/* a run began and has not ended */
 	bool text;			/* the text report goes to stdout (no output took it) */
-	char target[256];		/* attach mode: what the run traces, as --prometheus labels it */
+	char target[256];		/* attach mode: what the run traces, as the metrics label it */
 };
 
 /*
@@ -59,6 +59,12 @@ int outputs__begin_run(struct outputs *out, const struct run_config *cfg, struct
  */
 int outputs__begin_attach(struct outputs *out, const char *target, struct attach_analysis_opts *ao, char *msg,
 			  size_t len);
+/*
+ * outputs__label_target - the metrics' target label, where it is not the
+ * name the attach run began with (outputs__begin_attach()'s @target): a
+ * command's name without its arguments, or --target-label's
+ */
+void outputs__label_target(struct outputs *out, const char *label);
 /* outputs__end_run - the run that began is over (nothing when none is going) */
 void outputs__end_run(struct outputs *out);
 /* outputs__wants_results - is there a file that needs the finished run, not only its stream? */

@@ -117,6 +117,24 @@ static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 	return err;
 }
 
+/* allow_hosts - --allow-host's names, each taken in a scrape's Host as the machine's own are */
+static int allow_hosts(struct http_server *server, const char *names, char *msg, size_t len)
+{
+	char *list = strdup(names), *save = NULL, *name;
+	int err = list ? 0 : -ENOMEM;
+
+	if (err)
+		snprintf(msg, len, "out of memory");
+	for (name = list ? strtok_r(list, ",", &save) : NULL; name && !err; name = strtok_r(NULL, ",", &save)) {
+		err = http_server__allow_name(server, name);
+		if (err)
+			snprintf(msg, len, "--allow-host %s: %s", name, err == -ENOSPC ? "at most eight names" :
+				 "not a host name");
+	}
+	free(list);
+	return err;
+}
+
 int service__open(struct service **out, const struct service_opts *o, const struct outputs *outputs, char *msg,
 		  size_t len)
 {
@@ -132,6 +150,10 @@ int service__open(struct service **out, const struct service_opts *o, const stru
 	s->out = outputs;
 	if (o->listen && (err = http_server__open(&s->server, o->listen, render_metrics, s, msg, len))) {
 		free(s);
+		return err;
+	}
+	if (s->server && o->allow_hosts && (err = allow_hosts(s->server, o->allow_hosts, msg, len))) {
+		service__close(s);
 		return err;
 	}
 	*out = s;

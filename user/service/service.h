@@ -23,6 +23,7 @@
 
 struct service_opts {
 	const char *listen;		/* --listen ADDR:PORT: /metrics served there; NULL: none */
+	const char *allow_hosts;	/* --allow-host NAME[,NAME...]: more names a scrape's Host may give */
 	uint64_t prometheus_every_ns;	/* --prometheus-every: the --prometheus file rewritten; 0: not */
 	/*
 	 * between two takes of the ring: the cgroups' series settled, the
