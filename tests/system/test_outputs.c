@@ -325,3 +325,29 @@ Test(outputs, a_planted_file_gets_a_report_of_ours_an_own_one_keeps_its_mode_a_n
 	cr_expect_eq(st.st_mode & 07777, 0600, "a new file under umask 022 is %o, not 0600", st.st_mode & 07777);
 	scratch_clear(&s);
 }
+
+/* --output-mode: a reader the operator names (node_exporter's user) reads what wakeprobe makes */
+Test(outputs, output_mode_makes_new_files_as_told_and_keeps_an_own_files_mode)
+{
+	struct scratch s;
+	struct wakeprobe_ran r;
+	struct stat st;
+	char in[256];
+	FILE *f;
+
+	scratch_make(&s);
+	f = fopen(scratch_at(&s, 0, "own.json"), "w");
+	cr_assert_not_null(f);
+	fclose(f);
+	cr_assert_eq(chmod(s.path[0], 0600), 0);
+	umask(077);
+	wakeprobe_run_ok(&r, (char *[]){ "report", (char *)fixture("cond.wpr", in, sizeof(in)), "--output-mode", "0644",
+					 "--json", s.path[0], "--prometheus", scratch_at(&s, 1, "new.prom"), NULL });
+	umask(022);
+	cr_assert_eq(stat(s.path[1], &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0644, "a new file under umask 077 is %o, not 0644", st.st_mode & 07777);
+	cr_assert_eq(stat(s.path[0], &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0600, "our own replaced file is %o, not its own 0600", st.st_mode & 07777);
+	cr_expect_gt(st.st_size, 0, "and it was replaced");
+	scratch_clear(&s);
+}
