@@ -284,6 +284,41 @@ ParameterizedTest(struct full_output *o, outputs, a_full_disk_is_named_by_every_
 	scratch_clear(&s);
 }
 
+/*
+ * One output on the full disk, three on a healthy one: the failure costs
+ * its own file alone. The healthy ones are put in place whole, the failure
+ * is named, and the exit status says something failed.
+ */
+Test(outputs, a_failed_output_costs_only_itself)
+{
+	struct scratch full, healthy;
+	struct wakeprobe_ran r;
+	char in[256], left[256], check[PATH_MAX * 2];
+
+	if (geteuid())
+		cr_skip_test("needs root to mount a small tmpfs of its own");
+	scratch_make(&full);
+	scratch_make(&healthy);
+	cr_assert_eq(unshare(CLONE_NEWNS), 0);
+	cr_assert_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	cr_assert_eq(mount("wakeprobe-test", full.dir, "tmpfs", 0, "size=16k"), 0);
+	wakeprobe_run(&r, (char *[]){ "report", (char *)fixture("cond.wpr", in, sizeof(in)), "--csv",
+				      scratch_at(&full, 0, "w.csv"), "--json", scratch_at(&healthy, 0, "r.json"),
+				      "--perfetto", scratch_at(&healthy, 1, "t.json"), "--prometheus",
+				      scratch_at(&healthy, 2, "m.prom"), NULL });
+	expect_last_line(&r, 1, "--csv");
+	cr_expect(strstr(r.err, "writing it failed: No space left on device"), "%s", r.err);
+	cr_expect_str_eq(scratch_entries(&full, left, sizeof(left)), "", "nothing is left on the full disk");
+	snprintf(check, sizeof(check), "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s", healthy.path[0]);
+	cr_expect_eq(system(check), 0, "the JSON is whole");
+	snprintf(check, sizeof(check), "grep -q '^wakeprobe_wakeups_total' %s", healthy.path[2]);
+	cr_expect_eq(system(check), 0, "the metrics are whole");
+	cr_expect_str_eq(scratch_entries(&healthy, left, sizeof(left)), "m.prom r.json t.json", "each healthy file, alone");
+	umount(full.dir);
+	scratch_clear(&full);
+	scratch_clear(&healthy);
+}
+
 /* ---------------------------------------------------------------- modes and owners */
 
 Test(outputs, a_planted_file_gets_a_report_of_ours_an_own_one_keeps_its_mode_a_new_one_is_0600)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* outputs.c - the files besides the text report, each format's through its sink, written whole or not at all */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 #include "attach_recording.h"
@@ -229,41 +230,81 @@ static int writer_failed(int err, const struct outfile *f, char *msg, size_t len
 	return err;
 }
 
+/* failed - @why, the failure of one file, into @msg after those said before it: each is named */
+static void failed(char *msg, size_t len, const char *why)
+{
+	size_t used = strlen(msg);
+
+	if (used + 2 < len)
+		snprintf(msg + used, len - used, "%s%s", used ? "; " : "", why);
+}
+
+/*
+ * finish_sink - @s's file, whole: what needs the results written, the
+ * stream ended, the file put in place; on a failure of its own it alone is
+ * removed, and @why says what failed
+ */
+static int finish_sink(struct output_sink *s, const struct results *r, char *why, size_t len)
+{
+	int err = 0, closed;
+
+	if (s->file.f && s->sink->write)
+		err = writer_failed(s->sink->write(s->file.f, r), &s->file, why, len);
+	/* a writer that was ended is gone, however it went: outputs__abandon() must not end it again */
+	if (s->w) {
+		closed = s->sink->close(s->w);
+		s->w = NULL;
+		if (!err)
+			err = writer_failed(closed, &s->file, why, len);
+	}
+	if (!err)
+		err = outfile__commit(&s->file, why, len);
+	else
+		outfile__abandon(&s->file);
+	return err;
+}
+
+/* finish_record - the recording, whole, or removed alone with @why */
+static int finish_record(struct outputs *out, char *why, size_t len)
+{
+	int err = 0;
+
+	if (out->recorder) {
+		err = writer_failed(recorder__finish(out->recorder), &out->record, why, len);
+		out->recorder = NULL;
+	}
+	if (!err)
+		err = outfile__commit(&out->record, why, len);
+	else
+		outfile__abandon(&out->record);
+	return err;
+}
+
 int outputs__finish(struct outputs *out, const struct results *r, char *msg, size_t len)
 {
 	struct results with_target = *r;
-	int err = 0;
+	char why[PATH_MAX + 128];
+	int err, first = 0;
 
 	/* an attach run has one run, which ends with it */
 	outputs__end_run(out);
 	if (r->kind == RUN_ATTACH)
 		with_target.attach.target = out->target;
-	for (size_t i = 0; i < OUTPUTS_SINKS && !err; i++) {
-		struct output_sink *s = &out->sinks[i];
-
-		if (s->file.f && s->sink->write)
-			err = writer_failed(s->sink->write(s->file.f, &with_target), &s->file, msg, len);
+	msg[0] = '\0';
+	/* a file that fails costs itself alone: the others are written and put in place all the same */
+	err = finish_record(out, why, sizeof(why));
+	if (err) {
+		first = err;
+		failed(msg, len, why);
 	}
-	/* a writer that was ended is gone, however it went: outputs__abandon() must not end it again */
-	if (!err && out->recorder) {
-		err = writer_failed(recorder__finish(out->recorder), &out->record, msg, len);
-		out->recorder = NULL;
-	}
-	for (size_t i = 0; i < OUTPUTS_SINKS && !err; i++) {
-		struct output_sink *s = &out->sinks[i];
-
-		if (s->w) {
-			err = writer_failed(s->sink->close(s->w), &s->file, msg, len);
-			s->w = NULL;
+	for (size_t i = 0; i < OUTPUTS_SINKS; i++) {
+		err = finish_sink(&out->sinks[i], &with_target, why, sizeof(why));
+		if (err) {
+			first = first ? first : err;
+			failed(msg, len, why);
 		}
 	}
-	if (!err)
-		err = outfile__commit(&out->record, msg, len);
-	for (size_t i = 0; i < OUTPUTS_SINKS && !err; i++)
-		err = outfile__commit(&out->sinks[i].file, msg, len);
-	if (err)
-		outputs__abandon(out);
-	return err;
+	return first;
 }
 
 /* file_of - the file of @sink's format that @out keeps, not standard output; NULL: none */

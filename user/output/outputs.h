@@ -71,8 +71,10 @@ void outputs__end_run(struct outputs *out);
 bool outputs__wants_results(const struct outputs *out);
 /*
  * outputs__finish - every run is over and @r holds their results: write
- * what needs all of them, then put every file in place; on failure none is
- * left and @msg says why
+ * what needs all of them, then put every file in place. A file that fails
+ * is removed and costs itself alone: every other is put in place. Returns
+ * the first failure's negative errno with each failure named in @msg
+ * ("; " between them), or 0
  */
 int outputs__finish(struct outputs *out, const struct results *r, char *msg, size_t len);
 /*
