@@ -319,6 +319,33 @@ Test(outputs, a_failed_output_costs_only_itself)
 	scratch_clear(&healthy);
 }
 
+/*
+ * SIGKILL cannot be caught: a run killed so writes nothing, and must leave
+ * nothing either. Its files have no name until they are whole (O_TMPFILE),
+ * so not even a temporary one is left where they were to go.
+ */
+Test(outputs, a_run_killed_by_sigkill_leaves_no_file_behind)
+{
+	struct scratch s;
+	char left[256];
+	int out, err, status;
+	pid_t pid;
+
+	skip_unless_traceable();
+	scratch_make(&s);
+	pid = spawn_piped((char *[]){ (char *)wakeprobe_path(), "--json", scratch_at(&s, 0, "r.json"), "--csv",
+				      scratch_at(&s, 1, "w.csv"), "--perfetto", scratch_at(&s, 2, "t.json"), "--",
+				      "sleep", "30", NULL }, NULL, &out, &err);
+	wait_attached(pid, "wakeprobe -- sleep");
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	status = wait_exit(pid, "wakeprobe", 10);
+	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "status 0x%x", status);
+	close(out);
+	close(err);
+	cr_expect_str_eq(scratch_entries(&s, left, sizeof(left)), "", "nothing is left, not even a temporary file");
+	scratch_clear(&s);
+}
+
 /* ---------------------------------------------------------------- modes and owners */
 
 Test(outputs, a_planted_file_gets_a_report_of_ours_an_own_one_keeps_its_mode_a_new_one_is_0600)

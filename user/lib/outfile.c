@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include "outfile.h"
 #include "parse.h"
@@ -128,6 +129,55 @@ int outfile__stdout_error(void)
 	return std_out.err;
 }
 
+/*
+ * open_unnamed - a file of no name in @path's directory (open(2),
+ * O_TMPFILE): a run killed before its end, by SIGKILL too, leaves nothing
+ * behind. -1 where the filesystem or the kernel has none (EOPNOTSUPP,
+ * EISDIR before 3.11), or where /proc cannot name it at the end: a named
+ * temporary file then.
+ */
+static int open_unnamed(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (access("/proc/self/fd", X_OK))
+		return -1;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+}
+
+/*
+ * name_unnamed - @o's unnamed file, complete, linked to a free name beside
+ * its destination (into o->tmp) for rename(2) to put in place: the file
+ * has a name for that moment alone (open(2), "O_TMPFILE")
+ */
+static int name_unnamed(struct outfile *o)
+{
+	/* outfile__open() took a path with room for the suffix in tmp */
+	char fd_path[64], name[sizeof(o->tmp) + 16];
+	uint32_t suffix;
+	sigset_t old;
+	int err = -EEXIST;
+
+	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", o->fd);
+	for (int i = 0; i < 32 && err == -EEXIST; i++) {
+		if (getrandom(&suffix, sizeof(suffix), GRND_NONBLOCK) != sizeof(suffix))
+			suffix = (uint32_t)getpid() * 2654435761u + (uint32_t)i;
+		if ((size_t)snprintf(name, sizeof(name), "%s.%06x", o->path, suffix & 0xffffff) >= sizeof(o->tmp))
+			return -ENAMETOOLONG;
+		block_signals(&old);
+		err = linkat(AT_FDCWD, fd_path, AT_FDCWD, name, AT_SYMLINK_FOLLOW) ? -errno : 0;
+		if (!err)
+			memcpy(o->tmp, name, strlen(name) + 1);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	return err;
+}
+
 int outfile__open(struct outfile *o, const char *what, const char *path, char *msg, size_t len)
 {
 	cookie_io_functions_t io = { .write = stream_write, .close = stream_close };
@@ -152,14 +202,17 @@ int outfile__open(struct outfile *o, const char *what, const char *path, char *m
 		return -EINVAL;
 	}
 	snprintf(o->path, sizeof(o->path), "%s", path);
-	snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", path);
 	err = remember(o);
 	if (err) {
 		snprintf(msg, len, "%s %s: too many output files at once", what, parse__shown(path));
-		o->tmp[0] = '\0';
 		return err;
 	}
-	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	o->fd = open_unnamed(path);
+	o->unnamed = o->fd >= 0;
+	if (!o->unnamed) {
+		snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", path);
+		o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	}
 	if (o->fd < 0) {
 		err = -errno;
 		forget(o);
@@ -242,6 +295,9 @@ int outfile__commit(struct outfile *o, char *msg, size_t len)
 		err = set_mode(o);
 	if (!err && fsync(o->fd))
 		err = -errno;
+	/* before the stream closes its descriptor, which names it */
+	if (!err && o->unnamed)
+		err = name_unnamed(o);
 	if (fclose(o->f) && !err)
 		err = outfile__error(o, -EIO);
 	o->f = NULL;

@@ -42,6 +42,7 @@ struct outfile {
 	FILE *f;			/* NULL until opened */
 	char *buf;			/* f's buffer, OUTFILE_BUFFER_BYTES; NULL: stdio's own */
 	int fd;				/* the temporary file's, under f */
+	bool unnamed;			/* it has no name until it is complete (O_TMPFILE): tmp is empty till then */
 	int err;			/* the first failed write's -errno, 0 if none */
 };
 
