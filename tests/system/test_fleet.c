@@ -339,6 +339,8 @@ Test(fleet, each_cgroups_wakeups_are_under_its_label_and_the_counters_grow, .ini
 	cr_assert_lt(b1, a1);
 	run_eventfd(cg_a, "200", "1000");
 	run_eventfd(cg_b, "200", "1000");
+	/* a scrape is served a rendering up to a second old (SERVICE_RENDER_EVERY_NS) */
+	usleep(1100 * 1000);
 	cr_assert(http_get(port, "/metrics", true, &status, body, BODY_MAX, ct, sizeof(ct)));
 	cr_assert_eq(status, 200);
 	cr_assert_str_eq(ct, "application/openmetrics-text; version=1.0.0; charset=utf-8");

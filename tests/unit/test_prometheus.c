@@ -87,6 +87,9 @@ Test(prometheus, an_attach_run_is_labelled_with_its_host_and_target_and_has_what
 		.drops = 4,
 		.missed_runs_known = true,
 		.missed_runs = 3,
+		.lean = false,
+		.bpf = &run.run.counters,
+		.lean_counters = &run.run.lean,
 		.cost = &run.run.cost,
 	};
 	want = printed(prometheus_attach__print(__f, &pa));

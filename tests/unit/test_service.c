@@ -401,3 +401,71 @@ Test(service, a_sighup_writes_the_json_of_the_run_so_far_through_its_sink)
 	free(doc);
 	cr_assert_eq(files_in_dir(), 1, "the file, and no temporary one beside it");
 }
+
+/* scrapers, however many, cost one rendering a second: the ones between are served the last one */
+Test(service, scrapes_are_served_from_a_rendering_made_at_most_once_a_second)
+{
+	char *first = NULL, *second = NULL, *om = NULL, buf[64];
+	size_t n1, n2, n3;
+	FILE *a, *b, *c;
+
+	serve(NULL, NULL, &(struct service_opts){ .between_takes = true });
+	eventfd_wakeups(0, 1);
+	advance(RUN_T0 + RUN_STEP, 0);
+	a = open_memstream(&first, &n1);
+	cr_assert_eq(service__scrape(a, false, svc), 0);
+	fclose(a);
+	cr_assert_eq(svc->renderings, 1);
+	cr_assert_str_eq(prom_value_of(first, "wakeprobe_wakeups_total{" LABELS ",label=\"complete\"}", buf, sizeof(buf)),
+			 "1");
+	/* two more wakeups, scraped at once, and as OpenMetrics: the same rendering */
+	eventfd_wakeups(1, 3);
+	advance(RUN_T0 + 3 * RUN_STEP, 0);
+	b = open_memstream(&second, &n2);
+	cr_assert_eq(service__scrape(b, false, svc), 0);
+	fclose(b);
+	c = open_memstream(&om, &n3);
+	cr_assert_eq(service__scrape(c, true, svc), 0);
+	fclose(c);
+	cr_assert_eq(svc->renderings, 1, "no rendering within the second");
+	cr_assert_str_eq(second, first);
+	cr_assert(strstr(om, "\n# EOF\n"), "the same rendering as OpenMetrics: %s", om);
+	free(second);
+	/* a second on, the next scrape renders the run anew */
+	svc->rendered_ns -= SERVICE_RENDER_EVERY_NS;
+	b = open_memstream(&second, &n2);
+	cr_assert_eq(service__scrape(b, false, svc), 0);
+	fclose(b);
+	cr_assert_eq(svc->renderings, 2);
+	cr_assert_str_eq(prom_value_of(second, "wakeprobe_wakeups_total{" LABELS ",label=\"complete\"}", buf,
+				       sizeof(buf)), "3");
+	free(first);
+	free(second);
+	free(om);
+}
+
+/* the losses are in the metrics while the run goes on, each by what it was, with the runs the kernel skipped */
+Test(service, a_scrape_says_every_loss_so_far)
+{
+	char *doc = NULL, buf[64];
+	size_t n;
+	FILE *f;
+
+	serve(NULL, NULL, &(struct service_opts){ .between_takes = true });
+	eventfd_wakeups(0, 1);
+	advance(RUN_T0 + RUN_STEP, 7);
+	f = open_memstream(&doc, &n);
+	cr_assert_eq(service__scrape(f, false, svc), 0);
+	fclose(f);
+	cr_assert_str_eq(prom_value_of(doc, "wakeprobe_dropped_events_total{" LABELS "}", buf, sizeof(buf)), "7");
+	cr_assert_str_eq(prom_value_of(doc, "wakeprobe_lost_total{" LABELS ",what=\"other_records_dropped\"}", buf,
+				       sizeof(buf)), "7", "the full engine's drops are records, not wakeups");
+	cr_assert_str_eq(prom_value_of(doc, "wakeprobe_lost_total{" LABELS ",what=\"wakeup_records_dropped\"}", buf,
+				       sizeof(buf)), "0");
+	cr_assert(prom_has_sample(doc, "wakeprobe_lost_total{" LABELS ",what=\"processes_untracked\"}"), "%s", doc);
+	cr_assert(prom_has_sample(doc, "wakeprobe_lost_total{" LABELS ",what=\"task_storage_refused\"}"), "%s", doc);
+	cr_assert(prom_has_sample(doc, "wakeprobe_lost_total{" LABELS ",what=\"flight_records_lost\"}"), "%s", doc);
+	/* with no BPF side read (no tick yet), the skipped runs are not known: not said */
+	cr_assert_not(prom_has_sample(doc, "wakeprobe_bpf_missed_runs_total"), "%s", doc);
+	free(doc);
+}

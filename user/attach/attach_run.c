@@ -29,6 +29,12 @@ void attach_run__event(struct attach_run *r, const struct wp_event *e)
 
 void attach_run__advance(struct attach_run *r, uint64_t complete_ns, uint64_t drops)
 {
+	/* when the losses were found, for the report to say: a burst, a stall, or all along */
+	if (drops > r->drops) {
+		if (!r->res.drops_first_ns)
+			r->res.drops_first_ns = complete_ns;
+		r->res.drops_last_ns = complete_ns;
+	}
 	attach_analysis__advance(r->analysis, complete_ns, drops);
 	r->complete_ns = complete_ns;
 	r->drops = drops;

@@ -75,6 +75,9 @@ struct attach_session_result {
 	struct wp_lean_counters lean;	/* the lean engine: the wakes that wrote no record */
 	uint64_t lean_flight_ns[WP_SLOW_KINDS];	/* the lean engine's flight thresholds at the end; 0: none */
 	uint64_t drops_total;
+	/* CLOCK_MONOTONIC: the first and the last advance that found the drop counter grown; 0: none */
+	uint64_t drops_first_ns;
+	uint64_t drops_last_ns;
 	uint64_t missed_runs;		/* BPF program runs the kernel skipped */
 	uint32_t targets_exited;	/* --pid targets gone before the end */
 	uint32_t descendants;		/* --pid: processes descending from the targets, traced with them */

@@ -50,6 +50,11 @@ static void write_counters(struct json_writer *w, const struct attach_report *r)
 	json_writer__put_uint(w, "dropped", r->run->drops_total);
 	json_common__write_dropped_by_type(w, &r->run->counters);
 	json_writer__put_uint(w, "tracked_full", r->run->counters.tracked_full);
+	/* when the drops were found, from the start of tracing: a burst, a stall, or all along */
+	json_writer__put_uint_if(w, "dropped_found_from_ns", r->run->drops_first_ns >= r->run->trace_start_ns &&
+				 r->run->drops_first_ns, r->run->drops_first_ns - r->run->trace_start_ns);
+	json_writer__put_uint_if(w, "dropped_found_until_ns", r->run->drops_last_ns >= r->run->trace_start_ns &&
+				 r->run->drops_last_ns, r->run->drops_last_ns - r->run->trace_start_ns);
 	json_writer__put_uint(w, "missed_runs", r->run->missed_runs);
 	json_writer__put_uint(w, "late", c->late_events);
 	json_writer__put_uint(w, "evicted", c->evicted_events);

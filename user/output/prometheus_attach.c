@@ -144,6 +144,29 @@ static void print_self(FILE *out, const struct prom_labels *ls, const struct pro
 	}
 }
 
+/* print_losses - wakeprobe_lost_total: every loss by what it was, the same samples whatever the engine */
+static void print_losses(FILE *out, const struct prom_labels *ls, const struct prometheus_attach *a)
+{
+	uint64_t wakeups = a->lean ? (uint64_t)a->bpf->dropped[WP_EV_LEAN] : 0;
+	const struct {
+		const char *what;
+		uint64_t n;
+	} losses[] = {
+		{ "wakeup_records_dropped", wakeups },
+		{ "other_records_dropped", a->drops > wakeups ? a->drops - wakeups : 0 },
+		{ "processes_untracked", (uint64_t)a->bpf->tracked_full },
+		{ "task_storage_refused", a->lean_counters ? (uint64_t)a->lean_counters->no_storage : 0 },
+		{ "flight_records_lost", a->counters->flight_lost },
+	};
+
+	prometheus_common__begin(out, FAMILY_LOST);
+	for (size_t i = 0; i < sizeof(losses) / sizeof(losses[0]); i++) {
+		struct prom_labels l = prom__with(ls, "what", losses[i].what);
+
+		prom__uint(out, prometheus_common__name(FAMILY_LOST), &l, losses[i].n);
+	}
+}
+
 void prometheus_attach__print(FILE *out, const struct prometheus_attach *a)
 {
 	const struct attach_aggregate *g = a->agg;
@@ -198,6 +221,8 @@ void prometheus_attach__print(FILE *out, const struct prometheus_attach *a)
 	}
 	if (a->missed_runs_known)
 		prometheus_common__only_uint(out, FAMILY_MISSED_RUNS, &ls, a->missed_runs);
+	if (a->bpf)
+		print_losses(out, &ls, a);
 	/* the end's figures: a rewrite during the run has none yet */
 	if (a->cost && a->cost->known && a->cost->bpf_stats_on) {
 		prometheus_common__only_uint(out, FAMILY_BPF_RUNS, &ls, a->cost->bpf_runs);

@@ -32,8 +32,12 @@ struct prometheus_attach {
 	const struct attach_aggregate *agg;
 	const struct attach_counters *counters;
 	uint64_t drops;
-	bool missed_runs_known;			/* the BPF side is read at the end only */
+	bool missed_runs_known;			/* the programs' runs were read (at the end, or by a service) */
 	uint64_t missed_runs;
+	/* the losses besides: the BPF side's drops by kind and forks not tracked, the lean engine's */
+	bool lean;
+	const struct wp_counters *bpf;
+	const struct wp_lean_counters *lean_counters;
 	const struct trace_cost *cost;		/* at the end only; NULL during the run */
 	/* --all, --cgroup, --listen: by cgroup, in place of the pairs of threads; NULL: none */
 	const struct cgroup_stats *cgroups;

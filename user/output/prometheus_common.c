@@ -52,6 +52,11 @@ static const struct {
 				   "Kernel records taken in per wakeup seen: what tracing a wakeup costs." },
 	[FAMILY_MISSED_RUNS] = { "wakeprobe_bpf_missed_runs_total", "counter",
 			    "BPF program runs the kernel skipped (recursion, or another program on the CPU)." },
+	[FAMILY_LOST] = { "wakeprobe_lost_total", "counter",
+		     "Attach mode: what was lost, by what: wakeup_records_dropped (the lean engine: each a whole "
+		     "wakeup, so every count is low by up to it), other_records_dropped (flight records, names), "
+		     "processes_untracked (their map full), task_storage_refused, flight_records_lost (slow "
+		     "wakeups left unexplained)." },
 	[FAMILY_BPF_RUNS] = { "wakeprobe_bpf_program_runs_total", "counter",
 			 "BPF program runs, as the programs counted them (the run's tracing cost)." },
 	[FAMILY_SELF_RSS] = { "wakeprobe_self_resident_bytes", "gauge", "wakeprobe's own resident memory now." },

@@ -52,6 +52,7 @@ struct results {
 		 * is not known yet
 		 */
 		bool so_far;
+		bool missed_runs_read;		/* ... but the programs' skipped runs were read for it */
 		const struct prometheus_self *self;	/* a service's own cost, for a scrape; NULL: none */
 	} attach;
 	struct {

@@ -107,6 +107,58 @@ static const char *how_it_ended(const struct attach_session_result *run, const s
 	return "stopped";
 }
 
+/* found_when - " (found 2.1 s into the run)", or from one time to another, of the drops; "" for none */
+static const char *found_when(const struct attach_session_result *run, char *buf, size_t len)
+{
+	double first = (double)(run->drops_first_ns - run->trace_start_ns) / 1e9;
+	double last = (double)(run->drops_last_ns - run->trace_start_ns) / 1e9;
+
+	buf[0] = '\0';
+	if (!run->drops_first_ns || run->drops_first_ns < run->trace_start_ns)
+		return buf;
+	if (run->drops_last_ns - run->drops_first_ns < 1000000)
+		snprintf(buf, len, " (found %.1f s into the run)", first);
+	else
+		snprintf(buf, len, " (found from %.1f s to %.1f s into the run)", first, last);
+	return buf;
+}
+
+/*
+ * print_losses - what was lost, and what each loss costs the figures above
+ * and below under the engine that traced: the lean engine's dropped record
+ * is a whole wakeup, which no label can mark, so the counts are low by it;
+ * the full engine's dropped event marks the wakeups it bounds
+ */
+static void print_losses(FILE *out, const struct attach_report *r)
+{
+	const struct attach_session_result *run = r->run;
+	uint64_t wakeups = (uint64_t)run->counters.dropped[WP_EV_LEAN], others = run->drops_total;
+	char when[80];
+
+	found_when(run, when, sizeof(when));
+	if (r->targets->lean) {
+		others = others > wakeups ? others - wakeups : 0;
+		if (wakeups)
+			fprintf(out, "WARNING    %" PRIu64 " wakeups lost: their records were dropped, the BPF ring full%s; "
+				"every count and total here is low by up to %" PRIu64 " (a larger --ringbuf-kb keeps a "
+				"burst, not a stalled reader)\n", wakeups, when, wakeups);
+		if (others)
+			fprintf(out, "WARNING    %" PRIu64 " other records dropped (flight records, names, forks)%s: slow "
+				"wakeups may be unexplained or explained in part, threads unnamed\n", others,
+				wakeups ? "" : when);
+	} else if (run->drops_total) {
+		fprintf(out, "WARNING    %" PRIu64 " events were dropped%s: a larger --ringbuf-kb keeps them; the "
+			"wakeups they touch are labelled lost_events\n", run->drops_total, when);
+	}
+	if (run->missed_runs)
+		fprintf(out, "WARNING    %" PRIu64 " BPF program runs were skipped by the kernel (one already ran on "
+			"that CPU): up to as many wakeups went unseen or unpaired, and the counts are low by up to "
+			"%" PRIu64 "\n", run->missed_runs, run->missed_runs);
+	if (run->counters.tracked_full)
+		fprintf(out, "WARNING    %" PRIu64 " processes the targets forked were not tracked (the map of tracked "
+			"processes was full): their wakeups are not counted\n", (uint64_t)run->counters.tracked_full);
+}
+
 static void print_summary(FILE *out, const struct attach_report *r)
 {
 	const struct attach_session_result *run = r->run;
@@ -180,9 +232,7 @@ static void print_summary(FILE *out, const struct attach_report *r)
 	for (l = 0; l < NR_LABELS; l++)
 		if (l != LABEL_COMPLETE && g->by_label[l])
 			fprintf(out, "             %s: %s\n", wakeup__label_name(l), wakeup__label_describe(l));
-	if (run->drops_total)
-		fprintf(out, "WARNING    %" PRIu64 " events were dropped: a larger --ringbuf-kb keeps them; the wakeups "
-			"they touch are labelled lost_events\n", run->drops_total);
+	print_losses(out, r);
 }
 
 static void print_dist(FILE *out, const struct histogram *h)

@@ -23,17 +23,22 @@ static void so_far(const struct service *s, struct collector *c, struct attach_s
 {
 	const struct attach_run *run = s->run;
 
+	struct collector_prog_totals totals;
+
 	*snap = run->res;
 	snap->trace_end_ns = run->complete_ns > snap->trace_start_ns ? run->complete_ns : snap->trace_start_ns;
 	snap->drops_total = run->drops;
 	if (c) {
 		collector__counters(c, &snap->counters, &snap->drops_total);
 		collector__lean_counters(c, &snap->lean);
+		collector__prog_totals(c, &totals);
+		snap->missed_runs = totals.missed_runs;
 	}
 	snap->cost.known = false;
 	attach_run__report(run, &s->opts.view, rep);
 	rep->run = snap;
-	*r = (struct results){ .kind = RUN_ATTACH, .attach = { .report = rep, .so_far = true } };
+	*r = (struct results){ .kind = RUN_ATTACH, .attach = { .report = rep, .so_far = true,
+							       .missed_runs_read = c != NULL } };
 }
 
 /* rewrite_prometheus - the --prometheus file of the run so far; a failure said once, and the run goes on */
@@ -44,7 +49,7 @@ static void rewrite_prometheus(struct service *s)
 	char msg[PATH_MAX + 128];
 	struct results r;
 
-	so_far(s, NULL, &snap, &rep, &r);
+	so_far(s, s->collector, &snap, &rep, &r);
 	if (!outputs__rewrite(s->out, &prometheus_sink, &r, msg, sizeof(msg))) {
 		s->prometheus_writes++;
 		s->prometheus_warned = false;
@@ -75,10 +80,13 @@ static void rewrite_json(struct service *s, struct collector *c)
 		fprintf(stderr, "wakeprobe: %s (the run goes on)\n", msg);
 }
 
-/* render_metrics - a scrape of --listen: the run so far, as --prometheus-every writes it, and what it costs */
-static int render_metrics(FILE *out, bool openmetrics, void *ctx)
+/*
+ * render - the metrics of the run so far and what the service costs, as
+ * the prometheus sink writes them, into s->rendered: a scrape's, made
+ * anew at most every SERVICE_RENDER_EVERY_NS
+ */
+static int render(struct service *s)
 {
-	struct service *s = ctx;
 	struct attach_session_result snap;
 	struct attach_report rep;
 	struct http_server_stats hs;
@@ -87,7 +95,7 @@ static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem;
-	int err = 0;
+	int err;
 
 	self_cost__read(&s->self, s->collector);
 	http_server__stats(s->server, &hs);
@@ -101,20 +109,62 @@ static int render_metrics(FILE *out, bool openmetrics, void *ctx)
 		.steal_known = s->self.steal_known,
 		.steal_ns = s->self.steal_ns,
 	};
-	so_far(s, NULL, &snap, &rep, &r);
+	so_far(s, s->collector, &snap, &rep, &r);
 	r.attach.self = &self;
-	if (!openmetrics)
-		return outputs__render(s->out, &prometheus_sink, out, &r);
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		return -ENOMEM;
 	err = outputs__render(s->out, &prometheus_sink, mem, &r);
 	if (fclose(mem) && !err)
 		err = -ENOMEM;
-	if (!err)
-		err = prom__to_openmetrics(text, len, out);
-	free(text);
+	if (err) {
+		free(text);
+		return err;
+	}
+	free(s->rendered);
+	free(s->rendered_om);
+	s->rendered = text;
+	s->rendered_len = len;
+	s->rendered_om = NULL;
+	s->rendered_ns = collector__now_ns();
+	s->renderings++;
+	return 0;
+}
+
+/* render_om - the last rendering as OpenMetrics, converted once */
+static int render_om(struct service *s)
+{
+	FILE *mem = open_memstream(&s->rendered_om, &s->rendered_om_len);
+	int err;
+
+	if (!mem)
+		return -ENOMEM;
+	err = prom__to_openmetrics(s->rendered, s->rendered_len, mem);
+	if (fclose(mem) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(s->rendered_om);
+		s->rendered_om = NULL;
+	}
 	return err;
+}
+
+int service__scrape(FILE *out, bool openmetrics, void *ctx)
+{
+	struct service *s = ctx;
+	int err = 0;
+
+	if (!s->rendered || collector__now_ns() - s->rendered_ns >= SERVICE_RENDER_EVERY_NS)
+		err = render(s);
+	if (!err && openmetrics && !s->rendered_om)
+		err = render_om(s);
+	if (err)
+		return err;
+	if (openmetrics)
+		fwrite(s->rendered_om, 1, s->rendered_om_len, out);
+	else
+		fwrite(s->rendered, 1, s->rendered_len, out);
+	return ferror(out) ? -EIO : 0;
 }
 
 /* allow_hosts - --allow-host's names, each taken in a scrape's Host as the machine's own are */
@@ -148,7 +198,7 @@ int service__open(struct service **out, const struct service_opts *o, const stru
 	}
 	s->opts = *o;
 	s->out = outputs;
-	if (o->listen && (err = http_server__open(&s->server, o->listen, render_metrics, s, msg, len))) {
+	if (o->listen && (err = http_server__open(&s->server, o->listen, service__scrape, s, msg, len))) {
 		free(s);
 		return err;
 	}
@@ -221,5 +271,7 @@ void service__close(struct service *s)
 	if (!s)
 		return;
 	http_server__close(s->server);
+	free(s->rendered);
+	free(s->rendered_om);
 	free(s);
 }

@@ -20,6 +20,12 @@
 
 /* how often a service hands the cgroups' series to the busiest (series_cap.h) */
 #define SERVICE_SETTLE_EVERY_NS		(10ull * 1000000000)
+/*
+ * how old a rendering of the metrics a scrape may be served: at most one
+ * rendering a second is made in the tracing loop, however many scrapers
+ * come (eight scraping back to back made it drop 1.5 million events)
+ */
+#define SERVICE_RENDER_EVERY_NS		1000000000ull
 
 struct service_opts {
 	const char *listen;		/* --listen ADDR:PORT: /metrics served there; NULL: none */
@@ -44,6 +50,11 @@ struct service {
 	uint64_t next_prometheus_ns;	/* CLOCK_MONOTONIC: when the next rewrite is due; 0: not begun */
 	uint64_t prometheus_writes;	/* --prometheus files put in place during the run */
 	bool prometheus_warned;		/* a rewrite failed and said so: the next failures are quiet */
+	/* the last rendering of the metrics a scrape was served, in either format; NULL: none yet */
+	char *rendered, *rendered_om;
+	size_t rendered_len, rendered_om_len;
+	uint64_t rendered_ns;		/* CLOCK_MONOTONIC, when it was made */
+	uint64_t renderings;		/* how many were made: at most one a second */
 };
 
 /*
@@ -55,6 +66,13 @@ int service__open(struct service **s, const struct service_opts *o, const struct
 		  size_t len);
 /* service__hooks - what the service sees of the attach run it serves: into @h (attach_run.h) */
 void service__hooks(struct service *s, struct attach_run_hooks *h);
+/*
+ * service__scrape - what a scrape of --listen is answered (an
+ * http_metrics_fn, with the service as @ctx): the run so far, as the
+ * prometheus sink writes it (or OpenMetrics), from a rendering at most
+ * SERVICE_RENDER_EVERY_NS old. 0, or a negative errno
+ */
+int service__scrape(FILE *out, bool openmetrics, void *ctx);
 /* service__close - stop listening; NULL is fine */
 void service__close(struct service *s);
 
