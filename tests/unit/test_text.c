@@ -12,22 +12,10 @@
 #include <string.h>
 #include "attach_fixture.h"
 #include "catalog.h"
+#include "memout.h"
 #include "sink.h"
 #include "text_attach.h"
 #include "text_workload.h"
-
-/* printed - what @print writes into memory, NUL-terminated (the caller frees) */
-#define printed(print)								\
-	({									\
-		char *__buf = NULL;						\
-		size_t __len = 0;						\
-		FILE *__f = open_memstream(&__buf, &__len);			\
-										\
-		cr_assert_not_null(__f);					\
-		print;								\
-		cr_assert_eq(fclose(__f), 0);					\
-		__buf;								\
-	})
 
 static struct run_result *new_run(void)
 {
