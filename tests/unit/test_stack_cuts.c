@@ -14,35 +14,23 @@
 #include <unistd.h>
 #include "attach_aggregate.h"
 #include "attach_session.h"
-#include "stack_combos.h"
+#include "stack_combos_fixture.h"
 #include "stack_cuts.h"
-#include "stacks_fixture.h"
 
-static struct run_stacks *rs;
-static struct stack_combos combos;
 static struct stack_cuts cuts;
 
 static void setup(void)
 {
-	rs = stacks_with_user();
-	memset(&combos, 0, sizeof(combos));
+	stack_combos_fixture__open();
 	memset(&cuts, 0, sizeof(cuts));
 }
 
-static void teardown(void)
-{
-	run_stacks__free(rs);
-}
-
-TestSuite(stack_cuts, .init = setup, .fini = teardown);
+TestSuite(stack_cuts, .init = setup, .fini = stack_combos_fixture__close);
 
 /* add - @times wakeups whose waker's user stack is @waker_user and the wakee's @wait_user */
 static void add(int32_t waker_user, int32_t wait_user, int times)
 {
-	struct wp_lean_stacks st = own_stack_ids(waker_user, wait_user);
-
-	for (int i = 0; i < times; i++)
-		stack_combos__add(&combos, &st, (uint32_t)getpid(), 1000);
+	add_wakeups(own_stack_ids(waker_user, wait_user), times, 1000);
 }
 
 /* cut_of - the row of @object among the objects counted; NULL if it has none */
