@@ -120,21 +120,10 @@ Test(json_stacks, the_runs_stacks_say_what_was_kept_what_it_cost_and_where_it_wa
 	struct attach_session_result run = { .stacks = rs };
 	struct attach_report rep = { .run = &run, .agg = g };
 	struct wp_stack_cost cost = { .ns = 30000, .taken = 12, .not_kept = 3 };
-	struct attach_result r;
+	struct attach_result r = stacked_wakeup(11, 1000, own_stack_ids(STACK_CUT_LIBC, STACK_WHOLE));
 
 	cr_assert_not_null(g);
 	run_stacks__note_cost(rs, 2 << 20, &cost);
-	memset(&r, 0, sizeof(r));
-	r.sr.label = LABEL_COMPLETE;
-	r.sr.sample.wakee_tid = 11;
-	r.waker.cls = WP_WAKER_SYSCALL;
-	r.waker.tid = 10;
-	r.waker.tgid = (uint32_t)getpid();
-	r.wakee_tgid = (uint32_t)getpid();
-	r.wake_to_run_ns = 1000;
-	r.sr.total_ns = 1000;
-	r.sr.stacked = true;
-	r.sr.stacks = own_stack_ids(STACK_CUT_LIBC, STACK_WHOLE);
 	attach_aggregate__add(g, &r);
 	attach_aggregate__add(g, &r);
 	json_stacks__run(&w, &rep);

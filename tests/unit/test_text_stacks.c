@@ -158,23 +158,11 @@ Test(text_stacks, each_object_that_cut_stacks_has_a_line_after_a_blank_one)
 /* pair_wakeup - a complete wakeup of thread @wakee by thread 10, with the stacks @st */
 static struct attach_result pair_wakeup(uint32_t wakee, struct wp_lean_stacks st)
 {
-	struct attach_result r;
+	struct attach_result r = stacked_wakeup(wakee, 2000, st);
 
-	memset(&r, 0, sizeof(r));
-	r.sr.label = LABEL_COMPLETE;
-	r.sr.sample.wakee_tid = wakee;
-	r.sr.sample.waker_tid = 10;
-	r.waker.cls = WP_WAKER_SYSCALL;
-	r.waker.tid = 10;
-	r.waker.tgid = (uint32_t)getpid();
 	snprintf(r.waker.comm, sizeof(r.waker.comm), "prod");
-	r.wakee_tgid = (uint32_t)getpid();
 	snprintf(r.wakee_comm, sizeof(r.wakee_comm), "cons");
 	snprintf(r.mechanism, sizeof(r.mechanism), "futex 0x10 wake -> wait");
-	r.wake_to_run_ns = 2000;
-	r.sr.total_ns = 2000;
-	r.sr.stacked = true;
-	r.sr.stacks = st;
 	return r;
 }
 
