@@ -13,7 +13,9 @@
  *	batch.service	web.service	web.service	5 us	1 us
  *
  * cgroup_run__setup() and cgroup_run__teardown() are a suite's .init and
- * .fini; cgroup_run__make() adds the wakeups.
+ * .fini; cgroup_run__make() adds the wakeups. test_cgroup_stats.c makes
+ * cgroups of its own in the hierarchy, and wakeups of them, with
+ * cgroup_run__dir() and cgroup_run__wakeup().
  */
 #ifndef WAKEPROBE_TEST_CGROUP_RUN_H
 #define WAKEPROBE_TEST_CGROUP_RUN_H

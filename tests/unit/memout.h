@@ -2,7 +2,10 @@
 /*
  * memout.h - an in-memory output stream for a suite of tests of a writer:
  * memout__open() as the suite's .init, memout__close() as its .fini; the
- * writer writes to @out, and written() is what it wrote so far
+ * writer writes to @out, and written() is what it wrote so far. For a
+ * test that holds one call's text to another's (the sinks' that write at
+ * the end, test_text.c, test_folded.c, test_prometheus.c), printed() is
+ * what a single call writes, in a stream of its own.
  */
 #ifndef WAKEPROBE_TEST_MEMOUT_H
 #define WAKEPROBE_TEST_MEMOUT_H
@@ -38,5 +41,18 @@ static inline const char *written(void)
 	cr_assert_eq(fflush(out), 0);
 	return text;
 }
+
+/* printed - what @print writes to __f, a stream into memory, NUL-terminated (the caller frees) */
+#define printed(print)								\
+	({									\
+		char *__buf = NULL;						\
+		size_t __len = 0;						\
+		FILE *__f = open_memstream(&__buf, &__len);			\
+										\
+		cr_assert_not_null(__f);					\
+		print;								\
+		cr_assert_eq(fclose(__f), 0);					\
+		__buf;								\
+	})
 
 #endif /* WAKEPROBE_TEST_MEMOUT_H */

@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* samples.h - synthetic merged samples, as the merger hands them to the aggregates and the reports */
+/*
+ * samples.h - synthetic merged samples, as the merger hands them to the
+ * aggregates and the reports, and an empty run's result for a test to
+ * fill as a workload's run would
+ */
 #ifndef WAKEPROBE_TEST_SAMPLES_H
 #define WAKEPROBE_TEST_SAMPLES_H
 
+#include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "run_result.h"
 #include "wakeup.h"
 
 /* task_sample - a complete, phased sample of @total_ns, all of it one task's time when @pid is set */
@@ -94,6 +101,16 @@ static inline struct sample_result slow_sample(uint64_t seq)
 	/* notify_kernel all own work: no unexplained part to list */
 	sample_set_part(&r, PHASE_NOTIFY_KERNEL, CAUSE_OWN_WORK, 1000, NULL);
 	r.target_was_idle = true;
+	return r;
+}
+
+/* new_run_result - a workload run's result with nothing in it yet, its aggregate ready (the caller frees) */
+static inline struct run_result *new_run_result(void)
+{
+	struct run_result *r = calloc(1, sizeof(*r));
+
+	cr_assert_not_null(r);
+	aggregate__init(&r->agg);
 	return r;
 }
 

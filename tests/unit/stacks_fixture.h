@@ -6,7 +6,8 @@
  * the scheduler's and futex's functions under the BPF side's own frames;
  * user stacks of this very process, through two functions of the test
  * binary, printf() in libc and the binary's _start, which its own mappings
- * name; and the stack ids a wakeup carries.
+ * name; the stack ids a wakeup carries, and an attach run's wakeup that
+ * carries them.
  */
 #ifndef WAKEPROBE_TEST_STACKS_FIXTURE_H
 #define WAKEPROBE_TEST_STACKS_FIXTURE_H
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/types.h>
+#include "attach_result.h"
 #include "run_stacks.h"
 #include "wakeprobe.h"
 
@@ -122,6 +124,30 @@ static inline struct wp_lean_stacks own_stack_ids(int32_t waker_user, int32_t wa
 
 	st.waker_tgid = (uint32_t)getpid();
 	return st;
+}
+
+/*
+ * stacked_wakeup - a complete wakeup of thread @wakee by thread 10's
+ * syscall, both of this process, @ns from the waking to the switch-in,
+ * with the stacks @st
+ */
+static inline struct attach_result stacked_wakeup(uint32_t wakee, int64_t ns, struct wp_lean_stacks st)
+{
+	struct attach_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.sr.label = LABEL_COMPLETE;
+	r.sr.sample.wakee_tid = wakee;
+	r.sr.sample.waker_tid = 10;
+	r.waker.cls = WP_WAKER_SYSCALL;
+	r.waker.tid = 10;
+	r.waker.tgid = (uint32_t)getpid();
+	r.wakee_tgid = (uint32_t)getpid();
+	r.wake_to_run_ns = ns;
+	r.sr.total_ns = ns;
+	r.sr.stacked = true;
+	r.sr.stacks = st;
+	return r;
 }
 
 /* object_of - the object run_stacks names user stack @id's frame @i in */

@@ -12,13 +12,14 @@
 #include "attach.h"
 #include "attach_aggregate.h"
 #include "events.h"
+#include "fd_kind_stub.h"
 
 /*
- * The traced process PROC: WAKER (on WAKER_CPU) wakes WAKEE (which last ran
- * on WAKEE_CPU); WORKER is a third thread of it. OUTSIDER is a thread of a
- * process that is not traced, KWORKER a kernel thread.
+ * The traced process PROC (fd_kind_stub.h, with its fds): WAKER (on
+ * WAKER_CPU) wakes WAKEE (which last ran on WAKEE_CPU); WORKER is a third
+ * thread of it. OUTSIDER is a thread of a process that is not traced,
+ * KWORKER a kernel thread.
  */
-#define PROC		2000u
 #define WAKER		2001u
 #define WAKEE		2002u
 #define WORKER		2003u
@@ -33,12 +34,6 @@
 #define TASK_INTERRUPTIBLE 1u
 #define TASK_DEAD	0x80u
 
-/* PROC's fds, as the fd_kind stub tells them */
-#define EFD		5
-#define PIPE_R		6
-#define PIPE_W		7
-#define SOCK		8
-#define EPFD		9
 #define FUTEX_ADDR	0x7f12a0ull
 #define SIGMASK_ADDR	0x7ffd1000ull
 
@@ -68,7 +63,6 @@ struct collected {
 
 static struct attach *a;
 static struct collected got;
-static unsigned int fd_kind_calls;
 
 static void collect(const struct attach_result *r, void *ctx)
 {
@@ -82,30 +76,6 @@ static void collect(const struct attach_result *r, void *ctx)
 	if (c->agg)
 		attach_aggregate__add(c->agg, r);
 }
-
-/* PROC's fds; nothing else is known */
-static enum fd_kind stub_fd_kind(uint32_t tgid, int fd, void *ctx)
-{
-	(void)ctx;
-	fd_kind_calls++;
-	if (tgid != PROC)
-		return FD_KIND_UNKNOWN;
-	switch (fd) {
-	case EFD:
-		return FD_KIND_EVENTFD;
-	case PIPE_R:
-	case PIPE_W:
-		return FD_KIND_PIPE;
-	case SOCK:
-		return FD_KIND_UNIX_STREAM;
-	case EPFD:
-		return FD_KIND_EPOLL;
-	default:
-		return FD_KIND_UNKNOWN;
-	}
-}
-
-static const struct attach_config stub_cfg = { .fd_kind = stub_fd_kind };
 
 /* Each Criterion test runs in its own process: one static engine, rebuilt by the fixture. */
 static void setup(void)

@@ -12,16 +12,11 @@
 #include <sys/syscall.h>
 #include <linux/futex.h>
 #include "attach_result.h"
+#include "fd_kind_stub.h"
 
-#define PROC		2000u
 #define OTHER_PROC	4000u
 #define WAKER		2001u
 #define WAKEE		2002u
-#define EFD		5
-#define PIPE_R		6
-#define PIPE_W		7
-#define SOCK		8
-#define EPFD		9
 #define FUTEX_ADDR	0x7f12a0ull
 #define SIGMASK_ADDR	0x7ffd1000ull
 
@@ -89,32 +84,6 @@ Test(attach_result, notify_kernel_is_absent_for_each_waker_but_a_timed_syscall_w
 }
 
 /* ---------------------------------------------------------------- mechanisms */
-
-static unsigned int fd_kind_calls;
-
-/* PROC's fds; nothing else is known */
-static enum fd_kind stub_fd_kind(uint32_t tgid, int fd, void *ctx)
-{
-	(void)ctx;
-	fd_kind_calls++;
-	if (tgid != PROC)
-		return FD_KIND_UNKNOWN;
-	switch (fd) {
-	case EFD:
-		return FD_KIND_EVENTFD;
-	case PIPE_R:
-	case PIPE_W:
-		return FD_KIND_PIPE;
-	case SOCK:
-		return FD_KIND_UNIX_STREAM;
-	case EPFD:
-		return FD_KIND_EPOLL;
-	default:
-		return FD_KIND_UNKNOWN;
-	}
-}
-
-static const struct attach_config stub_cfg = { .fd_kind = stub_fd_kind };
 
 /* a wakeup of WAKEE, of PROC, by @waker, ending the wait in @nr (@arg, @arg2) */
 static struct attach_result woken(struct waker_info waker, int64_t nr, uint64_t arg, uint64_t arg2)

@@ -11,73 +11,20 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+#include "cgroup_run.h"
 #include "cgroup_stats.h"
 #include "prom.h"
 
-static char root[PATH_MAX];
-static struct cgroup_names *names;
-static struct cgroup_stats *stats;
-
-static uint64_t make(const char *rel)
-{
-	char path[PATH_MAX * 2];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	mkdir(path, 0755);
-	cr_assert_eq(stat(path, &st), 0);
-	return st.st_ino;
-}
-
-static void setup(void)
-{
-	snprintf(root, sizeof(root), "/tmp/wakeprobe-cgroup-stats-XXXXXX");
-	cr_assert_not_null(mkdtemp(root));
-	make("system.slice");
-	names = cgroup_names__new(root);
-	cr_assert_not_null(names);
-}
-
-static void teardown(void)
-{
-	char cmd[PATH_MAX + 16];
-
-	cgroup_stats__free(stats);
-	stats = NULL;
-	cgroup_names__free(names);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	cr_assert_eq(system(cmd), 0);
-}
-
-TestSuite(cgroup_stats, .init = setup, .fini = teardown);
-
-/* wakeup - a complete wakeup of cgroup @wakee, woken from @waker, held by @holder: @took ns, @runq of them queued */
-static struct attach_result wakeup(uint64_t wakee, uint64_t waker, uint64_t holder, uint64_t took, uint64_t runq)
-{
-	struct attach_result r;
-
-	memset(&r, 0, sizeof(r));
-	r.sr.label = LABEL_COMPLETE;
-	r.wake_to_run_ns = (int64_t)took;
-	r.sr.phase_ns[PHASE_RUNQ_WAIT] = (int64_t)runq;
-	r.family = MECH_FUTEX;
-	r.cgrouped = true;
-	r.cgroups.wakee = wakee;
-	r.cgroups.waker = waker;
-	r.cgroups.holder = holder;
-	return r;
-}
+TestSuite(cgroup_stats, .init = cgroup_run__setup, .fini = cgroup_run__teardown);
 
 static void add(struct attach_result r, int times)
 {
 	for (int i = 0; i < times; i++)
-		cgroup_stats__add(stats, &r);
+		cgroup_stats__add(cg_stats, &r);
 }
 
 /* find - the data of the series of @cap whose key is @key; NULL: none */
@@ -91,64 +38,66 @@ static const void *find(const struct series_cap *cap, const char *key)
 
 static const struct cgroup_series *cgroup(const char *label)
 {
-	return find(stats->cgroups, label);
+	return find(cg_stats->cgroups, label);
 }
 
 Test(cgroup_stats, the_run_queue_wait_is_put_down_to_the_cgroup_that_held_the_cpu)
 {
-	uint64_t web = make("system.slice/web.service"), batch = make("system.slice/batch.service");
+	uint64_t web = cgroup_run__dir("system.slice/web.service");
+	uint64_t batch = cgroup_run__dir("system.slice/batch.service");
 	const struct holder_series *h;
 	char key[SERIES_KEY_LEN];
 
-	stats = cgroup_stats__new(names, 20);
-	add(wakeup(web, web, 0, 10000, 4000), 2);		/* the CPU was idle */
-	add(wakeup(web, web, web, 20000, 15000), 1);		/* its own cgroup held it */
-	add(wakeup(web, 0, batch, 90000, 80000), 1);		/* a neighbour held it; an interrupt woke it */
-	cr_assert_eq(stats->wakeups, 4);
+	cg_stats = cgroup_stats__new(cg_names, 20);
+	add(cgroup_run__wakeup(web, web, 0, 10000, 4000), 2);		/* the CPU was idle */
+	add(cgroup_run__wakeup(web, web, web, 20000, 15000), 1);	/* its own cgroup held it */
+	add(cgroup_run__wakeup(web, 0, batch, 90000, 80000), 1);	/* a neighbour held it; an interrupt woke it */
+	cr_assert_eq(cg_stats->wakeups, 4);
 	cr_assert_eq(cgroup("web.service")->wake_to_run.count, 4);
 	cr_assert_eq(cgroup("web.service")->runq_wait_ns, 103000);
 	cr_assert_eq(cgroup("web.service")->idle_ns, 8000);
 	cr_assert_eq(cgroup("web.service")->neighbour_ns, 80000);
-	cr_assert_eq(stats->neighbour_ns, 80000);
+	cr_assert_eq(cg_stats->neighbour_ns, 80000);
 	snprintf(key, sizeof(key), "web.service%cbatch.service", CGROUP_STATS_SEP);
-	h = find(stats->holders, key);
+	h = find(cg_stats->holders, key);
 	cr_assert_not_null(h);
 	cr_assert_eq(h->runq_wait_ns, 80000);
 	snprintf(key, sizeof(key), "web.service%c" CGROUP_IDLE_LABEL, CGROUP_STATS_SEP);
-	cr_assert_eq(((const struct holder_series *)find(stats->holders, key))->wakeups, 2);
+	cr_assert_eq(((const struct holder_series *)find(cg_stats->holders, key))->wakeups, 2);
 	snprintf(key, sizeof(key), CGROUP_IRQ_LABEL "%cweb.service%cfutex", CGROUP_STATS_SEP, CGROUP_STATS_SEP);
-	cr_assert_eq(((const struct pair_series *)find(stats->pairs, key))->wake_to_run_ns, 90000);
-	cr_assert_eq(stats->by_family[MECH_FUTEX].wakeups, 4);
+	cr_assert_eq(((const struct pair_series *)find(cg_stats->pairs, key))->wake_to_run_ns, 90000);
+	cr_assert_eq(cg_stats->by_family[MECH_FUTEX].wakeups, 4);
 }
 
 Test(cgroup_stats, a_wakeup_not_complete_or_without_its_cgroups_counts_nowhere)
 {
-	uint64_t web = make("system.slice/web.service");
-	struct attach_result r = wakeup(web, web, web, 1000, 500);
+	uint64_t web = cgroup_run__dir("system.slice/web.service");
+	struct attach_result r = cgroup_run__wakeup(web, web, web, 1000, 500);
 
-	stats = cgroup_stats__new(names, 20);
+	cg_stats = cgroup_stats__new(cg_names, 20);
 	r.sr.label = LABEL_MISSING_EVENT;
 	add(r, 1);
-	r = wakeup(web, web, web, 1000, 500);
+	r = cgroup_run__wakeup(web, web, web, 1000, 500);
 	r.cgrouped = false;
 	add(r, 1);
-	cr_assert_eq(stats->wakeups, 0);
-	cr_assert_eq(series_cap__count(stats->cgroups), 0);
+	cr_assert_eq(cg_stats->wakeups, 0);
+	cr_assert_eq(series_cap__count(cg_stats->cgroups), 0);
 }
 
 Test(cgroup_stats, two_cgroups_of_one_label_go_on_in_one_series)
 {
 	/* one container, under either driver's path: the series is the label's, whatever the id */
-	uint64_t scope = make("system.slice/docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope");
+	uint64_t scope = cgroup_run__dir("system.slice/"
+					 "docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope");
 	uint64_t bare;
 
-	make("docker");
-	bare = make("docker/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	cgroup_run__dir("docker");
+	bare = cgroup_run__dir("docker/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
 	cr_assert_neq(scope, bare);
-	stats = cgroup_stats__new(names, 20);
-	add(wakeup(scope, scope, scope, 1000, 100), 3);
-	add(wakeup(bare, bare, bare, 1000, 100), 2);
-	cr_assert_eq(series_cap__count(stats->cgroups), 1);
+	cg_stats = cgroup_stats__new(cg_names, 20);
+	add(cgroup_run__wakeup(scope, scope, scope, 1000, 100), 3);
+	add(cgroup_run__wakeup(bare, bare, bare, 1000, 100), 2);
+	cr_assert_eq(series_cap__count(cg_stats->cgroups), 1);
 	cr_assert_eq(cgroup("docker:0123456789ab")->wake_to_run.count, 5);
 }
 
@@ -157,18 +106,18 @@ Test(cgroup_stats, past_the_top_the_rest_go_to_other_and_no_wakeup_is_lost)
 	uint64_t total = 0, ids[10];
 	char rel[64];
 
-	stats = cgroup_stats__new(names, 3);
+	cg_stats = cgroup_stats__new(cg_names, 3);
 	/* all made before the first is named: a tree that is not kernfs is walked once in a while */
 	for (int i = 0; i < 10; i++) {
 		snprintf(rel, sizeof(rel), "system.slice/app%d.service", i);
-		ids[i] = make(rel);
+		ids[i] = cgroup_run__dir(rel);
 	}
 	for (int i = 0; i < 10; i++)
-		add(wakeup(ids[i], ids[i], ids[i], 1000 * (uint64_t)(i + 1), 10), i + 1);
-	cr_assert_eq(series_cap__count(stats->cgroups), 3);
-	for (size_t i = 0; i < series_cap__count(stats->cgroups); i++)
-		total += ((const struct cgroup_series *)series_cap__data(stats->cgroups, i))->wake_to_run.count;
-	total += ((const struct cgroup_series *)series_cap__other(stats->cgroups))->wake_to_run.count;
+		add(cgroup_run__wakeup(ids[i], ids[i], ids[i], 1000 * (uint64_t)(i + 1), 10), i + 1);
+	cr_assert_eq(series_cap__count(cg_stats->cgroups), 3);
+	for (size_t i = 0; i < series_cap__count(cg_stats->cgroups); i++)
+		total += ((const struct cgroup_series *)series_cap__data(cg_stats->cgroups, i))->wake_to_run.count;
+	total += ((const struct cgroup_series *)series_cap__other(cg_stats->cgroups))->wake_to_run.count;
 	cr_assert_eq(total, 55);
 }
 
@@ -211,29 +160,29 @@ static const char *prom_value(const char *v, char *out)
  */
 Test(cgroup_stats, a_cgroup_named_with_the_separator_forges_no_label)
 {
-	uint64_t evil = make("evil\x1fnginx.service"), web = make("system.slice/web.service");
+	uint64_t evil = cgroup_run__dir("evil\x1fnginx.service"), web = cgroup_run__dir("system.slice/web.service");
 	char evil_label[CGROUP_LABEL_LEN], buf[SERIES_KEY_LEN], *text = NULL, value[SERIES_KEY_LEN];
 	const char *parts[4], *line;
 	size_t len, samples = 0;
 	FILE *f;
 
-	stats = cgroup_stats__new(names, 20);
-	add(wakeup(evil, evil, 0, 10000, 4000), 1);	/* woken by itself, on an idle CPU */
-	add(wakeup(web, evil, evil, 20000, 9000), 1);	/* web, woken by it, and its CPU held by it */
-	snprintf(evil_label, sizeof(evil_label), "%s", cgroup_names__get(names, evil)->label);
+	cg_stats = cgroup_stats__new(cg_names, 20);
+	add(cgroup_run__wakeup(evil, evil, 0, 10000, 4000), 1);	/* woken by itself, on an idle CPU */
+	add(cgroup_run__wakeup(web, evil, evil, 20000, 9000), 1);	/* web, woken by it, and its CPU held by it */
+	snprintf(evil_label, sizeof(evil_label), "%s", cgroup_names__get(cg_names, evil)->label);
 	cr_assert_str_eq(evil_label, "evil\\x1fnginx.service");
 
-	cr_assert_eq(series_cap__count(stats->holders), 2);
-	for (size_t i = 0; i < series_cap__count(stats->holders); i++) {
-		const char *key = series_cap__key(stats->holders, i);
+	cr_assert_eq(series_cap__count(cg_stats->holders), 2);
+	for (size_t i = 0; i < series_cap__count(cg_stats->holders); i++) {
+		const char *key = series_cap__key(cg_stats->holders, i);
 
 		cr_assert_eq(cgroup_stats__split(key, buf, sizeof(buf), parts, 4), 2, "the key %s", key);
 		cr_expect(!strcmp(parts[0], evil_label) || !strcmp(parts[0], "web.service"), "wakee %s", parts[0]);
 		cr_expect(!strcmp(parts[1], evil_label) || !strcmp(parts[1], CGROUP_IDLE_LABEL), "holder %s", parts[1]);
 	}
-	cr_assert_eq(series_cap__count(stats->pairs), 2);
-	for (size_t i = 0; i < series_cap__count(stats->pairs); i++) {
-		const char *key = series_cap__key(stats->pairs, i);
+	cr_assert_eq(series_cap__count(cg_stats->pairs), 2);
+	for (size_t i = 0; i < series_cap__count(cg_stats->pairs); i++) {
+		const char *key = series_cap__key(cg_stats->pairs, i);
 
 		cr_assert_eq(cgroup_stats__split(key, buf, sizeof(buf), parts, 4), 3, "the key %s", key);
 		cr_expect_str_eq(parts[0], evil_label);
@@ -244,10 +193,10 @@ Test(cgroup_stats, a_cgroup_named_with_the_separator_forges_no_label)
 	/* the holders as the metrics write them: a line a series, whose labels read back as the key's */
 	f = open_memstream(&text, &len);
 	cr_assert_not_null(f);
-	for (size_t i = 0; i < series_cap__count(stats->holders); i++) {
+	for (size_t i = 0; i < series_cap__count(cg_stats->holders); i++) {
 		struct prom_labels ls = { .n = 0 };
 
-		cgroup_stats__series(stats->holders, i, buf, sizeof(buf), parts, 2);
+		cgroup_stats__series(cg_stats->holders, i, buf, sizeof(buf), parts, 2);
 		prom__label(&ls, "cgroup", parts[0]);
 		prom__label(&ls, "holder", parts[1]);
 		prom__uint(f, "wakeprobe_cgroup_runq_wait_held_total", &ls, 1);
@@ -260,7 +209,7 @@ Test(cgroup_stats, a_cgroup_named_with_the_separator_forges_no_label)
 		for (const char *b = line; b < nl; b++)
 			cr_assert((unsigned char)*b >= 0x20 && *b != 0x7f, "a control byte in: %.*s", (int)(nl - line),
 				  line);
-		cgroup_stats__series(stats->holders, samples, buf, sizeof(buf), parts, 2);
+		cgroup_stats__series(cg_stats->holders, samples, buf, sizeof(buf), parts, 2);
 		cr_assert_not_null(strstr(line, "cgroup=\""));
 		line = prom_value(strstr(line, "cgroup=\"") + strlen("cgroup=\""), value);
 		cr_expect_str_eq(value, parts[0]);
@@ -268,7 +217,7 @@ Test(cgroup_stats, a_cgroup_named_with_the_separator_forges_no_label)
 		cr_expect_str_eq(value, parts[1]);
 		line = nl + 1;
 	}
-	cr_expect_eq(samples, series_cap__count(stats->holders));
+	cr_expect_eq(samples, series_cap__count(cg_stats->holders));
 	/* and OpenMetrics, made from the text as a scrape that asks for it gets it, takes every line */
 	f = fopen("/dev/null", "w");
 	cr_assert_not_null(f);

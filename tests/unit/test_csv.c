@@ -17,32 +17,9 @@
 #include "csv_workload.h"
 #include "samples.h"
 #include "sink.h"
+#include "sink_streams.h"
 
-static char *sink_text, *direct_text;
-static size_t sink_len, direct_len;
-static FILE *sink_out, *direct_out;
-
-static void setup(void)
-{
-	sink_out = open_memstream(&sink_text, &sink_len);
-	direct_out = open_memstream(&direct_text, &direct_len);
-	cr_assert(sink_out && direct_out);
-}
-
-static void teardown(void)
-{
-	free(sink_text);
-	free(direct_text);
-}
-
-TestSuite(csv, .init = setup, .fini = teardown);
-
-/* both_closed - the two streams complete, for their texts to be compared */
-static void both_closed(void)
-{
-	cr_assert_eq(fclose(sink_out), 0);
-	cr_assert_eq(fclose(direct_out), 0);
-}
+TestSuite(csv, .init = sink_streams__open, .fini = sink_streams__close);
 
 Test(csv, it_takes_the_wakeups_of_either_kind_and_writes_nothing_at_the_end)
 {

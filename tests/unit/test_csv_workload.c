@@ -12,11 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "csv_workload.h"
+#include "eventfd_samples.h"
 #include "readback.h"
-
-#define WAKER		1001u
-#define WAKEE		1002u
-#define T0		1000000000123ull	/* odd nanoseconds: none may be lost */
 
 #define HEADER "header=workload,seq,waker_tid,wakee_tid,waker_cpu,wakee_cpu,waking_cpu,target_cpu,t_notify_ns," \
 	"total_ns,notify_user_ns,notify_kernel_ns,wake_enqueue_ns,runq_wait_ns,resume_kernel_ns,resume_user_ns," \
@@ -48,38 +45,6 @@ static void expect_csv(const char *const want[])
 	cr_assert_eq(csv_workload__close(csv), 0);
 	cr_assert_eq(fclose(file), 0);
 	cr_assert(csv_check(path, want), "the CSV does not read back as written (see above)");
-}
-
-/* a complete eventfd wakeup: phases 300, 800, 800, 4000, 700, 250 */
-static struct sample_result complete(uint64_t seq)
-{
-	static const uint64_t marks[NR_MARKS] = { 300, 1100, 1900, 5900, 6600 };
-	struct sample_result r;
-	int k;
-
-	memset(&r, 0, sizeof(r));
-	r.sample.seq = seq;
-	r.sample.waker_tid = WAKER;
-	r.sample.wakee_tid = WAKEE;
-	r.sample.waker_cpu = 0;
-	r.sample.wakee_cpu = 1;
-	r.t_notify_ns = T0 + seq * 100000;
-	r.t_woken_ns = r.t_notify_ns + 6850;
-	r.total_ns = 6850;
-	for (k = 0; k < NR_MARKS; k++)
-		r.mark_ns[k] = r.t_notify_ns + marks[k];
-	r.phase_ns[PHASE_NOTIFY_USER] = 300;
-	r.phase_ns[PHASE_NOTIFY_KERNEL] = 800;
-	r.phase_ns[PHASE_WAKE_ENQUEUE] = 800;
-	r.phase_ns[PHASE_RUNQ_WAIT] = 4000;
-	r.phase_ns[PHASE_RESUME_KERNEL] = 700;
-	r.phase_ns[PHASE_RESUME_USER] = 250;
-	r.waking_cpu = 0;
-	r.wakeup_cpu = 1;
-	r.target_cpu = 1;
-	r.label = LABEL_COMPLETE;
-	r.phased = true;
-	return r;
 }
 
 /* what an untraced run hands over: the sample and its two stamps */

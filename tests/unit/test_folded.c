@@ -16,21 +16,9 @@
 #include "attach_session.h"
 #include "folded_attach.h"
 #include "folded_workload.h"
+#include "memout.h"
 #include "sink.h"
 #include "stacks_fixture.h"
-
-/* printed - what @print writes into memory, NUL-terminated (the caller frees) */
-#define printed(print)								\
-	({									\
-		char *__buf = NULL;						\
-		size_t __len = 0;						\
-		FILE *__f = open_memstream(&__buf, &__len);			\
-										\
-		cr_assert_not_null(__f);					\
-		print;								\
-		cr_assert_eq(fclose(__f), 0);					\
-		__buf;								\
-	})
 
 static struct run_stacks *rs;
 

@@ -18,14 +18,11 @@
 #include "attach_session.h"
 #include "json_stacks.h"
 #include "readback.h"
-#include "stack_combos.h"
-#include "stacks_fixture.h"
+#include "stack_combos_fixture.h"
 
 static char path[64];
 static FILE *file;
 static struct json_writer w;
-static struct run_stacks *rs;
-static struct stack_combos combos;
 
 /* a futex word of this process's own, for its name */
 static struct {
@@ -38,13 +35,12 @@ static void setup(void)
 	file = temp_output("json-stacks", path);
 	json_writer__init(&w, file);
 	json_writer__begin_object(&w);
-	rs = stacks_with_user();
-	memset(&combos, 0, sizeof(combos));
+	stack_combos_fixture__open();
 }
 
 static void teardown(void)
 {
-	run_stacks__free(rs);
+	stack_combos_fixture__close();
 	if (file)
 		fclose(file);
 	file = NULL;
@@ -62,16 +58,9 @@ static void end_doc(void)
 	file = NULL;
 }
 
-/* add - @times wakeups of @ns each, with the stacks @st */
-static void add(struct wp_lean_stacks st, int times, uint64_t ns)
-{
-	for (int i = 0; i < times; i++)
-		stack_combos__add(&combos, &st, (uint32_t)getpid(), ns);
-}
-
 Test(json_stacks, a_combination_gives_its_figures_and_its_four_stacks_frame_by_frame)
 {
-	add(own_stack_ids(STACK_CUT_HERE, STACK_WHOLE), 2, 10000);
+	add_wakeups(own_stack_ids(STACK_CUT_HERE, STACK_WHOLE), 2, 10000);
 	json_stacks__combos(&w, rs, &combos, 2);
 	end_doc();
 	cr_assert(json_check(path,
@@ -99,7 +88,7 @@ Test(json_stacks, a_combination_gives_its_figures_and_its_four_stacks_frame_by_f
 
 Test(json_stacks, a_stack_the_kernel_did_not_keep_is_null_and_says_why)
 {
-	add(lean_stack_ids(STACK_WAKER_KERNEL, -ENOMEM, -EEXIST, -EFAULT), 1, 1000);
+	add_wakeups(lean_stack_ids(STACK_WAKER_KERNEL, -ENOMEM, -EEXIST, -EFAULT), 1, 1000);
 	json_stacks__combos(&w, rs, &combos, 1);
 	end_doc();
 	/* a kernel thread's user stack is null with nothing to say */
@@ -116,7 +105,7 @@ Test(json_stacks, the_eight_most_frequent_are_listed_and_the_rest_counted)
 {
 	/* ten combinations, the one of id 100 + i taken i + 1 times */
 	for (int i = 0; i < 10; i++)
-		add(lean_stack_ids(STACK_WAKER_KERNEL, WP_STACK_NONE, 100 + i, WP_STACK_NONE), i + 1, 1000);
+		add_wakeups(lean_stack_ids(STACK_WAKER_KERNEL, WP_STACK_NONE, 100 + i, WP_STACK_NONE), i + 1, 1000);
 	json_stacks__combos(&w, rs, &combos, 55);
 	end_doc();
 	cr_assert(json_check(path,
@@ -131,21 +120,10 @@ Test(json_stacks, the_runs_stacks_say_what_was_kept_what_it_cost_and_where_it_wa
 	struct attach_session_result run = { .stacks = rs };
 	struct attach_report rep = { .run = &run, .agg = g };
 	struct wp_stack_cost cost = { .ns = 30000, .taken = 12, .not_kept = 3 };
-	struct attach_result r;
+	struct attach_result r = stacked_wakeup(11, 1000, own_stack_ids(STACK_CUT_LIBC, STACK_WHOLE));
 
 	cr_assert_not_null(g);
 	run_stacks__note_cost(rs, 2 << 20, &cost);
-	memset(&r, 0, sizeof(r));
-	r.sr.label = LABEL_COMPLETE;
-	r.sr.sample.wakee_tid = 11;
-	r.waker.cls = WP_WAKER_SYSCALL;
-	r.waker.tid = 10;
-	r.waker.tgid = (uint32_t)getpid();
-	r.wakee_tgid = (uint32_t)getpid();
-	r.wake_to_run_ns = 1000;
-	r.sr.total_ns = 1000;
-	r.sr.stacked = true;
-	r.sr.stacks = own_stack_ids(STACK_CUT_LIBC, STACK_WHOLE);
 	attach_aggregate__add(g, &r);
 	attach_aggregate__add(g, &r);
 	json_stacks__run(&w, &rep);
@@ -163,7 +141,7 @@ Test(json_stacks, the_runs_stacks_say_what_was_kept_what_it_cost_and_where_it_wa
 
 Test(json_stacks, a_workload_run_has_its_stacks_and_its_combinations)
 {
-	add(own_stack_ids(STACK_CUT_HERE, STACK_WHOLE), 3, 2000);
+	add_wakeups(own_stack_ids(STACK_CUT_HERE, STACK_WHOLE), 3, 2000);
 	json_stacks__workload(&w, rs, &combos, 5);
 	end_doc();
 	/* 5 complete wakeups, 3 with stacks: 2 in no combination */

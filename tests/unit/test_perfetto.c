@@ -14,32 +14,9 @@
 #include "attach_fixture.h"
 #include "perfetto_streams.h"
 #include "sink.h"
+#include "sink_streams.h"
 
-static char *sink_text, *direct_text;
-static size_t sink_len, direct_len;
-static FILE *sink_out, *direct_out;
-
-static void setup(void)
-{
-	sink_out = open_memstream(&sink_text, &sink_len);
-	direct_out = open_memstream(&direct_text, &direct_len);
-	cr_assert(sink_out && direct_out);
-}
-
-static void teardown(void)
-{
-	free(sink_text);
-	free(direct_text);
-}
-
-TestSuite(perfetto, .init = setup, .fini = teardown);
-
-/* both_closed - the two streams complete, for their texts to be compared */
-static void both_closed(void)
-{
-	cr_assert_eq(fclose(sink_out), 0);
-	cr_assert_eq(fclose(direct_out), 0);
-}
+TestSuite(perfetto, .init = sink_streams__open, .fini = sink_streams__close);
 
 Test(perfetto, it_takes_every_input_of_the_stream)
 {

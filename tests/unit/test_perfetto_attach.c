@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "attach.h"
 #include "attach_analysis.h"
 #include "events.h"
+#include "heap_use.h"
 #include "outputs.h"
 #include "outputs.h"
 #include "perfetto_timeline.h"
@@ -313,7 +313,7 @@ Test(perfetto_attach, a_long_run_with_more_threads_than_tracks_keeps_memory_flat
      .timeout = 600)
 {
 	FILE *sink = fopen("/dev/null", "w");
-	struct mallinfo2 before, after;
+	size_t before;
 	struct perfetto_timeline *t;
 	struct attach_result r;
 	struct wp_event e = {};
@@ -326,7 +326,7 @@ Test(perfetto_attach, a_long_run_with_more_threads_than_tracks_keeps_memory_flat
 	cr_assert_eq(perfetto_timeline__begin_attach(t, "pid 1"), 0);
 	r = complete(1, PROC, WAKEE, "consumer", BASE);
 	perfetto_timeline__attach_result(t, &r);
-	before = mallinfo2();
+	before = heap_in_use();
 	for (i = 0; i < 500000; i++) {
 		e = with_next_tgid(ev_switch(BASE + i, (uint32_t)(i % WP_MAX_CPUS), (uint32_t)i, (uint32_t)i + 1, 0, 0),
 				   (uint32_t)(i / 8) + 1);
@@ -338,10 +338,7 @@ Test(perfetto_attach, a_long_run_with_more_threads_than_tracks_keeps_memory_flat
 		r = complete(i, tid / 8 + 1, tid, "worker", BASE + i * 10000);
 		perfetto_timeline__attach_result(t, &r);
 	}
-	after = mallinfo2();
-	cr_assert_eq(after.uordblks + after.hblkhd, before.uordblks + before.hblkhd,
-		     "the heap grew by %zd bytes over a long run",
-		     (ssize_t)(after.uordblks + after.hblkhd) - (ssize_t)(before.uordblks + before.hblkhd));
+	assert_heap_flat(before);
 	cr_assert_eq(perfetto_timeline__close(t), 0);
 	fclose(sink);
 

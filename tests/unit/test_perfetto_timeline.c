@@ -11,11 +11,11 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "heap_use.h"
 #include "perfetto_streams.h"
 
 TestSuite(perfetto_timeline, .init = timeline_setup, .fini = timeline_teardown, .timeout = 120);
@@ -141,7 +141,7 @@ Test(perfetto_timeline, a_long_run_keeps_memory_flat_and_what_does_not_fit_the_f
 {
 	FILE *sink = fopen("/dev/null", "w");
 	struct sample_result r;
-	struct mallinfo2 before, after;
+	size_t before;
 	struct perfetto_timeline *t;
 	uint64_t i, seq;
 	struct wp_event e = {};
@@ -152,7 +152,7 @@ Test(perfetto_timeline, a_long_run_keeps_memory_flat_and_what_does_not_fit_the_f
 	perfetto_timeline__begin_run(t, "eventfd", true);
 	r = complete(1);
 	perfetto_timeline__sample(t, &r);
-	before = mallinfo2();
+	before = heap_in_use();
 	for (i = 0; i < 1000000; i++) {
 		/* every kind of record on every CPU, with entries that never exit */
 		e.ts_ns = T0 + i;
@@ -167,10 +167,7 @@ Test(perfetto_timeline, a_long_run_keeps_memory_flat_and_what_does_not_fit_the_f
 		r = complete(seq);
 		perfetto_timeline__sample(t, &r);
 	}
-	after = mallinfo2();
-	cr_assert_eq(after.uordblks + after.hblkhd, before.uordblks + before.hblkhd,
-		     "the heap grew by %zd bytes over a long run",
-		     (ssize_t)(after.uordblks + after.hblkhd) - (ssize_t)(before.uordblks + before.hblkhd));
+	assert_heap_flat(before);
 	cr_assert_eq(perfetto_timeline__close(t), 0);
 	fclose(sink);
 

@@ -13,23 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attach_fixture.h"
+#include "memout.h"
 #include "prom_text.h"
 #include "prometheus_attach.h"
 #include "prometheus_workload.h"
 #include "sink.h"
-
-/* printed - what @print writes into memory, NUL-terminated (the caller frees) */
-#define printed(print)								\
-	({									\
-		char *__buf = NULL;						\
-		size_t __len = 0;						\
-		FILE *__f = open_memstream(&__buf, &__len);			\
-										\
-		cr_assert_not_null(__f);					\
-		print;								\
-		cr_assert_eq(fclose(__f), 0);					\
-		__buf;								\
-	})
 
 TestSuite(prometheus);
 

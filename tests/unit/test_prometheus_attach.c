@@ -13,34 +13,11 @@
 #include <string.h>
 #include "attach_fixture.h"
 #include "cgroup_run.h"
+#include "memout.h"
 #include "prom_text.h"
 #include "prometheus_attach.h"
 
-static char *text;
-static size_t text_len;
-static FILE *out;
-
-static void setup(void)
-{
-	text = NULL;
-	out = open_memstream(&text, &text_len);
-	cr_assert_not_null(out);
-}
-
-static void teardown(void)
-{
-	if (out)
-		fclose(out);
-	free(text);
-}
-
-TestSuite(prometheus_attach, .init = setup, .fini = teardown);
-
-static const char *written(void)
-{
-	cr_assert_eq(fflush(out), 0);
-	return text;
-}
+TestSuite(prometheus_attach, .init = memout__open, .fini = memout__close);
 
 #define AT_LABELS "host=\"test\\\\host\",target=\"pid 5000\""
 #define PAIR_LABELS AT_LABELS ",waker_class=\"syscall\",waker=\"thread producer 5001\",wakee=\"con,\\\"sumer 5002\""

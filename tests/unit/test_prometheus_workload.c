@@ -10,42 +10,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "memout.h"
 #include "prom_text.h"
 #include "prometheus_workload.h"
+#include "samples.h"
 
-static char *text;
-static size_t text_len;
-static FILE *out;
 static struct run_result *runs[2];
 
 static void setup(void)
 {
-	text = NULL;
-	out = open_memstream(&text, &text_len);
-	cr_assert_not_null(out);
-	for (int i = 0; i < 2; i++) {
-		runs[i] = calloc(1, sizeof(*runs[i]));
-		cr_assert_not_null(runs[i]);
-		aggregate__init(&runs[i]->agg);
-	}
+	memout__open();
+	for (int i = 0; i < 2; i++)
+		runs[i] = new_run_result();
 }
 
 static void teardown(void)
 {
-	if (out)
-		fclose(out);
-	free(text);
+	memout__close();
 	for (int i = 0; i < 2; i++)
 		free(runs[i]);
 }
 
 TestSuite(prometheus_workload, .init = setup, .fini = teardown);
-
-static const char *written(void)
-{
-	cr_assert_eq(fflush(out), 0);
-	return text;
-}
 
 static const struct workload_desc eventfd_wl = { .name = "eventfd" };
 static const struct workload_desc spin_wl = { .name = "spin", .user_only = true };

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include "memout.h"
 #include "run_warnings.h"
+#include "samples.h"
 
 TestSuite(run_warnings, .init = memout__open, .fini = memout__close);
 
@@ -22,19 +23,9 @@ static void collect(const char *kind, const char *line, void *ctx)
 	fprintf(f, "%s|%s\n", kind, line);
 }
 
-static struct run_result *new_run(void)
-{
-	struct run_result *r = calloc(1, sizeof(*r));
-
-	cr_assert_not_null(r);
-	aggregate__init(&r->agg);
-	r->steal.cpus[0] = r->steal.cpus[1] = 0;
-	return r;
-}
-
 Test(run_warnings, every_warning_and_note_comes_in_its_order)
 {
-	struct run_result *r = new_run();
+	struct run_result *r = new_run_result();
 
 	r->traced = true;
 	r->drops_total = 5;
@@ -66,7 +57,7 @@ Test(run_warnings, every_warning_and_note_comes_in_its_order)
 
 Test(run_warnings, a_clean_run_has_no_warning_and_skipped_runs_alone_need_no_bigger_ring)
 {
-	struct run_result *r = new_run();
+	struct run_result *r = new_run_result();
 
 	r->traced = true;
 	r->agg.samples = r->samples_sent = 10;
@@ -82,7 +73,7 @@ Test(run_warnings, a_clean_run_has_no_warning_and_skipped_runs_alone_need_no_big
 
 Test(run_warnings, an_untraced_run_has_no_events_to_lose)
 {
-	struct run_result *r = new_run();
+	struct run_result *r = new_run_result();
 
 	r->drops_total = 5;
 	r->agg.samples = r->samples_sent = 10;

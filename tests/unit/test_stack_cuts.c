@@ -14,35 +14,23 @@
 #include <unistd.h>
 #include "attach_aggregate.h"
 #include "attach_session.h"
-#include "stack_combos.h"
+#include "stack_combos_fixture.h"
 #include "stack_cuts.h"
-#include "stacks_fixture.h"
 
-static struct run_stacks *rs;
-static struct stack_combos combos;
 static struct stack_cuts cuts;
 
 static void setup(void)
 {
-	rs = stacks_with_user();
-	memset(&combos, 0, sizeof(combos));
+	stack_combos_fixture__open();
 	memset(&cuts, 0, sizeof(cuts));
 }
 
-static void teardown(void)
-{
-	run_stacks__free(rs);
-}
-
-TestSuite(stack_cuts, .init = setup, .fini = teardown);
+TestSuite(stack_cuts, .init = setup, .fini = stack_combos_fixture__close);
 
 /* add - @times wakeups whose waker's user stack is @waker_user and the wakee's @wait_user */
 static void add(int32_t waker_user, int32_t wait_user, int times)
 {
-	struct wp_lean_stacks st = own_stack_ids(waker_user, wait_user);
-
-	for (int i = 0; i < times; i++)
-		stack_combos__add(&combos, &st, (uint32_t)getpid(), 1000);
+	add_wakeups(own_stack_ids(waker_user, wait_user), times, 1000);
 }
 
 /* cut_of - the row of @object among the objects counted; NULL if it has none */
@@ -123,23 +111,13 @@ Test(stack_cuts, an_attach_run_counts_every_pairs_stacks_and_none_without_stacks
 	struct attach_session_result run = { .stacks = rs };
 	struct attach_report rep = { .run = &run, .agg = g };
 	struct stack_cut top[STACK_CUTS_MAX];
-	struct attach_result r;
 
 	cr_assert_not_null(g);
 	/* two pairs: the wakee of one is thread 11, of the other thread 12 */
 	for (uint32_t wakee = 11; wakee <= 12; wakee++) {
-		memset(&r, 0, sizeof(r));
-		r.sr.label = LABEL_COMPLETE;
-		r.sr.sample.wakee_tid = wakee;
-		r.sr.sample.waker_tid = 10;
-		r.waker.cls = WP_WAKER_SYSCALL;
-		r.waker.tid = 10;
-		r.waker.tgid = (uint32_t)getpid();
-		r.wakee_tgid = (uint32_t)getpid();
-		r.wake_to_run_ns = 1000;
-		r.sr.total_ns = 1000;
-		r.sr.stacked = true;
-		r.sr.stacks = own_stack_ids(wakee == 11 ? STACK_CUT_LIBC : STACK_CUT_HERE, STACK_WHOLE);
+		int32_t waker_user = wakee == 11 ? STACK_CUT_LIBC : STACK_CUT_HERE;
+		struct attach_result r = stacked_wakeup(wakee, 1000, own_stack_ids(waker_user, STACK_WHOLE));
+
 		attach_aggregate__add(g, &r);
 	}
 	cr_assert_eq(g->nr_pairs, 2);

@@ -12,31 +12,11 @@
 #include <string.h>
 #include "attach_fixture.h"
 #include "catalog.h"
+#include "memout.h"
+#include "samples.h"
 #include "sink.h"
 #include "text_attach.h"
 #include "text_workload.h"
-
-/* printed - what @print writes into memory, NUL-terminated (the caller frees) */
-#define printed(print)								\
-	({									\
-		char *__buf = NULL;						\
-		size_t __len = 0;						\
-		FILE *__f = open_memstream(&__buf, &__len);			\
-										\
-		cr_assert_not_null(__f);					\
-		print;								\
-		cr_assert_eq(fclose(__f), 0);					\
-		__buf;								\
-	})
-
-static struct run_result *new_run(void)
-{
-	struct run_result *r = calloc(1, sizeof(*r));
-
-	cr_assert_not_null(r);
-	aggregate__init(&r->agg);
-	return r;
-}
 
 Test(text, an_attach_run_is_attach_modes_report)
 {
@@ -59,7 +39,7 @@ Test(text, one_workload_run_is_its_report_and_a_comparison_its_table_after_a_bla
 {
 	struct run_config cfg = { .workload = catalog__find("eventfd"), .samples = 4, .waker_cpu = 0, .wakee_cpu = 1 };
 	const struct workload_desc *wl[] = { catalog__find("eventfd"), catalog__find("pipe") };
-	const struct run_result *res[2] = { new_run(), new_run() };
+	const struct run_result *res[2] = { new_run_result(), new_run_result() };
 	struct results r = { .kind = RUN_WORKLOAD, .workload = { .cfg = &cfg, .wl = wl, .res = res, .n = 1 } };
 	char *want, *got;
 

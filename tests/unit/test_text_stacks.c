@@ -16,44 +16,23 @@
 #include "attach_aggregate.h"
 #include "attach_session.h"
 #include "memout.h"
-#include "stack_combos.h"
-#include "stacks_fixture.h"
+#include "stack_combos_fixture.h"
 #include "text_lines.h"
 #include "text_stacks.h"
-
-static struct run_stacks *rs;
-static struct stack_combos combos;
 
 static void setup(void)
 {
 	memout__open();
-	rs = stacks_with_user();
-	memset(&combos, 0, sizeof(combos));
+	stack_combos_fixture__open();
 }
 
 static void teardown(void)
 {
-	run_stacks__free(rs);
+	stack_combos_fixture__close();
 	memout__close();
 }
 
 TestSuite(text_stacks, .init = setup, .fini = teardown);
-
-/* add - @times wakeups of @ns each, with the stacks @st */
-static void add(struct wp_lean_stacks st, int times, uint64_t ns)
-{
-	for (int i = 0; i < times; i++)
-		stack_combos__add(&combos, &st, (uint32_t)getpid(), ns);
-}
-
-/* top - the combination of @combos first by @order */
-static const struct stack_combo *top(enum stack_order order)
-{
-	const struct stack_combo *s;
-
-	cr_assert_eq(stack_combos__top(&combos, order, &s, 1), 1);
-	return s;
-}
 
 Test(text_stacks, a_combination_gives_its_share_and_times_then_each_stack_innermost_first)
 {
@@ -74,8 +53,8 @@ Test(text_stacks, a_combination_gives_its_share_and_times_then_each_stack_innerm
 	/* a full table's user stack says why; a kernel thread's has no line at all */
 	struct wp_lean_stacks st = lean_stack_ids(STACK_WAKER_KERNEL, -ENOMEM, STACK_WAIT_KERNEL, -EFAULT);
 
-	add(st, 3, 10000);
-	text_stacks__combo(out, rs, "thread 10", "thread 11", top(STACK_BY_COUNT), "the most frequent", 4);
+	add_wakeups(st, 3, 10000);
+	text_stacks__combo(out, rs, "thread 10", "thread 11", top_combo(STACK_BY_COUNT), "the most frequent", 4);
 	expect_lines(written(), want);
 	cr_assert_null(strstr(strstr(written(), "the wakee,"), "user:"), "the wakee's is the kernel's alone: %s",
 		       written());
@@ -86,8 +65,8 @@ Test(text_stacks, a_user_frame_says_its_file_and_line_and_its_object)
 	struct wp_lean_stacks st = own_stack_ids(STACK_CUT_HERE, STACK_WHOLE);
 	const char *line;
 
-	add(st, 1, 2000);
-	text_stacks__combo(out, rs, "thread 10", "thread 11", top(STACK_BY_COUNT), "the most frequent", 1);
+	add_wakeups(st, 1, 2000);
+	text_stacks__combo(out, rs, "thread 10", "thread 11", top_combo(STACK_BY_COUNT), "the most frequent", 1);
 	line = strstr(written(), "\n        waker_code+0x4");
 	cr_assert_not_null(line, "%s", written());
 	cr_assert(!strncmp(strchr(line + 1, '\n') - strlen(" (unit-tests)"), " (unit-tests)", 13),
@@ -99,8 +78,8 @@ Test(text_stacks, a_user_frame_says_its_file_and_line_and_its_object)
 
 Test(text_stacks, the_most_frequent_and_the_costliest_are_both_shown_when_they_differ)
 {
-	add(own_stack_ids(STACK_CUT_HERE, STACK_WHOLE), 3, 1000);
-	add(own_stack_ids(STACK_CUT_LIBC, STACK_WHOLE), 1, 50000);
+	add_wakeups(own_stack_ids(STACK_CUT_HERE, STACK_WHOLE), 3, 1000);
+	add_wakeups(own_stack_ids(STACK_CUT_LIBC, STACK_WHOLE), 1, 50000);
 	text_stacks__combos(out, rs, "thread 10", "thread 11", &combos, 4);
 	cr_assert(has_line(written(), "    the most frequent: 3 of 4 wakeups (75%), 3.0 us of wake -> run; p50 0.9, "
 			   "p99 0.9 (each within 25% below), max 1.0 us"), "%s", written());
@@ -111,7 +90,7 @@ Test(text_stacks, the_most_frequent_and_the_costliest_are_both_shown_when_they_d
 
 Test(text_stacks, one_combination_both_most_frequent_and_costliest_is_shown_once)
 {
-	add(own_stack_ids(STACK_CUT_HERE, STACK_WHOLE), 2, 1000);
+	add_wakeups(own_stack_ids(STACK_CUT_HERE, STACK_WHOLE), 2, 1000);
 	text_stacks__combos(out, rs, "thread 10", "thread 11", &combos, 2);
 	cr_assert(!strncmp(written(), "    the most frequent and costliest: 2 of 2 wakeups (100%)", 58), "%s",
 		  written());
@@ -122,7 +101,7 @@ Test(text_stacks, one_combination_both_most_frequent_and_costliest_is_shown_once
 Test(text_stacks, wakeups_past_the_combinations_kept_are_said_to_be_in_folded)
 {
 	for (int i = 0; i < STACK_COMBOS_MAX + 1; i++)
-		add(lean_stack_ids(STACK_WAKER_KERNEL, WP_STACK_NONE, 100 + i, WP_STACK_NONE), 1, 1000);
+		add_wakeups(lean_stack_ids(STACK_WAKER_KERNEL, WP_STACK_NONE, 100 + i, WP_STACK_NONE), 1, 1000);
 	text_stacks__combos(out, rs, "thread 10", "thread 11", &combos, STACK_COMBOS_MAX + 1);
 	cr_assert(has_line(written(), "    64 combinations of stacks in all, and more past those kept (--folded has "
 			   "their time)"), "%s", written());
@@ -179,23 +158,11 @@ Test(text_stacks, each_object_that_cut_stacks_has_a_line_after_a_blank_one)
 /* pair_wakeup - a complete wakeup of thread @wakee by thread 10, with the stacks @st */
 static struct attach_result pair_wakeup(uint32_t wakee, struct wp_lean_stacks st)
 {
-	struct attach_result r;
+	struct attach_result r = stacked_wakeup(wakee, 2000, st);
 
-	memset(&r, 0, sizeof(r));
-	r.sr.label = LABEL_COMPLETE;
-	r.sr.sample.wakee_tid = wakee;
-	r.sr.sample.waker_tid = 10;
-	r.waker.cls = WP_WAKER_SYSCALL;
-	r.waker.tid = 10;
-	r.waker.tgid = (uint32_t)getpid();
 	snprintf(r.waker.comm, sizeof(r.waker.comm), "prod");
-	r.wakee_tgid = (uint32_t)getpid();
 	snprintf(r.wakee_comm, sizeof(r.wakee_comm), "cons");
 	snprintf(r.mechanism, sizeof(r.mechanism), "futex 0x10 wake -> wait");
-	r.wake_to_run_ns = 2000;
-	r.sr.total_ns = 2000;
-	r.sr.stacked = true;
-	r.sr.stacks = st;
 	return r;
 }
 

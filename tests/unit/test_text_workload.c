@@ -38,16 +38,6 @@ static const char *row(const char *name, const struct histogram *h)
 
 static const int64_t plain_phases[NR_PHASES] = { 500, 1000, 2000, 3000, 800, 400 };
 
-static struct run_result *new_run(void)
-{
-	struct run_result *r = calloc(1, sizeof(*r));
-
-	cr_assert_not_null(r);
-	aggregate__init(&r->agg);
-	r->steal.cpus[0] = r->steal.cpus[1] = 0;
-	return r;
-}
-
 /* ---------------------------------------------------------------- the whole report */
 
 static const struct workload_desc eventfd_wl = { .name = "eventfd", .summary = "an eventfd write wakes a read" };
@@ -89,7 +79,7 @@ static void fill_clock(struct tsc_clock *clk)
  */
 static struct run_result *traced_run(void)
 {
-	struct run_result *r = new_run();
+	struct run_result *r = new_run_result();
 	struct sample_result s;
 
 	fill_clock(&r->clock);
@@ -194,7 +184,7 @@ Test(text_workload, a_traced_run_says_how_it_ran_then_its_phases_causes_and_outl
 Test(text_workload, an_untraced_run_has_totals_alone)
 {
 	struct run_config cfg = config(&eventfd_wl, false);
-	struct run_result *r = new_run();
+	struct run_result *r = new_run_result();
 	char all[256], wait[256];
 
 	fill_clock(&r->clock);
@@ -231,7 +221,7 @@ Test(text_workload, an_untraced_run_has_totals_alone)
 Test(text_workload, a_path_without_a_kernel_has_a_total_and_the_syscalls_of_its_waiter)
 {
 	struct run_config cfg = config(&spin_wl, true);
-	struct run_result *r = new_run();
+	struct run_result *r = new_run_result();
 	struct sample_result s;
 	char total[256];
 	const char *doc;
@@ -280,7 +270,7 @@ Test(text_workload, a_path_without_a_kernel_has_a_total_and_the_syscalls_of_its_
 Test(text_workload, a_lean_run_has_six_phases_and_says_what_it_did_not_see)
 {
 	struct run_config cfg = config(&eventfd_wl, true);
-	struct run_result *r = new_run();
+	struct run_result *r = new_run_result();
 	struct sample_result s;
 	char rows[NR_PHASES + 1][256];
 	const char *doc;
@@ -359,7 +349,7 @@ Test(text_workload, late_and_evicted_events_are_said_when_there_are_any)
 /* complete_run - @n complete samples of @phases (or, with @total, a path without phases: that total) */
 static struct run_result *complete_run(int n, const int64_t *phases, int64_t total)
 {
-	struct run_result *r = new_run();
+	struct run_result *r = new_run_result();
 	struct sample_result s;
 
 	for (int i = 1; i <= n; i++) {
@@ -473,7 +463,7 @@ Test(text_workload, an_untraced_comparison_has_totals_alone_and_a_lean_one_says_
 {
 	struct run_config cfg = config(&eventfd_wl, false);
 	const struct workload_desc *wl[] = { &eventfd_wl };
-	struct run_result *r = new_run();
+	struct run_result *r = new_run_result();
 	char head[160];
 
 	for (uint64_t i = 1; i <= 2; i++)
