@@ -48,6 +48,7 @@ Test(prometheus, a_workloads_runs_are_the_workload_parts_document)
 	cr_assert(prom_has_sample(got, "wakeprobe_wakeups_total{host=\"h1\",workload=\"eventfd\",label=\"untraced\"} 1"),
 		  "%s", got);
 	cr_assert_str_eq(got, want);
+
 	free(want);
 	free(got);
 	free(res);
@@ -87,6 +88,9 @@ Test(prometheus, an_attach_run_is_labelled_with_its_host_and_target_and_has_what
 	cr_assert_str_eq(prom_value_of(got, "wakeprobe_bpf_program_runs_total{host=\"testhost\","
 				       "target=\"./server -p 80\"}", buf, sizeof(buf)), "900");
 	cr_assert_str_eq(got, want);
+	cr_assert_str_eq(prom_value_of(got, "wakeprobe_lost_total{host=\"testhost\",target=\"./server -p 80\","
+				       "what=\"other_records_dropped\"}", buf, sizeof(buf)), "4",
+			 "the full engine's drops are records, not wakeups");
 	free(want);
 	free(got);
 	/* no report: nothing */
@@ -123,4 +127,32 @@ Test(prometheus, a_design_is_refused)
 
 	cr_assert_str_eq(got, "");
 	free(got);
+}
+
+/* every loss of an attach run is in its metrics, by what it was, as the report warns of it */
+Test(prometheus, an_attach_runs_losses_are_each_a_sample_of_their_own)
+{
+	struct attach_fixture run = {};
+	struct results r = { .kind = RUN_ATTACH, .attach = { .target = "pid 5000" } };
+	char *got, buf[64];
+
+	attach_fixture__make(&run);
+	run.targets.lean = true;
+	run.run.drops_total = 1500;
+	run.run.counters.dropped[WP_EV_LEAN] = 1200;
+	run.run.counters.tracked_full = 2;
+	run.run.lean.no_storage = 5;
+	r.attach.report = &run.report;
+	got = printed(cr_assert_eq(prometheus_sink.write(__f, &r), 0));
+#define LOST(what) "wakeprobe_lost_total{host=\"testhost\",target=\"pid 5000\",what=\"" what "\"}"
+	cr_assert_str_eq(prom_value_of(got, LOST("wakeup_records_dropped"), buf, sizeof(buf)), "1200");
+	cr_assert_str_eq(prom_value_of(got, LOST("other_records_dropped"), buf, sizeof(buf)), "300");
+	cr_assert_str_eq(prom_value_of(got, LOST("processes_untracked"), buf, sizeof(buf)), "2");
+	cr_assert_str_eq(prom_value_of(got, LOST("task_storage_refused"), buf, sizeof(buf)), "5");
+	cr_assert_str_eq(prom_value_of(got, LOST("flight_records_lost"), buf, sizeof(buf)), "0");
+#undef LOST
+	cr_assert_str_eq(prom_value_of(got, "wakeprobe_bpf_missed_runs_total{host=\"testhost\",target=\"pid 5000\"}", buf,
+				       sizeof(buf)), "3", "at the end, the runs the kernel skipped");
+	free(got);
+	attach_fixture__free(&run);
 }
