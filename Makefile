@@ -108,7 +108,7 @@ UNIT_TESTS := $(OBJ)/tests/unit-tests
 # cuts a kernel's BTF down to the unit tests' per-CPU fixtures (scripts/capture-percpu-btf.sh)
 BTF_SLICE := $(OBJ)/tests/btf-slice
 SYMBOL_FIXTURES := $(OBJ)/tests/symbol-fixture $(OBJ)/tests/symbol-fixture-stripped $(OBJ)/tests/symbol-fixture-nofp \
-	$(OBJ)/tests/symbol-fixture-cxx
+	$(OBJ)/tests/symbol-fixture-cxx $(OBJ)/tests/crafted-fixture
 HANDOFF_STACKS := $(OBJ)/tests/handoff-stacks
 SYSTEM_TESTS := $(OBJ)/tests/system-tests
 SKEL := $(OBJ)/wakeprobe.skel.h
@@ -259,6 +259,11 @@ $(OBJ)/tests/symbol-fixture-nofp: tests/tools/symbol_fixture.c | $(DEPS_STAMP)
 $(OBJ)/tests/symbol-fixture-cxx: tests/tools/symbol_fixture_cxx.cc | $(DEPS_STAMP)
 	$(call msg,CXX,$@)
 	$(Q)mkdir -p $(@D) && $(CXX) $(WARNINGS) -g -O0 -fno-omit-frame-pointer -pthread $(abspath $<) -o $@
+# and one whose only DWARF is crafted by hand, as a hostile program's could be (the unit tests, and
+# the system tests' tests/system/test_stacks_trust.c, which finds it next to $HANDOFF_STACKS)
+$(OBJ)/tests/crafted-fixture: tests/tools/crafted_fixture.c tests/tools/crafted_dwarf.S | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(WARNINGS) -O1 -g0 -fno-omit-frame-pointer -pthread $(abspath $^) -o $@
 
 # Workloads are found next to the binary in a build tree, so tests and
 # `make run` use the freshly built ones.

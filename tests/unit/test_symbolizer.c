@@ -8,6 +8,11 @@
  * every symbol, and optimized without frame pointers or debug information;
  * and tests/tools/symbol_fixture_cxx.cc, whose names are mangled. Rust's
  * manglings are held to known names, with no Rust compiler needed.
+ *
+ * And what a hostile program could make of it: DWARF crafted to divide by
+ * zero (tests/tools/crafted_fixture.c), a maps line longer than any
+ * buffer, a debug link beside the program, its file swapped for a FIFO;
+ * and the child that reads the objects stalled, killed, or told to stop.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -22,8 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include "object_names.h"
+#include "sandbox.h"
 #include "symbolizer.h"
 
 TestSuite(symbolizer, .timeout = 30);
@@ -51,13 +59,13 @@ static void fixture_path(const char *name, char path[PATH_MAX])
 	cr_assert_eq(access(path, X_OK), 0, "%s is not built (make test builds it)", path);
 }
 
-static void start(const char *name, struct running *r)
+/* start_file - the program at @path, or in file @fd when @path is NULL, running, what it said read into @r */
+static void start_file(const char *path, int fd, struct running *r)
 {
-	char path[PATH_MAX], line[128];
+	char line[128];
 	int in[2], out[2];
 	FILE *f;
 
-	fixture_path(name, path);
 	/* close-on-exec: a second fixture must not hold the first one's input open */
 	cr_assert_eq(pipe2(in, O_CLOEXEC), 0);
 	cr_assert_eq(pipe2(out, O_CLOEXEC), 0);
@@ -68,7 +76,10 @@ static void start(const char *name, struct running *r)
 		dup2(out[1], 1);
 		close(in[1]);
 		close(out[0]);
-		execl(path, path, (char *)NULL);
+		if (path)
+			execl(path, path, (char *)NULL);
+		else
+			fexecve(fd, (char *[]){ "fixture", NULL }, environ);
 		_exit(127);
 	}
 	close(in[0]);
@@ -86,6 +97,20 @@ static void start(const char *name, struct running *r)
 	}
 	cr_assert_gt(r->n, 0, "the fixture said nothing");
 	fclose(f);
+}
+
+static void start_path(const char *path, struct running *r)
+{
+	start_file(path, -1, r);
+}
+
+/* start - the fixture @name built next to this test binary, running */
+static void start(const char *name, struct running *r)
+{
+	char path[PATH_MAX];
+
+	fixture_path(name, path);
+	start_path(path, r);
 }
 
 /* said - the value the fixture printed for @name: an address in hex, a number in decimal */
@@ -598,5 +623,369 @@ Test(symbolizer, kernel_addresses_are_named_from_kallsyms_text)
 	cr_assert(symbolizer__kernel(s, 0xffffffff81a00010, &sym));
 	cr_assert_str_eq(sym.function, "try_to_wake_up", "data symbols are no code: the text before it");
 	cr_assert_not(symbolizer__kernel(s, 0xffffffff80000000, &sym));
+	symbolizer__free(s);
+}
+
+/*
+ * a crafted char[2][2^32][2^32]: the stride of its first dimension is
+ * 2^64 bytes, which wrapped to 0 and was divided by (SIGFPE, in root's
+ * process); now the walk refuses it, and the global is named with the
+ * offset into it
+ */
+Test(symbolizer, a_crafted_arrays_stride_that_wraps_is_refused_not_divided_by)
+{
+	struct symbolizer *s = symbolizer__new();
+	struct running r;
+	struct data_name d;
+
+	start("crafted-fixture", &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	d = data_at(s, r.pid, said(&r, "crafted_stride") + 5);
+	cr_assert_str_eq(d.what, "crafted_stride+0x5");
+	cr_assert_null(d.why_unnamed, "%s", d.why_unnamed);
+	symbolizer__free(s);
+}
+
+static bool element(const uint64_t *count, int dims, uint64_t size, uint64_t offset, uint64_t *index, uint64_t *left)
+{
+	*left = offset;
+	return object_names__array_element(count, dims, size, left, index);
+}
+
+/* the element an offset lies in, by arithmetic that cannot wrap: what a count does not say is refused */
+Test(symbolizer, array_elements_are_found_by_checked_arithmetic)
+{
+	uint64_t index[3], left;
+
+	/* short[?][3][4]: its first dimension's count not said, as an extern array's */
+	cr_assert(element((uint64_t[]){ 0, 3, 4 }, 3, 2, 1 * 24 + 2 * 8 + 3 * 2 + 1, index, &left));
+	cr_assert(index[0] == 1 && index[1] == 2 && index[2] == 3 && left == 1, "[%lu][%lu][%lu]+%lu",
+		  (unsigned long)index[0], (unsigned long)index[1], (unsigned long)index[2], (unsigned long)left);
+	cr_assert(element((uint64_t[]){ 3 }, 1, 8, 23, index, &left));
+	cr_assert(index[0] == 2 && left == 7);
+	cr_assert_not(element((uint64_t[]){ 3 }, 1, 8, 24, index, &left), "past its count");
+	cr_assert_not(element((uint64_t[]){ 2, 1ULL << 32, 1ULL << 32 }, 3, 1, 5, index, &left),
+		      "a stride of 2^64 wraps to 0");
+	cr_assert_not(element((uint64_t[]){ 2, 1ULL << 62 }, 2, 8, 5, index, &left), "8 x 2^62 wraps");
+	cr_assert_not(element((uint64_t[]){ 4, 0 }, 2, 4, 5, index, &left), "a later count not said");
+	cr_assert_not(element((uint64_t[]){ 4 }, 1, 0, 5, index, &left), "elements of no size");
+	cr_assert_not(element((uint64_t[]){ 4 }, 0, 4, 5, index, &left), "no dimension");
+	cr_assert(element((uint64_t[]){ 1ULL << 62, 4 }, 2, 4, (1ULL << 61) + 20, index, &left), "a large one that fits");
+	cr_assert(index[0] == (1ULL << 61) / 16 + 1 && index[1] == 1 && left == 0);
+}
+
+/*
+ * a maps line of 600 bytes whose path's tail, from its 512th byte on, is
+ * written as a mapping of a file of the process's choosing: one mapping,
+ * named by its path's end, and nothing where the tail said (fgets() into
+ * 512 bytes read that tail as a line of its own)
+ */
+Test(symbolizer, a_maps_line_past_any_buffer_is_one_mapping_and_its_tail_none)
+{
+	static const char head[] = "55d0a0000000-55d0a0001000 r-xp 00001000 fe:01 77 ";
+	static const char tail[] = "7f0000000000-7f0000100000 r-xp 00000000 fe:01 9 /usr/lib/secret.so";
+	char maps[1024], path[700];
+	struct symbolizer *s = symbolizer__new();
+	struct symbol sym;
+	size_t len;
+	FILE *f;
+
+	memset(path, 0, sizeof(path));
+	strcpy(path, "/tmp/");
+	memset(path + 5, 'a', 511 - (sizeof(head) - 1) - 5);
+	strcat(path, tail);
+	snprintf(maps, sizeof(maps), "%s%s\n", head, path);
+	cr_assert(!strncmp(maps + 511, tail, sizeof(tail) - 1), "the tail from byte 511 on");
+	f = fmemopen(maps, strlen(maps), "r");
+	cr_assert_eq(symbolizer__snapshot_from(s, 42, f), 0);
+	fclose(f);
+	cr_assert_not(symbolizer__user(s, 42, 0x7f0000000010, &sym), "no mapping where the path's tail said: %s",
+		      sym.object);
+	cr_assert(symbolizer__user(s, 42, 0x55d0a0000010, &sym));
+	len = strlen(sym.object);
+	cr_assert(!strncmp(sym.object, "...", 3) && len == sizeof(sym.object) - 1, "'%s'", sym.object);
+	cr_assert(!strcmp(sym.object + 3, path + strlen(path) - (len - 3)), "the path's end: '%s'", sym.object);
+	cr_assert_eq(sym.object_offset, 0x1010);
+	symbolizer__free(s);
+}
+
+/* run_quiet - @argv run to its end, which must be status 0 */
+static void run_quiet(char *const argv[])
+{
+	int status;
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "%s: status 0x%x", argv[0], status);
+}
+
+/* a_directory - a new directory under /tmp that anyone may enter, into @dir */
+static void a_directory(char dir[64])
+{
+	strcpy(dir, "/tmp/wakeprobe-symbolizer-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(chmod(dir, 0755), 0);
+}
+
+/*
+ * a debug file beside the program, which its .gnu_debuglink names, is not
+ * read: a process's directory is its own to fill. Its symbols name its
+ * functions all the same, without lines.
+ */
+Test(symbolizer, debug_files_are_looked_for_under_usr_lib_debug_alone)
+{
+	struct symbolizer *s = symbolizer__new();
+	char dir[64], prog[PATH_MAX], debug[PATH_MAX], fixture[PATH_MAX], link[PATH_MAX + 32];
+	struct running r;
+	struct symbol sym;
+
+	fixture_path("symbol-fixture", fixture);
+	a_directory(dir);
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(debug, sizeof(debug), "%s/prog.debug", dir);
+	snprintf(link, sizeof(link), "--add-gnu-debuglink=%s", debug);
+	run_quiet((char *[]){ "objcopy", "--only-keep-debug", fixture, debug, NULL });
+	run_quiet((char *[]){ "objcopy", "--strip-debug", link, fixture, prog, NULL });
+	start_path(prog, &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "producer_release"), &sym));
+	unlink(prog);
+	unlink(debug);
+	rmdir(dir);
+	cr_assert_str_eq(sym.function, "producer_release");
+	cr_assert_null(sym.why_unnamed);
+	cr_assert_str_eq(sym.file, "", "the debug file beside it was read: %s:%d", sym.file, sym.line);
+	cr_assert_eq(sym.line, 0);
+	symbolizer__free(s);
+}
+
+/*
+ * the program's file unlinked and a FIFO put where the kernel says it
+ * was, "prog (deleted)": its names come from the file it maps, which root
+ * reaches through map_files; opening the FIFO would have waited for a
+ * writer for ever. Without root, no way in but the path, which is gone.
+ */
+Test(symbolizer, a_program_whose_file_is_swapped_for_a_fifo_is_named_from_the_file_it_maps)
+{
+	struct symbolizer *s = symbolizer__new();
+	char dir[64], prog[PATH_MAX], fifo[PATH_MAX + 16], fixture[PATH_MAX];
+	struct running r;
+	struct symbol sym;
+
+	fixture_path("symbol-fixture", fixture);
+	a_directory(dir);
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(fifo, sizeof(fifo), "%s (deleted)", prog);
+	run_quiet((char *[]){ "cp", fixture, prog, NULL });
+	start_path(prog, &r);
+	cr_assert_eq(unlink(prog), 0);
+	cr_assert_eq(mkfifo(fifo, 0666), 0);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "producer_release"), &sym));
+	stop(&r);
+	unlink(fifo);
+	rmdir(dir);
+	cr_assert_str_eq(sym.object, fifo);
+	if (geteuid() == 0) {
+		cr_assert_str_eq(sym.function, "producer_release", "why: %s", sym.why_unnamed);
+		cr_assert(strstr(sym.file, "symbol_fixture.c"));
+	} else {
+		cr_assert_str_eq(sym.function, "");
+		cr_assert_str_eq(sym.why_unnamed, "gone before it was opened");
+	}
+	symbolizer__free(s);
+}
+
+/* libc_text - an address in the libc that process @pid maps, in its code */
+static uint64_t libc_text(pid_t pid)
+{
+	char path[64], line[512];
+	unsigned long long start = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	cr_assert_not_null(f);
+	while (!start && fgets(line, sizeof(line), f))
+		if (strstr(line, "r-xp") && strstr(line, "/libc.so"))
+			sscanf(line, "%llx", &start);
+	fclose(f);
+	cr_assert_neq(start, 0, "no libc mapped");
+	return start + 0x100;
+}
+
+/*
+ * the child stopped (anyone of its uid can): the object asked of it then
+ * is named no further once its time is up, and says why; the child is
+ * killed, and a new one names the others
+ */
+Test(symbolizer, a_stalled_child_leaves_its_object_unnamed_and_a_new_one_names_the_others)
+{
+	struct symbolizer_opts opts = { .object_ms = 400 };
+	struct symbolizer *s = symbolizer__new_with(&opts);
+	struct symbol first, libc, wait;
+	struct running r;
+	pid_t child;
+
+	start("symbol-fixture", &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "producer_release"), &first));
+	cr_assert_str_eq(first.function, "producer_release", "%s", first.why_unnamed);
+	child = sandbox__pid(symbolizer__sandbox(s));
+	cr_assert_gt(child, 0);
+	cr_assert_eq(kill(child, SIGSTOP), 0);
+	cr_assert(symbolizer__user(s, r.pid, libc_text(r.pid), &libc));
+	cr_assert_str_eq(libc.function, "");
+	cr_assert_str_eq(libc.why_unnamed, "the symbolizer took too long on it");
+	cr_assert(strstr(libc.object, "libc.so"));
+	/* another object, asked of a new child, which is handed it again */
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "consumer_wait"), &wait));
+	cr_assert_str_eq(wait.function, "consumer_wait", "%s", wait.why_unnamed);
+	cr_assert_neq(sandbox__pid(symbolizer__sandbox(s)), child);
+	/* and the one that stalled it is not asked again */
+	cr_assert(symbolizer__user(s, r.pid, libc_text(r.pid) + 0x40, &libc));
+	cr_assert_str_eq(libc.why_unnamed, "the symbolizer took too long on it");
+	stop(&r);
+	symbolizer__free(s);
+}
+
+/* ended - has process @pid ended, a zombie now? */
+static bool ended(pid_t pid)
+{
+	char path[64], state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
+		state = 0;
+	fclose(f);
+	return state == 'Z';
+}
+
+/* a child killed between two names is replaced, and handed again what the next name needs */
+Test(symbolizer, a_child_killed_between_names_is_replaced)
+{
+	struct symbolizer *s = symbolizer__new();
+	struct symbol first, wait;
+	struct running r;
+	pid_t child;
+
+	start("symbol-fixture", &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "producer_release"), &first));
+	child = sandbox__pid(symbolizer__sandbox(s));
+	cr_assert_eq(kill(child, SIGKILL), 0);
+	/* its end come, a zombie of this process's, before the next name */
+	for (int i = 0; i < 2000 && !ended(child); i++)
+		usleep(1000);
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "consumer_wait"), &wait));
+	cr_assert_str_eq(wait.function, "consumer_wait", "%s", wait.why_unnamed);
+	symbolizer__free(s);
+}
+
+/* once the flag a signal raises is up, no name is asked: what is left says why, and the kernel is named */
+Test(symbolizer, a_signal_stops_the_naming_and_what_is_left_says_so)
+{
+	static volatile sig_atomic_t stop_flag;
+	static const char kallsyms[] = "ffffffff81002000 T try_to_wake_up\n";
+	struct symbolizer *s = symbolizer__new();
+	struct symbol first, wait, kernel;
+	struct data_name lock;
+	struct running r;
+	FILE *f = fmemopen((void *)kallsyms, sizeof(kallsyms) - 1, "r");
+
+	symbolizer__kernel_from(s, f);
+	fclose(f);
+	stop_flag = 0;
+	symbolizer__interrupt_on(s, &stop_flag);
+	start("symbol-fixture", &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "producer_release"), &first));
+	cr_assert_str_eq(first.function, "producer_release");
+	stop_flag = SIGTERM;
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "consumer_wait"), &wait));
+	cr_assert_str_eq(wait.function, "");
+	cr_assert_str_eq(wait.why_unnamed, "naming was stopped by a signal");
+	cr_assert(symbolizer__data(s, r.pid, said(&r, "handoff_queue.lock"), &lock));
+	cr_assert_str_eq(lock.why_unnamed, "naming was stopped by a signal");
+	/* what was named before is named still */
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "producer_release"), &first));
+	cr_assert_str_eq(first.function, "producer_release");
+	cr_assert(symbolizer__kernel(s, 0xffffffff81002010, &kernel));
+	cr_assert_str_eq(kernel.function, "try_to_wake_up");
+	symbolizer__free(s);
+}
+
+/* the child that parses the objects: no capability, nobody's uid under root, none of the parent's files */
+Test(symbolizer, the_child_that_reads_the_objects_holds_no_privilege)
+{
+	struct symbolizer *s = symbolizer__new();
+	struct sandbox_identity id;
+	struct running r;
+	struct symbol sym;
+	uid_t uid;
+	gid_t gid;
+
+	start("symbol-fixture", &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "producer_release"), &sym));
+	cr_assert_eq(sandbox__identity(symbolizer__sandbox(s), &id, 5000), 0);
+	sandbox__child_ids(symbolizer__sandbox(s), &uid, &gid);
+	cr_assert_eq(id.cap_effective | id.cap_permitted, 0);
+	cr_assert_eq(id.no_new_privs, 1);
+	cr_assert_eq(id.dumpable, 0);
+	cr_assert_eq(id.open_fds, 4);
+	cr_assert_eq(id.euid, geteuid() == 0 ? uid : geteuid());
+	symbolizer__free(s);
+}
+
+/*
+ * a program run from a memfd (as runc and sandboxes run themselves): its
+ * file is the kernel's shared memory, on a mount no mountinfo lists, and
+ * through map_files it is named as any other (its path, "/memfd:NAME
+ * (deleted)", opens nothing)
+ */
+Test(symbolizer, a_program_run_from_a_memfd_is_named)
+{
+	struct symbolizer *s = symbolizer__new();
+	char fixture[PATH_MAX], buf[65536];
+	struct running r;
+	struct symbol sym;
+	int in, mem;
+	ssize_t n;
+
+	if (geteuid())
+		cr_skip_test("map_files, the only way to a memfd's file, is root's");
+	fixture_path("symbol-fixture", fixture);
+	in = open(fixture, O_RDONLY | O_CLOEXEC);
+	mem = memfd_create("fixture", MFD_CLOEXEC);
+	cr_assert(in >= 0 && mem >= 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		cr_assert_eq(write(mem, buf, (size_t)n), n);
+	close(in);
+	start_file(NULL, mem, &r);
+	close(mem);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "producer_release"), &sym));
+	cr_assert(strstr(sym.object, "memfd:fixture"), "'%s'", sym.object);
+	cr_assert_str_eq(sym.function, "producer_release", "why: %s", sym.why_unnamed);
 	symbolizer__free(s);
 }

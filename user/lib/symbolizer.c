@@ -1,20 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * symbolizer.c - code and data addresses named from a process's objects
- * and mappings, and code addresses from the kernel's symbols (symbolizer.h)
+ * and mappings, and code addresses from the kernel's symbols
+ * (symbolizer.h). This side, root's, keeps the mappings and opens the
+ * files; the child (sandbox.c) reads them (object_names.c).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dwarf.h>
-#include <elfutils/libdwfl.h>
-#include <gelf.h>
-#include <libiberty/demangle.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include "demangle.h"
+#include "mapped_file.h"
+#include "object_names.h"
+#include "proc_maps.h"
+#include "sandbox.h"
 #include "symbolizer.h"
+
+/* where the child keeps what debuginfod fetched, when DEBUGINFOD_CACHE_PATH does not say */
+#define DEBUGINFOD_CACHE "/var/cache/wakeprobe/debuginfod"
+/* times an object that could not be opened is tried again, from other mappings of it */
+#define PIN_TRIES 3
 
 /* what a mapping of a process holds, by the name its maps line gives it (proc(5)) */
 enum mapping_kind {
@@ -30,40 +41,39 @@ struct mapping {
 	uint64_t start, end, offset;
 	enum mapping_kind kind;
 	pid_t stack_of;		/* the thread whose stack it holds, 0 when none is known to */
-	char path[160];		/* the file, or the kernel's name for the mapping; "" for anonymous memory */
+	char *path;		/* the file, or the kernel's name for the mapping, whole; NULL for anonymous memory */
+	int object;		/* a file mapping's object in symbolizer.objs, -1 for none */
 };
 
 struct process {
 	pid_t pid;
 	struct mapping *maps;
 	size_t n;
+	bool from_text;		/* symbolizer__snapshot_from()'s: no process to open its files through */
 };
 
-/* a data symbol of an object, its address in the module */
-struct data_symbol {
-	Dwarf_Addr addr;
-	GElf_Xword size;
-	int binding;		/* STB_GLOBAL, STB_WEAK, STB_LOCAL */
-	const char *name;	/* libdwfl's, kept as long as the object's Dwfl */
-};
-
-/* a variable of an object's DWARF at a fixed address in the module */
-struct dwarf_variable {
-	Dwarf_Addr addr;
-	Dwarf_Die die;
-};
-
-/* an object read once, for every process that maps it */
+/* an object: a file that mappings hold, the same for every process that maps it */
 struct object {
-	char path[160];
-	Dwfl *dwfl;		/* NULL: it could not be read */
-	Dwfl_Module *mod;
-	/* for data addresses alone, read on the first one asked of the object: code needs neither */
-	bool data_read;
-	struct data_symbol *data_syms;	/* by address */
-	size_t ndata_syms;
-	struct dwarf_variable *vars;	/* by address */
-	size_t nvars;
+	unsigned int dev_major, dev_minor;
+	uint64_t inode;
+	char *path;		/* the path it was first seen by: where its debug link points under /usr/lib/debug */
+	int pinned;		/* an O_PATH descriptor of it (mapped_file.h), -1 while none */
+	int pin_tries;
+	const char *why;	/* why it says nothing: NULL while it may */
+	unsigned int sent;	/* the child's generation it was handed to, 0 for none */
+	uint64_t spent_ms;	/* the child's time on it */
+};
+
+/* a name asked of the child and answered, kept: the same frame is in many stacks */
+struct cached_name {
+	uint32_t object;	/* UINT32_MAX: an empty slot */
+	uint32_t kind;		/* OBJECT_NAMES_CODE or OBJECT_NAMES_DATA */
+	uint64_t file_offset;
+	char *text;		/* the function, or the global and member */
+	char *file;
+	uint64_t function_offset;
+	int32_t line;
+	bool in_module;
 };
 
 struct kernel_symbol {
@@ -73,42 +83,158 @@ struct kernel_symbol {
 };
 
 struct symbolizer {
+	struct symbolizer_opts opts;
 	struct process *procs;
 	size_t nprocs;
 	struct object *objs;
 	size_t nobjs;
+	size_t npinned, pin_limit;	/* descriptors held, and how many may be */
+	struct mount_tables *mounts;
+	struct sandbox *sandbox;
+	struct object_names *names;	/* the child's, made in it */
+	const char *why_all;		/* why no object says anything any more: NULL while they may */
+	uint64_t spent_ms;		/* the child's time on every object */
+	struct cached_name *cache;	/* open addressing, a power of two long */
+	size_t cache_cap, cache_n;
 	struct kernel_symbol *ksyms;
 	size_t nksyms;
 };
 
-static const Dwfl_Callbacks offline_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* ---- the child: what it runs ---- */
+
+/* child_init - in the child: its reader, and where debuginfod keeps its files */
+static void child_init(void *ctx)
+{
+	struct symbolizer *s = ctx;
+	struct object_names_opts opts = { .debuginfod = s->opts.debuginfod };
+
+	if (opts.debuginfod && !getenv("DEBUGINFOD_CACHE_PATH"))
+		setenv("DEBUGINFOD_CACHE_PATH", DEBUGINFOD_CACHE, 1);
+	s->names = object_names__new(&opts);
+}
+
+static int child_serve(void *ctx, const void *request, size_t len, int fd, void *answer, size_t room)
+{
+	struct symbolizer *s = ctx;
+
+	if (!s->names) {
+		if (fd >= 0)
+			close(fd);
+		return -ENOMEM;
+	}
+	return object_names__serve(s->names, request, len, fd, answer, room);
+}
+
+/*
+ * debuginfod_cache - the directory the child keeps debuginfod's files in,
+ * made for its uid when there is none: no other uid's
+ */
+static void debuginfod_cache(const struct sandbox *sb)
+{
+	uid_t uid;
+	gid_t gid;
+
+	if (getenv("DEBUGINFOD_CACHE_PATH") || geteuid())
+		return;
+	sandbox__child_ids(sb, &uid, &gid);
+	mkdir("/var/cache/wakeprobe", 0755);
+	if (!mkdir(DEBUGINFOD_CACHE, 0700) && chown(DEBUGINFOD_CACHE, uid, gid))
+		rmdir(DEBUGINFOD_CACHE);
+}
+
+struct symbolizer *symbolizer__new_with(const struct symbolizer_opts *opts)
+{
+	struct symbolizer *s = calloc(1, sizeof(*s));
+	const char *env = getenv("WAKEPROBE_DEBUGINFOD");
+	struct rlimit files;
+	struct sandbox_opts child = {
+		.serve = child_serve,
+		.child_init = child_init,
+		.request_max = sizeof(struct object_names_add),
+		.answer_max = sizeof(struct object_names_code) > sizeof(struct object_names_data) ?
+				      sizeof(struct object_names_code) : sizeof(struct object_names_data),
+		.name = "wakeprobe-names",
+	};
+
+	if (!s)
+		return NULL;
+	if (opts)
+		s->opts = *opts;
+	s->opts.debuginfod = s->opts.debuginfod || (env && !strcmp(env, "1"));
+	if (!s->opts.object_ms)
+		s->opts.object_ms = SYMBOLIZER_OBJECT_MS;
+	if (!s->opts.run_ms)
+		s->opts.run_ms = SYMBOLIZER_RUN_MS;
+	/* half the descriptors a process may hold: the rest are the run's (its BPF side, its files) */
+	s->pin_limit = getrlimit(RLIMIT_NOFILE, &files) ? 256 : files.rlim_cur / 2;
+	child.ctx = s;
+	child.may_write_files = s->opts.debuginfod;
+	s->mounts = mount_tables__new();
+	s->sandbox = sandbox__new(&child);
+	if (!s->mounts || !s->sandbox) {
+		symbolizer__free(s);
+		return NULL;
+	}
+	if (s->opts.debuginfod)
+		debuginfod_cache(s->sandbox);
+	return s;
+}
 
 struct symbolizer *symbolizer__new(void)
 {
-	return calloc(1, sizeof(struct symbolizer));
+	return symbolizer__new_with(NULL);
+}
+
+static void free_mappings(struct mapping *maps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(maps[i].path);
+	free(maps);
 }
 
 void symbolizer__free(struct symbolizer *s)
 {
 	if (!s)
 		return;
+	sandbox__free(s->sandbox);
 	for (size_t i = 0; i < s->nprocs; i++)
-		free(s->procs[i].maps);
+		free_mappings(s->procs[i].maps, s->procs[i].n);
 	for (size_t i = 0; i < s->nobjs; i++) {
-		if (s->objs[i].dwfl)
-			dwfl_end(s->objs[i].dwfl);
-		free(s->objs[i].data_syms);
-		free(s->objs[i].vars);
+		if (s->objs[i].pinned >= 0)
+			close(s->objs[i].pinned);
+		free(s->objs[i].path);
 	}
+	for (size_t i = 0; i < s->cache_cap; i++) {
+		free(s->cache[i].text);
+		free(s->cache[i].file);
+	}
+	mount_tables__free(s->mounts);
+	free(s->cache);
 	free(s->procs);
 	free(s->objs);
 	free(s->ksyms);
 	free(s);
 }
+
+void symbolizer__interrupt_on(struct symbolizer *s, const volatile sig_atomic_t *flag)
+{
+	sandbox__interrupt_on(s->sandbox, flag);
+}
+
+struct sandbox *symbolizer__sandbox(struct symbolizer *s)
+{
+	return s->sandbox;
+}
+
+/* ---- processes and their mappings ---- */
 
 static struct process *process_of(struct symbolizer *s, pid_t pid)
 {
@@ -141,50 +267,139 @@ static enum mapping_kind mapping_kind(const char *name)
 	return MAPPING_KERNEL;
 }
 
-int symbolizer__snapshot_from(struct symbolizer *s, pid_t pid, FILE *maps)
+/* object_for - the object of the file @line maps, added when new: its index, -1 without memory */
+static int object_for(struct symbolizer *s, const struct proc_maps_line *line)
 {
-	struct process *p = process_of(s, pid), *grown;
+	struct object *grown;
+
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (s->objs[i].inode == line->inode && s->objs[i].dev_major == line->dev_major &&
+		    s->objs[i].dev_minor == line->dev_minor)
+			return (int)i;
+	grown = realloc(s->objs, (s->nobjs + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	s->objs = grown;
+	s->objs[s->nobjs] = (struct object){
+		.dev_major = line->dev_major, .dev_minor = line->dev_minor, .inode = line->inode,
+		.path = strdup(line->path), .pinned = -1,
+	};
+	if (!s->objs[s->nobjs].path)
+		return -1;
+	return (int)s->nobjs++;
+}
+
+/*
+ * pin - object @o held open, through mapping @m of live process @pid, if
+ * it is not yet: false, with o->why, when it cannot be, or may not
+ * (no descriptor to spare: it is tried again when a name is asked of it)
+ */
+static bool pin(struct symbolizer *s, struct object *o, pid_t pid, const struct mapping *m)
+{
+	struct mapped_file f = {
+		.pid = pid, .start = m->start, .end = m->end, .dev_major = o->dev_major, .dev_minor = o->dev_minor,
+		.inode = o->inode, .path = m->path,
+	};
+	const char *why = "could not be opened";
+	int fd;
+
+	if (o->pinned >= 0)
+		return true;
+	if (o->pin_tries >= PIN_TRIES || s->npinned >= s->pin_limit)
+		return false;
+	o->pin_tries++;
+	fd = mapped_file__pin(s->mounts, &f, &why);
+	if (fd < 0) {
+		o->why = why;
+		return false;
+	}
+	o->pinned = fd;
+	o->why = NULL;
+	s->npinned++;
+	return true;
+}
+
+/*
+ * read_maps - the mappings in the text of maps file @maps, each line read
+ * whole (getline(3)): a path is never cut, and no part of one reads as a
+ * line of its own. The objects of file mappings are found or added.
+ */
+static int read_maps(struct symbolizer *s, pid_t pid, FILE *maps, struct mapping **out, size_t *nout)
+{
 	struct mapping *m = NULL, *more;
-	size_t n = 0, cap = 0;
-	char line[512];
+	size_t n = 0, cap = 0, room = 0;
+	char *line = NULL;
+	ssize_t len;
+	int err = 0;
 
-	while (fgets(line, sizeof(line), maps)) {
-		unsigned long long start, end, offset;
-		char perms[8], path[sizeof(m->path)];
-		int at = 0;
+	while ((len = getline(&line, &room, maps)) > 0) {
+		struct proc_maps_line parsed;
 
-		/* start-end perms offset dev inode [path]: the space before the path takes the line's end without one */
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &offset, &at) != 4 || !at)
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		/* a NUL inside the line is no kernel's: not a line to read */
+		if (strlen(line) != (size_t)len || proc_maps__parse(line, &parsed))
 			continue;
-		snprintf(path, sizeof(path), "%.*s", (int)strcspn(line + at, "\n"), line + at);
 		if (n == cap) {
 			cap = cap ? 2 * cap : 32;
 			more = realloc(m, cap * sizeof(*m));
 			if (!more) {
-				free(m);
-				return -ENOMEM;
+				err = -ENOMEM;
+				break;
 			}
 			m = more;
 		}
-		m[n] = (struct mapping){ .start = start, .end = end, .offset = offset, .kind = mapping_kind(path) };
+		m[n] = (struct mapping){ .start = parsed.start, .end = parsed.end, .offset = parsed.offset,
+					 .kind = mapping_kind(parsed.path), .object = -1 };
+		if (parsed.path[0] && !(m[n].path = strdup(parsed.path))) {
+			err = -ENOMEM;
+			break;
+		}
 		/* the main thread's stack is the one the kernel names (fs/proc/task_mmu.c) */
 		if (m[n].kind == MAPPING_STACK)
 			m[n].stack_of = pid;
-		memcpy(m[n++].path, path, sizeof(path));
+		/* a file is known by its device and inode: the kernel's name of a pseudo-file has none */
+		if (m[n].kind == MAPPING_FILE && parsed.inode)
+			m[n].object = object_for(s, &parsed);
+		n++;
 	}
+	free(line);
+	if (err) {
+		free_mappings(m, n);
+		return err;
+	}
+	*out = m;
+	*nout = n;
+	return 0;
+}
+
+/* keep_mappings - @pid's mappings are @maps now, its former ones gone (an exec) */
+static int keep_mappings(struct symbolizer *s, pid_t pid, struct mapping *maps, size_t n, bool from_text)
+{
+	struct process *p = process_of(s, pid), *grown;
+
 	if (!p) {
 		grown = realloc(s->procs, (s->nprocs + 1) * sizeof(*s->procs));
 		if (!grown) {
-			free(m);
+			free_mappings(maps, n);
 			return -ENOMEM;
 		}
 		s->procs = grown;
 		p = &s->procs[s->nprocs++];
 	} else {
-		free(p->maps);
+		free_mappings(p->maps, p->n);
 	}
-	*p = (struct process){ pid, m, n };
+	*p = (struct process){ pid, maps, n, from_text };
 	return 0;
+}
+
+int symbolizer__snapshot_from(struct symbolizer *s, pid_t pid, FILE *maps)
+{
+	struct mapping *m;
+	size_t n;
+	int err = read_maps(s, pid, maps, &m, &n);
+
+	return err ? err : keep_mappings(s, pid, m, n, true);
 }
 
 int symbolizer__snapshot_thread_stack(struct symbolizer *s, pid_t pid, pid_t tid, uint64_t sp)
@@ -263,7 +478,9 @@ static void snapshot_thread_stacks(struct symbolizer *s, pid_t pid)
 
 int symbolizer__snapshot(struct symbolizer *s, pid_t pid)
 {
+	struct mapping *m;
 	char path[64];
+	size_t n;
 	FILE *f;
 	int err;
 
@@ -271,87 +488,288 @@ int symbolizer__snapshot(struct symbolizer *s, pid_t pid)
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	err = symbolizer__snapshot_from(s, pid, f);
+	err = read_maps(s, pid, f, &m, &n);
 	fclose(f);
+	if (err)
+		return err;
+	/* while the process lives: its files are the ones it maps now, whatever their paths name later */
+	for (size_t i = 0; i < n; i++)
+		if (m[i].object >= 0)
+			pin(s, &s->objs[m[i].object], pid, &m[i]);
+	err = keep_mappings(s, pid, m, n, false);
 	if (!err)
 		snapshot_thread_stacks(s, pid);
 	return err;
 }
 
-/* object_of - @path read once, with its debug information where it has some */
-static struct object *object_of(struct symbolizer *s, const char *path)
-{
-	struct object *grown, *o;
+/* ---- names asked of the child ---- */
 
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (!strcmp(s->objs[i].path, path))
-			return &s->objs[i];
-	grown = realloc(s->objs, (s->nobjs + 1) * sizeof(*s->objs));
-	if (!grown)
-		return NULL;
-	s->objs = grown;
-	o = &s->objs[s->nobjs++];
-	memset(o, 0, sizeof(*o));
-	snprintf(o->path, sizeof(o->path), "%s", path);
-	o->dwfl = dwfl_begin(&offline_callbacks);
-	if (o->dwfl) {
-		o->mod = dwfl_report_offline(o->dwfl, path, path, -1);
-		dwfl_report_end(o->dwfl, NULL, NULL);
-		if (!o->mod) {
-			dwfl_end(o->dwfl);
-			o->dwfl = NULL;
-		}
+/* cache_slot - where (@object, @kind, @file_offset) is kept in s->cache, or goes */
+static struct cached_name *cache_slot(const struct symbolizer *s, uint32_t object, uint32_t kind, uint64_t file_offset)
+{
+	uint64_t h = (file_offset ^ ((uint64_t)object << 40) ^ ((uint64_t)kind << 62)) * 0x9e3779b97f4a7c15ULL;
+
+	for (size_t i = (size_t)(h >> 20) & (s->cache_cap - 1);; i = (i + 1) & (s->cache_cap - 1)) {
+		struct cached_name *c = &s->cache[i];
+
+		if (c->object == UINT32_MAX || (c->object == object && c->kind == kind && c->file_offset == file_offset))
+			return c;
 	}
-	return o;
+}
+
+/* cache_grow - room for one name more, the table at most three quarters full: false without memory */
+static bool cache_grow(struct symbolizer *s)
+{
+	struct cached_name *old = s->cache;
+	size_t old_cap = s->cache_cap, cap = old_cap ? 2 * old_cap : 1024;
+
+	if (4 * (s->cache_n + 1) <= 3 * old_cap)
+		return true;
+	s->cache = calloc(cap, sizeof(*s->cache));
+	if (!s->cache) {
+		s->cache = old;
+		return false;
+	}
+	for (size_t i = 0; i < cap; i++)
+		s->cache[i].object = UINT32_MAX;
+	s->cache_cap = cap;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].object != UINT32_MAX)
+			*cache_slot(s, old[i].object, old[i].kind, old[i].file_offset) = old[i];
+	free(old);
+	return true;
+}
+
+/* a name as the child gave it, or the cache kept it */
+struct name {
+	char text[200];		/* the function; or the global and member */
+	char file[160];
+	uint64_t function_offset;
+	int32_t line;
+	bool in_module;
+};
+
+/* remember - name @n of (@object, @kind, @file_offset) kept */
+static void remember(struct symbolizer *s, uint32_t object, uint32_t kind, uint64_t file_offset, const struct name *n)
+{
+	struct cached_name *slot;
+
+	if (!cache_grow(s))
+		return;
+	slot = cache_slot(s, object, kind, file_offset);
+	*slot = (struct cached_name){
+		.object = object, .kind = kind, .file_offset = file_offset,
+		.text = n->text[0] ? strdup(n->text) : NULL, .file = n->file[0] ? strdup(n->file) : NULL,
+		.function_offset = n->function_offset, .line = n->line, .in_module = n->in_module,
+	};
+	s->cache_n++;
+}
+
+/* recall - the name kept for (@object, @kind, @file_offset) into @n: false for none */
+static bool recall(const struct symbolizer *s, uint32_t object, uint32_t kind, uint64_t file_offset, struct name *n)
+{
+	const struct cached_name *c = s->cache_cap ? cache_slot(s, object, kind, file_offset) : NULL;
+
+	if (!c || c->object == UINT32_MAX)
+		return false;
+	snprintf(n->text, sizeof(n->text), "%s", c->text ? c->text : "");
+	snprintf(n->file, sizeof(n->file), "%s", c->file ? c->file : "");
+	n->function_offset = c->function_offset;
+	n->line = c->line;
+	n->in_module = c->in_module;
+	return true;
+}
+
+/* why_failed - what a call's error says of the object it was on, or of them all (s->why_all) */
+static const char *why_failed(struct symbolizer *s, struct object *o, int err)
+{
+	switch (err) {
+	case -ETIMEDOUT:
+		return o->why = "the symbolizer took too long on it";
+	case -ECHILD:
+		return o->why = "the symbolizer crashed on it";
+	case -EPROTO:
+		return o->why = "the symbolizer's answer on it did not parse";
+	case -EINTR:
+		return s->why_all = "naming was stopped by a signal";
+	case -EAGAIN:
+		return s->why_all = "the symbolizer could not be started, or crashed too often";
+	default:
+		return o->why = "the symbolizer could not read it";
+	}
 }
 
 /*
- * module_address - the address in @o's module of the byte at @file_offset
- * of its file: the loadable segment holding it says at which virtual
- * address it lies, and the module sits at its bias from there; false when
- * no segment holds it. A segment's .bss lies past its bytes in the file:
- * in the rest of the page that maps the last of them, then in the
- * anonymous mapping after it (fs/binfmt_elf.c; glibc's
- * elf/dl-map-segments.h), so offsets counted on from that page's mapping
- * land in the segment whose bytes end last before them, as far as its
- * size in memory reaches.
+ * timed_call - @request asked of the child within @timeout_ms, the time
+ * it took counted against @o and the run: sandbox__call()'s return
  */
-static bool module_address(const struct object *o, uint64_t file_offset, Dwarf_Addr *out)
+static int timed_call(struct symbolizer *s, struct object *o, const void *request, size_t len, int fd, void *answer,
+		      size_t room, uint64_t timeout_ms)
 {
-	Dwarf_Addr bias = 0;
-	Elf *elf = dwfl_module_getelf(o->mod, &bias);
-	GElf_Phdr ph, seg = { .p_type = PT_NULL };	/* PT_NULL: none yet */
-	size_t n = 0;
+	uint64_t began = now_ms(), took;
+	int n = sandbox__call(s->sandbox, request, len, fd, answer, room, (int)timeout_ms);
 
-	if (!elf || elf_getphdrnum(elf, &n))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_offset > file_offset)
-			continue;
-		if (file_offset - ph.p_offset < ph.p_filesz) {
-			seg = ph;
-			break;
-		}
-		if (ph.p_filesz && (seg.p_type == PT_NULL || ph.p_offset > seg.p_offset))
-			seg = ph;
+	took = now_ms() - began;
+	o->spent_ms += took;
+	s->spent_ms += took;
+	return n;
+}
+
+/*
+ * hand_over - object @o, number @id, given to the child now running,
+ * opened through its pin; or, for one that could not be pinned for want
+ * of descriptors, through a pin made for the while from mapping @m of
+ * @p, if that still lives. NULL, or why not.
+ */
+static const char *hand_over(struct symbolizer *s, struct object *o, uint32_t id, const struct process *p,
+			     const struct mapping *m, uint64_t timeout_ms)
+{
+	struct object_names_add add = { .kind = OBJECT_NAMES_ADD, .object = id };
+	struct mapped_file f = {
+		.pid = p->pid, .start = m->start, .end = m->end, .dev_major = o->dev_major, .dev_minor = o->dev_minor,
+		.inode = o->inode, .path = m->path,
+	};
+	const char *why = "could not be opened";
+	int pinned = o->pinned, fd, err;
+
+	if (o->sent && o->sent == sandbox__generation(s->sandbox) && sandbox__pid(s->sandbox))
+		return NULL;
+	if (strlen(o->path) >= sizeof(add.path))
+		return o->why = "its path is too long to use";
+	strcpy(add.path, o->path);
+	if (pinned < 0 && (pinned = mapped_file__pin(s->mounts, &f, &why)) < 0)
+		return o->why = why;
+	fd = mapped_file__open(pinned);
+	if (pinned != o->pinned)
+		close(pinned);
+	if (fd < 0)
+		return o->why = "could not be opened";
+	err = timed_call(s, o, &add, sizeof(add), fd, NULL, 0, timeout_ms);
+	close(fd);
+	if (err)
+		return why_failed(s, o, err);
+	o->sent = sandbox__generation(s->sandbox);
+	return NULL;
+}
+
+/* time_left - what the child may still take on @o: the object's time and the run's; 0 with why, when none */
+static uint64_t time_left(struct symbolizer *s, struct object *o, const char **why)
+{
+	uint64_t object_left = o->spent_ms < s->opts.object_ms ? s->opts.object_ms - o->spent_ms : 0;
+	uint64_t run_left = s->spent_ms < s->opts.run_ms ? s->opts.run_ms - s->spent_ms : 0;
+
+	if (!object_left)
+		*why = o->why = "the symbolizer took too long on it";
+	else if (!run_left)
+		*why = s->why_all = "the symbolizer's time for the run was spent";
+	return object_left < run_left ? object_left : run_left;
+}
+
+/*
+ * ask_child - the name of the byte at @file_offset of object @id, which
+ * @p maps in @m, as @kind, from the child, into @n: NULL, or why there is
+ * none. A child
+ * started since @o was handed to it (the one before ended) does not know
+ * it: it is handed over again, once.
+ */
+static const char *ask_child(struct symbolizer *s, struct object *o, uint32_t id, const struct process *p,
+			     const struct mapping *m, uint32_t kind, uint64_t file_offset, struct name *n)
+{
+	struct object_names_ask req = { .kind = kind, .object = id, .file_offset = file_offset };
+	union {
+		struct object_names_code code;
+		struct object_names_data data;
+	} answer;
+	const char *why = NULL;
+	uint64_t left;
+	int got = -ENOENT;
+
+	for (int tries = 0; tries < 2 && got == -ENOENT; tries++) {
+		left = time_left(s, o, &why);
+		if (!left)
+			return why;
+		why = hand_over(s, o, id, p, m, left);
+		if (why)
+			return why;
+		left = time_left(s, o, &why);
+		if (!left)
+			return why;
+		got = timed_call(s, o, &req, sizeof(req), -1, &answer, sizeof(answer), left);
+		if (got == -ENOENT)
+			o->sent = 0;
 	}
-	if (seg.p_type == PT_NULL || file_offset - seg.p_offset >= seg.p_memsz)
-		return false;
-	*out = file_offset - seg.p_offset + seg.p_vaddr + bias;
-	return true;
+	if (got < 0)
+		return why_failed(s, o, got);
+	memset(n, 0, sizeof(*n));
+	if (kind == OBJECT_NAMES_CODE && got == (int)sizeof(answer.code)) {
+		snprintf(n->text, sizeof(n->text), "%.*s", (int)sizeof(answer.code.function), answer.code.function);
+		snprintf(n->file, sizeof(n->file), "%.*s", (int)sizeof(answer.code.file), answer.code.file);
+		n->function_offset = answer.code.function_offset;
+		n->line = answer.code.line;
+	} else if (kind == OBJECT_NAMES_DATA && got == (int)sizeof(answer.data)) {
+		snprintf(n->text, sizeof(n->text), "%.*s", (int)sizeof(answer.data.what), answer.data.what);
+		n->in_module = answer.data.in_module;
+	} else {
+		return why_failed(s, o, -EPROTO);
+	}
+	return NULL;
+}
+
+/*
+ * ask - the name of the byte at @file_offset of mapping @m's object, as
+ * @kind (OBJECT_NAMES_CODE or _DATA), for process @p, into @n: from the
+ * names kept, else asked of the child within the object's and the run's
+ * time left. NULL, or why there is no name.
+ */
+static const char *ask(struct symbolizer *s, const struct process *p, const struct mapping *m, uint32_t kind,
+		       uint64_t file_offset, struct name *n)
+{
+	struct object *o;
+	const char *why;
+
+	if (m->object < 0)
+		return "not a file it could read";
+	o = &s->objs[m->object];
+	if (recall(s, (uint32_t)m->object, kind, file_offset, n))
+		return NULL;
+	if (s->why_all)
+		return s->why_all;
+	if (p->from_text)
+		return "not opened: its mappings were given as text";
+	/*
+	 * one not pinned while its process ran may be now, from the mapping
+	 * asked about; or, with no descriptor to spare, for the while it is
+	 * handed over (hand_over())
+	 */
+	if (o->pinned < 0)
+		pin(s, o, p->pid, m);
+	if (o->why)
+		return o->why;
+	why = ask_child(s, o, (uint32_t)m->object, p, m, kind, file_offset, n);
+	if (!why)
+		remember(s, (uint32_t)m->object, kind, file_offset, n);
+	return why;
+}
+
+/*
+ * object_name - the path @path of a mapping, into @out of @size bytes;
+ * one too long for it is "..." and its end, so that the file's name stays
+ */
+static void object_name(char *out, size_t size, const char *path)
+{
+	size_t len = strlen(path);
+
+	if (len < size)
+		memcpy(out, path, len + 1);
+	else
+		snprintf(out, size, "...%s", path + len - (size - 4));
 }
 
 bool symbolizer__user(struct symbolizer *s, pid_t pid, uint64_t addr, struct symbol *out)
 {
 	struct process *p = process_of(s, pid);
 	const struct mapping *m = NULL;
-	struct object *o;
-	Dwarf_Addr at;
-	GElf_Off off = 0;
-	GElf_Sym sym;
-	const char *name, *src;
-	Dwfl_Line *line;
-	int lineno = 0;
+	struct name n;
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; p && i < p->n && !m; i++)
@@ -359,396 +777,39 @@ bool symbolizer__user(struct symbolizer *s, pid_t pid, uint64_t addr, struct sym
 			m = &p->maps[i];
 	if (!m)
 		return false;
-	memcpy(out->object, m->path, sizeof(out->object));
+	object_name(out->object, sizeof(out->object), m->path);
 	out->object_offset = addr - m->start + m->offset;
-	o = object_of(s, m->path);
-	if (!o || !o->dwfl || !module_address(o, out->object_offset, &at))
+	out->why_unnamed = ask(s, p, m, OBJECT_NAMES_CODE, out->object_offset, &n);
+	if (out->why_unnamed)
 		return true;
-	name = dwfl_module_addrinfo(o->mod, at, &off, &sym, NULL, NULL, NULL);
-	if (name) {
-		symbolizer__demangle(name, out->function, sizeof(out->function));
-		out->function_offset = off;
-	}
-	line = dwfl_module_getsrc(o->mod, at);
-	src = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
-	if (src) {
-		snprintf(out->file, sizeof(out->file), "%s", src);
-		out->line = lineno;
-	}
+	snprintf(out->function, sizeof(out->function), "%.*s", (int)sizeof(out->function) - 1, n.text);
+	out->function_offset = out->function[0] ? n.function_offset : 0;
+	snprintf(out->file, sizeof(out->file), "%s", n.file);
+	out->line = out->file[0] ? n.line : 0;
 	return true;
-}
-
-/* append - add to the text in @buf of @size bytes, cut short when full */
-__attribute__((format(printf, 3, 4))) static void append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strnlen(buf, size);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
-static int data_symbol_order(const void *a, const void *b)
-{
-	const struct data_symbol *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-static int variable_order(const void *a, const void *b)
-{
-	const struct dwarf_variable *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* read_data_symbols - @o's data objects from its symbol table (.symtab, else .dynsym), by address */
-static void read_data_symbols(struct object *o)
-{
-	int n = dwfl_module_getsymtab(o->mod);
-	size_t cap = 0;
-
-	for (int i = 0; i < n; i++) {
-		struct data_symbol *more;
-		GElf_Addr addr;
-		GElf_Word shndx;
-		GElf_Sym sym;
-		const char *name = dwfl_module_getsym_info(o->mod, i, &sym, &addr, &shndx, NULL, NULL);
-
-		if (!name || !name[0] || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || shndx == SHN_UNDEF ||
-		    shndx == SHN_ABS || shndx == SHN_COMMON || shndx == (GElf_Word)-1)
-			continue;
-		if (o->ndata_syms == cap) {
-			more = realloc(o->data_syms, (cap ? 2 * cap : 256) * sizeof(*more));
-			if (!more)
-				break;
-			o->data_syms = more;
-			cap = cap ? 2 * cap : 256;
-		}
-		o->data_syms[o->ndata_syms++] = (struct data_symbol){ addr, sym.st_size, GELF_ST_BIND(sym.st_info), name };
-	}
-	if (o->ndata_syms)
-		qsort(o->data_syms, o->ndata_syms, sizeof(*o->data_syms), data_symbol_order);
-}
-
-/*
- * collect_variables - the variables at fixed addresses under DWARF DIE
- * @parent: globals, and statics inside functions and namespaces
- */
-static void collect_variables(struct object *o, Dwarf_Die *parent, Dwarf_Addr bias, size_t *cap, int depth)
-{
-	Dwarf_Die child;
-
-	if (depth > 16 || dwarf_child(parent, &child))
-		return;
-	do {
-		struct dwarf_variable *more;
-		Dwarf_Attribute attr;
-		Dwarf_Op *ops;
-		size_t nops;
-
-		switch (dwarf_tag(&child)) {
-		case DW_TAG_variable:
-			/* one DW_OP_addr: at a fixed place; a TLS one's or a location list is not */
-			if (!dwarf_attr(&child, DW_AT_location, &attr) || dwarf_getlocation(&attr, &ops, &nops) ||
-			    nops != 1 || ops[0].atom != DW_OP_addr)
-				break;
-			if (o->nvars == *cap) {
-				more = realloc(o->vars, (*cap ? 2 * *cap : 256) * sizeof(*more));
-				if (!more)
-					return;
-				o->vars = more;
-				*cap = *cap ? 2 * *cap : 256;
-			}
-			o->vars[o->nvars++] = (struct dwarf_variable){ ops[0].number + bias, child };
-			break;
-		case DW_TAG_namespace:
-		case DW_TAG_subprogram:
-		case DW_TAG_lexical_block:
-			collect_variables(o, &child, bias, cap, depth + 1);
-			break;
-		}
-	} while (!dwarf_siblingof(&child, &child));
-}
-
-/*
- * read_data_tables - what naming @o's data takes, once: its data symbols,
- * and where it has DWARF, its variables, found by walking every unit
- * (DWARF indexes code by address, not data), which costs a pass over the
- * object's debug information the first time one of its data addresses is
- * asked
- */
-static void read_data_tables(struct object *o)
-{
-	Dwarf_CU *cu = NULL;
-	Dwarf_Die cudie;
-	Dwarf_Addr bias;
-	Dwarf *dwarf;
-	size_t cap = 0;
-
-	if (o->data_read)
-		return;
-	o->data_read = true;
-	read_data_symbols(o);
-	dwarf = dwfl_module_getdwarf(o->mod, &bias);
-	if (!dwarf)
-		return;
-	while (!dwarf_get_units(dwarf, cu, &cu, NULL, NULL, &cudie, NULL))
-		collect_variables(o, &cudie, bias, &cap, 0);
-	if (o->nvars)
-		qsort(o->vars, o->nvars, sizeof(*o->vars), variable_order);
-}
-
-/* symbol_rank - which of two data symbols at one address names it: a sized one, then a global, a weak, a local */
-static int symbol_rank(const struct data_symbol *d)
-{
-	return (d->size ? 4 : 0) + (d->binding == STB_GLOBAL ? 2 : d->binding == STB_WEAK ? 1 : 0);
-}
-
-/*
- * data_symbol_at - @o's data symbol that @at lies in: of those starting
- * nearest below it, the best ranked whose size reaches it (a sizeless one
- * only at its start)
- */
-static const struct data_symbol *data_symbol_at(const struct object *o, Dwarf_Addr at)
-{
-	const struct data_symbol *best = NULL;
-	size_t lo = 0, hi = o->ndata_syms;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->data_syms[mid].addr <= at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i-- > 0 && o->data_syms[i].addr == o->data_syms[lo - 1].addr;) {
-		const struct data_symbol *d = &o->data_syms[i];
-
-		if (d->size ? at - d->addr >= d->size : at != d->addr)
-			continue;
-		/* walking back, the first of equals in name order wins */
-		if (!best || symbol_rank(d) >= symbol_rank(best))
-			best = d;
-	}
-	return best;
-}
-
-/* variable_at - @o's DWARF variable at @addr, NULL for none */
-static const struct dwarf_variable *variable_at(const struct object *o, Dwarf_Addr addr)
-{
-	size_t lo = 0, hi = o->nvars;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->vars[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < o->nvars && o->vars[lo].addr == addr ? &o->vars[lo] : NULL;
-}
-
-/* type_of - the type DIE of @die (a variable's, a member's, an array's elements') */
-static bool type_of(Dwarf_Die *die, Dwarf_Die *type)
-{
-	Dwarf_Attribute attr;
-
-	return dwarf_attr_integrate(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, type);
-}
-
-/* member_offset - where member (or base class) @member starts in its structure */
-static bool member_offset(Dwarf_Die *member, Dwarf_Word *offset)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Op *ops;
-	size_t n;
-
-	if (!dwarf_attr(member, DW_AT_data_member_location, &attr))
-		return false;
-	if (!dwarf_formudata(&attr, offset))
-		return true;
-	/* DWARF 2 wrote it as an expression: DW_OP_plus_uconst N */
-	if (dwarf_getlocation(&attr, &ops, &n) || n != 1 || ops[0].atom != DW_OP_plus_uconst)
-		return false;
-	*offset = ops[0].number;
-	return true;
-}
-
-/*
- * member_at - the member of structure @type that @offset lies in, and
- * @offset made relative to it. Bit-fields are passed over: a byte of
- * theirs does not say which one it is.
- */
-static bool member_at(Dwarf_Die *type, Dwarf_Word *offset, Dwarf_Die *member, Dwarf_Die *member_type)
-{
-	Dwarf_Die child;
-
-	if (dwarf_child(type, &child))
-		return false;
-	do {
-		int tag = dwarf_tag(&child);
-		Dwarf_Word at, size;
-
-		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) || dwarf_hasattr(&child, DW_AT_bit_size) ||
-		    !member_offset(&child, &at) || !type_of(&child, member_type) ||
-		    dwarf_aggregate_size(member_type, &size) || *offset < at || *offset - at >= size)
-			continue;
-		*member = child;
-		*offset -= at;
-		return true;
-	} while (!dwarf_siblingof(&child, &child));
-	return false;
-}
-
-/* subrange_count - the number of elements of an array's dimension @subrange, 0 when DWARF does not say */
-static Dwarf_Word subrange_count(Dwarf_Die *subrange)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Word count, upper, lower = 0;
-
-	if (dwarf_attr(subrange, DW_AT_count, &attr))
-		return dwarf_formudata(&attr, &count) ? 0 : count;
-	if (!dwarf_attr(subrange, DW_AT_upper_bound, &attr) || dwarf_formudata(&attr, &upper))
-		return 0;
-	if (dwarf_attr(subrange, DW_AT_lower_bound, &attr) && dwarf_formudata(&attr, &lower))
-		return 0;
-	return upper >= lower ? upper - lower + 1 : 0;
-}
-
-/*
- * element_at - the element of array @type that @offset lies in, its
- * indexes appended to @what and @offset made relative to it; every
- * dimension's size but the first must be known
- */
-static bool element_at(Dwarf_Die *type, Dwarf_Word *offset, Dwarf_Die *element, char *what, size_t size)
-{
-	Dwarf_Word count[8], index[8], stride, element_size;
-	Dwarf_Die child;
-	int dims = 0;
-
-	if (!type_of(type, element) || dwarf_aggregate_size(element, &element_size) || !element_size ||
-	    dwarf_child(type, &child))
-		return false;
-	do {
-		if (dwarf_tag(&child) != DW_TAG_subrange_type)
-			continue;
-		if (dims == 8)
-			return false;
-		count[dims++] = subrange_count(&child);
-	} while (!dwarf_siblingof(&child, &child));
-	if (!dims)
-		return false;
-	/* a step of one dimension's index is a whole array of the dimensions after it */
-	stride = element_size;
-	for (int i = dims - 1; i > 0; i--) {
-		if (!count[i])
-			return false;
-		stride *= count[i];
-	}
-	for (int i = 0; i < dims; i++) {
-		index[i] = *offset / stride;
-		if (count[i] && index[i] >= count[i])
-			return false;
-		*offset -= index[i] * stride;
-		if (i + 1 < dims)
-			stride /= count[i + 1];
-	}
-	for (int i = 0; i < dims; i++)
-		append(what, size, "[%" PRIu64 "]", (uint64_t)index[i]);
-	return true;
-}
-
-/*
- * member_path - append to @what the path to the byte @offset into a
- * variable of @type: ".lock", "[3].head", and "+0x4" for what is left past
- * the innermost member. Down through structures and classes (a base
- * class adding no name, as C++ reads its members) and arrays, as far as
- * DWARF says; not into a union, whose members all overlap, DWARF not
- * saying which one is in use. glibc keeps pthread_mutex_t, pthread_cond_t,
- * sem_t and the other types a futex word sits in as unions, to hide their
- * insides: so a mutex is named as the member it is ("queue.lock", the
- * futex word its first one) rather than by glibc's fields
- * ("queue.lock.__data.__lock"), which change between its versions.
- */
-static void member_path(Dwarf_Die *type, Dwarf_Word offset, char *what, size_t size)
-{
-	Dwarf_Die t = *type, member, next;
-
-	/* no type holds itself, but a damaged DWARF could say one does */
-	for (int depth = 0; depth < 32 && dwarf_peel_type(&t, &t) == 0; depth++) {
-		int tag = dwarf_tag(&t);
-
-		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type) {
-			if (!member_at(&t, &offset, &member, &next))
-				break;
-			if (dwarf_tag(&member) == DW_TAG_member && dwarf_diename(&member))
-				append(what, size, ".%s", dwarf_diename(&member));
-		} else if (tag != DW_TAG_array_type || !element_at(&t, &offset, &next, what, size)) {
-			break;
-		}
-		t = next;
-	}
-	if (offset)
-		append(what, size, "+0x%" PRIx64, (uint64_t)offset);
-}
-
-/*
- * name_global - name module address @at of object @o into @what: the data
- * symbol it lies in, and the member path inside it where DWARF has the
- * variable, else the offset into it; "" for none
- */
-static void name_global(struct object *o, Dwarf_Addr at, char *what, size_t size)
-{
-	const struct data_symbol *sym;
-	const struct dwarf_variable *var;
-	Dwarf_Die die, type;
-
-	read_data_tables(o);
-	sym = data_symbol_at(o, at);
-	if (!sym)
-		return;
-	symbolizer__demangle(sym->name, what, size);
-	var = variable_at(o, sym->addr);
-	if (var) {
-		die = var->die;
-		if (type_of(&die, &type)) {
-			member_path(&type, at - sym->addr, what, size);
-			return;
-		}
-	}
-	if (at != sym->addr)
-		append(what, size, "+0x%" PRIx64, (uint64_t)(at - sym->addr));
 }
 
 /*
  * object_data - name @addr as data of the object that file mapping @file
  * maps: in @file itself, or (@beyond) in the anonymous mapping right after
  * it, which holds the rest of its .bss as far as its last segment reaches
- * in memory. False when @beyond and the object's segments do not reach.
+ * in memory. False when @beyond and the object's segments do not reach
+ * (or the object says nothing).
  */
-static bool object_data(struct symbolizer *s, const struct mapping *file, uint64_t addr, bool beyond,
-			struct data_name *out)
+static bool object_data(struct symbolizer *s, const struct process *p, const struct mapping *file, uint64_t addr,
+			bool beyond, struct data_name *out)
 {
 	uint64_t file_offset = addr - file->start + file->offset;
-	struct object *o = object_of(s, file->path);
-	bool in_module;
-	Dwarf_Addr at;
+	struct name n;
+	const char *why = ask(s, p, file, OBJECT_NAMES_DATA, file_offset, &n);
 
-	in_module = o && o->dwfl && module_address(o, file_offset, &at);
-	if (beyond && !in_module)
+	if (beyond && (why || !n.in_module))
 		return false;
-	snprintf(out->object, sizeof(out->object), "%s", file->path);
+	object_name(out->object, sizeof(out->object), file->path);
 	out->object_offset = file_offset;
-	if (in_module)
-		name_global(o, at, out->what, sizeof(out->what));
+	out->why_unnamed = why;
+	if (!why)
+		snprintf(out->what, sizeof(out->what), "%s", n.text);
 	return true;
 }
 
@@ -764,7 +825,8 @@ static const struct mapping *bss_before(const struct process *p, const struct ma
 	if (!file || file->kind != MAPPING_FILE || file->end != m->start)
 		return NULL;
 	for (const struct mapping *later = m + 1; later < p->maps + p->n; later++)
-		if (later->kind == MAPPING_FILE && !strcmp(later->path, file->path))
+		if (later->kind == MAPPING_FILE &&
+		    (file->object >= 0 ? later->object == file->object : !strcmp(later->path, file->path)))
 			return NULL;
 	return file;
 }
@@ -778,10 +840,10 @@ bool symbolizer__data(struct symbolizer *s, pid_t pid, uint64_t addr, struct dat
 	if (!m)
 		return false;
 	if (m->kind == MAPPING_FILE)
-		return object_data(s, m, addr, false, out);
+		return object_data(s, p, m, addr, false, out);
 	/* without address randomization the brk area may start right after .bss, and [heap] take it in */
 	file = m->kind == MAPPING_ANONYMOUS || m->kind == MAPPING_HEAP ? bss_before(p, m) : NULL;
-	if (file && object_data(s, file, addr, true, out))
+	if (file && object_data(s, p, file, addr, true, out))
 		return true;
 	if (m->stack_of)
 		snprintf(out->what, sizeof(out->what), "stack of thread %d", (int)m->stack_of);
@@ -793,6 +855,8 @@ bool symbolizer__data(struct symbolizer *s, pid_t pid, uint64_t addr, struct dat
 		snprintf(out->what, sizeof(out->what), "%s", m->path);
 	return true;
 }
+
+/* ---- the kernel ---- */
 
 static int by_address(const void *a, const void *b)
 {
@@ -856,7 +920,7 @@ bool symbolizer__kernel(const struct symbolizer *s, uint64_t addr, struct symbol
 		return false;
 	k = &s->ksyms[lo - 1];
 	/* the kernel's Rust code is in kallsyms by its v0 names */
-	symbolizer__demangle(k->name, out->function, sizeof(out->function));
+	demangle__name(k->name, out->function, sizeof(out->function));
 	out->function_offset = addr - k->addr;
 	if (k->module[0])
 		snprintf(out->object, sizeof(out->object), "[%s]", k->module);
@@ -865,45 +929,7 @@ bool symbolizer__kernel(const struct symbolizer *s, uint64_t addr, struct symbol
 	return true;
 }
 
-/* text - a demangled name as libiberty hands it over, piece by piece, into a buffer of ours */
-struct text {
-	char *buf;
-	size_t size, len;
-};
-
-static void text_append(const char *piece, size_t n, void *opaque)
-{
-	struct text *t = opaque;
-
-	if (n > t->size - 1 - t->len)
-		n = t->size - 1 - t->len;
-	memcpy(t->buf + t->len, piece, n);
-	t->len += n;
-	t->buf[t->len] = '\0';
-}
-
-/*
- * libiberty's demanglers rather than __cxa_demangle: they are binutils'
- * and gdb's, and besides C++ they read both of Rust's manglings, which
- * libstdc++'s reads only as far as the legacy one's C++ shape (keeping
- * the hash). Their callback forms write straight into the caller's
- * buffer, with no string to allocate and free for every name.
- */
 bool symbolizer__demangle(const char *name, char *out, size_t size)
 {
-	struct text t = { out, size, 0 };
-
-	if (!size)
-		return false;
-	out[0] = '\0';
-	/* Rust first: its legacy names are well-formed C++ names too, which would keep the hash */
-	if (rust_demangle_callback(name, DMGL_NO_OPTS, text_append, &t))
-		return true;
-	t.len = 0;
-	out[0] = '\0';
-	/* no DMGL_PARAMS: the function, not its parameter types; a stack names the line besides */
-	if (cplus_demangle_v3_callback(name, DMGL_NO_OPTS, text_append, &t))
-		return true;
-	snprintf(out, size, "%s", name);
-	return false;
+	return demangle__name(name, out, size);
 }

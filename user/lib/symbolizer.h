@@ -11,13 +11,26 @@
  * and kept, so that its addresses can be named after it has exited: the
  * stacks of a run are named once it is over, off the traced path. The
  * objects are read with elfutils' libdwfl (perf's choice, Debian's
- * libdw): symbol tables, DWARF line tables, and debug files found the
- * standard ways (.gnu_debuglink, /usr/lib/debug/.build-id). C++ and Rust
- * names are demangled (symbolizer__demangle()).
+ * libdw): symbol tables, DWARF line tables, and debug files under
+ * /usr/lib/debug (by build ID, or .gnu_debuglink). C++ and Rust names are
+ * demangled (symbolizer__demangle()).
+ *
+ * What it trusts. A traced process may be hostile, and wakeprobe runs as
+ * root. Each object is the very file its process maps, opened when its
+ * mappings are taken, through /proc/PID/map_files and checked
+ * (mapped_file.h), never by the path its maps line gives: a FIFO, a device
+ * or a link put at that path since is not opened. Its ELF and DWARF, which
+ * the process could have crafted, are parsed in a child process that holds
+ * no privileges (sandbox.h, object_names.h): an object that crashes it,
+ * loops it or holds it up past its time is named no further, the child
+ * killed and started again for the others, and a frame of it says why
+ * (symbol.why_unnamed). A signal that asks the run to end while names are
+ * asked ends the naming too (symbolizer__interrupt_on()).
  */
 #ifndef WAKEPROBE_SYMBOLIZER_H
 #define WAKEPROBE_SYMBOLIZER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,8 +44,11 @@ struct symbol {
 	uint64_t function_offset;	/* from the function's start */
 	char file[160];		/* the source file, "" without line information */
 	int line;		/* 0 without line information */
-	char object[160];	/* the object's path ("[kernel]" for the kernel), "" when nothing is mapped there */
+	char object[160];	/* the object's path ("[kernel]" for the kernel), "" when nothing is mapped there;
+				   a longer path is "..." and its end, so that its file name stays */
 	uint64_t object_offset;	/* the address's offset in the object's file */
+	const char *why_unnamed;	/* why the object said nothing of it ("not a regular file", "the
+					   symbolizer took too long on it"): static text, NULL when it was read */
 };
 
 /*
@@ -51,14 +67,50 @@ struct data_name {
 	char object[160];	/* the object whose data it is, "" when not in an object's mapping */
 	uint64_t object_offset;	/* its offset in that object's file (as symbol.object_offset), past the
 				   file's end for .bss beyond the file's last page */
+	const char *why_unnamed;	/* as symbol.why_unnamed */
 };
 
+/* how much time the symbolizer's child is given (symbolizer_opts), when not said */
+#define SYMBOLIZER_OBJECT_MS	10000	/* on one object, all its answers together: its first, which reads it, the longest */
+#define SYMBOLIZER_RUN_MS	120000	/* on all the objects of a run */
+
+struct symbolizer_opts {
+	/*
+	 * debuginfod - ask the debuginfod servers DEBUGINFOD_URLS names for a
+	 * debug file not found under /usr/lib/debug: off unless asked for, here
+	 * or by WAKEPROBE_DEBUGINFOD=1 in the environment (a Debian login sets
+	 * DEBUGINFOD_URLS for everyone, and a traced object's build ID would
+	 * have a root process fetch files from the network). The child keeps
+	 * what it fetches in DEBUGINFOD_CACHE_PATH when set, else in
+	 * /var/cache/wakeprobe/debuginfod, made for its uid.
+	 */
+	bool debuginfod;
+	unsigned int object_ms;		/* 0: SYMBOLIZER_OBJECT_MS */
+	unsigned int run_ms;		/* 0: SYMBOLIZER_RUN_MS */
+};
+
+/* symbolizer__new - with the options' defaults */
 struct symbolizer *symbolizer__new(void);
+struct symbolizer *symbolizer__new_with(const struct symbolizer_opts *opts);
 void symbolizer__free(struct symbolizer *s);
 
 /*
+ * symbolizer__interrupt_on - from now on, once *@flag is not 0 (a signal
+ * handler's), no name is asked of an object any more: the one being asked
+ * is given up, the child killed, and what is left unnamed says so; NULL:
+ * never. Kernel addresses are named all the same.
+ */
+void symbolizer__interrupt_on(struct symbolizer *s, const volatile sig_atomic_t *flag);
+
+struct sandbox;
+/* symbolizer__sandbox - the child that parses the objects (the tests': its pid, what it holds) */
+struct sandbox *symbolizer__sandbox(struct symbolizer *s);
+
+/*
  * symbolizer__snapshot - keep @pid's mappings as its /proc/PID/maps says
- * them now, and which of them is which thread's stack (as
+ * them now, with the files they map opened to be read (mapped_file.h;
+ * an object already opened for another mapping is not again), and which
+ * of them is which thread's stack (as
  * symbolizer__snapshot_thread_stack() from each thread's
  * /proc/PID/task/TID/syscall, which root can read; a thread on a CPU
  * then shows none, and its stack stays anonymous memory); again for a pid
@@ -67,7 +119,11 @@ void symbolizer__free(struct symbolizer *s);
  */
 int symbolizer__snapshot(struct symbolizer *s, pid_t pid);
 
-/* symbolizer__snapshot_from - the mappings alone, from the text of a maps file @maps (the tests') */
+/*
+ * symbolizer__snapshot_from - the mappings alone, from the text of a maps
+ * file @maps (the tests'): no file is opened for them, and their objects
+ * say nothing
+ */
 int symbolizer__snapshot_from(struct symbolizer *s, pid_t pid, FILE *maps);
 
 /*
@@ -107,14 +163,7 @@ int symbolizer__kernel_from(struct symbolizer *s, FILE *kallsyms);
 /* symbolizer__kernel - name kernel text address @addr into @out: false before any symbol */
 bool symbolizer__kernel(const struct symbolizer *s, uint64_t addr, struct symbol *out);
 
-/*
- * symbolizer__demangle - @name as its source spells it, into @out of
- * @size bytes (cut short when longer): a C++ name (the Itanium ABI's
- * _Z...) or a Rust one (legacy _ZN...17h<hash>E, or v0 _R...) demangled
- * to its path and template arguments, without the parameter types or
- * Rust's hash, as perf shows them; any other name as it is. True when
- * @name was demangled.
- */
+/* symbolizer__demangle - demangle__name() (demangle.h): what a kernel symbol's name, or a test's, reads as */
 bool symbolizer__demangle(const char *name, char *out, size_t size);
 
 #endif /* WAKEPROBE_SYMBOLIZER_H */

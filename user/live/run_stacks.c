@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collector.h"
+#include "launch.h"
 #include "run_stacks.h"
 #include "wakeprobe.h"
 
@@ -47,12 +48,17 @@ struct run_stacks {
 
 struct run_stacks *run_stacks__new(const char *kallsyms)
 {
+	return run_stacks__new_with(kallsyms, NULL);
+}
+
+struct run_stacks *run_stacks__new_with(const char *kallsyms, const struct symbolizer_opts *opts)
+{
 	struct run_stacks *rs = calloc(1, sizeof(*rs));
 	FILE *f;
 
 	if (!rs)
 		return NULL;
-	rs->sym = symbolizer__new();
+	rs->sym = symbolizer__new_with(opts);
 	if (!rs->sym) {
 		free(rs);
 		return NULL;
@@ -194,7 +200,21 @@ int run_stacks__take(struct run_stacks *rs, const struct collector *c)
 	rs->live = NULL;
 	collector__stack_cost(c, &cost);
 	run_stacks__note_cost(rs, collector__stack_bytes(c), &cost);
+	run_stacks__stop_on_signal(rs);
 	return err;
+}
+
+void run_stacks__stop_on_signal(struct run_stacks *rs)
+{
+	/*
+	 * The run is over and its stacks are named from here. A run a signal
+	 * ended names them all the same, and a second signal ends wakeprobe
+	 * (main.c); for one that ended on its own, the first signal to come
+	 * ends the naming, so that the report is written without the names
+	 * still to come, however long the symbolizer's child would take.
+	 */
+	if (rs && !launch_stop_requested)
+		symbolizer__interrupt_on(rs->sym, &launch_stop_requested);
 }
 
 void run_stacks__note_cost(struct run_stacks *rs, uint64_t kernel_bytes, const struct wp_stack_cost *cost)
@@ -373,14 +393,23 @@ static const char *base(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-void stack_frame__name(const struct stack_frame *f, char *buf, size_t len)
+/* frame_name - stack_frame__name(), with why an object was not read when @why */
+static void frame_name(const struct stack_frame *f, char *buf, size_t len, bool why)
 {
 	if (f->sym.function[0])
 		snprintf(buf, len, "%s+0x%" PRIx64, f->sym.function, f->sym.function_offset);
+	else if (f->sym.object[0] && why && f->sym.why_unnamed)
+		snprintf(buf, len, "%s+0x%" PRIx64 " [not named: %s]", base(f->sym.object), f->sym.object_offset,
+			 f->sym.why_unnamed);
 	else if (f->sym.object[0])
 		snprintf(buf, len, "%s+0x%" PRIx64, base(f->sym.object), f->sym.object_offset);
 	else
 		snprintf(buf, len, "0x%" PRIx64, f->ip);
+}
+
+void stack_frame__name(const struct stack_frame *f, char *buf, size_t len)
+{
+	frame_name(f, buf, len, true);
 }
 
 void stack_frame__function(const struct stack_frame *f, char *buf, size_t len)
@@ -388,5 +417,5 @@ void stack_frame__function(const struct stack_frame *f, char *buf, size_t len)
 	if (f->sym.function[0])
 		snprintf(buf, len, "%s", f->sym.function);
 	else
-		stack_frame__name(f, buf, len);
+		frame_name(f, buf, len, false);
 }

@@ -32,6 +32,8 @@ struct stack_frame {
 
 /* run_stacks__new - ready to keep mappings; with the kernel's symbols when @kallsyms can be read */
 struct run_stacks *run_stacks__new(const char *kallsyms);
+/* run_stacks__new_with - the same, the symbolizer with @opts (NULL: its defaults; symbolizer.h) */
+struct run_stacks *run_stacks__new_with(const char *kallsyms, const struct symbolizer_opts *opts);
 void run_stacks__free(struct run_stacks *rs);
 
 /*
@@ -62,6 +64,14 @@ void run_stacks__follow(struct run_stacks *rs, const struct collector *c);
  * negative errno
  */
 int run_stacks__take(struct run_stacks *rs, const struct collector *c);
+/*
+ * run_stacks__stop_on_signal - the run is over: from now on a stop signal
+ * (launch.h) ends the naming of user frames, the ones left shown by
+ * object and offset with why. Not when a signal ended the run already:
+ * its stacks are named whole, a second signal ending wakeprobe.
+ * run_stacks__take() does it.
+ */
+void run_stacks__stop_on_signal(struct run_stacks *rs);
 /* run_stacks__note_cost - what the map held, @kernel_bytes, and what taking the stacks cost, @cost (the tests') */
 void run_stacks__note_cost(struct run_stacks *rs, uint64_t kernel_bytes, const struct wp_stack_cost *cost);
 /* run_stacks__add - stack @id's @n frames, innermost first, as the map held them (the tests') */
@@ -93,11 +103,12 @@ const struct wp_stack_cost *run_stacks__cost(const struct run_stacks *rs);
 
 /*
  * stack_frame__name - @f as a person reads it, into @buf: "function+0x1a",
- * "libc.so.6+0x8e2f0" (an object without a symbol there), "0x7f..." (nothing
- * mapped there)
+ * "libc.so.6+0x8e2f0" (an object without a symbol there), "app+0x1234
+ * [not named: not a regular file]" (an object not read, and why),
+ * "0x7f..." (nothing mapped there)
  */
 void stack_frame__name(const struct stack_frame *f, char *buf, size_t len);
-/* stack_frame__function - the function alone ("libc.so.6+0x8e2f0" without one), as folded stacks name it */
+/* stack_frame__function - the function alone ("libc.so.6+0x8e2f0" without one, and no why), as folded stacks name it */
 void stack_frame__function(const struct stack_frame *f, char *buf, size_t len);
 
 #endif /* WAKEPROBE_RUN_STACKS_H */
