@@ -369,10 +369,15 @@ Test(stacks_trust, a_containers_file_is_read_not_the_hosts_of_that_name)
 		cr_skip_test("needs unshare and setpriv (util-linux)");
 	hostile_dir(dir);
 	snprintf(prog, sizeof(prog), "%s/app", dir);
-	/* the host's file of that name: a program of other functions */
+	/*
+	 * the host's file of that name: a program of other functions. setpriv
+	 * sets the parent-death signal again after the change of user, which
+	 * clears it (prctl(2)): a test killed midway leaves no program running
+	 */
 	copy(beside_handoff("symbol-fixture-cxx", fixture), prog, 0755);
 	snprintf(script, sizeof(script),
-		 "mount --bind '%s' '%s' && exec setpriv --reuid=%d --regid=%d --clear-groups '%s' 100000000",
+		 "mount --bind '%s' '%s' && exec setpriv --reuid=%d --regid=%d --clear-groups --pdeathsig TERM "
+		 "'%s' 100000000",
 		 handoff_path(), prog, NOBODY, NOBODY, prog);
 	{
 		struct child_setup setup = { .uid = -1, .stdout_to = "/dev/null", .dies_with_test = true };
