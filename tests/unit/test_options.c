@@ -375,6 +375,16 @@ ParameterizedTest(struct settled_case *c, options, the_settled_options_need_no_m
 	cr_assert_eq(opts.top != 0, options__by_cgroup(&opts), "--top settled when by cgroup");
 }
 
+Test(options, debuginfod_is_asked_only_when_told_and_only_for_stacks)
+{
+	cr_assert_eq(PARSE("--pid", "12", "--stacks"), OPTIONS_RUN, "%s", err);
+	cr_assert_not(opts.debuginfod, "off unless asked for");
+	cr_assert_eq(PARSE("--pid", "12", "--stacks", "--debuginfod"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.debuginfod);
+	cr_assert_eq(PARSE("--workload", "cond", "--folded", "w.folded", "--debuginfod"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.debuginfod && opts.stacks);
+}
+
 Test(options, what_is_published_and_how_files_are_made_are_the_operators_to_say)
 {
 	cr_assert_eq(PARSE("--all", "--listen", ":9750", "--allow-host", "metrics.example,node-7.lan", "--target-label",
@@ -517,6 +527,8 @@ static struct bad_case bad_cases[] = {
 	{ { "--pid", "12", "--output-mode", "0200" }, "the owner can read and write" },
 	{ { "--pid", "12", "--output-mode", "-0600" }, "not '-0600'" },
 	{ { "--pid", "12", "--output-mode", "1777" }, "not '1777'" },
+	{ { "--pid", "12", "--debuginfod" }, "to name the stacks with: add --stacks" },
+	{ { "--workload", "spawn", "--engine", "lean", "--stacks" }, "report has no stacks" },
 };
 
 ParameterizedTestParameters(options, bad_input_gets_one_line_naming_the_problem)

@@ -220,7 +220,8 @@ static int trace_targets(struct attach_session *s, struct collector_opts *copts,
 	err = collector__open(&s->collector, copts, msg, len);
 	if (err)
 		return err;
-	if (copts->stacks && !(res->stacks = run_stacks__new("/proc/kallsyms"))) {
+	if (copts->stacks && !(res->stacks = run_stacks__new_with("/proc/kallsyms", &(struct symbolizer_opts){
+					       .debuginfod = o->debuginfod }))) {
 		snprintf(msg, len, "out of memory");
 		return -ENOMEM;
 	}

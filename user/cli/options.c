@@ -50,6 +50,7 @@ enum {
 	KEY_ALLOW_HOST,
 	KEY_TARGET_LABEL,
 	KEY_OUTPUT_MODE,
+	KEY_DEBUGINFOD,
 };
 
 #define STR_(x) #x
@@ -380,6 +381,10 @@ static const struct option_spec specs[] = {
 		  "the busiest pairs (a workload: its path) show their most\n"
 		  "frequent and costliest, futex words are named (user\n"
 		  "stacks need frame pointers: docs/attach.md)" },
+	{ OPT_BOOLEAN("debuginfod", KEY_DEBUGINFOD, debuginfod), .group = GROUP_RUN, .run_only = true,
+	  .help = "with --stacks, ask the servers DEBUGINFOD_URLS names for\n"
+		  "debug files /usr/lib/debug lacks (off by default: a root\n"
+		  "tool fetches nothing a traced file points it to unasked)" },
 	{ OPT_BOOLEAN("no-trace", KEY_NO_TRACE, no_trace), .group = GROUP_RUN, .run_only = true,
 	  .mode = MODE_WORKLOAD, .help = "run the same workload without tracing: totals only" },
 	{ OPT_U64("timeout", KEY_TIMEOUT, "S", timeout_s, 1, OPT_MAX_TIMEOUT_S, "seconds"), .group = GROUP_RUN,
@@ -667,8 +672,11 @@ static int check_stacks(const struct wp_options *o, const char *engine, char *er
 	const char *given = o->folded_path ? "--folded" : "--stacks";
 
 	err[0] = '\0';
-	if (!o->stacks)
-		return 0;
+	if (!o->stacks) {
+		if (o->debuginfod)
+			snprintf(err, errlen, "--debuginfod finds debug files to name the stacks with: add --stacks");
+		return err[0] != '\0';
+	}
 	if (o->command == CMD_RECORD)
 		snprintf(err, errlen, "a recording keeps no stacks: drop %s, or run without record", given);
 	else if (o->no_trace)
@@ -681,6 +689,9 @@ static int check_stacks(const struct wp_options *o, const char *engine, char *er
 	else if (!o->lean)
 		snprintf(err, errlen, "%s rides on the lean engine's records (the default): drop %s", given,
 			 o->syscall_phases ? "--syscall-phases" : engine);
+	else if (o->workload && designs__find(o->workload))
+		snprintf(err, errlen, "a throughput workload's report has no stacks (it counts its wakeups by kind): "
+			 "drop %s", given);
 	return err[0] != '\0';
 }
 

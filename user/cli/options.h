@@ -90,6 +90,7 @@ struct wp_options {
 	bool syscall_phases;	/* --syscall-phases: attach mode times notify_kernel and resume_kernel */
 	bool softirqs;		/* --softirqs: the lean engine's flight recorder keeps softirqs too */
 	bool stacks;		/* --stacks (or --folded): attach mode takes each wakeup's stacks */
+	bool debuginfod;	/* --debuginfod: the stacks' names may ask debuginfod servers (symbolizer.h) */
 	bool verbose;
 	bool list_workloads;
 };

@@ -111,6 +111,7 @@ static int attach_check(struct mode_run *m)
 		.lean_flight_adaptive = analysis__lean_flight_adaptive(o->lean, o->outliers, o->threshold_us * 1000),
 		.lean_softirqs = o->softirqs,
 		.stacks = o->stacks,
+		.debuginfod = o->debuginfod,
 		.pids = o->pids,
 		.nr_pids = o->nr_pids,
 		.argv = o->target_argv,

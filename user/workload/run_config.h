@@ -28,6 +28,7 @@ struct run_config {
 	bool traced;			/* the BPF side ran: phases, not just totals */
 	bool lean;			/* ... with the lean engine: one record per wakeup */
 	bool stacks;			/* ... lean, with each wakeup's stacks (--stacks) */
+	bool debuginfod;		/* ... named with debug files from debuginfod servers too (--debuginfod) */
 	uint32_t ringbuf_bytes;		/* the BPF side's ring buffer */
 	/* ... as given (--ringbuf-kb): not grown to hold a workload run's records (session.c); never recorded */
 	bool ringbuf_fixed;

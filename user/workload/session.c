@@ -459,7 +459,8 @@ static int begin_analysis(struct session *s, char *msg, size_t len)
 
 	res->trace_start_ns = collector__now_ns();
 	if (s->collector && cfg->stacks &&
-	    (!(res->stacks = run_stacks__new("/proc/kallsyms")) ||
+	    (!(res->stacks = run_stacks__new_with("/proc/kallsyms", &(struct symbolizer_opts){
+						  .debuginfod = cfg->debuginfod })) ||
 	     !(res->stack_combos = calloc(1, sizeof(*res->stack_combos))))) {
 		snprintf(msg, len, "out of memory");
 		return -ENOMEM;
