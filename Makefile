@@ -323,7 +323,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-f
 # the record reader reaches the analyses and reports of both kinds of run, and through them most of
 # wakeprobe: the harness links every module but main.c, with wakeprobe's own libraries
 FUZZ_RECORD_SRCS := $(CORE_SRCS)
-FUZZ_OPTIONS_SRCS := user/cli/options.c user/workload/catalog.c user/design/designs.c user/lib/parse.c \
+FUZZ_OPTIONS_SRCS := user/cli/options.c user/cli/option_checks.c user/workload/catalog.c user/design/designs.c user/lib/parse.c \
 	user/output/output_paths.c user/lib/http_server.c
 FUZZ_JSON_SRCS := user/lib/json_reader.c user/lib/json_writer.c user/lib/decimal.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok

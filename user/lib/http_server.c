@@ -10,15 +10,15 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
+#include "http_request.h"
 #include "http_server.h"
 #include "parse.h"
 
 /* how long a connection may stay once its response is sent, for the client to read it and close */
 #define HTTP_DRAIN_MS		1000
 
-/* the names of this machine the Host check knows, each without a final dot; a DNS name is at most 253 bytes */
+/* the names of this machine the Host check knows (HTTP_NAME_LEN each, http_request.h) */
 #define HTTP_NAMES_MAX		8
-#define HTTP_NAME_LEN		256
 /* the lines of /etc/hosts read for them, at most: a file that size is no host table */
 #define HOSTS_LINES_MAX		4096
 
@@ -64,30 +64,6 @@ struct http_server {
 	char names[HTTP_NAMES_MAX][HTTP_NAME_LEN];
 	int nr_names;
 	struct conn conns[HTTP_MAX_CONNS];
-};
-
-/* what parse_request() found in a head */
-struct request {
-	const char *method;
-	const char *path;	/* without its query */
-	/*
-	 * whom it is for: the Host header's value, or an absolute target's
-	 * authority, which RFC 9112 3.2.3 has count instead; NULL: neither
-	 * (HTTP/1.0 needs no Host)
-	 */
-	const char *host;
-	char authority[HTTP_NAME_LEN + 8];
-	bool openmetrics;
-	bool http11;		/* HTTP/1.1, not 1.0 */
-	bool close;		/* "Connection: close" */
-	bool body;		/* a body follows the head: Content-Length above 0, or Transfer-Encoding */
-};
-
-/* how a head frames the body after it (RFC 9112 6): what parse_request() gathers of its headers */
-struct framing {
-	bool length_seen;
-	uint64_t length;
-	bool chunked_or_other;	/* a Transfer-Encoding, whatever its codings */
 };
 
 static uint64_t now_ms(void)
@@ -471,204 +447,6 @@ static int reply_error(struct conn *c, int status, const char *extra, bool head_
 	return reply(c, status, "text/plain; charset=utf-8", extra, body, n, head_only);
 }
 
-/* trim - @s without the spaces and tabs around it, in place */
-static char *trim(char *s)
-{
-	char *end;
-
-	s += strspn(s, " \t");
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	*end = '\0';
-	return s;
-}
-
-/* qvalue - "0.5" as 500: a weight in thousandths; a malformed one counts as absent, 1 */
-static int qvalue(const char *v)
-{
-	int q, scale = 100;
-
-	if (*v != '0' && *v != '1')
-		return 1000;
-	q = (*v++ - '0') * 1000;
-	if (*v == '.')
-		for (v++; *v >= '0' && *v <= '9' && scale; v++, scale /= 10)
-			q += (*v - '0') * scale;
-	return *v || q > 1000 ? 1000 : q;
-}
-
-/*
- * accept_weights - fold one Accept header's media ranges into the best
- * weights of OpenMetrics (@om) and of the text format (@text: text/plain,
- * and the wildcards that cover it). Each range is "type/subtype;param=value;...", a q
- * parameter its weight; q=0 means "not this".
- */
-static void accept_weights(char *value, int *om, int *text)
-{
-	char *range, *rest = value;
-
-	while ((range = strsep(&rest, ","))) {
-		char *param, *params = range, *type = trim(strsep(&params, ";"));
-		int q = 1000;
-
-		while ((param = strsep(&params, ";"))) {
-			param = trim(param);
-			if ((param[0] == 'q' || param[0] == 'Q') && param[1] == '=')
-				q = qvalue(param + 2);
-		}
-		if (!strcasecmp(type, "application/openmetrics-text"))
-			*om = q > *om ? q : *om;
-		else if (!strcasecmp(type, "text/plain") || !strcasecmp(type, "text/*") || !strcmp(type, "*/*"))
-			*text = q > *text ? q : *text;
-	}
-}
-
-/* what a Host may hold: RFC 3986's reg-name, IP-literal and port; no user@, no blank */
-#define HOST_CHARS	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~%!$&'()*+,;=:[]"
-
-/* is_token - a method or header name: one or more of RFC 9110's tchar */
-static bool is_token(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') && !(*s >= '0' && *s <= '9') &&
-		    !strchr("!#$%&'*+-.^_`|~", *s))
-			return false;
-	return true;
-}
-
-/* next_line - the line at *@p, NUL-terminated without its CRLF or LF, *@p moved past it; NULL for a bad byte */
-static char *next_line(char **p)
-{
-	char *line = *p, *nl = strchr(line, '\n');
-
-	*nl = '\0';
-	*p = nl + 1;
-	if (nl > line && nl[-1] == '\r')
-		nl[-1] = '\0';
-	/* control bytes but tab have no place in a head; a bare CR could split it differently elsewhere */
-	for (char *b = line; *b; b++)
-		if (((unsigned char)*b < 0x20 && *b != '\t') || *b == 0x7f)
-			return NULL;
-	return line;
-}
-
-/*
- * content_length - one Content-Length header's @value into @f: false when
- * it is not a number, or not the number an earlier one said. RFC 9112 6.3
- * makes either an unrecoverable framing error; a list of one number
- * repeated ("5, 5") may be taken or refused, and is refused.
- */
-static bool content_length(const char *value, struct framing *f)
-{
-	uint64_t n;
-
-	if (parse__u64(value, 0, UINT64_MAX, &n) || (f->length_seen && n != f->length))
-		return false;
-	f->length_seen = true;
-	f->length = n;
-	return true;
-}
-
-/* connection_close - whether a Connection header's @value has the option "close" among its tokens */
-static bool connection_close(char *value)
-{
-	char *option, *rest = value;
-
-	while ((option = strsep(&rest, ",")))
-		if (!strcasecmp(trim(option), "close"))
-			return true;
-	return false;
-}
-
-/*
- * parse_request - the request line and headers of @head (NUL-terminated,
- * ending with its empty line) into @rq, in place: 0, or 400 for a head that
- * is not HTTP/1.x's or whose body cannot be told apart from what follows it
- */
-static int parse_request(char *head, struct request *rq)
-{
-	char *p = head, *line, *target, *version;
-	int om = 0, text = 0, hosts = 0;
-	struct framing framing = { 0 };
-	bool http11;
-
-	/* a client may send an empty line before its request (RFC 9112 2.2) */
-	if (*p == '\r' && p[1] == '\n')
-		p += 2;
-	else if (*p == '\n')
-		p++;
-	line = next_line(&p);
-	if (!line)
-		return 400;
-	rq->method = strsep(&line, " ");
-	target = strsep(&line, " ");
-	version = line;
-	if (!target || !version || !is_token(rq->method) || !*target || strncmp(version, "HTTP/1.", 7) ||
-	    version[7] < '0' || version[7] > '9' || version[8])
-		return 400;
-	http11 = version[7] != '0';
-	rq->http11 = http11;
-
-	while ((line = next_line(&p)) && *line) {
-		char *name, *value = line;
-
-		/* a line folded onto the one before was made obsolete, and splits headers ambiguously */
-		if (*line == ' ' || *line == '\t')
-			return 400;
-		name = strsep(&value, ":");
-		if (!value || !is_token(name))
-			return 400;
-		if (!strcasecmp(name, "Host") && ++hosts == 1)
-			rq->host = trim(value);
-		else if (!strcasecmp(name, "Accept"))
-			accept_weights(value, &om, &text);
-		else if (!strcasecmp(name, "Content-Length") && !content_length(trim(value), &framing))
-			return 400;
-		else if (!strcasecmp(name, "Transfer-Encoding"))
-			framing.chunked_or_other = true;
-		else if (!strcasecmp(name, "Connection"))
-			rq->close |= connection_close(value);
-	}
-	if (!line || (http11 && hosts != 1) || hosts > 1)
-		return 400;
-	/*
-	 * Both: two parties may split the stream at different places, which
-	 * is how requests are smuggled past a proxy. RFC 9112 6.1 lets a
-	 * server refuse it, and has it close the connection either way.
-	 */
-	if (framing.length_seen && framing.chunked_or_other)
-		return 400;
-	rq->body = framing.chunked_or_other || framing.length;
-
-	/* the query is no other resource: /metrics?collect[]=x is /metrics */
-	target[strcspn(target, "?")] = '\0';
-	/* absolute-form, as to a proxy: the path is what is asked for, the authority whom (RFC 9112 3.2.2) */
-	if (!strncasecmp(target, "http://", 7) || !strncasecmp(target, "https://", 8)) {
-		const char *authority = strstr(target, "//") + 2, *path = strchr(authority, '/');
-		size_t n = path ? (size_t)(path - authority) : strlen(authority);
-
-		if (n >= sizeof(rq->authority))
-			n = sizeof(rq->authority) - 1;	/* too long for any name: no host of ours */
-		memcpy(rq->authority, authority, n);
-		rq->authority[n] = '\0';
-		rq->host = rq->authority;
-		rq->path = path ? path : "/";
-	} else if (target[0] == '/' || !strcmp(target, "*")) {
-		rq->path = target;
-	} else {
-		return 400;
-	}
-	/* a Host that is not one (a space, a user@): RFC 9112 3.2's invalid field value */
-	if (rq->host && rq->host[strspn(rq->host, HOST_CHARS)])
-		return 400;
-	/* OpenMetrics when the scraper weighs it at least as high as the text format */
-	rq->openmetrics = om > 0 && om >= text;
-	return 0;
-}
-
 /* port_or_none - "" or ":" and digits, as a Host's port may be (RFC 3986 3.2.3) */
 static bool port_or_none(const char *p)
 {
@@ -749,14 +527,14 @@ static int answer(struct http_server *s, struct conn *c, int status)
 {
 	static const char page[] = "<!DOCTYPE html>\n<html><head><title>wakeprobe</title></head>\n"
 				   "<body><h1>wakeprobe</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
-	struct request rq = { .method = "" };
+	struct http_request rq = { .method = "" };
 	bool head_only = false;
 	char *body;
 	size_t len;
 	int err;
 
 	if (!status)
-		status = parse_request(c->in, &rq);
+		status = http_request__parse(c->in, &rq);
 	/*
 	 * The connection goes on after the response (RFC 9112 9.3) unless
 	 * the client said close, or it is HTTP/1.0, whose keep-alive is an

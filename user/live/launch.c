@@ -7,10 +7,6 @@
 #include "launch.h"
 #include "runner.h"
 
-volatile sig_atomic_t launch_stop_requested;
-volatile sig_atomic_t launch_hup_writes;
-volatile sig_atomic_t launch_reopen_requested;
-
 int launch__begin_whole(sigset_t *saved, char *msg, size_t len)
 {
 	sigset_t stop;

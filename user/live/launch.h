@@ -9,16 +9,7 @@
 
 #include <signal.h>
 #include <stddef.h>
-
-/* set from a signal handler to the signal's number: end the run early and report what was seen */
-extern volatile sig_atomic_t launch_stop_requested;
-/*
- * A service's (--listen) SIGHUP: not a stop, a request to write its files
- * now. launch_hup_writes says which SIGHUP means; the handler sets
- * launch_reopen_requested, the run clears it once done.
- */
-extern volatile sig_atomic_t launch_hup_writes;
-extern volatile sig_atomic_t launch_reopen_requested;
+#include "stop_flags.h"
 
 /*
  * launch__begin_whole - a run is about to begin: -EINTR (and @msg) when a

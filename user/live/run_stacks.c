@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collector.h"
-#include "launch.h"
+#include "stop_flags.h"
 #include "run_stacks.h"
 #include "wakeprobe.h"
 
