@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include "process_ended.h"
 #include "sandbox.h"
 
 TestSuite(sandbox, .timeout = 30);
@@ -100,22 +101,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* gone - has process @pid ended (a zombie or reaped)? */
-static bool gone(pid_t pid)
-{
-	char path[64], state = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return true;
-	if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
-		state = 0;
-	fclose(f);
-	return state == 'Z' || state == 'X';
 }
 
 Test(sandbox, a_request_is_answered_and_a_descriptor_rides_along)
@@ -228,7 +213,7 @@ Test(sandbox, a_child_that_takes_too_long_is_killed_when_its_time_is_up)
 		cr_assert_eq(ask(sb, stalls[i], -1, answer, 300), -ETIMEDOUT, "%s", stalls[i]);
 		cr_assert_geq(now_s() - t0, 0.3);
 		cr_assert_lt(now_s() - t0, 2.5, "%s: killed within its time, and reaped", stalls[i]);
-		cr_assert(gone(pid), "the child killed");
+		cr_assert(process_ended(pid), "the child killed");
 		cr_assert_eq(sandbox__pid(sb), 0);
 	}
 	cr_assert_eq(ask(sb, "echo after", -1, answer, 5000), 5);
@@ -263,7 +248,7 @@ Test(sandbox, a_raised_flag_ends_the_wait_and_the_child)
 	cr_assert_eq(ask(sb, "stall", -1, answer, 20000), -EINTR);
 	cr_assert_lt(now_s() - t0, 2.0, "ended by the flag, not the timeout");
 	pthread_join(thread, NULL);
-	cr_assert(gone(pid));
+	cr_assert(process_ended(pid));
 	cr_assert_eq(ask(sb, "echo more", -1, answer, 5000), -EINTR);
 	cr_assert_eq(sandbox__pid(sb), 0, "no child started with the flag up");
 	sandbox__free(sb);
@@ -279,7 +264,7 @@ Test(sandbox, a_child_killed_while_idle_is_replaced_for_the_next_request)
 	cr_assert_eq(ask(sb, "echo up", -1, answer, 5000), 2);
 	pid = sandbox__pid(sb);
 	cr_assert_eq(kill(pid, SIGKILL), 0);
-	for (int i = 0; i < 2000 && !gone(pid); i++)
+	for (int i = 0; i < 2000 && !process_ended(pid); i++)
 		usleep(1000);
 	cr_assert_eq(ask(sb, "echo next", -1, answer, 5000), 4);
 	cr_assert_str_eq(answer, "next");

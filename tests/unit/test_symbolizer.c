@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "object_names.h"
+#include "process_ended.h"
 #include "sandbox.h"
 #include "symbolizer.h"
 
@@ -860,22 +861,6 @@ Test(symbolizer, a_stalled_child_leaves_its_object_unnamed_and_a_new_one_names_t
 	symbolizer__free(s);
 }
 
-/* ended - has process @pid ended, a zombie now? */
-static bool ended(pid_t pid)
-{
-	char path[64], state = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return true;
-	if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
-		state = 0;
-	fclose(f);
-	return state == 'Z';
-}
-
 /* a child killed between two names is replaced, and handed again what the next name needs */
 Test(symbolizer, a_child_killed_between_names_is_replaced)
 {
@@ -891,7 +876,7 @@ Test(symbolizer, a_child_killed_between_names_is_replaced)
 	child = sandbox__pid(symbolizer__sandbox(s));
 	cr_assert_eq(kill(child, SIGKILL), 0);
 	/* its end come, a zombie of this process's, before the next name */
-	for (int i = 0; i < 2000 && !ended(child); i++)
+	for (int i = 0; i < 2000 && !process_ended(child); i++)
 		usleep(1000);
 	cr_assert(symbolizer__user(s, r.pid, said(&r, "consumer_wait"), &wait));
 	cr_assert_str_eq(wait.function, "consumer_wait", "%s", wait.why_unnamed);
