@@ -240,11 +240,11 @@ static void failed(char *msg, size_t len, const char *why)
 }
 
 /*
- * finish_sink - @s's file, whole: what needs the results written, the
- * stream ended, the file put in place; on a failure of its own it alone is
- * removed, and @why says what failed
+ * write_sink - @s's content, whole: what needs the results written, its
+ * stream ended. Its file is not put in place yet; on a failure of its own,
+ * @why says what failed.
  */
-static int finish_sink(struct output_sink *s, const struct results *r, char *why, size_t len)
+static int write_sink(struct output_sink *s, const struct results *r, char *why, size_t len)
 {
 	int err = 0, closed;
 
@@ -257,51 +257,49 @@ static int finish_sink(struct output_sink *s, const struct results *r, char *why
 		if (!err)
 			err = writer_failed(closed, &s->file, why, len);
 	}
-	if (!err)
-		err = outfile__commit(&s->file, why, len);
-	else
-		outfile__abandon(&s->file);
 	return err;
 }
 
-/* finish_record - the recording, whole, or removed alone with @why */
-static int finish_record(struct outputs *out, char *why, size_t len)
+/* put_in_place - @f, written whole (@err 0), put in place; or, failed, removed alone, @why saying why */
+static int put_in_place(struct outfile *f, int err, char *why, size_t len)
 {
-	int err = 0;
-
-	if (out->recorder) {
-		err = writer_failed(recorder__finish(out->recorder), &out->record, why, len);
-		out->recorder = NULL;
+	if (err) {
+		outfile__abandon(f);
+		return err;
 	}
-	if (!err)
-		err = outfile__commit(&out->record, why, len);
-	else
-		outfile__abandon(&out->record);
-	return err;
+	return outfile__commit(f, why, len);
 }
 
+/*
+ * outputs__finish writes every output before it puts any file in place:
+ * a report blocked on standard output (a reader that stopped reading) that
+ * a second signal ends leaves no file behind, the recording's neither
+ */
 int outputs__finish(struct outputs *out, const struct results *r, char *msg, size_t len)
 {
 	struct results with_target = *r;
-	char why[PATH_MAX + 128];
-	int err, first = 0;
+	char why[OUTPUTS_SINKS + 1][PATH_MAX + 128];
+	int err[OUTPUTS_SINKS + 1] = { 0 }, first = 0;
 
 	/* an attach run has one run, which ends with it */
 	outputs__end_run(out);
 	if (r->kind == RUN_ATTACH)
 		with_target.attach.target = out->target;
 	msg[0] = '\0';
-	/* a file that fails costs itself alone: the others are written and put in place all the same */
-	err = finish_record(out, why, sizeof(why));
-	if (err) {
-		first = err;
-		failed(msg, len, why);
+	for (size_t i = 0; i < OUTPUTS_SINKS; i++)
+		err[i + 1] = write_sink(&out->sinks[i], &with_target, why[i + 1], sizeof(why[i + 1]));
+	if (out->recorder) {
+		err[0] = writer_failed(recorder__finish(out->recorder), &out->record, why[0], sizeof(why[0]));
+		out->recorder = NULL;
 	}
-	for (size_t i = 0; i < OUTPUTS_SINKS; i++) {
-		err = finish_sink(&out->sinks[i], &with_target, why, sizeof(why));
-		if (err) {
-			first = first ? first : err;
-			failed(msg, len, why);
+	/* a file that fails costs itself alone: the others are put in place all the same */
+	err[0] = put_in_place(&out->record, err[0], why[0], sizeof(why[0]));
+	for (size_t i = 0; i < OUTPUTS_SINKS; i++)
+		err[i + 1] = put_in_place(&out->sinks[i].file, err[i + 1], why[i + 1], sizeof(why[i + 1]));
+	for (size_t i = 0; i < OUTPUTS_SINKS + 1; i++) {
+		if (err[i]) {
+			first = first ? first : err[i];
+			failed(msg, len, why[i]);
 		}
 	}
 	return first;
