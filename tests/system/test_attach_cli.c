@@ -192,9 +192,10 @@ Test(attach_cli, by_default_the_slow_wakeups_name_the_task_that_held_the_cpu)
 	 * the cause table of the default's slow wakeups says whose they are:
 	 * "of the N slow wakeups the flight recorder explained", or, where
 	 * every wakeup took 15 us or more (under emulation), "of the N
-	 * complete wakeups", the flight recorder's all the same
+	 * complete wakeups", the flight recorder's all the same; on a busy
+	 * host fewer than 100 may be slow ("The 56 slowest of ...")
 	 */
-	const char *out = assert_hog_named(args, "wp-slow-hog", "\nWhere the time of the ", "\nThe 100 slowest of ");
+	const char *out = assert_hog_named(args, "wp-slow-hog", "\nWhere the time of the ", " slowest of ");
 
 	cr_assert(strstr(out, "  tracing    the lean engine"), "not the default's tracing:\n%s", out);
 	cr_assert(strstr(out, "from its CPU's last switches, idle transitions and interrupts"),
