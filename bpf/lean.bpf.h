@@ -27,6 +27,7 @@
 #define WAKEPROBE_LEAN_BPF_H
 
 #include "lean_task.bpf.h"
+#include "chain.bpf.h"
 #include "flight.bpf.h"
 #include "futex.bpf.h"
 #include "fd_kind.bpf.h"
@@ -272,10 +273,10 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 	if (attach_mode) {
 		/*
 		 * its names first, in the same ring record, then with --stacks its
-		 * stacks and with want_cgroups its cgroups: two records to four,
-		 * one reservation
+		 * stacks, with want_cgroups its cgroups and with want_chains its
+		 * chain's links: two records to WP_RECORD_PARTS, one reservation
 		 */
-		__u32 parts = 2 + want_stacks + want_cgroups;
+		__u32 parts = 2 + want_stacks + want_cgroups + (want_chains ? WP_CHAIN_LINKS : 0);
 
 		head = bpf_ringbuf_reserve(&events, parts * sizeof(*e), 0);
 		if (!head) {
@@ -285,6 +286,9 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 				count_drop(WP_EV_LEAN);
 			if (want_cgroups)
 				count_drop(WP_EV_LEAN);
+			if (want_chains)
+				for (int i = 0; i < WP_CHAIN_LINKS; i++)
+					count_drop(WP_EV_LEAN);
 			return;
 		}
 		header_fill(head, WP_EV_LEAN, ts_ns);
@@ -312,6 +316,16 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 			e->lean_cgroups.__pad1 = 0;
 			e->lean_cgroups.flags = WP_LEAN_NAMES | WP_LEAN_CGROUPS;
 			e++;
+		}
+		if (want_chains) {
+			struct wp_lean_link *l = lt->links[lt->chain_cur & 1];
+
+			for (int i = 0; i < WP_CHAIN_LINKS; i++) {
+				*e = *head;	/* the header */
+				e->lean_link = l[i];
+				e->lean_link.flags = WP_LEAN_NAMES | WP_LEAN_LINK;
+				e++;
+			}
 		}
 		*e = *head;	/* the header */
 	} else if (want_stacks) {
@@ -441,6 +455,8 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 		lt->waker_ring_head = f->head;
 	if (attach_mode)
 		lean_waker(&lt->names, lt->flags);
+	if (want_chains)
+		chain_take(p, lt, lt->waking_ns, false);
 	if (want_cgroups)
 		lt->waker_cgroup = lean_waker_cgroup(lt);
 	if (want_stacks)
@@ -537,6 +553,8 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 		lean_waker(&lt->names, 0);
 		lt->names.seen &= ~WP_SEEN_WAIT;
 	}
+	if (want_chains)
+		chain_take(p, lt, now, true);
 	if (want_cgroups)
 		lt->waker_cgroup = bpf_get_current_cgroup_id();
 	if (want_stacks) {
@@ -567,8 +585,11 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	lt = lean_task_of(prev);
 	if (lt) {
 		/* woken while asleep, and leaving a CPU it was never seen to get */
-		if (lt->pending == LEAN_QUEUED)
+		if (lt->pending == LEAN_QUEUED) {
+			if (want_chains)
+				chain_ran(lt, 0, NULL);
 			lean_emit(prev, lt, WP_LEAN_NO_SWITCH_IN);
+		}
 		if (prev_state & WP_TASK_DEAD) {
 			/* a workload's thread that ends in its wait's syscall: it never leaves it */
 			if (lean_syscalls && lt->pending == LEAN_RESUMED)
@@ -581,6 +602,8 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 				lean_name(prev, comm, WP_LEAN_TRACKED | WP_LEAN_ENDED);
 			}
 		}
+		if (want_chains)
+			chain_switched_out(lt, bpf_ktime_get_ns(), wp_switch_slept(prev_state, preempt));
 		if (wp_switch_slept(prev_state, preempt)) {
 			lt->state = LEAN_ASLEEP;
 			if (attach_mode)
@@ -595,6 +618,17 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	lt = lean_task_of(next);
 	if (lt) {
 		lean_name_if_new(next, lt);
+		if (want_chains) {
+			__u64 now = bpf_ktime_get_ns();
+
+			chain_switched_in(lt, now);
+			if (lt->pending == LEAN_QUEUED) {
+				chain_ran(lt, now, prev);
+				/* the task it took the CPU from is named, as a waker of no tracked process is */
+				if (prev->pid && !task_traced(prev))
+					lean_name_waker(prev);
+			}
+		}
 		if (lt->pending == LEAN_QUEUED) {
 			/* what held the CPU until now: the task leaving it, or the idle task */
 			if (want_cgroups) {

@@ -67,6 +67,22 @@ struct lean_task {
 	 */
 	__u8 cgroup_out;
 	__u64 judged_cgroup;
+	/*
+	 * want_chains (chain.bpf.h): its last switch-out asleep, and how it last
+	 * came to run (the switch-in that ended its last wakeup: when, where,
+	 * whom it took the CPU from, after how long runnable), what it has spent
+	 * preempted since, and the chain that brought it: links[chain_cur]; the
+	 * other is its wakeup's so far
+	 */
+	__u64 sleep_ns;
+	__u64 run_ns;
+	__u64 preempted_at;		/* its switch-out runnable, while it waits to run again; 0: none */
+	__u32 preempted_ns;
+	__u32 run_runnable;
+	__u32 run_holder;
+	__u16 run_cpu;
+	__u8 chain_cur;
+	struct wp_lean_link links[2][WP_CHAIN_LINKS];
 };
 
 struct {

@@ -67,6 +67,12 @@ const volatile __u32 self_tgid = 0;
 const volatile bool want_cgroups = false;
 
 /*
+ * --chains (lean attach mode): each wakeup carries the chain behind it,
+ * WP_CHAIN_LINKS links back (struct wp_lean_link, chain.bpf.h)
+ */
+const volatile bool want_chains = false;
+
+/*
  * The inode number of wakeprobe's pid namespace (/proc/self/ns/pid) when it
  * is not the initial one: each pid the records carry and each tgid tracked
  * is then that namespace's (WP_PID_OUTSIDE in wakeprobe.h). 0, in the

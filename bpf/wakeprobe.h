@@ -440,6 +440,50 @@ struct wp_lean_cgroups {
 	__u16 flags;		/* WP_LEAN_NAMES | WP_LEAN_CGROUPS, where wp_lean has its flags */
 };
 
+/* the links of a wakeup's chain the lean engine carries in its record (--chains), one record part each */
+#define WP_CHAIN_LINKS		4
+
+/*
+ * Who ran a link's waking, wp_lean_link.kind. A thread's link goes on to
+ * the chain that brought that thread to run; any other ends the chain.
+ */
+enum wp_link_kind {
+	WP_LINK_NONE,		/* no link: the chain the waker carried ended before it */
+	WP_LINK_THREAD,		/* a traced thread */
+	WP_LINK_RAISED,		/* a softirq that a traced thread raised in its own context: that thread */
+	WP_LINK_NEW,		/* a traced thread that made it (clone): its first run */
+	WP_LINK_UNTRACED,	/* a thread wakeprobe does not trace (another process, a kernel thread) */
+	WP_LINK_IRQ,		/* a hard interrupt, a timer's expiry too */
+	WP_LINK_SOFTIRQ,	/* a softirq no thread raised in its own context */
+	WP_LINK_UNSURE,		/* the waking's context could not be read */
+	WP_LINK_KINDS,
+};
+
+/*
+ * wp_lean_link - --chains: one link of the chain behind a wakeup: a waking
+ * (waker_tid woke wakee_tid), and how that waker came to run before it.
+ * Link 0 is the wakeup's own waking; link i + 1 the one that ended the
+ * sleep of link i's waker, copied from that waker's storage when it woke,
+ * so that a chain needs nothing the kernel has since let go. It rides after
+ * a wakeup's names (stacks, cgroups), before its wp_lean, in the same ring
+ * record, flagged WP_LEAN_NAMES | WP_LEAN_LINK. Spans are wp_lean_span()'s.
+ */
+struct wp_lean_link {
+	__u32 waker_tid;	/* the waker; in interrupt work, the task it came in on (0: the idle task) */
+	__u32 wakee_tid;
+	__u32 blocked;		/* the wakee had slept this long at the waking (span; 0: its sleep not seen) */
+	__u32 ran;		/* THREAD, RAISED, NEW: the waker's switch-in to the waking (span; 0: not seen) */
+	__u32 preempted;	/* ... of which it spent this long runnable, preempted (ns) */
+	__u32 runnable;		/* ... the waking of its own last wakeup to that switch-in (span) */
+	__u32 holder_tid;	/* ... the task that switch-in took the CPU from; 0: the CPU was idle */
+	__u16 cpu;		/* ... the CPU it ran on */
+	__s16 nr;		/* attach mode, a thread: the syscall it woke from (the mechanism); -1: none or not read */
+	__u8 kind;		/* enum wp_link_kind */
+	__u8 fd_kind;		/* enum fd_kind of nr's first argument */
+	__u16 __pad[2];
+	__u16 flags;		/* WP_LEAN_NAMES | WP_LEAN_LINK, where wp_lean has its flags */
+};
+
 #define WP_STACK_NONE		(-1)
 /* the frames a stack keeps, at most: perf's default (kernel.perf_event_max_stack) */
 #define WP_STACK_DEPTH		127
@@ -450,8 +494,8 @@ struct wp_lean_cgroups {
 #define WP_SEEN_RAISED		(1 << 2)
 #define WP_IDLE_EXIT_UNSEEN	0xffffffffu
 
-/* the most struct wp_event one ring record holds: a wakeup's wp_lean_names, wp_lean_stacks, wp_lean_cgroups, wp_lean */
-#define WP_RECORD_PARTS		4
+/* the most struct wp_event one ring record holds: a wakeup's wp_lean_names, wp_lean_stacks, wp_lean_cgroups, links, wp_lean */
+#define WP_RECORD_PARTS		(4 + WP_CHAIN_LINKS)
 
 #define WP_LEAN_NEW		(1 << 0)	/* a new task's first run: sched_wakeup_new */
 #define WP_LEAN_NO_SWITCH_IN	(1 << 1)	/* it ran, but its switch-in was not traced */
@@ -476,6 +520,8 @@ struct wp_lean_cgroups {
 #define WP_LEAN_STACKS		(1 << 12)
 /* with WP_LEAN_NAMES: not the names, the cgroups (wp_lean_cgroups) of the wakeup last in its ring record */
 #define WP_LEAN_CGROUPS		(1 << 13)
+/* with WP_LEAN_NAMES: not the names, a link (wp_lean_link) of the chain of the wakeup last in its ring record */
+#define WP_LEAN_LINK		(1 << 14)
 /* the futex words of tracked processes whose mapping the lean engine looked up, at most (an LRU) */
 #define WP_FUTEXES_LOOKED_UP	4096
 /*
@@ -595,6 +641,7 @@ struct wp_event {
 		struct wp_lean_names lean_names;
 		struct wp_lean_stacks lean_stacks;
 		struct wp_lean_cgroups lean_cgroups;
+		struct wp_lean_link lean_link;
 	};
 };
 
@@ -607,6 +654,9 @@ _Static_assert(sizeof(struct wp_lean_stacks) == sizeof(struct wp_lean), "one uni
 _Static_assert(__builtin_offsetof(struct wp_lean_cgroups, flags) == __builtin_offsetof(struct wp_lean, flags),
 	       "a lean record's flags tell its kind: one place in all");
 _Static_assert(sizeof(struct wp_lean_cgroups) == sizeof(struct wp_lean), "one union member's size");
+_Static_assert(__builtin_offsetof(struct wp_lean_link, flags) == __builtin_offsetof(struct wp_lean, flags),
+	       "a lean record's flags tell its kind: one place in all");
+_Static_assert(sizeof(struct wp_lean_link) == sizeof(struct wp_lean), "one union member's size");
 
 /*
  * include/linux/sched.h: the state do_task_dead() leaves a task's CPU in,

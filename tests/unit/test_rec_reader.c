@@ -854,6 +854,23 @@ static struct lean_case lean_cases[] = {
 	{ "the softirqs' flag without the lean flag", REC_ATTACH_SOFTIRQS, 10, { .type = WP_EV_SWITCH },
 	  "bad ATTACH_BEGIN record" },
 	{ "a flag past the last", 1 << 4, 10, { .type = WP_EV_SWITCH }, "bad ATTACH_BEGIN record" },
+	{ "a chain's link", REC_ATTACH_LEAN | REC_ATTACH_CHAINS, 12,
+	  { .type = WP_EV_LEAN, .lean_link = { .kind = WP_LINK_THREAD, .nr = 1, .fd_kind = FD_KIND_PIPE, .cpu = 1,
+					       .flags = WP_LEAN_NAMES | WP_LEAN_LINK } }, "" },
+	{ "... in version 11, which had none", REC_ATTACH_LEAN, 11,
+	  { .type = WP_EV_LEAN, .lean_link = { .kind = WP_LINK_THREAD, .flags = WP_LEAN_NAMES | WP_LEAN_LINK } },
+	  "bad EVENT record" },
+	{ "a link of a kind past the last", REC_ATTACH_LEAN | REC_ATTACH_CHAINS, 12,
+	  { .type = WP_EV_LEAN, .lean_link = { .kind = WP_LINK_KINDS, .flags = WP_LEAN_NAMES | WP_LEAN_LINK } },
+	  "bad EVENT record" },
+	{ "a link on a CPU past the last", REC_ATTACH_LEAN | REC_ATTACH_CHAINS, 12,
+	  { .type = WP_EV_LEAN, .lean_link = { .kind = WP_LINK_THREAD, .cpu = WP_MAX_CPUS,
+					       .flags = WP_LEAN_NAMES | WP_LEAN_LINK } }, "bad EVENT record" },
+	{ "the chains' flag in version 11", REC_ATTACH_LEAN | REC_ATTACH_CHAINS, 11, { .type = WP_EV_SWITCH },
+	  "bad ATTACH_BEGIN record" },
+	{ "the chains' flag without the lean flag", REC_ATTACH_CHAINS, 12, { .type = WP_EV_SWITCH },
+	  "bad ATTACH_BEGIN record" },
+	{ "a flag past the last, version 12", 1 << 5, 12, { .type = WP_EV_SWITCH }, "bad ATTACH_BEGIN record" },
 };
 
 ParameterizedTestParameters(rec_reader, a_lean_attach_runs_records_are_read_and_checked)

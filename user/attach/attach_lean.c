@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attach_lean.h"
+#include "chain.h"
 #include "explain.h"
 
 /* names kept at once, direct-mapped by tid: a thread whose slot was taken is named "?" */
@@ -52,6 +53,9 @@ struct attach_lean {
 	/* ... and the WP_LEAN_CGROUPS record after those, with --all, --cgroup or --listen */
 	struct wp_event pending_cgroups;
 	bool has_cgroups;
+	/* ... and the WP_LEAN_LINK records after those, with --chains */
+	struct wp_event pending_links[CHAIN_HOPS];
+	uint32_t nr_links;
 	struct attach_counters counters;
 	uint64_t seq;
 	struct mechanism_memo *memo;	/* the names of the mechanisms met lately */
@@ -366,6 +370,49 @@ static void migrations_of(const struct wp_lean *r, uint32_t ran_on, struct attac
 	x->migrated_to = ran_on;
 }
 
+/* same_record - was @part written in one ring record with wakeup @e (the same header)? */
+static bool same_record(const struct wp_event *part, const struct wp_event *e)
+{
+	return part->ts_ns == e->ts_ns && part->cpu == e->cpu;
+}
+
+/*
+ * parts_of - what rode between wakeup @e's names and itself, into @res:
+ * its stacks (--stacks), its cgroups (--all, --cgroup, --listen) and its
+ * chain's links (--chains)
+ */
+static void parts_of(const struct attach_lean *l, const struct wp_event *e, struct attach_result *res)
+{
+	struct wp_lean_link links[CHAIN_HOPS];
+	uint32_t n = 0;
+
+	if (l->has_stacks && same_record(&l->pending_stacks, e)) {
+		res->sr.stacked = true;
+		res->sr.stacks = l->pending_stacks.lean_stacks;
+	}
+	if (l->has_cgroups && same_record(&l->pending_cgroups, e)) {
+		res->cgrouped = true;
+		res->cgroups = l->pending_cgroups.lean_cgroups;
+	}
+	for (uint32_t i = 0; i < l->nr_links; i++)
+		if (same_record(&l->pending_links[i], e))
+			links[n++] = l->pending_links[i].lean_link;
+	if (!n)
+		return;
+	res->chained = true;
+	chain__assemble(links, n, e->lean.pid, &res->chain);
+	for (uint32_t i = 0; i < res->chain.nr_hops; i++) {
+		struct chain_hop *h = &res->chain.hops[i];
+		const struct lean_name *waker = h->kind <= WP_LINK_UNTRACED ? name_of(l, h->waker_tid) : NULL;
+		const struct lean_name *holder = h->holder_tid ? name_of(l, h->holder_tid) : NULL;
+
+		if (waker)
+			memcpy(h->waker_comm, waker->comm, sizeof(h->waker_comm));
+		if (holder)
+			memcpy(h->holder_comm, holder->comm, sizeof(h->holder_comm));
+	}
+}
+
 static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 {
 	const struct wp_lean_names *names = names_of(l, e);
@@ -382,17 +429,11 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 	 */
 	memset(&res, 0, offsetof(struct attach_result, sr.why.iv));
 	memset(&res.sr.why.nr_iv, 0, sizeof(res) - offsetof(struct attach_result, sr.why.nr_iv));
-	/* the stacks ride between the names and the wakeup, with the same header */
-	if (names && l->has_stacks && l->pending_stacks.ts_ns == e->ts_ns && l->pending_stacks.cpu == e->cpu) {
-		res.sr.stacked = true;
-		res.sr.stacks = l->pending_stacks.lean_stacks;
-	}
+	if (names)
+		parts_of(l, e, &res);
 	l->has_stacks = false;
-	if (names && l->has_cgroups && l->pending_cgroups.ts_ns == e->ts_ns && l->pending_cgroups.cpu == e->cpu) {
-		res.cgrouped = true;
-		res.cgroups = l->pending_cgroups.lean_cgroups;
-	}
 	l->has_cgroups = false;
+	l->nr_links = 0;
 	waker_of(l, r, &res.waker);
 	sr->lean = true;
 	sr->sample.seq = ++l->seq;
@@ -480,6 +521,9 @@ void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e)
 	} else if ((e->lean.flags & (WP_LEAN_NAMES | WP_LEAN_CGROUPS)) == (WP_LEAN_NAMES | WP_LEAN_CGROUPS)) {
 		l->pending_cgroups = *e;
 		l->has_cgroups = true;
+	} else if ((e->lean.flags & (WP_LEAN_NAMES | WP_LEAN_LINK)) == (WP_LEAN_NAMES | WP_LEAN_LINK)) {
+		if (l->nr_links < CHAIN_HOPS)
+			l->pending_links[l->nr_links++] = *e;
 	} else if (e->lean.flags & WP_LEAN_NAMES) {
 		if (l->has_names)
 			l->counters.unpaired_wakers++;
@@ -487,6 +531,7 @@ void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e)
 		l->has_names = true;
 		l->has_stacks = false;
 		l->has_cgroups = false;
+		l->nr_links = 0;
 	} else if ((e->lean.flags & (WP_LEAN_NAME | WP_LEAN_FUTEX_KEY)) == (WP_LEAN_NAME | WP_LEAN_FUTEX_KEY))
 		take_futex_key(l, &e->lean);
 	else if (e->lean.flags & WP_LEAN_NAME)

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <linux/types.h>
+#include "chain.h"
 #include "mechanism.h"
 #include "wakeprobe.h"
 #include "wakeup.h"
@@ -85,6 +86,9 @@ struct attach_result {
 	 */
 	bool cgrouped;
 	struct wp_lean_cgroups cgroups;
+	/* --chains (WP_LEAN_LINK): the chain of wakers behind it (chain.h); chained false: none came */
+	bool chained;
+	struct chain chain;
 };
 
 /* what fd @fd of process @tgid is, for records that do not say: asked once per wakeup end */

@@ -357,6 +357,7 @@ int attach_session__run(const struct attach_session_opts *o, const struct attach
 		.lean_flight_adaptive = o->lean_flight_adaptive,
 		.lean_softirqs = o->lean_softirqs,
 		.stacks = o->stacks,
+		.chains = o->chains,
 		.trace_all = o->all,
 		.trace_cgroups = o->nr_cgroup_ids > 0,
 		.cgroups = o->cgroups,

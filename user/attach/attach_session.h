@@ -37,6 +37,7 @@ struct attach_session_opts {
 	bool lean_softirqs;		/* ... on, and keeping softirqs too (--softirqs) */
 	bool stacks;			/* the lean engine's --stacks: each wakeup's stacks (collector.h) */
 	bool debuginfod;		/* ... named with debug files from debuginfod servers too (symbolizer.h) */
+	bool chains;			/* the lean engine's --chains: each wakeup's chain of wakers (core/chain.h) */
 	/* lean: --all, every task; --cgroup, the tasks of these cgroups (v2) and below; each with cgroups */
 	bool all;
 	const uint64_t *cgroup_ids;

@@ -52,6 +52,7 @@ enum {
 	KEY_TARGET_LABEL,
 	KEY_OUTPUT_MODE,
 	KEY_DEBUGINFOD,
+	KEY_CHAINS,
 };
 
 #define STR_(x) #x
@@ -439,6 +440,12 @@ static const struct option_spec specs[] = {
 		  "too, so a slow wakeup's softirq time is named: two BPF\n"
 		  "programs on every softirq of the machine (a loopback\n"
 		  "server runs a dozen a wakeup; the full engine has them)" },
+	{ OPT_BOOLEAN("chains", KEY_CHAINS, chains), .group = GROUP_ATTACH, .run_only = true,
+	  .mode = MODE_ATTACH,
+	  .help = "follow each wakeup back through its wakers, hop by hop\n"
+		  "(4 at most): what each waker ran, how long it waited\n"
+		  "for a CPU and behind whom, and who woke it; the slow\n"
+		  "wakeups show the chain to their cause (docs/attach.md)" },
 	{ OPT_CALLBACK("order", KEY_ORDER, "count|cost", parse_order), .group = GROUP_ATTACH, .mode = MODE_ATTACH,
 	  .help = "pairs and futex words with the most wakeups first (count,\n"
 		  "the default), or the most time (cost: wake-to-run, waited)" },

@@ -91,6 +91,7 @@ struct wp_options {
 	bool softirqs;		/* --softirqs: the lean engine's flight recorder keeps softirqs too */
 	bool stacks;		/* --stacks (or --folded): attach mode takes each wakeup's stacks */
 	bool debuginfod;	/* --debuginfod: the stacks' names may ask debuginfod servers (symbolizer.h) */
+	bool chains;		/* --chains: each wakeup's chain of wakers (core/chain.h) */
 	bool verbose;
 	bool list_workloads;
 };
@@ -124,6 +125,7 @@ enum options_result {
  *   o->stacks          implies o->lean, and a live run (never record)
  *   o->folded_path     implies o->stacks
  *   o->softirqs        implies o->lean
+ *   o->chains          implies o->lean, and attach mode
  *   o->all, o->cgroups, o->listen   imply o->lean, and a live run
  *   o->syscall_phases  implies o->engine == ENGINE_FULL, so !o->lean
  *   o->top             is nonzero exactly when options__by_cgroup(o)

@@ -406,6 +406,7 @@ static void set_scope(struct collector *c, const struct collector_opts *opts)
 	c->skel->rodata->trace_all = opts->trace_all;
 	c->skel->rodata->trace_cgroups = opts->trace_cgroups;
 	c->skel->rodata->want_cgroups = opts->cgroups;
+	c->skel->rodata->want_chains = opts->chains;
 	c->skel->rodata->self_tgid = (__u32)getpid();
 }
 

@@ -77,6 +77,8 @@ struct collector_opts {
 	bool trace_all;
 	bool trace_cgroups;
 	bool cgroups;
+	/* --chains: each wakeup's chain of wakers rides with it (struct wp_lean_link) */
+	bool chains;
 	/* load the programs, and no more: collector__open() tells whether this kernel takes them */
 	bool load_only;
 	collector_event_fn fn;

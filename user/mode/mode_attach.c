@@ -112,6 +112,7 @@ static int attach_check(struct mode_run *m)
 		.lean_softirqs = o->softirqs,
 		.stacks = o->stacks,
 		.debuginfod = o->debuginfod,
+		.chains = o->chains,
 		.pids = o->pids,
 		.nr_pids = o->nr_pids,
 		.argv = o->target_argv,

@@ -10,6 +10,7 @@
 #include "text_attach.h"
 #include "text_cgroups.h"
 #include "text_common.h"
+#include "text_chains.h"
 #include "text_stacks.h"
 
 #define FUTEX_ROWS	10
@@ -446,6 +447,7 @@ static void print_outliers(FILE *out, const struct attach_report *r)
 			if (!show[k])
 				fprintf(out, "  %-14s %9s  absent: %s\n", wakeup__phase_name(k), "-",
 					attach__absence_describe(o->absent[k]));
+		text_chains__print_chain(out, o);
 	}
 }
 

@@ -49,7 +49,7 @@ void attach_recording__encode_begin(const struct attach_session_opts *o, const s
 	b->timeout_ms = o->timeout_ms;
 	b->flags = (o->syscall_phases ? 0 : REC_ATTACH_UNTIMED) | (o->lean ? REC_ATTACH_LEAN : 0) |
 		   (o->lean_flight_adaptive ? REC_ATTACH_ADAPTIVE : 0) |
-		   (o->lean_softirqs ? REC_ATTACH_SOFTIRQS : 0);
+		   (o->lean_softirqs ? REC_ATTACH_SOFTIRQS : 0) | (o->chains ? REC_ATTACH_CHAINS : 0);
 	b->started_unix_ns = m->started_unix_ns;
 	b->trace_start_ns = res->trace_start_ns;
 	b->nr_cpus = m->nr_cpus;
@@ -86,6 +86,7 @@ void attach_recording__decode_begin(const struct rec_attach_begin *b, struct att
 		.lean = b->flags & REC_ATTACH_LEAN,
 		.lean_flight_adaptive = b->flags & REC_ATTACH_ADAPTIVE,
 		.lean_softirqs = b->flags & REC_ATTACH_SOFTIRQS,
+		.chains = b->flags & REC_ATTACH_CHAINS,
 	};
 
 	memset(m, 0, sizeof(*m));

@@ -125,7 +125,13 @@ static const char *check_event(const struct rec_reader *r, const struct wp_event
 	case WP_EV_LEAN:
 		if (!r->lean)
 			return "a lean record in a run that is not lean";
-		if (e->lean.flags & WP_LEAN_NAMES) {
+		if ((e->lean.flags & (WP_LEAN_NAMES | WP_LEAN_LINK)) == (WP_LEAN_NAMES | WP_LEAN_LINK)) {
+			if (r->version < 12)
+				return "a chain's link before version 12";
+			if (e->lean_link.kind >= WP_LINK_KINDS || e->lean_link.cpu >= WP_MAX_CPUS ||
+			    (e->lean_link.nr >= 0 && !fd_kind_ok(r, e->lean_link.fd_kind)))
+				return "chain link out of range";
+		} else if (e->lean.flags & WP_LEAN_NAMES) {
 			if (e->lean_names.waker_class >= WP_WAKER_CLASS_MAX ||
 			    e->lean_names.seen & ~(WP_SEEN_WAIT | WP_SEEN_IDLE | (r->version < 10 ? 0 : WP_SEEN_RAISED)))
 				return "waker class out of range";
@@ -214,9 +220,10 @@ static const char *check_attach_begin(const struct rec_reader *r, const struct r
 	/* one or the other: the report names the processes, or the command */
 	if (!b->nr_pids == !b->nr_args)
 		return "neither pids nor a command, or both";
-	if (b->flags & ~(r->version < 8 ? REC_ATTACH_FLAGS_V7 : r->version < 10 ? REC_ATTACH_FLAGS_V8
-										   : REC_ATTACH_FLAGS_V10) ||
-	    ((b->flags & (REC_ATTACH_ADAPTIVE | REC_ATTACH_SOFTIRQS)) && !(b->flags & REC_ATTACH_LEAN)))
+	if (b->flags & ~(r->version < 8 ? REC_ATTACH_FLAGS_V7 : r->version < 10 ? REC_ATTACH_FLAGS_V8 :
+			 r->version < 12 ? REC_ATTACH_FLAGS_V10 : REC_ATTACH_FLAGS_V12) ||
+	    ((b->flags & (REC_ATTACH_ADAPTIVE | REC_ATTACH_SOFTIRQS | REC_ATTACH_CHAINS)) &&
+	     !(b->flags & REC_ATTACH_LEAN)))
 		return "flags out of range";
 	/* the command's name at least; the strings kept are whole, terminated in args[] */
 	if (b->nr_args_kept > b->nr_args || (b->nr_args && !b->nr_args_kept) ||

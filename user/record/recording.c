@@ -49,9 +49,11 @@ _Static_assert(offsetof(struct rec_run_end, lean) == 776 && offsetof(struct rec_
 /*
  * version 10 has version 9's layouts: it adds an ATTACH_BEGIN flag
  * (REC_ATTACH_SOFTIRQS); version 11 has them too, and EVENTs that say
- * what an fd is (rec_reader.c's fd_kind_ok())
+ * what an fd is (rec_reader.c's fd_kind_ok()); version 12 has them too,
+ * and an ATTACH_BEGIN flag (REC_ATTACH_CHAINS) whose run's EVENTs carry
+ * the links of each wakeup's chain (WP_LEAN_LINK)
  */
-_Static_assert(REC_VERSION == 11, "a new version needs its layouts here and in rec_reader.c");
+_Static_assert(REC_VERSION == 12, "a new version needs its layouts here and in rec_reader.c");
 _Static_assert(offsetof(struct wp_waker, fd_kind) == offsetof(struct wp_waker, irq_kind) &&
 		       offsetof(struct wp_block, fd_kind) == 36 && offsetof(struct wp_lean_names, waker_fd_kind) == 26 &&
 		       offsetof(struct wp_lean_names, wait_fd_kind) == 30,

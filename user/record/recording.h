@@ -37,7 +37,7 @@
 #include "wakeprobe.h"
 
 #define REC_MAGIC		"WPREC\r\n\032"	/* 8 bytes, no terminating NUL in the file */
-#define REC_VERSION		11		/* what this wakeprobe writes */
+#define REC_VERSION		12		/* what this wakeprobe writes */
 #define REC_OLDEST_VERSION	1		/* the oldest it still reads */
 #define REC_FILE_HEADER_SIZE	16
 #define REC_MAX_PAYLOAD		4096		/* larger than any record, so a bad length is caught */
@@ -235,6 +235,8 @@ struct rec_attach_begin {
 #define REC_ATTACH_SOFTIRQS	(1 << 3)	/* version 10: lean, its flight recorder keeping softirqs */
 #define REC_ATTACH_FLAGS_V8	(REC_ATTACH_UNTIMED | REC_ATTACH_LEAN | REC_ATTACH_ADAPTIVE)
 #define REC_ATTACH_FLAGS_V10	(REC_ATTACH_FLAGS_V8 | REC_ATTACH_SOFTIRQS)
+#define REC_ATTACH_CHAINS	(1 << 4)	/* version 12: lean, each wakeup's chain in its EVENTs (--chains) */
+#define REC_ATTACH_FLAGS_V12	(REC_ATTACH_FLAGS_V10 | REC_ATTACH_CHAINS)
 
 /*
  * What the fd lookup answered, written when it was asked: before the

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * text_chains.h - --chains in the text reports: a wakeup's chain of wakers,
+ * hop by hop with each hop's share of the wait (chain.h)
+ */
+#ifndef WAKEPROBE_TEXT_CHAINS_H
+#define WAKEPROBE_TEXT_CHAINS_H
+
+#include <stdio.h>
+#include "attach_result.h"
+
+/* text_chains__print_chain - @r's chain, under the lines that name the wakeup; nothing when it has none */
+void text_chains__print_chain(FILE *out, const struct attach_result *r);
+
+#endif /* WAKEPROBE_TEXT_CHAINS_H */
