@@ -31,6 +31,7 @@ void attach_aggregate__free(struct attach_aggregate *g)
 		return;
 	for (i = 0; i < g->nr_pairs; i++) {
 		free(g->pairs[i]->stacks);
+		free(g->pairs[i]->chains);
 		free(g->pairs[i]);
 	}
 	free(g);
@@ -202,6 +203,8 @@ static struct attach_pair *pair_take_least(struct attach_aggregate *g, uint16_t 
 	histogram__clear(&p->notify_to_return);
 	if (p->stacks)
 		stack_combos__clear(p->stacks);
+	if (p->chains)
+		memset(p->chains, 0, sizeof(*p->chains));
 	return p;
 }
 
@@ -254,6 +257,9 @@ static void add_pair(struct attach_aggregate *g, const struct attach_result *r)
 	/* a row kept without its stacks for want of memory has none to show: its count says so */
 	if (r->sr.stacked && (p->stacks || (p->stacks = calloc(1, sizeof(*p->stacks)))))
 		stack_combos__add(p->stacks, &r->sr.stacks, r->wakee_tgid, (uint64_t)r->wake_to_run_ns);
+	/* ... and its chains', likewise */
+	if (r->chained && (p->chains || (p->chains = calloc(1, sizeof(*p->chains)))))
+		chain_totals__add(p->chains, &r->chain);
 }
 
 /* futex_hash - of a word's key: a shared word's file and offset, else its process and address */
@@ -428,6 +434,21 @@ static void keep_if_outlier(struct attach_aggregate *g, const struct attach_resu
 	g->outliers[i] = *r;
 }
 
+/* keep_if_long_chain - @r among the chains kept, when its hops held more of its wait than the least kept */
+static void keep_if_long_chain(struct attach_aggregate *g, const struct attach_result *r)
+{
+	uint64_t held = chain__on_path_ns(&r->chain);
+	uint32_t i;
+
+	if (!held || (g->nr_chains_kept == ATTACH_AGG_CHAINS &&
+		      held <= chain__on_path_ns(&g->chains_kept[ATTACH_AGG_CHAINS - 1].chain)))
+		return;
+	i = g->nr_chains_kept < ATTACH_AGG_CHAINS ? g->nr_chains_kept++ : ATTACH_AGG_CHAINS - 1;
+	for (; i > 0 && chain__on_path_ns(&g->chains_kept[i - 1].chain) < held; i--)
+		g->chains_kept[i] = g->chains_kept[i - 1];
+	g->chains_kept[i] = *r;
+}
+
 void attach_aggregate__end(struct attach_aggregate *g)
 {
 	cause_totals__sort_tasks(&g->causes);
@@ -473,6 +494,10 @@ void attach_aggregate__add(struct attach_aggregate *g, const struct attach_resul
 	if (!sr->lean || sr->lean_flight)
 		cause_totals__add(&g->causes, sr);
 	keep_if_outlier(g, r);
+	if (r->chained) {
+		chain_totals__add(&g->chains, &r->chain);
+		keep_if_long_chain(g, r);
+	}
 	add_pair(g, r);
 	add_futexes(g, r);
 }

@@ -42,6 +42,7 @@
 #include <stdint.h>
 #include "attach_result.h"
 #include "cause_totals.h"
+#include "chain_totals.h"
 #include "histogram.h"
 #include "mechanism.h"
 #include "stack_combos.h"
@@ -50,6 +51,7 @@
 #define ATTACH_AGG_MAX_PAIRS	128
 #define ATTACH_AGG_MAX_FUTEXES	256
 #define ATTACH_AGG_FUTEX_TIDS	8	/* threads listed per futex */
+#define ATTACH_AGG_CHAINS	10	/* --chains: the wakeups kept whose chains held the most time */
 
 /* the order of a table: the most wakeups first, or the most time */
 enum attach_order {
@@ -80,6 +82,8 @@ struct attach_pair {
 	struct histogram notify_to_return;	/* those whose both ends are known */
 	/* --stacks: the waker's and the wakee's stacks, by combination; NULL until its first wakeup with them */
 	struct stack_combos *stacks;
+	/* --chains: where its waits went, over their chains; NULL until its first wakeup with one */
+	struct chain_totals *chains;
 	uint64_t hash;
 };
 
@@ -134,6 +138,15 @@ struct attach_aggregate {
 	uint32_t nr_outliers;
 	uint64_t outlier_candidates;		/* complete wakeups at or over the threshold */
 	struct attach_result outliers[AGG_MAX_OUTLIERS];
+
+	/*
+	 * --chains: every complete wakeup's chain, summed; and those whose
+	 * hops held the most of their wait (chain__on_path_ns()), the most
+	 * first, whether their own wakeup was slow or not
+	 */
+	struct chain_totals chains;
+	uint32_t nr_chains_kept;
+	struct attach_result chains_kept[ATTACH_AGG_CHAINS];
 
 	/* the Space-Saving sketches (above) */
 	struct attach_pair *pairs[ATTACH_AGG_MAX_PAIRS];

@@ -12,6 +12,7 @@
  */
 #include "json_analysis.h"
 #include "json_cgroups.h"
+#include "json_chains.h"
 #include "json_common.h"
 #include "json_stacks.h"
 #include "json_writer.h"
@@ -206,6 +207,7 @@ static void write_pairs(struct json_writer *w, const struct attach_report *r, co
 		json_common__write_distribution(w, "wake_to_run", &p->wake_to_run, true);
 		json_common__write_distribution(w, "notify_to_return", &p->notify_to_return, true);
 		json_stacks__pair(w, r, p);
+		json_chains__pair(w, r, p);
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);
@@ -271,13 +273,15 @@ static void write_futexes(struct json_writer *w, const struct attach_report *r, 
 }
 
 /* write_outlier - the members the workload's outliers have, then who woke whom and why phases were absent */
-static void write_outlier(struct json_writer *w, const struct attach_aggregate *g, const struct attach_result *o,
+static void write_outlier(struct json_writer *w, const struct attach_report *r, const struct attach_result *o,
 			  uint32_t rank)
 {
 	char waker[MECHANISM_NAME_LEN];
 	int k;
 
 	json_writer__begin_object(w);
+	const struct attach_aggregate *g = r->agg;
+
 	json_common__write_outlier_members(w, g->phase, &g->total, &o->sr, rank);
 	json_writer__put_uint(w, "t_ns", o->sr.t_notify_ns);
 	mechanism__waker_name(&o->waker, waker, sizeof(waker));
@@ -291,11 +295,13 @@ static void write_outlier(struct json_writer *w, const struct attach_aggregate *
 	for (k = 0; k < NR_PHASES; k++)
 		json_writer__put_str(w, wakeup__phase_name(k), attach__absence_name(o->absent[k]));
 	json_writer__end_object(w);
+	json_chains__wakeup(w, r, o);
 	json_writer__end_object(w);
 }
 
-static void write_outliers(struct json_writer *w, const struct attach_aggregate *g)
+static void write_outliers(struct json_writer *w, const struct attach_report *r)
 {
+	const struct attach_aggregate *g = r->agg;
 	uint32_t i;
 
 	json_writer__key(w, "outliers");
@@ -306,7 +312,7 @@ static void write_outliers(struct json_writer *w, const struct attach_aggregate 
 	json_writer__key(w, "samples");
 	json_writer__begin_array(w);
 	for (i = 0; i < g->nr_outliers; i++)
-		write_outlier(w, g, &g->outliers[i], i + 1);
+		write_outlier(w, r, &g->outliers[i], i + 1);
 	json_writer__end_array(w);
 	json_writer__end_object(w);
 }
@@ -332,5 +338,6 @@ void json_analysis__write(struct json_writer *w, const struct attach_report *r)
 	causes = !r->targets->lean || g->causes.wakeups;
 	json_common__write_causes(w, &g->causes, causes);
 	json_common__write_tasks(w, &g->causes, causes);
-	write_outliers(w, g);
+	write_outliers(w, r);
+	json_chains__run(w, r);
 }

@@ -83,6 +83,7 @@ static void write_options(struct json_writer *w, const struct attach_report *r)
 	json_writer__put_bool(w, "lean", r->targets->lean);
 	json_writer__put_bool(w, "syscall_phases", r->targets->syscall_phases);
 	json_writer__put_bool(w, "softirqs", !r->targets->lean || r->targets->lean_softirqs);
+	json_writer__put_bool(w, "chains", r->targets->chains);
 	json_writer__put_uint(w, "outliers", r->agg->outliers_wanted);
 	json_writer__put_uint(w, "outlier_threshold_ns", r->agg->outlier_threshold_ns);
 	json_writer__end_object(w);

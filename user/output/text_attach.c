@@ -472,6 +472,7 @@ void text_attach__print_text(FILE *out, const struct attach_report *r)
 			"%" PRIu64 "; their first part is unexplained\n", ATTACH_EXPLAIN_KEEP_NS / 1000000,
 			r->counters->explained_cut);
 	print_outliers(out, r);
+	text_chains__print(out, r);
 	fprintf(out, "\nwake -> run (sched_waking -> switch-in of the wakee)\n");
 	histogram__print_log2(&g->wake_to_run, out, "nsecs");
 	for (int k = PHASE_NOTIFY_KERNEL; k <= PHASE_RESUME_KERNEL; k++) {

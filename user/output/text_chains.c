@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* text_chains.c - a wakeup's chain of wakers in the text reports (text_chains.h) */
 #include <inttypes.h>
+#include "attach_aggregate.h"
+#include "attach_session.h"
 #include "chain.h"
+#include "chain_totals.h"
 #include "mechanism.h"
 #include "text_chains.h"
 
@@ -85,4 +88,107 @@ void text_chains__print_chain(FILE *out, const struct attach_result *r)
 	if (c->rest_ns)
 		fprintf(out, ", %.2f us of the wait before it", us(c->rest_ns));
 	fprintf(out, ": %s\n", chain__end_meaning(c->end));
+}
+
+/* share - @part of @whole, in percent */
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* print_tasks - "@title: 'comm' tid 95.2%, ..." of @tt, each a share of @whole; nothing when it holds none */
+static void print_tasks(FILE *out, const char *title, const struct chain_task_times *tt, uint64_t whole,
+			const char *tid0)
+{
+	const struct chain_task_time *rows[CHAIN_TOTALS_TASKS];
+	size_t n = chain_totals__tasks(tt, rows, CHAIN_TOTALS_TASKS);
+	char t[48];
+
+	if (!n)
+		return;
+	fprintf(out, "    %s:", title);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s %s %.1f%%%s", i ? "," : "", rows[i]->tid ? task(t, sizeof(t), rows[i]->comm,
+			rows[i]->tid) : tid0, share(rows[i]->ns - rows[i]->error, whole),
+			rows[i]->error ? " or more" : "");
+	if (tt->other_ns)
+		fprintf(out, ", other tasks %.1f%%", share(tt->other_ns, whole));
+	fprintf(out, "\n");
+}
+
+/* print_totals - where the waits of @t went: per wakeup, and who held the hops' CPUs and ran on the path */
+static void print_totals(FILE *out, const struct chain_totals *t)
+{
+	double n = t->waits ? (double)t->waits : 1.0;
+	bool first = true;
+
+	fprintf(out, "    %" PRIu64 " chains, %" PRIu64 " of their waits seen from their start: per wakeup %.2f us "
+		"asleep, of which hops ran %.2f (%.2f preempted), waited for a CPU %.2f", t->chained, t->waits,
+		us(t->wait_ns) / n, us(t->ran_ns) / n, us(t->preempted_ns) / n, us(t->runnable_ns) / n);
+	for (int e = 0; e < NR_CHAIN_ENDS; e++)
+		if (t->rest_ns[e])
+			fprintf(out, ", behind the end '%s' %.2f", chain__end_name(e), us(t->rest_ns[e]) / n);
+	fprintf(out, "\n    chains by their end:");
+	for (int e = 0; e < NR_CHAIN_ENDS; e++) {
+		if (!t->ends[e])
+			continue;
+		fprintf(out, "%s %s %" PRIu64, first ? "" : ",", chain__end_name(e), t->ends[e]);
+		first = false;
+	}
+	fprintf(out, "\n");
+	print_tasks(out, "waiting for a CPU behind", &t->holders, t->runnable_ns, "an idle CPU");
+	print_tasks(out, "on the path", &t->wakers, t->ran_ns + t->runnable_ns, "?");
+}
+
+/* print_pairs - the first pairs of the report's table that had chains, each with where its waits went */
+static void print_pairs(FILE *out, const struct attach_report *r)
+{
+	const struct attach_pair *rows[ATTACH_AGG_MAX_PAIRS];
+	size_t n = attach_aggregate__pairs(r->agg, r->order, rows, r->pairs < ATTACH_AGG_MAX_PAIRS ? r->pairs :
+					   ATTACH_AGG_MAX_PAIRS);
+
+	fprintf(out, "\nWhere the waits went, back through the wakers hop by hop (--chains), for the pairs above:\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct attach_pair *p = rows[i];
+		char wakee[48];
+
+		if (!p->chains || !p->chains->chained)
+			continue;
+		fprintf(out, "  %s -> %s via %s\n", p->waker, task(wakee, sizeof(wakee), p->wakee_comm, p->wakee_tid),
+			p->mechanism);
+		print_totals(out, p->chains);
+	}
+	fprintf(out, "  every pair:\n");
+	print_totals(out, &r->agg->chains);
+}
+
+/* print_kept - the wakeups whose chains held the most of their wait, each with its chain */
+static void print_kept(FILE *out, const struct attach_report *r)
+{
+	const struct attach_aggregate *g = r->agg;
+
+	if (!g->nr_chains_kept)
+		return;
+	fprintf(out, "\nThe %" PRIu32 " wakeups whose chains held the most of their wait (their hops' runs and waits "
+		"for a CPU), slow or not:\n", g->nr_chains_kept);
+	for (uint32_t i = 0; i < g->nr_chains_kept; i++) {
+		const struct attach_result *o = &g->chains_kept[i];
+		char waker[MECHANISM_NAME_LEN], wakee[48];
+
+		mechanism__waker_name(&o->waker, waker, sizeof(waker));
+		fprintf(out, "#%" PRIu32 " wakeup %" PRIu64 " at %.6f s: %.2f us on its chain, then %.2f us waking -> "
+			"switch-in\n", i + 1, o->sr.sample.seq, (o->sr.t_notify_ns - r->run->trace_start_ns) / 1e9,
+			us(chain__on_path_ns(&o->chain)), us((uint64_t)o->wake_to_run_ns));
+		fprintf(out, "  %s -> %s via %s\n", waker, task(wakee, sizeof(wakee), o->wakee_comm,
+			o->sr.sample.wakee_tid), o->mechanism);
+		text_chains__print_chain(out, o);
+	}
+}
+
+void text_chains__print(FILE *out, const struct attach_report *r)
+{
+	if (!r->targets->chains)
+		return;
+	print_pairs(out, r);
+	print_kept(out, r);
 }

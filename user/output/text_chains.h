@@ -7,9 +7,17 @@
 #define WAKEPROBE_TEXT_CHAINS_H
 
 #include <stdio.h>
+#include "attach_analysis.h"
 #include "attach_result.h"
 
 /* text_chains__print_chain - @r's chain, under the lines that name the wakeup; nothing when it has none */
 void text_chains__print_chain(FILE *out, const struct attach_result *r);
+
+/*
+ * text_chains__print - --chains: where the waits of the busiest pairs went
+ * over their chains, and the wakeups whose chains held the most of their
+ * wait, each with its chain; nothing in a run without chains
+ */
+void text_chains__print(FILE *out, const struct attach_report *r);
 
 #endif /* WAKEPROBE_TEXT_CHAINS_H */
