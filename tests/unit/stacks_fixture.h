@@ -5,8 +5,9 @@
  * test_text_stacks.c, test_json_stacks.c): a small kernel symbol table,
  * the scheduler's and futex's functions under the BPF side's own frames;
  * user stacks of this very process, through two functions of the test
- * binary, printf() in libc and the binary's _start, which its own mappings
- * name; the stack ids a wakeup carries, and an attach run's wakeup that
+ * binary, getppid() in libc (one no sanitizer wraps, as ASan does
+ * printf()) and the binary's _start, which its own mappings name; the
+ * stack ids a wakeup carries, and an attach run's wakeup that
  * carries them.
  */
 #ifndef WAKEPROBE_TEST_STACKS_FIXTURE_H
@@ -72,7 +73,7 @@ enum {
 	STACK_WAIT_KERNEL = 2,		/* __schedule <- futex_wait */
 	STACK_WHOLE = 10,		/* wakee_code <- _start: the walk reached the thread's start */
 	STACK_CUT_HERE = 11,		/* waker_code <- wakee_code: it stopped in the test binary */
-	STACK_CUT_LIBC = 12,		/* waker_code <- printf: it stopped in libc */
+	STACK_CUT_LIBC = 12,		/* waker_code <- getppid: it stopped in libc */
 	STACK_ASTRAY = 13,		/* waker_code <- an address nothing maps: it went astray */
 };
 
@@ -104,7 +105,7 @@ static inline struct run_stacks *stacks_with_user(void)
 	const uint64_t wait_k[] = { 0xffffffff81000100, 0xffffffff81001010 };
 	const uint64_t whole[] = { code_at(wakee_code), code_at(_start) };
 	const uint64_t cut_here[] = { code_at(waker_code), code_at(wakee_code) };
-	const uint64_t cut_libc[] = { code_at(waker_code), code_at(printf) };
+	const uint64_t cut_libc[] = { code_at(waker_code), code_at(getppid) };
 	const uint64_t astray[] = { code_at(waker_code), 0x10 };
 
 	run_stacks__process(rs, getpid(), "unit-tests");

@@ -68,7 +68,7 @@ Test(folded_common, the_costliest_comes_first_and_a_combination_without_time_has
 	folded_common__combos(out, rs, "cons", "prod", &combos);
 	cr_assert_str_eq(written(),
 			 "cons;_start;wakee_code;futex_wait_[k];__schedule_[k];--;try_to_wake_up_[k];futex_wake_[k];"
-			 "waker_code;printf;prod 50000\n"
+			 "waker_code;getppid;prod 50000\n"
 			 "cons;_start;wakee_code;futex_wait_[k];__schedule_[k];--;try_to_wake_up_[k];futex_wake_[k];"
 			 "waker_code;wakee_code;prod 3000\n");
 }

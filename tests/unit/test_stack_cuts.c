@@ -70,7 +70,7 @@ Test(stack_cuts, a_walk_that_stopped_is_cut_in_the_last_object_it_reached)
 	b = cut_of(binary);
 	l = cut_of(libc);
 	cr_assert(b && l);
-	/* each stack has a frame in the binary: 3 + 3 + 1 + 1 wakeups' stacks; only printf's 3 in libc */
+	/* each stack has a frame in the binary: 3 + 3 + 1 + 1 wakeups' stacks; only getppid's 3 in libc */
 	cr_assert_eq(b->of, 8);
 	cr_assert_eq(b->stacks, 1);
 	cr_assert_eq(l->of, 3);

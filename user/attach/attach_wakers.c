@@ -23,8 +23,13 @@ void attach_wakers__name(struct waker_names *names, uint32_t tid, const char com
 static void syscall_waker_comm(const struct waker_names *names, const char *thread_comm, uint32_t tid,
 			       struct waker_info *w)
 {
-	if (thread_comm && thread_comm[0])
-		memcpy(w->comm, thread_comm, sizeof(w->comm));
+	if (thread_comm && thread_comm[0]) {
+		/* a comm's bytes up to its NUL: a name shorter than the field is not read past */
+		size_t n = strnlen(thread_comm, sizeof(w->comm));
+
+		memset(w->comm, 0, sizeof(w->comm));
+		memcpy(w->comm, thread_comm, n);
+	}
 	else if (names->slot[tid % WAKER_NAMES].tid == tid)
 		memcpy(w->comm, names->slot[tid % WAKER_NAMES].comm, sizeof(w->comm));
 }
