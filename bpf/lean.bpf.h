@@ -572,6 +572,8 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	unsigned int prev_state = switch_prev_state(ctx, prev);
+	/* --chains: one clock read for both tasks' switches */
+	__u64 chain_now = want_chains ? bpf_ktime_get_ns() : 0;
 	struct lean_flight *f;
 	struct lean_task *lt;
 
@@ -603,7 +605,7 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 			}
 		}
 		if (want_chains)
-			chain_switched_out(lt, bpf_ktime_get_ns(), wp_switch_slept(prev_state, preempt));
+			chain_switched_out(lt, chain_now, wp_switch_slept(prev_state, preempt));
 		if (wp_switch_slept(prev_state, preempt)) {
 			lt->state = LEAN_ASLEEP;
 			if (attach_mode)
@@ -619,11 +621,9 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	if (lt) {
 		lean_name_if_new(next, lt);
 		if (want_chains) {
-			__u64 now = bpf_ktime_get_ns();
-
-			chain_switched_in(lt, now);
+			chain_switched_in(lt, chain_now);
 			if (lt->pending == LEAN_QUEUED) {
-				chain_ran(lt, now, prev);
+				chain_ran(lt, chain_now, prev);
 				/* the task it took the CPU from is named, as a waker of no tracked process is */
 				if (prev->pid && !task_traced(prev))
 					lean_name_waker(prev);

@@ -17,7 +17,6 @@
 #include "attach_fixture.h"
 #include "csv_attach.h"
 #include "outputs.h"
-#include "outputs.h"
 #include "readback.h"
 
 #define HEADER "header=seq,t_ns,total_ns,label,missing_mark,waker_class,waker,waker_tid,waker_tgid,wakee_tid," \
@@ -26,7 +25,9 @@
 	"wake_to_run_ns,notify_to_return_ns,waited_ns,waking_cpu,wakeup_cpu,target_cpu,target_was_idle," \
 	"idle_exit_ns,migrations,cause_idle_ns,cause_ipi_in_flight_ns,cause_other_task_ns,cause_irq_ns," \
 	"cause_softirq_ns,cause_waker_preempted_ns,cause_wakee_preempted_ns,cause_reacquire_ns,cause_host_ns,cause_own_work_ns," \
-	"cause_unexplained_ns"
+	"cause_unexplained_ns,chain_wait_ns,chain_on_path_ns,chain_end,chain_rest_ns" HOP(1) HOP(2) HOP(3) HOP(4)
+#define HOP(n) ",hop" #n "_waker_tid,hop" #n "_waker_comm,hop" #n "_ran_ns,hop" #n "_runnable_ns,hop" #n \
+	"_holder_tid,hop" #n "_holder_comm"
 
 /* a number as an expectation's value: "ROW:column=N" */
 #define WANT_NUM(buf, row, col, v) (snprintf(buf, sizeof(buf), "%d:%s=%llu", row, col, (unsigned long long)(v)), buf)
@@ -254,4 +255,42 @@ Test(attach_outputs, abandoning_leaves_nothing_behind)
 	cr_assert_eq(access(csv_path, F_OK), -1);
 	cr_assert_eq(rmdir(dir), 0, "no temporary file is left in %s either", dir);
 	dir[0] = '\0';
+}
+
+/* a wakeup without a chain (no --chains) has every chain cell empty; one with, its hops in order */
+Test(attach_csv, a_chain_fills_its_hops_and_a_wakeup_without_one_leaves_them_empty)
+{
+	struct wp_lean_link links[] = {
+		{ .waker_tid = 30, .wakee_tid = 10, .kind = WP_LINK_THREAD, .blocked = 4450001, .ran = 52001,
+		  .runnable = 4370001, .holder_tid = 900, .cpu = 1, .nr = -1 },
+		{ .waker_tid = 20, .wakee_tid = 30, .kind = WP_LINK_THREAD, .ran = 40001, .runnable = 12001, .nr = -1 },
+	};
+	struct attach_result r = run.agg->outliers[0];
+	char chained[64];
+	FILE *f;
+
+	f = temp_output("attach-csv-chain", chained);
+	csv = csv_attach__open(f);
+	cr_assert_not_null(csv);
+	csv_attach__add(csv, &r);
+	r.chained = true;
+	r.sr.sample.wakee_tid = 10;
+	chain__assemble(links, 2, 10, &r.chain);
+	memcpy(r.chain.hops[0].waker_comm, "relay-work", 11);
+	memcpy(r.chain.hops[0].holder_comm, "wphog", 6);
+	csv_attach__add(csv, &r);
+	cr_assert_eq(csv_attach__close(csv), 0);
+	cr_assert_eq(fclose(f), 0);
+	{
+		const char *const want[] = {
+			"rows=2", "0:chain_end=", "0:chain_on_path_ns=", "0:hop1_waker_tid=", "0:hop4_holder_comm=",
+			"1:chain_wait_ns=4450000", "1:chain_on_path_ns=4450000", "1:chain_end=sleep", "1:chain_rest_ns=0",
+			"1:hop1_waker_tid=30", "1:hop1_waker_comm=relay-work", "1:hop1_ran_ns=52000",
+			"1:hop1_runnable_ns=4370000", "1:hop1_holder_tid=900", "1:hop1_holder_comm=wphog",
+			"1:hop2_waker_tid=20", "1:hop2_ran_ns=28000", "1:hop2_runnable_ns=0", "1:hop3_waker_tid=", NULL
+		};
+
+		cr_assert(csv_check(chained, want));
+	}
+	unlink(chained);
 }

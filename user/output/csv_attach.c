@@ -30,8 +30,45 @@ struct csv_attach *csv_attach__open(FILE *out)
 	      "idle_exit_ns,migrations", out);
 	for (k = 0; k < NR_CAUSES; k++)
 		fprintf(out, ",cause_%s_ns", wakeup__cause_name(k));
+	fputs(",chain_wait_ns,chain_on_path_ns,chain_end,chain_rest_ns", out);
+	for (k = 1; k <= CHAIN_HOPS; k++)
+		fprintf(out, ",hop%d_waker_tid,hop%d_waker_comm,hop%d_ran_ns,hop%d_runnable_ns,hop%d_holder_tid,"
+			"hop%d_holder_comm", k, k, k, k, k, k);
 	fputs(CSV_EOL, out);
 	return c;
+}
+
+/* comm_cell - @comm as a cell, or an empty one (@has false): it fills its 16 bytes without a NUL when it is that long */
+static void comm_cell(struct csv_row *row, bool has, const char comm[WP_TASK_COMM_LEN])
+{
+	char s[WP_TASK_COMM_LEN + 1] = "";
+
+	if (has)
+		memcpy(s, comm, WP_TASK_COMM_LEN);
+	s[WP_TASK_COMM_LEN] = '\0';
+	csv_row__str(row, s);
+}
+
+/* add_chain - --chains: @r's chain (chain.h), its hops in order; every cell empty without one */
+static void add_chain(struct csv_row *row, const struct attach_result *r)
+{
+	const struct chain *c = &r->chain;
+
+	csv_row__u64(row, r->chained && c->wait_seen, c->wait_ns);
+	csv_row__u64(row, r->chained, chain__on_path_ns(c));
+	csv_row__str(row, r->chained ? chain__end_name(c->end) : "");
+	csv_row__u64(row, r->chained && c->wait_seen, c->rest_ns);
+	for (uint32_t i = 0; i < CHAIN_HOPS; i++) {
+		const struct chain_hop *h = &c->hops[i];
+		bool hop = r->chained && i < c->nr_hops, ran = hop && h->run_seen;
+
+		csv_row__u64(row, hop, h->waker_tid);
+		comm_cell(row, hop, h->waker_comm);
+		csv_row__u64(row, ran, h->ran_ns);
+		csv_row__u64(row, ran, h->runnable_ns);
+		csv_row__u64(row, ran, h->holder_tid);
+		comm_cell(row, ran, h->holder_comm);
+	}
 }
 
 void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
@@ -86,6 +123,7 @@ void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
 	csv_row__u64(&row, true, r->migrations);
 	for (k = 0; k < NR_CAUSES; k++)
 		csv_row__i64(&row, complete && (!sr->lean || sr->lean_flight), sr->why.by_cause[k]);
+	add_chain(&row, r);
 	csv_row__end(&row);
 }
 
