@@ -414,7 +414,7 @@ static void *client(void *arg)
 			req.seq++;
 			req.round = (uint32_t)k;
 			rtt[i] = ask(r, &req);
-			/* a request whose time passed while the last one was out is skipped, not sent late in a burst */
+			/* a request due while the last one was out is skipped, not sent late in a burst */
 			now = now_ns();
 			do
 				due += interval_ns;
