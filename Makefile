@@ -110,6 +110,8 @@ BTF_SLICE := $(OBJ)/tests/btf-slice
 SYMBOL_FIXTURES := $(OBJ)/tests/symbol-fixture $(OBJ)/tests/symbol-fixture-stripped $(OBJ)/tests/symbol-fixture-nofp \
 	$(OBJ)/tests/symbol-fixture-cxx $(OBJ)/tests/crafted-fixture
 HANDOFF_STACKS := $(OBJ)/tests/handoff-stacks
+# the wakeup chain tests' program: a request relayed through three threads (tests/tools/relay.c)
+RELAY := $(OBJ)/tests/relay
 SYSTEM_TESTS := $(OBJ)/tests/system-tests
 SKEL := $(OBJ)/wakeprobe.skel.h
 DEPS_STAMP := $(OBJ)/.deps-ok
@@ -242,6 +244,11 @@ $(HANDOFF_STACKS): tests/tools/handoff_stacks.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) -g -O1 -fno-omit-frame-pointer -pthread $(abspath $<) -o $@
 
+# built as a user builds a small threaded program: nothing for the tracer's sake
+$(RELAY): tests/tools/relay.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(WARNINGS) -g -O1 -pthread $(abspath $<) -o $@
+
 # the symbolizer's unit tests name its functions and data: with debug information and frame
 # pointers, a copy stripped of every symbol, and one built as release builds often are, optimized
 # without frame pointers or debug information but not stripped (tests/unit/test_symbolizer.c
@@ -275,11 +282,11 @@ run: all
 # target fails if either fails, with what failed repeated at the end of the output. First, no
 # module or folder of user/ may depend on itself through others, and no two files share a name
 # (scripts/module-cycles.py).
-test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYMBOL_FIXTURES) $(HANDOFF_STACKS) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP) inferno
+test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYMBOL_FIXTURES) $(HANDOFF_STACKS) $(RELAY) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP) inferno
 	$(call msg,CHECK,module and folder cycles in user/)
 	$(Q)scripts/module-cycles.py user
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
-		WAKE_COUNT=$(OBJ)/bench/wake-count HANDOFF_STACKS=$(OBJ)/tests/handoff-stacks \
+		WAKE_COUNT=$(OBJ)/bench/wake-count HANDOFF_STACKS=$(OBJ)/tests/handoff-stacks RELAY=$(RELAY) \
 		INFERNO_FLAMEGRAPH=$(INFERNO_FLAMEGRAPH) \
 		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/run-tests.sh $(OBJ)/tests/last-run.log \
 		$(UNIT_TESTS) --verbose=0 -j1 :: scripts/as-root.sh $(SYSTEM_TESTS) --verbose=0 -j1
