@@ -371,3 +371,35 @@ Test(attach_record, a_command_recorded_to_standard_output_is_refused_in_one_line
 	cr_assert_eq(strchr(r.err, '\n'), strrchr(r.err, '\n'), "one line: %s", r.err);
 	cr_assert_str_empty(r.out, "nothing ran");
 }
+
+/*
+ * --chains, recorded: the report of the file is the live text, every
+ * chain with it (the pairs' and the ten kept), and the CSV the live run
+ * wrote, every wakeup's chain in its row, byte for byte.
+ */
+Test(attach_record, a_recorded_run_with_chains_replays_to_the_same_chains)
+{
+	char dir[] = "/tmp/wakeprobe-test-arec.XXXXXX", rec[600], csv_live[600], csv_again[600], path[PATH_MAX];
+	char *record[] = { "record", "-o", rec, "--chains", "--csv", csv_live, "--outliers", "3", "--",
+			   (char *)workload("eventfd", path, sizeof(path)), "--samples", "300", NULL };
+	char *report[] = { "report", rec, "--csv", csv_again, "--outliers", "3", NULL };
+	static struct ran live, again;
+
+	skip_unless_traceable();
+	temp_dir(dir);
+	snprintf(rec, sizeof(rec), "%s/chains.wpr", dir);
+	snprintf(csv_live, sizeof(csv_live), "%s/live.csv", dir);
+	snprintf(csv_again, sizeof(csv_again), "%s/again.csv", dir);
+	run_as(&live, -1, record);
+	cr_assert_eq(exit_code(&live), 0, "%s", live.err);
+	cr_assert(strstr(live.out, "Where the waits went, back through the wakers hop by hop"), "%s", live.out);
+	cr_assert(strstr(live.out, "  chain: asleep "), "no wakeup's chain in:\n%s", live.out);
+	run_as(&again, -1, report);
+	cr_assert_eq(exit_code(&again), 0, "%s", again.err);
+	assert_same(report_of(live.out), again.out, "report --outliers 3, a run with --chains");
+	assert_same_file(csv_live, csv_again);
+	unlink(rec);
+	unlink(csv_live);
+	unlink(csv_again);
+	cr_assert_eq(rmdir(dir), 0, "nothing else was left in the directory");
+}

@@ -53,6 +53,8 @@
 #define WORKER_CPU	1
 /* slow: over an idle CPU's wake-up (tens of us here), under most of the hog's holds */
 #define THRESHOLD_US	100
+/* a client's wait is slow with this much of it on its chain: the hog holds CPU 1 for milliseconds */
+#define CHAIN_SLOW_US	1000
 /* the hog's nice, against the test's and so relay's */
 #define HOG_NICE_DELTA	(-15)
 
@@ -318,26 +320,26 @@ static pid_t thread_named(pid_t pid, const char *comm)
 	return 0;
 }
 
-Test(relay, a_hog_on_the_workers_cpu_is_named_in_its_slow_wakeups_and_in_no_others)
+/*
+ * drive - relay's six rounds, a hog on the worker's CPU in hog_round[]'s,
+ * traced by wakeprobe --pid with @args (its own, at most 12), --tid the
+ * worker's when @worker_only; each round's span and hog into @rounds,
+ * relay's summary into @relay_out. wakeprobe has ended well when it returns.
+ */
+static void drive(char *const args[], bool worker_only, struct round *rounds, char *relay_out, size_t len)
 {
-	char pid_arg[16], tid_arg[16], threshold[16], line[128], rounds_arg[16], per_round_arg[16], interval_arg[16],
-		cpu_arg[16];
-	static char relay_out[4096], digest[4096], tracer_err[4096];
+	char pid_arg[16], tid_arg[16], line[128], rounds_arg[16], per_round_arg[16], interval_arg[16], cpu_arg[16];
+	static char tracer_err[4096];
 	struct child_setup setup = { .uid = -1, .stdout_to = "/dev/null", .dies_with_test = true };
-	struct round rounds[ROUNDS] = { 0 };
-	int to, from, t_out, t_err, status, hog_nice;
+	char *argv[20] = { (char *)wakeprobe_path(), "--pid", pid_arg };
+	int to, from, t_out, t_err, status, hog_nice, n = 3;
 
-	skip_unless_traceable();
 	errno = 0;
 	hog_nice = getpriority(PRIO_PROCESS, 0) + HOG_NICE_DELTA;
 	cr_assert_eq(errno, 0, "getpriority: %s", strerror(errno));
 	if (hog_nice < -20)
 		hog_nice = -20;
 	signal(SIGPIPE, SIG_IGN);
-	fclose(temp_output("relay-json", run.json));
-	fclose(temp_output("relay-timeline", run.timeline));
-	fclose(temp_output("relay-csv", run.csv));
-	fclose(temp_output("relay-digest", run.digest));
 	snprintf(rounds_arg, sizeof(rounds_arg), "%d", ROUNDS);
 	snprintf(per_round_arg, sizeof(per_round_arg), "%d", PER_ROUND);
 	snprintf(interval_arg, sizeof(interval_arg), "%d", INTERVAL_US);
@@ -350,11 +352,15 @@ Test(relay, a_hog_on_the_workers_cpu_is_named_in_its_slow_wakeups_and_in_no_othe
 	cr_assert_str_eq(line, "round 0", "relay did not start");
 
 	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)run.relay);
-	snprintf(tid_arg, sizeof(tid_arg), "%d", (int)thread_named(run.relay, "relay-work"));
-	snprintf(threshold, sizeof(threshold), "%d", THRESHOLD_US);
-	run.tracer = spawn_piped((char *[]){ (char *)wakeprobe_path(), "--pid", pid_arg, "--tid", tid_arg, "--json",
-					     run.json, "--perfetto", run.timeline, "--csv", run.csv, "--threshold-us",
-					     threshold, "--outliers", "100", NULL }, &setup, &t_out, &t_err);
+	if (worker_only) {
+		snprintf(tid_arg, sizeof(tid_arg), "%d", (int)thread_named(run.relay, "relay-work"));
+		argv[n++] = "--tid";
+		argv[n++] = tid_arg;
+	}
+	for (; *args && n < 19; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	run.tracer = spawn_piped(argv, &setup, &t_out, &t_err);
 	wait_attached(run.tracer, "wakeprobe");
 
 	for (int k = 0; k < ROUNDS; k++) {
@@ -379,8 +385,8 @@ Test(relay, a_hog_on_the_workers_cpu_is_named_in_its_slow_wakeups_and_in_no_othe
 		}
 	}
 	close(to);
-	snprintf(relay_out, sizeof(relay_out), "%s\n", line);
-	read_to_end(from, relay_out + strlen(relay_out), sizeof(relay_out) - strlen(relay_out));
+	snprintf(relay_out, len, "%s\n", line);
+	read_to_end(from, relay_out + strlen(relay_out), len - strlen(relay_out));
 	close(from);
 	status = wait_exit(run.relay, "relay", 30);
 	run.relay = 0;
@@ -393,9 +399,97 @@ Test(relay, a_hog_on_the_workers_cpu_is_named_in_its_slow_wakeups_and_in_no_othe
 	close(t_out);
 	close(t_err);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "wakeprobe: status 0x%x\n%s", status, tracer_err);
+}
 
+Test(relay, a_hog_on_the_workers_cpu_is_named_in_its_slow_wakeups_and_in_no_others)
+{
+	char threshold[16];
+	static char relay_out[4096], digest[4096];
+	struct round rounds[ROUNDS] = { 0 };
+
+	skip_unless_traceable();
+	fclose(temp_output("relay-json", run.json));
+	fclose(temp_output("relay-timeline", run.timeline));
+	fclose(temp_output("relay-csv", run.csv));
+	fclose(temp_output("relay-digest", run.digest));
+	snprintf(threshold, sizeof(threshold), "%d", THRESHOLD_US);
+	drive((char *[]){ "--json", run.json, "--perfetto", run.timeline, "--csv", run.csv, "--threshold-us", threshold,
+			  "--outliers", "100", NULL }, true, rounds, relay_out, sizeof(relay_out));
 	cr_assert(check_report(rounds, digest, sizeof(digest)), "the report does not say it:\n%s\nrelay:\n%s", digest,
 		  relay_out);
 	cr_log_info("relay:\n%s", relay_out);
 	cr_log_info("wakeprobe:\n%s", digest);
+}
+
+/*
+ * The chains' check, in python, on every wakeup's row of the CSV: spans
+ * the rounds (start, end, hog pid or 0), T the least time on its chain
+ * that makes a client's wait slow. The client's own wakeup, by the
+ * worker's eventfd write, is fast whatever the round: the delay is a hop
+ * back, where the worker waited for CPU 1.
+ */
+static const char chains_check[] =
+	"import csv\n"
+	"spans = [%s]\n"
+	"T = %d\n"
+	"hogs = {h for s, e, h in spans if h}\n"
+	"rows = [r for r in csv.DictReader(open('%s', newline='')) if r['label'] == 'complete']\n"
+	"def hops(r):\n"
+	"    return [(r[f'hop{i}_waker_comm'], r[f'hop{i}_holder_comm'], int(r[f'hop{i}_holder_tid'] or 0))\n"
+	"            for i in range(1, 5) if r[f'hop{i}_waker_tid']]\n"
+	"def names_hog(r, h):\n"
+	"    return any(w == 'relay-work' and (c, t) == ('wphog', h) for w, c, t in hops(r))\n"
+	"def names_a_hog(r):\n"
+	"    return any(c == 'wphog' or t in hogs for w, c, t in hops(r))\n"
+	"lines, slow = [], []\n"
+	"for k, (s, e, h) in enumerate(spans):\n"
+	"    client = [r for r in rows if s <= int(r['t_ns']) < e and r['wakee_comm'] == 'relay-client'\n"
+	"              and r['waker'].startswith('thread relay-work ')]\n"
+	"    assert all(r['chain_end'] for r in client), 'a client wakeup without its chain'\n"
+	"    slow.append([r for r in client if int(r['chain_on_path_ns'] or 0) >= T])\n"
+	"    lines.append(f'round {k} ' + (f'hog {h}' if h else 'quiet') + f': the client woken {len(client)} times, '\n"
+	"                 f'{len(slow[k])} of them with {T / 1e3:.0f} us or more on the chain, '\n"
+	"                 f'{sum(names_hog(r, h) for r in slow[k])} naming the hog at the worker, '\n"
+	"                 f'{sum(names_a_hog(r) for r in client)} any hog anywhere')\n"
+	"open('%s', 'w').write('\\n'.join(lines) + '\\n')\n"
+	"for k, (s, e, h) in enumerate(spans):\n"
+	"    if h:\n"
+	"        assert len(slow[k]) >= 10, lines[k]\n"
+	"        assert sum(names_hog(r, h) for r in slow[k]) * 2 > len(slow[k]), lines[k]\n"
+	"    else:\n"
+	"        assert not any(names_a_hog(r) for r in rows if s <= int(r['t_ns']) < e), lines[k]\n";
+
+/*
+ * --chains on every thread of relay: the client's slow waits in a hog's
+ * round are followed back to the worker's hop and name the hog that held
+ * CPU 1 there; no wakeup of a quiet round names a hog at any hop.
+ */
+Test(relay, a_clients_slow_wait_is_followed_back_to_the_hog_behind_the_worker)
+{
+	static char relay_out[4096], digest[4096];
+	struct round rounds[ROUNDS] = { 0 };
+	char spans[ROUNDS * 64], *code;
+	size_t n = 0;
+	bool ok;
+	int fd;
+
+	skip_unless_traceable();
+	fclose(temp_output("relay-csv", run.csv));
+	fclose(temp_output("relay-digest", run.digest));
+	drive((char *[]){ "--chains", "--csv", run.csv, NULL }, false, rounds, relay_out, sizeof(relay_out));
+	for (int k = 0; k < ROUNDS; k++)
+		n += (size_t)snprintf(spans + n, sizeof(spans) - n, "(%llu, %llu, %d), ",
+				      (unsigned long long)rounds[k].start_ns, (unsigned long long)rounds[k].end_ns,
+				      (int)rounds[k].hog);
+	cr_assert_geq(asprintf(&code, chains_check, spans, CHAIN_SLOW_US * 1000, run.csv, run.digest), 0);
+	ok = run_python(code, (const char *const[]){ NULL }) == 0;
+	free(code);
+	digest[0] = '\0';
+	fd = open(run.digest, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		read_to_end(fd, digest, sizeof(digest));
+		close(fd);
+	}
+	cr_assert(ok, "the chains do not say it:\n%s\nrelay:\n%s", digest, relay_out);
+	cr_log_info("wakeprobe --chains:\n%s", digest);
 }
