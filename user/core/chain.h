@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "wakeprobe.h"
+#include "wakeup.h"
 
 #define CHAIN_HOPS	WP_CHAIN_LINKS
 
@@ -68,6 +69,17 @@ struct chain_hop {
 	/* the names of the waker and the holder where the run knew them (the caller's to fill); "": not */
 	char waker_comm[WP_TASK_COMM_LEN];
 	char holder_comm[WP_TASK_COMM_LEN];
+	/*
+	 * Where the waker's own wakeup was slow enough to bring its CPU's
+	 * flight records (the caller's to fill): its waking to its switch-in
+	 * by cause (explain.h), whole, not cut at the wakee's sleep; and the
+	 * task that held that CPU the longest in it (0: none did)
+	 */
+	bool runnable_explained;
+	int64_t runnable_by_cause[NR_CAUSES];
+	uint32_t runnable_task_tid;
+	char runnable_task_comm[WP_TASK_COMM_LEN];
+	uint64_t runnable_task_ns;
 };
 
 struct chain {

@@ -16,6 +16,7 @@
 #define WAKEPROBE_WAKEUP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
 #include "sample_ring.h"

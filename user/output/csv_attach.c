@@ -66,8 +66,14 @@ static void add_chain(struct csv_row *row, const struct attach_result *r)
 		comm_cell(row, hop, h->waker_comm);
 		csv_row__u64(row, ran, h->ran_ns);
 		csv_row__u64(row, ran, h->runnable_ns);
-		csv_row__u64(row, ran, h->holder_tid);
-		comm_cell(row, ran, h->holder_comm);
+		/* the task that held its CPU the longest, where flight records tell; else the one it took it from */
+		if (ran && h->runnable_explained && h->runnable_task_tid) {
+			csv_row__u64(row, true, h->runnable_task_tid);
+			comm_cell(row, true, h->runnable_task_comm);
+		} else {
+			csv_row__u64(row, ran, h->holder_tid);
+			comm_cell(row, ran, h->holder_comm);
+		}
 	}
 }
 

@@ -54,6 +54,22 @@ static void write_hop(struct json_writer *w, const struct chain_hop *h)
 		put_task(w, "holder", h->holder_tid, h->holder_tid ? h->holder_comm : "");
 	else
 		json_writer__put_null(w, "holder");
+	json_writer__key(w, "runnable_by_cause");
+	if (h->runnable_explained) {
+		json_writer__begin_object(w);
+		for (int k = 0; k < NR_CAUSES; k++)
+			json_writer__put_int(w, wakeup__cause_name(k), h->runnable_by_cause[k]);
+		json_writer__end_object(w);
+	} else {
+		json_writer__null(w);
+	}
+	if (h->runnable_explained && h->runnable_task_tid) {
+		put_task(w, "runnable_longest_task", h->runnable_task_tid, h->runnable_task_comm);
+		json_writer__put_uint(w, "runnable_longest_task_ns", h->runnable_task_ns);
+	} else {
+		json_writer__put_null(w, "runnable_longest_task");
+		json_writer__put_null(w, "runnable_longest_task_ns");
+	}
 	json_writer__end_object(w);
 }
 

@@ -46,6 +46,25 @@ static const char *waker_words(char *buf, size_t len, const struct chain_hop *h)
 	}
 }
 
+/* print_explained - the hop's waker's own wakeup, which its CPU's flight records split by cause */
+static void print_explained(FILE *out, const struct chain_hop *h)
+{
+	char t[48];
+	bool first = true;
+
+	fprintf(out, "           its own waking to switch-in, from its CPU's flight records:");
+	for (int k = 0; k < NR_CAUSES; k++) {
+		if (h->runnable_by_cause[k] <= 0)
+			continue;
+		fprintf(out, "%s %s %.2f", first ? "" : ",", wakeup__cause_name(k), us((uint64_t)h->runnable_by_cause[k]));
+		if (k == CAUSE_OTHER_TASK && h->runnable_task_tid)
+			fprintf(out, " (%s the longest, %.2f)", task(t, sizeof(t), h->runnable_task_comm,
+				h->runnable_task_tid), us(h->runnable_task_ns));
+		first = false;
+	}
+	fprintf(out, " us\n");
+}
+
 /* print_hop - hop @i of @c: who woke the one before, what it ran, how long it waited for its CPU and behind whom */
 static void print_hop(FILE *out, const struct chain *c, uint32_t i)
 {
@@ -65,11 +84,13 @@ static void print_hop(FILE *out, const struct chain *c, uint32_t i)
 	if (h->preempted_ns)
 		fprintf(out, ", %.2f us of it preempted", us(h->preempted_ns));
 	if (h->runnable_ns || !h->clipped) {
-		fprintf(out, "; runnable %.2f us%s before that, on CPU %u behind %s", us(h->runnable_ns),
+		fprintf(out, "; runnable %.2f us%s before that, on CPU %u, which it took from %s", us(h->runnable_ns),
 			h->clipped ? " (from the wakee's sleep)" : "", h->cpu,
 			h->holder_tid ? task(holder, sizeof(holder), h->holder_comm, h->holder_tid) : "an idle CPU");
 	}
 	fprintf(out, "\n");
+	if (h->runnable_explained)
+		print_explained(out, h);
 }
 
 void text_chains__print_chain(FILE *out, const struct attach_result *r)
