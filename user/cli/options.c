@@ -445,7 +445,9 @@ static const struct option_spec specs[] = {
 	  .help = "follow each wakeup back through its wakers, hop by hop\n"
 		  "(4 at most): what each waker ran, how long it waited\n"
 		  "for a CPU and behind whom, and who woke it; the slow\n"
-		  "wakeups show the chain to their cause (docs/attach.md)" },
+		  "wakeups show the chain to their cause. Costs about a\n"
+		  "fifth more BPF time a wakeup and three times the ring\n"
+		  "bytes, so it is not the default (docs/attach.md)" },
 	{ OPT_CALLBACK("order", KEY_ORDER, "count|cost", parse_order), .group = GROUP_ATTACH, .mode = MODE_ATTACH,
 	  .help = "pairs and futex words with the most wakeups first (count,\n"
 		  "the default), or the most time (cost: wake-to-run, waited)" },
@@ -582,6 +584,7 @@ void options__usage(FILE *out)
 		"  sudo wakeprobe --pid 1234 --syscall-phases --duration 10   # time the syscalls too\n"
 		"  sudo wakeprobe --pid 1234 --softirqs --duration 10   # name the softirqs that held a CPU\n"
 		"  sudo wakeprobe --pid 1234 --stacks --folded run.folded   # where in the code, as a flame graph\n"
+		"  sudo wakeprobe --pid 1234 --chains --duration 10     # each wait, hop by hop back to its cause\n"
 		"  wakeprobe --workload eventfd --no-trace               # no root needed\n"
 		"  sudo wakeprobe record -o cond.wpr --workload cond     # measure and save\n"
 		"  wakeprobe report cond.wpr --outliers 20 --perfetto cond.json   # no root needed\n"
