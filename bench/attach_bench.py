@@ -16,6 +16,7 @@ and summed up as the median with a 95% interval, 1.58 IQR / sqrt(n) (the notches
      (stress-ng --get), by default, with --engine full and with --syscall-phases;
   4. what --csv and --perfetto cost wakeprobe's own CPU on a pipe ping-pong (perf bench sched pipe);
   5. what --stacks adds: a paced timer wakeup (cyclictest) and a ping-pong flood (perf bench sched pipe);
+     what --chains adds to the programs' time and the ring's bytes, there and on the loopback server;
   6. workload mode: a 100,000-wakeup back-to-back flood's whole-process wall time, traced
      against untraced, and the peak RSS of a 1,000,000-sample run; attach mode's RSS over a
      run of the server under load;
@@ -475,6 +476,46 @@ def stacks_cost(pairs):
     print("   a wakeup's record: 192 bytes with --stacks, 128 without; the stacks map: 17 MiB of kernel memory")
 
 
+def chains_cost(pairs, server):
+    """--chains against none, in turn: a paced timer wakeup, a ping-pong flood and a loopback server"""
+    print(f"\n== What --chains adds, {pairs} runs of each side, in turn ==")
+    print(f"   paced: {' '.join(CYCLICTEST)}; flood: {' '.join(PIPE)}; loopback: redis-benchmark against redis-server")
+    print("   each: BPF ns per wakeup (the kernel's count) and ring bytes per wakeup, traced and --chains")
+    benches = ("paced", "flood", "loopback")
+    prog = {(b, s): [] for b in benches for s in ("traced", "chains")}
+    ring = {(b, s): [] for b in benches for s in ("traced", "chains")}
+
+    def took(bench, side, doc_path):
+        with open(doc_path) as f:
+            doc = json.load(f)
+        prog[(bench, side)].append(per_wakeup(doc, "bpf_run_ns"))
+        ring[(bench, side)].append(per_wakeup(doc, "records") * 64)
+
+    for _ in range(pairs):
+        for side in ("traced", "chains"):
+            extra = ["--chains"] if side == "chains" else []
+            fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
+            os.close(fd)
+            for bench, argv in (("paced", CYCLICTEST), ("flood", PIPE)):
+                subprocess.run([WAKEPROBE, "--json", doc_path] + extra + ["--"] + argv, capture_output=True, text=True,
+                               check=True)
+                took(bench, side, doc_path)
+            tracer = subprocess.Popen([WAKEPROBE, "--json", doc_path, "--pid", str(server.pid)] + extra,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            wait_attached(tracer, "wakeprobe")
+            redis_load(REDIS_REQUESTS // 4)
+            stop(tracer)
+            took("loopback", side, doc_path)
+            os.unlink(doc_path)
+    for bench in benches:
+        a, b = prog[(bench, "traced")], prog[(bench, "chains")]
+        x, y = ring[(bench, "traced")], ring[(bench, "chains")]
+        print(f"   {bench:8s} BPF ns per wakeup: traced {statistics.median(a):.0f}, --chains {statistics.median(b):.0f};"
+              f" --chains / traced {fmt_ratio([q / p for p, q in zip(a, b)])}; ring bytes per wakeup"
+              f" {statistics.median(x):.0f} and {statistics.median(y):.0f}")
+    print("   aim: --chains on by default if it adds under 10% BPF time per wakeup; it is an option otherwise")
+
+
 def wall(argv):
     t = time.monotonic()
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -644,7 +685,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=7, help="throughput rounds (default 7)")
     ap.add_argument("--pairs", type=int, default=7, help="flood and --csv pairs (default 7)")
     ap.add_argument("--attach-seconds", type=int, default=30, help="the attach RSS run (default 30)")
-    ap.add_argument("--only", choices=["stacks", "service"], help="run this section alone")
+    ap.add_argument("--only", choices=["stacks", "chains", "service"], help="run this section alone")
     ap.add_argument("--service-seconds", type=int, default=10, help="each window of the service's cost (default 10)")
     args = ap.parse_args()
     if os.geteuid() != 0:
@@ -661,6 +702,14 @@ def main():
     if args.only == "service":
         service_cost(5, args.service_seconds)
         return
+    if args.only == "chains":
+        server = start_redis()
+        try:
+            chains_cost(args.pairs, server)
+        finally:
+            server.terminate()
+            server.wait()
+        return
     server = start_redis()
     try:
         throughput(args.rounds, server)
@@ -669,6 +718,7 @@ def main():
         neighbour(server)
         output_cost(args.pairs)
         stacks_cost(args.pairs)
+        chains_cost(args.pairs, server)
         recording_bytes(server)
         workload(args.pairs)
         attach_rss(server, args.attach_seconds)
