@@ -18,11 +18,13 @@
 static const struct engine {
 	const char *name;
 	bool attach, lean;
+	bool chains;		/* --chains: its programs verified with the links' copies in */
 } engines[] = {
-	{ "a workload, the lean engine", false, true },
-	{ "a workload, the full engine", false, false },
-	{ "attach, the lean engine", true, true },
-	{ "attach, the full engine", true, false },
+	{ "a workload, the lean engine", false, true, false },
+	{ "a workload, the full engine", false, false, false },
+	{ "attach, the lean engine", true, true, false },
+	{ "attach, the lean engine, --chains", true, true, true },
+	{ "attach, the full engine", true, false, false },
 };
 
 static bool kernel_wants(const struct wp_options *o)
@@ -66,6 +68,7 @@ static int try_engine(const struct engine *e, bool verbose)
 		.attach = e->attach,
 		.lean = e->lean,
 		.lean_flight_adaptive = e->lean,
+		.chains = e->chains,
 		.load_only = true,
 	};
 	struct collector *c = NULL;
