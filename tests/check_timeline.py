@@ -16,8 +16,12 @@ thread drawn on has a name. In an attach run (user/output/perfetto_attach.c): th
 the kernel phases drawn of each wakeup tile its wakeup slice on the wakee's
 thread, in order, and with the ones its args call absent make the four
 kernel phases; that each arrow leaves a zero-length waker slice of the same
-wakeup and lands on a kernel phase of the wakee it names. Prints a one-line
-summary and exits 0, or prints each problem and exits 1.
+wakeup and lands on a kernel phase of the wakee it names. With --chains:
+that each hop's slices are as long as their args say and meet the next
+hop's, back from the wakee's waking, and that each chain arrow leaves a
+hop's run and lands on what it woke where the run ended (hop 0: inside the
+wakee's wakeup slice). Prints a one-line summary and exits 0, or prints each
+problem and exits 1.
 
 The tests import it to look at the content: load() returns a Timeline.
 """
@@ -30,6 +34,8 @@ PHASES = ["notify_user", "notify_kernel", "wake_enqueue", "runq_wait", "resume_k
 WAKER_PHASES = 2
 # attach mode has no stamps in the program: the phases it can draw
 KERNEL_PHASES = PHASES[1:5]
+# --chains: a thread's chain track, beside it in its process (user/output/perfetto_attach.c)
+CHAIN_TID = 1 << 22
 METADATA = {"process_name", "thread_name", "process_sort_index", "thread_sort_index"}
 
 
@@ -64,6 +70,11 @@ class Slice:
 
     def __repr__(self):
         return f"{self.name!r} [{self.start}, {self.end}] pid {self.pid} tid {self.tid}"
+
+
+def thread_of(s):
+    """the thread a slice is of: a chain slice's is its chain track's"""
+    return s.tid - CHAIN_TID if s.cat == "chain" else s.tid
 
 
 class Timeline:
@@ -160,6 +171,16 @@ class Timeline:
                 if (p.cat, c.cat) != ("waker", "kernel_phase") or c.args.get("seq") != p.args.get("seq") \
                         or p.args.get("wakee_tid") != c.tid or p.dur != 0:
                     problems.append(f"flow {fid}: {p} and {c} are not a waker and the wakeup it made")
+            elif p.cat == "chain" or c.cat == "chain":
+                # --chains: from a hop's run to what it woke, from where the run ended
+                hop = p.args.get("hop")
+                woke = (thread_of(c), c.args.get("seq")) == (p.args.get("wakee_tid"), p.args.get("seq"))
+                if hop == 0:
+                    woke = woke and c.cat == "wakeup" and c.start <= p.end <= c.end
+                else:
+                    woke = woke and (c.name, c.args.get("hop"), c.start) == ("chain: runnable", hop - 1, p.end)
+                if p.name != "chain: ran" or not woke:
+                    problems.append(f"flow {fid}: {p} and {c} are not a hop and what it woke")
             elif c.pid != p.pid or c.args.get("seq") != p.args.get("seq"):
                 problems.append(f"flow {fid}: {p} and {c} are not of one sample")
             pairs[fid] = (p, c)
@@ -257,6 +278,28 @@ def attach_tiling_problems(tl):
     return problems, len(groups)
 
 
+def chain_problems(tl):
+    """--chains: each hop's slices as long as their args say, meeting the next hop's back in time"""
+    problems = []
+    chains = {}
+    for s in tl.find(cat="chain"):
+        key, hop = (s.args.get("seq"), s.args.get("chain_of")), s.args.get("hop")
+        want = s.args.get("ran_ns") if s.name == "chain: ran" else s.args.get("runnable_ns")
+        if s.name not in ("chain: ran", "chain: runnable") or s.dur != want:
+            problems.append(f"chain {key}: {s} is not a hop's run or wait as its args say")
+        if not 0 < thread_of(s) < CHAIN_TID or not tl.thread_names.get((s.pid, s.tid), "").endswith(" chain"):
+            problems.append(f"chain {key}: {s} is not on a chain track")
+        chains.setdefault(key, {})[(hop, s.name)] = s
+    for key, slices in chains.items():
+        for (hop, name), s in slices.items():
+            before = slices.get((hop, "chain: ran") if name == "chain: runnable" else (hop - 1, "chain: runnable"))
+            if name == "chain: ran" and hop and before is None:
+                problems.append(f"chain {key}: hop {hop} drawn without the wait of hop {hop - 1}")
+            elif before is not None and s.end != before.start:
+                problems.append(f"chain {key}: {s} does not end where {before} starts")
+    return problems
+
+
 def naming_problems(tl):
     problems = []
     for s in tl.slices:
@@ -290,7 +333,7 @@ def check(tl):
     problems += nesting_problems(tl)
     tiling, tiled = tiling_problems(tl)
     attach_tiling, attach_tiled = attach_tiling_problems(tl)
-    problems += tiling + attach_tiling + naming_problems(tl)
+    problems += tiling + attach_tiling + chain_problems(tl) + naming_problems(tl)
     summary = (f"{len(tl.events)} events, {len(tl.slices)} slices, {len(tl.instants)} instants, "
                f"{len(pairs)} flows, " + (f"{attach_tiled} attach wakeups tiled, " if attach_tiled else "")
                + f"{tiled} samples tiled")

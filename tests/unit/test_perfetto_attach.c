@@ -302,6 +302,143 @@ Test(perfetto_attach, threads_are_named_by_what_the_records_say_at_the_time_and_
 		"want(p.pid == r['cpus_pid'] and p.name == 'thread producer 2001 wakes producer 2001', p)\n");
 }
 
+/* ---------------------------------------------------------------- --chains */
+
+#define CLIENT		2010u
+#define DISPATCHER	2020u
+#define WORKER		2030u
+#define HOG		900u
+#define US		1000ull
+
+/* thread_link - a wp_lean_link of a thread, its times in us, as the kernel keeps them (spans: ns plus one) */
+static struct wp_lean_link thread_link(uint32_t waker, uint32_t wakee, uint64_t blocked, uint64_t ran,
+				       uint64_t runnable, uint32_t holder, uint16_t cpu)
+{
+	return (struct wp_lean_link){ .waker_tid = waker, .wakee_tid = wakee, .kind = WP_LINK_THREAD,
+				      .blocked = (uint32_t)(blocked * US) + 1, .ran = (uint32_t)(ran * US) + 1,
+				      .runnable = (uint32_t)(runnable * US) + 1, .holder_tid = holder, .cpu = cpu,
+				      .preempted = 7, .nr = -1 };
+}
+
+/*
+ * relayed - wakeup @seq of the client at @t, woken by the worker: it slept
+ * 4500 us; the worker ran 52 us before it woke it, after 4370 us runnable
+ * on CPU 1 behind the hog; the dispatcher woke the worker after running
+ * 40 us, 12 us after its own waking by the client, a ping-pong that ends
+ * the chain with 26 us left
+ */
+static struct attach_result relayed(uint64_t seq, uint64_t t)
+{
+	struct wp_lean_link links[] = {
+		thread_link(WORKER, CLIENT, 4500, 52, 4370, HOG, 1),
+		thread_link(DISPATCHER, WORKER, 4400, 40, 12, 0, 0),
+		thread_link(CLIENT, DISPATCHER, 900, 15, 5, 0, 0),
+	};
+	struct attach_result r = complete(seq, PROC, CLIENT, "client", t);
+
+	r.waker = (struct waker_info){ .cls = WP_WAKER_SYSCALL, .nr = SYS_write, .tid = WORKER, .tgid = PROC,
+				       .arg = EFD, .comm = "worker" };
+	r.chained = true;
+	cr_assert_eq(chain__assemble(links, 3, CLIENT, &r.chain), 2);
+	cr_assert_eq(r.chain.end, CHAIN_END_CYCLE);
+	snprintf(r.chain.hops[0].waker_comm, WP_TASK_COMM_LEN, "worker");
+	snprintf(r.chain.hops[0].holder_comm, WP_TASK_COMM_LEN, "hog");
+	snprintf(r.chain.hops[1].waker_comm, WP_TASK_COMM_LEN, "dispatcher");
+	return r;
+}
+
+/* lean_like - wakeup @seq of @tid as the lean engine has it: @start its waking, @end its switch-in */
+static struct attach_result lean_like(uint64_t seq, uint32_t tid, const char *comm, uint64_t start, uint64_t end)
+{
+	struct attach_result r = complete(seq, PROC, tid, comm, start);
+	struct sample_result *sr = &r.sr;
+
+	memset(sr->phase_ns, 0, sizeof(sr->phase_ns));
+	memset(&sr->why, 0, sizeof(sr->why));
+	sr->phase_ns[PHASE_WAKE_ENQUEUE] = 800;
+	sr->phase_ns[PHASE_RUNQ_WAIT] = (int64_t)(end - start) - 800;
+	sr->why.by_phase_cause[PHASE_WAKE_ENQUEUE][CAUSE_UNEXPLAINED] = 800;
+	sr->why.by_phase_cause[PHASE_RUNQ_WAIT][CAUSE_UNEXPLAINED] = sr->phase_ns[PHASE_RUNQ_WAIT];
+	sr->mark_ns[MARK_NOTIFY_ENTER] = sr->mark_ns[MARK_WAKING] = start;
+	sr->mark_ns[MARK_WAKEUP] = start + 800;
+	sr->mark_ns[MARK_SWITCH_IN] = sr->mark_ns[MARK_WAIT_EXIT] = end;
+	sr->t_woken_ns = end;
+	sr->total_ns = (int64_t)(end - start);
+	sr->why.by_cause[CAUSE_UNEXPLAINED] = sr->total_ns;
+	r.absent[PHASE_NOTIFY_KERNEL] = r.absent[PHASE_RESUME_KERNEL] = ATTACH_ABSENT_UNTIMED;
+	return r;
+}
+
+/* the checks of relayed()'s chain drawn from the wakeup at T (B + T in the file), its waking W = T + 300 */
+static const char relayed_checks[] =
+	"W = B + T + 300\n"
+	"two = [s for s in tl.find(cat='chain') if s.args['seq'] == 2]\n"
+	"got = sorted(((s.name, ct.thread_of(s), s.start - W, s.end - W, s.args['hop']) for s in two),\n"
+	"             key=lambda g: g[2])\n"
+	"want(got == [('chain: runnable', 2020, -4474000, -4462000, 1), ('chain: ran', 2020, -4462000, -4422000, 1),\n"
+	"             ('chain: runnable', 2030, -4422000, -52000, 0), ('chain: ran', 2030, -52000, 0, 0)], got)\n"
+	"want(all(s.pid == 2000 and s.args['chain_of'] == 2010 for s in two), two)\n"
+	"want(tl.thread_names[(2000, ct.CHAIN_TID + 2030)] == 'worker 2030 chain', tl.thread_names)\n"
+	"ran0 = tl.find(name='chain: ran', tid=ct.CHAIN_TID + 2030)[0].args\n"
+	"want(ran0 == {'seq': 2, 'hop': 0, 'chain_of': 2010, 'wakee_tid': 2010, 'wakee_comm': 'client',\n"
+	"     'ran_ns': 52000, 'preempted_ns': 7, 'clipped': False}, ran0)\n"
+	"wait0 = tl.find(name='chain: runnable', tid=ct.CHAIN_TID + 2030)[0].args\n"
+	"want(wait0 == {'seq': 2, 'hop': 0, 'chain_of': 2010, 'runnable_ns': 4370000, 'holder_tid': 900,\n"
+	"     'holder_comm': 'hog', 'cpu': 1, 'clipped': False}, wait0)\n"
+	"want(tl.find(name='chain: ran', tid=ct.CHAIN_TID + 2020)[0].args['wakee_comm'] == 'worker', 'hop 1')\n"
+	"pairs, problems = tl.flows()\n"
+	"want(problems == [], problems)\n"
+	"chain = sorted(((ct.thread_of(p), p.args['hop'], c.name, ct.thread_of(c)) for p, c in pairs.values()\n"
+	"                if p.cat == 'chain' and p.args['seq'] == 2))\n"
+	"want(chain == [(2020, 1, 'chain: runnable', 2030), (2030, 0, 'wakeup #2', 2010)], chain)\n";
+
+Test(perfetto_attach, a_chain_is_each_hops_run_and_wait_on_its_wakers_track_with_arrows_toward_the_wakee)
+{
+	cr_assert_eq(perfetto_timeline__begin_attach(tl, "./relay"), 0);
+	/* the tracks the hops go on: the dispatcher's and the worker's own wakeups, before the chain */
+	draw(complete(1, PROC, DISPATCHER, "dispatcher", BASE));
+	draw(complete(3, PROC, WORKER, "worker", BASE + 1000));
+	draw(relayed(2, BASE + 10000000));
+	expect_timeline("T = 10000000\n%s"
+			"r = runs[1]\n"
+			"want((r['chain_slices'], r['chain_flows'], r['chain_hops_not_drawn']) == (4, 2, 0), r)\n"
+			"want(len(tl.find(prefix='wakeup #')) == 3 and r['flows'] == 3, r)\n",
+			relayed_checks);
+}
+
+Test(perfetto_attach, a_chain_drawn_back_in_time_nests_with_the_chains_drawn_before_or_its_hop_is_not_drawn)
+{
+	struct wp_lean_link link;
+	struct attach_result r;
+
+	cr_assert_eq(perfetto_timeline__begin_attach(tl, "./relay"), 0);
+	/* the worker's own wakeup is its wait for a CPU, as the chain has it, on the track beside */
+	r = lean_like(1, WORKER, "worker", BASE + 10000300 - 4422000, BASE + 10000300 - 52000);
+	draw(r);
+	/* the dispatcher was woken again later: its run on the path is drawn before that, back in time */
+	draw(complete(3, PROC, DISPATCHER, "dispatcher", BASE + 10000300 - 4000000));
+	draw(relayed(2, BASE + 10000000));
+	/* the dispatcher woke the worker after a run of 30 us: the second chain's run would cut into it */
+	r = complete(4, PROC, WORKER, "worker", BASE + 20000300 - 4450000 - 300);
+	r.waker.tid = DISPATCHER;
+	r.chained = true;
+	link = thread_link(DISPATCHER, WORKER, 100, 30, 10, 0, 0);
+	chain__assemble(&link, 1, WORKER, &r.chain);
+	draw(r);
+	/* ... so that chain stops at the worker */
+	draw(relayed(5, BASE + 20000000));
+	expect_timeline("T = 10000000\n%s"
+			"w = tl.find(name='wakeup #1')[0]\n"
+			"c = tl.find(name='chain: runnable', tid=ct.CHAIN_TID + 2030)\n"
+			"want([(s.start, s.end) for s in c if s.args['seq'] == 2] == [(w.start, w.end)], (c, w))\n"
+			"five = [(s.name, ct.thread_of(s)) for s in tl.find(cat='chain') if s.args['seq'] == 5]\n"
+			"want(sorted(five) == [('chain: ran', 2030), ('chain: runnable', 2030)], five)\n"
+			"r = runs[1]\n"
+			"want((r['chain_slices'], r['chain_flows'], r['chain_hops_not_drawn']) == (8, 4, 1), r)\n"
+			"want(r['wakeups_not_drawn'] == 0, r)\n",
+			relayed_checks);
+}
+
 /*
  * The state is sized at the first attach run: 16384 thread tracks, 4096
  * processes, 4096 names from the records. A long run with more threads

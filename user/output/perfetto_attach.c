@@ -24,7 +24,10 @@
  *  - TLA_PROCS (4096) processes named at once; one forgotten is named again
  *    when it comes back (the same name, written twice);
  *  - TLA_NAMES (4096) threads' process and comm from the records, direct
- *    mapped by tid: a wakee that no switch-in named is looked up there.
+ *    mapped by tid: a wakee that no switch-in named is looked up there;
+ *  - with --chains, a chain track beside each thread track, with the
+ *    TLA_CHAIN_SPANS (6) spans drawn there last, in a second block of
+ *    1.9 MiB allocated at the first wakeup that has a chain (below).
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -48,6 +51,11 @@
 #define TLA_NAMES	4096
 /* the named causes a wakeup slice lists, longest first */
 #define TLA_MAIN_CAUSES	3
+/* the spans of what was drawn on a chain track that a chain's slices are checked against */
+#define TLA_CHAIN_SPANS	6
+/* a thread's chain track: its tid past PID_MAX_LIMIT, where no real tid meets it, below the synthetic ids */
+#define TLA_CHAIN_TID	(1u << 22)
+_Static_assert(2 * TLA_CHAIN_TID < TL_ID_BASE, "chain tracks would meet the synthetic ids");
 
 /* a traced thread's track */
 struct tla_track {
@@ -75,7 +83,32 @@ struct tla_name {
 	char comm[WP_TASK_COMM_LEN];	/* empty: not known */
 };
 
+struct tla_span {
+	uint64_t start_ns;
+	uint64_t end_ns;
+};
+
+/*
+ * A thread's chain track, for --chains: the hops of the chains it is on.
+ * Beside the thread's own track, not on it: the kernel takes a chain's
+ * times apart from the wakeup record's (its switch-in a microsecond or so
+ * earlier), so a hop's run would overlap the end of the waker's own
+ * wakeup there. A chain draws back in time, where later chains may have
+ * drawn already: each slice must nest with all on the track. The spans
+ * that ended last are kept; all the others ended by floor_ns, before which
+ * no slice starts.
+ */
+struct tla_chain_track {
+	bool named;
+	uint32_t nr;
+	uint64_t floor_ns;
+	uint64_t until_ns;	/* where the last slice drawn ends */
+	struct tla_span span[TLA_CHAIN_SPANS];
+};
+
 struct perfetto_attach {
+	/* --chains: by track, set by set; NULL until the first wakeup with a chain */
+	struct tla_chain_track *chains;
 	uint64_t clock;		/* counts uses, for the least recently used */
 	struct tla_track_set tracks[TLA_TRACK_SETS];
 	struct tla_proc procs[TLA_PROC_SETS][TLA_WAYS];
@@ -91,12 +124,19 @@ struct perfetto_attach *perfetto_attach__new(void)
 
 void perfetto_attach__free(struct perfetto_attach *a)
 {
+	if (a)
+		free(a->chains);
 	free(a);
 }
 
 void perfetto_attach__begin_run(struct perfetto_attach *a)
 {
+	struct tla_chain_track *chains = a->chains;
+
 	memset(a, 0, sizeof(*a));
+	a->chains = chains;
+	if (chains)
+		memset(chains, 0, TLA_TRACKS * sizeof(*chains));
 }
 
 /* tid_hash - spreads the tids of one process, which are often consecutive, over the sets */
@@ -186,6 +226,24 @@ static void name_process(struct perfetto_timeline *t, uint32_t tgid, const char 
 	perfetto_trace__name_process(t, tgid, name, 2 * t->run.id);
 }
 
+/* chain_track - the chain track beside track @tr */
+static struct tla_chain_track *chain_track(struct perfetto_attach *a, const struct tla_track *tr)
+{
+	size_t set = (size_t)((const char *)tr - (const char *)a->tracks) / sizeof(a->tracks[0]);
+
+	return &a->chains[set * TLA_WAYS + (size_t)(tr - a->tracks[set].way)];
+}
+
+/* name_chain_track - @tr's chain track, named after it and sorted with it */
+static void name_chain_track(struct perfetto_timeline *t, const struct tla_track *tr)
+{
+	char name[WP_TASK_COMM_LEN + 32];
+
+	comm_or(name, sizeof(name), tr->comm, "thread", tr->tid);
+	strcat(name, " chain");
+	perfetto_trace__name_thread(t, tr->tgid, TLA_CHAIN_TID + tr->tid, name, tr->tid);
+}
+
 static void name_thread(struct perfetto_timeline *t, struct tla_track *tr)
 {
 	char name[WP_TASK_COMM_LEN + 24];
@@ -193,6 +251,8 @@ static void name_thread(struct perfetto_timeline *t, struct tla_track *tr)
 	comm_or(name, sizeof(name), tr->comm, "thread", tr->tid);
 	perfetto_trace__name_thread(t, tr->tgid, tr->tid, name, tr->tid);
 	t->run.thread_tracks++;
+	if (t->attach->chains && chain_track(t->attach, tr)->named)
+		name_chain_track(t, tr);
 }
 
 /*
@@ -242,15 +302,234 @@ static struct tla_track *track(struct perfetto_timeline *t, uint32_t tgid, uint3
 	}
 	if (tr->busy_until_ns > set->forgot_until_ns)
 		set->forgot_until_ns = tr->busy_until_ns;
+	if (a->chains && chain_track(a, tr)->until_ns > set->forgot_until_ns)
+		set->forgot_until_ns = chain_track(a, tr)->until_ns;
 	memset(tr, 0, sizeof(*tr));
 	tr->tid = tid;
 	tr->tgid = tgid;
 	tr->used = ++a->clock;
 	tr->busy_until_ns = set->forgot_until_ns;
+	if (a->chains)
+		*chain_track(a, tr) = (struct tla_chain_track){ .floor_ns = tr->busy_until_ns,
+							       .until_ns = tr->busy_until_ns };
 	memcpy(tr->comm, comm, sizeof(tr->comm));
 	name_process(t, tgid, comm);
 	name_thread(t, tr);
 	return tr;
+}
+
+/* ---------------------------------------------------------------- chains */
+
+/* a hop of a wakeup's chain as drawn, on its waker's track: its wait for a CPU, then its run */
+struct tla_hop {
+	struct tla_track *tr;
+	uint64_t runnable_ns;	/* where its wait for a CPU began: its own waking */
+	uint64_t run_ns;	/* where its run on the path began */
+	uint64_t waking_ns;	/* the waking it made, where the run ended */
+	uint64_t flow;		/* the arrow from its run to what it woke; 0: none */
+};
+
+struct tla_chain {
+	uint32_t nr;		/* the hops drawn: the first ones, back from the wakee's waking */
+	struct tla_hop hop[CHAIN_HOPS];
+};
+
+/* chains_ready - the chain tracks, made at the first chain: nothing is drawn on them yet */
+static bool chains_ready(struct perfetto_attach *a)
+{
+	if (!a->chains)
+		a->chains = calloc(TLA_TRACKS, sizeof(*a->chains));
+	return a->chains;
+}
+
+/* nests - does [@start, @end] nest with span @i of @ct: apart, around it, or inside it */
+static bool nests(const struct tla_chain_track *ct, uint32_t i, uint64_t start, uint64_t end)
+{
+	const struct tla_span *sp = &ct->span[i];
+
+	if (end <= sp->start_ns || start >= sp->end_ns)
+		return true;
+	if (start <= sp->start_ns && end >= sp->end_ns)
+		return true;
+	return start >= sp->start_ns && end <= sp->end_ns;
+}
+
+/* fits - does a slice from @start to @end nest with all drawn on @tr's chain track? A zero-wide one nests anywhere */
+static bool fits(struct perfetto_attach *a, const struct tla_track *tr, uint64_t start, uint64_t end)
+{
+	const struct tla_chain_track *ct = chain_track(a, tr);
+
+	if (start >= ct->until_ns || start == end)
+		return true;
+	if (start < ct->floor_ns)
+		return false;
+	for (uint32_t i = 0; i < ct->nr; i++)
+		if (!nests(ct, i, start, end))
+			return false;
+	return true;
+}
+
+/* note_span - [@start, @end] was drawn on @tr's chain track; the span that ended first makes room */
+static void note_span(struct perfetto_attach *a, const struct tla_track *tr, uint64_t start, uint64_t end)
+{
+	struct tla_chain_track *ct = chain_track(a, tr);
+	uint32_t i, first = 0;
+
+	if (end > ct->until_ns)
+		ct->until_ns = end;
+	if (start == end)
+		return;
+	for (i = 0; i < ct->nr; i++) {
+		if (ct->span[i].start_ns == start && ct->span[i].end_ns == end)
+			return;
+		if (ct->span[i].end_ns < ct->span[first].end_ns)
+			first = i;
+	}
+	if (ct->nr < TLA_CHAIN_SPANS)
+		first = ct->nr++;
+	else if (ct->span[first].end_ns > ct->floor_ns)
+		ct->floor_ns = ct->span[first].end_ns;
+	ct->span[first] = (struct tla_span){ .start_ns = start, .end_ns = end };
+}
+
+/*
+ * plan_chain - the hops of @r's chain that can be drawn, into @plan: back
+ * from the wakee's waking, each that ran on the path, whose waker has a
+ * track other than the wakee's, where its slices nest. The first that
+ * cannot ends what is drawn; it and those after it are counted.
+ */
+static void plan_chain(struct perfetto_timeline *t, const struct attach_result *r, const struct tla_track *wakee,
+		       struct tla_chain *plan)
+{
+	const struct chain *c = &r->chain;
+	uint64_t waking = r->sr.mark_ns[MARK_WAKING];
+	uint32_t ran = 0;
+
+	plan->nr = 0;
+	while (ran < c->nr_hops && c->hops[ran].run_seen)
+		ran++;
+	for (uint32_t i = 0; i < ran; i++) {
+		const struct chain_hop *h = &c->hops[i];
+		struct tla_hop *p = &plan->hop[i];
+		uint32_t tgid = !i && r->waker.tid == h->waker_tid ? r->waker.tgid : 0;
+
+		if (h->ran_ns > waking || h->runnable_ns > waking - h->ran_ns)
+			break;
+		p->tr = track(t, tgid, h->waker_tid, h->waker_comm);
+		if (!p->tr || p->tr == wakee)
+			break;
+		p->waking_ns = waking;
+		p->run_ns = waking - h->ran_ns;
+		p->runnable_ns = p->run_ns - h->runnable_ns;
+		if (!fits(t->attach, p->tr, p->run_ns, p->waking_ns) || !fits(t->attach, p->tr, p->runnable_ns, p->run_ns))
+			break;
+		plan->nr++;
+		waking = p->runnable_ns;
+	}
+	t->run.chain_hops_not_drawn += ran - plan->nr;
+}
+
+/* hop_args - what both slices of hop @i say: the wakeup whose chain it is, and the hop */
+static void hop_args(struct json_writer *w, const struct attach_result *r, uint32_t i)
+{
+	json_writer__put_uint(w, "seq", r->sr.sample.seq);
+	json_writer__put_uint(w, "hop", i);
+	json_writer__put_uint(w, "chain_of", r->sr.sample.wakee_tid);
+}
+
+/*
+ * draw_hop - hop @i on its waker's chain track: its run, the arrow leaving
+ * it, and its wait for a CPU, where the arrow of hop @i + 1 lands
+ */
+static void draw_hop(struct perfetto_timeline *t, const struct attach_result *r, const struct tla_chain *plan,
+		     uint32_t i)
+{
+	const struct chain_hop *h = &r->chain.hops[i];
+	const struct tla_hop *p = &plan->hop[i];
+	const char *wakee_comm = i ? r->chain.hops[i - 1].waker_comm : r->wakee_comm;
+	uint64_t into = i + 1 < plan->nr ? plan->hop[i + 1].flow : 0;
+	struct tl_slice s = {
+		.cat = "chain",
+		.name = "chain: ran",
+		.pid = p->tr->tgid,
+		.tid = TLA_CHAIN_TID + p->tr->tid,
+		.start_ns = p->run_ns,
+		.end_ns = p->waking_ns,
+		.flow = p->flow ? TL_FLOW_OUT : TL_FLOW_NONE,
+		.flow_id = p->flow,
+	};
+	struct json_writer *w;
+
+	if (!chain_track(t->attach, p->tr)->named) {
+		chain_track(t->attach, p->tr)->named = true;
+		name_chain_track(t, p->tr);
+	}
+	w = perfetto_trace__slice_begin(t, &s);
+	hop_args(w, r, i);
+	json_writer__put_uint(w, "wakee_tid", h->wakee_tid);
+	json_writer__put_strn(w, "wakee_comm", wakee_comm, WP_TASK_COMM_LEN);
+	json_writer__put_uint(w, "ran_ns", h->ran_ns);
+	json_writer__put_uint_if(w, "preempted_ns", !h->clipped, h->preempted_ns);
+	/* cut at the wakee's sleep: it had begun before */
+	json_writer__put_bool(w, "clipped", h->clipped && !h->runnable_ns);
+	perfetto_trace__event_end(w);
+	note_span(t->attach, p->tr, s.start_ns, s.end_ns);
+	t->run.chain_slices++;
+	t->run.chain_flows += p->flow != 0;
+	/* a run cut at the wakee's sleep has no wait before it on the path */
+	if (!h->runnable_ns && !into)
+		return;
+	s = (struct tl_slice){
+		.cat = "chain",
+		.name = "chain: runnable",
+		.pid = p->tr->tgid,
+		.tid = TLA_CHAIN_TID + p->tr->tid,
+		.start_ns = p->runnable_ns,
+		.end_ns = p->run_ns,
+		.flow = into ? TL_FLOW_IN : TL_FLOW_NONE,
+		.flow_id = into,
+	};
+	w = perfetto_trace__slice_begin(t, &s);
+	hop_args(w, r, i);
+	json_writer__put_uint(w, "runnable_ns", h->runnable_ns);
+	json_writer__put_uint(w, "holder_tid", h->holder_tid);
+	if (h->holder_tid)
+		json_writer__put_strn(w, "holder_comm", h->holder_comm, WP_TASK_COMM_LEN);
+	json_writer__put_uint(w, "cpu", h->cpu);
+	json_writer__put_bool(w, "clipped", h->clipped && h->runnable_ns);
+	perfetto_trace__event_end(w);
+	note_span(t->attach, p->tr, s.start_ns, s.end_ns);
+	t->run.chain_slices++;
+}
+
+/*
+ * draw_chain - the hops @plan holds, each with an arrow from its run to
+ * what it woke, where that starts strictly later (both viewers need it):
+ * the wakee's wakeup slice, from @into_ns, for hop 0; the wait of the hop
+ * before for the others. Returns the arrow into the wakeup slice; 0: none.
+ */
+static uint64_t draw_chain(struct perfetto_timeline *t, const struct attach_result *r, struct tla_chain *plan,
+			   uint64_t into_ns)
+{
+	uint32_t i;
+
+	/* a hop's track another lookup took over since (five tids in one set of four) ends the chain there */
+	for (i = 0; i < plan->nr; i++) {
+		if (plan->hop[i].tr->tid != r->chain.hops[i].waker_tid) {
+			t->run.chain_hops_not_drawn += plan->nr - i;
+			plan->nr = i;
+			break;
+		}
+	}
+	for (i = 0; i < plan->nr; i++) {
+		struct tla_hop *p = &plan->hop[i];
+		uint64_t consumer = i ? plan->hop[i - 1].runnable_ns : into_ns;
+
+		p->flow = consumer > p->run_ns ? ++t->samples.last_flow : 0;
+	}
+	for (i = 0; i < plan->nr; i++)
+		draw_hop(t, r, plan, i);
+	return plan->nr ? plan->hop[0].flow : 0;
 }
 
 /* ---------------------------------------------------------------- wakeups */
@@ -453,7 +732,7 @@ static void draw_producer(struct perfetto_timeline *t, const struct attach_resul
  * runq_wait, or the next one should the wakee be queued at the waking.
  */
 static void draw_complete(struct perfetto_timeline *t, const struct attach_result *r, const uint64_t *b,
-			  const struct tla_track *wakee)
+			  const struct tla_track *wakee, struct tla_chain *plan)
 {
 	const struct sample_result *sr = &r->sr;
 	struct tl_slice s = { .cat = "wakeup", .pid = wakee->tgid, .tid = wakee->tid };
@@ -474,6 +753,8 @@ static void draw_complete(struct perfetto_timeline *t, const struct attach_resul
 	s.name = name;
 	s.start_ns = b[0];
 	s.end_ns = b[NR_PHASES];
+	s.flow_id = draw_chain(t, r, plan, s.start_ns);
+	s.flow = s.flow_id ? TL_FLOW_IN : TL_FLOW_NONE;
 	w = perfetto_trace__slice_begin(t, &s);
 	identity_args(w, r);
 	complete_args(w, r);
@@ -499,7 +780,8 @@ static void draw_complete(struct perfetto_timeline *t, const struct attach_resul
 }
 
 /* draw_labelled - a wakeup that is not complete: one slice named by its label, over the marks it has */
-static void draw_labelled(struct perfetto_timeline *t, const struct attach_result *r, const struct tla_track *wakee)
+static void draw_labelled(struct perfetto_timeline *t, const struct attach_result *r, const struct tla_track *wakee,
+			  struct tla_chain *plan)
 {
 	const struct sample_result *sr = &r->sr;
 	const char *label = sr->label == LABEL_COMPLETE ? "wakeup" : wakeup__label_name(sr->label);
@@ -515,6 +797,8 @@ static void draw_labelled(struct perfetto_timeline *t, const struct attach_resul
 
 	snprintf(name, sizeof(name), "%s #%" PRIu64, label, sr->sample.seq);
 	s.name = name;
+	s.flow_id = draw_chain(t, r, plan, s.start_ns);
+	s.flow = s.flow_id ? TL_FLOW_IN : TL_FLOW_NONE;
 	w = perfetto_trace__slice_begin(t, &s);
 	identity_args(w, r);
 	perfetto_trace__event_end(w);
@@ -524,8 +808,10 @@ static void draw_labelled(struct perfetto_timeline *t, const struct attach_resul
 void perfetto_attach__draw(struct perfetto_timeline *t, const struct attach_result *r)
 {
 	const struct sample_result *sr = &r->sr;
+	struct tla_chain plan = { .nr = 0 };
 	struct tla_track *wakee;
 	uint64_t b[NR_PHASES + 1];
+	uint32_t tgid;
 
 	t->run.samples++;
 	wakee = track(t, r->wakee_tgid, sr->sample.wakee_tid, r->wakee_comm);
@@ -543,9 +829,20 @@ void perfetto_attach__draw(struct perfetto_timeline *t, const struct attach_resu
 		t->run.samples_not_drawn++;
 		return;
 	}
+	/* --chains: the chain is drawn with the wakeup, so its arrow can land on it */
+	tgid = wakee->tgid;
+	if (r->chained && chains_ready(t->attach))
+		plan_chain(t, r, wakee, &plan);
+	else if (r->chained)
+		t->run.chain_hops_not_drawn += r->chain.nr_hops;
+	/* its waker's lookups took the wakee's track (five tids in one set of four): it would be drawn elsewhere */
+	if (wakee->tid != sr->sample.wakee_tid || wakee->tgid != tgid) {
+		t->run.samples_not_drawn++;
+		return;
+	}
 	if (sr->label == LABEL_COMPLETE && sr->phased && perfetto_common__phase_bounds(sr, b))
-		draw_complete(t, r, b, wakee);
+		draw_complete(t, r, b, wakee, &plan);
 	else
-		draw_labelled(t, r, wakee);
+		draw_labelled(t, r, wakee, &plan);
 	wakee->busy_until_ns = sr->t_woken_ns;
 }

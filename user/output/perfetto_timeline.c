@@ -153,6 +153,12 @@ static void put_attach_run(struct json_writer *w, const struct tl_run *r)
 	json_writer__put_uint(w, "thread_tracks", r->thread_tracks);
 	json_writer__put_uint(w, "threads_renamed", r->threads_renamed);
 	json_writer__put_uint(w, "thread_tracks_forgotten", r->tracks_forgotten);
+	/* --chains: only a run that drew a chain says so, the others' entries stay as they were */
+	if (r->chain_slices || r->chain_hops_not_drawn) {
+		json_writer__put_uint(w, "chain_slices", r->chain_slices);
+		json_writer__put_uint(w, "chain_flows", r->chain_flows);
+		json_writer__put_uint(w, "chain_hops_not_drawn", r->chain_hops_not_drawn);
+	}
 	put_cpu_counts(w, r);
 	json_writer__end_object(w);
 }

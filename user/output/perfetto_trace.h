@@ -72,6 +72,10 @@ struct tl_run {
 	uint64_t thread_tracks;		/* thread tracks named, renames and tracks made again included */
 	uint64_t threads_renamed;	/* a thread track named again: the records gave it another comm */
 	uint64_t tracks_forgotten;	/* the track table was full: the least recently used was dropped */
+	/* --chains: the slices of the hops drawn, their arrows, and the hops that could not be */
+	uint64_t chain_slices;
+	uint64_t chain_flows;
+	uint64_t chain_hops_not_drawn;
 };
 
 /* ---------------------------------------------------------------- the sample tracks' state */
