@@ -233,6 +233,20 @@ static bool shmem_device(unsigned int *major, unsigned int *minor)
 }
 
 /*
+ * overlay_layer_fuse - could the overlay layer @f's device (maps' number)
+ * names be FUSE's? As its process's mounts or wakeprobe's list it; one
+ * neither lists is taken for FUSE's when it has no block device (0:N)
+ */
+static bool overlay_layer_fuse(struct mount_tables *mt, const struct mapped_file *f)
+{
+	const struct mount_entry *m = mount_by_device(table_of(mt, f->pid, false), f->dev_major, f->dev_minor);
+
+	if (!m)
+		m = mount_by_device(table_of(mt, getpid(), false), f->dev_major, f->dev_minor);
+	return m ? mount_entry__is_fuse(m->fstype) : !f->dev_major;
+}
+
+/*
  * check_pinned - is @fd the file @f maps: a regular file, of its inode
  * and device, on a file system that is not FUSE? 0, or -EINVAL with
  * *@why. The device maps shows is the file's superblock's
@@ -242,8 +256,15 @@ static bool shmem_device(unsigned int *major, unsigned int *minor)
  * system without a block device of its own, FUSE's among them, and its
  * type is read from the process's mountinfo; the kernel's shared memory,
  * which none lists, is known by its device, a superblock's number.
+ *
+ * A file on overlayfs is mapped as its layer's file: before Linux 6.8
+ * maps gives that layer's device, and a stat() of the file the overlay's
+ * (a container's files, a /tmp over tmpfs). Reached through the mapping
+ * itself (@mapping: /proc/PID/map_files), of the inode maps gives, on an
+ * overlay mount, it is taken when the layer's device is not FUSE's.
  */
-static int check_pinned(struct mount_tables *mt, int fd, const struct mapped_file *f, const char **why)
+static int check_pinned(struct mount_tables *mt, int fd, const struct mapped_file *f, bool mapping,
+			const char **why)
 {
 	const struct mount_entry *mount = NULL;
 	const struct mount_table *t = NULL;
@@ -269,6 +290,13 @@ static int check_pinned(struct mount_tables *mt, int fd, const struct mapped_fil
 		mount = mount_by_id(t, stx.stx_mnt_id);
 		if (!mount && t)
 			mount = mount_by_id(t = table_of(mt, f->pid, true), stx.stx_mnt_id);
+	}
+	if (!same_device && mapping && mount && !strcmp(mount->fstype, "overlay")) {
+		if (overlay_layer_fuse(mt, f)) {
+			*why = "on a FUSE file system, whose server could stall its opening";
+			return -EINVAL;
+		}
+		return 0;
 	}
 	if (!mount)
 		mount = mount_by_device(t ? t : table_of(mt, f->pid, false), f->dev_major, f->dev_minor);
@@ -361,7 +389,7 @@ static int pin_in_root(struct mount_tables *mt, const struct mapped_file *f, con
 		*why = "gone before it was opened";
 		goto out;
 	}
-	err = check_pinned(mt, fd, f, why);
+	err = check_pinned(mt, fd, f, false, why);
 out:
 	if (root >= 0)
 		close(root);
@@ -385,7 +413,7 @@ int mapped_file__pin(struct mount_tables *mt, const struct mapped_file *f, const
 		 */
 		return pin_in_root(mt, f, why);
 	}
-	err = check_pinned(mt, fd, f, why);
+	err = check_pinned(mt, fd, f, true, why);
 	if (err) {
 		close(fd);
 		return err;
