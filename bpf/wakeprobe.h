@@ -362,6 +362,12 @@ static inline __attribute__((always_inline)) __u32 wp_lean_span(__u64 ns)
 	return ns < 0xffffffffull ? (__u32)ns + 1 : 0;
 }
 
+/* wp_lean_span_ns - the ns a span kept by wp_lean_span() holds; 0 for one not seen */
+static inline __attribute__((always_inline)) __u64 wp_lean_span_ns(__u32 span)
+{
+	return span ? (__u64)span - 1 : 0;
+}
+
 /*
  * wp_lean_names - attach mode: who woke a wakee and from which wait, read
  * from registers as full attach mode reads them (wp_waker, wp_block, with

@@ -386,12 +386,6 @@ static void migrations_of(const struct wp_lean *r, uint32_t ran_on, struct attac
 	x->migrated_to = ran_on;
 }
 
-/* span_ns - a span as wp_lean_span() keeps it, 0 for not seen */
-static uint64_t span_ns(uint32_t span)
-{
-	return span ? span - 1 : 0;
-}
-
 /*
  * hops_explained - each hop of @c whose waker's own wakeup the flight
  * recorder explained, with that explanation. The links' spans lead back
@@ -409,7 +403,7 @@ static void hops_explained(const struct attach_lean *l, const struct wp_lean_lin
 	for (uint32_t i = 0; i < c->nr_hops && c->hops[i].run_seen; i++) {
 		const struct lean_explained *x = &l->explained[links[i].waker_tid % LEAN_NAMES];
 		struct chain_hop *h = &c->hops[i];
-		uint64_t back = span_ns(links[i].ran) + span_ns(links[i].runnable);
+		uint64_t back = wp_lean_span_ns(links[i].ran) + wp_lean_span_ns(links[i].runnable);
 
 		if (back > t)
 			return;

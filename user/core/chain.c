@@ -5,12 +5,6 @@
 #include <string.h>
 #include "chain.h"
 
-/* span_ns - a span as wp_lean_span() keeps it: ns plus one, 0 not seen (0 here too) */
-static uint64_t span_ns(uint32_t span)
-{
-	return span ? span - 1 : 0;
-}
-
 /* take - up to @want of what is left of the wait, @left (UINT64_MAX: the wait was not seen) */
 static uint64_t take(uint64_t want, uint64_t *left)
 {
@@ -71,7 +65,7 @@ uint32_t chain__assemble(const struct wp_lean_link *links, uint32_t nr, uint32_t
 	if (!nr || links[0].kind == WP_LINK_NONE || links[0].wakee_tid != wakee_tid)
 		return end_at(c, CHAIN_END_LOST, 0);
 	c->wait_seen = links[0].blocked != 0;
-	c->wait_ns = span_ns(links[0].blocked);
+	c->wait_ns = wp_lean_span_ns(links[0].blocked);
 	left = c->wait_seen ? c->wait_ns : UINT64_MAX;
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct wp_lean_link *l = &links[i];
@@ -90,20 +84,20 @@ uint32_t chain__assemble(const struct wp_lean_link *links, uint32_t nr, uint32_t
 		h->kind = l->kind;
 		h->nr = l->nr;
 		h->fd_kind = l->fd_kind;
-		h->blocked_ns = span_ns(l->blocked);
+		h->blocked_ns = wp_lean_span_ns(l->blocked);
 		if (end != NR_CHAIN_ENDS)
 			return end_at(c, end, left);
 		h->run_seen = l->ran != 0;
 		if (!h->run_seen)
 			return end_at(c, CHAIN_END_NOT_BLOCKED, left);
-		ran = span_ns(l->ran);
+		ran = wp_lean_span_ns(l->ran);
 		h->ran_ns = take(ran, &left);
 		h->clipped = h->ran_ns < ran;
 		h->preempted_ns = h->clipped ? 0 : l->preempted;
 		h->holder_tid = l->holder_tid;
 		h->cpu = l->cpu;
 		if (!h->clipped) {
-			uint64_t runnable = span_ns(l->runnable);
+			uint64_t runnable = wp_lean_span_ns(l->runnable);
 
 			h->runnable_ns = take(runnable, &left);
 			h->clipped = h->runnable_ns < runnable;

@@ -371,8 +371,8 @@ found:
 		r->missing = !l->notify_before ? MARK_NOTIFY_ENTER : MARK_WAIT_EXIT;
 		return;
 	}
-	r->mark_ns[MARK_NOTIFY_ENTER] = l->waking_ns - (l->notify_before - 1);
-	r->mark_ns[MARK_WAIT_EXIT] = e->ts_ns + (l->exit_after - 1);
+	r->mark_ns[MARK_NOTIFY_ENTER] = l->waking_ns - wp_lean_span_ns(l->notify_before);
+	r->mark_ns[MARK_WAIT_EXIT] = e->ts_ns + wp_lean_span_ns(l->exit_after);
 	if (!split_phases(r))
 		return;
 	r->label = LABEL_COMPLETE;
