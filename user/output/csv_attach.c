@@ -83,7 +83,7 @@ void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
 	bool complete = sr->label == LABEL_COMPLETE;
 	bool thread = mechanism__waker_has_task(&r->waker);
 	bool waking = r->mark_seen[MARK_WAKING];
-	char waker[MECHANISM_NAME_LEN], comm[WP_TASK_COMM_LEN + 1];
+	char waker[MECHANISM_NAME_LEN];
 	struct csv_row row;
 	int k;
 
@@ -100,10 +100,7 @@ void csv_attach__add(struct csv_attach *c, const struct attach_result *r)
 	csv_row__u64(&row, thread && r->waker.tgid, r->waker.tgid);
 	csv_row__u64(&row, true, sr->sample.wakee_tid);
 	csv_row__u64(&row, r->wakee_tgid, r->wakee_tgid);
-	/* a comm fills its 16 bytes without a NUL when it is that long */
-	memcpy(comm, r->wakee_comm, sizeof(r->wakee_comm));
-	comm[sizeof(r->wakee_comm)] = '\0';
-	csv_row__str(&row, comm);
+	comm_cell(&row, true, r->wakee_comm);
 	csv_row__str(&row, r->mechanism);
 	csv_row__str(&row, mechanism__family_name(r->family));
 	csv_row__i64(&row, r->waker.cls == WP_WAKER_SYSCALL, r->waker.nr);
