@@ -261,25 +261,37 @@ static const char relay_check[] =
 	"        assert not any(names_a_hog(x) for x in listed[k] + timeline[k]), lines[k]\n"
 	"assert sum(len(listed[k]) for k, (s, e, h) in enumerate(spans) if h) >= 10, lines\n";
 
-/* check_report - the JSON, the timeline and the CSV held to relay_check over @rounds; its digest into @digest */
-static bool check_report(const struct round *rounds, char *digest, size_t len)
+/* spans_of - @rounds as the checks' python takes them, "(start, end, hog), ..." into @spans */
+static void spans_of(const struct round *rounds, char *spans, size_t len)
 {
-	char spans[ROUNDS * 64];
 	size_t n = 0;
-	bool ok;
-	int fd;
 
 	for (int k = 0; k < ROUNDS; k++)
-		n += (size_t)snprintf(spans + n, sizeof(spans) - n, "(%llu, %llu, %d), ",
-				      (unsigned long long)rounds[k].start_ns, (unsigned long long)rounds[k].end_ns,
-				      (int)rounds[k].hog);
-	ok = json_check(run.json, relay_check, spans, THRESHOLD_US * 1000, run.timeline, run.csv, run.digest);
+		n += (size_t)snprintf(spans + n, len - n, "(%llu, %llu, %d), ", (unsigned long long)rounds[k].start_ns,
+				      (unsigned long long)rounds[k].end_ns, (int)rounds[k].hog);
+}
+
+/* read_digest - what a check wrote of each round into run.digest, into @digest ("" when it wrote nothing) */
+static void read_digest(char *digest, size_t len)
+{
+	int fd = open(run.digest, O_RDONLY | O_CLOEXEC);
+
 	digest[0] = '\0';
-	fd = open(run.digest, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		read_to_end(fd, digest, len);
 		close(fd);
 	}
+}
+
+/* check_report - the JSON, the timeline and the CSV held to relay_check over @rounds; its digest into @digest */
+static bool check_report(const struct round *rounds, char *digest, size_t len)
+{
+	char spans[ROUNDS * 64];
+	bool ok;
+
+	spans_of(rounds, spans, sizeof(spans));
+	ok = json_check(run.json, relay_check, spans, THRESHOLD_US * 1000, run.timeline, run.csv, run.digest);
+	read_digest(digest, len);
 	return ok;
 }
 
@@ -473,27 +485,17 @@ Test(relay, a_clients_slow_wait_is_followed_back_to_the_hog_behind_the_worker)
 	static char relay_out[4096], digest[4096];
 	struct round rounds[ROUNDS] = { 0 };
 	char spans[ROUNDS * 64], *code;
-	size_t n = 0;
 	bool ok;
-	int fd;
 
 	skip_unless_traceable();
 	fclose(temp_output("relay-csv", run.csv));
 	fclose(temp_output("relay-digest", run.digest));
 	drive((char *[]){ "--chains", "--csv", run.csv, NULL }, false, rounds, relay_out, sizeof(relay_out));
-	for (int k = 0; k < ROUNDS; k++)
-		n += (size_t)snprintf(spans + n, sizeof(spans) - n, "(%llu, %llu, %d), ",
-				      (unsigned long long)rounds[k].start_ns, (unsigned long long)rounds[k].end_ns,
-				      (int)rounds[k].hog);
+	spans_of(rounds, spans, sizeof(spans));
 	cr_assert_geq(asprintf(&code, chains_check, spans, CHAIN_SLOW_US * 1000, run.csv, run.digest), 0);
 	ok = run_python(code, (const char *const[]){ NULL }) == 0;
 	free(code);
-	digest[0] = '\0';
-	fd = open(run.digest, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		read_to_end(fd, digest, sizeof(digest));
-		close(fd);
-	}
+	read_digest(digest, sizeof(digest));
 	cr_assert(ok, "the chains do not say it:\n%s\nrelay:\n%s", digest, relay_out);
 	cr_log_info("wakeprobe --chains:\n%s", digest);
 }
