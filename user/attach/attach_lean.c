@@ -6,6 +6,7 @@
 #include <string.h>
 #include "attach_lean.h"
 #include "chain.h"
+#include "chain_hops.h"
 #include "explain.h"
 
 /* names kept at once, direct-mapped by tid: a thread whose slot was taken is named "?" */
@@ -40,20 +41,6 @@ struct lean_futex_key {
 	struct futex_key key;
 };
 
-/*
- * --chains: a thread's last wakeup the flight recorder explained, by the
- * waking that began it, for the chains it is a hop of: its waking to its
- * switch-in by cause, and the task that held its CPU the longest then
- */
-struct lean_explained {
-	uint32_t tid;
-	uint64_t waking_ns;
-	int64_t by_cause[NR_CAUSES];
-	uint32_t task_tid;
-	char task_comm[WP_TASK_COMM_LEN];
-	uint64_t task_ns;
-};
-
 struct attach_lean {
 	struct attach_config cfg;
 	attach_result_fn fn;
@@ -70,7 +57,8 @@ struct attach_lean {
 	/* ... and the WP_LEAN_LINK records after those, with --chains */
 	struct wp_event pending_links[CHAIN_HOPS];
 	uint32_t nr_links;
-	struct lean_explained *explained;	/* LEAN_NAMES of them, made at the first link */
+	/* --chains: the wakeups the flight recorder explained, for the chains they are a hop of; made at the first link */
+	struct chain_hops *explained;
 	struct attach_counters counters;
 	uint64_t seq;
 	struct mechanism_memo *memo;	/* the names of the mechanisms met lately */
@@ -104,7 +92,7 @@ void attach_lean__free(struct attach_lean *l)
 	for (size_t i = 0; i < WP_MAX_CPUS; i++)
 		free(l->flights[i]);
 	mechanism_memo__free(l->memo);
-	free(l->explained);
+	chain_hops__free(l->explained);
 	free(l);
 }
 
@@ -386,61 +374,6 @@ static void migrations_of(const struct wp_lean *r, uint32_t ran_on, struct attac
 	x->migrated_to = ran_on;
 }
 
-/*
- * hops_explained - each hop of @c whose waker's own wakeup the flight
- * recorder explained, with that explanation. The links' spans lead back
- * from the wakee's waking, @waking_ns, to each waker's switch-in and its
- * waking, the very stamps its own wakeup's record had: the explanation
- * kept of that waking is this hop's.
- */
-static void hops_explained(const struct attach_lean *l, const struct wp_lean_link *links, uint64_t waking_ns,
-			   struct chain *c)
-{
-	uint64_t t = waking_ns;
-
-	if (!l->explained)
-		return;
-	for (uint32_t i = 0; i < c->nr_hops && c->hops[i].run_seen; i++) {
-		const struct lean_explained *x = &l->explained[links[i].waker_tid % LEAN_NAMES];
-		struct chain_hop *h = &c->hops[i];
-		uint64_t back = wp_lean_span_ns(links[i].ran) + wp_lean_span_ns(links[i].runnable);
-
-		if (back > t)
-			return;
-		t -= back;
-		if (x->tid != links[i].waker_tid || x->waking_ns != t)
-			continue;
-		h->runnable_explained = true;
-		memcpy(h->runnable_by_cause, x->by_cause, sizeof(h->runnable_by_cause));
-		h->runnable_task_tid = x->task_tid;
-		memcpy(h->runnable_task_comm, x->task_comm, sizeof(h->runnable_task_comm));
-		h->runnable_task_ns = x->task_ns;
-	}
-}
-
-/* remember_explained - --chains: wakeup @sr of @tid, woken at @waking_ns, was explained: for the chains after it */
-static void remember_explained(struct attach_lean *l, uint32_t tid, uint64_t waking_ns, const struct sample_result *sr)
-{
-	struct lean_explained *x = &l->explained[tid % LEAN_NAMES];
-
-	memset(x, 0, sizeof(*x));
-	x->tid = tid;
-	x->waking_ns = waking_ns;
-	for (int k = 0; k < NR_CAUSES; k++)
-		x->by_cause[k] = sr->why.by_phase_cause[PHASE_WAKE_ENQUEUE][k] +
-				 sr->why.by_phase_cause[PHASE_RUNQ_WAIT][k];
-	for (uint32_t i = 0; i < sr->why.nr_iv; i++) {
-		const struct interval *iv = &sr->why.iv[i];
-
-		if (iv->cause != CAUSE_OTHER_TASK || iv->dur_ns <= x->task_ns ||
-		    (iv->phase != PHASE_WAKE_ENQUEUE && iv->phase != PHASE_RUNQ_WAIT))
-			continue;
-		x->task_tid = iv->pid;
-		memcpy(x->task_comm, iv->name, sizeof(x->task_comm));
-		x->task_ns = iv->dur_ns;
-	}
-}
-
 /* same_record - was @part written in one ring record with wakeup @e (the same header)? */
 static bool same_record(const struct wp_event *part, const struct wp_event *e)
 {
@@ -472,7 +405,8 @@ static void parts_of(const struct attach_lean *l, const struct wp_event *e, stru
 		return;
 	res->chained = true;
 	chain__assemble(links, n, e->lean.pid, &res->chain);
-	hops_explained(l, links, e->lean.waking_ns, &res->chain);
+	if (l->explained)
+		chain_hops__explain(l->explained, links, e->lean.waking_ns, &res->chain);
 	for (uint32_t i = 0; i < res->chain.nr_hops; i++) {
 		struct chain_hop *h = &res->chain.hops[i];
 		const struct lean_name *waker = h->kind <= WP_LINK_UNTRACED ? name_of(l, h->waker_tid) : NULL;
@@ -570,7 +504,7 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 		if (wp_lean_flight(r->flags))
 			explain_flight(l, sr, e->cpu, wp_lean_flight(r->flags));
 		if (l->explained && sr->lean_flight)
-			remember_explained(l, r->pid, r->waking_ns, sr);
+			chain_hops__remember(l->explained, r->pid, r->waking_ns, sr);
 		migrations_of(r, e->cpu, &res);
 	}
 	if (r->flags & WP_LEAN_NEW)
@@ -600,7 +534,7 @@ void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e)
 			l->pending_links[l->nr_links++] = *e;
 		/* without the memory, the hops name their holders alone */
 		if (!l->explained)
-			l->explained = calloc(LEAN_NAMES, sizeof(*l->explained));
+			l->explained = chain_hops__new();
 	} else if (e->lean.flags & WP_LEAN_NAMES) {
 		if (l->has_names)
 			l->counters.unpaired_wakers++;
