@@ -404,17 +404,21 @@ Test(options, what_is_published_and_how_files_are_made_are_the_operators_to_say)
 	cr_assert_null(opts.allow_hosts);
 }
 
-/* --chains: attach mode's lean records carry them, a recording keeps them; a workload or the full engine is refused */
-Test(options, chains_ride_on_attach_modes_lean_records)
+/*
+ * --chains: attach mode's, with either engine (the lean one's records carry
+ * them, the full one builds them from its stream), a recording keeps them;
+ * a workload of wakeprobe's own is refused
+ */
+Test(options, chains_are_attach_modes_with_either_engine)
 {
 	cr_assert_eq(PARSE("--pid", "12", "--chains"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.chains && opts.lean);
 	cr_assert_eq(PARSE("record", "-o", "r.wpr", "--chains", "--", "sleep", "1"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.chains, "a recording keeps the links");
-	cr_assert_eq(PARSE("--pid", "12", "--chains", "--engine", "full"), OPTIONS_BAD);
-	cr_assert_str_eq(err, "--chains rides on the lean engine's records (the default): drop --engine full");
-	cr_assert_eq(PARSE("--pid", "12", "--chains", "--syscall-phases"), OPTIONS_BAD);
-	cr_assert(strstr(err, "drop --syscall-phases"), "%s", err);
+	cr_assert_eq(PARSE("--pid", "12", "--chains", "--engine", "full"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.chains && !opts.lean);
+	cr_assert_eq(PARSE("--pid", "12", "--chains", "--syscall-phases"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.chains && opts.engine == ENGINE_FULL);
 	cr_assert_eq(PARSE("--workload", "eventfd", "--chains"), OPTIONS_BAD);
 	cr_assert(strstr(err, "--chains is for attach mode"), "%s", err);
 }

@@ -868,8 +868,8 @@ static struct lean_case lean_cases[] = {
 					       .flags = WP_LEAN_NAMES | WP_LEAN_LINK } }, "bad EVENT record" },
 	{ "the chains' flag in version 11", REC_ATTACH_LEAN | REC_ATTACH_CHAINS, 11, { .type = WP_EV_SWITCH },
 	  "bad ATTACH_BEGIN record" },
-	{ "the chains' flag without the lean flag", REC_ATTACH_CHAINS, 12, { .type = WP_EV_SWITCH },
-	  "bad ATTACH_BEGIN record" },
+	{ "the chains' flag of the full engine", REC_ATTACH_CHAINS, 12,
+	  { .type = WP_EV_SWITCH }, "" },
 	{ "a flag past the last, version 12", 1 << 5, 12, { .type = WP_EV_SWITCH }, "bad ATTACH_BEGIN record" },
 };
 

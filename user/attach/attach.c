@@ -12,6 +12,8 @@
 #include "attach_build.h"
 #include "attach_threads.h"
 #include "attach_wakers.h"
+#include "chain_hops.h"
+#include "chain_stream.h"
 #include "event_window.h"
 #include "explain.h"
 
@@ -42,6 +44,9 @@ struct attach {
 
 	struct cpu_slot *cpus;		/* WP_MAX_CPUS */
 	struct waker_names names;	/* every task's last switch-in's, for a syscall waker's comm */
+	/* --chains: each wakeup's links, from the stream; the wakeups explained, for the hops they are */
+	struct chain_stream *chains;
+	struct chain_hops *explained;
 	uint64_t seq;
 	struct attach_result result;	/* the one being handed over: too big for the stack of every path */
 	struct attach_counters counters;
@@ -146,6 +151,45 @@ static void explain_result(struct attach *a, struct attach_result *r)
 	explain__sample(&sr->why, sr, evs, n);
 }
 
+/* comm_of - the name the run knows @tid by, into @comm; "" when it knows none */
+static void comm_of(const struct attach *a, uint32_t tid, char comm[WP_TASK_COMM_LEN])
+{
+	const struct thread *t = find(a, tid);
+	const char *name = t && t->comm[0] ? t->comm : attach_wakers__comm(&a->names, tid);
+
+	memset(comm, 0, WP_TASK_COMM_LEN);
+	if (name)
+		memcpy(comm, name, strnlen(name, WP_TASK_COMM_LEN));
+}
+
+/*
+ * chain_of - --chains: the chain of @t's wakeup @b into @r, from the links
+ * the stream gave it, its hops named and explained; then @r remembered for
+ * the chains it will be a hop of
+ */
+static void chain_of(struct attach *a, const struct thread *t, const struct build *b, struct attach_result *r)
+{
+	struct wp_lean_link links[CHAIN_HOPS];
+	uint64_t waking_ns = b->seen[MARK_WAKING] ? b->mark_ns[MARK_WAKING] : 0;
+	uint32_t n = chain_stream__links(a->chains, t->tid, waking_ns, links);
+
+	if (n) {
+		r->chained = true;
+		chain__assemble(links, n, t->tid, &r->chain);
+		chain_hops__explain(a->explained, links, waking_ns, &r->chain);
+		for (uint32_t i = 0; i < r->chain.nr_hops; i++) {
+			struct chain_hop *h = &r->chain.hops[i];
+
+			if (h->kind <= WP_LINK_UNTRACED)
+				comm_of(a, h->waker_tid, h->waker_comm);
+			if (h->holder_tid)
+				comm_of(a, h->holder_tid, h->holder_comm);
+		}
+	}
+	if (r->sr.label == LABEL_COMPLETE && waking_ns)
+		chain_hops__remember(a->explained, t->tid, waking_ns, &r->sr);
+}
+
 /*
  * finish_build - the wakeup @b of @t ended (@how, decided at @decided_ns):
  * label it, fill its result and hand it over; @b is free again after.
@@ -181,6 +225,8 @@ static void finish_build(struct attach *a, struct thread *t, struct build *b, en
 		attach_build__fill_marks(r, b, decided_ns < a->last_ns ? decided_ns : a->last_ns);
 
 	attach__name_mechanism(&a->cfg, r, NULL);
+	if (a->chains)
+		chain_of(a, t, b, r);
 
 	memset(b, 0, sizeof(*b));
 	a->counters.results++;
@@ -333,6 +379,9 @@ static void on_waker(struct attach *a, const struct wp_event *e)
 		a->counters.unpaired_wakers++;
 	if (e->waker.waker_class == WP_WAKER_TRACKED && (t = find(a, e->tid)))
 		memcpy(t->comm, e->waker.comm, sizeof(t->comm));
+	/* a waker not traced is named by its record: a chain's hop may end at it */
+	if (e->waker.waker_class == WP_WAKER_PROCESS || e->waker.waker_class == WP_WAKER_KTHREAD)
+		attach_wakers__name(&a->names, e->tid, e->waker.comm);
 }
 
 /* mark_waking - @e decided the wake of @t that @b, its waker already taken, is about */
@@ -630,6 +679,9 @@ static void replay(struct attach *a, const struct wp_event *e)
 	struct thread *t;
 
 	a->last_ns = e->ts_ns;
+	/* the chain's links first: a switch-in that ends a wakeup gives it its links */
+	if (a->chains)
+		chain_stream__add(a->chains, e);
 	note_current(a, e);
 	/* the dead thread's BLOCK comes right after its last switch-out on its CPU, or not at all */
 	if (e->type == WP_EV_SWITCH) {
@@ -692,6 +744,10 @@ struct attach *attach__new(const struct attach_config *cfg, attach_result_fn fn,
 	a->ctx = ctx;
 	a->events = event_window__new();
 	a->cpus = calloc(WP_MAX_CPUS, sizeof(*a->cpus));
+	if (a->cfg.chains && (!(a->chains = chain_stream__new()) || !(a->explained = chain_hops__new()))) {
+		attach__free(a);
+		return NULL;
+	}
 	if (attach_threads__init(&a->threads, ATTACH_MAX_THREADS) || !a->events || !a->cpus) {
 		attach__free(a);
 		return NULL;
@@ -704,6 +760,8 @@ void attach__free(struct attach *a)
 	if (!a)
 		return;
 	event_window__free(a->events);
+	chain_stream__free(a->chains);
+	chain_hops__free(a->explained);
 	attach_threads__fini(&a->threads);
 	free(a->cpus);
 	free(a);

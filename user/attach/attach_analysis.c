@@ -62,6 +62,7 @@ struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *
 		cfg.fd_kind = engine_fd_kind;
 		cfg.fd_kind_ctx = a;
 	}
+	cfg.chains = o->chains && !o->lean;
 	a->agg = attach_aggregate__new();
 	if (o->cgroup_names && !(a->cgroups = cgroup_stats__new(o->cgroup_names, o->cgroup_top))) {
 		attach_analysis__free(a);

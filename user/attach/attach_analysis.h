@@ -56,6 +56,8 @@ struct attach_analysis_opts {
 	void *on_event_ctx;
 	/* the records are the lean engine's (attach_lean.h), not the engine's */
 	bool lean;
+	/* --chains: the full engine builds each wakeup's chain from its stream (the lean one's come in its records) */
+	bool chains;
 	/* --all, --cgroup, --listen: the wakeups by cgroup, these names' (not owned), --top series each */
 	struct cgroup_names *cgroup_names;
 	uint32_t cgroup_top;

@@ -123,6 +123,8 @@ typedef void (*attach_result_fn)(const struct attach_result *r, void *ctx);
 struct attach_config {
 	attach_fd_kind_fn fd_kind;	/* NULL: an fd the records do not name is FD_KIND_UNKNOWN */
 	void *fd_kind_ctx;
+	/* the full engine: each wakeup's chain, from the stream (chain_stream.h); the lean one's ride in its records */
+	bool chains;
 };
 
 /*

@@ -19,6 +19,11 @@ void attach_wakers__name(struct waker_names *names, uint32_t tid, const char com
 	memcpy(names->slot[tid % WAKER_NAMES].comm, comm, WP_TASK_COMM_LEN);
 }
 
+const char *attach_wakers__comm(const struct waker_names *names, uint32_t tid)
+{
+	return tid && names->slot[tid % WAKER_NAMES].tid == tid ? names->slot[tid % WAKER_NAMES].comm : NULL;
+}
+
 /* syscall_waker_comm - a syscall waker's comm, which its record has no room for: its last switch-in told it */
 static void syscall_waker_comm(const struct waker_names *names, const char *thread_comm, uint32_t tid,
 			       struct waker_info *w)
@@ -30,8 +35,8 @@ static void syscall_waker_comm(const struct waker_names *names, const char *thre
 		memset(w->comm, 0, sizeof(w->comm));
 		memcpy(w->comm, thread_comm, n);
 	}
-	else if (names->slot[tid % WAKER_NAMES].tid == tid)
-		memcpy(w->comm, names->slot[tid % WAKER_NAMES].comm, sizeof(w->comm));
+	else if (attach_wakers__comm(names, tid))
+		memcpy(w->comm, attach_wakers__comm(names, tid), sizeof(w->comm));
 }
 
 enum waker_take attach_wakers__take(struct held_waker *h, const struct waker_names *names, const char *thread_comm,

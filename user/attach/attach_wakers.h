@@ -47,6 +47,8 @@ struct waker_names {
 bool attach_wakers__hold(struct held_waker *h, const struct wp_event *e);
 /* attach_wakers__name - a switch-in named task @tid @comm */
 void attach_wakers__name(struct waker_names *names, uint32_t tid, const char comm[WP_TASK_COMM_LEN]);
+/* attach_wakers__comm - the name of @tid kept, or NULL */
+const char *attach_wakers__comm(const struct waker_names *names, uint32_t tid);
 
 /* what attach_wakers__take() found */
 enum waker_take {

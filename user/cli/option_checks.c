@@ -73,11 +73,6 @@ int option_checks__engine(struct wp_options *o, const char *given, char *err, si
 	/* the full engine streams the softirqs anyway: --softirqs asks nothing more of it */
 	if (!o->lean)
 		o->softirqs = false;
-	if (o->chains && !o->lean && !o->no_trace) {
-		snprintf(err, errlen, "--chains rides on the lean engine's records (the default): drop %s",
-			 o->syscall_phases ? "--syscall-phases" : given);
-		return 1;
-	}
 	if (!given[0])
 		return 0;
 	if (o->no_trace)

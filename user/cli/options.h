@@ -125,7 +125,7 @@ enum options_result {
  *   o->stacks          implies o->lean, and a live run (never record)
  *   o->folded_path     implies o->stacks
  *   o->softirqs        implies o->lean
- *   o->chains          implies o->lean, and attach mode
+ *   o->chains          implies attach mode
  *   o->all, o->cgroups, o->listen   imply o->lean, and a live run
  *   o->syscall_phases  implies o->engine == ENGINE_FULL, so !o->lean
  *   o->top             is nonzero exactly when options__by_cgroup(o)

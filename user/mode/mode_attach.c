@@ -193,6 +193,7 @@ static int attach_open(struct mode_run *m)
 		.tids = o->tids,
 		.nr_tids = o->nr_tids,
 		.lean = o->lean,
+		.chains = o->chains,
 	};
 	mode_attach__target(&s->so, target, sizeof(target));
 	if (options__by_cgroup(o)) {

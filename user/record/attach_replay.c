@@ -82,6 +82,7 @@ int attach_replay__begin(struct attach_replay **out, const struct attach_replay_
 	attach_recording__decode_begin(b, &rp->run->targets, &rp->run->run.res);
 	/* the records are the lean engine's when the run was */
 	ao.lean = rp->run->targets.opts.lean;
+	ao.chains = rp->run->targets.opts.chains;
 	if (o->run_begin)
 		o->run_begin(rp->run, &ao, o->ctx);
 	ao.fd_kind = replayed_fd_kind;

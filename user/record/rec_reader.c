@@ -222,7 +222,7 @@ static const char *check_attach_begin(const struct rec_reader *r, const struct r
 		return "neither pids nor a command, or both";
 	if (b->flags & ~(r->version < 8 ? REC_ATTACH_FLAGS_V7 : r->version < 10 ? REC_ATTACH_FLAGS_V8 :
 			 r->version < 12 ? REC_ATTACH_FLAGS_V10 : REC_ATTACH_FLAGS_V12) ||
-	    ((b->flags & (REC_ATTACH_ADAPTIVE | REC_ATTACH_SOFTIRQS | REC_ATTACH_CHAINS)) &&
+	    ((b->flags & (REC_ATTACH_ADAPTIVE | REC_ATTACH_SOFTIRQS)) &&
 	     !(b->flags & REC_ATTACH_LEAN)))
 		return "flags out of range";
 	/* the command's name at least; the strings kept are whole, terminated in args[] */

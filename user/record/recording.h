@@ -235,7 +235,7 @@ struct rec_attach_begin {
 #define REC_ATTACH_SOFTIRQS	(1 << 3)	/* version 10: lean, its flight recorder keeping softirqs */
 #define REC_ATTACH_FLAGS_V8	(REC_ATTACH_UNTIMED | REC_ATTACH_LEAN | REC_ATTACH_ADAPTIVE)
 #define REC_ATTACH_FLAGS_V10	(REC_ATTACH_FLAGS_V8 | REC_ATTACH_SOFTIRQS)
-#define REC_ATTACH_CHAINS	(1 << 4)	/* version 12: lean, each wakeup's chain in its EVENTs (--chains) */
+#define REC_ATTACH_CHAINS	(1 << 4)	/* version 12: --chains: lean, each wakeup's links in its EVENTs; full, from the stream */
 #define REC_ATTACH_FLAGS_V12	(REC_ATTACH_FLAGS_V10 | REC_ATTACH_CHAINS)
 
 /*
