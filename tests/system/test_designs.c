@@ -373,3 +373,39 @@ Test(designs, json_is_not_made_when_a_mode_fails)
 	cr_assert(strstr(ran.err, "wakeprobe: the untraced run exited with status 2"), "%s", ran.err);
 	cr_assert_neq(access(path, F_OK), 0, "%s was left behind", path);
 }
+
+/*
+ * --chains on a throughput workload: its traced run is the full engine's,
+ * which builds each wakeup's chain from its stream. Every complete wakeup
+ * comes with one; an executor's completion (a pool thread's exit that the
+ * joining executor waits for) is followed back to the pool thread's run,
+ * and its submit (the executor's futex wake of a pool thread) to the
+ * executor's.
+ */
+static const char executor_chains_check[] =
+	"import json, sys\n"
+	"a = json.load(open(sys.argv[1]))['runs'][0]['attach']\n"
+	"assert a['chains']['totals']['chained'] == a['wakeups']['complete'] > 0, (a['chains']['totals'], a['wakeups'])\n"
+	"def pairs(waker, wakee):\n"
+	"    return [p for p in a['pairs'] if p['waker']['name'].startswith('thread ' + waker)\n"
+	"            and p['wakee']['comm'].startswith(wakee) and p['chains']]\n"
+	"def on_path(ps, comm):\n"
+	"    return sum(t['ns'] for p in ps for t in p['chains']['on_path']['tasks'] if (t['comm'] or '').startswith(comm))\n"
+	"done, submit = pairs('ex-pool', 'executor'), pairs('executor', 'ex-pool')\n"
+	"assert done and on_path(done, 'ex-pool') > 0, [p['chains'] for p in done]\n"
+	"assert submit and on_path(submit, 'executor') > 0, [p['chains'] for p in submit]\n";
+
+Test(designs, an_executors_chains_lead_from_its_completion_back_to_the_pool_thread_and_its_submit)
+{
+	char path[64];
+	FILE *f = temp_output("design-chains", path);
+	char *args[] = { "--workload", "executor", "--mode", "pool", "--chains", "--json", path, "--", "--handlers",
+			 "20000", "--loops", "100", "--threads", "2", "--repeat", "2", NULL };
+
+	cr_assert_eq(fclose(f), 0);
+	skip_unless_traceable();
+	run_ok(args);
+	cr_assert(strstr(ran.out, "Where the waits went, back through the wakers hop by hop"), "%s", ran.out);
+	cr_assert_eq(run_python(executor_chains_check, (const char *const[]){ path, NULL }), 0, "%s", ran.out);
+	unlink(path);
+}

@@ -407,7 +407,7 @@ Test(options, what_is_published_and_how_files_are_made_are_the_operators_to_say)
 /*
  * --chains: attach mode's, with either engine (the lean one's records carry
  * them, the full one builds them from its stream), a recording keeps them;
- * a workload of wakeprobe's own is refused
+ * a throughput workload's too; a paced workload's pair is refused
  */
 Test(options, chains_are_attach_modes_with_either_engine)
 {
@@ -420,7 +420,13 @@ Test(options, chains_are_attach_modes_with_either_engine)
 	cr_assert_eq(PARSE("--pid", "12", "--chains", "--syscall-phases"), OPTIONS_RUN, "%s", err);
 	cr_assert(opts.chains && opts.engine == ENGINE_FULL);
 	cr_assert_eq(PARSE("--workload", "eventfd", "--chains"), OPTIONS_BAD);
-	cr_assert(strstr(err, "--chains is for attach mode"), "%s", err);
+	cr_assert_str_eq(err, "--chains follows a program's wakeups, not a paced workload's pair: add --all, "
+			 "--cgroup PATH, --pid PID or -- COMMAND, or give a throughput workload");
+	/* a throughput workload's traced run is an attach run of the full engine: its chains from the stream */
+	cr_assert_eq(PARSE("--workload", "executor", "--chains"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.chains && opts.design);
+	cr_assert_eq(PARSE("--workload", "executor", "--chains", "--no-trace"), OPTIONS_BAD);
+	cr_assert(strstr(err, "--no-trace traces nothing"), "%s", err);
 }
 
 Test(options, listing_workloads_needs_no_workload)

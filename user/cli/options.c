@@ -441,13 +441,15 @@ static const struct option_spec specs[] = {
 		  "programs on every softirq of the machine (a loopback\n"
 		  "server runs a dozen a wakeup; the full engine has them)" },
 	{ OPT_BOOLEAN("chains", KEY_CHAINS, chains), .group = GROUP_ATTACH, .run_only = true,
-	  .mode = MODE_ATTACH,
 	  .help = "follow each wakeup back through its wakers, hop by hop\n"
 		  "(4 at most): what each waker ran, how long it waited\n"
 		  "for a CPU and behind whom, and who woke it; the slow\n"
-		  "wakeups show the chain to their cause. Costs about a\n"
-		  "fifth more BPF time a wakeup and three times the ring\n"
-		  "bytes, so it is not the default (docs/attach.md)" },
+		  "wakeups show the chain to their cause. Attach mode and\n"
+		  "the throughput workloads. The lean engine carries the\n"
+		  "links in its records: about a fifth more BPF time a\n"
+		  "wakeup and three times the ring bytes, so it is not\n"
+		  "the default; the full engine builds them from its\n"
+		  "stream, at no cost in the kernel (docs/attach.md)" },
 	{ OPT_CALLBACK("order", KEY_ORDER, "count|cost", parse_order), .group = GROUP_ATTACH, .mode = MODE_ATTACH,
 	  .help = "pairs and futex words with the most wakeups first (count,\n"
 		  "the default), or the most time (cost: wake-to-run, waited)" },
@@ -795,6 +797,13 @@ static int check_targets(struct parse_state *ps)
 	if (!options__attach(o) && ps->attach_option[0])
 		return refuse(ps, "%s is for attach mode: add --all, --cgroup PATH, --pid PID or -- COMMAND",
 			      ps->attach_option);
+	/* a chain is of a program's wakeups: attach mode's, or a throughput workload's traced run */
+	if (o->chains && o->command != CMD_REPORT && !options__attach(o) && !o->design)
+		return refuse(ps, "--chains follows a program's wakeups, not a paced workload's pair: add --all, "
+			      "--cgroup PATH, --pid PID or -- COMMAND, or give a throughput workload");
+	if (o->chains && o->no_trace)
+		return refuse(ps, "--chains follows the traced run's wakeups and --no-trace traces nothing: give one "
+			      "of them");
 	return 0;
 }
 

@@ -190,11 +190,13 @@ static int run_traced(const struct design_run_opts *o, struct design_run *r, int
 		.on_result = census_result,
 		.on_event = o->lean ? NULL : census_event,
 		.lean = o->lean,
+		.chains = o->chains,
 	};
 	const struct attach_session_opts targets = {
 		.argv = r->argv,
 		.command_path = r->path,
 		.lean = o->lean,
+		.chains = o->chains,
 		.timeout_ms = o->timeout_ms,
 		.ringbuf_bytes = o->ringbuf_bytes,
 		.verbose = o->verbose,

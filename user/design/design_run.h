@@ -33,6 +33,7 @@ struct design_run_opts {
 	int cpus[2];			/* --cpus A,B; -1: the workload's default */
 	bool traced;			/* false (--no-trace): the untraced run only */
 	bool lean;			/* the traced run with the lean engine (attach_lean.h) */
+	bool chains;			/* --chains: each wakeup's chain of wakers (chain.h) */
 	uint64_t timeout_ms;		/* per run; 0: none */
 	uint32_t ringbuf_bytes;
 	bool verbose;

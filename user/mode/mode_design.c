@@ -52,6 +52,7 @@ static void design_opts(const struct wp_options *o, bool drop_privileges, uid_t 
 		.cpus = { o->waker_cpu, o->wakee_cpu },
 		.traced = !o->no_trace,
 		.lean = o->lean,
+		.chains = o->chains,
 		.timeout_ms = o->timeout_s * 1000,
 		.ringbuf_bytes = o->ringbuf_kb * 1024,
 		.verbose = o->verbose,

@@ -46,13 +46,13 @@ static const char *waker_words(char *buf, size_t len, const struct chain_hop *h)
 	}
 }
 
-/* print_explained - the hop's waker's own wakeup, which its CPU's flight records split by cause */
+/* print_explained - the hop's waker's own wakeup, split by cause (the flight records', or the full engine's stream) */
 static void print_explained(FILE *out, const struct chain_hop *h)
 {
 	char t[48];
 	bool first = true;
 
-	fprintf(out, "           its own waking to switch-in, from its CPU's flight records:");
+	fprintf(out, "           its own waking to switch-in, by cause:");
 	for (int k = 0; k < NR_CAUSES; k++) {
 		if (h->runnable_by_cause[k] <= 0)
 			continue;

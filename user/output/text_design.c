@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "text_chains.h"
 #include "text_common.h"
 #include "text_design.h"
 
@@ -174,6 +175,18 @@ static void print_cpu(FILE *out, const struct design_run *r)
 			c->procs_untabled, CENSUS_MAX_PROCS);
 }
 
+/* print_chains - --chains: where the waits of the busiest pairs (as many as the kinds above) went, hop by hop */
+static void print_chains(FILE *out, const struct design_run *r)
+{
+	const struct attach_view view = { .pairs = DESIGN_REPORT_KINDS, .order = ATTACH_ORDER_COUNT };
+	struct attach_report report;
+
+	if (!r->run.targets.chains)
+		return;
+	attach_run__report(&r->run, &view, &report);
+	text_chains__print(out, &report);
+}
+
 void text_design__print_text(FILE *out, const struct design_run *r)
 {
 	const struct attach_counters *ac;
@@ -210,6 +223,7 @@ void text_design__print_text(FILE *out, const struct design_run *r)
 					  attach_analysis__counters(r->run.analysis)->migrations, "its");
 	print_futexes(out, r);
 	print_cpu(out, r);
+	print_chains(out, r);
 }
 
 void text_design__print_lines(FILE *out, const struct design_run *const *runs, const char *const *why,
