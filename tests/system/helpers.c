@@ -307,6 +307,15 @@ int text_count_lines(const char *s)
 }
 
 /* program_run_setup - program_run() with @setup for the child */
+/* drain - read @fd to its end and let it go: a program with more to say than a buffer holds is not left blocked */
+static void drain(int fd)
+{
+	char drop[4096];
+
+	while (read(fd, drop, sizeof(drop)) > 0)
+		;
+}
+
 static void program_run_setup(struct wakeprobe_ran *r, const struct child_setup *setup, char *const argv[])
 {
 	int out, err;
@@ -314,7 +323,9 @@ static void program_run_setup(struct wakeprobe_ran *r, const struct child_setup 
 
 	pid = spawn_piped(argv, setup, &out, &err);
 	read_to_end(out, r->out, sizeof(r->out));
+	drain(out);
 	read_to_end(err, r->err, sizeof(r->err));
+	drain(err);
 	close(out);
 	close(err);
 	cr_assert_eq(wait4(pid, &r->status, 0, &r->usage), pid);
