@@ -614,7 +614,8 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 				lean_stacks_of_wait(ctx, &lt->stacks);
 		} else {
 			lt->state = LEAN_PREEMPTED;
-			lean_emit_preempted(prev, next, prev_state, preempt);
+			if (!lean_beside_full)
+				lean_emit_preempted(prev, next, prev_state, preempt);
 		}
 	}
 	lt = lean_task_of(next);

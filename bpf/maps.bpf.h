@@ -71,6 +71,12 @@ const volatile bool want_cgroups = false;
  * WP_CHAIN_LINKS links back (struct wp_lean_link, chain.bpf.h)
  */
 const volatile bool want_chains = false;
+/*
+ * --chains with the full engine: the lean engine's programs run beside its
+ * own for the links alone, which the stream's are checked against. The
+ * switches are the full engine's to write: no lean SWITCH of a preemption.
+ */
+const volatile bool lean_beside_full = false;
 
 /*
  * The inode number of wakeprobe's pid namespace (/proc/self/ns/pid) when it

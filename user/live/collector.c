@@ -355,6 +355,8 @@ static bool choose_programs(struct collector *c, const struct collector_opts *op
 	program_set__mode(c->skel, opts->attach, opts->lean);
 	if (opts->attach && !opts->lean)
 		program_set__syscall_phases(c->skel, opts->syscall_phases);
+	if (opts->attach && !opts->lean && opts->chains)
+		program_set__lean_chains(c->skel);
 	c->skel->rodata->pidns_inum = own_pid_namespace();
 	if (opts->lean) {
 		program_set__flight_evidence(c->skel, flight, !opts->attach || opts->lean_softirqs);

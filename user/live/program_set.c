@@ -55,6 +55,21 @@ void program_set__mode(struct wakeprobe_bpf *skel, bool attach, bool lean)
 }
 
 /*
+ * program_set__lean_chains - the full engine with --chains: the lean
+ * engine's scheduler programs load beside it, with no flight recorder, for
+ * the links the kernel carries in their records; the full engine's stream
+ * builds the same links, and the analysis checks one against the other
+ */
+void program_set__lean_chains(struct wakeprobe_bpf *skel)
+{
+	skel->rodata->lean_beside_full = true;
+	bpf_program__set_autoload(skel->progs.lean_sched_waking, true);
+	bpf_program__set_autoload(skel->progs.lean_sched_wakeup, true);
+	bpf_program__set_autoload(skel->progs.lean_sched_wakeup_new, true);
+	bpf_program__set_autoload(skel->progs.lean_sched_switch, true);
+}
+
+/*
  * program_set__syscall_phases - attach mode without --syscall-phases: no
  * program on any syscall (a program there runs for every syscall of the
  * machine), nor at a signal's delivery, which only ends a wait its

@@ -27,6 +27,8 @@ struct wakeprobe_bpf;
  * @attach; with @lean, the lean programs and the fork tracker alone)
  */
 void program_set__mode(struct wakeprobe_bpf *skel, bool attach, bool lean);
+/* program_set__lean_chains - attach mode's full engine with --chains: the lean engine's links beside it */
+void program_set__lean_chains(struct wakeprobe_bpf *skel);
 /* program_set__syscall_phases - attach mode's full engine: programs on syscalls, or none (@on false) */
 void program_set__syscall_phases(struct wakeprobe_bpf *skel, bool on);
 /* program_set__flight_evidence - the lean engine: the flight recorder's interrupt and idle programs (@on), softirqs' too */
