@@ -42,7 +42,7 @@ static void release(int *major, int *minor)
 static const char *const engine_lines[] = {
 	"\n  yes  a workload, the lean engine\n", "\n  yes  a workload, the full engine\n",
 	"\n  yes  attach, the lean engine\n", "\n  yes  attach, the lean engine, --chains\n",
-	"\n  yes  attach, the full engine\n",
+	"\n  yes  attach, the full engine\n", "\n  yes  attach, the full engine, --chains\n",
 };
 
 Test(kernel, wakeprobe_kernel_finds_the_floor_the_per_cpu_layout_and_loads_every_engine)

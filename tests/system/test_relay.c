@@ -66,7 +66,7 @@ static const bool hog_round[ROUNDS] = { [1] = true, [3] = true };
 /* what is running, for the cleanup whatever ends the test; and its files */
 static struct {
 	pid_t relay, tracer, hog;
-	char json[64], timeline[64], csv[64], digest[64];
+	char json[64], timeline[64], csv[64], digest[64], record[64];
 } run;
 
 /*
@@ -85,7 +85,7 @@ static void stop(pid_t *pid)
 
 static void cleanup(void)
 {
-	char *files[] = { run.json, run.timeline, run.csv, run.digest };
+	char *files[] = { run.json, run.timeline, run.csv, run.digest, run.record };
 
 	stop(&run.hog);
 	stop(&run.tracer);
@@ -346,8 +346,8 @@ static void drive(char *const args[], bool worker_only, struct round *rounds, ch
 	char pid_arg[16], tid_arg[16], line[128], rounds_arg[16], per_round_arg[16], interval_arg[16], cpu_arg[16];
 	static char tracer_err[4096];
 	struct child_setup setup = { .uid = -1, .stdout_to = "/dev/null", .dies_with_test = true };
-	char *argv[20] = { (char *)wakeprobe_path(), "--pid", pid_arg };
-	int to, from, t_out, t_err, status, hog_nice, n = 3;
+	char *argv[24] = { (char *)wakeprobe_path() };
+	int to, from, t_out, t_err, status, hog_nice, n = 1;
 
 	errno = 0;
 	hog_nice = getpriority(PRIO_PROCESS, 0) + HOG_NICE_DELTA;
@@ -367,12 +367,20 @@ static void drive(char *const args[], bool worker_only, struct round *rounds, ch
 	cr_assert_str_eq(line, "round 0", "relay did not start");
 
 	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)run.relay);
+	/* run.record named: the run is recorded there, to be reported after */
+	if (run.record[0]) {
+		argv[n++] = "record";
+		argv[n++] = "-o";
+		argv[n++] = run.record;
+	}
+	argv[n++] = "--pid";
+	argv[n++] = pid_arg;
 	if (worker_only) {
 		snprintf(tid_arg, sizeof(tid_arg), "%d", (int)thread_named(run.relay, "relay-work"));
 		argv[n++] = "--tid";
 		argv[n++] = tid_arg;
 	}
-	for (; *args && n < 19; args++)
+	for (; *args && n < 23; args++)
 		argv[n++] = *args;
 	argv[n] = NULL;
 	run.tracer = spawn_piped(argv, &setup, &t_out, &t_err);
@@ -518,4 +526,55 @@ Test(relay, a_clients_slow_wait_is_followed_back_to_the_hog_behind_the_worker)
 Test(relay, the_full_engine_follows_the_same_wait_back_to_the_hog_from_its_stream)
 {
 	follow_chains("full");
+}
+
+/*
+ * The two chains' check, in python, on the report of the recording: each
+ * slow wakeup the JSON lists with its chain has the stream's chain held
+ * against the kernel's, and the same; over every chain compared, none
+ * differs but by the one in a hundred that lost records could make.
+ */
+static const char twice_check[] =
+	"import json, sys\n"
+	"d = json.load(open(sys.argv[1]))\n"
+	"k = d['chains']['check']\n"
+	"slow = [s for s in d['outliers']['samples'] if s['chain']]\n"
+	"same = sum(s['chain_check'] == 'same' for s in slow)\n"
+	"open(sys.argv[2], 'w').write(f\"compared {k['compared']}, the same {k['same']}, differ {k['differ']}, \"\n"
+	"    f\"no kernel's chain {k['no_kernel']}; the kernel's {k['kernel']}, unmatched {k['kernel_unmatched']}, \"\n"
+	"    f\"not kept {k['kernel_not_kept']}; slow wakeups {len(slow)}, {same} the same; times apart \"\n"
+	"    f\"{k['mean_time_diff_ns']} ns on average, {k['max_time_diff_ns']} at most; first difference: \"\n"
+	"    f\"{k['first_difference']}\\n\")\n"
+	"assert slow and same == len(slow), [(s['seq'], s['chain_check']) for s in slow if s['chain_check'] != 'same']\n"
+	"assert k['compared'] >= 1000 and k['differ'] * 100 <= k['compared'], k\n";
+
+/*
+ * --chains with the full engine, recorded: the recording holds the stream
+ * and, beside it, the links the lean engine's programs carried in the
+ * kernel; its report builds each chain from the stream and holds it
+ * against the kernel's. Every slow wakeup's chain is the same, hop for hop,
+ * in both.
+ */
+Test(relay, the_kernels_chains_and_the_streams_of_one_recording_are_the_same_hop_for_hop)
+{
+	static char relay_out[4096], digest[4096];
+	static struct wakeprobe_ran ran;
+	struct round rounds[ROUNDS] = { 0 };
+	char threshold[16];
+
+	skip_unless_traceable();
+	fclose(temp_output("relay-record", run.record));
+	fclose(temp_output("relay-json", run.json));
+	fclose(temp_output("relay-digest", run.digest));
+	snprintf(threshold, sizeof(threshold), "%d", THRESHOLD_US);
+	drive((char *[]){ "--chains", "--engine", "full", NULL }, false, rounds, relay_out, sizeof(relay_out));
+	wakeprobe_run_ok(&ran, (char *[]){ "report", run.record, NULL });
+	cr_assert(strstr(ran.out, "The chains built twice: the full engine's from its stream, the kernel's"), "%s",
+		  ran.out);
+	wakeprobe_run_ok(&ran, (char *[]){ "report", run.record, "--json", run.json, "--threshold-us", threshold,
+					   "--outliers", "100", NULL });
+	cr_assert_eq(run_python(twice_check, (const char *const[]){ run.json, run.digest, NULL }), 0,
+		     "the chains differ:\n%s", ran.err);
+	read_digest(digest, sizeof(digest));
+	cr_log_info("the recording's chains, built twice: %s", digest);
 }

@@ -177,6 +177,8 @@ static void chain_of(struct attach *a, const struct thread *t, const struct buil
 		r->chained = true;
 		chain__assemble(links, n, t->tid, &r->chain);
 		chain_hops__explain(a->explained, links, waking_ns, &r->chain);
+		if (a->cfg.chained)
+			a->cfg.chained(r, waking_ns, a->cfg.chained_ctx);
 		for (uint32_t i = 0; i < r->chain.nr_hops; i++) {
 			struct chain_hop *h = &r->chain.hops[i];
 

@@ -50,6 +50,36 @@ static void on_result(const struct attach_result *r, void *ctx)
 	}
 }
 
+/* kernel_chain - a wakeup the lean engine's records beside the full engine's stream gave: its chain, for the check */
+static void kernel_chain(const struct attach_result *r, void *ctx)
+{
+	struct attach_analysis *a = ctx;
+
+	if (r->chained && r->mark_seen[MARK_WAKING])
+		chain_check__kernel(a->check, r->sr.sample.wakee_tid, r->sr.mark_ns[MARK_WAKING], &r->chain);
+}
+
+/* stream_chain - a chain the full engine built from its stream, held against the kernel's */
+static void stream_chain(struct attach_result *r, uint64_t waking_ns, void *ctx)
+{
+	struct attach_analysis *a = ctx;
+
+	r->chain_verdict = (uint8_t)chain_check__stream(a->check, r->sr.sample.wakee_tid, waking_ns, &r->chain,
+							&r->chain_diff_ns);
+}
+
+/* check_chains - --chains with the full engine: the kernel's links beside the stream's, to check them by */
+static int check_chains(struct attach_analysis *a, struct attach_config *cfg)
+{
+	a->check = chain_check__new();
+	a->kernel_chains = attach_lean__new(NULL, kernel_chain, a);
+	if (!a->check || !a->kernel_chains)
+		return -1;
+	cfg->chained = stream_chain;
+	cfg->chained_ctx = a;
+	return 0;
+}
+
 struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *o)
 {
 	struct attach_analysis *a = calloc(1, sizeof(*a));
@@ -63,6 +93,10 @@ struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *
 		cfg.fd_kind_ctx = a;
 	}
 	cfg.chains = o->chains && !o->lean;
+	if (cfg.chains && check_chains(a, &cfg)) {
+		attach_analysis__free(a);
+		return NULL;
+	}
 	a->agg = attach_aggregate__new();
 	if (o->cgroup_names && !(a->cgroups = cgroup_stats__new(o->cgroup_names, o->cgroup_top))) {
 		attach_analysis__free(a);
@@ -86,6 +120,8 @@ void attach_analysis__free(struct attach_analysis *a)
 		return;
 	attach__free(a->engine);
 	attach_lean__free(a->lean);
+	attach_lean__free(a->kernel_chains);
+	chain_check__free(a->check);
 	attach_aggregate__free(a->agg);
 	cgroup_stats__free(a->cgroups);
 	free(a);
@@ -107,6 +143,8 @@ static void take_event(struct attach_analysis *a, const struct wp_event *e)
 {
 	if (a->lean)
 		attach_lean__add_event(a->lean, e);
+	else if (e->type == WP_EV_LEAN && a->kernel_chains)
+		attach_lean__add_event(a->kernel_chains, e);
 	else
 		attach__add_event(a->engine, e);
 }

@@ -23,6 +23,7 @@
 #include "attach_lean.h"
 #include "attach_session.h"
 #include "cgroup_stats.h"
+#include "chain_check.h"
 #include "fd_kinds.h"
 
 /*
@@ -81,6 +82,13 @@ struct attach_analysis {
 	uint64_t target_wakeups;
 	struct run_stacks *stacks;	/* --stacks: the run's (attach_session_result.stacks) */
 	struct cgroup_stats *cgroups;	/* opts.cgroup_names: by cgroup (cgroup_stats.h); else NULL */
+	/*
+	 * --chains with the full engine: the lean engine's records that ride
+	 * beside its stream, paired by the lean engine for their chains alone,
+	 * and the check of the stream's chains against them; else NULL
+	 */
+	struct attach_lean *kernel_chains;
+	struct chain_check *check;
 };
 
 /* attach_analysis__new - an analysis as @o asks; NULL when out of memory */
@@ -123,6 +131,8 @@ struct attach_report {
 	uint32_t pairs;				/* --pairs: rows of the pairs table */
 	const struct cgroup_stats *cgroups;	/* --all, --cgroup, --listen: by cgroup; else NULL */
 	enum attach_order order;		/* --order: of the pairs and the futex words */
+	/* --chains with the full engine: its chains held against the kernel's (chain_check.h); else NULL */
+	const struct chain_check_counters *chain_check;
 };
 
 #endif /* WAKEPROBE_ATTACH_ANALYSIS_H */

@@ -89,6 +89,13 @@ struct attach_result {
 	/* --chains (WP_LEAN_LINK): the chain of wakers behind it (chain.h); chained false: none came */
 	bool chained;
 	struct chain chain;
+	/*
+	 * --chains with the full engine: its chain from the stream held against
+	 * the kernel's (chain_check.h), enum chain_verdict; with CHAIN_SAME the
+	 * most a hop's time differed
+	 */
+	uint8_t chain_verdict;
+	uint64_t chain_diff_ns;
 };
 
 /* what fd @fd of process @tgid is, for records that do not say: asked once per wakeup end */
@@ -125,6 +132,9 @@ struct attach_config {
 	void *fd_kind_ctx;
 	/* the full engine: each wakeup's chain, from the stream (chain_stream.h); the lean one's ride in its records */
 	bool chains;
+	/* ... and sees each such chain, woken at @waking_ns, before the wakeup is handed over; NULL: none */
+	void (*chained)(struct attach_result *r, uint64_t waking_ns, void *ctx);
+	void *chained_ctx;
 };
 
 /*

@@ -112,6 +112,7 @@ void attach_run__report(const struct attach_run *r, const struct attach_view *vi
 		.pairs = view->pairs,
 		.cgroups = a->cgroups,
 		.order = view->order,
+		.chain_check = a->check ? chain_check__counters(a->check) : NULL,
 	};
 }
 

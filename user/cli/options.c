@@ -449,7 +449,8 @@ static const struct option_spec specs[] = {
 		  "links in its records: about a fifth more BPF time a\n"
 		  "wakeup and three times the ring bytes, so it is not\n"
 		  "the default; the full engine builds them from its\n"
-		  "stream, at no cost in the kernel (docs/attach.md)" },
+		  "stream and holds them against the kernel's, whose\n"
+		  "programs run beside it (docs/attach.md)" },
 	{ OPT_CALLBACK("order", KEY_ORDER, "count|cost", parse_order), .group = GROUP_ATTACH, .mode = MODE_ATTACH,
 	  .help = "pairs and futex words with the most wakeups first (count,\n"
 		  "the default), or the most time (cost: wake-to-run, waited)" },

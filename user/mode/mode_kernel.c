@@ -25,6 +25,8 @@ static const struct engine {
 	{ "attach, the lean engine", true, true, false },
 	{ "attach, the lean engine, --chains", true, true, true },
 	{ "attach, the full engine", true, false, false },
+	/* the lean engine's programs beside it, for the kernel's links the stream's are held against */
+	{ "attach, the full engine, --chains", true, false, true },
 };
 
 static bool kernel_wants(const struct wp_options *o)

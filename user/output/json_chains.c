@@ -3,6 +3,7 @@
 #include "attach_aggregate.h"
 #include "attach_session.h"
 #include "chain.h"
+#include "chain_check.h"
 #include "chain_totals.h"
 #include "json_chains.h"
 #include "mechanism.h"
@@ -98,6 +99,33 @@ void json_chains__wakeup(struct json_writer *w, const struct attach_report *r, c
 		write_chain(w, &o->chain);
 	else
 		json_writer__null(w);
+	if (!r->chain_check)
+		return;
+	if (chain_check__verdict_name(o->chain_verdict))
+		json_writer__put_str(w, "chain_check", chain_check__verdict_name(o->chain_verdict));
+	else
+		json_writer__put_null(w, "chain_check");
+}
+
+/* write_check - the stream's chains held against the kernel's (chain_check.h) */
+static void write_check(struct json_writer *w, const struct chain_check_counters *n)
+{
+	json_writer__key(w, "check");
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "kernel", n->kernel);
+	json_writer__put_uint(w, "kernel_unmatched", n->kernel_unmatched);
+	json_writer__put_uint(w, "kernel_not_kept", n->kernel_not_kept);
+	json_writer__put_uint(w, "compared", n->compared);
+	json_writer__put_uint(w, "same", n->same);
+	json_writer__put_uint(w, "differ", n->differ);
+	json_writer__put_uint(w, "no_kernel", n->no_kernel);
+	json_writer__put_uint(w, "max_time_diff_ns", n->max_time_diff_ns);
+	json_writer__put_uint_if(w, "mean_time_diff_ns", n->hops, n->hops ? n->time_diff_ns / n->hops : 0);
+	if (n->differ)
+		json_writer__put_str(w, "first_difference", n->first_difference);
+	else
+		json_writer__put_null(w, "first_difference");
+	json_writer__end_object(w);
 }
 
 static void write_tasks(struct json_writer *w, const char *key, const struct chain_task_times *tt)
@@ -169,6 +197,8 @@ void json_chains__run(struct json_writer *w, const struct attach_report *r)
 	json_writer__key(w, "chains");
 	json_writer__begin_object(w);
 	json_writer__put_uint(w, "links", WP_CHAIN_LINKS);
+	if (r->chain_check)
+		write_check(w, r->chain_check);
 	json_writer__key(w, "totals");
 	write_totals(w, &g->chains);
 	json_writer__key(w, "most_on_path");

@@ -4,6 +4,7 @@
 #include "attach_aggregate.h"
 #include "attach_session.h"
 #include "chain.h"
+#include "chain_check.h"
 #include "chain_totals.h"
 #include "mechanism.h"
 #include "text_chains.h"
@@ -109,6 +110,21 @@ void text_chains__print_chain(FILE *out, const struct attach_result *r)
 	if (c->rest_ns)
 		fprintf(out, ", %.2f us of the wait before it", us(c->rest_ns));
 	fprintf(out, ": %s\n", chain__end_meaning(c->end));
+	switch (r->chain_verdict) {
+	case CHAIN_SAME:
+		fprintf(out, "    kernel the kernel's links say the same, hop for hop (times within %.2f us)\n",
+			us(r->chain_diff_ns));
+		break;
+	case CHAIN_DIFFERS:
+		fprintf(out, "    kernel the kernel's links say otherwise (the run's first difference is under the "
+			"chains' section)\n");
+		break;
+	case CHAIN_NO_KERNEL:
+		fprintf(out, "    kernel no chain of the kernel's was found for this waking\n");
+		break;
+	default:
+		break;
+	}
 }
 
 /* share - @part of @whole, in percent */
@@ -206,10 +222,32 @@ static void print_kept(FILE *out, const struct attach_report *r)
 	}
 }
 
+/*
+ * print_check - the full engine's chains, built from its stream, held
+ * against the kernel's links of the same wakeups (chain_check.h)
+ */
+static void print_check(FILE *out, const struct chain_check_counters *n)
+{
+	fprintf(out, "\nThe chains built twice: the full engine's from its stream, the kernel's from the links the "
+		"lean\nengine's programs carried beside it; of the stream's, %" PRIu64 " held against the kernel's of "
+		"the\nsame waking: %" PRIu64 " the same hop for hop (who woke whom, how, behind whom, where it "
+		"ended),\n%" PRIu64 " not; %" PRIu64 " with no chain of the kernel's found. Of the kernel's %" PRIu64
+		", %" PRIu64 " matched none of the\nstream's, %" PRIu64 " could not be kept to match.\n", n->compared,
+		n->same, n->differ, n->no_kernel, n->kernel, n->kernel_unmatched, n->kernel_not_kept);
+	if (n->hops)
+		fprintf(out, "Where the same, a hop's run or wait for a CPU differed by %.2f us on average, %.2f at "
+			"most: each\nengine reads its own clock.\n", us(n->time_diff_ns / n->hops),
+			us(n->max_time_diff_ns));
+	if (n->differ)
+		fprintf(out, "The first to differ: %s\n", n->first_difference);
+}
+
 void text_chains__print(FILE *out, const struct attach_report *r)
 {
 	if (!r->targets->chains)
 		return;
+	if (r->chain_check)
+		print_check(out, r->chain_check);
 	print_pairs(out, r);
 	print_kept(out, r);
 }

@@ -16,6 +16,7 @@ struct rec_reader {
 	bool in_attach;			/* the run is attach mode's: ATTACH_BEGIN to ATTACH_END */
 	bool attach_file;		/* an attach run began: the file holds it and nothing else */
 	bool lean;			/* ... with the lean engine: its events are that engine's */
+	bool lean_beside;		/* ... the full engine with --chains: the lean engine's records beside its own */
 	unsigned int runs;
 };
 
@@ -123,7 +124,7 @@ static const char *check_event(const struct rec_reader *r, const struct wp_event
 		return "event CPU out of range";
 	switch (e->type) {
 	case WP_EV_LEAN:
-		if (!r->lean)
+		if (!r->lean && !r->lean_beside)
 			return "a lean record in a run that is not lean";
 		if ((e->lean.flags & (WP_LEAN_NAMES | WP_LEAN_LINK)) == (WP_LEAN_NAMES | WP_LEAN_LINK)) {
 			if (r->version < 12)
@@ -487,6 +488,7 @@ static void note_run_bounds(struct rec_reader *r, const struct rec_record *rec, 
 		r->in_attach = rec->type == REC_ATTACH_BEGIN;
 		r->attach_file |= r->in_attach;
 		r->lean = r->in_attach ? rec->attach_begin.flags & REC_ATTACH_LEAN : rec->run_begin.flags & REC_RUN_LEAN;
+		r->lean_beside = r->in_attach && !r->lean && (rec->attach_begin.flags & REC_ATTACH_CHAINS);
 		r->run_begin_offset = at;
 	} else if (rec->type == REC_RUN_END || rec->type == REC_ATTACH_END) {
 		r->in_run = false;
