@@ -111,6 +111,15 @@ const char *wakeprobe_path(void)
 	return p;
 }
 
+const char *relay_path(void)
+{
+	const char *p = getenv("RELAY");
+
+	if (!p)
+		cr_skip_test("set RELAY to build/tests/relay (make test does)");
+	return p;
+}
+
 void read_to_end(int fd, char *buf, size_t len)
 {
 	size_t n = 0;

@@ -62,6 +62,8 @@ int run_workload(const char *name, bool trace, uint64_t samples, uint64_t interv
 
 /* wakeprobe_path - the binary under test ($WAKEPROBE); skips the calling test when unset */
 const char *wakeprobe_path(void);
+/* relay_path - the chains' test program (tests/tools/relay.c), from $RELAY; the test skips without it */
+const char *relay_path(void);
 
 /* read_to_end - read @fd to its end, or until @buf is full; always terminated */
 void read_to_end(int fd, char *buf, size_t len);

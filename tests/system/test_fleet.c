@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -45,7 +46,7 @@ static char mount[PATH_MAX];
 static char cg_a[PATH_MAX + 128], cg_b[PATH_MAX + 128];	/* the two cgroups' directories */
 static char rel_a[128], rel_b[128];		/* ... their paths from the hierarchy's root: their labels */
 static char dir[64];
-static pid_t service = -1, prometheus = -1;
+static pid_t service = -1, prometheus = -1, hog = -1;
 static char report_path[PATH_MAX];
 static int service_out = -1, service_err = -1;
 
@@ -209,6 +210,7 @@ static void teardown(void)
 
 	stop(&prometheus, 10);
 	stop(&service, 10);
+	stop(&hog, 10);
 	if (service_out >= 0)
 		close(service_out);
 	if (service_err >= 0)
@@ -645,6 +647,54 @@ Test(fleet, a_command_is_published_by_its_name_and_a_scrape_must_name_the_machin
 	cr_assert(http_get_as(port, "metrics-alias.example:80", "/metrics", false, &status, body, BODY_MAX, ct,
 			      sizeof(ct)));
 	cr_assert_eq(status, 200, "the alias it was told of is answered");
+	status = stop(&service, 30);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
+	free(body);
+}
+
+/*
+ * --chains by cgroup: relay (tests/tools/relay.c) in cgroup a, its worker
+ * on CPU 1, where a task of cgroup b spins fifteen nice levels above it.
+ * The client's waits in a wait on the worker, whose own waits for CPU 1
+ * are behind b's task: b held a's critical paths, as="wait", and the
+ * family never puts a cgroup down as holding its own.
+ */
+Test(fleet, the_neighbour_on_a_workers_cpu_is_said_to_hold_its_clients_critical_path, .init = make_cgroups,
+     .fini = teardown)
+{
+	char listen[32], procs[PATH_MAX + 160], pid[16], labels[512], *body = malloc(BODY_MAX), ct[128];
+	char *relay[] = { (char *)relay_path(), "--rounds", "2", "--per-round", "400", "--worker-cpu", "1", NULL };
+	int port = free_port(), status, fd;
+	double held, own;
+
+	cr_assert_not_null(body);
+	skip_without_prometheus();
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	start_service((char *[]){ (char *)wakeprobe_path(), "--cgroup", cg_a, "--chains", "--listen", listen, NULL },
+		      port);
+	hog = spawn_hog("wphog", 1);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg_b);
+	snprintf(pid, sizeof(pid), "%d", (int)hog);
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	cr_assert(fd >= 0 && write(fd, pid, strlen(pid)) == (ssize_t)strlen(pid), "into %s: %s", procs,
+		  strerror(errno));
+	close(fd);
+	cr_assert_eq(setpriority(PRIO_PROCESS, (id_t)hog, getpriority(PRIO_PROCESS, 0) - 15), 0);
+	cr_assert_eq(wait_exit(in_cgroup(cg_a, relay), "relay", 120), 0);
+	stop(&hog, 10);
+	/* a scrape is served a rendering up to a second old (SERVICE_RENDER_EVERY_NS) */
+	usleep(1100 * 1000);
+	cr_assert(http_get(port, "/metrics", false, &status, body, BODY_MAX, ct, sizeof(ct)));
+	cr_assert_eq(status, 200);
+	body_accepted(body);
+	snprintf(labels, sizeof(labels), "cgroup=\"%s\",holder=\"%s\",as=\"wait\"}", rel_a, rel_b);
+	held = sample(body, "wakeprobe_cgroup_chain_held_seconds_total", labels);
+	snprintf(labels, sizeof(labels), "cgroup=\"%s\",holder=\"%s\"", rel_a, rel_a);
+	own = sample(body, "wakeprobe_cgroup_chain_held_seconds_total", labels);
+	cr_log_info("cgroup %s: %.6f s of its critical paths waiting behind %s", rel_a, held, rel_b);
+	cr_assert_geq(held, 0.001, "%s held %.6f s of %s's critical paths:\n%.4000s", rel_b, held, rel_a,
+		      strstr(body, "# HELP wakeprobe_cgroup_chain_held") ?: body);
+	cr_assert_eq(own, -1, "a cgroup is put down as holding its own critical path");
 	status = stop(&service, 30);
 	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
 	free(body);

@@ -97,15 +97,6 @@ static void cleanup(void)
 
 TestSuite(relay, .timeout = 120, .fini = cleanup);
 
-static const char *relay_path(void)
-{
-	const char *p = getenv("RELAY");
-
-	if (!p)
-		cr_skip_test("set RELAY to build/tests/relay (make test does)");
-	return p;
-}
-
 /*
  * start_relay - relay with @args, its stdin fed by *@to and its stdout
  * read from *@from; it dies with the test, and ends by itself when its

@@ -225,3 +225,59 @@ Test(cgroup_stats, a_cgroup_named_with_the_separator_forges_no_label)
 	fclose(f);
 	free(text);
 }
+
+/*
+ * --chains: a client of web.service waits on a worker of web.service
+ * (tid 30) that waited for its CPU behind a task of batch.service (tid
+ * 99), after a dispatcher of app.service (tid 20) woke it: batch held the
+ * client's critical path for the worker's wait, app for the dispatcher's
+ * run; web's own worker and a holder no record named are not another
+ * cgroup's
+ */
+Test(cgroup_stats, the_time_other_cgroups_held_on_a_wakees_critical_path_is_put_down_to_them)
+{
+	uint64_t web = cgroup_run__dir("system.slice/web.service");
+	uint64_t batch = cgroup_run__dir("system.slice/batch.service");
+	uint64_t app = cgroup_run__dir("system.slice/app.service");
+	struct attach_result seen, r = cgroup_run__wakeup(web, web, 0, 10000, 4000);
+	const struct chain_held_series *h;
+	char key[SERIES_KEY_LEN];
+
+	cg_stats = cgroup_stats__new(cg_names, 20);
+	cr_assert_eq(cgroup_stats__want_chains(cg_stats), 0);
+	/* the records name the tasks: the worker woken by the dispatcher, taking its CPU from the batch task */
+	seen = cgroup_run__wakeup(web, app, batch, 4000000, 3900000);
+	seen.sr.sample.wakee_tid = 30;
+	seen.sr.sample.waker_tid = 20;
+	seen.cgroups.holder_tid = 99;
+	add(seen, 1);
+	r.sr.sample.wakee_tid = 10;
+	r.sr.sample.waker_tid = 30;
+	r.chained = true;
+	r.chain.nr_hops = 3;
+	r.chain.hops[0] = (struct chain_hop){ .waker_tid = 30, .kind = WP_LINK_THREAD, .run_seen = true,
+					      .ran_ns = 50000, .runnable_ns = 3900000, .holder_tid = 99 };
+	r.chain.hops[1] = (struct chain_hop){ .waker_tid = 20, .kind = WP_LINK_THREAD, .run_seen = true,
+					      .ran_ns = 15000, .runnable_ns = 5000, .holder_tid = 77 };
+	r.chain.hops[2] = (struct chain_hop){ .waker_tid = 10, .kind = WP_LINK_THREAD };
+	add(r, 2);
+	snprintf(key, sizeof(key), "web.service%cbatch.service", CGROUP_STATS_SEP);
+	h = find(cg_stats->chain_held, key);
+	cr_assert_not_null(h);
+	cr_assert_eq(h->runnable_ns, 2 * 3900000);
+	cr_assert_eq(h->ran_ns, 0);
+	snprintf(key, sizeof(key), "web.service%capp.service", CGROUP_STATS_SEP);
+	h = find(cg_stats->chain_held, key);
+	cr_assert_not_null(h);
+	cr_assert_eq(h->ran_ns, 2 * 15000);
+	/* tid 77 was named by no record: its wait is put down to "unknown", never to web itself */
+	snprintf(key, sizeof(key), "web.service%cunknown", CGROUP_STATS_SEP);
+	cr_assert_eq(((const struct chain_held_series *)find(cg_stats->chain_held, key))->runnable_ns, 2 * 5000);
+	snprintf(key, sizeof(key), "web.service%cweb.service", CGROUP_STATS_SEP);
+	cr_assert_null(find(cg_stats->chain_held, key));
+	/* without --chains the family is not kept */
+	cgroup_stats__free(cg_stats);
+	cg_stats = cgroup_stats__new(cg_names, 20);
+	add(r, 1);
+	cr_assert_null(cg_stats->chain_held);
+}

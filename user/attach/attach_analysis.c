@@ -98,7 +98,8 @@ struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *
 		return NULL;
 	}
 	a->agg = attach_aggregate__new();
-	if (o->cgroup_names && !(a->cgroups = cgroup_stats__new(o->cgroup_names, o->cgroup_top))) {
+	if (o->cgroup_names && (!(a->cgroups = cgroup_stats__new(o->cgroup_names, o->cgroup_top)) ||
+				(o->chains && cgroup_stats__want_chains(a->cgroups)))) {
 		attach_analysis__free(a);
 		return NULL;
 	}

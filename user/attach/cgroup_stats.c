@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cgroup_stats.c - complete wakeups by wakee cgroup, by holder, by waker cgroup (cgroup_stats.h) */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,19 @@ void cgroup_stats__free(struct cgroup_stats *s)
 	series_cap__free(s->cgroups);
 	series_cap__free(s->holders);
 	series_cap__free(s->pairs);
+	series_cap__free(s->chain_held);
+	free(s->tids);
 	free(s);
 }
+
+int cgroup_stats__want_chains(struct cgroup_stats *s)
+{
+	s->chain_held = series_cap__new(&(struct series_cap_opts){ .limit = series_cap__limit(s->cgroups),
+								     .data_size = sizeof(struct chain_held_series) });
+	s->tids = calloc(CGROUP_TIDS, sizeof(*s->tids));
+	return s->chain_held && s->tids ? 0 : -ENOMEM;
+}
+
 
 /* label_of - the label of cgroup @id (it stays until the next settle), or @none for id 0 */
 static const char *label_of(struct cgroup_stats *s, uint64_t id, const char *none, uint64_t *hash)
@@ -110,6 +122,58 @@ static const struct cgroup_key_memo *key_of(struct cgroup_stats *s, struct cgrou
 	return m;
 }
 
+/* learn - @tid was in cgroup @id when a record named it */
+static void learn(struct cgroup_stats *s, uint32_t tid, uint64_t id)
+{
+	if (tid && id)
+		s->tids[tid % CGROUP_TIDS] = (struct tid_cgroup){ .tid = tid, .id = id };
+}
+
+/* cgroup_of - @tid's cgroup as a record last gave it; 0: none did */
+static uint64_t cgroup_of(const struct cgroup_stats *s, uint32_t tid)
+{
+	const struct tid_cgroup *t = &s->tids[tid % CGROUP_TIDS];
+
+	return tid && t->tid == tid ? t->id : 0;
+}
+
+/* held - @ns of wakee cgroup @wakee's critical path that cgroup @other held (@ran: a run; else a wait behind it) */
+static void held(struct cgroup_stats *s, uint64_t wakee, uint64_t other, uint64_t ns, bool ran)
+{
+	const struct cgroup_key_memo *k;
+	struct chain_held_series *h;
+
+	if (!ns || other == wakee)
+		return;
+	k = key_of(s, s->chain_keys, (const uint64_t[3]){ wakee, other, 0 }, "unknown", "unknown", NULL);
+	h = series_cap__add(s->chain_held, k->key, k->hash, ns);
+	if (ran)
+		h->ran_ns += ns;
+	else
+		h->runnable_ns += ns;
+}
+
+/* add_chain - the hops of @r's chain run by, or waiting behind, tasks of other cgroups than its wakee's */
+static void add_chain(struct cgroup_stats *s, const struct attach_result *r)
+{
+	const struct wp_lean_cgroups *cg = &r->cgroups;
+
+	learn(s, r->sr.sample.wakee_tid, cg->wakee);
+	learn(s, r->sr.sample.waker_tid, cg->waker);
+	learn(s, cg->holder_tid, cg->holder);
+	if (!r->chained)
+		return;
+	for (uint32_t i = 0; i < r->chain.nr_hops; i++) {
+		const struct chain_hop *h = &r->chain.hops[i];
+
+		if (!h->run_seen)
+			continue;
+		held(s, cg->wakee, cgroup_of(s, h->waker_tid), h->ran_ns, true);
+		if (h->holder_tid)
+			held(s, cg->wakee, cgroup_of(s, h->holder_tid), h->runnable_ns, false);
+	}
+}
+
 void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r)
 {
 	const struct wp_lean_cgroups *cg = &r->cgroups;
@@ -152,6 +216,8 @@ void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r)
 		s->by_family[r->family].wakeups++;
 		s->by_family[r->family].wake_to_run_ns += took;
 	}
+	if (s->chain_held)
+		add_chain(s, r);
 }
 
 void cgroup_stats__settle(struct cgroup_stats *s, uint64_t now_ns)
@@ -162,6 +228,8 @@ void cgroup_stats__settle(struct cgroup_stats *s, uint64_t now_ns)
 	series_cap__settle(s->cgroups, now_ns);
 	series_cap__settle(s->holders, now_ns);
 	series_cap__settle(s->pairs, now_ns);
+	if (s->chain_held)
+		series_cap__settle(s->chain_held, now_ns);
 }
 
 size_t cgroup_stats__split(const char *key, char *buf, size_t len, const char **parts, size_t max)

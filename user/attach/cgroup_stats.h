@@ -19,6 +19,13 @@
  *		by whether a neighbour held the CPU or it was idle
  *   holders	(wakee cgroup, holder): the run-queue wait each held
  *   pairs	(waker cgroup, wakee cgroup, mechanism family): wakeups and time
+ *   chain_held	--chains: (wakee cgroup, another cgroup): the time the other's
+ *		tasks held on the wakee's critical path, its hops' runs by
+ *		wakers of that cgroup and their waits for a CPU behind its tasks
+ *
+ * A hop names its waker and holder by tid; their cgroups are those the
+ * wakeups' records last gave those tids (as wakee, waker or holder), kept
+ * by tid, CGROUP_TIDS of them: a task no record named has "unknown".
  *
  * and by mechanism family, whose number is fixed. Nothing grows with the
  * run: a service's memory stays the same for days.
@@ -56,6 +63,20 @@ struct holder_series {
 	uint64_t runq_wait_ns;
 };
 
+/* --chains: the time one other cgroup held on one wakee cgroup's critical paths */
+struct chain_held_series {
+	uint64_t ran_ns;			/* its tasks' runs as hops, up to the wakings they made */
+	uint64_t runnable_ns;			/* the hops' waits for a CPU its tasks held */
+};
+
+/* a task's cgroup as the last record that named the task gave it */
+#define CGROUP_TIDS		8192
+
+struct tid_cgroup {
+	uint32_t tid;				/* 0: none */
+	uint64_t id;
+};
+
 /* the wakeups of one waker cgroup's of one wakee cgroup through one mechanism family */
 struct pair_series {
 	uint64_t wakeups;
@@ -82,9 +103,12 @@ struct cgroup_stats {
 	struct series_cap *cgroups;
 	struct series_cap *holders;
 	struct series_cap *pairs;
+	struct series_cap *chain_held;		/* --chains (cgroup_stats__want_chains()); else NULL */
+	struct tid_cgroup *tids;		/* ... CGROUP_TIDS, by tid */
 	struct pair_series by_family[NR_MECH_FAMILIES];
 	struct cgroup_key_memo holder_keys[CGROUP_KEY_MEMO];
 	struct cgroup_key_memo pair_keys[CGROUP_KEY_MEMO];
+	struct cgroup_key_memo chain_keys[CGROUP_KEY_MEMO];
 	uint32_t epoch;				/* the memo's now: those of another are stale */
 	uint64_t wakeups;			/* complete ones with their cgroups */
 	uint64_t neighbour_ns;			/* every cgroup's */
@@ -94,6 +118,8 @@ struct cgroup_stats {
 /* cgroup_stats__new - @top series of each kind, named by @names; NULL: out of memory */
 struct cgroup_stats *cgroup_stats__new(struct cgroup_names *names, uint32_t top);
 void cgroup_stats__free(struct cgroup_stats *s);
+/* cgroup_stats__want_chains - --chains: keep the chain_held series too; 0, or -ENOMEM */
+int cgroup_stats__want_chains(struct cgroup_stats *s);
 /* cgroup_stats__add - @r: a complete wakeup with its cgroups counts, any other not */
 void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r);
 /* cgroup_stats__settle - hand the series to the keys with the most time as they stand at @now_ns (series_cap.h) */

@@ -52,6 +52,14 @@ static void write_holder(struct json_writer *w, const void *data)
 	json_writer__put_uint(w, "runq_wait_ns", h->runq_wait_ns);
 }
 
+static void write_chain_held(struct json_writer *w, const void *data)
+{
+	const struct chain_held_series *h = data;
+
+	json_writer__put_uint(w, "ran_ns", h->ran_ns);
+	json_writer__put_uint(w, "runnable_ns", h->runnable_ns);
+}
+
 static void write_pair(struct json_writer *w, const void *data)
 {
 	const struct pair_series *p = data;
@@ -80,6 +88,8 @@ void json_cgroups__write(struct json_writer *w, const struct cgroup_stats *s)
 	write_keyed(w, "by_cgroup", s->cgroups, cgroup, 1, write_cgroup);
 	write_keyed(w, "holders", s->holders, holder, 2, write_holder);
 	write_keyed(w, "pairs", s->pairs, pair, 3, write_pair);
+	if (s->chain_held)
+		write_keyed(w, "chain_held", s->chain_held, holder, 2, write_chain_held);
 	json_writer__key(w, "mechanisms");
 	json_writer__begin_array(w);
 	for (unsigned int m = 0; m < NR_MECH_FAMILIES; m++) {

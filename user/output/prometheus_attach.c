@@ -88,14 +88,26 @@ static void pair_seconds(FILE *out, const char *name, const struct prom_labels *
 	prom__seconds(out, name, ls, ((const struct pair_series *)data)->wake_to_run_ns);
 }
 
+static void chain_held(FILE *out, const char *name, const struct prom_labels *ls, const void *data)
+{
+	const struct chain_held_series *h = data;
+	struct prom_labels l = prom__with(ls, "as", "run");
+
+	prom__seconds(out, name, &l, h->ran_ns);
+	l = prom__with(ls, "as", "wait");
+	prom__seconds(out, name, &l, h->runnable_ns);
+}
+
 /* print_cgroups - the wakeups by cgroup, every series capped (cgroup_stats.h) */
 static void print_cgroups(FILE *out, const struct prom_labels *ls, const struct cgroup_stats *s)
 {
 	static const char *const cgroup[] = { "cgroup" };
 	static const char *const holder[] = { "cgroup", "holder" };
 	static const char *const pair[] = { "waker_cgroup", "cgroup", "mechanism" };
-	const struct series_cap *caps[] = { s->cgroups, s->holders, s->pairs };
-	static const char *const kinds[] = { "cgroup", "holder", "pair" };
+	const struct series_cap *caps[] = { s->cgroups, s->holders, s->pairs, s->chain_held };
+	static const char *const kinds[] = { "cgroup", "holder", "pair", "chain_held" };
+	/* chain_held with --chains alone */
+	size_t nr_caps = s->chain_held ? 4 : 3;
 	struct series_cap_stats st;
 
 	print_keyed(out, FAMILY_CGROUP_WAKE_TO_RUN, ls, s->cgroups, cgroup, 1, cgroup_histogram);
@@ -103,6 +115,8 @@ static void print_cgroups(FILE *out, const struct prom_labels *ls, const struct 
 	print_keyed(out, FAMILY_CGROUP_RUNQ_WAIT, ls, s->holders, holder, 2, holder_wait);
 	print_keyed(out, FAMILY_CGROUP_PAIR_WAKEUPS, ls, s->pairs, pair, 3, pair_wakeups);
 	print_keyed(out, FAMILY_CGROUP_PAIR_SECONDS, ls, s->pairs, pair, 3, pair_seconds);
+	if (s->chain_held)
+		print_keyed(out, FAMILY_CGROUP_CHAIN_HELD, ls, s->chain_held, holder, 2, chain_held);
 	for (int f = FAMILY_MECH_WAKEUPS; f <= FAMILY_MECH_SECONDS; f++) {
 		prometheus_common__begin(out, f);
 		for (unsigned int m = 0; m < NR_MECH_FAMILIES; m++) {
@@ -116,7 +130,7 @@ static void print_cgroups(FILE *out, const struct prom_labels *ls, const struct 
 	}
 	for (int f = FAMILY_SERIES_LIMIT; f <= FAMILY_SERIES_KEYS; f++) {
 		prometheus_common__begin(out, f);
-		for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++) {
+		for (size_t k = 0; k < nr_caps; k++) {
 			struct prom_labels l = prom__with(ls, "kind", kinds[k]);
 
 			series_cap__stats(caps[k], &st);

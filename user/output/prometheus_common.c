@@ -79,12 +79,16 @@ static const struct {
 				    "and the mechanism's family." },
 	[FAMILY_CGROUP_PAIR_SECONDS] = { "wakeprobe_cgroup_pair_wake_to_run_seconds_total", "counter",
 				    "Their sched_waking to switch-in, summed." },
+	[FAMILY_CGROUP_CHAIN_HELD] = { "wakeprobe_cgroup_chain_held_seconds_total", "counter",
+				  "--chains: the time another cgroup held on the critical paths of the wakee's "
+				  "cgroup's wakeups: its tasks' runs as hops of their chains (as=\"run\"), and the "
+				  "hops' waits for a CPU its tasks held (as=\"wait\")." },
 	[FAMILY_MECH_WAKEUPS] = { "wakeprobe_mechanism_wakeups_total", "counter",
 			     "Complete wakeups with their cgroups, by the mechanism's family." },
 	[FAMILY_MECH_SECONDS] = { "wakeprobe_mechanism_wake_to_run_seconds_total", "counter",
 			     "Their sched_waking to switch-in, summed, by the mechanism's family." },
 	[FAMILY_SERIES_LIMIT] = { "wakeprobe_series_limit", "gauge",
-			     "Series of their own of each kind (cgroup, holder, pair), at most (--top): the rest "
+			     "Series of their own of each kind (cgroup, holder, pair, chain_held), at most (--top): the rest "
 			     "are \"other\"." },
 	[FAMILY_SERIES_KEYS] = { "wakeprobe_series_keys", "gauge",
 			    "Keys of each kind ranked for a series now, labelled or not." },
