@@ -189,7 +189,7 @@ static void chain_of(struct attach *a, const struct thread *t, const struct buil
 		}
 	}
 	if (r->sr.label == LABEL_COMPLETE && waking_ns)
-		chain_hops__remember(a->explained, t->tid, waking_ns, &r->sr);
+		chain_hops__remember(a->explained, t->tid, waking_ns, &r->sr, true);
 }
 
 /*

@@ -407,6 +407,13 @@ static void parts_of(const struct attach_lean *l, const struct wp_event *e, stru
 	chain__assemble(links, n, e->lean.pid, &res->chain);
 	if (l->explained)
 		chain_hops__explain(l->explained, links, e->lean.waking_ns, &res->chain);
+	/* the first hop's waker woke this wakee: its stacks are the wakeup's own */
+	if (res->sr.stacked && res->chain.nr_hops) {
+		res->chain.hops[0].stacked = true;
+		res->chain.hops[0].waker_kernel = res->sr.stacks.waker_kernel;
+		res->chain.hops[0].waker_user = res->sr.stacks.waker_user;
+		res->chain.hops[0].waker_tgid = res->sr.stacks.waker_tgid;
+	}
 	for (uint32_t i = 0; i < res->chain.nr_hops; i++) {
 		struct chain_hop *h = &res->chain.hops[i];
 		const struct lean_name *waker = h->kind <= WP_LINK_UNTRACED ? name_of(l, h->waker_tid) : NULL;
@@ -503,8 +510,9 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 		res.wake_to_run_ns = sr->total_ns;
 		if (wp_lean_flight(r->flags))
 			explain_flight(l, sr, e->cpu, wp_lean_flight(r->flags));
-		if (l->explained && sr->lean_flight)
-			chain_hops__remember(l->explained, r->pid, r->waking_ns, sr);
+		/* every wakeup, for its stacks; its explanation where the flight recorder gave it one */
+		if (l->explained)
+			chain_hops__remember(l->explained, r->pid, r->waking_ns, sr, sr->lean_flight);
 		migrations_of(r, e->cpu, &res);
 	}
 	if (r->flags & WP_LEAN_NEW)

@@ -80,6 +80,14 @@ struct chain_hop {
 	uint32_t runnable_task_tid;
 	char runnable_task_comm[WP_TASK_COMM_LEN];
 	uint64_t runnable_task_ns;
+	/*
+	 * --stacks (the caller's to fill): the waker's stacks where it made
+	 * this hop's waking, by the ids of struct wp_lean_stacks, its user
+	 * stack named by waker_tgid's mappings
+	 */
+	bool stacked;
+	int32_t waker_kernel, waker_user;
+	uint32_t waker_tgid;
 };
 
 struct chain {
