@@ -34,6 +34,7 @@ void attach_aggregate__free(struct attach_aggregate *g)
 		free(g->pairs[i]->chains);
 		free(g->pairs[i]);
 	}
+	free(g->chain_paths);
 	free(g);
 }
 
@@ -497,6 +498,9 @@ void attach_aggregate__add(struct attach_aggregate *g, const struct attach_resul
 	if (r->chained) {
 		chain_totals__add(&g->chains, &r->chain);
 		keep_if_long_chain(g, r);
+		/* --stacks: where the critical paths' time went, for --folded */
+		if (sr->stacked && (g->chain_paths || (g->chain_paths = calloc(1, sizeof(*g->chain_paths)))))
+			chain_paths__add(g->chain_paths, r->wakee_comm, &r->chain);
 	}
 	add_pair(g, r);
 	add_futexes(g, r);

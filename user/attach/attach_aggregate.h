@@ -42,6 +42,7 @@
 #include <stdint.h>
 #include "attach_result.h"
 #include "cause_totals.h"
+#include "chain_paths.h"
 #include "chain_totals.h"
 #include "histogram.h"
 #include "mechanism.h"
@@ -147,6 +148,8 @@ struct attach_aggregate {
 	struct chain_totals chains;
 	uint32_t nr_chains_kept;
 	struct attach_result chains_kept[ATTACH_AGG_CHAINS];
+	/* --chains with --stacks: the critical paths' time by who held it, and where (chain_paths.h); else NULL */
+	struct chain_paths *chain_paths;
 
 	/* the Space-Saving sketches (above) */
 	struct attach_pair *pairs[ATTACH_AGG_MAX_PAIRS];

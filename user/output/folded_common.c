@@ -75,6 +75,20 @@ void folded_common__combo(FILE *f, struct run_stacks *rs, const char *wakee, con
 	fprintf(f, " %" PRIu64 "\n", s->total_ns);
 }
 
+void folded_common__line(FILE *f, struct run_stacks *rs, const char *const *names, size_t nr_names, bool stacked,
+			 int32_t user, int32_t kernel, uint32_t tgid, uint64_t weight)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < nr_names; i++)
+		put_frame(f, names[i], "", &first);
+	if (stacked) {
+		put_stack(f, rs, user, (pid_t)tgid, false, &first);
+		put_stack(f, rs, kernel, 0, false, &first);
+	}
+	fprintf(f, " %" PRIu64 "\n", weight);
+}
+
 void folded_common__combos(FILE *f, struct run_stacks *rs, const char *wakee, const char *waker,
 			   const struct stack_combos *c)
 {

@@ -7,6 +7,7 @@
 #ifndef WAKEPROBE_FOLDED_COMMON_H
 #define WAKEPROBE_FOLDED_COMMON_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "stack_combos.h"
 
@@ -21,5 +22,12 @@ void folded_common__combo(FILE *f, struct run_stacks *rs, const char *wakee, con
  */
 void folded_common__combos(FILE *f, struct run_stacks *rs, const char *wakee, const char *waker,
 			   const struct stack_combos *c);
+/*
+ * folded_common__line - a line of frames @names, root first, then (with
+ * @stacked) the stacks @user of @tgid and @kernel root first, weighing
+ * @weight
+ */
+void folded_common__line(FILE *f, struct run_stacks *rs, const char *const *names, size_t nr_names, bool stacked,
+			 int32_t user, int32_t kernel, uint32_t tgid, uint64_t weight);
 
 #endif /* WAKEPROBE_FOLDED_COMMON_H */
