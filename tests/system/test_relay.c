@@ -569,3 +569,61 @@ Test(relay, the_kernels_chains_and_the_streams_of_one_recording_are_the_same_hop
 	read_digest(digest, sizeof(digest));
 	cr_log_info("the recording's chains, built twice: %s", digest);
 }
+
+/*
+ * The hops' stacks' check, in python: the JSON's slow wakeups and the ten
+ * whose chains held the most, the folded critical paths. Each hop of the client's chains
+ * whose stacks were taken names where its waker woke the next: the worker
+ * in write (the eventfd), the dispatcher in pthread_cond_signal; and the
+ * folded paths hold the client's waits, with the worker's waits for a CPU
+ * behind the hog among them.
+ */
+static const char stacks_check[] =
+	"import json, sys\n"
+	"d = json.load(open(sys.argv[1]))\n"
+	"names = lambda st: [f.get('function', '') for f in (st or {}).get('user') or []]\n"
+	"kept = [(s['wakee']['comm'], s['chain']) for s in d['outliers']['samples'] if s['chain']]\n"
+	"kept += [(s['wakee_comm'], s['chain']) for s in d['chains']['most_on_path']]\n"
+	"hops = [h for comm, c in kept if comm == 'relay-client' for h in c['hops'] if h['waker_stacks']]\n"
+	"work = [names(h['waker_stacks']) for h in hops if h['waker']['comm'] == 'relay-work']\n"
+	"disp = [names(h['waker_stacks']) for h in hops if h['waker']['comm'] == 'relay-disp']\n"
+	"paths = {}\n"
+	"for line in open(sys.argv[2]):\n"
+	"    frames, ns = line.rsplit(' ', 1)\n"
+	"    if frames.startswith('[chains];relay-client;'):\n"
+	"        key = ';'.join(frames.split(';')[2:5])\n"
+	"        paths[key] = paths.get(key, 0) + int(ns)\n"
+	"held = sum(ns for k, ns in paths.items() if k == 'relay-work;[waited for a CPU];wphog')\n"
+	"open(sys.argv[3], 'w').write(f'client hops with stacks: {len(work)} by the worker, {len(disp)} by the dispatcher; '\n"
+	"    f'the worker in write in {sum(any(\"write\" in f for f in n) for n in work)}, the dispatcher in '\n"
+	"    f'pthread_cond_signal in {sum(any(\"cond_signal\" in f for f in n) for n in disp)}; folded paths of the client: '\n"
+	"    f'{len(paths)}, {held / 1e6:.2f} ms of them waiting behind wphog\\n')\n"
+	"assert work and all(any('write' in f for f in n) for n in work), work\n"
+	"assert disp and all(any('cond_signal' in f for f in n) for n in disp), disp\n"
+	"assert held >= 1e6, paths\n";
+
+/*
+ * --chains with --stacks: each hop has the stacks its waker woke the next
+ * from, and --folded the critical paths under [chains]: the client's
+ * waits split by who held them and where
+ */
+Test(relay, each_hop_says_where_its_waker_woke_the_next_and_the_folded_paths_hold_the_waits)
+{
+	static char relay_out[4096], digest[4096];
+	struct round rounds[ROUNDS] = { 0 };
+	char threshold[16], folded[64];
+
+	skip_unless_traceable();
+	fclose(temp_output("relay-json", run.json));
+	fclose(temp_output("relay-digest", run.digest));
+	fclose(temp_output("relay-folded", folded));
+	/* the folded file is the cleanup's to remove too */
+	snprintf(run.csv, sizeof(run.csv), "%s", folded);
+	snprintf(threshold, sizeof(threshold), "%d", THRESHOLD_US);
+	drive((char *[]){ "--chains", "--stacks", "--folded", folded, "--json", run.json, "--threshold-us", threshold,
+			  "--outliers", "100", NULL }, false, rounds, relay_out, sizeof(relay_out));
+	cr_assert_eq(run_python(stacks_check, (const char *const[]){ run.json, folded, run.digest, NULL }), 0,
+		     "the hops' stacks do not say it");
+	read_digest(digest, sizeof(digest));
+	cr_log_info("%s", digest);
+}

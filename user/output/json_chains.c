@@ -6,6 +6,7 @@
 #include "chain_check.h"
 #include "chain_totals.h"
 #include "json_chains.h"
+#include "json_stacks.h"
 #include "mechanism.h"
 
 static const char *const link_kinds[WP_LINK_KINDS] = {
@@ -32,7 +33,13 @@ static void put_task(struct json_writer *w, const char *key, uint32_t tid, const
 	json_writer__end_object(w);
 }
 
-static void write_hop(struct json_writer *w, const struct chain_hop *h)
+/* stacks_of - @r's stacks (--stacks), or NULL */
+static struct run_stacks *stacks_of(const struct attach_report *r)
+{
+	return r->run ? r->run->stacks : NULL;
+}
+
+static void write_hop(struct json_writer *w, struct run_stacks *rs, const struct chain_hop *h)
 {
 	const char *syscall = h->nr >= 0 ? mechanism__syscall_name(h->nr) : NULL;
 
@@ -71,10 +78,23 @@ static void write_hop(struct json_writer *w, const struct chain_hop *h)
 		json_writer__put_null(w, "runnable_longest_task");
 		json_writer__put_null(w, "runnable_longest_task_ns");
 	}
+	/* --stacks: where the waker was when it made this hop's waking */
+	if (rs) {
+		json_writer__key(w, "waker_stacks");
+		if (h->stacked) {
+			json_writer__begin_object(w);
+			json_writer__put_uint(w, "tgid", h->waker_tgid);
+			json_stacks__stack(w, rs, "user", h->waker_user, (pid_t)h->waker_tgid);
+			json_stacks__stack(w, rs, "kernel", h->waker_kernel, 0);
+			json_writer__end_object(w);
+		} else {
+			json_writer__null(w);
+		}
+	}
 	json_writer__end_object(w);
 }
 
-static void write_chain(struct json_writer *w, const struct chain *c)
+static void write_chain(struct json_writer *w, struct run_stacks *rs, const struct chain *c)
 {
 	json_writer__begin_object(w);
 	json_writer__put_bool(w, "wait_seen", c->wait_seen);
@@ -85,7 +105,7 @@ static void write_chain(struct json_writer *w, const struct chain *c)
 	json_writer__key(w, "hops");
 	json_writer__begin_array(w);
 	for (uint32_t i = 0; i < c->nr_hops; i++)
-		write_hop(w, &c->hops[i]);
+		write_hop(w, rs, &c->hops[i]);
 	json_writer__end_array(w);
 	json_writer__end_object(w);
 }
@@ -96,7 +116,7 @@ void json_chains__wakeup(struct json_writer *w, const struct attach_report *r, c
 		return;
 	json_writer__key(w, "chain");
 	if (o->chained)
-		write_chain(w, &o->chain);
+		write_chain(w, stacks_of(r), &o->chain);
 	else
 		json_writer__null(w);
 	if (!r->chain_check)
@@ -214,7 +234,7 @@ void json_chains__run(struct json_writer *w, const struct attach_report *r)
 		json_writer__put_str(w, "mechanism", o->mechanism);
 		json_writer__put_uint(w, "wake_to_run_ns", (uint64_t)o->wake_to_run_ns);
 		json_writer__key(w, "chain");
-		write_chain(w, &o->chain);
+		write_chain(w, stacks_of(r), &o->chain);
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);

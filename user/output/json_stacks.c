@@ -7,8 +7,7 @@
 #include "stack_combos.h"
 #include "stack_cuts.h"
 
-/* put_stack - @key: stack @id of @tgid (0: the kernel) as frames, innermost first, or null and why */
-static void put_stack(struct json_writer *w, struct run_stacks *rs, const char *key, int32_t id, pid_t tgid)
+void json_stacks__stack(struct json_writer *w, struct run_stacks *rs, const char *key, int32_t id, pid_t tgid)
 {
 	const struct stack_frame *fr;
 	size_t n = run_stacks__frames(rs, id, tgid, &fr);
@@ -68,10 +67,10 @@ void json_stacks__combos(struct json_writer *w, struct run_stacks *rs, const str
 		json_writer__put_uint(w, "wake_to_run_p99_floor_ns", stack_combo__percentile(s, 99));
 		json_writer__put_uint(w, "waker_tgid", s->waker_tgid);
 		json_writer__put_uint(w, "wakee_tgid", s->wakee_tgid);
-		put_stack(w, rs, "waker_user", s->waker_user, (pid_t)s->waker_tgid);
-		put_stack(w, rs, "waker_kernel", s->waker_kernel, 0);
-		put_stack(w, rs, "wakee_user", s->wait_user, (pid_t)s->wakee_tgid);
-		put_stack(w, rs, "wakee_kernel", s->wait_kernel, 0);
+		json_stacks__stack(w, rs, "waker_user", s->waker_user, (pid_t)s->waker_tgid);
+		json_stacks__stack(w, rs, "waker_kernel", s->waker_kernel, 0);
+		json_stacks__stack(w, rs, "wakee_user", s->wait_user, (pid_t)s->wakee_tgid);
+		json_stacks__stack(w, rs, "wakee_kernel", s->wait_kernel, 0);
 		json_writer__end_object(w);
 	}
 	json_writer__end_array(w);

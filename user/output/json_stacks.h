@@ -16,6 +16,8 @@ struct run_stacks;
 struct stack_combos;
 
 /* json_stacks__combos - "stacks": @c's most frequent combinations with their frames; "stacks_other": of @of, the rest */
+/* json_stacks__stack - @key: stack @id of @tgid (0: the kernel) as frames, innermost first, or null and why */
+void json_stacks__stack(struct json_writer *w, struct run_stacks *rs, const char *key, int32_t id, pid_t tgid);
 void json_stacks__combos(struct json_writer *w, struct run_stacks *rs, const struct stack_combos *c, uint64_t of);
 /* json_stacks__pair - @p's "stacks" member and "stacks_other", when the run took stacks */
 void json_stacks__pair(struct json_writer *w, const struct attach_report *r, const struct attach_pair *p);

@@ -447,7 +447,7 @@ static void print_outliers(FILE *out, const struct attach_report *r)
 			if (!show[k])
 				fprintf(out, "  %-14s %9s  absent: %s\n", wakeup__phase_name(k), "-",
 					attach__absence_describe(o->absent[k]));
-		text_chains__print_chain(out, o);
+		text_chains__print_chain(out, r->run ? r->run->stacks : NULL, o);
 	}
 }
 

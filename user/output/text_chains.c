@@ -8,6 +8,7 @@
 #include "chain_totals.h"
 #include "mechanism.h"
 #include "text_chains.h"
+#include "text_stacks.h"
 
 static double us(uint64_t ns)
 {
@@ -67,7 +68,7 @@ static void print_explained(FILE *out, const struct chain_hop *h)
 }
 
 /* print_hop - hop @i of @c: who woke the one before, what it ran, how long it waited for its CPU and behind whom */
-static void print_hop(FILE *out, const struct chain *c, uint32_t i)
+static void print_hop(FILE *out, struct run_stacks *rs, const struct chain *c, uint32_t i)
 {
 	const struct chain_hop *h = &c->hops[i];
 	char who[80], holder[48];
@@ -92,9 +93,14 @@ static void print_hop(FILE *out, const struct chain *c, uint32_t i)
 	fprintf(out, "\n");
 	if (h->runnable_explained)
 		print_explained(out, h);
+	if (h->stacked && rs) {
+		fprintf(out, "           woke it from: ");
+		text_stacks__brief(out, rs, h->waker_user, h->waker_kernel, h->waker_tgid);
+		fprintf(out, "\n");
+	}
 }
 
-void text_chains__print_chain(FILE *out, const struct attach_result *r)
+void text_chains__print_chain(FILE *out, struct run_stacks *rs, const struct attach_result *r)
 {
 	const struct chain *c = &r->chain;
 
@@ -105,7 +111,7 @@ void text_chains__print_chain(FILE *out, const struct attach_result *r)
 	else
 		fprintf(out, "  chain: asleep since before it was traced; the hops back from its waking:\n");
 	for (uint32_t i = 0; i < c->nr_hops; i++)
-		print_hop(out, c, i);
+		print_hop(out, rs, c, i);
 	fprintf(out, "    end    %s", chain__end_name(c->end));
 	if (c->rest_ns)
 		fprintf(out, ", %.2f us of the wait before it", us(c->rest_ns));
@@ -218,7 +224,7 @@ static void print_kept(FILE *out, const struct attach_report *r)
 			us(chain__on_path_ns(&o->chain)), us((uint64_t)o->wake_to_run_ns));
 		fprintf(out, "  %s -> %s via %s\n", waker, task(wakee, sizeof(wakee), o->wakee_comm,
 			o->sr.sample.wakee_tid), o->mechanism);
-		text_chains__print_chain(out, o);
+		text_chains__print_chain(out, r->run ? r->run->stacks : NULL, o);
 	}
 }
 

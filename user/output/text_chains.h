@@ -10,8 +10,10 @@
 #include "attach_analysis.h"
 #include "attach_result.h"
 
+struct run_stacks;
+
 /* text_chains__print_chain - @r's chain, under the lines that name the wakeup; nothing when it has none */
-void text_chains__print_chain(FILE *out, const struct attach_result *r);
+void text_chains__print_chain(FILE *out, struct run_stacks *rs, const struct attach_result *r);
 
 /*
  * text_chains__print - --chains: where the waits of the busiest pairs went

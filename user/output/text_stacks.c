@@ -52,6 +52,28 @@ static void print_frames(FILE *out, struct run_stacks *rs, int32_t id, pid_t tgi
 		fprintf(out, "        ... %zu frames more\n", n - TEXT_STACKS_FRAMES);
 }
 
+void text_stacks__brief(FILE *out, struct run_stacks *rs, int32_t user, int32_t kernel, uint32_t tgid)
+{
+	const struct stack_frame *fr;
+	bool in_user = user >= 0 && run_stacks__frames(rs, user, (pid_t)tgid, &fr);
+	size_t n = in_user ? run_stacks__frames(rs, user, (pid_t)tgid, &fr) : run_stacks__frames(rs, kernel, 0, &fr);
+	char name[sizeof(fr->sym.function) + 32];
+
+	if (!n) {
+		fprintf(out, "%s", user < 0 && run_stacks__why_none(user)[0] ? run_stacks__why_none(user) :
+			"[stack not found]");
+		return;
+	}
+	for (size_t i = 0; i < n && i < TEXT_STACKS_BRIEF; i++) {
+		stack_frame__function(&fr[i], name, sizeof(name));
+		fprintf(out, "%s%s", i ? " <- " : "", name);
+	}
+	if (n > TEXT_STACKS_BRIEF)
+		fprintf(out, " <- ...");
+	if (!in_user)
+		fprintf(out, " (kernel)");
+}
+
 void text_stacks__combo(FILE *out, struct run_stacks *rs, const char *waker, const char *wakee,
 			const struct stack_combo *s, const char *what, uint64_t of)
 {

@@ -7,6 +7,7 @@
 #ifndef WAKEPROBE_TEXT_STACKS_H
 #define WAKEPROBE_TEXT_STACKS_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "attach_analysis.h"
 #include "stack_cuts.h"
@@ -15,6 +16,7 @@
 /* the busiest pairs whose stacks the text report shows, and the frames of a stack it shows, at most */
 #define TEXT_STACKS_PAIRS	3
 #define TEXT_STACKS_FRAMES	16
+#define TEXT_STACKS_BRIEF	4
 
 /* text_stacks__print - attach mode's: the stacks of the first pairs of its table, and where they were cut */
 void text_stacks__print(FILE *out, const struct attach_report *r);
@@ -29,6 +31,12 @@ void text_stacks__combo(FILE *out, struct run_stacks *rs, const char *waker, con
 /* text_stacks__combos - the most frequent of @c and its costliest, of @of wakeups */
 void text_stacks__combos(FILE *out, struct run_stacks *rs, const char *waker, const char *wakee,
 			 const struct stack_combos *c, uint64_t of);
+/*
+ * text_stacks__brief - a stack on one line, innermost first, TEXT_STACKS_BRIEF
+ * frames at most: the user stack @user of @tgid, or where it has none the
+ * kernel's, @kernel
+ */
+void text_stacks__brief(FILE *out, struct run_stacks *rs, int32_t user, int32_t kernel, uint32_t tgid);
 /* text_stacks__cost - the cost line's part for --stacks: what the kernel kept, in what memory, at what cost */
 void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t wakeups);
 /* text_stacks__cuts - one line for each object that cut stacks short */
