@@ -572,10 +572,12 @@ Test(relay, the_kernels_chains_and_the_streams_of_one_recording_are_the_same_hop
 
 /*
  * The hops' stacks' check, in python: the JSON's slow wakeups and the ten
- * whose chains held the most, the folded critical paths. Each hop of the client's chains
- * whose stacks were taken names where its waker woke the next: the worker
- * in write (the eventfd), the dispatcher in pthread_cond_signal; and the
- * folded paths hold the client's waits, with the worker's waits for a CPU
+ * whose chains held the most, the folded critical paths. The client's
+ * chains name where each waker woke the next: the worker, which woke the
+ * client, in write (the eventfd); the dispatcher, which woke that worker,
+ * in pthread_cond_signal. (The worker wakes the dispatcher too, by
+ * pthread_cond_signal, when the queue was full: a hop further back.) The
+ * folded paths hold the client's waits, the worker's waits for a CPU
  * behind the hog among them.
  */
 static const char stacks_check[] =
@@ -584,9 +586,11 @@ static const char stacks_check[] =
 	"names = lambda st: [f.get('function', '') for f in (st or {}).get('user') or []]\n"
 	"kept = [(s['wakee']['comm'], s['chain']) for s in d['outliers']['samples'] if s['chain']]\n"
 	"kept += [(s['wakee_comm'], s['chain']) for s in d['chains']['most_on_path']]\n"
-	"hops = [h for comm, c in kept if comm == 'relay-client' for h in c['hops'] if h['waker_stacks']]\n"
-	"work = [names(h['waker_stacks']) for h in hops if h['waker']['comm'] == 'relay-work']\n"
-	"disp = [names(h['waker_stacks']) for h in hops if h['waker']['comm'] == 'relay-disp']\n"
+	"chains = [c['hops'] for comm, c in kept if comm == 'relay-client' and c['hops']]\n"
+	"work = [names(h[0]['waker_stacks']) for h in chains if h[0]['waker']['comm'] == 'relay-work'\n"
+	"        and h[0]['waker_stacks']]\n"
+	"disp = [names(h[1]['waker_stacks']) for h in chains if len(h) > 1 and h[0]['waker']['comm'] == 'relay-work'\n"
+	"        and h[1]['waker']['comm'] == 'relay-disp' and h[1]['waker_stacks']]\n"
 	"paths = {}\n"
 	"for line in open(sys.argv[2]):\n"
 	"    frames, ns = line.rsplit(' ', 1)\n"

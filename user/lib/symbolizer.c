@@ -492,6 +492,14 @@ int symbolizer__snapshot(struct symbolizer *s, pid_t pid)
 	fclose(f);
 	if (err)
 		return err;
+	/*
+	 * A process on its way out has let its memory go before it is gone:
+	 * its maps read empty. What was kept of it while it lived stays.
+	 */
+	if (!n) {
+		free(m);
+		return -ESRCH;
+	}
 	/* while the process lives: its files are the ones it maps now, whatever their paths name later */
 	for (size_t i = 0; i < n; i++)
 		if (m[i].object >= 0)

@@ -114,8 +114,9 @@ struct sandbox *symbolizer__sandbox(struct symbolizer *s);
  * symbolizer__snapshot_thread_stack() from each thread's
  * /proc/PID/task/TID/syscall, which root can read; a thread on a CPU
  * then shows none, and its stack stays anonymous memory); again for a pid
- * replaces them (an exec). 0, or a negative errno (the process is gone,
- * or not ours to read).
+ * replaces them (an exec), but for one that maps nothing (a process past
+ * its exit's release of its memory: what was kept stays). 0, or a
+ * negative errno (the process is gone or going, or not ours to read).
  */
 int symbolizer__snapshot(struct symbolizer *s, pid_t pid);
 
