@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attach_aggregate.h"
+#include "hash.h"
 
 #define PAIR_INDEX_SLOTS	(2 * ATTACH_AGG_MAX_PAIRS)
 #define FUTEX_INDEX_SLOTS	(2 * ATTACH_AGG_MAX_FUTEXES)
@@ -38,19 +39,6 @@ void attach_aggregate__free(struct attach_aggregate *g)
 	free(g);
 }
 
-/* FNV-1a, 64 bits */
-static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= c[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 /* mix - @h with the word @w: a multiply and a rotate, for what is hashed at every wakeup */
 static uint64_t mix(uint64_t h, uint64_t w)
 {
@@ -61,7 +49,7 @@ static uint64_t mix(uint64_t h, uint64_t w)
 /* pair_hash - of a pair's key, its mechanism a word at a time: every complete wakeup hashes one */
 static uint64_t pair_hash(uint8_t cls, uint32_t waker_id, uint32_t wakee_tid, const char *mechanism)
 {
-	uint64_t h = mix(0xcbf29ce484222325ull, (uint64_t)cls << 32 | waker_id), w;
+	uint64_t h = mix(HASH_FNV_BASIS, (uint64_t)cls << 32 | waker_id), w;
 	size_t n = strnlen(mechanism, MECHANISM_NAME_LEN), i;
 
 	h = mix(h, wakee_tid);
@@ -266,15 +254,15 @@ static void add_pair(struct attach_aggregate *g, const struct attach_result *r)
 /* futex_hash - of a word's key: a shared word's file and offset, else its process and address */
 static uint64_t futex_hash(uint32_t tgid, uint64_t addr, const struct futex_key *key)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = HASH_FNV_BASIS;
 
 	if (key->shared) {
-		h = hash_bytes(h, &key->dev, sizeof(key->dev));
-		h = hash_bytes(h, &key->ino, sizeof(key->ino));
-		return hash_bytes(h, &key->offset, sizeof(key->offset));
+		h = hash__fnv1a(h, &key->dev, sizeof(key->dev));
+		h = hash__fnv1a(h, &key->ino, sizeof(key->ino));
+		return hash__fnv1a(h, &key->offset, sizeof(key->offset));
 	}
-	h = hash_bytes(h, &tgid, sizeof(tgid));
-	return hash_bytes(h, &addr, sizeof(addr));
+	h = hash__fnv1a(h, &tgid, sizeof(tgid));
+	return hash__fnv1a(h, &addr, sizeof(addr));
 }
 
 /* futex_is - is @f the row of that word? */

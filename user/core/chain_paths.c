@@ -1,46 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /* chain_paths.c - the critical paths' time by the stacks and tasks that held it (chain_paths.h) */
+#include <stddef.h>
 #include <string.h>
 #include "chain_paths.h"
+#include "hash.h"
 
 #define INDEX_SLOTS	(2 * CHAIN_PATHS_MAX)
 
-static uint64_t mix(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *b = data;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
-}
-
-static uint64_t hash_of(const struct chain_path *k)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	h = mix(h, k->wakee, sizeof(k->wakee));
-	h = mix(h, k->who, sizeof(k->who));
-	h = mix(h, k->behind, sizeof(k->behind));
-	h = mix(h, &k->part, sizeof(k->part));
-	h = mix(h, &k->end, sizeof(k->end));
-	h = mix(h, &k->stacked, sizeof(k->stacked));
-	h = mix(h, &k->waker_kernel, sizeof(k->waker_kernel));
-	h = mix(h, &k->waker_user, sizeof(k->waker_user));
-	return mix(h, &k->waker_tgid, sizeof(k->waker_tgid));
-}
-
-static bool same(const struct chain_path *a, const struct chain_path *b)
-{
-	return !memcmp(a->wakee, b->wakee, sizeof(a->wakee)) && !memcmp(a->who, b->who, sizeof(a->who)) &&
-	       !memcmp(a->behind, b->behind, sizeof(a->behind)) && a->part == b->part && a->end == b->end &&
-	       a->stacked == b->stacked && a->waker_kernel == b->waker_kernel && a->waker_user == b->waker_user &&
-	       a->waker_tgid == b->waker_tgid;
-}
+/* the key of a path: its members before its sums, every byte set (a key is zeroed first) */
+#define KEY_LEN	offsetof(struct chain_path, ns)
 
 /* add - @ns to the row of path @k, made if there is room; else to other */
 static void add(struct chain_paths *p, const struct chain_path *k, uint64_t ns)
 {
-	uint64_t h = hash_of(k);
+	uint64_t h = hash__fnv1a(HASH_FNV_BASIS, k, KEY_LEN);
 
 	if (!ns)
 		return;
@@ -52,13 +25,13 @@ static void add(struct chain_paths *p, const struct chain_path *k, uint64_t ns)
 			if (p->n == CHAIN_PATHS_MAX)
 				break;
 			r = &p->rows[p->n++];
-			*r = *k;
+			memcpy(r, k, KEY_LEN);
 			r->ns = 0;
 			r->count = 0;
 			*slot = (uint16_t)p->n;
 		}
 		r = &p->rows[*slot - 1];
-		if (same(r, k)) {
+		if (!memcmp(r, k, KEY_LEN)) {
 			r->ns += ns;
 			r->count++;
 			return;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hash.h"
 #include "json_reader.h"
 #include "json_writer.h"
 
@@ -554,13 +555,9 @@ static int close_container(struct parser *p, struct json_node *n, size_t base)
 
 static uint64_t key_hash(uint64_t object, const char *key, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ULL ^ (object * 0x9e3779b97f4a7c15ULL);	/* FNV-1a, seeded by the object */
-	size_t i;
+	/* FNV-1a, seeded by the object */
+	uint64_t h = hash__fnv1a(HASH_FNV_BASIS ^ (object * 0x9e3779b97f4a7c15ULL), key, len);
 
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)key[i];
-		h *= 0x100000001b3ULL;
-	}
 	return h ^ (h >> 29);
 }
 
