@@ -510,8 +510,8 @@ static void wakeup_of(struct attach_lean *l, const struct wp_event *e)
 		res.wake_to_run_ns = sr->total_ns;
 		if (wp_lean_flight(r->flags))
 			explain_flight(l, sr, e->cpu, wp_lean_flight(r->flags));
-		/* every wakeup, for its stacks; its explanation where the flight recorder gave it one */
-		if (l->explained)
+		/* for the chains it is a hop of: its explanation where the flight recorder gave one, its stacks */
+		if (l->explained && (sr->lean_flight || sr->stacked))
 			chain_hops__remember(l->explained, r->pid, r->waking_ns, sr, sr->lean_flight);
 		migrations_of(r, e->cpu, &res);
 	}

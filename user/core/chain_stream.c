@@ -65,22 +65,27 @@ void chain_stream__free(struct chain_stream *cs)
 	free(cs);
 }
 
+/* at - @tid's place where its page was made; NULL for tid 0, past the tids, or a page not made */
+static struct stream_task *at(const struct chain_stream *cs, uint32_t tid)
+{
+	if (!tid || tid >> TID_BITS || !cs->pages[tid >> PAGE_BITS])
+		return NULL;
+	return &cs->pages[tid >> PAGE_BITS][tid & (PAGE_TASKS - 1)];
+}
+
 /* slot - @tid's place, made with its page when @make; NULL for tid 0, past the tids, or with no memory */
 static struct stream_task *slot(struct chain_stream *cs, uint32_t tid, bool make)
 {
-	struct stream_task **page;
+	struct stream_task *t = at(cs, tid);
 
-	if (!tid || tid >> TID_BITS)
-		return NULL;
-	page = &cs->pages[tid >> PAGE_BITS];
-	if (!*page && make)
-		*page = calloc(PAGE_TASKS, sizeof(**page));
-	if (!*page) {
-		if (make)
-			cs->counters.full++;
+	if (t || !make || !tid || tid >> TID_BITS)
+		return t;
+	cs->pages[tid >> PAGE_BITS] = calloc(PAGE_TASKS, sizeof(struct stream_task));
+	if (!cs->pages[tid >> PAGE_BITS]) {
+		cs->counters.full++;
 		return NULL;
 	}
-	return &(*page)[tid & (PAGE_TASKS - 1)];
+	return at(cs, tid);
 }
 
 /* find - @tid, when a record has said it is traced; else NULL */
@@ -107,11 +112,6 @@ static struct stream_task *get(struct chain_stream *cs, uint32_t tid)
 static void forget(struct stream_task *t)
 {
 	memset(t, 0, sizeof(*t));
-}
-
-static uint32_t span(uint64_t ns)
-{
-	return wp_lean_span(ns);
 }
 
 /*
@@ -167,7 +167,7 @@ static void chain_take(struct chain_stream *cs, struct stream_task *p, uint32_t 
 	l->waker_tid = waker_tid;
 	l->wakee_tid = wakee_tid;
 	if (!new_task && p->state == TASK_ASLEEP && p->sleep_ns && now > p->sleep_ns)
-		l->blocked = span(now - p->sleep_ns);
+		l->blocked = wp_lean_span(now - p->sleep_ns);
 	l->kind = kind;
 	l->nr = -1;
 	l->fd_kind = FD_KIND_UNKNOWN;
@@ -177,7 +177,7 @@ static void chain_take(struct chain_stream *cs, struct stream_task *p, uint32_t 
 	}
 	if (!w || !w->run_ns || now < w->run_ns)
 		return;
-	l->ran = span(now - w->run_ns);
+	l->ran = wp_lean_span(now - w->run_ns);
 	l->preempted = w->preempted_ns;
 	l->runnable = w->run_runnable;
 	l->holder_tid = w->run_holder;
@@ -199,7 +199,7 @@ static void chain_ran(struct chain_stream *cs, struct stream_task *t, uint64_t n
 		return;
 	}
 	t->run_ns = now;
-	t->run_runnable = now > t->waking_ns ? span(now - t->waking_ns) : 0;
+	t->run_runnable = now > t->waking_ns ? wp_lean_span(now - t->waking_ns) : 0;
 	t->run_holder = prev_tid;
 	t->run_cpu = (uint16_t)cpu;
 	cs->counters.wakeups++;
@@ -348,12 +348,9 @@ void chain_stream__add(struct chain_stream *cs, const struct wp_event *e)
 uint32_t chain_stream__links(const struct chain_stream *cs, uint32_t tid, uint64_t waking_ns,
 			     struct wp_lean_link links[WP_CHAIN_LINKS])
 {
-	const struct stream_task *t;
+	const struct stream_task *t = at(cs, tid);
 
-	if (!tid || tid >> TID_BITS || !cs->pages[tid >> PAGE_BITS])
-		return 0;
-	t = &cs->pages[tid >> PAGE_BITS][tid & (PAGE_TASKS - 1)];
-	if (!t->known || !waking_ns || t->ran_waking_ns != waking_ns)
+	if (!t || !t->known || !waking_ns || t->ran_waking_ns != waking_ns)
 		return 0;
 	memcpy(links, t->links[t->cur & 1], WP_CHAIN_LINKS * sizeof(*links));
 	return WP_CHAIN_LINKS;

@@ -55,9 +55,12 @@ static void print_frames(FILE *out, struct run_stacks *rs, int32_t id, pid_t tgi
 void text_stacks__brief(FILE *out, struct run_stacks *rs, int32_t user, int32_t kernel, uint32_t tgid)
 {
 	const struct stack_frame *fr;
-	bool in_user = user >= 0 && run_stacks__frames(rs, user, (pid_t)tgid, &fr);
-	size_t n = in_user ? run_stacks__frames(rs, user, (pid_t)tgid, &fr) : run_stacks__frames(rs, kernel, 0, &fr);
+	size_t n = user >= 0 ? run_stacks__frames(rs, user, (pid_t)tgid, &fr) : 0;
+	bool in_user = n > 0;
 	char name[sizeof(fr->sym.function) + 32];
+
+	if (!in_user)
+		n = run_stacks__frames(rs, kernel, 0, &fr);
 
 	if (!n) {
 		fprintf(out, "%s", user < 0 && run_stacks__why_none(user)[0] ? run_stacks__why_none(user) :
