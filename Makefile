@@ -108,7 +108,8 @@ UNIT_TESTS := $(OBJ)/tests/unit-tests
 # cuts a kernel's BTF down to the unit tests' per-CPU fixtures (scripts/capture-percpu-btf.sh)
 BTF_SLICE := $(OBJ)/tests/btf-slice
 SYMBOL_FIXTURES := $(OBJ)/tests/symbol-fixture $(OBJ)/tests/symbol-fixture-stripped $(OBJ)/tests/symbol-fixture-nofp \
-	$(OBJ)/tests/symbol-fixture-cxx $(OBJ)/tests/crafted-fixture
+	$(OBJ)/tests/symbol-fixture-cxx $(OBJ)/tests/crafted-fixture $(OBJ)/tests/unwind-fixture \
+	$(OBJ)/tests/unwind-fixture-nofp
 HANDOFF_STACKS := $(OBJ)/tests/handoff-stacks
 # the wakeup chain tests' program: a request relayed through three threads (tests/tools/relay.c)
 RELAY := $(OBJ)/tests/relay
@@ -262,6 +263,14 @@ $(OBJ)/tests/symbol-fixture-stripped: $(OBJ)/tests/symbol-fixture
 $(OBJ)/tests/symbol-fixture-nofp: tests/tools/symbol_fixture.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(WARNINGS) -O2 -fomit-frame-pointer -g0 -pthread $(abspath $<) -o $@
+# the unwinder's unit tests unwind a copy of this one's stack: with frame pointers and debug
+# information, and optimized without either (tests/unit/test_unwind.c)
+$(OBJ)/tests/unwind-fixture: tests/tools/unwind_fixture.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(WARNINGS) -g -O0 -fno-omit-frame-pointer $(abspath $<) -o $@
+$(OBJ)/tests/unwind-fixture-nofp: tests/tools/unwind_fixture.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(WARNINGS) -O2 -fomit-frame-pointer -g0 $(abspath $<) -o $@
 # and a C++ one, whose names are mangled
 $(OBJ)/tests/symbol-fixture-cxx: tests/tools/symbol_fixture_cxx.cc | $(DEPS_STAMP)
 	$(call msg,CXX,$@)

@@ -31,6 +31,7 @@
 #include "flight.bpf.h"
 #include "futex.bpf.h"
 #include "fd_kind.bpf.h"
+#include "unwind.bpf.h"
 
 /* lean_name - attach mode: a WP_LEAN_NAME record for @p, named @comm; @tracked: WP_LEAN_TRACKED (and ENDED) or 0 */
 static __always_inline void lean_name(struct task_struct *p, const char *comm, __u16 tracked)
@@ -269,7 +270,12 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 				       __u16 flags, __u32 exit_after)
 {
 	struct wp_event *head, *e;
+	__u16 copied = 0;
 
+	/* the copies of its user stacks go first, when they go (unwind.bpf.h) */
+	if (want_unwind)
+		copied = unwind_send(p, lean_flight && ts_ns - lt->waking_ns >= lean_flight_ns[lean_slow_kind(lt)],
+				     bpf_ktime_get_ns());
 	if (attach_mode) {
 		/*
 		 * its names first, in the same ring record, then with --stacks its
@@ -302,6 +308,8 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 		if (want_stacks) {
 			*e = *head;	/* the header */
 			e->lean_stacks = lt->stacks;
+			e->lean_stacks.wakee_tid = task_tid(p);
+			e->lean_stacks.copied = copied;
 			e->lean_stacks.flags = WP_LEAN_NAMES | WP_LEAN_STACKS;
 			e++;
 		}
@@ -340,6 +348,8 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 		head->drops = (__u32)drops_total;
 		head->cpu = cpu;	/* a held record's is its switch-in's */
 		head->lean_stacks = lt->stacks;
+		head->lean_stacks.wakee_tid = task_tid(p);
+		head->lean_stacks.copied = copied;
 		head->lean_stacks.flags = WP_LEAN_NAMES | WP_LEAN_STACKS;
 		e = head + 1;
 		*e = *head;	/* the header */
@@ -461,6 +471,8 @@ int BPF_PROG(lean_sched_waking, struct task_struct *p)
 		lt->waker_cgroup = lean_waker_cgroup(lt);
 	if (want_stacks)
 		lean_stacks_of_waker(ctx, &lt->stacks, lt->flags);
+	if (want_unwind)
+		unwind_take_waker(p, !(lt->flags & (WP_LEAN_WAKER_IRQ | WP_LEAN_WAKER_SOFTIRQ | WP_LEAN_WAKER_UNSURE)));
 	/* the idle the CPU it last ran on is in, whose exit it may wait for */
 	lt->idle_since_ns = 0;
 	lt->last_cpu = last_cpu;
@@ -562,6 +574,8 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 		lt->stacks.wait_kernel = WP_STACK_NONE;
 		lt->stacks.wait_user = WP_STACK_NONE;
 	}
+	if (want_unwind)
+		unwind_take_waker(p, true);
 	lt->state = LEAN_ASLEEP;
 	lt->pending = LEAN_QUEUED;
 	lean_watch(lt, lt->target_cpu);
@@ -612,6 +626,8 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 				lean_wait(prev, &lt->names);
 			if (want_stacks)
 				lean_stacks_of_wait(ctx, &lt->stacks);
+			if (want_unwind)
+				unwind_take_wait();
 		} else {
 			lt->state = LEAN_PREEMPTED;
 			if (!lean_beside_full)

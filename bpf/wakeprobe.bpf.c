@@ -37,6 +37,7 @@ char LICENSE[] SEC("license") = "GPL";
 #include "lean_task.bpf.h"	/* the lean engine's state of each task */
 #include "flight.bpf.h"		/* the flight recorder: per-CPU rings, a slow wakeup's evidence */
 #include "futex.bpf.h"		/* the keys of shared futexes */
+#include "unwind.bpf.h"		/* --stacks: copies of user stacks, unwound by wakeprobe */
 
 #include "full.bpf.h"		/* the full engine: switches, wakes, idle; attach mode's WAKER, BLOCK */
 #include "irq.bpf.h"		/* interrupts, for both engines */

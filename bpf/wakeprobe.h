@@ -422,9 +422,41 @@ struct wp_lean_stacks {
 	__s32 wait_user;
 	__u32 waker_tgid;	/* whose mappings name waker_user's addresses */
 	__u32 wakee_tgid;	/* ... and wait_user's */
-	__u32 __pad[3];
-	__u16 __pad1;
+	__u32 wakee_tid;	/* whose wakeup it is: the copies that went before it are of its wakee */
+	__u32 __pad[2];
+	__u16 copied;		/* WP_COPY_WAKER, WP_COPY_WAIT: a WP_EV_STACK_COPY of that stack went before it */
 	__u16 flags;		/* WP_LEAN_NAMES | WP_LEAN_STACKS, where wp_lean has its flags */
+};
+
+/*
+ * --stacks: a copy of the top of a user stack, with the registers the task
+ * entered the kernel with, for wakeprobe to unwind by the objects' call
+ * frame information (.eh_frame), where a frame pointer walk is cut short by
+ * code built without them. The copy runs from the stack pointer up, to
+ * WP_STACK_COPY_MAX bytes or the end of the stack's mapping, whichever
+ * comes first. Written to the ring just before the record of the wakeup it
+ * belongs to, as one record of its own, its length what it holds
+ * (offsetof bytes + len): a WP_EV_LEAN record flagged WP_LEAN_NAMES |
+ * WP_LEAN_COPY, the one record read past its first 64 bytes.
+ */
+#define WP_COPY_WAKER		(1 << 0)	/* the waker's, where it woke the wakee */
+#define WP_COPY_WAIT		(1 << 1)	/* the wakee's, where it went to sleep */
+#define WP_STACK_COPY_MAX	8192		/* a power of two */
+#define WP_STACK_COPY_CHUNK	4096		/* read a page at a time: the first that faults ends the copy */
+/* the registers of a copy, in DWARF's numbering for x86-64: rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp, r8-r15, rip */
+#define WP_UNWIND_REGS		17
+
+struct wp_copy {
+	__u64 sp;		/* where bytes[0] lies in the task's address space */
+	__u32 tgid;		/* whose address space */
+	__u32 wakee_tid;	/* the wakeup's it is, by its wakee */
+	__u32 len;		/* bytes copied */
+	__u16 which;		/* WP_COPY_WAKER or WP_COPY_WAIT */
+	__u16 __pad;
+	__u64 __pad1;
+	__u32 __pad2;
+	__u16 __pad3;
+	__u16 flags;		/* WP_LEAN_NAMES | WP_LEAN_COPY, where wp_lean has its flags */
 };
 
 /*
@@ -528,6 +560,8 @@ struct wp_lean_link {
 #define WP_LEAN_CGROUPS		(1 << 13)
 /* with WP_LEAN_NAMES: not the names, a link (wp_lean_link) of the chain of the wakeup last in its ring record */
 #define WP_LEAN_LINK		(1 << 14)
+/* with WP_LEAN_NAMES: not the names, a copy of a user stack (struct wp_stack_copy), a ring record of its own */
+#define WP_LEAN_COPY		(1 << 15)
 /* the futex words of tracked processes whose mapping the lean engine looked up, at most (an LRU) */
 #define WP_FUTEXES_LOOKED_UP	4096
 /*
@@ -648,7 +682,15 @@ struct wp_event {
 		struct wp_lean_stacks lean_stacks;
 		struct wp_lean_cgroups lean_cgroups;
 		struct wp_lean_link lean_link;
+		struct wp_copy copy;
 	};
+};
+
+/* a WP_EV_STACK_COPY record: its header, the registers, the stack's bytes */
+struct wp_stack_copy {
+	struct wp_event head;
+	__u64 regs[WP_UNWIND_REGS];
+	__u8 bytes[WP_STACK_COPY_MAX + WP_STACK_COPY_CHUNK];	/* the chunk past the end: room the verifier can see */
 };
 
 _Static_assert(__builtin_offsetof(struct wp_lean_names, flags) == __builtin_offsetof(struct wp_lean, flags),
@@ -663,6 +705,9 @@ _Static_assert(sizeof(struct wp_lean_cgroups) == sizeof(struct wp_lean), "one un
 _Static_assert(__builtin_offsetof(struct wp_lean_link, flags) == __builtin_offsetof(struct wp_lean, flags),
 	       "a lean record's flags tell its kind: one place in all");
 _Static_assert(sizeof(struct wp_lean_link) == sizeof(struct wp_lean), "one union member's size");
+_Static_assert(__builtin_offsetof(struct wp_copy, flags) == __builtin_offsetof(struct wp_lean, flags),
+	       "a lean record's flags tell its kind: one place in all");
+_Static_assert(sizeof(struct wp_copy) == sizeof(struct wp_lean), "one union member's size");
 
 /*
  * include/linux/sched.h: the state do_task_dead() leaves a task's CPU in,
@@ -727,6 +772,15 @@ struct wp_stack_cost {
 	__u64 ns;		/* the programs' time in the calls */
 	__u64 taken;		/* stacks asked for (kept or not) */
 	__u64 not_kept;		/* ... that the map did not keep: another held the slot, or it was full */
+	/* the copies to unwind (struct wp_stack_copy) */
+	__u64 copy_ns;		/* the programs' time taking them */
+	__u64 copies;		/* taken, into the wakee's storage */
+	__u64 copied_bytes;	/* ... and their bytes */
+	__u64 sent_slow;	/* written to the ring: a slow wakeup's */
+	__u64 sent_budget;	/* ... another's, within the budget */
+	__u64 sent_bytes;	/* ... their records' bytes */
+	__u64 over_budget;	/* wakeups whose copies stayed behind: the budget was spent */
+	__u64 lost;		/* copies that found the ring full */
 };
 
 /* the lean engine's count of the wakes that end in no record */

@@ -14,7 +14,7 @@
 
 struct outcome {
 	int status;
-	char out[8192];
+	char out[16384];	/* --help whole */
 	char err[4096];
 };
 

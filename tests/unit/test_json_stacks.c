@@ -119,7 +119,9 @@ Test(json_stacks, the_runs_stacks_say_what_was_kept_what_it_cost_and_where_it_wa
 	struct attach_aggregate *g = attach_aggregate__new();
 	struct attach_session_result run = { .stacks = rs };
 	struct attach_report rep = { .run = &run, .agg = g };
-	struct wp_stack_cost cost = { .ns = 30000, .taken = 12, .not_kept = 3 };
+	struct wp_stack_cost cost = { .ns = 30000, .taken = 12, .not_kept = 3, .copy_ns = 9000, .copies = 24,
+				      .copied_bytes = 24 * 4096, .sent_slow = 1, .sent_budget = 2, .sent_bytes = 3 * 8392,
+				      .over_budget = 9, .lost = 1 };
 	struct attach_result r = stacked_wakeup(11, 1000, own_stack_ids(STACK_CUT_LIBC, STACK_WHOLE));
 
 	cr_assert_not_null(g);
@@ -130,9 +132,15 @@ Test(json_stacks, the_runs_stacks_say_what_was_kept_what_it_cost_and_where_it_wa
 	end_doc();
 	cr_assert(json_check(path,
 		"s = d['stacks']\n"
-		"assert list(s) == ['distinct', 'kernel_bytes', 'taken', 'not_kept', 'program_ns', 'cut_short'], s\n"
+		"assert list(s) == ['distinct', 'kernel_bytes', 'taken', 'not_kept', 'program_ns', 'unwound', "
+		"'cut_short'], s\n"
 		"assert (s['distinct'], s['kernel_bytes'], s['taken'], s['not_kept'], s['program_ns']) == "
 		"(6, 2097152, 12, 3, 30000), s\n"
+		"u = s['unwound']\n"
+		"assert (u['copies_taken'], u['copied_bytes'], u['copy_program_ns'], u['sent_slow'], "
+		"u['sent_within_budget'], u['over_budget'], u['ring_bytes'], u['lost']) == "
+		"(24, 98304, 9000, 1, 2, 9, 25176, 1), u\n"
+		"assert (u['wakeups'], u['stacks'], u['distinct'], u['unmatched']) == (0, 0, 0, 0), u\n"
 		"assert len(s['cut_short']) == 1, s['cut_short']\n"
 		"cut = s['cut_short'][0]\n"
 		"assert 'libc' in cut['object'] and (cut['stacks_ending_there'], cut['stacks_through_it']) == (2, 2), cut\n"));

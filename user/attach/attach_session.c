@@ -57,6 +57,7 @@ static void keep_mappings(struct run_stacks *rs, const struct wp_event *e)
 static int on_record(const struct wp_event *e, void *ctx)
 {
 	struct attach_session *s = ctx;
+	struct wp_event resolved;
 
 	/* the first softirq wakeup: who raises them matters from now on (one try) */
 	if (!s->raisers_followed && woke_by_softirq(e)) {
@@ -68,11 +69,21 @@ static int on_record(const struct wp_event *e, void *ctx)
 			fprintf(stderr, "wakeprobe: cannot attach to softirq_raise (%s): a softirq is named by its "
 				"vector, never by the task that raised it\n", strerror(-err));
 	}
-	if (s->res->stacks)
+	if (s->res->stacks) {
 		keep_mappings(s->res->stacks, e);
+		e = run_stacks__resolve(s->res->stacks, e, &resolved);
+	}
 	host_steal__add_event(&s->res->steal, e);
 	s->hooks->on_event(e, s->hooks->ctx);
 	return 0;
+}
+
+/* on_copy - --unwind: a copy of a user stack, kept until its wakeup's record comes */
+static void on_copy(const struct wp_stack_copy *copy, void *ctx)
+{
+	struct attach_session *s = ctx;
+
+	run_stacks__copy(s->res->stacks, copy);
 }
 
 /* pump - hand over what arrived, and say up to when the stream is complete */
@@ -357,12 +368,15 @@ int attach_session__run(const struct attach_session_opts *o, const struct attach
 		.lean_flight_adaptive = o->lean_flight_adaptive,
 		.lean_softirqs = o->lean_softirqs,
 		.stacks = o->stacks,
+		.unwind = o->unwind,
+		.unwind_per_s = o->unwind_per_s,
 		.chains = o->chains,
 		.trace_all = o->all,
 		.trace_cgroups = o->nr_cgroup_ids > 0,
 		.cgroups = o->cgroups,
 		.run_stats = true,
 		.fn = on_record,
+		.copy_fn = on_copy,
 		.ctx = &s,
 	};
 	int err;

@@ -36,6 +36,8 @@ struct attach_session_opts {
 	bool lean_flight_adaptive;	/* ... on, its threshold the running p99 instead (lean_adapt.h) */
 	bool lean_softirqs;		/* ... on, and keeping softirqs too (--softirqs) */
 	bool stacks;			/* the lean engine's --stacks: each wakeup's stacks (collector.h) */
+	bool unwind;			/* ... and copies of their user stacks to unwind (--unwind) */
+	uint32_t unwind_per_s;
 	bool debuginfod;		/* ... named with debug files from debuginfod servers too (symbolizer.h) */
 	bool chains;			/* the lean engine's --chains: each wakeup's chain of wakers (core/chain.h) */
 	/* lean: --all, every task; --cgroup, the tasks of these cgroups (v2) and below; each with cgroups */

@@ -99,6 +99,8 @@ int option_checks__stacks(const struct wp_options *o, const char *engine, char *
 	if (!o->stacks) {
 		if (o->debuginfod)
 			snprintf(err, errlen, "--debuginfod finds debug files to name the stacks with: add --stacks");
+		else if (o->unwind_given)
+			snprintf(err, errlen, "--unwind says how the user stacks are taken: add --stacks");
 		return err[0] != '\0';
 	}
 	if (o->command == CMD_RECORD)

@@ -52,6 +52,7 @@ enum {
 	KEY_TARGET_LABEL,
 	KEY_OUTPUT_MODE,
 	KEY_DEBUGINFOD,
+	KEY_UNWIND,
 	KEY_CHAINS,
 };
 
@@ -204,6 +205,24 @@ static enum options_result parse_ringbuf_kb(struct parse_state *ps, const char *
 		return refuse(ps, "--ringbuf-kb wants a power of two from 4 to 1048576, not '%s'", parse__shown(arg));
 	ps->o->ringbuf_kb = (uint32_t)v;
 	ps->o->ringbuf_given = true;
+	return OPTIONS_RUN;
+}
+
+/* parse_unwind - --unwind N|off: how many wakeups a second beyond the slow ones have their stacks unwound */
+static enum options_result parse_unwind(struct parse_state *ps, const char *arg)
+{
+	uint64_t v;
+
+	ps->o->unwind_given = true;
+	if (!strcmp(arg, "off")) {
+		ps->o->unwind_off = true;
+		return OPTIONS_RUN;
+	}
+	if (parse__u64(arg, 0, OPT_MAX_UNWIND, &v))
+		return refuse(ps, "--unwind wants wakeups a second from 0 to %d, or 'off', not '%s'", OPT_MAX_UNWIND,
+			      parse__shown(arg));
+	ps->o->unwind_off = false;
+	ps->o->unwind_per_s = (uint32_t)v;
 	return OPTIONS_RUN;
 }
 
@@ -381,8 +400,15 @@ static const struct option_spec specs[] = {
 	  .help = "each wakeup's stacks, kernel and user: the waker's where\n"
 		  "it woke the wakee, the wakee's where it went to sleep;\n"
 		  "the busiest pairs (a workload: its path) show their most\n"
-		  "frequent and costliest, futex words are named (user\n"
-		  "stacks need frame pointers: docs/attach.md)" },
+		  "frequent and costliest, futex words are named; user\n"
+		  "stacks are walked by frame pointers, and unwound by\n"
+		  ".eh_frame from copies where those stop short (--unwind)" },
+	{ OPT_CALLBACK("unwind", KEY_UNWIND, "N|off", parse_unwind), .group = GROUP_RUN, .run_only = true,
+	  .help = "with --stacks, copy the user stacks of the slow wakeups\n"
+		  "(up to 1000 a second) and of N a second of the others\n"
+		  "(default " STR(OPT_DEFAULT_UNWIND) "), up to 8 KiB each, and unwind them by the\n"
+		  "objects' call frame information, through code without\n"
+		  "frame pointers; off: frame pointers alone" },
 	{ OPT_BOOLEAN("debuginfod", KEY_DEBUGINFOD, debuginfod), .group = GROUP_RUN, .run_only = true,
 	  .help = "with --stacks, ask the servers DEBUGINFOD_URLS names for\n"
 		  "debug files /usr/lib/debug lacks (off by default: a root\n"
@@ -613,6 +639,7 @@ static void set_defaults(struct wp_options *o)
 	o->interval_us = OPT_DEFAULT_INTERVAL_US;
 	o->ringbuf_kb = OPT_DEFAULT_RINGBUF_KB;
 	o->outliers = OPT_DEFAULT_OUTLIERS;
+	o->unwind_per_s = OPT_DEFAULT_UNWIND;
 	o->pairs = OPT_DEFAULT_PAIRS;
 	o->waker_cpu = -1;
 	o->wakee_cpu = -1;

@@ -14,6 +14,9 @@
 #define OPT_MAX_SAMPLES		(1ull << 40)
 #define OPT_MAX_INTERVAL_US	(10ull * 1000 * 1000)
 #define OPT_DEFAULT_OUTLIERS	5
+/* --unwind: the wakeups a second, beyond the slow ones, whose user stacks are copied and unwound */
+#define OPT_DEFAULT_UNWIND	100
+#define OPT_MAX_UNWIND		100000
 #define OPT_MAX_OUTLIERS	100	/* AGG_MAX_OUTLIERS */
 #define OPT_MAX_THRESHOLD_US	(10ull * 1000 * 1000)
 #define OPT_MAX_TIMEOUT_S	(7ull * 24 * 3600)
@@ -91,6 +94,14 @@ struct wp_options {
 	bool softirqs;		/* --softirqs: the lean engine's flight recorder keeps softirqs too */
 	bool stacks;		/* --stacks (or --folded): attach mode takes each wakeup's stacks */
 	bool debuginfod;	/* --debuginfod: the stacks' names may ask debuginfod servers (symbolizer.h) */
+	/*
+	 * --unwind N|off: with --stacks, copies of the user stacks unwound by
+	 * their call frame information, a slow wakeup's and N a second of the
+	 * others' (OPT_DEFAULT_UNWIND); off: frame pointers alone
+	 */
+	uint32_t unwind_per_s;
+	bool unwind_off;
+	bool unwind_given;
 	bool chains;		/* --chains: each wakeup's chain of wakers (core/chain.h) */
 	bool verbose;
 	bool list_workloads;

@@ -24,6 +24,7 @@ struct object_names {
 	struct object_names_opts opts;
 	struct object *objs;	/* by the asker's number */
 	size_t nobjs;
+	struct unwind_cache *unwind;	/* the processes unwound last (object_unwind.c) */
 };
 
 struct object_names *object_names__new(const struct object_names_opts *opts)
@@ -54,6 +55,7 @@ void object_names__free(struct object_names *on)
 {
 	if (!on)
 		return;
+	object_unwind__free(on->unwind);
 	for (size_t i = 0; i < on->nobjs; i++)
 		object_clear(&on->objs[i]);
 	free(on->objs);
@@ -603,12 +605,22 @@ static int add(struct object_names *on, const struct object_names_add *req, int 
 	}
 	o = &on->objs[req->object];
 	object_clear(o);
+	/* the unwindings kept may hold the object this number named before */
+	object_unwind__free(on->unwind);
+	on->unwind = NULL;
 	o->path = strdup(req->path);
 	if (!o->path)
 		return -ENOMEM;
 	o->fd = fd;
 	o->debuginfod = on->opts.debuginfod;
 	return 0;
+}
+
+struct object *object_names__object(struct object_names *on, uint32_t id)
+{
+	struct object *o = id < on->nobjs ? &on->objs[id] : NULL;
+
+	return o && o->path && object_read(o) ? o : NULL;
 }
 
 /* object_asked - the object a name request is about, NULL when it was not added */
@@ -660,6 +672,14 @@ int object_names__serve(void *ctx, const void *request, size_t len, int fd, void
 		memset(answer, 0, sizeof(struct object_names_data));
 		name_data(o, ask->file_offset, answer);
 		return sizeof(struct object_names_data);
+	case OBJECT_NAMES_UNWIND:
+		if (len != sizeof(struct object_names_unwind) || fd >= 0 || room < sizeof(struct object_names_frames))
+			goto refuse;
+		memset(answer, 0, sizeof(struct object_names_frames));
+		err = object_unwind__serve(on, &on->unwind, request, answer);
+		if (err)
+			goto refuse;
+		return sizeof(struct object_names_frames);
 	}
 refuse:
 	if (fd >= 0)

@@ -32,6 +32,7 @@ enum object_names_kind {
 	OBJECT_NAMES_ADD = 1,	/* an object, its descriptor with it: struct object_names_add */
 	OBJECT_NAMES_CODE,	/* name a code address: struct object_names_ask, answered by object_names_code */
 	OBJECT_NAMES_DATA,	/* name a data address: struct object_names_ask, answered by object_names_data */
+	OBJECT_NAMES_UNWIND,	/* unwind a copy of a user stack: struct object_names_unwind, answered by object_names_frames */
 };
 
 /* object @object (numbered by the asker, from 0) is the file of the descriptor that comes with this */
@@ -58,6 +59,46 @@ struct object_names_code {
 struct object_names_data {
 	uint8_t in_module;	/* the offset lies in a loadable segment, .bss past the file's end included */
 	char what[200];		/* the global and its member path, "" for no symbol */
+};
+
+/* the registers an unwinding starts from, in DWARF's numbering for x86-64: rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp, r8-r15, rip */
+#define OBJECT_UNWIND_REGS	17
+#define OBJECT_UNWIND_PC	16
+/* the objects of one process an unwinding may pass through, its stack's bytes, its frames: at most */
+#define OBJECT_UNWIND_OBJECTS	256
+#define OBJECT_UNWIND_STACK	8192
+#define OBJECT_UNWIND_FRAMES	127
+
+/* object @object is mapped at @start from byte @offset of its file: where its process has it */
+struct object_names_placed {
+	uint32_t object;
+	uint32_t __pad;
+	uint64_t start;
+	uint64_t offset;
+};
+
+/*
+ * unwind the stack whose top @len bytes, from @sp, are @stack, from
+ * registers @regs, through the objects @objects (already added) of its
+ * process. The same @objects from one request to the next are one
+ * process, whose unwinding state the child keeps.
+ */
+struct object_names_unwind {
+	uint32_t kind;		/* OBJECT_NAMES_UNWIND */
+	uint32_t nobjects;
+	uint64_t regs[OBJECT_UNWIND_REGS];
+	uint64_t sp;
+	uint32_t len;
+	uint32_t __pad;
+	struct object_names_placed objects[OBJECT_UNWIND_OBJECTS];
+	uint8_t stack[OBJECT_UNWIND_STACK];
+};
+
+/* the frames unwound, innermost first: the first the registers' pc, the others return addresses */
+struct object_names_frames {
+	uint32_t n;
+	uint32_t __pad;
+	uint64_t pc[OBJECT_UNWIND_FRAMES];
 };
 
 struct object_names_opts {

@@ -41,6 +41,7 @@ struct mapping {
 	uint64_t start, end, offset;
 	enum mapping_kind kind;
 	pid_t stack_of;		/* the thread whose stack it holds, 0 when none is known to */
+	bool exec;		/* mapped executable: code, which a stack's frames are in */
 	char *path;		/* the file, or the kernel's name for the mapping, whole; NULL for anonymous memory */
 	int object;		/* a file mapping's object in symbolizer.objs, -1 for none */
 };
@@ -98,6 +99,7 @@ struct symbolizer {
 	size_t cache_cap, cache_n;
 	struct kernel_symbol *ksyms;
 	size_t nksyms;
+	struct object_names_unwind *unwind_req;	/* symbolizer__unwind()'s, made on its first */
 };
 
 static uint64_t now_ms(void)
@@ -158,9 +160,8 @@ struct symbolizer *symbolizer__new_with(const struct symbolizer_opts *opts)
 	struct sandbox_opts child = {
 		.serve = child_serve,
 		.child_init = child_init,
-		.request_max = sizeof(struct object_names_add),
-		.answer_max = sizeof(struct object_names_code) > sizeof(struct object_names_data) ?
-				      sizeof(struct object_names_code) : sizeof(struct object_names_data),
+		.request_max = sizeof(struct object_names_unwind),
+		.answer_max = sizeof(struct object_names_frames),
 		.name = "wakeprobe-names",
 	};
 
@@ -221,6 +222,7 @@ void symbolizer__free(struct symbolizer *s)
 	free(s->procs);
 	free(s->objs);
 	free(s->ksyms);
+	free(s->unwind_req);
 	free(s);
 }
 
@@ -350,7 +352,7 @@ static int read_maps(struct symbolizer *s, pid_t pid, FILE *maps, struct mapping
 			m = more;
 		}
 		m[n] = (struct mapping){ .start = parsed.start, .end = parsed.end, .offset = parsed.offset,
-					 .kind = mapping_kind(parsed.path), .object = -1 };
+					 .kind = mapping_kind(parsed.path), .exec = parsed.perms[2] == 'x', .object = -1 };
 		if (parsed.path[0] && !(m[n].path = strdup(parsed.path))) {
 			err = -ENOMEM;
 			break;
@@ -757,6 +759,84 @@ static const char *ask(struct symbolizer *s, const struct process *p, const stru
 	if (!why)
 		remember(s, (uint32_t)m->object, kind, file_offset, n);
 	return why;
+}
+
+_Static_assert(sizeof(struct object_names_unwind) >= sizeof(struct object_names_add), "the largest request");
+_Static_assert(sizeof(struct object_names_frames) >= sizeof(struct object_names_code) &&
+		       sizeof(struct object_names_frames) >= sizeof(struct object_names_data),
+	       "the largest answer");
+
+/*
+ * place_objects - the objects @p maps executable, each handed to the
+ * child, into @req: where each lies, by its first such mapping. The one
+ * @pc is in, for the time the unwinding takes, into *@charged (NULL:
+ * none is handed over). Objects that cannot be opened or were given up
+ * on are left out: the unwinding stops at their frames.
+ */
+static void place_objects(struct symbolizer *s, const struct process *p, uint64_t pc,
+			  struct object_names_unwind *req, struct object **charged)
+{
+	const char *why;
+
+	req->nobjects = 0;
+	*charged = NULL;
+	for (size_t i = 0; i < p->n && req->nobjects < OBJECT_UNWIND_OBJECTS && !s->why_all; i++) {
+		const struct mapping *m = &p->maps[i];
+		struct object *o;
+		bool placed = false;
+		uint64_t left;
+
+		if (!m->exec || m->object < 0)
+			continue;
+		for (uint32_t j = 0; j < req->nobjects && !placed; j++)
+			placed = req->objects[j].object == (uint32_t)m->object;
+		if (placed)
+			continue;
+		o = &s->objs[m->object];
+		if (o->pinned < 0)
+			pin(s, o, p->pid, m);
+		if (o->why || !(left = time_left(s, o, &why)) || hand_over(s, o, (uint32_t)m->object, p, m, left))
+			continue;
+		req->objects[req->nobjects++] = (struct object_names_placed){
+			.object = (uint32_t)m->object, .start = m->start, .offset = m->offset,
+		};
+		if (!*charged || (pc >= m->start && pc < m->end))
+			*charged = o;
+	}
+}
+
+size_t symbolizer__unwind(struct symbolizer *s, pid_t pid, const uint64_t *regs, uint64_t sp, const uint8_t *stack,
+			  size_t len, uint64_t *pcs, size_t max)
+{
+	const struct process *p = process_of(s, pid);
+	struct object_names_frames frames;
+	struct object *charged;
+	const char *why;
+	uint64_t left;
+	size_t n = 0;
+	int got;
+
+	if (!p || p->from_text || s->why_all || len > OBJECT_UNWIND_STACK)
+		return 0;
+	if (!s->unwind_req && !(s->unwind_req = malloc(sizeof(*s->unwind_req))))
+		return 0;
+	memset(s->unwind_req, 0, sizeof(*s->unwind_req));
+	s->unwind_req->kind = OBJECT_NAMES_UNWIND;
+	memcpy(s->unwind_req->regs, regs, sizeof(s->unwind_req->regs));
+	s->unwind_req->sp = sp;
+	s->unwind_req->len = (uint32_t)len;
+	memcpy(s->unwind_req->stack, stack, len);
+	place_objects(s, p, regs[OBJECT_UNWIND_PC], s->unwind_req, &charged);
+	if (!charged || !(left = time_left(s, charged, &why)))
+		return 0;
+	got = timed_call(s, charged, s->unwind_req, sizeof(*s->unwind_req), -1, &frames, sizeof(frames), left);
+	if (got != (int)sizeof(frames)) {
+		why_failed(s, charged, got < 0 ? got : -EPROTO);
+		return 0;
+	}
+	for (uint32_t i = 0; i < frames.n && i < OBJECT_UNWIND_FRAMES && n < max; i++)
+		pcs[n++] = frames.pc[i];
+	return n;
 }
 
 /*

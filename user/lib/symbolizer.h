@@ -146,6 +146,19 @@ int symbolizer__snapshot_thread_stack(struct symbolizer *s, pid_t pid, pid_t tid
 bool symbolizer__user(struct symbolizer *s, pid_t pid, uint64_t addr, struct symbol *out);
 
 /*
+ * symbolizer__unwind - a stack of a thread of @pid, whose top @len bytes
+ * from @sp are @stack and whose registers were @regs (OBJECT_UNWIND_REGS
+ * of them, in DWARF's order: object_names.h), unwound by the call frame
+ * information of the objects @pid's snapshot maps executable, in the
+ * child: the frames' addresses into @pcs, innermost first (the first the
+ * registers' pc, the others return addresses), at most @max; how many. 0
+ * when @pid has no snapshot, or the child could not (an object's time
+ * spent, the child crashed on it: said of the object's frames).
+ */
+size_t symbolizer__unwind(struct symbolizer *s, pid_t pid, const uint64_t *regs, uint64_t sp, const uint8_t *stack,
+			  size_t len, uint64_t *pcs, size_t max);
+
+/*
  * symbolizer__data - name data address @addr of process @pid from its
  * snapshot into @out: a global of an object mapped there (its .data, or
  * its .bss, also in the anonymous mapping right after the object's last

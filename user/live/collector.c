@@ -29,6 +29,7 @@ struct collector {
 	struct steal_layout steal;	/* where the BPF side reads each CPU's steal clock, or why not */
 	struct ring_buffer *rb;
 	collector_event_fn fn;
+	collector_copy_fn copy_fn;
 	void *ctx;
 	int stats_fd;		/* run-time stats stay on while this is open */
 	int stats_err;		/* why they could not be turned on, a negative errno; 0 */
@@ -168,6 +169,17 @@ static int handle_record(void *ctx, void *data, size_t size)
 	const struct wp_event *e = data;
 	size_t n = size / sizeof(*e);
 
+	/* a copy of a user stack goes its own way, bound or not: it is its wakeup's record that is ordered */
+	if (n && e->type == WP_EV_LEAN &&
+	    (e->copy.flags & (WP_LEAN_NAMES | WP_LEAN_COPY)) == (WP_LEAN_NAMES | WP_LEAN_COPY)) {
+		const struct wp_stack_copy *copy = data;
+
+		if (c->copy_fn && size >= offsetof(struct wp_stack_copy, bytes) &&
+		    copy->head.copy.len <= size - offsetof(struct wp_stack_copy, bytes) &&
+		    copy->head.copy.len <= WP_STACK_COPY_MAX)
+			c->copy_fn(copy, c->ctx);
+		return 0;
+	}
 	if (n > WP_RECORD_PARTS)
 		n = WP_RECORD_PARTS;
 	/* taken from the ring all the same (libbpf moves past it): kept for the next drain */
@@ -336,6 +348,7 @@ static struct collector *collector_new(const struct collector_opts *opts)
 	if (!c)
 		return NULL;
 	c->fn = opts->fn;
+	c->copy_fn = opts->copy_fn;
 	c->ctx = opts->ctx;
 	c->stats_fd = -1;
 	c->until_ns = UINT64_MAX;
@@ -405,6 +418,16 @@ static void place_clock_reads(struct collector *c, const struct kernel_features 
 static void set_scope(struct collector *c, const struct collector_opts *opts)
 {
 	c->skel->rodata->want_stacks = opts->stacks;
+	/* a kernel without bpf_task_pt_regs() takes no copies (have_task_pt_regs, fit_to_kernel()) */
+	if (opts->stacks && opts->unwind) {
+		long online = sysconf(_SC_NPROCESSORS_ONLN);
+		unsigned int cpus = online > 0 ? (unsigned int)online : 1;
+
+		/* each CPU its share of the second's budget, rounded up: a CPU counts its own */
+		c->skel->rodata->want_unwind = true;
+		c->skel->rodata->unwind_slow_per_cpu = (COLLECTOR_UNWIND_SLOW + cpus - 1) / cpus;
+		c->skel->rodata->unwind_per_cpu = (opts->unwind_per_s + cpus - 1) / cpus;
+	}
 	c->skel->rodata->trace_all = opts->trace_all;
 	c->skel->rodata->trace_cgroups = opts->trace_cgroups;
 	c->skel->rodata->want_cgroups = opts->cgroups;

@@ -15,6 +15,8 @@
 #include "wakeprobe.h"
 
 typedef int (*collector_event_fn)(const struct wp_event *e, void *ctx);
+/* a copy of a user stack (struct wp_stack_copy), whole: its bytes are len long, no more */
+typedef void (*collector_copy_fn)(const struct wp_stack_copy *copy, void *ctx);
 
 struct collector_opts {
 	bool verbose;			/* pass libbpf's own messages through */
@@ -68,6 +70,13 @@ struct collector_opts {
 	/* --stacks: each wakeup's waker's and wakee's stacks, kept once each (COLLECTOR_STACKS) */
 	bool stacks;
 	/*
+	 * ... and copies of their user stacks (struct wp_stack_copy), handed
+	 * to fn like any record: a slow wakeup's, up to COLLECTOR_UNWIND_SLOW
+	 * a second, and unwind_per_s a second of the others'
+	 */
+	bool unwind;
+	uint32_t unwind_per_s;
+	/*
 	 * Attach mode beyond processes: --all traces every task but
 	 * wakeprobe's own; --cgroup (trace_cgroups) the tasks of the cgroups
 	 * collector__trace_cgroup() adds, and of those below them, made before
@@ -82,6 +91,8 @@ struct collector_opts {
 	/* load the programs, and no more: collector__open() tells whether this kernel takes them */
 	bool load_only;
 	collector_event_fn fn;
+	/* --unwind's copies, handed over as they come, never to fn; NULL: dropped */
+	collector_copy_fn copy_fn;
 	void *ctx;
 };
 
@@ -185,6 +196,9 @@ void collector__counters(const struct collector *c, struct wp_counters *out, uin
  * one in 2 * 16384 / n of n distinct stacks. 127 frames each: 17 MiB.
  */
 #define COLLECTOR_STACKS	16384
+
+/* --unwind: the slow wakeups a second whose stacks are copied, at most (a flood of slow ones is bounded too) */
+#define COLLECTOR_UNWIND_SLOW	1000
 
 /*
  * collector__stack - the frames of stack @id of the stacks map (--stacks)

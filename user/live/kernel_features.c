@@ -45,9 +45,10 @@ static const struct feature features[KF_COUNT] = {
 			      EV_MEMBER, "task_struct.bpf_storage" },
 	[KF_TASK_PT_REGS] = { { "task_pt_regs", "bpf_task_pt_regs()", "5.15",
 				"dd6e10fbd9fb \"bpf: Add bpf_task_pt_regs() helper\"", false,
-				"attach mode names the syscall a thread sleeps in, or wakes another from, by its registers",
+				"attach mode names the syscall a thread sleeps in, or wakes another from, by its registers; "
+				"--stacks copies user stacks to unwind from them",
 				"attach mode leaves a syscall it did not time unnamed; --syscall-phases times each, "
-				"and names it from its entry" },
+				"and names it from its entry; --stacks walks user stacks by frame pointers alone" },
 			      EV_FUNC_ID, "BPF_FUNC_task_pt_regs" },
 	[KF_LOOP] = { { "loop", "bpf_loop()", "5.17", "e6f2dd0f8067 \"bpf: Add bpf_loop helper\"", false,
 			"the flight recorder copies a slow wakeup's evidence in the kernel (the lean engine)",

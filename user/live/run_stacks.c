@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "collector.h"
+#include "hash.h"
 #include "stop_flags.h"
 #include "run_stacks.h"
 #include "wakeprobe.h"
@@ -31,8 +33,25 @@ struct kept_process {
 	char comm[16];		/* the name its mappings were last taken under */
 };
 
+/* a copy waiting for its wakeup's record */
+struct pending_copy {
+	bool held;
+	struct wp_stack_copy copy;
+};
+
+/* an unwound stack's id, by its frames' hash: open addressing, a power of two long */
+struct unwound_slot {
+	uint64_t hash;
+	int32_t id;		/* 0: empty */
+};
+
 struct run_stacks {
 	struct symbolizer *sym;
+	struct pending_copy *pending;	/* RUN_STACKS_PENDING, made with the first copy */
+	unsigned int pending_next;	/* the slot a copy takes when none is free */
+	struct unwound_slot *unwound_ids;
+	size_t unwound_cap;
+	struct run_stacks_unwound unwound;
 	bool kernel_named;		/* the kernel's symbols were read */
 	struct kept_process *pids;	/* the processes whose mappings are kept */
 	size_t npids;
@@ -80,6 +99,8 @@ void run_stacks__free(struct run_stacks *rs)
 	for (size_t i = 0; i < rs->nnamed; i++)
 		free(rs->named[i].frames);
 	symbolizer__free(rs->sym);
+	free(rs->pending);
+	free(rs->unwound_ids);
 	free(rs->pids);
 	free(rs->raw);
 	free(rs->named);
@@ -419,3 +440,166 @@ void stack_frame__function(const struct stack_frame *f, char *buf, size_t len)
 	else
 		frame_name(f, buf, len, false);
 }
+
+/* ---- --unwind: the copies of user stacks ---- */
+
+void run_stacks__copy(struct run_stacks *rs, const struct wp_stack_copy *copy)
+{
+	struct pending_copy *slot = NULL;
+	size_t bytes = offsetof(struct wp_stack_copy, bytes) + copy->head.copy.len;
+
+	if (!rs || copy->head.copy.len > WP_STACK_COPY_MAX)
+		return;
+	if (!rs->pending && !(rs->pending = calloc(RUN_STACKS_PENDING, sizeof(*rs->pending))))
+		return;
+	rs->unwound.copies++;
+	/* the same stack of the same wakee's: a later wakeup's, the one before never came */
+	for (int i = 0; i < RUN_STACKS_PENDING && !slot; i++)
+		if (rs->pending[i].held && rs->pending[i].copy.head.copy.wakee_tid == copy->head.copy.wakee_tid &&
+		    rs->pending[i].copy.head.copy.which == copy->head.copy.which)
+			slot = &rs->pending[i];
+	for (int i = 0; i < RUN_STACKS_PENDING && !slot; i++)
+		if (!rs->pending[i].held)
+			slot = &rs->pending[i];
+	if (!slot) {
+		slot = &rs->pending[rs->pending_next];
+		rs->pending_next = (rs->pending_next + 1) % RUN_STACKS_PENDING;
+	}
+	if (slot->held)
+		rs->unwound.unmatched++;
+	memcpy(&slot->copy, copy, bytes);
+	slot->held = true;
+}
+
+/* pending_of - the copy of @which stack of @wakee's wakeup, taken out: NULL when none came */
+static struct pending_copy *pending_of(struct run_stacks *rs, uint32_t wakee, uint16_t which)
+{
+	for (int i = 0; rs->pending && i < RUN_STACKS_PENDING; i++)
+		if (rs->pending[i].held && rs->pending[i].copy.head.copy.wakee_tid == wakee &&
+		    rs->pending[i].copy.head.copy.which == which) {
+			rs->pending[i].held = false;
+			return &rs->pending[i];
+		}
+	return NULL;
+}
+
+/* unwound_id - the id of the unwound stack @ips, @n frames: the one it was given, or a new one; -1 */
+static int32_t unwound_id(struct run_stacks *rs, const uint64_t *ips, size_t n)
+{
+	uint64_t hash = hash__fnv1a(HASH_FNV_BASIS, ips, n * sizeof(*ips));
+	size_t mask, at;
+	int32_t id;
+
+	if (rs->unwound.distinct * 2 >= rs->unwound_cap) {
+		size_t cap = rs->unwound_cap ? 2 * rs->unwound_cap : 256;
+		struct unwound_slot *grown = calloc(cap, sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		for (size_t i = 0; i < rs->unwound_cap; i++)
+			if (rs->unwound_ids[i].id) {
+				for (at = rs->unwound_ids[i].hash & (cap - 1); grown[at].id; at = (at + 1) & (cap - 1))
+					;
+				grown[at] = rs->unwound_ids[i];
+			}
+		free(rs->unwound_ids);
+		rs->unwound_ids = grown;
+		rs->unwound_cap = cap;
+	}
+	mask = rs->unwound_cap - 1;
+	for (at = hash & mask; rs->unwound_ids[at].id; at = (at + 1) & mask) {
+		const struct raw_stack *raw;
+		bool found;
+		size_t k;
+
+		if (rs->unwound_ids[at].hash != hash)
+			continue;
+		k = raw_at(rs, rs->unwound_ids[at].id, &found);
+		raw = found ? &rs->raw[k] : NULL;
+		if (raw && raw->n == n && !memcmp(raw->ips, ips, n * sizeof(*ips)))
+			return rs->unwound_ids[at].id;
+	}
+	id = RUN_STACKS_UNWOUND + (int32_t)rs->unwound.distinct;
+	if (run_stacks__add(rs, id, ips, n))
+		return -1;
+	rs->unwound_ids[at] = (struct unwound_slot){ hash, id };
+	rs->unwound.distinct++;
+	return id;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * unwind_one - the copy of @which stack of @st's wakeup, unwound: its
+ * id, or @fp, the frame pointer walk's, where it reached no further
+ */
+static int32_t unwind_one(struct run_stacks *rs, const struct wp_lean_stacks *st, uint16_t which, int32_t fp)
+{
+	struct pending_copy *pc = pending_of(rs, st->wakee_tid, which);
+	uint64_t ips[WP_STACK_DEPTH], began;
+	const struct raw_stack *walked;
+	pid_t tgid;
+	size_t n;
+	int32_t id;
+
+	if (!pc)
+		return fp;
+	tgid = (pid_t)pc->copy.head.copy.tgid;
+	run_stacks__process(rs, tgid, NULL);
+	began = now_ns();
+	n = symbolizer__unwind(rs->sym, !kept(rs, tgid) && rs->fallback ? rs->fallback : tgid,
+			       (const uint64_t *)pc->copy.regs,
+			       pc->copy.head.copy.sp, pc->copy.bytes, pc->copy.head.copy.len, ips, WP_STACK_DEPTH);
+	rs->unwound.ns += now_ns() - began;
+	if (!n) {
+		rs->unwound.failed++;
+		return fp;
+	}
+	walked = fp >= 0 ? raw_of(rs, fp) : NULL;
+	if (walked && walked->n > n) {
+		rs->unwound.shorter++;
+		return fp;
+	}
+	id = unwound_id(rs, ips, n);
+	if (id < 0)
+		return fp;
+	rs->unwound.stacks++;
+	return id;
+}
+
+void run_stacks__unwind(struct run_stacks *rs, struct wp_lean_stacks *st)
+{
+	int32_t waker = st->waker_user, wait = st->wait_user;
+
+	if (!rs || !st->copied)
+		return;
+	if (st->copied & WP_COPY_WAKER)
+		st->waker_user = unwind_one(rs, st, WP_COPY_WAKER, st->waker_user);
+	if (st->copied & WP_COPY_WAIT)
+		st->wait_user = unwind_one(rs, st, WP_COPY_WAIT, st->wait_user);
+	if (st->waker_user != waker || st->wait_user != wait)
+		rs->unwound.wakeups++;
+}
+
+const struct wp_event *run_stacks__resolve(struct run_stacks *rs, const struct wp_event *e, struct wp_event *room)
+{
+	if (!rs || e->type != WP_EV_LEAN ||
+	    (e->lean.flags & (WP_LEAN_NAMES | WP_LEAN_STACKS)) != (WP_LEAN_NAMES | WP_LEAN_STACKS) ||
+	    !e->lean_stacks.copied)
+		return e;
+	*room = *e;
+	run_stacks__unwind(rs, &room->lean_stacks);
+	return room;
+}
+
+const struct run_stacks_unwound *run_stacks__unwound(const struct run_stacks *rs)
+{
+	return &rs->unwound;
+}
+

@@ -92,6 +92,47 @@ size_t run_stacks__frames(struct run_stacks *rs, int32_t id, pid_t tgid, const s
  */
 const char *run_stacks__why_none(int32_t id);
 
+/*
+ * --unwind: the copies of user stacks (struct wp_stack_copy) come in
+ * just before the record of their wakeup, and are kept until it does
+ * (RUN_STACKS_PENDING of them); its wp_lean_stacks, which says which
+ * went (copied), then has each unwound by the objects' call frame
+ * information (symbolizer__unwind()), and its user stack's id made the
+ * unwound stack's: an id from RUN_STACKS_UNWOUND up, each distinct
+ * stack once, named as any other. The frame pointer walk's stays where
+ * the unwinding reached fewer frames than it did (a stack deeper than
+ * its copy).
+ */
+#define RUN_STACKS_UNWOUND	(1 << 30)	/* past any id of the stacks map */
+#define RUN_STACKS_PENDING	16
+
+/* what the unwinding did, for the cost line */
+struct run_stacks_unwound {
+	uint64_t copies;		/* copies that came */
+	uint64_t wakeups;		/* wakeups with a user stack unwound */
+	uint64_t stacks;		/* ... the stacks unwound and used */
+	uint64_t shorter;		/* ... unwound, but shorter than the frame pointers' walk: that one kept */
+	uint64_t failed;		/* ... that nothing unwound (no snapshot of the process, the child gave up) */
+	uint64_t unmatched;		/* copies whose wakeup's record never came, or came without them */
+	uint64_t distinct;		/* distinct stacks unwound */
+	uint64_t ns;			/* wakeprobe's time unwinding, the child's included */
+};
+
+/* run_stacks__copy - a copy of a user stack, from the ring: kept for its wakeup's record */
+void run_stacks__copy(struct run_stacks *rs, const struct wp_stack_copy *copy);
+/*
+ * run_stacks__unwind - @st, a wakeup's stacks as the ring gave them:
+ * each copy that went before it unwound, and its id put in @st
+ */
+void run_stacks__unwind(struct run_stacks *rs, struct wp_lean_stacks *st);
+/*
+ * run_stacks__resolve - @e as the analysis takes it: @e itself, or, for
+ * a wakeup's stacks that copies went before, @room, @e with them unwound
+ */
+const struct wp_event *run_stacks__resolve(struct run_stacks *rs, const struct wp_event *e, struct wp_event *room);
+/* run_stacks__unwound - what the unwinding did so far */
+const struct run_stacks_unwound *run_stacks__unwound(const struct run_stacks *rs);
+
 /* run_stacks__symbolizer - what names the frames: the futex words' names ask it too */
 struct symbolizer *run_stacks__symbolizer(struct run_stacks *rs);
 /* run_stacks__count - the stacks copied */

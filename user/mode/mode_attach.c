@@ -111,6 +111,8 @@ static int attach_check(struct mode_run *m)
 		.lean_flight_adaptive = analysis__lean_flight_adaptive(o->lean, o->outliers, o->threshold_us * 1000),
 		.lean_softirqs = o->softirqs,
 		.stacks = o->stacks,
+		.unwind = o->stacks && !o->unwind_off,
+		.unwind_per_s = o->unwind_per_s,
 		.debuginfod = o->debuginfod,
 		.chains = o->chains,
 		.pids = o->pids,

@@ -56,6 +56,8 @@ static int workload_open(struct mode_run *m)
 		.traced = !o->no_trace,
 		.lean = o->lean,
 		.stacks = o->stacks,
+		.unwind = o->stacks && !o->unwind_off,
+		.unwind_per_s = o->unwind_per_s,
 		.debuginfod = o->debuginfod,
 		.ringbuf_bytes = o->ringbuf_kb * 1024,
 		.ringbuf_fixed = o->ringbuf_given,

@@ -104,6 +104,32 @@ void json_stacks__futex(struct json_writer *w, const struct attach_report *r, ui
 	json_writer__end_object(w);
 }
 
+/* put_unwound - "unwound": --unwind's copies, what came of them and what they cost */
+static void put_unwound(struct json_writer *w, struct run_stacks *rs)
+{
+	const struct wp_stack_cost *cost = run_stacks__cost(rs);
+	const struct run_stacks_unwound *u = run_stacks__unwound(rs);
+
+	json_writer__key(w, "unwound");
+	json_writer__begin_object(w);
+	json_writer__put_uint(w, "wakeups", u->wakeups);
+	json_writer__put_uint(w, "stacks", u->stacks);
+	json_writer__put_uint(w, "distinct", u->distinct);
+	json_writer__put_uint(w, "shorter_than_frame_pointers", u->shorter);
+	json_writer__put_uint(w, "failed", u->failed);
+	json_writer__put_uint(w, "copies_taken", cost->copies);
+	json_writer__put_uint(w, "copied_bytes", cost->copied_bytes);
+	json_writer__put_uint(w, "copy_program_ns", cost->copy_ns);
+	json_writer__put_uint(w, "sent_slow", cost->sent_slow);
+	json_writer__put_uint(w, "sent_within_budget", cost->sent_budget);
+	json_writer__put_uint(w, "over_budget", cost->over_budget);
+	json_writer__put_uint(w, "ring_bytes", cost->sent_bytes);
+	json_writer__put_uint(w, "lost", cost->lost);
+	json_writer__put_uint(w, "unmatched", u->unmatched);
+	json_writer__put_uint(w, "unwind_ns", u->ns);
+	json_writer__end_object(w);
+}
+
 /* put_summary - "stacks": what the kernel kept and what it cost, and where frame pointers cut */
 static void put_summary(struct json_writer *w, struct run_stacks *rs, const struct stack_cut *cuts, size_t n)
 {
@@ -116,6 +142,7 @@ static void put_summary(struct json_writer *w, struct run_stacks *rs, const stru
 	json_writer__put_uint(w, "taken", cost->taken);
 	json_writer__put_uint(w, "not_kept", cost->not_kept);
 	json_writer__put_uint(w, "program_ns", cost->ns);
+	put_unwound(w, rs);
 	json_writer__key(w, "cut_short");
 	json_writer__begin_array(w);
 	for (size_t i = 0; i < n; i++) {

@@ -127,6 +127,35 @@ void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t wakeups)
 		fprintf(out, "WARNING    %" PRIu64 " of the %" PRIu64 " stacks were not kept: another stack held the slot "
 			"its hash gave it, or the map was full; their wakeups say so where a stack would be\n",
 			(uint64_t)cost->not_kept, (uint64_t)cost->taken);
+	text_stacks__unwound(out, rs, wakeups);
+}
+
+void text_stacks__unwound(FILE *out, struct run_stacks *rs, uint64_t wakeups)
+{
+	const struct wp_stack_cost *cost = run_stacks__cost(rs);
+	const struct run_stacks_unwound *u = run_stacks__unwound(rs);
+	uint64_t sent = cost->sent_slow + cost->sent_budget, unwound = u->stacks + u->shorter + u->failed;
+
+	if (!cost->copies)
+		return;
+	fprintf(out, "  unwound    %" PRIu64 " of %" PRIu64 " wakeups' user stacks, by the objects' call frame information "
+		"from copies of the stacks: %" PRIu64 " slow wakeups', %" PRIu64 " within --unwind's budget, %" PRIu64
+		" over it; %" PRIu64 " distinct\n", u->wakeups, wakeups, (uint64_t)cost->sent_slow,
+		(uint64_t)cost->sent_budget, (uint64_t)cost->over_budget, u->distinct);
+	fprintf(out, "             copying: %.2f us of program time per wakeup (%" PRIu64 " copies, %.1f KiB each), "
+		"%.1f KiB to the ring per wakeup that sent them; unwinding: %.1f ms of wakeprobe's time, %.1f us a "
+		"stack\n", wakeups ? us(cost->copy_ns) / (double)wakeups : 0.0, (uint64_t)cost->copies,
+		(double)cost->copied_bytes / 1024 / (double)cost->copies,
+		sent ? (double)cost->sent_bytes / 1024 / (double)sent : 0.0, us(u->ns) / 1000,
+		unwound ? us(u->ns) / (double)unwound : 0.0);
+	if (u->shorter || u->failed)
+		fprintf(out, "             of the %" PRIu64 " copies unwound, %" PRIu64 " reached fewer frames than the "
+			"frame pointers' walk, which was kept, and %" PRIu64 " gave none (their objects not read)\n",
+			unwound, u->shorter, u->failed);
+	if (cost->lost || u->unmatched)
+		fprintf(out, "WARNING    %" PRIu64 " copies found the ring full and %" PRIu64 " came without their "
+			"wakeup: those wakeups' user stacks are the frame pointers' walk\n", (uint64_t)cost->lost,
+			u->unmatched);
 }
 
 void text_stacks__cuts(FILE *out, const struct stack_cut *cuts, size_t n)

@@ -39,6 +39,8 @@ void text_stacks__combos(FILE *out, struct run_stacks *rs, const char *waker, co
 void text_stacks__brief(FILE *out, struct run_stacks *rs, int32_t user, int32_t kernel, uint32_t tgid);
 /* text_stacks__cost - the cost line's part for --stacks: what the kernel kept, in what memory, at what cost */
 void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t wakeups);
+/* text_stacks__unwound - --unwind's line: the user stacks unwound from copies, and what that cost */
+void text_stacks__unwound(FILE *out, struct run_stacks *rs, uint64_t wakeups);
 /* text_stacks__cuts - one line for each object that cut stacks short */
 void text_stacks__cuts(FILE *out, const struct stack_cut *cuts, size_t n);
 

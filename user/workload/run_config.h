@@ -28,6 +28,8 @@ struct run_config {
 	bool traced;			/* the BPF side ran: phases, not just totals */
 	bool lean;			/* ... with the lean engine: one record per wakeup */
 	bool stacks;			/* ... lean, with each wakeup's stacks (--stacks) */
+	bool unwind;			/* ... and copies of their user stacks to unwind (--unwind) */
+	uint32_t unwind_per_s;		/* ... a slow wakeup's, and this many a second of the others' */
 	bool debuginfod;		/* ... named with debug files from debuginfod servers too (--debuginfod) */
 	uint32_t ringbuf_bytes;		/* the BPF side's ring buffer */
 	/* ... as given (--ringbuf-kb): not grown to hold a workload run's records (session.c); never recorded */

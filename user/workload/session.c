@@ -198,12 +198,23 @@ static bool journal_kept(struct session *s, int err)
 static int on_event(const struct wp_event *e, void *ctx)
 {
 	struct session *s = ctx;
+	struct wp_event resolved;
 
+	/* a wakeup's stacks whose copies went before it: unwound now, while its process's mappings are kept */
+	e = run_stacks__resolve(s->res->stacks, e, &resolved);
 	/* records that waited in the ring come out with the journal, in its order */
 	if (!s->records_wait && journaling(s) && journal_kept(s, journal__event(s->journal, e)))
 		return 0;
 	analysis__event(&s->analysis, e);
 	return 0;
+}
+
+/* on_copy - --unwind: a copy of a user stack, kept until its wakeup's record comes */
+static void on_copy(const struct wp_stack_copy *copy, void *ctx)
+{
+	struct session *s = ctx;
+
+	run_stacks__copy(s->res->stacks, copy);
 }
 
 static void on_sample(const struct wp_sample *smp, void *ctx)
@@ -373,11 +384,14 @@ static int open_tracing(struct session *s, char *msg, size_t len)
 		.all_syscalls = wl->user_only,
 		.lean = s->cfg->lean,
 		.stacks = s->cfg->stacks,
+		.unwind = s->cfg->unwind,
+		.unwind_per_s = s->cfg->unwind_per_s,
 		.lean_wait_end_signal = wl->wait_end == WAIT_END_SIGNAL_DELIVER,
 		.lean_flight_ns = analysis__lean_flight_ns(s->cfg, &s->opts->analysis),
 		.lean_flight_adaptive = analysis__lean_flight_adaptive(s->cfg->lean, s->opts->analysis.outliers,
 								       s->opts->analysis.outlier_threshold_ns),
 		.fn = on_event,
+		.copy_fn = on_copy,
 		.ctx = s,
 	};
 	int err = collector__open(&s->collector, &copts, msg, len);
