@@ -85,9 +85,9 @@ Test(stacks, the_busiest_pair_shows_where_the_producer_woke_and_the_consumer_sle
 	cr_assert(strstr(json_reader__get_string(pair, "mechanism"), "futex"), "the busiest pair is the lock's: %s",
 		  json_reader__get_string(pair, "mechanism"));
 	/*
-	 * the one combination that has both: the consumer sometimes comes
-	 * before the lock is taken and sleeps inside pthread_cond_wait(),
-	 * where Debian's libc cuts the walk
+	 * a combination that has both, unwound from copies: Debian's libc has
+	 * no frame pointers, and a walk by them loses the frame that called
+	 * into it, producer_release()'s and consumer_wait()'s own
 	 */
 	for (size_t i = 0; !top && i < json_reader__len(json_reader__get(pair, "stacks")); i++) {
 		const struct json_node *c = json_reader__at(json_reader__get(pair, "stacks"), i);
@@ -98,6 +98,10 @@ Test(stacks, the_busiest_pair_shows_where_the_producer_woke_and_the_consumer_sle
 	}
 	cr_assert(top, "the busiest pair has stacks with producer_release() waking and consumer_wait() asleep\n%s",
 		  r.out);
+	cr_assert_eq(json_reader__type(json_reader__get(top, "unwound")), JSON_TRUE, "they were unwound from copies");
+	cr_assert(has_function(json_reader__get(top, "waker_user"), "_start") &&
+			  has_function(json_reader__get(top, "wakee_user"), "start_thread"),
+		  "both reach their thread's start");
 	cr_assert(has_function(json_reader__get(top, "waker_kernel"), "futex_wake"),
 		  "the waker's kernel stack is its futex wake");
 	cr_assert(has_function(json_reader__get(top, "wakee_kernel"), "schedule"),
@@ -111,8 +115,35 @@ Test(stacks, the_busiest_pair_shows_where_the_producer_woke_and_the_consumer_sle
 	cr_assert(strstr(r.out, "producer_release+0x") && strstr(r.out, "consumer_wait+0x"), "%s", r.out);
 	cr_assert(strstr(r.out, "handoff_stacks.c:"), "frames with debug information show their line\n%s", r.out);
 	cr_assert(strstr(r.out, "  stacks     "), "the cost line says what the stacks held\n%s", r.out);
+	cr_assert(strstr(r.out, "  unwound    ") && strstr(r.out, "user stacks unwound from copies in "),
+		  "the cost line and the pair say how many were unwound\n%s", r.out);
 	/* the lock's futex word, by the global it is */
 	cr_assert(strstr(r.out, "is handoff.lock in handoff-stacks+0x"), "%s", r.out);
+}
+
+/* without the copies, the walk by frame pointers loses the frame that called into libc: what --unwind is for */
+Test(stacks, frame_pointers_alone_lose_the_callers_of_libc)
+{
+	static struct wakeprobe_ran r;
+	const struct json_node *pair, *stacks;
+	struct json_doc *doc;
+	size_t producer = 0;
+
+	skip_unless_traceable();
+	doc = run_to_json(&r, (char *[]){ "--stacks", "--unwind", "off", "--pairs", "1", "--", (char *)handoff_path(),
+					 ROUNDS, NULL });
+	pair = json_reader__at(json_reader__get(json_reader__root(doc), "pairs"), 0);
+	stacks = json_reader__get(pair, "stacks");
+	cr_assert_gt(json_reader__len(stacks), 0);
+	for (size_t i = 0; i < json_reader__len(stacks); i++) {
+		const struct json_node *c = json_reader__at(stacks, i);
+
+		cr_assert_eq(json_reader__type(json_reader__get(c, "unwound")), JSON_FALSE);
+		producer += has_function(json_reader__get(c, "waker_user"), "producer_release");
+	}
+	cr_assert_eq(producer, 0, "a walk by frame pointers never reaches producer_release(): it calls into libc");
+	cr_assert_null(strstr(r.out, "  unwound    "), "no copies, no line\n%s", r.out);
+	json_reader__free(doc);
 }
 
 /* folded_line_ok - "frame;frame;... count": frames with no ';' in them, a space, a whole number */

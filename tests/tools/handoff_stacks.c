@@ -8,13 +8,15 @@
  * mutex, handoff.lock, and producer_release()'s unlock wakes it; when it
  * comes first, it sleeps on the condition variable.
  *
- * Built with frame pointers and debug information. Debian's libc has no
- * frame pointers: a walk through it loses the frame that called into it,
- * so each side reaches the lock through a helper of its own (take_lock(),
- * drop_lock()), and the frame lost is the helper's, not the function the
- * tests look for. It spins where it waits for time, so that its only
- * sleeps are on the lock and the condition, and keeps its two threads on
- * CPUs 0 and 1. Usage: handoff-stacks [ROUNDS] (default 2000).
+ * Built with frame pointers and debug information, and written as a
+ * program would be: each side calls the lock and the condition variable
+ * itself. Debian's libc has no frame pointers, so a walk by them loses
+ * the frame that called into it, producer_release()'s and
+ * consumer_wait()'s own; the copies wakeprobe unwinds by call frame
+ * information (--unwind) reach them. It spins where it waits for time, so
+ * that its only sleeps are on the lock and the condition, and keeps its
+ * two threads on CPUs 0 and 1. Usage: handoff-stacks [ROUNDS] (default
+ * 2000).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -43,34 +45,24 @@ static void spin_us(long us)
 	while ((t.tv_sec - t0.tv_sec) * 1000000 + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
 }
 
-__attribute__((noinline)) void take_lock(struct handoff *h)
-{
-	pthread_mutex_lock(&h->lock);
-}
-
-__attribute__((noinline)) void drop_lock(struct handoff *h)
-{
-	pthread_mutex_unlock(&h->lock);
-}
-
 /* producer_release - hand the token over: the consumer, asleep on the lock or the condition, is woken here */
 __attribute__((noinline)) void producer_release(struct handoff *h)
 {
-	take_lock(h);
+	pthread_mutex_lock(&h->lock);
 	spin_us(100);
 	h->token = 1;
 	pthread_cond_signal(&h->ready);
-	drop_lock(h);
+	pthread_mutex_unlock(&h->lock);
 }
 
 /* consumer_wait - sleep until the token comes, and take it */
 __attribute__((noinline)) void consumer_wait(struct handoff *h)
 {
-	take_lock(h);
+	pthread_mutex_lock(&h->lock);
 	while (!h->token)
 		pthread_cond_wait(&h->ready, &h->lock);
 	h->token = 0;
-	drop_lock(h);
+	pthread_mutex_unlock(&h->lock);
 	__atomic_add_fetch(&h->taken, 1, __ATOMIC_RELEASE);
 }
 

@@ -43,6 +43,29 @@ Test(stack_combos, each_combination_is_counted_and_the_tops_are_ordered)
 	cr_assert_eq(c.n, 3);
 }
 
+/* the combinations with a user stack unwound from a copy are told apart, and ranked among themselves */
+Test(stack_combos, the_unwound_ones_are_ranked_apart)
+{
+	static struct stack_combos c;
+	const struct stack_combo *top[4];
+	struct wp_lean_stacks walked = lean_stack_ids(1, 2, 3, 4);
+	struct wp_lean_stacks waker = lean_stack_ids(1, STACK_ID_UNWOUND, 3, 4);
+	struct wp_lean_stacks wait = lean_stack_ids(1, 2, 3, STACK_ID_UNWOUND + 1);
+
+	for (int i = 0; i < 5; i++)
+		stack_combos__add(&c, &walked, 100, 1000);
+	stack_combos__add(&c, &waker, 100, 1000);
+	stack_combos__add(&c, &wait, 100, 1000);
+	stack_combos__add(&c, &wait, 100, 1000);
+	cr_assert_eq(stack_combos__count_unwound(&c), 3);
+	cr_assert_eq(stack_combos__top_unwound(&c, STACK_BY_COUNT, top, 4), 2);
+	cr_assert_eq(top[0]->wait_user, STACK_ID_UNWOUND + 1, "the most frequent of the unwound");
+	cr_assert_eq(top[1]->waker_user, STACK_ID_UNWOUND);
+	cr_assert(!stack_combo__unwound(&c.rows[0]));
+	cr_assert_eq(stack_combos__top(&c, STACK_BY_COUNT, top, 4), 3);
+	cr_assert_eq(top[0]->count, 5, "all of them: the walked first");
+}
+
 Test(stack_combos, a_percentile_is_the_floor_of_its_bucket)
 {
 	static struct stack_combos c;

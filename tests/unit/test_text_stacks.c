@@ -88,6 +88,22 @@ Test(text_stacks, the_most_frequent_and_the_costliest_are_both_shown_when_they_d
 	cr_assert(has_line(written(), "    2 combinations of stacks in all"), "%s", written());
 }
 
+/* where some wakeups' user stacks were unwound, those are shown, and how many of the pair's they are */
+Test(text_stacks, the_unwound_combinations_are_the_ones_shown)
+{
+	const uint64_t unwound[] = { code_at(waker_code), code_at(wakee_code), code_at(_start) };
+
+	cr_assert_eq(run_stacks__add(rs, STACK_ID_UNWOUND, unwound, 3), 0);
+	add_wakeups(own_stack_ids(STACK_CUT_LIBC, STACK_WHOLE), 5, 1000);
+	add_wakeups(own_stack_ids(STACK_ID_UNWOUND, STACK_WHOLE), 2, 1000);
+	text_stacks__combos(out, rs, "thread 10", "thread 11", &combos, 7);
+	cr_assert(has_line(written(), "    user stacks unwound from copies in 2 of its 7 wakeups (the others' walked by "
+			   "frame pointers alone; --unwind sets how many):"), "%s", written());
+	cr_assert(!strncmp(strchr(written(), '\n') + 1, "    the most frequent and costliest: 2 of 2 wakeups (100%)", 58),
+		  "%s", written());
+	cr_assert_not_null(strstr(written(), "\n        _start"), "the unwound stack, whole: %s", written());
+}
+
 Test(text_stacks, one_combination_both_most_frequent_and_costliest_is_shown_once)
 {
 	add_wakeups(own_stack_ids(STACK_CUT_HERE, STACK_WHOLE), 2, 1000);
@@ -127,6 +143,38 @@ Test(text_stacks, the_cost_line_says_the_time_per_wakeup_and_the_stacks_not_kept
 			 "per wakeup (12 stacks, 2.50 us each, timed in the programs), 64 bytes more per wakeup's record\n"
 			 "WARNING    3 of the 12 stacks were not kept: another stack held the slot its hash gave it, or "
 			 "the map was full; their wakeups say so where a stack would be\n");
+	run_stacks__free(kernel);
+}
+
+/* --unwind's line: how many wakeups' stacks were unwound, and what the copies and the unwinding cost */
+Test(text_stacks, the_unwound_line_says_how_many_and_what_it_cost)
+{
+	struct run_stacks *kernel = stacks_with_kernel();
+	struct wp_stack_cost cost = { .ns = 30000, .taken = 12, .copy_ns = 8000, .copies = 8, .copied_bytes = 8 * 4096,
+				      .sent_slow = 1, .sent_budget = 2, .sent_bytes = 3 * 8392, .over_budget = 1,
+				      .lost = 1 };
+
+	run_stacks__note_cost(kernel, 2 << 20, &cost);
+	text_stacks__unwound(out, kernel, 4);
+	cr_assert_str_eq(written(),
+			 "  unwound    0 of 4 wakeups' user stacks, by the objects' call frame information from copies of "
+			 "the stacks: 1 slow wakeups', 2 within --unwind's budget, 1 over it; 0 distinct\n"
+			 "             copying: 2.00 us of program time per wakeup (8 copies, 4.0 KiB each), 8.2 KiB to the "
+			 "ring per wakeup that sent them; unwinding: 0.0 ms of wakeprobe's time, 0.0 us a stack\n"
+			 "WARNING    1 copies found the ring full and 0 came without their wakeup: those wakeups' user "
+			 "stacks are the frame pointers' walk\n");
+	run_stacks__free(kernel);
+}
+
+/* --unwind off, or a kernel that takes no copies: no line */
+Test(text_stacks, without_copies_there_is_no_unwound_line)
+{
+	struct run_stacks *kernel = stacks_with_kernel();
+	struct wp_stack_cost cost = { .ns = 30000, .taken = 12 };
+
+	run_stacks__note_cost(kernel, 2 << 20, &cost);
+	text_stacks__unwound(out, kernel, 4);
+	cr_assert_str_eq(written(), "");
 	run_stacks__free(kernel);
 }
 

@@ -86,19 +86,48 @@ static int by_cost(const void *pa, const void *pb)
 	return order(a->total_ns, b->total_ns, a->count, b->count, a, b);
 }
 
-size_t stack_combos__top(const struct stack_combos *c, enum stack_order order, const struct stack_combo **out,
-			 size_t max)
+bool stack_combo__unwound(const struct stack_combo *s)
+{
+	return s->waker_user >= STACK_ID_UNWOUND || s->wait_user >= STACK_ID_UNWOUND;
+}
+
+uint64_t stack_combos__count_unwound(const struct stack_combos *c)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; c && i < c->n; i++)
+		if (stack_combo__unwound(&c->rows[i]))
+			n += c->rows[i].count;
+	return n;
+}
+
+/* top - up to @max rows of @c, of those unwound alone when @unwound, into @out in @order */
+static size_t top(const struct stack_combos *c, enum stack_order order, bool unwound, const struct stack_combo **out,
+		  size_t max)
 {
 	const struct stack_combo *all[STACK_COMBOS_MAX];
-	size_t n = c ? c->n : 0;
+	size_t n = 0;
 
-	for (size_t i = 0; i < n; i++)
-		all[i] = &c->rows[i];
+	for (uint32_t i = 0; c && i < c->n; i++)
+		if (!unwound || stack_combo__unwound(&c->rows[i]))
+			all[n++] = &c->rows[i];
 	qsort(all, n, sizeof(all[0]), order == STACK_BY_COST ? by_cost : by_count);
 	if (n > max)
 		n = max;
 	memcpy(out, all, n * sizeof(all[0]));
 	return n;
+}
+
+size_t stack_combos__top(const struct stack_combos *c, enum stack_order order, const struct stack_combo **out,
+			 size_t max)
+{
+	return top(c, order, false, out, max);
+}
+
+size_t stack_combos__top_unwound(const struct stack_combos *c, enum stack_order order, const struct stack_combo **out,
+				 size_t max)
+{
+	return top(c, order, true, out, max);
 }
 
 uint64_t stack_combo__percentile(const struct stack_combo *s, double pct)

@@ -15,12 +15,18 @@
 #ifndef WAKEPROBE_STACK_COMBOS_H
 #define WAKEPROBE_STACK_COMBOS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
 #include "wakeprobe.h"
 
 #define STACK_COMBOS_MAX	64
+/*
+ * the ids from here on are user stacks wakeprobe unwound from copies of
+ * them (--unwind, run_stacks.h), past any the kernel's stacks map gives
+ */
+#define STACK_ID_UNWOUND	(1 << 30)
 
 struct stack_combo {
 	/* the key: the stacks' ids (wp_lean_stacks), and whose mappings name the user ones */
@@ -54,6 +60,13 @@ enum stack_order {
 /* stack_combos__top - up to @max rows of @c into @out in @order (ties: the other measure, then the ids); how many */
 size_t stack_combos__top(const struct stack_combos *c, enum stack_order order, const struct stack_combo **out,
 			 size_t max);
+/* stack_combos__top_unwound - the same, of the rows with a user stack unwound from a copy (stack_combo__unwound()) */
+size_t stack_combos__top_unwound(const struct stack_combos *c, enum stack_order order, const struct stack_combo **out,
+				 size_t max);
+/* stack_combo__unwound - was a user stack of @s's unwound from a copy, not walked by frame pointers? */
+bool stack_combo__unwound(const struct stack_combo *s);
+/* stack_combos__count_unwound - the wakeups of @c's rows with a user stack unwound */
+uint64_t stack_combos__count_unwound(const struct stack_combos *c);
 /* stack_combo__percentile - @pct of its wake-to-run: the floor of the bucket it falls in, 0 when empty */
 uint64_t stack_combo__percentile(const struct stack_combo *s, double pct);
 

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "stack_combos.h"
 #include "symbolizer.h"
 #include "wakeprobe.h"
 
@@ -103,7 +104,7 @@ const char *run_stacks__why_none(int32_t id);
  * the unwinding reached fewer frames than it did (a stack deeper than
  * its copy).
  */
-#define RUN_STACKS_UNWOUND	(1 << 30)	/* past any id of the stacks map */
+#define RUN_STACKS_UNWOUND	STACK_ID_UNWOUND
 #define RUN_STACKS_PENDING	16
 
 /* what the unwinding did, for the cost line */

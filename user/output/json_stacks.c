@@ -48,9 +48,16 @@ void json_stacks__stack(struct json_writer *w, struct run_stacks *rs, const char
 
 void json_stacks__combos(struct json_writer *w, struct run_stacks *rs, const struct stack_combos *c, uint64_t of)
 {
-	const struct stack_combo *top[JSON_STACKS_PER_PAIR];
-	size_t n = stack_combos__top(c, STACK_BY_COUNT, top, JSON_STACKS_PER_PAIR);
+	const struct stack_combo *top[JSON_STACKS_PER_PAIR], *all[STACK_COMBOS_MAX];
+	/* those with a user stack unwound first: the others' were walked by frame pointers alone */
+	size_t n = stack_combos__top_unwound(c, STACK_BY_COUNT, top, JSON_STACKS_PER_PAIR);
+	size_t k = stack_combos__top(c, STACK_BY_COUNT, all, STACK_COMBOS_MAX);
 	uint64_t shown = 0;
+
+	for (size_t i = 0; i < k && n < JSON_STACKS_PER_PAIR; i++)
+		if (!stack_combo__unwound(all[i]))
+			top[n++] = all[i];
+	json_writer__put_uint(w, "stacks_unwound", stack_combos__count_unwound(c));
 
 	json_writer__key(w, "stacks");
 	json_writer__begin_array(w);
@@ -60,6 +67,7 @@ void json_stacks__combos(struct json_writer *w, struct run_stacks *rs, const str
 		shown += s->count;
 		json_writer__begin_object(w);
 		json_writer__put_uint(w, "count", s->count);
+		json_writer__put_bool(w, "unwound", stack_combo__unwound(s));
 		json_writer__put_uint(w, "wake_to_run_total_ns", s->total_ns);
 		json_writer__put_uint(w, "wake_to_run_max_ns", s->max_ns);
 		/* the floors of the buckets they fall in: within 25% below (stack_combos.h) */

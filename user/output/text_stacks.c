@@ -95,17 +95,26 @@ void text_stacks__combo(FILE *out, struct run_stacks *rs, const char *waker, con
 void text_stacks__combos(FILE *out, struct run_stacks *rs, const char *waker, const char *wakee,
 			 const struct stack_combos *c, uint64_t of)
 {
+	uint64_t unwound = stack_combos__count_unwound(c);
 	const struct stack_combo *freq, *cost;
 
-	if (!stack_combos__top(c, STACK_BY_COUNT, &freq, 1)) {
+	/*
+	 * where some of them have a user stack unwound, those are the ones
+	 * shown: the others' were walked by frame pointers alone, and code
+	 * without them cut those short
+	 */
+	if (!(unwound ? stack_combos__top_unwound : stack_combos__top)(c, STACK_BY_COUNT, &freq, 1)) {
 		fprintf(out, "    no stacks came with these wakeups\n");
 		return;
 	}
-	stack_combos__top(c, STACK_BY_COST, &cost, 1);
+	(unwound ? stack_combos__top_unwound : stack_combos__top)(c, STACK_BY_COST, &cost, 1);
+	if (unwound)
+		fprintf(out, "    user stacks unwound from copies in %" PRIu64 " of its %" PRIu64 " wakeups (the others' "
+			"walked by frame pointers alone; --unwind sets how many):\n", unwound, of);
 	text_stacks__combo(out, rs, waker, wakee, freq, cost == freq ? "the most frequent and costliest" :
-			   "the most frequent", of);
+			   "the most frequent", unwound ? unwound : of);
 	if (cost != freq)
-		text_stacks__combo(out, rs, waker, wakee, cost, "the costliest", of);
+		text_stacks__combo(out, rs, waker, wakee, cost, "the costliest", unwound ? unwound : of);
 	if (c->n > 1 || c->other)
 		fprintf(out, "    %u combinations of stacks in all%s\n", c->n,
 			c->other ? ", and more past those kept (--folded has their time)" : "");
