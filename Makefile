@@ -111,6 +111,8 @@ SYMBOL_FIXTURES := $(OBJ)/tests/symbol-fixture $(OBJ)/tests/symbol-fixture-strip
 	$(OBJ)/tests/symbol-fixture-cxx $(OBJ)/tests/crafted-fixture $(OBJ)/tests/unwind-fixture \
 	$(OBJ)/tests/unwind-fixture-nofp
 HANDOFF_STACKS := $(OBJ)/tests/handoff-stacks
+# the stack tests' C++ program: values through a class template's mutex and condition variable
+CHANNEL := $(OBJ)/tests/channel
 # the wakeup chain tests' program: a request relayed through three threads (tests/tools/relay.c)
 RELAY := $(OBJ)/tests/relay
 SYSTEM_TESTS := $(OBJ)/tests/system-tests
@@ -245,6 +247,12 @@ $(HANDOFF_STACKS): tests/tools/handoff_stacks.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) -g -O1 -fno-omit-frame-pointer -pthread $(abspath $<) -o $@
 
+# built as its user builds it to look at it: frame pointers and debug information, no optimizing;
+# libstdc++ and libc are Debian's, without frame pointers
+$(CHANNEL): tests/tools/channel.cc | $(DEPS_STAMP)
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(@D) && $(CXX) $(WARNINGS) -std=c++17 -g -fno-omit-frame-pointer -pthread $(abspath $<) -o $@
+
 # built as a user builds a small threaded program: nothing for the tracer's sake
 $(RELAY): tests/tools/relay.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
@@ -291,11 +299,11 @@ run: all
 # target fails if either fails, with what failed repeated at the end of the output. First, no
 # module or folder of user/ may depend on itself through others, and no two files share a name
 # (scripts/module-cycles.py).
-test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYMBOL_FIXTURES) $(HANDOFF_STACKS) $(RELAY) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP) inferno
+test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYMBOL_FIXTURES) $(HANDOFF_STACKS) $(CHANNEL) $(RELAY) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP) inferno
 	$(call msg,CHECK,module and folder cycles in user/)
 	$(Q)scripts/module-cycles.py user
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
-		WAKE_COUNT=$(OBJ)/bench/wake-count HANDOFF_STACKS=$(OBJ)/tests/handoff-stacks RELAY=$(RELAY) \
+		WAKE_COUNT=$(OBJ)/bench/wake-count HANDOFF_STACKS=$(OBJ)/tests/handoff-stacks CHANNEL=$(CHANNEL) RELAY=$(RELAY) \
 		INFERNO_FLAMEGRAPH=$(INFERNO_FLAMEGRAPH) \
 		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/run-tests.sh $(OBJ)/tests/last-run.log \
 		$(UNIT_TESTS) --verbose=0 -j1 :: scripts/as-root.sh $(SYSTEM_TESTS) --verbose=0 -j1

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_stacks.c - --stacks and --folded on a program built here
+ * test_stacks.c - --stacks and --folded on programs built here
  * (tests/tools/handoff_stacks.c): producer_release() wakes
  * consumer_wait() through a global mutex and condition variable. Its
  * busiest pair must show those functions in the waker's and the wakee's
- * stacks, the kernel's futex calls under them, and --folded must be read
+ * stacks, unwound through Debian's libc, which has no frame pointers,
+ * the kernel's futex calls under them, and --folded must be read
  * by a real consumer of the format (inferno-flamegraph, which make test
- * installs). Needs root and BTF; the refusals need neither.
+ * installs). A C++ program's templated channel (tests/tools/channel.cc)
+ * must show its send and recv, demangled. Needs root and BTF; the
+ * refusals need neither.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -119,6 +122,44 @@ Test(stacks, the_busiest_pair_shows_where_the_producer_woke_and_the_consumer_sle
 		  "the cost line and the pair say how many were unwound\n%s", r.out);
 	/* the lock's futex word, by the global it is */
 	cr_assert(strstr(r.out, "is handoff.lock in handoff-stacks+0x"), "%s", r.out);
+}
+
+/*
+ * a C++ program's own template, demangled, on both sides: libstdc++ and
+ * libc, which its mutex and condition variable are, have no frame pointers
+ */
+Test(stacks, a_cxx_channels_send_and_recv_are_in_the_stacks_demangled)
+{
+	static struct wakeprobe_ran r;
+	const char *channel = getenv("CHANNEL");
+	const struct json_node *pairs;
+	struct json_doc *doc;
+	bool send = false, recv = false, mangled = false;
+
+	skip_unless_traceable();
+	if (!channel)
+		cr_skip_test("set CHANNEL to build/tests/channel (make test does)");
+	doc = run_to_json(&r, (char *[]){ "--stacks", "--pairs", "2", "--", (char *)channel, "3000", NULL });
+	pairs = json_reader__get(json_reader__root(doc), "pairs");
+	for (size_t p = 0; p < json_reader__len(pairs); p++) {
+		const struct json_node *stacks = json_reader__get(json_reader__at(pairs, p), "stacks");
+
+		for (size_t i = 0; i < json_reader__len(stacks); i++) {
+			const struct json_node *c = json_reader__at(stacks, i);
+
+			for (int k = 0; k < 2; k++) {
+				const struct json_node *user = json_reader__get(c, k ? "wakee_user" : "waker_user");
+
+				send = send || has_function(user, "Channel<long>::send");
+				recv = recv || has_function(user, "Channel<long>::recv");
+				mangled = mangled || has_function(user, "_ZN7Channel");
+			}
+		}
+	}
+	json_reader__free(doc);
+	cr_assert(send && recv, "Channel<long>::send and ::recv are in the stacks\n%s", r.out);
+	cr_assert(!mangled, "and demangled");
+	cr_assert(strstr(r.out, "Channel<long>::recv+0x") && strstr(r.out, "channel.cc:"), "%s", r.out);
 }
 
 /* without the copies, the walk by frame pointers loses the frame that called into libc: what --unwind is for */
