@@ -16,6 +16,8 @@ and summed up as the median with a 95% interval, 1.58 IQR / sqrt(n) (the notches
      (stress-ng --get), by default, with --engine full and with --syscall-phases;
   4. what --csv and --perfetto cost wakeprobe's own CPU on a pipe ping-pong (perf bench sched pipe);
   5. what --stacks adds: a paced timer wakeup (cyclictest) and a ping-pong flood (perf bench sched pipe);
+     what unwinding the user stacks from copies adds to walking them by frame pointers alone, there and
+     on the loopback server;
      what --chains adds to the programs' time and the ring's bytes, there and on the loopback server;
   6. workload mode: a 100,000-wakeup back-to-back flood's whole-process wall time, traced
      against untraced, and the peak RSS of a 1,000,000-sample run; attach mode's RSS over a
@@ -516,6 +518,58 @@ def chains_cost(pairs, server):
     print("   aim: --chains on by default if it adds under 10% BPF time per wakeup; it is an option otherwise")
 
 
+def unwind_cost(pairs, server):
+    """--stacks with the copies unwound (its default) against frame pointers alone (--unwind off), in turn"""
+    print(f"\n== What unwinding the user stacks adds to --stacks, {pairs} runs of each side, in turn ==")
+    print(f"   paced: {' '.join(CYCLICTEST)}; flood: {' '.join(PIPE)}; loopback: redis-benchmark against redis-server")
+    print("   each: BPF ns per wakeup (the kernel's count) and ring bytes per wakeup, --stacks --unwind off and --stacks;")
+    print("   with --stacks, the copies' program time per wakeup and wakeprobe's time unwinding per wakeup unwound")
+    benches = ("paced", "flood", "loopback")
+    sides = ("frame pointers", "unwound")
+    prog = {(b, s): [] for b in benches for s in sides}
+    ring = {(b, s): [] for b in benches for s in sides}
+    copy_ns, unwind_ns, share = ({b: [] for b in benches} for _ in range(3))
+
+    def took(bench, side, doc_path):
+        with open(doc_path) as f:
+            doc = json.load(f)
+        u = doc["stacks"]["unwound"]
+        wakeups = doc["tracing_cost"]["wakeups"]
+        prog[(bench, side)].append(per_wakeup(doc, "bpf_run_ns"))
+        ring[(bench, side)].append((doc["tracing_cost"]["records"] * 64 + u["ring_bytes"]) / wakeups)
+        if side == "unwound":
+            copy_ns[bench].append(u["copy_program_ns"] / wakeups)
+            if u["stacks"]:
+                unwind_ns[bench].append(u["unwind_ns"] / u["stacks"])
+            share[bench].append(u["wakeups"] / wakeups)
+
+    for _ in range(pairs):
+        for side in sides:
+            extra = ["--stacks"] + (["--unwind", "off"] if side == "frame pointers" else [])
+            fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
+            os.close(fd)
+            for bench, argv in (("paced", CYCLICTEST), ("flood", PIPE)):
+                subprocess.run([WAKEPROBE, "--json", doc_path] + extra + ["--"] + argv, capture_output=True, text=True,
+                               check=True)
+                took(bench, side, doc_path)
+            tracer = subprocess.Popen([WAKEPROBE, "--json", doc_path, "--pid", str(server.pid)] + extra,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            wait_attached(tracer, "wakeprobe")
+            redis_load(REDIS_REQUESTS // 4)
+            stop(tracer)
+            took("loopback", side, doc_path)
+            os.unlink(doc_path)
+    for bench in benches:
+        a, b = prog[(bench, "frame pointers")], prog[(bench, "unwound")]
+        x, y = ring[(bench, "frame pointers")], ring[(bench, "unwound")]
+        print(f"   {bench:8s} BPF ns per wakeup: frame pointers {statistics.median(a):.0f}, unwound"
+              f" {statistics.median(b):.0f}; unwound / frame pointers {fmt_ratio([q / p for p, q in zip(a, b)])};"
+              f" ring bytes per wakeup {statistics.median(x):.0f} and {statistics.median(y):.0f}")
+        per = f"{statistics.median(unwind_ns[bench]) / 1000:.1f} us" if unwind_ns[bench] else "none unwound"
+        print(f"   {bench:8s} the copies: {statistics.median(copy_ns[bench]):.0f} ns of program time per wakeup;"
+              f" unwound {100 * statistics.median(share[bench]):.1f}% of the wakeups, {per} of wakeprobe's time each")
+
+
 def wall(argv):
     t = time.monotonic()
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -685,7 +739,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=7, help="throughput rounds (default 7)")
     ap.add_argument("--pairs", type=int, default=7, help="flood and --csv pairs (default 7)")
     ap.add_argument("--attach-seconds", type=int, default=30, help="the attach RSS run (default 30)")
-    ap.add_argument("--only", choices=["stacks", "chains", "service"], help="run this section alone")
+    ap.add_argument("--only", choices=["stacks", "unwind", "chains", "service"], help="run this section alone")
     ap.add_argument("--service-seconds", type=int, default=10, help="each window of the service's cost (default 10)")
     args = ap.parse_args()
     if os.geteuid() != 0:
@@ -702,10 +756,10 @@ def main():
     if args.only == "service":
         service_cost(5, args.service_seconds)
         return
-    if args.only == "chains":
+    if args.only in ("chains", "unwind"):
         server = start_redis()
         try:
-            chains_cost(args.pairs, server)
+            (chains_cost if args.only == "chains" else unwind_cost)(args.pairs, server)
         finally:
             server.terminate()
             server.wait()
@@ -718,6 +772,7 @@ def main():
         neighbour(server)
         output_cost(args.pairs)
         stacks_cost(args.pairs)
+        unwind_cost(args.pairs, server)
         chains_cost(args.pairs, server)
         recording_bytes(server)
         workload(args.pairs)

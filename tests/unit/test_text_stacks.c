@@ -194,9 +194,9 @@ Test(text_stacks, each_object_that_cut_stacks_has_a_line_after_a_blank_one)
 	text_stacks__cuts(out, cuts, 2);
 	cr_assert_str_eq(written(),
 			 "\n  libfoo.so.1 has no frame pointers, it seems: 7 of the 9 user stacks through it end there, "
-			 "short of the thread's start; their callers are cut (docs/attach.md: full stacks)\n"
+			 "short of the thread's start; their callers are cut (docs/attach.md: frame pointers)\n"
 			 "  server has no frame pointers, it seems: 2 of the 40 user stacks through it end there, short of "
-			 "the thread's start; their callers are cut (docs/attach.md: full stacks)\n");
+			 "the thread's start; their callers are cut (docs/attach.md: frame pointers)\n");
 	memout__close();
 	memout__open();
 	text_stacks__cuts(out, cuts, 0);

@@ -171,7 +171,7 @@ void text_stacks__cuts(FILE *out, const struct stack_cut *cuts, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "%s  %s has no frame pointers, it seems: %" PRIu64 " of the %" PRIu64 " user stacks through "
-			"it end there, short of the thread's start; their callers are cut (docs/attach.md: full stacks)\n",
+			"it end there, short of the thread's start; their callers are cut (docs/attach.md: frame pointers)\n",
 			i ? "" : "\n", base(cuts[i].object), cuts[i].stacks, cuts[i].of);
 }
 
