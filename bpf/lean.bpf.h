@@ -607,6 +607,8 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 			lean_emit(prev, lt, WP_LEAN_NO_SWITCH_IN);
 		}
 		if (prev_state & WP_TASK_DEAD) {
+			if (want_unwind)
+				unwind_forget(task_tid(prev));
 			/* a workload's thread that ends in its wait's syscall: it never leaves it */
 			if (lean_syscalls && lt->pending == LEAN_RESUMED)
 				lean_emit_held(prev, lt, 0);

@@ -40,6 +40,21 @@ struct {
 	__type(value, struct lean_copies);
 } lean_copies SEC(".maps");
 
+/*
+ * each thread's stack's top, as wakeprobe learned it from a copy unwound
+ * out to the thread's start: the end of the outermost frame, a fixed
+ * address for the thread's life. A copy of its stack ends there, not at
+ * the end of the mapping (a main thread's environment, a thread's TLS
+ * above its first frame): the bytes past it are never read. Gone when the
+ * thread ends, as its id may be another's next.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, WP_UNWIND_TOPS);
+	__type(key, __u32);
+	__type(value, __u64);
+} unwind_tops SEC(".maps");
+
 /* each CPU's budget of copies, for the second it counts in */
 struct unwind_budget {
 	__u64 second;
@@ -63,9 +78,9 @@ struct {
 static __always_inline void stack_copy_take(struct wp_stack_copy *c)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	__u64 t0 = bpf_ktime_get_ns(), sp;
+	__u64 t0 = bpf_ktime_get_ns(), sp, *top, len = 0, max = WP_STACK_COPY_MAX;
+	__u32 tid = task_tid(t);
 	struct pt_regs *regs;
-	__u32 len = 0;
 
 	c->head.copy.len = 0;
 	if (!have_task_pt_regs || (t->flags & PF_KTHREAD))
@@ -91,22 +106,33 @@ static __always_inline void stack_copy_take(struct wp_stack_copy *c)
 	c->regs[15] = regs->r15;
 	c->regs[16] = regs->ip;
 	sp = regs->sp;
+	top = bpf_map_lookup_elem(&unwind_tops, &tid);
+	if (top && *top > sp && *top - sp < WP_STACK_COPY_MAX)
+		max = *top - sp;
 	for (int i = 0; i <= WP_STACK_COPY_MAX / WP_STACK_COPY_CHUNK; i++) {
 		__u64 at = sp + len;
-		__u32 n = WP_STACK_COPY_CHUNK - (__u32)(at & (WP_STACK_COPY_CHUNK - 1));
+		__u64 n = WP_STACK_COPY_CHUNK - (at & (WP_STACK_COPY_CHUNK - 1));
 
-		if (len >= WP_STACK_COPY_MAX)
+		if (len >= max)
+			break;
+		/* the last chunk to the top alone */
+		if (n > max - len)
+			n = max - len;
+		/* said again where the verifier sees it: the compiler knows, and would not say */
+		__asm__ volatile("" : "+r"(n));
+		if (n > WP_STACK_COPY_CHUNK)
 			break;
 		/* the last may run past WP_STACK_COPY_MAX, into the chunk of room behind it: not counted */
 		if (bpf_probe_read_user(&c->bytes[len & (WP_STACK_COPY_MAX - 1)], n, (const void *)at))
 			break;
 		len += n;
 	}
-	if (len > WP_STACK_COPY_MAX)
-		len = WP_STACK_COPY_MAX;
+	if (len > max)
+		len = max;
 	c->head.copy.sp = sp;
 	c->head.copy.tgid = task_tgid(t);
-	c->head.copy.len = len;
+	c->head.copy.tid = tid;
+	c->head.copy.len = (__u32)len;
 	__sync_fetch_and_add(&stack_cost.copies, 1);
 	__sync_fetch_and_add(&stack_cost.copied_bytes, len);
 	__sync_fetch_and_add(&stack_cost.copy_ns, bpf_ktime_get_ns() - t0);
@@ -138,6 +164,12 @@ static __always_inline void unwind_take_wait(void)
 
 	if (lc)
 		stack_copy_take(&lc->wait);
+}
+
+/* unwind_forget - @tid ends: the top learned of its stack is no other thread's */
+static __always_inline void unwind_forget(__u32 tid)
+{
+	bpf_map_delete_elem(&unwind_tops, &tid);
 }
 
 /* unwind_allowed - may this CPU write a wakeup's copies now, @slow or not? Counted when it may */
@@ -177,7 +209,6 @@ static __always_inline bool unwind_send_one(struct wp_stack_copy *c, __u16 which
 	c->head.copy.which = which;
 	c->head.copy.__pad = 0;
 	c->head.copy.__pad1 = 0;
-	c->head.copy.__pad2 = 0;
 	c->head.copy.__pad3 = 0;
 	c->head.copy.flags = WP_LEAN_NAMES | WP_LEAN_COPY;
 	size = __builtin_offsetof(struct wp_stack_copy, bytes) + (len & (2 * WP_STACK_COPY_MAX - 1));

@@ -454,10 +454,13 @@ struct wp_copy {
 	__u16 which;		/* WP_COPY_WAKER or WP_COPY_WAIT */
 	__u16 __pad;
 	__u64 __pad1;
-	__u32 __pad2;
+	__u32 tid;		/* whose stack */
 	__u16 __pad3;
 	__u16 flags;		/* WP_LEAN_NAMES | WP_LEAN_COPY, where wp_lean has its flags */
 };
+
+/* the threads whose stack's top wakeprobe learned (unwind_tops), at most: past them, the least recent go */
+#define WP_UNWIND_TOPS		16384
 
 /*
  * wp_lean_cgroups - --all, --cgroup, --listen: the cgroups (v2) of a

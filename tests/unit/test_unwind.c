@@ -110,7 +110,7 @@ static void names(struct symbolizer *s, pid_t pid, const uint64_t *pcs, size_t n
 static void unwinds(const char *name)
 {
 	struct symbolizer *s = symbolizer__new();
-	uint64_t pcs[WP_STACK_DEPTH];
+	uint64_t pcs[WP_STACK_DEPTH], top;
 	char said[2048];
 	struct running r;
 	size_t n;
@@ -118,13 +118,16 @@ static void unwinds(const char *name)
 	cr_assert_not_null(s);
 	start(name, &r);
 	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
-	n = symbolizer__unwind(s, r.pid, r.cap.regs, r.cap.sp, r.cap.stack, r.cap.len, pcs, WP_STACK_DEPTH);
+	n = symbolizer__unwind(s, r.pid, r.cap.regs, r.cap.sp, r.cap.stack, r.cap.len, pcs, WP_STACK_DEPTH, &top);
 	names(s, r.pid, pcs, n, said, sizeof(said));
 	stop(&r);
 	cr_assert_eq(pcs[0], r.cap.regs[16], "the first frame is the registers' pc");
 	cr_assert(!strncmp(said, "leaf middle outer main __libc_start_call_main __libc_start_main", 62) &&
 			  strstr(said, " _start"),
 		  "%s: %zu frames: %s", name, n, said);
+	/* out to _start, inside the copy: where the stack ends is known, and no further than the copy */
+	cr_assert(top > r.cap.sp && top <= r.cap.sp + r.cap.len, "top 0x%lx, the copy 0x%lx + %lu", top, r.cap.sp,
+		  r.cap.len);
 	symbolizer__free(s);
 }
 
@@ -143,18 +146,19 @@ Test(unwind, a_copy_unwinds_to_start_without_frame_pointers)
 Test(unwind, a_copy_cut_short_gives_the_frames_inside_it)
 {
 	struct symbolizer *s = symbolizer__new();
-	uint64_t pcs[WP_STACK_DEPTH];
+	uint64_t pcs[WP_STACK_DEPTH], top;
 	char said[2048];
 	struct running r;
 	size_t n;
 
 	start("unwind-fixture-nofp", &r);
 	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
-	n = symbolizer__unwind(s, r.pid, r.cap.regs, r.cap.sp, r.cap.stack, 8, pcs, WP_STACK_DEPTH);
+	n = symbolizer__unwind(s, r.pid, r.cap.regs, r.cap.sp, r.cap.stack, 8, pcs, WP_STACK_DEPTH, &top);
 	names(s, r.pid, pcs, n, said, sizeof(said));
 	stop(&r);
 	cr_assert(n >= 1 && n < 4, "%zu frames: %s", n, said);
 	cr_assert(!strncmp(said, "leaf", 4), "%s", said);
+	cr_assert_eq(top, 0, "the stack went on past the copy: where it ends is not known");
 	symbolizer__free(s);
 }
 
@@ -165,7 +169,7 @@ Test(unwind, a_process_without_a_snapshot_unwinds_nothing)
 	uint64_t regs[OBJECT_UNWIND_REGS] = { 0 }, pcs[4];
 	uint8_t stack[64] = { 0 };
 
-	cr_assert_eq(symbolizer__unwind(s, 999999, regs, 0x1000, stack, sizeof(stack), pcs, 4), 0);
+	cr_assert_eq(symbolizer__unwind(s, 999999, regs, 0x1000, stack, sizeof(stack), pcs, 4, NULL), 0);
 	symbolizer__free(s);
 }
 

@@ -94,10 +94,17 @@ struct object_names_unwind {
 	uint8_t stack[OBJECT_UNWIND_STACK];
 };
 
-/* the frames unwound, innermost first: the first the registers' pc, the others return addresses */
+/*
+ * the frames unwound, innermost first: the first the registers' pc, the
+ * others return addresses; and, where the unwinding ended at the thread's
+ * start (a frame whose return address the CFI leaves undefined) having
+ * read nothing past the copy, where the stack's last byte it read ends:
+ * no copy of that thread's stack needs to reach further
+ */
 struct object_names_frames {
 	uint32_t n;
 	uint32_t __pad;
+	uint64_t top;		/* 0: not known */
 	uint64_t pc[OBJECT_UNWIND_FRAMES];
 };
 

@@ -47,6 +47,8 @@ struct unwinding {
 	uint32_t nobjects;
 	const struct object_names_unwind *req;
 	struct object_names_frames *out;
+	uint64_t read_end;	/* past the highest word read of the copy */
+	bool read_outside;	/* a rule read past the copy: the stack went on */
 };
 
 struct unwind_cache {
@@ -120,13 +122,17 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 /* memory_read - the word at @addr, from the copy: nothing else of the process is there to read */
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
-	const struct unwinding *u = arg;
+	struct unwinding *u = arg;
 	const struct object_names_unwind *req = u->req;
 
 	(void)dwfl;
-	if (addr < req->sp || req->len < sizeof(*result) || addr - req->sp > req->len - sizeof(*result))
+	if (addr < req->sp || req->len < sizeof(*result) || addr - req->sp > req->len - sizeof(*result)) {
+		u->read_outside = true;
 		return false;
+	}
 	memcpy(result, req->stack + (addr - req->sp), sizeof(*result));
+	if (addr + sizeof(*result) > u->read_end)
+		u->read_end = addr + sizeof(*result);
 	return true;
 }
 
@@ -278,8 +284,15 @@ int object_unwind__serve(struct object_names *on, struct unwind_cache **cache, c
 	}
 	u->req = req;
 	u->out = out;
-	/* it ends with an error where the frames end: what came before is the stack */
-	dwfl_getthread_frames(u->dwfl, UNWIND_TID, take_frame, u);
+	u->read_end = 0;
+	u->read_outside = false;
+	/*
+	 * It ends with an error where the frames end short (no CFI, a read
+	 * past the copy): what came before is the stack. 0 is the thread's
+	 * start, its return address undefined.
+	 */
+	if (!dwfl_getthread_frames(u->dwfl, UNWIND_TID, take_frame, u) && !u->read_outside)
+		out->top = u->read_end;
 	if (!out->n)
 		out->pc[out->n++] = req->regs[OBJECT_UNWIND_PC];
 	u->req = NULL;

@@ -806,7 +806,7 @@ static void place_objects(struct symbolizer *s, const struct process *p, uint64_
 }
 
 size_t symbolizer__unwind(struct symbolizer *s, pid_t pid, const uint64_t *regs, uint64_t sp, const uint8_t *stack,
-			  size_t len, uint64_t *pcs, size_t max)
+			  size_t len, uint64_t *pcs, size_t max, uint64_t *top)
 {
 	const struct process *p = process_of(s, pid);
 	struct object_names_frames frames;
@@ -816,6 +816,8 @@ size_t symbolizer__unwind(struct symbolizer *s, pid_t pid, const uint64_t *regs,
 	size_t n = 0;
 	int got;
 
+	if (top)
+		*top = 0;
 	if (!p || p->from_text || s->why_all || len > OBJECT_UNWIND_STACK)
 		return 0;
 	if (!s->unwind_req && !(s->unwind_req = malloc(sizeof(*s->unwind_req))))
@@ -836,6 +838,8 @@ size_t symbolizer__unwind(struct symbolizer *s, pid_t pid, const uint64_t *regs,
 	}
 	for (uint32_t i = 0; i < frames.n && i < OBJECT_UNWIND_FRAMES && n < max; i++)
 		pcs[n++] = frames.pc[i];
+	if (top && frames.top > sp && frames.top - sp <= len)
+		*top = frames.top;
 	return n;
 }
 

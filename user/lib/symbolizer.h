@@ -153,10 +153,12 @@ bool symbolizer__user(struct symbolizer *s, pid_t pid, uint64_t addr, struct sym
  * child: the frames' addresses into @pcs, innermost first (the first the
  * registers' pc, the others return addresses), at most @max; how many. 0
  * when @pid has no snapshot, or the child could not (an object's time
- * spent, the child crashed on it: said of the object's frames).
+ * spent, the child crashed on it: said of the object's frames). *@top
+ * (NULL: not asked) where the stack ends, when the unwinding reached the
+ * thread's start within the copy (object_names_frames.top), else 0.
  */
 size_t symbolizer__unwind(struct symbolizer *s, pid_t pid, const uint64_t *regs, uint64_t sp, const uint8_t *stack,
-			  size_t len, uint64_t *pcs, size_t max);
+			  size_t len, uint64_t *pcs, size_t max, uint64_t *top);
 
 /*
  * symbolizer__data - name data address @addr of process @pid from its

@@ -736,6 +736,13 @@ int collector__next_stack(const struct collector *c, int32_t id, int32_t *next)
 	return 0;
 }
 
+int collector__unwind_top(const struct collector *c, uint32_t tid, uint64_t top)
+{
+	if (!c->skel->rodata->want_unwind)
+		return -ENOENT;
+	return bpf_map__update_elem(c->skel->maps.unwind_tops, &tid, sizeof(tid), &top, sizeof(top), BPF_ANY);
+}
+
 void collector__stack_cost(const struct collector *c, struct wp_stack_cost *out)
 {
 	*out = c->skel->bss->stack_cost;

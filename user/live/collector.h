@@ -210,6 +210,12 @@ size_t collector__stack(const struct collector *c, int32_t id, uint64_t *ips, si
 int collector__next_stack(const struct collector *c, int32_t id, int32_t *next);
 /* collector__stack_cost - --stacks: the programs' time taking the stacks, and how many they asked for */
 void collector__stack_cost(const struct collector *c, struct wp_stack_cost *out);
+/*
+ * collector__unwind_top - --unwind: thread @tid's stack ends at @top, as
+ * an unwinding out to its start found: its copies stop there (the BPF
+ * side's unwind_tops). 0, or a negative errno.
+ */
+int collector__unwind_top(const struct collector *c, uint32_t tid, uint64_t top);
 /* collector__stack_bytes - the kernel memory the stacks map holds, 0 without --stacks */
 uint64_t collector__stack_bytes(const struct collector *c);
 /* collector__lean_counters - the lean engine's count of the wakes that wrote no record */

@@ -542,7 +542,7 @@ static uint64_t now_ns(void)
 static int32_t unwind_one(struct run_stacks *rs, const struct wp_lean_stacks *st, uint16_t which, int32_t fp)
 {
 	struct pending_copy *pc = pending_of(rs, st->wakee_tid, which);
-	uint64_t ips[WP_STACK_DEPTH], began;
+	uint64_t ips[WP_STACK_DEPTH], began, top;
 	const struct raw_stack *walked;
 	pid_t tgid;
 	size_t n;
@@ -555,8 +555,11 @@ static int32_t unwind_one(struct run_stacks *rs, const struct wp_lean_stacks *st
 	began = now_ns();
 	n = symbolizer__unwind(rs->sym, !kept(rs, tgid) && rs->fallback ? rs->fallback : tgid,
 			       (const uint64_t *)pc->copy.regs,
-			       pc->copy.head.copy.sp, pc->copy.bytes, pc->copy.head.copy.len, ips, WP_STACK_DEPTH);
+			       pc->copy.head.copy.sp, pc->copy.bytes, pc->copy.head.copy.len, ips, WP_STACK_DEPTH, &top);
 	rs->unwound.ns += now_ns() - began;
+	/* the thread's stack ends there: its next copies need not reach further (a word more, to spare) */
+	if (top && rs->live && !collector__unwind_top(rs->live, pc->copy.head.copy.tid, top + 8))
+		rs->unwound.tops++;
 	if (!n) {
 		rs->unwound.failed++;
 		return fp;

@@ -117,6 +117,7 @@ struct run_stacks_unwound {
 	uint64_t unmatched;		/* copies whose wakeup's record never came, or came without them */
 	uint64_t distinct;		/* distinct stacks unwound */
 	uint64_t ns;			/* wakeprobe's time unwinding, the child's included */
+	uint64_t tops;			/* threads' stack tops learned, which their copies stop at */
 };
 
 /* run_stacks__copy - a copy of a user stack, from the ring: kept for its wakeup's record */
