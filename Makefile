@@ -108,8 +108,8 @@ UNIT_TESTS := $(OBJ)/tests/unit-tests
 # cuts a kernel's BTF down to the unit tests' per-CPU fixtures (scripts/capture-percpu-btf.sh)
 BTF_SLICE := $(OBJ)/tests/btf-slice
 SYMBOL_FIXTURES := $(OBJ)/tests/symbol-fixture $(OBJ)/tests/symbol-fixture-stripped $(OBJ)/tests/symbol-fixture-nofp \
-	$(OBJ)/tests/symbol-fixture-cxx $(OBJ)/tests/crafted-fixture $(OBJ)/tests/unwind-fixture \
-	$(OBJ)/tests/unwind-fixture-nofp
+	$(OBJ)/tests/symbol-fixture-dynsym $(OBJ)/tests/symbol-fixture-cxx $(OBJ)/tests/crafted-fixture \
+	$(OBJ)/tests/unwind-fixture $(OBJ)/tests/unwind-fixture-nofp
 HANDOFF_STACKS := $(OBJ)/tests/handoff-stacks
 # the stack tests' C++ program: values through a class template's mutex and condition variable
 CHANNEL := $(OBJ)/tests/channel
@@ -279,6 +279,12 @@ $(OBJ)/tests/unwind-fixture: tests/tools/unwind_fixture.c | $(DEPS_STAMP)
 $(OBJ)/tests/unwind-fixture-nofp: tests/tools/unwind_fixture.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(WARNINGS) -O2 -fomit-frame-pointer -g0 $(abspath $<) -o $@
+# and one that exports its functions and globals (-rdynamic, as a plugin host does), then stripped of
+# every symbol but those: its .dynsym names what it exports
+$(OBJ)/tests/symbol-fixture-dynsym: tests/tools/symbol_fixture.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(WARNINGS) -g -O0 -fno-omit-frame-pointer -pthread -rdynamic $(abspath $<) \
+		-o $@.full && strip --strip-all $@.full -o $@ && rm -f $@.full
 # and a C++ one, whose names are mangled
 $(OBJ)/tests/symbol-fixture-cxx: tests/tools/symbol_fixture_cxx.cc | $(DEPS_STAMP)
 	$(call msg,CXX,$@)

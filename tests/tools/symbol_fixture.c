@@ -3,12 +3,14 @@
  * symbol_fixture.c - a program with known functions and data for the
  * symbolizer's unit tests (tests/unit/test_symbolizer.c). It prints
  * "NAME VALUE" lines, then "end", then lives until its standard input
- * ends: its two functions' addresses, a global queue and its mutex, a word
- * deep in .bss, a heap block, a word on the main thread's stack, and a
- * second thread's id and a word on its stack, that thread blocked on the
- * queue's mutex (a futex wait) the while. Built with debug information and
- * frame pointers, stripped of every symbol as a second copy, and optimized
- * without frame pointers or debug information as a third.
+ * ends: its two functions' addresses and a static one's (which no build
+ * exports), a global queue and its mutex, a word deep in .bss, a heap
+ * block, a word on the main thread's stack, and a second thread's id and
+ * a word on its stack, that thread blocked on the queue's mutex (a futex
+ * wait) the while. Built with debug information and frame pointers,
+ * stripped of every symbol as a second copy, optimized without frame
+ * pointers or debug information as a third, and exporting its functions
+ * and globals (-rdynamic), then stripped, as a fourth.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -69,7 +71,8 @@ int main(void)
 	while (!__atomic_load_n(&waiter_tid, __ATOMIC_ACQUIRE))
 		usleep(1000);
 	producer_release(&word);
-	printf("producer_release %p\nconsumer_wait %p\n", (void *)producer_release, (void *)consumer_wait);
+	printf("producer_release %p\nconsumer_wait %p\nwaiter_code %p\n", (void *)producer_release,
+	       (void *)consumer_wait, (void *)waiter);
 	printf("handoff_queue %p\nhandoff_queue.lock %p\nbulk_queue.tail %p\n", (void *)&handoff_queue,
 	       (void *)&handoff_queue.lock, (void *)&bulk_queue.tail);
 	printf("heap %p\nmain_stack %p\nwaiter %d\nwaiter_stack %p\nend\n", (void *)block, (void *)&word,

@@ -3,10 +3,12 @@
  * test_symbolizer.c - code addresses of a live program named by function,
  * source line and object, before and after it exits, and the kernel's from
  * kallsyms text; its data addresses by global and member, heap, thread's
- * stack or anonymous memory. The program is tests/tools/symbol_fixture.c,
- * which the build makes next to this binary (symbol_fixture_run.h starts
- * it): with debug information, stripped of every symbol, and optimized
- * without frame pointers or debug information; and
+ * stack or anonymous memory; a stripped program's by its dynamic symbols
+ * where it exports them, else by object and offset. The program is
+ * tests/tools/symbol_fixture.c, which the build makes next to this binary
+ * (symbol_fixture_run.h starts it): with debug information, stripped of
+ * every symbol, optimized without frame pointers or debug information,
+ * and exporting its symbols then stripped to those; and
  * tests/tools/symbol_fixture_cxx.cc, whose names are mangled. Rust's
  * manglings are held to known names, with no Rust compiler needed.
  *
@@ -145,6 +147,40 @@ Test(symbolizer, a_stripped_programs_addresses_are_its_object_and_offset)
 	cr_assert_eq(bare.line, 0);
 	cr_assert_str_eq(bare.object, path);
 	cr_assert_eq(bare.object_offset, named.object_offset);
+	symbolizer__free(s);
+}
+
+/*
+ * stripped of every symbol but the dynamic ones: what it exports is named
+ * by .dynsym (libdwfl reads it where there is no .symtab), functions and
+ * globals, without lines; a static function, which it does not export,
+ * is its object and offset
+ */
+Test(symbolizer, a_stripped_programs_exports_are_named_by_its_dynamic_symbols)
+{
+	struct symbolizer *s = symbolizer__new();
+	char path[PATH_MAX];
+	struct running r;
+	struct symbol release, wait, hidden;
+	struct data_name lock;
+
+	fixture_path("symbol-fixture-dynsym", path);
+	start("symbol-fixture-dynsym", &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	stop(&r);
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "producer_release"), &release));
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "consumer_wait") + 4, &wait));
+	cr_assert(symbolizer__user(s, r.pid, said(&r, "waiter_code") + 4, &hidden));
+	cr_assert(symbolizer__data(s, r.pid, said(&r, "handoff_queue.lock"), &lock));
+	cr_assert_str_eq(release.function, "producer_release", "why: %s", release.why_unnamed);
+	cr_assert_eq(release.function_offset, 0);
+	cr_assert_str_eq(release.file, "");
+	cr_assert_eq(release.line, 0);
+	cr_assert_str_eq(wait.function, "consumer_wait");
+	cr_assert_eq(wait.function_offset, 4);
+	cr_assert_str_eq(hidden.function, "", "a static function is in no dynamic symbol table");
+	cr_assert_str_eq(hidden.object, path);
+	cr_assert_str_eq(lock.what, "handoff_queue+0x8");
 	symbolizer__free(s);
 }
 
