@@ -115,4 +115,24 @@ static inline void stop(struct running *r)
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the fixture: status 0x%x", status);
 }
 
+/*
+ * build_id_of - the GNU build ID of the ELF file at @path in hex, into
+ * @hex, as binutils' readelf reads its notes: not the way the code under
+ * test reads it. "" for none.
+ */
+static inline void build_id_of(const char *path, char hex[129])
+{
+	char cmd[PATH_MAX + 32], line[256];
+	FILE *p;
+
+	hex[0] = '\0';
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s' 2>/dev/null", path);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p, "readelf");
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, " Build ID: %128[0-9a-f]", hex) == 1)
+			break;
+	pclose(p);
+}
+
 #endif

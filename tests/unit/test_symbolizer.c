@@ -4,11 +4,11 @@
  * source line and object, before and after it exits, and the kernel's from
  * kallsyms text; its data addresses by global and member, heap, thread's
  * stack or anonymous memory; a stripped program's by its dynamic symbols
- * where it exports them, else by object and offset. The program is
- * tests/tools/symbol_fixture.c, which the build makes next to this binary
- * (symbol_fixture_run.h starts it): with debug information, stripped of
- * every symbol, optimized without frame pointers or debug information,
- * and exporting its symbols then stripped to those; and
+ * where it exports them, else by object, offset and build ID. The program
+ * is tests/tools/symbol_fixture.c, which the build makes next to this
+ * binary (symbol_fixture_run.h starts it): with debug information,
+ * stripped of every symbol, optimized without frame pointers or debug
+ * information, and exporting its symbols then stripped to those; and
  * tests/tools/symbol_fixture_cxx.cc, whose names are mangled. Rust's
  * manglings are held to known names, with no Rust compiler needed.
  *
@@ -125,15 +125,21 @@ Test(symbolizer, a_live_programs_functions_are_named_with_their_source_lines_and
 	symbolizer__free(s);
 }
 
-/* stripped of every symbol, an address is its object and the offset in it, the same as with them */
-Test(symbolizer, a_stripped_programs_addresses_are_its_object_and_offset)
+/*
+ * stripped of every symbol, an address is its object and the offset in
+ * it, the same as with them, and the object's build ID, which strip keeps:
+ * what names it later
+ */
+Test(symbolizer, a_stripped_programs_addresses_are_its_object_offset_and_build_id)
 {
 	struct symbolizer *s = symbolizer__new();
-	char path[PATH_MAX];
+	char path[PATH_MAX], id[129];
 	struct running full, stripped;
 	struct symbol named, bare;
 
 	fixture_path("symbol-fixture-stripped", path);
+	build_id_of(path, id);
+	cr_assert_eq(strlen(id), 40, "the fixture has a SHA-1 build ID: '%s'", id);
 	start("symbol-fixture", &full);
 	start("symbol-fixture-stripped", &stripped);
 	cr_assert_eq(symbolizer__snapshot(s, full.pid), 0);
@@ -147,6 +153,9 @@ Test(symbolizer, a_stripped_programs_addresses_are_its_object_and_offset)
 	cr_assert_eq(bare.line, 0);
 	cr_assert_str_eq(bare.object, path);
 	cr_assert_eq(bare.object_offset, named.object_offset);
+	cr_assert_null(bare.why_unnamed, "%s", bare.why_unnamed);
+	cr_assert_str_eq(bare.build_id, id);
+	cr_assert_str_eq(named.build_id, id, "the same build, with its symbols");
 	symbolizer__free(s);
 }
 
@@ -154,17 +163,18 @@ Test(symbolizer, a_stripped_programs_addresses_are_its_object_and_offset)
  * stripped of every symbol but the dynamic ones: what it exports is named
  * by .dynsym (libdwfl reads it where there is no .symtab), functions and
  * globals, without lines; a static function, which it does not export,
- * is its object and offset
+ * is its object, offset and build ID
  */
 Test(symbolizer, a_stripped_programs_exports_are_named_by_its_dynamic_symbols)
 {
 	struct symbolizer *s = symbolizer__new();
-	char path[PATH_MAX];
+	char path[PATH_MAX], id[129];
 	struct running r;
 	struct symbol release, wait, hidden;
 	struct data_name lock;
 
 	fixture_path("symbol-fixture-dynsym", path);
+	build_id_of(path, id);
 	start("symbol-fixture-dynsym", &r);
 	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
 	stop(&r);
@@ -180,6 +190,7 @@ Test(symbolizer, a_stripped_programs_exports_are_named_by_its_dynamic_symbols)
 	cr_assert_eq(wait.function_offset, 4);
 	cr_assert_str_eq(hidden.function, "", "a static function is in no dynamic symbol table");
 	cr_assert_str_eq(hidden.object, path);
+	cr_assert_str_eq(hidden.build_id, id);
 	cr_assert_str_eq(lock.what, "handoff_queue+0x8");
 	symbolizer__free(s);
 }
@@ -678,6 +689,82 @@ static void a_directory(char dir[64])
 	strcpy(dir, "/tmp/wakeprobe-symbolizer-XXXXXX");
 	cr_assert_not_null(mkdtemp(dir));
 	cr_assert_eq(chmod(dir, 0755), 0);
+}
+
+/* serve_code - object 0 of @on asked to name @file_offset as code, into @code: the answer's size */
+static int serve_code(struct object_names *on, uint64_t file_offset, struct object_names_code *code)
+{
+	struct object_names_ask ask = { .kind = OBJECT_NAMES_CODE, .object = 0, .file_offset = file_offset };
+
+	memset(code, 0xa5, sizeof(*code));
+	return object_names__serve(on, &ask, sizeof(ask), -1, code, sizeof(*code));
+}
+
+/* add_object - the file at @path is object 0 of @on, as the parent hands it over */
+static void add_object(struct object_names *on, const char *path)
+{
+	struct object_names_add add = { .kind = OBJECT_NAMES_ADD, .object = 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	cr_assert_geq(fd, 0, "%s", path);
+	snprintf(add.path, sizeof(add.path), "%s", path);
+	cr_assert_eq(object_names__serve(on, &add, sizeof(add), fd, NULL, 0), 0);
+}
+
+/* hex - @len bytes of @bits in hex, into @out */
+static void hex(const uint8_t *bits, size_t len, char out[129])
+{
+	out[0] = '\0';
+	for (size_t i = 0; i < len && i < 64; i++)
+		snprintf(out + 2 * i, 3, "%02x", bits[i]);
+}
+
+/*
+ * in the child: a code answer is of one size, and carries the object's
+ * build ID whatever the address, one that no segment holds included; an
+ * object without one (its note removed), or a file that is no ELF, none
+ */
+Test(symbolizer, the_childs_code_answer_carries_the_objects_build_id)
+{
+	struct object_names *on = object_names__new(NULL);
+	char stripped[PATH_MAX], dir[64], bare[PATH_MAX], text[PATH_MAX], id[129], got[129];
+	struct object_names_code code, no_note, no_elf;
+	int got_bare, got_text;
+	FILE *f;
+
+	fixture_path("symbol-fixture-stripped", stripped);
+	build_id_of(stripped, id);
+	add_object(on, stripped);
+	cr_assert_eq(serve_code(on, 0x1000, &code), (int)sizeof(code));
+	hex(code.build_id, code.build_id_len, got);
+	cr_assert_eq(code.build_id_len, 20);
+	cr_assert_str_eq(got, id);
+	cr_assert_str_eq(code.function, "");
+	cr_assert_eq(serve_code(on, 1ULL << 40, &code), (int)sizeof(code), "an offset no segment holds");
+	cr_assert_eq(code.build_id_len, 20);
+	cr_assert_str_eq(code.function, "");
+
+	a_directory(dir);
+	snprintf(bare, sizeof(bare), "%s/no-build-id", dir);
+	snprintf(text, sizeof(text), "%s/text", dir);
+	run_quiet((char *[]){ "objcopy", "--remove-section", ".note.gnu.build-id", stripped, bare, NULL });
+	f = fopen(text, "w");
+	cr_assert_not_null(f);
+	fputs("no ELF at all\n", f);
+	fclose(f);
+	add_object(on, bare);
+	got_bare = serve_code(on, 0x1000, &no_note);
+	add_object(on, text);
+	got_text = serve_code(on, 0x10, &no_elf);
+	unlink(bare);
+	unlink(text);
+	rmdir(dir);
+	cr_assert_eq(got_bare, (int)sizeof(no_note));
+	cr_assert_eq(no_note.build_id_len, 0, "no note, no build ID");
+	cr_assert_eq(got_text, (int)sizeof(no_elf));
+	cr_assert_eq(no_elf.build_id_len, 0);
+	cr_assert_str_eq(no_elf.function, "");
+	object_names__free(on);
 }
 
 /*

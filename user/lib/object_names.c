@@ -173,7 +173,24 @@ static bool module_address(const struct object *o, uint64_t file_offset, Dwarf_A
 	return true;
 }
 
-/* name_code - the function and line of the byte at @file_offset of @o */
+/*
+ * object_build_id - @o's GNU build ID into @out: libdwfl read its note
+ * when the object was reported, and keeps it (dwfl_module_build_id()),
+ * so that each answer carries it at no cost
+ */
+static void object_build_id(struct object *o, struct object_names_code *out)
+{
+	const unsigned char *bits = NULL;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(o->mod, &bits, &vaddr);
+
+	if (len <= 0 || (size_t)len > sizeof(out->build_id))
+		return;
+	memcpy(out->build_id, bits, (size_t)len);
+	out->build_id_len = (uint32_t)len;
+}
+
+/* name_code - the function and line of the byte at @file_offset of @o, and @o's build ID */
 static void name_code(struct object *o, uint64_t file_offset, struct object_names_code *out)
 {
 	Dwarf_Addr at, bias;
@@ -183,7 +200,10 @@ static void name_code(struct object *o, uint64_t file_offset, struct object_name
 	Dwfl_Line *line;
 	int lineno = 0;
 
-	if (!object_read(o) || !module_address(o, file_offset, &at))
+	if (!object_read(o))
+		return;
+	object_build_id(o, out);
+	if (!module_address(o, file_offset, &at))
 		return;
 	name = dwfl_module_addrinfo(o->mod, at, &off, &sym, NULL, NULL, NULL);
 	if (name) {

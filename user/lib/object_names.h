@@ -49,11 +49,21 @@ struct object_names_ask {
 	uint64_t file_offset;
 };
 
+/* no GNU build ID is longer: SHA-1's 20 bytes are the usual, and gdb reads up to 64 */
+#define OBJECT_NAMES_BUILD_ID_MAX 64
+
 struct object_names_code {
 	uint64_t function_offset;
 	int32_t line;		/* 0 without line information */
 	char function[160];	/* "" when no symbol covers it */
 	char file[160];		/* "" without line information */
+	/*
+	 * the object's GNU build ID (its NT_GNU_BUILD_ID note), whatever the
+	 * address: where no symbol covers it, what names the object to a
+	 * debuginfod server or a dbgsym package later
+	 */
+	uint32_t build_id_len;	/* 0 without one */
+	uint8_t build_id[OBJECT_NAMES_BUILD_ID_MAX];
 };
 
 struct object_names_data {

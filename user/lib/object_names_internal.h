@@ -11,11 +11,11 @@
 #include <stdint.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include "object_names.h"
 
 /* where debug files are looked for, and nowhere else: gdb's and the distributions' layout */
 #define DEBUG_DIR "/usr/lib/debug"
-/* no build ID is longer: SHA-1's 20 bytes are the usual, and gdb reads up to 64 */
-#define BUILD_ID_MAX 64
+#define BUILD_ID_MAX OBJECT_NAMES_BUILD_ID_MAX
 /* the DIEs a walk of one DWARF list takes at most: a crafted list is as long as its section lets it be */
 #define DIES_MAX 1000000
 

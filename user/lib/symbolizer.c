@@ -63,7 +63,11 @@ struct object {
 	const char *why;	/* why it says nothing: NULL while it may */
 	unsigned int sent;	/* the child's generation it was handed to, 0 for none */
 	uint64_t spent_ms;	/* the child's time on it */
+	char build_id[2 * OBJECT_NAMES_BUILD_ID_MAX + 1];	/* in hex, from the child's first answer */
 };
+
+/* a symbol's build ID is an object's, in hex */
+_Static_assert(sizeof(((struct symbol *)0)->build_id) == 2 * OBJECT_NAMES_BUILD_ID_MAX + 1, "symbol.build_id");
 
 /* a name asked of the child and answered, kept: the same frame is in many stacks */
 struct cached_name {
@@ -676,6 +680,19 @@ static uint64_t time_left(struct symbolizer *s, struct object *o, const char **w
 }
 
 /*
+ * keep_build_id - @o's build ID, from the child's answer @code, kept in
+ * hex the first time: it is the object's, the same in every answer. One
+ * longer than the room for it is no build ID.
+ */
+static void keep_build_id(struct object *o, const struct object_names_code *code)
+{
+	if (o->build_id[0] || !code->build_id_len || code->build_id_len > sizeof(code->build_id))
+		return;
+	for (uint32_t i = 0; i < code->build_id_len; i++)
+		snprintf(o->build_id + 2 * i, 3, "%02x", code->build_id[i]);
+}
+
+/*
  * ask_child - the name of the byte at @file_offset of object @id, which
  * @p maps in @m, as @kind, from the child, into @n: NULL, or why there is
  * none. A child
@@ -716,6 +733,7 @@ static const char *ask_child(struct symbolizer *s, struct object *o, uint32_t id
 		snprintf(n->file, sizeof(n->file), "%.*s", (int)sizeof(answer.code.file), answer.code.file);
 		n->function_offset = answer.code.function_offset;
 		n->line = answer.code.line;
+		keep_build_id(o, &answer.code);
 	} else if (kind == OBJECT_NAMES_DATA && got == (int)sizeof(answer.data)) {
 		snprintf(n->text, sizeof(n->text), "%.*s", (int)sizeof(answer.data.what), answer.data.what);
 		n->in_module = answer.data.in_module;
@@ -878,6 +896,7 @@ bool symbolizer__user(struct symbolizer *s, pid_t pid, uint64_t addr, struct sym
 	out->function_offset = out->function[0] ? n.function_offset : 0;
 	snprintf(out->file, sizeof(out->file), "%s", n.file);
 	out->line = out->file[0] ? n.line : 0;
+	snprintf(out->build_id, sizeof(out->build_id), "%s", s->objs[m->object].build_id);
 	return true;
 }
 

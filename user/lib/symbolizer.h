@@ -11,9 +11,11 @@
  * and kept, so that its addresses can be named after it has exited: the
  * stacks of a run are named once it is over, off the traced path. The
  * objects are read with elfutils' libdwfl (perf's choice, Debian's
- * libdw): symbol tables, DWARF line tables, and debug files under
+ * libdw): symbol tables (.symtab, else a stripped object's .dynsym, its
+ * exported functions), DWARF line tables, and debug files under
  * /usr/lib/debug (by build ID, or .gnu_debuglink). C++ and Rust names are
- * demangled (symbolizer__demangle()).
+ * demangled (symbolizer__demangle()). Where no symbol covers an address,
+ * the object's build ID and the offset in its file say where it is.
  *
  * What it trusts. A traced process may be hostile, and wakeprobe runs as
  * root. Each object is the very file its process maps, opened when its
@@ -49,6 +51,9 @@ struct symbol {
 	uint64_t object_offset;	/* the address's offset in the object's file */
 	const char *why_unnamed;	/* why the object said nothing of it ("not a regular file", "the
 					   symbolizer took too long on it"): static text, NULL when it was read */
+	char build_id[129];	/* the object's GNU build ID in hex, as the child read it: "" without one, or
+				   when it was not read. With object_offset, it names the code where no symbol
+				   does, to debuginfod or a dbgsym package */
 };
 
 /*
