@@ -3,7 +3,7 @@
  * symbol_fixture_run.h - a symbol fixture (tests/tools/symbol_fixture.c,
  * symbol_fixture_cxx.cc, crafted_fixture.c, built next to the unit tests'
  * binary) running, and the addresses it said of itself: for the tests of
- * what names them (test_symbolizer.c).
+ * what names them (test_symbolizer.c, test_json_stacks.c).
  */
 #ifndef WAKEPROBE_TEST_SYMBOL_FIXTURE_RUN_H
 #define WAKEPROBE_TEST_SYMBOL_FIXTURE_RUN_H

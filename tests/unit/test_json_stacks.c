@@ -3,8 +3,9 @@
  * test_json_stacks.c - --stacks in the JSON documents (json_stacks.c),
  * over the stacks of stacks_fixture.h, read back by python3's json
  * module: a combination's figures and its four stacks frame by frame, a
- * stack the kernel did not keep as null and why, the wakeups in no
- * combination listed; the run's "stacks" (what was kept, what it cost,
+ * stack the kernel did not keep as null and why, a stripped program's
+ * frames with their object's build ID, the wakeups in no combination
+ * listed; the run's "stacks" (what was kept, what it cost,
  * where frame pointers cut); a workload run's combinations; a futex word
  * named by the global it is; and nothing at all without --stacks.
  */
@@ -19,6 +20,7 @@
 #include "json_stacks.h"
 #include "readback.h"
 #include "stack_combos_fixture.h"
+#include "symbol_fixture_run.h"
 
 static char path[64];
 static FILE *file;
@@ -82,9 +84,44 @@ Test(json_stacks, a_combination_gives_its_figures_and_its_four_stacks_frame_by_f
 		"assert f['ip'] == %llu and f['offset'] == 4, f\n"
 		"assert f['file'].endswith('stacks_fixture.h') and f['line'] > 0, f\n"
 		"assert f['object'].endswith('/unit-tests') and f['object_offset'] > 0, f\n"
+		"assert 'build_id' not in f, 'a frame a symbol names needs no build ID'\n"
 		"k = c['waker_kernel'][0]\n"
 		"assert set(k) == {'ip', 'function', 'offset', 'object', 'object_offset'}, k\n",
 		getpid(), (unsigned long long)code_at(waker_code)));
+}
+
+/*
+ * a stripped program's frames: no function, and beside the object and the
+ * offset in its file, the object's build ID, which debuginfod or a dbgsym
+ * package names them by later
+ */
+Test(json_stacks, a_frame_no_symbol_covers_has_its_objects_build_id)
+{
+	struct run_stacks *own = run_stacks__new(NULL);
+	char fixture[PATH_MAX], id[129];
+	struct running r;
+	uint64_t ips[2];
+
+	cr_assert_not_null(own);
+	fixture_path("symbol-fixture-stripped", fixture);
+	build_id_of(fixture, id);
+	start("symbol-fixture-stripped", &r);
+	run_stacks__process(own, r.pid, "fixture");
+	stop(&r);
+	ips[0] = said(&r, "producer_release");
+	ips[1] = said(&r, "consumer_wait") + 4;
+	cr_assert_eq(run_stacks__add(own, 1, ips, 2), 0);
+	json_stacks__stack(&w, own, "user", 1, r.pid);
+	run_stacks__free(own);
+	end_doc();
+	cr_assert(json_check(path,
+		"u = d['user']\n"
+		"assert len(u) == 2, u\n"
+		"for f in u:\n"
+		"    assert list(f) == ['ip', 'object', 'object_offset', 'build_id'], f\n"
+		"    assert f['object'] == '%s' and f['build_id'] == '%s', f\n"
+		"assert u[0]['ip'] == %llu, u\n",
+		fixture, id, (unsigned long long)ips[0]));
 }
 
 Test(json_stacks, a_stack_the_kernel_did_not_keep_is_null_and_says_why)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_stacks.c - --stacks after the kernel: a pair's combinations of
- * stacks counted and ordered, and stacks named from a kernel symbol table
- * with the BPF side's own frames cut. What the outputs write of them is
+ * stacks counted and ordered, stacks named from a kernel symbol table
+ * with the BPF side's own frames cut, and a frame's name where no symbol
+ * covers it (a stripped object's). What the outputs write of them is
  * test_folded_*.c's, test_text_stacks.c's and test_json_stacks.c's.
  */
 #include <criterion/criterion.h>
@@ -178,6 +179,66 @@ Test(run_stacks, each_stack_is_named_once_for_each_process_whatever_the_order_as
 		cr_assert_eq(fr, first[i], "stack %d of %d is named once", ids[i], i % 2 ? 0 : 7);
 	}
 	run_stacks__free(rs);
+}
+
+/* a_frame - a user frame of @object at @offset, as the symbolizer names it */
+static struct stack_frame a_frame(const char *function, const char *object, uint64_t offset, const char *build_id,
+				  const char *why)
+{
+	struct stack_frame f = { .ip = 0x55d0a0000000 + offset };
+
+	snprintf(f.sym.function, sizeof(f.sym.function), "%s", function);
+	snprintf(f.sym.object, sizeof(f.sym.object), "%s", object);
+	snprintf(f.sym.build_id, sizeof(f.sym.build_id), "%s", build_id);
+	f.sym.object_offset = offset;
+	f.sym.why_unnamed = why;
+	return f;
+}
+
+/*
+ * a frame no symbol covers, in an object read (a stripped one): its
+ * object, the offset in its file and its build ID, what debuginfod or a
+ * dbgsym package names it by; folded stacks keep the object and offset
+ * alone, a flame graph's frame. A function named wins, and an object not
+ * read says why.
+ */
+Test(run_stacks, a_frame_no_symbol_covers_is_named_by_its_objects_build_id_and_offset)
+{
+	static const char id[] = "b7ce702773d85243ebaf4886a7614bf38eed0279";
+	struct stack_frame bare = a_frame("", "/usr/bin/app", 0x1296, id, NULL),
+			   named = a_frame("producer_release", "/usr/bin/app", 0x1296, id, NULL),
+			   unread = a_frame("", "/usr/bin/app", 0x1296, "", "not a regular file"),
+			   none = a_frame("", "/usr/lib/libold.so", 0x8e2f0, "", NULL);
+	char name[STACK_FRAME_NAME_MAX];
+
+	stack_frame__name(&bare, name, sizeof(name));
+	cr_assert_str_eq(name, "app+0x1296 [build-id b7ce702773d85243ebaf4886a7614bf38eed0279]");
+	stack_frame__function(&bare, name, sizeof(name));
+	cr_assert_str_eq(name, "app+0x1296");
+	stack_frame__name(&named, name, sizeof(name));
+	cr_assert_str_eq(name, "producer_release+0x0");
+	stack_frame__name(&unread, name, sizeof(name));
+	cr_assert_str_eq(name, "app+0x1296 [not named: not a regular file]");
+	stack_frame__name(&none, name, sizeof(name));
+	cr_assert_str_eq(name, "libold.so+0x8e2f0", "an object without a build ID: as it was");
+}
+
+/* the longest name there is, a 159-byte file name and a build ID of 64 bytes, fits whole */
+Test(run_stacks, the_longest_frame_name_fits_its_room)
+{
+	char object[160], id[129], name[STACK_FRAME_NAME_MAX];
+	struct stack_frame f;
+
+	memset(object, 'o', sizeof(object) - 1);
+	object[0] = '/';
+	object[sizeof(object) - 1] = '\0';
+	memset(id, 'f', sizeof(id) - 1);
+	id[sizeof(id) - 1] = '\0';
+	f = a_frame("", object, UINT64_MAX, id, NULL);
+	stack_frame__name(&f, name, sizeof(name));
+	cr_assert_eq(strlen(name), strlen(object) - 1 + strlen("+0xffffffffffffffff [build-id ]") + strlen(id), "%s",
+		     name);
+	cr_assert_eq(name[strlen(name) - 1], ']');
 }
 
 Test(run_stacks, a_stack_the_kernel_did_not_keep_says_why)

@@ -414,14 +414,20 @@ static const char *base(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* frame_name - stack_frame__name(), with why an object was not read when @why */
-static void frame_name(const struct stack_frame *f, char *buf, size_t len, bool why)
+/*
+ * frame_name - stack_frame__name(), with @notes: why an object was not
+ * read, or the build ID of one read that has no symbol there
+ */
+static void frame_name(const struct stack_frame *f, char *buf, size_t len, bool notes)
 {
 	if (f->sym.function[0])
 		snprintf(buf, len, "%s+0x%" PRIx64, f->sym.function, f->sym.function_offset);
-	else if (f->sym.object[0] && why && f->sym.why_unnamed)
+	else if (f->sym.object[0] && notes && f->sym.why_unnamed)
 		snprintf(buf, len, "%s+0x%" PRIx64 " [not named: %s]", base(f->sym.object), f->sym.object_offset,
 			 f->sym.why_unnamed);
+	else if (f->sym.object[0] && notes && f->sym.build_id[0])
+		snprintf(buf, len, "%s+0x%" PRIx64 " [build-id %s]", base(f->sym.object), f->sym.object_offset,
+			 f->sym.build_id);
 	else if (f->sym.object[0])
 		snprintf(buf, len, "%s+0x%" PRIx64, base(f->sym.object), f->sym.object_offset);
 	else

@@ -144,14 +144,23 @@ uint64_t run_stacks__kernel_bytes(const struct run_stacks *rs);
 /* run_stacks__cost - what taking the stacks cost the programs, as run_stacks__take() found it */
 const struct wp_stack_cost *run_stacks__cost(const struct run_stacks *rs);
 
+/* room for any name stack_frame__name() gives: an object's file name, its offset and a build ID or why */
+#define STACK_FRAME_NAME_MAX 320
+
 /*
  * stack_frame__name - @f as a person reads it, into @buf: "function+0x1a",
- * "libc.so.6+0x8e2f0" (an object without a symbol there), "app+0x1234
- * [not named: not a regular file]" (an object not read, and why),
- * "0x7f..." (nothing mapped there)
+ * "app+0x1234 [build-id 3f2a...]" (an object read without a symbol there:
+ * a stripped one, named later by its build ID and offset),
+ * "libc.so.6+0x8e2f0" (the same without a build ID), "app+0x1234 [not
+ * named: not a regular file]" (an object not read, and why), "0x7f..."
+ * (nothing mapped there)
  */
 void stack_frame__name(const struct stack_frame *f, char *buf, size_t len);
-/* stack_frame__function - the function alone ("libc.so.6+0x8e2f0" without one, and no why), as folded stacks name it */
+/*
+ * stack_frame__function - the function alone ("libc.so.6+0x8e2f0" without
+ * one, with no build ID or why), as folded stacks name it: a frame of a
+ * flame graph, which the object and offset tell apart
+ */
 void stack_frame__function(const struct stack_frame *f, char *buf, size_t len);
 
 #endif /* WAKEPROBE_RUN_STACKS_H */

@@ -40,6 +40,9 @@ void json_stacks__stack(struct json_writer *w, struct run_stacks *rs, const char
 		if (s->object[0]) {
 			json_writer__put_str(w, "object", s->object);
 			json_writer__put_uint(w, "object_offset", s->object_offset);
+			/* no symbol there: what names it later, with the offset (debuginfod, a dbgsym package) */
+			if (!s->function[0] && s->build_id[0])
+				json_writer__put_str(w, "build_id", s->build_id);
 		}
 		json_writer__end_object(w);
 	}

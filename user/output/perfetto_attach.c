@@ -573,7 +573,7 @@ static void put_stack(struct json_writer *w, struct run_stacks *rs, const char *
 		      pid_t tgid)
 {
 	const struct stack_frame *fr;
-	char name[sizeof(fr->sym.function) + 40];
+	char name[STACK_FRAME_NAME_MAX + 4];
 	size_t shown = 0, n;
 
 	json_writer__key(w, key);

@@ -25,7 +25,7 @@ static void print_frames(FILE *out, struct run_stacks *rs, int32_t id, pid_t tgi
 {
 	const struct stack_frame *fr;
 	size_t n = run_stacks__frames(rs, id, tgid, &fr);
-	char name[sizeof(fr->sym.function) + 32];
+	char name[STACK_FRAME_NAME_MAX];
 
 	if (id < 0) {
 		if (run_stacks__why_none(id)[0])
