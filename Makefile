@@ -138,7 +138,8 @@ $(DEPS_STAMP): scripts/setup-deps.sh
 
 # what only the tests need: python3 parses the JSON outputs, procps finds leftovers, valgrind checks report,
 # man-db and groff-base check the man page, prometheus brings promtool, which checks the --prometheus
-# files, chromium renders the SVG plot headless
+# files, chromium renders the SVG plot headless, debuginfod serves a stripped program's debug file to
+# --debuginfod (tests/system/test_stacks_debuginfod.c)
 $(TEST_DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh test)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh test && touch $@
