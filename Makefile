@@ -115,6 +115,10 @@ HANDOFF_STACKS := $(OBJ)/tests/handoff-stacks
 CHANNEL := $(OBJ)/tests/channel
 # the wakeup chain tests' program: a request relayed through three threads (tests/tools/relay.c)
 RELAY := $(OBJ)/tests/relay
+# the Go stack tests' program: a producer goroutine and a consumer over a channel (tests/tools/gochan.go)
+GOCHAN := $(OBJ)/tests/gochan
+# Debian's Go (golang-go, the test packages'), not another found first in PATH
+GO ?= /usr/bin/go
 SYSTEM_TESTS := $(OBJ)/tests/system-tests
 SKEL := $(OBJ)/wakeprobe.skel.h
 DEPS_STAMP := $(OBJ)/.deps-ok
@@ -139,7 +143,7 @@ $(DEPS_STAMP): scripts/setup-deps.sh
 # what only the tests need: python3 parses the JSON outputs, procps finds leftovers, valgrind checks report,
 # man-db and groff-base check the man page, prometheus brings promtool, which checks the --prometheus
 # files, chromium renders the SVG plot headless, debuginfod serves a stripped program's debug file to
-# --debuginfod (tests/system/test_stacks_debuginfod.c)
+# --debuginfod (tests/system/test_stacks_debuginfod.c), golang-go builds the Go stack tests' program
 $(TEST_DEPS_STAMP): scripts/setup-deps.sh
 	$(call msg,DEPS,setup-deps.sh test)
 	$(Q)mkdir -p $(@D) && scripts/setup-deps.sh test && touch $@
@@ -259,6 +263,14 @@ $(RELAY): tests/tools/relay.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(WARNINGS) -g -O1 -pthread $(abspath $<) -o $@
 
+# built as a user builds a Go program, by the distribution's Go, which make test's packages bring:
+# its cache, module and configuration directories in the build tree, no toolchain or module fetched
+$(GOCHAN): tests/tools/gochan.go | $(TEST_DEPS_STAMP)
+	$(call msg,GO,$@)
+	$(Q)mkdir -p $(@D) $(OBJ)/go/home && env -u GOROOT HOME=$(OBJ)/go/home XDG_CONFIG_HOME=$(OBJ)/go/home \
+		GOCACHE=$(OBJ)/go/cache GOPATH=$(OBJ)/go/path GOENV=off GOFLAGS= GOTOOLCHAIN=local GOPROXY=off \
+		$(GO) build -o $@ $(abspath $<)
+
 # the symbolizer's unit tests name its functions and data: with debug information and frame
 # pointers, a copy stripped of every symbol, and one built as release builds often are, optimized
 # without frame pointers or debug information but not stripped (tests/unit/test_symbolizer.c
@@ -306,11 +318,12 @@ run: all
 # target fails if either fails, with what failed repeated at the end of the output. First, no
 # module or folder of user/ may depend on itself through others, and no two files share a name
 # (scripts/module-cycles.py).
-test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYMBOL_FIXTURES) $(HANDOFF_STACKS) $(CHANNEL) $(RELAY) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP) inferno
+test: all $(UNIT_TESTS) $(BTF_SLICE) $(SYMBOL_FIXTURES) $(HANDOFF_STACKS) $(CHANNEL) $(RELAY) $(GOCHAN) $(SYSTEM_TESTS) $(OBJ)/bench/wake-count $(TEST_DEPS_STAMP) inferno
 	$(call msg,CHECK,module and folder cycles in user/)
 	$(Q)scripts/module-cycles.py user
 	$(Q)WAKEPROBE=$(OBJ)/wakeprobe WAKEPROBE_WORKLOAD_DIR=$(OBJ)/workloads WAKEPROBE_FIXTURES=$(CURDIR)/tests/fixtures \
 		WAKE_COUNT=$(OBJ)/bench/wake-count HANDOFF_STACKS=$(OBJ)/tests/handoff-stacks CHANNEL=$(CHANNEL) RELAY=$(RELAY) \
+		GOCHAN=$(GOCHAN) \
 		INFERNO_FLAMEGRAPH=$(INFERNO_FLAMEGRAPH) \
 		WAKEPROBE_SANITIZED=$(SANITIZE) scripts/run-tests.sh $(OBJ)/tests/last-run.log \
 		$(UNIT_TESTS) --verbose=0 -j1 :: scripts/as-root.sh $(SYSTEM_TESTS) --verbose=0 -j1

@@ -18,7 +18,7 @@ packages=(
 # found (scripts/install-inferno.sh)
 for group in "$@"; do
 	case "$group" in
-	test) packages+=(procps python3 valgrind man-db groff-base prometheus chromium linux-perf redis-server redis-tools nginx-light apache2-utils stress-ng debuginfod) ;;
+	test) packages+=(procps python3 valgrind man-db groff-base prometheus chromium linux-perf redis-server redis-tools nginx-light apache2-utils stress-ng debuginfod golang-go) ;;
 	fuzz) packages+=(libclang-rt-14-dev) ;;
 	bench) packages+=(python3 linux-perf redis-server redis-tools stress-ng libbpf-tools rt-tests) ;;
 	vmtest) packages+=(qemu-system-x86 kmod busybox-static python3-venv linux-perf) ;;
