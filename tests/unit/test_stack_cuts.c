@@ -6,7 +6,10 @@
  * thread's start is whole, one that stopped is cut in the last object it
  * reached, each object counted once a stack and weighed by its wakeups;
  * the objects the most stacks end in first; over every pair of an attach
- * run alike.
+ * run alike. Go's stacks end in its runtime, at a goroutine's or a
+ * thread's bottom or where the thread switched to the scheduler's stack,
+ * and are whole there: stand-ins of this binary's, named as Go's linker
+ * names those functions, hold the rule to them.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -19,9 +22,71 @@
 
 static struct stack_cuts cuts;
 
+/*
+ * GO_STAND_IN - @fn, a function of this binary's that its symbol table
+ * names @name, as Go's linker names the Go runtime's function in a Go
+ * binary (an assembly function with a Go-ABI wrapper gets ".abi0"): frames
+ * in it read as a Go program's. @k makes each body its own, so that none
+ * is folded into another.
+ */
+#define GO_STAND_IN(fn, name, k)							\
+	__attribute__((noinline, used)) static int fn(int x) __asm__(name);		\
+	static int fn(int x)								\
+	{										\
+		return x * (k) + 3;							\
+	}
+
+GO_STAND_IN(go_futex, "runtime.futex.abi0", 7)
+GO_STAND_IN(go_goexit, "runtime.goexit.abi0", 11)
+GO_STAND_IN(go_goexit1, "runtime.goexit1", 13)
+GO_STAND_IN(go_mstart, "runtime.mstart.abi0", 17)
+GO_STAND_IN(go_mstart1, "runtime.mstart1", 19)
+GO_STAND_IN(go_rt0_go, "runtime.rt0_go", 23)
+GO_STAND_IN(go_mcall, "runtime.mcall", 29)
+GO_STAND_IN(go_morestack, "runtime.morestack.abi0", 31)
+GO_STAND_IN(go_systemstack, "runtime.systemstack.abi0", 37)
+
+/* the user stacks of a Go program, innermost first, past stacks_fixture.h's ids */
+enum {
+	STACK_GO_GOROUTINE = 20,	/* futex <- waker_code <- goexit: a goroutine's, whole */
+	STACK_GO_THREAD,		/* futex <- mstart <- wakee_code <- astray: Go 1.19's walk past a thread's bottom */
+	STACK_GO_FIRST_THREAD,		/* futex <- rt0_go: the first thread's, whole */
+	STACK_GO_PARKED,		/* futex <- waker_code <- mcall: parked, the walk ended at the switch */
+	STACK_GO_PARKED_ASTRAY,		/* futex <- mcall <- wakee_code <- astray: Go 1.19's walk on into the goroutine */
+	STACK_GO_GROWN,			/* futex <- morestack: rescheduled growing its stack */
+	STACK_GO_CGO_LIBC,		/* futex <- systemstack <- waker_code <- getppid: a callback from C, cut in libc */
+	STACK_GO_SHORT_OF_GOEXIT,	/* futex <- systemstack <- goexit1: cut short of goexit */
+	STACK_GO_SHORT_OF_MSTART,	/* futex <- mstart1: cut short of mstart */
+};
+
+/* add_go_stacks - the Go program's user stacks above into rs */
+static void add_go_stacks(void)
+{
+	const struct {
+		int32_t id;
+		uint64_t ips[4];
+		uint32_t n;
+	} go[] = {
+		{ STACK_GO_GOROUTINE, { code_at(go_futex), code_at(waker_code), code_at(go_goexit) }, 3 },
+		{ STACK_GO_THREAD, { code_at(go_futex), code_at(go_mstart), code_at(wakee_code), 0x10 }, 4 },
+		{ STACK_GO_FIRST_THREAD, { code_at(go_futex), code_at(go_rt0_go) }, 2 },
+		{ STACK_GO_PARKED, { code_at(go_futex), code_at(waker_code), code_at(go_mcall) }, 3 },
+		{ STACK_GO_PARKED_ASTRAY, { code_at(go_futex), code_at(go_mcall), code_at(wakee_code), 0x10 }, 4 },
+		{ STACK_GO_GROWN, { code_at(go_futex), code_at(go_morestack) }, 2 },
+		{ STACK_GO_CGO_LIBC, { code_at(go_futex), code_at(go_systemstack), code_at(waker_code), code_at(getppid) },
+		  4 },
+		{ STACK_GO_SHORT_OF_GOEXIT, { code_at(go_futex), code_at(go_systemstack), code_at(go_goexit1) }, 3 },
+		{ STACK_GO_SHORT_OF_MSTART, { code_at(go_futex), code_at(go_mstart1) }, 2 },
+	};
+
+	for (size_t i = 0; i < sizeof(go) / sizeof(go[0]); i++)
+		cr_assert_eq(run_stacks__add(rs, go[i].id, go[i].ips, go[i].n), 0);
+}
+
 static void setup(void)
 {
 	stack_combos_fixture__open();
+	add_go_stacks();
 	memset(&cuts, 0, sizeof(cuts));
 }
 
@@ -125,4 +190,91 @@ Test(stack_cuts, an_attach_run_counts_every_pairs_stacks_and_none_without_stacks
 	run.stacks = NULL;
 	cr_assert_eq(stack_cuts__find(&rep, top, STACK_CUTS_MAX), 0, "a run without --stacks cut nothing");
 	attach_aggregate__free(g);
+}
+
+/* function_of - the function run_stacks names user stack @id's frame @i */
+static const char *function_of(int32_t id, size_t i)
+{
+	const struct stack_frame *fr;
+
+	cr_assert_gt(run_stacks__frames(rs, id, getpid(), &fr), i);
+	return fr[i].sym.function;
+}
+
+/* cut_in_binary - the wakeups whose stacks the counting says end short in the test binary */
+static uint64_t cut_in_binary(void)
+{
+	const struct stack_cut *b = cut_of(object_of(rs, STACK_WHOLE, 0));
+
+	return b ? b->stacks : 0;
+}
+
+Test(stack_cuts, the_stand_ins_read_as_the_go_runtimes_functions)
+{
+	cr_assert_str_eq(function_of(STACK_GO_GOROUTINE, 0), "runtime.futex.abi0");
+	cr_assert_str_eq(function_of(STACK_GO_GOROUTINE, 2), "runtime.goexit.abi0");
+	cr_assert_str_eq(function_of(STACK_GO_THREAD, 1), "runtime.mstart.abi0");
+	cr_assert_str_eq(function_of(STACK_GO_FIRST_THREAD, 1), "runtime.rt0_go");
+	cr_assert_str_eq(function_of(STACK_GO_PARKED, 2), "runtime.mcall");
+	cr_assert_str_eq(function_of(STACK_GO_GROWN, 1), "runtime.morestack.abi0");
+	cr_assert_str_eq(function_of(STACK_GO_SHORT_OF_GOEXIT, 2), "runtime.goexit1");
+	cr_assert_str_eq(function_of(STACK_GO_SHORT_OF_MSTART, 1), "runtime.mstart1");
+}
+
+Test(stack_cuts, a_goroutines_stack_is_whole_at_runtime_goexit)
+{
+	add(STACK_GO_GOROUTINE, STACK_GO_GOROUTINE, 2);
+	stack_cuts__count(&cuts, rs, &combos);
+	cr_assert_eq(cut_of(object_of(rs, STACK_GO_GOROUTINE, 0))->of, 4, "two wakeups, two user stacks each");
+	cr_assert_eq(cut_in_binary(), 0);
+}
+
+Test(stack_cuts, a_threads_scheduler_stack_is_whole_at_its_bottom_whatever_the_walk_read_past_it)
+{
+	struct stack_cut top[STACK_CUTS_MAX];
+
+	/* Go 1.19's mstart keeps the frame pointer the thread was cloned with: the walk went on past it */
+	add(STACK_GO_THREAD, STACK_GO_FIRST_THREAD, 3);
+	stack_cuts__count(&cuts, rs, &combos);
+	cr_assert_eq(cut_in_binary(), 0);
+	cr_assert_eq(stack_cuts__top(&cuts, top, STACK_CUTS_MAX), 0, "nothing was cut");
+}
+
+Test(stack_cuts, a_walk_of_the_scheduler_stack_is_whole_where_the_thread_switched_to_it)
+{
+	/* ended at mcall or morestack, as later Go's are; or on past mcall into the goroutine, as 1.19's */
+	add(STACK_GO_PARKED, STACK_GO_PARKED_ASTRAY, 2);
+	add(STACK_GO_GROWN, STACK_GO_PARKED_ASTRAY, 1);
+	stack_cuts__count(&cuts, rs, &combos);
+	cr_assert_eq(cut_of(object_of(rs, STACK_GO_PARKED, 0))->of, 6);
+	cr_assert_eq(cut_in_binary(), 0);
+}
+
+Test(stack_cuts, a_go_stack_that_stops_in_a_library_through_cgo_is_cut_there)
+{
+	const struct stack_cut *libc;
+
+	/*
+	 * C code called back into Go, whose callback woke a thread: systemstack
+	 * leaves the frame pointer to the goroutine's frames, and the walk went
+	 * on through them into the C code's, and stopped in libc
+	 */
+	add(STACK_GO_CGO_LIBC, STACK_GO_GOROUTINE, 2);
+	stack_cuts__count(&cuts, rs, &combos);
+	libc = cut_of(object_of(rs, STACK_GO_CGO_LIBC, 3));
+	cr_assert_not_null(libc);
+	cr_assert_eq(libc->stacks, 2, "cut in libc, the Go runtime's frames on the way or not");
+	cr_assert_eq(cut_in_binary(), 0, "the goroutine's own stack is whole");
+}
+
+Test(stack_cuts, a_go_stack_that_ends_short_of_its_bottom_is_cut_in_the_go_binary)
+{
+	struct stack_cut top[STACK_CUTS_MAX];
+
+	/* goexit1 and mstart1 are what goexit and mstart call, not where a stack begins; systemstack is no switch */
+	add(STACK_GO_SHORT_OF_GOEXIT, STACK_GO_SHORT_OF_MSTART, 3);
+	stack_cuts__count(&cuts, rs, &combos);
+	cr_assert_eq(cut_in_binary(), 6, "both stacks of each of the three wakeups");
+	cr_assert_eq(stack_cuts__top(&cuts, top, STACK_CUTS_MAX), 1);
+	cr_assert_str_eq(top[0].object, object_of(rs, STACK_GO_SHORT_OF_GOEXIT, 0));
 }

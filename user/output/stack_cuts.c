@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stack_cuts.c - where frame pointers cut the user stacks short: the
- * objects a walk ended in before reaching a thread's start, counted over a
- * run's combinations of stacks, for the text report and the JSON alike
+ * objects a walk ended in before reaching a thread's start, or where a Go
+ * stack begins, counted over a run's combinations of stacks, for the text
+ * report and the JSON alike
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,75 @@ static bool thread_root(const struct stack_frame *f)
 		if (!strcmp(f->sym.function, roots[i]))
 			return true;
 	return false;
+}
+
+/*
+ * go_named - is @f the Go function @name, as Go's linker names it in the
+ * symbol table: an assembly function that also has a Go-ABI wrapper is
+ * "name.abi0" (cmd/link, mangleABIName), as Debian 12's Go 1.19 names
+ * runtime.goexit
+ */
+static bool go_named(const struct stack_frame *f, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(f->sym.function, name, n) && (!f->sym.function[n] || !strcmp(f->sym.function + n, ".abi0"));
+}
+
+/*
+ * go_bottom - is @f where one of a Go program's stacks begins: Go keeps
+ * frame pointers on x86-64, and its stacks start in its runtime, not at a
+ * thread's start. runtime/asm_amd64.s marks them TOPFRAME: runtime.goexit
+ * is under every goroutine's first frame (newproc1 puts its return
+ * address there), runtime.mstart is the first frame of the scheduler's
+ * stack (g0) of every thread the runtime starts, runtime.rt0_go of the
+ * first thread's. A walk that reached one has the whole stack; mstart0 and
+ * mstart1 are not among them, a walk through them goes on to mstart. Go
+ * 1.19 (Debian 12's) leaves in mstart the frame pointer the thread was
+ * cloned with, its creator's, and the walk goes on past it into what is
+ * left of the creator's frames (runtime.newm1, runtime.execute, an address
+ * nothing maps); later releases zero it (go.dev/issue/63630). Past a
+ * bottom, nothing is the stack's.
+ */
+static bool go_bottom(const struct stack_frame *f)
+{
+	return go_named(f, "runtime.goexit") || go_named(f, "runtime.mstart") || go_named(f, "runtime.rt0_go");
+}
+
+/*
+ * go_switch - is @f where the runtime moved a goroutine's thread onto its
+ * scheduler's stack and left the goroutine: runtime.mcall, to park it or
+ * yield, and runtime.morestack, to grow its stack (newstack reschedules it
+ * when it was asked to yield). The thread's stack ends there: the
+ * goroutine may run on another thread meanwhile, so later releases than
+ * 1.19 zero the frame pointer there ("as caller may execute on another
+ * M") and the walk ends at them. 1.19 keeps it, and the walk goes on into
+ * the goroutine's frames as they are by then: down to runtime.goexit while
+ * it has not run again, else wherever its new frames lead (runtime.cgocall,
+ * an address nothing maps). Past a switch, nothing is the thread's stack.
+ * Not runtime.systemstack nor runtime.asmcgocall: they leave the frame
+ * pointer as it was, and their goroutine waits in them, so a walk goes on
+ * through them into its frames as they are; one that ends short of
+ * runtime.goexit, or stops in the C code asmcgocall ran (a library without
+ * frame pointers, through cgo), was cut short.
+ */
+static bool go_switch(const struct stack_frame *f)
+{
+	return go_named(f, "runtime.mcall") || go_named(f, "runtime.morestack");
+}
+
+/*
+ * stack_whole - did the walk of @fr, @k frames the last of which is in an
+ * object, reach where its thread's stack begins: a Go stack's bottom or
+ * the switch onto Go's scheduler stack, wherever the walk went past them,
+ * or a thread's start, where it ended
+ */
+static bool stack_whole(const struct stack_frame *fr, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		if (go_bottom(&fr[i]) || go_switch(&fr[i]))
+			return true;
+	return thread_root(&fr[k - 1]);
 }
 
 /* cut_of - the row of @object in @cuts, made if there is room; NULL */
@@ -63,7 +133,7 @@ static void count_cut(struct run_stacks *rs, int32_t id, pid_t tgid, uint64_t co
 	/* the walk's last frame in an object: past it, frames in none are a walk gone astray */
 	while (k > 1 && !fr[k - 1].sym.object[0])
 		k--;
-	if (!thread_root(&fr[k - 1]) && fr[k - 1].sym.object[0] && (c = cut_of(cuts, n, max, fr[k - 1].sym.object)))
+	if (!stack_whole(fr, k) && fr[k - 1].sym.object[0] && (c = cut_of(cuts, n, max, fr[k - 1].sym.object)))
 		c->stacks += count;
 }
 

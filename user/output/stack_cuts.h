@@ -11,9 +11,9 @@
 #include "attach_analysis.h"
 
 /*
- * An object the user stacks end in short of a thread's start: the frame
- * pointer walk stopped there, most likely because it was built without
- * them, and its callers are not shown.
+ * An object the user stacks end in short of a thread's start, or of where
+ * a Go stack begins: the frame pointer walk stopped there, most likely
+ * because it was built without them, and its callers are not shown.
  */
 struct stack_cut {
 	char object[160];
