@@ -8,7 +8,9 @@
  * the kernel's futex calls under them, and --folded must be read
  * by a real consumer of the format (inferno-flamegraph, which make test
  * installs). A C++ program's templated channel (tests/tools/channel.cc)
- * must show its send and recv, demangled. Needs root and BTF; the
+ * must show its send and recv, demangled; a Go program's stacks
+ * (tests/tools/gochan.go) its goroutines' functions, whole down to where
+ * Go stacks end, and not called cut short. Needs root and BTF; the
  * refusals need neither.
  */
 #define _GNU_SOURCE
@@ -30,6 +32,15 @@ static const char *handoff_path(void)
 
 	if (!p)
 		cr_skip_test("set HANDOFF_STACKS to build/tests/handoff-stacks (make test does)");
+	return p;
+}
+
+static const char *gochan_path(void)
+{
+	const char *p = getenv("GOCHAN");
+
+	if (!p)
+		cr_skip_test("set GOCHAN to build/tests/gochan (make test does)");
 	return p;
 }
 
@@ -299,4 +310,74 @@ Test(stacks, a_workloads_wakeups_show_the_futex_calls_on_both_sides)
 	cr_assert(has_function(json_reader__get(top, "wakee_kernel"), "futex_wait"), "%s", r.out);
 	json_reader__free(doc);
 	cr_assert(strstr(r.out, "Stacks of the cond path's complete wakeups"), "%s", r.out);
+}
+
+/* ends_in - is @frames' last frame @function, or @function with the Go linker's ".abi0" */
+static bool ends_in(const struct json_node *frames, const char *function)
+{
+	size_t n = frames ? json_reader__len(frames) : 0;
+	const char *f = n ? json_reader__get_string(json_reader__at(frames, n - 1), "function") : NULL;
+	char abi0[128];
+
+	snprintf(abi0, sizeof(abi0), "%s.abi0", function);
+	return f && (!strcmp(f, function) || !strcmp(f, abi0));
+}
+
+/*
+ * go_function - does stack @frames name the Go program's function @name:
+ * itself, or the wrapper of its go statement, @wrapper, into which a newer
+ * Go than Debian 12's 1.19 inlines it
+ */
+static bool go_function(const struct json_node *frames, const char *name, const char *wrapper)
+{
+	return has_function(frames, name) || has_function(frames, wrapper);
+}
+
+Test(stacks, a_go_programs_goroutines_show_whole_and_are_not_called_cut_short)
+{
+	static struct wakeprobe_ran r;
+	const struct json_node *root, *pairs, *cuts, *producer = NULL;
+	bool consumer = false;
+	struct json_doc *doc;
+
+	skip_unless_traceable();
+	doc = run_to_json(&r, (char *[]){ "--stacks", "--", (char *)gochan_path(), "3000", NULL });
+	root = json_reader__root(doc);
+	pairs = json_reader__get(root, "pairs");
+	/*
+	 * the producer's send hands the value to the parked consumer, readies
+	 * it and wakes an idle thread to run it, through the runtime's futex
+	 * wake, on the scheduler's stack the goroutine waits in; the consumer's
+	 * receive wakes one for the producer, or its thread sleeps on the
+	 * scheduler's stack, walked on into its goroutine's frames by Go 1.19
+	 */
+	for (size_t i = 0; i < json_reader__len(pairs); i++) {
+		const struct json_node *list = json_reader__get(json_reader__at(pairs, i), "stacks");
+
+		for (size_t j = 0; j < json_reader__len(list); j++) {
+			const struct json_node *c = json_reader__at(list, j);
+			const struct json_node *waker = json_reader__get(c, "waker_user");
+
+			if (!producer && go_function(waker, "main.producer", "main.main.gowrap1") &&
+			    has_function(waker, "runtime.send") && has_function(waker, "runtime.futex"))
+				producer = waker;
+			consumer = consumer || go_function(waker, "main.consumer", "main.main.gowrap2") ||
+				   go_function(json_reader__get(c, "wakee_user"), "main.consumer", "main.main.gowrap2");
+		}
+	}
+	cr_assert(producer, "a thread woken by main.producer's send, through the runtime's futex\n%s", r.out);
+	cr_assert(ends_in(producer, "runtime.goexit"), "the producer's stack is whole, down to its goroutine's bottom");
+	cr_assert(consumer, "a stack of main.consumer's, waking or asleep\n%s", r.out);
+	/* where Go stacks end is no cut: neither the JSON nor the text says gochan has no frame pointers */
+	cuts = json_reader__get(json_reader__get(root, "stacks"), "cut_short");
+	cr_assert(cuts, "the run says where stacks were cut, if anywhere");
+	for (size_t i = 0; i < json_reader__len(cuts); i++) {
+		const char *object = json_reader__get_string(json_reader__at(cuts, i), "object");
+
+		cr_assert(object && strcmp(strrchr(object, '/') ? strrchr(object, '/') + 1 : object, "gochan"),
+			  "the JSON calls gochan's stacks cut short: %s\n%s", object, r.out);
+	}
+	json_reader__free(doc);
+	cr_assert(strstr(r.out, "Stacks of the 3 busiest pairs"), "%s", r.out);
+	cr_assert_null(strstr(r.out, "gochan has no frame pointers"), "the text calls gochan's stacks cut short\n%s", r.out);
 }
