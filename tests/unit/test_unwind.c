@@ -261,6 +261,46 @@ Test(unwind, a_walk_deeper_than_the_unwinding_is_kept)
 	run_stacks__free(rs);
 }
 
+/*
+ * an unwinding that ended short of the thread's start (its copy cut
+ * here) is taken only where it went through the walk's outermost frame
+ */
+Test(unwind, an_unwinding_cut_short_is_taken_only_past_the_walks_end)
+{
+	struct symbolizer *s = symbolizer__new();
+	struct run_stacks *rs = run_stacks__new(NULL);
+	static struct wp_stack_copy copy;
+	uint64_t pcs[WP_STACK_DEPTH], top;
+	struct wp_lean_stacks reached, short_of;
+	struct running r;
+	size_t n;
+
+	start("unwind-fixture-nofp", &r);
+	/* how far a copy of 64 bytes unwinds, by itself */
+	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
+	n = symbolizer__unwind(s, r.pid, r.cap.regs, r.cap.sp, r.cap.stack, 64, pcs, WP_STACK_DEPTH, &top);
+	cr_assert(n >= 2 && !top, "%zu frames, top 0x%lx", n, top);
+	run_stacks__process(rs, r.pid, NULL);
+	r.cap.len = 64;
+	/* a walk whose last frame the unwinding went through: it went further */
+	cr_assert_eq(run_stacks__add(rs, 3, pcs, 1), 0);
+	/* one whose last frame it never reached */
+	cr_assert_eq(run_stacks__add(rs, 4, (uint64_t[]){ pcs[0], 0x1000 }, 2), 0);
+	copy_of(&r, 42, WP_COPY_WAKER, &copy);
+	run_stacks__copy(rs, &copy);
+	reached = stacks_of(42, 3, WP_COPY_WAKER);
+	run_stacks__unwind(rs, &reached);
+	run_stacks__copy(rs, &copy);
+	short_of = stacks_of(42, 4, WP_COPY_WAKER);
+	run_stacks__unwind(rs, &short_of);
+	stop(&r);
+	cr_assert_geq(reached.waker_user, RUN_STACKS_UNWOUND);
+	cr_assert_eq(short_of.waker_user, 4);
+	cr_assert_eq(run_stacks__unwound(rs)->shorter, 1);
+	run_stacks__free(rs);
+	symbolizer__free(s);
+}
+
 /* a copy whose wakeup never says it came is counted, and a wakeup whose copy never came keeps its walk */
 Test(unwind, copies_and_wakeups_that_do_not_meet_are_counted)
 {

@@ -113,7 +113,7 @@ struct object_names_unwind {
  */
 struct object_names_frames {
 	uint32_t n;
-	uint32_t __pad;
+	uint32_t whole;		/* it ended at the thread's start, not short of it (no CFI, a read past the copy) */
 	uint64_t top;		/* 0: not known */
 	uint64_t pc[OBJECT_UNWIND_FRAMES];
 };

@@ -291,8 +291,10 @@ int object_unwind__serve(struct object_names *on, struct unwind_cache **cache, c
 	 * past the copy): what came before is the stack. 0 is the thread's
 	 * start, its return address undefined.
 	 */
-	if (!dwfl_getthread_frames(u->dwfl, UNWIND_TID, take_frame, u) && !u->read_outside)
+	if (!dwfl_getthread_frames(u->dwfl, UNWIND_TID, take_frame, u) && !u->read_outside) {
+		out->whole = 1;
 		out->top = u->read_end;
+	}
 	if (!out->n)
 		out->pc[out->n++] = req->regs[OBJECT_UNWIND_PC];
 	u->req = NULL;

@@ -160,7 +160,8 @@ bool symbolizer__user(struct symbolizer *s, pid_t pid, uint64_t addr, struct sym
  * when @pid has no snapshot, or the child could not (an object's time
  * spent, the child crashed on it: said of the object's frames). *@top
  * (NULL: not asked) where the stack ends, when the unwinding reached the
- * thread's start within the copy (object_names_frames.top), else 0.
+ * thread's start within the copy (object_names_frames.top), else 0: the
+ * unwinding ended short of the start.
  */
 size_t symbolizer__unwind(struct symbolizer *s, pid_t pid, const uint64_t *regs, uint64_t sp, const uint8_t *stack,
 			  size_t len, uint64_t *pcs, size_t max, uint64_t *top);

@@ -533,6 +533,15 @@ static int32_t unwound_id(struct run_stacks *rs, const uint64_t *ips, size_t n)
 	return id;
 }
 
+/* further - did unwound stack @ips, @n frames, reach past @walked's outermost frame? */
+static bool further(const uint64_t *ips, size_t n, const struct raw_stack *walked)
+{
+	for (size_t i = 0; walked->n && i + 1 < n; i++)
+		if (ips[i] == walked->ips[walked->n - 1])
+			return true;
+	return false;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -570,8 +579,20 @@ static int32_t unwind_one(struct run_stacks *rs, const struct wp_lean_stacks *st
 		rs->unwound.failed++;
 		return fp;
 	}
+	/*
+	 * The unwound stack is taken where it went further than the walk:
+	 * through the walk's outermost frame, and on; or where it reached
+	 * what the CFI says is the thread's start, with no fewer frames than
+	 * the walk (which loses one at each call into code without frame
+	 * pointers). Not where it ended short (a stack deeper than its copy,
+	 * code without CFI), nor where a start it reached has fewer frames
+	 * than the walk: a Go binary's runtime leaves the return address
+	 * undefined where it switches stacks (runtime.systemstack), and the
+	 * walk follows the frame pointers Go keeps on to the goroutine's
+	 * bottom.
+	 */
 	walked = fp >= 0 ? raw_of(rs, fp) : NULL;
-	if (walked && walked->n > n) {
+	if (walked && !(top && n >= walked->n) && !further(ips, n, walked)) {
 		rs->unwound.shorter++;
 		return fp;
 	}

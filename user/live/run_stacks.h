@@ -102,7 +102,7 @@ const char *run_stacks__why_none(int32_t id);
  * unwound stack's: an id from RUN_STACKS_UNWOUND up, each distinct
  * stack once, named as any other. The frame pointer walk's stays where
  * the unwinding reached fewer frames than it did (a stack deeper than
- * its copy).
+ * its copy), or, ending short of the thread's start, no more.
  */
 #define RUN_STACKS_UNWOUND	STACK_ID_UNWOUND
 #define RUN_STACKS_PENDING	16
@@ -112,7 +112,7 @@ struct run_stacks_unwound {
 	uint64_t copies;		/* copies that came */
 	uint64_t wakeups;		/* wakeups with a user stack unwound */
 	uint64_t stacks;		/* ... the stacks unwound and used */
-	uint64_t shorter;		/* ... unwound, but shorter than the frame pointers' walk: that one kept */
+	uint64_t shorter;		/* ... unwound, but no further than the frame pointers' walk: that one kept */
 	uint64_t failed;		/* ... that nothing unwound (no snapshot of the process, the child gave up) */
 	uint64_t unmatched;		/* copies whose wakeup's record never came, or came without them */
 	uint64_t distinct;		/* distinct stacks unwound */

@@ -158,7 +158,7 @@ void text_stacks__unwound(FILE *out, struct run_stacks *rs, uint64_t wakeups)
 		sent ? (double)cost->sent_bytes / 1024 / (double)sent : 0.0, us(u->ns) / 1000,
 		unwound ? us(u->ns) / (double)unwound : 0.0);
 	if (u->shorter || u->failed)
-		fprintf(out, "             of the %" PRIu64 " copies unwound, %" PRIu64 " reached fewer frames than the "
+		fprintf(out, "             of the %" PRIu64 " copies unwound, %" PRIu64 " reached no further than the "
 			"frame pointers' walk, which was kept, and %" PRIu64 " gave none (their objects not read)\n",
 			unwound, u->shorter, u->failed);
 	if (cost->lost || u->unmatched)
