@@ -636,11 +636,20 @@ static int add(struct object_names *on, const struct object_names_add *req, int 
 	return 0;
 }
 
-struct object *object_names__object(struct object_names *on, uint32_t id)
+/* unwind - @req's objects read, and its copy unwound by them into @out (object_unwind.c) */
+static int unwind(struct object_names *on, const struct object_names_unwind *req, struct object_names_frames *out)
 {
-	struct object *o = id < on->nobjs ? &on->objs[id] : NULL;
+	struct object *objects[OBJECT_UNWIND_OBJECTS];
 
-	return o && o->path && object_read(o) ? o : NULL;
+	if (req->nobjects > OBJECT_UNWIND_OBJECTS)
+		return -EINVAL;
+	for (uint32_t i = 0; i < req->nobjects; i++) {
+		uint32_t id = req->objects[i].object;
+		struct object *o = id < on->nobjs ? &on->objs[id] : NULL;
+
+		objects[i] = o && o->path && object_read(o) ? o : NULL;
+	}
+	return object_unwind__serve(&on->unwind, req, objects, out);
 }
 
 /* object_asked - the object a name request is about, NULL when it was not added */
@@ -696,7 +705,7 @@ int object_names__serve(void *ctx, const void *request, size_t len, int fd, void
 		if (len != sizeof(struct object_names_unwind) || fd >= 0 || room < sizeof(struct object_names_frames))
 			goto refuse;
 		memset(answer, 0, sizeof(struct object_names_frames));
-		err = object_unwind__serve(on, &on->unwind, request, answer);
+		err = unwind(on, request, answer);
 		if (err)
 			goto refuse;
 		return sizeof(struct object_names_frames);

@@ -66,22 +66,20 @@ struct object {
  */
 extern const Dwfl_Callbacks object_debug__callbacks;
 
-struct object_names;
 struct object_names_unwind;
 struct object_names_frames;
 
-/* object_names__object - object @id as the asker numbered it, read (libdwfl's module made): NULL when it cannot be */
-struct object *object_names__object(struct object_names *on, uint32_t id);
-
 /*
- * object_unwind__serve - unwind @req into @out (object_unwind.c), with
- * @cache, the child's state of the processes unwound last (NULL at first,
+ * object_unwind__serve - unwind @req into @out (object_unwind.c), its
+ * objects @objects (req->objects' each, read: its module made; NULL for
+ * one that was not added or could not be read), with @cache, the child's
+ * state of the processes unwound last (NULL at first,
  * object_unwind__free() at the end): 0, or a negative errno for a request
  * that is not one
  */
 struct unwind_cache;
-int object_unwind__serve(struct object_names *on, struct unwind_cache **cache, const struct object_names_unwind *req,
-			 struct object_names_frames *out);
+int object_unwind__serve(struct unwind_cache **cache, const struct object_names_unwind *req,
+			 struct object *const *objects, struct object_names_frames *out);
 void object_unwind__free(struct unwind_cache *cache);
 
 #endif /* WAKEPROBE_OBJECT_NAMES_INTERNAL_H */

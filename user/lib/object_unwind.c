@@ -198,15 +198,15 @@ static bool module_range(struct object *o, const struct object_names_placed *p, 
 	return true;
 }
 
-/* report - the modules of @req's objects, in a Dwfl of their own, attached to the copy's thread: 0 or -errno */
-static int report(struct object_names *on, struct unwinding *u, const struct object_names_unwind *req)
+/* report - the modules of @req's @objects, in a Dwfl of their own, attached to the copy's thread: 0 or -errno */
+static int report(struct unwinding *u, const struct object_names_unwind *req, struct object *const *objects)
 {
 	u->dwfl = dwfl_begin(&module_callbacks);
 	if (!u->dwfl)
 		return -ENOMEM;
 	dwfl_report_begin(u->dwfl);
 	for (uint32_t i = 0; i < req->nobjects; i++) {
-		struct object *o = object_names__object(on, req->objects[i].object);
+		struct object *o = objects[i];
 		uint64_t start, end;
 		Dwfl_Module *mod;
 		void **userdata = NULL;
@@ -231,8 +231,8 @@ static int report(struct object_names *on, struct unwinding *u, const struct obj
 }
 
 /* unwinding_for - the modules of @req's process, kept or reported now: NULL when they cannot be */
-static struct unwinding *unwinding_for(struct object_names *on, struct unwind_cache *cache,
-				       const struct object_names_unwind *req)
+static struct unwinding *unwinding_for(struct unwind_cache *cache, const struct object_names_unwind *req,
+				       struct object *const *objects)
 {
 	uint64_t key = hash__fnv1a(HASH_FNV_BASIS, req->objects, req->nobjects * sizeof(req->objects[0]));
 	struct unwinding *u;
@@ -246,7 +246,7 @@ static struct unwinding *unwinding_for(struct object_names *on, struct unwind_ca
 	u = &cache->slots[cache->next];
 	cache->next = (cache->next + 1) % UNWIND_CACHED;
 	unwinding_clear(u);
-	if (report(on, u, req)) {
+	if (report(u, req, objects)) {
 		unwinding_clear(u);
 		return NULL;
 	}
@@ -267,8 +267,8 @@ static int take_frame(Dwfl_Frame *state, void *arg)
 	return u->out->n < OBJECT_UNWIND_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
-int object_unwind__serve(struct object_names *on, struct unwind_cache **cache, const struct object_names_unwind *req,
-			 struct object_names_frames *out)
+int object_unwind__serve(struct unwind_cache **cache, const struct object_names_unwind *req,
+			 struct object *const *objects, struct object_names_frames *out)
 {
 	struct unwinding *u;
 
@@ -276,7 +276,7 @@ int object_unwind__serve(struct object_names *on, struct unwind_cache **cache, c
 		return -EINVAL;
 	if (!*cache && !(*cache = calloc(1, sizeof(**cache))))
 		return -ENOMEM;
-	u = unwinding_for(on, *cache, req);
+	u = unwinding_for(*cache, req, objects);
 	if (!u) {
 		/* no module to unwind by: the registers' pc alone */
 		out->pc[out->n++] = req->regs[OBJECT_UNWIND_PC];
