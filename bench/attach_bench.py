@@ -478,6 +478,22 @@ def stacks_cost(pairs):
     print("   a wakeup's record: 192 bytes with --stacks, 128 without; the stacks map: 17 MiB of kernel memory")
 
 
+def three_benches(server, side, extra, took):
+    """one run each of the paced wakeup, the flood and the loopback server, traced with @extra: took(bench, side, doc)"""
+    fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
+    os.close(fd)
+    for bench, argv in (("paced", CYCLICTEST), ("flood", PIPE)):
+        subprocess.run([WAKEPROBE, "--json", doc_path] + extra + ["--"] + argv, capture_output=True, text=True, check=True)
+        took(bench, side, doc_path)
+    tracer = subprocess.Popen([WAKEPROBE, "--json", doc_path, "--pid", str(server.pid)] + extra,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_attached(tracer, "wakeprobe")
+    redis_load(REDIS_REQUESTS // 4)
+    stop(tracer)
+    took("loopback", side, doc_path)
+    os.unlink(doc_path)
+
+
 def chains_cost(pairs, server):
     """--chains against none, in turn: a paced timer wakeup, a ping-pong flood and a loopback server"""
     print(f"\n== What --chains adds, {pairs} runs of each side, in turn ==")
@@ -495,20 +511,7 @@ def chains_cost(pairs, server):
 
     for _ in range(pairs):
         for side in ("traced", "chains"):
-            extra = ["--chains"] if side == "chains" else []
-            fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
-            os.close(fd)
-            for bench, argv in (("paced", CYCLICTEST), ("flood", PIPE)):
-                subprocess.run([WAKEPROBE, "--json", doc_path] + extra + ["--"] + argv, capture_output=True, text=True,
-                               check=True)
-                took(bench, side, doc_path)
-            tracer = subprocess.Popen([WAKEPROBE, "--json", doc_path, "--pid", str(server.pid)] + extra,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            wait_attached(tracer, "wakeprobe")
-            redis_load(REDIS_REQUESTS // 4)
-            stop(tracer)
-            took("loopback", side, doc_path)
-            os.unlink(doc_path)
+            three_benches(server, side, ["--chains"] if side == "chains" else [], took)
     for bench in benches:
         a, b = prog[(bench, "traced")], prog[(bench, "chains")]
         x, y = ring[(bench, "traced")], ring[(bench, "chains")]
@@ -545,20 +548,7 @@ def unwind_cost(pairs, server):
 
     for _ in range(pairs):
         for side in sides:
-            extra = ["--stacks"] + (["--unwind", "off"] if side == "frame pointers" else [])
-            fd, doc_path = tempfile.mkstemp(prefix="wakeprobe-bench-", suffix=".json")
-            os.close(fd)
-            for bench, argv in (("paced", CYCLICTEST), ("flood", PIPE)):
-                subprocess.run([WAKEPROBE, "--json", doc_path] + extra + ["--"] + argv, capture_output=True, text=True,
-                               check=True)
-                took(bench, side, doc_path)
-            tracer = subprocess.Popen([WAKEPROBE, "--json", doc_path, "--pid", str(server.pid)] + extra,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            wait_attached(tracer, "wakeprobe")
-            redis_load(REDIS_REQUESTS // 4)
-            stop(tracer)
-            took("loopback", side, doc_path)
-            os.unlink(doc_path)
+            three_benches(server, side, ["--stacks"] + (["--unwind", "off"] if side == "frame pointers" else []), took)
     for bench in benches:
         a, b = prog[(bench, "frame pointers")], prog[(bench, "unwound")]
         x, y = ring[(bench, "frame pointers")], ring[(bench, "unwound")]

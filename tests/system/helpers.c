@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "collector.h"
 #include "helpers.h"
+#include "json_reader.h"
 #include "readback.h"
 
 static void check_sample(const struct sample_result *r, void *ctx)
@@ -620,4 +621,30 @@ bool promtool_accepts(const char *path)
 	status = pclose(p);
 	cr_expect(WIFEXITED(status) && !WEXITSTATUS(status), "promtool check metrics %s: %s", path, said);
 	return WIFEXITED(status) && !WEXITSTATUS(status);
+}
+
+struct json_doc *wakeprobe_run_json(struct wakeprobe_ran *r, char *const *args)
+{
+	char json[] = "/tmp/wakeprobe-json-XXXXXX", err[128], *argv[16];
+	struct json_doc *doc;
+	size_t len, n = 0;
+	char *text;
+	int fd;
+
+	fd = mkstemp(json);
+	cr_assert(fd >= 0);
+	close(fd);
+	argv[n++] = "--json";
+	argv[n++] = json;
+	for (; *args && n < 15; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	wakeprobe_run_ok(r, argv);
+	text = read_file(json, &len);
+	unlink(json);
+	/* the document holds what it read in its own memory */
+	doc = json_reader__parse(text, len, err, sizeof(err));
+	free(text);
+	cr_assert(doc, "the JSON reads back: %s", err);
+	return doc;
 }

@@ -162,6 +162,13 @@ struct wakeprobe_ran {
 void wakeprobe_run(struct wakeprobe_ran *r, char *const args[]);
 /* wakeprobe_run_ok - wakeprobe_run(), which must end with status 0 */
 void wakeprobe_run_ok(struct wakeprobe_ran *r, char *const args[]);
+struct json_doc;
+/*
+ * wakeprobe_run_json - wakeprobe_run_ok() with --json into a file of its
+ * own in front of @args (up to 13 of them): the document, read back (free
+ * it with json_reader__free())
+ */
+struct json_doc *wakeprobe_run_json(struct wakeprobe_ran *r, char *const *args);
 
 /* wakeprobe_run_setup - wakeprobe_run() with @setup for the child (what is on its stdout, its uid) */
 void wakeprobe_run_setup(struct wakeprobe_ran *r, const struct child_setup *setup, char *const args[]);

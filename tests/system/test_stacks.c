@@ -56,32 +56,6 @@ static bool has_function(const struct json_node *frames, const char *function)
 	return false;
 }
 
-/* run_to_json - wakeprobe with @args, which must end well, and its --json document (free it) */
-static struct json_doc *run_to_json(struct wakeprobe_ran *r, char *const *args)
-{
-	char json[] = "/tmp/wakeprobe-stacks-XXXXXX", err[128], *argv[16];
-	struct json_doc *doc;
-	size_t len, n = 0;
-	char *text;
-	int fd;
-
-	fd = mkstemp(json);
-	cr_assert(fd >= 0);
-	close(fd);
-	argv[n++] = "--json";
-	argv[n++] = json;
-	for (; *args && n < 15; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	wakeprobe_run_ok(r, argv);
-	text = read_file(json, &len);
-	unlink(json);
-	/* the document holds what it read in its own memory */
-	doc = json_reader__parse(text, len, err, sizeof(err));
-	free(text);
-	cr_assert(doc, "the JSON reads back: %s", err);
-	return doc;
-}
 
 TestSuite(stacks, .timeout = 120);
 
@@ -92,7 +66,7 @@ Test(stacks, the_busiest_pair_shows_where_the_producer_woke_and_the_consumer_sle
 	struct json_doc *doc;
 
 	skip_unless_traceable();
-	doc = run_to_json(&r, (char *[]){ "--stacks", "--pairs", "1", "--", (char *)handoff_path(), ROUNDS, NULL });
+	doc = wakeprobe_run_json(&r, (char *[]){ "--stacks", "--pairs", "1", "--", (char *)handoff_path(), ROUNDS, NULL });
 	root = json_reader__root(doc);
 	pair = json_reader__at(json_reader__get(root, "pairs"), 0);
 	cr_assert(pair, "a pair");
@@ -150,7 +124,7 @@ Test(stacks, a_cxx_channels_send_and_recv_are_in_the_stacks_demangled)
 	skip_unless_traceable();
 	if (!channel)
 		cr_skip_test("set CHANNEL to build/tests/channel (make test does)");
-	doc = run_to_json(&r, (char *[]){ "--stacks", "--pairs", "2", "--", (char *)channel, "3000", NULL });
+	doc = wakeprobe_run_json(&r, (char *[]){ "--stacks", "--pairs", "2", "--", (char *)channel, "3000", NULL });
 	pairs = json_reader__get(json_reader__root(doc), "pairs");
 	for (size_t p = 0; p < json_reader__len(pairs); p++) {
 		const struct json_node *stacks = json_reader__get(json_reader__at(pairs, p), "stacks");
@@ -182,7 +156,7 @@ Test(stacks, frame_pointers_alone_lose_the_callers_of_libc)
 	size_t producer = 0;
 
 	skip_unless_traceable();
-	doc = run_to_json(&r, (char *[]){ "--stacks", "--unwind", "off", "--pairs", "1", "--", (char *)handoff_path(),
+	doc = wakeprobe_run_json(&r, (char *[]){ "--stacks", "--unwind", "off", "--pairs", "1", "--", (char *)handoff_path(),
 					 ROUNDS, NULL });
 	pair = json_reader__at(json_reader__get(json_reader__root(doc), "pairs"), 0);
 	stacks = json_reader__get(pair, "stacks");
@@ -289,7 +263,7 @@ Test(stacks, a_workloads_wakeups_show_the_futex_calls_on_both_sides)
 	struct json_doc *doc;
 
 	skip_unless_traceable();
-	doc = run_to_json(&r, (char *[]){ "--workload", "cond", "--stacks", "-n", "300", NULL });
+	doc = wakeprobe_run_json(&r, (char *[]){ "--workload", "cond", "--stacks", "-n", "300", NULL });
 	run = json_reader__root(doc);
 	if (json_reader__get(run, "runs"))
 		run = json_reader__at(json_reader__get(run, "runs"), 0);
@@ -341,7 +315,7 @@ Test(stacks, a_go_programs_goroutines_show_whole_and_are_not_called_cut_short)
 	struct json_doc *doc;
 
 	skip_unless_traceable();
-	doc = run_to_json(&r, (char *[]){ "--stacks", "--", (char *)gochan_path(), "3000", NULL });
+	doc = wakeprobe_run_json(&r, (char *[]){ "--stacks", "--", (char *)gochan_path(), "3000", NULL });
 	root = json_reader__root(doc);
 	pairs = json_reader__get(root, "pairs");
 	/*

@@ -221,33 +221,6 @@ static void wait_indexed(pid_t server, int port, const char *dir, const char *id
 			       ended ? "ended, and did not serve" : "did not serve", path, INDEX_S, status, log_tail(dir));
 }
 
-/* run_to_json - wakeprobe with @args, which must end well, and its --json document (free it) */
-static struct json_doc *run_to_json(struct wakeprobe_ran *r, char *const *args)
-{
-	char json[] = "/tmp/wakeprobe-debuginfod-json-XXXXXX", err[128], *argv[16];
-	struct json_doc *doc;
-	size_t len, n = 0;
-	char *text;
-	int fd;
-
-	fd = mkstemp(json);
-	cr_assert(fd >= 0);
-	close(fd);
-	argv[n++] = "--json";
-	argv[n++] = json;
-	for (; *args && n < 15; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	wakeprobe_run(r, argv);
-	text = read_file(json, &len);
-	unlink(json);
-	cr_assert(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0, "status 0x%x; stderr: %s\n%s", r->status,
-		  r->err, r->out);
-	doc = json_reader__parse(text, len, err, sizeof(err));
-	free(text);
-	cr_assert(doc, "the JSON reads back: %s", err);
-	return doc;
-}
 
 /* the frames of the program (object @prog) in the user stacks of a run's busiest pair */
 struct prog_frames {
@@ -340,11 +313,11 @@ Test(stacks_debuginfod, a_stripped_programs_frames_are_its_build_id_and_offset_a
 	unsetenv("WAKEPROBE_DEBUGINFOD");
 
 	/* not asked: the program's frames are its object, offsets and build ID */
-	doc = run_to_json(&bare_run, (char *[]){ "--stacks", "--pairs", "1", "--", prog, ROUNDS, NULL });
+	doc = wakeprobe_run_json(&bare_run, (char *[]){ "--stacks", "--pairs", "1", "--", prog, ROUNDS, NULL });
 	prog_frames(doc, prog, &bare);
 	json_reader__free(doc);
 	/* asked: the same frames named from the debug file the server sends */
-	doc = run_to_json(&named_run,
+	doc = wakeprobe_run_json(&named_run,
 			  (char *[]){ "--debuginfod", "--stacks", "--pairs", "1", "--", prog, ROUNDS, NULL });
 	prog_frames(doc, prog, &named);
 	json_reader__free(doc);
