@@ -118,10 +118,14 @@ static __always_inline void stack_copy_take(struct wp_stack_copy *c)
 		/* the last chunk to the top alone */
 		if (n > max - len)
 			n = max - len;
-		/* said again where the verifier sees it: the compiler knows, and would not say */
+		/*
+		 * n is 1 to a chunk: said again where the verifier sees it, in a
+		 * form the compiler cannot drop (it knows, and would not say) and
+		 * older verifiers follow into the call (6.1's lost a bound
+		 * checked on a register through its spilled copy)
+		 */
 		__asm__ volatile("" : "+r"(n));
-		if (n > WP_STACK_COPY_CHUNK)
-			break;
+		n = ((n - 1) & (WP_STACK_COPY_CHUNK - 1)) + 1;
 		/* the last may run past WP_STACK_COPY_MAX, into the chunk of room behind it: not counted */
 		if (bpf_probe_read_user(&c->bytes[len & (WP_STACK_COPY_MAX - 1)], n, (const void *)at))
 			break;

@@ -40,8 +40,10 @@ static void release(int *major, int *minor)
 }
 
 static const char *const engine_lines[] = {
-	"\n  yes  a workload, the lean engine\n", "\n  yes  a workload, the full engine\n",
-	"\n  yes  attach, the lean engine\n", "\n  yes  attach, the lean engine, --chains\n",
+	"\n  yes  a workload, the lean engine\n", "\n  yes  a workload, the lean engine, --stacks\n",
+	"\n  yes  a workload, the full engine\n",
+	"\n  yes  attach, the lean engine\n", "\n  yes  attach, the lean engine, --stacks\n",
+	"\n  yes  attach, the lean engine, --chains\n",
 	"\n  yes  attach, the full engine\n", "\n  yes  attach, the full engine, --chains\n",
 };
 

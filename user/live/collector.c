@@ -57,6 +57,8 @@ static bool libbpf_verbose;
 
 /* libbpf's last warning, the first line of it: the detail an error message names */
 static char libbpf_last_warning[160];
+/* the first program the kernel refused, as libbpf said it ("prog 'x': failed to load: -13"); "": none */
+static char libbpf_refused_prog[160];
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
@@ -67,6 +69,9 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		vsnprintf(libbpf_last_warning, sizeof(libbpf_last_warning), fmt, copy);
 		va_end(copy);
 		libbpf_last_warning[strcspn(libbpf_last_warning, "\n")] = '\0';
+		if (!libbpf_refused_prog[0] && !strncmp(libbpf_last_warning, "prog '", 6) &&
+		    strstr(libbpf_last_warning, "failed to load"))
+			snprintf(libbpf_refused_prog, sizeof(libbpf_refused_prog), "%s", libbpf_last_warning);
 	}
 	/* wakeprobe words its own errors; libbpf's detail is there with -v */
 	if (!libbpf_verbose)
@@ -466,10 +471,15 @@ static int load_programs(struct collector *c, char *msg, size_t len)
 	int err;
 
 	libbpf_last_warning[0] = '\0';
+	libbpf_refused_prog[0] = '\0';
 	err = wakeprobe_bpf__load(c->skel);
 	if (!err || collector__out_of_fds(c, err, msg, len))
 		return err;
-	if (err == -EPERM || err == -EACCES)
+	/* the verifier's refusal is EACCES too: it says which program, where a blocked bpf() says nothing */
+	if (libbpf_refused_prog[0])
+		snprintf(msg, len, "the kernel's verifier refused a BPF program (libbpf: %.100s): -v shows its log, "
+			 "`wakeprobe kernel` what the kernel has", libbpf_refused_prog);
+	else if (err == -EPERM || err == -EACCES)
 		snprintf(msg, len, "the bpf() syscall was refused (%s): a seccomp policy, container or security "
 			 "module blocks it; run wakeprobe as root on the host", strerror(-err));
 	else

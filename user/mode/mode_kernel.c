@@ -19,14 +19,17 @@ static const struct engine {
 	const char *name;
 	bool attach, lean;
 	bool chains;		/* --chains: its programs verified with the links' copies in */
+	bool stacks;		/* --stacks: with the stacks and the copies of user stacks to unwind */
 } engines[] = {
-	{ "a workload, the lean engine", false, true, false },
-	{ "a workload, the full engine", false, false, false },
-	{ "attach, the lean engine", true, true, false },
-	{ "attach, the lean engine, --chains", true, true, true },
-	{ "attach, the full engine", true, false, false },
+	{ "a workload, the lean engine", false, true, false, false },
+	{ "a workload, the lean engine, --stacks", false, true, false, true },
+	{ "a workload, the full engine", false, false, false, false },
+	{ "attach, the lean engine", true, true, false, false },
+	{ "attach, the lean engine, --stacks", true, true, false, true },
+	{ "attach, the lean engine, --chains", true, true, true, false },
+	{ "attach, the full engine", true, false, false, false },
 	/* the lean engine's programs beside it, for the kernel's links the stream's are held against */
-	{ "attach, the full engine, --chains", true, false, true },
+	{ "attach, the full engine, --chains", true, false, true, false },
 };
 
 static bool kernel_wants(const struct wp_options *o)
@@ -71,6 +74,9 @@ static int try_engine(const struct engine *e, bool verbose)
 		.lean = e->lean,
 		.lean_flight_adaptive = e->lean,
 		.chains = e->chains,
+		.stacks = e->stacks,
+		.unwind = e->stacks,
+		.unwind_per_s = e->stacks ? OPT_DEFAULT_UNWIND : 0,
 		.load_only = true,
 	};
 	struct collector *c = NULL;
