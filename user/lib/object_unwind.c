@@ -7,11 +7,13 @@
  * libdwfl's unwinder does it, as perf's --call-graph dwarf has it do: the
  * objects are reported where the process maps them, the thread's state is
  * the registers the copy came with, and the only memory it reads is the
- * copy. Each frame's caller comes from .eh_frame (every x86-64 object has
- * it, stripped or not), and from the frame pointer where an address has
- * none. An unwinding ends where the copy ends, or where a frame's rule
- * reads outside it, or at a return address of 0 (a thread's start), with
- * the frames found so far.
+ * copy. Each frame's caller comes from .eh_frame (every x86-64 object a C
+ * or C++ compiler made has it, stripped or not), and from the frame
+ * pointer where an address has none. An object without .eh_frame (a Go
+ * binary) is not reported: its frames are left to the walk by frame
+ * pointers. An unwinding ends where the copy ends, where a frame's rule
+ * reads outside it or its pc lies in no module, or at a return address the
+ * CFI leaves undefined (a thread's start), with the frames found so far.
  *
  * A process's modules are reported once and kept, for as long as the next
  * requests name the same objects at the same places (UNWIND_CACHED
@@ -198,6 +200,32 @@ static bool module_range(struct object *o, const struct object_names_placed *p, 
 	return true;
 }
 
+/*
+ * has_eh_frame - does @o carry .eh_frame, the CFI that code built to be
+ * unwound (exceptions, backtraces) keeps loaded? Go's linker writes none,
+ * only .debug_frame, whose rules for its runtime end an unwinding where
+ * it switches stacks; Go keeps frame pointers, and the walk by them is
+ * the better there.
+ */
+static bool has_eh_frame(struct object *o)
+{
+	Dwarf_Addr unused;
+	Elf *elf = dwfl_module_getelf(o->mod, &unused);
+	Elf_Scn *scn = NULL;
+	size_t strndx;
+	GElf_Shdr sh;
+
+	if (!elf || elf_getshdrstrndx(elf, &strndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, strndx, sh.sh_name) : NULL;
+
+		if (name && !strcmp(name, ".eh_frame") && sh.sh_size && sh.sh_type == SHT_PROGBITS)
+			return true;
+	}
+	return false;
+}
+
 /* report - the modules of @req's @objects, in a Dwfl of their own, attached to the copy's thread: 0 or -errno */
 static int report(struct unwinding *u, const struct object_names_unwind *req, struct object *const *objects)
 {
@@ -211,8 +239,8 @@ static int report(struct unwinding *u, const struct object_names_unwind *req, st
 		Dwfl_Module *mod;
 		void **userdata = NULL;
 
-		/* one that overlaps another is not made */
-		if (!o || !module_range(o, &req->objects[i], &start, &end) ||
+		/* one without .eh_frame is left to the walk; one that overlaps another is not made */
+		if (!o || !has_eh_frame(o) || !module_range(o, &req->objects[i], &start, &end) ||
 		    !(mod = dwfl_report_module(u->dwfl, o->path, start, end)))
 			continue;
 		dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
