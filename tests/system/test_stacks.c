@@ -23,6 +23,7 @@
 #include "helpers.h"
 #include "json_reader.h"
 #include "readback.h"
+#include "text_stacks.h"
 
 #define ROUNDS	"1500"
 
@@ -345,11 +346,25 @@ Test(stacks, a_go_programs_goroutines_show_whole_and_are_not_called_cut_short)
 	/* where Go stacks end is no cut: neither the JSON nor the text says gochan has no frame pointers */
 	cuts = json_reader__get(json_reader__get(root, "stacks"), "cut_short");
 	cr_assert(cuts, "the run says where stacks were cut, if anywhere");
+	/*
+	 * A walk by frame pointers may end early once in thousands of stacks
+	 * (in CI one of 7946 did, which a run by hand never showed: a page of
+	 * a goroutine's stack not there to read, say), which the report counts
+	 * without saying the object lacks frame pointers; more than one in a
+	 * hundred is what code without them does.
+	 */
 	for (size_t i = 0; i < json_reader__len(cuts); i++) {
-		const char *object = json_reader__get_string(json_reader__at(cuts, i), "object");
+		const struct json_node *cut = json_reader__at(cuts, i);
+		const char *object = json_reader__get_string(cut, "object");
+		double ending = 0, through = 0;
 
-		cr_assert(object && strcmp(strrchr(object, '/') ? strrchr(object, '/') + 1 : object, "gochan"),
-			  "the JSON calls gochan's stacks cut short: %s\n%s", object, r.out);
+		cr_assert(object);
+		if (strcmp(strrchr(object, '/') ? strrchr(object, '/') + 1 : object, "gochan"))
+			continue;
+		cr_assert(json_reader__get_double(cut, "stacks_ending_there", &ending) &&
+			  json_reader__get_double(cut, "stacks_through_it", &through));
+		cr_assert_lt(ending * STACK_CUTS_SAY_SHARE, through,
+			     "gochan's stacks cut short: %.0f of %.0f\n%s", ending, through, r.out);
 	}
 	json_reader__free(doc);
 	cr_assert(strstr(r.out, "Stacks of the 3 busiest pairs"), "%s", r.out);

@@ -203,6 +203,22 @@ Test(text_stacks, each_object_that_cut_stacks_has_a_line_after_a_blank_one)
 	cr_assert_str_eq(written(), "");
 }
 
+/* one stack in more than a hundred ending in an object says nothing of its frame pointers: said as a count */
+Test(text_stacks, a_rare_early_end_is_counted_not_blamed_on_frame_pointers)
+{
+	const struct stack_cut cuts[] = {
+		{ .object = "/opt/app/bin/gochan", .stacks = 1, .of = 7946 },
+		{ .object = "/opt/app/bin/edge", .stacks = 1, .of = 100 },
+	};
+
+	text_stacks__cuts(out, cuts, 2);
+	cr_assert_str_eq(written(),
+			 "\n  gochan: 1 of the 7946 user stacks through it end there, short of the thread's start, too "
+			 "few to say it lacks frame pointers\n"
+			 "  edge has no frame pointers, it seems: 1 of the 100 user stacks through it end there, short of "
+			 "the thread's start; their callers are cut (docs/attach.md: frame pointers)\n");
+}
+
 /* pair_wakeup - a complete wakeup of thread @wakee by thread 10, with the stacks @st */
 static struct attach_result pair_wakeup(uint32_t wakee, struct wp_lean_stacks st)
 {

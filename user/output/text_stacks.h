@@ -41,6 +41,9 @@ void text_stacks__brief(FILE *out, struct run_stacks *rs, int32_t user, int32_t 
 void text_stacks__cost(FILE *out, struct run_stacks *rs, uint64_t wakeups);
 /* text_stacks__unwound - --unwind's line: the user stacks unwound from copies, and what that cost */
 void text_stacks__unwound(FILE *out, struct run_stacks *rs, uint64_t wakeups);
+/* the cut note says an object lacks frame pointers where one stack in this many through it, or more, ends there */
+#define STACK_CUTS_SAY_SHARE	100
+
 /* text_stacks__cuts - one line for each object that cut stacks short */
 void text_stacks__cuts(FILE *out, const struct stack_cut *cuts, size_t n);
 
