@@ -161,16 +161,19 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
  * module_range - where object @o lies in its process, placed by @p, into
  * [*@start, *@end): from its first loadable segment's start, page
  * aligned as libdwfl aligns it, to its last one's end. The loadable
- * segment whose pages hold byte @p->offset of the file says at which
- * virtual address that byte is, and so the bias of them all. False when
- * none holds it.
+ * segment @p maps says at which virtual address its bytes are, and so the
+ * bias of them all: the one whose first page is the mapping's, as the
+ * loader maps each segment from its first page (two segments can share a
+ * page of the file, the last of one and the first of the next, where the
+ * linker packs them: lld's, rustc's); else one whose pages hold it (a
+ * maps line that joined two). False when none does.
  */
 static bool module_range(struct object *o, const struct object_names_placed *p, uint64_t *start, uint64_t *end)
 {
 	Dwarf_Addr unused;
 	Elf *elf = dwfl_module_getelf(o->mod, &unused);
 	uint64_t lo = UINT64_MAX, hi = 0, bias = 0;
-	bool placed = false;
+	bool placed = false, first_page = false;
 	size_t n = 0;
 	GElf_Phdr ph;
 
@@ -187,11 +190,13 @@ static bool module_range(struct object *o, const struct object_names_placed *p, 
 			hi = ph.p_vaddr + ph.p_memsz;
 		page_offset = ph.p_offset & ~(UNWIND_PAGE - 1);
 		page_vaddr = ph.p_vaddr & ~(UNWIND_PAGE - 1);
-		if (placed || p->offset < page_offset ||
-		    p->offset - page_offset >= ph.p_offset - page_offset + ph.p_filesz)
+		if (first_page || p->offset < page_offset ||
+		    p->offset - page_offset >= ph.p_offset - page_offset + ph.p_filesz ||
+		    (placed && p->offset != page_offset))
 			continue;
 		bias = p->start - (page_vaddr + (p->offset - page_offset));
 		placed = true;
+		first_page = p->offset == page_offset;
 	}
 	if (!placed || hi <= lo)
 		return false;
