@@ -385,6 +385,22 @@ Test(options, debuginfod_is_asked_only_when_told_and_only_for_stacks)
 	cr_assert(opts.debuginfod && opts.stacks);
 }
 
+/* --unwind: a budget a second, or off; only with --stacks, and a bad one named with what it wants */
+Test(options, unwind_takes_a_rate_or_off_and_only_with_stacks)
+{
+	cr_assert_eq(PARSE("--pid", "12", "--stacks"), OPTIONS_RUN, "%s", err);
+	cr_assert(!opts.unwind_off && opts.unwind_per_s == OPT_DEFAULT_UNWIND, "on by default, at its default rate");
+	cr_assert_eq(PARSE("--pid", "12", "--stacks", "--unwind", "0"), OPTIONS_RUN, "%s", err);
+	cr_assert(!opts.unwind_off && opts.unwind_per_s == 0, "the slow wakeups' alone");
+	cr_assert_eq(PARSE("--pid", "12", "--stacks", "--unwind", "off"), OPTIONS_RUN, "%s", err);
+	cr_assert(opts.unwind_off);
+	cr_assert_eq(PARSE("--pid", "12", "--stacks", "--unwind", "fast"), OPTIONS_BAD);
+	cr_assert_str_eq(err, "--unwind wants wakeups a second from 0 to 100000, or 'off', not 'fast'");
+	cr_assert_eq(PARSE("--pid", "12", "--stacks", "--unwind", "100001"), OPTIONS_BAD);
+	cr_assert_eq(PARSE("--pid", "12", "--unwind", "50"), OPTIONS_BAD);
+	cr_assert_str_eq(err, "--unwind says how the user stacks are taken: add --stacks");
+}
+
 Test(options, what_is_published_and_how_files_are_made_are_the_operators_to_say)
 {
 	cr_assert_eq(PARSE("--all", "--listen", ":9750", "--allow-host", "metrics.example,node-7.lan", "--target-label",
