@@ -3,7 +3,8 @@
  * symbol_fixture_run.h - a symbol fixture (tests/tools/symbol_fixture.c,
  * symbol_fixture_cxx.cc, crafted_fixture.c, built next to the unit tests'
  * binary) running, and the addresses it said of itself: for the tests of
- * what names them (test_symbolizer.c, test_json_stacks.c).
+ * what names them (test_symbolizer.c, test_json_stacks.c), and of what
+ * unwinds (test_unwind.c, whose fixture writes a copy of its stack).
  */
 #ifndef WAKEPROBE_TEST_SYMBOL_FIXTURE_RUN_H
 #define WAKEPROBE_TEST_SYMBOL_FIXTURE_RUN_H
@@ -42,12 +43,13 @@ static inline void fixture_path(const char *name, char path[PATH_MAX])
 	cr_assert_eq(access(path, X_OK), 0, "%s is not built (make test builds it)", path);
 }
 
-/* start_file - the program at @path, or in file @fd when @path is NULL, running, what it said read into @r */
-static inline void start_file(const char *path, int fd, struct running *r)
+/*
+ * fixture_spawn - the program at @path, or in file @fd when @path is NULL,
+ * running as @r's, nothing it said read yet: its standard output, to read
+ */
+static inline int fixture_spawn(const char *path, int fd, struct running *r)
 {
-	char line[128];
 	int in[2], out[2];
-	FILE *f;
 
 	/* close-on-exec: a second fixture must not hold the first one's input open */
 	cr_assert_eq(pipe2(in, O_CLOEXEC), 0);
@@ -68,9 +70,19 @@ static inline void start_file(const char *path, int fd, struct running *r)
 	close(in[0]);
 	close(out[1]);
 	r->in = in[1];
-	f = fdopen(out[0], "r");
-	cr_assert_not_null(f);
 	r->n = 0;
+	return out[0];
+}
+
+/* start_file - the program at @path, or in file @fd when @path is NULL, running, what it said read into @r */
+static inline void start_file(const char *path, int fd, struct running *r)
+{
+	char line[128];
+	FILE *f;
+	int out = fixture_spawn(path, fd, r);
+
+	f = fdopen(out, "r");
+	cr_assert_not_null(f);
 	while (fgets(line, sizeof(line), f) && strcmp(line, "end\n")) {
 		char value[32];
 

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <linux/types.h>
 #include "object_names.h"
+#include "symbol_fixture_run.h"
 #include "run_stacks.h"
 #include "symbolizer.h"
 #include "wakeprobe.h"
@@ -36,60 +37,35 @@ struct unwind_capture {
 	uint8_t stack[OBJECT_UNWIND_STACK];
 };
 
-struct running {
-	pid_t pid;
-	int in;			/* its standard input: closing it ends it */
+/* the fixture running, and the copy of its stack it wrote */
+struct copying {
+	struct running run;
 	struct unwind_capture cap;
 };
 
 _Static_assert(WP_UNWIND_REGS == OBJECT_UNWIND_REGS, "the registers the BPF side copies are the ones unwound from");
 _Static_assert(WP_STACK_COPY_MAX == OBJECT_UNWIND_STACK, "a copy fits a request");
 
-/* start - the fixture @name built next to this test binary, running, its capture read */
-static void start(const char *name, struct running *r)
+/* start_copying - the fixture @name built next to this test binary, running, its capture read */
+static void start_copying(const char *name, struct copying *r)
 {
-	char self[PATH_MAX], path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	int in[2], out[2];
+	char path[PATH_MAX];
 	size_t got = 0;
+	int out;
 
 	if (geteuid())
 		cr_skip_test("a process's mapped files are read through /proc/PID/map_files, which is root's: run as root");
-	cr_assert_gt(n, 0);
-	self[n] = '\0';
-	snprintf(path, sizeof(path), "%s/%s", dirname(self), name);
-	cr_assert_eq(access(path, X_OK), 0, "%s is not built (make test builds it)", path);
-	cr_assert_eq(pipe2(in, O_CLOEXEC), 0);
-	cr_assert_eq(pipe2(out, O_CLOEXEC), 0);
-	r->pid = fork();
-	cr_assert_geq(r->pid, 0);
-	if (!r->pid) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		execl(path, path, (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	r->in = in[1];
+	fixture_path(name, path);
+	out = fixture_spawn(path, -1, &r->run);
 	while (got < sizeof(r->cap)) {
-		ssize_t k = read(out[0], (char *)&r->cap + got, sizeof(r->cap) - got);
+		ssize_t k = read(out, (char *)&r->cap + got, sizeof(r->cap) - got);
 
 		cr_assert_gt(k, 0, "the fixture wrote %zu of %zu bytes", got, sizeof(r->cap));
 		got += (size_t)k;
 	}
-	close(out[0]);
+	close(out);
 	cr_assert_leq(r->cap.len, OBJECT_UNWIND_STACK);
 	cr_assert_eq(r->cap.sp, r->cap.regs[7]);
-}
-
-static void stop(struct running *r)
-{
-	int status;
-
-	close(r->in);
-	cr_assert_eq(waitpid(r->pid, &status, 0), r->pid);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the fixture: status 0x%x", status);
 }
 
 /* names - the functions of @n frames @pcs of @pid, innermost first, ' '-separated, into @out */
@@ -112,15 +88,15 @@ static void unwinds(const char *name)
 	struct symbolizer *s = symbolizer__new();
 	uint64_t pcs[WP_STACK_DEPTH], top;
 	char said[2048];
-	struct running r;
+	struct copying r;
 	size_t n;
 
 	cr_assert_not_null(s);
-	start(name, &r);
-	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
-	n = symbolizer__unwind(s, r.pid, r.cap.regs, r.cap.sp, r.cap.stack, r.cap.len, pcs, WP_STACK_DEPTH, &top);
-	names(s, r.pid, pcs, n, said, sizeof(said));
-	stop(&r);
+	start_copying(name, &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.run.pid), 0);
+	n = symbolizer__unwind(s, r.run.pid, r.cap.regs, r.cap.sp, r.cap.stack, r.cap.len, pcs, WP_STACK_DEPTH, &top);
+	names(s, r.run.pid, pcs, n, said, sizeof(said));
+	stop(&r.run);
 	cr_assert_eq(pcs[0], r.cap.regs[16], "the first frame is the registers' pc");
 	cr_assert(!strncmp(said, "leaf middle outer main __libc_start_call_main __libc_start_main", 62) &&
 			  strstr(said, " _start"),
@@ -148,14 +124,14 @@ Test(unwind, a_copy_cut_short_gives_the_frames_inside_it)
 	struct symbolizer *s = symbolizer__new();
 	uint64_t pcs[WP_STACK_DEPTH], top;
 	char said[2048];
-	struct running r;
+	struct copying r;
 	size_t n;
 
-	start("unwind-fixture-nofp", &r);
-	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
-	n = symbolizer__unwind(s, r.pid, r.cap.regs, r.cap.sp, r.cap.stack, 8, pcs, WP_STACK_DEPTH, &top);
-	names(s, r.pid, pcs, n, said, sizeof(said));
-	stop(&r);
+	start_copying("unwind-fixture-nofp", &r);
+	cr_assert_eq(symbolizer__snapshot(s, r.run.pid), 0);
+	n = symbolizer__unwind(s, r.run.pid, r.cap.regs, r.cap.sp, r.cap.stack, 8, pcs, WP_STACK_DEPTH, &top);
+	names(s, r.run.pid, pcs, n, said, sizeof(said));
+	stop(&r.run);
 	cr_assert(n >= 1 && n < 4, "%zu frames: %s", n, said);
 	cr_assert(!strncmp(said, "leaf", 4), "%s", said);
 	cr_assert_eq(top, 0, "the stack went on past the copy: where it ends is not known");
@@ -174,13 +150,13 @@ Test(unwind, a_process_without_a_snapshot_unwinds_nothing)
 }
 
 /* copy_of - the fixture's capture as the ring brings it: @which stack of @wakee's wakeup */
-static void copy_of(const struct running *r, uint32_t wakee, uint16_t which, struct wp_stack_copy *c)
+static void copy_of(const struct copying *r, uint32_t wakee, uint16_t which, struct wp_stack_copy *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->head.type = WP_EV_LEAN;
 	c->head.copy.flags = WP_LEAN_NAMES | WP_LEAN_COPY;
 	c->head.copy.sp = r->cap.sp;
-	c->head.copy.tgid = (uint32_t)r->pid;
+	c->head.copy.tgid = (uint32_t)r->run.pid;
 	c->head.copy.wakee_tid = wakee;
 	c->head.copy.len = (uint32_t)r->cap.len;
 	c->head.copy.which = which;
@@ -204,12 +180,12 @@ Test(unwind, a_runs_copies_become_its_wakeups_stacks_each_distinct_one_once)
 	struct wp_lean_stacks first, second;
 	const struct stack_frame *frames;
 	const uint64_t walked[2] = { 0x1000, 0x2000 };
-	struct running r;
+	struct copying r;
 	size_t n;
 
 	cr_assert_not_null(rs);
-	start("unwind-fixture-nofp", &r);
-	run_stacks__process(rs, r.pid, NULL);
+	start_copying("unwind-fixture-nofp", &r);
+	run_stacks__process(rs, r.run.pid, NULL);
 	cr_assert_eq(run_stacks__add(rs, 7, walked, 2), 0);
 	copy_of(&r, 42, WP_COPY_WAKER, &copy);
 	run_stacks__copy(rs, &copy);
@@ -221,8 +197,8 @@ Test(unwind, a_runs_copies_become_its_wakeups_stacks_each_distinct_one_once)
 	run_stacks__unwind(rs, &second);
 	cr_assert_geq(first.waker_user, RUN_STACKS_UNWOUND);
 	cr_assert_eq(second.waker_user, first.waker_user);
-	n = run_stacks__frames(rs, first.waker_user, r.pid, &frames);
-	stop(&r);
+	n = run_stacks__frames(rs, first.waker_user, r.run.pid, &frames);
+	stop(&r.run);
 	cr_assert_geq(n, 6);
 	cr_assert_str_eq(frames[0].sym.function, "leaf");
 	cr_assert_str_eq(frames[1].sym.function, "middle");
@@ -242,19 +218,19 @@ Test(unwind, a_walk_deeper_than_the_unwinding_is_kept)
 	static struct wp_stack_copy copy;
 	uint64_t deep[WP_STACK_DEPTH];
 	struct wp_lean_stacks st;
-	struct running r;
+	struct copying r;
 
 	for (int i = 0; i < WP_STACK_DEPTH; i++)
 		deep[i] = 0x1000 + (uint64_t)i;
-	start("unwind-fixture", &r);
-	run_stacks__process(rs, r.pid, NULL);
+	start_copying("unwind-fixture", &r);
+	run_stacks__process(rs, r.run.pid, NULL);
 	cr_assert_eq(run_stacks__add(rs, 9, deep, WP_STACK_DEPTH), 0);
 	copy_of(&r, 42, WP_COPY_WAIT, &copy);
 	run_stacks__copy(rs, &copy);
 	st = stacks_of(42, WP_STACK_NONE, WP_COPY_WAIT);
 	st.wait_user = 9;
 	run_stacks__unwind(rs, &st);
-	stop(&r);
+	stop(&r.run);
 	cr_assert_eq(st.wait_user, 9);
 	cr_assert_eq(run_stacks__unwound(rs)->shorter, 1);
 	cr_assert_eq(run_stacks__unwound(rs)->wakeups, 0);
@@ -272,15 +248,15 @@ Test(unwind, an_unwinding_cut_short_is_taken_only_past_the_walks_end)
 	static struct wp_stack_copy copy;
 	uint64_t pcs[WP_STACK_DEPTH], top;
 	struct wp_lean_stacks reached, short_of;
-	struct running r;
+	struct copying r;
 	size_t n;
 
-	start("unwind-fixture-nofp", &r);
+	start_copying("unwind-fixture-nofp", &r);
 	/* how far a copy of 64 bytes unwinds, by itself */
-	cr_assert_eq(symbolizer__snapshot(s, r.pid), 0);
-	n = symbolizer__unwind(s, r.pid, r.cap.regs, r.cap.sp, r.cap.stack, 64, pcs, WP_STACK_DEPTH, &top);
+	cr_assert_eq(symbolizer__snapshot(s, r.run.pid), 0);
+	n = symbolizer__unwind(s, r.run.pid, r.cap.regs, r.cap.sp, r.cap.stack, 64, pcs, WP_STACK_DEPTH, &top);
 	cr_assert(n >= 2 && !top, "%zu frames, top 0x%lx", n, top);
-	run_stacks__process(rs, r.pid, NULL);
+	run_stacks__process(rs, r.run.pid, NULL);
 	r.cap.len = 64;
 	/* a walk whose last frame the unwinding went through: it went further */
 	cr_assert_eq(run_stacks__add(rs, 3, pcs, 1), 0);
@@ -293,7 +269,7 @@ Test(unwind, an_unwinding_cut_short_is_taken_only_past_the_walks_end)
 	run_stacks__copy(rs, &copy);
 	short_of = stacks_of(42, 4, WP_COPY_WAKER);
 	run_stacks__unwind(rs, &short_of);
-	stop(&r);
+	stop(&r.run);
 	cr_assert_geq(reached.waker_user, RUN_STACKS_UNWOUND);
 	cr_assert_eq(short_of.waker_user, 4);
 	cr_assert_eq(run_stacks__unwound(rs)->shorter, 1);
@@ -307,17 +283,17 @@ Test(unwind, copies_and_wakeups_that_do_not_meet_are_counted)
 	struct run_stacks *rs = run_stacks__new(NULL);
 	static struct wp_stack_copy copy;
 	struct wp_lean_stacks st;
-	struct running r;
+	struct copying r;
 
-	start("unwind-fixture", &r);
-	run_stacks__process(rs, r.pid, NULL);
+	start_copying("unwind-fixture", &r);
+	run_stacks__process(rs, r.run.pid, NULL);
 	copy_of(&r, 42, WP_COPY_WAKER, &copy);
 	run_stacks__copy(rs, &copy);
 	run_stacks__copy(rs, &copy);
 	/* another wakee's wakeup: its copy is not 42's */
 	st = stacks_of(43, 5, WP_COPY_WAKER);
 	run_stacks__unwind(rs, &st);
-	stop(&r);
+	stop(&r.run);
 	cr_assert_eq(st.waker_user, 5);
 	cr_assert_eq(run_stacks__unwound(rs)->unmatched, 1);
 	cr_assert_eq(run_stacks__unwound(rs)->wakeups, 0);
