@@ -23,7 +23,9 @@ and summed up as the median with a 95% interval, 1.58 IQR / sqrt(n) (the notches
      against untraced, and the peak RSS of a 1,000,000-sample run; attach mode's RSS over a
      run of the server under load;
   7. the service (--all --listen): its own CPU and its programs' time per wakeup of the whole
-     machine, at a paced 20,000 wakeups a second (cyclictest) and at a flood's rate.
+     machine, at a paced 20,000 wakeups a second (stress-ng) and at a flood's rate; its programs'
+     time against runqlat's on the paced load, from the kernel's statistics; its RSS while
+     cgroups are made and removed.
 """
 
 import argparse
@@ -698,30 +700,150 @@ def service_window(proc, load, seconds):
             "rss": b["wakeprobe_self_resident_bytes"], "dropped": b["wakeprobe_dropped_events_total"]}
 
 
-def service_cost(rounds, seconds):
-    """--all --listen at a paced 20,000 wakeups a second, and at a flood's rate: what the service costs"""
-    print(f"\n== The service: --all --listen, {rounds} windows of {seconds} s under each load ==")
-    print(f"   paced: {' '.join(SERVICE_PACED)} N (20,000 wakeups a second); flood: {' '.join(SERVICE_FLOOD)}")
-    proc = subprocess.Popen([WAKEPROBE, "--all", "--listen", f"127.0.0.1:{SERVICE_PORT}"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def program_ids(pid):
+    """the ids of the BPF programs process pid holds, by their fds or their links' (/proc/PID/fdinfo)"""
+    ids = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") not in ("anon_inode:bpf-prog", "anon_inode:bpf_link"):
+                continue
+            with open(f"/proc/{pid}/fdinfo/{fd}") as f:
+                m = re.search(r"^prog_id:\s+(\d+)", f.read(), re.M)
+        except OSError:
+            continue
+        if m:
+            ids.add(int(m.group(1)))
+    return ids
+
+
+def programs_of(pid):
+    """the kernel's statistics of the BPF programs process pid holds: {id: (name, runs, run_time_ns)}"""
+    ids = program_ids(pid)
+    out = subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True, text=True, check=True).stdout
+    return {p["id"]: (p.get("name", "?"), p.get("run_cnt", 0), p.get("run_time_ns", 0))
+            for p in json.loads(out) if p["id"] in ids}
+
+
+class BpfStats:
+    """kernel.bpf_stats_enabled set for the run and put back as it was, whatever happens"""
+
+    PATH = "/proc/sys/kernel/bpf_stats_enabled"
+
+    def __enter__(self):
+        with open(self.PATH) as f:
+            self.was = f.read().strip()
+        with open(self.PATH, "w") as f:
+            f.write("1")
+        return self
+
+    def __exit__(self, *exc):
+        with open(self.PATH, "w") as f:
+            f.write(self.was)
+
+
+def side_window(argv, load, seconds):
+    """argv's programs' time and its own CPU over @seconds of @load, both started afresh"""
+    hz = os.sysconf("SC_CLK_TCK")
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_attached(proc, "wakeprobe --all --listen")
-        for name, load in (("paced", SERVICE_PACED + [str(seconds + 5)]), ("flood", SERVICE_FLOOD)):
-            # the first window's load also warms what a rate brings into the caches
-            ws = [service_window(proc, load, seconds) for _ in range(rounds)]
-            med = {k: statistics.median(w[k] for w in ws) for k in ws[0]}
-            print(f"   {name}: {med['rate']:,.0f} wakeups/s on the machine; wakeprobe's own CPU {100 * med['own']:.2f}%"
-                  f" of one CPU ({med['own_ns']:.0f} ns a wakeup); the BPF programs {100 * med['bpf']:.2f}%"
-                  f" ({med['bpf_ns']:.0f} ns a wakeup, in the woken tasks' time); RSS {med['rss'] / 2**20:.1f} MiB;"
-                  f" dropped {med['dropped']:.0f} (medians of {rounds})")
-            if name == "paced":
-                aim = [100 * w["own"] for w in ws]
-                print(f"   paced, wakeprobe's own CPU % of one CPU: {fmt_ratio(aim)} -> {verdict(aim, 1.0, at_most=True)}"
-                      " (aim: <= 1% at 20,000 wakeups/s)")
-        print("   at 200,000 a second: the flood's own CPU per wakeup times the rate; the ring (8 MiB, 192 bytes"
-              " a wakeup) is taken every 50 ms, 2 MiB of it at that rate")
+        wait_attached(proc, os.path.basename(argv[0]))
+        runner = subprocess.Popen(load, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            time.sleep(2)
+            a, ta, t0 = programs_of(proc.pid), cpu_ticks(proc.pid), time.monotonic()
+            time.sleep(seconds)
+            b, tb, t1 = programs_of(proc.pid), cpu_ticks(proc.pid), time.monotonic()
+        finally:
+            os.killpg(runner.pid, signal.SIGTERM)
+            runner.wait()
     finally:
         stop(proc)
+    span = t1 - t0
+    runs = sum(b[i][1] - a[i][1] for i in b if i in a)
+    ns = sum(b[i][2] - a[i][2] for i in b if i in a)
+    return {"bpf": ns / 1e9 / span, "runs": runs / span, "own": (tb - ta) / hz / span}
+
+
+def service_vs_runqlat(rounds, seconds):
+    """--all --listen against runqlat on the same paced load, interleaved: the programs' time, the kernel's figures"""
+    print(f"\n== The service against runqlat: {rounds} interleaved rounds of {seconds} s, each tool started afresh ==")
+    print(f"   load: {' '.join(SERVICE_PACED)} N (20,000 wakeups a second); the programs' run time from the kernel's")
+    print("   statistics (kernel.bpf_stats_enabled), every program each tool holds summed")
+    load = SERVICE_PACED + [str(seconds + 5)]
+    sides = {"wakeprobe": [WAKEPROBE, "--all", "--listen", f"127.0.0.1:{SERVICE_PORT}"],
+             "runqlat": [TOOLS["runqlat"], str(seconds + 60)]}
+    got = {side: [] for side in sides}
+    with BpfStats():
+        for r in range(rounds):
+            order = list(sides) if r % 2 == 0 else list(reversed(sides))
+            for side in order:
+                got[side].append(side_window(sides[side], load, seconds))
+    for side in sides:
+        w = got[side]
+        print(f"   {side:9s}: programs {statistics.median(x['bpf'] for x in w) * 1e3:.2f} ms a second,"
+              f" {statistics.median(x['runs'] for x in w):,.0f} runs a second; own CPU"
+              f" {100 * statistics.median(x['own'] for x in w):.2f}% of one CPU (medians of {rounds})")
+    ratio = [a["bpf"] / b["bpf"] for a, b in zip(got["wakeprobe"], got["runqlat"])]
+    own = [100 * x["own"] for x in got["wakeprobe"]]
+    print(f"   wakeprobe / runqlat, programs' time: {fmt_ratio(ratio)} -> {verdict(ratio, 1.5, at_most=True)}"
+          " (aim: <= 1.5)")
+    print(f"   wakeprobe's own CPU, % of one CPU: {fmt_ratio(own)} -> {verdict(own, 0.5, at_most=True)} (aim: <= 0.5%)")
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1))
+
+
+def cgroup2_mount():
+    """where the cgroup2 hierarchy is mounted (/sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid host)"""
+    with open("/proc/mounts") as f:
+        for line in f:
+            fields = line.split()
+            if fields[2] == "cgroup2":
+                return fields[1]
+    die("no cgroup2 hierarchy is mounted: mount -t cgroup2 none /sys/fs/cgroup")
+
+
+def service_rss(seconds):
+    """--all --listen's RSS over @seconds while cgroups are made, run a load and are removed, one after another"""
+    print(f"\n== The service's memory: {seconds} s of cgroups made, loaded and removed (--service-rss-seconds) ==")
+    root = cgroup2_mount()
+    proc = subprocess.Popen([WAKEPROBE, "--all", "--listen", f"127.0.0.1:{SERVICE_PORT}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    marks, made = [], 0
+    try:
+        wait_attached(proc, "wakeprobe --all --listen")
+        start = time.monotonic()
+        while time.monotonic() - start < seconds:
+            cg = os.path.join(root, f"wakeprobe-bench-{os.getpid()}-{made}")
+            os.mkdir(cg)
+            try:
+                # a paced hand-off in the new cgroup, for a second, then the cgroup goes
+                load = subprocess.Popen(["sh", "-c", f'echo $$ > {cg}/cgroup.procs && exec "$@"', "sh",
+                                         "stress-ng", "--switch", "1", "--switch-freq", "2000", "--quiet", "-t", "1"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                load.wait()
+            finally:
+                for _ in range(50):
+                    try:
+                        os.rmdir(cg)
+                        break
+                    except OSError:
+                        time.sleep(0.1)
+            made += 1
+            if made % 10 == 0:
+                scrape(SERVICE_PORT)
+                marks.append((time.monotonic() - start, rss_kb(proc.pid)))
+    finally:
+        stop(proc)
+    if len(marks) < 4:
+        die("the RSS run was too short to tell: give --service-rss-seconds 60 or more")
+    tenth = marks[len(marks) // 10]
+    last = marks[-1]
+    print(f"   {made} cgroups made and removed; RSS {tenth[1] / 1024:.1f} MiB at {tenth[0]:.0f} s,"
+          f" {last[1] / 1024:.1f} MiB at {last[0]:.0f} s, at most {max(m[1] for m in marks) / 1024:.1f} MiB"
+          f" -> {'flat' if last[1] <= tenth[1] * 1.05 + 1024 else 'GROWS'} (aim: flat, within 5% + 1 MiB)")
 
 
 def main():
@@ -729,8 +851,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=7, help="throughput rounds (default 7)")
     ap.add_argument("--pairs", type=int, default=7, help="flood and --csv pairs (default 7)")
     ap.add_argument("--attach-seconds", type=int, default=30, help="the attach RSS run (default 30)")
-    ap.add_argument("--only", choices=["stacks", "unwind", "chains", "service"], help="run this section alone")
+    ap.add_argument("--only", choices=["stacks", "unwind", "chains", "service", "runqlat", "service-rss"],
+                    help="run this section alone")
     ap.add_argument("--service-seconds", type=int, default=10, help="each window of the service's cost (default 10)")
+    ap.add_argument("--service-rss-seconds", type=int, default=300,
+                    help="the service's RSS run, cgroups made and removed throughout (default 300; 3600 for the hour)")
     args = ap.parse_args()
     if os.geteuid() != 0:
         die("tracing needs root: run it through make bench")
@@ -745,6 +870,12 @@ def main():
         return
     if args.only == "service":
         service_cost(5, args.service_seconds)
+        return
+    if args.only == "runqlat":
+        service_vs_runqlat(5, args.service_seconds)
+        return
+    if args.only == "service-rss":
+        service_rss(args.service_rss_seconds)
         return
     if args.only in ("chains", "unwind"):
         server = start_redis()
@@ -768,6 +899,8 @@ def main():
         workload(args.pairs)
         attach_rss(server, args.attach_seconds)
         service_cost(5, args.service_seconds)
+        service_vs_runqlat(5, args.service_seconds)
+        service_rss(args.service_rss_seconds)
     finally:
         server.terminate()
         server.wait()
