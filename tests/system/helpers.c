@@ -180,6 +180,9 @@ pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out,
 			_exit(99);
 		if (setup && setup->dies_with_test && prctl(PR_SET_PDEATHSIG, SIGTERM))
 			_exit(99);
+		if (setup && setup->nofile &&
+		    setrlimit(RLIMIT_NOFILE, &(struct rlimit){ setup->nofile, setup->nofile }))
+			_exit(99);
 		execv(args[0], args);
 		dprintf(2, "cannot run %s: %s\n", args[0], strerror(errno));
 		_exit(98);

@@ -76,6 +76,7 @@ struct child_setup {
 	bool stdout_unread;		/* stdout is a pipe nobody reads, as under | true */
 	/* SIGTERM when the test's process ends, a timeout's kill too: a service it started stops with it */
 	bool dies_with_test;
+	rlim_t nofile;			/* not 0: its RLIMIT_NOFILE, soft and hard, this low */
 };
 
 /*
