@@ -643,35 +643,177 @@ Test(http_server, a_request_in_pieces_and_with_bare_line_feeds_is_answered)
 	close(fd);
 }
 
-Test(http_server, the_17th_connection_at_once_is_closed_and_the_16_are_answered)
+/* dial_full - @n connections, to a table of @n, accepted in one turn, and a turn after: all of them read once */
+static void dial_full(int *fds, int n)
 {
-	int fds[HTTP_MAX_CONNS + 1];
-	struct http_server_stats st;
-
-	for (int i = 0; i <= HTTP_MAX_CONNS; i++)
+	cr_assert_eq(http_server__set_max_conns(server, n), 0);
+	for (int i = 0; i < n; i++)
 		fds[i] = dial();
-	/* all wait in the backlog; one turn takes them, in the order they came */
+	http_server__serve(server, 100);
+	http_server__serve(server, 0);
+}
+
+/* get - GET /metrics on @fd, and its one response's status */
+static int get(int fd)
+{
+	char *r;
+	int status;
+
+	send_all(fd, GET_METRICS, strlen(GET_METRICS));
+	r = receive_one(fd);
+	status = status_of(r);
+	free(r);
+	return status;
+}
+
+Test(http_server, the_table_is_sized_to_the_file_limit_and_can_be_set)
+{
+	int fds[2];
+
+	cr_expect_gt(http_server__max_conns(server), 0);
+	cr_expect_leq(http_server__max_conns(server), HTTP_CONNS_MAX);
+	cr_expect_eq(http_server__set_max_conns(server, 0), -EINVAL);
+	cr_expect_eq(http_server__set_max_conns(server, HTTP_CONNS_MAX + 1), -EINVAL);
+	dial_full(fds, 2);
+	cr_expect_eq(http_server__max_conns(server), 2);
+	cr_expect_eq(http_server__set_max_conns(server, 8), -EBUSY, "resized under open connections");
+	close(fds[0]);
+	close(fds[1]);
+}
+
+Test(http_server, a_new_connection_takes_the_place_of_the_one_idle_the_longest)
+{
+	struct http_server_stats st;
+	int fds[4], late;
+
+	dial_full(fds, 4);
+	late = dial();
+	http_server__serve(server, 100);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.evicted, 1);
+	cr_expect_eq(st.refused, 0);
+	cr_expect(is_closed(fds[0], 1000), "the oldest is still open");
+	for (int i = 1; i < 4; i++)
+		cr_expect_not(is_closed(fds[i], 0), "connection %d was closed", i);
+	cr_expect_eq(get(late), 200);
+	/* it had sent nothing: closed with nothing lost, but before a request it was owed an answer to */
+	http_server__stats(server, &st);
+	cr_expect_eq(st.errors, 1);
+	for (int i = 0; i < 4; i++)
+		close(fds[i]);
+	close(late);
+}
+
+Test(http_server, a_kept_connection_idle_since_before_the_others_came_gives_way_first)
+{
+	struct http_server_stats st;
+	int fds[4], late;
+
+	dial_full(fds, 4);
+	/* the last one answered and kept: idle from now, after the other three were accepted */
+	cr_expect_eq(get(fds[3]), 200);
+	cr_expect_eq(get(fds[0]), 200);
+	late = dial();
+	http_server__serve(server, 100);
+	/* fds[1] waits for its first head since its accept, the longest of all */
+	cr_expect(is_closed(fds[1], 1000), "the one waiting longest is still open");
+	cr_expect_not(is_closed(fds[0], 0));
+	cr_expect_not(is_closed(fds[3], 0));
+	http_server__stats(server, &st);
+	cr_expect_eq(st.evicted, 1);
+	for (int i = 0; i < 4; i++)
+		close(fds[i]);
+	close(late);
+}
+
+Test(http_server, connections_accepted_in_one_turn_do_not_push_each_other_out)
+{
+	struct http_server_stats st;
+	int fds[5];
+
+	cr_assert_eq(http_server__set_max_conns(server, 4), 0);
+	for (int i = 0; i < 5; i++)
+		fds[i] = dial();
+	/* all wait in the backlog; one turn takes them, in the order they came: none has been read yet */
 	http_server__serve(server, 100);
 	http_server__stats(server, &st);
 	cr_expect_eq(st.refused, 1);
-	cr_expect(is_closed(fds[HTTP_MAX_CONNS], 1000), "the 17th is still open");
-	close(fds[HTTP_MAX_CONNS]);
-	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
+	cr_expect_eq(st.evicted, 0);
+	cr_expect(is_closed(fds[4], 1000), "the fifth is still open");
+	for (int i = 0; i < 4; i++) {
 		cr_expect_not(is_closed(fds[i], 0), "connection %d was closed", i);
-		send_all(fds[i], GET_METRICS, strlen(GET_METRICS));
-		cr_assert_eq(shutdown(fds[i], SHUT_WR), 0);
-	}
-	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
-		char *r = receive(fds[i]);
-
-		cr_expect_eq(status_of(r), 200, "connection %d", i);
-		free(r);
+		cr_expect_eq(get(fds[i]), 200, "connection %d", i);
 		close(fds[i]);
 	}
+	close(fds[4]);
+}
+
+Test(http_server, one_being_answered_does_not_give_way)
+{
+	struct http_server_stats st;
+	int fds[2], late;
+	char *r;
+
+	scrape.big = 16 << 20;
+	dial_full(fds, 2);
+	/* fds[0] asks first and reads nothing: its response waits on it, the oldest connection */
+	send_all(fds[0], GET_METRICS, strlen(GET_METRICS));
+	cr_assert_eq(shutdown(fds[0], SHUT_WR), 0);
+	http_server__serve(server, 100);
+	late = dial();
+	http_server__serve(server, 100);
+	cr_expect(is_closed(fds[1], 1000), "the idle one is still open");
+	r = receive(fds[0]);
+	cr_expect_eq(status_of(r), 200);
+	cr_expect_eq(content_length(r), strlen(body_of(r)));
+	free(r);
 	http_server__stats(server, &st);
-	cr_expect_eq(st.scrapes, HTTP_MAX_CONNS);
+	cr_expect_eq(st.evicted, 1);
+	close(fds[0]);
+	close(fds[1]);
+	close(late);
+}
+
+Test(http_server, a_full_table_of_connections_being_answered_refuses_the_next)
+{
+	struct http_server_stats st;
+	int fds[2], late;
+
+	scrape.big = 16 << 20;
+	dial_full(fds, 2);
+	for (int i = 0; i < 2; i++)
+		send_all(fds[i], GET_METRICS, strlen(GET_METRICS));
+	http_server__serve(server, 100);
+	late = dial();
+	http_server__serve(server, 100);
+	http_server__stats(server, &st);
 	cr_expect_eq(st.refused, 1);
-	cr_expect_eq(st.errors, 0);
+	cr_expect_eq(st.evicted, 0);
+	cr_expect(is_closed(late, 1000), "the third is still open");
+	close(fds[0]);
+	close(fds[1]);
+	close(late);
+}
+
+Test(http_server, a_scraper_gets_through_a_table_full_of_clients_that_dribble)
+{
+	struct http_server_stats st;
+	int fds[8], scraper;
+
+	dial_full(fds, 8);
+	for (int i = 0; i < 8; i++)
+		send_all(fds[i], "GET /metrics HTTP/1.1\r\n", strlen("GET /metrics HTTP/1.1\r\n"));
+	http_server__serve(server, 0);
+	scraper = dial();
+	http_server__serve(server, 100);
+	/* a turn of its own for its request to be read, whatever comes after it */
+	cr_expect_eq(get(scraper), 200);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.evicted, 1);
+	cr_expect_eq(st.scrapes, 1);
+	for (int i = 0; i < 8; i++)
+		close(fds[i]);
+	close(scraper);
 }
 
 Test(http_server, two_requests_pipelined_on_one_connection_get_two_answers_in_order)
@@ -806,7 +948,7 @@ Test(http_server, a_kept_connection_idle_past_the_deadline_is_closed_without_an_
 	int fd = dial();
 	char *r;
 
-	http_server__set_deadline(server, 200);
+	http_server__set_timeouts(server, 5000, 200);
 	send_all(fd, GET_METRICS, strlen(GET_METRICS));
 	r = receive_one(fd);
 	cr_expect_eq(status_of(r), 200);
@@ -829,7 +971,7 @@ Test(http_server, a_client_that_never_sends_is_closed_at_the_deadline)
 	double start, took;
 	int fd;
 
-	http_server__set_deadline(server, 200);
+	http_server__set_timeouts(server, 200, 5000);
 	fd = dial();
 	start = now_s();
 	while (!is_closed(fd, 0)) {
@@ -843,6 +985,7 @@ Test(http_server, a_client_that_never_sends_is_closed_at_the_deadline)
 	http_server__stats(server, &st);
 	cr_expect_eq(st.errors, 1);
 	cr_expect_eq(st.requests, 0);
+	cr_expect_eq(st.timed_out, 1);
 	close(fd);
 }
 
@@ -852,7 +995,7 @@ Test(http_server, a_client_that_trickles_its_request_is_closed_at_the_deadline_a
 	double start, took;
 	int fd;
 
-	http_server__set_deadline(server, 300);
+	http_server__set_timeouts(server, 300, 5000);
 	fd = dial();
 	start = now_s();
 	while (!is_closed(fd, 0)) {

@@ -62,6 +62,11 @@ void http_conns__free(struct http_conns *t)
 	free(t);
 }
 
+void http_conns__set_limits(struct http_conns *t, const struct http_conns_limits *limits)
+{
+	t->limits = *limits;
+}
+
 int http_conns__capacity(const struct http_conns *t)
 {
 	return t->capacity;

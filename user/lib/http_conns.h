@@ -46,6 +46,9 @@ struct http_conns *http_conns__new(int capacity, const struct http_conns_limits 
 
 void http_conns__free(struct http_conns *t);
 
+/* http_conns__set_limits - other limits from now on, for the waits begun already too */
+void http_conns__set_limits(struct http_conns *t, const struct http_conns_limits *limits);
+
 int http_conns__capacity(const struct http_conns *t);
 int http_conns__used(const struct http_conns *t);
 

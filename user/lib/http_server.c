@@ -4,18 +4,26 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#include "http_conns.h"
 #include "http_request.h"
 #include "http_server.h"
 #include "parse.h"
 
-/* how long a connection may stay once its response is sent, for the client to read it and close */
+/* how long a connection may stay once its last response is sent, for the client to read it and close */
 #define HTTP_DRAIN_MS		1000
+/* a head buffer's first size: most heads fit, and one grows to HTTP_HEAD_MAX only if its head needs it */
+#define HTTP_HEAD_FIRST		512
+/* the connections closed at their deadline in a turn, at most: the rest in the turns after */
+#define HTTP_EXPIRES_PER_TURN	1024
+/* the listening socket's mark in an epoll event, beside the connections' slots */
+#define LISTENER		UINT32_MAX
 
 /* the names of this machine the Host check knows (HTTP_NAME_LEN each, http_request.h) */
 #define HTTP_NAMES_MAX		8
@@ -37,33 +45,62 @@ enum conn_state {
 	CONN_DRAIN,
 };
 
+/* a rendering of the metrics, which every response made of it points at until the last is sent */
+struct http_body {
+	unsigned long refs;
+	size_t len;
+	char *data;
+};
+
 struct conn {
 	int fd;			/* -1: the slot is free */
 	enum conn_state state;
-	uint64_t deadline;	/* CLOCK_MONOTONIC ms: closed then, whatever its state */
-	char *out;		/* the whole response, head and body */
-	size_t out_len, sent;
+	uint32_t events;	/* what epoll watches it for */
 	bool last;		/* the response is the connection's last: it is closed once sent */
+	bool queued;		/* a request read already waits for its turn (in the server's queue) */
+	bool in_queue;		/* its slot is in the queue, even if what queued it is gone */
+	uint64_t answered_turn;	/* the turn it was last answered in: one request a turn */
 	uint64_t served;	/* responses sent whole on it */
+	/*
+	 * The response: its head (with the body, when short) in out, of its
+	 * own, then body, which may be a rendering that others share
+	 */
+	char *out;
+	size_t out_len;
+	const char *body;
+	size_t body_len;
+	struct http_body *shared;
+	size_t sent;		/* of out, then of the body */
 	/*
 	 * What the client sent that is not answered yet: the head being read
 	 * and, once it is whole, whatever came after it, a request pipelined
 	 * behind it (RFC 9112 9.3.2), which is answered next, in its turn.
+	 * Grown as the head needs, to HTTP_HEAD_MAX + 1 (room for a NUL).
 	 */
-	size_t in_len;
+	char *in;
+	size_t in_cap, in_len;
 	size_t scanned;		/* of in[], the bytes searched for the head's end */
-	char in[HTTP_HEAD_MAX + 1];	/* + 1: room for a NUL after a head that fills it */
 };
 
 struct http_server {
 	int fd;
+	int ep;			/* epoll: the listening socket and every connection */
 	http_metrics_fn fn;
 	void *ctx;
-	int deadline_ms;
 	struct http_server_stats stats;
 	char names[HTTP_NAMES_MAX][HTTP_NAME_LEN];
 	int nr_names;
-	struct conn conns[HTTP_MAX_CONNS];
+	uint64_t turn;
+	struct http_conns_limits limits;
+	struct http_conns *table;	/* which slot, which goes, when */
+	struct conn *conns;		/* by slot */
+	int max_conns;
+	/* the slots with a request read and waiting for a turn: a ring of max_conns */
+	int *queue;
+	int queue_first, nr_queued;
+	/* the last rendering in each format (text, OpenMetrics), shared by the responses made of it */
+	struct http_body *rendered[2];
+	struct epoll_event events[HTTP_EVENTS_PER_TURN];
 };
 
 static uint64_t now_ms(void)
@@ -265,6 +302,44 @@ static void own_names(struct http_server *s)
 	fclose(f);
 }
 
+/* conns_the_limit_allows - the connections the file limit leaves room for, HTTP_FDS_KEPT kept for the rest */
+static int conns_the_limit_allows(void)
+{
+	struct rlimit lim;
+
+	if (getrlimit(RLIMIT_NOFILE, &lim) || lim.rlim_cur == RLIM_INFINITY)
+		return HTTP_CONNS_MAX;
+	if (lim.rlim_cur <= HTTP_FDS_KEPT + 16)
+		return 16;
+	return lim.rlim_cur - HTTP_FDS_KEPT < HTTP_CONNS_MAX ? (int)(lim.rlim_cur - HTTP_FDS_KEPT) : HTTP_CONNS_MAX;
+}
+
+/* size_table - @s's table, its connections and its queue for @n connections, none open; 0 or -ENOMEM */
+static int size_table(struct http_server *s, int n)
+{
+	struct http_conns *table = http_conns__new(n, &s->limits);
+	struct conn *conns = calloc(n, sizeof(*conns));
+	int *queue = calloc(n, sizeof(*queue));
+
+	if (!table || !conns || !queue) {
+		http_conns__free(table);
+		free(conns);
+		free(queue);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++)
+		conns[i].fd = -1;
+	http_conns__free(s->table);
+	free(s->conns);
+	free(s->queue);
+	s->table = table;
+	s->conns = conns;
+	s->queue = queue;
+	s->max_conns = n;
+	s->queue_first = s->nr_queued = 0;
+	return 0;
+}
+
 /* open_at - http_server__open(), or with port 0 the kernel's pick when @any_port */
 static int open_at(struct http_server **sp, const char *listen_at, bool any_port, http_metrics_fn fn, void *ctx,
 		   char *msg, size_t len)
@@ -283,12 +358,24 @@ static int open_at(struct http_server **sp, const char *listen_at, bool any_port
 		goto fail;
 	}
 	s->fd = -1;
-	for (int i = 0; i < HTTP_MAX_CONNS; i++)
-		s->conns[i].fd = -1;
+	s->ep = -1;
 	s->fn = fn;
 	s->ctx = ctx;
-	s->deadline_ms = HTTP_DEADLINE_MS;
+	s->limits = (struct http_conns_limits){ .ms = {
+		[HTTP_WAIT_HEAD] = HTTP_HEAD_MS,
+		[HTTP_WAIT_NEXT] = HTTP_IDLE_MS,
+		[HTTP_WAIT_WRITE] = HTTP_WRITE_MS,
+		[HTTP_WAIT_DRAIN] = HTTP_DRAIN_MS,
+	} };
+	err = size_table(s, conns_the_limit_allows());
+	if (err)
+		goto fail;
 	own_names(s);
+	s->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (s->ep < 0) {
+		err = -errno;
+		goto fail;
+	}
 
 	s->fd = socket(at.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s->fd < 0 && errno == EAFNOSUPPORT && at.any) {
@@ -319,7 +406,18 @@ static int open_at(struct http_server **sp, const char *listen_at, bool any_port
 		err = -errno;
 		goto fail;
 	}
-	if (bind(s->fd, (struct sockaddr *)&at.addr, at.addr_len) || listen(s->fd, SOMAXCONN)) {
+	/*
+	 * A backlog as deep as the kernel allows (it trims this to
+	 * net.core.somaxconn, 4096 since Linux 5.4): the connections that come
+	 * between two turns wait there, and once it is full the kernel drops
+	 * a scraper's SYN, which its client sends again only a second later
+	 */
+	if (bind(s->fd, (struct sockaddr *)&at.addr, at.addr_len) || listen(s->fd, 65535)) {
+		err = -errno;
+		goto fail;
+	}
+	if (epoll_ctl(s->ep, EPOLL_CTL_ADD, s->fd, &(struct epoll_event){ .events = EPOLLIN,
+									    .data.u32 = LISTENER })) {
 		err = -errno;
 		goto fail;
 	}
@@ -365,20 +463,127 @@ int http_server__port(const struct http_server *s)
 	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
 }
 
+/*
+ * The socket I/O of a connection, each in one place: what reads from,
+ * writes to, ends and closes a client's socket goes through these.
+ */
+
+/* conn_recv - up to @len bytes the client sent, as recv(2) gives them */
+static ssize_t conn_recv(struct conn *c, void *buf, size_t len)
+{
+	return recv(c->fd, buf, len, 0);
+}
+
+/* conn_send - up to @len bytes of @buf to the client, as send(2); @more: more follows at once, hold a part segment */
+static ssize_t conn_send(struct conn *c, const void *buf, size_t len, bool more)
+{
+	/* MSG_NOSIGNAL: a client gone makes this EPIPE, not a SIGPIPE that ends the process */
+	return send(c->fd, buf, len, MSG_NOSIGNAL | (more ? MSG_MORE : 0));
+}
+
+/* conn_shut - nothing more to send: the client reads the end of the stream */
+static void conn_shut(struct conn *c)
+{
+	shutdown(c->fd, SHUT_WR);
+}
+
+/* conn_close - the socket closed, which takes it out of the epoll set too */
+static void conn_close(struct conn *c)
+{
+	close(c->fd);
+	c->fd = -1;
+}
+
+static struct http_body *body_get(struct http_body *b)
+{
+	b->refs++;
+	return b;
+}
+
+static void body_put(struct http_body *b)
+{
+	if (b && !--b->refs) {
+		free(b->data);
+		free(b);
+	}
+}
+
+/* forget_response - what @c had of a response, freed or let go */
+static void forget_response(struct conn *c)
+{
+	free(c->out);
+	c->out = NULL;
+	body_put(c->shared);
+	c->shared = NULL;
+	c->body = NULL;
+	c->out_len = c->body_len = c->sent = 0;
+}
+
+/* slot_of - @c's slot in the table */
+static int slot_of(const struct http_server *s, const struct conn *c)
+{
+	return (int)(c - s->conns);
+}
+
+/* only_line_ends - whether the @n bytes at @p are empty lines: what a client may send after a request */
+static bool only_line_ends(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != '\r' && p[i] != '\n')
+			return false;
+	return true;
+}
+
+/*
+ * unanswered - whether closing @c now loses a request: a response not sent
+ * whole, or a head begun; a kept connection idle between requests, or one
+ * done, loses none
+ */
+static bool unanswered(const struct conn *c)
+{
+	if (c->state == CONN_WRITE)
+		return true;
+	return c->state == CONN_READ && (!c->served || !only_line_ends(c->in, c->in_len));
+}
+
 /* finish - close @c and free its slot; @failed: it ended before its response was sent */
 static void finish(struct http_server *s, struct conn *c, bool failed)
 {
 	if (failed)
 		s->stats.errors++;
-	close(c->fd);
-	c->fd = -1;
-	free(c->out);
-	c->out = NULL;
-	c->out_len = c->sent = c->in_len = c->scanned = 0;
+	conn_close(c);
+	http_conns__release(s->table, slot_of(s, c));
+	forget_response(c);
+	free(c->in);
+	c->in = NULL;
+	c->in_cap = c->in_len = c->scanned = 0;
 	c->served = 0;
 	c->last = false;
+	c->queued = false;
 }
 
+/* watch - epoll to wake for @events of @c: what its state waits for */
+static int watch(struct http_server *s, struct conn *c, uint32_t events)
+{
+	struct epoll_event ev = { .events = events, .data.u32 = (uint32_t)slot_of(s, c) };
+
+	if (c->events == events)
+		return 0;
+	if (epoll_ctl(s->ep, EPOLL_CTL_MOD, c->fd, &ev))
+		return -errno;
+	c->events = events;
+	return 0;
+}
+
+/* enqueue - @c has a request read already: it is answered in the next turn, with no wait for its socket */
+static void enqueue(struct http_server *s, struct conn *c)
+{
+	c->queued = true;
+	if (c->in_queue)
+		return;
+	c->in_queue = true;
+	s->queue[(s->queue_first + s->nr_queued++) % s->max_conns] = slot_of(s, c);
+}
 static const char *reason(int status)
 {
 	switch (status) {
@@ -413,9 +618,14 @@ static void http_date(char *buf, size_t len)
 		 tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-/* reply - @c's response: its status line, headers (@extra, whole lines, may be ""), and @body unless @head_only */
+/*
+ * reply - @c's response: its status line, headers (@extra, whole lines,
+ * may be ""), and @body unless @head_only; the body copied with the head
+ * when @copy (a short one, made on the stack), or pointed at (a page, a
+ * rendering that @c then holds a reference to, in c->shared)
+ */
 static int reply(struct conn *c, int status, const char *type, const char *extra, const char *body, size_t body_len,
-		 bool head_only)
+		 bool head_only, bool copy)
 {
 	char date[64];
 	FILE *f;
@@ -428,13 +638,15 @@ static int reply(struct conn *c, int status, const char *type, const char *extra
 	/* HTTP/1.1 keeps a connection unless told: only the last response says so (RFC 9112 9.6) */
 	fprintf(f, "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s\r\n", status,
 		reason(status), date, type, body_len, extra, c->last ? "Connection: close\r\n" : "");
-	if (!head_only)
+	if (!head_only && copy)
 		fwrite(body, 1, body_len, f);
 	if (fclose(f)) {
 		free(c->out);
 		c->out = NULL;
 		return -ENOMEM;
 	}
+	c->body = head_only || copy ? NULL : body;
+	c->body_len = c->body ? body_len : 0;
 	return 0;
 }
 
@@ -444,7 +656,7 @@ static int reply_error(struct conn *c, int status, const char *extra, bool head_
 	char body[64];
 	int n = snprintf(body, sizeof(body), "%d %s\n", status, reason(status));
 
-	return reply(c, status, "text/plain; charset=utf-8", extra, body, n, head_only);
+	return reply(c, status, "text/plain; charset=utf-8", extra, body, n, head_only, true);
 }
 
 /* port_or_none - "" or ":" and digits, as a Host's port may be (RFC 3986 3.2.3) */
@@ -520,6 +732,41 @@ static int render(struct http_server *s, bool openmetrics, char **body, size_t *
 }
 
 /*
+ * rendering - the metrics in @openmetrics' format, as a body to share,
+ * with a reference for the caller: the one kept from before when the
+ * callback wrote the same bytes (a caller that renders at most once a
+ * second gives the same ones to every scrape in that second), else a new
+ * one, kept for the scrapes after. A thousand responses being sent then
+ * hold one copy of the metrics, not a thousand.
+ */
+static int rendering(struct http_server *s, bool openmetrics, struct http_body **out)
+{
+	struct http_body *b, **kept = &s->rendered[openmetrics];
+	size_t len;
+	char *text;
+	int err;
+
+	err = render(s, openmetrics, &text, &len);
+	if (err)
+		return err;
+	if (*kept && (*kept)->len == len && !memcmp((*kept)->data, text, len)) {
+		free(text);
+		*out = body_get(*kept);
+		return 0;
+	}
+	b = malloc(sizeof(*b));
+	if (!b) {
+		free(text);
+		return -ENOMEM;
+	}
+	*b = (struct http_body){ .refs = 1, .len = len, .data = text };
+	body_put(*kept);
+	*kept = b;
+	*out = body_get(b);
+	return 0;
+}
+
+/*
  * answer - the response to the head at the start of @c's input
  * (NUL-terminated), ready to send; @status if known without parsing it
  */
@@ -529,8 +776,7 @@ static int answer(struct http_server *s, struct conn *c, int status)
 				   "<body><h1>wakeprobe</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
 	struct http_request rq = { .method = "" };
 	bool head_only = false;
-	char *body;
-	size_t len;
+	struct http_body *body;
 	int err;
 
 	if (!status)
@@ -560,17 +806,23 @@ static int answer(struct http_server *s, struct conn *c, int status)
 	if (status == 405)
 		return reply_error(c, status, "Allow: GET, HEAD\r\n", head_only);
 	if (status == 200 && !strcmp(rq.path, "/"))
-		return reply(c, status, "text/html; charset=utf-8", "", page, sizeof(page) - 1, head_only);
+		return reply(c, status, "text/html; charset=utf-8", "", page, sizeof(page) - 1, head_only, false);
 	if (status)
 		return reply_error(c, status, "", head_only);
 
-	if (render(s, rq.openmetrics, &body, &len))
+	if (rendering(s, rq.openmetrics, &body))
 		return reply_error(c, 500, "", head_only);
 	s->stats.scrapes++;
-	err = reply(c, 200, rq.openmetrics ? TYPE_OPENMETRICS : TYPE_TEXT, "Vary: Accept\r\n", body, len, head_only);
-	free(body);
+	err = reply(c, 200, rq.openmetrics ? TYPE_OPENMETRICS : TYPE_TEXT, "Vary: Accept\r\n", body->data, body->len,
+		    head_only, false);
+	if (err || !c->body)
+		body_put(body);
+	else
+		c->shared = body;
 	return err;
 }
+
+static void write_out(struct http_server *s, struct conn *c);
 
 /*
  * respond - answer the head of @head_len bytes at the start of @c's
@@ -589,6 +841,7 @@ static void respond(struct http_server *s, struct conn *c, size_t head_len, int 
 	memmove(c->in, c->in + head_len, c->in_len - head_len);
 	c->in_len -= head_len;
 	c->scanned = 0;
+	c->answered_turn = s->turn;
 	if (err) {
 		finish(s, c, true);
 		return;
@@ -598,6 +851,8 @@ static void respond(struct http_server *s, struct conn *c, size_t head_len, int 
 		s->stats.errors++;
 	c->sent = 0;
 	c->state = CONN_WRITE;
+	http_conns__wait(s->table, slot_of(s, c), HTTP_WAIT_WRITE, now_ms());
+	write_out(s, c);
 }
 
 /* head_end - where the head in @h ends, past its empty line, looking from @from on; 0: not yet */
@@ -614,12 +869,22 @@ static size_t head_end(const char *h, size_t from, size_t len)
 	return 0;
 }
 
-/* only_line_ends - whether the @n bytes at @p are empty lines: what a client may send after a request */
-static bool only_line_ends(const char *p, size_t n)
+/* room - @c's head buffer with room for more, doubled up to HTTP_HEAD_MAX; false without memory */
+static bool room(struct conn *c)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != '\r' && p[i] != '\n')
-			return false;
+	size_t cap = c->in_cap ? 2 * c->in_cap : HTTP_HEAD_FIRST;
+	char *in;
+
+	if (c->in_len < c->in_cap)
+		return true;
+	if (cap > HTTP_HEAD_MAX)
+		cap = HTTP_HEAD_MAX;
+	/* + 1: room for a NUL after a head that fills it */
+	in = realloc(c->in, cap + 1);
+	if (!in)
+		return false;
+	c->in = in;
+	c->in_cap = cap;
 	return true;
 }
 
@@ -630,6 +895,12 @@ static bool only_line_ends(const char *p, size_t n)
  */
 static void read_request(struct http_server *s, struct conn *c)
 {
+	if (c->answered_turn == s->turn) {
+		/* answered in this turn already: what it sent since waits for the next */
+		enqueue(s, c);
+		return;
+	}
+	c->queued = false;
 	for (;;) {
 		size_t end = head_end(c->in, c->scanned > 2 ? c->scanned - 2 : 0, c->in_len);
 		ssize_t n;
@@ -644,7 +915,11 @@ static void read_request(struct http_server *s, struct conn *c)
 			respond(s, c, c->in_len, 431);
 			return;
 		}
-		n = recv(c->fd, c->in + c->in_len, HTTP_HEAD_MAX - c->in_len, 0);
+		if (!room(c)) {
+			finish(s, c, true);
+			return;
+		}
+		n = conn_recv(c, c->in + c->in_len, c->in_cap - c->in_len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -658,17 +933,52 @@ static void read_request(struct http_server *s, struct conn *c)
 	}
 }
 
+/* sent - @c's response is all sent: the connection kept for the next request, or ended */
+static void sent(struct http_server *s, struct conn *c)
+{
+	int slot = slot_of(s, c);
+
+	forget_response(c);
+	c->served++;
+	if (!c->last) {
+		/* kept alive: the next request, pipelined or to come, has a deadline of its own */
+		c->state = CONN_READ;
+		http_conns__wait(s->table, slot, HTTP_WAIT_NEXT, now_ms());
+		if (!c->in_len) {
+			/* an idle connection keeps no buffer */
+			free(c->in);
+			c->in = NULL;
+			c->in_cap = c->scanned = 0;
+		} else {
+			enqueue(s, c);
+		}
+		if (watch(s, c, EPOLLIN))
+			finish(s, c, false);
+		return;
+	}
+	conn_shut(c);
+	c->state = CONN_DRAIN;
+	http_conns__wait(s->table, slot, HTTP_WAIT_DRAIN, now_ms());
+	if (watch(s, c, EPOLLIN))
+		finish(s, c, false);
+}
+
 static void write_out(struct http_server *s, struct conn *c)
 {
-	uint64_t drained_by;
-
-	while (c->sent < c->out_len) {
-		ssize_t n = send(c->fd, c->out + c->sent, c->out_len - c->sent, MSG_NOSIGNAL);
+	while (c->sent < c->out_len + c->body_len) {
+		bool in_head = c->sent < c->out_len;
+		const char *from = in_head ? c->out + c->sent : c->body + (c->sent - c->out_len);
+		size_t left = in_head ? c->out_len - c->sent : c->out_len + c->body_len - c->sent;
+		ssize_t n = conn_send(c, from, left, in_head && c->body_len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			/* the client's window is full: woken when it takes more */
+			if (watch(s, c, EPOLLOUT))
+				finish(s, c, true);
 			return;
+		}
 		if (n < 0) {
 			finish(s, c, true);
 			return;
@@ -676,20 +986,7 @@ static void write_out(struct http_server *s, struct conn *c)
 		c->sent += n;
 		s->stats.bytes_sent += n;
 	}
-	free(c->out);
-	c->out = NULL;
-	c->served++;
-	if (!c->last) {
-		/* kept alive: the next request, pipelined or to come, has a deadline of its own */
-		c->state = CONN_READ;
-		c->deadline = now_ms() + s->deadline_ms;
-		return;
-	}
-	shutdown(c->fd, SHUT_WR);
-	c->state = CONN_DRAIN;
-	drained_by = now_ms() + HTTP_DRAIN_MS;
-	if (drained_by < c->deadline)
-		c->deadline = drained_by;
+	sent(s, c);
 }
 
 static void drain(struct http_server *s, struct conn *c)
@@ -698,7 +995,7 @@ static void drain(struct http_server *s, struct conn *c)
 
 	/* a bounded turn: a client that keeps sending must not hold the loop */
 	for (int i = 0; i < 16; i++) {
-		ssize_t n = recv(c->fd, junk, sizeof(junk), 0);
+		ssize_t n = conn_recv(c, junk, sizeof(junk));
 
 		if (n > 0)
 			continue;
@@ -709,94 +1006,130 @@ static void drain(struct http_server *s, struct conn *c)
 	}
 }
 
-/*
- * step - whatever @c can do now: from reading a head to sending its
- * response, and to draining after the last; a request pipelined behind it
- * waits for the next turn
- */
+/* step - whatever @c can do now: read a head and answer it, send, or drain after the last response */
 static void step(struct http_server *s, struct conn *c)
 {
 	if (c->fd >= 0 && c->state == CONN_READ)
 		read_request(s, c);
-	if (c->fd >= 0 && c->state == CONN_WRITE)
+	else if (c->fd >= 0 && c->state == CONN_WRITE)
 		write_out(s, c);
-	if (c->fd >= 0 && c->state == CONN_DRAIN)
+	else if (c->fd >= 0 && c->state == CONN_DRAIN)
 		drain(s, c);
+}
+
+/*
+ * make_room - the table is full: the connection that has waited longest
+ * without a request gives way (http_conns__victim()); false when none may
+ */
+static bool make_room(struct http_server *s)
+{
+	int victim = http_conns__victim(s->table);
+
+	if (victim < 0)
+		return false;
+	s->stats.evicted++;
+	finish(s, &s->conns[victim], unanswered(&s->conns[victim]));
+	return true;
 }
 
 static void accept_ready(struct http_server *s)
 {
-	/* a bounded turn: a flood of connections must not hold the loop */
-	for (int k = 0; k < 2 * HTTP_MAX_CONNS; k++) {
-		int fd = accept4(s->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		struct conn *c = NULL;
+	/* a bounded turn: a flood of connections must not hold the loop; the backlog keeps the rest */
+	for (int k = 0; k < HTTP_ACCEPTS_PER_TURN; k++) {
+		int fd = accept4(s->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), slot;
+		struct epoll_event ev = { .events = EPOLLIN };
+		struct conn *c;
 
 		if (fd < 0 && (errno == EINTR || errno == ECONNABORTED))
 			continue;
 		if (fd < 0)
-			return;	/* none left, or no fd to take one (EMFILE): the next call tries again */
-		for (int i = 0; i < HTTP_MAX_CONNS && !c; i++)
-			if (s->conns[i].fd < 0)
-				c = &s->conns[i];
-		if (!c) {
+			return;	/* none left, or no fd to take one (EMFILE): the next turn tries again */
+		slot = http_conns__take(s->table, now_ms());
+		if (slot < 0 && make_room(s))
+			slot = http_conns__take(s->table, now_ms());
+		if (slot < 0) {
 			close(fd);
 			s->stats.refused++;
 			continue;
 		}
-		c->fd = fd;
-		c->state = CONN_READ;
-		c->deadline = now_ms() + s->deadline_ms;
+		c = &s->conns[slot];
+		ev.data.u32 = (uint32_t)slot;
+		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev)) {
+			close(fd);
+			http_conns__release(s->table, slot);
+			s->stats.refused++;
+			continue;
+		}
+		/* a slot may still be in the queue for the connection it had: it stays there once */
+		*c = (struct conn){ .fd = fd, .state = CONN_READ, .events = EPOLLIN, .in_queue = c->in_queue };
 		/* the request is often there already */
 		step(s, c);
 	}
 }
 
+/* run_queue - a turn for each connection with a request read already, as it stood when the turn began */
+static void run_queue(struct http_server *s)
+{
+	for (int n = s->nr_queued; n > 0; n--) {
+		struct conn *c = &s->conns[s->queue[s->queue_first]];
+
+		s->queue_first = (s->queue_first + 1) % s->max_conns;
+		s->nr_queued--;
+		c->in_queue = false;
+		if (c->fd >= 0 && c->queued)
+			step(s, c);
+	}
+}
+
+/* expire - the connections past their deadline closed: a kept one idle between requests is done, not failed */
+static void expire(struct http_server *s)
+{
+	uint64_t now = now_ms();
+
+	for (int k = 0; k < HTTP_EXPIRES_PER_TURN; k++) {
+		int slot = http_conns__expired(s->table, now);
+
+		if (slot < 0)
+			return;
+		s->stats.timed_out++;
+		finish(s, &s->conns[slot], unanswered(&s->conns[slot]));
+	}
+}
+
 void http_server__serve(struct http_server *s, int timeout_ms)
 {
-	struct pollfd fds[1 + HTTP_MAX_CONNS];
-	struct conn *of[1 + HTTP_MAX_CONNS];
-	bool queued[1 + HTTP_MAX_CONNS];
-	uint64_t now = now_ms();
-	nfds_t n = 0;
+	bool accept = false;
+	int64_t due;
 	int ready;
 
 	if (!s)
 		return;
+	s->turn++;
+	http_conns__turn(s->table);
 	if (timeout_ms < 0)
 		timeout_ms = 0;
-	fds[n++] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
-	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
-		struct conn *c = &s->conns[i];
-
-		if (c->fd < 0)
-			continue;
-		/* a request read already, pipelined behind the last one answered: no wait for the socket */
-		queued[n] = c->state == CONN_READ && c->in_len > c->scanned;
-		/* woken for the nearest deadline too, so that a long wait closes it in time */
-		if (c->deadline <= now || queued[n])
-			timeout_ms = 0;
-		else if (c->deadline - now < (uint64_t)timeout_ms)
-			timeout_ms = c->deadline - now;
-		of[n] = c;
-		fds[n++] = (struct pollfd){ .fd = c->fd, .events = c->state == CONN_WRITE ? POLLOUT : POLLIN };
-	}
+	/* a request read already, pipelined behind the last one answered: no wait for a socket */
+	if (s->nr_queued)
+		timeout_ms = 0;
+	/* woken for the nearest deadline too, so that a long wait closes it in time */
+	due = http_conns__next_deadline(s->table, now_ms());
+	if (due >= 0 && due < timeout_ms)
+		timeout_ms = (int)due;
 	/* a signal ends the wait: the caller sees it at once, and calls again */
-	ready = poll(fds, n, timeout_ms);
-	for (nfds_t k = 1; k < n; k++)
-		if ((ready > 0 && fds[k].revents) || queued[k])
-			step(s, of[k]);
-	if (ready > 0 && (fds[0].revents & POLLIN))
-		accept_ready(s);
+	ready = epoll_wait(s->ep, s->events, HTTP_EVENTS_PER_TURN, timeout_ms);
+	/* what the connections sent, or can take, first: then the new ones (http_conns.h) */
+	for (int k = 0; k < ready; k++) {
+		uint32_t slot = s->events[k].data.u32;
 
-	now = now_ms();
-	for (int i = 0; i < HTTP_MAX_CONNS; i++) {
-		struct conn *c = &s->conns[i];
-
-		/* a kept connection idle between requests is done, not failed */
-		if (c->fd >= 0 && c->deadline <= now)
-			finish(s, c, c->state == CONN_WRITE ||
-			       (c->state == CONN_READ && (!c->served || !only_line_ends(c->in, c->in_len))));
+		if (slot == LISTENER)
+			accept = true;
+		else
+			step(s, &s->conns[slot]);
 	}
+	run_queue(s);
+	if (accept)
+		accept_ready(s);
+	expire(s);
 }
 
 void http_server__stats(const struct http_server *s, struct http_server_stats *out)
@@ -804,19 +1137,42 @@ void http_server__stats(const struct http_server *s, struct http_server_stats *o
 	*out = s ? s->stats : (struct http_server_stats){ 0 };
 }
 
-void http_server__set_deadline(struct http_server *s, int ms)
+int http_server__max_conns(const struct http_server *s)
 {
-	s->deadline_ms = ms;
+	return s ? s->max_conns : 0;
+}
+
+int http_server__set_max_conns(struct http_server *s, int n)
+{
+	if (n < 1 || n > HTTP_CONNS_MAX)
+		return -EINVAL;
+	if (http_conns__used(s->table))
+		return -EBUSY;
+	return size_table(s, n);
+}
+
+void http_server__set_timeouts(struct http_server *s, int head_ms, int idle_ms)
+{
+	s->limits.ms[HTTP_WAIT_HEAD] = head_ms;
+	s->limits.ms[HTTP_WAIT_NEXT] = idle_ms;
+	http_conns__set_limits(s->table, &s->limits);
 }
 
 void http_server__close(struct http_server *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < HTTP_MAX_CONNS; i++)
+	for (int i = 0; i < s->max_conns; i++)
 		if (s->conns[i].fd >= 0)
 			finish(s, &s->conns[i], false);
+	if (s->ep >= 0)
+		close(s->ep);
 	if (s->fd >= 0)
 		close(s->fd);
+	body_put(s->rendered[0]);
+	body_put(s->rendered[1]);
+	http_conns__free(s->table);
+	free(s->conns);
+	free(s->queue);
 	free(s);
 }

@@ -17,14 +17,24 @@
  *
  * It never blocks its caller: the sockets are non-blocking, and the caller's
  * loop calls http_server__serve() between its own work, which handles what is
- * ready and returns. A response is rendered once into memory and written as
- * the client takes it, so a slow client costs memory, not the loop's time;
- * a connection gets one request answered a turn, however many it pipelined,
- * the rest kept read for the turns after. Bounded: HTTP_MAX_CONNS
- * connections at once (more are closed as soon as they are accepted), a
- * request head of HTTP_HEAD_MAX bytes, and HTTP_DEADLINE_MS for each
- * exchange: from the accept, or the end of the response before, to the
- * last byte of its response. A kept connection idle that long is closed.
+ * ready (epoll: what is idle costs nothing) and returns. A turn's work is
+ * bounded: HTTP_EVENTS_PER_TURN sockets read or written, one request
+ * answered a connection, however many it pipelined (the rest kept read for
+ * the turns after), HTTP_ACCEPTS_PER_TURN connections accepted, after the
+ * reads, so that a scraper's request that came is read before a storm of
+ * connections can push it out. The metrics are rendered into memory that
+ * every response of the same rendering shares, and written as each client
+ * takes them: a slow client costs its connection, not the loop's time.
+ *
+ * Bounded, and hard to starve: a table of connections sized to the file
+ * limit (http_server__max_conns(), at most HTTP_CONNS_MAX), each with a
+ * request head of HTTP_HEAD_MAX bytes at most. A request head must be
+ * whole HTTP_HEAD_MS after the accept, the next one on a kept connection
+ * HTTP_IDLE_MS after the response before, and a response taken within
+ * HTTP_WRITE_MS: a connection that dribbles a head is closed then. When
+ * the table is full, a new connection takes the place of the one that has
+ * waited longest without a complete request (http_conns.h), never one being
+ * answered: a flood of idle connections keeps no scraper out.
  */
 #ifndef WAKEPROBE_HTTP_SERVER_H
 #define WAKEPROBE_HTTP_SERVER_H
@@ -35,9 +45,29 @@
 #include <stdio.h>
 #include <sys/socket.h>
 
-#define HTTP_MAX_CONNS		16
 #define HTTP_HEAD_MAX		8192
-#define HTTP_DEADLINE_MS	10000
+/*
+ * A request head is one segment or a few, sent at once by any scraper or
+ * browser: 3 s lets two lost segments be sent again (RTO from 200 ms,
+ * doubled) on a path of a second's round trip, and no more to a client
+ * that dribbles. A kept connection has 2 s for its next request: a client
+ * with one ready sends it at once, and a scraper comes back only at its
+ * next interval (10 s and up), on a connection it opens again.
+ */
+#define HTTP_HEAD_MS		3000
+#define HTTP_IDLE_MS		2000
+/* a response, from its start to its last byte taken: a slow reader of a large body */
+#define HTTP_WRITE_MS		10000
+/*
+ * The most connections at once: 4096 heads of HTTP_HEAD_MAX bytes are 32
+ * MiB, the memory a flood can take at worst. Fewer when the file limit is
+ * lower: HTTP_FDS_KEPT of it are left to the rest of the process.
+ */
+#define HTTP_CONNS_MAX		4096
+#define HTTP_FDS_KEPT		256
+/* the work of a turn: sockets handled, connections accepted */
+#define HTTP_EVENTS_PER_TURN	512
+#define HTTP_ACCEPTS_PER_TURN	512
 
 struct http_server;
 
@@ -114,16 +144,34 @@ struct http_server_stats {
 	uint64_t requests;	/* requests answered, whatever the status */
 	uint64_t errors;	/* answered 4xx or 5xx, or closed before its answer was sent (deadline, reset) */
 	uint64_t bytes_sent;
-	uint64_t refused;	/* connections closed at once: HTTP_MAX_CONNS were open */
+	uint64_t refused;	/* connections closed at once: the table was full, and none could give way */
+	uint64_t evicted;	/* connections closed to give their place to a new one */
+	uint64_t timed_out;	/* connections closed at their deadline (HTTP_HEAD_MS and the others) */
 };
 
 void http_server__stats(const struct http_server *s, struct http_server_stats *out);
 
 /*
- * http_server__set_deadline - for tests: how long a connection may take,
- * from its accept to its last byte, instead of HTTP_DEADLINE_MS
+ * http_server__max_conns - how many connections the table holds: what the
+ * file limit (RLIMIT_NOFILE) left room for at the open, or
+ * http_server__set_max_conns()'s
  */
-void http_server__set_deadline(struct http_server *s, int ms);
+int http_server__max_conns(const struct http_server *s);
+
+/*
+ * http_server__set_max_conns - the table sized for @n connections (1 to
+ * HTTP_CONNS_MAX), before any is accepted: for a caller that knows how
+ * many files it keeps, and the tests. 0, or -EINVAL, -EBUSY (connections
+ * are open), -ENOMEM.
+ */
+int http_server__set_max_conns(struct http_server *s, int n);
+
+/*
+ * http_server__set_timeouts - for tests: how long a request head may take
+ * from the accept (@head_ms), and the next from the response before
+ * (@idle_ms), instead of HTTP_HEAD_MS and HTTP_IDLE_MS
+ */
+void http_server__set_timeouts(struct http_server *s, int head_ms, int idle_ms);
 
 /* http_server__close - stop listening, close every connection; NULL is fine */
 void http_server__close(struct http_server *s);
