@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "file_limit.h"
 #include "parse.h"
 #include "runner.h"
 
@@ -162,6 +163,8 @@ runner_child(const struct runner *r, const char *path, char *const argv[], int r
 	/* wait until the parent has put this pid under tracing; no byte: it gave up, and ends this one */
 	if (read(go, &byte, 1) != 1)
 		_exit(127);
+	/* the file limit the command would have had without wakeprobe, which raised its own for --listen */
+	file_limit__restore();
 	execv(path, argv);
 	child_failed(err, STEP_EXEC);
 }

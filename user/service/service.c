@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collector.h"
+#include "file_limit.h"
 #include "http_server.h"
 #include "launch.h"
 #include "prom.h"
@@ -185,6 +186,30 @@ static int allow_hosts(struct http_server *server, const char *names, char *msg,
 	return err;
 }
 
+/*
+ * open_server - --listen's server, with as many connections at once as the
+ * file limit allows: raised to the hard limit first (systemd gives a
+ * service 1024, and 524288 as its hard limit), and said on stderr only
+ * when that leaves fewer than SERVICE_CONNS_FEW, too few to outlast a
+ * flood of idle connections
+ */
+static int open_server(struct service *s, char *msg, size_t len)
+{
+	rlim_t files = 0;
+	int err, conns;
+
+	file_limit__raise(&files);
+	err = http_server__open(&s->server, s->opts.listen, service__scrape, s, msg, len);
+	if (err)
+		return err;
+	conns = http_server__max_conns(s->server);
+	if (conns < SERVICE_CONNS_FEW)
+		fprintf(stderr, "wakeprobe: --listen serves %d connections at once, as open files are limited to %llu "
+			"(RLIMIT_NOFILE): raise the hard limit to %d (LimitNOFILE= in the unit, ulimit -Hn) (the run "
+			"goes on)\n", conns, (unsigned long long)files, HTTP_CONNS_MAX + HTTP_FDS_KEPT);
+	return 0;
+}
+
 int service__open(struct service **out, const struct service_opts *o, const struct outputs *outputs, char *msg,
 		  size_t len)
 {
@@ -198,7 +223,7 @@ int service__open(struct service **out, const struct service_opts *o, const stru
 	}
 	s->opts = *o;
 	s->out = outputs;
-	if (o->listen && (err = http_server__open(&s->server, o->listen, service__scrape, s, msg, len))) {
+	if (o->listen && (err = open_server(s, msg, len))) {
 		free(s);
 		return err;
 	}

@@ -27,6 +27,13 @@
  */
 #define SERVICE_RENDER_EVERY_NS		1000000000ull
 
+/*
+ * the fewest connections at once --listen serves without a word: a
+ * thousand clients that dribble their requests fill a table smaller, and
+ * scrapers then wait on the oldest of them to give way (docs/fleet.md)
+ */
+#define SERVICE_CONNS_FEW		1024
+
 struct service_opts {
 	const char *listen;		/* --listen ADDR:PORT: /metrics served there; NULL: none */
 	const char *allow_hosts;	/* --allow-host NAME[,NAME...]: more names a scrape's Host may give */
