@@ -469,3 +469,26 @@ Test(service, a_scrape_says_every_loss_so_far)
 	cr_assert_not(prom_has_sample(doc, "wakeprobe_bpf_missed_runs_total"), "%s", doc);
 	free(doc);
 }
+
+/* the connections the scrape endpoint closed before they were done are counted by why, from 0 */
+Test(service, a_scrape_says_the_connections_closed_early_by_why)
+{
+	static const char *const reasons[] = { "timed_out", "evicted", "refused" };
+	char *doc = NULL, name[256], buf[64];
+	size_t n;
+	FILE *f;
+
+	serve(NULL, NULL, &(struct service_opts){ .between_takes = true });
+	eventfd_wakeups(0, 1);
+	advance(RUN_T0 + RUN_STEP, 0);
+	f = open_memstream(&doc, &n);
+	cr_assert_eq(service__scrape(f, false, svc), 0);
+	fclose(f);
+	cr_assert(strstr(doc, "# TYPE wakeprobe_http_connections_closed_total counter\n"), "%s", doc);
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
+		snprintf(name, sizeof(name), "wakeprobe_http_connections_closed_total{" LABELS ",reason=\"%s\"}",
+			 reasons[i]);
+		cr_expect_str_eq(prom_value_of(doc, name, buf, sizeof(buf)), "0", "%s", name);
+	}
+	free(doc);
+}

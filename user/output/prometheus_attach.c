@@ -143,10 +143,25 @@ static void print_cgroups(FILE *out, const struct prom_labels *ls, const struct 
 /* print_self - what a service costs as it runs */
 static void print_self(FILE *out, const struct prom_labels *ls, const struct prometheus_self *self)
 {
+	const struct {
+		const char *reason;
+		uint64_t n;
+	} closed[] = {
+		{ "timed_out", self->conns_timed_out },
+		{ "evicted", self->conns_evicted },
+		{ "refused", self->conns_refused },
+	};
+
 	prometheus_common__begin(out, FAMILY_SELF_CPU);
 	prom__seconds(out, prometheus_common__name(FAMILY_SELF_CPU), ls, self->cpu_ns);
 	prometheus_common__only_uint(out, FAMILY_SELF_RSS, ls, self->rss_bytes);
 	prometheus_common__only_uint(out, FAMILY_SCRAPES, ls, self->scrapes);
+	prometheus_common__begin(out, FAMILY_CONNECTIONS_CLOSED);
+	for (size_t i = 0; i < sizeof(closed) / sizeof(closed[0]); i++) {
+		struct prom_labels l = prom__with(ls, "reason", closed[i].reason);
+
+		prom__uint(out, prometheus_common__name(FAMILY_CONNECTIONS_CLOSED), &l, closed[i].n);
+	}
 	if (self->bpf_known) {
 		prometheus_common__only_uint(out, FAMILY_BPF_RUNS, ls, self->bpf_runs);
 		prometheus_common__begin(out, FAMILY_BPF_RUN_SECONDS);

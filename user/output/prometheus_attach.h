@@ -49,6 +49,8 @@ struct prometheus_self {
 	uint64_t cpu_ns;			/* its own CPU time, user and system, since it started */
 	uint64_t rss_bytes;
 	uint64_t scrapes;
+	/* connections the server closed before they were done: at their deadline, for a new one, at once */
+	uint64_t conns_timed_out, conns_evicted, conns_refused;
 	bool bpf_known;				/* the kernel timed the programs (kernel.bpf_stats_enabled) */
 	uint64_t bpf_runs;
 	uint64_t bpf_run_ns;

@@ -61,6 +61,10 @@ static const struct {
 			 "BPF program runs, as the programs counted them (the run's tracing cost)." },
 	[FAMILY_SELF_RSS] = { "wakeprobe_self_resident_bytes", "gauge", "wakeprobe's own resident memory now." },
 	[FAMILY_SCRAPES] = { "wakeprobe_scrapes_total", "counter", "Scrapes of /metrics answered, this one included." },
+	[FAMILY_CONNECTIONS_CLOSED] = { "wakeprobe_http_connections_closed_total", "counter",
+				   "Connections to /metrics closed by the server before they were done, by why: "
+				   "timed_out (no whole request in time), evicted (the oldest idle, for a new one "
+				   "when all were taken), refused (at once: all were taken, none idle)." },
 	[FAMILY_STEAL] = { "wakeprobe_steal_seconds_total", "counter",
 		      "The machine's steal time over all its CPUs since it booted (/proc/stat): the time the "
 		      "hypervisor ran something else while a vCPU had work." },
