@@ -226,10 +226,11 @@ struct scrape {
 	char why[96];		/* what went wrong, when something did */
 };
 
+static char buf[4 << 20];	/* the body of the last scrape */
+
 /* scrape - GET /metrics on a fresh connection, as a scraper asks for it, given 3 s */
 static void scrape(int port, struct scrape *out)
 {
-	static char buf[4 << 20];
 	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/plain;version=0.0.4\r\n"
 				  "Connection: close\r\n\r\n";
 	double start = now_s();
@@ -259,6 +260,23 @@ static void scrape(int port, struct scrape *out)
 	if (!out->why[0] && !out->whole)
 		snprintf(out->why, sizeof(out->why), "status %d, %zu bytes, no wakeprobe_scrapes_total", out->status,
 			 got);
+}
+
+/* closed - in the last scrape, the connections the server closed early for @reason; -1: not said */
+static long closed(const char *reason)
+{
+	char label[64];
+	const char *at = buf;
+
+	snprintf(label, sizeof(label), ",reason=\"%s\"} ", reason);
+	while ((at = strstr(at, "\nwakeprobe_http_connections_closed_total{"))) {
+		const char *end = strchr(at + 1, '\n'), *l = strstr(at, label);
+
+		if (l && (!end || l < end))
+			return strtol(l + strlen(label), NULL, 10);
+		at++;
+	}
+	return -1;
 }
 
 /* raise_nofile - this process's file limit to at least @want, as root may */
@@ -338,6 +356,21 @@ static void flood_and_scrape(rlim_t service_nofile)
 		cr_expect_lt(got[i].took_s, SCRAPE_MAX_S, "scrape %d took %.3f s", i, got[i].took_s);
 	}
 
+	/* what the server closed, and why: a rendering a second later than the last scrape's */
+	usleep(1100 * 1000);
+	scrape(port, &got[0]);
+	cr_assert(got[0].whole, "the last scrape: %s", got[0].why);
+	cr_log_info("closed early: %ld timed out, %ld evicted, %ld refused; the tracer's drops: %.40s", closed("timed_out"),
+		    closed("evicted"), closed("refused"), strstr(buf, "\nwakeprobe_dropped_events_total") ?
+		    strchr(strstr(buf, "\nwakeprobe_dropped_events_total") + 1, ' ') : "none said");
+	if (service_nofile) {
+		/* a table smaller than the flood and the storm: they took each other's places */
+		cr_expect_gt(closed("evicted"), 0);
+	} else {
+		/* room for them all: the flood's connections reached their head timeout instead */
+		cr_expect_gt(closed("timed_out"), 0);
+		cr_expect_eq(closed("evicted"), 0);
+	}
 	stop_child(&dribbler, SIGKILL);
 	stop_child(&storm, SIGKILL);
 	kill(service, SIGTERM);

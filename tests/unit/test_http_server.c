@@ -4,8 +4,10 @@
  * test: the client's sockets and the server's turns take turns in one
  * process, so nothing waits on a thread. What a scraper gets in each
  * format, which status everything else gets, requests kept alive and
- * pipelined, and the bounds: connections at once, a head's size, the
- * deadline, a client that reads slowly or is gone, one request a turn.
+ * pipelined, and the bounds: a full table, where the connection idle the
+ * longest gives way to a new one (never one being answered, nor one not
+ * yet read), a head's size, the head and idle timeouts, a client that
+ * reads slowly or is gone, one request a turn, a rendering shared.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -941,7 +943,7 @@ Test(http_server, what_follows_a_last_response_is_not_answered)
 	}
 }
 
-Test(http_server, a_kept_connection_idle_past_the_deadline_is_closed_without_an_error)
+Test(http_server, a_kept_connection_idle_past_its_timeout_is_closed_without_an_error)
 {
 	struct http_server_stats st;
 	double start;
@@ -965,7 +967,7 @@ Test(http_server, a_kept_connection_idle_past_the_deadline_is_closed_without_an_
 	close(fd);
 }
 
-Test(http_server, a_client_that_never_sends_is_closed_at_the_deadline)
+Test(http_server, a_client_that_never_sends_is_closed_at_the_head_timeout)
 {
 	struct http_server_stats st;
 	double start, took;
@@ -975,7 +977,7 @@ Test(http_server, a_client_that_never_sends_is_closed_at_the_deadline)
 	fd = dial();
 	start = now_s();
 	while (!is_closed(fd, 0)) {
-		/* a long wait, cut short by the deadline */
+		/* a long wait, cut short by the timeout */
 		http_server__serve(server, 5000);
 		cr_assert_lt(now_s() - start, 5, "still open after 5 s");
 	}
@@ -989,7 +991,7 @@ Test(http_server, a_client_that_never_sends_is_closed_at_the_deadline)
 	close(fd);
 }
 
-Test(http_server, a_client_that_trickles_its_request_is_closed_at_the_deadline_all_the_same)
+Test(http_server, a_client_that_trickles_its_request_is_closed_at_the_head_timeout_all_the_same)
 {
 	struct http_server_stats st;
 	double start, took;
@@ -1036,6 +1038,31 @@ Test(http_server, a_client_that_does_not_read_does_not_hold_the_loop)
 	cr_expect_geq(strlen(body_of(r)), 16u << 20);
 	free(r);
 	close(fd);
+}
+
+Test(http_server, responses_of_one_rendering_being_sent_at_once_each_get_it_whole)
+{
+	int fds[3];
+	char *r[3];
+
+	/* the same bytes each time: the second and third point at the first's rendering, still being sent */
+	scrape.big = 4 << 20;
+	for (int i = 0; i < 3; i++) {
+		fds[i] = dial();
+		send_all(fds[i], GET_METRICS, strlen(GET_METRICS));
+		cr_assert_eq(shutdown(fds[i], SHUT_WR), 0);
+		http_server__serve(server, 100);
+	}
+	cr_expect_eq(scrape.calls, 3);
+	for (int i = 0; i < 3; i++) {
+		r[i] = receive(fds[i]);
+		cr_expect_eq(status_of(r[i]), 200, "response %d", i);
+		cr_expect_eq(content_length(r[i]), strlen(body_of(r[i])), "response %d", i);
+		cr_expect_str_eq(body_of(r[i]), body_of(r[0]), "response %d", i);
+		close(fds[i]);
+	}
+	for (int i = 0; i < 3; i++)
+		free(r[i]);
 }
 
 Test(http_server, a_turn_waits_no_longer_than_asked)
