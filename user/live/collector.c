@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
+#include "capability.h"
 #include "collector.h"
 #include "lean_adapt.h"
 #include "program_set.h"
@@ -79,26 +80,22 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, args);
 }
 
-/* has_capability - is @cap in this process's effective set? */
-static bool has_capability(int cap)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = {};
-
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
-	return data[cap / 32].effective & (1u << (cap % 32));
-}
-
 int collector__check_access(char *msg, size_t len)
 {
-	/* CAP_BPF and CAP_PERFMON split out of CAP_SYS_ADMIN in v5.8 */
-	bool bpf = has_capability(CAP_SYS_ADMIN) || has_capability(39 /* CAP_BPF */);
-	bool perfmon = has_capability(CAP_SYS_ADMIN) || has_capability(38 /* CAP_PERFMON */);
+	static const int tracing[] = { CAPABILITY_BPF, CAPABILITY_PERFMON };
+	char lacking[64];
 
-	if (!bpf || !perfmon) {
-		snprintf(msg, len, "tracing needs root (CAP_BPF and CAP_PERFMON): run it with sudo, "
-			 "or add --no-trace to time the workload alone");
+	/*
+	 * Loading tracing programs takes CAP_BPF, and CAP_PERFMON for a
+	 * tracing program type and for reading kernel memory; both split out
+	 * of CAP_SYS_ADMIN in Linux 5.8, which still stands for either. The
+	 * kernel's refusal would only say EPERM, which reads as a seccomp
+	 * policy (load_programs()): the missing capability is named here.
+	 */
+	if (!capability__has(CAPABILITY_SYS_ADMIN) &&
+	    capability__missing(tracing, sizeof(tracing) / sizeof(tracing[0]), lacking, sizeof(lacking))) {
+		snprintf(msg, len, "tracing needs CAP_BPF and CAP_PERFMON, and this process lacks %s: run wakeprobe "
+			 "as root (sudo), or give it both as ambient or file capabilities (docs/fleet.md)", lacking);
 		return -EPERM;
 	}
 	if (access(BTF_PATH, R_OK)) {

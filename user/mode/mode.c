@@ -82,7 +82,7 @@ int mode__check_local(struct mode_run *m, bool *cpus_given, uid_t *uid, gid_t *g
 		return 2;
 	}
 	if (!o->no_trace && collector__check_access(msg, sizeof(msg))) {
-		fprintf(stderr, "wakeprobe: %s\n", msg);
+		fprintf(stderr, "wakeprobe: %s; or add --no-trace to time the workload alone\n", msg);
 		return 1;
 	}
 	if (o->user && (err = mode__resolve_user(o->user, uid, gid)))
