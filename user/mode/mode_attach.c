@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "attach_run.h"
+#include "capability.h"
 #include "cgroups.h"
 #include "collector.h"
 #include "launch.h"
@@ -67,6 +68,17 @@ static int check_cgroups(const struct wp_options *o, struct attach_state *s)
 
 	if (cgroups__mount(s->cgroup_mount, sizeof(s->cgroup_mount)))
 		s->cgroup_mount[0] = '\0';
+	/*
+	 * open_by_handle_at(2) takes CAP_DAC_READ_SEARCH: without it a cgroup is
+	 * named by a walk of the hierarchy instead (cgroups.h), and one made
+	 * since the last walk is unknown until the next. Said once, at the start,
+	 * since a fleet's short-lived containers may lose most of their names.
+	 */
+	if (s->cgroup_mount[0] && !capability__has(CAPABILITY_DAC_READ_SEARCH))
+		fprintf(stderr, "wakeprobe: this process lacks CAP_DAC_READ_SEARCH, so cgroups are named by walking %s "
+			"every %llu s: wakeups of a cgroup made since the last walk are labelled unknown; give it "
+			"CAP_DAC_READ_SEARCH to name each at once\n", s->cgroup_mount,
+			CGROUPS_WALK_EVERY_NS / 1000000000ull);
 	if (o->cgroups) {
 		if (strlen(o->cgroups) >= sizeof(list)) {
 			fprintf(stderr, "wakeprobe: --cgroup names too much: at most %d cgroups\n", OPT_MAX_CGROUPS);
