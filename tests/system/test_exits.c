@@ -293,6 +293,8 @@ Test(exits, another_users_process_is_a_privilege_error_exit_1)
 	wakeprobe_run_setup(&r, &as_nobody, (char *[]){ "--pid", "1", "--duration", "1", NULL });
 	cr_assert(WIFEXITED(r.status), "status 0x%x", r.status);
 	cr_expect_eq(WEXITSTATUS(r.status), 1, "exit %d: %s", WEXITSTATUS(r.status), r.err);
-	cr_expect(strstr(r.err, "belongs to another user: run wakeprobe as root"), "%s", r.err);
+	cr_expect(strstr(r.err, "belongs to another user"), "%s", r.err);
+	cr_expect(strstr(r.err, "lacks: run wakeprobe as root"), "%s", r.err);
+	cr_expect(strstr(r.err, "CAP_KILL"), "the capability it lacks is named: %s", r.err);
 	cr_expect_eq(text_count_lines(r.err), 1, "%s", r.err);
 }

@@ -92,7 +92,8 @@ int targets__check_pid(pid_t pid, char *msg, size_t len)
 		return -EINVAL;
 	}
 	if (kill(pid, 0) && errno == EPERM) {
-		snprintf(msg, len, "--pid %d belongs to another user: run wakeprobe as root (sudo)", (int)pid);
+		snprintf(msg, len, "--pid %d belongs to another user, and signalling it takes CAP_KILL, which this "
+			 "process lacks: run wakeprobe as root (sudo)", (int)pid);
 		return -EPERM;
 	}
 	return 0;
