@@ -6,6 +6,7 @@
 #   make test       build and run the unit tests, then the system tests (root-only ones skip elsewhere)
 #   make bench      tracing overhead: the eventfd workload, then programs of Debian's in attach mode
 #   make install    PREFIX=/usr/local DESTDIR= SYSTEMDUNITDIR=$(PREFIX)/lib/systemd/system
+#                   SYSUSERSDIR=$(PREFIX)/lib/sysusers.d
 #   make vmlinux    regenerate vmlinux/$(ARCH)/vmlinux.h from this kernel's BTF
 #   make V=1        show full commands; SANITIZE=1 builds with ASan + UBSan
 
@@ -35,6 +36,9 @@ COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
 # systemd reads units from /usr/local/lib/systemd/system and /usr/lib/systemd/system both;
 # a distribution's package sets its own (pkg-config --variable=systemdsystemunitdir systemd)
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+# the unit's user, declared for systemd-sysusers, which reads /usr/local/lib/sysusers.d (systemd
+# 252's built-in search path) and /usr/lib/sysusers.d (pkg-config --variable=sysusersdir systemd)
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 
 # x86-64 is the one supported architecture: the workloads stamp time with
 # rdtscp, and the BPF side reads x86's syscall numbers, orig_ax and the APIC
@@ -406,11 +410,14 @@ fuzz: $(OBJ)/fuzz/fuzz-record $(OBJ)/fuzz/fuzz-options $(OBJ)/fuzz/fuzz-json
 
 # the man page goes in as it is kept, uncompressed: man reads it so, and a package compresses its own.
 # The unit's ExecStart names the binary this install puts in: its /usr/local/bin/ becomes PREFIX's
-# bin/, and the check after the sed fails the install should the unit's ExecStart line change form
+# bin/, and the check after the sed fails the install should the unit's ExecStart line change form.
+# The unit runs as the user wakeprobe.sysusers declares: installed onto the running system (no
+# DESTDIR), systemd-sysusers makes it now, where there is one; a package's postinst does it for a
+# staged tree (dh_installsysusers)
 install: all
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MAN8DIR) $(DESTDIR)$(COMPLETIONDIR) \
-		$(DESTDIR)$(SYSTEMDUNITDIR)
+		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSUSERSDIR)
 	$(Q)install -m 0755 $(OBJ)/wakeprobe $(DESTDIR)$(PREFIX)/bin/wakeprobe
 	$(Q)install -m 0755 $(WORKLOAD_BINS) $(THROUGHPUT_BINS) $(DESTDIR)$(LIBEXECDIR)/
 	$(Q)install -m 0644 docs/wakeprobe.8 $(DESTDIR)$(MAN8DIR)/wakeprobe.8
@@ -418,12 +425,16 @@ install: all
 	$(Q)sed 's|^ExecStart=/usr/local/bin/wakeprobe |ExecStart=$(PREFIX)/bin/wakeprobe |' dist/wakeprobe.service \
 		> $(OBJ)/wakeprobe.service && grep -q '^ExecStart=$(PREFIX)/bin/wakeprobe ' $(OBJ)/wakeprobe.service
 	$(Q)install -m 0644 $(OBJ)/wakeprobe.service $(DESTDIR)$(SYSTEMDUNITDIR)/wakeprobe.service
+	$(Q)install -m 0644 dist/wakeprobe.sysusers $(DESTDIR)$(SYSUSERSDIR)/wakeprobe.conf
+	$(Q)if [ -z "$(DESTDIR)" ] && command -v systemd-sysusers >/dev/null; then \
+		systemd-sysusers $(SYSUSERSDIR)/wakeprobe.conf; fi
 
-# exactly what install put: the shared directories stay, and wakeprobe's own goes once empty
+# exactly what install put: the shared directories stay, and wakeprobe's own goes once empty. The
+# user stays, as a package's does: files it owns may outlive it, and a uid given again would own them
 uninstall:
 	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(DESTDIR)$(PREFIX)/bin/wakeprobe $(DESTDIR)$(MAN8DIR)/wakeprobe.8 $(DESTDIR)$(COMPLETIONDIR)/wakeprobe \
-		$(DESTDIR)$(SYSTEMDUNITDIR)/wakeprobe.service $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(WORKLOADS) $(THROUGHPUT_WORKLOADS))
+		$(DESTDIR)$(SYSTEMDUNITDIR)/wakeprobe.service $(DESTDIR)$(SYSUSERSDIR)/wakeprobe.conf $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(WORKLOADS) $(THROUGHPUT_WORKLOADS))
 	$(Q)if [ -d $(DESTDIR)$(LIBEXECDIR) ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(LIBEXECDIR); fi
 
 vmlinux: | $(DEPS_STAMP)
