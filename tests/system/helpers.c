@@ -12,9 +12,12 @@
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
+#include <grp.h>
+#include <linux/capability.h>
 #include <netinet/in.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "collector.h"
@@ -155,6 +158,35 @@ const char *describe_missing(uint64_t n, const struct sample_result *r)
 	return buf;
 }
 
+/*
+ * become - @uid (and the gid of the same number) from root, keeping @caps
+ * (bit N: capability N) as ambient capabilities, which a program run next
+ * has in its permitted and effective sets (capabilities(7)): the way
+ * systemd starts a unit's User= with AmbientCapabilities=. A uid changed
+ * from 0 keeps the permitted set only under PR_SET_KEEPCAPS, and an
+ * ambient capability must be permitted and inheritable first.
+ */
+static int become(int uid, uint64_t caps)
+{
+	struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (caps && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
+		return -1;
+	if (setgroups(0, NULL) || setgid((gid_t)uid) || setuid((uid_t)uid))
+		return -1;
+	if (!caps)
+		return 0;
+	data[0].permitted = data[0].effective = data[0].inheritable = (uint32_t)caps;
+	data[1].permitted = data[1].effective = data[1].inheritable = (uint32_t)(caps >> 32);
+	if (syscall(SYS_capset, &head, data))
+		return -1;
+	for (int cap = 0; cap < 64; cap++)
+		if ((caps >> cap & 1) && prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0))
+			return -1;
+	return 0;
+}
+
 pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out, int *err)
 {
 	int o[2], e[2];
@@ -174,7 +206,7 @@ pid_t spawn_piped(char *const args[], const struct child_setup *setup, int *out,
 		/* the reader is gone before the program starts: every write to stdout fails */
 		if (setup && setup->stdout_unread && (pipe(unread) || close(unread[0]) || dup2(unread[1], 1) != 1))
 			_exit(99);
-		if (setup && setup->uid >= 0 && (setgid(setup->uid) || setuid(setup->uid)))
+		if (setup && setup->uid >= 0 && become(setup->uid, setup->ambient_caps))
 			_exit(99);
 		if (setup && setup->cpus && sched_setaffinity(0, sizeof(*setup->cpus), setup->cpus))
 			_exit(99);

@@ -70,7 +70,9 @@ void read_to_end(int fd, char *buf, size_t len);
 
 /* what a spawned child does before it runs its program */
 struct child_setup {
-	int uid;			/* >= 0: become this uid (and gid) */
+	int uid;			/* >= 0: become this uid (and gid), with no supplementary group */
+	/* with uid: these capabilities (bit N: capability N) kept as ambient ones, as a unit's AmbientCapabilities= */
+	uint64_t ambient_caps;
 	const cpu_set_t *cpus;		/* run only there */
 	const char *stdout_to;		/* stdout is this file, opened for writing ("/dev/full") */
 	bool stdout_unread;		/* stdout is a pipe nobody reads, as under | true */

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pwd.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -260,10 +261,15 @@ static void run_eventfd(const char *cgroup, const char *samples, const char *int
 	cr_assert_eq(wait_exit(pid, "the eventfd workload", 60), 0);
 }
 
-/* start_service - wakeprobe with @args after it, its report into the test's directory; back once it answers on @port */
-static void start_service(char *const args[], int port)
+/*
+ * start_service_as - wakeprobe with @args after it, as @uid (-1: this
+ * process's) with @caps as its ambient capabilities, its report into the
+ * test's directory; back once it answers on @port
+ */
+static void start_service_as(char *const args[], int port, int uid, uint64_t caps)
 {
-	struct child_setup setup = { .uid = -1, .stdout_to = report_path, .dies_with_test = true };
+	struct child_setup setup = { .uid = uid, .ambient_caps = caps, .stdout_to = report_path,
+				     .dies_with_test = true };
 	char body[256], ct[128];
 	double until = now_s() + 60;
 	int status;
@@ -277,6 +283,12 @@ static void start_service(char *const args[], int port)
 		usleep(100 * 1000);
 	}
 	wait_attached(service, "wakeprobe --listen");
+}
+
+/* start_service - start_service_as() this process's user */
+static void start_service(char *const args[], int port)
+{
+	start_service_as(args, port, -1, 0);
 }
 
 /* body_accepted - `promtool check metrics` of @body, a scrape */
@@ -697,5 +709,176 @@ Test(fleet, the_neighbour_on_a_workers_cpu_is_said_to_hold_its_clients_critical_
 	cr_assert_eq(own, -1, "a cgroup is put down as holding its own critical path");
 	status = stop(&service, 30);
 	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
+	free(body);
+}
+
+/* ------------------------------------------------------------ least privilege */
+
+/*
+ * The capabilities dist/wakeprobe.service grants its user, in
+ * AmbientCapabilities= and CapabilityBoundingSet= alike: the set the
+ * service is run with below, which the unit's lines are held to, so that
+ * the two cannot drift apart (include/uapi/linux/capability.h's numbers).
+ */
+static const struct {
+	const char *name;
+	int nr;
+} unit_caps[] = {
+	{ "CAP_BPF", 39 },
+	{ "CAP_PERFMON", 38 },
+	{ "CAP_DAC_READ_SEARCH", 2 },
+};
+#define NR_UNIT_CAPS (sizeof(unit_caps) / sizeof(unit_caps[0]))
+
+static uint64_t unit_caps_mask(void)
+{
+	uint64_t mask = 0;
+
+	for (size_t i = 0; i < NR_UNIT_CAPS; i++)
+		mask |= 1ull << unit_caps[i].nr;
+	return mask;
+}
+
+/* unit_line_caps - the capabilities the one line "@key=..." of @unit names, as a mask; fails the test on a name not in unit_caps */
+static uint64_t unit_line_caps(const char *unit, const char *key)
+{
+	char line[512], *save = NULL;
+	const char *at = NULL;
+	uint64_t mask = 0;
+	size_t klen = strlen(key);
+	int lines = 0;
+
+	for (const char *l = unit; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] ? 1 : 0))
+		if (!strncmp(l, key, klen) && l[klen] == '=') {
+			at = l + klen + 1;
+			lines++;
+		}
+	cr_assert_eq(lines, 1, "the unit has %d %s= lines, not one", lines, key);
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(at, "\n"), at);
+	for (char *w = strtok_r(line, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		size_t i = 0;
+
+		while (i < NR_UNIT_CAPS && strcmp(w, unit_caps[i].name))
+			i++;
+		cr_assert_lt(i, NR_UNIT_CAPS, "%s= names %s, which the service is not tested with", key, w);
+		mask |= 1ull << unit_caps[i].nr;
+	}
+	return mask;
+}
+
+Test(fleet, the_units_capability_lines_grant_the_set_the_service_is_tested_with)
+{
+	char path[PATH_MAX];
+	size_t len;
+	char *unit = read_file(tests_file("../dist/wakeprobe.service", path, sizeof(path)), &len);
+
+	cr_assert_not_null(unit, "no unit at %s", path);
+	cr_expect_eq(unit_line_caps(unit, "AmbientCapabilities"), unit_caps_mask());
+	cr_expect_eq(unit_line_caps(unit, "CapabilityBoundingSet"), unit_caps_mask());
+	cr_expect(strstr(unit, "\nUser=wakeprobe\n"), "the unit runs as its own user");
+	free(unit);
+}
+
+/*
+ * reachable_by_others - @path, or a copy of it in the test's directory when some
+ * directory above it is not searchable by others (a tree cloned under
+ * /root) or the file is not theirs to run: a program another user can exec
+ */
+static const char *reachable_by_others(const char *path, char *buf, size_t len)
+{
+	char real[PATH_MAX], cmd[PATH_MAX * 2 + 32];
+	struct stat st;
+	bool reachable;
+
+	cr_assert_not_null(realpath(path, real), "%s: %s", path, strerror(errno));
+	reachable = !stat(real, &st) && (st.st_mode & S_IROTH) && (st.st_mode & S_IXOTH);
+	for (char *slash = strrchr(real, '/'); reachable && slash && slash != real; slash = strrchr(real, '/')) {
+		*slash = '\0';
+		reachable = !stat(real, &st) && (st.st_mode & S_IXOTH);
+	}
+	if (reachable)
+		return path;
+	/* mkdtemp made it 0700, root's */
+	cr_assert_eq(chmod(dir, 0711), 0);
+	snprintf(buf, len, "%s/wakeprobe", dir);
+	snprintf(cmd, sizeof(cmd), "install -m 0755 '%s' '%s'", path, buf);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	return buf;
+}
+
+/* status_hex - the hexadecimal field @key of /proc/@pid/status (CapEff and so on) */
+static uint64_t status_hex(pid_t pid, const char *key)
+{
+	char path[64], line[256];
+	unsigned long long v = 0;
+	size_t klen = strlen(key);
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, key, klen) && line[klen] == ':' && sscanf(line + klen + 1, "%llx", &v) == 1;
+	fclose(f);
+	cr_assert(found, "no %s in %s", key, path);
+	return v;
+}
+
+/*
+ * The service as the unit runs it, without root: a user of no privilege
+ * (nobody, on every Debian) holding the unit's capabilities alone, as
+ * ambient ones. It holds exactly those, and names and counts a cgroup's
+ * wakeups as root does, with no word of a capability it lacks.
+ */
+Test(fleet, a_user_with_the_units_capabilities_alone_counts_each_cgroups_wakeups_under_its_label,
+     .init = make_cgroups, .fini = teardown)
+{
+	char listen[32], *body = malloc(BODY_MAX), ct[128], copy[PATH_MAX], said[4096], uids[128];
+	struct passwd *nobody = getpwnam("nobody");
+	int port = free_port(), status;
+	const char *bin;
+	double a, b;
+	FILE *f;
+
+	cr_assert_not_null(body);
+	if (!nobody)
+		cr_skip_test("there is no user nobody to run the service as");
+	bin = reachable_by_others(wakeprobe_path(), copy, sizeof(copy));
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	start_service_as((char *[]){ (char *)bin, "--all", "--listen", listen, NULL }, port, (int)nobody->pw_uid,
+			 unit_caps_mask());
+	/* what it holds: those capabilities, effective and ambient, and not one more; no uid of root's */
+	cr_assert_eq(status_hex(service, "CapEff"), unit_caps_mask(), "CapEff %llx",
+		     (unsigned long long)status_hex(service, "CapEff"));
+	cr_assert_eq(status_hex(service, "CapPrm"), unit_caps_mask());
+	cr_assert_eq(status_hex(service, "CapAmb"), unit_caps_mask());
+	snprintf(said, sizeof(said), "/proc/%d/status", (int)service);
+	f = fopen(said, "re");
+	cr_assert_not_null(f);
+	uids[0] = '\0';
+	while (fgets(uids, sizeof(uids), f) && strncmp(uids, "Uid:", 4))
+		;
+	fclose(f);
+	snprintf(said, sizeof(said), "Uid:\t%u\t%u\t%u\t%u\n", nobody->pw_uid, nobody->pw_uid, nobody->pw_uid,
+		 nobody->pw_uid);
+	cr_assert_str_eq(uids, said, "real, effective, saved and file-system uid all nobody's");
+	run_eventfd(cg_a, "300", "1000");
+	run_eventfd(cg_b, "100", "1000");
+	/* a scrape is served a rendering up to a second old (SERVICE_RENDER_EVERY_NS) */
+	usleep(1100 * 1000);
+	cr_assert(http_get(port, "/metrics", false, &status, body, BODY_MAX, ct, sizeof(ct)));
+	cr_assert_eq(status, 200);
+	a = cgroup_count(body, rel_a);
+	b = cgroup_count(body, rel_b);
+	/* named, by their handles: each under its own label, each thread woken once a sample at least */
+	cr_assert_geq(a, 300, "cgroup %s: %.0f wakeups in\n%.2000s", rel_a, a, body);
+	cr_assert_geq(b, 100, "cgroup %s: %.0f wakeups", rel_b, b);
+	cr_assert_lt(b, a);
+	status = stop(&service, 30);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
+	read_to_end(service_err, said, sizeof(said));
+	cr_assert_null(strstr(said, "lacks"), "it lacks nothing it needs: %s", said);
+	report_names(rel_a);
 	free(body);
 }

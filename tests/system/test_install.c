@@ -2,8 +2,9 @@
 /*
  * make install and make uninstall, into a temporary DESTDIR with a PREFIX:
  * what lands where, that the installed tool runs its workloads from the
- * installed libexec directory, and that uninstall takes away exactly what
- * install put.
+ * installed libexec directory, that the unit and the sysusers.d file of
+ * its user are put where systemd reads them, and that uninstall takes away
+ * exactly what install put.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -141,6 +142,10 @@ Test(install, puts_the_tool_its_workloads_the_man_page_and_the_completion_under_
 	expect_same(installed("share/man/man8/wakeprobe.8"), "../docs/wakeprobe.8");
 	expect_file(installed("share/bash-completion/completions/wakeprobe"), 0644);
 	expect_same(installed("share/bash-completion/completions/wakeprobe"), "../completions/wakeprobe");
+	/* the unit, and the user it runs as, for systemd-sysusers (a staged tree's is made by its package) */
+	expect_file(installed("lib/systemd/system/wakeprobe.service"), 0644);
+	expect_file(installed("lib/sysusers.d/wakeprobe.conf"), 0644);
+	expect_same(installed("lib/sysusers.d/wakeprobe.conf"), "../dist/wakeprobe.sysusers");
 
 	/* the installed tool is the one built */
 	wakeprobe_run(&built, (char *[]){ "--version", NULL });
