@@ -141,7 +141,10 @@ static int child_serve(void *ctx, const void *request, size_t len, int fd, void 
 
 /*
  * debuginfod_cache - the directory the child keeps debuginfod's files in,
- * made for its uid when there is none: no other uid's
+ * made for its uid when there is none: no other uid's. Only root's child
+ * changes uid (sandbox.h), so only root makes it for another; a process of
+ * any other user runs its child as itself, which makes the directory where
+ * it may (a unit's CacheDirectory=wakeprobe gives it /var/cache/wakeprobe)
  */
 static void debuginfod_cache(const struct sandbox *sb)
 {
