@@ -97,8 +97,9 @@ SYSTEM_TEST_SRCS := $(wildcard tests/system/test_*.c) tests/system/helpers.c tes
 
 CORE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CORE_SRCS))
 # what wakeprobe's modules link with: libdw names the stacks' code, libiberty (static) demangles
-# its C++ and Rust names (lib/symbolizer.c)
-CORE_LIBS := -lbpf -ldw -lelf -liberty -lz -lm
+# its C++ and Rust names (lib/symbolizer.c); OpenSSL serves --web-config's TLS and hashes the
+# passwords' cache keys (lib/tls_server.c, lib/basic_auth.c), libcrypt checks their bcrypt
+CORE_LIBS := -lbpf -ldw -lelf -liberty -lz -lm -lssl -lcrypto -lcrypt -lpthread
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(LIB_SRCS))
 # lib/ as an archive, for the workloads: each links the modules it calls and no others, so that the
 # symbolizer's libdw and libiberty stay wakeprobe's alone

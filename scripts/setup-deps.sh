@@ -6,10 +6,11 @@
 # with apt-get, which needs root; without root it names what to install.
 set -euo pipefail
 
-# libiberty-dev demangles C++ and Rust names; g++ builds the unit tests' C++ fixture
+# libiberty-dev demangles C++ and Rust names; g++ builds the unit tests' C++ fixture; libssl-dev
+# and libcrypt-dev serve --web-config's TLS and check its bcrypt passwords
 packages=(
 	clang llvm libbpf-dev bpftool libelf-dev libdw-dev libiberty-dev zlib1g-dev libcriterion-dev
-	pkg-config make gcc g++ libc6-dev
+	pkg-config make gcc g++ libc6-dev libssl-dev libcrypt-dev
 )
 # extra groups, asked for by name: "test" for the test runner's helpers, "fuzz" for libFuzzer,
 # "bench" for the programs the benchmark traces and the tools it holds wakeprobe against,
@@ -18,7 +19,7 @@ packages=(
 # found (scripts/install-inferno.sh)
 for group in "$@"; do
 	case "$group" in
-	test) packages+=(procps python3 valgrind man-db groff-base prometheus chromium linux-perf redis-server redis-tools nginx-light apache2-utils stress-ng debuginfod golang-go) ;;
+	test) packages+=(procps python3 valgrind man-db groff-base prometheus chromium linux-perf redis-server redis-tools nginx-light apache2-utils stress-ng debuginfod golang-go curl openssl) ;;
 	fuzz) packages+=(libclang-rt-14-dev) ;;
 	bench) packages+=(python3 linux-perf redis-server redis-tools stress-ng libbpf-tools rt-tests) ;;
 	vmtest) packages+=(qemu-system-x86 kmod busybox-static python3-venv linux-perf) ;;
