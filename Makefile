@@ -373,7 +373,8 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-f
 # wakeprobe: the harness links every module but main.c, with wakeprobe's own libraries
 FUZZ_RECORD_SRCS := $(CORE_SRCS)
 FUZZ_OPTIONS_SRCS := user/cli/options.c user/cli/option_checks.c user/workload/catalog.c user/design/designs.c user/lib/parse.c \
-	user/output/output_paths.c user/lib/http_server.c
+	user/output/output_paths.c user/lib/http_server.c user/lib/http_conns.c user/lib/http_request.c user/lib/tls_server.c \
+	user/lib/basic_auth.c user/lib/web_config.c
 FUZZ_JSON_SRCS := user/lib/json_reader.c user/lib/json_writer.c user/lib/decimal.c
 FUZZ_DEPS_STAMP := $(OBJ)/.fuzz-deps-ok
 
@@ -389,7 +390,7 @@ $(OBJ)/fuzz/fuzz-record: tests/fuzz/fuzz_record.c $(FUZZ_RECORD_SRCS) $(wildcard
 $(OBJ)/fuzz/fuzz-options: tests/fuzz/fuzz_options.c $(FUZZ_OPTIONS_SRCS) $(wildcard user/*/*.h) \
 		| $(FUZZ_DEPS_STAMP)
 	$(call msg,FUZZ-CC,$@)
-	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@
+	$(Q)mkdir -p $(@D) && $(CLANG) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lssl -lcrypto -lcrypt -lpthread
 
 $(OBJ)/fuzz/fuzz-json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) user/lib/json_reader.h user/lib/json_writer.h \
 		| $(FUZZ_DEPS_STAMP)

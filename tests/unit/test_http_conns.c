@@ -3,14 +3,21 @@
  * test_http_conns.c - the scrape endpoint's connection table, driven with
  * made-up times and turns, no sockets: which connection gives way to a
  * new one (the oldest waiting for a request; never one sending a
- * response, never one not yet read), and when each kind of wait ends.
+ * response or having its password checked, never one not yet read), and
+ * when each kind of wait ends.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include "http_conns.h"
 
-/* head 3 s, next 2 s, write 10 s, drain 1 s: as the server has them, but any would do */
-static const struct http_conns_limits limits = { .ms = { 3000, 2000, 10000, 1000 } };
+/* head 3 s, next 2 s, write 10 s, drain 1 s, a password's check 5 s: as the server has them, but any would do */
+static const struct http_conns_limits limits = { .ms = {
+	[HTTP_WAIT_HEAD] = 3000,
+	[HTTP_WAIT_NEXT] = 2000,
+	[HTTP_WAIT_WRITE] = 10000,
+	[HTTP_WAIT_DRAIN] = 1000,
+	[HTTP_WAIT_AUTH] = 5000,
+} };
 static struct http_conns *t;
 
 static void setup(void)
@@ -154,6 +161,49 @@ Test(http_conns, a_response_has_10_s_and_a_drain_1_s)
 	http_conns__release(t, d);
 	cr_expect_eq(http_conns__expired(t, 10099), -1);
 	cr_expect_eq(http_conns__expired(t, 10100), w);
+}
+
+Test(http_conns, a_connection_whose_password_is_checked_never_gives_way)
+{
+	int slots[4];
+
+	fill(slots);
+	/* the oldest two: one being answered, one having its password checked */
+	http_conns__wait(t, slots[0], HTTP_WAIT_WRITE, 500);
+	http_conns__wait(t, slots[1], HTTP_WAIT_AUTH, 500);
+	cr_expect_eq(http_conns__victim(t), slots[2]);
+	http_conns__wait(t, slots[2], HTTP_WAIT_AUTH, 600);
+	http_conns__wait(t, slots[3], HTTP_WAIT_AUTH, 600);
+	cr_expect_eq(http_conns__victim(t), -1);
+}
+
+Test(http_conns, a_password_check_has_5_s_from_its_head)
+{
+	int c = http_conns__take(t, 0);
+
+	/* the head took 2.9 s of its 3: the check's own limit counts from its start */
+	http_conns__wait(t, c, HTTP_WAIT_AUTH, 2900);
+	cr_expect_eq(http_conns__next_deadline(t, 2900), 5000);
+	cr_expect_eq(http_conns__expired(t, 7899), -1);
+	cr_expect_eq(http_conns__expired(t, 7900), c);
+}
+
+Test(http_conns, the_connections_of_a_wait_are_listed_the_oldest_first)
+{
+	int slots[4];
+
+	fill(slots);
+	cr_expect_eq(http_conns__first(t, HTTP_WAIT_AUTH), -1);
+	http_conns__wait(t, slots[2], HTTP_WAIT_AUTH, 500);
+	http_conns__wait(t, slots[0], HTTP_WAIT_AUTH, 600);
+	cr_expect_eq(http_conns__first(t, HTTP_WAIT_AUTH), slots[2]);
+	cr_expect_eq(http_conns__next(t, slots[2]), slots[0]);
+	cr_expect_eq(http_conns__next(t, slots[0]), -1);
+	/* one answered leaves the list */
+	http_conns__wait(t, slots[2], HTTP_WAIT_WRITE, 700);
+	cr_expect_eq(http_conns__first(t, HTTP_WAIT_AUTH), slots[0]);
+	cr_expect_eq(http_conns__first(t, HTTP_WAIT_HEAD), slots[1]);
+	cr_expect_eq(http_conns__next(t, slots[1]), slots[3]);
 }
 
 Test(http_conns, the_connection_past_its_deadline_longest_is_named_first)

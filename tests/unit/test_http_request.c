@@ -116,3 +116,18 @@ Test(http_request, a_body_is_known_so_that_the_connection_ends_after_it)
 	cr_assert_eq(parse("GET /metrics HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n", &rq, buf), 0);
 	cr_assert_not(rq.body);
 }
+
+Test(http_request, the_authorization_header_is_kept_for_basic_auth)
+{
+	struct http_request rq;
+	char buf[1024];
+
+	cr_assert_eq(parse("GET /metrics HTTP/1.1\r\nHost: localhost\r\nAuthorization:  Basic YWxpY2U6c2VjcmV0 \r\n\r\n",
+			   &rq, buf), 0);
+	cr_assert_str_eq(rq.authorization, "Basic YWxpY2U6c2VjcmV0");
+	cr_assert_eq(parse("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n", &rq, buf), 0);
+	cr_assert_null(rq.authorization, "none sent");
+	cr_assert_eq(parse("GET /metrics HTTP/1.1\r\nHost: localhost\r\nAuthorization: Basic YTpi\r\n"
+			   "authorization: Basic Yzpk\r\n\r\n", &rq, buf), 400,
+		     "two credentials: which one a proxy checked cannot be told");
+}

@@ -7,7 +7,9 @@
  * pipelined, and the bounds: a full table, where the connection idle the
  * longest gives way to a new one (never one being answered, nor one not
  * yet read), a head's size, the head and idle timeouts, a client that
- * reads slowly or is gone, one request a turn, a rendering shared.
+ * reads slowly or is gone, one request a turn, a rendering shared. With a
+ * web configuration: the password asked, a request whose check runs kept
+ * from giving way, and HTTPS, whose handshake is read as a head is.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -23,7 +25,12 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <openssl/bio.h>
+#include <openssl/ssl.h>
+#include "bcrypt_hash.h"
 #include "http_server.h"
+#include "tls_cert.h"
+#include "web_config.h"
 
 /* what the scrape callback was asked, and what it does */
 struct scrape {
@@ -1253,4 +1260,321 @@ Test(http_server, a_listen_string_is_checked_without_binding)
 	cr_expect_eq(at.addr.ss_family, AF_INET6);
 	cr_expect_not(at.any);
 	cr_expect_eq(ntohs(((struct sockaddr_in6 *)&at.addr)->sin6_port), 9100);
+}
+
+/* web_users - a web configuration of one user, @user with @password's hash, no TLS */
+static void web_users(struct web_config *cfg, const char *user, const char *password)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nr_users = 1;
+	snprintf(cfg->users[0].name, sizeof(cfg->users[0].name), "%s", user);
+	bcrypt_hash(password, cfg->users[0].hash);
+}
+
+/* "alice:secret", "alice:wrong", in base64 */
+#define AUTH_ALICE	"Authorization: Basic YWxpY2U6c2VjcmV0\r\n"
+#define AUTH_WRONG	"Authorization: Basic YWxpY2U6d3Jvbmc=\r\n"
+
+Test(http_server, with_basic_auth_users_a_request_without_the_password_gets_401_and_no_metrics)
+{
+	struct web_config cfg;
+	char msg[256], buf[128];
+	char *r;
+
+	web_users(&cfg, "alice", "secret");
+	cr_assert_eq(http_server__set_web_config(server, &cfg, "web.yml", msg, sizeof(msg)), 0, "%s", msg);
+	r = exchange(GET_METRICS);
+	cr_assert_eq(status_of(r), 401, "%s", r);
+	cr_assert_not_null(header(r, "WWW-Authenticate", buf, sizeof(buf)), "%s", r);
+	cr_assert(!strncmp(buf, "Basic ", 6), "%s", buf);
+	cr_assert_null(strstr(r, "wakeprobe_up"));
+	free(r);
+	cr_assert_eq(status_for("GET /metrics HTTP/1.1\r\nHost: localhost\r\n" AUTH_WRONG "\r\n"), 401);
+	cr_assert_eq(status_for("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"), 401, "the page too");
+	cr_assert_eq(status_for("HEAD /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"), 401);
+	cr_assert_eq(scrape.calls, 0, "nothing rendered for them");
+	/* a head refused before: its status, as without a password */
+	cr_assert_eq(status_for("GET /metrics HTTP/1.1\r\nHost: evil.example\r\n\r\n"), 421);
+}
+
+Test(http_server, with_the_password_a_scrape_is_answered_once_the_worker_has_checked_it)
+{
+	struct web_config cfg;
+	char msg[256];
+	char *r;
+
+	web_users(&cfg, "alice", "secret");
+	cr_assert_eq(http_server__set_web_config(server, &cfg, "web.yml", msg, sizeof(msg)), 0, "%s", msg);
+	r = exchange("GET /metrics HTTP/1.1\r\nHost: localhost\r\n" AUTH_ALICE "\r\n");
+	cr_assert_eq(status_of(r), 200, "%s", r);
+	cr_assert_str_eq(body_of(r), METRICS_TEXT);
+	free(r);
+	/* pipelined: both answered, in order, the second from the cache */
+	r = exchange("GET /metrics HTTP/1.1\r\nHost: localhost\r\n" AUTH_ALICE "\r\n"
+		     "GET / HTTP/1.1\r\nHost: localhost\r\n" AUTH_WRONG "\r\n"
+		     "GET / HTTP/1.1\r\nHost: localhost\r\n" AUTH_ALICE "\r\n");
+	cr_assert_eq(count_responses(r), 3, "%s", r);
+	cr_assert_eq(status_of(r), 200);
+	cr_assert_eq(status_of(next_response(r)), 401);
+	cr_assert_eq(status_of(next_response(next_response(r))), 200);
+	free(r);
+	cr_assert_eq(scrape.calls, 2);
+}
+
+Test(http_server, a_connection_gone_while_its_password_is_checked_is_closed_cleanly)
+{
+	struct web_config cfg;
+	char msg[256];
+	int fd;
+
+	web_users(&cfg, "alice", "secret");
+	cr_assert_eq(http_server__set_web_config(server, &cfg, "web.yml", msg, sizeof(msg)), 0, "%s", msg);
+	fd = dial();
+	send_all(fd, "GET /metrics HTTP/1.1\r\nHost: localhost\r\n" AUTH_ALICE "\r\n",
+		 strlen("GET /metrics HTTP/1.1\r\nHost: localhost\r\n" AUTH_ALICE "\r\n"));
+	http_server__serve(server, 0);
+	close(fd);
+	for (int i = 0; i < 50; i++)
+		http_server__serve(server, 10);
+	/* the server goes on: the next client is answered */
+	cr_assert_eq(status_for("GET /metrics HTTP/1.1\r\nHost: localhost\r\n" AUTH_ALICE "\r\n"), 200);
+}
+
+Test(http_server, a_new_web_config_is_in_force_and_a_bad_one_keeps_the_old)
+{
+	struct web_config cfg;
+	char msg[512];
+
+	web_users(&cfg, "alice", "secret");
+	cr_assert_eq(http_server__set_web_config(server, &cfg, "web.yml", msg, sizeof(msg)), 0, "%s", msg);
+	/* a TLS file that is no certificate: refused, and the password still asked */
+	cfg.tls = true;
+	snprintf(cfg.cert_file, sizeof(cfg.cert_file), "/dev/null");
+	snprintf(cfg.key_file, sizeof(cfg.key_file), "/dev/null");
+	cfg.min_version = WEB_TLS12;
+	cr_assert_neq(http_server__set_web_config(server, &cfg, "web.yml", msg, sizeof(msg)), 0);
+	cr_assert(strstr(msg, "--web-config web.yml: cert_file /dev/null"), "%s", msg);
+	cr_assert_eq(status_for(GET_METRICS), 401, "the old one in force, and plain HTTP still");
+	/* none: plain HTTP, no password */
+	cr_assert_eq(http_server__set_web_config(server, NULL, "web.yml", msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(status_for(GET_METRICS), 200);
+}
+
+Test(http_server, a_connection_whose_password_is_being_checked_does_not_give_way)
+{
+	const char *req = "GET /metrics HTTP/1.1\r\nHost: localhost\r\n" AUTH_ALICE "\r\n";
+	struct http_server_stats st;
+	struct pollfd p = { .events = POLLIN };
+	struct web_config cfg;
+	int checked, idle, late;
+	char msg[256];
+	char *r;
+
+	/* cost 12: a check of some 300 ms, that runs while the table fills */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.nr_users = 1;
+	snprintf(cfg.users[0].name, sizeof(cfg.users[0].name), "alice");
+	bcrypt_hash_cost("secret", 12, cfg.users[0].hash);
+	cr_assert_eq(http_server__set_web_config(server, &cfg, "web.yml", msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(http_server__set_max_conns(server, 2), 0);
+	checked = dial();
+	send_all(checked, req, strlen(req));
+	/* accepted, the request read and its check begun: the longest wait of the table's, from here on */
+	http_server__serve(server, 100);
+	usleep(20 * 1000);
+	idle = dial();
+	http_server__serve(server, 100);
+	late = dial();
+	http_server__serve(server, 100);
+	p.fd = checked;
+	cr_assert_eq(poll(&p, 1, 0), 0, "answered before the table was full: the check was too quick to test");
+	http_server__stats(server, &st);
+	cr_expect_eq(st.evicted, 1);
+	cr_expect(is_closed(idle, 1000), "the idle one is still open");
+	r = receive_one(checked);
+	cr_expect_eq(status_of(r), 200, "%s", r);
+	free(r);
+	cr_expect_eq(get(late), 401, "served once it had its place: asked for the password");
+	close(checked);
+	close(idle);
+	close(late);
+}
+
+/* tls_files - a certificate and key in a directory of @dir's template, and a web configuration of them */
+static void tls_files(char *dir, char *cert, char *key, struct web_config *cfg)
+{
+	cr_assert_not_null(mkdtemp(dir));
+	sprintf(cert, "%s/server.crt", dir);
+	sprintf(key, "%s/server.key", dir);
+	tls_cert_write(cert, key);
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->tls = true;
+	snprintf(cfg->cert_file, sizeof(cfg->cert_file), "%s", cert);
+	snprintf(cfg->key_file, sizeof(cfg->key_file), "%s", key);
+	cfg->min_version = WEB_TLS12;
+}
+
+static void tls_files_remove(const char *dir, const char *cert, const char *key)
+{
+	unlink(cert);
+	unlink(key);
+	rmdir(dir);
+}
+
+/* tls_serve - the server made to serve HTTPS with a new certificate; the files removed once loaded */
+static void tls_serve(void)
+{
+	char dir[] = "/tmp/wakeprobe-https-XXXXXX", cert[64], key[64], msg[512];
+	struct web_config cfg;
+
+	tls_files(dir, cert, key, &cfg);
+	cr_assert_eq(http_server__set_web_config(server, &cfg, "web.yml", msg, sizeof(msg)), 0, "%s", msg);
+	tls_files_remove(dir, cert, key);
+}
+
+/* tls_dial - a client's TLS session on a new connection, its handshake done in turns with the server's */
+static SSL *tls_dial(SSL_CTX *ctx, int *fd)
+{
+	double give_up = now_s() + 10;
+	SSL *ssl;
+	int r;
+
+	*fd = dial();
+	ssl = SSL_new(ctx);
+	cr_assert_not_null(ssl);
+	cr_assert(SSL_set_fd(ssl, *fd));
+	while ((r = SSL_connect(ssl)) != 1) {
+		int e = SSL_get_error(ssl, r);
+
+		cr_assert(e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE, "handshake failed (%d)", e);
+		http_server__serve(server, 10);
+		cr_assert_lt(now_s(), give_up, "no handshake in 10 s");
+	}
+	return ssl;
+}
+
+/* tls_get - GET /metrics over @ssl, and the status of its one response, read whole */
+static int tls_get(SSL *ssl)
+{
+	double give_up = now_s() + 10;
+	char buf[4096];
+	const char *body;
+	size_t len = 0;
+	int r;
+
+	while ((r = SSL_write(ssl, GET_METRICS, strlen(GET_METRICS))) <= 0) {
+		cr_assert_eq(SSL_get_error(ssl, r), SSL_ERROR_WANT_WRITE);
+		http_server__serve(server, 10);
+		cr_assert_lt(now_s(), give_up);
+	}
+	for (;;) {
+		buf[len] = '\0';
+		body = strstr(buf, "\r\n\r\n");
+		if (body && len >= (size_t)(body + 4 - buf) + content_length(buf))
+			return status_of(buf);
+		r = SSL_read(ssl, buf + len, sizeof(buf) - 1 - len);
+		if (r > 0) {
+			len += r;
+			cr_assert_lt(len, sizeof(buf) - 1, "a response larger than the test reads");
+			continue;
+		}
+		cr_assert_eq(SSL_get_error(ssl, r), SSL_ERROR_WANT_READ, "closed after %zu bytes", len);
+		http_server__serve(server, 10);
+		cr_assert_lt(now_s(), give_up, "no whole response in 10 s");
+	}
+}
+
+/* half_hello - a client's ClientHello, as a real one is, cut in half: a handshake begun that never ends */
+static void send_half_hello(SSL_CTX *ctx, int fd)
+{
+	BIO *in = BIO_new(BIO_s_mem()), *out = BIO_new(BIO_s_mem());
+	SSL *ssl = SSL_new(ctx);
+	char *hello;
+	long len;
+
+	cr_assert(in && out && ssl);
+	SSL_set_bio(ssl, in, out);
+	cr_assert_leq(SSL_connect(ssl), 0);
+	len = BIO_get_mem_data(out, &hello);
+	cr_assert_gt(len, 10, "no hello written");
+	send_all(fd, hello, len / 2);
+	SSL_free(ssl);
+}
+
+Test(http_server, over_tls_scrapes_are_answered_on_a_kept_connection)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	SSL *ssl;
+	int fd;
+
+	cr_assert_not_null(ctx);
+	tls_serve();
+	ssl = tls_dial(ctx, &fd);
+	cr_expect_eq(tls_get(ssl), 200);
+	cr_expect_eq(tls_get(ssl), 200, "the second on the same connection");
+	cr_expect_eq(scrape.calls, 2);
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+	close(fd);
+}
+
+Test(http_server, a_tls_handshake_that_never_ends_is_closed_at_the_head_timeout)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	struct http_server_stats st;
+	int silent, half;
+	double start, took;
+
+	cr_assert_not_null(ctx);
+	tls_serve();
+	http_server__set_timeouts(server, 200, 5000);
+	silent = dial();
+	half = dial();
+	send_half_hello(ctx, half);
+	start = now_s();
+	while (!is_closed(silent, 0) || !is_closed(half, 0)) {
+		/* a long wait, cut short by the timeout */
+		http_server__serve(server, 5000);
+		cr_assert_lt(now_s() - start, 5, "still open after 5 s");
+	}
+	took = now_s() - start;
+	cr_expect_geq(took, 0.15, "closed after %.3f s", took);
+	cr_expect_lt(took, 1.5, "closed after %.3f s", took);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.timed_out, 2);
+	cr_expect_eq(st.errors, 2);
+	cr_expect_eq(st.requests, 0);
+	SSL_CTX_free(ctx);
+	close(silent);
+	close(half);
+}
+
+Test(http_server, a_stalled_tls_handshake_gives_way_to_a_scraper_as_an_idle_connection_does)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	struct http_server_stats st;
+	int fds[2], fd;
+	SSL *ssl;
+
+	cr_assert_not_null(ctx);
+	tls_serve();
+	/* a table of two: a handshake cut in half, the oldest, then a connection that sends nothing */
+	cr_assert_eq(http_server__set_max_conns(server, 2), 0);
+	fds[0] = dial();
+	send_half_hello(ctx, fds[0]);
+	http_server__serve(server, 100);
+	fds[1] = dial();
+	http_server__serve(server, 100);
+	http_server__serve(server, 0);
+	ssl = tls_dial(ctx, &fd);
+	cr_expect_eq(tls_get(ssl), 200);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.evicted, 1);
+	cr_expect(is_closed(fds[0], 1000), "the stalled handshake is still open");
+	cr_expect_not(is_closed(fds[1], 0), "the newer one was closed");
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+	close(fd);
+	close(fds[0]);
+	close(fds[1]);
 }

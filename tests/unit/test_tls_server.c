@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "tls_cert.h"
 #include "tls_server.h"
 
 static char dir[] = "/tmp/wakeprobe-tls-XXXXXX";
@@ -29,47 +30,15 @@ static char cert_path[PATH_MAX], key_path[PATH_MAX], other_key_path[PATH_MAX];
 static struct web_config cfg;
 static char msg[2 * PATH_MAX + 256];
 
-static EVP_PKEY *write_key(const char *path)
-{
-	EVP_PKEY *key = EVP_EC_gen("P-256");
-	FILE *f = fopen(path, "w");
-
-	cr_assert_not_null(key);
-	cr_assert_not_null(f);
-	cr_assert(PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL));
-	fclose(f);
-	return key;
-}
-
 /* make_files - a key, a certificate of it for localhost, and a second key that is not the certificate's */
 static void make_files(void)
 {
-	X509 *x = X509_new();
-	EVP_PKEY *key;
-	FILE *f;
-
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(cert_path, sizeof(cert_path), "%s/server.crt", dir);
 	snprintf(key_path, sizeof(key_path), "%s/server.key", dir);
 	snprintf(other_key_path, sizeof(other_key_path), "%s/other.key", dir);
-	key = write_key(key_path);
-	EVP_PKEY_free(write_key(other_key_path));
-	cr_assert_not_null(x);
-	X509_set_version(x, 2);
-	ASN1_INTEGER_set(X509_get_serialNumber(x), 1);
-	X509_gmtime_adj(X509_getm_notBefore(x), 0);
-	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
-	X509_set_pubkey(x, key);
-	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN", MBSTRING_ASC, (const unsigned char *)"localhost",
-				   -1, -1, 0);
-	X509_set_issuer_name(x, X509_get_subject_name(x));
-	cr_assert(X509_sign(x, key, EVP_sha256()));
-	f = fopen(cert_path, "w");
-	cr_assert_not_null(f);
-	cr_assert(PEM_write_X509(f, x));
-	fclose(f);
-	X509_free(x);
-	EVP_PKEY_free(key);
+	tls_cert_write(cert_path, key_path);
+	EVP_PKEY_free(tls_key_write(other_key_path));
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.tls = true;

@@ -129,7 +129,7 @@ int http_conns__take(struct http_conns *t, uint64_t now)
 
 int http_conns__victim(const struct http_conns *t)
 {
-	/* the kinds of wait without a request in hand: all but the sending of a response */
+	/* the kinds of wait without a request in hand: not its password's check, nor the sending of its response */
 	static const enum http_wait idle[] = { HTTP_WAIT_HEAD, HTTP_WAIT_NEXT, HTTP_WAIT_DRAIN };
 	int victim = NONE;
 
@@ -162,6 +162,16 @@ void http_conns__wait(struct http_conns *t, int i, enum http_wait w, uint64_t no
 enum http_wait http_conns__waits(const struct http_conns *t, int i)
 {
 	return t->slots[i].wait;
+}
+
+int http_conns__first(const struct http_conns *t, enum http_wait w)
+{
+	return t->waiting[w].first;
+}
+
+int http_conns__next(const struct http_conns *t, int i)
+{
+	return t->slots[i].next;
 }
 
 void http_conns__release(struct http_conns *t, int i)

@@ -10,14 +10,16 @@
  * has its limit, counted from when it began: its first request head (from
  * the accept), the next one on a kept connection (from the end of the
  * response before), its response to be taken (from the start of the
- * response), the client's close after a last response. A connection in
+ * response), its request's password to be checked (from the end of its
+ * head), the client's close after a last response. A connection in
  * each kind is kept in the order its wait began, so that the oldest of a
  * kind is the first to reach its deadline, and the one to give way.
  *
  * The one to give way to a new connection is the one that has waited
  * longest without a complete request: never one whose response is being
- * sent (its request was served; closing it would throw the answer away),
- * nor one accepted in the current turn of the caller's loop, which has not
+ * sent (its request was served; closing it would throw the answer away)
+ * or whose password is being checked (its request is whole, and being
+ * answered), nor one accepted in the current turn of the caller's loop, which has not
  * yet had a turn to be read: a scraper's connection, accepted in the same
  * burst as a storm's, is read before the storm can push it out.
  */
@@ -31,6 +33,7 @@ enum http_wait {
 	HTTP_WAIT_NEXT,		/* kept: the next head, from the end of the response before */
 	HTTP_WAIT_WRITE,	/* its response being sent, from the start of the response */
 	HTTP_WAIT_DRAIN,	/* the client's close, after its last response */
+	HTTP_WAIT_AUTH,		/* its request's password checked, from the end of its head */
 	NR_HTTP_WAITS
 };
 
@@ -77,6 +80,15 @@ void http_conns__wait(struct http_conns *t, int i, enum http_wait w, uint64_t no
 
 /* http_conns__waits - what the connection in slot @i waits for */
 enum http_wait http_conns__waits(const struct http_conns *t, int i);
+
+/*
+ * http_conns__first, http_conns__next - the connections waiting for @w,
+ * the oldest first, then the one after slot @i in its wait's list; -1: no
+ * more. A slot moved to another wait or released leaves the list: read
+ * the next before doing so.
+ */
+int http_conns__first(const struct http_conns *t, enum http_wait w);
+int http_conns__next(const struct http_conns *t, int i);
 
 /* http_conns__release - slot @i free again */
 void http_conns__release(struct http_conns *t, int i);

@@ -130,7 +130,7 @@ static bool connection_close(char *value)
 int http_request__parse(char *head, struct http_request *rq)
 {
 	char *p = head, *line, *target, *version;
-	int om = 0, text = 0, hosts = 0;
+	int om = 0, text = 0, hosts = 0, authorizations = 0;
 	struct framing framing = { 0 };
 	bool http11;
 
@@ -170,8 +170,11 @@ int http_request__parse(char *head, struct http_request *rq)
 			framing.chunked_or_other = true;
 		else if (!strcasecmp(name, "Connection"))
 			rq->close |= connection_close(value);
+		else if (!strcasecmp(name, "Authorization") && ++authorizations == 1)
+			rq->authorization = trim(value);
 	}
-	if (!line || (http11 && hosts != 1) || hosts > 1)
+	/* two sets of credentials: which one a proxy before us checked cannot be told */
+	if (!line || (http11 && hosts != 1) || hosts > 1 || authorizations > 1)
 		return 400;
 	/*
 	 * Both: two parties may split the stream at different places, which

@@ -24,6 +24,8 @@ struct http_request {
 	 */
 	const char *host;
 	char authority[HTTP_NAME_LEN + 8];
+	/* the Authorization header's value, for Basic auth (basic_auth.h); NULL: none */
+	const char *authorization;
 	bool openmetrics;
 	bool http11;		/* HTTP/1.1, not 1.0 */
 	bool close;		/* "Connection: close" */

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -11,10 +12,12 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#include "basic_auth.h"
 #include "http_conns.h"
 #include "http_request.h"
 #include "http_server.h"
 #include "parse.h"
+#include "tls_server.h"
 
 /* how long a connection may stay once its last response is sent, for the client to read it and close */
 #define HTTP_DRAIN_MS		1000
@@ -24,6 +27,8 @@
 #define HTTP_EXPIRES_PER_TURN	1024
 /* the listening socket's mark in an epoll event, beside the connections' slots */
 #define LISTENER		UINT32_MAX
+/* how long a wait lasts at most while a password is checked in basic_auth's thread, which wakes no epoll */
+#define HTTP_AUTH_POLL_MS	5
 
 /* the names of this machine the Host check knows (HTTP_NAME_LEN each, http_request.h) */
 #define HTTP_NAMES_MAX		8
@@ -43,6 +48,8 @@ enum conn_state {
 	 * client throw away the response it has not read yet.
 	 */
 	CONN_DRAIN,
+	/* a request's credentials checked by basic_auth's thread: answered when its verdict comes */
+	CONN_AUTH,
 };
 
 /* a rendering of the metrics, which every response made of it points at until the last is sent */
@@ -54,7 +61,12 @@ struct http_body {
 
 struct conn {
 	int fd;			/* -1: the slot is free */
+	struct tls_session *tls;	/* --web-config's TLS; NULL: plain HTTP */
 	enum conn_state state;
+	/* CONN_AUTH: the request parsed, the length of its head, the check's ticket (basic_auth.h) */
+	struct http_request rq;
+	size_t head_len;
+	uint32_t auth_ticket;
 	uint32_t events;	/* what epoll watches it for */
 	bool last;		/* the response is the connection's last: it is closed once sent */
 	bool queued;		/* a request read already waits for its turn (in the server's queue) */
@@ -88,6 +100,9 @@ struct http_server {
 	http_metrics_fn fn;
 	void *ctx;
 	struct http_server_stats stats;
+	/* --web-config: the TLS context new connections get (NULL: plain HTTP), and who may scrape */
+	struct tls_server *tls;
+	struct basic_auth *auth;
 	char names[HTTP_NAMES_MAX][HTTP_NAME_LEN];
 	int nr_names;
 	uint64_t turn;
@@ -366,6 +381,7 @@ static int open_at(struct http_server **sp, const char *listen_at, bool any_port
 		[HTTP_WAIT_NEXT] = HTTP_IDLE_MS,
 		[HTTP_WAIT_WRITE] = HTTP_WRITE_MS,
 		[HTTP_WAIT_DRAIN] = HTTP_DRAIN_MS,
+		[HTTP_WAIT_AUTH] = HTTP_AUTH_MS,
 	} };
 	err = size_table(s, conns_the_limit_allows());
 	if (err)
@@ -465,32 +481,61 @@ int http_server__port(const struct http_server *s)
 
 /*
  * The socket I/O of a connection, each in one place: what reads from,
- * writes to, ends and closes a client's socket goes through these.
+ * writes to, ends and closes a client's socket goes through these, and
+ * through its TLS session when it has one (tls_server.h). Each says how
+ * many bytes, 0 when the client closed, -EAGAIN when it cannot go on now
+ * (conn_events() says for what), or another negative errno.
  */
 
-/* conn_recv - up to @len bytes the client sent, as recv(2) gives them */
+/* conn_recv - up to @len bytes the client sent: decrypted with TLS, which may write a handshake's reply */
 static ssize_t conn_recv(struct conn *c, void *buf, size_t len)
 {
-	return recv(c->fd, buf, len, 0);
+	return tls_server__recv(c->tls, c->fd, buf, len);
 }
 
-/* conn_send - up to @len bytes of @buf to the client, as send(2); @more: more follows at once, hold a part segment */
+/* conn_send - up to @len bytes of @buf to the client; @more: more follows at once, hold a part segment */
 static ssize_t conn_send(struct conn *c, const void *buf, size_t len, bool more)
 {
+	ssize_t n;
+
+	if (c->tls)
+		return tls_server__send(c->tls, c->fd, buf, len);
 	/* MSG_NOSIGNAL: a client gone makes this EPIPE, not a SIGPIPE that ends the process */
-	return send(c->fd, buf, len, MSG_NOSIGNAL | (more ? MSG_MORE : 0));
+	do
+		n = send(c->fd, buf, len, MSG_NOSIGNAL | (more ? MSG_MORE : 0));
+	while (n < 0 && errno == EINTR);
+	return n >= 0 ? n : errno == EWOULDBLOCK ? -EAGAIN : -errno;
 }
 
-/* conn_shut - nothing more to send: the client reads the end of the stream */
+/* conn_discard - up to @len bytes of the socket's own, TLS or not */
+static ssize_t conn_discard(struct conn *c, void *buf, size_t len)
+{
+	return tls_server__recv(NULL, c->fd, buf, len);
+}
+
+/*
+ * conn_events - the epoll events @c waits for, @events being those of a
+ * plain socket in its state: with TLS, a read may wait to write (a
+ * handshake's reply the socket could not take), a write to read
+ */
+static uint32_t conn_events(const struct conn *c, uint32_t events)
+{
+	short wants = tls_server__events(c->tls, 0);
+
+	return events | (wants & POLLIN ? EPOLLIN : 0) | (wants & POLLOUT ? EPOLLOUT : 0);
+}
+
+/* conn_shut - nothing more to send: the client reads the end of the stream (after TLS's close_notify) */
 static void conn_shut(struct conn *c)
 {
-	shutdown(c->fd, SHUT_WR);
+	tls_server__shutdown(c->tls, c->fd);
 }
 
-/* conn_close - the socket closed, which takes it out of the epoll set too */
+/* conn_close - the session freed and the socket closed, which takes it out of the epoll set too */
 static void conn_close(struct conn *c)
 {
-	close(c->fd);
+	tls_server__close(c->tls, c->fd);
+	c->tls = NULL;
 	c->fd = -1;
 }
 
@@ -551,6 +596,9 @@ static void finish(struct http_server *s, struct conn *c, bool failed)
 {
 	if (failed)
 		s->stats.errors++;
+	if (c->state == CONN_AUTH)
+		basic_auth__cancel(s->auth, c->auth_ticket);
+	c->state = CONN_READ;
 	conn_close(c);
 	http_conns__release(s->table, slot_of(s, c));
 	forget_response(c);
@@ -591,6 +639,8 @@ static const char *reason(int status)
 		return "OK";
 	case 400:
 		return "Bad Request";
+	case 401:
+		return "Unauthorized";
 	case 404:
 		return "Not Found";
 	case 405:
@@ -599,6 +649,8 @@ static const char *reason(int status)
 		return "Misdirected Request";
 	case 431:
 		return "Request Header Fields Too Large";
+	case 503:
+		return "Service Unavailable";
 	default:
 		return "Internal Server Error";
 	}
@@ -767,20 +819,46 @@ static int rendering(struct http_server *s, bool openmetrics, struct http_body *
 }
 
 /*
+ * authorize - whether @c's request, parsed, may be answered: the status it
+ * gets if not (401, 503), 0 if so, or -EINPROGRESS while its password is
+ * checked, @c waiting in CONN_AUTH meanwhile (basic_auth.h)
+ */
+static int authorize(struct http_server *s, struct conn *c)
+{
+	enum basic_auth_verdict v;
+
+	if (c->state == CONN_AUTH)
+		v = basic_auth__verdict(s->auth, c->auth_ticket);
+	else
+		v = basic_auth__check(s->auth, c->rq.authorization, &c->auth_ticket);
+	if (v == BASIC_AUTH_PENDING) {
+		c->state = CONN_AUTH;
+		return -EINPROGRESS;
+	}
+	c->state = CONN_READ;
+	return v == BASIC_AUTH_GRANTED ? 0 : v == BASIC_AUTH_BUSY ? 503 : 401;
+}
+
+/*
  * answer - the response to the head at the start of @c's input
- * (NUL-terminated), ready to send; @status if known without parsing it
+ * (NUL-terminated), ready to send; @status if known without parsing it.
+ * -EINPROGRESS while the credentials are checked: called again, in
+ * CONN_AUTH, with the head still there and parsed in c->rq.
  */
 static int answer(struct http_server *s, struct conn *c, int status)
 {
 	static const char page[] = "<!DOCTYPE html>\n<html><head><title>wakeprobe</title></head>\n"
 				   "<body><h1>wakeprobe</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
-	struct http_request rq = { .method = "" };
+	struct http_request *rq = &c->rq;
 	bool head_only = false;
 	struct http_body *body;
 	int err;
 
+	if (c->state == CONN_AUTH)
+		goto authorize;
+	*rq = (struct http_request){ .method = "" };
 	if (!status)
-		status = http_request__parse(c->in, &rq);
+		status = http_request__parse(c->in, rq);
 	/*
 	 * The connection goes on after the response (RFC 9112 9.3) unless
 	 * the client said close, or it is HTTP/1.0, whose keep-alive is an
@@ -788,32 +866,44 @@ static int answer(struct http_server *s, struct conn *c, int status)
 	 * next request would be looked for; or the head was refused, and
 	 * where it ends cannot be trusted to be where the next begins.
 	 */
-	c->last = status || !rq.http11 || rq.close || rq.body;
-	if (!status && rq.host && !host_is_ours(s, rq.host)) {
+	c->last = status || !rq->http11 || rq->close || rq->body;
+	if (!status && rq->host && !host_is_ours(s, rq->host)) {
 		status = 421;	/* RFC 9110 15.5.20: not a server for that name */
 		c->last = true;
 	}
+authorize:
+	/* every page is behind the password, as exporter-toolkit's are; a refused head is answered without */
+	if (!status && (c->state == CONN_AUTH || basic_auth__required(s->auth))) {
+		status = authorize(s, c);
+		if (status < 0)
+			return status;
+	}
 	if (!status) {
-		head_only = !strcmp(rq.method, "HEAD");
-		if (strcmp(rq.method, "GET") && !head_only)
+		head_only = !strcmp(rq->method, "HEAD");
+		if (strcmp(rq->method, "GET") && !head_only)
 			status = 405;
-		else if (!strcmp(rq.path, "/"))
+		else if (!strcmp(rq->path, "/"))
 			status = 200;
-		else if (strcmp(rq.path, "/metrics"))
+		else if (strcmp(rq->path, "/metrics"))
 			status = 404;
 	}
 	s->stats.requests++;
 	if (status == 405)
 		return reply_error(c, status, "Allow: GET, HEAD\r\n", head_only);
-	if (status == 200 && !strcmp(rq.path, "/"))
+	if (status == 401)
+		return reply_error(c, status, "WWW-Authenticate: Basic realm=\"wakeprobe\", charset=\"UTF-8\"\r\n",
+				   head_only);
+	if (status == 503)
+		return reply_error(c, status, "Retry-After: 1\r\n", head_only);
+	if (status == 200 && !strcmp(rq->path, "/"))
 		return reply(c, status, "text/html; charset=utf-8", "", page, sizeof(page) - 1, head_only, false);
 	if (status)
 		return reply_error(c, status, "", head_only);
 
-	if (rendering(s, rq.openmetrics, &body))
+	if (rendering(s, rq->openmetrics, &body))
 		return reply_error(c, 500, "", head_only);
 	s->stats.scrapes++;
-	err = reply(c, 200, rq.openmetrics ? TYPE_OPENMETRICS : TYPE_TEXT, "Vary: Accept\r\n", body->data, body->len,
+	err = reply(c, 200, rq->openmetrics ? TYPE_OPENMETRICS : TYPE_TEXT, "Vary: Accept\r\n", body->data, body->len,
 		    head_only, false);
 	if (err || !c->body)
 		body_put(body);
@@ -831,6 +921,7 @@ static void write_out(struct http_server *s, struct conn *c);
  */
 static void respond(struct http_server *s, struct conn *c, size_t head_len, int status)
 {
+	bool checking = c->state == CONN_AUTH;
 	char after = c->in[head_len];
 	int err;
 
@@ -838,6 +929,21 @@ static void respond(struct http_server *s, struct conn *c, size_t head_len, int 
 	c->in[head_len] = '\0';
 	err = answer(s, c, status);
 	c->in[head_len] = after;
+	if (err == -EINPROGRESS) {
+		if (checking)
+			return;	/* the verdict is not in yet */
+		/*
+		 * The head stays where c->rq points into, and nothing more is
+		 * read until it is answered: the socket is watched for nothing
+		 * meanwhile (what the client pipelines waits in the kernel),
+		 * and a wait of its own begins, which no new connection cuts
+		 */
+		c->head_len = head_len;
+		http_conns__wait(s->table, slot_of(s, c), HTTP_WAIT_AUTH, now_ms());
+		if (watch(s, c, 0))
+			finish(s, c, true);
+		return;
+	}
 	memmove(c->in, c->in + head_len, c->in_len - head_len);
 	c->in_len -= head_len;
 	c->scanned = 0;
@@ -920,10 +1026,12 @@ static void read_request(struct http_server *s, struct conn *c)
 			return;
 		}
 		n = conn_recv(c, c->in + c->in_len, c->in_cap - c->in_len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (n == -EAGAIN) {
+			/* a TLS handshake may wait to write its reply: the head's deadline runs on meanwhile */
+			if (watch(s, c, conn_events(c, EPOLLIN)))
+				finish(s, c, true);
 			return;
+		}
 		if (n <= 0) {
 			/* closed or reset: between requests a client done, within one a request lost */
 			finish(s, c, n < 0 || !only_line_ends(c->in, c->in_len));
@@ -949,9 +1057,10 @@ static void sent(struct http_server *s, struct conn *c)
 			free(c->in);
 			c->in = NULL;
 			c->in_cap = c->scanned = 0;
-		} else {
-			enqueue(s, c);
 		}
+		/* what TLS decrypted already is in no socket buffer that epoll would wake for */
+		if (c->in_len || tls_server__pending(c->tls))
+			enqueue(s, c);
 		if (watch(s, c, EPOLLIN))
 			finish(s, c, false);
 		return;
@@ -971,11 +1080,9 @@ static void write_out(struct http_server *s, struct conn *c)
 		size_t left = in_head ? c->out_len - c->sent : c->out_len + c->body_len - c->sent;
 		ssize_t n = conn_send(c, from, left, in_head && c->body_len);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+		if (n == -EAGAIN) {
 			/* the client's window is full: woken when it takes more */
-			if (watch(s, c, EPOLLOUT))
+			if (watch(s, c, conn_events(c, EPOLLOUT)))
 				finish(s, c, true);
 			return;
 		}
@@ -995,21 +1102,26 @@ static void drain(struct http_server *s, struct conn *c)
 
 	/* a bounded turn: a client that keeps sending must not hold the loop */
 	for (int i = 0; i < 16; i++) {
-		ssize_t n = conn_recv(c, junk, sizeof(junk));
+		ssize_t n = conn_discard(c, junk, sizeof(junk));
 
 		if (n > 0)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		if (n == -EAGAIN)
 			return;
 		finish(s, c, false);
 		return;
 	}
 }
 
-/* step - whatever @c can do now: read a head and answer it, send, or drain after the last response */
+/*
+ * step - whatever @c can do now: read a head and answer it, answer one
+ * whose password's verdict came, send, or drain after the last response
+ */
 static void step(struct http_server *s, struct conn *c)
 {
-	if (c->fd >= 0 && c->state == CONN_READ)
+	if (c->fd >= 0 && c->state == CONN_AUTH)
+		respond(s, c, c->head_len, 0);
+	else if (c->fd >= 0 && c->state == CONN_READ)
 		read_request(s, c);
 	else if (c->fd >= 0 && c->state == CONN_WRITE)
 		write_out(s, c);
@@ -1038,6 +1150,7 @@ static void accept_ready(struct http_server *s)
 	for (int k = 0; k < HTTP_ACCEPTS_PER_TURN; k++) {
 		int fd = accept4(s->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), slot;
 		struct epoll_event ev = { .events = EPOLLIN };
+		struct tls_session *tls = NULL;
 		struct conn *c;
 
 		if (fd < 0 && (errno == EINTR || errno == ECONNABORTED))
@@ -1054,15 +1167,16 @@ static void accept_ready(struct http_server *s)
 		}
 		c = &s->conns[slot];
 		ev.data.u32 = (uint32_t)slot;
-		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev)) {
-			close(fd);
+		/* its TLS session, whose handshake is read as the first head is, within HTTP_HEAD_MS */
+		if ((s->tls && tls_server__accept(s->tls, fd, &tls)) || epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev)) {
+			tls_server__close(tls, fd);
 			http_conns__release(s->table, slot);
 			s->stats.refused++;
 			continue;
 		}
 		/* a slot may still be in the queue for the connection it had: it stays there once */
-		*c = (struct conn){ .fd = fd, .state = CONN_READ, .events = EPOLLIN, .in_queue = c->in_queue };
-		/* the request is often there already */
+		*c = (struct conn){ .fd = fd, .tls = tls, .state = CONN_READ, .events = EPOLLIN, .in_queue = c->in_queue };
+		/* the request is often there already (with TLS, the client's hello) */
 		step(s, c);
 	}
 }
@@ -1078,6 +1192,23 @@ static void run_queue(struct http_server *s)
 		c->in_queue = false;
 		if (c->fd >= 0 && c->queued)
 			step(s, c);
+	}
+}
+
+/*
+ * checked - a turn for each connection whose password is being checked:
+ * answered if its verdict came (BASIC_AUTH_QUEUE of them at most)
+ */
+static void checked(struct http_server *s)
+{
+	int slot = http_conns__first(s->table, HTTP_WAIT_AUTH);
+
+	while (slot >= 0) {
+		/* answered, it leaves the list: the next is read first */
+		int next = http_conns__next(s->table, slot);
+
+		step(s, &s->conns[slot]);
+		slot = next;
 	}
 }
 
@@ -1111,6 +1242,9 @@ void http_server__serve(struct http_server *s, int timeout_ms)
 	/* a request read already, pipelined behind the last one answered: no wait for a socket */
 	if (s->nr_queued)
 		timeout_ms = 0;
+	/* a password checked in another thread, which cannot wake epoll: looked at again soon */
+	if (http_conns__first(s->table, HTTP_WAIT_AUTH) >= 0 && timeout_ms > HTTP_AUTH_POLL_MS)
+		timeout_ms = HTTP_AUTH_POLL_MS;
 	/* woken for the nearest deadline too, so that a long wait closes it in time */
 	due = http_conns__next_deadline(s->table, now_ms());
 	if (due >= 0 && due < timeout_ms)
@@ -1123,13 +1257,38 @@ void http_server__serve(struct http_server *s, int timeout_ms)
 
 		if (slot == LISTENER)
 			accept = true;
+		else if (s->conns[slot].fd >= 0 && s->conns[slot].state == CONN_AUTH)
+			/* watched for nothing, and woken: an error or a hang-up, the client gone before its answer */
+			finish(s, &s->conns[slot], true);
 		else
 			step(s, &s->conns[slot]);
 	}
+	checked(s);
 	run_queue(s);
 	if (accept)
 		accept_ready(s);
 	expire(s);
+}
+
+int http_server__set_web_config(struct http_server *s, const struct web_config *cfg, const char *name, char *msg,
+				size_t len)
+{
+	struct tls_server *tls = NULL;
+	int err;
+
+	if (cfg && cfg->tls && (err = tls_server__new(cfg, name, &tls, msg, len)))
+		return err;
+	if (cfg && cfg->nr_users && !s->auth && (err = basic_auth__new(&s->auth))) {
+		snprintf(msg, len, "--web-config %s: no thread for the password checks: %s", name, strerror(-err));
+		tls_server__free(tls);
+		return err;
+	}
+	if (s->auth)
+		basic_auth__set_users(s->auth, cfg ? cfg->users : NULL, cfg ? cfg->nr_users : 0);
+	/* the connections open keep the session they began with; the new context is for those to come */
+	tls_server__free(s->tls);
+	s->tls = tls;
+	return 0;
 }
 
 void http_server__stats(const struct http_server *s, struct http_server_stats *out)
@@ -1171,6 +1330,8 @@ void http_server__close(struct http_server *s)
 		close(s->fd);
 	body_put(s->rendered[0]);
 	body_put(s->rendered[1]);
+	tls_server__free(s->tls);
+	basic_auth__free(s->auth);
 	http_conns__free(s->table);
 	free(s->conns);
 	free(s->queue);

@@ -35,6 +35,16 @@
  * the table is full, a new connection takes the place of the one that has
  * waited longest without a complete request (http_conns.h), never one being
  * answered: a flood of idle connections keeps no scraper out.
+ *
+ * With a web configuration (http_server__set_web_config(), web_config.h),
+ * it serves HTTPS (tls_server.h) and asks every request for a user and
+ * password (basic_auth.h), which are checked out of the caller's thread:
+ * a request waits for its verdict without holding the loop, and is
+ * answered 401 with "WWW-Authenticate: Basic" without the right ones. A
+ * TLS handshake is part of reading the first head, within HTTP_HEAD_MS and
+ * given way like any head; a request whose password is being checked is
+ * one being answered, never given way, and closed HTTP_AUTH_MS after its
+ * check began if no verdict came.
  */
 #ifndef WAKEPROBE_HTTP_SERVER_H
 #define WAKEPROBE_HTTP_SERVER_H
@@ -59,6 +69,13 @@
 /* a response, from its start to its last byte taken: a slow reader of a large body */
 #define HTTP_WRITE_MS		10000
 /*
+ * a password's check, from its request's head to its verdict: it may wait
+ * behind BASIC_AUTH_QUEUE - 1 others, each tens of ms at bcrypt's usual
+ * cost of 10 and a few hundred at 12 or 13; past 5 s the worker is stuck
+ * behind costlier hashes than a scrape endpoint should have
+ */
+#define HTTP_AUTH_MS		5000
+/*
  * The most connections at once: 4096 heads of HTTP_HEAD_MAX bytes are 32
  * MiB, the memory a flood can take at worst. Fewer when the file limit is
  * lower: HTTP_FDS_KEPT of it are left to the rest of the process.
@@ -70,6 +87,7 @@
 #define HTTP_ACCEPTS_PER_TURN	512
 
 struct http_server;
+struct web_config;
 
 /*
  * What a scrape gets: the metrics written into @out, in the Prometheus text
@@ -137,6 +155,16 @@ int http_server__port(const struct http_server *s);
  * caller sees it.
  */
 void http_server__serve(struct http_server *s, int timeout_ms);
+
+/*
+ * http_server__set_web_config - serve as @cfg asks (NULL: plain HTTP, no
+ * password), from now on: new connections get its TLS, every request
+ * after this its users. @name is what messages call the file. 0, or a
+ * negative errno with one line in @msg, the configuration before kept in
+ * force (a key that is not the certificate's, a file OpenSSL will not read).
+ */
+int http_server__set_web_config(struct http_server *s, const struct web_config *cfg, const char *name, char *msg,
+				size_t len);
 
 /* what the server did, for the service's own metrics */
 struct http_server_stats {
