@@ -418,6 +418,15 @@ Test(options, what_is_published_and_how_files_are_made_are_the_operators_to_say)
 	cr_assert_eq(opts.output_mode, 0);
 	cr_assert_null(opts.target_label);
 	cr_assert_null(opts.allow_hosts);
+	cr_assert_null(opts.web_config);
+}
+
+Test(options, a_web_config_is_taken_by_name_and_read_by_the_run)
+{
+	/* what the file says is read before anything loads (mode_attach.c), not by the parser */
+	cr_assert_eq(PARSE("--all", "--listen", ":9750", "--web-config", "/etc/wakeprobe/web.yml"), OPTIONS_RUN, "%s",
+		     err);
+	cr_assert_str_eq(opts.web_config, "/etc/wakeprobe/web.yml");
 }
 
 /*
@@ -561,6 +570,9 @@ static struct bad_case bad_cases[] = {
 	{ { "--all", "--listen", ":9750", "--allow-host", "a:80" }, "--allow-host wants host names" },
 	{ { "--all", "--listen", ":9750", "--allow-host", "a,,b" }, "not 'a,,b'" },
 	{ { "--all", "--listen", ":9750", "--allow-host", "x/y" }, "no port, no '/'" },
+	{ { "--all", "--web-config", "web.yml" }, "--web-config secures what --listen serves" },
+	{ { "--all", "--listen", ":9750", "--web-config", "" }, "--web-config needs a value" },
+	{ { "--workload", "eventfd", "--web-config", "web.yml" }, "--web-config" },
 	{ { "--pid", "12", "--target-label", "a\nb" }, "--target-label wants printable text" },
 	{ { "--pid", "12", "--target-label", "a\x1f" "b" }, "--target-label wants printable text" },
 	{ { "--pid", "12", "--output-mode", "0666" }, "not writable by others" },

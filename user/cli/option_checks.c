@@ -137,6 +137,10 @@ int option_checks__by_cgroup(struct wp_options *o, const char *engine, char *err
 		snprintf(err, errlen, "--allow-host names what a scrape may call this machine: add --listen");
 		return 1;
 	}
+	if (o->web_config && !o->listen) {
+		snprintf(err, errlen, "--web-config secures what --listen serves: add --listen ADDR:PORT");
+		return 1;
+	}
 	if (!options__by_cgroup(o)) {
 		if (o->top)
 			snprintf(err, errlen, "--top caps the series by cgroup: add --all, --cgroup or --listen");

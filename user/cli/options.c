@@ -49,6 +49,7 @@ enum {
 	KEY_LISTEN,
 	KEY_TOP,
 	KEY_ALLOW_HOST,
+	KEY_WEB_CONFIG,
 	KEY_TARGET_LABEL,
 	KEY_OUTPUT_MODE,
 	KEY_DEBUGINFOD,
@@ -287,6 +288,17 @@ static enum options_result parse_allow_host(struct parse_state *ps, const char *
 	return OPTIONS_RUN;
 }
 
+/*
+ * parse_web_config - --web-config FILE: its name, for the run to read
+ * (mode_attach.c) before anything loads; what is in it is not usage
+ */
+static enum options_result parse_web_config(struct parse_state *ps, const char *arg)
+{
+	/* an empty one is refused before, as every option's ("needs a value") */
+	ps->o->web_config = arg;
+	return OPTIONS_RUN;
+}
+
 /* parse_target_label - --target-label TEXT: published as it is, so it must be printable and one line */
 static enum options_result parse_target_label(struct parse_state *ps, const char *arg)
 {
@@ -442,6 +454,13 @@ static const struct option_spec specs[] = {
 	  .help = "with --listen, answer scrapes that name the machine so\n"
 		  "too (a DNS alias); its addresses, localhost and its own\n"
 		  "names are answered, any other Host is refused" },
+	{ OPT_CALLBACK("web-config", KEY_WEB_CONFIG, "FILE", parse_web_config), .group = GROUP_ATTACH,
+	  .run_only = true, .mode = MODE_ATTACH,
+	  .help = "with --listen, serve HTTPS and ask a password as FILE\n"
+		  "says, in node_exporter's --web.config.file format:\n"
+		  "tls_server_config (cert_file, key_file, min_version)\n"
+		  "and basic_auth_users (USER: bcrypt hash); SIGHUP reads\n"
+		  "it again (docs/fleet.md)" },
 	{ OPT_U32("top", KEY_TOP, "K", top, 1, CGROUP_STATS_MAX_TOP, "a whole number"), .group = GROUP_ATTACH,
 	  .run_only = true, .mode = MODE_ATTACH,
 	  .help = "cgroups and cgroup pairs with a series of their own, the\n"
@@ -620,7 +639,8 @@ void options__usage(FILE *out)
 		"  wakeprobe report cond.wpr --plot cond.svg            # its phases, as a picture\n"
 		"  sudo wakeprobe kernel                                 # will it run here, and how\n"
 		"  sudo wakeprobe --pid 1234 --prometheus /var/lib/node_exporter/wakeprobe.prom \\\n"
-		"       --prometheus-every 15                            # metrics for a fleet\n");
+		"       --prometheus-every 15                            # metrics for a fleet\n"
+		"  sudo wakeprobe --all --listen :9750 --web-config /etc/wakeprobe/web.yml   # HTTPS, a password\n");
 }
 
 struct output_paths options__outputs(const struct wp_options *o)

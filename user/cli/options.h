@@ -81,6 +81,7 @@ struct wp_options {
 	const char *cgroups;	/* --cgroup PATH[,PATH...], as given; NULL: none */
 	const char *listen;	/* --listen ADDR:PORT: serve /metrics there; NULL: no server */
 	const char *allow_hosts;	/* --allow-host NAME[,NAME...]: more names a scrape's Host may give */
+	const char *web_config;	/* --web-config FILE: TLS and basic auth for --listen; NULL: neither */
 	const char *target_label;	/* --target-label TEXT: the metrics' target label; NULL: by the run */
 	uint32_t output_mode;	/* --output-mode: the mode of the files wakeprobe makes; 0: OUTFILE_NEW_MODE */
 	uint32_t top;		/* --top: cgroup series of each kind; 0 until settled */

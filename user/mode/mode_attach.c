@@ -21,6 +21,8 @@
 #include "mode.h"
 #include "parse.h"
 #include "service.h"
+#include "tls_server.h"
+#include "web_config.h"
 
 struct attach_state {
 	struct attach_session_opts so;
@@ -33,6 +35,7 @@ struct attach_state {
 	char cgroup_mount[PATH_MAX];
 	uint64_t cgroup_ids[OPT_MAX_CGROUPS];
 	struct cgroup_names *cgroup_names;
+	struct web_config web;		/* --web-config, read and checked */
 };
 
 static bool attach_wants(const struct wp_options *o)
@@ -107,6 +110,25 @@ static int check_cgroups(const struct wp_options *o, struct attach_state *s)
 	return 0;
 }
 
+/*
+ * check_web_config - --web-config read and checked whole, its certificate
+ * and key loaded as the server will: a bad file is usage, said before
+ * anything loads, and not a service that starts and refuses every scrape
+ */
+static int check_web_config(const char *path, struct web_config *web)
+{
+	char msg[PATH_MAX * 2 + 256];
+	struct tls_server *tls = NULL;
+
+	if (web_config__load(path, web, msg, sizeof(msg)) ||
+	    (web->tls && tls_server__new(web, path, &tls, msg, sizeof(msg)))) {
+		fprintf(stderr, "wakeprobe: %s\n", msg);
+		return 2;
+	}
+	tls_server__free(tls);
+	return 0;
+}
+
 /* attach_check - what is wrong with the targets is found before anything is loaded: one line, exit 2 */
 static int attach_check(struct mode_run *m)
 {
@@ -154,6 +176,8 @@ static int attach_check(struct mode_run *m)
 	if (o->user && (err = mode__resolve_user(o->user, &s->so.uid, &s->so.gid)))
 		return err;
 	s->so.drop_privileges = o->user != NULL;
+	if (o->web_config && (err = check_web_config(o->web_config, &s->web)))
+		return err;
 	if (collector__check_access(msg, sizeof(msg))) {
 		fprintf(stderr, "wakeprobe: %s\n", msg);
 		return 1;
@@ -180,6 +204,8 @@ static int open_service(struct mode_run *m, struct attach_run_hooks *hooks, char
 	const struct service_opts so = {
 		.listen = o->listen,
 		.allow_hosts = o->allow_hosts,
+		.web_config_path = o->web_config,
+		.web_config = o->web_config ? &s->web : NULL,
 		.prometheus_every_ns = o->prometheus_every_s * 1000000000ull,
 		.between_takes = options__by_cgroup(o),
 		.view = mode__attach_view(o),

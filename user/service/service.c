@@ -12,6 +12,7 @@
 #include "prom.h"
 #include "prometheus_attach.h"
 #include "service.h"
+#include "web_config.h"
 
 /*
  * so_far - @s's run as it stands, for a file or a scrape: traced up to its
@@ -234,6 +235,11 @@ int service__open(struct service **out, const struct service_opts *o, const stru
 		service__close(s);
 		return err;
 	}
+	if (s->server && o->web_config &&
+	    (err = http_server__set_web_config(s->server, o->web_config, o->web_config_path, msg, len))) {
+		service__close(s);
+		return err;
+	}
 	*out = s;
 	return 0;
 }
@@ -262,6 +268,32 @@ static void on_advanced(const struct attach_run *run, void *ctx)
 }
 
 /*
+ * reload_web_config - a SIGHUP's --web-config read again: a good file in
+ * force for the connections to come, a bad one said in one line and the
+ * one before kept, so that a typo does not open the metrics or close them
+ */
+static void reload_web_config(struct service *s)
+{
+	struct web_config *web = malloc(sizeof(*web));
+	char msg[PATH_MAX * 2 + 256];
+
+	if (!web) {
+		fprintf(stderr, "wakeprobe: --web-config %s: out of memory; the configuration before stays in force\n",
+			s->opts.web_config_path);
+		return;
+	}
+	if (web_config__load(s->opts.web_config_path, web, msg, sizeof(msg)) ||
+	    http_server__set_web_config(s->server, web, s->opts.web_config_path, msg, sizeof(msg)))
+		fprintf(stderr, "wakeprobe: %s; the configuration before stays in force\n", msg);
+	else
+		fprintf(stderr, "wakeprobe: --web-config %s read again: in force for new connections\n",
+			s->opts.web_config_path);
+	/* the users' hashes are not secrets, but no copy of them need linger */
+	explicit_bzero(web, sizeof(*web));
+	free(web);
+}
+
+/*
  * on_tick - between two takes of the ring: the series handed to the
  * busiest cgroups every SERVICE_SETTLE_EVERY_NS, a SIGHUP's rewrite of
  * --prometheus and --json, and the scrapes that came
@@ -281,6 +313,8 @@ static void on_tick(struct attach_run *run, struct collector *c, void *ctx)
 		if (s->next_prometheus_ns && outputs__keeps_file(s->out, &prometheus_sink))
 			rewrite_prometheus(s);
 		rewrite_json(s, c);
+		if (s->server && s->opts.web_config_path)
+			reload_web_config(s);
 	}
 	if (s->server)
 		http_server__serve(s->server, 0);

@@ -4,7 +4,7 @@
  * (docs/fleet.md): --listen's /metrics answered, the --prometheus file
  * rewritten every --prometheus-every seconds, the cgroups' series handed to
  * the busiest every SERVICE_SETTLE_EVERY_NS, and on SIGHUP the --prometheus
- * and --json files rewritten. Each file and each scrape is the run so far
+ * and --json files rewritten and --web-config read again. Each file and each scrape is the run so far
  * in its format's sink (sink.h), as the end will write the run whole but
  * for what only the end knows.
  */
@@ -37,6 +37,9 @@
 struct service_opts {
 	const char *listen;		/* --listen ADDR:PORT: /metrics served there; NULL: none */
 	const char *allow_hosts;	/* --allow-host NAME[,NAME...]: more names a scrape's Host may give */
+	/* --web-config FILE, and what it said at start: read again on SIGHUP; NULL: plain HTTP, no password */
+	const char *web_config_path;
+	const struct web_config *web_config;
 	uint64_t prometheus_every_ns;	/* --prometheus-every: the --prometheus file rewritten; 0: not */
 	/*
 	 * between two takes of the ring: the cgroups' series settled, the
