@@ -10,8 +10,10 @@
  * dashboard (dist/) gives series. --cgroup traces the tasks of one
  * cgroup and of one made under it during the run, and nothing of the
  * other; SIGTERM ends a service cleanly, SIGHUP rewrites its --prometheus
- * file and it goes on. Needs root and BTF, and Prometheus's package: skips
- * elsewhere, saying why.
+ * file and it goes on. --web-config serves HTTPS with a certificate made
+ * here and asks a bcrypt password, which a SIGHUP after the file changed
+ * replaces; a bad file is refused at start. Needs root and BTF, and
+ * Prometheus's package, curl and openssl: skips elsewhere, saying why.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -881,4 +883,217 @@ Test(fleet, a_user_with_the_units_capabilities_alone_counts_each_cgroups_wakeups
 	cr_assert_null(strstr(said, "lacks"), "it lacks nothing it needs: %s", said);
 	report_names(rel_a);
 	free(body);
+}
+
+/* run_quiet - @cmd by the shell, its output to /dev/null: 0, or the failed test says what */
+static void run_quiet(const char *cmd)
+{
+	char line[2048];
+
+	snprintf(line, sizeof(line), "%s >/dev/null 2>&1", cmd);
+	cr_assert_eq(system(line), 0, "%s failed", cmd);
+}
+
+static void skip_without_curl(void)
+{
+	if (system("command -v curl >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1 && "
+		   "command -v htpasswd >/dev/null 2>&1"))
+		cr_skip_test("curl, openssl or htpasswd is not installed: scripts/setup-deps.sh test installs them");
+}
+
+/* make_cert - a P-256 key and a certificate of it for 127.0.0.1 and localhost, as an operator makes them */
+static void make_cert(const char *key, const char *crt)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+		 "-keyout '%s' -out '%s' -days 1 -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1,DNS:localhost",
+		 key, crt);
+	run_quiet(cmd);
+}
+
+/* bcrypt_of - htpasswd's bcrypt hash of @password, cost 5, into @hash */
+static void bcrypt_of(const char *password, char hash[64])
+{
+	char cmd[256], line[256];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "htpasswd -nbBC 5 user '%s'", password);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	cr_assert_not_null(fgets(line, sizeof(line), p));
+	pclose(p);
+	line[strcspn(line, "\r\n")] = '\0';
+	cr_assert(!strncmp(line, "user:$2y$05$", 12) && strlen(line + 5) == 60, "%s", line);
+	memcpy(hash, line + 5, 61);
+}
+
+/* write_web_config - @text into @path whole, by a rename, as an operator's tools replace a file */
+static void write_web_config(const char *path, const char *text)
+{
+	char tmp[PATH_MAX + 8];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	f = fopen(tmp, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(rename(tmp, path), 0);
+}
+
+/*
+ * curl_get - @url by curl, trusting the test's certificate, as @user
+ * ("name:password", NULL for none): the status (0 when no HTTP answer
+ * came), the body into @body
+ */
+static int curl_get(const char *url, const char *user, char *body, size_t len)
+{
+	char cmd[2048], out[128];
+	int code = 0, fd;
+	FILE *p;
+
+	snprintf(out, sizeof(out), "%s/curl.out", dir);
+	unlink(out);
+	snprintf(cmd, sizeof(cmd), "curl -s --max-time 10 --cacert '%s/server.crt' %s%s%s -o '%s' -w '%%{http_code}' '%s'",
+		 dir, user ? "-u '" : "", user ? user : "", user ? "'" : "", out, url);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	if (fscanf(p, "%d", &code) != 1)
+		code = 0;
+	pclose(p);
+	body[0] = '\0';
+	fd = open(out, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		read_to_end(fd, body, len);
+		close(fd);
+	}
+	return code;
+}
+
+/*
+ * A fleet service over HTTPS with a password: curl with the test's CA and
+ * the password gets the metrics; without it, or with a wrong one, 401 and
+ * none; plain HTTP on the TLS port none. A SIGHUP after the file changed
+ * puts its new password in force and the old one out; a bad file then is
+ * said in one line and the good one before stays.
+ */
+Test(fleet, web_config_serves_https_behind_a_password_that_sighup_replaces, .init = make_cgroups, .fini = teardown)
+{
+	char listen[32], web[PATH_MAX], key[PATH_MAX], crt[PATH_MAX], url[64], plain[64], hash[64], text[512];
+	char *body = malloc(BODY_MAX), *err = malloc(65536);
+	struct child_setup setup = { .uid = -1, .dies_with_test = true };
+	int port = free_port(), status, code;
+	double until;
+
+	skip_without_curl();
+	cr_assert(body && err);
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d/metrics", port);
+	snprintf(plain, sizeof(plain), "http://127.0.0.1:%d/metrics", port);
+	snprintf(web, sizeof(web), "%s/web.yml", dir);
+	snprintf(key, sizeof(key), "%s/server.key", dir);
+	snprintf(crt, sizeof(crt), "%s/server.crt", dir);
+	make_cert(key, crt);
+	bcrypt_of("first-secret", hash);
+	/* paths relative to the file, as exporter-toolkit takes them */
+	snprintf(text, sizeof(text), "# the test's\ntls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+		 "basic_auth_users:\n  scraper: '%s'\n", hash);
+	write_web_config(web, text);
+
+	service = spawn_piped((char *[]){ (char *)wakeprobe_path(), "--all", "--listen", listen, "--web-config", web,
+					  NULL }, &setup, &service_out, &service_err);
+	for (until = now_s() + 60; !curl_get(url, NULL, body, BODY_MAX); usleep(100 * 1000)) {
+		cr_assert_lt(now_s(), until, "wakeprobe never answered on port %d", port);
+		cr_assert_eq(waitpid(service, &status, WNOHANG), 0, "wakeprobe ended before it listened");
+	}
+	wait_attached(service, "wakeprobe --listen --web-config");
+
+	code = curl_get(url, "scraper:first-secret", body, BODY_MAX);
+	cr_assert_eq(code, 200, "%.300s", body);
+	cr_assert_not_null(strstr(body, "wakeprobe_run_start_timestamp_seconds"), "the metrics: %.300s", body);
+	cr_assert_eq(curl_get(url, NULL, body, BODY_MAX), 401);
+	cr_assert_null(strstr(body, "wakeprobe_"), "no metrics without a password: %.300s", body);
+	cr_assert_eq(curl_get(url, "scraper:wrong", body, BODY_MAX), 401);
+	cr_assert_null(strstr(body, "wakeprobe_"), "no metrics with a wrong one: %.300s", body);
+	cr_assert_eq(curl_get(url, "someone:first-secret", body, BODY_MAX), 401, "another user's name");
+	code = curl_get(plain, "scraper:first-secret", body, BODY_MAX);
+	cr_assert_neq(code, 200, "plain HTTP on the TLS port");
+	cr_assert_null(strstr(body, "wakeprobe_"), "no metrics in the clear: %.300s", body);
+
+	/* a new password, and SIGHUP: in force, the old one out */
+	bcrypt_of("second-secret", hash);
+	snprintf(text, sizeof(text), "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+		 "basic_auth_users:\n  scraper: %s\n", hash);
+	write_web_config(web, text);
+	kill(service, SIGHUP);
+	for (until = now_s() + 10; curl_get(url, "scraper:second-secret", body, BODY_MAX) != 200; usleep(100 * 1000))
+		cr_assert_lt(now_s(), until, "the new password never worked");
+	cr_assert_not_null(strstr(body, "wakeprobe_run_start_timestamp_seconds"));
+	cr_assert_eq(curl_get(url, "scraper:first-secret", body, BODY_MAX), 401, "the old password is out");
+
+	/* a bad file: said, and the good one stays */
+	write_web_config(web, "basic_auth_users:\n  scraper: not-a-hash\n");
+	kill(service, SIGHUP);
+	usleep(500 * 1000);
+	cr_assert_eq(curl_get(url, "scraper:second-secret", body, BODY_MAX), 200, "the good file stays in force");
+	cr_assert_eq(curl_get(url, NULL, body, BODY_MAX), 401, "and its password asked");
+
+	status = stop(&service, 30);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
+	read_to_end(service_err, err, 65536);
+	cr_assert_not_null(strstr(err, "read again"), "the good reload said: %s", err);
+	cr_assert_not_null(strstr(err, "line 2: basic_auth_users: scraper: not a bcrypt hash") &&
+			   strstr(err, "the configuration before stays in force"), "the bad one said in a line: %s", err);
+	free(body);
+	free(err);
+}
+
+/* refused_at_start - wakeprobe --all --listen with --web-config @web: it must end at once, status 2, one line saying @says */
+static void refused_at_start(const char *web, const char *says)
+{
+	char listen[32], out[4096], err[4096];
+	int port = free_port(), o = -1, e = -1, status;
+	pid_t pid;
+
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	pid = spawn_piped((char *[]){ (char *)wakeprobe_path(), "--all", "--listen", listen, "--web-config",
+				      (char *)web, NULL }, NULL, &o, &e);
+	read_to_end(o, out, sizeof(out));
+	read_to_end(e, err, sizeof(err));
+	close(o);
+	close(e);
+	status = wait_exit(pid, "wakeprobe with a bad --web-config", 30);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status 0x%x: %s", status, err);
+	cr_assert_not_null(strstr(err, says), "'%s' does not say '%s'", err, says);
+	cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+	cr_assert(!strncmp(err, "wakeprobe: --web-config ", 24), "%s", err);
+}
+
+Test(fleet, a_bad_web_config_ends_the_run_before_it_starts_in_one_line, .init = make_cgroups, .fini = teardown)
+{
+	char web[PATH_MAX], key[PATH_MAX], crt[PATH_MAX], other[PATH_MAX], other_crt[PATH_MAX], text[1024];
+
+	skip_without_curl();
+	snprintf(web, sizeof(web), "%s/web.yml", dir);
+	snprintf(key, sizeof(key), "%s/server.key", dir);
+	snprintf(crt, sizeof(crt), "%s/server.crt", dir);
+	snprintf(other, sizeof(other), "%s/other.key", dir);
+	snprintf(other_crt, sizeof(other_crt), "%s/other.crt", dir);
+	make_cert(key, crt);
+	make_cert(other, other_crt);
+	write_web_config(web, "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+			      "  client_ca_file: ca.crt\n");
+	refused_at_start(web, "line 4: tls_server_config: client_ca_file is not supported by wakeprobe");
+	write_web_config(web, "");
+	refused_at_start(web, "no tls_server_config and no basic_auth_users");
+	write_web_config(web, "tls_server_config:\n  cert_file: missing.crt\n  key_file: server.key\n");
+	refused_at_start(web, "line 2: cert_file ");
+	write_web_config(web, "basic_auth_users:\n\tscraper: x\n");
+	refused_at_start(web, "line 2: a tab in the indentation");
+	/* a key that is not the certificate's: OpenSSL finds it, before anything loads */
+	snprintf(text, sizeof(text), "tls_server_config:\n  cert_file: server.crt\n  key_file: other.key\n");
+	write_web_config(web, text);
+	refused_at_start(web, "other.key is not the key of cert_file");
+	refused_at_start("/nonexistent/web.yml", "--web-config /nonexistent/web.yml: no such file");
 }
