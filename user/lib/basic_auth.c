@@ -217,7 +217,8 @@ int basic_auth__set_users(struct basic_auth *a, const struct web_user *users, in
 		return -EINVAL;
 	pthread_mutex_lock(&a->lock);
 	explicit_bzero(a->users, sizeof(a->users));
-	memcpy(a->users, users, nr * sizeof(*users));
+	if (nr)
+		memcpy(a->users, users, nr * sizeof(*users));
 	a->nr_users = nr;
 	/* a new file: its passwords are proven anew, once each */
 	explicit_bzero(a->cache, sizeof(a->cache));
