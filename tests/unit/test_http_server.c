@@ -1400,6 +1400,38 @@ Test(http_server, a_connection_whose_password_is_being_checked_does_not_give_way
 	close(late);
 }
 
+Test(http_server, a_password_check_past_its_time_closes_the_connection_as_a_failure)
+{
+	const char *req = "GET /metrics HTTP/1.1\r\nHost: localhost\r\n" AUTH_ALICE "\r\n";
+	struct http_server_stats st;
+	struct web_config cfg;
+	double start, took;
+	char msg[256];
+	int fd;
+
+	/* cost 12: a check of some 300 ms, against a limit of 100 */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.nr_users = 1;
+	snprintf(cfg.users[0].name, sizeof(cfg.users[0].name), "alice");
+	bcrypt_hash_cost("secret", 12, cfg.users[0].hash);
+	cr_assert_eq(http_server__set_web_config(server, &cfg, "web.yml", msg, sizeof(msg)), 0, "%s", msg);
+	http_server__set_auth_timeout(server, 100);
+	fd = dial();
+	send_all(fd, req, strlen(req));
+	start = now_s();
+	while (!is_closed(fd, 0)) {
+		http_server__serve(server, 5000);
+		cr_assert_lt(now_s() - start, 5, "still open after 5 s");
+	}
+	took = now_s() - start;
+	cr_expect_lt(took, 0.25, "closed after %.3f s: at the check's verdict, not its limit", took);
+	http_server__stats(server, &st);
+	cr_expect_eq(st.timed_out, 1);
+	cr_expect_eq(st.errors, 1, "a request lost");
+	cr_expect_eq(st.scrapes, 0);
+	close(fd);
+}
+
 /* tls_files - a certificate and key in a directory of @dir's template, and a web configuration of them */
 static void tls_files(char *dir, char *cert, char *key, struct web_config *cfg)
 {

@@ -507,7 +507,11 @@ static ssize_t conn_send(struct conn *c, const void *buf, size_t len, bool more)
 	return n >= 0 ? n : errno == EWOULDBLOCK ? -EAGAIN : -errno;
 }
 
-/* conn_discard - up to @len bytes of the socket's own, TLS or not */
+/*
+ * conn_discard - up to @len bytes of the socket's own, with TLS too: what
+ * a client sends after its last response is thrown away unread, and a
+ * session would only spend time decrypting it
+ */
 static ssize_t conn_discard(struct conn *c, void *buf, size_t len)
 {
 	return tls_server__recv(NULL, c->fd, buf, len);
@@ -581,12 +585,12 @@ static bool only_line_ends(const char *p, size_t n)
 
 /*
  * unanswered - whether closing @c now loses a request: a response not sent
- * whole, or a head begun; a kept connection idle between requests, or one
- * done, loses none
+ * whole, a request whose password is being checked, or a head begun; a
+ * kept connection idle between requests, or one done, loses none
  */
 static bool unanswered(const struct conn *c)
 {
-	if (c->state == CONN_WRITE)
+	if (c->state == CONN_WRITE || c->state == CONN_AUTH)
 		return true;
 	return c->state == CONN_READ && (!c->served || !only_line_ends(c->in, c->in_len));
 }
@@ -1314,6 +1318,12 @@ void http_server__set_timeouts(struct http_server *s, int head_ms, int idle_ms)
 {
 	s->limits.ms[HTTP_WAIT_HEAD] = head_ms;
 	s->limits.ms[HTTP_WAIT_NEXT] = idle_ms;
+	http_conns__set_limits(s->table, &s->limits);
+}
+
+void http_server__set_auth_timeout(struct http_server *s, int auth_ms)
+{
+	s->limits.ms[HTTP_WAIT_AUTH] = auth_ms;
 	http_conns__set_limits(s->table, &s->limits);
 }
 

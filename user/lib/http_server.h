@@ -201,6 +201,9 @@ int http_server__set_max_conns(struct http_server *s, int n);
  */
 void http_server__set_timeouts(struct http_server *s, int head_ms, int idle_ms);
 
+/* http_server__set_auth_timeout - for tests: how long a password's check may take, instead of HTTP_AUTH_MS */
+void http_server__set_auth_timeout(struct http_server *s, int auth_ms);
+
 /* http_server__close - stop listening, close every connection; NULL is fine */
 void http_server__close(struct http_server *s);
 
