@@ -32,6 +32,7 @@
 #include "futex.bpf.h"
 #include "fd_kind.bpf.h"
 #include "unwind.bpf.h"
+#include "sums.bpf.h"
 
 /* lean_name - attach mode: a WP_LEAN_NAME record for @p, named @comm; @tracked: WP_LEAN_TRACKED (and ENDED) or 0 */
 static __always_inline void lean_name(struct task_struct *p, const char *comm, __u16 tracked)
@@ -276,6 +277,10 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 	if (want_unwind)
 		copied = unwind_send(p, lean_flight && ts_ns - lt->waking_ns >= lean_flight_ns[lean_slow_kind(lt)],
 				     bpf_ktime_get_ns());
+	/* a service's: summed here unless the flight recorder brings its evidence */
+	if (want_sums && attach_mode && !wp_lean_flight(flags) &&
+	    sums_add(p, lt, ts_ns, flags, lean_idle_exit(lt)))
+		return;
 	if (attach_mode) {
 		/*
 		 * its names first, in the same ring record, then with --stacks its

@@ -793,4 +793,207 @@ struct wp_lean_counters {
 	__u64 no_storage;	/* task storage could not be had: the task's wakes go unrecorded */
 };
 
+/*
+ * The service's sums (--listen; bpf/sums.bpf.h). A service does not send
+ * each wakeup to user space: those its flight recorder does not judge slow
+ * are summed where they end, in the maps below, which wakeprobe reads once
+ * a second, and only the slow ones (with their evidence) and the names
+ * met for the first time leave as records. What the sums keep is what the
+ * records would have made of those wakeups in the service's tables.
+ */
+
+/* the family a mechanism belongs to: what a summary groups by (the sums name it in the kernel) */
+enum mech_family {
+	MECH_UNKNOWN,		/* no waker record and no wait: nothing to name */
+	MECH_FUTEX,
+	MECH_EVENTFD,
+	MECH_PIPE,
+	MECH_UNIX_SOCKET,
+	MECH_SOCKET,		/* tcp, udp, other sockets */
+	MECH_EPOLL,		/* the wakee waited in epoll_wait, poll or select */
+	MECH_TIMER,		/* a sleep or a timeout ended, or a timerfd fired */
+	MECH_SIGNAL,
+	MECH_IRQ,
+	MECH_SOFTIRQ,
+	MECH_KTHREAD,
+	MECH_PROCESS,		/* a process that is not tracked */
+	MECH_OTHER,		/* a syscall of none of the above */
+	MECH_START,		/* a new thread or process runs for the first time */
+	MECH_MQUEUE,		/* a POSIX message queue */
+	MECH_EXIT,		/* a wakee in wait4() or waitid(): a child ended, or stopped */
+	NR_MECH_FAMILIES,
+};
+
+/*
+ * What a syscall is to a mechanism's family, by number (struct
+ * wp_mech_tables): user space fills the table from its own predicates
+ * (mechanism__syscall_roles()) before the programs load, so that the
+ * kernel's families are the user space's by construction
+ */
+#define WP_ROLE_WAKE_FUTEX	0x01	/* a waker in it wakes a futex */
+#define WP_ROLE_SIGNAL_SEND	0x02
+#define WP_ROLE_TAKES_FD	0x04	/* its first argument is an fd */
+#define WP_ROLE_WAIT_FUTEX	0x08	/* a sleeper in it waits on a futex */
+#define WP_ROLE_SIGNAL_WAIT	0x10
+#define WP_ROLE_SLEEP		0x20	/* nanosleep, clock_nanosleep */
+#define WP_ROLE_CHILD_WAIT	0x40	/* wait4, waitid */
+#define WP_ROLE_MULTIPLEXER	0x80	/* epoll_wait, poll, select and theirs */
+
+/* the fd kinds' table, a power of two that holds them all: an index masked to it is in bounds */
+#define WP_FD_FAMILIES		32
+_Static_assert(NR_FD_KINDS <= WP_FD_FAMILIES, "every fd kind has its family");
+
+struct wp_mech_tables {
+	__u8 roles[WP_MAX_SYSCALLS];		/* WP_ROLE_* by syscall number */
+	__u8 fd_family[WP_FD_FAMILIES];		/* enum mech_family of an fd of each enum fd_kind */
+};
+
+/*
+ * wp_mech_family - the family of a wakeup's mechanism, from its two ends:
+ * the waker's class (enum wp_waker_class, 0: not read), its syscall's
+ * roles (WP_ROLE_*) and the family of that syscall's fd; whether the wait
+ * is known, whether it is a new task's start, the roles of the syscall it
+ * slept in (0: none) and its fd's family. Each side looks the roles and
+ * families up in its struct wp_mech_tables as its bounds checks want;
+ * mechanism__family()'s rules, which the unit tests hold it to.
+ */
+static inline __attribute__((always_inline)) __u8 wp_mech_family(__u8 cls, __u8 waker_role, __u8 waker_fd_family,
+								  int have_wait, int start, __u8 wait_role,
+								  __u8 wait_fd_family)
+{
+	__u8 f = MECH_UNKNOWN;
+
+	switch (cls) {
+	case WP_WAKER_IRQ:
+		return MECH_IRQ;
+	case WP_WAKER_SOFTIRQ:
+		return MECH_SOFTIRQ;
+	case WP_WAKER_KTHREAD:
+		return MECH_KTHREAD;
+	case WP_WAKER_PROCESS:
+		return MECH_PROCESS;
+	case WP_WAKER_TIMER:
+		return MECH_TIMER;
+	default:
+		break;
+	}
+	if (have_wait && start)
+		return MECH_START;
+	/* a wakee in a multiplexer waited for whatever fd became ready: that it waited there is the news */
+	if (have_wait && (wait_role & WP_ROLE_MULTIPLEXER))
+		return MECH_EPOLL;
+	if (cls == WP_WAKER_SYSCALL) {
+		if (waker_role & WP_ROLE_WAKE_FUTEX)
+			f = MECH_FUTEX;
+		else if (waker_role & WP_ROLE_SIGNAL_SEND)
+			f = MECH_SIGNAL;
+		else if (waker_role & WP_ROLE_TAKES_FD)
+			f = waker_fd_family;
+	}
+	if (f == MECH_UNKNOWN && have_wait) {
+		if (wait_role & WP_ROLE_WAIT_FUTEX)
+			f = MECH_FUTEX;
+		else if (wait_role & WP_ROLE_SIGNAL_WAIT)
+			f = MECH_SIGNAL;
+		else if (wait_role & WP_ROLE_SLEEP)
+			f = MECH_TIMER;
+		else if (wait_role & WP_ROLE_CHILD_WAIT)
+			f = MECH_EXIT;
+		else if (wait_role & WP_ROLE_TAKES_FD)
+			f = wait_fd_family;
+	}
+	if (f == MECH_UNKNOWN && (cls || have_wait))
+		f = MECH_OTHER;
+	return f;
+}
+
+/*
+ * The machine's histograms of the summed wakeups, per CPU: struct
+ * histogram's buckets (user/lib/histogram.h: each value below 128 its
+ * own, then 128 a power of two) up to 2^36 - 1 ns, 68.7 s, a longer value
+ * in the last; 30 KiB, within a per-CPU value's 32.
+ */
+#define WP_SUM_HIST_BUCKETS	3840
+
+enum wp_sum_hist_kind {
+	WP_SUM_WAKE_ENQUEUE,	/* sched_waking -> sched_wakeup */
+	WP_SUM_RUNQ_WAIT,	/* sched_wakeup -> the switch-in */
+	WP_SUM_WAKE_TO_RUN,	/* sched_waking -> the switch-in */
+	WP_SUM_IDLE_EXIT,	/* the waking -> the exit of the idle the CPU it last ran on was in */
+	WP_SUM_HISTS,
+};
+
+struct wp_sum_hist {
+	__u64 count;
+	__u64 sum;
+	__u64 min;		/* 0 while empty: count says */
+	__u64 max;
+	__u64 buckets[WP_SUM_HIST_BUCKETS];
+};
+
+/* wp_sum_bucket - histogram__bucket_of(@v), but for a value of 2^36 ns or more: the last bucket */
+static inline __attribute__((always_inline)) __u32 wp_sum_bucket(__u64 v)
+{
+	__u32 e;
+
+	if (v < 128)
+		return (__u32)v;
+	e = wp_log2(v);
+	if (e > 35)
+		return WP_SUM_HIST_BUCKETS - 1;
+	return (e - 6) * 128 + (__u32)(v >> (e - 7)) - 128;
+}
+
+/* the summed wakeups' counts, per CPU */
+struct wp_sum_counts {
+	__u64 wakeups;				/* every one summed */
+	__u64 complete;				/* switched in */
+	__u64 no_switch_in;			/* ran, the switch that let it untraced (WP_LEAN_NO_SWITCH_IN) */
+	__u64 new_threads;			/* a new task's first run (WP_LEAN_NEW) */
+	__u64 by_class[WP_WAKER_CLASS_MAX];	/* every one by its waker's class, 0: not read */
+	__u64 softirq_raised;			/* of by_class[SOFTIRQ]: raised by the task they ran in */
+	/* the complete ones */
+	__u64 complete_by_class[WP_WAKER_CLASS_MAX];
+	__u64 by_family[NR_MECH_FAMILIES];	/* wakeups */
+	__u64 family_ns[NR_MECH_FAMILIES];	/* ... their wake-to-run */
+	__u64 no_wait_syscall;			/* it slept outside any syscall */
+	__u64 target_idle;			/* the CPU it last ran on was idle at its waking */
+	__u64 remote;				/* sched_wakeup ran on another CPU than sched_waking */
+	/* not summed, sent as records: one of the maps by cgroup was full */
+	__u64 refused;
+};
+
+/*
+ * a wakee cgroup's summed wakeups (by its id): its wake-to-run, in
+ * wp_slow_bucket()'s buckets; the max is kept apart, per CPU
+ */
+struct wp_sum_cgroup {
+	__u64 count;
+	__u64 sum_ns;
+	__u64 runq_wait_ns;	/* of it: sched_wakeup -> the switch-in */
+	__u64 neighbour_ns;	/* ... while a task of another cgroup held the CPU */
+	__u64 idle_ns;		/* ... while the CPU was idle */
+	__u64 buckets[WP_SLOW_BUCKETS];
+};
+
+/* (wakee cgroup, holder cgroup; 0: the CPU was idle): the run-queue wait the holder held */
+struct wp_sum_holder_key {
+	__u64 wakee;
+	__u64 holder;
+};
+
+/* (waker cgroup, 0: interrupt work; wakee cgroup; mechanism family): the wakeups and their wake-to-run */
+struct wp_sum_pair_key {
+	__u64 waker;
+	__u64 wakee;
+	__u32 family;
+	__u32 __pad;
+};
+
+/* a holder's or a pair's sums */
+struct wp_sum_count_ns {
+	__u64 wakeups;
+	__u64 ns;
+};
+
 #endif /* WAKEPROBE_BPF_H */

@@ -494,6 +494,54 @@ void attach_aggregate__add(struct attach_aggregate *g, const struct attach_resul
 	add_futexes(g, r);
 }
 
+/* add_hist - kernel histogram @h into @dst: the same buckets, up to the kernel's last */
+static void add_hist(struct histogram *dst, const struct wp_sum_hist *h)
+{
+	histogram__add_buckets(dst, (const uint64_t *)h->buckets, WP_SUM_HIST_BUCKETS, h->count, h->sum, h->min, h->max);
+}
+
+void attach_aggregate__add_sums(struct attach_aggregate *g, const struct wp_sum_counts *c,
+				const struct wp_sum_hist hists[WP_SUM_HISTS])
+{
+	g->wakeups += c->wakeups;
+	g->summed += c->wakeups;
+	g->summed_complete += c->complete;
+	g->sums_refused += c->refused;
+	g->by_label[LABEL_COMPLETE] += c->complete;
+	g->by_label[LABEL_MISSING_EVENT] += c->no_switch_in;
+	g->missing_by_mark[MARK_SWITCH_IN] += c->no_switch_in;
+	for (int cls = 0; cls < WP_WAKER_CLASS_MAX; cls++) {
+		/* a lean wakeup's notify is named, not timed: absent as its waker's class says */
+		struct waker_info w = { .cls = (uint8_t)cls, .untimed = true };
+
+		g->by_class[cls] += c->by_class[cls];
+		g->absent[PHASE_NOTIFY_KERNEL][attach__notify_absence(&w)] += c->complete_by_class[cls];
+	}
+	g->softirq_raised += c->softirq_raised;
+	g->complete += c->complete;
+	for (int f = 0; f < NR_MECH_FAMILIES; f++)
+		g->by_family[f] += c->by_family[f];
+	g->absent[PHASE_NOTIFY_USER][ATTACH_ABSENT_NO_USER_STAMP] += c->complete;
+	g->absent[PHASE_RESUME_USER][ATTACH_ABSENT_NO_USER_STAMP] += c->complete;
+	g->absent[PHASE_RESUME_KERNEL][ATTACH_ABSENT_NO_WAIT_SYSCALL] += c->no_wait_syscall;
+	g->absent[PHASE_RESUME_KERNEL][ATTACH_ABSENT_UNTIMED] += c->complete - c->no_wait_syscall;
+	g->absent[PHASE_WAKE_ENQUEUE][ATTACH_PRESENT] += c->complete;
+	g->absent[PHASE_RUNQ_WAIT][ATTACH_PRESENT] += c->complete;
+	add_hist(&g->phase[PHASE_WAKE_ENQUEUE], &hists[WP_SUM_WAKE_ENQUEUE]);
+	add_hist(&g->phase[PHASE_RUNQ_WAIT], &hists[WP_SUM_RUNQ_WAIT]);
+	add_hist(&g->total, &hists[WP_SUM_WAKE_TO_RUN]);
+	add_hist(&g->wake_to_run, &hists[WP_SUM_WAKE_TO_RUN]);
+	add_hist(&g->idle_exit, &hists[WP_SUM_IDLE_EXIT]);
+	g->target_idle += c->target_idle;
+	g->remote_wakeups += c->remote;
+	/*
+	 * none was slow enough for the flight recorder, so none is kept as an
+	 * outlier; with no threshold each complete one was a candidate
+	 */
+	if (g->outliers_wanted && !g->outlier_threshold_ns)
+		g->outlier_candidates += c->complete;
+}
+
 /* ------------------------------------------------------------------ order */
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)

@@ -115,6 +115,14 @@ struct attach_futex {
 
 struct attach_aggregate {
 	uint64_t wakeups;			/* every result */
+	/*
+	 * ... of them, a service's summed in the kernel (attach_aggregate__add_sums()):
+	 * in the counts, the phases and the cgroups, but in no table of threads,
+	 * pairs or futex words, which only the wakeups sent as records fill
+	 */
+	uint64_t summed;
+	uint64_t summed_complete;
+	uint64_t sums_refused;			/* sent as records instead: a map by cgroup was full */
 	uint64_t by_label[NR_LABELS];
 	uint64_t missing_by_mark[NR_MARKS];
 	uint64_t by_class[WP_WAKER_CLASS_MAX];	/* index 0: no waker record */
@@ -179,6 +187,13 @@ void attach_aggregate__free(struct attach_aggregate *g);
 /* keep the @k slowest complete wakeups whose total is at least @threshold_ns (k <= AGG_MAX_OUTLIERS) */
 void attach_aggregate__want_outliers(struct attach_aggregate *g, uint32_t k, uint64_t threshold_ns);
 void attach_aggregate__add(struct attach_aggregate *g, const struct attach_result *r);
+/*
+ * attach_aggregate__add_sums - a service's wakeups summed in the kernel
+ * (bpf/sums.bpf.h): @c and @hists, what grew since the last take, counted
+ * as attach_aggregate__add() counts complete lean wakeups one by one
+ */
+void attach_aggregate__add_sums(struct attach_aggregate *g, const struct wp_sum_counts *c,
+				const struct wp_sum_hist hists[WP_SUM_HISTS]);
 /* attach_aggregate__end - the run is over: order what is ordered once */
 void attach_aggregate__end(struct attach_aggregate *g);
 /*

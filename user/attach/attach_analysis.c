@@ -180,6 +180,20 @@ void attach_analysis__end(struct attach_analysis *a, const struct attach_session
 	tap(a, end, res);
 }
 
+void attach_analysis__add_sums(struct attach_analysis *a, const struct lean_sums_delta *d)
+{
+	attach_aggregate__add_sums(a->agg, &d->counts, d->hists);
+	if (a->lean)
+		attach_lean__add_summed(a->lean, d->counts.wakeups, d->counts.new_threads);
+	if (a->cgroups)
+		cgroup_stats__add_sums(a->cgroups, d);
+}
+
+bool attach_analysis__cgroup_gone(struct attach_analysis *a, uint64_t id)
+{
+	return a->opts.cgroup_names && cgroup_names__gone(a->opts.cgroup_names, id);
+}
+
 const struct attach_counters *attach_analysis__counters(const struct attach_analysis *a)
 {
 	return a->lean ? attach_lean__counters(a->lean) : attach__counters(a->engine);

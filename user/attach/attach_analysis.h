@@ -91,6 +91,13 @@ struct attach_analysis {
 	struct chain_check *check;
 };
 
+/*
+ * attach_analysis__add_sums - a service's wakeups summed in the kernel,
+ * what grew since the last take: into the aggregate and the cgroups' tables
+ */
+void attach_analysis__add_sums(struct attach_analysis *a, const struct lean_sums_delta *d);
+/* attach_analysis__cgroup_gone - is cgroup @id gone? false where it cannot be told */
+bool attach_analysis__cgroup_gone(struct attach_analysis *a, uint64_t id);
 /* attach_analysis__new - an analysis as @o asks; NULL when out of memory */
 struct attach_analysis *attach_analysis__new(const struct attach_analysis_opts *o);
 void attach_analysis__free(struct attach_analysis *a);

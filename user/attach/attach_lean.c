@@ -565,6 +565,12 @@ void attach_lean__note_drops(struct attach_lean *l, uint64_t drops)
 		l->counters.drops_seen = drops;
 }
 
+void attach_lean__add_summed(struct attach_lean *l, uint64_t wakeups, uint64_t new_threads)
+{
+	l->counters.results += wakeups;
+	l->counters.new_threads += new_threads;
+}
+
 const struct attach_counters *attach_lean__counters(const struct attach_lean *l)
 {
 	return &l->counters;

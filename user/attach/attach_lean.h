@@ -34,6 +34,8 @@ void attach_lean__free(struct attach_lean *l);
 void attach_lean__add_event(struct attach_lean *l, const struct wp_event *e);
 /* the BPF side's drop counter, read after a drain */
 void attach_lean__note_drops(struct attach_lean *l, uint64_t drops);
+/* attach_lean__add_summed - @wakeups summed in the kernel, @new_threads of them starts, counted as results */
+void attach_lean__add_summed(struct attach_lean *l, uint64_t wakeups, uint64_t new_threads);
 /* attach mode's counters, as many as the lean engine keeps (events, drops, results, threads named) */
 const struct attach_counters *attach_lean__counters(const struct attach_lean *l);
 

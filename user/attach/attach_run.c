@@ -72,6 +72,20 @@ static void on_advance(uint64_t complete_ns, uint64_t drops, void *ctx)
 	attach_run__advance(ctx, complete_ns, drops);
 }
 
+static void on_sums(const struct lean_sums_delta *d, void *ctx)
+{
+	struct attach_run *r = ctx;
+
+	attach_analysis__add_sums(r->analysis, d);
+}
+
+static bool cgroup_gone(uint64_t id, void *ctx)
+{
+	struct attach_run *r = ctx;
+
+	return attach_analysis__cgroup_gone(r->analysis, id);
+}
+
 static void on_tick(struct collector *c, void *ctx)
 {
 	struct attach_run *r = ctx;
@@ -87,6 +101,8 @@ int attach_run__trace(struct attach_run *r, char *msg, size_t len)
 		.on_event = on_event,
 		.on_advance = on_advance,
 		.on_tick = r->hooks.tick ? on_tick : NULL,
+		.on_sums = on_sums,
+		.cgroup_gone = cgroup_gone,
 		.ctx = r,
 	};
 	int err = attach_session__run(&r->targets, &hooks, &r->res, msg, len);

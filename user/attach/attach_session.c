@@ -26,6 +26,10 @@ struct attach_session {
 	struct collector *collector;
 	struct runner runner;
 	bool raisers_followed;	/* collector__follow_raisers() was asked */
+	struct lean_sums *sums;	/* opts->sums, where the BPF side sums; else NULL */
+	struct collector_sum_maps sum_maps;
+	uint64_t next_sums_ns;	/* CLOCK_MONOTONIC: the next take of the sums while tracing */
+	bool sums_failed;	/* a take failed and said so: the run's tables lack what it did not read */
 };
 
 /* woke_by_softirq - is @e the record of a wake a softirq made? */
@@ -86,12 +90,32 @@ static void on_copy(const struct wp_stack_copy *copy, void *ctx)
 	run_stacks__copy(s->res->stacks, copy);
 }
 
+/* take_sums - with sums: what grew in them, to the hooks, now (@now_ns 0) or when one is due */
+static void take_sums(struct attach_session *s, uint64_t now_ns)
+{
+	const struct lean_sums_delta *d;
+	int err;
+
+	if (!s->sums || (now_ns && now_ns < s->next_sums_ns))
+		return;
+	s->next_sums_ns = now_ns + LEAN_SUMS_EVERY_NS;
+	err = lean_sums__take(s->sums, &s->sum_maps, s->hooks->cgroup_gone, s->hooks->ctx, &d);
+	if (!err) {
+		s->hooks->on_sums(d, s->hooks->ctx);
+	} else if (!s->sums_failed) {
+		s->sums_failed = true;
+		fprintf(stderr, "wakeprobe: cannot read the sums of the wakeups (%s): the report lacks the wakeups "
+			"summed since\n", strerror(-err));
+	}
+}
+
 /* pump - hand over what arrived, and say up to when the stream is complete */
 static void pump(struct attach_session *s, int timeout_ms)
 {
 	uint64_t drops = 0, complete_ns = collector__take(s->collector, timeout_ms, &drops);
 
 	s->hooks->on_advance(complete_ns, drops, s->hooks->ctx);
+	take_sums(s, collector__now_ns());
 }
 
 static int track_command(pid_t pid, void *ctx)
@@ -231,6 +255,11 @@ static int trace_targets(struct attach_session *s, struct collector_opts *copts,
 	err = collector__open(&s->collector, copts, msg, len);
 	if (err)
 		return err;
+	if (o->sums && s->hooks->on_sums && !collector__sum_maps(s->collector, &s->sum_maps) &&
+	    !(s->sums = lean_sums__new())) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
 	if (copts->stacks && !(res->stacks = run_stacks__new_with("/proc/kallsyms", &(struct symbolizer_opts){
 					       .debuginfod = o->debuginfod }))) {
 		snprintf(msg, len, "out of memory");
@@ -342,6 +371,8 @@ static void end_tracing(struct attach_session *s)
 	res->missed_runs = totals.missed_runs;
 	trace_cost__stop(&res->cost, totals.counted_runs, totals.runs, totals.run_ns);
 	s->hooks->on_advance(res->trace_end_ns, res->drops_total, s->hooks->ctx);
+	/* the last of the sums, after the last record: the programs are detached, nothing adds to them */
+	take_sums(s, 0);
 	/* the stacks map goes with the BPF side: its stacks are copied first, to be named after */
 	if (res->stacks) {
 		run_stacks__refresh(res->stacks);
@@ -374,6 +405,7 @@ int attach_session__run(const struct attach_session_opts *o, const struct attach
 		.trace_all = o->all,
 		.trace_cgroups = o->nr_cgroup_ids > 0,
 		.cgroups = o->cgroups,
+		.sums = o->sums,
 		.run_stats = true,
 		.fn = on_record,
 		.copy_fn = on_copy,
@@ -393,6 +425,7 @@ int attach_session__run(const struct attach_session_opts *o, const struct attach
 	}
 	runner__stop(&s.runner, 0);
 	run_stacks__follow(res->stacks, NULL);
+	lean_sums__free(s.sums);
 	collector__close(s.collector);
 	if (err)
 		attach_session__release(res);

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 #include "host_steal.h"
+#include "lean_sums.h"
 #include "run_meta.h"
 #include "trace_cost.h"
 #include "wakeprobe.h"
@@ -46,6 +47,7 @@ struct attach_session_opts {
 	uint32_t nr_cgroup_ids;
 	const char *cgroups_given;	/* --cgroup as given, for the reports */
 	bool cgroups;			/* each wakeup's cgroups (--listen, and with the two above) */
+	bool sums;			/* ... summed in the kernel but the slow ones (--listen; hooks' on_sums) */
 	uint32_t drain_every_ms;	/* how often the ring is taken; 0: COLLECTOR_DRAIN_EVERY_MS */
 	bool verbose;
 	bool drop_privileges;		/* run the command as uid:gid */
@@ -68,6 +70,14 @@ struct attach_session_hooks {
 	void (*on_advance)(uint64_t complete_ns, uint64_t drops, void *ctx);
 	/* optional: after each on_advance while tracing, with the BPF side, for what a service does between */
 	void (*on_tick)(struct collector *c, void *ctx);
+	/*
+	 * with sums (a service): what grew in them, about once a second while
+	 * it traces (LEAN_SUMS_EVERY_NS) and once at its end, after the last
+	 * record; the wakeups in them came as no record
+	 */
+	void (*on_sums)(const struct lean_sums_delta *d, void *ctx);
+	/* ... optional: is cgroup @id gone? Its sums' entries are deleted after their last reading */
+	bool (*cgroup_gone)(uint64_t id, void *ctx);
 	void *ctx;
 };
 

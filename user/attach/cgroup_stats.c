@@ -220,6 +220,50 @@ void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r)
 		add_chain(s, r);
 }
 
+void cgroup_stats__add_sums(struct cgroup_stats *s, const struct lean_sums_delta *d)
+{
+	const struct cgroup_key_memo *k;
+
+	for (size_t i = 0; i < d->nr_cgroups; i++) {
+		const struct lean_sums_cgroup *cg = &d->cgroups[i];
+		struct cgroup_series *c;
+		uint64_t hash;
+		const char *wakee = label_of(s, cg->id, "unknown", &hash);
+
+		c = series_cap__add(s->cgroups, wakee, hash, cg->d.sum_ns);
+		slow_hist__add_buckets(&c->wake_to_run, (const uint64_t *)cg->d.buckets, cg->d.count, cg->d.sum_ns, cg->max_ns);
+		c->runq_wait_ns += cg->d.runq_wait_ns;
+		c->idle_ns += cg->d.idle_ns;
+		c->neighbour_ns += cg->d.neighbour_ns;
+		s->wakeups += cg->d.count;
+		s->runq_wait_ns += cg->d.runq_wait_ns;
+		s->neighbour_ns += cg->d.neighbour_ns;
+	}
+	for (size_t i = 0; i < d->nr_holders; i++) {
+		const struct lean_sums_holder *hd = &d->holders[i];
+		struct holder_series *h;
+
+		k = key_of(s, s->holder_keys, (const uint64_t[3]){ hd->k.wakee, hd->k.holder, 0 }, "unknown",
+			   CGROUP_IDLE_LABEL, NULL);
+		h = series_cap__add(s->holders, k->key, k->hash, hd->d.ns);
+		h->wakeups += hd->d.wakeups;
+		h->runq_wait_ns += hd->d.ns;
+	}
+	for (size_t i = 0; i < d->nr_pairs; i++) {
+		const struct lean_sums_pair *pd = &d->pairs[i];
+		enum mech_family f = pd->k.family < NR_MECH_FAMILIES ? (enum mech_family)pd->k.family : MECH_UNKNOWN;
+		struct pair_series *p;
+
+		k = key_of(s, s->pair_keys, (const uint64_t[3]){ pd->k.waker, pd->k.wakee, f }, CGROUP_IRQ_LABEL,
+			   "unknown", mechanism__family_name(f));
+		p = series_cap__add(s->pairs, k->key, k->hash, pd->d.ns);
+		p->wakeups += pd->d.wakeups;
+		p->wake_to_run_ns += pd->d.ns;
+		s->by_family[f].wakeups += pd->d.wakeups;
+		s->by_family[f].wake_to_run_ns += pd->d.ns;
+	}
+}
+
 void cgroup_stats__settle(struct cgroup_stats *s, uint64_t now_ns)
 {
 	/* between two wakeups: the names a wakeup holds may go now, and the keys made of them */

@@ -38,6 +38,7 @@
 #include <stdint.h>
 #include "attach_result.h"
 #include "cgroups.h"
+#include "lean_sums.h"
 #include "mechanism.h"
 #include "series_cap.h"
 #include "slow_hist.h"
@@ -122,6 +123,13 @@ void cgroup_stats__free(struct cgroup_stats *s);
 int cgroup_stats__want_chains(struct cgroup_stats *s);
 /* cgroup_stats__add - @r: a complete wakeup with its cgroups counts, any other not */
 void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r);
+/*
+ * cgroup_stats__add_sums - a service's wakeups summed in the kernel
+ * (lean_sums.h): what grew in each cgroup, holder and pair since the last
+ * take, as cgroup_stats__add() would have added them one by one; a
+ * cgroup's max is the run's where it grew in this take
+ */
+void cgroup_stats__add_sums(struct cgroup_stats *s, const struct lean_sums_delta *d);
 /* cgroup_stats__settle - hand the series to the keys with the most time as they stand at @now_ns (series_cap.h) */
 void cgroup_stats__settle(struct cgroup_stats *s, uint64_t now_ns);
 /*

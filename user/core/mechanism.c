@@ -631,6 +631,37 @@ static enum mech_family wait_family(const struct wait_info *wait)
 	return MECH_UNKNOWN;
 }
 
+uint8_t mechanism__syscall_roles(int64_t nr)
+{
+	uint8_t roles = 0;
+
+	if (nr == SYS_futex || nr == SYS_futex_wake || nr == SYS_futex_requeue)
+		roles |= WP_ROLE_WAKE_FUTEX;
+	if (nr == SYS_futex || nr == SYS_futex_wait || nr == SYS_futex_waitv)
+		roles |= WP_ROLE_WAIT_FUTEX;
+	if (is_signal_send(nr))
+		roles |= WP_ROLE_SIGNAL_SEND;
+	if (is_signal_wait(nr))
+		roles |= WP_ROLE_SIGNAL_WAIT;
+	if (is_sleep(nr))
+		roles |= WP_ROLE_SLEEP;
+	if (nr == SYS_wait4 || nr == SYS_waitid)
+		roles |= WP_ROLE_CHILD_WAIT;
+	if (is_multiplexer(nr))
+		roles |= WP_ROLE_MULTIPLEXER;
+	if (mechanism__syscall_takes_fd(nr))
+		roles |= WP_ROLE_TAKES_FD;
+	return roles;
+}
+
+void mechanism__tables(struct wp_mech_tables *t)
+{
+	for (int nr = 0; nr < WP_MAX_SYSCALLS; nr++)
+		t->roles[nr] = mechanism__syscall_roles(nr);
+	for (int kind = 0; kind < NR_FD_KINDS; kind++)
+		t->fd_family[kind] = (uint8_t)fd_family((uint8_t)kind);
+}
+
 enum mech_family mechanism__family(const struct waker_info *w, const struct wait_info *wait)
 {
 	bool have_wait = wait && wait->known;

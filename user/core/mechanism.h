@@ -30,27 +30,7 @@
 #define MECHANISM_NAME_LEN	96
 
 
-/* the family a mechanism belongs to: what a summary groups by */
-enum mech_family {
-	MECH_UNKNOWN,		/* no waker record and no wait: nothing to name */
-	MECH_FUTEX,
-	MECH_EVENTFD,
-	MECH_PIPE,
-	MECH_UNIX_SOCKET,
-	MECH_SOCKET,		/* tcp, udp, other sockets */
-	MECH_EPOLL,		/* the wakee waited in epoll_wait, poll or select */
-	MECH_TIMER,		/* a sleep or a timeout ended, or a timerfd fired */
-	MECH_SIGNAL,
-	MECH_IRQ,
-	MECH_SOFTIRQ,
-	MECH_KTHREAD,
-	MECH_PROCESS,		/* a process that is not tracked */
-	MECH_OTHER,		/* a syscall of none of the above */
-	MECH_START,		/* a new thread or process runs for the first time */
-	MECH_MQUEUE,		/* a POSIX message queue */
-	MECH_EXIT,		/* a wakee in wait4() or waitid(): a child ended, or stopped */
-	NR_MECH_FAMILIES,
-};
+/* enum mech_family, the family a mechanism belongs to, is wakeprobe.h's: the service sums by it in the kernel */
 
 /*
  * futex_key - the kernel's key of a futex word that lies in a shared
@@ -121,6 +101,10 @@ const char *mechanism__family_name(enum mech_family f);
 const char *mechanism__waker_class_name(unsigned int cls);
 /* mechanism__syscall_name - a syscall's name on the architecture wakeprobe was built for, NULL for no syscall */
 const char *mechanism__syscall_name(int64_t nr);
+/* mechanism__syscall_roles - what syscall @nr is to a mechanism's family: WP_ROLE_* bits (wakeprobe.h) */
+uint8_t mechanism__syscall_roles(int64_t nr);
+/* mechanism__tables - the roles of every syscall and the family of every fd kind, for wp_mech_family() */
+void mechanism__tables(struct wp_mech_tables *t);
 /* mechanism__syscall_takes_fd - is the syscall's first argument an fd? */
 bool mechanism__syscall_takes_fd(int64_t nr);
 

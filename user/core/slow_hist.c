@@ -12,6 +12,17 @@ void slow_hist__add(struct slow_hist *h, uint64_t ns)
 	h->buckets[wp_slow_bucket(ns) & (WP_SLOW_BUCKETS - 1)]++;
 }
 
+void slow_hist__add_buckets(struct slow_hist *h, const uint64_t buckets[WP_SLOW_BUCKETS], uint64_t count,
+			    uint64_t sum_ns, uint64_t max_ns)
+{
+	h->count += count;
+	h->sum_ns = h->sum_ns + sum_ns < h->sum_ns ? UINT64_MAX : h->sum_ns + sum_ns;
+	if (max_ns > h->max_ns)
+		h->max_ns = max_ns;
+	for (int i = 0; i < WP_SLOW_BUCKETS; i++)
+		h->buckets[i] += buckets[i];
+}
+
 uint64_t slow_hist__percentile(const struct slow_hist *h, double pct)
 {
 	uint64_t rank, seen = 0;

@@ -24,6 +24,9 @@ struct slow_hist {
 };
 
 void slow_hist__add(struct slow_hist *h, uint64_t ns);
+/* slow_hist__add_buckets - @count wakeups summing to @sum_ns in these buckets, the largest of the run @max_ns */
+void slow_hist__add_buckets(struct slow_hist *h, const uint64_t buckets[WP_SLOW_BUCKETS], uint64_t count,
+			    uint64_t sum_ns, uint64_t max_ns);
 /* slow_hist__percentile - @pct of @h: the floor of the bucket it falls in; 0 when empty */
 uint64_t slow_hist__percentile(const struct slow_hist *h, double pct);
 /* slow_hist__log2_rows - @h in histogram__log2_rows()'s rows: row k >= 1 holds 2^k .. 2^(k+1) - 1, row 0 0 and 1 */

@@ -106,6 +106,21 @@ void histogram__add(struct histogram *h, uint64_t value)
 	h->buckets[histogram__bucket_of(value)]++;
 }
 
+void histogram__add_buckets(struct histogram *h, const uint64_t *buckets, unsigned int n, uint64_t count,
+			    uint64_t sum, uint64_t min, uint64_t max)
+{
+	if (!count)
+		return;
+	if (!h->count || min < h->min)
+		h->min = min;
+	if (!h->count || max > h->max)
+		h->max = max;
+	h->count += count;
+	h->sum = sat_add(h->sum, sum);
+	for (unsigned int i = 0; i < n && i < HIST_BUCKETS; i++)
+		h->buckets[i] += buckets[i];
+}
+
 void histogram__merge(struct histogram *dst, const struct histogram *src)
 {
 	unsigned int i;

@@ -46,6 +46,14 @@ void histogram__add(struct histogram *h, uint64_t value);
  */
 void histogram__clear(struct histogram *h);
 
+/*
+ * histogram__add_buckets - samples counted elsewhere in this bucketing: @n
+ * counts of the first buckets, @count samples summing to @sum, the least
+ * @min and the largest @max of them (the kernel's sums, bpf/sums.bpf.h)
+ */
+void histogram__add_buckets(struct histogram *h, const uint64_t *buckets, unsigned int n, uint64_t count,
+			    uint64_t sum, uint64_t min, uint64_t max);
+
 /* Adds every sample of @src to @dst; @dst == @src doubles every count. */
 void histogram__merge(struct histogram *dst, const struct histogram *src);
 

@@ -305,6 +305,26 @@ const struct cgroup_name *cgroup_names__get(struct cgroup_names *n, uint64_t id)
 	return c ? c : &n->unnamed;
 }
 
+bool cgroup_names__gone(struct cgroup_names *n, uint64_t id)
+{
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h = { .fh.handle_bytes = sizeof(uint64_t), .fh.handle_type = FILEID_KERNFS };
+	int fd;
+
+	if (id == CGROUP_ROOT_ID || n->mount_fd < 0 || n->handles_refused)
+		return false;
+	memcpy(h.fh.f_handle, &id, sizeof(id));
+	fd = open_by_handle_at(n->mount_fd, &h.fh, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	/* a kernfs node that is gone: its handle is stale */
+	return errno == ESTALE || errno == ENOENT;
+}
+
 void cgroup_names__tidy(struct cgroup_names *n)
 {
 	if (n->used < CGROUPS_NAMED / 2)

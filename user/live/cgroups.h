@@ -71,6 +71,12 @@ void cgroup_names__free(struct cgroup_names *n);
  * while the table is full is "unknown" until then.
  */
 const struct cgroup_name *cgroup_names__get(struct cgroup_names *n, uint64_t id);
+/*
+ * cgroup_names__gone - has cgroup @id been removed? Asked of the kernel by
+ * its handle; false where that cannot be told (no hierarchy, handles
+ * refused) and for the root
+ */
+bool cgroup_names__gone(struct cgroup_names *n, uint64_t id);
 /* cgroup_names__tidy - past half full, forget every name: they are looked up again as they come */
 void cgroup_names__tidy(struct cgroup_names *n);
 void cgroup_names__stats(const struct cgroup_names *n, struct cgroup_names_stats *out);

@@ -18,6 +18,7 @@
 #include "capability.h"
 #include "collector.h"
 #include "lean_adapt.h"
+#include "mechanism.h"
 #include "program_set.h"
 #include "steal_clock.h"
 #include "wakeprobe.skel.h"
@@ -435,6 +436,10 @@ static void set_scope(struct collector *c, const struct collector_opts *opts)
 	c->skel->rodata->want_cgroups = opts->cgroups;
 	c->skel->rodata->want_chains = opts->chains;
 	c->skel->rodata->self_tgid = (__u32)getpid();
+	if (opts->sums && opts->lean && opts->cgroups && !opts->stacks && !opts->chains) {
+		c->skel->rodata->want_sums = true;
+		mechanism__tables((struct wp_mech_tables *)&c->skel->rodata->mech_tables);
+	}
 }
 
 /* size_maps - the ring buffer and the stacks map as the run asks, and the running p99's buckets */
@@ -445,6 +450,11 @@ static int size_maps(struct collector *c, const struct collector_opts *opts, boo
 	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
 	if (!err && c->skel->rodata->want_stacks)
 		err = bpf_map__set_max_entries(c->skel->maps.stacks, COLLECTOR_STACKS);
+	if (!err && c->skel->rodata->want_sums)
+		err = bpf_map__set_max_entries(c->skel->maps.sum_cgroups, COLLECTOR_SUM_CGROUPS) ?:
+		      bpf_map__set_max_entries(c->skel->maps.sum_cgroup_max, COLLECTOR_SUM_CGROUPS) ?:
+		      bpf_map__set_max_entries(c->skel->maps.sum_holders, COLLECTOR_SUM_PAIRS) ?:
+		      bpf_map__set_max_entries(c->skel->maps.sum_pairs, COLLECTOR_SUM_PAIRS);
 	nr_cpus = libbpf_num_possible_cpus();
 	if (!err && nr_cpus > WP_MAX_CPUS)
 		err = -E2BIG;
@@ -922,6 +932,22 @@ void collector__counters(const struct collector *c, struct wp_counters *out, uin
 {
 	*out = c->skel->bss->counters;
 	*drops_total = c->skel->bss->drops_total;
+}
+
+int collector__sum_maps(const struct collector *c, struct collector_sum_maps *out)
+{
+	if (!c->skel->rodata->want_sums)
+		return -ENOENT;
+	*out = (struct collector_sum_maps){
+		.counts = bpf_map__fd(c->skel->maps.sum_counts),
+		.hists = bpf_map__fd(c->skel->maps.sum_hists),
+		.cgroups = bpf_map__fd(c->skel->maps.sum_cgroups),
+		.cgroup_max = bpf_map__fd(c->skel->maps.sum_cgroup_max),
+		.holders = bpf_map__fd(c->skel->maps.sum_holders),
+		.pairs = bpf_map__fd(c->skel->maps.sum_pairs),
+		.nr_cpus = c->nr_cpus,
+	};
+	return 0;
 }
 
 void collector__lean_counters(const struct collector *c, struct wp_lean_counters *out)

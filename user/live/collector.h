@@ -88,6 +88,12 @@ struct collector_opts {
 	bool cgroups;
 	/* --chains: each wakeup's chain of wakers rides with it (struct wp_lean_link) */
 	bool chains;
+	/*
+	 * A service's (--listen): with cgroups, and neither stacks nor chains,
+	 * the wakeups the flight recorder does not judge slow are summed in the
+	 * kernel instead of sent (bpf/sums.bpf.h), read by collector__sum_maps()
+	 */
+	bool sums;
 	/* load the programs, and no more: collector__open() tells whether this kernel takes them */
 	bool load_only;
 	collector_event_fn fn;
@@ -190,6 +196,24 @@ int collector__attach(struct collector *c);
  */
 int collector__follow_raisers(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
+
+/* the maps of a run's sums (bpf/sums.bpf.h), as collector__sum_maps() gives them */
+struct collector_sum_maps {
+	int counts;		/* per CPU: struct wp_sum_counts */
+	int hists;		/* per CPU: struct wp_sum_hist, WP_SUM_HISTS of them */
+	int cgroups;		/* by cgroup id: struct wp_sum_cgroup */
+	int cgroup_max;		/* by cgroup id, per CPU: the wake-to-run's max */
+	int holders;		/* struct wp_sum_holder_key: struct wp_sum_count_ns */
+	int pairs;		/* struct wp_sum_pair_key: struct wp_sum_count_ns */
+	int nr_cpus;		/* the per-CPU maps' values come this many at a time */
+};
+
+/* how many keys the maps by cgroup hold at most: past that, a wakeup of a new key is sent, not summed */
+#define COLLECTOR_SUM_CGROUPS	2048
+#define COLLECTOR_SUM_PAIRS	8192
+
+/* collector__sum_maps - the run's sums' maps into @out: 0, or -ENOENT when it does not sum */
+int collector__sum_maps(const struct collector *c, struct collector_sum_maps *out);
 /*
  * --stacks: the distinct stacks the kernel keeps, at most; as many hash
  * slots, so a stack whose slot another holds is not kept (counted): about

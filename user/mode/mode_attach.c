@@ -106,6 +106,8 @@ static int check_cgroups(const struct wp_options *o, struct attach_state *s)
 	s->so.nr_cgroup_ids = n;
 	s->so.cgroups_given = o->cgroups;
 	s->so.cgroups = true;
+	/* a service sums in the kernel what it does not explain: a record a wakeup is what a machine cannot pay */
+	s->so.sums = o->listen != NULL;
 	s->so.drain_every_ms = COLLECTOR_DRAIN_MACHINE_MS;
 	return 0;
 }

@@ -108,6 +108,10 @@ static void write_wakeups(struct json_writer *w, const struct attach_report *r)
 	json_writer__put_uint(w, "softirq_raised_by_task", g->softirq_raised);
 	json_writer__put_uint(w, "complete", g->complete);
 	json_writer__put_uint(w, "not_in_table", g->wakeups - g->complete);
+	/* a service's: summed in the kernel, in no table of pairs, futex words or tasks */
+	json_writer__put_uint(w, "summed", g->summed);
+	json_writer__put_uint(w, "summed_complete", g->summed_complete);
+	json_writer__put_uint(w, "sums_refused", g->sums_refused);
 	json_common__write_labels(w, g->by_label, g->missing_by_mark);
 	json_writer__key(w, "complete_by_family");
 	json_writer__begin_object(w);

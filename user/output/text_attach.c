@@ -233,6 +233,13 @@ static void print_summary(FILE *out, const struct attach_report *r)
 	for (l = 0; l < NR_LABELS; l++)
 		if (l != LABEL_COMPLETE && g->by_label[l])
 			fprintf(out, "             %s: %s\n", wakeup__label_name(l), wakeup__label_describe(l));
+	if (g->summed)
+		fprintf(out, "  summed     %" PRIu64 " of them in the kernel (a service's): in every count, phase and cgroup "
+			"table, in no table of pairs, futex words or tasks, which hold the %" PRIu64 " sent one by one "
+			"(the slow ones)\n", g->summed, g->wakeups - g->summed);
+	if (g->sums_refused)
+		fprintf(out, "NOTE       %" PRIu64 " wakeups were sent one by one, not summed: a map of the sums by "
+			"cgroup was full (they are counted whole all the same)\n", g->sums_refused);
 	print_losses(out, r);
 }
 
@@ -281,6 +288,9 @@ static void print_pairs(FILE *out, const struct attach_report *r)
 	fprintf(out, "\nWaker -> wakee pairs, the %zu with the %s (of %s%" PRIu32 "); times in us:\n", n,
 		r->order == ATTACH_ORDER_COST ? "most wake -> run time summed" : "most complete wakeups",
 		g->pairs_replaced ? "the busiest " : "", g->nr_pairs);
+	if (g->summed_complete)
+		fprintf(out, "  of the %" PRIu64 " complete wakeups sent one by one (the slow ones): the other %" PRIu64
+			" were summed in the kernel, by cgroup\n", g->complete - g->summed_complete, g->summed_complete);
 	if (!n) {
 		fprintf(out, "  (none)\n");
 		return;

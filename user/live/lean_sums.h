@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lean_sums.h - a service's sums (bpf/sums.bpf.h) read back: what grew in
+ * the maps since the last take, as deltas the run's tables add up as they
+ * would the records of those wakeups.
+ *
+ * The maps hold sums from the run's start; each take reads every entry,
+ * holds it against the copy kept from the take before, and keeps the new
+ * one. Nothing is reset in the kernel, so a wakeup added while a take
+ * reads is in this take or the next, never lost. Every so often a take
+ * also sweeps: the entries of cgroups that are gone, read for the last
+ * time, are deleted from the maps and their copies forgotten, so that a
+ * machine that makes and removes containers all day keeps its maps and
+ * its memory within their bounds.
+ */
+#ifndef WAKEPROBE_LEAN_SUMS_H
+#define WAKEPROBE_LEAN_SUMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "collector.h"
+#include "wakeprobe.h"
+
+/* how often a run takes its sums while it traces */
+#define LEAN_SUMS_EVERY_NS	1000000000ull
+/* how many takes between two sweeps: with a take a second, ten seconds */
+#define LEAN_SUMS_SWEEP_EVERY	10
+
+struct lean_sums_cgroup {
+	uint64_t id;
+	struct wp_sum_cgroup d;		/* what grew */
+	uint64_t max_ns;		/* the largest wake-to-run so far, of the whole run */
+};
+
+struct lean_sums_holder {
+	struct wp_sum_holder_key k;
+	struct wp_sum_count_ns d;
+};
+
+struct lean_sums_pair {
+	struct wp_sum_pair_key k;
+	struct wp_sum_count_ns d;
+};
+
+/* what grew between two takes; the keyed parts only where something did */
+struct lean_sums_delta {
+	struct wp_sum_counts counts;
+	/* the histograms' counts, sums and buckets grew by these; min and max are the run's so far */
+	struct wp_sum_hist hists[WP_SUM_HISTS];
+	struct lean_sums_cgroup *cgroups;
+	size_t nr_cgroups;
+	struct lean_sums_holder *holders;
+	size_t nr_holders;
+	struct lean_sums_pair *pairs;
+	size_t nr_pairs;
+};
+
+/* lean_sums_gone_fn - is cgroup @id gone (removed)? false when it exists or that cannot be told */
+typedef bool (*lean_sums_gone_fn)(uint64_t id, void *ctx);
+
+struct lean_sums;
+
+/* lean_sums__new - the copies of a run's maps, none yet; NULL: out of memory */
+struct lean_sums *lean_sums__new(void);
+void lean_sums__free(struct lean_sums *s);
+/*
+ * lean_sums__take - read the maps @m: what grew since the last take into
+ * *@out (the sums' own, good until the next take); every
+ * LEAN_SUMS_SWEEP_EVERY takes, the entries of the cgroups @gone says are
+ * gone deleted after their last reading (@gone NULL: none is). 0, or a
+ * negative errno (out of memory; a map that could not be read).
+ */
+int lean_sums__take(struct lean_sums *s, const struct collector_sum_maps *m, lean_sums_gone_fn gone, void *ctx,
+		    const struct lean_sums_delta **out);
+/* lean_sums__kept - how many entries the copies hold now, by cgroup and in all: what the sweeps keep bounded */
+size_t lean_sums__kept(const struct lean_sums *s);
+
+#endif /* WAKEPROBE_LEAN_SUMS_H */
