@@ -3,13 +3,14 @@
  * sums.bpf.h - the service's sums (want_sums, --listen): a wakeup the
  * flight recorder did not judge slow is added here, where the lean engine
  * would have written its record, to the machine's counts and histograms
- * (per CPU) and to the sums of its cgroups (shared, added atomically),
+ * (per CPU) and to the sums of its cgroups (shared, added atomically:
+ * two hash lookups, one by its cgroup and one by its four keys),
  * and leaves no record. wakeprobe reads the maps once a second and adds
  * what grew since to its tables (user/live/lean_sums.c), as the records
  * would have: the same families, the same cgroups.
  *
- * A wakeup whose cgroup, (wakee, holder) or (waker, wakee, family) has no
- * entry and finds its map full is not summed: its record goes as any
+ * A wakeup whose cgroup or (wakee, holder, waker, family) has no entry
+ * and finds its map full is not summed: its record goes as any
  * slow one's does, counted in wp_sum_counts.refused. Nothing is lost for
  * want of room; wakeprobe deletes the entries of the cgroups that are
  * gone.
@@ -45,32 +46,16 @@ struct {
 	__type(value, struct wp_sum_cgroup);
 } sum_cgroups SEC(".maps");
 
-/* ... its wake-to-run's max, per CPU: a maximum is no atomic add */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 1);
-	__type(key, __u64);
-	__type(value, __u64);
-} sum_cgroup_max SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
-	__type(key, struct wp_sum_holder_key);
-	__type(value, struct wp_sum_count_ns);
-} sum_holders SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);
-	__type(key, struct wp_sum_pair_key);
-	__type(value, struct wp_sum_count_ns);
-} sum_pairs SEC(".maps");
+	__type(key, struct wp_sum_key);
+	__type(value, struct wp_sum_val);
+} sum_keys SEC(".maps");
 
 /* the zero an entry starts from: 2 KiB, more than a program's stack */
 static const struct wp_sum_cgroup sum_cgroup_zero;
-static const struct wp_sum_count_ns sum_count_ns_zero;
-static const __u64 sum_max_zero;
+static const struct wp_sum_val sum_val_zero;
 
 /* sum_entry - @map's entry for @key, made from @zero when it has none; NULL when the map is full */
 static __always_inline void *sum_entry(void *map, const void *key, const void *zero)
@@ -166,8 +151,7 @@ static __always_inline bool sums_add(struct task_struct *p, const struct lean_ta
 {
 	const struct wp_lean_names *n = &lt->names;
 	struct wp_sum_cgroup *cg = NULL;
-	struct wp_sum_count_ns *holder = NULL, *pair = NULL;
-	__u64 *max = NULL;
+	struct wp_sum_val *v = NULL;
 	bool complete = !(flags & WP_LEAN_NO_SWITCH_IN);
 	__u64 took = ts_ns - lt->waking_ns, runq = ts_ns > lt->wakeup_ns ? ts_ns - lt->wakeup_ns : 0;
 	__u8 cls = n->waker_class < WP_WAKER_CLASS_MAX ? n->waker_class : 0;
@@ -180,54 +164,36 @@ static __always_inline bool sums_add(struct task_struct *p, const struct lean_ta
 		return false;
 	if (complete) {
 		__u64 wakee = task_cgroup_id(p);
-		struct wp_sum_holder_key hk = { .wakee = wakee, .holder = lt->holder_cgroup };
-		struct wp_sum_pair_key pk = { .waker = lt->waker_cgroup, .wakee = wakee };
+		struct wp_sum_key k = {
+			.wakee = wakee, .holder = lt->holder_cgroup, .waker = lt->waker_cgroup,
+		};
 
 		family = sum_family(lt, flags);
-		pk.family = family;
-		/* all, or none: a wakeup is summed whole or sent */
+		k.family = family;
+		/* both, or neither: a wakeup is summed whole or sent */
 		cg = sum_entry(&sum_cgroups, &wakee, &sum_cgroup_zero);
 		if (cg)
-			max = sum_entry(&sum_cgroup_max, &wakee, &sum_max_zero);
-		if (max)
-			holder = sum_entry(&sum_holders, &hk, &sum_count_ns_zero);
-		if (holder)
-			pair = sum_entry(&sum_pairs, &pk, &sum_count_ns_zero);
-		if (!pair) {
+			v = sum_entry(&sum_keys, &k, &sum_val_zero);
+		if (!v) {
 			c->refused++;
 			return false;
 		}
-		__sync_fetch_and_add(&cg->count, 1);
 		__sync_fetch_and_add(&cg->sum_ns, took);
-		if (took > *max)
-			*max = took;
 		__sync_fetch_and_add(&cg->buckets[wp_slow_bucket(took) & (WP_SLOW_BUCKETS - 1)], 1);
-		__sync_fetch_and_add(&cg->runq_wait_ns, runq);
-		if (!hk.holder)
-			__sync_fetch_and_add(&cg->idle_ns, runq);
-		else if (hk.holder != wakee)
-			__sync_fetch_and_add(&cg->neighbour_ns, runq);
-		__sync_fetch_and_add(&holder->wakeups, 1);
-		__sync_fetch_and_add(&holder->ns, runq);
-		__sync_fetch_and_add(&pair->wakeups, 1);
-		__sync_fetch_and_add(&pair->ns, took);
+		if (took > cg->max_ns)
+			cg->max_ns = took;
+		__sync_fetch_and_add(&v->wakeups, 1);
+		__sync_fetch_and_add(&v->wake_to_run_ns, took);
+		__sync_fetch_and_add(&v->runq_wait_ns, runq);
 	}
-	c->wakeups++;
 	c->by_class[cls]++;
 	if (cls == WP_WAKER_SOFTIRQ && (n->seen & WP_SEEN_RAISED))
 		c->softirq_raised++;
 	if (flags & WP_LEAN_NEW)
 		c->new_threads++;
-	if (!complete) {
-		c->no_switch_in++;
+	if (!complete)
 		return true;
-	}
-	c->complete++;
 	c->complete_by_class[cls]++;
-	if (family < NR_MECH_FAMILIES) {
-		c->by_family[family]++;
-		c->family_ns[family] += took;
-	}
 	if (!(flags & WP_LEAN_NEW) && (n->seen & WP_SEEN_WAIT) && n->wait_nr < 0)
 		c->no_wait_syscall++;
 	if (lt->wakeup_cpu != lt->waking_cpu)

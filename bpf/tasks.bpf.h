@@ -151,10 +151,16 @@ static __always_inline bool tgid_tracked(__u32 tgid)
 	return bpf_map_lookup_elem(&tracked_tgids, &tgid) != NULL;
 }
 
-/* task_cgroup_id - the id of @p's cgroup in the v2 hierarchy (the root's is 1) */
+/*
+ * task_cgroup_id - the id of @p's cgroup in the v2 hierarchy (the root's
+ * is 1). @p is a BTF pointer (a tracepoint's argument, current): the chain
+ * is walked by direct loads, which the verifier turns into guarded ones,
+ * not by a bpf_probe_read_kernel() call each, a wakeup's path reads it
+ * twice
+ */
 static __always_inline __u64 task_cgroup_id(struct task_struct *p)
 {
-	return BPF_CORE_READ(p, cgroups, dfl_cgrp, kn, id);
+	return p->cgroups->dfl_cgrp->kn->id;
 }
 
 /* how far up a cgroup's ancestors cgroup_traced() looks for a traced one: systemd and Kubernetes nest 5 or 6 */

@@ -944,18 +944,17 @@ static inline __attribute__((always_inline)) __u32 wp_sum_bucket(__u64 v)
 	return (e - 6) * 128 + (__u32)(v >> (e - 7)) - 128;
 }
 
-/* the summed wakeups' counts, per CPU */
+/*
+ * the summed wakeups' counts, per CPU: the few a wakeup touches; their
+ * families and their time are the keyed sums' (struct wp_sum_val), their
+ * totals the classes' sums
+ */
 struct wp_sum_counts {
-	__u64 wakeups;				/* every one summed */
-	__u64 complete;				/* switched in */
-	__u64 no_switch_in;			/* ran, the switch that let it untraced (WP_LEAN_NO_SWITCH_IN) */
-	__u64 new_threads;			/* a new task's first run (WP_LEAN_NEW) */
 	__u64 by_class[WP_WAKER_CLASS_MAX];	/* every one by its waker's class, 0: not read */
+	__u64 complete_by_class[WP_WAKER_CLASS_MAX];	/* ... of them the complete ones */
 	__u64 softirq_raised;			/* of by_class[SOFTIRQ]: raised by the task they ran in */
+	__u64 new_threads;			/* a new task's first run (WP_LEAN_NEW) */
 	/* the complete ones */
-	__u64 complete_by_class[WP_WAKER_CLASS_MAX];
-	__u64 by_family[NR_MECH_FAMILIES];	/* wakeups */
-	__u64 family_ns[NR_MECH_FAMILIES];	/* ... their wake-to-run */
 	__u64 no_wait_syscall;			/* it slept outside any syscall */
 	__u64 target_idle;			/* the CPU it last ran on was idle at its waking */
 	__u64 remote;				/* sched_wakeup ran on another CPU than sched_waking */
@@ -964,36 +963,35 @@ struct wp_sum_counts {
 };
 
 /*
- * a wakee cgroup's summed wakeups (by its id): its wake-to-run, in
- * wp_slow_bucket()'s buckets; the max is kept apart, per CPU
+ * a wakee cgroup's summed wakeups (by its id): their wake-to-run in
+ * wp_slow_bucket()'s buckets, whose sum is their count. The max is raised
+ * by a plain store: two CPUs raising it at once may leave the smaller of
+ * their two new maxima, both above the one before.
  */
 struct wp_sum_cgroup {
-	__u64 count;
 	__u64 sum_ns;
-	__u64 runq_wait_ns;	/* of it: sched_wakeup -> the switch-in */
-	__u64 neighbour_ns;	/* ... while a task of another cgroup held the CPU */
-	__u64 idle_ns;		/* ... while the CPU was idle */
+	__u64 max_ns;
 	__u64 buckets[WP_SLOW_BUCKETS];
 };
 
-/* (wakee cgroup, holder cgroup; 0: the CPU was idle): the run-queue wait the holder held */
-struct wp_sum_holder_key {
+/*
+ * the rest by (wakee cgroup, holder cgroup, waker cgroup, mechanism
+ * family), one entry a wakeup: holder 0 the CPU was idle, waker 0
+ * interrupt work. The cgroups' run-queue wait, their holders' and their
+ * pairs' sums are its sums over the others.
+ */
+struct wp_sum_key {
 	__u64 wakee;
 	__u64 holder;
-};
-
-/* (waker cgroup, 0: interrupt work; wakee cgroup; mechanism family): the wakeups and their wake-to-run */
-struct wp_sum_pair_key {
 	__u64 waker;
-	__u64 wakee;
 	__u32 family;
 	__u32 __pad;
 };
 
-/* a holder's or a pair's sums */
-struct wp_sum_count_ns {
+struct wp_sum_val {
 	__u64 wakeups;
-	__u64 ns;
+	__u64 wake_to_run_ns;
+	__u64 runq_wait_ns;	/* sched_wakeup -> the switch-in */
 };
 
 #endif /* WAKEPROBE_BPF_H */

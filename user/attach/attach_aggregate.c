@@ -500,33 +500,39 @@ static void add_hist(struct histogram *dst, const struct wp_sum_hist *h)
 	histogram__add_buckets(dst, (const uint64_t *)h->buckets, WP_SUM_HIST_BUCKETS, h->count, h->sum, h->min, h->max);
 }
 
-void attach_aggregate__add_sums(struct attach_aggregate *g, const struct wp_sum_counts *c,
-				const struct wp_sum_hist hists[WP_SUM_HISTS])
+void attach_aggregate__add_sums(struct attach_aggregate *g, const struct lean_sums_delta *d)
 {
-	g->wakeups += c->wakeups;
-	g->summed += c->wakeups;
-	g->summed_complete += c->complete;
-	g->sums_refused += c->refused;
-	g->by_label[LABEL_COMPLETE] += c->complete;
-	g->by_label[LABEL_MISSING_EVENT] += c->no_switch_in;
-	g->missing_by_mark[MARK_SWITCH_IN] += c->no_switch_in;
+	const struct wp_sum_counts *c = &d->counts;
+	const struct wp_sum_hist *hists = d->hists;
+	uint64_t wakeups = 0, complete = 0;
+
 	for (int cls = 0; cls < WP_WAKER_CLASS_MAX; cls++) {
 		/* a lean wakeup's notify is named, not timed: absent as its waker's class says */
 		struct waker_info w = { .cls = (uint8_t)cls, .untimed = true };
 
+		wakeups += c->by_class[cls];
+		complete += c->complete_by_class[cls];
 		g->by_class[cls] += c->by_class[cls];
 		g->absent[PHASE_NOTIFY_KERNEL][attach__notify_absence(&w)] += c->complete_by_class[cls];
 	}
+	g->wakeups += wakeups;
+	g->summed += wakeups;
+	g->summed_complete += complete;
+	g->sums_refused += c->refused;
+	g->by_label[LABEL_COMPLETE] += complete;
+	g->by_label[LABEL_MISSING_EVENT] += wakeups - complete;
+	g->missing_by_mark[MARK_SWITCH_IN] += wakeups - complete;
 	g->softirq_raised += c->softirq_raised;
-	g->complete += c->complete;
-	for (int f = 0; f < NR_MECH_FAMILIES; f++)
-		g->by_family[f] += c->by_family[f];
-	g->absent[PHASE_NOTIFY_USER][ATTACH_ABSENT_NO_USER_STAMP] += c->complete;
-	g->absent[PHASE_RESUME_USER][ATTACH_ABSENT_NO_USER_STAMP] += c->complete;
+	g->complete += complete;
+	for (size_t i = 0; i < d->nr_keyed; i++)
+		if (d->keyed[i].k.family < NR_MECH_FAMILIES)
+			g->by_family[d->keyed[i].k.family] += d->keyed[i].d.wakeups;
+	g->absent[PHASE_NOTIFY_USER][ATTACH_ABSENT_NO_USER_STAMP] += complete;
+	g->absent[PHASE_RESUME_USER][ATTACH_ABSENT_NO_USER_STAMP] += complete;
 	g->absent[PHASE_RESUME_KERNEL][ATTACH_ABSENT_NO_WAIT_SYSCALL] += c->no_wait_syscall;
-	g->absent[PHASE_RESUME_KERNEL][ATTACH_ABSENT_UNTIMED] += c->complete - c->no_wait_syscall;
-	g->absent[PHASE_WAKE_ENQUEUE][ATTACH_PRESENT] += c->complete;
-	g->absent[PHASE_RUNQ_WAIT][ATTACH_PRESENT] += c->complete;
+	g->absent[PHASE_RESUME_KERNEL][ATTACH_ABSENT_UNTIMED] += complete - c->no_wait_syscall;
+	g->absent[PHASE_WAKE_ENQUEUE][ATTACH_PRESENT] += complete;
+	g->absent[PHASE_RUNQ_WAIT][ATTACH_PRESENT] += complete;
 	add_hist(&g->phase[PHASE_WAKE_ENQUEUE], &hists[WP_SUM_WAKE_ENQUEUE]);
 	add_hist(&g->phase[PHASE_RUNQ_WAIT], &hists[WP_SUM_RUNQ_WAIT]);
 	add_hist(&g->total, &hists[WP_SUM_WAKE_TO_RUN]);
@@ -539,7 +545,7 @@ void attach_aggregate__add_sums(struct attach_aggregate *g, const struct wp_sum_
 	 * outlier; with no threshold each complete one was a candidate
 	 */
 	if (g->outliers_wanted && !g->outlier_threshold_ns)
-		g->outlier_candidates += c->complete;
+		g->outlier_candidates += complete;
 }
 
 /* ------------------------------------------------------------------ order */

@@ -45,6 +45,7 @@
 #include "chain_paths.h"
 #include "chain_totals.h"
 #include "histogram.h"
+#include "lean_sums.h"
 #include "mechanism.h"
 #include "stack_combos.h"
 #include "wakeup.h"
@@ -189,11 +190,10 @@ void attach_aggregate__want_outliers(struct attach_aggregate *g, uint32_t k, uin
 void attach_aggregate__add(struct attach_aggregate *g, const struct attach_result *r);
 /*
  * attach_aggregate__add_sums - a service's wakeups summed in the kernel
- * (bpf/sums.bpf.h): @c and @hists, what grew since the last take, counted
- * as attach_aggregate__add() counts complete lean wakeups one by one
+ * (lean_sums.h): what grew since the last take, counted as
+ * attach_aggregate__add() counts complete lean wakeups one by one
  */
-void attach_aggregate__add_sums(struct attach_aggregate *g, const struct wp_sum_counts *c,
-				const struct wp_sum_hist hists[WP_SUM_HISTS]);
+void attach_aggregate__add_sums(struct attach_aggregate *g, const struct lean_sums_delta *d);
 /* attach_aggregate__end - the run is over: order what is ordered once */
 void attach_aggregate__end(struct attach_aggregate *g);
 /*

@@ -182,9 +182,13 @@ void attach_analysis__end(struct attach_analysis *a, const struct attach_session
 
 void attach_analysis__add_sums(struct attach_analysis *a, const struct lean_sums_delta *d)
 {
-	attach_aggregate__add_sums(a->agg, &d->counts, d->hists);
+	uint64_t wakeups = 0;
+
+	for (int cls = 0; cls < WP_WAKER_CLASS_MAX; cls++)
+		wakeups += d->counts.by_class[cls];
+	attach_aggregate__add_sums(a->agg, d);
 	if (a->lean)
-		attach_lean__add_summed(a->lean, d->counts.wakeups, d->counts.new_threads);
+		attach_lean__add_summed(a->lean, wakeups, d->counts.new_threads);
 	if (a->cgroups)
 		cgroup_stats__add_sums(a->cgroups, d);
 }

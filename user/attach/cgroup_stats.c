@@ -223,44 +223,46 @@ void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r)
 void cgroup_stats__add_sums(struct cgroup_stats *s, const struct lean_sums_delta *d)
 {
 	const struct cgroup_key_memo *k;
+	uint64_t hash;
 
 	for (size_t i = 0; i < d->nr_cgroups; i++) {
 		const struct lean_sums_cgroup *cg = &d->cgroups[i];
-		struct cgroup_series *c;
-		uint64_t hash;
 		const char *wakee = label_of(s, cg->id, "unknown", &hash);
+		struct cgroup_series *c = series_cap__add(s->cgroups, wakee, hash, cg->sum_ns);
 
-		c = series_cap__add(s->cgroups, wakee, hash, cg->d.sum_ns);
-		slow_hist__add_buckets(&c->wake_to_run, (const uint64_t *)cg->d.buckets, cg->d.count, cg->d.sum_ns, cg->max_ns);
-		c->runq_wait_ns += cg->d.runq_wait_ns;
-		c->idle_ns += cg->d.idle_ns;
-		c->neighbour_ns += cg->d.neighbour_ns;
-		s->wakeups += cg->d.count;
-		s->runq_wait_ns += cg->d.runq_wait_ns;
-		s->neighbour_ns += cg->d.neighbour_ns;
+		slow_hist__add_buckets(&c->wake_to_run, cg->buckets, cg->count, cg->sum_ns, cg->max_ns);
 	}
-	for (size_t i = 0; i < d->nr_holders; i++) {
-		const struct lean_sums_holder *hd = &d->holders[i];
+	for (size_t i = 0; i < d->nr_keyed; i++) {
+		const struct wp_sum_key *key = &d->keyed[i].k;
+		const struct wp_sum_val *v = &d->keyed[i].d;
+		enum mech_family f = key->family < NR_MECH_FAMILIES ? (enum mech_family)key->family : MECH_UNKNOWN;
+		const char *wakee = label_of(s, key->wakee, "unknown", &hash);
+		/* the wakee's series, its time ranked above with its histogram */
+		struct cgroup_series *c = series_cap__add(s->cgroups, wakee, hash, 0);
 		struct holder_series *h;
-
-		k = key_of(s, s->holder_keys, (const uint64_t[3]){ hd->k.wakee, hd->k.holder, 0 }, "unknown",
-			   CGROUP_IDLE_LABEL, NULL);
-		h = series_cap__add(s->holders, k->key, k->hash, hd->d.ns);
-		h->wakeups += hd->d.wakeups;
-		h->runq_wait_ns += hd->d.ns;
-	}
-	for (size_t i = 0; i < d->nr_pairs; i++) {
-		const struct lean_sums_pair *pd = &d->pairs[i];
-		enum mech_family f = pd->k.family < NR_MECH_FAMILIES ? (enum mech_family)pd->k.family : MECH_UNKNOWN;
 		struct pair_series *p;
 
-		k = key_of(s, s->pair_keys, (const uint64_t[3]){ pd->k.waker, pd->k.wakee, f }, CGROUP_IRQ_LABEL,
+		s->wakeups += v->wakeups;
+		s->runq_wait_ns += v->runq_wait_ns;
+		c->runq_wait_ns += v->runq_wait_ns;
+		if (!key->holder) {
+			c->idle_ns += v->runq_wait_ns;
+		} else if (key->holder != key->wakee) {
+			c->neighbour_ns += v->runq_wait_ns;
+			s->neighbour_ns += v->runq_wait_ns;
+		}
+		k = key_of(s, s->holder_keys, (const uint64_t[3]){ key->wakee, key->holder, 0 }, "unknown",
+			   CGROUP_IDLE_LABEL, NULL);
+		h = series_cap__add(s->holders, k->key, k->hash, v->runq_wait_ns);
+		h->wakeups += v->wakeups;
+		h->runq_wait_ns += v->runq_wait_ns;
+		k = key_of(s, s->pair_keys, (const uint64_t[3]){ key->waker, key->wakee, f }, CGROUP_IRQ_LABEL,
 			   "unknown", mechanism__family_name(f));
-		p = series_cap__add(s->pairs, k->key, k->hash, pd->d.ns);
-		p->wakeups += pd->d.wakeups;
-		p->wake_to_run_ns += pd->d.ns;
-		s->by_family[f].wakeups += pd->d.wakeups;
-		s->by_family[f].wake_to_run_ns += pd->d.ns;
+		p = series_cap__add(s->pairs, k->key, k->hash, v->wake_to_run_ns);
+		p->wakeups += v->wakeups;
+		p->wake_to_run_ns += v->wake_to_run_ns;
+		s->by_family[f].wakeups += v->wakeups;
+		s->by_family[f].wake_to_run_ns += v->wake_to_run_ns;
 	}
 }
 

@@ -125,9 +125,10 @@ int cgroup_stats__want_chains(struct cgroup_stats *s);
 void cgroup_stats__add(struct cgroup_stats *s, const struct attach_result *r);
 /*
  * cgroup_stats__add_sums - a service's wakeups summed in the kernel
- * (lean_sums.h): what grew in each cgroup, holder and pair since the last
- * take, as cgroup_stats__add() would have added them one by one; a
- * cgroup's max is the run's where it grew in this take
+ * (lean_sums.h): what grew in each cgroup and each (wakee, holder, waker,
+ * family) since the last take, as cgroup_stats__add() would have added
+ * those wakeups one by one; a cgroup's max is the run's where it grew in
+ * this take
  */
 void cgroup_stats__add_sums(struct cgroup_stats *s, const struct lean_sums_delta *d);
 /* cgroup_stats__settle - hand the series to the keys with the most time as they stand at @now_ns (series_cap.h) */

@@ -452,9 +452,7 @@ static int size_maps(struct collector *c, const struct collector_opts *opts, boo
 		err = bpf_map__set_max_entries(c->skel->maps.stacks, COLLECTOR_STACKS);
 	if (!err && c->skel->rodata->want_sums)
 		err = bpf_map__set_max_entries(c->skel->maps.sum_cgroups, COLLECTOR_SUM_CGROUPS) ?:
-		      bpf_map__set_max_entries(c->skel->maps.sum_cgroup_max, COLLECTOR_SUM_CGROUPS) ?:
-		      bpf_map__set_max_entries(c->skel->maps.sum_holders, COLLECTOR_SUM_PAIRS) ?:
-		      bpf_map__set_max_entries(c->skel->maps.sum_pairs, COLLECTOR_SUM_PAIRS);
+		      bpf_map__set_max_entries(c->skel->maps.sum_keys, COLLECTOR_SUM_KEYS);
 	nr_cpus = libbpf_num_possible_cpus();
 	if (!err && nr_cpus > WP_MAX_CPUS)
 		err = -E2BIG;
@@ -942,9 +940,7 @@ int collector__sum_maps(const struct collector *c, struct collector_sum_maps *ou
 		.counts = bpf_map__fd(c->skel->maps.sum_counts),
 		.hists = bpf_map__fd(c->skel->maps.sum_hists),
 		.cgroups = bpf_map__fd(c->skel->maps.sum_cgroups),
-		.cgroup_max = bpf_map__fd(c->skel->maps.sum_cgroup_max),
-		.holders = bpf_map__fd(c->skel->maps.sum_holders),
-		.pairs = bpf_map__fd(c->skel->maps.sum_pairs),
+		.keys = bpf_map__fd(c->skel->maps.sum_keys),
 		.nr_cpus = c->nr_cpus,
 	};
 	return 0;

@@ -202,15 +202,13 @@ struct collector_sum_maps {
 	int counts;		/* per CPU: struct wp_sum_counts */
 	int hists;		/* per CPU: struct wp_sum_hist, WP_SUM_HISTS of them */
 	int cgroups;		/* by cgroup id: struct wp_sum_cgroup */
-	int cgroup_max;		/* by cgroup id, per CPU: the wake-to-run's max */
-	int holders;		/* struct wp_sum_holder_key: struct wp_sum_count_ns */
-	int pairs;		/* struct wp_sum_pair_key: struct wp_sum_count_ns */
+	int keys;		/* struct wp_sum_key: struct wp_sum_val */
 	int nr_cpus;		/* the per-CPU maps' values come this many at a time */
 };
 
 /* how many keys the maps by cgroup hold at most: past that, a wakeup of a new key is sent, not summed */
 #define COLLECTOR_SUM_CGROUPS	2048
-#define COLLECTOR_SUM_PAIRS	8192
+#define COLLECTOR_SUM_KEYS	16384
 
 /* collector__sum_maps - the run's sums' maps into @out: 0, or -ENOENT when it does not sum */
 int collector__sum_maps(const struct collector *c, struct collector_sum_maps *out);

@@ -7,7 +7,7 @@
 #include "hash.h"
 #include "lean_sums.h"
 
-#define KEY_MAX		24
+#define KEY_MAX		32
 
 /* the copy of one entry as the last take read it */
 struct copy {
@@ -28,14 +28,14 @@ struct copies {
 	size_t words;		/* the value's, in u64s */
 };
 
-enum { MAP_CGROUPS, MAP_HOLDERS, MAP_PAIRS, NR_MAPS };
+enum { MAP_CGROUPS, MAP_KEYS, NR_MAPS };
 
 struct lean_sums {
 	struct copies copies[NR_MAPS];
 	struct wp_sum_counts counts;			/* the run's so far, every CPU's */
 	struct wp_sum_hist hists[WP_SUM_HISTS];
 	struct lean_sums_delta delta;
-	size_t cap_cgroups, cap_holders, cap_pairs;	/* of delta's arrays */
+	size_t cap_cgroups, cap_keyed;			/* of delta's arrays */
 	void *percpu;					/* a per-CPU value read, nr_cpus of the largest */
 	size_t percpu_bytes;
 	uint64_t takes;
@@ -116,13 +116,10 @@ struct lean_sums *lean_sums__new(void)
 
 	if (!s)
 		return NULL;
-	/* a cgroup's copy keeps its max after its sums */
 	if (copies_init(&s->copies[MAP_CGROUPS], COLLECTOR_SUM_CGROUPS, sizeof(uint64_t),
-			sizeof(struct wp_sum_cgroup) + sizeof(uint64_t)) ||
-	    copies_init(&s->copies[MAP_HOLDERS], COLLECTOR_SUM_PAIRS, sizeof(struct wp_sum_holder_key),
-			sizeof(struct wp_sum_count_ns)) ||
-	    copies_init(&s->copies[MAP_PAIRS], COLLECTOR_SUM_PAIRS, sizeof(struct wp_sum_pair_key),
-			sizeof(struct wp_sum_count_ns))) {
+			sizeof(struct wp_sum_cgroup)) ||
+	    copies_init(&s->copies[MAP_KEYS], COLLECTOR_SUM_KEYS, sizeof(struct wp_sum_key),
+			sizeof(struct wp_sum_val))) {
 		lean_sums__free(s);
 		return NULL;
 	}
@@ -136,15 +133,14 @@ void lean_sums__free(struct lean_sums *s)
 	for (int i = 0; i < NR_MAPS; i++)
 		copies_free(&s->copies[i]);
 	free(s->delta.cgroups);
-	free(s->delta.holders);
-	free(s->delta.pairs);
+	free(s->delta.keyed);
 	free(s->percpu);
 	free(s);
 }
 
 size_t lean_sums__kept(const struct lean_sums *s)
 {
-	return s->copies[MAP_CGROUPS].used + s->copies[MAP_HOLDERS].used + s->copies[MAP_PAIRS].used;
+	return s->copies[MAP_CGROUPS].used + s->copies[MAP_KEYS].used;
 }
 
 /* percpu - room for @bytes of every CPU's value: NULL when out of memory */
@@ -247,36 +243,16 @@ static int take_hist(struct lean_sums *s, const struct collector_sum_maps *m, __
 	return 0;
 }
 
-/* cgroup_max - the largest wake-to-run of cgroup @id over every CPU */
-static int cgroup_max(struct lean_sums *s, const struct collector_sum_maps *m, uint64_t id, uint64_t *max)
-{
-	const uint64_t *cpu = percpu(s, (size_t)m->nr_cpus * sizeof(uint64_t));
-
-	*max = 0;
-	if (!cpu)
-		return -ENOMEM;
-	/* made after the cgroup's entry: not there yet, nothing to say */
-	if (bpf_map_lookup_elem(m->cgroup_max, &id, (void *)cpu))
-		return errno == ENOENT ? 0 : -errno;
-	for (int c = 0; c < m->nr_cpus; c++)
-		if (cpu[c] > *max)
-			*max = cpu[c];
-	return 0;
-}
-
 /*
- * take_map - every entry of map @fd (copies @c, keys @key_len bytes,
- * values @words u64s): what grew, handed to @add with its key and delta
+ * take_map - every entry of map @fd (copies @c): what grew, handed to
+ * @add with its key, its values now and the delta
  */
-static int take_map(struct lean_sums *s, int fd, struct copies *c, size_t words,
-		    int (*add)(struct lean_sums *s, const struct collector_sum_maps *m, const void *key, const uint64_t *d,
-			       uint64_t *kept),
-		    const struct collector_sum_maps *m)
+static int take_map(struct lean_sums *s, int fd, struct copies *c,
+		    int (*add)(struct lean_sums *s, const void *key, const uint64_t *now, const uint64_t *d))
 {
 	uint8_t key[KEY_MAX], next[KEY_MAX];
 	uint64_t now[sizeof(struct wp_sum_cgroup) / sizeof(uint64_t)];
 	uint64_t d[sizeof(struct wp_sum_cgroup) / sizeof(uint64_t)];
-
 	bool first = true;
 	int err;
 
@@ -291,16 +267,16 @@ static int take_map(struct lean_sums *s, int fd, struct copies *c, size_t words,
 		was = copy_of(c, key, true);
 		if (!was)
 			return -ENOMEM;
-		if (diff(d, now, was->value, words) && (err = add(s, m, key, d, &was->value[words])))
+		if (diff(d, now, was->value, c->words) && (err = add(s, key, now, d)))
 			return err;
 	}
 	return errno == ENOENT ? 0 : -errno;
 }
 
-/* add_cgroup - a cgroup's growth, its max with it where it grew (@kept: the max its copy last had) */
-static int add_cgroup(struct lean_sums *s, const struct collector_sum_maps *m, const void *key, const uint64_t *d,
-		      uint64_t *kept)
+/* add_cgroup - a cgroup's growth: its count the buckets', its max where it grew (the copy has the one before) */
+static int add_cgroup(struct lean_sums *s, const void *key, const uint64_t *now, const uint64_t *d)
 {
+	const struct wp_sum_cgroup *was_now = (const void *)now, *grew = (const void *)d;
 	struct lean_sums_delta *dl = &s->delta;
 	struct lean_sums_cgroup *cg;
 	int err = grow((void **)&dl->cgroups, &s->cap_cgroups, dl->nr_cgroups, sizeof(*dl->cgroups));
@@ -309,69 +285,53 @@ static int add_cgroup(struct lean_sums *s, const struct collector_sum_maps *m, c
 		return err;
 	cg = &dl->cgroups[dl->nr_cgroups++];
 	memcpy(&cg->id, key, sizeof(cg->id));
-	memcpy(&cg->d, d, sizeof(cg->d));
-	err = cgroup_max(s, m, cg->id, &cg->max_ns);
-	if (cg->max_ns > *kept)
-		*kept = cg->max_ns;
-	else
-		cg->max_ns = 0;
-	return err;
-}
-
-static int add_holder(struct lean_sums *s, const struct collector_sum_maps *m, const void *key, const uint64_t *d,
-		      uint64_t *kept)
-{
-	struct lean_sums_delta *dl = &s->delta;
-	int err = grow((void **)&dl->holders, &s->cap_holders, dl->nr_holders, sizeof(*dl->holders));
-
-	(void)m;
-	(void)kept;
-	if (err)
-		return err;
-	memcpy(&dl->holders[dl->nr_holders].k, key, sizeof(struct wp_sum_holder_key));
-	memcpy(&dl->holders[dl->nr_holders++].d, d, sizeof(struct wp_sum_count_ns));
+	cg->count = 0;
+	for (int b = 0; b < WP_SLOW_BUCKETS; b++) {
+		cg->buckets[b] = grew->buckets[b];
+		cg->count += grew->buckets[b];
+	}
+	cg->sum_ns = grew->sum_ns;
+	cg->max_ns = grew->max_ns ? was_now->max_ns : 0;
 	return 0;
 }
 
-static int add_pair(struct lean_sums *s, const struct collector_sum_maps *m, const void *key, const uint64_t *d,
-		      uint64_t *kept)
+static int add_keyed(struct lean_sums *s, const void *key, const uint64_t *now, const uint64_t *d)
 {
 	struct lean_sums_delta *dl = &s->delta;
-	int err = grow((void **)&dl->pairs, &s->cap_pairs, dl->nr_pairs, sizeof(*dl->pairs));
+	int err = grow((void **)&dl->keyed, &s->cap_keyed, dl->nr_keyed, sizeof(*dl->keyed));
 
-	(void)m;
-	(void)kept;
+	(void)now;
 	if (err)
 		return err;
-	memcpy(&dl->pairs[dl->nr_pairs].k, key, sizeof(struct wp_sum_pair_key));
-	memcpy(&dl->pairs[dl->nr_pairs++].d, d, sizeof(struct wp_sum_count_ns));
+	memcpy(&dl->keyed[dl->nr_keyed].k, key, sizeof(struct wp_sum_key));
+	memcpy(&dl->keyed[dl->nr_keyed++].d, d, sizeof(struct wp_sum_val));
 	return 0;
 }
 
 /*
  * sweep - the entries of cgroups @gone says are gone, just read for the
- * last time: deleted from the maps, their copies forgotten. A (wakee,
- * holder) or (waker, wakee) pair goes when either cgroup does; 0 (the
- * idle CPU, interrupt work) is no cgroup.
+ * last time: deleted from the maps, their copies forgotten. A key goes
+ * when any of its cgroups does; 0 (the idle CPU, interrupt work) is none.
  */
 static void sweep(struct lean_sums *s, const struct collector_sum_maps *m, lean_sums_gone_fn gone, void *ctx)
 {
-	const int fds[NR_MAPS] = { m->cgroups, m->holders, m->pairs };
+	const int fds[NR_MAPS] = { m->cgroups, m->keys };
 
 	for (int map = 0; map < NR_MAPS; map++) {
 		struct copies *c = &s->copies[map];
 
 		for (uint32_t i = 0; i <= c->mask; i++) {
-			uint64_t ids[2];
+			uint64_t ids[3];
+			int nr = map == MAP_CGROUPS ? 1 : 3, k;
 
 			if (!c->slots[i].value)
 				continue;
-			memcpy(ids, c->slots[i].key, sizeof(ids[0]) * (map == MAP_CGROUPS ? 1 : 2));
-			if (!((ids[0] && gone(ids[0], ctx)) || (map != MAP_CGROUPS && ids[1] && gone(ids[1], ctx))))
+			memcpy(ids, c->slots[i].key, sizeof(ids[0]) * (size_t)nr);
+			for (k = 0; k < nr && !(ids[k] && gone(ids[k], ctx)); k++)
+				;
+			if (k == nr)
 				continue;
 			bpf_map_delete_elem(fds[map], c->slots[i].key);
-			if (map == MAP_CGROUPS)
-				bpf_map_delete_elem(m->cgroup_max, c->slots[i].key);
 			copy_forget(c, i);
 			/* the slot now holds the copy shifted back into it, if any: look at it again */
 			i--;
@@ -384,17 +344,14 @@ int lean_sums__take(struct lean_sums *s, const struct collector_sum_maps *m, lea
 {
 	int err;
 
-	s->delta.nr_cgroups = s->delta.nr_holders = s->delta.nr_pairs = 0;
+	s->delta.nr_cgroups = s->delta.nr_keyed = 0;
 	err = take_counts(s, m);
 	for (__u32 k = 0; !err && k < WP_SUM_HISTS; k++)
 		err = take_hist(s, m, k);
 	if (!err)
-		err = take_map(s, m->cgroups, &s->copies[MAP_CGROUPS], sizeof(struct wp_sum_cgroup) / 8, add_cgroup, m);
+		err = take_map(s, m->cgroups, &s->copies[MAP_CGROUPS], add_cgroup);
 	if (!err)
-		err = take_map(s, m->holders, &s->copies[MAP_HOLDERS], sizeof(struct wp_sum_count_ns) / 8, add_holder,
-			       m);
-	if (!err)
-		err = take_map(s, m->pairs, &s->copies[MAP_PAIRS], sizeof(struct wp_sum_count_ns) / 8, add_pair, m);
+		err = take_map(s, m->keys, &s->copies[MAP_KEYS], add_keyed);
 	if (err)
 		return err;
 	if (gone && ++s->takes % LEAN_SUMS_SWEEP_EVERY == 0)

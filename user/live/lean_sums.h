@@ -30,18 +30,15 @@
 
 struct lean_sums_cgroup {
 	uint64_t id;
-	struct wp_sum_cgroup d;		/* what grew */
-	uint64_t max_ns;		/* the largest wake-to-run so far, of the whole run */
+	uint64_t count;			/* what grew: the buckets' sum */
+	uint64_t sum_ns;
+	uint64_t buckets[WP_SLOW_BUCKETS];
+	uint64_t max_ns;		/* the largest wake-to-run so far, where it grew in this take; else 0 */
 };
 
-struct lean_sums_holder {
-	struct wp_sum_holder_key k;
-	struct wp_sum_count_ns d;
-};
-
-struct lean_sums_pair {
-	struct wp_sum_pair_key k;
-	struct wp_sum_count_ns d;
+struct lean_sums_keyed {
+	struct wp_sum_key k;
+	struct wp_sum_val d;		/* what grew */
 };
 
 /* what grew between two takes; the keyed parts only where something did */
@@ -51,10 +48,8 @@ struct lean_sums_delta {
 	struct wp_sum_hist hists[WP_SUM_HISTS];
 	struct lean_sums_cgroup *cgroups;
 	size_t nr_cgroups;
-	struct lean_sums_holder *holders;
-	size_t nr_holders;
-	struct lean_sums_pair *pairs;
-	size_t nr_pairs;
+	struct lean_sums_keyed *keyed;
+	size_t nr_keyed;
 };
 
 /* lean_sums_gone_fn - is cgroup @id gone (removed)? false when it exists or that cannot be told */
