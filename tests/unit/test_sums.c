@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_sums.c - a service's wakeups summed in the kernel (bpf/sums.bpf.h)
+ * count as the same wakeups sent one by one would: the kernel's family of
+ * a mechanism is user space's for every syscall, fd kind and class; its
+ * histogram buckets are struct histogram's; and the sums of the cgroup
+ * table's five wakeups (cgroup_run.h), taken in one go or in two, give
+ * the tables cgroup_stats__add() makes of them, as the machine's counts
+ * give the aggregate's.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include "attach_aggregate.h"
+#include "cgroup_run.h"
+#include "histogram.h"
+#include "lean_sums.h"
+#include "mechanism.h"
+
+TestSuite(sums);
+
+static struct wp_mech_tables tables;
+
+static void make_tables(void)
+{
+	mechanism__tables(&tables);
+}
+
+static uint8_t role(int64_t nr)
+{
+	return nr >= 0 && nr < WP_MAX_SYSCALLS ? tables.roles[nr] : 0;
+}
+
+/* kernel_family - the family as bpf/sums.bpf.h names it, from the tables user space gives it */
+static uint8_t kernel_family(const struct waker_info *w, const struct wait_info *wait)
+{
+	bool syscall = w->cls == WP_WAKER_SYSCALL;
+
+	return wp_mech_family(w->cls, syscall ? role(w->nr) : 0,
+			      syscall ? tables.fd_family[w->fd_kind] : MECH_UNKNOWN, wait->known, wait->start,
+			      wait->known ? role(wait->nr) : 0, wait->known ? tables.fd_family[wait->fd_kind] : MECH_UNKNOWN);
+}
+
+Test(sums, the_kernel_names_a_wakers_family_as_user_space_does_for_every_syscall_and_fd, .init = make_tables)
+{
+	struct wait_info none = { .nr = -1 };
+
+	for (uint8_t cls = 0; cls < WP_WAKER_CLASS_MAX; cls++)
+		for (int nr = -1; nr < WP_MAX_SYSCALLS; nr++)
+			for (uint8_t kind = 0; kind < NR_FD_KINDS; kind++) {
+				struct waker_info w = { .cls = cls, .nr = nr, .fd_kind = kind };
+
+				cr_assert_eq(kernel_family(&w, &none), mechanism__family(&w, &none),
+					     "class %u, syscall %d, fd kind %u", cls, nr, kind);
+			}
+}
+
+Test(sums, the_kernel_names_a_waits_family_as_user_space_does_for_every_syscall_and_fd, .init = make_tables)
+{
+	const uint8_t classes[] = { 0, WP_WAKER_SYSCALL, WP_WAKER_TRACKED };
+
+	for (size_t c = 0; c < sizeof(classes); c++)
+		for (int nr = -1; nr < WP_MAX_SYSCALLS; nr++)
+			for (uint8_t kind = 0; kind < NR_FD_KINDS; kind++)
+				for (int start = 0; start < 2; start++) {
+					/* a waker in a syscall that names nothing: the wait decides */
+					struct waker_info w = { .cls = classes[c], .nr = SYS_getpid };
+					struct wait_info wait = { .known = true, .start = start, .nr = nr,
+								  .fd_kind = kind };
+
+					cr_assert_eq(kernel_family(&w, &wait), mechanism__family(&w, &wait),
+						     "class %u, wait %d, fd kind %u, start %d", classes[c], nr, kind,
+						     start);
+				}
+}
+
+Test(sums, the_kernel_weighs_both_ends_as_user_space_does, .init = make_tables)
+{
+	/* every waker syscall against every wait syscall, fds of a few kinds */
+	const uint8_t kinds[] = { FD_KIND_UNKNOWN, FD_KIND_EVENTFD, FD_KIND_EPOLL, FD_KIND_TCP_SOCKET, FD_KIND_FILE };
+
+	for (int wn = 0; wn < WP_MAX_SYSCALLS; wn++)
+		for (int sn = -1; sn < WP_MAX_SYSCALLS; sn++)
+			for (size_t k = 0; k < sizeof(kinds); k++) {
+				struct waker_info w = { .cls = WP_WAKER_SYSCALL, .nr = wn, .fd_kind = kinds[k] };
+				struct wait_info wait = { .known = true, .nr = sn, .fd_kind = kinds[sizeof(kinds) - 1 - k] };
+
+				cr_assert_eq(kernel_family(&w, &wait), mechanism__family(&w, &wait),
+					     "waker %d, wait %d, kinds %u %u", wn, sn, w.fd_kind, wait.fd_kind);
+			}
+}
+
+Test(sums, the_kernels_histogram_buckets_are_user_spaces_up_to_68_seconds)
+{
+	uint64_t v;
+
+	for (v = 0; v < (1u << 20); v++)
+		cr_assert_eq(wp_sum_bucket(v), histogram__bucket_of(v), "%lu", (unsigned long)v);
+	for (int e = 20; e < 36; e++)
+		for (uint64_t step = 0; step < 4096; step++) {
+			v = (1ull << e) + step * ((1ull << e) / 4096) + (step & 7);
+			cr_assert_eq(wp_sum_bucket(v), histogram__bucket_of(v), "%llu", (unsigned long long)v);
+		}
+	cr_assert_eq(wp_sum_bucket((1ull << 36) - 1), WP_SUM_HIST_BUCKETS - 1);
+	cr_assert_eq(histogram__bucket_of((1ull << 36) - 1), WP_SUM_HIST_BUCKETS - 1);
+	/* longer: the last bucket, their min and max kept apart */
+	cr_assert_eq(wp_sum_bucket(1ull << 36), WP_SUM_HIST_BUCKETS - 1);
+	cr_assert_eq(wp_sum_bucket(UINT64_MAX), WP_SUM_HIST_BUCKETS - 1);
+}
+
+/* the kernel's sums of a set of wakeups (cgroup_run__wakeup()s), as bpf/sums.bpf.h makes them */
+struct kernel_model {
+	struct lean_sums_cgroup cgroups[8];
+	struct lean_sums_keyed keyed[16];
+	struct lean_sums_delta d;
+};
+
+static void model_add(struct kernel_model *m, const struct attach_result *r)
+{
+	const struct wp_lean_cgroups *cg = &r->cgroups;
+	uint64_t took = (uint64_t)r->wake_to_run_ns, runq = (uint64_t)r->sr.phase_ns[PHASE_RUNQ_WAIT];
+	struct wp_sum_key k = { .wakee = cg->wakee, .holder = cg->holder, .waker = cg->waker, .family = r->family };
+	size_t i;
+
+	for (i = 0; i < m->d.nr_cgroups && m->cgroups[i].id != cg->wakee; i++)
+		;
+	if (i == m->d.nr_cgroups) {
+		cr_assert_lt(i, 8);
+		memset(&m->cgroups[i], 0, sizeof(m->cgroups[i]));
+		m->cgroups[i].id = cg->wakee;
+		m->d.nr_cgroups++;
+	}
+	m->cgroups[i].count++;
+	m->cgroups[i].sum_ns += took;
+	m->cgroups[i].buckets[wp_slow_bucket(took)]++;
+	if (took > m->cgroups[i].max_ns)
+		m->cgroups[i].max_ns = took;
+	for (i = 0; i < m->d.nr_keyed && memcmp(&m->keyed[i].k, &k, sizeof(k)); i++)
+		;
+	if (i == m->d.nr_keyed) {
+		cr_assert_lt(i, 16);
+		memset(&m->keyed[i], 0, sizeof(m->keyed[i]));
+		m->keyed[i].k = k;
+		m->d.nr_keyed++;
+	}
+	m->keyed[i].d.wakeups++;
+	m->keyed[i].d.wake_to_run_ns += took;
+	m->keyed[i].d.runq_wait_ns += runq;
+}
+
+static void model_init(struct kernel_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->d.cgroups = m->cgroups;
+	m->d.keyed = m->keyed;
+}
+
+/* same_caps - @a and @b hold the same series, key by key, @size bytes of data each, and the same "other" */
+static void same_caps(const struct series_cap *a, const struct series_cap *b, size_t size, const char *what)
+{
+	cr_assert_eq(series_cap__count(a), series_cap__count(b), "%s: as many series", what);
+	for (size_t i = 0; i < series_cap__count(a); i++) {
+		size_t j;
+
+		for (j = 0; j < series_cap__count(b) && strcmp(series_cap__key(a, i), series_cap__key(b, j)); j++)
+			;
+		cr_assert_lt(j, series_cap__count(b), "%s: no series '%s' from the sums", what, series_cap__key(a, i));
+		cr_assert_eq(memcmp(series_cap__data(a, i), series_cap__data(b, j), size), 0, "%s: '%s' differs", what,
+			     series_cap__key(a, i));
+	}
+	cr_assert_eq(memcmp(series_cap__other(a), series_cap__other(b), size), 0, "%s: other differs", what);
+}
+
+static void same_stats(const struct cgroup_stats *a, const struct cgroup_stats *b)
+{
+	cr_assert_eq(a->wakeups, b->wakeups);
+	cr_assert_eq(a->runq_wait_ns, b->runq_wait_ns);
+	cr_assert_eq(a->neighbour_ns, b->neighbour_ns);
+	same_caps(a->cgroups, b->cgroups, sizeof(struct cgroup_series), "cgroups");
+	same_caps(a->holders, b->holders, sizeof(struct holder_series), "holders");
+	same_caps(a->pairs, b->pairs, sizeof(struct pair_series), "pairs");
+	cr_assert_eq(memcmp(a->by_family, b->by_family, sizeof(a->by_family)), 0);
+}
+
+static void five_wakeups(struct attach_result r[CG_WAKEUPS])
+{
+	uint64_t web = cgroup_run__dir("system.slice/web.service");
+	uint64_t batch = cgroup_run__dir("system.slice/batch.service");
+
+	r[0] = cgroup_run__wakeup(web, web, 0, 10000, 4000);
+	r[1] = cgroup_run__wakeup(web, web, 0, 10000, 4000);
+	r[2] = cgroup_run__wakeup(web, web, web, 20000, 15000);
+	r[3] = cgroup_run__wakeup(web, 0, batch, 90000, 80000);
+	r[4] = cgroup_run__wakeup(batch, web, web, 5000, 1000);
+	r[4].family = MECH_PIPE;
+}
+
+Test(sums, the_sums_of_five_wakeups_make_the_cgroup_tables_their_records_make, .init = cgroup_run__setup,
+     .fini = cgroup_run__teardown)
+{
+	struct attach_result r[CG_WAKEUPS];
+	struct kernel_model m;
+	struct cgroup_stats *one_by_one;
+
+	five_wakeups(r);
+	one_by_one = cgroup_stats__new(cg_names, 20);
+	cg_stats = cgroup_stats__new(cg_names, 20);
+	cr_assert(one_by_one && cg_stats);
+	model_init(&m);
+	for (int i = 0; i < CG_WAKEUPS; i++) {
+		cgroup_stats__add(one_by_one, &r[i]);
+		model_add(&m, &r[i]);
+	}
+	cgroup_stats__add_sums(cg_stats, &m.d);
+	same_stats(one_by_one, cg_stats);
+	cr_assert_eq(cg_stats->wakeups, CG_WAKEUPS);
+	cr_assert_eq(cg_stats->runq_wait_ns, CG_RUNQ_WAIT_NS);
+	cr_assert_eq(cg_stats->neighbour_ns, CG_NEIGHBOUR_NS);
+	cgroup_stats__free(one_by_one);
+}
+
+Test(sums, sums_taken_in_two_goes_make_the_same_tables, .init = cgroup_run__setup, .fini = cgroup_run__teardown)
+{
+	struct attach_result r[CG_WAKEUPS];
+	struct kernel_model first, second;
+	struct cgroup_stats *one_by_one;
+
+	five_wakeups(r);
+	one_by_one = cgroup_stats__new(cg_names, 20);
+	cg_stats = cgroup_stats__new(cg_names, 20);
+	cr_assert(one_by_one && cg_stats);
+	model_init(&first);
+	model_init(&second);
+	for (int i = 0; i < CG_WAKEUPS; i++) {
+		cgroup_stats__add(one_by_one, &r[i]);
+		model_add(i < 2 ? &first : &second, &r[i]);
+	}
+	/* the second take's max of web did not grow past the first's: a take says 0 for it then */
+	cgroup_stats__add_sums(cg_stats, &first.d);
+	cgroup_stats__add_sums(cg_stats, &second.d);
+	same_stats(one_by_one, cg_stats);
+	cgroup_stats__free(one_by_one);
+}
+
+/* a lean complete wakeup as attach_lean.c makes it, summed in the kernel instead: the fields the aggregate reads */
+static struct attach_result lean_wakeup(uint8_t cls, uint64_t enqueue, uint64_t runq, bool slept_outside)
+{
+	struct attach_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.sr.label = LABEL_COMPLETE;
+	r.sr.lean = true;
+	r.waker.cls = cls;
+	r.waker.untimed = cls == WP_WAKER_SYSCALL;
+	r.family = MECH_EVENTFD;
+	r.sr.phase_ns[PHASE_WAKE_ENQUEUE] = (int64_t)enqueue;
+	r.sr.phase_ns[PHASE_RUNQ_WAIT] = (int64_t)runq;
+	r.sr.total_ns = r.wake_to_run_ns = (int64_t)(enqueue + runq);
+	r.wait.known = true;
+	r.wait.nr = slept_outside ? -1 : SYS_read;
+	for (int k = 0; k < NR_PHASES; k++)
+		r.absent[k] = ATTACH_ABSENT_LABELLED;
+	r.absent[PHASE_NOTIFY_USER] = r.absent[PHASE_RESUME_USER] = ATTACH_ABSENT_NO_USER_STAMP;
+	r.absent[PHASE_NOTIFY_KERNEL] = attach__notify_absence(&r.waker);
+	r.absent[PHASE_RESUME_KERNEL] = slept_outside ? ATTACH_ABSENT_NO_WAIT_SYSCALL : ATTACH_ABSENT_UNTIMED;
+	r.absent[PHASE_WAKE_ENQUEUE] = r.absent[PHASE_RUNQ_WAIT] = ATTACH_PRESENT;
+	return r;
+}
+
+static void hist_add(struct wp_sum_hist *h, uint64_t v)
+{
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+	h->buckets[wp_sum_bucket(v)]++;
+}
+
+static void same_hist(const struct histogram *a, const struct histogram *b, const char *what)
+{
+	cr_assert_eq(a->count, b->count, "%s", what);
+	cr_assert_eq(a->sum, b->sum, "%s", what);
+	cr_assert_eq(a->min, b->min, "%s", what);
+	cr_assert_eq(a->max, b->max, "%s", what);
+	for (double p = 0; p <= 100; p += 12.5)
+		cr_assert_eq(histogram__percentile(a, p), histogram__percentile(b, p), "%s p%.1f", what, p);
+}
+
+Test(sums, the_machines_counts_and_phases_are_the_aggregates_of_the_same_wakeups)
+{
+	const struct attach_result r[] = {
+		lean_wakeup(WP_WAKER_SYSCALL, 1200, 3400, false),
+		lean_wakeup(WP_WAKER_SYSCALL, 800, 250000, false),
+		lean_wakeup(WP_WAKER_IRQ, 2100, 90, false),
+		lean_wakeup(WP_WAKER_TRACKED, 450, 17000, true),
+		lean_wakeup(0, 5, 1000000007, false),
+	};
+	struct attach_aggregate *one_by_one = attach_aggregate__new(), *summed = attach_aggregate__new();
+	struct lean_sums_keyed keyed = { .k.family = MECH_EVENTFD };
+	struct lean_sums_delta *d = calloc(1, sizeof(*d));
+
+	cr_assert(one_by_one && summed && d);
+	d->keyed = &keyed;
+	d->nr_keyed = 1;
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		attach_aggregate__add(one_by_one, &r[i]);
+		d->counts.by_class[r[i].waker.cls]++;
+		d->counts.complete_by_class[r[i].waker.cls]++;
+		d->counts.no_wait_syscall += r[i].wait.nr < 0;
+		keyed.d.wakeups++;
+		hist_add(&d->hists[WP_SUM_WAKE_ENQUEUE], (uint64_t)r[i].sr.phase_ns[PHASE_WAKE_ENQUEUE]);
+		hist_add(&d->hists[WP_SUM_RUNQ_WAIT], (uint64_t)r[i].sr.phase_ns[PHASE_RUNQ_WAIT]);
+		hist_add(&d->hists[WP_SUM_WAKE_TO_RUN], (uint64_t)r[i].wake_to_run_ns);
+	}
+	/* and one that ran with its switch-in untraced: counted, in no table */
+	d->counts.by_class[WP_WAKER_SYSCALL]++;
+	attach_aggregate__add_sums(summed, d);
+	cr_assert_eq(summed->wakeups, one_by_one->wakeups + 1);
+	cr_assert_eq(summed->summed, 6);
+	cr_assert_eq(summed->summed_complete, 5);
+	cr_assert_eq(summed->complete, one_by_one->complete);
+	cr_assert_eq(summed->by_label[LABEL_COMPLETE], 5);
+	cr_assert_eq(summed->by_label[LABEL_MISSING_EVENT], 1);
+	cr_assert_eq(summed->missing_by_mark[MARK_SWITCH_IN], 1);
+	cr_assert_eq(summed->by_class[WP_WAKER_SYSCALL], one_by_one->by_class[WP_WAKER_SYSCALL] + 1);
+	cr_assert_eq(summed->by_class[WP_WAKER_IRQ], one_by_one->by_class[WP_WAKER_IRQ]);
+	cr_assert_eq(memcmp(summed->by_family, one_by_one->by_family, sizeof(summed->by_family)), 0);
+	cr_assert_eq(memcmp(summed->absent, one_by_one->absent, sizeof(summed->absent)), 0,
+		     "the phases absent, and why, as the records' say");
+	same_hist(&summed->phase[PHASE_WAKE_ENQUEUE], &one_by_one->phase[PHASE_WAKE_ENQUEUE], "wake_enqueue");
+	same_hist(&summed->phase[PHASE_RUNQ_WAIT], &one_by_one->phase[PHASE_RUNQ_WAIT], "runq_wait");
+	same_hist(&summed->wake_to_run, &one_by_one->wake_to_run, "wake_to_run");
+	same_hist(&summed->total, &one_by_one->total, "total");
+	/* none is in the tables of pairs: those hold the wakeups sent one by one */
+	cr_assert_eq(summed->nr_pairs, 0);
+	free(d);
+	attach_aggregate__free(one_by_one);
+	attach_aggregate__free(summed);
+}
