@@ -45,6 +45,7 @@ static const char *const engine_lines[] = {
 	"\n  yes  attach, the lean engine\n", "\n  yes  attach, the lean engine, --stacks\n",
 	"\n  yes  attach, the lean engine, --chains\n",
 	"\n  yes  attach, the full engine\n", "\n  yes  attach, the full engine, --chains\n",
+	"\n  yes  a service, the lean engine summing by cgroup\n",
 };
 
 Test(kernel, wakeprobe_kernel_finds_the_floor_the_per_cpu_layout_and_loads_every_engine)

@@ -20,16 +20,18 @@ static const struct engine {
 	bool attach, lean;
 	bool chains;		/* --chains: its programs verified with the links' copies in */
 	bool stacks;		/* --stacks: with the stacks and the copies of user stacks to unwind */
+	bool service;		/* --all --listen: every task, by cgroup, summed in the kernel */
 } engines[] = {
-	{ "a workload, the lean engine", false, true, false, false },
-	{ "a workload, the lean engine, --stacks", false, true, false, true },
-	{ "a workload, the full engine", false, false, false, false },
-	{ "attach, the lean engine", true, true, false, false },
-	{ "attach, the lean engine, --stacks", true, true, false, true },
-	{ "attach, the lean engine, --chains", true, true, true, false },
-	{ "attach, the full engine", true, false, false, false },
+	{ "a workload, the lean engine", false, true, false, false, false },
+	{ "a workload, the lean engine, --stacks", false, true, false, true, false },
+	{ "a workload, the full engine", false, false, false, false, false },
+	{ "attach, the lean engine", true, true, false, false, false },
+	{ "attach, the lean engine, --stacks", true, true, false, true, false },
+	{ "attach, the lean engine, --chains", true, true, true, false, false },
+	{ "attach, the full engine", true, false, false, false, false },
 	/* the lean engine's programs beside it, for the kernel's links the stream's are held against */
-	{ "attach, the full engine, --chains", true, false, true, false },
+	{ "attach, the full engine, --chains", true, false, true, false, false },
+	{ "a service, the lean engine summing by cgroup", true, true, false, false, true },
 };
 
 static bool kernel_wants(const struct wp_options *o)
@@ -77,6 +79,9 @@ static int try_engine(const struct engine *e, bool verbose)
 		.stacks = e->stacks,
 		.unwind = e->stacks,
 		.unwind_per_s = e->stacks ? OPT_DEFAULT_UNWIND : 0,
+		.trace_all = e->service,
+		.cgroups = e->service,
+		.sums = e->service,
 		.load_only = true,
 	};
 	struct collector *c = NULL;
