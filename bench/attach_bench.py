@@ -700,6 +700,32 @@ def service_window(proc, load, seconds):
             "rss": b["wakeprobe_self_resident_bytes"], "dropped": b["wakeprobe_dropped_events_total"]}
 
 
+def service_cost(rounds, seconds):
+    """--all --listen at a paced 20,000 wakeups a second, and at a flood's rate: what the service costs"""
+    print(f"\n== The service: --all --listen, {rounds} windows of {seconds} s under each load ==")
+    print(f"   paced: {' '.join(SERVICE_PACED)} N (20,000 wakeups a second); flood: {' '.join(SERVICE_FLOOD)}")
+    proc = subprocess.Popen([WAKEPROBE, "--all", "--listen", f"127.0.0.1:{SERVICE_PORT}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_attached(proc, "wakeprobe --all --listen")
+        for name, load in (("paced", SERVICE_PACED + [str(seconds + 5)]), ("flood", SERVICE_FLOOD)):
+            # the first window's load also warms what a rate brings into the caches
+            ws = [service_window(proc, load, seconds) for _ in range(rounds)]
+            med = {k: statistics.median(w[k] for w in ws) for k in ws[0]}
+            print(f"   {name}: {med['rate']:,.0f} wakeups/s on the machine; wakeprobe's own CPU {100 * med['own']:.2f}%"
+                  f" of one CPU ({med['own_ns']:.0f} ns a wakeup); the BPF programs {100 * med['bpf']:.2f}%"
+                  f" ({med['bpf_ns']:.0f} ns a wakeup, in the woken tasks' time); RSS {med['rss'] / 2**20:.1f} MiB;"
+                  f" dropped {med['dropped']:.0f} (medians of {rounds})")
+            if name == "paced":
+                aim = [100 * w["own"] for w in ws]
+                print(f"   paced, wakeprobe's own CPU % of one CPU: {fmt_ratio(aim)} -> {verdict(aim, 1.0, at_most=True)}"
+                      " (aim: <= 1% at 20,000 wakeups/s)")
+        print("   at 200,000 a second: the flood's own CPU per wakeup times the rate; the ring (8 MiB, 192 bytes"
+              " a wakeup) is taken every 50 ms, 2 MiB of it at that rate")
+    finally:
+        stop(proc)
+
+
 def program_ids(pid):
     """the ids of the BPF programs process pid holds, by their fds or their links' (/proc/PID/fdinfo)"""
     ids = set()
