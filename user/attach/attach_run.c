@@ -86,6 +86,14 @@ static bool cgroup_gone(uint64_t id, void *ctx)
 	return attach_analysis__cgroup_gone(r->analysis, id);
 }
 
+void attach_run__take_sums(struct attach_run *r, struct collector *c)
+{
+	const struct lean_sums_delta *d;
+
+	if (r->targets.sums && c && !collector__take_sums(c, cgroup_gone, r, &d))
+		attach_analysis__add_sums(r->analysis, d);
+}
+
 static void on_tick(struct collector *c, void *ctx)
 {
 	struct attach_run *r = ctx;

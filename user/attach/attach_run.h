@@ -65,6 +65,13 @@ void attach_run__event(struct attach_run *r, const struct wp_event *e);
 void attach_run__advance(struct attach_run *r, uint64_t complete_ns, uint64_t drops);
 /* ... its ATTACH_END is in @r->res: hand over what is open, order the tables */
 void attach_run__end(struct attach_run *r);
+/*
+ * attach_run__take_sums - a service's sums, what grew in them since the
+ * last take, into the run now (@c: the run's BPF side, as a tick has it):
+ * before a rendering, so that a scrape is served the sums of the wakeups
+ * until then; nothing for a run that does not sum
+ */
+void attach_run__take_sums(struct attach_run *r, struct collector *c);
 
 /* attach_run__report - the ended run as every output reads it, shown as @view asks */
 void attach_run__report(const struct attach_run *r, const struct attach_view *view, struct attach_report *out);

@@ -26,8 +26,6 @@ struct attach_session {
 	struct collector *collector;
 	struct runner runner;
 	bool raisers_followed;	/* collector__follow_raisers() was asked */
-	struct lean_sums *sums;	/* opts->sums, where the BPF side sums; else NULL */
-	struct collector_sum_maps sum_maps;
 	uint64_t next_sums_ns;	/* CLOCK_MONOTONIC: the next take of the sums while tracing */
 	bool sums_failed;	/* a take failed and said so: the run's tables lack what it did not read */
 };
@@ -90,19 +88,23 @@ static void on_copy(const struct wp_stack_copy *copy, void *ctx)
 	run_stacks__copy(s->res->stacks, copy);
 }
 
-/* take_sums - with sums: what grew in them, to the hooks, now (@now_ns 0) or when one is due */
+/*
+ * take_sums - with sums: what grew in them, to the hooks, now (@now_ns 0)
+ * or when one is due; a taker between (a service's rendering) makes the
+ * next one find less
+ */
 static void take_sums(struct attach_session *s, uint64_t now_ns)
 {
 	const struct lean_sums_delta *d;
 	int err;
 
-	if (!s->sums || (now_ns && now_ns < s->next_sums_ns))
+	if (!s->opts->sums || !s->hooks->on_sums || (now_ns && now_ns < s->next_sums_ns))
 		return;
 	s->next_sums_ns = now_ns + LEAN_SUMS_EVERY_NS;
-	err = lean_sums__take(s->sums, &s->sum_maps, s->hooks->cgroup_gone, s->hooks->ctx, &d);
+	err = collector__take_sums(s->collector, s->hooks->cgroup_gone, s->hooks->ctx, &d);
 	if (!err) {
 		s->hooks->on_sums(d, s->hooks->ctx);
-	} else if (!s->sums_failed) {
+	} else if (err != -ENOENT && !s->sums_failed) {
 		s->sums_failed = true;
 		fprintf(stderr, "wakeprobe: cannot read the sums of the wakeups (%s): the report lacks the wakeups "
 			"summed since\n", strerror(-err));
@@ -255,11 +257,6 @@ static int trace_targets(struct attach_session *s, struct collector_opts *copts,
 	err = collector__open(&s->collector, copts, msg, len);
 	if (err)
 		return err;
-	if (o->sums && s->hooks->on_sums && !collector__sum_maps(s->collector, &s->sum_maps) &&
-	    !(s->sums = lean_sums__new())) {
-		snprintf(msg, len, "out of memory");
-		return -ENOMEM;
-	}
 	if (copts->stacks && !(res->stacks = run_stacks__new_with("/proc/kallsyms", &(struct symbolizer_opts){
 					       .debuginfod = o->debuginfod }))) {
 		snprintf(msg, len, "out of memory");
@@ -425,7 +422,6 @@ int attach_session__run(const struct attach_session_opts *o, const struct attach
 	}
 	runner__stop(&s.runner, 0);
 	run_stacks__follow(res->stacks, NULL);
-	lean_sums__free(s.sums);
 	collector__close(s.collector);
 	if (err)
 		attach_session__release(res);

@@ -18,6 +18,7 @@
 #include "capability.h"
 #include "collector.h"
 #include "lean_adapt.h"
+#include "lean_sums.h"
 #include "mechanism.h"
 #include "program_set.h"
 #include "steal_clock.h"
@@ -50,6 +51,7 @@ struct collector {
 	uint64_t lean_counted[WP_SLOW_KINDS];	/* by kind, the wakeups counted at the last tick */
 	int nr_cpus;
 	uint64_t lean_adapted_ns;
+	struct lean_sums *sums;		/* want_sums: the copies the sums are read against; else NULL */
 };
 
 /* the counts of one CPU in the lean_slowness map: a kind's buckets after another's */
@@ -598,6 +600,10 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		err = attach_programs(c, msg, len);
 		if (!err)
 			err = open_ring(c, opts, msg, len);
+		if (!err && c->skel->rodata->want_sums && !(c->sums = lean_sums__new())) {
+			snprintf(msg, len, "out of memory");
+			err = -ENOMEM;
+		}
 		if (err)
 			goto err_out;
 	}
@@ -932,18 +938,19 @@ void collector__counters(const struct collector *c, struct wp_counters *out, uin
 	*drops_total = c->skel->bss->drops_total;
 }
 
-int collector__sum_maps(const struct collector *c, struct collector_sum_maps *out)
+int collector__take_sums(struct collector *c, lean_sums_gone_fn gone, void *ctx, const struct lean_sums_delta **out)
 {
-	if (!c->skel->rodata->want_sums)
-		return -ENOENT;
-	*out = (struct collector_sum_maps){
+	struct collector_sum_maps m = {
 		.counts = bpf_map__fd(c->skel->maps.sum_counts),
 		.hists = bpf_map__fd(c->skel->maps.sum_hists),
 		.cgroups = bpf_map__fd(c->skel->maps.sum_cgroups),
 		.keys = bpf_map__fd(c->skel->maps.sum_keys),
 		.nr_cpus = c->nr_cpus,
 	};
-	return 0;
+
+	if (!c->sums)
+		return -ENOENT;
+	return lean_sums__take(c->sums, &m, gone, ctx, out);
 }
 
 void collector__lean_counters(const struct collector *c, struct wp_lean_counters *out)
@@ -999,5 +1006,6 @@ void collector__close(struct collector *c)
 	if (c->stats_fd >= 0)
 		close(c->stats_fd);
 	free(c->lean_buckets);
+	lean_sums__free(c->sums);
 	free(c);
 }

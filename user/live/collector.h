@@ -210,8 +210,15 @@ struct collector_sum_maps {
 #define COLLECTOR_SUM_CGROUPS	2048
 #define COLLECTOR_SUM_KEYS	16384
 
-/* collector__sum_maps - the run's sums' maps into @out: 0, or -ENOENT when it does not sum */
-int collector__sum_maps(const struct collector *c, struct collector_sum_maps *out);
+struct lean_sums_delta;
+/*
+ * collector__take_sums - a run that sums (opts.sums): what grew in its
+ * sums since the last take, into *@out (lean_sums__take(), @gone and @ctx
+ * its); -ENOENT when it does not sum. The run's one set of copies: every
+ * taker gets what grew since any took last.
+ */
+int collector__take_sums(struct collector *c, bool (*gone)(uint64_t id, void *ctx), void *ctx,
+			 const struct lean_sums_delta **out);
 /*
  * --stacks: the distinct stacks the kernel keeps, at most; as many hash
  * slots, so a stack whose slot another holds is not kept (counted): about

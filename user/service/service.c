@@ -23,9 +23,12 @@
 static void so_far(const struct service *s, struct collector *c, struct attach_session_result *snap,
 		   struct attach_report *rep, struct results *r)
 {
-	const struct attach_run *run = s->run;
+	struct attach_run *run = s->run;
 
 	struct collector_prog_totals totals;
+
+	/* the sums of the wakeups until now: a scrape, a file, is not a second behind the kernel's */
+	attach_run__take_sums(run, c);
 
 	*snap = run->res;
 	snap->trace_end_ns = run->complete_ns > snap->trace_start_ns ? run->complete_ns : snap->trace_start_ns;
