@@ -600,37 +600,6 @@ static bool is_signal_wait(int64_t nr)
 	return nr == SYS_rt_sigtimedwait || nr == SYS_rt_sigsuspend || nr == SYS_pause;
 }
 
-/* waker_family - what a waker's syscall says of the mechanism, MECH_UNKNOWN if nothing */
-static enum mech_family waker_family(const struct waker_info *w)
-{
-	uint64_t addr;
-
-	if (mechanism__futex_wake_addr(w, &addr) || w->nr == SYS_futex || w->nr == SYS_futex_requeue)
-		return MECH_FUTEX;
-	if (is_signal_send(w->nr))
-		return MECH_SIGNAL;
-	if (mechanism__syscall_takes_fd(w->nr))
-		return fd_family(w->fd_kind);
-	return MECH_UNKNOWN;
-}
-
-/* wait_family - what the wait says of the mechanism, MECH_UNKNOWN if nothing */
-static enum mech_family wait_family(const struct wait_info *wait)
-{
-	if (wait->nr == SYS_futex || wait->nr == SYS_futex_wait || wait->nr == SYS_futex_waitv)
-		return MECH_FUTEX;
-	if (is_signal_wait(wait->nr))
-		return MECH_SIGNAL;
-	if (is_sleep(wait->nr))
-		return MECH_TIMER;
-	/* a child's exit, or a traced one's end, is what a wait4() or waitid() waits for */
-	if (wait->nr == SYS_wait4 || wait->nr == SYS_waitid)
-		return MECH_EXIT;
-	if (mechanism__syscall_takes_fd(wait->nr))
-		return fd_family(wait->fd_kind);
-	return MECH_UNKNOWN;
-}
-
 uint8_t mechanism__syscall_roles(int64_t nr)
 {
 	uint8_t roles = 0;
@@ -662,37 +631,16 @@ void mechanism__tables(struct wp_mech_tables *t)
 		t->fd_family[kind] = (uint8_t)fd_family((uint8_t)kind);
 }
 
+/* the rules are wakeprobe.h's wp_mech_family(), the kernel's too: each end's syscall by its roles */
 enum mech_family mechanism__family(const struct waker_info *w, const struct wait_info *wait)
 {
-	bool have_wait = wait && wait->known;
-	enum mech_family f = MECH_UNKNOWN;
+	bool have_wait = wait && wait->known, syscall = w->cls == WP_WAKER_SYSCALL;
 
-	switch (w->cls) {
-	case WP_WAKER_IRQ:
-		return MECH_IRQ;
-	case WP_WAKER_SOFTIRQ:
-		return MECH_SOFTIRQ;
-	case WP_WAKER_KTHREAD:
-		return MECH_KTHREAD;
-	case WP_WAKER_PROCESS:
-		return MECH_PROCESS;
-	case WP_WAKER_TIMER:
-		return MECH_TIMER;
-	default:
-		break;
-	}
-	if (have_wait && wait->start)
-		return MECH_START;
-	/* a wakee in a multiplexer waited for whatever fd became ready: that it waited there is the news */
-	if (have_wait && is_multiplexer(wait->nr))
-		return MECH_EPOLL;
-	if (w->cls == WP_WAKER_SYSCALL)
-		f = waker_family(w);
-	if (f == MECH_UNKNOWN && have_wait)
-		f = wait_family(wait);
-	if (f == MECH_UNKNOWN && (w->cls || have_wait))
-		f = MECH_OTHER;
-	return f;
+	return (enum mech_family)wp_mech_family(w->cls, syscall ? mechanism__syscall_roles(w->nr) : 0,
+						syscall ? (uint8_t)fd_family(w->fd_kind) : MECH_UNKNOWN, have_wait,
+						have_wait && wait->start,
+						have_wait ? mechanism__syscall_roles(wait->nr) : 0,
+						have_wait ? (uint8_t)fd_family(wait->fd_kind) : MECH_UNKNOWN);
 }
 
 bool mechanism__waker_has_task(const struct waker_info *w)
