@@ -787,7 +787,11 @@ def side_window(argv, load, seconds):
     span = t1 - t0
     runs = sum(b[i][1] - a[i][1] for i in b if i in a)
     ns = sum(b[i][2] - a[i][2] for i in b if i in a)
-    return {"bpf": ns / 1e9 / span, "runs": runs / span, "own": (tb - ta) / hz / span}
+    by_prog = {}
+    for i in b:
+        if i in a:
+            by_prog[b[i][0]] = by_prog.get(b[i][0], 0) + (b[i][2] - a[i][2]) / 1e9 / span
+    return {"bpf": ns / 1e9 / span, "runs": runs / span, "own": (tb - ta) / hz / span, "by_prog": by_prog}
 
 
 def service_vs_runqlat(rounds, seconds):
@@ -809,6 +813,12 @@ def service_vs_runqlat(rounds, seconds):
         print(f"   {side:9s}: programs {statistics.median(x['bpf'] for x in w) * 1e3:.2f} ms a second,"
               f" {statistics.median(x['runs'] for x in w):,.0f} runs a second; own CPU"
               f" {100 * statistics.median(x['own'] for x in w):.2f}% of one CPU (medians of {rounds})")
+    for side in sides:
+        names = {n for x in got[side] for n in x["by_prog"]}
+        share = {n: statistics.median(x["by_prog"].get(n, 0) for x in got[side]) for n in names}
+        top = sorted(share.items(), key=lambda kv: -kv[1])[:6]
+        print(f"   {side:9s}: where its programs' time goes, medians in ms a second: "
+              + ", ".join(f"{n} {v * 1e3:.2f}" for n, v in top))
     ratio = [a["bpf"] / b["bpf"] for a, b in zip(got["wakeprobe"], got["runqlat"])]
     own = [100 * x["own"] for x in got["wakeprobe"]]
     print(f"   wakeprobe / runqlat, programs' time: {fmt_ratio(ratio)} -> {verdict(ratio, 1.5, at_most=True)}"
