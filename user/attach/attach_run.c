@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include "attach_run.h"
+#include "collector.h"
 
 int attach_run__init(struct attach_run *r, const struct attach_session_opts *targets,
 		     const struct attach_analysis_opts *ao, const struct attach_run_hooks *hooks)

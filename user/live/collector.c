@@ -453,8 +453,8 @@ static int size_maps(struct collector *c, const struct collector_opts *opts, boo
 	if (!err && c->skel->rodata->want_stacks)
 		err = bpf_map__set_max_entries(c->skel->maps.stacks, COLLECTOR_STACKS);
 	if (!err && c->skel->rodata->want_sums)
-		err = bpf_map__set_max_entries(c->skel->maps.sum_cgroups, COLLECTOR_SUM_CGROUPS) ?:
-		      bpf_map__set_max_entries(c->skel->maps.sum_keys, COLLECTOR_SUM_KEYS);
+		err = bpf_map__set_max_entries(c->skel->maps.sum_cgroups, LEAN_SUMS_CGROUPS) ?:
+		      bpf_map__set_max_entries(c->skel->maps.sum_keys, LEAN_SUMS_KEYS);
 	nr_cpus = libbpf_num_possible_cpus();
 	if (!err && nr_cpus > WP_MAX_CPUS)
 		err = -E2BIG;
@@ -940,7 +940,7 @@ void collector__counters(const struct collector *c, struct wp_counters *out, uin
 
 int collector__take_sums(struct collector *c, lean_sums_gone_fn gone, void *ctx, const struct lean_sums_delta **out)
 {
-	struct collector_sum_maps m = {
+	struct lean_sums_maps m = {
 		.counts = bpf_map__fd(c->skel->maps.sum_counts),
 		.hists = bpf_map__fd(c->skel->maps.sum_hists),
 		.cgroups = bpf_map__fd(c->skel->maps.sum_cgroups),

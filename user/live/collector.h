@@ -197,19 +197,6 @@ int collector__attach(struct collector *c);
 int collector__follow_raisers(struct collector *c);
 void collector__counters(const struct collector *c, struct wp_counters *out, uint64_t *drops_total);
 
-/* the maps of a run's sums (bpf/sums.bpf.h), as collector__sum_maps() gives them */
-struct collector_sum_maps {
-	int counts;		/* per CPU: struct wp_sum_counts */
-	int hists;		/* per CPU: struct wp_sum_hist, WP_SUM_HISTS of them */
-	int cgroups;		/* by cgroup id: struct wp_sum_cgroup */
-	int keys;		/* struct wp_sum_key: struct wp_sum_val */
-	int nr_cpus;		/* the per-CPU maps' values come this many at a time */
-};
-
-/* how many keys the maps by cgroup hold at most: past that, a wakeup of a new key is sent, not summed */
-#define COLLECTOR_SUM_CGROUPS	2048
-#define COLLECTOR_SUM_KEYS	16384
-
 struct lean_sums_delta;
 /*
  * collector__take_sums - a run that sums (opts.sums): what grew in its

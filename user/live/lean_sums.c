@@ -116,9 +116,9 @@ struct lean_sums *lean_sums__new(void)
 
 	if (!s)
 		return NULL;
-	if (copies_init(&s->copies[MAP_CGROUPS], COLLECTOR_SUM_CGROUPS, sizeof(uint64_t),
+	if (copies_init(&s->copies[MAP_CGROUPS], LEAN_SUMS_CGROUPS, sizeof(uint64_t),
 			sizeof(struct wp_sum_cgroup)) ||
-	    copies_init(&s->copies[MAP_KEYS], COLLECTOR_SUM_KEYS, sizeof(struct wp_sum_key),
+	    copies_init(&s->copies[MAP_KEYS], LEAN_SUMS_KEYS, sizeof(struct wp_sum_key),
 			sizeof(struct wp_sum_val))) {
 		lean_sums__free(s);
 		return NULL;
@@ -187,7 +187,7 @@ static bool diff(uint64_t *d, const uint64_t *now, uint64_t *was, size_t words)
 }
 
 /* take_counts - the per-CPU counts summed over the CPUs, and what grew into the delta */
-static int take_counts(struct lean_sums *s, const struct collector_sum_maps *m)
+static int take_counts(struct lean_sums *s, const struct lean_sums_maps *m)
 {
 	const size_t words = sizeof(struct wp_sum_counts) / sizeof(uint64_t);
 	uint64_t total[sizeof(struct wp_sum_counts) / sizeof(uint64_t)] = { 0 };
@@ -206,7 +206,7 @@ static int take_counts(struct lean_sums *s, const struct collector_sum_maps *m)
 }
 
 /* take_hist - histogram @kind over the CPUs: its growth into the delta, its min and max the run's */
-static int take_hist(struct lean_sums *s, const struct collector_sum_maps *m, __u32 kind)
+static int take_hist(struct lean_sums *s, const struct lean_sums_maps *m, __u32 kind)
 {
 	const struct wp_sum_hist *cpu = percpu(s, (size_t)m->nr_cpus * sizeof(struct wp_sum_hist));
 	struct wp_sum_hist *was = &s->hists[kind], *d = &s->delta.hists[kind];
@@ -313,7 +313,7 @@ static int add_keyed(struct lean_sums *s, const void *key, const uint64_t *now, 
  * last time: deleted from the maps, their copies forgotten. A key goes
  * when any of its cgroups does; 0 (the idle CPU, interrupt work) is none.
  */
-static void sweep(struct lean_sums *s, const struct collector_sum_maps *m, lean_sums_gone_fn gone, void *ctx)
+static void sweep(struct lean_sums *s, const struct lean_sums_maps *m, lean_sums_gone_fn gone, void *ctx)
 {
 	const int fds[NR_MAPS] = { m->cgroups, m->keys };
 
@@ -339,7 +339,7 @@ static void sweep(struct lean_sums *s, const struct collector_sum_maps *m, lean_
 	}
 }
 
-int lean_sums__take(struct lean_sums *s, const struct collector_sum_maps *m, lean_sums_gone_fn gone, void *ctx,
+int lean_sums__take(struct lean_sums *s, const struct lean_sums_maps *m, lean_sums_gone_fn gone, void *ctx,
 		    const struct lean_sums_delta **out)
 {
 	int err;

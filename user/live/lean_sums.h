@@ -20,8 +20,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
-#include "collector.h"
 #include "wakeprobe.h"
+
+/* the maps of a run's sums (bpf/sums.bpf.h), as the collector hands them to lean_sums__take() */
+struct lean_sums_maps {
+	int counts;		/* per CPU: struct wp_sum_counts */
+	int hists;		/* per CPU: struct wp_sum_hist, WP_SUM_HISTS of them */
+	int cgroups;		/* by cgroup id: struct wp_sum_cgroup */
+	int keys;		/* struct wp_sum_key: struct wp_sum_val */
+	int nr_cpus;		/* the per-CPU maps' values come this many at a time */
+};
+
+/* how many keys the maps by cgroup hold at most: past that, a wakeup of a new key is sent, not summed */
+#define LEAN_SUMS_CGROUPS	2048
+#define LEAN_SUMS_KEYS		16384
 
 /* how often a run takes its sums while it traces */
 #define LEAN_SUMS_EVERY_NS	1000000000ull
@@ -67,7 +79,7 @@ void lean_sums__free(struct lean_sums *s);
  * gone deleted after their last reading (@gone NULL: none is). 0, or a
  * negative errno (out of memory; a map that could not be read).
  */
-int lean_sums__take(struct lean_sums *s, const struct collector_sum_maps *m, lean_sums_gone_fn gone, void *ctx,
+int lean_sums__take(struct lean_sums *s, const struct lean_sums_maps *m, lean_sums_gone_fn gone, void *ctx,
 		    const struct lean_sums_delta **out);
 /* lean_sums__kept - how many entries the copies hold now, by cgroup and in all: what the sweeps keep bounded */
 size_t lean_sums__kept(const struct lean_sums *s);
