@@ -186,7 +186,9 @@ Test(cli, tracing_without_privileges_names_the_fix_and_exits_1)
 	run_as(&o, geteuid() == 0 ? (int)nobody->pw_uid : -1, args);
 	cr_assert_eq(exit_code(&o), 1, "stderr: %s", o.err);
 	cr_assert_eq(count_lines(o.err), 1, "stderr: %s", o.err);
-	cr_assert(strstr(o.err, "run it with sudo"), "stderr: %s", o.err);
+	/* what it lacks, and the fixes: root, the capabilities, or no tracing */
+	cr_assert(strstr(o.err, "lacks CAP_BPF and CAP_PERFMON"), "stderr: %s", o.err);
+	cr_assert(strstr(o.err, "as root (sudo)") && strstr(o.err, "--no-trace"), "stderr: %s", o.err);
 	cr_assert_str_empty(o.out);
 }
 
