@@ -154,7 +154,8 @@ Test(targets, another_users_process_is_refused_naming_root)
 			_exit(10);
 		if (targets__check_pid(1, msg, sizeof(msg)) != -EPERM)
 			_exit(11);
-		_exit(strcmp(msg, "--pid 1 belongs to another user: run wakeprobe as root (sudo)") ? 12 : 0);
+		_exit(strcmp(msg, "--pid 1 belongs to another user, and signalling it takes CAP_KILL, which this "
+			     "process lacks: run wakeprobe as root (sudo)") ? 12 : 0);
 	}
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status));
