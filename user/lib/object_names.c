@@ -22,7 +22,13 @@
 
 struct object_names {
 	struct object_names_opts opts;
-	struct object *objs;	/* by the asker's number */
+	/*
+	 * by the asker's number, NULL for one not added: each its own
+	 * allocation, which stays where it is while the table grows, as an
+	 * object read is its module's user data, which libdwfl hands its
+	 * debug file lookups for as long as the module lives
+	 */
+	struct object **objs;
 	size_t nobjs;
 	struct unwind_cache *unwind;	/* the processes unwound last (object_unwind.c) */
 };
@@ -56,8 +62,12 @@ void object_names__free(struct object_names *on)
 	if (!on)
 		return;
 	object_unwind__free(on->unwind);
-	for (size_t i = 0; i < on->nobjs; i++)
-		object_clear(&on->objs[i]);
+	for (size_t i = 0; i < on->nobjs; i++) {
+		if (!on->objs[i])
+			continue;
+		object_clear(on->objs[i]);
+		free(on->objs[i]);
+	}
 	free(on->objs);
 	free(on);
 }
@@ -607,7 +617,7 @@ static void name_data(struct object *o, uint64_t file_offset, struct object_name
 /* add - object @req->object is the file at @fd */
 static int add(struct object_names *on, const struct object_names_add *req, int fd)
 {
-	struct object *grown, *o;
+	struct object **grown, *o;
 
 	/* the asker numbers its objects from 0, one at a time: a number far ahead is no object of its */
 	if (fd < 0 || req->object > on->nobjs + 1024 || memchr(req->path, '\0', sizeof(req->path)) == NULL)
@@ -617,17 +627,25 @@ static int add(struct object_names *on, const struct object_names_add *req, int 
 		if (!grown)
 			return -ENOMEM;
 		on->objs = grown;
-		for (size_t i = on->nobjs; i <= req->object; i++) {
-			memset(&on->objs[i], 0, sizeof(on->objs[i]));
-			on->objs[i].fd = -1;
-		}
+		for (size_t i = on->nobjs; i <= req->object; i++)
+			on->objs[i] = NULL;
 		on->nobjs = req->object + 1;
 	}
-	o = &on->objs[req->object];
-	object_clear(o);
-	/* the unwindings kept may hold the object this number named before */
+	if (!on->objs[req->object]) {
+		o = calloc(1, sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		o->fd = -1;
+		on->objs[req->object] = o;
+	}
+	/*
+	 * the unwindings kept may hold the object this number named before, or
+	 * have gone without it: let go of them before it is cleared
+	 */
 	object_unwind__free(on->unwind);
 	on->unwind = NULL;
+	o = on->objs[req->object];
+	object_clear(o);
 	o->path = strdup(req->path);
 	if (!o->path)
 		return -ENOMEM;
@@ -645,7 +663,7 @@ static int unwind(struct object_names *on, const struct object_names_unwind *req
 		return -EINVAL;
 	for (uint32_t i = 0; i < req->nobjects; i++) {
 		uint32_t id = req->objects[i].object;
-		struct object *o = id < on->nobjs ? &on->objs[id] : NULL;
+		struct object *o = id < on->nobjs ? on->objs[id] : NULL;
 
 		objects[i] = o && o->path && object_read(o) ? o : NULL;
 	}
@@ -655,7 +673,7 @@ static int unwind(struct object_names *on, const struct object_names_unwind *req
 /* object_asked - the object a name request is about, NULL when it was not added */
 static struct object *object_asked(struct object_names *on, const struct object_names_ask *req)
 {
-	struct object *o = req->object < on->nobjs ? &on->objs[req->object] : NULL;
+	struct object *o = req->object < on->nobjs ? on->objs[req->object] : NULL;
 
 	return o && o->path ? o : NULL;
 }
