@@ -15,7 +15,8 @@
  * And what a hostile program could make of it: DWARF crafted to divide by
  * zero (tests/tools/crafted_fixture.c), a maps line longer than any
  * buffer, a debug link beside the program, its file swapped for a FIFO;
- * and the child that reads the objects stalled, killed, or told to stop.
+ * and the child that reads the objects stalled, killed, or told to stop,
+ * or naming an object it read to unwind by after more were added.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -25,6 +26,7 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -700,15 +702,21 @@ static int serve_code(struct object_names *on, uint64_t file_offset, struct obje
 	return object_names__serve(on, &ask, sizeof(ask), -1, code, sizeof(*code));
 }
 
-/* add_object - the file at @path is object 0 of @on, as the parent hands it over */
-static void add_object(struct object_names *on, const char *path)
+/* add_object_as - the file at @path is object @id of @on, as the parent hands it over */
+static void add_object_as(struct object_names *on, uint32_t id, const char *path)
 {
-	struct object_names_add add = { .kind = OBJECT_NAMES_ADD, .object = 0 };
+	struct object_names_add add = { .kind = OBJECT_NAMES_ADD, .object = id };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	cr_assert_geq(fd, 0, "%s", path);
 	snprintf(add.path, sizeof(add.path), "%s", path);
 	cr_assert_eq(object_names__serve(on, &add, sizeof(add), fd, NULL, 0), 0);
+}
+
+/* add_object - the file at @path is object 0 of @on */
+static void add_object(struct object_names *on, const char *path)
+{
+	add_object_as(on, 0, path);
 }
 
 /* hex - @len bytes of @bits in hex, into @out */
@@ -798,6 +806,57 @@ Test(symbolizer, debug_files_are_looked_for_under_usr_lib_debug_alone)
 	cr_assert_str_eq(sym.file, "", "the debug file beside it was read: %s:%d", sym.file, sym.line);
 	cr_assert_eq(sym.line, 0);
 	symbolizer__free(s);
+}
+
+/*
+ * in the child: an object read to unwind by, then more objects added (the
+ * child's table of them grown), is still named as itself. The debug file
+ * of an object without symbols is looked for only when a name is asked of
+ * it, by its debug link and the path it was added by, and libdwfl hands
+ * that lookup the object the module was read for, which must not have
+ * moved. Freed memory is filled, for a pointer left into it to read
+ * garbage rather than the object that was there.
+ */
+Test(symbolizer, an_object_read_to_unwind_by_is_named_after_more_objects_are_added)
+{
+	static struct object_names_unwind req;
+	struct object_names_ask ask = { .kind = OBJECT_NAMES_CODE, .object = 0, .file_offset = 0x1000 };
+	char dir[64], prog[PATH_MAX], debug[PATH_MAX], fixture[PATH_MAX], link[PATH_MAX + 32], want[129], got[129];
+	struct object_names_frames frames;
+	struct object_names_code code;
+	struct object_names *on;
+
+	mallopt(M_PERTURB, 0xa5);
+	fixture_path("symbol-fixture", fixture);
+	a_directory(dir);
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(debug, sizeof(debug), "%s/prog.debug", dir);
+	snprintf(link, sizeof(link), "--add-gnu-debuglink=%s", debug);
+	run_quiet((char *[]){ "objcopy", "--only-keep-debug", fixture, debug, NULL });
+	run_quiet((char *[]){ "objcopy", "--strip-all", link, fixture, prog, NULL });
+	build_id_of(prog, want);
+	on = object_names__new(NULL);
+	cr_assert_not_null(on);
+	add_object_as(on, 0, prog);
+	req.kind = OBJECT_NAMES_UNWIND;
+	req.nobjects = 1;
+	req.objects[0] = (struct object_names_placed){ .object = 0, .start = 0x555555554000 };
+	req.regs[OBJECT_UNWIND_PC] = 0x555555555000;
+	req.sp = 0x7ffffffde000;
+	req.len = 64;
+	cr_assert_eq(object_names__serve(on, &req, sizeof(req), -1, &frames, sizeof(frames)), (int)sizeof(frames));
+	cr_assert_geq(frames.n, 1);
+	for (uint32_t more = 1; more < 16; more++)
+		add_object_as(on, more, prog);
+	/* each object is its descriptor now: nothing is left behind if naming crashes */
+	unlink(prog);
+	unlink(debug);
+	rmdir(dir);
+	cr_assert_eq(object_names__serve(on, &ask, sizeof(ask), -1, &code, sizeof(code)), (int)sizeof(code));
+	hex(code.build_id, code.build_id_len, got);
+	cr_assert_str_eq(got, want);
+	cr_assert_str_eq(code.function, "", "no symbol of its own, and no debug file under /usr/lib/debug");
+	object_names__free(on);
 }
 
 /*
