@@ -877,6 +877,9 @@ def service_rss(seconds):
         die("the RSS run was too short to tell: give --service-rss-seconds 60 or more")
     tenth = marks[len(marks) // 10]
     last = marks[-1]
+    # the trend between, for a slow growth to show apart from an allocator settling
+    fifths = [marks[len(marks) * k // 5] for k in range(1, 5)] + [last]
+    print("   RSS along the run: " + ", ".join(f"{m[1] / 1024:.1f} MiB at {m[0]:.0f} s" for m in fifths))
     print(f"   {made} cgroups made and removed; RSS {tenth[1] / 1024:.1f} MiB at {tenth[0]:.0f} s,"
           f" {last[1] / 1024:.1f} MiB at {last[0]:.0f} s, at most {max(m[1] for m in marks) / 1024:.1f} MiB"
           f" -> {'flat' if last[1] <= tenth[1] * 1.05 + 1024 else 'GROWS'} (aim: flat, within 5% + 1 MiB)")
