@@ -73,18 +73,9 @@ static __always_inline void *sum_entry(void *map, const void *key, const void *z
 static __always_inline void sum_hist_add(__u32 kind, __u64 v)
 {
 	struct wp_sum_hist *h = bpf_map_lookup_elem(&sum_hists, &kind);
-	__u32 b = wp_sum_bucket(v);
 
-	if (!h)
-		return;
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
-	if (b < WP_SUM_HIST_BUCKETS)
-		h->buckets[b]++;
+	if (h)
+		wp_sum_hist_add(h, v);
 }
 
 /* sum_role - the roles of syscall @nr (WP_ROLE_*), 0 for none or one past the table */

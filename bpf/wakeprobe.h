@@ -944,6 +944,21 @@ static inline __attribute__((always_inline)) __u32 wp_sum_bucket(__u64 v)
 	return (e - 6) * 128 + (__u32)(v >> (e - 7)) - 128;
 }
 
+/* wp_sum_hist_add - @v into @h, one CPU's: both the kernel and the tests' model of it add so */
+static inline __attribute__((always_inline)) void wp_sum_hist_add(struct wp_sum_hist *h, __u64 v)
+{
+	__u32 b = wp_sum_bucket(v);
+
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+	if (b < WP_SUM_HIST_BUCKETS)
+		h->buckets[b]++;
+}
+
 /*
  * the summed wakeups' counts, per CPU: the few a wakeup touches; their
  * families and their time are the keyed sums' (struct wp_sum_val), their

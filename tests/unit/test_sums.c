@@ -268,17 +268,6 @@ static struct attach_result lean_wakeup(uint8_t cls, uint64_t enqueue, uint64_t 
 	return r;
 }
 
-static void hist_add(struct wp_sum_hist *h, uint64_t v)
-{
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
-	h->buckets[wp_sum_bucket(v)]++;
-}
-
 static void same_hist(const struct histogram *a, const struct histogram *b, const char *what)
 {
 	cr_assert_eq(a->count, b->count, "%s", what);
@@ -311,9 +300,9 @@ Test(sums, the_machines_counts_and_phases_are_the_aggregates_of_the_same_wakeups
 		d->counts.complete_by_class[r[i].waker.cls]++;
 		d->counts.no_wait_syscall += r[i].wait.nr < 0;
 		keyed.d.wakeups++;
-		hist_add(&d->hists[WP_SUM_WAKE_ENQUEUE], (uint64_t)r[i].sr.phase_ns[PHASE_WAKE_ENQUEUE]);
-		hist_add(&d->hists[WP_SUM_RUNQ_WAIT], (uint64_t)r[i].sr.phase_ns[PHASE_RUNQ_WAIT]);
-		hist_add(&d->hists[WP_SUM_WAKE_TO_RUN], (uint64_t)r[i].wake_to_run_ns);
+		wp_sum_hist_add(&d->hists[WP_SUM_WAKE_ENQUEUE], (uint64_t)r[i].sr.phase_ns[PHASE_WAKE_ENQUEUE]);
+		wp_sum_hist_add(&d->hists[WP_SUM_RUNQ_WAIT], (uint64_t)r[i].sr.phase_ns[PHASE_RUNQ_WAIT]);
+		wp_sum_hist_add(&d->hists[WP_SUM_WAKE_TO_RUN], (uint64_t)r[i].wake_to_run_ns);
 	}
 	/* and one that ran with its switch-in untraced: counted, in no table */
 	d->counts.by_class[WP_WAKER_SYSCALL]++;
