@@ -36,6 +36,16 @@ struct lean_sums {
 	struct wp_sum_hist hists[WP_SUM_HISTS];
 	struct lean_sums_delta delta;
 	size_t cap_cgroups, cap_keyed;			/* of delta's arrays */
+	/*
+	 * A sweep's verdicts, by id, direct-mapped: a cgroup is in its own
+	 * entry and in many keys, and each asks the kernel; a verdict of
+	 * another sweep (its number in sweep) is asked again
+	 */
+	struct verdict {
+		uint64_t id;
+		uint64_t sweep;
+		bool gone;
+	} verdicts[LEAN_SUMS_CGROUPS];
 	void *percpu;					/* a per-CPU value read, nr_cpus of the largest */
 	size_t percpu_bytes;
 	uint64_t takes;
@@ -136,11 +146,6 @@ void lean_sums__free(struct lean_sums *s)
 	free(s->delta.keyed);
 	free(s->percpu);
 	free(s);
-}
-
-size_t lean_sums__kept(const struct lean_sums *s)
-{
-	return s->copies[MAP_CGROUPS].used + s->copies[MAP_KEYS].used;
 }
 
 /* percpu - room for @bytes of every CPU's value: NULL when out of memory */
@@ -308,6 +313,19 @@ static int add_keyed(struct lean_sums *s, const void *key, const uint64_t *now, 
 	return 0;
 }
 
+/* is_gone - @gone's verdict on cgroup @id, asked once a sweep */
+static bool is_gone(struct lean_sums *s, uint64_t id, lean_sums_gone_fn gone, void *ctx)
+{
+	struct verdict *v = &s->verdicts[hash__fnv1a(HASH_FNV_BASIS, &id, sizeof(id)) % LEAN_SUMS_CGROUPS];
+
+	if (v->id != id || v->sweep != s->takes) {
+		v->id = id;
+		v->sweep = s->takes;
+		v->gone = gone(id, ctx);
+	}
+	return v->gone;
+}
+
 /*
  * sweep - the entries of cgroups @gone says are gone, just read for the
  * last time: deleted from the maps, their copies forgotten. A key goes
@@ -327,7 +345,7 @@ static void sweep(struct lean_sums *s, const struct lean_sums_maps *m, lean_sums
 			if (!c->slots[i].value)
 				continue;
 			memcpy(ids, c->slots[i].key, sizeof(ids[0]) * (size_t)nr);
-			for (k = 0; k < nr && !(ids[k] && gone(ids[k], ctx)); k++)
+			for (k = 0; k < nr && !(ids[k] && is_gone(s, ids[k], gone, ctx)); k++)
 				;
 			if (k == nr)
 				continue;

@@ -81,7 +81,5 @@ void lean_sums__free(struct lean_sums *s);
  */
 int lean_sums__take(struct lean_sums *s, const struct lean_sums_maps *m, lean_sums_gone_fn gone, void *ctx,
 		    const struct lean_sums_delta **out);
-/* lean_sums__kept - how many entries the copies hold now, by cgroup and in all: what the sweeps keep bounded */
-size_t lean_sums__kept(const struct lean_sums *s);
 
 #endif /* WAKEPROBE_LEAN_SUMS_H */
