@@ -555,6 +555,20 @@ pid_t spawn_udp_sender(const char *comm, int cpu)
 			recv(s, buf, sizeof(buf), 0);
 }
 
+int free_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	cr_assert_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	port = ntohs(a.sin_port);
+	close(fd);
+	return port;
+}
+
 double now_s(void)
 {
 	struct timespec ts;

@@ -218,6 +218,8 @@ long report_pair_count(const char *report, const char *mechanism);
 
 /* now_s - CLOCK_MONOTONIC in seconds */
 double now_s(void);
+/* free_port - a port of 127.0.0.1 nobody listens on now */
+int free_port(void);
 /* bpf_links_of - how many BPF links process @pid holds: programs it attached */
 int bpf_links_of(pid_t pid);
 /* wait_attached - until @pid holds BPF links and their number held still for 0.3 s; @what names it */

@@ -53,21 +53,6 @@ static pid_t service = -1, prometheus = -1, hog = -1;
 static char report_path[PATH_MAX];
 static int service_out = -1, service_err = -1;
 
-/* free_port - a port of 127.0.0.1 nobody listens on now */
-static int free_port(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port;
-
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	cr_assert_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	port = ntohs(a.sin_port);
-	close(fd);
-	return port;
-}
-
 /*
  * http_get_as - GET @path of 127.0.0.1:@port, naming the server @host,
  * asking for OpenMetrics when @openmetrics: the status into @status, the
@@ -229,14 +214,23 @@ static void teardown(void)
 	}
 }
 
-/* in_cgroup - run @argv in the cgroup at @path from its first instruction; its pid */
-static pid_t in_cgroup(const char *path, char *const argv[])
+/*
+ * in_cgroup_held - run @argv in the cgroup at @path from its first
+ * instruction; with @go, held before its exec until a byte comes down
+ * *@go, so that its pid is the process's from the start, for a witness to
+ * count all its life. Its pid.
+ */
+static pid_t in_cgroup_held(const char *path, char *const argv[], int *go)
 {
-	pid_t pid = fork();
+	int p[2] = { -1, -1 };
+	pid_t pid;
 
+	if (go)
+		cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
+	pid = fork();
 	cr_assert_geq(pid, 0);
 	if (!pid) {
-		char procs[PATH_MAX + 160];
+		char procs[PATH_MAX + 160], byte;
 		int fd, null = open("/dev/null", O_RDWR);
 
 		snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
@@ -244,12 +238,27 @@ static pid_t in_cgroup(const char *path, char *const argv[])
 		if (fd < 0 || write(fd, "0", 1) != 1)
 			_exit(126);
 		close(fd);
+		if (go) {
+			close(p[1]);
+			if (read(p[0], &byte, 1) != 1)
+				_exit(125);
+		}
 		dup2(null, 1);
 		dup2(null, 2);
 		execv(argv[0], argv);
 		_exit(127);
 	}
+	if (go) {
+		close(p[0]);
+		*go = p[1];
+	}
 	return pid;
+}
+
+/* in_cgroup - in_cgroup_held(), not held */
+static pid_t in_cgroup(const char *path, char *const argv[])
+{
+	return in_cgroup_held(path, argv, NULL);
 }
 
 /* run_eventfd - the eventfd workload in @cgroup, @samples wakeups @interval_us apart, to its end */
@@ -373,41 +382,6 @@ Test(fleet, each_cgroups_wakeups_are_under_its_label_and_the_counters_grow, .ini
 	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "status 0x%x", status);
 	report_names(rel_a);
 	free(body);
-}
-
-/*
- * in_cgroup_held - @argv in the cgroup at @path, held before its exec
- * until a byte comes down *@go: its pid is the process's from the start,
- * for a witness to count all its life
- */
-static pid_t in_cgroup_held(const char *path, char *const argv[], int *go)
-{
-	int p[2];
-	pid_t pid;
-
-	cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
-	pid = fork();
-	cr_assert_geq(pid, 0);
-	if (!pid) {
-		char procs[PATH_MAX + 160], byte;
-		int fd, null = open("/dev/null", O_RDWR);
-
-		snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
-		fd = open(procs, O_WRONLY);
-		if (fd < 0 || write(fd, "0", 1) != 1)
-			_exit(126);
-		close(fd);
-		close(p[1]);
-		if (read(p[0], &byte, 1) != 1)
-			_exit(125);
-		dup2(null, 1);
-		dup2(null, 2);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
 }
 
 /*

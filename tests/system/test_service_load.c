@@ -71,21 +71,6 @@ static void teardown(void)
 
 TestSuite(service_load, .fini = teardown, .timeout = 180);
 
-/* free_port - a port of 127.0.0.1 nobody listens on now */
-static int free_port(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port;
-
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	cr_assert_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	port = ntohs(a.sin_port);
-	close(fd);
-	return port;
-}
-
 /*
  * dial - a connection to 127.0.0.1:@port, or -1. The connect gives up
  * after @timeout_s: with the listen queue full the kernel drops the SYN,

@@ -119,20 +119,6 @@ static void build_id_of(const char *path, char hex[129])
 	cr_assert(at && sscanf(at, "Build ID: %128[0-9a-f]", hex) == 1, "no build ID in %s\n%s", path, r.out);
 }
 
-/* free_port - a TCP port on 127.0.0.1 that nothing holds (in a namespace of the test's, any is) */
-static int free_port(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(a);
-	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-	cr_assert_geq(s, 0);
-	cr_assert_eq(bind(s, (struct sockaddr *)&a, sizeof(a)), 0);
-	cr_assert_eq(getsockname(s, (struct sockaddr *)&a, &len), 0);
-	close(s);
-	return ntohs(a.sin_port);
-}
-
 /*
  * start_server - debuginfod scanning @served for ELF and DWARF files, on
  * @port, its database and log in @dir: no rescan, no grooming, and no
