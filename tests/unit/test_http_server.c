@@ -1377,8 +1377,12 @@ Test(http_server, a_connection_whose_password_is_being_checked_does_not_give_way
 	bcrypt_hash_cost("secret", 12, cfg.users[0].hash);
 	cr_assert_eq(http_server__set_web_config(server, &cfg, "web.yml", msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(http_server__set_max_conns(server, 2), 0);
-	/* however slow the machine (an emulated one takes seconds a check), its verdict is what is waited for */
+	/*
+	 * however slow the machine (an emulated one takes seconds a check), its
+	 * verdict is what is waited for, and the late one's head waits for it
+	 */
 	http_server__set_auth_timeout(server, 120 * 1000);
+	http_server__set_timeouts(server, 120 * 1000, 120 * 1000);
 	checked = dial();
 	send_all(checked, req, strlen(req));
 	/* accepted, the request read and its check begun: the longest wait of the table's, from here on */
