@@ -6,12 +6,17 @@
  * histogram buckets are struct histogram's; and the sums of the cgroup
  * table's five wakeups (cgroup_run.h), taken in one go or in two, give
  * the tables cgroup_stats__add() makes of them, as the machine's counts
- * give the aggregate's.
+ * give the aggregate's; and a sweep deletes the entries of the cgroups
+ * that are gone, once their last growth is read.
  */
 #define _GNU_SOURCE
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "attach_aggregate.h"
 #include "cgroup_run.h"
 #include "histogram.h"
@@ -328,4 +333,144 @@ Test(sums, the_machines_counts_and_phases_are_the_aggregates_of_the_same_wakeups
 	free(d);
 	attach_aggregate__free(one_by_one);
 	attach_aggregate__free(summed);
+}
+
+/*
+ * The sweep, against maps made as the programs' are: what a test that
+ * cannot make BPF maps (no CAP_BPF) skips, saying so
+ */
+struct sweep_maps {
+	struct lean_sums_maps m;
+	uint64_t gone;		/* the one cgroup said to be gone */
+	int asked;
+};
+
+static bool said_gone(uint64_t id, void *ctx)
+{
+	struct sweep_maps *s = ctx;
+
+	s->asked++;
+	return id == s->gone;
+}
+
+static void sweep_maps_make(struct sweep_maps *s)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, none);
+
+	memset(s, 0, sizeof(*s));
+	s->m.nr_cpus = libbpf_num_possible_cpus();
+	s->m.counts = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "sum_counts", 4, sizeof(struct wp_sum_counts), 1, &none);
+	if (s->m.counts < 0)
+		cr_skip_test("no BPF map could be made here (%s): the sweep is tested as root", strerror(errno));
+	s->m.hists = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "sum_hists", 4, sizeof(struct wp_sum_hist), WP_SUM_HISTS,
+				    &none);
+	s->m.cgroups = bpf_map_create(BPF_MAP_TYPE_HASH, "sum_cgroups", 8, sizeof(struct wp_sum_cgroup), 16, &none);
+	s->m.keys = bpf_map_create(BPF_MAP_TYPE_HASH, "sum_keys", sizeof(struct wp_sum_key), sizeof(struct wp_sum_val),
+				   16, &none);
+	cr_assert(s->m.nr_cpus > 0 && s->m.hists >= 0 && s->m.cgroups >= 0 && s->m.keys >= 0, "%s", strerror(errno));
+}
+
+static void sweep_maps_close(struct sweep_maps *s)
+{
+	close(s->m.counts);
+	close(s->m.hists);
+	close(s->m.cgroups);
+	close(s->m.keys);
+}
+
+/* wakeups - @n wakeups of @took ns each into the entries of @k, as sums_add() adds them */
+static void wakeups(const struct sweep_maps *s, const struct wp_sum_key *k, uint64_t n, uint64_t took)
+{
+	struct wp_sum_cgroup cg;
+	struct wp_sum_val v;
+
+	if (bpf_map_lookup_elem(s->m.cgroups, &k->wakee, &cg))
+		memset(&cg, 0, sizeof(cg));
+	if (bpf_map_lookup_elem(s->m.keys, k, &v))
+		memset(&v, 0, sizeof(v));
+	cg.sum_ns += n * took;
+	cg.buckets[wp_slow_bucket(took)] += n;
+	cg.max_ns = took > cg.max_ns ? took : cg.max_ns;
+	v.wakeups += n;
+	v.wake_to_run_ns += n * took;
+	cr_assert_eq(bpf_map_update_elem(s->m.cgroups, &k->wakee, &cg, BPF_ANY), 0, "%s", strerror(errno));
+	cr_assert_eq(bpf_map_update_elem(s->m.keys, k, &v, BPF_ANY), 0, "%s", strerror(errno));
+}
+
+/* grown - what @d says grew in cgroup @id and in key @k: the cgroup's count, the key's wakeups */
+static void grown(const struct lean_sums_delta *d, uint64_t id, const struct wp_sum_key *k, uint64_t *cg, uint64_t *key)
+{
+	*cg = *key = 0;
+	for (size_t i = 0; i < d->nr_cgroups; i++)
+		if (d->cgroups[i].id == id)
+			*cg += d->cgroups[i].count;
+	for (size_t i = 0; i < d->nr_keyed; i++)
+		if (!memcmp(&d->keyed[i].k, k, sizeof(*k)))
+			*key += d->keyed[i].d.wakeups;
+}
+
+static int entries(int fd, size_t key_len)
+{
+	uint8_t key[64], next[64];
+	int n = 0;
+
+	for (const void *at = NULL; !bpf_map_get_next_key(fd, at, next); at = key, n++)
+		memcpy(key, next, key_len);
+	return n;
+}
+
+Test(sums, a_sweep_deletes_the_entries_of_gone_cgroups_after_their_last_reading)
+{
+	/* web stays; batch goes, and with it the key where it held web's CPU */
+	const uint64_t web = 0x1001, batch = 0x1002;
+	const struct wp_sum_key alone = { .wakee = web, .holder = web, .waker = web, .family = MECH_PIPE };
+	const struct wp_sum_key beside = { .wakee = web, .holder = batch, .waker = web, .family = MECH_PIPE };
+	const struct wp_sum_key own = { .wakee = batch, .holder = 0, .waker = batch, .family = MECH_FUTEX };
+	const struct lean_sums_delta *d;
+	struct lean_sums *sums = lean_sums__new();
+	struct sweep_maps s;
+	uint64_t cg, key;
+
+	cr_assert_not_null(sums);
+	sweep_maps_make(&s);
+	s.gone = batch;
+	wakeups(&s, &alone, 5, 4000);
+	wakeups(&s, &beside, 2, 9000);
+	wakeups(&s, &own, 3, 1500);
+	/* no sweep before the LEAN_SUMS_SWEEP_EVERY-th take: every entry stays, whatever is gone */
+	for (int take = 1; take < LEAN_SUMS_SWEEP_EVERY; take++) {
+		cr_assert_eq(lean_sums__take(sums, &s.m, said_gone, &s, &d), 0);
+		if (take == 1) {
+			grown(d, batch, &own, &cg, &key);
+			cr_expect_eq(cg, 3);
+			cr_expect_eq(key, 3);
+		}
+	}
+	cr_expect_eq(s.asked, 0, "asked before the sweep");
+	cr_expect_eq(entries(s.m.cgroups, 8), 2);
+	cr_expect_eq(entries(s.m.keys, sizeof(struct wp_sum_key)), 3);
+	/* batch's last wakeups, since the take before: read by the sweeping take, then deleted */
+	wakeups(&s, &own, 4, 1500);
+	wakeups(&s, &beside, 1, 9000);
+	wakeups(&s, &alone, 1, 4000);
+	cr_assert_eq(lean_sums__take(sums, &s.m, said_gone, &s, &d), 0);
+	grown(d, batch, &own, &cg, &key);
+	cr_expect_eq(cg, 4, "batch's last wakeups lost");
+	cr_expect_eq(key, 4);
+	grown(d, web, &beside, &cg, &key);
+	cr_expect_eq(cg, 2, "web's own count: alone's and beside's");
+	cr_expect_eq(key, 1);
+	cr_expect_eq(entries(s.m.cgroups, 8), 1, "batch's cgroup entry is still there");
+	cr_expect_eq(entries(s.m.keys, sizeof(struct wp_sum_key)), 1, "a key of batch's is still there");
+	cr_expect_eq(bpf_map_lookup_elem(s.m.keys, &alone, &(struct wp_sum_val){ 0 }), 0, "web's own key went too");
+	/* each cgroup asked once in the sweep, however many keys name it */
+	cr_expect_eq(s.asked, 2);
+	/* web goes on from its copy: its growth after the sweep is its growth, not its whole */
+	wakeups(&s, &alone, 2, 4000);
+	cr_assert_eq(lean_sums__take(sums, &s.m, said_gone, &s, &d), 0);
+	grown(d, web, &alone, &cg, &key);
+	cr_expect_eq(cg, 2);
+	cr_expect_eq(key, 2);
+	lean_sums__free(sums);
+	sweep_maps_close(&s);
 }
