@@ -965,6 +965,50 @@ Test(fleet, a_user_with_the_units_capabilities_alone_counts_each_cgroups_wakeups
 	free(body);
 }
 
+/* cap_line - the value of "@key:" in @text, /proc/PID/status's, as a number; fails the test when it is not there */
+static uint64_t cap_line(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *line = text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		if (!strncmp(line, key, n) && line[n] == ':')
+			return strtoull(line + n + 1, NULL, 16);
+	cr_assert_fail("no %s in what the command printed:\n%s", key, text);
+	return 0;
+}
+
+/*
+ * The capabilities the unit gives wakeprobe are for tracing, not for the
+ * commands it starts: run so, it starts one that prints its own, which
+ * are none, whichever set is asked.
+ */
+Test(fleet, a_command_started_by_a_user_with_the_units_capabilities_gets_none_of_them, .init = make_cgroups,
+     .fini = teardown)
+{
+	struct passwd *nobody = getpwnam("nobody");
+	char copy[PATH_MAX], out[16384], err[4096];
+	struct child_setup setup = { .ambient_caps = unit_caps_mask(), .dies_with_test = true };
+	const char *bin;
+	int o, e;
+	pid_t pid;
+
+	if (!nobody)
+		cr_skip_test("there is no user nobody to run wakeprobe as");
+	bin = reachable_by_others(wakeprobe_path(), copy, sizeof(copy));
+	setup.uid = (int)nobody->pw_uid;
+	pid = spawn_piped((char *[]){ (char *)bin, "--", "/bin/grep", "^Cap", "/proc/self/status", NULL }, &setup, &o,
+			  &e);
+	read_to_end(o, out, sizeof(out));
+	read_to_end(e, err, sizeof(err));
+	close(o);
+	close(e);
+	cr_assert_eq(wait_exit(pid, "wakeprobe -- grep", 60), 0, "%s", err);
+	cr_expect_eq(cap_line(out, "CapEff"), 0, "%s", out);
+	cr_expect_eq(cap_line(out, "CapPrm"), 0, "%s", out);
+	cr_expect_eq(cap_line(out, "CapInh"), 0, "%s", out);
+	cr_expect_eq(cap_line(out, "CapAmb"), 0, "%s", out);
+}
+
 /* run_quiet - @cmd by the shell, its output to /dev/null: 0, or the failed test says what */
 static void run_quiet(const char *cmd)
 {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* capability.c - this process's effective capabilities, by capget(2) (capability.h) */
+#include <errno.h>
 #include <linux/capability.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "capability.h"
@@ -14,6 +16,24 @@ bool capability__has(int cap)
 	if (cap < 0 || cap >= 32 * _LINUX_CAPABILITY_U32S_3 || syscall(SYS_capget, &head, data))
 		return false;
 	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
+int capability__none_to_pass_on(void)
+{
+	struct __user_cap_header_struct head = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (syscall(SYS_capget, &head, data))
+		return -errno;
+	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+		data[i].inheritable = 0;
+	/* the kernel drops from the ambient set what is no longer inheritable: this alone empties it */
+	if (syscall(SYS_capset, &head, data))
+		return -errno;
+	/* ... and says so here (EINVAL: a kernel before 4.3, with no ambient set to empty) */
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) && errno != EINVAL)
+		return -errno;
+	return 0;
 }
 
 const char *capability__name(int cap)

@@ -28,6 +28,15 @@
 /* capability__has - is @cap in this process's effective set? false when capget(2) fails */
 bool capability__has(int cap);
 
+/*
+ * capability__none_to_pass_on - empty this process's inheritable and
+ * ambient sets, so that a program it executes gets none of its
+ * capabilities (a service's ambient ones would otherwise pass to every
+ * command it starts). What it holds itself until then is unchanged. 0, or
+ * a negative errno.
+ */
+int capability__none_to_pass_on(void);
+
 /* capability__name - "CAP_BPF" and so on, for the capabilities above; "CAP_?" for another */
 const char *capability__name(int cap);
 

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "capability.h"
 #include "file_limit.h"
 #include "parse.h"
 #include "runner.h"
@@ -90,6 +91,7 @@ enum child_step {
 	STEP_MOVE_PIPES,
 	STEP_RING_FD,
 	STEP_STDOUT,
+	STEP_CAPS,
 };
 
 /* what a failed step did, as "cannot start PATH: ... failed" says it */
@@ -100,6 +102,7 @@ static const char *const step_names[] = {
 	[STEP_MOVE_PIPES] = "moving the child's pipes clear of fd 3 (F_DUPFD)",
 	[STEP_RING_FD] = "putting the sample ring on the child's fd 3",
 	[STEP_STDOUT] = "pointing the child's standard output at wakeprobe's file",
+	[STEP_CAPS] = "keeping wakeprobe's capabilities from the command (capset, PR_CAP_AMBIENT)",
 };
 
 /* child_failed - tell the parent over @err_fd that @step failed with errno, and end */
@@ -133,6 +136,9 @@ runner_child(const struct runner *r, const char *path, char *const argv[], int r
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (r->drop_privileges && drop_to(r->uid, r->gid))
 		child_failed(err_fd, STEP_DROP);
+	/* run by a user holding capabilities for wakeprobe (a service's ambient ones), the command gets none */
+	if (capability__none_to_pass_on())
+		child_failed(err_fd, STEP_CAPS);
 	/*
 	 * wakeprobe may die without cleaning up; the workload must not outlive
 	 * it. After the drop: a change of credentials clears the death signal.
@@ -229,7 +235,7 @@ int runner__start(struct runner *r, const char *path, char *const argv[], int ri
 	/* the error pipe closes on a successful exec (CLOEXEC) or says which step failed, and why */
 	n = read(errp[0], &child, sizeof(child));
 	if (n == sizeof(child)) {
-		err = start_failed(r, child.step >= 0 && child.step <= STEP_STDOUT ? step_names[child.step] :
+		err = start_failed(r, child.step >= 0 && child.step <= STEP_CAPS ? step_names[child.step] :
 				   "an unknown step in the child", -child.err);
 		runner__stop(r, 0);
 	}
