@@ -876,6 +876,8 @@ static int answer(struct http_server *s, struct conn *c, int status)
 		c->last = true;
 	}
 authorize:
+	/* a HEAD is answered with the head alone, whatever the status (RFC 9110 9.3.2): 401 and 421 too */
+	head_only = !strcmp(rq->method, "HEAD");
 	/* every page is behind the password, as exporter-toolkit's are; a refused head is answered without */
 	if (!status && (c->state == CONN_AUTH || basic_auth__required(s->auth))) {
 		status = authorize(s, c);
@@ -883,7 +885,6 @@ authorize:
 			return status;
 	}
 	if (!status) {
-		head_only = !strcmp(rq->method, "HEAD");
 		if (strcmp(rq->method, "GET") && !head_only)
 			status = 405;
 		else if (!strcmp(rq->path, "/"))
