@@ -264,8 +264,10 @@ Test(kernel, the_machines_tasks_are_traced_and_labelled_by_cgroup)
 		cr_assert(json_check(json,
 				     "c = d['cgroups']\n"
 				     "assert c['wakeups'] > 0, c\n"
-				     "assert sum(r['wakeups'] for r in c['by_cgroup']) == c['wakeups'], c['by_cgroup']\n"
-				     "assert sum(r['wakeups'] for r in c['pairs']) == c['wakeups'], c['pairs']\n"
+				     "r = c['retired']\n"
+				     "assert sum(x['wakeups'] for x in c['by_cgroup']) + r['by_cgroup'] == c['wakeups'], c\n"
+				     "assert sum(x['wakeups'] for x in c['holders']) + r['holders'] == c['wakeups'], c\n"
+				     "assert sum(x['wakeups'] for x in c['pairs']) + r['pairs'] == c['wakeups'], c\n"
 				     "assert all(r['cgroup'] for r in c['by_cgroup']), c['by_cgroup']\n"), "%s", runs[i][0]);
 		unlink(json);
 	}

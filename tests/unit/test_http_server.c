@@ -1439,12 +1439,17 @@ Test(http_server, a_password_check_past_its_time_closes_the_connection_as_a_fail
 		cr_assert_lt(now_s() - start, 5, "still open after 5 s");
 	}
 	took = now_s() - start;
-	cr_expect_lt(took, verdict * 0.75, "closed after %.3f s (a check takes %.3f s): at the check's verdict, not "
-		     "its limit", took, verdict);
+	/*
+	 * closed at its limit, not once the verdict came: timed out, nothing
+	 * answered, and sooner than a check takes on this machine (a loaded
+	 * one stretches both alike)
+	 */
 	http_server__stats(server, &st);
 	cr_expect_eq(st.timed_out, 1);
 	cr_expect_eq(st.errors, 1, "a request lost");
-	cr_expect_eq(st.scrapes, 0);
+	cr_expect_eq(st.scrapes, 0, "answered: closed at the verdict, not at its limit");
+	cr_expect_lt(took, verdict, "closed after %.3f s (a check takes %.3f s): at the check's verdict, not its limit",
+		     took, verdict);
 	close(fd);
 }
 

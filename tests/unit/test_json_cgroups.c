@@ -55,9 +55,11 @@ Test(json_cgroups, the_totals_come_first_then_each_family_in_its_order)
 	cr_assert(json_check(path,
 		"c = d['cgroups']\n"
 		"assert list(c) == ['series_limit', 'wakeups', 'runq_wait_ns', 'neighbour_ns', 'unnamed', "
-		"'by_cgroup', 'holders', 'pairs', 'mechanisms'], list(c)\n"
+		"'retired', 'by_cgroup', 'holders', 'pairs', 'mechanisms'], list(c)\n"
 		"assert (c['series_limit'], c['wakeups'], c['runq_wait_ns'], c['neighbour_ns'], c['unnamed']) == "
-		"(20, %d, %d, %d, 0), c\n", CG_WAKEUPS, CG_RUNQ_WAIT_NS, CG_NEIGHBOUR_NS));
+		"(20, %d, %d, %d, 0), c\n"
+		"assert c['retired'] == {'by_cgroup': 0, 'holders': 0, 'pairs': 0}, c['retired']\n",
+		CG_WAKEUPS, CG_RUNQ_WAIT_NS, CG_NEIGHBOUR_NS));
 }
 
 Test(json_cgroups, a_cgroup_has_its_wake_to_run_and_whose_tasks_it_waited_on)

@@ -8,6 +8,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include "series_cap.h"
@@ -202,4 +203,59 @@ Test(series_cap, a_key_longer_than_the_limit_is_ranked_cut)
 	add(key, 1, 10, 1);
 	cr_assert_eq(series_cap__count(c), 1);
 	cr_assert_eq(((const struct counts *)series_cap__data(c, 0))->wakeups, 2, "one key, cut alike both times");
+}
+
+static uint64_t counts_wakeups(const void *data)
+{
+	return ((const struct counts *)data)->wakeups;
+}
+
+/* whole - every wakeup is in a row, in "other", or among the retired: @added of them */
+static void whole(uint64_t added, uint64_t retired)
+{
+	struct series_cap_stats st;
+	uint64_t rows = other()->wakeups;
+
+	for (size_t i = 0; i < series_cap__count(c); i++)
+		rows += ((const struct counts *)series_cap__data(c, i))->wakeups;
+	series_cap__stats(c, &st);
+	cr_assert_eq(st.retired, retired, "retired %" PRIu64 " (rows and other %" PRIu64 ", added %" PRIu64 ")", st.retired, rows, added);
+	cr_assert_eq(rows + st.retired, added, "rows and other %" PRIu64 ", retired %" PRIu64 ", added %" PRIu64, rows,
+		     st.retired, added);
+}
+
+Test(series_cap, the_retired_keys_wakeups_are_counted_so_the_rows_add_up_to_the_whole)
+{
+	struct series_cap_stats st;
+	struct series_cap_opts o = { .limit = 1, .data_size = sizeof(struct counts), .half_life_ns = 60 * S,
+				     .tenure_ns = 10 * S, .candidates = 2, .count = counts_wakeups };
+
+	c = series_cap__new(&o);
+	cr_assert_not_null(c);
+	add("a", 5, 1000, 0);
+	series_cap__settle(c, 0);
+	whole(5, 0);
+	/* b outweighs a, which is retired with its 5 */
+	add("b", 1, 100000, 20 * S);
+	series_cap__settle(c, 20 * S);
+	whole(6, 5);
+	/* a comes back: its 5 are a row's again, and b's series, with none of b's own yet, is retired */
+	add("a", 1, 100000000, 40 * S);
+	series_cap__settle(c, 40 * S);
+	whole(7, 0);
+	/*
+	 * then c, d, ... each outweigh the last, a first: a's 5 are retired, and
+	 * with room for two retired keys, its data is overwritten two
+	 * retirements later (the keys after it bring none: their first wakeup
+	 * went to other, the series had a key). Its 5 are in no row, counted.
+	 */
+	for (int k = 0; k < 6; k++) {
+		char key[2] = { (char)('c' + k), '\0' };
+
+		add(key, 1, 1000ull << (2 * k + 20), (uint64_t)(60 + 20 * k) * S);
+		series_cap__settle(c, (uint64_t)(60 + 20 * k) * S);
+		whole(8 + (uint64_t)k, 5);
+	}
+	series_cap__stats(c, &st);
+	cr_assert_eq(st.demoted - st.restored, 7, "a's retirement and six more, past the two kept");
 }

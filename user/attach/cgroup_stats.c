@@ -6,9 +6,25 @@
 #include <string.h>
 #include "cgroup_stats.h"
 
-static struct series_cap *cap_of(uint32_t top, size_t data_size)
+/* the wakeups in each kind of series, for what the retired keys hold (series_cap.h) */
+static uint64_t cgroup_count(const void *data)
 {
-	struct series_cap_opts o = { .limit = top, .data_size = data_size };
+	return ((const struct cgroup_series *)data)->wake_to_run.count;
+}
+
+static uint64_t holder_count(const void *data)
+{
+	return ((const struct holder_series *)data)->wakeups;
+}
+
+static uint64_t pair_count(const void *data)
+{
+	return ((const struct pair_series *)data)->wakeups;
+}
+
+static struct series_cap *cap_of(uint32_t top, size_t data_size, uint64_t (*count)(const void *data))
+{
+	struct series_cap_opts o = { .limit = top, .data_size = data_size, .count = count };
 
 	return series_cap__new(&o);
 }
@@ -21,9 +37,9 @@ struct cgroup_stats *cgroup_stats__new(struct cgroup_names *names, uint32_t top)
 		return NULL;
 	s->names = names;
 	s->epoch = 1;
-	s->cgroups = cap_of(top, sizeof(struct cgroup_series));
-	s->holders = cap_of(top, sizeof(struct holder_series));
-	s->pairs = cap_of(top, sizeof(struct pair_series));
+	s->cgroups = cap_of(top, sizeof(struct cgroup_series), cgroup_count);
+	s->holders = cap_of(top, sizeof(struct holder_series), holder_count);
+	s->pairs = cap_of(top, sizeof(struct pair_series), pair_count);
 	if (!s->cgroups || !s->holders || !s->pairs) {
 		cgroup_stats__free(s);
 		return NULL;

@@ -189,6 +189,9 @@ static void retire(struct series_cap *c, uint32_t s)
 	memcpy(c->retired[i].key, r->key, SERIES_KEY_LEN);
 	c->retired[i].hash = r->hash;
 	memcpy(retired_data_of(c, i), data_of(c, s), c->o.data_size);
+	/* one retired longer ago, overwritten here, stays out of every row: still counted */
+	if (c->o.count)
+		c->stats.retired += c->o.count(data_of(c, s));
 	r->series = NO_SERIES;
 	c->stats.demoted++;
 }
@@ -204,6 +207,8 @@ static void label(struct series_cap *c, uint32_t row, uint32_t s, uint64_t now_n
 
 		if (t->hash == r->hash && same_key(t->key, r->key)) {
 			memcpy(data_of(c, s), retired_data_of(c, i), c->o.data_size);
+			if (c->o.count)
+				c->stats.retired -= c->o.count(data_of(c, s));
 			t->hash = 0;
 			t->key[0] = '\0';
 			c->stats.restored++;

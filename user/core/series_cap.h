@@ -30,6 +30,11 @@
  * retired longer ago than the candidates last retired after it comes back
  * from zero, as a new series: Prometheus takes that as a counter reset.
  *
+ * So at any time the rows and "other" hold every wakeup but those of the
+ * keys retired and not given their series back: with @count, the options'
+ * way to read a data's wakeups, series_cap_stats.retired says how many
+ * those are, for the rows and "other" to add up to the whole.
+ *
  * Bounded: candidates rows, limit series and candidates retired ones,
  * each with its data, whatever the number of keys met.
  */
@@ -47,6 +52,8 @@ struct series_cap_opts {
 	size_t data_size;		/* each series' data */
 	uint64_t half_life_ns;		/* of a key's score; 0: five minutes */
 	uint64_t tenure_ns;		/* a series keeps its label this long at least; 0: one minute */
+	/* the wakeups a series' data holds, for series_cap_stats.retired; NULL: not counted */
+	uint64_t (*count)(const void *data);
 };
 
 struct series_cap_stats {
@@ -55,6 +62,8 @@ struct series_cap_stats {
 	uint64_t demoted;		/* series that lost theirs to a better key */
 	uint64_t restored;		/* ... of the promoted, a retired key's data given back */
 	uint64_t unranked;		/* wakeups of keys that found the table full */
+	/* with the options' count: the wakeups of retired keys, in no row and not in "other" */
+	uint64_t retired;
 };
 
 struct series_cap;

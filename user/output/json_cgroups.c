@@ -68,6 +68,22 @@ static void write_pair(struct json_writer *w, const void *data)
 	json_writer__put_uint(w, "wake_to_run_ns", p->wake_to_run_ns);
 }
 
+/* write_retired - the wakeups of keys that lost their row to a key with more time: in none of the rows below */
+static void write_retired(struct json_writer *w, const struct cgroup_stats *s)
+{
+	const struct series_cap *caps[] = { s->cgroups, s->holders, s->pairs };
+	static const char *const names[] = { "by_cgroup", "holders", "pairs" };
+	struct series_cap_stats st;
+
+	json_writer__key(w, "retired");
+	json_writer__begin_object(w);
+	for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++) {
+		series_cap__stats(caps[k], &st);
+		json_writer__put_uint(w, names[k], st.retired);
+	}
+	json_writer__end_object(w);
+}
+
 void json_cgroups__write(struct json_writer *w, const struct cgroup_stats *s)
 {
 	static const char *const cgroup[] = { "cgroup" };
@@ -85,6 +101,7 @@ void json_cgroups__write(struct json_writer *w, const struct cgroup_stats *s)
 	json_writer__put_uint(w, "runq_wait_ns", s->runq_wait_ns);
 	json_writer__put_uint(w, "neighbour_ns", s->neighbour_ns);
 	json_writer__put_uint(w, "unnamed", ns.unknown);
+	write_retired(w, s);
 	write_keyed(w, "by_cgroup", s->cgroups, cgroup, 1, write_cgroup);
 	write_keyed(w, "holders", s->holders, holder, 2, write_holder);
 	write_keyed(w, "pairs", s->pairs, pair, 3, write_pair);
