@@ -23,12 +23,19 @@ int capability__none_to_pass_on(void)
 	struct __user_cap_header_struct head = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
 
+	bool inheritable = false;
+
 	if (syscall(SYS_capget, &head, data))
 		return -errno;
-	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
+		inheritable |= data[i].inheritable != 0;
 		data[i].inheritable = 0;
-	/* the kernel drops from the ambient set what is no longer inheritable: this alone empties it */
-	if (syscall(SYS_capset, &head, data))
+	}
+	/*
+	 * the kernel drops from the ambient set what is no longer inheritable:
+	 * this alone empties it (and with none inheritable, none is ambient)
+	 */
+	if (inheritable && syscall(SYS_capset, &head, data))
 		return -errno;
 	/* ... and says so here (EINVAL: a kernel before 4.3, with no ambient set to empty) */
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) && errno != EINVAL)
