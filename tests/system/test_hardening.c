@@ -354,6 +354,31 @@ static bool signal_pending_in(pid_t pid, int sig)
  * With @stall_stdout nobody reads its stdout until it has exited, so a
  * report larger than the pipe blocks it while it prints.
  */
+/*
+ * wait_exec - until @pid runs @path: a signal sent between the fork and
+ * the exec goes to the test's own handler, inherited by the child, and is
+ * lost to the program (as it was under ASan, whose start is slow); one
+ * that ended already is a zombie, and has run it
+ */
+static void wait_exec(pid_t pid, const char *path)
+{
+	char want[PATH_MAX], link[64], got[PATH_MAX];
+
+	cr_assert_not_null(realpath(path, want), "%s: %s", path, strerror(errno));
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	for (int w = 0;; w++) {
+		ssize_t n = readlink(link, got, sizeof(got) - 1);
+
+		if (n < 0)
+			return;	/* a zombie's has none */
+		got[n] = '\0';
+		if (!strcmp(got, want))
+			return;
+		cr_assert_lt(w, 200000, "%s did not start within 20 s", path);
+		usleep(100);
+	}
+}
+
 static void interrupt(struct interrupted_run *ir, char *const args[], const long after_ms[], bool stall_stdout,
 		      bool from_workload)
 {
@@ -362,6 +387,8 @@ static void interrupt(struct interrupted_run *ir, char *const args[], const long
 	pid_t pid;
 
 	pid = spawn_piped(args, NULL, &out, &err);
+	/* the times are from its start, in the program: not from a fork the signal would land in */
+	wait_exec(pid, args[0]);
 	for (int w = 0; from_workload && !workloads_running(); w++) {
 		cr_assert_lt(w, 20000, "no workload started within 20 s");
 		sleep_ms(1);
