@@ -896,6 +896,8 @@ def main():
     ap.add_argument("--service-rss-seconds", type=int, default=300,
                     help="the service's RSS run, cgroups made and removed throughout (default 300; 3600 for the hour)")
     args = ap.parse_args()
+    # stopped by a signal, it cleans up as on ^C: the services stopped, the cgroups it made removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     if os.geteuid() != 0:
         die("tracing needs root: run it through make bench")
     for tool in ["perf", "redis-server", "redis-benchmark", "redis-cli", "stress-ng", "cyclictest", WAKEPROBE, WAKE_COUNT,
