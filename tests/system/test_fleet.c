@@ -889,22 +889,29 @@ static const char *reachable_by_others(const char *path, char *buf, size_t len)
 }
 
 /* status_hex - the hexadecimal field @key of /proc/@pid/status (CapEff and so on) */
+/* status_field - the hexadecimal field @key of @text, a /proc/PID/status's; fails the test when it is not there */
+static uint64_t status_field(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *line = text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		if (!strncmp(line, key, n) && line[n] == ':')
+			return strtoull(line + n + 1, NULL, 16);
+	cr_assert_fail("no %s in:\n%s", key, text);
+	return 0;
+}
+
 static uint64_t status_hex(pid_t pid, const char *key)
 {
-	char path[64], line[256];
-	unsigned long long v = 0;
-	size_t klen = strlen(key);
-	bool found = false;
-	FILE *f;
+	char path[64], text[4096];
+	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-	while (!found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, key, klen) && line[klen] == ':' && sscanf(line + klen + 1, "%llx", &v) == 1;
-	fclose(f);
-	cr_assert(found, "no %s in %s", key, path);
-	return v;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
+	read_to_end(fd, text, sizeof(text));
+	close(fd);
+	return status_field(text, key);
 }
 
 /*
@@ -965,18 +972,6 @@ Test(fleet, a_user_with_the_units_capabilities_alone_counts_each_cgroups_wakeups
 	free(body);
 }
 
-/* cap_line - the value of "@key:" in @text, /proc/PID/status's, as a number; fails the test when it is not there */
-static uint64_t cap_line(const char *text, const char *key)
-{
-	size_t n = strlen(key);
-
-	for (const char *line = text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
-		if (!strncmp(line, key, n) && line[n] == ':')
-			return strtoull(line + n + 1, NULL, 16);
-	cr_assert_fail("no %s in what the command printed:\n%s", key, text);
-	return 0;
-}
-
 /*
  * The capabilities the unit gives wakeprobe are for tracing, not for the
  * commands it starts: run so, it starts one that prints its own, which
@@ -1003,10 +998,10 @@ Test(fleet, a_command_started_by_a_user_with_the_units_capabilities_gets_none_of
 	close(o);
 	close(e);
 	cr_assert_eq(wait_exit(pid, "wakeprobe -- grep", 60), 0, "%s", err);
-	cr_expect_eq(cap_line(out, "CapEff"), 0, "%s", out);
-	cr_expect_eq(cap_line(out, "CapPrm"), 0, "%s", out);
-	cr_expect_eq(cap_line(out, "CapInh"), 0, "%s", out);
-	cr_expect_eq(cap_line(out, "CapAmb"), 0, "%s", out);
+	cr_expect_eq(status_field(out, "CapEff"), 0, "%s", out);
+	cr_expect_eq(status_field(out, "CapPrm"), 0, "%s", out);
+	cr_expect_eq(status_field(out, "CapInh"), 0, "%s", out);
+	cr_expect_eq(status_field(out, "CapAmb"), 0, "%s", out);
 }
 
 /* run_quiet - @cmd by the shell, its output to /dev/null: 0, or the failed test says what */

@@ -343,18 +343,6 @@ static bool signal_pending_in(pid_t pid, int sig)
 }
 
 /*
- * interrupt - run wakeprobe with @args, send SIGINT after each of @after_ms
- * (relative to the start, or with @from_workload to its workload's start:
- * a run whose BPF side loads slowly, as the first in a fresh clone may,
- * has not begun at a fixed time; -1 ends the list), and collect what it
- * printed.
- * Each signal is taken before the next is sent: two SIGINTs pending at
- * once are one, which a busy host that runs nothing of wakeprobe between
- * the two kill()s would otherwise make of them.
- * With @stall_stdout nobody reads its stdout until it has exited, so a
- * report larger than the pipe blocks it while it prints.
- */
-/*
  * wait_exec - until @pid runs @path: a signal sent between the fork and
  * the exec goes to the test's own handler, inherited by the child, and is
  * lost to the program (as it was under ASan, whose start is slow); one
@@ -379,6 +367,18 @@ static void wait_exec(pid_t pid, const char *path)
 	}
 }
 
+/*
+ * interrupt - run wakeprobe with @args, send SIGINT after each of @after_ms
+ * (relative to the start, or with @from_workload to its workload's start:
+ * a run whose BPF side loads slowly, as the first in a fresh clone may,
+ * has not begun at a fixed time; -1 ends the list), and collect what it
+ * printed.
+ * Each signal is taken before the next is sent: two SIGINTs pending at
+ * once are one, which a busy host that runs nothing of wakeprobe between
+ * the two kill()s would otherwise make of them.
+ * With @stall_stdout nobody reads its stdout until it has exited, so a
+ * report larger than the pipe blocks it while it prints.
+ */
 static void interrupt(struct interrupted_run *ir, char *const args[], const long after_ms[], bool stall_stdout,
 		      bool from_workload)
 {

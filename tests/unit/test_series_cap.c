@@ -219,7 +219,8 @@ static void whole(uint64_t added, uint64_t retired)
 	for (size_t i = 0; i < series_cap__count(c); i++)
 		rows += ((const struct counts *)series_cap__data(c, i))->wakeups;
 	series_cap__stats(c, &st);
-	cr_assert_eq(st.retired, retired, "retired %" PRIu64 " (rows and other %" PRIu64 ", added %" PRIu64 ")", st.retired, rows, added);
+	cr_assert_eq(st.retired, retired, "retired %" PRIu64 " (rows and other %" PRIu64 ", added %" PRIu64 ")",
+		     st.retired, rows, added);
 	cr_assert_eq(rows + st.retired, added, "rows and other %" PRIu64 ", retired %" PRIu64 ", added %" PRIu64, rows,
 		     st.retired, added);
 }

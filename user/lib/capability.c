@@ -22,7 +22,6 @@ int capability__none_to_pass_on(void)
 {
 	struct __user_cap_header_struct head = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
-
 	bool inheritable = false;
 
 	if (syscall(SYS_capget, &head, data))

@@ -854,7 +854,7 @@ static int answer(struct http_server *s, struct conn *c, int status)
 	static const char page[] = "<!DOCTYPE html>\n<html><head><title>wakeprobe</title></head>\n"
 				   "<body><h1>wakeprobe</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
 	struct http_request *rq = &c->rq;
-	bool head_only = false;
+	bool head_only;
 	struct http_body *body;
 	int err;
 

@@ -235,7 +235,8 @@ int runner__start(struct runner *r, const char *path, char *const argv[], int ri
 	/* the error pipe closes on a successful exec (CLOEXEC) or says which step failed, and why */
 	n = read(errp[0], &child, sizeof(child));
 	if (n == sizeof(child)) {
-		err = start_failed(r, child.step >= 0 && child.step <= STEP_CAPS ? step_names[child.step] :
+		err = start_failed(r, child.step >= 0 && (size_t)child.step < sizeof(step_names) / sizeof(step_names[0]) ?
+				   step_names[child.step] :
 				   "an unknown step in the child", -child.err);
 		runner__stop(r, 0);
 	}
