@@ -60,6 +60,9 @@ struct lean_task {
 	__u64 waker_cgroup;
 	__u64 holder_cgroup;
 	__u32 holder_tid;
+	/* want_sums: the slots of its last two keys' sums, plus one (0: none), and which of them is the older */
+	__u32 sum_slots[2];
+	__u8 sum_older;
 	/*
 	 * trace_cgroups: the cgroup it was last judged in, and whether that
 	 * one is outside the traced ones: a task moved out is traced no more,

@@ -3,17 +3,22 @@
  * sums.bpf.h - the service's sums (want_sums, --listen): a wakeup the
  * flight recorder did not judge slow is added here, where the lean engine
  * would have written its record, to the machine's counts and histograms
- * (per CPU) and to the sums of its cgroups (shared, added atomically:
- * two hash lookups, one by its cgroup and one by its four keys),
- * and leaves no record. wakeprobe reads the maps once a second and adds
- * what grew since to its tables (user/live/lean_sums.c), as the records
- * would have: the same families, the same cgroups.
+ * (per CPU) and to the sums of its cgroups (shared, added atomically), and
+ * leaves no record. wakeprobe reads them once a second and adds what grew
+ * since to its tables (user/live/lean_sums.c), as the records would have:
+ * the same families, the same cgroups.
  *
- * A wakeup whose cgroup or (wakee, holder, waker, family) has no entry
- * and finds its map full is not summed: its record goes as any
- * slow one's does, counted in wp_sum_counts.refused. Nothing is lost for
- * want of room; wakeprobe deletes the entries of the cgroups that are
- * gone.
+ * The sums by cgroup are kept in slots of two arrays, one line for each
+ * (wakee, holder, waker, family) and one slot for each wakee cgroup,
+ * found through two hash maps the first time a key is met; a task keeps
+ * the slots of its last two keys, and a wakeup of one of them touches no
+ * hash map. The free slots wait in queues, filled by wakeprobe before the
+ * programs attach and again as it frees the slots of cgroups that are
+ * gone (lean_sums.h says when).
+ *
+ * A wakeup whose key has no slot and finds none free is not summed: its
+ * record goes as any slow one's does, counted in wp_sum_counts.refused.
+ * Nothing is lost for want of room.
  */
 #ifndef WAKEPROBE_SUMS_BPF_H
 #define WAKEPROBE_SUMS_BPF_H
@@ -43,30 +48,141 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
 	__type(key, __u64);
-	__type(value, struct wp_sum_cgroup);
+	__type(value, __u32);		/* its slot in sum_cgroup_slots */
 } sum_cgroups SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
 	__type(key, struct wp_sum_key);
-	__type(value, struct wp_sum_val);
+	__type(value, __u32);		/* its slot in sum_key_slots */
 } sum_keys SEC(".maps");
 
-/* the zero an entry starts from: 2 KiB, more than a program's stack */
-static const struct wp_sum_cgroup sum_cgroup_zero;
-static const struct wp_sum_val sum_val_zero;
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct wp_sum_cgroup);
+} sum_cgroup_slots SEC(".maps");
 
-/* sum_entry - @map's entry for @key, made from @zero when it has none; NULL when the map is full */
-static __always_inline void *sum_entry(void *map, const void *key, const void *zero)
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct wp_sum_slot);
+} sum_key_slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, 1);
+	__type(value, __u32);
+} sum_cgroup_free SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, 1);
+	__type(value, __u32);
+} sum_key_free SEC(".maps");
+
+/*
+ * sum_cgroup_slot - the slot of wakee cgroup @id's sums, one taken from
+ * the free ones when it has none: its id written before it is found by it,
+ * its sums zero as a free slot's are. -1 when none is left.
+ */
+static __always_inline __s64 sum_cgroup_slot(__u64 id)
 {
-	void *v = bpf_map_lookup_elem(map, key);
+	__u32 *found = bpf_map_lookup_elem(&sum_cgroups, &id);
+	struct wp_sum_cgroup *cg;
+	__u32 slot;
 
-	if (v)
-		return v;
-	/* -EEXIST: another CPU made it between the two */
-	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
-	return bpf_map_lookup_elem(map, key);
+	if (found)
+		return *found;
+	if (bpf_map_pop_elem(&sum_cgroup_free, &slot))
+		return -1;
+	cg = bpf_map_lookup_elem(&sum_cgroup_slots, &slot);
+	if (!cg)
+		return -1;	/* none but a slot's index is ever queued */
+	cg->id = id;
+	if (!bpf_map_update_elem(&sum_cgroups, &id, &slot, BPF_NOEXIST))
+		return slot;
+	/* another CPU made it between the two: the slot goes back */
+	cg->id = 0;
+	bpf_map_push_elem(&sum_cgroup_free, &slot, 0);
+	found = bpf_map_lookup_elem(&sum_cgroups, &id);
+	return found ? *found : -1;
+}
+
+/*
+ * sum_key_slot - the slot of @k's sums, into @slot; one taken from the
+ * free ones when it has none, as sum_cgroup_slot() takes its wakee's.
+ * NULL when none is left. The wakee is written last, and read first
+ * (sum_slot_is()): a slot whose key is half written is no key's.
+ */
+static __always_inline struct wp_sum_slot *sum_key_slot(const struct wp_sum_key *k, __u32 *slot)
+{
+	__u32 *found = bpf_map_lookup_elem(&sum_keys, k);
+	struct wp_sum_slot *s;
+	__s64 cgroup_slot;
+
+	if (found) {
+		*slot = *found;
+		return bpf_map_lookup_elem(&sum_key_slots, slot);
+	}
+	cgroup_slot = sum_cgroup_slot(k->wakee);
+	if (cgroup_slot < 0 || bpf_map_pop_elem(&sum_key_free, slot))
+		return NULL;
+	s = bpf_map_lookup_elem(&sum_key_slots, slot);
+	if (!s)
+		return NULL;
+	s->key.holder = k->holder;
+	s->key.waker = k->waker;
+	s->key.family = k->family;
+	s->key.__pad = 0;
+	s->cgroup_slot = (__u32)cgroup_slot;
+	barrier();
+	s->key.wakee = k->wakee;
+	if (!bpf_map_update_elem(&sum_keys, k, slot, BPF_NOEXIST))
+		return s;
+	s->key.wakee = 0;
+	bpf_map_push_elem(&sum_key_free, slot, 0);
+	found = bpf_map_lookup_elem(&sum_keys, k);
+	if (!found)
+		return NULL;
+	*slot = *found;
+	return bpf_map_lookup_elem(&sum_key_slots, slot);
+}
+
+/* sum_slot_is - is @s the slot of key @k now? */
+static __always_inline bool sum_slot_is(const struct wp_sum_slot *s, const struct wp_sum_key *k)
+{
+	if (s->key.wakee != k->wakee)
+		return false;
+	barrier();
+	return s->key.holder == k->holder && s->key.waker == k->waker && s->key.family == k->family;
+}
+
+/*
+ * sum_slot_of - @k's slot, @p's wakeup's: one of the two @lt's last keys
+ * had, or found through sum_keys and kept in place of the older of them
+ */
+static __always_inline struct wp_sum_slot *sum_slot_of(struct lean_task *lt, const struct wp_sum_key *k)
+{
+	struct wp_sum_slot *s;
+	__u32 slot;
+
+	for (int i = 0; i < 2; i++) {
+		slot = lt->sum_slots[i] - 1;
+		if (lt->sum_slots[i] && (s = bpf_map_lookup_elem(&sum_key_slots, &slot)) && sum_slot_is(s, k))
+			return s;
+	}
+	s = sum_key_slot(k, &slot);
+	if (s) {
+		lt->sum_slots[lt->sum_older & 1] = slot + 1;
+		lt->sum_older ^= 1;
+	}
+	return s;
 }
 
 /* sum_hist_add - @v into this CPU's histogram @kind */
@@ -137,16 +253,13 @@ static __always_inline __u8 sum_family(const struct lean_task *lt, __u16 flags)
  * WP_LEAN_NO_SWITCH_IN in @flags), added to the sums; false when it could
  * not be (a map full), and its record is to go instead
  */
-static __always_inline bool sums_add(struct task_struct *p, const struct lean_task *lt, __u64 ts_ns, __u16 flags,
+static __always_inline bool sums_add(struct task_struct *p, struct lean_task *lt, __u64 ts_ns, __u16 flags,
 				     __u32 idle_exit)
 {
 	const struct wp_lean_names *n = &lt->names;
-	struct wp_sum_cgroup *cg = NULL;
-	struct wp_sum_val *v = NULL;
 	bool complete = !(flags & WP_LEAN_NO_SWITCH_IN);
 	__u64 took = ts_ns - lt->waking_ns, runq = ts_ns > lt->wakeup_ns ? ts_ns - lt->wakeup_ns : 0;
 	__u8 cls = n->waker_class < WP_WAKER_CLASS_MAX ? n->waker_class : 0;
-	__u8 family = MECH_UNKNOWN;
 	struct wp_sum_counts *c;
 	__u32 zero = 0;
 
@@ -154,18 +267,18 @@ static __always_inline bool sums_add(struct task_struct *p, const struct lean_ta
 	if (!c)
 		return false;
 	if (complete) {
-		__u64 wakee = task_cgroup_id(p);
 		struct wp_sum_key k = {
-			.wakee = wakee, .holder = lt->holder_cgroup, .waker = lt->waker_cgroup,
+			.wakee = task_cgroup_id(p), .holder = lt->holder_cgroup, .waker = lt->waker_cgroup,
+			.family = sum_family(lt, flags),
 		};
+		struct wp_sum_cgroup *cg = NULL;
+		struct wp_sum_slot *s;
 
-		family = sum_family(lt, flags);
-		k.family = family;
 		/* both, or neither: a wakeup is summed whole or sent */
-		cg = sum_entry(&sum_cgroups, &wakee, &sum_cgroup_zero);
-		if (cg)
-			v = sum_entry(&sum_keys, &k, &sum_val_zero);
-		if (!v) {
+		s = sum_slot_of(lt, &k);
+		if (s)
+			cg = bpf_map_lookup_elem(&sum_cgroup_slots, &s->cgroup_slot);
+		if (!cg || cg->id != k.wakee) {
 			c->refused++;
 			return false;
 		}
@@ -173,9 +286,9 @@ static __always_inline bool sums_add(struct task_struct *p, const struct lean_ta
 		__sync_fetch_and_add(&cg->buckets[wp_slow_bucket(took) & (WP_SLOW_BUCKETS - 1)], 1);
 		if (took > cg->max_ns)
 			cg->max_ns = took;
-		__sync_fetch_and_add(&v->wakeups, 1);
-		__sync_fetch_and_add(&v->wake_to_run_ns, took);
-		__sync_fetch_and_add(&v->runq_wait_ns, runq);
+		__sync_fetch_and_add(&s->val.wakeups, 1);
+		__sync_fetch_and_add(&s->val.wake_to_run_ns, took);
+		__sync_fetch_and_add(&s->val.runq_wait_ns, runq);
 	}
 	c->by_class[cls]++;
 	if (cls == WP_WAKER_SOFTIRQ && (n->seen & WP_SEEN_RAISED))

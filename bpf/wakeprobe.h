@@ -978,12 +978,14 @@ struct wp_sum_counts {
 };
 
 /*
- * a wakee cgroup's summed wakeups (by its id): their wake-to-run in
- * wp_slow_bucket()'s buckets, whose sum is their count. The max is raised
- * by a plain store: two CPUs raising it at once may leave the smaller of
- * their two new maxima, both above the one before.
+ * a wakee cgroup's summed wakeups, in a slot of their own (id 0: a free
+ * slot): their wake-to-run in wp_slow_bucket()'s buckets, whose sum is
+ * their count. The max is raised by a plain store: two CPUs raising it at
+ * once may leave the smaller of their two new maxima, both above the one
+ * before.
  */
 struct wp_sum_cgroup {
+	__u64 id;
 	__u64 sum_ns;
 	__u64 max_ns;
 	__u64 buckets[WP_SLOW_BUCKETS];
@@ -1007,6 +1009,14 @@ struct wp_sum_val {
 	__u64 wakeups;
 	__u64 wake_to_run_ns;
 	__u64 runq_wait_ns;	/* sched_wakeup -> the switch-in */
+};
+
+/* a key's slot, one cache line: its key (wakee 0: a free slot), its wakee's slot, its sums */
+struct wp_sum_slot {
+	struct wp_sum_key key;
+	__u32 cgroup_slot;
+	__u32 __pad;
+	struct wp_sum_val val;
 };
 
 #endif /* WAKEPROBE_BPF_H */

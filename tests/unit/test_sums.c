@@ -353,9 +353,12 @@ static bool said_gone(uint64_t id, void *ctx)
 	return id == s->gone;
 }
 
+#define SWEEP_SLOTS	16
+
 static void sweep_maps_make(struct sweep_maps *s)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, none);
+	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
 
 	memset(s, 0, sizeof(*s));
 	s->m.nr_cpus = libbpf_num_possible_cpus();
@@ -364,37 +367,65 @@ static void sweep_maps_make(struct sweep_maps *s)
 		cr_skip_test("no BPF map could be made here (%s): the sweep is tested as root", strerror(errno));
 	s->m.hists = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "sum_hists", 4, sizeof(struct wp_sum_hist), WP_SUM_HISTS,
 				    &none);
-	s->m.cgroups = bpf_map_create(BPF_MAP_TYPE_HASH, "sum_cgroups", 8, sizeof(struct wp_sum_cgroup), 16, &none);
-	s->m.keys = bpf_map_create(BPF_MAP_TYPE_HASH, "sum_keys", sizeof(struct wp_sum_key), sizeof(struct wp_sum_val),
-				   16, &none);
-	cr_assert(s->m.nr_cpus > 0 && s->m.hists >= 0 && s->m.cgroups >= 0 && s->m.keys >= 0, "%s", strerror(errno));
+	s->m.cgroups = bpf_map_create(BPF_MAP_TYPE_HASH, "sum_cgroups", 8, 4, SWEEP_SLOTS, &none);
+	s->m.keys = bpf_map_create(BPF_MAP_TYPE_HASH, "sum_keys", sizeof(struct wp_sum_key), 4, SWEEP_SLOTS, &none);
+	s->m.cgroup_slots = bpf_map_create(BPF_MAP_TYPE_ARRAY, "sum_cgroup_slot", 4, sizeof(struct wp_sum_cgroup),
+					   SWEEP_SLOTS, &mmapable);
+	s->m.key_slots = bpf_map_create(BPF_MAP_TYPE_ARRAY, "sum_key_slots", 4, sizeof(struct wp_sum_slot),
+					SWEEP_SLOTS, &mmapable);
+	s->m.cgroup_free = bpf_map_create(BPF_MAP_TYPE_QUEUE, "sum_cgroup_free", 0, 4, SWEEP_SLOTS, &none);
+	s->m.key_free = bpf_map_create(BPF_MAP_TYPE_QUEUE, "sum_key_free", 0, 4, SWEEP_SLOTS, &none);
+	cr_assert(s->m.nr_cpus > 0 && s->m.hists >= 0 && s->m.cgroups >= 0 && s->m.keys >= 0 &&
+		  s->m.cgroup_slots >= 0 && s->m.key_slots >= 0 && s->m.cgroup_free >= 0 && s->m.key_free >= 0,
+		  "%s", strerror(errno));
 }
 
 static void sweep_maps_close(struct sweep_maps *s)
 {
-	close(s->m.counts);
-	close(s->m.hists);
-	close(s->m.cgroups);
-	close(s->m.keys);
+	const int fds[] = { s->m.counts, s->m.hists, s->m.cgroups, s->m.keys,
+			    s->m.cgroup_slots, s->m.key_slots, s->m.cgroup_free, s->m.key_free };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		close(fds[i]);
 }
 
-/* wakeups - @n wakeups of @took ns each into the entries of @k, as sums_add() adds them */
+/* slot_of - the slot of @key in hash @hash, taken from queue @free as the programs take one when it has none */
+static __u32 slot_of(int hash, int free_fd, const void *key, bool *made)
+{
+	__u32 slot;
+
+	*made = bpf_map_lookup_elem(hash, key, &slot) != 0;
+	if (!*made)
+		return slot;
+	cr_assert_eq(bpf_map_lookup_and_delete_elem(free_fd, NULL, &slot), 0, "no free slot: %s", strerror(errno));
+	cr_assert_eq(bpf_map_update_elem(hash, key, &slot, BPF_NOEXIST), 0, "%s", strerror(errno));
+	return slot;
+}
+
+/* wakeups - @n wakeups of @took ns each into the slots of @k, as sums_add() adds them */
 static void wakeups(const struct sweep_maps *s, const struct wp_sum_key *k, uint64_t n, uint64_t took)
 {
 	struct wp_sum_cgroup cg;
-	struct wp_sum_val v;
+	struct wp_sum_slot v;
+	__u32 cg_slot, key_slot;
+	bool made;
 
-	if (bpf_map_lookup_elem(s->m.cgroups, &k->wakee, &cg))
-		memset(&cg, 0, sizeof(cg));
-	if (bpf_map_lookup_elem(s->m.keys, k, &v))
-		memset(&v, 0, sizeof(v));
+	cg_slot = slot_of(s->m.cgroups, s->m.cgroup_free, &k->wakee, &made);
+	cr_assert_eq(bpf_map_lookup_elem(s->m.cgroup_slots, &cg_slot, &cg), 0);
+	cr_assert_eq(cg.id, made ? 0 : k->wakee, "a free slot is zero, a slot in use its cgroup's");
+	cg.id = k->wakee;
+	key_slot = slot_of(s->m.keys, s->m.key_free, k, &made);
+	cr_assert_eq(bpf_map_lookup_elem(s->m.key_slots, &key_slot, &v), 0);
+	cr_assert_eq(v.key.wakee, made ? 0 : k->wakee);
+	v.key = *k;
+	v.cgroup_slot = cg_slot;
 	cg.sum_ns += n * took;
 	cg.buckets[wp_slow_bucket(took)] += n;
 	cg.max_ns = took > cg.max_ns ? took : cg.max_ns;
-	v.wakeups += n;
-	v.wake_to_run_ns += n * took;
-	cr_assert_eq(bpf_map_update_elem(s->m.cgroups, &k->wakee, &cg, BPF_ANY), 0, "%s", strerror(errno));
-	cr_assert_eq(bpf_map_update_elem(s->m.keys, k, &v, BPF_ANY), 0, "%s", strerror(errno));
+	v.val.wakeups += n;
+	v.val.wake_to_run_ns += n * took;
+	cr_assert_eq(bpf_map_update_elem(s->m.cgroup_slots, &cg_slot, &cg, BPF_ANY), 0, "%s", strerror(errno));
+	cr_assert_eq(bpf_map_update_elem(s->m.key_slots, &key_slot, &v, BPF_ANY), 0, "%s", strerror(errno));
 }
 
 /* grown - what @d says grew in cgroup @id and in key @k: the cgroup's count, the key's wakeups */
@@ -419,7 +450,20 @@ static int entries(int fd, size_t key_len)
 	return n;
 }
 
-Test(sums, a_sweep_deletes_the_entries_of_gone_cgroups_after_their_last_reading)
+/* queued - how many slots queue @fd holds, read by emptying it and filling it again */
+static int queued(int fd)
+{
+	__u32 slots[SWEEP_SLOTS + 1];
+	int n = 0;
+
+	while (n <= SWEEP_SLOTS && !bpf_map_lookup_and_delete_elem(fd, NULL, &slots[n]))
+		n++;
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(bpf_map_update_elem(fd, NULL, &slots[i], BPF_ANY), 0);
+	return n;
+}
+
+Test(sums, a_sweep_frees_the_slots_of_gone_cgroups_after_their_last_reading)
 {
 	/* web stays; batch goes, and with it the key where it held web's CPU */
 	const uint64_t web = 0x1001, batch = 0x1002;
@@ -427,19 +471,22 @@ Test(sums, a_sweep_deletes_the_entries_of_gone_cgroups_after_their_last_reading)
 	const struct wp_sum_key beside = { .wakee = web, .holder = batch, .waker = web, .family = MECH_PIPE };
 	const struct wp_sum_key own = { .wakee = batch, .holder = 0, .waker = batch, .family = MECH_FUTEX };
 	const struct lean_sums_delta *d;
-	struct lean_sums *sums = lean_sums__new();
+	struct lean_sums *sums;
 	struct sweep_maps s;
 	uint64_t cg, key;
 
-	cr_assert_not_null(sums);
 	sweep_maps_make(&s);
+	sums = lean_sums__new(&s.m);
+	cr_assert_not_null(sums, "%s", strerror(errno));
+	cr_expect_eq(queued(s.m.cgroup_free), SWEEP_SLOTS, "every slot is free before the programs attach");
+	cr_expect_eq(queued(s.m.key_free), SWEEP_SLOTS);
 	s.gone = batch;
 	wakeups(&s, &alone, 5, 4000);
 	wakeups(&s, &beside, 2, 9000);
 	wakeups(&s, &own, 3, 1500);
-	/* no sweep before the LEAN_SUMS_SWEEP_EVERY-th take: every entry stays, whatever is gone */
+	/* no sweep before the LEAN_SUMS_SWEEP_EVERY-th take: every slot stays, whatever is gone */
 	for (int take = 1; take < LEAN_SUMS_SWEEP_EVERY; take++) {
-		cr_assert_eq(lean_sums__take(sums, &s.m, said_gone, &s, &d), 0);
+		cr_assert_eq(lean_sums__take(sums, said_gone, &s, &d), 0);
 		if (take == 1) {
 			grown(d, batch, &own, &cg, &key);
 			cr_expect_eq(cg, 3);
@@ -449,28 +496,57 @@ Test(sums, a_sweep_deletes_the_entries_of_gone_cgroups_after_their_last_reading)
 	cr_expect_eq(s.asked, 0, "asked before the sweep");
 	cr_expect_eq(entries(s.m.cgroups, 8), 2);
 	cr_expect_eq(entries(s.m.keys, sizeof(struct wp_sum_key)), 3);
-	/* batch's last wakeups, since the take before: read by the sweeping take, then deleted */
+	/* batch's wakeups since the take before: read by the sweeping take, which takes its keys out of the maps */
 	wakeups(&s, &own, 4, 1500);
 	wakeups(&s, &beside, 1, 9000);
 	wakeups(&s, &alone, 1, 4000);
-	cr_assert_eq(lean_sums__take(sums, &s.m, said_gone, &s, &d), 0);
+	cr_assert_eq(lean_sums__take(sums, said_gone, &s, &d), 0);
 	grown(d, batch, &own, &cg, &key);
-	cr_expect_eq(cg, 4, "batch's last wakeups lost");
+	cr_expect_eq(cg, 4, "batch's wakeups lost");
 	cr_expect_eq(key, 4);
 	grown(d, web, &beside, &cg, &key);
 	cr_expect_eq(cg, 2, "web's own count: alone's and beside's");
 	cr_expect_eq(key, 1);
-	cr_expect_eq(entries(s.m.cgroups, 8), 1, "batch's cgroup entry is still there");
-	cr_expect_eq(entries(s.m.keys, sizeof(struct wp_sum_key)), 1, "a key of batch's is still there");
-	cr_expect_eq(bpf_map_lookup_elem(s.m.keys, &alone, &(struct wp_sum_val){ 0 }), 0, "web's own key went too");
+	cr_expect_eq(entries(s.m.cgroups, 8), 1, "batch's cgroup is still found");
+	cr_expect_eq(entries(s.m.keys, sizeof(struct wp_sum_key)), 1, "a key of batch's is still found");
+	cr_expect_eq(bpf_map_lookup_elem(s.m.keys, &alone, &(__u32){ 0 }), 0, "web's own key went too");
 	/* each cgroup asked once in the sweep, however many keys name it */
 	cr_expect_eq(s.asked, 2);
-	/* web goes on from its copy: its growth after the sweep is its growth, not its whole */
+	cr_expect_eq(queued(s.m.key_free), SWEEP_SLOTS - 3, "a swept slot is freed only after its last reading");
+	/*
+	 * a wakeup that found batch's slot just before the sweep: in the last
+	 * reading, at the next take, which frees the slots
+	 */
+	{
+		struct wp_sum_slot v;
+		__u32 slot = 0;
+
+		for (; slot < SWEEP_SLOTS; slot++) {
+			cr_assert_eq(bpf_map_lookup_elem(s.m.key_slots, &slot, &v), 0);
+			if (v.val.wakeups == 7)
+				break;
+		}
+		cr_assert_lt(slot, SWEEP_SLOTS, "own's slot not found");
+		cr_expect_eq(v.key.wakee, 0, "a swept slot's key is no key's: no task's kept slot matches it");
+		v.val.wakeups++;
+		cr_assert_eq(bpf_map_update_elem(s.m.key_slots, &slot, &v, BPF_ANY), 0);
+	}
 	wakeups(&s, &alone, 2, 4000);
-	cr_assert_eq(lean_sums__take(sums, &s.m, said_gone, &s, &d), 0);
+	cr_assert_eq(lean_sums__take(sums, said_gone, &s, &d), 0);
+	grown(d, batch, &own, &cg, &key);
+	cr_expect_eq(key, 1, "the late wakeup of a swept key lost");
+	/* web goes on from its copy: its growth after the sweep is its growth, not its whole */
 	grown(d, web, &alone, &cg, &key);
 	cr_expect_eq(cg, 2);
 	cr_expect_eq(key, 2);
+	cr_expect_eq(queued(s.m.key_free), SWEEP_SLOTS - 1, "the swept slots not freed");
+	cr_expect_eq(queued(s.m.cgroup_free), SWEEP_SLOTS - 1);
+	/* a freed slot is zero: batch made again starts from nothing */
+	wakeups(&s, &own, 1, 1500);
+	cr_assert_eq(lean_sums__take(sums, said_gone, &s, &d), 0);
+	grown(d, batch, &own, &cg, &key);
+	cr_expect_eq(cg, 1);
+	cr_expect_eq(key, 1);
 	lean_sums__free(sums);
 	sweep_maps_close(&s);
 }

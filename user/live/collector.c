@@ -454,7 +454,11 @@ static int size_maps(struct collector *c, const struct collector_opts *opts, boo
 		err = bpf_map__set_max_entries(c->skel->maps.stacks, COLLECTOR_STACKS);
 	if (!err && c->skel->rodata->want_sums)
 		err = bpf_map__set_max_entries(c->skel->maps.sum_cgroups, LEAN_SUMS_CGROUPS) ?:
-		      bpf_map__set_max_entries(c->skel->maps.sum_keys, LEAN_SUMS_KEYS);
+		      bpf_map__set_max_entries(c->skel->maps.sum_cgroup_slots, LEAN_SUMS_CGROUPS) ?:
+		      bpf_map__set_max_entries(c->skel->maps.sum_cgroup_free, LEAN_SUMS_CGROUPS) ?:
+		      bpf_map__set_max_entries(c->skel->maps.sum_keys, LEAN_SUMS_KEYS) ?:
+		      bpf_map__set_max_entries(c->skel->maps.sum_key_slots, LEAN_SUMS_KEYS) ?:
+		      bpf_map__set_max_entries(c->skel->maps.sum_key_free, LEAN_SUMS_KEYS);
 	nr_cpus = libbpf_num_possible_cpus();
 	if (!err && nr_cpus > WP_MAX_CPUS)
 		err = -E2BIG;
@@ -541,6 +545,28 @@ static int attach_programs(struct collector *c, char *msg, size_t len)
 	return err;
 }
 
+/* open_sums - want_sums: the service's sums mapped and their free slots queued (lean_sums__new()) */
+static int open_sums(struct collector *c, char *msg, size_t len)
+{
+	const struct lean_sums_maps m = {
+		.counts = bpf_map__fd(c->skel->maps.sum_counts),
+		.hists = bpf_map__fd(c->skel->maps.sum_hists),
+		.cgroups = bpf_map__fd(c->skel->maps.sum_cgroups),
+		.keys = bpf_map__fd(c->skel->maps.sum_keys),
+		.cgroup_slots = bpf_map__fd(c->skel->maps.sum_cgroup_slots),
+		.key_slots = bpf_map__fd(c->skel->maps.sum_key_slots),
+		.cgroup_free = bpf_map__fd(c->skel->maps.sum_cgroup_free),
+		.key_free = bpf_map__fd(c->skel->maps.sum_key_free),
+		.nr_cpus = c->nr_cpus,
+	};
+
+	c->sums = lean_sums__new(&m);
+	if (c->sums)
+		return 0;
+	snprintf(msg, len, "cannot map the in-kernel sums: %s", strerror(errno));
+	return -errno;
+}
+
 /* open_ring - the ring buffer read through libbpf, and its positions mapped to say how much waits */
 static int open_ring(struct collector *c, const struct collector_opts *opts, char *msg, size_t len)
 {
@@ -597,13 +623,13 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	if (!opts->load_only) {
 		want_syscalls(c, opts);
 		start_run_stats(c, opts);
-		err = attach_programs(c, msg, len);
+		/* the sums' free slots queued before any program can want one */
+		if (c->skel->rodata->want_sums)
+			err = open_sums(c, msg, len);
+		if (!err)
+			err = attach_programs(c, msg, len);
 		if (!err)
 			err = open_ring(c, opts, msg, len);
-		if (!err && c->skel->rodata->want_sums && !(c->sums = lean_sums__new())) {
-			snprintf(msg, len, "out of memory");
-			err = -ENOMEM;
-		}
 		if (err)
 			goto err_out;
 	}
@@ -940,17 +966,9 @@ void collector__counters(const struct collector *c, struct wp_counters *out, uin
 
 int collector__take_sums(struct collector *c, lean_sums_gone_fn gone, void *ctx, const struct lean_sums_delta **out)
 {
-	struct lean_sums_maps m = {
-		.counts = bpf_map__fd(c->skel->maps.sum_counts),
-		.hists = bpf_map__fd(c->skel->maps.sum_hists),
-		.cgroups = bpf_map__fd(c->skel->maps.sum_cgroups),
-		.keys = bpf_map__fd(c->skel->maps.sum_keys),
-		.nr_cpus = c->nr_cpus,
-	};
-
 	if (!c->sums)
 		return -ENOENT;
-	return lean_sums__take(c->sums, &m, gone, ctx, out);
+	return lean_sums__take(c->sums, gone, ctx, out);
 }
 
 void collector__lean_counters(const struct collector *c, struct wp_lean_counters *out)

@@ -3,42 +3,38 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include "hash.h"
 #include "lean_sums.h"
 
-#define KEY_MAX		32
-
-/* the copy of one entry as the last take read it */
-struct copy {
-	uint8_t key[KEY_MAX];
-	uint64_t *value;	/* NULL: a free slot */
-};
-
 /*
- * The copies of one map's entries, open addressing on twice its entries
- * (a power of two), deleted by shifting back the ones after (no
- * tombstones: a day of cgroups made and removed leaves none behind)
+ * One array of slots as the takes see it: mapped, with a copy of each slot
+ * as the last take read it (zero for one never read, or freed since)
  */
-struct copies {
-	struct copy *slots;
-	uint32_t mask;
-	uint32_t used;
-	size_t key_len;
-	size_t words;		/* the value's, in u64s */
+struct slots {
+	uint8_t *map;
+	size_t map_bytes;
+	uint8_t *was;
+	/* taken out of its hash map by the last sweep: read once more, then freed */
+	uint8_t *swept;
+	uint32_t n;
+	size_t size;		/* a slot's bytes */
+	int hash;		/* the map that finds a slot by its key, and the queue of the free ones */
+	int free;
 };
-
-enum { MAP_CGROUPS, MAP_KEYS, NR_MAPS };
 
 struct lean_sums {
-	struct copies copies[NR_MAPS];
+	struct lean_sums_maps m;
+	struct slots cgroups, keys;
 	struct wp_sum_counts counts;			/* the run's so far, every CPU's */
 	struct wp_sum_hist hists[WP_SUM_HISTS];
 	struct lean_sums_delta delta;
 	size_t cap_cgroups, cap_keyed;			/* of delta's arrays */
 	/*
 	 * A sweep's verdicts, by id, direct-mapped: a cgroup is in its own
-	 * entry and in many keys, and each asks the kernel; a verdict of
+	 * slot and in many keys, and each asks the kernel; a verdict of
 	 * another sweep (its number in sweep) is asked again
 	 */
 	struct verdict {
@@ -51,86 +47,82 @@ struct lean_sums {
 	uint64_t takes;
 };
 
-static int copies_init(struct copies *c, uint32_t entries, size_t key_len, size_t value_len)
+/* slots_open - array @fd of @size-byte slots, mapped, every slot queued free in @free: 0 or a negative errno */
+static int slots_open(struct slots *sl, int fd, size_t size, int hash, int free_fd)
 {
-	uint32_t n = 1;
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+	long page = sysconf(_SC_PAGESIZE);
 
-	while (n < 2 * entries)
-		n <<= 1;
-	c->slots = calloc(n, sizeof(*c->slots));
-	c->mask = n - 1;
-	c->key_len = key_len;
-	c->words = value_len / sizeof(uint64_t);
-	return c->slots ? 0 : -ENOMEM;
-}
-
-static void copies_free(struct copies *c)
-{
-	for (uint32_t i = 0; c->slots && i <= c->mask; i++)
-		free(c->slots[i].value);
-	free(c->slots);
-}
-
-static uint32_t home(const struct copies *c, const void *key)
-{
-	return (uint32_t)hash__fnv1a(HASH_FNV_BASIS, key, c->key_len) & c->mask;
-}
-
-/* copy_of - the copy of @key; with @make, a new one of zeros when it has none (NULL: out of memory) */
-static struct copy *copy_of(struct copies *c, const void *key, bool make)
-{
-	uint32_t i = home(c, key);
-
-	for (; c->slots[i].value; i = (i + 1) & c->mask)
-		if (!memcmp(c->slots[i].key, key, c->key_len))
-			return &c->slots[i];
-	/* the maps hold at most half as many keys as there are slots: one is free */
-	if (!make || c->used >= c->mask / 2 + 1)
-		return NULL;
-	c->slots[i].value = calloc(c->words, sizeof(uint64_t));
-	if (!c->slots[i].value)
-		return NULL;
-	memset(c->slots[i].key, 0, sizeof(c->slots[i].key));
-	memcpy(c->slots[i].key, key, c->key_len);
-	c->used++;
-	return &c->slots[i];
-}
-
-/* copy_forget - slot @i's copy goes; those after it that hashed before it move back */
-static void copy_forget(struct copies *c, uint32_t i)
-{
-	uint32_t j = i;
-
-	free(c->slots[i].value);
-	c->slots[i].value = NULL;
-	c->used--;
-	for (;;) {
-		uint32_t k;
-
-		j = (j + 1) & c->mask;
-		if (!c->slots[j].value)
-			return;
-		k = home(c, c->slots[j].key);
-		/* j's entry may fill the hole at i when its home is not in (i, j], cyclically */
-		if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
-			c->slots[i] = c->slots[j];
-			c->slots[j].value = NULL;
-			i = j;
-		}
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	if (info.type != BPF_MAP_TYPE_ARRAY || info.value_size != size || !info.max_entries ||
+	    !(info.map_flags & BPF_F_MMAPABLE))
+		return -EINVAL;
+	sl->n = info.max_entries;
+	sl->size = size;
+	sl->hash = hash;
+	sl->free = free_fd;
+	sl->map_bytes = ((size_t)sl->n * size + (size_t)page - 1) / (size_t)page * (size_t)page;
+	sl->map = mmap(NULL, sl->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (sl->map == MAP_FAILED) {
+		sl->map = NULL;
+		return -errno;
 	}
+	sl->was = calloc(sl->n, size);
+	sl->swept = calloc(sl->n, 1);
+	if (!sl->was || !sl->swept)
+		return -ENOMEM;
+	for (__u32 i = 0; i < sl->n; i++)
+		if (bpf_map_update_elem(free_fd, NULL, &i, BPF_ANY))
+			return -errno;
+	return 0;
 }
 
-struct lean_sums *lean_sums__new(void)
+static void slots_close(struct slots *sl)
+{
+	if (sl->map)
+		munmap(sl->map, sl->map_bytes);
+	free(sl->was);
+	free(sl->swept);
+}
+
+static void *slot_now(const struct slots *sl, uint32_t i)
+{
+	return sl->map + (size_t)i * sl->size;
+}
+
+static void *slot_was(const struct slots *sl, uint32_t i)
+{
+	return sl->was + (size_t)i * sl->size;
+}
+
+/*
+ * slot_free - slot @i, read for the last time: zeroed, its copy too, and
+ * queued free. A slot that cannot be queued (no queue has less room than
+ * its slots) is lost to the run, not to its sums.
+ */
+static void slot_free(struct slots *sl, uint32_t i)
+{
+	memset(slot_now(sl, i), 0, sl->size);
+	memset(slot_was(sl, i), 0, sl->size);
+	sl->swept[i] = 0;
+	bpf_map_update_elem(sl->free, NULL, &i, BPF_ANY);
+}
+
+struct lean_sums *lean_sums__new(const struct lean_sums_maps *m)
 {
 	struct lean_sums *s = calloc(1, sizeof(*s));
+	int err;
 
 	if (!s)
 		return NULL;
-	if (copies_init(&s->copies[MAP_CGROUPS], LEAN_SUMS_CGROUPS, sizeof(uint64_t),
-			sizeof(struct wp_sum_cgroup)) ||
-	    copies_init(&s->copies[MAP_KEYS], LEAN_SUMS_KEYS, sizeof(struct wp_sum_key),
-			sizeof(struct wp_sum_val))) {
+	s->m = *m;
+	err = slots_open(&s->cgroups, m->cgroup_slots, sizeof(struct wp_sum_cgroup), m->cgroups, m->cgroup_free) ?:
+	      slots_open(&s->keys, m->key_slots, sizeof(struct wp_sum_slot), m->keys, m->key_free);
+	if (err) {
 		lean_sums__free(s);
+		errno = -err;
 		return NULL;
 	}
 	return s;
@@ -140,8 +132,8 @@ void lean_sums__free(struct lean_sums *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < NR_MAPS; i++)
-		copies_free(&s->copies[i]);
+	slots_close(&s->cgroups);
+	slots_close(&s->keys);
 	free(s->delta.cgroups);
 	free(s->delta.keyed);
 	free(s->percpu);
@@ -192,8 +184,9 @@ static bool diff(uint64_t *d, const uint64_t *now, uint64_t *was, size_t words)
 }
 
 /* take_counts - the per-CPU counts summed over the CPUs, and what grew into the delta */
-static int take_counts(struct lean_sums *s, const struct lean_sums_maps *m)
+static int take_counts(struct lean_sums *s)
 {
+	const struct lean_sums_maps *m = &s->m;
 	const size_t words = sizeof(struct wp_sum_counts) / sizeof(uint64_t);
 	uint64_t total[sizeof(struct wp_sum_counts) / sizeof(uint64_t)] = { 0 };
 	const uint64_t *cpu = percpu(s, (size_t)m->nr_cpus * sizeof(struct wp_sum_counts));
@@ -211,8 +204,9 @@ static int take_counts(struct lean_sums *s, const struct lean_sums_maps *m)
 }
 
 /* take_hist - histogram @kind over the CPUs: its growth into the delta, its min and max the run's */
-static int take_hist(struct lean_sums *s, const struct lean_sums_maps *m, __u32 kind)
+static int take_hist(struct lean_sums *s, __u32 kind)
 {
+	const struct lean_sums_maps *m = &s->m;
 	const struct wp_sum_hist *cpu = percpu(s, (size_t)m->nr_cpus * sizeof(struct wp_sum_hist));
 	struct wp_sum_hist *was = &s->hists[kind], *d = &s->delta.hists[kind];
 	uint64_t count = 0, sum = 0;
@@ -248,40 +242,10 @@ static int take_hist(struct lean_sums *s, const struct lean_sums_maps *m, __u32 
 	return 0;
 }
 
-/*
- * take_map - every entry of map @fd (copies @c): what grew, handed to
- * @add with its key, its values now and the delta
- */
-static int take_map(struct lean_sums *s, int fd, struct copies *c,
-		    int (*add)(struct lean_sums *s, const void *key, const uint64_t *now, const uint64_t *d))
+/* add_cgroup - cgroup @id's growth @grew: its count the buckets', its max where it grew (@now's) */
+static int add_cgroup(struct lean_sums *s, uint64_t id, const struct wp_sum_cgroup *now,
+		      const struct wp_sum_cgroup *grew)
 {
-	uint8_t key[KEY_MAX], next[KEY_MAX];
-	uint64_t now[sizeof(struct wp_sum_cgroup) / sizeof(uint64_t)];
-	uint64_t d[sizeof(struct wp_sum_cgroup) / sizeof(uint64_t)];
-	bool first = true;
-	int err;
-
-	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
-		struct copy *was;
-
-		first = false;
-		memcpy(key, next, c->key_len);
-		/* deleted since by nobody but a sweep: gone between the two calls is no error */
-		if (bpf_map_lookup_elem(fd, key, now))
-			continue;
-		was = copy_of(c, key, true);
-		if (!was)
-			return -ENOMEM;
-		if (diff(d, now, was->value, c->words) && (err = add(s, key, now, d)))
-			return err;
-	}
-	return errno == ENOENT ? 0 : -errno;
-}
-
-/* add_cgroup - a cgroup's growth: its count the buckets', its max where it grew (the copy has the one before) */
-static int add_cgroup(struct lean_sums *s, const void *key, const uint64_t *now, const uint64_t *d)
-{
-	const struct wp_sum_cgroup *was_now = (const void *)now, *grew = (const void *)d;
 	struct lean_sums_delta *dl = &s->delta;
 	struct lean_sums_cgroup *cg;
 	int err = grow((void **)&dl->cgroups, &s->cap_cgroups, dl->nr_cgroups, sizeof(*dl->cgroups));
@@ -289,27 +253,89 @@ static int add_cgroup(struct lean_sums *s, const void *key, const uint64_t *now,
 	if (err)
 		return err;
 	cg = &dl->cgroups[dl->nr_cgroups++];
-	memcpy(&cg->id, key, sizeof(cg->id));
+	cg->id = id;
 	cg->count = 0;
 	for (int b = 0; b < WP_SLOW_BUCKETS; b++) {
 		cg->buckets[b] = grew->buckets[b];
 		cg->count += grew->buckets[b];
 	}
 	cg->sum_ns = grew->sum_ns;
-	cg->max_ns = grew->max_ns ? was_now->max_ns : 0;
+	cg->max_ns = grew->max_ns ? now->max_ns : 0;
 	return 0;
 }
 
-static int add_keyed(struct lean_sums *s, const void *key, const uint64_t *now, const uint64_t *d)
-{
-	struct lean_sums_delta *dl = &s->delta;
-	int err = grow((void **)&dl->keyed, &s->cap_keyed, dl->nr_keyed, sizeof(*dl->keyed));
+/* the words of a cgroup's slot after its id: its sums */
+#define CGROUP_SUMS	(sizeof(struct wp_sum_cgroup) / sizeof(uint64_t) - 1)
 
-	(void)now;
-	if (err)
-		return err;
-	memcpy(&dl->keyed[dl->nr_keyed].k, key, sizeof(struct wp_sum_key));
-	memcpy(&dl->keyed[dl->nr_keyed++].d, d, sizeof(struct wp_sum_val));
+/*
+ * take_cgroups - every cgroup slot in use: what grew since its copy. A
+ * slot swept at the last take is read under the id its copy keeps (the
+ * sweep zeroed its own), and freed.
+ */
+static int take_cgroups(struct lean_sums *s)
+{
+	struct slots *sl = &s->cgroups;
+
+	for (uint32_t i = 0; i < sl->n; i++) {
+		struct wp_sum_cgroup *live = slot_now(sl, i), *was = slot_was(sl, i), now, d;
+		int err;
+
+		now.id = sl->swept[i] ? was->id : __atomic_load_n(&live->id, __ATOMIC_ACQUIRE);
+		if (!now.id)
+			continue;
+		memcpy(&now.sum_ns, &live->sum_ns, sizeof(now) - sizeof(now.id));
+		/* taken for another cgroup since the last take: its copy starts from zero */
+		if (was->id != now.id) {
+			memset(was, 0, sizeof(*was));
+			was->id = now.id;
+		}
+		if (diff((uint64_t *)&d.sum_ns, (const uint64_t *)&now.sum_ns, (uint64_t *)&was->sum_ns, CGROUP_SUMS) &&
+		    (err = add_cgroup(s, now.id, &now, &d)))
+			return err;
+		if (sl->swept[i])
+			slot_free(sl, i);
+	}
+	return 0;
+}
+
+/* take_keys - every key slot in use, as take_cgroups() takes theirs */
+static int take_keys(struct lean_sums *s)
+{
+	struct slots *sl = &s->keys;
+	struct lean_sums_delta *dl = &s->delta;
+
+	for (uint32_t i = 0; i < sl->n; i++) {
+		struct wp_sum_slot *live = slot_now(sl, i), *was = slot_was(sl, i), now;
+		struct wp_sum_val d;
+		int err;
+
+		/* the wakee is the key's last word written and its first read (bpf/sums.bpf.h) */
+		if (sl->swept[i]) {
+			now.key = was->key;
+		} else {
+			now.key.wakee = __atomic_load_n(&live->key.wakee, __ATOMIC_ACQUIRE);
+			if (!now.key.wakee)
+				continue;
+			now.key.holder = live->key.holder;
+			now.key.waker = live->key.waker;
+			now.key.family = live->key.family;
+			now.key.__pad = 0;
+		}
+		memcpy(&now.val, &live->val, sizeof(now.val));
+		if (memcmp(&was->key, &now.key, sizeof(now.key))) {
+			memset(was, 0, sizeof(*was));
+			was->key = now.key;
+		}
+		if (diff((uint64_t *)&d, (const uint64_t *)&now.val, (uint64_t *)&was->val,
+			 sizeof(d) / sizeof(uint64_t))) {
+			if ((err = grow((void **)&dl->keyed, &s->cap_keyed, dl->nr_keyed, sizeof(*dl->keyed))))
+				return err;
+			dl->keyed[dl->nr_keyed].k = now.key;
+			dl->keyed[dl->nr_keyed++].d = d;
+		}
+		if (sl->swept[i])
+			slot_free(sl, i);
+	}
 	return 0;
 }
 
@@ -326,54 +352,60 @@ static bool is_gone(struct lean_sums *s, uint64_t id, lean_sums_gone_fn gone, vo
 	return v->gone;
 }
 
-/*
- * sweep - the entries of cgroups @gone says are gone, just read for the
- * last time: deleted from the maps, their copies forgotten. A key goes
- * when any of its cgroups does; 0 (the idle CPU, interrupt work) is none.
- */
-static void sweep(struct lean_sums *s, const struct lean_sums_maps *m, lean_sums_gone_fn gone, void *ctx)
+/* gone_key - does any cgroup of @k go? 0 (the idle CPU, interrupt work) is none */
+static bool gone_key(struct lean_sums *s, const struct wp_sum_key *k, lean_sums_gone_fn gone, void *ctx)
 {
-	const int fds[NR_MAPS] = { m->cgroups, m->keys };
+	const uint64_t ids[] = { k->wakee, k->holder, k->waker };
 
-	for (int map = 0; map < NR_MAPS; map++) {
-		struct copies *c = &s->copies[map];
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (ids[i] && is_gone(s, ids[i], gone, ctx))
+			return true;
+	return false;
+}
 
-		for (uint32_t i = 0; i <= c->mask; i++) {
-			uint64_t ids[3];
-			int nr = map == MAP_CGROUPS ? 1 : 3, k;
+/*
+ * sweep - the slots of cgroups @gone says are gone, just read: out of
+ * their hash maps, their keys zeroed so that no task's kept slot matches
+ * them, freed at the next take. A key goes when any of its cgroups does.
+ */
+static void sweep(struct lean_sums *s, lean_sums_gone_fn gone, void *ctx)
+{
+	for (uint32_t i = 0; i < s->keys.n; i++) {
+		struct wp_sum_slot *was = slot_was(&s->keys, i), *live = slot_now(&s->keys, i);
 
-			if (!c->slots[i].value)
-				continue;
-			memcpy(ids, c->slots[i].key, sizeof(ids[0]) * (size_t)nr);
-			for (k = 0; k < nr && !(ids[k] && is_gone(s, ids[k], gone, ctx)); k++)
-				;
-			if (k == nr)
-				continue;
-			bpf_map_delete_elem(fds[map], c->slots[i].key);
-			copy_forget(c, i);
-			/* the slot now holds the copy shifted back into it, if any: look at it again */
-			i--;
-		}
+		if (!was->key.wakee || s->keys.swept[i] || !gone_key(s, &was->key, gone, ctx))
+			continue;
+		bpf_map_delete_elem(s->keys.hash, &was->key);
+		__atomic_store_n(&live->key.wakee, 0, __ATOMIC_RELEASE);
+		s->keys.swept[i] = 1;
+	}
+	for (uint32_t i = 0; i < s->cgroups.n; i++) {
+		struct wp_sum_cgroup *was = slot_was(&s->cgroups, i), *live = slot_now(&s->cgroups, i);
+
+		if (!was->id || s->cgroups.swept[i] || !is_gone(s, was->id, gone, ctx))
+			continue;
+		bpf_map_delete_elem(s->cgroups.hash, &was->id);
+		__atomic_store_n(&live->id, 0, __ATOMIC_RELEASE);
+		s->cgroups.swept[i] = 1;
 	}
 }
 
-int lean_sums__take(struct lean_sums *s, const struct lean_sums_maps *m, lean_sums_gone_fn gone, void *ctx,
-		    const struct lean_sums_delta **out)
+int lean_sums__take(struct lean_sums *s, lean_sums_gone_fn gone, void *ctx, const struct lean_sums_delta **out)
 {
 	int err;
 
 	s->delta.nr_cgroups = s->delta.nr_keyed = 0;
-	err = take_counts(s, m);
+	err = take_counts(s);
 	for (__u32 k = 0; !err && k < WP_SUM_HISTS; k++)
-		err = take_hist(s, m, k);
+		err = take_hist(s, k);
 	if (!err)
-		err = take_map(s, m->cgroups, &s->copies[MAP_CGROUPS], add_cgroup);
+		err = take_cgroups(s);
 	if (!err)
-		err = take_map(s, m->keys, &s->copies[MAP_KEYS], add_keyed);
+		err = take_keys(s);
 	if (err)
 		return err;
 	if (gone && ++s->takes % LEAN_SUMS_SWEEP_EVERY == 0)
-		sweep(s, m, gone, ctx);
+		sweep(s, gone, ctx);
 	*out = &s->delta;
 	return 0;
 }

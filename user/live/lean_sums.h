@@ -4,14 +4,16 @@
  * the maps since the last take, as deltas the run's tables add up as they
  * would the records of those wakeups.
  *
- * The maps hold sums from the run's start; each take reads every entry,
- * holds it against the copy kept from the take before, and keeps the new
- * one. Nothing is reset in the kernel, so a wakeup added while a take
- * reads is in this take or the next, never lost. Every so often a take
- * also sweeps: the entries of cgroups that are gone, read for the last
- * time, are deleted from the maps and their copies forgotten, so that a
- * machine that makes and removes containers all day keeps its maps and
- * its memory within their bounds.
+ * The maps hold sums from the run's start; each take reads every slot in
+ * use, holds it against the copy kept from the take before, and keeps the
+ * new one. Nothing is reset in the kernel while a slot is in use, so a
+ * wakeup added while a take reads is in this take or the next, never
+ * lost. Every so often a take also sweeps: the keys and cgroups of
+ * cgroups that are gone leave the hash maps, so that no wakeup finds their
+ * slots again, and at the next take their slots, read for the last time
+ * (a wakeup that found one just before it left is in that reading), are
+ * zeroed and queued free. A machine that makes and removes containers all
+ * day keeps its maps and its memory within their bounds.
  */
 #ifndef WAKEPROBE_LEAN_SUMS_H
 #define WAKEPROBE_LEAN_SUMS_H
@@ -22,16 +24,20 @@
 #include <linux/types.h>
 #include "wakeprobe.h"
 
-/* the maps of a run's sums (bpf/sums.bpf.h), as the collector hands them to lean_sums__take() */
+/* the maps of a run's sums (bpf/sums.bpf.h), as the collector hands them to lean_sums__new() */
 struct lean_sums_maps {
 	int counts;		/* per CPU: struct wp_sum_counts */
 	int hists;		/* per CPU: struct wp_sum_hist, WP_SUM_HISTS of them */
-	int cgroups;		/* by cgroup id: struct wp_sum_cgroup */
-	int keys;		/* struct wp_sum_key: struct wp_sum_val */
+	int cgroups;		/* by cgroup id: its slot in cgroup_slots */
+	int keys;		/* by struct wp_sum_key: its slot in key_slots */
+	int cgroup_slots;	/* an mmapable array of struct wp_sum_cgroup */
+	int key_slots;		/* an mmapable array of struct wp_sum_slot */
+	int cgroup_free;	/* queues of the free slots' indices */
+	int key_free;
 	int nr_cpus;		/* the per-CPU maps' values come this many at a time */
 };
 
-/* how many keys the maps by cgroup hold at most: past that, a wakeup of a new key is sent, not summed */
+/* how many slots the maps by cgroup have: past that, a wakeup of a new key is sent, not summed */
 #define LEAN_SUMS_CGROUPS	2048
 #define LEAN_SUMS_KEYS		16384
 
@@ -69,17 +75,20 @@ typedef bool (*lean_sums_gone_fn)(uint64_t id, void *ctx);
 
 struct lean_sums;
 
-/* lean_sums__new - the copies of a run's maps, none yet; NULL: out of memory */
-struct lean_sums *lean_sums__new(void);
+/*
+ * lean_sums__new - the copies of a run's maps @m (none yet), before its
+ * programs attach: the arrays mapped, every slot queued free. NULL, errno
+ * set: out of memory, or maps that are not a run's sums.
+ */
+struct lean_sums *lean_sums__new(const struct lean_sums_maps *m);
 void lean_sums__free(struct lean_sums *s);
 /*
- * lean_sums__take - read the maps @m: what grew since the last take into
+ * lean_sums__take - read the maps: what grew since the last take into
  * *@out (the sums' own, good until the next take); every
- * LEAN_SUMS_SWEEP_EVERY takes, the entries of the cgroups @gone says are
- * gone deleted after their last reading (@gone NULL: none is). 0, or a
- * negative errno (out of memory; a map that could not be read).
+ * LEAN_SUMS_SWEEP_EVERY takes, the cgroups @gone says are gone swept
+ * (@gone NULL: none is). 0, or a negative errno (out of memory; a map
+ * that could not be read).
  */
-int lean_sums__take(struct lean_sums *s, const struct lean_sums_maps *m, lean_sums_gone_fn gone, void *ctx,
-		    const struct lean_sums_delta **out);
+int lean_sums__take(struct lean_sums *s, lean_sums_gone_fn gone, void *ctx, const struct lean_sums_delta **out);
 
 #endif /* WAKEPROBE_LEAN_SUMS_H */
