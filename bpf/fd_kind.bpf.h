@@ -60,6 +60,19 @@ const volatile __u64 fd_syscalls[WP_MAX_SYSCALLS / 64];
 #define RD_INLINE(p, field)	((p)->field)
 #define PR_CAST(p, type)	((type *)(p))
 #define PR_READ(p, field)	BPF_CORE_READ(p, field)
+/*
+ * ... and the file at an index of the fd array, which a pointer of BTF's
+ * type cannot be moved to: its address cast to a type whose first member
+ * is a pointer, and that member loaded, or a bpf_probe_read_kernel()
+ */
+#define RD_SLOT(fds, fd)	((struct file *)RD_CAST((__u64)(fds) + (fd) * sizeof(void *), struct list_head)->next)
+static __always_inline struct file *fd_slot_probed(struct file **fds, __u64 fd)
+{
+	struct file *f = NULL;
+
+	return bpf_probe_read_kernel(&f, sizeof(f), fds + fd) ? NULL : f;
+}
+#define PR_SLOT(fds, fd)	fd_slot_probed(fds, fd)
 
 /* an anonymous inode's name, NUL-padded, compared 8 bytes at a time */
 union anon_name {
@@ -138,7 +151,7 @@ static __always_inline bool tty_major(__u32 major)
  * tells a pipe from a FIFO (both S_IFIFO) and a message queue from a file
  * (both S_IFREG). No file at the fd: FD_KIND_CLOSED.
  */
-#define DEFINE_FD_KIND(fn, CAST, READ)							\
+#define DEFINE_FD_KIND(fn, CAST, READ, SLOT)						\
 static __always_inline __u8 fn(struct task_struct *curr, __u64 fd)			\
 {											\
 	struct files_struct *files = CAST(READ(curr, files), struct files_struct);	\
@@ -153,7 +166,7 @@ static __always_inline __u8 fn(struct task_struct *curr, __u64 fd)			\
 	unsigned long magic;								\
 	__u16 mode;									\
 											\
-	if (fd >= READ(fdt, max_fds) || bpf_probe_read_kernel(&f, sizeof(f), fds + fd) || !f) \
+	if (fd >= READ(fdt, max_fds) || !(f = SLOT(fds, fd)))				\
 		return FD_KIND_CLOSED;							\
 	f = CAST(f, struct file);							\
 	inode = CAST(READ(f, f_inode), struct inode);					\
@@ -183,8 +196,8 @@ static __always_inline __u8 fn(struct task_struct *curr, __u64 fd)			\
 	return FD_KIND_FILE;								\
 }
 
-DEFINE_FD_KIND(fd_kind_inline, RD_CAST, RD_INLINE)
-DEFINE_FD_KIND(fd_kind_probed, PR_CAST, PR_READ)
+DEFINE_FD_KIND(fd_kind_inline, RD_CAST, RD_INLINE, RD_SLOT)
+DEFINE_FD_KIND(fd_kind_probed, PR_CAST, PR_READ, PR_SLOT)
 
 /*
  * fd_kind_now - what fd @fd of current is, when syscall @nr takes one as its
