@@ -112,13 +112,12 @@ static __always_inline struct wp_event *flight_next(struct lean_flight *f, __u32
 }
 
 /*
- * flight_slot - the next slot of this CPU's ring, its header filled: a
- * record of @type now. A STEAL record goes first when the CPU's steal clock
+ * flight_slot_at - the next slot of this CPU's ring, its header filled: a
+ * record of @type at @now, this instant (flight_slot(): now). A STEAL record goes first when the CPU's steal clock
  * moved since its last flight record (steal_look() for the ring buffer).
  */
-static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32 type)
+static __always_inline struct wp_event *flight_slot_at(struct lean_flight *f, __u32 type, __u64 now)
 {
-	__u64 now = bpf_ktime_get_ns();
 	struct wp_steal s;
 
 	/* a softirq that was to join the run has this record inside it: its entry goes first */
@@ -130,6 +129,11 @@ static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32
 	if (steal_moved(now, &s))
 		flight_next(f, WP_EV_STEAL, now)->steal = s;
 	return flight_next(f, type, now);
+}
+
+static __always_inline struct wp_event *flight_slot(struct lean_flight *f, __u32 type)
+{
+	return flight_slot_at(f, type, bpf_ktime_get_ns());
 }
 
 /* what flight_copy()'s two passes over a CPU's flight ring share, on its stack */

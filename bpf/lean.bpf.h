@@ -382,10 +382,9 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 	event_submit(head);
 }
 
-/* lean_emit - the record of @p's wakeup in @lt, ended now (flags added: @more, WP_LEAN_NO_SWITCH_IN or 0) */
-static __always_inline void lean_emit(struct task_struct *p, struct lean_task *lt, __u16 more)
+/* lean_emit - the record of @p's wakeup in @lt, ended at @now, this instant (flags added: @more, WP_LEAN_NO_SWITCH_IN or 0) */
+static __always_inline void lean_emit(struct task_struct *p, struct lean_task *lt, __u16 more, __u64 now)
 {
-	__u64 now = bpf_ktime_get_ns();
 	__u16 flight = 0;
 
 	lt->pending = LEAN_NONE;
@@ -591,14 +590,14 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	unsigned int prev_state = switch_prev_state(ctx, prev);
-	/* --chains: one clock read for both tasks' switches */
-	__u64 chain_now = want_chains ? bpf_ktime_get_ns() : 0;
+	/* one clock read for the switch: its flight record, and both tasks' */
+	__u64 now = lean_flight || want_chains ? bpf_ktime_get_ns() : 0;
 	struct lean_flight *f;
 	struct lean_task *lt;
 
 	count_run();
 	if (lean_flight && (f = lean_flight_ring())) {
-		struct wp_event *e = flight_slot(f, WP_EV_SWITCH);
+		struct wp_event *e = flight_slot_at(f, WP_EV_SWITCH, now);
 
 		switch_fill(e, prev, next, prev_state, preempt);
 		f->sw[f->sw_head++ & (LEAN_FLIGHT_SWITCHES - 1)] = *e;
@@ -609,7 +608,7 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 		if (lt->pending == LEAN_QUEUED) {
 			if (want_chains)
 				chain_ran(lt, 0, NULL);
-			lean_emit(prev, lt, WP_LEAN_NO_SWITCH_IN);
+			lean_emit(prev, lt, WP_LEAN_NO_SWITCH_IN, now ?: bpf_ktime_get_ns());
 		}
 		if (prev_state & WP_TASK_DEAD) {
 			if (want_unwind)
@@ -626,7 +625,7 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 			}
 		}
 		if (want_chains)
-			chain_switched_out(lt, chain_now, wp_switch_slept(prev_state, preempt));
+			chain_switched_out(lt, now, wp_switch_slept(prev_state, preempt));
 		if (wp_switch_slept(prev_state, preempt)) {
 			lt->state = LEAN_ASLEEP;
 			if (attach_mode)
@@ -645,9 +644,9 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 	if (lt) {
 		lean_name_if_new(next, lt);
 		if (want_chains) {
-			chain_switched_in(lt, chain_now);
+			chain_switched_in(lt, now);
 			if (lt->pending == LEAN_QUEUED) {
-				chain_ran(lt, chain_now, prev);
+				chain_ran(lt, now, prev);
 				/* the task it took the CPU from is named, as a waker of no tracked process is */
 				if (prev->pid && !task_traced(prev))
 					lean_name_waker(prev);
@@ -663,7 +662,7 @@ int BPF_PROG(lean_sched_switch, bool preempt, struct task_struct *prev, struct t
 			if (lean_syscalls && (lt->sys_ns || (lt->flags & WP_LEAN_NEW)))
 				lean_hold(lt);
 			else
-				lean_emit(next, lt, 0);
+				lean_emit(next, lt, 0, now ?: bpf_ktime_get_ns());
 		}
 		lt->state = LEAN_RUNNING;
 	}
