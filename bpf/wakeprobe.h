@@ -610,32 +610,34 @@ static inline __attribute__((always_inline)) __u32 wp_slow_kind_of(__u16 lean_fl
 	return WP_SLOW_THREAD;
 }
 
-/* wp_log2 - floor(log2(@v)), @v > 0; no loop, for the verifier */
+/*
+ * wp_log2 - floor(log2(@v)), @v > 0; no loop, for the verifier, and no
+ * branch but for the top bit: BPF has no conditional move, and a wakeup
+ * takes five of these, whose branches on its times the CPU cannot guess.
+ * Each step's test, @v above 2^k - 1, is the borrow of (2^k - 1) - @v,
+ * good while @v is below 2^63.
+ */
 static inline __attribute__((always_inline)) __u32 wp_log2(__u64 v)
 {
-	__u32 r = 0;
+	__u64 r, s;
 
-	if (v >> 32) {
-		v >>= 32;
-		r += 32;
-	}
-	if (v >> 16) {
-		v >>= 16;
-		r += 16;
-	}
-	if (v >> 8) {
-		v >>= 8;
-		r += 8;
-	}
-	if (v >> 4) {
-		v >>= 4;
-		r += 4;
-	}
-	if (v >> 2) {
-		v >>= 2;
-		r += 2;
-	}
-	return r + (__u32)(v >> 1);
+	if (v >> 63)
+		return 63;
+	r = ((0xffffffffull - v) >> 63) << 5;
+	v >>= r;
+	s = ((0xffffull - v) >> 63) << 4;
+	v >>= s;
+	r |= s;
+	s = ((0xffull - v) >> 63) << 3;
+	v >>= s;
+	r |= s;
+	s = ((0xfull - v) >> 63) << 2;
+	v >>= s;
+	r |= s;
+	s = ((0x3ull - v) >> 63) << 1;
+	v >>= s;
+	r |= s;
+	return (__u32)(r | (v >> 1));
 }
 
 /* wp_slow_bucket - the bucket of @ns: itself below 4, then 4 a power of two */
