@@ -224,7 +224,7 @@ static __always_inline __u64 lean_waker_cgroup(const struct lean_task *lt)
 		return 0;
 	if ((lt->flags & WP_LEAN_WAKER_SOFTIRQ) && !(lt->names.seen & WP_SEEN_RAISED))
 		return 0;
-	return bpf_get_current_cgroup_id();
+	return task_cgroup_id(bpf_get_current_task_btf());
 }
 
 /*
@@ -572,7 +572,7 @@ int BPF_PROG(lean_sched_wakeup_new, struct task_struct *p)
 	if (want_chains)
 		chain_take(p, lt, now, true);
 	if (want_cgroups)
-		lt->waker_cgroup = bpf_get_current_cgroup_id();
+		lt->waker_cgroup = task_cgroup_id(bpf_get_current_task_btf());
 	if (want_stacks) {
 		lean_stacks_of_waker(ctx, &lt->stacks, 0);
 		lt->stacks.wait_kernel = WP_STACK_NONE;
