@@ -62,15 +62,26 @@ static __always_inline __u64 cpu_rq(struct cpu_state *cs, __u32 cpu)
 #define PREEMPT_HARD_MASK	0x00ff0000
 #define PREEMPT_SOFTIRQ_SERVING	0x00000100
 
-/* preempt_count_now - this CPU's preempt count, found from its run queue as the steal clock is */
+/*
+ * preempt_count_now - this CPU's preempt count, found from its run queue as
+ * the steal clock is. Where a cast loads inline (v6.2+), the int there is
+ * read as refcount_t's struct, whose one member is an int.
+ */
 static __always_inline bool preempt_count_now(__s32 *count)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct cpu_state *cs = cpu_state_of(cpu);
+	struct refcount_struct *at;
 	__u64 rq;
 
-	return preempt_count_offset && cs && (rq = cpu_rq(cs, cpu)) &&
-	       !bpf_probe_read_kernel(count, sizeof(*count), (void *)(rq + preempt_count_offset));
+	if (!preempt_count_offset || !cs || !(rq = cpu_rq(cs, cpu)))
+		return false;
+	if (bpf_ksym_exists(bpf_rdonly_cast)) {
+		at = bpf_rdonly_cast((void *)(rq + preempt_count_offset), bpf_core_type_id_kernel(struct refcount_struct));
+		*count = at->refs.counter;
+		return true;
+	}
+	return !bpf_probe_read_kernel(count, sizeof(*count), (void *)(rq + preempt_count_offset));
 }
 
 /*
