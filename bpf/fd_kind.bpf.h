@@ -86,17 +86,12 @@ union anon_name {
 	 (name).w[1] == ((union anon_name){ .c = literal }).w[1])
 
 /*
- * anon_inode_kind - an anonymous inode's kind from its name: the one
+ * anon_name_kind - an anonymous inode's kind from its name: the one
  * anon_inode_getfile() gave its dentry ("[eventfd]"; inotify's has no
  * brackets). io_uring's own inode has the same file system and name.
  */
-static __always_inline __u8 anon_inode_kind(const unsigned char *p)
+static __always_inline __u8 anon_name_kind(union anon_name name)
 {
-	union anon_name name = {};
-
-	/* the longest name looked for, "[eventpoll]", has 11 characters: one cut to them is no other */
-	if (bpf_probe_read_kernel_str(name.c, 12, p) <= 0)
-		return FD_KIND_OTHER;
 	if (NAME_IS(name, "[eventfd]"))
 		return FD_KIND_EVENTFD;
 	if (NAME_IS(name, "[eventpoll]"))
@@ -110,6 +105,42 @@ static __always_inline __u8 anon_inode_kind(const unsigned char *p)
 	if (NAME_IS(name, "[io_uring]"))
 		return FD_KIND_IO_URING;
 	return FD_KIND_OTHER;
+}
+
+/* the longest name looked for, "[eventpoll]", has 11 characters: one cut to them is no other */
+static __always_inline __u8 anon_inode_kind_probed(const unsigned char *p)
+{
+	union anon_name name = {};
+
+	if (bpf_probe_read_kernel_str(name.c, 12, p) <= 0)
+		return FD_KIND_OTHER;
+	return anon_name_kind(name);
+}
+
+/* zero_bytes - the top bit of each zero byte of @w, exact up to its lowest zero byte (above it, maybe more) */
+#define ZERO_BYTES(w)	(((w) - 0x0101010101010101ull) & ~(w) & 0x8080808080808080ull)
+
+/*
+ * anon_inode_kind_inline - the same, the name's first 16 bytes loaded as
+ * two words (its address cast to a type of two 64-bit integers), and the bytes
+ * from its NUL on cleared, little-endian: what follows a dentry's name is
+ * what its slot held before. A name of 16 bytes or more is none looked for.
+ */
+static __always_inline __u8 anon_inode_kind_inline(const unsigned char *p)
+{
+	struct timespec64 *words = RD_CAST(p, struct timespec64);
+	union anon_name name;
+	__u64 z;
+
+	name.w[0] = words->tv_sec;
+	name.w[1] = words->tv_nsec;
+	if ((z = ZERO_BYTES(name.w[0]))) {
+		name.w[0] &= ((z & -z) >> 7) - 1;
+		name.w[1] = 0;
+	} else if ((z = ZERO_BYTES(name.w[1]))) {
+		name.w[1] &= ((z & -z) >> 7) - 1;
+	}
+	return anon_name_kind(name);
 }
 
 /* socket_kind - an fd kind from a socket's family, type and protocol */
@@ -151,7 +182,7 @@ static __always_inline bool tty_major(__u32 major)
  * tells a pipe from a FIFO (both S_IFIFO) and a message queue from a file
  * (both S_IFREG). No file at the fd: FD_KIND_CLOSED.
  */
-#define DEFINE_FD_KIND(fn, CAST, READ, SLOT)						\
+#define DEFINE_FD_KIND(fn, CAST, READ, SLOT, ANON)						\
 static __always_inline __u8 fn(struct task_struct *curr, __u64 fd)			\
 {											\
 	struct files_struct *files = CAST(READ(curr, files), struct files_struct);	\
@@ -189,15 +220,15 @@ static __always_inline __u8 fn(struct task_struct *curr, __u64 fd)			\
 	}										\
 	if (magic == ANON_INODE_FS_MAGIC) {						\
 		dentry = CAST(READ(f, f_path.dentry), struct dentry);			\
-		return anon_inode_kind(READ(dentry, d_name.name));			\
+		return ANON(READ(dentry, d_name.name));					\
 	}										\
 	if (magic == MQUEUE_MAGIC)							\
 		return FD_KIND_MQUEUE;							\
 	return FD_KIND_FILE;								\
 }
 
-DEFINE_FD_KIND(fd_kind_inline, RD_CAST, RD_INLINE, RD_SLOT)
-DEFINE_FD_KIND(fd_kind_probed, PR_CAST, PR_READ, PR_SLOT)
+DEFINE_FD_KIND(fd_kind_inline, RD_CAST, RD_INLINE, RD_SLOT, anon_inode_kind_inline)
+DEFINE_FD_KIND(fd_kind_probed, PR_CAST, PR_READ, PR_SLOT, anon_inode_kind_probed)
 
 /*
  * fd_kind_now - what fd @fd of current is, when syscall @nr takes one as its
