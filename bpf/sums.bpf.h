@@ -12,9 +12,10 @@
  * (wakee, holder, waker, family) and one slot for each wakee cgroup,
  * found through two hash maps the first time a key is met; a task keeps
  * the slots of its last two keys, and a wakeup of one of them touches no
- * hash map. The free slots wait in queues, filled by wakeprobe before the
+ * hash map. The free slots wait in stacks, filled by wakeprobe before the
  * programs attach and again as it frees the slots of cgroups that are
- * gone (lean_sums.h says when).
+ * gone (lean_sums.h says when): the last freed is taken first, so that a
+ * machine that makes and removes cgroups all day keeps using the same few.
  *
  * A wakeup whose key has no slot and finds none free is not summed: its
  * record goes as any slow one's does, counted in wp_sum_counts.refused.
@@ -75,13 +76,13 @@ struct {
 } sum_key_slots SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(type, BPF_MAP_TYPE_STACK);
 	__uint(max_entries, 1);
 	__type(value, __u32);
 } sum_cgroup_free SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(type, BPF_MAP_TYPE_STACK);
 	__uint(max_entries, 1);
 	__type(value, __u32);
 } sum_key_free SEC(".maps");
@@ -103,7 +104,7 @@ static __always_inline __s64 sum_cgroup_slot(__u64 id)
 		return -1;
 	cg = bpf_map_lookup_elem(&sum_cgroup_slots, &slot);
 	if (!cg)
-		return -1;	/* none but a slot's index is ever queued */
+		return -1;	/* none but a slot's index is ever pushed */
 	cg->id = id;
 	if (!bpf_map_update_elem(&sum_cgroups, &id, &slot, BPF_NOEXIST))
 		return slot;

@@ -373,8 +373,8 @@ static void sweep_maps_make(struct sweep_maps *s)
 					   SWEEP_SLOTS, &mmapable);
 	s->m.key_slots = bpf_map_create(BPF_MAP_TYPE_ARRAY, "sum_key_slots", 4, sizeof(struct wp_sum_slot),
 					SWEEP_SLOTS, &mmapable);
-	s->m.cgroup_free = bpf_map_create(BPF_MAP_TYPE_QUEUE, "sum_cgroup_free", 0, 4, SWEEP_SLOTS, &none);
-	s->m.key_free = bpf_map_create(BPF_MAP_TYPE_QUEUE, "sum_key_free", 0, 4, SWEEP_SLOTS, &none);
+	s->m.cgroup_free = bpf_map_create(BPF_MAP_TYPE_STACK, "sum_cgroup_free", 0, 4, SWEEP_SLOTS, &none);
+	s->m.key_free = bpf_map_create(BPF_MAP_TYPE_STACK, "sum_key_free", 0, 4, SWEEP_SLOTS, &none);
 	cr_assert(s->m.nr_cpus > 0 && s->m.hists >= 0 && s->m.cgroups >= 0 && s->m.keys >= 0 &&
 		  s->m.cgroup_slots >= 0 && s->m.key_slots >= 0 && s->m.cgroup_free >= 0 && s->m.key_free >= 0,
 		  "%s", strerror(errno));
@@ -389,7 +389,7 @@ static void sweep_maps_close(struct sweep_maps *s)
 		close(fds[i]);
 }
 
-/* slot_of - the slot of @key in hash @hash, taken from queue @free as the programs take one when it has none */
+/* slot_of - the slot of @key in hash @hash, taken from stack @free as the programs take one when it has none */
 static __u32 slot_of(int hash, int free_fd, const void *key, bool *made)
 {
 	__u32 slot;
@@ -450,7 +450,7 @@ static int entries(int fd, size_t key_len)
 	return n;
 }
 
-/* queued - how many slots queue @fd holds, read by emptying it and filling it again */
+/* queued - how many slots stack @fd holds, read by emptying it and filling it again as it was */
 static int queued(int fd)
 {
 	__u32 slots[SWEEP_SLOTS + 1];
@@ -458,7 +458,7 @@ static int queued(int fd)
 
 	while (n <= SWEEP_SLOTS && !bpf_map_lookup_and_delete_elem(fd, NULL, &slots[n]))
 		n++;
-	for (int i = 0; i < n; i++)
+	for (int i = n; i-- > 0;)
 		cr_assert_eq(bpf_map_update_elem(fd, NULL, &slots[i], BPF_ANY), 0);
 	return n;
 }
@@ -474,6 +474,7 @@ Test(sums, a_sweep_frees_the_slots_of_gone_cgroups_after_their_last_reading)
 	struct lean_sums *sums;
 	struct sweep_maps s;
 	uint64_t cg, key;
+	__u32 own_slot = SWEEP_SLOTS, again;
 
 	sweep_maps_make(&s);
 	sums = lean_sums__new(&s.m);
@@ -527,6 +528,7 @@ Test(sums, a_sweep_frees_the_slots_of_gone_cgroups_after_their_last_reading)
 				break;
 		}
 		cr_assert_lt(slot, SWEEP_SLOTS, "own's slot not found");
+		own_slot = slot;
 		cr_expect_eq(v.key.wakee, 0, "a swept slot's key is no key's: no task's kept slot matches it");
 		v.val.wakeups++;
 		cr_assert_eq(bpf_map_update_elem(s.m.key_slots, &slot, &v, BPF_ANY), 0);
@@ -541,8 +543,10 @@ Test(sums, a_sweep_frees_the_slots_of_gone_cgroups_after_their_last_reading)
 	cr_expect_eq(key, 2);
 	cr_expect_eq(queued(s.m.key_free), SWEEP_SLOTS - 1, "the swept slots not freed");
 	cr_expect_eq(queued(s.m.cgroup_free), SWEEP_SLOTS - 1);
-	/* a freed slot is zero: batch made again starts from nothing */
+	/* a freed slot is zero: batch made again starts from nothing, in the slot freed last */
 	wakeups(&s, &own, 1, 1500);
+	cr_assert_eq(bpf_map_lookup_elem(s.m.keys, &own, &again), 0);
+	cr_expect_eq(again, own_slot, "the last slot freed is the first taken again");
 	cr_assert_eq(lean_sums__take(sums, said_gone, &s, &d), 0);
 	grown(d, batch, &own, &cg, &key);
 	cr_expect_eq(cg, 1);

@@ -21,7 +21,7 @@ struct slots {
 	uint8_t *swept;
 	uint32_t n;
 	size_t size;		/* a slot's bytes */
-	int hash;		/* the map that finds a slot by its key, and the queue of the free ones */
+	int hash;		/* the map that finds a slot by its key, and the stack of the free ones */
 	int free;
 };
 
@@ -47,7 +47,10 @@ struct lean_sums {
 	uint64_t takes;
 };
 
-/* slots_open - array @fd of @size-byte slots, mapped, every slot queued free in @free: 0 or a negative errno */
+/*
+ * slots_open - array @fd of @size-byte slots, mapped, every slot pushed
+ * free on @free, the first on top: 0 or a negative errno
+ */
 static int slots_open(struct slots *sl, int fd, size_t size, int hash, int free_fd)
 {
 	struct bpf_map_info info = { 0 };
@@ -73,7 +76,7 @@ static int slots_open(struct slots *sl, int fd, size_t size, int hash, int free_
 	sl->swept = calloc(sl->n, 1);
 	if (!sl->was || !sl->swept)
 		return -ENOMEM;
-	for (__u32 i = 0; i < sl->n; i++)
+	for (__u32 i = sl->n; i-- > 0;)
 		if (bpf_map_update_elem(free_fd, NULL, &i, BPF_ANY))
 			return -errno;
 	return 0;
@@ -99,7 +102,7 @@ static void *slot_was(const struct slots *sl, uint32_t i)
 
 /*
  * slot_free - slot @i, read for the last time: zeroed, its copy too, and
- * queued free. A slot that cannot be queued (no queue has less room than
+ * pushed free. A slot that cannot be pushed (no stack has less room than
  * its slots) is lost to the run, not to its sums.
  */
 static void slot_free(struct slots *sl, uint32_t i)

@@ -12,7 +12,7 @@
  * cgroups that are gone leave the hash maps, so that no wakeup finds their
  * slots again, and at the next take their slots, read for the last time
  * (a wakeup that found one just before it left is in that reading), are
- * zeroed and queued free. A machine that makes and removes containers all
+ * zeroed and pushed free. A machine that makes and removes containers all
  * day keeps its maps and its memory within their bounds.
  */
 #ifndef WAKEPROBE_LEAN_SUMS_H
@@ -32,7 +32,7 @@ struct lean_sums_maps {
 	int keys;		/* by struct wp_sum_key: its slot in key_slots */
 	int cgroup_slots;	/* an mmapable array of struct wp_sum_cgroup */
 	int key_slots;		/* an mmapable array of struct wp_sum_slot */
-	int cgroup_free;	/* queues of the free slots' indices */
+	int cgroup_free;	/* stacks of the free slots' indices */
 	int key_free;
 	int nr_cpus;		/* the per-CPU maps' values come this many at a time */
 };
@@ -77,7 +77,7 @@ struct lean_sums;
 
 /*
  * lean_sums__new - the copies of a run's maps @m (none yet), before its
- * programs attach: the arrays mapped, every slot queued free. NULL, errno
+ * programs attach: the arrays mapped, every slot pushed free. NULL, errno
  * set: out of memory, or maps that are not a run's sums.
  */
 struct lean_sums *lean_sums__new(const struct lean_sums_maps *m);
