@@ -64,6 +64,14 @@ static char libbpf_last_warning[160];
 /* the first program the kernel refused, as libbpf said it ("prog 'x': failed to load: -13"); "": none */
 static char libbpf_refused_prog[160];
 
+bool collector__names_refused_prog(const char *warning)
+{
+	/* libbpf's own prefix comes with the format it hands its printer */
+	if (!strncmp(warning, "libbpf: ", 8))
+		warning += 8;
+	return !strncmp(warning, "prog '", 6) && strstr(warning, "failed to load");
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
 	va_list copy;
@@ -73,8 +81,10 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		vsnprintf(libbpf_last_warning, sizeof(libbpf_last_warning), fmt, copy);
 		va_end(copy);
 		libbpf_last_warning[strcspn(libbpf_last_warning, "\n")] = '\0';
-		if (!libbpf_refused_prog[0] && !strncmp(libbpf_last_warning, "prog '", 6) &&
-		    strstr(libbpf_last_warning, "failed to load"))
+		/* the messages name libbpf themselves */
+		if (!strncmp(libbpf_last_warning, "libbpf: ", 8))
+			memmove(libbpf_last_warning, libbpf_last_warning + 8, strlen(libbpf_last_warning + 8) + 1);
+		if (!libbpf_refused_prog[0] && collector__names_refused_prog(libbpf_last_warning))
 			snprintf(libbpf_refused_prog, sizeof(libbpf_refused_prog), "%s", libbpf_last_warning);
 	}
 	/* wakeprobe words its own errors; libbpf's detail is there with -v */

@@ -111,6 +111,13 @@ struct collector;
 int collector__check_access(char *msg, size_t len);
 
 /*
+ * collector__names_refused_prog - does libbpf's warning @warning (a line, its
+ * "libbpf: " prefix or not) say the kernel refused a program? Its verifier
+ * answers EACCES as a blocked bpf() does: the warning tells the two apart.
+ */
+bool collector__names_refused_prog(const char *warning);
+
+/*
  * collector__check_pid_namespace - the BPF side gives every pid as
  * wakeprobe's own pid namespace numbers it (a container's, when it runs in
  * one); @starts: the run starts a workload or a command, which must get
