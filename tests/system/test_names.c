@@ -89,7 +89,34 @@ struct served {
 	pid_t server, bench;
 	char json[64];			/* wakeprobe's JSON */
 	char text[65536];		/* its report */
+	char dir[64];			/* the server's own directory, removed at the end; "": none */
+	bool server_ended;		/* reaped: its pid is no longer its own */
 };
+
+/* the test's server, ended by served_fini() however the test ended: a failed assert leaves nothing running */
+static struct served *serving;
+
+static void served_fini(void)
+{
+	struct served *s = serving;
+	char rm[128];
+
+	serving = NULL;
+	if (!s)
+		return;
+	if (s->server > 0 && !s->server_ended) {
+		kill(s->server, s->stop_signal);
+		for (int i = 0; i < 100 && !waitpid(s->server, NULL, WNOHANG); i++)
+			usleep(100 * 1000);
+		if (!kill(s->server, SIGKILL))
+			waitpid(s->server, NULL, 0);
+	}
+	if (s->dir[0]) {
+		snprintf(rm, sizeof(rm), "rm -rf %s", s->dir);
+		if (system(rm))
+			fprintf(stderr, "could not remove %s\n", s->dir);
+	}
+}
 
 /*
  * serve_traced - @s's server started, wakeprobe attached to it, the
@@ -105,6 +132,7 @@ static void serve_traced(struct served *s)
 	pid_t tracer;
 
 	fclose(temp_output("names", s->json));
+	serving = s;
 	s->server = spawn_piped(s->server_args, NULL, &s_out, &s_err);
 	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)s->server);
 	wait_listening(s->port, s->server);
@@ -117,6 +145,7 @@ static void serve_traced(struct served *s)
 	status = wait_exit(tracer, "wakeprobe", 30);
 	kill(s->server, s->stop_signal);
 	wait_exit(s->server, s->server_args[0], 30);
+	s->server_ended = true;
 	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "wakeprobe: status 0x%x", status);
 	for (int fd = 0; fd < 2; fd++) {
 		close(fd ? s_err : s_out);
@@ -133,7 +162,7 @@ static void serve_traced(struct served *s)
  * that is the busiest, and nearly every complete wakeup has a named
  * mechanism.
  */
-Test(names, a_loopback_servers_wakeups_name_the_client_that_sent_them, .timeout = 120)
+Test(names, a_loopback_servers_wakeups_name_the_client_that_sent_them, .timeout = 120, .fini = served_fini)
 {
 	char port_arg[16], server_path[PATH_MAX], bench_path[PATH_MAX];
 	char *server_args[] = { server_path, "--port", port_arg, "--bind", "127.0.0.1", "--save", "",
@@ -172,10 +201,9 @@ Test(names, a_loopback_servers_wakeups_name_the_client_that_sent_them, .timeout 
  * the attach, and the report says the master was never woken while they
  * served ab's requests, all of them named.
  */
-Test(names, a_forking_servers_master_is_said_to_sleep_while_its_workers_serve, .timeout = 120)
+Test(names, a_forking_servers_master_is_said_to_sleep_while_its_workers_serve, .timeout = 120, .fini = served_fini)
 {
 	char dir[] = "/tmp/wakeprobe-test-nginx.XXXXXX", conf[96], url[64], nginx_path[PATH_MAX], ab_path[PATH_MAX];
-	char rm[128];
 	char *server_args[] = { nginx_path, "-p", dir, "-c", conf, NULL };
 	char *bench_args[] = { ab_path, "-q", "-n", "3000", "-c", "4", url, NULL };
 	static struct served s;
@@ -187,6 +215,7 @@ Test(names, a_forking_servers_master_is_said_to_sleep_while_its_workers_serve, .
 	cr_assert_not_null(mkdtemp(dir));
 	s = (struct served){ .server_args = server_args, .port = loopback_port(), .stop_signal = SIGQUIT,
 			     .bench_args = bench_args };
+	snprintf(s.dir, sizeof(s.dir), "%s", dir);
 	snprintf(conf, sizeof(conf), "%s/nginx.conf", dir);
 	f = fopen(conf, "w");
 	cr_assert_not_null(f);
@@ -211,8 +240,6 @@ Test(names, a_forking_servers_master_is_said_to_sleep_while_its_workers_serve, .
 			     "assert d['pairs'][0]['wakee']['tgid'] != %d, d['pairs'][0]\n", (int)s.server),
 		  "the workers' wakeups are not the master's, or not named");
 	unlink(s.json);
-	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
-	cr_assert_eq(system(rm), 0);
 }
 
 /*
