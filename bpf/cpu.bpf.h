@@ -62,26 +62,30 @@ static __always_inline __u64 cpu_rq(struct cpu_state *cs, __u32 cpu)
 #define PREEMPT_HARD_MASK	0x00ff0000
 #define PREEMPT_SOFTIRQ_SERVING	0x00000100
 
+/* rq_at - the address @offset past this CPU's run queue (@cs its state); 0 when either is not known */
+static __always_inline __u64 rq_at(struct cpu_state *cs, __u32 cpu, __u64 offset)
+{
+	__u64 rq;
+
+	return offset && cs && (rq = cpu_rq(cs, cpu)) ? rq + offset : 0;
+}
+
 /*
  * preempt_count_now - this CPU's preempt count, found from its run queue as
- * the steal clock is. Where a cast loads inline (v6.2+), the int there is
- * read as refcount_t's struct, whose one member is an int.
+ * the steal clock is: loaded inline where a cast can (v6.2+)
  */
 static __always_inline bool preempt_count_now(__s32 *count)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct cpu_state *cs = cpu_state_of(cpu);
-	struct refcount_struct *at;
-	__u64 rq;
+	__u64 at = rq_at(cpu_state_of(cpu), cpu, preempt_count_offset);
 
-	if (!preempt_count_offset || !cs || !(rq = cpu_rq(cs, cpu)))
+	if (!at)
 		return false;
 	if (bpf_ksym_exists(bpf_rdonly_cast)) {
-		at = bpf_rdonly_cast((void *)(rq + preempt_count_offset), bpf_core_type_id_kernel(struct refcount_struct));
-		*count = at->refs.counter;
+		*count = kernel_s32(at);
 		return true;
 	}
-	return !bpf_probe_read_kernel(count, sizeof(*count), (void *)(rq + preempt_count_offset));
+	return !bpf_probe_read_kernel(count, sizeof(*count), (void *)at);
 }
 
 /*
@@ -104,17 +108,15 @@ static __always_inline __u32 softirq_raiser(struct cpu_state *cs, __s32 *vec)
 /* steal_read - this CPU's steal clock into @steal, from its state @cs: false when it cannot be read */
 static __always_inline bool steal_read(struct cpu_state *cs, __u32 cpu, __u64 *steal)
 {
-	struct kvm_steal_time *st;
-	__u64 rq;
+	__u64 at = rq_at(cs, cpu, steal_offset);
 
-	if (!steal_offset || !cs || !(rq = cpu_rq(cs, cpu)))
+	if (!at)
 		return false;
 	if (bpf_ksym_exists(bpf_rdonly_cast)) {
-		st = bpf_rdonly_cast((void *)(rq + steal_offset), bpf_core_type_id_kernel(struct kvm_steal_time));
-		*steal = st->steal;
+		*steal = kernel_u64(at);
 		return true;
 	}
-	return !bpf_probe_read_kernel(steal, sizeof(*steal), (void *)(rq + steal_offset));
+	return !bpf_probe_read_kernel(steal, sizeof(*steal), (void *)at);
 }
 
 /*

@@ -62,10 +62,10 @@ const volatile __u64 fd_syscalls[WP_MAX_SYSCALLS / 64];
 #define PR_READ(p, field)	BPF_CORE_READ(p, field)
 /*
  * ... and the file at an index of the fd array, which a pointer of BTF's
- * type cannot be moved to: its address cast to a type whose first member
- * is a pointer, and that member loaded, or a bpf_probe_read_kernel()
+ * type cannot be moved to: loaded as a word (kernel_u64()), or by a
+ * bpf_probe_read_kernel()
  */
-#define RD_SLOT(fds, fd)	((struct file *)RD_CAST((__u64)(fds) + (fd) * sizeof(void *), struct list_head)->next)
+#define RD_SLOT(fds, fd)	((struct file *)kernel_u64((__u64)(fds) + (fd) * sizeof(void *)))
 static __always_inline struct file *fd_slot_probed(struct file **fds, __u64 fd)
 {
 	struct file *f = NULL;
@@ -122,18 +122,17 @@ static __always_inline __u8 anon_inode_kind_probed(const unsigned char *p)
 
 /*
  * anon_inode_kind_inline - the same, the name's first 16 bytes loaded as
- * two words (its address cast to a type of two 64-bit integers), and the bytes
- * from its NUL on cleared, little-endian: what follows a dentry's name is
- * what its slot held before. A name of 16 bytes or more is none looked for.
+ * two words (kernel_u64()), and the bytes from its NUL on cleared,
+ * little-endian: what follows a dentry's name is what its slot held
+ * before. A name of 16 bytes or more is none looked for.
  */
 static __always_inline __u8 anon_inode_kind_inline(const unsigned char *p)
 {
-	struct timespec64 *words = RD_CAST(p, struct timespec64);
 	union anon_name name;
 	__u64 z;
 
-	name.w[0] = words->tv_sec;
-	name.w[1] = words->tv_nsec;
+	name.w[0] = kernel_u64((__u64)p);
+	name.w[1] = kernel_u64((__u64)p + 8);
 	if ((z = ZERO_BYTES(name.w[0]))) {
 		name.w[0] &= ((z & -z) >> 7) - 1;
 		name.w[1] = 0;

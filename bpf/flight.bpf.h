@@ -113,8 +113,9 @@ static __always_inline struct wp_event *flight_next(struct lean_flight *f, __u32
 
 /*
  * flight_slot_at - the next slot of this CPU's ring, its header filled: a
- * record of @type at @now, this instant (flight_slot(): now). A STEAL record goes first when the CPU's steal clock
- * moved since its last flight record (steal_look() for the ring buffer).
+ * record of @type at @now, this instant (flight_slot(): now). A STEAL
+ * record goes first when the CPU's steal clock moved since its last flight
+ * record (steal_look() for the ring buffer).
  */
 static __always_inline struct wp_event *flight_slot_at(struct lean_flight *f, __u32 type, __u64 now)
 {

@@ -382,7 +382,10 @@ static __always_inline void lean_write(struct task_struct *p, struct lean_task *
 	event_submit(head);
 }
 
-/* lean_emit - the record of @p's wakeup in @lt, ended at @now, this instant (flags added: @more, WP_LEAN_NO_SWITCH_IN or 0) */
+/*
+ * lean_emit - the record of @p's wakeup in @lt, ended at @now, this
+ * instant (flags added: @more, WP_LEAN_NO_SWITCH_IN or 0)
+ */
 static __always_inline void lean_emit(struct task_struct *p, struct lean_task *lt, __u16 more, __u64 now)
 {
 	__u16 flight = 0;

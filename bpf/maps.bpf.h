@@ -126,6 +126,24 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
 #define bpf_ksym_exists(sym) (!!(sym))
 #endif
 
+/*
+ * kernel_u64, kernel_s32 - the word at kernel address @at, loaded inline
+ * where bpf_rdonly_cast() is (the caller checks): the address cast to a
+ * kernel type whose first member is such a word, timespec64's tv_sec and
+ * refcount_t's counter, for a word whose own type has no name (an array's
+ * element, a per-CPU int) or cannot be moved to. A load that faults reads 0.
+ */
+static __always_inline __u64 kernel_u64(__u64 at)
+{
+	return ((struct timespec64 *)bpf_rdonly_cast((void *)at, bpf_core_type_id_kernel(struct timespec64)))->tv_sec;
+}
+
+static __always_inline __s32 kernel_s32(__u64 at)
+{
+	return ((struct refcount_struct *)bpf_rdonly_cast((void *)at,
+							  bpf_core_type_id_kernel(struct refcount_struct)))->refs.counter;
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20);	/* resized by wakeprobe before load */
