@@ -64,26 +64,30 @@ static char libbpf_last_warning[160];
 /* the first program the kernel refused, as libbpf said it ("prog 'x': failed to load: -13"); "": none */
 static char libbpf_refused_prog[160];
 
+/* libbpf_text - @line without the "libbpf: " libbpf puts before the formats it hands its printer */
+static const char *libbpf_text(const char *line)
+{
+	return strncmp(line, "libbpf: ", 8) ? line : line + 8;
+}
+
 bool collector__names_refused_prog(const char *warning)
 {
-	/* libbpf's own prefix comes with the format it hands its printer */
-	if (!strncmp(warning, "libbpf: ", 8))
-		warning += 8;
+	warning = libbpf_text(warning);
 	return !strncmp(warning, "prog '", 6) && strstr(warning, "failed to load");
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
+	char line[sizeof(libbpf_last_warning)];
 	va_list copy;
 
 	if (level == LIBBPF_WARN) {
 		va_copy(copy, args);
-		vsnprintf(libbpf_last_warning, sizeof(libbpf_last_warning), fmt, copy);
+		vsnprintf(line, sizeof(line), fmt, copy);
 		va_end(copy);
-		libbpf_last_warning[strcspn(libbpf_last_warning, "\n")] = '\0';
-		/* the messages name libbpf themselves */
-		if (!strncmp(libbpf_last_warning, "libbpf: ", 8))
-			memmove(libbpf_last_warning, libbpf_last_warning + 8, strlen(libbpf_last_warning + 8) + 1);
+		line[strcspn(line, "\n")] = '\0';
+		/* kept without libbpf's prefix: the messages name libbpf themselves */
+		snprintf(libbpf_last_warning, sizeof(libbpf_last_warning), "%s", libbpf_text(line));
 		if (!libbpf_refused_prog[0] && collector__names_refused_prog(libbpf_last_warning))
 			snprintf(libbpf_refused_prog, sizeof(libbpf_refused_prog), "%s", libbpf_last_warning);
 	}
